@@ -1,0 +1,211 @@
+#include "commandline.h"
+
+#include "core/importsession.h"
+#include "core/report.h"
+#include "core/runscanner.h"
+#include "demo/demorun.h"
+#include "scalars/scalarchart.h"
+
+#include "scalars/scalarstore.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace runlens::cli {
+
+namespace {
+
+QTextStream& out()
+{
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+QTextStream& err()
+{
+    static QTextStream stream(stderr);
+    return stream;
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("runlens::cli", text);
+}
+
+bool checkPath(const QString& path)
+{
+    if (path.isEmpty()) {
+        err() << tr("runlens: a PATH is required") << Qt::endl;
+        return false;
+    }
+    if (!QFileInfo::exists(path)) {
+        err() << tr("runlens: %1 does not exist").arg(path) << Qt::endl;
+        return false;
+    }
+    return true;
+}
+
+void printJson(const QJsonObject& object)
+{
+    out() << QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented));
+    out().flush();
+}
+
+int scan(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(tr("Lists what a run folder holds."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("json"), tr("Print JSON (the stable contract) instead of text.")});
+    parser.addPositionalArgument(QStringLiteral("PATH"), tr("Run folder or file."));
+    parser.process(args);
+    const QString path = parser.positionalArguments().value(0);
+    if (!checkPath(path))
+        return 2;
+    const RunManifest manifest = RunScanner().scan(path);
+    if (parser.isSet(QStringLiteral("json")))
+        printJson(scanReportJson(manifest));
+    else
+        out() << scanReportText(manifest) << Qt::flush;
+    return 0;
+}
+
+int info(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(tr("Imports a run folder and reports what each artifact imported to."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("json"), tr("Print JSON (the stable contract) instead of text.")});
+    parser.addPositionalArgument(QStringLiteral("PATH"), tr("Run folder or file."));
+    parser.process(args);
+    const QString path = parser.positionalArguments().value(0);
+    if (!checkPath(path))
+        return 2;
+    ImportSession session(RunScanner().scan(path));
+    session.importBlocking();
+    if (parser.isSet(QStringLiteral("json")))
+        printJson(infoReportJson(session.manifest(), session.states()));
+    else
+        out() << infoReportText(session.manifest(), session.states()) << Qt::flush;
+    for (const ArtifactState& state : session.states()) {
+        if (state.status == ImportStatus::Failed)
+            return 1;
+    }
+    return 0;
+}
+
+int demo(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(tr("Writes the demo run folder."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("DIR"), tr("Folder to write (created if needed)."));
+    parser.process(args);
+    const QString dir = parser.positionalArguments().value(0);
+    if (dir.isEmpty()) {
+        err() << tr("runlens demo: a DIR is required") << Qt::endl;
+        return 2;
+    }
+    QString error;
+    if (!DemoRun::write(dir, &error)) {
+        err() << tr("runlens demo: %1").arg(error) << Qt::endl;
+        return 1;
+    }
+    out() << tr("Demo run written to %1").arg(QDir(dir).absolutePath()) << Qt::endl;
+    return 0;
+}
+
+int exportChart(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(tr("Exports a chart without a display."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("chart"), tr("The chart, as KIND:NAME (for example scalars:train/loss)."),
+                      QStringLiteral("KIND:NAME")});
+    parser.addOption({QStringLiteral("out"), tr("Output file; the format follows the extension (png, svg, pdf, csv)."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("smoothing"), tr("Smoothing weight for scalars, 0 to 0.999 (default 0.6)."),
+                      QStringLiteral("W"), QStringLiteral("0.6")});
+    parser.addPositionalArgument(QStringLiteral("PATH"), tr("Run folder or file."));
+    parser.process(args);
+    const QString path = parser.positionalArguments().value(0);
+    if (!checkPath(path))
+        return 2;
+    const QString chart = parser.value(QStringLiteral("chart"));
+    const QString outFile = parser.value(QStringLiteral("out"));
+    const int colon = chart.indexOf(QLatin1Char(':'));
+    if (colon <= 0 || outFile.isEmpty()) {
+        err() << tr("runlens export: --chart KIND:NAME and --out FILE are required") << Qt::endl;
+        return 2;
+    }
+    const QString kind = chart.left(colon);
+    const QString name = chart.mid(colon + 1);
+    if (kind != QLatin1String("scalars")) {
+        err() << tr("runlens export: unknown chart kind '%1' (known: scalars)").arg(kind) << Qt::endl;
+        return 2;
+    }
+    ImportSession session(RunScanner().scan(path));
+    ScalarStore store;
+    QObject::connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+    session.importBlocking();
+    if (!store.tags().contains(name)) {
+        err() << tr("runlens export: no scalar tag '%1' in %2").arg(name, path) << Qt::endl;
+        const QStringList tags = store.tags();
+        if (!tags.isEmpty())
+            err() << tr("available tags: %1").arg(tags.join(QStringLiteral(", "))) << Qt::endl;
+        return 1;
+    }
+    QString error;
+    ScalarChartOptions options;
+    bool smoothingOk = false;
+    options.smoothing = parser.value(QStringLiteral("smoothing")).toDouble(&smoothingOk);
+    if (!smoothingOk || options.smoothing < 0.0 || options.smoothing > 0.999) {
+        err() << tr("runlens export: --smoothing takes a number from 0 to 0.999") << Qt::endl;
+        return 2;
+    }
+    if (!exportScalarChart(store, name, outFile, options, QSize(800, 500), &error)) {
+        err() << tr("runlens export: %1").arg(error) << Qt::endl;
+        return 1;
+    }
+    out() << tr("Wrote %1").arg(QFileInfo(outFile).absoluteFilePath()) << Qt::endl;
+    return 0;
+}
+
+} // namespace
+
+bool isSubcommand(const QStringList& arguments)
+{
+    static const QStringList kCommands {QStringLiteral("scan"), QStringLiteral("info"), QStringLiteral("demo"),
+                                        QStringLiteral("export")};
+    return arguments.size() > 1 && kCommands.contains(arguments.at(1));
+}
+
+bool subcommandNeedsGui(const QStringList& arguments)
+{
+    return arguments.size() > 1 && arguments.at(1) == QLatin1String("export");
+}
+
+int runSubcommand(const QStringList& arguments)
+{
+    if (!isSubcommand(arguments))
+        return -1;
+    const QString command = arguments.at(1);
+    QStringList rest = arguments;
+    rest.removeAt(1);
+    rest[0] = rest[0] + QLatin1Char(' ') + command;
+    if (command == QLatin1String("scan"))
+        return scan(rest);
+    if (command == QLatin1String("info"))
+        return info(rest);
+    if (command == QLatin1String("demo"))
+        return demo(rest);
+    return exportChart(rest);
+}
+
+} // namespace runlens::cli

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <QStringList>
+
+namespace runlens::cli {
+
+/// Subcommands that run without a window: `scan`, `info`, `demo`, `export`. Returns the process exit
+/// code, or -1 when `arguments` is not a subcommand (then the GUI starts).
+int runSubcommand(const QStringList& arguments);
+
+/// True when `arguments` names a subcommand (decided before any QApplication exists).
+bool isSubcommand(const QStringList& arguments);
+/// True when the subcommand needs QtGui/QtWidgets (chart export).
+bool subcommandNeedsGui(const QStringList& arguments);
+
+} // namespace runlens::cli

@@ -1,0 +1,158 @@
+#include "commandline.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QScreen>
+#include <QTextStream>
+#include <QTimer>
+#include <QTranslator>
+
+#include <memory>
+
+namespace {
+
+QString languageFromArguments(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QString arg = QString::fromLocal8Bit(argv[i]);
+        if (arg == QLatin1String("--lang") && i + 1 < argc)
+            return QString::fromLocal8Bit(argv[i + 1]);
+        if (arg.startsWith(QLatin1String("--lang=")))
+            return arg.mid(7);
+    }
+    return {};
+}
+
+bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+void installTranslators(QCoreApplication& app, const QString& requested)
+{
+    const QLocale locale = requested.isEmpty() ? QLocale::system() : QLocale(requested);
+    if (locale.language() == QLocale::English || locale.language() == QLocale::C)
+        return;
+    auto* own = new QTranslator(&app);
+    if (own->load(locale, QStringLiteral("runlens"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(own);
+    auto* qt = new QTranslator(&app);
+    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(qt);
+}
+
+void setIdentity()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("RunLens"));
+    QCoreApplication::setApplicationName(QStringLiteral("runlens"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(RUNLENS_VERSION));
+}
+
+/// Where a screenshot goes when there is no display: the current folder, unless that is inside the
+/// opened run folder (which is never written to); then the temporary folder.
+QString fallbackScreenshotPath(const QString& openedPath)
+{
+    const QString cwd = QDir::currentPath();
+    const QString opened = openedPath.isEmpty() ? QString() : QFileInfo(openedPath).absoluteFilePath();
+    const bool insideRun = !opened.isEmpty() && (cwd == opened || cwd.startsWith(opened + QLatin1Char('/')));
+    return QDir(insideRun ? QDir::tempPath() : cwd).filePath(QStringLiteral("runlens-screenshot.png"));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const QString language = languageFromArguments(argc, argv);
+    QStringList rawArguments;
+    for (int i = 0; i < argc; ++i)
+        rawArguments << QString::fromLocal8Bit(argv[i]);
+
+    if (runlens::cli::isSubcommand(rawArguments)) {
+        std::unique_ptr<QCoreApplication> app;
+        if (runlens::cli::subcommandNeedsGui(rawArguments)) {
+            if (!hasDisplay())
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            app = std::make_unique<QApplication>(argc, argv);
+        } else {
+            app = std::make_unique<QCoreApplication>(argc, argv);
+        }
+        setIdentity();
+        installTranslators(*app, language);
+        return runlens::cli::runSubcommand(app->arguments());
+    }
+
+    const bool display = hasDisplay();
+    if (!display)
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    setIdentity();
+    installTranslators(app, language);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "runlens::main",
+        "RunLens: a desktop workbench for debugging and tuning deep-learning training runs.\n\n"
+        "Subcommands (run 'runlens COMMAND --help' for their options):\n"
+        "  scan PATH [--json]       what a run folder holds\n"
+        "  info PATH [--json]       what each artifact imported to\n"
+        "  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}\n"
+        "  demo DIR                 write the demo run folder"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption({QStringLiteral("screenshot"),
+                      QCoreApplication::translate("runlens::main",
+                                                  "Load PATH, render the main window offscreen to FILE and exit."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("lang"),
+                      QCoreApplication::translate("runlens::main", "Language of the interface: en or zh_CN."),
+                      QStringLiteral("LANG")});
+    parser.addPositionalArgument(QStringLiteral("PATH"),
+                                 QCoreApplication::translate("runlens::main", "Run folder or file to open."));
+    parser.process(app);
+
+    const QString path = parser.positionalArguments().value(0);
+    QString screenshot = parser.value(QStringLiteral("screenshot"));
+    if (!display && screenshot.isEmpty()) {
+        screenshot = fallbackScreenshotPath(path);
+        QTextStream(stderr) << QCoreApplication::translate("runlens::main",
+                                                           "No display found: writing a screenshot to %1 instead of "
+                                                           "opening a window.")
+                                   .arg(screenshot)
+                            << Qt::endl;
+    }
+
+    runlens::MainWindow window;
+    if (!screenshot.isEmpty()) {
+        window.resize(1440, 900);
+        window.show();
+        if (!path.isEmpty())
+            window.openPath(path);
+        auto take = [&window, screenshot]() {
+            // Let queued chart updates and the layout settle before grabbing.
+            QTimer::singleShot(400, &window, [&window, screenshot]() {
+                const QPixmap pixmap = window.grab();
+                const bool ok = pixmap.save(screenshot);
+                QTextStream(ok ? stdout : stderr)
+                    << (ok ? QCoreApplication::translate("runlens::main", "Screenshot written to %1")
+                           : QCoreApplication::translate("runlens::main", "Cannot write the screenshot %1"))
+                           .arg(screenshot)
+                    << Qt::endl;
+                QCoreApplication::exit(ok ? 0 : 1);
+            });
+        };
+        window.whenIdle(take);
+        return app.exec();
+    }
+
+    window.show();
+    if (!path.isEmpty())
+        window.openPath(path);
+    return app.exec();
+}

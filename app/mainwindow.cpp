@@ -1,0 +1,437 @@
+#include "mainwindow.h"
+
+#include "core/importsession.h"
+#include "core/runscanner.h"
+#include "runbrowser/runbrowserwidget.h"
+#include "common/chartexporter.h"
+#include "scalars/scalarchart.h"
+#include "scalars/scalarspanel.h"
+
+#include "core/runbrowsermodel.h"
+#include "scalars/scalarstore.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QtConcurrent>
+
+namespace runlens {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const char* const kRecentKey = "recentPaths";
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_scalars(new ScalarStore(this))
+    , m_runModel(new RunBrowserModel(this))
+{
+    setWindowTitle(tr("RunLens"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/runlens.svg")));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AllowTabbedDocks);
+
+    createDocks();
+    createActions();
+    createStatusBar();
+    restoreSettings();
+
+    connect(&m_scanWatcher, &QFutureWatcher<RunManifest>::finished, this, &MainWindow::scanFinished);
+}
+
+MainWindow::~MainWindow()
+{
+    if (m_scanCancel)
+        m_scanCancel->store(true);
+    m_scanWatcher.waitForFinished();
+    // Panels go before the models they show, and before this window stops being a MainWindow.
+    delete m_session;
+    delete m_scalarsDock;
+    delete m_runDock;
+}
+
+void MainWindow::createDocks()
+{
+    // The Scalars panel is the central view; the other panels are docks around it.
+    m_scalarsPanel = new ScalarsPanel(m_scalars, this);
+    m_scalarsPanel->setObjectName(QStringLiteral("ScalarsPanel"));
+    m_scalarsDock = new QDockWidget(tr("Scalars"), this);
+    m_scalarsDock->setObjectName(QStringLiteral("ScalarsDock"));
+    m_scalarsDock->setWidget(m_scalarsPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_scalarsDock);
+
+    m_runBrowser = new RunBrowserWidget(m_runModel, this);
+    m_runDock = new QDockWidget(tr("Run Browser"), this);
+    m_runDock->setObjectName(QStringLiteral("RunBrowserDock"));
+    m_runDock->setWidget(m_runBrowser);
+    addDockWidget(Qt::LeftDockWidgetArea, m_runDock);
+    resizeDocks({m_runDock, m_scalarsDock}, {360, 1000}, Qt::Horizontal);
+
+    m_scalarsPanel->setExportFileNameProvider(
+        [this](ChartExporter::Format format, const QString& suggested) { return askExportFileName(format, suggested); });
+    connect(m_scalarsPanel, &ScalarsPanel::chartExported, this, [this](const QString& fileName) {
+        statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
+    });
+    connect(m_scalarsPanel, &ScalarsPanel::chartExportFailed, this,
+            [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); });
+    connect(m_runBrowser, &RunBrowserWidget::artifactActivated, this, &MainWindow::activateArtifact);
+    connect(m_runBrowser, &RunBrowserWidget::runActivated, this, [this](const QString&) {
+        m_scalarsDock->show();
+        m_scalarsDock->raise();
+    });
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openFolder = file->addAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("&Open Run Folder…"),
+                                          this, &MainWindow::chooseFolder);
+    openFolder->setShortcut(QKeySequence::Open);
+    file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("Open &File…"), this,
+                    &MainWindow::chooseFile);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QAction* reloadAction = file->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"), this,
+                                            &MainWindow::reload);
+    reloadAction->setShortcut(QKeySequence::Refresh);
+    file->addSeparator();
+    QAction* exportAction = file->addAction(tr("&Export Chart…"), this, &MainWindow::exportChart);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addAction(m_runDock->toggleViewAction());
+    m_viewMenu->addAction(m_scalarsDock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About RunLens"), this, &MainWindow::about);
+    rebuildRecentMenu();
+}
+
+void MainWindow::createStatusBar()
+{
+    m_statusText = new QLabel(tr("Open a run folder to begin (Ctrl+O), or drop one onto this window."), this);
+    m_liveLabel = new QLabel(this);
+    m_liveLabel->setToolTip(tr("Files that are still being written are read as they grow"));
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(220);
+    m_progress->setTextVisible(false);
+    m_cancelButton = new QToolButton(this);
+    m_cancelButton->setText(tr("Cancel"));
+    m_cancelButton->setToolTip(tr("Stop importing; what was read so far is kept"));
+    connect(m_cancelButton, &QToolButton::clicked, this, &MainWindow::cancelImport);
+    statusBar()->addWidget(m_statusText, 1);
+    statusBar()->addPermanentWidget(m_liveLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancelButton);
+    m_progress->hide();
+    m_cancelButton->hide();
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1440, 900);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::saveSettings()
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveSettings();
+    cancelImport();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    openPath(urls.first().toLocalFile());
+}
+
+void MainWindow::chooseFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Run Folder"), m_currentPath);
+    if (!dir.isEmpty())
+        openPath(dir);
+}
+
+void MainWindow::chooseFile()
+{
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Open File"), m_currentPath,
+        tr("Training artifacts (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz "
+           "*.safetensors);;All files (*)"));
+    if (!file.isEmpty())
+        openPath(file);
+}
+
+void MainWindow::reload()
+{
+    if (!m_currentPath.isEmpty())
+        openPath(m_currentPath);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(path, this, [this, path]() { openPath(path); });
+    if (!recent.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear List"), this, [this]() {
+            QSettings().remove(QLatin1String(kRecentKey));
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QLatin1String(kRecentKey), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::openPath(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        QMessageBox::warning(this, tr("Cannot Open"), tr("%1 does not exist.").arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    cancelImport();
+    delete m_session;
+    m_scalars->clear();
+    m_runModel->clear();
+    m_currentPath = info.absoluteFilePath();
+    addRecent(m_currentPath);
+    setWindowTitle(tr("%1 — RunLens").arg(info.fileName().isEmpty() ? m_currentPath : info.fileName()));
+
+    m_scanning = true;
+    setBusy(true, tr("Scanning %1…").arg(QDir::toNativeSeparators(m_currentPath)));
+    m_scanCancel = std::make_shared<std::atomic_bool>(false);
+    auto cancel = m_scanCancel;
+    const QString target = m_currentPath;
+    m_scanWatcher.setFuture(QtConcurrent::run([target, cancel]() {
+        ImportControl control;
+        control.cancel = cancel.get();
+        return RunScanner().scan(target, control);
+    }));
+}
+
+void MainWindow::scanFinished()
+{
+    m_scanning = false;
+    const RunManifest manifest = m_scanWatcher.result();
+    if (manifest.root != m_currentPath && QFileInfo(m_currentPath).isDir()) {
+        // A newer openPath() replaced this scan.
+    }
+    startImport(manifest);
+}
+
+void MainWindow::startImport(const RunManifest& manifest)
+{
+    m_runModel->setManifest(manifest);
+    for (const Diagnostic& d : manifest.diagnostics)
+        statusBar()->showMessage(d.toString(), 8000);
+    m_session = new ImportSession(manifest, this);
+    for (int i = 0; i < m_session->artifactCount(); ++i)
+        m_runModel->setArtifactState(i, m_session->state(i));
+    connect(m_session, &ImportSession::scalarsArrived, m_scalars, &ScalarStore::append);
+    connect(m_session, &ImportSession::artifactChanged, this, [this](int index) {
+        m_runModel->setArtifactState(index, m_session->state(index));
+        const ArtifactState& state = m_session->state(index);
+        if (!state.diagnostics.isEmpty() && state.worstSeverity() != Severity::Info)
+            m_statusText->setText(state.diagnostics.constLast().toString());
+    });
+    connect(m_session, &ImportSession::progressChanged, this, [this](int permille, const QString& text) {
+        m_progress->setValue(permille);
+        if (isBusy())
+            m_statusText->setText(text);
+    });
+    connect(m_session, &ImportSession::finished, this, &MainWindow::importFinished);
+    if (manifest.artifacts.isEmpty()) {
+        setBusy(false);
+        m_statusText->setText(tr("No training artifacts found in %1.").arg(QDir::toNativeSeparators(manifest.root)));
+        notifyIdle();
+        return;
+    }
+    m_session->setLiveTail(true, 1000);
+    m_session->start();
+}
+
+void MainWindow::importFinished()
+{
+    setBusy(false);
+    int problems = 0;
+    int growing = 0;
+    for (const ArtifactState& state : m_session->states()) {
+        problems += (state.status == ImportStatus::Partial || state.status == ImportStatus::Failed) ? 1 : 0;
+        growing += state.growing ? 1 : 0;
+    }
+    const RunManifest& manifest = m_session->manifest();
+    QString text = tr("%n run(s), ", nullptr, int(manifest.runs().size()))
+        + tr("%n scalar tag(s), ", nullptr, int(m_scalars->tags().size()))
+        + tr("%n point(s)", nullptr, int(m_scalars->pointCount()));
+    if (problems > 0)
+        text += QStringLiteral(" — ") + tr("%n file(s) with problems (see the Run Browser)", nullptr, problems);
+    m_statusText->setText(text);
+    m_liveLabel->setText(growing > 0 ? tr("● live") : QString());
+    notifyIdle();
+}
+
+void MainWindow::cancelImport()
+{
+    if (m_scanCancel)
+        m_scanCancel->store(true);
+    if (m_session)
+        m_session->cancel();
+}
+
+void MainWindow::setBusy(bool busy, const QString& text)
+{
+    m_progress->setVisible(busy);
+    m_cancelButton->setVisible(busy);
+    if (busy) {
+        m_progress->setValue(0);
+        m_statusText->setText(text);
+    }
+}
+
+bool MainWindow::isBusy() const
+{
+    return m_scanning || (m_session && m_session->isBusy());
+}
+
+void MainWindow::whenIdle(std::function<void()> callback)
+{
+    if (!isBusy() && (m_session || m_currentPath.isEmpty())) {
+        callback();
+        return;
+    }
+    m_idleCallbacks.push_back(std::move(callback));
+}
+
+void MainWindow::notifyIdle()
+{
+    auto callbacks = std::move(m_idleCallbacks);
+    m_idleCallbacks.clear();
+    for (auto& callback : callbacks)
+        callback();
+}
+
+void MainWindow::activateArtifact(int artifactIndex)
+{
+    if (!m_session || artifactIndex < 0 || artifactIndex >= m_session->artifactCount())
+        return;
+    const Artifact& artifact = m_session->manifest().artifacts[artifactIndex];
+    if (isSummaryKind(artifact.kind)) {
+        m_scalarsDock->show();
+        m_scalarsDock->raise();
+        return;
+    }
+    statusBar()->showMessage(tr("%1: %2 files are listed, but this version of RunLens does not open them yet.")
+                                 .arg(QDir::toNativeSeparators(artifact.path), artifactKindName(artifact.kind)),
+                             8000);
+}
+
+void MainWindow::exportChart()
+{
+    const QStringList tags = m_scalars->tags();
+    if (tags.isEmpty()) {
+        QMessageBox::information(this, tr("Export Chart"), tr("There is no chart to export yet."));
+        return;
+    }
+    bool ok = false;
+    const QString tag = QInputDialog::getItem(this, tr("Export Chart"), tr("Chart:"), tags, 0, false, &ok);
+    if (!ok)
+        return;
+    const QString fileName = askExportFileName(ChartExporter::Format::Png, QString(tag).replace(QLatin1Char('/'), QLatin1Char('_')));
+    if (fileName.isEmpty())
+        return;
+    QString error;
+    if (exportScalarChart(*m_scalars, tag, fileName, m_scalarsPanel->chartOptions(), QSize(1000, 620), &error))
+        statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
+    else
+        QMessageBox::warning(this, tr("Export Chart"), error);
+}
+
+QString MainWindow::askExportFileName(ChartExporter::Format format, const QString& suggested)
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("export/directory"), QDir::homePath()).toString();
+    QStringList filters;
+    for (auto f : {ChartExporter::Format::Png, ChartExporter::Format::Svg, ChartExporter::Format::Pdf,
+                   ChartExporter::Format::Csv})
+        filters << ChartExporter::fileDialogFilter(f);
+    QString selected = ChartExporter::fileDialogFilter(format);
+    QString base = suggested;
+    if (QFileInfo(base).suffix().isEmpty())
+        base += QLatin1Char('.') + ChartExporter::suffix(format);
+    QString fileName = QFileDialog::getSaveFileName(this, tr("Export Chart"), QDir(dir).filePath(base),
+                                                    filters.join(QStringLiteral(";;")), &selected);
+    if (fileName.isEmpty())
+        return {};
+    if (!ChartExporter::formatForFileName(fileName)) {
+        for (auto f : {ChartExporter::Format::Png, ChartExporter::Format::Svg, ChartExporter::Format::Pdf,
+                       ChartExporter::Format::Csv}) {
+            if (selected == ChartExporter::fileDialogFilter(f))
+                fileName += QLatin1Char('.') + ChartExporter::suffix(f);
+        }
+    }
+    settings.setValue(QStringLiteral("export/directory"), QFileInfo(fileName).absolutePath());
+    return fileName;
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(this, tr("About RunLens"),
+                       tr("<h3>RunLens %1</h3><p>A desktop workbench for debugging and tuning deep-learning "
+                          "training runs: summaries, graphs, tensors, profiler traces and memory in one place.</p>")
+                           .arg(QCoreApplication::applicationVersion()));
+}
+
+} // namespace runlens

@@ -1,0 +1,99 @@
+#pragma once
+
+#include "common/chartexporter.h"
+#include "core/importsession.h"
+#include "core/runmanifest.h"
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QToolButton;
+
+namespace runlens {
+
+class ImportSession;
+class RunBrowserModel;
+class RunBrowserWidget;
+class ScalarStore;
+class ScalarsPanel;
+
+/// RunLens's main window: opens run folders, runs the scanner and the importers in the background,
+/// routes their results into the shared models and shows the panels as docks. The only place with
+/// dialogs; it owns user-facing errors.
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens a folder or a single file: scan, then import in the background.
+    void openPath(const QString& path);
+    /// Calls `callback` once the current folder has been scanned and imported (at once if idle).
+    void whenIdle(std::function<void()> callback);
+    bool isBusy() const;
+
+    ScalarStore* scalarStore() const { return m_scalars; }
+    ScalarsPanel* scalarsPanel() const { return m_scalarsPanel; }
+    RunBrowserModel* runBrowserModel() const { return m_runModel; }
+    ImportSession* importSession() const { return m_session; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void createStatusBar();
+    void restoreSettings();
+    void saveSettings();
+
+    void chooseFolder();
+    void chooseFile();
+    void reload();
+    void exportChart();
+    QString askExportFileName(ChartExporter::Format format, const QString& suggested);
+    void about();
+    void rebuildRecentMenu();
+    void addRecent(const QString& path);
+
+    void scanFinished();
+    void startImport(const RunManifest& manifest);
+    void importFinished();
+    void cancelImport();
+    void activateArtifact(int artifactIndex);
+    void setBusy(bool busy, const QString& text = {});
+    void notifyIdle();
+
+    ScalarStore* m_scalars;
+    RunBrowserModel* m_runModel;
+    RunBrowserWidget* m_runBrowser = nullptr;
+    ScalarsPanel* m_scalarsPanel = nullptr;
+    QDockWidget* m_runDock = nullptr;
+    QDockWidget* m_scalarsDock = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QLabel* m_statusText = nullptr;
+    QLabel* m_liveLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QToolButton* m_cancelButton = nullptr;
+
+    QString m_currentPath;
+    QPointer<ImportSession> m_session;
+    QFutureWatcher<RunManifest> m_scanWatcher;
+    std::shared_ptr<std::atomic_bool> m_scanCancel;
+    std::vector<std::function<void()>> m_idleCallbacks;
+    bool m_scanning = false;
+};
+
+} // namespace runlens

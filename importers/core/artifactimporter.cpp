@@ -1,0 +1,19 @@
+#include "core/artifactimporter.h"
+
+#include "summary/eventfilereader.h"
+
+namespace runlens {
+
+std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact)
+{
+    switch (artifact.kind) {
+    case ArtifactKind::TensorBoardEvents:
+        return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::TensorBoard);
+    case ArtifactKind::MindSporeSummary:
+        return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::MindSpore);
+    default:
+        return nullptr;
+    }
+}
+
+} // namespace runlens

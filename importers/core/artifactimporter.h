@@ -1,0 +1,40 @@
+#pragma once
+
+#include "core/importcontrol.h"
+
+#include "core/diagnostic.h"
+#include "core/importstate.h"
+#include "core/runmanifest.h"
+#include "scalars/scalarseries.h"
+
+#include <QMap>
+
+#include <memory>
+
+namespace runlens {
+
+/// What one poll of an artifact produced: new data for the shared models, new diagnostics, and the
+/// state of the artifact afterwards.
+struct ImportUpdate
+{
+    ScalarBatch scalars;
+    Diagnostics diagnostics;
+    ImportStatus status = ImportStatus::Ok;
+    bool mayGrow = false; ///< ended at an incomplete tail: poll again when the file grows
+    qint64 recordsRead = 0;
+    qint64 bytesRead = 0;
+};
+
+/// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:
+/// one poll at a time, from any thread.
+class ArtifactImporter
+{
+public:
+    virtual ~ArtifactImporter() = default;
+    virtual ImportUpdate poll(const ImportControl& control) = 0;
+};
+
+/// The importer for an artifact's kind, or nullptr when this build does not read that kind.
+std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact);
+
+} // namespace runlens

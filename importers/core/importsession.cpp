@@ -1,0 +1,286 @@
+#include "core/importsession.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QFuture>
+#include <QLoggingCategory>
+#include <QThreadPool>
+#include <QtConcurrent>
+
+#include <algorithm>
+
+Q_LOGGING_CATEGORY(lcImportSession, "runlens.importers.core")
+
+namespace runlens {
+
+struct ImportSession::Group
+{
+    std::vector<int> indices;
+    std::vector<std::unique_ptr<ArtifactImporter>> importers;
+    std::vector<qint64> knownSizes; ///< file size when the last poll began
+    std::atomic_int progress { 0 }; ///< 0..1000 over the whole group in the current poll
+    bool running = false;
+    QFuture<void> future;
+};
+
+struct ImportSession::PollResult
+{
+    int index = -1;
+    ImportUpdate update;
+};
+
+namespace {
+
+int statusRank(ImportStatus status)
+{
+    switch (status) {
+    case ImportStatus::Ok:
+        return 1;
+    case ImportStatus::Partial:
+        return 2;
+    case ImportStatus::Failed:
+        return 3;
+    default:
+        return 0;
+    }
+}
+
+qint64 currentSize(const QString& path)
+{
+    return QFileInfo(path).size();
+}
+
+} // namespace
+
+ImportSession::ImportSession(RunManifest manifest, QObject* parent)
+    : QObject(parent)
+    , m_manifest(std::move(manifest))
+    , m_states(m_manifest.artifacts.size())
+    , m_cancel(std::make_shared<std::atomic_bool>(false))
+{
+    m_tailTimer.setInterval(1000);
+    connect(&m_tailTimer, &QTimer::timeout, this, &ImportSession::checkGrowth);
+    m_progressTimer.setInterval(150);
+    connect(&m_progressTimer, &QTimer::timeout, this, &ImportSession::updateProgress);
+    buildGroups();
+}
+
+ImportSession::~ImportSession()
+{
+    m_cancel->store(true);
+    for (const auto& group : m_groups) {
+        if (group->running)
+            group->future.waitForFinished();
+    }
+}
+
+void ImportSession::buildGroups()
+{
+    // Summary files of one run, in name order, form one group; each other artifact is its own group.
+    QHash<QString, std::shared_ptr<Group>> summaryGroups;
+    for (int i = 0; i < m_manifest.artifacts.size(); ++i) {
+        const Artifact& artifact = m_manifest.artifacts[i];
+        auto importer = createImporter(artifact);
+        if (!importer) {
+            m_states[i].status = ImportStatus::Unsupported;
+            continue;
+        }
+        std::shared_ptr<Group> group;
+        if (isSummaryKind(artifact.kind)) {
+            auto& slot = summaryGroups[artifact.run];
+            if (!slot) {
+                slot = std::make_shared<Group>();
+                m_groups.push_back(slot);
+            }
+            group = slot;
+        } else {
+            group = std::make_shared<Group>();
+            m_groups.push_back(group);
+        }
+        group->indices.push_back(i);
+        group->importers.push_back(std::move(importer));
+        group->knownSizes.push_back(-1);
+    }
+    for (const auto& group : m_groups) {
+        // Sort by file name (TensorBoard reads a run's files in lexicographic order, roughly start time).
+        std::vector<size_t> order(group->indices.size());
+        for (size_t k = 0; k < order.size(); ++k)
+            order[k] = k;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return QFileInfo(m_manifest.artifacts[group->indices[a]].path).fileName()
+                < QFileInfo(m_manifest.artifacts[group->indices[b]].path).fileName();
+        });
+        std::vector<int> indices;
+        std::vector<std::unique_ptr<ArtifactImporter>> importers;
+        for (size_t k : order) {
+            indices.push_back(group->indices[k]);
+            importers.push_back(std::move(group->importers[k]));
+        }
+        group->indices = std::move(indices);
+        group->importers = std::move(importers);
+    }
+}
+
+void ImportSession::start()
+{
+    for (const auto& group : m_groups)
+        launch(group);
+    if (m_running == 0)
+        emit finished();
+}
+
+void ImportSession::cancel()
+{
+    m_canceled = true;
+    m_cancel->store(true);
+    m_tailTimer.stop();
+}
+
+void ImportSession::setLiveTail(bool enabled, int intervalMs)
+{
+    m_tailTimer.setInterval(intervalMs);
+    if (enabled && !m_canceled)
+        m_tailTimer.start();
+    else
+        m_tailTimer.stop();
+}
+
+void ImportSession::launch(const std::shared_ptr<Group>& group)
+{
+    if (group->running || m_canceled)
+        return;
+    group->running = true;
+    group->progress = 0;
+    for (size_t k = 0; k < group->indices.size(); ++k) {
+        const int index = group->indices[k];
+        group->knownSizes[k] = currentSize(m_manifest.artifacts[index].path);
+        if (m_states[index].status == ImportStatus::Pending) {
+            m_states[index].status = ImportStatus::Importing;
+            emit artifactChanged(index);
+        }
+    }
+    ++m_running;
+    m_progressTimer.start();
+    updateProgress();
+
+    auto cancel = m_cancel;
+    group->future = QtConcurrent::run([this, group, cancel]() {
+        const size_t n = group->indices.size();
+        for (size_t k = 0; k < n; ++k) {
+            PollResult result;
+            result.index = group->indices[k];
+            if (cancel->load()) {
+                result.update.status = ImportStatus::Canceled;
+            } else {
+                ImportControl control;
+                control.cancel = cancel.get();
+                control.progress
+                    = [group, k, n](int permille) { group->progress = int((qint64(k) * 1000 + permille) / qint64(n)); };
+                result.update = group->importers[k]->poll(control);
+                if (cancel->load() && result.update.status == ImportStatus::Ok)
+                    result.update.status = ImportStatus::Canceled;
+            }
+            QMetaObject::invokeMethod(
+                this, [this, result = std::move(result)]() { deliver(result); }, Qt::QueuedConnection);
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, group]() {
+                group->running = false;
+                --m_running;
+                if (m_running == 0)
+                    m_progressTimer.stop();
+                updateProgress();
+                if (m_running == 0)
+                    emit finished();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ImportSession::importBlocking()
+{
+    for (const auto& group : m_groups) {
+        for (size_t k = 0; k < group->indices.size(); ++k) {
+            PollResult result;
+            result.index = group->indices[k];
+            ImportControl control;
+            control.cancel = m_cancel.get();
+            result.update = group->importers[k]->poll(control);
+            deliver(result);
+        }
+    }
+    emit finished();
+}
+
+void ImportSession::deliver(const PollResult& result)
+{
+    ArtifactState& state = m_states[result.index];
+    const ImportUpdate& update = result.update;
+    if (update.status == ImportStatus::Canceled) {
+        if (state.status == ImportStatus::Importing || state.status == ImportStatus::Pending)
+            state.status = ImportStatus::Canceled;
+    } else if (statusRank(update.status) >= statusRank(state.status) || statusRank(state.status) == 0) {
+        state.status = update.status;
+    }
+    state.diagnostics.append(update.diagnostics);
+    state.recordsRead += update.recordsRead;
+    state.bytesRead += update.bytesRead;
+    state.growing = update.mayGrow;
+    for (const TagPoints& tag : update.scalars) {
+        if (tag.points.empty())
+            continue;
+        TagStatistics& stats = state.scalarTags[tag.tag];
+        if (stats.points == 0)
+            stats.firstStep = tag.points.front().step;
+        stats.points += qint64(tag.points.size());
+        stats.lastStep = tag.points.back().step;
+    }
+    for (const Diagnostic& d : update.diagnostics)
+        qCDebug(lcImportSession) << d.toString();
+    if (!update.scalars.empty())
+        emit scalarsArrived(m_manifest.artifacts[result.index].run, update.scalars);
+    emit artifactChanged(result.index);
+}
+
+void ImportSession::checkGrowth()
+{
+    for (const auto& group : m_groups) {
+        if (group->running)
+            continue;
+        bool grew = false;
+        for (size_t k = 0; k < group->indices.size() && !grew; ++k) {
+            const int index = group->indices[k];
+            if (m_states[index].status == ImportStatus::Failed)
+                continue;
+            grew = currentSize(m_manifest.artifacts[index].path) > group->knownSizes[k];
+        }
+        if (grew)
+            launch(group);
+    }
+}
+
+void ImportSession::updateProgress()
+{
+    // Weighted by the files of each group; a running group reports its own fraction.
+    qint64 weighted = 0;
+    qint64 files = 0;
+    int done = 0;
+    for (const auto& group : m_groups) {
+        const qint64 n = qint64(group->indices.size());
+        files += n;
+        const int fraction = group->running ? group->progress.load() : 1000;
+        weighted += n * fraction;
+        if (!group->running)
+            done += int(n);
+    }
+    const int permille = files == 0 ? 1000 : int(weighted / files);
+    const QString text = m_running == 0
+        ? QCoreApplication::translate("runlens::ImportSession", "Imported %n file(s)", nullptr, int(files))
+        : QCoreApplication::translate("runlens::ImportSession", "Importing %1 of %2 files…")
+              .arg(std::min<qint64>(done + 1, files))
+              .arg(files);
+    emit progressChanged(permille, text);
+}
+
+} // namespace runlens

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "core/artifactimporter.h"
+
+#include "core/importstate.h"
+#include "core/runmanifest.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace runlens {
+
+/// Imports every readable artifact of a RunManifest and keeps tailing the ones that grow.
+///
+/// Artifacts are read in groups on the global thread pool: the summary files of one run form one
+/// group read in file-name order (so TensorBoard's preemption rule sees them in the order they were
+/// written); every other artifact is a group of its own. Results are delivered on the thread that owns
+/// the session, as signals. The session owns the importers; a group is never polled twice at once.
+class ImportSession final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ImportSession(RunManifest manifest, QObject* parent = nullptr);
+    ~ImportSession() override;
+
+    const RunManifest& manifest() const { return m_manifest; }
+    const ArtifactState& state(int artifactIndex) const { return m_states.at(artifactIndex); }
+    int artifactCount() const { return int(m_manifest.artifacts.size()); }
+    const std::vector<ArtifactState>& states() const { return m_states; }
+
+    /// Starts reading in the background. Call once.
+    void start();
+    /// Asks running groups to stop; what was read so far is kept (status Canceled for unfinished ones).
+    void cancel();
+    bool isBusy() const { return m_running > 0; }
+    /// While on, files that ended at an incomplete tail or that grew are polled again every `intervalMs`.
+    void setLiveTail(bool enabled, int intervalMs = 1000);
+
+    /// Reads everything on the calling thread (command line). Signals are emitted as in start().
+    void importBlocking();
+
+signals:
+    /// New scalar points of one run; apply them to a ScalarStore in emission order.
+    void scalarsArrived(const QString& run, const runlens::ScalarBatch& batch);
+    void artifactChanged(int artifactIndex);
+    /// Overall progress of the current import, 0..1000, with a line of text for the status bar.
+    void progressChanged(int permille, const QString& text);
+    /// Every group finished (or was canceled) in the current round.
+    void finished();
+
+private:
+    struct Group;
+    struct PollResult;
+
+    void buildGroups();
+    void launch(const std::shared_ptr<Group>& group);
+    void deliver(const PollResult& result);
+    void checkGrowth();
+    void updateProgress();
+
+    RunManifest m_manifest;
+    std::vector<ArtifactState> m_states;
+    std::vector<std::shared_ptr<Group>> m_groups;
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    QTimer m_tailTimer;
+    QTimer m_progressTimer;
+    int m_running = 0;
+    bool m_canceled = false;
+};
+
+} // namespace runlens

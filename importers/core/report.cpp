@@ -1,0 +1,183 @@
+#include "core/report.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+
+namespace runlens {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("runlens::Report", text);
+}
+
+QJsonValue rankValue(const Artifact& artifact)
+{
+    return artifact.rank ? QJsonValue(*artifact.rank) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonArray diagnosticsJson(const Diagnostics& diagnostics, const QString& root)
+{
+    QJsonArray out;
+    for (const Diagnostic& d : diagnostics) {
+        QJsonObject o;
+        o.insert(QStringLiteral("severity"), severityId(d.severity));
+        o.insert(QStringLiteral("message"), d.message);
+        o.insert(QStringLiteral("offset"), d.offset >= 0 ? QJsonValue(double(d.offset)) : QJsonValue());
+        if (d.line >= 0)
+            o.insert(QStringLiteral("line"), double(d.line));
+        if (!d.file.isEmpty() && !root.isEmpty() && d.file.startsWith(root + QLatin1Char('/')))
+            o.insert(QStringLiteral("file"), d.file.mid(root.size() + 1));
+        else if (!d.file.isEmpty())
+            o.insert(QStringLiteral("file"), d.file);
+        out.append(o);
+    }
+    return out;
+}
+
+QJsonObject artifactBase(const Artifact& artifact)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("path"), artifact.relativePath);
+    o.insert(QStringLiteral("kind"), artifactKindId(artifact.kind));
+    o.insert(QStringLiteral("run"), artifact.run);
+    o.insert(QStringLiteral("rank"), rankValue(artifact));
+    o.insert(QStringLiteral("size"), double(artifact.size));
+    return o;
+}
+
+QString contractStatus(ImportStatus status)
+{
+    // The contract knows ok|partial|failed, plus "unsupported" for kinds this build lists only.
+    switch (status) {
+    case ImportStatus::Ok:
+        return QStringLiteral("ok");
+    case ImportStatus::Partial:
+    case ImportStatus::Canceled:
+        return QStringLiteral("partial");
+    case ImportStatus::Unsupported:
+        return QStringLiteral("unsupported");
+    default:
+        return QStringLiteral("failed");
+    }
+}
+
+} // namespace
+
+QJsonObject scanReportJson(const RunManifest& manifest)
+{
+    QJsonObject root;
+    root.insert(QStringLiteral("root"), manifest.root);
+    root.insert(QStringLiteral("truncated"), manifest.truncated);
+    root.insert(QStringLiteral("entries"), double(manifest.entriesVisited));
+    QJsonArray runs;
+    for (const QString& run : manifest.runs()) {
+        QJsonObject r;
+        r.insert(QStringLiteral("name"), run);
+        QJsonArray ranks;
+        QJsonObject kinds;
+        for (int i : manifest.artifactsOfRun(run)) {
+            const Artifact& a = manifest.artifacts[i];
+            if (a.rank && !ranks.contains(*a.rank))
+                ranks.append(*a.rank);
+            const QString id = artifactKindId(a.kind);
+            kinds.insert(id, kinds.value(id).toInt() + 1);
+        }
+        r.insert(QStringLiteral("ranks"), ranks);
+        r.insert(QStringLiteral("kinds"), kinds);
+        runs.append(r);
+    }
+    root.insert(QStringLiteral("runs"), runs);
+    QJsonArray artifacts;
+    for (const Artifact& a : manifest.artifacts)
+        artifacts.append(artifactBase(a));
+    root.insert(QStringLiteral("artifacts"), artifacts);
+    root.insert(QStringLiteral("diagnostics"), diagnosticsJson(manifest.diagnostics, manifest.root));
+    return root;
+}
+
+QString scanReportText(const RunManifest& manifest)
+{
+    QString out;
+    out += tr("Run folder: %1").arg(manifest.root) + QLatin1Char('\n');
+    for (const QString& run : manifest.runs()) {
+        const QList<int> members = manifest.artifactsOfRun(run);
+        out += tr("run %1 (%2 files)").arg(run).arg(members.size()) + QLatin1Char('\n');
+        for (int i : members) {
+            const Artifact& a = manifest.artifacts[i];
+            QString line = QStringLiteral("  %1  [%2]").arg(a.relativePath, artifactKindId(a.kind));
+            if (a.rank)
+                line += QStringLiteral("  rank %1").arg(*a.rank);
+            line += QStringLiteral("  %1 bytes").arg(a.size);
+            out += line + QLatin1Char('\n');
+        }
+    }
+    if (manifest.artifacts.isEmpty())
+        out += tr("No training artifacts found.") + QLatin1Char('\n');
+    if (manifest.truncated)
+        out += tr("The walk stopped at the entry limit; some files were not scanned.") + QLatin1Char('\n');
+    for (const Diagnostic& d : manifest.diagnostics)
+        out += severityId(d.severity) + QStringLiteral(": ") + d.toString() + QLatin1Char('\n');
+    return out;
+}
+
+QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<ArtifactState>& states)
+{
+    QJsonObject root;
+    root.insert(QStringLiteral("root"), manifest.root);
+    QJsonArray artifacts;
+    for (int i = 0; i < manifest.artifacts.size(); ++i) {
+        const Artifact& a = manifest.artifacts[i];
+        const ArtifactState& state = states.at(i);
+        QJsonObject o;
+        o.insert(QStringLiteral("path"), a.relativePath);
+        o.insert(QStringLiteral("kind"), artifactKindId(a.kind));
+        o.insert(QStringLiteral("run"), a.run);
+        o.insert(QStringLiteral("rank"), rankValue(a));
+        o.insert(QStringLiteral("status"), contractStatus(state.status));
+        o.insert(QStringLiteral("diagnostics"), diagnosticsJson(state.diagnostics, manifest.root));
+        if (isSummaryKind(a.kind) && state.status != ImportStatus::Unsupported) {
+            QJsonObject tags;
+            for (auto it = state.scalarTags.cbegin(); it != state.scalarTags.cend(); ++it) {
+                QJsonObject t;
+                t.insert(QStringLiteral("points"), double(it->points));
+                t.insert(QStringLiteral("first_step"), double(it->firstStep));
+                t.insert(QStringLiteral("last_step"), double(it->lastStep));
+                tags.insert(it.key(), t);
+            }
+            o.insert(QStringLiteral("scalars"), QJsonObject { { QStringLiteral("tags"), tags } });
+        }
+        artifacts.append(o);
+    }
+    root.insert(QStringLiteral("artifacts"), artifacts);
+    return root;
+}
+
+QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactState>& states)
+{
+    QString out;
+    out += tr("Run folder: %1").arg(manifest.root) + QLatin1Char('\n');
+    for (int i = 0; i < manifest.artifacts.size(); ++i) {
+        const Artifact& a = manifest.artifacts[i];
+        const ArtifactState& state = states.at(i);
+        out += QStringLiteral("%1  [%2]  run %3  %4\n")
+                   .arg(a.relativePath, artifactKindId(a.kind), a.run, contractStatus(state.status));
+        for (auto it = state.scalarTags.cbegin(); it != state.scalarTags.cend(); ++it) {
+            out += tr("  scalars %1: %2 points, steps %3..%4")
+                       .arg(it.key())
+                       .arg(it->points)
+                       .arg(it->firstStep)
+                       .arg(it->lastStep)
+                + QLatin1Char('\n');
+        }
+        for (const Diagnostic& d : state.diagnostics)
+            out += QStringLiteral("  ") + severityId(d.severity) + QStringLiteral(": ") + d.toString()
+                + QLatin1Char('\n');
+    }
+    if (manifest.artifacts.isEmpty())
+        out += tr("No training artifacts found.") + QLatin1Char('\n');
+    return out;
+}
+
+} // namespace runlens

@@ -1,0 +1,739 @@
+#include "runscanner.h"
+
+#include "core/filesniffer.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cerrno>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace runlens {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("runlens::RunScanner", text);
+}
+
+QString trN(const char* text, int n)
+{
+    return QCoreApplication::translate("runlens::RunScanner", text, nullptr, n);
+}
+
+QString fromBytes(const std::string& bytes)
+{
+    return QFile::decodeName(QByteArray(bytes.data(), qsizetype(bytes.size())));
+}
+
+QString errnoText(int error)
+{
+    return qt_error_string(error);
+}
+
+using StatBuffer = struct stat;
+
+/// `root/rel` as bytes; `root` may be "/".
+std::string underRoot(const std::string& root, const std::string& rel)
+{
+    if (rel.empty())
+        return root;
+    return !root.empty() && root.back() == '/' ? root + rel : root + '/' + rel;
+}
+
+bool isSummaryStream(ArtifactKind kind)
+{
+    return isSummaryKind(kind) || kind == ArtifactKind::MindSporeLineage || kind == ArtifactKind::VisualDlLog;
+}
+
+struct FileKey
+{
+    dev_t dev;
+    ino_t ino;
+    bool operator==(const FileKey& other) const { return dev == other.dev && ino == other.ino; }
+};
+
+struct FileKeyHash
+{
+    std::size_t operator()(const FileKey& key) const
+    {
+        return std::hash<quint64>()(quint64(key.ino) * 0x9E3779B97F4A7C15ull ^ quint64(key.dev));
+    }
+};
+
+struct FoundFile
+{
+    std::string rel; ///< '/'-separated path below the root, as bytes
+    std::size_t dirLength = 0; ///< length of the directory part of `rel` (0 for files in the root)
+    SniffResult sniff;
+    qint64 size = 0;
+    qint64 mtimeMs = 0;
+    FileKey key {};
+    bool viaSymlink = false;
+};
+
+qint64 mtimeMsOf(const StatBuffer& st)
+{
+    return qint64(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+}
+
+/// Opens a file for reading without touching its access time where the system allows it.
+int openForReading(int dirFd, const char* name)
+{
+    const int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+#ifdef O_NOATIME
+    const int fd = ::openat(dirFd, name, flags | O_NOATIME);
+    if (fd >= 0 || errno != EPERM)
+        return fd;
+#endif
+    return ::openat(dirFd, name, flags);
+}
+
+/// Reads up to `size` bytes from the start of the file, retrying short reads.
+qint64 readHead(int fd, char* buffer, std::size_t size)
+{
+    std::size_t done = 0;
+    while (done < size) {
+        const ssize_t n = ::pread(fd, buffer + done, size - done, off_t(done));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return done > 0 ? qint64(done) : -1;
+        }
+        if (n == 0)
+            break;
+        done += std::size_t(n);
+    }
+    return qint64(done);
+}
+
+/// The walk itself: POSIX directory streams opened relative to their parent (no path rebuilding, one
+/// `openat` + `fstat` + `pread` per candidate file, no stat at all for files whose names rule them out).
+class Walker
+{
+public:
+    Walker(const RunScanner::Options& options, const ImportControl& control, RunManifest& manifest,
+           std::string rootBytes, std::string rootName)
+        : m_options(options)
+        , m_control(control)
+        , m_manifest(manifest)
+        , m_rootBytes(std::move(rootBytes))
+        , m_rootName(std::move(rootName))
+        , m_head(FileSniffer::kLongHeadSize)
+    { }
+
+    void walkRoot(int rootFd);
+    void sniffSingleFile(int dirFd, const std::string& name);
+
+    std::vector<FoundFile>& files() { return m_files; }
+
+private:
+    struct Frame
+    {
+        DIR* dir;
+        std::string rel; ///< "" for the root
+        std::string context; ///< root name + rel, for profiler-folder detection
+        int depth;
+    };
+    struct Deferred
+    {
+        std::string rel;
+        int depth;
+    };
+
+    void walkTree(int fd, std::string rel, int depth);
+    bool admitEntry(const std::string& dirRel);
+    void enterDirectory(int parentFd, const char* name, const std::string& rel, int depth);
+    void visitFile(int dirFd, const char* name, const Frame& frame, bool viaSymlink);
+    void noteTooDeep(const std::string& rel);
+    void reportProgress();
+    QString absolute(const std::string& rel) const { return fromBytes(underRoot(m_rootBytes, rel)); }
+    static std::string join(const std::string& dir, const char* name)
+    {
+        return dir.empty() ? std::string(name) : dir + '/' + name;
+    }
+    void diagnose(Severity severity, const QString& file, const QString& message)
+    {
+        m_manifest.diagnostics.append(Diagnostic { severity, file, -1, -1, message });
+    }
+
+    const RunScanner::Options& m_options;
+    const ImportControl& m_control;
+    RunManifest& m_manifest;
+    const std::string m_rootBytes;
+    const std::string m_rootName;
+
+    std::vector<char> m_head;
+    std::vector<FoundFile> m_files;
+    std::unordered_map<FileKey, std::string, FileKeyHash> m_visitedDirs; ///< directory -> rel where entered
+    std::deque<Deferred> m_deferred; ///< symbolic links to directories, entered after the real tree
+    std::vector<Frame> m_stack;
+    bool m_stop = false;
+    int m_tooDeep = 0;
+    std::string m_firstTooDeep;
+    qint64 m_rootEntries = 0;
+    qint64 m_rootEntriesDone = 0;
+    int m_lastPermille = -1;
+};
+
+bool Walker::admitEntry(const std::string& dirRel)
+{
+    if (m_control.canceled()) {
+        m_stop = true;
+        m_manifest.truncated = true;
+        diagnose(Severity::Info, absolute({}),
+                 tr("The scan of %1 was canceled; the list of files is incomplete.").arg(absolute({})));
+        return false;
+    }
+    if (m_manifest.entriesVisited >= m_options.maxEntries) {
+        m_stop = true;
+        m_manifest.truncated = true;
+        diagnose(Severity::Warning, absolute({}),
+                 tr("Stopped after %1 entries: %2 holds more than the scan limit, files after %3 were not listed. "
+                    "Open a subfolder to see the rest.")
+                     .arg(m_manifest.entriesVisited)
+                     .arg(absolute({}), absolute(dirRel)));
+        return false;
+    }
+    ++m_manifest.entriesVisited;
+    return true;
+}
+
+void Walker::noteTooDeep(const std::string& rel)
+{
+    if (m_tooDeep++ == 0)
+        m_firstTooDeep = rel;
+}
+
+void Walker::reportProgress()
+{
+    if (!m_control.progress || m_rootEntries <= 0)
+        return;
+    const int permille = int(std::min<qint64>(999, m_rootEntriesDone * 1000 / m_rootEntries));
+    if (permille != m_lastPermille) {
+        m_lastPermille = permille;
+        m_control.report(permille);
+    }
+}
+
+void Walker::walkRoot(int rootFd)
+{
+    StatBuffer st {};
+    if (::fstat(rootFd, &st) == 0)
+        m_visitedDirs.emplace(FileKey { st.st_dev, st.st_ino }, std::string());
+
+    if (m_control.progress) {
+        // One cheap extra pass over the root's names gives a denominator for progress.
+        const int countFd = ::openat(rootFd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (DIR* dir = countFd >= 0 ? ::fdopendir(countFd) : nullptr) {
+            while (const dirent* entry = ::readdir(dir))
+                m_rootEntries += entry->d_name[0] != '.';
+            ::closedir(dir);
+        } else if (countFd >= 0) {
+            ::close(countFd);
+        }
+    }
+
+    walkTree(rootFd, std::string(), 0);
+
+    while (!m_stop && !m_deferred.empty()) {
+        const Deferred link = m_deferred.front();
+        m_deferred.pop_front();
+        const std::string path = underRoot(m_rootBytes, link.rel);
+        const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+            const int error = errno;
+            diagnose(
+                Severity::Warning, absolute(link.rel),
+                tr("The folder %1 (a symbolic link) cannot be read: %2.").arg(absolute(link.rel), errnoText(error)));
+            continue;
+        }
+        if (::fstat(fd, &st) != 0) {
+            ::close(fd);
+            continue;
+        }
+        const FileKey key { st.st_dev, st.st_ino };
+        const auto seen = m_visitedDirs.find(key);
+        if (seen != m_visitedDirs.end()) {
+            ::close(fd);
+            const std::string& target = seen->second;
+            const bool loop = target.empty() || link.rel.compare(0, target.size() + 1, target + '/') == 0;
+            if (loop) {
+                diagnose(Severity::Warning, absolute(link.rel),
+                         tr("%1 is a symbolic link to %2, which contains it (a loop); it was not followed.")
+                             .arg(absolute(link.rel), absolute(target)));
+            } else {
+                diagnose(Severity::Info, absolute(link.rel),
+                         tr("%1 is a symbolic link to %2, which was already scanned; it was not followed again.")
+                             .arg(absolute(link.rel), absolute(target)));
+            }
+            continue;
+        }
+        m_visitedDirs.emplace(key, link.rel);
+        walkTree(fd, link.rel, link.depth);
+    }
+
+    if (m_tooDeep > 0) {
+        diagnose(Severity::Info, absolute(m_firstTooDeep),
+                 trN("%n folder(s) more than %1 levels below %2 were not scanned, for example %3.", m_tooDeep)
+                     .arg(m_options.maxDepth)
+                     .arg(absolute({}), absolute(m_firstTooDeep)));
+    }
+}
+
+void Walker::walkTree(int fd, std::string rel, int depth)
+{
+    DIR* dir = ::fdopendir(fd);
+    if (!dir) {
+        const int error = errno;
+        ::close(fd);
+        diagnose(Severity::Warning, absolute(rel),
+                 tr("The folder %1 cannot be read: %2.").arg(absolute(rel), errnoText(error)));
+        return;
+    }
+    std::string context = rel.empty() ? m_rootName : m_rootName + '/' + rel;
+    m_stack.push_back(Frame { dir, std::move(rel), std::move(context), depth });
+
+    while (!m_stack.empty()) {
+        if (m_stop) {
+            for (Frame& frame : m_stack)
+                ::closedir(frame.dir);
+            m_stack.clear();
+            return;
+        }
+        Frame& frame = m_stack.back();
+        errno = 0;
+        const dirent* entry = ::readdir(frame.dir);
+        if (!entry) {
+            if (errno != 0) {
+                const int error = errno;
+                diagnose(Severity::Warning, absolute(frame.rel),
+                         tr("Reading the folder %1 failed: %2; some files may be missing.")
+                             .arg(absolute(frame.rel), errnoText(error)));
+            }
+            ::closedir(frame.dir);
+            m_stack.pop_back();
+            if (m_stack.size() == 1 && m_stack.front().rel.empty()) {
+                ++m_rootEntriesDone;
+                reportProgress();
+            }
+            continue;
+        }
+        const char* name = entry->d_name;
+        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+            continue;
+        if (!admitEntry(frame.rel))
+            continue;
+        if (name[0] == '.')
+            continue; // hidden files and folders (.git, .ipynb_checkpoints, .dump_metadata ...)
+
+        const bool atRoot = m_stack.size() == 1 && frame.rel.empty();
+        const int dirFd = ::dirfd(frame.dir);
+        unsigned char type = entry->d_type;
+        StatBuffer st {};
+        if (type == DT_UNKNOWN) {
+            if (::fstatat(dirFd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+                continue;
+            type = S_ISDIR(st.st_mode) ? DT_DIR
+                : S_ISREG(st.st_mode)  ? DT_REG
+                : S_ISLNK(st.st_mode)  ? DT_LNK
+                                       : DT_UNKNOWN;
+        }
+
+        const std::size_t stackBefore = m_stack.size();
+        if (type == DT_DIR) {
+            enterDirectory(dirFd, name, join(frame.rel, name), frame.depth + 1);
+        } else if (type == DT_REG) {
+            visitFile(dirFd, name, frame, false);
+        } else if (type == DT_LNK) {
+            if (::fstatat(dirFd, name, &st, 0) != 0)
+                continue; // a dangling link
+            if (S_ISDIR(st.st_mode)) {
+                const std::string childRel = join(frame.rel, name);
+                if (frame.depth + 1 > m_options.maxDepth)
+                    noteTooDeep(childRel);
+                else
+                    m_deferred.push_back(Deferred { childRel, frame.depth + 1 });
+            } else if (S_ISREG(st.st_mode)) {
+                visitFile(dirFd, name, frame, true);
+            }
+        }
+        // `frame` may dangle once a child was pushed; only the root bookkeeping below needs it.
+        if (atRoot && m_stack.size() == stackBefore) {
+            ++m_rootEntriesDone;
+            reportProgress();
+        }
+    }
+}
+
+void Walker::enterDirectory(int parentFd, const char* name, const std::string& rel, int depth)
+{
+    if (depth > m_options.maxDepth) {
+        noteTooDeep(rel);
+        return;
+    }
+    const int fd = ::openat(parentFd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        const int error = errno;
+        diagnose(
+            Severity::Warning, absolute(rel),
+            tr("The folder %1 cannot be read: %2. Its files were not listed.").arg(absolute(rel), errnoText(error)));
+        return;
+    }
+    StatBuffer st {};
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        return;
+    }
+    const FileKey key { st.st_dev, st.st_ino };
+    const auto seen = m_visitedDirs.find(key);
+    if (seen != m_visitedDirs.end()) {
+        // Only bind mounts get here: the same folder reached twice without a symbolic link.
+        ::close(fd);
+        diagnose(Severity::Warning, absolute(rel),
+                 tr("%1 is the same folder as %2 (a mount loop); it was not scanned again.")
+                     .arg(absolute(rel), absolute(seen->second)));
+        return;
+    }
+    DIR* dir = ::fdopendir(fd);
+    if (!dir) {
+        const int error = errno;
+        ::close(fd);
+        diagnose(Severity::Warning, absolute(rel),
+                 tr("The folder %1 cannot be read: %2.").arg(absolute(rel), errnoText(error)));
+        return;
+    }
+    m_visitedDirs.emplace(key, rel);
+    m_stack.push_back(Frame { dir, rel, m_rootName + '/' + rel, depth });
+}
+
+void Walker::visitFile(int dirFd, const char* name, const Frame& frame, bool viaSymlink)
+{
+    const bool worth = FileSniffer::worthReading(name);
+    if (!worth && !m_options.includeUnknown)
+        return;
+
+    FoundFile found;
+    found.rel = join(frame.rel, name);
+    found.dirLength = frame.rel.size();
+    found.viaSymlink = viaSymlink;
+
+    StatBuffer st {};
+    if (!worth) {
+        if (::fstatat(dirFd, name, &st, 0) != 0 || !S_ISREG(st.st_mode))
+            return;
+    } else {
+        const int fd = openForReading(dirFd, name);
+        if (fd < 0) {
+            const int error = errno;
+            diagnose(Severity::Warning, absolute(found.rel),
+                     tr("The file %1 cannot be read: %2. Check its permissions.")
+                         .arg(absolute(found.rel), errnoText(error)));
+            return;
+        }
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            ::close(fd);
+            return;
+        }
+        const qint64 got = readHead(fd, m_head.data(), FileSniffer::kHeadSize);
+        if (got < 0) {
+            const int error = errno;
+            ::close(fd);
+            diagnose(Severity::Warning, absolute(found.rel),
+                     tr("The file %1 cannot be read: %2.").arg(absolute(found.rel), errnoText(error)));
+            return;
+        }
+        found.sniff
+            = FileSniffer::sniff(name, frame.context, std::string_view(m_head.data(), std::size_t(got)), st.st_size);
+        if (found.sniff.wantsLongerHead && std::size_t(got) == FileSniffer::kHeadSize) {
+            const qint64 more = readHead(fd, m_head.data(), FileSniffer::kLongHeadSize);
+            if (more > got)
+                found.sniff = FileSniffer::sniff(name, frame.context,
+                                                 std::string_view(m_head.data(), std::size_t(more)), st.st_size);
+        }
+        ::close(fd);
+    }
+    found.size = st.st_size;
+    found.mtimeMs = mtimeMsOf(st);
+    found.key = FileKey { st.st_dev, st.st_ino };
+    m_files.push_back(std::move(found));
+}
+
+void Walker::sniffSingleFile(int dirFd, const std::string& name)
+{
+    // The whole folder path is the context of a file opened alone (`.../profiler/flops_0.txt`).
+    const Frame frame { nullptr, std::string(), m_rootBytes, 0 };
+    const bool include = m_options.includeUnknown;
+    // A file the user picked is always read, whatever its extension.
+    const int fd = openForReading(dirFd, name.c_str());
+    if (fd < 0) {
+        const int error = errno;
+        diagnose(Severity::Error, absolute(name),
+                 tr("The file %1 cannot be read: %2. Check its permissions.").arg(absolute(name), errnoText(error)));
+        return;
+    }
+    StatBuffer st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        diagnose(Severity::Error, absolute(name), tr("%1 is not a regular file.").arg(absolute(name)));
+        return;
+    }
+    FoundFile found;
+    found.rel = name;
+    const qint64 got = readHead(fd, m_head.data(), FileSniffer::kLongHeadSize);
+    ::close(fd);
+    if (got < 0) {
+        diagnose(Severity::Error, absolute(name), tr("The file %1 cannot be read.").arg(absolute(name)));
+        return;
+    }
+    found.sniff
+        = FileSniffer::sniff(name, frame.context, std::string_view(m_head.data(), std::size_t(got)), st.st_size);
+    found.size = st.st_size;
+    found.mtimeMs = mtimeMsOf(st);
+    found.key = FileKey { st.st_dev, st.st_ino };
+    m_manifest.entriesVisited = 1;
+    if (found.sniff.kind == ArtifactKind::Unknown && found.sniff.expectedByName == ArtifactKind::Unknown && !include)
+        diagnose(Severity::Warning, absolute(name), tr("%1 is not a file RunLens can read.").arg(absolute(name)));
+    m_files.push_back(std::move(found));
+}
+
+/// Rank precedence: what the file says about itself (Kineto `distributedInfo.rank`), then its own name
+/// (`rank-3.<ts>.pt.trace.json`, MindSpore `profiler_info_3.json`), then the nearest folder named like
+/// `rank_3`/`rank-3`/`rank3`, then the opened folder's own name.
+std::optional<int> rankOf(const FoundFile& file, const std::string& rootName)
+{
+    if (file.sniff.contentRank)
+        return file.sniff.contentRank;
+    const std::string_view rel(file.rel);
+    const std::string_view base = file.dirLength == 0 ? rel : rel.substr(file.dirLength + 1);
+    if (auto rank = FileSniffer::rankFromName(base))
+        return rank;
+    if (file.sniff.nameRank)
+        return file.sniff.nameRank;
+    std::string_view dir = rel.substr(0, file.dirLength);
+    while (!dir.empty()) {
+        const std::size_t slash = dir.rfind('/');
+        const std::string_view component = slash == std::string_view::npos ? dir : dir.substr(slash + 1);
+        if (auto rank = FileSniffer::rankFromName(component))
+            return rank;
+        dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
+    }
+    return FileSniffer::rankFromName(rootName);
+}
+
+/// Run grouping.
+///  1. Summary streams (TensorBoard events, MindSpore summaries and lineage, VisualDL logs) follow TensorBoard:
+///     the run is the file's folder relative to the opened folder, "." for the opened folder itself. Each
+///     such folder is a run (so an `add_hparams` time-stamped sub-folder is a run of its own).
+///  2. Any other file belongs to the nearest folder above it, up to the opened folder, that is a run.
+///  3. Otherwise MindInsight's rule applies: runs are the opened folder and its direct sub-folders, so the
+///     run is the first component of the file's path, or "." for files directly in the opened folder.
+void assignRuns(std::vector<FoundFile>& files, std::vector<std::string>& runs)
+{
+    std::unordered_set<std::string> runDirs;
+    for (const FoundFile& file : files) {
+        if (isSummaryStream(file.sniff.kind))
+            runDirs.insert(file.rel.substr(0, file.dirLength));
+    }
+    runs.resize(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const FoundFile& file = files[i];
+        std::string_view dir = std::string_view(file.rel).substr(0, file.dirLength);
+        std::string run;
+        bool found = false;
+        for (;;) {
+            if (runDirs.count(std::string(dir))) {
+                run = dir.empty() ? std::string(".") : std::string(dir);
+                found = true;
+                break;
+            }
+            if (dir.empty())
+                break;
+            const std::size_t slash = dir.rfind('/');
+            dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
+        }
+        if (!found) {
+            const std::size_t slash = file.rel.find('/');
+            run = slash == std::string::npos ? std::string(".") : file.rel.substr(0, slash);
+        }
+        runs[i] = std::move(run);
+    }
+}
+
+void reportMismatches(const std::vector<FoundFile>& files, const std::string& rootBytes, RunManifest& manifest)
+{
+    for (const FoundFile& file : files) {
+        if (file.sniff.kind != ArtifactKind::Unknown || file.sniff.expectedByName == ArtifactKind::Unknown)
+            continue;
+        const QString path = fromBytes(underRoot(rootBytes, file.rel));
+        const QString kind = artifactKindName(file.sniff.expectedByName);
+        if (file.size == 0) {
+            manifest.diagnostics.append(
+                Diagnostic { Severity::Info, path, -1, -1,
+                             tr("%1 is named like a %2 file but is empty, perhaps not written yet; scan again later.")
+                                 .arg(path, kind) });
+        } else {
+            manifest.diagnostics.append(Diagnostic {
+                Severity::Warning, path, -1, -1,
+                tr("%1 is named like a %2 file but its content is not one; it was left out.").arg(path, kind) });
+        }
+    }
+}
+
+void buildManifest(std::vector<FoundFile>& files, const std::string& rootBytes, const std::string& rootName,
+                   const RunScanner::Options& options, RunManifest& manifest)
+{
+    // A symbolic link to a file that is also listed under its real name would be imported twice.
+    std::unordered_set<FileKey, FileKeyHash> direct;
+    for (const FoundFile& file : files) {
+        if (!file.viaSymlink)
+            direct.insert(file.key);
+    }
+    files.erase(std::remove_if(files.begin(), files.end(),
+                               [&](const FoundFile& file) { return file.viaSymlink && direct.count(file.key); }),
+                files.end());
+
+    reportMismatches(files, rootBytes, manifest);
+
+    std::vector<std::string> runs;
+    assignRuns(files, runs);
+
+    std::vector<std::size_t> order;
+    order.reserve(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (files[i].sniff.kind != ArtifactKind::Unknown || options.includeUnknown)
+            order.push_back(i);
+    }
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const int byRun = runs[a].compare(runs[b]);
+        return byRun != 0 ? byRun < 0 : files[a].rel < files[b].rel;
+    });
+
+    const QString root = fromBytes(rootBytes);
+    manifest.artifacts.reserve(qsizetype(order.size()));
+    QString lastRunName;
+    std::string lastRun;
+    for (const std::size_t i : order) {
+        const FoundFile& file = files[i];
+        Artifact artifact;
+        artifact.relativePath = fromBytes(file.rel);
+        artifact.path = root.endsWith(QLatin1Char('/')) ? root + artifact.relativePath
+                                                        : root + QLatin1Char('/') + artifact.relativePath;
+        artifact.kind = file.sniff.kind;
+        if (runs[i] != lastRun || lastRunName.isNull()) {
+            lastRun = runs[i];
+            lastRunName = fromBytes(lastRun);
+        }
+        artifact.run = lastRunName;
+        artifact.rank = rankOf(file, rootName);
+        artifact.size = file.size;
+        artifact.modified = QDateTime::fromMSecsSinceEpoch(file.mtimeMs);
+        manifest.artifacts.append(std::move(artifact));
+    }
+}
+
+} // namespace
+
+RunScanner::RunScanner() = default;
+
+RunScanner::RunScanner(Options options)
+    : m_options(options)
+{ }
+
+RunManifest RunScanner::scan(const QString& path, const ImportControl& control) const
+{
+    RunManifest manifest;
+    if (path.isEmpty()) {
+        manifest.diagnostics.append(
+            Diagnostic { Severity::Error, QString(), -1, -1, tr("No folder or file was given to scan.") });
+        return manifest;
+    }
+    const QFileInfo info(path);
+    const QString absolute = QDir::cleanPath(info.absoluteFilePath());
+    const QByteArray absoluteBytes = QFile::encodeName(absolute);
+
+    StatBuffer st {};
+    if (::stat(absoluteBytes.constData(), &st) != 0) {
+        const int error = errno;
+        manifest.root = absolute;
+        manifest.diagnostics.append(Diagnostic { Severity::Error, absolute, -1, -1,
+                                                 tr("%1 cannot be opened: %2.").arg(absolute, errnoText(error)) });
+        return manifest;
+    }
+
+    if (S_ISDIR(st.st_mode)) {
+        manifest.root = absolute;
+        const int fd = ::open(absoluteBytes.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+            const int error = errno;
+            manifest.diagnostics.append(Diagnostic {
+                Severity::Error, absolute, -1, -1,
+                tr("The folder %1 cannot be read: %2. Check its permissions.").arg(absolute, errnoText(error)) });
+            return manifest;
+        }
+        const std::string rootBytes(absoluteBytes.constData(), std::size_t(absoluteBytes.size()));
+        const QByteArray nameBytes = QFile::encodeName(QFileInfo(absolute).fileName());
+        const std::string rootName(nameBytes.constData(), std::size_t(nameBytes.size()));
+        control.report(0);
+        Walker walker(m_options, control, manifest, rootBytes, rootName);
+        walker.walkRoot(fd); // takes ownership of fd
+        buildManifest(walker.files(), rootBytes, rootName, m_options, manifest);
+        control.report(1000);
+        return manifest;
+    }
+
+    if (S_ISREG(st.st_mode)) {
+        const QFileInfo fileInfo(absolute);
+        const QString dir = fileInfo.absolutePath();
+        manifest.root = dir;
+        const QByteArray dirBytes = QFile::encodeName(dir);
+        const int dirFd = ::open(dirBytes.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dirFd < 0) {
+            const int error = errno;
+            manifest.diagnostics.append(
+                Diagnostic { Severity::Error, absolute, -1, -1,
+                             tr("The folder of %1 cannot be read: %2.").arg(absolute, errnoText(error)) });
+            return manifest;
+        }
+        const std::string rootBytes(dirBytes.constData(), std::size_t(dirBytes.size()));
+        const QByteArray parentName = QFile::encodeName(QFileInfo(dir).fileName());
+        const std::string rootName(parentName.constData(), std::size_t(parentName.size()));
+        const QByteArray fileName = QFile::encodeName(fileInfo.fileName());
+        Walker walker(m_options, control, manifest, rootBytes, rootName);
+        walker.sniffSingleFile(dirFd, std::string(fileName.constData(), std::size_t(fileName.size())));
+        ::close(dirFd);
+        buildManifest(walker.files(), rootBytes, rootName, m_options, manifest);
+        control.report(1000);
+        return manifest;
+    }
+
+    manifest.root = absolute;
+    manifest.diagnostics.append(Diagnostic { Severity::Error, absolute, -1, -1,
+                                             tr("%1 is neither a folder nor a regular file.").arg(absolute) });
+    return manifest;
+}
+
+ArtifactKind RunScanner::classify(const QString& fileName, const QByteArray& head, qint64 fileSize)
+{
+    const QByteArray bytes = QFile::encodeName(QDir::fromNativeSeparators(fileName));
+    const std::string_view full(bytes.constData(), std::size_t(bytes.size()));
+    const std::size_t slash = full.rfind('/');
+    const std::string_view base = slash == std::string_view::npos ? full : full.substr(slash + 1);
+    const std::string_view dir = slash == std::string_view::npos ? std::string_view() : full.substr(0, slash);
+    return FileSniffer::sniff(base, dir, std::string_view(head.constData(), std::size_t(head.size())), fileSize).kind;
+}
+
+} // namespace runlens

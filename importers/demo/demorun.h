@@ -1,0 +1,28 @@
+#pragma once
+
+#include "core/diagnostic.h"
+
+#include <QString>
+
+namespace runlens {
+
+/// Writes RunLens's demo run folder with the project's own writers: two training runs of TensorBoard
+/// event files (loss, accuracy and learning-rate curves over 1,000 steps) that differ in their
+/// learning-rate schedule. Deterministic: the same folder every time.
+class DemoRun
+{
+public:
+    static constexpr int kSteps = 1000;
+    static constexpr int kEvalEvery = 50;
+
+    /// Creates `directory` if needed and writes the demo into it. Returns false and fills `error`
+    /// when something cannot be written.
+    static bool write(const QString& directory, QString* error = nullptr);
+
+    /// Run names written by write().
+    static QStringList runNames();
+    /// Tags every run has.
+    static QStringList tags();
+};
+
+} // namespace runlens

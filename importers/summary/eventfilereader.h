@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/artifactimporter.h"
+#include "summaryflavor.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace runlens::summary {
+
+/// Reads scalars from one TFRecord-framed summary file, resumably: each poll continues at the end of
+/// the last complete record, so a file that is still being written is read as it grows. Both CRCs are
+/// verified. A bad length CRC ends the file (its framing cannot be trusted any more); a bad data CRC
+/// or an undecodable payload skips that record; an incomplete tail is waited for, not reported.
+class EventFileReader final : public ArtifactImporter
+{
+public:
+    EventFileReader(QString path, SummaryFlavor flavor);
+    ~EventFileReader() override;
+
+    ImportUpdate poll(const ImportControl& control) override;
+
+    QString path() const;
+    qint64 offset() const; ///< byte offset after the last complete record
+    bool isDead() const; ///< no further poll can make progress
+    QString fileVersion() const; ///< "brain.Event:2", "MindSpore.Event:1", ... when seen
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace runlens::summary

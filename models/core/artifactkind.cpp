@@ -1,0 +1,127 @@
+#include "artifactkind.h"
+
+#include <QCoreApplication>
+
+namespace runlens {
+
+QString artifactKindId(ArtifactKind kind)
+{
+    switch (kind) {
+    case ArtifactKind::TensorBoardEvents:
+        return QStringLiteral("tensorboard-events");
+    case ArtifactKind::MindSporeSummary:
+        return QStringLiteral("mindspore-summary");
+    case ArtifactKind::MindSporeLineage:
+        return QStringLiteral("mindspore-lineage");
+    case ArtifactKind::VisualDlLog:
+        return QStringLiteral("visualdl-log");
+    case ArtifactKind::ChromeTrace:
+        return QStringLiteral("chrome-trace");
+    case ArtifactKind::MemoryTimeline:
+        return QStringLiteral("memory-timeline");
+    case ArtifactKind::GraphMindSporeIr:
+        return QStringLiteral("graph-mindspore-ir");
+    case ArtifactKind::GraphDot:
+        return QStringLiteral("graph-dot");
+    case ArtifactKind::GraphOnnx:
+        return QStringLiteral("graph-onnx");
+    case ArtifactKind::GraphTensorFlow:
+        return QStringLiteral("graph-tensorflow");
+    case ArtifactKind::GraphAnfIr:
+        return QStringLiteral("graph-anf-ir");
+    case ArtifactKind::GraphTorchScript:
+        return QStringLiteral("graph-torchscript");
+    case ArtifactKind::TensorNpy:
+        return QStringLiteral("tensor-npy");
+    case ArtifactKind::TensorNpz:
+        return QStringLiteral("tensor-npz");
+    case ArtifactKind::TensorSafetensors:
+        return QStringLiteral("tensor-safetensors");
+    case ArtifactKind::ProfilerCsv:
+        return QStringLiteral("profiler-table");
+    case ArtifactKind::ProfilerJson:
+        return QStringLiteral("profiler-json");
+    case ArtifactKind::Table:
+        return QStringLiteral("table");
+    case ArtifactKind::Unknown:
+        return QStringLiteral("unknown");
+    }
+    return QStringLiteral("unknown");
+}
+
+QString artifactKindName(ArtifactKind kind)
+{
+    const char* text = nullptr;
+    switch (kind) {
+    case ArtifactKind::TensorBoardEvents:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "TensorBoard events");
+        break;
+    case ArtifactKind::MindSporeSummary:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "MindSpore summary");
+        break;
+    case ArtifactKind::MindSporeLineage:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "MindSpore lineage");
+        break;
+    case ArtifactKind::VisualDlLog:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "VisualDL log");
+        break;
+    case ArtifactKind::ChromeTrace:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Profiler trace");
+        break;
+    case ArtifactKind::MemoryTimeline:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Memory timeline");
+        break;
+    case ArtifactKind::GraphMindSporeIr:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "MindSpore IR graph");
+        break;
+    case ArtifactKind::GraphDot:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Graphviz graph");
+        break;
+    case ArtifactKind::GraphOnnx:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "ONNX model");
+        break;
+    case ArtifactKind::GraphTensorFlow:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "TensorFlow graph");
+        break;
+    case ArtifactKind::GraphAnfIr:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "MindSpore graph (anf_ir)");
+        break;
+    case ArtifactKind::GraphTorchScript:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "TorchScript graph");
+        break;
+    case ArtifactKind::TensorNpy:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "NumPy tensor");
+        break;
+    case ArtifactKind::TensorNpz:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "NumPy archive");
+        break;
+    case ArtifactKind::TensorSafetensors:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "safetensors");
+        break;
+    case ArtifactKind::ProfilerCsv:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Profiler table");
+        break;
+    case ArtifactKind::ProfilerJson:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Profiler data");
+        break;
+    case ArtifactKind::Table:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Table (CSV)");
+        break;
+    case ArtifactKind::Unknown:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Other file");
+        break;
+    }
+    return QCoreApplication::translate("runlens::ArtifactKind", text);
+}
+
+bool artifactKindImported(ArtifactKind kind)
+{
+    return isSummaryKind(kind);
+}
+
+bool isSummaryKind(ArtifactKind kind)
+{
+    return kind == ArtifactKind::TensorBoardEvents || kind == ArtifactKind::MindSporeSummary;
+}
+
+} // namespace runlens

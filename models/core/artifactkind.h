@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QString>
+
+namespace runlens {
+
+/// What a file in a run folder is, decided from its content (see RunScanner). The ids are part of
+/// the JSON contract of `runlens scan/info` and never change once published.
+enum class ArtifactKind {
+    TensorBoardEvents, ///< TFRecord-framed tensorboard.Event records (`*tfevents*`)
+    MindSporeSummary, ///< TFRecord-framed mindinsight Event records (`*summary.<ts>*_MS`)
+    MindSporeLineage, ///< TFRecord-framed LineageEvent records (`*summary.<ts>*_lineage`)
+    VisualDlLog, ///< `vdlrecords.*.log`
+    ChromeTrace, ///< Chrome trace event JSON (Kineto, Paddle, TF, MindSpore timelines), maybe gzip
+    MemoryTimeline, ///< torch `export_memory_timeline` raw output
+    GraphMindSporeIr, ///< MindSpore `.ir` / `.dat` text IR
+    GraphDot, ///< Graphviz `.dot`
+    GraphOnnx, ///< ONNX ModelProto
+    GraphTensorFlow, ///< TF GraphDef (`.pb` binary or `.pbtxt` text)
+    GraphAnfIr, ///< MindSpore anf_ir ModelProto `.pb` or debugger graph
+    GraphTorchScript, ///< TorchScript / FX graph text dumps
+    TensorNpy, ///< numpy `.npy`
+    TensorNpz, ///< numpy `.npz` (zip)
+    TensorSafetensors, ///< `.safetensors`
+    ProfilerCsv, ///< MindSpore profiler CSV/TXT tables
+    ProfilerJson, ///< other profiler JSON (MindSpore summaries, step trace points ...)
+    Table, ///< CSV metrics written by the training script
+    Unknown,
+};
+
+/// Stable id for the JSON contract ("tensorboard-events", "mindspore-summary", ...).
+QString artifactKindId(ArtifactKind kind);
+/// Translated, human-readable name for the Run Browser.
+QString artifactKindName(ArtifactKind kind);
+/// True for the kinds this build imports (the others are listed but not read yet).
+bool artifactKindImported(ArtifactKind kind);
+/// Summary kinds: TFRecord-framed summary streams read by the summary importer.
+bool isSummaryKind(ArtifactKind kind);
+
+} // namespace runlens

@@ -1,0 +1,41 @@
+#include "diagnostic.h"
+
+namespace runlens {
+
+QString Diagnostic::toString() const
+{
+    QString where = file;
+    if (offset >= 0)
+        where += QCoreApplication::translate("runlens::Diagnostic", ": offset %1").arg(offset);
+    else if (line >= 0)
+        where += QCoreApplication::translate("runlens::Diagnostic", ": line %1").arg(line);
+    return where.isEmpty() ? message : where + QStringLiteral(": ") + message;
+}
+
+QString severityId(Severity severity)
+{
+    switch (severity) {
+    case Severity::Info:
+        return QStringLiteral("info");
+    case Severity::Warning:
+        return QStringLiteral("warning");
+    case Severity::Error:
+        return QStringLiteral("error");
+    }
+    return QStringLiteral("error");
+}
+
+QString severityName(Severity severity)
+{
+    switch (severity) {
+    case Severity::Info:
+        return QCoreApplication::translate("runlens::Diagnostic", "Information");
+    case Severity::Warning:
+        return QCoreApplication::translate("runlens::Diagnostic", "Warning");
+    case Severity::Error:
+        return QCoreApplication::translate("runlens::Diagnostic", "Error");
+    }
+    return {};
+}
+
+} // namespace runlens

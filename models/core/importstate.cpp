@@ -1,0 +1,67 @@
+#include "importstate.h"
+
+#include <QCoreApplication>
+
+namespace runlens {
+
+QString importStatusId(ImportStatus status)
+{
+    switch (status) {
+    case ImportStatus::Pending:
+        return QStringLiteral("pending");
+    case ImportStatus::Importing:
+        return QStringLiteral("importing");
+    case ImportStatus::Ok:
+        return QStringLiteral("ok");
+    case ImportStatus::Partial:
+        return QStringLiteral("partial");
+    case ImportStatus::Failed:
+        return QStringLiteral("failed");
+    case ImportStatus::Unsupported:
+        return QStringLiteral("unsupported");
+    case ImportStatus::Canceled:
+        return QStringLiteral("canceled");
+    }
+    return QStringLiteral("failed");
+}
+
+QString importStatusName(ImportStatus status)
+{
+    switch (status) {
+    case ImportStatus::Pending:
+        return QCoreApplication::translate("runlens::ImportStatus", "Waiting");
+    case ImportStatus::Importing:
+        return QCoreApplication::translate("runlens::ImportStatus", "Importing");
+    case ImportStatus::Ok:
+        return QCoreApplication::translate("runlens::ImportStatus", "Imported");
+    case ImportStatus::Partial:
+        return QCoreApplication::translate("runlens::ImportStatus", "Imported with problems");
+    case ImportStatus::Failed:
+        return QCoreApplication::translate("runlens::ImportStatus", "Failed");
+    case ImportStatus::Unsupported:
+        return QCoreApplication::translate("runlens::ImportStatus", "Not read by this version");
+    case ImportStatus::Canceled:
+        return QCoreApplication::translate("runlens::ImportStatus", "Canceled");
+    }
+    return {};
+}
+
+qint64 ArtifactState::scalarPoints() const
+{
+    qint64 n = 0;
+    for (const TagStatistics& t : scalarTags)
+        n += t.points;
+    return n;
+}
+
+Severity ArtifactState::worstSeverity() const
+{
+    Severity worst = Severity::Info;
+    for (const Diagnostic& d : diagnostics) {
+        if (int(d.severity) > int(worst))
+            worst = d.severity;
+    }
+    return worst;
+}
+
+} // namespace runlens

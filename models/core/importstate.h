@@ -1,0 +1,47 @@
+#pragma once
+
+#include "diagnostic.h"
+
+#include <QMap>
+#include <QString>
+
+namespace runlens {
+
+/// How far the import of one artifact got.
+enum class ImportStatus {
+    Pending, ///< found, not read yet
+    Importing,
+    Ok, ///< everything read
+    Partial, ///< read with problems; what could be read is kept
+    Failed, ///< nothing usable
+    Unsupported, ///< a kind this build lists but does not read yet
+    Canceled,
+};
+/// "ok", "partial", "failed" ... as in the JSON contract.
+QString importStatusId(ImportStatus status);
+QString importStatusName(ImportStatus status);
+
+/// Per-tag counts of what an artifact delivered (for `runlens info` and the Run Browser).
+struct TagStatistics
+{
+    qint64 points = 0;
+    qint64 firstStep = 0;
+    qint64 lastStep = 0;
+};
+
+/// Everything known about the import of one artifact so far.
+struct ArtifactState
+{
+    ImportStatus status = ImportStatus::Pending;
+    Diagnostics diagnostics;
+    QMap<QString, TagStatistics> scalarTags;
+    qint64 recordsRead = 0;
+    qint64 bytesRead = 0;
+    bool growing = false; ///< ended at an incomplete tail; tailed while the folder is open
+
+    qint64 scalarPoints() const;
+    /// The most severe diagnostic severity, or Info when there is none.
+    Severity worstSeverity() const;
+};
+
+} // namespace runlens

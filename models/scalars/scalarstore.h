@@ -1,0 +1,50 @@
+#pragma once
+
+#include "scalarseries.h"
+
+#include <QHash>
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+
+namespace runlens {
+
+/// All scalar series of the open run folder, keyed by (run, tag). Lives on the GUI thread: importers
+/// hand over ScalarBatch values and the application appends them here; panels read and listen.
+class ScalarStore final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ScalarStore(QObject* parent = nullptr);
+    ~ScalarStore() override;
+
+    /// Appends new points of one run (preemption applied per tag). Emits seriesChanged once, and
+    /// structureChanged first when runs or tags appear.
+    void append(const QString& run, const ScalarBatch& batch);
+    void clear();
+    void removeRun(const QString& run);
+
+    /// Runs in the order they first received points (their colour index).
+    QStringList runs() const { return m_runs; }
+    int runIndex(const QString& run) const { return m_runs.indexOf(run); }
+    /// Every tag of every run, sorted.
+    QStringList tags() const;
+    QStringList tagsOfRun(const QString& run) const;
+    const ScalarSeries* series(const QString& run, const QString& tag) const;
+    qint64 pointCount() const;
+    /// Increases on every change; views use it to skip redundant work.
+    quint64 revision() const { return m_revision; }
+
+signals:
+    void structureChanged();
+    void seriesChanged(const QString& run, const QStringList& tags);
+    void cleared();
+
+private:
+    QStringList m_runs;
+    QHash<QString, QHash<QString, std::shared_ptr<ScalarSeries>>> m_series; // run -> tag -> series
+    quint64 m_revision = 0;
+};
+
+} // namespace runlens

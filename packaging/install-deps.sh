@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs every package RunLens needs to build, test and benchmark on Debian 12.
+# Idempotent: does nothing when all packages are present. Uses sudo only when not run as root.
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build pkg-config git
+    qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    qt6-translations-l10n libgl-dev libvulkan-dev
+    libqcustomplot-dev libqcustomplot2.1-qt6
+    libgraphviz-dev graphviz
+    libprotobuf-dev protobuf-compiler
+    nlohmann-json3-dev libsimdjson-dev zlib1g-dev libzip-dev
+    libbenchmark-dev
+    xvfb xauth
+    python3 python3-numpy python3-protobuf python3-crc32c
+    fonts-noto-cjk
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#packages[@]} packages are installed"
+    exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    sudo="sudo"
+fi
+
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

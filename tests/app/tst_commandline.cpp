@@ -1,0 +1,222 @@
+#include "demo/demorun.h"
+#include "testutils.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace runlens;
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Result run(const QStringList& arguments, int timeoutMs = 120000)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir::tempPath() + QStringLiteral("/runlens-test-config"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(RUNLENS_EXECUTABLE), arguments);
+    Result r;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        return r;
+    }
+    r.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    r.out = process.readAllStandardOutput();
+    r.err = process.readAllStandardError();
+    return r;
+}
+
+/// Names and modification times of everything below `dir`, to prove nothing was written there.
+QStringList listing(const QString& dir)
+{
+    QStringList out;
+    QDirIterator it(dir, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        out << it.filePath() + QLatin1Char(' ') + QString::number(it.fileInfo().size()) + QLatin1Char(' ')
+                + QString::number(it.fileInfo().lastModified().toMSecsSinceEpoch());
+    }
+    out.sort();
+    return out;
+}
+
+} // namespace
+
+class TestCommandLine : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_demo = m_dir.filePath(QStringLiteral("demo"));
+        const Result r = run({QStringLiteral("demo"), m_demo});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QDir(m_demo).exists(QStringLiteral("baseline")));
+        m_listing = listing(m_demo);
+        QVERIFY(!m_listing.isEmpty());
+    }
+
+    void scanJson()
+    {
+        const Result r = run({QStringLiteral("scan"), m_demo, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject root = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(root.value(QStringLiteral("root")).toString(), QDir(m_demo).absolutePath());
+        const QJsonArray artifacts = root.value(QStringLiteral("artifacts")).toArray();
+        QCOMPARE(artifacts.size(), DemoRun::runNames().size());
+        QStringList runs;
+        for (const QJsonValue& v : artifacts) {
+            QCOMPARE(v[QStringLiteral("kind")].toString(), QStringLiteral("tensorboard-events"));
+            runs << v[QStringLiteral("run")].toString();
+        }
+        runs.sort();
+        QCOMPARE(runs, DemoRun::runNames());
+    }
+
+    void infoJsonFollowsTheContract()
+    {
+        const Result r = run({QStringLiteral("info"), m_demo, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError error;
+        const QJsonObject root = QJsonDocument::fromJson(r.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const QJsonArray artifacts = root.value(QStringLiteral("artifacts")).toArray();
+        QCOMPARE(artifacts.size(), 2);
+        for (const QJsonValue& v : artifacts) {
+            const QJsonObject a = v.toObject();
+            for (const char* key : {"path", "kind", "run", "rank", "status", "diagnostics", "scalars"})
+                QVERIFY2(a.contains(QLatin1String(key)), key);
+            QVERIFY(a.value(QStringLiteral("rank")).isNull());
+            QCOMPARE(a.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+            const QJsonObject tags = a[QStringLiteral("scalars")][QStringLiteral("tags")].toObject();
+            QCOMPARE(tags.keys(), DemoRun::tags());
+            const QJsonObject loss = tags.value(QStringLiteral("train/loss")).toObject();
+            QCOMPARE(loss.value(QStringLiteral("points")).toInt(), DemoRun::kSteps);
+            QCOMPARE(loss.value(QStringLiteral("first_step")).toInt(), 0);
+            QCOMPARE(loss.value(QStringLiteral("last_step")).toInt(), DemoRun::kSteps - 1);
+            QCOMPARE(tags[QStringLiteral("eval/loss")][QStringLiteral("points")].toInt(),
+                     DemoRun::kSteps / DemoRun::kEvalEvery);
+        }
+        QCOMPARE(listing(m_demo), m_listing);
+    }
+
+    void infoReportsBadFiles()
+    {
+        QTemporaryDir dir;
+        QFile bad(dir.filePath(QStringLiteral("events.out.tfevents.1.host")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write(QByteArray(64, 'x'));
+        bad.close();
+        const Result r = run({QStringLiteral("info"), dir.path(), QStringLiteral("--json")});
+        QVERIFY(r.exitCode == 0 || r.exitCode == 1);
+        QCOMPARE(r.exitCode == -1, false);
+        // Content, not the name, decides: garbage named like an event file is not imported as one.
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        for (const QJsonValue& v : artifacts)
+            QVERIFY(v[QStringLiteral("kind")].toString() != QLatin1String("tensorboard-events"));
+    }
+
+    void exportFormats_data()
+    {
+        QTest::addColumn<QString>("extension");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::newRow("png") << QStringLiteral("png") << QByteArray("\x89PNG");
+        QTest::newRow("svg") << QStringLiteral("svg") << QByteArray("<?xml");
+        QTest::newRow("pdf") << QStringLiteral("pdf") << QByteArray("%PDF");
+        QTest::newRow("csv") << QStringLiteral("csv") << QByteArray();
+    }
+
+    void exportFormats()
+    {
+        QFETCH(QString, extension);
+        QFETCH(QByteArray, magic);
+        const QString out = m_dir.filePath(QStringLiteral("loss.") + extension);
+        const Result r = run({QStringLiteral("export"), m_demo, QStringLiteral("--chart"),
+                              QStringLiteral("scalars:train/loss"), QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray content = file.readAll();
+        QVERIFY(content.size() > 100);
+        if (!magic.isEmpty())
+            QVERIFY(content.startsWith(magic));
+        if (extension == QLatin1String("png")) {
+            QImage image;
+            QVERIFY(image.loadFromData(content, "PNG"));
+            QVERIFY(image.width() > 100 && image.height() > 100);
+        }
+        if (extension == QLatin1String("svg"))
+            QVERIFY(content.contains("<svg"));
+        if (extension == QLatin1String("csv")) {
+            const QList<QByteArray> lines = content.trimmed().split('\n');
+            // A header, then one row per point of each run.
+            QCOMPARE(lines.size(), 1 + DemoRun::kSteps * DemoRun::runNames().size());
+        }
+        QCOMPARE(listing(m_demo), m_listing);
+    }
+
+    void exportUnknownTagFails()
+    {
+        const Result r = run({QStringLiteral("export"), m_demo, QStringLiteral("--chart"), QStringLiteral("scalars:nope"),
+                              QStringLiteral("--out"), m_dir.filePath(QStringLiteral("x.png"))});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("nope"));
+        QVERIFY(r.err.contains("train/loss")); // lists what is there
+    }
+
+    void missingPathIsAnError()
+    {
+        const Result r = run({QStringLiteral("info"), m_dir.filePath(QStringLiteral("does-not-exist"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("does-not-exist"));
+    }
+
+    void screenshot()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("window.png"));
+        const Result r = run({QStringLiteral("--screenshot"), out, m_demo});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QImage image(out);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 800 && image.height() >= 600);
+        // The window is not blank: a good share of pixels differ from the most common colour.
+        QHash<QRgb, int> counts;
+        for (int y = 0; y < image.height(); y += 4) {
+            for (int x = 0; x < image.width(); x += 4)
+                ++counts[image.pixel(x, y)];
+        }
+        int top = 0;
+        int total = 0;
+        for (int c : counts) {
+            top = std::max(top, c);
+            total += c;
+        }
+        QVERIFY(top < total * 0.9);
+        QCOMPARE(listing(m_demo), m_listing);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_demo;
+    QStringList m_listing;
+};
+
+QTEST_GUILESS_MAIN(TestCommandLine)
+#include "tst_commandline.moc"

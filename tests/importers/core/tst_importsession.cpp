@@ -1,0 +1,230 @@
+#include "core/importsession.h"
+#include "core/report.h"
+#include "core/runscanner.h"
+#include "demo/demorun.h"
+#include "summary/eventfilewriter.h"
+
+#include "scalars/scalarstore.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtEndian>
+#include <QtTest>
+
+using namespace runlens;
+using summary::EventFileWriter;
+
+namespace {
+
+QString writeEvents(const QString& dir, const QString& name, qint64 firstStep, qint64 lastStep,
+                    const QString& tag = QStringLiteral("loss"))
+{
+    QDir().mkpath(dir);
+    const QString path = QDir(dir).filePath(name);
+    EventFileWriter writer;
+    if (!writer.open(path))
+        return {};
+    writer.writeFileVersion(1000.0);
+    for (qint64 step = firstStep; step <= lastStep; ++step)
+        writer.writeScalar(tag, step, 1000.0 + double(step), double(step) * 0.5);
+    writer.close();
+    return path;
+}
+
+} // namespace
+
+class TestImportSession : public QObject
+{
+    Q_OBJECT
+private slots:
+    void importsTheDemoInTheBackground()
+    {
+        QTemporaryDir dir;
+        QVERIFY(DemoRun::write(dir.path()));
+        ImportSession session(RunScanner().scan(dir.path()));
+        ScalarStore store;
+        connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+        QSignalSpy finished(&session, &ImportSession::finished);
+        QSignalSpy progress(&session, &ImportSession::progressChanged);
+        session.start();
+        QVERIFY(session.isBusy());
+        QVERIFY(finished.wait(30000));
+        QVERIFY(!session.isBusy());
+        QCOMPARE(store.runs().size(), 2);
+        QCOMPARE(store.tags(), DemoRun::tags());
+        for (const QString& run : DemoRun::runNames()) {
+            QCOMPARE(qint64(store.series(run, QStringLiteral("train/loss"))->points.size()), qint64(DemoRun::kSteps));
+            QCOMPARE(qint64(store.series(run, QStringLiteral("eval/accuracy"))->points.size()),
+                     qint64(DemoRun::kSteps / DemoRun::kEvalEvery));
+        }
+        for (const ArtifactState& state : session.states())
+            QCOMPARE(state.status, ImportStatus::Ok);
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.constLast().at(0).toInt(), 1000);
+    }
+
+    void blockingMatchesBackground()
+    {
+        QTemporaryDir dir;
+        QVERIFY(DemoRun::write(dir.path()));
+        const RunManifest manifest = RunScanner().scan(dir.path());
+        ImportSession blocking(manifest);
+        ScalarStore a;
+        connect(&blocking, &ImportSession::scalarsArrived, &a, &ScalarStore::append);
+        blocking.importBlocking();
+        ImportSession background(manifest);
+        ScalarStore b;
+        connect(&background, &ImportSession::scalarsArrived, &b, &ScalarStore::append);
+        QSignalSpy finished(&background, &ImportSession::finished);
+        background.start();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(a.pointCount(), b.pointCount());
+        QCOMPARE(a.tags(), b.tags());
+        const QJsonObject ja = infoReportJson(blocking.manifest(), blocking.states());
+        const QJsonObject jb = infoReportJson(background.manifest(), background.states());
+        QCOMPARE(ja, jb);
+    }
+
+    void filesOfARunAreReadInNameOrderWithPreemption()
+    {
+        QTemporaryDir dir;
+        // The second file (greater name) restarts at step 5: steps 5..9 of the first file are dropped.
+        writeEvents(dir.path(), QStringLiteral("events.out.tfevents.100.host"), 0, 9);
+        writeEvents(dir.path(), QStringLiteral("events.out.tfevents.200.host"), 5, 7);
+        ImportSession session(RunScanner().scan(dir.path()));
+        ScalarStore store;
+        connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+        session.importBlocking();
+        const ScalarSeries* series = store.series(QStringLiteral("."), QStringLiteral("loss"));
+        QVERIFY(series);
+        QCOMPARE(int(series->points.size()), 8);
+        QCOMPARE(series->points.back().step, 7);
+        QCOMPARE(series->preempted, 5);
+        // Per-file statistics count what each file held.
+        QCOMPARE(session.state(0).scalarTags.value(QStringLiteral("loss")).points, 10);
+        QCOMPARE(session.state(1).scalarTags.value(QStringLiteral("loss")).points, 3);
+    }
+
+    void liveTailSeesAppendedRecords()
+    {
+        QTemporaryDir dir;
+        const QString path = writeEvents(dir.path(), QStringLiteral("events.out.tfevents.1.host"), 0, 9);
+        ImportSession session(RunScanner().scan(dir.path()));
+        ScalarStore store;
+        connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+        QSignalSpy finished(&session, &ImportSession::finished);
+        session.setLiveTail(true, 100);
+        session.start();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(store.pointCount(), 10);
+
+        // Append a complete record and half of the next one: only the complete one may appear.
+        EventFileWriter writer;
+        QVERIFY(writer.open(path, EventFileWriter::OpenMode::Append));
+        writer.writeScalar(QStringLiteral("loss"), 10, 1010.0, 5.0);
+        QVERIFY(writer.flush());
+        QByteArray record;
+        {
+            QTemporaryDir scratch;
+            EventFileWriter one;
+            const QString scratchPath = scratch.filePath(QStringLiteral("r"));
+            QVERIFY(one.open(scratchPath));
+            one.writeScalar(QStringLiteral("loss"), 11, 1011.0, 5.5);
+            QVERIFY(one.close());
+            QFile f(scratchPath);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            record = f.readAll();
+        }
+        writer.writeRaw(record.left(record.size() / 2));
+        QVERIFY(writer.flush());
+        QTRY_COMPARE_WITH_TIMEOUT(store.pointCount(), 11, 2000);
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isBusy(), 2000);
+        QVERIFY(session.state(0).diagnostics.isEmpty());
+        QVERIFY(session.state(0).growing);
+
+        writer.writeRaw(record.mid(record.size() / 2));
+        QVERIFY(writer.close());
+        QTRY_COMPARE_WITH_TIMEOUT(store.pointCount(), 12, 2000);
+        QCOMPARE(store.series(QStringLiteral("."), QStringLiteral("loss"))->points.back().value, 5.5);
+        QVERIFY(session.state(0).diagnostics.isEmpty());
+    }
+
+    void aBadFileDoesNotStopTheOthers()
+    {
+        QTemporaryDir dir;
+        writeEvents(QDir(dir.path()).filePath(QStringLiteral("good")), QStringLiteral("events.out.tfevents.1.h"), 0, 4);
+        const QString badPath
+            = writeEvents(QDir(dir.path()).filePath(QStringLiteral("bad")), QStringLiteral("events.out.tfevents.1.h"), 0, 4);
+        {
+            // Damage the payload of the third record: that record is skipped, the rest kept.
+            QFile f(badPath);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QByteArray bytes = f.readAll();
+            const qint64 firstLen = qFromLittleEndian<quint64>(bytes.constData());
+            const qint64 secondStart = 16 + firstLen;
+            const qint64 secondLen = qFromLittleEndian<quint64>(bytes.constData() + secondStart);
+            const qint64 thirdPayload = secondStart + 16 + secondLen + 12;
+            bytes[thirdPayload + 2] = char(bytes[thirdPayload + 2] ^ 0x55);
+            f.seek(0);
+            f.write(bytes);
+        }
+        ImportSession session(RunScanner().scan(dir.path()));
+        ScalarStore store;
+        connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+        session.importBlocking();
+        QCOMPARE(store.series(QStringLiteral("good"), QStringLiteral("loss"))->points.size(), size_t(5));
+        QCOMPARE(store.series(QStringLiteral("bad"), QStringLiteral("loss"))->points.size(), size_t(4));
+        const int badIndex = session.manifest().indexOfPath(QFileInfo(badPath).absoluteFilePath());
+        QVERIFY(badIndex >= 0);
+        QCOMPARE(session.state(badIndex).status, ImportStatus::Partial);
+        QCOMPARE(session.state(badIndex).diagnostics.size(), 1);
+        QCOMPARE(session.state(badIndex).diagnostics.first().file, QFileInfo(badPath).absoluteFilePath());
+        QVERIFY(session.state(badIndex).diagnostics.first().offset > 0);
+        const QJsonObject report = infoReportJson(session.manifest(), session.states());
+        const QJsonObject bad = report[QStringLiteral("artifacts")].toArray().at(badIndex).toObject();
+        QCOMPARE(bad[QStringLiteral("status")].toString(), QStringLiteral("partial"));
+        QCOMPARE(bad[QStringLiteral("diagnostics")].toArray().size(), 1);
+    }
+
+    void cancelKeepsWhatWasRead()
+    {
+        QTemporaryDir dir;
+        for (int i = 0; i < 6; ++i)
+            writeEvents(QDir(dir.path()).filePath(QStringLiteral("r%1").arg(i)), QStringLiteral("events.out.tfevents.1.h"),
+                        0, 20000);
+        ImportSession session(RunScanner().scan(dir.path()));
+        QSignalSpy finished(&session, &ImportSession::finished);
+        session.start();
+        session.cancel();
+        QVERIFY(finished.wait(30000));
+        for (const ArtifactState& state : session.states()) {
+            QVERIFY(state.status != ImportStatus::Importing);
+            QVERIFY(state.status != ImportStatus::Pending);
+        }
+    }
+
+    void unsupportedKindsAreListed()
+    {
+        QTemporaryDir dir;
+        QFile npy(dir.filePath(QStringLiteral("w.npy")));
+        QVERIFY(npy.open(QIODevice::WriteOnly));
+        QByteArray header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }");
+        header.append(QByteArray(64 - 10 - header.size() - 1, ' ')).append('\n');
+        npy.write(QByteArray("\x93NUMPY\x01\x00", 8));
+        const quint16 len = quint16(header.size());
+        npy.write(reinterpret_cast<const char*>(&len), 2);
+        npy.write(header);
+        npy.write(QByteArray(8, '\0'));
+        npy.close();
+        ImportSession session(RunScanner().scan(dir.path()));
+        QCOMPARE(session.artifactCount(), 1);
+        QCOMPARE(session.state(0).status, ImportStatus::Unsupported);
+        const QJsonObject report = infoReportJson(session.manifest(), session.states());
+        QCOMPARE(report[QStringLiteral("artifacts")].toArray().at(0)[QStringLiteral("status")].toString(),
+                 QStringLiteral("unsupported"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImportSession)
+#include "tst_importsession.moc"

@@ -1,0 +1,979 @@
+#include "summary/crc32c.h"
+#include "summary/eventfilereader.h"
+#include "summary/eventfilewriter.h"
+#include "summary/proto/tb_event.pb.h"
+#include "summary/recordreader.h"
+#include "testutils.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QMap>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace runlens;
+using namespace runlens::summary;
+
+namespace {
+
+using Series = QMap<QString, std::vector<ScalarPoint>>;
+
+/// Everything a reader delivered over several polls, merged.
+struct Collected
+{
+    Series series;
+    QMap<QString, TagMetadata> metadata;
+    QStringList tagOrder; ///< tags in order of their first batch
+    Diagnostics diagnostics;
+    int metadataBatches = 0; ///< batches that carried metadata (must be one per tag)
+
+    void add(const ImportUpdate& update)
+    {
+        for (const TagPoints& batch : update.scalars) {
+            if (!series.contains(batch.tag))
+                tagOrder.append(batch.tag);
+            if (batch.metadata) {
+                ++metadataBatches;
+                metadata.insert(batch.tag, *batch.metadata);
+            }
+            auto& points = series[batch.tag];
+            points.insert(points.end(), batch.points.begin(), batch.points.end());
+        }
+        diagnostics += update.diagnostics;
+    }
+
+    qint64 totalPoints() const
+    {
+        qint64 total = 0;
+        for (const auto& points : series)
+            total += qint64(points.size());
+        return total;
+    }
+
+    int count(Severity severity) const
+    {
+        return int(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                 [&](const Diagnostic& d) { return d.severity == severity; }));
+    }
+};
+
+struct PollResult
+{
+    ImportUpdate update;
+    Collected collected;
+};
+
+PollResult pollOnce(EventFileReader& reader, const ImportControl& control = {})
+{
+    PollResult result;
+    result.update = reader.poll(control);
+    result.collected.add(result.update);
+    return result;
+}
+
+SummaryFlavor flavorOf(const QString& path)
+{
+    return path.endsWith(QLatin1String("_MS")) || path.endsWith(QLatin1String("_lineage")) ? SummaryFlavor::MindSpore
+                                                                                           : SummaryFlavor::TensorBoard;
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes, bool append = false)
+{
+    QFile file(path);
+    if (!file.open(append ? QIODevice::Append : (QIODevice::WriteOnly | QIODevice::Truncate)))
+        return false;
+    return file.write(bytes) == bytes.size();
+}
+
+QByteArray serialized(const google::protobuf::MessageLite& message)
+{
+    const std::string bytes = message.SerializeAsString();
+    return QByteArray(bytes.data(), qsizetype(bytes.size()));
+}
+
+std::uint64_t loadLe64(const QByteArray& bytes, qint64 at)
+{
+    std::uint64_t value = 0;
+    for (int i = 7; i >= 0; --i)
+        value = (value << 8) | std::uint8_t(bytes[at + i]);
+    return value;
+}
+
+std::uint32_t loadLe32(const QByteArray& bytes, qint64 at)
+{
+    std::uint32_t value = 0;
+    for (int i = 3; i >= 0; --i)
+        value = (value << 8) | std::uint8_t(bytes[at + i]);
+    return value;
+}
+
+/// A scalar event (TF2 style) whose tensor the caller fills.
+runlens::tb::Event tensorEvent(const std::string& tag, qint64 step, bool scalarMetadata)
+{
+    runlens::tb::Event event;
+    event.set_wall_time(1700000000.0 + double(step));
+    event.set_step(step);
+    auto* value = event.mutable_summary()->add_value();
+    value->set_tag(tag);
+    if (scalarMetadata)
+        value->mutable_metadata()->mutable_plugin_data()->set_plugin_name("scalars");
+    return event;
+}
+
+QString sample(const QString& root, const char* relative)
+{
+    return root + QLatin1Char('/') + QString::fromLatin1(relative);
+}
+
+const char* const kSb3 = "summaries/tensorboard/sb3_ppo/events.out.tfevents.1616744700.94ca43182e2d.702.0";
+const char* const kTorch2Scalars
+    = "summaries/tensorboard/torch2_scalars/events.out.tfevents.1771594466.zyzkings.21024.0";
+const char* const kTf2
+    = "summaries/tensorboard/tf2_tensor_scalars/events.out.tfevents.1585499054.Jaakkos-Mac-mini.local.11684.5.v2";
+const char* const kHparamsParent
+    = "summaries/tensorboard/torch2_hparams/events.out.tfevents.1771595857.zyzkings.1216.0";
+const char* const kHparamsSub = "summaries/tensorboard/torch2_hparams/events.out.tfevents.1771595857.zyzkings.1216.1";
+const char* const kMsRunA = "summaries/mindspore_generated/run_a/events.out.events.summary.1700000000.0.helperhost_MS";
+const char* const kMsTruncated
+    = "summaries/mindspore_generated/run_truncated/events.out.events.summary.1700000200.0.helperhost_MS";
+const char* const kMsBadCrc
+    = "summaries/mindspore_generated/run_bad_crc/events.out.events.summary.1700000300.0.helperhost_MS";
+const char* const kCnnEvents = "runs/pytorch_cnn_baseline/tb/events.out.tfevents.1795321629.vm.1522.0";
+
+} // namespace
+
+Q_DECLARE_METATYPE(runlens::ImportStatus)
+Q_DECLARE_METATYPE(runlens::Severity)
+Q_DECLARE_METATYPE(runlens::summary::SummaryFlavor)
+
+class TestEventFileReader : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // ---- conformance on real files ------------------------------------------------------------------
+
+    void everySampleLoads()
+    {
+        RUNLENS_REQUIRE_SAMPLES(root);
+        QDirIterator it(root, QDir::Files, QDirIterator::Subdirectories);
+        int files = 0;
+        while (it.hasNext()) {
+            const QString file = it.next();
+            const QString name = it.fileName();
+            if (!name.contains(QLatin1String("tfevents")) && !name.endsWith(QLatin1String("_MS"))
+                && !name.endsWith(QLatin1String("_lineage")))
+                continue;
+            ++files;
+            EventFileReader reader(file, flavorOf(file));
+            const PollResult result = pollOnce(reader);
+            const QByteArray context = file.toUtf8();
+            QVERIFY2(result.update.status == ImportStatus::Ok || result.update.status == ImportStatus::Partial,
+                     context.constData());
+            QVERIFY2(result.collected.count(Severity::Error) == 0, context.constData());
+            QVERIFY2(!reader.isDead(), context.constData());
+            QVERIFY2(result.collected.metadataBatches == result.collected.series.size(), context.constData());
+            if (!result.update.mayGrow)
+                QCOMPARE(reader.offset(), QFileInfo(file).size());
+            // Nothing more to read: a second poll delivers nothing new.
+            const PollResult again = pollOnce(reader);
+            QVERIFY2(again.update.scalars.empty() && again.update.diagnostics.isEmpty(), context.constData());
+        }
+        QVERIFY2(files >= 13, "the sample corpus should hold at least 13 summary files");
+    }
+
+    void samples_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("tags");
+        QTest::addColumn<int>("points");
+        QTest::addColumn<ImportStatus>("status");
+        QTest::addColumn<bool>("mayGrow");
+        QTest::addColumn<int>("warnings");
+        QTest::addColumn<QString>("fileVersion");
+
+        const QString brain = QStringLiteral("brain.Event:2");
+        const QString mindSpore = QStringLiteral("MindSpore.Event:1");
+        // MANIFEST.tsv: 11,716 records, file_version:1, summary:11715, 12 tags.
+        QTest::newRow("sb3 ppo") << kSb3 << 12 << 11715 << ImportStatus::Ok << false << 0 << brain;
+        // MANIFEST.tsv: simple_value:200, tags=2.
+        QTest::newRow("torch2 scalars") << kTorch2Scalars << 2 << 200 << ImportStatus::Ok << false << 0 << brain;
+        // MANIFEST.tsv: values=tensor:100, plugins=scalars:100, tags=1.
+        QTest::newRow("tf2 tensor scalars") << kTf2 << 1 << 100 << ImportStatus::Ok << false << 0 << brain;
+        // MANIFEST.tsv: parent run holds only file_version + source_metadata.
+        QTest::newRow("hparams parent") << kHparamsParent << 0 << 0 << ImportStatus::Ok << false << 0 << brain;
+        // MANIFEST.tsv: 3 metadata-only hparams values + 2 simple_value metrics.
+        QTest::newRow("hparams sub-run") << kHparamsSub << 2 << 2 << ImportStatus::Ok << false << 0 << brain;
+        QTest::newRow("torch2 images")
+            << "summaries/tensorboard/torch2_images/events.out.tfevents.1771595107.zyzkings.11980.0" << 0 << 0
+            << ImportStatus::Ok << false << 0 << brain;
+        QTest::newRow("torch2 pr curve")
+            << "summaries/tensorboard/torch2_pr_curve/events.out.tfevents.1771596445.zyzkings.30376.0" << 0 << 0
+            << ImportStatus::Ok << false << 0 << brain;
+        QTest::newRow("graph only") << "graphs/torch_add_graph_event/events.out.tfevents.1771596179.zyzkings.9384.0"
+                                    << 0 << 0 << ImportStatus::Ok << false << 0 << brain;
+        // run_facts.json: 60 steps; 15 scalar tags (train/*, perf/*, grad_norm/* per layer).
+        QTest::newRow("cnn baseline") << kCnnEvents << 15 << 15 * 60 << ImportStatus::Ok << false << 0 << brain;
+        // mindinsight.md section 7: 20 steps of scalars (loss, learning_rate).
+        QTest::newRow("mindspore run_a") << kMsRunA << 2 << 40 << ImportStatus::Ok << false << 0 << mindSpore;
+        QTest::newRow("mindspore nested") << "summaries/mindspore_generated/run_a/nested_not_scanned/"
+                                             "events.out.events.summary.1700000100.0.helperhost_MS"
+                                          << 2 << 40 << ImportStatus::Ok << false << 0 << mindSpore;
+        QTest::newRow("mindspore lineage")
+            << "summaries/mindspore_generated/run_a/events.out.events.summary.1700000000.0.helperhost_lineage" << 0 << 0
+            << ImportStatus::Ok << false << 0 << QString();
+        // A truncated copy: the last event (step 20) is incomplete; not corruption.
+        QTest::newRow("mindspore truncated") << kMsTruncated << 2 << 38 << ImportStatus::Ok << true << 0 << mindSpore;
+        // One payload CRC is wrong (the record still decodes): that record is skipped.
+        QTest::newRow("mindspore bad crc") << kMsBadCrc << 2 << 38 << ImportStatus::Partial << false << 1 << mindSpore;
+    }
+
+    void samples()
+    {
+        RUNLENS_REQUIRE_SAMPLES(root);
+        QFETCH(QString, file);
+        QFETCH(int, tags);
+        QFETCH(int, points);
+        QFETCH(ImportStatus, status);
+        QFETCH(bool, mayGrow);
+        QFETCH(int, warnings);
+        QFETCH(QString, fileVersion);
+
+        const QString full = root + QLatin1Char('/') + file;
+        EventFileReader reader(full, flavorOf(full));
+        const PollResult result = pollOnce(reader);
+        QCOMPARE(result.collected.series.size(), tags);
+        QCOMPARE(result.collected.totalPoints(), qint64(points));
+        QCOMPARE(result.update.status, status);
+        QCOMPARE(result.update.mayGrow, mayGrow);
+        QCOMPARE(result.collected.count(Severity::Warning), warnings);
+        QCOMPARE(result.collected.count(Severity::Error), 0);
+        QCOMPARE(reader.fileVersion(), fileVersion);
+        QCOMPARE(result.update.bytesRead, reader.offset());
+        for (const Diagnostic& diagnostic : result.collected.diagnostics) {
+            QCOMPARE(diagnostic.file, QFileInfo(full).absoluteFilePath());
+            QVERIFY(diagnostic.offset >= 0);
+            QVERIFY(!diagnostic.message.isEmpty());
+        }
+    }
+
+    void sb3Details()
+    {
+        RUNLENS_REQUIRE_SAMPLES(root);
+        EventFileReader reader(sample(root, kSb3), SummaryFlavor::TensorBoard);
+        const Collected c = pollOnce(reader).collected;
+        // The rollout/time tags are logged from the first rollout on, the train/* ones from the first update.
+        for (const auto& [tag, points] : c.series.asKeyValueRange()) {
+            const bool fromStart = tag.startsWith(QLatin1String("rollout/")) || tag == QLatin1String("time/fps");
+            QCOMPARE(qint64(points.size()), fromStart ? 977 : 976);
+            QCOMPARE(points.front().step, fromStart ? 2048 : 4096);
+            QCOMPARE(points.back().step, 2000896);
+            for (std::size_t i = 1; i < points.size(); ++i)
+                QVERIFY(points[i].step > points[i - 1].step);
+            QVERIFY(c.metadata.value(tag).pluginName.isEmpty()); // legacy simple_value
+        }
+    }
+
+    void torch2ScalarsDetails()
+    {
+        RUNLENS_REQUIRE_SAMPLES(root);
+        EventFileReader reader(sample(root, kTorch2Scalars), SummaryFlavor::TensorBoard);
+        const Collected c = pollOnce(reader).collected;
+        QCOMPARE(c.tagOrder, (QStringList { QStringLiteral("Metrics/Loss"), QStringLiteral("Metrics/Accuracy") }));
+        for (const auto& points : c.series) {
+            QCOMPARE(points.size(), std::size_t(100));
+            for (std::size_t i = 0; i < points.size(); ++i)
+                QCOMPARE(points[i].step, qint64(i)); // step 0 is absent on the wire
+        }
+    }
+
+    void tf2TensorScalars()
+    {
+        RUNLENS_REQUIRE_SAMPLES(root);
+        EventFileReader reader(sample(root, kTf2), SummaryFlavor::TensorBoard);
+        const Collected c = pollOnce(reader).collected;
+        const auto& points = c.series.value(QStringLiteral("my_metric"));
+        QCOMPARE(points.size(), std::size_t(100));
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            QCOMPARE(points[i].step, qint64(i));
+            QCOMPARE(points[i].value, 0.5 * double(i)); // the go-tensorboard fixture logs step / 2
+            QVERIFY(points[i].wallTime > 1585499054.0 && points[i].wallTime < 1585499054.0 + 3600);
+        }
+        QCOMPARE(c.metadata.value(QStringLiteral("my_metric")).pluginName, QStringLiteral("scalars"));
+    }
+
+    void hparamsSubRun()
+    {
+        RUNLENS_REQUIRE_SAMPLES(root);
+        EventFileReader reader(sample(root, kHparamsSub), SummaryFlavor::TensorBoard);
+        const Collected c = pollOnce(reader).collected;
+        QCOMPARE(
+            c.series.keys(),
+            (QStringList { QStringLiteral("hparam/Final_Val_Accuracy"), QStringLiteral("hparam/Final_Val_Loss") }));
+        for (const auto& points : c.series)
+            QCOMPARE(points.size(), std::size_t(1));
+    }
+
+    void mindSporeVariants()
+    {
+        RUNLENS_REQUIRE_SAMPLES(root);
+        EventFileReader valid(sample(root, kMsRunA), SummaryFlavor::MindSpore);
+        const Collected a = pollOnce(valid).collected;
+        QCOMPARE(a.series.keys(), (QStringList { QStringLiteral("learning_rate"), QStringLiteral("loss") }));
+        for (const auto& points : a.series) {
+            QCOMPARE(points.size(), std::size_t(20));
+            for (std::size_t i = 1; i < points.size(); ++i)
+                QVERIFY(points[i].step > points[i - 1].step);
+        }
+        QCOMPARE(a.metadata.value(QStringLiteral("loss")).pluginName, QStringLiteral("scalars"));
+
+        // Truncated copy: a prefix of run_a, waiting at the start of the incomplete record.
+        const QString truncatedPath = sample(root, kMsTruncated);
+        EventFileReader truncated(truncatedPath, SummaryFlavor::MindSpore);
+        const PollResult t = pollOnce(truncated);
+        QVERIFY(t.update.mayGrow);
+        QVERIFY(t.collected.diagnostics.isEmpty());
+        QVERIFY(!truncated.isDead());
+        for (const auto& [tag, points] : t.collected.series.asKeyValueRange()) {
+            const auto& full = a.series.value(tag);
+            QCOMPARE(points.size(), full.size() - 1);
+            for (std::size_t i = 0; i < points.size(); ++i)
+                QCOMPARE(points[i].value, full[i].value);
+        }
+        const QByteArray truncatedBytes = readFile(truncatedPath);
+        const qint64 waitAt = truncated.offset();
+        QVERIFY(waitAt < truncatedBytes.size());
+        QVERIFY(qint64(loadLe64(truncatedBytes, waitAt)) + 16 > truncatedBytes.size() - waitAt);
+
+        // Bad payload CRC: exactly one step is missing from both tags, and the diagnostic points at a
+        // record whose stored CRC really does not match.
+        const QString badPath = sample(root, kMsBadCrc);
+        EventFileReader bad(badPath, SummaryFlavor::MindSpore);
+        const PollResult b = pollOnce(bad);
+        QCOMPARE(b.update.status, ImportStatus::Partial);
+        QCOMPARE(b.collected.diagnostics.size(), 1);
+        const Diagnostic& diagnostic = b.collected.diagnostics.first();
+        QCOMPARE(diagnostic.severity, Severity::Warning);
+        const QByteArray badBytes = readFile(badPath);
+        const qint64 at = diagnostic.offset;
+        QVERIFY(at > 0 && at + 16 <= badBytes.size());
+        const auto length = qint64(loadLe64(badBytes, at));
+        QCOMPARE(maskedCrc32c(badBytes.constData() + at, 8), loadLe32(badBytes, at + 8));
+        QVERIFY(maskedCrc32c(badBytes.constData() + at + 12, std::size_t(length))
+                != loadLe32(badBytes, at + 12 + length));
+        qint64 missingStep = -1;
+        for (const auto& [tag, points] : b.collected.series.asKeyValueRange()) {
+            const auto& full = a.series.value(tag);
+            QCOMPARE(points.size(), full.size() - 1);
+            std::size_t j = 0;
+            for (std::size_t i = 0; i < full.size(); ++i) {
+                if (j < points.size() && points[j].step == full[i].step) {
+                    QCOMPARE(points[j].value, full[i].value);
+                    ++j;
+                } else {
+                    QVERIFY(missingStep == -1 || missingStep == full[i].step);
+                    missingStep = full[i].step;
+                }
+            }
+        }
+        QVERIFY(missingStep > 0);
+    }
+
+    void cnnBaselineMatchesCsv()
+    {
+        RUNLENS_REQUIRE_SAMPLES(root);
+        EventFileReader reader(sample(root, kCnnEvents), SummaryFlavor::TensorBoard);
+        const Collected c = pollOnce(reader).collected;
+
+        QFile csv(sample(root, "runs/pytorch_cnn_baseline/metrics.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QList<QByteArray> header = csv.readLine().trimmed().split(',');
+        QList<QList<QByteArray>> rows;
+        while (!csv.atEnd()) {
+            const QByteArray line = csv.readLine().trimmed();
+            if (!line.isEmpty())
+                rows.append(line.split(','));
+        }
+        QCOMPARE(rows.size(), 60); // run_facts.json: "steps": 60
+
+        struct Column
+        {
+            const char* name;
+            const char* tag;
+            double absoluteTolerance; // the csv rounds timings to 3 decimals
+        };
+        const Column columns[] = { { "loss", "train/loss", 0.0 },
+                                   { "lr", "train/lr", 0.0 },
+                                   { "grad_norm", "train/grad_norm", 0.0 },
+                                   { "data_ms", "perf/data_ms", 0.0006 },
+                                   { "step_ms", "perf/step_ms", 0.0006 } };
+        const int stepColumn = int(header.indexOf("step"));
+        const int wallColumn = int(header.indexOf("wall_time"));
+        QVERIFY(stepColumn >= 0 && wallColumn >= 0);
+        for (const Column& column : columns) {
+            const int index = int(header.indexOf(column.name));
+            QVERIFY2(index >= 0, column.name);
+            const auto& points = c.series.value(QString::fromLatin1(column.tag));
+            QCOMPARE(points.size(), std::size_t(rows.size()));
+            for (int i = 0; i < rows.size(); ++i) {
+                const double expected = rows[i][index].toDouble();
+                const ScalarPoint& point = points[std::size_t(i)];
+                QCOMPARE(point.step, rows[i][stepColumn].toLongLong());
+                // Values are stored as float32: allow its rounding on top of the csv's.
+                const double tolerance = std::abs(expected) * 1e-6 + column.absoluteTolerance;
+                QVERIFY2(std::abs(point.value - expected) <= tolerance,
+                         qPrintable(QStringLiteral("%1 step %2: %3 vs %4")
+                                        .arg(QLatin1String(column.tag))
+                                        .arg(point.step)
+                                        .arg(point.value)
+                                        .arg(expected)));
+                // The csv takes its own clock reading next to the writer's.
+                QVERIFY(std::abs(point.wallTime - rows[i][wallColumn].toDouble()) < 0.05);
+            }
+        }
+    }
+
+    // ---- synthetic files ----------------------------------------------------------------------------
+
+    void roundTripBothFlavours_data()
+    {
+        QTest::addColumn<SummaryFlavor>("flavor");
+        QTest::newRow("tensorboard") << SummaryFlavor::TensorBoard;
+        QTest::newRow("mindspore") << SummaryFlavor::MindSpore;
+    }
+
+    void roundTripBothFlavours()
+    {
+        QFETCH(SummaryFlavor, flavor);
+        const QString file = path(QStringLiteral("roundtrip"));
+        EventFileWriter writer(flavor);
+        QVERIFY(writer.open(file));
+        QVERIFY(writer.writeFileVersion(1000.0));
+        for (int step = 0; step < 50; ++step) {
+            const EventFileWriter::NamedValue values[]
+                = { { QStringLiteral("loss"), 1.0 / (step + 1) }, { QStringLiteral("ünïcode/tag"), double(step) } };
+            QVERIFY(writer.writeScalars(step, 1000.0 + step, values));
+        }
+        QVERIFY(writer.writeScalar(QStringLiteral("loss"), 50, 1050.5, std::numeric_limits<double>::quiet_NaN()));
+        QVERIFY(writer.close());
+
+        EventFileReader reader(file, flavor);
+        const PollResult r = pollOnce(reader);
+        QCOMPARE(r.update.status, ImportStatus::Ok);
+        QVERIFY(!r.update.mayGrow);
+        QCOMPARE(r.update.recordsRead, 52);
+        QCOMPARE(r.update.bytesRead, QFileInfo(file).size());
+        QCOMPARE(reader.fileVersion(), EventFileWriter::defaultFileVersion(flavor));
+        QCOMPARE(r.collected.tagOrder, (QStringList { QStringLiteral("loss"), QStringLiteral("ünïcode/tag") }));
+        const auto& loss = r.collected.series.value(QStringLiteral("loss"));
+        QCOMPARE(loss.size(), std::size_t(51));
+        for (int step = 0; step < 50; ++step) {
+            QCOMPARE(loss[std::size_t(step)].step, qint64(step));
+            QCOMPARE(loss[std::size_t(step)].wallTime, 1000.0 + step);
+            QCOMPARE(loss[std::size_t(step)].value, double(float(1.0 / (step + 1))));
+        }
+        QVERIFY(std::isnan(loss.back().value)); // NaN values are data (a diverging loss), not damage
+        QCOMPARE(r.collected.metadataBatches, 2);
+    }
+
+    void liveTail()
+    {
+        // Complete reference content, written once by the project's writer.
+        const QString reference = path(QStringLiteral("live-reference"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(reference));
+        QVERIFY(writer.writeFileVersion(100.0));
+        QList<qint64> ends; // file offset after each scalar record
+        for (int step = 0; step < 10; ++step) {
+            QVERIFY(writer.writeScalar(QStringLiteral("train/loss"), step, 100.0 + step, 10.0 - step));
+            ends.append(writer.bytesWritten());
+        }
+        QVERIFY(writer.close());
+        const QByteArray bytes = readFile(reference);
+        const qint64 recordSize = ends[1] - ends[0];
+
+        const QString live = path(QStringLiteral("live"));
+        EventFileReader reader(live, SummaryFlavor::TensorBoard);
+        auto steps = [](const PollResult& r) {
+            QList<qint64> out;
+            for (const TagPoints& batch : r.update.scalars)
+                for (const ScalarPoint& p : batch.points)
+                    out.append(p.step);
+            return out;
+        };
+
+        // 1. Records 0..4 complete, record 5 cut in its payload.
+        QVERIFY(writeFile(live, bytes.left(ends[4] + recordSize / 2)));
+        PollResult first = pollOnce(reader);
+        QCOMPARE(steps(first), (QList<qint64> { 0, 1, 2, 3, 4 }));
+        QVERIFY(first.update.mayGrow);
+        QVERIFY(first.update.diagnostics.isEmpty());
+        QCOMPARE(reader.offset(), ends[4]);
+        QVERIFY(first.update.scalars.front().metadata.has_value());
+
+        // 2. The rest of record 5, records 6 and 7, and half of record 8's header.
+        QVERIFY(writeFile(live, bytes.mid(ends[4] + recordSize / 2, ends[7] + 5 - (ends[4] + recordSize / 2)), true));
+        PollResult second = pollOnce(reader);
+        QCOMPARE(steps(second), (QList<qint64> { 5, 6, 7 }));
+        QVERIFY(second.update.mayGrow);
+        QVERIFY(!second.update.scalars.front().metadata.has_value()); // delivered with the first batch
+        QCOMPARE(reader.offset(), ends[7]);
+
+        // 3. Nothing new: nothing delivered.
+        PollResult idle = pollOnce(reader);
+        QVERIFY(idle.update.scalars.empty());
+        QVERIFY(idle.update.mayGrow);
+
+        // 4. The rest of the file.
+        QVERIFY(writeFile(live, bytes.mid(ends[7] + 5), true));
+        PollResult third = pollOnce(reader);
+        QCOMPARE(steps(third), (QList<qint64> { 8, 9 }));
+        QVERIFY(!third.update.mayGrow);
+        QCOMPARE(reader.offset(), qint64(bytes.size()));
+
+        // 5. The writer continues the file (a restarted job appending).
+        EventFileWriter appender;
+        QVERIFY(appender.open(live, EventFileWriter::OpenMode::Append));
+        for (int step = 10; step < 13; ++step)
+            QVERIFY(appender.writeScalar(QStringLiteral("train/loss"), step, 100.0 + step, 0.0));
+        QVERIFY(appender.flush());
+        PollResult fourth = pollOnce(reader);
+        QCOMPARE(steps(fourth), (QList<qint64> { 10, 11, 12 }));
+        QCOMPARE(fourth.update.status, ImportStatus::Ok);
+        QVERIFY(!reader.isDead());
+    }
+
+    void splitAtEveryByte()
+    {
+        const QString reference = path(QStringLiteral("split-reference"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(reference));
+        QVERIFY(writer.writeFileVersion(5.0));
+        for (int step = 0; step < 4; ++step)
+            QVERIFY(writer.writeScalar(QStringLiteral("a"), step, 5.0 + step, step * 2.0));
+        QVERIFY(writer.writeTensorScalar(QStringLiteral("b"), 4, 10.0, 8.0));
+        QVERIFY(writer.close());
+        const QByteArray bytes = readFile(reference);
+
+        const QString live = path(QStringLiteral("split"));
+        for (qint64 cut = 0; cut <= bytes.size(); ++cut) {
+            QVERIFY(writeFile(live, bytes.left(cut)));
+            EventFileReader reader(live, SummaryFlavor::TensorBoard);
+            Collected all;
+            const ImportUpdate first = reader.poll({});
+            all.add(first);
+            QVERIFY(writeFile(live, bytes.mid(cut), true));
+            const ImportUpdate second = reader.poll({});
+            all.add(second);
+            const QByteArray context = "cut at " + QByteArray::number(cut);
+            QVERIFY2(all.diagnostics.isEmpty(), context.constData());
+            QVERIFY2(all.totalPoints() == 5, context.constData());
+            QVERIFY2(!second.mayGrow && second.status == ImportStatus::Ok, context.constData());
+            QCOMPARE(all.series.value(QStringLiteral("a")).size(), std::size_t(4));
+            QCOMPARE(all.series.value(QStringLiteral("b")).front().value, 8.0);
+            QCOMPARE(all.metadataBatches, 2);
+        }
+    }
+
+    void tensorEncodings_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<bool>("isScalar");
+        QTest::addColumn<double>("expected");
+
+        auto add = [](const char* name, const runlens::tb::Event& event, bool isScalar, double expected) {
+            QTest::newRow(name) << serialized(event) << isScalar << expected;
+        };
+        auto tensorOf
+            = [](runlens::tb::Event& event) { return event.mutable_summary()->mutable_value(0)->mutable_tensor(); };
+
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_FLOAT);
+            tensorOf(e)->add_float_val(2.5f);
+            add("float_val", e, true, 2.5);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_FLOAT);
+            const char content[4] = { 0, 0, 0x20, 0x40 }; // 2.5f little-endian
+            tensorOf(e)->set_tensor_content(content, 4);
+            add("float tensor_content", e, true, 2.5);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_DOUBLE);
+            tensorOf(e)->add_double_val(0.1);
+            add("double_val", e, true, 0.1);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_DOUBLE);
+            const double v = -1.25e-7;
+            char content[8];
+            std::memcpy(content, &v, 8);
+            tensorOf(e)->set_tensor_content(content, 8);
+            add("double tensor_content", e, true, v);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_HALF);
+            tensorOf(e)->add_half_val(0x3e00); // 1.5
+            add("half_val", e, true, 1.5);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_HALF);
+            tensorOf(e)->add_half_val(0x0001); // smallest subnormal
+            add("half_val subnormal", e, true, std::ldexp(1.0, -24));
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_HALF);
+            const char content[2] = { 0x00, char(0xc0) }; // -2.0
+            tensorOf(e)->set_tensor_content(content, 2);
+            add("half tensor_content", e, true, -2.0);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_BFLOAT16);
+            tensorOf(e)->add_half_val(0x4049); // 3.140625
+            add("bfloat16 half_val", e, true, 3.140625);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_INT64);
+            tensorOf(e)->add_int64_val(123456789012LL);
+            add("int64_val", e, true, 123456789012.0);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_INT32);
+            tensorOf(e)->add_int_val(-7);
+            add("int_val", e, true, -7.0);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_FLOAT);
+            tensorOf(e)->mutable_tensor_shape()->add_dim()->set_size(1);
+            tensorOf(e)->add_float_val(4.0f);
+            add("shape [1]", e, true, 4.0);
+        }
+        {
+            auto e = tensorEvent("t", 3, false);
+            auto* metadata = e.mutable_summary()->mutable_value(0)->mutable_metadata();
+            metadata->set_data_class(runlens::tb::DATA_CLASS_SCALAR);
+            tensorOf(e)->set_dtype(runlens::tb::DT_FLOAT);
+            tensorOf(e)->add_float_val(6.0f);
+            add("data class scalar, no plugin name", e, true, 6.0);
+        }
+        {
+            auto e = tensorEvent("t", 3, false);
+            tensorOf(e)->set_dtype(runlens::tb::DT_FLOAT);
+            tensorOf(e)->add_float_val(6.0f);
+            add("no scalar metadata: not a scalar", e, false, 0.0);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_FLOAT);
+            tensorOf(e)->mutable_tensor_shape()->add_dim()->set_size(2);
+            tensorOf(e)->add_float_val(1.0f);
+            tensorOf(e)->add_float_val(2.0f);
+            add("two elements: not a scalar", e, false, 0.0);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_STRING);
+            tensorOf(e)->add_string_val(QByteArray("x").toStdString());
+            add("string: not a scalar", e, false, 0.0);
+        }
+        {
+            auto e = tensorEvent("t", 3, true);
+            tensorOf(e)->set_dtype(runlens::tb::DT_FLOAT);
+            tensorOf(e)->set_tensor_content(QByteArray("abc").toStdString());
+            add("content of the wrong size", e, false, 0.0);
+        }
+    }
+
+    void tensorEncodings()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(bool, isScalar);
+        QFETCH(double, expected);
+        const QString file = path(QStringLiteral("tensor"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(file));
+        QVERIFY(writer.writeFileVersion(1.0));
+        QVERIFY(writer.writeRecord(payload));
+        QVERIFY(writer.close());
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        const PollResult r = pollOnce(reader);
+        if (isScalar) {
+            QCOMPARE(r.collected.totalPoints(), 1);
+            const ScalarPoint p = r.collected.series.value(QStringLiteral("t")).front();
+            QCOMPARE(p.value, expected);
+            QCOMPARE(p.step, 3);
+            QCOMPARE(r.update.status, ImportStatus::Ok);
+        } else {
+            QCOMPARE(r.collected.totalPoints(), 0);
+        }
+    }
+
+    void badScalarTensorIsReportedOnce()
+    {
+        const QString file = path(QStringLiteral("badtensor"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(file));
+        for (int step = 0; step < 5; ++step) {
+            auto e = tensorEvent("t", step, step == 0);
+            auto* tensor = e.mutable_summary()->mutable_value(0)->mutable_tensor();
+            tensor->set_dtype(runlens::tb::DT_FLOAT);
+            tensor->mutable_tensor_shape()->add_dim()->set_size(3);
+            QVERIFY(writer.writeRecord(serialized(e)));
+        }
+        QVERIFY(writer.close());
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        const PollResult r = pollOnce(reader);
+        QCOMPARE(r.collected.totalPoints(), 0);
+        QCOMPARE(r.collected.count(Severity::Warning), 1);
+        QVERIFY(r.collected.diagnostics.first().message.contains(QLatin1String("\"t\"")));
+    }
+
+    void metadataFromFirstValueOnly()
+    {
+        // TF2 writers put the plugin metadata on the first value of a tag; later tensors of that tag are
+        // scalars too, even in a later poll.
+        const QString file = path(QStringLiteral("metadata"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(file));
+        QVERIFY(writer.writeTensorScalar(QStringLiteral("m"), 0, 1.0, 0.5, EventFileWriter::TensorEncoding::FloatVal));
+        QVERIFY(writer.writeTensorScalar(QStringLiteral("m"), 1, 2.0, 1.5));
+        QVERIFY(writer.flush());
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        const PollResult first = pollOnce(reader);
+        QCOMPARE(first.collected.totalPoints(), 2);
+        QCOMPARE(first.collected.metadata.value(QStringLiteral("m")).pluginName, QStringLiteral("scalars"));
+        QVERIFY(writer.writeTensorScalar(QStringLiteral("m"), 2, 3.0, 2.5));
+        QVERIFY(writer.close());
+        const PollResult second = pollOnce(reader);
+        QCOMPARE(second.collected.totalPoints(), 1);
+        QCOMPARE(second.collected.series.value(QStringLiteral("m")).front().value, 2.5);
+        QCOMPARE(second.collected.metadataBatches, 0);
+    }
+
+    void stepAbsentIsZero()
+    {
+        runlens::tb::Event event;
+        event.set_wall_time(3.0);
+        auto* value = event.mutable_summary()->add_value();
+        value->set_tag("s");
+        value->set_simple_value(1.0f);
+        const QString file = path(QStringLiteral("nostep"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(file));
+        QVERIFY(writer.writeRecord(serialized(event)));
+        QVERIFY(writer.close());
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        const Collected c = pollOnce(reader).collected;
+        QCOMPARE(c.series.value(QStringLiteral("s")).front().step, 0);
+    }
+
+    void damagedRecords_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("points");
+        QTest::addColumn<ImportStatus>("status");
+        QTest::addColumn<Severity>("severity");
+        QTest::addColumn<bool>("dead");
+        QTest::newRow("nan wall time") << "nan" << 4 << ImportStatus::Partial << Severity::Warning << false;
+        QTest::newRow("undecodable payload") << "garbage" << 4 << ImportStatus::Partial << Severity::Warning << false;
+        QTest::newRow("bad data crc") << "datacrc" << 4 << ImportStatus::Partial << Severity::Warning << false;
+        QTest::newRow("bad length crc") << "lengthcrc" << 2 << ImportStatus::Partial << Severity::Error << true;
+        QTest::newRow("too large") << "toolarge" << 2 << ImportStatus::Partial << Severity::Error << true;
+    }
+
+    void damagedRecords()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, points);
+        QFETCH(ImportStatus, status);
+        QFETCH(Severity, severity);
+        QFETCH(bool, dead);
+
+        const QString file = path(QStringLiteral("damaged"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(file));
+        QVERIFY(writer.writeFileVersion(1.0));
+        QVERIFY(writer.writeScalar(QStringLiteral("x"), 0, 1.0, 0.0));
+        QVERIFY(writer.writeScalar(QStringLiteral("x"), 1, 1.0, 1.0));
+        const qint64 damagedAt = writer.bytesWritten();
+        if (kind == QLatin1String("nan")) {
+            QVERIFY(writer.writeScalar(QStringLiteral("x"), 2, std::numeric_limits<double>::quiet_NaN(), 2.0));
+        } else if (kind == QLatin1String("garbage")) {
+            QVERIFY(writer.writeRecord("\xff\xff\xff\xff garbage that is no protobuf"));
+        } else {
+            QVERIFY(writer.writeScalar(QStringLiteral("x"), 2, 1.0, 2.0));
+        }
+        QVERIFY(writer.writeScalar(QStringLiteral("x"), 3, 1.0, 3.0));
+        QVERIFY(writer.writeScalar(QStringLiteral("x"), 4, 1.0, 4.0));
+        QVERIFY(writer.close());
+
+        QByteArray bytes = readFile(file);
+        if (kind == QLatin1String("datacrc")) {
+            bytes[damagedAt + 14] = char(bytes[damagedAt + 14] ^ 0x55);
+        } else if (kind == QLatin1String("lengthcrc")) {
+            bytes[damagedAt + 9] = char(bytes[damagedAt + 9] ^ 0x55);
+        } else if (kind == QLatin1String("toolarge")) {
+            QByteArray header(8, 0);
+            header[5] = 1; // 2^40 bytes
+            const std::uint32_t crc = maskedCrc32c(header.constData(), 8);
+            for (int i = 0; i < 4; ++i)
+                header.append(char((crc >> (8 * i)) & 0xffu));
+            bytes.replace(damagedAt, 12, header);
+        }
+        QVERIFY(writeFile(file, bytes));
+
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        const PollResult r = pollOnce(reader);
+        QCOMPARE(r.collected.totalPoints(), qint64(points));
+        QCOMPARE(r.update.status, status);
+        QCOMPARE(reader.isDead(), dead);
+        QCOMPARE(r.collected.diagnostics.size(), 1);
+        const Diagnostic& diagnostic = r.collected.diagnostics.first();
+        QCOMPARE(diagnostic.severity, severity);
+        QCOMPARE(diagnostic.offset, damagedAt);
+        QCOMPARE(diagnostic.file, QFileInfo(file).absoluteFilePath());
+        QVERIFY(!diagnostic.message.isEmpty());
+        QVERIFY(!diagnostic.toString().isEmpty());
+        if (dead) {
+            QCOMPARE(reader.offset(), damagedAt);
+            const PollResult again = pollOnce(reader);
+            QVERIFY(again.update.diagnostics.isEmpty());
+            QCOMPARE(again.update.status, status);
+        }
+    }
+
+    void notAnEventFile()
+    {
+        const QString file = path(QStringLiteral("notes.txt"));
+        QVERIFY(writeFile(file, "This is a plain text file, certainly not TFRecord framed.\n"));
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        const PollResult r = pollOnce(reader);
+        QCOMPARE(r.update.status, ImportStatus::Failed);
+        QVERIFY(reader.isDead());
+        QCOMPARE(r.collected.diagnostics.size(), 1);
+        QCOMPARE(r.collected.diagnostics.first().severity, Severity::Error);
+        QCOMPARE(r.collected.diagnostics.first().offset, 0);
+    }
+
+    void missingFile()
+    {
+        EventFileReader reader(path(QStringLiteral("does-not-exist")), SummaryFlavor::TensorBoard);
+        const PollResult r = pollOnce(reader);
+        QCOMPARE(r.update.status, ImportStatus::Failed);
+        QCOMPARE(r.collected.count(Severity::Error), 1);
+    }
+
+    void emptyFile()
+    {
+        const QString file = path(QStringLiteral("empty"));
+        QVERIFY(writeFile(file, QByteArray()));
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        const PollResult r = pollOnce(reader);
+        QCOMPARE(r.update.status, ImportStatus::Ok);
+        QVERIFY(!r.update.mayGrow);
+        QVERIFY(r.update.scalars.empty());
+        QVERIFY(r.update.diagnostics.isEmpty());
+        QCOMPARE(reader.fileVersion(), QString());
+    }
+
+    void fileReplacedByShorterOne()
+    {
+        const QString file = path(QStringLiteral("shrinks"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(file));
+        for (int step = 0; step < 10; ++step)
+            QVERIFY(writer.writeScalar(QStringLiteral("x"), step, 1.0, 0.0));
+        QVERIFY(writer.close());
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        QCOMPARE(pollOnce(reader).collected.totalPoints(), 10);
+        QVERIFY(writeFile(file, QByteArray()));
+        const PollResult r = pollOnce(reader);
+        QCOMPARE(r.collected.count(Severity::Error), 1);
+        QVERIFY(reader.isDead());
+    }
+
+    void manyProblemsAreSummarised()
+    {
+        const QString file = path(QStringLiteral("manyproblems"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(file));
+        QVERIFY(writer.writeScalar(QStringLiteral("x"), 0, 1.0, 0.0));
+        for (int i = 0; i < 50; ++i)
+            QVERIFY(writer.writeRecord("\xff\xff not protobuf"));
+        QVERIFY(writer.writeScalar(QStringLiteral("x"), 1, 1.0, 0.0));
+        QVERIFY(writer.close());
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        const PollResult r = pollOnce(reader);
+        QCOMPARE(r.collected.totalPoints(), 2);
+        QCOMPARE(r.collected.diagnostics.size(), 21); // 20 reported, then one summary of the other 30
+        QVERIFY(r.collected.diagnostics.last().message.contains(QLatin1String("30")));
+        QCOMPARE(r.update.status, ImportStatus::Partial);
+    }
+
+    void cancellationAndProgress()
+    {
+        const QString file = path(QStringLiteral("big"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(file));
+        QVERIFY(writer.writeFileVersion(1.0));
+        const int records = 100000;
+        for (int step = 0; step < records; ++step)
+            QVERIFY(writer.writeScalar(QStringLiteral("x"), step, 1.0, double(step)));
+        QVERIFY(writer.close());
+
+        std::atomic_bool cancel = true;
+        QList<int> progress;
+        ImportControl control;
+        control.cancel = &cancel;
+        control.progress = [&](int permille) { progress.append(permille); };
+
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        const PollResult canceled = pollOnce(reader, control);
+        QCOMPARE(canceled.update.status, ImportStatus::Canceled);
+        const qint64 firstPart = canceled.collected.totalPoints();
+        QVERIFY(firstPart < records);
+        QVERIFY(reader.offset() > 0);
+        QVERIFY(!reader.isDead());
+
+        cancel = false;
+        progress.clear();
+        const PollResult rest = pollOnce(reader, control);
+        QCOMPARE(rest.update.status, ImportStatus::Ok);
+        QCOMPARE(firstPart + rest.collected.totalPoints(), qint64(records));
+        QCOMPARE(rest.collected.series.value(QStringLiteral("x")).front().step, firstPart);
+        QVERIFY(progress.size() > 2);
+        QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+        QCOMPARE(progress.last(), 1000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEventFileReader)
+#include "tst_eventfilereader.moc"

@@ -1,0 +1,177 @@
+#include "runbrowserwidget.h"
+
+#include "core/artifactkind.h"
+#include "core/runbrowsermodel.h"
+
+#include <QHeaderView>
+#include <QIdentityProxyModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace runlens {
+
+namespace {
+
+QString kindIcon(const QString& kindId)
+{
+    if (kindId == QLatin1String("tensorboard-events") || kindId == QLatin1String("mindspore-summary")
+        || kindId == QLatin1String("mindspore-lineage") || kindId == QLatin1String("visualdl-log"))
+        return QStringLiteral(":/icons/kind-summary.svg");
+    if (kindId == QLatin1String("chrome-trace") || kindId == QLatin1String("memory-timeline")
+        || kindId.startsWith(QLatin1String("profiler")))
+        return QStringLiteral(":/icons/kind-trace.svg");
+    if (kindId.startsWith(QLatin1String("graph-")))
+        return QStringLiteral(":/icons/kind-graph.svg");
+    if (kindId.startsWith(QLatin1String("tensor-")))
+        return QStringLiteral(":/icons/kind-tensor.svg");
+    if (kindId == QLatin1String("table"))
+        return QStringLiteral(":/icons/kind-table.svg");
+    return QStringLiteral(":/icons/kind-other.svg");
+}
+
+/// Maps the model's kind, status and severity roles to icons.
+class IconProxy final : public QIdentityProxyModel
+{
+public:
+    using QIdentityProxyModel::QIdentityProxyModel;
+
+    QVariant data(const QModelIndex& index, int role) const override
+    {
+        if (role != Qt::DecorationRole)
+            return QIdentityProxyModel::data(index, role);
+        const auto type = RunBrowserModel::NodeType(index.data(RunBrowserModel::NodeTypeRole).toInt());
+        if (index.column() == RunBrowserModel::NameColumn) {
+            if (type == RunBrowserModel::NodeType::Run)
+                return icon(QStringLiteral(":/icons/kind-run.svg"));
+            if (type == RunBrowserModel::NodeType::Rank)
+                return icon(QStringLiteral(":/icons/kind-rank.svg"));
+            return icon(kindIcon(index.data(RunBrowserModel::KindIdRole).toString()));
+        }
+        if (index.column() == RunBrowserModel::StatusColumn) {
+            const int severity = index.data(RunBrowserModel::SeverityRole).toInt();
+            if (severity == int(Severity::Error))
+                return icon(QStringLiteral(":/icons/status-error.svg"));
+            if (severity == int(Severity::Warning))
+                return icon(QStringLiteral(":/icons/status-warning.svg"));
+            if (type != RunBrowserModel::NodeType::Artifact)
+                return {};
+            switch (ImportStatus(index.data(RunBrowserModel::StatusRole).toInt())) {
+            case ImportStatus::Ok:
+                return icon(QStringLiteral(":/icons/status-ok.svg"));
+            case ImportStatus::Importing:
+            case ImportStatus::Pending:
+                return icon(QStringLiteral(":/icons/status-busy.svg"));
+            case ImportStatus::Failed:
+                return icon(QStringLiteral(":/icons/status-error.svg"));
+            case ImportStatus::Partial:
+                return icon(QStringLiteral(":/icons/status-warning.svg"));
+            default:
+                return {};
+            }
+        }
+        return {};
+    }
+
+private:
+    QIcon icon(const QString& path) const
+    {
+        auto it = m_cache.find(path);
+        if (it == m_cache.end())
+            it = m_cache.insert(path, QIcon(path));
+        return *it;
+    }
+    mutable QHash<QString, QIcon> m_cache;
+};
+
+} // namespace
+
+RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_view(new QTreeView(this))
+    , m_filter(new QLineEdit(this))
+    , m_summary(new QLabel(this))
+{
+    auto* icons = new IconProxy(this);
+    icons->setSourceModel(model);
+    m_proxy->setSourceModel(icons);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(RunBrowserModel::NameColumn);
+
+    m_filter->setPlaceholderText(tr("Filter files…"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+
+    m_view->setModel(m_proxy);
+    m_view->setUniformRowHeights(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->header()->setStretchLastSection(false);
+    m_view->header()->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::Stretch);
+    m_view->header()->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(RunBrowserModel::SizeColumn, QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::ResizeToContents);
+    connect(m_view, &QTreeView::activated, this, &RunBrowserWidget::activate);
+
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_summary);
+
+    connect(model, &QAbstractItemModel::modelReset, this, [this]() {
+        m_view->expandToDepth(1);
+        updateSummary();
+    });
+    connect(model, &QAbstractItemModel::dataChanged, this, &RunBrowserWidget::updateSummary);
+    updateSummary();
+}
+
+void RunBrowserWidget::revealArtifact(int artifactIndex)
+{
+    const QModelIndex source = m_model->indexOfArtifact(artifactIndex);
+    if (!source.isValid())
+        return;
+    const auto* icons = static_cast<QIdentityProxyModel*>(m_proxy->sourceModel());
+    const QModelIndex shown = m_proxy->mapFromSource(icons->mapFromSource(source));
+    m_view->scrollTo(shown);
+    m_view->setCurrentIndex(shown);
+}
+
+void RunBrowserWidget::activate(const QModelIndex& proxyIndex)
+{
+    const auto type = RunBrowserModel::NodeType(proxyIndex.data(RunBrowserModel::NodeTypeRole).toInt());
+    if (type == RunBrowserModel::NodeType::Artifact)
+        emit artifactActivated(proxyIndex.data(RunBrowserModel::ArtifactIndexRole).toInt());
+    else if (type == RunBrowserModel::NodeType::Run)
+        emit runActivated(proxyIndex.data(RunBrowserModel::RunRole).toString());
+}
+
+void RunBrowserWidget::updateSummary()
+{
+    const RunManifest& manifest = m_model->manifest();
+    if (manifest.root.isEmpty()) {
+        m_summary->setText(tr("No run folder open. Use File > Open Run Folder or drop a folder here."));
+        return;
+    }
+    qint64 bytes = 0;
+    for (const Artifact& a : manifest.artifacts)
+        bytes += a.size;
+    QString text = tr("%n run(s), ", nullptr, int(manifest.runs().size()))
+        + tr("%n file(s), %1", nullptr, int(manifest.artifacts.size())).arg(formatByteSize(bytes));
+    if (manifest.truncated)
+        text += QLatin1Char('\n') + tr("The folder holds more entries than were scanned.");
+    m_summary->setText(text);
+}
+
+} // namespace runlens

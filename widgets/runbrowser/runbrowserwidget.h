@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace runlens {
+
+class RunBrowserModel;
+
+/// The Run Browser dock's content: a tree of runs, ranks and artifacts with kind and state icons, a
+/// filter field and a one-line summary. It shows a RunBrowserModel owned by the application.
+class RunBrowserWidget final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RunBrowserWidget(RunBrowserModel* model, QWidget* parent = nullptr);
+
+    QTreeView* view() const { return m_view; }
+    /// Selects and reveals an artifact.
+    void revealArtifact(int artifactIndex);
+
+signals:
+    /// Double-click or Enter on an artifact.
+    void artifactActivated(int artifactIndex);
+    /// Double-click or Enter on a run row.
+    void runActivated(const QString& run);
+
+private:
+    void activate(const QModelIndex& proxyIndex);
+    void updateSummary();
+
+    RunBrowserModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTreeView* m_view;
+    QLineEdit* m_filter;
+    QLabel* m_summary;
+};
+
+} // namespace runlens

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QList>
+#include <QWidget>
+
+class QGridLayout;
+class QLabel;
+class QToolButton;
+
+namespace runlens {
+
+/// A collapsible group of charts with a header (arrow, name, count) and the charts in a grid whose column
+/// count the owner sets from the available width. Does not own the chart logic, only lays widgets out.
+class ChartSection final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ChartSection(const QString& name, QWidget* parent = nullptr);
+
+    QString name() const { return m_name; }
+    void setCount(int shown, int total);
+
+    void setExpanded(bool expanded);
+    bool isExpanded() const { return m_expanded; }
+
+    /// Sets the charts shown, in order (widgets are reparented; ones no longer listed are hidden, not deleted).
+    void setWidgets(const QList<QWidget*>& widgets);
+    QList<QWidget*> widgets() const { return m_widgets; }
+    /// Puts `replacement` where `current` is (same grid cell); `current` is hidden, not deleted.
+    void replaceWidget(QWidget* current, QWidget* replacement);
+    void setColumns(int columns, int chartHeight);
+    int columns() const { return m_columns; }
+
+    QToolButton* headerButton() const { return m_header; }
+
+signals:
+    void expandedChanged(bool expanded);
+
+private:
+    void relayout();
+
+    QString m_name;
+    QToolButton* m_header = nullptr;
+    QLabel* m_countLabel = nullptr;
+    QWidget* m_body = nullptr;
+    QGridLayout* m_grid = nullptr;
+    QList<QWidget*> m_widgets;
+    int m_columns = 2;
+    int m_chartHeight = 280;
+    bool m_expanded = true;
+};
+
+} // namespace runlens

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QString>
+
+namespace runlens {
+
+/// How the x axis of scalar charts is measured.
+enum class XAxisMode {
+    Step, ///< the training step
+    RelativeTime, ///< seconds since the run's first point
+    WallTime, ///< seconds since the Unix epoch, shown as local date and time
+};
+
+/// Text helpers shared by the scalar charts (axis labels, tooltips).
+namespace scalarformat {
+
+/// A scalar value for a tooltip: up to 6 significant digits; NaN, +Inf and −Inf spelled out.
+QString value(double v);
+/// Axis text for a step or other count: 950, 12.5k, 3M.
+QString compactNumber(double v);
+/// A duration such as 45s, 12m 5s, 3h 20m, 2d 4h (negative durations get a leading minus).
+QString duration(double seconds);
+/// Local date and time of a Unix timestamp in seconds, to the second.
+QString wallTime(double secondsSinceEpoch);
+/// The axis title for a mode, translated.
+QString axisTitle(XAxisMode mode);
+
+} // namespace scalarformat
+} // namespace runlens

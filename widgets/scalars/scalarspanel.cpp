@@ -1,0 +1,910 @@
+#include "scalarspanel.h"
+
+#include "chartsection.h"
+#include "common/charticons.h"
+#include "common/chartpalette.h"
+#include "runlegendmodel.h"
+#include "scalars/scalarstore.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QPainter>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace runlens {
+
+namespace {
+
+constexpr int kFilterDelayMs = 150;
+constexpr int kContentMargin = 12;
+constexpr int kGridSpacing = 10;
+constexpr int kMinChartHeight = 230;
+constexpr int kMaxChartHeight = 340;
+constexpr double kChartAspect = 0.64; // height / width
+
+QString modeKey(XAxisMode mode)
+{
+    switch (mode) {
+    case XAxisMode::Step:
+        return QStringLiteral("step");
+    case XAxisMode::RelativeTime:
+        return QStringLiteral("relative");
+    case XAxisMode::WallTime:
+        return QStringLiteral("wall");
+    }
+    return QStringLiteral("step");
+}
+
+XAxisMode modeFromKey(const QString& key)
+{
+    if (key == QLatin1String("relative"))
+        return XAxisMode::RelativeTime;
+    if (key == QLatin1String("wall"))
+        return XAxisMode::WallTime;
+    return XAxisMode::Step;
+}
+
+/// Holds a chart's place until the chart scrolls into view: the same card with the tag as title.
+class ChartPlaceholder final : public QWidget
+{
+public:
+    ChartPlaceholder(const QString& tag, QWidget* parent)
+        : QWidget(parent)
+        , m_tag(tag)
+    {
+        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    }
+    QSize sizeHint() const override { return { 420, 280 }; }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        const QPalette pal = palette();
+        painter.fillRect(rect(), pal.color(QPalette::Base));
+        painter.setPen(QPen(blendColors(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.82), 1));
+        painter.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
+        QFont titleFont = font();
+        titleFont.setWeight(QFont::DemiBold);
+        painter.setFont(titleFont);
+        painter.setPen(blendColors(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.5));
+        painter.drawText(rect().adjusted(12, 8, -12, -8), Qt::AlignLeft | Qt::AlignTop, m_tag);
+    }
+
+private:
+    QString m_tag;
+};
+
+QFrame* separator(QWidget* parent)
+{
+    auto* line = new QFrame(parent);
+    line->setFrameShape(QFrame::VLine);
+    line->setFrameShadow(QFrame::Plain);
+    line->setForegroundRole(QPalette::Mid);
+    line->setFixedWidth(1);
+    return line;
+}
+
+} // namespace
+
+ScalarsPanel::ScalarsPanel(ScalarStore* store, QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("ScalarsPanel"));
+    m_runModel = new RunLegendModel(this);
+    m_updateTimer = new QTimer(this);
+    m_updateTimer->setSingleShot(true);
+    m_updateTimer->setInterval(kUpdateDelayMs);
+    connect(m_updateTimer, &QTimer::timeout, this, &ScalarsPanel::flushPendingUpdates);
+    m_filterTimer = new QTimer(this);
+    m_filterTimer->setSingleShot(true);
+    m_filterTimer->setInterval(kFilterDelayMs);
+    connect(m_filterTimer, &QTimer::timeout, this, &ScalarsPanel::applyFilter);
+    m_materializeTimer = new QTimer(this);
+    m_materializeTimer->setSingleShot(true);
+    m_materializeTimer->setInterval(0);
+    connect(m_materializeTimer, &QTimer::timeout, this, [this] { materializeVisible(kChartsPerPass); });
+    connect(m_runModel, &RunLegendModel::runVisibilityChanged, this, [this](const QString& run, bool visible) {
+        if (visible)
+            m_options.hiddenRuns.remove(run);
+        else
+            m_options.hiddenRuns.insert(run);
+        for (ScalarChart* chart : std::as_const(m_charts))
+            chart->setRunVisible(run, visible);
+        emit optionsChanged();
+    });
+    buildUi();
+    setStore(store);
+}
+
+ScalarsPanel::~ScalarsPanel() = default;
+
+void ScalarsPanel::buildUi()
+{
+    // Toolbar row.
+    auto* toolbar = new QWidget(this);
+    toolbar->setObjectName(QStringLiteral("scalarsToolbar"));
+    auto* row = new QHBoxLayout(toolbar);
+    row->setContentsMargins(10, 6, 10, 6);
+    row->setSpacing(8);
+
+    m_filterEdit = new QLineEdit(toolbar);
+    m_filterEdit->setObjectName(QStringLiteral("tagFilter"));
+    m_filterEdit->setPlaceholderText(tr("Filter tags (regular expression)"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_filterEdit->setMinimumWidth(160);
+    m_filterEdit->setToolTip(tr("Show only tags matching this regular expression (case-insensitive)"));
+    connect(m_filterEdit, &QLineEdit::textChanged, this, &ScalarsPanel::onFilterTextChanged);
+    row->addWidget(m_filterEdit, 3);
+    row->addWidget(separator(toolbar));
+
+    auto* smoothingLabel = new QLabel(tr("Smoothing"), toolbar);
+    m_smoothingSlider = new QSlider(Qt::Horizontal, toolbar);
+    m_smoothingSlider->setObjectName(QStringLiteral("smoothingSlider"));
+    m_smoothingSlider->setRange(0, 999);
+    m_smoothingSlider->setPageStep(50);
+    m_smoothingSlider->setMinimumWidth(90);
+    m_smoothingSlider->setMaximumWidth(170);
+    m_smoothingSlider->setToolTip(
+        tr("Exponential moving average weight (TensorBoard's debiased smoothing); 0 turns smoothing off"));
+    m_smoothingSpin = new QDoubleSpinBox(toolbar);
+    m_smoothingSpin->setObjectName(QStringLiteral("smoothingValue"));
+    m_smoothingSpin->setRange(0.0, 0.999);
+    m_smoothingSpin->setDecimals(3);
+    m_smoothingSpin->setSingleStep(0.01);
+    m_smoothingSpin->setToolTip(m_smoothingSlider->toolTip());
+    smoothingLabel->setBuddy(m_smoothingSlider);
+    connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 1000.0); });
+    connect(m_smoothingSpin, &QDoubleSpinBox::valueChanged, this, [this](double v) { setSmoothing(v); });
+    row->addWidget(smoothingLabel);
+    row->addWidget(m_smoothingSlider, 1);
+    row->addWidget(m_smoothingSpin);
+    row->addWidget(separator(toolbar));
+
+    auto* xLabel = new QLabel(tr("X axis"), toolbar);
+    m_xAxisCombo = new QComboBox(toolbar);
+    m_xAxisCombo->setObjectName(QStringLiteral("xAxisMode"));
+    m_xAxisCombo->addItem(tr("Step"), int(XAxisMode::Step));
+    m_xAxisCombo->addItem(tr("Relative time"), int(XAxisMode::RelativeTime));
+    m_xAxisCombo->addItem(tr("Wall time"), int(XAxisMode::WallTime));
+    m_xAxisCombo->setToolTip(tr("Measure the x axis in steps, time since each run started, or clock time"));
+    xLabel->setBuddy(m_xAxisCombo);
+    connect(m_xAxisCombo, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setXAxisMode(XAxisMode(m_xAxisCombo->itemData(index).toInt())); });
+    row->addWidget(xLabel);
+    row->addWidget(m_xAxisCombo);
+    row->addWidget(separator(toolbar));
+
+    m_logYCheck = new QCheckBox(tr("Log scale"), toolbar);
+    m_logYCheck->setObjectName(QStringLiteral("logScale"));
+    m_logYCheck->setToolTip(tr("Logarithmic y axis (values at or below zero are not drawn)"));
+    connect(m_logYCheck, &QCheckBox::toggled, this, &ScalarsPanel::setLogY);
+    row->addWidget(m_logYCheck);
+
+    m_outliersCheck = new QCheckBox(tr("Ignore outliers"), toolbar);
+    m_outliersCheck->setObjectName(QStringLiteral("ignoreOutliers"));
+    m_outliersCheck->setToolTip(tr("Fit the y axis to the bulk of the values (around the 5th to 95th percentile), "
+                                   "so that spikes and the first steps do not flatten the curves"));
+    connect(m_outliersCheck, &QCheckBox::toggled, this, &ScalarsPanel::setIgnoreOutliers);
+    row->addWidget(m_outliersCheck);
+
+    m_fitButton = new QToolButton(toolbar);
+    m_fitButton->setObjectName(QStringLiteral("fitAll"));
+    m_fitButton->setText(tr("Fit All"));
+    m_fitButton->setIcon(chartIcon(QStringLiteral("chart-fit")));
+    m_fitButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_fitButton->setAutoRaise(true);
+    m_fitButton->setToolTip(tr("Reset the zoom of every chart to show all data"));
+    connect(m_fitButton, &QToolButton::clicked, this, &ScalarsPanel::fitAll);
+    row->addWidget(m_fitButton);
+
+    m_summaryLabel = new QLabel(toolbar);
+    m_summaryLabel->setObjectName(QStringLiteral("summary"));
+    m_summaryLabel->setForegroundRole(QPalette::PlaceholderText);
+    row->addStretch(0);
+    row->addWidget(m_summaryLabel);
+
+    // Runs legend.
+    auto* runsPane = new QWidget(this);
+    runsPane->setObjectName(QStringLiteral("runsPane"));
+    auto* runsLayout = new QVBoxLayout(runsPane);
+    runsLayout->setContentsMargins(10, 8, 4, 8);
+    runsLayout->setSpacing(4);
+    auto* runsHeader = new QHBoxLayout;
+    auto* runsTitle = new QLabel(tr("Runs"), runsPane);
+    QFont titleFont = runsTitle->font();
+    titleFont.setWeight(QFont::DemiBold);
+    runsTitle->setFont(titleFont);
+    auto* allButton = new QToolButton(runsPane);
+    allButton->setText(tr("All"));
+    allButton->setAutoRaise(true);
+    allButton->setToolTip(tr("Show every run"));
+    connect(allButton, &QToolButton::clicked, this, [this] { m_runModel->setAllVisible(true); });
+    auto* noneButton = new QToolButton(runsPane);
+    noneButton->setText(tr("None"));
+    noneButton->setAutoRaise(true);
+    noneButton->setToolTip(tr("Hide every run"));
+    connect(noneButton, &QToolButton::clicked, this, [this] { m_runModel->setAllVisible(false); });
+    runsHeader->addWidget(runsTitle);
+    runsHeader->addStretch(1);
+    runsHeader->addWidget(allButton);
+    runsHeader->addWidget(noneButton);
+    runsLayout->addLayout(runsHeader);
+
+    m_runView = new QListView(runsPane);
+    m_runView->setObjectName(QStringLiteral("runList"));
+    m_runView->setModel(m_runModel);
+    m_runView->setFrameShape(QFrame::NoFrame);
+    m_runView->setSelectionMode(QAbstractItemView::NoSelection);
+    m_runView->setUniformItemSizes(true);
+    m_runView->setTextElideMode(Qt::ElideMiddle);
+    m_runView->setIconSize(QSize(12, 12));
+    m_runView->setSpacing(1);
+    m_runView->setBackgroundRole(QPalette::Window);
+    m_runView->viewport()->setBackgroundRole(QPalette::Window);
+    m_runView->setToolTip(tr("Tick runs to show them; double-click a run to show only that run"));
+    connect(m_runView, &QListView::doubleClicked, this, [this](const QModelIndex& index) {
+        const QString run = index.data(RunLegendModel::RunNameRole).toString();
+        const QStringList runs = m_runModel->runs();
+        const bool solo = m_runModel->isRunVisible(run)
+            && std::none_of(runs.begin(), runs.end(),
+                            [&](const QString& r) { return r != run && m_runModel->isRunVisible(r); });
+        for (const QString& r : runs)
+            m_runModel->setRunVisible(r, solo || r == run);
+    });
+    runsLayout->addWidget(m_runView, 1);
+
+    // Charts.
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("chartScroll"));
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_content = new QWidget(m_scroll);
+    m_content->setObjectName(QStringLiteral("chartContent"));
+    m_content->setBackgroundRole(QPalette::Window);
+    m_content->setAutoFillBackground(true);
+    m_sectionLayout = new QVBoxLayout(m_content);
+    m_sectionLayout->setContentsMargins(kContentMargin, 8, kContentMargin, kContentMargin);
+    m_sectionLayout->setSpacing(8);
+    m_emptyLabel = new QLabel(m_content);
+    m_emptyLabel->setObjectName(QStringLiteral("emptyState"));
+    m_emptyLabel->setAlignment(Qt::AlignCenter);
+    m_emptyLabel->setWordWrap(true);
+    m_emptyLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_emptyLabel->setContentsMargins(20, 60, 20, 20);
+    m_sectionLayout->addWidget(m_emptyLabel);
+    m_sectionLayout->addStretch(1);
+    m_scroll->setWidget(m_content);
+    m_scroll->viewport()->installEventFilter(this);
+    m_content->installEventFilter(this);
+    m_scroll->verticalScrollBar()->setSingleStep(24);
+    connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, this, &ScalarsPanel::scheduleMaterialize);
+
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("scalarsSplitter"));
+    m_splitter->addWidget(runsPane);
+    m_splitter->addWidget(m_scroll);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({ 190, 900 });
+
+    auto* rule = new QFrame(this);
+    rule->setFrameShape(QFrame::HLine);
+    rule->setFrameShadow(QFrame::Plain);
+    rule->setForegroundRole(QPalette::Mid);
+    rule->setFixedHeight(1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(toolbar);
+    layout->addWidget(rule);
+    layout->addWidget(m_splitter, 1);
+
+    {
+        const QSignalBlocker b1(m_logYCheck);
+        const QSignalBlocker b2(m_outliersCheck);
+        m_logYCheck->setChecked(m_options.logY);
+        m_outliersCheck->setChecked(m_options.ignoreOutliers);
+    }
+    syncSmoothingControls();
+}
+
+void ScalarsPanel::setStore(ScalarStore* store)
+{
+    if (m_store)
+        disconnect(m_store, nullptr, this, nullptr);
+    m_store = store;
+    // Charts read the store they were made for: start over.
+    for (ScalarChart* chart : std::as_const(m_charts))
+        delete chart;
+    m_charts.clear();
+    for (QWidget* placeholder : std::as_const(m_placeholders))
+        delete placeholder;
+    m_placeholders.clear();
+    for (ChartSection* section : std::as_const(m_sections))
+        delete section;
+    m_sections.clear();
+    m_groups.clear();
+    m_tags.clear();
+    m_pendingTags.clear();
+    if (m_store) {
+        connect(m_store, &ScalarStore::structureChanged, this, &ScalarsPanel::onStructureChanged);
+        connect(m_store, &ScalarStore::seriesChanged, this, &ScalarsPanel::onSeriesChanged);
+        connect(m_store, &ScalarStore::cleared, this, &ScalarsPanel::onStoreCleared);
+        connect(m_store, &QObject::destroyed, this, &ScalarsPanel::onStoreDestroyed);
+    }
+    rebuildStructure();
+}
+
+void ScalarsPanel::onStoreDestroyed()
+{
+    setStore(nullptr);
+}
+
+void ScalarsPanel::onStructureChanged()
+{
+    m_structurePending = true;
+    if (!m_updateTimer->isActive())
+        m_updateTimer->start();
+}
+
+void ScalarsPanel::onSeriesChanged(const QString& run, const QStringList& tags)
+{
+    Q_UNUSED(run)
+    for (const QString& tag : tags)
+        m_pendingTags.insert(tag);
+    if (!m_updateTimer->isActive())
+        m_updateTimer->start();
+}
+
+void ScalarsPanel::onStoreCleared()
+{
+    m_pendingTags.clear();
+    m_structurePending = true;
+    if (!m_updateTimer->isActive())
+        m_updateTimer->start();
+}
+
+void ScalarsPanel::flushPendingUpdates()
+{
+    m_updateTimer->stop();
+    m_materializeTimer->stop();
+    QSet<QString> refreshed;
+    if (m_structurePending) {
+        m_structurePending = false;
+        const QStringList before = m_charts.keys();
+        rebuildStructure();
+        // Charts created by the rebuild already hold the latest data.
+        for (auto it = m_charts.cbegin(); it != m_charts.cend(); ++it) {
+            if (!before.contains(it.key()))
+                refreshed.insert(it.key());
+        }
+    }
+    for (const QString& tag : std::as_const(m_pendingTags)) {
+        if (refreshed.contains(tag))
+            continue;
+        if (ScalarChart* chart = m_charts.value(tag))
+            chart->refreshData();
+    }
+    m_pendingTags.clear();
+    materializeVisible(std::numeric_limits<int>::max());
+}
+
+QString ScalarsPanel::groupOfTag(const QString& tag)
+{
+    const qsizetype slash = tag.indexOf(QLatin1Char('/'));
+    return slash > 0 ? tag.left(slash) : tag;
+}
+
+void ScalarsPanel::rebuildStructure()
+{
+    const QStringList tags = m_store ? m_store->tags() : QStringList();
+    const QStringList runs = m_store ? m_store->runs() : QStringList();
+
+    // Runs legend.
+    const QStringList previousRuns = m_runModel->runs();
+    QList<int> colorIndices;
+    QList<qint64> pointCounts;
+    for (const QString& run : runs) {
+        colorIndices << m_store->runIndex(run);
+        qint64 n = 0;
+        for (const QString& tag : m_store->tagsOfRun(run)) {
+            if (const ScalarSeries* s = m_store->series(run, tag))
+                n += qint64(s->points.size());
+        }
+        pointCounts << n;
+    }
+    m_runModel->setRuns(runs, colorIndices, pointCounts);
+
+    QMap<QString, QStringList> groups;
+    for (const QString& tag : tags)
+        groups[groupOfTag(tag)].append(tag);
+
+    // Charts of tags that are gone.
+    for (auto it = m_charts.begin(); it != m_charts.end();) {
+        if (tags.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        ScalarChart* chart = it.value();
+        if (ChartSection* section = m_sections.value(groupOfTag(it.key()))) {
+            QList<QWidget*> widgets = section->widgets();
+            widgets.removeAll(chart);
+            section->setWidgets(widgets);
+        }
+        chart->hide();
+        chart->deleteLater();
+        it = m_charts.erase(it);
+    }
+    for (auto it = m_placeholders.begin(); it != m_placeholders.end();) {
+        if (tags.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        if (ChartSection* section = m_sections.value(groupOfTag(it.key()))) {
+            QList<QWidget*> widgets = section->widgets();
+            widgets.removeAll(it.value());
+            section->setWidgets(widgets);
+        }
+        it.value()->hide();
+        it.value()->deleteLater();
+        it = m_placeholders.erase(it);
+    }
+    // Sections of groups that are gone.
+    for (auto it = m_sections.begin(); it != m_sections.end();) {
+        if (groups.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        m_sectionLayout->removeWidget(it.value());
+        it.value()->hide();
+        it.value()->deleteLater();
+        it = m_sections.erase(it);
+    }
+    // New sections.
+    for (auto it = groups.cbegin(); it != groups.cend(); ++it) {
+        if (m_sections.contains(it.key()))
+            continue;
+        auto* section = new ChartSection(it.key(), m_content);
+        section->setExpanded(!m_collapsedGroups.contains(it.key()));
+        section->setColumns(m_columns, m_chartHeight);
+        connect(section, &ChartSection::expandedChanged, this, [this, section](bool expanded) {
+            if (expanded)
+                m_collapsedGroups.remove(section->name());
+            else
+                m_collapsedGroups.insert(section->name());
+            updateSection(section);
+        });
+        m_sections.insert(it.key(), section);
+    }
+    // Sections in sorted order between the empty-state label and the closing stretch.
+    for (ChartSection* section : std::as_const(m_sections))
+        m_sectionLayout->removeWidget(section);
+    int position = 1;
+    for (ChartSection* section : std::as_const(m_sections))
+        m_sectionLayout->insertWidget(position++, section);
+
+    m_tags = tags;
+    m_groups = groups;
+
+    // Existing charts whose set of runs (or run colours) changed re-read the store.
+    const bool runsChanged = previousRuns != runs;
+    for (auto it = m_charts.cbegin(); it != m_charts.cend(); ++it) {
+        ScalarChart* chart = it.value();
+        bool stale = runsChanged;
+        if (!stale) {
+            QStringList expected;
+            for (const QString& run : runs) {
+                const ScalarSeries* s = m_store->series(run, it.key());
+                if (s && !s->isEmpty())
+                    expected << run;
+            }
+            stale = expected != chart->runs();
+        }
+        if (stale)
+            chart->refreshData();
+    }
+    applyFilter();
+}
+
+void ScalarsPanel::onFilterTextChanged(const QString& text)
+{
+    const QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
+    m_filterValid = re.isValid();
+    if (m_filterValid) {
+        m_filter = re;
+        m_filterEdit->setPalette(QPalette());
+        m_filterEdit->setToolTip(tr("Show only tags matching this regular expression (case-insensitive)"));
+        m_filterTimer->start();
+    } else {
+        QPalette pal = m_filterEdit->palette();
+        pal.setColor(QPalette::Text, alertColor());
+        m_filterEdit->setPalette(pal);
+        m_filterEdit->setToolTip(tr("Invalid regular expression: %1 (at character %2). The previous filter stays "
+                                    "in effect.")
+                                     .arg(re.errorString())
+                                     .arg(re.patternErrorOffset() + 1));
+    }
+}
+
+void ScalarsPanel::setTagFilter(const QString& pattern)
+{
+    if (m_filterEdit->text() != pattern)
+        m_filterEdit->setText(pattern);
+    else
+        onFilterTextChanged(pattern);
+    m_filterTimer->stop();
+    applyFilter();
+}
+
+QString ScalarsPanel::tagFilter() const
+{
+    return m_filterEdit->text();
+}
+
+void ScalarsPanel::applyFilter()
+{
+    m_filterTimer->stop();
+    for (ChartSection* section : std::as_const(m_sections))
+        updateSection(section);
+    updateEmptyState();
+    emit optionsChanged();
+}
+
+void ScalarsPanel::updateSection(ChartSection* section)
+{
+    const QStringList tags = m_groups.value(section->name());
+    const bool filtering = !m_filter.pattern().isEmpty();
+    QList<QWidget*> widgets;
+    int shown = 0;
+    for (const QString& tag : tags) {
+        if (filtering && !m_filter.match(tag).hasMatch())
+            continue;
+        ++shown;
+        widgets << slotFor(tag);
+    }
+    section->setWidgets(widgets);
+    section->setCount(shown, int(tags.size()));
+    section->setVisible(shown > 0);
+    scheduleMaterialize();
+}
+
+QWidget* ScalarsPanel::slotFor(const QString& tag)
+{
+    if (ScalarChart* chart = m_charts.value(tag))
+        return chart;
+    QWidget*& placeholder = m_placeholders[tag];
+    if (!placeholder)
+        placeholder = new ChartPlaceholder(tag, m_content);
+    return placeholder;
+}
+
+void ScalarsPanel::scheduleMaterialize()
+{
+    if (!m_materializeTimer->isActive())
+        m_materializeTimer->start();
+}
+
+void ScalarsPanel::materializeVisible(int budget)
+{
+    m_materializeTimer->stop();
+    if (!isVisible() || m_placeholders.isEmpty())
+        return;
+    m_content->layout()->activate();
+    // What is on screen first, then half a screen either way so that scrolling rarely shows a placeholder. A
+    // few charts per event loop round keep the window responsive while a page fills.
+    const QRect viewport = m_scroll->viewport()->rect();
+    const QPoint offset = m_content->mapFrom(m_scroll->viewport(), QPoint(0, 0));
+    const QRect onScreen = viewport.translated(offset);
+    const QRect nearby = onScreen.adjusted(0, -viewport.height() / 2, 0, viewport.height() / 2);
+    for (const QRect& wanted : { onScreen, nearby }) {
+        for (ChartSection* section : std::as_const(m_sections)) {
+            if (section->isHidden() || !section->isExpanded())
+                continue;
+            if (!QRect(section->mapTo(m_content, QPoint(0, 0)), section->size()).intersects(wanted))
+                continue;
+            for (QWidget* widget : section->widgets()) {
+                if (qobject_cast<ScalarChart*>(widget))
+                    continue;
+                if (!QRect(widget->mapTo(m_content, QPoint(0, 0)), widget->size()).intersects(wanted))
+                    continue;
+                const QString tag = m_placeholders.key(widget);
+                if (tag.isEmpty())
+                    continue;
+                if (budget-- <= 0) {
+                    scheduleMaterialize();
+                    return;
+                }
+                section->replaceWidget(widget, createChart(tag));
+                m_placeholders.remove(tag);
+                widget->deleteLater();
+            }
+        }
+    }
+}
+
+void ScalarsPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    scheduleMaterialize();
+}
+
+ScalarChart* ScalarsPanel::createChart(const QString& tag)
+{
+    if (ScalarChart* chart = m_charts.value(tag))
+        return chart;
+    auto* chart = new ScalarChart(m_store, tag, m_options, m_content);
+    chart->setObjectName(QStringLiteral("chart:") + tag);
+    chart->setWheelZoomModifiers(Qt::ControlModifier);
+    chart->setFramed(true);
+    chart->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    ChartExportMenu* menu = chart->exportMenu();
+    if (m_fileNameProvider)
+        menu->setFileNameProvider(m_fileNameProvider);
+    if (!m_exportDirectory.isEmpty())
+        menu->setDefaultDirectory(m_exportDirectory);
+    connect(menu, &ChartExportMenu::exported, this, &ScalarsPanel::chartExported);
+    connect(menu, &ChartExportMenu::exportFailed, this, &ScalarsPanel::chartExportFailed);
+    m_charts.insert(tag, chart);
+    return chart;
+}
+
+void ScalarsPanel::updateColumns()
+{
+    const int available = m_scroll->viewport()->width() - 2 * kContentMargin;
+    if (available <= 0)
+        return;
+    const int columns = std::clamp((available + kGridSpacing) / (kMinChartWidth + kGridSpacing), 1, kMaxColumns);
+    const int columnWidth = (available - (columns - 1) * kGridSpacing) / columns;
+    const int height = std::clamp(int(std::lround(columnWidth * kChartAspect)), kMinChartHeight, kMaxChartHeight);
+    if (columns == m_columns && height == m_chartHeight)
+        return;
+    m_columns = columns;
+    m_chartHeight = height;
+    for (ChartSection* section : std::as_const(m_sections))
+        section->setColumns(columns, height);
+}
+
+void ScalarsPanel::updateEmptyState()
+{
+    const QStringList visible = visibleTags();
+    QString message;
+    if (m_tags.isEmpty())
+        message = tr("<p><b>No scalars yet</b></p><p>Open a run folder with TensorBoard event files or MindSpore "
+                     "summaries; curves appear here while they load.</p>");
+    else if (visible.isEmpty())
+        message = tr("<p><b>No tag matches \"%1\"</b></p><p>Change or clear the filter to see the other %n tag(s).</p>",
+                     nullptr, int(m_tags.size()))
+                      .arg(m_filter.pattern().toHtmlEscaped());
+    m_emptyLabel->setText(message);
+    m_emptyLabel->setVisible(!message.isEmpty());
+    const int runCount = int(m_runModel->runs().size());
+    m_summaryLabel->setText(
+        m_tags.isEmpty() ? QString()
+                         : tr("%1 of %2 tags · %n run(s)", nullptr, runCount).arg(visible.size()).arg(m_tags.size()));
+}
+
+bool ScalarsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_scroll->viewport() && event->type() == QEvent::Resize) {
+        updateColumns();
+        scheduleMaterialize();
+    } else if (watched == m_content && (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest)) {
+        scheduleMaterialize(); // sections moved: other placeholders may be in view now
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ScalarsPanel::syncSmoothingControls()
+{
+    const QSignalBlocker b1(m_smoothingSlider);
+    const QSignalBlocker b2(m_smoothingSpin);
+    m_smoothingSlider->setValue(int(std::lround(m_options.smoothing * 1000.0)));
+    m_smoothingSpin->setValue(m_options.smoothing);
+}
+
+void ScalarsPanel::setSmoothing(double weight)
+{
+    weight = std::isfinite(weight) ? std::clamp(weight, 0.0, 0.999) : 0.0;
+    if (weight == m_options.smoothing) {
+        syncSmoothingControls();
+        return;
+    }
+    m_options.smoothing = weight;
+    syncSmoothingControls();
+    for (ScalarChart* chart : std::as_const(m_charts))
+        chart->setSmoothing(weight);
+    emit optionsChanged();
+}
+
+void ScalarsPanel::setXAxisMode(XAxisMode mode)
+{
+    {
+        const QSignalBlocker blocker(m_xAxisCombo);
+        m_xAxisCombo->setCurrentIndex(m_xAxisCombo->findData(int(mode)));
+    }
+    if (mode == m_options.xAxisMode)
+        return;
+    m_options.xAxisMode = mode;
+    for (ScalarChart* chart : std::as_const(m_charts))
+        chart->setXAxisMode(mode);
+    emit optionsChanged();
+}
+
+void ScalarsPanel::setLogY(bool enabled)
+{
+    {
+        const QSignalBlocker blocker(m_logYCheck);
+        m_logYCheck->setChecked(enabled);
+    }
+    if (enabled == m_options.logY)
+        return;
+    m_options.logY = enabled;
+    for (ScalarChart* chart : std::as_const(m_charts))
+        chart->setLogY(enabled);
+    emit optionsChanged();
+}
+
+void ScalarsPanel::setIgnoreOutliers(bool enabled)
+{
+    {
+        const QSignalBlocker blocker(m_outliersCheck);
+        m_outliersCheck->setChecked(enabled);
+    }
+    if (enabled == m_options.ignoreOutliers)
+        return;
+    m_options.ignoreOutliers = enabled;
+    for (ScalarChart* chart : std::as_const(m_charts))
+        chart->setIgnoreOutliers(enabled);
+    emit optionsChanged();
+}
+
+void ScalarsPanel::setRunVisible(const QString& run, bool visible)
+{
+    m_runModel->setRunVisible(run, visible);
+}
+
+bool ScalarsPanel::isRunVisible(const QString& run) const
+{
+    return m_runModel->isRunVisible(run);
+}
+
+QStringList ScalarsPanel::visibleTags() const
+{
+    QStringList out;
+    const bool filtering = !m_filter.pattern().isEmpty();
+    for (auto it = m_groups.cbegin(); it != m_groups.cend(); ++it) {
+        for (const QString& tag : it.value()) {
+            if (!filtering || m_filter.match(tag).hasMatch())
+                out << tag;
+        }
+    }
+    return out;
+}
+
+QStringList ScalarsPanel::visibleGroups() const
+{
+    QStringList out;
+    const bool filtering = !m_filter.pattern().isEmpty();
+    for (auto it = m_groups.cbegin(); it != m_groups.cend(); ++it) {
+        const QStringList& tags = it.value();
+        if (!filtering
+            || std::any_of(tags.begin(), tags.end(), [this](const QString& t) { return m_filter.match(t).hasMatch(); }))
+            out << it.key();
+    }
+    return out;
+}
+
+ScalarChart* ScalarsPanel::chartForTag(const QString& tag) const
+{
+    ScalarChart* chart = m_charts.value(tag);
+    if (!chart)
+        return nullptr;
+    const ChartSection* section = m_sections.value(groupOfTag(tag));
+    return section && section->widgets().contains(chart) ? chart : nullptr;
+}
+
+QList<ScalarChart*> ScalarsPanel::charts() const
+{
+    QList<ScalarChart*> out;
+    for (const QString& tag : visibleTags()) {
+        if (ScalarChart* chart = chartForTag(tag))
+            out << chart;
+    }
+    return out;
+}
+
+ChartSection* ScalarsPanel::sectionForGroup(const QString& group) const
+{
+    return m_sections.value(group);
+}
+
+void ScalarsPanel::setGroupExpanded(const QString& group, bool expanded)
+{
+    if (expanded)
+        m_collapsedGroups.remove(group);
+    else
+        m_collapsedGroups.insert(group);
+    if (ChartSection* section = m_sections.value(group))
+        section->setExpanded(expanded);
+}
+
+void ScalarsPanel::fitAll()
+{
+    for (ScalarChart* chart : std::as_const(m_charts))
+        chart->fitToData();
+}
+
+void ScalarsPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider provider)
+{
+    m_fileNameProvider = std::move(provider);
+    for (ScalarChart* chart : std::as_const(m_charts))
+        chart->exportMenu()->setFileNameProvider(m_fileNameProvider);
+}
+
+void ScalarsPanel::setExportDirectory(const QString& directory)
+{
+    m_exportDirectory = directory;
+    for (ScalarChart* chart : std::as_const(m_charts))
+        chart->exportMenu()->setDefaultDirectory(directory);
+}
+
+QVariantMap ScalarsPanel::saveState() const
+{
+    QVariantMap state;
+    state.insert(QStringLiteral("smoothing"), m_options.smoothing);
+    state.insert(QStringLiteral("xAxis"), modeKey(m_options.xAxisMode));
+    state.insert(QStringLiteral("logY"), m_options.logY);
+    state.insert(QStringLiteral("ignoreOutliers"), m_options.ignoreOutliers);
+    state.insert(QStringLiteral("filter"), tagFilter());
+    QStringList collapsed(m_collapsedGroups.begin(), m_collapsedGroups.end());
+    collapsed.sort();
+    state.insert(QStringLiteral("collapsedGroups"), collapsed);
+    QStringList hidden(m_options.hiddenRuns.begin(), m_options.hiddenRuns.end());
+    hidden.sort();
+    state.insert(QStringLiteral("hiddenRuns"), hidden);
+    state.insert(QStringLiteral("splitter"), m_splitter->saveState());
+    return state;
+}
+
+void ScalarsPanel::restoreState(const QVariantMap& state)
+{
+    if (state.contains(QStringLiteral("smoothing")))
+        setSmoothing(state.value(QStringLiteral("smoothing")).toDouble());
+    if (state.contains(QStringLiteral("xAxis")))
+        setXAxisMode(modeFromKey(state.value(QStringLiteral("xAxis")).toString()));
+    if (state.contains(QStringLiteral("logY")))
+        setLogY(state.value(QStringLiteral("logY")).toBool());
+    if (state.contains(QStringLiteral("ignoreOutliers")))
+        setIgnoreOutliers(state.value(QStringLiteral("ignoreOutliers")).toBool());
+    for (const QString& group : state.value(QStringLiteral("collapsedGroups")).toStringList())
+        setGroupExpanded(group, false);
+    for (const QString& run : state.value(QStringLiteral("hiddenRuns")).toStringList())
+        setRunVisible(run, false);
+    if (state.contains(QStringLiteral("splitter")))
+        m_splitter->restoreState(state.value(QStringLiteral("splitter")).toByteArray());
+    if (state.contains(QStringLiteral("filter")))
+        setTagFilter(state.value(QStringLiteral("filter")).toString());
+}
+
+} // namespace runlens

@@ -1,0 +1,173 @@
+#pragma once
+
+#include "common/chartexportmenu.h"
+#include "scalarchart.h"
+#include "scalarformat.h"
+#include "scalars/scalarstore.h"
+
+#include <QHash>
+#include <QMap>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QSet>
+#include <QVariantMap>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QScrollArea;
+class QSlider;
+class QSplitter;
+class QTimer;
+class QToolButton;
+class QVBoxLayout;
+
+namespace runlens {
+
+class ChartSection;
+class RunLegendModel;
+
+/// The Scalars panel: training curves of every tag of every run, TensorBoard style but faster and
+/// denser. A toolbar (tag filter, smoothing, x axis, log scale, outliers), a runs legend that toggles runs
+/// in every chart, and charts grouped by tag prefix (the part before the first '/') in collapsible
+/// sections laid out in a responsive grid. A chart is created when it first scrolls into view (until then a
+/// light placeholder of the same size holds its place), so a run with hundreds of tags opens at once; store
+/// updates are coalesced and refresh only the affected charts.
+///
+/// The panel reads the ScalarStore it is given and never owns it. File names for "Export as…" come
+/// from setExportFileNameProvider (the application shows a file dialog there).
+class ScalarsPanel final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ScalarsPanel(ScalarStore* store = nullptr, QWidget* parent = nullptr);
+    ~ScalarsPanel() override;
+
+    void setStore(ScalarStore* store);
+    ScalarStore* store() const { return m_store; }
+
+    /// Case-insensitive regular expression matched anywhere in the tag. An invalid pattern is shown in
+    /// red with the error as tooltip and the last valid filter stays in effect.
+    void setTagFilter(const QString& pattern);
+    QString tagFilter() const;
+    bool isTagFilterValid() const { return m_filterValid; }
+
+    void setSmoothing(double weight); ///< 0 .. 0.999, default 0.6
+    double smoothing() const { return m_options.smoothing; }
+    void setXAxisMode(XAxisMode mode);
+    XAxisMode xAxisMode() const { return m_options.xAxisMode; }
+    void setLogY(bool enabled);
+    bool logY() const { return m_options.logY; }
+    void setIgnoreOutliers(bool enabled);
+    bool ignoreOutliers() const { return m_options.ignoreOutliers; }
+    void setRunVisible(const QString& run, bool visible);
+    bool isRunVisible(const QString& run) const;
+    /// The options every chart is drawn with (also what a command-line export should use).
+    ScalarChartOptions chartOptions() const { return m_options; }
+
+    /// Tags that pass the filter, in display order (grouped, sorted).
+    QStringList visibleTags() const;
+    /// Names of the groups that have visible tags, in display order.
+    QStringList visibleGroups() const;
+    /// The chart of a tag, or nullptr when it is filtered out or has not been in view yet (its section
+    /// collapsed, scrolled far away, or the panel never shown).
+    ScalarChart* chartForTag(const QString& tag) const;
+    QList<ScalarChart*> charts() const;
+    ChartSection* sectionForGroup(const QString& group) const;
+    void setGroupExpanded(const QString& group, bool expanded);
+    RunLegendModel* runModel() const { return m_runModel; }
+    /// The group a tag is shown in: the part before the first '/', or the tag itself.
+    static QString groupOfTag(const QString& tag);
+
+    /// Fits every chart to its data.
+    void fitAll();
+    /// Applies store changes that are waiting for the coalescing timer now, and creates the charts that are
+    /// in view.
+    void flushPendingUpdates();
+
+    void setExportFileNameProvider(ChartExportMenu::FileNameProvider provider);
+    /// Where exports go without a FileNameProvider (tests; scripted use).
+    void setExportDirectory(const QString& directory);
+
+    /// View settings (smoothing, axis, scales, filter, collapsed groups, hidden runs) for the application
+    /// to keep in its settings.
+    QVariantMap saveState() const;
+    void restoreState(const QVariantMap& state);
+
+    static constexpr int kUpdateDelayMs = 50;
+    static constexpr int kMinChartWidth = 380;
+    static constexpr int kMaxColumns = 4;
+    static constexpr int kChartsPerPass = 4; ///< charts created per event loop round while a page fills
+
+signals:
+    void chartExported(const QString& fileName);
+    void chartExportFailed(const QString& message);
+    /// Smoothing, axis mode, scale, outliers, filter or run visibility changed.
+    void optionsChanged();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void buildUi();
+    void onStoreDestroyed();
+    void onStructureChanged();
+    void onSeriesChanged(const QString& run, const QStringList& tags);
+    void onStoreCleared();
+    void rebuildStructure();
+    void applyFilter();
+    void updateSection(ChartSection* section);
+    ScalarChart* createChart(const QString& tag);
+    /// The chart of a tag if it exists, else its placeholder (created on demand).
+    QWidget* slotFor(const QString& tag);
+    void scheduleMaterialize();
+    /// Replaces up to `budget` placeholders in (or near) the visible part of the page with charts.
+    void materializeVisible(int budget);
+    void updateColumns();
+    void updateEmptyState();
+    void onFilterTextChanged(const QString& text);
+    void syncSmoothingControls();
+
+    QPointer<ScalarStore> m_store;
+    ScalarChartOptions m_options;
+    QRegularExpression m_filter;
+    bool m_filterValid = true;
+    QStringList m_tags; ///< all tags of the store, sorted
+    QMap<QString, QStringList> m_groups; ///< group -> tags
+    QMap<QString, ChartSection*> m_sections;
+    QHash<QString, ScalarChart*> m_charts;
+    QHash<QString, QWidget*> m_placeholders; ///< tags in a section whose chart is not created yet
+    QSet<QString> m_collapsedGroups;
+    QSet<QString> m_pendingTags;
+    bool m_structurePending = false;
+    ChartExportMenu::FileNameProvider m_fileNameProvider;
+    QString m_exportDirectory;
+    int m_columns = 2;
+    int m_chartHeight = 280;
+
+    RunLegendModel* m_runModel = nullptr;
+    QLineEdit* m_filterEdit = nullptr;
+    QSlider* m_smoothingSlider = nullptr;
+    QDoubleSpinBox* m_smoothingSpin = nullptr;
+    QComboBox* m_xAxisCombo = nullptr;
+    QCheckBox* m_logYCheck = nullptr;
+    QCheckBox* m_outliersCheck = nullptr;
+    QToolButton* m_fitButton = nullptr;
+    QLabel* m_summaryLabel = nullptr;
+    QListView* m_runView = nullptr;
+    QSplitter* m_splitter = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    QWidget* m_content = nullptr;
+    QVBoxLayout* m_sectionLayout = nullptr;
+    QLabel* m_emptyLabel = nullptr;
+    QTimer* m_updateTimer = nullptr;
+    QTimer* m_filterTimer = nullptr;
+    QTimer* m_materializeTimer = nullptr;
+};
+
+} // namespace runlens
