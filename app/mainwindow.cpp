@@ -82,7 +82,7 @@ void MainWindow::createDocks()
     m_runDock->setObjectName(QStringLiteral("RunBrowserDock"));
     m_runDock->setWidget(m_runBrowser);
     addDockWidget(Qt::LeftDockWidgetArea, m_runDock);
-    resizeDocks({m_runDock, m_scalarsDock}, {360, 1000}, Qt::Horizontal);
+    resizeDocks({m_runDock, m_scalarsDock}, {430, 1000}, Qt::Horizontal);
 
     m_scalarsPanel->setExportFileNameProvider(
         [this](ChartExporter::Format format, const QString& suggested) { return askExportFileName(format, suggested); });
@@ -153,6 +153,7 @@ void MainWindow::restoreSettings()
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1440, 900);
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_scalarsPanel->restoreState(settings.value(QStringLiteral("scalars/view")).toMap());
 }
 
 void MainWindow::saveSettings()
@@ -160,6 +161,7 @@ void MainWindow::saveSettings()
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("scalars/view"), m_scalarsPanel->saveState());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -10,7 +10,7 @@ packages=(
     libqcustomplot-dev libqcustomplot2.1-qt6
     libgraphviz-dev graphviz
     libprotobuf-dev protobuf-compiler
-    nlohmann-json3-dev libsimdjson-dev zlib1g-dev libzip-dev
+    nlohmann-json3-dev libsimdjson-dev zlib1g-dev libzip-dev zipcmp zipmerge ziptool
     libbenchmark-dev
     xvfb xauth
     python3 python3-numpy python3-protobuf python3-crc32c

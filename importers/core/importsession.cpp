@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-Q_LOGGING_CATEGORY(lcImportSession, "runlens.importers.core")
+Q_LOGGING_CATEGORY(lcImportSession, "runlens.importers.core", QtWarningMsg)
 
 namespace runlens {
 

@@ -7,11 +7,6 @@ namespace runlens {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("runlens::Report", text);
-}
-
 QJsonValue rankValue(const Artifact& artifact)
 {
     return artifact.rank ? QJsonValue(*artifact.rank) : QJsonValue(QJsonValue::Null);
@@ -100,10 +95,11 @@ QJsonObject scanReportJson(const RunManifest& manifest)
 QString scanReportText(const RunManifest& manifest)
 {
     QString out;
-    out += tr("Run folder: %1").arg(manifest.root) + QLatin1Char('\n');
+    out += QCoreApplication::translate("runlens::Report", "Run folder: %1").arg(manifest.root) + QLatin1Char('\n');
     for (const QString& run : manifest.runs()) {
         const QList<int> members = manifest.artifactsOfRun(run);
-        out += tr("run %1 (%2 files)").arg(run).arg(members.size()) + QLatin1Char('\n');
+        out += QCoreApplication::translate("runlens::Report", "run %1 (%2 files)").arg(run).arg(members.size())
+            + QLatin1Char('\n');
         for (int i : members) {
             const Artifact& a = manifest.artifacts[i];
             QString line = QStringLiteral("  %1  [%2]").arg(a.relativePath, artifactKindId(a.kind));
@@ -114,9 +110,11 @@ QString scanReportText(const RunManifest& manifest)
         }
     }
     if (manifest.artifacts.isEmpty())
-        out += tr("No training artifacts found.") + QLatin1Char('\n');
+        out += QCoreApplication::translate("runlens::Report", "No training artifacts found.") + QLatin1Char('\n');
     if (manifest.truncated)
-        out += tr("The walk stopped at the entry limit; some files were not scanned.") + QLatin1Char('\n');
+        out += QCoreApplication::translate("runlens::Report",
+                                           "The walk stopped at the entry limit; some files were not scanned.")
+            + QLatin1Char('\n');
     for (const Diagnostic& d : manifest.diagnostics)
         out += severityId(d.severity) + QStringLiteral(": ") + d.toString() + QLatin1Char('\n');
     return out;
@@ -137,6 +135,8 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
         o.insert(QStringLiteral("rank"), rankValue(a));
         o.insert(QStringLiteral("status"), contractStatus(state.status));
         o.insert(QStringLiteral("diagnostics"), diagnosticsJson(state.diagnostics, manifest.root));
+        if (state.growing)
+            o.insert(QStringLiteral("incomplete_tail"), true);
         if (isSummaryKind(a.kind) && state.status != ImportStatus::Unsupported) {
             QJsonObject tags;
             for (auto it = state.scalarTags.cbegin(); it != state.scalarTags.cend(); ++it) {
@@ -157,14 +157,19 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
 QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactState>& states)
 {
     QString out;
-    out += tr("Run folder: %1").arg(manifest.root) + QLatin1Char('\n');
+    out += QCoreApplication::translate("runlens::Report", "Run folder: %1").arg(manifest.root) + QLatin1Char('\n');
     for (int i = 0; i < manifest.artifacts.size(); ++i) {
         const Artifact& a = manifest.artifacts[i];
         const ArtifactState& state = states.at(i);
         out += QStringLiteral("%1  [%2]  run %3  %4\n")
                    .arg(a.relativePath, artifactKindId(a.kind), a.run, contractStatus(state.status));
+        if (state.growing)
+            out += QStringLiteral("  ")
+                + QCoreApplication::translate("runlens::Report",
+                                              "ends in an incomplete record: the writer may still be adding to it")
+                + QLatin1Char('\n');
         for (auto it = state.scalarTags.cbegin(); it != state.scalarTags.cend(); ++it) {
-            out += tr("  scalars %1: %2 points, steps %3..%4")
+            out += QCoreApplication::translate("runlens::Report", "  scalars %1: %2 points, steps %3..%4")
                        .arg(it.key())
                        .arg(it->points)
                        .arg(it->firstStep)
@@ -176,7 +181,7 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                 + QLatin1Char('\n');
     }
     if (manifest.artifacts.isEmpty())
-        out += tr("No training artifacts found.") + QLatin1Char('\n');
+        out += QCoreApplication::translate("runlens::Report", "No training artifacts found.") + QLatin1Char('\n');
     return out;
 }
 

@@ -24,16 +24,6 @@ namespace runlens {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("runlens::RunScanner", text);
-}
-
-QString trN(const char* text, int n)
-{
-    return QCoreApplication::translate("runlens::RunScanner", text, nullptr, n);
-}
-
 QString fromBytes(const std::string& bytes)
 {
     return QFile::decodeName(QByteArray(bytes.data(), qsizetype(bytes.size())));
@@ -195,15 +185,19 @@ bool Walker::admitEntry(const std::string& dirRel)
         m_stop = true;
         m_manifest.truncated = true;
         diagnose(Severity::Info, absolute({}),
-                 tr("The scan of %1 was canceled; the list of files is incomplete.").arg(absolute({})));
+                 QCoreApplication::translate("runlens::RunScanner",
+                                             "The scan of %1 was canceled; the list of files is incomplete.")
+                     .arg(absolute({})));
         return false;
     }
     if (m_manifest.entriesVisited >= m_options.maxEntries) {
         m_stop = true;
         m_manifest.truncated = true;
         diagnose(Severity::Warning, absolute({}),
-                 tr("Stopped after %1 entries: %2 holds more than the scan limit, files after %3 were not listed. "
-                    "Open a subfolder to see the rest.")
+                 QCoreApplication::translate(
+                     "runlens::RunScanner",
+                     "Stopped after %1 entries: %2 holds more than the scan limit, files after %3 were not listed. "
+                     "Open a subfolder to see the rest.")
                      .arg(m_manifest.entriesVisited)
                      .arg(absolute({}), absolute(dirRel)));
         return false;
@@ -256,9 +250,10 @@ void Walker::walkRoot(int rootFd)
         const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0) {
             const int error = errno;
-            diagnose(
-                Severity::Warning, absolute(link.rel),
-                tr("The folder %1 (a symbolic link) cannot be read: %2.").arg(absolute(link.rel), errnoText(error)));
+            diagnose(Severity::Warning, absolute(link.rel),
+                     QCoreApplication::translate("runlens::RunScanner",
+                                                 "The folder %1 (a symbolic link) cannot be read: %2.")
+                         .arg(absolute(link.rel), errnoText(error)));
             continue;
         }
         if (::fstat(fd, &st) != 0) {
@@ -273,11 +268,15 @@ void Walker::walkRoot(int rootFd)
             const bool loop = target.empty() || link.rel.compare(0, target.size() + 1, target + '/') == 0;
             if (loop) {
                 diagnose(Severity::Warning, absolute(link.rel),
-                         tr("%1 is a symbolic link to %2, which contains it (a loop); it was not followed.")
+                         QCoreApplication::translate(
+                             "runlens::RunScanner",
+                             "%1 is a symbolic link to %2, which contains it (a loop); it was not followed.")
                              .arg(absolute(link.rel), absolute(target)));
             } else {
                 diagnose(Severity::Info, absolute(link.rel),
-                         tr("%1 is a symbolic link to %2, which was already scanned; it was not followed again.")
+                         QCoreApplication::translate(
+                             "runlens::RunScanner",
+                             "%1 is a symbolic link to %2, which was already scanned; it was not followed again.")
                              .arg(absolute(link.rel), absolute(target)));
             }
             continue;
@@ -288,7 +287,9 @@ void Walker::walkRoot(int rootFd)
 
     if (m_tooDeep > 0) {
         diagnose(Severity::Info, absolute(m_firstTooDeep),
-                 trN("%n folder(s) more than %1 levels below %2 were not scanned, for example %3.", m_tooDeep)
+                 QCoreApplication::translate(
+                     "runlens::RunScanner",
+                     "%n folder(s) more than %1 levels below %2 were not scanned, for example %3.", nullptr, m_tooDeep)
                      .arg(m_options.maxDepth)
                      .arg(absolute({}), absolute(m_firstTooDeep)));
     }
@@ -301,7 +302,8 @@ void Walker::walkTree(int fd, std::string rel, int depth)
         const int error = errno;
         ::close(fd);
         diagnose(Severity::Warning, absolute(rel),
-                 tr("The folder %1 cannot be read: %2.").arg(absolute(rel), errnoText(error)));
+                 QCoreApplication::translate("runlens::RunScanner", "The folder %1 cannot be read: %2.")
+                     .arg(absolute(rel), errnoText(error)));
         return;
     }
     std::string context = rel.empty() ? m_rootName : m_rootName + '/' + rel;
@@ -321,7 +323,8 @@ void Walker::walkTree(int fd, std::string rel, int depth)
             if (errno != 0) {
                 const int error = errno;
                 diagnose(Severity::Warning, absolute(frame.rel),
-                         tr("Reading the folder %1 failed: %2; some files may be missing.")
+                         QCoreApplication::translate("runlens::RunScanner",
+                                                     "Reading the folder %1 failed: %2; some files may be missing.")
                              .arg(absolute(frame.rel), errnoText(error)));
             }
             ::closedir(frame.dir);
@@ -388,9 +391,10 @@ void Walker::enterDirectory(int parentFd, const char* name, const std::string& r
     const int fd = ::openat(parentFd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         const int error = errno;
-        diagnose(
-            Severity::Warning, absolute(rel),
-            tr("The folder %1 cannot be read: %2. Its files were not listed.").arg(absolute(rel), errnoText(error)));
+        diagnose(Severity::Warning, absolute(rel),
+                 QCoreApplication::translate("runlens::RunScanner",
+                                             "The folder %1 cannot be read: %2. Its files were not listed.")
+                     .arg(absolute(rel), errnoText(error)));
         return;
     }
     StatBuffer st {};
@@ -404,7 +408,8 @@ void Walker::enterDirectory(int parentFd, const char* name, const std::string& r
         // Only bind mounts get here: the same folder reached twice without a symbolic link.
         ::close(fd);
         diagnose(Severity::Warning, absolute(rel),
-                 tr("%1 is the same folder as %2 (a mount loop); it was not scanned again.")
+                 QCoreApplication::translate("runlens::RunScanner",
+                                             "%1 is the same folder as %2 (a mount loop); it was not scanned again.")
                      .arg(absolute(rel), absolute(seen->second)));
         return;
     }
@@ -413,7 +418,8 @@ void Walker::enterDirectory(int parentFd, const char* name, const std::string& r
         const int error = errno;
         ::close(fd);
         diagnose(Severity::Warning, absolute(rel),
-                 tr("The folder %1 cannot be read: %2.").arg(absolute(rel), errnoText(error)));
+                 QCoreApplication::translate("runlens::RunScanner", "The folder %1 cannot be read: %2.")
+                     .arg(absolute(rel), errnoText(error)));
         return;
     }
     m_visitedDirs.emplace(key, rel);
@@ -440,7 +446,8 @@ void Walker::visitFile(int dirFd, const char* name, const Frame& frame, bool via
         if (fd < 0) {
             const int error = errno;
             diagnose(Severity::Warning, absolute(found.rel),
-                     tr("The file %1 cannot be read: %2. Check its permissions.")
+                     QCoreApplication::translate("runlens::RunScanner",
+                                                 "The file %1 cannot be read: %2. Check its permissions.")
                          .arg(absolute(found.rel), errnoText(error)));
             return;
         }
@@ -453,7 +460,8 @@ void Walker::visitFile(int dirFd, const char* name, const Frame& frame, bool via
             const int error = errno;
             ::close(fd);
             diagnose(Severity::Warning, absolute(found.rel),
-                     tr("The file %1 cannot be read: %2.").arg(absolute(found.rel), errnoText(error)));
+                     QCoreApplication::translate("runlens::RunScanner", "The file %1 cannot be read: %2.")
+                         .arg(absolute(found.rel), errnoText(error)));
             return;
         }
         found.sniff
@@ -481,14 +489,17 @@ void Walker::sniffSingleFile(int dirFd, const std::string& name)
     const int fd = openForReading(dirFd, name.c_str());
     if (fd < 0) {
         const int error = errno;
-        diagnose(Severity::Error, absolute(name),
-                 tr("The file %1 cannot be read: %2. Check its permissions.").arg(absolute(name), errnoText(error)));
+        diagnose(
+            Severity::Error, absolute(name),
+            QCoreApplication::translate("runlens::RunScanner", "The file %1 cannot be read: %2. Check its permissions.")
+                .arg(absolute(name), errnoText(error)));
         return;
     }
     StatBuffer st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        diagnose(Severity::Error, absolute(name), tr("%1 is not a regular file.").arg(absolute(name)));
+        diagnose(Severity::Error, absolute(name),
+                 QCoreApplication::translate("runlens::RunScanner", "%1 is not a regular file.").arg(absolute(name)));
         return;
     }
     FoundFile found;
@@ -496,7 +507,8 @@ void Walker::sniffSingleFile(int dirFd, const std::string& name)
     const qint64 got = readHead(fd, m_head.data(), FileSniffer::kLongHeadSize);
     ::close(fd);
     if (got < 0) {
-        diagnose(Severity::Error, absolute(name), tr("The file %1 cannot be read.").arg(absolute(name)));
+        diagnose(Severity::Error, absolute(name),
+                 QCoreApplication::translate("runlens::RunScanner", "The file %1 cannot be read.").arg(absolute(name)));
         return;
     }
     found.sniff
@@ -506,7 +518,9 @@ void Walker::sniffSingleFile(int dirFd, const std::string& name)
     found.key = FileKey { st.st_dev, st.st_ino };
     m_manifest.entriesVisited = 1;
     if (found.sniff.kind == ArtifactKind::Unknown && found.sniff.expectedByName == ArtifactKind::Unknown && !include)
-        diagnose(Severity::Warning, absolute(name), tr("%1 is not a file RunLens can read.").arg(absolute(name)));
+        diagnose(Severity::Warning, absolute(name),
+                 QCoreApplication::translate("runlens::RunScanner", "%1 is not a file RunLens can read.")
+                     .arg(absolute(name)));
     m_files.push_back(std::move(found));
 }
 
@@ -583,12 +597,16 @@ void reportMismatches(const std::vector<FoundFile>& files, const std::string& ro
         if (file.size == 0) {
             manifest.diagnostics.append(
                 Diagnostic { Severity::Info, path, -1, -1,
-                             tr("%1 is named like a %2 file but is empty, perhaps not written yet; scan again later.")
+                             QCoreApplication::translate(
+                                 "runlens::RunScanner",
+                                 "%1 is named like a %2 file but is empty, perhaps not written yet; scan again later.")
                                  .arg(path, kind) });
         } else {
             manifest.diagnostics.append(Diagnostic {
                 Severity::Warning, path, -1, -1,
-                tr("%1 is named like a %2 file but its content is not one; it was left out.").arg(path, kind) });
+                QCoreApplication::translate("runlens::RunScanner",
+                                            "%1 is named like a %2 file but its content is not one; it was left out.")
+                    .arg(path, kind) });
         }
     }
 }
@@ -658,7 +676,8 @@ RunManifest RunScanner::scan(const QString& path, const ImportControl& control) 
     RunManifest manifest;
     if (path.isEmpty()) {
         manifest.diagnostics.append(
-            Diagnostic { Severity::Error, QString(), -1, -1, tr("No folder or file was given to scan.") });
+            Diagnostic { Severity::Error, QString(), -1, -1,
+                         QCoreApplication::translate("runlens::RunScanner", "No folder or file was given to scan.") });
         return manifest;
     }
     const QFileInfo info(path);
@@ -669,8 +688,10 @@ RunManifest RunScanner::scan(const QString& path, const ImportControl& control) 
     if (::stat(absoluteBytes.constData(), &st) != 0) {
         const int error = errno;
         manifest.root = absolute;
-        manifest.diagnostics.append(Diagnostic { Severity::Error, absolute, -1, -1,
-                                                 tr("%1 cannot be opened: %2.").arg(absolute, errnoText(error)) });
+        manifest.diagnostics.append(
+            Diagnostic { Severity::Error, absolute, -1, -1,
+                         QCoreApplication::translate("runlens::RunScanner", "%1 cannot be opened: %2.")
+                             .arg(absolute, errnoText(error)) });
         return manifest;
     }
 
@@ -679,9 +700,11 @@ RunManifest RunScanner::scan(const QString& path, const ImportControl& control) 
         const int fd = ::open(absoluteBytes.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0) {
             const int error = errno;
-            manifest.diagnostics.append(Diagnostic {
-                Severity::Error, absolute, -1, -1,
-                tr("The folder %1 cannot be read: %2. Check its permissions.").arg(absolute, errnoText(error)) });
+            manifest.diagnostics.append(
+                Diagnostic { Severity::Error, absolute, -1, -1,
+                             QCoreApplication::translate("runlens::RunScanner",
+                                                         "The folder %1 cannot be read: %2. Check its permissions.")
+                                 .arg(absolute, errnoText(error)) });
             return manifest;
         }
         const std::string rootBytes(absoluteBytes.constData(), std::size_t(absoluteBytes.size()));
@@ -705,7 +728,8 @@ RunManifest RunScanner::scan(const QString& path, const ImportControl& control) 
             const int error = errno;
             manifest.diagnostics.append(
                 Diagnostic { Severity::Error, absolute, -1, -1,
-                             tr("The folder of %1 cannot be read: %2.").arg(absolute, errnoText(error)) });
+                             QCoreApplication::translate("runlens::RunScanner", "The folder of %1 cannot be read: %2.")
+                                 .arg(absolute, errnoText(error)) });
             return manifest;
         }
         const std::string rootBytes(dirBytes.constData(), std::size_t(dirBytes.size()));
@@ -721,8 +745,10 @@ RunManifest RunScanner::scan(const QString& path, const ImportControl& control) 
     }
 
     manifest.root = absolute;
-    manifest.diagnostics.append(Diagnostic { Severity::Error, absolute, -1, -1,
-                                             tr("%1 is neither a folder nor a regular file.").arg(absolute) });
+    manifest.diagnostics.append(
+        Diagnostic { Severity::Error, absolute, -1, -1,
+                     QCoreApplication::translate("runlens::RunScanner", "%1 is neither a folder nor a regular file.")
+                         .arg(absolute) });
     return manifest;
 }
 

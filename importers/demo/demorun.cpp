@@ -18,8 +18,7 @@ class Noise
 public:
     explicit Noise(quint64 seed)
         : m_state(seed)
-    {
-    }
+    { }
     /// Uniform in [-1, 1).
     double next()
     {
@@ -57,16 +56,12 @@ double warmupCosine(int step)
     return 0.0005 + 0.5 * (0.1 - 0.0005) * (1.0 + std::cos(std::numbers::pi * progress));
 }
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("runlens::DemoRun", text);
-}
-
 bool writeRun(const QDir& root, const Schedule& schedule, QString* error)
 {
     if (!root.mkpath(schedule.name)) {
         if (error)
-            *error = tr("cannot create the folder %1").arg(root.filePath(schedule.name));
+            *error = QCoreApplication::translate("runlens::DemoRun", "cannot create the folder %1")
+                         .arg(root.filePath(schedule.name));
         return false;
     }
     const QString path = QDir(root.filePath(schedule.name))
@@ -114,14 +109,14 @@ bool writeRun(const QDir& root, const Schedule& schedule, QString* error)
 
 QStringList DemoRun::runNames()
 {
-    return {QStringLiteral("baseline"), QStringLiteral("warmup_cosine")};
+    return { QStringLiteral("baseline"), QStringLiteral("warmup_cosine") };
 }
 
 QStringList DemoRun::tags()
 {
-    return {QStringLiteral("eval/accuracy"),       QStringLiteral("eval/loss"),
-            QStringLiteral("perf/samples_per_second"), QStringLiteral("train/accuracy"),
-            QStringLiteral("train/learning_rate"), QStringLiteral("train/loss")};
+    return { QStringLiteral("eval/accuracy"),           QStringLiteral("eval/loss"),
+             QStringLiteral("perf/samples_per_second"), QStringLiteral("train/accuracy"),
+             QStringLiteral("train/learning_rate"),     QStringLiteral("train/loss") };
 }
 
 bool DemoRun::write(const QString& directory, QString* error)
@@ -129,12 +124,12 @@ bool DemoRun::write(const QString& directory, QString* error)
     QDir root(directory);
     if (!root.mkpath(QStringLiteral("."))) {
         if (error)
-            *error = tr("cannot create the folder %1").arg(directory);
+            *error = QCoreApplication::translate("runlens::DemoRun", "cannot create the folder %1").arg(directory);
         return false;
     }
     const Schedule schedules[] = {
-        {runNames().at(0), 17, 1767225600, &stepDecay, 0.32, 0.55},
-        {runNames().at(1), 42, 1767229200, &warmupCosine, 0.18, 0.75},
+        { runNames().at(0), 17, 1767225600, &stepDecay, 0.32, 0.55 },
+        { runNames().at(1), 42, 1767229200, &warmupCosine, 0.18, 0.75 },
     };
     for (const Schedule& schedule : schedules) {
         if (!writeRun(root, schedule, error))

@@ -109,6 +109,7 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
 
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
+    m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -21,6 +21,7 @@
 
 namespace runlens {
 
+using detail::isDrawable;
 using detail::ScalarCurve;
 
 namespace {
@@ -29,25 +30,8 @@ constexpr double kMaxSmoothing = 0.999;
 constexpr double kRawAlpha = 0.25;
 constexpr double kSmoothedWidth = 1.8;
 constexpr double kLineWidth = 1.5;
-constexpr double kXPadding = 0.01; // of the x span, each side
-constexpr double kYPadding = 0.06; // of the y span, each side
-constexpr double kPercentileLow = 0.05;
-constexpr double kPercentileHigh = 0.95;
-constexpr double kOutlierFence = 0.5; // values beyond this share of the 5..95 spread outside it are outliers
 constexpr int kHintMs = 1400;
 const QString kRawLayer = QStringLiteral("raw");
-
-double percentile(std::vector<double>& values, double q)
-{
-    const auto k = std::size_t(std::clamp(q, 0.0, 1.0) * double(values.size() - 1));
-    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(k), values.end());
-    return values[k];
-}
-
-bool isDrawable(double y, bool logY)
-{
-    return std::isfinite(y) && (!logY || y > 0.0);
-}
 
 QString modifierText(Qt::KeyboardModifiers modifiers)
 {
@@ -145,7 +129,14 @@ ScalarChart::ScalarChart(const ScalarStore* store, const QString& tag, const Sca
     refreshData();
 }
 
-ScalarChart::~ScalarChart() = default;
+ScalarChart::~ScalarChart()
+{
+    // A legend outside every layout would otherwise outlive the plot's own teardown.
+    if (legend && !m_header->hasElement(0, 1)) {
+        legend->clearItems();
+        delete legend;
+    }
+}
 
 void ScalarChart::setStore(const ScalarStore* store)
 {
@@ -448,64 +439,11 @@ void ScalarChart::updateTitle()
 void ScalarChart::fitToData()
 {
     m_autoFit = true;
-    const bool logY = m_options.logY;
-    double xMin = std::numeric_limits<double>::infinity();
-    double xMax = -xMin;
-    std::vector<double> ys;
-    std::size_t total = 0;
-    for (const auto& c : m_curves) {
-        if (c->visible)
-            total += c->size();
-    }
-    ys.reserve(total);
-    for (const auto& c : m_curves) {
-        if (!c->visible || c->size() == 0)
-            continue;
-        const auto xs = c->xAscending();
-        xMin = std::min(xMin, xs.front());
-        xMax = std::max(xMax, xs.back());
-        for (double y : c->values) {
-            if (isDrawable(y, logY))
-                ys.push_back(logY ? std::log10(y) : y);
-        }
-    }
-
-    QCPRange xRange(0.0, 1.0);
-    if (std::isfinite(xMin)) {
-        const double span = xMax - xMin;
-        const double pad = span > 0 ? span * kXPadding : std::max(1.0, std::abs(xMin) * 0.05);
-        xRange = QCPRange(xMin - pad, xMax + pad);
-    }
-
-    // Work in log10 space for a log axis, so padding and percentiles are symmetric on screen.
-    double lo = 0.0;
-    double hi = 1.0;
-    if (!ys.empty()) {
-        const auto [minIt, maxIt] = std::minmax_element(ys.begin(), ys.end());
-        lo = *minIt;
-        hi = *maxIt;
-        if (m_options.ignoreOutliers && ys.size() >= 20) {
-            const double p5 = percentile(ys, kPercentileLow);
-            const double p95 = percentile(ys, kPercentileHigh);
-            const double fence = (p95 - p5) * kOutlierFence;
-            lo = std::max(lo, p5 - fence);
-            hi = std::min(hi, p95 + fence);
-        }
-        const double span = hi - lo;
-        const double pad = span > 0 ? span * kYPadding : (logY ? 0.5 : std::max(std::abs(lo) * 0.1, 1e-9));
-        lo -= pad;
-        hi += pad;
-        if (!logY && lo < 0 && *minIt >= 0 && std::abs(lo) < span * 0.2)
-            lo = 0; // keep non-negative data (losses, rates) above a zero baseline
-    } else if (logY) {
-        lo = -1.0;
-        hi = 0.0;
-    }
-    const QCPRange yRange = logY ? QCPRange(std::pow(10.0, lo), std::pow(10.0, hi)) : QCPRange(lo, hi);
-
-    yAxis->setRange(yRange);
-    xAxis->setRange(xRange); // resamples through onXRangeChanged
-    if (xAxis->range() == xRange)
+    const detail::FitRanges fit = detail::fitRanges(m_curves, m_options.logY, m_options.ignoreOutliers);
+    yAxis->setRange(fit.y);
+    const bool unchanged = xAxis->range() == fit.x;
+    xAxis->setRange(fit.x); // resamples through onXRangeChanged when the range changes
+    if (unchanged)
         resample();
     clearHover();
     scheduleReplot();
@@ -664,34 +602,7 @@ QString ScalarChart::hoverTextAt(const QPointF& pos) const
 
 QString ScalarChart::hoverTextForKey(double key) const
 {
-    QString rows;
-    for (const auto& c : m_curves) {
-        if (!c->visible)
-            continue;
-        const std::ptrdiff_t pos = c->nearest(key);
-        if (pos < 0)
-            continue;
-        const std::size_t i = c->pointIndex(std::size_t(pos));
-        const double value = c->values[i];
-        const bool bad = !std::isfinite(value);
-        rows += QStringLiteral("<tr><td><span style=\"color:%1\">&#9679;</span></td><td>%2</td>"
-                               "<td align=\"right\">%3</td><td align=\"right\"%4>%5</td><td align=\"right\">%6</td>"
-                               "<td>%7</td><td align=\"right\">%8</td></tr>")
-                    .arg(c->color.name(), c->run.toHtmlEscaped(), QString::number(c->steps[i]),
-                         bad ? QStringLiteral(" style=\"color:%1\"").arg(alertColor().name()) : QString(),
-                         scalarformat::value(value), scalarformat::value(c->smoothed[i]),
-                         scalarformat::wallTime(c->wallTimes[i]),
-                         scalarformat::duration(c->wallTimes[i] - c->firstWallTime));
-    }
-    if (rows.isEmpty())
-        return {};
-    const QString header
-        = QStringLiteral("<tr><th></th><th align=\"left\">%1</th><th align=\"right\">%2</th>"
-                         "<th align=\"right\">%3</th><th align=\"right\">%4</th>"
-                         "<th align=\"left\">%5</th><th align=\"right\">%6</th></tr>")
-              .arg(tr("Run"), tr("Step"), tr("Value"), tr("Smoothed"), tr("Wall time"), tr("Relative"));
-    return QStringLiteral("<b>%1</b><table cellspacing=\"0\" cellpadding=\"2\">%2%3</table>")
-        .arg(m_tag.toHtmlEscaped(), header, rows);
+    return detail::hoverTable(m_curves, key, m_tag);
 }
 
 ChartData ScalarChart::chartData() const

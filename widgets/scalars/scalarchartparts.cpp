@@ -3,6 +3,8 @@
 #include "common/chartpalette.h"
 #include "scalars/smoothing.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,6 +20,19 @@ template<typename T> std::vector<T> permuted(const std::vector<T>& data, const s
     for (std::size_t i = 0; i < order.size(); ++i)
         out[i] = data[order[i]];
     return out;
+}
+
+constexpr double kXPadding = 0.01; // of the x span, each side
+constexpr double kYPadding = 0.06; // of the y span, each side
+constexpr double kPercentileLow = 0.05;
+constexpr double kPercentileHigh = 0.95;
+constexpr double kOutlierFence = 0.5; // share of the 5..95 spread beyond which values count as outliers
+
+double percentile(std::vector<double>& values, double q)
+{
+    const auto k = std::size_t(std::clamp(q, 0.0, 1.0) * double(values.size() - 1));
+    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(k), values.end());
+    return values[k];
 }
 
 } // namespace
@@ -80,6 +95,99 @@ std::ptrdiff_t ScalarCurve::nearest(double key) const
     const auto before = it - 1;
     // On ties prefer the later point: with repeated steps the last written value is the current one.
     return (key - *before < *it - key) ? before - xs.begin() : it - xs.begin();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+FitRanges fitRanges(const std::vector<std::unique_ptr<ScalarCurve>>& curves, bool logY, bool ignoreOutliers)
+{
+    double xMin = std::numeric_limits<double>::infinity();
+    double xMax = -xMin;
+    std::vector<double> ys;
+    std::size_t total = 0;
+    for (const auto& c : curves) {
+        if (c->visible)
+            total += c->size();
+    }
+    ys.reserve(total);
+    for (const auto& c : curves) {
+        if (!c->visible || c->size() == 0)
+            continue;
+        const auto xs = c->xAscending();
+        xMin = std::min(xMin, xs.front());
+        xMax = std::max(xMax, xs.back());
+        for (double y : c->values) {
+            if (isDrawable(y, logY))
+                ys.push_back(logY ? std::log10(y) : y);
+        }
+    }
+
+    FitRanges out { QCPRange(0.0, 1.0), QCPRange(0.0, 1.0) };
+    if (std::isfinite(xMin)) {
+        const double span = xMax - xMin;
+        const double pad = span > 0 ? span * kXPadding : std::max(1.0, std::abs(xMin) * 0.05);
+        out.x = QCPRange(xMin - pad, xMax + pad);
+    }
+
+    double lo = logY ? -1.0 : 0.0;
+    double hi = logY ? 0.0 : 1.0;
+    if (!ys.empty()) {
+        const auto [minIt, maxIt] = std::minmax_element(ys.begin(), ys.end());
+        const double minValue = *minIt; // copied: the percentiles below reorder ys
+        lo = minValue;
+        hi = *maxIt;
+        if (ignoreOutliers && ys.size() >= 20) {
+            const double p5 = percentile(ys, kPercentileLow);
+            const double p95 = percentile(ys, kPercentileHigh);
+            const double fence = (p95 - p5) * kOutlierFence;
+            lo = std::max(lo, p5 - fence);
+            hi = std::min(hi, p95 + fence);
+        }
+        const double span = hi - lo;
+        const double pad = span > 0 ? span * kYPadding : (logY ? 0.5 : std::max(std::abs(lo) * 0.1, 1e-9));
+        lo -= pad;
+        hi += pad;
+        if (!logY && lo < 0 && minValue >= 0 && std::abs(lo) < span * 0.2)
+            lo = 0; // keep non-negative data (losses, rates) above a zero baseline
+    }
+    out.y = logY ? QCPRange(std::pow(10.0, lo), std::pow(10.0, hi)) : QCPRange(lo, hi);
+    return out;
+}
+
+QString hoverTable(const std::vector<std::unique_ptr<ScalarCurve>>& curves, double key, const QString& tag)
+{
+    QString rows;
+    for (const auto& c : curves) {
+        if (!c->visible)
+            continue;
+        const std::ptrdiff_t pos = c->nearest(key);
+        if (pos < 0)
+            continue;
+        const std::size_t i = c->pointIndex(std::size_t(pos));
+        const double value = c->values[i];
+        const QString valueStyle
+            = std::isfinite(value) ? QString() : QStringLiteral(" style=\"color:%1\"").arg(alertColor().name());
+        rows += QStringLiteral("<tr><td><span style=\"color:%1\">&#9679;</span></td><td>%2</td>"
+                               "<td align=\"right\">%3</td><td align=\"right\"%4>%5</td><td align=\"right\">%6</td>"
+                               "<td>%7</td><td align=\"right\">%8</td></tr>")
+                    .arg(c->color.name(), c->run.toHtmlEscaped(), QString::number(c->steps[i]), valueStyle,
+                         scalarformat::value(value), scalarformat::value(c->smoothed[i]),
+                         scalarformat::wallTime(c->wallTimes[i]),
+                         scalarformat::duration(c->wallTimes[i] - c->firstWallTime));
+    }
+    if (rows.isEmpty())
+        return {};
+    const QString header = QStringLiteral("<tr><th></th><th align=\"left\">%1</th><th align=\"right\">%2</th>"
+                                          "<th align=\"right\">%3</th><th align=\"right\">%4</th>"
+                                          "<th align=\"left\">%5</th><th align=\"right\">%6</th></tr>")
+                               .arg(QCoreApplication::translate("runlens::ScalarChart", "Run"),
+                                    QCoreApplication::translate("runlens::ScalarChart", "Step"),
+                                    QCoreApplication::translate("runlens::ScalarChart", "Value"),
+                                    QCoreApplication::translate("runlens::ScalarChart", "Smoothed"),
+                                    QCoreApplication::translate("runlens::ScalarChart", "Wall time"),
+                                    QCoreApplication::translate("runlens::ScalarChart", "Relative"));
+    return QStringLiteral("<b>%1</b><table cellspacing=\"0\" cellpadding=\"2\">%2%3</table>")
+        .arg(tag.toHtmlEscaped(), header, rows);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

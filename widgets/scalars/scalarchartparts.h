@@ -10,6 +10,7 @@
 
 #include <qcustomplot.h>
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -54,6 +55,25 @@ struct ScalarCurve
     /// The sorted position whose x is nearest to `key`, or -1 when empty.
     std::ptrdiff_t nearest(double key) const;
 };
+
+/// Whether a value can be drawn as a line point: finite, and positive on a log axis.
+inline bool isDrawable(double y, bool logY)
+{
+    return std::isfinite(y) && (!logY || y > 0.0);
+}
+
+/// The ranges that show all visible curves. With ignoreOutliers the y range covers the 5th..95th percentile
+/// widened by half that spread, clamped to the data. On a log axis the work happens in log10 space.
+struct FitRanges
+{
+    QCPRange x;
+    QCPRange y;
+};
+FitRanges fitRanges(const std::vector<std::unique_ptr<ScalarCurve>>& curves, bool logY, bool ignoreOutliers);
+
+/// The hover tooltip (HTML): for each visible curve the point nearest to `key` with step, value, smoothed
+/// value, wall time and relative time.
+QString hoverTable(const std::vector<std::unique_ptr<ScalarCurve>>& curves, double key, const QString& tag);
 
 /// Marks NaN and ±Inf values at the top (NaN, +Inf) or bottom (−Inf) edge of the plot area, in the run's
 /// colour with a red outline, so that a loss that became NaN is visible although it cannot be drawn.

@@ -1,10 +1,12 @@
 #include "scalarspanel.h"
 
+#include "chartplaceholder.h"
 #include "chartsection.h"
 #include "common/charticons.h"
 #include "common/chartpalette.h"
 #include "runlegendmodel.h"
 #include "scalars/scalarstore.h"
+#include "scalarstoolbar.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,9 +20,9 @@
 #include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
+#include <QThread>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -62,47 +64,6 @@ XAxisMode modeFromKey(const QString& key)
     return XAxisMode::Step;
 }
 
-/// Holds a chart's place until the chart scrolls into view: the same card with the tag as title.
-class ChartPlaceholder final : public QWidget
-{
-public:
-    ChartPlaceholder(const QString& tag, QWidget* parent)
-        : QWidget(parent)
-        , m_tag(tag)
-    {
-        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    }
-    QSize sizeHint() const override { return { 420, 280 }; }
-
-protected:
-    void paintEvent(QPaintEvent*) override
-    {
-        QPainter painter(this);
-        const QPalette pal = palette();
-        painter.fillRect(rect(), pal.color(QPalette::Base));
-        painter.setPen(QPen(blendColors(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.82), 1));
-        painter.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
-        QFont titleFont = font();
-        titleFont.setWeight(QFont::DemiBold);
-        painter.setFont(titleFont);
-        painter.setPen(blendColors(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.5));
-        painter.drawText(rect().adjusted(12, 8, -12, -8), Qt::AlignLeft | Qt::AlignTop, m_tag);
-    }
-
-private:
-    QString m_tag;
-};
-
-QFrame* separator(QWidget* parent)
-{
-    auto* line = new QFrame(parent);
-    line->setFrameShape(QFrame::VLine);
-    line->setFrameShadow(QFrame::Plain);
-    line->setForegroundRole(QPalette::Mid);
-    line->setFixedWidth(1);
-    return line;
-}
-
 } // namespace
 
 ScalarsPanel::ScalarsPanel(ScalarStore* store, QWidget* parent)
@@ -117,7 +78,10 @@ ScalarsPanel::ScalarsPanel(ScalarStore* store, QWidget* parent)
     m_filterTimer = new QTimer(this);
     m_filterTimer->setSingleShot(true);
     m_filterTimer->setInterval(kFilterDelayMs);
-    connect(m_filterTimer, &QTimer::timeout, this, &ScalarsPanel::applyFilter);
+    connect(m_filterTimer, &QTimer::timeout, this, [this] {
+        applyFilter();
+        emit optionsChanged();
+    });
     m_materializeTimer = new QTimer(this);
     m_materializeTimer->setSingleShot(true);
     m_materializeTimer->setInterval(0);
@@ -139,88 +103,17 @@ ScalarsPanel::~ScalarsPanel() = default;
 
 void ScalarsPanel::buildUi()
 {
-    // Toolbar row.
-    auto* toolbar = new QWidget(this);
-    toolbar->setObjectName(QStringLiteral("scalarsToolbar"));
-    auto* row = new QHBoxLayout(toolbar);
-    row->setContentsMargins(10, 6, 10, 6);
-    row->setSpacing(8);
-
-    m_filterEdit = new QLineEdit(toolbar);
-    m_filterEdit->setObjectName(QStringLiteral("tagFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter tags (regular expression)"));
-    m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setMinimumWidth(160);
-    m_filterEdit->setToolTip(tr("Show only tags matching this regular expression (case-insensitive)"));
-    connect(m_filterEdit, &QLineEdit::textChanged, this, &ScalarsPanel::onFilterTextChanged);
-    row->addWidget(m_filterEdit, 3);
-    row->addWidget(separator(toolbar));
-
-    auto* smoothingLabel = new QLabel(tr("Smoothing"), toolbar);
-    m_smoothingSlider = new QSlider(Qt::Horizontal, toolbar);
-    m_smoothingSlider->setObjectName(QStringLiteral("smoothingSlider"));
-    m_smoothingSlider->setRange(0, 999);
-    m_smoothingSlider->setPageStep(50);
-    m_smoothingSlider->setMinimumWidth(90);
-    m_smoothingSlider->setMaximumWidth(170);
-    m_smoothingSlider->setToolTip(
-        tr("Exponential moving average weight (TensorBoard's debiased smoothing); 0 turns smoothing off"));
-    m_smoothingSpin = new QDoubleSpinBox(toolbar);
-    m_smoothingSpin->setObjectName(QStringLiteral("smoothingValue"));
-    m_smoothingSpin->setRange(0.0, 0.999);
-    m_smoothingSpin->setDecimals(3);
-    m_smoothingSpin->setSingleStep(0.01);
-    m_smoothingSpin->setToolTip(m_smoothingSlider->toolTip());
-    smoothingLabel->setBuddy(m_smoothingSlider);
-    connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 1000.0); });
-    connect(m_smoothingSpin, &QDoubleSpinBox::valueChanged, this, [this](double v) { setSmoothing(v); });
-    row->addWidget(smoothingLabel);
-    row->addWidget(m_smoothingSlider, 1);
-    row->addWidget(m_smoothingSpin);
-    row->addWidget(separator(toolbar));
-
-    auto* xLabel = new QLabel(tr("X axis"), toolbar);
-    m_xAxisCombo = new QComboBox(toolbar);
-    m_xAxisCombo->setObjectName(QStringLiteral("xAxisMode"));
-    m_xAxisCombo->addItem(tr("Step"), int(XAxisMode::Step));
-    m_xAxisCombo->addItem(tr("Relative time"), int(XAxisMode::RelativeTime));
-    m_xAxisCombo->addItem(tr("Wall time"), int(XAxisMode::WallTime));
-    m_xAxisCombo->setToolTip(tr("Measure the x axis in steps, time since each run started, or clock time"));
-    xLabel->setBuddy(m_xAxisCombo);
-    connect(m_xAxisCombo, &QComboBox::currentIndexChanged, this,
-            [this](int index) { setXAxisMode(XAxisMode(m_xAxisCombo->itemData(index).toInt())); });
-    row->addWidget(xLabel);
-    row->addWidget(m_xAxisCombo);
-    row->addWidget(separator(toolbar));
-
-    m_logYCheck = new QCheckBox(tr("Log scale"), toolbar);
-    m_logYCheck->setObjectName(QStringLiteral("logScale"));
-    m_logYCheck->setToolTip(tr("Logarithmic y axis (values at or below zero are not drawn)"));
-    connect(m_logYCheck, &QCheckBox::toggled, this, &ScalarsPanel::setLogY);
-    row->addWidget(m_logYCheck);
-
-    m_outliersCheck = new QCheckBox(tr("Ignore outliers"), toolbar);
-    m_outliersCheck->setObjectName(QStringLiteral("ignoreOutliers"));
-    m_outliersCheck->setToolTip(tr("Fit the y axis to the bulk of the values (around the 5th to 95th percentile), "
-                                   "so that spikes and the first steps do not flatten the curves"));
-    connect(m_outliersCheck, &QCheckBox::toggled, this, &ScalarsPanel::setIgnoreOutliers);
-    row->addWidget(m_outliersCheck);
-
-    m_fitButton = new QToolButton(toolbar);
-    m_fitButton->setObjectName(QStringLiteral("fitAll"));
-    m_fitButton->setText(tr("Fit All"));
-    m_fitButton->setIcon(chartIcon(QStringLiteral("chart-fit")));
-    m_fitButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_fitButton->setAutoRaise(true);
-    m_fitButton->setToolTip(tr("Reset the zoom of every chart to show all data"));
-    connect(m_fitButton, &QToolButton::clicked, this, &ScalarsPanel::fitAll);
-    row->addWidget(m_fitButton);
-
-    m_summaryLabel = new QLabel(toolbar);
-    m_summaryLabel->setObjectName(QStringLiteral("summary"));
-    m_summaryLabel->setForegroundRole(QPalette::PlaceholderText);
-    row->addStretch(0);
-    row->addWidget(m_summaryLabel);
+    m_toolbar = new ScalarsToolbar(this);
+    m_toolbar->setSmoothing(m_options.smoothing);
+    m_toolbar->setXAxisMode(m_options.xAxisMode);
+    m_toolbar->setLogY(m_options.logY);
+    m_toolbar->setIgnoreOutliers(m_options.ignoreOutliers);
+    connect(m_toolbar, &ScalarsToolbar::filterTextChanged, this, &ScalarsPanel::onFilterTextChanged);
+    connect(m_toolbar, &ScalarsToolbar::smoothingChanged, this, &ScalarsPanel::setSmoothing);
+    connect(m_toolbar, &ScalarsToolbar::xAxisModeChanged, this, &ScalarsPanel::setXAxisMode);
+    connect(m_toolbar, &ScalarsToolbar::logYChanged, this, &ScalarsPanel::setLogY);
+    connect(m_toolbar, &ScalarsToolbar::ignoreOutliersChanged, this, &ScalarsPanel::setIgnoreOutliers);
+    connect(m_toolbar, &ScalarsToolbar::fitAllRequested, this, &ScalarsPanel::fitAll);
 
     // Runs legend.
     auto* runsPane = new QWidget(this);
@@ -316,17 +209,9 @@ void ScalarsPanel::buildUi()
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(toolbar);
+    layout->addWidget(m_toolbar);
     layout->addWidget(rule);
     layout->addWidget(m_splitter, 1);
-
-    {
-        const QSignalBlocker b1(m_logYCheck);
-        const QSignalBlocker b2(m_outliersCheck);
-        m_logYCheck->setChecked(m_options.logY);
-        m_outliersCheck->setChecked(m_options.ignoreOutliers);
-    }
-    syncSmoothingControls();
 }
 
 void ScalarsPanel::setStore(ScalarStore* store)
@@ -363,6 +248,7 @@ void ScalarsPanel::onStoreDestroyed()
 
 void ScalarsPanel::onStructureChanged()
 {
+    Q_ASSERT(QThread::currentThread() == thread());
     m_structurePending = true;
     if (!m_updateTimer->isActive())
         m_updateTimer->start();
@@ -370,6 +256,7 @@ void ScalarsPanel::onStructureChanged()
 
 void ScalarsPanel::onSeriesChanged(const QString& run, const QStringList& tags)
 {
+    Q_ASSERT(QThread::currentThread() == thread());
     Q_UNUSED(run)
     for (const QString& tag : tags)
         m_pendingTags.insert(tag);
@@ -379,6 +266,7 @@ void ScalarsPanel::onSeriesChanged(const QString& run, const QStringList& tags)
 
 void ScalarsPanel::onStoreCleared()
 {
+    Q_ASSERT(QThread::currentThread() == thread());
     m_pendingTags.clear();
     m_structurePending = true;
     if (!m_updateTimer->isActive())
@@ -533,33 +421,28 @@ void ScalarsPanel::onFilterTextChanged(const QString& text)
     m_filterValid = re.isValid();
     if (m_filterValid) {
         m_filter = re;
-        m_filterEdit->setPalette(QPalette());
-        m_filterEdit->setToolTip(tr("Show only tags matching this regular expression (case-insensitive)"));
+        m_toolbar->setFilterError({});
         m_filterTimer->start();
     } else {
-        QPalette pal = m_filterEdit->palette();
-        pal.setColor(QPalette::Text, alertColor());
-        m_filterEdit->setPalette(pal);
-        m_filterEdit->setToolTip(tr("Invalid regular expression: %1 (at character %2). The previous filter stays "
-                                    "in effect.")
-                                     .arg(re.errorString())
-                                     .arg(re.patternErrorOffset() + 1));
+        m_toolbar->setFilterError(
+            tr("Invalid regular expression: %1 (at character %2). The previous filter stays in effect.")
+                .arg(re.errorString())
+                .arg(re.patternErrorOffset() + 1));
     }
 }
 
 void ScalarsPanel::setTagFilter(const QString& pattern)
 {
-    if (m_filterEdit->text() != pattern)
-        m_filterEdit->setText(pattern);
-    else
-        onFilterTextChanged(pattern);
+    m_toolbar->setFilterText(pattern);
+    onFilterTextChanged(pattern);
     m_filterTimer->stop();
     applyFilter();
+    emit optionsChanged();
 }
 
 QString ScalarsPanel::tagFilter() const
 {
-    return m_filterEdit->text();
+    return m_toolbar->filterText();
 }
 
 void ScalarsPanel::applyFilter()
@@ -568,7 +451,6 @@ void ScalarsPanel::applyFilter()
     for (ChartSection* section : std::as_const(m_sections))
         updateSection(section);
     updateEmptyState();
-    emit optionsChanged();
 }
 
 void ScalarsPanel::updateSection(ChartSection* section)
@@ -624,20 +506,19 @@ void ScalarsPanel::materializeVisible(int budget)
             if (!QRect(section->mapTo(m_content, QPoint(0, 0)), section->size()).intersects(wanted))
                 continue;
             for (QWidget* widget : section->widgets()) {
-                if (qobject_cast<ScalarChart*>(widget))
+                auto* placeholder = qobject_cast<ChartPlaceholder*>(widget);
+                if (!placeholder)
                     continue;
                 if (!QRect(widget->mapTo(m_content, QPoint(0, 0)), widget->size()).intersects(wanted))
-                    continue;
-                const QString tag = m_placeholders.key(widget);
-                if (tag.isEmpty())
                     continue;
                 if (budget-- <= 0) {
                     scheduleMaterialize();
                     return;
                 }
-                section->replaceWidget(widget, createChart(tag));
+                const QString tag = placeholder->tag();
+                section->replaceWidget(placeholder, createChart(tag));
                 m_placeholders.remove(tag);
-                widget->deleteLater();
+                placeholder->deleteLater();
             }
         }
     }
@@ -655,7 +536,7 @@ ScalarChart* ScalarsPanel::createChart(const QString& tag)
         return chart;
     auto* chart = new ScalarChart(m_store, tag, m_options, m_content);
     chart->setObjectName(QStringLiteral("chart:") + tag);
-    chart->setWheelZoomModifiers(Qt::ControlModifier);
+    chart->setWheelZoomModifiers(m_wheelZoomModifiers);
     chart->setFramed(true);
     chart->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     ChartExportMenu* menu = chart->exportMenu();
@@ -699,7 +580,7 @@ void ScalarsPanel::updateEmptyState()
     m_emptyLabel->setText(message);
     m_emptyLabel->setVisible(!message.isEmpty());
     const int runCount = int(m_runModel->runs().size());
-    m_summaryLabel->setText(
+    m_toolbar->setSummary(
         m_tags.isEmpty() ? QString()
                          : tr("%1 of %2 tags · %n run(s)", nullptr, runCount).arg(visible.size()).arg(m_tags.size()));
 }
@@ -715,23 +596,13 @@ bool ScalarsPanel::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
-void ScalarsPanel::syncSmoothingControls()
-{
-    const QSignalBlocker b1(m_smoothingSlider);
-    const QSignalBlocker b2(m_smoothingSpin);
-    m_smoothingSlider->setValue(int(std::lround(m_options.smoothing * 1000.0)));
-    m_smoothingSpin->setValue(m_options.smoothing);
-}
-
 void ScalarsPanel::setSmoothing(double weight)
 {
     weight = std::isfinite(weight) ? std::clamp(weight, 0.0, 0.999) : 0.0;
-    if (weight == m_options.smoothing) {
-        syncSmoothingControls();
+    m_toolbar->setSmoothing(weight);
+    if (weight == m_options.smoothing)
         return;
-    }
     m_options.smoothing = weight;
-    syncSmoothingControls();
     for (ScalarChart* chart : std::as_const(m_charts))
         chart->setSmoothing(weight);
     emit optionsChanged();
@@ -739,10 +610,7 @@ void ScalarsPanel::setSmoothing(double weight)
 
 void ScalarsPanel::setXAxisMode(XAxisMode mode)
 {
-    {
-        const QSignalBlocker blocker(m_xAxisCombo);
-        m_xAxisCombo->setCurrentIndex(m_xAxisCombo->findData(int(mode)));
-    }
+    m_toolbar->setXAxisMode(mode);
     if (mode == m_options.xAxisMode)
         return;
     m_options.xAxisMode = mode;
@@ -753,10 +621,7 @@ void ScalarsPanel::setXAxisMode(XAxisMode mode)
 
 void ScalarsPanel::setLogY(bool enabled)
 {
-    {
-        const QSignalBlocker blocker(m_logYCheck);
-        m_logYCheck->setChecked(enabled);
-    }
+    m_toolbar->setLogY(enabled);
     if (enabled == m_options.logY)
         return;
     m_options.logY = enabled;
@@ -767,10 +632,7 @@ void ScalarsPanel::setLogY(bool enabled)
 
 void ScalarsPanel::setIgnoreOutliers(bool enabled)
 {
-    {
-        const QSignalBlocker blocker(m_outliersCheck);
-        m_outliersCheck->setChecked(enabled);
-    }
+    m_toolbar->setIgnoreOutliers(enabled);
     if (enabled == m_options.ignoreOutliers)
         return;
     m_options.ignoreOutliers = enabled;
@@ -853,6 +715,13 @@ void ScalarsPanel::fitAll()
 {
     for (ScalarChart* chart : std::as_const(m_charts))
         chart->fitToData();
+}
+
+void ScalarsPanel::setWheelZoomModifiers(Qt::KeyboardModifiers modifiers)
+{
+    m_wheelZoomModifiers = modifiers;
+    for (ScalarChart* chart : std::as_const(m_charts))
+        chart->setWheelZoomModifiers(modifiers);
 }
 
 void ScalarsPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider provider)

@@ -13,23 +13,18 @@
 #include <QVariantMap>
 #include <QWidget>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
-class QLineEdit;
 class QListView;
 class QScrollArea;
-class QSlider;
 class QSplitter;
 class QTimer;
-class QToolButton;
 class QVBoxLayout;
 
 namespace runlens {
 
 class ChartSection;
 class RunLegendModel;
+class ScalarsToolbar;
 
 /// The Scalars panel: training curves of every tag of every run, TensorBoard style but faster and
 /// denser. A toolbar (tag filter, smoothing, x axis, log scale, outliers), a runs legend that toggles runs
@@ -85,6 +80,10 @@ public:
 
     /// Fits every chart to its data.
     void fitAll();
+    /// Modifiers that make the wheel zoom a chart (default Ctrl, so that the plain wheel scrolls the page;
+    /// Qt::NoModifier makes the plain wheel zoom).
+    void setWheelZoomModifiers(Qt::KeyboardModifiers modifiers);
+    Qt::KeyboardModifiers wheelZoomModifiers() const { return m_wheelZoomModifiers; }
     /// Applies store changes that are waiting for the coalescing timer now, and creates the charts that are
     /// in view.
     void flushPendingUpdates();
@@ -131,7 +130,6 @@ private:
     void updateColumns();
     void updateEmptyState();
     void onFilterTextChanged(const QString& text);
-    void syncSmoothingControls();
 
     QPointer<ScalarStore> m_store;
     ScalarChartOptions m_options;
@@ -147,18 +145,12 @@ private:
     bool m_structurePending = false;
     ChartExportMenu::FileNameProvider m_fileNameProvider;
     QString m_exportDirectory;
+    Qt::KeyboardModifiers m_wheelZoomModifiers = Qt::ControlModifier;
     int m_columns = 2;
     int m_chartHeight = 280;
 
     RunLegendModel* m_runModel = nullptr;
-    QLineEdit* m_filterEdit = nullptr;
-    QSlider* m_smoothingSlider = nullptr;
-    QDoubleSpinBox* m_smoothingSpin = nullptr;
-    QComboBox* m_xAxisCombo = nullptr;
-    QCheckBox* m_logYCheck = nullptr;
-    QCheckBox* m_outliersCheck = nullptr;
-    QToolButton* m_fitButton = nullptr;
-    QLabel* m_summaryLabel = nullptr;
+    ScalarsToolbar* m_toolbar = nullptr;
     QListView* m_runView = nullptr;
     QSplitter* m_splitter = nullptr;
     QScrollArea* m_scroll = nullptr;

@@ -795,6 +795,32 @@ private slots:
         QCOMPARE(c.series.value(QStringLiteral("s")).front().step, 0);
     }
 
+    void fileOrderAndEmptyRecords()
+    {
+        // A restarted job writes lower steps again: the reader reports what the file says, in file order
+        // (the preemption rule is the series' business). Empty records are valid framing and carry nothing.
+        const QString file = path(QStringLiteral("restart"));
+        EventFileWriter writer;
+        QVERIFY(writer.open(file));
+        QVERIFY(writer.writeFileVersion(1.0));
+        for (const qint64 step : { 0, 1, 2, 3, 4, 5 })
+            QVERIFY(writer.writeScalar(QStringLiteral("loss"), step, 1.0 + double(step), double(step)));
+        QVERIFY(writer.writeRecord(QByteArrayView()));
+        for (const qint64 step : { 3, 4 })
+            QVERIFY(writer.writeScalar(QStringLiteral("loss"), step, 10.0 + double(step), -double(step)));
+        QVERIFY(writer.close());
+        EventFileReader reader(file, SummaryFlavor::TensorBoard);
+        const PollResult r = pollOnce(reader);
+        QCOMPARE(r.update.status, ImportStatus::Ok);
+        QVERIFY(r.update.diagnostics.isEmpty());
+        QCOMPARE(r.update.scalars.size(), std::size_t(1));
+        QList<qint64> steps;
+        for (const ScalarPoint& point : r.update.scalars.front().points)
+            steps.append(point.step);
+        QCOMPARE(steps, (QList<qint64> { 0, 1, 2, 3, 4, 5, 3, 4 }));
+        QCOMPARE(r.update.scalars.front().points.back().value, -4.0);
+    }
+
     void damagedRecords_data()
     {
         QTest::addColumn<QString>("kind");

@@ -289,6 +289,11 @@ private slots:
         QVERIFY(!loss->isAutoFit());
         m_panel->fitAll();
         QVERIFY(loss->isAutoFit());
+        // The application may prefer the plain wheel to zoom.
+        m_panel->setWheelZoomModifiers(Qt::NoModifier);
+        QCOMPARE(loss->wheelZoomModifiers(), Qt::NoModifier);
+        QApplication::sendEvent(loss, &plain);
+        QVERIFY(!loss->isAutoFit());
     }
 
     void dragPans()

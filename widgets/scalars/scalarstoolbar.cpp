@@ -1,0 +1,188 @@
+#include "scalarstoolbar.h"
+
+#include "common/charticons.h"
+#include "common/chartpalette.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QToolButton>
+
+#include <cmath>
+
+namespace runlens {
+
+namespace {
+
+constexpr int kSliderSteps = 1000; // the slider works in thousandths of the weight
+
+QFrame* separator(QWidget* parent)
+{
+    auto* line = new QFrame(parent);
+    line->setFrameShape(QFrame::VLine);
+    line->setFrameShadow(QFrame::Plain);
+    line->setForegroundRole(QPalette::Mid);
+    line->setFixedWidth(1);
+    return line;
+}
+
+} // namespace
+
+ScalarsToolbar::ScalarsToolbar(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("scalarsToolbar"));
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(10, 6, 10, 6);
+    row->setSpacing(8);
+
+    m_filterEdit = new QLineEdit(this);
+    m_filterEdit->setObjectName(QStringLiteral("tagFilter"));
+    m_filterEdit->setPlaceholderText(tr("Filter tags (regular expression)"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_filterEdit->setMinimumWidth(160);
+    setFilterError({});
+    connect(m_filterEdit, &QLineEdit::textChanged, this, &ScalarsToolbar::filterTextChanged);
+    row->addWidget(m_filterEdit, 3);
+    row->addWidget(separator(this));
+
+    auto* smoothingLabel = new QLabel(tr("Smoothing"), this);
+    m_smoothingSlider = new QSlider(Qt::Horizontal, this);
+    m_smoothingSlider->setObjectName(QStringLiteral("smoothingSlider"));
+    m_smoothingSlider->setRange(0, kSliderSteps - 1);
+    m_smoothingSlider->setPageStep(50);
+    m_smoothingSlider->setMinimumWidth(90);
+    m_smoothingSlider->setMaximumWidth(170);
+    m_smoothingSlider->setToolTip(
+        tr("Exponential moving average weight (TensorBoard's debiased smoothing); 0 turns smoothing off"));
+    m_smoothingSpin = new QDoubleSpinBox(this);
+    m_smoothingSpin->setObjectName(QStringLiteral("smoothingValue"));
+    m_smoothingSpin->setRange(0.0, 0.999);
+    m_smoothingSpin->setDecimals(3);
+    m_smoothingSpin->setSingleStep(0.01);
+    m_smoothingSpin->setToolTip(m_smoothingSlider->toolTip());
+    smoothingLabel->setBuddy(m_smoothingSlider);
+    connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int v) {
+        const double weight = v / double(kSliderSteps);
+        const QSignalBlocker blocker(m_smoothingSpin);
+        m_smoothingSpin->setValue(weight);
+        emit smoothingChanged(weight);
+    });
+    connect(m_smoothingSpin, &QDoubleSpinBox::valueChanged, this, [this](double weight) {
+        const QSignalBlocker blocker(m_smoothingSlider);
+        m_smoothingSlider->setValue(int(std::lround(weight * kSliderSteps)));
+        emit smoothingChanged(weight);
+    });
+    row->addWidget(smoothingLabel);
+    row->addWidget(m_smoothingSlider, 1);
+    row->addWidget(m_smoothingSpin);
+    row->addWidget(separator(this));
+
+    auto* xLabel = new QLabel(tr("X axis"), this);
+    m_xAxisCombo = new QComboBox(this);
+    m_xAxisCombo->setObjectName(QStringLiteral("xAxisMode"));
+    m_xAxisCombo->addItem(tr("Step"), int(XAxisMode::Step));
+    m_xAxisCombo->addItem(tr("Relative time"), int(XAxisMode::RelativeTime));
+    m_xAxisCombo->addItem(tr("Wall time"), int(XAxisMode::WallTime));
+    m_xAxisCombo->setToolTip(tr("Measure the x axis in steps, time since each run started, or clock time"));
+    xLabel->setBuddy(m_xAxisCombo);
+    connect(m_xAxisCombo, &QComboBox::currentIndexChanged, this,
+            [this](int index) { emit xAxisModeChanged(XAxisMode(m_xAxisCombo->itemData(index).toInt())); });
+    row->addWidget(xLabel);
+    row->addWidget(m_xAxisCombo);
+    row->addWidget(separator(this));
+
+    m_logYCheck = new QCheckBox(tr("Log scale"), this);
+    m_logYCheck->setObjectName(QStringLiteral("logScale"));
+    m_logYCheck->setToolTip(tr("Logarithmic y axis (values at or below zero are not drawn)"));
+    connect(m_logYCheck, &QCheckBox::toggled, this, &ScalarsToolbar::logYChanged);
+    row->addWidget(m_logYCheck);
+
+    m_outliersCheck = new QCheckBox(tr("Ignore outliers"), this);
+    m_outliersCheck->setObjectName(QStringLiteral("ignoreOutliers"));
+    m_outliersCheck->setToolTip(tr("Fit the y axis to the bulk of the values (around the 5th to 95th percentile), "
+                                   "so that spikes and the first steps do not flatten the curves"));
+    connect(m_outliersCheck, &QCheckBox::toggled, this, &ScalarsToolbar::ignoreOutliersChanged);
+    row->addWidget(m_outliersCheck);
+
+    m_fitButton = new QToolButton(this);
+    m_fitButton->setObjectName(QStringLiteral("fitAll"));
+    m_fitButton->setText(tr("Fit All"));
+    m_fitButton->setIcon(chartIcon(QStringLiteral("chart-fit")));
+    m_fitButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_fitButton->setAutoRaise(true);
+    m_fitButton->setToolTip(tr("Reset the zoom of every chart to show all data"));
+    connect(m_fitButton, &QToolButton::clicked, this, &ScalarsToolbar::fitAllRequested);
+    row->addWidget(m_fitButton);
+
+    m_summaryLabel = new QLabel(this);
+    m_summaryLabel->setObjectName(QStringLiteral("summary"));
+    m_summaryLabel->setForegroundRole(QPalette::PlaceholderText);
+    row->addStretch(0);
+    row->addWidget(m_summaryLabel);
+}
+
+void ScalarsToolbar::setFilterText(const QString& text)
+{
+    if (m_filterEdit->text() == text)
+        return;
+    const QSignalBlocker blocker(m_filterEdit);
+    m_filterEdit->setText(text);
+}
+
+QString ScalarsToolbar::filterText() const
+{
+    return m_filterEdit->text();
+}
+
+void ScalarsToolbar::setFilterError(const QString& message)
+{
+    if (message.isEmpty()) {
+        m_filterEdit->setPalette(QPalette());
+        m_filterEdit->setToolTip(tr("Show only tags matching this regular expression (case-insensitive)"));
+        return;
+    }
+    QPalette pal = m_filterEdit->palette();
+    pal.setColor(QPalette::Text, alertColor());
+    m_filterEdit->setPalette(pal);
+    m_filterEdit->setToolTip(message);
+}
+
+void ScalarsToolbar::setSmoothing(double weight)
+{
+    const QSignalBlocker b1(m_smoothingSlider);
+    const QSignalBlocker b2(m_smoothingSpin);
+    m_smoothingSlider->setValue(int(std::lround(weight * kSliderSteps)));
+    m_smoothingSpin->setValue(weight);
+}
+
+void ScalarsToolbar::setXAxisMode(XAxisMode mode)
+{
+    const QSignalBlocker blocker(m_xAxisCombo);
+    m_xAxisCombo->setCurrentIndex(m_xAxisCombo->findData(int(mode)));
+}
+
+void ScalarsToolbar::setLogY(bool enabled)
+{
+    const QSignalBlocker blocker(m_logYCheck);
+    m_logYCheck->setChecked(enabled);
+}
+
+void ScalarsToolbar::setIgnoreOutliers(bool enabled)
+{
+    const QSignalBlocker blocker(m_outliersCheck);
+    m_outliersCheck->setChecked(enabled);
+}
+
+void ScalarsToolbar::setSummary(const QString& text)
+{
+    m_summaryLabel->setText(text);
+}
+
+} // namespace runlens

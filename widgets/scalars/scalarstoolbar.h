@@ -1,0 +1,55 @@
+#pragma once
+
+#include "scalarformat.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSlider;
+class QToolButton;
+
+namespace runlens {
+
+/// The control row of the Scalars panel: tag filter, smoothing (slider and value), x-axis mode, log scale,
+/// ignore outliers, "Fit All" and a short summary. It only shows values and reports what the user changes;
+/// the setters do not emit, so the panel can keep it in sync without feedback loops.
+class ScalarsToolbar final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ScalarsToolbar(QWidget* parent = nullptr);
+
+    void setFilterText(const QString& text);
+    QString filterText() const;
+    /// Shows the filter in red with `message` as tooltip; an empty message restores the normal look.
+    void setFilterError(const QString& message);
+    void setSmoothing(double weight);
+    void setXAxisMode(XAxisMode mode);
+    void setLogY(bool enabled);
+    void setIgnoreOutliers(bool enabled);
+    void setSummary(const QString& text);
+
+signals:
+    void filterTextChanged(const QString& text);
+    void smoothingChanged(double weight);
+    void xAxisModeChanged(runlens::XAxisMode mode);
+    void logYChanged(bool enabled);
+    void ignoreOutliersChanged(bool enabled);
+    void fitAllRequested();
+
+private:
+    QLineEdit* m_filterEdit = nullptr;
+    QSlider* m_smoothingSlider = nullptr;
+    QDoubleSpinBox* m_smoothingSpin = nullptr;
+    QComboBox* m_xAxisCombo = nullptr;
+    QCheckBox* m_logYCheck = nullptr;
+    QCheckBox* m_outliersCheck = nullptr;
+    QToolButton* m_fitButton = nullptr;
+    QLabel* m_summaryLabel = nullptr;
+};
+
+} // namespace runlens
