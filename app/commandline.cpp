@@ -33,19 +33,14 @@ QTextStream& err()
     return stream;
 }
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("runlens::cli", text);
-}
-
 bool checkPath(const QString& path)
 {
     if (path.isEmpty()) {
-        err() << tr("runlens: a PATH is required") << Qt::endl;
+        err() << QCoreApplication::translate("runlens::cli", "runlens: a PATH is required") << Qt::endl;
         return false;
     }
     if (!QFileInfo::exists(path)) {
-        err() << tr("runlens: %1 does not exist").arg(path) << Qt::endl;
+        err() << QCoreApplication::translate("runlens::cli", "runlens: %1 does not exist").arg(path) << Qt::endl;
         return false;
     }
     return true;
@@ -60,10 +55,13 @@ void printJson(const QJsonObject& object)
 int scan(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Lists what a run folder holds."));
+    parser.setApplicationDescription(QCoreApplication::translate("runlens::cli", "Lists what a run folder holds."));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("json"), tr("Print JSON (the stable contract) instead of text.")});
-    parser.addPositionalArgument(QStringLiteral("PATH"), tr("Run folder or file."));
+    parser.addOption(
+        { QStringLiteral("json"),
+          QCoreApplication::translate("runlens::cli", "Print JSON (the stable contract) instead of text.") });
+    parser.addPositionalArgument(QStringLiteral("PATH"),
+                                 QCoreApplication::translate("runlens::cli", "Run folder or file."));
     parser.process(args);
     const QString path = parser.positionalArguments().value(0);
     if (!checkPath(path))
@@ -79,10 +77,14 @@ int scan(const QStringList& args)
 int info(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Imports a run folder and reports what each artifact imported to."));
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "runlens::cli", "Imports a run folder and reports what each artifact imported to."));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("json"), tr("Print JSON (the stable contract) instead of text.")});
-    parser.addPositionalArgument(QStringLiteral("PATH"), tr("Run folder or file."));
+    parser.addOption(
+        { QStringLiteral("json"),
+          QCoreApplication::translate("runlens::cli", "Print JSON (the stable contract) instead of text.") });
+    parser.addPositionalArgument(QStringLiteral("PATH"),
+                                 QCoreApplication::translate("runlens::cli", "Run folder or file."));
     parser.process(args);
     const QString path = parser.positionalArguments().value(0);
     if (!checkPath(path))
@@ -103,36 +105,45 @@ int info(const QStringList& args)
 int demo(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Writes the demo run folder."));
+    parser.setApplicationDescription(QCoreApplication::translate("runlens::cli", "Writes the demo run folder."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("DIR"), tr("Folder to write (created if needed)."));
+    parser.addPositionalArgument(QStringLiteral("DIR"),
+                                 QCoreApplication::translate("runlens::cli", "Folder to write (created if needed)."));
     parser.process(args);
     const QString dir = parser.positionalArguments().value(0);
     if (dir.isEmpty()) {
-        err() << tr("runlens demo: a DIR is required") << Qt::endl;
+        err() << QCoreApplication::translate("runlens::cli", "runlens demo: a DIR is required") << Qt::endl;
         return 2;
     }
     QString error;
     if (!DemoRun::write(dir, &error)) {
-        err() << tr("runlens demo: %1").arg(error) << Qt::endl;
+        err() << QCoreApplication::translate("runlens::cli", "runlens demo: %1").arg(error) << Qt::endl;
         return 1;
     }
-    out() << tr("Demo run written to %1").arg(QDir(dir).absolutePath()) << Qt::endl;
+    out() << QCoreApplication::translate("runlens::cli", "Demo run written to %1").arg(QDir(dir).absolutePath())
+          << Qt::endl;
     return 0;
 }
 
 int exportChart(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Exports a chart without a display."));
+    parser.setApplicationDescription(QCoreApplication::translate("runlens::cli", "Exports a chart without a display."));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("chart"), tr("The chart, as KIND:NAME (for example scalars:train/loss)."),
-                      QStringLiteral("KIND:NAME")});
-    parser.addOption({QStringLiteral("out"), tr("Output file; the format follows the extension (png, svg, pdf, csv)."),
-                      QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("smoothing"), tr("Smoothing weight for scalars, 0 to 0.999 (default 0.6)."),
-                      QStringLiteral("W"), QStringLiteral("0.6")});
-    parser.addPositionalArgument(QStringLiteral("PATH"), tr("Run folder or file."));
+    parser.addOption(
+        { QStringLiteral("chart"),
+          QCoreApplication::translate("runlens::cli", "The chart, as KIND:NAME (for example scalars:train/loss)."),
+          QStringLiteral("KIND:NAME") });
+    parser.addOption({ QStringLiteral("out"),
+                       QCoreApplication::translate(
+                           "runlens::cli", "Output file; the format follows the extension (png, svg, pdf, csv)."),
+                       QStringLiteral("FILE") });
+    parser.addOption(
+        { QStringLiteral("smoothing"),
+          QCoreApplication::translate("runlens::cli", "Smoothing weight for scalars, 0 to 0.999 (default 0.6)."),
+          QStringLiteral("W"), QStringLiteral("0.6") });
+    parser.addPositionalArgument(QStringLiteral("PATH"),
+                                 QCoreApplication::translate("runlens::cli", "Run folder or file."));
     parser.process(args);
     const QString path = parser.positionalArguments().value(0);
     if (!checkPath(path))
@@ -141,13 +152,17 @@ int exportChart(const QStringList& args)
     const QString outFile = parser.value(QStringLiteral("out"));
     const int colon = chart.indexOf(QLatin1Char(':'));
     if (colon <= 0 || outFile.isEmpty()) {
-        err() << tr("runlens export: --chart KIND:NAME and --out FILE are required") << Qt::endl;
+        err() << QCoreApplication::translate("runlens::cli",
+                                             "runlens export: --chart KIND:NAME and --out FILE are required")
+              << Qt::endl;
         return 2;
     }
     const QString kind = chart.left(colon);
     const QString name = chart.mid(colon + 1);
     if (kind != QLatin1String("scalars")) {
-        err() << tr("runlens export: unknown chart kind '%1' (known: scalars)").arg(kind) << Qt::endl;
+        err() << QCoreApplication::translate("runlens::cli", "runlens export: unknown chart kind '%1' (known: scalars)")
+                     .arg(kind)
+              << Qt::endl;
         return 2;
     }
     ImportSession session(RunScanner().scan(path));
@@ -155,10 +170,13 @@ int exportChart(const QStringList& args)
     QObject::connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
     session.importBlocking();
     if (!store.tags().contains(name)) {
-        err() << tr("runlens export: no scalar tag '%1' in %2").arg(name, path) << Qt::endl;
+        err() << QCoreApplication::translate("runlens::cli", "runlens export: no scalar tag '%1' in %2").arg(name, path)
+              << Qt::endl;
         const QStringList tags = store.tags();
         if (!tags.isEmpty())
-            err() << tr("available tags: %1").arg(tags.join(QStringLiteral(", "))) << Qt::endl;
+            err() << QCoreApplication::translate("runlens::cli", "available tags: %1")
+                         .arg(tags.join(QStringLiteral(", ")))
+                  << Qt::endl;
         return 1;
     }
     QString error;
@@ -166,14 +184,17 @@ int exportChart(const QStringList& args)
     bool smoothingOk = false;
     options.smoothing = parser.value(QStringLiteral("smoothing")).toDouble(&smoothingOk);
     if (!smoothingOk || options.smoothing < 0.0 || options.smoothing > 0.999) {
-        err() << tr("runlens export: --smoothing takes a number from 0 to 0.999") << Qt::endl;
+        err() << QCoreApplication::translate("runlens::cli",
+                                             "runlens export: --smoothing takes a number from 0 to 0.999")
+              << Qt::endl;
         return 2;
     }
     if (!exportScalarChart(store, name, outFile, options, QSize(800, 500), &error)) {
-        err() << tr("runlens export: %1").arg(error) << Qt::endl;
+        err() << QCoreApplication::translate("runlens::cli", "runlens export: %1").arg(error) << Qt::endl;
         return 1;
     }
-    out() << tr("Wrote %1").arg(QFileInfo(outFile).absoluteFilePath()) << Qt::endl;
+    out() << QCoreApplication::translate("runlens::cli", "Wrote %1").arg(QFileInfo(outFile).absoluteFilePath())
+          << Qt::endl;
     return 0;
 }
 
@@ -181,8 +202,8 @@ int exportChart(const QStringList& args)
 
 bool isSubcommand(const QStringList& arguments)
 {
-    static const QStringList kCommands {QStringLiteral("scan"), QStringLiteral("info"), QStringLiteral("demo"),
-                                        QStringLiteral("export")};
+    static const QStringList kCommands { QStringLiteral("scan"), QStringLiteral("info"), QStringLiteral("demo"),
+                                         QStringLiteral("export") };
     return arguments.size() > 1 && kCommands.contains(arguments.at(1));
 }
 
