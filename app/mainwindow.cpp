@@ -82,7 +82,7 @@ void MainWindow::createDocks()
     m_runDock->setObjectName(QStringLiteral("RunBrowserDock"));
     m_runDock->setWidget(m_runBrowser);
     addDockWidget(Qt::LeftDockWidgetArea, m_runDock);
-    resizeDocks({m_runDock, m_scalarsDock}, {380, 1060}, Qt::Horizontal);
+    resizeDocks({m_runDock, m_scalarsDock}, {440, 1000}, Qt::Horizontal);
 
     m_scalarsPanel->setExportFileNameProvider(
         [this](ChartExporter::Format format, const QString& suggested) { return askExportFileName(format, suggested); });

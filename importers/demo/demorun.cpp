@@ -88,7 +88,7 @@ bool writeRun(const QDir& root, const Schedule& schedule, QString* error)
         writer.writeScalar(QStringLiteral("train/accuracy"), step, wallTime, accuracy);
         writer.writeScalar(QStringLiteral("train/learning_rate"), step, wallTime, lr);
         writer.writeScalar(QStringLiteral("perf/samples_per_second"), step, wallTime,
-                           1200.0 + 60.0 * noise.gaussian() - (step % 200 == 0 ? 400.0 : 0.0));
+                           1180.0 + 25.0 * noise.gaussian() + 40.0 * std::sin(step / 40.0) - (step % 200 == 0 ? 300.0 : 0.0));
         if ((step + 1) % DemoRun::kEvalEvery == 0) {
             wallTime += 2.5;
             const double evalLoss = clean * 1.08 + 0.02 * noise.gaussian() + 0.00012 * step * (schedule.seed % 2);

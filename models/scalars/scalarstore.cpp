@@ -17,7 +17,8 @@ void ScalarStore::append(const QString& run, const ScalarBatch& batch)
         return;
     bool structural = false;
     if (!m_runs.contains(run)) {
-        m_runs.append(run);
+        // Sorted by name, so that a run keeps its colour however the import threads finish.
+        m_runs.insert(std::lower_bound(m_runs.begin(), m_runs.end(), run), run);
         structural = true;
     }
     auto& tags = m_series[run];

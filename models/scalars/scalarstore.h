@@ -25,7 +25,7 @@ public:
     void clear();
     void removeRun(const QString& run);
 
-    /// Runs in the order they first received points (their colour index).
+    /// Runs sorted by name; the position is the run's colour index.
     QStringList runs() const { return m_runs; }
     int runIndex(const QString& run) const { return m_runs.indexOf(run); }
     /// Every tag of every run, sorted.

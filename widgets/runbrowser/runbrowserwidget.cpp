@@ -115,7 +115,8 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::Stretch);
-    m_view->header()->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::Interactive);
+    m_view->header()->resizeSection(RunBrowserModel::KindColumn, 104);
     m_view->header()->setSectionResizeMode(RunBrowserModel::SizeColumn, QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::ResizeToContents);
     connect(m_view, &QTreeView::activated, this, &RunBrowserWidget::activate);
