@@ -1,9 +1,9 @@
 #include "mainwindow.h"
 
+#include "common/chartexporter.h"
 #include "core/importsession.h"
 #include "core/runscanner.h"
 #include "runbrowser/runbrowserwidget.h"
-#include "common/chartexporter.h"
 #include "scalars/scalarchart.h"
 #include "scalars/scalarspanel.h"
 
@@ -27,6 +27,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QtConcurrent>
 
@@ -54,6 +55,13 @@ MainWindow::MainWindow(QWidget* parent)
     restoreSettings();
 
     connect(&m_scanWatcher, &QFutureWatcher<RunManifest>::finished, this, &MainWindow::scanFinished);
+
+    // Files a running job creates later (a new event file after a restart, a new run) are picked up
+    // by scanning again now and then, less often for folders that take long to scan.
+    m_rescanTimer = new QTimer(this);
+    m_rescanTimer->setSingleShot(true);
+    connect(m_rescanTimer, &QTimer::timeout, this, &MainWindow::rescan);
+    connect(&m_rescanWatcher, &QFutureWatcher<RunManifest>::finished, this, &MainWindow::rescanFinished);
 }
 
 MainWindow::~MainWindow()
@@ -61,6 +69,7 @@ MainWindow::~MainWindow()
     if (m_scanCancel)
         m_scanCancel->store(true);
     m_scanWatcher.waitForFinished();
+    m_rescanWatcher.waitForFinished();
     // Panels go before the models they show, and before this window stops being a MainWindow.
     delete m_session;
     delete m_scalarsDock;
@@ -82,10 +91,11 @@ void MainWindow::createDocks()
     m_runDock->setObjectName(QStringLiteral("RunBrowserDock"));
     m_runDock->setWidget(m_runBrowser);
     addDockWidget(Qt::LeftDockWidgetArea, m_runDock);
-    resizeDocks({m_runDock, m_scalarsDock}, {440, 1000}, Qt::Horizontal);
+    resizeDocks({ m_runDock, m_scalarsDock }, { 440, 1000 }, Qt::Horizontal);
 
-    m_scalarsPanel->setExportFileNameProvider(
-        [this](ChartExporter::Format format, const QString& suggested) { return askExportFileName(format, suggested); });
+    m_scalarsPanel->setExportFileNameProvider([this](ChartExporter::Format format, const QString& suggested) {
+        return askExportFileName(format, suggested);
+    });
     connect(m_scalarsPanel, &ScalarsPanel::chartExported, this, [this](const QString& fileName) {
         statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
     });
@@ -107,8 +117,8 @@ void MainWindow::createActions()
     file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("Open &File…"), this,
                     &MainWindow::chooseFile);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    QAction* reloadAction = file->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"), this,
-                                            &MainWindow::reload);
+    QAction* reloadAction
+        = file->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"), this, &MainWindow::reload);
     reloadAction->setShortcut(QKeySequence::Refresh);
     file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export Chart…"), this, &MainWindow::exportChart);
@@ -257,6 +267,8 @@ void MainWindow::openPath(const QString& path)
     m_scanCancel = std::make_shared<std::atomic_bool>(false);
     auto cancel = m_scanCancel;
     const QString target = m_currentPath;
+    m_rescanTimer->stop();
+    m_scanClock.start();
     m_scanWatcher.setFuture(QtConcurrent::run([target, cancel]() {
         ImportControl control;
         control.cancel = cancel.get();
@@ -264,14 +276,35 @@ void MainWindow::openPath(const QString& path)
     }));
 }
 
+void MainWindow::rescan()
+{
+    if (!m_session || m_rescanWatcher.isRunning() || !QFileInfo(m_currentPath).isDir())
+        return;
+    auto cancel = m_scanCancel;
+    const QString target = m_currentPath;
+    m_scanClock.start();
+    m_rescanWatcher.setFuture(QtConcurrent::run([target, cancel]() {
+        ImportControl control;
+        control.cancel = cancel.get();
+        return RunScanner().scan(target, control);
+    }));
+}
+
+void MainWindow::rescanFinished()
+{
+    m_lastScanMs = m_scanClock.elapsed();
+    const RunManifest manifest = m_rescanWatcher.result();
+    if (m_session && manifest.root == m_session->manifest().root && !manifest.truncated)
+        m_session->addArtifacts(manifest);
+    if (m_session)
+        m_rescanTimer->start(std::max<qint64>(5000, 20 * m_lastScanMs));
+}
+
 void MainWindow::scanFinished()
 {
     m_scanning = false;
-    const RunManifest manifest = m_scanWatcher.result();
-    if (manifest.root != m_currentPath && QFileInfo(m_currentPath).isDir()) {
-        // A newer openPath() replaced this scan.
-    }
-    startImport(manifest);
+    m_lastScanMs = m_scanClock.elapsed();
+    startImport(m_scanWatcher.result());
 }
 
 void MainWindow::startImport(const RunManifest& manifest)
@@ -291,10 +324,22 @@ void MainWindow::startImport(const RunManifest& manifest)
     });
     connect(m_session, &ImportSession::progressChanged, this, [this](int permille, const QString& text) {
         m_progress->setValue(permille);
+        const bool busy = m_session->isBusy();
+        m_progress->setVisible(busy);
+        m_cancelButton->setVisible(busy);
         if (isBusy())
             m_statusText->setText(text);
     });
     connect(m_session, &ImportSession::finished, this, &MainWindow::importFinished);
+    connect(m_session, &ImportSession::artifactsAdded, this, [this](int first, int count) {
+        m_runModel->setManifest(m_session->manifest());
+        for (int i = 0; i < m_session->artifactCount(); ++i)
+            m_runModel->setArtifactState(i, m_session->state(i));
+        const Artifact& a = m_session->manifest().artifacts[first];
+        m_statusText->setText(tr("New: %1").arg(QDir::toNativeSeparators(a.relativePath))
+                              + (count > 1 ? tr(" and %n more file(s)", nullptr, count - 1) : QString()));
+    });
+    m_rescanTimer->start(std::max<qint64>(5000, 20 * m_lastScanMs));
     if (manifest.artifacts.isEmpty()) {
         setBusy(false);
         m_statusText->setText(tr("No training artifacts found in %1.").arg(QDir::toNativeSeparators(manifest.root)));
@@ -391,7 +436,8 @@ void MainWindow::exportChart()
     const QString tag = QInputDialog::getItem(this, tr("Export Chart"), tr("Chart:"), tags, 0, false, &ok);
     if (!ok)
         return;
-    const QString fileName = askExportFileName(ChartExporter::Format::Png, QString(tag).replace(QLatin1Char('/'), QLatin1Char('_')));
+    const QString fileName
+        = askExportFileName(ChartExporter::Format::Png, QString(tag).replace(QLatin1Char('/'), QLatin1Char('_')));
     if (fileName.isEmpty())
         return;
     QString error;
@@ -406,8 +452,8 @@ QString MainWindow::askExportFileName(ChartExporter::Format format, const QStrin
     QSettings settings;
     const QString dir = settings.value(QStringLiteral("export/directory"), QDir::homePath()).toString();
     QStringList filters;
-    for (auto f : {ChartExporter::Format::Png, ChartExporter::Format::Svg, ChartExporter::Format::Pdf,
-                   ChartExporter::Format::Csv})
+    for (auto f : { ChartExporter::Format::Png, ChartExporter::Format::Svg, ChartExporter::Format::Pdf,
+                    ChartExporter::Format::Csv })
         filters << ChartExporter::fileDialogFilter(f);
     QString selected = ChartExporter::fileDialogFilter(format);
     QString base = suggested;
@@ -418,8 +464,8 @@ QString MainWindow::askExportFileName(ChartExporter::Format format, const QStrin
     if (fileName.isEmpty())
         return {};
     if (!ChartExporter::formatForFileName(fileName)) {
-        for (auto f : {ChartExporter::Format::Png, ChartExporter::Format::Svg, ChartExporter::Format::Pdf,
-                       ChartExporter::Format::Csv}) {
+        for (auto f : { ChartExporter::Format::Png, ChartExporter::Format::Svg, ChartExporter::Format::Pdf,
+                        ChartExporter::Format::Csv }) {
             if (selected == ChartExporter::fileDialogFilter(f))
                 fileName += QLatin1Char('.') + ChartExporter::suffix(f);
         }

@@ -4,6 +4,7 @@
 #include "core/importsession.h"
 #include "core/runmanifest.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QPointer>
@@ -12,6 +13,7 @@
 #include <memory>
 
 class QDockWidget;
+class QTimer;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -74,6 +76,8 @@ private:
     void activateArtifact(int artifactIndex);
     void setBusy(bool busy, const QString& text = {});
     void notifyIdle();
+    void rescan();
+    void rescanFinished();
 
     ScalarStore* m_scalars;
     RunBrowserModel* m_runModel;
@@ -91,6 +95,10 @@ private:
     QString m_currentPath;
     QPointer<ImportSession> m_session;
     QFutureWatcher<RunManifest> m_scanWatcher;
+    QFutureWatcher<RunManifest> m_rescanWatcher;
+    QTimer* m_rescanTimer = nullptr;
+    QElapsedTimer m_scanClock;
+    qint64 m_lastScanMs = 0;
     std::shared_ptr<std::atomic_bool> m_scanCancel;
     std::vector<std::function<void()>> m_idleCallbacks;
     bool m_scanning = false;

@@ -409,6 +409,16 @@
         <source>&lt;h3&gt;RunLens %1&lt;/h3&gt;&lt;p&gt;A desktop workbench for debugging and tuning deep-learning training runs: summaries, graphs, tensors, profiler traces and memory in one place.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;RunLens %1&lt;/h3&gt;&lt;p&gt;用于调试和调优深度学习训练的桌面工作台：摘要、计算图、张量、性能跟踪和内存尽在一处。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>New: %1</source>
+        <translation>新文件：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more file(s)</source>
+        <translation>
+            <numerusform>，另有 %n 个文件</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>runlens::Report</name>

@@ -76,49 +76,93 @@ ImportSession::~ImportSession()
 
 void ImportSession::buildGroups()
 {
+    for (int i = 0; i < m_manifest.artifacts.size(); ++i)
+        addToGroup(i);
+    for (const auto& group : m_groups)
+        sortGroup(*group);
+}
+
+std::shared_ptr<ImportSession::Group> ImportSession::addToGroup(int index)
+{
     // Summary files of one run, in name order, form one group; each other artifact is its own group.
-    QHash<QString, std::shared_ptr<Group>> summaryGroups;
-    for (int i = 0; i < m_manifest.artifacts.size(); ++i) {
-        const Artifact& artifact = m_manifest.artifacts[i];
-        auto importer = createImporter(artifact);
-        if (!importer) {
-            m_states[i].status = ImportStatus::Unsupported;
-            continue;
-        }
-        std::shared_ptr<Group> group;
-        if (isSummaryKind(artifact.kind)) {
-            auto& slot = summaryGroups[artifact.run];
-            if (!slot) {
-                slot = std::make_shared<Group>();
-                m_groups.push_back(slot);
-            }
-            group = slot;
-        } else {
-            group = std::make_shared<Group>();
-            m_groups.push_back(group);
-        }
-        group->indices.push_back(i);
-        group->importers.push_back(std::move(importer));
-        group->knownSizes.push_back(-1);
+    const Artifact& artifact = m_manifest.artifacts[index];
+    auto importer = createImporter(artifact);
+    if (!importer) {
+        m_states[index].status = ImportStatus::Unsupported;
+        return nullptr;
     }
-    for (const auto& group : m_groups) {
-        // Sort by file name (TensorBoard reads a run's files in lexicographic order, roughly start time).
-        std::vector<size_t> order(group->indices.size());
-        for (size_t k = 0; k < order.size(); ++k)
-            order[k] = k;
-        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            return QFileInfo(m_manifest.artifacts[group->indices[a]].path).fileName()
-                < QFileInfo(m_manifest.artifacts[group->indices[b]].path).fileName();
-        });
-        std::vector<int> indices;
-        std::vector<std::unique_ptr<ArtifactImporter>> importers;
-        for (size_t k : order) {
-            indices.push_back(group->indices[k]);
-            importers.push_back(std::move(group->importers[k]));
+    std::shared_ptr<Group> group;
+    if (isSummaryKind(artifact.kind)) {
+        auto& slot = m_summaryGroups[artifact.run];
+        if (!slot) {
+            slot = std::make_shared<Group>();
+            m_groups.push_back(slot);
         }
-        group->indices = std::move(indices);
-        group->importers = std::move(importers);
+        group = slot;
+    } else {
+        group = std::make_shared<Group>();
+        m_groups.push_back(group);
     }
+    group->indices.push_back(index);
+    group->importers.push_back(std::move(importer));
+    group->knownSizes.push_back(-1);
+    return group;
+}
+
+void ImportSession::sortGroup(Group& group)
+{
+    // TensorBoard reads a run's files in lexicographic order of their names (roughly their start time).
+    std::vector<size_t> order(group.indices.size());
+    for (size_t k = 0; k < order.size(); ++k)
+        order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return QFileInfo(m_manifest.artifacts[group.indices[a]].path).fileName()
+            < QFileInfo(m_manifest.artifacts[group.indices[b]].path).fileName();
+    });
+    std::vector<int> indices;
+    std::vector<std::unique_ptr<ArtifactImporter>> importers;
+    std::vector<qint64> sizes;
+    for (size_t k : order) {
+        indices.push_back(group.indices[k]);
+        importers.push_back(std::move(group.importers[k]));
+        sizes.push_back(group.knownSizes[k]);
+    }
+    group.indices = std::move(indices);
+    group.importers = std::move(importers);
+    group.knownSizes = std::move(sizes);
+}
+
+int ImportSession::addArtifacts(const RunManifest& rescanned)
+{
+    QList<Artifact> added;
+    for (const Artifact& artifact : rescanned.artifacts) {
+        if (m_manifest.indexOfPath(artifact.path) < 0)
+            added.append(artifact);
+    }
+    if (added.isEmpty() || m_canceled)
+        return 0;
+    // A group being read on a worker must not change under it: new files join it once it is idle.
+    for (const Artifact& artifact : added) {
+        const auto existing = m_summaryGroups.constFind(artifact.run);
+        if (isSummaryKind(artifact.kind) && existing != m_summaryGroups.cend() && (*existing)->running)
+            return 0;
+    }
+    const int first = int(m_manifest.artifacts.size());
+    std::vector<std::shared_ptr<Group>> touched;
+    for (const Artifact& artifact : added) {
+        m_manifest.artifacts.append(artifact);
+        m_states.emplace_back();
+        if (auto group = addToGroup(int(m_manifest.artifacts.size()) - 1)) {
+            if (std::find(touched.begin(), touched.end(), group) == touched.end())
+                touched.push_back(group);
+        }
+    }
+    for (const auto& group : touched)
+        sortGroup(*group);
+    emit artifactsAdded(first, int(added.size()));
+    for (const auto& group : touched)
+        launch(group);
+    return int(added.size());
 }
 
 void ImportSession::start()

@@ -5,6 +5,7 @@
 #include "core/importstate.h"
 #include "core/runmanifest.h"
 
+#include <QHash>
 #include <QObject>
 #include <QTimer>
 
@@ -43,10 +44,17 @@ public:
     /// Reads everything on the calling thread (command line). Signals are emitted as in start().
     void importBlocking();
 
+    /// Takes the artifacts of a newer scan of the same folder that this session does not know yet (a
+    /// file a still-running job has just created) and imports them. Returns how many were added; 0 also
+    /// when a run they belong to is being read right now (call again later).
+    int addArtifacts(const RunManifest& rescanned);
+
 signals:
     /// New scalar points of one run; apply them to a ScalarStore in emission order.
     void scalarsArrived(const QString& run, const runlens::ScalarBatch& batch);
     void artifactChanged(int artifactIndex);
+    /// Artifacts [first, first + count) were appended to the manifest by addArtifacts().
+    void artifactsAdded(int first, int count);
     /// Overall progress of the current import, 0..1000, with a line of text for the status bar.
     void progressChanged(int permille, const QString& text);
     /// Every group finished (or was canceled) in the current round.
@@ -57,6 +65,8 @@ private:
     struct PollResult;
 
     void buildGroups();
+    std::shared_ptr<Group> addToGroup(int artifactIndex);
+    void sortGroup(Group& group);
     void launch(const std::shared_ptr<Group>& group);
     void deliver(const PollResult& result);
     void checkGrowth();
@@ -65,6 +75,7 @@ private:
     RunManifest m_manifest;
     std::vector<ArtifactState> m_states;
     std::vector<std::shared_ptr<Group>> m_groups;
+    QHash<QString, std::shared_ptr<Group>> m_summaryGroups; ///< run -> the group of its summary files
     std::shared_ptr<std::atomic_bool> m_cancel;
     QTimer m_tailTimer;
     QTimer m_progressTimer;

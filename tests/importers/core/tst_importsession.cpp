@@ -150,12 +150,42 @@ private slots:
         QVERIFY(session.state(0).diagnostics.isEmpty());
     }
 
+    void filesCreatedLaterAreAdded()
+    {
+        QTemporaryDir dir;
+        writeEvents(QDir(dir.path()).filePath(QStringLiteral("a")), QStringLiteral("events.out.tfevents.100.h"), 0, 9);
+        ImportSession session(RunScanner().scan(dir.path()));
+        ScalarStore store;
+        connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+        QSignalSpy finished(&session, &ImportSession::finished);
+        QSignalSpy added(&session, &ImportSession::artifactsAdded);
+        session.start();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(session.addArtifacts(RunScanner().scan(dir.path())), 0); // nothing new
+
+        // A restarted job writes a new file into run "a" (resuming at step 5), and a new run "b" appears.
+        writeEvents(QDir(dir.path()).filePath(QStringLiteral("a")), QStringLiteral("events.out.tfevents.200.h"), 5, 14);
+        writeEvents(QDir(dir.path()).filePath(QStringLiteral("b")), QStringLiteral("events.out.tfevents.300.h"), 0, 2);
+        QCOMPARE(session.addArtifacts(RunScanner().scan(dir.path())), 2);
+        QCOMPARE(added.count(), 1);
+        QCOMPARE(added.first().at(0).toInt(), 1);
+        QCOMPARE(added.first().at(1).toInt(), 2);
+        QCOMPARE(session.artifactCount(), 3);
+        QVERIFY(finished.wait(10000));
+        const ScalarSeries* a = store.series(QStringLiteral("a"), QStringLiteral("loss"));
+        QCOMPARE(int(a->points.size()), 15); // 0..4 from the first file, 5..14 from the second
+        QCOMPARE(a->preempted, 5);
+        QCOMPARE(int(store.series(QStringLiteral("b"), QStringLiteral("loss"))->points.size()), 3);
+        for (const ArtifactState& state : session.states())
+            QCOMPARE(state.status, ImportStatus::Ok);
+    }
+
     void aBadFileDoesNotStopTheOthers()
     {
         QTemporaryDir dir;
         writeEvents(QDir(dir.path()).filePath(QStringLiteral("good")), QStringLiteral("events.out.tfevents.1.h"), 0, 4);
-        const QString badPath
-            = writeEvents(QDir(dir.path()).filePath(QStringLiteral("bad")), QStringLiteral("events.out.tfevents.1.h"), 0, 4);
+        const QString badPath = writeEvents(QDir(dir.path()).filePath(QStringLiteral("bad")),
+                                            QStringLiteral("events.out.tfevents.1.h"), 0, 4);
         {
             // Damage the payload of the third record: that record is skipped, the rest kept.
             QFile f(badPath);
@@ -191,8 +221,8 @@ private slots:
     {
         QTemporaryDir dir;
         for (int i = 0; i < 6; ++i)
-            writeEvents(QDir(dir.path()).filePath(QStringLiteral("r%1").arg(i)), QStringLiteral("events.out.tfevents.1.h"),
-                        0, 20000);
+            writeEvents(QDir(dir.path()).filePath(QStringLiteral("r%1").arg(i)),
+                        QStringLiteral("events.out.tfevents.1.h"), 0, 20000);
         ImportSession session(RunScanner().scan(dir.path()));
         QSignalSpy finished(&session, &ImportSession::finished);
         session.start();
