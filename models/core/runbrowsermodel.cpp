@@ -230,7 +230,7 @@ QVariant RunBrowserModel::runData(const Node& node, int column, int role) const
     case SizeColumn: {
         qint64 total = 0;
         for (int a : members)
-            total += m_manifest.artifacts[a].size;
+            total += std::max(m_manifest.artifacts[a].size, m_states[a].bytesRead);
         return formatByteSize(total);
     }
     case StatusColumn: {
@@ -291,7 +291,8 @@ QVariant RunBrowserModel::artifactData(const Node& node, int column, int role) c
         case KindColumn:
             return artifactKindName(artifact.kind);
         case SizeColumn:
-            return formatByteSize(artifact.size);
+            // A file that grows while it is open has been read past the size it had when scanned.
+            return formatByteSize(std::max(artifact.size, state.bytesRead));
         case StatusColumn: {
             QString text = importStatusName(state.status);
             if (!state.diagnostics.isEmpty())

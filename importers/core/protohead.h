@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QtGlobal>
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+// Protobuf wire format, just enough to look at the first fields of a message, and the heuristics FileSniffer
+// uses to tell binary protobuf graphs apart (ONNX, MindSpore anf_ir, TensorFlow GraphDef) from a file's head.
+
+namespace runlens::sniff {
+
+struct WireField
+{
+    quint32 number = 0;
+    int wireType = -1;
+    quint64 varint = 0; ///< value of a varint field, length of a length-delimited one
+    std::string_view bytes; ///< the part of a length-delimited payload present in the buffer
+    bool complete = false; ///< the whole field is inside the buffer
+};
+
+std::optional<quint64> readVarint(std::string_view s, std::size_t& pos);
+
+/// Reads the field at `pos`; returns false at the end of the buffer or on a wire type that cannot occur.
+/// A length-delimited field may run past the buffer: its visible part is returned, `pos` goes to the end.
+bool readField(std::string_view s, std::size_t& pos, WireField& field);
+
+enum class ProtoGuess { None, Onnx, AnfIr, TfGraphDef, Ambiguous };
+
+/// ONNX ModelProto {ir_version=1 varint, producer_name=2, producer_version=3, domain=4 strings,
+/// model_version=5, doc_string=6, graph=7, opset_import=8 ...} versus MindSpore anf_ir ModelProto
+/// {ir_version=1 varint, domain=2 string, model_version=3 varint, graph=4 message}.
+ProtoGuess guessModelProto(std::string_view head);
+
+/// A bare graph: field 1 is a repeated node message. TF NodeDef starts with its printable `name` (1)
+/// followed by `op` (2); a MindSpore NodeProto (anf_ir and debugger schemas) starts with `input` (1),
+/// an InputProto message, or with `name` (2) then `op_type` (3) when it has no inputs.
+ProtoGuess guessBareGraph(std::string_view head);
+
+} // namespace runlens::sniff
