@@ -265,11 +265,16 @@ void MainWindow::openPath(const QString& path)
     m_scanning = true;
     setBusy(true, tr("Scanning %1…").arg(QDir::toNativeSeparators(m_currentPath)));
     m_scanCancel = std::make_shared<std::atomic_bool>(false);
+    m_rescanTimer->stop();
+    startScan(m_scanWatcher);
+}
+
+void MainWindow::startScan(QFutureWatcher<RunManifest>& watcher)
+{
     auto cancel = m_scanCancel;
     const QString target = m_currentPath;
-    m_rescanTimer->stop();
     m_scanClock.start();
-    m_scanWatcher.setFuture(QtConcurrent::run([target, cancel]() {
+    watcher.setFuture(QtConcurrent::run([target, cancel]() {
         ImportControl control;
         control.cancel = cancel.get();
         return RunScanner().scan(target, control);
@@ -278,16 +283,8 @@ void MainWindow::openPath(const QString& path)
 
 void MainWindow::rescan()
 {
-    if (!m_session || m_rescanWatcher.isRunning() || !QFileInfo(m_currentPath).isDir())
-        return;
-    auto cancel = m_scanCancel;
-    const QString target = m_currentPath;
-    m_scanClock.start();
-    m_rescanWatcher.setFuture(QtConcurrent::run([target, cancel]() {
-        ImportControl control;
-        control.cancel = cancel.get();
-        return RunScanner().scan(target, control);
-    }));
+    if (m_session && !m_rescanWatcher.isRunning() && QFileInfo(m_currentPath).isDir())
+        startScan(m_rescanWatcher);
 }
 
 void MainWindow::rescanFinished()

@@ -76,6 +76,7 @@ private:
     void activateArtifact(int artifactIndex);
     void setBusy(bool busy, const QString& text = {});
     void notifyIdle();
+    void startScan(QFutureWatcher<RunManifest>& watcher);
     void rescan();
     void rescanFinished();
 
