@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QTranslator>
 
+#include <cstdio>
 #include <memory>
 
 namespace {
@@ -26,6 +27,22 @@ QString languageFromArguments(int argc, char** argv)
             return arg.mid(7);
     }
     return {};
+}
+
+QtMessageHandler g_defaultHandler = nullptr;
+
+/// Without a display, Qt's offscreen platform reports things that only matter to a windowing system;
+/// they would read like errors in a terminal or a CI log.
+void quietOffscreenMessages(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (type != QtCriticalMsg && type != QtFatalMsg
+        && (message.contains(QLatin1String("propagateSizeHints"))
+            || message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))))
+        return;
+    if (g_defaultHandler)
+        g_defaultHandler(type, context, message);
+    else
+        std::fprintf(stderr, "%s\n", qPrintable(message));
 }
 
 bool hasDisplay()
@@ -79,6 +96,8 @@ int main(int argc, char** argv)
         if (runlens::cli::subcommandNeedsGui(rawArguments)) {
             if (!hasDisplay())
                 qputenv("QT_QPA_PLATFORM", "offscreen");
+            if (qgetenv("QT_QPA_PLATFORM") == "offscreen")
+                g_defaultHandler = qInstallMessageHandler(quietOffscreenMessages);
             app = std::make_unique<QApplication>(argc, argv);
         } else {
             app = std::make_unique<QCoreApplication>(argc, argv);
@@ -91,6 +110,8 @@ int main(int argc, char** argv)
     const bool display = hasDisplay();
     if (!display)
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qgetenv("QT_QPA_PLATFORM") == "offscreen")
+        g_defaultHandler = qInstallMessageHandler(quietOffscreenMessages);
     QApplication app(argc, argv);
     setIdentity();
     installTranslators(app, language);
