@@ -6,6 +6,12 @@
 #include "runbrowser/runbrowserwidget.h"
 #include "scalars/scalarchart.h"
 #include "scalars/scalarspanel.h"
+#include "operators/operatorspanel.h"
+#include "steps/stepspanel.h"
+#include "timeline/timelinepanel.h"
+#include "timeline/timelineview.h"
+
+#include "core/timerange.h"
 
 #include "core/runbrowsermodel.h"
 #include "scalars/scalarstore.h"
@@ -73,6 +79,9 @@ MainWindow::~MainWindow()
     // Panels go before the models they show, and before this window stops being a MainWindow.
     delete m_session;
     delete m_scalarsDock;
+    delete m_timelineDock;
+    delete m_operatorsDock;
+    delete m_stepsDock;
     delete m_runDock;
 }
 
@@ -86,16 +95,54 @@ void MainWindow::createDocks()
     m_scalarsDock->setWidget(m_scalarsPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_scalarsDock);
 
+    // Trace panels share one time range: the timeline, the operators and the steps follow each other.
+    m_timeRange = new TimeRangeModel(this);
+    m_timelinePanel = new TimelinePanel(m_timeRange, this);
+    m_timelineDock = new QDockWidget(tr("Timeline"), this);
+    m_timelineDock->setObjectName(QStringLiteral("TimelineDock"));
+    m_timelineDock->setWidget(m_timelinePanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_timelineDock);
+    tabifyDockWidget(m_scalarsDock, m_timelineDock);
+
+    m_operatorsPanel = new OperatorsPanel(this);
+    m_operatorsDock = new QDockWidget(tr("Operators"), this);
+    m_operatorsDock->setObjectName(QStringLiteral("OperatorsDock"));
+    m_operatorsDock->setWidget(m_operatorsPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_operatorsDock);
+    tabifyDockWidget(m_timelineDock, m_operatorsDock);
+
+    m_stepsPanel = new StepsPanel(this);
+    m_stepsDock = new QDockWidget(tr("Steps"), this);
+    m_stepsDock->setObjectName(QStringLiteral("StepsDock"));
+    m_stepsDock->setWidget(m_stepsPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_stepsDock);
+    tabifyDockWidget(m_operatorsDock, m_stepsDock);
+    m_scalarsDock->raise();
+
+    connect(m_stepsPanel, &StepsPanel::stepActivated, this, [this](int, qint64 start, qint64 end) {
+        m_timeRange->setVisibleRange(start, end, true);
+        raiseDock(m_timelineDock);
+    });
+    connect(m_operatorsPanel, &OperatorsPanel::longestOccurrenceRequested, this, [this](int track, quint32 slice) {
+        m_timelinePanel->view()->zoomToSlice(track, slice);
+        m_timelinePanel->view()->selectSlice(track, slice, true);
+        raiseDock(m_timelineDock);
+    });
+
     m_runBrowser = new RunBrowserWidget(m_runModel, this);
     m_runDock = new QDockWidget(tr("Run Browser"), this);
     m_runDock->setObjectName(QStringLiteral("RunBrowserDock"));
     m_runDock->setWidget(m_runBrowser);
     addDockWidget(Qt::LeftDockWidgetArea, m_runDock);
-    resizeDocks({ m_runDock, m_scalarsDock }, { 440, 1000 }, Qt::Horizontal);
+    resizeDocks({ m_runDock, m_scalarsDock }, { 460, 980 }, Qt::Horizontal);
 
     m_scalarsPanel->setExportFileNameProvider([this](ChartExporter::Format format, const QString& suggested) {
         return askExportFileName(format, suggested);
     });
+    m_operatorsPanel->setExportFileNameProvider(
+        [this](ChartExporter::Format format, const QString& suggested) { return askExportFileName(format, suggested); });
+    m_stepsPanel->setExportFileNameProvider(
+        [this](ChartExporter::Format format, const QString& suggested) { return askExportFileName(format, suggested); });
     connect(m_scalarsPanel, &ScalarsPanel::chartExported, this, [this](const QString& fileName) {
         statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
     });
@@ -130,6 +177,9 @@ void MainWindow::createActions()
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addAction(m_runDock->toggleViewAction());
     m_viewMenu->addAction(m_scalarsDock->toggleViewAction());
+    m_viewMenu->addAction(m_timelineDock->toggleViewAction());
+    m_viewMenu->addAction(m_operatorsDock->toggleViewAction());
+    m_viewMenu->addAction(m_stepsDock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About RunLens"), this, &MainWindow::about);
@@ -162,7 +212,8 @@ void MainWindow::restoreSettings()
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1440, 900);
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
+        resizeDocks({ m_runDock }, { 470 }, Qt::Horizontal);
     m_scalarsPanel->restoreState(settings.value(QStringLiteral("scalars/view")).toMap());
 }
 
@@ -256,6 +307,8 @@ void MainWindow::openPath(const QString& path)
     }
     cancelImport();
     delete m_session;
+    m_currentTrace = -1;
+    showTrace(-1, nullptr);
     m_scalars->clear();
     m_runModel->clear();
     m_currentPath = info.absoluteFilePath();
@@ -328,6 +381,11 @@ void MainWindow::startImport(const RunManifest& manifest)
             m_statusText->setText(text);
     });
     connect(m_session, &ImportSession::finished, this, &MainWindow::importFinished);
+    connect(m_session, &ImportSession::traceArrived, this, [this](int index, std::shared_ptr<const trace::TraceStore> store) {
+        // Stores are large: only the one the user opened is kept.
+        if (index == m_currentTrace)
+            showTrace(index, std::move(store));
+    });
     connect(m_session, &ImportSession::artifactsAdded, this, [this](int first, int count) {
         m_runModel->setManifest(m_session->manifest());
         for (int i = 0; i < m_session->artifactCount(); ++i)
@@ -343,8 +401,16 @@ void MainWindow::startImport(const RunManifest& manifest)
         notifyIdle();
         return;
     }
+    // Profiler traces can be gigabytes: they are read when opened, the first one right away.
+    m_session->setDeferredKinds({ArtifactKind::ChromeTrace});
     m_session->setLiveTail(true, 1000);
     m_session->start();
+    for (int i = 0; i < manifest.artifacts.size(); ++i) {
+        if (manifest.artifacts[i].kind == ArtifactKind::ChromeTrace) {
+            openTrace(i);
+            break;
+        }
+    }
 }
 
 void MainWindow::importFinished()
@@ -413,13 +479,45 @@ void MainWindow::activateArtifact(int artifactIndex)
         return;
     const Artifact& artifact = m_session->manifest().artifacts[artifactIndex];
     if (isSummaryKind(artifact.kind)) {
-        m_scalarsDock->show();
-        m_scalarsDock->raise();
+        raiseDock(m_scalarsDock);
+        return;
+    }
+    if (artifact.kind == ArtifactKind::ChromeTrace) {
+        if (artifactIndex != m_currentTrace || m_session->state(artifactIndex).status == ImportStatus::Deferred)
+            openTrace(artifactIndex);
+        raiseDock(m_timelineDock);
         return;
     }
     statusBar()->showMessage(tr("%1: %2 files are listed, but this version of RunLens does not open them yet.")
                                  .arg(QDir::toNativeSeparators(artifact.path), artifactKindName(artifact.kind)),
                              8000);
+}
+
+void MainWindow::openTrace(int artifactIndex)
+{
+    m_currentTrace = artifactIndex;
+    m_session->importArtifact(artifactIndex);
+    m_runModel->setArtifactState(artifactIndex, m_session->state(artifactIndex));
+    setBusy(true, tr("Reading %1…").arg(QDir::toNativeSeparators(m_session->manifest().artifacts[artifactIndex].relativePath)));
+}
+
+void MainWindow::showTrace(int artifactIndex, std::shared_ptr<const trace::TraceStore> store)
+{
+    m_timelinePanel->setStore(store);
+    m_operatorsPanel->setStore(store);
+    m_stepsPanel->setStore(store);
+    if (!store || !m_session || artifactIndex < 0)
+        return;
+    const QString name = m_session->manifest().artifacts[artifactIndex].relativePath;
+    m_timelineDock->setWindowTitle(tr("Timeline — %1").arg(QFileInfo(name).fileName()));
+    if (m_scalars->tags().isEmpty())
+        raiseDock(m_timelineDock);
+}
+
+void MainWindow::raiseDock(QDockWidget* dock)
+{
+    dock->show();
+    dock->raise();
 }
 
 void MainWindow::exportChart()

@@ -24,8 +24,12 @@ namespace runlens {
 class ImportSession;
 class RunBrowserModel;
 class RunBrowserWidget;
+class OperatorsPanel;
 class ScalarStore;
 class ScalarsPanel;
+class StepsPanel;
+class TimeRangeModel;
+class TimelinePanel;
 
 /// RunLens's main window: opens run folders, runs the scanner and the importers in the background,
 /// routes their results into the shared models and shows the panels as docks. The only place with
@@ -74,6 +78,9 @@ private:
     void importFinished();
     void cancelImport();
     void activateArtifact(int artifactIndex);
+    void openTrace(int artifactIndex);
+    void showTrace(int artifactIndex, std::shared_ptr<const trace::TraceStore> store);
+    void raiseDock(QDockWidget* dock);
     void setBusy(bool busy, const QString& text = {});
     void notifyIdle();
     void startScan(QFutureWatcher<RunManifest>& watcher);
@@ -86,6 +93,14 @@ private:
     ScalarsPanel* m_scalarsPanel = nullptr;
     QDockWidget* m_runDock = nullptr;
     QDockWidget* m_scalarsDock = nullptr;
+    TimeRangeModel* m_timeRange = nullptr;
+    TimelinePanel* m_timelinePanel = nullptr;
+    OperatorsPanel* m_operatorsPanel = nullptr;
+    StepsPanel* m_stepsPanel = nullptr;
+    QDockWidget* m_timelineDock = nullptr;
+    QDockWidget* m_operatorsDock = nullptr;
+    QDockWidget* m_stepsDock = nullptr;
+    int m_currentTrace = -1; ///< artifact shown in the trace panels
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusText = nullptr;

@@ -174,6 +174,101 @@
     </message>
 </context>
 <context>
+    <name>runlens::ChromeTraceReader</name>
+    <message>
+        <source>Skipped an event: %1</source>
+        <translation>跳过了一个事件：%1</translation>
+    </message>
+    <message>
+        <source>The trace file is empty</source>
+        <translation>跟踪文件为空</translation>
+    </message>
+    <message>
+        <source>Not a Chrome trace: expected a JSON object with &quot;traceEvents&quot; or an array of events</source>
+        <translation>不是 Chrome 跟踪：应为包含 &quot;traceEvents&quot; 的 JSON 对象或事件数组</translation>
+    </message>
+    <message>
+        <source>The trace ends inside its top-level object (truncated file?)</source>
+        <translation>跟踪在顶层对象内部结束（文件被截断？）</translation>
+    </message>
+    <message>
+        <source>Unexpected character in the top-level object; the rest is ignored</source>
+        <translation>顶层对象中出现意外字符；其余部分被忽略</translation>
+    </message>
+    <message>
+        <source>The trace ends inside a key (truncated file?)</source>
+        <translation>跟踪在一个键的内部结束（文件被截断？）</translation>
+    </message>
+    <message>
+        <source>Expected &apos;:&apos; after a top-level key; the rest is ignored</source>
+        <translation>顶层键之后应为 &apos;:&apos;；其余部分被忽略</translation>
+    </message>
+    <message>
+        <source>The trace ends inside the value of &quot;%1&quot; (truncated file?)</source>
+        <translation>跟踪在 &quot;%1&quot; 的值内部结束（文件被截断？）</translation>
+    </message>
+    <message>
+        <source>The trace ends inside the event list (truncated file?); the events before are kept</source>
+        <translation>跟踪在事件列表内部结束（文件被截断？）；之前的事件已保留</translation>
+    </message>
+    <message>
+        <source>Unexpected text between events; skipped to the next event</source>
+        <translation>事件之间有意外的文本；已跳到下一个事件</translation>
+    </message>
+    <message>
+        <source>The trace ends inside an event (truncated file?); the events before it are kept</source>
+        <translation>跟踪在一个事件内部结束（文件被截断？）；它之前的事件已保留</translation>
+    </message>
+    <message>
+        <source>Import canceled; the events read so far are kept</source>
+        <translation>导入已取消；已读取的事件会保留</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot; has a wrong type or an invalid value</source>
+        <translation>字段 &quot;%1&quot; 的类型错误或值无效</translation>
+    </message>
+    <message>
+        <source>no valid &quot;ts&quot;</source>
+        <translation>没有有效的 &quot;ts&quot;</translation>
+    </message>
+    <message>
+        <source>An &quot;E&quot; event has no matching &quot;B&quot; on its thread; ignored</source>
+        <translation>一个 &quot;E&quot; 事件在其线程上没有匹配的 &quot;B&quot;；已忽略</translation>
+    </message>
+    <message>
+        <source>flow event without &quot;id&quot;</source>
+        <translation>流事件缺少 &quot;id&quot;</translation>
+    </message>
+    <message>
+        <source>%1 begin event(s) without an end; shown as running to the end of the trace</source>
+        <translation>%1 个开始事件没有结束；显示为一直持续到跟踪结束</translation>
+    </message>
+    <message>
+        <source>%1 end event(s) without a matching begin were ignored</source>
+        <translation>%1 个没有匹配开始的结束事件已被忽略</translation>
+    </message>
+    <message>
+        <source>%1 event(s) were skipped (invalid UTF-8, bad escapes or fields of the wrong type); the first one is at this offset</source>
+        <translation>跳过了 %1 个事件（无效的 UTF-8、错误的转义或字段类型错误）；第一个位于此偏移处</translation>
+    </message>
+    <message>
+        <source>Cannot initialise zlib to inflate the trace</source>
+        <translation>无法初始化 zlib 来解压跟踪</translation>
+    </message>
+    <message>
+        <source>The gzip stream is truncated or corrupt; using the %1 bytes inflated so far</source>
+        <translation>gzip 数据流被截断或已损坏；使用目前已解压的 %1 字节</translation>
+    </message>
+    <message>
+        <source>Cannot open the trace: %1. Check that the file exists and is readable.</source>
+        <translation>无法打开跟踪：%1。请检查文件是否存在且可读。</translation>
+    </message>
+    <message>
+        <source>The file could not be read completely</source>
+        <translation>无法完整读取该文件</translation>
+    </message>
+</context>
+<context>
     <name>runlens::DemoRun</name>
     <message>
         <source>cannot create the folder %1</source>
@@ -239,12 +334,16 @@
         <translation>失败</translation>
     </message>
     <message>
-        <source>Not read by this version</source>
-        <translation>此版本暂不读取</translation>
-    </message>
-    <message>
         <source>Canceled</source>
         <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Double-click to open</source>
+        <translation>双击打开</translation>
+    </message>
+    <message>
+        <source>Not read yet</source>
+        <translation>暂不读取</translation>
     </message>
 </context>
 <context>
@@ -419,6 +518,101 @@
             <numerusform>，另有 %n 个文件</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>迭代步</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Timeline — %1</source>
+        <translation>时间线 — %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::OperatorsPanel</name>
+    <message>
+        <source>Host operators</source>
+        <translation>主机侧算子</translation>
+    </message>
+    <message>
+        <source>Device operators</source>
+        <translation>设备侧算子</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Host: time on the CPU; Device: time of the kernels each operator launched</source>
+        <translation>主机侧：CPU 上的时间；设备侧：每个算子所启动内核的时间</translation>
+    </message>
+    <message>
+        <source>Group by name</source>
+        <translation>按名称分组</translation>
+    </message>
+    <message>
+        <source>Group by name and input shapes</source>
+        <translation>按名称和输入形状分组</translation>
+    </message>
+    <message>
+        <source>Filter by name</source>
+        <translation>按名称筛选</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Write the table as shown (filtered and sorted) to a CSV file</source>
+        <translation>将当前显示的表格（已筛选和排序）写入 CSV 文件</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>No profiler trace</source>
+        <translation>没有性能跟踪</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kernel(s)</source>
+        <translation>
+            <numerusform>%n 个内核</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator(s)</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Show in timeline</source>
+        <translation>在时间线中显示</translation>
+    </message>
+    <message>
+        <source>Copy name</source>
+        <translation>复制名称</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>runlens::Report</name>
@@ -445,6 +639,14 @@
     <message>
         <source>  scalars %1: %2 points, steps %3..%4</source>
         <translation>  标量 %1：%2 个数据点，步 %3..%4</translation>
+    </message>
+    <message>
+        <source>  trace: %1 events (%2), %3 tracks, %4 steps, %5 memory events, %6 flows, span %7 ms</source>
+        <translation>  跟踪：%1 个事件（%2），%3 条轨道，%4 个迭代步，%5 个内存事件，%6 条流，跨度 %7 ms</translation>
+    </message>
+    <message>
+        <source>    %1: %2 calls, %3 ms total, %4 ms self</source>
+        <translation>    %1：%2 次调用，总计 %3 ms，自身 %4 ms</translation>
     </message>
 </context>
 <context>
@@ -823,6 +1025,388 @@
     </message>
 </context>
 <context>
+    <name>runlens::StepsPanel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>The rank whose steps are shown</source>
+        <translation>显示其迭代步的卡</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Step time breakdown</source>
+        <translation>迭代步时间分解</translation>
+    </message>
+    <message numerus="yes">
+        <source>Average of %n step(s)</source>
+        <translation>
+            <numerusform>%n 个迭代步的平均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Whole trace (no step markers)</source>
+        <translation>整个跟踪（没有迭代步标记）</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>Click to show this step in the timeline</source>
+        <translation>单击以在时间线中显示此迭代步</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Trace %1</source>
+        <translation>跟踪 %1</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>微秒</translation>
+    </message>
+    <message>
+        <source>ns</source>
+        <translation>纳秒</translation>
+    </message>
+    <message>
+        <source>Time (%1)</source>
+        <translation>时间（%1）</translation>
+    </message>
+    <message>
+        <source>Avg</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Computing the step breakdown…</source>
+        <translation>正在计算迭代步分解…</translation>
+    </message>
+    <message>
+        <source>No steps in this trace</source>
+        <translation>此跟踪中没有迭代步</translation>
+    </message>
+    <message>
+        <source>No profiler trace</source>
+        <translation>没有性能跟踪</translation>
+    </message>
+    <message>
+        <source>No step markers: the whole trace as one step</source>
+        <translation>没有迭代步标记：整个跟踪作为一个迭代步</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n 个迭代步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · average %2 · kernel %3 · idle %4</source>
+        <translation>%1 · 平均 %2 · 内核 %3 · 空闲 %4</translation>
+    </message>
+    <message>
+        <source>Time (ns)</source>
+        <translation>时间（纳秒）</translation>
+    </message>
+    <message>
+        <source>Show step %1 in the timeline</source>
+        <translation>在时间线中显示第 %1 步</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::TimelineDetails</name>
+    <message>
+        <source>Click a slice to see its details.</source>
+        <translation>点击一个切片以查看其详细信息。</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>持续时间</translation>
+    </message>
+    <message>
+        <source>instant</source>
+        <translation>瞬时事件</translation>
+    </message>
+    <message>
+        <source>Self time</source>
+        <translation>自身时间</translation>
+    </message>
+    <message>
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>Thread</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>begin without end: runs to the end of the trace</source>
+        <translation>有开始无结束：持续到追踪结束</translation>
+    </message>
+    <message>
+        <source>longer than 7 days: excluded from statistics</source>
+        <translation>超过 7 天：不计入统计</translation>
+    </message>
+    <message>
+        <source>Flow out</source>
+        <translation>流出</translation>
+    </message>
+    <message>
+        <source>Flow in</source>
+        <translation>流入</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>raw</source>
+        <translation>原始</translation>
+    </message>
+    <message>
+        <source>Launched by</source>
+        <translation>启动者</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… 以及另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Launched</source>
+        <translation>已启动</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::TimelineFormat</name>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>微秒</translation>
+    </message>
+    <message>
+        <source>ns</source>
+        <translation>纳秒</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::TimelineLayout</name>
+    <message>
+        <source>Device %1</source>
+        <translation>设备 %1</translation>
+    </message>
+    <message>
+        <source>Process %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Rank %1 · %2</source>
+        <translation>Rank %1 · %2</translation>
+    </message>
+    <message>
+        <source>Stream %1</source>
+        <translation>流 %1</translation>
+    </message>
+    <message>
+        <source>Counter</source>
+        <translation>计数器</translation>
+    </message>
+    <message>
+        <source>Async %1</source>
+        <translation>异步 %1</translation>
+    </message>
+    <message>
+        <source>Thread %1</source>
+        <translation>线程 %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::TimelinePainter</name>
+    <message>
+        <source>max %1</source>
+        <translation>最大 %1</translation>
+    </message>
+    <message>
+        <source>+%1</source>
+        <translation>+%1</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>Span %1</source>
+        <translation>跨度 %1</translation>
+    </message>
+    <message>
+        <source>No trace loaded</source>
+        <translation>未加载追踪</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::TimelinePanel</name>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::TimelineSearchBar</name>
+    <message>
+        <source>Search slices by name (regular expression)</source>
+        <translation>按名称搜索切片（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Enter: next match, Shift+Enter: previous match</source>
+        <translation>Enter：下一个匹配，Shift+Enter：上一个匹配</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>上一个匹配</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>下一个匹配</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1</source>
+        <translation>无效的正则表达式：%1</translation>
+    </message>
+    <message>
+        <source>searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>invalid pattern</source>
+        <translation>无效的模式</translation>
+    </message>
+    <message>
+        <source>no matches</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <source>1 match</source>
+        <translation>1 个匹配</translation>
+    </message>
+    <message>
+        <source>%1 matches</source>
+        <translation>%1 个匹配</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::TimelineView</name>
+    <message>
+        <source>W/S zoom, A/D pan, wheel zooms at the cursor, Shift+wheel pans, drag pans, Shift+drag selects a range, F fits, M marks, Escape clears, Ctrl+Z undoes a zoom.</source>
+        <translation>W/S 缩放，A/D 平移，滚轮在光标处缩放，Shift+滚轮平移，拖动平移，Shift+拖动选择范围，F 适应，M 标记，Escape 清除，Ctrl+Z 撤销缩放。</translation>
+    </message>
+    <message>
+        <source>Preparing the timeline…</source>
+        <translation>正在准备时间线…</translation>
+    </message>
+    <message>
+        <source>No trace loaded</source>
+        <translation>未加载追踪</translation>
+    </message>
+    <message>
+        <source>Duration: %1</source>
+        <translation>持续时间：%1</translation>
+    </message>
+    <message>
+        <source>Category: %1</source>
+        <translation>类别：%1</translation>
+    </message>
+    <message>
+        <source>Start: %1</source>
+        <translation>开始：%1</translation>
+    </message>
+</context>
+<context>
     <name>runlens::cli</name>
     <message>
         <source>runlens: a PATH is required</source>
@@ -1023,6 +1607,166 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>Tensor-encoded scalars exist only in TensorBoard event files.</source>
         <translation>张量编码的标量只存在于 TensorBoard 事件文件中。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::trace::OperatorStatsModel</name>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%L1 ns</source>
+        <translation>%L1 ns</translation>
+    </message>
+    <message>
+        <source>%1
+Input dims: %2</source>
+        <translation>%1
+输入维度：%2</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Duration minus the time of the CPU ops called inside</source>
+        <translation>持续时间减去其内部调用的 CPU 算子的时间</translation>
+    </message>
+    <message>
+        <source>Device time of kernels launched directly by this operator</source>
+        <translation>此算子直接启动的内核的设备时间</translation>
+    </message>
+    <message>
+        <source>Sum of the durations of every call</source>
+        <translation>所有调用的持续时间之和</translation>
+    </message>
+    <message>
+        <source>Device time of kernels launched by this operator or the operators it calls</source>
+        <translation>此算子或其调用的算子所启动内核的设备时间</translation>
+    </message>
+    <message>
+        <source>Share of all kernel time</source>
+        <translation>占全部内核时间的比例</translation>
+    </message>
+    <message>
+        <source>Share of the self time of all operators</source>
+        <translation>占全部算子自身时间的比例</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Input dims</source>
+        <translation>输入维度</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Host total</source>
+        <translation>主机总计</translation>
+    </message>
+    <message>
+        <source>Device total</source>
+        <translation>设备总计</translation>
+    </message>
+    <message>
+        <source>Host self</source>
+        <translation>主机自身</translation>
+    </message>
+    <message>
+        <source>Device self</source>
+        <translation>设备自身</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Launched by</source>
+        <translation>启动者</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::trace::StepBreakdown</name>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Memcpy</source>
+        <translation>内存拷贝</translation>
+    </message>
+    <message>
+        <source>Memset</source>
+        <translation>内存置值</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Runtime</source>
+        <translation>运行时</translation>
+    </message>
+    <message>
+        <source>Data loader</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <source>CPU op</source>
+        <translation>CPU 算子</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
     </message>
 </context>
 </TS>

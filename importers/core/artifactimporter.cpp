@@ -1,6 +1,7 @@
 #include "core/artifactimporter.h"
 
 #include "summary/eventfilereader.h"
+#include "trace/tracefileimporter.h"
 
 namespace runlens {
 
@@ -11,6 +12,8 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact)
         return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::TensorBoard);
     case ArtifactKind::MindSporeSummary:
         return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::MindSpore);
+    case ArtifactKind::ChromeTrace:
+        return std::make_unique<trace::TraceFileImporter>(artifact.path);
     default:
         return nullptr;
     }

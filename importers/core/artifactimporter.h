@@ -6,6 +6,8 @@
 #include "core/importstate.h"
 #include "core/runmanifest.h"
 #include "scalars/scalarseries.h"
+#include "trace/tracestore.h"
+#include "trace/tracesummary.h"
 
 #include <QMap>
 
@@ -23,6 +25,8 @@ struct ImportUpdate
     bool mayGrow = false; ///< ended at an incomplete tail: poll again when the file grows
     qint64 recordsRead = 0;
     qint64 bytesRead = 0;
+    std::shared_ptr<const trace::TraceStore> trace; ///< a profiler trace, read whole
+    std::optional<trace::TraceSummary> traceSummary;
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:

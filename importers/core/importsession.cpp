@@ -160,17 +160,59 @@ int ImportSession::addArtifacts(const RunManifest& rescanned)
     for (const auto& group : touched)
         sortGroup(*group);
     emit artifactsAdded(first, int(added.size()));
-    for (const auto& group : touched)
+    for (const auto& group : touched) {
+        if (isDeferred(*group)) {
+            for (int index : group->indices)
+                m_states[index].status = ImportStatus::Deferred;
+            continue;
+        }
         launch(group);
+    }
     return int(added.size());
+}
+
+void ImportSession::setDeferredKinds(const QList<ArtifactKind>& kinds)
+{
+    m_deferredKinds = kinds;
+}
+
+bool ImportSession::isDeferred(const Group& group) const
+{
+    for (int index : group.indices) {
+        if (!m_deferredKinds.contains(m_manifest.artifacts[index].kind))
+            return false;
+    }
+    return !group.indices.empty();
 }
 
 void ImportSession::start()
 {
-    for (const auto& group : m_groups)
+    for (const auto& group : m_groups) {
+        if (isDeferred(*group)) {
+            for (int index : group->indices) {
+                m_states[index].status = ImportStatus::Deferred;
+                emit artifactChanged(index);
+            }
+            continue;
+        }
         launch(group);
+    }
     if (m_running == 0)
         emit finished();
+}
+
+void ImportSession::importArtifact(int artifactIndex)
+{
+    for (const auto& group : m_groups) {
+        if (std::find(group->indices.begin(), group->indices.end(), artifactIndex) == group->indices.end())
+            continue;
+        for (int index : group->indices) {
+            if (m_states[index].status == ImportStatus::Deferred)
+                m_states[index].status = ImportStatus::Pending;
+        }
+        launch(group);
+        return;
+    }
 }
 
 void ImportSession::cancel()
@@ -280,17 +322,21 @@ void ImportSession::deliver(const PollResult& result)
         stats.points += qint64(tag.points.size());
         stats.lastStep = tag.points.back().step;
     }
+    if (update.traceSummary)
+        state.trace = update.traceSummary;
     for (const Diagnostic& d : update.diagnostics)
         qCDebug(lcImportSession) << d.toString();
     if (!update.scalars.empty())
         emit scalarsArrived(m_manifest.artifacts[result.index].run, update.scalars);
+    if (update.trace)
+        emit traceArrived(result.index, update.trace);
     emit artifactChanged(result.index);
 }
 
 void ImportSession::checkGrowth()
 {
     for (const auto& group : m_groups) {
-        if (group->running)
+        if (group->running || isDeferred(*group) && m_states[group->indices.front()].status == ImportStatus::Deferred)
             continue;
         bool grew = false;
         for (size_t k = 0; k < group->indices.size() && !grew; ++k) {

@@ -33,8 +33,13 @@ public:
     int artifactCount() const { return int(m_manifest.artifacts.size()); }
     const std::vector<ArtifactState>& states() const { return m_states; }
 
+    /// Artifacts of these kinds are not read by start() but when importArtifact() asks (large inputs the
+    /// user opens one at a time). Set before start().
+    void setDeferredKinds(const QList<ArtifactKind>& kinds);
     /// Starts reading in the background. Call once.
     void start();
+    /// Reads a deferred artifact (or reads an artifact again if it changed) in the background.
+    void importArtifact(int artifactIndex);
     /// Asks running groups to stop; what was read so far is kept (status Canceled for unfinished ones).
     void cancel();
     bool isBusy() const { return m_running > 0; }
@@ -53,6 +58,8 @@ signals:
     /// New scalar points of one run; apply them to a ScalarStore in emission order.
     void scalarsArrived(const QString& run, const runlens::ScalarBatch& batch);
     void artifactChanged(int artifactIndex);
+    /// A profiler trace was read; the store is shared and immutable.
+    void traceArrived(int artifactIndex, std::shared_ptr<const runlens::trace::TraceStore> store);
     /// Artifacts [first, first + count) were appended to the manifest by addArtifacts().
     void artifactsAdded(int first, int count);
     /// Overall progress of the current import, 0..1000, with a line of text for the status bar.
@@ -66,6 +73,7 @@ private:
 
     void buildGroups();
     std::shared_ptr<Group> addToGroup(int artifactIndex);
+    bool isDeferred(const Group& group) const;
     void sortGroup(Group& group);
     void launch(const std::shared_ptr<Group>& group);
     void deliver(const PollResult& result);
@@ -81,6 +89,7 @@ private:
     QTimer m_progressTimer;
     int m_running = 0;
     bool m_canceled = false;
+    QList<ArtifactKind> m_deferredKinds;
 };
 
 } // namespace runlens

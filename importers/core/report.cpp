@@ -53,9 +53,42 @@ QString contractStatus(ImportStatus status)
         return QStringLiteral("partial");
     case ImportStatus::Unsupported:
         return QStringLiteral("unsupported");
+    case ImportStatus::Deferred:
+        return QStringLiteral("deferred");
     default:
         return QStringLiteral("failed");
     }
+}
+
+QJsonObject countsJson(const QMap<QString, quint64>& counts)
+{
+    QJsonObject o;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        o.insert(it.key(), double(it.value()));
+    return o;
+}
+
+QJsonObject traceJson(const trace::TraceSummary& t)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("events"), double(t.events));
+    o.insert(QStringLiteral("by_phase"), countsJson(t.byPhase));
+    o.insert(QStringLiteral("by_kind"), countsJson(t.byKind));
+    o.insert(QStringLiteral("tracks"), t.tracks);
+    o.insert(QStringLiteral("processes"), t.processes);
+    o.insert(QStringLiteral("steps"), t.steps);
+    o.insert(QStringLiteral("memory_events"), double(t.memoryEvents));
+    o.insert(QStringLiteral("flows"), double(t.flows));
+    o.insert(QStringLiteral("span_ns"), double(t.spanNs));
+    QJsonArray top;
+    for (const trace::TraceSummary::Operator& op : t.topOperators) {
+        top.append(QJsonObject {{QStringLiteral("name"), op.name},
+                                {QStringLiteral("calls"), double(op.calls)},
+                                {QStringLiteral("total_ns"), double(op.totalNs)},
+                                {QStringLiteral("self_ns"), double(op.selfNs)}});
+    }
+    o.insert(QStringLiteral("top_operators"), top);
+    return o;
 }
 
 } // namespace
@@ -148,6 +181,8 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
             }
             o.insert(QStringLiteral("scalars"), QJsonObject { { QStringLiteral("tags"), tags } });
         }
+        if (state.trace)
+            o.insert(QStringLiteral("trace"), traceJson(*state.trace));
         artifacts.append(o);
     }
     root.insert(QStringLiteral("artifacts"), artifacts);
@@ -168,6 +203,31 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                 + QCoreApplication::translate("runlens::Report",
                                               "ends in an incomplete record: the writer may still be adding to it")
                 + QLatin1Char('\n');
+        if (state.trace) {
+            const trace::TraceSummary& t = *state.trace;
+            QStringList phases;
+            for (auto it = t.byPhase.cbegin(); it != t.byPhase.cend(); ++it)
+                phases << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
+            out += QCoreApplication::translate("runlens::Report",
+                                               "  trace: %1 events (%2), %3 tracks, %4 steps, %5 memory events, "
+                                               "%6 flows, span %7 ms")
+                       .arg(t.events)
+                       .arg(phases.join(QStringLiteral(", ")))
+                       .arg(t.tracks)
+                       .arg(t.steps)
+                       .arg(t.memoryEvents)
+                       .arg(t.flows)
+                       .arg(double(t.spanNs) / 1e6, 0, 'f', 3)
+                + QLatin1Char('\n');
+            for (const trace::TraceSummary::Operator& op : t.topOperators) {
+                out += QCoreApplication::translate("runlens::Report", "    %1: %2 calls, %3 ms total, %4 ms self")
+                           .arg(op.name)
+                           .arg(op.calls)
+                           .arg(double(op.totalNs) / 1e6, 0, 'f', 3)
+                           .arg(double(op.selfNs) / 1e6, 0, 'f', 3)
+                    + QLatin1Char('\n');
+            }
+        }
         for (auto it = state.scalarTags.cbegin(); it != state.scalarTags.cend(); ++it) {
             out += QCoreApplication::translate("runlens::Report", "  scalars %1: %2 points, steps %3..%4")
                        .arg(it.key())

@@ -116,7 +116,7 @@ QString artifactKindName(ArtifactKind kind)
 
 bool artifactKindImported(ArtifactKind kind)
 {
-    return isSummaryKind(kind);
+    return isSummaryKind(kind) || kind == ArtifactKind::ChromeTrace;
 }
 
 bool isSummaryKind(ArtifactKind kind)

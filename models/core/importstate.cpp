@@ -21,6 +21,8 @@ QString importStatusId(ImportStatus status)
         return QStringLiteral("unsupported");
     case ImportStatus::Canceled:
         return QStringLiteral("canceled");
+    case ImportStatus::Deferred:
+        return QStringLiteral("deferred");
     }
     return QStringLiteral("failed");
 }
@@ -39,9 +41,11 @@ QString importStatusName(ImportStatus status)
     case ImportStatus::Failed:
         return QCoreApplication::translate("runlens::ImportStatus", "Failed");
     case ImportStatus::Unsupported:
-        return QCoreApplication::translate("runlens::ImportStatus", "Not read by this version");
+        return QCoreApplication::translate("runlens::ImportStatus", "Not read yet");
     case ImportStatus::Canceled:
         return QCoreApplication::translate("runlens::ImportStatus", "Canceled");
+    case ImportStatus::Deferred:
+        return QCoreApplication::translate("runlens::ImportStatus", "Double-click to open");
     }
     return {};
 }

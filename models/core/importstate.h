@@ -1,9 +1,12 @@
 #pragma once
 
 #include "diagnostic.h"
+#include "trace/tracesummary.h"
 
 #include <QMap>
 #include <QString>
+
+#include <optional>
 
 namespace runlens {
 
@@ -16,6 +19,7 @@ enum class ImportStatus {
     Failed, ///< nothing usable
     Unsupported, ///< a kind this build lists but does not read yet
     Canceled,
+    Deferred, ///< read when the user opens it (large inputs such as profiler traces)
 };
 /// "ok", "partial", "failed" ... as in the JSON contract.
 QString importStatusId(ImportStatus status);
@@ -38,6 +42,7 @@ struct ArtifactState
     qint64 recordsRead = 0;
     qint64 bytesRead = 0;
     bool growing = false; ///< ended at an incomplete tail; tailed while the folder is open
+    std::optional<trace::TraceSummary> trace; ///< for profiler traces that were read
 
     qint64 scalarPoints() const;
     /// The most severe diagnostic severity, or Info when there is none.

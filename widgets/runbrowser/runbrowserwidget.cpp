@@ -116,9 +116,11 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::Stretch);
     m_view->header()->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::Interactive);
-    m_view->header()->resizeSection(RunBrowserModel::KindColumn, 104);
+    m_view->header()->resizeSection(RunBrowserModel::KindColumn, 96);
     m_view->header()->setSectionResizeMode(RunBrowserModel::SizeColumn, QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::Interactive);
+    m_view->header()->resizeSection(RunBrowserModel::StatusColumn, 112);
+    m_view->header()->setMinimumSectionSize(40);
     connect(m_view, &QTreeView::activated, this, &RunBrowserWidget::activate);
 
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);

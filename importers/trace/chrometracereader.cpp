@@ -1,0 +1,912 @@
+#include "chrometracereader.h"
+
+#include "jsonscan.h"
+#include "trace/tracestorebuilder.h"
+#include "traceinput.h"
+
+#include <QCoreApplication>
+#include <QLoggingCategory>
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+#include <unordered_map>
+#include <vector>
+
+Q_LOGGING_CATEGORY(lcTraceImport, "runlens.importers.trace")
+
+namespace runlens::trace {
+
+namespace {
+
+namespace od = simdjson::ondemand;
+using namespace jsonscan;
+
+static_assert(TraceInput::kPadding >= simdjson::SIMDJSON_PADDING);
+
+constexpr std::int64_t kAbsurdNs = std::int64_t(7) * 24 * 3600 * 1000'000'000;
+constexpr int kDetailedDiagnostics = 10;
+
+/// A pid/tid as written: a number, a numeric string, or a name.
+struct Ident
+{
+    std::int64_t value = 0;
+    std::string_view name; ///< set for non-numeric strings
+};
+
+struct Open
+{
+    std::int64_t start;
+    StringId name;
+    StringId category;
+    EventKind kind;
+    ArgsRef args;
+};
+
+struct KindCache
+{
+    StringId category = 0;
+    EventKind kind = EventKind::Other;
+    bool device = false;
+    bool valid = false;
+};
+
+bool isDeviceCategory(EventKind kind, std::string_view category)
+{
+    switch (kind) {
+    case EventKind::Kernel:
+    case EventKind::Memcpy:
+    case EventKind::Memset:
+    case EventKind::GpuAnnotation:
+        return true;
+    case EventKind::Communication:
+        return category.size() == 6 && (category == "kernel" || category == "Kernel");
+    default:
+        return false;
+    }
+}
+
+bool needsCorrelation(EventKind kind)
+{
+    switch (kind) {
+    case EventKind::Runtime:
+    case EventKind::Driver:
+    case EventKind::Kernel:
+    case EventKind::Memcpy:
+    case EventKind::Memset:
+    case EventKind::Communication:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/// Finds `"key": <unsigned integer>` directly in an args object's text (no parse of the object).
+bool findUnsignedArg(std::string_view args, std::string_view quotedKey, std::uint64_t& value)
+{
+    std::size_t pos = 0;
+    while ((pos = args.find(quotedKey, pos)) != std::string_view::npos) {
+        std::size_t i = pos + quotedKey.size();
+        pos = i;
+        while (i < args.size() && (args[i] == ' ' || args[i] == '\t' || args[i] == '\n' || args[i] == '\r'))
+            ++i;
+        if (i >= args.size() || args[i] != ':')
+            continue;
+        ++i;
+        while (i < args.size() && (args[i] == ' ' || args[i] == '\t' || args[i] == '\n' || args[i] == '\r'))
+            ++i;
+        std::size_t j = i;
+        while (j < args.size() && args[j] >= '0' && args[j] <= '9')
+            ++j;
+        return j > i && parseUInt64(args.substr(i, j - i), value);
+    }
+    return false;
+}
+
+class SourceReader
+{
+public:
+    SourceReader(TraceStoreBuilder& builder, int source, const QString& name, const std::string& text, std::size_t size,
+                 const ImportControl& control, Diagnostics& diagnostics, int progressBase, int progressSpan)
+        : m_builder(builder)
+        , m_source(source)
+        , m_name(name)
+        , m_data(text.data())
+        , m_end(text.data() + size)
+        , m_bufferEnd(text.data() + text.size())
+        , m_control(control)
+        , m_diagnostics(diagnostics)
+        , m_progressBase(progressBase)
+        , m_progressSpan(progressSpan)
+    { }
+
+    bool run();
+
+private:
+    qint64 offsetOf(const char* p) const { return qint64(p - m_data); }
+    void report(Severity severity, const char* at, const QString& message)
+    {
+        m_diagnostics.append({ severity, m_name, at ? offsetOf(at) : -1, -1, message });
+    }
+    void badEvent(const char* at, const QString& why);
+
+    void parseEnvelope(const char* p);
+    const char* parseEvents(const char* p);
+    const char* resync(const char* p);
+    bool handleEvent(const char* begin, const char* end);
+    void finishSource();
+
+    bool readIdent(od::value& v, Ident& out);
+    bool readUnsigned(od::value& v, std::uint64_t& out);
+    bool readTime(od::value& v, std::int64_t& out);
+    int trackFor(const Ident& pid, const Ident& tid, bool device);
+    int processFor(const Ident& pid);
+    void applyMetadata(std::string_view name, const Ident& pid, const Ident& tid, std::string_view args);
+    void addCounters(const Ident& pid, std::string_view name, std::int64_t time, std::string_view args);
+    EventKind kindOf(StringId name, StringId category, std::string_view categoryText, std::string_view nameText,
+                     bool& device);
+    ArgsRef argsRef(std::string_view args) const
+    {
+        if (args.empty())
+            return {};
+        return { std::uint64_t(args.data() - m_data), std::uint32_t(std::min<std::size_t>(args.size(), UINT32_MAX)) };
+    }
+    void noteEnd(std::int64_t t) { m_maxEnd = std::max(m_maxEnd, t); }
+
+    TraceStoreBuilder& m_builder;
+    int m_source;
+    QString m_name;
+    const char* m_data;
+    const char* m_end;
+    const char* m_bufferEnd;
+    const ImportControl& m_control;
+    Diagnostics& m_diagnostics;
+    int m_progressBase;
+    int m_progressSpan;
+
+    od::parser m_parser;
+    od::parser m_argsParser;
+    std::int64_t m_base = 0;
+    bool m_baseSet = false;
+    std::uint64_t m_eventsSeen = 0;
+    bool m_canceled = false;
+    std::int64_t m_maxEnd = std::numeric_limits<std::int64_t>::min();
+
+    std::uint64_t m_badEvents = 0;
+    qint64 m_firstBadOffset = -1;
+    std::uint64_t m_unmatchedEnds = 0;
+
+    std::string m_metadata;
+    std::vector<std::vector<Open>> m_stacks; ///< per track: open B (or async b) events
+    std::vector<KindCache> m_kinds; ///< per name id
+    std::unordered_map<std::int64_t, int> m_processes;
+    std::vector<std::uint8_t> m_processNamed; ///< per process: 1 default name, 2 from metadata
+    std::vector<std::uint8_t> m_trackNamed;
+    struct CacheEntry
+    {
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        int track = -1;
+        bool device = false;
+    };
+    std::array<CacheEntry, 64> m_trackCache {};
+};
+
+void SourceReader::badEvent(const char* at, const QString& why)
+{
+    ++m_badEvents;
+    if (m_firstBadOffset < 0)
+        m_firstBadOffset = offsetOf(at);
+    if (m_badEvents <= kDetailedDiagnostics)
+        report(Severity::Warning, at,
+               QCoreApplication::translate("runlens::ChromeTraceReader", "Skipped an event: %1").arg(why));
+}
+
+bool SourceReader::run()
+{
+    const char* p = skipWhitespace(m_data, m_end);
+    if (m_end - p >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p = skipWhitespace(p + 3, m_end);
+    if (p >= m_end) {
+        report(Severity::Error, p,
+               QCoreApplication::translate("runlens::ChromeTraceReader", "The trace file is empty"));
+    } else if (*p == '[') {
+        parseEvents(p);
+    } else if (*p == '{') {
+        parseEnvelope(p);
+    } else {
+        report(Severity::Error, p,
+               QCoreApplication::translate(
+                   "runlens::ChromeTraceReader",
+                   "Not a Chrome trace: expected a JSON object with \"traceEvents\" or an array of events"));
+    }
+    finishSource();
+    return !m_canceled;
+}
+
+void SourceReader::parseEnvelope(const char* p)
+{
+    ++p;
+    bool first = true;
+    while (true) {
+        p = skipWhitespace(p, m_end);
+        if (p >= m_end) {
+            report(Severity::Error, p,
+                   QCoreApplication::translate("runlens::ChromeTraceReader",
+                                               "The trace ends inside its top-level object (truncated file?)"));
+            return;
+        }
+        if (*p == '}')
+            break;
+        if (*p == ',') {
+            ++p;
+            continue;
+        }
+        if (*p != '"') {
+            report(Severity::Error, p,
+                   QCoreApplication::translate("runlens::ChromeTraceReader",
+                                               "Unexpected character in the top-level object; the rest is ignored"));
+            return;
+        }
+        const char* keyEnd = skipString(p, m_end);
+        if (!keyEnd) {
+            report(Severity::Error, p,
+                   QCoreApplication::translate("runlens::ChromeTraceReader",
+                                               "The trace ends inside a key (truncated file?)"));
+            return;
+        }
+        const std::string_view key(p + 1, std::size_t(keyEnd - p - 2));
+        p = skipWhitespace(keyEnd, m_end);
+        if (p >= m_end || *p != ':') {
+            report(Severity::Error, p,
+                   QCoreApplication::translate("runlens::ChromeTraceReader",
+                                               "Expected ':' after a top-level key; the rest is ignored"));
+            return;
+        }
+        p = skipWhitespace(p + 1, m_end);
+        if (key == "traceEvents" && p < m_end && *p == '[') {
+            p = parseEvents(p);
+            if (!p || m_canceled)
+                return;
+            continue;
+        }
+        const char* valueEnd = skipValue(p, m_end);
+        if (!valueEnd) {
+            report(Severity::Error, p,
+                   QCoreApplication::translate("runlens::ChromeTraceReader",
+                                               "The trace ends inside the value of \"%1\" (truncated file?)")
+                       .arg(QString::fromUtf8(key.data(), qsizetype(key.size()))));
+            return;
+        }
+        const std::string_view value(p, std::size_t(valueEnd - p));
+        m_metadata += first ? "{" : ",";
+        first = false;
+        m_metadata.append(keyEnd - key.size() - 2, key.size() + 2);
+        m_metadata += ':';
+        m_metadata += value;
+        if (key == "baseTimeNanoseconds") {
+            std::int64_t base = 0;
+            if (parseInt64(value, base) || parseMicrosToNanos(value, base)) {
+                if (key == "baseTimeNanoseconds" && m_eventsSeen > 0 && !m_baseSet)
+                    m_builder.shiftSource(m_source, base);
+                m_base = base;
+                m_baseSet = true;
+                m_builder.source(m_source).baseTimeNs = base;
+            }
+        } else if (key == "distributedInfo" && *p == '{') {
+            od::document doc;
+            od::object info;
+            std::int64_t rank = -1;
+            if (!m_argsParser.iterate(p, value.size(), std::size_t(m_bufferEnd - p)).get(doc)
+                && !doc.get_object().get(info) && !info.find_field_unordered("rank").get_int64().get(rank)) {
+                m_builder.source(m_source).rank = int(rank);
+            }
+        }
+        p = valueEnd;
+    }
+    if (!first)
+        m_metadata += '}';
+}
+
+const char* SourceReader::resync(const char* p)
+{
+    // Find the next '{' that follows a ',' (the start of the next event) after damaged text.
+    while (p < m_end) {
+        const auto* brace = static_cast<const char*>(std::memchr(p, '{', std::size_t(m_end - p)));
+        if (!brace)
+            return nullptr;
+        const char* q = brace;
+        while (q > p && (q[-1] == ' ' || q[-1] == '\n' || q[-1] == '\r' || q[-1] == '\t'))
+            --q;
+        if (q > p && q[-1] == ',')
+            return brace;
+        p = brace + 1;
+    }
+    return nullptr;
+}
+
+const char* SourceReader::parseEvents(const char* p)
+{
+    ++p;
+    std::uint64_t sinceCheck = 0;
+    while (true) {
+        p = skipWhitespace(p, m_end);
+        if (p >= m_end) {
+            report(Severity::Error, p,
+                   QCoreApplication::translate(
+                       "runlens::ChromeTraceReader",
+                       "The trace ends inside the event list (truncated file?); the events before are kept"));
+            return nullptr;
+        }
+        const char c = *p;
+        if (c == ']')
+            return p + 1;
+        if (c == ',') {
+            ++p;
+            continue;
+        }
+        if (c != '{') {
+            report(Severity::Warning, p,
+                   QCoreApplication::translate("runlens::ChromeTraceReader",
+                                               "Unexpected text between events; skipped to the next event"));
+            p = resync(p);
+            if (!p)
+                return nullptr;
+            continue;
+        }
+        const char* eventEnd = skipValue(p, m_end);
+        if (!eventEnd) {
+            report(Severity::Error, p,
+                   QCoreApplication::translate(
+                       "runlens::ChromeTraceReader",
+                       "The trace ends inside an event (truncated file?); the events before it are kept"));
+            return nullptr;
+        }
+        if (!handleEvent(p, eventEnd)) {
+            // The event was malformed beyond its own text: continue at the next plausible event.
+            const char* next = skipWhitespace(eventEnd, m_end);
+            if (next < m_end && *next != ',' && *next != ']') {
+                next = resync(eventEnd);
+                if (!next)
+                    return nullptr;
+            }
+            eventEnd = next;
+        }
+        p = eventEnd;
+        if (++sinceCheck >= 4096) {
+            sinceCheck = 0;
+            if (m_control.canceled()) {
+                m_canceled = true;
+                report(Severity::Info, p,
+                       QCoreApplication::translate("runlens::ChromeTraceReader",
+                                                   "Import canceled; the events read so far are kept"));
+                return nullptr;
+            }
+            m_control.report(m_progressBase
+                             + int(double(m_progressSpan) * double(p - m_data) / double(m_end - m_data)));
+        }
+    }
+}
+
+bool SourceReader::readIdent(od::value& v, Ident& out)
+{
+    od::json_type type;
+    if (v.type().get(type))
+        return false;
+    if (type == od::json_type::number) {
+        std::int64_t i;
+        if (!v.get_int64().get(i)) {
+            out.value = i;
+            return true;
+        }
+        double d;
+        if (!v.get_double().get(d)) {
+            out.value = std::int64_t(d);
+            return true;
+        }
+        return false;
+    }
+    if (type == od::json_type::string) {
+        std::string_view s;
+        if (v.get_string().get(s))
+            return false;
+        if (parseInt64(s, out.value))
+            return true;
+        out.value = stableId(s);
+        out.name = s;
+        return true;
+    }
+    return false;
+}
+
+bool SourceReader::readUnsigned(od::value& v, std::uint64_t& out)
+{
+    od::json_type type;
+    if (v.type().get(type))
+        return false;
+    if (type == od::json_type::number) {
+        if (!v.get_uint64().get(out))
+            return true;
+        std::int64_t i;
+        if (!v.get_int64().get(i)) {
+            out = std::uint64_t(i);
+            return true;
+        }
+        double d;
+        if (!v.get_double().get(d)) {
+            out = std::uint64_t(d);
+            return true;
+        }
+        return false;
+    }
+    if (type == od::json_type::string) {
+        std::string_view s;
+        if (v.get_string().get(s))
+            return false;
+        if (!parseUInt64(s, out))
+            out = std::uint64_t(stableId(s));
+        return true;
+    }
+    return false;
+}
+
+bool SourceReader::readTime(od::value& v, std::int64_t& out)
+{
+    od::json_type type;
+    if (v.type().get(type))
+        return false;
+    if (type == od::json_type::number)
+        return parseMicrosToNanos(v.raw_json_token(), out);
+    if (type == od::json_type::string) {
+        std::string_view s;
+        return !v.get_string().get(s) && parseMicrosToNanos(s, out);
+    }
+    return false;
+}
+
+int SourceReader::processFor(const Ident& pid)
+{
+    auto [it, inserted] = m_processes.try_emplace(pid.value, -1);
+    if (inserted) {
+        it->second = m_builder.process(m_source, pid.value);
+        if (std::size_t(it->second) >= m_processNamed.size())
+            m_processNamed.resize(std::size_t(it->second) + 1, 0);
+    }
+    const int process = it->second;
+    if (!pid.name.empty() && m_processNamed[std::size_t(process)] == 0) {
+        m_builder.setProcessName(process, pid.name);
+        m_processNamed[std::size_t(process)] = 1;
+    }
+    return process;
+}
+
+int SourceReader::trackFor(const Ident& pid, const Ident& tid, bool device)
+{
+    const std::size_t slot
+        = std::size_t((std::uint64_t(pid.value) * 0x9e3779b97f4a7c15ull) ^ std::uint64_t(tid.value)) & 63;
+    CacheEntry& entry = m_trackCache[slot];
+    if (entry.track >= 0 && entry.pid == pid.value && entry.tid == tid.value && (entry.device || !device))
+        return entry.track;
+    const int process = processFor(pid);
+    const int track = m_builder.threadTrack(process, tid.value, device ? TrackType::GpuStream : TrackType::Thread);
+    if (std::size_t(track) >= m_trackNamed.size())
+        m_trackNamed.resize(std::size_t(track) + 1, 0);
+    if (!tid.name.empty() && m_trackNamed[std::size_t(track)] == 0) {
+        m_builder.setTrackName(track, tid.name);
+        m_trackNamed[std::size_t(track)] = 1;
+    }
+    const bool wasDevice = entry.track == track && entry.device;
+    entry = { pid.value, tid.value, track, device || wasDevice };
+    return track;
+}
+
+EventKind SourceReader::kindOf(StringId name, StringId category, std::string_view categoryText,
+                               std::string_view nameText, bool& device)
+{
+    if (name >= m_kinds.size())
+        m_kinds.resize(std::max<std::size_t>(name + 1, m_kinds.size() * 2));
+    KindCache& cache = m_kinds[name];
+    if (!cache.valid || cache.category != category) {
+        cache.category = category;
+        cache.kind = eventKindFrom(categoryText, nameText);
+        cache.device = isDeviceCategory(cache.kind, categoryText);
+        cache.valid = true;
+    }
+    device = cache.device;
+    return cache.kind;
+}
+
+void SourceReader::applyMetadata(std::string_view name, const Ident& pid, const Ident& tid, std::string_view args)
+{
+    if (args.empty())
+        return;
+    od::document doc;
+    od::object obj;
+    if (m_argsParser.iterate(args.data(), args.size(), std::size_t(m_bufferEnd - args.data())).get(doc)
+        || doc.get_object().get(obj))
+        return;
+    const int process = processFor(pid);
+    for (auto field : obj) {
+        std::string_view key;
+        od::value value;
+        if (field.unescaped_key().get(key) || field.value().get(value))
+            return;
+        if (name == "process_name" && key == "name") {
+            std::string_view text;
+            if (!value.get_string().get(text)) {
+                m_builder.setProcessName(process, text);
+                m_processNamed[std::size_t(process)] = 2;
+            }
+        } else if (name == "process_labels" && key == "labels") {
+            std::string_view text;
+            if (!value.get_string().get(text))
+                m_builder.setProcessLabels(process, text);
+        } else if ((name == "process_sort_index" || name == "thread_sort_index") && key == "sort_index") {
+            std::int64_t index = 0;
+            double d;
+            if (value.get_int64().get(index)) {
+                if (value.get_double().get(d))
+                    continue;
+                index = std::int64_t(d);
+            }
+            index = std::clamp<std::int64_t>(index, -1'000'000'000, 1'000'000'000);
+            if (name == "process_sort_index")
+                m_builder.setProcessSortIndex(process, int(index));
+            else
+                m_builder.setTrackSortIndex(trackFor(pid, tid, false), int(index));
+        } else if (name == "thread_name" && key == "name") {
+            std::string_view text;
+            if (!value.get_string().get(text)) {
+                const int track = trackFor(pid, tid, false);
+                m_builder.setTrackName(track, text);
+                m_trackNamed[std::size_t(track)] = 2;
+            }
+        }
+    }
+}
+
+void SourceReader::addCounters(const Ident& pid, std::string_view name, std::int64_t time, std::string_view args)
+{
+    if (args.empty())
+        return;
+    od::document doc;
+    od::object obj;
+    if (m_argsParser.iterate(args.data(), args.size(), std::size_t(m_bufferEnd - args.data())).get(doc)
+        || doc.get_object().get(obj))
+        return;
+    struct Series
+    {
+        std::string key;
+        double value;
+    };
+    std::vector<Series> series;
+    for (auto field : obj) {
+        std::string_view key;
+        od::value value;
+        if (field.unescaped_key().get(key) || field.value().get(value))
+            return;
+        double d;
+        if (!value.get_double().get(d))
+            series.push_back({ std::string(key), d });
+    }
+    const int process = processFor(pid);
+    for (const Series& s : series) {
+        const std::string trackName = series.size() == 1 ? std::string(name) : std::string(name) + "." + s.key;
+        m_builder.addCounter(m_builder.counterTrack(process, trackName), time, s.value);
+    }
+    noteEnd(time);
+}
+
+bool SourceReader::handleEvent(const char* begin, const char* end)
+{
+    od::document doc;
+    od::object obj;
+    simdjson::error_code error
+        = m_parser.iterate(begin, std::size_t(end - begin), std::size_t(m_bufferEnd - begin)).get(doc);
+    if (!error)
+        error = doc.get_object().get(obj);
+    if (error) {
+        badEvent(begin, QString::fromUtf8(simdjson::error_message(error)));
+        return true;
+    }
+
+    std::string_view ph, name, cat, bp, args;
+    Ident pid, tid;
+    std::int64_t ts = 0, dur = 0;
+    bool hasTs = false, hasDur = false, hasId = false;
+    std::uint64_t id = 0;
+    int fields = 0;
+    const char* wrongType = nullptr;
+
+    for (auto field : obj) {
+        od::raw_json_string rawKey;
+        od::value value;
+        error = field.key().get(rawKey);
+        if (!error)
+            error = field.value().get(value);
+        if (error) {
+            badEvent(begin, QString::fromUtf8(simdjson::error_message(error)));
+            return true;
+        }
+        ++fields;
+        const char* k = rawKey.raw();
+        const auto* q = static_cast<const char*>(std::memchr(k, '"', std::size_t(end - k)));
+        const std::string_view key(k, q ? std::size_t(q - k) : 0);
+        bool ok = true;
+        switch (key.size()) {
+        case 2:
+            if (key == "ph")
+                ok = !value.get_string().get(ph);
+            else if (key == "ts")
+                ok = hasTs = readTime(value, ts);
+            else if (key == "id")
+                ok = hasId = readUnsigned(value, id);
+            else if (key == "bp")
+                ok = !value.get_string().get(bp);
+            break;
+        case 3:
+            if (key == "cat")
+                ok = !value.get_string().get(cat);
+            else if (key == "pid")
+                ok = readIdent(value, pid);
+            else if (key == "tid")
+                ok = readIdent(value, tid);
+            else if (key == "dur")
+                ok = hasDur = readTime(value, dur);
+            break;
+        case 4:
+            if (key == "name") {
+                ok = !value.get_string().get(name);
+            } else if (key == "args") {
+                od::json_type type;
+                if (!value.type().get(type) && type == od::json_type::object) {
+                    std::string_view raw;
+                    od::object argsObject;
+                    ok = !value.get_object().get(argsObject) && !argsObject.raw_json().get(raw);
+                    // raw_json() may include trailing spaces: keep the object text only.
+                    while (!raw.empty() && raw.back() != '}')
+                        raw.remove_suffix(1);
+                    args = raw;
+                }
+            }
+            break;
+        default:
+            break;
+        }
+        if (!ok && !wrongType)
+            wrongType = k;
+        if (!ok && (key == "ph" || key == "ts" || key == "name")) {
+            badEvent(begin,
+                     QCoreApplication::translate("runlens::ChromeTraceReader",
+                                                 "field \"%1\" has a wrong type or an invalid value")
+                         .arg(QString::fromUtf8(key.data(), qsizetype(key.size()))));
+            return true;
+        }
+    }
+    if (error) {
+        badEvent(begin, QString::fromUtf8(simdjson::error_message(error)));
+        return true;
+    }
+
+    TraceSource& source = m_builder.source(m_source);
+    if (fields == 0) {
+        ++source.sentinelEvents;
+        return true;
+    }
+    const char phase = ph.size() == 1 ? ph[0] : 0;
+    ++m_eventsSeen;
+    ++source.events;
+    ++source.eventsByPhase[std::uint8_t(phase) & 127];
+
+    if (phase == 'M') {
+        applyMetadata(name, pid, tid, args);
+        return true;
+    }
+    if (!hasTs) {
+        badEvent(begin, QCoreApplication::translate("runlens::ChromeTraceReader", "no valid \"ts\""));
+        return true;
+    }
+    const std::int64_t start = m_base + ts;
+    StringTable& strings = m_builder.strings();
+
+    switch (phase) {
+    case 'X':
+    case 'B':
+    case 'i':
+    case 'I':
+    case 'R': {
+        const StringId nameId = strings.intern(name);
+        const StringId catId = strings.intern(cat);
+        bool device = false;
+        const EventKind kind = kindOf(nameId, catId, cat, name, device);
+        const int track = trackFor(pid, tid, device);
+        const ArgsRef ref = argsRef(args);
+        if (phase == 'B') {
+            if (std::size_t(track) >= m_stacks.size())
+                m_stacks.resize(std::size_t(track) + 1);
+            m_stacks[std::size_t(track)].push_back({ start, nameId, catId, kind, ref });
+            noteEnd(start);
+            return true;
+        }
+        std::uint8_t flags = 0;
+        std::int64_t duration = 0;
+        if (phase == 'X') {
+            duration = hasDur ? std::max<std::int64_t>(dur, 0) : 0;
+            if (duration > kAbsurdNs)
+                flags |= SliceFlag::AbsurdDuration;
+        } else {
+            flags |= SliceFlag::Instant;
+            if (kind == EventKind::Memory && name == "[memory]")
+                ++source.memoryEvents;
+        }
+        m_builder.addSlice(track, start, duration, nameId, catId, kind, ref, flags);
+        noteEnd(start + duration);
+        if (!args.empty() && needsCorrelation(kind)) {
+            std::uint64_t correlation = 0;
+            if (findUnsignedArg(args, "\"correlation\"", correlation) && correlation != 0)
+                m_builder.setCorrelation(track, start, correlation);
+        }
+        return true;
+    }
+    case 'E': {
+        const int track = trackFor(pid, tid, false);
+        if (std::size_t(track) < m_stacks.size() && !m_stacks[std::size_t(track)].empty()) {
+            const Open open = m_stacks[std::size_t(track)].back();
+            m_stacks[std::size_t(track)].pop_back();
+            const std::int64_t duration = std::max<std::int64_t>(start - open.start, 0);
+            m_builder.addSlice(track, open.start, duration, open.name, open.category, open.kind, open.args,
+                               duration > kAbsurdNs ? std::uint8_t(SliceFlag::AbsurdDuration) : std::uint8_t(0));
+            noteEnd(start);
+        } else {
+            ++m_unmatchedEnds;
+            if (m_unmatchedEnds <= kDetailedDiagnostics)
+                report(Severity::Warning, begin,
+                       QCoreApplication::translate("runlens::ChromeTraceReader",
+                                                   "An \"E\" event has no matching \"B\" on its thread; ignored"));
+        }
+        return true;
+    }
+    case 's':
+    case 't':
+    case 'f': {
+        if (!hasId) {
+            badEvent(begin, QCoreApplication::translate("runlens::ChromeTraceReader", "flow event without \"id\""));
+            return true;
+        }
+        const int track = trackFor(pid, tid, false);
+        const bool enclosing = phase != 'f' || bp == "e";
+        m_builder.addFlowPoint(track, start, id, strings.intern(cat), phase, enclosing);
+        return true;
+    }
+    case 'C':
+        addCounters(pid, name, start, args);
+        return true;
+    case 'b':
+    case 'e':
+    case 'n': {
+        const int process = processFor(pid);
+        const int track = m_builder.asyncTrack(process, cat, id);
+        const StringId nameId = strings.intern(name);
+        const StringId catId = strings.intern(cat);
+        bool device = false;
+        const EventKind kind = kindOf(nameId, catId, cat, name, device);
+        if (std::size_t(track) >= m_stacks.size())
+            m_stacks.resize(std::size_t(track) + 1);
+        auto& stack = m_stacks[std::size_t(track)];
+        if (phase == 'b') {
+            stack.push_back({ start, nameId, catId, kind, argsRef(args) });
+        } else if (phase == 'n') {
+            m_builder.addSlice(track, start, 0, nameId, catId, kind, argsRef(args), SliceFlag::Instant);
+        } else if (!stack.empty()) {
+            const Open open = stack.back();
+            stack.pop_back();
+            m_builder.addSlice(track, open.start, std::max<std::int64_t>(start - open.start, 0), open.name,
+                               open.category, open.kind, open.args);
+        } else {
+            ++m_unmatchedEnds;
+        }
+        noteEnd(start);
+        return true;
+    }
+    default:
+        // Phases without a timeline representation here (P samples, O/N/D objects, ...): counted only.
+        return true;
+    }
+}
+
+void SourceReader::finishSource()
+{
+    TraceSource& source = m_builder.source(m_source);
+    if (!m_metadata.empty())
+        source.metadataJson = QByteArray(m_metadata.data(), qsizetype(m_metadata.size()));
+
+    std::uint64_t unterminated = 0;
+    const std::int64_t traceEnd = m_maxEnd == std::numeric_limits<std::int64_t>::min() ? 0 : m_maxEnd;
+    for (std::size_t track = 0; track < m_stacks.size(); ++track) {
+        for (const Open& open : m_stacks[track]) {
+            m_builder.addSlice(int(track), open.start, std::max<std::int64_t>(traceEnd - open.start, 0), open.name,
+                               open.category, open.kind, open.args, SliceFlag::Unterminated);
+            ++unterminated;
+        }
+    }
+    m_stacks.clear();
+    if (unterminated > 0) {
+        report(Severity::Warning, nullptr,
+               QCoreApplication::translate("runlens::ChromeTraceReader",
+                                           "%1 begin event(s) without an end; shown as running to the end of the trace")
+                   .arg(unterminated));
+    }
+    if (m_unmatchedEnds > kDetailedDiagnostics) {
+        report(Severity::Warning, nullptr,
+               QCoreApplication::translate("runlens::ChromeTraceReader",
+                                           "%1 end event(s) without a matching begin were ignored")
+                   .arg(m_unmatchedEnds));
+    }
+    if (m_badEvents > 0) {
+        m_diagnostics.append(
+            { Severity::Warning, m_name, m_firstBadOffset, -1,
+              QCoreApplication::translate("runlens::ChromeTraceReader",
+                                          "%1 event(s) were skipped (invalid UTF-8, bad escapes or fields of the wrong "
+                                          "type); the first one is at this offset")
+                  .arg(m_badEvents) });
+    }
+    if (source.sentinelEvents > 0)
+        qCDebug(lcTraceImport) << m_name << "skipped" << source.sentinelEvents << "empty sentinel events";
+}
+
+ChromeTraceResult finishResult(TraceStoreBuilder& builder, Diagnostics diagnostics, bool canceled,
+                               const ImportControl& control)
+{
+    ChromeTraceResult result;
+    result.store = builder.finish();
+    result.diagnostics = std::move(diagnostics);
+    result.canceled = canceled;
+    control.report(1000);
+    return result;
+}
+
+} // namespace
+
+bool ChromeTraceReader::readInto(TraceStoreBuilder& builder, const QString& name, std::shared_ptr<std::string> text,
+                                 std::size_t size, const ImportControl& control, Diagnostics& diagnostics,
+                                 int progressBase, int progressSpan)
+{
+    const int source = builder.addSource(name, text);
+    if (!text)
+        return !control.canceled();
+    SourceReader reader(builder, source, name, *text, size, control, diagnostics, progressBase, progressSpan);
+    return reader.run();
+}
+
+ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const ImportControl& control)
+{
+    TraceStoreBuilder builder;
+    Diagnostics diagnostics;
+    const int count = int(std::max<qsizetype>(paths.size(), 1));
+    bool canceled = false;
+    for (int i = 0; i < paths.size() && !canceled; ++i) {
+        TraceInput input = readTraceInput(paths[i], diagnostics);
+        if (control.canceled()) {
+            canceled = true;
+            break;
+        }
+        const int base = 1000 * i / count;
+        const int span = 1000 / count;
+        canceled = !readInto(builder, paths[i], input.text, input.size, control, diagnostics, base, span);
+    }
+    return finishResult(builder, std::move(diagnostics), canceled, control);
+}
+
+ChromeTraceResult ChromeTraceReader::readBytes(std::string bytes, const QString& name, const ImportControl& control)
+{
+    TraceStoreBuilder builder;
+    Diagnostics diagnostics;
+    TraceInput input = traceInputFromBytes(std::move(bytes), name, diagnostics);
+    const bool canceled = !readInto(builder, name, input.text, input.size, control, diagnostics);
+    return finishResult(builder, std::move(diagnostics), canceled, control);
+}
+
+} // namespace runlens::trace

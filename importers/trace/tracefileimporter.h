@@ -1,0 +1,22 @@
+#pragma once
+
+#include "core/artifactimporter.h"
+
+#include <QString>
+
+namespace runlens::trace {
+
+/// Reads one profiler trace file whole (traces are written once, at the end of profiling) into its own
+/// TraceStore, with a summary for reports. Every poll reads the file again: the store is large, so the
+/// application keeps only the one it shows and asks again for another.
+class TraceFileImporter final : public ArtifactImporter
+{
+public:
+    explicit TraceFileImporter(QString path);
+    ImportUpdate poll(const ImportControl& control) override;
+
+private:
+    QString m_path;
+};
+
+} // namespace runlens::trace

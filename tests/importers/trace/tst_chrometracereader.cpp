@@ -1,0 +1,608 @@
+#include "trace/chrometracereader.h"
+#include "trace/tracestore.h"
+
+#include "testutils.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <zlib.h>
+
+#include <map>
+#include <string>
+
+using namespace runlens;
+using namespace runlens::trace;
+
+namespace {
+
+std::string gzipped(const std::string& text)
+{
+    z_stream stream {};
+    deflateInit2(&stream, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&stream, uLong(text.size())) + 64, '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    stream.avail_in = uInt(text.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = uInt(out.size());
+    deflate(&stream, Z_FINISH);
+    out.resize(stream.total_out);
+    deflateEnd(&stream);
+    return out;
+}
+
+bool hasError(const Diagnostics& diagnostics)
+{
+    for (const Diagnostic& d : diagnostics) {
+        if (d.severity == Severity::Error)
+            return true;
+    }
+    return false;
+}
+
+QString describe(const Diagnostics& diagnostics)
+{
+    QStringList lines;
+    for (const Diagnostic& d : diagnostics)
+        lines << d.toString();
+    return lines.join(QLatin1Char('\n'));
+}
+
+std::uint64_t slices(const TraceStore& store)
+{
+    std::uint64_t n = 0;
+    for (const Track& t : store.tracks())
+        n += t.size();
+    return n;
+}
+
+// A small Kineto-like trace: one op launching one kernel, with a flow and a memory event.
+const char* kSmall = R"({"schemaVersion": 1, "deviceProperties": [{"id": 0}],
+  "distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 4},
+  "traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 10, "tid": 10, "ts": 100, "dur": 50, "args": {"External id": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 110, "dur": 10, "args": {"correlation": 77, "External id": 1}},
+  {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 130, "dur": 40, "args": {"correlation": 77, "stream": 7}},
+  {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 10, "tid": 10, "ts": 105, "args": {"Bytes": 512}},
+  {"ph": "M", "name": "process_name", "pid": 10, "args": {"name": "python"}},
+  {"ph": "M", "name": "thread_name", "pid": 0, "tid": 7, "args": {"name": "stream 7 "}},
+  {"ph": "M", "name": "process_labels", "pid": 0, "args": {"labels": "GPU 0"}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#4", "pid": 10, "tid": 10, "ts": 90, "dur": 200},
+  {"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#4", "pid": 0, "tid": 7, "ts": 125, "dur": 60}
+  ],
+  "traceName": "x.json"})";
+
+} // namespace
+
+class TstChromeTraceReader : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void samples_data();
+    void samples();
+    void everySampleLoads();
+    void correlationFlowsJoinKernels();
+    void nanosecondPrecision();
+    void smallTrace();
+    void envelopeKeyOrder();
+    void topLevelArrayAndSentinels();
+    void beginEnd();
+    void stringAndIntIds();
+    void timeEncodings();
+    void wrongTypes();
+    void badStrings();
+    void hugeAndDeep();
+    void truncatedEverywhere();
+    void gzipInput();
+    void severalFiles();
+    void counters();
+    void cancel();
+};
+
+void TstChromeTraceReader::samples_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("phases");
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<int>("memory");
+    const QString root = runlens::test::samplesDir();
+    if (root.isEmpty())
+        return;
+    QFile manifest(root + QStringLiteral("/MANIFEST.tsv"));
+    if (!manifest.open(QIODevice::ReadOnly))
+        return;
+    const QRegularExpression phases(QStringLiteral("phases=([A-Za-z]:\\d+(?:,[A-Za-z]:\\d+)*)"));
+    const QRegularExpression steps(QStringLiteral("ProfilerStep=(\\d+)"));
+    const QRegularExpression memory(QStringLiteral("memory_events=yes\\((\\d+)\\)"));
+    while (!manifest.atEnd()) {
+        const QString line = QString::fromUtf8(manifest.readLine());
+        const QString path = line.section(QLatin1Char('\t'), 0, 0);
+        const auto p = phases.match(line);
+        if (!p.hasMatch())
+            continue;
+        const auto s = steps.match(line);
+        const auto m = memory.match(line);
+        QTest::newRow(qPrintable(path)) << root + QLatin1Char('/') + path << p.captured(1)
+                                        << (s.hasMatch() ? s.captured(1).toInt() : -1)
+                                        << (m.hasMatch() ? m.captured(1).toInt() : 0);
+    }
+}
+
+void TstChromeTraceReader::samples()
+{
+    RUNLENS_REQUIRE_SAMPLES(root);
+    QFETCH(QString, path);
+    QFETCH(QString, phases);
+    QFETCH(int, steps);
+    QFETCH(int, memory);
+    const ChromeTraceResult result = ChromeTraceReader::read({ path });
+    QVERIFY2(!hasError(result.diagnostics), qPrintable(describe(result.diagnostics)));
+    QCOMPARE(result.store->sources().size(), std::size_t(1));
+    const TraceSource& source = result.store->sources()[0];
+    std::uint64_t total = 0;
+    for (const QString& entry : phases.split(QLatin1Char(','))) {
+        const char phase = entry.at(0).toLatin1();
+        const std::uint64_t expected = entry.mid(2).toULongLong();
+        QVERIFY2(source.eventsByPhase[int(phase)] == expected,
+                 qPrintable(QStringLiteral("phase %1: %2 != %3")
+                                .arg(QChar::fromLatin1(phase))
+                                .arg(source.eventsByPhase[int(phase)])
+                                .arg(expected)));
+        total += expected;
+    }
+    QCOMPARE(source.events, total);
+    if (steps >= 0) {
+        // The manifest counts every ProfilerStep# event; copies on GPU tracks (ROCm) are not steps.
+        int gpuCopies = 0;
+        for (const Track& t : result.store->tracks()) {
+            if (t.type != TrackType::GpuStream)
+                continue;
+            for (StringId n : t.name_)
+                gpuCopies += result.store->strings().view(n).starts_with("ProfilerStep#") ? 1 : 0;
+        }
+        QCOMPARE(int(result.store->steps().size()), steps - gpuCopies);
+    }
+    QCOMPARE(int(source.memoryEvents), memory);
+    QVERIFY(result.store->endTime() > result.store->startTime());
+    QVERIFY(!result.store->flows().empty() || source.eventsByPhase[int('s')] == 0);
+}
+
+void TstChromeTraceReader::everySampleLoads()
+{
+    RUNLENS_REQUIRE_SAMPLES(root);
+    QStringList files;
+    for (const QString& dir :
+         { root + QStringLiteral("/traces/kineto"), root + QStringLiteral("/runs/pytorch_cnn_baseline/profiler") }) {
+        QDirIterator it(dir, { QStringLiteral("*.json"), QStringLiteral("*.json.gz") }, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+    }
+    // MindSpore timelines go through the same reader.
+    QDirIterator ms(root + QStringLiteral("/profiler/mindspore"), { QStringLiteral("*timeline_display*.json") },
+                    QDir::Files, QDirIterator::Subdirectories);
+    while (ms.hasNext())
+        files << ms.next();
+    QVERIFY(files.size() >= 18);
+    for (const QString& file : files) {
+        const ChromeTraceResult result = ChromeTraceReader::read({ file });
+        QVERIFY2(!hasError(result.diagnostics), qPrintable(file + QLatin1Char('\n') + describe(result.diagnostics)));
+        QVERIFY2(result.store->eventCount() > 0, qPrintable(file));
+        // Slices are sorted and their depths nest.
+        for (const Track& track : result.store->tracks()) {
+            for (std::size_t i = 1; i < track.size(); ++i)
+                QVERIFY(track.start[i - 1] <= track.start[i]);
+            QCOMPARE(track.depth.size(), track.size());
+        }
+        // Args references point at JSON objects in the retained input.
+        for (std::size_t t = 0; t < result.store->tracks().size(); ++t) {
+            const Track& track = result.store->tracks()[t];
+            for (std::size_t i = 0; i < std::min<std::size_t>(track.size(), 50); ++i) {
+                const std::string_view args = result.store->argsJson(int(t), i);
+                if (!args.empty())
+                    QVERIFY(args.front() == '{' && args.back() == '}');
+            }
+        }
+    }
+}
+
+void TstChromeTraceReader::correlationFlowsJoinKernels()
+{
+    RUNLENS_REQUIRE_SAMPLES(root);
+    for (const char* rel : { "/traces/kineto/2021_resnet50_v100/worker0.1623143089861.pt.trace.json.gz",
+                             "/traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz",
+                             "/traces/kineto/2024_nccl_rank0_of_2/nccl_data.json.gz" }) {
+        const ChromeTraceResult result = ChromeTraceReader::read({ root + QLatin1String(rel) });
+        const TraceStore& store = *result.store;
+        std::size_t joined = 0;
+        for (const Flow& flow : store.flows()) {
+            const Track& from = store.tracks()[std::size_t(flow.fromTrack)];
+            const Track& to = store.tracks()[std::size_t(flow.toTrack)];
+            const EventKind a = from.kind[flow.fromSlice];
+            const EventKind b = to.kind[flow.toSlice];
+            if ((a == EventKind::Runtime || a == EventKind::Driver)
+                && (b == EventKind::Kernel || b == EventKind::Memcpy || b == EventKind::Memset
+                    || b == EventKind::Communication)) {
+                QCOMPARE(to.type, TrackType::GpuStream);
+                QVERIFY(store.processes()[std::size_t(to.process)].device);
+                ++joined;
+            }
+        }
+        QVERIFY2(joined > 100, rel);
+        // Every kernel of a Kineto trace was launched by a runtime call.
+        std::size_t kernels = 0;
+        for (const Track& t : store.tracks()) {
+            for (EventKind k : t.kind)
+                kernels += k == EventKind::Kernel ? 1 : 0;
+        }
+        QVERIFY2(joined * 10 >= kernels * 9, rel);
+    }
+}
+
+void TstChromeTraceReader::nanosecondPrecision()
+{
+    RUNLENS_REQUIRE_SAMPLES(root);
+    const ChromeTraceResult result
+        = ChromeTraceReader::read({ root + QStringLiteral("/traces/kineto/2024_nccl_rank0_of_2/nccl_data.json.gz") });
+    const TraceStore& store = *result.store;
+    QCOMPARE(store.sources()[0].baseTimeNs, std::int64_t(1711964646000000000));
+    QCOMPARE(store.sources()[0].rank, 0);
+    const std::int64_t expected = std::int64_t(1711964646000000000) + std::int64_t(4458676522690655);
+    bool found = false;
+    std::size_t notMicro = 0;
+    for (const Track& t : store.tracks()) {
+        for (std::int64_t s : t.start) {
+            found = found || s == expected;
+            notMicro += s % 1000 != 0 ? 1 : 0;
+        }
+    }
+    QVERIFY(found);
+    QVERIFY(notMicro > 1000);
+    QVERIFY(store.sources()[0].metadataJson.contains("\"distributedInfo\""));
+    QVERIFY(!store.sources()[0].metadataJson.contains("traceEvents"));
+}
+
+void TstChromeTraceReader::smallTrace()
+{
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(kSmall, QStringLiteral("small.json"));
+    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(describe(result.diagnostics)));
+    const TraceStore& store = *result.store;
+    const TraceSource& source = store.sources()[0];
+    QCOMPARE(source.events, std::uint64_t(9));
+    QCOMPARE(source.eventsByPhase[int('X')], std::uint64_t(5));
+    QCOMPARE(source.memoryEvents, std::uint64_t(1));
+    QCOMPARE(source.rank, 3);
+    QCOMPARE(store.steps().size(), std::size_t(1));
+    QCOMPARE(store.steps()[0].number, std::int64_t(4));
+    QCOMPARE(store.steps()[0].start, std::int64_t(90000));
+    QCOMPARE(store.processes().size(), std::size_t(2));
+    QCOMPARE(store.processes()[0].pid, std::int64_t(0));
+    QVERIFY(store.processes()[0].device);
+    QVERIFY(!store.processes()[1].device);
+    QCOMPARE(store.strings().view(store.processes()[0].labels), std::string_view("GPU 0"));
+    QCOMPARE(store.strings().view(store.processes()[1].name), std::string_view("python"));
+    QCOMPARE(store.flows().size(), std::size_t(1));
+    const Flow& flow = store.flows()[0];
+    QCOMPARE(store.strings().view(flow.category), std::string_view("correlation"));
+    QCOMPARE(flow.id, std::uint64_t(77));
+    const Track& from = store.tracks()[std::size_t(flow.fromTrack)];
+    QCOMPARE(store.strings().view(from.name_[flow.fromSlice]), std::string_view("cudaLaunchKernel"));
+    QCOMPARE(store.argsJson(flow.fromTrack, flow.fromSlice),
+             std::string_view(R"({"correlation": 77, "External id": 1})"));
+    const Track& to = store.tracks()[std::size_t(flow.toTrack)];
+    QCOMPARE(store.strings().view(to.name), std::string_view("stream 7 "));
+    QCOMPARE(to.maxDepth, 1); // the GPU annotation and the kernel inside it
+    QVERIFY(source.metadataJson.startsWith("{\"schemaVersion\":"));
+    QVERIFY(source.metadataJson.endsWith("\"traceName\":\"x.json\"}"));
+}
+
+void TstChromeTraceReader::envelopeKeyOrder()
+{
+    // traceEvents first, baseTimeNanoseconds after it: times still get the base.
+    const std::string text = R"({"traceEvents": [{"ph":"X","name":"a","pid":1,"tid":1,"ts":"1.5","dur":2}],
+        "baseTimeNanoseconds": 1000000000, "displayTimeUnit": "ns"})";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("order.json"));
+    QVERIFY(result.diagnostics.isEmpty());
+    QCOMPARE(result.store->tracks()[0].start[0], std::int64_t(1000001500));
+    QCOMPARE(result.store->tracks()[0].duration[0], std::int64_t(2000));
+    QCOMPARE(result.store->sources()[0].baseTimeNs, std::int64_t(1000000000));
+}
+
+void TstChromeTraceReader::topLevelArrayAndSentinels()
+{
+    const std::string text = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2},{},
+        {"ph":"i","name":"b","pid":1,"tid":1,"ts":2,"s":"g"}, {} ])";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("array.json"));
+    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(describe(result.diagnostics)));
+    QCOMPARE(result.store->sources()[0].sentinelEvents, std::uint64_t(2));
+    QCOMPARE(result.store->sources()[0].events, std::uint64_t(2));
+    QCOMPARE(slices(*result.store), std::uint64_t(2));
+    QVERIFY(result.store->tracks()[0].flags[1] & SliceFlag::Instant);
+}
+
+void TstChromeTraceReader::beginEnd()
+{
+    const std::string text = R"({"traceEvents":[
+        {"ph":"B","name":"outer","pid":1,"tid":1,"ts":0},
+        {"ph":"B","name":"inner","pid":1,"tid":1,"ts":10},
+        {"ph":"E","pid":1,"tid":1,"ts":20},
+        {"ph":"E","pid":1,"tid":2,"ts":25},
+        {"ph":"X","name":"late","pid":1,"tid":3,"ts":100,"dur":10},
+        {"ph":"X","name":"forever","pid":1,"tid":3,"ts":200,"dur":1e12}
+    ]})";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("be.json"));
+    QVERIFY(!hasError(result.diagnostics));
+    QCOMPARE(result.diagnostics.size(), 2); // unmatched E, unterminated B
+    const TraceStore& store = *result.store;
+    const Track* thread1 = nullptr;
+    const Track* thread3 = nullptr;
+    for (const Track& t : store.tracks()) {
+        if (t.tid == 1)
+            thread1 = &t;
+        if (t.tid == 3)
+            thread3 = &t;
+    }
+    QVERIFY(thread1 && thread3);
+    QCOMPARE(thread1->size(), std::size_t(2));
+    QCOMPARE(thread1->start[0], std::int64_t(0));
+    QVERIFY(thread1->flags[0] & SliceFlag::Unterminated);
+    QCOMPARE(thread1->end(0), store.endTime());
+    QCOMPARE(thread1->duration[1], std::int64_t(10000));
+    QCOMPARE(thread1->depth[1], std::uint16_t(1));
+    QVERIFY(thread3->flags[1] & SliceFlag::AbsurdDuration);
+}
+
+void TstChromeTraceReader::stringAndIntIds()
+{
+    const std::string text = R"J([
+        {"ph":"X","cat":"Operator","name":"op","pid":"25738","tid":"25738","ts":10,"dur":5},
+        {"ph":"s","cat":"async","name":"launch","pid":25738,"tid":25738,"ts":11,"id":3},
+        {"ph":"X","cat":"Kernel","name":"k","pid":0,"tid":"stream 7","ts":20,"dur":5},
+        {"ph":"f","cat":"async","name":"launch","pid":0,"tid":"stream 7","ts":20,"id":3,"bp":"e"},
+        {"ph":"X","cat":"Trace","name":"PyTorch Profiler (0)","pid":"Spans","tid":"PyTorch Profiler","ts":0,"dur":50}
+    ])J";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("ids.json"));
+    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(describe(result.diagnostics)));
+    const TraceStore& store = *result.store;
+    QCOMPARE(store.processes().size(), std::size_t(3));
+    QCOMPARE(store.flows().size(), std::size_t(1));
+    const Flow& flow = store.flows()[0];
+    QCOMPARE(store.tracks()[std::size_t(flow.fromTrack)].tid, std::int64_t(25738));
+    const Track& stream = store.tracks()[std::size_t(flow.toTrack)];
+    QCOMPARE(stream.type, TrackType::GpuStream);
+    QCOMPARE(store.strings().view(stream.name), std::string_view("stream 7"));
+    bool spans = false;
+    for (const Process& p : store.processes())
+        spans = spans || store.strings().view(p.name) == "Spans";
+    QVERIFY(spans);
+}
+
+void TstChromeTraceReader::timeEncodings()
+{
+    const std::string text = R"([
+        {"ph":"X","name":"a","pid":1,"tid":1,"ts":4458676522690.655,"dur":1.5},
+        {"ph":"X","name":"b","pid":1,"tid":2,"ts":"4458676522690.6559","dur":"0.001"},
+        {"ph":"X","name":"c","pid":1,"tid":3,"ts":1623143089861000,"dur":0},
+        {"ph":"X","name":"d","pid":1,"tid":4,"ts":1.5e3,"dur":2},
+        {"ph":"X","name":"e","pid":1,"tid":5,"ts":-3,"dur":2}
+    ])";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("ts.json"));
+    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(describe(result.diagnostics)));
+    std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> byTid;
+    for (const Track& t : result.store->tracks())
+        byTid[t.tid] = { t.start[0], t.duration[0] };
+    QCOMPARE(byTid[1].first, std::int64_t(4458676522690655));
+    QCOMPARE(byTid[1].second, std::int64_t(1500));
+    QCOMPARE(byTid[2].first, std::int64_t(4458676522690656));
+    QCOMPARE(byTid[2].second, std::int64_t(1));
+    QCOMPARE(byTid[3].first, std::int64_t(1623143089861000000));
+    QCOMPARE(byTid[4].first, std::int64_t(1500000));
+    QCOMPARE(byTid[5].first, std::int64_t(-3000));
+}
+
+void TstChromeTraceReader::wrongTypes()
+{
+    // Every field with a wrong type, one event each; good events around them survive.
+    const char* fields[] = { R"("ph":1)",
+                             R"("ph":"X","ts":{})",
+                             R"("ph":"X","ts":[1])",
+                             R"("ph":"X","ts":true)",
+                             R"("ph":"X","ts":null)",
+                             R"("ph":"X","ts":"abc")",
+                             R"("ph":"X","ts":1,"dur":"x")",
+                             R"("ph":"X","ts":1,"pid":[1])",
+                             R"("ph":"X","ts":1,"tid":{"a":1})",
+                             R"("ph":"X","ts":1,"name":5)",
+                             R"("ph":"X","ts":1,"cat":5)",
+                             R"("ph":"X","ts":1,"args":5)",
+                             R"("ph":"X","ts":1,"args":[1,2])",
+                             R"("ph":"s","ts":1,"id":{"x":1})",
+                             R"("ph":"M","name":"thread_name","args":{"name":5})",
+                             R"("ph":"M","name":"process_sort_index","args":{"sort_index":"x"})",
+                             R"("ph":"C","name":"c","ts":1,"args":{"v":"x"})",
+                             R"("ph":7,"ts":1)",
+                             R"("ph":"ZZ","ts":1)" };
+    std::string text = R"({"traceEvents":[{"ph":"X","name":"first","pid":1,"tid":1,"ts":0,"dur":1})";
+    for (const char* f : fields)
+        text += std::string(",{") + f + "}";
+    text += R"(,{"ph":"X","name":"last","pid":1,"tid":1,"ts":5,"dur":1}]})";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("types.json"));
+    QVERIFY2(!hasError(result.diagnostics), qPrintable(describe(result.diagnostics)));
+    QVERIFY(!result.diagnostics.isEmpty());
+    bool first = false;
+    bool last = false;
+    for (const Track& t : result.store->tracks()) {
+        for (StringId n : t.name_) {
+            first = first || result.store->strings().view(n) == "first";
+            last = last || result.store->strings().view(n) == "last";
+        }
+    }
+    QVERIFY(first && last);
+}
+
+void TstChromeTraceReader::badStrings()
+{
+    std::string text = R"({"traceEvents":[{"ph":"X","name":"ok1","pid":1,"tid":1,"ts":0,"dur":1},)";
+    text += "{\"ph\":\"X\",\"name\":\"bad\xff\xfeutf8\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},";
+    text += R"({"ph":"X","name":"bad \q escape","pid":1,"tid":1,"ts":2,"dur":1},)";
+    text += R"({"ph":"X","name":"unescaped "quote" here","pid":1,"tid":1,"ts":3,"dur":1},)";
+    text += R"({"ph":"X","name":"big","pid":1,"tid":1,"ts":4,"dur":1,"args":{"Comms Id": 10159970886766084423}},)";
+    text += R"(garbage, {"ph":"X","name":"ok2","pid":1,"tid":1,"ts":5,"dur":1}]})";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("strings.json"));
+    QStringList names;
+    for (const Track& t : result.store->tracks()) {
+        for (StringId n : t.name_)
+            names << result.store->strings().text(n);
+    }
+    QVERIFY2(names.contains(QStringLiteral("ok1")), qPrintable(names.join(',')));
+    QVERIFY(names.contains(QStringLiteral("big")));
+    QVERIFY(names.contains(QStringLiteral("ok2")));
+    QVERIFY(!names.contains(QStringLiteral("bad \\q escape")));
+    QVERIFY(result.diagnostics.size() >= 3);
+    for (const Diagnostic& d : result.diagnostics)
+        QVERIFY(d.file == QStringLiteral("strings.json"));
+}
+
+void TstChromeTraceReader::hugeAndDeep()
+{
+    std::string text = R"({"traceEvents":[)";
+    // A 1 MB name and a 1 MB args string.
+    text += R"({"ph":"X","name":")" + std::string(1 << 20, 'n') + R"(","pid":1,"tid":1,"ts":0,"dur":1,"args":{"s":")"
+        + std::string(1 << 20, 'a') + R"("}},)";
+    // Args nested far deeper than any parser allows: the event is skipped, the next one is kept.
+    text += R"({"ph":"X","name":"deep","pid":1,"tid":1,"ts":1,"dur":1,"args":)" + std::string(100000, '[')
+        + std::string(100000, ']') + "},";
+    text += R"({"ph":"X","name":"after","pid":1,"tid":1,"ts":2,"dur":1}]})";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("huge.json"));
+    QVERIFY(!hasError(result.diagnostics));
+    const Track& t = result.store->tracks()[0];
+    QVERIFY(t.size() >= 2);
+    QCOMPARE(result.store->strings().view(t.name_[0]).size(), std::size_t(1 << 20));
+    QCOMPARE(result.store->argsJson(0, 0).size(), std::size_t((1 << 20) + 8));
+    QCOMPARE(result.store->strings().view(t.name_.back()), std::string_view("after"));
+}
+
+void TstChromeTraceReader::truncatedEverywhere()
+{
+    const std::string full = kSmall;
+    std::size_t previous = 0;
+    for (std::size_t cut = 0; cut < full.size(); cut += 7) {
+        const ChromeTraceResult result = ChromeTraceReader::readBytes(full.substr(0, cut), QStringLiteral("cut.json"));
+        QVERIFY(result.store);
+        QVERIFY(!result.diagnostics.isEmpty());
+        const std::uint64_t events = result.store->sources()[0].events;
+        QVERIFY(events >= previous); // a longer prefix never yields fewer events
+        previous = events;
+        for (const Diagnostic& d : result.diagnostics)
+            QVERIFY(d.offset <= qint64(cut));
+    }
+    QCOMPARE(previous, std::uint64_t(9));
+}
+
+void TstChromeTraceReader::gzipInput()
+{
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(gzipped(kSmall), QStringLiteral("small.json.gz"));
+    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(describe(result.diagnostics)));
+    QCOMPARE(result.store->sources()[0].events, std::uint64_t(9));
+    // A truncated gzip stream keeps what inflated.
+    const std::string gz = gzipped(std::string(kSmall) + std::string(100000, ' '));
+    const ChromeTraceResult cut = ChromeTraceReader::readBytes(gz.substr(0, gz.size() / 2), QStringLiteral("cut.gz"));
+    QVERIFY(!cut.diagnostics.isEmpty());
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("no_extension"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    const std::string bytes = gzipped(kSmall);
+    file.write(bytes.data(), qint64(bytes.size()));
+    file.close();
+    const ChromeTraceResult fromFile = ChromeTraceReader::read({ path });
+    QVERIFY(fromFile.diagnostics.isEmpty());
+    QCOMPARE(fromFile.store->sources()[0].path, path);
+    QCOMPARE(fromFile.store->sources()[0].events, std::uint64_t(9));
+    const ChromeTraceResult missing = ChromeTraceReader::read({ dir.filePath(QStringLiteral("missing.json")) });
+    QVERIFY(hasError(missing.diagnostics));
+}
+
+void TstChromeTraceReader::severalFiles()
+{
+    QTemporaryDir dir;
+    QStringList paths;
+    for (int rank = 0; rank < 2; ++rank) {
+        const std::string text = R"({"distributedInfo":{"rank":)" + std::to_string(rank) + R"(},"baseTimeNanoseconds":)"
+            + std::to_string(1000000000LL * (rank + 1))
+            + R"(,"traceEvents":[{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":5,"tid":5,"ts":10,"dur":5}]})";
+        const QString path = dir.filePath(QStringLiteral("rank%1.json").arg(rank));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text.data(), qint64(text.size()));
+        paths << path;
+    }
+    const ChromeTraceResult result = ChromeTraceReader::read(paths);
+    QVERIFY(result.diagnostics.isEmpty());
+    const TraceStore& store = *result.store;
+    QCOMPARE(store.sources().size(), std::size_t(2));
+    QCOMPARE(store.processes().size(), std::size_t(2));
+    QCOMPARE(store.processes()[1].rank, 1);
+    QCOMPARE(store.steps().size(), std::size_t(2));
+    QCOMPARE(store.steps()[1].start - store.steps()[0].start, std::int64_t(1000000000));
+}
+
+void TstChromeTraceReader::counters()
+{
+    const std::string text = R"([
+        {"ph":"C","name":"mem","pid":1,"ts":1,"args":{"used":10,"free":5}},
+        {"ph":"C","name":"util","pid":1,"ts":2,"args":{"value":0.5}},
+        {"ph":"C","name":"util","pid":1,"ts":1,"args":{"value":0.25}},
+        {"ph":"b","cat":"io","name":"read","id":"0x10","pid":1,"tid":1,"ts":1},
+        {"ph":"e","cat":"io","name":"read","id":"0x10","pid":1,"tid":1,"ts":4}
+    ])";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("c.json"));
+    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(describe(result.diagnostics)));
+    QStringList names;
+    for (const Track& t : result.store->tracks()) {
+        if (t.type == TrackType::Counter)
+            names << result.store->strings().text(t.name);
+        if (t.type == TrackType::Counter && result.store->strings().view(t.name) == "util") {
+            QCOMPARE(t.counterValue.size(), std::size_t(2));
+            QCOMPARE(t.counterValue[0], 0.25);
+        }
+        if (t.type == TrackType::Async) {
+            QCOMPARE(t.size(), std::size_t(1));
+            QCOMPARE(t.duration[0], std::int64_t(3000));
+        }
+    }
+    names.sort();
+    QCOMPARE(names, QStringList({ QStringLiteral("mem.free"), QStringLiteral("mem.used"), QStringLiteral("util") }));
+}
+
+void TstChromeTraceReader::cancel()
+{
+    std::string text = "[";
+    for (int i = 0; i < 100000; ++i)
+        text += R"({"ph":"X","name":"a","pid":1,"tid":1,"ts":)" + std::to_string(i) + R"(,"dur":1},)";
+    text += "{}]";
+    std::atomic_bool stop { true };
+    ImportControl control;
+    control.cancel = &stop;
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("big.json"), control);
+    QVERIFY(result.canceled);
+    QVERIFY(result.store->eventCount() < 100000);
+    int last = -1;
+    ImportControl progress;
+    progress.progress = [&last](int permille) {
+        QVERIFY(permille >= last);
+        last = permille;
+    };
+    const ChromeTraceResult full = ChromeTraceReader::readBytes(text, QStringLiteral("big.json"), progress);
+    QVERIFY(!full.canceled);
+    QCOMPARE(last, 1000);
+    QCOMPARE(full.store->eventCount(), std::uint64_t(100000));
+}
+
+QTEST_GUILESS_MAIN(TstChromeTraceReader)
+#include "tst_chrometracereader.moc"

@@ -1,0 +1,200 @@
+#include "models/trace/analysistestdata.h"
+#include "steps/stepspanel.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+using namespace runlens;
+using trace::EventKind;
+using trace::StepCategory;
+
+namespace {
+
+std::shared_ptr<const trace::TraceStore> threeSteps()
+{
+    test::AnalysisTraceBuilder t;
+    for (int n = 0; n < 3; ++n) {
+        const std::int64_t s = n * 1'000'000;
+        t.step(0, 10 + n, s, 1'000'000);
+        t.slice(t.cpu(), s + 100'000, 300'000, "aten::mm", EventKind::CpuOp);
+        t.launch(0, s + 150'000, 50'000, s + 250'000, 200'000 * (n + 1), "gemm");
+    }
+    return t.finish();
+}
+
+bool waitReady(StepsPanel& panel)
+{
+    if (!panel.isComputing())
+        return true;
+    QSignalSpy spy(&panel, &StepsPanel::breakdownReady);
+    return spy.wait(10000) || !panel.isComputing();
+}
+
+void showPanel(StepsPanel& panel)
+{
+    panel.resize(800, 420);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.plot()->replot();
+}
+
+} // namespace
+
+class TstStepsPanel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void bars();
+    void clickEmitsStep();
+    void tooltip();
+    void exportCsvAndPng();
+    void ranks();
+    void empty();
+    void render();
+};
+
+void TstStepsPanel::bars()
+{
+    StepsPanel panel;
+    panel.setStore(threeSteps());
+    QVERIFY(waitReady(panel));
+    QCOMPARE(panel.barCount(), 4);
+    QCOMPARE(panel.plot()->plottableCount(), trace::kStepCategoryCount);
+    auto* kernel = qobject_cast<QCPBars*>(panel.plot()->plottable(int(StepCategory::Kernel)));
+    QVERIFY(kernel);
+    QCOMPARE(kernel->data()->size(), 4);
+    // Axis in ms (steps of 1 ms are under 10 ms: µs).
+    QVERIFY(panel.plot()->yAxis->label().contains(QStringLiteral("µs")));
+    QCOMPARE(kernel->data()->at(1)->value, 400.0);
+    QCOMPARE(kernel->data()->at(3)->value, 400.0); // average of 200, 400, 600
+    auto* idle = qobject_cast<QCPBars*>(panel.plot()->plottable(int(StepCategory::Idle)));
+    QCOMPARE(idle->barBelow(), panel.plot()->plottable(int(StepCategory::Other)));
+    QVERIFY(panel.findChild<QLabel*>(QStringLiteral("stepsSummary"))->text().contains(QLatin1String("3")));
+}
+
+void TstStepsPanel::clickEmitsStep()
+{
+    StepsPanel panel;
+    auto store = threeSteps();
+    panel.setStore(store);
+    QVERIFY(waitReady(panel));
+    showPanel(panel);
+    QSignalSpy spy(&panel, &StepsPanel::stepActivated);
+    QTest::mouseClick(panel.plot(), Qt::LeftButton, {}, panel.barCenter(1));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.last().at(0).toInt(), 1);
+    const auto& step = panel.breakdown()->steps[1];
+    QCOMPARE(step.number, std::int64_t(11));
+    QCOMPARE(spy.last().at(1).toLongLong(), step.start);
+    QCOMPARE(spy.last().at(2).toLongLong(), step.end);
+    QCOMPARE(step.start, std::int64_t(1'000'000));
+    // The average bar and the space between bars do nothing.
+    QTest::mouseClick(panel.plot(), Qt::LeftButton, {}, panel.barCenter(3));
+    const QPoint between = (panel.barCenter(0) + panel.barCenter(1)) / 2;
+    QTest::mouseClick(panel.plot(), Qt::LeftButton, {}, between);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(panel.stepIndexAt(panel.barCenter(3)), -2);
+    QCOMPARE(panel.stepIndexAt(between), -1);
+}
+
+void TstStepsPanel::tooltip()
+{
+    StepsPanel panel;
+    panel.setStore(threeSteps());
+    QVERIFY(waitReady(panel));
+    const QString text = panel.toolTipForBar(0);
+    QVERIFY(text.contains(QLatin1String("Step 10")));
+    QVERIFY2(text.contains(QLatin1String("Kernel")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("200 µs"))); // kernel time of step 10
+    QVERIFY(text.contains(QLatin1String("20.0 %")));
+    QVERIFY(panel.toolTipForBar(3).contains(QLatin1String("Average of 3 step")));
+    QVERIFY(panel.toolTipForBar(4).isEmpty());
+}
+
+void TstStepsPanel::exportCsvAndPng()
+{
+    StepsPanel panel;
+    panel.setStore(threeSteps());
+    QVERIFY(waitReady(panel));
+    showPanel(panel);
+    QTemporaryDir dir;
+    panel.setExportDirectory(dir.path());
+    QSignalSpy exported(&panel, &StepsPanel::chartExported);
+    const QString csv = panel.exportMenu()->requestExport(ChartExporter::Format::Csv);
+    QCOMPARE(exported.count(), 1);
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    QCOMPARE(lines.value(0),
+             QByteArray("step,start_ns,end_ns,duration_ns,kernel_ns,memcpy_ns,memset_ns,communication_ns,"
+                        "runtime_ns,data_loader_ns,cpu_op_ns,other_ns,idle_ns"));
+    // step 10: cpu op [100,150)+[200,250)... runtime [150,200), kernel [250,450) (µs)
+    QCOMPARE(lines.value(1), QByteArray("10,0,1e+06,1e+06,2e+05,0,0,0,50000,0,1e+05,0,650000"));
+    QVERIFY(lines.value(4).startsWith("average,nan,nan,1e+06,4e+05"));
+    const QString png = panel.exportMenu()->requestExport(ChartExporter::Format::Png);
+    QVERIFY(QImage(png).width() > 100);
+}
+
+void TstStepsPanel::ranks()
+{
+    test::AnalysisTraceBuilder t(2);
+    for (int s = 0; s < 2; ++s) {
+        for (int n = 0; n < 2 + s; ++n)
+            t.step(s, n, n * 1000, 1000);
+    }
+    StepsPanel panel;
+    panel.setStore(t.finish());
+    QVERIFY(waitReady(panel));
+    auto* combo = panel.findChild<QComboBox*>(QStringLiteral("stepsSource"));
+    QVERIFY(combo);
+    QCOMPARE(combo->count(), 2);
+    QCOMPARE(panel.barCount(), 3);
+    combo->setCurrentIndex(1);
+    QCOMPARE(panel.source(), 1);
+    QCOMPARE(panel.barCount(), 4);
+    QCOMPARE(panel.stepIndexAt(QPoint(-10, -10)), -1);
+}
+
+void TstStepsPanel::empty()
+{
+    StepsPanel panel;
+    QCOMPARE(panel.barCount(), 0);
+    QVERIFY(panel.toolTipForBar(0).isEmpty());
+    QCOMPARE(panel.chartData().rowCount(), std::size_t(0));
+    test::AnalysisTraceBuilder t;
+    panel.setStore(t.finish());
+    QVERIFY(waitReady(panel));
+    QCOMPARE(panel.barCount(), 0);
+    panel.setStore(nullptr);
+    QCOMPARE(panel.barCount(), 0);
+}
+
+void TstStepsPanel::render()
+{
+    StepsPanel panel;
+    panel.setStore(test::syntheticTrainingTrace(12));
+    QVERIFY(waitReady(panel));
+    panel.resize(1000, 460);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCOMPARE(panel.barCount(), 13);
+    const QImage image = panel.grab().toImage();
+    // Something other than the background is drawn in the middle of the chart.
+    const QPoint centre = panel.plot()->mapTo(&panel, panel.barCenter(5));
+    const QPoint corner = panel.plot()->mapTo(&panel, QPoint(3, 3));
+    QVERIFY(image.pixelColor(centre) != image.pixelColor(corner));
+    const QString out = qEnvironmentVariable("RUNLENS_RENDER_DIR");
+    if (!out.isEmpty()) {
+        QVERIFY(image.save(out + QStringLiteral("/steps.png")));
+        QVERIFY(panel.exportMenu()->exportTo(ChartExporter::Format::Png, out + QStringLiteral("/steps-export.png")));
+    }
+}
+
+QTEST_MAIN(TstStepsPanel)
+#include "tst_stepspanel.moc"

@@ -1,0 +1,181 @@
+#include "timelinetestdata.h"
+
+#include "core/timerange.h"
+#include "timeline/timelinedetails.h"
+#include "timeline/timelinepanel.h"
+#include "timeline/timelinesearch.h"
+#include "timeline/timelinesearchbar.h"
+#include "timeline/timelineview.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace runlens;
+using runlens::test::findSlice;
+using runlens::test::makeDenseTrace;
+using runlens::test::makeSmallTrace;
+
+class TestTimelinePanel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void detailsShowSliceWithSelfTimeAndArgs()
+    {
+        const auto trace = makeSmallTrace();
+        TimelineDetails details;
+        details.setStore(trace.store);
+        const std::int64_t conv = findSlice(*trace.store, trace.cpuTrack, "aten::conv2d");
+        details.showSlice(trace.cpuTrack, conv);
+        const QString text = details.toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("aten::conv2d")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("3 ms"))); // duration
+        QVERIFY(text.contains(QStringLiteral("1 ms"))); // self: 3 ms minus the 2 ms convolution
+        QVERIFY(text.contains(QStringLiteral("MainThread")));
+        QVERIFY(text.contains(QStringLiteral("python train.py")));
+        QVERIFY(text.contains(QStringLiteral("Input Dims")));
+        QVERIFY(text.contains(QStringLiteral("[[32,3,224,224]]")));
+        QCOMPARE(TimelineDetails::selfTime(*trace.store, trace.cpuTrack, std::size_t(conv)), 1'000'000);
+        details.showSlice(-1, -1);
+        QVERIFY(!details.toPlainText().contains(QStringLiteral("aten::conv2d")));
+    }
+
+    void detailsFlowLinksJump()
+    {
+        const auto trace = makeSmallTrace();
+        if (trace.store->flows().empty())
+            QSKIP("the store builder produced no flows for the fixture");
+        const trace::Flow flow = trace.store->flows().front();
+        TimelineDetails details;
+        details.setStore(trace.store);
+        details.showSlice(flow.fromTrack, flow.fromSlice);
+        QVERIFY(details.toHtml().contains(QStringLiteral("slice:%1:%2").arg(flow.toTrack).arg(flow.toSlice)));
+        QSignalSpy spy(&details, &TimelineDetails::jumpToSlice);
+        emit details.anchorClicked(QUrl(QStringLiteral("slice:%1:%2").arg(flow.toTrack).arg(flow.toSlice)));
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), flow.toTrack);
+        QCOMPARE(spy.at(0).at(1).toLongLong(), qint64(flow.toSlice));
+    }
+
+    void detailsShowLaunches()
+    {
+        const auto trace = makeSmallTrace();
+        if (trace.store->flows().empty())
+            QSKIP("the store builder produced no flows for the fixture");
+        TimelineDetails details;
+        details.setStore(trace.store);
+        // conv2d launched the GEMM through cudaLaunchKernel two levels down.
+        details.showSlice(trace.cpuTrack, findSlice(*trace.store, trace.cpuTrack, "aten::conv2d", 1));
+        QVERIFY2(details.toPlainText().contains(QStringLiteral("Launched")), qPrintable(details.toPlainText()));
+        const std::int64_t kernel = findSlice(*trace.store, trace.gpuTrack, "volta_sgemm_128x64_nn", 1);
+        QVERIFY(details.toHtml().contains(QStringLiteral("slice:%1:%2").arg(trace.gpuTrack).arg(kernel)));
+        // relu launched nothing.
+        details.showSlice(trace.cpuTrack, findSlice(*trace.store, trace.cpuTrack, "aten::relu"));
+        QVERIFY(!details.toPlainText().contains(QStringLiteral("Launched")));
+        // The kernel names its launcher.
+        details.showSlice(trace.gpuTrack, kernel);
+        QVERIFY(details.toPlainText().contains(QStringLiteral("Launched by")));
+        QVERIFY(details.toPlainText().contains(QStringLiteral("cudaLaunchKernel")));
+    }
+
+    void searchFindsMatchesInTimeOrder()
+    {
+        const auto trace = makeSmallTrace();
+        const auto matches = findTimelineMatches(
+            *trace.store, QRegularExpression(QStringLiteral("conv"), QRegularExpression::CaseInsensitiveOption));
+        QCOMPARE(matches.size(), std::size_t(6)); // conv2d + convolution per step
+        QVERIFY(std::is_sorted(matches.begin(), matches.end(),
+                               [](const TimelineMatch& a, const TimelineMatch& b) { return a.start < b.start; }));
+        QVERIFY(findTimelineMatches(*trace.store, QRegularExpression(QStringLiteral("^nothing$"))).empty());
+    }
+
+    void panelSearchSelectsAndCentres()
+    {
+        const auto trace = makeSmallTrace();
+        TimeRangeModel range;
+        TimelinePanel panel(&range);
+        panel.resize(1100, 700);
+        panel.setStore(trace.store);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy selected(&panel, &TimelinePanel::sliceSelected);
+        QTest::keyClicks(panel.searchBar()->lineEdit(), QStringLiteral("sgemm"));
+        QTRY_COMPARE(panel.searchBar()->matches().size(), std::size_t(3));
+        QTest::keyClick(panel.searchBar()->lineEdit(), Qt::Key_Return);
+        QCOMPARE(range.selectedTrack(), trace.gpuTrack);
+        const std::int64_t first = findSlice(*trace.store, trace.gpuTrack, "volta_sgemm_128x64_nn", 0);
+        QCOMPARE(range.selectedIndex(), first);
+        QCOMPARE(selected.count(), 1);
+        QVERIFY(panel.details()->toPlainText().contains(QStringLiteral("volta_sgemm_128x64_nn")));
+        const QLabel* count = panel.searchBar()->findChild<QLabel*>();
+        QVERIFY(count);
+        QCOMPARE(count->text(), QStringLiteral("1 of 3"));
+        panel.searchBar()->next();
+        QCOMPARE(range.selectedIndex(), findSlice(*trace.store, trace.gpuTrack, "volta_sgemm_128x64_nn", 1));
+        QCOMPARE(count->text(), QStringLiteral("2 of 3"));
+        // The selected match is on screen.
+        const trace::Track& gpu = trace.store->tracks()[std::size_t(trace.gpuTrack)];
+        const TimeSpan v = range.visibleRange();
+        QVERIFY(v.start <= gpu.start[std::size_t(range.selectedIndex())]);
+        QVERIFY(v.end >= gpu.end(std::size_t(range.selectedIndex())));
+        panel.searchBar()->previous();
+        panel.searchBar()->previous();
+        QCOMPARE(count->text(), QStringLiteral("3 of 3")); // wraps
+        // An invalid expression says so and finds nothing.
+        panel.searchBar()->setPattern(QStringLiteral("("));
+        QVERIFY(panel.searchBar()->matches().empty());
+        QCOMPARE(count->text(), QStringLiteral("invalid pattern"));
+    }
+
+    void bigStoreSearchRunsOnAWorker()
+    {
+        auto dense = makeDenseTrace(2, 150'000);
+        QVERIFY(dense->eventCount() > TimelineSearchBar::kSyncLimit);
+        TimelineSearchBar bar;
+        bar.setStore(dense);
+        QSignalSpy finished(&bar, &TimelineSearchBar::searchFinished);
+        bar.setPattern(QStringLiteral("^op_1$"));
+        QVERIFY(bar.isSearching() || finished.count() == 1); // returned before the scan completed
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY(bar.matches().size() > 1000);
+    }
+
+    void sharedRangeFollowsAndSignals()
+    {
+        const auto trace = makeSmallTrace();
+        TimeRangeModel range;
+        TimelinePanel panel(&range);
+        panel.setStore(trace.store);
+        QSignalSpy visible(&panel, &TimelinePanel::visibleRangeChanged);
+        QSignalSpy selection(&panel, &TimelinePanel::selectionRangeChanged);
+        range.setVisibleRange(trace.start + 1'000'000, trace.start + 2'000'000);
+        QCOMPARE(visible.count(), 1);
+        QCOMPARE(panel.view()->visibleRange().start, trace.start + 1'000'000);
+        range.setSelection(trace.start, trace.start + 500);
+        QCOMPARE(selection.count(), 1);
+    }
+
+    void screenshot()
+    {
+        // Renders the panel for a visual check when RUNLENS_TIMELINE_PNG names an output file.
+        const QString out = qEnvironmentVariable("RUNLENS_TIMELINE_PNG");
+        if (out.isEmpty())
+            QSKIP("set RUNLENS_TIMELINE_PNG=file.png to write a picture of the panel");
+        const auto trace = makeSmallTrace();
+        TimeRangeModel range;
+        TimelinePanel panel(&range);
+        panel.resize(1400, 640);
+        panel.setStore(trace.store);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        range.setVisibleRange(trace.start + 500'000, trace.start + 17'000'000);
+        panel.view()->selectSlice(trace.cpuTrack, findSlice(*trace.store, trace.cpuTrack, "aten::conv2d", 1));
+        range.setSelection(trace.start + 11'000'000, trace.start + 14'000'000);
+        panel.searchBar()->setPattern(QStringLiteral("conv"));
+        QVERIFY(panel.grab().save(out));
+    }
+};
+
+QTEST_MAIN(TestTimelinePanel)
+#include "tst_timelinepanel.moc"

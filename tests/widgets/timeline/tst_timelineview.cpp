@@ -1,0 +1,306 @@
+#include "timelinetestdata.h"
+
+#include "core/timerange.h"
+#include "timeline/timelinepainter.h"
+#include "timeline/timelineview.h"
+#include "trace/tracestore.h"
+
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QWheelEvent>
+#include <QtTest>
+
+using namespace runlens;
+using runlens::test::findSlice;
+using runlens::test::makeDenseTrace;
+using runlens::test::makeSmallTrace;
+using runlens::test::SmallTrace;
+
+namespace {
+
+/// Pixels that differ from the white background inside `area`.
+int paintedPixels(const QImage& image, const QRect& area)
+{
+    int count = 0;
+    for (int y = area.top(); y <= area.bottom(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = area.left(); x <= area.right(); ++x) {
+            const QRgb c = line[x];
+            if (qRed(c) < 235 || qGreen(c) < 235 || qBlue(c) < 235)
+                ++count;
+        }
+    }
+    return count;
+}
+
+QImage renderFrame(const TimelineView& view, QSize size, TimelinePaintStats* stats = nullptr)
+{
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    const TimelinePaintStats s = view.paintFrame(painter, size);
+    if (stats)
+        *stats = s;
+    return image;
+}
+
+void sendWheel(QWidget* widget, QPoint pos, QPoint angle, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QWheelEvent event(pos, widget->mapToGlobal(pos), QPoint(), angle, Qt::NoButton, modifiers, Qt::NoScrollPhase,
+                      false);
+    QCoreApplication::sendEvent(widget, &event);
+}
+
+} // namespace
+
+class TestTimelineView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        m_trace = makeSmallTrace();
+        m_view = std::make_unique<TimelineView>();
+        m_view->resize(1000, 500);
+        m_view->setStore(m_trace.store);
+        m_view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    }
+    void cleanup() { m_view.reset(); }
+
+    void initialRangeIsWholeTrace()
+    {
+        const TimeSpan v = m_view->visibleRange();
+        QCOMPARE(v.start, m_trace.store->startTime());
+        QCOMPARE(v.end, m_trace.store->endTime());
+        QCOMPARE(m_view->layout().rowOfTrack(m_trace.cpuTrack) >= 0, true);
+        QCOMPARE(m_view->layout().rowOfTrack(m_trace.gpuTrack) >= 0, true);
+        QCOMPARE(m_view->layout().rowOfTrack(m_trace.counterTrack) >= 0, true);
+    }
+
+    void keysZoomAndPan()
+    {
+        const TimeSpan full = m_view->visibleRange();
+        QTest::keyClick(m_view.get(), Qt::Key_W);
+        const TimeSpan zoomed = m_view->visibleRange();
+        QVERIFY(zoomed.duration() < full.duration());
+        QVERIFY(std::abs(double(zoomed.duration()) / double(full.duration()) - 0.8) < 0.01);
+        // Zoom without the mouse inside keeps the centre.
+        QVERIFY(std::abs((zoomed.start + zoomed.end) / 2 - (full.start + full.end) / 2) < 1000);
+        QTest::keyClick(m_view.get(), Qt::Key_D);
+        const TimeSpan panned = m_view->visibleRange();
+        QVERIFY(panned.start > zoomed.start);
+        QCOMPARE(panned.duration(), zoomed.duration());
+        QTest::keyClick(m_view.get(), Qt::Key_A);
+        QTest::keyClick(m_view.get(), Qt::Key_A);
+        QCOMPARE(m_view->visibleRange().start, full.start); // clamped at the trace start
+        QTest::keyClick(m_view.get(), Qt::Key_S);
+        QTest::keyClick(m_view.get(), Qt::Key_S);
+        QCOMPARE(m_view->visibleRange(), full); // never wider than the trace
+    }
+
+    void wheelZoomsAtCursor()
+    {
+        const QPoint pos(600, 100);
+        const std::int64_t before = m_view->timeAt(pos.x());
+        const TimeSpan full = m_view->visibleRange();
+        sendWheel(m_view.get(), pos, QPoint(0, 120));
+        QVERIFY(m_view->visibleRange().duration() < full.duration());
+        const double nsPerPixel = double(m_view->visibleRange().duration()) / 780;
+        QVERIFY(std::abs(double(m_view->timeAt(pos.x()) - before)) <= 2 * nsPerPixel);
+        // Shift+wheel pans.
+        const TimeSpan zoomed = m_view->visibleRange();
+        sendWheel(m_view.get(), pos, QPoint(0, -120), Qt::ShiftModifier);
+        QVERIFY(m_view->visibleRange().start > zoomed.start);
+        QCOMPARE(m_view->visibleRange().duration(), zoomed.duration());
+    }
+
+    void dragPans()
+    {
+        m_view->timeRangeModel()->setVisibleRange(m_trace.start + 5'000'000, m_trace.start + 15'000'000);
+        const TimeSpan before = m_view->visibleRange();
+        const int y = m_view->height() - 20;
+        QTest::mousePress(m_view.get(), Qt::LeftButton, Qt::NoModifier, QPoint(700, y));
+        QTest::mouseMove(m_view.get(), QPoint(650, y));
+        QTest::mouseMove(m_view.get(), QPoint(600, y));
+        QTest::mouseRelease(m_view.get(), Qt::LeftButton, Qt::NoModifier, QPoint(600, y));
+        const TimeSpan after = m_view->visibleRange();
+        QCOMPARE(after.duration(), before.duration());
+        const double nsPerPixel = double(before.duration()) / (m_view->width() - m_view->labelWidth());
+        QVERIFY(std::abs(double(after.start - before.start) - 100 * nsPerPixel) < 2 * nsPerPixel);
+    }
+
+    void clickSelectsSlice()
+    {
+        QSignalSpy spy(m_view.get(), &TimelineView::sliceSelected);
+        const std::int64_t conv = findSlice(*m_trace.store, m_trace.cpuTrack, "aten::conv2d", 1);
+        QVERIFY(conv >= 0);
+        const QRectF r = m_view->sliceRect(m_trace.cpuTrack, conv);
+        QVERIFY(r.width() > 4);
+        QTest::mouseClick(m_view.get(), Qt::LeftButton, Qt::NoModifier, r.center().toPoint());
+        QCOMPARE(m_view->selectedTrack(), m_trace.cpuTrack);
+        QCOMPARE(m_view->selectedIndex(), conv);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), m_trace.cpuTrack);
+        QCOMPARE(spy.at(0).at(1).toLongLong(), conv);
+        // A GPU kernel.
+        const std::int64_t kernel = findSlice(*m_trace.store, m_trace.gpuTrack, "volta_sgemm_128x64_nn");
+        QTest::mouseClick(m_view.get(), Qt::LeftButton, Qt::NoModifier,
+                          m_view->sliceRect(m_trace.gpuTrack, kernel).center().toPoint());
+        QCOMPARE(m_view->selectedTrack(), m_trace.gpuTrack);
+        QCOMPARE(m_view->selectedIndex(), kernel);
+        // Empty space clears.
+        QTest::mouseClick(m_view.get(), Qt::LeftButton, Qt::NoModifier, QPoint(m_view->width() - 30, 495));
+        QCOMPARE(m_view->selectedTrack(), -1);
+    }
+
+    void shiftDragSelectsRangeAndFFits()
+    {
+        QSignalSpy spy(m_view.get(), &TimelineView::selectionRangeChanged);
+        const int y = 120;
+        const std::int64_t t1 = m_view->timeAt(400);
+        const std::int64_t t2 = m_view->timeAt(700);
+        QTest::mousePress(m_view.get(), Qt::LeftButton, Qt::ShiftModifier, QPoint(400, y));
+        QTest::mouseMove(m_view.get(), QPoint(550, y));
+        QTest::mouseMove(m_view.get(), QPoint(700, y));
+        QTest::mouseRelease(m_view.get(), Qt::LeftButton, Qt::ShiftModifier, QPoint(700, y));
+        const TimeSpan sel = m_view->selection();
+        QVERIFY(sel.valid());
+        QCOMPARE(sel.start, t1);
+        QCOMPARE(sel.end, t2);
+        QVERIFY(spy.count() >= 1);
+        QCOMPARE(m_view->selectedTrack(), -1); // a drag does not select a slice
+
+        // The ruler shows the selection bar (selection blue) between the two x positions.
+        const QImage image = renderFrame(*m_view, m_view->size());
+        const QRgb bar = image.pixel(550, TimelinePainter::kTickRowHeight + 4);
+        QVERIFY2(qBlue(bar) > 180 && qRed(bar) < 100, "selection bar missing on the ruler");
+
+        QTest::keyClick(m_view.get(), Qt::Key_F);
+        QCOMPARE(m_view->visibleRange(), sel);
+        QTest::keyClick(m_view.get(), Qt::Key_M);
+        QCOMPARE(m_view->timeRangeModel()->marks().size(), 1);
+        QTest::keyClick(m_view.get(), Qt::Key_Escape);
+        QVERIFY(!m_view->selection().valid());
+        QTest::keyClick(m_view.get(), Qt::Key_F); // nothing selected: the whole trace
+        QCOMPARE(m_view->visibleRange(), m_view->timeRangeModel()->traceRange());
+        QTest::keyClick(m_view.get(), Qt::Key_Z, Qt::ControlModifier); // undo the fit
+        QCOMPARE(m_view->visibleRange(), sel);
+    }
+
+    void doubleClickZoomsToSlice()
+    {
+        const std::int64_t relu = findSlice(*m_trace.store, m_trace.cpuTrack, "aten::relu");
+        const QPoint pos = m_view->sliceRect(m_trace.cpuTrack, relu).center().toPoint();
+        QTest::mouseDClick(m_view.get(), Qt::LeftButton, Qt::NoModifier, pos);
+        const trace::Track& t = m_trace.store->tracks()[std::size_t(m_trace.cpuTrack)];
+        const TimeSpan v = m_view->visibleRange();
+        QVERIFY(v.start <= t.start[std::size_t(relu)]);
+        QVERIFY(v.end >= t.end(std::size_t(relu)));
+        QVERIFY(v.duration() < 2 * t.duration[std::size_t(relu)]);
+        QCOMPARE(m_view->selectedIndex(), relu);
+    }
+
+    void processHeaderCollapses()
+    {
+        const int rowsBefore = int(m_view->layout().rows().size());
+        const int process = m_trace.store->tracks()[std::size_t(m_trace.gpuTrack)].process;
+        const int headerRow = m_view->layout().rowOfTrack(m_trace.gpuTrack) - 1;
+        QCOMPARE(m_view->layout().rows()[std::size_t(headerRow)].kind, TimelineRow::ProcessHeader);
+        const int y = TimelinePainter::kRulerHeight + m_view->layout().rows()[std::size_t(headerRow)].y + 5;
+        QTest::mouseClick(m_view.get(), Qt::LeftButton, Qt::NoModifier, QPoint(50, y));
+        QVERIFY(m_view->isProcessCollapsed(process));
+        QCOMPARE(int(m_view->layout().rows().size()), rowsBefore - 1);
+        QCOMPARE(m_view->layout().rowOfTrack(m_trace.gpuTrack), -1);
+        // Selecting a slice of a collapsed process with reveal expands it again.
+        m_view->selectSlice(m_trace.gpuTrack, 0, true);
+        QVERIFY(!m_view->isProcessCollapsed(process));
+    }
+
+    void manyTracksScrollVertically()
+    {
+        auto many = makeDenseTrace(40, 30); // 40 threads: taller than the view
+        TimelineView view;
+        view.resize(900, 400);
+        view.setStore(many);
+        QVERIFY(view.layout().totalHeight() > 400);
+        QCOMPARE(view.scrollOffset(), 0);
+        const std::int64_t lastTrack = view.layout().rows().back().track;
+        QVERIFY(view.sliceRect(int(lastTrack), 0).top() > 400); // below the fold
+        // The wheel over the track names scrolls; over the slices it zooms.
+        const TimeSpan range = view.visibleRange();
+        sendWheel(&view, QPoint(50, 200), QPoint(0, -240));
+        QVERIFY(view.scrollOffset() > 0);
+        QCOMPARE(view.visibleRange(), range);
+        // Selecting a slice far below with reveal scrolls to it.
+        view.selectSlice(int(lastTrack), 0, true);
+        const QRectF r = view.sliceRect(int(lastTrack), 0);
+        QVERIFY(r.top() >= TimelinePainter::kRulerHeight && r.bottom() <= 400);
+    }
+
+    void rendersAtSeveralZoomLevels_data()
+    {
+        QTest::addColumn<double>("fraction");
+        QTest::newRow("full") << 1.0;
+        QTest::newRow("step") << 0.33;
+        QTest::newRow("op") << 0.05;
+        QTest::newRow("deep") << 0.0005;
+    }
+    void rendersAtSeveralZoomLevels()
+    {
+        QFETCH(double, fraction);
+        const TimeSpan full = m_view->timeRangeModel()->traceRange();
+        const std::int64_t begin = full.start + 2'000'000; // inside the first conv2d / kernel
+        m_view->timeRangeModel()->setVisibleRange(begin, begin + std::int64_t(double(full.duration()) * fraction));
+        TimelinePaintStats stats;
+        const QImage image = renderFrame(*m_view, m_view->size(), &stats);
+        const TimelineRow& cpu = m_view->layout().rows()[std::size_t(m_view->layout().rowOfTrack(m_trace.cpuTrack))];
+        const QRect cpuArea(m_view->labelWidth() + 1, TimelinePainter::kRulerHeight + cpu.y,
+                            m_view->width() - m_view->labelWidth() - 20, cpu.height);
+        QVERIFY2(paintedPixels(image, cpuArea) > 200, "CPU slice rows are empty");
+        const TimelineRow& gpu = m_view->layout().rows()[std::size_t(m_view->layout().rowOfTrack(m_trace.gpuTrack))];
+        const QRect gpuArea(m_view->labelWidth() + 1, TimelinePainter::kRulerHeight + gpu.y,
+                            m_view->width() - m_view->labelWidth() - 20, gpu.height);
+        QVERIFY2(paintedPixels(image, gpuArea) > 100, "GPU stream row is empty");
+        QVERIFY(stats.rects > 0);
+    }
+
+    void denseStorePaintsWithoutVisitingEveryEvent()
+    {
+        // 8 threads x 125k slices = 1M events.
+        auto dense = makeDenseTrace(8, 125'000);
+        QCOMPARE(dense->eventCount(), std::uint64_t(8 * 125'001));
+        TimelineView view;
+        view.resize(1200, 400);
+        view.setStore(dense);
+        QVERIFY(view.isPreparing()); // a big store gets its painting index on a worker
+        QTRY_VERIFY(!view.isPreparing());
+        const QSize size(1200, 400);
+        int depthRows = 0;
+        for (const TimelineRow& row : view.layout().rows())
+            depthRows += row.depthRows;
+        QCOMPARE(depthRows, 8 * 3);
+        const int columns = size.width() - view.labelWidth();
+        for (double fraction : { 1.0, 0.1, 0.001 }) {
+            const TimeSpan full = view.timeRangeModel()->traceRange();
+            view.timeRangeModel()->setVisibleRange(full.start,
+                                                   full.start + std::int64_t(double(full.duration()) * fraction));
+            TimelinePaintStats stats;
+            const QImage image = renderFrame(view, size, &stats);
+            QVERIFY2(stats.rects <= 3 * std::int64_t(columns) * depthRows,
+                     qPrintable(QStringLiteral("%1 rects at %2").arg(stats.rects).arg(fraction)));
+            QVERIFY2(stats.slicesVisited <= 3 * std::int64_t(columns) * depthRows,
+                     qPrintable(QStringLiteral("%1 slices visited at %2").arg(stats.slicesVisited).arg(fraction)));
+            QVERIFY(
+                paintedPixels(image, QRect(view.labelWidth() + 1, TimelinePainter::kRulerHeight + 30, columns - 2, 40))
+                > columns * 10);
+        }
+    }
+
+private:
+    SmallTrace m_trace;
+    std::unique_ptr<TimelineView> m_view;
+};
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"

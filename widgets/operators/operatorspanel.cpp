@@ -1,0 +1,468 @@
+#include "operatorspanel.h"
+
+#include "common/charticons.h"
+#include "sharebardelegate.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSaveFile>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace runlens {
+
+using trace::OperatorStatsModel;
+
+namespace {
+
+/// Matches the filter text against the name and input dims only, not the formatted numbers.
+class OperatorFilterProxy final : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+    void setText(const QString& text)
+    {
+        m_text = text.trimmed();
+        invalidateFilter();
+    }
+    QString text() const { return m_text; }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override
+    {
+        if (m_text.isEmpty())
+            return true;
+        const auto* model = static_cast<const OperatorStatsModel*>(sourceModel());
+        for (const auto column : { OperatorStatsModel::Column::Name, OperatorStatsModel::Column::InputDims }) {
+            const int c = model->columnOf(column);
+            if (c >= 0
+                && model->index(row, c, parent).data(Qt::DisplayRole).toString().contains(m_text, Qt::CaseInsensitive))
+                return true;
+        }
+        return false;
+    }
+
+private:
+    QString m_text;
+};
+
+void appendCsvField(QByteArray& out, const QString& text)
+{
+    const QByteArray utf8 = text.toUtf8();
+    if (!utf8.contains(',') && !utf8.contains('"') && !utf8.contains('\n') && !utf8.contains('\r')) {
+        out += utf8;
+        return;
+    }
+    out += '"';
+    for (char c : utf8) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    out += '"';
+}
+
+} // namespace
+
+OperatorsPanel::OperatorsPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("operatorsPanel"));
+    buildUi();
+    updateStatus();
+}
+
+OperatorsPanel::~OperatorsPanel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void OperatorsPanel::buildUi()
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(8, 6, 8, 6);
+    row->setSpacing(8);
+
+    m_viewCombo = new QComboBox(bar);
+    m_viewCombo->setObjectName(QStringLiteral("operatorsView"));
+    m_viewCombo->addItem(tr("Host operators"), int(View::Host));
+    m_viewCombo->addItem(tr("Device operators"), int(View::Device));
+    m_viewCombo->addItem(tr("Kernels"), int(View::Kernels));
+    m_viewCombo->setToolTip(tr("Host: time on the CPU; Device: time of the kernels each operator launched"));
+    row->addWidget(m_viewCombo);
+
+    m_groupCombo = new QComboBox(bar);
+    m_groupCombo->setObjectName(QStringLiteral("operatorsGroupBy"));
+    m_groupCombo->addItem(tr("Group by name"));
+    m_groupCombo->addItem(tr("Group by name and input shapes"));
+    row->addWidget(m_groupCombo);
+
+    m_filterEdit = new QLineEdit(bar);
+    m_filterEdit->setObjectName(QStringLiteral("operatorsFilter"));
+    m_filterEdit->setPlaceholderText(tr("Filter by name"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_filterEdit->setMinimumWidth(160);
+    row->addWidget(m_filterEdit, 1);
+
+    m_status = new QLabel(bar);
+    m_status->setObjectName(QStringLiteral("operatorsStatus"));
+    m_status->setForegroundRole(QPalette::PlaceholderText);
+    row->addWidget(m_status);
+
+    m_exportButton = new QToolButton(bar);
+    m_exportButton->setObjectName(QStringLiteral("operatorsExport"));
+    m_exportButton->setText(tr("Export CSV…"));
+    m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-table")));
+    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_exportButton->setAutoRaise(true);
+    m_exportButton->setToolTip(tr("Write the table as shown (filtered and sorted) to a CSV file"));
+    row->addWidget(m_exportButton);
+    layout->addWidget(bar);
+
+    m_model = new OperatorStatsModel(this);
+    auto* proxy = new OperatorFilterProxy(this);
+    proxy->setSourceModel(m_model);
+    proxy->setSortRole(OperatorStatsModel::SortRole);
+    proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy = proxy;
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("operatorsTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setShowGrid(false);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->horizontalHeader()->setSectionsMovable(false);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_table->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(m_table, 1);
+    m_table->viewport()->installEventFilter(this);
+
+    connect(m_viewCombo, &QComboBox::currentIndexChanged, this,
+            [this] { setView(View(m_viewCombo->currentData().toInt())); });
+    connect(m_groupCombo, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setGroupByInputDims(index == 1); });
+    connect(m_filterEdit, &QLineEdit::textChanged, this, &OperatorsPanel::setFilterText);
+    connect(m_exportButton, &QToolButton::clicked, this, &OperatorsPanel::requestCsvExport);
+    connect(m_table, &QTableView::activated, this, &OperatorsPanel::onActivated);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &OperatorsPanel::showContextMenu);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                emit operatorSelected(current.isValid() ? current.data(OperatorStatsModel::NameRole).toString()
+                                                        : QString());
+            });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        const int share = m_model->columnOf(OperatorStatsModel::Column::Share);
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            m_table->setItemDelegateForColumn(c, nullptr);
+        if (share >= 0) {
+            auto* delegate = m_table->findChild<ShareBarDelegate*>();
+            if (!delegate)
+                delegate = new ShareBarDelegate(OperatorStatsModel::ShareRole, m_table);
+            m_table->setItemDelegateForColumn(share, delegate);
+        }
+        sortByDefault();
+        fitColumns(true);
+        updateStatus();
+    });
+}
+
+bool OperatorsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitColumns(false);
+    return QWidget::eventFilter(watched, event);
+}
+
+void OperatorsPanel::fitColumns(bool measure)
+{
+    const int name = m_model->columnOf(OperatorStatsModel::Column::Name);
+    if (name < 0 || m_model->columnCount() == 0)
+        return;
+    if (measure) {
+        m_table->resizeColumnsToContents();
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            m_table->setColumnWidth(c, m_table->columnWidth(c) + 8);
+        const int dims = m_model->columnOf(OperatorStatsModel::Column::InputDims);
+        if (dims >= 0)
+            m_table->setColumnWidth(dims, std::clamp(m_table->columnWidth(dims), 80, 220));
+        m_nameWidth = std::clamp(m_table->columnWidth(name), 160, 420);
+    }
+    int others = 0;
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        if (c != name)
+            others += m_table->columnWidth(c);
+    }
+    // Long names are elided in the middle before the table scrolls sideways.
+    const int available = m_table->viewport()->width() - others;
+    m_table->setColumnWidth(name, std::max(std::min(m_nameWidth, 160), available));
+}
+
+void OperatorsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
+{
+    if (store == m_store)
+        return;
+    m_store = std::move(store);
+    m_cache[0].reset();
+    m_cache[1].reset();
+    recompute();
+}
+
+void OperatorsPanel::setStatistics(std::shared_ptr<const trace::OperatorStatistics> statistics,
+                                   std::shared_ptr<const trace::TraceStore> store)
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    ++m_generation;
+    m_computing = false;
+    if (store != m_store) {
+        m_cache[0].reset();
+        m_cache[1].reset();
+    }
+    m_store = std::move(store);
+    if (statistics) {
+        m_groupByDims = statistics->groupedByInputDims;
+        m_cache[m_groupByDims ? 1 : 0] = statistics;
+        const QSignalBlocker blocker(m_groupCombo);
+        m_groupCombo->setCurrentIndex(m_groupByDims ? 1 : 0);
+    }
+    applyStatistics(std::move(statistics));
+}
+
+void OperatorsPanel::recompute()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    const quint64 generation = ++m_generation;
+    if (!m_store) {
+        m_computing = false;
+        applyStatistics(nullptr);
+        return;
+    }
+    if (const auto& cached = m_cache[m_groupByDims ? 1 : 0]) {
+        m_computing = false;
+        applyStatistics(cached);
+        return;
+    }
+    m_computing = true;
+    updateStatus();
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_cancel = cancel;
+    const bool byDims = m_groupByDims;
+    QtConcurrent::run([store = m_store, byDims, cancel] {
+        trace::OperatorStatisticsOptions options;
+        options.groupByInputDims = byDims;
+        options.cancelled = [cancel] { return cancel->load(); };
+        return std::make_shared<const trace::OperatorStatistics>(trace::computeOperatorStatistics(*store, options));
+    }).then(this, [this, generation, byDims](std::shared_ptr<const trace::OperatorStatistics> statistics) {
+        if (generation != m_generation)
+            return; // settings or store changed meanwhile
+        m_computing = false;
+        m_cache[byDims ? 1 : 0] = statistics;
+        applyStatistics(std::move(statistics));
+    });
+}
+
+void OperatorsPanel::applyStatistics(std::shared_ptr<const trace::OperatorStatistics> statistics)
+{
+    m_model->setStatistics(std::move(statistics), m_store);
+    updateStatus();
+    emit statisticsReady();
+}
+
+void OperatorsPanel::setGroupByInputDims(bool enabled)
+{
+    if (m_groupCombo->currentIndex() != (enabled ? 1 : 0)) {
+        const QSignalBlocker blocker(m_groupCombo);
+        m_groupCombo->setCurrentIndex(enabled ? 1 : 0);
+    }
+    if (enabled == m_groupByDims)
+        return;
+    m_groupByDims = enabled;
+    recompute();
+}
+
+void OperatorsPanel::setView(View view)
+{
+    const int index = m_viewCombo->findData(int(view));
+    if (index != m_viewCombo->currentIndex()) {
+        const QSignalBlocker blocker(m_viewCombo);
+        m_viewCombo->setCurrentIndex(index);
+    }
+    m_groupCombo->setEnabled(view != View::Kernels);
+    m_model->setView(view);
+}
+
+OperatorsPanel::View OperatorsPanel::view() const
+{
+    return m_model->view();
+}
+
+void OperatorsPanel::setFilterText(const QString& text)
+{
+    if (m_filterEdit->text() != text) {
+        const QSignalBlocker blocker(m_filterEdit);
+        m_filterEdit->setText(text);
+    }
+    static_cast<OperatorFilterProxy*>(m_proxy)->setText(text);
+    updateStatus();
+}
+
+QString OperatorsPanel::filterText() const
+{
+    return m_filterEdit->text();
+}
+
+int OperatorsPanel::visibleRowCount() const
+{
+    return m_proxy->rowCount();
+}
+
+void OperatorsPanel::sortByDefault()
+{
+    const int self = m_model->columnOf(OperatorStatsModel::Column::Self);
+    const int column = self >= 0 ? self : m_model->columnOf(OperatorStatsModel::Column::Total);
+    m_table->sortByColumn(column, Qt::DescendingOrder);
+}
+
+void OperatorsPanel::updateStatus()
+{
+    if (m_computing) {
+        m_status->setText(tr("Computing…"));
+        return;
+    }
+    const auto& stats = m_model->statistics();
+    if (!stats || !m_store) {
+        m_status->setText(tr("No profiler trace"));
+        return;
+    }
+    const int total = m_model->rowCount();
+    const int shown = m_proxy->rowCount();
+    const QString rows
+        = m_model->view() == View::Kernels ? tr("%n kernel(s)", nullptr, total) : tr("%n operator(s)", nullptr, total);
+    m_status->setText(shown == total ? rows : tr("%1 of %2").arg(shown).arg(rows));
+}
+
+void OperatorsPanel::onActivated(const QModelIndex& proxyIndex)
+{
+    if (!proxyIndex.isValid())
+        return;
+    const QModelIndex source = m_proxy->mapToSource(proxyIndex);
+    emit operatorActivated(source.data(OperatorStatsModel::NameRole).toString());
+    const auto [track, slice] = m_model->longestOccurrence(source.row());
+    if (track >= 0)
+        emit longestOccurrenceRequested(track, slice);
+}
+
+void OperatorsPanel::showContextMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_table->indexAt(pos);
+    QMenu menu(this);
+    if (index.isValid()) {
+        const QModelIndex source = m_proxy->mapToSource(index);
+        const QString name = source.data(OperatorStatsModel::NameRole).toString();
+        menu.addAction(tr("Show in timeline"), this, [this, index] { onActivated(index); });
+        menu.addAction(tr("Copy name"), this, [name] { QApplication::clipboard()->setText(name); });
+        menu.addSeparator();
+    }
+    menu.addAction(chartIcon(QStringLiteral("chart-export-table")), tr("Export CSV…"), this,
+                   &OperatorsPanel::requestCsvExport);
+    menu.exec(m_table->viewport()->mapToGlobal(pos));
+}
+
+QByteArray OperatorsPanel::toCsv() const
+{
+    QByteArray out;
+    const int columns = m_proxy->columnCount();
+    for (int c = 0; c < columns; ++c) {
+        if (c)
+            out += ',';
+        appendCsvField(out, m_proxy->headerData(c, Qt::Horizontal, OperatorStatsModel::ColumnIdRole).toString());
+    }
+    out += '\n';
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        for (int c = 0; c < columns; ++c) {
+            if (c)
+                out += ',';
+            const QVariant value = m_proxy->index(r, c).data(OperatorStatsModel::SortRole);
+            if (value.typeId() == QMetaType::Double)
+                out += QByteArray::number(value.toDouble(), 'g', 6);
+            else
+                appendCsvField(out, value.toString());
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+bool OperatorsPanel::exportCsv(const QString& fileName, QString* errorMessage) const
+{
+    QSaveFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly) || file.write(toCsv()) < 0 || !file.commit()) {
+        if (errorMessage)
+            *errorMessage = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(fileName), file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void OperatorsPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider provider)
+{
+    m_fileNameProvider = std::move(provider);
+}
+
+QString OperatorsPanel::requestCsvExport()
+{
+    const QString base = m_model->view() == View::Kernels ? QStringLiteral("kernels") : QStringLiteral("operators");
+    QString directory = m_exportDirectory;
+    if (directory.isEmpty())
+        directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (directory.isEmpty() || !QDir(directory).exists())
+        directory = QDir::homePath();
+    const QDir dir(directory);
+    QString fileName = dir.filePath(base + QStringLiteral(".csv"));
+    if (m_fileNameProvider) {
+        fileName = m_fileNameProvider(ChartExporter::Format::Csv, fileName);
+        if (fileName.isEmpty())
+            return {};
+    } else {
+        for (int i = 2; QFileInfo::exists(fileName) && i < 10000; ++i)
+            fileName = dir.filePath(QStringLiteral("%1-%2.csv").arg(base).arg(i));
+    }
+    QString error;
+    if (!exportCsv(fileName, &error)) {
+        emit exportFailed(error);
+        return {};
+    }
+    emit exported(fileName);
+    return fileName;
+}
+
+} // namespace runlens

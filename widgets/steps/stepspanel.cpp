@@ -1,0 +1,519 @@
+#include "stepspanel.h"
+
+#include "common/charticons.h"
+#include "common/chartpalette.h"
+#include "trace/opstatsmodel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QMenu>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace runlens {
+
+using trace::StepCategory;
+using trace::StepTimes;
+
+namespace {
+
+constexpr double kBarWidth = 0.7;
+constexpr double kAverageGap = 0.6; ///< extra space between the last step and the average bar
+constexpr int kMaxTickLabels = 24;
+
+QString shareText(double share)
+{
+    return StepsPanel::tr("%1 %").arg(share * 100.0, 0, 'f', 1);
+}
+
+} // namespace
+
+StepsPanel::StepsPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("stepsPanel"));
+    buildUi();
+    rebuildChart();
+}
+
+StepsPanel::~StepsPanel() = default;
+
+QColor StepsPanel::categoryColor(StepCategory category)
+{
+    switch (category) {
+    case StepCategory::Kernel:
+        return QColor(0x4c, 0x78, 0xa8);
+    case StepCategory::Memcpy:
+        return QColor(0xf5, 0x85, 0x18);
+    case StepCategory::Memset:
+        return QColor(0xe4, 0x57, 0x56);
+    case StepCategory::Communication:
+        return QColor(0x72, 0xb7, 0xb2);
+    case StepCategory::Runtime:
+        return QColor(0x54, 0xa2, 0x4b);
+    case StepCategory::DataLoader:
+        return QColor(0xee, 0xca, 0x3b);
+    case StepCategory::CpuOp:
+        return QColor(0xb2, 0x79, 0xa2);
+    case StepCategory::Other:
+        return QColor(0x9d, 0x75, 0x5d);
+    case StepCategory::Idle:
+        return QColor(0xc9, 0xc4, 0xc0);
+    }
+    return Qt::gray;
+}
+
+void StepsPanel::buildUi()
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(8, 6, 8, 6);
+    row->setSpacing(8);
+    m_sourceCombo = new QComboBox(bar);
+    m_sourceCombo->setObjectName(QStringLiteral("stepsSource"));
+    m_sourceCombo->setToolTip(tr("The rank whose steps are shown"));
+    m_sourceCombo->setVisible(false);
+    row->addWidget(m_sourceCombo);
+    m_summary = new QLabel(bar);
+    m_summary->setObjectName(QStringLiteral("stepsSummary"));
+    m_summary->setTextFormat(Qt::PlainText);
+    row->addWidget(m_summary, 1);
+    m_exportButton = new QToolButton(bar);
+    m_exportButton->setObjectName(QStringLiteral("stepsExport"));
+    m_exportButton->setText(tr("Export"));
+    m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-image")));
+    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_exportButton->setPopupMode(QToolButton::InstantPopup);
+    m_exportButton->setAutoRaise(true);
+    row->addWidget(m_exportButton);
+    layout->addWidget(bar);
+
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName(QStringLiteral("stepsChart"));
+    m_plot->setMinimumHeight(200);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_plot->setMouseTracking(true);
+    m_plot->installEventFilter(this);
+    layout->addWidget(m_plot, 1);
+
+    const QPalette pal = palette();
+    const QColor background = pal.color(QPalette::Base);
+    const QColor text = pal.color(QPalette::Text);
+    const QColor muted = blendColors(text, background, 0.4);
+    const QColor axisLine = blendColors(text, background, 0.72);
+    const QColor gridLine = blendColors(text, background, 0.9);
+    m_plot->setBackground(background);
+    QFont tickFont = font();
+    tickFont.setPointSizeF(std::max(7.0, tickFont.pointSizeF() * 0.85));
+    for (QCPAxis* axis : { m_plot->xAxis, m_plot->yAxis }) {
+        axis->setBasePen(axis == m_plot->xAxis ? QPen(axisLine, 1) : QPen(Qt::NoPen));
+        axis->setTickPen(QPen(axisLine, 1));
+        axis->setSubTickPen(Qt::NoPen);
+        axis->setTickLengthIn(0);
+        axis->setTickLengthOut(axis == m_plot->xAxis ? 4 : 0);
+        axis->setTickLabelColor(muted);
+        axis->setTickLabelFont(tickFont);
+        axis->setLabelColor(muted);
+        axis->setLabelFont(tickFont);
+        axis->grid()->setPen(QPen(gridLine, 1));
+        axis->grid()->setSubGridVisible(false);
+        axis->grid()->setAntialiased(false);
+    }
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->xAxis->setLabel(tr("Step"));
+
+    // Legend in a row under the chart so it never hides bars.
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setBrush(Qt::NoBrush);
+    m_plot->legend->setFont(tickFont);
+    m_plot->legend->setTextColor(muted);
+    m_plot->legend->setIconSize(12, 10);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(5);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->axisRect()->insetLayout()->simplify();
+    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_plot->legend->setMargins(QMargins(8, 0, 8, 6));
+
+    QCPBars* below = nullptr;
+    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+        auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        const StepCategory category = StepCategory(c);
+        bars->setName(trace::stepCategoryName(category));
+        bars->setWidth(kBarWidth);
+        bars->setPen(Qt::NoPen);
+        bars->setBrush(categoryColor(category));
+        bars->setStackingGap(0);
+        bars->setAntialiased(false);
+        if (below)
+            bars->moveAbove(below);
+        below = bars;
+        m_bars << bars;
+    }
+
+    m_exportMenu = new ChartExportMenu(m_plot, this);
+    m_exportMenu->setBaseName(QStringLiteral("step-breakdown"));
+    m_exportMenu->setDataProvider([this] { return chartData(); });
+    // Exported pictures stand alone, so they carry a title the panel itself does not need.
+    m_exportMenu->setExportHook([this](bool exporting) {
+        QCPLayoutGrid* layout = m_plot->plotLayout();
+        if (exporting) {
+            layout->insertRow(0);
+            auto* title = new QCPTextElement(m_plot, tr("Step time breakdown"));
+            QFont font = this->font();
+            font.setWeight(QFont::DemiBold);
+            title->setFont(font);
+            title->setTextColor(palette().color(QPalette::Text));
+            layout->addElement(0, 0, title);
+            layout->setRowStretchFactor(0, 0.001);
+        } else if (auto* title = qobject_cast<QCPTextElement*>(layout->element(0, 0))) {
+            layout->remove(title);
+            layout->simplify();
+        }
+    });
+    connect(m_exportMenu, &ChartExportMenu::exported, this, &StepsPanel::chartExported);
+    connect(m_exportMenu, &ChartExportMenu::exportFailed, this, &StepsPanel::chartExportFailed);
+    auto* menu = new QMenu(m_exportButton);
+    m_exportMenu->addTo(menu);
+    m_exportButton->setMenu(menu);
+
+    connect(m_sourceCombo, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_sourceCombo->currentIndex() >= 0)
+            setSource(m_sourceCombo->currentData().toInt());
+    });
+    connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        if (event->button() != Qt::LeftButton || !m_breakdown)
+            return;
+        const int index = stepIndexAt(event->position().toPoint());
+        if (index >= 0) {
+            const StepTimes& step = m_breakdown->steps[std::size_t(index)];
+            emit stepActivated(index, step.start, step.end);
+        }
+    });
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const int bar = barAt(event->position().toPoint());
+        m_plot->setCursor(bar >= 0 && stepOfBar(bar) ? Qt::PointingHandCursor : Qt::ArrowCursor);
+        if (bar != m_hoverBar) {
+            m_hoverBar = bar;
+            if (bar < 0)
+                QToolTip::hideText();
+            else
+                QToolTip::showText(event->globalPosition().toPoint(), toolTipForBar(bar), m_plot);
+        }
+    });
+    connect(m_plot, &QWidget::customContextMenuRequested, this, &StepsPanel::showContextMenu);
+}
+
+bool StepsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_plot && event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int bar = barAt(help->pos());
+        if (bar >= 0)
+            QToolTip::showText(help->globalPos(), toolTipForBar(bar), m_plot);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    if (watched == m_plot && event->type() == QEvent::Leave)
+        m_hoverBar = -1;
+    return QWidget::eventFilter(watched, event);
+}
+
+void StepsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
+{
+    if (store == m_store)
+        return;
+    m_store = std::move(store);
+    const quint64 generation = ++m_generation;
+    if (!m_store) {
+        m_computing = false;
+        m_breakdown.reset();
+        rebuildChart();
+        emit breakdownReady();
+        return;
+    }
+    m_computing = true;
+    updateSummary();
+    QtConcurrent::run([store = m_store] {
+        return std::make_shared<const trace::StepBreakdown>(trace::computeStepBreakdown(*store));
+    }).then(this, [this, generation](std::shared_ptr<const trace::StepBreakdown> breakdown) {
+        if (generation != m_generation)
+            return;
+        m_computing = false;
+        m_breakdown = std::move(breakdown);
+        rebuildChart();
+        emit breakdownReady();
+    });
+}
+
+void StepsPanel::setBreakdown(std::shared_ptr<const trace::StepBreakdown> breakdown)
+{
+    ++m_generation;
+    m_computing = false;
+    m_breakdown = std::move(breakdown);
+    rebuildChart();
+    emit breakdownReady();
+}
+
+void StepsPanel::setSource(int source)
+{
+    if (source == m_source)
+        return;
+    m_source = source;
+    const int index = m_sourceCombo->findData(source);
+    if (index >= 0 && index != m_sourceCombo->currentIndex()) {
+        const QSignalBlocker blocker(m_sourceCombo);
+        m_sourceCombo->setCurrentIndex(index);
+    }
+    rebuildChart();
+}
+
+int StepsPanel::barCount() const
+{
+    const auto* summary = m_breakdown ? m_breakdown->summaryFor(m_source) : nullptr;
+    return summary && summary->stepCount ? int(summary->stepCount) + 1 : 0;
+}
+
+double StepsPanel::barX(int bar) const
+{
+    const int steps = std::max(0, barCount() - 1);
+    return bar < steps ? double(bar) : double(steps) + kAverageGap;
+}
+
+const StepTimes* StepsPanel::stepOfBar(int bar) const
+{
+    const auto* summary = m_breakdown ? m_breakdown->summaryFor(m_source) : nullptr;
+    if (!summary || bar < 0 || bar >= int(summary->stepCount))
+        return nullptr;
+    return &m_breakdown->steps[summary->firstStep + std::size_t(bar)];
+}
+
+int StepsPanel::barAt(const QPoint& plotPos) const
+{
+    const int bars = barCount();
+    if (!bars || !m_plot->axisRect()->rect().contains(plotPos))
+        return -1;
+    const double x = m_plot->xAxis->pixelToCoord(plotPos.x());
+    const double y = m_plot->yAxis->pixelToCoord(plotPos.y());
+    if (y < m_plot->yAxis->range().lower)
+        return -1;
+    const int steps = bars - 1;
+    if (std::abs(x - barX(steps)) <= kBarWidth / 2)
+        return steps;
+    const int nearest = int(std::lround(x));
+    if (nearest < 0 || nearest >= steps || std::abs(x - nearest) > kBarWidth / 2)
+        return -1;
+    return nearest;
+}
+
+int StepsPanel::stepIndexAt(const QPoint& plotPos) const
+{
+    const int bar = barAt(plotPos);
+    if (bar < 0)
+        return -1;
+    if (bar == barCount() - 1)
+        return -2;
+    return int(m_breakdown->summaryFor(m_source)->firstStep) + bar;
+}
+
+QPoint StepsPanel::barCenter(int bar) const
+{
+    const double x = m_plot->xAxis->coordToPixel(barX(bar));
+    const double y = m_plot->yAxis->coordToPixel(m_plot->yAxis->range().lower);
+    return QPoint(int(std::lround(x)), int(std::lround(y)) - 5);
+}
+
+QString StepsPanel::toolTipForBar(int bar) const
+{
+    const auto* summary = m_breakdown ? m_breakdown->summaryFor(m_source) : nullptr;
+    if (!summary || bar < 0 || bar >= barCount())
+        return {};
+    const StepTimes* step = stepOfBar(bar);
+    const StepTimes& times = step ? *step : summary->average;
+    QString title;
+    if (!step)
+        title = tr("Average of %n step(s)", nullptr, int(summary->stepCount));
+    else if (summary->wholeTrace)
+        title = tr("Whole trace (no step markers)");
+    else
+        title = tr("Step %1").arg(step->number);
+    QString html = QStringLiteral("<b>%1</b> &nbsp; %2<table cellspacing=\"0\" cellpadding=\"1\">")
+                       .arg(title.toHtmlEscaped(), trace::formatDuration(times.duration()).toHtmlEscaped());
+    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+        const StepCategory category = StepCategory(c);
+        if (times.time(category) == 0)
+            continue;
+        html += QStringLiteral("<tr><td><span style=\"color:%1\">&#9632;</span> %2</td>"
+                               "<td align=\"right\">&nbsp;&nbsp;%3</td><td align=\"right\">&nbsp;&nbsp;%4</td></tr>")
+                    .arg(categoryColor(category).name(), trace::stepCategoryName(category).toHtmlEscaped(),
+                         trace::formatDuration(times.time(category)).toHtmlEscaped(),
+                         shareText(times.share(category)).toHtmlEscaped());
+    }
+    html += QStringLiteral("</table>");
+    if (step)
+        html += QStringLiteral("<i>%1</i>").arg(tr("Click to show this step in the timeline").toHtmlEscaped());
+    return html;
+}
+
+void StepsPanel::rebuildChart()
+{
+    // Rank selector: only when the breakdown covers several sources.
+    {
+        const QSignalBlocker blocker(m_sourceCombo);
+        m_sourceCombo->clear();
+        if (m_breakdown) {
+            for (const auto& s : m_breakdown->sources) {
+                int rank = -1;
+                if (m_store && s.source < int(m_store->sources().size()))
+                    rank = m_store->sources()[std::size_t(s.source)].rank;
+                m_sourceCombo->addItem(rank >= 0 ? tr("Rank %1").arg(rank) : tr("Trace %1").arg(s.source + 1),
+                                       s.source);
+            }
+            if (!m_breakdown->summaryFor(m_source) && !m_breakdown->sources.empty())
+                m_source = m_breakdown->sources.front().source;
+        }
+        m_sourceCombo->setCurrentIndex(m_sourceCombo->findData(m_source));
+        m_sourceCombo->setVisible(m_sourceCombo->count() > 1);
+    }
+
+    const auto* summary = m_breakdown ? m_breakdown->summaryFor(m_source) : nullptr;
+    const int bars = barCount();
+    std::int64_t longest = 0;
+    for (int b = 0; b < bars; ++b) {
+        const StepTimes* step = stepOfBar(b);
+        longest = std::max(longest, step ? step->duration() : summary->average.duration());
+    }
+    QString unitName;
+    if (longest >= 10'000'000'000) {
+        m_unit = 1e9;
+        unitName = tr("s");
+    } else if (longest >= 10'000'000) {
+        m_unit = 1e6;
+        unitName = tr("ms");
+    } else if (longest >= 10'000) {
+        m_unit = 1e3;
+        unitName = tr("µs");
+    } else {
+        m_unit = 1;
+        unitName = tr("ns");
+    }
+    m_plot->yAxis->setLabel(tr("Time (%1)").arg(unitName));
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int steps = std::max(0, bars - 1);
+    const int stride = std::max(1, (steps + kMaxTickLabels - 1) / kMaxTickLabels);
+    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+        QVector<double> keys;
+        QVector<double> values;
+        keys.reserve(bars);
+        values.reserve(bars);
+        for (int b = 0; b < bars; ++b) {
+            const StepTimes* step = stepOfBar(b);
+            const StepTimes& times = step ? *step : summary->average;
+            keys << barX(b);
+            values << double(times.ns[std::size_t(c)]) / m_unit;
+        }
+        m_bars[c]->setData(keys, values, true);
+    }
+    for (int b = 0; b < bars; ++b) {
+        const StepTimes* step = stepOfBar(b);
+        if (!step)
+            ticker->addTick(barX(b), tr("Avg"));
+        else if (b % stride == 0)
+            ticker->addTick(barX(b), summary->wholeTrace ? tr("All") : QString::number(step->number));
+    }
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setRange(-0.6, bars ? barX(bars - 1) + 0.6 : 1.0);
+    m_plot->yAxis->setRange(0, longest > 0 ? double(longest) / m_unit * 1.08 : 1.0);
+    m_hoverBar = -1;
+    m_plot->replot();
+    updateSummary();
+}
+
+void StepsPanel::updateSummary()
+{
+    if (m_computing) {
+        m_summary->setText(tr("Computing the step breakdown…"));
+        return;
+    }
+    const auto* summary = m_breakdown ? m_breakdown->summaryFor(m_source) : nullptr;
+    if (!summary || !summary->stepCount) {
+        m_summary->setText(m_store || m_breakdown ? tr("No steps in this trace") : tr("No profiler trace"));
+        return;
+    }
+    const StepTimes& avg = summary->average;
+    const QString steps = summary->wholeTrace ? tr("No step markers: the whole trace as one step")
+                                              : tr("%n step(s)", nullptr, int(summary->stepCount));
+    m_summary->setText(tr("%1 · average %2 · kernel %3 · idle %4")
+                           .arg(steps, trace::formatDuration(avg.duration()),
+                                shareText(avg.share(StepCategory::Kernel)), shareText(avg.share(StepCategory::Idle))));
+}
+
+ChartData StepsPanel::chartData() const
+{
+    ChartData data;
+    data.title = tr("Step time breakdown");
+    data.xLabel = tr("Step");
+    data.yLabel = tr("Time (ns)");
+    data.seriesColumn = QStringLiteral("step");
+    data.columns << QStringLiteral("start_ns") << QStringLiteral("end_ns") << QStringLiteral("duration_ns");
+    for (int c = 0; c < trace::kStepCategoryCount; ++c)
+        data.columns << QStringLiteral("%1_ns").arg(QLatin1String(trace::stepCategoryId(StepCategory(c))));
+    const auto* summary = m_breakdown ? m_breakdown->summaryFor(m_source) : nullptr;
+    const int bars = barCount();
+    for (int b = 0; b < bars; ++b) {
+        const StepTimes* step = stepOfBar(b);
+        const StepTimes& times = step ? *step : summary->average;
+        ChartSeriesData series;
+        series.name = step ? QString::number(step->number) : QStringLiteral("average");
+        series.columns.push_back({ step ? double(step->start) : std::nan("") });
+        series.columns.push_back({ step ? double(step->end) : std::nan("") });
+        series.columns.push_back({ double(times.duration()) });
+        for (int c = 0; c < trace::kStepCategoryCount; ++c)
+            series.columns.push_back({ double(times.ns[std::size_t(c)]) });
+        data.series.push_back(std::move(series));
+    }
+    return data;
+}
+
+void StepsPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider provider)
+{
+    m_exportMenu->setFileNameProvider(std::move(provider));
+}
+
+void StepsPanel::setExportDirectory(const QString& directory)
+{
+    m_exportMenu->setDefaultDirectory(directory);
+}
+
+void StepsPanel::showContextMenu(const QPoint& pos)
+{
+    QMenu menu(this);
+    const int index = stepIndexAt(pos);
+    if (index >= 0) {
+        const StepTimes& step = m_breakdown->steps[std::size_t(index)];
+        menu.addAction(tr("Show step %1 in the timeline").arg(step.number), this,
+                       [this, index, start = step.start, end = step.end] { emit stepActivated(index, start, end); });
+        menu.addSeparator();
+    }
+    m_exportMenu->addTo(&menu);
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+} // namespace runlens

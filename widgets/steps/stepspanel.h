@@ -1,0 +1,101 @@
+#pragma once
+
+#include "common/chartdata.h"
+#include "common/chartexportmenu.h"
+#include "trace/stepbreakdown.h"
+#include "trace/tracestore.h"
+
+#include <QColor>
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QCPBars;
+class QCustomPlot;
+class QLabel;
+class QToolButton;
+
+namespace runlens {
+
+/// The Steps panel: one stacked bar per profiler step showing where its time went (kernel, memcpy,
+/// memset, communication, runtime, data loader, CPU op, other, idle; tb_plugin's priority), and an
+/// "Average" bar. Hovering a bar shows every category's time and share; clicking a step emits
+/// stepActivated so the timeline can zoom to it. Export as PNG/SVG/PDF/CSV from the toolbar or the context
+/// menu. A trace with several ranks gets a rank selector.
+///
+/// The breakdown is computed on a worker when a store is set (setStore), or given ready (setBreakdown).
+/// The panel shares what it is given and never changes it.
+class StepsPanel final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit StepsPanel(QWidget* parent = nullptr);
+    ~StepsPanel() override;
+
+    void setStore(std::shared_ptr<const trace::TraceStore> store);
+    std::shared_ptr<const trace::TraceStore> store() const { return m_store; }
+    void setBreakdown(std::shared_ptr<const trace::StepBreakdown> breakdown);
+    std::shared_ptr<const trace::StepBreakdown> breakdown() const { return m_breakdown; }
+    bool isComputing() const { return m_computing; }
+
+    /// The source (rank) whose steps are shown.
+    void setSource(int source);
+    int source() const { return m_source; }
+
+    /// Bars drawn: the source's steps, then the average (when there is at least one step).
+    int barCount() const;
+    /// Index into breakdown()->steps of the bar at widget position `pos` (in plot coordinates), -2 for the
+    /// average bar, -1 for none.
+    int stepIndexAt(const QPoint& plotPos) const;
+    /// The centre of a bar in plot widget coordinates (for tests and tooltips); bar = position among barCount().
+    QPoint barCenter(int bar) const;
+    /// The tooltip text (rich text) of a bar.
+    QString toolTipForBar(int bar) const;
+
+    QCustomPlot* plot() const { return m_plot; }
+    ChartExportMenu* exportMenu() const { return m_exportMenu; }
+    /// The numbers behind the chart: one row per step and the average, a column per category (ns).
+    ChartData chartData() const;
+    void setExportFileNameProvider(ChartExportMenu::FileNameProvider provider);
+    void setExportDirectory(const QString& directory);
+
+    static QColor categoryColor(trace::StepCategory category);
+
+signals:
+    /// A step bar was clicked: its index in breakdown()->steps and the analysed range in ns.
+    void stepActivated(int stepIndex, qint64 startNs, qint64 endNs);
+    void breakdownReady();
+    void chartExported(const QString& fileName);
+    void chartExportFailed(const QString& message);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void buildUi();
+    void rebuildChart();
+    void updateSummary();
+    /// The step of a bar (index into breakdown()->steps), or nullptr for the average.
+    const trace::StepTimes* stepOfBar(int bar) const;
+    int barAt(const QPoint& plotPos) const;
+    double barX(int bar) const;
+    void showContextMenu(const QPoint& pos);
+
+    std::shared_ptr<const trace::TraceStore> m_store;
+    std::shared_ptr<const trace::StepBreakdown> m_breakdown;
+    quint64 m_generation = 0;
+    bool m_computing = false;
+    int m_source = 0;
+    double m_unit = 1e6; ///< ns per axis unit
+    int m_hoverBar = -1;
+
+    QComboBox* m_sourceCombo = nullptr;
+    QLabel* m_summary = nullptr;
+    QToolButton* m_exportButton = nullptr;
+    QCustomPlot* m_plot = nullptr;
+    QList<QCPBars*> m_bars; ///< one per category, bottom to top in priority order
+    ChartExportMenu* m_exportMenu = nullptr;
+};
+
+} // namespace runlens

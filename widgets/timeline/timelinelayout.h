@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QSet>
+#include <QString>
+
+#include <vector>
+
+namespace runlens {
+
+namespace trace {
+class TraceStore;
+class TraceLod;
+} // namespace trace
+
+/// One vertical band of the timeline: a process header, a track of nested slices, or a counter track.
+struct TimelineRow
+{
+    enum Kind { ProcessHeader, Slices, Counter };
+    Kind kind = Slices;
+    int process = -1; ///< index into TraceStore::processes()
+    int track = -1; ///< index into TraceStore::tracks(); -1 for headers
+    int y = 0; ///< top, in content coordinates (0 = first row)
+    int height = 0;
+    int depthRows = 0; ///< slice rows of a Slices track
+    QString label;
+};
+
+/// The vertical arrangement of a store's tracks: processes sorted by source, sort index and pid (CPU
+/// before devices), each a collapsible header followed by its tracks. Rebuilt when the store or the
+/// collapsed set changes; cheap (one entry per track).
+class TimelineLayout
+{
+    Q_DECLARE_TR_FUNCTIONS(runlens::TimelineLayout)
+public:
+    static constexpr int kHeaderHeight = 24;
+    static constexpr int kSliceRowHeight = 18;
+    static constexpr int kTrackPadding = 3; ///< above and below the slice rows of a track
+    static constexpr int kCounterHeight = 40;
+
+    void build(const trace::TraceStore* store, const trace::TraceLod* lod, const QSet<int>& collapsedProcesses);
+
+    const std::vector<TimelineRow>& rows() const { return m_rows; }
+    int totalHeight() const { return m_totalHeight; }
+    /// Index of the row at content y, or -1.
+    int rowAt(int y) const;
+    /// Index of the row showing `track`, or -1 (absent or collapsed).
+    int rowOfTrack(int track) const;
+    /// Top y of slice depth `depth` inside a Slices row.
+    static int depthY(const TimelineRow& row, int depth) { return row.y + kTrackPadding + depth * kSliceRowHeight; }
+
+    static QString processLabel(const trace::TraceStore& store, int process);
+    static QString trackLabel(const trace::TraceStore& store, int track);
+
+private:
+    std::vector<TimelineRow> m_rows;
+    std::vector<int> m_rowOfTrack;
+    int m_totalHeight = 0;
+};
+
+} // namespace runlens

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "core/timerange.h"
+#include "timelinelayout.h"
+
+#include <QCoreApplication>
+#include <QList>
+#include <QRgb>
+#include <QSet>
+#include <QSize>
+
+#include <cstdint>
+#include <vector>
+
+class QPainter;
+
+namespace runlens {
+
+namespace trace {
+class TraceStore;
+class TraceLod;
+} // namespace trace
+
+/// Everything one timeline frame shows; filled by TimelineView, also usable to paint without a widget.
+struct TimelinePaintState
+{
+    const trace::TraceStore* store = nullptr;
+    const trace::TraceLod* lod = nullptr;
+    const TimelineLayout* layout = nullptr;
+    const std::vector<QRgb>* nameColors = nullptr; ///< per StringId
+    bool colorByCategory = false;
+    TimeSpan visible;
+    TimeSpan selection;
+    QList<TimeSpan> marks;
+    int selectedTrack = -1;
+    std::int64_t selectedIndex = -1;
+    int hoverTrack = -1;
+    std::int64_t hoverIndex = -1;
+    QSet<int> collapsedProcesses;
+    int scrollY = 0;
+    int labelWidth = 220;
+    QString emptyText;
+};
+
+/// What the last frame cost: the level-of-detail guarantee is checked against these numbers.
+struct TimelinePaintStats
+{
+    std::int64_t rects = 0; ///< filled rects and merged pixel columns
+    std::int64_t slicesVisited = 0;
+    std::int64_t labels = 0;
+};
+
+/// Paints a timeline frame with QPainter: time ruler with step chips and the selection's duration, track
+/// gutter, process headers, nested slices merged to one column per pixel where they are narrower than a
+/// pixel, instants, counters as area charts, step bands, marks and the selection. Stateless.
+class TimelinePainter
+{
+    Q_DECLARE_TR_FUNCTIONS(runlens::TimelinePainter)
+public:
+    static constexpr int kRulerHeight = 36;
+    static constexpr int kTickRowHeight = 19;
+
+    static TimelinePaintStats paint(QPainter& painter, const QSize& size, const TimelinePaintState& state);
+
+    /// Pixel x of time t in a frame of width `width`.
+    static double timeToX(const TimelinePaintState& state, int width, std::int64_t t);
+    static std::int64_t xToTime(const TimelinePaintState& state, int width, double x);
+};
+
+} // namespace runlens

@@ -1,0 +1,144 @@
+#pragma once
+
+#include "core/timerange.h"
+#include "timelinelayout.h"
+#include "timelinepainter.h"
+
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QScrollBar;
+
+namespace runlens {
+
+namespace trace {
+class TraceStore;
+class TraceLod;
+} // namespace trace
+
+/// The trace timeline: a QPainter widget showing every track of a TraceStore grouped by process, with
+/// nested slices, instants, counters, steps, marks and the selection (see TimelinePainter). Navigation
+/// follows Perfetto: W/S zoom at the mouse (or the centre), A/D pan, wheel zooms at the cursor (Shift+wheel
+/// pans, wheel over the track names or Alt+wheel scrolls), drag pans, Shift+drag selects a time range,
+/// F fits the selection (or the selected slice, or the whole trace), M marks it, Escape clears, Ctrl+Z
+/// undoes a zoom, a double-click zooms to a slice and a click on a process header collapses it.
+///
+/// The visible range, the selection and the selected slice live in a TimeRangeModel that other panels
+/// share; the view keeps the store alive through its shared_ptr and builds a TraceLod for painting.
+class TimelineView final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TimelineView(TimeRangeModel* range = nullptr, QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    /// Shows a store. The painting index of a big store (over kAsyncEvents) is built on a worker thread;
+    /// until it is ready the view says so (isPreparing()).
+    void setStore(std::shared_ptr<const trace::TraceStore> store);
+    const trace::TraceStore* store() const { return m_store.get(); }
+    bool isPreparing() const { return m_preparing; }
+    static constexpr std::uint64_t kAsyncEvents = 300'000;
+    /// Uses `range` (not owned) instead of the current model; nullptr falls back to a private one.
+    void setTimeRangeModel(TimeRangeModel* range);
+    TimeRangeModel* timeRangeModel() const { return m_range; }
+
+    TimeSpan visibleRange() const { return m_range->visibleRange(); }
+    TimeSpan selection() const { return m_range->selection(); }
+    int selectedTrack() const { return m_range->selectedTrack(); }
+    std::int64_t selectedIndex() const { return m_range->selectedIndex(); }
+
+    /// Selects a slice; with `reveal` the view scrolls to its track and pans (zooming in if needed) so it
+    /// is visible.
+    void selectSlice(int track, std::int64_t index, bool reveal = false);
+    void zoomToSlice(int track, std::int64_t index);
+    /// F: the selection range, else the selected slice, else the whole trace.
+    void fit();
+    /// M: marks the selection range (or the selected slice).
+    void markSelection();
+    void clearAll();
+
+    void setColorByCategory(bool byCategory);
+    bool colorByCategory() const { return m_colorByCategory; }
+    void setProcessCollapsed(int process, bool collapsed);
+    bool isProcessCollapsed(int process) const { return m_collapsed.contains(process); }
+
+    /// Geometry helpers (also for tests): pixel x of a time, time at pixel x, and the on-screen rect of a
+    /// slice (empty when it is not shown).
+    double xForTime(std::int64_t t) const;
+    std::int64_t timeAt(double x) const;
+    QRectF sliceRect(int track, std::int64_t index) const;
+    /// The slice at a widget position, as (track, index); (-1, -1) when none.
+    std::pair<int, std::int64_t> sliceAt(const QPoint& pos) const;
+    const TimelineLayout& layout() const { return m_layout; }
+    int scrollOffset() const;
+    void setScrollOffset(int y);
+    int labelWidth() const { return m_labelWidth; }
+
+    /// Paints a frame into `painter` at `size` (what paintEvent does); returns its cost.
+    TimelinePaintStats paintFrame(QPainter& painter, const QSize& size) const;
+    TimelinePaintStats lastPaintStats() const { return m_lastStats; }
+
+signals:
+    /// A slice was clicked or otherwise selected (track = -1: cleared).
+    void sliceSelected(int track, qint64 index);
+    void selectionRangeChanged(qint64 start, qint64 end);
+    /// The store is ready to paint (after a worker built its index).
+    void prepared();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    enum class Drag { None, Pan, Select };
+    void connectRange();
+    void relayout();
+    void updateScrollBar();
+    int contentWidth() const;
+    TimelinePaintState paintState() const;
+    std::int64_t anchorTime() const;
+    void setHover(int track, std::int64_t index);
+    void revealTrack(int track);
+
+    std::shared_ptr<const trace::TraceStore> m_store;
+    void setLod(std::shared_ptr<const trace::TraceLod> lod);
+
+    std::shared_ptr<const trace::TraceLod> m_lod;
+    QFutureWatcher<std::shared_ptr<const trace::TraceLod>>* m_lodWatcher = nullptr;
+    bool m_preparing = false;
+    std::vector<QRgb> m_nameColors;
+    TimelineLayout m_layout;
+    QSet<int> m_collapsed;
+    QPointer<TimeRangeModel> m_range;
+    TimeRangeModel* m_ownRange = nullptr;
+    QScrollBar* m_scrollBar = nullptr;
+    QMetaObject::Connection m_rangeConnections[4];
+    bool m_colorByCategory = false;
+    int m_labelWidth = 220;
+
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    std::int64_t m_pressTime = 0;
+    TimeSpan m_pressRange;
+    int m_pressScroll = 0;
+    bool m_moved = false;
+    QPoint m_mousePos;
+    bool m_mouseInside = false;
+    int m_hoverTrack = -1;
+    std::int64_t m_hoverIndex = -1;
+    mutable TimelinePaintStats m_lastStats;
+};
+
+} // namespace runlens
