@@ -180,6 +180,70 @@ private slots:
             QCOMPARE(state.status, ImportStatus::Ok);
     }
 
+    void tracesAreDeferredAndSummarised()
+    {
+        QTemporaryDir dir;
+        QFile trace(dir.filePath(QStringLiteral("worker0.pt.trace.json")));
+        QVERIFY(trace.open(QIODevice::WriteOnly));
+        QFile fixture(QStringLiteral(RUNLENS_TEST_DATA_DIR "/tiny.pt.trace.json"));
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        trace.write(fixture.readAll());
+        trace.close();
+        const RunManifest manifest = RunScanner().scan(dir.path());
+        QCOMPARE(manifest.artifacts.size(), 1);
+        QCOMPARE(manifest.artifacts.first().kind, ArtifactKind::ChromeTrace);
+
+        ImportSession session(manifest);
+        session.setDeferredKinds({ ArtifactKind::ChromeTrace });
+        QSignalSpy changed(&session, &ImportSession::artifactChanged);
+        QSignalSpy arrived(&session, &ImportSession::traceArrived);
+        QSignalSpy finished(&session, &ImportSession::finished);
+        session.start();
+        QCOMPARE(session.state(0).status, ImportStatus::Deferred);
+        QVERIFY(!changed.isEmpty()); // views learn that it waits to be opened
+        QVERIFY(arrived.isEmpty());
+
+        finished.clear();
+        session.importArtifact(0);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(arrived.count(), 1);
+        const auto store = arrived.first().at(1).value<std::shared_ptr<const trace::TraceStore>>();
+        QVERIFY(store);
+        QCOMPARE(store->steps().size(), size_t(1));
+        QCOMPARE(session.state(0).status, ImportStatus::Ok);
+        QVERIFY(session.state(0).trace.has_value());
+        const trace::TraceSummary& summary = *session.state(0).trace;
+        QCOMPARE(summary.byPhase.value(QStringLiteral("X")), quint64(5));
+        QCOMPARE(summary.memoryEvents, quint64(1));
+        QCOMPARE(summary.steps, 1);
+        QVERIFY(summary.flows >= 1); // the runtime call joined to its kernel
+        QVERIFY(!summary.topOperators.isEmpty());
+
+        // The command line reads traces at once and reports them in the JSON contract.
+        ImportSession blocking(manifest);
+        blocking.importBlocking();
+        const QJsonObject report = infoReportJson(blocking.manifest(), blocking.states());
+        const QJsonObject a = report[QStringLiteral("artifacts")].toArray().at(0).toObject();
+        QCOMPARE(a[QStringLiteral("kind")].toString(), QStringLiteral("chrome-trace"));
+        QCOMPARE(a[QStringLiteral("status")].toString(), QStringLiteral("ok"));
+        const QJsonObject t = a[QStringLiteral("trace")].toObject();
+        QCOMPARE(t[QStringLiteral("by_phase")][QStringLiteral("X")].toInt(), 5);
+        QCOMPARE(t[QStringLiteral("steps")].toInt(), 1);
+        QCOMPARE(t[QStringLiteral("memory_events")].toInt(), 1);
+        QCOMPARE(t[QStringLiteral("span_ns")].toDouble(), 1000.0 * 1000.0);
+        const QJsonArray top = t[QStringLiteral("top_operators")].toArray();
+        QVERIFY(!top.isEmpty());
+        bool sawMm = false;
+        for (const QJsonValue& op : top) {
+            if (op[QStringLiteral("name")].toString() == QLatin1String("aten::mm")) {
+                sawMm = true;
+                QCOMPARE(op[QStringLiteral("calls")].toInt(), 2);
+                QCOMPARE(op[QStringLiteral("total_ns")].toDouble(), 400000.0);
+            }
+        }
+        QVERIFY(sawMm);
+    }
+
     void aBadFileDoesNotStopTheOthers()
     {
         QTemporaryDir dir;
