@@ -9,6 +9,7 @@
 #include "operators/operatorspanel.h"
 #include "steps/stepspanel.h"
 #include "timeline/timelinepanel.h"
+#include "timeline/timelinesearchbar.h"
 #include "timeline/timelineview.h"
 
 #include "core/timerange.h"
@@ -31,6 +32,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -121,6 +123,12 @@ void MainWindow::createDocks()
 
     connect(m_stepsPanel, &StepsPanel::stepActivated, this, [this](int, qint64 start, qint64 end) {
         m_timeRange->setVisibleRange(start, end, true);
+        raiseDock(m_timelineDock);
+    });
+    connect(m_operatorsPanel, &OperatorsPanel::operatorActivated, this, [this](const QString& name) {
+        // Every occurrence becomes a search result the user can step through with next/previous.
+        m_timelinePanel->searchBar()->setPattern(
+            QLatin1Char('^') + QRegularExpression::escape(name) + QLatin1Char('$'));
         raiseDock(m_timelineDock);
     });
     connect(m_operatorsPanel, &OperatorsPanel::longestOccurrenceRequested, this, [this](int track, quint32 slice) {
