@@ -35,24 +35,6 @@ void appendNumber(QByteArray& out, double value)
     out.append(buffer, int(result.ptr - buffer));
 }
 
-void appendField(QByteArray& out, const QString& text)
-{
-    const QByteArray utf8 = text.toUtf8();
-    const bool quote = utf8.contains(',') || utf8.contains('"') || utf8.contains('\n') || utf8.contains('\r')
-        || utf8.startsWith(' ') || utf8.endsWith(' ');
-    if (!quote) {
-        out += utf8;
-        return;
-    }
-    out += '"';
-    for (char c : utf8) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    out += '"';
-}
-
 bool ensureParentExists(const QString& fileName, QString* errorMessage)
 {
     const QFileInfo info(fileName);
@@ -226,20 +208,38 @@ bool ChartExporter::saveCsv(const ChartData& data, const QString& fileName, QStr
     return true;
 }
 
+void ChartExporter::appendCsvField(QByteArray& out, const QString& text)
+{
+    const QByteArray utf8 = text.toUtf8();
+    const bool quote = utf8.contains(',') || utf8.contains('"') || utf8.contains('\n') || utf8.contains('\r')
+        || utf8.startsWith(' ') || utf8.endsWith(' ');
+    if (!quote) {
+        out += utf8;
+        return;
+    }
+    out += '"';
+    for (char c : utf8) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    out += '"';
+}
+
 QByteArray ChartExporter::toCsv(const ChartData& data)
 {
     QByteArray out;
     out.reserve(int(64 + data.rowCount() * (16 + 20 * std::size_t(data.columns.size()))));
-    appendField(out, data.seriesColumn);
+    appendCsvField(out, data.seriesColumn);
     for (const QString& column : data.columns) {
         out += ',';
-        appendField(out, column);
+        appendCsvField(out, column);
     }
     out += '\n';
     for (const ChartSeriesData& series : data.series) {
         const std::size_t rows = series.rowCount();
         QByteArray name;
-        appendField(name, series.name);
+        appendCsvField(name, series.name);
         for (std::size_t row = 0; row < rows; ++row) {
             out += name;
             for (const auto& column : series.columns) {

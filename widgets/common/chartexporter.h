@@ -49,6 +49,8 @@ public:
     /// The CSV text: a header (series column, then the numeric columns) and one row per point. Numbers use
     /// the shortest text that reads back to the same double; non-finite values are written nan, inf, -inf.
     static QByteArray toCsv(const ChartData& data);
+    /// Appends one CSV field (RFC 4180 quoting when needed), UTF-8.
+    static void appendCsvField(QByteArray& out, const QString& text);
 
     static constexpr double kPngScale = 2.0;
     static constexpr QSize kDefaultSize { 800, 500 };

@@ -60,22 +60,6 @@ private:
     QString m_text;
 };
 
-void appendCsvField(QByteArray& out, const QString& text)
-{
-    const QByteArray utf8 = text.toUtf8();
-    if (!utf8.contains(',') && !utf8.contains('"') && !utf8.contains('\n') && !utf8.contains('\r')) {
-        out += utf8;
-        return;
-    }
-    out += '"';
-    for (char c : utf8) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    out += '"';
-}
-
 } // namespace
 
 OperatorsPanel::OperatorsPanel(QWidget* parent)
@@ -404,7 +388,8 @@ QByteArray OperatorsPanel::toCsv() const
     for (int c = 0; c < columns; ++c) {
         if (c)
             out += ',';
-        appendCsvField(out, m_proxy->headerData(c, Qt::Horizontal, OperatorStatsModel::ColumnIdRole).toString());
+        ChartExporter::appendCsvField(
+            out, m_proxy->headerData(c, Qt::Horizontal, OperatorStatsModel::ColumnIdRole).toString());
     }
     out += '\n';
     for (int r = 0; r < m_proxy->rowCount(); ++r) {
@@ -415,7 +400,7 @@ QByteArray OperatorsPanel::toCsv() const
             if (value.typeId() == QMetaType::Double)
                 out += QByteArray::number(value.toDouble(), 'g', 6);
             else
-                appendCsvField(out, value.toString());
+                ChartExporter::appendCsvField(out, value.toString());
         }
         out += '\n';
     }
