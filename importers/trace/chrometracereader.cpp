@@ -3,6 +3,7 @@
 #include "jsonscan.h"
 #include "trace/tracestorebuilder.h"
 #include "traceinput.h"
+#include "tracevalues.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -30,13 +31,6 @@ static_assert(TraceInput::kPadding >= simdjson::SIMDJSON_PADDING);
 constexpr std::int64_t kAbsurdNs = std::int64_t(7) * 24 * 3600 * 1000'000'000;
 constexpr int kDetailedDiagnostics = 10;
 
-/// A pid/tid as written: a number, a numeric string, or a name.
-struct Ident
-{
-    std::int64_t value = 0;
-    std::string_view name; ///< set for non-numeric strings
-};
-
 struct Open
 {
     std::int64_t start;
@@ -53,58 +47,6 @@ struct KindCache
     bool device = false;
     bool valid = false;
 };
-
-bool isDeviceCategory(EventKind kind, std::string_view category)
-{
-    switch (kind) {
-    case EventKind::Kernel:
-    case EventKind::Memcpy:
-    case EventKind::Memset:
-    case EventKind::GpuAnnotation:
-        return true;
-    case EventKind::Communication:
-        return category.size() == 6 && (category == "kernel" || category == "Kernel");
-    default:
-        return false;
-    }
-}
-
-bool needsCorrelation(EventKind kind)
-{
-    switch (kind) {
-    case EventKind::Runtime:
-    case EventKind::Driver:
-    case EventKind::Kernel:
-    case EventKind::Memcpy:
-    case EventKind::Memset:
-    case EventKind::Communication:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/// Finds `"key": <unsigned integer>` directly in an args object's text (no parse of the object).
-bool findUnsignedArg(std::string_view args, std::string_view quotedKey, std::uint64_t& value)
-{
-    std::size_t pos = 0;
-    while ((pos = args.find(quotedKey, pos)) != std::string_view::npos) {
-        std::size_t i = pos + quotedKey.size();
-        pos = i;
-        while (i < args.size() && (args[i] == ' ' || args[i] == '\t' || args[i] == '\n' || args[i] == '\r'))
-            ++i;
-        if (i >= args.size() || args[i] != ':')
-            continue;
-        ++i;
-        while (i < args.size() && (args[i] == ' ' || args[i] == '\t' || args[i] == '\n' || args[i] == '\r'))
-            ++i;
-        std::size_t j = i;
-        while (j < args.size() && args[j] >= '0' && args[j] <= '9')
-            ++j;
-        return j > i && parseUInt64(args.substr(i, j - i), value);
-    }
-    return false;
-}
 
 class SourceReader
 {
@@ -139,9 +81,6 @@ private:
     bool handleEvent(const char* begin, const char* end);
     void finishSource();
 
-    bool readIdent(od::value& v, Ident& out);
-    bool readUnsigned(od::value& v, std::uint64_t& out);
-    bool readTime(od::value& v, std::int64_t& out);
     int trackFor(const Ident& pid, const Ident& tid, bool device);
     int processFor(const Ident& pid);
     void applyMetadata(std::string_view name, const Ident& pid, const Ident& tid, std::string_view args);
@@ -389,82 +328,6 @@ const char* SourceReader::parseEvents(const char* p)
                              + int(double(m_progressSpan) * double(p - m_data) / double(m_end - m_data)));
         }
     }
-}
-
-bool SourceReader::readIdent(od::value& v, Ident& out)
-{
-    od::json_type type;
-    if (v.type().get(type))
-        return false;
-    if (type == od::json_type::number) {
-        std::int64_t i;
-        if (!v.get_int64().get(i)) {
-            out.value = i;
-            return true;
-        }
-        double d;
-        if (!v.get_double().get(d)) {
-            out.value = std::int64_t(d);
-            return true;
-        }
-        return false;
-    }
-    if (type == od::json_type::string) {
-        std::string_view s;
-        if (v.get_string().get(s))
-            return false;
-        if (parseInt64(s, out.value))
-            return true;
-        out.value = stableId(s);
-        out.name = s;
-        return true;
-    }
-    return false;
-}
-
-bool SourceReader::readUnsigned(od::value& v, std::uint64_t& out)
-{
-    od::json_type type;
-    if (v.type().get(type))
-        return false;
-    if (type == od::json_type::number) {
-        if (!v.get_uint64().get(out))
-            return true;
-        std::int64_t i;
-        if (!v.get_int64().get(i)) {
-            out = std::uint64_t(i);
-            return true;
-        }
-        double d;
-        if (!v.get_double().get(d)) {
-            out = std::uint64_t(d);
-            return true;
-        }
-        return false;
-    }
-    if (type == od::json_type::string) {
-        std::string_view s;
-        if (v.get_string().get(s))
-            return false;
-        if (!parseUInt64(s, out))
-            out = std::uint64_t(stableId(s));
-        return true;
-    }
-    return false;
-}
-
-bool SourceReader::readTime(od::value& v, std::int64_t& out)
-{
-    od::json_type type;
-    if (v.type().get(type))
-        return false;
-    if (type == od::json_type::number)
-        return parseMicrosToNanos(v.raw_json_token(), out);
-    if (type == od::json_type::string) {
-        std::string_view s;
-        return !v.get_string().get(s) && parseMicrosToNanos(s, out);
-    }
-    return false;
 }
 
 int SourceReader::processFor(const Ident& pid)

@@ -133,18 +133,22 @@ QVariant OperatorStatsModel::data(const QModelIndex& index, int role) const
     return operatorData(m_statistics->operators[row], column, role);
 }
 
+/// A duration column: nanoseconds to sort by, formatted text to show, the exact value as tooltip.
+QVariant OperatorStatsModel::durationCell(qint64 ns, int role)
+{
+    if (role == SortRole)
+        return ns;
+    if (role == Qt::DisplayRole)
+        return formatDuration(ns);
+    if (role == Qt::ToolTipRole)
+        return tr("%L1 ns").arg(ns);
+    return {};
+}
+
 QVariant OperatorStatsModel::operatorData(const OperatorStats& op, Column column, int role) const
 {
     const bool host = m_view == View::Host;
-    const auto duration = [role](qint64 ns) -> QVariant {
-        if (role == SortRole)
-            return ns;
-        if (role == Qt::DisplayRole)
-            return formatDuration(ns);
-        if (role == Qt::ToolTipRole)
-            return tr("%L1 ns").arg(ns);
-        return {};
-    };
+    const auto duration = [role](qint64 ns) { return durationCell(ns, role); };
     const double share = host ? m_statistics->hostShare(op) : m_statistics->deviceShare(op);
     if (role == ShareRole)
         return share;
@@ -197,15 +201,7 @@ QVariant OperatorStatsModel::operatorData(const OperatorStats& op, Column column
 
 QVariant OperatorStatsModel::kernelData(const KernelStats& kernel, Column column, int role) const
 {
-    const auto duration = [role](qint64 ns) -> QVariant {
-        if (role == SortRole)
-            return ns;
-        if (role == Qt::DisplayRole)
-            return formatDuration(ns);
-        if (role == Qt::ToolTipRole)
-            return tr("%L1 ns").arg(ns);
-        return {};
-    };
+    const auto duration = [role](qint64 ns) { return durationCell(ns, role); };
     const double share = m_statistics->kernelShare(kernel);
     if (role == ShareRole)
         return share;

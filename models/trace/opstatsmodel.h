@@ -68,6 +68,7 @@ public:
 
 private:
     void rebuildColumns();
+    static QVariant durationCell(qint64 ns, int role);
     QVariant operatorData(const OperatorStats& op, Column column, int role) const;
     QVariant kernelData(const KernelStats& kernel, Column column, int role) const;
 

@@ -1,0 +1,138 @@
+#include "tracevalues.h"
+
+#include "jsonscan.h"
+
+namespace runlens::trace {
+
+namespace od = simdjson::ondemand;
+using namespace jsonscan;
+
+bool isDeviceCategory(EventKind kind, std::string_view category)
+{
+    switch (kind) {
+    case EventKind::Kernel:
+    case EventKind::Memcpy:
+    case EventKind::Memset:
+    case EventKind::GpuAnnotation:
+        return true;
+    case EventKind::Communication:
+        return category.size() == 6 && (category == "kernel" || category == "Kernel");
+    default:
+        return false;
+    }
+}
+
+bool needsCorrelation(EventKind kind)
+{
+    switch (kind) {
+    case EventKind::Runtime:
+    case EventKind::Driver:
+    case EventKind::Kernel:
+    case EventKind::Memcpy:
+    case EventKind::Memset:
+    case EventKind::Communication:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/// Finds `"key": <unsigned integer>` directly in an args object's text (no parse of the object).
+bool findUnsignedArg(std::string_view args, std::string_view quotedKey, std::uint64_t& value)
+{
+    std::size_t pos = 0;
+    while ((pos = args.find(quotedKey, pos)) != std::string_view::npos) {
+        std::size_t i = pos + quotedKey.size();
+        pos = i;
+        while (i < args.size() && (args[i] == ' ' || args[i] == '\t' || args[i] == '\n' || args[i] == '\r'))
+            ++i;
+        if (i >= args.size() || args[i] != ':')
+            continue;
+        ++i;
+        while (i < args.size() && (args[i] == ' ' || args[i] == '\t' || args[i] == '\n' || args[i] == '\r'))
+            ++i;
+        std::size_t j = i;
+        while (j < args.size() && args[j] >= '0' && args[j] <= '9')
+            ++j;
+        return j > i && parseUInt64(args.substr(i, j - i), value);
+    }
+    return false;
+}
+
+bool readIdent(simdjson::ondemand::value& v, Ident& out)
+{
+    od::json_type type;
+    if (v.type().get(type))
+        return false;
+    if (type == od::json_type::number) {
+        std::int64_t i;
+        if (!v.get_int64().get(i)) {
+            out.value = i;
+            return true;
+        }
+        double d;
+        if (!v.get_double().get(d)) {
+            out.value = std::int64_t(d);
+            return true;
+        }
+        return false;
+    }
+    if (type == od::json_type::string) {
+        std::string_view s;
+        if (v.get_string().get(s))
+            return false;
+        if (parseInt64(s, out.value))
+            return true;
+        out.value = stableId(s);
+        out.name = s;
+        return true;
+    }
+    return false;
+}
+
+bool readUnsigned(simdjson::ondemand::value& v, std::uint64_t& out)
+{
+    od::json_type type;
+    if (v.type().get(type))
+        return false;
+    if (type == od::json_type::number) {
+        if (!v.get_uint64().get(out))
+            return true;
+        std::int64_t i;
+        if (!v.get_int64().get(i)) {
+            out = std::uint64_t(i);
+            return true;
+        }
+        double d;
+        if (!v.get_double().get(d)) {
+            out = std::uint64_t(d);
+            return true;
+        }
+        return false;
+    }
+    if (type == od::json_type::string) {
+        std::string_view s;
+        if (v.get_string().get(s))
+            return false;
+        if (!parseUInt64(s, out))
+            out = std::uint64_t(stableId(s));
+        return true;
+    }
+    return false;
+}
+
+bool readTime(simdjson::ondemand::value& v, std::int64_t& out)
+{
+    od::json_type type;
+    if (v.type().get(type))
+        return false;
+    if (type == od::json_type::number)
+        return parseMicrosToNanos(v.raw_json_token(), out);
+    if (type == od::json_type::string) {
+        std::string_view s;
+        return !v.get_string().get(s) && parseMicrosToNanos(s, out);
+    }
+    return false;
+}
+
+} // namespace runlens::trace

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "trace/tracestore.h"
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string_view>
+
+namespace runlens::trace {
+
+// How the fields of one Chrome trace event are decoded, whatever type a producer wrote them as.
+
+/// A pid/tid as written: a number, a numeric string, or a name.
+struct Ident
+{
+    std::int64_t value = 0;
+    std::string_view name; ///< set for non-numeric strings
+};
+
+/// A pid or tid: an integer, a float, a numeric string, or a name (mapped to a stable id).
+bool readIdent(simdjson::ondemand::value& v, Ident& out);
+/// An id that may exceed int64, be negative, a float, or a string.
+bool readUnsigned(simdjson::ondemand::value& v, std::uint64_t& out);
+/// `ts`/`dur` in microseconds (number or string) to nanoseconds, exactly for up to 3 decimals.
+bool readTime(simdjson::ondemand::value& v, std::int64_t& out);
+
+/// Device-side kinds: their tracks are GPU streams.
+bool isDeviceCategory(EventKind kind, std::string_view category);
+/// Kinds whose `correlation` arg joins a launching call to what it launched.
+bool needsCorrelation(EventKind kind);
+/// Finds `"key": <unsigned integer>` directly in an args object's text (no parse of the object).
+bool findUnsignedArg(std::string_view args, std::string_view quotedKey, std::uint64_t& value);
+
+} // namespace runlens::trace
