@@ -1,0 +1,121 @@
+#include "graph.h"
+
+#include <algorithm>
+#include <map>
+
+namespace runlens::graph {
+
+const char* nodeKindId(NodeKind kind)
+{
+    switch (kind) {
+    case NodeKind::Op:
+        return "op";
+    case NodeKind::Parameter:
+        return "parameter";
+    case NodeKind::Constant:
+        return "constant";
+    case NodeKind::Input:
+        return "input";
+    case NodeKind::Output:
+        return "output";
+    case NodeKind::Call:
+        return "call";
+    }
+    return "op";
+}
+
+const char* graphFormatId(GraphFormat format)
+{
+    switch (format) {
+    case GraphFormat::MindSporeIr:
+        return "mindspore-ir";
+    case GraphFormat::Dot:
+        return "dot";
+    case GraphFormat::AnfIr:
+        return "anf-ir";
+    case GraphFormat::AnfIrDebugger:
+        return "anf-ir-debugger";
+    case GraphFormat::TensorFlow:
+        return "tensorflow";
+    case GraphFormat::Onnx:
+        return "onnx";
+    case GraphFormat::TorchScript:
+        return "torchscript";
+    }
+    return "dot";
+}
+
+std::string TensorType::text() const
+{
+    if (!known())
+        return {};
+    std::string out = dtype;
+    if (!rankKnown) {
+        out += "[?]";
+        return out;
+    }
+    out += '[';
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (i > 0)
+            out += ',';
+        if (i < symbols.size() && !symbols[i].empty())
+            out += symbols[i];
+        else if (dims[i] < 0)
+            out += '?';
+        else
+            out += std::to_string(dims[i]);
+    }
+    out += ']';
+    return out;
+}
+
+std::string Node::fullName() const
+{
+    if (scope.empty())
+        return name;
+    return scope + '/' + name;
+}
+
+int Graph::find(std::string_view id) const
+{
+    const auto it = m_index.find(std::string(id));
+    return it == m_index.end() ? -1 : it->second;
+}
+
+void Graph::finalize()
+{
+    m_index.clear();
+    m_index.reserve(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        m_index.try_emplace(nodes[i].id, int(i));
+    edges.clear();
+    for (std::size_t to = 0; to < nodes.size(); ++to) {
+        const auto& inputs = nodes[to].inputs;
+        for (std::size_t slot = 0; slot < inputs.size(); ++slot) {
+            const Port& port = inputs[slot];
+            if (port.producer < 0 || std::size_t(port.producer) >= nodes.size())
+                continue;
+            edges.push_back({ port.producer, port.producerSlot, int(to), int(slot), port.control });
+        }
+    }
+    if (subgraphs.empty()) {
+        Subgraph main;
+        main.name = name;
+        main.nodes.reserve(nodes.size());
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            main.nodes.push_back(int(i));
+        subgraphs.push_back(std::move(main));
+    }
+}
+
+std::vector<std::pair<std::string, int>> Graph::opTypeHistogram() const
+{
+    std::map<std::string, int> counts;
+    for (const Node& node : nodes)
+        ++counts[node.opType.empty() ? std::string(nodeKindId(node.kind)) : node.opType];
+    std::vector<std::pair<std::string, int>> result(counts.begin(), counts.end());
+    std::stable_sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    return result;
+}
+
+} // namespace runlens::graph

@@ -1,0 +1,134 @@
+#pragma once
+
+#include "core/diagnostic.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace runlens::graph {
+
+/// What a node stands for. Parameters are weights/variables, constants are literal tensors or values,
+/// inputs/outputs are the graph's own boundary, calls invoke another subgraph (MindSpore `@fn(...)`,
+/// ONNX Loop/If/Scan bodies are nested groups instead).
+enum class NodeKind : std::uint8_t { Op, Parameter, Constant, Input, Output, Call };
+/// Stable id for JSON reports ("op", "parameter", ...).
+const char* nodeKindId(NodeKind kind);
+
+/// The format a graph was read from.
+enum class GraphFormat : std::uint8_t { MindSporeIr, Dot, AnfIr, AnfIrDebugger, TensorFlow, Onnx, TorchScript };
+/// Stable id for JSON reports ("mindspore-ir", "dot", "anf-ir", "anf-ir-debugger", "tensorflow", "onnx",
+/// "torchscript").
+const char* graphFormatId(GraphFormat format);
+
+/// Shape and element type of a tensor flowing along an edge or through a port, as far as the file says.
+/// `dims` uses -1 for an unknown or symbolic dimension; `symbols` keeps the symbolic names when present.
+struct TensorType
+{
+    std::string dtype; ///< "float32", "int64", "Float", ... as normalised by the importer; empty = unknown
+    std::vector<std::int64_t> dims;
+    std::vector<std::string> symbols; ///< same length as dims when some dimension is symbolic, else empty
+    bool rankKnown = false; ///< false: shape unknown (dims empty); true + dims empty: a scalar
+
+    bool known() const { return rankKnown || !dtype.empty(); }
+    /// "float32[1,3,224,224]", "int64[]" (scalar), "float32[?]" (unknown shape), "" when nothing is known.
+    std::string text() const;
+};
+
+struct Attribute
+{
+    std::string name;
+    std::string value; ///< display text (lists and tensors summarised by the importer)
+};
+
+/// A source location from IR comments (`# In file path:line`), ONNX metadata or torch stack traces.
+struct SourceLocation
+{
+    std::string file;
+    int line = 0; ///< 1-based, 0 when unknown
+    int column = 0;
+    std::string text; ///< the source line as quoted by the dump, when it is
+};
+
+/// One input or output slot of a node.
+struct Port
+{
+    std::string name; ///< value / tensor name ("conv1.weight", "%3", "Relu_0:0"), may be empty
+    TensorType type;
+    /// Inputs only: the producing node and its output slot, -1 when the producer is not in the graph.
+    int producer = -1;
+    int producerSlot = 0;
+    bool control = false; ///< a control dependency (TF `^name`, MindSpore UpdateState/Depend monad)
+};
+
+struct Node
+{
+    std::string id; ///< unique within the graph (full name, `%12`, ONNX output name ...)
+    std::string name; ///< display name: the last component of the full name, without the scope
+    std::string opType; ///< "Conv2D", "aten::addmm", "Relu"; for parameters the parameter's role
+    std::string scope; ///< namespace path without the node's own name, components separated by '/'
+    NodeKind kind = NodeKind::Op;
+    int subgraph = 0; ///< index into Graph::subgraphs; 0 is the main graph
+    std::vector<Attribute> attributes;
+    std::vector<Port> inputs;
+    std::vector<Port> outputs;
+    std::vector<SourceLocation> sources; ///< innermost first
+    /// The subgraph a Call node invokes (or -1), and for ONNX control flow the bodies owned by this node.
+    int callee = -1;
+    std::vector<int> bodies;
+
+    /// scope + "/" + name (or name alone), the key used to match profiler ops and dumps.
+    std::string fullName() const;
+};
+
+/// A data (or control) edge between an output slot and an input slot. Edges are derived from the
+/// node ports: exactly one per input port whose producer is known.
+struct Edge
+{
+    int from = -1;
+    int fromSlot = 0;
+    int to = -1;
+    int toSlot = 0;
+    bool control = false;
+};
+
+/// A named function body: MindSpore subgraphs/funcgraphs, ONNX Loop/If/Scan bodies, TF functions.
+struct Subgraph
+{
+    std::string name;
+    int owner = -1; ///< for bodies: the node that owns it, else -1
+    std::vector<int> nodes; ///< node indices in file order
+    std::vector<int> parameters; ///< its formal parameters (node indices), in order
+    int output = -1; ///< the node whose value the subgraph returns, when the format says
+};
+
+/// One computation graph as read from a file. Plain data, immutable once the importer publishes it.
+class Graph
+{
+public:
+    QString path; ///< the file it came from
+    GraphFormat format = GraphFormat::Dot;
+    std::string name;
+    std::vector<Node> nodes;
+    std::vector<Edge> edges;
+    std::vector<Subgraph> subgraphs; ///< [0] is the main graph (all nodes when the format has no subgraphs)
+    std::vector<Attribute> metadata; ///< producer, opset, IR version, dot graph attributes ...
+    Diagnostics diagnostics;
+
+    /// Index of the node with this id, or -1.
+    int find(std::string_view id) const;
+    /// Derives `edges` from the node ports and fills the id index; importers call it last.
+    void finalize();
+    /// Number of nodes of each op type (empty types counted as their kind id), most frequent first.
+    std::vector<std::pair<std::string, int>> opTypeHistogram() const;
+
+private:
+    std::unordered_map<std::string, int> m_index;
+};
+
+} // namespace runlens::graph
