@@ -1,0 +1,11 @@
+#include "graphvizlock.h"
+
+namespace runlens::graph {
+
+std::mutex& graphvizMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
+} // namespace runlens::graph

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "graph/graph.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace runlens::test {
+
+/// Builds small graphs by hand: each node names its producers by id; shapes are optional.
+class GraphBuilder
+{
+public:
+    struct In
+    {
+        std::string producer;
+        std::vector<std::int64_t> dims = {};
+        bool control = false;
+    };
+
+    GraphBuilder& node(const std::string& fullName, const std::string& opType, std::vector<In> inputs = {},
+                       graph::NodeKind kind = graph::NodeKind::Op)
+    {
+        graph::Node node;
+        node.id = fullName;
+        const auto slash = fullName.rfind('/');
+        node.name = slash == std::string::npos ? fullName : fullName.substr(slash + 1);
+        node.scope = slash == std::string::npos ? std::string() : fullName.substr(0, slash);
+        node.opType = opType;
+        node.kind = kind;
+        node.outputs.push_back({});
+        for (const In& in : inputs) {
+            graph::Port port;
+            port.name = in.producer;
+            port.control = in.control;
+            if (!in.dims.empty()) {
+                port.type.dtype = "float32";
+                port.type.dims = in.dims;
+                port.type.rankKnown = true;
+            }
+            node.inputs.push_back(std::move(port));
+        }
+        m_graph->nodes.push_back(std::move(node));
+        return *this;
+    }
+
+    std::shared_ptr<const graph::Graph> finish()
+    {
+        for (graph::Node& node : m_graph->nodes) {
+            for (graph::Port& port : node.inputs) {
+                for (std::size_t i = 0; i < m_graph->nodes.size(); ++i) {
+                    if (m_graph->nodes[i].id == port.name)
+                        port.producer = int(i);
+                }
+            }
+        }
+        m_graph->finalize();
+        return m_graph;
+    }
+
+private:
+    std::shared_ptr<graph::Graph> m_graph = std::make_shared<graph::Graph>();
+};
+
+} // namespace runlens::test
