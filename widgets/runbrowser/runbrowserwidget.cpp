@@ -115,12 +115,11 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::Stretch);
-    m_view->header()->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::Interactive);
-    m_view->header()->resizeSection(RunBrowserModel::KindColumn, 96);
+    // The name takes whatever the other columns leave: they are as wide as their contents.
+    m_view->header()->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(RunBrowserModel::SizeColumn, QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::Interactive);
-    m_view->header()->resizeSection(RunBrowserModel::StatusColumn, 112);
-    m_view->header()->setMinimumSectionSize(40);
+    m_view->header()->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::ResizeToContents);
+    m_view->header()->setMinimumSectionSize(24);
     connect(m_view, &QTreeView::activated, this, &RunBrowserWidget::activate);
 
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);

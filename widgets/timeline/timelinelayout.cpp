@@ -81,12 +81,21 @@ void TimelineLayout::build(const trace::TraceStore* store, const trace::TraceLod
         }
         if (shown.empty())
             continue;
-        m_rows.push_back({ TimelineRow::ProcessHeader, p, -1, y, kHeaderHeight, 0, processLabel(*store, p) });
+        m_rows.push_back({ TimelineRow::ProcessHeader, p, -1, y, kHeaderHeight, 0, false, processLabel(*store, p) });
         y += kHeaderHeight;
         if (collapsedProcesses.contains(p))
             continue;
+        // Async tracks after the threads of their process, under their own sub-header.
+        std::stable_partition(shown.begin(), shown.end(),
+                              [&](int t) { return tracks[std::size_t(t)].type != TrackType::Async; });
+        bool asyncHeader = false;
         for (int t : shown) {
             const trace::Track& track = tracks[std::size_t(t)];
+            if (track.type == TrackType::Async && !asyncHeader) {
+                m_rows.push_back({ TimelineRow::AsyncHeader, p, -1, y, kAsyncHeaderHeight, 0, false, tr("Async") });
+                y += kAsyncHeaderHeight;
+                asyncHeader = true;
+            }
             TimelineRow row;
             row.process = p;
             row.track = t;
@@ -97,6 +106,7 @@ void TimelineLayout::build(const trace::TraceStore* store, const trace::TraceLod
                 row.height = kCounterHeight;
             } else {
                 row.kind = TimelineRow::Slices;
+                row.async = track.type == TrackType::Async;
                 int depthRows = track.maxDepth + 1;
                 if (lod && std::size_t(t) < lod->trackCount())
                     depthRows = std::max<int>(1, int(lod->track(t).rows.size()));

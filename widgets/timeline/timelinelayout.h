@@ -13,21 +13,24 @@ class TraceStore;
 class TraceLod;
 } // namespace trace
 
-/// One vertical band of the timeline: a process header, a track of nested slices, or a counter track.
+/// One vertical band of the timeline: a process header, a track of nested slices, a counter track, or the
+/// "Async" sub-header above the async tracks of a process.
 struct TimelineRow
 {
-    enum Kind { ProcessHeader, Slices, Counter };
+    enum Kind { ProcessHeader, Slices, Counter, AsyncHeader };
     Kind kind = Slices;
     int process = -1; ///< index into TraceStore::processes()
     int track = -1; ///< index into TraceStore::tracks(); -1 for headers
     int y = 0; ///< top, in content coordinates (0 = first row)
     int height = 0;
     int depthRows = 0; ///< slice rows of a Slices track
+    bool async = false; ///< a Slices row of an async (b/e/n) track
     QString label;
 };
 
 /// The vertical arrangement of a store's tracks: processes sorted by source, sort index and pid (CPU
-/// before devices), each a collapsible header followed by its tracks. Rebuilt when the store or the
+/// before devices), each a collapsible header followed by its thread, stream and counter tracks, then its
+/// async tracks under an "Async" sub-header. Rebuilt when the store or the
 /// collapsed set changes; cheap (one entry per track).
 class TimelineLayout
 {
@@ -37,6 +40,7 @@ public:
     static constexpr int kSliceRowHeight = 18;
     static constexpr int kTrackPadding = 3; ///< above and below the slice rows of a track
     static constexpr int kCounterHeight = 40;
+    static constexpr int kAsyncHeaderHeight = 18;
 
     void build(const trace::TraceStore* store, const trace::TraceLod* lod, const QSet<int>& collapsedProcesses);
 

@@ -2,6 +2,7 @@
 
 #include "timelinecolors.h"
 #include "timelineformat.h"
+#include "timelinehighlight.h"
 #include "trace/tracelod.h"
 #include "trace/tracestore.h"
 
@@ -32,6 +33,10 @@ constexpr QRgb kMutedText = 0xff6b7380;
 constexpr QRgb kStepBand = 0xfff2f5f9;
 constexpr QRgb kSelection = 0xff2f6fde;
 constexpr QRgb kMark = 0xffe0a020;
+constexpr QRgb kMatchOutline = 0xff1b1f24;
+constexpr QRgb kMatchTick = 0xffe8710a;
+constexpr QRgb kAsyncHeader = 0xfff4f6f9;
+constexpr double kDimming = 0.72; ///< how far non-matching slices fade toward white while highlighting
 constexpr int kLabelMinWidth = 26;
 constexpr double kNarrow = 3.0; ///< slices narrower than this go to the per-pixel column buffer
 
@@ -50,7 +55,10 @@ struct Frame
     int top = 0; ///< top of the track area
     QFontMetrics fm;
     QImage column; ///< one pixel high: merged sub-pixel slices of one depth row
+    QImage caps; ///< the outline of highlighted columns, same shape
     QHash<trace::StringId, std::pair<QString, int>> labels; ///< name text and width, per frame
+    bool dim = false; ///< a highlight is active: ordinary slices fade
+    bool emphasis = false; ///< painting the highlighted slices over the faded ones
 
     Frame(QPainter& painter, const TimelinePaintState& state, QSize size)
         : p(painter)
@@ -65,6 +73,7 @@ struct Frame
         v1 = state.visible.end;
         scale = (x1 - x0) / double(std::max<std::int64_t>(1, v1 - v0));
         top = TimelinePainter::kRulerHeight;
+        dim = state.highlight && !state.highlight->isEmpty();
     }
 
     double xOf(std::int64_t t) const { return x0 + double(t - v0) * scale; }
@@ -80,7 +89,39 @@ struct Frame
             return (*s.nameColors)[id];
         return timelineNameColor(s.store->strings().view(id));
     }
+
+    /// The colour actually painted: faded while a highlight is active, unless this is the highlight pass.
+    QRgb shade(QRgb c) const
+    {
+        if (!dim || emphasis)
+            return c;
+        auto fade = [](int v) { return v + int((255 - v) * kDimming); };
+        return qRgba(fade(qRed(c)), fade(qGreen(c)), fade(qBlue(c)), qAlpha(c));
+    }
 };
+
+/// A slice wide enough to be a rect: plain for threads and streams, a rounded outlined capsule for async
+/// tracks, with a strong outline when it is highlighted.
+void fillSlice(Frame& f, const Track& track, const QRectF& r, QRgb color)
+{
+    const QColor c = QColor::fromRgba(color);
+    if (track.type == trace::TrackType::Async) {
+        f.p.setRenderHint(QPainter::Antialiasing, true);
+        f.p.setPen(QPen(QColor::fromRgba(f.shade(c.darker(135).rgba())), 1));
+        f.p.setBrush(QColor::fromRgba(f.shade(c.lighter(112).rgba())));
+        const double radius = std::min(5.0, r.width() / 2);
+        f.p.drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius);
+        f.p.setRenderHint(QPainter::Antialiasing, false);
+    } else {
+        f.p.fillRect(r, QColor::fromRgba(f.shade(color)));
+    }
+    if (f.emphasis) {
+        f.p.setBrush(Qt::NoBrush);
+        f.p.setPen(QPen(QColor::fromRgba(kMatchOutline), 1.5));
+        f.p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+    }
+    ++f.stats.rects;
+}
 
 void paintStepBands(Frame& f)
 {
@@ -143,7 +184,7 @@ void paintLabel(Frame& f, const QRectF& r, const Track& track, std::size_t i, QR
         if (elided.isEmpty() || elided == QStringLiteral("…"))
             return;
     }
-    f.p.setPen(QColor::fromRgba(timelineTextColor(color)));
+    f.p.setPen(QColor::fromRgba(timelineTextColor(f.shade(color))));
     const double baseline = r.top() + (r.height() + f.fm.ascent() - f.fm.descent()) / 2.0;
     f.p.drawText(QPointF(r.left() + 4, baseline), elided);
     ++f.stats.labels;
@@ -153,8 +194,9 @@ void paintDiamond(Frame& f, double x, double y, double h, QRgb color)
 {
     const double r = std::min(5.0, h / 2 - 1);
     const QPointF pts[4] = { { x, y + h / 2 - r }, { x + r, y + h / 2 }, { x, y + h / 2 + r }, { x - r, y + h / 2 } };
-    f.p.setPen(QPen(QColor::fromRgba(0xff4a4f57), 0.8));
-    f.p.setBrush(QColor::fromRgba(color));
+    f.p.setPen(f.emphasis ? QPen(QColor::fromRgba(kMatchOutline), 1.5)
+                          : QPen(QColor::fromRgba(f.shade(0xff4a4f57)), 0.8));
+    f.p.setBrush(QColor::fromRgba(f.shade(color)));
     f.p.drawConvexPolygon(pts, 4);
     ++f.stats.rects;
 }
@@ -194,8 +236,7 @@ void paintDepthRow(Frame& f, const Track& track, const std::vector<std::uint32_t
         if (b - a >= kNarrow) {
             const QRgb color = f.colorOf(track, i);
             const QRectF r(a, y, (b - a) > 5 ? b - a - 1 : b - a, h);
-            f.p.fillRect(r, QColor::fromRgba(color));
-            ++f.stats.rects;
+            fillSlice(f, track, r, color);
             if (r.width() >= kLabelMinWidth) {
                 // Keep the label in view when the slice starts left of the visible area.
                 QRectF labelRect = r.intersected(QRectF(f.x0, y, f.x1 - f.x0, h));
@@ -207,7 +248,7 @@ void paintDepthRow(Frame& f, const Track& track, const std::vector<std::uint32_t
         // Narrow: fill its pixel columns (at least one) in the line buffer.
         const int c0 = std::clamp(int(std::floor(a - f.x0)), 0, columns - 1);
         const int c1 = std::clamp(int(std::ceil(b - f.x0)) - 1, c0, columns - 1);
-        const QRgb color = f.colorOf(track, i);
+        const QRgb color = f.shade(f.colorOf(track, i));
         for (int c = c0; c <= c1; ++c)
             line[c] = color;
         colMin = std::min(colMin, c0);
@@ -225,6 +266,15 @@ void paintDepthRow(Frame& f, const Track& track, const std::vector<std::uint32_t
     if (anyColumn) {
         const QRectF target(f.x0 + colMin, y, colMax - colMin + 1, h);
         f.p.drawImage(target, f.column, QRectF(colMin, 0, colMax - colMin + 1, 1));
+        if (f.emphasis) {
+            // Sub-pixel matches: a dark cap above and below each filled column keeps them visible.
+            auto* caps = reinterpret_cast<QRgb*>(f.caps.bits());
+            for (int c = colMin; c <= colMax; ++c)
+                caps[c] = line[c] != 0 ? kMatchOutline : QRgb(0);
+            const QRectF source(colMin, 0, colMax - colMin + 1, 1);
+            f.p.drawImage(QRectF(f.x0 + colMin, y, colMax - colMin + 1, 2), f.caps, source);
+            f.p.drawImage(QRectF(f.x0 + colMin, y + h - 2, colMax - colMin + 1, 2), f.caps, source);
+        }
         std::fill(line + colMin, line + colMax + 1, QRgb(0));
     }
 }
@@ -254,8 +304,7 @@ void paintDepthRowFromLevel(Frame& f, const Track& track, const std::vector<std:
             const double a = std::max(f.xOf(track.start[i]), f.x0 - 1);
             const double b = std::min(f.xOf(track.end(i)), f.x1 + 1);
             const QRectF r(a, y, std::max(1.0, (b - a) > 5 ? b - a - 1 : b - a), h);
-            f.p.fillRect(r, QColor::fromRgba(color));
-            ++f.stats.rects;
+            fillSlice(f, track, r, color);
             if (r.width() >= kLabelMinWidth)
                 paintLabel(f, r.intersected(QRectF(f.x0, y, f.x1 - f.x0, h)), track, i, color);
             return;
@@ -265,8 +314,9 @@ void paintDepthRowFromLevel(Frame& f, const Track& track, const std::vector<std:
             : (f.s.nameColors && runName < f.s.nameColors->size())
             ? (*f.s.nameColors)[runName]
             : timelineNameColor(f.s.store->strings().view(runName));
+        const QRgb shaded = f.shade(color);
         for (int c = runStart; c < end; ++c)
-            line[c] = color;
+            line[c] = shaded;
         colMin = std::min(colMin, runStart);
         colMax = std::max(colMax, end - 1);
         f.stats.rects += end - runStart;
@@ -315,6 +365,20 @@ void paintSliceTrack(Frame& f, const TimelineRow& row, int rowTop)
         else
             paintDepthRow(f, track, rows[d], y, TimelineLayout::kSliceRowHeight - 1);
     }
+    if (!f.dim)
+        return;
+    // The highlighted slices again, in full colour and outlined, over the faded row. Walking only the
+    // matches (with the same per-column jumps) shows a match even where the merged coverage above picked
+    // another slice for its pixel column.
+    const auto& matches = f.s.highlight->rows(row.track);
+    f.emphasis = true;
+    for (std::size_t d = 0; d < matches.size(); ++d) {
+        const int y = rowTop + TimelineLayout::kTrackPadding + int(d) * TimelineLayout::kSliceRowHeight;
+        if (y + TimelineLayout::kSliceRowHeight < f.top || y > f.height)
+            continue;
+        paintDepthRow(f, track, matches[d], y, TimelineLayout::kSliceRowHeight - 1);
+    }
+    f.emphasis = false;
 }
 
 QString compactNumber(double v)
@@ -441,7 +505,7 @@ void paintSelectedSlice(Frame& f)
 void paintFlows(Frame& f)
 {
     const auto& s = f.s;
-    if (s.selectedTrack < 0)
+    if (s.selectedTrack < 0 || !s.showFlows)
         return;
     auto anchor = [&](int trackIndex, std::uint32_t slice, bool atEnd, QPointF* out) {
         const int r = s.layout->rowOfTrack(trackIndex);
@@ -550,14 +614,55 @@ void paintGutter(Frame& f)
             f.p.drawLine(QPointF(0, y + row.height - 0.5), QPointF(f.width, y + row.height - 0.5));
             continue;
         }
+        if (row.kind == TimelineRow::AsyncHeader) {
+            f.p.fillRect(QRectF(0, y, f.width, row.height), QColor::fromRgba(kAsyncHeader));
+            QFont small = normal;
+            small.setPointSizeF(normal.pointSizeF() * 0.9);
+            small.setCapitalization(QFont::AllUppercase);
+            f.p.setFont(small);
+            f.p.setPen(QColor::fromRgba(kMutedText));
+            f.p.drawText(QRectF(24, y, f.x0 - 30, row.height), Qt::AlignVCenter | Qt::AlignLeft, row.label);
+            f.p.setFont(normal);
+            f.p.setPen(QColor::fromRgba(kSeparator));
+            f.p.drawLine(QPointF(0, y + row.height - 0.5), QPointF(f.width, y + row.height - 0.5));
+            continue;
+        }
+        const QRectF labelRect(24, y + TimelineLayout::kTrackPadding, f.x0 - 30, TimelineLayout::kSliceRowHeight);
+        if (row.async) {
+            // Async tracks: an outlined capsule marker and an italic name, like their slices.
+            f.p.setRenderHint(QPainter::Antialiasing, true);
+            f.p.setPen(QPen(QColor::fromRgba(kMutedText), 1));
+            f.p.setBrush(Qt::NoBrush);
+            f.p.drawRoundedRect(QRectF(10, labelRect.center().y() - 4, 9, 8), 3, 3);
+            f.p.setRenderHint(QPainter::Antialiasing, false);
+            QFont italic = normal;
+            italic.setItalic(true);
+            f.p.setFont(italic);
+        }
         f.p.setPen(QColor::fromRgba(row.kind == TimelineRow::Counter ? kMutedText : kText));
-        f.p.drawText(QRectF(24, y + TimelineLayout::kTrackPadding, f.x0 - 30, TimelineLayout::kSliceRowHeight),
-                     Qt::AlignVCenter | Qt::AlignLeft, f.fm.elidedText(row.label, Qt::ElideMiddle, int(f.x0) - 30));
+        f.p.drawText(labelRect, Qt::AlignVCenter | Qt::AlignLeft,
+                     f.fm.elidedText(row.label, Qt::ElideMiddle, int(f.x0) - 30));
+        f.p.setFont(normal);
         f.p.setPen(QColor::fromRgba(kSeparator));
         f.p.drawLine(QPointF(0, y + row.height - 0.5), QPointF(f.width, y + row.height - 0.5));
     }
     f.p.setPen(QColor::fromRgba(0xffd5dae0));
     f.p.drawLine(QPointF(f.x0 - 0.5, f.top), QPointF(f.x0 - 0.5, f.height));
+}
+
+/// A tick on the ruler's lower edge per pixel column holding the start of a highlighted slice: matches stay
+/// findable when they are far narrower than a pixel. One search per tick, so at most one per column.
+void paintMatchTicks(Frame& f, int rulerHeight)
+{
+    const auto& starts = f.s.highlight->starts();
+    const QColor color = QColor::fromRgba(kMatchTick);
+    auto it = std::lower_bound(starts.begin(), starts.end(), f.v0);
+    while (it != starts.end() && *it <= f.v1) {
+        const double x = std::floor(f.xOf(*it));
+        f.p.fillRect(QRectF(x, rulerHeight - 8, 2, 7), color);
+        ++f.stats.rects;
+        it = std::lower_bound(it + 1, starts.end(), f.tOf(x + 3));
+    }
 }
 
 void paintRuler(Frame& f)
@@ -607,6 +712,8 @@ void paintRuler(Frame& f)
             }
         }
     }
+    if (f.dim)
+        paintMatchTicks(f, h);
     // The selection's extent and duration.
     if (s.selection.valid()) {
         const double a = f.xOf(s.selection.start);
@@ -661,6 +768,8 @@ TimelinePaintStats TimelinePainter::paint(QPainter& painter, const QSize& size, 
     }
     f.column = QImage(int(f.x1 - f.x0), 1, QImage::Format_ARGB32_Premultiplied);
     f.column.fill(Qt::transparent);
+    if (f.dim)
+        f.caps = QImage(f.column.size(), QImage::Format_ARGB32_Premultiplied);
 
     painter.save();
     painter.setClipRect(QRectF(f.x0, f.top, f.x1 - f.x0, f.height - f.top));

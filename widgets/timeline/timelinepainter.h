@@ -21,6 +21,8 @@ class TraceStore;
 class TraceLod;
 } // namespace trace
 
+class TimelineHighlight;
+
 /// Everything one timeline frame shows; filled by TimelineView, also usable to paint without a widget.
 struct TimelinePaintState
 {
@@ -29,6 +31,10 @@ struct TimelinePaintState
     const TimelineLayout* layout = nullptr;
     const std::vector<QRgb>* nameColors = nullptr; ///< per StringId
     bool colorByCategory = false;
+    /// Slices to emphasise (search results, an operator's occurrences); the others are dimmed while it is
+    /// non-empty, and the ruler shows a tick per match so they are findable at any zoom.
+    const TimelineHighlight* highlight = nullptr;
+    bool showFlows = true;
     TimeSpan visible;
     TimeSpan selection;
     QList<TimeSpan> marks;
@@ -52,7 +58,9 @@ struct TimelinePaintStats
 
 /// Paints a timeline frame with QPainter: time ruler with step chips and the selection's duration, track
 /// gutter, process headers, nested slices merged to one column per pixel where they are narrower than a
-/// pixel, instants, counters as area charts, step bands, marks and the selection. Stateless.
+/// pixel, instants, counters as area charts, step bands, marks, the selection and the highlighted slices.
+/// Async tracks (b/e/n events) are drawn as outlined rounded slices under their process's "Async" header.
+/// Stateless.
 class TimelinePainter
 {
     Q_DECLARE_TR_FUNCTIONS(runlens::TimelinePainter)

@@ -5,13 +5,33 @@
 #include "timelineview.h"
 #include "trace/tracestore.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QRegularExpression>
+#include <QSettings>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace runlens {
+
+namespace {
+constexpr auto kColorByKey = "timeline/colorByCategory";
+constexpr auto kFlowsKey = "timeline/showFlows";
+constexpr int kSaveDelayMs = 500;
+
+/// A process across loads of the same file: its source and pid (indices may change with the importer).
+QString processId(const trace::TraceStore& store, int process)
+{
+    const trace::Process& p = store.processes()[std::size_t(process)];
+    return QStringLiteral("%1:%2").arg(p.source).arg(p.pid);
+}
+} // namespace
 
 TimelinePanel::TimelinePanel(TimeRangeModel* range, QWidget* parent)
     : QWidget(parent)
@@ -34,7 +54,19 @@ TimelinePanel::TimelinePanel(TimeRangeModel* range, QWidget* parent)
     colorLabel->setBuddy(m_colorBy);
     barLayout->addWidget(colorLabel);
     barLayout->addWidget(m_colorBy);
+    m_flows = new QCheckBox(tr("Flows"), bar);
+    m_flows->setToolTip(tr("Show the flow arrows of the selected slice"));
+    barLayout->addWidget(m_flows);
     layout->addWidget(bar);
+    {
+        const QSettings settings;
+        m_colorBy->setCurrentIndex(settings.value(QLatin1String(kColorByKey), false).toBool() ? 1 : 0);
+        m_flows->setChecked(settings.value(QLatin1String(kFlowsKey), true).toBool());
+    }
+    m_saveTimer = new QTimer(this);
+    m_saveTimer->setSingleShot(true);
+    m_saveTimer->setInterval(kSaveDelayMs);
+    connect(m_saveTimer, &QTimer::timeout, this, &TimelinePanel::saveTraceSettings);
 
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_view = new TimelineView(range, m_splitter);
@@ -46,8 +78,22 @@ TimelinePanel::TimelinePanel(TimeRangeModel* range, QWidget* parent)
     m_splitter->setSizes({ 480, 160 });
     layout->addWidget(m_splitter, 1);
 
-    connect(m_colorBy, &QComboBox::currentIndexChanged, this,
-            [this](int index) { m_view->setColorByCategory(index == 1); });
+    m_view->setColorByCategory(m_colorBy->currentIndex() == 1);
+    m_view->setFlowsShown(m_flows->isChecked());
+    connect(m_colorBy, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_view->setColorByCategory(index == 1);
+        saveViewSettings();
+    });
+    connect(m_flows, &QCheckBox::toggled, this, [this](bool shown) {
+        m_view->setFlowsShown(shown);
+        saveViewSettings();
+    });
+    connect(m_search, &TimelineSearchBar::searchFinished, this, [this] { m_view->setHighlight(m_search->matches()); });
+    connect(m_view, &TimelineView::highlightCleared, this, [this] { m_search->setPattern({}); });
+    connect(m_view, &TimelineView::collapsedProcessesChanged, this, [this] {
+        if (!m_restoring)
+            m_saveTimer->start();
+    });
     connect(m_view, &TimelineView::sliceSelected, this, [this](int track, qint64 index) {
         m_details->showSlice(track, index);
         emit sliceSelected(track, index);
@@ -60,14 +106,94 @@ TimelinePanel::TimelinePanel(TimeRangeModel* range, QWidget* parent)
     connectRange();
 }
 
-TimelinePanel::~TimelinePanel() = default;
+TimelinePanel::~TimelinePanel()
+{
+    if (m_saveTimer->isActive())
+        saveTraceSettings();
+}
 
 void TimelinePanel::setStore(std::shared_ptr<const trace::TraceStore> store)
 {
+    if (m_saveTimer->isActive()) {
+        m_saveTimer->stop();
+        saveTraceSettings();
+    }
     m_store = std::move(store);
+    m_settingsKey = m_store ? settingsKey(*m_store) : QString();
     m_view->setStore(m_store);
     m_details->setStore(m_store);
     m_search->setStore(m_store);
+    restoreTraceSettings();
+}
+
+void TimelinePanel::highlightOperator(const QString& name)
+{
+    m_search->setPattern(name.isEmpty() ? QString()
+                                        : QLatin1Char('^') + QRegularExpression::escape(name) + QLatin1Char('$'));
+}
+
+QString TimelinePanel::settingsKey(const trace::TraceStore& store)
+{
+    QStringList paths;
+    for (const trace::TraceSource& source : store.sources()) {
+        if (!source.path.isEmpty())
+            paths << source.path;
+    }
+    if (paths.isEmpty())
+        return {};
+    paths.sort();
+    // Paths hold separators QSettings would read as groups: key by a digest instead.
+    const QByteArray digest
+        = QCryptographicHash::hash(paths.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha1);
+    return QStringLiteral("timeline/files/") + QString::fromLatin1(digest.toHex().left(20));
+}
+
+void TimelinePanel::saveViewSettings() const
+{
+    QSettings settings;
+    settings.setValue(QLatin1String(kColorByKey), m_colorBy->currentIndex() == 1);
+    settings.setValue(QLatin1String(kFlowsKey), m_flows->isChecked());
+}
+
+void TimelinePanel::saveTraceSettings() const
+{
+    if (!m_store || m_settingsKey.isEmpty())
+        return;
+    QSettings settings;
+    settings.beginGroup(m_settingsKey);
+    QStringList collapsed;
+    for (int process : m_view->collapsedProcesses()) {
+        if (process >= 0 && std::size_t(process) < m_store->processes().size())
+            collapsed << processId(*m_store, process);
+    }
+    collapsed.sort();
+    settings.setValue(QStringLiteral("collapsed"), collapsed);
+    const TimeSpan v = m_view->visibleRange();
+    settings.setValue(QStringLiteral("visible"), QVariantList { qint64(v.start), qint64(v.end) });
+}
+
+void TimelinePanel::restoreTraceSettings()
+{
+    if (!m_store || m_settingsKey.isEmpty())
+        return;
+    m_restoring = true;
+    QSettings settings;
+    settings.beginGroup(m_settingsKey);
+    const QStringList collapsed = settings.value(QStringLiteral("collapsed")).toStringList();
+    for (std::size_t p = 0; p < m_store->processes().size(); ++p) {
+        if (collapsed.contains(processId(*m_store, int(p))))
+            m_view->setProcessCollapsed(int(p), true);
+    }
+    const QVariantList visible = settings.value(QStringLiteral("visible")).toList();
+    if (visible.size() == 2) {
+        const qint64 start = visible[0].toLongLong();
+        const qint64 end = visible[1].toLongLong();
+        // Only a range inside this trace: the file may have changed since.
+        if (start < end && start >= m_store->startTime()
+            && end <= std::max(m_store->endTime(), m_store->startTime() + 1))
+            m_view->timeRangeModel()->setVisibleRange(start, end);
+    }
+    m_restoring = false;
 }
 
 void TimelinePanel::setTimeRangeModel(TimeRangeModel* range)
@@ -85,7 +211,11 @@ void TimelinePanel::connectRange()
 {
     disconnect(m_visibleConnection);
     m_visibleConnection = connect(m_view->timeRangeModel(), &TimeRangeModel::visibleRangeChanged, this,
-                                  &TimelinePanel::visibleRangeChanged);
+                                  [this](qint64 start, qint64 end) {
+                                      if (!m_restoring && m_store)
+                                          m_saveTimer->start();
+                                      emit visibleRangeChanged(start, end);
+                                  });
 }
 
 } // namespace runlens

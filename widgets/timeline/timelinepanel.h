@@ -6,8 +6,10 @@
 
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QSplitter;
+class QTimer;
 
 namespace runlens {
 
@@ -23,6 +25,11 @@ class TimelineView;
 /// selected slice below. The visible range, the selection and the selected slice live in the shared
 /// TimeRangeModel (owned by the application, or by the panel when none is given), so Memory, Steps and
 /// other time-based panels follow; the panel also forwards them as signals.
+///
+/// Search results are highlighted in the view; highlightOperator() does the same for every occurrence of
+/// an operator (the Operators panel's current row). The colour mode and the flow arrows are remembered
+/// in QSettings, and per trace file (keyed by its path) the collapsed process groups and the visible range,
+/// restored when the file is shown again.
 class TimelinePanel final : public QWidget
 {
     Q_OBJECT
@@ -39,6 +46,15 @@ public:
     TimelineDetails* details() const { return m_details; }
     TimelineSearchBar* searchBar() const { return m_search; }
 
+    /// Highlights every slice named exactly `name` (and lets the search bar walk them); empty clears.
+    void highlightOperator(const QString& name);
+
+    /// The QSettings group of a store's per-file state: derived from its source paths; empty when the store
+    /// has no file behind it.
+    static QString settingsKey(const trace::TraceStore& store);
+    /// Writes the per-file state of the current store now (it is otherwise written shortly after a change).
+    void saveTraceSettings() const;
+
 signals:
     void visibleRangeChanged(qint64 start, qint64 end);
     void selectionRangeChanged(qint64 start, qint64 end); ///< end < start: cleared
@@ -46,12 +62,18 @@ signals:
 
 private:
     void connectRange();
+    void restoreTraceSettings();
+    void saveViewSettings() const;
 
     std::shared_ptr<const trace::TraceStore> m_store;
     TimelineView* m_view = nullptr;
     TimelineDetails* m_details = nullptr;
     TimelineSearchBar* m_search = nullptr;
     QComboBox* m_colorBy = nullptr;
+    QCheckBox* m_flows = nullptr;
+    QTimer* m_saveTimer = nullptr;
+    QString m_settingsKey;
+    bool m_restoring = false;
     QSplitter* m_splitter = nullptr;
     QMetaObject::Connection m_visibleConnection;
 };

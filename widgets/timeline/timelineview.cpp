@@ -10,6 +10,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
@@ -20,8 +21,16 @@
 namespace runlens {
 
 namespace {
-constexpr double kZoomStep = 0.8; ///< W / one wheel notch
-constexpr double kPanFraction = 0.15; ///< A/D
+constexpr double kZoomStep = 0.8; ///< one wheel notch
+constexpr double kPanFraction = 0.15; ///< Left/Right arrows
+// Held W/S/A/D: rates per second that grow with the time held, as in Perfetto. A tap moves as far as
+// kTapMs of animation so that single presses still step.
+constexpr int kFrameMs = 16;
+constexpr double kTapMs = 100;
+constexpr double kZoomRate = 1.6; ///< ln(span) change per second when the key goes down
+constexpr double kPanRate = 0.8; ///< visible spans per second when the key goes down
+constexpr double kAccelerationMs = 400; ///< the rate grows by its initial value every this many ms held
+constexpr double kMaxSpeedup = 5;
 constexpr int kDragThreshold = 3;
 constexpr int kHitTolerancePx = 2;
 } // namespace
@@ -43,9 +52,17 @@ TimelineView::TimelineView(TimeRangeModel* range, QWidget* parent)
         if (m_preparing && lod && lod->trackCount() == (m_store ? m_store->tracks().size() : 0))
             setLod(std::move(lod));
     });
+    m_keyTimer = new QTimer(this);
+    m_keyTimer->setTimerType(Qt::PreciseTimer);
+    m_keyTimer->setInterval(kFrameMs);
+    connect(m_keyTimer, &QTimer::timeout, this, [this] {
+        const double ms = std::clamp(double(m_keyClock.restart()), 1.0, 50.0);
+        advanceKeyAnimation(ms);
+    });
     setTimeRangeModel(range);
-    setWhatsThis(tr("W/S zoom, A/D pan, wheel zooms at the cursor, Shift+wheel pans, drag pans, Shift+drag "
-                    "selects a range, F fits, M marks, Escape clears, Ctrl+Z undoes a zoom."));
+    setWhatsThis(
+        tr("W/S zoom, A/D pan (hold to keep going), wheel zooms at the cursor, Shift+wheel pans, drag pans, Shift+drag "
+           "selects a range, F fits, M marks, Escape clears, Ctrl+Z undoes a zoom."));
 }
 
 TimelineView::~TimelineView()
@@ -92,6 +109,7 @@ void TimelineView::setStore(std::shared_ptr<const trace::TraceStore> store)
     m_lod.reset();
     m_nameColors.clear();
     m_collapsed.clear();
+    m_highlight = {};
     m_hoverTrack = -1;
     m_hoverIndex = -1;
     m_preparing = false;
@@ -163,6 +181,8 @@ TimelinePaintState TimelineView::paintState() const
     s.layout = &m_layout;
     s.nameColors = &m_nameColors;
     s.colorByCategory = m_colorByCategory;
+    s.highlight = &m_highlight;
+    s.showFlows = m_flowsShown;
     s.visible = m_range->visibleRange();
     s.selection = m_range->selection();
     s.marks = m_range->marks();
@@ -288,8 +308,10 @@ void TimelineView::revealTrack(int track)
     const int r = m_layout.rowOfTrack(track);
     if (r < 0) {
         const int process = m_store->tracks()[std::size_t(track)].process;
-        if (m_collapsed.remove(process))
+        if (m_collapsed.remove(process)) {
             relayout();
+            emit collapsedProcessesChanged();
+        }
     }
     const int row = m_layout.rowOfTrack(track);
     if (row < 0)
@@ -348,6 +370,70 @@ void TimelineView::clearAll()
     m_range->clearSelectedSlice();
 }
 
+void TimelineView::setHighlight(const std::vector<TimelineMatch>& matches)
+{
+    if (!m_store || matches.empty()) {
+        clearHighlight();
+        return;
+    }
+    m_highlight = TimelineHighlight(*m_store, matches);
+    update();
+}
+
+void TimelineView::clearHighlight()
+{
+    if (m_highlight.isEmpty())
+        return;
+    m_highlight = {};
+    update();
+}
+
+void TimelineView::setFlowsShown(bool shown)
+{
+    if (m_flowsShown == shown)
+        return;
+    m_flowsShown = shown;
+    update();
+}
+
+bool TimelineView::isKeyAnimating() const
+{
+    return m_zoomKey != 0 || m_panKey != 0;
+}
+
+bool TimelineView::advanceKeyAnimation(double ms)
+{
+    if (!isKeyAnimating())
+        return false;
+    move(m_zoomKey, m_panKey, ms);
+    if (m_zoomKey != 0)
+        m_zoomHeld += ms;
+    if (m_panKey != 0)
+        m_panHeld += ms;
+    return true;
+}
+
+void TimelineView::move(int zoom, int pan, double ms)
+{
+    const double seconds = ms / 1000.0;
+    if (zoom != 0) {
+        const double speedup = std::min(kMaxSpeedup, 1 + m_zoomHeld / kAccelerationMs);
+        m_range->zoom(std::exp(-zoom * kZoomRate * speedup * seconds), anchorTime());
+    }
+    if (pan != 0) {
+        const double speedup = std::min(kMaxSpeedup, 1 + m_panHeld / kAccelerationMs);
+        const double step = pan * kPanRate * speedup * seconds * double(visibleRange().duration());
+        m_range->pan(std::int64_t(std::llround(step)));
+    }
+}
+
+void TimelineView::stopKeyAnimation()
+{
+    m_zoomKey = 0;
+    m_panKey = 0;
+    m_keyTimer->stop();
+}
+
 void TimelineView::setColorByCategory(bool byCategory)
 {
     if (m_colorByCategory == byCategory)
@@ -365,6 +451,7 @@ void TimelineView::setProcessCollapsed(int process, bool collapsed)
     else
         m_collapsed.remove(process);
     relayout();
+    emit collapsedProcessesChanged();
 }
 
 void TimelineView::setHover(int track, std::int64_t index)
@@ -380,18 +467,27 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
 {
     const TimeSpan v = visibleRange();
     const auto panStep = std::int64_t(double(v.duration()) * kPanFraction);
-    switch (event->key()) {
-    case Qt::Key_W:
-        m_range->zoom(kZoomStep, anchorTime());
-        break;
-    case Qt::Key_S:
-        m_range->zoom(1 / kZoomStep, anchorTime());
-        break;
-    case Qt::Key_A:
+    const int key = event->key();
+    if (key == Qt::Key_W || key == Qt::Key_S || key == Qt::Key_A || key == Qt::Key_D) {
+        // Held keys animate; the repeats the system generates while they are down add nothing.
+        if (!event->isAutoRepeat() && !(event->modifiers() & (Qt::ControlModifier | Qt::AltModifier))) {
+            const int direction = key == Qt::Key_W || key == Qt::Key_D ? 1 : -1;
+            const bool zoom = key == Qt::Key_W || key == Qt::Key_S;
+            // The first step at once, so that a tap moves.
+            (zoom ? m_zoomHeld : m_panHeld) = 0;
+            move(zoom ? direction : 0, zoom ? 0 : direction, kTapMs);
+            (zoom ? m_zoomKey : m_panKey) = direction;
+            m_keyClock.restart();
+            if (!m_keyTimer->isActive())
+                m_keyTimer->start();
+        }
+        event->accept();
+        return;
+    }
+    switch (key) {
     case Qt::Key_Left:
         m_range->pan(-panStep);
         break;
-    case Qt::Key_D:
     case Qt::Key_Right:
         m_range->pan(panStep);
         break;
@@ -403,6 +499,10 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         break;
     case Qt::Key_Escape:
         clearAll();
+        if (!m_highlight.isEmpty()) {
+            clearHighlight();
+            emit highlightCleared();
+        }
         break;
     case Qt::Key_Z:
         if (event->modifiers() & Qt::ControlModifier) {
@@ -416,6 +516,31 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         return;
     }
     event->accept();
+}
+
+void TimelineView::keyReleaseEvent(QKeyEvent* event)
+{
+    const int key = event->key();
+    if (key != Qt::Key_W && key != Qt::Key_S && key != Qt::Key_A && key != Qt::Key_D) {
+        QWidget::keyReleaseEvent(event);
+        return;
+    }
+    event->accept();
+    if (event->isAutoRepeat())
+        return;
+    if ((key == Qt::Key_W && m_zoomKey > 0) || (key == Qt::Key_S && m_zoomKey < 0))
+        m_zoomKey = 0;
+    if ((key == Qt::Key_D && m_panKey > 0) || (key == Qt::Key_A && m_panKey < 0))
+        m_panKey = 0;
+    if (!isKeyAnimating())
+        m_keyTimer->stop();
+}
+
+void TimelineView::focusOutEvent(QFocusEvent* event)
+{
+    // A key released while another widget has the focus would never reach us.
+    stopKeyAnimation();
+    QWidget::focusOutEvent(event);
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event)

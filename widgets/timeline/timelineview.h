@@ -1,9 +1,11 @@
 #pragma once
 
 #include "core/timerange.h"
+#include "timelinehighlight.h"
 #include "timelinelayout.h"
 #include "timelinepainter.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QPointer>
 #include <QWidget>
@@ -12,6 +14,7 @@
 #include <vector>
 
 class QScrollBar;
+class QTimer;
 
 namespace runlens {
 
@@ -22,9 +25,11 @@ class TraceLod;
 
 /// The trace timeline: a QPainter widget showing every track of a TraceStore grouped by process, with
 /// nested slices, instants, counters, steps, marks and the selection (see TimelinePainter). Navigation
-/// follows Perfetto: W/S zoom at the mouse (or the centre), A/D pan, wheel zooms at the cursor (Shift+wheel
+/// follows Perfetto: W/S zoom at the mouse (or the centre) and A/D pan continuously while held, speeding up
+/// the longer they are held (a ~60 Hz animation; auto-repeat is ignored), wheel zooms at the cursor (Shift+wheel
 /// pans, wheel over the track names or Alt+wheel scrolls), drag pans, Shift+drag selects a time range,
-/// F fits the selection (or the selected slice, or the whole trace), M marks it, Escape clears, Ctrl+Z
+/// F fits the selection (or the selected slice, or the whole trace), M marks it, Escape clears the
+/// selection and the highlight, Ctrl+Z
 /// undoes a zoom, a double-click zooms to a slice and a click on a process header collapses it.
 ///
 /// The visible range, the selection and the selected slice live in a TimeRangeModel that other panels
@@ -61,6 +66,21 @@ public:
     void markSelection();
     void clearAll();
 
+    /// Highlights slices (search results, an operator's occurrences): they are drawn outlined in full
+    /// colour, everything else fades, and the ruler ticks each one. An empty list clears the highlight.
+    void setHighlight(const std::vector<TimelineMatch>& matches);
+    void clearHighlight();
+    const TimelineHighlight& highlight() const { return m_highlight; }
+
+    /// Flow arrows of the selected slice.
+    void setFlowsShown(bool shown);
+    bool flowsShown() const { return m_flowsShown; }
+
+    /// The W/S/A/D animation: one step of `ms` milliseconds for the keys currently held (the timer calls
+    /// it about every 16 ms; tests call it directly). Returns false when no key is held.
+    bool advanceKeyAnimation(double ms);
+    bool isKeyAnimating() const;
+
     void setColorByCategory(bool byCategory);
     bool colorByCategory() const { return m_colorByCategory; }
     void setProcessCollapsed(int process, bool collapsed);
@@ -74,6 +94,7 @@ public:
     /// The slice at a widget position, as (track, index); (-1, -1) when none.
     std::pair<int, std::int64_t> sliceAt(const QPoint& pos) const;
     const TimelineLayout& layout() const { return m_layout; }
+    QSet<int> collapsedProcesses() const { return m_collapsed; }
     int scrollOffset() const;
     void setScrollOffset(int y);
     int labelWidth() const { return m_labelWidth; }
@@ -88,11 +109,17 @@ signals:
     void selectionRangeChanged(qint64 start, qint64 end);
     /// The store is ready to paint (after a worker built its index).
     void prepared();
+    /// Escape cleared the highlight (the search that produced it may clear itself).
+    void highlightCleared();
+    /// A process group was collapsed or expanded (by a click or setProcessCollapsed).
+    void collapsedProcessesChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -111,6 +138,9 @@ private:
     std::int64_t anchorTime() const;
     void setHover(int track, std::int64_t index);
     void revealTrack(int track);
+    void stopKeyAnimation();
+    /// Zooms (+1 in, -1 out) and pans (+1 later, -1 earlier) by `ms` of key animation.
+    void move(int zoom, int pan, double ms);
 
     std::shared_ptr<const trace::TraceStore> m_store;
     void setLod(std::shared_ptr<const trace::TraceLod> lod);
@@ -126,6 +156,14 @@ private:
     QScrollBar* m_scrollBar = nullptr;
     QMetaObject::Connection m_rangeConnections[4];
     bool m_colorByCategory = false;
+    bool m_flowsShown = true;
+    TimelineHighlight m_highlight;
+    QTimer* m_keyTimer = nullptr;
+    QElapsedTimer m_keyClock; ///< time since the last animation step
+    int m_zoomKey = 0; ///< held: +1 W (in), -1 S (out), 0 none
+    int m_panKey = 0; ///< held: +1 D (later), -1 A (earlier)
+    double m_zoomHeld = 0; ///< ms the zoom key has been held, for the acceleration
+    double m_panHeld = 0;
     int m_labelWidth = 220;
 
     Drag m_drag = Drag::None;

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 
 namespace runlens::test {
 
@@ -19,6 +20,21 @@ struct SmallTrace
     static constexpr int kSteps = 3;
     static constexpr std::int64_t kStepNs = 10'000'000; ///< 10 ms per step
 };
+
+/// The retained input of a test source, in whatever buffer type TraceSource keeps (a string or a padded
+/// buffer), so the fixtures do not depend on how the store holds file content.
+template<class Input = std::remove_const_t<typename decltype(trace::TraceSource::input)::element_type>>
+std::shared_ptr<const Input> makeTraceInput(const std::string& text)
+{
+    if constexpr (std::is_same_v<Input, std::string>) {
+        return std::make_shared<const std::string>(text);
+    } else {
+        auto buffer = std::make_shared<Input>(text.size());
+        buffer->append(text);
+        buffer->seal();
+        return buffer;
+    }
+}
 
 /// Finds the index of the first slice named `name` on a track, or -1.
 inline std::int64_t findSlice(const trace::TraceStore& store, int track, std::string_view name, int nth = 0)
@@ -39,7 +55,7 @@ inline SmallTrace makeSmallTrace()
     using namespace trace;
     static const std::string args = R"({"Input Dims": [[32, 3, 224, 224]], "External id": 42, "Sequence number": 7})";
     TraceStoreBuilder b;
-    const int source = b.addSource(QStringLiteral("test.json"), std::make_shared<const std::string>(args));
+    const int source = b.addSource(QStringLiteral("test.json"), makeTraceInput(args));
     const int cpu = b.process(source, 100);
     b.setProcessName(cpu, "python train.py");
     const int gpu = b.process(source, 0);

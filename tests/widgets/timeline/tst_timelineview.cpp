@@ -1,9 +1,12 @@
 #include "timelinetestdata.h"
 
 #include "core/timerange.h"
+#include "timeline/timelinecolors.h"
 #include "timeline/timelinepainter.h"
+#include "timeline/timelinesearch.h"
 #include "timeline/timelineview.h"
 #include "trace/tracestore.h"
+#include "trace/tracestorebuilder.h"
 
 #include <QImage>
 #include <QPainter>
@@ -83,20 +86,222 @@ private slots:
         const TimeSpan full = m_view->visibleRange();
         QTest::keyClick(m_view.get(), Qt::Key_W);
         const TimeSpan zoomed = m_view->visibleRange();
+        // A tap is one short step of the held-key animation.
         QVERIFY(zoomed.duration() < full.duration());
-        QVERIFY(std::abs(double(zoomed.duration()) / double(full.duration()) - 0.8) < 0.01);
+        QVERIFY(double(zoomed.duration()) / double(full.duration()) > 0.7);
+        QVERIFY(!m_view->isKeyAnimating()); // released
         // Zoom without the mouse inside keeps the centre.
         QVERIFY(std::abs((zoomed.start + zoomed.end) / 2 - (full.start + full.end) / 2) < 1000);
         QTest::keyClick(m_view.get(), Qt::Key_D);
         const TimeSpan panned = m_view->visibleRange();
         QVERIFY(panned.start > zoomed.start);
         QCOMPARE(panned.duration(), zoomed.duration());
-        QTest::keyClick(m_view.get(), Qt::Key_A);
-        QTest::keyClick(m_view.get(), Qt::Key_A);
+        for (int i = 0; i < 4; ++i)
+            QTest::keyClick(m_view.get(), Qt::Key_A);
         QCOMPARE(m_view->visibleRange().start, full.start); // clamped at the trace start
-        QTest::keyClick(m_view.get(), Qt::Key_S);
-        QTest::keyClick(m_view.get(), Qt::Key_S);
+        for (int i = 0; i < 4; ++i)
+            QTest::keyClick(m_view.get(), Qt::Key_S);
         QCOMPARE(m_view->visibleRange(), full); // never wider than the trace
+    }
+
+    void heldZoomKeyAnimatesAndAccelerates()
+    {
+        const TimeSpan full = m_view->visibleRange();
+        QTest::keyPress(m_view.get(), Qt::Key_W);
+        QVERIFY(m_view->isKeyAnimating());
+        const double afterPress = double(m_view->visibleRange().duration());
+        // Frame by frame: every frame zooms in, later frames (held longer) by a larger factor.
+        double previous = afterPress;
+        double firstRatio = 0;
+        double lastRatio = 0;
+        for (int frame = 0; frame < 30; ++frame) {
+            QVERIFY(m_view->advanceKeyAnimation(16));
+            const double now = double(m_view->visibleRange().duration());
+            QVERIFY(now < previous);
+            if (frame == 0)
+                firstRatio = now / previous;
+            lastRatio = now / previous;
+            previous = now;
+        }
+        QVERIFY2(lastRatio < firstRatio, qPrintable(QStringLiteral("%1 vs %2").arg(lastRatio).arg(firstRatio)));
+        QVERIFY(previous < 0.5 * double(full.duration()));
+        // Auto-repeat presses add no steps.
+        const TimeSpan before = m_view->visibleRange();
+        QKeyEvent repeat(QEvent::KeyPress, Qt::Key_W, Qt::NoModifier, QString(), true);
+        QCoreApplication::sendEvent(m_view.get(), &repeat);
+        QCOMPARE(m_view->visibleRange(), before);
+        QKeyEvent repeatRelease(QEvent::KeyRelease, Qt::Key_W, Qt::NoModifier, QString(), true);
+        QCoreApplication::sendEvent(m_view.get(), &repeatRelease);
+        QVERIFY(m_view->isKeyAnimating()); // an auto-repeat release is not the real one
+        QTest::keyRelease(m_view.get(), Qt::Key_W);
+        QVERIFY(!m_view->isKeyAnimating());
+        QVERIFY(!m_view->advanceKeyAnimation(16));
+        QCOMPARE(m_view->visibleRange(), before);
+    }
+
+    void heldZoomKeyKeepsTheTimeUnderTheMouse()
+    {
+        const int x = 700;
+        QTest::mouseMove(m_view.get(), QPoint(x, 300));
+        const std::int64_t anchor = m_view->timeAt(x);
+        QTest::keyPress(m_view.get(), Qt::Key_W);
+        for (int frame = 0; frame < 20; ++frame)
+            m_view->advanceKeyAnimation(16);
+        QTest::keyRelease(m_view.get(), Qt::Key_W);
+        const TimeSpan v = m_view->visibleRange();
+        QVERIFY(v.duration() < m_view->timeRangeModel()->traceRange().duration() / 2);
+        // The time at the cursor stays put (to a pixel's worth).
+        const double nsPerPixel = double(v.duration()) / (m_view->width() - m_view->labelWidth());
+        QVERIFY2(std::abs(double(m_view->timeAt(x) - anchor)) <= 2 * nsPerPixel,
+                 qPrintable(QStringLiteral("moved %1 ns").arg(m_view->timeAt(x) - anchor)));
+    }
+
+    void heldPanKeyMovesContinuously()
+    {
+        m_view->timeRangeModel()->setVisibleRange(m_trace.start, m_trace.start + 3'000'000);
+        const TimeSpan start = m_view->visibleRange();
+        QTest::keyPress(m_view.get(), Qt::Key_D);
+        const std::int64_t tap = m_view->visibleRange().start - start.start;
+        QVERIFY(tap > 0);
+        for (int frame = 0; frame < 20; ++frame)
+            m_view->advanceKeyAnimation(16);
+        QTest::keyRelease(m_view.get(), Qt::Key_D);
+        const TimeSpan moved = m_view->visibleRange();
+        QCOMPARE(moved.duration(), start.duration());
+        QVERIFY(moved.start - start.start > 3 * tap);
+        // The timer drives it too: hold A for a few real frames.
+        const TimeSpan before = m_view->visibleRange();
+        QTest::keyPress(m_view.get(), Qt::Key_A);
+        const std::int64_t afterTap = m_view->visibleRange().start;
+        QTest::qWait(120);
+        QVERIFY(m_view->visibleRange().start < afterTap);
+        QTest::keyRelease(m_view.get(), Qt::Key_A);
+        QVERIFY(m_view->visibleRange().start < before.start);
+    }
+
+    void highlightFadesOthersAndTicksTheRuler()
+    {
+        const QRegularExpression relu(QStringLiteral("^aten::relu$"));
+        const auto matches = findTimelineMatches(*m_trace.store, relu);
+        QCOMPARE(int(matches.size()), SmallTrace::kSteps);
+        m_view->setHighlight(matches);
+        QCOMPARE(int(m_view->highlight().count()), SmallTrace::kSteps);
+        const std::int64_t reluSlice = findSlice(*m_trace.store, m_trace.cpuTrack, "aten::relu");
+        QVERIFY(m_view->highlight().contains(*m_trace.store, m_trace.cpuTrack, std::uint32_t(reluSlice)));
+        const std::int64_t conv = findSlice(*m_trace.store, m_trace.cpuTrack, "aten::conv2d");
+        QVERIFY(!m_view->highlight().contains(*m_trace.store, m_trace.cpuTrack, std::uint32_t(conv)));
+
+        QImage image = renderFrame(*m_view, m_view->size());
+        // A non-matching slice is faded toward white: lighter than its own colour in every channel.
+        const QRectF convRect = m_view->sliceRect(m_trace.cpuTrack, conv);
+        QVERIFY(convRect.width() > 20);
+        const QRgb convColor = timelineNameColor("aten::conv2d");
+        const QRgb faded = image.pixel(int(convRect.right()) - 4, int(convRect.center().y()));
+        QVERIFY2(qRed(faded) >= qRed(convColor) && qGreen(faded) >= qGreen(convColor)
+                     && qBlue(faded) >= qBlue(convColor)
+                     && qRed(faded) + qGreen(faded) + qBlue(faded)
+                         > qRed(convColor) + qGreen(convColor) + qBlue(convColor) + 120,
+                 qPrintable(QString::number(faded, 16)));
+        // Every match has a tick on the ruler's lower edge.
+        const auto& track = m_trace.store->tracks()[std::size_t(m_trace.cpuTrack)];
+        for (const TimelineMatch& m : matches) {
+            const int x = int(std::floor(m_view->xForTime(track.start[m.index])));
+            const QRgb tick = image.pixel(x, TimelinePainter::kRulerHeight - 3);
+            QVERIFY2(qRed(tick) > 180 && qBlue(tick) < 90, qPrintable(QString::number(tick, 16)));
+        }
+        // A match in full colour with a dark outline.
+        m_view->zoomToSlice(m_trace.cpuTrack, reluSlice);
+        image = renderFrame(*m_view, m_view->size());
+        const QRectF reluRect = m_view->sliceRect(m_trace.cpuTrack, reluSlice);
+        QCOMPARE(image.pixel(int(reluRect.right()) - 6, int(reluRect.center().y())), timelineNameColor("aten::relu"));
+        auto darkEdge = [&](const QImage& frame) {
+            for (int dy = 0; dy < 2; ++dy) {
+                const QRgb edge = frame.pixel(int(reluRect.right()) - 6, int(reluRect.top()) + dy);
+                if (qRed(edge) < 90 && qGreen(edge) < 90 && qBlue(edge) < 90)
+                    return true;
+            }
+            return false;
+        };
+        QVERIFY(darkEdge(image));
+
+        // Escape clears it (and says so, for the search that made it).
+        QSignalSpy cleared(m_view.get(), &TimelineView::highlightCleared);
+        QTest::keyClick(m_view.get(), Qt::Key_Escape);
+        QVERIFY(m_view->highlight().isEmpty());
+        QCOMPARE(cleared.count(), 1);
+        image = renderFrame(*m_view, m_view->size());
+        QVERIFY(!darkEdge(image));
+    }
+
+    void highlightShowsInsideMergedColumns()
+    {
+        // 30000 slices on one thread: at full range a pixel column holds about a dozen of them and the
+        // painter reads the coarse coverage levels; one highlighted slice must still stand out.
+        const auto store = makeDenseTrace(1, 30'000);
+        TimelineView view;
+        const QSize size(1000, 300);
+        view.resize(size);
+        view.setStore(store);
+        while (view.isPreparing())
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        const trace::Track& track = store->tracks()[0];
+        std::uint32_t target = 0;
+        for (std::uint32_t i = 0; i < track.size(); ++i) {
+            if (track.depth[i] == 0 && track.start[i] > (store->endTime() - store->startTime()) / 2) {
+                target = i;
+                break;
+            }
+        }
+        view.setHighlight({ TimelineMatch { track.start[target], 0, target } });
+        const int x = int(std::floor(view.xForTime(track.start[target])));
+        const int row = view.layout().rowOfTrack(0);
+        const int top
+            = TimelinePainter::kRulerHeight + view.layout().rows()[std::size_t(row)].y + TimelineLayout::kTrackPadding;
+        const QImage image = renderFrame(view, size);
+        auto dark = [](QRgb c) { return qRed(c) < 80 && qGreen(c) < 80 && qBlue(c) < 80; };
+        QVERIFY2(dark(image.pixel(x, top)) || dark(image.pixel(x + 1, top)),
+                 qPrintable(QString::number(image.pixel(x, top), 16)));
+        QVERIFY(!dark(image.pixel(x + 80, top)));
+        QVERIFY(!dark(image.pixel(x - 80, top)));
+        const QRgb tick = image.pixel(x, TimelinePainter::kRulerHeight - 3);
+        QVERIFY2(qRed(tick) > 180 && qBlue(tick) < 90, qPrintable(QString::number(tick, 16)));
+    }
+
+    void asyncTracksHaveTheirOwnSectionAndLook()
+    {
+        using namespace trace;
+        TraceStoreBuilder b;
+        const int source = b.addSource(QStringLiteral("async.json"), nullptr);
+        const int process = b.process(source, 5);
+        const int thread = b.threadTrack(process, 1);
+        const int async = b.threadTrack(process, 77, TrackType::Async);
+        auto& s = b.strings();
+        const StringId cat = s.intern("cat");
+        b.addSlice(thread, 0, 1'000'000, s.intern("work"), cat, EventKind::CpuOp);
+        b.addSlice(async, 100'000, 800'000, s.intern("request"), cat, EventKind::Other);
+        const auto store = b.finish();
+        TimelineView view;
+        const QSize size(800, 300);
+        view.resize(size);
+        view.setStore(store);
+        const auto& rows = view.layout().rows();
+        const int asyncRow = view.layout().rowOfTrack(async);
+        const int threadRow = view.layout().rowOfTrack(thread);
+        QVERIFY(asyncRow > threadRow && threadRow > 0);
+        QCOMPARE(rows[std::size_t(asyncRow - 1)].kind, TimelineRow::AsyncHeader);
+        QVERIFY(rows[std::size_t(asyncRow)].async);
+        QVERIFY(!rows[std::size_t(threadRow)].async);
+        const QImage image = renderFrame(view, size);
+        const std::int64_t slice = 0;
+        const QRectF r = view.sliceRect(async, slice);
+        const QRgb color = timelineNameColor("request");
+        const QRgb inside = image.pixel(int(r.right()) - 8, int(r.center().y()));
+        const QRgb border = image.pixel(int(r.right()) - 8, int(r.top()));
+        // Drawn unlike a thread slice: a lighter fill inside a darker outline.
+        QVERIFY(inside != color);
+        QVERIFY(qRed(border) + qGreen(border) + qBlue(border) < qRed(inside) + qGreen(inside) + qBlue(inside));
+        const QRectF t = view.sliceRect(thread, 0);
+        QCOMPARE(image.pixel(int(t.right()) - 8, int(t.center().y())), timelineNameColor("work"));
     }
 
     void wheelZoomsAtCursor()

@@ -1,0 +1,62 @@
+#include "timelinehighlight.h"
+
+#include "trace/tracestore.h"
+
+#include <algorithm>
+
+namespace runlens {
+
+TimelineHighlight::TimelineHighlight(const trace::TraceStore& store, const std::vector<TimelineMatch>& matches)
+{
+    const auto& tracks = store.tracks();
+    m_tracks.resize(tracks.size());
+    m_starts.reserve(matches.size());
+    for (const TimelineMatch& m : matches) {
+        if (m.track < 0 || std::size_t(m.track) >= tracks.size())
+            continue;
+        const trace::Track& track = tracks[std::size_t(m.track)];
+        if (m.index >= track.size())
+            continue;
+        Rows& rows = m_tracks[std::size_t(m.track)];
+        const std::size_t depth = track.depth[m.index];
+        if (rows.size() <= depth)
+            rows.resize(depth + 1);
+        rows[depth].push_back(m.index);
+        m_starts.push_back(track.start[m.index]);
+        ++m_count;
+    }
+    // Matches usually arrive in time order; sort anyway so any caller's list paints correctly.
+    for (std::size_t t = 0; t < m_tracks.size(); ++t) {
+        const trace::Track& track = tracks[t];
+        for (auto& row : m_tracks[t]) {
+            std::sort(row.begin(), row.end(), [&](std::uint32_t a, std::uint32_t b) {
+                return std::tie(track.start[a], a) < std::tie(track.start[b], b);
+            });
+            row.erase(std::unique(row.begin(), row.end()), row.end());
+        }
+    }
+    std::sort(m_starts.begin(), m_starts.end());
+}
+
+const TimelineHighlight::Rows& TimelineHighlight::rows(int track) const
+{
+    static const Rows kNone;
+    if (track < 0 || std::size_t(track) >= m_tracks.size())
+        return kNone;
+    return m_tracks[std::size_t(track)];
+}
+
+bool TimelineHighlight::contains(const trace::TraceStore& store, int track, std::uint32_t index) const
+{
+    const Rows& r = rows(track);
+    const trace::Track& t = store.tracks()[std::size_t(track)];
+    if (index >= t.size() || t.depth[index] >= r.size())
+        return false;
+    const auto& row = r[t.depth[index]];
+    auto it = std::lower_bound(row.begin(), row.end(), index, [&](std::uint32_t a, std::uint32_t b) {
+        return std::tie(t.start[a], a) < std::tie(t.start[b], b);
+    });
+    return it != row.end() && *it == index;
+}
+
+} // namespace runlens
