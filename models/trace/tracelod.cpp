@@ -33,24 +33,24 @@ TraceLod::TraceLod(const TraceStore& store)
             out.rows[track.depth[i]].push_back(std::uint32_t(i));
         out.levels.resize(out.rows.size());
         for (std::size_t d = 0; d < out.rows.size(); ++d)
-            buildLevels(track, d, out, store.endTime());
+            out.levels[d] = buildLevels(track, out.rows[d], m_origin, store.endTime());
     }
 }
 
-void TraceLod::buildLevels(const Track& track, std::size_t depth, TrackRows& out, std::int64_t end)
+std::vector<TraceLod::Level> TraceLod::buildLevels(const Track& track, const std::vector<std::uint32_t>& row,
+                                                   std::int64_t origin, std::int64_t end)
 {
     constexpr std::size_t kMinimumSlices = 4096; // shorter rows are cheap to walk slice by slice
     constexpr std::size_t kCoarsest = 64; // buckets of the coarsest level
     constexpr int kFactor = 4;
-    const auto& row = out.rows[depth];
-    const std::int64_t span = end - m_origin;
+    std::vector<Level> levels;
+    const std::int64_t span = end - origin;
     if (row.size() < kMinimumSlices || span <= 0)
-        return;
+        return levels;
     // Level 0: about one bucket per two slices, a power of two wide.
     std::int64_t bucket = 1;
     while (bucket < 2 * (span / std::int64_t(row.size())))
         bucket *= 2;
-    std::vector<Level>& levels = out.levels[depth];
     Level level0;
     level0.bucket = bucket;
     const std::size_t count = std::size_t(span / bucket) + 1;
@@ -58,8 +58,8 @@ void TraceLod::buildLevels(const Track& track, std::size_t depth, TrackRows& out
     level0.name.assign(count, kNoString);
     for (std::size_t p = 0; p < row.size(); ++p) {
         const std::uint32_t i = row[p];
-        const std::int64_t first = std::max<std::int64_t>(0, (track.start[i] - m_origin) / bucket);
-        const std::int64_t last = std::min<std::int64_t>(std::int64_t(count) - 1, (track.end(i) - m_origin) / bucket);
+        const std::int64_t first = std::max<std::int64_t>(0, (track.start[i] - origin) / bucket);
+        const std::int64_t last = std::min<std::int64_t>(std::int64_t(count) - 1, (track.end(i) - origin) / bucket);
         for (std::int64_t b = first; b <= last; ++b) {
             if (level0.position[std::size_t(b)] == kEmpty) {
                 level0.position[std::size_t(b)] = std::uint32_t(p);
@@ -84,6 +84,7 @@ void TraceLod::buildLevels(const Track& track, std::size_t depth, TrackRows& out
         }
         levels.push_back(std::move(coarse));
     }
+    return levels;
 }
 
 const TraceLod::Level* TraceLod::levelFor(int track, int depth, double nsPerPixel) const
@@ -91,8 +92,13 @@ const TraceLod::Level* TraceLod::levelFor(int track, int depth, double nsPerPixe
     const auto& levels = m_tracks[std::size_t(track)].levels;
     if (std::size_t(depth) >= levels.size())
         return nullptr;
+    return finestLevel(levels[std::size_t(depth)], nsPerPixel);
+}
+
+const TraceLod::Level* TraceLod::finestLevel(const std::vector<Level>& levels, double nsPerPixel)
+{
     const Level* best = nullptr;
-    for (const Level& level : levels[std::size_t(depth)]) {
+    for (const Level& level : levels) {
         if (double(level.bucket) > nsPerPixel)
             break;
         best = &level;

@@ -44,6 +44,13 @@ public:
     const Level* levelFor(int track, int depth, double nsPerPixel) const;
     std::size_t trackCount() const { return m_tracks.size(); }
 
+    /// The coverage levels of any start-ordered, non-overlapping list of slices of `track` (a depth row or
+    /// a subset of one), finest first, from `origin` to `end`; empty when the list is short enough to walk.
+    static std::vector<Level> buildLevels(const Track& track, const std::vector<std::uint32_t>& row,
+                                          std::int64_t origin, std::int64_t end);
+    /// The finest of `levels` whose buckets are at most `nsPerPixel` wide, or nullptr.
+    static const Level* finestLevel(const std::vector<Level>& levels, double nsPerPixel);
+
     /// First position p >= from in `row` with start >= t, galloping from `from` (cheap for nearby targets).
     static std::size_t lowerBound(const Track& track, const std::vector<std::uint32_t>& row, std::size_t from,
                                   std::int64_t t);
@@ -56,8 +63,6 @@ public:
     static std::size_t counterLowerBound(const Track& track, std::size_t from, std::int64_t t);
 
 private:
-    void buildLevels(const Track& track, std::size_t depth, TrackRows& out, std::int64_t end);
-
     std::vector<TrackRows> m_tracks;
     std::int64_t m_origin = 0;
 };

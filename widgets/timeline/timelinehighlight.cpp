@@ -36,6 +36,22 @@ TimelineHighlight::TimelineHighlight(const trace::TraceStore& store, const std::
         }
     }
     std::sort(m_starts.begin(), m_starts.end());
+    m_levels.resize(m_tracks.size());
+    for (std::size_t t = 0; t < m_tracks.size(); ++t) {
+        m_levels[t].resize(m_tracks[t].size());
+        for (std::size_t d = 0; d < m_tracks[t].size(); ++d)
+            m_levels[t][d]
+                = trace::TraceLod::buildLevels(tracks[t], m_tracks[t][d], store.startTime(), store.endTime());
+    }
+}
+
+const std::vector<trace::TraceLod::Level>& TimelineHighlight::levels(int track, int depth) const
+{
+    static const std::vector<trace::TraceLod::Level> kNone;
+    if (track < 0 || std::size_t(track) >= m_levels.size() || depth < 0
+        || std::size_t(depth) >= m_levels[std::size_t(track)].size())
+        return kNone;
+    return m_levels[std::size_t(track)][std::size_t(depth)];
 }
 
 const TimelineHighlight::Rows& TimelineHighlight::rows(int track) const

@@ -201,6 +201,24 @@ void paintDiamond(Frame& f, double x, double y, double h, QRgb color)
     ++f.stats.rects;
 }
 
+/// Draws the filled pixel columns [colMin, colMax] of the line buffer as one image, with a dark cap above
+/// and below each column in the highlight pass, then clears them.
+void flushColumns(Frame& f, double y, double h, int colMin, int colMax)
+{
+    auto* line = reinterpret_cast<QRgb*>(f.column.bits());
+    const QRectF source(colMin, 0, colMax - colMin + 1, 1);
+    f.p.drawImage(QRectF(f.x0 + colMin, y, colMax - colMin + 1, h), f.column, source);
+    if (f.emphasis) {
+        // Sub-pixel matches: the caps keep them visible among faded neighbours.
+        auto* caps = reinterpret_cast<QRgb*>(f.caps.bits());
+        for (int c = colMin; c <= colMax; ++c)
+            caps[c] = line[c] != 0 ? kMatchOutline : QRgb(0);
+        f.p.drawImage(QRectF(f.x0 + colMin, y, colMax - colMin + 1, 2), f.caps, source);
+        f.p.drawImage(QRectF(f.x0 + colMin, y + h - 2, colMax - colMin + 1, 2), f.caps, source);
+    }
+    std::fill(line + colMin, line + colMax + 1, QRgb(0));
+}
+
 /// One depth row: wide slices as rects with labels; everything narrower than kNarrow pixels is merged
 /// into a one-pixel-high column image, and the walk jumps past each filled column with a search.
 void paintDepthRow(Frame& f, const Track& track, const std::vector<std::uint32_t>& row, double y, double h)
@@ -263,20 +281,8 @@ void paintDepthRow(Frame& f, const Track& track, const std::vector<std::uint32_t
         else
             p = q;
     }
-    if (anyColumn) {
-        const QRectF target(f.x0 + colMin, y, colMax - colMin + 1, h);
-        f.p.drawImage(target, f.column, QRectF(colMin, 0, colMax - colMin + 1, 1));
-        if (f.emphasis) {
-            // Sub-pixel matches: a dark cap above and below each filled column keeps them visible.
-            auto* caps = reinterpret_cast<QRgb*>(f.caps.bits());
-            for (int c = colMin; c <= colMax; ++c)
-                caps[c] = line[c] != 0 ? kMatchOutline : QRgb(0);
-            const QRectF source(colMin, 0, colMax - colMin + 1, 1);
-            f.p.drawImage(QRectF(f.x0 + colMin, y, colMax - colMin + 1, 2), f.caps, source);
-            f.p.drawImage(QRectF(f.x0 + colMin, y + h - 2, colMax - colMin + 1, 2), f.caps, source);
-        }
-        std::fill(line + colMin, line + colMax + 1, QRgb(0));
-    }
+    if (anyColumn)
+        flushColumns(f, y, h, colMin, colMax);
 }
 
 /// One depth row from a precomputed level: one bucket scan per pixel column, then runs of columns that
@@ -344,11 +350,8 @@ void paintDepthRowFromLevel(Frame& f, const Track& track, const std::vector<std:
         }
     }
     flush(columns);
-    if (colMax >= colMin) {
-        const QRectF target(f.x0 + colMin, y, colMax - colMin + 1, h);
-        f.p.drawImage(target, f.column, QRectF(colMin, 0, colMax - colMin + 1, 1));
-        std::fill(line + colMin, line + colMax + 1, QRgb(0));
-    }
+    if (colMax >= colMin)
+        flushColumns(f, y, h, colMin, colMax);
 }
 
 void paintSliceTrack(Frame& f, const TimelineRow& row, int rowTop)
@@ -374,9 +377,14 @@ void paintSliceTrack(Frame& f, const TimelineRow& row, int rowTop)
     f.emphasis = true;
     for (std::size_t d = 0; d < matches.size(); ++d) {
         const int y = rowTop + TimelineLayout::kTrackPadding + int(d) * TimelineLayout::kSliceRowHeight;
-        if (y + TimelineLayout::kSliceRowHeight < f.top || y > f.height)
+        if (y + TimelineLayout::kSliceRowHeight < f.top || y > f.height || matches[d].empty())
             continue;
-        paintDepthRow(f, track, matches[d], y, TimelineLayout::kSliceRowHeight - 1);
+        // Thousands of matches in a row: read their own coverage levels, as for the row itself.
+        const TraceLod::Level* level = TraceLod::finestLevel(f.s.highlight->levels(row.track, int(d)), 1.0 / f.scale);
+        if (level)
+            paintDepthRowFromLevel(f, track, matches[d], *level, y, TimelineLayout::kSliceRowHeight - 1);
+        else
+            paintDepthRow(f, track, matches[d], y, TimelineLayout::kSliceRowHeight - 1);
     }
     f.emphasis = false;
 }
