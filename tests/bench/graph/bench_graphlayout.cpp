@@ -1,0 +1,297 @@
+// Graph panel benchmark on a generated transformer-like graph (48 layers x ~400 ops, 4 namespace levels,
+// weights, residual edges): hierarchy build, first collapsed frame laid out and painted, expanding one
+// layer, expanding one attention block inside it, peak RSS; and `dot -Tsvg` of the same graph flattened
+// as the peer (with a timeout). Targets: first frame <= 500 ms, each expansion <= 150 ms, RSS <= 300 MB.
+//
+//   bench_graphlayout [--layers N] [--heads H] [--dot-timeout SECONDS] [--keep DIR]
+
+#include "graph/graph.h"
+#include "graph/graphview.h"
+#include "graph/scopetree.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTextStream>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+using namespace runlens;
+
+namespace {
+
+/// Builds the graph node by node; inputs name producers by index.
+class Generator
+{
+public:
+    int add(const std::string& scope, const std::string& name, const std::string& opType, std::vector<int> inputs,
+            std::vector<std::int64_t> shape, graph::NodeKind kind = graph::NodeKind::Op)
+    {
+        graph::Node node;
+        node.id = scope.empty() ? name : scope + '/' + name;
+        node.name = name;
+        node.scope = scope;
+        node.opType = opType;
+        node.kind = kind;
+        graph::Port out;
+        out.type.dtype = "float32";
+        out.type.dims = shape;
+        out.type.rankKnown = true;
+        node.outputs.push_back(out);
+        for (const int input : inputs) {
+            graph::Port port;
+            port.producer = input;
+            port.type = m_graph->nodes[std::size_t(input)].outputs.front().type;
+            node.inputs.push_back(port);
+        }
+        m_graph->nodes.push_back(std::move(node));
+        return int(m_graph->nodes.size()) - 1;
+    }
+
+    int weight(const std::string& scope, const std::string& name, std::vector<std::int64_t> shape)
+    {
+        return add(scope, name, "Parameter", {}, std::move(shape), graph::NodeKind::Parameter);
+    }
+
+    /// A linear projection: MatMul with a weight, Add with a bias.
+    int linear(const std::string& scope, int x, std::int64_t in, std::int64_t out)
+    {
+        const int w = weight(scope, "weight", { in, out });
+        const int b = weight(scope, "bias", { out });
+        const int mm = add(scope, "MatMul", "MatMul", { x, w }, { 1, 512, out });
+        return add(scope, "Add", "Add", { mm, b }, { 1, 512, out });
+    }
+
+    int layerNorm(const std::string& scope, int x)
+    {
+        const int mean = add(scope, "ReduceMean", "ReduceMean", { x }, { 1, 512, 1 });
+        const int sub = add(scope, "Sub", "Sub", { x, mean }, { 1, 512, 1024 });
+        const int pow = add(scope, "Pow", "Pow", { sub }, { 1, 512, 1024 });
+        const int var = add(scope, "ReduceMean_1", "ReduceMean", { pow }, { 1, 512, 1 });
+        const int eps = add(scope, "Add", "Add", { var }, { 1, 512, 1 });
+        const int sqrt = add(scope, "Sqrt", "Sqrt", { eps }, { 1, 512, 1 });
+        const int div = add(scope, "Div", "Div", { sub, sqrt }, { 1, 512, 1024 });
+        const int gamma = weight(scope, "gamma", { 1024 });
+        const int beta = weight(scope, "beta", { 1024 });
+        const int mul = add(scope, "Mul", "Mul", { div, gamma }, { 1, 512, 1024 });
+        return add(scope, "Add_1", "Add", { mul, beta }, { 1, 512, 1024 });
+    }
+
+    std::shared_ptr<graph::Graph> build(int layers, int heads)
+    {
+        m_graph = std::make_shared<graph::Graph>();
+        m_graph->name = "transformer";
+        const int ids = add({}, "input_ids", "Input", {}, { 1, 512 }, graph::NodeKind::Input);
+        const int table = weight("model/embed", "weight", { 32000, 1024 });
+        int x = add("model/embed", "Gather", "Gather", { table, ids }, { 1, 512, 1024 });
+        for (int l = 0; l < layers; ++l) {
+            const std::string layer = "model/layers." + std::to_string(l);
+            const int n1 = layerNorm(layer + "/input_norm", x);
+            const std::string attn = layer + "/self_attn";
+            const int q = linear(attn + "/q_proj", n1, 1024, 1024);
+            const int k = linear(attn + "/k_proj", n1, 1024, 1024);
+            const int v = linear(attn + "/v_proj", n1, 1024, 1024);
+            std::vector<int> headOutputs;
+            for (int h = 0; h < heads; ++h) {
+                const std::string head = attn + "/heads/head_" + std::to_string(h);
+                const int qs = add(head, "Slice_q", "Slice", { q }, { 1, 512, 64 });
+                const int ks = add(head, "Slice_k", "Slice", { k }, { 1, 512, 64 });
+                const int vs = add(head, "Slice_v", "Slice", { v }, { 1, 512, 64 });
+                const int kt = add(head, "Transpose", "Transpose", { ks }, { 1, 64, 512 });
+                const int sc = add(head, "MatMul", "MatMul", { qs, kt }, { 1, 512, 512 });
+                const int scaled = add(head, "Div", "Div", { sc }, { 1, 512, 512 });
+                const int masked = add(head, "Add", "Add", { scaled }, { 1, 512, 512 });
+                const int sm = add(head, "Softmax", "Softmax", { masked }, { 1, 512, 512 });
+                const int dr = add(head, "Dropout", "Dropout", { sm }, { 1, 512, 512 });
+                headOutputs.push_back(add(head, "MatMul_1", "MatMul", { dr, vs }, { 1, 512, 64 }));
+            }
+            const int concat = add(attn, "Concat", "Concat", headOutputs, { 1, 512, 1024 });
+            const int o = linear(attn + "/o_proj", concat, 1024, 1024);
+            const int res1 = add(layer, "Add", "Add", { x, o }, { 1, 512, 1024 });
+            const int n2 = layerNorm(layer + "/post_attention_norm", res1);
+            const std::string mlp = layer + "/mlp";
+            const int gate = linear(mlp + "/gate_proj", n2, 1024, 4096);
+            const int up = linear(mlp + "/up_proj", n2, 1024, 4096);
+            const int sig = add(mlp + "/act", "Sigmoid", "Sigmoid", { gate }, { 1, 512, 4096 });
+            const int silu = add(mlp + "/act", "Mul", "Mul", { gate, sig }, { 1, 512, 4096 });
+            const int prod = add(mlp, "Mul", "Mul", { silu, up }, { 1, 512, 4096 });
+            const int down = linear(mlp + "/down_proj", prod, 4096, 1024);
+            x = add(layer, "Add_1", "Add", { res1, down }, { 1, 512, 1024 });
+        }
+        const int norm = layerNorm("model/norm", x);
+        const int logits = linear("lm_head", norm, 1024, 32000);
+        add({}, "logits", "Output", { logits }, { 1, 512, 32000 }, graph::NodeKind::Output);
+        m_graph->finalize();
+        return m_graph;
+    }
+
+private:
+    std::shared_ptr<graph::Graph> m_graph;
+};
+
+/// The flattened graph as dot: one node per op (weights included), fixed-size boxes, no clusters.
+bool writeDot(const graph::Graph& g, const QString& fileName)
+{
+    QFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    QTextStream out(&file);
+    out << "digraph transformer {\n  newrank=true;\n  node [shape=box, fixedsize=true, width=1.6, height=0.5];\n";
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        out << "  n" << i << " [label=\"" << QString::fromStdString(g.nodes[i].opType) << "\"];\n";
+    for (const graph::Edge& edge : g.edges)
+        out << "  n" << edge.from << " -> n" << edge.to << ";\n";
+    out << "}\n";
+    return true;
+}
+
+long peakRssKb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').front().toLong();
+    }
+    return -1;
+}
+
+/// Waits for the view's layout, then paints one frame; returns the elapsed milliseconds since `timer` start.
+double settleAndPaint(QApplication& app, graphview::GraphView& view, QElapsedTimer& timer)
+{
+    while (view.isLayoutPending())
+        app.processEvents(QEventLoop::WaitForMoreEvents, 5);
+    const QImage frame = view.grab().toImage();
+    Q_UNUSED(frame);
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
+int findChild(const graph::ScopeTree& tree, int container, const std::string& label)
+{
+    for (const int id : tree.item(container).children) {
+        if (tree.item(id).label == label)
+            return id;
+    }
+    return -1;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM",
+            qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+    QApplication app(argc, argv);
+    int layers = 48;
+    int heads = 36;
+    int dotTimeout = 120;
+    QString keep;
+    const QStringList args = app.arguments();
+    for (int i = 1; i + 1 < args.size(); ++i) {
+        if (args[i] == QLatin1String("--layers"))
+            layers = args[++i].toInt();
+        else if (args[i] == QLatin1String("--heads"))
+            heads = args[++i].toInt();
+        else if (args[i] == QLatin1String("--dot-timeout"))
+            dotTimeout = args[++i].toInt();
+        else if (args[i] == QLatin1String("--keep"))
+            keep = args[++i];
+    }
+
+    QElapsedTimer timer;
+    timer.start();
+    const auto graph = Generator().build(layers, heads);
+    const double generateMs = double(timer.nsecsElapsed()) / 1e6;
+    int ops = 0;
+    for (const graph::Node& node : graph->nodes)
+        ops += node.kind == graph::NodeKind::Op ? 1 : 0;
+
+    timer.restart();
+    const auto tree = graph::ScopeTree::build(graph);
+    const double treeMs = double(timer.nsecsElapsed()) / 1e6;
+
+    graphview::GraphView view;
+    view.resize(1600, 1000);
+    timer.restart();
+    view.setTree(tree);
+    const double firstFrameMs = settleAndPaint(app, view, timer);
+    const int firstGroups = view.layoutResult().dotRuns;
+
+    // The layers form a numbered series; expanding one layer means opening the series, then the layer.
+    const int model = findChild(*tree, graph::ScopeTree::root(), "model");
+    const int series = findChild(*tree, model, "layers.[0-" + std::to_string(layers - 1) + "]");
+    timer.restart();
+    view.setExpanded(model, true);
+    const double expandModelMs = settleAndPaint(app, view, timer);
+    timer.restart();
+    view.setExpanded(series, true);
+    const double expandSeriesMs = settleAndPaint(app, view, timer);
+    const int layer = findChild(*tree, series, "layers.0");
+    timer.restart();
+    view.setExpanded(layer, true);
+    const double expandLayerMs = settleAndPaint(app, view, timer);
+    const int attn = findChild(*tree, layer, "self_attn");
+    timer.restart();
+    view.setExpanded(attn, true);
+    const double expandAttnMs = settleAndPaint(app, view, timer);
+    const int shown = int(view.scene().boxes.size());
+    if (!keep.isEmpty()) {
+        QDir().mkpath(keep);
+        view.centreOn(attn);
+        view.grab().save(QDir(keep).filePath(QStringLiteral("expanded-attention.png")));
+        view.fitToView();
+        view.grab().save(QDir(keep).filePath(QStringLiteral("expanded-fit.png")));
+    }
+    timer.restart();
+    for (int i = 0; i < 20; ++i)
+        view.grab();
+    const double paintMs = double(timer.nsecsElapsed()) / 1e6 / 20;
+    const long rssKb = peakRssKb();
+
+    QTemporaryDir tmp;
+    const QString dir = keep.isEmpty() ? tmp.path() : keep;
+    QDir().mkpath(dir);
+    const QString dotFile = QDir(dir).filePath(QStringLiteral("transformer.dot"));
+    writeDot(*graph, dotFile);
+    double dotMs = -1;
+    const QString dotExe = QStandardPaths::findExecutable(QStringLiteral("dot"));
+    if (!dotExe.isEmpty()) {
+        QProcess dot;
+        timer.restart();
+        dot.start(dotExe,
+                  { QStringLiteral("-Tsvg"), dotFile, QStringLiteral("-o"),
+                    QDir(dir).filePath(QStringLiteral("transformer.svg")) });
+        if (dot.waitForFinished(dotTimeout * 1000) && dot.exitCode() == 0)
+            dotMs = double(timer.nsecsElapsed()) / 1e6;
+        else
+            dot.kill(), dot.waitForFinished(2000);
+    }
+
+    std::printf("graph: %d layers, %zu nodes (%d ops), %zu edges, %d tree items, depth %d (generated in %.0f ms)\n",
+                layers, graph->nodes.size(), ops, graph->edges.size(), tree->itemCount(), tree->maxDepth(), generateMs);
+    std::printf("scope tree build            %8.1f ms\n", treeMs);
+    std::printf("first frame (collapsed)     %8.1f ms   target <= 500   (%d dot runs)\n", firstFrameMs, firstGroups);
+    std::printf("expand model                %8.1f ms   target <= 150\n", expandModelMs);
+    std::printf("expand layer series         %8.1f ms   target <= 150\n", expandSeriesMs);
+    std::printf("expand one layer            %8.1f ms   target <= 150\n", expandLayerMs);
+    std::printf("expand its attention block  %8.1f ms   target <= 150   (%d boxes shown)\n", expandAttnMs, shown);
+    std::printf("repaint 1600x1000           %8.1f ms\n", paintMs);
+    std::printf("peak RSS                    %8.1f MB   target <= 300\n", rssKb / 1024.0);
+    if (dotExe.isEmpty())
+        std::printf("peer dot -Tsvg (flattened): dot not found\n");
+    else if (dotMs < 0)
+        std::printf("peer dot -Tsvg (flattened): no result within %d s; ratio >= %.0fx the first frame\n", dotTimeout,
+                    dotTimeout * 1000.0 / firstFrameMs);
+    else
+        std::printf("peer dot -Tsvg (flattened)  %8.1f ms   ratio %.0fx the first frame\n", dotMs,
+                    dotMs / firstFrameMs);
+    return 0;
+}

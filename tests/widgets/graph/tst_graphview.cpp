@@ -1,0 +1,168 @@
+#include "graph/graphview.h"
+#include "graphviewtestdata.h"
+
+#include <QtTest>
+
+using namespace runlens;
+using namespace runlens::graph;
+using namespace runlens::graphview;
+
+namespace {
+
+int child(const ScopeTree& tree, int container, const std::string& label)
+{
+    for (const int id : tree.item(container).children) {
+        if (tree.item(id).label == label)
+            return id;
+    }
+    return -1;
+}
+
+bool shows(const GraphView& view, int item)
+{
+    const auto items = view.shownItems();
+    return std::find(items.begin(), items.end(), item) != items.end();
+}
+
+QPoint centreOf(const GraphView& view, int item)
+{
+    const int box = view.scene().boxOf(item);
+    return view.mapFromScene(view.scene().boxes[std::size_t(box)].rect.center()).toPoint();
+}
+
+QPoint titleOf(const GraphView& view, int item)
+{
+    const QRectF rect = view.scene().boxes[std::size_t(view.scene().boxOf(item))].rect;
+    return view.mapFromScene(QPointF(rect.center().x(), rect.top() + 8)).toPoint();
+}
+
+} // namespace
+
+class TestGraphView : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::shared_ptr<const ScopeTree> m_tree;
+    int m_model = -1;
+    int m_enc = -1;
+    int m_attn = -1;
+
+private slots:
+    void initTestCase()
+    {
+        m_tree = ScopeTree::build(test::smallModel());
+        m_model = child(*m_tree, ScopeTree::root(), "model");
+        m_enc = child(*m_tree, m_model, "enc");
+        m_attn = child(*m_tree, m_enc, "attn");
+        QVERIFY(m_attn > 0);
+    }
+
+    void doubleClickAndEnterExpandAndCollapse()
+    {
+        GraphView view;
+        view.resize(900, 700);
+        view.show();
+        view.setTree(m_tree);
+        QTRY_VERIFY(!view.isLayoutPending() && !view.scene().isEmpty());
+        QCOMPARE(view.shownItems().size(), m_tree->item(ScopeTree::root()).children.size());
+        QVERIFY(shows(view, m_model));
+        QVERIFY(!shows(view, m_enc));
+
+        QTest::mouseDClick(&view, Qt::LeftButton, {}, centreOf(view, m_model));
+        QTRY_VERIFY(!view.isLayoutPending() && shows(view, m_enc));
+        QVERIFY(view.expansionState().isExpanded(m_model));
+        QCOMPARE(view.selectedItem(), m_model);
+        for (const int id : m_tree->item(m_model).children)
+            QVERIFY(shows(view, id));
+        QVERIFY(!shows(view, m_attn));
+
+        // Select enc with a click, expand it with Enter.
+        view.fitToView();
+        QTest::mouseClick(&view, Qt::LeftButton, {}, centreOf(view, m_enc));
+        QCOMPARE(view.selectedItem(), m_enc);
+        QTest::keyClick(&view, Qt::Key_Return);
+        QTRY_VERIFY(!view.isLayoutPending() && shows(view, m_attn));
+
+        // Double-click on the model frame's title collapses it again.
+        view.fitToView();
+        QTest::mouseDClick(&view, Qt::LeftButton, {}, titleOf(view, m_model));
+        QTRY_VERIFY(!view.isLayoutPending() && !shows(view, m_enc));
+        QVERIFY(!view.expansionState().isExpanded(m_model));
+        QVERIFY(view.expansionState().isExpanded(m_enc)); // remembered for the next expansion
+    }
+
+    void revealExpandsAncestorsAndCentres()
+    {
+        GraphView view;
+        view.resize(800, 600);
+        view.show();
+        view.setTree(m_tree);
+        QTRY_VERIFY(!view.isLayoutPending());
+        const int softmax = m_tree->itemOfNode(m_tree->graph().find("model/enc/attn/softmax"));
+        view.revealItem(softmax);
+        QTRY_VERIFY(!view.isLayoutPending() && shows(view, softmax));
+        QCOMPARE(view.selectedItem(), softmax);
+        for (const int ancestor : m_tree->ancestors(softmax))
+            QVERIFY(view.expansionState().isExpanded(ancestor));
+        const QPoint centre = centreOf(view, softmax);
+        QVERIFY(qAbs(centre.x() - 400) <= 2);
+        QVERIFY(qAbs(centre.y() - 300) <= 2);
+    }
+
+    void expandAllIsBounded()
+    {
+        GraphView view;
+        view.resize(800, 600);
+        view.setTree(m_tree);
+        QSignalSpy messages(&view, &GraphView::message);
+        const int wouldShow = view.expandAllBelow(m_model, 10);
+        QVERIFY(wouldShow > 10);
+        QCOMPARE(messages.count(), 1);
+        QVERIFY(!view.expansionState().isExpanded(m_model));
+        view.expandAllBelow(m_model, 1000);
+        QTRY_VERIFY(!view.isLayoutPending());
+        QCOMPARE(int(view.shownItems().size()), m_tree->itemCount() - 1);
+        view.collapseAllBelow(m_model);
+        QTRY_VERIFY(!view.isLayoutPending());
+        QVERIFY(view.expansionState().expanded().empty());
+    }
+
+    void zoomAtCursorAndFit()
+    {
+        GraphView view;
+        view.resize(800, 600);
+        view.show();
+        view.setTree(m_tree);
+        QTRY_VERIFY(!view.isLayoutPending());
+        const double before = view.zoom();
+        const QPointF anchor(200, 150);
+        const QPointF sceneAnchor = view.mapToScene(anchor);
+        QWheelEvent wheel(anchor, view.mapToGlobal(anchor), {}, QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &wheel);
+        QVERIFY(view.zoom() > before);
+        QVERIFY((view.mapToScene(anchor) - sceneAnchor).manhattanLength() < 1e-6);
+        QTest::keyClick(&view, Qt::Key_Space);
+        QCOMPARE(view.zoom(), before);
+    }
+
+    void collapsedPictureIsNotEmpty()
+    {
+        GraphView view;
+        view.resize(640, 480);
+        view.setTree(m_tree);
+        QTRY_VERIFY(!view.isLayoutPending());
+        view.fitToView();
+        const QImage image = view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const QRgb background = image.pixel(2, 2);
+        int painted = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                painted += image.pixel(x, y) != background ? 1 : 0;
+        QVERIFY2(painted > image.width() * image.height() / 100, qPrintable(QString::number(painted)));
+    }
+};
+
+QTEST_MAIN(TestGraphView)
+#include "tst_graphview.moc"

@@ -1,0 +1,409 @@
+#include "graphpanel.h"
+
+#include "common/chartexportmenu.h"
+#include "graphview.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QPainter>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QSvgGenerator>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <algorithm>
+
+namespace runlens::graphview {
+
+namespace {
+
+constexpr int kExpandAllLimit = 3000;
+constexpr double kMaxPngSide = 16384;
+
+QString graphTitle(const graph::Graph& graph)
+{
+    const QString file = QFileInfo(graph.path).fileName();
+    if (graph.name.empty() || QString::fromStdString(graph.name) == file)
+        return file.isEmpty() ? GraphPanel::tr("graph") : file;
+    return file.isEmpty() ? QString::fromStdString(graph.name)
+                          : QStringLiteral("%1 (%2)").arg(file, QString::fromStdString(graph.name));
+}
+
+QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent)
+{
+    auto* button = new QToolButton(parent);
+    button->setText(text);
+    button->setToolTip(tip);
+    button->setAutoRaise(true);
+    return button;
+}
+
+} // namespace
+
+GraphPanel::GraphPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_graphChoice(new QComboBox(this))
+    , m_search(new QLineEdit(this))
+    , m_regex(new QCheckBox(tr("Regex"), this))
+    , m_color(new QComboBox(this))
+    , m_direction(new QComboBox(this))
+    , m_labels(new QCheckBox(tr("Shapes"), this))
+    , m_readable(new QCheckBox(tr("Readable"), this))
+    , m_depth(new QSpinBox(this))
+    , m_status(new QLabel(this))
+    , m_results(new QListWidget(this))
+    , m_view(new GraphView(this))
+{
+    m_graphChoice->setObjectName(QStringLiteral("graphChoice"));
+    m_graphChoice->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_search->setObjectName(QStringLiteral("graphSearch"));
+    m_search->setPlaceholderText(tr("Search name, op type, attribute\u2026"));
+    m_search->setClearButtonEnabled(true);
+    m_color->addItem(tr("Colour by op type"), int(GraphView::ColorMode::OpType));
+    m_color->addItem(tr("Colour by namespace"), int(GraphView::ColorMode::Namespace));
+    m_direction->addItem(tr("Top to bottom"), QStringLiteral("TB"));
+    m_direction->addItem(tr("Left to right"), QStringLiteral("LR"));
+    m_labels->setChecked(true);
+    m_labels->setToolTip(tr("Show tensor shapes on edges"));
+    m_readable->setToolTip(tr("Hide tuple and monad plumbing ops and the gradient and optimizer scopes"));
+    m_depth->setRange(0, 20);
+    m_depth->setValue(1);
+    m_depth->setPrefix(tr("Trace "));
+    m_depth->setToolTip(tr("Highlight this many steps upstream and downstream of the selected node"));
+    m_view->setObjectName(QStringLiteral("graphView"));
+    m_results->setObjectName(QStringLiteral("graphSearchResults"));
+    m_results->setVisible(false);
+
+    auto* expandAll = toolButton(tr("Expand all"), tr("Expand everything below the selected group"), this);
+    auto* collapseAll = toolButton(tr("Collapse all"), tr("Collapse everything below the selected group"), this);
+    auto* fit = toolButton(tr("Fit"), tr("Fit the graph into the view (Space)"), this);
+    auto* exportButton = toolButton(tr("Export"), tr("Export the current picture"), this);
+    auto* exportMenu = new QMenu(exportButton);
+    exportMenu->addAction(tr("Export as SVG\u2026"), this, [this] { requestExport(QStringLiteral("svg")); });
+    exportMenu->addAction(tr("Export as PNG\u2026"), this, [this] { requestExport(QStringLiteral("png")); });
+    exportButton->setMenu(exportMenu);
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+
+    auto* toolbar = new QHBoxLayout;
+    toolbar->setContentsMargins(4, 2, 4, 2);
+    toolbar->addWidget(m_graphChoice);
+    toolbar->addWidget(m_search, 1);
+    toolbar->addWidget(m_regex);
+    toolbar->addWidget(m_color);
+    toolbar->addWidget(m_direction);
+    toolbar->addWidget(m_labels);
+    toolbar->addWidget(m_readable);
+    toolbar->addWidget(m_depth);
+    toolbar->addWidget(expandAll);
+    toolbar->addWidget(collapseAll);
+    toolbar->addWidget(fit);
+    toolbar->addWidget(exportButton);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_results);
+    splitter->addWidget(m_view);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 220, 800 });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(toolbar);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_status);
+    m_status->setContentsMargins(6, 2, 6, 2);
+
+    connect(m_graphChoice, &QComboBox::currentIndexChanged, this, [this](int index) { buildTree(index); });
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
+        if (text.isEmpty())
+            search(text);
+    });
+    connect(m_results, &QListWidget::itemActivated, this, &GraphPanel::onResultActivated);
+    connect(m_results, &QListWidget::itemClicked, this, &GraphPanel::onResultActivated);
+    connect(m_color, &QComboBox::currentIndexChanged, this,
+            [this] { m_view->setColorMode(GraphView::ColorMode(m_color->currentData().toInt())); });
+    connect(m_direction, &QComboBox::currentIndexChanged, this,
+            [this] { m_view->setRankDir(m_direction->currentData().toString()); });
+    connect(m_labels, &QCheckBox::toggled, m_view, &GraphView::setEdgeLabelsVisible);
+    connect(m_readable, &QCheckBox::toggled, this, [this] { buildTree(m_graphChoice->currentIndex()); });
+    connect(m_depth, &QSpinBox::valueChanged, m_view, &GraphView::setHighlightDepth);
+    connect(expandAll, &QToolButton::clicked, this,
+            [this] { m_view->expandAllBelow(std::max(0, m_view->selectedItem()), kExpandAllLimit); });
+    connect(collapseAll, &QToolButton::clicked, this, [this] {
+        const int selected = m_view->selectedItem();
+        m_view->collapseAllBelow(selected > 0 && m_tree && m_tree->item(selected).isContainer() ? selected : 0);
+    });
+    connect(fit, &QToolButton::clicked, m_view, &GraphView::fitToView);
+    connect(m_view, &GraphView::selectionChanged, this, &GraphPanel::currentItemChanged);
+    connect(m_view, &GraphView::message, m_status, &QLabel::setText);
+    connect(m_view, &GraphView::expansionChanged, this, &GraphPanel::saveState);
+    connect(m_view, &GraphView::viewportChanged, this, &GraphPanel::saveState);
+    connect(m_view, &GraphView::layoutFinished, this, [this] {
+        const LayoutResult& result = m_view->layoutResult();
+        if (result.tree)
+            m_status->setText(tr("%n ops, %1 shown; laid out %2 groups in %3 ms", nullptr, result.tree->item(0).opCount)
+                                  .arg(m_view->scene().boxes.size())
+                                  .arg(result.dotRuns)
+                                  .arg(result.milliseconds, 0, 'f', 0));
+    });
+}
+
+GraphPanel::~GraphPanel() = default;
+
+std::shared_ptr<const graph::ScopeTree> GraphPanel::tree() const
+{
+    return m_tree;
+}
+
+void GraphPanel::addGraph(std::shared_ptr<const graph::Graph> graph)
+{
+    if (!graph)
+        return;
+    m_graphs.push_back(graph);
+    m_graphChoice->addItem(graphTitle(*graph)); // the first one triggers buildTree(0)
+}
+
+void GraphPanel::showTree(std::shared_ptr<const graph::ScopeTree> tree)
+{
+    if (!tree)
+        return;
+    ++m_buildSerial;
+    const QSignalBlocker blocker(m_graphChoice);
+    m_graphs.push_back(tree->graphPtr());
+    m_graphChoice->addItem(graphTitle(tree->graph()));
+    m_graphChoice->setCurrentIndex(m_graphChoice->count() - 1);
+    applyTree(std::move(tree));
+}
+
+void GraphPanel::clear()
+{
+    ++m_buildSerial;
+    const QSignalBlocker blocker(m_graphChoice);
+    m_graphChoice->clear();
+    m_graphs.clear();
+    m_tree.reset();
+    m_results->clear();
+    m_results->setVisible(false);
+    m_view->setTree(nullptr);
+    emit treeChanged(nullptr);
+}
+
+bool GraphPanel::selectGraph(const QString& nameOrFile)
+{
+    for (std::size_t i = 0; i < m_graphs.size(); ++i) {
+        const graph::Graph& graph = *m_graphs[i];
+        if (QString::fromStdString(graph.name) == nameOrFile || QFileInfo(graph.path).fileName() == nameOrFile
+            || graph.path == nameOrFile) {
+            if (m_graphChoice->currentIndex() == int(i))
+                buildTree(int(i));
+            else
+                m_graphChoice->setCurrentIndex(int(i));
+            return true;
+        }
+    }
+    return false;
+}
+
+void GraphPanel::buildTree(int index)
+{
+    if (index < 0 || std::size_t(index) >= m_graphs.size())
+        return;
+    graph::ScopeTree::Options options;
+    options.readable = m_readable->isChecked();
+    const quint64 serial = ++m_buildSerial;
+    m_status->setText(tr("Building the hierarchy\u2026"));
+    QtConcurrent::run([graph = m_graphs[std::size_t(index)], options] {
+        return graph::ScopeTree::build(graph, options);
+    }).then(this, [this, serial](std::shared_ptr<const graph::ScopeTree> tree) {
+        if (serial == m_buildSerial)
+            applyTree(std::move(tree));
+    });
+}
+
+QString GraphPanel::settingsGroup(const QString& graphPath)
+{
+    const QByteArray hash
+        = QCryptographicHash::hash(QFileInfo(graphPath).absoluteFilePath().toUtf8(), QCryptographicHash::Sha1);
+    return QStringLiteral("GraphView/") + QString::fromLatin1(hash.toHex().left(16));
+}
+
+void GraphPanel::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
+{
+    m_tree = std::move(tree);
+    m_results->clear();
+    m_results->setVisible(false);
+    graph::ExpansionState state;
+    QSettings settings;
+    const bool remembered = !m_tree->graph().path.isEmpty();
+    if (remembered) {
+        settings.beginGroup(settingsGroup(m_tree->graph().path));
+        const QString prefix = m_readable->isChecked() ? QStringLiteral("readable/") : QString();
+        for (const QString& key : settings.value(prefix + QStringLiteral("expanded")).toStringList()) {
+            const int id = m_tree->findKey(key.toStdString());
+            if (id > 0)
+                state.setExpanded(id, true);
+        }
+    }
+    m_restoring = true;
+    m_view->setTree(m_tree, state);
+    if (remembered && settings.contains(QStringLiteral("zoom")))
+        m_view->setViewport(settings.value(QStringLiteral("zoom")).toDouble(),
+                            settings.value(QStringLiteral("centre")).toPointF());
+    m_restoring = false;
+    emit treeChanged(m_tree);
+}
+
+void GraphPanel::saveState() const
+{
+    if (m_restoring || !m_tree || m_tree->graph().path.isEmpty() || m_view->tree() != m_tree)
+        return;
+    QSettings settings;
+    settings.beginGroup(settingsGroup(m_tree->graph().path));
+    QStringList keys;
+    for (const int id : m_view->expansionState().expanded())
+        keys << QString::fromStdString(m_tree->item(id).key);
+    const QString prefix = m_readable->isChecked() ? QStringLiteral("readable/") : QString();
+    settings.setValue(prefix + QStringLiteral("expanded"), keys);
+    settings.setValue(QStringLiteral("zoom"), m_view->zoom());
+    settings.setValue(QStringLiteral("centre"), m_view->viewCentre());
+}
+
+int GraphPanel::search(const QString& pattern)
+{
+    m_results->clear();
+    if (!m_tree || pattern.isEmpty()) {
+        m_results->setVisible(false);
+        return 0;
+    }
+    graph::ScopeTree::SearchOptions options;
+    options.regex = m_regex->isChecked();
+    QString error;
+    const std::vector<int> hits = m_tree->search(pattern, options, &error);
+    if (!error.isEmpty()) {
+        m_status->setText(tr("Invalid regular expression: %1").arg(error));
+        m_results->setVisible(false);
+        return 0;
+    }
+    for (const int id : hits) {
+        const graph::ScopeItem& item = m_tree->item(id);
+        QString text = QString::fromStdString(item.label);
+        if (item.kind == graph::ScopeItemKind::Op) {
+            const graph::Node& node = m_tree->graph().nodes[std::size_t(item.node)];
+            text = QStringLiteral("%1  [%2]")
+                       .arg(QString::fromStdString(node.fullName()), QString::fromStdString(node.opType));
+        } else {
+            text = QString::fromStdString(item.key.substr(2)) + QLatin1Char('/');
+        }
+        auto* row = new QListWidgetItem(text, m_results);
+        row->setData(Qt::UserRole, id);
+    }
+    m_status->setText(tr("%n matches", nullptr, int(hits.size())));
+    m_results->setVisible(true);
+    return int(hits.size());
+}
+
+void GraphPanel::setReadable(bool readable)
+{
+    m_readable->setChecked(readable);
+}
+
+void GraphPanel::onResultActivated()
+{
+    const QListWidgetItem* row = m_results->currentItem();
+    if (row)
+        revealItem(row->data(Qt::UserRole).toInt());
+}
+
+void GraphPanel::revealItem(int item)
+{
+    m_view->revealItem(item);
+}
+
+void GraphPanel::requestExport(const QString& suffix)
+{
+    if (!m_tree)
+        return;
+    const QString base = ChartExportMenu::safeFileName(QFileInfo(m_tree->graph().path).completeBaseName());
+    const QString directory = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    QString fileName = QDir(directory).filePath(
+        QStringLiteral("%1.%2").arg(base.isEmpty() ? QStringLiteral("graph") : base, suffix));
+    if (m_fileNameProvider) {
+        fileName = m_fileNameProvider(fileName);
+        if (fileName.isEmpty())
+            return;
+    } else {
+        for (int n = 2; QFileInfo::exists(fileName); ++n)
+            fileName = QDir(directory).filePath(QStringLiteral("%1-%2.%3").arg(base).arg(n).arg(suffix));
+    }
+    QString error;
+    m_status->setText(exportTo(fileName, &error) ? tr("Exported %1").arg(QDir::toNativeSeparators(fileName)) : error);
+}
+
+bool GraphPanel::exportTo(const QString& fileName, QString* errorMessage) const
+{
+    return exportView(*m_view, fileName, errorMessage);
+}
+
+bool GraphPanel::exportView(const GraphView& view, const QString& fileName, QString* errorMessage)
+{
+    const auto fail = [&](const QString& message) {
+        if (errorMessage)
+            *errorMessage = message;
+        return false;
+    };
+    const GraphScene& scene = view.scene();
+    if (scene.isEmpty())
+        return fail(tr("Nothing to export to %1: the graph has not been laid out yet.")
+                        .arg(QDir::toNativeSeparators(fileName)));
+    const QRectF bounds = scene.bounds.adjusted(-16, -16, 16, 16);
+    const QString suffix = QFileInfo(fileName).suffix().toLower();
+    if (suffix == QLatin1String("svg")) {
+        QSvgGenerator generator;
+        generator.setFileName(fileName);
+        generator.setSize(bounds.size().toSize());
+        generator.setViewBox(QRectF(QPointF(0, 0), bounds.size()));
+        generator.setTitle(view.tree() ? QString::fromStdString(view.tree()->graph().name) : QString());
+        QPainter painter;
+        if (!painter.begin(&generator))
+            return fail(tr("Cannot write %1: check that the folder exists and is writable.")
+                            .arg(QDir::toNativeSeparators(fileName)));
+        painter.fillRect(QRectF(QPointF(0, 0), bounds.size()), Qt::white);
+        painter.translate(-bounds.topLeft());
+        view.paintScene(painter, bounds, 1.0);
+        painter.end();
+        return true;
+    }
+    if (suffix != QLatin1String("png"))
+        return fail(tr("Cannot export %1: use a .svg or .png file name.").arg(QDir::toNativeSeparators(fileName)));
+    const double scale = std::min(2.0, kMaxPngSide / std::max(bounds.width(), bounds.height()));
+    QImage image((bounds.size() * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull())
+        return fail(tr("Cannot export %1: the picture is too large.").arg(QDir::toNativeSeparators(fileName)));
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.scale(scale, scale);
+    painter.translate(-bounds.topLeft());
+    view.paintScene(painter, bounds, scale);
+    painter.end();
+    if (!image.save(fileName, "PNG"))
+        return fail(tr("Cannot write %1: check that the folder exists and is writable.")
+                        .arg(QDir::toNativeSeparators(fileName)));
+    return true;
+}
+
+} // namespace runlens::graphview

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "graph/graph.h"
+#include "graph/scopetree.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QSpinBox;
+
+namespace runlens::graphview {
+
+class GraphView;
+
+/// The Graph panel: a GraphView with a toolbar (graph choice, search, colouring, direction, edge labels,
+/// trace depth, expand/collapse all, fit, export) and a search result list. Builds each graph's ScopeTree
+/// on a worker, remembers the expanded groups and the viewport per graph file (QSettings), and exports
+/// the current picture to SVG or PNG.
+class GraphPanel final : public QWidget
+{
+    Q_OBJECT
+public:
+    /// Returns the file to write, given a suggested absolute file name; empty cancels. The application
+    /// installs one that opens a file dialog; without it, exports go to the pictures folder.
+    using FileNameProvider = std::function<QString(const QString& suggestedFileName)>;
+
+    explicit GraphPanel(QWidget* parent = nullptr);
+    ~GraphPanel() override;
+
+    /// Adds a graph to the choice and shows it when it is the first; the hierarchy is built on a worker.
+    void addGraph(std::shared_ptr<const graph::Graph> graph);
+    /// Shows an already built hierarchy (and adds its graph to the choice).
+    void showTree(std::shared_ptr<const graph::ScopeTree> tree);
+    void clear();
+    int graphCount() const { return int(m_graphs.size()); }
+    /// Shows the graph with this name or file name; false when there is none.
+    bool selectGraph(const QString& nameOrFile);
+
+    GraphView* view() const { return m_view; }
+    std::shared_ptr<const graph::ScopeTree> tree() const;
+    QListWidget* resultList() const { return m_results; }
+
+    /// Runs a search with the toolbar's options and lists the hits; returns their number.
+    int search(const QString& pattern);
+    void setReadable(bool readable);
+
+    void setFileNameProvider(FileNameProvider provider) { m_fileNameProvider = std::move(provider); }
+    /// Writes the current picture (all of it, at the current expansion) as SVG or PNG by the suffix.
+    bool exportTo(const QString& fileName, QString* errorMessage = nullptr) const;
+    static bool exportView(const GraphView& view, const QString& fileName, QString* errorMessage = nullptr);
+    /// The settings group that holds the state of a graph file.
+    static QString settingsGroup(const QString& graphPath);
+
+public slots:
+    /// Expands the ancestors of an item, selects and centres it.
+    void revealItem(int item);
+
+signals:
+    void currentItemChanged(int item);
+    void treeChanged(std::shared_ptr<const graph::ScopeTree> tree);
+
+private:
+    void buildTree(int index);
+    void applyTree(std::shared_ptr<const graph::ScopeTree> tree);
+    void saveState() const;
+    void requestExport(const QString& suffix);
+    void onResultActivated();
+
+    std::vector<std::shared_ptr<const graph::Graph>> m_graphs;
+    std::shared_ptr<const graph::ScopeTree> m_tree;
+    quint64 m_buildSerial = 0;
+    FileNameProvider m_fileNameProvider;
+    bool m_restoring = false;
+
+    QComboBox* m_graphChoice = nullptr;
+    QLineEdit* m_search = nullptr;
+    QCheckBox* m_regex = nullptr;
+    QComboBox* m_color = nullptr;
+    QComboBox* m_direction = nullptr;
+    QCheckBox* m_labels = nullptr;
+    QCheckBox* m_readable = nullptr;
+    QSpinBox* m_depth = nullptr;
+    QLabel* m_status = nullptr;
+    QListWidget* m_results = nullptr;
+    GraphView* m_view = nullptr;
+};
+
+} // namespace runlens::graphview

@@ -1,0 +1,140 @@
+#pragma once
+
+#include "graph/scopetree.h"
+#include "graphlayout.h"
+#include "graphscene.h"
+
+#include <QImage>
+#include <QPointer>
+#include <QWidget>
+
+#include <memory>
+#include <unordered_set>
+
+namespace runlens::graphview {
+
+/// Paints a ScopeTree as nested per-group layouts and lets the user expand, collapse, zoom, pan and select.
+/// A plain QWidget painting flat arrays (no item objects): at 20k ops collapsed the picture holds a few
+/// hundred boxes, and even fully expanded groups cost one rect test per box per frame, with text and
+/// borders dropped when they would be unreadably small. Layout passes run on GraphLayoutEngine's thread;
+/// the old picture stays until the new one arrives.
+class GraphView final : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class ColorMode { OpType, Namespace };
+    Q_ENUM(ColorMode)
+
+    explicit GraphView(QWidget* parent = nullptr);
+    ~GraphView() override;
+
+    void setTree(std::shared_ptr<const graph::ScopeTree> tree, const graph::ExpansionState& state = {});
+    const std::shared_ptr<const graph::ScopeTree>& tree() const { return m_tree; }
+
+    /// The latest requested state; the picture follows when its layout is done.
+    const graph::ExpansionState& expansionState() const { return m_state; }
+    void setExpansionState(const graph::ExpansionState& state);
+    void setExpanded(int item, bool expanded);
+    void toggleExpanded(int item);
+    /// Expands `item` and every container below it unless that would show more than `maxVisible` items;
+    /// returns the number of items it would show (refused when above the limit).
+    int expandAllBelow(int item, int maxVisible);
+    void collapseAllBelow(int item);
+
+    int selectedItem() const { return m_selected; }
+    void setSelectedItem(int item);
+    /// Expands the item's ancestors, selects it and centres it once the layout has arrived.
+    void revealItem(int item);
+
+    QString rankDir() const { return m_rankDir; }
+    void setRankDir(const QString& rankDir);
+    ColorMode colorMode() const { return m_colorMode; }
+    void setColorMode(ColorMode mode);
+    bool edgeLabelsVisible() const { return m_edgeLabels; }
+    void setEdgeLabelsVisible(bool visible);
+    int highlightDepth() const { return m_highlightDepth; }
+    void setHighlightDepth(int depth);
+    void setMinimapVisible(bool visible);
+
+    bool isLayoutPending() const { return m_pendingSerial != m_shownSerial; }
+    const GraphScene& scene() const { return m_scene; }
+    /// Items in the current picture (frames of expanded containers included).
+    std::vector<int> shownItems() const;
+    const LayoutResult& layoutResult() const { return m_result; }
+
+    double zoom() const { return m_zoom; }
+    QPointF viewCentre() const;
+    void setViewport(double zoom, QPointF centre);
+    void fitToView();
+    void centreOn(int item);
+    QPointF mapToScene(QPointF widgetPos) const;
+    QPointF mapFromScene(QPointF scenePos) const;
+
+    /// The size a collapsed item gets, measured with the widget's font.
+    QSizeF boxSize(int item) const;
+    /// Paints the scene region `sceneRect` onto `painter`, which maps scene coordinates already.
+    void paintScene(QPainter& painter, const QRectF& sceneRect, double scale) const;
+
+    static constexpr double kMinZoom = 0.02;
+    static constexpr double kMaxZoom = 4.0;
+
+signals:
+    void selectionChanged(int item);
+    void expansionChanged();
+    void layoutFinished();
+    void viewportChanged();
+    void message(const QString& text);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    void requestLayout();
+    void applyLayout(LayoutResult result);
+    void updateHighlight();
+    QColor fillColor(int item) const;
+    QRectF minimapRect() const;
+    void rebuildMinimap();
+    void centreMinimapAt(QPointF widgetPos);
+    bool onFrameTitle(int boxIndex, QPointF scenePos) const;
+    void zoomAt(QPointF widgetPos, double factor);
+
+    std::shared_ptr<const graph::ScopeTree> m_tree;
+    graph::ExpansionState m_state;
+    std::unique_ptr<GraphLayoutEngine> m_engine;
+    LayoutResult m_result;
+    GraphScene m_scene;
+    quint64 m_pendingSerial = 0;
+    quint64 m_shownSerial = 0;
+    mutable std::vector<QSizeF> m_boxSizes;
+
+    QString m_rankDir = QStringLiteral("TB");
+    ColorMode m_colorMode = ColorMode::OpType;
+    bool m_edgeLabels = true;
+    int m_highlightDepth = 1;
+    bool m_minimapVisible = true;
+
+    int m_selected = -1;
+    std::unordered_set<int> m_upstream;
+    std::unordered_set<int> m_downstream;
+    int m_revealPending = -1;
+    bool m_fitPending = true;
+
+    double m_zoom = 1.0;
+    QPointF m_offset; ///< widget position of the scene origin
+    QPoint m_dragStart;
+    QPointF m_dragOffset;
+    bool m_dragging = false;
+    bool m_minimapDrag = false;
+    QImage m_minimap;
+    QRectF m_minimapScene;
+};
+
+} // namespace runlens::graphview

@@ -1,0 +1,181 @@
+#include "nodedetailswidget.h"
+
+#include <QDesktopServices>
+#include <QFileInfo>
+#include <QTextBrowser>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace runlens::graphview {
+
+using graph::ScopeItemKind;
+
+namespace {
+
+QString esc(const std::string& text)
+{
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+
+QString row(const QString& key, const QString& value)
+{
+    return QStringLiteral("<tr><td style='color:#666;padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value);
+}
+
+} // namespace
+
+NodeDetailsWidget::NodeDetailsWidget(QWidget* parent)
+    : QWidget(parent)
+    , m_browser(new QTextBrowser(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_browser);
+    m_browser->setOpenLinks(false);
+    m_browser->setPlaceholderText(tr("Select a node in the Graph panel to see its details."));
+    connect(m_browser, &QTextBrowser::anchorClicked, this, &NodeDetailsWidget::onAnchorClicked);
+}
+
+void NodeDetailsWidget::setTree(std::shared_ptr<const graph::ScopeTree> tree)
+{
+    m_tree = std::move(tree);
+    showItem(-1);
+}
+
+QString NodeDetailsWidget::itemLink(int item)
+{
+    return QStringLiteral("item:%1").arg(item);
+}
+
+void NodeDetailsWidget::showItem(int item)
+{
+    m_item = m_tree && item >= 0 && item < m_tree->itemCount() ? item : -1;
+    m_browser->setHtml(m_item < 0 ? QString() : html());
+}
+
+QString NodeDetailsWidget::text() const
+{
+    return m_browser->toPlainText();
+}
+
+void NodeDetailsWidget::onAnchorClicked(const QUrl& url)
+{
+    if (url.scheme() == QLatin1String("item")) {
+        bool ok = false;
+        const int item = url.path().toInt(&ok);
+        if (ok)
+            emit itemActivated(item);
+        return;
+    }
+    if (url.isLocalFile() && QFileInfo::exists(url.toLocalFile()))
+        QDesktopServices::openUrl(url);
+}
+
+QString NodeDetailsWidget::html() const
+{
+    const graph::ScopeTree& tree = *m_tree;
+    const graph::ScopeItem& item = tree.item(m_item);
+    const auto link = [&tree](int id, const QString& text) {
+        if (id < 0)
+            return text.toHtmlEscaped();
+        return QStringLiteral("<a href='%1'>%2</a>").arg(itemLink(id), text.toHtmlEscaped());
+    };
+    QString out = QStringLiteral("<h3>%1</h3><table>").arg(esc(item.label));
+    if (item.kind != ScopeItemKind::Op) {
+        const QString kind = item.kind == ScopeItemKind::Series ? tr("Series")
+            : item.kind == ScopeItemKind::Section               ? tr("Section")
+                                                                : tr("Group");
+        out += row(tr("Kind"), kind);
+        out += row(tr("Scope"), esc(item.key.substr(2)));
+        out += row(tr("Ops"), QString::number(item.opCount));
+        out += row(tr("Children"), QString::number(item.children.size()));
+        out += QStringLiteral("</table><h4>%1</h4>").arg(tr("Members"));
+        int shown = 0;
+        for (const int child : item.children) {
+            if (++shown > 200) {
+                out += tr("\u2026 and %n more", nullptr, int(item.children.size()) - 200);
+                break;
+            }
+            out += link(child, QString::fromStdString(tree.item(child).label)) + QStringLiteral("<br>");
+        }
+        return out;
+    }
+    const graph::Graph& g = tree.graph();
+    const graph::Node& node = g.nodes[std::size_t(item.node)];
+    out += row(tr("Name"), esc(node.name));
+    out += row(tr("Scope"), esc(node.scope));
+    out += row(tr("Op type"), esc(node.opType));
+    out += row(tr("Kind"), QString::fromLatin1(graph::nodeKindId(node.kind)));
+    out += row(tr("Id"), esc(node.id));
+    out += QStringLiteral("</table>");
+    if (!node.attributes.empty()) {
+        out += QStringLiteral("<h4>%1</h4><table>").arg(tr("Attributes"));
+        for (const graph::Attribute& attribute : node.attributes)
+            out += row(esc(attribute.name), esc(attribute.value));
+        out += QStringLiteral("</table>");
+    }
+    const auto producerText = [&](const graph::Port& port) {
+        if (port.producer < 0)
+            return QString();
+        const graph::Node& producer = g.nodes[std::size_t(port.producer)];
+        const int target = tree.itemOfNode(port.producer);
+        QString text = link(target, QString::fromStdString(producer.fullName()));
+        if (tree.isFolded(port.producer))
+            text += QStringLiteral(" <i>(%1)</i>").arg(tr("folded"));
+        return text;
+    };
+    out += QStringLiteral("<h4>%1</h4><table>").arg(tr("Inputs"));
+    for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+        const graph::Port& port = node.inputs[i];
+        QString value = esc(port.type.text());
+        const QString producer = producerText(port);
+        if (!producer.isEmpty())
+            value += QStringLiteral(" \u2190 ") + producer;
+        if (port.control)
+            value += QStringLiteral(" <i>(%1)</i>").arg(tr("control"));
+        out += row(port.name.empty() ? QString::number(i) : esc(port.name), value);
+    }
+    out += QStringLiteral("</table><h4>%1</h4><table>").arg(tr("Outputs"));
+    for (std::size_t i = 0; i < node.outputs.size(); ++i) {
+        const graph::Port& port = node.outputs[i];
+        QStringList consumers;
+        for (const graph::Edge& edge : g.edges) {
+            if (edge.from == item.node && edge.fromSlot == int(i))
+                consumers << link(tree.itemOfNode(edge.to),
+                                  QString::fromStdString(g.nodes[std::size_t(edge.to)].fullName()));
+            if (consumers.size() > 50)
+                break;
+        }
+        QString value = esc(port.type.text());
+        if (!consumers.isEmpty())
+            value += QStringLiteral(" \u2192 ") + consumers.join(QStringLiteral(", "));
+        out += row(port.name.empty() ? QString::number(i) : esc(port.name), value);
+    }
+    out += QStringLiteral("</table>");
+    if (!item.folded.empty()) {
+        out += QStringLiteral("<h4>%1</h4><table>").arg(tr("Weights and constants"));
+        for (const int folded : item.folded) {
+            const graph::Node& weight = g.nodes[std::size_t(folded)];
+            const std::string type = weight.outputs.empty() ? std::string() : weight.outputs.front().type.text();
+            out += row(esc(weight.fullName()), esc(type));
+        }
+        out += QStringLiteral("</table>");
+    }
+    if (!node.sources.empty()) {
+        out += QStringLiteral("<h4>%1</h4>").arg(tr("Source"));
+        for (const graph::SourceLocation& source : node.sources) {
+            const QString location = QStringLiteral("%1:%2").arg(QString::fromStdString(source.file)).arg(source.line);
+            const QString file = QString::fromStdString(source.file);
+            out += QFileInfo::exists(file)
+                ? QStringLiteral("<a href='%1'>%2</a>")
+                      .arg(QUrl::fromLocalFile(QFileInfo(file).absoluteFilePath()).toString(), location.toHtmlEscaped())
+                : location.toHtmlEscaped();
+            if (!source.text.empty())
+                out += QStringLiteral("<br><code>%1</code>").arg(esc(source.text));
+            out += QStringLiteral("<br>");
+        }
+    }
+    return out;
+}
+
+} // namespace runlens::graphview

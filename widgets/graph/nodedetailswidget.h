@@ -1,0 +1,44 @@
+#pragma once
+
+#include "graph/scopetree.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QTextBrowser;
+class QUrl;
+
+namespace runlens::graphview {
+
+/// The details of one graph item for a dock next to the Graph panel: name, full scope, op type, kind,
+/// attributes, inputs and outputs with shapes and dtypes linking to the neighbouring nodes, folded
+/// weights, and source locations (opened in the system editor when the file exists).
+class NodeDetailsWidget final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit NodeDetailsWidget(QWidget* parent = nullptr);
+
+    void setTree(std::shared_ptr<const graph::ScopeTree> tree);
+    void showItem(int item);
+    int shownItem() const { return m_item; }
+    /// The shown details as plain text.
+    QString text() const;
+    /// The link target that activates `item` ("item:N").
+    static QString itemLink(int item);
+
+signals:
+    /// The user followed a link to another item (a producer, a consumer or a member).
+    void itemActivated(int item);
+
+private:
+    void onAnchorClicked(const QUrl& url);
+    QString html() const;
+
+    std::shared_ptr<const graph::ScopeTree> m_tree;
+    int m_item = -1;
+    QTextBrowser* m_browser = nullptr;
+};
+
+} // namespace runlens::graphview
