@@ -1,5 +1,6 @@
 #include "core/artifactimporter.h"
 
+#include "graph/graphfileimporter.h"
 #include "summary/eventfilereader.h"
 #include "trace/tracefileimporter.h"
 
@@ -14,6 +15,12 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact)
         return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::MindSpore);
     case ArtifactKind::ChromeTrace:
         return std::make_unique<trace::TraceFileImporter>(artifact.path);
+    case ArtifactKind::GraphOnnx:
+    case ArtifactKind::GraphTensorFlow:
+    case ArtifactKind::GraphAnfIr:
+    case ArtifactKind::GraphMindSporeIr:
+    case ArtifactKind::GraphDot:
+        return std::make_unique<graph::GraphFileImporter>(artifact.path, artifact.kind);
     default:
         return nullptr;
     }

@@ -5,6 +5,7 @@
 #include "core/diagnostic.h"
 #include "core/importstate.h"
 #include "core/runmanifest.h"
+#include "graph/graph.h"
 #include "scalars/scalarseries.h"
 #include "trace/tracestore.h"
 #include "trace/tracesummary.h"
@@ -27,6 +28,8 @@ struct ImportUpdate
     qint64 bytesRead = 0;
     std::shared_ptr<const trace::TraceStore> trace; ///< a profiler trace, read whole
     std::optional<trace::TraceSummary> traceSummary;
+    std::shared_ptr<const graph::Graph> graph; ///< a computation graph, read whole
+    std::optional<graph::GraphSummary> graphSummary;
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:

@@ -324,12 +324,16 @@ void ImportSession::deliver(const PollResult& result)
     }
     if (update.traceSummary)
         state.trace = update.traceSummary;
+    if (update.graphSummary)
+        state.graph = update.graphSummary;
     for (const Diagnostic& d : update.diagnostics)
         qCDebug(lcImportSession) << d.toString();
     if (!update.scalars.empty())
         emit scalarsArrived(m_manifest.artifacts[result.index].run, update.scalars);
     if (update.trace)
         emit traceArrived(result.index, update.trace);
+    if (update.graph)
+        emit graphArrived(result.index, update.graph);
     emit artifactChanged(result.index);
 }
 

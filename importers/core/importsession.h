@@ -60,6 +60,8 @@ signals:
     void artifactChanged(int artifactIndex);
     /// A profiler trace was read; the store is shared and immutable.
     void traceArrived(int artifactIndex, std::shared_ptr<const runlens::trace::TraceStore> store);
+    /// A computation graph was read; the graph is shared and immutable.
+    void graphArrived(int artifactIndex, std::shared_ptr<const runlens::graph::Graph> graph);
     /// Artifacts [first, first + count) were appended to the manifest by addArtifacts().
     void artifactsAdded(int first, int count);
     /// Overall progress of the current import, 0..1000, with a line of text for the status bar.

@@ -91,6 +91,24 @@ QJsonObject traceJson(const trace::TraceSummary& t)
     return o;
 }
 
+QJsonObject graphJson(const graph::GraphSummary& g)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("nodes"), g.nodes);
+    o.insert(QStringLiteral("edges"), g.edges);
+    o.insert(QStringLiteral("groups"), g.groups);
+    o.insert(QStringLiteral("max_depth"), g.maxDepth);
+    o.insert(QStringLiteral("format"), QString::fromLatin1(graph::graphFormatId(g.format)));
+    o.insert(QStringLiteral("subgraphs"), g.subgraphs);
+    o.insert(QStringLiteral("implicit_nodes"), g.implicitNodes);
+    o.insert(QStringLiteral("all_edges"), g.allEdges);
+    QJsonObject types;
+    for (const auto& [type, count] : g.opTypes)
+        types.insert(QString::fromStdString(type), count);
+    o.insert(QStringLiteral("op_types"), types);
+    return o;
+}
+
 } // namespace
 
 QJsonObject scanReportJson(const RunManifest& manifest)
@@ -183,6 +201,8 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
         }
         if (state.trace)
             o.insert(QStringLiteral("trace"), traceJson(*state.trace));
+        if (state.graph)
+            o.insert(QStringLiteral("graph"), graphJson(*state.graph));
         artifacts.append(o);
     }
     root.insert(QStringLiteral("artifacts"), artifacts);
@@ -227,6 +247,27 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                            .arg(double(op.selfNs) / 1e6, 0, 'f', 3)
                     + QLatin1Char('\n');
             }
+        }
+        if (state.graph) {
+            const graph::GraphSummary& g = *state.graph;
+            out += QCoreApplication::translate("runlens::Report",
+                                               "  graph (%1): %2 nodes, %3 edges, %4 groups, depth %5, %6 subgraphs, "
+                                               "%7 weights/constants/inputs/outputs")
+                       .arg(QString::fromLatin1(graph::graphFormatId(g.format)))
+                       .arg(g.nodes)
+                       .arg(g.edges)
+                       .arg(g.groups)
+                       .arg(g.maxDepth)
+                       .arg(g.subgraphs)
+                       .arg(g.implicitNodes)
+                + QLatin1Char('\n');
+            QStringList types;
+            for (const auto& [type, count] : g.opTypes)
+                types << QStringLiteral("%1 %2").arg(QString::fromStdString(type)).arg(count);
+            if (!types.isEmpty())
+                out += QCoreApplication::translate("runlens::Report", "    op types: %1")
+                           .arg(types.join(QStringLiteral(", ")))
+                    + QLatin1Char('\n');
         }
         for (auto it = state.scalarTags.cbegin(); it != state.scalarTags.cend(); ++it) {
             out += QCoreApplication::translate("runlens::Report", "  scalars %1: %2 points, steps %3..%4")

@@ -116,7 +116,9 @@ QString artifactKindName(ArtifactKind kind)
 
 bool artifactKindImported(ArtifactKind kind)
 {
-    return isSummaryKind(kind) || kind == ArtifactKind::ChromeTrace;
+    return isSummaryKind(kind) || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx
+        || kind == ArtifactKind::GraphTensorFlow || kind == ArtifactKind::GraphAnfIr
+        || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot;
 }
 
 bool isSummaryKind(ArtifactKind kind)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diagnostic.h"
+#include "graph/graph.h"
 #include "trace/tracesummary.h"
 
 #include <QMap>
@@ -43,6 +44,7 @@ struct ArtifactState
     qint64 bytesRead = 0;
     bool growing = false; ///< ended at an incomplete tail; tailed while the folder is open
     std::optional<trace::TraceSummary> trace; ///< for profiler traces that were read
+    std::optional<graph::GraphSummary> graph; ///< for graphs that were read
 
     qint64 scalarPoints() const;
     /// The most severe diagnostic severity, or Info when there is none.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace runlens::graph {
 
@@ -106,6 +107,61 @@ void Graph::finalize()
             main.nodes.push_back(int(i));
         subgraphs.push_back(std::move(main));
     }
+}
+
+int Graph::nodeCount(int subgraph) const
+{
+    int count = 0;
+    for (const Node& node : nodes) {
+        if (!node.implicit && (subgraph < 0 || node.subgraph == subgraph))
+            ++count;
+    }
+    return count;
+}
+
+GraphSummary summarizeGraph(const Graph& graph)
+{
+    GraphSummary summary;
+    summary.format = graph.format;
+    summary.subgraphs = int(graph.subgraphs.size());
+    summary.allEdges = int(graph.edges.size());
+    std::set<std::string_view> prefixes;
+    std::map<std::string, int> types;
+    for (const Node& node : graph.nodes) {
+        if (node.implicit) {
+            ++summary.implicitNodes;
+            continue;
+        }
+        ++summary.nodes;
+        ++types[node.opType.empty() ? std::string(nodeKindId(node.kind)) : node.opType];
+        if (node.scope.empty())
+            continue;
+        const std::string_view scope = node.scope;
+        int depth = 1;
+        for (std::size_t slash = scope.find('/'); slash != std::string_view::npos; slash = scope.find('/', slash + 1)) {
+            prefixes.insert(scope.substr(0, slash));
+            ++depth;
+        }
+        prefixes.insert(scope);
+        summary.maxDepth = std::max(summary.maxDepth, depth);
+    }
+    summary.groups = int(prefixes.size());
+    for (const Edge& edge : graph.edges) {
+        if (!graph.nodes[std::size_t(edge.from)].implicit && !graph.nodes[std::size_t(edge.to)].implicit)
+            ++summary.edges;
+    }
+    summary.opTypes.assign(types.begin(), types.end());
+    std::stable_sort(summary.opTypes.begin(), summary.opTypes.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (summary.opTypes.size() > std::size_t(GraphSummary::kTopOpTypes))
+        summary.opTypes.resize(GraphSummary::kTopOpTypes);
+    return summary;
+}
+
+std::mutex& graphvizMutex()
+{
+    static std::mutex mutex;
+    return mutex;
 }
 
 std::vector<std::pair<std::string, int>> Graph::opTypeHistogram() const

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +56,19 @@ struct SourceLocation
     std::string text; ///< the source line as quoted by the dump, when it is
 };
 
+/// Where the values of a weight or constant tensor live, without reading them: the Tensor inspector loads
+/// them when asked. `file` empty means the graph file itself.
+struct TensorLocation
+{
+    TensorType type;
+    std::string file; ///< external data file (ONNX `external_data` location), relative to the graph file
+    std::int64_t offset = -1; ///< byte offset of the first element, -1 when not stored in a file region
+    std::int64_t length = 0; ///< bytes
+    /// How the bytes are laid out: "raw" (little-endian elements, ONNX raw_data), "float_data",
+    /// "int64_data" ... (a packed protobuf field holding the elements), or "" when unknown.
+    std::string encoding;
+};
+
 /// One input or output slot of a node.
 struct Port
 {
@@ -81,6 +95,12 @@ struct Node
     /// The subgraph a Call node invokes (or -1), and for ONNX control flow the bodies owned by this node.
     int callee = -1;
     std::vector<int> bodies;
+    /// Made by the importer from a graph-level declaration (ONNX initializers, graph inputs and outputs,
+    /// anf_ir parameters and constants, IR parameters and literal arguments) rather than listed by the
+    /// file as a node. Node counts in reports and tests count the other nodes only (see Graph::nodeCount).
+    bool implicit = false;
+    /// Weights and constants: where their values are (ONNX initializers).
+    std::optional<TensorLocation> data;
 
     /// scope + "/" + name (or name alone), the key used to match profiler ops and dumps.
     std::string fullName() const;
@@ -124,11 +144,37 @@ public:
     int find(std::string_view id) const;
     /// Derives `edges` from the node ports and fills the id index; importers call it last.
     void finalize();
+    /// Nodes the file lists as nodes (not `implicit`), in one subgraph or (-1) in all. This is "the node
+    /// count" of a graph: ONNX `graph.node`, TF `GraphDef.node`, anf_ir `GraphProto.node`, IR cnodes.
+    int nodeCount(int subgraph = -1) const;
     /// Number of nodes of each op type (empty types counted as their kind id), most frequent first.
     std::vector<std::pair<std::string, int>> opTypeHistogram() const;
 
 private:
     std::unordered_map<std::string, int> m_index;
 };
+
+/// The numbers `runlens info` reports for a graph. Counts follow Graph::nodeCount: `nodes` are the nodes
+/// the file lists, `edges` the edges between two of them (edges from implicit weights, constants and
+/// graph inputs are in `allEdges`). `groups` is the number of distinct scope prefixes of those nodes and
+/// `maxDepth` the deepest scope nesting (a node in "a/b" has depth 2).
+struct GraphSummary
+{
+    GraphFormat format = GraphFormat::Dot;
+    int nodes = 0;
+    int edges = 0;
+    int allEdges = 0;
+    int implicitNodes = 0;
+    int groups = 0;
+    int maxDepth = 0;
+    int subgraphs = 0;
+    std::vector<std::pair<std::string, int>> opTypes; ///< most frequent first, at most `kTopOpTypes`
+    static constexpr int kTopOpTypes = 10;
+};
+GraphSummary summarizeGraph(const Graph& graph);
+
+/// Graphviz (cgraph and gvc) keeps process-wide state and is not thread-safe: every call into it, from
+/// the dot importer or from a layout worker, holds this one lock.
+std::mutex& graphvizMutex();
 
 } // namespace runlens::graph

@@ -1,0 +1,370 @@
+#include "graph/dotgraphreader.h"
+
+#include "graph/graphtext.h"
+
+#include <graphviz/cgraph.h>
+
+#include <cctype>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace runlens::graph {
+
+namespace {
+
+/// cgraph reports syntax errors through a global callback: collect them while the lock is held.
+std::string* g_errors = nullptr;
+
+int collectError(char* message)
+{
+    if (g_errors && message && g_errors->size() < 4096)
+        *g_errors += message;
+    return 0;
+}
+
+std::string attribute(void* object, const char* name)
+{
+    const char* value = agget(object, const_cast<char*>(name));
+    return value ? std::string(value) : std::string();
+}
+
+/// Text of an HTML-like label: the contents of its cells, tags and entities removed. Cells that declare a
+/// port and hold only a number are the input slots of MindSpore's tables, not text.
+std::vector<std::string> htmlCells(std::string_view html)
+{
+    std::vector<std::string> cells;
+    std::string current;
+    bool portCell = false;
+    std::size_t i = 0;
+    auto flush = [&]() {
+        const std::string_view t = text::trim(current);
+        const bool number = !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
+        if (!t.empty() && !(portCell && number))
+            cells.emplace_back(t);
+        current.clear();
+    };
+    while (i < html.size()) {
+        const char c = html[i];
+        if (c == '<') {
+            const std::size_t close = html.find('>', i);
+            if (close == std::string_view::npos)
+                break;
+            const std::string_view tag = html.substr(i + 1, close - i - 1);
+            const bool cellStart = text::startsWith(tag, "td") || text::startsWith(tag, "TD");
+            const bool cellEnd = text::startsWith(tag, "/td") || text::startsWith(tag, "/TD");
+            const bool lineBreak = text::startsWith(tag, "br") || text::startsWith(tag, "BR");
+            if (cellStart || cellEnd) {
+                flush();
+                portCell = cellStart
+                    && (tag.find("port=") != std::string_view::npos || tag.find("PORT=") != std::string_view::npos);
+            } else if (lineBreak) {
+                current += ' ';
+            }
+            i = close + 1;
+            continue;
+        }
+        if (c == '&') {
+            const std::size_t semi = html.find(';', i);
+            if (semi != std::string_view::npos && semi - i <= 8) {
+                const std::string_view entity = html.substr(i + 1, semi - i - 1);
+                if (entity == "lt")
+                    current += '<';
+                else if (entity == "gt")
+                    current += '>';
+                else if (entity == "amp")
+                    current += '&';
+                else if (entity == "quot")
+                    current += '"';
+                else if (entity == "apos")
+                    current += '\'';
+                else if (entity == "nbsp")
+                    current += ' ';
+                i = semi + 1;
+                continue;
+            }
+        }
+        current += c;
+        ++i;
+    }
+    flush();
+    return cells;
+}
+
+std::string firstLine(std::string_view label)
+{
+    // Dot escapes: "\n", "\l", "\r" end lines.
+    for (std::size_t i = 0; i + 1 < label.size(); ++i) {
+        if (label[i] == '\\' && (label[i + 1] == 'n' || label[i + 1] == 'l' || label[i + 1] == 'r'))
+            return std::string(text::trim(label.substr(0, i)));
+    }
+    return std::string(text::trim(label));
+}
+
+std::vector<std::string> escapedLines(std::string_view s)
+{
+    std::vector<std::string> lines;
+    std::string current;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == 'n' || s[i + 1] == 'l' || s[i + 1] == 'r')) {
+            lines.emplace_back(text::trim(current));
+            current.clear();
+            ++i;
+        } else {
+            current += s[i];
+        }
+    }
+    lines.emplace_back(text::trim(current));
+    return lines;
+}
+
+/// Splits "Op(name)" into its parts; false when the text has another form.
+bool callForm(const std::string& s, std::string& op, std::string& inner)
+{
+    const std::size_t open = s.find('(');
+    if (open == std::string::npos || open == 0 || s.back() != ')')
+        return false;
+    for (std::size_t i = 0; i < open; ++i) {
+        const char c = s[i];
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'))
+            return false;
+    }
+    op = s.substr(0, open);
+    inner = s.substr(open + 1, s.size() - open - 2);
+    return true;
+}
+
+void describeNode(Agnode_t* n, Node& node)
+{
+    const std::string id = agnameof(n);
+    char* rawLabel = agget(n, const_cast<char*>("label"));
+    const std::string label = rawLabel ? rawLabel : "";
+    const std::string shape = attribute(n, "shape");
+    const std::string fill = attribute(n, "fillcolor");
+    std::string display;
+    if (rawLabel && aghtmlstr(rawLabel)) {
+        const std::vector<std::string> cells = htmlCells(label);
+        std::string op;
+        std::string inner;
+        if (cells.size() == 1 && callForm(cells.front(), op, inner)) {
+            node.opType = op;
+            display = inner;
+        } else if (cells.size() >= 2) {
+            node.opType = cells.front();
+            for (std::size_t k = 1; k < cells.size(); ++k)
+                display += (k > 1 ? " " : "") + cells[k];
+            // MindSpore draws values (Primitive, Int32Imm, ...) in lavender tables.
+            if (label.find("lavender") != std::string::npos)
+                node.kind
+                    = node.opType == "Primitive" || node.opType == "PrimitivePy" ? NodeKind::Op : NodeKind::Constant;
+        } else if (!cells.empty()) {
+            display = cells.front();
+        }
+        node.attributes.push_back({ "label", text::elide(label, 1024) });
+    } else if (shape == "record" || shape == "Mrecord") {
+        std::string body = label;
+        if (!body.empty() && body.front() == '{' && body.back() == '}')
+            body = body.substr(1, body.size() - 2);
+        const std::vector<std::string_view> fields = text::splitTopLevel(body, '|');
+        for (std::size_t k = 0; k < fields.size(); ++k) {
+            const std::vector<std::string> lines = escapedLines(fields[k]);
+            if (k == 0) {
+                std::string first = lines.front();
+                if (text::startsWith(first, "name="))
+                    first = first.substr(5);
+                if (!first.empty() && first.front() == '%')
+                    first = first.substr(1);
+                display = first;
+            } else if (text::startsWith(fields[k], "op_code=")) {
+                node.opType = lines.front().substr(8);
+                // call_module/call_function name what they call on a later line.
+                for (std::size_t l = 1; l < lines.size(); ++l) {
+                    if (!lines[l].empty()) {
+                        node.opType = lines[l];
+                        break;
+                    }
+                }
+                if (text::startsWith(node.opType, "get_parameter")) {
+                    node.kind = NodeKind::Parameter;
+                    node.opType = "get_parameter";
+                } else if (node.opType == "placeholder") {
+                    node.kind = NodeKind::Input;
+                } else if (node.opType == "output") {
+                    node.kind = NodeKind::Output;
+                }
+            } else {
+                for (const std::string& line : lines) {
+                    const std::size_t colon = line.find(": ");
+                    if (colon != std::string::npos)
+                        node.attributes.push_back({ line.substr(0, colon), line.substr(colon + 2) });
+                }
+            }
+        }
+    } else {
+        display = label.empty() || label == "\\N" ? id : firstLine(label);
+        if (display.find("\\N") != std::string::npos)
+            display = id;
+    }
+    if (display.empty())
+        display = id;
+    if (node.opType.empty()) {
+        // onnx's net_drawer writes "<node name>/<op type> (op#k)".
+        const std::size_t op = display.rfind(" (op#");
+        if (op != std::string::npos && display.back() == ')') {
+            display = display.substr(0, op);
+            node.opType = text::splitScope(display).second;
+        }
+    }
+    if (shape == "octagon" && fill.find("turquoise") != std::string::npos)
+        node.kind = NodeKind::Parameter;
+    auto [scope, name] = text::splitScope(display);
+    node.name = name.empty() ? display : name;
+    node.scope = scope;
+    if (!shape.empty())
+        node.attributes.push_back({ "shape", shape });
+}
+
+/// Scope component of a cluster: its label, else its name without the "cluster" prefix.
+std::string clusterComponent(Agraph_t* sub)
+{
+    std::string label = attribute(sub, "label");
+    if (label.empty() || label == "\\G") {
+        label = agnameof(sub);
+        if (text::startsWith(label, "cluster_"))
+            label = label.substr(8);
+        else if (text::startsWith(label, "cluster"))
+            label = label.substr(7);
+    }
+    for (char& c : label) {
+        if (c == '/')
+            c = '_';
+    }
+    return label.empty() ? std::string("cluster") : label;
+}
+
+/// Assigns each node the path of the deepest clusters it is in (first found, depth-first).
+void collectClusters(Agraph_t* g, const std::string& path, std::unordered_map<Agnode_t*, std::string>& scopes,
+                     std::unordered_map<Agnode_t*, int>& depths, int depth, int& clusters)
+{
+    for (Agraph_t* sub = agfstsubg(g); sub; sub = agnxtsubg(sub)) {
+        const std::string name = agnameof(sub);
+        const bool cluster = text::startsWith(name, "cluster");
+        const std::string inner = cluster ? (path.empty() ? "" : path + "/") + clusterComponent(sub) : path;
+        const int innerDepth = cluster ? depth + 1 : depth;
+        if (cluster) {
+            ++clusters;
+            for (Agnode_t* n = agfstnode(sub); n; n = agnxtnode(sub, n)) {
+                // cgraph shares node objects between a graph and its subgraphs.
+                auto& known = depths[n];
+                if (innerDepth > known) {
+                    known = innerDepth;
+                    scopes[n] = inner;
+                }
+            }
+        }
+        if (depth < 64)
+            collectClusters(sub, inner, scopes, depths, innerDepth, clusters);
+    }
+}
+
+} // namespace
+
+GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, const ImportControl& control)
+{
+    Diagnostics diagnostics;
+    if (text::trim(dotText).empty()) {
+        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
+        return publishGraph(nullptr, diagnostics, true);
+    }
+    // agmemread wants a NUL-terminated string; a NUL inside the text would end it early.
+    std::string owned(dotText);
+    if (owned.find('\0') != std::string::npos) {
+        diagnostics.append(
+            graphDiagnostic(Severity::Error, path, GraphTr::tr("Not a Graphviz file: it contains binary data.")));
+        return publishGraph(nullptr, diagnostics, true);
+    }
+
+    std::lock_guard<std::mutex> lock(graphvizMutex());
+    std::string errors;
+    g_errors = &errors;
+    const agusererrf previous = agseterrf(&collectError);
+    const agerrlevel_t previousLevel = agseterr(AGERR);
+    agreseterrors();
+    Agraph_t* g = agmemread(owned.c_str());
+    agseterrf(previous);
+    agseterr(previousLevel);
+    g_errors = nullptr;
+    if (!g) {
+        QString message = QString::fromStdString(std::string(text::trim(errors)));
+        if (message.isEmpty())
+            message = GraphTr::tr("no graph found");
+        diagnostics.append(
+            graphDiagnostic(Severity::Error, path, GraphTr::tr("Not a readable Graphviz file: %1").arg(message)));
+        return publishGraph(nullptr, diagnostics, true);
+    }
+    if (!text::trim(errors).empty())
+        diagnostics.append(
+            graphDiagnostic(Severity::Warning, path, QString::fromStdString(std::string(text::trim(errors)))));
+
+    auto graph = std::make_unique<Graph>();
+    graph->path = path;
+    graph->format = GraphFormat::Dot;
+    graph->name = agnameof(g);
+    graph->metadata.push_back({ "directed", agisdirected(g) ? "true" : "false" });
+    for (Agsym_t* sym = agnxtattr(g, AGRAPH, nullptr); sym; sym = agnxtattr(g, AGRAPH, sym)) {
+        const std::string value = attribute(g, sym->name);
+        if (!value.empty())
+            graph->metadata.push_back({ sym->name, text::elide(value) });
+    }
+
+    std::unordered_map<Agnode_t*, std::string> clusterScopes;
+    std::unordered_map<Agnode_t*, int> depths;
+    int clusters = 0;
+    collectClusters(g, std::string(), clusterScopes, depths, 0, clusters);
+    graph->metadata.push_back({ "clusters", std::to_string(clusters) });
+
+    std::unordered_map<Agnode_t*, int> indices;
+    int count = 0;
+    bool canceled = false;
+    for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        if ((++count & 1023) == 0 && control.canceled()) {
+            canceled = true;
+            break;
+        }
+        Node node;
+        node.id = agnameof(n);
+        describeNode(n, node);
+        const auto cluster = clusterScopes.find(n);
+        if (cluster != clusterScopes.end() && !cluster->second.empty())
+            node.scope = node.scope.empty() ? cluster->second : cluster->second + "/" + node.scope;
+        Port out;
+        out.name = node.id;
+        node.outputs.push_back(std::move(out));
+        indices.emplace(n, int(graph->nodes.size()));
+        graph->nodes.push_back(std::move(node));
+    }
+    int edges = 0;
+    for (Agnode_t* n = agfstnode(g); n && !canceled; n = agnxtnode(g, n)) {
+        for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            const int from = indices[agtail(e)];
+            const int to = indices[aghead(e)];
+            Port in;
+            in.name = attribute(e, "headport");
+            in.producer = from;
+            const std::string style = attribute(e, "style");
+            in.control = style.find("dashed") != std::string::npos || style.find("dotted") != std::string::npos;
+            graph->nodes[std::size_t(to)].inputs.push_back(std::move(in));
+            ++edges;
+        }
+    }
+    agclose(g);
+    if (canceled) {
+        GraphResult result = publishGraph(nullptr, diagnostics, true);
+        result.canceled = true;
+        return result;
+    }
+    graph->metadata.push_back({ "edges", std::to_string(edges) });
+    return publishGraph(std::move(graph), diagnostics);
+}
+
+} // namespace runlens::graph

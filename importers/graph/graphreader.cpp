@@ -1,0 +1,109 @@
+#include "graph/graphreader.h"
+
+#include "graph/anfirgraphreader.h"
+#include "graph/dotgraphreader.h"
+#include "graph/mindsporeirreader.h"
+#include "graph/onnxgraphreader.h"
+#include "graph/tfgraphreader.h"
+
+#include <QFile>
+
+#include <string>
+
+namespace runlens::graph {
+
+namespace {
+
+// Protobuf messages cannot exceed 2 GiB; text graphs of that size are not something anyone reads.
+constexpr qint64 kMaxBinary = (qint64(1) << 31) - 1;
+constexpr qint64 kMaxText = qint64(1) << 30;
+
+bool isText(ArtifactKind kind)
+{
+    return kind == ArtifactKind::GraphDot || kind == ArtifactKind::GraphMindSporeIr;
+}
+
+} // namespace
+
+bool GraphReader::supports(ArtifactKind kind)
+{
+    switch (kind) {
+    case ArtifactKind::GraphOnnx:
+    case ArtifactKind::GraphTensorFlow:
+    case ArtifactKind::GraphAnfIr:
+    case ArtifactKind::GraphMindSporeIr:
+    case ArtifactKind::GraphDot:
+        return true;
+    default:
+        return false;
+    }
+}
+
+GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const ImportControl& control)
+{
+    GraphResult result;
+    if (kind == ArtifactKind::TensorBoardEvents)
+        return readEventFileGraph(path, control);
+    if (!supports(kind)) {
+        result.diagnostics.append(graphDiagnostic(Severity::Error, path,
+                                                  GraphTr::tr("This kind of graph file is not read by this version.")));
+        return result;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        result.diagnostics.append(
+            graphDiagnostic(Severity::Error, path, GraphTr::tr("Cannot open the file: %1").arg(file.errorString())));
+        return result;
+    }
+    const qint64 size = file.size();
+    const qint64 limit = isText(kind) ? kMaxText : kMaxBinary;
+    if (size > limit) {
+        result.diagnostics.append(
+            graphDiagnostic(Severity::Error, path,
+                            GraphTr::tr("The file is %1 MiB, more than the %2 MiB a graph of this kind can hold.")
+                                .arg(size >> 20)
+                                .arg(limit >> 20)));
+        return result;
+    }
+    std::string bytes;
+    bytes.resize(std::size_t(size));
+    qint64 got = 0;
+    while (got < size) {
+        const qint64 n = file.read(bytes.data() + got, size - got);
+        if (n <= 0)
+            break;
+        got += n;
+        control.report(int(got * 200 / std::max<qint64>(size, 1)));
+    }
+    if (got < size) {
+        result.diagnostics.append(graphDiagnostic(
+            Severity::Warning, path,
+            GraphTr::tr("Only %1 of %2 bytes could be read: %3").arg(got).arg(size).arg(file.errorString())));
+        bytes.resize(std::size_t(got));
+    }
+    GraphResult read;
+    switch (kind) {
+    case ArtifactKind::GraphOnnx:
+        read = OnnxGraphReader::read(bytes, path, control);
+        break;
+    case ArtifactKind::GraphTensorFlow:
+        read = TfGraphReader::read(bytes, path, control);
+        break;
+    case ArtifactKind::GraphAnfIr:
+        read = AnfIrGraphReader::read(bytes, path, control);
+        break;
+    case ArtifactKind::GraphMindSporeIr:
+        read = MindSporeIrReader::read(bytes, path, control);
+        break;
+    case ArtifactKind::GraphDot:
+        read = DotGraphReader::read(bytes, path, control);
+        break;
+    default:
+        break;
+    }
+    control.report(1000);
+    read.diagnostics = result.diagnostics + read.diagnostics;
+    return read;
+}
+
+} // namespace runlens::graph

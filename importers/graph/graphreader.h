@@ -1,0 +1,22 @@
+#pragma once
+
+#include "core/artifactkind.h"
+#include "core/importcontrol.h"
+#include "graph/graphresult.h"
+
+#include <QString>
+
+namespace runlens::graph {
+
+/// Reads a graph file of any kind the run scanner recognises (ONNX, TensorFlow GraphDef binary or text,
+/// MindSpore anf_ir in both schemas, MindSpore text IR, Graphviz dot, the GraphDef of an event file) with
+/// the matching reader. Sizes are checked before anything is read.
+class GraphReader
+{
+public:
+    static GraphResult read(const QString& path, ArtifactKind kind, const ImportControl& control = {});
+    /// True for the kinds read() understands.
+    static bool supports(ArtifactKind kind);
+};
+
+} // namespace runlens::graph

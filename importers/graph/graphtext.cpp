@@ -1,0 +1,190 @@
+#include "graph/graphtext.h"
+
+#include <cstdio>
+
+namespace runlens::graph::text {
+
+std::string_view trim(std::string_view s)
+{
+    std::size_t begin = 0;
+    std::size_t end = s.size();
+    while (begin < end && (s[begin] == ' ' || s[begin] == '\t' || s[begin] == '\r' || s[begin] == '\n'))
+        ++begin;
+    while (end > begin && (s[end - 1] == ' ' || s[end - 1] == '\t' || s[end - 1] == '\r' || s[end - 1] == '\n'))
+        --end;
+    return s.substr(begin, end - begin);
+}
+
+bool startsWith(std::string_view s, std::string_view prefix)
+{
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::pair<std::string, std::string> splitScope(std::string_view fullName)
+{
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (start <= fullName.size()) {
+        const std::size_t slash = fullName.find('/', start);
+        const std::size_t end = slash == std::string_view::npos ? fullName.size() : slash;
+        if (end > start)
+            parts.push_back(fullName.substr(start, end - start));
+        if (slash == std::string_view::npos)
+            break;
+        start = slash + 1;
+    }
+    if (parts.empty())
+        return { std::string(), std::string(fullName) };
+    std::string scope;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        if (!scope.empty())
+            scope += '/';
+        scope += parts[i];
+    }
+    return { std::move(scope), std::string(parts.back()) };
+}
+
+std::size_t matchingBracket(std::string_view s, std::size_t open)
+{
+    std::vector<char> stack;
+    bool quoted = false;
+    for (std::size_t i = open; i < s.size(); ++i) {
+        const char c = s[i];
+        if (quoted) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                quoted = false;
+            continue;
+        }
+        switch (c) {
+        case '"':
+            quoted = true;
+            break;
+        case '(':
+            stack.push_back(')');
+            break;
+        case '[':
+            stack.push_back(']');
+            break;
+        case '{':
+            stack.push_back('}');
+            break;
+        case '<':
+            stack.push_back('>');
+            break;
+        case ')':
+        case ']':
+        case '}':
+        case '>':
+            // "->" inside a type list is an arrow, not a bracket.
+            if (c == '>' && i > 0 && s[i - 1] == '-')
+                break;
+            if (stack.empty() || stack.back() != c)
+                return std::string_view::npos;
+            stack.pop_back();
+            if (stack.empty())
+                return i;
+            break;
+        default:
+            break;
+        }
+    }
+    return std::string_view::npos;
+}
+
+std::vector<std::string_view> splitTopLevel(std::string_view s, char separator)
+{
+    std::vector<std::string_view> out;
+    int depth = 0;
+    bool quoted = false;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (quoted) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                quoted = false;
+            continue;
+        }
+        if (c == '"')
+            quoted = true;
+        else if (c == '(' || c == '[' || c == '{' || c == '<')
+            ++depth;
+        else if ((c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || s[i - 1] != '-'))) && depth > 0)
+            --depth;
+        else if (c == separator && depth == 0) {
+            out.push_back(trim(s.substr(start, i - start)));
+            start = i + 1;
+        }
+    }
+    const std::string_view last = trim(s.substr(start));
+    if (!last.empty() || !out.empty())
+        out.push_back(last);
+    return out;
+}
+
+std::string joinInts(const std::vector<std::int64_t>& values, std::string_view separator)
+{
+    std::string out;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i > 0)
+            out += separator;
+        out += std::to_string(values[i]);
+    }
+    return out;
+}
+
+std::string elide(std::string s, std::size_t max)
+{
+    if (s.size() <= max)
+        return s;
+    std::size_t cut = max;
+    // Never cut inside a UTF-8 sequence.
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+        --cut;
+    s.resize(cut);
+    s += "…";
+    return s;
+}
+
+std::string printable(std::string_view bytes)
+{
+    std::string out;
+    out.reserve(bytes.size());
+    std::size_t i = 0;
+    while (i < bytes.size()) {
+        const auto c = static_cast<unsigned char>(bytes[i]);
+        if (c < 0x80) {
+            if (c < 0x20 && c != '\t' && c != '\n') {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\x%02x", c);
+                out += buf;
+            } else {
+                out += char(c);
+            }
+            ++i;
+            continue;
+        }
+        const int length = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        bool valid = length > 0 && i + length <= bytes.size();
+        for (int k = 1; valid && k < length; ++k)
+            valid = (static_cast<unsigned char>(bytes[i + k]) & 0xC0) == 0x80;
+        if (valid) {
+            out.append(bytes.substr(i, length));
+            i += length;
+        } else {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        }
+    }
+    return out;
+}
+
+} // namespace runlens::graph::text

@@ -1,0 +1,993 @@
+#include "graph/mindsporeirreader.h"
+
+#include "graph/graphtext.h"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace runlens::graph {
+
+namespace {
+
+using text::endsWith;
+using text::startsWith;
+using text::trim;
+
+/// An argument of a cnode before references are resolved.
+struct Ref
+{
+    enum Kind { Node, Parameter, Graph, Literal } kind = Literal;
+    std::string key; ///< node number, parameter name, graph name, literal text
+};
+
+struct ParsedNode
+{
+    graph::Node node;
+    std::string number; ///< "%N" without the percent; empty for Return
+    std::vector<Ref> args;
+    std::string calleeGraph; ///< `@g(...)`, `call @g`, `FuncGraph::fg`
+    bool hasScope = false;
+};
+
+struct ParsedSubgraph
+{
+    std::string name;
+    std::vector<std::string> aliases; ///< `.dat` calls graphs by `fg_<n>`
+    std::vector<std::string> parameters;
+    std::vector<ParsedNode> nodes;
+};
+
+std::string normalizedDtype(std::string_view t)
+{
+    static const std::pair<std::string_view, std::string_view> kNames[] = {
+        { "Float32", "float32" }, { "Float16", "float16" }, { "Float64", "float64" }, { "BFloat16", "bfloat16" },
+        { "Int8", "int8" },       { "Int16", "int16" },     { "Int32", "int32" },     { "Int64", "int64" },
+        { "UInt8", "uint8" },     { "UInt16", "uint16" },   { "UInt32", "uint32" },   { "UInt64", "uint64" },
+        { "Bool", "bool" },       { "F32", "float32" },     { "F16", "float16" },     { "F64", "float64" },
+        { "I8", "int8" },         { "I16", "int16" },       { "I32", "int32" },       { "I64", "int64" },
+        { "U8", "uint8" },        { "U16", "uint16" },      { "U32", "uint32" },      { "U64", "uint64" },
+    };
+    for (const auto& [from, to] : kNames) {
+        if (t == from)
+            return std::string(to);
+    }
+    return std::string(t);
+}
+
+std::vector<std::int64_t> parseDims(std::string_view s, bool& ok)
+{
+    std::vector<std::int64_t> dims;
+    ok = true;
+    for (std::string_view part : text::splitTopLevel(s, ',')) {
+        if (part.empty())
+            continue;
+        if (part == "-1" || part == "?" || part == "-2") {
+            dims.push_back(-1);
+            continue;
+        }
+        char* end = nullptr;
+        const std::string digits(part);
+        const long long v = std::strtoll(digits.c_str(), &end, 10);
+        if (!end || *end != '\0') {
+            ok = false;
+            return {};
+        }
+        dims.push_back(v);
+    }
+    return dims;
+}
+
+/// `<Tensor[Float32], (3, 8)>`, `<Ref[Tensor[Float32]], (4), ref_key=b>`, `<Int64, NoShape>`,
+/// 1.x `<Tensor[Float32]x(2, 3)>`, `.dat` `Tensor(F32)[2,3]`.
+TensorType parseType(std::string_view s)
+{
+    TensorType t;
+    s = trim(s);
+    if (s.size() >= 2 && s.front() == '<' && s.back() == '>')
+        s = trim(s.substr(1, s.size() - 2));
+    if (s.empty() || s == "null")
+        return t;
+    if (startsWith(s, "Tensor(")) {
+        const std::size_t close = s.find(')');
+        if (close != std::string_view::npos) {
+            t.dtype = normalizedDtype(s.substr(7, close - 7));
+            const std::size_t open = s.find('[', close);
+            const std::size_t end = open == std::string_view::npos ? open : s.find(']', open);
+            bool ok = false;
+            if (end != std::string_view::npos)
+                t.dims = parseDims(s.substr(open + 1, end - open - 1), ok);
+            t.rankKnown = ok;
+        }
+        return t;
+    }
+    std::vector<std::string_view> parts = text::splitTopLevel(s, ',');
+    if (parts.empty())
+        return t;
+    std::string_view head = parts.front();
+    std::string_view shape = parts.size() > 1 ? parts[1] : std::string_view();
+    const std::size_t oldShape = head.find("]x(");
+    if (oldShape != std::string_view::npos) {
+        shape = head.substr(oldShape + 2);
+        head = head.substr(0, oldShape + 1);
+    }
+    for (std::string_view wrapper : { std::string_view("Ref["), std::string_view("Tensor[") }) {
+        if (startsWith(head, wrapper) && endsWith(head, "]"))
+            head = head.substr(wrapper.size(), head.size() - wrapper.size() - 1);
+    }
+    if (startsWith(head, "Tensor[") && endsWith(head, "]"))
+        head = head.substr(7, head.size() - 8);
+    t.dtype = normalizedDtype(head);
+    if (shape.size() >= 2 && shape.front() == '(' && shape.back() == ')') {
+        bool ok = false;
+        t.dims = parseDims(shape.substr(1, shape.size() - 2), ok);
+        t.rankKnown = ok;
+    }
+    return t;
+}
+
+/// `(T1, T2) -> (T)`: input types and the output type.
+bool parseSpec(std::string_view s, std::vector<TensorType>& inputs, TensorType& output)
+{
+    s = trim(s);
+    if (s.empty() || s.front() != '(')
+        return false;
+    const std::size_t close = text::matchingBracket(s, 0);
+    if (close == std::string_view::npos)
+        return false;
+    inputs.clear();
+    for (std::string_view part : text::splitTopLevel(s.substr(1, close - 1), ','))
+        inputs.push_back(parseType(part));
+    const std::size_t arrow = s.find("->", close);
+    if (arrow != std::string_view::npos) {
+        std::string_view out = trim(s.substr(arrow + 2));
+        if (out.size() >= 2 && out.front() == '(' && out.back() == ')')
+            out = out.substr(1, out.size() - 2);
+        output = parseType(out);
+    } else if (inputs.size() == 1) {
+        // A Return's spec has only its (output) type.
+        output = inputs.front();
+    }
+    return true;
+}
+
+/// `# In file t6.py:16, 12~25/    a = ops.sub(x, 1)/` (2.x), `# In file train.py(34)/ code/` (1.x).
+bool parseSource(std::string_view s, SourceLocation& location, std::string* trailer = nullptr)
+{
+    std::size_t codeStart = std::string_view::npos;
+    for (std::size_t p = 0; p < s.size(); ++p) {
+        if ((s[p] != ':' && s[p] != '(') || p + 1 >= s.size() || !std::isdigit(static_cast<unsigned char>(s[p + 1])))
+            continue;
+        std::size_t q = p + 1;
+        int line = 0;
+        while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])))
+            line = line * 10 + (s[q++] - '0');
+        if (s[p] == '(') {
+            if (q >= s.size() || s[q] != ')')
+                continue;
+            ++q;
+        } else {
+            if (q < s.size() && s[q] == '~')
+                for (++q; q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])); ++q) { }
+            if (q + 1 < s.size() && s[q] == ',' && s[q + 1] == ' ') {
+                std::size_t c = q + 2;
+                int column = 0;
+                while (c < s.size() && std::isdigit(static_cast<unsigned char>(s[c])))
+                    column = column * 10 + (s[c++] - '0');
+                location.column = column + 1;
+                if (c < s.size() && s[c] == '~')
+                    for (++c; c < s.size() && std::isdigit(static_cast<unsigned char>(s[c])); ++c) { }
+                q = c;
+            }
+        }
+        if (q < s.size() && s[q] != '/')
+            continue;
+        location.file = std::string(trim(s.substr(0, p)));
+        location.line = line;
+        codeStart = q;
+        break;
+    }
+    if (codeStart == std::string_view::npos)
+        return false;
+    std::string_view code = codeStart < s.size() ? s.substr(codeStart + 1) : std::string_view();
+    const std::size_t marker = code.find("/<~~");
+    if (marker != std::string_view::npos)
+        code = code.substr(0, marker);
+    const std::size_t last = code.rfind('/');
+    if (last != std::string_view::npos) {
+        if (trailer)
+            *trailer = std::string(trim(code.substr(last + 1)));
+        code = code.substr(0, last);
+    }
+    location.text = std::string(trim(code));
+    return true;
+}
+
+void parseAttributeBlocks(std::string_view rest, std::vector<Attribute>& out)
+{
+    // `{instance name: sub} primitive_attrs: {k: v, ...} cnode_attrs: {...}`
+    std::size_t pos = 0;
+    while ((pos = rest.find('{', pos)) != std::string_view::npos) {
+        const std::size_t close = text::matchingBracket(rest, pos);
+        if (close == std::string_view::npos)
+            break;
+        for (std::string_view item : text::splitTopLevel(rest.substr(pos + 1, close - pos - 1), ',')) {
+            const std::size_t colon = item.find(':');
+            if (colon == std::string_view::npos)
+                continue;
+            out.push_back(
+                { std::string(trim(item.substr(0, colon))), text::elide(std::string(trim(item.substr(colon + 1)))) });
+        }
+        pos = close + 1;
+    }
+}
+
+Ref parseArg(std::string_view a)
+{
+    Ref ref;
+    if (startsWith(a, "%para")) {
+        ref.kind = Ref::Parameter;
+        ref.key = std::string(a);
+    } else if (a.size() > 1 && a.front() == '%' && std::isdigit(static_cast<unsigned char>(a[1]))) {
+        ref.kind = Ref::Node;
+        ref.key = std::string(a.substr(1));
+    } else if (a.size() > 1 && a.front() == '@') {
+        ref.kind = Ref::Graph;
+        ref.key = std::string(a.substr(1));
+    } else {
+        ref.kind = Ref::Literal;
+        ref.key = std::string(a);
+    }
+    return ref;
+}
+
+/// Splits the right-hand side `callee(args) rest` of a cnode into the node.
+bool parseCall(std::string_view rhs, ParsedNode& parsed, std::string& rest)
+{
+    std::size_t open = std::string_view::npos;
+    int depth = 0;
+    for (std::size_t i = 0; i < rhs.size(); ++i) {
+        const char c = rhs[i];
+        if (c == '[' || c == '{')
+            ++depth;
+        else if ((c == ']' || c == '}') && depth > 0)
+            --depth;
+        else if (c == '(' && depth == 0) {
+            open = i;
+            break;
+        }
+    }
+    if (open == std::string_view::npos)
+        return false;
+    const std::size_t close = text::matchingBracket(rhs, open);
+    if (close == std::string_view::npos)
+        return false;
+    std::string_view callee = trim(rhs.substr(0, open));
+    rest = std::string(rhs.substr(close + 1));
+    for (std::string_view a : text::splitTopLevel(rhs.substr(open + 1, close - open - 1), ','))
+        parsed.args.push_back(parseArg(a));
+    Node& node = parsed.node;
+    if (startsWith(callee, "call "))
+        callee = trim(callee.substr(5));
+    if (startsWith(callee, "FuncGraph::")) {
+        node.kind = NodeKind::Call;
+        parsed.calleeGraph = std::string(callee.substr(11));
+        node.opType = "call";
+        return true;
+    }
+    const std::size_t scopeSep = callee.find("::");
+    if (scopeSep != std::string_view::npos) {
+        // `.dat`: PrimitivePy::Sub{prim_type=2}[input_names=[...], ...]
+        std::string_view name = callee.substr(scopeSep + 2);
+        const std::size_t cut = name.find_first_of("{[");
+        const std::size_t attrs = name.find('[');
+        if (attrs != std::string_view::npos) {
+            const std::size_t end = text::matchingBracket(name, attrs);
+            if (end != std::string_view::npos) {
+                for (std::string_view item : text::splitTopLevel(name.substr(attrs + 1, end - attrs - 1), ',')) {
+                    const std::size_t eq = item.find('=');
+                    if (eq != std::string_view::npos)
+                        node.attributes.push_back(
+                            { std::string(trim(item.substr(0, eq))), std::string(trim(item.substr(eq + 1))) });
+                }
+            }
+        }
+        node.opType = std::string(name.substr(0, cut));
+        return true;
+    }
+    if (!callee.empty() && callee.front() == '@') {
+        node.kind = NodeKind::Call;
+        parsed.calleeGraph = std::string(callee.substr(1));
+        node.opType = "call";
+        return true;
+    }
+    if (!callee.empty() && callee.front() == '%') {
+        // A call through a value: `%0(...)`, `%5[@FuncUnion(@a, @b)]()`.
+        node.kind = NodeKind::Call;
+        node.opType = "call";
+        const std::size_t bracket = callee.find('[');
+        const std::string_view target = bracket == std::string_view::npos ? callee : callee.substr(0, bracket);
+        parsed.args.insert(parsed.args.begin(), parseArg(target));
+        if (bracket != std::string_view::npos)
+            node.attributes.push_back({ "callees", std::string(callee.substr(bracket)) });
+        return true;
+    }
+    node.opType = std::string(startsWith(callee, "PrimFunc_") ? callee.substr(9) : callee);
+    return !node.opType.empty();
+}
+
+class Parser
+{
+public:
+    Parser(const QString& path, const ImportControl& control)
+        : m_path(path)
+        , m_control(control)
+    { }
+
+    bool parse(std::string_view input)
+    {
+        std::vector<std::string_view> lines;
+        for (std::size_t start = 0; start <= input.size();) {
+            std::size_t end = input.find('\n', start);
+            if (end == std::string_view::npos)
+                end = input.size();
+            lines.push_back(input.substr(start, end - start));
+            start = end + 1;
+        }
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            if ((i & 4095) == 0 && m_control.canceled())
+                return false;
+            std::string_view t = trim(lines[i]);
+            std::string joined;
+            if (t.size() > 1 && t.front() == '%' && std::isdigit(static_cast<unsigned char>(t[1]))) {
+                // Wrapped cnode lines (excerpts pasted into documents): join until brackets balance.
+                joined = std::string(t);
+                for (int extra = 0; extra < 64 && !balanced(joined) && i + 1 < lines.size(); ++extra) {
+                    const std::string_view next = trim(lines[i + 1]);
+                    if (startsWith(next, ":") || startsWith(next, "#"))
+                        break;
+                    joined += std::string(next);
+                    ++i;
+                }
+                t = joined;
+            }
+            handleLine(t, int(i) + 1);
+        }
+        return true;
+    }
+
+    std::vector<ParsedSubgraph> subgraphs;
+    std::vector<std::pair<std::string, TensorType>> globalParameters;
+    std::string entry;
+    std::vector<Attribute> metadata;
+    int unknownLines = 0;
+    int firstUnknownLine = 0;
+
+private:
+    static bool balanced(const std::string& s)
+    {
+        int depth = 0;
+        bool quoted = false;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            const char c = s[i];
+            if (quoted) {
+                if (c == '\\')
+                    ++i;
+                else if (c == '"')
+                    quoted = false;
+                continue;
+            }
+            if (c == '"')
+                quoted = true;
+            else if (c == '(' || c == '[' || c == '{')
+                ++depth;
+            else if (c == ')' || c == ']' || c == '}')
+                --depth;
+        }
+        return depth <= 0;
+    }
+
+    void unknown(int line)
+    {
+        if (unknownLines++ == 0)
+            firstUnknownLine = line;
+    }
+
+    ParsedSubgraph& current()
+    {
+        if (!m_inSubgraph && (subgraphs.empty() || !m_fragment)) {
+            // Nodes outside any subgraph: an excerpt. They form one unnamed subgraph.
+            subgraphs.emplace_back();
+            m_fragment = true;
+        }
+        return subgraphs.back();
+    }
+
+    void handleLine(std::string_view t, int line)
+    {
+        if (t.empty() || t == "..." || t == "…") {
+            m_attrBlock = false;
+            return;
+        }
+        if (m_datParameters) {
+            // `.dat` parameter list: `%para1 : Tensor(F32)[]    # x` / `, %para2 : ...` / `) {`
+            if (startsWith(t, ")")) {
+                m_datParameters = false;
+                m_inSubgraph = true;
+                return;
+            }
+            if (startsWith(t, ","))
+                t = trim(t.substr(1));
+            const std::size_t colon = t.find(':');
+            if (startsWith(t, "%para") && colon != std::string_view::npos) {
+                const std::string name(trim(t.substr(0, colon)));
+                std::string_view type = t.substr(colon + 1);
+                const std::size_t hash = type.find('#');
+                std::string debugName;
+                if (hash != std::string_view::npos) {
+                    debugName = std::string(trim(type.substr(hash + 1)));
+                    type = type.substr(0, hash);
+                }
+                subgraphs.back().parameters.push_back(name);
+                m_parameterTypes[name] = parseType(type);
+                if (!debugName.empty())
+                    m_parameterNames[name] = debugName;
+                return;
+            }
+            unknown(line);
+            return;
+        }
+        if (t.front() == '#') {
+            handleComment(t, line);
+            return;
+        }
+        if (startsWith(t, "subgraph attr:")) {
+            m_attrBlock = true;
+            return;
+        }
+        if (startsWith(t, "subgraph instance:") || startsWith(t, "indirect:")
+            || startsWith(t, "Node counting information") || startsWith(t, "Total number of")
+            || startsWith(t, "No more function graphs")) {
+            if (startsWith(t, "Total number of"))
+                metadata.push_back(
+                    { std::string(trim(t.substr(0, t.find(':')))), std::string(trim(t.substr(t.find(':') + 1))) });
+            return;
+        }
+        if (startsWith(t, "subgraph @")) {
+            m_attrBlock = false;
+            startSubgraph(t.substr(10), line);
+            return;
+        }
+        if (startsWith(t, "funcgraph ")) {
+            ParsedSubgraph s;
+            const std::string_view rest = t.substr(10);
+            const std::string alias(trim(rest.substr(0, rest.find('('))));
+            s.name = m_pendingDatName.empty() ? alias : m_pendingDatName;
+            s.aliases.push_back(alias);
+            m_pendingDatName.clear();
+            subgraphs.push_back(std::move(s));
+            m_fragment = false;
+            m_datParameters = !endsWith(t, "{");
+            m_inSubgraph = !m_datParameters;
+            m_node = nullptr;
+            return;
+        }
+        if (t == "}") {
+            m_inSubgraph = false;
+            m_node = nullptr;
+            return;
+        }
+        if (t.front() == '%') {
+            if (startsWith(t, "%para") && !m_inSubgraph) {
+                // Header parameter: `%para1_x: <Tensor[Float32], ()> : []`
+                const std::size_t colon = t.find(':');
+                if (colon != std::string_view::npos) {
+                    const std::string name(trim(t.substr(0, colon)));
+                    std::string_view type = trim(t.substr(colon + 1));
+                    if (!type.empty() && type.front() == '<') {
+                        const std::size_t close = text::matchingBracket(type, 0);
+                        if (close != std::string_view::npos)
+                            type = type.substr(0, close + 1);
+                    }
+                    globalParameters.emplace_back(name, parseType(type));
+                    return;
+                }
+            }
+            if (parseCnode(t))
+                return;
+            unknown(line);
+            return;
+        }
+        if (startsWith(t, "Return(") || startsWith(t, "Primitive::Return")) {
+            ParsedNode parsed;
+            std::string rest;
+            if (parseCall(t, parsed, rest)) {
+                parsed.node.opType = "Return";
+                finishHead(parsed, rest);
+                return;
+            }
+        }
+        if (startsWith(t, ":") && m_node) {
+            handleSpec(trim(t.substr(1)));
+            return;
+        }
+        if (m_attrBlock && t.find(':') != std::string_view::npos) {
+            if (!m_inSubgraph && subgraphs.empty()) {
+                const std::size_t colon = t.find(':');
+                metadata.push_back({ std::string(trim(t.substr(0, colon))), std::string(trim(t.substr(colon + 1))) });
+            }
+            return;
+        }
+        if (startsWith(t, "Corresponding") || startsWith(t, "-"))
+            return;
+        // Keys of the header's attribute block (`has_shard: 0`) follow `# Attrs:` without a marker.
+        if (m_headerAttrs && !m_inSubgraph && t.find(':') != std::string_view::npos) {
+            const std::size_t colon = t.find(':');
+            metadata.push_back({ std::string(trim(t.substr(0, colon))), std::string(trim(t.substr(colon + 1))) });
+            return;
+        }
+        unknown(line);
+    }
+
+    void handleComment(std::string_view t, int line)
+    {
+        std::string_view body = trim(t.substr(1));
+        m_attrBlock = false;
+        if (startsWith(body, "IR entry")) {
+            const std::size_t at = body.find('@');
+            if (at != std::string_view::npos)
+                entry = std::string(trim(body.substr(at + 1)));
+            return;
+        }
+        if (startsWith(body, "Attrs:") || startsWith(body, "attrs")) {
+            m_headerAttrs = true;
+            return;
+        }
+        m_headerAttrs = false;
+        if (startsWith(body, "In file ")) {
+            if (!m_node)
+                return; // a subgraph's own location
+            SourceLocation location;
+            std::string trailer;
+            if (parseSource(body.substr(8), location, &trailer)) {
+                m_sources.push_back(std::move(location));
+                // `.dat` ends the location with `#name`, the node's debug name.
+                if (startsWith(trailer, "#") && m_node->node.name.empty())
+                    m_datDebugName = trailer.substr(1);
+            } else {
+                unknown(line);
+            }
+            return;
+        }
+        if (startsWith(body, "Fullname with scope:") || startsWith(body, "scope:")) {
+            if (!m_node)
+                return;
+            std::string_view value = trim(body.substr(body.find(':') + 1));
+            if (value.size() >= 2 && value.front() == '(' && value.back() == ')')
+                value = value.substr(1, value.size() - 2);
+            setScope(value, startsWith(body, "Fullname"));
+            return;
+        }
+        if (startsWith(body, "[No.")) {
+            const std::size_t close = body.find(']');
+            if (close != std::string_view::npos)
+                m_pendingDatName = std::string(trim(body.substr(close + 1)));
+            return;
+        }
+        if (startsWith(body, "------------------------>")) {
+            m_failing = true;
+            return;
+        }
+        // Header counts, order lists, separators, analyze_fail banners, "Corresponding ..." notes.
+    }
+
+    void setScope(std::string_view value, bool fullName)
+    {
+        Node& node = m_node->node;
+        m_node->hasScope = true;
+        if (fullName) {
+            auto [scope, name] = text::splitScope(value);
+            node.scope = scope;
+            node.attributes.push_back({ "debug_name", node.name });
+            node.name = name;
+        } else {
+            node.scope = std::string(value);
+        }
+    }
+
+    void handleSpec(std::string_view spec)
+    {
+        if (startsWith(spec, "full_name_with_scope:")) {
+            std::string_view value = trim(spec.substr(21));
+            if (value.size() >= 2 && value.front() == '(' && value.back() == ')')
+                value = value.substr(1, value.size() - 2);
+            setScope(value, true);
+            return;
+        }
+        std::vector<TensorType> inputs;
+        TensorType output;
+        if (!parseSpec(spec, inputs, output))
+            return;
+        Node& node = m_node->node;
+        if (m_specLines++ > 0) {
+            // The second spec line of kernel graphs gives device formats.
+            node.attributes.push_back({ "device_types", text::elide(std::string(spec)) });
+            return;
+        }
+        m_inputTypes = std::move(inputs);
+        if (node.outputs.empty())
+            node.outputs.emplace_back();
+        if (output.known())
+            node.outputs.front().type = output;
+    }
+
+    void startSubgraph(std::string_view rest, int line)
+    {
+        ParsedSubgraph s;
+        const std::size_t open = rest.find('(');
+        s.name = std::string(trim(rest.substr(0, open)));
+        if (open != std::string_view::npos) {
+            const std::size_t close = text::matchingBracket(rest, open);
+            if (close != std::string_view::npos) {
+                for (std::string_view p : text::splitTopLevel(rest.substr(open + 1, close - open - 1), ',')) {
+                    if (!p.empty())
+                        s.parameters.emplace_back(trim(p.substr(0, p.find(':'))));
+                }
+            } else {
+                unknown(line);
+            }
+        }
+        subgraphs.push_back(std::move(s));
+        m_fragment = false;
+        m_inSubgraph = true;
+        m_node = nullptr;
+    }
+
+    bool parseCnode(std::string_view t)
+    {
+        std::size_t p = 1;
+        while (p < t.size() && std::isdigit(static_cast<unsigned char>(t[p])))
+            ++p;
+        ParsedNode parsed;
+        parsed.number = std::string(t.substr(1, p - 1));
+        std::string_view rest = t.substr(p);
+        std::string outputType;
+        if (!rest.empty() && rest.front() == '(') {
+            const std::size_t close = text::matchingBracket(rest, 0);
+            if (close == std::string_view::npos)
+                return false;
+            parsed.node.name = std::string(rest.substr(1, close - 1));
+            rest = trim(rest.substr(close + 1));
+            if (!startsWith(rest, "="))
+                return false;
+            rest = trim(rest.substr(1));
+        } else {
+            // `.dat`: `%1 : Tensor(F32)[] = PrimitivePy::Sub{...}(%para3, ...)    #(types) #scope: Default`
+            rest = trim(rest);
+            if (!startsWith(rest, ":"))
+                return false;
+            const std::size_t eq = rest.find(" = ");
+            if (eq == std::string_view::npos)
+                return false;
+            outputType = std::string(trim(rest.substr(1, eq - 1)));
+            rest = trim(rest.substr(eq + 3));
+        }
+        std::string after;
+        if (!parseCall(rest, parsed, after))
+            return false;
+        if (!outputType.empty()) {
+            Port out;
+            out.type = parseType(outputType);
+            parsed.node.outputs.push_back(std::move(out));
+        }
+        finishHead(parsed, after);
+        return true;
+    }
+
+    /// Adds a parsed cnode head; spec and comment lines that follow complete it.
+    void finishHead(ParsedNode& parsed, const std::string& after)
+    {
+        flushNode();
+        std::string_view rest = after;
+        // `.dat` trailers: `#(types)    # fg_22=2_construct.22 #scope: Default`
+        const std::size_t scopeAt = rest.find("#scope:");
+        std::string datScope;
+        if (scopeAt != std::string_view::npos) {
+            datScope = std::string(trim(rest.substr(scopeAt + 7)));
+            rest = rest.substr(0, scopeAt);
+        }
+        const std::size_t typesAt = rest.find("#(");
+        if (typesAt != std::string_view::npos) {
+            const std::size_t close = text::matchingBracket(rest, typesAt + 1);
+            if (close != std::string_view::npos) {
+                m_inputTypes.clear();
+                for (std::string_view part : text::splitTopLevel(rest.substr(typesAt + 2, close - typesAt - 2), ','))
+                    m_inputTypes.push_back(parseType(part));
+            }
+            rest = rest.substr(0, typesAt);
+        }
+        parseAttributeBlocks(rest, parsed.node.attributes);
+        if (m_failing) {
+            parsed.node.attributes.push_back({ "evaluation", "failed here" });
+            m_failing = false;
+        }
+        ParsedSubgraph& s = current();
+        s.nodes.push_back(std::move(parsed));
+        m_node = &s.nodes.back();
+        if (!datScope.empty())
+            setScope(datScope, false);
+        m_specLines = 0;
+    }
+
+    void flushNode()
+    {
+        if (!m_node)
+            return;
+        Node& node = m_node->node;
+        // The dump prints the stack outermost first; we keep innermost first.
+        std::reverse(m_sources.begin(), m_sources.end());
+        node.sources = std::move(m_sources);
+        m_sources.clear();
+        if (node.name.empty() && !m_datDebugName.empty())
+            node.name = m_datDebugName;
+        m_datDebugName.clear();
+        for (std::size_t k = 0; k < m_node->args.size(); ++k) {
+            Port port;
+            port.name = m_node->args[k].kind == Ref::Node ? "%" + m_node->args[k].key
+                : m_node->args[k].kind == Ref::Graph      ? "@" + m_node->args[k].key
+                                                          : m_node->args[k].key;
+            if (k < m_inputTypes.size())
+                port.type = m_inputTypes[k];
+            node.inputs.push_back(std::move(port));
+        }
+        m_inputTypes.clear();
+        m_node = nullptr;
+    }
+
+public:
+    void finish() { flushNode(); }
+    std::unordered_map<std::string, TensorType> m_parameterTypes;
+    std::unordered_map<std::string, std::string> m_parameterNames;
+
+private:
+    const QString& m_path;
+    const ImportControl& m_control;
+    ParsedNode* m_node = nullptr;
+    std::vector<SourceLocation> m_sources;
+    std::vector<TensorType> m_inputTypes;
+    std::string m_pendingDatName;
+    std::string m_datDebugName;
+    int m_specLines = 0;
+    bool m_inSubgraph = false;
+    bool m_fragment = false;
+    bool m_attrBlock = false;
+    bool m_headerAttrs = false;
+    bool m_datParameters = false;
+    bool m_failing = false;
+};
+
+std::string parameterDisplayName(const std::string& name)
+{
+    // `%para3_x` -> `x`; `.dat` `%para3` keeps its number.
+    std::string_view n = name;
+    if (startsWith(n, "%para")) {
+        std::size_t p = 5;
+        while (p < n.size() && std::isdigit(static_cast<unsigned char>(n[p])))
+            ++p;
+        if (p < n.size() && n[p] == '_')
+            return std::string(n.substr(p + 1));
+    }
+    return std::string(n.size() > 1 && n.front() == '%' ? n.substr(1) : n);
+}
+
+} // namespace
+
+GraphResult MindSporeIrReader::read(std::string_view input, const QString& path, const ImportControl& control)
+{
+    Diagnostics diagnostics;
+    if (trim(input).empty()) {
+        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
+        return publishGraph(nullptr, diagnostics, true);
+    }
+    Parser parser(path, control);
+    if (!parser.parse(input)) {
+        GraphResult result = publishGraph(nullptr, diagnostics, true);
+        result.canceled = true;
+        return result;
+    }
+    parser.finish();
+    std::vector<ParsedSubgraph>& parsed = parser.subgraphs;
+    std::size_t cnodes = 0;
+    for (const ParsedSubgraph& s : parsed)
+        cnodes += s.nodes.size();
+    if (cnodes == 0) {
+        diagnostics.append(graphDiagnostic(Severity::Error, path,
+                                           GraphTr::tr("No MindSpore IR nodes (`%N(name) = Op(...)`) were found.")));
+        return publishGraph(nullptr, diagnostics, true);
+    }
+
+    // The entry graph is the main graph (index 0); the others keep their file order.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+        if (!parser.entry.empty() && parsed[i].name == parser.entry && order.empty())
+            order.insert(order.begin(), i);
+    }
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+        if (order.empty() || order.front() != i)
+            order.push_back(i);
+    }
+
+    auto graph = std::make_unique<Graph>();
+    graph->path = path;
+    graph->format = GraphFormat::MindSporeIr;
+    graph->name = parser.entry.empty() ? parsed[order.front()].name : parser.entry;
+    graph->metadata = parser.metadata;
+    std::unordered_map<std::string, int> subgraphIndex;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const ParsedSubgraph& s = parsed[order[k]];
+        Subgraph sub;
+        sub.name = s.name;
+        subgraphIndex.emplace(s.name, int(k));
+        for (const std::string& alias : s.aliases)
+            subgraphIndex.emplace(alias, int(k));
+        graph->subgraphs.push_back(std::move(sub));
+    }
+
+    std::unordered_set<std::string> ids;
+    auto uniqueId = [&ids](const std::string& wanted) {
+        std::string id = wanted;
+        for (int k = 2; !ids.insert(id).second; ++k)
+            id = wanted + "#" + std::to_string(k);
+        return id;
+    };
+    std::unordered_map<std::string, int> parameters;
+    auto addParameter = [&](const std::string& name, const TensorType& type, int subgraph) {
+        if (parameters.count(name))
+            return;
+        Node node;
+        node.kind = NodeKind::Parameter;
+        node.implicit = true;
+        node.opType = "Parameter";
+        node.id = uniqueId(name);
+        const auto debugName = parser.m_parameterNames.find(name);
+        node.name = debugName != parser.m_parameterNames.end() ? debugName->second : parameterDisplayName(name);
+        node.subgraph = subgraph;
+        Port out;
+        out.name = name;
+        out.type = type;
+        node.outputs.push_back(std::move(out));
+        const int index = int(graph->nodes.size());
+        parameters.emplace(name, index);
+        graph->subgraphs[std::size_t(subgraph)].nodes.push_back(index);
+        graph->subgraphs[std::size_t(subgraph)].parameters.push_back(index);
+        graph->nodes.push_back(std::move(node));
+    };
+    for (const auto& [name, type] : parser.globalParameters)
+        addParameter(name, type, 0);
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        for (const std::string& name : parsed[order[k]].parameters) {
+            const auto type = parser.m_parameterTypes.find(name);
+            addParameter(name, type != parser.m_parameterTypes.end() ? type->second : TensorType(), int(k));
+        }
+    }
+
+    struct Literal
+    {
+        int consumer = -1;
+        std::size_t slot = 0;
+        Node node;
+    };
+    std::vector<Literal> literals;
+    int unresolved = 0;
+    int unknownCallees = 0;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        ParsedSubgraph& s = parsed[order[k]];
+        const int subgraph = int(k);
+        const std::string prefix = s.name.empty() ? std::string() : s.name + ":";
+        std::unordered_map<std::string, int> numbers;
+        const int first = int(graph->nodes.size());
+        for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+            if (!s.nodes[i].number.empty())
+                numbers[s.nodes[i].number] = first + int(i);
+        }
+        for (ParsedNode& p : s.nodes) {
+            Node& node = p.node;
+            node.subgraph = subgraph;
+            node.id = uniqueId(prefix + (p.number.empty() ? std::string("return") : "%" + p.number));
+            if (node.name.empty())
+                node.name = p.number.empty() ? node.opType : "%" + p.number;
+            if (!p.calleeGraph.empty()) {
+                const auto callee = subgraphIndex.find(p.calleeGraph);
+                if (callee != subgraphIndex.end())
+                    node.callee = callee->second;
+                else
+                    ++unknownCallees;
+                node.attributes.push_back({ "callee", "@" + p.calleeGraph });
+            }
+            if (node.outputs.empty())
+                node.outputs.emplace_back();
+            node.outputs.front().name = node.id;
+        }
+        for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+            ParsedNode& p = s.nodes[i];
+            for (std::size_t a = 0; a < p.args.size() && a < p.node.inputs.size(); ++a) {
+                const Ref& ref = p.args[a];
+                Port& port = p.node.inputs[a];
+                switch (ref.kind) {
+                case Ref::Node: {
+                    const auto it = numbers.find(ref.key);
+                    if (it != numbers.end())
+                        port.producer = it->second;
+                    else
+                        ++unresolved;
+                    break;
+                }
+                case Ref::Parameter: {
+                    const auto it = parameters.find(ref.key);
+                    if (it != parameters.end())
+                        port.producer = it->second;
+                    else
+                        ++unresolved;
+                    break;
+                }
+                case Ref::Graph:
+                    break; // a function value; the callee is named on the port
+                case Ref::Literal: {
+                    // Literal arguments are constants of their consumer's scope.
+                    Node constant;
+                    constant.kind = NodeKind::Constant;
+                    constant.implicit = true;
+                    constant.opType = "Value";
+                    constant.name = text::elide(ref.key, 64);
+                    constant.scope = p.node.scope;
+                    constant.subgraph = subgraph;
+                    constant.id = uniqueId(p.node.id + ".arg" + std::to_string(a));
+                    Port out;
+                    out.name = ref.key;
+                    out.type = port.type;
+                    constant.outputs.push_back(std::move(out));
+                    constant.attributes.push_back({ "value", text::elide(ref.key) });
+                    literals.push_back({ first + int(i), a, std::move(constant) });
+                    break;
+                }
+                }
+            }
+        }
+        for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+            graph->subgraphs[std::size_t(subgraph)].nodes.push_back(int(graph->nodes.size()));
+            if (s.nodes[i].node.opType == "Return")
+                graph->subgraphs[std::size_t(subgraph)].output = int(graph->nodes.size());
+            graph->nodes.push_back(std::move(s.nodes[i].node));
+        }
+    }
+    // Literal constants go after all cnodes so cnode indices stay as numbered above.
+    for (Literal& literal : literals) {
+        const int index = int(graph->nodes.size());
+        Node& target = graph->nodes[std::size_t(literal.consumer)];
+        if (literal.slot < target.inputs.size())
+            target.inputs[literal.slot].producer = index;
+        graph->subgraphs[std::size_t(literal.node.subgraph)].nodes.push_back(index);
+        graph->nodes.push_back(std::move(literal.node));
+    }
+
+    if (parser.unknownLines > 0)
+        diagnostics.append(graphDiagnostic(Severity::Info, path,
+                                           GraphTr::tr("%n line(s) were not understood and skipped (the first is "
+                                                       "line %1).",
+                                                       nullptr, parser.unknownLines)
+                                               .arg(parser.firstUnknownLine),
+                                           -1, parser.firstUnknownLine));
+    if (unresolved > 0)
+        diagnostics.append(graphDiagnostic(Severity::Info, path,
+                                           GraphTr::tr("%n argument(s) refer to nodes or parameters that are not in "
+                                                       "the file (an excerpt?).",
+                                                       nullptr, unresolved)));
+    if (unknownCallees > 0)
+        diagnostics.append(graphDiagnostic(
+            Severity::Info, path,
+            GraphTr::tr("%n call(s) name subgraphs that are not in the file.", nullptr, unknownCallees)));
+    return publishGraph(std::move(graph), diagnostics);
+}
+
+} // namespace runlens::graph

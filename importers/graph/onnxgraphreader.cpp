@@ -1,0 +1,549 @@
+#include "graph/onnxgraphreader.h"
+
+#include "graph/graphtext.h"
+#include "graph/proto/onnx.pb.h"
+#include "graph/protowire.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace runlens::graph {
+
+namespace {
+
+constexpr std::uint32_t kModelGraph = 7;
+constexpr std::uint32_t kGraphInitializer = 5;
+
+/// Where one value (tensor name) comes from.
+struct Producer
+{
+    int node = -1;
+    int slot = 0;
+};
+
+/// Name -> producer maps of the enclosing graphs: a body sees the values of its parents.
+struct ValueScope
+{
+    const ValueScope* parent = nullptr;
+    std::unordered_map<std::string, Producer> producers;
+    std::unordered_map<std::string, TensorType> types;
+
+    const Producer* findProducer(const std::string& name) const
+    {
+        for (const ValueScope* s = this; s; s = s->parent) {
+            const auto it = s->producers.find(name);
+            if (it != s->producers.end())
+                return &it->second;
+        }
+        return nullptr;
+    }
+    const TensorType* findType(const std::string& name) const
+    {
+        for (const ValueScope* s = this; s; s = s->parent) {
+            const auto it = s->types.find(name);
+            if (it != s->types.end())
+                return &it->second;
+        }
+        return nullptr;
+    }
+};
+
+TensorType tensorType(const onnx::TypeProto& type)
+{
+    TensorType out;
+    const onnx::TypeProto::Tensor* tensor = nullptr;
+    if (type.has_tensor_type())
+        tensor = &type.tensor_type();
+    else if (type.has_sparse_tensor_type())
+        tensor = &type.sparse_tensor_type();
+    else if (type.has_optional_type() && type.optional_type().elem_type().has_tensor_type())
+        tensor = &type.optional_type().elem_type().tensor_type();
+    else if (type.has_sequence_type()) {
+        out = tensorType(type.sequence_type().elem_type());
+        out.dtype = "seq(" + out.dtype + ")";
+        return out;
+    }
+    if (!tensor)
+        return out;
+    out.dtype = onnxDataTypeName(tensor->elem_type());
+    if (tensor->has_shape()) {
+        out.rankKnown = true;
+        bool symbolic = false;
+        for (const auto& dim : tensor->shape().dim()) {
+            if (!dim.dim_param().empty()) {
+                out.dims.push_back(-1);
+                symbolic = true;
+            } else {
+                out.dims.push_back(dim.dim_value() > 0 || dim.dim_param().empty() ? dim.dim_value() : -1);
+            }
+        }
+        if (symbolic) {
+            for (const auto& dim : tensor->shape().dim())
+                out.symbols.push_back(text::printable(dim.dim_param()));
+        }
+    }
+    return out;
+}
+
+TensorType tensorType(const onnx::TensorProto& tensor)
+{
+    TensorType out;
+    out.dtype = onnxDataTypeName(tensor.data_type());
+    out.rankKnown = true;
+    out.dims.assign(tensor.dims().begin(), tensor.dims().end());
+    return out;
+}
+
+std::string attributeText(const onnx::AttributeProto& a)
+{
+    // AttributeProto.type: 1 FLOAT, 2 INT, 3 STRING, 4 TENSOR, 5 GRAPH, 6 FLOATS, 7 INTS, 8 STRINGS,
+    // 9 TENSORS, 10 GRAPHS. Old files leave `type` unset: then the filled field decides.
+    std::string out;
+    const int type = a.type();
+    if (type == 2 || (type == 0 && a.i() != 0))
+        return std::to_string(a.i());
+    if (type == 1 || (type == 0 && a.f() != 0.0f)) {
+        out = std::to_string(a.f());
+        return out;
+    }
+    if (type == 3 || (type == 0 && !a.s().empty()))
+        return text::elide(text::printable(a.s()));
+    if (type == 4 || (type == 0 && a.has_t()))
+        return "tensor " + tensorType(a.t()).text();
+    if (type == 5 || (type == 0 && a.has_g()))
+        return "graph " + text::printable(a.g().name()) + " (" + std::to_string(a.g().node_size()) + " nodes)";
+    if (type == 7 || (type == 0 && a.ints_size() > 0)) {
+        std::vector<std::int64_t> values(a.ints().begin(), a.ints().end());
+        return "[" + text::elide(text::joinInts(values, ", ")) + "]";
+    }
+    if (type == 6 || (type == 0 && a.floats_size() > 0)) {
+        out = "[";
+        for (int i = 0; i < a.floats_size(); ++i)
+            out += (i ? ", " : "") + std::to_string(a.floats(i));
+        return text::elide(out) + "]";
+    }
+    if (type == 8 || (type == 0 && a.strings_size() > 0)) {
+        out = "[";
+        for (int i = 0; i < a.strings_size(); ++i)
+            out += (i ? ", " : "") + text::printable(a.strings(i));
+        return text::elide(out) + "]";
+    }
+    if (type == 9 || (type == 0 && a.tensors_size() > 0))
+        return std::to_string(a.tensors_size()) + " tensors";
+    if (type == 10 || (type == 0 && a.graphs_size() > 0))
+        return std::to_string(a.graphs_size()) + " graphs";
+    if (!a.ref_attr_name().empty())
+        return "@" + text::printable(a.ref_attr_name());
+    return out;
+}
+
+/// Parses `File "x.py", line 12, in forward` lines of a torch stack trace, innermost (last) first.
+std::vector<SourceLocation> stackTraceSources(std::string_view trace)
+{
+    std::vector<SourceLocation> out;
+    std::size_t pos = 0;
+    while ((pos = trace.find("File \"", pos)) != std::string_view::npos) {
+        pos += 6;
+        const std::size_t quote = trace.find('"', pos);
+        if (quote == std::string_view::npos)
+            break;
+        SourceLocation location;
+        location.file = std::string(trace.substr(pos, quote - pos));
+        const std::size_t lineAt = trace.find("line ", quote);
+        if (lineAt != std::string_view::npos && lineAt < quote + 8)
+            location.line = std::atoi(std::string(trace.substr(lineAt + 5, 10)).c_str());
+        std::size_t eol = trace.find('\n', quote);
+        if (eol != std::string_view::npos) {
+            const std::size_t next = trace.find('\n', eol + 1);
+            const std::string_view code = text::trim(
+                trace.substr(eol + 1, next == std::string_view::npos ? std::string_view::npos : next - eol - 1));
+            if (!code.empty() && !text::startsWith(code, "File \""))
+                location.text = std::string(code);
+        }
+        out.insert(out.begin(), std::move(location));
+        pos = quote;
+    }
+    return out;
+}
+
+/// Byte ranges of the top-level initializers' values, in file order.
+std::vector<TensorLocation> initializerLocations(std::string_view bytes)
+{
+    std::vector<TensorLocation> out;
+    std::size_t pos = 0;
+    wire::Field field;
+    while (wire::next(bytes, pos, field)) {
+        if (field.number != kModelGraph || field.wireType != 2)
+            continue;
+        const std::string_view graph = wire::payload(bytes, field);
+        std::size_t gpos = 0;
+        wire::Field g;
+        while (wire::next(graph, gpos, g)) {
+            if (g.number != kGraphInitializer || g.wireType != 2)
+                continue;
+            TensorLocation location;
+            const std::string_view tensor = wire::payload(graph, g);
+            std::size_t tpos = 0;
+            wire::Field t;
+            while (wire::next(tensor, tpos, t)) {
+                const char* encoding = nullptr;
+                switch (t.number) {
+                case 9:
+                    encoding = "raw";
+                    break;
+                case 4:
+                    encoding = "float_data";
+                    break;
+                case 5:
+                    encoding = "int32_data";
+                    break;
+                case 7:
+                    encoding = "int64_data";
+                    break;
+                case 10:
+                    encoding = "double_data";
+                    break;
+                case 11:
+                    encoding = "uint64_data";
+                    break;
+                default:
+                    break;
+                }
+                if (encoding && t.wireType == 2) {
+                    location.encoding = encoding;
+                    location.offset = std::int64_t(field.dataBegin + g.dataBegin + t.dataBegin);
+                    location.length = std::int64_t(t.dataSize);
+                }
+            }
+            out.push_back(std::move(location));
+        }
+    }
+    return out;
+}
+
+class Builder
+{
+public:
+    Builder(Graph& graph, const QString& path, Diagnostics& diagnostics, const ImportControl& control)
+        : m_graph(graph)
+        , m_path(path)
+        , m_diagnostics(diagnostics)
+        , m_control(control)
+    { }
+
+    /// Adds the nodes of `g` to subgraph `subgraph`; `scope` prefixes the scopes of body nodes.
+    bool addGraph(const onnx::GraphProto& g, int subgraph, const std::string& scope, const ValueScope* parent,
+                  const std::vector<TensorLocation>* locations)
+    {
+        ValueScope values;
+        values.parent = parent;
+        for (const auto* list : { &g.input(), &g.output(), &g.value_info() }) {
+            for (const onnx::ValueInfoProto& info : *list)
+                values.types[info.name()] = tensorType(info.type());
+        }
+        std::unordered_set<std::string> initialized;
+        for (int i = 0; i < g.initializer_size(); ++i) {
+            const onnx::TensorProto& tensor = g.initializer(i);
+            initialized.insert(tensor.name());
+            Node node;
+            node.kind = NodeKind::Parameter;
+            node.implicit = true;
+            node.opType = "Initializer";
+            setNames(node, text::printable(tensor.name()), scope);
+            node.subgraph = subgraph;
+            Port out;
+            out.name = text::printable(tensor.name());
+            out.type = tensorType(tensor);
+            node.outputs.push_back(out);
+            TensorLocation location;
+            if (locations && i < int(locations->size()))
+                location = (*locations)[i];
+            location.type = out.type;
+            for (const auto& entry : tensor.external_data()) {
+                if (entry.key() == "location")
+                    location.file = entry.value();
+                else if (entry.key() == "offset")
+                    location.offset = std::atoll(entry.value().c_str());
+                else if (entry.key() == "length")
+                    location.length = std::atoll(entry.value().c_str());
+            }
+            if (tensor.data_location() == 1) {
+                location.encoding = "raw";
+                if (location.offset < 0)
+                    location.offset = 0;
+            }
+            node.data = std::move(location);
+            values.producers[tensor.name()] = { add(std::move(node), subgraph, true), 0 };
+        }
+        for (const onnx::ValueInfoProto& info : g.input()) {
+            if (initialized.count(info.name()))
+                continue;
+            Node node;
+            node.kind = NodeKind::Input;
+            node.implicit = true;
+            node.opType = "Input";
+            setNames(node, text::printable(info.name()), scope);
+            Port out;
+            out.name = text::printable(info.name());
+            out.type = values.types[info.name()];
+            node.outputs.push_back(out);
+            values.producers[info.name()] = { add(std::move(node), subgraph, true), 0 };
+        }
+
+        // Register every output first: a file that is not topologically sorted still resolves.
+        const int first = int(m_graph.nodes.size());
+        for (int i = 0; i < g.node_size(); ++i) {
+            const onnx::NodeProto& n = g.node(i);
+            const int index = first + i;
+            for (int k = 0; k < n.output_size(); ++k) {
+                if (!n.output(k).empty())
+                    values.producers[n.output(k)] = { index, k };
+            }
+        }
+        for (int i = 0; i < g.node_size(); ++i) {
+            if ((i & 1023) == 0 && m_control.canceled())
+                return false;
+            m_graph.nodes.push_back(makeNode(g.node(i), subgraph, scope, values));
+            m_graph.subgraphs[std::size_t(subgraph)].nodes.push_back(first + i);
+        }
+        // Bodies after the level's nodes, so the level's node indices stay contiguous.
+        for (int i = 0; i < g.node_size(); ++i) {
+            const onnx::NodeProto& n = g.node(i);
+            for (const onnx::AttributeProto& a : n.attribute()) {
+                if (a.has_g())
+                    addBody(first + i, text::printable(a.name()), a.g(), values);
+                for (int k = 0; k < a.graphs_size(); ++k)
+                    addBody(first + i, text::printable(a.name()) + "_" + std::to_string(k), a.graphs(k), values);
+            }
+        }
+        for (const onnx::ValueInfoProto& info : g.output()) {
+            Node node;
+            node.kind = NodeKind::Output;
+            node.implicit = true;
+            node.opType = "Output";
+            setNames(node, text::printable(info.name()), scope);
+            node.id = "output:" + node.id;
+            Port in;
+            in.name = text::printable(info.name());
+            in.type = values.types[info.name()];
+            if (const Producer* p = values.findProducer(info.name())) {
+                in.producer = p->node;
+                in.producerSlot = p->slot;
+            }
+            node.inputs.push_back(in);
+            const int index = add(std::move(node), subgraph, false);
+            if (m_graph.subgraphs[std::size_t(subgraph)].output < 0)
+                m_graph.subgraphs[std::size_t(subgraph)].output = index;
+        }
+        return true;
+    }
+
+    int unresolved() const { return m_unresolved; }
+
+private:
+    void setNames(Node& node, const std::string& fullName, const std::string& scope)
+    {
+        auto [own, name] = text::splitScope(fullName);
+        node.name = name.empty() ? fullName : name;
+        node.scope = scope.empty() ? own : own.empty() ? scope : scope + "/" + own;
+        node.id = uniqueId(fullName.empty() ? node.opType : fullName);
+    }
+
+    std::string uniqueId(const std::string& wanted)
+    {
+        std::string id = wanted;
+        for (int k = 2; !m_ids.insert(id).second; ++k)
+            id = wanted + "#" + std::to_string(k);
+        return id;
+    }
+
+    int add(Node node, int subgraph, bool parameter)
+    {
+        node.subgraph = subgraph;
+        const int index = int(m_graph.nodes.size());
+        m_graph.nodes.push_back(std::move(node));
+        Subgraph& s = m_graph.subgraphs[std::size_t(subgraph)];
+        s.nodes.push_back(index);
+        if (parameter)
+            s.parameters.push_back(index);
+        return index;
+    }
+
+    Node makeNode(const onnx::NodeProto& n, int subgraph, const std::string& scope, const ValueScope& values)
+    {
+        Node node;
+        node.kind = NodeKind::Op;
+        node.subgraph = subgraph;
+        node.opType = text::printable(n.op_type());
+        if (!n.domain().empty() && n.domain() != "ai.onnx")
+            node.opType = text::printable(n.domain()) + "." + node.opType;
+        const std::string name = text::printable(n.name());
+        std::string metadataScope;
+        for (const auto& entry : n.metadata_props()) {
+            if (entry.key() == "namespace")
+                metadataScope = text::printable(entry.value());
+            else if (entry.key() == "pkg.torch.onnx.stack_trace")
+                node.sources = stackTraceSources(entry.value());
+            node.attributes.push_back(
+                { "metadata:" + text::printable(entry.key()), text::elide(text::printable(entry.value())) });
+        }
+        if (name.empty()) {
+            // Unnamed nodes (common in converted models) are known by their first output.
+            node.name = node.opType;
+            node.scope = scope;
+            node.id
+                = uniqueId(n.output_size() > 0 && !n.output(0).empty() ? text::printable(n.output(0)) : node.opType);
+        } else {
+            auto [own, last] = text::splitScope(name);
+            if (own.empty() && !metadataScope.empty())
+                own = text::splitScope(metadataScope + "/x").first;
+            node.name = last.empty() ? name : last;
+            node.scope = scope.empty() ? own : own.empty() ? scope : scope + "/" + own;
+            node.id = uniqueId(name);
+        }
+        for (const onnx::AttributeProto& a : n.attribute())
+            node.attributes.push_back({ text::printable(a.name()), attributeText(a) });
+        for (const std::string& input : n.input()) {
+            Port port;
+            port.name = text::printable(input);
+            if (!input.empty()) {
+                if (const Producer* p = values.findProducer(input)) {
+                    port.producer = p->node;
+                    port.producerSlot = p->slot;
+                } else {
+                    ++m_unresolved;
+                }
+                if (const TensorType* t = values.findType(input))
+                    port.type = *t;
+            }
+            node.inputs.push_back(std::move(port));
+        }
+        for (const std::string& output : n.output()) {
+            Port port;
+            port.name = text::printable(output);
+            if (const TensorType* t = values.findType(output))
+                port.type = *t;
+            node.outputs.push_back(std::move(port));
+        }
+        return node;
+    }
+
+    void addBody(int owner, const std::string& attribute, const onnx::GraphProto& body, const ValueScope& values)
+    {
+        const int index = int(m_graph.subgraphs.size());
+        Subgraph s;
+        s.name = m_graph.nodes[std::size_t(owner)].id + "/" + attribute;
+        s.owner = owner;
+        m_graph.subgraphs.push_back(std::move(s));
+        m_graph.nodes[std::size_t(owner)].bodies.push_back(index);
+        const std::string scope = m_graph.nodes[std::size_t(owner)].fullName() + "/" + attribute;
+        addGraph(body, index, scope, &values, nullptr);
+    }
+
+    Graph& m_graph;
+    const QString& m_path;
+    Diagnostics& m_diagnostics;
+    const ImportControl& m_control;
+    std::unordered_set<std::string> m_ids;
+    int m_unresolved = 0;
+};
+
+} // namespace
+
+std::string onnxDataTypeName(int type)
+{
+    static const char* const kNames[]
+        = { "",          "float32",    "uint8",     "int8",         "uint16",         "int16",      "int32",
+            "int64",     "string",     "bool",      "float16",      "float64",        "uint32",     "uint64",
+            "complex64", "complex128", "bfloat16",  "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz",
+            "uint4",     "int4",       "float4e2m1" };
+    if (type >= 0 && type < int(std::size(kNames)))
+        return kNames[type];
+    return "type" + std::to_string(type);
+}
+
+GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, const ImportControl& control)
+{
+    Diagnostics diagnostics;
+    if (bytes.empty()) {
+        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
+        return publishGraph(nullptr, diagnostics, true);
+    }
+    if (bytes.size() > std::size_t(std::numeric_limits<int>::max())) {
+        diagnostics.append(graphDiagnostic(Severity::Error, path,
+                                           GraphTr::tr("The model is larger than 2 GB, the limit of an ONNX "
+                                                       "file; store its weights as external data.")));
+        return publishGraph(nullptr, diagnostics, true);
+    }
+    onnx::ModelProto model;
+    if (!model.ParseFromArray(bytes.data(), int(bytes.size()))) {
+        // Keep what the complete fields hold: a model cut off while being written still shows its nodes.
+        model.Clear();
+        std::size_t pos = 0;
+        wire::Field field;
+        bool graphSalvaged = false;
+        while (wire::next(bytes, pos, field)) {
+            if (!wire::mergeField(model, bytes, field)) {
+                if (field.number == kModelGraph && field.wireType == 2) {
+                    wire::salvage(*model.mutable_graph(), wire::payload(bytes, field));
+                    graphSalvaged = true;
+                }
+                break;
+            }
+        }
+        wire::Field cut;
+        if (pos < bytes.size() && !graphSalvaged && wire::cutField(bytes, pos, cut) && cut.number == kModelGraph
+            && cut.wireType == 2) {
+            wire::salvage(*model.mutable_graph(), wire::payload(bytes, cut));
+            graphSalvaged = true;
+        }
+        const bool anything = model.has_graph() && model.graph().node_size() > 0;
+        diagnostics.append(graphDiagnostic(
+            anything ? Severity::Warning : Severity::Error, path,
+            anything ? GraphTr::tr("The model is damaged or cut off after byte %1; the %2 nodes before it were read.")
+                           .arg(pos)
+                           .arg(model.graph().node_size())
+                     : GraphTr::tr("Not a readable ONNX model: the protobuf data is damaged or of another kind."),
+            qint64(pos)));
+        if (!anything)
+            return publishGraph(nullptr, diagnostics, true);
+    }
+    if (!model.has_graph()) {
+        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The ONNX model holds no graph.")));
+        return publishGraph(nullptr, diagnostics, true);
+    }
+
+    auto graph = std::make_unique<Graph>();
+    graph->path = path;
+    graph->format = GraphFormat::Onnx;
+    graph->name = text::printable(model.graph().name());
+    graph->metadata.push_back({ "ir_version", std::to_string(model.ir_version()) });
+    if (!model.producer_name().empty())
+        graph->metadata.push_back(
+            { "producer", text::printable(model.producer_name()) + " " + text::printable(model.producer_version()) });
+    for (const auto& opset : model.opset_import())
+        graph->metadata.push_back(
+            { "opset " + (opset.domain().empty() ? std::string("ai.onnx") : text::printable(opset.domain())),
+              std::to_string(opset.version()) });
+    for (const auto& entry : model.metadata_props())
+        graph->metadata.push_back({ text::printable(entry.key()), text::elide(text::printable(entry.value())) });
+
+    Subgraph main;
+    main.name = graph->name;
+    graph->subgraphs.push_back(std::move(main));
+    const std::vector<TensorLocation> locations = initializerLocations(bytes);
+    Builder builder(*graph, path, diagnostics, control);
+    if (!builder.addGraph(model.graph(), 0, std::string(), nullptr, &locations)) {
+        GraphResult result = publishGraph(std::move(graph), diagnostics, true);
+        result.canceled = true;
+        return result;
+    }
+    if (builder.unresolved() > 0)
+        diagnostics.append(graphDiagnostic(Severity::Warning, path,
+                                           GraphTr::tr("%n node input(s) name values no node, initializer or graph "
+                                                       "input produces.",
+                                                       nullptr, builder.unresolved())));
+    return publishGraph(std::move(graph), diagnostics);
+}
+
+} // namespace runlens::graph

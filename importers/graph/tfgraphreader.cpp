@@ -1,0 +1,475 @@
+#include "graph/tfgraphreader.h"
+
+#include "graph/graphtext.h"
+#include "graph/proto/tf_graph.pb.h"
+#include "graph/protowire.h"
+#include "summary/proto/tb_event.pb.h"
+#include "summary/recordreader.h"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/text_format.h>
+
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace runlens::graph {
+
+namespace {
+
+TensorType shapeType(const tb::TensorShapeProto& shape, int dtype)
+{
+    TensorType out;
+    out.dtype = tfDataTypeName(dtype);
+    if (shape.unknown_rank())
+        return out;
+    out.rankKnown = true;
+    for (const auto& dim : shape.dim())
+        out.dims.push_back(dim.size() < 0 ? -1 : dim.size());
+    return out;
+}
+
+std::string attrText(const tf::AttrValue& value)
+{
+    switch (value.value_case()) {
+    case tf::AttrValue::kS:
+        return text::elide(text::printable(value.s()));
+    case tf::AttrValue::kI:
+        return std::to_string(value.i());
+    case tf::AttrValue::kF:
+        return std::to_string(value.f());
+    case tf::AttrValue::kB:
+        return value.b() ? "true" : "false";
+    case tf::AttrValue::kType:
+        return tfDataTypeName(value.type());
+    case tf::AttrValue::kShape:
+        return shapeType(value.shape(), 0).text();
+    case tf::AttrValue::kTensor: {
+        const tb::TensorProto& t = value.tensor();
+        std::string out = "tensor " + shapeType(t.tensor_shape(), t.dtype()).text();
+        // Small constants are worth showing (a scalar learning rate, a reshape target).
+        if (t.int_val_size() > 0 && t.int_val_size() <= 8) {
+            out += " {";
+            for (int i = 0; i < t.int_val_size(); ++i)
+                out += (i ? ", " : "") + std::to_string(t.int_val(i));
+            out += "}";
+        } else if (t.int64_val_size() > 0 && t.int64_val_size() <= 8) {
+            std::vector<std::int64_t> v(t.int64_val().begin(), t.int64_val().end());
+            out += " {" + text::joinInts(v, ", ") + "}";
+        } else if (t.float_val_size() > 0 && t.float_val_size() <= 8) {
+            out += " {";
+            for (int i = 0; i < t.float_val_size(); ++i)
+                out += (i ? ", " : "") + std::to_string(t.float_val(i));
+            out += "}";
+        } else if (t.string_val_size() == 1) {
+            out += " {\"" + text::elide(text::printable(t.string_val(0)), 80) + "\"}";
+        }
+        return out;
+    }
+    case tf::AttrValue::kList: {
+        const auto& l = value.list();
+        std::string out = "[";
+        auto add = [&out](const std::string& item) {
+            if (out.size() > 1)
+                out += ", ";
+            out += item;
+        };
+        for (const auto& s : l.s())
+            add(text::printable(s));
+        for (auto i : l.i())
+            add(std::to_string(i));
+        for (auto f : l.f())
+            add(std::to_string(f));
+        for (auto b : l.b())
+            add(b ? "true" : "false");
+        for (auto t : l.type())
+            add(tfDataTypeName(t));
+        for (const auto& s : l.shape())
+            add(shapeType(s, 0).text());
+        for (const auto& f : l.func())
+            add(f.name());
+        return text::elide(out) + "]";
+    }
+    case tf::AttrValue::kFunc:
+        return value.func().name();
+    case tf::AttrValue::kPlaceholder:
+        return "$" + value.placeholder();
+    default:
+        return {};
+    }
+}
+
+NodeKind kindOf(const std::string& op)
+{
+    if (op == "Const" || op == "HostConst")
+        return NodeKind::Constant;
+    if (op == "Placeholder" || op == "PlaceholderWithDefault")
+        return NodeKind::Input;
+    if (op == "Variable" || op == "VariableV2" || op == "VarHandleOp" || op == "VarHandleOpV2")
+        return NodeKind::Parameter;
+    return NodeKind::Op;
+}
+
+struct InputRef
+{
+    std::string node;
+    int slot = 0;
+    bool control = false;
+};
+
+/// "^name" (control), "name:k" (slot k), "name" (slot 0); inside functions "name:out_arg:k".
+InputRef parseInput(std::string_view input)
+{
+    InputRef ref;
+    if (!input.empty() && input.front() == '^') {
+        ref.control = true;
+        input.remove_prefix(1);
+    }
+    const std::size_t colon = input.find(':');
+    if (colon == std::string_view::npos) {
+        ref.node = std::string(input);
+        return ref;
+    }
+    ref.node = std::string(input.substr(0, colon));
+    const std::string_view rest = input.substr(colon + 1);
+    const std::size_t second = rest.rfind(':');
+    const std::string_view digits = second == std::string_view::npos ? rest : rest.substr(second + 1);
+    ref.slot = std::atoi(std::string(digits).c_str());
+    return ref;
+}
+
+class Builder
+{
+public:
+    Builder(Graph& graph, const ImportControl& control)
+        : m_graph(graph)
+        , m_control(control)
+    { }
+
+    bool build(const tf::GraphDef& def)
+    {
+        // Library functions are subgraphs 1..n; calls resolve to them by name.
+        for (const tf::FunctionDef& f : def.library().function()) {
+            Subgraph s;
+            s.name = f.signature().name();
+            m_functions.emplace(s.name, int(m_graph.subgraphs.size()));
+            m_graph.subgraphs.push_back(std::move(s));
+        }
+        if (!addNodes(def.node(), 0, std::string(), {}))
+            return false;
+        int index = 1;
+        for (const tf::FunctionDef& f : def.library().function())
+            addFunction(f, index++);
+        return true;
+    }
+
+    int unresolved() const { return m_unresolved; }
+
+private:
+    std::string uniqueId(const std::string& wanted)
+    {
+        std::string id = wanted;
+        for (int k = 2; !m_ids.insert(id).second; ++k)
+            id = wanted + "#" + std::to_string(k);
+        return id;
+    }
+
+    bool addNodes(const google::protobuf::RepeatedPtrField<tf::NodeDef>& defs, int subgraph, const std::string& prefix,
+                  std::unordered_map<std::string, int> known)
+    {
+        const int first = int(m_graph.nodes.size());
+        for (int i = 0; i < defs.size(); ++i)
+            known.emplace(defs[i].name(), first + i);
+        for (int i = 0; i < defs.size(); ++i) {
+            if ((i & 1023) == 0 && m_control.canceled())
+                return false;
+            const tf::NodeDef& def = defs[i];
+            Node node;
+            node.subgraph = subgraph;
+            node.opType = def.op();
+            node.kind = kindOf(def.op());
+            const auto call = m_functions.find(def.op());
+            if (call != m_functions.end()) {
+                node.kind = NodeKind::Call;
+                node.callee = call->second;
+            }
+            auto [scope, name] = text::splitScope(def.name());
+            node.name = name.empty() ? def.name() : name;
+            node.scope = prefix.empty() ? scope : scope.empty() ? prefix : prefix + "/" + scope;
+            node.id = uniqueId(prefix.empty() ? def.name() : prefix + "/" + def.name());
+            if (!def.device().empty())
+                node.attributes.push_back({ "device", def.device() });
+            int dtype = 0;
+            // Sorted attribute names: map order in the file is not meaningful.
+            std::map<std::string, const tf::AttrValue*> attrs;
+            for (const auto& [key, value] : def.attr())
+                attrs.emplace(key, &value);
+            for (const auto& [key, value] : attrs) {
+                if ((key == "T" || key == "dtype") && value->value_case() == tf::AttrValue::kType)
+                    dtype = value->type();
+                if (key == "_output_shapes")
+                    continue;
+                node.attributes.push_back({ key, attrText(*value) });
+            }
+            const auto shapes = attrs.find("_output_shapes");
+            if (shapes != attrs.end() && shapes->second->value_case() == tf::AttrValue::kList) {
+                for (const auto& shape : shapes->second->list().shape()) {
+                    Port out;
+                    out.type = shapeType(shape, dtype);
+                    out.name = def.name() + ":" + std::to_string(node.outputs.size());
+                    node.outputs.push_back(std::move(out));
+                }
+            }
+            for (const std::string& input : def.input()) {
+                const InputRef ref = parseInput(input);
+                Port port;
+                port.name = input;
+                port.control = ref.control;
+                port.producerSlot = ref.slot;
+                const auto it = known.find(ref.node);
+                if (it != known.end())
+                    port.producer = it->second;
+                else
+                    ++m_unresolved;
+                node.inputs.push_back(std::move(port));
+            }
+            m_graph.nodes.push_back(std::move(node));
+            m_graph.subgraphs[std::size_t(subgraph)].nodes.push_back(first + i);
+        }
+        // Producers learn how many output slots their consumers use, when `_output_shapes` did not say.
+        for (int i = first; i < int(m_graph.nodes.size()); ++i) {
+            for (const Port& in : m_graph.nodes[std::size_t(i)].inputs) {
+                if (in.producer < 0 || in.control)
+                    continue;
+                auto& outputs = m_graph.nodes[std::size_t(in.producer)].outputs;
+                while (int(outputs.size()) <= in.producerSlot) {
+                    Port out;
+                    out.name = m_graph.nodes[std::size_t(in.producer)].id + ":" + std::to_string(outputs.size());
+                    outputs.push_back(std::move(out));
+                }
+            }
+        }
+        return true;
+    }
+
+    void addFunction(const tf::FunctionDef& f, int subgraph)
+    {
+        const std::string prefix = f.signature().name();
+        std::unordered_map<std::string, int> known;
+        for (const auto& arg : f.signature().input_arg()) {
+            Node node;
+            node.kind = NodeKind::Input;
+            node.implicit = true;
+            node.opType = "Arg";
+            node.name = arg.name();
+            node.scope = prefix;
+            node.subgraph = subgraph;
+            node.id = uniqueId(prefix + "/" + arg.name());
+            Port out;
+            out.name = arg.name();
+            out.type.dtype = tfDataTypeName(arg.type());
+            node.outputs.push_back(std::move(out));
+            known.emplace(arg.name(), int(m_graph.nodes.size()));
+            m_graph.subgraphs[std::size_t(subgraph)].parameters.push_back(int(m_graph.nodes.size()));
+            m_graph.subgraphs[std::size_t(subgraph)].nodes.push_back(int(m_graph.nodes.size()));
+            m_graph.nodes.push_back(std::move(node));
+        }
+        addNodes(f.node_def(), subgraph, prefix, known);
+        std::unordered_map<std::string, int> byName;
+        for (int index : m_graph.subgraphs[std::size_t(subgraph)].nodes)
+            byName.emplace(m_graph.nodes[std::size_t(index)].name, index);
+        for (const auto& arg : f.signature().output_arg()) {
+            Node node;
+            node.kind = NodeKind::Output;
+            node.implicit = true;
+            node.opType = "Retval";
+            node.name = arg.name();
+            node.scope = prefix;
+            node.subgraph = subgraph;
+            node.id = uniqueId(prefix + "/output:" + arg.name());
+            Port in;
+            const auto ret = f.ret().find(arg.name());
+            if (ret != f.ret().end()) {
+                in.name = ret->second;
+                const InputRef ref = parseInput(ret->second);
+                const auto it = byName.find(ref.node);
+                if (it != byName.end()) {
+                    in.producer = it->second;
+                    in.producerSlot = ref.slot;
+                }
+            }
+            node.inputs.push_back(std::move(in));
+            m_graph.subgraphs[std::size_t(subgraph)].nodes.push_back(int(m_graph.nodes.size()));
+            if (m_graph.subgraphs[std::size_t(subgraph)].output < 0)
+                m_graph.subgraphs[std::size_t(subgraph)].output = int(m_graph.nodes.size());
+            m_graph.nodes.push_back(std::move(node));
+        }
+    }
+
+    Graph& m_graph;
+    const ImportControl& m_control;
+    std::unordered_map<std::string, int> m_functions;
+    std::unordered_set<std::string> m_ids;
+    int m_unresolved = 0;
+};
+
+GraphResult build(const tf::GraphDef& def, const QString& path, Diagnostics diagnostics, const ImportControl& control)
+{
+    auto graph = std::make_unique<Graph>();
+    graph->path = path;
+    graph->format = GraphFormat::TensorFlow;
+    if (def.has_versions())
+        graph->metadata.push_back({ "producer", std::to_string(def.versions().producer()) });
+    graph->subgraphs.emplace_back();
+    Builder builder(*graph, control);
+    if (!builder.build(def)) {
+        GraphResult result = publishGraph(std::move(graph), diagnostics, true);
+        result.canceled = true;
+        return result;
+    }
+    if (builder.unresolved() > 0)
+        diagnostics.append(graphDiagnostic(
+            Severity::Warning, path,
+            GraphTr::tr("%n node input(s) name nodes that are not in the graph.", nullptr, builder.unresolved())));
+    return publishGraph(std::move(graph), diagnostics);
+}
+
+/// Collects the parser's complaints instead of letting protobuf log them.
+class TextErrors final : public google::protobuf::io::ErrorCollector
+{
+public:
+    void AddError(int line, google::protobuf::io::ColumnNumber column, const std::string& message) override
+    {
+        if (firstLine < 0) {
+            firstLine = line + 1;
+            firstColumn = column + 1;
+            first = message;
+        }
+    }
+    void AddWarning(int, google::protobuf::io::ColumnNumber, const std::string&) override { }
+
+    int firstLine = -1;
+    int firstColumn = -1;
+    std::string first;
+};
+
+bool looksLikeText(std::string_view bytes)
+{
+    const std::string_view head = text::trim(bytes.substr(0, 256));
+    if (head.empty())
+        return false;
+    const unsigned char c = static_cast<unsigned char>(head.front());
+    return c == '#' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+} // namespace
+
+std::string tfDataTypeName(int type)
+{
+    static const char* const kNames[]
+        = { "",          "float32", "float64",    "int32",   "uint8",    "int16",   "int8",     "string",
+            "complex64", "int64",   "bool",       "qint8",   "quint8",   "qint32",  "bfloat16", "qint16",
+            "quint16",   "uint16",  "complex128", "float16", "resource", "variant", "uint32",   "uint64" };
+    if (type > 100)
+        type -= 100;
+    if (type >= 0 && type < int(std::size(kNames)))
+        return kNames[type];
+    return "type" + std::to_string(type);
+}
+
+GraphResult TfGraphReader::read(std::string_view bytes, const QString& path, const ImportControl& control)
+{
+    if (looksLikeText(bytes))
+        return readText(bytes, path, control);
+    return readGraphDef(bytes, path, control);
+}
+
+GraphResult TfGraphReader::readGraphDef(std::string_view bytes, const QString& path, const ImportControl& control)
+{
+    Diagnostics diagnostics;
+    if (bytes.empty()) {
+        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The graph is empty.")));
+        return publishGraph(nullptr, diagnostics, true);
+    }
+    tf::GraphDef def;
+    if (bytes.size() > std::size_t(std::numeric_limits<int>::max())
+        || !def.ParseFromArray(bytes.data(), int(bytes.size()))) {
+        def.Clear();
+        const std::size_t stop = wire::salvage(def, bytes);
+        if (def.node_size() == 0) {
+            diagnostics.append(graphDiagnostic(
+                Severity::Error, path,
+                GraphTr::tr("Not a readable TensorFlow GraphDef: the protobuf data is damaged or of another kind."),
+                qint64(stop)));
+            return publishGraph(nullptr, diagnostics, true);
+        }
+        diagnostics.append(graphDiagnostic(
+            Severity::Warning, path,
+            GraphTr::tr("The GraphDef is damaged or cut off after byte %1; the %2 nodes before it were read.")
+                .arg(stop)
+                .arg(def.node_size()),
+            qint64(stop)));
+    }
+    return build(def, path, diagnostics, control);
+}
+
+GraphResult TfGraphReader::readText(std::string_view text, const QString& path, const ImportControl& control)
+{
+    Diagnostics diagnostics;
+    tf::GraphDef def;
+    google::protobuf::TextFormat::Parser parser;
+    TextErrors errors;
+    parser.RecordErrorsTo(&errors);
+    // Newer TensorFlow versions add fields (experimental_debug_info, full_type ...): skip what we do not know.
+    parser.AllowUnknownField(true);
+    parser.AllowUnknownExtension(true);
+    google::protobuf::io::ArrayInputStream input(text.data(), int(std::min<std::size_t>(text.size(), INT32_MAX)));
+    if (!parser.Parse(&input, &def)) {
+        // The text parser stops at the first error; nodes before it are kept (Parse fills as it goes).
+        const bool anything = def.node_size() > 0;
+        diagnostics.append(graphDiagnostic(anything ? Severity::Warning : Severity::Error, path,
+                                           GraphTr::tr("Not valid GraphDef text at line %1, column %2: %3")
+                                               .arg(errors.firstLine)
+                                               .arg(errors.firstColumn)
+                                               .arg(QString::fromStdString(errors.first)),
+                                           -1, errors.firstLine));
+        if (!anything)
+            return publishGraph(nullptr, diagnostics, true);
+    }
+    return build(def, path, diagnostics, control);
+}
+
+GraphResult readEventFileGraph(const QString& path, const ImportControl& control)
+{
+    summary::RecordReader reader(path);
+    if (!reader.open()) {
+        GraphResult result;
+        result.diagnostics.append(graphDiagnostic(
+            Severity::Error, path, GraphTr::tr("Cannot open the event file: %1").arg(reader.errorString())));
+        return result;
+    }
+    tb::Event event;
+    summary::RecordReader::Record record;
+    for (;;) {
+        if (control.canceled()) {
+            GraphResult result;
+            result.canceled = true;
+            return result;
+        }
+        const summary::RecordStatus status = reader.next(record);
+        if (status == summary::RecordStatus::BadDataCrc)
+            continue;
+        if (status != summary::RecordStatus::Ok)
+            break;
+        if (!event.ParseFromArray(record.data, int(record.size)) || !event.has_graph_def())
+            continue;
+        return TfGraphReader::readGraphDef(event.graph_def(), path, control);
+    }
+    GraphResult result;
+    result.diagnostics.append(
+        graphDiagnostic(Severity::Warning, path, GraphTr::tr("The event file holds no graph (no graph_def record).")));
+    return result;
+}
+
+} // namespace runlens::graph

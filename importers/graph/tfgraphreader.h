@@ -1,0 +1,36 @@
+#pragma once
+
+#include "core/importcontrol.h"
+#include "graph/graphresult.h"
+
+#include <QString>
+
+#include <string_view>
+
+namespace runlens::graph {
+
+/// Reads a TensorFlow GraphDef (also what torch's `add_graph` writes into event files) into a Graph.
+/// Every NodeDef is a node (the node count); `^name` inputs are control edges, `name:k` picks output
+/// slot k, `_output_shapes` gives the output ports' shapes. Const, Placeholder and variable ops keep their
+/// kinds (Constant, Input, Parameter). Functions of the library become subgraphs; a node whose op is a
+/// library function is a Call. Plain C++: no threads, no event loop.
+class TfGraphReader
+{
+public:
+    /// A `.pb` (binary) or `.pbtxt` (protobuf text format) file; the bytes decide which.
+    static GraphResult read(std::string_view bytes, const QString& path, const ImportControl& control = {});
+    /// A serialized GraphDef, e.g. the `graph_def` field of a tensorboard Event record; `path` names the
+    /// file it came from in diagnostics.
+    static GraphResult readGraphDef(std::string_view bytes, const QString& path, const ImportControl& control = {});
+    /// A GraphDef in protobuf text format.
+    static GraphResult readText(std::string_view text, const QString& path, const ImportControl& control = {});
+};
+
+/// Reads the first GraphDef found in a TensorBoard event file (TFRecord-framed Event records with
+/// `graph_def`), as written by `tf.summary` or torch's `SummaryWriter.add_graph`.
+GraphResult readEventFileGraph(const QString& path, const ImportControl& control = {});
+
+/// "float32", "int64" ... for TensorFlow DataType values (references drop their `_ref`).
+std::string tfDataTypeName(int type);
+
+} // namespace runlens::graph
