@@ -1,5 +1,6 @@
 #include "chrometracereader.h"
 
+#include "eventscanner.h"
 #include "jsonscan.h"
 #include "trace/tracestorebuilder.h"
 #include "traceinput.h"
@@ -12,8 +13,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <limits>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -26,7 +32,7 @@ namespace {
 namespace od = simdjson::ondemand;
 using namespace jsonscan;
 
-static_assert(TraceInput::kPadding >= simdjson::SIMDJSON_PADDING);
+static_assert(TraceBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
 
 constexpr std::int64_t kAbsurdNs = std::int64_t(7) * 24 * 3600 * 1000'000'000;
 constexpr int kDetailedDiagnostics = 10;
@@ -51,21 +57,24 @@ struct KindCache
 class SourceReader
 {
 public:
-    SourceReader(TraceStoreBuilder& builder, int source, const QString& name, const std::string& text, std::size_t size,
+    SourceReader(TraceStoreBuilder& builder, int source, const QString& name, const TraceInput& input,
                  const ImportControl& control, Diagnostics& diagnostics, int progressBase, int progressSpan)
         : m_builder(builder)
         , m_source(source)
         , m_name(name)
-        , m_data(text.data())
-        , m_end(text.data() + size)
-        , m_bufferEnd(text.data() + text.size())
+        , m_data(input.buffer->data())
+        , m_bufferEnd(input.buffer->data() + input.buffer->capacity() + TraceBuffer::kPadding)
+        , m_expected(std::max<std::uint64_t>(input.expected, 1))
         , m_control(control)
         , m_diagnostics(diagnostics)
         , m_progressBase(progressBase)
         , m_progressSpan(progressSpan)
     { }
 
-    bool run();
+    /// Handles one item of the scan; false when the import was canceled.
+    bool handleItem(const ScanItem& item);
+    void finishSource();
+    bool canceled() const { return m_canceled; }
 
 private:
     qint64 offsetOf(const char* p) const { return qint64(p - m_data); }
@@ -74,12 +83,9 @@ private:
         m_diagnostics.append({ severity, m_name, at ? offsetOf(at) : -1, -1, message });
     }
     void badEvent(const char* at, const QString& why);
-
-    void parseEnvelope(const char* p);
-    const char* parseEvents(const char* p);
-    const char* resync(const char* p);
-    bool handleEvent(const char* begin, const char* end);
-    void finishSource();
+    void reportProblem(const ScanItem& item);
+    void handleMeta(std::string_view key, std::string_view value);
+    void handleEvent(const char* begin, const char* end);
 
     int trackFor(const Ident& pid, const Ident& tid, bool device);
     int processFor(const Ident& pid);
@@ -99,8 +105,8 @@ private:
     int m_source;
     QString m_name;
     const char* m_data;
-    const char* m_end;
     const char* m_bufferEnd;
+    std::uint64_t m_expected;
     const ImportControl& m_control;
     Diagnostics& m_diagnostics;
     int m_progressBase;
@@ -112,6 +118,7 @@ private:
     bool m_baseSet = false;
     std::uint64_t m_eventsSeen = 0;
     bool m_canceled = false;
+    std::uint32_t m_sinceCheck = 0;
     std::int64_t m_maxEnd = std::numeric_limits<std::int64_t>::min();
 
     std::uint64_t m_badEvents = 0;
@@ -144,188 +151,114 @@ void SourceReader::badEvent(const char* at, const QString& why)
                QCoreApplication::translate("runlens::ChromeTraceReader", "Skipped an event: %1").arg(why));
 }
 
-bool SourceReader::run()
+bool SourceReader::handleItem(const ScanItem& item)
 {
-    const char* p = skipWhitespace(m_data, m_end);
-    if (m_end - p >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-        p = skipWhitespace(p + 3, m_end);
-    if (p >= m_end) {
-        report(Severity::Error, p,
-               QCoreApplication::translate("runlens::ChromeTraceReader", "The trace file is empty"));
-    } else if (*p == '[') {
-        parseEvents(p);
-    } else if (*p == '{') {
-        parseEnvelope(p);
-    } else {
-        report(Severity::Error, p,
-               QCoreApplication::translate(
-                   "runlens::ChromeTraceReader",
-                   "Not a Chrome trace: expected a JSON object with \"traceEvents\" or an array of events"));
-    }
-    finishSource();
-    return !m_canceled;
-}
-
-void SourceReader::parseEnvelope(const char* p)
-{
-    ++p;
-    bool first = true;
-    while (true) {
-        p = skipWhitespace(p, m_end);
-        if (p >= m_end) {
-            report(Severity::Error, p,
-                   QCoreApplication::translate("runlens::ChromeTraceReader",
-                                               "The trace ends inside its top-level object (truncated file?)"));
-            return;
-        }
-        if (*p == '}')
-            break;
-        if (*p == ',') {
-            ++p;
-            continue;
-        }
-        if (*p != '"') {
-            report(Severity::Error, p,
-                   QCoreApplication::translate("runlens::ChromeTraceReader",
-                                               "Unexpected character in the top-level object; the rest is ignored"));
-            return;
-        }
-        const char* keyEnd = skipString(p, m_end);
-        if (!keyEnd) {
-            report(Severity::Error, p,
-                   QCoreApplication::translate("runlens::ChromeTraceReader",
-                                               "The trace ends inside a key (truncated file?)"));
-            return;
-        }
-        const std::string_view key(p + 1, std::size_t(keyEnd - p - 2));
-        p = skipWhitespace(keyEnd, m_end);
-        if (p >= m_end || *p != ':') {
-            report(Severity::Error, p,
-                   QCoreApplication::translate("runlens::ChromeTraceReader",
-                                               "Expected ':' after a top-level key; the rest is ignored"));
-            return;
-        }
-        p = skipWhitespace(p + 1, m_end);
-        if (key == "traceEvents" && p < m_end && *p == '[') {
-            p = parseEvents(p);
-            if (!p || m_canceled)
-                return;
-            continue;
-        }
-        const char* valueEnd = skipValue(p, m_end);
-        if (!valueEnd) {
-            report(Severity::Error, p,
-                   QCoreApplication::translate("runlens::ChromeTraceReader",
-                                               "The trace ends inside the value of \"%1\" (truncated file?)")
-                       .arg(QString::fromUtf8(key.data(), qsizetype(key.size()))));
-            return;
-        }
-        const std::string_view value(p, std::size_t(valueEnd - p));
-        m_metadata += first ? "{" : ",";
-        first = false;
-        m_metadata.append(keyEnd - key.size() - 2, key.size() + 2);
-        m_metadata += ':';
-        m_metadata += value;
-        if (key == "baseTimeNanoseconds") {
-            std::int64_t base = 0;
-            if (parseInt64(value, base) || parseMicrosToNanos(value, base)) {
-                if (key == "baseTimeNanoseconds" && m_eventsSeen > 0 && !m_baseSet)
-                    m_builder.shiftSource(m_source, base);
-                m_base = base;
-                m_baseSet = true;
-                m_builder.source(m_source).baseTimeNs = base;
-            }
-        } else if (key == "distributedInfo" && *p == '{') {
-            od::document doc;
-            od::object info;
-            std::int64_t rank = -1;
-            if (!m_argsParser.iterate(p, value.size(), std::size_t(m_bufferEnd - p)).get(doc)
-                && !doc.get_object().get(info) && !info.find_field_unordered("rank").get_int64().get(rank)) {
-                m_builder.source(m_source).rank = int(rank);
-            }
-        }
-        p = valueEnd;
-    }
-    if (!first)
-        m_metadata += '}';
-}
-
-const char* SourceReader::resync(const char* p)
-{
-    // Find the next '{' that follows a ',' (the start of the next event) after damaged text.
-    while (p < m_end) {
-        const auto* brace = static_cast<const char*>(std::memchr(p, '{', std::size_t(m_end - p)));
-        if (!brace)
-            return nullptr;
-        const char* q = brace;
-        while (q > p && (q[-1] == ' ' || q[-1] == '\n' || q[-1] == '\r' || q[-1] == '\t'))
-            --q;
-        if (q > p && q[-1] == ',')
-            return brace;
-        p = brace + 1;
-    }
-    return nullptr;
-}
-
-const char* SourceReader::parseEvents(const char* p)
-{
-    ++p;
-    std::uint64_t sinceCheck = 0;
-    while (true) {
-        p = skipWhitespace(p, m_end);
-        if (p >= m_end) {
-            report(Severity::Error, p,
-                   QCoreApplication::translate(
-                       "runlens::ChromeTraceReader",
-                       "The trace ends inside the event list (truncated file?); the events before are kept"));
-            return nullptr;
-        }
-        const char c = *p;
-        if (c == ']')
-            return p + 1;
-        if (c == ',') {
-            ++p;
-            continue;
-        }
-        if (c != '{') {
-            report(Severity::Warning, p,
-                   QCoreApplication::translate("runlens::ChromeTraceReader",
-                                               "Unexpected text between events; skipped to the next event"));
-            p = resync(p);
-            if (!p)
-                return nullptr;
-            continue;
-        }
-        const char* eventEnd = skipValue(p, m_end);
-        if (!eventEnd) {
-            report(Severity::Error, p,
-                   QCoreApplication::translate(
-                       "runlens::ChromeTraceReader",
-                       "The trace ends inside an event (truncated file?); the events before it are kept"));
-            return nullptr;
-        }
-        if (!handleEvent(p, eventEnd)) {
-            // The event was malformed beyond its own text: continue at the next plausible event.
-            const char* next = skipWhitespace(eventEnd, m_end);
-            if (next < m_end && *next != ',' && *next != ']') {
-                next = resync(eventEnd);
-                if (!next)
-                    return nullptr;
-            }
-            eventEnd = next;
-        }
-        p = eventEnd;
-        if (++sinceCheck >= 4096) {
-            sinceCheck = 0;
+    switch (item.type) {
+    case ScanItem::Event:
+        handleEvent(item.begin, item.end);
+        if (++m_sinceCheck >= 4096) {
+            m_sinceCheck = 0;
             if (m_control.canceled()) {
                 m_canceled = true;
-                report(Severity::Info, p,
+                report(Severity::Info, item.end,
                        QCoreApplication::translate("runlens::ChromeTraceReader",
                                                    "Import canceled; the events read so far are kept"));
-                return nullptr;
+                return false;
             }
             m_control.report(m_progressBase
-                             + int(double(m_progressSpan) * double(p - m_data) / double(m_end - m_data)));
+                             + int(double(m_progressSpan) * double(item.end - m_data) / double(m_expected)));
+        }
+        return true;
+    case ScanItem::Meta:
+        handleMeta(item.keyText(), item.text());
+        return true;
+    case ScanItem::Problem:
+        reportProblem(item);
+        return true;
+    }
+    return true;
+}
+
+void SourceReader::reportProblem(const ScanItem& item)
+{
+    const char* context = "runlens::ChromeTraceReader";
+    switch (item.problem) {
+    case ScanProblem::None:
+        return;
+    case ScanProblem::Empty:
+        report(Severity::Error, item.begin, QCoreApplication::translate(context, "The trace file is empty"));
+        return;
+    case ScanProblem::NotATrace:
+        report(Severity::Error, item.begin,
+               QCoreApplication::translate(
+                   context, "Not a Chrome trace: expected a JSON object with \"traceEvents\" or an array of events"));
+        return;
+    case ScanProblem::EndsInsideObject:
+        report(Severity::Error, item.begin,
+               QCoreApplication::translate(context, "The trace ends inside its top-level object (truncated file?)"));
+        return;
+    case ScanProblem::UnexpectedTopLevel:
+        report(
+            Severity::Error, item.begin,
+            QCoreApplication::translate(context, "Unexpected character in the top-level object; the rest is ignored"));
+        return;
+    case ScanProblem::EndsInsideKey:
+        report(Severity::Error, item.begin,
+               QCoreApplication::translate(context, "The trace ends inside a key (truncated file?)"));
+        return;
+    case ScanProblem::ExpectedColon:
+        report(Severity::Error, item.begin,
+               QCoreApplication::translate(context, "Expected ':' after a top-level key; the rest is ignored"));
+        return;
+    case ScanProblem::EndsInsideValue:
+        report(Severity::Error, item.begin,
+               QCoreApplication::translate(context, "The trace ends inside the value of \"%1\" (truncated file?)")
+                   .arg(QString::fromUtf8(item.key, qsizetype(item.keyLength))));
+        return;
+    case ScanProblem::EndsInsideEventList:
+        report(Severity::Error, item.begin,
+               QCoreApplication::translate(
+                   context, "The trace ends inside the event list (truncated file?); the events before are kept"));
+        return;
+    case ScanProblem::UnexpectedBetweenEvents:
+        report(Severity::Warning, item.begin,
+               QCoreApplication::translate(context, "Unexpected text between events; skipped to the next event"));
+        return;
+    case ScanProblem::EndsInsideEvent:
+        report(Severity::Error, item.begin,
+               QCoreApplication::translate(
+                   context, "The trace ends inside an event (truncated file?); the events before it are kept"));
+        return;
+    case ScanProblem::ReadIncomplete:
+        report(Severity::Warning, item.begin,
+               QCoreApplication::translate(context, "The file could not be read completely"));
+        return;
+    }
+}
+
+void SourceReader::handleMeta(std::string_view key, std::string_view value)
+{
+    m_metadata += m_metadata.empty() ? "{" : ",";
+    m_metadata += '"';
+    m_metadata += key;
+    m_metadata += "\":";
+    m_metadata += value;
+    if (key == "baseTimeNanoseconds") {
+        std::int64_t base = 0;
+        if (parseInt64(value, base) || parseMicrosToNanos(value, base)) {
+            if (m_eventsSeen > 0 && !m_baseSet)
+                m_builder.shiftSource(m_source, base);
+            m_base = base;
+            m_baseSet = true;
+            m_builder.source(m_source).baseTimeNs = base;
+        }
+    } else if (key == "distributedInfo" && !value.empty() && value.front() == '{') {
+        od::document doc;
+        od::object info;
+        std::int64_t rank = -1;
+        if (!m_argsParser.iterate(value.data(), value.size(), std::size_t(m_bufferEnd - value.data())).get(doc)
+            && !doc.get_object().get(info) && !info.find_field_unordered("rank").get_int64().get(rank)) {
+            m_builder.source(m_source).rank = int(rank);
         }
     }
 }
@@ -463,7 +396,7 @@ void SourceReader::addCounters(const Ident& pid, std::string_view name, std::int
     noteEnd(time);
 }
 
-bool SourceReader::handleEvent(const char* begin, const char* end)
+void SourceReader::handleEvent(const char* begin, const char* end)
 {
     od::document doc;
     od::object obj;
@@ -473,7 +406,7 @@ bool SourceReader::handleEvent(const char* begin, const char* end)
         error = doc.get_object().get(obj);
     if (error) {
         badEvent(begin, QString::fromUtf8(simdjson::error_message(error)));
-        return true;
+        return;
     }
 
     std::string_view ph, name, cat, bp, args;
@@ -492,7 +425,7 @@ bool SourceReader::handleEvent(const char* begin, const char* end)
             error = field.value().get(value);
         if (error) {
             badEvent(begin, QString::fromUtf8(simdjson::error_message(error)));
-            return true;
+            return;
         }
         ++fields;
         const char* k = rawKey.raw();
@@ -546,18 +479,18 @@ bool SourceReader::handleEvent(const char* begin, const char* end)
                      QCoreApplication::translate("runlens::ChromeTraceReader",
                                                  "field \"%1\" has a wrong type or an invalid value")
                          .arg(QString::fromUtf8(key.data(), qsizetype(key.size()))));
-            return true;
+            return;
         }
     }
     if (error) {
         badEvent(begin, QString::fromUtf8(simdjson::error_message(error)));
-        return true;
+        return;
     }
 
     TraceSource& source = m_builder.source(m_source);
     if (fields == 0) {
         ++source.sentinelEvents;
-        return true;
+        return;
     }
     const char phase = ph.size() == 1 ? ph[0] : 0;
     ++m_eventsSeen;
@@ -566,11 +499,11 @@ bool SourceReader::handleEvent(const char* begin, const char* end)
 
     if (phase == 'M') {
         applyMetadata(name, pid, tid, args);
-        return true;
+        return;
     }
     if (!hasTs) {
         badEvent(begin, QCoreApplication::translate("runlens::ChromeTraceReader", "no valid \"ts\""));
-        return true;
+        return;
     }
     const std::int64_t start = m_base + ts;
     StringTable& strings = m_builder.strings();
@@ -592,7 +525,7 @@ bool SourceReader::handleEvent(const char* begin, const char* end)
                 m_stacks.resize(std::size_t(track) + 1);
             m_stacks[std::size_t(track)].push_back({ start, nameId, catId, kind, ref });
             noteEnd(start);
-            return true;
+            return;
         }
         std::uint8_t flags = 0;
         std::int64_t duration = 0;
@@ -612,7 +545,7 @@ bool SourceReader::handleEvent(const char* begin, const char* end)
             if (findUnsignedArg(args, "\"correlation\"", correlation) && correlation != 0)
                 m_builder.setCorrelation(track, start, correlation);
         }
-        return true;
+        return;
     }
     case 'E': {
         const int track = trackFor(pid, tid, false);
@@ -630,23 +563,23 @@ bool SourceReader::handleEvent(const char* begin, const char* end)
                        QCoreApplication::translate("runlens::ChromeTraceReader",
                                                    "An \"E\" event has no matching \"B\" on its thread; ignored"));
         }
-        return true;
+        return;
     }
     case 's':
     case 't':
     case 'f': {
         if (!hasId) {
             badEvent(begin, QCoreApplication::translate("runlens::ChromeTraceReader", "flow event without \"id\""));
-            return true;
+            return;
         }
         const int track = trackFor(pid, tid, false);
         const bool enclosing = phase != 'f' || bp == "e";
         m_builder.addFlowPoint(track, start, id, strings.intern(cat), phase, enclosing);
-        return true;
+        return;
     }
     case 'C':
         addCounters(pid, name, start, args);
-        return true;
+        return;
     case 'b':
     case 'e':
     case 'n': {
@@ -672,19 +605,21 @@ bool SourceReader::handleEvent(const char* begin, const char* end)
             ++m_unmatchedEnds;
         }
         noteEnd(start);
-        return true;
+        return;
     }
     default:
         // Phases without a timeline representation here (P samples, O/N/D objects, ...): counted only.
-        return true;
+        return;
     }
 }
 
 void SourceReader::finishSource()
 {
     TraceSource& source = m_builder.source(m_source);
-    if (!m_metadata.empty())
+    if (!m_metadata.empty()) {
+        m_metadata += '}';
         source.metadataJson = QByteArray(m_metadata.data(), qsizetype(m_metadata.size()));
+    }
 
     std::uint64_t unterminated = 0;
     const std::int64_t traceEnd = m_maxEnd == std::numeric_limits<std::int64_t>::min() ? 0 : m_maxEnd;
@@ -731,18 +666,137 @@ ChromeTraceResult finishResult(TraceStoreBuilder& builder, Diagnostics diagnosti
     return result;
 }
 
-} // namespace
-
-bool ChromeTraceReader::readInto(TraceStoreBuilder& builder, const QString& name, std::shared_ptr<std::string> text,
-                                 std::size_t size, const ImportControl& control, Diagnostics& diagnostics,
-                                 int progressBase, int progressSpan)
+// Hands scanned items from the scanning thread to the parsing thread in batches, so the two threads
+// meet once per few thousand events. Bounded, so a fast scanner does not run far ahead in memory.
+class ScanQueue final : public ScanSink
 {
-    const int source = builder.addSource(name, text);
-    if (!text)
+public:
+    bool take(const ScanItem& item) override
+    {
+        m_filling.push_back(item);
+        if (m_filling.size() < kBatch)
+            return !m_stopped.load(std::memory_order_relaxed);
+        return flush();
+    }
+
+    void finish()
+    {
+        flush();
+        std::lock_guard lock(m_mutex);
+        m_done = true;
+        m_ready.notify_all();
+    }
+
+    /// Swaps the next batch into `batch`; false when the scan is over and every batch was taken.
+    bool pop(std::vector<ScanItem>& batch)
+    {
+        std::unique_lock lock(m_mutex);
+        m_ready.wait(lock, [this] { return !m_full.empty() || m_done; });
+        if (m_full.empty())
+            return false;
+        batch.clear();
+        m_spare.push_back(std::move(batch));
+        batch = std::move(m_full.front());
+        m_full.pop_front();
+        m_room.notify_one();
+        return true;
+    }
+
+    void stop()
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopped = true;
+        m_room.notify_all();
+    }
+
+private:
+    static constexpr std::size_t kBatch = 4096;
+    static constexpr std::size_t kMaxBatches = 32;
+
+    bool flush()
+    {
+        std::unique_lock lock(m_mutex);
+        m_room.wait(lock, [this] { return m_full.size() < kMaxBatches || m_stopped; });
+        if (m_stopped)
+            return false;
+        if (!m_filling.empty()) {
+            m_full.push_back(std::move(m_filling));
+            m_ready.notify_one();
+        }
+        if (!m_spare.empty()) {
+            m_filling = std::move(m_spare.back());
+            m_spare.pop_back();
+        } else {
+            m_filling = {};
+        }
+        m_filling.reserve(kBatch);
+        return true;
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    std::condition_variable m_room;
+    std::deque<std::vector<ScanItem>> m_full;
+    std::vector<std::vector<ScanItem>> m_spare;
+    std::vector<ScanItem> m_filling;
+    std::atomic<bool> m_stopped { false };
+    bool m_done = false;
+};
+
+// Parses items as the scanner finds them, on the scanner's thread.
+class DirectSink final : public ScanSink
+{
+public:
+    explicit DirectSink(SourceReader& reader)
+        : m_reader(reader)
+    { }
+    bool take(const ScanItem& item) override { return m_reader.handleItem(item); }
+
+private:
+    SourceReader& m_reader;
+};
+
+// Inputs below this are scanned and parsed on one thread: starting a thread costs more than it saves.
+constexpr std::uint64_t kThreadedBytes = std::uint64_t(4) << 20;
+
+// Reads one input into the builder as a new source. Large inputs are scanned (and, for plain files,
+// read from disk) on a second thread while this one parses the events.
+bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& input, const ImportControl& control,
+                Diagnostics& diagnostics, int progressBase, int progressSpan)
+{
+    const int source = builder.addSource(name, input.buffer);
+    if (!input.buffer)
         return !control.canceled();
-    SourceReader reader(builder, source, name, *text, size, control, diagnostics, progressBase, progressSpan);
-    return reader.run();
+    SourceReader reader(builder, source, name, input, control, diagnostics, progressBase, progressSpan);
+    EventScanner scanner(input);
+    if (input.expected < kThreadedBytes) {
+        DirectSink sink(reader);
+        scanner.run(sink);
+    } else {
+        ScanQueue queue;
+        std::thread scanning([&] {
+            scanner.run(queue);
+            queue.finish();
+        });
+        std::vector<ScanItem> batch;
+        bool going = true;
+        while (going && queue.pop(batch)) {
+            for (const ScanItem& item : batch) {
+                if (!reader.handleItem(item)) {
+                    going = false;
+                    break;
+                }
+            }
+        }
+        queue.stop();
+        while (queue.pop(batch)) { }
+        scanning.join();
+    }
+    reader.finishSource();
+    return !reader.canceled();
 }
+
+} // namespace
 
 ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const ImportControl& control)
 {
@@ -751,24 +805,25 @@ ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const Import
     const int count = int(std::max<qsizetype>(paths.size(), 1));
     bool canceled = false;
     for (int i = 0; i < paths.size() && !canceled; ++i) {
-        TraceInput input = readTraceInput(paths[i], diagnostics);
+        TraceInput input = openTraceInput(paths[i], diagnostics);
         if (control.canceled()) {
             canceled = true;
             break;
         }
         const int base = 1000 * i / count;
         const int span = 1000 / count;
-        canceled = !readInto(builder, paths[i], input.text, input.size, control, diagnostics, base, span);
+        canceled = !readSource(builder, paths[i], input, control, diagnostics, base, span);
     }
     return finishResult(builder, std::move(diagnostics), canceled, control);
 }
 
-ChromeTraceResult ChromeTraceReader::readBytes(std::string bytes, const QString& name, const ImportControl& control)
+ChromeTraceResult ChromeTraceReader::readBytes(const std::string& bytes, const QString& name,
+                                               const ImportControl& control)
 {
     TraceStoreBuilder builder;
     Diagnostics diagnostics;
-    TraceInput input = traceInputFromBytes(std::move(bytes), name, diagnostics);
-    const bool canceled = !readInto(builder, name, input.text, input.size, control, diagnostics);
+    TraceInput input = traceInputFromBytes(bytes, name, diagnostics);
+    const bool canceled = !readSource(builder, name, input, control, diagnostics, 0, 1000);
     return finishResult(builder, std::move(diagnostics), canceled, control);
 }
 

@@ -11,8 +11,6 @@
 
 namespace runlens::trace {
 
-class TraceStoreBuilder;
-
 /// What reading one or more Chrome traces produced: the store (never null, possibly empty) and every
 /// problem found. `canceled` is set when the control asked to stop; the store then holds what was read.
 struct ChromeTraceResult
@@ -27,20 +25,16 @@ struct ChromeTraceResult
 /// absolute time. Events are split by a light scanner and parsed one at a time with simdjson On Demand,
 /// so a bad event (invalid UTF-8, bad escape, wrong types) is skipped with a diagnostic and a truncated
 /// or broken file keeps everything before the damage. `args` are not parsed: the store keeps their
-/// position in the retained input. A plain C++ core: no threads, no Qt event loop.
+/// position in the retained input. Large files are read from disk and split into events on a second
+/// thread while the calling thread parses them; no Qt event loop is needed.
 class ChromeTraceReader
 {
 public:
     /// Reads `paths` (each becomes a source, in that order) into one store.
     static ChromeTraceResult read(const QStringList& paths, const ImportControl& control = {});
     /// Reads a trace held in memory (plain or gzip bytes); `name` labels the source and diagnostics.
-    static ChromeTraceResult readBytes(std::string bytes, const QString& name, const ImportControl& control = {});
-
-    /// Appends one file's events to `builder` as a new source; returns false when canceled.
-    /// `progressBase`/`progressSpan` place this file's progress in the overall 0..1000 range.
-    static bool readInto(TraceStoreBuilder& builder, const QString& name, std::shared_ptr<std::string> text,
-                         std::size_t size, const ImportControl& control, Diagnostics& diagnostics, int progressBase = 0,
-                         int progressSpan = 1000);
+    static ChromeTraceResult readBytes(const std::string& bytes, const QString& name,
+                                       const ImportControl& control = {});
 };
 
 } // namespace runlens::trace

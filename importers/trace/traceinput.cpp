@@ -12,17 +12,17 @@ namespace runlens::trace {
 
 namespace {
 
-bool isGzip(const std::string& bytes)
+bool isGzip(std::string_view bytes)
 {
     return bytes.size() >= 2 && std::uint8_t(bytes[0]) == 0x1f && std::uint8_t(bytes[1]) == 0x8b;
 }
 
-// Inflates every gzip member of `in` into one buffer with room for the padding.
-TraceInput inflate(const std::string& in, const QString& name, Diagnostics& diagnostics)
+// Inflates every gzip member of `in` into one buffer.
+TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagnostics)
 {
     TraceInput result;
     result.compressed = true;
-    auto out = std::make_shared<std::string>();
+    auto out = std::make_shared<TraceBuffer>();
     // The trailer's ISIZE (size mod 2^32) is only a hint: trust it within a sane ratio of the input.
     std::size_t hint = in.size() * 4;
     if (in.size() >= 18) {
@@ -31,7 +31,12 @@ TraceInput inflate(const std::string& in, const QString& name, Diagnostics& diag
         if (isize >= in.size() && isize <= in.size() * std::size_t(1100))
             hint = isize;
     }
-    out->resize(hint + TraceInput::kPadding);
+    if (!out->reserve(hint + 1)) {
+        diagnostics.append(
+            { Severity::Error, name, -1, -1,
+              QCoreApplication::translate("runlens::ChromeTraceReader", "Not enough memory to inflate the trace") });
+        return {};
+    }
 
     z_stream stream {};
     if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) {
@@ -48,9 +53,12 @@ TraceInput inflate(const std::string& in, const QString& name, Diagnostics& diag
         stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + consumed));
         const std::size_t chunkIn = std::min<std::size_t>(in.size() - consumed, 1u << 30);
         stream.avail_in = uInt(chunkIn);
-        if (out->size() - TraceInput::kPadding - produced < (1u << 16))
-            out->resize(std::max(out->size() * 2, out->size() + (std::size_t(1) << 20)));
-        const std::size_t room = std::min<std::size_t>(out->size() - TraceInput::kPadding - produced, 1u << 30);
+        if (out->capacity() - produced < (1u << 16)
+            && !out->reserve(std::max(out->capacity() * 2, out->capacity() + (std::size_t(1) << 20)))) {
+            failed = true;
+            break;
+        }
+        const std::size_t room = std::min<std::size_t>(out->capacity() - produced, 1u << 30);
         stream.next_out = reinterpret_cast<Bytef*>(out->data() + produced);
         stream.avail_out = uInt(room);
         const int rc = ::inflate(&stream, Z_NO_FLUSH);
@@ -85,68 +93,103 @@ TraceInput inflate(const std::string& in, const QString& name, Diagnostics& diag
                                           "The gzip stream is truncated or corrupt; using the %1 bytes inflated so far")
                   .arg(produced) });
     }
-    out->resize(produced + TraceInput::kPadding);
-    std::fill(out->begin() + std::ptrdiff_t(produced), out->end(), ' ');
-    if (out->capacity() > out->size() + out->size() / 8)
-        out->shrink_to_fit();
-    result.text = std::move(out);
-    result.size = produced;
+    out->setSize(produced);
+    out->shrinkToFit();
+    out->seal();
+    result.expected = produced;
+    result.buffer = std::move(out);
     return result;
 }
 
 } // namespace
 
-TraceInput traceInputFromBytes(std::string bytes, const QString& name, Diagnostics& diagnostics)
+TraceInput::TraceInput() = default;
+TraceInput::~TraceInput() = default;
+TraceInput::TraceInput(TraceInput&&) noexcept = default;
+TraceInput& TraceInput::operator=(TraceInput&&) noexcept = default;
+
+TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, Diagnostics& diagnostics)
 {
     if (isGzip(bytes))
         return inflate(bytes, name, diagnostics);
     TraceInput result;
-    result.size = bytes.size();
-    bytes.append(TraceInput::kPadding, ' ');
-    result.text = std::make_shared<std::string>(std::move(bytes));
+    auto buffer = std::make_shared<TraceBuffer>(bytes.size());
+    buffer->append(bytes);
+    buffer->seal();
+    result.expected = bytes.size();
+    result.buffer = std::move(buffer);
     return result;
 }
 
-TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics)
+TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    auto file = std::make_unique<QFile>(path);
+    if (!file->open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         diagnostics.append(
             { Severity::Error, path, -1, -1,
               QCoreApplication::translate("runlens::ChromeTraceReader",
                                           "Cannot open the trace: %1. Check that the file exists and is readable.")
-                  .arg(file.errorString()) });
+                  .arg(file->errorString()) });
         return {};
     }
-    const qint64 size = file.size();
-    unsigned char magic[2] = { 0, 0 };
-    const bool gzip = file.peek(reinterpret_cast<char*>(magic), 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-
-    std::string bytes;
-    // Read straight into the padded buffer when no inflation is needed: one copy of the file in memory.
-    bytes.resize(std::size_t(size) + (gzip ? 0 : TraceInput::kPadding));
-    qint64 done = 0;
-    while (done < size) {
-        const qint64 n = file.read(bytes.data() + done, size - done);
-        if (n <= 0)
-            break;
-        done += n;
+    const qint64 size = std::max<qint64>(file->size(), 0);
+    char magic[2] = { 0, 0 };
+    const bool gzip = file->read(magic, 2) == 2 && isGzip(std::string_view(magic, 2));
+    file->seek(0);
+    if (gzip) {
+        std::string compressed(std::size_t(size), '\0');
+        const qint64 n = file->read(compressed.data(), size);
+        compressed.resize(std::size_t(std::max<qint64>(n, 0)));
+        return inflate(compressed, path, diagnostics);
     }
-    if (done < size) {
+    TraceInput result;
+    result.buffer = std::make_shared<TraceBuffer>(std::size_t(size));
+    if (result.buffer->capacity() < std::size_t(size)) {
+        diagnostics.append({ Severity::Error, path, -1, -1,
+                             QCoreApplication::translate("runlens::ChromeTraceReader",
+                                                         "Not enough memory to read the trace (%1 bytes)")
+                                 .arg(size) });
+        return {};
+    }
+    result.expected = std::uint64_t(size);
+    result.file = std::move(file);
+    if (size == 0)
+        readMore(result, 1);
+    return result;
+}
+
+std::size_t readMore(TraceInput& input, std::size_t chunk)
+{
+    if (!input.file || !input.buffer)
+        return 0;
+    TraceBuffer& buffer = *input.buffer;
+    const std::size_t want = std::min<std::size_t>(chunk, std::size_t(input.expected) - buffer.size());
+    qint64 n = 0;
+    if (want > 0) {
+        n = input.file->read(buffer.data() + buffer.size(), qint64(want));
+        if (n > 0)
+            buffer.setSize(buffer.size() + std::size_t(n));
+    }
+    if (n <= 0 || buffer.size() >= input.expected) {
+        input.truncatedRead = buffer.size() < input.expected;
+        input.expected = buffer.size();
+        input.file.reset();
+        buffer.seal();
+    }
+    return std::size_t(std::max<qint64>(n, 0));
+}
+
+TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics)
+{
+    TraceInput input = openTraceInput(path, diagnostics);
+    while (!input.complete())
+        readMore(input, std::size_t(64) << 20);
+    if (input.truncatedRead) {
         diagnostics.append(
-            { Severity::Warning, path, done, -1,
+            { Severity::Warning, path, qint64(input.expected), -1,
               QCoreApplication::translate("runlens::ChromeTraceReader", "The file could not be read completely") });
     }
-    if (gzip) {
-        bytes.resize(std::size_t(done));
-        return inflate(bytes, path, diagnostics);
-    }
-    std::fill(bytes.begin() + done, bytes.end(), ' ');
-    bytes.resize(std::size_t(done) + TraceInput::kPadding);
-    TraceInput result;
-    result.size = std::size_t(done);
-    result.text = std::make_shared<std::string>(std::move(bytes));
-    return result;
+    return input;
 }
 
 } // namespace runlens::trace

@@ -1,29 +1,48 @@
 #pragma once
 
 #include "core/diagnostic.h"
+#include "trace/tracebuffer.h"
 
 #include <QString>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+
+class QFile;
 
 namespace runlens::trace {
 
 /// The bytes of one trace file, inflated when gzip-compressed (detected by the 1f 8b magic, not the
-/// name). `text` holds `size` bytes of content followed by kPadding spaces, so parsers that read a
-/// little past the end stay inside the buffer. Shared, because the trace store keeps it for lazy args.
+/// name). A plain file can be read progressively: openTraceInput() reserves the whole buffer (so
+/// pointers into it stay valid) and readMore() fills it chunk by chunk, letting a parser start on the
+/// first chunks while the rest is still being read.
 struct TraceInput
 {
-    static constexpr std::size_t kPadding = 64;
-    std::shared_ptr<std::string> text;
-    std::size_t size = 0;
+    TraceInput();
+    ~TraceInput();
+    TraceInput(TraceInput&&) noexcept;
+    TraceInput& operator=(TraceInput&&) noexcept;
+
+    std::shared_ptr<TraceBuffer> buffer; ///< null when the file could not be opened
     bool compressed = false;
+    std::unique_ptr<QFile> file; ///< still open while bytes remain to be read
+    std::uint64_t expected = 0; ///< content size once fully read (the file size for plain files)
+    bool truncatedRead = false; ///< the file ended before `expected` bytes (it shrank while read)
+
+    bool complete() const { return !file; }
 };
 
-/// Reads and, if needed, inflates `path`. On failure `text` is null and `diagnostics` says why; a
-/// truncated gzip stream yields what could be inflated plus a warning.
+/// Opens `path`: gzip files are inflated completely, plain files are only opened (read with readMore()).
+/// On failure `buffer` is null and `diagnostics` says why; a truncated gzip stream yields what could be
+/// inflated plus a warning.
+TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics);
+/// Reads up to `chunk` more bytes of a progressively read input; returns how many. When the file is
+/// exhausted (or shrank), closes it, seals the buffer and sets `truncatedRead` if it ended early.
+std::size_t readMore(TraceInput& input, std::size_t chunk);
+/// openTraceInput() followed by reading everything.
 TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics);
 /// Wraps bytes already in memory (inflating them when they are gzip data).
-TraceInput traceInputFromBytes(std::string bytes, const QString& name, Diagnostics& diagnostics);
+TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, Diagnostics& diagnostics);
 
 } // namespace runlens::trace

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "tracebuffer.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -151,7 +153,7 @@ struct Step
 struct TraceSource
 {
     QString path;
-    std::shared_ptr<const std::string> input; ///< the (inflated) file content, retained for args
+    std::shared_ptr<const TraceBuffer> input; ///< the (inflated) file content, retained for args
     QByteArray metadataJson; ///< {"deviceProperties": ..., "distributedInfo": ..., ...}
     std::int64_t baseTimeNs = 0;
     int rank = -1;

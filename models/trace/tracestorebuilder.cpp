@@ -124,7 +124,7 @@ TraceStoreBuilder::TraceStoreBuilder()
 
 TraceStoreBuilder::~TraceStoreBuilder() = default;
 
-int TraceStoreBuilder::addSource(const QString& path, std::shared_ptr<const std::string> input)
+int TraceStoreBuilder::addSource(const QString& path, std::shared_ptr<const TraceBuffer> input)
 {
     TraceSource source;
     source.path = path;

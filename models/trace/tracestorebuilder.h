@@ -19,7 +19,7 @@ public:
     ~TraceStoreBuilder();
 
     /// A new input file; `input` is kept for lazy args parsing. Returns its source index.
-    int addSource(const QString& path, std::shared_ptr<const std::string> input);
+    int addSource(const QString& path, std::shared_ptr<const TraceBuffer> input);
     TraceSource& source(int index);
     StringTable& strings();
 

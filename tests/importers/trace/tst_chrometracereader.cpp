@@ -59,6 +59,27 @@ std::uint64_t slices(const TraceStore& store)
     return n;
 }
 
+// A trace of `ops` X events (each with args of about 300 bytes), `ops / 10` B/E pairs on a second
+// thread, a garbage stretch in the middle, and the time base given after the events.
+std::string largeTrace(int ops)
+{
+    std::string text = R"({"schemaVersion": 1, "traceEvents": [)";
+    const std::string padding(240, 'p');
+    for (int i = 0; i < ops; ++i) {
+        text += R"({"ph":"X","cat":"cpu_op","name":"op)" + std::to_string(i % 50) + R"(","pid":1,"tid":1,"ts":)"
+            + std::to_string(i * 10) + R"(,"dur":5,"args":{"External id":)" + std::to_string(i) + R"(,"pad":")"
+            + padding + R"("}},)" + "\n";
+        if (i % 10 == 0) {
+            text += R"({"ph":"B","name":"span","pid":1,"tid":2,"ts":)" + std::to_string(i * 10) + "},";
+            text += R"({"ph":"E","pid":1,"tid":2,"ts":)" + std::to_string(i * 10 + 7) + "},";
+        }
+        if (i == ops / 2)
+            text += "garbage here, ";
+    }
+    text += R"({}], "baseTimeNanoseconds": 1000000, "traceName": "large"})";
+    return text;
+}
+
 // A small Kineto-like trace: one op launching one kernel, with a flow and a memory event.
 const char* kSmall = R"({"schemaVersion": 1, "deviceProperties": [{"id": 0}],
   "distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 4},
@@ -101,6 +122,8 @@ private slots:
     void severalFiles();
     void counters();
     void cancel();
+    void largeInputsOnTwoThreads();
+    void largeInputTruncatedAndCanceled();
 };
 
 void TstChromeTraceReader::samples_data()
@@ -602,6 +625,85 @@ void TstChromeTraceReader::cancel()
     QVERIFY(!full.canceled);
     QCOMPARE(last, 1000);
     QCOMPARE(full.store->eventCount(), std::uint64_t(100000));
+}
+
+void TstChromeTraceReader::largeInputsOnTwoThreads()
+{
+    // Above the size where scanning moves to a second thread, in memory and from a file (read
+    // progressively while the events are parsed).
+    const int ops = 20000;
+    const std::string text = largeTrace(ops);
+    QVERIFY(text.size() > (std::size_t(5) << 20));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("large.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text.data(), qint64(text.size()));
+    file.close();
+
+    int last = -1;
+    ImportControl progress;
+    progress.progress = [&last](int permille) {
+        QVERIFY(permille >= last);
+        last = permille;
+    };
+    for (const bool fromFile : { false, true }) {
+        last = -1;
+        const ChromeTraceResult result = fromFile
+            ? ChromeTraceReader::read({ path }, progress)
+            : ChromeTraceReader::readBytes(text, QStringLiteral("large.json"), progress);
+        QCOMPARE(last, 1000);
+        QVERIFY(!result.canceled);
+        // The garbage stretch is reported once, at its offset, and skipped.
+        QCOMPARE(result.diagnostics.size(), 1);
+        QCOMPARE(result.diagnostics[0].offset, qint64(text.find("garbage")));
+        const TraceSource& source = result.store->sources()[0];
+        QCOMPARE(source.events, std::uint64_t(ops + 2 * (ops / 10)));
+        QCOMPARE(source.eventsByPhase[int('X')], std::uint64_t(ops));
+        QCOMPARE(source.sentinelEvents, std::uint64_t(1));
+        QVERIFY(source.metadataJson.contains("\"traceName\":\"large\""));
+        QCOMPARE(slices(*result.store), std::uint64_t(ops + ops / 10));
+        // The time base given after the events moves them all; args stay readable in the retained input.
+        QCOMPARE(result.store->startTime(), std::int64_t(1000000));
+        const Track* ops1 = nullptr;
+        for (const Track& t : result.store->tracks())
+            ops1 = t.tid == 1 ? &t : ops1;
+        QVERIFY(ops1);
+        QCOMPARE(ops1->size(), std::size_t(ops));
+        const std::string_view args = result.store->argsJson(int(ops1 - result.store->tracks().data()), ops - 1);
+        QVERIFY2(args.find("\"External id\":" + std::to_string(ops - 1)) != std::string_view::npos,
+                 std::string(args.substr(0, 40)).c_str());
+    }
+}
+
+void TstChromeTraceReader::largeInputTruncatedAndCanceled()
+{
+    const int ops = 20000;
+    const std::string text = largeTrace(ops);
+    std::uint64_t previous = 0;
+    for (const double fraction : { 0.3, 0.55, 0.8, 0.999 }) {
+        const std::size_t cut = std::size_t(double(text.size()) * fraction);
+        const ChromeTraceResult result = ChromeTraceReader::readBytes(text.substr(0, cut), QStringLiteral("cut.json"));
+        QVERIFY(hasError(result.diagnostics));
+        const std::uint64_t events = result.store->sources()[0].events;
+        QVERIFY(events > previous);
+        QVERIFY(events < std::uint64_t(ops + 2 * (ops / 10)));
+        previous = events;
+        for (const Diagnostic& d : result.diagnostics)
+            QVERIFY(d.offset <= qint64(cut));
+    }
+    // Canceled once a fifth is done: the scanning thread stops too, and what was read is kept.
+    std::atomic_bool stop { false };
+    ImportControl control;
+    control.cancel = &stop;
+    control.progress = [&stop](int permille) {
+        if (permille >= 200)
+            stop = true;
+    };
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("large.json"), control);
+    QVERIFY(result.canceled);
+    QVERIFY(result.store->sources()[0].events > 0);
+    QVERIFY(result.store->sources()[0].events < std::uint64_t(ops));
 }
 
 QTEST_GUILESS_MAIN(TstChromeTraceReader)

@@ -27,7 +27,7 @@ public:
     explicit AnalysisTraceBuilder(int sources = 1)
     {
         for (int s = 0; s < sources; ++s) {
-            m_inputs.push_back(std::make_shared<std::string>());
+            m_inputs.push_back(std::make_shared<trace::TraceBuffer>());
             m_sources.push_back(m_builder.addSource(QStringLiteral("rank%1.json").arg(s), m_inputs.back()));
             const int cpu = m_builder.process(m_sources.back(), 100 + s);
             m_builder.setProcessName(cpu, "python");
@@ -48,11 +48,11 @@ public:
     {
         trace::ArgsRef ref;
         if (!args.empty()) {
-            std::string& input = *m_inputs[std::size_t(sourceOfTrack(track))];
+            trace::TraceBuffer& input = *m_inputs[std::size_t(sourceOfTrack(track))];
             ref.offset = input.size();
             ref.length = std::uint32_t(args.size());
             input.append(args);
-            input += '\n';
+            input.append("\n");
         }
         const trace::StringId id = m_builder.strings().intern(name);
         const trace::StringId cat = m_builder.strings().intern(trace::eventKindId(kind));
@@ -89,7 +89,7 @@ private:
     }
 
     trace::TraceStoreBuilder m_builder;
-    std::vector<std::shared_ptr<std::string>> m_inputs;
+    std::vector<std::shared_ptr<trace::TraceBuffer>> m_inputs;
     std::vector<int> m_sources;
     std::vector<int> m_cpuTracks;
     std::vector<int> m_gpuTracks;

@@ -280,7 +280,9 @@ void TstTraceStore::ordering()
 
 void TstTraceStore::argsJson()
 {
-    auto input = std::make_shared<const std::string>(R"({"args":{"correlation":5}})");
+    auto input = std::make_shared<TraceBuffer>();
+    QVERIFY(input->append(R"({"args":{"correlation":5}})"));
+    input->seal();
     TraceStoreBuilder builder;
     const int t = builder.threadTrack(builder.process(builder.addSource({}, input), 1), 1);
     builder.addSlice(t, 0, 1, 0, 0, EventKind::Runtime, { 8, 17 });

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace runlens::trace {
+
+/// The bytes of one trace file as the importer holds them: `size()` bytes of content followed by at
+/// least kPadding readable bytes (spaces once sealed), so SIMD parsers may read a little past the end.
+/// Memory is not zero-filled before use (a 1 GB trace is not written twice), and large buffers ask the
+/// kernel for huge pages, which makes filling them several times cheaper. The trace store keeps the
+/// buffer of each source for lazy `args` parsing. Growing may move the data: only grow a buffer before
+/// anyone holds pointers into it.
+class TraceBuffer
+{
+public:
+    static constexpr std::size_t kPadding = 64;
+
+    TraceBuffer() = default;
+    /// Room for `capacity` content bytes (plus the padding), content size 0. On allocation failure the
+    /// buffer stays empty with capacity 0.
+    explicit TraceBuffer(std::size_t capacity);
+    ~TraceBuffer();
+    TraceBuffer(const TraceBuffer&) = delete;
+    TraceBuffer& operator=(const TraceBuffer&) = delete;
+
+    char* data() { return m_data; }
+    const char* data() const { return m_data; }
+    std::size_t size() const { return m_size; }
+    std::size_t capacity() const { return m_capacity; }
+    std::string_view view() const { return { m_data, m_size }; }
+
+    /// Makes room for `capacity` content bytes, keeping the content; false when memory is exhausted.
+    bool reserve(std::size_t capacity);
+    /// Sets the content size (<= capacity) after writing into data() directly.
+    void setSize(std::size_t size);
+    /// Appends bytes, growing geometrically; false when memory is exhausted.
+    bool append(std::string_view bytes);
+    /// Fills the padding after the content with spaces (call when the content is complete).
+    void seal();
+    /// Returns unused capacity to the system when it is large compared with the content.
+    void shrinkToFit();
+
+private:
+    bool allocate(std::size_t capacity);
+    void release();
+
+    char* m_data = nullptr;
+    std::size_t m_size = 0;
+    std::size_t m_capacity = 0;
+    std::size_t m_mapped = 0; ///< bytes mapped with mmap, 0 when the block came from malloc
+};
+
+} // namespace runlens::trace
