@@ -4,6 +4,7 @@
 
 #include <graphviz/cgraph.h>
 
+#include <algorithm>
 #include <cctype>
 #include <mutex>
 #include <string>
@@ -201,9 +202,9 @@ void describeNode(Agnode_t* n, Node& node)
             }
         }
     } else {
-        display = label.empty() || label == "\\N" ? id : firstLine(label);
-        if (display.find("\\N") != std::string::npos)
-            display = id;
+        // "\N" (the default) stands for the node's name, which may itself hold several lines.
+        display = firstLine(label.empty() || label.find("\\N") != std::string::npos ? std::string_view(id)
+                                                                                    : std::string_view(label));
     }
     if (display.empty())
         display = id;
@@ -358,6 +359,17 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
         }
     }
     agclose(g);
+    // Numbered head ports are input slots (MindSpore: 0 is the operator, then the arguments): put them in
+    // slot order; other inputs keep the order cgraph gave.
+    for (Node& node : graph->nodes) {
+        std::stable_sort(node.inputs.begin(), node.inputs.end(), [](const Port& a, const Port& b) {
+            const bool an = !a.name.empty() && a.name.find_first_not_of("0123456789") == std::string::npos;
+            const bool bn = !b.name.empty() && b.name.find_first_not_of("0123456789") == std::string::npos;
+            if (an && bn)
+                return a.name.size() != b.name.size() ? a.name.size() < b.name.size() : a.name < b.name;
+            return an && !bn;
+        });
+    }
     if (canceled) {
         GraphResult result = publishGraph(nullptr, diagnostics, true);
         result.canceled = true;

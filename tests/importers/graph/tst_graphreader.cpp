@@ -98,6 +98,8 @@ private slots:
     void hostile();
     void truncatedKeepsNodes_data();
     void truncatedKeepsNodes();
+    void mutatedSamples_data();
+    void mutatedSamples();
 };
 
 void TestGraphReader::samples_data()
@@ -380,6 +382,22 @@ void TestGraphReader::dotClustersAndLabels()
         QCOMPARE(conv.opType, std::string("torch.nn.modules.conv.Conv2d"));
         QCOMPARE(g.nodes[std::size_t(g.find("conv1.weight"))].kind, NodeKind::Parameter);
     }
+    {
+        // onnx's net_drawer names nodes "<name>/<op> (op#k)\n input0 ...": the first line is the name.
+        const QString path = samples + QStringLiteral("/runs/pytorch_cnn_baseline/graph/model.onnx.dot");
+        const GraphResult result = GraphReader::read(path, ArtifactKind::GraphDot);
+        QVERIFY(result.graph);
+        const Node* conv = nullptr;
+        for (const Node& n : result.graph->nodes) {
+            if (n.id.rfind("/conv1/Conv/Conv (op#0)", 0) == 0)
+                conv = &n;
+        }
+        QVERIFY(conv);
+        QCOMPARE(conv->scope, std::string("conv1/Conv"));
+        QCOMPARE(conv->name, std::string("Conv"));
+        QCOMPARE(conv->opType, std::string("Conv"));
+        QCOMPARE(conv->inputs.size(), std::size_t(3));
+    }
 }
 
 void TestGraphReader::hostile_data()
@@ -466,6 +484,67 @@ void TestGraphReader::truncatedKeepsNodes()
             QVERIFY(!cut.diagnostics.isEmpty() || kind == ArtifactKind::GraphMindSporeIr);
             checkConsistent(*cut.graph);
         }
+    }
+}
+
+void TestGraphReader::mutatedSamples_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<ArtifactKind>("kind");
+    QTest::newRow("onnx") << "graphs/onnx/mnist-8.onnx" << ArtifactKind::GraphOnnx;
+    QTest::newRow("onnx loop") << "graphs/onnx/test_loop11/model.onnx" << ArtifactKind::GraphOnnx;
+    QTest::newRow("anf debugger") << "graphs/mindspore_debug_graph_pb/lenet.pb" << ArtifactKind::GraphAnfIr;
+    QTest::newRow("pbtxt") << "graphs/tensorflow/graphdef_foo.pbtxt" << ArtifactKind::GraphTensorFlow;
+    QTest::newRow("ir") << "graphs/mindspore_ir/mindir.md.ex1_18_execute_0161.ir" << ArtifactKind::GraphMindSporeIr;
+    QTest::newRow("dat") << "graphs/mindspore_ir/read_ir_files.md.ex3_ms1x_format.dat"
+                         << ArtifactKind::GraphMindSporeIr;
+    QTest::newRow("dot") << "graphs/mindspore_dot/cf.dot" << ArtifactKind::GraphDot;
+}
+
+void TestGraphReader::mutatedSamples()
+{
+    // Damaged copies (bytes overwritten, removed, duplicated) never crash a reader, and whatever graph comes
+    // back is consistent. A fixed seed keeps failures reproducible.
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    QFETCH(QString, file);
+    QFETCH(ArtifactKind, kind);
+    const QByteArray original = readAll(samples + QLatin1Char('/') + file);
+    QVERIFY(!original.isEmpty());
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("mutated"));
+    std::uint32_t state = 12345;
+    auto random = [&state](std::uint32_t bound) {
+        state = state * 1664525u + 1013904223u;
+        return (state >> 8) % bound;
+    };
+    for (int round = 0; round < 60; ++round) {
+        QByteArray bytes = original;
+        const int edits = 1 + int(random(8));
+        for (int e = 0; e < edits && !bytes.isEmpty(); ++e) {
+            const qsizetype at = qsizetype(random(std::uint32_t(bytes.size())));
+            switch (random(3)) {
+            case 0:
+                bytes[at] = char(random(256));
+                break;
+            case 1:
+                bytes.remove(at, qsizetype(random(16)) + 1);
+                break;
+            default:
+                bytes.insert(at, bytes.mid(at, qsizetype(random(32)) + 1));
+                break;
+            }
+        }
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(bytes);
+        out.close();
+        const GraphResult result = GraphReader::read(path, kind);
+        if (result.graph)
+            checkConsistent(*result.graph);
+        else
+            QVERIFY(!result.diagnostics.isEmpty());
+        for (const Diagnostic& d : result.diagnostics)
+            QCOMPARE(d.file, path);
     }
 }
 
