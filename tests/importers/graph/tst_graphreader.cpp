@@ -93,6 +93,7 @@ private slots:
     void tfControlInputsAndSlots();
     void tfEventFileGraph();
     void anfDebuggerGraph();
+    void anfModelAndGraphDef();
     void dotClustersAndLabels();
     void hostile_data();
     void hostile();
@@ -338,6 +339,57 @@ void TestGraphReader::anfDebuggerGraph()
     QCOMPARE(onehot.inputs[0].producer, g.find("args1"));
     QCOMPARE(onehot.inputs[1].producer, g.find("cst1"));
     QCOMPARE(onehot.outputs.front().type.text(), std::string("float32[32,10]"));
+}
+
+void TestGraphReader::anfModelAndGraphDef()
+{
+    // tests/data/graph_anf_model.README describes what python protobuf wrote.
+    const QString modelPath = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph_anf_model.pb");
+    const QString graphPath = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph_anf_graph_def.pb");
+    const QByteArray model = readAll(modelPath);
+    const QByteArray graphDef = readAll(graphPath);
+    QVERIFY(!model.isEmpty() && !graphDef.isEmpty());
+    const GraphResult fromModel = AnfIrGraphReader::read(std::string_view(model.constData(), model.size()), modelPath);
+    const GraphResult fromGraph
+        = AnfIrGraphReader::readGraphProto(std::string_view(graphDef.constData(), graphDef.size()), graphPath);
+    const GraphResult bare = AnfIrGraphReader::read(std::string_view(graphDef.constData(), graphDef.size()), graphPath);
+    for (const GraphResult* result : { &fromModel, &fromGraph, &bare }) {
+        QVERIFY(result->graph);
+        QVERIFY(result->diagnostics.isEmpty());
+        const Graph& g = *result->graph;
+        checkConsistent(g);
+        QCOMPARE(g.format, GraphFormat::AnfIr);
+        QCOMPARE(g.name, std::string("2_train_network"));
+        QCOMPARE(g.nodeCount(), 3);
+        const Node& conv = g.nodes[std::size_t(g.find("1"))];
+        QCOMPARE(conv.opType, std::string("Conv2D"));
+        QCOMPARE(conv.scope, std::string("Default/network-WithLossCell/_backbone-LeNet5/conv1-Conv2d"));
+        QCOMPARE(conv.name, std::string("Conv2D-op1"));
+        QCOMPARE(conv.inputs[0].producer, g.find("x"));
+        QCOMPARE(conv.inputs[1].producer, g.find("conv1.weight"));
+        QCOMPARE(conv.inputs[1].type.text(), std::string("float32[6,1,5,5]"));
+        QCOMPARE(conv.outputs.front().type.text(), std::string("float32[32,6,28,28]"));
+        bool padMode = false;
+        for (const Attribute& a : conv.attributes)
+            padMode = padMode || (a.name == "pad_mode" && a.value == "valid");
+        QVERIFY(padMode);
+        // An input named by its producer's full name resolves through the number after "op".
+        const Node& add = g.nodes[std::size_t(g.find("2"))];
+        QCOMPARE(add.inputs[0].producer, g.find("1"));
+        const Node& constant = g.nodes[std::size_t(add.inputs[1].producer)];
+        QCOMPARE(constant.kind, NodeKind::Constant);
+        QCOMPARE(constant.outputs.front().type.text(), std::string("float32[2]"));
+        const Node& relu = g.nodes[std::size_t(g.find("3"))];
+        QCOMPARE(relu.inputs.size(), std::size_t(2));
+        QVERIFY(!relu.inputs[0].control);
+        QVERIFY(relu.inputs[1].control);
+        QCOMPARE(g.subgraphs[0].parameters.size(), std::size_t(2));
+        QCOMPARE(g.nodes[std::size_t(g.subgraphs[0].output)].inputs.front().producer, g.find("3"));
+    }
+    bool domain = false;
+    for (const Attribute& a : fromModel.graph->metadata)
+        domain = domain || (a.name == "domain" && a.value == "mindspore");
+    QVERIFY(domain);
 }
 
 void TestGraphReader::dotClustersAndLabels()
