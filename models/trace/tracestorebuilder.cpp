@@ -116,6 +116,7 @@ struct TraceStoreBuilder::Private
     void resolveFlows();
     void resolveCorrelations();
     void findSteps();
+    void addMarkerSteps();
 };
 
 TraceStoreBuilder::TraceStoreBuilder()
@@ -617,6 +618,77 @@ void TraceStoreBuilder::Private::resolveCorrelations()
     }
 }
 
+namespace {
+
+bool containsStep(std::string_view text)
+{
+    // "Steps" (MindInsight timelines), "Step Trace" (CANN msprof), "step_trace" ...
+    for (std::size_t i = 0; i + 4 <= text.size(); ++i) {
+        if ((text[i] == 's' || text[i] == 'S') && text.substr(i + 1, 3) == "tep")
+            return true;
+    }
+    return false;
+}
+
+// The step number of a marker slice: "12", "Iteration 12", "Step 12", "step#12"; -1 otherwise.
+std::int64_t markerStepNumber(std::string_view name)
+{
+    for (const std::string_view prefix : { "Iteration", "iteration", "Step", "step" }) {
+        if (name.starts_with(prefix)) {
+            name.remove_prefix(prefix.size());
+            while (!name.empty() && (name.front() == ' ' || name.front() == '_' || name.front() == '#'))
+                name.remove_prefix(1);
+            break;
+        }
+    }
+    std::int64_t number = -1;
+    const auto result = std::from_chars(name.data(), name.data() + name.size(), number);
+    if (result.ec != std::errc() || result.ptr != name.data() + name.size() || name.empty())
+        return -1;
+    return number;
+}
+
+} // namespace
+
+void TraceStoreBuilder::Private::addMarkerSteps()
+{
+    // Traces without ProfilerStep#N mark steps on a track of their own: MindInsight timelines have a
+    // "Steps" thread whose slices are named by the step number, CANN msprof timelines a "Step Trace"
+    // process with "Iteration N" slices. Used only for sources that have no ProfilerStep#N.
+    TraceStore& s = *store;
+    std::vector<bool> hasSteps(s.m_sources.size(), false);
+    for (const Step& step : s.m_steps) {
+        if (step.source >= 0 && std::size_t(step.source) < hasSteps.size())
+            hasSteps[std::size_t(step.source)] = true;
+    }
+    for (std::size_t t = 0; t < s.m_tracks.size(); ++t) {
+        const Track& track = s.m_tracks[t];
+        if (track.type == TrackType::Counter || std::size_t(track.source) >= hasSteps.size()
+            || hasSteps[std::size_t(track.source)])
+            continue;
+        const Process* process = track.process >= 0 && std::size_t(track.process) < s.m_processes.size()
+            ? &s.m_processes[std::size_t(track.process)]
+            : nullptr;
+        if (!containsStep(s.m_strings.view(track.name)) && !(process && containsStep(s.m_strings.view(process->name))))
+            continue;
+        for (std::size_t i = 0; i < track.size(); ++i) {
+            if (track.depth[i] != 0 || track.duration[i] <= 0)
+                continue;
+            const std::int64_t number = markerStepNumber(s.m_strings.view(track.name_[i]));
+            if (number < 0)
+                continue;
+            Step step;
+            step.number = number;
+            step.start = track.start[i];
+            step.end = track.end(i);
+            step.source = track.source;
+            step.track = int(t);
+            step.slice = std::uint32_t(i);
+            s.m_steps.push_back(step);
+        }
+    }
+}
+
 void TraceStoreBuilder::Private::findSteps()
 {
     TraceStore& s = *store;
@@ -661,6 +733,7 @@ void TraceStoreBuilder::Private::findSteps()
             s.m_steps.push_back(step);
         }
     }
+    addMarkerSteps();
     std::stable_sort(s.m_steps.begin(), s.m_steps.end(), [](const Step& a, const Step& b) {
         if (a.source != b.source)
             return a.source < b.source;

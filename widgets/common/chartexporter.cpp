@@ -31,6 +31,13 @@ void appendNumber(QByteArray& out, double value)
         return;
     }
     char buffer[32];
+    // Whole numbers (counts, nanoseconds) in plain digits; std::to_chars' shortest form would write
+    // 1500000000 as 1.5e+09.
+    if (value == std::trunc(value) && std::fabs(value) < 9.0e15) {
+        const auto result = std::to_chars(buffer, buffer + sizeof buffer, std::int64_t(value));
+        out.append(buffer, int(result.ptr - buffer));
+        return;
+    }
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     out.append(buffer, int(result.ptr - buffer));
 }

@@ -472,7 +472,10 @@ ChartData StepsPanel::chartData() const
     data.xLabel = tr("Step");
     data.yLabel = tr("Time (ns)");
     data.seriesColumn = QStringLiteral("step");
+    // Times from the start of the trace, as the timeline ruler shows them: absolute nanoseconds since
+    // the epoch do not fit a double exactly.
     data.columns << QStringLiteral("start_ns") << QStringLiteral("end_ns") << QStringLiteral("duration_ns");
+    const std::int64_t origin = m_store ? m_store->startTime() : 0;
     for (int c = 0; c < trace::kStepCategoryCount; ++c)
         data.columns << QStringLiteral("%1_ns").arg(QLatin1String(trace::stepCategoryId(StepCategory(c))));
     const auto* summary = m_breakdown ? m_breakdown->summaryFor(m_source) : nullptr;
@@ -482,8 +485,8 @@ ChartData StepsPanel::chartData() const
         const StepTimes& times = step ? *step : summary->average;
         ChartSeriesData series;
         series.name = step ? QString::number(step->number) : QStringLiteral("average");
-        series.columns.push_back({ step ? double(step->start) : std::nan("") });
-        series.columns.push_back({ step ? double(step->end) : std::nan("") });
+        series.columns.push_back({ step ? double(step->start - origin) : std::nan("") });
+        series.columns.push_back({ step ? double(step->end - origin) : std::nan("") });
         series.columns.push_back({ double(times.duration()) });
         for (int c = 0; c < trace::kStepCategoryCount; ++c)
             series.columns.push_back({ double(times.ns[std::size_t(c)]) });

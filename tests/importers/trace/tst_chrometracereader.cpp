@@ -123,6 +123,7 @@ private slots:
     void counters();
     void cancel();
     void largeInputsOnTwoThreads();
+    void stepMarkers();
     void largeInputTruncatedAndCanceled();
 };
 
@@ -704,6 +705,42 @@ void TstChromeTraceReader::largeInputTruncatedAndCanceled()
     QVERIFY(result.canceled);
     QVERIFY(result.store->sources()[0].events > 0);
     QVERIFY(result.store->sources()[0].events < std::uint64_t(ops));
+}
+
+void TstChromeTraceReader::stepMarkers()
+{
+    // MindInsight: a "Steps" thread with slices named by the step number.
+    const std::string mindinsight = R"([
+      {"name": "process_name", "ph": "M", "pid": 1, "args": {"name": "Ascend Op"}},
+      {"name": "thread_name", "ph": "M", "pid": 1, "tid": 100000, "args": {"name": "Steps"}},
+      {"name": "1", "ph": "X", "pid": 1, "tid": 100000, "ts": 0, "dur": 100},
+      {"name": "2", "ph": "X", "pid": 1, "tid": 100000, "ts": 100, "dur": 120},
+      {"name": "Conv2D-op1", "ph": "X", "pid": 1, "tid": 7, "ts": 10, "dur": 5},
+      {"name": "42", "ph": "X", "pid": 1, "tid": 7, "ts": 20, "dur": 5}])";
+    ChromeTraceResult result = ChromeTraceReader::readBytes(mindinsight, QStringLiteral("timeline_display_0.json"));
+    QCOMPARE(result.store->steps().size(), std::size_t(2));
+    QCOMPARE(result.store->steps()[1].number, std::int64_t(2));
+    QCOMPARE(result.store->steps()[1].start, std::int64_t(100000));
+    QCOMPARE(result.store->steps()[1].end, std::int64_t(220000));
+
+    // CANN msprof: a "Step Trace" process with "Iteration N" slices.
+    const std::string msprof = R"([
+      {"name": "process_name", "ph": "M", "pid": 5, "args": {"name": "Step Trace"}},
+      {"name": "Iteration 3", "ph": "X", "pid": 5, "tid": 0, "ts": 50, "dur": 10},
+      {"name": "FP_BP Time 3", "ph": "X", "pid": 5, "tid": 1, "ts": 50, "dur": 8},
+      {"name": "Iteration 4", "ph": "X", "pid": 5, "tid": 0, "ts": 60, "dur": 10}])";
+    result = ChromeTraceReader::readBytes(msprof, QStringLiteral("msprof_0_1_1.json"));
+    QCOMPARE(result.store->steps().size(), std::size_t(2));
+    QCOMPARE(result.store->steps()[0].number, std::int64_t(3));
+
+    // ProfilerStep#N wins: markers are not added to a source that has them.
+    const std::string both = R"([
+      {"name": "thread_name", "ph": "M", "pid": 1, "tid": 9, "args": {"name": "Steps"}},
+      {"name": "1", "ph": "X", "pid": 1, "tid": 9, "ts": 0, "dur": 100},
+      {"name": "ProfilerStep#7", "ph": "X", "cat": "user_annotation", "pid": 1, "tid": 1, "ts": 0, "dur": 90}])";
+    result = ChromeTraceReader::readBytes(both, QStringLiteral("both.json"));
+    QCOMPARE(result.store->steps().size(), std::size_t(1));
+    QCOMPARE(result.store->steps()[0].number, std::int64_t(7));
 }
 
 QTEST_GUILESS_MAIN(TstChromeTraceReader)

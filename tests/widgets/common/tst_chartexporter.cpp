@@ -194,6 +194,16 @@ private slots:
             }
         }
         QVERIFY(lines.at(1).startsWith(QStringLiteral("\"run, \"\"quoted\"\"\",")));
+
+        // Whole numbers are written in plain digits (no exponent), fractions in shortest round-trip form.
+        ChartData numbers;
+        numbers.seriesColumn = QStringLiteral("s");
+        numbers.columns << QStringLiteral("v");
+        ChartSeriesData series;
+        series.name = QStringLiteral("x");
+        series.columns.push_back({ 1500000000.0, -42.0, 0.125, 1e20 });
+        numbers.series.push_back(series);
+        QCOMPARE(ChartExporter::toCsv(numbers), QByteArray("s,v\nx,1500000000\nx,-42\nx,0.125\nx,1e+20\n"));
     }
 
     void errors()
