@@ -739,6 +739,9 @@ private:
                                                           : m_node->args[k].key;
             if (k < m_inputTypes.size())
                 port.type = m_inputTypes[k];
+            // Monads order side effects (Load, UpdateState, Depend): they are control, not data.
+            port.control = text::startsWith(port.type.dtype, "UMonad") || text::startsWith(port.type.dtype, "IOMonad")
+                || text::startsWith(port.name, "UMonad") || text::startsWith(port.name, "IOMonad");
             node.inputs.push_back(std::move(port));
         }
         m_inputTypes.clear();

@@ -372,7 +372,8 @@ private:
     Node makeNode(const onnx::NodeProto& n, int subgraph, const std::string& scope, const ValueScope& values)
     {
         Node node;
-        node.kind = NodeKind::Op;
+        // Constant ops are listed nodes (and counted) but hold a literal, so they fold like weights.
+        node.kind = n.op_type() == "Constant" && n.domain().empty() ? NodeKind::Constant : NodeKind::Op;
         node.subgraph = subgraph;
         node.opType = text::printable(n.op_type());
         if (!n.domain().empty() && n.domain() != "ai.onnx")

@@ -247,6 +247,13 @@ void TestGraphReader::onnxLoopBody()
     // Body nodes sit under the owning node; the body's `x` comes from its own Constant node and the
     // body inputs (iter_count, cond_in, y_in) are its parameters.
     QCOMPARE(g.subgraphs[1].parameters.size(), std::size_t(3));
+    // python onnx: the body holds two Constant ops; they are counted nodes of kind Constant.
+    int constants = 0;
+    for (int index : g.subgraphs[1].nodes) {
+        const Node& n = g.nodes[std::size_t(index)];
+        constants += n.kind == NodeKind::Constant && !n.implicit ? 1 : 0;
+    }
+    QCOMPARE(constants, 2);
     for (int index : g.subgraphs[1].nodes) {
         const Node& n = g.nodes[std::size_t(index)];
         QVERIFY2(n.scope.rfind(owner.fullName(), 0) == 0, n.scope.c_str());

@@ -51,6 +51,7 @@ private slots:
     void recomputeExcerpt();
     void analyzeFail();
     void unknownLinesAreCounted();
+    void monadsAreControlInputs();
 };
 
 void TestMindSporeIrReader::ir2x()
@@ -255,6 +256,27 @@ void TestMindSporeIrReader::unknownLinesAreCounted()
     const GraphResult nothing = MindSporeIrReader::read("just some text\n", QStringLiteral("x.ir"));
     QVERIFY(!nothing.graph);
     QCOMPARE(nothing.diagnostics.first().severity, Severity::Error);
+}
+
+void TestMindSporeIrReader::monadsAreControlInputs()
+{
+    std::string text
+        = "subgraph @g(%para1_w) {\n"
+          "  %0(w) = Load(%para1_w, U)\n"
+          "      : (<Ref[Tensor[Float32]], (2), ref_key=w>, <UMonad, NoShape>) -> (<Tensor[Float32], (2)>)\n"
+          "      # Fullname with scope: (Default/net/Load-op3)\n"
+          "  Return(%0)\n"
+          "}\n";
+    const GraphResult result = MindSporeIrReader::read(text, QStringLiteral("monad.ir"));
+    QVERIFY(result.graph);
+    const Node* load = byName(*result.graph, "Load-op3");
+    QVERIFY(load);
+    QCOMPARE(load->scope, std::string("Default/net"));
+    QCOMPARE(load->inputs.size(), std::size_t(2));
+    QVERIFY(!load->inputs[0].control);
+    QCOMPARE(load->inputs[0].type.text(), std::string("float32[2]"));
+    QVERIFY(load->inputs[1].control);
+    QCOMPARE(load->outputs.front().type.text(), std::string("float32[2]"));
 }
 
 QTEST_GUILESS_MAIN(TestMindSporeIrReader)
