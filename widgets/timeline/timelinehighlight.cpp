@@ -23,7 +23,6 @@ TimelineHighlight::TimelineHighlight(const trace::TraceStore& store, const std::
             rows.resize(depth + 1);
         rows[depth].push_back(m.index);
         m_starts.push_back(track.start[m.index]);
-        ++m_count;
     }
     // Matches usually arrive in time order; sort anyway so any caller's list paints correctly.
     for (std::size_t t = 0; t < m_tracks.size(); ++t) {
@@ -34,6 +33,11 @@ TimelineHighlight::TimelineHighlight(const trace::TraceStore& store, const std::
             });
             row.erase(std::unique(row.begin(), row.end()), row.end());
         }
+    }
+    m_count = 0;
+    for (const Rows& rows : m_tracks) {
+        for (const auto& row : rows)
+            m_count += row.size();
     }
     std::sort(m_starts.begin(), m_starts.end());
     m_levels.resize(m_tracks.size());

@@ -167,7 +167,10 @@ void TimelinePanel::saveTraceSettings() const
             collapsed << processId(*m_store, process);
     }
     collapsed.sort();
-    settings.setValue(QStringLiteral("collapsed"), collapsed);
+    if (collapsed.isEmpty())
+        settings.remove(QStringLiteral("collapsed"));
+    else
+        settings.setValue(QStringLiteral("collapsed"), collapsed);
     const TimeSpan v = m_view->visibleRange();
     settings.setValue(QStringLiteral("visible"), QVariantList { qint64(v.start), qint64(v.end) });
 }

@@ -186,6 +186,10 @@ private slots:
         QCOMPARE(int(matches.size()), SmallTrace::kSteps);
         m_view->setHighlight(matches);
         QCOMPARE(int(m_view->highlight().count()), SmallTrace::kSteps);
+        // The same slice listed twice, or a slice that does not exist, is no extra match.
+        const TimelineHighlight twice(*m_trace.store,
+                                      { matches[0], matches[0], TimelineMatch { 0, m_trace.cpuTrack, 1u << 30 } });
+        QCOMPARE(twice.count(), std::size_t(1));
         const std::int64_t reluSlice = findSlice(*m_trace.store, m_trace.cpuTrack, "aten::relu");
         QVERIFY(m_view->highlight().contains(*m_trace.store, m_trace.cpuTrack, std::uint32_t(reluSlice)));
         const std::int64_t conv = findSlice(*m_trace.store, m_trace.cpuTrack, "aten::conv2d");
