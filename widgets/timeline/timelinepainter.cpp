@@ -598,6 +598,12 @@ void paintGutter(Frame& f)
         if (row.kind == TimelineRow::ProcessHeader) {
             f.p.fillRect(QRectF(0, y, f.width, row.height), QColor::fromRgba(kHeader));
             const bool collapsed = s.collapsedProcesses.contains(row.process);
+            if (collapsed && f.dim) {
+                // Matches hidden in a collapsed group: mark its header.
+                const auto& tracks = s.store->processes()[std::size_t(row.process)].tracks;
+                if (std::any_of(tracks.begin(), tracks.end(), [&](int t) { return s.highlight->hasTrack(t); }))
+                    f.p.fillRect(QRectF(2, y + 2, 3, row.height - 4), QColor::fromRgba(kMatchTick));
+            }
             // Disclosure triangle.
             const double cx = 12;
             const double cy = y + row.height / 2.0;
@@ -635,6 +641,8 @@ void paintGutter(Frame& f)
             f.p.drawLine(QPointF(0, y + row.height - 0.5), QPointF(f.width, y + row.height - 0.5));
             continue;
         }
+        if (f.dim && f.s.highlight->hasTrack(row.track))
+            f.p.fillRect(QRectF(2, y + 2, 3, row.height - 4), QColor::fromRgba(kMatchTick));
         const QRectF labelRect(24, y + TimelineLayout::kTrackPadding, f.x0 - 30, TimelineLayout::kSliceRowHeight);
         if (row.async) {
             // Async tracks: an outlined capsule marker and an italic name, like their slices.
@@ -667,7 +675,7 @@ void paintMatchTicks(Frame& f, int rulerHeight)
     auto it = std::lower_bound(starts.begin(), starts.end(), f.v0);
     while (it != starts.end() && *it <= f.v1) {
         const double x = std::floor(f.xOf(*it));
-        f.p.fillRect(QRectF(x, rulerHeight - 8, 2, 7), color);
+        f.p.fillRect(QRectF(x, rulerHeight - 6, 2, 5), color);
         ++f.stats.rects;
         it = std::lower_bound(it + 1, starts.end(), f.tOf(x + 3));
     }
@@ -720,8 +728,6 @@ void paintRuler(Frame& f)
             }
         }
     }
-    if (f.dim)
-        paintMatchTicks(f, h);
     // The selection's extent and duration.
     if (s.selection.valid()) {
         const double a = f.xOf(s.selection.start);
@@ -738,6 +744,9 @@ void paintRuler(Frame& f)
             f.p.drawText(label, Qt::AlignCenter, text);
         }
     }
+    // Over the selection bar, which would otherwise hide the matches inside it.
+    if (f.dim)
+        paintMatchTicks(f, h);
     f.p.restore();
     // Corner: the visible span.
     f.p.fillRect(QRectF(0, 0, f.x0, h), QColor::fromRgba(kRulerBackground));
