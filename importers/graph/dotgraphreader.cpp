@@ -1,6 +1,7 @@
 #include "graph/dotgraphreader.h"
 
 #include "graph/graphtext.h"
+#include "graph/graphvizlock.h"
 
 #include <graphviz/cgraph.h>
 

@@ -15,7 +15,7 @@ namespace runlens::graph {
 /// is the path of clusters it sits in. Labels are reduced to a readable name and op type: HTML tables
 /// (MindSpore's debug dots: `CNode(name)`, value and primitive tables), record labels (torch.fx:
 /// `{name=%x|op_code=...}`) and multi-line labels (first line). cgraph is not thread-safe: every call
-/// holds graphvizMutex().
+/// holds graphvizMutex() (graph/graphvizlock.h).
 class DotGraphReader
 {
 public:

@@ -158,12 +158,6 @@ GraphSummary summarizeGraph(const Graph& graph)
     return summary;
 }
 
-std::mutex& graphvizMutex()
-{
-    static std::mutex mutex;
-    return mutex;
-}
-
 std::vector<std::pair<std::string, int>> Graph::opTypeHistogram() const
 {
     std::map<std::string, int> counts;

@@ -5,7 +5,6 @@
 #include <QString>
 
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -173,8 +172,5 @@ struct GraphSummary
 };
 GraphSummary summarizeGraph(const Graph& graph);
 
-/// Graphviz (cgraph and gvc) keeps process-wide state and is not thread-safe: every call into it, from
-/// the dot importer or from a layout worker, holds this one lock.
-std::mutex& graphvizMutex();
 
 } // namespace runlens::graph

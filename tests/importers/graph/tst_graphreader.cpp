@@ -90,6 +90,7 @@ private slots:
     void samples();
     void onnxInitializers();
     void onnxLoopBody();
+    void onnxExternalData();
     void tfControlInputsAndSlots();
     void tfEventFileGraph();
     void anfDebuggerGraph();
@@ -262,6 +263,36 @@ void TestGraphReader::onnxLoopBody()
                 QVERIFY2(p.producer >= 0, p.name.c_str());
         }
     }
+}
+
+void TestGraphReader::onnxExternalData()
+{
+    // Written by python onnx (save_as_external_data, one file): layer1.weight float32[4,6] at offset 0,
+    // 96 bytes; layer1.bias float32[6] at offset 96, 24 bytes; input x float32[batch,4].
+    const QString path = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph_external.onnx");
+    const GraphResult result = GraphReader::read(path, ArtifactKind::GraphOnnx);
+    QVERIFY(result.graph);
+    QVERIFY(result.diagnostics.isEmpty());
+    const Graph& g = *result.graph;
+    checkConsistent(g);
+    QCOMPARE(g.nodeCount(), 2);
+    const Node& weight = g.nodes[std::size_t(g.find("layer1.weight"))];
+    QVERIFY(weight.data);
+    QCOMPARE(weight.data->file, std::string("graph_external.onnx.data"));
+    QCOMPARE(weight.data->offset, std::int64_t(0));
+    QCOMPARE(weight.data->length, std::int64_t(96));
+    QCOMPARE(weight.data->encoding, std::string("raw"));
+    QCOMPARE(weight.data->type.text(), std::string("float32[4,6]"));
+    const Node& bias = g.nodes[std::size_t(g.find("layer1.bias"))];
+    QCOMPARE(bias.data->offset, std::int64_t(96));
+    QCOMPARE(bias.data->length, std::int64_t(24));
+    const Node& matmul = g.nodes[std::size_t(g.find("/layer1/MatMul"))];
+    QCOMPARE(matmul.scope, std::string("layer1"));
+    QCOMPARE(matmul.inputs[0].type.text(), std::string("float32[batch,4]"));
+    QCOMPARE(g.nodes[std::size_t(matmul.inputs[0].producer)].kind, NodeKind::Input);
+    const Node& add = g.nodes[std::size_t(g.find("/layer1/Add"))];
+    QCOMPARE(add.inputs[0].producer, g.find("/layer1/MatMul"));
+    QCOMPARE(add.outputs[0].type.text(), std::string("float32[batch,6]"));
 }
 
 void TestGraphReader::tfControlInputsAndSlots()
