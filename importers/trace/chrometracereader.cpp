@@ -2,6 +2,7 @@
 
 #include "eventscanner.h"
 #include "jsonscan.h"
+#include "trace/launchindex.h"
 #include "trace/tracestorebuilder.h"
 #include "traceinput.h"
 #include "tracevalues.h"
@@ -544,6 +545,11 @@ void SourceReader::handleEvent(const char* begin, const char* end)
             std::uint64_t correlation = 0;
             if (findUnsignedArg(args, "\"correlation\"", correlation) && correlation != 0)
                 m_builder.setCorrelation(track, start, correlation);
+        }
+        if (!args.empty() && (kind == EventKind::CpuOp || (device && LaunchIndex::isDeviceWork(kind)))) {
+            std::uint64_t external = 0;
+            if (findUnsignedArg(args, "\"External id\"", external) && external != 0)
+                m_builder.setExternalId(track, start, external);
         }
         return;
     }

@@ -195,6 +195,19 @@ OperatorStatistics computeOperatorStatistics(const TraceStore& store, const Oper
                 frame.parentOp = stack.back().isOp ? int(stack.size()) - 1 : stack.back().parentOp;
             const EventKind kind = track.kind[i];
             frame.isOp = kind == EventKind::CpuOp;
+            if (frame.isOp) {
+                // Kernels joined to the op itself (by External id, when no runtime call carries them).
+                for (const LaunchIndex::Launch& l : launches.launchesOf(ti, std::uint32_t(i))) {
+                    const Track& device = tracks[std::size_t(l.deviceTrack)];
+                    if (!usable(device, l.deviceSlice))
+                        continue;
+                    const std::int64_t d = device.duration[l.deviceSlice];
+                    frame.deviceSelf += d;
+                    frame.deviceTotal += d;
+                    ++frame.kernels;
+                    kernelOps.push_back({ device.name_[l.deviceSlice], track.name_[i], d });
+                }
+            }
             if (kind == EventKind::Runtime || kind == EventKind::Driver) {
                 const auto launched = launches.launchesOf(ti, std::uint32_t(i));
                 if (!launched.empty() && frame.parentOp >= 0) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <unordered_map>
 
 namespace runlens::trace {
@@ -90,6 +91,7 @@ struct TraceStoreBuilder::Private
         asyncs; ///< (process, cat) -> id -> track
     std::vector<FlowPoint> flowPoints;
     std::vector<Correlation> correlations;
+    std::vector<Correlation> externalIds;
     std::vector<std::uint8_t> explicitSortIndex; ///< per track: sort index came from metadata
 
     int newTrack(int process, std::int64_t tid, TrackType type)
@@ -115,6 +117,7 @@ struct TraceStoreBuilder::Private
     std::int64_t sliceStartingAt(const Track& track, std::int64_t time) const;
     void resolveFlows();
     void resolveCorrelations();
+    void resolveExternalIds();
     void findSteps();
     void addMarkerSteps();
 };
@@ -257,6 +260,11 @@ void TraceStoreBuilder::setCorrelation(int track, std::int64_t startNs, std::uin
     d->correlations.push_back({ track, startNs, correlation });
 }
 
+void TraceStoreBuilder::setExternalId(int track, std::int64_t startNs, std::uint64_t externalId)
+{
+    d->externalIds.push_back({ track, startNs, externalId });
+}
+
 void TraceStoreBuilder::shiftSource(int source, std::int64_t deltaNs)
 {
     std::vector<std::uint8_t> shifted(d->store->m_tracks.size(), 0);
@@ -274,9 +282,11 @@ void TraceStoreBuilder::shiftSource(int source, std::int64_t deltaNs)
         if (shifted[std::size_t(point.track)])
             point.time += deltaNs;
     }
-    for (Correlation& corr : d->correlations) {
-        if (shifted[std::size_t(corr.track)])
-            corr.start += deltaNs;
+    for (auto* list : { &d->correlations, &d->externalIds }) {
+        for (Correlation& corr : *list) {
+            if (shifted[std::size_t(corr.track)])
+                corr.start += deltaNs;
+        }
     }
 }
 
@@ -429,8 +439,10 @@ void TraceStoreBuilder::Private::orderProcessesAndTracks()
 
     for (FlowPoint& point : flowPoints)
         point.track = trackIndex[std::size_t(point.track)];
-    for (Correlation& corr : correlations)
-        corr.track = trackIndex[std::size_t(corr.track)];
+    for (auto* list : { &correlations, &externalIds }) {
+        for (Correlation& corr : *list)
+            corr.track = trackIndex[std::size_t(corr.track)];
+    }
 }
 
 std::int64_t TraceStoreBuilder::Private::enclosingSlice(const Track& track, std::int64_t time) const
@@ -618,6 +630,79 @@ void TraceStoreBuilder::Private::resolveCorrelations()
     }
 }
 
+void TraceStoreBuilder::Private::resolveExternalIds()
+{
+    // Kineto gives each CPU op an "External id" and repeats it on the kernels the op launched. Flows and
+    // correlations normally join kernels to their runtime calls already; the external id joins the
+    // kernels they leave out (no runtime events, runtime on another source) directly to the op.
+    TraceStore& s = *store;
+    if (externalIds.empty())
+        return;
+    auto pack = [](int track, std::uint32_t slice) { return (std::uint64_t(std::uint32_t(track)) << 32) | slice; };
+    std::vector<std::uint64_t> launched;
+    for (const Flow& flow : s.m_flows) {
+        const bool fromDevice = s.m_tracks[std::size_t(flow.fromTrack)].type == TrackType::GpuStream;
+        const bool toDevice = s.m_tracks[std::size_t(flow.toTrack)].type == TrackType::GpuStream;
+        if (fromDevice != toDevice)
+            launched.push_back(toDevice ? pack(flow.toTrack, flow.toSlice) : pack(flow.fromTrack, flow.fromSlice));
+    }
+    std::sort(launched.begin(), launched.end());
+
+    struct Resolved
+    {
+        int source;
+        std::uint64_t id;
+        int track;
+        std::uint32_t slice;
+    };
+    std::vector<Resolved> devices;
+    for (const Correlation& entry : externalIds) {
+        const Track& track = s.m_tracks[std::size_t(entry.track)];
+        if (track.type != TrackType::GpuStream)
+            continue;
+        const std::int64_t slice = sliceStartingAt(track, entry.start);
+        if (slice < 0 || !isDeviceKind(track.kind[std::size_t(slice)])
+            || std::binary_search(launched.begin(), launched.end(), pack(entry.track, std::uint32_t(slice))))
+            continue;
+        devices.push_back({ track.source, entry.correlation, entry.track, std::uint32_t(slice) });
+    }
+    if (devices.empty()) {
+        externalIds = {};
+        return;
+    }
+    std::vector<Resolved> hosts;
+    for (const Correlation& entry : externalIds) {
+        const Track& track = s.m_tracks[std::size_t(entry.track)];
+        if (track.type != TrackType::Thread)
+            continue;
+        const std::int64_t slice = sliceStartingAt(track, entry.start);
+        if (slice >= 0 && track.kind[std::size_t(slice)] == EventKind::CpuOp)
+            hosts.push_back({ track.source, entry.correlation, entry.track, std::uint32_t(slice) });
+    }
+    externalIds = {};
+    const auto byKey = [](const Resolved& a, const Resolved& b) {
+        return std::tie(a.source, a.id, a.track, a.slice) < std::tie(b.source, b.id, b.track, b.slice);
+    };
+    std::sort(hosts.begin(), hosts.end(), byKey);
+    const StringId category = s.m_strings.intern("External id");
+    for (const Resolved& device : devices) {
+        const auto host
+            = std::lower_bound(hosts.begin(), hosts.end(), device, [](const Resolved& a, const Resolved& b) {
+                  return std::tie(a.source, a.id) < std::tie(b.source, b.id);
+              });
+        if (host == hosts.end() || host->source != device.source || host->id != device.id)
+            continue;
+        Flow flow;
+        flow.fromTrack = host->track;
+        flow.fromSlice = host->slice;
+        flow.toTrack = device.track;
+        flow.toSlice = device.slice;
+        flow.category = category;
+        flow.id = device.id;
+        s.m_flows.push_back(flow);
+    }
+}
+
 namespace {
 
 bool containsStep(std::string_view text)
@@ -760,6 +845,7 @@ std::shared_ptr<const TraceStore> TraceStoreBuilder::finish()
     p.orderProcessesAndTracks();
     p.resolveFlows();
     p.resolveCorrelations();
+    p.resolveExternalIds();
     p.findSteps();
 
     TraceStore& s = *p.store;

@@ -47,6 +47,9 @@ public:
                       bool bindEnclosing);
     /// The `correlation` (or `External id`) of a slice, for joining runtime calls to their kernels.
     void setCorrelation(int track, std::int64_t startNs, std::uint64_t correlation);
+    /// The `External id` of a CPU op or of a device slice: joins kernels that no flow or correlation
+    /// ties to a runtime call directly to the op that launched them.
+    void setExternalId(int track, std::int64_t startNs, std::uint64_t externalId);
     /// Moves every event of a source by `deltaNs` (a time base found after the events it applies to).
     void shiftSource(int source, std::int64_t deltaNs);
 

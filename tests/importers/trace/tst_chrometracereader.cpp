@@ -1,4 +1,6 @@
 #include "trace/chrometracereader.h"
+#include "trace/launchindex.h"
+#include "trace/opstatistics.h"
 #include "trace/tracestore.h"
 
 #include "testutils.h"
@@ -124,6 +126,7 @@ private slots:
     void cancel();
     void largeInputsOnTwoThreads();
     void stepMarkers();
+    void externalIdJoinsKernelsWithoutRuntime();
     void largeInputTruncatedAndCanceled();
 };
 
@@ -741,6 +744,49 @@ void TstChromeTraceReader::stepMarkers()
     result = ChromeTraceReader::readBytes(both, QStringLiteral("both.json"));
     QCOMPARE(result.store->steps().size(), std::size_t(1));
     QCOMPARE(result.store->steps()[0].number, std::int64_t(7));
+}
+
+void TstChromeTraceReader::externalIdJoinsKernelsWithoutRuntime()
+{
+    // Kernel "k1" has no runtime call: only its External id ties it to aten::conv. Kernel "k2" is
+    // joined by correlation to cudaLaunchKernel and must not get a second launcher.
+    const std::string text = R"([
+      {"ph": "X", "cat": "cpu_op", "name": "aten::conv", "pid": 1, "tid": 1, "ts": 0, "dur": 50, "args": {"External id": 5}},
+      {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 60, "dur": 30, "args": {"External id": 6}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 65, "dur": 5, "args": {"External id": 6, "correlation": 900}},
+      {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 20, "dur": 40, "args": {"External id": 5, "stream": 7}},
+      {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 70, "dur": 10, "args": {"External id": 6, "correlation": 900}},
+      {"ph": "X", "cat": "kernel", "name": "orphan", "pid": 0, "tid": 7, "ts": 95, "dur": 3, "args": {"External id": 77}}])";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("external.json"));
+    const TraceStore& store = *result.store;
+    int external = 0;
+    for (const Flow& flow : store.flows())
+        external += store.strings().view(flow.category) == "External id";
+    QCOMPARE(external, 1);
+
+    const LaunchIndex launches(store);
+    auto nameOf = [&store](int track, std::uint32_t slice) {
+        return store.strings().view(store.tracks()[std::size_t(track)].name_[slice]);
+    };
+    int stream = -1;
+    for (std::size_t t = 0; t < store.tracks().size(); ++t)
+        stream = store.tracks()[t].type == TrackType::GpuStream ? int(t) : stream;
+    QVERIFY(stream >= 0);
+    const LaunchIndex::Launch* k1 = launches.launcherOf(stream, 0);
+    QVERIFY(k1);
+    QCOMPARE(nameOf(k1->hostTrack, k1->hostSlice), std::string_view("aten::conv"));
+    const LaunchIndex::Launch* k2 = launches.launcherOf(stream, 1);
+    QVERIFY(k2);
+    QCOMPARE(nameOf(k2->hostTrack, k2->hostSlice), std::string_view("cudaLaunchKernel"));
+    QVERIFY(!launches.launcherOf(stream, 2)); // no op with External id 77
+
+    // The op statistics charge k1's time to aten::conv and k2's to aten::mm (through its runtime call).
+    const OperatorStatistics stats = computeOperatorStatistics(store);
+    std::map<std::string, std::int64_t> device;
+    for (const OperatorStats& op : stats.operators)
+        device[std::string(store.strings().view(op.name))] = op.deviceSelf;
+    QCOMPARE(device["aten::conv"], std::int64_t(40000));
+    QCOMPARE(device["aten::mm"], std::int64_t(10000));
 }
 
 QTEST_GUILESS_MAIN(TstChromeTraceReader)
