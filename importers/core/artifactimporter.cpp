@@ -20,6 +20,7 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact)
     case ArtifactKind::GraphAnfIr:
     case ArtifactKind::GraphMindSporeIr:
     case ArtifactKind::GraphDot:
+    case ArtifactKind::GraphTorchScript:
         return std::make_unique<graph::GraphFileImporter>(artifact.path, artifact.kind);
     default:
         return nullptr;

@@ -5,6 +5,7 @@
 #include "graph/mindsporeirreader.h"
 #include "graph/onnxgraphreader.h"
 #include "graph/tfgraphreader.h"
+#include "graph/torchscriptreader.h"
 
 #include <QFile>
 
@@ -20,7 +21,8 @@ constexpr qint64 kMaxText = qint64(1) << 30;
 
 bool isText(ArtifactKind kind)
 {
-    return kind == ArtifactKind::GraphDot || kind == ArtifactKind::GraphMindSporeIr;
+    return kind == ArtifactKind::GraphDot || kind == ArtifactKind::GraphMindSporeIr
+        || kind == ArtifactKind::GraphTorchScript;
 }
 
 } // namespace
@@ -33,6 +35,7 @@ bool GraphReader::supports(ArtifactKind kind)
     case ArtifactKind::GraphAnfIr:
     case ArtifactKind::GraphMindSporeIr:
     case ArtifactKind::GraphDot:
+    case ArtifactKind::GraphTorchScript:
         return true;
     default:
         return false;
@@ -97,6 +100,9 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
         break;
     case ArtifactKind::GraphDot:
         read = DotGraphReader::read(bytes, path, control);
+        break;
+    case ArtifactKind::GraphTorchScript:
+        read = TorchScriptReader::read(bytes, path, control);
         break;
     default:
         break;

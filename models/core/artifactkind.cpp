@@ -118,7 +118,8 @@ bool artifactKindImported(ArtifactKind kind)
 {
     return isSummaryKind(kind) || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx
         || kind == ArtifactKind::GraphTensorFlow || kind == ArtifactKind::GraphAnfIr
-        || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot;
+        || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
+        || kind == ArtifactKind::GraphTorchScript;
 }
 
 bool isSummaryKind(ArtifactKind kind)

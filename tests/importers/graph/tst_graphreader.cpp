@@ -96,6 +96,7 @@ private slots:
     void anfDebuggerGraph();
     void anfModelAndGraphDef();
     void dotClustersAndLabels();
+    void torchScriptText();
     void hostile_data();
     void hostile();
     void truncatedKeepsNodes_data();
@@ -148,6 +149,16 @@ void TestGraphReader::samples_data()
                                   << GraphFormat::Dot << 24 << 24 << 23 << true;
     QTest::newRow("model.onnx.dot") << "runs/pytorch_cnn_baseline/graph/model.onnx.dot" << ArtifactKind::GraphDot
                                     << GraphFormat::Dot << 35 << 35 << 34 << true;
+    // Statements with " = " after the header (grep -c); the return is an implicit output.
+    const auto ts = ArtifactKind::GraphTorchScript;
+    QTest::newRow("alexnet.expect") << "graphs/torchscript/TestJit.test_alexnet.expect" << ts
+                                    << GraphFormat::TorchScript << 24 << 24 << -1 << true;
+    QTest::newRow("jit_trace") << "runs/pytorch_cnn_baseline/graph/jit_trace.graph.txt" << ts
+                               << GraphFormat::TorchScript << 24 << 24 << -1 << true;
+    QTest::newRow("jit_trace inlined") << "runs/pytorch_cnn_baseline/graph/jit_trace.inlined_graph.txt" << ts
+                                       << GraphFormat::TorchScript << 69 << 69 << -1 << true;
+    QTest::newRow("fx") << "runs/pytorch_cnn_baseline/graph/fx.graph.txt" << ts << GraphFormat::TorchScript << 13 << 13
+                        << 12 << true;
     // The file's own header says "Total number of cnodes: 12".
     QTest::newRow("18_execute.ir") << "graphs/mindspore_ir/mindir.md.ex1_18_execute_0161.ir"
                                    << ArtifactKind::GraphMindSporeIr << GraphFormat::MindSporeIr << -1 << 12 << -1
@@ -490,14 +501,76 @@ void TestGraphReader::dotClustersAndLabels()
     }
 }
 
+void TestGraphReader::torchScriptText()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    {
+        const QString path = samples + QStringLiteral("/graphs/torchscript/TestJit.test_alexnet.expect");
+        const GraphResult result = GraphReader::read(path, ArtifactKind::GraphTorchScript);
+        QVERIFY(result.graph);
+        const Graph& g = *result.graph;
+        // graph(%1 : Double(10, 3, 224, 224) ... %17 : Double(1000)) {
+        QCOMPARE(g.subgraphs[0].parameters.size(), std::size_t(17));
+        QCOMPARE(g.nodes[std::size_t(g.subgraphs[0].parameters.front())].outputs.front().type.text(),
+                 std::string("float64[10,3,224,224]"));
+        // %19 : Double(10, 64, 55, 55), %20 : Handle = CppOp[ConvForward](%1, %2, %3)
+        const Node& conv = g.nodes[std::size_t(g.find("%19"))];
+        QCOMPARE(conv.opType, std::string("CppOp"));
+        QCOMPARE(conv.outputs.size(), std::size_t(2));
+        QCOMPARE(conv.outputs[0].type.text(), std::string("float64[10,64,55,55]"));
+        QCOMPARE(conv.inputs.size(), std::size_t(3));
+        QCOMPARE(conv.inputs[1].producer, g.subgraphs[0].parameters[1]);
+        // %22 ... = ^Threshold(0, 0, True)(%19): parameters first, arguments last.
+        const Node& threshold = g.nodes[std::size_t(g.find("%22"))];
+        QCOMPARE(threshold.opType, std::string("Threshold"));
+        QCOMPARE(threshold.inputs.size(), std::size_t(1));
+        QCOMPARE(threshold.inputs[0].producer, g.find("%19"));
+        // return (%88);
+        QCOMPARE(g.nodes[std::size_t(g.subgraphs[0].output)].inputs.front().producer, g.find("%88"));
+    }
+    {
+        const QString path = samples + QStringLiteral("/runs/pytorch_cnn_baseline/graph/jit_trace.inlined_graph.txt");
+        const GraphResult result = GraphReader::read(path, ArtifactKind::GraphTorchScript);
+        QVERIFY(result.graph);
+        const Graph& g = *result.graph;
+        // %input.1 : Float(2, 6, 28, 28, strides=...) = aten::_convolution(%x, %weight.5, %bias.5, ...),
+        //     scope: __module.conv1 # /usr/lib/python3/dist-packages/torch/nn/modules/conv.py:459:0
+        const Node& conv = g.nodes[std::size_t(g.find("%input.1"))];
+        QCOMPARE(conv.opType, std::string("aten::_convolution"));
+        QCOMPARE(conv.scope, std::string("conv1"));
+        QCOMPARE(conv.outputs.front().type.text(), std::string("float32[2,6,28,28]"));
+        QCOMPARE(conv.inputs.size(), std::size_t(13));
+        QCOMPARE(g.nodes[std::size_t(conv.inputs[1].producer)].kind, NodeKind::Parameter);
+        QCOMPARE(conv.sources.size(), std::size_t(1));
+        QCOMPARE(conv.sources.front().file, std::string("/usr/lib/python3/dist-packages/torch/nn/modules/conv.py"));
+        QCOMPARE(conv.sources.front().line, 459);
+        QCOMPARE(g.nodes[std::size_t(g.find("%26"))].kind, NodeKind::Constant);
+    }
+    {
+        const QString path = samples + QStringLiteral("/runs/pytorch_cnn_baseline/graph/fx.graph.txt");
+        const GraphResult result = GraphReader::read(path, ArtifactKind::GraphTorchScript);
+        QVERIFY(result.graph);
+        const Graph& g = *result.graph;
+        // %conv1 : [#users=1] = call_module[target=conv1](args = (%x,), kwargs = {})
+        const Node& conv = g.nodes[std::size_t(g.find("%conv1"))];
+        QCOMPARE(conv.opType, std::string("call_module"));
+        QCOMPARE(conv.inputs.size(), std::size_t(1));
+        QCOMPARE(conv.inputs[0].producer, g.find("%x"));
+        QCOMPARE(g.nodes[std::size_t(g.find("%x"))].kind, NodeKind::Input);
+        // return fc3
+        QCOMPARE(g.nodes[std::size_t(g.subgraphs[0].output)].inputs.front().producer, g.find("%fc3"));
+    }
+}
+
 void TestGraphReader::hostile_data()
 {
     QTest::addColumn<ArtifactKind>("kind");
     QTest::addColumn<QByteArray>("bytes");
     const QByteArray garbage = QByteArray::fromHex("ffd8ffe000104a464946deadbeef0a0a0a12ff7f1a03");
     const QByteArray png = QByteArray::fromHex("89504e470d0a1a0a0000000d49484452");
-    const ArtifactKind kinds[] = { ArtifactKind::GraphOnnx, ArtifactKind::GraphTensorFlow, ArtifactKind::GraphAnfIr,
-                                   ArtifactKind::GraphMindSporeIr, ArtifactKind::GraphDot };
+    const ArtifactKind kinds[]
+        = { ArtifactKind::GraphOnnx,        ArtifactKind::GraphTensorFlow, ArtifactKind::GraphAnfIr,
+            ArtifactKind::GraphMindSporeIr, ArtifactKind::GraphDot,        ArtifactKind::GraphTorchScript };
     for (ArtifactKind kind : kinds) {
         const QByteArray id = artifactKindId(kind).toLatin1();
         QTest::newRow(id + " empty") << kind << QByteArray();
@@ -589,6 +662,7 @@ void TestGraphReader::mutatedSamples_data()
     QTest::newRow("dat") << "graphs/mindspore_ir/read_ir_files.md.ex3_ms1x_format.dat"
                          << ArtifactKind::GraphMindSporeIr;
     QTest::newRow("dot") << "graphs/mindspore_dot/cf.dot" << ArtifactKind::GraphDot;
+    QTest::newRow("torchscript") << "graphs/torchscript/TestJit.test_alexnet.expect" << ArtifactKind::GraphTorchScript;
 }
 
 void TestGraphReader::mutatedSamples()
