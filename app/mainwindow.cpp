@@ -3,10 +3,10 @@
 #include "common/chartexporter.h"
 #include "core/importsession.h"
 #include "core/runscanner.h"
+#include "operators/operatorspanel.h"
 #include "runbrowser/runbrowserwidget.h"
 #include "scalars/scalarchart.h"
 #include "scalars/scalarspanel.h"
-#include "operators/operatorspanel.h"
 #include "steps/stepspanel.h"
 #include "timeline/timelinepanel.h"
 #include "timeline/timelinesearchbar.h"
@@ -44,6 +44,17 @@ namespace runlens {
 namespace {
 constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentPaths";
+const char* const kCombineRanksKey = "timeline/combineRanks";
+
+// "job/rank_3" -> "job": the part of a run name that the ranks of one job share.
+QString runWithoutRankFolders(const QString& run)
+{
+    static const QRegularExpression rankFolder(QStringLiteral("^rank[_-]?\\d+$"),
+                                               QRegularExpression::CaseInsensitiveOption);
+    QStringList parts = run.split(QLatin1Char('/'));
+    parts.removeIf([](const QString& part) { return part == QLatin1String(".") || rankFolder.match(part).hasMatch(); });
+    return parts.join(QLatin1Char('/'));
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -127,10 +138,11 @@ void MainWindow::createDocks()
     });
     connect(m_operatorsPanel, &OperatorsPanel::operatorActivated, this, [this](const QString& name) {
         // Every occurrence becomes a search result the user can step through with next/previous.
-        m_timelinePanel->searchBar()->setPattern(
-            QLatin1Char('^') + QRegularExpression::escape(name) + QLatin1Char('$'));
+        m_timelinePanel->searchBar()->setPattern(QLatin1Char('^') + QRegularExpression::escape(name)
+                                                 + QLatin1Char('$'));
         raiseDock(m_timelineDock);
     });
+    connect(m_operatorsPanel, &OperatorsPanel::operatorSelected, m_timelinePanel, &TimelinePanel::highlightOperator);
     connect(m_operatorsPanel, &OperatorsPanel::longestOccurrenceRequested, this, [this](int track, quint32 slice) {
         m_timelinePanel->view()->zoomToSlice(track, slice);
         m_timelinePanel->view()->selectSlice(track, slice, true);
@@ -147,10 +159,12 @@ void MainWindow::createDocks()
     m_scalarsPanel->setExportFileNameProvider([this](ChartExporter::Format format, const QString& suggested) {
         return askExportFileName(format, suggested);
     });
-    m_operatorsPanel->setExportFileNameProvider(
-        [this](ChartExporter::Format format, const QString& suggested) { return askExportFileName(format, suggested); });
-    m_stepsPanel->setExportFileNameProvider(
-        [this](ChartExporter::Format format, const QString& suggested) { return askExportFileName(format, suggested); });
+    m_operatorsPanel->setExportFileNameProvider([this](ChartExporter::Format format, const QString& suggested) {
+        return askExportFileName(format, suggested);
+    });
+    m_stepsPanel->setExportFileNameProvider([this](ChartExporter::Format format, const QString& suggested) {
+        return askExportFileName(format, suggested);
+    });
     connect(m_scalarsPanel, &ScalarsPanel::chartExported, this, [this](const QString& fileName) {
         statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
     });
@@ -188,6 +202,17 @@ void MainWindow::createActions()
     m_viewMenu->addAction(m_timelineDock->toggleViewAction());
     m_viewMenu->addAction(m_operatorsDock->toggleViewAction());
     m_viewMenu->addAction(m_stepsDock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_combineRanksAction = m_viewMenu->addAction(tr("Show All &Ranks of a Run in One Timeline"));
+    m_combineRanksAction->setCheckable(true);
+    m_combineRanksAction->setChecked(QSettings().value(QLatin1String(kCombineRanksKey), true).toBool());
+    m_combineRanksAction->setToolTip(
+        tr("Opening a rank's trace reads the traces of every rank of its run, aligned on absolute time"));
+    connect(m_combineRanksAction, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(QLatin1String(kCombineRanksKey), on);
+        if (m_session && !m_currentTraces.isEmpty())
+            openTrace(m_currentTraces.front());
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About RunLens"), this, &MainWindow::about);
@@ -315,8 +340,8 @@ void MainWindow::openPath(const QString& path)
     }
     cancelImport();
     delete m_session;
-    m_currentTrace = -1;
-    showTrace(-1, nullptr);
+    m_currentTraces.clear();
+    showTrace({}, nullptr);
     m_scalars->clear();
     m_runModel->clear();
     m_currentPath = info.absoluteFilePath();
@@ -389,11 +414,17 @@ void MainWindow::startImport(const RunManifest& manifest)
             m_statusText->setText(text);
     });
     connect(m_session, &ImportSession::finished, this, &MainWindow::importFinished);
-    connect(m_session, &ImportSession::traceArrived, this, [this](int index, std::shared_ptr<const trace::TraceStore> store) {
-        // Stores are large: only the one the user opened is kept.
-        if (index == m_currentTrace)
-            showTrace(index, std::move(store));
-    });
+    connect(m_session, &ImportSession::traceArrived, this,
+            [this](int index, std::shared_ptr<const trace::TraceStore> store) {
+                // Stores are large: only the one the user opened is kept.
+                if (m_currentTraces == QList<int> { index })
+                    showTrace({ index }, std::move(store));
+            });
+    connect(m_session, &ImportSession::tracesArrived, this,
+            [this](const QList<int>& indices, std::shared_ptr<const trace::TraceStore> store) {
+                if (indices == m_currentTraces)
+                    showTrace(indices, std::move(store));
+            });
     connect(m_session, &ImportSession::artifactsAdded, this, [this](int first, int count) {
         m_runModel->setManifest(m_session->manifest());
         for (int i = 0; i < m_session->artifactCount(); ++i)
@@ -410,7 +441,7 @@ void MainWindow::startImport(const RunManifest& manifest)
         return;
     }
     // Profiler traces can be gigabytes: they are read when opened, the first one right away.
-    m_session->setDeferredKinds({ArtifactKind::ChromeTrace});
+    m_session->setDeferredKinds({ ArtifactKind::ChromeTrace });
     m_session->setLiveTail(true, 1000);
     m_session->start();
     for (int i = 0; i < manifest.artifacts.size(); ++i) {
@@ -491,7 +522,8 @@ void MainWindow::activateArtifact(int artifactIndex)
         return;
     }
     if (artifact.kind == ArtifactKind::ChromeTrace) {
-        if (artifactIndex != m_currentTrace || m_session->state(artifactIndex).status == ImportStatus::Deferred)
+        if (!m_currentTraces.contains(artifactIndex)
+            || m_session->state(artifactIndex).status == ImportStatus::Deferred)
             openTrace(artifactIndex);
         raiseDock(m_timelineDock);
         return;
@@ -503,21 +535,73 @@ void MainWindow::activateArtifact(int artifactIndex)
 
 void MainWindow::openTrace(int artifactIndex)
 {
-    m_currentTrace = artifactIndex;
-    m_session->importArtifact(artifactIndex);
-    m_runModel->setArtifactState(artifactIndex, m_session->state(artifactIndex));
-    setBusy(true, tr("Reading %1…").arg(QDir::toNativeSeparators(m_session->manifest().artifacts[artifactIndex].relativePath)));
+    const QList<int> ranks
+        = m_combineRanksAction && m_combineRanksAction->isChecked() ? rankSiblings(artifactIndex) : QList<int>();
+    const Artifact& artifact = m_session->manifest().artifacts[artifactIndex];
+    if (ranks.size() > 1) {
+        m_currentTraces = ranks;
+        m_session->importTraces(ranks);
+        setBusy(true, tr("Reading the traces of %n rank(s)…", nullptr, int(ranks.size())));
+    } else {
+        m_currentTraces = { artifactIndex };
+        m_session->importArtifact(artifactIndex);
+        setBusy(true, tr("Reading %1…").arg(QDir::toNativeSeparators(artifact.relativePath)));
+    }
+    for (int index : std::as_const(m_currentTraces))
+        m_runModel->setArtifactState(index, m_session->state(index));
 }
 
-void MainWindow::showTrace(int artifactIndex, std::shared_ptr<const trace::TraceStore> store)
+QList<int> MainWindow::rankSiblings(int artifactIndex) const
+{
+    // Beyond these the combined store would not fit comfortably in memory next to the rest.
+    constexpr int kMaxRanks = 32;
+    constexpr qint64 kMaxBytes = qint64(4) << 30;
+    const QList<Artifact>& artifacts = m_session->manifest().artifacts;
+    const Artifact& chosen = artifacts[artifactIndex];
+    if (!chosen.rank)
+        return {};
+    // Ranks in folders of their own (rank_0/, rank_1/) are runs of their own: compare the runs without
+    // their rank folders.
+    const QString chosenJob = runWithoutRankFolders(chosen.run);
+    // One trace per rank: the one asked for, else the newest of that rank.
+    QMap<int, int> byRank;
+    for (int i = 0; i < artifacts.size(); ++i) {
+        const Artifact& a = artifacts[i];
+        if (a.kind != ArtifactKind::ChromeTrace || !a.rank || runWithoutRankFolders(a.run) != chosenJob)
+            continue;
+        auto it = byRank.find(*a.rank);
+        if (it == byRank.end())
+            byRank.insert(*a.rank, i);
+        else if (it.value() != artifactIndex && (i == artifactIndex || a.modified > artifacts[it.value()].modified))
+            it.value() = i;
+    }
+    if (byRank.size() < 2 || byRank.size() > kMaxRanks)
+        return {};
+    qint64 bytes = 0;
+    for (int index : byRank)
+        bytes += artifacts[index].size;
+    if (bytes > kMaxBytes)
+        return {};
+    return byRank.values();
+}
+
+void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store)
 {
     m_timelinePanel->setStore(store);
     m_operatorsPanel->setStore(store);
     m_stepsPanel->setStore(store);
-    if (!store || !m_session || artifactIndex < 0)
+    if (!store || !m_session || artifactIndices.isEmpty())
         return;
-    const QString name = m_session->manifest().artifacts[artifactIndex].relativePath;
-    m_timelineDock->setWindowTitle(tr("Timeline — %1").arg(QFileInfo(name).fileName()));
+    const Artifact& first = m_session->manifest().artifacts[artifactIndices.front()];
+    if (artifactIndices.size() > 1) {
+        QString job = runWithoutRankFolders(first.run);
+        if (job.isEmpty())
+            job = QFileInfo(m_session->manifest().root).fileName();
+        m_timelineDock->setWindowTitle(
+            tr("Timeline — %1 (%n rank(s))", nullptr, int(artifactIndices.size())).arg(QDir::toNativeSeparators(job)));
+    } else {
+        m_timelineDock->setWindowTitle(tr("Timeline — %1").arg(QFileInfo(first.relativePath).fileName()));
+    }
     if (m_scalars->tags().isEmpty())
         raiseDock(m_timelineDock);
 }

@@ -79,7 +79,10 @@ private:
     void cancelImport();
     void activateArtifact(int artifactIndex);
     void openTrace(int artifactIndex);
-    void showTrace(int artifactIndex, std::shared_ptr<const trace::TraceStore> store);
+    /// The traces of the other ranks of an artifact's run (itself included, by rank), when they can be
+    /// shown together; empty when the artifact has no rank or the ranks are too many or too large.
+    QList<int> rankSiblings(int artifactIndex) const;
+    void showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store);
     void raiseDock(QDockWidget* dock);
     void setBusy(bool busy, const QString& text = {});
     void notifyIdle();
@@ -100,7 +103,8 @@ private:
     QDockWidget* m_timelineDock = nullptr;
     QDockWidget* m_operatorsDock = nullptr;
     QDockWidget* m_stepsDock = nullptr;
-    int m_currentTrace = -1; ///< artifact shown in the trace panels
+    QList<int> m_currentTraces; ///< artifacts shown in the trace panels: one, or the ranks of a run
+    QAction* m_combineRanksAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusText = nullptr;

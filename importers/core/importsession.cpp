@@ -1,5 +1,8 @@
 #include "core/importsession.h"
 
+#include "trace/chrometracereader.h"
+#include "trace/tracefileimporter.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QFuture>
@@ -21,6 +24,12 @@ struct ImportSession::Group
     std::atomic_int progress { 0 }; ///< 0..1000 over the whole group in the current poll
     bool running = false;
     QFuture<void> future;
+};
+
+struct ImportSession::CombinedRead
+{
+    QList<int> indices;
+    std::atomic_int progress { 0 };
 };
 
 struct ImportSession::PollResult
@@ -215,6 +224,69 @@ void ImportSession::importArtifact(int artifactIndex)
     }
 }
 
+void ImportSession::importTraces(const QList<int>& artifactIndices)
+{
+    if (m_canceled || artifactIndices.isEmpty())
+        return;
+    if (m_combined) {
+        m_pendingCombined = artifactIndices;
+        return;
+    }
+    QStringList paths;
+    for (int index : artifactIndices) {
+        paths << m_manifest.artifacts[index].path;
+        m_states[index].status = ImportStatus::Importing;
+        emit artifactChanged(index);
+    }
+    auto read = std::make_shared<CombinedRead>();
+    read->indices = artifactIndices;
+    m_combined = read;
+    ++m_running;
+    m_progressTimer.start();
+    updateProgress();
+
+    auto cancel = m_cancel;
+    QtConcurrent::run([this, read, paths, cancel]() {
+        ImportControl control;
+        control.cancel = cancel.get();
+        control.progress = [read](int permille) { read->progress = permille; };
+        auto result = std::make_shared<trace::ChromeTraceResult>(trace::ChromeTraceReader::read(paths, control));
+        QMetaObject::invokeMethod(
+            this,
+            [this, read, paths, result]() {
+                m_combined.reset();
+                --m_running;
+                const trace::TraceStore* store = result->store.get();
+                for (qsizetype k = 0; k < read->indices.size(); ++k) {
+                    PollResult poll;
+                    poll.index = read->indices[k];
+                    for (const Diagnostic& d : result->diagnostics) {
+                        if (d.file == paths[k])
+                            poll.update.diagnostics.append(d);
+                    }
+                    const bool hasSource = store && std::size_t(k) < store->sources().size();
+                    const bool empty = !hasSource || store->sources()[std::size_t(k)].events == 0;
+                    poll.update.status = result->canceled ? ImportStatus::Canceled
+                                                          : trace::traceImportStatus(poll.update.diagnostics, empty);
+                    poll.update.recordsRead = hasSource ? qint64(store->sources()[std::size_t(k)].events) : 0;
+                    deliver(poll);
+                }
+                if (!result->canceled && result->store)
+                    emit tracesArrived(read->indices, result->store);
+                if (m_running == 0)
+                    m_progressTimer.stop();
+                updateProgress();
+                if (!m_pendingCombined.isEmpty()) {
+                    const QList<int> next = std::exchange(m_pendingCombined, {});
+                    importTraces(next);
+                } else if (m_running == 0) {
+                    emit finished();
+                }
+            },
+            Qt::QueuedConnection);
+    });
+}
+
 void ImportSession::cancel()
 {
     m_canceled = true;
@@ -340,7 +412,7 @@ void ImportSession::deliver(const PollResult& result)
 void ImportSession::checkGrowth()
 {
     for (const auto& group : m_groups) {
-        if (group->running || isDeferred(*group) && m_states[group->indices.front()].status == ImportStatus::Deferred)
+        if (group->running || (isDeferred(*group) && m_states[group->indices.front()].status == ImportStatus::Deferred))
             continue;
         bool grew = false;
         for (size_t k = 0; k < group->indices.size() && !grew; ++k) {
@@ -363,9 +435,10 @@ void ImportSession::updateProgress()
     for (const auto& group : m_groups) {
         const qint64 n = qint64(group->indices.size());
         files += n;
-        const int fraction = group->running ? group->progress.load() : 1000;
+        const bool combined = !group->running && m_combined && m_combined->indices.contains(group->indices.front());
+        const int fraction = group->running ? group->progress.load() : combined ? m_combined->progress.load() : 1000;
         weighted += n * fraction;
-        if (!group->running)
+        if (!group->running && !combined)
             done += int(n);
     }
     const int permille = files == 0 ? 1000 : int(weighted / files);

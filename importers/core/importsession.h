@@ -40,6 +40,10 @@ public:
     void start();
     /// Reads a deferred artifact (or reads an artifact again if it changed) in the background.
     void importArtifact(int artifactIndex);
+    /// Reads several profiler traces (the ranks of one run) into one store, aligned on absolute time,
+    /// each file a source of its own. Each artifact's state takes the status and diagnostics of its file.
+    /// Delivered by tracesArrived(); a second call while one runs replaces the request.
+    void importTraces(const QList<int>& artifactIndices);
     /// Asks running groups to stop; what was read so far is kept (status Canceled for unfinished ones).
     void cancel();
     bool isBusy() const { return m_running > 0; }
@@ -62,6 +66,8 @@ signals:
     void traceArrived(int artifactIndex, std::shared_ptr<const runlens::trace::TraceStore> store);
     /// A computation graph was read; the graph is shared and immutable.
     void graphArrived(int artifactIndex, std::shared_ptr<const runlens::graph::Graph> graph);
+    /// Traces read together by importTraces(); the store holds one source per artifact, in that order.
+    void tracesArrived(const QList<int>& artifactIndices, std::shared_ptr<const runlens::trace::TraceStore> store);
     /// Artifacts [first, first + count) were appended to the manifest by addArtifacts().
     void artifactsAdded(int first, int count);
     /// Overall progress of the current import, 0..1000, with a line of text for the status bar.
@@ -72,6 +78,7 @@ signals:
 private:
     struct Group;
     struct PollResult;
+    struct CombinedRead;
 
     void buildGroups();
     std::shared_ptr<Group> addToGroup(int artifactIndex);
@@ -92,6 +99,8 @@ private:
     int m_running = 0;
     bool m_canceled = false;
     QList<ArtifactKind> m_deferredKinds;
+    std::shared_ptr<CombinedRead> m_combined; ///< the running importTraces() read, if any
+    QList<int> m_pendingCombined; ///< asked for while another combined read ran
 };
 
 } // namespace runlens

@@ -6,6 +6,17 @@
 
 namespace runlens::trace {
 
+ImportStatus traceImportStatus(const Diagnostics& diagnostics, bool empty)
+{
+    bool problems = false;
+    bool errors = false;
+    for (const Diagnostic& d : diagnostics) {
+        problems = problems || d.severity != Severity::Info;
+        errors = errors || d.severity == Severity::Error;
+    }
+    return empty && errors ? ImportStatus::Failed : problems ? ImportStatus::Partial : ImportStatus::Ok;
+}
+
 TraceFileImporter::TraceFileImporter(QString path)
     : m_path(std::move(path))
 { }
@@ -21,14 +32,7 @@ ImportUpdate TraceFileImporter::poll(const ImportControl& control)
         update.status = ImportStatus::Canceled;
         return update;
     }
-    bool problems = false;
-    bool errors = false;
-    for (const Diagnostic& d : update.diagnostics) {
-        problems = problems || d.severity != Severity::Info;
-        errors = errors || d.severity == Severity::Error;
-    }
-    const bool empty = !result.store || result.store->eventCount() == 0;
-    update.status = empty && errors ? ImportStatus::Failed : problems ? ImportStatus::Partial : ImportStatus::Ok;
+    update.status = traceImportStatus(update.diagnostics, !result.store || result.store->eventCount() == 0);
     if (result.store) {
         update.recordsRead = qint64(result.store->eventCount());
         update.traceSummary = summarizeTrace(*result.store, [&control]() { return control.canceled(); });

@@ -6,6 +6,10 @@
 
 namespace runlens::trace {
 
+/// The status of a trace read with these diagnostics: failed when nothing was read and an error says
+/// why, partial when something was wrong, else ok.
+ImportStatus traceImportStatus(const Diagnostics& diagnostics, bool empty);
+
 /// Reads one profiler trace file whole (traces are written once, at the end of profiling) into its own
 /// TraceStore, with a summary for reports. Every poll reads the file again: the store is large, so the
 /// application keeps only the one it shows and asks again for another.

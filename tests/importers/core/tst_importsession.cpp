@@ -244,6 +244,57 @@ private slots:
         QVERIFY(sawMm);
     }
 
+    void ranksAreReadTogether()
+    {
+        // Two ranks of one job in folders of their own, the second one cut short.
+        QTemporaryDir dir;
+        QFile fixture(QStringLiteral(RUNLENS_TEST_DATA_DIR "/tiny.pt.trace.json"));
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        const QByteArray text = fixture.readAll();
+        for (int rank = 0; rank < 2; ++rank) {
+            QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("job/rank_%1").arg(rank)));
+            QFile trace(dir.filePath(QStringLiteral("job/rank_%1/worker.pt.trace.json").arg(rank)));
+            QVERIFY(trace.open(QIODevice::WriteOnly));
+            trace.write(rank == 0 ? text : text.left(text.size() - 40));
+        }
+        const RunManifest manifest = RunScanner().scan(dir.path());
+        QCOMPARE(manifest.artifacts.size(), 2);
+        QCOMPARE(manifest.artifacts[0].rank, std::optional<int>(0));
+        QCOMPARE(manifest.artifacts[1].rank, std::optional<int>(1));
+
+        ImportSession session(manifest);
+        session.setDeferredKinds({ ArtifactKind::ChromeTrace });
+        QSignalSpy arrived(&session, &ImportSession::tracesArrived);
+        QSignalSpy single(&session, &ImportSession::traceArrived);
+        QSignalSpy finished(&session, &ImportSession::finished);
+        session.start();
+        finished.clear();
+        session.importTraces({ 0, 1 });
+        QCOMPARE(session.state(0).status, ImportStatus::Importing);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(arrived.count(), 1);
+        QVERIFY(single.isEmpty());
+        QCOMPARE(arrived.first().at(0).value<QList<int>>(), QList<int>({ 0, 1 }));
+        const auto store = arrived.first().at(1).value<std::shared_ptr<const trace::TraceStore>>();
+        QVERIFY(store);
+        QCOMPARE(store->sources().size(), std::size_t(2));
+        QCOMPARE(store->sources()[0].path, manifest.artifacts[0].path);
+        QVERIFY(store->sources()[1].events < store->sources()[0].events);
+        // Each rank is a process group of its own.
+        QSet<int> sources;
+        for (const trace::Process& p : store->processes())
+            sources.insert(p.source);
+        QCOMPARE(sources, QSet<int>({ 0, 1 }));
+        // Each artifact keeps the diagnostics of its own file.
+        QCOMPARE(session.state(0).status, ImportStatus::Ok);
+        QCOMPARE(session.state(1).status, ImportStatus::Partial);
+        QVERIFY(session.state(0).diagnostics.isEmpty());
+        QVERIFY(!session.state(1).diagnostics.isEmpty());
+        for (const Diagnostic& d : session.state(1).diagnostics)
+            QCOMPARE(d.file, manifest.artifacts[1].path);
+        QCOMPARE(session.state(0).recordsRead, qint64(store->sources()[0].events));
+    }
+
     void aBadFileDoesNotStopTheOthers()
     {
         QTemporaryDir dir;

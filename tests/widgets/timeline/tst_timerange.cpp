@@ -104,6 +104,16 @@ private slots:
         QCOMPARE(TimelineFormat::tickStep(0.01, 90), std::int64_t(1));
         QCOMPARE(TimelineFormat::tick(1'200'000, 200'000), QStringLiteral("1.2 ms"));
         QCOMPARE(TimelineFormat::tick(3'000'000'000, 1'000'000'000), QStringLiteral("3 s"));
+        // Long spans (ranks recorded far apart, day-long traces) tick on the clock.
+        const std::int64_t minute = std::int64_t(60'000'000'000);
+        QCOMPARE(TimelineFormat::tickStep(1e9, 90), 2 * minute); // 90 s at least
+        QCOMPARE(TimelineFormat::tickStep(1e11, 90), 3 * 60 * minute); // 2.5 h at least
+        QCOMPARE(TimelineFormat::tickStep(1e13, 90), 20 * 24 * 60 * minute); // 10.4 days at least
+        QCOMPARE(TimelineFormat::tick(90 * minute, 30 * minute), QStringLiteral("90 min"));
+        QCOMPARE(TimelineFormat::tick(6 * 60 * minute, 3 * 60 * minute), QStringLiteral("6 h"));
+        QCOMPARE(TimelineFormat::tick(40 * 24 * 60 * minute, 20 * 24 * 60 * minute), QStringLiteral("40 d"));
+        QCOMPARE(TimelineFormat::duration(3 * 60 * minute), QStringLiteral("180 min"));
+        QCOMPARE(TimelineFormat::duration(14 * 24 * 60 * minute), QStringLiteral("14 d"));
         QCOMPARE(TimelineFormat::tick(500, 100), QStringLiteral("500 ns"));
         QCOMPARE(TimelineFormat::tick(15'000, 5'000), QStringLiteral("15 µs"));
     }
