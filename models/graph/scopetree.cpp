@@ -91,6 +91,16 @@ bool isConstantLike(const Node& node)
     return (node.opType == "Const" || node.opType == "Constant") && node.inputs.empty();
 }
 
+/// Ops that only materialise or reshape a constant (ONNX "light" models build every weight with
+/// ConstantOfShape, TF reads variables through Identity): constant when all their inputs are.
+bool passesConstants(const std::string& opType)
+{
+    static const std::unordered_set<std::string> kOps { "ConstantOfShape", "Identity",  "Cast",
+                                                        "Transpose",       "Unsqueeze", "Squeeze",
+                                                        "Reshape",         "Const",     "Constant" };
+    return kOps.count(opType) > 0;
+}
+
 /// "conv_3" -> ("conv_", 3); "layers.12" -> ("layers.", 12); false when the name does not end in digits.
 bool splitNumberedName(std::string_view name, std::string_view* prefix, long* number)
 {
@@ -229,8 +239,12 @@ private:
             }
         }
         m_consumers.assign(m_graph.nodes.size(), {});
-        for (const EffectiveEdge& edge : m_effective)
+        m_producers.assign(m_graph.nodes.size(), {});
+        for (const EffectiveEdge& edge : m_effective) {
             m_consumers[std::size_t(edge.from)].push_back(edge.to);
+            if (!edge.control)
+                m_producers[std::size_t(edge.to)].push_back(edge.from);
+        }
     }
 
     bool visibleOp(std::size_t node) const { return !m_hidden[node] && !m_bypassed[node]; }
@@ -239,15 +253,29 @@ private:
     {
         if (!m_tree.m_options.foldConstants)
             return;
-        for (std::size_t i = 0; i < m_graph.nodes.size(); ++i) {
-            if (!visibleOp(i) || !isConstantLike(m_graph.nodes[i]))
-                continue;
-            bool consumed = false;
-            for (const int consumer : m_consumers[i]) {
-                if (!isConstantLike(m_graph.nodes[std::size_t(consumer)]))
-                    consumed = true;
+        const std::size_t n = m_graph.nodes.size();
+        std::vector<std::uint8_t> constant(n, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            constant[i] = visibleOp(i) && isConstantLike(m_graph.nodes[i]) ? 1 : 0;
+        // Constant subexpressions (a weight built by ConstantOfShape from a folded shape) fold as a whole.
+        for (int pass = 0; pass < 16; ++pass) {
+            bool changed = false;
+            for (std::size_t i = 0; i < n; ++i) {
+                const Node& node = m_graph.nodes[i];
+                if (constant[i] || !visibleOp(i) || !passesConstants(node.opType) || m_producers[i].empty())
+                    continue;
+                const bool allConstant = std::all_of(m_producers[i].begin(), m_producers[i].end(),
+                                                     [&constant](int p) { return constant[std::size_t(p)] != 0; });
+                if (allConstant) {
+                    constant[i] = 1;
+                    changed = true;
+                }
             }
-            if (consumed)
+            if (!changed)
+                break;
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            if (constant[i] && !m_consumers[i].empty())
                 m_tree.m_nodeFolded[i] = 1;
         }
     }
@@ -375,39 +403,109 @@ private:
                 groupSeries(child);
         }
         const int minSize = std::max(2, m_tree.m_options.seriesMinSize);
-        std::map<std::string, std::vector<int>> opBuckets;
-        std::map<std::string, std::vector<std::pair<long, int>>> groupBuckets;
+        // Alike ops form a series only when they run side by side: all read one producer (heads slicing
+        // one projection) or all feed one consumer (branches into a Concat). Alike ops in a chain, like
+        // the BatchNorms of a flat ResNet, stay apart: a series of them would tie the graph into knots.
+        std::map<std::string, std::vector<int>> fanOut;
+        std::map<std::string, std::vector<int>> fanIn;
+        std::map<std::string, std::vector<std::pair<long, int>>> groupFanOut;
+        std::map<std::string, std::vector<std::pair<long, int>>> groupFanIn;
+        const auto firstOf = [](const std::vector<int>& nodes) {
+            return nodes.empty() ? -1 : *std::min_element(nodes.begin(), nodes.end());
+        };
         for (const int child : children) {
             const ScopeItem& item = at(child);
             if (item.kind == ScopeItemKind::Op) {
                 const Node& node = m_graph.nodes[std::size_t(item.node)];
-                if (node.kind == NodeKind::Op && !node.opType.empty() && item.label.front() != '(')
-                    opBuckets[node.opType + '\x1f' + inputPattern(node)].push_back(child);
+                if (node.kind != NodeKind::Op || node.opType.empty() || item.label.front() == '(')
+                    continue;
+                const std::string key = node.opType + '\x1f' + inputPattern(node) + '\x1f';
+                std::vector<int> producers;
+                for (const int p : m_producers[std::size_t(item.node)]) {
+                    if (!m_tree.m_nodeFolded[std::size_t(p)])
+                        producers.push_back(p);
+                }
+                const int producer = firstOf(producers);
+                const int consumer = firstOf(m_consumers[std::size_t(item.node)]);
+                if (producer >= 0)
+                    fanOut[key + std::to_string(producer)].push_back(child);
+                if (consumer >= 0)
+                    fanIn[key + std::to_string(consumer)].push_back(child);
             } else if (item.kind == ScopeItemKind::Group) {
                 std::string_view prefix;
                 long number = 0;
-                if (splitNumberedName(item.label, &prefix, &number))
-                    groupBuckets[std::string(prefix)].emplace_back(number, child);
+                if (!splitNumberedName(item.label, &prefix, &number))
+                    continue;
+                const auto [producer, consumer] = externalNeighbours(child);
+                if (producer >= 0)
+                    groupFanOut[std::string(prefix) + '\x1f' + std::to_string(producer)].emplace_back(number, child);
+                if (consumer >= 0)
+                    groupFanIn[std::string(prefix) + '\x1f' + std::to_string(consumer)].emplace_back(number, child);
             }
         }
-        for (auto& [bucketKey, members] : opBuckets) {
-            if (int(members.size()) < minSize)
-                continue;
-            const std::string& opType = at(members.front()).opType;
-            makeSeries(container, members, opType + '[' + std::to_string(members.size()) + ']', opType,
-                       opType + '#' + std::to_string(m_seriesCounter++));
+        std::unordered_set<int> taken;
+        for (auto* buckets : { &fanOut, &fanIn }) {
+            for (auto& [bucketKey, candidates] : *buckets) {
+                std::vector<int> members;
+                for (const int c : candidates) {
+                    if (!taken.count(c))
+                        members.push_back(c);
+                }
+                if (int(members.size()) < minSize)
+                    continue;
+                taken.insert(members.begin(), members.end());
+                const std::string& opType = at(members.front()).opType;
+                makeSeries(container, members, opType + '[' + std::to_string(members.size()) + ']', opType,
+                           opType + '#' + std::to_string(m_seriesCounter++));
+            }
         }
-        for (auto& [prefix, numbered] : groupBuckets) {
-            if (int(numbered.size()) < minSize)
-                continue;
-            std::sort(numbered.begin(), numbered.end());
-            std::vector<int> members;
-            for (const auto& entry : numbered)
-                members.push_back(entry.second);
-            std::string label = prefix + '[' + std::to_string(numbered.front().first) + '-'
-                + std::to_string(numbered.back().first) + ']';
-            makeSeries(container, members, std::move(label), {}, prefix);
+        for (auto* buckets : { &groupFanOut, &groupFanIn }) {
+            for (auto& [bucketKey, candidates] : *buckets) {
+                std::vector<std::pair<long, int>> numbered;
+                for (const auto& candidate : candidates) {
+                    if (!taken.count(candidate.second))
+                        numbered.push_back(candidate);
+                }
+                if (int(numbered.size()) < minSize)
+                    continue;
+                std::sort(numbered.begin(), numbered.end());
+                std::vector<int> members;
+                for (const auto& entry : numbered)
+                    members.push_back(entry.second);
+                taken.insert(members.begin(), members.end());
+                const std::string prefix = bucketKey.substr(0, bucketKey.find('\x1f'));
+                std::string label = prefix + '[' + std::to_string(numbered.front().first) + '-'
+                    + std::to_string(numbered.back().first) + ']';
+                makeSeries(container, members, std::move(label), {}, prefix + '#' + std::to_string(m_seriesCounter++));
+            }
         }
+    }
+
+    /// The first producer outside `group` of any op inside it, and the first consumer outside; -1 when none.
+    std::pair<int, int> externalNeighbours(int group)
+    {
+        std::unordered_set<int> inside;
+        std::vector<int> stack { group };
+        while (!stack.empty()) {
+            const int id = stack.back();
+            stack.pop_back();
+            if (at(id).kind == ScopeItemKind::Op)
+                inside.insert(at(id).node);
+            stack.insert(stack.end(), at(id).children.begin(), at(id).children.end());
+        }
+        int producer = -1;
+        int consumer = -1;
+        for (const int node : inside) {
+            for (const int p : m_producers[std::size_t(node)]) {
+                if (!inside.count(p) && !m_tree.m_nodeFolded[std::size_t(p)] && (producer < 0 || p < producer))
+                    producer = p;
+            }
+            for (const int c : m_consumers[std::size_t(node)]) {
+                if (!inside.count(c) && (consumer < 0 || c < consumer))
+                    consumer = c;
+            }
+        }
+        return { producer, consumer };
     }
 
     void splitSections()
@@ -479,7 +577,8 @@ private:
         std::unordered_set<std::uint64_t> opPairs;
         for (const EffectiveEdge& edge : m_effective) {
             if (m_tree.m_nodeFolded[std::size_t(edge.from)]) {
-                const int consumer = m_tree.m_nodeItem[std::size_t(edge.to)];
+                const int consumer
+                    = m_tree.m_nodeFolded[std::size_t(edge.to)] ? -1 : m_tree.m_nodeItem[std::size_t(edge.to)];
                 if (consumer >= 0) {
                     std::vector<int>& folded = at(consumer).folded;
                     if (std::find(folded.begin(), folded.end(), edge.from) == folded.end())
@@ -521,6 +620,23 @@ private:
             if (lifted.label != edge.label)
                 lifted.label = kMixed;
         }
+        // A constant that only feeds other constants is found at the op the chain ends in.
+        for (int pass = 0; pass < 16; ++pass) {
+            bool changed = false;
+            for (std::size_t i = 0; i < m_graph.nodes.size(); ++i) {
+                if (!m_tree.m_nodeFolded[i] || m_tree.m_nodeItem[i] >= 0)
+                    continue;
+                for (const int consumer : m_consumers[i]) {
+                    if (m_tree.m_nodeItem[std::size_t(consumer)] >= 0) {
+                        m_tree.m_nodeItem[i] = m_tree.m_nodeItem[std::size_t(consumer)];
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            if (!changed)
+                break;
+        }
         for (auto& edges : m_tree.m_edges) {
             for (LiftedEdge& edge : edges) {
                 if (edge.label == kMixed)
@@ -536,6 +652,7 @@ private:
     std::unordered_map<int, std::vector<int>> m_sources;
     std::vector<EffectiveEdge> m_effective;
     std::vector<std::vector<int>> m_consumers;
+    std::vector<std::vector<int>> m_producers;
     std::unordered_map<std::string, int> m_groups;
     std::vector<std::uint8_t> m_attached;
     int m_seriesCounter = 0;

@@ -63,8 +63,14 @@ QString itemSubtitle(const ScopeTree& tree, int id)
 QString foldedText(const ScopeTree& tree, const ScopeItem& item)
 {
     QStringList names;
-    for (const int node : item.folded)
-        names << QString::fromStdString(tree.graph().nodes[std::size_t(node)].name);
+    for (const int index : item.folded) {
+        // Generated weights are often unnamed ops ("ConstantOfShape"); their value's name says more.
+        const graph::Node& node = tree.graph().nodes[std::size_t(index)];
+        const bool anonymous = node.name.empty() || node.name == node.opType;
+        names << QString::fromStdString(anonymous && !node.outputs.empty() && !node.outputs.front().name.empty()
+                                            ? node.outputs.front().name
+                                            : node.name);
+    }
     return names.join(QStringLiteral(", "));
 }
 
@@ -298,7 +304,7 @@ void GraphView::applyLayout(LayoutResult result)
         centreOn(m_revealPending);
         m_revealPending = -1;
     } else if (m_fitPending) {
-        fitToView();
+        showStart();
     }
     m_fitPending = false;
     update();
@@ -339,6 +345,25 @@ void GraphView::fitToView()
     const QRectF bounds = m_scene.bounds.adjusted(-20, -20, 20, 20);
     const double zoom = std::min({ width() / bounds.width(), height() / bounds.height(), 1.5 });
     setViewport(zoom, bounds.center());
+}
+
+void GraphView::showStart()
+{
+    if (m_scene.isEmpty())
+        return;
+    const QRectF bounds = m_scene.bounds.adjusted(-20, -20, 20, 20);
+    const double fit = std::min({ width() / bounds.width(), height() / bounds.height(), 1.5 });
+    if (fit >= kReadableZoom) {
+        fitToView();
+        return;
+    }
+    // A long graph fitted whole would be unreadable: start readable at its beginning, like a document.
+    const double zoom = std::max(fit, std::min(1.0, width() / bounds.width()));
+    const double shown = std::max(zoom, kReadableZoom);
+    const bool vertical = m_rankDir == QLatin1String("TB");
+    const QPointF centre = vertical ? QPointF(bounds.center().x(), bounds.top() + height() / 2.0 / shown)
+                                    : QPointF(bounds.left() + width() / 2.0 / shown, bounds.center().y());
+    setViewport(shown, centre);
 }
 
 void GraphView::centreOn(int item)
@@ -589,7 +614,7 @@ void GraphView::centreMinimapAt(QPointF widgetPos)
 void GraphView::resizeEvent(QResizeEvent*)
 {
     if (m_fitPending)
-        fitToView();
+        showStart();
 }
 
 void GraphView::zoomAt(QPointF widgetPos, double factor)

@@ -66,6 +66,8 @@ public:
     QPointF viewCentre() const;
     void setViewport(double zoom, QPointF centre);
     void fitToView();
+    /// Fits the picture when it is readable that way, else shows its beginning at a readable zoom.
+    void showStart();
     void centreOn(int item);
     QPointF mapToScene(QPointF widgetPos) const;
     QPointF mapFromScene(QPointF scenePos) const;
@@ -77,6 +79,7 @@ public:
 
     static constexpr double kMinZoom = 0.02;
     static constexpr double kMaxZoom = 4.0;
+    static constexpr double kReadableZoom = 0.6;
 
 signals:
     void selectionChanged(int item);

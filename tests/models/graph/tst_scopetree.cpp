@@ -111,13 +111,45 @@ private slots:
         QCOMPARE(int(flat->item(child(*flat, ScopeTree::root(), "s")).children.size()), 11);
     }
 
+    void chainsAreNotSeriesButParallelBranchesAre()
+    {
+        GraphBuilder b;
+        b.node("x", "Input", {}, NodeKind::Input);
+        std::string last = "x";
+        for (int i = 0; i < 6; ++i) { // a chain of alike ops, like the BatchNorms of a flat ResNet
+            b.node("bn" + std::to_string(i), "BatchNorm", { { last, { 1, 8 } } });
+            last = "bn" + std::to_string(i);
+        }
+        std::vector<GraphBuilder::In> branches;
+        for (int i = 0; i < 5; ++i) { // five branches from different producers into one Concat
+            b.node("src" + std::to_string(i), "Relu", { { last, { 1, 8 } } });
+            b.node("branch" + std::to_string(i), "Conv", { { "src" + std::to_string(i), { 2, 8 } } });
+            branches.push_back({ "branch" + std::to_string(i) });
+        }
+        b.node("concat", "Concat", branches);
+        const auto tree = ScopeTree::build(b.finish());
+        for (int i = 0; i < 6; ++i)
+            QCOMPARE(tree->item(tree->itemOfNode(1 + i)).parent, ScopeTree::root());
+        const int convs = child(*tree, ScopeTree::root(), "Conv[5]");
+        QVERIFY(convs > 0);
+        // The five Relus read one producer: a fan-out series.
+        QVERIFY(child(*tree, ScopeTree::root(), "Relu[5]") > 0);
+        QCOMPARE(int(tree->item(ScopeTree::root()).children.size()), 1 + 6 + 2 + 1);
+    }
+
     void numberedGroupSeries()
     {
         GraphBuilder b;
-        for (int i = 1; i <= 8; ++i)
-            b.node("net/conv_" + std::to_string(i) + "/op", "Conv");
-        b.node("net/conv_x/op", "Conv");
-        b.node("net/other_1/op", "Conv");
+        b.node("x", "Input", {}, NodeKind::Input);
+        for (int i = 1; i <= 8; ++i) // parallel heads reading one input: a series
+            b.node("net/conv_" + std::to_string(i) + "/op", "Conv", { { "x" } });
+        b.node("net/conv_x/op", "Conv", { { "x" } });
+        b.node("net/other_1/op", "Conv", { { "x" } });
+        std::string last = "x";
+        for (int i = 1; i <= 6; ++i) { // chained layers: no series, the chain stays visible
+            b.node("net/layer_" + std::to_string(i) + "/op", "Conv", { { last } });
+            last = "net/layer_" + std::to_string(i) + "/op";
+        }
         const auto tree = ScopeTree::build(b.finish());
         const int net = child(*tree, ScopeTree::root(), "net");
         const int series = child(*tree, net, "conv_[1-8]");
@@ -126,6 +158,8 @@ private slots:
         QCOMPARE(tree->item(tree->item(series).children.front()).label, std::string("conv_1"));
         QVERIFY(child(*tree, net, "conv_x") > 0);
         QVERIFY(child(*tree, net, "other_1") > 0);
+        for (int i = 1; i <= 6; ++i)
+            QVERIFY(child(*tree, net, "layer_" + std::to_string(i)) > 0);
     }
 
     void constantsAndWeightsFold()
@@ -136,9 +170,18 @@ private slots:
             .node("k", "Const", {})
             .node("conv", "Conv", { { "x" }, { "w" } })
             .node("add", "Add", { { "conv" }, { "k" } })
-            .node("unused", "Parameter", {}, NodeKind::Parameter);
+            .node("unused", "Parameter", {}, NodeKind::Parameter)
+            .node("shape", "Constant", {}, NodeKind::Constant)
+            .node("fill", "ConstantOfShape", { { "shape" } })
+            .node("mul", "Mul", { { "add" }, { "fill" } })
+            .node("reshaped", "Reshape", { { "mul" }, { "shape" } });
         const auto tree = ScopeTree::build(b.finish());
-        QCOMPARE(labels(*tree, ScopeTree::root()), (std::vector<std::string> { "x", "conv", "add", "unused" }));
+        QCOMPARE(labels(*tree, ScopeTree::root()),
+                 (std::vector<std::string> { "x", "conv", "add", "unused", "mul", "reshaped" }));
+        // A weight materialised from a constant shape folds as a whole; its shape input ends up at mul.
+        QVERIFY(tree->isFolded(6) && tree->isFolded(7));
+        QCOMPARE(tree->item(tree->itemOfNode(8)).folded, std::vector<int> { 7 });
+        QCOMPARE(tree->itemOfNode(6), tree->itemOfNode(9)); // the shape's first direct consumer that is shown
         const int conv = tree->itemOfNode(3);
         const int add = tree->itemOfNode(4);
         QCOMPARE(tree->item(conv).folded, std::vector<int> { 1 });
@@ -146,13 +189,13 @@ private slots:
         QVERIFY(tree->isFolded(1));
         QVERIFY(!tree->isFolded(5));
         QCOMPARE(tree->itemOfNode(1), conv);
-        // No boxes and no edges for folded weights.
-        QCOMPARE(int(tree->edgesOf(ScopeTree::root()).size()), 2);
+        // No boxes and no edges for folded weights: x->conv, conv->add, add->mul, mul->reshaped.
+        QCOMPARE(int(tree->edgesOf(ScopeTree::root()).size()), 4);
 
         ScopeTree::Options keep;
         keep.foldConstants = false;
         const auto unfolded = ScopeTree::build(tree->graphPtr(), keep);
-        QCOMPARE(int(unfolded->item(ScopeTree::root()).children.size()), 6);
+        QCOMPARE(int(unfolded->item(ScopeTree::root()).children.size()), 10);
     }
 
     void edgesLiftedToLowestCommonGroup()
