@@ -3,6 +3,8 @@
 #include "common/chartexporter.h"
 #include "core/importsession.h"
 #include "core/runscanner.h"
+#include "graph/graphpanel.h"
+#include "graph/nodedetailswidget.h"
 #include "operators/operatorspanel.h"
 #include "runbrowser/runbrowserwidget.h"
 #include "scalars/scalarchart.h"
@@ -95,6 +97,8 @@ MainWindow::~MainWindow()
     delete m_timelineDock;
     delete m_operatorsDock;
     delete m_stepsDock;
+    delete m_graphDock;
+    delete m_nodeDetailsDock;
     delete m_runDock;
 }
 
@@ -130,6 +134,13 @@ void MainWindow::createDocks()
     m_stepsDock->setWidget(m_stepsPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_stepsDock);
     tabifyDockWidget(m_operatorsDock, m_stepsDock);
+
+    m_graphPanel = new graphview::GraphPanel(this);
+    m_graphDock = new QDockWidget(tr("Graph"), this);
+    m_graphDock->setObjectName(QStringLiteral("GraphDock"));
+    m_graphDock->setWidget(m_graphPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_graphDock);
+    tabifyDockWidget(m_stepsDock, m_graphDock);
     m_scalarsDock->raise();
 
     connect(m_stepsPanel, &StepsPanel::stepActivated, this, [this](int, qint64 start, qint64 end) {
@@ -155,6 +166,22 @@ void MainWindow::createDocks()
     m_runDock->setWidget(m_runBrowser);
     addDockWidget(Qt::LeftDockWidgetArea, m_runDock);
     resizeDocks({ m_runDock, m_scalarsDock }, { 460, 980 }, Qt::Horizontal);
+
+    // Node details sit under the run browser, so they stay visible next to whichever panel is in front.
+    m_nodeDetails = new graphview::NodeDetailsWidget(this);
+    m_nodeDetailsDock = new QDockWidget(tr("Node Details"), this);
+    m_nodeDetailsDock->setObjectName(QStringLiteral("NodeDetailsDock"));
+    m_nodeDetailsDock->setWidget(m_nodeDetails);
+    splitDockWidget(m_runDock, m_nodeDetailsDock, Qt::Vertical);
+    connect(m_graphPanel, &graphview::GraphPanel::treeChanged, m_nodeDetails, &graphview::NodeDetailsWidget::setTree);
+    connect(m_graphPanel, &graphview::GraphPanel::currentItemChanged, m_nodeDetails,
+            &graphview::NodeDetailsWidget::showItem);
+    connect(m_nodeDetails, &graphview::NodeDetailsWidget::itemActivated, m_graphPanel,
+            &graphview::GraphPanel::revealItem);
+    m_graphPanel->setFileNameProvider([this](const QString& suggested) {
+        const auto format = ChartExporter::formatForFileName(suggested).value_or(ChartExporter::Format::Png);
+        return askExportFileName(format, suggested);
+    });
 
     m_scalarsPanel->setExportFileNameProvider([this](ChartExporter::Format format, const QString& suggested) {
         return askExportFileName(format, suggested);
@@ -202,6 +229,8 @@ void MainWindow::createActions()
     m_viewMenu->addAction(m_timelineDock->toggleViewAction());
     m_viewMenu->addAction(m_operatorsDock->toggleViewAction());
     m_viewMenu->addAction(m_stepsDock->toggleViewAction());
+    m_viewMenu->addAction(m_graphDock->toggleViewAction());
+    m_viewMenu->addAction(m_nodeDetailsDock->toggleViewAction());
     m_viewMenu->addSeparator();
     m_combineRanksAction = m_viewMenu->addAction(tr("Show All &Ranks of a Run in One Timeline"));
     m_combineRanksAction->setCheckable(true);
@@ -342,6 +371,7 @@ void MainWindow::openPath(const QString& path)
     delete m_session;
     m_currentTraces.clear();
     showTrace({}, nullptr);
+    m_graphPanel->clear();
     m_scalars->clear();
     m_runModel->clear();
     m_currentPath = info.absoluteFilePath();
@@ -425,6 +455,12 @@ void MainWindow::startImport(const RunManifest& manifest)
                 if (indices == m_currentTraces)
                     showTrace(indices, std::move(store));
             });
+    connect(m_session, &ImportSession::graphArrived, this, [this](int, std::shared_ptr<const graph::Graph> graph) {
+        m_graphPanel->addGraph(std::move(graph));
+        // A graph opened on its own (no scalars, no trace) is what the user came for.
+        if (m_graphPanel->graphCount() == 1 && m_scalars->tags().isEmpty() && m_currentTraces.isEmpty())
+            raiseDock(m_graphDock);
+    });
     connect(m_session, &ImportSession::artifactsAdded, this, [this](int first, int count) {
         m_runModel->setManifest(m_session->manifest());
         for (int i = 0; i < m_session->artifactCount(); ++i)
@@ -526,6 +562,10 @@ void MainWindow::activateArtifact(int artifactIndex)
             || m_session->state(artifactIndex).status == ImportStatus::Deferred)
             openTrace(artifactIndex);
         raiseDock(m_timelineDock);
+        return;
+    }
+    if (m_graphPanel->selectGraph(artifact.path)) {
+        raiseDock(m_graphDock);
         return;
     }
     statusBar()->showMessage(tr("%1: %2 files are listed, but this version of RunLens does not open them yet.")

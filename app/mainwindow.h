@@ -30,6 +30,10 @@ class ScalarsPanel;
 class StepsPanel;
 class TimeRangeModel;
 class TimelinePanel;
+namespace graphview {
+class GraphPanel;
+class NodeDetailsWidget;
+} // namespace graphview
 
 /// RunLens's main window: opens run folders, runs the scanner and the importers in the background,
 /// routes their results into the shared models and shows the panels as docks. The only place with
@@ -51,6 +55,7 @@ public:
     ScalarsPanel* scalarsPanel() const { return m_scalarsPanel; }
     RunBrowserModel* runBrowserModel() const { return m_runModel; }
     ImportSession* importSession() const { return m_session; }
+    graphview::GraphPanel* graphPanel() const { return m_graphPanel; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -103,6 +108,10 @@ private:
     QDockWidget* m_timelineDock = nullptr;
     QDockWidget* m_operatorsDock = nullptr;
     QDockWidget* m_stepsDock = nullptr;
+    graphview::GraphPanel* m_graphPanel = nullptr;
+    graphview::NodeDetailsWidget* m_nodeDetails = nullptr;
+    QDockWidget* m_graphDock = nullptr;
+    QDockWidget* m_nodeDetailsDock = nullptr;
     QList<int> m_currentTraces; ///< artifacts shown in the trace panels: one, or the ranks of a run
     QAction* m_combineRanksAction = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -69,13 +69,18 @@ GraphPanel::GraphPanel(QWidget* parent)
 {
     m_graphChoice->setObjectName(QStringLiteral("graphChoice"));
     m_graphChoice->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_graphChoice->setMaximumWidth(240);
+    m_graphChoice->setMinimumContentsLength(12);
     m_search->setObjectName(QStringLiteral("graphSearch"));
     m_search->setPlaceholderText(tr("Search name, op type, attribute\u2026"));
     m_search->setClearButtonEnabled(true);
-    m_color->addItem(tr("Colour by op type"), int(GraphView::ColorMode::OpType));
-    m_color->addItem(tr("Colour by namespace"), int(GraphView::ColorMode::Namespace));
-    m_direction->addItem(tr("Top to bottom"), QStringLiteral("TB"));
-    m_direction->addItem(tr("Left to right"), QStringLiteral("LR"));
+    m_search->setMinimumWidth(180);
+    m_color->addItem(tr("Op type"), int(GraphView::ColorMode::OpType));
+    m_color->addItem(tr("Namespace"), int(GraphView::ColorMode::Namespace));
+    m_color->setToolTip(tr("Colour the boxes by op type or by namespace"));
+    m_direction->addItem(QStringLiteral("\u2193 ") + tr("Down"), QStringLiteral("TB"));
+    m_direction->addItem(QStringLiteral("\u2192 ") + tr("Right"), QStringLiteral("LR"));
+    m_direction->setToolTip(tr("Direction of the data flow"));
     m_labels->setChecked(true);
     m_labels->setToolTip(tr("Show tensor shapes on edges"));
     m_readable->setToolTip(tr("Hide tuple and monad plumbing ops and the gradient and optimizer scopes"));
