@@ -91,6 +91,7 @@ private slots:
     void onnxInitializers();
     void onnxLoopBody();
     void onnxExternalData();
+    void onnxTorchMetadata();
     void tfControlInputsAndSlots();
     void tfEventFileGraph();
     void anfDebuggerGraph();
@@ -306,6 +307,25 @@ void TestGraphReader::onnxExternalData()
     QCOMPARE(add.outputs[0].type.text(), std::string("float32[batch,6]"));
 }
 
+void TestGraphReader::onnxTorchMetadata()
+{
+    // tests/data/graph_fixtures.README: a node scoped by its "namespace" metadata, with a torch stack trace.
+    const QString path = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph_torch_metadata.onnx");
+    const GraphResult result = GraphReader::read(path, ArtifactKind::GraphOnnx);
+    QVERIFY(result.graph);
+    const Graph& g = *result.graph;
+    const Node& relu = g.nodes[std::size_t(g.find("relu"))];
+    QCOMPARE(relu.scope, std::string("encoder/layers.0/act"));
+    QCOMPARE(relu.name, std::string("relu"));
+    QCOMPARE(relu.sources.size(), std::size_t(2));
+    QCOMPARE(relu.sources[0].file, std::string("blocks.py"));
+    QCOMPARE(relu.sources[0].line, 40);
+    QCOMPARE(relu.sources[0].text, std::string("return self.act(x)"));
+    QCOMPARE(relu.sources[1].file, std::string("model.py"));
+    QCOMPARE(relu.sources[1].line, 12);
+    QCOMPARE(relu.inputs[0].type.text(), std::string("float32[1,8]"));
+}
+
 void TestGraphReader::tfControlInputsAndSlots()
 {
     // A GraphDef written by hand: `^` marks control inputs, `:1` the second output.
@@ -392,7 +412,7 @@ void TestGraphReader::anfDebuggerGraph()
 
 void TestGraphReader::anfModelAndGraphDef()
 {
-    // tests/data/graph_anf_model.README describes what python protobuf wrote.
+    // tests/data/graph_fixtures.README describes what python protobuf wrote.
     const QString modelPath = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph_anf_model.pb");
     const QString graphPath = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph_anf_graph_def.pb");
     const QByteArray model = readAll(modelPath);
