@@ -4,6 +4,7 @@
 #include "core/report.h"
 #include "core/runscanner.h"
 #include "demo/demorun.h"
+#include "graph/graphpanel.h"
 #include "scalars/scalarchart.h"
 
 #include "scalars/scalarstore.h"
@@ -125,6 +126,44 @@ int demo(const QStringList& args)
     return 0;
 }
 
+/// `--chart graph:NAME`: the graph whose name or file name is NAME (any graph for "*" or an empty name),
+/// collapsed to its top-level groups, as SVG or PNG.
+int exportGraph(const QString& path, const QString& name, const QString& outFile)
+{
+    ImportSession session(RunScanner().scan(path));
+    std::vector<std::shared_ptr<const graph::Graph>> graphs;
+    QObject::connect(&session, &ImportSession::graphArrived, &session,
+                     [&graphs](int, std::shared_ptr<const graph::Graph> graph) { graphs.push_back(std::move(graph)); });
+    session.importBlocking();
+    std::shared_ptr<const graph::Graph> chosen;
+    QStringList names;
+    for (const auto& graph : graphs) {
+        const QString file = QFileInfo(graph->path).fileName();
+        names << file;
+        if (!chosen
+            && (name.isEmpty() || name == QLatin1String("*") || name == file
+                || name == QString::fromStdString(graph->name)))
+            chosen = graph;
+    }
+    if (!chosen) {
+        err() << QCoreApplication::translate("runlens::cli", "runlens export: no graph '%1' in %2").arg(name, path)
+              << Qt::endl;
+        if (!names.isEmpty())
+            err() << QCoreApplication::translate("runlens::cli", "available graphs: %1")
+                         .arg(names.join(QStringLiteral(", ")))
+                  << Qt::endl;
+        return 1;
+    }
+    QString error;
+    if (!graphview::GraphPanel::exportGraph(chosen, outFile, &error)) {
+        err() << QCoreApplication::translate("runlens::cli", "runlens export: %1").arg(error) << Qt::endl;
+        return 1;
+    }
+    out() << QCoreApplication::translate("runlens::cli", "Wrote %1").arg(QFileInfo(outFile).absoluteFilePath())
+          << Qt::endl;
+    return 0;
+}
+
 int exportChart(const QStringList& args)
 {
     QCommandLineParser parser;
@@ -159,8 +198,11 @@ int exportChart(const QStringList& args)
     }
     const QString kind = chart.left(colon);
     const QString name = chart.mid(colon + 1);
+    if (kind == QLatin1String("graph"))
+        return exportGraph(path, name, outFile);
     if (kind != QLatin1String("scalars")) {
-        err() << QCoreApplication::translate("runlens::cli", "runlens export: unknown chart kind '%1' (known: scalars)")
+        err() << QCoreApplication::translate("runlens::cli",
+                                             "runlens export: unknown chart kind '%1' (known: scalars, graph)")
                      .arg(kind)
               << Qt::endl;
         return 2;

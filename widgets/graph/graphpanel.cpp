@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QImage>
@@ -32,6 +33,7 @@ namespace {
 
 constexpr int kExpandAllLimit = 3000;
 constexpr double kMaxPngSide = 16384;
+constexpr int kExportItems = 120;
 
 QString graphTitle(const graph::Graph& graph)
 {
@@ -361,6 +363,39 @@ void GraphPanel::requestExport(const QString& suffix)
 bool GraphPanel::exportTo(const QString& fileName, QString* errorMessage) const
 {
     return exportView(*m_view, fileName, errorMessage);
+}
+
+bool GraphPanel::exportGraph(std::shared_ptr<const graph::Graph> graph, const QString& fileName, QString* errorMessage)
+{
+    // Open groups breadth-first while the picture stays readable: a lone "Default" box says little.
+    const auto tree = graph::ScopeTree::build(std::move(graph));
+    graph::ExpansionState state;
+    std::vector<int> level { graph::ScopeTree::root() };
+    while (!level.empty()) {
+        std::vector<int> next;
+        for (const int id : level) {
+            for (const int child : tree->item(id).children) {
+                if (!tree->item(child).isContainer())
+                    continue;
+                graph::ExpansionState wider = state;
+                wider.setExpanded(child, true);
+                if (int(tree->visibleItems(wider).size()) > kExportItems)
+                    continue;
+                state = wider;
+                next.push_back(child);
+            }
+        }
+        level = std::move(next);
+    }
+    GraphView view;
+    view.resize(1600, 1000);
+    view.setTree(tree, state);
+    if (view.isLayoutPending()) {
+        QEventLoop loop;
+        connect(&view, &GraphView::layoutFinished, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return exportView(view, fileName, errorMessage);
 }
 
 bool GraphPanel::exportView(const GraphView& view, const QString& fileName, QString* errorMessage)

@@ -56,6 +56,9 @@ public:
     /// Writes the current picture (all of it, at the current expansion) as SVG or PNG by the suffix.
     bool exportTo(const QString& fileName, QString* errorMessage = nullptr) const;
     static bool exportView(const GraphView& view, const QString& fileName, QString* errorMessage = nullptr);
+    /// Lays out `graph` collapsed, without a window, and writes it as SVG or PNG (the command line export).
+    static bool exportGraph(std::shared_ptr<const graph::Graph> graph, const QString& fileName,
+                            QString* errorMessage = nullptr);
     /// The settings group that holds the state of a graph file.
     static QString settingsGroup(const QString& graphPath);
 

@@ -70,6 +70,21 @@ private slots:
         QVERIFY(error.contains(QStringLiteral("g.gif")));
     }
 
+    void exportWithoutWindowOpensTopLevels()
+    {
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("cli.svg"));
+        QString error;
+        QVERIFY2(GraphPanel::exportGraph(test::smallModel(), svg, &error), qPrintable(error));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        // The small model's groups are all opened (it stays under the item bound): its ops are drawn.
+        QVERIFY(text.contains(">softmax<"));
+        QVERIFY(text.contains(">fc2<"));
+        QVERIFY(!GraphPanel::exportGraph(test::smallModel(), dir.filePath(QStringLiteral("cli.bmp")), &error));
+    }
+
     void stateRememberedPerFile()
     {
         const QString path = QStringLiteral("/nonexistent/runs/model.onnx");
