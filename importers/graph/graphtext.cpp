@@ -98,12 +98,14 @@ std::size_t matchingBracket(std::string_view s, std::size_t open)
     return std::string_view::npos;
 }
 
-std::vector<std::string_view> splitTopLevel(std::string_view s, char separator)
+namespace {
+
+/// Walks `s` outside double quotes, keeping the nesting depth of (), [], {} and <> ("->" is an arrow);
+/// `visit(i, depth)` sees every other character at its depth. Returns the depth at the end.
+template<class Visit> int walkTopLevel(std::string_view s, Visit visit)
 {
-    std::vector<std::string_view> out;
     int depth = 0;
     bool quoted = false;
-    std::size_t start = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
         const char c = s[i];
         if (quoted) {
@@ -119,15 +121,33 @@ std::vector<std::string_view> splitTopLevel(std::string_view s, char separator)
             ++depth;
         else if ((c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || s[i - 1] != '-'))) && depth > 0)
             --depth;
-        else if (c == separator && depth == 0) {
+        else
+            visit(i, depth);
+    }
+    return depth;
+}
+
+} // namespace
+
+std::vector<std::string_view> splitTopLevel(std::string_view s, char separator)
+{
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    walkTopLevel(s, [&](std::size_t i, int depth) {
+        if (s[i] == separator && depth == 0) {
             out.push_back(trim(s.substr(start, i - start)));
             start = i + 1;
         }
-    }
+    });
     const std::string_view last = trim(s.substr(start));
     if (!last.empty() || !out.empty())
         out.push_back(last);
     return out;
+}
+
+bool bracketsOpen(std::string_view s)
+{
+    return walkTopLevel(s, [](std::size_t, int) {}) > 0;
 }
 
 std::string joinInts(const std::vector<std::int64_t>& values, std::string_view separator)

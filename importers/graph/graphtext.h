@@ -23,6 +23,9 @@ std::pair<std::string, std::string> splitScope(std::string_view fullName);
 /// Splits at `separator` outside (), [], {} and <> and outside double quotes; pieces are trimmed.
 std::vector<std::string_view> splitTopLevel(std::string_view s, char separator);
 
+/// True when `s` opens more brackets than it closes (outside quotes): a statement wrapped onto the next line.
+bool bracketsOpen(std::string_view s);
+
 /// Index of the bracket that closes the one at `open` (any of ( [ { <), or npos; quotes are skipped.
 std::size_t matchingBracket(std::string_view s, std::size_t open);
 

@@ -343,7 +343,7 @@ public:
             if (t.size() > 1 && t.front() == '%' && std::isdigit(static_cast<unsigned char>(t[1]))) {
                 // Wrapped cnode lines (excerpts pasted into documents): join until brackets balance.
                 joined = std::string(t);
-                for (int extra = 0; extra < 64 && !balanced(joined) && i + 1 < lines.size(); ++extra) {
+                for (int extra = 0; extra < 64 && text::bracketsOpen(joined) && i + 1 < lines.size(); ++extra) {
                     const std::string_view next = trim(lines[i + 1]);
                     if (startsWith(next, ":") || startsWith(next, "#"))
                         break;
@@ -365,29 +365,6 @@ public:
     int firstUnknownLine = 0;
 
 private:
-    static bool balanced(const std::string& s)
-    {
-        int depth = 0;
-        bool quoted = false;
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            const char c = s[i];
-            if (quoted) {
-                if (c == '\\')
-                    ++i;
-                else if (c == '"')
-                    quoted = false;
-                continue;
-            }
-            if (c == '"')
-                quoted = true;
-            else if (c == '(' || c == '[' || c == '{')
-                ++depth;
-            else if (c == ')' || c == ']' || c == '}')
-                --depth;
-        }
-        return depth <= 0;
-    }
-
     void unknown(int line)
     {
         if (unknownLines++ == 0)
