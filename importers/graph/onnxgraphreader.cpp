@@ -340,7 +340,40 @@ public:
 
     int unresolved() const { return m_unresolved; }
 
+    /// Reserves a subgraph for each model-local function, so calls can name them before they are read.
+    void declareFunctions(const google::protobuf::RepeatedPtrField<onnx::FunctionProto>& functions)
+    {
+        for (const onnx::FunctionProto& f : functions) {
+            Subgraph s;
+            s.name = functionName(f.domain(), f.name());
+            m_functions.emplace(f.domain() + "::" + f.name() + "::" + f.overload(), int(m_graph.subgraphs.size()));
+            m_graph.subgraphs.push_back(std::move(s));
+        }
+    }
+
+    /// Reads a function's body into the subgraph declareFunctions() reserved for it.
+    bool addFunction(const onnx::FunctionProto& f)
+    {
+        const auto it = m_functions.find(f.domain() + "::" + f.name() + "::" + f.overload());
+        if (it == m_functions.end())
+            return true;
+        onnx::GraphProto body;
+        body.set_name(f.name());
+        *body.mutable_node() = f.node();
+        *body.mutable_value_info() = f.value_info();
+        for (const std::string& name : f.input())
+            body.add_input()->set_name(name);
+        for (const std::string& name : f.output())
+            body.add_output()->set_name(name);
+        return addGraph(body, it->second, m_graph.subgraphs[std::size_t(it->second)].name, nullptr, nullptr);
+    }
+
 private:
+    static std::string functionName(const std::string& domain, const std::string& name)
+    {
+        return domain.empty() ? text::printable(name) : text::printable(domain) + "." + text::printable(name);
+    }
+
     void setNames(Node& node, const std::string& fullName, const std::string& scope)
     {
         auto [own, name] = text::splitScope(fullName);
@@ -404,6 +437,11 @@ private:
         }
         for (const onnx::AttributeProto& a : n.attribute())
             node.attributes.push_back({ text::printable(a.name()), attributeText(a) });
+        const auto function = m_functions.find(n.domain() + "::" + n.op_type() + "::" + n.overload());
+        if (function != m_functions.end()) {
+            node.kind = NodeKind::Call;
+            node.callee = function->second;
+        }
         for (const std::string& input : n.input()) {
             Port port;
             port.name = text::printable(input);
@@ -446,6 +484,7 @@ private:
     Diagnostics& m_diagnostics;
     const ImportControl& m_control;
     std::unordered_set<std::string> m_ids;
+    std::unordered_map<std::string, int> m_functions; ///< "domain::name::overload" -> subgraph
     int m_unresolved = 0;
 };
 
@@ -534,7 +573,11 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
     graph->subgraphs.push_back(std::move(main));
     const std::vector<TensorLocation> locations = initializerLocations(bytes);
     Builder builder(*graph, path, diagnostics, control);
-    if (!builder.addGraph(model.graph(), 0, std::string(), nullptr, &locations)) {
+    builder.declareFunctions(model.functions());
+    bool complete = builder.addGraph(model.graph(), 0, std::string(), nullptr, &locations);
+    for (const onnx::FunctionProto& f : model.functions())
+        complete = complete && builder.addFunction(f);
+    if (!complete) {
         GraphResult result = publishGraph(std::move(graph), diagnostics, true);
         result.canceled = true;
         return result;

@@ -92,6 +92,7 @@ private slots:
     void onnxLoopBody();
     void onnxExternalData();
     void onnxTorchMetadata();
+    void onnxFunctions();
     void tfControlInputsAndSlots();
     void tfEventFileGraph();
     void anfDebuggerGraph();
@@ -324,6 +325,33 @@ void TestGraphReader::onnxTorchMetadata()
     QCOMPARE(relu.sources[1].file, std::string("model.py"));
     QCOMPARE(relu.sources[1].line, 12);
     QCOMPARE(relu.inputs[0].type.text(), std::string("float32[1,8]"));
+}
+
+void TestGraphReader::onnxFunctions()
+{
+    // tests/data/graph_fixtures.README: custom.Block called twice.
+    const QString path = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph_functions.onnx");
+    const GraphResult result = GraphReader::read(path, ArtifactKind::GraphOnnx);
+    QVERIFY(result.graph);
+    QVERIFY(result.diagnostics.isEmpty());
+    const Graph& g = *result.graph;
+    checkConsistent(g);
+    QCOMPARE(g.subgraphs.size(), std::size_t(2));
+    QCOMPARE(g.subgraphs[1].name, std::string("custom.Block"));
+    QCOMPARE(g.nodeCount(0), 2);
+    QCOMPARE(g.nodeCount(1), 2);
+    QCOMPARE(g.subgraphs[1].parameters.size(), std::size_t(2));
+    for (const char* id : { "/block0/Block", "/block1/Block" }) {
+        const Node& call = g.nodes[std::size_t(g.find(id))];
+        QCOMPARE(call.kind, NodeKind::Call);
+        QCOMPARE(call.callee, 1);
+        QCOMPARE(call.opType, std::string("custom.Block"));
+    }
+    QCOMPARE(g.nodes[std::size_t(g.find("/block1/Block"))].inputs[0].producer, g.find("/block0/Block"));
+    // Inside the body, act reads mm's output.
+    const Node& act = g.nodes[std::size_t(g.find("act"))];
+    QCOMPARE(act.subgraph, 1);
+    QCOMPARE(act.inputs[0].producer, g.find("mm"));
 }
 
 void TestGraphReader::tfControlInputsAndSlots()
