@@ -21,6 +21,7 @@ namespace {
 
 constexpr double kPointsPerInch = 72.0;
 constexpr std::size_t kMaxCacheEntries = 20000;
+constexpr std::size_t kIsolatedRowMax = 8;
 
 GVC_t* graphvizContext()
 {
@@ -183,7 +184,8 @@ GroupLayout GraphLayoutEngine::runDot(const graph::ScopeTree& tree, int containe
     std::unordered_map<int, int> indexOf;
     std::vector<Agnode_t*> nodes(children.size(), nullptr);
     for (std::size_t i = 0; i < children.size(); ++i) {
-        std::string nodeName = 'n' + std::to_string(i);
+        std::string nodeName = "n";
+        nodeName += std::to_string(i);
         nodes[i] = agnode(g, mutableText(nodeName), 1);
         std::string w = inches(childSizes[i].width());
         std::string h = inches(childSizes[i].height());
@@ -199,10 +201,38 @@ GroupLayout GraphLayoutEngine::runDot(const graph::ScopeTree& tree, int containe
         const auto to = indexOf.find(edges[e].to);
         if (from == indexOf.end() || to == indexOf.end())
             continue;
-        std::string edgeName = 'e' + std::to_string(e);
+        std::string edgeName = "e";
+        edgeName += std::to_string(e);
         Agedge_t* edge
             = agedge(g, nodes[std::size_t(from->second)], nodes[std::size_t(to->second)], mutableText(edgeName), 1);
         agEdges.emplace_back(edge, int(e));
+    }
+    // Children without edges would all land on the first rank, one very wide row; invisible chains
+    // stack them into a roughly square block instead.
+    std::vector<std::uint8_t> connected(children.size(), 0);
+    for (const auto& edge : edges) {
+        const auto from = indexOf.find(edge.from);
+        const auto to = indexOf.find(edge.to);
+        if (from != indexOf.end() && to != indexOf.end())
+            connected[std::size_t(from->second)] = connected[std::size_t(to->second)] = 1;
+    }
+    std::vector<std::size_t> isolated;
+    for (std::size_t i = 0; i < children.size(); ++i) {
+        if (!connected[i])
+            isolated.push_back(i);
+    }
+    if (isolated.size() > kIsolatedRowMax) {
+        Agsym_t* style = set(AGEDGE, "style", "");
+        const std::size_t rows = std::size_t(std::ceil(std::sqrt(double(isolated.size()) / 3.0)));
+        for (std::size_t k = 0; k < isolated.size(); ++k) {
+            if (k % rows == 0)
+                continue;
+            std::string edgeName = "i";
+            edgeName += std::to_string(k);
+            Agedge_t* chain = agedge(g, nodes[isolated[k - 1]], nodes[isolated[k]], mutableText(edgeName), 1);
+            std::string invisible = "invis";
+            agxset(chain, style, invisible.data());
+        }
     }
 
     GroupLayout layout;

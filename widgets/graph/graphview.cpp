@@ -5,6 +5,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -99,6 +100,7 @@ void GraphView::setTree(std::shared_ptr<const ScopeTree> tree, const graph::Expa
     m_scene = {};
     m_result = {};
     m_fitPending = true;
+    m_firstLayout = true;
     m_revealPending = -1;
     requestLayout();
     emit selectionChanged(-1);
@@ -305,7 +307,12 @@ void GraphView::applyLayout(LayoutResult result)
         m_revealPending = -1;
     } else if (m_fitPending) {
         showStart();
+    } else if (m_firstLayout
+               && !QRectF(mapToScene(QPointF(0, 0)), mapToScene(QPointF(width(), height())))
+                       .intersects(m_scene.bounds)) {
+        showStart(); // a remembered view that no longer shows anything of the graph
     }
+    m_firstLayout = false;
     m_fitPending = false;
     update();
     emit layoutFinished();
@@ -611,8 +618,14 @@ void GraphView::centreMinimapAt(QPointF widgetPos)
     setViewport(m_zoom, scenePos);
 }
 
-void GraphView::resizeEvent(QResizeEvent*)
+void GraphView::resizeEvent(QResizeEvent* event)
 {
+    // Keep the scene point at the centre where it was, so a restored or chosen view survives docking.
+    if (event->oldSize().isValid()) {
+        const QPointF oldCentre
+            = (QPointF(event->oldSize().width() / 2.0, event->oldSize().height() / 2.0) - m_offset) / m_zoom;
+        m_offset = QPointF(width() / 2.0, height() / 2.0) - oldCentre * m_zoom;
+    }
     if (m_fitPending)
         showStart();
 }

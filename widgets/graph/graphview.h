@@ -129,6 +129,7 @@ private:
     std::unordered_set<int> m_downstream;
     int m_revealPending = -1;
     bool m_fitPending = true;
+    bool m_firstLayout = true;
 
     double m_zoom = 1.0;
     QPointF m_offset; ///< widget position of the scene origin

@@ -78,6 +78,23 @@ private slots:
         QVERIFY(qAbs(layout.childRects[0].center().y() - layout.childRects[1].center().y()) < 1);
     }
 
+    void isolatedChildrenFormABlock()
+    {
+        test::GraphBuilder b;
+        for (int i = 0; i < 48; ++i)
+            b.node("c" + std::to_string(i), "Op" + std::to_string(i));
+        const auto tree = ScopeTree::build(b.finish());
+        const GroupLayout layout = layoutRoot(*tree, QStringLiteral("TB"));
+        QCOMPARE(layout.childRects.size(), std::size_t(48));
+        QVERIFY(layout.edges.empty()); // the helper chains are not drawn
+        // 48 boxes of 80x30 in one row would be ~5000 pt wide; stacked they are far narrower.
+        QVERIFY2(layout.size.width() < 2000, qPrintable(QString::number(layout.size.width())));
+        QVERIFY(layout.size.height() > 60);
+        for (std::size_t i = 0; i < layout.childRects.size(); ++i)
+            for (std::size_t j = i + 1; j < layout.childRects.size(); ++j)
+                QVERIFY(!layout.childRects[i].intersects(layout.childRects[j]));
+    }
+
     void expansionRelaysOutOnlyTheGroupAndItsAncestors()
     {
         const auto tree = ScopeTree::build(test::smallModel());
