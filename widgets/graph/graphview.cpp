@@ -455,8 +455,11 @@ void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double sc
     for (const SceneEdge& edge : m_scene.edges) {
         if (!edge.bounds.intersects(sceneRect))
             continue;
-        const bool hot = (edge.from == m_selected || m_upstream.count(edge.from))
-            && (edge.to == m_selected || m_downstream.count(edge.to) || m_upstream.count(edge.to)) && m_selected >= 0;
+        // Hot: the edge runs inside the traced upstream cone or inside the downstream cone.
+        const auto upstream = [this](int item) { return item == m_selected || m_upstream.count(item) > 0; };
+        const auto downstream = [this](int item) { return item == m_selected || m_downstream.count(item) > 0; };
+        const bool hot = m_selected >= 0
+            && ((upstream(edge.from) && upstream(edge.to)) || (downstream(edge.from) && downstream(edge.to)));
         const graph::LiftedEdge& lifted = tree.edgesOf(edge.container)[std::size_t(edge.edge)];
         QPen pen = hot ? highlightPen : edgePen;
         if (lifted.control)

@@ -54,6 +54,9 @@ public:
     void setEdgeLabelsVisible(bool visible);
     int highlightDepth() const { return m_highlightDepth; }
     void setHighlightDepth(int depth);
+    /// Shown items traced upstream / downstream of the selected op, to the highlight depth.
+    const std::unordered_set<int>& upstreamItems() const { return m_upstream; }
+    const std::unordered_set<int>& downstreamItems() const { return m_downstream; }
     void setMinimapVisible(bool visible);
 
     bool isLayoutPending() const { return m_pendingSerial != m_shownSerial; }

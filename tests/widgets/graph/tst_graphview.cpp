@@ -110,6 +110,31 @@ private slots:
         QVERIFY(qAbs(centre.y() - 300) <= 2);
     }
 
+    void tracesUpstreamAndDownstream()
+    {
+        GraphView view;
+        view.resize(800, 600);
+        view.setTree(m_tree);
+        view.expandAllBelow(m_model, 1000);
+        QTRY_VERIFY(!view.isLayoutPending());
+        const auto item = [this](const char* name) { return m_tree->itemOfNode(m_tree->graph().find(name)); };
+        view.setSelectedItem(item("model/mid/mlp/act"));
+        QCOMPARE(view.upstreamItems(), (std::unordered_set<int> { item("model/mid/mlp/fc1") }));
+        QCOMPARE(view.downstreamItems(), (std::unordered_set<int> { item("model/mid/mlp/fc2") }));
+        view.setHighlightDepth(3);
+        QVERIFY(view.upstreamItems().count(item("model/mid/add1")));
+        QVERIFY(view.downstreamItems().count(item("model/mid/add2")));
+        QVERIFY(view.downstreamItems().count(item("model/dec/attn/q"))); // act -> fc2 -> add2 -> q
+        QVERIFY(!view.downstreamItems().count(item("model/dec/mlp/fc1"))); // four steps away
+        // A collapsed group stands for the ops inside it.
+        const int mid = child(*m_tree, m_model, "mid");
+        view.setExpanded(mid, false);
+        QTRY_VERIFY(!view.isLayoutPending());
+        view.setSelectedItem(item("model/dec/attn/q"));
+        view.setHighlightDepth(1);
+        QCOMPARE(view.upstreamItems(), (std::unordered_set<int> { mid }));
+    }
+
     void expandAllIsBounded()
     {
         GraphView view;
