@@ -10,6 +10,7 @@
 #include <QFile>
 
 #include <string>
+#include <string_view>
 
 namespace runlens::graph {
 
@@ -18,6 +19,7 @@ namespace {
 // Protobuf messages cannot exceed 2 GiB; text graphs of that size are not something anyone reads.
 constexpr qint64 kMaxBinary = (qint64(1) << 31) - 1;
 constexpr qint64 kMaxText = qint64(1) << 30;
+constexpr qint64 kMapThreshold = qint64(64) << 20;
 
 bool isText(ArtifactKind kind)
 {
@@ -68,21 +70,31 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
                                 .arg(limit >> 20)));
         return result;
     }
-    std::string bytes;
-    bytes.resize(std::size_t(size));
-    qint64 got = 0;
-    while (got < size) {
-        const qint64 n = file.read(bytes.data() + got, size - got);
-        if (n <= 0)
-            break;
-        got += n;
-        control.report(int(got * 200 / std::max<qint64>(size, 1)));
+    // Large binary models are mapped: the readers skip weight values, so those pages are never read. Small
+    // files are copied, which keeps a file truncated by its writer meanwhile from faulting the mapping.
+    std::string owned;
+    std::string_view bytes;
+    if (!isText(kind) && size >= kMapThreshold) {
+        if (const uchar* mapped = file.map(0, size))
+            bytes = std::string_view(reinterpret_cast<const char*>(mapped), std::size_t(size));
     }
-    if (got < size) {
-        result.diagnostics.append(graphDiagnostic(
-            Severity::Warning, path,
-            GraphTr::tr("Only %1 of %2 bytes could be read: %3").arg(got).arg(size).arg(file.errorString())));
-        bytes.resize(std::size_t(got));
+    if (bytes.empty() && size > 0) {
+        owned.resize(std::size_t(size));
+        qint64 got = 0;
+        while (got < size) {
+            const qint64 n = file.read(owned.data() + got, size - got);
+            if (n <= 0)
+                break;
+            got += n;
+            control.report(int(got * 200 / std::max<qint64>(size, 1)));
+        }
+        if (got < size) {
+            result.diagnostics.append(graphDiagnostic(
+                Severity::Warning, path,
+                GraphTr::tr("Only %1 of %2 bytes could be read: %3").arg(got).arg(size).arg(file.errorString())));
+            owned.resize(std::size_t(got));
+        }
+        bytes = owned;
     }
     GraphResult read;
     switch (kind) {

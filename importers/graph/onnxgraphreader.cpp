@@ -221,6 +221,60 @@ std::vector<TensorLocation> initializerLocations(std::string_view bytes)
     return out;
 }
 
+/// TensorProto fields that hold values (float_data, int32_data, string_data, int64_data, raw_data,
+/// double_data, uint64_data): never copied, the importer records where they are instead.
+bool isTensorValueField(std::uint32_t number)
+{
+    return (number >= 4 && number <= 7) || (number >= 9 && number <= 11);
+}
+
+/// Merges a GraphProto field by field, keeping only the description of each initializer. Returns the
+/// offset where reading stopped (bytes.size() when everything was read).
+std::size_t parseGraph(std::string_view bytes, onnx::GraphProto& graph)
+{
+    std::size_t pos = 0;
+    wire::Field field;
+    while (wire::next(bytes, pos, field)) {
+        if (field.number == kGraphInitializer && field.wireType == 2) {
+            const std::string_view tensorBytes = wire::payload(bytes, field);
+            onnx::TensorProto* tensor = graph.add_initializer();
+            std::size_t tpos = 0;
+            wire::Field t;
+            while (wire::next(tensorBytes, tpos, t)) {
+                if (!isTensorValueField(t.number) && !wire::mergeField(*tensor, tensorBytes, t))
+                    return field.begin;
+            }
+            if (tpos < tensorBytes.size())
+                return field.begin;
+        } else if (!wire::mergeField(graph, bytes, field)) {
+            return field.begin;
+        }
+    }
+    return pos;
+}
+
+/// Parses a ModelProto without copying weight values (a model of several GB costs its file size, not
+/// twice that). A damaged or cut-off model keeps every complete field before the damage, including the
+/// complete nodes of a cut-off graph. Returns the offset where reading stopped.
+std::size_t parseModel(std::string_view bytes, onnx::ModelProto& model)
+{
+    std::size_t pos = 0;
+    wire::Field field;
+    while (wire::next(bytes, pos, field)) {
+        if (field.number == kModelGraph && field.wireType == 2) {
+            const std::size_t stop = parseGraph(wire::payload(bytes, field), *model.mutable_graph());
+            if (stop < field.dataSize)
+                return field.dataBegin + stop;
+        } else if (!wire::mergeField(model, bytes, field)) {
+            return field.begin;
+        }
+    }
+    wire::Field cut;
+    if (pos < bytes.size() && wire::cutField(bytes, pos, cut) && cut.number == kModelGraph && cut.wireType == 2)
+        return cut.dataBegin + parseGraph(wire::payload(bytes, cut), *model.mutable_graph());
+    return pos;
+}
+
 class Builder
 {
 public:
@@ -516,35 +570,17 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
         return publishGraph(nullptr, diagnostics, true);
     }
     onnx::ModelProto model;
-    if (!model.ParseFromArray(bytes.data(), int(bytes.size()))) {
+    const std::size_t stop = parseModel(bytes, model);
+    if (stop < bytes.size()) {
         // Keep what the complete fields hold: a model cut off while being written still shows its nodes.
-        model.Clear();
-        std::size_t pos = 0;
-        wire::Field field;
-        bool graphSalvaged = false;
-        while (wire::next(bytes, pos, field)) {
-            if (!wire::mergeField(model, bytes, field)) {
-                if (field.number == kModelGraph && field.wireType == 2) {
-                    wire::salvage(*model.mutable_graph(), wire::payload(bytes, field));
-                    graphSalvaged = true;
-                }
-                break;
-            }
-        }
-        wire::Field cut;
-        if (pos < bytes.size() && !graphSalvaged && wire::cutField(bytes, pos, cut) && cut.number == kModelGraph
-            && cut.wireType == 2) {
-            wire::salvage(*model.mutable_graph(), wire::payload(bytes, cut));
-            graphSalvaged = true;
-        }
         const bool anything = model.has_graph() && model.graph().node_size() > 0;
         diagnostics.append(graphDiagnostic(
             anything ? Severity::Warning : Severity::Error, path,
             anything ? GraphTr::tr("The model is damaged or cut off after byte %1; the %2 nodes before it were read.")
-                           .arg(pos)
+                           .arg(stop)
                            .arg(model.graph().node_size())
                      : GraphTr::tr("Not a readable ONNX model: the protobuf data is damaged or of another kind."),
-            qint64(pos)));
+            qint64(stop)));
         if (!anything)
             return publishGraph(nullptr, diagnostics, true);
     }
