@@ -34,6 +34,7 @@ namespace {
 constexpr int kExpandAllLimit = 3000;
 constexpr double kMaxPngSide = 16384;
 constexpr int kExportItems = 120;
+constexpr int kOpeningItems = 60;
 
 QString graphTitle(const graph::Graph& graph)
 {
@@ -265,6 +266,8 @@ void GraphPanel::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
                 state.setExpanded(id, true);
         }
     }
+    if (!remembered || !settings.contains(QStringLiteral("zoom")))
+        state = GraphView::openingState(*m_tree, kOpeningItems); // first visit: a small graph opens up
     m_restoring = true;
     m_view->setTree(m_tree, state);
     if (remembered && settings.contains(QStringLiteral("zoom")))
@@ -367,26 +370,8 @@ bool GraphPanel::exportTo(const QString& fileName, QString* errorMessage) const
 
 bool GraphPanel::exportGraph(std::shared_ptr<const graph::Graph> graph, const QString& fileName, QString* errorMessage)
 {
-    // Open groups breadth-first while the picture stays readable: a lone "Default" box says little.
     const auto tree = graph::ScopeTree::build(std::move(graph));
-    graph::ExpansionState state;
-    std::vector<int> level { graph::ScopeTree::root() };
-    while (!level.empty()) {
-        std::vector<int> next;
-        for (const int id : level) {
-            for (const int child : tree->item(id).children) {
-                if (!tree->item(child).isContainer())
-                    continue;
-                graph::ExpansionState wider = state;
-                wider.setExpanded(child, true);
-                if (int(tree->visibleItems(wider).size()) > kExportItems)
-                    continue;
-                state = wider;
-                next.push_back(child);
-            }
-        }
-        level = std::move(next);
-    }
+    const graph::ExpansionState state = GraphView::openingState(*tree, kExportItems);
     GraphView view;
     view.resize(1600, 1000);
     view.setTree(tree, state);

@@ -176,6 +176,28 @@ void GraphView::collapseAllBelow(int item)
     setExpansionState(next);
 }
 
+graph::ExpansionState GraphView::openingState(const ScopeTree& tree, int maxItems)
+{
+    graph::ExpansionState state;
+    int visible = int(tree.item(ScopeTree::root()).children.size());
+    std::vector<int> level { ScopeTree::root() };
+    while (!level.empty()) {
+        std::vector<int> next;
+        for (const int id : level) {
+            for (const int child : tree.item(id).children) {
+                const int added = int(tree.item(child).children.size());
+                if (!tree.item(child).isContainer() || visible + added > maxItems)
+                    continue;
+                state.setExpanded(child, true);
+                visible += added;
+                next.push_back(child);
+            }
+        }
+        level = std::move(next);
+    }
+    return state;
+}
+
 void GraphView::setSelectedItem(int item)
 {
     if (!m_tree || item >= m_tree->itemCount())

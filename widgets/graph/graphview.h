@@ -75,6 +75,10 @@ public:
     QPointF mapToScene(QPointF widgetPos) const;
     QPointF mapFromScene(QPointF scenePos) const;
 
+    /// Containers opened breadth-first from the root while at most `maxItems` items show: how a graph
+    /// looks on its first visit (a lone "Default" box says little).
+    static graph::ExpansionState openingState(const graph::ScopeTree& tree, int maxItems);
+
     /// The size a collapsed item gets, measured with the widget's font.
     QSizeF boxSize(int item) const;
     /// Paints the scene region `sceneRect` onto `painter`, which maps scene coordinates already.
