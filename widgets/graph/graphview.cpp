@@ -61,6 +61,24 @@ QString itemSubtitle(const ScopeTree& tree, int id)
     return item.opCount == 1 ? GraphView::tr("1 op") : GraphView::tr("%1 ops").arg(item.opCount);
 }
 
+/// Frames and collapsed groups: blue-grey for the forward pass, tinted for gradients, recomputation and
+/// the optimizer, a little darker at each nesting level so nested frames stay apart.
+QColor roleTint(graph::ScopeRole role, int depth)
+{
+    const int shade = std::max(0, 24 - 4 * std::min(depth, 6));
+    switch (role) {
+    case graph::ScopeRole::Gradient:
+        return QColor(232 + shade / 2, 214 + shade, 214 + shade);
+    case graph::ScopeRole::Recompute:
+        return QColor(232 + shade / 2, 226 + shade, 206 + shade);
+    case graph::ScopeRole::Optimizer:
+        return QColor(214 + shade, 232 + shade / 2, 214 + shade);
+    case graph::ScopeRole::Forward:
+        break;
+    }
+    return QColor(214 + shade, 222 + shade, 240 + shade / 2);
+}
+
 QString foldedText(const ScopeTree& tree, const ScopeItem& item)
 {
     QStringList names;
@@ -433,7 +451,7 @@ QColor GraphView::fillColor(int id) const
         }
         return pastel(item.opType);
     }
-    return QColor(232, 238, 248); // collapsed groups: neutral, they are many op types
+    return roleTint(item.role, 0); // collapsed groups: neutral, they hold many op types
 }
 
 void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double scale) const
@@ -451,9 +469,8 @@ void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double sc
         if (!box.expanded || !box.rect.intersects(sceneRect))
             continue;
         const ScopeItem& item = tree.item(box.item);
-        const int shade = std::max(200, 250 - 8 * item.depth);
         painter.setPen(QPen(QColor(150, 160, 180), 0));
-        painter.setBrush(QColor(shade, shade + 2 > 255 ? 255 : shade + 2, 255));
+        painter.setBrush(roleTint(item.role, item.depth));
         painter.drawRoundedRect(box.rect, 6, 6);
         if (drawText) {
             painter.setPen(text);
