@@ -724,12 +724,18 @@ void TestGraphReader::mutatedSamples()
     QVERIFY(!original.isEmpty());
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("mutated"));
-    std::uint32_t state = 12345;
+    // RUNLENS_GRAPH_FUZZ_ROUNDS and RUNLENS_GRAPH_FUZZ_SEED make a longer run (e.g. under the asan preset).
+    const int rounds = qEnvironmentVariableIntValue("RUNLENS_GRAPH_FUZZ_ROUNDS") > 0
+        ? qEnvironmentVariableIntValue("RUNLENS_GRAPH_FUZZ_ROUNDS")
+        : 60;
+    std::uint32_t state = qEnvironmentVariableIsSet("RUNLENS_GRAPH_FUZZ_SEED")
+        ? std::uint32_t(qEnvironmentVariableIntValue("RUNLENS_GRAPH_FUZZ_SEED"))
+        : 12345u;
     auto random = [&state](std::uint32_t bound) {
         state = state * 1664525u + 1013904223u;
         return (state >> 8) % bound;
     };
-    for (int round = 0; round < 60; ++round) {
+    for (int round = 0; round < rounds; ++round) {
         QByteArray bytes = original;
         const int edits = 1 + int(random(8));
         for (int e = 0; e < edits && !bytes.isEmpty(); ++e) {
