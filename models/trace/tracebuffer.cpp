@@ -13,7 +13,8 @@ namespace {
 
 // Below this a plain heap block is cheaper than a mapping of its own.
 constexpr std::size_t kMapThreshold = std::size_t(4) << 20;
-constexpr std::size_t kHugePage = std::size_t(2) << 20;
+// Mappings grow in steps of this, so appending byte by byte does not remap every time.
+constexpr std::size_t kMapStep = std::size_t(2) << 20;
 
 std::size_t roundUp(std::size_t n, std::size_t to)
 {
@@ -50,12 +51,9 @@ bool TraceBuffer::allocate(std::size_t capacity)
     if (bytes < capacity)
         return false;
     if (bytes >= kMapThreshold) {
-        const std::size_t length = roundUp(bytes, kHugePage);
+        const std::size_t length = roundUp(bytes, kMapStep);
         void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-            madvise(p, length, MADV_HUGEPAGE);
-#endif
             m_data = static_cast<char*>(p);
             m_mapped = length;
             m_capacity = length - kPadding;
@@ -77,13 +75,10 @@ bool TraceBuffer::reserve(std::size_t capacity)
         return allocate(capacity);
     const std::size_t bytes = capacity + kPadding;
     if (m_mapped > 0) {
-        const std::size_t length = roundUp(bytes, kHugePage);
+        const std::size_t length = roundUp(bytes, kMapStep);
         void* p = mremap(m_data, m_mapped, length, MREMAP_MAYMOVE);
         if (p == MAP_FAILED)
             return false;
-#ifdef MADV_HUGEPAGE
-        madvise(p, length, MADV_HUGEPAGE);
-#endif
         m_data = static_cast<char*>(p);
         m_mapped = length;
         m_capacity = length - kPadding;

@@ -7,8 +7,8 @@ namespace runlens::trace {
 
 /// The bytes of one trace file as the importer holds them: `size()` bytes of content followed by at
 /// least kPadding readable bytes (spaces once sealed), so SIMD parsers may read a little past the end.
-/// Memory is not zero-filled before use (a 1 GB trace is not written twice), and large buffers ask the
-/// kernel for huge pages, which makes filling them several times cheaper. The trace store keeps the
+/// Memory is not zero-filled before use (a 1 GB trace is not written twice); large buffers are mappings
+/// of their own, returned to the system as soon as the store lets go of them. The trace store keeps the
 /// buffer of each source for lazy `args` parsing. Growing may move the data: only grow a buffer before
 /// anyone holds pointers into it.
 class TraceBuffer
