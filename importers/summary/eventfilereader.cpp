@@ -1,5 +1,6 @@
 #include "eventfilereader.h"
 
+#include "eventgraphs.h"
 #include "recordreader.h"
 #include "summary/proto/ms_summary.pb.h"
 #include "summary/proto/tb_event.pb.h"
@@ -197,6 +198,7 @@ struct EventFileReader::Private
         : path(std::move(path))
         , file(QFileInfo(this->path).absoluteFilePath())
         , flavor(flavor)
+        , graphs(file)
     { }
 
     void readRecords(RecordReader& reader, const ImportControl& control, ImportUpdate& update);
@@ -223,6 +225,7 @@ struct EventFileReader::Private
 
     runlens::tb::Event tbEvent;
     runlens::ms::Event msEvent;
+    EventGraphs graphs;
 
     TagInterner tagIndices;
     std::vector<TagState> tags; ///< by TagInterner index
@@ -292,6 +295,12 @@ void EventFileReader::Private::report(Problem problem, Severity severity, qint64
 
 void EventFileReader::Private::decodeTensorBoard()
 {
+    // Graph records are rare: two presence bits are all the common path pays.
+    if (tbEvent.has_graph_def()) [[unlikely]]
+        graphs.take(*tbEvent.mutable_graph_def(), EventGraphs::Encoding::GraphDef, recordOffset, tbEvent.step());
+    else if (tbEvent.has_meta_graph_def()) [[unlikely]]
+        graphs.take(*tbEvent.mutable_meta_graph_def(), EventGraphs::Encoding::MetaGraphDef, recordOffset,
+                    tbEvent.step());
     const runlens::tb::Event& event = tbEvent;
     if (std::isnan(event.wall_time())) {
         report(Problem::NanWallTime, Severity::Warning, recordOffset, [&] {
@@ -335,6 +344,8 @@ void EventFileReader::Private::decodeTensorBoard()
 
 void EventFileReader::Private::decodeMindSpore()
 {
+    if (msEvent.has_graph_def()) [[unlikely]]
+        graphs.take(*msEvent.mutable_graph_def(), EventGraphs::Encoding::AnfIrGraph, recordOffset, msEvent.step());
     const runlens::ms::Event& event = msEvent;
     if (std::isnan(event.wall_time())) {
         report(Problem::NanWallTime, Severity::Warning, recordOffset, [&] {
@@ -498,6 +509,10 @@ ImportUpdate EventFileReader::poll(const ImportControl& control)
         RecordReader reader(d->path);
         if (reader.open(d->offset)) {
             d->readRecords(reader, control, result);
+            // A canceled graph decode is retried by the next poll.
+            if (result.status != ImportStatus::Canceled && !d->graphs.deliver(result, control))
+                result.status = ImportStatus::Canceled;
+            d->hadProblems = d->hadProblems || d->graphs.hadProblems();
         } else if (reader.fileSize() >= 0 && reader.fileSize() < d->offset) {
             d->dead = true;
             d->hadProblems = true;

@@ -108,41 +108,50 @@ private slots:
         QTest::addColumn<bool>("mayGrow");
         QTest::addColumn<int>("warnings");
         QTest::addColumn<QString>("fileVersion");
+        QTest::addColumn<int>("graphNodes"); ///< nodes of the graph the file carries, 0 for none
 
         const QString brain = QStringLiteral("brain.Event:2");
         const QString mindSpore = QStringLiteral("MindSpore.Event:1");
         // MANIFEST.tsv: 11,716 records, file_version:1, summary:11715, 12 tags.
-        QTest::newRow("sb3 ppo") << kSb3 << 12 << 11715 << ImportStatus::Ok << false << 0 << brain;
+        QTest::newRow("sb3 ppo") << kSb3 << 12 << 11715 << ImportStatus::Ok << false << 0 << brain << 0;
         // MANIFEST.tsv: simple_value:200, tags=2.
-        QTest::newRow("torch2 scalars") << kTorch2Scalars << 2 << 200 << ImportStatus::Ok << false << 0 << brain;
+        QTest::newRow("torch2 scalars") << kTorch2Scalars << 2 << 200 << ImportStatus::Ok << false << 0 << brain << 0;
         // MANIFEST.tsv: values=tensor:100, plugins=scalars:100, tags=1.
-        QTest::newRow("tf2 tensor scalars") << kTf2 << 1 << 100 << ImportStatus::Ok << false << 0 << brain;
+        QTest::newRow("tf2 tensor scalars") << kTf2 << 1 << 100 << ImportStatus::Ok << false << 0 << brain << 0;
         // MANIFEST.tsv: parent run holds only file_version + source_metadata.
-        QTest::newRow("hparams parent") << kHparamsParent << 0 << 0 << ImportStatus::Ok << false << 0 << brain;
+        QTest::newRow("hparams parent") << kHparamsParent << 0 << 0 << ImportStatus::Ok << false << 0 << brain << 0;
         // MANIFEST.tsv: 3 metadata-only hparams values + 2 simple_value metrics.
-        QTest::newRow("hparams sub-run") << kHparamsSub << 2 << 2 << ImportStatus::Ok << false << 0 << brain;
+        QTest::newRow("hparams sub-run") << kHparamsSub << 2 << 2 << ImportStatus::Ok << false << 0 << brain << 0;
         QTest::newRow("torch2 images")
             << "summaries/tensorboard/torch2_images/events.out.tfevents.1771595107.zyzkings.11980.0" << 0 << 0
-            << ImportStatus::Ok << false << 0 << brain;
+            << ImportStatus::Ok << false << 0 << brain << 0;
         QTest::newRow("torch2 pr curve")
             << "summaries/tensorboard/torch2_pr_curve/events.out.tfevents.1771596445.zyzkings.30376.0" << 0 << 0
-            << ImportStatus::Ok << false << 0 << brain;
+            << ImportStatus::Ok << false << 0 << brain << 0;
+        // Files with graphs: node counts and dangling inputs counted by a python walk of the graph's protobuf
+        // fields. The graph reader warns about inputs or outputs that name nothing in the graph (torch's
+        // prim::GetAttr inputs, the generated MindSpore graph's output "228"), which makes the file partial.
+        // MANIFEST.tsv: graph_def: 30 nodes (4 dangling inputs).
         QTest::newRow("graph only") << "graphs/torch_add_graph_event/events.out.tfevents.1771596179.zyzkings.9384.0"
-                                    << 0 << 0 << ImportStatus::Ok << false << 0 << brain;
+                                    << 0 << 0 << ImportStatus::Partial << false << 1 << brain << 30;
         // run_facts.json: 60 steps; 15 scalar tags (train/*, perf/*, grad_norm/* per layer).
-        QTest::newRow("cnn baseline") << kCnnEvents << 15 << 15 * 60 << ImportStatus::Ok << false << 0 << brain;
+        QTest::newRow("cnn baseline") << kCnnEvents << 15 << 15 * 60 << ImportStatus::Partial << false << 1 << brain
+                                      << 59; // 10 dangling inputs
         // mindinsight.md section 7: 20 steps of scalars (loss, learning_rate).
-        QTest::newRow("mindspore run_a") << kMsRunA << 2 << 40 << ImportStatus::Ok << false << 0 << mindSpore;
+        QTest::newRow("mindspore run_a") << kMsRunA << 2 << 40 << ImportStatus::Partial << false << 1 << mindSpore
+                                         << 20;
         QTest::newRow("mindspore nested") << "summaries/mindspore_generated/run_a/nested_not_scanned/"
                                              "events.out.events.summary.1700000100.0.helperhost_MS"
-                                          << 2 << 40 << ImportStatus::Ok << false << 0 << mindSpore;
+                                          << 2 << 40 << ImportStatus::Partial << false << 1 << mindSpore << 20;
         QTest::newRow("mindspore lineage")
             << "summaries/mindspore_generated/run_a/events.out.events.summary.1700000000.0.helperhost_lineage" << 0 << 0
-            << ImportStatus::Ok << false << 0 << QString();
+            << ImportStatus::Ok << false << 0 << QString() << 0;
         // A truncated copy: the last event (step 20) is incomplete; not corruption.
-        QTest::newRow("mindspore truncated") << kMsTruncated << 2 << 38 << ImportStatus::Ok << true << 0 << mindSpore;
+        QTest::newRow("mindspore truncated")
+            << kMsTruncated << 2 << 38 << ImportStatus::Partial << true << 1 << mindSpore << 20;
         // One payload CRC is wrong (the record still decodes): that record is skipped.
-        QTest::newRow("mindspore bad crc") << kMsBadCrc << 2 << 38 << ImportStatus::Partial << false << 1 << mindSpore;
+        QTest::newRow("mindspore bad crc")
+            << kMsBadCrc << 2 << 38 << ImportStatus::Partial << false << 2 << mindSpore << 20;
     }
 
     void samples()
@@ -155,6 +164,7 @@ private slots:
         QFETCH(bool, mayGrow);
         QFETCH(int, warnings);
         QFETCH(QString, fileVersion);
+        QFETCH(int, graphNodes);
 
         const QString full = root + QLatin1Char('/') + file;
         EventFileReader reader(full, flavorOf(full));
@@ -166,6 +176,8 @@ private slots:
         QCOMPARE(result.collected.count(Severity::Warning), warnings);
         QCOMPARE(result.collected.count(Severity::Error), 0);
         QCOMPARE(reader.fileVersion(), fileVersion);
+        QCOMPARE(result.update.graph ? result.update.graph->nodeCount() : 0, graphNodes);
+        QCOMPARE(result.update.graphSummary ? result.update.graphSummary->nodes : 0, graphNodes);
         QCOMPARE(result.update.bytesRead, reader.offset());
         for (const Diagnostic& diagnostic : result.collected.diagnostics) {
             QCOMPARE(diagnostic.file, QFileInfo(full).absoluteFilePath());
@@ -249,7 +261,9 @@ private slots:
         EventFileReader truncated(truncatedPath, SummaryFlavor::MindSpore);
         const PollResult t = pollOnce(truncated);
         QVERIFY(t.update.mayGrow);
-        QVERIFY(t.collected.diagnostics.isEmpty());
+        // The incomplete tail is not reported; only the graph's dangling output is.
+        QCOMPARE(t.collected.diagnostics.size(), 1);
+        QVERIFY(t.collected.diagnostics.first().message.contains(QLatin1String("graph")));
         QVERIFY(!truncated.isDead());
         for (const auto& [tag, points] : t.collected.series.asKeyValueRange()) {
             const auto& full = a.series.value(tag);
@@ -268,7 +282,8 @@ private slots:
         EventFileReader bad(badPath, SummaryFlavor::MindSpore);
         const PollResult b = pollOnce(bad);
         QCOMPARE(b.update.status, ImportStatus::Partial);
-        QCOMPARE(b.collected.diagnostics.size(), 1);
+        // The CRC problem comes first; the graph's dangling output (reported once the graph is decoded) last.
+        QCOMPARE(b.collected.diagnostics.size(), 2);
         const Diagnostic& diagnostic = b.collected.diagnostics.first();
         QCOMPARE(diagnostic.severity, Severity::Warning);
         const QByteArray badBytes = readFile(badPath);
