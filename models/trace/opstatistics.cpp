@@ -195,34 +195,22 @@ OperatorStatistics computeOperatorStatistics(const TraceStore& store, const Oper
                 frame.parentOp = stack.back().isOp ? int(stack.size()) - 1 : stack.back().parentOp;
             const EventKind kind = track.kind[i];
             frame.isOp = kind == EventKind::CpuOp;
-            if (frame.isOp) {
-                // Kernels joined to the op itself (by External id, when no runtime call carries them).
+            // Device work is charged to the op: launched by the op itself (joined by External id when
+            // no runtime call carries it) or by a runtime call below the op.
+            Frame* op = frame.isOp ? &frame
+                : (kind == EventKind::Runtime || kind == EventKind::Driver) && frame.parentOp >= 0
+                ? &stack[std::size_t(frame.parentOp)]
+                : nullptr;
+            if (op) {
                 for (const LaunchIndex::Launch& l : launches.launchesOf(ti, std::uint32_t(i))) {
                     const Track& device = tracks[std::size_t(l.deviceTrack)];
                     if (!usable(device, l.deviceSlice))
                         continue;
                     const std::int64_t d = device.duration[l.deviceSlice];
-                    frame.deviceSelf += d;
-                    frame.deviceTotal += d;
-                    ++frame.kernels;
-                    kernelOps.push_back({ device.name_[l.deviceSlice], track.name_[i], d });
-                }
-            }
-            if (kind == EventKind::Runtime || kind == EventKind::Driver) {
-                const auto launched = launches.launchesOf(ti, std::uint32_t(i));
-                if (!launched.empty() && frame.parentOp >= 0) {
-                    Frame& op = stack[std::size_t(frame.parentOp)];
-                    const Track& opTrack = track;
-                    for (const LaunchIndex::Launch& l : launched) {
-                        const Track& device = tracks[std::size_t(l.deviceTrack)];
-                        if (!usable(device, l.deviceSlice))
-                            continue;
-                        const std::int64_t d = device.duration[l.deviceSlice];
-                        op.deviceSelf += d;
-                        op.deviceTotal += d;
-                        ++op.kernels;
-                        kernelOps.push_back({ device.name_[l.deviceSlice], opTrack.name_[op.slice], d });
-                    }
+                    op->deviceSelf += d;
+                    op->deviceTotal += d;
+                    ++op->kernels;
+                    kernelOps.push_back({ device.name_[l.deviceSlice], track.name_[op->slice], d });
                 }
             }
             stack.push_back(frame);

@@ -705,6 +705,18 @@ void TraceStoreBuilder::Private::resolveExternalIds()
 
 namespace {
 
+Step stepAt(const Track& track, int trackIndex, std::size_t slice, std::int64_t number)
+{
+    Step step;
+    step.number = number;
+    step.start = track.start[slice];
+    step.end = track.end(slice);
+    step.source = track.source;
+    step.track = trackIndex;
+    step.slice = std::uint32_t(slice);
+    return step;
+}
+
 bool containsStep(std::string_view text)
 {
     // "Steps" (MindInsight timelines), "Step Trace" (CANN msprof), "step_trace" ...
@@ -760,16 +772,8 @@ void TraceStoreBuilder::Private::addMarkerSteps()
             if (track.depth[i] != 0 || track.duration[i] <= 0)
                 continue;
             const std::int64_t number = markerStepNumber(s.m_strings.view(track.name_[i]));
-            if (number < 0)
-                continue;
-            Step step;
-            step.number = number;
-            step.start = track.start[i];
-            step.end = track.end(i);
-            step.source = track.source;
-            step.track = int(t);
-            step.slice = std::uint32_t(i);
-            s.m_steps.push_back(step);
+            if (number >= 0)
+                s.m_steps.push_back(stepAt(track, int(t), i, number));
         }
     }
 }
@@ -806,16 +810,8 @@ void TraceStoreBuilder::Private::findSteps()
             if (track.kind[i] == EventKind::Kernel || track.kind[i] == EventKind::GpuAnnotation)
                 continue;
             const std::int64_t number = stepNumber(track.name_[i]);
-            if (number < 0)
-                continue;
-            Step step;
-            step.number = number;
-            step.start = track.start[i];
-            step.end = track.end(i);
-            step.source = track.source;
-            step.track = int(t);
-            step.slice = std::uint32_t(i);
-            s.m_steps.push_back(step);
+            if (number >= 0)
+                s.m_steps.push_back(stepAt(track, int(t), i, number));
         }
     }
     addMarkerSteps();
