@@ -124,6 +124,7 @@ int main(int argc, char** argv)
         "  scan PATH [--json]       what a run folder holds\n"
         "  info PATH [--json]       what each artifact imported to\n"
         "  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}\n"
+        "  export PATH --chart graph:NAME --out FILE.{svg,png}\n"
         "  demo DIR                 write the demo run folder"));
     parser.addHelpOption();
     parser.addVersionOption();
