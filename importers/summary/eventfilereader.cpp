@@ -198,13 +198,15 @@ struct EventFileReader::Private
         : path(std::move(path))
         , file(QFileInfo(this->path).absoluteFilePath())
         , flavor(flavor)
-        , graphs(file)
     { }
 
     void readRecords(RecordReader& reader, const ImportControl& control, ImportUpdate& update);
     bool decode(const RecordReader::Record& record);
     void decodeTensorBoard();
     void decodeMindSpore();
+    // Out of line and cold, so that the record loop's code stays as compact as without graphs.
+    [[gnu::noinline, gnu::cold]] void takeTensorBoardGraph();
+    [[gnu::noinline, gnu::cold]] void takeMindSporeGraph();
     int tagIndex(const std::string& bytes);
     void rememberMetadata(TagState& tag, const runlens::tb::SummaryMetadata& metadata);
     void addPoint(int tag, qint64 step, double wallTime, double value);
@@ -225,7 +227,6 @@ struct EventFileReader::Private
 
     runlens::tb::Event tbEvent;
     runlens::ms::Event msEvent;
-    EventGraphs graphs;
 
     TagInterner tagIndices;
     std::vector<TagState> tags; ///< by TagInterner index
@@ -237,6 +238,10 @@ struct EventFileReader::Private
     // Valid during one poll.
     ImportUpdate* update = nullptr;
     qint64 recordOffset = 0;
+
+    /// Created by the first graph record: most files have none, and the record loop's state stays compact.
+    std::unique_ptr<EventGraphs> graphs;
+    EventGraphs& graphStore();
 };
 
 int EventFileReader::Private::tagIndex(const std::string& bytes)
@@ -293,14 +298,32 @@ void EventFileReader::Private::report(Problem problem, Severity severity, qint64
     update->diagnostics.append(std::move(diagnostic));
 }
 
+EventGraphs& EventFileReader::Private::graphStore()
+{
+    if (!graphs)
+        graphs = std::make_unique<EventGraphs>(file);
+    return *graphs;
+}
+
+void EventFileReader::Private::takeTensorBoardGraph()
+{
+    if (tbEvent.has_graph_def())
+        graphStore().take(*tbEvent.mutable_graph_def(), EventGraphs::Encoding::GraphDef, recordOffset, tbEvent.step());
+    else
+        graphStore().take(*tbEvent.mutable_meta_graph_def(), EventGraphs::Encoding::MetaGraphDef, recordOffset,
+                          tbEvent.step());
+}
+
+void EventFileReader::Private::takeMindSporeGraph()
+{
+    graphStore().take(*msEvent.mutable_graph_def(), EventGraphs::Encoding::AnfIrGraph, recordOffset, msEvent.step());
+}
+
 void EventFileReader::Private::decodeTensorBoard()
 {
     // Graph records are rare: two presence bits are all the common path pays.
-    if (tbEvent.has_graph_def()) [[unlikely]]
-        graphs.take(*tbEvent.mutable_graph_def(), EventGraphs::Encoding::GraphDef, recordOffset, tbEvent.step());
-    else if (tbEvent.has_meta_graph_def()) [[unlikely]]
-        graphs.take(*tbEvent.mutable_meta_graph_def(), EventGraphs::Encoding::MetaGraphDef, recordOffset,
-                    tbEvent.step());
+    if (tbEvent.has_graph_def() || tbEvent.has_meta_graph_def()) [[unlikely]]
+        takeTensorBoardGraph();
     const runlens::tb::Event& event = tbEvent;
     if (std::isnan(event.wall_time())) {
         report(Problem::NanWallTime, Severity::Warning, recordOffset, [&] {
@@ -345,7 +368,7 @@ void EventFileReader::Private::decodeTensorBoard()
 void EventFileReader::Private::decodeMindSpore()
 {
     if (msEvent.has_graph_def()) [[unlikely]]
-        graphs.take(*msEvent.mutable_graph_def(), EventGraphs::Encoding::AnfIrGraph, recordOffset, msEvent.step());
+        takeMindSporeGraph();
     const runlens::ms::Event& event = msEvent;
     if (std::isnan(event.wall_time())) {
         report(Problem::NanWallTime, Severity::Warning, recordOffset, [&] {
@@ -510,9 +533,11 @@ ImportUpdate EventFileReader::poll(const ImportControl& control)
         if (reader.open(d->offset)) {
             d->readRecords(reader, control, result);
             // A canceled graph decode is retried by the next poll.
-            if (result.status != ImportStatus::Canceled && !d->graphs.deliver(result, control))
-                result.status = ImportStatus::Canceled;
-            d->hadProblems = d->hadProblems || d->graphs.hadProblems();
+            if (d->graphs && result.status != ImportStatus::Canceled) {
+                if (!d->graphs->deliver(result, control))
+                    result.status = ImportStatus::Canceled;
+                d->hadProblems = d->hadProblems || d->graphs->hadProblems();
+            }
         } else if (reader.fileSize() >= 0 && reader.fileSize() < d->offset) {
             d->dead = true;
             d->hadProblems = true;

@@ -9,10 +9,12 @@
 
 namespace runlens::summary {
 
-/// Reads scalars from one TFRecord-framed summary file, resumably: each poll continues at the end of
+/// Reads scalars (and graphs) from one TFRecord-framed summary file, resumably: each poll continues at the end of
 /// the last complete record, so a file that is still being written is read as it grows. Both CRCs are
 /// verified. A bad length CRC ends the file (its framing cannot be trusted any more); a bad data CRC
 /// or an undecodable payload skips that record; an incomplete tail is waited for, not reported.
+/// Graph records (TensorBoard `graph_def`/`meta_graph_def`, MindSpore anf_ir `graph_def`) are handed to
+/// EventGraphs; a poll that met any delivers the last one as ImportUpdate::graph.
 class EventFileReader final : public ArtifactImporter
 {
 public:
