@@ -368,9 +368,11 @@ GraphResult build(const anf::GraphProto& g, const QString& path, Diagnostics dia
         sub.nodes.push_back(sub.output);
         graph->nodes.push_back(std::move(node));
     }
+    // Exported graphs name values of the enclosing program (an output id, a free variable): the nodes
+    // stay unconnected there, which is worth saying but not a fault of the file.
     if (unresolved > 0)
         diagnostics.append(graphDiagnostic(
-            Severity::Warning, path,
+            Severity::Info, path,
             GraphTr::tr("%n input(s) name no node, parameter or constant of the graph.", nullptr, unresolved)));
     return publishGraph(std::move(graph), diagnostics);
 }

@@ -328,9 +328,10 @@ GraphResult build(const tf::GraphDef& def, const QString& path, Diagnostics diag
         result.canceled = true;
         return result;
     }
+    // torch's add_graph always leaves the inputs of prim::GetAttr nodes dangling: worth saying, not a fault.
     if (builder.unresolved() > 0)
         diagnostics.append(graphDiagnostic(
-            Severity::Warning, path,
+            Severity::Info, path,
             GraphTr::tr("%n node input(s) name nodes that are not in the graph.", nullptr, builder.unresolved())));
     return publishGraph(std::move(graph), diagnostics);
 }

@@ -129,29 +129,29 @@ private slots:
             << "summaries/tensorboard/torch2_pr_curve/events.out.tfevents.1771596445.zyzkings.30376.0" << 0 << 0
             << ImportStatus::Ok << false << 0 << brain << 0;
         // Files with graphs: node counts and dangling inputs counted by a python walk of the graph's protobuf
-        // fields. The graph reader warns about inputs or outputs that name nothing in the graph (torch's
-        // prim::GetAttr inputs, the generated MindSpore graph's output "228"), which makes the file partial.
+        // fields. The graph reader notes (as information, not a problem) inputs or outputs that name nothing in
+        // the graph (torch's prim::GetAttr inputs, the generated MindSpore graph's output "228").
         // MANIFEST.tsv: graph_def: 30 nodes (4 dangling inputs).
         QTest::newRow("graph only") << "graphs/torch_add_graph_event/events.out.tfevents.1771596179.zyzkings.9384.0"
-                                    << 0 << 0 << ImportStatus::Partial << false << 1 << brain << 30;
+                                    << 0 << 0 << ImportStatus::Ok << false << 0 << brain << 30;
         // run_facts.json: 60 steps; 15 scalar tags (train/*, perf/*, grad_norm/* per layer).
-        QTest::newRow("cnn baseline") << kCnnEvents << 15 << 15 * 60 << ImportStatus::Partial << false << 1 << brain
+        QTest::newRow("cnn baseline") << kCnnEvents << 15 << 15 * 60 << ImportStatus::Ok << false << 0 << brain
                                       << 59; // 10 dangling inputs
         // mindinsight.md section 7: 20 steps of scalars (loss, learning_rate).
-        QTest::newRow("mindspore run_a") << kMsRunA << 2 << 40 << ImportStatus::Partial << false << 1 << mindSpore
+        QTest::newRow("mindspore run_a") << kMsRunA << 2 << 40 << ImportStatus::Ok << false << 0 << mindSpore
                                          << 20;
         QTest::newRow("mindspore nested") << "summaries/mindspore_generated/run_a/nested_not_scanned/"
                                              "events.out.events.summary.1700000100.0.helperhost_MS"
-                                          << 2 << 40 << ImportStatus::Partial << false << 1 << mindSpore << 20;
+                                          << 2 << 40 << ImportStatus::Ok << false << 0 << mindSpore << 20;
         QTest::newRow("mindspore lineage")
             << "summaries/mindspore_generated/run_a/events.out.events.summary.1700000000.0.helperhost_lineage" << 0 << 0
             << ImportStatus::Ok << false << 0 << QString() << 0;
         // A truncated copy: the last event (step 20) is incomplete; not corruption.
         QTest::newRow("mindspore truncated")
-            << kMsTruncated << 2 << 38 << ImportStatus::Partial << true << 1 << mindSpore << 20;
+            << kMsTruncated << 2 << 38 << ImportStatus::Ok << true << 0 << mindSpore << 20;
         // One payload CRC is wrong (the record still decodes): that record is skipped.
         QTest::newRow("mindspore bad crc")
-            << kMsBadCrc << 2 << 38 << ImportStatus::Partial << false << 2 << mindSpore << 20;
+            << kMsBadCrc << 2 << 38 << ImportStatus::Partial << false << 1 << mindSpore << 20;
     }
 
     void samples()
