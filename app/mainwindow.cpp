@@ -630,6 +630,9 @@ void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<co
     m_timelinePanel->setStore(store);
     m_operatorsPanel->setStore(store);
     m_stepsPanel->setStore(store);
+    connect(m_graphPanel, &graphview::GraphPanel::profileChanged, m_nodeDetails,
+            &graphview::NodeDetailsWidget::setProfile, Qt::UniqueConnection);
+    m_graphPanel->setProfile(store);
     if (!store || !m_session || artifactIndices.isEmpty())
         return;
     const Artifact& first = m_session->manifest().artifacts[artifactIndices.front()];

@@ -216,6 +216,18 @@ std::vector<std::int64_t> GraphOverlay::itemTimes(const ScopeTree& tree) const
     return times;
 }
 
+std::shared_ptr<const ItemProfile> ItemProfile::compute(std::shared_ptr<const ScopeTree> tree,
+                                                        const trace::TraceStore& store)
+{
+    auto profile = std::make_shared<ItemProfile>();
+    const GraphOverlay overlay = GraphOverlay::compute(tree->graph(), store);
+    profile->times = overlay.itemTimes(*tree);
+    profile->total = overlay.matchedTime;
+    profile->summary = overlay.summary(tree->graph());
+    profile->tree = std::move(tree);
+    return profile;
+}
+
 QString GraphOverlay::summary(const Graph& graph) const
 {
     const int nodes = graph.nodeCount();

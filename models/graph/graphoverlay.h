@@ -39,6 +39,26 @@ struct GraphOverlay
     QString summary(const Graph& graph) const;
 };
 
+/// Profiler time per item of one ScopeTree (GraphOverlay::itemTimes), shared with the views.
+struct ItemProfile
+{
+    std::shared_ptr<const ScopeTree> tree;
+    std::vector<std::int64_t> times; ///< ns per item of `tree`
+    std::int64_t total = 0; ///< ns matched to the graph: the whole of which an item's share is taken
+    QString summary; ///< GraphOverlay::summary
+
+    /// The item's time when `forTree` is the tree this profile was made for, else 0.
+    std::int64_t time(const ScopeTree* forTree, int item) const
+    {
+        if (forTree != tree.get() || item < 0 || std::size_t(item) >= times.size())
+            return 0;
+        return times[std::size_t(item)];
+    }
+    /// Builds the profile of `tree` from the trace (matching included): call it on a worker.
+    static std::shared_ptr<const ItemProfile> compute(std::shared_ptr<const ScopeTree> tree,
+                                                      const trace::TraceStore& store);
+};
+
 /// `Conv2D-op29` -> `Conv2D`, `a/b/Relu-op7` -> `a/b/Relu`; anything else unchanged.
 std::string_view stripOpSuffix(std::string_view name);
 

@@ -19,6 +19,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QSvgGenerator>
 #include <QToolButton>
@@ -30,6 +31,15 @@
 namespace runlens::graphview {
 
 namespace {
+
+/// The "Profiler time" entry of the colour choice is offered only while a trace is loaded.
+void setProfileModeEnabled(QComboBox* combo, bool enabled)
+{
+    auto* model = qobject_cast<QStandardItemModel*>(combo->model());
+    const int index = combo->findData(int(GraphView::ColorMode::ProfilerTime));
+    if (model && index >= 0)
+        model->item(index)->setEnabled(enabled);
+}
 
 constexpr int kExpandAllLimit = 3000;
 constexpr double kMaxPngSide = 16384;
@@ -75,12 +85,15 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_graphChoice->setMaximumWidth(240);
     m_graphChoice->setMinimumContentsLength(12);
     m_search->setObjectName(QStringLiteral("graphSearch"));
+    m_color->setObjectName(QStringLiteral("graphColor"));
     m_search->setPlaceholderText(tr("Search name, op type, attribute\u2026"));
     m_search->setClearButtonEnabled(true);
     m_search->setMinimumWidth(180);
     m_color->addItem(tr("Op type"), int(GraphView::ColorMode::OpType));
     m_color->addItem(tr("Namespace"), int(GraphView::ColorMode::Namespace));
-    m_color->setToolTip(tr("Colour the boxes by op type or by namespace"));
+    m_color->addItem(tr("Profiler time"), int(GraphView::ColorMode::ProfilerTime));
+    m_color->setToolTip(tr("Colour the boxes by op type, by namespace or by the profiler time of a loaded trace"));
+    setProfileModeEnabled(m_color, false);
     m_direction->addItem(QStringLiteral("\u2193 ") + tr("Down"), QStringLiteral("TB"));
     m_direction->addItem(QStringLiteral("\u2192 ") + tr("Right"), QStringLiteral("LR"));
     m_direction->setToolTip(tr("Direction of the data flow"));
@@ -208,6 +221,42 @@ void GraphPanel::clear()
     m_results->setVisible(false);
     m_view->setTree(nullptr);
     emit treeChanged(nullptr);
+    updateProfile();
+}
+
+void GraphPanel::setProfile(std::shared_ptr<const trace::TraceStore> store)
+{
+    if (store == m_store)
+        return;
+    m_store = std::move(store);
+    setProfileModeEnabled(m_color, m_store != nullptr);
+    if (!m_store && m_view->colorMode() == GraphView::ColorMode::ProfilerTime)
+        m_color->setCurrentIndex(m_color->findData(int(GraphView::ColorMode::OpType)));
+    updateProfile();
+}
+
+void GraphPanel::updateProfile()
+{
+    const quint64 serial = ++m_profileSerial;
+    if (!m_tree || !m_store) {
+        const bool had = m_profile != nullptr;
+        m_profile.reset();
+        m_view->setProfile(nullptr);
+        if (had)
+            emit profileChanged(nullptr);
+        return;
+    }
+    m_status->setText(tr("Matching profiler ops to the graph\u2026"));
+    QtConcurrent::run([tree = m_tree, store = m_store] {
+        return graph::ItemProfile::compute(tree, *store);
+    }).then(this, [this, serial](std::shared_ptr<const graph::ItemProfile> profile) {
+        if (serial != m_profileSerial)
+            return;
+        m_profile = std::move(profile);
+        m_view->setProfile(m_profile);
+        m_status->setText(tr("Profiler time: %1").arg(m_profile->summary));
+        emit profileChanged(m_profile);
+    });
 }
 
 bool GraphPanel::selectGraph(const QString& nameOrFile)
@@ -275,6 +324,7 @@ void GraphPanel::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
                             settings.value(QStringLiteral("centre")).toPointF());
     m_restoring = false;
     emit treeChanged(m_tree);
+    updateProfile();
 }
 
 void GraphPanel::saveState() const

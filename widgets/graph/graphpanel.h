@@ -1,6 +1,7 @@
 #pragma once
 
 #include "graph/graph.h"
+#include "graph/graphoverlay.h"
 #include "graph/scopetree.h"
 
 #include <QWidget>
@@ -15,6 +16,10 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QSpinBox;
+
+namespace runlens::trace {
+class TraceStore;
+}
 
 namespace runlens::graphview {
 
@@ -52,6 +57,12 @@ public:
     int search(const QString& pattern);
     void setReadable(bool readable);
 
+    /// The trace whose op times the "Profiler time" colouring shows (null: none, the mode is disabled).
+    /// Ops are matched to the shown graph on a worker whenever the trace or the hierarchy changes.
+    void setProfile(std::shared_ptr<const trace::TraceStore> store);
+    /// The profile of the shown tree, once matched; null without a trace.
+    const std::shared_ptr<const graph::ItemProfile>& profile() const { return m_profile; }
+
     void setFileNameProvider(FileNameProvider provider) { m_fileNameProvider = std::move(provider); }
     /// Writes the current picture (all of it, at the current expansion) as SVG or PNG by the suffix.
     bool exportTo(const QString& fileName, QString* errorMessage = nullptr) const;
@@ -69,6 +80,8 @@ public slots:
 signals:
     void currentItemChanged(int item);
     void treeChanged(std::shared_ptr<const graph::ScopeTree> tree);
+    /// A new profile for the shown tree (null when the trace went away), e.g. for NodeDetailsWidget.
+    void profileChanged(std::shared_ptr<const graph::ItemProfile> profile);
 
 private:
     void buildTree(int index);
@@ -76,10 +89,14 @@ private:
     void saveState() const;
     void requestExport(const QString& suffix);
     void onResultActivated();
+    void updateProfile();
 
     std::vector<std::shared_ptr<const graph::Graph>> m_graphs;
     std::shared_ptr<const graph::ScopeTree> m_tree;
     quint64 m_buildSerial = 0;
+    std::shared_ptr<const trace::TraceStore> m_store;
+    std::shared_ptr<const graph::ItemProfile> m_profile;
+    quint64 m_profileSerial = 0;
     FileNameProvider m_fileNameProvider;
     bool m_restoring = false;
 

@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 #include <QFuture>
 #include <QKeyEvent>
+#include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QResizeEvent>
@@ -262,6 +263,65 @@ void GraphView::setColorMode(ColorMode mode)
     update();
 }
 
+void GraphView::setProfile(std::shared_ptr<const graph::ItemProfile> profile)
+{
+    m_profile = std::move(profile);
+    rebuildMinimap();
+    update();
+}
+
+QColor GraphView::heatColor(double fraction)
+{
+    // Pale yellow through orange to dark red: light boxes stay readable, hot ones stand out.
+    static constexpr int kStops[3][3] = { { 255, 237, 160 }, { 253, 141, 60 }, { 200, 20, 40 } };
+    const double f = std::clamp(fraction, 0.0, 1.0) * 2;
+    const int lower = std::min(int(f), 1);
+    const double t = f - lower;
+    const auto mix = [&](int c) { return int(std::lround(kStops[lower][c] * (1 - t) + kStops[lower + 1][c] * t)); };
+    return QColor(mix(0), mix(1), mix(2));
+}
+
+void GraphView::updateHeatScale() const
+{
+    m_heatMax = 0;
+    if (m_colorMode != ColorMode::ProfilerTime || !m_profile || !m_tree)
+        return;
+    for (const SceneBox& box : m_scene.boxes) {
+        if (!box.expanded)
+            m_heatMax = std::max(m_heatMax, m_profile->time(m_tree.get(), box.item));
+    }
+}
+
+void GraphView::paintHeatLegend(QPainter& painter) const
+{
+    if (m_colorMode != ColorMode::ProfilerTime)
+        return;
+    const QFontMetricsF metrics(font());
+    const double barWidth = 140;
+    const double barHeight = 10;
+    const QString title = tr("Profiler time");
+    const QString low = QStringLiteral("0");
+    const QString high = m_heatMax > 0 ? tr("%1 ms").arg(double(m_heatMax) / 1e6, 0, 'g', 4) : tr("no matched ops");
+    const QRectF frame(8, height() - 8 - (2 * metrics.height() + barHeight + 12), barWidth + 16,
+                       2 * metrics.height() + barHeight + 12);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setPen(QColor(160, 160, 170));
+    painter.setBrush(palette().color(QPalette::Base));
+    painter.drawRect(frame);
+    painter.setPen(palette().color(QPalette::WindowText));
+    painter.drawText(QRectF(frame.left() + 8, frame.top() + 4, barWidth, metrics.height()), Qt::AlignLeft, title);
+    const QRectF bar(frame.left() + 8, frame.top() + 6 + metrics.height(), barWidth, barHeight);
+    QLinearGradient gradient(bar.topLeft(), bar.topRight());
+    for (int i = 0; i <= 4; ++i)
+        gradient.setColorAt(i / 4.0, heatColor(i / 4.0));
+    painter.fillRect(bar, gradient);
+    const QRectF labels(bar.left(), bar.bottom() + 2, barWidth, metrics.height());
+    painter.drawText(labels, Qt::AlignLeft, low);
+    painter.drawText(labels, Qt::AlignRight, high);
+    painter.restore();
+}
+
 void GraphView::setEdgeLabelsVisible(bool visible)
 {
     m_edgeLabels = visible;
@@ -437,6 +497,12 @@ QPointF GraphView::mapFromScene(QPointF scenePos) const
 QColor GraphView::fillColor(int id) const
 {
     const ScopeItem& item = m_tree->item(id);
+    if (m_colorMode == ColorMode::ProfilerTime) {
+        const std::int64_t time = m_profile ? m_profile->time(m_tree.get(), id) : 0;
+        if (time <= 0 || m_heatMax <= 0)
+            return noTimeColor();
+        return heatColor(double(time) / double(m_heatMax));
+    }
     if (m_colorMode == ColorMode::Namespace) {
         const int group = item.kind == ScopeItemKind::Op ? item.parent : id;
         return pastel(m_tree->item(group).key);
@@ -459,6 +525,7 @@ void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double sc
     if (!m_tree)
         return;
     const ScopeTree& tree = *m_tree;
+    updateHeatScale();
     const QFontMetricsF metrics(font());
     const bool drawText = metrics.height() * scale >= 5;
     const bool drawBorders = scale >= 0.08;
@@ -603,6 +670,7 @@ void GraphView::paintEvent(QPaintEvent*)
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(rect().adjusted(8, 6, -8, -6), Qt::AlignTop | Qt::AlignRight, tr("Laying out\u2026"));
     }
+    paintHeatLegend(painter);
     if (m_minimapVisible && !m_minimap.isNull()) {
         const QRectF area = minimapRect();
         painter.setRenderHint(QPainter::Antialiasing, false);
@@ -644,6 +712,7 @@ void GraphView::rebuildMinimap()
     QPainter painter(&m_minimap);
     painter.scale(scale, scale);
     painter.translate(-m_minimapScene.topLeft());
+    updateHeatScale();
     for (const SceneBox& box : m_scene.boxes) {
         if (box.expanded)
             painter.fillRect(box.rect, QColor(225, 232, 245));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "graph/graphoverlay.h"
 #include "graph/scopetree.h"
 #include "graphlayout.h"
 #include "graphscene.h"
@@ -22,7 +23,7 @@ class GraphView final : public QWidget
 {
     Q_OBJECT
 public:
-    enum class ColorMode { OpType, Namespace };
+    enum class ColorMode { OpType, Namespace, ProfilerTime };
     Q_ENUM(ColorMode)
 
     explicit GraphView(QWidget* parent = nullptr);
@@ -50,6 +51,13 @@ public:
     void setRankDir(const QString& rankDir);
     ColorMode colorMode() const { return m_colorMode; }
     void setColorMode(ColorMode mode);
+    /// Profiler time per item for the ProfilerTime colouring; ignored unless made for the shown tree.
+    void setProfile(std::shared_ptr<const graph::ItemProfile> profile);
+    const std::shared_ptr<const graph::ItemProfile>& profile() const { return m_profile; }
+    /// The heat colour of a share of the largest shown time (0..1).
+    static QColor heatColor(double fraction);
+    /// The colour of boxes without profiler time in ProfilerTime mode.
+    static QColor noTimeColor() { return QColor(238, 238, 238); }
     bool edgeLabelsVisible() const { return m_edgeLabels; }
     void setEdgeLabelsVisible(bool visible);
     int highlightDepth() const { return m_highlightDepth; }
@@ -110,6 +118,9 @@ private:
     void applyLayout(LayoutResult result);
     void updateHighlight();
     QColor fillColor(int item) const;
+    /// Largest profiler time among the shown collapsed boxes: the top of the heat scale.
+    void updateHeatScale() const;
+    void paintHeatLegend(QPainter& painter) const;
     QRectF minimapRect() const;
     void rebuildMinimap();
     void centreMinimapAt(QPointF widgetPos);
@@ -127,6 +138,8 @@ private:
 
     QString m_rankDir = QStringLiteral("TB");
     ColorMode m_colorMode = ColorMode::OpType;
+    std::shared_ptr<const graph::ItemProfile> m_profile;
+    mutable std::int64_t m_heatMax = 0;
     bool m_edgeLabels = true;
     int m_highlightDepth = 1;
     bool m_minimapVisible = true;

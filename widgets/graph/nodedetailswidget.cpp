@@ -53,6 +53,12 @@ void NodeDetailsWidget::showItem(int item)
     m_browser->setHtml(m_item < 0 ? QString() : html());
 }
 
+void NodeDetailsWidget::setProfile(std::shared_ptr<const graph::ItemProfile> profile)
+{
+    m_profile = std::move(profile);
+    showItem(m_item);
+}
+
 QString NodeDetailsWidget::text() const
 {
     return m_browser->toPlainText();
@@ -81,6 +87,15 @@ QString NodeDetailsWidget::html() const
         return QStringLiteral("<a href='%1'>%2</a>").arg(itemLink(id), text.toHtmlEscaped());
     };
     QString out = QStringLiteral("<h3>%1</h3><table>").arg(esc(item.label));
+    if (m_profile && m_profile->tree == m_tree) {
+        const std::int64_t time = m_profile->time(m_tree.get(), m_item);
+        const QString value = time <= 0
+            ? tr("none matched")
+            : tr("%1 ms (%2% of the matched time)")
+                  .arg(double(time) / 1e6, 0, 'f', 3)
+                  .arg(m_profile->total > 0 ? 100.0 * double(time) / double(m_profile->total) : 0.0, 0, 'f', 1);
+        out += row(tr("Profiler time"), value);
+    }
     if (item.kind != ScopeItemKind::Op) {
         const QString kind = item.kind == ScopeItemKind::Series ? tr("Series")
             : item.kind == ScopeItemKind::Section               ? tr("Section")

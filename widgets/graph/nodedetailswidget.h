@@ -1,5 +1,6 @@
 #pragma once
 
+#include "graph/graphoverlay.h"
 #include "graph/scopetree.h"
 
 #include <QWidget>
@@ -22,6 +23,8 @@ public:
 
     void setTree(std::shared_ptr<const graph::ScopeTree> tree);
     void showItem(int item);
+    /// Profiler time per item: shown with its share when made for the shown tree.
+    void setProfile(std::shared_ptr<const graph::ItemProfile> profile);
     int shownItem() const { return m_item; }
     /// The shown details as plain text.
     QString text() const;
@@ -37,6 +40,7 @@ private:
     QString html() const;
 
     std::shared_ptr<const graph::ScopeTree> m_tree;
+    std::shared_ptr<const graph::ItemProfile> m_profile;
     int m_item = -1;
     QTextBrowser* m_browser = nullptr;
 };

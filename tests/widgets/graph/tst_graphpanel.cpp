@@ -1,14 +1,57 @@
 #include "graph/graphpanel.h"
 #include "graph/graphview.h"
 #include "graphviewtestdata.h"
+#include "models/trace/analysistestdata.h"
 
+#include <QComboBox>
 #include <QListWidget>
+#include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace runlens;
 using namespace runlens::graph;
 using namespace runlens::graphview;
+
+namespace {
+
+/// The colour covering most of an item's box in the view's picture.
+QRgb dominantColour(const GraphView& view, const QImage& image, int item)
+{
+    const int box = view.scene().boxOf(item);
+    if (box < 0)
+        return 0;
+    const QRectF sceneRect = view.scene().boxes[std::size_t(box)].rect;
+    const QRect rect = QRectF(view.mapFromScene(sceneRect.topLeft()), view.mapFromScene(sceneRect.bottomRight()))
+                           .toRect()
+                           .adjusted(3, 3, -3, -3)
+                           .intersected(image.rect());
+    QHash<QRgb, int> counts;
+    for (int y = rect.top(); y <= rect.bottom(); ++y) {
+        for (int x = rect.left(); x <= rect.right(); ++x)
+            ++counts[image.pixel(x, y)];
+    }
+    QRgb best = 0;
+    int bestCount = 0;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        if (it.value() > bestCount) {
+            best = it.key();
+            bestCount = it.value();
+        }
+    }
+    return best;
+}
+
+int childByLabel(const ScopeTree& tree, int container, const std::string& label)
+{
+    for (const int id : tree.item(container).children) {
+        if (tree.item(id).label == label)
+            return id;
+    }
+    return -1;
+}
+
+} // namespace
 
 class TestGraphPanel : public QObject
 {
@@ -44,6 +87,67 @@ private slots:
             QVERIFY(panel.view()->expansionState().isExpanded(ancestor));
         QCOMPARE(panel.search(QStringLiteral("([")), 0); // invalid only as a regex: a plain substring here
         QCOMPARE(panel.search(QStringLiteral("Gelu")), 3);
+    }
+
+    void profilerTimeColoursMatchedBoxes()
+    {
+        GraphPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        panel.addGraph(test::smallModel());
+        QTRY_VERIFY(panel.tree() && !panel.view()->isLayoutPending());
+        auto* color = panel.findChild<QComboBox*>(QStringLiteral("graphColor"));
+        QVERIFY(color);
+        const int profileIndex = color->findData(int(GraphView::ColorMode::ProfilerTime));
+        QVERIFY(profileIndex >= 0);
+        auto* model = qobject_cast<QStandardItemModel*>(color->model());
+        QVERIFY(!model->item(profileIndex)->isEnabled()); // no trace yet
+
+        // Ops of the "enc" block ran for 1 ms each, one op of "mid" for 0.1 ms, nothing of "dec".
+        test::AnalysisTraceBuilder t;
+        std::int64_t at = 0;
+        for (const char* op : { "model/enc/attn/q", "model/enc/attn/k", "model/enc/mlp/fc1" }) {
+            t.slice(t.gpu(), at, 1'000'000, op, trace::EventKind::Kernel);
+            at += 2'000'000;
+        }
+        t.slice(t.gpu(), at, 100'000, "fc1", trace::EventKind::Kernel); // ambiguous short name: unmatched
+        t.slice(t.gpu(), at + 200'000, 100'000, "model/mid/mlp/fc1", trace::EventKind::Kernel);
+        QSignalSpy profiled(&panel, &GraphPanel::profileChanged);
+        panel.setProfile(t.finish());
+        QVERIFY(model->item(profileIndex)->isEnabled());
+        QTRY_VERIFY(panel.profile() != nullptr);
+        QCOMPARE(profiled.count(), 1);
+
+        const auto tree = panel.tree();
+        const int modelGroup = childByLabel(*tree, ScopeTree::root(), "model");
+        const int enc = childByLabel(*tree, modelGroup, "enc");
+        const int mid = childByLabel(*tree, modelGroup, "mid");
+        const int dec = childByLabel(*tree, modelGroup, "dec");
+        QVERIFY(enc > 0 && mid > 0 && dec > 0);
+        QCOMPARE(panel.profile()->time(tree.get(), enc), 3'000'000);
+        QCOMPARE(panel.profile()->time(tree.get(), mid), 100'000);
+        QCOMPARE(panel.profile()->time(tree.get(), dec), 0);
+        QCOMPARE(panel.profile()->total, 3'100'000);
+
+        ExpansionState state;
+        state.setExpanded(modelGroup, true);
+        panel.view()->setExpansionState(state);
+        color->setCurrentIndex(profileIndex);
+        QCOMPARE(panel.view()->colorMode(), GraphView::ColorMode::ProfilerTime);
+        QTRY_VERIFY(!panel.view()->isLayoutPending() && panel.view()->scene().boxOf(dec) >= 0);
+        panel.view()->fitToView();
+        const QImage image = panel.view()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        // enc holds the largest shown time: the hot end of the scale; dec has none: neutral.
+        QCOMPARE(QColor(dominantColour(*panel.view(), image, enc)), GraphView::heatColor(1.0));
+        QCOMPARE(QColor(dominantColour(*panel.view(), image, dec)), GraphView::noTimeColor());
+        const QColor midColour(dominantColour(*panel.view(), image, mid));
+        QVERIFY(midColour != GraphView::noTimeColor() && midColour != GraphView::heatColor(1.0));
+
+        // Without the trace the mode is withdrawn and the boxes go back to op type colours.
+        panel.setProfile(nullptr);
+        QVERIFY(!model->item(profileIndex)->isEnabled());
+        QCOMPARE(panel.view()->colorMode(), GraphView::ColorMode::OpType);
+        QVERIFY(panel.profile() == nullptr);
     }
 
     void exportsSvgAndPng()

@@ -52,6 +52,32 @@ private slots:
         details.showItem(-1);
         QVERIFY(details.text().isEmpty());
     }
+
+    void showsProfilerTimeAndShare()
+    {
+        const auto tree = ScopeTree::build(test::smallModel());
+        const int act = tree->itemOfNode(tree->graph().find("model/mid/mlp/act"));
+        const int q = tree->itemOfNode(tree->graph().find("model/enc/attn/q"));
+        auto profile = std::make_shared<ItemProfile>();
+        profile->tree = tree;
+        profile->times.assign(std::size_t(tree->itemCount()), 0);
+        profile->times[std::size_t(act)] = 2'000'000;
+        profile->total = 8'000'000;
+        NodeDetailsWidget details;
+        details.setTree(tree);
+        details.showItem(act);
+        QVERIFY(!details.text().contains(QStringLiteral("Profiler time")));
+        details.setProfile(profile);
+        QVERIFY(details.text().contains(QStringLiteral("Profiler time")));
+        QVERIFY(details.text().contains(QStringLiteral("2.000 ms (25.0%")));
+        details.showItem(q);
+        QVERIFY(details.text().contains(QStringLiteral("none matched")));
+
+        // A profile made for another tree of the same graph says nothing about this one.
+        details.setTree(ScopeTree::build(test::smallModel()));
+        details.showItem(act);
+        QVERIFY(!details.text().contains(QStringLiteral("Profiler time")));
+    }
 };
 
 QTEST_MAIN(TestNodeDetailsWidget)
