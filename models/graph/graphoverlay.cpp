@@ -142,7 +142,11 @@ GraphOverlay GraphOverlay::compute(const Graph& graph, const trace::TraceStore& 
     const trace::StringTable& strings = store.strings();
     // Per slice name: the node its name matches directly, kAmbiguous when it needs the args.
     std::vector<int> byName(strings.size(), kUnresolved);
-    std::unordered_map<std::string, int> byFullName;
+    // Per slice name: the node its name matches with `-opN` stripped; and whether its args were seen
+    // without a fullname (the args of one op name share their keys), so they are not scanned again.
+    std::vector<int> byStrippedName(strings.size(), kUnresolved);
+    std::vector<std::uint8_t> noFullName(strings.size(), 0);
+    std::unordered_map<std::string, std::pair<int, bool>> byFullName; ///< node, matched stripped
     std::vector<std::uint8_t> strippedOnly(graph.nodes.size(), 0);
     std::vector<std::uint8_t> exactHit(graph.nodes.size(), 0);
 
@@ -162,19 +166,27 @@ GraphOverlay GraphOverlay::compute(const Graph& graph, const trace::TraceStore& 
             int node = direct;
             bool stripped = false;
             if (node < 0) {
-                const std::string fullName = argsFullName(store.argsJson(int(t), i));
-                if (!fullName.empty()) {
-                    const auto [it, inserted] = byFullName.try_emplace(fullName, kAmbiguous);
-                    if (inserted)
-                        it->second = matcher.exact(fullName);
-                    node = it->second;
-                    if (node < 0) {
-                        node = matcher.stripped(fullName);
-                        stripped = node >= 0;
+                const std::string fullName
+                    = noFullName[nameId] ? std::string() : argsFullName(store.argsJson(int(t), i));
+                if (fullName.empty()) {
+                    noFullName[nameId] = 1;
+                } else {
+                    const auto [it, inserted] = byFullName.try_emplace(fullName, kUnresolved, false);
+                    if (inserted) {
+                        it->second.first = matcher.exact(fullName);
+                        if (it->second.first < 0) {
+                            it->second.first = matcher.stripped(fullName);
+                            it->second.second = it->second.first >= 0;
+                        }
                     }
+                    node = it->second.first;
+                    stripped = it->second.second;
                 }
                 if (node < 0) {
-                    node = matcher.stripped(strings.view(nameId));
+                    int& byStripped = byStrippedName[nameId];
+                    if (byStripped == kUnresolved)
+                        byStripped = matcher.stripped(strings.view(nameId));
+                    node = byStripped;
                     stripped = node >= 0;
                 }
             }

@@ -627,7 +627,8 @@ void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double sc
         painter.drawRoundedRect(box.rect, container ? 5 : 3, container ? 5 : 3);
         if (!drawText)
             continue;
-        painter.setPen(text);
+        const bool darkFill = fill.lightness() < 128; // the hot end of the profiler scale
+        painter.setPen(darkFill ? QColor(Qt::white) : text);
         const QRectF inner = box.rect.adjusted(kBoxPadding / 2, kBoxPadding / 2, -kBoxPadding / 2, -kBoxPadding / 2);
         const double line = metrics.lineSpacing();
         QFont bold = font();
@@ -636,11 +637,16 @@ void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double sc
         painter.drawText(QRectF(inner.left(), inner.top(), inner.width(), line), Qt::AlignCenter,
                          metrics.elidedText(QString::fromStdString(item.label), Qt::ElideMiddle, inner.width()));
         painter.setFont(font());
+        // Coloured by profiler time, a box says its time where it would say its type.
+        const std::int64_t time
+            = m_colorMode == ColorMode::ProfilerTime && m_profile ? m_profile->time(m_tree.get(), box.item) : 0;
+        const QString subtitle
+            = time > 0 ? tr("%1 ms").arg(double(time) / 1e6, 0, 'g', 4) : itemSubtitle(tree, box.item);
         painter.drawText(QRectF(inner.left(), inner.top() + line, inner.width(), line), Qt::AlignCenter,
-                         metrics.elidedText(itemSubtitle(tree, box.item), Qt::ElideRight, inner.width()));
+                         metrics.elidedText(subtitle, Qt::ElideRight, inner.width()));
         if (!item.folded.empty()) {
             painter.setFont(labelFont);
-            painter.setPen(QColor(120, 100, 40));
+            painter.setPen(darkFill ? QColor(255, 235, 200) : QColor(120, 100, 40));
             painter.drawText(QRectF(inner.left(), inner.top() + 2 * line, inner.width(), line), Qt::AlignCenter,
                              labelMetrics.elidedText(foldedText(tree, item), Qt::ElideRight, inner.width()));
             painter.setFont(font());

@@ -104,6 +104,25 @@ private slots:
         QVERIFY(overlay.summary(*graph).contains(QStringLiteral("2 of 3")));
     }
 
+    void directNameMatchDoesNotConsultArgs()
+    {
+        GraphBuilder g;
+        g.node("Default/a/Relu-op3", "ReLU").node("Default/b/Add-op4", "Add");
+        const auto graph = g.finish();
+        AnalysisTraceBuilder t;
+        // The name names a node on its own: its args are not looked at (large traces keep them unparsed).
+        t.slice(t.gpu(), 0, 8, "Relu-op3", EventKind::Other, "{\"fullname\": \"Default/b/Add-op4\"}");
+        // Args without a fullname, then the same name again: matched by the stripped name both times.
+        t.slice(t.gpu(), 10, 2, "Add-op77", EventKind::Other, "{\"type\": \"Add\"}");
+        t.slice(t.gpu(), 20, 3, "Add-op77", EventKind::Other, "{\"type\": \"Add\"}");
+        const auto store = t.finish();
+        const GraphOverlay overlay = GraphOverlay::compute(*graph, *store);
+        QCOMPARE(overlay.nodeTime[0], 8);
+        QCOMPARE(overlay.nodeTime[1], 5);
+        QCOMPARE(overlay.strippedNodes, 1);
+        QCOMPARE(overlay.matchedSlices, std::uint64_t(3));
+    }
+
     void aggregatesToGroups()
     {
         GraphBuilder g;
