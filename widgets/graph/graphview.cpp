@@ -627,7 +627,8 @@ void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double sc
         painter.drawRoundedRect(box.rect, container ? 5 : 3, container ? 5 : 3);
         if (!drawText)
             continue;
-        const bool darkFill = fill.lightness() < 128; // the hot end of the profiler scale
+        // The hot end of the profiler scale wants light text (perceived luminance, not HSL lightness).
+        const bool darkFill = 0.299 * fill.red() + 0.587 * fill.green() + 0.114 * fill.blue() < 150;
         painter.setPen(darkFill ? QColor(Qt::white) : text);
         const QRectF inner = box.rect.adjusted(kBoxPadding / 2, kBoxPadding / 2, -kBoxPadding / 2, -kBoxPadding / 2);
         const double line = metrics.lineSpacing();
