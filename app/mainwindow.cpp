@@ -10,6 +10,7 @@
 #include "scalars/scalarchart.h"
 #include "scalars/scalarspanel.h"
 #include "steps/stepspanel.h"
+#include "tensor/dumpindexer.h"
 #include "timeline/timelinepanel.h"
 #include "timeline/timelinesearchbar.h"
 #include "timeline/timelineview.h"
@@ -426,6 +427,13 @@ void MainWindow::startImport(const RunManifest& manifest)
     for (const Diagnostic& d : manifest.diagnostics)
         statusBar()->showMessage(d.toString(), 8000);
     m_session = new ImportSession(manifest, this);
+    // Only the .npy headers are read; the Node Details dock lists a node's dumped tensors once they are in.
+    QtConcurrent::run([manifest] {
+        return std::make_shared<const graph::DumpIndex>(tensor::DumpIndexer::index(manifest));
+    }).then(this, [this, root = manifest.root](std::shared_ptr<const graph::DumpIndex> dumps) {
+        if (m_session && m_session->manifest().root == root)
+            m_nodeDetails->setDumps(std::move(dumps));
+    });
     for (int i = 0; i < m_session->artifactCount(); ++i)
         m_runModel->setArtifactState(i, m_session->state(i));
     connect(m_session, &ImportSession::scalarsArrived, m_scalars, &ScalarStore::append);

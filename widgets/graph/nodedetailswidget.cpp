@@ -50,7 +50,7 @@ QString NodeDetailsWidget::itemLink(int item)
 void NodeDetailsWidget::showItem(int item)
 {
     m_item = m_tree && item >= 0 && item < m_tree->itemCount() ? item : -1;
-    m_browser->setHtml(m_item < 0 ? QString() : html());
+    m_browser->setHtml(m_item < 0 ? QString() : html() + dumpsHtml());
 }
 
 void NodeDetailsWidget::setProfile(std::shared_ptr<const graph::ItemProfile> profile)
@@ -189,6 +189,42 @@ QString NodeDetailsWidget::html() const
                 out += QStringLiteral("<br><code>%1</code>").arg(esc(source.text));
             out += QStringLiteral("<br>");
         }
+    }
+    return out;
+}
+
+void NodeDetailsWidget::setDumps(std::shared_ptr<const graph::DumpIndex> dumps)
+{
+    m_dumps = std::move(dumps);
+    showItem(m_item);
+}
+
+QString NodeDetailsWidget::dumpsHtml() const
+{
+    if (!m_dumps || m_item < 0)
+        return {};
+    const QList<int> found = m_dumps->findForItem(*m_tree, m_item);
+    if (found.isEmpty())
+        return {};
+    // Enough to see what is there; the Tensor inspector lists every file of a step.
+    constexpr int kMaxRows = 300;
+    QString out = QStringLiteral("<h4>%1</h4>").arg(tr("Tensors in dumps"));
+    int step = -2;
+    int shown = 0;
+    for (const int index : found) {
+        if (++shown > kMaxRows) {
+            out += tr("\u2026 and %n more", nullptr, int(found.size()) - kMaxRows);
+            return out;
+        }
+        const graph::DumpEntry& entry = m_dumps->entries()[index];
+        if (entry.step != step) {
+            step = entry.step;
+            const QString title = step < 0 ? tr("Step unknown") : tr("Step %1").arg(step);
+            out += QStringLiteral("<p style='margin:4px 0 0 0'><b>%1</b></p>").arg(title);
+        }
+        const QString line = QStringList { entry.role(), entry.typeText(), QFileInfo(entry.path).fileName() }.join(
+            QStringLiteral(" \u00b7 "));
+        out += line.toHtmlEscaped() + QStringLiteral("<br>");
     }
     return out;
 }

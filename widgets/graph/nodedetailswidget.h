@@ -1,5 +1,6 @@
 #pragma once
 
+#include "graph/dumpindex.h"
 #include "graph/graphoverlay.h"
 #include "graph/scopetree.h"
 
@@ -25,6 +26,8 @@ public:
     void showItem(int item);
     /// Profiler time per item: shown with its share when made for the shown tree.
     void setProfile(std::shared_ptr<const graph::ItemProfile> profile);
+    /// The run's dump tensors: those of the shown item are listed by step.
+    void setDumps(std::shared_ptr<const graph::DumpIndex> dumps);
     int shownItem() const { return m_item; }
     /// The shown details as plain text.
     QString text() const;
@@ -38,9 +41,11 @@ signals:
 private:
     void onAnchorClicked(const QUrl& url);
     QString html() const;
+    QString dumpsHtml() const;
 
     std::shared_ptr<const graph::ScopeTree> m_tree;
     std::shared_ptr<const graph::ItemProfile> m_profile;
+    std::shared_ptr<const graph::DumpIndex> m_dumps;
     int m_item = -1;
     QTextBrowser* m_browser = nullptr;
 };

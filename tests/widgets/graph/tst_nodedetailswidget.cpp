@@ -78,6 +78,52 @@ private slots:
         details.showItem(act);
         QVERIFY(!details.text().contains(QStringLiteral("Profiler time")));
     }
+
+    void listsTheTensorsOfDumps()
+    {
+        const auto tree = ScopeTree::build(test::smallModel());
+        NodeDetailsWidget details;
+        details.setTree(tree);
+        const auto entry = [](int step, const QString& kind, QList<qint64> shape) {
+            DumpEntry e;
+            e.path = QStringLiteral("/run/dump/step_%1/model.mid.mlp.%2.npy").arg(step).arg(kind);
+            e.step = step;
+            e.nodeKey = QStringLiteral("model.mid.mlp");
+            e.kind = kind;
+            e.dtype = QStringLiteral("float32");
+            e.shape = std::move(shape);
+            return e;
+        };
+        details.setDumps(std::make_shared<const DumpIndex>(QList<DumpEntry> {
+            entry(30, QStringLiteral("act"), { 1, 16, 256 }), entry(0, QStringLiteral("act"), { 1, 16, 256 }),
+            entry(0, QStringLiteral("weight_grad"), { 256, 64 }) }));
+
+        // An op of the module and the module's group list the module's tensors, step by step.
+        details.showItem(tree->itemOfNode(tree->graph().find("model/mid/mlp/act")));
+        QString text = details.text();
+        QVERIFY2(text.contains(QStringLiteral("Tensors in dumps")), qPrintable(text));
+        const qsizetype step0 = text.indexOf(QStringLiteral("Step 0"));
+        const qsizetype step30 = text.indexOf(QStringLiteral("Step 30"));
+        QVERIFY(step0 >= 0 && step30 > step0);
+        const qsizetype grad
+            = text.indexOf(QStringLiteral("weight_grad \u00b7 float32[256,64] \u00b7 model.mid.mlp.weight_grad.npy"));
+        QVERIFY(grad > step0 && grad < step30);
+        QVERIFY(text.indexOf(QStringLiteral("act \u00b7 float32[1,16,256] \u00b7 model.mid.mlp.act.npy"), step30)
+                > step30);
+        details.showItem(tree->findKey("g:model/mid/mlp"));
+        QVERIFY(details.text().contains(QStringLiteral("model.mid.mlp.weight_grad.npy")));
+
+        // A node without dumps says nothing about them.
+        details.showItem(tree->itemOfNode(tree->graph().find("model/enc/attn/q")));
+        QVERIFY(!details.text().isEmpty());
+        QVERIFY(!details.text().contains(QStringLiteral("dump"), Qt::CaseInsensitive));
+        QVERIFY(!details.text().contains(QStringLiteral("Step")));
+
+        // Taking the dumps away removes the section from the shown node.
+        details.showItem(tree->itemOfNode(tree->graph().find("model/mid/mlp/act")));
+        details.setDumps(nullptr);
+        QVERIFY(!details.text().contains(QStringLiteral("Tensors in dumps")));
+    }
 };
 
 QTEST_MAIN(TestNodeDetailsWidget)
