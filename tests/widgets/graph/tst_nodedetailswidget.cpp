@@ -1,5 +1,9 @@
+#include "core/runscanner.h"
+#include "graph/graphreader.h"
 #include "graph/nodedetailswidget.h"
 #include "graphviewtestdata.h"
+#include "tensor/dumpindexer.h"
+#include "testutils.h"
 
 #include <QTextBrowser>
 #include <QtTest>
@@ -123,6 +127,31 @@ private slots:
         details.showItem(tree->itemOfNode(tree->graph().find("model/mid/mlp/act")));
         details.setDumps(nullptr);
         QVERIFY(!details.text().contains(QStringLiteral("Tensors in dumps")));
+    }
+
+    void sampleRunDumpsOfConv1()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString root = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
+        const GraphResult graph
+            = GraphReader::read(root + QStringLiteral("/graph/model.onnx"), ArtifactKind::GraphOnnx);
+        QVERIFY(graph.graph);
+        const auto tree = ScopeTree::build(graph.graph);
+        NodeDetailsWidget details;
+        details.resize(420, 900);
+        details.setTree(tree);
+        details.setDumps(std::make_shared<const DumpIndex>(tensor::DumpIndexer::index(RunScanner().scan(root))));
+        details.showItem(tree->itemOfNode(graph.graph->find("/conv1/Conv")));
+        const QString text = details.text();
+        for (const char* step : { "Step 0", "Step 30", "Step 59" })
+            QVERIFY2(text.contains(QLatin1String(step)), qPrintable(text));
+        // The dumped weight has the shape of the ONNX initializer the dock lists among the folded weights.
+        QVERIFY2(text.contains(QStringLiteral("conv1.weight\nfloat32[6,1,5,5]")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("weight \u00b7 float32[6,1,5,5] \u00b7 conv1.weight.npy")));
+        QVERIFY(text.contains(QStringLiteral("conv1.act.npy")));
+        QVERIFY(!text.contains(QStringLiteral("conv2.")));
+        if (const QString dir = qEnvironmentVariable("RUNLENS_TEST_SCREENSHOT_DIR"); !dir.isEmpty())
+            details.grab().save(QDir(dir).filePath(QStringLiteral("nodedetails-dumps.png")));
     }
 };
 
