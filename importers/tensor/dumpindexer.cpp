@@ -62,8 +62,9 @@ int DumpIndexer::stepOfPath(const QString& relativePath)
         if (const QRegularExpressionMatch m = named.match(dirs[i]); m.hasMatch())
             return m.captured(1).toInt();
     }
-    // MindSpore: {net}/{graph_id}/{iteration}/file, so the two innermost folders are numbers.
-    if (dirs.size() >= 3 && isNumber(dirs.last()) && isNumber(dirs[dirs.size() - 2]))
+    // MindSpore: {net}/{graph_id}/{iteration}/file, so the two innermost folders are numbers (the net folder
+    // itself may be the opened root).
+    if (dirs.size() >= 2 && isNumber(dirs.last()) && isNumber(dirs[dirs.size() - 2]))
         return dirs.last().toInt();
     return -1;
 }

@@ -112,6 +112,7 @@ private slots:
         QTest::newRow("iteration_N") << "iteration_7/x.npy" << 7;
         QTest::newRow("mindspore") << "rank_0/Net/0/5/Conv2D.Conv2D-op1.0.0.1.output.0.F.npy" << 5;
         QTest::newRow("nearest wins") << "step_1/sub/step_2/x.npy" << 2;
+        QTest::newRow("mindspore net folder opened") << "0/12/Add.Add-op3.0.0.1.output.0.F.npy" << 12;
         QTest::newRow("one number is no iteration") << "rank_0/Net/1/x.npy" << -1;
         QTest::newRow("none") << "x.npy" << -1;
         QTest::newRow("file name is no folder") << "dump/step_3.npy" << -1;
