@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "common/chartexporter.h"
+#include "common/sourceview.h"
 #include "core/importsession.h"
 #include "core/runscanner.h"
 #include "graph/graphpanel.h"
@@ -100,6 +101,7 @@ MainWindow::~MainWindow()
     delete m_stepsDock;
     delete m_graphDock;
     delete m_nodeDetailsDock;
+    delete m_sourceDock;
     delete m_runDock;
 }
 
@@ -179,6 +181,21 @@ void MainWindow::createDocks()
             &graphview::NodeDetailsWidget::showItem);
     connect(m_nodeDetails, &graphview::NodeDetailsWidget::itemActivated, m_graphPanel,
             &graphview::GraphPanel::revealItem);
+
+    // Where a node came from: the training script at the line the IR or the exporter recorded.
+    m_sourceView = new SourceView(this);
+    m_sourceDock = new QDockWidget(tr("Source"), this);
+    m_sourceDock->setObjectName(QStringLiteral("SourceDock"));
+    m_sourceDock->setWidget(m_sourceView);
+    addDockWidget(Qt::RightDockWidgetArea, m_sourceDock);
+    tabifyDockWidget(m_stepsDock, m_sourceDock);
+    m_sourceDock->hide();
+    connect(m_nodeDetails, &graphview::NodeDetailsWidget::sourceRequested, this, [this](const QString& path, int line) {
+        m_sourceView->openFile(path, line);
+        m_sourceDock->setWindowTitle(line > 0 ? tr("Source — %1:%2").arg(QFileInfo(path).fileName()).arg(line)
+                                              : tr("Source — %1").arg(QFileInfo(path).fileName()));
+        raiseDock(m_sourceDock);
+    });
     m_graphPanel->setFileNameProvider([this](const QString& suggested) {
         const auto format = ChartExporter::formatForFileName(suggested).value_or(ChartExporter::Format::Png);
         return askExportFileName(format, suggested);
@@ -232,6 +249,7 @@ void MainWindow::createActions()
     m_viewMenu->addAction(m_stepsDock->toggleViewAction());
     m_viewMenu->addAction(m_graphDock->toggleViewAction());
     m_viewMenu->addAction(m_nodeDetailsDock->toggleViewAction());
+    m_viewMenu->addAction(m_sourceDock->toggleViewAction());
     m_viewMenu->addSeparator();
     m_combineRanksAction = m_viewMenu->addAction(tr("Show All &Ranks of a Run in One Timeline"));
     m_combineRanksAction->setCheckable(true);
@@ -431,8 +449,18 @@ void MainWindow::startImport(const RunManifest& manifest)
     QtConcurrent::run([manifest] {
         return std::make_shared<const graph::DumpIndex>(tensor::DumpIndexer::index(manifest));
     }).then(this, [this, root = manifest.root](std::shared_ptr<const graph::DumpIndex> dumps) {
-        if (m_session && m_session->manifest().root == root)
-            m_nodeDetails->setDumps(std::move(dumps));
+        if (!m_session || m_session->manifest().root != root)
+            return;
+        // A damaged dump file is left out of the list; say which (the rest are listed).
+        if (!dumps->diagnostics().isEmpty()) {
+            statusBar()->showMessage(
+                dumps->diagnostics().size() == 1
+                    ? dumps->diagnostics().first().toString()
+                    : tr("%1 (and %n more dump file(s) skipped)", nullptr, int(dumps->diagnostics().size() - 1))
+                          .arg(dumps->diagnostics().first().toString()),
+                10000);
+        }
+        m_nodeDetails->setDumps(std::move(dumps));
     });
     for (int i = 0; i < m_session->artifactCount(); ++i)
         m_runModel->setArtifactState(i, m_session->state(i));

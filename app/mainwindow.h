@@ -24,6 +24,7 @@ namespace runlens {
 class ImportSession;
 class RunBrowserModel;
 class RunBrowserWidget;
+class SourceView;
 class OperatorsPanel;
 class ScalarStore;
 class ScalarsPanel;
@@ -112,6 +113,8 @@ private:
     graphview::NodeDetailsWidget* m_nodeDetails = nullptr;
     QDockWidget* m_graphDock = nullptr;
     QDockWidget* m_nodeDetailsDock = nullptr;
+    QDockWidget* m_sourceDock = nullptr;
+    SourceView* m_sourceView = nullptr;
     QList<int> m_currentTraces; ///< artifacts shown in the trace panels: one, or the ranks of a run
     QAction* m_combineRanksAction = nullptr;
     QMenu* m_recentMenu = nullptr;

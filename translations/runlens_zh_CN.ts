@@ -180,64 +180,24 @@
         <translation>跳过了一个事件：%1</translation>
     </message>
     <message>
-        <source>The trace file is empty</source>
-        <translation>跟踪文件为空</translation>
-    </message>
-    <message>
-        <source>Not a Chrome trace: expected a JSON object with &quot;traceEvents&quot; or an array of events</source>
-        <translation>不是 Chrome 跟踪：应为包含 &quot;traceEvents&quot; 的 JSON 对象或事件数组</translation>
-    </message>
-    <message>
-        <source>The trace ends inside its top-level object (truncated file?)</source>
-        <translation>跟踪在顶层对象内部结束（文件被截断？）</translation>
-    </message>
-    <message>
-        <source>Unexpected character in the top-level object; the rest is ignored</source>
-        <translation>顶层对象中出现意外字符；其余部分被忽略</translation>
-    </message>
-    <message>
-        <source>The trace ends inside a key (truncated file?)</source>
-        <translation>跟踪在一个键的内部结束（文件被截断？）</translation>
-    </message>
-    <message>
-        <source>Expected &apos;:&apos; after a top-level key; the rest is ignored</source>
-        <translation>顶层键之后应为 &apos;:&apos;；其余部分被忽略</translation>
-    </message>
-    <message>
-        <source>The trace ends inside the value of &quot;%1&quot; (truncated file?)</source>
-        <translation>跟踪在 &quot;%1&quot; 的值内部结束（文件被截断？）</translation>
-    </message>
-    <message>
-        <source>The trace ends inside the event list (truncated file?); the events before are kept</source>
-        <translation>跟踪在事件列表内部结束（文件被截断？）；之前的事件已保留</translation>
-    </message>
-    <message>
-        <source>Unexpected text between events; skipped to the next event</source>
-        <translation>事件之间有意外的文本；已跳到下一个事件</translation>
-    </message>
-    <message>
-        <source>The trace ends inside an event (truncated file?); the events before it are kept</source>
-        <translation>跟踪在一个事件内部结束（文件被截断？）；它之前的事件已保留</translation>
-    </message>
-    <message>
         <source>Import canceled; the events read so far are kept</source>
         <translation>导入已取消；已读取的事件会保留</translation>
     </message>
     <message>
-        <source>field &quot;%1&quot; has a wrong type or an invalid value</source>
-        <translation>字段 &quot;%1&quot; 的类型错误或值无效</translation>
+        <source>field "%1" has a wrong type or an invalid value</source>
+        <translation>字段 "%1" 的类型错误或值无效</translation>
     </message>
     <message>
-        <source>no valid &quot;ts&quot;</source>
-        <translation>没有有效的 &quot;ts&quot;</translation>
+        <source>no valid "ts"</source>
+        <translation>没有有效的 "ts"</translation>
     </message>
     <message>
-        <source>An &quot;E&quot; event has no matching &quot;B&quot; on its thread; ignored</source>
-        <translation>一个 &quot;E&quot; 事件在其线程上没有匹配的 &quot;B&quot;；已忽略</translation>
+        <source>An "E" event has no matching "B" on its thread; ignored</source>
+        <translation>一个 "E" 事件在其线程上没有匹配的 "B"；已忽略</translation>
     </message>
     <message>
-        <source>flow event without &quot;id&quot;</source>
-        <translation>流事件缺少 &quot;id&quot;</translation>
+        <source>flow event without "id"</source>
+        <translation>流事件缺少 "id"</translation>
     </message>
     <message>
         <source>%1 begin event(s) without an end; shown as running to the end of the trace</source>
@@ -266,6 +226,14 @@
     <message>
         <source>The file could not be read completely</source>
         <translation>无法完整读取该文件</translation>
+    </message>
+    <message>
+        <source>Not enough memory to inflate the trace</source>
+        <translation>内存不足，无法解压该跟踪文件</translation>
+    </message>
+    <message>
+        <source>Not enough memory to read the trace (%1 bytes)</source>
+        <translation>内存不足，无法读取该跟踪文件（%1 字节）</translation>
     </message>
 </context>
 <context>
@@ -299,12 +267,28 @@
     </message>
 </context>
 <context>
+    <name>runlens::DumpIndex</name>
+    <message>
+        <source>input %1</source>
+        <translation>输入 %1</translation>
+    </message>
+    <message>
+        <source>output %1</source>
+        <translation>输出 %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::DumpIndexer</name>
+    <message>
+        <source>Dump tensor skipped: %1</source>
+        <translation>已跳过转储张量：%1</translation>
+    </message>
+</context>
+<context>
     <name>runlens::ImportSession</name>
     <message numerus="yes">
         <source>Imported %n file(s)</source>
-        <translation>
-            <numerusform>已导入 %n 个文件</numerusform>
-        </translation>
+        <translation><numerusform>已导入 %n 个文件</numerusform></translation>
     </message>
     <message>
         <source>Importing %1 of %2 files…</source>
@@ -462,27 +446,19 @@
     </message>
     <message numerus="yes">
         <source>%n run(s), </source>
-        <translation>
-            <numerusform>%n 个运行，</numerusform>
-        </translation>
+        <translation><numerusform>%n 个运行，</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n scalar tag(s), </source>
-        <translation>
-            <numerusform>%n 个标量标签，</numerusform>
-        </translation>
+        <translation><numerusform>%n 个标量标签，</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n point(s)</source>
-        <translation>
-            <numerusform>%n 个数据点</numerusform>
-        </translation>
+        <translation><numerusform>%n 个数据点</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n file(s) with problems (see the Run Browser)</source>
-        <translation>
-            <numerusform>%n 个文件有问题（见运行浏览器）</numerusform>
-        </translation>
+        <translation><numerusform>%n 个文件有问题（见运行浏览器）</numerusform></translation>
     </message>
     <message>
         <source>● live</source>
@@ -514,9 +490,7 @@
     </message>
     <message numerus="yes">
         <source> and %n more file(s)</source>
-        <translation>
-            <numerusform>，另有 %n 个文件</numerusform>
-        </translation>
+        <translation><numerusform>，另有 %n 个文件</numerusform></translation>
     </message>
     <message>
         <source>Timeline</source>
@@ -537,6 +511,46 @@
     <message>
         <source>Timeline — %1</source>
         <translation>时间线 — %1</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Node Details</source>
+        <translation>节点详情</translation>
+    </message>
+    <message>
+        <source>Show All &amp;Ranks of a Run in One Timeline</source>
+        <translation>在同一时间线中显示运行的所有 Rank(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Opening a rank's trace reads the traces of every rank of its run, aligned on absolute time</source>
+        <translation>打开某个 Rank 的跟踪时，会读取其运行中所有 Rank 的跟踪，并按绝对时间对齐</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading the traces of %n rank(s)…</source>
+        <translation><numerusform>正在读取 %n 个 Rank 的跟踪…</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Timeline — %1 (%n rank(s))</source>
+        <translation><numerusform>时间线 — %1（%n 个 Rank）</numerusform></translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源代码</translation>
+    </message>
+    <message>
+        <source>Source — %1:%2</source>
+        <translation>源代码 — %1:%2</translation>
+    </message>
+    <message>
+        <source>Source — %1</source>
+        <translation>源代码 — %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (and %n more dump file(s) skipped)</source>
+        <translation><numerusform>%1（另有 %n 个转储文件被跳过）</numerusform></translation>
     </message>
 </context>
 <context>
@@ -587,15 +601,11 @@
     </message>
     <message numerus="yes">
         <source>%n kernel(s)</source>
-        <translation>
-            <numerusform>%n 个内核</numerusform>
-        </translation>
+        <translation><numerusform>%n 个内核</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n operator(s)</source>
-        <translation>
-            <numerusform>%n 个算子</numerusform>
-        </translation>
+        <translation><numerusform>%n 个算子</numerusform></translation>
     </message>
     <message>
         <source>%1 of %2</source>
@@ -648,6 +658,14 @@
         <source>    %1: %2 calls, %3 ms total, %4 ms self</source>
         <translation>    %1：%2 次调用，总计 %3 ms，自身 %4 ms</translation>
     </message>
+    <message>
+        <source>  graph (%1): %2 nodes, %3 edges, %4 groups, depth %5, %6 subgraphs, %7 weights/constants/inputs/outputs</source>
+        <translation>  计算图（%1）：%2 个节点，%3 条边，%4 个分组，深度 %5，%6 个子图，%7 个权重/常量/输入/输出</translation>
+    </message>
+    <message>
+        <source>    op types: %1</source>
+        <translation>    算子类型：%1</translation>
+    </message>
 </context>
 <context>
     <name>runlens::RunBrowserModel</name>
@@ -685,21 +703,15 @@
     </message>
     <message numerus="yes">
         <source>%n file(s) with problems</source>
-        <translation>
-            <numerusform>%n 个文件有问题</numerusform>
-        </translation>
+        <translation><numerusform>%n 个文件有问题</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n file(s)</source>
-        <translation>
-            <numerusform>%n 个文件</numerusform>
-        </translation>
+        <translation><numerusform>%n 个文件</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n scalar point(s) in %1 tag(s)</source>
-        <translation>
-            <numerusform>%1 个标签中共 %n 个标量数据点</numerusform>
-        </translation>
+        <translation><numerusform>%1 个标签中共 %n 个标量数据点</numerusform></translation>
     </message>
     <message>
         <source>Still being written: new records are read as they arrive</source>
@@ -718,15 +730,11 @@
     </message>
     <message numerus="yes">
         <source>%n run(s), </source>
-        <translation>
-            <numerusform>%n 个运行，</numerusform>
-        </translation>
+        <translation><numerusform>%n 个运行，</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n file(s), %1</source>
-        <translation>
-            <numerusform>%n 个文件，%1</numerusform>
-        </translation>
+        <translation><numerusform>%n 个文件，%1</numerusform></translation>
     </message>
     <message>
         <source>The folder holds more entries than were scanned.</source>
@@ -737,9 +745,7 @@
     <name>runlens::RunLegendModel</name>
     <message numerus="yes">
         <source>%n scalar point(s)</source>
-        <translation>
-            <numerusform>%n 个标量数据点</numerusform>
-        </translation>
+        <translation><numerusform>%n 个标量数据点</numerusform></translation>
     </message>
     <message>
         <source>Shown in every chart</source>
@@ -794,9 +800,7 @@
     </message>
     <message numerus="yes">
         <source>%n folder(s) more than %1 levels below %2 were not scanned, for example %3.</source>
-        <translation>
-            <numerusform>%2 下超过 %1 层的 %n 个文件夹未被扫描，例如 %3。</numerusform>
-        </translation>
+        <translation><numerusform>%2 下超过 %1 层的 %n 个文件夹未被扫描，例如 %3。</numerusform></translation>
     </message>
     <message>
         <source>The folder %1 cannot be read: %2.</source>
@@ -882,7 +886,7 @@
         <translation>按住 %1 并滚动鼠标滚轮以缩放</translation>
     </message>
     <message>
-        <source>There is no scalar tag &quot;%1&quot;. Available tags: %2.</source>
+        <source>There is no scalar tag "%1". Available tags: %2.</source>
         <translation>不存在标量标签“%1”。可用的标签：%2。</translation>
     </message>
     <message>
@@ -949,16 +953,12 @@
         <translation>&lt;p&gt;&lt;b&gt;还没有标量&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含 TensorBoard 事件文件或 MindSpore 摘要文件的运行文件夹；曲线会在加载时显示在这里。&lt;/p&gt;</translation>
     </message>
     <message numerus="yes">
-        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
-        </translation>
+        <source>&lt;p&gt;&lt;b&gt;No tag matches "%1"&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
+        <translation><numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%1 of %2 tags · %n run(s)</source>
-        <translation>
-            <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
-        </translation>
+        <translation><numerusform>%1 / %2 个标签 · %n 个运行</numerusform></translation>
     </message>
 </context>
 <context>
@@ -972,7 +972,7 @@
         <translation>平滑</translation>
     </message>
     <message>
-        <source>Exponential moving average weight (TensorBoard&apos;s debiased smoothing); 0 turns smoothing off</source>
+        <source>Exponential moving average weight (TensorBoard's debiased smoothing); 0 turns smoothing off</source>
         <translation>指数移动平均权重（TensorBoard 的去偏平滑）；0 表示关闭平滑</translation>
     </message>
     <message>
@@ -1025,6 +1025,17 @@
     </message>
 </context>
 <context>
+    <name>runlens::SourceView</name>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is %2 MiB, too large to show here.</source>
+        <translation>%1 大小为 %2 MiB，太大，无法在此显示。</translation>
+    </message>
+</context>
+<context>
     <name>runlens::StepsPanel</name>
     <message>
         <source>%1 %</source>
@@ -1048,9 +1059,7 @@
     </message>
     <message numerus="yes">
         <source>Average of %n step(s)</source>
-        <translation>
-            <numerusform>%n 个迭代步的平均值</numerusform>
-        </translation>
+        <translation><numerusform>%n 个迭代步的平均值</numerusform></translation>
     </message>
     <message>
         <source>Whole trace (no step markers)</source>
@@ -1118,9 +1127,7 @@
     </message>
     <message numerus="yes">
         <source>%n step(s)</source>
-        <translation>
-            <numerusform>%n 个迭代步</numerusform>
-        </translation>
+        <translation><numerusform>%n 个迭代步</numerusform></translation>
     </message>
     <message>
         <source>%1 · average %2 · kernel %3 · idle %4</source>
@@ -1207,9 +1214,7 @@
     </message>
     <message numerus="yes">
         <source>… and %n more</source>
-        <translation>
-            <numerusform>… 以及另外 %n 个</numerusform>
-        </translation>
+        <translation><numerusform>… 以及另外 %n 项</numerusform></translation>
     </message>
     <message>
         <source>Launched</source>
@@ -1254,6 +1259,30 @@
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>d</source>
+        <translation>天</translation>
+    </message>
+    <message>
+        <source>h</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>分钟</translation>
+    </message>
 </context>
 <context>
     <name>runlens::TimelineLayout</name>
@@ -1293,6 +1322,10 @@
         <source>Thread %1</source>
         <translation>线程 %1</translation>
     </message>
+    <message>
+        <source>Async</source>
+        <translation>异步</translation>
+    </message>
 </context>
 <context>
     <name>runlens::TimelinePainter</name>
@@ -1330,6 +1363,14 @@
     <message>
         <source>Category</source>
         <translation>类别</translation>
+    </message>
+    <message>
+        <source>Flows</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <source>Show the flow arrows of the selected slice</source>
+        <translation>显示所选切片的流箭头</translation>
     </message>
 </context>
 <context>
@@ -1382,10 +1423,6 @@
 <context>
     <name>runlens::TimelineView</name>
     <message>
-        <source>W/S zoom, A/D pan, wheel zooms at the cursor, Shift+wheel pans, drag pans, Shift+drag selects a range, F fits, M marks, Escape clears, Ctrl+Z undoes a zoom.</source>
-        <translation>W/S 缩放，A/D 平移，滚轮在光标处缩放，Shift+滚轮平移，拖动平移，Shift+拖动选择范围，F 适应，M 标记，Escape 清除，Ctrl+Z 撤销缩放。</translation>
-    </message>
-    <message>
         <source>Preparing the timeline…</source>
         <translation>正在准备时间线…</translation>
     </message>
@@ -1404,6 +1441,10 @@
     <message>
         <source>Start: %1</source>
         <translation>开始：%1</translation>
+    </message>
+    <message>
+        <source>W/S zoom, A/D pan (hold to keep going), wheel zooms at the cursor, Shift+wheel pans, drag pans, Shift+drag selects a range, F fits, M marks, Escape clears, Ctrl+Z undoes a zoom.</source>
+        <translation>W/S 缩放，A/D 平移（按住可持续），滚轮在光标处缩放，Shift+滚轮平移，拖动平移，Shift+拖动选择范围，F 适应选区，M 标记，Esc 清除，Ctrl+Z 撤销缩放。</translation>
     </message>
 </context>
 <context>
@@ -1473,11 +1514,7 @@
         <translation>runlens export：需要 --chart KIND:NAME 和 --out FILE</translation>
     </message>
     <message>
-        <source>runlens export: unknown chart kind &apos;%1&apos; (known: scalars)</source>
-        <translation>runlens export：未知的图表类型“%1”（已知：scalars）</translation>
-    </message>
-    <message>
-        <source>runlens export: no scalar tag &apos;%1&apos; in %2</source>
+        <source>runlens export: no scalar tag '%1' in %2</source>
         <translation>runlens export：%2 中没有标量标签“%1”</translation>
     </message>
     <message>
@@ -1496,25 +1533,467 @@
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
+    <message>
+        <source>runlens export: no graph '%1' in %2</source>
+        <translation>runlens export：%2 中没有计算图“%1”</translation>
+    </message>
+    <message>
+        <source>available graphs: %1</source>
+        <translation>可用的计算图：%1</translation>
+    </message>
+    <message>
+        <source>runlens export: unknown chart kind '%1' (known: scalars, graph)</source>
+        <translation>runlens export：未知的图表类型“%1”（已知：scalars、graph）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::graph</name>
+    <message numerus="yes">
+        <source>%n input(s) name no node, parameter or constant of the graph.</source>
+        <translation><numerusform>%n 个输入未指向图中的任何节点、参数或常量。</numerusform></translation>
+    </message>
+    <message>
+        <source>Not a readable MindSpore graph: the protobuf data is damaged or of another kind.</source>
+        <translation>不是可读取的 MindSpore 计算图：protobuf 数据已损坏或属于其他类型。</translation>
+    </message>
+    <message>
+        <source>The graph is damaged or cut off after byte %1; the %2 nodes before it were read.</source>
+        <translation>计算图在第 %1 字节之后损坏或被截断；已读取之前的 %2 个节点。</translation>
+    </message>
+    <message>
+        <source>The file is empty.</source>
+        <translation>文件为空。</translation>
+    </message>
+    <message>
+        <source>Not a readable MindSpore model: the protobuf data is damaged or of another kind.</source>
+        <translation>不是可读取的 MindSpore 模型：protobuf 数据已损坏或属于其他类型。</translation>
+    </message>
+    <message>
+        <source>Not a Graphviz file: it contains binary data.</source>
+        <translation>不是 Graphviz 文件：其中包含二进制数据。</translation>
+    </message>
+    <message>
+        <source>no graph found</source>
+        <translation>未找到计算图</translation>
+    </message>
+    <message>
+        <source>Not a readable Graphviz file: %1</source>
+        <translation>不是可读取的 Graphviz 文件：%1</translation>
+    </message>
+    <message>
+        <source>This kind of graph file is not read by this version.</source>
+        <translation>此版本不读取这种计算图文件。</translation>
+    </message>
+    <message>
+        <source>Cannot open the file: %1</source>
+        <translation>无法打开文件：%1</translation>
+    </message>
+    <message>
+        <source>The file is %1 MiB, more than the %2 MiB a graph of this kind can hold.</source>
+        <translation>文件大小为 %1 MiB，超过此类计算图可容纳的 %2 MiB。</translation>
+    </message>
+    <message>
+        <source>Only %1 of %2 bytes could be read: %3</source>
+        <translation>只读取了 %2 字节中的 %1 字节：%3</translation>
+    </message>
+    <message>
+        <source>No MindSpore IR nodes (`%N(name) = Op(...)`) were found.</source>
+        <translation>未找到 MindSpore IR 节点（`%N(name) = Op(...)`）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) were not understood and skipped (the first is line %1).</source>
+        <translation><numerusform>有 %n 行无法识别，已跳过（第一处在第 %1 行）。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n argument(s) refer to nodes or parameters that are not in the file (an excerpt?).</source>
+        <translation><numerusform>有 %n 个参数引用了文件中不存在的节点或参数（是否为节选？）。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n call(s) name subgraphs that are not in the file.</source>
+        <translation><numerusform>有 %n 个调用指向文件中不存在的子图。</numerusform></translation>
+    </message>
+    <message>
+        <source>The model is larger than 2 GB, the limit of an ONNX file; store its weights as external data.</source>
+        <translation>模型大于 ONNX 文件 2 GB 的上限；请将其权重存储为外部数据。</translation>
+    </message>
+    <message>
+        <source>The model is damaged or cut off after byte %1; the %2 nodes before it were read.</source>
+        <translation>模型在第 %1 字节之后损坏或被截断；已读取之前的 %2 个节点。</translation>
+    </message>
+    <message>
+        <source>Not a readable ONNX model: the protobuf data is damaged or of another kind.</source>
+        <translation>不是可读取的 ONNX 模型：protobuf 数据已损坏或属于其他类型。</translation>
+    </message>
+    <message>
+        <source>The ONNX model holds no graph.</source>
+        <translation>该 ONNX 模型不包含计算图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node input(s) name values no node, initializer or graph input produces.</source>
+        <translation><numerusform>有 %n 个节点输入引用了没有任何节点、初始化器或图输入产生的值。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node input(s) name nodes that are not in the graph.</source>
+        <translation><numerusform>有 %n 个节点输入引用了图中不存在的节点。</numerusform></translation>
+    </message>
+    <message>
+        <source>The graph is empty.</source>
+        <translation>计算图为空。</translation>
+    </message>
+    <message>
+        <source>Not a readable TensorFlow GraphDef: the protobuf data is damaged or of another kind.</source>
+        <translation>不是可读取的 TensorFlow GraphDef：protobuf 数据已损坏或属于其他类型。</translation>
+    </message>
+    <message>
+        <source>The GraphDef is damaged or cut off after byte %1; the %2 nodes before it were read.</source>
+        <translation>GraphDef 在第 %1 字节之后损坏或被截断；已读取之前的 %2 个节点。</translation>
+    </message>
+    <message>
+        <source>Not valid GraphDef text at line %1, column %2: %3</source>
+        <translation>第 %1 行第 %2 列不是有效的 GraphDef 文本：%3</translation>
+    </message>
+    <message>
+        <source>Cannot open the event file: %1</source>
+        <translation>无法打开事件文件：%1</translation>
+    </message>
+    <message>
+        <source>The event file holds no graph (no graph_def record).</source>
+        <translation>该事件文件不包含计算图（没有 graph_def 记录）。</translation>
+    </message>
+    <message>
+        <source>No TorchScript or torch.fx statements were found.</source>
+        <translation>未找到 TorchScript 或 torch.fx 语句。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n argument(s) name values that no statement defines.</source>
+        <translation><numerusform>有 %n 个参数引用了没有任何语句定义的值。</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>runlens::graph::GraphOverlay</name>
+    <message>
+        <source>%1 of %2 nodes matched</source>
+        <translation>匹配了 %2 个节点中的 %1 个</translation>
+    </message>
+    <message>
+        <source> (%1 without -opN)</source>
+        <translation>（其中 %1 个去掉 -opN 后匹配）</translation>
+    </message>
+    <message>
+        <source>, %1% of op time</source>
+        <translation>，占算子时间的 %1%</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::graph::ScopeTree</name>
+    <message>
+        <source>section %1 of %2</source>
+        <translation>第 %1 部分，共 %2 部分</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::graphview::GraphPanel</name>
+    <message>
+        <source>graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Regex</source>
+        <translation>正则</translation>
+    </message>
+    <message>
+        <source>Shapes</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Readable</source>
+        <translation>易读</translation>
+    </message>
+    <message>
+        <source>Search name, op type, attribute…</source>
+        <translation>搜索名称、算子类型、属性…</translation>
+    </message>
+    <message>
+        <source>Op type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>向下</translation>
+    </message>
+    <message>
+        <source>Right</source>
+        <translation>向右</translation>
+    </message>
+    <message>
+        <source>Direction of the data flow</source>
+        <translation>数据流方向</translation>
+    </message>
+    <message>
+        <source>Show tensor shapes on edges</source>
+        <translation>在边上显示张量形状</translation>
+    </message>
+    <message>
+        <source>Hide tuple and monad plumbing ops and the gradient and optimizer scopes</source>
+        <translation>隐藏元组与 monad 连接算子以及梯度和优化器作用域</translation>
+    </message>
+    <message>
+        <source>Trace </source>
+        <translation>追踪 </translation>
+    </message>
+    <message>
+        <source>Highlight this many steps upstream and downstream of the selected node</source>
+        <translation>高亮所选节点上游和下游的这么多步</translation>
+    </message>
+    <message>
+        <source>Expand all</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <source>Expand everything below the selected group</source>
+        <translation>展开所选分组下的全部内容</translation>
+    </message>
+    <message>
+        <source>Collapse all</source>
+        <translation>全部折叠</translation>
+    </message>
+    <message>
+        <source>Collapse everything below the selected group</source>
+        <translation>折叠所选分组下的全部内容</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Fit the graph into the view (Space)</source>
+        <translation>使计算图适应视图（空格键）</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export the current picture</source>
+        <translation>导出当前画面</translation>
+    </message>
+    <message>
+        <source>Export as SVG…</source>
+        <translation>导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Export as PNG…</source>
+        <translation>导出为 PNG…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ops, %1 shown; laid out %2 groups in %3 ms</source>
+        <translation><numerusform>%n 个算子，显示 %1 个；%3 毫秒内布局了 %2 个分组</numerusform></translation>
+    </message>
+    <message>
+        <source>Building the hierarchy…</source>
+        <translation>正在构建层次结构…</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1</source>
+        <translation>无效的正则表达式：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n matches</source>
+        <translation><numerusform>%n 个匹配</numerusform></translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Nothing to export to %1: the graph has not been laid out yet.</source>
+        <translation>没有可导出到 %1 的内容：计算图尚未完成布局。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check that the folder exists and is writable.</source>
+        <translation>无法写入 %1：请检查文件夹是否存在且可写。</translation>
+    </message>
+    <message>
+        <source>Cannot export %1: use a .svg or .png file name.</source>
+        <translation>无法导出 %1：请使用 .svg 或 .png 文件名。</translation>
+    </message>
+    <message>
+        <source>Cannot export %1: the picture is too large.</source>
+        <translation>无法导出 %1：画面太大。</translation>
+    </message>
+    <message>
+        <source>Profiler time</source>
+        <translation>性能分析时间</translation>
+    </message>
+    <message>
+        <source>Colour the boxes by op type, by namespace or by the profiler time of a loaded trace</source>
+        <translation>按算子类型、命名空间或已加载跟踪的性能分析时间为方框着色</translation>
+    </message>
+    <message>
+        <source>Matching profiler ops to the graph…</source>
+        <translation>正在将性能分析算子与计算图匹配…</translation>
+    </message>
+    <message>
+        <source>Profiler time: %1</source>
+        <translation>性能分析时间：%1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::graphview::GraphView</name>
+    <message>
+        <source>series of %1</source>
+        <translation>%1 序列</translation>
+    </message>
+    <message>
+        <source>1 op</source>
+        <translation>1 个算子</translation>
+    </message>
+    <message>
+        <source>%1 ops</source>
+        <translation>%1 个算子</translation>
+    </message>
+    <message>
+        <source>Expanding everything below "%1" would show %2 items (limit %3); expand a smaller group.</source>
+        <translation>展开“%1”下的全部内容将显示 %2 项（上限 %3）；请展开较小的分组。</translation>
+    </message>
+    <message>
+        <source>No graph loaded</source>
+        <translation>未加载计算图</translation>
+    </message>
+    <message>
+        <source>Laying out…</source>
+        <translation>正在布局…</translation>
+    </message>
+    <message>
+        <source>Empty graph</source>
+        <translation>空计算图</translation>
+    </message>
+    <message>
+        <source>Profiler time</source>
+        <translation>性能分析时间</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>no matched ops</source>
+        <translation>没有匹配的算子</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::graphview::NodeDetailsWidget</name>
+    <message>
+        <source>Select a node in the Graph panel to see its details.</source>
+        <translation>在计算图面板中选择一个节点以查看其详情。</translation>
+    </message>
+    <message>
+        <source>Series</source>
+        <translation>序列</translation>
+    </message>
+    <message>
+        <source>Section</source>
+        <translation>部分</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>作用域</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Children</source>
+        <translation>子项</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>成员</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation><numerusform>… 以及另外 %n 项</numerusform></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Op type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Attributes</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>folded</source>
+        <translation>已折叠</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>control</source>
+        <translation>控制</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Weights and constants</source>
+        <translation>权重和常量</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源代码</translation>
+    </message>
+    <message>
+        <source>none matched</source>
+        <translation>没有匹配</translation>
+    </message>
+    <message>
+        <source>%1 ms (%2% of the matched time)</source>
+        <translation>%1 毫秒（占已匹配时间的 %2%）</translation>
+    </message>
+    <message>
+        <source>Profiler time</source>
+        <translation>性能分析时间</translation>
+    </message>
+    <message>
+        <source>Tensors in dumps</source>
+        <translation>转储中的张量</translation>
+    </message>
+    <message>
+        <source>Step unknown</source>
+        <translation>步数未知</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
 </context>
 <context>
     <name>runlens::main</name>
-    <message>
-        <source>RunLens: a desktop workbench for debugging and tuning deep-learning training runs.
-
-Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
-  scan PATH [--json]       what a run folder holds
-  info PATH [--json]       what each artifact imported to
-  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
-  demo DIR                 write the demo run folder</source>
-        <translation>RunLens：用于调试和调优深度学习训练的桌面工作台。
-
-子命令（运行 &apos;runlens COMMAND --help&apos; 查看其选项）：
-  scan PATH [--json]       运行文件夹中有什么
-  info PATH [--json]       每个产物导入的结果
-  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
-  demo DIR                 写入演示运行文件夹</translation>
-    </message>
     <message>
         <source>Load PATH, render the main window offscreen to FILE and exit.</source>
         <translation>加载 PATH，在屏幕外将主窗口渲染到 FILE 后退出。</translation>
@@ -1539,6 +2018,24 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>Cannot write the screenshot %1</source>
         <translation>无法写入截图 %1</translation>
     </message>
+    <message>
+        <source>RunLens: a desktop workbench for debugging and tuning deep-learning training runs.
+
+Subcommands (run 'runlens COMMAND --help' for their options):
+  scan PATH [--json]       what a run folder holds
+  info PATH [--json]       what each artifact imported to
+  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
+  export PATH --chart graph:NAME --out FILE.{svg,png}
+  demo DIR                 write the demo run folder</source>
+        <translation>RunLens：用于调试和调优深度学习训练运行的桌面工作台。
+
+子命令（运行 'runlens COMMAND --help' 查看其选项）：
+  scan PATH [--json]       运行文件夹中包含的内容
+  info PATH [--json]       每个工件导入后的结果
+  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
+  export PATH --chart graph:NAME --out FILE.{svg,png}
+  demo DIR                 写出演示运行文件夹</translation>
+    </message>
 </context>
 <context>
     <name>runlens::summary</name>
@@ -1547,7 +2044,7 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <translation>第 %1 步的事件没有有效的挂钟时间（NaN）；已跳过。</translation>
     </message>
     <message>
-        <source>The tag &quot;%1&quot; is a scalar, but its value at step %2 is a %3 tensor with %4 dimensions that does not hold one number; such values of this tag are skipped.</source>
+        <source>The tag "%1" is a scalar, but its value at step %2 is a %3 tensor with %4 dimensions that does not hold one number; such values of this tag are skipped.</source>
         <translation>标签“%1”是标量，但它在第 %2 步的值是一个 %4 维的 %3 张量，并不只含一个数；该标签的此类值已跳过。</translation>
     </message>
     <message>
@@ -1576,9 +2073,7 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     </message>
     <message numerus="yes">
         <source>%n more record(s) with the same problem were skipped.</source>
-        <translation>
-            <numerusform>另有 %n 条存在相同问题的记录被跳过。</numerusform>
-        </translation>
+        <translation><numerusform>另有 %n 条存在相同问题的记录被跳过。</numerusform></translation>
     </message>
     <message>
         <source>The file became shorter (%1 bytes) than what was already read (%2 bytes): it was replaced or truncated. Reopen the run to read it again.</source>
@@ -1607,6 +2102,26 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>Tensor-encoded scalars exist only in TensorBoard event files.</source>
         <translation>张量编码的标量只存在于 TensorBoard 事件文件中。</translation>
+    </message>
+    <message>
+        <source>The MetaGraphDef is damaged before its graph_def; no graph was read from it.</source>
+        <translation>MetaGraphDef 在其 graph_def 之前已损坏；未从中读取计算图。</translation>
+    </message>
+    <message>
+        <source>The graph of the event at step %1 (byte %2 of the graph): %3</source>
+        <translation>第 %1 步事件的计算图（计算图第 %2 字节）：%3</translation>
+    </message>
+    <message>
+        <source>The graph of the event at step %1: %2</source>
+        <translation>第 %1 步事件的计算图：%2</translation>
+    </message>
+    <message>
+        <source>The graph of the event at step %1 could not be read.</source>
+        <translation>无法读取第 %1 步事件的计算图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The file holds %n graph(s); the last one (step %1, at this offset) is shown.</source>
+        <translation><numerusform>文件包含 %n 个计算图；显示最后一个（第 %1 步，位于此偏移处）。</numerusform></translation>
     </message>
 </context>
 <context>

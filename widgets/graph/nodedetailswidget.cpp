@@ -1,9 +1,9 @@
 #include "nodedetailswidget.h"
 
-#include <QDesktopServices>
 #include <QFileInfo>
 #include <QTextBrowser>
 #include <QUrl>
+#include <QUrlQuery>
 #include <QVBoxLayout>
 
 namespace runlens::graphview {
@@ -73,8 +73,10 @@ void NodeDetailsWidget::onAnchorClicked(const QUrl& url)
             emit itemActivated(item);
         return;
     }
-    if (url.isLocalFile() && QFileInfo::exists(url.toLocalFile()))
-        QDesktopServices::openUrl(url);
+    if (url.scheme() == QLatin1String("source")) {
+        const int line = QUrlQuery(url).queryItemValue(QStringLiteral("line")).toInt();
+        emit sourceRequested(url.path(), line);
+    }
 }
 
 QString NodeDetailsWidget::html() const
@@ -181,9 +183,12 @@ QString NodeDetailsWidget::html() const
         for (const graph::SourceLocation& source : node.sources) {
             const QString location = QStringLiteral("%1:%2").arg(QString::fromStdString(source.file)).arg(source.line);
             const QString file = QString::fromStdString(source.file);
+            QUrl link;
+            link.setScheme(QStringLiteral("source"));
+            link.setPath(QFileInfo(file).absoluteFilePath());
+            link.setQuery(QStringLiteral("line=%1").arg(source.line));
             out += QFileInfo::exists(file)
-                ? QStringLiteral("<a href='%1'>%2</a>")
-                      .arg(QUrl::fromLocalFile(QFileInfo(file).absoluteFilePath()).toString(), location.toHtmlEscaped())
+                ? QStringLiteral("<a href='%1'>%2</a>").arg(link.toString(QUrl::FullyEncoded), location.toHtmlEscaped())
                 : location.toHtmlEscaped();
             if (!source.text.empty())
                 out += QStringLiteral("<br><code>%1</code>").arg(esc(source.text));

@@ -15,7 +15,7 @@ namespace runlens::graphview {
 
 /// The details of one graph item for a dock next to the Graph panel: name, full scope, op type, kind,
 /// attributes, inputs and outputs with shapes and dtypes linking to the neighbouring nodes, folded
-/// weights, and source locations (opened in the system editor when the file exists).
+/// weights, and source locations (shown at their line when the file exists).
 class NodeDetailsWidget final : public QWidget
 {
     Q_OBJECT
@@ -37,6 +37,8 @@ public:
 signals:
     /// The user followed a link to another item (a producer, a consumer or a member).
     void itemActivated(int item);
+    /// The user followed a source location that exists on this machine.
+    void sourceRequested(const QString& path, int line);
 
 private:
     void onAnchorClicked(const QUrl& url);

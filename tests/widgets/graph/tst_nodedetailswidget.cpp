@@ -5,6 +5,7 @@
 #include "tensor/dumpindexer.h"
 #include "testutils.h"
 
+#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QtTest>
 
@@ -41,6 +42,42 @@ private slots:
         emit browser->anchorClicked(QUrl(NodeDetailsWidget::itemLink(fc1)));
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.at(0).at(0).toInt(), fc1);
+    }
+
+    void sourceLinksAskForTheLine()
+    {
+        // A node whose source file exists on this machine links to it; following the link asks for the line.
+        QTemporaryDir dir;
+        const QString script = dir.filePath(QStringLiteral("train.py"));
+        QFile file(script);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("import torch\n");
+        file.close();
+        auto graph = test::smallModel();
+        auto copy = std::make_shared<Graph>(*graph);
+        const int act = copy->find("model/mid/mlp/act");
+        copy->nodes[std::size_t(act)].sources = { { script.toStdString(), 7, 0, "x = gelu(x)" } };
+        const auto tree = ScopeTree::build(copy);
+        NodeDetailsWidget details;
+        details.setTree(tree);
+        details.showItem(tree->itemOfNode(act));
+        auto* browser = details.findChild<QTextBrowser*>();
+        QVERIFY(browser->toHtml().contains(QStringLiteral("source:")));
+        QSignalSpy requested(&details, &NodeDetailsWidget::sourceRequested);
+        QUrl link;
+        link.setScheme(QStringLiteral("source"));
+        link.setPath(script);
+        link.setQuery(QStringLiteral("line=7"));
+        emit browser->anchorClicked(link);
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.at(0).at(0).toString(), script);
+        QCOMPARE(requested.at(0).at(1).toInt(), 7);
+        // A location on another machine is shown as text, without a link.
+        copy->nodes[std::size_t(act)].sources = { { "/nonexistent/train.py", 7, 0, {} } };
+        details.setTree(ScopeTree::build(copy));
+        details.showItem(tree->itemOfNode(act));
+        QVERIFY(details.text().contains(QStringLiteral("/nonexistent/train.py:7")));
+        QVERIFY(!browser->toHtml().contains(QStringLiteral("source:")));
     }
 
     void foldedWeightsAndGroups()
