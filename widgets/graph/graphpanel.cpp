@@ -1,6 +1,7 @@
 #include "graphpanel.h"
 
 #include "common/chartexportmenu.h"
+#include "common/toolbarstrip.h"
 #include "graphview.h"
 
 #include <QCheckBox>
@@ -16,6 +17,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPainter>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -118,7 +120,8 @@ GraphPanel::GraphPanel(QWidget* parent)
     exportButton->setMenu(exportMenu);
     exportButton->setPopupMode(QToolButton::InstantPopup);
 
-    auto* toolbar = new QHBoxLayout;
+    auto* toolbarWidget = new QWidget(this);
+    auto* toolbar = new QHBoxLayout(toolbarWidget);
     toolbar->setContentsMargins(4, 2, 4, 2);
     toolbar->addWidget(m_graphChoice);
     toolbar->addWidget(m_search, 1);
@@ -142,7 +145,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addLayout(toolbar);
+    layout->addWidget(makeToolbarStrip(toolbarWidget, this));
     layout->addWidget(splitter, 1);
     layout->addWidget(m_status);
     m_status->setContentsMargins(6, 2, 6, 2);

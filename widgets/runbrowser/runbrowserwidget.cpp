@@ -115,10 +115,17 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::Stretch);
-    // The name takes whatever the other columns leave: they are as wide as their contents.
-    m_view->header()->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::ResizeToContents);
+    // The name takes whatever the other columns leave. They start at the width of typical values (long
+    // kinds and states are elided, the user can widen them): sized to their longest contents, they
+    // would leave the names no room in a narrow dock.
+    const QFontMetrics metrics = m_view->fontMetrics();
+    m_view->header()->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::Interactive);
     m_view->header()->setSectionResizeMode(RunBrowserModel::SizeColumn, QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::Interactive);
+    m_view->header()->resizeSection(RunBrowserModel::KindColumn,
+                                    metrics.horizontalAdvance(QStringLiteral("Profiler trace")) + 16);
+    m_view->header()->resizeSection(RunBrowserModel::StatusColumn,
+                                    metrics.horizontalAdvance(QStringLiteral("Imported")) + 40);
     m_view->header()->setMinimumSectionSize(24);
     connect(m_view, &QTreeView::activated, this, &RunBrowserWidget::activate);
 

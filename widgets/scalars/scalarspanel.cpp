@@ -4,6 +4,7 @@
 #include "chartsection.h"
 #include "common/charticons.h"
 #include "common/chartpalette.h"
+#include "common/toolbarstrip.h"
 #include "runlegendmodel.h"
 #include "scalars/scalarstore.h"
 #include "scalarstoolbar.h"
@@ -209,18 +210,7 @@ void ScalarsPanel::buildUi()
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    // In a narrow dock the toolbar's right end is cut off (and scrolled into view as the keyboard focus
-    // moves there) instead of its full width becoming the dock's minimum width.
-    auto* toolbarArea = new QScrollArea(this);
-    toolbarArea->setFrameShape(QFrame::NoFrame);
-    toolbarArea->setWidgetResizable(true);
-    toolbarArea->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    toolbarArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    toolbarArea->setWidget(m_toolbar);
-    toolbarArea->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    toolbarArea->setMinimumWidth(160);
-    toolbarArea->setFixedHeight(m_toolbar->sizeHint().height());
-    layout->addWidget(toolbarArea);
+    layout->addWidget(makeToolbarStrip(m_toolbar, this));
     layout->addWidget(rule);
     layout->addWidget(m_splitter, 1);
 }
