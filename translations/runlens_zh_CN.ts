@@ -235,6 +235,46 @@
         <source>Not enough memory to read the trace (%1 bytes)</source>
         <translation>内存不足，无法读取该跟踪文件（%1 字节）</translation>
     </message>
+    <message>
+        <source>The trace file is empty</source>
+        <translation>跟踪文件为空</translation>
+    </message>
+    <message>
+        <source>Not a Chrome trace: expected a JSON object with "traceEvents" or an array of events</source>
+        <translation>不是 Chrome 跟踪：应为包含 "traceEvents" 的 JSON 对象或事件数组</translation>
+    </message>
+    <message>
+        <source>The trace ends inside its top-level object (truncated file?)</source>
+        <translation>跟踪在顶层对象内部结束（文件被截断？）</translation>
+    </message>
+    <message>
+        <source>Unexpected character in the top-level object; the rest is ignored</source>
+        <translation>顶层对象中出现意外字符；其余部分被忽略</translation>
+    </message>
+    <message>
+        <source>The trace ends inside a key (truncated file?)</source>
+        <translation>跟踪在一个键的内部结束（文件被截断？）</translation>
+    </message>
+    <message>
+        <source>Expected ':' after a top-level key; the rest is ignored</source>
+        <translation>顶层键之后应为 ':'；其余部分被忽略</translation>
+    </message>
+    <message>
+        <source>The trace ends inside the value of "%1" (truncated file?)</source>
+        <translation>跟踪在 "%1" 的值内部结束（文件被截断？）</translation>
+    </message>
+    <message>
+        <source>The trace ends inside the event list (truncated file?); the events before are kept</source>
+        <translation>跟踪在事件列表内部结束（文件被截断？）；之前的事件已保留</translation>
+    </message>
+    <message>
+        <source>Unexpected text between events; skipped to the next event</source>
+        <translation>事件之间有意外的文本；已跳到下一个事件</translation>
+    </message>
+    <message>
+        <source>The trace ends inside an event (truncated file?); the events before it are kept</source>
+        <translation>跟踪在一个事件内部结束（文件被截断？）；它之前的事件已保留</translation>
+    </message>
 </context>
 <context>
     <name>runlens::DemoRun</name>

@@ -182,57 +182,50 @@ bool SourceReader::handleItem(const ScanItem& item)
 
 void SourceReader::reportProblem(const ScanItem& item)
 {
-    const char* context = "runlens::ChromeTraceReader";
-    switch (item.problem) {
-    case ScanProblem::None:
-        return;
-    case ScanProblem::Empty:
-        report(Severity::Error, item.begin, QCoreApplication::translate(context, "The trace file is empty"));
-        return;
-    case ScanProblem::NotATrace:
-        report(Severity::Error, item.begin,
-               QCoreApplication::translate(
-                   context, "Not a Chrome trace: expected a JSON object with \"traceEvents\" or an array of events"));
-        return;
-    case ScanProblem::EndsInsideObject:
-        report(Severity::Error, item.begin,
-               QCoreApplication::translate(context, "The trace ends inside its top-level object (truncated file?)"));
-        return;
-    case ScanProblem::UnexpectedTopLevel:
-        report(
-            Severity::Error, item.begin,
-            QCoreApplication::translate(context, "Unexpected character in the top-level object; the rest is ignored"));
-        return;
-    case ScanProblem::EndsInsideKey:
-        report(Severity::Error, item.begin,
-               QCoreApplication::translate(context, "The trace ends inside a key (truncated file?)"));
-        return;
-    case ScanProblem::ExpectedColon:
-        report(Severity::Error, item.begin,
-               QCoreApplication::translate(context, "Expected ':' after a top-level key; the rest is ignored"));
-        return;
-    case ScanProblem::EndsInsideValue:
-        report(Severity::Error, item.begin,
-               QCoreApplication::translate(context, "The trace ends inside the value of \"%1\" (truncated file?)")
-                   .arg(QString::fromUtf8(item.key, qsizetype(item.keyLength))));
-        return;
-    case ScanProblem::EndsInsideEventList:
-        report(Severity::Error, item.begin,
-               QCoreApplication::translate(
-                   context, "The trace ends inside the event list (truncated file?); the events before are kept"));
-        return;
-    case ScanProblem::UnexpectedBetweenEvents:
-        report(Severity::Warning, item.begin,
-               QCoreApplication::translate(context, "Unexpected text between events; skipped to the next event"));
-        return;
-    case ScanProblem::EndsInsideEvent:
-        report(Severity::Error, item.begin,
-               QCoreApplication::translate(
-                   context, "The trace ends inside an event (truncated file?); the events before it are kept"));
-        return;
-    case ScanProblem::ReadIncomplete:
-        report(Severity::Warning, item.begin,
-               QCoreApplication::translate(context, "The file could not be read completely"));
+    struct Text
+    {
+        ScanProblem problem;
+        Severity severity;
+        const char* text;
+    };
+    static constexpr Text kTexts[] = {
+        { ScanProblem::Empty, Severity::Error,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader", "The trace file is empty") },
+        { ScanProblem::NotATrace, Severity::Error,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
+                            "Not a Chrome trace: expected a JSON object with \"traceEvents\" or an array of events") },
+        { ScanProblem::EndsInsideObject, Severity::Error,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
+                            "The trace ends inside its top-level object (truncated file?)") },
+        { ScanProblem::UnexpectedTopLevel, Severity::Error,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
+                            "Unexpected character in the top-level object; the rest is ignored") },
+        { ScanProblem::EndsInsideKey, Severity::Error,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader", "The trace ends inside a key (truncated file?)") },
+        { ScanProblem::ExpectedColon, Severity::Error,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader", "Expected ':' after a top-level key; the rest is ignored") },
+        { ScanProblem::EndsInsideValue, Severity::Error,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
+                            "The trace ends inside the value of \"%1\" (truncated file?)") },
+        { ScanProblem::EndsInsideEventList, Severity::Error,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
+                            "The trace ends inside the event list (truncated file?); the events before are kept") },
+        { ScanProblem::UnexpectedBetweenEvents, Severity::Warning,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
+                            "Unexpected text between events; skipped to the next event") },
+        { ScanProblem::EndsInsideEvent, Severity::Error,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
+                            "The trace ends inside an event (truncated file?); the events before it are kept") },
+        { ScanProblem::ReadIncomplete, Severity::Warning,
+          QT_TRANSLATE_NOOP("runlens::ChromeTraceReader", "The file could not be read completely") },
+    };
+    for (const Text& t : kTexts) {
+        if (t.problem != item.problem)
+            continue;
+        QString message = QCoreApplication::translate("runlens::ChromeTraceReader", t.text);
+        if (item.problem == ScanProblem::EndsInsideValue)
+            message = message.arg(QString::fromUtf8(item.key, qsizetype(item.keyLength)));
+        report(t.severity, item.begin, message);
         return;
     }
 }
