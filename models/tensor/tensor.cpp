@@ -1,0 +1,56 @@
+#include "tensor/tensor.h"
+
+#include <limits>
+
+namespace runlens::tensor {
+
+std::int64_t Tensor::elementCount() const
+{
+    std::int64_t count = 1;
+    for (const std::int64_t extent : shape)
+        count *= extent;
+    return count;
+}
+
+bool Tensor::isContiguous() const
+{
+    if (elementCount() == 0)
+        return true;
+    std::int64_t expected = itemSize(dtype);
+    for (int k = rank() - 1; k >= 0; --k) {
+        // A dimension of one element can have any stride: it is never stepped over.
+        if (shape[k] != 1 && strides[k] != expected)
+            return false;
+        expected *= shape[k];
+    }
+    return true;
+}
+
+std::vector<std::int64_t> Tensor::contiguousStrides(const std::vector<std::int64_t>& shape, int itemBytes)
+{
+    std::vector<std::int64_t> result(shape.size());
+    std::int64_t stride = itemBytes;
+    for (int k = int(shape.size()) - 1; k >= 0; --k) {
+        result[k] = stride;
+        stride *= shape[k] > 0 ? shape[k] : 1;
+    }
+    return result;
+}
+
+double Tensor::value(const std::vector<std::int64_t>& index) const
+{
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    if (!data || index.size() != shape.size() || strides.size() != shape.size())
+        return kNaN;
+    std::int64_t position = offset;
+    for (size_t k = 0; k < index.size(); ++k) {
+        if (index[k] < 0 || index[k] >= shape[k])
+            return kNaN;
+        position += index[k] * strides[k];
+    }
+    if (position < 0 || position + itemSize(dtype) > data->size())
+        return kNaN;
+    return loadElement(data->data() + position, dtype, swap);
+}
+
+} // namespace runlens::tensor
