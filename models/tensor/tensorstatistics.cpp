@@ -1,0 +1,301 @@
+#include "tensorstatistics.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <thread>
+
+namespace runlens::tensor {
+
+namespace {
+
+/// Elements per block: small enough to stay in L1 for the second (deviation) pass over the block.
+constexpr std::int64_t kBlock = 2048;
+/// Elements per parallel work item; a multiple of kBlock.
+constexpr std::int64_t kChunk = kBlock * 512;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Running state over finite values (mean and M2 as in Welford/Chan) plus the special-value counts.
+struct Partial
+{
+    std::int64_t finite = 0;
+    std::int64_t nan = 0;
+    std::int64_t posInf = 0;
+    std::int64_t negInf = 0;
+    std::int64_t zeros = 0;
+    double min = kInf;
+    double max = -kInf;
+    double mean = 0;
+    double m2 = 0;
+    double sumAbs = 0;
+    double sumSq = 0;
+
+    /// Chan et al.'s pairwise update: exact for the mean, stable for M2 whatever the block sizes.
+    void merge(const Partial& o)
+    {
+        if (o.finite > 0) {
+            if (finite == 0) {
+                mean = o.mean;
+                m2 = o.m2;
+            } else {
+                const double n = double(finite) + double(o.finite);
+                const double delta = o.mean - mean;
+                mean += delta * (double(o.finite) / n);
+                m2 += o.m2 + delta * delta * (double(finite) * double(o.finite) / n);
+            }
+        }
+        finite += o.finite;
+        nan += o.nan;
+        posInf += o.posInf;
+        negInf += o.negInf;
+        zeros += o.zeros;
+        min = std::min(min, o.min);
+        max = std::max(max, o.max);
+        sumAbs += o.sumAbs;
+        sumSq += o.sumSq;
+    }
+};
+
+/// One block of native floats: a first pass for sums/extremes on finite values, a second pass for the
+/// squared deviations around the block mean (two-pass is exact enough and the block is still in cache).
+/// Written as plain branch-free loops so the compiler can vectorise them.
+template<typename T> Partial blockStats(const T* x, std::int64_t n)
+{
+    constexpr T kTInf = std::numeric_limits<T>::infinity();
+    constexpr int kLanes = 8;
+    double sum[kLanes] = {}, sumAbs[kLanes] = {}, sumSq[kLanes] = {};
+    T mn[kLanes], mx[kLanes];
+    std::int64_t fin[kLanes] = {}, zero[kLanes] = {};
+    std::fill(mn, mn + kLanes, kTInf);
+    std::fill(mx, mx + kLanes, -kTInf);
+    std::int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        for (int l = 0; l < kLanes; ++l) {
+            const T v = x[i + l];
+            const bool f = std::abs(v) < kTInf; // false for NaN and infinities
+            const T fv = f ? v : T(0);
+            sum[l] += double(fv);
+            sumAbs[l] += double(std::abs(fv));
+            sumSq[l] += double(fv) * double(fv);
+            fin[l] += f;
+            zero[l] += v == T(0);
+            mn[l] = fv < mn[l] && f ? fv : mn[l];
+            mx[l] = fv > mx[l] && f ? fv : mx[l];
+        }
+    }
+    for (; i < n; ++i) {
+        const T v = x[i];
+        const bool f = std::abs(v) < kTInf;
+        const T fv = f ? v : T(0);
+        sum[0] += double(fv);
+        sumAbs[0] += double(std::abs(fv));
+        sumSq[0] += double(fv) * double(fv);
+        fin[0] += f;
+        zero[0] += v == T(0);
+        mn[0] = fv < mn[0] && f ? fv : mn[0];
+        mx[0] = fv > mx[0] && f ? fv : mx[0];
+    }
+    Partial p;
+    double total = 0;
+    for (int l = 0; l < kLanes; ++l) {
+        total += sum[l];
+        p.sumAbs += sumAbs[l];
+        p.sumSq += sumSq[l];
+        p.finite += fin[l];
+        p.zeros += zero[l];
+        p.min = std::min(p.min, double(mn[l]));
+        p.max = std::max(p.max, double(mx[l]));
+    }
+    if (p.finite == 0)
+        p.min = kInf, p.max = -kInf;
+    if (p.finite < n) {
+        // Rare: NaN or infinities in this block.
+        for (std::int64_t j = 0; j < n; ++j) {
+            const T v = x[j];
+            p.nan += std::isnan(v);
+            p.posInf += v == kTInf;
+            p.negInf += v == -kTInf;
+        }
+    }
+    if (p.finite > 0) {
+        p.mean = total / double(p.finite);
+        double m2[kLanes] = {};
+        const double mean = p.mean;
+        std::int64_t k = 0;
+        for (; k + kLanes <= n; k += kLanes) {
+            for (int l = 0; l < kLanes; ++l) {
+                const T v = x[k + l];
+                const double d = std::abs(v) < kTInf ? double(v) - mean : 0.0;
+                m2[l] += d * d;
+            }
+        }
+        for (; k < n; ++k) {
+            const T v = x[k];
+            const double d = std::abs(v) < kTInf ? double(v) - mean : 0.0;
+            m2[0] += d * d;
+        }
+        for (int l = 0; l < kLanes; ++l)
+            p.m2 += m2[l];
+    }
+    return p;
+}
+
+template<typename U> U byteSwap(U v)
+{
+    if constexpr (sizeof(U) == 4)
+        return __builtin_bswap32(v);
+    else
+        return __builtin_bswap64(v);
+}
+
+/// Statistics of elements [begin, end), block by block.
+Partial rangeStats(const std::byte* data, std::int64_t begin, std::int64_t end, DType type, bool swap)
+{
+    Partial total;
+    const int size = itemSize(type);
+    alignas(64) double buffer[kBlock];
+    alignas(64) float fbuffer[kBlock];
+    for (std::int64_t b = begin; b < end; b += kBlock) {
+        const std::int64_t n = std::min(kBlock, end - b);
+        const std::byte* p = data + b * size;
+        Partial part;
+        if (type == DType::Float32 && !swap && reinterpret_cast<std::uintptr_t>(p) % alignof(float) == 0) {
+            part = blockStats(reinterpret_cast<const float*>(p), n);
+        } else if (type == DType::Float64 && !swap && reinterpret_cast<std::uintptr_t>(p) % alignof(double) == 0) {
+            part = blockStats(reinterpret_cast<const double*>(p), n);
+        } else if (type == DType::Float32) {
+            for (std::int64_t i = 0; i < n; ++i) {
+                std::uint32_t bits;
+                std::memcpy(&bits, p + i * 4, 4);
+                fbuffer[i] = std::bit_cast<float>(swap ? byteSwap(bits) : bits);
+            }
+            part = blockStats(fbuffer, n);
+        } else if (type == DType::Float64) {
+            for (std::int64_t i = 0; i < n; ++i) {
+                std::uint64_t bits;
+                std::memcpy(&bits, p + i * 8, 8);
+                buffer[i] = std::bit_cast<double>(swap ? byteSwap(bits) : bits);
+            }
+            part = blockStats(buffer, n);
+        } else {
+            for (std::int64_t i = 0; i < n; ++i)
+                buffer[i] = loadElement(p + i * size, type, swap);
+            part = blockStats(buffer, n);
+        }
+        total.merge(part);
+    }
+    return total;
+}
+
+} // namespace
+
+TensorStatistics computeStatistics(const std::byte* data, std::int64_t count, DType type, bool swap,
+                                   const StatisticsOptions& options)
+{
+    TensorStatistics result;
+    result.count = std::max<std::int64_t>(count, 0);
+    const std::int64_t chunks = (result.count + kChunk - 1) / kChunk;
+    std::vector<Partial> partials(static_cast<std::size_t>(chunks));
+    std::atomic<std::int64_t> next { 0 };
+    std::atomic<std::int64_t> done { 0 };
+    std::atomic<bool> stop { false };
+
+    // Workers take chunks in any order but each result lands in its chunk's slot, so the merge below is in
+    // index order and the result does not depend on scheduling.
+    auto work = [&](bool caller) {
+        for (;;) {
+            if (caller && options.cancel && options.cancel())
+                stop = true;
+            if (stop)
+                return;
+            const std::int64_t c = next.fetch_add(1);
+            if (c >= chunks)
+                return;
+            const std::int64_t begin = c * kChunk;
+            partials[std::size_t(c)] = rangeStats(data, begin, std::min(begin + kChunk, result.count), type, swap);
+            const std::int64_t finished = done.fetch_add(1) + 1;
+            if (caller && options.progress)
+                options.progress(double(finished) / double(chunks));
+        }
+    };
+
+    int threads = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    threads = int(std::min<std::int64_t>(threads, std::max<std::int64_t>(chunks, 1)));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work, false);
+    work(true);
+    for (auto& thread : pool)
+        thread.join();
+    if (stop) {
+        result.cancelled = true;
+        return result;
+    }
+    if (options.progress)
+        options.progress(1.0);
+
+    Partial total;
+    for (const Partial& p : partials)
+        total.merge(p);
+
+    result.finite = total.finite;
+    result.nan = total.nan;
+    result.posInf = total.posInf;
+    result.negInf = total.negInf;
+    result.zeros = total.zeros;
+    const std::int64_t nonNaN = total.finite + total.posInf + total.negInf;
+    if (nonNaN == 0) {
+        result.min = result.max = result.mean = result.std = result.meanAbs = kNaN;
+        result.l2 = 0;
+        return result;
+    }
+    result.min = total.negInf > 0 ? -kInf : (total.finite > 0 ? total.min : kInf);
+    result.max = total.posInf > 0 ? kInf : (total.finite > 0 ? total.max : -kInf);
+    if (total.posInf > 0 && total.negInf > 0)
+        result.mean = kNaN;
+    else if (total.posInf > 0)
+        result.mean = kInf;
+    else if (total.negInf > 0)
+        result.mean = -kInf;
+    else
+        result.mean = total.mean;
+    const bool anyInf = total.posInf + total.negInf > 0;
+    result.std = anyInf ? kNaN : std::sqrt(total.m2 / double(total.finite));
+    result.meanAbs = anyInf ? kInf : total.sumAbs / double(total.finite);
+    result.l2 = anyInf ? kInf : std::sqrt(total.sumSq);
+    return result;
+}
+
+std::vector<std::int64_t> histogram(const std::byte* data, std::int64_t count, DType type, bool swap, int bins,
+                                    double min, double max, bool log)
+{
+    std::vector<std::int64_t> counts(std::size_t(std::max(bins, 0)), 0);
+    if (bins <= 0 || !(min < max) || !std::isfinite(min) || !std::isfinite(max) || (log && !(min > 0)))
+        return counts;
+    const double lo = log ? std::log10(min) : min;
+    const double hi = log ? std::log10(max) : max;
+    const double scale = double(bins) / (hi - lo);
+    const double step = (hi - lo) / double(bins);
+    const int size = itemSize(type);
+    for (std::int64_t i = 0; i < count; ++i) {
+        const double v = loadElement(data + i * size, type, swap);
+        if (!(v >= min && v <= max)) // NaN fails both
+            continue;
+        const double t = log ? std::log10(v) : v;
+        auto bin = std::clamp<std::int64_t>(std::int64_t((t - lo) * scale), 0, bins - 1);
+        // Values on an edge belong to the bin on its right; the scaled index can miss that by rounding, so
+        // check against the edges themselves (computed as numpy.linspace does).
+        if (t < lo + double(bin) * step && bin > 0)
+            --bin;
+        else if (bin + 1 < bins && t >= lo + double(bin + 1) * step)
+            ++bin;
+        ++counts[std::size_t(bin)];
+    }
+    return counts;
+}
+
+} // namespace runlens::tensor

@@ -1,0 +1,257 @@
+#include "tensor/tensorstatistics.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+using namespace runlens::tensor;
+
+namespace {
+
+const QString kOracle = QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/stats_oracle.py");
+
+const std::pair<const char*, DType> kTypes[] = {
+    { "bool", DType::Bool },
+    { "int8", DType::Int8 },
+    { "int16", DType::Int16 },
+    { "int32", DType::Int32 },
+    { "int64", DType::Int64 },
+    { "uint8", DType::UInt8 },
+    { "uint16", DType::UInt16 },
+    { "uint32", DType::UInt32 },
+    { "uint64", DType::UInt64 },
+    { "float16", DType::Float16 },
+    { "bfloat16", DType::BFloat16 },
+    { "float32", DType::Float32 },
+    { "float64", DType::Float64 },
+    { "complex64", DType::Complex64 },
+    { "complex128", DType::Complex128 },
+    { "float8_e4m3fn", DType::Float8E4M3 },
+    { "float8_e5m2", DType::Float8E5M2 },
+};
+
+/// numpy's statistics of the tensor the oracle wrote to `path`: "key value..." lines.
+struct Oracle
+{
+    QHash<QString, QStringList> values;
+    QByteArray bytes;
+
+    double number(const QString& key) const
+    {
+        const QString text = values.value(key).value(0);
+        if (text == QLatin1String("nan"))
+            return std::nan("");
+        if (text == QLatin1String("inf"))
+            return INFINITY;
+        if (text == QLatin1String("-inf"))
+            return -INFINITY;
+        return text.toDouble();
+    }
+    std::int64_t integer(const QString& key) const { return values.value(key).value(0).toLongLong(); }
+};
+
+bool runOracle(const QString& dtype, const QString& order, std::int64_t count, int seed, Oracle& oracle)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("tensor.bin"));
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"),
+                 { kOracle, dtype, order, QString::number(count), QString::number(seed), path });
+    if (!python.waitForFinished(120000) || python.exitCode() != 0) {
+        qWarning() << "oracle failed:" << python.readAllStandardError();
+        return false;
+    }
+    const QStringList lines = QString::fromUtf8(python.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+    for (const QString& line : lines) {
+        QStringList fields = line.split(u' ');
+        const QString key = fields.takeFirst();
+        oracle.values.insert(key, fields);
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    oracle.bytes = file.readAll();
+    return true;
+}
+
+/// Same value within rounding of a different summation order; NaN equals NaN and infinities must match.
+bool close(double actual, double expected, double tolerance = 1e-9)
+{
+    if (std::isnan(expected) || std::isnan(actual))
+        return std::isnan(expected) && std::isnan(actual);
+    if (std::isinf(expected) || std::isinf(actual))
+        return actual == expected;
+    return std::abs(actual - expected) <= tolerance * std::max(1.0, std::abs(expected));
+}
+
+#define COMPARE_CLOSE(actual, expected)                                                                                \
+    QVERIFY2(close(actual, expected),                                                                                  \
+             qPrintable(QStringLiteral(#actual " = %1, numpy %2").arg(actual, 0, 'g', 17).arg(expected, 0, 'g', 17)))
+
+void compareWithOracle(const TensorStatistics& s, const Oracle& o)
+{
+    QCOMPARE(s.cancelled, false);
+    QCOMPARE(s.count, o.integer(QStringLiteral("count")));
+    QCOMPARE(s.nan, o.integer(QStringLiteral("nan")));
+    QCOMPARE(s.posInf, o.integer(QStringLiteral("posinf")));
+    QCOMPARE(s.negInf, o.integer(QStringLiteral("neginf")));
+    QCOMPARE(s.zeros, o.integer(QStringLiteral("zeros")));
+    QCOMPARE(s.finite, o.integer(QStringLiteral("finite")));
+    COMPARE_CLOSE(s.min, o.number(QStringLiteral("min")));
+    COMPARE_CLOSE(s.max, o.number(QStringLiteral("max")));
+    COMPARE_CLOSE(s.mean, o.number(QStringLiteral("mean")));
+    COMPARE_CLOSE(s.std, o.number(QStringLiteral("std")));
+    COMPARE_CLOSE(s.meanAbs, o.number(QStringLiteral("meanabs")));
+    COMPARE_CLOSE(s.l2, o.number(QStringLiteral("l2")));
+}
+
+void compareHistogram(const Oracle& o, const QString& key, DType type, bool swap, bool log)
+{
+    const QStringList fields = o.values.value(key);
+    if (fields.isEmpty())
+        return;
+    const double lo = fields[0].toDouble();
+    const double hi = fields[1].toDouble();
+    const int bins = int(fields.size()) - 2;
+    const auto counts = histogram(reinterpret_cast<const std::byte*>(o.bytes.constData()),
+                                  o.bytes.size() / itemSize(type), type, swap, bins, lo, hi, log);
+    QCOMPARE(int(counts.size()), bins);
+    for (int b = 0; b < bins; ++b)
+        QVERIFY2(counts[std::size_t(b)] == fields[b + 2].toLongLong(),
+                 qPrintable(QStringLiteral("%1 bin %2: %3, numpy %4")
+                                .arg(key)
+                                .arg(b)
+                                .arg(counts[std::size_t(b)])
+                                .arg(fields[b + 2])));
+}
+
+} // namespace
+
+class TstTensorStatistics : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void matchesNumpy_data()
+    {
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<int>("type");
+        QTest::addColumn<QString>("order");
+        QTest::addColumn<int>("seed");
+        for (const auto& [name, type] : kTypes) {
+            for (const char* order : { "<", ">" }) {
+                if (itemSize(type) == 1 && *order == '>')
+                    continue;
+                for (const int seed : { 1, 2 }) {
+                    QTest::addRow("%s %s seed %d", name, order, seed)
+                        << QString::fromLatin1(name) << int(type) << QString::fromLatin1(order) << seed;
+                }
+            }
+        }
+    }
+
+    void matchesNumpy()
+    {
+        QFETCH(QString, dtype);
+        QFETCH(int, type);
+        QFETCH(QString, order);
+        QFETCH(int, seed);
+        // 3000 elements cross a 2048-element block boundary with a partial block after it.
+        Oracle oracle;
+        QVERIFY(runOracle(dtype, order, 3000, seed, oracle));
+        const bool swap = order == QLatin1String(">");
+        const auto t = DType(type);
+        const auto* data = reinterpret_cast<const std::byte*>(oracle.bytes.constData());
+        QCOMPARE(oracle.bytes.size(), 3000 * itemSize(t));
+        StatisticsOptions options;
+        options.threads = 2;
+        compareWithOracle(computeStatistics(data, 3000, t, swap, options), oracle);
+        compareHistogram(oracle, QStringLiteral("hist"), t, swap, false);
+        compareHistogram(oracle, QStringLiteral("loghist"), t, swap, true);
+    }
+
+    void emptyInput()
+    {
+        Oracle oracle;
+        QVERIFY(runOracle(QStringLiteral("float32"), QStringLiteral("<"), 0, 1, oracle));
+        const TensorStatistics s = computeStatistics(nullptr, 0, DType::Float32, false);
+        compareWithOracle(s, oracle);
+        QVERIFY(std::isnan(s.min) && std::isnan(s.mean));
+        QCOMPARE(histogram(nullptr, 0, DType::Float32, false, 4, 0, 1, false), std::vector<std::int64_t>(4, 0));
+    }
+
+    void chunkBoundaryAndThreadCounts()
+    {
+        // Just over one parallel chunk (2048 * 512 elements): the last chunk holds 37 elements.
+        const std::int64_t count = 2048 * 512 + 37;
+        Oracle oracle;
+        QVERIFY(runOracle(QStringLiteral("float32"), QStringLiteral("<"), count, 2, oracle));
+        const auto* data = reinterpret_cast<const std::byte*>(oracle.bytes.constData());
+        for (const int threads : { 1, 2, 3 }) {
+            StatisticsOptions options;
+            options.threads = threads;
+            compareWithOracle(computeStatistics(data, count, DType::Float32, false, options), oracle);
+        }
+        // Unaligned data takes the copying path and must agree.
+        QByteArray shifted(1, '\0');
+        shifted.append(oracle.bytes);
+        compareWithOracle(computeStatistics(reinterpret_cast<const std::byte*>(shifted.constData() + 1), count,
+                                            DType::Float32, false),
+                          oracle);
+    }
+
+    void infinitiesOnly()
+    {
+        // numpy: nanmin([inf, nan, inf]) = inf, nanmean = inf, nanstd = nan.
+        const float values[] = { INFINITY, NAN, INFINITY };
+        const auto s = computeStatistics(reinterpret_cast<const std::byte*>(values), 3, DType::Float32, false);
+        QCOMPARE(s.posInf, 2);
+        QCOMPARE(s.nan, 1);
+        QCOMPARE(s.finite, 0);
+        QCOMPARE(s.min, double(INFINITY));
+        QCOMPARE(s.max, double(INFINITY));
+        QCOMPARE(s.mean, double(INFINITY));
+        QVERIFY(std::isnan(s.std));
+    }
+
+    void cancelAndProgress()
+    {
+        const std::vector<float> values(std::size_t(2048 * 512 * 6), 1.5f);
+        const auto* data = reinterpret_cast<const std::byte*>(values.data());
+
+        std::vector<double> reported;
+        StatisticsOptions options;
+        options.threads = 2;
+        options.progress = [&](double fraction) { reported.push_back(fraction); };
+        const auto s = computeStatistics(data, std::int64_t(values.size()), DType::Float32, false, options);
+        QVERIFY(!s.cancelled);
+        QCOMPARE(s.mean, 1.5);
+        QCOMPARE(s.std, 0.0);
+        QVERIFY(!reported.empty());
+        QVERIFY(std::is_sorted(reported.begin(), reported.end()));
+        QCOMPARE(reported.back(), 1.0);
+
+        int polls = 0;
+        options.progress = {};
+        options.cancel = [&] { return ++polls >= 2; };
+        const auto cancelled = computeStatistics(data, std::int64_t(values.size()), DType::Float32, false, options);
+        QVERIFY(cancelled.cancelled);
+        QCOMPARE(polls, 2);
+    }
+
+    void histogramRejectsBadRanges()
+    {
+        const float values[] = { 1, 2, 3 };
+        const auto* data = reinterpret_cast<const std::byte*>(values);
+        QCOMPARE(histogram(data, 3, DType::Float32, false, 3, 2, 2, false), std::vector<std::int64_t>(3, 0));
+        QCOMPARE(histogram(data, 3, DType::Float32, false, 3, 0, 3, true), std::vector<std::int64_t>(3, 0));
+        QCOMPARE(histogram(data, 3, DType::Float32, false, 0, 0, 3, false).size(), std::size_t(0));
+        // numpy.histogram([1, 2, 3], bins=3, range=(1, 3)) -> [1, 1, 1]
+        QCOMPARE(histogram(data, 3, DType::Float32, false, 3, 1, 3, false), (std::vector<std::int64_t> { 1, 1, 1 }));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTensorStatistics)
+#include "tst_tensorstatistics.moc"
