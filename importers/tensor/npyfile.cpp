@@ -1,0 +1,155 @@
+#include "tensor/npyfile.h"
+
+#include "tensor/npyheader.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+
+#include <bit>
+
+namespace runlens::tensor {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("runlens::NpyFile", text);
+}
+
+/// The data bytes of a file, mapped read-only for as long as any Tensor view holds them.
+class MappedFileData : public TensorData
+{
+public:
+    MappedFileData(std::unique_ptr<QFile> file, uchar* bytes, std::int64_t size)
+        : m_file(std::move(file))
+        , m_bytes(bytes)
+        , m_size(size)
+    { }
+    ~MappedFileData() override { m_file->unmap(m_bytes); }
+    const std::byte* data() const override { return reinterpret_cast<const std::byte*>(m_bytes); }
+    std::int64_t size() const override { return m_size; }
+
+private:
+    std::unique_ptr<QFile> m_file;
+    uchar* m_bytes = nullptr;
+    std::int64_t m_size = 0;
+};
+
+} // namespace
+
+std::optional<DType> dtypeFromNpy(char typeCode, std::int64_t itemSize)
+{
+    switch (typeCode) {
+    case 'b':
+        if (itemSize == 1)
+            return DType::Bool;
+        break;
+    case 'i':
+        switch (itemSize) {
+        case 1:
+            return DType::Int8;
+        case 2:
+            return DType::Int16;
+        case 4:
+            return DType::Int32;
+        case 8:
+            return DType::Int64;
+        }
+        break;
+    case 'u':
+        switch (itemSize) {
+        case 1:
+            return DType::UInt8;
+        case 2:
+            return DType::UInt16;
+        case 4:
+            return DType::UInt32;
+        case 8:
+            return DType::UInt64;
+        }
+        break;
+    case 'f':
+        switch (itemSize) {
+        case 2:
+            return DType::Float16;
+        case 4:
+            return DType::Float32;
+        case 8:
+            return DType::Float64;
+        }
+        break;
+    case 'c':
+        switch (itemSize) {
+        case 8:
+            return DType::Complex64;
+        case 16:
+            return DType::Complex128;
+        }
+        break;
+    }
+    return std::nullopt;
+}
+
+NpyFileResult openNpyFile(const QString& path)
+{
+    NpyFileResult result;
+    const NpyHeaderResult parsed = readNpyHeader(QFile::encodeName(path).toStdString());
+    if (!parsed.header) {
+        result.error = QString::fromStdString(parsed.error);
+        return result;
+    }
+    const NpyHeader& header = *parsed.header;
+    const std::optional<DType> type = dtypeFromNpy(header.typeCode, header.itemSize);
+    if (!type) {
+        result.error = tr("%1: element type '%2' (%3) is not a numeric type RunLens reads")
+                           .arg(path, QString::fromStdString(header.descr), QString::fromStdString(header.dtype));
+        return result;
+    }
+
+    Tensor tensor;
+    QString name = QFileInfo(path).fileName();
+    if (name.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
+        name.chop(4);
+    tensor.name = name;
+    tensor.dtype = *type;
+    tensor.shape = header.shape;
+    const bool bigEndianData = header.byteOrder == '>';
+    tensor.swap = !header.byteOrder != '|' && bigEndianData != (std::endian::native == std::endian::big);
+    if (header.fortranOrder) {
+        // Fortran order: the first index varies fastest, i.e. C strides of the reversed shape, reversed.
+        std::vector<std::int64_t> reversed(header.shape.rbegin(), header.shape.rend());
+        std::vector<std::int64_t> strides = Tensor::contiguousStrides(reversed, itemSize(*type));
+        tensor.strides.assign(strides.rbegin(), strides.rend());
+    } else {
+        tensor.strides = Tensor::contiguousStrides(header.shape, itemSize(*type));
+    }
+
+    if (header.dataSize == 0) {
+        tensor.data = std::make_shared<MemoryTensorData>(std::vector<std::byte>());
+        result.tensor = std::move(tensor);
+        return result;
+    }
+    auto file = std::make_unique<QFile>(path);
+    if (!file->open(QIODevice::ReadOnly)) {
+        result.error = tr("%1: cannot open: %2").arg(path, file->errorString());
+        return result;
+    }
+    if (file->size() - header.dataOffset < header.dataSize) {
+        result.error = tr("%1: truncated: the shape needs %2 data bytes but only %3 follow the header")
+                           .arg(path)
+                           .arg(header.dataSize)
+                           .arg(file->size() - header.dataOffset);
+        return result;
+    }
+    uchar* bytes = file->map(header.dataOffset, header.dataSize);
+    if (!bytes) {
+        result.error = tr("%1: cannot map the data into memory: %2").arg(path, file->errorString());
+        return result;
+    }
+    tensor.data = std::make_shared<MappedFileData>(std::move(file), bytes, header.dataSize);
+    result.tensor = std::move(tensor);
+    return result;
+}
+
+} // namespace runlens::tensor
