@@ -40,53 +40,22 @@ private:
 
 std::optional<DType> dtypeFromNpy(char typeCode, std::int64_t itemSize)
 {
-    switch (typeCode) {
-    case 'b':
-        if (itemSize == 1)
-            return DType::Bool;
-        break;
-    case 'i':
-        switch (itemSize) {
-        case 1:
-            return DType::Int8;
-        case 2:
-            return DType::Int16;
-        case 4:
-            return DType::Int32;
-        case 8:
-            return DType::Int64;
-        }
-        break;
-    case 'u':
-        switch (itemSize) {
-        case 1:
-            return DType::UInt8;
-        case 2:
-            return DType::UInt16;
-        case 4:
-            return DType::UInt32;
-        case 8:
-            return DType::UInt64;
-        }
-        break;
-    case 'f':
-        switch (itemSize) {
-        case 2:
-            return DType::Float16;
-        case 4:
-            return DType::Float32;
-        case 8:
-            return DType::Float64;
-        }
-        break;
-    case 'c':
-        switch (itemSize) {
-        case 8:
-            return DType::Complex64;
-        case 16:
-            return DType::Complex128;
-        }
-        break;
+    struct Entry
+    {
+        char code;
+        std::int64_t size;
+        DType type;
+    };
+    static constexpr Entry kTypes[] = {
+        { 'b', 1, DType::Bool },      { 'i', 1, DType::Int8 },        { 'i', 2, DType::Int16 },
+        { 'i', 4, DType::Int32 },     { 'i', 8, DType::Int64 },       { 'u', 1, DType::UInt8 },
+        { 'u', 2, DType::UInt16 },    { 'u', 4, DType::UInt32 },      { 'u', 8, DType::UInt64 },
+        { 'f', 2, DType::Float16 },   { 'f', 4, DType::Float32 },     { 'f', 8, DType::Float64 },
+        { 'c', 8, DType::Complex64 }, { 'c', 16, DType::Complex128 },
+    };
+    for (const Entry& entry : kTypes) {
+        if (entry.code == typeCode && entry.size == itemSize)
+            return entry.type;
     }
     return std::nullopt;
 }

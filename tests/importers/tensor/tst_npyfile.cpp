@@ -1,5 +1,7 @@
 #include "tensor/npyfile.h"
 
+#include "tensor/npyheader.h"
+
 #include "tensortestutils.h"
 #include "testutils.h"
 
@@ -102,6 +104,26 @@ private slots:
         // The run dumps float32 weights and activations, float16 copies and int64 targets.
         QVERIFY(types.contains(DType::Float32));
         QVERIFY(types.contains(DType::Float16));
+    }
+
+    void everyNumericDescr()
+    {
+        // numpy's descr strings for the numeric types; the header reader names them as numpy does.
+        const char* const descrs[]
+            = { "|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "<f2", "<f4", "<f8", "<c8", "<c16" };
+        for (const char* descr : descrs) {
+            const QByteArray file = runlens::test::npyFile(
+                QByteArray("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (1,), }", 16);
+            const NpyHeaderResult parsed = parseNpyHeader(file.toStdString(), file.size());
+            QVERIFY2(parsed.header, parsed.error.c_str());
+            const std::optional<DType> type = dtypeFromNpy(parsed.header->typeCode, parsed.header->itemSize);
+            QVERIFY2(type, descr);
+            QCOMPARE(std::string(dtypeName(*type)), parsed.header->dtype);
+            QCOMPARE(std::int64_t(itemSize(*type)), parsed.header->itemSize);
+        }
+        QVERIFY(!dtypeFromNpy('f', 16)); // float128 is not read
+        QVERIFY(!dtypeFromNpy('V', 2));
+        QVERIFY(!dtypeFromNpy('U', 4));
     }
 
     void bigEndianAndFortranOrder()
