@@ -163,7 +163,19 @@ SliceResult applySlice(const Tensor& tensor, const std::vector<SliceItem>& items
     for (const SliceItem& item : items)
         consumed += item.kind == SliceItem::Kind::Ellipsis ? 0 : 1;
     if (consumed > tensor.rank()) {
-        result.error = tr("too many indices: %1 for a tensor of %2 dimensions").arg(consumed).arg(tensor.rank());
+        // Point at the first entry without a dimension left for it.
+        int position = 0;
+        int seen = 0;
+        for (const SliceItem& item : items) {
+            if (item.kind != SliceItem::Kind::Ellipsis && ++seen > tensor.rank()) {
+                position = item.position;
+                break;
+            }
+        }
+        result.error = tr("column %1: too many indices: %2 for a tensor of %3 dimensions")
+                           .arg(position + 1)
+                           .arg(consumed)
+                           .arg(tensor.rank());
         return result;
     }
 

@@ -133,7 +133,7 @@ private slots:
         QTest::addRow("two ellipses") << "[..., 0, ...]"
                                       << "column 10: only one '...' is allowed";
         QTest::addRow("too many") << "[0, 0, 0, 0]"
-                                  << "too many indices: 4 for a tensor of 3 dimensions";
+                                  << "column 11: too many indices: 4 for a tensor of 3 dimensions";
         QTest::addRow("garbage") << "[0, abc]"
                                  << "column 5: expected an integer, a range or '...'";
         QTest::addRow("float") << "[1.5]"
