@@ -2165,6 +2165,77 @@ Subcommands (run 'runlens COMMAND --help' for their options):
     </message>
 </context>
 <context>
+    <name>runlens::tensor</name>
+    <message>
+        <source>%1: element type '%2' (%3) is not a numeric type RunLens reads</source>
+        <translation>%1：元素类型“%2”（%3）不是 RunLens 可读取的数值类型</translation>
+    </message>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1：无法打开：%2</translation>
+    </message>
+    <message>
+        <source>%1: truncated: the shape needs %2 data bytes but only %3 follow the header</source>
+        <translation>%1：文件被截断：形状需要 %2 字节数据，但文件头之后只有 %3 字节</translation>
+    </message>
+    <message>
+        <source>%1: cannot map the data into memory: %2</source>
+        <translation>%1：无法将数据映射到内存：%2</translation>
+    </message>
+    <message>
+        <source>a sign must be followed by digits</source>
+        <translation>符号后面必须跟数字</translation>
+    </message>
+    <message>
+        <source>the number is too large</source>
+        <translation>数字太大</translation>
+    </message>
+    <message>
+        <source>'[' is not closed by ']'</source>
+        <translation>“[”没有对应的“]”</translation>
+    </message>
+    <message>
+        <source>']' without '['</source>
+        <translation>“]”没有对应的“[”</translation>
+    </message>
+    <message>
+        <source>an index is missing</source>
+        <translation>缺少一个索引</translation>
+    </message>
+    <message>
+        <source>only one '...' is allowed</source>
+        <translation>只允许一个“...”</translation>
+    </message>
+    <message>
+        <source>a range has at most two ':'</source>
+        <translation>一个范围最多有两个“:”</translation>
+    </message>
+    <message>
+        <source>expected an integer, a range or '...'</source>
+        <translation>应为整数、范围或“...”</translation>
+    </message>
+    <message>
+        <source>the step of a range cannot be zero</source>
+        <translation>范围的步长不能为零</translation>
+    </message>
+    <message>
+        <source>unexpected '%1'</source>
+        <translation>意外的“%1”</translation>
+    </message>
+    <message>
+        <source>column %1: too many indices: %2 for a tensor of %3 dimensions</source>
+        <translation>第 %1 列：索引过多：%3 维张量给出了 %2 个索引</translation>
+    </message>
+    <message>
+        <source>column %1: index %2 is out of range for dimension %3 of size %4</source>
+        <translation>第 %1 列：索引 %2 超出了大小为 %4 的第 %3 维的范围</translation>
+    </message>
+    <message>
+        <source>column %1: %2</source>
+        <translation>第 %1 列：%2</translation>
+    </message>
+</context>
+<context>
     <name>runlens::trace::OperatorStatsModel</name>
     <message>
         <source>%1 ns</source>
