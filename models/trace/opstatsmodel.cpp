@@ -145,6 +145,26 @@ QVariant OperatorStatsModel::durationCell(qint64 ns, int role)
     return {};
 }
 
+/// A count column: the number to sort by, grouped digits to show.
+QVariant OperatorStatsModel::countCell(quint64 count, int role)
+{
+    if (role == SortRole)
+        return count;
+    if (role == Qt::DisplayRole)
+        return QStringLiteral("%L1").arg(count);
+    return {};
+}
+
+/// A share column: the fraction to sort by, a percentage to show.
+QVariant OperatorStatsModel::shareCell(double share, int role)
+{
+    if (role == SortRole)
+        return share;
+    if (role == Qt::DisplayRole)
+        return tr("%1 %").arg(share * 100.0, 0, 'f', 1);
+    return {};
+}
+
 QVariant OperatorStatsModel::operatorData(const OperatorStats& op, Column column, int role) const
 {
     const bool host = m_view == View::Host;
@@ -166,11 +186,7 @@ QVariant OperatorStatsModel::operatorData(const OperatorStats& op, Column column
             return QString::fromStdString(op.inputDims);
         return {};
     case Column::Calls:
-        if (role == SortRole)
-            return quint64(op.calls);
-        if (role == Qt::DisplayRole)
-            return QStringLiteral("%L1").arg(quint64(op.calls));
-        return {};
+        return countCell(quint64(op.calls), role);
     case Column::Total:
         return duration(host ? op.hostTotal : op.deviceTotal);
     case Column::Self:
@@ -182,17 +198,9 @@ QVariant OperatorStatsModel::operatorData(const OperatorStats& op, Column column
     case Column::Max:
         return duration(op.hostMax);
     case Column::Kernels:
-        if (role == SortRole)
-            return quint64(op.kernels);
-        if (role == Qt::DisplayRole)
-            return QStringLiteral("%L1").arg(quint64(op.kernels));
-        return {};
+        return countCell(quint64(op.kernels), role);
     case Column::Share:
-        if (role == SortRole)
-            return share;
-        if (role == Qt::DisplayRole)
-            return tr("%1 %").arg(share * 100.0, 0, 'f', 1);
-        return {};
+        return shareCell(share, role);
     case Column::TopOperator:
         return {};
     }
@@ -211,11 +219,7 @@ QVariant OperatorStatsModel::kernelData(const KernelStats& kernel, Column column
             return m_store->strings().text(kernel.name);
         return {};
     case Column::Calls:
-        if (role == SortRole)
-            return quint64(kernel.calls);
-        if (role == Qt::DisplayRole)
-            return QStringLiteral("%L1").arg(quint64(kernel.calls));
-        return {};
+        return countCell(quint64(kernel.calls), role);
     case Column::Total:
         return duration(kernel.total);
     case Column::Average:
@@ -225,11 +229,7 @@ QVariant OperatorStatsModel::kernelData(const KernelStats& kernel, Column column
     case Column::Max:
         return duration(kernel.max);
     case Column::Share:
-        if (role == SortRole)
-            return share;
-        if (role == Qt::DisplayRole)
-            return tr("%1 %").arg(share * 100.0, 0, 'f', 1);
-        return {};
+        return shareCell(share, role);
     case Column::TopOperator:
         if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
             return m_store->strings().text(kernel.topOperator);

@@ -69,6 +69,8 @@ public:
 private:
     void rebuildColumns();
     static QVariant durationCell(qint64 ns, int role);
+    static QVariant countCell(quint64 count, int role);
+    static QVariant shareCell(double share, int role);
     QVariant operatorData(const OperatorStats& op, Column column, int role) const;
     QVariant kernelData(const KernelStats& kernel, Column column, int role) const;
 
