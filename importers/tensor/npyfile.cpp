@@ -60,6 +60,36 @@ std::optional<DType> dtypeFromNpy(char typeCode, std::int64_t itemSize)
     return std::nullopt;
 }
 
+NpyElementType npyElementType(const NpyHeader& header, const QString& fileName)
+{
+    NpyElementType out;
+    if (header.typeCode == kExtensionTypeCode) {
+        for (DType type : { DType::BFloat16, DType::Float8E4M3, DType::Float8E5M2 }) {
+            if (dtypeName(type) == header.dtype)
+                out.type = type;
+        }
+        return out;
+    }
+    if (header.typeCode == 'V') {
+        const QString name = QFileInfo(fileName).fileName().toLower();
+        if (header.itemSize == 2) {
+            out.type = DType::BFloat16;
+            out.note = tr("raw 2-byte elements (%1) read as bfloat16").arg(QString::fromStdString(header.descr));
+        } else if (header.itemSize == 1 && name.contains(QLatin1String("e4m3"))) {
+            out.type = DType::Float8E4M3;
+            out.note = tr("raw bytes (%1) read as float8_e4m3fn, as the file name says")
+                           .arg(QString::fromStdString(header.descr));
+        } else if (header.itemSize == 1 && name.contains(QLatin1String("e5m2"))) {
+            out.type = DType::Float8E5M2;
+            out.note = tr("raw bytes (%1) read as float8_e5m2, as the file name says")
+                           .arg(QString::fromStdString(header.descr));
+        }
+        return out;
+    }
+    out.type = dtypeFromNpy(header.typeCode, header.itemSize);
+    return out;
+}
+
 NpyFileResult openNpyFile(const QString& path)
 {
     NpyFileResult result;
@@ -69,7 +99,9 @@ NpyFileResult openNpyFile(const QString& path)
         return result;
     }
     const NpyHeader& header = *parsed.header;
-    const std::optional<DType> type = dtypeFromNpy(header.typeCode, header.itemSize);
+    const NpyElementType element = npyElementType(header, path);
+    const std::optional<DType> type = element.type;
+    result.note = element.note;
     if (!type) {
         result.error = tr("%1: element type '%2' (%3) is not a numeric type RunLens reads")
                            .arg(path, QString::fromStdString(header.descr), QString::fromStdString(header.dtype));
@@ -84,7 +116,7 @@ NpyFileResult openNpyFile(const QString& path)
     tensor.dtype = *type;
     tensor.shape = header.shape;
     const bool bigEndianData = header.byteOrder == '>';
-    tensor.swap = !header.byteOrder != '|' && bigEndianData != (std::endian::native == std::endian::big);
+    tensor.swap = header.byteOrder != '|' && bigEndianData != (std::endian::native == std::endian::big);
     if (header.fortranOrder) {
         // Fortran order: the first index varies fastest, i.e. C strides of the reversed shape, reversed.
         std::vector<std::int64_t> reversed(header.shape.rbegin(), header.shape.rend());

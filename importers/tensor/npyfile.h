@@ -1,5 +1,6 @@
 #pragma once
 
+#include "tensor/npyheader.h"
 #include "tensor/tensor.h"
 
 #include <QString>
@@ -13,7 +14,18 @@ struct NpyFileResult
 {
     std::optional<Tensor> tensor;
     QString error;
+    QString note; ///< how the element type was read when numpy's header does not say it plainly
 };
+
+/// The element type of a parsed header, or nothing when RunLens does not read it. Raw two-byte elements
+/// (`<V2`, how numpy saves bfloat16 arrays of its extensions) are read as bfloat16 and one-byte ones as
+/// float8 when `fileName` names the format (`e4m3`, `e5m2`); `note` then says so.
+struct NpyElementType
+{
+    std::optional<DType> type;
+    QString note;
+};
+NpyElementType npyElementType(const NpyHeader& header, const QString& fileName);
 
 /// The element type numpy's kind code and item size describe ('f' and 4 → Float32), if RunLens reads it.
 std::optional<DType> dtypeFromNpy(char typeCode, std::int64_t itemSize);

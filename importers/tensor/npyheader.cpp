@@ -166,6 +166,22 @@ bool decodeDescr(NpyHeader& header, std::string& error)
         error = "descr '" + header.descr + "' names no type";
         return false;
     }
+    // Element types of numpy extensions (ml_dtypes) written by name rather than by a type string; their
+    // values are little-endian like every machine they come from.
+    static constexpr struct
+    {
+        std::string_view name;
+        std::int64_t size;
+    } kNamed[] = { { "bfloat16", 2 }, { "float8_e4m3fn", 1 }, { "float8_e5m2", 1 } };
+    for (const auto& named : kNamed) {
+        if (d == named.name) {
+            header.typeCode = kExtensionTypeCode;
+            header.byteOrder = named.size > 1 ? '<' : '|';
+            header.itemSize = named.size;
+            header.dtype = std::string(named.name);
+            return true;
+        }
+    }
     header.typeCode = d.front();
     std::string_view rest = d.substr(1);
     std::string_view unit;
@@ -234,8 +250,11 @@ std::int64_t NpyHeader::elementCount() const
 std::string NpyHeader::text() const
 {
     std::string out = dtype + '[';
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        out += (i ? "," : "") + std::to_string(shape[i]);
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (i)
+            out += ',';
+        out += std::to_string(shape[i]);
+    }
     return out + ']';
 }
 

@@ -11,6 +11,10 @@ namespace runlens::tensor {
 /// The header of a numpy `.npy` file (format versions 1.0, 2.0 and 3.0): element type, layout, shape and
 /// where the data starts. Only the header is read here; the Tensor inspector reads the data from
 /// `dataOffset` on. Plain C++ so it can run on any thread and in command-line tools.
+/// NpyHeader::typeCode of a type numpy extensions write by name (`bfloat16`, `float8_e4m3fn`,
+/// `float8_e5m2`); NpyHeader::dtype holds the name.
+inline constexpr char kExtensionTypeCode = 'E';
+
 struct NpyHeader
 {
     int majorVersion = 0;

@@ -156,6 +156,44 @@ private slots:
         QCOMPARE(fortran.tensor->value({ 1, 2 }), 12.0);
     }
 
+    void extensionElementTypes()
+    {
+        QTemporaryDir dir;
+        // bfloat16 bit patterns of 1.0, -2.5 and +inf, little-endian: the upper halves of their float32 bits.
+        const QByteArray bf16("\x80\x3f\x20\xc0\x80\x7f", 6);
+        for (const char* descr : { "<V2", "|V2", "bfloat16" }) {
+            const QByteArray dict
+                = QByteArray("{'descr': '") + descr + QByteArray("', 'fortran_order': False, 'shape': (3,), }");
+            const NpyFileResult r = openNpyFile(writeNpy(dir, QStringLiteral("w.npy"), dict, bf16));
+            QVERIFY2(r.tensor, qPrintable(r.error));
+            QCOMPARE(r.tensor->dtype, DType::BFloat16);
+            QCOMPARE(r.tensor->value({ 0 }), 1.0);
+            QCOMPARE(r.tensor->value({ 1 }), -2.5);
+            QVERIFY(std::isinf(r.tensor->value({ 2 })) && r.tensor->value({ 2 }) > 0);
+            // Only the raw form is a guess worth telling the user about.
+            QCOMPARE(r.note.isEmpty(), QByteArray(descr) == "bfloat16");
+        }
+
+        // float8: 0x38 is 1.0 in E4M3FN, 0x3c is 1.0 in E5M2.
+        const NpyFileResult e4m3
+            = openNpyFile(writeNpy(dir, QStringLiteral("scale_e4m3.npy"),
+                                   "{'descr': '|V1', 'fortran_order': False, 'shape': (1,), }", "\x38"));
+        QVERIFY2(e4m3.tensor, qPrintable(e4m3.error));
+        QCOMPARE(e4m3.tensor->dtype, DType::Float8E4M3);
+        QCOMPARE(e4m3.tensor->value({ 0 }), 1.0);
+        const NpyFileResult e5m2 = openNpyFile(writeNpy(
+            dir, QStringLiteral("x.npy"), "{'descr': 'float8_e5m2', 'fortran_order': False, 'shape': (1,), }", "\x3c"));
+        QVERIFY2(e5m2.tensor, qPrintable(e5m2.error));
+        QCOMPARE(e5m2.tensor->dtype, DType::Float8E5M2);
+        QCOMPARE(e5m2.tensor->value({ 0 }), 1.0);
+
+        // One raw byte without a name saying what it is stays unread rather than guessed.
+        const NpyFileResult raw = openNpyFile(
+            writeNpy(dir, QStringLiteral("raw.npy"), "{'descr': '|V1', 'fortran_order': False, 'shape': (1,), }", "x"));
+        QVERIFY(!raw.tensor);
+        QVERIFY2(raw.error.contains(QStringLiteral("raw.npy")), qPrintable(raw.error));
+    }
+
     void scalarAndEmpty()
     {
         QTemporaryDir dir;
