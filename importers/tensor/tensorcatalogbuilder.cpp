@@ -1,0 +1,233 @@
+#include "tensorcatalogbuilder.h"
+
+#include "tensor/dumpindexer.h"
+#include "tensor/npyfile.h"
+#include "tensor/npyheader.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QRegularExpression>
+
+namespace runlens::tensor {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("runlens::TensorCatalogBuilder", text);
+}
+
+/// A whole `.npy` file, mapped when opened.
+class NpySource final : public TensorSource
+{
+public:
+    explicit NpySource(QString path)
+        : m_path(std::move(path))
+    { }
+    TensorResult open() const override
+    {
+        NpyFileResult opened = openNpyFile(m_path);
+        return { std::move(opened.tensor), std::move(opened.error) };
+    }
+
+private:
+    QString m_path;
+};
+
+/// The folders of a relative path with the one that names the step dropped, so the same tensor at two
+/// steps gets the same key.
+QString folderWithoutStep(const QString& relativePath, bool mindsporeLayout)
+{
+    static const QRegularExpression named(QStringLiteral("^(?:step|iteration|iter)[_-]?\\d+$"),
+                                          QRegularExpression::CaseInsensitiveOption);
+    QStringList dirs = relativePath.split(QLatin1Char('/'));
+    dirs.removeLast();
+    for (int i = int(dirs.size()) - 1; i >= 0; --i) {
+        if (named.match(dirs[i]).hasMatch()) {
+            dirs.removeAt(i);
+            return dirs.join(QLatin1Char('/'));
+        }
+    }
+    if (mindsporeLayout && !dirs.isEmpty())
+        dirs.removeLast(); // {net}/{graph_id}/{iteration}
+    return dirs.join(QLatin1Char('/'));
+}
+
+const QRegularExpression& stepPattern()
+{
+    static const QRegularExpression pattern(
+        QStringLiteral("(?:^|[._-])(?:step|iteration|iter|global_step|checkpoint|ckpt)[_-]?(\\d+)(?=$|[._-])"),
+        QRegularExpression::CaseInsensitiveOption);
+    return pattern;
+}
+
+/// A checkpoint's file name without its step number: "model_step_500" -> "model_step".
+QString withoutStepNumber(const QString& base)
+{
+    const QRegularExpressionMatch m = stepPattern().match(base);
+    if (!m.hasMatch())
+        return base;
+    QString out = base.left(m.capturedStart(1));
+    while (!out.isEmpty() && (out.endsWith(QLatin1Char('_')) || out.endsWith(QLatin1Char('-'))))
+        out.chop(1);
+    return out + base.mid(m.capturedEnd(1));
+}
+
+struct Pending
+{
+    TensorSeries series;
+    QString folder; ///< relative folder without the step, to tell series of the same name apart
+};
+
+class CatalogAssembler
+{
+public:
+    void add(const Artifact& artifact, const QString& key, const QString& folder, TensorSeries proto, TensorInfo info)
+    {
+        const QString fullKey = artifact.run + QLatin1Char('\n') + QString::number(artifact.rank.value_or(-1))
+            + QLatin1Char('\n') + folder + QLatin1Char('\n') + key;
+        auto it = m_byKey.constFind(fullKey);
+        if (it == m_byKey.constEnd()) {
+            proto.run = artifact.run;
+            proto.rank = artifact.rank.value_or(-1);
+            it = m_byKey.insert(fullKey, int(m_pending.size()));
+            m_pending.push_back({ std::move(proto), folder });
+        }
+        TensorSeries& series = m_pending[*it].series;
+        // Two files claiming the same step (a re-run into the same folder): both are kept, the later one
+        // on its own series so neither hides the other.
+        if (info.step >= 0 && series.atStep(info.step)) {
+            TensorSeries extra = series;
+            extra.versions = { std::move(info) };
+            extra.name += QLatin1String(" #") + QString::number(++m_duplicates[*it] + 1);
+            m_pending.push_back({ std::move(extra), folder });
+            return;
+        }
+        series.versions << std::move(info);
+    }
+
+    QList<TensorSeries> take()
+    {
+        // Names must be unique within a run: qualify clashing ones with their folder.
+        QHash<QString, int> count;
+        for (const Pending& p : m_pending)
+            ++count[p.series.run + QLatin1Char('\n') + p.series.name];
+        QList<TensorSeries> out;
+        out.reserve(m_pending.size());
+        for (Pending& p : m_pending) {
+            if (count.value(p.series.run + QLatin1Char('\n') + p.series.name) > 1 && !p.folder.isEmpty())
+                p.series.name = p.folder + QLatin1Char('/') + p.series.name;
+            out << std::move(p.series);
+        }
+        return out;
+    }
+
+private:
+    std::vector<Pending> m_pending;
+    QHash<QString, int> m_byKey;
+    QHash<int, int> m_duplicates;
+};
+
+Diagnostic warning(const QString& file, const QString& message)
+{
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.file = file;
+    d.message = message;
+    return d;
+}
+
+void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& diagnostics)
+{
+    const NpyHeaderResult parsed = readNpyHeader(QFile::encodeName(artifact.path).toStdString());
+    if (!parsed.header) {
+        QString message = QString::fromStdString(parsed.error);
+        const QString prefix = artifact.path + QStringLiteral(": ");
+        if (message.startsWith(prefix))
+            message.remove(0, prefix.size());
+        diagnostics << warning(artifact.path, tr("Tensor skipped: %1").arg(message));
+        return;
+    }
+    const NpyHeader& header = *parsed.header;
+    const NpyElementType element = npyElementType(header, artifact.path);
+    if (!element.type) {
+        diagnostics << warning(
+            artifact.path,
+            tr("Tensor skipped: element type '%1' is not a numeric type").arg(QString::fromStdString(header.descr)));
+        return;
+    }
+    const QString fileName = QFileInfo(artifact.path).fileName();
+    const DumpFileName name = DumpIndexer::parseFileName(fileName);
+    const bool mindspore = !name.opType.isEmpty();
+
+    TensorInfo info;
+    info.path = artifact.path;
+    info.format = QStringLiteral("npy");
+    info.step = DumpIndexer::stepOfPath(artifact.relativePath);
+    if (info.step < 0)
+        info.step = TensorCatalogBuilder::stepOfFileName(fileName);
+    info.dtype = *element.type;
+    info.shape = header.shape;
+    info.byteSize = header.dataSize;
+    info.note = element.note;
+    info.source = std::make_shared<NpySource>(artifact.path);
+
+    TensorSeries series;
+    series.nodeKey = name.nodeKey;
+    series.kind = name.kind;
+    series.opType = name.opType;
+    series.io = name.io;
+    series.slot = name.slot;
+    QString key;
+    if (mindspore) {
+        // Task, stream and timestamp change between iterations; op, io and slot name the tensor.
+        series.name = name.nodeKey + QLatin1Char(' ') + name.kind + QLatin1Char(' ') + QString::number(name.slot);
+        key = name.opType + QLatin1Char('.') + series.name;
+    } else {
+        QString base = fileName;
+        if (base.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
+            base.chop(4);
+        if (DumpIndexer::stepOfPath(artifact.relativePath) < 0 && info.step >= 0)
+            base = withoutStepNumber(base);
+        series.name = base;
+        key = base;
+    }
+    assembler.add(artifact, key, folderWithoutStep(artifact.relativePath, mindspore), std::move(series),
+                  std::move(info));
+}
+
+} // namespace
+
+TensorCatalog TensorCatalogBuilder::build(const RunManifest& manifest, const ImportControl& control)
+{
+    CatalogAssembler assembler;
+    Diagnostics diagnostics;
+    int done = 0;
+    int total = 0;
+    for (const Artifact& artifact : manifest.artifacts)
+        total += artifact.kind == ArtifactKind::TensorNpy || artifact.kind == ArtifactKind::TensorNpz
+            || artifact.kind == ArtifactKind::TensorSafetensors;
+    for (const Artifact& artifact : manifest.artifacts) {
+        if (control.canceled())
+            break;
+        switch (artifact.kind) {
+        case ArtifactKind::TensorNpy:
+            addNpy(artifact, assembler, diagnostics);
+            break;
+        default:
+            continue;
+        }
+        control.report(int(1000LL * ++done / std::max(1, total)));
+    }
+    return TensorCatalog(assembler.take(), std::move(diagnostics));
+}
+
+int TensorCatalogBuilder::stepOfFileName(const QString& fileName)
+{
+    const QRegularExpressionMatch m = stepPattern().match(fileName);
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+} // namespace runlens::tensor

@@ -1,0 +1,239 @@
+#include "core/runscanner.h"
+#include "tensor/tensorcatalogbuilder.h"
+#include "tensor/tensorstatistics.h"
+#include "tensortestutils.h"
+#include "testutils.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+
+using namespace runlens;
+using namespace runlens::tensor;
+
+namespace {
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+/// A float32 .npy of `count` elements holding `first`, `first + 1`, ...
+QByteArray floatNpy(int count, float first, const QByteArray& shape = {})
+{
+    const QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': ("
+        + (shape.isEmpty() ? QByteArray::number(count) + ',' : shape) + "), }";
+    QByteArray out = runlens::test::npyFile(dict, 0);
+    for (int i = 0; i < count; ++i) {
+        const float v = first + float(i);
+        out.append(reinterpret_cast<const char*>(&v), 4);
+    }
+    return out;
+}
+
+TensorCatalog scanAndBuild(const QString& root)
+{
+    return TensorCatalogBuilder::build(RunScanner().scan(root));
+}
+
+QStringList seriesNames(const TensorCatalog& catalog)
+{
+    QStringList out;
+    for (const TensorSeries& s : catalog.series())
+        out << s.name;
+    return out;
+}
+
+} // namespace
+
+class TestTensorCatalogBuilder : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void samplesMatchNumpy()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString python = runlens::test::pythonWithNumpy();
+        if (python.isEmpty())
+            QSKIP("python3 with numpy is not installed; no oracle for the sample values");
+        const QString run = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
+        const TensorCatalog catalog = scanAndBuild(run);
+        QVERIFY2(catalog.diagnostics().isEmpty(),
+                 qPrintable(catalog.diagnostics().isEmpty() ? QString() : catalog.diagnostics().first().toString()));
+
+        QStringList files;
+        QDirIterator it(run, { QStringLiteral("*.npy"), QStringLiteral("*.npz") }, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+        QProcess process;
+        process.start(python, QStringList { QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/tensor_minmax.py") } + files);
+        QVERIFY(process.waitForFinished(180000) && process.exitCode() == 0);
+        const QStringList lines = QString::fromUtf8(process.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY(lines.size() >= 100);
+        int seen = 0;
+        for (const QString& line : lines) {
+            const QStringList f = line.split(u'\t');
+            QCOMPARE(f.size(), 5);
+            const auto [series, version] = catalog.findLocation(f[0]);
+            if (series < 0 && f[0].contains(QLatin1String(".npz:")))
+                continue; // archives join the catalog with their importer
+            QVERIFY2(series >= 0, qPrintable(f[0]));
+            const TensorInfo& info = catalog.series()[series].versions[version];
+            QCOMPARE(QString::fromLatin1(dtypeName(info.dtype)), f[1]);
+            QStringList shape;
+            for (const std::int64_t d : info.shape)
+                shape << QString::number(d);
+            QCOMPARE(shape.join(u','), f[2]);
+            const TensorResult opened = info.source->open();
+            QVERIFY2(opened.tensor, qPrintable(opened.error));
+            QVERIFY(opened.tensor->isContiguous());
+            const TensorStatistics stats
+                = computeStatistics(opened.tensor->data->data() + opened.tensor->offset, opened.tensor->elementCount(),
+                                    info.dtype, opened.tensor->swap, {});
+            QCOMPARE(stats.min, f[3].toDouble());
+            QCOMPARE(stats.max, f[4].toDouble());
+            ++seen;
+        }
+        QVERIFY(seen >= 100);
+
+        // One series per tensor, with its three steps, module and role.
+        const int weight = catalog.indexOf(QStringLiteral("conv1.weight"));
+        QVERIFY(weight >= 0);
+        const TensorSeries& conv1 = catalog.series()[weight];
+        QCOMPARE(conv1.steps(), (QList<int> { 0, 30, 59 }));
+        QCOMPARE(conv1.nodeKey, QStringLiteral("conv1"));
+        QCOMPARE(conv1.kind, QStringLiteral("weight"));
+        QVERIFY(catalog.findNodeKey(QStringLiteral("conv1")).contains(weight));
+        QCOMPARE(catalog.steps(), (QList<int> { 0, 30, 59 }));
+        const int fp16 = catalog.indexOf(QStringLiteral("fc1.weight_fp16"));
+        QVERIFY(fp16 >= 0);
+        QCOMPARE(catalog.series()[fp16].versions.first().dtype, DType::Float16);
+    }
+
+    void mindsporeDumpsGroupByIteration()
+    {
+        QTemporaryDir dir;
+        const QString net = dir.filePath(QStringLiteral("dump/rank_1/Net/0/"));
+        // Task, stream and timestamp differ between iterations; the tensor is the same.
+        writeFile(net + QStringLiteral("0/Conv2D.Conv2D-op12.0.0.1623124369613540.output.0.DefaultFormat.npy"),
+                  floatNpy(4, 0));
+        writeFile(net + QStringLiteral("1/Conv2D.Conv2D-op12.3.1.1623124369999999.output.0.DefaultFormat.npy"),
+                  floatNpy(4, 10));
+        writeFile(net + QStringLiteral("1/Conv2D.Conv2D-op12.3.1.1623124369999999.input.1.NCHW.float16.npy"),
+                  floatNpy(2, 5));
+        const TensorCatalog catalog = scanAndBuild(dir.path());
+        QCOMPARE(catalog.series().size(), 2);
+        const int out = catalog.indexOf(QStringLiteral("Conv2D-op12 output 0"));
+        QVERIFY2(out >= 0, qPrintable(seriesNames(catalog).join(u',')));
+        const TensorSeries& s = catalog.series()[out];
+        QCOMPARE(s.steps(), (QList<int> { 0, 1 }));
+        QCOMPARE(s.opType, QStringLiteral("Conv2D"));
+        QCOMPARE(s.io, graph::DumpIo::Output);
+        QCOMPARE(s.slot, 0);
+        QCOMPARE(s.rank, 1);
+        QCOMPARE(catalog.findNodeKey(QStringLiteral("Conv2D-op12")).size(), 2);
+        const TensorResult second = s.atStep(1)->source->open();
+        QVERIFY2(second.tensor, qPrintable(second.error));
+        QCOMPARE(second.tensor->value({ 3 }), 13.0);
+        const int in = catalog.indexOf(QStringLiteral("Conv2D-op12 input 1"));
+        QVERIFY(in >= 0);
+        QCOMPARE(catalog.series()[in].io, graph::DumpIo::Input);
+    }
+
+    void checkpointStepsFromFileNames()
+    {
+        QCOMPARE(TensorCatalogBuilder::stepOfFileName(QStringLiteral("model_step_500.npz")), 500);
+        QCOMPARE(TensorCatalogBuilder::stepOfFileName(QStringLiteral("checkpoint-12.safetensors")), 12);
+        QCOMPARE(TensorCatalogBuilder::stepOfFileName(QStringLiteral("ckpt300.npy")), 300);
+        QCOMPARE(TensorCatalogBuilder::stepOfFileName(QStringLiteral("stepper.npy")), -1);
+        QCOMPARE(TensorCatalogBuilder::stepOfFileName(QStringLiteral("layer2.npy")), -1);
+
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("ckpt/emb_step_100.npy")), floatNpy(3, 0));
+        writeFile(dir.filePath(QStringLiteral("ckpt/emb_step_200.npy")), floatNpy(3, 1));
+        const TensorCatalog catalog = scanAndBuild(dir.path());
+        QCOMPARE(seriesNames(catalog), QStringList { QStringLiteral("emb_step") });
+        QCOMPARE(catalog.series().first().steps(), (QList<int> { 100, 200 }));
+    }
+
+    void sameNameInTwoFoldersStaysApart()
+    {
+        QTemporaryDir dir;
+        const QStringList files { QStringLiteral("a/step_1/fc.weight.npy"), QStringLiteral("b/step_1/fc.weight.npy"),
+                                  QStringLiteral("b/step_2/fc.weight.npy") };
+        for (int i = 0; i < files.size(); ++i)
+            writeFile(dir.filePath(files[i]), floatNpy(2, float(i)));
+
+        // Folders the scanner takes for two runs: the same name in each.
+        TensorCatalog catalog = scanAndBuild(dir.path());
+        QCOMPARE(catalog.series().size(), 2);
+        QCOMPARE(catalog.series()[0].name, catalog.series()[1].name);
+        QVERIFY(catalog.series()[0].run != catalog.series()[1].run);
+
+        // One run holding both folders: the names say which folder.
+        RunManifest manifest;
+        manifest.root = dir.path();
+        for (const QString& relative : files) {
+            Artifact artifact;
+            artifact.path = dir.filePath(relative);
+            artifact.relativePath = relative;
+            artifact.kind = ArtifactKind::TensorNpy;
+            artifact.run = QStringLiteral(".");
+            manifest.artifacts << artifact;
+        }
+        catalog = TensorCatalogBuilder::build(manifest);
+        QStringList names = seriesNames(catalog);
+        names.sort();
+        QCOMPARE(names, (QStringList { QStringLiteral("a/fc.weight"), QStringLiteral("b/fc.weight") }));
+        const int b = catalog.indexOf(QStringLiteral("b/fc.weight"));
+        QCOMPARE(catalog.series()[b].steps(), (QList<int> { 1, 2 }));
+        QCOMPARE(catalog.tensorCount(), 3);
+        QCOMPARE(catalog.findLocation(dir.filePath(files[2])), std::make_pair(b, 1));
+    }
+
+    void damagedFilesBecomeDiagnostics()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("step_0/good.act.npy")), floatNpy(2, 0));
+        QByteArray cut = floatNpy(2, 0);
+        cut.truncate(20);
+        writeFile(dir.filePath(QStringLiteral("step_0/cut.act.npy")), cut);
+        writeFile(dir.filePath(QStringLiteral("step_0/text.act.npy")),
+                  runlens::test::npyFile("{'descr': '<U3', 'fortran_order': False, 'shape': (1,), }", 12));
+        const TensorCatalog catalog = scanAndBuild(dir.path());
+        QCOMPARE(seriesNames(catalog), QStringList { QStringLiteral("good.act") });
+        QCOMPARE(catalog.diagnostics().size(), 2);
+        QStringList files;
+        for (const Diagnostic& d : catalog.diagnostics())
+            files << QFileInfo(d.file).fileName();
+        files.sort();
+        QCOMPARE(files, (QStringList { QStringLiteral("cut.act.npy"), QStringLiteral("text.act.npy") }));
+    }
+
+    void cancelStopsEarly()
+    {
+        QTemporaryDir dir;
+        for (int i = 0; i < 5; ++i)
+            writeFile(dir.filePath(QStringLiteral("step_%1/x.act.npy").arg(i)), floatNpy(1, 0));
+        const RunManifest manifest = RunScanner().scan(dir.path());
+        std::atomic_bool cancel { true };
+        ImportControl control;
+        control.cancel = &cancel;
+        QVERIFY(TensorCatalogBuilder::build(manifest, control).isEmpty());
+        QCOMPARE(TensorCatalogBuilder::build(manifest).tensorCount(), 5);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTensorCatalogBuilder)
+#include "tst_tensorcatalogbuilder.moc"
