@@ -1,0 +1,206 @@
+#include "tensor/tensorcompare.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <queue>
+
+namespace runlens::tensor {
+
+namespace {
+
+constexpr std::int64_t kCancelCheckInterval = 1 << 16;
+
+QString shapeText(const std::vector<std::int64_t>& shape)
+{
+    QStringList parts;
+    for (const std::int64_t extent : shape)
+        parts << QString::number(extent);
+    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
+QString tensorLabel(const Tensor& t, const char* fallback)
+{
+    return t.name.isEmpty() ? QString::fromLatin1(fallback) : t.name;
+}
+
+/// Whether every element of the view lies inside its data, so the loop below can read without checks.
+bool fitsData(const Tensor& t)
+{
+    if (!t.data || t.strides.size() != t.shape.size())
+        return false;
+    if (t.elementCount() == 0)
+        return true;
+    std::int64_t low = t.offset;
+    std::int64_t high = t.offset;
+    for (size_t k = 0; k < t.shape.size(); ++k) {
+        const std::int64_t span = (t.shape[k] - 1) * t.strides[k];
+        (span < 0 ? low : high) += span;
+    }
+    return low >= 0 && high + itemSize(t.dtype) <= t.data->size();
+}
+
+double elementDiff(double a, double b, CompareMode mode)
+{
+    const bool nanA = std::isnan(a);
+    const bool nanB = std::isnan(b);
+    if (nanA && nanB)
+        return 0;
+    if (nanA || nanB)
+        return std::numeric_limits<double>::quiet_NaN();
+    if (a == b) // also equal infinities, whose difference would be NaN
+        return 0;
+    switch (mode) {
+    case CompareMode::Difference:
+        return a - b;
+    case CompareMode::AbsoluteDifference:
+        return std::abs(a - b);
+    case CompareMode::RelativeDifference: {
+        // Infinities take the limit of |a - b| / max(|a|, |b|): 1 against a finite value, 2 against the
+        // opposite infinity, so they sort with the largest relative changes instead of vanishing as NaN.
+        if (std::isinf(a) || std::isinf(b))
+            return (std::isinf(a) && std::isinf(b)) ? 2.0 : 1.0;
+        return std::abs(a - b) / std::max(std::abs(a), std::abs(b));
+    }
+    }
+    return a - b;
+}
+
+struct Candidate
+{
+    double magnitude;
+    std::int64_t linear;
+    double a, b, diff;
+};
+
+/// Orders the kept candidates so that the top is the first to drop: the smallest magnitude, and among equal
+/// magnitudes the latest in C order (earlier elements win ties).
+struct DropFirst
+{
+    bool operator()(const Candidate& x, const Candidate& y) const
+    {
+        if (x.magnitude != y.magnitude)
+            return x.magnitude > y.magnitude;
+        return x.linear < y.linear;
+    }
+};
+
+} // namespace
+
+CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode, int topK,
+                             const std::function<bool()>& cancelled)
+{
+    CompareResult result;
+    if (a.shape != b.shape) {
+        result.error
+            = QCoreApplication::translate("runlens::TensorCompare",
+                                          "Cannot compare %1 of shape %2 with %3 of shape %4: the shapes differ.")
+                  .arg(tensorLabel(a, "the first tensor"), shapeText(a.shape), tensorLabel(b, "the second tensor"),
+                       shapeText(b.shape));
+        return result;
+    }
+    for (const Tensor* t : { &a, &b }) {
+        if (!fitsData(*t)) {
+            result.error
+                = QCoreApplication::translate("runlens::TensorCompare",
+                                              "Cannot compare %1: its data is shorter than its shape %2 needs.")
+                      .arg(tensorLabel(*t, "a tensor"), shapeText(t->shape));
+            return result;
+        }
+    }
+
+    const std::int64_t count = a.elementCount();
+    const int rank = a.rank();
+    std::vector<std::byte> bytes(size_t(count) * sizeof(double));
+    auto* out = reinterpret_cast<double*>(bytes.data());
+
+    std::priority_queue<Candidate, std::vector<Candidate>, DropFirst> kept;
+    const size_t keep = size_t(std::max(topK, 0));
+    double sumAbs = 0;
+    double sumSquares = 0;
+    std::int64_t counted = 0;
+
+    // An odometer over the shape in C order, carrying the byte positions of both operands.
+    std::vector<std::int64_t> index(size_t(rank), 0);
+    std::int64_t posA = a.offset;
+    std::int64_t posB = b.offset;
+    const std::byte* dataA = a.data->data();
+    const std::byte* dataB = b.data->data();
+    for (std::int64_t linear = 0; linear < count; ++linear) {
+        if (cancelled && linear % kCancelCheckInterval == 0 && cancelled()) {
+            result = {};
+            result.error = QCoreApplication::translate("runlens::TensorCompare", "The comparison was cancelled.");
+            return result;
+        }
+        const double va = loadElement(dataA + posA, a.dtype, a.swap);
+        const double vb = loadElement(dataB + posB, b.dtype, b.swap);
+        const double d = elementDiff(va, vb, mode);
+        out[linear] = d;
+        if (std::isnan(d)) {
+            ++result.differing;
+            ++result.nanMismatch;
+        } else {
+            const double magnitude = std::abs(d);
+            if (!(va == vb) && !(std::isnan(va) && std::isnan(vb)))
+                ++result.differing;
+            sumAbs += magnitude;
+            sumSquares += d * d;
+            ++counted;
+            result.maxAbs = std::max(result.maxAbs, magnitude);
+            if (magnitude > 0 && keep > 0) {
+                if (kept.size() < keep)
+                    kept.push({ magnitude, linear, va, vb, d });
+                else if (magnitude > kept.top().magnitude) {
+                    kept.pop();
+                    kept.push({ magnitude, linear, va, vb, d });
+                }
+            }
+        }
+        for (int k = rank - 1; k >= 0; --k) {
+            posA += a.strides[size_t(k)];
+            posB += b.strides[size_t(k)];
+            if (++index[size_t(k)] < a.shape[size_t(k)])
+                break;
+            posA -= a.strides[size_t(k)] * a.shape[size_t(k)];
+            posB -= b.strides[size_t(k)] * b.shape[size_t(k)];
+            index[size_t(k)] = 0;
+        }
+    }
+    if (counted > 0) {
+        result.meanAbs = sumAbs / double(counted);
+        result.rmse = std::sqrt(sumSquares / double(counted));
+    }
+
+    std::vector<Candidate> largest;
+    largest.reserve(kept.size());
+    for (; !kept.empty(); kept.pop())
+        largest.push_back(kept.top());
+    std::reverse(largest.begin(), largest.end());
+    for (const Candidate& c : largest) {
+        CompareEntry entry;
+        entry.index.resize(size_t(rank));
+        std::int64_t rest = c.linear;
+        for (int k = rank - 1; k >= 0; --k) {
+            entry.index[size_t(k)] = rest % a.shape[size_t(k)];
+            rest /= a.shape[size_t(k)];
+        }
+        entry.a = c.a;
+        entry.b = c.b;
+        entry.diff = c.diff;
+        result.largest.push_back(std::move(entry));
+    }
+
+    Tensor& difference = result.difference;
+    difference.name = a.name.isEmpty() && b.name.isEmpty() ? QString() : a.name + QStringLiteral(" \u2212 ") + b.name;
+    difference.dtype = DType::Float64;
+    difference.shape = a.shape;
+    difference.strides = Tensor::contiguousStrides(a.shape, sizeof(double));
+    difference.data = std::make_shared<MemoryTensorData>(std::move(bytes));
+    return result;
+}
+
+} // namespace runlens::tensor

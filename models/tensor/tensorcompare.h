@@ -1,0 +1,52 @@
+#pragma once
+
+#include "tensor/tensor.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace runlens::tensor {
+
+enum class CompareMode {
+    Difference, ///< a - b
+    AbsoluteDifference, ///< |a - b|
+    RelativeDifference, ///< |a - b| / max(|a|, |b|), 0 when both are 0
+};
+
+/// One element of the comparison; `index` in the shape of the compared tensors.
+struct CompareEntry
+{
+    std::vector<std::int64_t> index;
+    double a = 0;
+    double b = 0;
+    double diff = 0; ///< in the requested mode
+};
+
+/// Element-wise comparison of two tensors of the same shape.
+///
+/// NaN handling: where exactly one side is NaN the element counts in `nanMismatch` and `differing`, its
+/// diff is NaN and it is left out of maxAbs/meanAbs/rmse and of `largest`. Where both are NaN the elements
+/// agree (diff 0). Equal infinities agree (diff 0); other pairs with an infinity give an infinite diff
+/// (NaN for the relative mode's Inf/Inf, which then counts as differing but not in the statistics).
+struct CompareResult
+{
+    Tensor difference; ///< float64 in memory, C order, the shape of the inputs; the diff of every element
+    double maxAbs = 0; ///< largest |diff| over elements whose diff is not NaN
+    double meanAbs = 0; ///< mean |diff| over the same elements
+    double rmse = 0; ///< sqrt(mean diff^2) over the same elements
+    std::int64_t differing = 0; ///< elements whose values are not equal (NaN vs number included)
+    std::int64_t nanMismatch = 0; ///< elements NaN on exactly one side
+    std::vector<CompareEntry> largest; ///< up to topK elements by |diff|, largest first, ties in C order
+    QString error; ///< why nothing was compared (shape mismatch, cancelled); empty on success
+    bool ok() const { return error.isEmpty(); }
+};
+
+/// Compares `a` and `b` element by element in C order. `cancelled` is polled between chunks; when it
+/// returns true the result carries an error and no difference tensor.
+CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode, int topK = 20,
+                             const std::function<bool()>& cancelled = {});
+
+} // namespace runlens::tensor
