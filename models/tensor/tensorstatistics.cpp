@@ -271,6 +271,36 @@ Partial rangeStats(const std::byte* data, std::int64_t begin, std::int64_t end, 
     return total;
 }
 
+/// The public statistics of merged partials; `result.count` is set by the caller.
+void finish(const Partial& total, TensorStatistics& result)
+{
+    result.finite = total.finite;
+    result.nan = total.nan;
+    result.posInf = total.posInf;
+    result.negInf = total.negInf;
+    result.zeros = total.zeros;
+    const std::int64_t nonNaN = total.finite + total.posInf + total.negInf;
+    if (nonNaN == 0) {
+        result.min = result.max = result.mean = result.std = result.meanAbs = kNaN;
+        result.l2 = 0;
+        return;
+    }
+    result.min = total.negInf > 0 ? -kInf : (total.finite > 0 ? total.min : kInf);
+    result.max = total.posInf > 0 ? kInf : (total.finite > 0 ? total.max : -kInf);
+    if (total.posInf > 0 && total.negInf > 0)
+        result.mean = kNaN;
+    else if (total.posInf > 0)
+        result.mean = kInf;
+    else if (total.negInf > 0)
+        result.mean = -kInf;
+    else
+        result.mean = total.mean;
+    const bool anyInf = total.posInf + total.negInf > 0;
+    result.std = anyInf ? kNaN : std::sqrt(total.m2 / double(total.finite));
+    result.meanAbs = anyInf ? kInf : total.sumAbs / double(total.finite);
+    result.l2 = anyInf ? kInf : std::sqrt(total.sumSq);
+}
+
 } // namespace
 
 TensorStatistics computeStatistics(const std::byte* data, std::int64_t count, DType type, bool swap,
@@ -321,32 +351,7 @@ TensorStatistics computeStatistics(const std::byte* data, std::int64_t count, DT
     Partial total;
     for (const Partial& p : partials)
         total.merge(p);
-
-    result.finite = total.finite;
-    result.nan = total.nan;
-    result.posInf = total.posInf;
-    result.negInf = total.negInf;
-    result.zeros = total.zeros;
-    const std::int64_t nonNaN = total.finite + total.posInf + total.negInf;
-    if (nonNaN == 0) {
-        result.min = result.max = result.mean = result.std = result.meanAbs = kNaN;
-        result.l2 = 0;
-        return result;
-    }
-    result.min = total.negInf > 0 ? -kInf : (total.finite > 0 ? total.min : kInf);
-    result.max = total.posInf > 0 ? kInf : (total.finite > 0 ? total.max : -kInf);
-    if (total.posInf > 0 && total.negInf > 0)
-        result.mean = kNaN;
-    else if (total.posInf > 0)
-        result.mean = kInf;
-    else if (total.negInf > 0)
-        result.mean = -kInf;
-    else
-        result.mean = total.mean;
-    const bool anyInf = total.posInf + total.negInf > 0;
-    result.std = anyInf ? kNaN : std::sqrt(total.m2 / double(total.finite));
-    result.meanAbs = anyInf ? kInf : total.sumAbs / double(total.finite);
-    result.l2 = anyInf ? kInf : std::sqrt(total.sumSq);
+    finish(total, result);
     return result;
 }
 
@@ -375,6 +380,227 @@ std::vector<std::int64_t> histogram(const std::byte* data, std::int64_t count, D
             ++bin;
         ++counts[std::size_t(bin)];
     }
+    return counts;
+}
+
+namespace {
+
+/// A view reduced to the fewest dimensions that visit the same elements: size-1 dimensions dropped,
+/// negative strides turned positive (from the other end), dimensions ordered by decreasing stride and
+/// neighbours that form one contiguous run merged. Only valid where element order does not matter.
+struct Walk
+{
+    const std::byte* base = nullptr;
+    std::vector<std::int64_t> shape;
+    std::vector<std::int64_t> strides;
+    int itemBytes = 1;
+    bool innerContiguous = false; ///< the last dimension is a run of adjacent elements
+    bool valid = false; ///< every element lies inside the data
+};
+
+Walk makeWalk(const Tensor& view)
+{
+    Walk walk;
+    walk.itemBytes = itemSize(view.dtype);
+    if (!view.data || view.strides.size() != view.shape.size())
+        return walk;
+    std::int64_t offset = view.offset;
+    std::int64_t lowest = 0, highest = 0;
+    std::vector<std::pair<std::int64_t, std::int64_t>> dims; // (stride, extent)
+    for (std::size_t k = 0; k < view.shape.size(); ++k) {
+        const std::int64_t n = view.shape[k];
+        std::int64_t stride = view.strides[k];
+        if (n <= 0)
+            return walk;
+        if (n == 1)
+            continue;
+        if (stride < 0) {
+            offset += (n - 1) * stride;
+            stride = -stride;
+        }
+        highest += (n - 1) * stride;
+        dims.emplace_back(stride, n);
+    }
+    if (offset + lowest < 0 || offset + highest + walk.itemBytes > view.data->size())
+        return walk;
+    std::stable_sort(dims.begin(), dims.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [stride, n] : dims) {
+        if (!walk.shape.empty() && walk.strides.back() == stride * n) {
+            walk.shape.back() *= n;
+            walk.strides.back() = stride;
+        } else {
+            walk.shape.push_back(n);
+            walk.strides.push_back(stride);
+        }
+    }
+    if (walk.shape.empty()) { // one element
+        walk.shape.push_back(1);
+        walk.strides.push_back(walk.itemBytes);
+    }
+    walk.base = view.data->data() + offset;
+    walk.innerContiguous = walk.strides.back() == walk.itemBytes;
+    walk.valid = true;
+    return walk;
+}
+
+/// Calls `run(pointer, count)` for the elements [begin, end) of the walk in its order, each call with
+/// contiguous elements: long runs as they lie, everything else gathered into blocks of up to kBlock.
+template<typename Run> void forEachRun(const Walk& walk, std::int64_t begin, std::int64_t end, Run&& run)
+{
+    const int rank = int(walk.shape.size());
+    const int size = walk.itemBytes;
+    std::vector<std::int64_t> index(std::size_t(rank), 0);
+    std::int64_t rest = begin;
+    for (int k = rank - 1; k >= 0; --k) {
+        index[std::size_t(k)] = rest % walk.shape[std::size_t(k)];
+        rest /= walk.shape[std::size_t(k)];
+    }
+    std::vector<std::byte> buffer(std::size_t(kBlock * size));
+    std::int64_t filled = 0;
+    auto flush = [&] {
+        if (filled > 0)
+            run(buffer.data(), filled);
+        filled = 0;
+    };
+    const std::int64_t inner = walk.shape.back();
+    const std::int64_t innerStride = walk.strides.back();
+    for (std::int64_t i = begin; i < end;) {
+        const std::byte* p = walk.base;
+        for (int k = 0; k < rank; ++k)
+            p += index[std::size_t(k)] * walk.strides[std::size_t(k)];
+        const std::int64_t n = std::min(inner - index.back(), end - i);
+        if (walk.innerContiguous && n >= kBlock) {
+            flush();
+            run(p, n);
+        } else {
+            for (std::int64_t j = 0; j < n;) {
+                const std::int64_t take = std::min(n - j, kBlock - filled);
+                std::byte* out = buffer.data() + filled * size;
+                if (walk.innerContiguous) {
+                    std::memcpy(out, p + j * size, std::size_t(take * size));
+                } else {
+                    for (std::int64_t t = 0; t < take; ++t)
+                        std::memcpy(out + t * size, p + (j + t) * innerStride, std::size_t(size));
+                }
+                filled += take;
+                j += take;
+                if (filled == kBlock)
+                    flush();
+            }
+        }
+        i += n;
+        index.back() += n;
+        for (int k = rank - 1; k > 0 && index[std::size_t(k)] >= walk.shape[std::size_t(k)]; --k) {
+            index[std::size_t(k)] = 0;
+            ++index[std::size_t(k - 1)];
+        }
+    }
+    flush();
+}
+
+/// Runs `work(chunk)` for chunks [0, chunks) on `options.threads` threads, the calling thread polling the
+/// cancel callback and reporting progress. Returns false when cancelled.
+template<typename Work> bool runChunks(std::int64_t chunks, const StatisticsOptions& options, Work&& work)
+{
+    std::atomic<std::int64_t> next { 0 };
+    std::atomic<std::int64_t> done { 0 };
+    std::atomic<bool> stop { false };
+    auto loop = [&](bool caller) {
+        for (;;) {
+            if (caller && options.cancel && options.cancel())
+                stop = true;
+            if (stop)
+                return;
+            const std::int64_t c = next.fetch_add(1);
+            if (c >= chunks)
+                return;
+            work(c);
+            const std::int64_t finished = done.fetch_add(1) + 1;
+            if (caller && options.progress)
+                options.progress(double(finished) / double(chunks));
+        }
+    };
+    int threads = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    threads = int(std::min<std::int64_t>(threads, std::max<std::int64_t>(chunks, 1)));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(loop, false);
+    loop(true);
+    for (auto& thread : pool)
+        thread.join();
+    if (stop)
+        return false;
+    if (options.progress)
+        options.progress(1.0);
+    return true;
+}
+
+} // namespace
+
+TensorStatistics computeStatistics(const Tensor& view, const StatisticsOptions& options)
+{
+    const std::int64_t count = view.elementCount();
+    if (view.data && view.isContiguous() && view.offset >= 0
+        && view.offset + count * itemSize(view.dtype) <= view.data->size())
+        return computeStatistics(view.data->data() + view.offset, count, view.dtype, view.swap, options);
+
+    TensorStatistics result;
+    result.count = std::max<std::int64_t>(count, 0);
+    if (result.count == 0) {
+        finish(Partial {}, result);
+        return result;
+    }
+    const Walk walk = makeWalk(view);
+    if (!walk.valid) {
+        Partial allNaN;
+        allNaN.nan = result.count;
+        finish(allNaN, result);
+        return result;
+    }
+    const std::int64_t chunks = (result.count + kChunk - 1) / kChunk;
+    std::vector<Partial> partials(static_cast<std::size_t>(chunks));
+    const bool done = runChunks(chunks, options, [&](std::int64_t c) {
+        const std::int64_t begin = c * kChunk;
+        Partial& part = partials[std::size_t(c)];
+        forEachRun(walk, begin, std::min(begin + kChunk, result.count),
+                   [&](const std::byte* p, std::int64_t n) { part.merge(rangeStats(p, 0, n, view.dtype, view.swap)); });
+    });
+    if (!done) {
+        result.cancelled = true;
+        return result;
+    }
+    Partial total;
+    for (const Partial& p : partials)
+        total.merge(p);
+    finish(total, result);
+    return result;
+}
+
+std::vector<std::int64_t> histogram(const Tensor& view, int bins, double min, double max, bool log,
+                                    const StatisticsOptions& options)
+{
+    std::vector<std::int64_t> counts(std::size_t(std::max(bins, 0)), 0);
+    const std::int64_t count = view.elementCount();
+    const Walk walk = makeWalk(view);
+    if (bins <= 0 || count <= 0 || !walk.valid)
+        return counts;
+    const std::int64_t chunks = (count + kChunk - 1) / kChunk;
+    std::vector<std::vector<std::int64_t>> partials(static_cast<std::size_t>(chunks));
+    const bool done = runChunks(chunks, options, [&](std::int64_t c) {
+        const std::int64_t begin = c * kChunk;
+        auto& part = partials[std::size_t(c)];
+        part.assign(counts.size(), 0);
+        forEachRun(walk, begin, std::min(begin + kChunk, count), [&](const std::byte* p, std::int64_t n) {
+            const auto h = histogram(p, n, view.dtype, view.swap, bins, min, max, log);
+            for (std::size_t b = 0; b < h.size(); ++b)
+                part[b] += h[b];
+        });
+    });
+    if (!done)
+        return {};
+    for (const auto& part : partials)
+        for (std::size_t b = 0; b < part.size(); ++b)
+            counts[b] += part[b];
     return counts;
 }
 

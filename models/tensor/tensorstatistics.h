@@ -1,6 +1,7 @@
 #pragma once
 
 #include "tensor/dtype.h"
+#include "tensor/tensor.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -49,5 +50,16 @@ TensorStatistics computeStatistics(const std::byte* data, std::int64_t count, DT
 /// (numpy.geomspace) and need 0 < min < max; values <= 0 are not counted.
 std::vector<std::int64_t> histogram(const std::byte* data, std::int64_t count, DType type, bool swap, int bins,
                                     double min, double max, bool log);
+
+/// Statistics of the elements of a view in any layout: strided, reversed (negative strides), transposed or
+/// broadcast (zero strides). Contiguous runs go to the fast path above as they are; scattered elements are
+/// gathered into blocks first. Elements do not depend on their order here, so the result is the one of the
+/// same values laid out contiguously, up to rounding. A view reaching outside its data (or without data)
+/// counts every element as NaN.
+TensorStatistics computeStatistics(const Tensor& view, const StatisticsOptions& options = {});
+
+/// histogram() over the elements of a view in any layout, in parallel; an empty vector when cancelled.
+std::vector<std::int64_t> histogram(const Tensor& view, int bins, double min, double max, bool log,
+                                    const StatisticsOptions& options = {});
 
 } // namespace runlens::tensor
