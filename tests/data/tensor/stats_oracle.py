@@ -60,11 +60,9 @@ def generate(dtype, order, count, seed):
     raise SystemExit(f"unknown dtype {dtype}")
 
 
-def main():
-    dtype, order, count, seed, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-    raw, a = generate(dtype, order, count, seed)
-    with open(path, "wb") as f:
-        f.write(raw)
+def describe(a):
+    """Prints numpy's statistics of the float64 values `a` as "key value" lines."""
+    a = np.asarray(a, dtype=np.float64).ravel()
     out = {"count": a.size, "nan": int(np.isnan(a).sum()), "posinf": int(np.isposinf(a).sum()),
            "neginf": int(np.isneginf(a).sum()), "zeros": int((a == 0).sum()), "finite": int(np.isfinite(a).sum())}
     with np.errstate(all="ignore"):
@@ -90,4 +88,13 @@ def main():
             print("loghist", repr(float(lo)), repr(float(hi)), *counts)
 
 
-main()
+def main():
+    dtype, order, count, seed, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+    raw, a = generate(dtype, order, count, seed)
+    with open(path, "wb") as f:
+        f.write(raw)
+    describe(a)
+
+
+if __name__ == "__main__":
+    main()

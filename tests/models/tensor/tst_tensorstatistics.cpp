@@ -1,5 +1,7 @@
 #include "tensor/tensorstatistics.h"
 
+#include "tensor/tensorslice.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -11,6 +13,7 @@ using namespace runlens::tensor;
 namespace {
 
 const QString kOracle = QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/stats_oracle.py");
+const QString kViewOracle = QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/stats_views.py");
 
 const std::pair<const char*, DType> kTypes[] = {
     { "bool", DType::Bool },
@@ -52,13 +55,9 @@ struct Oracle
     std::int64_t integer(const QString& key) const { return values.value(key).value(0).toLongLong(); }
 };
 
-bool runOracle(const QString& dtype, const QString& order, std::int64_t count, int seed, Oracle& oracle)
+/// Reads the oracle's "key value" lines and the raw bytes it wrote to `path`.
+bool readOracle(QProcess& python, const QString& path, Oracle& oracle)
 {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("tensor.bin"));
-    QProcess python;
-    python.start(QStringLiteral("/usr/bin/python3"),
-                 { kOracle, dtype, order, QString::number(count), QString::number(seed), path });
     if (!python.waitForFinished(120000) || python.exitCode() != 0) {
         qWarning() << "oracle failed:" << python.readAllStandardError();
         return false;
@@ -74,6 +73,16 @@ bool runOracle(const QString& dtype, const QString& order, std::int64_t count, i
         return false;
     oracle.bytes = file.readAll();
     return true;
+}
+
+bool runOracle(const QString& dtype, const QString& order, std::int64_t count, int seed, Oracle& oracle)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("tensor.bin"));
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"),
+                 { kOracle, dtype, order, QString::number(count), QString::number(seed), path });
+    return readOracle(python, path, oracle);
 }
 
 /// Same value within rounding of a different summation order; NaN equals NaN and infinities must match.
@@ -117,6 +126,64 @@ void compareHistogram(const Oracle& o, const QString& key, DType type, bool swap
     const int bins = int(fields.size()) - 2;
     const auto counts = histogram(reinterpret_cast<const std::byte*>(o.bytes.constData()),
                                   o.bytes.size() / itemSize(type), type, swap, bins, lo, hi, log);
+    QCOMPARE(int(counts.size()), bins);
+    for (int b = 0; b < bins; ++b)
+        QVERIFY2(counts[std::size_t(b)] == fields[b + 2].toLongLong(),
+                 qPrintable(QStringLiteral("%1 bin %2: %3, numpy %4")
+                                .arg(key)
+                                .arg(b)
+                                .arg(counts[std::size_t(b)])
+                                .arg(fields[b + 2])));
+}
+
+/// numpy's statistics of `a[index].transpose(axes)` for generated data of `shape`.
+bool runViewOracle(const QString& dtype, const QString& order, const QString& shape, int seed, const QString& index,
+                   const QString& axes, Oracle& oracle)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("tensor.bin"));
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"),
+                 { kViewOracle, dtype, order, shape, QString::number(seed), index, axes, path });
+    return readOracle(python, path, oracle);
+}
+
+/// The same view taken by RunLens: a C-ordered tensor over the oracle's bytes, sliced, then transposed.
+std::optional<Tensor> makeView(const Oracle& oracle, DType type, bool swap, const QString& shape, const QString& index,
+                               const QString& axes)
+{
+    Tensor t;
+    t.dtype = type;
+    t.swap = swap;
+    for (const QString& n : shape.split(u','))
+        t.shape.push_back(n.toLongLong());
+    t.strides = Tensor::contiguousStrides(t.shape, itemSize(type));
+    const auto* bytes = reinterpret_cast<const std::byte*>(oracle.bytes.constData());
+    t.data = std::make_shared<MemoryTensorData>(std::vector<std::byte>(bytes, bytes + oracle.bytes.size()));
+    const SliceResult sliced = sliceTensor(t, index);
+    if (!sliced.tensor) {
+        qWarning() << "slice failed:" << sliced.error;
+        return std::nullopt;
+    }
+    Tensor view = *sliced.tensor;
+    if (axes != QLatin1String("-")) {
+        const Tensor before = view;
+        const QStringList order = axes.split(u',');
+        for (int k = 0; k < order.size(); ++k) {
+            view.shape[std::size_t(k)] = before.shape[std::size_t(order[k].toInt())];
+            view.strides[std::size_t(k)] = before.strides[std::size_t(order[k].toInt())];
+        }
+    }
+    return view;
+}
+
+void compareViewHistogram(const Oracle& o, const QString& key, const Tensor& view, bool log)
+{
+    const QStringList fields = o.values.value(key);
+    if (fields.isEmpty())
+        return;
+    const int bins = int(fields.size()) - 2;
+    const auto counts = histogram(view, bins, fields[0].toDouble(), fields[1].toDouble(), log);
     QCOMPARE(int(counts.size()), bins);
     for (int b = 0; b < bins; ++b)
         QVERIFY2(counts[std::size_t(b)] == fields[b + 2].toLongLong(),
@@ -239,6 +306,135 @@ private slots:
         const auto cancelled = computeStatistics(data, std::int64_t(values.size()), DType::Float32, false, options);
         QVERIFY(cancelled.cancelled);
         QCOMPARE(polls, 2);
+    }
+
+    void viewsMatchNumpy_data()
+    {
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<int>("type");
+        QTest::addColumn<QString>("order");
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("seed");
+        QTest::addColumn<QString>("index");
+        QTest::addColumn<QString>("axes");
+        const auto f32 = int(DType::Float32);
+        QTest::newRow("reversed, stepped, transposed") << "float32" << f32 << "<"
+                                                       << "4,5,6" << 1 << "::-1, 1:, ::2"
+                                                       << "2,0,1";
+        QTest::newRow("big-endian float64, negative step") << "float64" << int(DType::Float64) << ">"
+                                                           << "7,9" << 2 << "::2, ::-3"
+                                                           << "-";
+        QTest::newRow("column across blocks") << "float32" << f32 << "<"
+                                              << "3000,2" << 2 << ":, 0"
+                                              << "-";
+        QTest::newRow("transposed whole") << "float32" << f32 << "<"
+                                          << "2,3000" << 2 << "..."
+                                          << "1,0";
+        QTest::newRow("long reversed rows") << "float32" << f32 << "<"
+                                            << "4,2100" << 1 << "::-1, 10:2090"
+                                            << "-";
+        QTest::newRow("int16 big-endian") << "int16" << int(DType::Int16) << ">"
+                                          << "5,6,7" << 3 << "1:4, ::-1, 2"
+                                          << "-";
+        QTest::newRow("bfloat16 transposed") << "bfloat16" << int(DType::BFloat16) << "<"
+                                             << "600,8" << 2 << "::-1, 3:7"
+                                             << "1,0";
+        QTest::newRow("rows over chunks") << "float32" << f32 << "<"
+                                          << "1100,1100" << 1 << "..., 1:"
+                                          << "-";
+        QTest::newRow("scalar") << "float64" << int(DType::Float64) << "<"
+                                << "3,4" << 2 << "2, 1"
+                                << "-";
+        QTest::newRow("empty") << "float32" << f32 << "<"
+                               << "3,4" << 2 << "1:1"
+                               << "-";
+    }
+
+    void viewsMatchNumpy()
+    {
+        QFETCH(QString, dtype);
+        QFETCH(int, type);
+        QFETCH(QString, order);
+        QFETCH(QString, shape);
+        QFETCH(int, seed);
+        QFETCH(QString, index);
+        QFETCH(QString, axes);
+        Oracle oracle;
+        QVERIFY(runViewOracle(dtype, order, shape, seed, index, axes, oracle));
+        const bool swap = order == QLatin1String(">");
+        const auto view = makeView(oracle, DType(type), swap, shape, index, axes);
+        QVERIFY(view);
+        QCOMPARE(view->elementCount(), oracle.integer(QStringLiteral("count")));
+        for (const int threads : { 1, 3 }) {
+            StatisticsOptions options;
+            options.threads = threads;
+            compareWithOracle(computeStatistics(*view, options), oracle);
+        }
+        compareViewHistogram(oracle, QStringLiteral("hist"), *view, false);
+        compareViewHistogram(oracle, QStringLiteral("loghist"), *view, true);
+    }
+
+    void broadcastView()
+    {
+        // numpy.broadcast_to([1, 2, 3], (4, 3)): mean 2, std sqrt(2/3), L2 sqrt(4 * 14), |x| mean 2.
+        const float values[] = { 1, 2, 3 };
+        const auto* bytes = reinterpret_cast<const std::byte*>(values);
+        Tensor t;
+        t.shape = { 4, 3 };
+        t.strides = { 0, 4 };
+        t.data = std::make_shared<MemoryTensorData>(std::vector<std::byte>(bytes, bytes + sizeof values));
+        const auto s = computeStatistics(t);
+        QCOMPARE(s.count, 12);
+        QCOMPARE(s.min, 1.0);
+        QCOMPARE(s.max, 3.0);
+        COMPARE_CLOSE(s.mean, 2.0);
+        COMPARE_CLOSE(s.std, std::sqrt(2.0 / 3.0));
+        COMPARE_CLOSE(s.l2, std::sqrt(56.0));
+        COMPARE_CLOSE(s.meanAbs, 2.0);
+        QCOMPARE(histogram(t, 3, 1, 3, false), (std::vector<std::int64_t> { 4, 4, 4 }));
+    }
+
+    void viewOutsideItsData()
+    {
+        const float values[] = { 1, 2, 3 };
+        const auto* bytes = reinterpret_cast<const std::byte*>(values);
+        Tensor t;
+        t.shape = { 2, 3 }; // claims six elements over three
+        t.strides = { 12, 4 };
+        t.data = std::make_shared<MemoryTensorData>(std::vector<std::byte>(bytes, bytes + sizeof values));
+        auto s = computeStatistics(t);
+        QCOMPARE(s.count, 6);
+        QCOMPARE(s.nan, 6);
+        QVERIFY(std::isnan(s.mean));
+        t.strides = { -12, 4 }; // starts before the data
+        s = computeStatistics(t);
+        QCOMPARE(s.nan, 6);
+        t.data.reset();
+        QCOMPARE(computeStatistics(t).nan, 6);
+        QCOMPARE(histogram(t, 2, 0, 4, false), std::vector<std::int64_t>(2, 0));
+    }
+
+    void viewCancel()
+    {
+        std::vector<float> values(std::size_t(2048 * 512 * 4), 1.5f);
+        const auto* bytes = reinterpret_cast<const std::byte*>(values.data());
+        Tensor t;
+        t.shape = { std::int64_t(values.size()) / 2 };
+        t.strides = { 8 }; // every other element: the gathering path
+        t.data
+            = std::make_shared<MemoryTensorData>(std::vector<std::byte>(bytes, bytes + values.size() * sizeof(float)));
+        StatisticsOptions options;
+        options.threads = 2;
+        int polls = 0;
+        options.cancel = [&] { return ++polls >= 2; };
+        QVERIFY(computeStatistics(t, options).cancelled);
+        polls = 0;
+        QVERIFY(histogram(t, 4, 0, 2, false, options).empty());
+        options.cancel = {};
+        const auto s = computeStatistics(t, options);
+        QVERIFY(!s.cancelled);
+        QCOMPARE(s.count, std::int64_t(values.size()) / 2);
+        QCOMPARE(s.mean, 1.5);
     }
 
     void histogramRejectsBadRanges()
