@@ -271,6 +271,43 @@ Partial rangeStats(const std::byte* data, std::int64_t begin, std::int64_t end, 
     return total;
 }
 
+/// Runs `work(chunk)` for chunks [0, chunks) on `options.threads` threads, the calling thread polling the
+/// cancel callback and reporting progress. Returns false when cancelled.
+template<typename Work> bool runChunks(std::int64_t chunks, const StatisticsOptions& options, Work&& work)
+{
+    std::atomic<std::int64_t> next { 0 };
+    std::atomic<std::int64_t> done { 0 };
+    std::atomic<bool> stop { false };
+    auto loop = [&](bool caller) {
+        for (;;) {
+            if (caller && options.cancel && options.cancel())
+                stop = true;
+            if (stop)
+                return;
+            const std::int64_t c = next.fetch_add(1);
+            if (c >= chunks)
+                return;
+            work(c);
+            const std::int64_t finished = done.fetch_add(1) + 1;
+            if (caller && options.progress)
+                options.progress(double(finished) / double(chunks));
+        }
+    };
+    int threads = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    threads = int(std::min<std::int64_t>(threads, std::max<std::int64_t>(chunks, 1)));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(loop, false);
+    loop(true);
+    for (auto& thread : pool)
+        thread.join();
+    if (stop)
+        return false;
+    if (options.progress)
+        options.progress(1.0);
+    return true;
+}
+
 /// The public statistics of merged partials; `result.count` is set by the caller.
 void finish(const Partial& total, TensorStatistics& result)
 {
@@ -279,6 +316,8 @@ void finish(const Partial& total, TensorStatistics& result)
     result.posInf = total.posInf;
     result.negInf = total.negInf;
     result.zeros = total.zeros;
+    result.finiteMin = total.finite > 0 ? total.min : kNaN;
+    result.finiteMax = total.finite > 0 ? total.max : kNaN;
     const std::int64_t nonNaN = total.finite + total.posInf + total.negInf;
     if (nonNaN == 0) {
         result.min = result.max = result.mean = result.std = result.meanAbs = kNaN;
@@ -310,43 +349,16 @@ TensorStatistics computeStatistics(const std::byte* data, std::int64_t count, DT
     result.count = std::max<std::int64_t>(count, 0);
     const std::int64_t chunks = (result.count + kChunk - 1) / kChunk;
     std::vector<Partial> partials(static_cast<std::size_t>(chunks));
-    std::atomic<std::int64_t> next { 0 };
-    std::atomic<std::int64_t> done { 0 };
-    std::atomic<bool> stop { false };
-
     // Workers take chunks in any order but each result lands in its chunk's slot, so the merge below is in
     // index order and the result does not depend on scheduling.
-    auto work = [&](bool caller) {
-        for (;;) {
-            if (caller && options.cancel && options.cancel())
-                stop = true;
-            if (stop)
-                return;
-            const std::int64_t c = next.fetch_add(1);
-            if (c >= chunks)
-                return;
-            const std::int64_t begin = c * kChunk;
-            partials[std::size_t(c)] = rangeStats(data, begin, std::min(begin + kChunk, result.count), type, swap);
-            const std::int64_t finished = done.fetch_add(1) + 1;
-            if (caller && options.progress)
-                options.progress(double(finished) / double(chunks));
-        }
-    };
-
-    int threads = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-    threads = int(std::min<std::int64_t>(threads, std::max<std::int64_t>(chunks, 1)));
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work, false);
-    work(true);
-    for (auto& thread : pool)
-        thread.join();
-    if (stop) {
+    const bool done = runChunks(chunks, options, [&](std::int64_t c) {
+        const std::int64_t begin = c * kChunk;
+        partials[std::size_t(c)] = rangeStats(data, begin, std::min(begin + kChunk, result.count), type, swap);
+    });
+    if (!done) {
         result.cancelled = true;
         return result;
     }
-    if (options.progress)
-        options.progress(1.0);
 
     Partial total;
     for (const Partial& p : partials)
@@ -496,43 +508,6 @@ template<typename Run> void forEachRun(const Walk& walk, std::int64_t begin, std
         }
     }
     flush();
-}
-
-/// Runs `work(chunk)` for chunks [0, chunks) on `options.threads` threads, the calling thread polling the
-/// cancel callback and reporting progress. Returns false when cancelled.
-template<typename Work> bool runChunks(std::int64_t chunks, const StatisticsOptions& options, Work&& work)
-{
-    std::atomic<std::int64_t> next { 0 };
-    std::atomic<std::int64_t> done { 0 };
-    std::atomic<bool> stop { false };
-    auto loop = [&](bool caller) {
-        for (;;) {
-            if (caller && options.cancel && options.cancel())
-                stop = true;
-            if (stop)
-                return;
-            const std::int64_t c = next.fetch_add(1);
-            if (c >= chunks)
-                return;
-            work(c);
-            const std::int64_t finished = done.fetch_add(1) + 1;
-            if (caller && options.progress)
-                options.progress(double(finished) / double(chunks));
-        }
-    };
-    int threads = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-    threads = int(std::min<std::int64_t>(threads, std::max<std::int64_t>(chunks, 1)));
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(loop, false);
-    loop(true);
-    for (auto& thread : pool)
-        thread.join();
-    if (stop)
-        return false;
-    if (options.progress)
-        options.progress(1.0);
-    return true;
 }
 
 } // namespace

@@ -27,6 +27,10 @@ struct TensorStatistics
     double std = 0; ///< population standard deviation (numpy's ddof=0)
     double meanAbs = 0;
     double l2 = 0;
+    /// Extremes of the finite elements only (min/max become infinite with any infinity); NaN when none is
+    /// finite. Histograms of tensors with infinities take their range from these.
+    double finiteMin = 0;
+    double finiteMax = 0;
     bool cancelled = false; ///< the cancel callback stopped the computation; the other fields are not valid
 };
 

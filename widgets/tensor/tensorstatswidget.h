@@ -1,27 +1,29 @@
 #pragma once
 
+#include "common/chartdata.h"
 #include "tensor/tensor.h"
 #include "tensor/tensorstatistics.h"
 
-#include <QFutureWatcher>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QWidget>
 
-#include <atomic>
+#include <cstdint>
 #include <list>
 #include <memory>
 #include <optional>
 #include <vector>
 
 class QCheckBox;
+class QCPBars;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QProgressBar;
 class QToolButton;
 class QTableWidget;
+class QTimer;
 
 namespace runlens {
 class ChartExportMenu;
@@ -117,6 +119,8 @@ public:
     QCustomPlot* plot() const { return m_plot; }
     QProgressBar* progressBar() const { return m_progress; }
     QToolButton* cancelButton() const { return m_cancel; }
+    /// Shown after a cancelled whole-tensor computation, to start it again.
+    QToolButton* computeButton() const { return m_compute; }
     QCheckBox* logCheckBox() const { return m_logBox; }
     QComboBox* sourceCombo() const { return m_sourceCombo; }
     ChartExportMenu* exportMenu() const { return m_exportMenu; }
@@ -125,41 +129,45 @@ signals:
     void wholeStatisticsReady(const QString& location, const tensor::TensorStatistics& statistics);
 
 private:
-    /// What a worker hands back: statistics plus the histogram over their finite range.
-    struct Result
-    {
-        tensor::TensorStatistics statistics;
-        std::vector<std::int64_t> histogram;
-        double histogramMin = 0;
-        double histogramMax = 0;
-    };
     struct Histogram
     {
         std::vector<std::int64_t> counts;
         double min = 0;
         double max = 0;
     };
+    /// What a worker hands back: statistics (unless given) and the histogram over their finite range.
+    struct Result
+    {
+        tensor::TensorStatistics statistics;
+        Histogram histogram;
+    };
     struct Job;
 
-    static Result compute(const tensor::Tensor& tensor, const tensor::StatisticsOptions& options);
+    static Result compute(const tensor::Tensor& tensor, const std::optional<tensor::TensorStatistics>& known,
+                          const tensor::StatisticsOptions& options);
     void startSlice();
+    /// Starts the whole-tensor job: statistics unless known, and the histogram.
     void startWhole();
     void stopSliceJob();
     void stopWholeJob();
+    void wholeFinished(const Result& result, bool computedStatistics);
     void showColumn(int column, const std::optional<tensor::TensorStatistics>& statistics, const QString& pending);
     void updateHistogram();
     void updateProgress();
+    void updateWholeControls();
+    ChartData chartData() const;
 
     QPointer<TensorStatsCache> m_cache;
     tensor::Tensor m_slice;
     bool m_hasSlice = false;
     tensor::Tensor m_whole;
     bool m_hasWhole = false;
+    bool m_wholeCancelled = false;
     QString m_location;
     std::optional<tensor::TensorStatistics> m_sliceStats;
     std::optional<tensor::TensorStatistics> m_wholeStats;
-    Histogram m_sliceHistogram;
-    Histogram m_wholeHistogram;
+    std::optional<Histogram> m_sliceHistogram;
+    std::optional<Histogram> m_wholeHistogram;
     Histogram m_histogram; ///< the one shown
     std::shared_ptr<Job> m_sliceJob;
     std::shared_ptr<Job> m_wholeJob;
@@ -169,11 +177,15 @@ private:
 
     QTableWidget* m_table = nullptr;
     QCustomPlot* m_plot = nullptr;
+    QCPBars* m_bars = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
+    QToolButton* m_compute = nullptr;
+    QToolButton* m_exportButton = nullptr;
     QCheckBox* m_logBox = nullptr;
     QComboBox* m_sourceCombo = nullptr;
     QLabel* m_status = nullptr;
+    QTimer* m_progressTimer = nullptr;
     ChartExportMenu* m_exportMenu = nullptr;
 };
 

@@ -74,6 +74,9 @@ def describe(a):
         out["std"] = np.nanstd(a)
         out["meanabs"] = np.nanmean(np.abs(a))
         out["l2"] = np.sqrt(np.nansum(a * a))
+        finite_values = a[np.isfinite(a)]
+        out["finitemin"] = finite_values.min() if finite_values.size else np.nan
+        out["finitemax"] = finite_values.max() if finite_values.size else np.nan
     for key, value in out.items():
         print(key, repr(float(value)) if isinstance(value, (float, np.floating)) else value)
     finite = a[np.isfinite(a)]

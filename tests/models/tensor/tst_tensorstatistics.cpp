@@ -114,6 +114,8 @@ void compareWithOracle(const TensorStatistics& s, const Oracle& o)
     COMPARE_CLOSE(s.std, o.number(QStringLiteral("std")));
     COMPARE_CLOSE(s.meanAbs, o.number(QStringLiteral("meanabs")));
     COMPARE_CLOSE(s.l2, o.number(QStringLiteral("l2")));
+    COMPARE_CLOSE(s.finiteMin, o.number(QStringLiteral("finitemin")));
+    COMPARE_CLOSE(s.finiteMax, o.number(QStringLiteral("finitemax")));
 }
 
 void compareHistogram(const Oracle& o, const QString& key, DType type, bool swap, bool log)
