@@ -28,22 +28,6 @@ QString tensorLabel(const Tensor& t, const char* fallback)
     return t.name.isEmpty() ? QString::fromLatin1(fallback) : t.name;
 }
 
-/// Whether every element of the view lies inside its data, so the loop below can read without checks.
-bool fitsData(const Tensor& t)
-{
-    if (!t.data || t.strides.size() != t.shape.size())
-        return false;
-    if (t.elementCount() == 0)
-        return true;
-    std::int64_t low = t.offset;
-    std::int64_t high = t.offset;
-    for (size_t k = 0; k < t.shape.size(); ++k) {
-        const std::int64_t span = (t.shape[k] - 1) * t.strides[k];
-        (span < 0 ? low : high) += span;
-    }
-    return low >= 0 && high + itemSize(t.dtype) <= t.data->size();
-}
-
 double elementDiff(double a, double b, CompareMode mode)
 {
     const bool nanA = std::isnan(a);
@@ -91,6 +75,21 @@ struct DropFirst
 
 } // namespace
 
+bool viewInsideData(const Tensor& t)
+{
+    if (!t.data || t.strides.size() != t.shape.size())
+        return false;
+    if (t.elementCount() == 0)
+        return true;
+    std::int64_t low = t.offset;
+    std::int64_t high = t.offset;
+    for (size_t k = 0; k < t.shape.size(); ++k) {
+        const std::int64_t span = (t.shape[k] - 1) * t.strides[k];
+        (span < 0 ? low : high) += span;
+    }
+    return low >= 0 && high + itemSize(t.dtype) <= t.data->size();
+}
+
 CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode, int topK,
                              const std::function<bool()>& cancelled)
 {
@@ -104,7 +103,7 @@ CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode,
         return result;
     }
     for (const Tensor* t : { &a, &b }) {
-        if (!fitsData(*t)) {
+        if (!viewInsideData(*t)) {
             result.error
                 = QCoreApplication::translate("runlens::TensorCompare",
                                               "Cannot compare %1: its data is shorter than its shape %2 needs.")

@@ -44,6 +44,10 @@ struct CompareResult
     bool ok() const { return error.isEmpty(); }
 };
 
+/// Whether every element of `view` lies inside its data (false without data), so that a loop over the view
+/// can read without checking each element.
+bool viewInsideData(const Tensor& view);
+
 /// Compares `a` and `b` element by element in C order. `cancelled` is polled between chunks; when it
 /// returns true the result carries an error and no difference tensor.
 CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode, int topK = 20,

@@ -1,5 +1,7 @@
 #include "tensor/heatmapview.h"
 
+#include "tensor/tensorcompare.h"
+
 #include <QPaintEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -23,21 +25,6 @@ constexpr std::int64_t kMaxElements = std::int64_t(1) << 27;
 constexpr double kMaxContentPixels = 1e9;
 /// From this many pixels per element on, infinite cells get a marker dot.
 constexpr double kMarkerZoom = 6;
-
-bool viewFitsData(const tensor::Tensor& t)
-{
-    if (!t.data || t.strides.size() != t.shape.size())
-        return false;
-    if (t.elementCount() == 0)
-        return true;
-    std::int64_t low = t.offset;
-    std::int64_t high = t.offset;
-    for (size_t k = 0; k < t.shape.size(); ++k) {
-        const std::int64_t span = (t.shape[k] - 1) * t.strides[k];
-        (span < 0 ? low : high) += span;
-    }
-    return low >= 0 && high + tensor::itemSize(t.dtype) <= t.data->size();
-}
 
 /// Colours of one row of float32 elements through the table: the loop the benchmark measures.
 void mapFloatRow(const std::byte* source, std::int64_t stride, std::int64_t count, float lo, float scale,
@@ -84,7 +71,7 @@ void HeatmapView::setTensor(const tensor::Tensor& view)
 {
     m_tensor = {};
     m_rows = m_columns = 0;
-    if ((view.rank() == 1 || view.rank() == 2) && viewFitsData(view) && view.elementCount() <= kMaxElements) {
+    if ((view.rank() == 1 || view.rank() == 2) && tensor::viewInsideData(view) && view.elementCount() <= kMaxElements) {
         m_tensor = view;
         m_rows = view.rank() == 2 ? view.shape[0] : 1;
         m_columns = view.rank() == 2 ? view.shape[1] : view.shape[0];

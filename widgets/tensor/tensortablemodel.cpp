@@ -1,6 +1,7 @@
 #include "tensor/tensortablemodel.h"
 
 #include "common/chartpalette.h"
+#include "tensor/tensorcompare.h"
 
 #include <QGuiApplication>
 #include <QPalette>
@@ -39,7 +40,11 @@ template<typename T> QString shortest(T value)
         return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
     char buffer[64];
     const auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
-    return QString::fromLatin1(buffer, int(end - buffer));
+    QString text = QString::fromLatin1(buffer, int(end - buffer));
+    // Integral floats keep a ".0" as numpy and Python print them, so they do not read as integers.
+    if (!text.contains(QLatin1Char('.')) && !text.contains(QLatin1Char('e')))
+        text += QStringLiteral(".0");
+    return text;
 }
 
 QString formatted(double value, bool scientific, int precision)
@@ -59,21 +64,6 @@ bool isSinglePrecision(tensor::DType type)
         || type == DType::Float8E4M3 || type == DType::Float8E5M2;
 }
 
-bool viewFitsData(const tensor::Tensor& t)
-{
-    if (!t.data || t.strides.size() != t.shape.size())
-        return false;
-    if (t.elementCount() == 0)
-        return true;
-    std::int64_t low = t.offset;
-    std::int64_t high = t.offset;
-    for (size_t k = 0; k < t.shape.size(); ++k) {
-        const std::int64_t span = (t.shape[k] - 1) * t.strides[k];
-        (span < 0 ? low : high) += span;
-    }
-    return low >= 0 && high + tensor::itemSize(t.dtype) <= t.data->size();
-}
-
 } // namespace
 
 TensorTableModel::TensorTableModel(QObject* parent)
@@ -88,7 +78,7 @@ void TensorTableModel::setTensor(const tensor::Tensor& view)
     m_tensor = view;
     m_rows = m_columns = 0;
     m_rowStride = m_columnStride = 0;
-    if (view.rank() <= 2 && viewFitsData(view)) {
+    if (view.rank() <= 2 && tensor::viewInsideData(view)) {
         switch (view.rank()) {
         case 0:
             m_rows = m_columns = 1;
