@@ -1,33 +1,132 @@
 #include "tensorcomparewidget.h"
 
+#include "tensor/heatmapview.h"
+#include "tensor/tensorcompare.h"
+
 #include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <climits>
+#include <cmath>
 
 namespace runlens::tensorview {
 
+namespace {
+
+QString formatNumber(double v)
+{
+    if (std::isnan(v))
+        return QStringLiteral("NaN");
+    if (std::isinf(v))
+        return v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf");
+    return QString::number(v, 'g', 6);
+}
+
+QString indexText(const std::vector<std::int64_t>& index)
+{
+    QStringList parts;
+    for (const std::int64_t i : index)
+        parts << QString::number(i);
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+tensor::CompareMode toCompareMode(TensorCompareWidget::Mode mode)
+{
+    switch (mode) {
+    case TensorCompareWidget::Mode::Difference:
+        return tensor::CompareMode::Difference;
+    case TensorCompareWidget::Mode::AbsoluteDifference:
+        return tensor::CompareMode::AbsoluteDifference;
+    case TensorCompareWidget::Mode::RelativeDifference:
+        return tensor::CompareMode::RelativeDifference;
+    }
+    return tensor::CompareMode::Difference;
+}
+
+/// The difference as the heatmap can draw it: rank 0 as one cell, rank > 2 with the leading dimensions
+/// folded into rows (the difference is C-ordered, so this is only new shape and strides).
+tensor::Tensor heatmapView(tensor::Tensor difference)
+{
+    if (difference.rank() <= 2 && difference.rank() >= 1)
+        return difference;
+    const std::int64_t columns = difference.rank() == 0 ? 1 : difference.shape.back();
+    const std::int64_t rows = columns == 0 ? 0 : difference.elementCount() / columns;
+    difference.shape = { rows, columns };
+    difference.strides = tensor::Tensor::contiguousStrides(difference.shape, int(sizeof(double)));
+    return difference;
+}
+
+} // namespace
+
 struct TensorCompareWidget::Outcome
 {
+    tensor::CompareResult result;
+    std::int64_t count = 0;
 };
 
 struct TensorCompareWidget::Job
 {
+    std::atomic<bool> cancelled { false };
 };
 
 TensorCompareWidget::TensorCompareWidget(QWidget* parent)
     : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    auto* top = new QHBoxLayout;
+    m_title = new QLabel(this);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    top->addWidget(m_title, 1);
     m_modeCombo = new QComboBox(this);
+    m_modeCombo->addItem(tr("Difference a \u2212 b"), int(Mode::Difference));
+    m_modeCombo->addItem(tr("Absolute |a \u2212 b|"), int(Mode::AbsoluteDifference));
+    m_modeCombo->addItem(tr("Relative |a \u2212 b| / max(|a|, |b|)"), int(Mode::RelativeDifference));
+    top->addWidget(m_modeCombo);
+    layout->addLayout(top);
+    connect(m_modeCombo, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setMode(Mode(m_modeCombo->itemData(index).toInt())); });
+
     m_summary = new QLabel(this);
-    m_table = new QTableWidget(this);
-    layout->addWidget(m_modeCombo);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_summary);
-    layout->addWidget(m_table);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_heatmap = new HeatmapView(splitter);
+    m_table = new QTableWidget(0, 4, splitter);
+    m_table->setHorizontalHeaderLabels({ tr("Index"), tr("a"), tr("b"), tr("Difference") });
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->setToolTip(tr("The largest differences; click a row to go to its element"));
+    splitter->addWidget(m_heatmap);
+    splitter->addWidget(m_table);
+    layout->addWidget(splitter, 1);
+    auto activate = [this](int row) {
+        if (m_outcome && row >= 0 && std::size_t(row) < m_outcome->result.largest.size())
+            emit indexActivated(m_outcome->result.largest[std::size_t(row)].index);
+    };
+    connect(m_table, &QTableWidget::cellClicked, this, [activate](int row, int) { activate(row); });
+    connect(m_table, &QTableWidget::cellActivated, this, [activate](int row, int) { activate(row); });
+
+    clear();
 }
 
-TensorCompareWidget::~TensorCompareWidget() = default;
+TensorCompareWidget::~TensorCompareWidget()
+{
+    stopJob();
+}
 
 void TensorCompareWidget::setTensors(const tensor::Tensor& a, const QString& labelA, const tensor::Tensor& b,
                                      const QString& labelB)
@@ -37,16 +136,36 @@ void TensorCompareWidget::setTensors(const tensor::Tensor& a, const QString& lab
     m_labelA = labelA;
     m_labelB = labelB;
     m_hasTensors = true;
+    m_title->setText(tr("a: %1   b: %2").arg(labelA, labelB));
+    m_title->setToolTip(m_title->text());
+    start();
 }
 
 void TensorCompareWidget::clear()
 {
+    stopJob();
     m_hasTensors = false;
+    m_a = {};
+    m_b = {};
+    m_labelA.clear();
+    m_labelB.clear();
+    m_outcome.reset();
+    m_title->clear();
+    showMessage(tr("Pick two tensors of the same shape to compare."));
 }
 
 void TensorCompareWidget::setMode(Mode mode)
 {
+    const int index = m_modeCombo->findData(int(mode));
+    if (index != m_modeCombo->currentIndex()) {
+        const QSignalBlocker blocker(m_modeCombo);
+        m_modeCombo->setCurrentIndex(index);
+    }
+    if (mode == m_mode)
+        return;
     m_mode = mode;
+    if (m_hasTensors)
+        start();
 }
 
 QString TensorCompareWidget::summaryText() const
@@ -56,7 +175,87 @@ QString TensorCompareWidget::summaryText() const
 
 std::vector<std::vector<std::int64_t>> TensorCompareWidget::largestIndices() const
 {
-    return {};
+    std::vector<std::vector<std::int64_t>> indices;
+    if (m_outcome) {
+        for (const tensor::CompareEntry& entry : m_outcome->result.largest)
+            indices.push_back(entry.index);
+    }
+    return indices;
+}
+
+void TensorCompareWidget::start()
+{
+    stopJob();
+    const tensor::CompareMode mode = toCompareMode(m_mode);
+    auto run = [mode](const tensor::Tensor& a, const tensor::Tensor& b, const std::function<bool()>& cancelled) {
+        auto outcome = std::make_shared<Outcome>();
+        outcome->result = tensor::compareTensors(a, b, mode, kLargest, cancelled);
+        outcome->count = a.elementCount();
+        return std::shared_ptr<const Outcome>(std::move(outcome));
+    };
+    if (m_a.elementCount() <= kSynchronousLimit || m_a.shape != m_b.shape) {
+        showOutcome(run(m_a, m_b, {}));
+        return;
+    }
+    auto job = std::make_shared<Job>();
+    m_job = job;
+    m_outcome.reset();
+    showMessage(tr("Comparing %Ln elements\u2026", nullptr, int(std::min<std::int64_t>(m_a.elementCount(), INT_MAX))));
+    QtConcurrent::run([a = m_a, b = m_b, job, run] {
+        return run(a, b, [job] { return job->cancelled.load(); });
+    }).then(this, [this, job](const std::shared_ptr<const Outcome>& outcome) {
+        if (job != m_job)
+            return; // another pair or mode was chosen meanwhile
+        m_job.reset();
+        showOutcome(outcome);
+    });
+}
+
+void TensorCompareWidget::stopJob()
+{
+    if (m_job)
+        m_job->cancelled = true;
+    m_job.reset();
+}
+
+void TensorCompareWidget::showMessage(const QString& message)
+{
+    m_summary->setText(message);
+    m_heatmap->setTensor({});
+    m_table->setRowCount(0);
+}
+
+void TensorCompareWidget::showOutcome(const std::shared_ptr<const Outcome>& outcome)
+{
+    m_outcome = outcome;
+    const tensor::CompareResult& r = outcome->result;
+    if (!r.ok()) {
+        showMessage(r.error);
+        emit comparisonReady();
+        return;
+    }
+    QStringList parts;
+    parts << tr("max |diff| %1").arg(formatNumber(r.maxAbs)) << tr("mean |diff| %1").arg(formatNumber(r.meanAbs))
+          << tr("RMSE %1").arg(formatNumber(r.rmse))
+          << tr("differing %1 of %2").arg(QString::number(r.differing), QString::number(outcome->count))
+          << tr("NaN mismatches %1").arg(r.nanMismatch);
+    m_summary->setText(parts.join(QStringLiteral(" \u00b7 ")));
+
+    m_heatmap->setColorMap(m_mode == Mode::Difference ? ColorMap::Diverging : ColorMap::Viridis);
+    m_heatmap->setScale(HeatmapView::Scale::Slice);
+    m_heatmap->setTensor(heatmapView(r.difference));
+
+    m_table->setRowCount(int(r.largest.size()));
+    for (int row = 0; row < int(r.largest.size()); ++row) {
+        const tensor::CompareEntry& e = r.largest[std::size_t(row)];
+        const QString texts[] = { indexText(e.index), formatNumber(e.a), formatNumber(e.b), formatNumber(e.diff) };
+        for (int column = 0; column < 4; ++column) {
+            auto* item = new QTableWidgetItem(texts[column]);
+            item->setTextAlignment((column == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+            m_table->setItem(row, column, item);
+        }
+    }
+    emit comparisonReady();
 }
 
 } // namespace runlens::tensorview

@@ -63,7 +63,7 @@ private:
 
     void start();
     void stopJob();
-    void show(const std::shared_ptr<const Outcome>& outcome);
+    void showOutcome(const std::shared_ptr<const Outcome>& outcome);
     void showMessage(const QString& message);
 
     tensor::Tensor m_a;

@@ -1,0 +1,236 @@
+#include "tensor/tensorcomparewidget.h"
+
+#include "tensor/heatmapview.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+
+using namespace runlens;
+using runlens::tensorview::TensorCompareWidget;
+
+namespace {
+
+const QString kOracle = QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/stats_compare_oracle.py");
+
+tensor::Tensor floats(const std::vector<float>& values, std::vector<std::int64_t> shape)
+{
+    std::vector<std::byte> bytes(values.size() * sizeof(float));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    tensor::Tensor t;
+    t.shape = std::move(shape);
+    t.strides = tensor::Tensor::contiguousStrides(t.shape, 4);
+    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    return t;
+}
+
+tensor::Tensor readFloats(const QString& path, std::vector<std::int64_t> shape)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray bytes = file.readAll();
+    std::vector<float> values(std::size_t(bytes.size()) / 4);
+    std::memcpy(values.data(), bytes.constData(), values.size() * 4);
+    return floats(values, std::move(shape));
+}
+
+/// The oracle's two tensors and, per mode, its summary numbers and largest-difference rows.
+struct Known
+{
+    tensor::Tensor a;
+    tensor::Tensor b;
+    QHash<QString, QStringList> summary;
+    QHash<QString, QList<QStringList>> rows;
+};
+
+bool loadKnown(Known& known)
+{
+    QTemporaryDir dir;
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"), { kOracle, dir.path() });
+    if (!python.waitForFinished(60000) || python.exitCode() != 0) {
+        qWarning() << "oracle failed:" << python.readAllStandardError();
+        return false;
+    }
+    for (const QString& line : QString::fromUtf8(python.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts)) {
+        // Index texts hold a space ("[1, 3]"), so rows are split around them.
+        const QString mode = line.section(u' ', 0, 0);
+        const QString kind = line.section(u' ', 1, 1);
+        const QString rest = line.section(u' ', 2);
+        if (kind == QLatin1String("summary")) {
+            known.summary.insert(mode, rest.split(u' '));
+        } else {
+            const qsizetype close = rest.indexOf(u']');
+            QStringList fields { rest.left(close + 1) };
+            fields += rest.mid(close + 2).split(u' ');
+            known.rows[mode].append(fields);
+        }
+    }
+    known.a = readFloats(dir.filePath(QStringLiteral("a.bin")), { 3, 4 });
+    known.b = readFloats(dir.filePath(QStringLiteral("b.bin")), { 3, 4 });
+    return known.a.data && known.b.data && known.summary.size() == 3;
+}
+
+/// `count` copies of one float through a zero stride: many elements without the memory.
+tensor::Tensor endless(float value)
+{
+    tensor::Tensor t = floats({ value }, { 1 });
+    t.shape = { std::int64_t(1) << 34 };
+    t.strides = { 0 };
+    return t;
+}
+
+} // namespace
+
+class TstTensorCompareWidget : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void summaryAndLargest_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<int>("comboIndex");
+        QTest::newRow("difference") << "difference" << 0;
+        QTest::newRow("absolute") << "absolute" << 1;
+        QTest::newRow("relative") << "relative" << 2;
+    }
+
+    void summaryAndLargest()
+    {
+        QFETCH(QString, mode);
+        QFETCH(int, comboIndex);
+        Known known;
+        QVERIFY(loadKnown(known));
+        TensorCompareWidget widget;
+        widget.modeCombo()->setCurrentIndex(comboIndex);
+        QCOMPARE(int(widget.mode()), comboIndex);
+        QSignalSpy ready(&widget, &TensorCompareWidget::comparisonReady);
+        widget.setTensors(known.a, QStringLiteral("step 1"), known.b, QStringLiteral("step 2"));
+        QVERIFY(!widget.isComputing()); // small: compared at once
+        QCOMPARE(ready.size(), 1);
+
+        const QStringList s = known.summary.value(mode);
+        QCOMPARE(s.size(), 6);
+        const QString expected
+            = QStringLiteral("max |diff| %1 \u00b7 mean |diff| %2 \u00b7 RMSE %3 \u00b7 differing %4 of "
+                             "%5 \u00b7 NaN mismatches %6")
+                  .arg(s[0], s[1], s[2], s[3], s[4], s[5]);
+        QCOMPARE(widget.summaryText(), expected);
+
+        const QList<QStringList> rows = known.rows.value(mode);
+        QCOMPARE(widget.largestTable()->rowCount(), rows.size());
+        QCOMPARE(int(widget.largestIndices().size()), rows.size());
+        for (int row = 0; row < rows.size(); ++row) {
+            for (int column = 0; column < 4; ++column)
+                QCOMPARE(widget.largestTable()->item(row, column)->text(), rows[row][column]);
+        }
+
+        QCOMPARE(widget.heatmap()->rows(), 3);
+        QCOMPARE(widget.heatmap()->columns(), 4);
+        QCOMPARE(widget.heatmap()->colorMap(), comboIndex == 0 ? ColorMap::Diverging : ColorMap::Viridis);
+    }
+
+    void modeChangeRecomputes()
+    {
+        Known known;
+        QVERIFY(loadKnown(known));
+        TensorCompareWidget widget;
+        widget.setTensors(known.a, QStringLiteral("a"), known.b, QStringLiteral("b"));
+        QVERIFY(widget.summaryText().contains(QStringLiteral("mean |diff| ") + known.summary["difference"][1]));
+        widget.modeCombo()->setCurrentIndex(2);
+        QCOMPARE(widget.mode(), TensorCompareWidget::Mode::RelativeDifference);
+        QVERIFY(widget.summaryText().contains(QStringLiteral("mean |diff| ") + known.summary["relative"][1]));
+        QCOMPARE(widget.largestTable()->item(1, 0)->text(), known.rows["relative"][1][0]);
+    }
+
+    void clickingARowActivatesItsIndex()
+    {
+        Known known;
+        QVERIFY(loadKnown(known));
+        TensorCompareWidget widget;
+        widget.resize(600, 600);
+        widget.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&widget));
+        widget.setTensors(known.a, QStringLiteral("a"), known.b, QStringLiteral("b"));
+        QSignalSpy activated(&widget, &TensorCompareWidget::indexActivated);
+        QTableWidget* table = widget.largestTable();
+        const QRect rect = table->visualItemRect(table->item(2, 1));
+        QVERIFY(rect.isValid());
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, rect.center());
+        QCOMPARE(activated.size(), 1);
+        const auto index = activated.first().at(0).value<std::vector<std::int64_t>>();
+        // The third largest difference of a - b is at [0, 3] (numpy).
+        QCOMPARE(known.rows["difference"][2][0], QStringLiteral("[0, 3]"));
+        QCOMPARE(index, (std::vector<std::int64_t> { 0, 3 }));
+    }
+
+    void shapeMismatchIsReported()
+    {
+        TensorCompareWidget widget;
+        widget.setTensors(floats({ 1, 2, 3, 4 }, { 2, 2 }), QStringLiteral("a"), floats({ 1, 2, 3, 4 }, { 4 }),
+                          QStringLiteral("b"));
+        QVERIFY(!widget.isComputing());
+        QVERIFY2(widget.summaryText().contains(QStringLiteral("shapes differ")), qPrintable(widget.summaryText()));
+        QCOMPARE(widget.largestTable()->rowCount(), 0);
+        QCOMPARE(widget.heatmap()->rows(), 0);
+        widget.clear();
+        QCOMPARE(widget.largestTable()->rowCount(), 0);
+        QVERIFY(!widget.summaryText().isEmpty());
+    }
+
+    void largeTensorsInTheBackground()
+    {
+        // 3-D, 40 x 50 x 40 = 80000 elements: b = a except at [7, 11, 13] (+3) and [30, 2, 39] (-1).
+        const std::int64_t n = 40 * 50 * 40;
+        QVERIFY(n > TensorCompareWidget::kSynchronousLimit);
+        std::vector<float> values(static_cast<std::size_t>(n));
+        for (std::int64_t i = 0; i < n; ++i)
+            values[std::size_t(i)] = float(i % 1000) / 8;
+        std::vector<float> changed = values;
+        changed[std::size_t((7 * 50 + 11) * 40 + 13)] += 3;
+        changed[std::size_t((30 * 50 + 2) * 40 + 39)] -= 1;
+        TensorCompareWidget widget;
+        widget.setTensors(floats(changed, { 40, 50, 40 }), QStringLiteral("b"), floats(values, { 40, 50, 40 }),
+                          QStringLiteral("a"));
+        // On a worker (the result may even be there before this line; only the endless case below is sure
+        // to be still running).
+        QTRY_VERIFY(!widget.isComputing());
+        const auto indices = widget.largestIndices();
+        QCOMPARE(int(indices.size()), 2);
+        QCOMPARE(indices[0], (std::vector<std::int64_t> { 7, 11, 13 }));
+        QCOMPARE(indices[1], (std::vector<std::int64_t> { 30, 2, 39 }));
+        QVERIFY(widget.summaryText().contains(QStringLiteral("differing 2 of 80000")));
+        // Rank 3 folds into rows for the heatmap.
+        QCOMPARE(widget.heatmap()->rows(), 40 * 50);
+        QCOMPARE(widget.heatmap()->columns(), 40);
+    }
+
+    void switchingCancelsTheRunningComparison()
+    {
+        TensorCompareWidget widget;
+        QSignalSpy ready(&widget, &TensorCompareWidget::comparisonReady);
+        widget.setTensors(endless(1), QStringLiteral("a"), endless(2), QStringLiteral("b"));
+        QVERIFY(widget.isComputing());
+        QVERIFY(widget.summaryText().startsWith(QStringLiteral("Comparing")));
+        // A small pair replaces it; were the endless job not cancelled, the thread pool would hold this test
+        // at exit for minutes.
+        widget.setTensors(floats({ 1, 2 }, { 2 }), QStringLiteral("a"), floats({ 1, 5 }, { 2 }), QStringLiteral("b"));
+        QVERIFY(!widget.isComputing());
+        QCOMPARE(ready.size(), 1);
+        QVERIFY(widget.summaryText().startsWith(QStringLiteral("max |diff| 3 ")));
+        QTest::qWait(100);
+        QCOMPARE(ready.size(), 1); // the endless job never shows
+        QCOMPARE(widget.largestIndices(), (std::vector<std::vector<std::int64_t>> { { 1 } }));
+    }
+};
+
+QTEST_MAIN(TstTensorCompareWidget)
+#include "tst_tensorcomparewidget.moc"
