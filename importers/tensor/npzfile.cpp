@@ -1,0 +1,457 @@
+#include "tensor/npzfile.h"
+
+#include "tensor/npyfile.h"
+#include "tensor/npyheader.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+
+#include <zip.h>
+
+#include <bit>
+#include <limits>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace runlens::tensor {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("runlens::NpzFile", text);
+}
+
+// An inflated member lives in memory; beyond this it is refused rather than risking the machine.
+constexpr std::int64_t kMaxInflatedBytes = std::int64_t(8) << 30;
+// The part of a member read to parse its .npy header: the fixed prefix, then as much as the header claims.
+constexpr std::int64_t kNpyPrefixBytes = 12;
+constexpr std::int64_t kMaxNpyHeaderBytes = (std::int64_t(1) << 20) + kNpyPrefixBytes;
+
+constexpr std::uint32_t kLocalHeaderSignature = 0x04034b50;
+constexpr std::uint32_t kCentralHeaderSignature = 0x02014b50;
+constexpr std::uint32_t kEndSignature = 0x06054b50;
+constexpr std::uint32_t kZip64LocatorSignature = 0x07064b50;
+constexpr std::uint32_t kZip64EndSignature = 0x06064b50;
+constexpr std::int64_t kLocalHeaderBytes = 30;
+constexpr std::int64_t kCentralHeaderBytes = 46;
+constexpr std::int64_t kEndBytes = 22;
+
+/// Little-endian reads from a byte range whose bounds the caller has checked.
+struct Bytes
+{
+    const unsigned char* data = nullptr;
+    std::int64_t size = 0;
+
+    bool has(std::int64_t offset, std::int64_t count) const
+    {
+        return offset >= 0 && count >= 0 && offset <= size && count <= size - offset;
+    }
+    std::uint64_t le(std::int64_t offset, int count) const
+    {
+        std::uint64_t value = 0;
+        for (int i = count - 1; i >= 0; --i)
+            value = value << 8 | data[offset + i];
+        return value;
+    }
+};
+
+/// Where each member's local header starts, by raw name, from the archive's central directory. libzip
+/// reads the same directory but does not tell these offsets.
+std::optional<QHash<QByteArray, std::int64_t>> localHeaderOffsets(const Bytes& bytes)
+{
+    std::int64_t end = -1;
+    for (std::int64_t at = bytes.size - kEndBytes; at >= 0 && at >= bytes.size - kEndBytes - 0xffff; --at) {
+        if (bytes.le(at, 4) == kEndSignature) {
+            end = at;
+            break;
+        }
+    }
+    if (end < 0)
+        return std::nullopt;
+    std::uint64_t entries = bytes.le(end + 10, 2);
+    std::uint64_t directoryOffset = bytes.le(end + 16, 4);
+    if (entries == 0xffff || directoryOffset == 0xffffffff) {
+        const std::int64_t locator = end - 20;
+        if (!bytes.has(locator, 20) || bytes.le(locator, 4) != kZip64LocatorSignature)
+            return std::nullopt;
+        const std::uint64_t end64 = bytes.le(locator + 8, 8);
+        if (end64 > std::uint64_t(bytes.size) || !bytes.has(std::int64_t(end64), 56)
+            || bytes.le(std::int64_t(end64), 4) != kZip64EndSignature)
+            return std::nullopt;
+        entries = bytes.le(std::int64_t(end64) + 32, 8);
+        directoryOffset = bytes.le(std::int64_t(end64) + 48, 8);
+    }
+    if (directoryOffset > std::uint64_t(bytes.size))
+        return std::nullopt;
+    QHash<QByteArray, std::int64_t> offsets;
+    std::int64_t at = std::int64_t(directoryOffset);
+    for (std::uint64_t i = 0; i < entries; ++i) {
+        if (!bytes.has(at, kCentralHeaderBytes) || bytes.le(at, 4) != kCentralHeaderSignature)
+            return std::nullopt;
+        const std::uint64_t compressed = bytes.le(at + 20, 4);
+        const std::uint64_t uncompressed = bytes.le(at + 24, 4);
+        const std::int64_t nameLength = std::int64_t(bytes.le(at + 28, 2));
+        const std::int64_t extraLength = std::int64_t(bytes.le(at + 30, 2));
+        const std::int64_t commentLength = std::int64_t(bytes.le(at + 32, 2));
+        std::uint64_t offset = bytes.le(at + 42, 4);
+        const std::int64_t nameAt = at + kCentralHeaderBytes;
+        if (!bytes.has(nameAt, nameLength + extraLength + commentLength))
+            return std::nullopt;
+        if (offset == 0xffffffff) {
+            // The zip64 extra field holds, in this order, only the values the fixed fields could not.
+            for (std::int64_t x = nameAt + nameLength; x + 4 <= nameAt + nameLength + extraLength;) {
+                const std::uint64_t id = bytes.le(x, 2);
+                const std::int64_t length = std::int64_t(bytes.le(x + 2, 2));
+                if (x + 4 + length > nameAt + nameLength + extraLength)
+                    break;
+                if (id == 0x0001) {
+                    const std::int64_t skip = (uncompressed == 0xffffffff ? 8 : 0) + (compressed == 0xffffffff ? 8 : 0);
+                    if (skip + 8 <= length)
+                        offset = bytes.le(x + 4 + skip, 8);
+                    break;
+                }
+                x += 4 + length;
+            }
+        }
+        offsets.insert(QByteArray(reinterpret_cast<const char*>(bytes.data + nameAt), nameLength),
+                       std::int64_t(std::min<std::uint64_t>(offset, std::numeric_limits<std::int64_t>::max())));
+        at = nameAt + nameLength + extraLength + commentLength;
+    }
+    return offsets;
+}
+
+/// The member as a Tensor without its data, `offset` bytes into whatever holds the member's bytes.
+Tensor layoutOf(const NpyHeader& header, DType type, const QString& name, std::int64_t offset)
+{
+    Tensor layout;
+    layout.name = name;
+    layout.dtype = type;
+    layout.shape = header.shape;
+    layout.offset = offset;
+    layout.swap = header.byteOrder != '|' && (header.byteOrder == '>') != (std::endian::native == std::endian::big);
+    if (header.fortranOrder) {
+        // The first index varies fastest: C strides of the reversed shape, reversed.
+        const std::vector<std::int64_t> reversed(header.shape.rbegin(), header.shape.rend());
+        const std::vector<std::int64_t> strides = Tensor::contiguousStrides(reversed, itemSize(type));
+        layout.strides.assign(strides.rbegin(), strides.rend());
+    } else {
+        layout.strides = Tensor::contiguousStrides(header.shape, itemSize(type));
+    }
+    return layout;
+}
+
+/// An open libzip archive, closed on scope exit.
+struct ZipArchive
+{
+    zip_t* archive = nullptr;
+    QString error;
+
+    explicit ZipArchive(const QString& path)
+    {
+        int code = 0;
+        archive = zip_open(QFile::encodeName(path).constData(), ZIP_RDONLY, &code);
+        if (!archive) {
+            zip_error_t zipError;
+            zip_error_init_with_code(&zipError, code);
+            error = tr("%1: not a readable zip archive (%2); the file may be truncated or damaged")
+                        .arg(path, QString::fromLocal8Bit(zip_error_strerror(&zipError)));
+            zip_error_fini(&zipError);
+        }
+    }
+    ~ZipArchive()
+    {
+        if (archive)
+            zip_discard(archive);
+    }
+    ZipArchive(const ZipArchive&) = delete;
+    ZipArchive& operator=(const ZipArchive&) = delete;
+};
+
+/// Reads up to `count` bytes of an open member into `out` from its current position; false on a read error.
+bool readMember(zip_file_t* file, std::byte* out, std::int64_t count, std::int64_t& got)
+{
+    got = 0;
+    while (got < count) {
+        const zip_int64_t n = zip_fread(file, out + got, zip_uint64_t(count - got));
+        if (n < 0)
+            return false;
+        if (n == 0)
+            break;
+        got += n;
+    }
+    return true;
+}
+
+/// A compressed member: inflated on the first open() and shared while any Tensor holds it.
+class InflatedMemberSource final : public TensorSource
+{
+public:
+    /// `layout.offset` is where the data starts in the inflated member; `neededBytes` the header and data.
+    InflatedMemberSource(QString path, QByteArray rawName, std::int64_t uncompressedSize, Tensor layout,
+                         std::int64_t neededBytes)
+        : m_path(std::move(path))
+        , m_rawName(std::move(rawName))
+        , m_uncompressedSize(uncompressedSize)
+        , m_layout(std::move(layout))
+        , m_neededBytes(neededBytes)
+    { }
+
+    bool isImmediate() const override { return false; }
+
+    TensorResult open() const override
+    {
+        TensorResult result;
+        const std::lock_guard lock(m_mutex);
+        std::shared_ptr<const TensorData> data = m_data.lock();
+        if (!data) {
+            data = inflate(result.error);
+            m_data = data;
+        }
+        if (data) {
+            result.tensor = m_layout;
+            result.tensor->data = std::move(data);
+        }
+        return result;
+    }
+
+private:
+    std::shared_ptr<const TensorData> inflate(QString& error) const
+    {
+        const QString member = QString::fromUtf8(m_rawName);
+        const ZipArchive zip(m_path);
+        if (!zip.archive) {
+            error = zip.error;
+            return nullptr;
+        }
+        const zip_int64_t index = zip_name_locate(zip.archive, m_rawName.constData(), ZIP_FL_ENC_RAW);
+        zip_stat_t stat;
+        zip_stat_init(&stat);
+        if (index < 0 || zip_stat_index(zip.archive, zip_uint64_t(index), ZIP_FL_ENC_RAW, &stat) != 0
+            || std::int64_t(stat.size) != m_uncompressedSize) {
+            error = tr("%1: member '%2' changed since the archive was listed; open it again").arg(m_path, member);
+            return nullptr;
+        }
+        // Only the header and the data it declares are needed; anything after them stays compressed.
+        const std::int64_t needed = m_neededBytes;
+        if (needed > m_uncompressedSize || needed > kMaxInflatedBytes) {
+            error = tr("%1: member '%2' would take %3 bytes inflated, more than RunLens keeps in memory")
+                        .arg(m_path, member)
+                        .arg(needed);
+            return nullptr;
+        }
+        std::vector<std::byte> bytes;
+        try {
+            bytes.resize(std::size_t(needed));
+        } catch (const std::bad_alloc&) {
+            error = tr("%1: not enough memory to inflate member '%2' (%3 bytes)").arg(m_path, member).arg(needed);
+            return nullptr;
+        }
+        zip_file_t* file = zip_fopen_index(zip.archive, zip_uint64_t(index), 0);
+        if (!file) {
+            error = tr("%1: cannot open member '%2': %3")
+                        .arg(m_path, member, QString::fromLocal8Bit(zip_strerror(zip.archive)));
+            return nullptr;
+        }
+        std::int64_t got = 0;
+        const bool ok = readMember(file, bytes.data(), needed, got);
+        const QString readError = QString::fromLocal8Bit(zip_file_strerror(file));
+        zip_fclose(file);
+        if (!ok || got != needed) {
+            error = tr("%1: cannot inflate member '%2': %3")
+                        .arg(m_path, member, ok ? tr("it ends after %1 of %2 bytes").arg(got).arg(needed) : readError);
+            return nullptr;
+        }
+        return std::make_shared<const MemoryTensorData>(std::move(bytes));
+    }
+
+    QString m_path;
+    QByteArray m_rawName;
+    std::int64_t m_uncompressedSize = 0;
+    Tensor m_layout;
+    std::int64_t m_neededBytes = 0;
+    mutable std::mutex m_mutex;
+    mutable std::weak_ptr<const TensorData> m_data;
+};
+
+/// The first bytes of a compressed member, enough for its .npy header; empty with `error` on failure.
+std::string readCompressedHeader(zip_t* archive, zip_uint64_t index, std::int64_t memberSize, QString& error)
+{
+    zip_file_t* file = zip_fopen_index(archive, index, 0);
+    if (!file) {
+        error = QString::fromLocal8Bit(zip_strerror(archive));
+        return {};
+    }
+    std::string bytes(std::size_t(std::min(memberSize, kNpyPrefixBytes)), '\0');
+    std::int64_t got = 0;
+    bool ok = readMember(file, reinterpret_cast<std::byte*>(bytes.data()), std::int64_t(bytes.size()), got);
+    bytes.resize(std::size_t(got));
+    if (ok && got == kNpyPrefixBytes) {
+        const auto byteAt = [&](std::size_t i) { return std::int64_t(static_cast<unsigned char>(bytes[i])); };
+        const std::int64_t end = bytes[6] == 1
+            ? 10 + (byteAt(8) | byteAt(9) << 8)
+            : 12 + (byteAt(8) | byteAt(9) << 8 | byteAt(10) << 16 | byteAt(11) << 24);
+        const std::int64_t wanted = std::min({ end, memberSize, kMaxNpyHeaderBytes });
+        if (wanted > got) {
+            bytes.resize(std::size_t(wanted));
+            std::int64_t more = 0;
+            ok = readMember(file, reinterpret_cast<std::byte*>(bytes.data()) + got, wanted - got, more);
+            bytes.resize(std::size_t(got + more));
+        }
+    }
+    if (!ok) {
+        error = QString::fromLocal8Bit(zip_file_strerror(file));
+        bytes.clear();
+    }
+    zip_fclose(file);
+    return bytes;
+}
+
+} // namespace
+
+TensorListing listNpzFile(const QString& path)
+{
+    TensorListing listing;
+    const QString absolutePath = QFileInfo(path).absoluteFilePath();
+    const auto diagnose = [&](Severity severity, const QString& message, qint64 offset = -1) {
+        Diagnostic diagnostic;
+        diagnostic.severity = severity;
+        diagnostic.file = absolutePath;
+        diagnostic.offset = offset;
+        diagnostic.message = message;
+        listing.diagnostics.append(diagnostic);
+    };
+
+    const ZipArchive zip(absolutePath);
+    if (!zip.archive) {
+        listing.error = zip.error;
+        return listing;
+    }
+    const auto mapping = std::make_shared<const SharedFileMapping>(absolutePath, QFileInfo(absolutePath).size());
+    QString mapError;
+    const std::shared_ptr<const TensorData> mapped = mapping->get(mapError);
+    if (!mapped) {
+        listing.error = mapError;
+        return listing;
+    }
+    const Bytes bytes { reinterpret_cast<const unsigned char*>(mapped->data()), mapped->size() };
+    const std::optional<QHash<QByteArray, std::int64_t>> offsets = localHeaderOffsets(bytes);
+
+    const zip_int64_t count = zip_get_num_entries(zip.archive, 0);
+    for (zip_int64_t i = 0; i < count; ++i) {
+        zip_stat_t stat;
+        zip_stat_init(&stat);
+        if (zip_stat_index(zip.archive, zip_uint64_t(i), ZIP_FL_ENC_RAW, &stat) != 0 || !stat.name) {
+            diagnose(Severity::Error,
+                     tr("member %1 cannot be read: %2").arg(i).arg(QString::fromLocal8Bit(zip_strerror(zip.archive))));
+            continue;
+        }
+        const QByteArray rawName(stat.name);
+        const QString memberName = QString::fromUtf8(rawName);
+        if (!memberName.endsWith(QLatin1String(".npy"))) {
+            if (!memberName.endsWith(u'/'))
+                diagnose(Severity::Warning, tr("member '%1' is not a .npy array; skipped").arg(memberName));
+            continue;
+        }
+        const QString key = memberName.chopped(4);
+        if ((stat.valid & ZIP_STAT_ENCRYPTION_METHOD) && stat.encryption_method != ZIP_EM_NONE) {
+            diagnose(Severity::Error,
+                     tr("member '%1' is encrypted; RunLens does not read encrypted archives").arg(memberName));
+            continue;
+        }
+        const bool stored = stat.comp_method == ZIP_CM_STORE;
+        if (!stored && !zip_compression_method_supported(stat.comp_method, 0)) {
+            diagnose(Severity::Error,
+                     tr("member '%1' uses compression method %2, which RunLens cannot inflate")
+                         .arg(memberName)
+                         .arg(stat.comp_method));
+            continue;
+        }
+        if (stat.size > zip_uint64_t(std::numeric_limits<std::int64_t>::max())
+            || (stored && stat.comp_size != stat.size)) {
+            diagnose(Severity::Error, tr("member '%1' claims an impossible size").arg(memberName));
+            continue;
+        }
+        const std::int64_t memberSize = std::int64_t(stat.size);
+
+        std::int64_t dataStart = -1; // of a stored member, in the archive
+        NpyHeaderResult parsed;
+        if (stored) {
+            const std::int64_t local = offsets ? offsets->value(rawName, -1) : -1;
+            // The local header's own extra field decides where the data starts (numpy writes a zip64 extra
+            // field there that the central directory lacks).
+            if (local < 0 || !bytes.has(local, kLocalHeaderBytes) || bytes.le(local, 4) != kLocalHeaderSignature) {
+                diagnose(Severity::Error, tr("member '%1': its local header is missing or damaged").arg(memberName),
+                         local);
+                continue;
+            }
+            dataStart = local + kLocalHeaderBytes + std::int64_t(bytes.le(local + 26, 2))
+                + std::int64_t(bytes.le(local + 28, 2));
+            if (!bytes.has(dataStart, memberSize)) {
+                diagnose(Severity::Error, tr("member '%1' runs past the end of the archive").arg(memberName), local);
+                continue;
+            }
+            const std::int64_t headerBytes = std::min(memberSize, kMaxNpyHeaderBytes);
+            parsed = parseNpyHeader(
+                std::string_view(reinterpret_cast<const char*>(bytes.data + dataStart), std::size_t(headerBytes)),
+                memberSize);
+        } else {
+            QString readError;
+            const std::string head = readCompressedHeader(zip.archive, zip_uint64_t(i), memberSize, readError);
+            if (!readError.isEmpty()) {
+                diagnose(Severity::Error, tr("member '%1' cannot be inflated: %2").arg(memberName, readError));
+                continue;
+            }
+            parsed = parseNpyHeader(head, memberSize);
+        }
+        if (!parsed.header) {
+            diagnose(Severity::Error,
+                     tr("member '%1' skipped: %2").arg(memberName, QString::fromStdString(parsed.error)));
+            continue;
+        }
+        const NpyHeader& header = *parsed.header;
+        const NpyElementType element = npyElementType(header, memberName);
+        const std::optional<DType> type = element.type;
+        if (!type) {
+            diagnose(Severity::Error,
+                     tr("member '%1' skipped: element type '%2' (%3) is not a numeric type RunLens reads")
+                         .arg(memberName, QString::fromStdString(header.descr), QString::fromStdString(header.dtype)));
+            continue;
+        }
+
+        TensorInfo info;
+        info.path = absolutePath;
+        info.member = key;
+        info.format = QStringLiteral("npz");
+        info.dtype = *type;
+        info.shape = header.shape;
+        if (stored) {
+            info.note = element.note;
+            info.byteSize = header.dataSize;
+            info.source = std::make_shared<MappedTensorSource>(
+                mapping, layoutOf(header, *type, key, dataStart + header.dataOffset));
+        } else {
+            info.byteSize = std::int64_t(stat.comp_size);
+            info.note = stat.comp_method == ZIP_CM_DEFLATE ? QStringLiteral("deflated") : QStringLiteral("compressed");
+            if (!element.note.isEmpty())
+                info.note += QStringLiteral("; ");
+            info.source = std::make_shared<InflatedMemberSource>(absolutePath, rawName, memberSize,
+                                                                 layoutOf(header, *type, key, header.dataOffset),
+                                                                 header.dataOffset + header.dataSize);
+            info.note += element.note;
+        }
+        listing.tensors.append(std::move(info));
+    }
+    if (count < 0)
+        listing.error = tr("%1: cannot list the archive: %2")
+                            .arg(absolutePath, QString::fromLocal8Bit(zip_strerror(zip.archive)));
+    return listing;
+}
+
+} // namespace runlens::tensor
