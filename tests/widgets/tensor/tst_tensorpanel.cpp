@@ -1,0 +1,446 @@
+#include "tensor/tensorpanel.h"
+
+#include "tensor/slicecontrols.h"
+#include "tensor/tensorcomparewidget.h"
+#include "tensor/tensorlistmodel.h"
+#include "tensor/tensortablemodel.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include <atomic>
+#include <cstring>
+
+using namespace runlens;
+using runlens::tensorview::TensorPanel;
+
+namespace {
+
+/// A float32 tensor of `shape` in memory whose element (i, j, k, l) is base + 1000 i + 100 j + 10 k + l.
+tensor::Tensor patterned(const std::vector<std::int64_t>& shape, float base)
+{
+    std::int64_t count = 1;
+    for (const std::int64_t n : shape)
+        count *= n;
+    std::vector<std::byte> bytes(std::size_t(count) * 4);
+    for (std::int64_t n = 0; n < count; ++n) {
+        std::int64_t rest = n;
+        std::vector<std::int64_t> index(shape.size());
+        for (int d = int(shape.size()) - 1; d >= 0; --d) {
+            index[d] = rest % shape[d];
+            rest /= shape[d];
+        }
+        float value = 0;
+        for (const std::int64_t i : index)
+            value = value * 10 + float(i);
+        value += base;
+        std::memcpy(bytes.data() + n * 4, &value, 4);
+    }
+    tensor::Tensor t;
+    t.shape = shape;
+    t.strides = tensor::Tensor::contiguousStrides(shape, 4);
+    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    return t;
+}
+
+/// A source over a tensor in memory, or one that fails with a message; optionally not immediate.
+class TestSource final : public tensor::TensorSource
+{
+public:
+    TestSource(std::optional<tensor::Tensor> tensor, QString error, bool immediate = true)
+        : m_tensor(std::move(tensor))
+        , m_error(std::move(error))
+        , m_immediate(immediate)
+    { }
+    tensor::TensorResult open() const override
+    {
+        ++opens;
+        return { m_tensor, m_error };
+    }
+    bool isImmediate() const override { return m_immediate; }
+    mutable std::atomic<int> opens { 0 };
+
+private:
+    std::optional<tensor::Tensor> m_tensor;
+    QString m_error;
+    bool m_immediate;
+};
+
+tensor::TensorInfo version(const QString& path, int step, const std::vector<std::int64_t>& shape, float base,
+                           bool immediate = true)
+{
+    tensor::TensorInfo info;
+    info.path = path;
+    info.format = QStringLiteral("npy");
+    info.step = step;
+    info.shape = shape;
+    info.byteSize = 4;
+    for (const std::int64_t n : shape)
+        info.byteSize *= n;
+    info.source = std::make_shared<TestSource>(patterned(shape, base), QString(), immediate);
+    return info;
+}
+
+/// conv1.weight [2, 3, 4, 5] at steps 0, 30, 59 (element base: 10000 * step); conv1.bias [5] at 30 (not
+/// immediate); fc1.weight [2, 3, 4, 5] at 59 (base 500000); zz.broken failing to open.
+std::shared_ptr<const tensor::TensorCatalog> catalog()
+{
+    const std::vector<std::int64_t> shape { 2, 3, 4, 5 };
+    QList<tensor::TensorSeries> all;
+    tensor::TensorSeries weight;
+    weight.name = QStringLiteral("conv1.weight");
+    weight.kind = QStringLiteral("weight");
+    weight.nodeKey = QStringLiteral("conv1");
+    for (const int step : { 0, 30, 59 })
+        weight.versions << version(QStringLiteral("/run/step_%1/conv1.weight.npy").arg(step), step, shape,
+                                   10000.0f * step);
+    all << weight;
+    tensor::TensorSeries bias;
+    bias.name = QStringLiteral("conv1.bias");
+    bias.kind = QStringLiteral("bias");
+    bias.nodeKey = QStringLiteral("conv1");
+    bias.versions << version(QStringLiteral("/run/step_30/conv1.bias.npy"), 30, { 5 }, 7.0f, false);
+    all << bias;
+    tensor::TensorSeries fc;
+    fc.name = QStringLiteral("fc1.weight");
+    fc.kind = QStringLiteral("weight");
+    fc.nodeKey = QStringLiteral("fc1");
+    fc.versions << version(QStringLiteral("/run/step_59/fc1.weight.npy"), 59, shape, 500000.0f);
+    all << fc;
+    tensor::TensorSeries broken;
+    broken.name = QStringLiteral("zz.broken");
+    tensor::TensorInfo info;
+    info.path = QStringLiteral("/run/step_59/zz.broken.npy");
+    info.step = 59;
+    info.shape = { 3 };
+    info.source = std::make_shared<TestSource>(std::nullopt,
+                                               QStringLiteral("/run/step_59/zz.broken.npy: the data "
+                                                              "is shorter than the shape claims"));
+    broken.versions << info;
+    all << broken;
+    return std::make_shared<const tensor::TensorCatalog>(all);
+}
+
+double cell(const TensorPanel& panel, int row, int column = 0)
+{
+    auto* model = panel.tableModel();
+    return model->data(model->index(row, column), tensorview::TensorTableModel::ValueRole).toDouble();
+}
+
+} // namespace
+
+class TestTensorPanel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void emptyState();
+    void showsTheFirstSeries();
+    void slicingByKeyboardChangesCells();
+    void typedSliceAndInvalidSlice();
+    void stepSliderSwitchesVersionsKeepingTheSlice();
+    void slicesRememberedPerSeries();
+    void locationsAndNodeKeys();
+    void asynchronousSource();
+    void openingErrorNamesTheFile();
+    void filterField();
+    void compareWithPreviousStep();
+    void exportsWithoutDialogs();
+};
+
+void TestTensorPanel::emptyState()
+{
+    TensorPanel panel;
+    panel.show();
+    QVERIFY(panel.emptyLabel()->isVisible());
+    QVERIFY(panel.emptyLabel()->text().contains(QStringLiteral(".safetensors")));
+    QVERIFY(panel.emptyLabel()->text().contains(QStringLiteral("MindSpore")));
+    QVERIFY(panel.currentLocation().isEmpty());
+    QVERIFY(!panel.showLocation(QStringLiteral("/x.npy")));
+    panel.setCatalog(std::make_shared<const tensor::TensorCatalog>());
+    QVERIFY(panel.emptyLabel()->isVisible());
+}
+
+void TestTensorPanel::showsTheFirstSeries()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(catalog());
+    QVERIFY(!panel.emptyLabel()->isVisible());
+    // Sorted by name: conv1.bias first; it opens on a worker.
+    QCOMPARE(panel.currentSeries(), 0);
+    QCOMPARE(panel.currentLocation(), QStringLiteral("/run/step_30/conv1.bias.npy"));
+    QTRY_VERIFY(panel.currentTensor().has_value());
+    QCOMPARE(panel.tableModel()->rowCount(), 5);
+    QCOMPARE(cell(panel, 4), 11.0);
+    QVERIFY(!panel.stepSlider()->isVisibleTo(&panel));
+    QVERIFY(panel.headerLabel()->text().contains(QStringLiteral("conv1.bias")));
+    QVERIFY(panel.headerLabel()->text().contains(QStringLiteral("/run/step_30/conv1.bias.npy")));
+}
+
+void TestTensorPanel::slicingByKeyboardChangesCells()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(catalog());
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/conv1.weight.npy")));
+    QCOMPARE(panel.currentVersion(), 2);
+    QVERIFY(panel.headerLabel()->text().contains(QStringLiteral("strides [240, 80, 20, 4]")));
+    tensorview::SliceControls* slice = panel.sliceControls();
+    QCOMPARE(panel.tableModel()->rowCount(), 4);
+    QCOMPARE(panel.tableModel()->columnCount(), 5);
+    QCOMPARE(cell(panel, 3, 4), 590034.0);
+
+    QTest::keyClick(slice->indexSpinBox(1), Qt::Key_Up);
+    QCOMPARE(cell(panel, 3, 4), 590134.0);
+    QTest::keyClick(slice->indexSpinBox(0), Qt::Key_Up);
+    QCOMPARE(cell(panel, 0, 0), 591100.0);
+
+    // Rows: dim 2 -> dim 1 (one up), so dim 2 gets an index (0).
+    QTest::keyClick(slice->rowCombo(), Qt::Key_Up);
+    QCOMPARE(slice->expression(), QStringLiteral("[1, :, 0, :]"));
+    QCOMPARE(panel.tableModel()->rowCount(), 3);
+    QCOMPARE(cell(panel, 2, 3), 591203.0);
+
+    // Columns: dim 3 -> none (Home), a vector along dim 1.
+    QTest::keyClick(slice->columnCombo(), Qt::Key_Home);
+    QCOMPARE(panel.tableModel()->columnCount(), 1);
+    QCOMPARE(panel.tableModel()->rowCount(), 3);
+    QCOMPARE(cell(panel, 2), 591200.0);
+
+    // Rows after columns: rows dim 3, columns dim 1: the table is 5 x 3.
+    slice->setColumnDimension(1);
+    slice->setRowDimension(3);
+    QVERIFY(slice->isTransposed());
+    QCOMPARE(panel.tableModel()->rowCount(), 5);
+    QCOMPARE(panel.tableModel()->columnCount(), 3);
+    QCOMPARE(cell(panel, 4, 2), 591204.0);
+}
+
+void TestTensorPanel::typedSliceAndInvalidSlice()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(catalog());
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_0/conv1.weight.npy")));
+    QLineEdit* edit = panel.sliceControls()->expressionEdit();
+    edit->selectAll();
+    QTest::keyClicks(edit, QStringLiteral("[-1, 2, 1::2, ::-1]"));
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(panel.tableModel()->rowCount(), 2);
+    QCOMPARE(panel.tableModel()->columnCount(), 5);
+    QCOMPARE(cell(panel, 0, 0), 1214.0);
+    QCOMPARE(cell(panel, 1, 4), 1230.0);
+    // Headers show the tensor's indices: rows 1, 3; columns 4 .. 0.
+    QCOMPARE(panel.tableModel()->headerData(1, Qt::Vertical).toString(), QStringLiteral("3"));
+    QCOMPARE(panel.tableModel()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("4"));
+
+    edit->selectAll();
+    QTest::keyClicks(edit, QStringLiteral("[0, 5]"));
+    QTest::keyClick(edit, Qt::Key_Return);
+    QVERIFY(panel.sliceControls()->errorLabel()->isVisible());
+    QVERIFY(panel.sliceControls()->errorText().contains(QStringLiteral("out of range")));
+    QCOMPARE(cell(panel, 1, 4), 1230.0); // the last valid view stays
+
+    edit->selectAll();
+    QTest::keyClicks(edit, QStringLiteral("[0]"));
+    QTest::keyClick(edit, Qt::Key_Return);
+    QVERIFY(panel.sliceControls()->errorText().contains(QStringLiteral("pick indices for 1 more dimensions")));
+}
+
+void TestTensorPanel::stepSliderSwitchesVersionsKeepingTheSlice()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(catalog());
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/conv1.weight.npy")));
+    QVERIFY(panel.stepSlider()->isVisible());
+    QCOMPARE(panel.stepSlider()->maximum(), 2);
+    QCOMPARE(panel.stepSlider()->value(), 2);
+    QVERIFY(panel.stepLabel()->text().contains(QStringLiteral("59")));
+    QVERIFY(panel.sliceControls()->setExpression(QStringLiteral("[1, 2, :, :]")));
+    QCOMPARE(cell(panel, 3, 4), 591234.0);
+
+    QSignalSpy located(&panel, &TensorPanel::currentLocationChanged);
+    panel.stepSlider()->setFocus();
+    QTest::keyClick(panel.stepSlider(), Qt::Key_Left);
+    QCOMPARE(panel.currentLocation(), QStringLiteral("/run/step_30/conv1.weight.npy"));
+    QCOMPARE(located.size(), 1);
+    QVERIFY(panel.stepLabel()->text().contains(QStringLiteral("30")));
+    QCOMPARE(panel.sliceControls()->expression(), QStringLiteral("[1, 2, :, :]"));
+    QCOMPARE(cell(panel, 3, 4), 301234.0);
+    QTest::keyClick(panel.stepSlider(), Qt::Key_Home);
+    QCOMPARE(cell(panel, 3, 4), 1234.0);
+    QCOMPARE(panel.currentVersion(), 0);
+}
+
+void TestTensorPanel::slicesRememberedPerSeries()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(catalog());
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/conv1.weight.npy")));
+    panel.sliceControls()->setIndex(0, 1);
+    panel.sliceControls()->setRowDimension(3);
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/fc1.weight.npy")));
+    QCOMPARE(panel.sliceControls()->expression(), QStringLiteral("[0, 0, :, :]"));
+    QCOMPARE(cell(panel, 3, 4), 500034.0);
+    // Back through the list: the slice and the transposed choice come back.
+    const QModelIndex weightRow = panel.filterModel()->mapFromSource(
+        panel.listModel()->indexOfSeries(panel.catalog()->indexOf(QStringLiteral("conv1.weight"))));
+    panel.listView()->setCurrentIndex(weightRow);
+    QCOMPARE(panel.currentLocation(), QStringLiteral("/run/step_59/conv1.weight.npy"));
+    QCOMPARE(panel.sliceControls()->expression(), QStringLiteral("[1, 0, :, :]"));
+    QVERIFY(panel.sliceControls()->isTransposed());
+    QCOMPARE(panel.tableModel()->rowCount(), 5);
+    QCOMPARE(cell(panel, 4, 3), 591034.0);
+}
+
+void TestTensorPanel::locationsAndNodeKeys()
+{
+    TensorPanel panel;
+    panel.setCatalog(catalog());
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_30/conv1.weight.npy")));
+    QCOMPARE(panel.currentLocation(), QStringLiteral("/run/step_30/conv1.weight.npy"));
+    QVERIFY(!panel.showLocation(QStringLiteral("/run/step_31/conv1.weight.npy")));
+    QCOMPARE(panel.currentLocation(), QStringLiteral("/run/step_30/conv1.weight.npy"));
+    QVERIFY(panel.showNodeKey(QStringLiteral("fc1")));
+    QCOMPARE(panel.currentLocation(), QStringLiteral("/run/step_59/fc1.weight.npy"));
+    QVERIFY(!panel.showNodeKey(QStringLiteral("conv9")));
+    // The first series of conv1 (conv1.bias), at the step shown when it has one.
+    QVERIFY(panel.showNodeKey(QStringLiteral("conv1")));
+    QCOMPARE(panel.currentLocation(), QStringLiteral("/run/step_30/conv1.bias.npy"));
+    const QModelIndex current = panel.filterModel()->mapToSource(panel.listView()->currentIndex());
+    QCOMPARE(current.data().toString(), QStringLiteral("conv1.bias"));
+}
+
+void TestTensorPanel::asynchronousSource()
+{
+    TensorPanel panel;
+    panel.setCatalog(catalog());
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/fc1.weight.npy")));
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_30/conv1.bias.npy")));
+    QTRY_COMPARE(panel.tableModel()->rowCount(), 5);
+    QCOMPARE(cell(panel, 2), 9.0);
+    QCOMPARE(panel.sliceControls()->expression(), QStringLiteral("[:]"));
+}
+
+void TestTensorPanel::openingErrorNamesTheFile()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(catalog());
+    QSignalSpy status(&panel, &TensorPanel::statusMessage);
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/zz.broken.npy")));
+    QVERIFY(panel.messageLabel()->isVisible());
+    QVERIFY(panel.messageLabel()->text().contains(QStringLiteral("/run/step_59/zz.broken.npy")));
+    QVERIFY(!panel.currentTensor());
+    QCOMPARE(panel.tableModel()->rowCount(), 0);
+    QVERIFY(!status.isEmpty());
+    // The next tensor clears the message.
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/fc1.weight.npy")));
+    QVERIFY(!panel.messageLabel()->isVisible());
+}
+
+void TestTensorPanel::filterField()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(catalog());
+    QVERIFY(panel.filterEdit()->toolTip().contains(QStringLiteral("kind:")));
+    QVERIFY(panel.filterEdit()->placeholderText().contains(QStringLiteral("step:")));
+    QCOMPARE(panel.filterModel()->rowCount(), 4);
+    QTest::keyClicks(panel.filterEdit(), QStringLiteral("kind:weight step:30"));
+    QCOMPARE(panel.filterModel()->rowCount(), 1);
+    QCOMPARE(panel.filterModel()->index(0, 0).data().toString(), QStringLiteral("conv1.weight"));
+    panel.filterEdit()->clear();
+    QTest::keyClicks(panel.filterEdit(), QStringLiteral("weight step:59"));
+    QCOMPARE(panel.filterModel()->rowCount(), 2);
+    // Showing a hidden tensor clears the filter.
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_30/conv1.bias.npy")));
+    QCOMPARE(panel.filterEdit()->text(), QString());
+    QCOMPARE(panel.filterModel()->rowCount(), 4);
+}
+
+void TestTensorPanel::compareWithPreviousStep()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(catalog());
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/conv1.weight.npy")));
+    panel.setViewMode(TensorPanel::ViewMode::Compare);
+    QCOMPARE(panel.viewTabs()->currentIndex(), 2);
+    QCOMPARE(panel.compareCombo()->currentText(), QStringLiteral("step 30"));
+    // Offered: the other steps, then fc1.weight of the same shape; never conv1.bias.
+    QStringList offered;
+    for (int i = 0; i < panel.compareCombo()->count(); ++i)
+        offered << panel.compareCombo()->itemText(i);
+    QCOMPARE(
+        offered,
+        (QStringList { QStringLiteral("step 0"), QStringLiteral("step 30"), QStringLiteral("fc1.weight (step 59)") }));
+    QTRY_VERIFY(!panel.compareWidget()->summaryText().isEmpty());
+    QVERIFY2(!panel.compareWidget()->summaryText().contains(QStringLiteral("Pick two")),
+             qPrintable(panel.compareWidget()->summaryText()));
+
+    // The first step compares with the next one.
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_0/conv1.weight.npy")));
+    QCOMPARE(panel.compareCombo()->currentText(), QStringLiteral("step 30"));
+}
+
+void TestTensorPanel::exportsWithoutDialogs()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    TensorPanel panel;
+    panel.setDefaultExportDirectory(dir.path());
+    panel.setCatalog(catalog());
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_30/conv1.weight.npy")));
+    QVERIFY(panel.sliceControls()->setExpression(QStringLiteral("[1, 2, 1:3, ::2]")));
+
+    const QString csv = panel.requestExport(TensorPanel::ExportFormat::Csv);
+    QVERIFY(!csv.isEmpty());
+    QCOMPARE(QFileInfo(csv).absolutePath(), QDir(dir.path()).absolutePath());
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("301210,301212,301214\n301220,301222,301224\n"));
+    // A second export never overwrites the first.
+    const QString again = panel.requestExport(TensorPanel::ExportFormat::Csv);
+    QVERIFY(!again.isEmpty());
+    QVERIFY(again != csv);
+
+    const QString npy = panel.requestExport(TensorPanel::ExportFormat::Npy);
+    QVERIFY(npy.endsWith(QStringLiteral(".npy")));
+    QFile npyFile(npy);
+    QVERIFY(npyFile.open(QIODevice::ReadOnly));
+    QVERIFY(npyFile.readAll().startsWith("\x93NUMPY"));
+
+    const QString png = panel.requestExport(TensorPanel::ExportFormat::Png);
+    QVERIFY(!png.isEmpty());
+    QImage image(png);
+    QCOMPARE(image.size(), QSize(3, 2));
+
+    // The provider decides; an empty answer cancels.
+    QString askedFilter;
+    panel.setFileNameProvider([&](const QString&, const QString& filter) {
+        askedFilter = filter;
+        return QString();
+    });
+    QCOMPARE(panel.requestExport(TensorPanel::ExportFormat::Csv), QString());
+    QVERIFY(askedFilter.contains(QStringLiteral("*.csv")));
+    const QString chosen = dir.filePath(QStringLiteral("chosen.npy"));
+    panel.setFileNameProvider([&](const QString&, const QString&) { return chosen; });
+    QCOMPARE(panel.requestExport(TensorPanel::ExportFormat::Npy), chosen);
+    QVERIFY(QFileInfo::exists(chosen));
+}
+
+QTEST_MAIN(TestTensorPanel)
+#include "tst_tensorpanel.moc"

@@ -1,0 +1,184 @@
+#pragma once
+
+#include "tensor/slicecontrols.h"
+#include "tensor/tensorcatalog.h"
+
+#include <QHash>
+#include <QString>
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSlider;
+class QSpinBox;
+class QStackedWidget;
+class QTabWidget;
+class QToolButton;
+class QTreeView;
+
+namespace runlens::tensor {
+class TensorFilterModel;
+class TensorListModel;
+struct TensorStatistics;
+} // namespace runlens::tensor
+
+namespace runlens::tensorview {
+
+class HeatmapView;
+class TensorCompareWidget;
+class TensorStatsCache;
+class TensorStatsWidget;
+class TensorTableModel;
+class TensorTableView;
+
+/// The Tensor inspector: on the left the catalog's tensor series with a filter, on the right the chosen
+/// tensor's header, slice controls, a step slider when the series has several steps, the slice as a
+/// table, a heatmap or a comparison with another step or tensor of the same shape, its statistics next
+/// to the whole tensor's, and a toolbar for precision, notation, colours, scale, zoom and export (CSV,
+/// PNG, .npy). Tensors are opened when chosen; sources that are not immediate (deflated archive members)
+/// open on a worker. The slice and chosen dimensions are remembered per series while the panel lives.
+/// The panel shares the catalog read-only; it shows no dialogs: the application installs a file-name
+/// provider for exports.
+class TensorPanel final : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class ExportFormat { Csv, Png, Npy };
+    enum class ViewMode { Table, Heatmap, Compare };
+    /// Returns the file to write given a suggested absolute file name and a file-dialog filter such as
+    /// "CSV files (*.csv)"; an empty string cancels. Without one, exports go to defaultExportDirectory()
+    /// under a name that does not overwrite an existing file.
+    using FileNameProvider = std::function<QString(const QString& suggestedFileName, const QString& filter)>;
+
+    explicit TensorPanel(QWidget* parent = nullptr);
+    ~TensorPanel() override;
+
+    void setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog);
+    const std::shared_ptr<const tensor::TensorCatalog>& catalog() const { return m_catalog; }
+    /// Shares a statistics cache (e.g. with `runlens info` or other panels); the panel has its own
+    /// otherwise. Not owned.
+    void setStatsCache(TensorStatsCache* cache);
+
+    /// Selects and shows the tensor at a location (a file path, or `path:member`); false when the catalog
+    /// has none there.
+    bool showLocation(const QString& location);
+    /// Shows the first series belonging to a graph node (at the shown step when it has one); false when
+    /// no series matches.
+    bool showNodeKey(const QString& key);
+    /// Location of the shown tensor; empty when none is shown.
+    QString currentLocation() const;
+    int currentSeries() const { return m_series; }
+    int currentVersion() const { return m_version; }
+    /// The opened tensor and the view of it that is shown, when one is open.
+    const std::optional<tensor::Tensor>& currentTensor() const { return m_tensor; }
+    std::optional<tensor::Tensor> currentView() const;
+
+    void setViewMode(ViewMode mode);
+    ViewMode viewMode() const;
+    /// Shows the step at `index` among the current series' versions.
+    void setVersion(int index);
+
+    void setFileNameProvider(FileNameProvider provider) { m_fileNameProvider = std::move(provider); }
+    void setDefaultExportDirectory(const QString& directory) { m_exportDirectory = directory; }
+    /// The user's pictures folder unless set.
+    QString defaultExportDirectory() const;
+    /// Asks the provider (or takes a fresh default name) and writes the shown slice; returns the written
+    /// file, or an empty string when cancelled or failed (the reason goes to statusMessage()).
+    QString requestExport(ExportFormat format);
+    /// Writes the shown slice (CSV, .npy) or heatmap (PNG) to `fileName` atomically.
+    bool exportTo(ExportFormat format, const QString& fileName, QString* errorMessage = nullptr) const;
+
+    // Parts, for tests and the application's wiring.
+    QLineEdit* filterEdit() const { return m_filter; }
+    QTreeView* listView() const { return m_list; }
+    tensor::TensorListModel* listModel() const { return m_listModel; }
+    tensor::TensorFilterModel* filterModel() const { return m_filterModel; }
+    SliceControls* sliceControls() const { return m_slice; }
+    QSlider* stepSlider() const { return m_stepSlider; }
+    QLabel* stepLabel() const { return m_stepLabel; }
+    QLabel* headerLabel() const { return m_header; }
+    /// Shows why a tensor could not be opened, naming the file.
+    QLabel* messageLabel() const { return m_message; }
+    QLabel* emptyLabel() const { return m_empty; }
+    TensorTableModel* tableModel() const { return m_tableModel; }
+    TensorTableView* tableView() const { return m_table; }
+    HeatmapView* heatmap() const { return m_heatmap; }
+    TensorStatsWidget* statsWidget() const { return m_stats; }
+    TensorCompareWidget* compareWidget() const { return m_compare; }
+    /// "Compare with…": other steps of the series, then other tensors of the same shape (data: location).
+    QComboBox* compareCombo() const { return m_compareWith; }
+    QTabWidget* viewTabs() const { return m_tabs; }
+    QSpinBox* precisionSpinBox() const { return m_precision; }
+    QAction* scientificAction() const { return m_scientific; }
+    QComboBox* colorMapCombo() const { return m_colorMap; }
+    /// Heatmap colour range: per slice or the whole tensor's min/max.
+    QComboBox* scaleCombo() const { return m_scale; }
+
+signals:
+    void statusMessage(const QString& message);
+    void currentLocationChanged(const QString& location);
+
+private:
+    void showSeries(int series, int version);
+    void openCurrent(bool keepSlice);
+    void applyOpened(const tensor::TensorResult& result, bool keepSlice);
+    void showMessage(const QString& message);
+    void updateHeader();
+    void updateStepControls();
+    void updateView();
+    void updateHeatmapRange();
+    void fillCompareChoices();
+    void updateCompare();
+    void onListCurrentChanged();
+    void onWholeStatistics(const QString& location, const tensor::TensorStatistics& statistics);
+    QString suggestedExportName(ExportFormat format) const;
+    const tensor::TensorInfo* currentInfo() const;
+    const tensor::TensorInfo* infoAt(const QString& location) const;
+
+    std::shared_ptr<const tensor::TensorCatalog> m_catalog;
+    int m_series = -1;
+    int m_version = -1;
+    std::optional<tensor::Tensor> m_tensor;
+    quint64 m_openSerial = 0;
+    quint64 m_compareSerial = 0;
+    QHash<int, SliceControls::State> m_sliceStates; ///< per series
+    FileNameProvider m_fileNameProvider;
+    QString m_exportDirectory;
+    bool m_selecting = false;
+
+    tensor::TensorListModel* m_listModel = nullptr;
+    tensor::TensorFilterModel* m_filterModel = nullptr;
+    TensorStatsCache* m_ownCache = nullptr;
+    TensorStatsCache* m_cache = nullptr;
+
+    QLineEdit* m_filter = nullptr;
+    QTreeView* m_list = nullptr;
+    QStackedWidget* m_pages = nullptr;
+    QLabel* m_empty = nullptr;
+    QLabel* m_header = nullptr;
+    QLabel* m_message = nullptr;
+    SliceControls* m_slice = nullptr;
+    QWidget* m_stepBox = nullptr;
+    QSlider* m_stepSlider = nullptr;
+    QLabel* m_stepLabel = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    TensorTableModel* m_tableModel = nullptr;
+    TensorTableView* m_table = nullptr;
+    HeatmapView* m_heatmap = nullptr;
+    TensorCompareWidget* m_compare = nullptr;
+    QComboBox* m_compareWith = nullptr;
+    TensorStatsWidget* m_stats = nullptr;
+    QSpinBox* m_precision = nullptr;
+    QAction* m_scientific = nullptr;
+    QComboBox* m_colorMap = nullptr;
+    QComboBox* m_scale = nullptr;
+    QToolButton* m_exportButton = nullptr;
+};
+
+} // namespace runlens::tensorview
