@@ -26,21 +26,40 @@ constexpr double kMaxContentPixels = 1e9;
 /// From this many pixels per element on, infinite cells get a marker dot.
 constexpr double kMarkerZoom = 6;
 
-/// Colours of one row of float32 elements through the table: the loop the benchmark measures.
-void mapFloatRow(const std::byte* source, std::int64_t stride, std::int64_t count, float lo, float scale,
-                 const std::array<QRgb, 256>& table, QRgb nan, QRgb* out)
+/// Finite min/max of one row of float32 elements, folded into `lo`/`hi`. Written without branches and with
+/// a separate loop for rows of adjacent floats so the compiler can vectorise it.
+template<std::int64_t kStride>
+void foldFiniteRange(const std::byte* source, std::int64_t stride, std::int64_t count, float& lo, float& hi)
 {
-    const bool contiguous = stride == std::int64_t(sizeof(float));
+    const std::int64_t step = kStride > 0 ? kStride : stride;
+    float l = lo;
+    float h = hi;
     for (std::int64_t c = 0; c < count; ++c) {
         float v;
-        std::memcpy(&v, contiguous ? source + c * 4 : source + c * stride, sizeof(float));
-        if (v != v) {
-            out[c] = nan;
-            continue;
-        }
-        const float t = (v - lo) * scale;
-        const int entry = t <= 0.f ? 0 : (t >= 255.f ? 255 : int(t));
-        out[c] = table[size_t(entry)];
+        std::memcpy(&v, source + c * step, sizeof(float));
+        // NaN and infinities stay out: they would flatten every finite value into one colour.
+        const bool finite = std::abs(v) <= std::numeric_limits<float>::max();
+        l = finite && v < l ? v : l;
+        h = finite && v > h ? v : h;
+    }
+    lo = l;
+    hi = h;
+}
+
+/// Colours of one row of float32 elements through the table: the loop the benchmark measures.
+template<std::int64_t kStride>
+void mapFloatRow(const std::byte* source, std::int64_t stride, std::int64_t count, float lo, float scale,
+                 const QRgb* table, QRgb nan, QRgb* out)
+{
+    const std::int64_t step = kStride > 0 ? kStride : stride;
+    for (std::int64_t c = 0; c < count; ++c) {
+        float v;
+        std::memcpy(&v, source + c * step, sizeof(float));
+        float t = (v - lo) * scale;
+        t = t > 0.f ? t : 0.f; // also NaN -> 0, drawn in the NaN colour below
+        t = t < 255.f ? t : 255.f;
+        const QRgb colour = table[int(t)];
+        out[c] = v != v ? nan : colour;
     }
 }
 
@@ -173,16 +192,10 @@ void HeatmapView::computeSliceRange() const
             float flo = std::numeric_limits<float>::infinity();
             float fhi = -std::numeric_limits<float>::infinity();
             for (std::int64_t r = 0; r < m_rows; ++r) {
-                const std::byte* row = base + r * rs;
-                for (std::int64_t c = 0; c < m_columns; ++c) {
-                    float v;
-                    std::memcpy(&v, row + c * cs, sizeof(float));
-                    // Infinities and NaN stay out: they would flatten every finite value into one colour.
-                    if (std::isfinite(v)) {
-                        flo = std::min(flo, v);
-                        fhi = std::max(fhi, v);
-                    }
-                }
+                if (cs == 4)
+                    foldFiniteRange<4>(base + r * rs, cs, m_columns, flo, fhi);
+                else
+                    foldFiniteRange<0>(base + r * rs, cs, m_columns, flo, fhi);
             }
             lo = flo;
             hi = fhi;
@@ -230,7 +243,10 @@ void HeatmapView::ensureImage() const
         auto* out = reinterpret_cast<QRgb*>(image.scanLine(int(r)));
         const std::byte* row = base + r * rs;
         if (isFastFloat() && !flat) {
-            mapFloatRow(row, cs, m_columns, float(lo), float(scale), table, nan, out);
+            if (cs == 4)
+                mapFloatRow<4>(row, cs, m_columns, float(lo), float(scale), table.data(), nan, out);
+            else
+                mapFloatRow<0>(row, cs, m_columns, float(lo), float(scale), table.data(), nan, out);
             continue;
         }
         for (std::int64_t c = 0; c < m_columns; ++c) {
