@@ -19,8 +19,8 @@ namespace {
 
 constexpr double kMinZoom = 1.0 / 64;
 constexpr double kMaxZoom = 256;
-/// Beyond this many elements no picture is built: a QImage of it would not fit in memory reasonably.
-constexpr std::int64_t kMaxElements = std::int64_t(1) << 27;
+/// Beyond this many elements (a 256 MiB picture, e.g. 8192 x 8192) no picture is built.
+constexpr std::int64_t kMaxElements = std::int64_t(1) << 26;
 /// Contents larger than this (in pixels) would overflow the scroll bars' int ranges.
 constexpr double kMaxContentPixels = 1e9;
 /// From this many pixels per element on, infinite cells get a marker dot.
@@ -90,7 +90,14 @@ void HeatmapView::setTensor(const tensor::Tensor& view)
 {
     m_tensor = {};
     m_rows = m_columns = 0;
-    if ((view.rank() == 1 || view.rank() == 2) && tensor::viewInsideData(view) && view.elementCount() <= kMaxElements) {
+    m_message.clear();
+    if (view.rank() != 1 && view.rank() != 2)
+        m_message = tr("A heatmap shows one or two dimensions; choose the row and column dimensions of the slice.");
+    else if (!tensor::viewInsideData(view))
+        m_message = tr("The data of %1 is shorter than its shape needs.").arg(view.name);
+    else if (view.elementCount() > kMaxElements)
+        m_message = tr("%L1 elements are too many to draw; slice a smaller part.").arg(view.elementCount());
+    if (m_message.isEmpty()) {
         m_tensor = view;
         m_rows = view.rank() == 2 ? view.shape[0] : 1;
         m_columns = view.rank() == 2 ? view.shape[1] : view.shape[0];
@@ -377,8 +384,14 @@ void HeatmapView::paintEvent(QPaintEvent* event)
     QPainter painter(viewport());
     painter.fillRect(event->rect(), palette().color(QPalette::Base));
     ensureImage();
-    if (m_image.isNull())
+    if (m_image.isNull()) {
+        if (!m_message.isEmpty()) {
+            painter.setPen(palette().color(QPalette::PlaceholderText));
+            painter.drawText(viewport()->rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
+                             m_message);
+        }
         return;
+    }
     const QPointF o = origin();
     const QSize area = viewport()->size();
     // Only the visible elements are drawn, scaled without smoothing so every element stays a sharp block.

@@ -49,6 +49,8 @@ public:
     QImage colorLegend() const;
     /// The range the colours span: the diverging map's range is symmetric around 0.
     std::pair<double, double> shownRange() const;
+    /// Why the current tensor is not drawn (wrong rank, too large), or empty.
+    QString message() const { return m_message; }
 
     std::int64_t rows() const { return m_rows; }
     std::int64_t columns() const { return m_columns; }
@@ -108,6 +110,7 @@ private:
     std::int64_t m_hoverRow = -1;
     std::int64_t m_hoverColumn = -1;
     QString m_overlayText;
+    QString m_message; ///< why nothing is drawn for the current tensor
     QPoint m_overlayPos;
 };
 

@@ -161,6 +161,7 @@ private slots:
         view.setTensor(tensorOf(std::vector<float>(8, 1.f), DType::Float32, { 2, 2, 2 }));
         QCOMPARE(view.rows(), 0);
         QVERIFY(view.renderImage().isNull());
+        QVERIFY(!view.message().isEmpty());
         view.setTensor(tensorOf(std::vector<float> { 1.f }, DType::Float32, {}));
         QVERIFY(view.renderImage().isNull());
     }
