@@ -77,10 +77,11 @@ std::optional<QHash<QByteArray, std::int64_t>> localHeaderOffsets(const Bytes& b
         return std::nullopt;
     std::uint64_t entries = bytes.le(end + 10, 2);
     std::uint64_t directoryOffset = bytes.le(end + 16, 4);
-    if (entries == 0xffff || directoryOffset == 0xffffffff) {
-        const std::int64_t locator = end - 20;
-        if (!bytes.has(locator, 20) || bytes.le(locator, 4) != kZip64LocatorSignature)
-            return std::nullopt;
+    // The zip64 end record takes over when a locator points at one (an archive of exactly 65535 members
+    // may have none).
+    const std::int64_t locator = end - 20;
+    if ((entries == 0xffff || directoryOffset == 0xffffffff) && bytes.has(locator, 20)
+        && bytes.le(locator, 4) == kZip64LocatorSignature) {
         const std::uint64_t end64 = bytes.le(locator + 8, 8);
         if (end64 > std::uint64_t(bytes.size) || !bytes.has(std::int64_t(end64), 56)
             || bytes.le(std::int64_t(end64), 4) != kZip64EndSignature)
@@ -260,7 +261,12 @@ private:
             return nullptr;
         }
         std::int64_t got = 0;
-        const bool ok = readMember(file, bytes.data(), needed, got);
+        bool ok = readMember(file, bytes.data(), needed, got);
+        if (ok && got == needed && needed == m_uncompressedSize) {
+            // One more read reaches the end of the member, where libzip checks its CRC.
+            std::byte extra {};
+            ok = zip_fread(file, &extra, 1) == 0;
+        }
         const QString readError = QString::fromLocal8Bit(zip_file_strerror(file));
         zip_fclose(file);
         if (!ok || got != needed) {

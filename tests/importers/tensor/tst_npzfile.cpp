@@ -434,6 +434,25 @@ private slots:
         }
     }
 
+    void damagedDeflatedMemberRefusedOnOpen()
+    {
+        const QByteArray good = floatNpy({ 1.0f, 2.0f, 3.0f });
+        QByteArray archive = zipArchive({ { "a.npy", good, true } });
+        // The CRC in the local header (offset 14) and in the central directory (offset 16 of its record).
+        const qsizetype central = archive.indexOf(QByteArray("PK\x01\x02", 4));
+        QVERIFY(central > 0);
+        for (const qsizetype at : { qsizetype(14), central + 16 })
+            archive[at] = char(archive[at] ^ 0x5a);
+        QTemporaryDir dir;
+        const QString path = test::writeFile(dir, QStringLiteral("crc.npz"), archive);
+        const TensorListing listing = listNpzFile(path);
+        QCOMPARE(listing.tensors.size(), 1); // the header alone reads fine
+        const TensorResult opened = listing.tensors[0].source->open();
+        QVERIFY(!opened.tensor);
+        QVERIFY2(opened.error.contains(path) && opened.error.contains(QStringLiteral("a.npy")),
+                 qPrintable(opened.error));
+    }
+
     void rawTwoByteMemberReadAsBfloat16()
     {
         // bfloat16 1.0, 2.0, 3.0 as numpy saves arrays of its extension types: raw two-byte elements.
