@@ -63,7 +63,9 @@ public:
     static QRgb infMarkerColor();
 
 signals:
+    /// The element under the mouse changed; row and column index the view (a vector is row 0).
     void hovered(std::int64_t row, std::int64_t col, double value);
+    /// The mouse left the picture.
     void hoverLeft();
     void zoomChanged(double pixelsPerElement);
 

@@ -198,6 +198,24 @@ private slots:
         QTRY_COMPARE(left.count(), 1);
     }
 
+    void infinityMarkerWhenZoomedIn()
+    {
+        const float inf = std::numeric_limits<float>::infinity();
+        HeatmapView view;
+        view.resize(300, 300);
+        view.setTensor(tensorOf(std::vector<float> { 1, inf, 2, -inf }, DType::Float32, { 2, 2 }));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setZoom(40);
+        const QImage shot = view.viewport()->grab().toImage();
+        QCOMPARE(shot.pixel(view.elementCenter(0, 1).toPoint()), HeatmapView::infMarkerColor());
+        QCOMPARE(shot.pixel(view.elementCenter(1, 1).toPoint()), HeatmapView::infMarkerColor());
+        // Away from the dot the cell has the end colour of the map.
+        QCOMPARE(shot.pixel((view.elementCenter(0, 1) + QPointF(15, 15)).toPoint()),
+                 colorTable(ColorMap::Viridis).back());
+        QCOMPARE(shot.pixel(view.elementCenter(0, 0).toPoint()), colorTable(ColorMap::Viridis).front());
+    }
+
     void zoomToPixelsAndFit()
     {
         HeatmapView view;
