@@ -512,8 +512,10 @@ void MainWindow::startImport(const RunManifest& manifest)
         notifyIdle();
         return;
     }
-    // Profiler traces can be gigabytes: they are read when opened, the first one right away.
-    m_session->setDeferredKinds({ ArtifactKind::ChromeTrace });
+    // Profiler traces can be gigabytes: they are read when opened, the first one right away. Tensor files
+    // are mapped by the Tensor inspector when viewed.
+    m_session->setDeferredKinds({ ArtifactKind::ChromeTrace, ArtifactKind::TensorNpy, ArtifactKind::TensorNpz,
+                                  ArtifactKind::TensorSafetensors });
     m_session->setLiveTail(true, 1000);
     m_session->start();
     for (int i = 0; i < manifest.artifacts.size(); ++i) {

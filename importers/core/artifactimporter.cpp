@@ -2,6 +2,7 @@
 
 #include "graph/graphfileimporter.h"
 #include "summary/eventfilereader.h"
+#include "tensor/tensorfileimporter.h"
 #include "trace/tracefileimporter.h"
 
 namespace runlens {
@@ -22,6 +23,10 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact)
     case ArtifactKind::GraphDot:
     case ArtifactKind::GraphTorchScript:
         return std::make_unique<graph::GraphFileImporter>(artifact.path, artifact.kind);
+    case ArtifactKind::TensorNpy:
+    case ArtifactKind::TensorNpz:
+    case ArtifactKind::TensorSafetensors:
+        return std::make_unique<tensor::TensorFileImporter>(artifact.path, artifact.kind);
     default:
         return nullptr;
     }

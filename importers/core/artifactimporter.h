@@ -7,6 +7,7 @@
 #include "core/runmanifest.h"
 #include "graph/graph.h"
 #include "scalars/scalarseries.h"
+#include "tensor/tensorsummary.h"
 #include "trace/tracestore.h"
 #include "trace/tracesummary.h"
 
@@ -30,6 +31,7 @@ struct ImportUpdate
     std::optional<trace::TraceSummary> traceSummary;
     std::shared_ptr<const graph::Graph> graph; ///< a computation graph, read whole
     std::optional<graph::GraphSummary> graphSummary;
+    std::optional<QList<tensor::TensorSummary>> tensors; ///< a tensor file's tensors with their statistics
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:

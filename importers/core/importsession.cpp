@@ -398,6 +398,8 @@ void ImportSession::deliver(const PollResult& result)
         state.trace = update.traceSummary;
     if (update.graphSummary)
         state.graph = update.graphSummary;
+    if (update.tensors)
+        state.tensors = update.tensors;
     for (const Diagnostic& d : update.diagnostics)
         qCDebug(lcImportSession) << d.toString();
     if (!update.scalars.empty())

@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 
+#include <cmath>
+
 namespace runlens {
 
 namespace {
@@ -82,10 +84,10 @@ QJsonObject traceJson(const trace::TraceSummary& t)
     o.insert(QStringLiteral("span_ns"), double(t.spanNs));
     QJsonArray top;
     for (const trace::TraceSummary::Operator& op : t.topOperators) {
-        top.append(QJsonObject {{QStringLiteral("name"), op.name},
-                                {QStringLiteral("calls"), double(op.calls)},
-                                {QStringLiteral("total_ns"), double(op.totalNs)},
-                                {QStringLiteral("self_ns"), double(op.selfNs)}});
+        top.append(QJsonObject { { QStringLiteral("name"), op.name },
+                                 { QStringLiteral("calls"), double(op.calls) },
+                                 { QStringLiteral("total_ns"), double(op.totalNs) },
+                                 { QStringLiteral("self_ns"), double(op.selfNs) } });
     }
     o.insert(QStringLiteral("top_operators"), top);
     return o;
@@ -110,6 +112,61 @@ QJsonObject graphJson(const graph::GraphSummary& g)
 }
 
 } // namespace
+
+QJsonValue finiteOrNull(double value)
+{
+    return std::isfinite(value) ? QJsonValue(value) : QJsonValue();
+}
+
+QJsonObject tensorJson(const tensor::TensorSummary& t)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("dtype"), QString::fromLatin1(tensor::dtypeName(t.dtype)));
+    QJsonArray shape;
+    for (const std::int64_t d : t.shape)
+        shape.append(double(d));
+    o.insert(QStringLiteral("shape"), shape);
+    if (!t.note.isEmpty())
+        o.insert(QStringLiteral("note"), t.note);
+    if (t.statistics) {
+        const tensor::TensorStatistics& s = *t.statistics;
+        o.insert(QStringLiteral("min"), finiteOrNull(s.min));
+        o.insert(QStringLiteral("max"), finiteOrNull(s.max));
+        o.insert(QStringLiteral("mean"), finiteOrNull(s.mean));
+        o.insert(QStringLiteral("std"), finiteOrNull(s.std));
+        o.insert(QStringLiteral("mean_abs"), finiteOrNull(s.meanAbs));
+        o.insert(QStringLiteral("l2"), finiteOrNull(s.l2));
+        o.insert(QStringLiteral("nan"), double(s.nan));
+        o.insert(QStringLiteral("posinf"), double(s.posInf));
+        o.insert(QStringLiteral("neginf"), double(s.negInf));
+        o.insert(QStringLiteral("zeros"), double(s.zeros));
+    }
+    return o;
+}
+
+QString tensorText(const tensor::TensorSummary& t)
+{
+    QStringList dims;
+    for (const std::int64_t d : t.shape)
+        dims << QString::number(d);
+    QString out = QStringLiteral("%1[%2]").arg(QString::fromLatin1(tensor::dtypeName(t.dtype)), dims.join(u','));
+    if (t.statistics) {
+        const tensor::TensorStatistics& s = *t.statistics;
+        out += QCoreApplication::translate("runlens::Report",
+                                           "  min %1  max %2  mean %3  std %4  NaN %5  +Inf %6  -Inf %7  zeros %8")
+                   .arg(s.min, 0, 'g', 7)
+                   .arg(s.max, 0, 'g', 7)
+                   .arg(s.mean, 0, 'g', 7)
+                   .arg(s.std, 0, 'g', 7)
+                   .arg(s.nan)
+                   .arg(s.posInf)
+                   .arg(s.negInf)
+                   .arg(s.zeros);
+    }
+    if (!t.note.isEmpty())
+        out += QStringLiteral("  (%1)").arg(t.note);
+    return out;
+}
 
 QJsonObject scanReportJson(const RunManifest& manifest)
 {
@@ -203,6 +260,17 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
             o.insert(QStringLiteral("trace"), traceJson(*state.trace));
         if (state.graph)
             o.insert(QStringLiteral("graph"), graphJson(*state.graph));
+        if (state.tensors) {
+            // A .npy is one tensor; archives and safetensors files hold several, by member name.
+            if (a.kind == ArtifactKind::TensorNpy && state.tensors->size() == 1) {
+                o.insert(QStringLiteral("tensor"), tensorJson(state.tensors->first()));
+            } else {
+                QJsonObject members;
+                for (const tensor::TensorSummary& t : *state.tensors)
+                    members.insert(t.member, tensorJson(t));
+                o.insert(QStringLiteral("tensors"), members);
+            }
+        }
         artifacts.append(o);
     }
     root.insert(QStringLiteral("artifacts"), artifacts);
@@ -245,6 +313,14 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                            .arg(op.calls)
                            .arg(double(op.totalNs) / 1e6, 0, 'f', 3)
                            .arg(double(op.selfNs) / 1e6, 0, 'f', 3)
+                    + QLatin1Char('\n');
+            }
+        }
+        if (state.tensors) {
+            for (const tensor::TensorSummary& t : *state.tensors) {
+                out += (t.member.isEmpty() ? QCoreApplication::translate("runlens::Report", "  tensor: %1")
+                                           : QStringLiteral("  %1: ").arg(t.member) + QStringLiteral("%1"))
+                           .arg(tensorText(t))
                     + QLatin1Char('\n');
             }
         }

@@ -36,7 +36,28 @@ private:
     std::int64_t m_size = 0;
 };
 
+class NpySource final : public TensorSource
+{
+public:
+    explicit NpySource(QString path)
+        : m_path(std::move(path))
+    { }
+    TensorResult open() const override
+    {
+        NpyFileResult opened = openNpyFile(m_path);
+        return { std::move(opened.tensor), std::move(opened.error) };
+    }
+
+private:
+    QString m_path;
+};
+
 } // namespace
+
+std::shared_ptr<const TensorSource> npyTensorSource(const QString& path)
+{
+    return std::make_shared<NpySource>(path);
+}
 
 std::optional<DType> dtypeFromNpy(char typeCode, std::int64_t itemSize)
 {

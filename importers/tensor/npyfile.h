@@ -2,6 +2,7 @@
 
 #include "tensor/npyheader.h"
 #include "tensor/tensor.h"
+#include "tensor/tensorcatalog.h"
 
 #include <QString>
 
@@ -34,5 +35,8 @@ std::optional<DType> dtypeFromNpy(char typeCode, std::int64_t itemSize);
 /// read now, elements are paged in when viewed. C and Fortran order and both byte orders are kept as
 /// strides and `swap`. Object arrays, strings and data shorter than the shape claims are refused.
 NpyFileResult openNpyFile(const QString& path);
+
+/// A catalog source that opens the `.npy` at `path` (mapping it) each time it is viewed.
+std::shared_ptr<const TensorSource> npyTensorSource(const QString& path);
 
 } // namespace runlens::tensor

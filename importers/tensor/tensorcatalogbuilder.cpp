@@ -19,23 +19,6 @@ QString tr(const char* text)
     return QCoreApplication::translate("runlens::TensorCatalogBuilder", text);
 }
 
-/// A whole `.npy` file, mapped when opened.
-class NpySource final : public TensorSource
-{
-public:
-    explicit NpySource(QString path)
-        : m_path(std::move(path))
-    { }
-    TensorResult open() const override
-    {
-        NpyFileResult opened = openNpyFile(m_path);
-        return { std::move(opened.tensor), std::move(opened.error) };
-    }
-
-private:
-    QString m_path;
-};
-
 /// The folders of a relative path with the one that names the step dropped, so the same tensor at two
 /// steps gets the same key.
 QString folderWithoutStep(const QString& relativePath, bool mindsporeLayout)
@@ -172,7 +155,7 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
     info.shape = header.shape;
     info.byteSize = header.dataSize;
     info.note = element.note;
-    info.source = std::make_shared<NpySource>(artifact.path);
+    info.source = npyTensorSource(artifact.path);
 
     TensorSeries series;
     series.nodeKey = name.nodeKey;

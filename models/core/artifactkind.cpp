@@ -119,7 +119,8 @@ bool artifactKindImported(ArtifactKind kind)
     return isSummaryKind(kind) || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx
         || kind == ArtifactKind::GraphTensorFlow || kind == ArtifactKind::GraphAnfIr
         || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
-        || kind == ArtifactKind::GraphTorchScript;
+        || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz
+        || kind == ArtifactKind::TensorSafetensors;
 }
 
 bool isSummaryKind(ArtifactKind kind)

@@ -2,6 +2,7 @@
 
 #include "diagnostic.h"
 #include "graph/graph.h"
+#include "tensor/tensorsummary.h"
 #include "trace/tracesummary.h"
 
 #include <QMap>
@@ -45,6 +46,7 @@ struct ArtifactState
     bool growing = false; ///< ended at an incomplete tail; tailed while the folder is open
     std::optional<trace::TraceSummary> trace; ///< for profiler traces that were read
     std::optional<graph::GraphSummary> graph; ///< for graphs that were read
+    std::optional<QList<tensor::TensorSummary>> tensors; ///< for tensor files that were read
 
     qint64 scalarPoints() const;
     /// The most severe diagnostic severity, or Info when there is none.

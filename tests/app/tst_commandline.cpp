@@ -11,6 +11,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+#include <limits>
+#include <vector>
+
 using namespace runlens;
 
 namespace {
@@ -66,7 +70,7 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         m_demo = m_dir.filePath(QStringLiteral("demo"));
-        const Result r = run({QStringLiteral("demo"), m_demo});
+        const Result r = run({ QStringLiteral("demo"), m_demo });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(QDir(m_demo).exists(QStringLiteral("baseline")));
         m_listing = listing(m_demo);
@@ -75,7 +79,7 @@ private slots:
 
     void scanJson()
     {
-        const Result r = run({QStringLiteral("scan"), m_demo, QStringLiteral("--json")});
+        const Result r = run({ QStringLiteral("scan"), m_demo, QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject root = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(root.value(QStringLiteral("root")).toString(), QDir(m_demo).absolutePath());
@@ -92,7 +96,7 @@ private slots:
 
     void infoJsonFollowsTheContract()
     {
-        const Result r = run({QStringLiteral("info"), m_demo, QStringLiteral("--json")});
+        const Result r = run({ QStringLiteral("info"), m_demo, QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         QJsonParseError error;
         const QJsonObject root = QJsonDocument::fromJson(r.out, &error).object();
@@ -101,7 +105,7 @@ private slots:
         QCOMPARE(artifacts.size(), 2);
         for (const QJsonValue& v : artifacts) {
             const QJsonObject a = v.toObject();
-            for (const char* key : {"path", "kind", "run", "rank", "status", "diagnostics", "scalars"})
+            for (const char* key : { "path", "kind", "run", "rank", "status", "diagnostics", "scalars" })
                 QVERIFY2(a.contains(QLatin1String(key)), key);
             QVERIFY(a.value(QStringLiteral("rank")).isNull());
             QCOMPARE(a.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
@@ -124,13 +128,58 @@ private slots:
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write(QByteArray(64, 'x'));
         bad.close();
-        const Result r = run({QStringLiteral("info"), dir.path(), QStringLiteral("--json")});
+        const Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
         QVERIFY(r.exitCode == 0 || r.exitCode == 1);
         QCOMPARE(r.exitCode == -1, false);
         // Content, not the name, decides: garbage named like an event file is not imported as one.
         const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
         for (const QJsonValue& v : artifacts)
             QVERIFY(v[QStringLiteral("kind")].toString() != QLatin1String("tensorboard-events"));
+    }
+
+    void infoReportsTensorStatistics()
+    {
+        QTemporaryDir dir;
+        // float32 [1, -2, 0, NaN, 4.5, 0] as numpy writes it; then one +Inf among ones.
+        const auto npy = [&dir](const QString& name, const std::vector<float>& values) {
+            QByteArray header = "{'descr': '<f4', 'fortran_order': False, 'shape': ("
+                + QByteArray::number(qsizetype(values.size())) + ",), }";
+            while ((10 + header.size() + 1) % 64)
+                header += ' ';
+            header += '\n';
+            QByteArray bytes("\x93NUMPY\x01\x00", 8);
+            bytes += char(header.size() & 0xff);
+            bytes += char(header.size() >> 8);
+            bytes += header;
+            bytes.append(reinterpret_cast<const char*>(values.data()), qsizetype(values.size() * 4));
+            QFile file(dir.filePath(name));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(bytes);
+        };
+        npy(QStringLiteral("a.npy"), { 1.0f, -2.0f, 0.0f, std::nanf(""), 4.5f, 0.0f });
+        npy(QStringLiteral("b.npy"), { 1.0f, std::numeric_limits<float>::infinity(), 1.0f });
+        const Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        QCOMPARE(artifacts.size(), 2);
+        const QJsonObject a = artifacts[0][QStringLiteral("tensor")].toObject();
+        QCOMPARE(a[QStringLiteral("dtype")].toString(), QStringLiteral("float32"));
+        QCOMPARE(a[QStringLiteral("shape")].toArray(), QJsonArray { 6 });
+        QCOMPARE(a[QStringLiteral("min")].toDouble(), -2.0);
+        QCOMPARE(a[QStringLiteral("max")].toDouble(), 4.5);
+        QVERIFY(qAbs(a[QStringLiteral("mean")].toDouble() - 0.7) < 1e-12);
+        QCOMPARE(a[QStringLiteral("nan")].toInt(), 1);
+        QCOMPARE(a[QStringLiteral("zeros")].toInt(), 2);
+        QCOMPARE(a[QStringLiteral("posinf")].toInt(), 0);
+        const QJsonObject b = artifacts[1][QStringLiteral("tensor")].toObject();
+        QCOMPARE(b[QStringLiteral("posinf")].toInt(), 1);
+        // JSON has no infinity: a maximum of +Inf is written as null, the count says why.
+        QVERIFY(b[QStringLiteral("max")].isNull());
+        QCOMPARE(b[QStringLiteral("min")].toDouble(), 1.0);
+
+        const Result text = run({ QStringLiteral("info"), dir.filePath(QStringLiteral("a.npy")) });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("tensor: float32[6]") && text.out.contains("NaN 1"), text.out.constData());
     }
 
     void exportFormats_data()
@@ -148,8 +197,8 @@ private slots:
         QFETCH(QString, extension);
         QFETCH(QByteArray, magic);
         const QString out = m_dir.filePath(QStringLiteral("loss.") + extension);
-        const Result r = run({QStringLiteral("export"), m_demo, QStringLiteral("--chart"),
-                              QStringLiteral("scalars:train/loss"), QStringLiteral("--out"), out});
+        const Result r = run({ QStringLiteral("export"), m_demo, QStringLiteral("--chart"),
+                               QStringLiteral("scalars:train/loss"), QStringLiteral("--out"), out });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -174,8 +223,9 @@ private slots:
 
     void exportUnknownTagFails()
     {
-        const Result r = run({QStringLiteral("export"), m_demo, QStringLiteral("--chart"), QStringLiteral("scalars:nope"),
-                              QStringLiteral("--out"), m_dir.filePath(QStringLiteral("x.png"))});
+        const Result r
+            = run({ QStringLiteral("export"), m_demo, QStringLiteral("--chart"), QStringLiteral("scalars:nope"),
+                    QStringLiteral("--out"), m_dir.filePath(QStringLiteral("x.png")) });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("nope"));
         QVERIFY(r.err.contains("train/loss")); // lists what is there
@@ -183,7 +233,7 @@ private slots:
 
     void missingPathIsAnError()
     {
-        const Result r = run({QStringLiteral("info"), m_dir.filePath(QStringLiteral("does-not-exist"))});
+        const Result r = run({ QStringLiteral("info"), m_dir.filePath(QStringLiteral("does-not-exist")) });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("does-not-exist"));
     }
@@ -191,7 +241,7 @@ private slots:
     void screenshot()
     {
         const QString out = m_dir.filePath(QStringLiteral("window.png"));
-        const Result r = run({QStringLiteral("--screenshot"), out, m_demo});
+        const Result r = run({ QStringLiteral("--screenshot"), out, m_demo });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QImage image(out);
         QVERIFY(!image.isNull());

@@ -352,16 +352,10 @@ private slots:
     void unsupportedKindsAreListed()
     {
         QTemporaryDir dir;
-        QFile npy(dir.filePath(QStringLiteral("w.npy")));
-        QVERIFY(npy.open(QIODevice::WriteOnly));
-        QByteArray header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }");
-        header.append(QByteArray(64 - 10 - header.size() - 1, ' ')).append('\n');
-        npy.write(QByteArray("\x93NUMPY\x01\x00", 8));
-        const quint16 len = quint16(header.size());
-        npy.write(reinterpret_cast<const char*>(&len), 2);
-        npy.write(header);
-        npy.write(QByteArray(8, '\0'));
-        npy.close();
+        QFile csv(dir.filePath(QStringLiteral("metrics.csv")));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("step,loss,accuracy\n0,2.30,0.11\n1,2.10,0.18\n2,1.95,0.25\n");
+        csv.close();
         ImportSession session(RunScanner().scan(dir.path()));
         QCOMPARE(session.artifactCount(), 1);
         QCOMPARE(session.state(0).status, ImportStatus::Unsupported);

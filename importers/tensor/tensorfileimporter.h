@@ -1,0 +1,24 @@
+#pragma once
+
+#include "core/artifactimporter.h"
+#include "core/artifactkind.h"
+
+#include <QString>
+
+namespace runlens::tensor {
+
+/// Reads a tensor file whole for `runlens info`: every tensor it holds with its type and whole-tensor
+/// statistics (computed in parallel over the mapped data). The desktop leaves tensor files to the Tensor
+/// inspector, which maps them when they are viewed.
+class TensorFileImporter final : public ArtifactImporter
+{
+public:
+    TensorFileImporter(QString path, ArtifactKind kind);
+    ImportUpdate poll(const ImportControl& control) override;
+
+private:
+    QString m_path;
+    ArtifactKind m_kind;
+};
+
+} // namespace runlens::tensor

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "tensor/dtype.h"
+#include "tensor/tensorstatistics.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace runlens::tensor {
+
+/// What `runlens info` reports for one tensor of a tensor file: its type and whole-tensor statistics.
+struct TensorSummary
+{
+    QString member; ///< archive member or safetensors entry; empty for a `.npy`
+    DType dtype = DType::Float32;
+    std::vector<std::int64_t> shape;
+    QString note;
+    std::optional<TensorStatistics> statistics; ///< absent when the values could not be read
+};
+
+} // namespace runlens::tensor
