@@ -113,6 +113,11 @@ TensorCompareWidget::TensorCompareWidget(QWidget* parent)
     splitter->addWidget(m_heatmap);
     splitter->addWidget(m_table);
     layout->addWidget(splitter, 1);
+    m_hover = new QLabel(this);
+    m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_hover);
+    connect(m_heatmap, &HeatmapView::hovered, this, &TensorCompareWidget::showHovered);
+    connect(m_heatmap, &HeatmapView::hoverLeft, m_hover, &QLabel::clear);
     auto activate = [this](int row) {
         if (m_outcome && row >= 0 && std::size_t(row) < m_outcome->result.largest.size())
             emit indexActivated(m_outcome->result.largest[std::size_t(row)].index);
@@ -218,9 +223,27 @@ void TensorCompareWidget::stopJob()
     m_job.reset();
 }
 
+void TensorCompareWidget::showHovered(std::int64_t row, std::int64_t column, double diff)
+{
+    if (!m_outcome || !m_outcome->result.ok())
+        return;
+    // The heatmap shows rank > 2 with the leading dimensions folded into rows: unfold the position.
+    const std::vector<std::int64_t>& shape = m_outcome->result.difference.shape;
+    std::vector<std::int64_t> index(shape.size(), 0);
+    std::int64_t rest = row * m_heatmap->columns() + column;
+    for (int k = int(shape.size()) - 1; k >= 0; --k) {
+        index[std::size_t(k)] = rest % shape[std::size_t(k)];
+        rest /= shape[std::size_t(k)];
+    }
+    m_hover->setText(
+        tr("%1   a %2   b %3   difference %4")
+            .arg(indexText(index), formatNumber(m_a.value(index)), formatNumber(m_b.value(index)), formatNumber(diff)));
+}
+
 void TensorCompareWidget::showMessage(const QString& message)
 {
     m_summary->setText(message);
+    m_hover->clear();
     m_heatmap->setTensor({});
     m_table->setRowCount(0);
 }

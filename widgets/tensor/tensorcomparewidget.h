@@ -49,6 +49,8 @@ public:
 
     QComboBox* modeCombo() const { return m_modeCombo; }
     QLabel* summaryLabel() const { return m_summary; }
+    /// The element under the mouse in the heatmap: its index, both values and their difference.
+    QLabel* hoverLabel() const { return m_hover; }
     QTableWidget* largestTable() const { return m_table; }
     HeatmapView* heatmap() const { return m_heatmap; }
 
@@ -65,6 +67,7 @@ private:
     void stopJob();
     void showOutcome(const std::shared_ptr<const Outcome>& outcome);
     void showMessage(const QString& message);
+    void showHovered(std::int64_t row, std::int64_t column, double diff);
 
     tensor::Tensor m_a;
     tensor::Tensor m_b;
@@ -78,6 +81,7 @@ private:
     QComboBox* m_modeCombo = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_summary = nullptr;
+    QLabel* m_hover = nullptr;
     HeatmapView* m_heatmap = nullptr;
     QTableWidget* m_table = nullptr;
 };

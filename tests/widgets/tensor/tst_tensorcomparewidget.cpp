@@ -172,6 +172,26 @@ private slots:
         QCOMPARE(index, (std::vector<std::int64_t> { 0, 3 }));
     }
 
+    void hoverShowsTheElement()
+    {
+        // 3-D tensors fold into rows for the heatmap; the hover line unfolds the position again.
+        std::vector<float> a(24), b(24);
+        for (int i = 0; i < 24; ++i) {
+            a[std::size_t(i)] = float(i);
+            b[std::size_t(i)] = float(i) * 0.5f;
+        }
+        TensorCompareWidget widget;
+        widget.setTensors(floats(a, { 2, 3, 4 }), QStringLiteral("a"), floats(b, { 2, 3, 4 }), QStringLiteral("b"));
+        QCOMPARE(widget.heatmap()->rows(), 6);
+        QCOMPARE(widget.heatmap()->columns(), 4);
+        // Row 4, column 1 of the folded picture is element [1, 1, 1] = 17: a 17, b 8.5, a - b 8.5.
+        // What the heatmap reports for a hover there (its own mouse handling is tested with the heatmap).
+        emit widget.heatmap()->hovered(4, 1, 8.5);
+        QCOMPARE(widget.hoverLabel()->text(), QStringLiteral("[1, 1, 1]   a 17   b 8.5   difference 8.5"));
+        emit widget.heatmap()->hoverLeft();
+        QVERIFY(widget.hoverLabel()->text().isEmpty());
+    }
+
     void shapeMismatchIsReported()
     {
         TensorCompareWidget widget;
