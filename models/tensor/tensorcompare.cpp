@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <queue>
 
 namespace runlens::tensor {
@@ -52,6 +53,43 @@ double elementDiff(double a, double b, CompareMode mode)
     }
     }
     return a - b;
+}
+
+/// Doubles in memory for the difference tensor, left uninitialised until written (no zero-filling pass).
+class DoubleTensorData : public TensorData
+{
+public:
+    explicit DoubleTensorData(std::int64_t count)
+        : m_values(new double[size_t(count)])
+        , m_count(count)
+    { }
+    const std::byte* data() const override { return reinterpret_cast<const std::byte*>(m_values.get()); }
+    std::int64_t size() const override { return m_count * std::int64_t(sizeof(double)); }
+    double* values() { return m_values.get(); }
+
+private:
+    std::unique_ptr<double[]> m_values;
+    std::int64_t m_count;
+};
+
+/// `count` elements `stride` bytes apart as doubles; plain loops for native float32/float64.
+void loadRun(const std::byte* p, std::int64_t stride, std::int64_t count, DType type, bool swap, double* out)
+{
+    if (!swap && type == DType::Float32) {
+        for (std::int64_t i = 0; i < count; ++i) {
+            float v;
+            std::memcpy(&v, p + i * stride, sizeof v);
+            out[i] = v;
+        }
+        return;
+    }
+    if (!swap && type == DType::Float64) {
+        for (std::int64_t i = 0; i < count; ++i)
+            std::memcpy(out + i, p + i * stride, sizeof(double));
+        return;
+    }
+    for (std::int64_t i = 0; i < count; ++i)
+        out[i] = loadElement(p + i * stride, type, swap);
 }
 
 struct Candidate
@@ -114,8 +152,8 @@ CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode,
 
     const std::int64_t count = a.elementCount();
     const int rank = a.rank();
-    std::vector<std::byte> bytes(size_t(count) * sizeof(double));
-    auto* out = reinterpret_cast<double*>(bytes.data());
+    auto storage = std::make_shared<DoubleTensorData>(count);
+    double* out = storage->values();
 
     std::priority_queue<Candidate, std::vector<Candidate>, DropFirst> kept;
     const size_t keep = size_t(std::max(topK, 0));
@@ -123,43 +161,60 @@ CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode,
     double sumSquares = 0;
     std::int64_t counted = 0;
 
-    // An odometer over the shape in C order, carrying the byte positions of both operands.
-    std::vector<std::int64_t> index(size_t(rank), 0);
+    // Runs along the last dimension are converted to doubles in one go (a tight loop for the common float
+    // types), then compared; an odometer over the other dimensions carries both byte positions in C order.
+    const std::int64_t inner = rank > 0 ? a.shape[size_t(rank - 1)] : 1;
+    const std::int64_t outerCount = inner > 0 ? count / inner : 0;
+    const std::int64_t strideA = rank > 0 ? a.strides[size_t(rank - 1)] : 0;
+    const std::int64_t strideB = rank > 0 ? b.strides[size_t(rank - 1)] : 0;
+    const std::int64_t chunk = std::min<std::int64_t>(std::max<std::int64_t>(inner, 0), kCancelCheckInterval);
+    std::vector<double> runA(static_cast<size_t>(chunk));
+    std::vector<double> runB(static_cast<size_t>(chunk));
+    std::vector<std::int64_t> index(size_t(std::max(rank - 1, 0)), 0);
     std::int64_t posA = a.offset;
     std::int64_t posB = b.offset;
-    const std::byte* dataA = a.data->data();
-    const std::byte* dataB = b.data->data();
-    for (std::int64_t linear = 0; linear < count; ++linear) {
-        if (cancelled && linear % kCancelCheckInterval == 0 && cancelled()) {
-            result = {};
-            result.error = QCoreApplication::translate("runlens::TensorCompare", "The comparison was cancelled.");
-            return result;
-        }
-        const double va = loadElement(dataA + posA, a.dtype, a.swap);
-        const double vb = loadElement(dataB + posB, b.dtype, b.swap);
-        const double d = elementDiff(va, vb, mode);
-        out[linear] = d;
-        if (std::isnan(d)) {
-            ++result.differing;
-            ++result.nanMismatch;
-        } else {
-            const double magnitude = std::abs(d);
-            if (!(va == vb) && !(std::isnan(va) && std::isnan(vb)))
-                ++result.differing;
-            sumAbs += magnitude;
-            sumSquares += d * d;
-            ++counted;
-            result.maxAbs = std::max(result.maxAbs, magnitude);
-            if (magnitude > 0 && keep > 0) {
-                if (kept.size() < keep)
-                    kept.push({ magnitude, linear, va, vb, d });
-                else if (magnitude > kept.top().magnitude) {
-                    kept.pop();
-                    kept.push({ magnitude, linear, va, vb, d });
+    std::int64_t sinceCheck = kCancelCheckInterval;
+    for (std::int64_t outer = 0; outer < outerCount; ++outer) {
+        for (std::int64_t start = 0; start < inner; start += chunk) {
+            if (cancelled && sinceCheck >= kCancelCheckInterval) {
+                sinceCheck = 0;
+                if (cancelled()) {
+                    result = {};
+                    result.error
+                        = QCoreApplication::translate("runlens::TensorCompare", "The comparison was cancelled.");
+                    return result;
+                }
+            }
+            const std::int64_t n = std::min(chunk, inner - start);
+            sinceCheck += n;
+            loadRun(a.data->data() + posA + start * strideA, strideA, n, a.dtype, a.swap, runA.data());
+            loadRun(b.data->data() + posB + start * strideB, strideB, n, b.dtype, b.swap, runB.data());
+            const std::int64_t first = outer * inner + start;
+            for (std::int64_t i = 0; i < n; ++i) {
+                const double va = runA[size_t(i)];
+                const double vb = runB[size_t(i)];
+                const double d = elementDiff(va, vb, mode);
+                out[first + i] = d;
+                if (std::isnan(d)) {
+                    ++result.differing;
+                    ++result.nanMismatch;
+                    continue;
+                }
+                if (!(va == vb) && !(std::isnan(va) && std::isnan(vb)))
+                    ++result.differing;
+                const double magnitude = std::abs(d);
+                sumAbs += magnitude;
+                sumSquares += d * d;
+                ++counted;
+                result.maxAbs = std::max(result.maxAbs, magnitude);
+                if (magnitude > 0 && keep > 0 && (kept.size() < keep || magnitude > kept.top().magnitude)) {
+                    if (kept.size() == keep)
+                        kept.pop();
+                    kept.push({ magnitude, first + i, va, vb, d });
                 }
             }
         }
-        for (int k = rank - 1; k >= 0; --k) {
+        for (int k = rank - 2; k >= 0; --k) {
             posA += a.strides[size_t(k)];
             posB += b.strides[size_t(k)];
             if (++index[size_t(k)] < a.shape[size_t(k)])
@@ -198,7 +253,7 @@ CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode,
     difference.dtype = DType::Float64;
     difference.shape = a.shape;
     difference.strides = Tensor::contiguousStrides(a.shape, sizeof(double));
-    difference.data = std::make_shared<MemoryTensorData>(std::move(bytes));
+    difference.data = std::move(storage);
     return result;
 }
 
