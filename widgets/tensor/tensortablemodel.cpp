@@ -301,21 +301,10 @@ Box boundingBox(const QModelIndexList& cells)
     return box;
 }
 
-} // namespace
-
-static QString tsvOf(const TensorTableModel& model, const QModelIndexList& cells, bool withIndices)
+/// Text of the cells in `box` for which `listed` holds, the others left empty.
+template<typename Listed>
+QString boxText(const TensorTableModel& model, const Box& box, bool withIndices, const Listed& listed)
 {
-    const Box box = boundingBox(cells);
-    if (box.empty())
-        return {};
-    const std::int64_t area = std::int64_t(box.bottom - box.top + 1) * (box.right - box.left + 1);
-    // A full box needs no membership test; otherwise cells left out stay empty.
-    QSet<std::pair<int, int>> listed;
-    const bool full = cells.size() >= area;
-    if (!full) {
-        for (const QModelIndex& cell : cells)
-            listed.insert({ cell.row(), cell.column() });
-    }
     QString text;
     if (withIndices) {
         for (int column = box.left; column <= box.right; ++column)
@@ -328,13 +317,32 @@ static QString tsvOf(const TensorTableModel& model, const QModelIndexList& cells
         for (int column = box.left; column <= box.right; ++column) {
             if (column > box.left)
                 text += QLatin1Char('\t');
-            if (full || listed.contains({ row, column }))
+            if (listed(row, column))
                 text += model.fullText(row, column);
         }
         text += QLatin1Char('\n');
     }
     return text;
 }
+
+QString tsvOf(const TensorTableModel& model, const QModelIndexList& cells, bool withIndices)
+{
+    const Box box = boundingBox(cells);
+    if (box.empty())
+        return {};
+    const std::int64_t area = std::int64_t(box.bottom - box.top + 1) * (box.right - box.left + 1);
+    // A full box needs no membership test; otherwise cells left out stay empty.
+    if (cells.size() >= area)
+        return boxText(model, box, withIndices, [](int, int) { return true; });
+    QSet<std::pair<int, int>> listed;
+    for (const QModelIndex& cell : cells)
+        listed.insert({ cell.row(), cell.column() });
+    return boxText(model, box, withIndices, [&listed](int row, int column) {
+        return listed.contains({ row, column });
+    });
+}
+
+} // namespace
 
 QString TensorTableModel::toTsv(const QModelIndexList& cells) const
 {
@@ -344,6 +352,29 @@ QString TensorTableModel::toTsv(const QModelIndexList& cells) const
 QString TensorTableModel::toTsvWithIndices(const QModelIndexList& cells) const
 {
     return tsvOf(*this, cells, true);
+}
+
+QString TensorTableModel::selectionToTsv(const QItemSelection& selection, bool withIndices) const
+{
+    Box box;
+    std::int64_t selected = 0;
+    for (const QItemSelectionRange& range : selection) {
+        if (!range.isValid() || range.model() != this)
+            continue;
+        box.top = std::min(box.top, range.top());
+        box.bottom = std::max(box.bottom, range.bottom());
+        box.left = std::min(box.left, range.left());
+        box.right = std::max(box.right, range.right());
+        selected += std::int64_t(range.height()) * range.width();
+    }
+    if (box.empty())
+        return {};
+    const std::int64_t area = std::int64_t(box.bottom - box.top + 1) * (box.right - box.left + 1);
+    // A selection that fills its box (a drag, select-all) is copied without listing its cells one by one.
+    if (selected >= area)
+        return boxText(*this, box, withIndices, [](int, int) { return true; });
+    return boxText(*this, box, withIndices,
+                   [&selection, this](int row, int column) { return selection.contains(index(row, column)); });
 }
 
 } // namespace runlens::tensorview

@@ -3,6 +3,7 @@
 #include "tensor/tensor.h"
 
 #include <QAbstractTableModel>
+#include <QItemSelection>
 
 #include <cstdint>
 
@@ -44,6 +45,9 @@ public:
     QString toTsv(const QModelIndexList& cells) const;
     /// The same with the column indices as a first line and the row index as a first column.
     QString toTsvWithIndices(const QModelIndexList& cells) const;
+
+    /// The same for a view's selection, without listing its cells when it fills its bounding box.
+    QString selectionToTsv(const QItemSelection& selection, bool withIndices) const;
 
     /// Display text of one element at full precision (round-trip for floats, exact for integers).
     QString fullText(int row, int column) const;

@@ -47,8 +47,7 @@ QString TensorTableView::selectionAsTsv(bool withIndices) const
     const TensorTableModel* tensor = tensorModel();
     if (!tensor || !selectionModel())
         return {};
-    const QModelIndexList cells = selectionModel()->selectedIndexes();
-    return withIndices ? tensor->toTsvWithIndices(cells) : tensor->toTsv(cells);
+    return tensor->selectionToTsv(selectionModel()->selection(), withIndices);
 }
 
 void TensorTableView::copySelection(bool withIndices)

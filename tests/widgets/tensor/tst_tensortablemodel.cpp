@@ -248,6 +248,14 @@ private slots:
         QApplication::clipboard()->clear();
         QTest::keyClick(&view, Qt::Key_C, Qt::ControlModifier);
         QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("6\t7\n11\t12\n"));
+
+        // A second, separate cell widens the box; the cells between stay empty.
+        view.selectionModel()->select(model.index(3, 4), QItemSelectionModel::Select);
+        QCOMPARE(view.selectionAsTsv(false), QStringLiteral("6\t7\t\t\n11\t12\t\t\n\t\t\t19\n"));
+        QCOMPARE(view.selectionAsTsv(false), model.toTsv(view.selectionModel()->selectedIndexes()));
+        view.selectAll();
+        QCOMPARE(view.selectionAsTsv(false).count(QLatin1Char('\n')), 4);
+        QVERIFY(view.selectionAsTsv(false).startsWith(QStringLiteral("0\t1\t2\t3\t4\n5\t")));
     }
 };
 
