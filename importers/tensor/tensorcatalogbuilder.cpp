@@ -3,6 +3,8 @@
 #include "tensor/dumpindexer.h"
 #include "tensor/npyfile.h"
 #include "tensor/npyheader.h"
+#include "tensor/npzfile.h"
+#include "tensor/safetensorsfile.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -181,6 +183,37 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
                   std::move(info));
 }
 
+/// The members of an archive or the entries of a safetensors file: each one a series named after the file
+/// and the member ("state_dict.npz/conv1.weight"), linked to the module its key names.
+void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& diagnostics)
+{
+    TensorListing listing
+        = artifact.kind == ArtifactKind::TensorNpz ? listNpzFile(artifact.path) : listSafetensorsFile(artifact.path);
+    diagnostics.append(listing.diagnostics);
+    if (!listing.error.isEmpty())
+        diagnostics << warning(artifact.path, listing.error);
+    const QString fileName = QFileInfo(artifact.path).fileName();
+    int step = DumpIndexer::stepOfPath(artifact.relativePath);
+    QString fileKey = fileName;
+    if (step < 0) {
+        step = TensorCatalogBuilder::stepOfFileName(fileName);
+        if (step >= 0)
+            fileKey = withoutStepNumber(fileName);
+    }
+    const QString folder = folderWithoutStep(artifact.relativePath, false);
+    for (TensorInfo& info : listing.tensors) {
+        info.step = step;
+        // A state dict key is a module path and a role: "layer1.0.conv1.weight".
+        const DumpFileName name = DumpIndexer::parseFileName(info.member + QStringLiteral(".npy"));
+        TensorSeries series;
+        series.name = fileKey + QLatin1Char('/') + info.member;
+        series.nodeKey = name.nodeKey;
+        series.kind = name.kind.isEmpty() ? info.member : name.kind;
+        const QString key = series.name;
+        assembler.add(artifact, key, folder, std::move(series), std::move(info));
+    }
+}
+
 } // namespace
 
 TensorCatalog TensorCatalogBuilder::build(const RunManifest& manifest, const ImportControl& control)
@@ -198,6 +231,10 @@ TensorCatalog TensorCatalogBuilder::build(const RunManifest& manifest, const Imp
         switch (artifact.kind) {
         case ArtifactKind::TensorNpy:
             addNpy(artifact, assembler, diagnostics);
+            break;
+        case ArtifactKind::TensorNpz:
+        case ArtifactKind::TensorSafetensors:
+            addContainer(artifact, assembler, diagnostics);
             break;
         default:
             continue;

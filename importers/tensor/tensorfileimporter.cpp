@@ -1,6 +1,8 @@
 #include "tensorfileimporter.h"
 
 #include "tensor/npyfile.h"
+#include "tensor/npzfile.h"
+#include "tensor/safetensorsfile.h"
 #include "tensor/tensorcatalog.h"
 
 #include <QCoreApplication>
@@ -41,6 +43,25 @@ Listed listFile(const QString& path, ArtifactKind kind)
         info.note = opened.note;
         info.source = npyTensorSource(path);
         out.tensors << info;
+        break;
+    }
+    case ArtifactKind::TensorNpz:
+    case ArtifactKind::TensorSafetensors: {
+        TensorListing listing = kind == ArtifactKind::TensorNpz ? listNpzFile(path) : listSafetensorsFile(path);
+        out.tensors = std::move(listing.tensors);
+        out.diagnostics = std::move(listing.diagnostics);
+        // A damaged archive keeps the members listed before the damage.
+        if (!listing.error.isEmpty()) {
+            if (out.tensors.isEmpty()) {
+                out.error = listing.error;
+            } else {
+                Diagnostic d;
+                d.severity = Severity::Error;
+                d.file = path;
+                d.message = listing.error;
+                out.diagnostics << d;
+            }
+        }
         break;
     }
     default:
