@@ -5,11 +5,16 @@
 #include "tensor/tensorlistmodel.h"
 #include "tensor/tensortablemodel.h"
 
+#include "core/runscanner.h"
+#include "tensor/tensorcatalogbuilder.h"
+#include "testutils.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -155,6 +160,7 @@ private slots:
     void filterField();
     void compareWithPreviousStep();
     void exportsWithoutDialogs();
+    void sampleRunDumps();
 };
 
 void TestTensorPanel::emptyState()
@@ -440,6 +446,56 @@ void TestTensorPanel::exportsWithoutDialogs()
     panel.setFileNameProvider([&](const QString&, const QString&) { return chosen; });
     QCOMPARE(panel.requestExport(TensorPanel::ExportFormat::Npy), chosen);
     QVERIFY(QFileInfo::exists(chosen));
+}
+
+void TestTensorPanel::sampleRunDumps()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    const QString root = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
+    const QString file = root + QStringLiteral("/dump/step_30/conv1.weight.npy");
+    if (!QFileInfo::exists(file))
+        QSKIP("the sample run has no conv1.weight dump at step 30");
+    auto catalog
+        = std::make_shared<const tensor::TensorCatalog>(tensor::TensorCatalogBuilder::build(RunScanner().scan(root)));
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(catalog);
+    QVERIFY(panel.showLocation(QDir::cleanPath(file)));
+    QVERIFY(panel.currentTensor());
+    QVERIFY(panel.stepSlider()->isVisible());
+    QVERIFY(panel.stepSlider()->maximum() >= 2);
+
+    // The shown cells against numpy reading the same file.
+    QProcess python;
+    python.start(
+        QStringLiteral("/usr/bin/python3"),
+        { QStringLiteral("-c"),
+          QStringLiteral("import numpy as np, sys\n"
+                         "a = np.load(sys.argv[1])\n"
+                         "print(a.ndim)\n"
+                         "v = a[(0,) * (a.ndim - 2)] if a.ndim > 2 else a\n"
+                         "print(v.shape[0], v.shape[1] if v.ndim > 1 else 1)\n"
+                         "print(' '.join('%.9g' % x for x in np.atleast_2d(v).reshape(v.shape[0], -1).ravel()))\n"),
+          file });
+    if (!python.waitForFinished(60000) || python.exitCode() != 0)
+        QSKIP("python3 with numpy is not available");
+    const QStringList lines = QString::fromUtf8(python.readAllStandardOutput()).split(QLatin1Char('\n'));
+    QVERIFY(lines.size() >= 3);
+    const QStringList dims = lines[1].split(QLatin1Char(' '));
+    const int rows = dims[0].toInt();
+    const int columns = dims[1].toInt();
+    QCOMPARE(panel.tableModel()->rowCount(), rows);
+    QCOMPARE(panel.tableModel()->columnCount(), columns);
+    const QStringList values = lines[2].split(QLatin1Char(' '));
+    QCOMPARE(values.size(), rows * columns);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < columns; ++c)
+            QCOMPARE(float(cell(panel, r, c)), values[r * columns + c].toFloat());
+
+    // Another step of the same series keeps the slice and shows that file's values.
+    QTest::keyClick(panel.stepSlider(), Qt::Key_Home);
+    QVERIFY(panel.currentLocation().contains(QStringLiteral("step_0")));
+    QCOMPARE(panel.tableModel()->rowCount(), rows);
 }
 
 QTEST_MAIN(TestTensorPanel)
