@@ -108,7 +108,11 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::ContiguousSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Every row stays in sight: the table takes the height of its rows and the histogram the rest.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     for (int row = 0; row < RowCount; ++row) {
         for (int column = 0; column < 2; ++column) {
             auto* item = new QTableWidgetItem;
@@ -116,6 +120,8 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
             m_table->setItem(row, column, item);
         }
     }
+    m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height()
+                            + RowCount * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
     layout->addWidget(m_table);
 
     auto* progressRow = new QHBoxLayout;
