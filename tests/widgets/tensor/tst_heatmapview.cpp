@@ -1,6 +1,7 @@
 #include "tensor/heatmapview.h"
 
 #include "tensor/tensorslice.h"
+#include "tst_tensortablemodel_data.h"
 
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -18,17 +19,7 @@ using runlens::tensorview::HeatmapView;
 
 namespace {
 
-template<typename T> Tensor tensorOf(const std::vector<T>& values, DType type, std::vector<std::int64_t> shape)
-{
-    std::vector<std::byte> bytes(values.size() * sizeof(T));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    Tensor t;
-    t.dtype = type;
-    t.shape = std::move(shape);
-    t.strides = Tensor::contiguousStrides(t.shape, int(sizeof(T)));
-    t.data = std::make_shared<MemoryTensorData>(std::move(bytes));
-    return t;
-}
+using runlens::test::tensorOf;
 
 /// The table entry of `v` for 256 equal bins over [lo, hi], written out independently of the view.
 QRgb expectedColour(ColorMap map, double v, double lo, double hi)

@@ -2,6 +2,7 @@
 #include "tensor/tensortableview.h"
 
 #include "tensor/tensorslice.h"
+#include "tst_tensortablemodel_data.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -21,19 +22,9 @@ using runlens::tensorview::TensorTableView;
 
 namespace {
 
-const QString kDataDir = QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/");
+using runlens::test::tensorOf;
 
-template<typename T> Tensor tensorOf(const std::vector<T>& values, DType type, std::vector<std::int64_t> shape)
-{
-    std::vector<std::byte> bytes(values.size() * sizeof(T));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    Tensor t;
-    t.dtype = type;
-    t.shape = std::move(shape);
-    t.strides = Tensor::contiguousStrides(t.shape, int(sizeof(T)));
-    t.data = std::make_shared<MemoryTensorData>(std::move(bytes));
-    return t;
-}
+const QString kDataDir = QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/");
 
 /// compare_table_base.bin of compare_oracle.py: float32 (4, 5, 6).
 Tensor tableBase()
