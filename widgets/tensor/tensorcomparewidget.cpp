@@ -4,6 +4,7 @@
 #include "tensor/tensorcompare.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -116,6 +117,7 @@ TensorCompareWidget::TensorCompareWidget(QWidget* parent)
     m_hover = new QLabel(this);
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_hover);
+    m_heatmap->installEventFilter(this);
     connect(m_heatmap, &HeatmapView::hovered, this, &TensorCompareWidget::showHovered);
     connect(m_heatmap, &HeatmapView::hoverLeft, m_hover, &QLabel::clear);
     auto activate = [this](int row) {
@@ -240,11 +242,23 @@ void TensorCompareWidget::showHovered(std::int64_t row, std::int64_t column, dou
             .arg(indexText(index), formatNumber(m_a.value(index)), formatNumber(m_b.value(index)), formatNumber(diff)));
 }
 
+bool TensorCompareWidget::eventFilter(QObject* watched, QEvent* event)
+{
+    // Resize events come before the widget counts as visible when it is first shown, so Show fits too.
+    const bool sized = event->type() == QEvent::Show || (event->type() == QEvent::Resize && m_heatmap->isVisible());
+    if (watched == m_heatmap && m_fitPending && sized) {
+        m_fitPending = false;
+        m_heatmap->zoomToFit();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
 void TensorCompareWidget::showMessage(const QString& message)
 {
     m_summary->setText(message);
     m_hover->clear();
     m_heatmap->setTensor({});
+    m_shownShape.clear();
     m_table->setRowCount(0);
 }
 
@@ -267,6 +281,12 @@ void TensorCompareWidget::showOutcome(const std::shared_ptr<const Outcome>& outc
     m_heatmap->setColorMap(m_mode == Mode::Difference ? ColorMap::Diverging : ColorMap::Viridis);
     m_heatmap->setScale(HeatmapView::Scale::Slice);
     m_heatmap->setTensor(heatmapView(r.difference));
+    // A new shape starts fitted to the view; a new mode keeps the user's zoom.
+    if (r.difference.shape != m_shownShape) {
+        m_shownShape = r.difference.shape;
+        m_fitPending = !m_heatmap->isVisible();
+        m_heatmap->zoomToFit();
+    }
 
     m_table->setRowCount(int(r.largest.size()));
     for (int row = 0; row < int(r.largest.size()); ++row) {

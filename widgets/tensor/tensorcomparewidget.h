@@ -59,6 +59,9 @@ signals:
     /// The comparison of the current pair in the current mode is shown.
     void comparisonReady();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     struct Outcome;
     struct Job;
@@ -77,6 +80,8 @@ private:
     Mode m_mode = Mode::Difference;
     std::shared_ptr<Job> m_job;
     std::shared_ptr<const Outcome> m_outcome;
+    std::vector<std::int64_t> m_shownShape; ///< of the difference in the heatmap, to fit it when it changes
+    bool m_fitPending = false; ///< fit the heatmap once it has its size
 
     QComboBox* m_modeCombo = nullptr;
     QLabel* m_title = nullptr;
