@@ -12,6 +12,8 @@
 #include "scalars/scalarspanel.h"
 #include "steps/stepspanel.h"
 #include "tensor/dumpindexer.h"
+#include "tensor/tensorcatalogbuilder.h"
+#include "tensor/tensorpanel.h"
 #include "timeline/timelinepanel.h"
 #include "timeline/timelinesearchbar.h"
 #include "timeline/timelineview.h"
@@ -101,6 +103,7 @@ MainWindow::~MainWindow()
     delete m_stepsDock;
     delete m_graphDock;
     delete m_nodeDetailsDock;
+    delete m_tensorDock;
     delete m_sourceDock;
     delete m_runDock;
 }
@@ -144,6 +147,13 @@ void MainWindow::createDocks()
     m_graphDock->setWidget(m_graphPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_graphDock);
     tabifyDockWidget(m_stepsDock, m_graphDock);
+
+    m_tensorPanel = new tensorview::TensorPanel(this);
+    m_tensorDock = new QDockWidget(tr("Tensors"), this);
+    m_tensorDock->setObjectName(QStringLiteral("TensorDock"));
+    m_tensorDock->setWidget(m_tensorPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_tensorDock);
+    tabifyDockWidget(m_graphDock, m_tensorDock);
     m_scalarsDock->raise();
 
     connect(m_stepsPanel, &StepsPanel::stepActivated, this, [this](int, qint64 start, qint64 end) {
@@ -195,6 +205,24 @@ void MainWindow::createDocks()
         m_sourceDock->setWindowTitle(line > 0 ? tr("Source — %1:%2").arg(QFileInfo(path).fileName()).arg(line)
                                               : tr("Source — %1").arg(QFileInfo(path).fileName()));
         raiseDock(m_sourceDock);
+    });
+    connect(m_nodeDetails, &graphview::NodeDetailsWidget::tensorRequested, this, [this](const QString& path) {
+        if (m_tensorPanel->showLocation(path))
+            raiseDock(m_tensorDock);
+        else
+            statusBar()->showMessage(
+                tr("%1 is not among the tensors read from this folder.").arg(QDir::toNativeSeparators(path)), 8000);
+    });
+    connect(m_tensorPanel, &tensorview::TensorPanel::statusMessage, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    m_tensorPanel->setFileNameProvider([this](const QString& suggested, const QString& filter) {
+        QSettings settings;
+        const QString dir = settings.value(QStringLiteral("export/directory"), QDir::homePath()).toString();
+        const QString fileName = QFileDialog::getSaveFileName(
+            this, tr("Export Tensor"), QDir(dir).filePath(QFileInfo(suggested).fileName()), filter);
+        if (!fileName.isEmpty())
+            settings.setValue(QStringLiteral("export/directory"), QFileInfo(fileName).absolutePath());
+        return fileName;
     });
     m_graphPanel->setFileNameProvider([this](const QString& suggested) {
         const auto format = ChartExporter::formatForFileName(suggested).value_or(ChartExporter::Format::Png);
@@ -249,6 +277,7 @@ void MainWindow::createActions()
     m_viewMenu->addAction(m_stepsDock->toggleViewAction());
     m_viewMenu->addAction(m_graphDock->toggleViewAction());
     m_viewMenu->addAction(m_nodeDetailsDock->toggleViewAction());
+    m_viewMenu->addAction(m_tensorDock->toggleViewAction());
     m_viewMenu->addAction(m_sourceDock->toggleViewAction());
     m_viewMenu->addSeparator();
     m_combineRanksAction = m_viewMenu->addAction(tr("Show All &Ranks of a Run in One Timeline"));
@@ -445,7 +474,20 @@ void MainWindow::startImport(const RunManifest& manifest)
     for (const Diagnostic& d : manifest.diagnostics)
         statusBar()->showMessage(d.toString(), 8000);
     m_session = new ImportSession(manifest, this);
-    // Only the .npy headers are read; the Node Details dock lists a node's dumped tensors once they are in.
+    // Only headers are read: the Tensor inspector lists every tensor of the folder and the Node Details
+    // dock a node's dumped tensors once they are in; values are mapped when a tensor is viewed.
+    m_tensorPanel->setCatalog(nullptr);
+    QtConcurrent::run([manifest] {
+        return std::make_shared<const tensor::TensorCatalog>(tensor::TensorCatalogBuilder::build(manifest));
+    }).then(this, [this, root = manifest.root](std::shared_ptr<const tensor::TensorCatalog> catalog) {
+        if (!m_session || m_session->manifest().root != root)
+            return;
+        m_tensorPanel->setCatalog(catalog);
+        // A folder of tensors and nothing else: the inspector is what the user came for.
+        if (!catalog->isEmpty() && m_scalars->tags().isEmpty() && m_currentTraces.isEmpty()
+            && m_graphPanel->graphCount() == 0)
+            raiseDock(m_tensorDock);
+    });
     QtConcurrent::run([manifest] {
         return std::make_shared<const graph::DumpIndex>(tensor::DumpIndexer::index(manifest));
     }).then(this, [this, root = manifest.root](std::shared_ptr<const graph::DumpIndex> dumps) {
@@ -604,6 +646,27 @@ void MainWindow::activateArtifact(int artifactIndex)
     }
     if (m_graphPanel->selectGraph(artifact.path)) {
         raiseDock(m_graphDock);
+        return;
+    }
+    if (artifact.kind == ArtifactKind::TensorNpy || artifact.kind == ArtifactKind::TensorNpz
+        || artifact.kind == ArtifactKind::TensorSafetensors) {
+        // An archive shows its first member; the list below the filter holds the others.
+        const auto catalog = m_tensorPanel->catalog();
+        bool shown = m_tensorPanel->showLocation(artifact.path);
+        for (int s = 0; !shown && catalog && s < catalog->series().size(); ++s) {
+            for (const tensor::TensorInfo& info : catalog->series()[s].versions) {
+                if (info.path == artifact.path) {
+                    shown = m_tensorPanel->showLocation(info.location());
+                    break;
+                }
+            }
+        }
+        if (shown) {
+            raiseDock(m_tensorDock);
+            return;
+        }
+        statusBar()->showMessage(
+            tr("%1: no tensor could be read from this file.").arg(QDir::toNativeSeparators(artifact.path)), 8000);
         return;
     }
     statusBar()->showMessage(tr("%1: %2 files are listed, but this version of RunLens does not open them yet.")

@@ -35,6 +35,9 @@ namespace graphview {
 class GraphPanel;
 class NodeDetailsWidget;
 } // namespace graphview
+namespace tensorview {
+class TensorPanel;
+} // namespace tensorview
 
 /// RunLens's main window: opens run folders, runs the scanner and the importers in the background,
 /// routes their results into the shared models and shows the panels as docks. The only place with
@@ -57,6 +60,7 @@ public:
     RunBrowserModel* runBrowserModel() const { return m_runModel; }
     ImportSession* importSession() const { return m_session; }
     graphview::GraphPanel* graphPanel() const { return m_graphPanel; }
+    tensorview::TensorPanel* tensorPanel() const { return m_tensorPanel; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -113,6 +117,8 @@ private:
     graphview::NodeDetailsWidget* m_nodeDetails = nullptr;
     QDockWidget* m_graphDock = nullptr;
     QDockWidget* m_nodeDetailsDock = nullptr;
+    tensorview::TensorPanel* m_tensorPanel = nullptr;
+    QDockWidget* m_tensorDock = nullptr;
     QDockWidget* m_sourceDock = nullptr;
     SourceView* m_sourceView = nullptr;
     QList<int> m_currentTraces; ///< artifacts shown in the trace panels: one, or the ranks of a run

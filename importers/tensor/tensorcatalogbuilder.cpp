@@ -60,6 +60,19 @@ QString withoutStepNumber(const QString& base)
     return out + base.mid(m.capturedEnd(1));
 }
 
+/// The run a tensor belongs to across steps: a run folder that is itself a step folder (`dump/step_3`,
+/// which the scanner takes for a run of its own) is the folder above it.
+QString runWithoutStep(const QString& run)
+{
+    static const QRegularExpression stepFolder(QStringLiteral("(?:^|/)(?:step|iteration|iter)[_-]?\\d+$"),
+                                               QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = stepFolder.match(run);
+    if (!m.hasMatch())
+        return run;
+    const QString parent = run.left(m.capturedStart());
+    return parent.isEmpty() ? QStringLiteral(".") : parent;
+}
+
 struct Pending
 {
     TensorSeries series;
@@ -71,11 +84,12 @@ class CatalogAssembler
 public:
     void add(const Artifact& artifact, const QString& key, const QString& folder, TensorSeries proto, TensorInfo info)
     {
-        const QString fullKey = artifact.run + QLatin1Char('\n') + QString::number(artifact.rank.value_or(-1))
+        const QString run = runWithoutStep(artifact.run);
+        const QString fullKey = run + QLatin1Char('\n') + QString::number(artifact.rank.value_or(-1))
             + QLatin1Char('\n') + folder + QLatin1Char('\n') + key;
         auto it = m_byKey.constFind(fullKey);
         if (it == m_byKey.constEnd()) {
-            proto.run = artifact.run;
+            proto.run = run;
             proto.rank = artifact.rank.value_or(-1);
             it = m_byKey.insert(fullKey, int(m_pending.size()));
             m_pending.push_back({ std::move(proto), folder });

@@ -73,6 +73,10 @@ void NodeDetailsWidget::onAnchorClicked(const QUrl& url)
             emit itemActivated(item);
         return;
     }
+    if (url.scheme() == QLatin1String("tensor")) {
+        emit tensorRequested(url.path());
+        return;
+    }
     if (url.scheme() == QLatin1String("source")) {
         const int line = QUrlQuery(url).queryItemValue(QStringLiteral("line")).toInt();
         emit sourceRequested(url.path(), line);
@@ -227,9 +231,12 @@ QString NodeDetailsWidget::dumpsHtml() const
             const QString title = step < 0 ? tr("Step unknown") : tr("Step %1").arg(step);
             out += QStringLiteral("<p style='margin:4px 0 0 0'><b>%1</b></p>").arg(title);
         }
-        const QString line = QStringList { entry.role(), entry.typeText(), QFileInfo(entry.path).fileName() }.join(
-            QStringLiteral(" \u00b7 "));
-        out += line.toHtmlEscaped() + QStringLiteral("<br>");
+        QUrl url;
+        url.setScheme(QStringLiteral("tensor"));
+        url.setPath(entry.path);
+        out += QStringLiteral("<a href='%1'>%2</a> \u00b7 %3 \u00b7 %4<br>")
+                   .arg(url.toString(QUrl::FullyEncoded).toHtmlEscaped(), entry.role().toHtmlEscaped(),
+                        entry.typeText().toHtmlEscaped(), QFileInfo(entry.path).fileName().toHtmlEscaped());
     }
     return out;
 }

@@ -39,6 +39,8 @@ signals:
     void itemActivated(int item);
     /// The user followed a source location that exists on this machine.
     void sourceRequested(const QString& path, int line);
+    /// The user followed a dumped tensor (an absolute file path) to view it.
+    void tensorRequested(const QString& path);
 
 private:
     void onAnchorClicked(const QUrl& url);

@@ -128,6 +128,18 @@ private slots:
         QCOMPARE(catalog.series()[fp16].versions.first().dtype, DType::Float16);
     }
 
+    void stepFoldersOpenedAsRunsStillGroup()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("dump/step_0/fc.weight.npy")), floatNpy(2, 0));
+        writeFile(dir.filePath(QStringLiteral("dump/step_5/fc.weight.npy")), floatNpy(2, 1));
+        // Opened on the dump folder, each step folder is a run to the scanner; the tensor is one series.
+        const TensorCatalog catalog = scanAndBuild(dir.filePath(QStringLiteral("dump")));
+        QCOMPARE(seriesNames(catalog), QStringList { QStringLiteral("fc.weight") });
+        QCOMPARE(catalog.series().first().steps(), (QList<int> { 0, 5 }));
+        QCOMPARE(catalog.series().first().run, QStringLiteral("."));
+    }
+
     void mindsporeDumpsGroupByIteration()
     {
         QTemporaryDir dir;

@@ -151,6 +151,18 @@ private slots:
         QVERIFY(grad > step0 && grad < step30);
         QVERIFY(text.indexOf(QStringLiteral("act \u00b7 float32[1,16,256] \u00b7 model.mid.mlp.act.npy"), step30)
                 > step30);
+        // Each tensor links to the inspector by its file.
+        auto* browser = details.findChild<QTextBrowser*>();
+        QVERIFY(browser);
+        const QString html = browser->toHtml();
+        const qsizetype href = html.indexOf(QStringLiteral("href=\"tensor:"));
+        QVERIFY2(href >= 0, qPrintable(html));
+        const qsizetype end = html.indexOf(QLatin1Char('"'), href + 6);
+        QSignalSpy requested(&details, &NodeDetailsWidget::tensorRequested);
+        emit browser->anchorClicked(QUrl(html.mid(href + 6, end - href - 6)));
+        QCOMPARE(requested.size(), 1);
+        QCOMPARE(requested.first().first().toString(), QStringLiteral("/run/dump/step_0/model.mid.mlp.act.npy"));
+
         details.showItem(tree->findKey("g:model/mid/mlp"));
         QVERIFY(details.text().contains(QStringLiteral("model.mid.mlp.weight_grad.npy")));
 
