@@ -140,7 +140,10 @@ QVariant TensorListModel::data(const QModelIndex& index, int role) const
 
 QString TensorListModel::groupLabel(const Group& group) const
 {
-    const QString run = group.run.isEmpty() ? tr("(no run)") : group.run;
+    // The builder names tensors directly in the opened folder's run ".".
+    const QString run = group.run.isEmpty() ? tr("(no run)")
+        : group.run == QLatin1String(".")   ? tr("(top folder)")
+                                            : group.run;
     return group.rank < 0 ? run : tr("%1 · rank %2").arg(run).arg(group.rank);
 }
 

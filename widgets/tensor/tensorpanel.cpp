@@ -189,7 +189,7 @@ TensorPanel::TensorPanel(QWidget* parent)
     m_list->sortByColumn(-1, Qt::AscendingOrder);
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
     m_list->header()->setStretchLastSection(false);
-    m_list->header()->setSectionResizeMode(tensor::TensorListModel::NameColumn, QHeaderView::Stretch);
+    m_list->header()->setSectionResizeMode(QHeaderView::Interactive);
     leftLayout->addWidget(m_list, 1);
     split->addWidget(left);
 
@@ -267,6 +267,7 @@ TensorPanel::TensorPanel(QWidget* parent)
     split->addWidget(m_pages);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
+    split->setSizes({ 380, 1000 });
     m_cache = m_ownCache;
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -308,6 +309,10 @@ TensorPanel::TensorPanel(QWidget* parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (viewMode() == ViewMode::Compare)
             updateCompare();
+        if (viewMode() == ViewMode::Heatmap && m_heatmapNeedsFit) {
+            m_heatmapNeedsFit = false;
+            m_heatmap->zoomToFit();
+        }
     });
     connect(m_compareWith, &QComboBox::currentIndexChanged, this, &TensorPanel::updateCompare);
     connect(m_ownCache, &TensorStatsCache::ready, this, [this](const QString& location) {
@@ -346,6 +351,10 @@ void TensorPanel::setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalo
         m_list->expandAll();
     for (int c = 1; c < tensor::TensorListModel::ColumnCount; ++c)
         m_list->resizeColumnToContents(c);
+    // Names get the room the other columns leave, within reason.
+    m_list->resizeColumnToContents(tensor::TensorListModel::NameColumn);
+    m_list->setColumnWidth(tensor::TensorListModel::NameColumn,
+                           std::min(m_list->columnWidth(tensor::TensorListModel::NameColumn), 320));
     m_slice->clear();
     m_tableModel->setTensor({});
     m_heatmap->setTensor({});
@@ -591,6 +600,13 @@ void TensorPanel::updateView()
     const auto cols = origins.value(1, { 0, 1 });
     m_tableModel->setAxisOrigins(rows.first, rows.second, cols.first, cols.second);
     m_heatmap->setTensor(*view);
+    // A new shape is fitted into the view; stepping through versions keeps the user's zoom.
+    if (view->shape != m_heatmapShape) {
+        m_heatmapShape = view->shape;
+        m_heatmapNeedsFit = viewMode() != ViewMode::Heatmap;
+        if (!m_heatmapNeedsFit)
+            m_heatmap->zoomToFit();
+    }
     m_stats->setSlice(*view);
     updateHeatmapRange();
     if (viewMode() == ViewMode::Compare)

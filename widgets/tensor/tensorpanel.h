@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QAction;
 class QComboBox;
@@ -151,6 +152,8 @@ private:
     FileNameProvider m_fileNameProvider;
     QString m_exportDirectory;
     bool m_selecting = false;
+    std::vector<std::int64_t> m_heatmapShape; ///< shape of the view the heatmap was last fitted to
+    bool m_heatmapNeedsFit = false;
 
     tensor::TensorListModel* m_listModel = nullptr;
     tensor::TensorFilterModel* m_filterModel = nullptr;
