@@ -5,13 +5,17 @@
 #include <QPaintEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QThread>
 #include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
+#include <vector>
 
 namespace runlens::tensorview {
 
@@ -61,6 +65,23 @@ void mapFloatRow(const std::byte* source, std::int64_t stride, std::int64_t coun
         const QRgb colour = table[int(t)];
         out[c] = v != v ? nan : colour;
     }
+}
+
+/// Runs `work(firstRow, endRow, block)` over blocks of rows, in parallel when the picture is large enough to
+/// repay the threads; returns the number of blocks.
+template<typename Work> int forRowBlocks(std::int64_t rows, std::int64_t columns, const Work& work)
+{
+    constexpr std::int64_t kParallelElements = std::int64_t(1) << 18;
+    const int threads = std::max(1, QThread::idealThreadCount());
+    const int blocks = rows * columns >= kParallelElements ? int(std::min<std::int64_t>(threads, rows)) : 1;
+    if (blocks == 1) {
+        work(0, rows, 0);
+        return 1;
+    }
+    std::vector<int> ids(static_cast<size_t>(blocks));
+    std::iota(ids.begin(), ids.end(), 0);
+    QtConcurrent::blockingMap(ids, [&](int block) { work(rows * block / blocks, rows * (block + 1) / blocks, block); });
+    return blocks;
 }
 
 } // namespace
@@ -195,27 +216,41 @@ void HeatmapView::computeSliceRange() const
         const std::byte* base = m_tensor.data->data() + m_tensor.offset;
         const std::int64_t rs = rowStride();
         const std::int64_t cs = columnStride();
-        if (isFastFloat()) {
-            float flo = std::numeric_limits<float>::infinity();
-            float fhi = -std::numeric_limits<float>::infinity();
-            for (std::int64_t r = 0; r < m_rows; ++r) {
-                if (cs == 4)
-                    foldFiniteRange<4>(base + r * rs, cs, m_columns, flo, fhi);
-                else
-                    foldFiniteRange<0>(base + r * rs, cs, m_columns, flo, fhi);
-            }
-            lo = flo;
-            hi = fhi;
-        } else {
-            for (std::int64_t r = 0; r < m_rows; ++r) {
-                for (std::int64_t c = 0; c < m_columns; ++c) {
-                    const double v = tensor::loadElement(base + r * rs + c * cs, m_tensor.dtype, m_tensor.swap);
-                    if (std::isfinite(v)) {
-                        lo = std::min(lo, v);
-                        hi = std::max(hi, v);
+        const bool fast = isFastFloat();
+        const tensor::DType type = m_tensor.dtype;
+        const bool swap = m_tensor.swap;
+        const std::int64_t columns = m_columns;
+        std::vector<std::pair<double, double>> parts(size_t(std::max(1, QThread::idealThreadCount())), { lo, hi });
+        const int blocks = forRowBlocks(m_rows, m_columns, [&](std::int64_t r0, std::int64_t r1, int block) {
+            double blockLo = lo;
+            double blockHi = hi;
+            if (fast) {
+                float flo = std::numeric_limits<float>::infinity();
+                float fhi = -std::numeric_limits<float>::infinity();
+                for (std::int64_t r = r0; r < r1; ++r) {
+                    if (cs == 4)
+                        foldFiniteRange<4>(base + r * rs, cs, columns, flo, fhi);
+                    else
+                        foldFiniteRange<0>(base + r * rs, cs, columns, flo, fhi);
+                }
+                blockLo = flo;
+                blockHi = fhi;
+            } else {
+                for (std::int64_t r = r0; r < r1; ++r) {
+                    for (std::int64_t c = 0; c < columns; ++c) {
+                        const double v = tensor::loadElement(base + r * rs + c * cs, type, swap);
+                        if (std::isfinite(v)) {
+                            blockLo = std::min(blockLo, v);
+                            blockHi = std::max(blockHi, v);
+                        }
                     }
                 }
             }
+            parts[size_t(block)] = { blockLo, blockHi };
+        });
+        for (int block = 0; block < blocks; ++block) {
+            lo = std::min(lo, parts[size_t(block)].first);
+            hi = std::max(hi, parts[size_t(block)].second);
         }
     }
     if (lo > hi) // no finite element
@@ -246,27 +281,36 @@ void HeatmapView::ensureImage() const
     const std::byte* base = m_tensor.data->data() + m_tensor.offset;
     const std::int64_t rs = rowStride();
     const std::int64_t cs = columnStride();
-    for (std::int64_t r = 0; r < m_rows; ++r) {
-        auto* out = reinterpret_cast<QRgb*>(image.scanLine(int(r)));
-        const std::byte* row = base + r * rs;
-        if (isFastFloat() && !flat) {
-            if (cs == 4)
-                mapFloatRow<4>(row, cs, m_columns, float(lo), float(scale), table.data(), nan, out);
-            else
-                mapFloatRow<0>(row, cs, m_columns, float(lo), float(scale), table.data(), nan, out);
-            continue;
-        }
-        for (std::int64_t c = 0; c < m_columns; ++c) {
-            const double v = tensor::loadElement(row + c * cs, m_tensor.dtype, m_tensor.swap);
-            if (std::isnan(v)) {
-                out[c] = nan;
+    const bool fast = isFastFloat() && !flat;
+    const tensor::DType type = m_tensor.dtype;
+    const bool swap = m_tensor.swap;
+    const std::int64_t columns = m_columns;
+    // Row addresses taken here, on this thread: scanLine() may detach, which must not happen in the workers.
+    uchar* bits = image.bits();
+    const qsizetype bytesPerLine = image.bytesPerLine();
+    forRowBlocks(m_rows, m_columns, [&](std::int64_t r0, std::int64_t r1, int) {
+        for (std::int64_t r = r0; r < r1; ++r) {
+            auto* out = reinterpret_cast<QRgb*>(bits + r * bytesPerLine);
+            const std::byte* row = base + r * rs;
+            if (fast) {
+                if (cs == 4)
+                    mapFloatRow<4>(row, cs, columns, float(lo), float(scale), table.data(), nan, out);
+                else
+                    mapFloatRow<0>(row, cs, columns, float(lo), float(scale), table.data(), nan, out);
                 continue;
             }
-            const double t = flat ? (std::isinf(v) ? (v > 0 ? 255.0 : 0.0) : offset) : (v - origin) * scale;
-            const int entry = t <= 0 ? 0 : (t >= 255 ? 255 : int(t));
-            out[c] = table[size_t(entry)];
+            for (std::int64_t c = 0; c < columns; ++c) {
+                const double v = tensor::loadElement(row + c * cs, type, swap);
+                if (std::isnan(v)) {
+                    out[c] = nan;
+                    continue;
+                }
+                const double t = flat ? (std::isinf(v) ? (v > 0 ? 255.0 : 0.0) : offset) : (v - origin) * scale;
+                const int entry = t <= 0 ? 0 : (t >= 255 ? 255 : int(t));
+                out[c] = table[size_t(entry)];
+            }
         }
-    }
+    });
     m_image = std::move(image);
 }
 

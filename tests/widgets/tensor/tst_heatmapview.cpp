@@ -88,6 +88,37 @@ private slots:
             }
     }
 
+    void largePictureInBlocks()
+    {
+        // Large enough to be built in row blocks on several threads; every pixel checked.
+        constexpr int kRows = 640;
+        constexpr int kColumns = 1000;
+        std::vector<float> values(size_t(kRows) * kColumns);
+        for (size_t i = 0; i < values.size(); ++i)
+            values[i] = float((i * 7919) % 1000) - 300.f;
+        values[12345] = std::nanf("");
+        for (const DType type : { DType::Float32, DType::Float64 }) {
+            HeatmapView view;
+            if (type == DType::Float32)
+                view.setTensor(tensorOf(values, type, { kRows, kColumns }));
+            else
+                view.setTensor(tensorOf(std::vector<double>(values.begin(), values.end()), type, { kRows, kColumns }));
+            QCOMPARE(view.shownRange(), std::make_pair(-300.0, 699.0));
+            const QImage image = view.renderImage();
+            QCOMPARE(image.size(), QSize(kColumns, kRows));
+            int wrong = 0;
+            for (int r = 0; r < kRows; ++r) {
+                for (int c = 0; c < kColumns; ++c) {
+                    const float v = values[size_t(r) * kColumns + size_t(c)];
+                    const QRgb want
+                        = std::isnan(v) ? HeatmapView::nanColor() : expectedColour(ColorMap::Viridis, v, -300, 699);
+                    wrong += image.pixel(c, r) != want;
+                }
+            }
+            QCOMPARE(wrong, 0);
+        }
+    }
+
     void nanAndInfinities()
     {
         const float inf = std::numeric_limits<float>::infinity();
