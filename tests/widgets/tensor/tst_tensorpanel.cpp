@@ -1,5 +1,7 @@
 #include "tensor/tensorpanel.h"
 
+#include "common/colormap.h"
+#include "tensor/heatmapview.h"
 #include "tensor/slicecontrols.h"
 #include "tensor/tensorcomparewidget.h"
 #include "tensor/tensorlistmodel.h"
@@ -9,6 +11,7 @@
 #include "tensor/tensorcatalogbuilder.h"
 #include "testutils.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -160,6 +163,8 @@ private slots:
     void filterField();
     void compareWithPreviousStep();
     void exportsWithoutDialogs();
+    void toolbarDrivesTableAndHeatmap();
+    void nanBadgeOnceStatisticsAreKnown();
     void sampleRunDumps();
 };
 
@@ -446,6 +451,62 @@ void TestTensorPanel::exportsWithoutDialogs()
     panel.setFileNameProvider([&](const QString&, const QString&) { return chosen; });
     QCOMPARE(panel.requestExport(TensorPanel::ExportFormat::Npy), chosen);
     QVERIFY(QFileInfo::exists(chosen));
+}
+
+void TestTensorPanel::toolbarDrivesTableAndHeatmap()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(catalog());
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/conv1.weight.npy")));
+    QTest::keyClick(panel.precisionSpinBox(), Qt::Key_Down);
+    QCOMPARE(panel.tableModel()->precision(), 5);
+    panel.scientificAction()->trigger();
+    QVERIFY(panel.tableModel()->scientific());
+
+    panel.setViewMode(TensorPanel::ViewMode::Heatmap);
+    panel.colorMapCombo()->setCurrentIndex(panel.colorMapCombo()->findData(int(ColorMap::Grey)));
+    QCOMPARE(panel.heatmap()->colorMap(), ColorMap::Grey);
+    // Slice range: [590000, 590034] for [0, 0, :, :]; whole range: [590000, 591234] once computed.
+    QCOMPARE(panel.heatmap()->shownRange(), (std::pair<double, double>(590000, 590034)));
+    panel.scaleCombo()->setCurrentIndex(1);
+    QTRY_COMPARE(panel.heatmap()->scale(), tensorview::HeatmapView::Scale::Fixed);
+    QCOMPARE(panel.heatmap()->shownRange(), (std::pair<double, double>(590000, 591234)));
+    panel.scaleCombo()->setCurrentIndex(0);
+    QCOMPARE(panel.heatmap()->scale(), tensorview::HeatmapView::Scale::Slice);
+
+    // Hovering reports the element in the tensor's indices.
+    QSignalSpy status(&panel, &TensorPanel::statusMessage);
+    QVERIFY(panel.sliceControls()->setExpression(QStringLiteral("[0, 0, 1:, ::2]")));
+    emit panel.heatmap()->hovered(1, 2, 590024.0);
+    QVERIFY(!status.isEmpty());
+    QVERIFY2(status.last().first().toString().contains(QStringLiteral("[2, 4]")),
+             qPrintable(status.last().first().toString()));
+}
+
+void TestTensorPanel::nanBadgeOnceStatisticsAreKnown()
+{
+    std::vector<std::byte> bytes(4 * 4);
+    const float values[4] = { 1.0f, std::numeric_limits<float>::quiet_NaN(), 2.0f, 3.0f };
+    std::memcpy(bytes.data(), values, sizeof values);
+    tensor::Tensor t;
+    t.shape = { 4 };
+    t.strides = { 4 };
+    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    tensor::TensorSeries s;
+    s.name = QStringLiteral("loss.act");
+    s.kind = QStringLiteral("act");
+    tensor::TensorInfo info;
+    info.path = QStringLiteral("/run/loss.act.npy");
+    info.shape = { 4 };
+    info.byteSize = 16;
+    info.source = std::make_shared<TestSource>(t, QString());
+    s.versions << info;
+    TensorPanel panel;
+    panel.setCatalog(std::make_shared<const tensor::TensorCatalog>(QList<tensor::TensorSeries> { s }));
+    const QModelIndex status = panel.listModel()->index(0, tensor::TensorListModel::StatusColumn);
+    QTRY_COMPARE(status.data(tensor::TensorListModel::NanInfRole), QVariant(true));
+    QCOMPARE(status.data().toString(), QStringLiteral("NaN/Inf"));
 }
 
 void TestTensorPanel::sampleRunDumps()
