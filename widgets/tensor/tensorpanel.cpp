@@ -520,7 +520,13 @@ void TensorPanel::applyOpened(const tensor::TensorResult& result, bool keepSlice
         return;
     if (!result.tensor) {
         m_tensor.reset();
-        showMessage(result.error.isEmpty() ? tr("Cannot open %1.").arg(info->location()) : result.error);
+        // Importers name the file in their messages; a message that does not gets the location.
+        if (result.error.isEmpty())
+            showMessage(tr("Cannot open %1.").arg(info->location()));
+        else if (!result.error.contains(info->path))
+            showMessage(tr("Cannot open %1: %2").arg(info->location(), result.error));
+        else
+            showMessage(result.error);
         m_slice->clear();
         m_tableModel->setTensor({});
         m_heatmap->setTensor({});

@@ -132,7 +132,7 @@ std::shared_ptr<const tensor::TensorCatalog> catalog()
     info.step = 59;
     info.shape = { 3 };
     info.source = std::make_shared<TestSource>(std::nullopt,
-                                               QStringLiteral("/run/step_59/zz.broken.npy: the data "
+                                               QStringLiteral("the data "
                                                               "is shorter than the shape claims"));
     broken.versions << info;
     all << broken;
@@ -354,6 +354,7 @@ void TestTensorPanel::openingErrorNamesTheFile()
     QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/zz.broken.npy")));
     QVERIFY(panel.messageLabel()->isVisible());
     QVERIFY(panel.messageLabel()->text().contains(QStringLiteral("/run/step_59/zz.broken.npy")));
+    QVERIFY(panel.messageLabel()->text().contains(QStringLiteral("shorter than the shape claims")));
     QVERIFY(!panel.currentTensor());
     QCOMPARE(panel.tableModel()->rowCount(), 0);
     QVERIFY(!status.isEmpty());
