@@ -6,6 +6,7 @@
 #include "core/runscanner.h"
 #include "graph/graphpanel.h"
 #include "graph/nodedetailswidget.h"
+#include "graph/scopetree.h"
 #include "operators/operatorspanel.h"
 #include "runbrowser/runbrowserwidget.h"
 #include "scalars/scalarchart.h"
@@ -213,6 +214,11 @@ void MainWindow::createDocks()
             statusBar()->showMessage(
                 tr("%1 is not among the tensors read from this folder.").arg(QDir::toNativeSeparators(path)), 8000);
     });
+    connect(m_tensorPanel, &tensorview::TensorPanel::nodeRequested, this, &MainWindow::showNodeInGraph);
+    connect(m_graphPanel, &graphview::GraphPanel::treeChanged, m_tensorPanel,
+            [this](const std::shared_ptr<const graph::ScopeTree>& tree) {
+                m_tensorPanel->setNodeLinksEnabled(bool(tree));
+            });
     connect(m_tensorPanel, &tensorview::TensorPanel::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     m_tensorPanel->setFileNameProvider([this](const QString& suggested, const QString& filter) {
@@ -672,6 +678,32 @@ void MainWindow::activateArtifact(int artifactIndex)
     statusBar()->showMessage(tr("%1: %2 files are listed, but this version of RunLens does not open them yet.")
                                  .arg(QDir::toNativeSeparators(artifact.path), artifactKindName(artifact.kind)),
                              8000);
+}
+
+void MainWindow::showNodeInGraph(const QString& key)
+{
+    const std::shared_ptr<const graph::ScopeTree> tree = m_graphPanel->tree();
+    if (!tree || key.isEmpty())
+        return;
+    int item = -1;
+    // Dump names write a module path with dots ("layer1.0.conv1") where the graph has scopes.
+    for (const QString& candidate : { key, graph::DumpIndex::normalizedKey(key) }) {
+        const int node = tree->graph().find(candidate.toStdString());
+        item = node >= 0 ? tree->itemOfNode(node) : tree->findKey("g:" + candidate.toStdString());
+        if (item >= 0)
+            break;
+    }
+    if (item >= 0) {
+        m_graphPanel->revealItem(item);
+        raiseDock(m_graphDock);
+        return;
+    }
+    // MindSpore dumps name an op by the leaf of its full name: let the search find it.
+    if (m_graphPanel->search(key) > 0) {
+        raiseDock(m_graphDock);
+        return;
+    }
+    statusBar()->showMessage(tr("The open graph has no node or module named %1.").arg(key), 8000);
 }
 
 void MainWindow::openTrace(int artifactIndex)

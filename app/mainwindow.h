@@ -94,6 +94,8 @@ private:
     QList<int> rankSiblings(int artifactIndex) const;
     void showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store);
     void raiseDock(QDockWidget* dock);
+    /// Reveals the graph node or module a tensor belongs to (a node id, a module path or a scope).
+    void showNodeInGraph(const QString& key);
     void setBusy(bool busy, const QString& text = {});
     void notifyIdle();
     void startScan(QFutureWatcher<RunManifest>& watcher);

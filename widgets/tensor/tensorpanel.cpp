@@ -208,7 +208,12 @@ TensorPanel::TensorPanel(QWidget* parent)
     contentLayout->setContentsMargins(4, 0, 0, 0);
     m_header = new QLabel(content);
     m_header->setObjectName(QStringLiteral("tensorHeader"));
-    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse
+                                      | Qt::LinksAccessibleByKeyboard);
+    connect(m_header, &QLabel::linkActivated, this, [this](const QString&) {
+        if (m_catalog && m_series >= 0)
+            emit nodeRequested(m_catalog->series()[m_series].nodeKey);
+    });
     m_header->setWordWrap(true);
     contentLayout->addWidget(m_header);
     m_message = new QLabel(content);
@@ -559,6 +564,12 @@ void TensorPanel::showMessage(const QString& message)
     m_message->setVisible(!message.isEmpty());
 }
 
+void TensorPanel::setNodeLinksEnabled(bool enabled)
+{
+    m_nodeLinks = enabled;
+    updateHeader();
+}
+
 void TensorPanel::updateHeader()
 {
     const tensor::TensorInfo* info = currentInfo();
@@ -568,7 +579,12 @@ void TensorPanel::updateHeader()
     }
     const tensor::TensorSeries& s = m_catalog->series()[m_series];
     QStringList lines;
-    lines << QStringLiteral("<b>%1</b>").arg(s.name.toHtmlEscaped());
+    QString title = QStringLiteral("<b>%1</b>").arg(s.name.toHtmlEscaped());
+    // The graph node or module the tensor belongs to, one click away when a graph is open.
+    if (!s.nodeKey.isEmpty() && m_nodeLinks)
+        title += QStringLiteral(" &nbsp; <a href='node'>%1</a>")
+                     .arg(tr("Show %1 in the graph").arg(s.nodeKey).toHtmlEscaped());
+    lines << title;
     const std::vector<std::int64_t>& shape = m_tensor ? m_tensor->shape : info->shape;
     QString type = tr("%1 %2").arg(QLatin1String(tensor::dtypeName(info->dtype)), shapeText(shape));
     if (m_tensor) {

@@ -80,6 +80,9 @@ public:
     const std::optional<tensor::Tensor>& currentTensor() const { return m_tensor; }
     std::optional<tensor::Tensor> currentView() const;
 
+    /// Offers "Show in the graph" for tensors linked to a node (when a graph is open to show them in).
+    void setNodeLinksEnabled(bool enabled);
+
     void setViewMode(ViewMode mode);
     ViewMode viewMode() const;
     /// Shows the step at `index` among the current series' versions.
@@ -124,6 +127,8 @@ public:
 signals:
     void statusMessage(const QString& message);
     void currentLocationChanged(const QString& location);
+    /// The user asked to see the graph node or module a tensor belongs to (its series' node key).
+    void nodeRequested(const QString& nodeKey);
 
 private:
     void showSeries(int series, int version);
@@ -152,6 +157,7 @@ private:
     FileNameProvider m_fileNameProvider;
     QString m_exportDirectory;
     bool m_selecting = false;
+    bool m_nodeLinks = false;
     std::vector<std::int64_t> m_heatmapShape; ///< shape of the view the heatmap was last fitted to
     bool m_heatmapNeedsFit = false;
 

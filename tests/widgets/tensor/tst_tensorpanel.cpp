@@ -332,6 +332,16 @@ void TestTensorPanel::locationsAndNodeKeys()
     QCOMPARE(panel.currentLocation(), QStringLiteral("/run/step_30/conv1.bias.npy"));
     const QModelIndex current = panel.filterModel()->mapToSource(panel.listView()->currentIndex());
     QCOMPARE(current.data().toString(), QStringLiteral("conv1.bias"));
+
+    // With a graph open, the header links the tensor to its node.
+    QVERIFY(!panel.headerLabel()->text().contains(QStringLiteral("href")));
+    panel.setNodeLinksEnabled(true);
+    QVERIFY2(panel.headerLabel()->text().contains(QStringLiteral("Show conv1 in the graph")),
+             qPrintable(panel.headerLabel()->text()));
+    QSignalSpy requested(&panel, &TensorPanel::nodeRequested);
+    emit panel.headerLabel()->linkActivated(QStringLiteral("node"));
+    QCOMPARE(requested.size(), 1);
+    QCOMPARE(requested.first().first().toString(), QStringLiteral("conv1"));
 }
 
 void TestTensorPanel::asynchronousSource()
