@@ -184,20 +184,20 @@
         <translation>导入已取消；已读取的事件会保留</translation>
     </message>
     <message>
-        <source>field "%1" has a wrong type or an invalid value</source>
-        <translation>字段 "%1" 的类型错误或值无效</translation>
+        <source>field &quot;%1&quot; has a wrong type or an invalid value</source>
+        <translation>字段 &quot;%1&quot; 的类型错误或值无效</translation>
     </message>
     <message>
-        <source>no valid "ts"</source>
-        <translation>没有有效的 "ts"</translation>
+        <source>no valid &quot;ts&quot;</source>
+        <translation>没有有效的 &quot;ts&quot;</translation>
     </message>
     <message>
-        <source>An "E" event has no matching "B" on its thread; ignored</source>
-        <translation>一个 "E" 事件在其线程上没有匹配的 "B"；已忽略</translation>
+        <source>An &quot;E&quot; event has no matching &quot;B&quot; on its thread; ignored</source>
+        <translation>一个 &quot;E&quot; 事件在其线程上没有匹配的 &quot;B&quot;；已忽略</translation>
     </message>
     <message>
-        <source>flow event without "id"</source>
-        <translation>流事件缺少 "id"</translation>
+        <source>flow event without &quot;id&quot;</source>
+        <translation>流事件缺少 &quot;id&quot;</translation>
     </message>
     <message>
         <source>%1 begin event(s) without an end; shown as running to the end of the trace</source>
@@ -240,8 +240,8 @@
         <translation>跟踪文件为空</translation>
     </message>
     <message>
-        <source>Not a Chrome trace: expected a JSON object with "traceEvents" or an array of events</source>
-        <translation>不是 Chrome 跟踪：应为包含 "traceEvents" 的 JSON 对象或事件数组</translation>
+        <source>Not a Chrome trace: expected a JSON object with &quot;traceEvents&quot; or an array of events</source>
+        <translation>不是 Chrome 跟踪：应为包含 &quot;traceEvents&quot; 的 JSON 对象或事件数组</translation>
     </message>
     <message>
         <source>The trace ends inside its top-level object (truncated file?)</source>
@@ -256,12 +256,12 @@
         <translation>跟踪在一个键的内部结束（文件被截断？）</translation>
     </message>
     <message>
-        <source>Expected ':' after a top-level key; the rest is ignored</source>
-        <translation>顶层键之后应为 ':'；其余部分被忽略</translation>
+        <source>Expected &apos;:&apos; after a top-level key; the rest is ignored</source>
+        <translation>顶层键之后应为 &apos;:&apos;；其余部分被忽略</translation>
     </message>
     <message>
-        <source>The trace ends inside the value of "%1" (truncated file?)</source>
-        <translation>跟踪在 "%1" 的值内部结束（文件被截断？）</translation>
+        <source>The trace ends inside the value of &quot;%1&quot; (truncated file?)</source>
+        <translation>跟踪在 &quot;%1&quot; 的值内部结束（文件被截断？）</translation>
     </message>
     <message>
         <source>The trace ends inside the event list (truncated file?); the events before are kept</source>
@@ -274,6 +274,21 @@
     <message>
         <source>The trace ends inside an event (truncated file?); the events before it are kept</source>
         <translation>跟踪在一个事件内部结束（文件被截断？）；它之前的事件已保留</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::ColorMap</name>
+    <message>
+        <source>Grey</source>
+        <translation>灰度</translation>
+    </message>
+    <message>
+        <source>Diverging (blue - white - red)</source>
+        <translation>发散（蓝 - 白 - 红）</translation>
+    </message>
+    <message>
+        <source>Viridis</source>
+        <translation>Viridis</translation>
     </message>
 </context>
 <context>
@@ -328,7 +343,9 @@
     <name>runlens::ImportSession</name>
     <message numerus="yes">
         <source>Imported %n file(s)</source>
-        <translation><numerusform>已导入 %n 个文件</numerusform></translation>
+        <translation>
+            <numerusform>已导入 %n 个文件</numerusform>
+        </translation>
     </message>
     <message>
         <source>Importing %1 of %2 files…</source>
@@ -486,19 +503,27 @@
     </message>
     <message numerus="yes">
         <source>%n run(s), </source>
-        <translation><numerusform>%n 个运行，</numerusform></translation>
+        <translation>
+            <numerusform>%n 个运行，</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n scalar tag(s), </source>
-        <translation><numerusform>%n 个标量标签，</numerusform></translation>
+        <translation>
+            <numerusform>%n 个标量标签，</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n point(s)</source>
-        <translation><numerusform>%n 个数据点</numerusform></translation>
+        <translation>
+            <numerusform>%n 个数据点</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n file(s) with problems (see the Run Browser)</source>
-        <translation><numerusform>%n 个文件有问题（见运行浏览器）</numerusform></translation>
+        <translation>
+            <numerusform>%n 个文件有问题（见运行浏览器）</numerusform>
+        </translation>
     </message>
     <message>
         <source>● live</source>
@@ -530,7 +555,9 @@
     </message>
     <message numerus="yes">
         <source> and %n more file(s)</source>
-        <translation><numerusform>，另有 %n 个文件</numerusform></translation>
+        <translation>
+            <numerusform>，另有 %n 个文件</numerusform>
+        </translation>
     </message>
     <message>
         <source>Timeline</source>
@@ -565,16 +592,20 @@
         <translation>在同一时间线中显示运行的所有 Rank(&amp;R)</translation>
     </message>
     <message>
-        <source>Opening a rank's trace reads the traces of every rank of its run, aligned on absolute time</source>
+        <source>Opening a rank&apos;s trace reads the traces of every rank of its run, aligned on absolute time</source>
         <translation>打开某个 Rank 的跟踪时，会读取其运行中所有 Rank 的跟踪，并按绝对时间对齐</translation>
     </message>
     <message numerus="yes">
         <source>Reading the traces of %n rank(s)…</source>
-        <translation><numerusform>正在读取 %n 个 Rank 的跟踪…</numerusform></translation>
+        <translation>
+            <numerusform>正在读取 %n 个 Rank 的跟踪…</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Timeline — %1 (%n rank(s))</source>
-        <translation><numerusform>时间线 — %1（%n 个 Rank）</numerusform></translation>
+        <translation>
+            <numerusform>时间线 — %1（%n 个 Rank）</numerusform>
+        </translation>
     </message>
     <message>
         <source>Source</source>
@@ -590,7 +621,29 @@
     </message>
     <message numerus="yes">
         <source>%1 (and %n more dump file(s) skipped)</source>
-        <translation><numerusform>%1（另有 %n 个转储文件被跳过）</numerusform></translation>
+        <translation>
+            <numerusform>%1（另有 %n 个转储文件被跳过）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>%1 is not among the tensors read from this folder.</source>
+        <translation>%1 不在从此文件夹读取的张量中。</translation>
+    </message>
+    <message>
+        <source>Export Tensor</source>
+        <translation>导出张量</translation>
+    </message>
+    <message>
+        <source>%1: no tensor could be read from this file.</source>
+        <translation>%1：无法从此文件读取任何张量。</translation>
+    </message>
+    <message>
+        <source>The open graph has no node or module named %1.</source>
+        <translation>当前打开的计算图中没有名为 %1 的节点或模块。</translation>
     </message>
 </context>
 <context>
@@ -641,11 +694,15 @@
     </message>
     <message numerus="yes">
         <source>%n kernel(s)</source>
-        <translation><numerusform>%n 个内核</numerusform></translation>
+        <translation>
+            <numerusform>%n 个内核</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n operator(s)</source>
-        <translation><numerusform>%n 个算子</numerusform></translation>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 of %2</source>
@@ -706,6 +763,14 @@
         <source>    op types: %1</source>
         <translation>    算子类型：%1</translation>
     </message>
+    <message>
+        <source>  min %1  max %2  mean %3  std %4  NaN %5  +Inf %6  -Inf %7  zeros %8</source>
+        <translation>  最小值 %1  最大值 %2  均值 %3  标准差 %4  NaN %5  +Inf %6  -Inf %7  零值 %8</translation>
+    </message>
+    <message>
+        <source>  tensor: %1</source>
+        <translation>  张量：%1</translation>
+    </message>
 </context>
 <context>
     <name>runlens::RunBrowserModel</name>
@@ -743,15 +808,21 @@
     </message>
     <message numerus="yes">
         <source>%n file(s) with problems</source>
-        <translation><numerusform>%n 个文件有问题</numerusform></translation>
+        <translation>
+            <numerusform>%n 个文件有问题</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n file(s)</source>
-        <translation><numerusform>%n 个文件</numerusform></translation>
+        <translation>
+            <numerusform>%n 个文件</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n scalar point(s) in %1 tag(s)</source>
-        <translation><numerusform>%1 个标签中共 %n 个标量数据点</numerusform></translation>
+        <translation>
+            <numerusform>%1 个标签中共 %n 个标量数据点</numerusform>
+        </translation>
     </message>
     <message>
         <source>Still being written: new records are read as they arrive</source>
@@ -770,11 +841,15 @@
     </message>
     <message numerus="yes">
         <source>%n run(s), </source>
-        <translation><numerusform>%n 个运行，</numerusform></translation>
+        <translation>
+            <numerusform>%n 个运行，</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n file(s), %1</source>
-        <translation><numerusform>%n 个文件，%1</numerusform></translation>
+        <translation>
+            <numerusform>%n 个文件，%1</numerusform>
+        </translation>
     </message>
     <message>
         <source>The folder holds more entries than were scanned.</source>
@@ -785,7 +860,9 @@
     <name>runlens::RunLegendModel</name>
     <message numerus="yes">
         <source>%n scalar point(s)</source>
-        <translation><numerusform>%n 个标量数据点</numerusform></translation>
+        <translation>
+            <numerusform>%n 个标量数据点</numerusform>
+        </translation>
     </message>
     <message>
         <source>Shown in every chart</source>
@@ -840,7 +917,9 @@
     </message>
     <message numerus="yes">
         <source>%n folder(s) more than %1 levels below %2 were not scanned, for example %3.</source>
-        <translation><numerusform>%2 下超过 %1 层的 %n 个文件夹未被扫描，例如 %3。</numerusform></translation>
+        <translation>
+            <numerusform>%2 下超过 %1 层的 %n 个文件夹未被扫描，例如 %3。</numerusform>
+        </translation>
     </message>
     <message>
         <source>The folder %1 cannot be read: %2.</source>
@@ -926,7 +1005,7 @@
         <translation>按住 %1 并滚动鼠标滚轮以缩放</translation>
     </message>
     <message>
-        <source>There is no scalar tag "%1". Available tags: %2.</source>
+        <source>There is no scalar tag &quot;%1&quot;. Available tags: %2.</source>
         <translation>不存在标量标签“%1”。可用的标签：%2。</translation>
     </message>
     <message>
@@ -993,12 +1072,16 @@
         <translation>&lt;p&gt;&lt;b&gt;还没有标量&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含 TensorBoard 事件文件或 MindSpore 摘要文件的运行文件夹；曲线会在加载时显示在这里。&lt;/p&gt;</translation>
     </message>
     <message numerus="yes">
-        <source>&lt;p&gt;&lt;b&gt;No tag matches "%1"&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
-        <translation><numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform></translation>
+        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%1 of %2 tags · %n run(s)</source>
-        <translation><numerusform>%1 / %2 个标签 · %n 个运行</numerusform></translation>
+        <translation>
+            <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1012,7 +1095,7 @@
         <translation>平滑</translation>
     </message>
     <message>
-        <source>Exponential moving average weight (TensorBoard's debiased smoothing); 0 turns smoothing off</source>
+        <source>Exponential moving average weight (TensorBoard&apos;s debiased smoothing); 0 turns smoothing off</source>
         <translation>指数移动平均权重（TensorBoard 的去偏平滑）；0 表示关闭平滑</translation>
     </message>
     <message>
@@ -1099,7 +1182,9 @@
     </message>
     <message numerus="yes">
         <source>Average of %n step(s)</source>
-        <translation><numerusform>%n 个迭代步的平均值</numerusform></translation>
+        <translation>
+            <numerusform>%n 个迭代步的平均值</numerusform>
+        </translation>
     </message>
     <message>
         <source>Whole trace (no step markers)</source>
@@ -1167,7 +1252,9 @@
     </message>
     <message numerus="yes">
         <source>%n step(s)</source>
-        <translation><numerusform>%n 个迭代步</numerusform></translation>
+        <translation>
+            <numerusform>%n 个迭代步</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 · average %2 · kernel %3 · idle %4</source>
@@ -1180,6 +1267,21 @@
     <message>
         <source>Show step %1 in the timeline</source>
         <translation>在时间线中显示第 %1 步</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::TensorCompare</name>
+    <message>
+        <source>Cannot compare %1 of shape %2 with %3 of shape %4: the shapes differ.</source>
+        <translation>无法比较形状为 %2 的 %1 与形状为 %4 的 %3：形状不同。</translation>
+    </message>
+    <message>
+        <source>Cannot compare %1: its data is shorter than its shape %2 needs.</source>
+        <translation>无法比较 %1：其数据比形状 %2 所需的短。</translation>
+    </message>
+    <message>
+        <source>The comparison was cancelled.</source>
+        <translation>比较已取消。</translation>
     </message>
 </context>
 <context>
@@ -1254,7 +1356,9 @@
     </message>
     <message numerus="yes">
         <source>… and %n more</source>
-        <translation><numerusform>… 以及另外 %n 项</numerusform></translation>
+        <translation>
+            <numerusform>… 以及另外 %n 项</numerusform>
+        </translation>
     </message>
     <message>
         <source>Launched</source>
@@ -1554,7 +1658,7 @@
         <translation>runlens export：需要 --chart KIND:NAME 和 --out FILE</translation>
     </message>
     <message>
-        <source>runlens export: no scalar tag '%1' in %2</source>
+        <source>runlens export: no scalar tag &apos;%1&apos; in %2</source>
         <translation>runlens export：%2 中没有标量标签“%1”</translation>
     </message>
     <message>
@@ -1574,7 +1678,7 @@
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <source>runlens export: no graph '%1' in %2</source>
+        <source>runlens export: no graph &apos;%1&apos; in %2</source>
         <translation>runlens export：%2 中没有计算图“%1”</translation>
     </message>
     <message>
@@ -1582,7 +1686,7 @@
         <translation>可用的计算图：%1</translation>
     </message>
     <message>
-        <source>runlens export: unknown chart kind '%1' (known: scalars, graph)</source>
+        <source>runlens export: unknown chart kind &apos;%1&apos; (known: scalars, graph)</source>
         <translation>runlens export：未知的图表类型“%1”（已知：scalars、graph）</translation>
     </message>
 </context>
@@ -1590,7 +1694,9 @@
     <name>runlens::graph</name>
     <message numerus="yes">
         <source>%n input(s) name no node, parameter or constant of the graph.</source>
-        <translation><numerusform>%n 个输入未指向图中的任何节点、参数或常量。</numerusform></translation>
+        <translation>
+            <numerusform>%n 个输入未指向图中的任何节点、参数或常量。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Not a readable MindSpore graph: the protobuf data is damaged or of another kind.</source>
@@ -1642,15 +1748,21 @@
     </message>
     <message numerus="yes">
         <source>%n line(s) were not understood and skipped (the first is line %1).</source>
-        <translation><numerusform>有 %n 行无法识别，已跳过（第一处在第 %1 行）。</numerusform></translation>
+        <translation>
+            <numerusform>有 %n 行无法识别，已跳过（第一处在第 %1 行）。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n argument(s) refer to nodes or parameters that are not in the file (an excerpt?).</source>
-        <translation><numerusform>有 %n 个参数引用了文件中不存在的节点或参数（是否为节选？）。</numerusform></translation>
+        <translation>
+            <numerusform>有 %n 个参数引用了文件中不存在的节点或参数（是否为节选？）。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n call(s) name subgraphs that are not in the file.</source>
-        <translation><numerusform>有 %n 个调用指向文件中不存在的子图。</numerusform></translation>
+        <translation>
+            <numerusform>有 %n 个调用指向文件中不存在的子图。</numerusform>
+        </translation>
     </message>
     <message>
         <source>The model is larger than 2 GB, the limit of an ONNX file; store its weights as external data.</source>
@@ -1670,11 +1782,15 @@
     </message>
     <message numerus="yes">
         <source>%n node input(s) name values no node, initializer or graph input produces.</source>
-        <translation><numerusform>有 %n 个节点输入引用了没有任何节点、初始化器或图输入产生的值。</numerusform></translation>
+        <translation>
+            <numerusform>有 %n 个节点输入引用了没有任何节点、初始化器或图输入产生的值。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n node input(s) name nodes that are not in the graph.</source>
-        <translation><numerusform>有 %n 个节点输入引用了图中不存在的节点。</numerusform></translation>
+        <translation>
+            <numerusform>有 %n 个节点输入引用了图中不存在的节点。</numerusform>
+        </translation>
     </message>
     <message>
         <source>The graph is empty.</source>
@@ -1706,7 +1822,9 @@
     </message>
     <message numerus="yes">
         <source>%n argument(s) name values that no statement defines.</source>
-        <translation><numerusform>有 %n 个参数引用了没有任何语句定义的值。</numerusform></translation>
+        <translation>
+            <numerusform>有 %n 个参数引用了没有任何语句定义的值。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1831,7 +1949,9 @@
     </message>
     <message numerus="yes">
         <source>%n ops, %1 shown; laid out %2 groups in %3 ms</source>
-        <translation><numerusform>%n 个算子，显示 %1 个；%3 毫秒内布局了 %2 个分组</numerusform></translation>
+        <translation>
+            <numerusform>%n 个算子，显示 %1 个；%3 毫秒内布局了 %2 个分组</numerusform>
+        </translation>
     </message>
     <message>
         <source>Building the hierarchy…</source>
@@ -1843,7 +1963,9 @@
     </message>
     <message numerus="yes">
         <source>%n matches</source>
-        <translation><numerusform>%n 个匹配</numerusform></translation>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
     </message>
     <message>
         <source>Exported %1</source>
@@ -1897,7 +2019,7 @@
         <translation>%1 个算子</translation>
     </message>
     <message>
-        <source>Expanding everything below "%1" would show %2 items (limit %3); expand a smaller group.</source>
+        <source>Expanding everything below &quot;%1&quot; would show %2 items (limit %3); expand a smaller group.</source>
         <translation>展开“%1”下的全部内容将显示 %2 项（上限 %3）；请展开较小的分组。</translation>
     </message>
     <message>
@@ -1965,7 +2087,9 @@
     </message>
     <message numerus="yes">
         <source>… and %n more</source>
-        <translation><numerusform>… 以及另外 %n 项</numerusform></translation>
+        <translation>
+            <numerusform>… 以及另外 %n 项</numerusform>
+        </translation>
     </message>
     <message>
         <source>Name</source>
@@ -2061,7 +2185,7 @@
     <message>
         <source>RunLens: a desktop workbench for debugging and tuning deep-learning training runs.
 
-Subcommands (run 'runlens COMMAND --help' for their options):
+Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
   scan PATH [--json]       what a run folder holds
   info PATH [--json]       what each artifact imported to
   export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
@@ -2069,12 +2193,20 @@ Subcommands (run 'runlens COMMAND --help' for their options):
   demo DIR                 write the demo run folder</source>
         <translation>RunLens：用于调试和调优深度学习训练运行的桌面工作台。
 
-子命令（运行 'runlens COMMAND --help' 查看其选项）：
+子命令（运行 &apos;runlens COMMAND --help&apos; 查看其选项）：
   scan PATH [--json]       运行文件夹中包含的内容
   info PATH [--json]       每个工件导入后的结果
   export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
   export PATH --chart graph:NAME --out FILE.{svg,png}
   demo DIR                 写出演示运行文件夹</translation>
+    </message>
+    <message>
+        <source>With --screenshot: bring the panel NAME to the front (its title, e.g. Tensors, Graph, Timeline).</source>
+        <translation>与 --screenshot 一起使用：将名为 NAME 的面板置于前台（使用其标题，例如 Tensors、Graph、Timeline）。</translation>
+    </message>
+    <message>
+        <source>There is no panel named %1.</source>
+        <translation>没有名为 %1 的面板。</translation>
     </message>
 </context>
 <context>
@@ -2084,7 +2216,7 @@ Subcommands (run 'runlens COMMAND --help' for their options):
         <translation>第 %1 步的事件没有有效的挂钟时间（NaN）；已跳过。</translation>
     </message>
     <message>
-        <source>The tag "%1" is a scalar, but its value at step %2 is a %3 tensor with %4 dimensions that does not hold one number; such values of this tag are skipped.</source>
+        <source>The tag &quot;%1&quot; is a scalar, but its value at step %2 is a %3 tensor with %4 dimensions that does not hold one number; such values of this tag are skipped.</source>
         <translation>标签“%1”是标量，但它在第 %2 步的值是一个 %4 维的 %3 张量，并不只含一个数；该标签的此类值已跳过。</translation>
     </message>
     <message>
@@ -2113,7 +2245,9 @@ Subcommands (run 'runlens COMMAND --help' for their options):
     </message>
     <message numerus="yes">
         <source>%n more record(s) with the same problem were skipped.</source>
-        <translation><numerusform>另有 %n 条存在相同问题的记录被跳过。</numerusform></translation>
+        <translation>
+            <numerusform>另有 %n 条存在相同问题的记录被跳过。</numerusform>
+        </translation>
     </message>
     <message>
         <source>The file became shorter (%1 bytes) than what was already read (%2 bytes): it was replaced or truncated. Reopen the run to read it again.</source>
@@ -2161,13 +2295,15 @@ Subcommands (run 'runlens COMMAND --help' for their options):
     </message>
     <message numerus="yes">
         <source>The file holds %n graph(s); the last one (step %1, at this offset) is shown.</source>
-        <translation><numerusform>文件包含 %n 个计算图；显示最后一个（第 %1 步，位于此偏移处）。</numerusform></translation>
+        <translation>
+            <numerusform>文件包含 %n 个计算图；显示最后一个（第 %1 步，位于此偏移处）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>runlens::tensor</name>
     <message>
-        <source>%1: element type '%2' (%3) is not a numeric type RunLens reads</source>
+        <source>%1: element type &apos;%2&apos; (%3) is not a numeric type RunLens reads</source>
         <translation>%1：元素类型“%2”（%3）不是 RunLens 可读取的数值类型</translation>
     </message>
     <message>
@@ -2191,11 +2327,11 @@ Subcommands (run 'runlens COMMAND --help' for their options):
         <translation>数字太大</translation>
     </message>
     <message>
-        <source>'[' is not closed by ']'</source>
+        <source>&apos;[&apos; is not closed by &apos;]&apos;</source>
         <translation>“[”没有对应的“]”</translation>
     </message>
     <message>
-        <source>']' without '['</source>
+        <source>&apos;]&apos; without &apos;[&apos;</source>
         <translation>“]”没有对应的“[”</translation>
     </message>
     <message>
@@ -2203,15 +2339,15 @@ Subcommands (run 'runlens COMMAND --help' for their options):
         <translation>缺少一个索引</translation>
     </message>
     <message>
-        <source>only one '...' is allowed</source>
+        <source>only one &apos;...&apos; is allowed</source>
         <translation>只允许一个“...”</translation>
     </message>
     <message>
-        <source>a range has at most two ':'</source>
+        <source>a range has at most two &apos;:&apos;</source>
         <translation>一个范围最多有两个“:”</translation>
     </message>
     <message>
-        <source>expected an integer, a range or '...'</source>
+        <source>expected an integer, a range or &apos;...&apos;</source>
         <translation>应为整数、范围或“...”</translation>
     </message>
     <message>
@@ -2219,7 +2355,7 @@ Subcommands (run 'runlens COMMAND --help' for their options):
         <translation>范围的步长不能为零</translation>
     </message>
     <message>
-        <source>unexpected '%1'</source>
+        <source>unexpected &apos;%1&apos;</source>
         <translation>意外的“%1”</translation>
     </message>
     <message>
@@ -2233,6 +2369,743 @@ Subcommands (run 'runlens COMMAND --help' for their options):
     <message>
         <source>column %1: %2</source>
         <translation>第 %1 列：%2</translation>
+    </message>
+    <message>
+        <source>raw 2-byte elements (%1) read as bfloat16</source>
+        <translation>原始 2 字节元素（%1）按 bfloat16 读取</translation>
+    </message>
+    <message>
+        <source>raw bytes (%1) read as float8_e4m3fn, as the file name says</source>
+        <translation>原始字节（%1）按文件名所示以 float8_e4m3fn 读取</translation>
+    </message>
+    <message>
+        <source>raw bytes (%1) read as float8_e5m2, as the file name says</source>
+        <translation>原始字节（%1）按文件名所示以 float8_e5m2 读取</translation>
+    </message>
+    <message>
+        <source>member %1 cannot be read: %2</source>
+        <translation>无法读取成员 %1：%2</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; is not a .npy array; skipped</source>
+        <translation>成员“%1”不是 .npy 数组；已跳过</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; is encrypted; RunLens does not read encrypted archives</source>
+        <translation>成员“%1”已加密；RunLens 不读取加密的归档</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; uses compression method %2, which RunLens cannot inflate</source>
+        <translation>成员“%1”使用压缩方法 %2，RunLens 无法解压</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; claims an impossible size</source>
+        <translation>成员“%1”声明的大小不可能成立</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos;: its local header is missing or damaged</source>
+        <translation>成员“%1”：其本地文件头缺失或已损坏</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; runs past the end of the archive</source>
+        <translation>成员“%1”超出了归档的末尾</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; cannot be inflated: %2</source>
+        <translation>无法解压成员“%1”：%2</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; skipped: %2</source>
+        <translation>已跳过成员“%1”：%2</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; skipped: element type &apos;%2&apos; (%3) is not a numeric type RunLens reads</source>
+        <translation>已跳过成员“%1”：元素类型“%2”（%3）不是 RunLens 可读取的数值类型</translation>
+    </message>
+    <message>
+        <source>%1: cannot list the archive: %2</source>
+        <translation>%1：无法列出归档内容：%2</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; is not a JSON object; skipped</source>
+        <translation>条目“%1”不是 JSON 对象；已跳过</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; lacks a dtype string, a shape list or data_offsets; skipped</source>
+        <translation>条目“%1”缺少 dtype 字符串、shape 列表或 data_offsets；已跳过</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; has dtype &apos;%2&apos;, which RunLens does not read; skipped</source>
+        <translation>条目“%1”的 dtype 为“%2”，RunLens 不读取该类型；已跳过</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; has a shape that is not a list of non-negative integers; skipped</source>
+        <translation>条目“%1”的形状不是非负整数列表；已跳过</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; has a shape describing more data than any file can hold; skipped</source>
+        <translation>条目“%1”的形状描述的数据量超过任何文件所能容纳的大小；已跳过</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; has data_offsets that are not [begin, end] with begin &lt;= end; skipped</source>
+        <translation>条目“%1”的 data_offsets 不是满足 begin &lt;= end 的 [begin, end]；已跳过</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; ends at data byte %2, past the end of the file&apos;s %3 data bytes; skipped</source>
+        <translation>条目“%1”结束于数据第 %2 字节，超出了文件 %3 字节数据的末尾；已跳过</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; holds %2 bytes but its shape and dtype need %3; skipped</source>
+        <translation>条目“%1”包含 %2 字节，但其形状和 dtype 需要 %3 字节；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: not a .safetensors file: it is shorter than the 8-byte header length</source>
+        <translation>%1：不是 .safetensors 文件：其长度小于 8 字节的文件头长度字段</translation>
+    </message>
+    <message>
+        <source>%1: not a .safetensors file or truncated: the header claims %2 bytes but only %3 follow</source>
+        <translation>%1：不是 .safetensors 文件或已被截断：文件头声明 %2 字节，但其后只有 %3 字节</translation>
+    </message>
+    <message>
+        <source>%1: the .safetensors header claims %2 bytes, more than the 100 MB the format allows</source>
+        <translation>%1：.safetensors 文件头声明 %2 字节，超过该格式允许的 100 MB</translation>
+    </message>
+    <message>
+        <source>%1: cannot read the .safetensors header: %2</source>
+        <translation>%1：无法读取 .safetensors 文件头：%2</translation>
+    </message>
+    <message>
+        <source>%1: the .safetensors header is not a JSON object</source>
+        <translation>%1：.safetensors 文件头不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>__metadata__ is not a JSON object; ignored</source>
+        <translation>__metadata__ 不是 JSON 对象；已忽略</translation>
+    </message>
+    <message>
+        <source>__metadata__ value of &apos;%1&apos; is not a string; ignored</source>
+        <translation>__metadata__ 中“%1”的值不是字符串；已忽略</translation>
+    </message>
+    <message>
+        <source>entries &apos;%1&apos; and &apos;%2&apos; share data bytes</source>
+        <translation>条目“%1”和“%2”共用数据字节</translation>
+    </message>
+    <message>
+        <source>Tensor skipped: %1</source>
+        <translation>已跳过张量：%1</translation>
+    </message>
+    <message>
+        <source>Tensor skipped: element type &apos;%1&apos; is not a numeric type</source>
+        <translation>已跳过张量：元素类型“%1”不是数值类型</translation>
+    </message>
+    <message>
+        <source>%1: this kind of tensor file is not read yet</source>
+        <translation>%1：暂不读取这种张量文件</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensor::InflatedMemberSource</name>
+    <message>
+        <source>%1: member &apos;%2&apos; changed since the archive was listed; open it again</source>
+        <translation>%1：成员“%2”在列出归档后已更改；请重新打开</translation>
+    </message>
+    <message>
+        <source>%1: member &apos;%2&apos; would take %3 bytes inflated, more than RunLens keeps in memory</source>
+        <translation>%1：成员“%2”解压后将占用 %3 字节，超过 RunLens 在内存中保留的上限</translation>
+    </message>
+    <message>
+        <source>%1: not enough memory to inflate member &apos;%2&apos; (%3 bytes)</source>
+        <translation>%1：内存不足，无法解压成员“%2”（%3 字节）</translation>
+    </message>
+    <message>
+        <source>%1: cannot open member &apos;%2&apos;: %3</source>
+        <translation>%1：无法打开成员“%2”：%3</translation>
+    </message>
+    <message>
+        <source>%1: cannot inflate member &apos;%2&apos;: %3</source>
+        <translation>%1：无法解压成员“%2”：%3</translation>
+    </message>
+    <message>
+        <source>it ends after %1 of %2 bytes</source>
+        <translation>应有 %2 字节，但在 %1 字节后结束</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensor::TensorFilterModel</name>
+    <message>
+        <source>Words must all occur in the tensor name. Also:
+kind:weight   kind contains &apos;weight&apos;
+step:30       has a version at step 30
+step:10-50    has a version between steps 10 and 50
+dtype:float16 element type contains &apos;float16&apos;
+run:baseline  run name contains &apos;baseline&apos;
+Example: conv1 kind:weight step:30</source>
+        <translation>张量名称必须包含所有词。另外：
+kind:weight   类别包含“weight”
+step:30       在第 30 步有版本
+step:10-50    在第 10 到 50 步之间有版本
+dtype:float16 元素类型包含“float16”
+run:baseline  运行名称包含“baseline”
+示例：conv1 kind:weight step:30</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensor::TensorListModel</name>
+    <message>
+        <source>(no run)</source>
+        <translation>（无运行）</translation>
+    </message>
+    <message>
+        <source>(top folder)</source>
+        <translation>（顶层文件夹）</translation>
+    </message>
+    <message>
+        <source>%1 · rank %2</source>
+        <translation>%1 · 卡 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n tensor series</source>
+        <translation>
+            <numerusform>%1：%n 个张量序列</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>NaN/Inf</source>
+        <translation>NaN/Inf</translation>
+    </message>
+    <message>
+        <source>finite</source>
+        <translation>有限</translation>
+    </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>Holds NaN or Inf values.</source>
+        <translation>包含 NaN 或 Inf 值。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>数值</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensor::ZipArchive</name>
+    <message>
+        <source>%1: not a readable zip archive (%2); the file may be truncated or damaged</source>
+        <translation>%1：不是可读取的 zip 归档（%2）；文件可能被截断或已损坏</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensorview</name>
+    <message>
+        <source>Cannot write: %1</source>
+        <translation>无法写入：%1</translation>
+    </message>
+    <message>
+        <source>The tensor&apos;s elements lie outside its data.</source>
+        <translation>张量的元素位于其数据范围之外。</translation>
+    </message>
+    <message>
+        <source>Only tensors of at most two dimensions can be written as CSV; this one has %1.</source>
+        <translation>只有不超过二维的张量才能写为 CSV；此张量有 %1 维。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensorview::HeatmapView</name>
+    <message>
+        <source>A heatmap shows one or two dimensions; choose the row and column dimensions of the slice.</source>
+        <translation>热力图只显示一维或二维；请选择切片的行维度和列维度。</translation>
+    </message>
+    <message>
+        <source>The data of %1 is shorter than its shape needs.</source>
+        <translation>%1 的数据比其形状所需的短。</translation>
+    </message>
+    <message>
+        <source>%L1 elements are too many to draw; slice a smaller part.</source>
+        <translation>%L1 个元素太多，无法绘制；请切取较小的部分。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensorview::SliceControls</name>
+    <message>
+        <source>dim %1 (%2)</source>
+        <translation>维度 %1（%2）</translation>
+    </message>
+    <message>
+        <source>The dimension shown as rows</source>
+        <translation>作为行显示的维度</translation>
+    </message>
+    <message>
+        <source>The dimension shown as columns; none shows a vector</source>
+        <translation>作为列显示的维度；选“无”则显示为向量</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Columns</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>numpy index, e.g. [0, :, 2:10:2, -1] or [..., 0]</source>
+        <translation>numpy 索引，例如 [0, :, 2:10:2, -1] 或 [..., 0]</translation>
+    </message>
+    <message>
+        <source>A numpy index expression: integers pick an index (negative counts from the end), start:stop:step ranges keep a dimension, &apos;...&apos; stands for the remaining dimensions. The result must have at most two dimensions. Applied on Enter.</source>
+        <translation>numpy 索引表达式：整数选取一个索引（负数从末尾计数），start:stop:step 范围保留该维度，“...”代表其余维度。结果最多只能有两个维度。按 Enter 应用。</translation>
+    </message>
+    <message>
+        <source>Slice</source>
+        <translation>切片</translation>
+    </message>
+    <message>
+        <source>Index along dimension %1</source>
+        <translation>沿第 %1 维的索引</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Column %1: %2</source>
+        <translation>第 %1 列：%2</translation>
+    </message>
+    <message>
+        <source>The slice has %1 dimensions; pick indices for %2 more dimensions (at most two can be shown).</source>
+        <translation>切片有 %1 个维度；请再为 %2 个维度选择索引（最多只能显示两个维度）。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensorview::TensorCompareWidget</name>
+    <message>
+        <source>Difference a − b</source>
+        <translation>差值 a − b</translation>
+    </message>
+    <message>
+        <source>Absolute |a − b|</source>
+        <translation>绝对差 |a − b|</translation>
+    </message>
+    <message>
+        <source>Relative |a − b| / max(|a|, |b|)</source>
+        <translation>相对差 |a − b| / max(|a|, |b|)</translation>
+    </message>
+    <message>
+        <source>Index</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <source>a</source>
+        <translation>a</translation>
+    </message>
+    <message>
+        <source>b</source>
+        <translation>b</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>The largest differences; click a row to go to its element</source>
+        <translation>差值最大的元素；单击某行可跳转到该元素</translation>
+    </message>
+    <message>
+        <source>a: %1   b: %2</source>
+        <translation>a：%1   b：%2</translation>
+    </message>
+    <message>
+        <source>Pick two tensors of the same shape to compare.</source>
+        <translation>请选择两个形状相同的张量进行比较。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparing %Ln elements…</source>
+        <translation>
+            <numerusform>正在比较 %Ln 个元素…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1   a %2   b %3   difference %4</source>
+        <translation>%1   a %2   b %3   差值 %4</translation>
+    </message>
+    <message>
+        <source>max |diff| %1</source>
+        <translation>最大 |差值| %1</translation>
+    </message>
+    <message>
+        <source>mean |diff| %1</source>
+        <translation>平均 |差值| %1</translation>
+    </message>
+    <message>
+        <source>RMSE %1</source>
+        <translation>RMSE %1</translation>
+    </message>
+    <message>
+        <source>differing %1 of %2</source>
+        <translation>%2 个中有 %1 个不同</translation>
+    </message>
+    <message>
+        <source>NaN mismatches %1</source>
+        <translation>NaN 不一致 %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensorview::TensorPanel</name>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npy)</source>
+        <translation>NumPy 数组 (*.npy)</translation>
+    </message>
+    <message>
+        <source>The tensor has no readable source.</source>
+        <translation>该张量没有可读取的来源。</translation>
+    </message>
+    <message>
+        <source>Precision </source>
+        <translation>精度 </translation>
+    </message>
+    <message>
+        <source>Significant digits shown in the table</source>
+        <translation>表格中显示的有效数字位数</translation>
+    </message>
+    <message>
+        <source>1e-3</source>
+        <translation>1e-3</translation>
+    </message>
+    <message>
+        <source>Scientific notation in the table</source>
+        <translation>表格中使用科学计数法</translation>
+    </message>
+    <message>
+        <source>Heatmap colours; the diverging map is symmetric around 0</source>
+        <translation>热力图配色；发散配色以 0 为中心对称</translation>
+    </message>
+    <message>
+        <source>Slice range</source>
+        <translation>切片范围</translation>
+    </message>
+    <message>
+        <source>Whole tensor range</source>
+        <translation>整个张量范围</translation>
+    </message>
+    <message>
+        <source>Heatmap colours span the slice&apos;s min/max or the whole tensor&apos;s (once computed)</source>
+        <translation>热力图颜色覆盖切片的最小值/最大值，或整个张量的最小值/最大值（计算完成后）</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Zoom the heatmap to fit</source>
+        <translation>缩放热力图以适应视图</translation>
+    </message>
+    <message>
+        <source>1:1</source>
+        <translation>1:1</translation>
+    </message>
+    <message>
+        <source>One element per pixel</source>
+        <translation>每个像素一个元素</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Slice as CSV…</source>
+        <translation>将切片导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Slice as .npy…</source>
+        <translation>将切片导出为 .npy…</translation>
+    </message>
+    <message>
+        <source>Heatmap as PNG…</source>
+        <translation>将热力图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Filter: name kind:weight step:30</source>
+        <translation>筛选：名称 kind:weight step:30</translation>
+    </message>
+    <message>
+        <source>No tensors. RunLens reads .npy, .npz and .safetensors files and MindSpore dump folders (rank_N/&lt;net&gt;/&lt;graph&gt;/&lt;iteration&gt;/); open a run folder that holds them.</source>
+        <translation>没有张量。RunLens 可读取 .npy、.npz 和 .safetensors 文件以及 MindSpore 转储文件夹（rank_N/&lt;net&gt;/&lt;graph&gt;/&lt;iteration&gt;/）；请打开包含这些文件的运行文件夹。</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>The same tensor at the steps it was saved at</source>
+        <translation>同一张量在各个保存步的版本</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Heatmap</source>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <source>Compare with</source>
+        <translation>比较对象</translation>
+    </message>
+    <message>
+        <source>Another step of this tensor, or another tensor of the same shape; the same slice of both is compared</source>
+        <translation>此张量的另一步，或形状相同的另一个张量；比较两者的相同切片</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>[%1] = %2</source>
+        <translation>[%1] = %2</translation>
+    </message>
+    <message>
+        <source>step %1 (%2 of %3)</source>
+        <translation>第 %1 步（%2 / %3）</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot open %1.</source>
+        <translation>无法打开 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Show %1 in the graph</source>
+        <translation>在计算图中显示 %1</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source> · strides %1 bytes</source>
+        <translation> · 步幅 %1 字节</translation>
+    </message>
+    <message>
+        <source> · byte-swapped</source>
+        <translation> · 字节序已交换</translation>
+    </message>
+    <message>
+        <source> · %1</source>
+        <translation> · %1</translation>
+    </message>
+    <message>
+        <source> · step %1</source>
+        <translation> · 第 %1 步</translation>
+    </message>
+    <message>
+        <source>%1, member %2</source>
+        <translation>%1，成员 %2</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>%1 (step %2)</source>
+        <translation>%1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>Nothing to export: no tensor is shown.</source>
+        <translation>没有可导出的内容：未显示任何张量。</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Cannot export to %1: %2</source>
+        <translation>无法导出到 %1：%2</translation>
+    </message>
+    <message>
+        <source>no tensor is shown.</source>
+        <translation>未显示任何张量。</translation>
+    </message>
+    <message>
+        <source>the heatmap shows nothing (a scalar or an empty slice).</source>
+        <translation>热力图没有显示任何内容（标量或空切片）。</translation>
+    </message>
+    <message>
+        <source>the image could not be encoded.</source>
+        <translation>无法编码该图像。</translation>
+    </message>
+    <message>
+        <source>Colour scale: the range the colours span (NaN is magenta)</source>
+        <translation>色标：颜色所覆盖的数值范围（NaN 显示为品红色）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensorview::TensorStatsWidget</name>
+    <message>
+        <source>Slice</source>
+        <translation>切片</translation>
+    </message>
+    <message>
+        <source>Whole tensor</source>
+        <translation>整个张量</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop computing the whole tensor&apos;s statistics</source>
+        <translation>停止计算整个张量的统计</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Compute the whole tensor&apos;s statistics</source>
+        <translation>计算整个张量的统计</translation>
+    </message>
+    <message>
+        <source>Histogram of</source>
+        <translation>直方图来源</translation>
+    </message>
+    <message>
+        <source>Log counts</source>
+        <translation>对数计数</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>std</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>mean |x|</source>
+        <translation>|x| 均值</translation>
+    </message>
+    <message>
+        <source>L2 norm</source>
+        <translation>L2 范数</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>+Inf</source>
+        <translation>+Inf</translation>
+    </message>
+    <message>
+        <source>−Inf</source>
+        <translation>−Inf</translation>
+    </message>
+    <message>
+        <source>zeros</source>
+        <translation>零值</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Counting the whole tensor&apos;s histogram…</source>
+        <translation>正在统计整个张量的直方图…</translation>
+    </message>
+    <message>
+        <source>Computing the whole tensor&apos;s statistics…</source>
+        <translation>正在计算整个张量的统计…</translation>
+    </message>
+    <message>
+        <source>Whole-tensor computation cancelled.</source>
+        <translation>整个张量的计算已取消。</translation>
+    </message>
+    <message>
+        <source>Histogram of the slice</source>
+        <translation>切片的直方图</translation>
+    </message>
+    <message>
+        <source>Histogram of the whole tensor</source>
+        <translation>整个张量的直方图</translation>
+    </message>
+    <message>
+        <source>slice</source>
+        <translation>切片</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensorview::TensorTableView</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy with indices</source>
+        <translation>连同索引复制</translation>
     </message>
 </context>
 <context>
