@@ -128,13 +128,18 @@ int main(int argc, char** argv)
         "  demo DIR                 write the demo run folder"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOption({QStringLiteral("screenshot"),
-                      QCoreApplication::translate("runlens::main",
-                                                  "Load PATH, render the main window offscreen to FILE and exit."),
-                      QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("lang"),
-                      QCoreApplication::translate("runlens::main", "Language of the interface: en or zh_CN."),
-                      QStringLiteral("LANG")});
+    parser.addOption(
+        { QStringLiteral("screenshot"),
+          QCoreApplication::translate("runlens::main", "Load PATH, render the main window offscreen to FILE and exit."),
+          QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("dock"),
+                       QCoreApplication::translate("runlens::main",
+                                                   "With --screenshot: bring the panel NAME to the front (its title, "
+                                                   "e.g. Tensors, Graph, Timeline)."),
+                       QStringLiteral("NAME") });
+    parser.addOption({ QStringLiteral("lang"),
+                       QCoreApplication::translate("runlens::main", "Language of the interface: en or zh_CN."),
+                       QStringLiteral("LANG") });
     parser.addPositionalArgument(QStringLiteral("PATH"),
                                  QCoreApplication::translate("runlens::main", "Run folder or file to open."));
     parser.process(app);
@@ -156,19 +161,25 @@ int main(int argc, char** argv)
         window.show();
         if (!path.isEmpty())
             window.openPath(path);
-        auto take = [&window, screenshot]() {
-            // Let queued chart updates and the layout settle before grabbing.
-            QTimer::singleShot(400, &window, [&window, screenshot]() {
-                const QPixmap pixmap = window.grab();
-                const bool ok = pixmap.save(screenshot);
-                QTextStream(ok ? stdout : stderr)
-                    << (ok ? QCoreApplication::translate("runlens::main", "Screenshot written to %1")
-                           : QCoreApplication::translate("runlens::main", "Cannot write the screenshot %1"))
-                           .arg(screenshot)
-                    << Qt::endl;
-                QCoreApplication::exit(ok ? 0 : 1);
-            });
-        };
+        const QString dock = parser.value(QStringLiteral("dock"));
+        auto take
+            = [&window, screenshot, dock]() {
+                  if (!dock.isEmpty() && !window.raisePanel(dock))
+                      QTextStream(stderr)
+                          << QCoreApplication::translate("runlens::main", "There is no panel named %1.").arg(dock)
+                          << Qt::endl;
+                  // Let queued chart updates and the layout settle before grabbing.
+                  QTimer::singleShot(400, &window, [&window, screenshot]() {
+                      const QPixmap pixmap = window.grab();
+                      const bool ok = pixmap.save(screenshot);
+                      QTextStream(ok ? stdout : stderr)
+                          << (ok ? QCoreApplication::translate("runlens::main", "Screenshot written to %1")
+                                 : QCoreApplication::translate("runlens::main", "Cannot write the screenshot %1"))
+                                 .arg(screenshot)
+                          << Qt::endl;
+                      QCoreApplication::exit(ok ? 0 : 1);
+                  });
+              };
         window.whenIdle(take);
         return app.exec();
     }

@@ -680,6 +680,18 @@ void MainWindow::activateArtifact(int artifactIndex)
                              8000);
 }
 
+bool MainWindow::raisePanel(const QString& name)
+{
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        if (dock->windowTitle().compare(name, Qt::CaseInsensitive) == 0
+            || dock->objectName().compare(name + QLatin1String("Dock"), Qt::CaseInsensitive) == 0) {
+            raiseDock(dock);
+            return true;
+        }
+    }
+    return false;
+}
+
 void MainWindow::showNodeInGraph(const QString& key)
 {
     const std::shared_ptr<const graph::ScopeTree> tree = m_graphPanel->tree();

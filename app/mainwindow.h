@@ -54,6 +54,8 @@ public:
     /// Calls `callback` once the current folder has been scanned and imported (at once if idle).
     void whenIdle(std::function<void()> callback);
     bool isBusy() const;
+    /// Brings the dock titled `name` (case-insensitive, "Tensors", "Graph" ...) to the front; false when none is.
+    bool raisePanel(const QString& name);
 
     ScalarStore* scalarStore() const { return m_scalars; }
     ScalarsPanel* scalarsPanel() const { return m_scalarsPanel; }

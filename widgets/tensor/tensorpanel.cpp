@@ -245,8 +245,25 @@ TensorPanel::TensorPanel(QWidget* parent)
     m_table = new TensorTableView(m_tabs);
     m_table->setModel(m_tableModel);
     m_tabs->addTab(m_table, tr("Table"));
-    m_heatmap = new HeatmapView(m_tabs);
-    m_tabs->addTab(m_heatmap, tr("Heatmap"));
+    // The heatmap with its colour scale under it, and why nothing is drawn when that happens.
+    auto* heatmapPage = new QWidget(m_tabs);
+    auto* heatmapLayout = new QVBoxLayout(heatmapPage);
+    heatmapLayout->setContentsMargins(0, 0, 0, 0);
+    heatmapLayout->setSpacing(2);
+    m_heatmap = new HeatmapView(heatmapPage);
+    heatmapLayout->addWidget(m_heatmap, 1);
+    auto* legendRow = new QHBoxLayout;
+    legendRow->setContentsMargins(4, 0, 4, 2);
+    m_heatmapLegend = new QLabel(heatmapPage);
+    m_heatmapLegend->setObjectName(QStringLiteral("tensorHeatmapLegend"));
+    m_heatmapLegend->setToolTip(tr("Colour scale: the range the colours span (NaN is magenta)"));
+    legendRow->addWidget(m_heatmapLegend);
+    m_heatmapNote = new QLabel(heatmapPage);
+    m_heatmapNote->setObjectName(QStringLiteral("tensorHeatmapNote"));
+    m_heatmapNote->setWordWrap(true);
+    legendRow->addWidget(m_heatmapNote, 1);
+    heatmapLayout->addLayout(legendRow);
+    m_tabs->addTab(heatmapPage, tr("Heatmap"));
     auto* comparePage = new QWidget(m_tabs);
     auto* compareLayout = new QVBoxLayout(comparePage);
     compareLayout->setContentsMargins(0, 0, 0, 0);
@@ -295,8 +312,10 @@ TensorPanel::TensorPanel(QWidget* parent)
     });
     connect(m_precision, &QSpinBox::valueChanged, m_tableModel, &TensorTableModel::setPrecision);
     connect(m_scientific, &QAction::toggled, m_tableModel, &TensorTableModel::setScientific);
-    connect(m_colorMap, &QComboBox::currentIndexChanged, this,
-            [this] { m_heatmap->setColorMap(ColorMap(m_colorMap->currentData().toInt())); });
+    connect(m_colorMap, &QComboBox::currentIndexChanged, this, [this] {
+        m_heatmap->setColorMap(ColorMap(m_colorMap->currentData().toInt()));
+        updateHeatmapLegend();
+    });
     connect(m_scale, &QComboBox::currentIndexChanged, this, &TensorPanel::updateHeatmapRange);
     connect(fit, &QAction::triggered, m_heatmap, &HeatmapView::zoomToFit);
     connect(pixels, &QAction::triggered, m_heatmap, &HeatmapView::zoomToPixels);
@@ -318,6 +337,7 @@ TensorPanel::TensorPanel(QWidget* parent)
             m_heatmapNeedsFit = false;
             m_heatmap->zoomToFit();
         }
+        updateHeatmapLegend();
     });
     connect(m_compareWith, &QComboBox::currentIndexChanged, this, &TensorPanel::updateCompare);
     connect(m_ownCache, &TensorStatsCache::ready, this, [this](const QString& location) {
@@ -635,6 +655,18 @@ void TensorPanel::updateView()
         updateCompare();
 }
 
+void TensorPanel::updateHeatmapLegend()
+{
+    // The slice's range is only worth computing when the heatmap is in front; the tab switch asks again.
+    if (viewMode() != ViewMode::Heatmap)
+        return;
+    const bool drawn = m_heatmap->rows() > 0 && m_heatmap->message().isEmpty();
+    m_heatmapLegend->setVisible(drawn);
+    if (drawn)
+        m_heatmapLegend->setPixmap(QPixmap::fromImage(m_heatmap->colorLegend()));
+    m_heatmapNote->setText(m_heatmap->message());
+}
+
 void TensorPanel::updateHeatmapRange()
 {
     const bool global = m_scale->currentIndex() == 1;
@@ -646,6 +678,7 @@ void TensorPanel::updateHeatmapRange()
     } else {
         m_heatmap->setScale(HeatmapView::Scale::Slice);
     }
+    updateHeatmapLegend();
 }
 
 void TensorPanel::onWholeStatistics(const QString& location, const tensor::TensorStatistics& statistics)

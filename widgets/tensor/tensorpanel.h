@@ -139,6 +139,7 @@ private:
     void updateStepControls();
     void updateView();
     void updateHeatmapRange();
+    void updateHeatmapLegend();
     void fillCompareChoices();
     void updateCompare();
     void onListCurrentChanged();
@@ -158,6 +159,8 @@ private:
     QString m_exportDirectory;
     bool m_selecting = false;
     bool m_nodeLinks = false;
+    QLabel* m_heatmapLegend = nullptr;
+    QLabel* m_heatmapNote = nullptr;
     std::vector<std::int64_t> m_heatmapShape; ///< shape of the view the heatmap was last fitted to
     bool m_heatmapNeedsFit = false;
 

@@ -485,6 +485,21 @@ void TestTensorPanel::toolbarDrivesTableAndHeatmap()
     QCOMPARE(panel.heatmap()->shownRange(), (std::pair<double, double>(590000, 591234)));
     panel.scaleCombo()->setCurrentIndex(0);
     QCOMPARE(panel.heatmap()->scale(), tensorview::HeatmapView::Scale::Slice);
+    // The colour scale under the heatmap follows the map and the range.
+    auto* legend = panel.findChild<QLabel*>(QStringLiteral("tensorHeatmapLegend"));
+    QVERIFY(legend && legend->isVisible());
+    const QImage legendImage = legend->pixmap().toImage();
+    QCOMPARE(legendImage, panel.heatmap()->colorLegend());
+    QCOMPARE(QColor(legendImage.pixel(0, 2)), QColor(colorTable(ColorMap::Grey).front()));
+    panel.colorMapCombo()->setCurrentIndex(panel.colorMapCombo()->findData(int(ColorMap::Viridis)));
+    QCOMPARE(QColor(legend->pixmap().toImage().pixel(0, 2)), QColor(colorTable(ColorMap::Viridis).front()));
+    // A vector of a 4-D tensor is one row; choosing no dimensions at all is explained, not drawn.
+    QVERIFY(panel.sliceControls()->setExpression(QStringLiteral("[0, 0, 0, 0]")));
+    auto* note = panel.findChild<QLabel*>(QStringLiteral("tensorHeatmapNote"));
+    QVERIFY(note);
+    QVERIFY2(!note->text().isEmpty() && !legend->isVisible(), qPrintable(note->text()));
+    QVERIFY(panel.sliceControls()->setExpression(QStringLiteral("[0, 0, :, :]")));
+    QVERIFY(note->text().isEmpty() && legend->isVisible());
 
     // Hovering reports the element in the tensor's indices.
     QSignalSpy status(&panel, &TensorPanel::statusMessage);
