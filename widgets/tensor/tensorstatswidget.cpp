@@ -1,6 +1,7 @@
 #include "tensorstatswidget.h"
 
 #include "common/chartexportmenu.h"
+#include "tensor/backgroundwork.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -341,7 +342,9 @@ void TensorStatsWidget::startWhole()
         tensor::StatisticsOptions options;
         options.cancel = [job] { return job->cancelled.load(); };
         options.progress = [job](double f) { job->permille = int(f * 1000); };
-        return compute(tensor, known, options);
+        Result result;
+        runAtBackgroundPriority([&] { result = compute(tensor, known, options); });
+        return result;
     }).then(this, [this, job, needStatistics](const Result& result) {
         if (job != m_wholeJob)
             return; // another tensor was chosen meanwhile
