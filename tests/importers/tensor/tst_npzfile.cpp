@@ -44,8 +44,8 @@ quint32 crc32(const QByteArray& data)
 
 void putLe(QByteArray& out, quint64 value, int bytes)
 {
-    for (int i = 0; i < bytes; ++i)
-        out += char((value >> (8 * i)) & 0xff);
+    for (int i = 0; i < bytes; ++i, value >>= 8) // bytes may exceed 8: runs of zero fields
+        out += char(value & 0xff);
 }
 
 struct ZipEntry
