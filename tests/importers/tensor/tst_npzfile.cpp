@@ -471,6 +471,19 @@ private slots:
         QCOMPARE(opened.tensor->value({ 2 }), 3.0);
     }
 
+    void damagedCopiesNeverViewOutsideTheirData()
+    {
+        for (const QString& name :
+             { QStringLiteral("container_stored.npz"), QStringLiteral("container_deflated.npz") }) {
+            QFile file(QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/") + name);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString problem = test::damagedCopiesStayInside(
+                file.readAll(), QStringLiteral("damaged.npz"), [](const QString& path) { return listNpzFile(path); },
+                400);
+            QVERIFY2(problem.isEmpty(), qPrintable(name + QStringLiteral(": ") + problem));
+        }
+    }
+
     void missingFile()
     {
         const TensorListing listing = listNpzFile(QStringLiteral("/nonexistent/weights.npz"));

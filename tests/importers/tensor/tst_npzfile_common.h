@@ -14,6 +14,7 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -127,6 +128,42 @@ inline QString diagnosticsText(const tensor::TensorListing& listing)
     for (const Diagnostic& d : listing.diagnostics)
         lines << d.toString();
     return lines.join(u'\n');
+}
+
+/// Whether every element `tensor` can address lies inside its data (always so for an empty tensor).
+inline bool viewInsideData(const tensor::Tensor& tensor)
+{
+    if (tensor.elementCount() == 0)
+        return true;
+    if (!tensor.data)
+        return false;
+    std::int64_t low = tensor.offset, high = tensor.offset;
+    for (std::size_t k = 0; k < tensor.shape.size(); ++k)
+        (tensor.strides[k] < 0 ? low : high) += (tensor.shape[k] - 1) * tensor.strides[k];
+    return low >= 0 && high + tensor::itemSize(tensor.dtype) <= tensor.data->size();
+}
+
+/// Lists `bytes` written to a file once per damaged copy (byte `i * step` xor-ed for each i), opens every
+/// tensor listed; empty when each opened view stays inside its data, else the first that does not.
+template<typename List>
+QString damagedCopiesStayInside(const QByteArray& bytes, const QString& name, List list, int copies)
+{
+    QTemporaryDir dir;
+    const qsizetype step = std::max<qsizetype>(1, bytes.size() / copies);
+    for (qsizetype at = 0; at < bytes.size(); at += step) {
+        QByteArray damaged = bytes;
+        damaged[at] = char(damaged[at] ^ (0x11 + at % 0xee));
+        const QString path = writeFile(dir, name, damaged);
+        const tensor::TensorListing listing = list(path);
+        for (const tensor::TensorInfo& info : listing.tensors) {
+            const tensor::TensorResult opened = info.source->open();
+            if (opened.tensor && !viewInsideData(*opened.tensor))
+                return QStringLiteral("byte %1 changed: %2 views outside its data").arg(at).arg(info.member);
+            if (!opened.tensor && opened.error.isEmpty())
+                return QStringLiteral("byte %1 changed: %2 neither opens nor says why").arg(at).arg(info.member);
+        }
+    }
+    return {};
 }
 
 /// Empty when `listing` has no diagnostic (`expected` empty) or exactly one, about the file at `path`, whose

@@ -225,6 +225,18 @@ private slots:
         QVERIFY2(opened.error.contains(path), qPrintable(opened.error));
     }
 
+    void damagedCopiesNeverViewOutsideTheirData()
+    {
+        for (const QString& name : { QStringLiteral("container_tensors.safetensors") }) {
+            QFile file(QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/") + name);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString problem = test::damagedCopiesStayInside(
+                file.readAll(), QStringLiteral("damaged.safetensors"),
+                [](const QString& path) { return listSafetensorsFile(path); }, 400);
+            QVERIFY2(problem.isEmpty(), qPrintable(name + QStringLiteral(": ") + problem));
+        }
+    }
+
     void missingFile()
     {
         const TensorListing listing = listSafetensorsFile(QStringLiteral("/nonexistent/model.safetensors"));
