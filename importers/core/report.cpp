@@ -146,10 +146,7 @@ QJsonObject tensorJson(const tensor::TensorSummary& t)
 
 QString tensorText(const tensor::TensorSummary& t)
 {
-    QStringList dims;
-    for (const std::int64_t d : t.shape)
-        dims << QString::number(d);
-    QString out = QStringLiteral("%1[%2]").arg(QString::fromLatin1(tensor::dtypeName(t.dtype)), dims.join(u','));
+    QString out = QLatin1String(tensor::dtypeName(t.dtype)) + tensor::shapeText(t.shape);
     if (t.statistics) {
         const tensor::TensorStatistics& s = *t.statistics;
         out += QCoreApplication::translate("runlens::Report",

@@ -1,15 +1,30 @@
 #include "tensor/tensor.h"
 
+#include <QStringList>
+
 #include <limits>
 
 namespace runlens::tensor {
 
-std::int64_t Tensor::elementCount() const
+std::int64_t elementCount(const std::vector<std::int64_t>& shape)
 {
     std::int64_t count = 1;
     for (const std::int64_t extent : shape)
         count *= extent;
     return count;
+}
+
+QString shapeText(const std::vector<std::int64_t>& shape)
+{
+    QStringList parts;
+    for (const std::int64_t extent : shape)
+        parts << QString::number(extent);
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+std::int64_t Tensor::elementCount() const
+{
+    return tensor::elementCount(shape);
 }
 
 bool Tensor::isContiguous() const

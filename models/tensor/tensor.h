@@ -35,6 +35,11 @@ private:
     std::vector<std::byte> m_bytes;
 };
 
+/// Number of elements of a shape: the product of its extents (1 for a scalar, 0 when one is empty).
+std::int64_t elementCount(const std::vector<std::int64_t>& shape);
+/// "[6, 3, 5, 5]" (numpy writes shapes with parentheses; lists of extents read more plainly in brackets).
+QString shapeText(const std::vector<std::int64_t>& shape);
+
 /// An n-dimensional array over a byte source: element (i0, i1, ...) lives at
 /// `offset + sum(ik * strides[k])` bytes. Strides are in bytes and may be negative or zero, so slices
 /// are views that share the data without copying it.

@@ -9,10 +9,7 @@ namespace runlens::tensor {
 
 std::int64_t TensorInfo::elementCount() const
 {
-    std::int64_t count = 1;
-    for (const std::int64_t dim : shape)
-        count *= dim;
-    return count;
+    return tensor::elementCount(shape);
 }
 
 QString TensorInfo::location() const
@@ -22,10 +19,7 @@ QString TensorInfo::location() const
 
 QString TensorInfo::typeText() const
 {
-    QStringList dims;
-    for (const std::int64_t dim : shape)
-        dims << QString::number(dim);
-    return QStringLiteral("%1[%2]").arg(QLatin1String(dtypeName(dtype)), dims.join(QStringLiteral(", ")));
+    return QLatin1String(dtypeName(dtype)) + shapeText(shape);
 }
 
 const TensorInfo* TensorSeries::atStep(int step) const

@@ -16,14 +16,6 @@ namespace {
 
 constexpr std::int64_t kCancelCheckInterval = 1 << 16;
 
-QString shapeText(const std::vector<std::int64_t>& shape)
-{
-    QStringList parts;
-    for (const std::int64_t extent : shape)
-        parts << QString::number(extent);
-    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
-}
-
 QString tensorLabel(const Tensor& t, const char* fallback)
 {
     return t.name.isEmpty() ? QString::fromLatin1(fallback) : t.name;

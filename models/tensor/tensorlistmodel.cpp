@@ -11,14 +11,6 @@ namespace {
 /// internalId of top-level rows; a series row under group g carries g + 1.
 constexpr quintptr kTopLevel = 0;
 
-QString shapeText(const std::vector<std::int64_t>& shape)
-{
-    QStringList dims;
-    for (const std::int64_t dim : shape)
-        dims << QString::number(dim);
-    return QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
-
 } // namespace
 
 TensorListModel::TensorListModel(QObject* parent)

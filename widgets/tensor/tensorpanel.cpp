@@ -47,14 +47,6 @@ namespace {
 /// Other tensors offered for comparison besides the series' own steps.
 constexpr int kMaxCompareChoices = 200;
 
-QString shapeText(const std::vector<std::int64_t>& values)
-{
-    QStringList parts;
-    for (const std::int64_t v : values)
-        parts << QString::number(v);
-    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
-
 QString safeFileName(QString name)
 {
     static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._-]+"));
@@ -606,9 +598,9 @@ void TensorPanel::updateHeader()
                      .arg(tr("Show %1 in the graph").arg(s.nodeKey).toHtmlEscaped());
     lines << title;
     const std::vector<std::int64_t>& shape = m_tensor ? m_tensor->shape : info->shape;
-    QString type = tr("%1 %2").arg(QLatin1String(tensor::dtypeName(info->dtype)), shapeText(shape));
+    QString type = tr("%1 %2").arg(QLatin1String(tensor::dtypeName(info->dtype)), tensor::shapeText(shape));
     if (m_tensor) {
-        type += tr(" · strides %1 bytes").arg(shapeText(m_tensor->strides));
+        type += tr(" · strides %1 bytes").arg(tensor::shapeText(m_tensor->strides));
         if (m_tensor->swap)
             type += tr(" · byte-swapped");
     }

@@ -152,8 +152,8 @@ private slots:
                                                     vectorOf({ 1, 2 }, QStringLiteral("w@2")), CompareMode::Difference);
         QVERIFY(!result.ok());
         QVERIFY(result.error.contains(QLatin1String("w@1")));
-        QVERIFY(result.error.contains(QLatin1String("(3)")));
-        QVERIFY(result.error.contains(QLatin1String("(2)")));
+        QVERIFY(result.error.contains(QLatin1String("[3]")));
+        QVERIFY(result.error.contains(QLatin1String("[2]")));
         QVERIFY(!result.difference.data);
     }
 
