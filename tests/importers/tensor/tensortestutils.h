@@ -1,9 +1,15 @@
 #pragma once
 
+#include "core/runmanifest.h"
+
 #include <QByteArray>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <QTest>
 
 namespace runlens::test {
 
@@ -49,6 +55,32 @@ inline QString runNpyOracle(const QString& python, const QStringList& arguments)
         return {};
     const QString out = QString::fromUtf8(process.readAllStandardOutput());
     return out.isNull() ? QStringLiteral("") : out;
+}
+
+/// Writes `bytes` to `path`, making its folders.
+inline void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+/// A manifest listing the .npy files at `relativePaths` below `root` as one run, the way RunScanner would
+/// list a folder that is a single run.
+inline RunManifest npyManifest(const QString& root, const QStringList& relativePaths)
+{
+    RunManifest manifest;
+    manifest.root = root;
+    for (const QString& relative : relativePaths) {
+        Artifact artifact;
+        artifact.path = QDir(root).filePath(relative);
+        artifact.relativePath = relative;
+        artifact.kind = ArtifactKind::TensorNpy;
+        artifact.run = QStringLiteral(".");
+        manifest.artifacts << artifact;
+    }
+    return manifest;
 }
 
 } // namespace runlens::test

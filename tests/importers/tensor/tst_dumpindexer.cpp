@@ -16,29 +16,8 @@ Q_DECLARE_METATYPE(runlens::graph::DumpIo)
 
 namespace {
 
-void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(bytes);
-}
-
-/// A manifest listing every .npy below `root` the way RunScanner would.
-RunManifest npyManifest(const QString& root, const QStringList& relativePaths)
-{
-    RunManifest manifest;
-    manifest.root = root;
-    for (const QString& relative : relativePaths) {
-        Artifact artifact;
-        artifact.path = QDir(root).filePath(relative);
-        artifact.relativePath = relative;
-        artifact.kind = ArtifactKind::TensorNpy;
-        artifact.run = QStringLiteral(".");
-        manifest.artifacts << artifact;
-    }
-    return manifest;
-}
+using runlens::test::npyManifest;
+using runlens::test::writeFile;
 
 QStringList roles(const DumpIndex& index, const QList<int>& found)
 {

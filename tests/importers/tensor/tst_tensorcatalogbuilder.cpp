@@ -19,13 +19,7 @@ using namespace runlens::tensor;
 
 namespace {
 
-void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(bytes);
-}
+using runlens::test::writeFile;
 
 /// A float32 .npy of `count` elements holding `first`, `first + 1`, ...
 QByteArray floatNpy(int count, float first, const QByteArray& shape = {})
@@ -229,17 +223,7 @@ private slots:
         QVERIFY(catalog.series()[0].run != catalog.series()[1].run);
 
         // One run holding both folders: the names say which folder.
-        RunManifest manifest;
-        manifest.root = dir.path();
-        for (const QString& relative : files) {
-            Artifact artifact;
-            artifact.path = dir.filePath(relative);
-            artifact.relativePath = relative;
-            artifact.kind = ArtifactKind::TensorNpy;
-            artifact.run = QStringLiteral(".");
-            manifest.artifacts << artifact;
-        }
-        catalog = TensorCatalogBuilder::build(manifest);
+        catalog = TensorCatalogBuilder::build(runlens::test::npyManifest(dir.path(), files));
         QStringList names = seriesNames(catalog);
         names.sort();
         QCOMPARE(names, (QStringList { QStringLiteral("a/fc.weight"), QStringLiteral("b/fc.weight") }));
