@@ -100,8 +100,13 @@ void TensorStatsCache::trim()
 TensorStatsWidget::TensorStatsWidget(QWidget* parent)
     : QWidget(parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    // The numbers on the left, the histogram beside them: the panel above keeps its height for the slice.
+    auto* outer = new QHBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* layout = new QVBoxLayout;
+    auto* chartLayout = new QVBoxLayout;
+    outer->addLayout(layout, 1);
+    outer->addLayout(chartLayout, 1);
 
     m_table = new QTableWidget(RowCount, 2, this);
     m_table->setHorizontalHeaderLabels({ tr("Slice"), tr("Whole tensor") });
@@ -111,7 +116,7 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     // Every row stays in sight: the table takes the height of its rows and the histogram the rest.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     for (int row = 0; row < RowCount; ++row) {
@@ -123,6 +128,11 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
     }
     m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height()
                             + RowCount * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
+    // Wide enough for two columns of full-precision numbers without a scroll bar.
+    const int numberWidth = m_table->fontMetrics().horizontalAdvance(QStringLiteral("-0.0000000000e+000")) + 16;
+    m_table->setMinimumWidth(m_table->verticalHeader()->sizeHint().width() + 2 * numberWidth
+                             + 2 * m_table->frameWidth());
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(m_table);
 
     auto* progressRow = new QHBoxLayout;
@@ -143,6 +153,7 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
     progressRow->addWidget(m_cancel);
     progressRow->addWidget(m_compute);
     layout->addLayout(progressRow);
+    layout->addStretch(1);
     connect(m_cancel, &QToolButton::clicked, this, &TensorStatsWidget::cancelWhole);
     connect(m_compute, &QToolButton::clicked, this, [this] {
         if (m_hasWhole && !m_wholeJob)
@@ -162,20 +173,21 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
     m_exportButton->setText(tr("Export"));
     m_exportButton->setPopupMode(QToolButton::InstantPopup);
     histogramRow->addWidget(m_exportButton);
-    layout->addLayout(histogramRow);
+    chartLayout->addLayout(histogramRow);
     connect(m_sourceCombo, &QComboBox::currentIndexChanged, this,
             [this](int index) { setHistogramSource(HistogramSource(m_sourceCombo->itemData(index).toInt())); });
     connect(m_logBox, &QCheckBox::toggled, this, &TensorStatsWidget::setLogCounts);
 
     m_plot = new QCustomPlot(this);
-    m_plot->setMinimumHeight(120);
+    m_plot->setMinimumSize(200, 120);
+    m_plot->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
     m_plot->xAxis->setLabel(tr("value"));
     m_plot->yAxis->setLabel(tr("count"));
     m_bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     m_bars->setWidthType(QCPBars::wtPlotCoords);
     m_bars->setPen(Qt::NoPen);
     m_bars->setBrush(QColor(0x3b, 0x75, 0xaf));
-    layout->addWidget(m_plot, 1);
+    chartLayout->addWidget(m_plot, 1);
 
     m_exportMenu = new ChartExportMenu(m_plot, this);
     m_exportMenu->setBaseName(QStringLiteral("histogram"));
