@@ -215,8 +215,12 @@ void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnos
             fileKey = withoutStepNumber(fileName);
     }
     const QString folder = folderWithoutStep(artifact.relativePath, false);
+    const auto metadata = listing.metadata.isEmpty()
+        ? nullptr
+        : std::make_shared<const QMap<QString, QString>>(std::move(listing.metadata));
     for (TensorInfo& info : listing.tensors) {
         info.step = step;
+        info.fileMetadata = metadata;
         // A state dict key is a module path and a role: "layer1.0.conv1.weight".
         const DumpFileName name = DumpIndexer::parseFileName(info.member + QStringLiteral(".npy"));
         TensorSeries series;

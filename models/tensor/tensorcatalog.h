@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QMap>
 #include <QString>
 
 #include <cstdint>
@@ -48,6 +49,8 @@ struct TensorInfo
     std::vector<std::int64_t> shape;
     std::int64_t byteSize = 0; ///< bytes of values (stored size for compressed members)
     QString note; ///< how it is stored when that matters: "deflated", "bfloat16 from <V2"
+    /// The file's free-form metadata (safetensors `__metadata__`), shared by its tensors; may be null.
+    std::shared_ptr<const QMap<QString, QString>> fileMetadata;
     std::shared_ptr<const TensorSource> source;
 
     std::int64_t elementCount() const;

@@ -616,8 +616,20 @@ void TensorPanel::updateHeader()
     lines << file.toHtmlEscaped();
     if (!info->note.isEmpty())
         lines << QStringLiteral("<i>%1</i>").arg(info->note.toHtmlEscaped());
+    if (info->fileMetadata) {
+        // What the writer recorded about the file (safetensors `__metadata__`): a line, the rest on hover.
+        QStringList pairs;
+        for (auto it = info->fileMetadata->cbegin(); it != info->fileMetadata->cend(); ++it)
+            pairs << QStringLiteral("%1 = %2").arg(it.key(), it.value());
+        const QString all = pairs.join(QStringLiteral(", "));
+        lines << tr("File metadata: %1")
+                     .arg(m_header->fontMetrics().elidedText(all, Qt::ElideRight, 600))
+                     .toHtmlEscaped();
+        m_header->setToolTip(info->location() + QLatin1Char('\n') + pairs.join(QLatin1Char('\n')));
+    }
     m_header->setText(lines.join(QStringLiteral("<br>")));
-    m_header->setToolTip(info->location());
+    if (!info->fileMetadata)
+        m_header->setToolTip(info->location());
 }
 
 void TensorPanel::updateView()

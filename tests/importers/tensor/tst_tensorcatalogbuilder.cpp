@@ -203,6 +203,8 @@ private slots:
         QCOMPARE(s.nodeKey, QStringLiteral("encoder"));
         QCOMPARE(s.kind, QStringLiteral("w"));
         QCOMPARE(s.versions.last().format, QStringLiteral("safetensors"));
+        QVERIFY(s.versions.last().fileMetadata);
+        QCOMPARE(s.versions.last().fileMetadata->value(QStringLiteral("format")), QStringLiteral("pt"));
         const TensorResult opened = s.versions.last().source->open();
         QVERIFY2(opened.tensor, qPrintable(opened.error));
         QCOMPARE(opened.tensor->value({ 0 }), 200.0);

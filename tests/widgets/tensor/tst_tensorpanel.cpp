@@ -333,6 +333,19 @@ void TestTensorPanel::locationsAndNodeKeys()
     const QModelIndex current = panel.filterModel()->mapToSource(panel.listView()->currentIndex());
     QCOMPARE(current.data().toString(), QStringLiteral("conv1.bias"));
 
+    QVERIFY(!panel.headerLabel()->text().contains(QStringLiteral("File metadata")));
+    {
+        // A safetensors entry shows what the writer recorded about its file.
+        QList<tensor::TensorSeries> all = catalog()->series();
+        all[0].versions[0].fileMetadata = std::make_shared<const QMap<QString, QString>>(
+            QMap<QString, QString> { { QStringLiteral("format"), QStringLiteral("pt") } });
+        TensorPanel withMetadata;
+        withMetadata.setCatalog(std::make_shared<const tensor::TensorCatalog>(all));
+        QVERIFY(withMetadata.showLocation(all[0].versions[0].location()));
+        QVERIFY2(withMetadata.headerLabel()->text().contains(QStringLiteral("File metadata: format = pt")),
+                 qPrintable(withMetadata.headerLabel()->text()));
+    }
+
     // With a graph open, the header links the tensor to its node.
     QVERIFY(!panel.headerLabel()->text().contains(QStringLiteral("href")));
     panel.setNodeLinksEnabled(true);
