@@ -7,6 +7,7 @@
 #include "core/runmanifest.h"
 #include "graph/graph.h"
 #include "scalars/scalarseries.h"
+#include "summary/lineage.h"
 #include "tensor/tensorsummary.h"
 #include "trace/tracestore.h"
 #include "trace/tracesummary.h"
@@ -32,6 +33,7 @@ struct ImportUpdate
     std::shared_ptr<const graph::Graph> graph; ///< a computation graph, read whole
     std::optional<graph::GraphSummary> graphSummary;
     std::optional<QList<tensor::TensorSummary>> tensors; ///< a tensor file's tensors with their statistics
+    std::optional<summary::RunLineage> lineage; ///< a lineage file's latest records of each kind
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:

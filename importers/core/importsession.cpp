@@ -400,6 +400,8 @@ void ImportSession::deliver(const PollResult& result)
         state.graph = update.graphSummary;
     if (update.tensors)
         state.tensors = update.tensors;
+    if (update.lineage)
+        state.lineage = update.lineage;
     for (const Diagnostic& d : update.diagnostics)
         qCDebug(lcImportSession) << d.toString();
     if (!update.scalars.empty())

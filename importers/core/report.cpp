@@ -268,6 +268,8 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
                 o.insert(QStringLiteral("tensors"), members);
             }
         }
+        if (state.lineage)
+            o.insert(QStringLiteral("lineage"), QJsonObject::fromVariantMap(state.lineage->toVariantMap()));
         artifacts.append(o);
     }
     root.insert(QStringLiteral("artifacts"), artifacts);
@@ -320,6 +322,13 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                            .arg(tensorText(t))
                     + QLatin1Char('\n');
             }
+        }
+        if (state.lineage) {
+            const QVariantMap values = state.lineage->toVariantMap();
+            for (auto it = values.cbegin(); it != values.cend(); ++it)
+                out += QCoreApplication::translate("runlens::Report", "  lineage %1: %2")
+                           .arg(it.key(), it.value().toString())
+                    + QLatin1Char('\n');
         }
         if (state.graph) {
             const graph::GraphSummary& g = *state.graph;

@@ -116,7 +116,8 @@ QString artifactKindName(ArtifactKind kind)
 
 bool artifactKindImported(ArtifactKind kind)
 {
-    return isSummaryKind(kind) || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx
+    return isSummaryKind(kind) || kind == ArtifactKind::MindSporeLineage
+        || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx
         || kind == ArtifactKind::GraphTensorFlow || kind == ArtifactKind::GraphAnfIr
         || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz

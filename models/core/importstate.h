@@ -2,6 +2,7 @@
 
 #include "diagnostic.h"
 #include "graph/graph.h"
+#include "summary/lineage.h"
 #include "tensor/tensorsummary.h"
 #include "trace/tracesummary.h"
 
@@ -47,6 +48,7 @@ struct ArtifactState
     std::optional<trace::TraceSummary> trace; ///< for profiler traces that were read
     std::optional<graph::GraphSummary> graph; ///< for graphs that were read
     std::optional<QList<tensor::TensorSummary>> tensors; ///< for tensor files that were read
+    std::optional<summary::RunLineage> lineage; ///< for MindSpore lineage files that were read
 
     qint64 scalarPoints() const;
     /// The most severe diagnostic severity, or Info when there is none.
