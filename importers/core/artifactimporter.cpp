@@ -2,6 +2,7 @@
 
 #include "graph/graphfileimporter.h"
 #include "summary/eventfilereader.h"
+#include "summary/visualdlreader.h"
 #include "summary/lineagereader.h"
 #include "tensor/tensorfileimporter.h"
 #include "trace/tracefileimporter.h"
@@ -15,6 +16,8 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact)
         return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::TensorBoard);
     case ArtifactKind::MindSporeSummary:
         return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::MindSpore);
+    case ArtifactKind::VisualDlLog:
+        return std::make_unique<summary::VisualDlReader>(artifact.path);
     case ArtifactKind::MindSporeLineage:
         return std::make_unique<summary::LineageReader>(artifact.path);
     case ArtifactKind::ChromeTrace:

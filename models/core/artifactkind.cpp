@@ -117,6 +117,7 @@ QString artifactKindName(ArtifactKind kind)
 bool artifactKindImported(ArtifactKind kind)
 {
     return isSummaryKind(kind) || kind == ArtifactKind::MindSporeLineage
+        || kind == ArtifactKind::VisualDlLog
         || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx
         || kind == ArtifactKind::GraphTensorFlow || kind == ArtifactKind::GraphAnfIr
         || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot

@@ -1,0 +1,417 @@
+#include "visualdlreader.h"
+
+#include "summary/proto/vdl_record.pb.h"
+#include "summarytr.h"
+#include "taginterner.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QLoggingCategory>
+
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace runlens::summary {
+
+Q_LOGGING_CATEGORY(lcVisualDl, "runlens.importers.summary.visualdl", QtWarningMsg)
+
+namespace {
+
+constexpr qint64 kHeaderSize = 8;
+/// Undecodable records are reported this often per file; further ones are only counted.
+constexpr int kMaxUndecodableReports = 20;
+/// Cancellation and progress are checked every this many records.
+constexpr qint64 kRecordsPerCheck = 8192;
+
+/// The kinds of values this reader counts but does not deliver yet.
+enum class OtherKind { Image, Audio, Embeddings, Histogram, PrCurve, RocCurve, Text, HParam, TagValue, Count };
+
+QString otherKindName(OtherKind kind)
+{
+    const char* text = nullptr;
+    switch (kind) {
+    case OtherKind::Image:
+        text = QT_TRANSLATE_NOOP("runlens::summary", "images");
+        break;
+    case OtherKind::Audio:
+        text = QT_TRANSLATE_NOOP("runlens::summary", "audio clips");
+        break;
+    case OtherKind::Embeddings:
+        text = QT_TRANSLATE_NOOP("runlens::summary", "embeddings");
+        break;
+    case OtherKind::Histogram:
+        text = QT_TRANSLATE_NOOP("runlens::summary", "histograms");
+        break;
+    case OtherKind::PrCurve:
+        text = QT_TRANSLATE_NOOP("runlens::summary", "PR curves");
+        break;
+    case OtherKind::RocCurve:
+        text = QT_TRANSLATE_NOOP("runlens::summary", "ROC curves");
+        break;
+    case OtherKind::Text:
+        text = QT_TRANSLATE_NOOP("runlens::summary", "texts");
+        break;
+    case OtherKind::HParam:
+        text = QT_TRANSLATE_NOOP("runlens::summary", "hyper-parameters");
+        break;
+    case OtherKind::TagValue:
+        text = QT_TRANSLATE_NOOP("runlens::summary", "tagged values");
+        break;
+    case OtherKind::Count:
+        break;
+    }
+    return text ? SummaryTr::tr(text) : QString();
+}
+
+struct TagState
+{
+    QString name;
+    bool metadataDelivered = false;
+    int batch = -1; ///< index of this tag's TagPoints in the current update, or -1
+    std::array<qint64, std::size_t(OtherKind::Count)> others = {}; ///< values of each other kind so far
+    std::uint32_t announced = 0; ///< bit per OtherKind: the Info diagnostic was given
+};
+
+QString fromUtf8(const std::string& bytes)
+{
+    return QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
+}
+
+std::uint64_t loadLe64(const char* p)
+{
+    std::uint64_t value = 0;
+    for (int i = 7; i >= 0; --i)
+        value = (value << 8) | std::uint8_t(p[i]);
+    return value;
+}
+
+} // namespace
+
+struct VisualDlReader::Private
+{
+    explicit Private(QString path)
+        : path(std::move(path))
+        , file(QFileInfo(this->path).absoluteFilePath())
+    { }
+
+    void readRecords(QFile& input, const ImportControl& control, ImportUpdate& result);
+    bool decode(const std::string& payload, qint64 at);
+    int tagIndex(const std::string& bytes);
+    void addPoint(int tag, qint64 step, double wallTime, double value);
+    void countOther(int tag, OtherKind kind);
+    void fail(qint64 at, const QString& message);
+    void finishPoll();
+    ImportStatus status() const;
+
+    QString path;
+    QString file; ///< absolute path for diagnostics
+    std::uint64_t maxPayload = kDefaultMaxPayload;
+    qint64 offset = 0;
+    bool dead = false;
+    bool hadProblems = false;
+    qint64 goodRecords = 0;
+    int undecodableReports = 0;
+    qint64 undecodableUnreported = 0;
+    QString displayName;
+
+    runlens::vdl::Record record;
+    std::string payload; ///< reused between records
+
+    TagInterner tagIndices;
+    std::vector<TagState> tags; ///< by TagInterner index
+    std::vector<int> touchedTags; ///< tags with a scalar batch in the current update
+    std::vector<std::pair<int, OtherKind>> toAnnounce; ///< (tag, kind) first seen in the current poll
+
+    ImportUpdate* update = nullptr; ///< valid during one poll
+};
+
+int VisualDlReader::Private::tagIndex(const std::string& bytes)
+{
+    bool added = false;
+    const int index = tagIndices.intern(bytes, &added);
+    if (added) {
+        TagState state;
+        state.name = fromUtf8(bytes);
+        tags.push_back(std::move(state));
+    }
+    return index;
+}
+
+void VisualDlReader::Private::addPoint(int tag, qint64 step, double wallTime, double value)
+{
+    TagState& state = tags[std::size_t(tag)];
+    if (state.batch < 0) {
+        state.batch = int(update->scalars.size());
+        touchedTags.push_back(tag);
+        TagPoints points;
+        points.tag = state.name;
+        if (!state.metadataDelivered) {
+            points.metadata = TagMetadata {};
+            state.metadataDelivered = true;
+        }
+        update->scalars.push_back(std::move(points));
+    }
+    update->scalars[std::size_t(state.batch)].points.push_back(ScalarPoint { step, wallTime, value });
+}
+
+void VisualDlReader::Private::countOther(int tag, OtherKind kind)
+{
+    TagState& state = tags[std::size_t(tag)];
+    const auto bit = std::uint32_t(1) << unsigned(kind);
+    if (state.others[std::size_t(kind)]++ == 0 && !(state.announced & bit)) {
+        state.announced |= bit;
+        toAnnounce.emplace_back(tag, kind);
+    }
+}
+
+bool VisualDlReader::Private::decode(const std::string& bytes, qint64 at)
+{
+    if (!record.ParseFromString(bytes)) {
+        hadProblems = true;
+        if (undecodableReports >= kMaxUndecodableReports) {
+            ++undecodableUnreported;
+            return false;
+        }
+        ++undecodableReports;
+        update->diagnostics.append(Diagnostic {
+            Severity::Warning, file, at, -1,
+            SummaryTr::tr("The record of %1 bytes at this offset is not a VisualDL record; it was skipped. The "
+                          "file is damaged, or the records after it are misaligned.")
+                .arg(bytes.size()) });
+        return false;
+    }
+    using Value = runlens::vdl::Record::Value;
+    for (const Value& value : record.values()) {
+        const int index = tagIndex(value.tag());
+        switch (value.one_value_case()) {
+        case Value::kValue:
+            // VisualDL writes the wall time in milliseconds (round(time.time() * 1000)).
+            addPoint(index, value.id(), double(value.timestamp()) / 1000.0, double(value.value()));
+            break;
+        case Value::kMetaData:
+            // The writer's run name, written once when a log is opened with a display name.
+            displayName = fromUtf8(value.meta_data().display_name());
+            break;
+        case Value::kImage:
+            countOther(index, OtherKind::Image);
+            break;
+        case Value::kAudio:
+            countOther(index, OtherKind::Audio);
+            break;
+        case Value::kEmbeddings:
+            countOther(index, OtherKind::Embeddings);
+            break;
+        case Value::kHistogram:
+            countOther(index, OtherKind::Histogram);
+            break;
+        case Value::kPrCurve:
+            countOther(index, OtherKind::PrCurve);
+            break;
+        case Value::kRocCurve:
+            countOther(index, OtherKind::RocCurve);
+            break;
+        case Value::kText:
+            countOther(index, OtherKind::Text);
+            break;
+        case Value::kHparam:
+            countOther(index, OtherKind::HParam);
+            break;
+        case Value::kTagValue:
+            countOther(index, OtherKind::TagValue);
+            break;
+        case Value::ONE_VALUE_NOT_SET:
+            break;
+        }
+    }
+    return true;
+}
+
+void VisualDlReader::Private::fail(qint64 at, const QString& message)
+{
+    hadProblems = true;
+    dead = true;
+    qCInfo(lcVisualDl) << file << at << message;
+    update->diagnostics.append(Diagnostic { Severity::Error, file, at, -1, message });
+}
+
+void VisualDlReader::Private::readRecords(QFile& input, const ImportControl& control, ImportUpdate& result)
+{
+    // Only what the file held when the poll started: data appended meanwhile is read by the next poll.
+    const qint64 fileSize = input.size();
+    const qint64 start = offset;
+    qint64 records = 0;
+    char header[kHeaderSize];
+    auto readFailed = [&] {
+        fail(offset,
+             SummaryTr::tr("Reading failed: %1. The rest of the file is not read; reopen the run to try again.")
+                 .arg(input.errorString()));
+    };
+    for (;;) {
+        if ((records & (kRecordsPerCheck - 1)) == 0 && records > 0) {
+            if (control.canceled()) {
+                result.status = ImportStatus::Canceled;
+                break;
+            }
+            const qint64 total = std::max<qint64>(1, fileSize - start);
+            control.report(int(std::min<qint64>(999, (offset - start) * 1000 / total)));
+        }
+        const qint64 remaining = fileSize - offset;
+        if (remaining == 0)
+            break;
+        if (remaining < kHeaderSize) {
+            result.mayGrow = true;
+            break;
+        }
+        if (input.pos() != offset && !input.seek(offset)) {
+            readFailed();
+            break;
+        }
+        if (input.read(header, kHeaderSize) != kHeaderSize) {
+            readFailed();
+            break;
+        }
+        const std::uint64_t length = loadLe64(header);
+        if (length > maxPayload) {
+            fail(offset,
+                 SummaryTr::tr("The record at this offset claims %1 bytes, more than a VisualDL record may "
+                               "hold; the rest of the file is not read. The file is damaged or is not a "
+                               "VisualDL log.")
+                     .arg(length));
+            break;
+        }
+        if (length > std::uint64_t(remaining - kHeaderSize)) {
+            // The writer has not finished this record yet: read it again from its start next time.
+            result.mayGrow = true;
+            break;
+        }
+        payload.resize(std::size_t(length));
+        if (input.read(payload.data(), qint64(length)) != qint64(length)) {
+            readFailed();
+            break;
+        }
+        ++records;
+        if (decode(payload, offset))
+            ++goodRecords;
+        offset += kHeaderSize + qint64(length);
+    }
+    result.recordsRead = records;
+    result.bytesRead = offset - start;
+}
+
+void VisualDlReader::Private::finishPoll()
+{
+    for (const int tag : touchedTags)
+        tags[std::size_t(tag)].batch = -1;
+    touchedTags.clear();
+    for (const auto& [tag, kind] : toAnnounce) {
+        const TagState& state = tags[std::size_t(tag)];
+        update->diagnostics.append(Diagnostic {
+            Severity::Info, file, -1, -1,
+            SummaryTr::tr("The tag \"%1\" holds %2 (%n value(s) so far): they are counted, and shown by a later "
+                          "version of RunLens that reads them.",
+                          nullptr, int(std::min<qint64>(state.others[std::size_t(kind)], INT_MAX)))
+                .arg(state.name, otherKindName(kind)) });
+    }
+    toAnnounce.clear();
+    if (undecodableUnreported > 0) {
+        update->diagnostics.append(
+            Diagnostic { Severity::Warning, file, -1, -1,
+                         SummaryTr::tr("%n more record(s) that are not VisualDL records were skipped.", nullptr,
+                                       int(std::min<qint64>(undecodableUnreported, INT_MAX))) });
+        undecodableUnreported = 0;
+    }
+    update = nullptr;
+}
+
+ImportStatus VisualDlReader::Private::status() const
+{
+    if (hadProblems)
+        return goodRecords == 0 ? ImportStatus::Failed : ImportStatus::Partial;
+    return ImportStatus::Ok;
+}
+
+VisualDlReader::VisualDlReader(QString path)
+    : d(std::make_unique<Private>(std::move(path)))
+{ }
+
+VisualDlReader::~VisualDlReader() = default;
+
+ImportUpdate VisualDlReader::poll(const ImportControl& control)
+{
+    ImportUpdate result;
+    if (d->dead) {
+        result.status = d->status();
+        return result;
+    }
+    d->update = &result;
+    try {
+        QFile input(d->path);
+        if (!input.open(QIODevice::ReadOnly)) {
+            d->fail(-1,
+                    SummaryTr::tr("Cannot open the file: %1. Check that it exists and is readable.")
+                        .arg(input.errorString()));
+        } else if (input.size() < d->offset) {
+            d->fail(input.size(),
+                    SummaryTr::tr("The file became shorter (%1 bytes) than what was already read (%2 bytes): it was "
+                                  "replaced or truncated. Reopen the run to read it again.")
+                        .arg(input.size())
+                        .arg(d->offset));
+        } else {
+            d->readRecords(input, control, result);
+        }
+    } catch (const std::exception& error) {
+        d->fail(d->offset, SummaryTr::tr("Reading stopped: %1.").arg(QString::fromLocal8Bit(error.what())));
+    }
+    d->finishPoll();
+    if (result.status != ImportStatus::Canceled)
+        result.status = d->status();
+    control.report(1000);
+    return result;
+}
+
+void VisualDlReader::setMaxPayload(std::uint64_t bytes)
+{
+    d->maxPayload = bytes;
+}
+
+std::uint64_t VisualDlReader::maxPayload() const
+{
+    return d->maxPayload;
+}
+
+QString VisualDlReader::path() const
+{
+    return d->path;
+}
+
+qint64 VisualDlReader::offset() const
+{
+    return d->offset;
+}
+
+bool VisualDlReader::isDead() const
+{
+    return d->dead;
+}
+
+QString VisualDlReader::displayName() const
+{
+    return d->displayName;
+}
+
+qint64 VisualDlReader::otherValueCount(const QString& tag) const
+{
+    const int index = d->tagIndices.find(tag.toStdString());
+    if (index < 0)
+        return 0;
+    qint64 total = 0;
+    for (const qint64 count : d->tags[std::size_t(index)].others)
+        total += count;
+    return total;
+}
+
+} // namespace runlens::summary

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "core/artifactimporter.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+
+namespace runlens::summary {
+
+/// Reads one VisualDL log (`vdlrecords.<time>.log`): records framed as an 8-byte little-endian length and
+/// a `visualdl.Record` payload, without checksums or a version record. Resumable like EventFileReader:
+/// each poll continues after the last complete record, and an incomplete last record is waited for
+/// (ImportUpdate::mayGrow), not reported. Scalars become ImportUpdate::scalars (step = `id`, wall time =
+/// `timestamp` in milliseconds converted to seconds). Other kinds (images, histograms, text, ...) are
+/// counted per tag and announced once per tag and kind as an Info diagnostic. Without checksums a
+/// damaged length cannot be told from a real one, so a length above maxPayload() ends the file, and an
+/// undecodable payload is skipped with a warning.
+class VisualDlReader final : public ArtifactImporter
+{
+public:
+    /// Default limit for one payload: VisualDL's largest records are encoded images, far below this.
+    static constexpr std::uint64_t kDefaultMaxPayload = std::uint64_t(1) << 30;
+
+    explicit VisualDlReader(QString path);
+    ~VisualDlReader() override;
+
+    ImportUpdate poll(const ImportControl& control) override;
+
+    void setMaxPayload(std::uint64_t bytes);
+    std::uint64_t maxPayload() const;
+
+    QString path() const;
+    qint64 offset() const; ///< byte offset after the last complete record
+    bool isDead() const; ///< no further poll can make progress
+    QString displayName() const; ///< the run name a writer's `meta_data` value gave, when seen
+    /// Values of the tag that are not scalars (images, histograms, ...) seen so far.
+    qint64 otherValueCount(const QString& tag) const;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace runlens::summary
