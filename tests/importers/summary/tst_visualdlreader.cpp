@@ -1,10 +1,14 @@
 #include "summary/visualdlreader.h"
 
 #include "core/artifactimporter.h"
+#include "core/importsession.h"
+#include "core/runscanner.h"
+#include "scalars/scalarstore.h"
 #include "summary/proto/vdl_record.pb.h"
 
 #include "pollresult.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QMap>
@@ -374,6 +378,37 @@ private slots:
         QCOMPARE(shrunk.status, ImportStatus::Partial);
         QCOMPARE(shrunk.diagnostics.size(), 1);
         QCOMPARE(shrunk.diagnostics[0].severity, Severity::Error);
+    }
+
+    void scannedAndImportedThroughTheSession()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("paddle_run")));
+        QByteArray bytes;
+        for (int step = 0; step < 20; ++step)
+            bytes += scalarRecord("eval/acc", step * 10, 1700000000000 + step, float(step) / 20.0f);
+        bytes += histogramRecord("conv1.w", 0);
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("paddle_run/vdlrecords.1700000000.log")), bytes));
+
+        const RunManifest manifest = RunScanner().scan(dir.path());
+        QCOMPARE(manifest.artifacts.size(), 1);
+        QCOMPARE(manifest.artifacts[0].kind, ArtifactKind::VisualDlLog);
+        ImportSession session(manifest);
+        ScalarStore store;
+        connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+        session.importBlocking();
+        QCOMPARE(session.state(0).status, ImportStatus::Ok);
+        const TagStatistics stats = session.state(0).scalarTags.value(QStringLiteral("eval/acc"));
+        QCOMPARE(stats.points, 20);
+        QCOMPARE(stats.firstStep, 0);
+        QCOMPARE(stats.lastStep, 190);
+        const ScalarSeries* series = store.series(QStringLiteral("paddle_run"), QStringLiteral("eval/acc"));
+        QVERIFY(series);
+        QCOMPARE(series->points.size(), std::size_t(20));
+        QCOMPARE(series->points[5].value, double(5.0f / 20.0f));
+        QCOMPARE(session.state(0).diagnostics.size(), 1); // the histogram tag, announced
+        QCOMPARE(session.state(0).diagnostics[0].severity, Severity::Info);
     }
 
     void registeredForItsKind()
