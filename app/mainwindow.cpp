@@ -639,7 +639,7 @@ void MainWindow::activateArtifact(int artifactIndex)
     if (!m_session || artifactIndex < 0 || artifactIndex >= m_session->artifactCount())
         return;
     const Artifact& artifact = m_session->manifest().artifacts[artifactIndex];
-    if (isSummaryKind(artifact.kind)) {
+    if (carriesScalars(artifact.kind)) {
         raiseDock(m_scalarsDock);
         return;
     }

@@ -242,7 +242,7 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
         o.insert(QStringLiteral("diagnostics"), diagnosticsJson(state.diagnostics, manifest.root));
         if (state.growing)
             o.insert(QStringLiteral("incomplete_tail"), true);
-        if (isSummaryKind(a.kind) && state.status != ImportStatus::Unsupported) {
+        if (carriesScalars(a.kind) && state.status != ImportStatus::Unsupported) {
             QJsonObject tags;
             for (auto it = state.scalarTags.cbegin(); it != state.scalarTags.cend(); ++it) {
                 QJsonObject t;

@@ -116,13 +116,16 @@ QString artifactKindName(ArtifactKind kind)
 
 bool artifactKindImported(ArtifactKind kind)
 {
-    return isSummaryKind(kind) || kind == ArtifactKind::MindSporeLineage
-        || kind == ArtifactKind::VisualDlLog
-        || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx
-        || kind == ArtifactKind::GraphTensorFlow || kind == ArtifactKind::GraphAnfIr
-        || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
+    return isSummaryKind(kind) || kind == ArtifactKind::MindSporeLineage || kind == ArtifactKind::VisualDlLog
+        || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx || kind == ArtifactKind::GraphTensorFlow
+        || kind == ArtifactKind::GraphAnfIr || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz
         || kind == ArtifactKind::TensorSafetensors;
+}
+
+bool carriesScalars(ArtifactKind kind)
+{
+    return isSummaryKind(kind) || kind == ArtifactKind::VisualDlLog;
 }
 
 bool isSummaryKind(ArtifactKind kind)

@@ -36,5 +36,7 @@ QString artifactKindName(ArtifactKind kind);
 bool artifactKindImported(ArtifactKind kind);
 /// Summary kinds: TFRecord-framed summary streams read by the summary importer.
 bool isSummaryKind(ArtifactKind kind);
+/// Kinds whose values land in the Scalars panel: the summary kinds and VisualDL logs.
+bool carriesScalars(ArtifactKind kind);
 
 } // namespace runlens

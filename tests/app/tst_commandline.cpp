@@ -182,6 +182,32 @@ private slots:
         QVERIFY2(text.out.contains("tensor: float32[6]") && text.out.contains("NaN 1"), text.out.constData());
     }
 
+    void infoReportsVisualDlScalars()
+    {
+        // One VisualDL record: 8-byte little-endian length, then Record{values: Value{id 7, tag "loss",
+        // timestamp 1000 ms, value 0.5}} encoded by hand from VisualDL's field numbers.
+        const QByteArray value = QByteArray::fromHex("0807") + QByteArray::fromHex("12046c6f7373")
+            + QByteArray::fromHex("18e807") + QByteArray::fromHex("250000003f");
+        const QByteArray record = QByteArray::fromHex("0a") + char(value.size()) + value;
+        QByteArray bytes(8, '\0');
+        bytes[0] = char(record.size());
+        bytes += record;
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("vdlrecords.1700000000.log")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        file.close();
+        const Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        QCOMPARE(artifacts.size(), 1);
+        QCOMPARE(artifacts[0][QStringLiteral("kind")].toString(), QStringLiteral("visualdl-log"));
+        const QJsonObject loss
+            = artifacts[0][QStringLiteral("scalars")][QStringLiteral("tags")][QStringLiteral("loss")].toObject();
+        QCOMPARE(loss[QStringLiteral("points")].toInt(), 1);
+        QCOMPARE(loss[QStringLiteral("first_step")].toInt(), 7);
+    }
+
     void exportFormats_data()
     {
         QTest::addColumn<QString>("extension");
