@@ -771,6 +771,10 @@
         <source>  tensor: %1</source>
         <translation>  张量：%1</translation>
     </message>
+    <message>
+        <source>  lineage %1: %2</source>
+        <translation>  谱系 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>runlens::RunBrowserModel</name>
@@ -2299,6 +2303,86 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
             <numerusform>文件包含 %n 个计算图；显示最后一个（第 %1 步，位于此偏移处）。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The evaluation metrics are not a JSON object (%1); they were not read.</source>
+        <translation>评估指标不是 JSON 对象（%1），未读取。</translation>
+    </message>
+    <message>
+        <source>The evaluation metric &quot;%1&quot; is not a number; it was left out.</source>
+        <translation>评估指标“%1”不是数字，已略过。</translation>
+    </message>
+    <message>
+        <source>The record of %1 bytes is not a valid MindSpore lineage event; it was skipped.</source>
+        <translation>这条 %1 字节的记录不是有效的 MindSpore 谱系事件，已跳过。</translation>
+    </message>
+    <message>
+        <source>This is not a MindSpore lineage file: its first record header fails its checksum.</source>
+        <translation>这不是 MindSpore 谱系文件：其第一条记录头的校验和不符。</translation>
+    </message>
+    <message>
+        <source>The length of the record at this offset fails its checksum, so the records after it cannot be located; the rest of the file is not read. The file is damaged.</source>
+        <translation>此偏移处记录长度的校验和不符，无法定位其后的记录；文件其余部分未读取。文件已损坏。</translation>
+    </message>
+    <message>
+        <source>The record at this offset claims %1 bytes, more than a lineage record may hold; the rest of the file is not read.</source>
+        <translation>此偏移处的记录声称有 %1 字节，超过谱系记录可容纳的大小；文件其余部分未读取。</translation>
+    </message>
+    <message>
+        <source>images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>audio clips</source>
+        <translation>音频片段</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>histograms</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>PR curves</source>
+        <translation>PR 曲线</translation>
+    </message>
+    <message>
+        <source>ROC curves</source>
+        <translation>ROC 曲线</translation>
+    </message>
+    <message>
+        <source>texts</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>hyper-parameters</source>
+        <translation>超参数</translation>
+    </message>
+    <message>
+        <source>tagged values</source>
+        <translation>带标签的值</translation>
+    </message>
+    <message>
+        <source>The record of %1 bytes at this offset is not a VisualDL record; it was skipped. The file is damaged, or the records after it are misaligned.</source>
+        <translation>此偏移处这条 %1 字节的记录不是 VisualDL 记录，已跳过。文件已损坏，或其后的记录未对齐。</translation>
+    </message>
+    <message>
+        <source>The record at this offset claims %1 bytes, more than a VisualDL record may hold; the rest of the file is not read. The file is damaged or is not a VisualDL log.</source>
+        <translation>此偏移处的记录声称有 %1 字节，超过 VisualDL 记录可容纳的大小；文件其余部分未读取。文件已损坏，或不是 VisualDL 日志。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The tag &quot;%1&quot; holds %2 (%n value(s) so far): they are counted, and shown by a later version of RunLens that reads them.</source>
+        <translation>
+            <numerusform>标签“%1”包含%2（目前 %n 个值）：已计数，将由能读取它们的更新版本 RunLens 显示。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more record(s) that are not VisualDL records were skipped.</source>
+        <translation>
+            <numerusform>另有 %n 条不是 VisualDL 记录的记录被跳过。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>runlens::tensor</name>
@@ -2976,6 +3060,10 @@ run:baseline  运行名称包含“baseline”
     <message>
         <source>Colour scale: the range the colours span (NaN is magenta)</source>
         <translation>色标：颜色所覆盖的数值范围（NaN 显示为品红色）</translation>
+    </message>
+    <message>
+        <source>File metadata: %1</source>
+        <translation>文件元数据：%1</translation>
     </message>
 </context>
 <context>
