@@ -1,6 +1,7 @@
 #include "eventfilereader.h"
 
 #include "eventgraphs.h"
+#include "recordpoll.h"
 #include "recordreader.h"
 #include "summary/proto/ms_summary.pb.h"
 #include "summary/proto/tb_event.pb.h"
@@ -528,41 +529,15 @@ ImportUpdate EventFileReader::poll(const ImportControl& control)
         return result;
     }
     d->update = &result;
-    try {
-        RecordReader reader(d->path);
-        if (reader.open(d->offset)) {
-            d->readRecords(reader, control, result);
-            // A canceled graph decode is retried by the next poll.
-            if (d->graphs && result.status != ImportStatus::Canceled) {
-                if (!d->graphs->deliver(result, control))
-                    result.status = ImportStatus::Canceled;
-                d->hadProblems = d->hadProblems || d->graphs->hadProblems();
-            }
-        } else if (reader.fileSize() >= 0 && reader.fileSize() < d->offset) {
-            d->dead = true;
-            d->hadProblems = true;
-            result.diagnostics.append(Diagnostic {
-                Severity::Error, d->file, reader.fileSize(), -1,
-                SummaryTr::tr(
-                    "The file became shorter (%1 bytes) than what was already read (%2 bytes): it was replaced "
-                    "or truncated. Reopen the run to read it again.")
-                    .arg(reader.fileSize())
-                    .arg(d->offset) });
-        } else {
-            d->dead = true;
-            d->hadProblems = true;
-            result.diagnostics.append(
-                Diagnostic { Severity::Error, d->file, -1, -1,
-                             SummaryTr::tr("Cannot open the file: %1. Check that it exists and is readable.")
-                                 .arg(reader.errorString()) });
+    pollRecordFile(d->path, d->file, d->offset, d->dead, d->hadProblems, result.diagnostics, [&](RecordReader& reader) {
+        d->readRecords(reader, control, result);
+        // A canceled graph decode is retried by the next poll.
+        if (d->graphs && result.status != ImportStatus::Canceled) {
+            if (!d->graphs->deliver(result, control))
+                result.status = ImportStatus::Canceled;
+            d->hadProblems = d->hadProblems || d->graphs->hadProblems();
         }
-    } catch (const std::exception& error) {
-        d->dead = true;
-        d->hadProblems = true;
-        result.diagnostics.append(
-            Diagnostic { Severity::Error, d->file, d->offset, -1,
-                         SummaryTr::tr("Reading stopped: %1.").arg(QString::fromLocal8Bit(error.what())) });
-    }
+    });
     d->finishPoll();
     if (result.status != ImportStatus::Canceled)
         result.status = d->status();

@@ -1,5 +1,6 @@
 #include "lineagereader.h"
 
+#include "recordpoll.h"
 #include "recordreader.h"
 #include "summary/proto/ms_lineage.pb.h"
 #include "summarytr.h"
@@ -443,34 +444,8 @@ ImportUpdate LineageReader::poll(const ImportControl& control)
         return result;
     }
     d->update = &result;
-    try {
-        RecordReader reader(d->path);
-        if (reader.open(d->offset)) {
-            d->readRecords(reader, control, result);
-        } else if (reader.fileSize() >= 0 && reader.fileSize() < d->offset) {
-            d->dead = true;
-            d->hadProblems = true;
-            result.diagnostics.append(Diagnostic {
-                Severity::Error, d->file, reader.fileSize(), -1,
-                SummaryTr::tr("The file became shorter (%1 bytes) than what was already read (%2 bytes): it was "
-                              "replaced or truncated. Reopen the run to read it again.")
-                    .arg(reader.fileSize())
-                    .arg(d->offset) });
-        } else {
-            d->dead = true;
-            d->hadProblems = true;
-            result.diagnostics.append(
-                Diagnostic { Severity::Error, d->file, -1, -1,
-                             SummaryTr::tr("Cannot open the file: %1. Check that it exists and is readable.")
-                                 .arg(reader.errorString()) });
-        }
-    } catch (const std::exception& error) {
-        d->dead = true;
-        d->hadProblems = true;
-        result.diagnostics.append(
-            Diagnostic { Severity::Error, d->file, d->offset, -1,
-                         SummaryTr::tr("Reading stopped: %1.").arg(QString::fromLocal8Bit(error.what())) });
-    }
+    pollRecordFile(d->path, d->file, d->offset, d->dead, d->hadProblems, result.diagnostics,
+                   [&](RecordReader& reader) { d->readRecords(reader, control, result); });
     d->finishPoll();
     if (result.status != ImportStatus::Canceled)
         result.status = d->status();
