@@ -1287,6 +1287,14 @@
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
+    <message>
+        <source>Cannot compare %L1 elements at once (at most %L2): compare a slice of the tensors.</source>
+        <translation>无法一次比较 %L1 个元素（最多 %L2 个）：请比较张量的切片。</translation>
+    </message>
+    <message>
+        <source>Not enough memory to compare %L1 elements: compare a slice of the tensors.</source>
+        <translation>内存不足，无法比较 %L1 个元素：请比较张量的切片。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::TimelineDetails</name>

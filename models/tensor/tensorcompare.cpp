@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 #include <queue>
 
 namespace runlens::tensor {
@@ -46,6 +47,9 @@ double elementDiff(double a, double b, CompareMode mode)
     }
     return a - b;
 }
+
+/// The largest comparison kept whole: 2^28 doubles, 2 GiB.
+constexpr std::int64_t kMaxDifferenceElements = std::int64_t(1) << 28;
 
 /// Doubles in memory for the difference tensor, left uninitialised until written (no zero-filling pass).
 class DoubleTensorData : public TensorData
@@ -144,7 +148,25 @@ CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode,
 
     const std::int64_t count = a.elementCount();
     const int rank = a.rank();
-    auto storage = std::make_shared<DoubleTensorData>(count);
+    // The difference is kept whole as doubles: refuse what would not fit rather than fail half-way.
+    if (count > kMaxDifferenceElements) {
+        result.error = QCoreApplication::translate("runlens::TensorCompare",
+                                                   "Cannot compare %L1 elements at once (at most %L2): compare a "
+                                                   "slice of the tensors.")
+                           .arg(count)
+                           .arg(kMaxDifferenceElements);
+        return result;
+    }
+    std::shared_ptr<DoubleTensorData> storage;
+    try {
+        storage = std::make_shared<DoubleTensorData>(count);
+    } catch (const std::bad_alloc&) {
+        result.error = QCoreApplication::translate("runlens::TensorCompare",
+                                                   "Not enough memory to compare %L1 elements: compare a slice of "
+                                                   "the tensors.")
+                           .arg(count);
+        return result;
+    }
     double* out = storage->values();
 
     std::priority_queue<Candidate, std::vector<Candidate>, DropFirst> kept;

@@ -203,6 +203,18 @@ private slots:
         QCOMPARE(empty.differing, 0);
     }
 
+    void tooLargeIsAnErrorNotACrash()
+    {
+        // 2^34 elements through a zero stride: no memory behind them, but a difference of 128 GiB.
+        Tensor huge = vectorOf({ 1.0 });
+        huge.shape = { std::int64_t(1) << 34 };
+        huge.strides = { 0 };
+        const CompareResult result = compareTensors(huge, huge, CompareMode::Difference);
+        QVERIFY(!result.ok());
+        QVERIFY(!result.difference.data);
+        QVERIFY2(result.error.contains(QStringLiteral("slice")), qPrintable(result.error));
+    }
+
     void cancelStops()
     {
         std::vector<double> many(300000, 1.0);
