@@ -5,12 +5,16 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
+#include <chrono>
 #include <cstring>
+#include <future>
 
 using namespace runlens;
 using runlens::tensorview::TensorCompareWidget;
@@ -79,11 +83,36 @@ bool loadKnown(Known& known)
 }
 
 /// `count` copies of one float through a zero stride: many elements without the memory.
-tensor::Tensor endless(float value)
+/// Bytes whose first read waits until the test opens the gate: a comparison on them is surely still
+/// running when the test looks.
+class GatedTensorData : public tensor::TensorData
 {
-    tensor::Tensor t = floats({ value }, { 1 });
-    t.shape = { std::int64_t(1) << 34 };
-    t.strides = { 0 };
+public:
+    GatedTensorData(std::vector<std::byte> bytes, std::shared_future<void> gate)
+        : m_bytes(std::move(bytes))
+        , m_gate(std::move(gate))
+    { }
+    const std::byte* data() const override
+    {
+        m_gate.wait();
+        return m_bytes.data();
+    }
+    std::int64_t size() const override { return std::int64_t(m_bytes.size()); }
+
+private:
+    std::vector<std::byte> m_bytes;
+    std::shared_future<void> m_gate;
+};
+
+tensor::Tensor gated(float value, std::int64_t count, const std::shared_future<void>& gate)
+{
+    std::vector<std::byte> bytes(std::size_t(count) * sizeof(float));
+    for (std::int64_t i = 0; i < count; ++i)
+        std::memcpy(bytes.data() + i * 4, &value, 4);
+    tensor::Tensor t;
+    t.shape = { count };
+    t.strides = { 4 };
+    t.data = std::make_shared<GatedTensorData>(std::move(bytes), gate);
     return t;
 }
 
@@ -220,8 +249,7 @@ private slots:
         TensorCompareWidget widget;
         widget.setTensors(floats(changed, { 40, 50, 40 }), QStringLiteral("b"), floats(values, { 40, 50, 40 }),
                           QStringLiteral("a"));
-        // On a worker (the result may even be there before this line; only the endless case below is sure
-        // to be still running).
+        // On a worker; the result may even be there before this line (the gated case below is held).
         QTRY_VERIFY(!widget.isComputing());
         const auto indices = widget.largestIndices();
         QCOMPARE(int(indices.size()), 2);
@@ -235,19 +263,31 @@ private slots:
 
     void switchingCancelsTheRunningComparison()
     {
+        std::promise<void> open;
+        std::shared_future<void> gate = open.get_future().share();
+        // Whatever happens below, the worker must be let go before the pool is torn down at exit.
+        auto release = qScopeGuard([&] {
+            if (gate.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+                open.set_value();
+            QThreadPool::globalInstance()->waitForDone();
+        });
+        const std::int64_t count = TensorCompareWidget::kSynchronousLimit + 1;
         TensorCompareWidget widget;
         QSignalSpy ready(&widget, &TensorCompareWidget::comparisonReady);
-        widget.setTensors(endless(1), QStringLiteral("a"), endless(2), QStringLiteral("b"));
+        widget.setTensors(gated(1, count, gate), QStringLiteral("a"), gated(2, count, gate), QStringLiteral("b"));
         QVERIFY(widget.isComputing());
         QVERIFY(widget.summaryText().startsWith(QStringLiteral("Comparing")));
-        // A small pair replaces it; were the endless job not cancelled, the thread pool would hold this test
-        // at exit for minutes.
+        // A small pair replaces it while the first is still held.
         widget.setTensors(floats({ 1, 2 }, { 2 }), QStringLiteral("a"), floats({ 1, 5 }, { 2 }), QStringLiteral("b"));
         QVERIFY(!widget.isComputing());
         QCOMPARE(ready.size(), 1);
         QVERIFY(widget.summaryText().startsWith(QStringLiteral("max |diff| 3 ")));
-        QTest::qWait(100);
-        QCOMPARE(ready.size(), 1); // the endless job never shows
+        // Let the first comparison finish: its result arrives late and is not shown.
+        open.set_value();
+        QThreadPool::globalInstance()->waitForDone();
+        QTest::qWait(50);
+        QCOMPARE(ready.size(), 1);
+        QVERIFY(widget.summaryText().startsWith(QStringLiteral("max |diff| 3 ")));
         QCOMPARE(widget.largestIndices(), (std::vector<std::vector<std::int64_t>> { { 1 } }));
     }
 };
