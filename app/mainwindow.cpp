@@ -23,6 +23,7 @@
 
 #include "core/runbrowsermodel.h"
 #include "scalars/scalarstore.h"
+#include "summary/summarystore.h"
 
 #include <QAction>
 #include <QApplication>
@@ -67,6 +68,7 @@ QString runWithoutRankFolders(const QString& run)
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_scalars(new ScalarStore(this))
+    , m_summaries(new summary::SummaryStore(this))
     , m_runModel(new RunBrowserModel(this))
 {
     setWindowTitle(tr("RunLens"));
@@ -427,6 +429,7 @@ void MainWindow::openPath(const QString& path)
     showTrace({}, nullptr);
     m_graphPanel->clear();
     m_scalars->clear();
+    m_summaries->clear();
     m_runModel->clear();
     m_currentPath = info.absoluteFilePath();
     addRecent(m_currentPath);
@@ -513,6 +516,8 @@ void MainWindow::startImport(const RunManifest& manifest)
     for (int i = 0; i < m_session->artifactCount(); ++i)
         m_runModel->setArtifactState(i, m_session->state(i));
     connect(m_session, &ImportSession::scalarsArrived, m_scalars, &ScalarStore::append);
+    connect(m_session, &ImportSession::summariesArrived, m_summaries, &summary::SummaryStore::update);
+    connect(m_session, &ImportSession::lineageArrived, m_summaries, &summary::SummaryStore::setLineage);
     connect(m_session, &ImportSession::artifactChanged, this, [this](int index) {
         m_runModel->setArtifactState(index, m_session->state(index));
         const ArtifactState& state = m_session->state(index);

@@ -27,6 +27,9 @@ class RunBrowserWidget;
 class SourceView;
 class OperatorsPanel;
 class ScalarStore;
+namespace summary {
+class SummaryStore;
+}
 class ScalarsPanel;
 class StepsPanel;
 class TimeRangeModel;
@@ -58,6 +61,7 @@ public:
     bool raisePanel(const QString& name);
 
     ScalarStore* scalarStore() const { return m_scalars; }
+    summary::SummaryStore* summaryStore() const { return m_summaries; }
     ScalarsPanel* scalarsPanel() const { return m_scalarsPanel; }
     RunBrowserModel* runBrowserModel() const { return m_runModel; }
     ImportSession* importSession() const { return m_session; }
@@ -105,6 +109,7 @@ private:
     void rescanFinished();
 
     ScalarStore* m_scalars;
+    summary::SummaryStore* m_summaries;
     RunBrowserModel* m_runModel;
     RunBrowserWidget* m_runBrowser = nullptr;
     ScalarsPanel* m_scalarsPanel = nullptr;

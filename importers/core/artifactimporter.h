@@ -8,6 +8,7 @@
 #include "graph/graph.h"
 #include "scalars/scalarseries.h"
 #include "summary/lineage.h"
+#include "summary/summarydata.h"
 #include "tensor/tensorsummary.h"
 #include "trace/tracestore.h"
 #include "trace/tracesummary.h"
@@ -34,6 +35,8 @@ struct ImportUpdate
     std::optional<graph::GraphSummary> graphSummary;
     std::optional<QList<tensor::TensorSummary>> tensors; ///< a tensor file's tensors with their statistics
     std::optional<summary::RunLineage> lineage; ///< a lineage file's latest records of each kind
+    /// Histograms, images, texts, PR curves, tensors and hparams of a summary file (replacing per tag).
+    std::shared_ptr<const summary::SummaryBatch> summaries;
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:

@@ -371,6 +371,40 @@ void ImportSession::importBlocking()
     emit finished();
 }
 
+namespace {
+
+template<typename Item>
+void recordTags(QMap<QString, TagStatistics>& into, const std::vector<summary::SummarySeries<Item>>& batch)
+{
+    for (const summary::SummarySeries<Item>& series : batch) {
+        TagStatistics& stats = into[series.tag];
+        stats.points = qint64(series.items.size());
+        if (!series.items.empty()) {
+            stats.firstStep = series.items.front().step;
+            stats.lastStep = series.items.back().step;
+        }
+    }
+}
+
+void recordSummaryTags(ArtifactState& state, const summary::SummaryBatch& batch)
+{
+    // Each series holds all that is kept of its tag in this file, so counts are replaced, not added.
+    if (!batch.histograms.empty())
+        recordTags(state.summaryTags[QStringLiteral("histograms")], batch.histograms);
+    if (!batch.images.empty())
+        recordTags(state.summaryTags[QStringLiteral("images")], batch.images);
+    if (!batch.texts.empty())
+        recordTags(state.summaryTags[QStringLiteral("texts")], batch.texts);
+    if (!batch.prCurves.empty())
+        recordTags(state.summaryTags[QStringLiteral("pr_curves")], batch.prCurves);
+    if (!batch.tensors.empty())
+        recordTags(state.summaryTags[QStringLiteral("tensors")], batch.tensors);
+    if (batch.hparams)
+        state.hparams = batch.hparams;
+}
+
+} // namespace
+
 void ImportSession::deliver(const PollResult& result)
 {
     ArtifactState& state = m_states[result.index];
@@ -402,10 +436,18 @@ void ImportSession::deliver(const PollResult& result)
         state.tensors = update.tensors;
     if (update.lineage)
         state.lineage = update.lineage;
+    if (update.summaries)
+        recordSummaryTags(state, *update.summaries);
     for (const Diagnostic& d : update.diagnostics)
         qCDebug(lcImportSession) << d.toString();
     if (!update.scalars.empty())
         emit scalarsArrived(m_manifest.artifacts[result.index].run, update.scalars);
+    if (update.summaries && !update.summaries->isEmpty()) {
+        const Artifact& artifact = m_manifest.artifacts[result.index];
+        emit summariesArrived(artifact.run, artifact.path, *update.summaries);
+    }
+    if (update.lineage)
+        emit lineageArrived(m_manifest.artifacts[result.index].run, *update.lineage);
     if (update.trace)
         emit traceArrived(result.index, update.trace);
     if (update.graph)

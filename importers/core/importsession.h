@@ -62,6 +62,10 @@ signals:
     /// New scalar points of one run; apply them to a ScalarStore in emission order.
     void scalarsArrived(const QString& run, const runlens::ScalarBatch& batch);
     void artifactChanged(int artifactIndex);
+    /// Summary data beyond scalars of the file `source` of `run` (see SummaryStore::update()).
+    void summariesArrived(const QString& run, const QString& source, const runlens::summary::SummaryBatch& batch);
+    /// A MindSpore lineage file of `run` was read.
+    void lineageArrived(const QString& run, const runlens::summary::RunLineage& lineage);
     /// A profiler trace was read; the store is shared and immutable.
     void traceArrived(int artifactIndex, std::shared_ptr<const runlens::trace::TraceStore> store);
     /// A computation graph was read; the graph is shared and immutable.

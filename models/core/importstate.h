@@ -3,6 +3,7 @@
 #include "diagnostic.h"
 #include "graph/graph.h"
 #include "summary/lineage.h"
+#include "summary/summarydata.h"
 #include "tensor/tensorsummary.h"
 #include "trace/tracesummary.h"
 
@@ -49,6 +50,10 @@ struct ArtifactState
     std::optional<graph::GraphSummary> graph; ///< for graphs that were read
     std::optional<QList<tensor::TensorSummary>> tensors; ///< for tensor files that were read
     std::optional<summary::RunLineage> lineage; ///< for MindSpore lineage files that were read
+    /// Summary data beyond scalars, per kind ("histograms", "images", "texts", "pr_curves", "tensors") and
+    /// tag: values kept (after reservoir sampling) and the step range of what was kept.
+    QMap<QString, QMap<QString, TagStatistics>> summaryTags;
+    std::optional<summary::HParams> hparams; ///< for summary files with hyper-parameters plugin data
 
     qint64 scalarPoints() const;
     /// The most severe diagnostic severity, or Info when there is none.

@@ -1,0 +1,195 @@
+#pragma once
+
+#include "scalars/scalarseries.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QVariant>
+#include <QVariantMap>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace runlens::summary {
+
+/// One bucket of a histogram: the values in (left, right], or [left, right] for the last bucket.
+struct HistogramBucket
+{
+    double left = 0.0;
+    double right = 0.0;
+    double count = 0.0;
+};
+
+/// The distribution of a tensor's values at one step. TensorBoard's HistogramProto, TF2's `[k, 3]`
+/// histogram tensors, MindSpore's Histogram and VisualDL's histogram all arrive in this form.
+/// Statistics a source does not record are NaN (TF2 tensors carry only buckets).
+struct Histogram
+{
+    static constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+
+    qint64 step = 0;
+    double wallTime = 0.0;
+    double min = kUnknown; ///< of the finite values
+    double max = kUnknown;
+    double count = kUnknown; ///< number of finite values (TensorBoard's `num`)
+    double sum = kUnknown;
+    double sumSquares = kUnknown;
+    std::vector<HistogramBucket> buckets; ///< in increasing order of `left`
+    qint64 nanCount = 0; ///< MindSpore records these; TensorBoard cannot
+    qint64 posInfCount = 0;
+    qint64 negInfCount = 0;
+
+    /// Sum of the bucket counts.
+    double bucketTotal() const;
+    /// The value below which `fraction` (0..1) of the counted values lie, interpolating linearly inside
+    /// the bucket that holds it (TensorBoard's compressed-histogram rule). NaN for an empty histogram.
+    double percentile(double fraction) const;
+    /// The lowest left and highest right edge over the buckets with a non-zero count (NaN when empty).
+    double lowestEdge() const;
+    double highestEdge() const;
+};
+
+/// The images of a tag at one step, encoded as they were written (PNG, JPEG or GIF). Most writers put
+/// one image per step (MindSpore tiles its batch into one); TF2 image tensors and VisualDL may hold
+/// several.
+struct SummaryImage
+{
+    qint64 step = 0;
+    double wallTime = 0.0;
+    int width = 0; ///< as the writer declared it; 0 when unknown
+    int height = 0;
+    int colorspace = 0; ///< channels (1 grey, 3 RGB, 4 RGBA), 0 when unknown
+    QList<QByteArray> encoded; ///< one entry per image
+};
+
+/// A text value at one step: a string tensor of rank 0 (one text), 1 (a list) or 2 (a table, row-major).
+/// Texts are Markdown in TensorBoard's text plugin.
+struct SummaryText
+{
+    qint64 step = 0;
+    double wallTime = 0.0;
+    std::vector<qint64> shape; ///< empty for a single text
+    QStringList cells;
+};
+
+/// A precision-recall curve at one step: TensorBoard's `[6, N]` pr_curves tensor. Entry i belongs to the
+/// threshold i / (N - 1).
+struct PrCurve
+{
+    qint64 step = 0;
+    double wallTime = 0.0;
+    std::vector<double> truePositives;
+    std::vector<double> falsePositives;
+    std::vector<double> trueNegatives;
+    std::vector<double> falseNegatives;
+    std::vector<double> precision;
+    std::vector<double> recall;
+
+    int thresholdCount() const { return int(precision.size()); }
+    double threshold(int i) const { return thresholdCount() > 1 ? double(i) / (thresholdCount() - 1) : 0.0; }
+};
+
+/// A tensor recorded in a summary at one step (TensorBoard tensors of no known plugin, MindSpore
+/// TensorSummary). Values are kept as float64 in row-major order with the recorded shape and dtype name.
+struct SummaryTensor
+{
+    qint64 step = 0;
+    double wallTime = 0.0;
+    QString dtype; ///< "float32", "int64", ... as recorded
+    std::vector<qint64> shape;
+    std::shared_ptr<const std::vector<double>> values; ///< shared: series are copied per poll
+};
+
+/// A value series of one tag, with what TensorBoard's reservoir sampling left of it: `items` in step
+/// order, `seen` the number of values the tag had (an estimate after preemption), `preempted` the
+/// values removed because a later value went back to an earlier step.
+template<typename Item> struct SummarySeries
+{
+    QString tag;
+    TagMetadata metadata;
+    std::vector<Item> items;
+    qint64 seen = 0;
+    qint64 preempted = 0;
+};
+
+using HistogramSeries = SummarySeries<Histogram>;
+using ImageSeries = SummarySeries<SummaryImage>;
+using TextSeries = SummarySeries<SummaryText>;
+using PrCurveSeries = SummarySeries<PrCurve>;
+using TensorSeries = SummarySeries<SummaryTensor>;
+
+/// A hyper-parameter the experiment declares (TensorBoard hparams plugin `HParamInfo`).
+struct HParamInfo
+{
+    QString name;
+    QString displayName;
+    QString description;
+    QString type; ///< "string", "bool", "float64" or empty
+    QVariantList domainValues; ///< a discrete domain, when declared
+    double domainMin = std::numeric_limits<double>::quiet_NaN(); ///< an interval domain, when declared
+    double domainMax = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// A metric the experiment declares: a scalar tag, in the session's run or a sub-folder (`group`) of it.
+struct MetricInfo
+{
+    QString tag;
+    QString group;
+    QString displayName;
+    QString description;
+};
+
+/// The hyper-parameters plugin data of one run: the experiment declaration (`_hparams_/experiment`),
+/// the session's values (`session_start_info`) and its end (`session_end_info`). Absent parts are empty.
+struct HParams
+{
+    QString experimentName;
+    QString experimentDescription;
+    QList<HParamInfo> hparamInfos;
+    QList<MetricInfo> metricInfos;
+    QVariantMap values; ///< hyper-parameter name -> double, QString or bool
+    QString groupName;
+    QString modelUri;
+    double startTime = std::numeric_limits<double>::quiet_NaN();
+    double endTime = std::numeric_limits<double>::quiet_NaN();
+    QString status; ///< "success", "failure", "running", "unknown" or empty when no end was written
+
+    bool isEmpty() const { return hparamInfos.isEmpty() && metricInfos.isEmpty() && values.isEmpty() && status.isEmpty(); }
+};
+
+/// What one poll of a summary file adds beyond scalars. Each series holds everything currently kept of
+/// that tag **in that file** (it replaces what an earlier poll delivered for the same file and tag), so
+/// the reader's reservoir alone bounds memory. `hparams` replaces the file's earlier hparams when set.
+struct SummaryBatch
+{
+    std::vector<HistogramSeries> histograms;
+    std::vector<ImageSeries> images;
+    std::vector<TextSeries> texts;
+    std::vector<PrCurveSeries> prCurves;
+    std::vector<TensorSeries> tensors;
+    std::optional<HParams> hparams;
+
+    bool isEmpty() const
+    {
+        return histograms.empty() && images.empty() && texts.empty() && prCurves.empty() && tensors.empty()
+            && !hparams;
+    }
+};
+
+/// How many values per series the readers keep (0 = all). TensorBoard's rules: the latest value is
+/// always kept, the others are a uniform sample.
+struct SummaryLimits
+{
+    int histograms = 500;
+    int images = 100;
+    int texts = 100;
+    int prCurves = 100;
+    int tensors = 20;
+};
+
+} // namespace runlens::summary
