@@ -1,6 +1,7 @@
 #pragma once
 
 #include "scalars/scalarseries.h"
+#include "tensor/tensor.h"
 
 #include <QByteArray>
 #include <QList>
@@ -95,14 +96,13 @@ struct PrCurve
 };
 
 /// A tensor recorded in a summary at one step (TensorBoard tensors of no known plugin, MindSpore
-/// TensorSummary). Values are kept as float64 in row-major order with the recorded shape and dtype name.
+/// TensorSummary): the recorded dtype and shape over bytes held in memory (`tensor.data`, shared, so a
+/// series is cheap to copy per poll).
 struct SummaryTensor
 {
     qint64 step = 0;
     double wallTime = 0.0;
-    QString dtype; ///< "float32", "int64", ... as recorded
-    std::vector<qint64> shape;
-    std::shared_ptr<const std::vector<double>> values; ///< shared: series are copied per poll
+    tensor::Tensor tensor;
 };
 
 /// A value series of one tag, with what TensorBoard's reservoir sampling left of it: `items` in step
