@@ -1,6 +1,7 @@
 #include "visualdlreader.h"
 
 #include "summary/proto/vdl_record.pb.h"
+#include "summary/reservoir.h"
 #include "summarytr.h"
 #include "taginterner.h"
 
@@ -11,7 +12,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,36 +27,26 @@ namespace {
 constexpr qint64 kHeaderSize = 8;
 /// Undecodable records are reported this often per file; further ones are only counted.
 constexpr int kMaxUndecodableReports = 20;
+/// Values whose arrays do not fit together are reported this often per file; further ones are only counted.
+constexpr int kMaxBadValueReports = 20;
 /// Cancellation and progress are checked every this many records.
 constexpr qint64 kRecordsPerCheck = 8192;
 
-/// The kinds of values this reader counts but does not deliver yet.
-enum class OtherKind { Image, Audio, Embeddings, Histogram, PrCurve, RocCurve, Text, HParam, TagValue, Count };
+/// The kinds of values this reader counts but does not deliver.
+enum class OtherKind { Audio, Embeddings, RocCurve, HParam, TagValue, Count };
 
 QString otherKindName(OtherKind kind)
 {
     const char* text = nullptr;
     switch (kind) {
-    case OtherKind::Image:
-        text = QT_TRANSLATE_NOOP("runlens::summary", "images");
-        break;
     case OtherKind::Audio:
         text = QT_TRANSLATE_NOOP("runlens::summary", "audio clips");
         break;
     case OtherKind::Embeddings:
         text = QT_TRANSLATE_NOOP("runlens::summary", "embeddings");
         break;
-    case OtherKind::Histogram:
-        text = QT_TRANSLATE_NOOP("runlens::summary", "histograms");
-        break;
-    case OtherKind::PrCurve:
-        text = QT_TRANSLATE_NOOP("runlens::summary", "PR curves");
-        break;
     case OtherKind::RocCurve:
         text = QT_TRANSLATE_NOOP("runlens::summary", "ROC curves");
-        break;
-    case OtherKind::Text:
-        text = QT_TRANSLATE_NOOP("runlens::summary", "texts");
         break;
     case OtherKind::HParam:
         text = QT_TRANSLATE_NOOP("runlens::summary", "hyper-parameters");
@@ -67,11 +60,23 @@ QString otherKindName(OtherKind kind)
     return text ? SummaryTr::tr(text) : QString();
 }
 
+/// What is kept of one tag's values of one summary kind.
+template<typename Item> struct Kept
+{
+    std::optional<Reservoir<Item>> reservoir; ///< created with the tag's first value of this kind
+    qint64 preempted = 0; ///< values removed by step regressions so far
+    bool touched = false; ///< got a value in the current poll
+};
+
 struct TagState
 {
     QString name;
     bool metadataDelivered = false;
     int batch = -1; ///< index of this tag's TagPoints in the current update, or -1
+    Kept<Histogram> histograms;
+    Kept<SummaryImage> images;
+    Kept<SummaryText> texts;
+    Kept<PrCurve> prCurves;
     std::array<qint64, std::size_t(OtherKind::Count)> others = {}; ///< values of each other kind so far
     std::uint32_t announced = 0; ///< bit per OtherKind: the Info diagnostic was given
 };
@@ -79,6 +84,107 @@ struct TagState
 QString fromUtf8(const std::string& bytes)
 {
     return QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
+}
+
+/// Adds one value to a tag's reservoir of its kind, remembering the tag as changed in this poll.
+template<typename Item> void keep(Kept<Item>& kept, int tag, int capacity, std::vector<int>& touched, Item item)
+{
+    if (!kept.reservoir)
+        kept.reservoir.emplace(capacity);
+    kept.preempted += kept.reservoir->add(std::move(item));
+    if (!kept.touched) {
+        kept.touched = true;
+        touched.push_back(tag);
+    }
+}
+
+template<typename Item> Item stamped(qint64 step, double wallTime)
+{
+    Item item;
+    item.step = step;
+    item.wallTime = wallTime;
+    return item;
+}
+
+/// The whole kept series of each changed tag, in the order the tags first changed in this poll.
+template<typename Item>
+void takeSeries(std::vector<TagState>& tags, std::vector<int>& touched, Kept<Item> TagState::*member,
+                const QString& pluginName, std::vector<SummarySeries<Item>>& out)
+{
+    out.reserve(touched.size());
+    for (const int tag : touched) {
+        TagState& state = tags[std::size_t(tag)];
+        Kept<Item>& kept = state.*member;
+        kept.touched = false;
+        SummarySeries<Item> series;
+        series.tag = state.name;
+        series.metadata.pluginName = pluginName;
+        series.items = kept.reservoir->items();
+        series.seen = kept.reservoir->seen();
+        series.preempted = kept.preempted;
+        out.push_back(std::move(series));
+    }
+    touched.clear();
+}
+
+/// VisualDL's histogram is numpy.histogram's output: `hist` counts and `bin_edges` one longer; bucket i
+/// holds (edges[i], edges[i + 1]], and numpy's default range puts the data's min and max on the outer
+/// edges. Returns why the value cannot be read, or an empty string.
+QString histogramFromVisualDl(const runlens::vdl::Record::Histogram& proto, Histogram* out)
+{
+    const int buckets = proto.hist_size();
+    if (buckets == 0 && proto.bin_edges_size() <= 1) {
+        out->count = 0.0;
+        return {};
+    }
+    if (proto.bin_edges_size() != buckets + 1)
+        return SummaryTr::tr("it has %1 counts but %2 bucket edges, where one edge more than counts is expected")
+            .arg(buckets)
+            .arg(proto.bin_edges_size());
+    for (int i = 0; i <= buckets; ++i) {
+        const double edge = proto.bin_edges(i);
+        if (!std::isfinite(edge) || (i > 0 && edge < proto.bin_edges(i - 1)))
+            return SummaryTr::tr("its bucket edges are not finite increasing numbers (edge %1 is %2)").arg(i).arg(edge);
+    }
+    double total = 0.0;
+    out->buckets.reserve(std::size_t(buckets));
+    for (int i = 0; i < buckets; ++i) {
+        const double count = proto.hist(i);
+        if (!std::isfinite(count) || count < 0.0)
+            return SummaryTr::tr("bucket %1 has the count %2").arg(i).arg(count);
+        out->buckets.push_back(HistogramBucket { proto.bin_edges(i), proto.bin_edges(i + 1), count });
+        total += count;
+    }
+    out->min = proto.bin_edges(0);
+    out->max = proto.bin_edges(buckets);
+    out->count = total;
+    return {};
+}
+
+/// VisualDL's PR curve: the six arrays of compute_curve, entry i at the threshold i / (N - 1) as in
+/// TensorBoard. Returns why the value cannot be read, or an empty string.
+QString prCurveFromVisualDl(const runlens::vdl::Record::PrCurve& proto, PrCurve* out)
+{
+    const int n = proto.precision_size();
+    if (n == 0 && proto.tp_size() == 0 && proto.recall_size() == 0)
+        return SummaryTr::tr("it holds no thresholds");
+    if (n == 0 || proto.tp_size() != n || proto.fp_size() != n || proto.tn_size() != n || proto.fn_size() != n
+        || proto.recall_size() != n)
+        return SummaryTr::tr("its arrays differ in length (TP %1, FP %2, TN %3, FN %4, precision %5, recall %6)")
+            .arg(proto.tp_size())
+            .arg(proto.fp_size())
+            .arg(proto.tn_size())
+            .arg(proto.fn_size())
+            .arg(proto.precision_size())
+            .arg(proto.recall_size());
+    auto toDoubles = [](const auto& values) { return std::vector<double>(values.begin(), values.end()); };
+    out->truePositives = toDoubles(proto.tp());
+    out->falsePositives = toDoubles(proto.fp());
+    out->trueNegatives = toDoubles(proto.tn());
+    out->falseNegatives = toDoubles(proto.fn());
+    out->precision = toDoubles(proto.precision());
+    out->recall = toDoubles(proto.recall());
+    return {};
 }
 
 std::uint64_t loadLe64(const char* p)
@@ -93,9 +199,10 @@ std::uint64_t loadLe64(const char* p)
 
 struct VisualDlReader::Private
 {
-    explicit Private(QString path)
+    Private(QString path, SummaryLimits limits)
         : path(std::move(path))
         , file(QFileInfo(this->path).absoluteFilePath())
+        , limits(limits)
     { }
 
     void readRecords(QFile& input, const ImportControl& control, ImportUpdate& result);
@@ -103,12 +210,25 @@ struct VisualDlReader::Private
     int tagIndex(const std::string& bytes);
     void addPoint(int tag, qint64 step, double wallTime, double value);
     void countOther(int tag, OtherKind kind);
+    void badValue(qint64 at, const QString& tag, qint64 step, const QString& kind, const QString& reason);
+    /// Keeps a decoded value, or reports `why` it could not be decoded (`kind` names it in the message).
+    template<typename Item>
+    void keepOrReport(Kept<Item>& kept, int tag, int capacity, std::vector<int>& touched, Item item, const QString& why,
+                      qint64 at, const QString& kind)
+    {
+        if (why.isEmpty())
+            keep(kept, tag, capacity, touched, std::move(item));
+        else
+            badValue(at, tags[std::size_t(tag)].name, item.step, kind, why);
+    }
+    std::shared_ptr<const SummaryBatch> takeSummaries();
     void fail(qint64 at, const QString& message);
     void finishPoll();
     ImportStatus status() const;
 
     QString path;
     QString file; ///< absolute path for diagnostics
+    SummaryLimits limits;
     std::uint64_t maxPayload = kDefaultMaxPayload;
     qint64 offset = 0;
     bool dead = false;
@@ -116,6 +236,8 @@ struct VisualDlReader::Private
     qint64 goodRecords = 0;
     int undecodableReports = 0;
     qint64 undecodableUnreported = 0;
+    int badValueReports = 0;
+    qint64 badValuesUnreported = 0;
     QString displayName;
 
     runlens::vdl::Record record;
@@ -124,6 +246,10 @@ struct VisualDlReader::Private
     TagInterner tagIndices;
     std::vector<TagState> tags; ///< by TagInterner index
     std::vector<int> touchedTags; ///< tags with a scalar batch in the current update
+    std::vector<int> touchedHistograms; ///< tags with new values of each kind in the current poll
+    std::vector<int> touchedImages;
+    std::vector<int> touchedTexts;
+    std::vector<int> touchedPrCurves;
     std::vector<std::pair<int, OtherKind>> toAnnounce; ///< (tag, kind) first seen in the current poll
 
     ImportUpdate* update = nullptr; ///< valid during one poll
@@ -168,6 +294,36 @@ void VisualDlReader::Private::countOther(int tag, OtherKind kind)
     }
 }
 
+void VisualDlReader::Private::badValue(qint64 at, const QString& tag, qint64 step, const QString& kind,
+                                       const QString& reason)
+{
+    hadProblems = true;
+    if (badValueReports >= kMaxBadValueReports) {
+        ++badValuesUnreported;
+        return;
+    }
+    ++badValueReports;
+    update->diagnostics.append(Diagnostic {
+        Severity::Warning, file, at, -1,
+        SummaryTr::tr("The %1 of the tag \"%2\" at step %3 was skipped: %4. The writer or the file is damaged.")
+            .arg(kind, tag)
+            .arg(step)
+            .arg(reason) });
+}
+
+std::shared_ptr<const SummaryBatch> VisualDlReader::Private::takeSummaries()
+{
+    if (touchedHistograms.empty() && touchedImages.empty() && touchedTexts.empty() && touchedPrCurves.empty())
+        return nullptr;
+    auto batch = std::make_shared<SummaryBatch>();
+    // TensorBoard's plugin names, which the panels know the kinds by.
+    takeSeries(tags, touchedHistograms, &TagState::histograms, QStringLiteral("histograms"), batch->histograms);
+    takeSeries(tags, touchedImages, &TagState::images, QStringLiteral("images"), batch->images);
+    takeSeries(tags, touchedTexts, &TagState::texts, QStringLiteral("text"), batch->texts);
+    takeSeries(tags, touchedPrCurves, &TagState::prCurves, QStringLiteral("pr_curves"), batch->prCurves);
+    return batch;
+}
+
 bool VisualDlReader::Private::decode(const std::string& bytes, qint64 at)
 {
     if (!record.ParseFromString(bytes)) {
@@ -187,36 +343,55 @@ bool VisualDlReader::Private::decode(const std::string& bytes, qint64 at)
     using Value = runlens::vdl::Record::Value;
     for (const Value& value : record.values()) {
         const int index = tagIndex(value.tag());
+        TagState& state = tags[std::size_t(index)];
+        // VisualDL writes the wall time in milliseconds (round(time.time() * 1000)).
+        const double wallTime = double(value.timestamp()) / 1000.0;
+        const qint64 step = value.id();
         switch (value.one_value_case()) {
         case Value::kValue:
-            // VisualDL writes the wall time in milliseconds (round(time.time() * 1000)).
-            addPoint(index, value.id(), double(value.timestamp()) / 1000.0, double(value.value()));
+            addPoint(index, step, wallTime, double(value.value()));
             break;
         case Value::kMetaData:
             // The writer's run name, written once when a log is opened with a display name.
             displayName = fromUtf8(value.meta_data().display_name());
             break;
-        case Value::kImage:
-            countOther(index, OtherKind::Image);
+        case Value::kImage: {
+            // Handed over undecoded: the panel decodes what it shows and reports what it cannot.
+            auto image = stamped<SummaryImage>(step, wallTime);
+            const std::string& encoded = value.image().encoded_image_string();
+            image.encoded.append(QByteArray(encoded.data(), qsizetype(encoded.size())));
+            keep(state.images, index, limits.images, touchedImages, std::move(image));
             break;
+        }
         case Value::kAudio:
             countOther(index, OtherKind::Audio);
             break;
         case Value::kEmbeddings:
             countOther(index, OtherKind::Embeddings);
             break;
-        case Value::kHistogram:
-            countOther(index, OtherKind::Histogram);
+        case Value::kHistogram: {
+            auto histogram = stamped<Histogram>(step, wallTime);
+            const QString why = histogramFromVisualDl(value.histogram(), &histogram);
+            keepOrReport(state.histograms, index, limits.histograms, touchedHistograms, std::move(histogram), why, at,
+                         SummaryTr::tr("histogram"));
             break;
-        case Value::kPrCurve:
-            countOther(index, OtherKind::PrCurve);
+        }
+        case Value::kPrCurve: {
+            auto curve = stamped<PrCurve>(step, wallTime);
+            const QString why = prCurveFromVisualDl(value.pr_curve(), &curve);
+            keepOrReport(state.prCurves, index, limits.prCurves, touchedPrCurves, std::move(curve), why, at,
+                         SummaryTr::tr("PR curve"));
             break;
+        }
         case Value::kRocCurve:
             countOther(index, OtherKind::RocCurve);
             break;
-        case Value::kText:
-            countOther(index, OtherKind::Text);
+        case Value::kText: {
+            auto text = stamped<SummaryText>(step, wallTime);
+            text.cells.append(fromUtf8(value.text().encoded_text_string()));
+            keep(state.texts, index, limits.texts, touchedTexts, std::move(text));
             break;
+        }
         case Value::kHparam:
             countOther(index, OtherKind::HParam);
             break;
@@ -317,6 +492,14 @@ void VisualDlReader::Private::finishPoll()
                 .arg(state.name, otherKindName(kind)) });
     }
     toAnnounce.clear();
+    update->summaries = takeSummaries();
+    if (badValuesUnreported > 0) {
+        update->diagnostics.append(
+            Diagnostic { Severity::Warning, file, -1, -1,
+                         SummaryTr::tr("%n more value(s) whose arrays do not fit together were skipped.", nullptr,
+                                       int(std::min<qint64>(badValuesUnreported, INT_MAX))) });
+        badValuesUnreported = 0;
+    }
     if (undecodableUnreported > 0) {
         update->diagnostics.append(
             Diagnostic { Severity::Warning, file, -1, -1,
@@ -334,8 +517,8 @@ ImportStatus VisualDlReader::Private::status() const
     return ImportStatus::Ok;
 }
 
-VisualDlReader::VisualDlReader(QString path)
-    : d(std::make_unique<Private>(std::move(path)))
+VisualDlReader::VisualDlReader(QString path, SummaryLimits limits)
+    : d(std::make_unique<Private>(std::move(path), limits))
 { }
 
 VisualDlReader::~VisualDlReader() = default;
@@ -381,6 +564,11 @@ void VisualDlReader::setMaxPayload(std::uint64_t bytes)
 std::uint64_t VisualDlReader::maxPayload() const
 {
     return d->maxPayload;
+}
+
+SummaryLimits VisualDlReader::limits() const
+{
+    return d->limits;
 }
 
 QString VisualDlReader::path() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/artifactimporter.h"
+#include "summary/summarydata.h"
 
 #include <QString>
 
@@ -13,17 +14,21 @@ namespace runlens::summary {
 /// a `visualdl.Record` payload, without checksums or a version record. Resumable like EventFileReader:
 /// each poll continues after the last complete record, and an incomplete last record is waited for
 /// (ImportUpdate::mayGrow), not reported. Scalars become ImportUpdate::scalars (step = `id`, wall time =
-/// `timestamp` in milliseconds converted to seconds). Other kinds (images, histograms, text, ...) are
-/// counted per tag and announced once per tag and kind as an Info diagnostic. Without checksums a
-/// damaged length cannot be told from a real one, so a length above maxPayload() ends the file, and an
-/// undecodable payload is skipped with a warning.
+/// `timestamp` in milliseconds converted to seconds). Histograms, images, texts and PR curves go through a
+/// per-tag summary::Reservoir bounded by the SummaryLimits given at construction, and each poll hands over,
+/// in ImportUpdate::summaries, the whole kept series of every tag that got a value in that poll (replace
+/// semantics, see SummaryBatch). A value whose arrays do not fit together is skipped with a warning;
+/// image bytes are handed over undecoded. Kinds not read (audio, embeddings, ROC curves, hyper-parameters,
+/// tagged values) are counted per tag and announced once per tag and kind as an Info diagnostic. Without
+/// checksums a damaged length cannot be told from a real one, so a length above maxPayload() ends the
+/// file, and an undecodable payload is skipped with a warning.
 class VisualDlReader final : public ArtifactImporter
 {
 public:
     /// Default limit for one payload: VisualDL's largest records are encoded images, far below this.
     static constexpr std::uint64_t kDefaultMaxPayload = std::uint64_t(1) << 30;
 
-    explicit VisualDlReader(QString path);
+    explicit VisualDlReader(QString path, SummaryLimits limits = {});
     ~VisualDlReader() override;
 
     ImportUpdate poll(const ImportControl& control) override;
@@ -35,7 +40,8 @@ public:
     qint64 offset() const; ///< byte offset after the last complete record
     bool isDead() const; ///< no further poll can make progress
     QString displayName() const; ///< the run name a writer's `meta_data` value gave, when seen
-    /// Values of the tag that are not scalars (images, histograms, ...) seen so far.
+    SummaryLimits limits() const;
+    /// Values of the tag of the kinds this reader does not read (audio, embeddings, ...) seen so far.
     qint64 otherValueCount(const QString& tag) const;
 
 private:

@@ -5,17 +5,23 @@
 #include "core/runscanner.h"
 #include "scalars/scalarstore.h"
 #include "summary/proto/vdl_record.pb.h"
+#include "summary/summarystore.h"
 
 #include "pollresult.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMap>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,24 +77,99 @@ QByteArray scalarRecord(const std::string& tag, qint64 step, qint64 timestampMs,
     return framed(record);
 }
 
-QByteArray histogramRecord(const std::string& tag, qint64 step)
+/// Four buckets over the edges 0, 1, 2, 3 and 4 + step/10, counting step, step + 1, step + 2, step + 3;
+/// written at 1700000000000 + step ms unless `timestampMs` is given.
+QByteArray histogramRecord(const std::string& tag, qint64 step, qint64 timestampMs = -1)
 {
     Record record;
-    auto* histogram = addValue(record, tag, step, 1700000000000 + step)->mutable_histogram();
+    const qint64 ms = timestampMs >= 0 ? timestampMs : 1700000000000 + step;
+    auto* histogram = addValue(record, tag, step, ms)->mutable_histogram();
     for (int i = 0; i < 4; ++i) {
         histogram->add_hist(double(i + step));
         histogram->add_bin_edges(double(i));
     }
-    histogram->add_bin_edges(4.0);
+    histogram->add_bin_edges(4.0 + double(step) / 10.0);
     return framed(record);
+}
+
+/// Not a real PNG: the reader hands the bytes over without decoding them.
+QByteArray imageBytes(qint64 step)
+{
+    return QByteArray("\x89PNG fake ") + QByteArray::number(step);
 }
 
 QByteArray imageRecord(const std::string& tag, qint64 step)
 {
     Record record;
-    // Not a real PNG: the reader only counts images, it does not decode them.
-    addValue(record, tag, step, 1700000000000 + step)->mutable_image()->set_encoded_image_string("\x89PNG fake");
+    const QByteArray bytes = imageBytes(step);
+    addValue(record, tag, step, 1700000000000 + step)
+        ->mutable_image()
+        ->set_encoded_image_string(bytes.constData(), std::size_t(bytes.size()));
     return framed(record);
+}
+
+QByteArray textRecord(const std::string& tag, qint64 step, const std::string& text)
+{
+    Record record;
+    addValue(record, tag, step, 1700000000000 + step)->mutable_text()->set_encoded_text_string(text);
+    return framed(record);
+}
+
+/// A curve of `n` thresholds whose entries are made from the step and the index, so each can be checked.
+QByteArray prCurveRecord(const std::string& tag, qint64 step, int n)
+{
+    Record record;
+    auto* curve = addValue(record, tag, step, 1700000000000 + step)->mutable_pr_curve();
+    for (int i = 0; i < n; ++i) {
+        curve->add_tp(100 - i);
+        curve->add_fp(50 - i);
+        curve->add_tn(i);
+        curve->add_fn(i + step);
+        curve->add_precision(double(100 - i) / double(150 - 2 * i));
+        curve->add_recall(double(100 - i) / double(100 + step));
+    }
+    return framed(record);
+}
+
+/// The summaries of all polls, merged with replace semantics as the SummaryStore takes them.
+struct Summaries
+{
+    QMap<QString, HistogramSeries> histograms;
+    QMap<QString, ImageSeries> images;
+    QMap<QString, TextSeries> texts;
+    QMap<QString, PrCurveSeries> prCurves;
+    int batches = 0;
+
+    void add(const ImportUpdate& update)
+    {
+        if (!update.summaries)
+            return;
+        ++batches;
+        for (const auto& series : update.summaries->histograms)
+            histograms.insert(series.tag, series);
+        for (const auto& series : update.summaries->images)
+            images.insert(series.tag, series);
+        for (const auto& series : update.summaries->texts)
+            texts.insert(series.tag, series);
+        for (const auto& series : update.summaries->prCurves)
+            prCurves.insert(series.tag, series);
+    }
+};
+
+template<typename Item> std::vector<qint64> stepsOf(const SummarySeries<Item>& series)
+{
+    std::vector<qint64> steps;
+    for (const Item& item : series.items)
+        steps.push_back(item.step);
+    return steps;
+}
+
+std::vector<double> doublesOf(const QJsonValue& value)
+{
+    std::vector<double> out;
+    for (const QJsonValue& v : value.toArray())
+        out.push_back(v.toDouble());
+    return out;
 }
 
 } // namespace
@@ -184,14 +265,16 @@ private slots:
         const QString file = path(QStringLiteral("vdlrecords.others.log"));
         QByteArray bytes;
         bytes += scalarRecord("loss", 0, 1700000000000, 3.0f);
-        bytes += histogramRecord("fc.weight", 0);
-        bytes += imageRecord("input", 0);
-        bytes += histogramRecord("fc.weight", 1);
-        {
-            Record text;
-            addValue(text, "notes", 0, 1700000000000)->mutable_text()->set_encoded_text_string("hello");
-            bytes += framed(text);
-        }
+        auto opaque = [](const std::string& tag, qint64 step, auto set) {
+            Record record;
+            set(addValue(record, tag, step, 1700000000000 + step));
+            return framed(record);
+        };
+        bytes += opaque("speech", 0, [](Record::Value* v) { v->set_audio("RIFF"); });
+        bytes += opaque("roc", 0, [](Record::Value* v) { v->set_roc_curve("x"); });
+        bytes += opaque("speech", 1, [](Record::Value* v) { v->set_audio("RIFF"); });
+        bytes += opaque("hp", 0, [](Record::Value* v) { v->set_hparam("y"); });
+        bytes += histogramRecord("fc.weight", 0); // read, so neither counted nor announced
         QVERIFY(writeFile(file, bytes));
 
         VisualDlReader reader(file);
@@ -199,39 +282,433 @@ private slots:
         Collected got;
         got.add(first);
         QCOMPARE(first.status, ImportStatus::Ok);
-        QCOMPARE(first.recordsRead, 5);
+        QCOMPARE(first.recordsRead, 6);
         QCOMPARE(got.series.size(), 1);
         QCOMPARE(got.series.value(QStringLiteral("loss")).size(), std::size_t(1));
-        QCOMPARE(reader.otherValueCount(QStringLiteral("fc.weight")), 2);
-        QCOMPARE(reader.otherValueCount(QStringLiteral("input")), 1);
-        QCOMPARE(reader.otherValueCount(QStringLiteral("notes")), 1);
+        QCOMPARE(reader.otherValueCount(QStringLiteral("speech")), 2);
+        QCOMPARE(reader.otherValueCount(QStringLiteral("roc")), 1);
+        QCOMPARE(reader.otherValueCount(QStringLiteral("hp")), 1);
         QCOMPARE(reader.otherValueCount(QStringLiteral("loss")), 0);
+        QCOMPARE(reader.otherValueCount(QStringLiteral("fc.weight")), 0);
         // One Info per tag and kind, naming the tag and its count so far.
         QCOMPARE(got.count(Severity::Info), 3);
         QCOMPARE(got.diagnostics.size(), 3);
-        bool histogramSeen = false;
+        bool audioSeen = false;
         for (const Diagnostic& d : std::as_const(got.diagnostics)) {
             QCOMPARE(d.file, QFileInfo(file).absoluteFilePath());
-            if (d.message.contains(QStringLiteral("\"fc.weight\""))) {
-                histogramSeen = true;
-                QVERIFY2(d.message.contains(QStringLiteral("histograms")), qPrintable(d.message));
+            QVERIFY2(!d.message.contains(QStringLiteral("fc.weight")), qPrintable(d.message));
+            if (d.message.contains(QStringLiteral("\"speech\""))) {
+                audioSeen = true;
+                QVERIFY2(d.message.contains(QStringLiteral("audio")), qPrintable(d.message));
                 QVERIFY2(d.message.contains(QStringLiteral("2 value")), qPrintable(d.message));
             }
         }
-        QVERIFY(histogramSeen);
+        QVERIFY(audioSeen);
 
         // More of the same kinds later: counted, not announced again; a new kind on a known tag is.
-        QByteArray more = histogramRecord("fc.weight", 2) + imageRecord("input", 1) + imageRecord("fc.weight", 2);
+        QByteArray more = opaque("speech", 2, [](Record::Value* v) { v->set_audio("RIFF"); })
+            + opaque("roc", 1, [](Record::Value* v) { v->set_roc_curve("x"); })
+            + opaque("speech", 2, [](Record::Value* v) { v->set_embeddings("e"); });
         QVERIFY(writeFile(file, more, true));
         const ImportUpdate second = reader.poll({});
         QCOMPARE(second.recordsRead, 3);
         QCOMPARE(second.diagnostics.size(), 1);
         QCOMPARE(second.diagnostics[0].severity, Severity::Info);
-        QVERIFY2(second.diagnostics[0].message.contains(QStringLiteral("images")),
+        QVERIFY2(second.diagnostics[0].message.contains(QStringLiteral("embeddings")),
                  qPrintable(second.diagnostics[0].message));
-        QCOMPARE(reader.otherValueCount(QStringLiteral("fc.weight")), 4);
-        QCOMPARE(reader.otherValueCount(QStringLiteral("input")), 2);
+        QCOMPARE(reader.otherValueCount(QStringLiteral("speech")), 4);
+        QCOMPARE(reader.otherValueCount(QStringLiteral("roc")), 2);
         QCOMPARE(second.status, ImportStatus::Ok);
+        QVERIFY(!second.summaries); // no value of a read kind in this poll
+    }
+
+    void fixtureWrittenLikeVisualDl()
+    {
+        // Written by tests/data/visualdl/make_visualdl_fixture.py from VisualDL's field numbers by hand, with
+        // numpy's histogram and VisualDL's compute_curve redone in Python; expected.json holds its values.
+        const QString file = QStringLiteral(RUNLENS_TEST_DATA_DIR "/visualdl/vdlrecords.1700000000.log");
+        QFile expectedFile(QStringLiteral(RUNLENS_TEST_DATA_DIR "/visualdl/expected.json"));
+        QVERIFY(expectedFile.open(QIODevice::ReadOnly));
+        const QJsonObject expected = QJsonDocument::fromJson(expectedFile.readAll()).object();
+        QVERIFY(!expected.isEmpty());
+
+        VisualDlReader reader(file);
+        const ImportUpdate update = reader.poll({});
+        Collected got;
+        got.add(update);
+        Summaries summaries;
+        summaries.add(update);
+        QCOMPARE(update.status, ImportStatus::Ok);
+        QVERIFY2(got.diagnostics.isEmpty(), qPrintable(got.diagnostics.value(0).message));
+        QCOMPARE(reader.displayName(), expected[QStringLiteral("display_name")].toString());
+
+        const QJsonArray loss = expected[QStringLiteral("scalars")][QStringLiteral("train/loss")].toArray();
+        const auto& points = got.series.value(QStringLiteral("train/loss"));
+        QCOMPARE(points.size(), std::size_t(loss.size()));
+        for (qsizetype i = 0; i < loss.size(); ++i) {
+            QCOMPARE(points[std::size_t(i)].step, loss[i][QStringLiteral("step")].toInteger());
+            QCOMPARE(points[std::size_t(i)].value, loss[i][QStringLiteral("value")].toDouble());
+        }
+
+        QCOMPARE(summaries.histograms.keys(), QStringList { QStringLiteral("fc.weight") });
+        const HistogramSeries& weights = summaries.histograms.first();
+        QCOMPARE(weights.metadata.pluginName, QStringLiteral("histograms"));
+        const QJsonArray wantHistograms = expected[QStringLiteral("histograms")][QStringLiteral("fc.weight")].toArray();
+        QCOMPARE(weights.items.size(), std::size_t(wantHistograms.size()));
+        QCOMPARE(weights.seen, qint64(wantHistograms.size()));
+        QCOMPARE(weights.preempted, qint64(0));
+        for (qsizetype i = 0; i < wantHistograms.size(); ++i) {
+            const QJsonObject want = wantHistograms[i].toObject();
+            const Histogram& h = weights.items[std::size_t(i)];
+            QCOMPARE(h.step, want[QStringLiteral("step")].toInteger());
+            QCOMPARE(h.wallTime, want[QStringLiteral("wall_time")].toDouble());
+            QCOMPARE(h.min, want[QStringLiteral("min")].toDouble());
+            QCOMPARE(h.max, want[QStringLiteral("max")].toDouble());
+            QCOMPARE(h.count, want[QStringLiteral("count")].toDouble());
+            QVERIFY(std::isnan(h.sum)); // VisualDL does not record it
+            const QJsonArray buckets = want[QStringLiteral("buckets")].toArray();
+            QCOMPARE(h.buckets.size(), std::size_t(buckets.size()));
+            for (qsizetype b = 0; b < buckets.size(); ++b) {
+                const std::vector<double> bucket = doublesOf(buckets[b]);
+                QCOMPARE(h.buckets[std::size_t(b)].left, bucket[0]);
+                QCOMPARE(h.buckets[std::size_t(b)].right, bucket[1]);
+                QCOMPARE(h.buckets[std::size_t(b)].count, bucket[2]);
+            }
+        }
+
+        QCOMPARE(summaries.images.keys(), QStringList { QStringLiteral("input/sample") });
+        const ImageSeries& images = summaries.images.first();
+        QCOMPARE(images.metadata.pluginName, QStringLiteral("images"));
+        const QJsonArray wantImages = expected[QStringLiteral("images")][QStringLiteral("input/sample")].toArray();
+        QCOMPARE(images.items.size(), std::size_t(wantImages.size()));
+        for (qsizetype i = 0; i < wantImages.size(); ++i) {
+            const SummaryImage& image = images.items[std::size_t(i)];
+            QCOMPARE(image.step, wantImages[i][QStringLiteral("step")].toInteger());
+            QCOMPARE(image.wallTime, wantImages[i][QStringLiteral("wall_time")].toDouble());
+            QCOMPARE(image.encoded.size(), 1);
+            QCOMPARE(image.encoded[0],
+                     QByteArray::fromHex(wantImages[i][QStringLiteral("png_hex")].toString().toLatin1()));
+        }
+
+        QCOMPARE(summaries.texts.keys(), QStringList { QStringLiteral("notes") });
+        const TextSeries& texts = summaries.texts.first();
+        QCOMPARE(texts.metadata.pluginName, QStringLiteral("text"));
+        const QJsonArray wantTexts = expected[QStringLiteral("texts")][QStringLiteral("notes")].toArray();
+        QCOMPARE(texts.items.size(), std::size_t(wantTexts.size()));
+        for (qsizetype i = 0; i < wantTexts.size(); ++i) {
+            const SummaryText& text = texts.items[std::size_t(i)];
+            QCOMPARE(text.step, wantTexts[i][QStringLiteral("step")].toInteger());
+            QVERIFY(text.shape.empty()); // one text: rank 0
+            QCOMPARE(text.cells, QStringList { wantTexts[i][QStringLiteral("text")].toString() });
+        }
+
+        QCOMPARE(summaries.prCurves.keys(), QStringList { QStringLiteral("pr/eval") });
+        const PrCurveSeries& curves = summaries.prCurves.first();
+        QCOMPARE(curves.metadata.pluginName, QStringLiteral("pr_curves"));
+        const QJsonArray wantCurves = expected[QStringLiteral("pr_curves")][QStringLiteral("pr/eval")].toArray();
+        QCOMPARE(curves.items.size(), std::size_t(wantCurves.size()));
+        for (qsizetype i = 0; i < wantCurves.size(); ++i) {
+            const QJsonObject want = wantCurves[i].toObject();
+            const PrCurve& curve = curves.items[std::size_t(i)];
+            QCOMPARE(curve.step, want[QStringLiteral("step")].toInteger());
+            QCOMPARE(curve.wallTime, want[QStringLiteral("wall_time")].toDouble());
+            QCOMPARE(curve.truePositives, doublesOf(want[QStringLiteral("tp")]));
+            QCOMPARE(curve.falsePositives, doublesOf(want[QStringLiteral("fp")]));
+            QCOMPARE(curve.trueNegatives, doublesOf(want[QStringLiteral("tn")]));
+            QCOMPARE(curve.falseNegatives, doublesOf(want[QStringLiteral("fn")]));
+            QCOMPARE(curve.precision, doublesOf(want[QStringLiteral("precision")]));
+            QCOMPARE(curve.recall, doublesOf(want[QStringLiteral("recall")]));
+            // compute_curve's bucket i is the threshold i / (N - 1), as TensorBoard's.
+            QCOMPARE(curve.thresholdCount(), 11);
+            QCOMPARE(curve.threshold(10), 1.0);
+        }
+    }
+
+    void histogramsFromRecords()
+    {
+        const QString file = path(QStringLiteral("vdlrecords.histograms.log"));
+        QVERIFY(writeFile(file, histogramRecord("w", 0) + histogramRecord("w", 10) + histogramRecord("b", 10)));
+        VisualDlReader reader(file);
+        Summaries got;
+        const ImportUpdate update = reader.poll({});
+        got.add(update);
+        QCOMPARE(update.status, ImportStatus::Ok);
+        QVERIFY(update.scalars.empty());
+        QVERIFY(update.diagnostics.isEmpty());
+        QCOMPARE(got.batches, 1);
+        // Series in the order their tags first changed in the poll.
+        QCOMPARE(update.summaries->histograms.size(), std::size_t(2));
+        QCOMPARE(update.summaries->histograms[0].tag, QStringLiteral("w"));
+        QCOMPARE(update.summaries->histograms[1].tag, QStringLiteral("b"));
+        QVERIFY(update.summaries->images.empty());
+        const HistogramSeries& w = got.histograms.value(QStringLiteral("w"));
+        QCOMPARE(stepsOf(w), (std::vector<qint64> { 0, 10 }));
+        const Histogram& h = w.items[1];
+        QCOMPARE(h.wallTime, 1700000000.010);
+        QCOMPARE(h.buckets.size(), std::size_t(4));
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(h.buckets[std::size_t(i)].left, double(i));
+            QCOMPARE(h.buckets[std::size_t(i)].count, double(10 + i));
+        }
+        QCOMPARE(h.buckets[0].right, 1.0);
+        QCOMPARE(h.buckets[3].right, 5.0);
+        QCOMPARE(h.min, 0.0);
+        QCOMPARE(h.max, 5.0);
+        QCOMPARE(h.count, 10.0 + 11.0 + 12.0 + 13.0);
+        QCOMPARE(h.bucketTotal(), h.count);
+        QCOMPARE(h.nanCount, qint64(0));
+    }
+
+    void textsAndPrCurvesFromRecords()
+    {
+        const QString file = path(QStringLiteral("vdlrecords.textpr.log"));
+        QVERIFY(writeFile(file,
+                          textRecord("notes", 3, "| a | b |\n|---|---|\n| 1 | 2 |") + prCurveRecord("pr", 3, 5)
+                              + textRecord("notes", 4, "") + prCurveRecord("pr", 4, 5)));
+        VisualDlReader reader(file);
+        Summaries got;
+        const ImportUpdate update = reader.poll({});
+        got.add(update);
+        QCOMPARE(update.status, ImportStatus::Ok);
+        const TextSeries& notes = got.texts.value(QStringLiteral("notes"));
+        QCOMPARE(stepsOf(notes), (std::vector<qint64> { 3, 4 }));
+        QCOMPARE(notes.items[0].cells, QStringList { QStringLiteral("| a | b |\n|---|---|\n| 1 | 2 |") });
+        QCOMPARE(notes.items[1].cells, QStringList { QString() });
+        QCOMPARE(notes.items[0].wallTime, 1700000000.003);
+        const PrCurveSeries& pr = got.prCurves.value(QStringLiteral("pr"));
+        QCOMPARE(stepsOf(pr), (std::vector<qint64> { 3, 4 }));
+        const PrCurve& curve = pr.items[1];
+        QCOMPARE(curve.thresholdCount(), 5);
+        for (int i = 0; i < 5; ++i) {
+            const auto k = std::size_t(i);
+            QCOMPARE(curve.truePositives[k], double(100 - i));
+            QCOMPARE(curve.falsePositives[k], double(50 - i));
+            QCOMPARE(curve.trueNegatives[k], double(i));
+            QCOMPARE(curve.falseNegatives[k], double(i + 4));
+            QCOMPARE(curve.precision[k], double(100 - i) / double(150 - 2 * i));
+            QCOMPARE(curve.recall[k], double(100 - i) / 104.0);
+            QCOMPARE(curve.threshold(i), double(i) / 4.0);
+        }
+    }
+
+    void reservoirLimitIsHonoured()
+    {
+        const QString file = path(QStringLiteral("vdlrecords.limit.log"));
+        QByteArray bytes;
+        for (int step = 0; step < 60; ++step)
+            bytes += histogramRecord("w", step) + imageRecord("img", step) + textRecord("t", step, "x");
+        QVERIFY(writeFile(file, bytes));
+        SummaryLimits limits;
+        limits.histograms = 7;
+        limits.images = 4;
+        limits.texts = 0; // keep all
+        VisualDlReader reader(file, limits);
+        QCOMPARE(reader.limits().histograms, 7);
+        Summaries got;
+        got.add(reader.poll({}));
+        auto check = [](const auto& series, std::size_t capacity, const char* what) {
+            QVERIFY2(series.items.size() == capacity, what);
+            QVERIFY2(series.seen == 60, what);
+            QVERIFY2(series.items.back().step == 59, what); // the latest is always kept
+            const std::vector<qint64> steps = stepsOf(series);
+            QVERIFY2(std::is_sorted(steps.begin(), steps.end()), what);
+            QVERIFY2(std::set<qint64>(steps.begin(), steps.end()).size() == steps.size(), what);
+            QVERIFY2(steps.front() >= 0, what);
+        };
+        check(got.histograms.value(QStringLiteral("w")), 7, "histograms");
+        check(got.images.value(QStringLiteral("img")), 4, "images");
+        check(got.texts.value(QStringLiteral("t")), 60, "texts");
+        // The kept values are the ones written at their steps, not copies of the latest.
+        for (const Histogram& h : got.histograms.value(QStringLiteral("w")).items)
+            QCOMPARE(h.buckets[0].count, double(h.step));
+        for (const SummaryImage& image : got.images.value(QStringLiteral("img")).items)
+            QCOMPARE(image.encoded.value(0), imageBytes(image.step));
+        // A uniform sample: with 7 of 60 kept, not simply the first or the last ones.
+        const std::vector<qint64> steps = stepsOf(got.histograms.value(QStringLiteral("w")));
+        QVERIFY(steps != (std::vector<qint64> { 0, 1, 2, 3, 4, 5, 59 }));
+        QVERIFY(steps != (std::vector<qint64> { 53, 54, 55, 56, 57, 58, 59 }));
+    }
+
+    void stepRegressionPreempts()
+    {
+        // A job restarted from its step-5 checkpoint writes steps 5.. again: what it wrote from 5 on goes.
+        const QString file = path(QStringLiteral("vdlrecords.preempt.log"));
+        QByteArray bytes;
+        for (int step = 0; step < 10; ++step)
+            bytes += histogramRecord("w", step) + prCurveRecord("pr", step, 3);
+        for (int step = 5; step < 7; ++step)
+            bytes += histogramRecord("w", step, 1800000000000 + step); // the second attempt, a day later
+        QVERIFY(writeFile(file, bytes));
+        VisualDlReader reader(file);
+        Summaries got;
+        const ImportUpdate update = reader.poll({});
+        got.add(update);
+        QCOMPARE(update.status, ImportStatus::Ok);
+        const HistogramSeries& w = got.histograms.value(QStringLiteral("w"));
+        QCOMPARE(stepsOf(w), (std::vector<qint64> { 0, 1, 2, 3, 4, 5, 6 }));
+        QCOMPARE(w.preempted, qint64(5)); // steps 5..9 of the first attempt
+        // TensorBoard re-estimates `seen` linearly: 10 seen, half of the kept removed -> 5, then 2 more.
+        QCOMPARE(w.seen, qint64(7));
+        // Steps 0..4 are the first attempt's, 5 and 6 the second's.
+        QCOMPARE(w.items[4].wallTime, 1700000000.004);
+        QCOMPARE(w.items[5].wallTime, 1800000000.005);
+        QCOMPARE(w.items[6].wallTime, 1800000000.006);
+        QCOMPARE(w.items[6].buckets[0].count, 6.0);
+        // Untouched by the regression of another tag.
+        QCOMPARE(got.prCurves.value(QStringLiteral("pr")).items.size(), std::size_t(10));
+        QCOMPARE(got.prCurves.value(QStringLiteral("pr")).preempted, qint64(0));
+
+        // A later regression in a later poll adds to the count.
+        QVERIFY(writeFile(file, histogramRecord("w", 2), true));
+        got.add(reader.poll({}));
+        QCOMPARE(stepsOf(got.histograms.value(QStringLiteral("w"))), (std::vector<qint64> { 0, 1, 2 }));
+        QCOMPARE(got.histograms.value(QStringLiteral("w")).preempted, qint64(5 + 5));
+    }
+
+    void corruptImageBytesAreDelivered()
+    {
+        const QString file = path(QStringLiteral("vdlrecords.badimage.log"));
+        Record record;
+        addValue(record, "img", 1, 1700000000001)
+            ->mutable_image()
+            ->set_encoded_image_string(std::string("\0\1junk", 6));
+        Record empty;
+        addValue(empty, "img", 2, 1700000000002)->mutable_image();
+        QVERIFY(writeFile(file, framed(record) + framed(empty)));
+        VisualDlReader reader(file);
+        Summaries got;
+        const ImportUpdate update = reader.poll({});
+        got.add(update);
+        // Decoding is the panel's business: it names what it cannot show. The reader keeps the bytes.
+        QCOMPARE(update.status, ImportStatus::Ok);
+        QVERIFY(update.diagnostics.isEmpty());
+        const ImageSeries& img = got.images.value(QStringLiteral("img"));
+        QCOMPARE(stepsOf(img), (std::vector<qint64> { 1, 2 }));
+        QCOMPARE(img.items[0].encoded, QList<QByteArray> { QByteArray("\0\1junk", 6) });
+        QCOMPARE(img.items[1].encoded, QList<QByteArray> { QByteArray() });
+        QCOMPARE(img.items[0].width, 0); // not declared by VisualDL
+    }
+
+    void malformedValuesAreSkippedWithAWarning()
+    {
+        const QString file = path(QStringLiteral("vdlrecords.malformed.log"));
+        QByteArray bytes = histogramRecord("w", 0);
+        const qint64 badHistogramAt = bytes.size();
+        {
+            Record record;
+            auto* h = addValue(record, "w", 1, 1700000000001)->mutable_histogram();
+            h->add_hist(1.0);
+            h->add_hist(2.0);
+            h->add_bin_edges(0.0);
+            h->add_bin_edges(1.0); // one edge short
+            bytes += framed(record);
+        }
+        const qint64 decreasingAt = bytes.size();
+        {
+            Record record;
+            auto* h = addValue(record, "w", 2, 1700000000002)->mutable_histogram();
+            h->add_hist(1.0);
+            h->add_bin_edges(1.0);
+            h->add_bin_edges(0.0);
+            bytes += framed(record);
+        }
+        const qint64 badCurveAt = bytes.size();
+        {
+            Record record;
+            auto* c = addValue(record, "pr", 0, 1700000000000)->mutable_pr_curve();
+            c->add_tp(1);
+            c->add_precision(1.0);
+            c->add_recall(1.0); // FP, TN and FN missing
+            bytes += framed(record);
+        }
+        bytes += histogramRecord("w", 3) + prCurveRecord("pr", 1, 2);
+        QVERIFY(writeFile(file, bytes));
+
+        VisualDlReader reader(file);
+        Summaries got;
+        const ImportUpdate update = reader.poll({});
+        got.add(update);
+        QCOMPARE(update.status, ImportStatus::Partial);
+        QCOMPARE(update.recordsRead, 6);
+        QCOMPARE(update.diagnostics.size(), 3);
+        const QList<qint64> offsets { badHistogramAt, decreasingAt, badCurveAt };
+        for (int i = 0; i < 3; ++i) {
+            const Diagnostic& d = update.diagnostics[i];
+            QCOMPARE(d.severity, Severity::Warning);
+            QCOMPARE(d.file, QFileInfo(file).absoluteFilePath());
+            QCOMPARE(d.offset, offsets[i]);
+        }
+        QVERIFY2(update.diagnostics[0].message.contains(QStringLiteral("\"w\"")),
+                 qPrintable(update.diagnostics[0].message));
+        QVERIFY2(update.diagnostics[0].message.contains(QStringLiteral("step 1")),
+                 qPrintable(update.diagnostics[0].message));
+        QVERIFY2(update.diagnostics[0].message.contains(QStringLiteral("2 counts but 2 bucket edges")),
+                 qPrintable(update.diagnostics[0].message));
+        QVERIFY2(update.diagnostics[2].message.contains(QStringLiteral("\"pr\"")),
+                 qPrintable(update.diagnostics[2].message));
+        // What could be read is kept.
+        QCOMPARE(stepsOf(got.histograms.value(QStringLiteral("w"))), (std::vector<qint64> { 0, 3 }));
+        QCOMPARE(stepsOf(got.prCurves.value(QStringLiteral("pr"))), (std::vector<qint64> { 1 }));
+    }
+
+    void liveTailDeliversTheGrownSeries()
+    {
+        const QString file = path(QStringLiteral("vdlrecords.tail.log"));
+        QByteArray bytes;
+        for (int step = 0; step < 3; ++step)
+            bytes += histogramRecord("w", step) + imageRecord("img", step);
+        bytes += textRecord("t", 0, "first");
+        const QByteArray unfinished = histogramRecord("w", 3);
+        QVERIFY(writeFile(file, bytes + unfinished.left(unfinished.size() - 4)));
+
+        SummaryLimits limits;
+        limits.images = 2;
+        VisualDlReader reader(file, limits);
+        const ImportUpdate first = reader.poll({});
+        QVERIFY(first.mayGrow);
+        QVERIFY(first.summaries);
+        QCOMPARE(stepsOf(first.summaries->histograms.at(0)), (std::vector<qint64> { 0, 1, 2 }));
+        QCOMPARE(first.summaries->images.at(0).items.size(), std::size_t(2));
+        QCOMPARE(first.summaries->texts.size(), std::size_t(1));
+
+        // The writer finishes the record and adds more: the next poll hands over each changed tag whole.
+        QVERIFY(writeFile(file, unfinished.right(4) + histogramRecord("w", 4) + imageRecord("img", 3), true));
+        const ImportUpdate second = reader.poll({});
+        QVERIFY(!second.mayGrow);
+        QCOMPARE(second.recordsRead, 3);
+        QVERIFY(second.summaries);
+        QCOMPARE(second.summaries->histograms.size(), std::size_t(1));
+        const HistogramSeries& w = second.summaries->histograms[0];
+        QCOMPARE(stepsOf(w), (std::vector<qint64> { 0, 1, 2, 3, 4 }));
+        QCOMPARE(w.seen, qint64(5));
+        QCOMPARE(w.items[3].buckets[0].count, 3.0);
+        QCOMPARE(second.summaries->images.size(), std::size_t(1));
+        const ImageSeries& img = second.summaries->images[0];
+        QCOMPARE(img.items.size(), std::size_t(2)); // still bounded
+        QCOMPARE(img.items.back().step, qint64(3));
+        QCOMPARE(img.seen, qint64(4));
+        QVERIFY(second.summaries->texts.empty()); // unchanged: the store keeps what it had
+
+        // Nothing new: no batch at all.
+        const ImportUpdate third = reader.poll({});
+        QVERIFY(!third.summaries);
+
+        // Through the store, the replace semantics leave one copy of each kept value.
+        SummaryStore store;
+        store.update(QStringLiteral("run"), file, *first.summaries);
+        store.update(QStringLiteral("run"), file, *second.summaries);
+        QCOMPARE(stepsOf(store.histograms(QStringLiteral("run"), QStringLiteral("w"))),
+                 (std::vector<qint64> { 0, 1, 2, 3, 4 }));
+        QCOMPARE(store.texts(QStringLiteral("run"), QStringLiteral("t")).items.size(), std::size_t(1));
+        QCOMPARE(store.images(QStringLiteral("run"), QStringLiteral("img")).items.size(), std::size_t(2));
+    }
+
+    void defaultLimits()
+    {
+        VisualDlReader reader(path(QStringLiteral("vdlrecords.defaults.log")));
+        QCOMPARE(reader.limits().histograms, SummaryLimits {}.histograms);
+        QCOMPARE(reader.limits().images, SummaryLimits {}.images);
+        QCOMPARE(reader.limits().prCurves, SummaryLimits {}.prCurves);
     }
 
     void truncatedLastRecordIsTailed_data()
@@ -389,6 +866,8 @@ private slots:
         for (int step = 0; step < 20; ++step)
             bytes += scalarRecord("eval/acc", step * 10, 1700000000000 + step, float(step) / 20.0f);
         bytes += histogramRecord("conv1.w", 0);
+        bytes += histogramRecord("conv1.w", 5);
+        bytes += textRecord("config", 0, "lr: 0.1");
         QVERIFY(writeFile(dir.filePath(QStringLiteral("paddle_run/vdlrecords.1700000000.log")), bytes));
 
         const RunManifest manifest = RunScanner().scan(dir.path());
@@ -396,7 +875,9 @@ private slots:
         QCOMPARE(manifest.artifacts[0].kind, ArtifactKind::VisualDlLog);
         ImportSession session(manifest);
         ScalarStore store;
+        SummaryStore summaries;
         connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+        connect(&session, &ImportSession::summariesArrived, &summaries, &SummaryStore::update);
         session.importBlocking();
         QCOMPARE(session.state(0).status, ImportStatus::Ok);
         const TagStatistics stats = session.state(0).scalarTags.value(QStringLiteral("eval/acc"));
@@ -407,8 +888,18 @@ private slots:
         QVERIFY(series);
         QCOMPARE(series->points.size(), std::size_t(20));
         QCOMPARE(series->points[5].value, double(5.0f / 20.0f));
-        QCOMPARE(session.state(0).diagnostics.size(), 1); // the histogram tag, announced
-        QCOMPARE(session.state(0).diagnostics[0].severity, Severity::Info);
+        QVERIFY(session.state(0).diagnostics.isEmpty());
+        QCOMPARE(summaries.runs(), QStringList { QStringLiteral("paddle_run") });
+        const HistogramSeries conv = summaries.histograms(QStringLiteral("paddle_run"), QStringLiteral("conv1.w"));
+        QCOMPARE(stepsOf(conv), (std::vector<qint64> { 0, 5 }));
+        QCOMPARE(conv.items[1].count, 5.0 + 6.0 + 7.0 + 8.0);
+        QCOMPARE(summaries.texts(QStringLiteral("paddle_run"), QStringLiteral("config")).items.at(0).cells,
+                 QStringList { QStringLiteral("lr: 0.1") });
+        // What `runlens info` counts per kind and tag.
+        QCOMPARE(
+            session.state(0).summaryTags.value(QStringLiteral("histograms")).value(QStringLiteral("conv1.w")).points,
+            2);
+        QCOMPARE(session.state(0).summaryTags.value(QStringLiteral("texts")).value(QStringLiteral("config")).points, 1);
     }
 
     void registeredForItsKind()
