@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -388,6 +389,11 @@ private slots:
             QCOMPARE(image.encoded.size(), 1);
             QCOMPARE(image.encoded[0],
                      QByteArray::fromHex(wantImages[i][QStringLiteral("png_hex")].toString().toLatin1()));
+            // The bytes handed over are the PNG as written: a panel decodes them at the writer's size.
+            const QImage decoded = QImage::fromData(image.encoded[0]);
+            QCOMPARE(decoded.width(), wantImages[i][QStringLiteral("width")].toInt());
+            QCOMPARE(decoded.height(), wantImages[i][QStringLiteral("height")].toInt());
+            QCOMPARE(qGray(decoded.pixel(2, 1)), (int(image.step) + 3) % 256);
         }
 
         QCOMPARE(summaries.texts.keys(), QStringList { QStringLiteral("notes") });
