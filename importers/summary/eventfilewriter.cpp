@@ -9,6 +9,9 @@
 #include <QDateTime>
 #include <QSysInfo>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -28,6 +31,100 @@ std::string utf8(const QString& text)
     return std::string(bytes.constData(), std::size_t(bytes.size()));
 }
 
+/// A histogram's statistics with the unknown ones derived from its buckets (count, min, max) or zero.
+struct HistogramStatistics
+{
+    double count;
+    double min;
+    double max;
+    double sum;
+    double sumSquares;
+
+    explicit HistogramStatistics(const Histogram& h)
+        : count(std::isnan(h.count) ? h.bucketTotal() : h.count)
+        , min(std::isnan(h.min) ? (h.buckets.empty() ? 0.0 : h.lowestEdge()) : h.min)
+        , max(std::isnan(h.max) ? (h.buckets.empty() ? 0.0 : h.highestEdge()) : h.max)
+        , sum(std::isnan(h.sum) ? 0.0 : h.sum)
+        , sumSquares(std::isnan(h.sumSquares) ? 0.0 : h.sumSquares)
+    {
+        // An all-zero histogram has no edges with a count.
+        if (std::isnan(min))
+            min = 0.0;
+        if (std::isnan(max))
+            max = 0.0;
+    }
+};
+
+void appendLittleEndian(std::string& out, double value)
+{
+    const auto bits = std::bit_cast<std::uint64_t>(value);
+    for (int i = 0; i < 8; ++i)
+        out.push_back(char((bits >> (8 * i)) & 0xffu));
+}
+
+void fillHistogramProto(runlens::tb::HistogramProto* proto, const Histogram& histogram)
+{
+    const HistogramStatistics stats(histogram);
+    proto->set_min(stats.min);
+    proto->set_max(stats.max);
+    proto->set_num(stats.count);
+    proto->set_sum(stats.sum);
+    proto->set_sum_squares(stats.sumSquares);
+    // The format keeps right edges only; the first bucket's left edge is understood to be `min`.
+    proto->mutable_bucket_limit()->Reserve(int(histogram.buckets.size()));
+    proto->mutable_bucket()->Reserve(int(histogram.buckets.size()));
+    for (const HistogramBucket& bucket : histogram.buckets) {
+        proto->add_bucket_limit(bucket.right);
+        proto->add_bucket(bucket.count);
+    }
+}
+
+void fillHistogramTensor(runlens::tb::TensorProto* tensor, const Histogram& histogram)
+{
+    tensor->set_dtype(runlens::tb::DT_DOUBLE);
+    runlens::tb::TensorShapeProto* shape = tensor->mutable_tensor_shape();
+    shape->add_dim()->set_size(qint64(histogram.buckets.size()));
+    shape->add_dim()->set_size(3);
+    std::string content;
+    content.reserve(histogram.buckets.size() * 3 * sizeof(double));
+    for (const HistogramBucket& bucket : histogram.buckets) {
+        appendLittleEndian(content, bucket.left);
+        appendLittleEndian(content, bucket.right);
+        appendLittleEndian(content, bucket.count);
+    }
+    tensor->set_tensor_content(std::move(content));
+}
+
+void fillMindSporeHistogram(runlens::ms::Summary::Histogram* proto, const Histogram& histogram)
+{
+    const HistogramStatistics stats(histogram);
+    for (const HistogramBucket& bucket : histogram.buckets) {
+        runlens::ms::Summary::Histogram::Bucket* out = proto->add_buckets();
+        out->set_left(bucket.left);
+        out->set_width(bucket.right - bucket.left);
+        out->set_count(std::llround(bucket.count));
+    }
+    proto->set_nan_count(histogram.nanCount);
+    proto->set_pos_inf_count(histogram.posInfCount);
+    proto->set_neg_inf_count(histogram.negInfCount);
+    proto->set_max(stats.max);
+    proto->set_min(stats.min);
+    proto->set_sum(stats.sum);
+    proto->set_count(std::llround(stats.count));
+}
+
+/// Plugin metadata goes on a tag's first value in a file only, as TensorBoard's writers do.
+void attachMetadataOnce(QSet<QString>& tagsWithMetadata, const QString& tag, runlens::tb::Summary::Value* value,
+                        const char* plugin, runlens::tb::DataClass dataClass)
+{
+    if (tagsWithMetadata.contains(tag))
+        return;
+    tagsWithMetadata.insert(tag);
+    runlens::tb::SummaryMetadata* metadata = value->mutable_metadata();
+    metadata->mutable_plugin_data()->set_plugin_name(plugin);
+    metadata->set_data_class(dataClass);
+}
+
 } // namespace
 
 /// Reused messages, so that writing a record allocates nothing in the steady state.
@@ -36,6 +133,27 @@ struct EventFileWriter::Encoder
     runlens::tb::Event tbEvent;
     runlens::ms::Event msEvent;
     std::string bytes;
+
+    /// Starts a new summary event of each flavour at (step, wallTime).
+    runlens::tb::Summary* tensorBoardSummary(qint64 step, double wallTime)
+    {
+        tbEvent.Clear();
+        tbEvent.set_wall_time(wallTime);
+        tbEvent.set_step(step);
+        return tbEvent.mutable_summary();
+    }
+    runlens::ms::Summary* mindSporeSummary(qint64 step, double wallTime)
+    {
+        msEvent.Clear();
+        msEvent.set_wall_time(wallTime);
+        msEvent.set_step(step);
+        return msEvent.mutable_summary();
+    }
+    QByteArrayView serialize(const google::protobuf::MessageLite& event)
+    {
+        event.SerializeToString(&bytes);
+        return QByteArrayView(bytes.data(), qsizetype(bytes.size()));
+    }
 };
 
 EventFileWriter::EventFileWriter(SummaryFlavor flavor)
@@ -150,14 +268,12 @@ bool EventFileWriter::writeFileVersion(double wallTime, const QString& version)
         e.tbEvent.Clear();
         e.tbEvent.set_wall_time(wallTime);
         e.tbEvent.set_file_version(utf8(version));
-        e.tbEvent.SerializeToString(&e.bytes);
-    } else {
-        e.msEvent.Clear();
-        e.msEvent.set_wall_time(wallTime);
-        e.msEvent.set_version(utf8(version));
-        e.msEvent.SerializeToString(&e.bytes);
+        return appendRecord(e.serialize(e.tbEvent));
     }
-    return appendRecord(QByteArrayView(e.bytes.data(), qsizetype(e.bytes.size())));
+    e.msEvent.Clear();
+    e.msEvent.set_wall_time(wallTime);
+    e.msEvent.set_version(utf8(version));
+    return appendRecord(e.serialize(e.msEvent));
 }
 
 bool EventFileWriter::writeScalar(const QString& tag, qint64 step, double wallTime, double value)
@@ -170,31 +286,21 @@ bool EventFileWriter::writeScalars(qint64 step, double wallTime, std::span<const
 {
     Encoder& e = *m_encoder;
     if (m_flavor == SummaryFlavor::TensorBoard) {
-        runlens::tb::Event& event = e.tbEvent;
-        event.Clear();
-        event.set_wall_time(wallTime);
-        event.set_step(step);
-        runlens::tb::Summary* summary = event.mutable_summary();
+        runlens::tb::Summary* summary = e.tensorBoardSummary(step, wallTime);
         for (const NamedValue& named : values) {
             runlens::tb::Summary::Value* value = summary->add_value();
             value->set_tag(utf8(named.tag));
             value->set_simple_value(float(named.value));
         }
-        event.SerializeToString(&e.bytes);
-    } else {
-        runlens::ms::Event& event = e.msEvent;
-        event.Clear();
-        event.set_wall_time(wallTime);
-        event.set_step(step);
-        runlens::ms::Summary* summary = event.mutable_summary();
-        for (const NamedValue& named : values) {
-            runlens::ms::Summary::Value* value = summary->add_value();
-            value->set_tag(utf8(named.tag));
-            value->set_scalar_value(float(named.value));
-        }
-        event.SerializeToString(&e.bytes);
+        return appendRecord(e.serialize(e.tbEvent));
     }
-    return appendRecord(QByteArrayView(e.bytes.data(), qsizetype(e.bytes.size())));
+    runlens::ms::Summary* summary = e.mindSporeSummary(step, wallTime);
+    for (const NamedValue& named : values) {
+        runlens::ms::Summary::Value* value = summary->add_value();
+        value->set_tag(utf8(named.tag));
+        value->set_scalar_value(float(named.value));
+    }
+    return appendRecord(e.serialize(e.msEvent));
 }
 
 bool EventFileWriter::writeTensorScalar(const QString& tag, qint64 step, double wallTime, double value,
@@ -205,18 +311,9 @@ bool EventFileWriter::writeTensorScalar(const QString& tag, qint64 step, double 
         return false;
     }
     Encoder& e = *m_encoder;
-    runlens::tb::Event& event = e.tbEvent;
-    event.Clear();
-    event.set_wall_time(wallTime);
-    event.set_step(step);
-    runlens::tb::Summary::Value* summaryValue = event.mutable_summary()->add_value();
+    runlens::tb::Summary::Value* summaryValue = e.tensorBoardSummary(step, wallTime)->add_value();
     summaryValue->set_tag(utf8(tag));
-    if (!m_tagsWithMetadata.contains(tag)) {
-        m_tagsWithMetadata.insert(tag);
-        runlens::tb::SummaryMetadata* metadata = summaryValue->mutable_metadata();
-        metadata->mutable_plugin_data()->set_plugin_name("scalars");
-        metadata->set_data_class(runlens::tb::DATA_CLASS_SCALAR);
-    }
+    attachMetadataOnce(m_tagsWithMetadata, tag, summaryValue, "scalars", runlens::tb::DATA_CLASS_SCALAR);
     runlens::tb::TensorProto* tensor = summaryValue->mutable_tensor();
     tensor->set_dtype(runlens::tb::DT_FLOAT);
     tensor->mutable_tensor_shape(); // present and empty: rank 0
@@ -231,8 +328,41 @@ bool EventFileWriter::writeTensorScalar(const QString& tag, qint64 step, double 
     } else {
         tensor->add_float_val(number);
     }
-    event.SerializeToString(&e.bytes);
-    return appendRecord(QByteArrayView(e.bytes.data(), qsizetype(e.bytes.size())));
+    return appendRecord(e.serialize(e.tbEvent));
+}
+
+bool EventFileWriter::writeHistogram(const QString& tag, qint64 step, double wallTime, const Histogram& histogram,
+                                     HistogramEncoding encoding)
+{
+    const NamedHistogram one { tag, histogram };
+    return writeHistograms(step, wallTime, std::span<const NamedHistogram>(&one, 1), encoding);
+}
+
+bool EventFileWriter::writeHistograms(qint64 step, double wallTime, std::span<const NamedHistogram> values,
+                                      HistogramEncoding encoding)
+{
+    Encoder& e = *m_encoder;
+    if (m_flavor == SummaryFlavor::TensorBoard) {
+        runlens::tb::Summary* summary = e.tensorBoardSummary(step, wallTime);
+        for (const NamedHistogram& named : values) {
+            runlens::tb::Summary::Value* value = summary->add_value();
+            value->set_tag(utf8(named.tag));
+            if (encoding == HistogramEncoding::Proto) {
+                fillHistogramProto(value->mutable_histo(), named.histogram);
+            } else {
+                attachMetadataOnce(m_tagsWithMetadata, named.tag, value, "histograms", runlens::tb::DATA_CLASS_TENSOR);
+                fillHistogramTensor(value->mutable_tensor(), named.histogram);
+            }
+        }
+        return appendRecord(e.serialize(e.tbEvent));
+    }
+    runlens::ms::Summary* summary = e.mindSporeSummary(step, wallTime);
+    for (const NamedHistogram& named : values) {
+        runlens::ms::Summary::Value* value = summary->add_value();
+        value->set_tag(utf8(named.tag));
+        fillMindSporeHistogram(value->mutable_histogram(), named.histogram);
+    }
+    return appendRecord(e.serialize(e.msEvent));
 }
 
 double EventFileWriter::currentWallTime()

@@ -2,6 +2,8 @@
 
 #include "summaryflavor.h"
 
+#include "summary/summarydata.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QFile>
@@ -39,10 +41,22 @@ public:
         FloatVal, ///< one float_val entry
     };
 
+    /// How writeHistogram() stores a histogram in a TensorBoard file (MindSpore files have one way).
+    enum class HistogramEncoding {
+        Proto, ///< a HistogramProto in `histo` (torch, tensorboardX, TF1)
+        Tensor, ///< a `[k, 3]` DT_DOUBLE tensor of (left, right, count) rows (TF2 tf.summary.histogram)
+    };
+
     struct NamedValue
     {
         QString tag;
         double value = 0.0;
+    };
+
+    struct NamedHistogram
+    {
+        QString tag;
+        Histogram histogram;
     };
 
     explicit EventFileWriter(SummaryFlavor flavor = SummaryFlavor::TensorBoard);
@@ -70,6 +84,17 @@ public:
     /// value in this file only (as TensorBoard's writers do). TensorBoard flavour only.
     bool writeTensorScalar(const QString& tag, qint64 step, double wallTime, double value,
                            TensorEncoding encoding = TensorEncoding::Content);
+    /// One histogram event. TensorBoard flavour: a HistogramProto (bucket right edges and counts; min,
+    /// max, num, sum, sum_squares) or a TF2 tensor with `histograms` plugin metadata on the tag's first
+    /// value in this file. MindSpore flavour: a Histogram of (left, width, count) buckets with the NaN and
+    /// infinity counts. Statistics the histogram leaves unknown (NaN) are derived from its buckets where
+    /// they can be (count, min, max) and written as 0 otherwise (sum, sum of squares), as neither format
+    /// can say "unknown".
+    bool writeHistogram(const QString& tag, qint64 step, double wallTime, const Histogram& histogram,
+                        HistogramEncoding encoding = HistogramEncoding::Proto);
+    /// Several histograms in one event (a step's parameters, as MindSpore's and Keras' callbacks write).
+    bool writeHistograms(qint64 step, double wallTime, std::span<const NamedHistogram> values,
+                         HistogramEncoding encoding = HistogramEncoding::Proto);
     /// Frames and writes an already serialized event (or any payload, for tests).
     bool writeRecord(QByteArrayView payload);
     /// Writes raw bytes without framing (for tests that need damaged files).
