@@ -9,15 +9,15 @@
 
 namespace runlens {
 
-std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact)
+std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const summary::SummaryLimits& limits)
 {
     switch (artifact.kind) {
     case ArtifactKind::TensorBoardEvents:
-        return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::TensorBoard);
+        return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::TensorBoard, limits);
     case ArtifactKind::MindSporeSummary:
-        return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::MindSpore);
+        return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::MindSpore, limits);
     case ArtifactKind::VisualDlLog:
-        return std::make_unique<summary::VisualDlReader>(artifact.path);
+        return std::make_unique<summary::VisualDlReader>(artifact.path, limits);
     case ArtifactKind::MindSporeLineage:
         return std::make_unique<summary::LineageReader>(artifact.path);
     case ArtifactKind::ChromeTrace:

@@ -48,7 +48,8 @@ public:
     virtual ImportUpdate poll(const ImportControl& control) = 0;
 };
 
-/// The importer for an artifact's kind, or nullptr when this build does not read that kind.
-std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact);
+/// The importer for an artifact's kind, or nullptr when this build does not read that kind. Summary
+/// readers keep at most `limits` values per series beyond scalars.
+std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const summary::SummaryLimits& limits = {});
 
 } // namespace runlens

@@ -62,8 +62,13 @@ qint64 currentSize(const QString& path)
 } // namespace
 
 ImportSession::ImportSession(RunManifest manifest, QObject* parent)
+    : ImportSession(std::move(manifest), summary::SummaryLimits(), parent)
+{ }
+
+ImportSession::ImportSession(RunManifest manifest, const summary::SummaryLimits& limits, QObject* parent)
     : QObject(parent)
     , m_manifest(std::move(manifest))
+    , m_summaryLimits(limits)
     , m_states(m_manifest.artifacts.size())
     , m_cancel(std::make_shared<std::atomic_bool>(false))
 {
@@ -95,7 +100,7 @@ std::shared_ptr<ImportSession::Group> ImportSession::addToGroup(int index)
 {
     // Summary files of one run, in name order, form one group; each other artifact is its own group.
     const Artifact& artifact = m_manifest.artifacts[index];
-    auto importer = createImporter(artifact);
+    auto importer = createImporter(artifact, m_summaryLimits);
     if (!importer) {
         m_states[index].status = ImportStatus::Unsupported;
         return nullptr;

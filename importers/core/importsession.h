@@ -26,6 +26,8 @@ class ImportSession final : public QObject
     Q_OBJECT
 public:
     explicit ImportSession(RunManifest manifest, QObject* parent = nullptr);
+    /// Summary readers keep at most `limits` values per series beyond scalars.
+    ImportSession(RunManifest manifest, const summary::SummaryLimits& limits, QObject* parent = nullptr);
     ~ImportSession() override;
 
     const RunManifest& manifest() const { return m_manifest; }
@@ -36,6 +38,8 @@ public:
     /// Artifacts of these kinds are not read by start() but when importArtifact() asks (large inputs the
     /// user opens one at a time). Set before start().
     void setDeferredKinds(const QList<ArtifactKind>& kinds);
+    /// How many values per series beyond scalars the summary readers keep.
+    const summary::SummaryLimits& summaryLimits() const { return m_summaryLimits; }
     /// Starts reading in the background. Call once.
     void start();
     /// Reads a deferred artifact (or reads an artifact again if it changed) in the background.
@@ -94,6 +98,7 @@ private:
     void updateProgress();
 
     RunManifest m_manifest;
+    summary::SummaryLimits m_summaryLimits;
     std::vector<ArtifactState> m_states;
     std::vector<std::shared_ptr<Group>> m_groups;
     QHash<QString, std::shared_ptr<Group>> m_summaryGroups; ///< run -> the group of its summary files

@@ -225,6 +225,43 @@ QString scanReportText(const RunManifest& manifest)
     return out;
 }
 
+namespace {
+
+QJsonValue finiteOrNull(double value)
+{
+    return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonObject hparamsJson(const summary::HParams& h)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("values"), QJsonObject::fromVariantMap(h.values));
+    QJsonArray infos;
+    for (const summary::HParamInfo& info : h.hparamInfos) {
+        QJsonObject i;
+        i.insert(QStringLiteral("name"), info.name);
+        i.insert(QStringLiteral("type"), info.type);
+        if (!info.domainValues.isEmpty())
+            i.insert(QStringLiteral("domain"), QJsonArray::fromVariantList(info.domainValues));
+        if (!std::isnan(info.domainMin) || !std::isnan(info.domainMax))
+            i.insert(QStringLiteral("interval"),
+                     QJsonArray { finiteOrNull(info.domainMin), finiteOrNull(info.domainMax) });
+        infos.append(i);
+    }
+    o.insert(QStringLiteral("hparam_infos"), infos);
+    QJsonArray metrics;
+    for (const summary::MetricInfo& m : h.metricInfos)
+        metrics.append(QJsonObject { { QStringLiteral("tag"), m.tag }, { QStringLiteral("group"), m.group } });
+    o.insert(QStringLiteral("metrics"), metrics);
+    if (!h.status.isEmpty())
+        o.insert(QStringLiteral("status"), h.status);
+    if (!h.groupName.isEmpty())
+        o.insert(QStringLiteral("group"), h.groupName);
+    return o;
+}
+
+} // namespace
+
 QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<ArtifactState>& states)
 {
     QJsonObject root;
@@ -270,6 +307,20 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
         }
         if (state.lineage)
             o.insert(QStringLiteral("lineage"), QJsonObject::fromVariantMap(state.lineage->toVariantMap()));
+        // Histograms, images, texts, PR curves and summary tensors: the values kept per tag.
+        for (auto kind = state.summaryTags.cbegin(); kind != state.summaryTags.cend(); ++kind) {
+            QJsonObject tags;
+            for (auto it = kind->cbegin(); it != kind->cend(); ++it) {
+                QJsonObject t;
+                t.insert(QStringLiteral("count"), double(it->points));
+                t.insert(QStringLiteral("first_step"), double(it->firstStep));
+                t.insert(QStringLiteral("last_step"), double(it->lastStep));
+                tags.insert(it.key(), t);
+            }
+            o.insert(kind.key(), QJsonObject { { QStringLiteral("tags"), tags } });
+        }
+        if (state.hparams)
+            o.insert(QStringLiteral("hparams"), hparamsJson(*state.hparams));
         artifacts.append(o);
     }
     root.insert(QStringLiteral("artifacts"), artifacts);
@@ -358,6 +409,34 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                        .arg(it->firstStep)
                        .arg(it->lastStep)
                 + QLatin1Char('\n');
+        }
+        for (auto kind = state.summaryTags.cbegin(); kind != state.summaryTags.cend(); ++kind) {
+            for (auto it = kind->cbegin(); it != kind->cend(); ++it) {
+                out += QCoreApplication::translate("runlens::Report", "  %1 %2: %3 kept, steps %4..%5")
+                           .arg(kind.key(), it.key())
+                           .arg(it->points)
+                           .arg(it->firstStep)
+                           .arg(it->lastStep)
+                    + QLatin1Char('\n');
+            }
+        }
+        if (state.hparams) {
+            const QVariantMap values = state.hparams->values;
+            for (auto it = values.cbegin(); it != values.cend(); ++it)
+                out += QCoreApplication::translate("runlens::Report", "  hparam %1: %2")
+                           .arg(it.key(), it.value().toString())
+                    + QLatin1Char('\n');
+            QStringList metrics;
+            for (const summary::MetricInfo& m : state.hparams->metricInfos)
+                metrics << (m.group.isEmpty() ? m.tag : m.group + QLatin1Char('/') + m.tag);
+            if (!metrics.isEmpty())
+                out += QCoreApplication::translate("runlens::Report", "  hparams metrics: %1")
+                           .arg(metrics.join(QStringLiteral(", ")))
+                    + QLatin1Char('\n');
+            if (!state.hparams->status.isEmpty())
+                out += QCoreApplication::translate("runlens::Report", "  hparams session: %1")
+                           .arg(state.hparams->status)
+                    + QLatin1Char('\n');
         }
         for (const Diagnostic& d : state.diagnostics)
             out += QStringLiteral("  ") + severityId(d.severity) + QStringLiteral(": ") + d.toString()

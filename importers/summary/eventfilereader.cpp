@@ -5,12 +5,16 @@
 #include "recordreader.h"
 #include "summary/proto/ms_summary.pb.h"
 #include "summary/proto/tb_event.pb.h"
+#include "summaryvalues.h"
 #include "summarytr.h"
+#include "summary/reservoir.h"
 #include "taginterner.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QLoggingCategory>
+
+#include <variant>
 
 #include <algorithm>
 #include <array>
@@ -34,12 +38,22 @@ QString fromUtf8(const std::string& bytes)
 }
 
 /// Problems counted separately, so that one damaged region does not bury the others.
-enum class Problem { DataCrc, Undecodable, NanWallTime, BadScalarTensor, Count };
+enum class Problem { DataCrc, Undecodable, NanWallTime, BadScalarTensor, BadValue, Count };
 
 /// Each kind of problem is reported this often per file; further occurrences are only counted.
 constexpr int kMaxReportsPerProblem = 20;
 /// Cancellation and progress are checked every this many records.
 constexpr qint64 kRecordsPerCheck = 8192;
+
+/// The reservoir of one tag with values beyond scalars, and whether this poll added to it.
+struct TagSeries
+{
+    std::variant<std::monostate, Reservoir<Histogram>, Reservoir<SummaryImage>, Reservoir<SummaryText>,
+                 Reservoir<PrCurve>, Reservoir<SummaryTensor>>
+        reservoir;
+    qint64 preempted = 0;
+    bool touched = false;
+};
 
 struct TagState
 {
@@ -48,142 +62,10 @@ struct TagState
     bool hasMetadata = false; ///< metadata seen (writers attach it to the tag's first value only)
     bool scalarPlugin = false; ///< the metadata says its tensors are scalars
     bool metadataDelivered = false; ///< a batch carried the metadata already
-    bool badTensorReported = false;
+    bool badTensorReported = false; ///< a value of this tag could not be read (reported once per tag)
     int batch = -1; ///< index of this tag's TagPoints in the current update, or -1
+    std::unique_ptr<TagSeries> series; ///< for tags with values beyond scalars
 };
-
-float halfToFloat(std::uint16_t half)
-{
-    const std::uint32_t sign = std::uint32_t(half & 0x8000u) << 16;
-    const std::uint32_t exponent = (half >> 10) & 0x1fu;
-    const std::uint32_t mantissa = half & 0x3ffu;
-    if (exponent == 0) {
-        const float magnitude = std::ldexp(float(mantissa), -24);
-        return sign ? -magnitude : magnitude;
-    }
-    std::uint32_t bits;
-    if (exponent == 0x1fu)
-        bits = sign | 0x7f800000u | (mantissa << 13);
-    else
-        bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
-    return std::bit_cast<float>(bits);
-}
-
-float bfloat16ToFloat(std::uint16_t value)
-{
-    return std::bit_cast<float>(std::uint32_t(value) << 16);
-}
-
-template<typename T> T loadLittleEndian(const std::string& bytes)
-{
-    std::array<unsigned char, sizeof(T)> little;
-    std::memcpy(little.data(), bytes.data(), sizeof(T));
-    if constexpr (std::endian::native == std::endian::big)
-        std::reverse(little.begin(), little.end());
-    return std::bit_cast<T>(little);
-}
-
-/// The number a single-element numeric tensor holds, from tensor_content or the typed value field.
-bool tensorScalar(const runlens::tb::TensorProto& tensor, double* value)
-{
-    for (const auto& dim : tensor.tensor_shape().dim()) {
-        if (dim.size() != 1)
-            return false;
-    }
-    const std::string& content = tensor.tensor_content();
-    const bool packed = !content.empty();
-    auto fromContent = [&](auto sample) {
-        using T = decltype(sample);
-        if (content.size() != sizeof(T))
-            return false;
-        *value = double(loadLittleEndian<T>(content));
-        return true;
-    };
-    switch (tensor.dtype()) {
-    case runlens::tb::DT_FLOAT:
-        if (packed)
-            return fromContent(float());
-        if (tensor.float_val_size() < 1)
-            return false;
-        *value = tensor.float_val(0);
-        return true;
-    case runlens::tb::DT_DOUBLE:
-        if (packed)
-            return fromContent(double());
-        if (tensor.double_val_size() < 1)
-            return false;
-        *value = tensor.double_val(0);
-        return true;
-    case runlens::tb::DT_HALF:
-    case runlens::tb::DT_BFLOAT16: {
-        std::uint16_t bits = 0;
-        if (packed) {
-            if (content.size() != 2)
-                return false;
-            bits = loadLittleEndian<std::uint16_t>(content);
-        } else {
-            if (tensor.half_val_size() < 1)
-                return false;
-            bits = std::uint16_t(tensor.half_val(0) & 0xffff);
-        }
-        *value = tensor.dtype() == runlens::tb::DT_HALF ? halfToFloat(bits) : bfloat16ToFloat(bits);
-        return true;
-    }
-    case runlens::tb::DT_INT8:
-        if (packed)
-            return fromContent(std::int8_t());
-        [[fallthrough]];
-    case runlens::tb::DT_UINT8:
-        if (packed)
-            return fromContent(std::uint8_t());
-        [[fallthrough]];
-    case runlens::tb::DT_INT16:
-        if (packed)
-            return fromContent(std::int16_t());
-        [[fallthrough]];
-    case runlens::tb::DT_UINT16:
-        if (packed)
-            return fromContent(std::uint16_t());
-        [[fallthrough]];
-    case runlens::tb::DT_INT32:
-        if (packed)
-            return fromContent(std::int32_t());
-        if (tensor.int_val_size() < 1)
-            return false;
-        *value = tensor.int_val(0);
-        return true;
-    case runlens::tb::DT_INT64:
-        if (packed)
-            return fromContent(std::int64_t());
-        if (tensor.int64_val_size() < 1)
-            return false;
-        *value = double(tensor.int64_val(0));
-        return true;
-    case runlens::tb::DT_UINT32:
-        if (packed)
-            return fromContent(std::uint32_t());
-        if (tensor.uint32_val_size() < 1)
-            return false;
-        *value = tensor.uint32_val(0);
-        return true;
-    case runlens::tb::DT_UINT64:
-        if (packed)
-            return fromContent(std::uint64_t());
-        if (tensor.uint64_val_size() < 1)
-            return false;
-        *value = double(tensor.uint64_val(0));
-        return true;
-    case runlens::tb::DT_BOOL:
-        if (packed)
-            return fromContent(std::uint8_t());
-        if (tensor.bool_val_size() < 1)
-            return false;
-        *value = tensor.bool_val(0) ? 1.0 : 0.0;
-        return true;
-    default:
-        return false;
-    }
-}
 
 QString dtypeName(int dtype)
 {
@@ -195,10 +77,11 @@ QString dtypeName(int dtype)
 
 struct EventFileReader::Private
 {
-    Private(QString path, SummaryFlavor flavor)
+    Private(QString path, SummaryFlavor flavor, SummaryLimits limits)
         : path(std::move(path))
         , file(QFileInfo(this->path).absoluteFilePath())
         , flavor(flavor)
+        , limits(limits)
     { }
 
     void readRecords(RecordReader& reader, const ImportControl& control, ImportUpdate& update);
@@ -211,6 +94,13 @@ struct EventFileReader::Private
     int tagIndex(const std::string& bytes);
     void rememberMetadata(TagState& tag, const runlens::tb::SummaryMetadata& metadata);
     void addPoint(int tag, qint64 step, double wallTime, double value);
+    template<typename Item> void addSummary(int tag, Item item, int capacity);
+    void reportBadValue(TagState& tag, qint64 step, const QString& why);
+    [[gnu::noinline]] void decodeTensorBoardValue(int index, const runlens::tb::Summary::Value& value, qint64 step,
+                                                  double wallTime);
+    [[gnu::noinline]] void decodeMindSporeValue(int index, const runlens::ms::Summary::Value& value, qint64 step,
+                                                double wallTime);
+    void deliverSummaries(ImportUpdate& result);
     /// Adds a diagnostic unless this kind was reported often enough; `message()` is only called when needed.
     template<typename Message> void report(Problem problem, Severity severity, qint64 offset, Message&& message);
     void reportFatal(RecordStatus status, const RecordReader& reader);
@@ -220,6 +110,7 @@ struct EventFileReader::Private
     QString path;
     QString file; ///< absolute path for diagnostics
     SummaryFlavor flavor;
+    SummaryLimits limits;
     qint64 offset = 0;
     bool dead = false;
     bool hadProblems = false;
@@ -232,6 +123,9 @@ struct EventFileReader::Private
     TagInterner tagIndices;
     std::vector<TagState> tags; ///< by TagInterner index
     std::vector<int> touchedTags; ///< tags with a batch in the current update
+    std::vector<int> touchedSeries; ///< tags whose reservoir this poll added to
+    HParams hparams; ///< the hyper-parameters plugin data of this file so far
+    bool hparamsChanged = false;
 
     int reports[int(Problem::Count)] = {};
     qint64 unreported[int(Problem::Count)] = {};
@@ -348,7 +242,7 @@ void EventFileReader::Private::decodeTensorBoard()
             addPoint(index, step, wallTime, value.simple_value());
         } else if (value.has_tensor() && tag.scalarPlugin) {
             double number = 0.0;
-            if (tensorScalar(value.tensor(), &number)) {
+            if (values::tensorScalar(value.tensor(), &number)) {
                 addPoint(index, step, wallTime, number);
             } else if (!tag.badTensorReported) {
                 tag.badTensorReported = true;
@@ -362,8 +256,167 @@ void EventFileReader::Private::decodeTensorBoard()
                         .arg(value.tensor().tensor_shape().dim_size());
                 });
             }
+        } else if (value.has_histo() || value.has_image() || value.has_tensor() || value.has_metadata()) {
+            decodeTensorBoardValue(index, value, step, wallTime);
         }
     }
+}
+
+void EventFileReader::Private::decodeTensorBoardValue(int index, const runlens::tb::Summary::Value& value,
+                                                      qint64 step, double wallTime)
+{
+    TagState& tag = tags[std::size_t(index)];
+    const QString& plugin = tag.metadata.pluginName;
+    QString why;
+    if (value.has_histo()) {
+        Histogram h;
+        why = values::histogramFromProto(value.histo(), &h);
+        if (why.isEmpty()) {
+            h.step = step;
+            h.wallTime = wallTime;
+            addSummary(index, std::move(h), limits.histograms);
+        }
+    } else if (value.has_image()) {
+        SummaryImage image;
+        image.step = step;
+        image.wallTime = wallTime;
+        image.width = value.image().width();
+        image.height = value.image().height();
+        image.colorspace = value.image().colorspace();
+        const std::string& bytes = value.image().encoded_image_string();
+        image.encoded.append(QByteArray(bytes.data(), qsizetype(bytes.size())));
+        addSummary(index, std::move(image), limits.images);
+    } else if (plugin == QLatin1String("hparams")) {
+        // The plugin data is the value; writers attach it to every hparams value.
+        if (value.has_metadata()) {
+            why = values::hparamsFromPluginData(value.metadata().plugin_data().content(), &hparams);
+            hparamsChanged = hparamsChanged || why.isEmpty();
+        }
+    } else if (!value.has_tensor()) {
+        return;
+    } else if (plugin == QLatin1String("histograms")) {
+        Histogram h;
+        why = values::histogramFromTensor(value.tensor(), &h);
+        if (why.isEmpty()) {
+            h.step = step;
+            h.wallTime = wallTime;
+            addSummary(index, std::move(h), limits.histograms);
+        }
+    } else if (plugin == QLatin1String("images")) {
+        SummaryImage image;
+        why = values::imagesFromTensor(value.tensor(), &image);
+        if (why.isEmpty()) {
+            image.step = step;
+            image.wallTime = wallTime;
+            addSummary(index, std::move(image), limits.images);
+        }
+    } else if (plugin == QLatin1String("text")) {
+        SummaryText text;
+        why = values::textFromTensor(value.tensor(), &text);
+        if (why.isEmpty()) {
+            text.step = step;
+            text.wallTime = wallTime;
+            addSummary(index, std::move(text), limits.texts);
+        }
+    } else if (plugin == QLatin1String("pr_curves")) {
+        PrCurve curve;
+        why = values::prCurveFromTensor(value.tensor(), &curve);
+        if (why.isEmpty()) {
+            curve.step = step;
+            curve.wallTime = wallTime;
+            addSummary(index, std::move(curve), limits.prCurves);
+        }
+    } else if (plugin.isEmpty() && value.tensor().dtype() != runlens::tb::DT_STRING) {
+        // A tensor summary of no plugin (tf.summary.tensor_summary, TF2 tf.summary.write).
+        SummaryTensor t;
+        why = values::numericTensor(value.tensor(), &t.tensor);
+        if (why.isEmpty()) {
+            t.step = step;
+            t.wallTime = wallTime;
+            t.tensor.name = tag.name;
+            addSummary(index, std::move(t), limits.tensors);
+        }
+    }
+    if (!why.isEmpty())
+        reportBadValue(tag, step, why);
+}
+
+void EventFileReader::Private::reportBadValue(TagState& tag, qint64 step, const QString& why)
+{
+    if (tag.badTensorReported) {
+        hadProblems = true;
+        return;
+    }
+    tag.badTensorReported = true;
+    report(Problem::BadValue, Severity::Warning, recordOffset, [&] {
+        return SummaryTr::tr("The value of the tag \"%1\" at step %2 cannot be read: %3. Such values of this tag are "
+                             "skipped.")
+            .arg(tag.name)
+            .arg(step)
+            .arg(why);
+    });
+}
+
+template<typename Item> void EventFileReader::Private::addSummary(int index, Item item, int capacity)
+{
+    TagState& tag = tags[std::size_t(index)];
+    if (!tag.series) {
+        tag.series = std::make_unique<TagSeries>();
+        tag.series->reservoir.template emplace<Reservoir<Item>>(capacity);
+    }
+    auto* reservoir = std::get_if<Reservoir<Item>>(&tag.series->reservoir);
+    if (!reservoir) {
+        // A tag that changes kind midway (an image tag that gets a histogram) keeps its first kind.
+        reportBadValue(tag, item.step, SummaryTr::tr("this tag held another kind of value before"));
+        return;
+    }
+    tag.series->preempted += reservoir->add(std::move(item));
+    if (!tag.series->touched) {
+        tag.series->touched = true;
+        touchedSeries.push_back(index);
+    }
+}
+
+void EventFileReader::Private::deliverSummaries(ImportUpdate& result)
+{
+    if (touchedSeries.empty() && !hparamsChanged)
+        return;
+    auto batch = std::make_shared<SummaryBatch>();
+    for (const int index : touchedSeries) {
+        TagState& tag = tags[std::size_t(index)];
+        TagSeries& series = *tag.series;
+        series.touched = false;
+        std::visit(
+            [&](const auto& reservoir) {
+                using R = std::decay_t<decltype(reservoir)>;
+                if constexpr (!std::is_same_v<R, std::monostate>) {
+                    using Item = std::decay_t<decltype(reservoir.items().front())>;
+                    SummarySeries<Item> out;
+                    out.tag = tag.name;
+                    out.metadata = tag.metadata;
+                    out.items = reservoir.items();
+                    out.seen = reservoir.seen();
+                    out.preempted = series.preempted;
+                    if constexpr (std::is_same_v<Item, Histogram>)
+                        batch->histograms.push_back(std::move(out));
+                    else if constexpr (std::is_same_v<Item, SummaryImage>)
+                        batch->images.push_back(std::move(out));
+                    else if constexpr (std::is_same_v<Item, SummaryText>)
+                        batch->texts.push_back(std::move(out));
+                    else if constexpr (std::is_same_v<Item, PrCurve>)
+                        batch->prCurves.push_back(std::move(out));
+                    else
+                        batch->tensors.push_back(std::move(out));
+                }
+            },
+            series.reservoir);
+    }
+    touchedSeries.clear();
+    if (hparamsChanged) {
+        batch->hparams = hparams;
+        hparamsChanged = false;
+    }
+    result.summaries = std::move(batch);
 }
 
 void EventFileReader::Private::decodeMindSpore()
@@ -385,8 +438,11 @@ void EventFileReader::Private::decodeMindSpore()
     const qint64 step = event.step();
     const double wallTime = event.wall_time();
     for (const runlens::ms::Summary::Value& value : event.summary().value()) {
-        if (!value.has_scalar_value())
+        if (!value.has_scalar_value()) {
+            if (value.has_histogram() || value.has_image() || value.has_tensor())
+                decodeMindSporeValue(tagIndex(value.tag()), value, step, wallTime);
             continue;
+        }
         const int index = tagIndex(value.tag());
         TagState& tag = tags[std::size_t(index)];
         if (!tag.hasMetadata) {
@@ -395,6 +451,43 @@ void EventFileReader::Private::decodeMindSpore()
         }
         addPoint(index, step, wallTime, value.scalar_value());
     }
+}
+
+void EventFileReader::Private::decodeMindSporeValue(int index, const runlens::ms::Summary::Value& value, qint64 step,
+                                                    double wallTime)
+{
+    TagState& tag = tags[std::size_t(index)];
+    QString why;
+    if (value.has_histogram()) {
+        Histogram h;
+        why = values::histogramFromMindSpore(value.histogram(), &h);
+        if (why.isEmpty()) {
+            h.step = step;
+            h.wallTime = wallTime;
+            addSummary(index, std::move(h), limits.histograms);
+        }
+    } else if (value.has_image()) {
+        SummaryImage image;
+        image.step = step;
+        image.wallTime = wallTime;
+        image.width = value.image().width();
+        image.height = value.image().height();
+        image.colorspace = value.image().colorspace();
+        const std::string& bytes = value.image().encoded_image();
+        image.encoded.append(QByteArray(bytes.data(), qsizetype(bytes.size())));
+        addSummary(index, std::move(image), limits.images);
+    } else if (value.has_tensor()) {
+        SummaryTensor t;
+        why = values::mindSporeTensor(value.tensor(), &t.tensor);
+        if (why.isEmpty()) {
+            t.step = step;
+            t.wallTime = wallTime;
+            t.tensor.name = tag.name;
+            addSummary(index, std::move(t), limits.tensors);
+        }
+    }
+    if (!why.isEmpty())
+        reportBadValue(tag, step, why);
 }
 
 bool EventFileReader::Private::decode(const RecordReader::Record& record)
@@ -515,8 +608,8 @@ ImportStatus EventFileReader::Private::status() const
     return ImportStatus::Ok;
 }
 
-EventFileReader::EventFileReader(QString path, SummaryFlavor flavor)
-    : d(std::make_unique<Private>(std::move(path), flavor))
+EventFileReader::EventFileReader(QString path, SummaryFlavor flavor, SummaryLimits limits)
+    : d(std::make_unique<Private>(std::move(path), flavor, limits))
 { }
 
 EventFileReader::~EventFileReader() = default;
@@ -531,6 +624,7 @@ ImportUpdate EventFileReader::poll(const ImportControl& control)
     d->update = &result;
     pollRecordFile(d->path, d->file, d->offset, d->dead, d->hadProblems, result.diagnostics, [&](RecordReader& reader) {
         d->readRecords(reader, control, result);
+        d->deliverSummaries(result);
         // A canceled graph decode is retried by the next poll.
         if (d->graphs && result.status != ImportStatus::Canceled) {
             if (!d->graphs->deliver(result, control))
