@@ -208,6 +208,42 @@ private slots:
         QCOMPARE(loss[QStringLiteral("first_step")].toInt(), 7);
     }
 
+    void infoReportsSummaryValues()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        // The sample facts: 5 PR curves of one tag at steps 0..4, and an add_hparams session with 2
+        // metrics that ended successfully.
+        const Result pr
+            = run({ QStringLiteral("info"), samples + QStringLiteral("/summaries/tensorboard/torch2_pr_curve"),
+                    QStringLiteral("--json") });
+        QCOMPARE(pr.exitCode, 0);
+        const QJsonArray prArtifacts = QJsonDocument::fromJson(pr.out).object()[QStringLiteral("artifacts")].toArray();
+        QCOMPARE(prArtifacts.size(), 1);
+        const QJsonObject curves = prArtifacts[0][QStringLiteral("pr_curves")][QStringLiteral("tags")].toObject();
+        QCOMPARE(curves.size(), 1);
+        const QJsonObject curve = curves.begin().value().toObject();
+        QCOMPARE(curve[QStringLiteral("count")].toInt(), 5);
+        QCOMPARE(curve[QStringLiteral("first_step")].toInt(), 0);
+        QCOMPARE(curve[QStringLiteral("last_step")].toInt(), 4);
+
+        const Result hp
+            = run({ QStringLiteral("info"), samples + QStringLiteral("/summaries/tensorboard/torch2_hparams"),
+                    QStringLiteral("--json") });
+        QCOMPARE(hp.exitCode, 0);
+        QJsonObject hparams;
+        for (const QJsonValue a : QJsonDocument::fromJson(hp.out).object()[QStringLiteral("artifacts")].toArray()) {
+            if (a.toObject().contains(QStringLiteral("hparams")))
+                hparams = a[QStringLiteral("hparams")].toObject();
+        }
+        QCOMPARE(hparams[QStringLiteral("metrics")].toArray().size(), 2);
+        QCOMPARE(hparams[QStringLiteral("status")].toString(), QStringLiteral("success"));
+        QVERIFY(!hparams[QStringLiteral("values")].toObject().isEmpty());
+        // The text form lists them too.
+        const Result text
+            = run({ QStringLiteral("info"), samples + QStringLiteral("/summaries/tensorboard/torch2_pr_curve") });
+        QVERIFY2(text.out.contains("pr_curves Evaluations/PR_Curve: 5 kept, steps 0..4"), text.out.constData());
+    }
+
     void exportFormats_data()
     {
         QTest::addColumn<QString>("extension");
