@@ -1,0 +1,25 @@
+#pragma once
+
+#include "summary/summarydata.h"
+
+class QTextCursor;
+class QTextDocument;
+
+namespace runlens::images {
+
+/// Writes a text summary value at `cursor` the way TensorBoard's text dashboard shows it: a single text
+/// (rank 0) as Markdown, a rank-1 tensor as a bulleted list of Markdown items, a rank-2 tensor as a table
+/// with a Markdown cell per entry. Higher ranks are shown as a table of their last dimension.
+void appendSummaryText(QTextCursor& cursor, const summary::SummaryText& text);
+
+/// Replaces the document's content with one step's text.
+void renderSummaryText(QTextDocument* document, const summary::SummaryText& text);
+
+/// Replaces the document's content with every step of the series, newest first, each under a "Step N"
+/// heading, like TensorBoard's text dashboard.
+void renderAllSteps(QTextDocument* document, const summary::TextSeries& series);
+
+/// "text", "list of 3", "2 × 3 table" for the status line of a card.
+QString describeTextShape(const summary::SummaryText& text);
+
+} // namespace runlens::images
