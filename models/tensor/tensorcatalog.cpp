@@ -61,6 +61,13 @@ TensorCatalog::TensorCatalog(QList<TensorSeries> series, Diagnostics diagnostics
     }
 }
 
+TensorCatalog TensorCatalog::withSeries(QList<TensorSeries> more) const
+{
+    QList<TensorSeries> all = m_series;
+    all.append(std::move(more));
+    return TensorCatalog(std::move(all), m_diagnostics);
+}
+
 int TensorCatalog::tensorCount() const
 {
     int count = 0;

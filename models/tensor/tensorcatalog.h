@@ -87,6 +87,10 @@ public:
     /// Sorts each series' versions by step and the series by run, then name.
     explicit TensorCatalog(QList<TensorSeries> series, Diagnostics diagnostics = {});
 
+    /// A new catalog with this one's series and diagnostics plus `more` (tensors from summaries next to
+    /// those of files); this one is left as it is.
+    TensorCatalog withSeries(QList<TensorSeries> more) const;
+
     const QList<TensorSeries>& series() const { return m_series; }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
     bool isEmpty() const { return m_series.isEmpty(); }
