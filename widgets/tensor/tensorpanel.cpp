@@ -40,6 +40,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <cstdlib>
+
 namespace runlens::tensorview {
 
 namespace {
@@ -187,8 +189,9 @@ TensorPanel::TensorPanel(QWidget* parent)
 
     // Right: empty state, or the tensor.
     m_pages = new QStackedWidget(split);
-    m_empty = new QLabel(tr("No tensors. RunLens reads .npy, .npz and .safetensors files and MindSpore dump "
-                            "folders (rank_N/<net>/<graph>/<iteration>/); open a run folder that holds them."),
+    m_empty = new QLabel(tr("No tensors. RunLens reads .npy, .npz and .safetensors files, MindSpore dump "
+                            "folders (rank_N/<net>/<graph>/<iteration>/) and the tensors recorded in TensorBoard "
+                            "and MindSpore summaries; open a run folder that holds them."),
                          m_pages);
     m_empty->setObjectName(QStringLiteral("tensorEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
@@ -357,12 +360,89 @@ void TensorPanel::setStatsCache(TensorStatsCache* cache)
 
 void TensorPanel::setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog)
 {
+    m_fileCatalog = std::move(catalog);
+    applyCatalog(mergedCatalog(), false);
+}
+
+void TensorPanel::addSummaryTensors(const QString& run, const QString& source, const summary::SummaryBatch& batch)
+{
+    // Every poll of a summary file arrives here; only those carrying tensors change the list.
+    if (m_summaryTensors.update(run, source, batch))
+        applyCatalog(mergedCatalog(), true);
+}
+
+void TensorPanel::removeSummaryRun(const QString& run)
+{
+    if (m_summaryTensors.removeRun(run))
+        applyCatalog(mergedCatalog(), true);
+}
+
+void TensorPanel::clearSummaryTensors()
+{
+    if (m_summaryTensors.isEmpty())
+        return;
+    m_summaryTensors.clear();
+    applyCatalog(mergedCatalog(), true);
+}
+
+std::shared_ptr<const tensor::TensorCatalog> TensorPanel::mergedCatalog() const
+{
+    if (m_summaryTensors.isEmpty())
+        return m_fileCatalog;
+    if (!m_fileCatalog)
+        return std::make_shared<const tensor::TensorCatalog>(m_summaryTensors.series());
+    return std::make_shared<const tensor::TensorCatalog>(m_fileCatalog->withSeries(m_summaryTensors.series()));
+}
+
+namespace {
+
+QString seriesKey(const tensor::TensorSeries& s)
+{
+    return s.run + QLatin1Char('\n') + QString::number(s.rank) + QLatin1Char('\n') + s.name;
+}
+
+} // namespace
+
+void TensorPanel::applyCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog, bool keepShown)
+{
+    // What is shown, by name rather than by index: the new catalog may order its series differently.
+    QString shownKey;
+    QString shownLocation;
+    int shownStep = -1;
+    QString compareLocation;
+    QHash<QString, SliceControls::State> states;
+    if (keepShown && m_catalog) {
+        if (m_series >= 0 && m_tensor)
+            m_sliceStates.insert(m_series, m_slice->state());
+        for (auto it = m_sliceStates.cbegin(); it != m_sliceStates.cend(); ++it)
+            if (it.key() >= 0 && it.key() < m_catalog->series().size())
+                states.insert(seriesKey(m_catalog->series()[it.key()]), it.value());
+        if (const tensor::TensorInfo* info = currentInfo()) {
+            shownKey = seriesKey(m_catalog->series()[m_series]);
+            shownLocation = info->location();
+            shownStep = info->step;
+            compareLocation = m_compareWith->currentData().toString();
+        }
+    }
+
     m_catalog = std::move(catalog);
     m_sliceStates.clear();
+    int keptSeries = -1;
+    if (m_catalog) {
+        for (int i = 0; i < m_catalog->series().size(); ++i) {
+            const QString key = seriesKey(m_catalog->series()[i]);
+            const auto state = states.constFind(key);
+            if (state != states.constEnd())
+                m_sliceStates.insert(i, *state);
+            if (!shownKey.isEmpty() && key == shownKey)
+                keptSeries = i;
+        }
+    }
     m_series = m_version = -1;
-    m_tensor.reset();
-    ++m_openSerial;
-    m_listModel->setCatalog(m_catalog);
+    {
+        const QScopedValueRollback<bool> selecting(m_selecting, true);
+        m_listModel->setCatalog(m_catalog);
+    }
     m_list->setRootIsDecorated(m_listModel->isGrouped());
     if (m_listModel->isGrouped())
         m_list->expandAll();
@@ -372,14 +452,6 @@ void TensorPanel::setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalo
     m_list->resizeColumnToContents(tensor::TensorListModel::NameColumn);
     m_list->setColumnWidth(tensor::TensorListModel::NameColumn,
                            std::min(m_list->columnWidth(tensor::TensorListModel::NameColumn), 320));
-    m_slice->clear();
-    m_tableModel->setTensor({});
-    m_heatmap->setTensor({});
-    m_stats->clear();
-    m_compare->clear();
-    m_compareWith->clear();
-    m_header->clear();
-    m_message->setVisible(false);
     const bool empty = !m_catalog || m_catalog->isEmpty();
     m_pages->setCurrentIndex(empty ? 0 : 1);
     if (!empty) {
@@ -388,6 +460,50 @@ void TensorPanel::setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalo
             for (const tensor::TensorInfo& info : s.versions)
                 if (const auto stats = m_cache->find(info.location()))
                     m_listModel->setStatistics(info.location(), stats->nan + stats->posInf + stats->negInf > 0);
+    }
+
+    const auto [keptAt, keptVersion] = keptSeries >= 0 ? m_catalog->findLocation(shownLocation) : std::pair { -1, -1 };
+    if (keptSeries >= 0 && keptAt == keptSeries && m_tensor) {
+        // The shown tensor is still there (a summary grew by a step): keep it open, refresh around it.
+        m_series = keptSeries;
+        m_version = keptVersion;
+        {
+            const QScopedValueRollback<bool> selecting(m_selecting, true);
+            const QModelIndex row = m_filterModel->mapFromSource(m_listModel->indexOfSeries(m_series));
+            if (row.isValid())
+                m_list->setCurrentIndex(row);
+        }
+        updateStepControls();
+        updateHeader();
+        fillCompareChoices();
+        const int compareIndex = m_compareWith->findData(compareLocation);
+        if (compareIndex >= 0 && compareIndex != m_compareWith->currentIndex())
+            m_compareWith->setCurrentIndex(compareIndex); // updates the comparison
+        else if (viewMode() == ViewMode::Compare && m_compareWith->currentData().toString() != compareLocation)
+            updateCompare();
+        return;
+    }
+
+    m_tensor.reset();
+    ++m_openSerial;
+    m_slice->clear();
+    m_tableModel->setTensor({});
+    m_heatmap->setTensor({});
+    m_stats->clear();
+    m_compare->clear();
+    m_compareWith->clear();
+    m_header->clear();
+    m_message->setVisible(false);
+    if (keptSeries >= 0) {
+        // The shown step is gone (the summary's reservoir let it go): the nearest step of the same tensor.
+        const tensor::TensorSeries& s = m_catalog->series()[keptSeries];
+        int nearest = int(s.versions.size()) - 1;
+        for (int v = 0; v < s.versions.size(); ++v)
+            if (std::abs(qint64(s.versions[v].step) - shownStep)
+                < std::abs(qint64(s.versions[nearest].step) - shownStep))
+                nearest = v;
+        showSeries(keptSeries, nearest);
+    } else if (!empty) {
         showSeries(0, int(m_catalog->series().first().versions.size()) - 1);
     }
     updateStepControls();
@@ -611,7 +727,9 @@ void TensorPanel::updateHeader()
         type += tr(" · step %1").arg(info->step);
     lines << type.toHtmlEscaped();
     QString file = info->path;
-    if (!info->member.isEmpty())
+    if (tensor::SummaryTensorSet::isSummaryTensor(*info))
+        file = tr("summary file %1, tag %2").arg(info->path, tensor::SummaryTensorSet::tagOf(*info));
+    else if (!info->member.isEmpty())
         file = tr("%1, member %2").arg(info->path, info->member);
     lines << file.toHtmlEscaped();
     if (!info->note.isEmpty())

@@ -1,6 +1,8 @@
 #pragma once
 
+#include "summary/summarydata.h"
 #include "tensor/slicecontrols.h"
+#include "tensor/summarytensors.h"
 #include "tensor/tensorcatalog.h"
 
 #include <QHash>
@@ -44,6 +46,8 @@ class TensorTableView;
 /// to the whole tensor's, and a toolbar for precision, notation, colours, scale, zoom and export (CSV,
 /// PNG, .npy). Tensors are opened when chosen; sources that are not immediate (deflated archive members)
 /// open on a worker. The slice and chosen dimensions are remembered per series while the panel lives.
+/// Tensors recorded in summary files join the files' tensors in the list, one series per run and tag whose
+/// steps are the summary's steps (addSummaryTensors, fed with what the importers deliver per file).
 /// The panel shares the catalog read-only; it shows no dialogs: the application installs a file-name
 /// provider for exports.
 class TensorPanel final : public QWidget
@@ -60,8 +64,21 @@ public:
     explicit TensorPanel(QWidget* parent = nullptr);
     ~TensorPanel() override;
 
+    /// The tensors of the opened folder's files; summary tensors added before are kept.
     void setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog);
+    /// What the list shows: the files' catalog with the summary tensors' series merged in.
     const std::shared_ptr<const tensor::TensorCatalog>& catalog() const { return m_catalog; }
+    /// The catalog last given to setCatalog().
+    const std::shared_ptr<const tensor::TensorCatalog>& fileCatalog() const { return m_fileCatalog; }
+
+    /// Takes one poll of a summary file (`source`) of `run`, as ImportSession::summariesArrived delivers
+    /// it: its tensors replace what that file gave before for their tags; other kinds are ignored. The
+    /// shown tensor, its slice and the filter stay.
+    void addSummaryTensors(const QString& run, const QString& source, const runlens::summary::SummaryBatch& batch);
+    /// Forgets the summary tensors of one run, or of all (when a new folder is opened).
+    void removeSummaryRun(const QString& run);
+    void clearSummaryTensors();
+    const tensor::SummaryTensorSet& summaryTensors() const { return m_summaryTensors; }
     /// Shares a statistics cache (e.g. with `runlens info` or other panels); the panel has its own
     /// otherwise. Not owned.
     void setStatsCache(TensorStatsCache* cache);
@@ -131,6 +148,10 @@ signals:
     void nodeRequested(const QString& nodeKey);
 
 private:
+    /// Shows `catalog`; with `keepShown` the shown tensor (same run, name and location), the slices and
+    /// the comparison stay when the new catalog still has them.
+    void applyCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog, bool keepShown);
+    std::shared_ptr<const tensor::TensorCatalog> mergedCatalog() const;
     void showSeries(int series, int version);
     void openCurrent(bool keepSlice);
     void applyOpened(const tensor::TensorResult& result, bool keepSlice);
@@ -149,6 +170,8 @@ private:
     const tensor::TensorInfo* infoAt(const QString& location) const;
 
     std::shared_ptr<const tensor::TensorCatalog> m_catalog;
+    std::shared_ptr<const tensor::TensorCatalog> m_fileCatalog;
+    tensor::SummaryTensorSet m_summaryTensors;
     int m_series = -1;
     int m_version = -1;
     std::optional<tensor::Tensor> m_tensor;

@@ -4,6 +4,7 @@
 #include "tensor/heatmapview.h"
 #include "tensor/slicecontrols.h"
 #include "tensor/tensorcomparewidget.h"
+#include "tensor/tensorstatswidget.h"
 #include "tensor/tensorlistmodel.h"
 #include "tensor/tensortablemodel.h"
 
@@ -145,6 +146,57 @@ double cell(const TensorPanel& panel, int row, int column = 0)
     return model->data(model->index(row, column), tensorview::TensorTableModel::ValueRole).toDouble();
 }
 
+const QString kSummaryFile = QStringLiteral("/logs/run1/events.out.tfevents.1700000000.host");
+
+/// What the summary tensors of the tests hold at element (i, j) of step s: 0.01 s² + 10 i + j.
+double summaryValue(qint64 step, int i, int j)
+{
+    return 0.01 * double(step * step) + 10.0 * i + j;
+}
+
+/// One poll of a summary file: tag "layer1/w", float32 [3, 4] at each of `steps`; `shortAt` gets a shape
+/// its values do not cover.
+summary::SummaryBatch summaryBatch(std::initializer_list<qint64> steps, qint64 shortAt = -1)
+{
+    summary::TensorSeries series;
+    series.tag = QStringLiteral("layer1/w");
+    for (const qint64 step : steps) {
+        std::vector<std::byte> bytes(12 * sizeof(float));
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 4; ++j) {
+                const float v = float(summaryValue(step, i, j));
+                std::memcpy(bytes.data() + (i * 4 + j) * sizeof(float), &v, sizeof(float));
+            }
+        }
+        summary::SummaryTensor item;
+        item.step = step;
+        item.tensor.shape = step == shortAt ? std::vector<std::int64_t> { 3, 40 } : std::vector<std::int64_t> { 3, 4 };
+        item.tensor.strides = tensor::Tensor::contiguousStrides(item.tensor.shape, 4);
+        item.tensor.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+        series.items.push_back(item);
+    }
+    summary::SummaryBatch batch;
+    batch.tensors.push_back(series);
+    return batch;
+}
+
+QString summaryLocation(qint64 step)
+{
+    return kSummaryFile + QStringLiteral(":layer1/w@%1").arg(step);
+}
+
+/// Every cell of the shown [3, 4] slice against summaryValue() at `step`.
+bool tableHoldsStep(const TensorPanel& panel, qint64 step)
+{
+    if (panel.tableModel()->rowCount() != 3 || panel.tableModel()->columnCount() != 4)
+        return false;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 4; ++j)
+            if (cell(panel, i, j) != summaryValue(step, i, j))
+                return false;
+    return true;
+}
+
 } // namespace
 
 class TestTensorPanel : public QObject
@@ -166,6 +218,11 @@ private slots:
     void toolbarDrivesTableAndHeatmap();
     void nanBadgeOnceStatisticsAreKnown();
     void sampleRunDumps();
+    void summaryTensorsJoinTheList();
+    void summaryStepsCompareWithThePreviousOne();
+    void summaryPollsKeepTheShownTensor();
+    void summaryTensorsBeforeAndAfterFiles();
+    void summaryTensorTooShortNamesFileAndTag();
 };
 
 void TestTensorPanel::emptyState()
@@ -596,6 +653,193 @@ void TestTensorPanel::sampleRunDumps()
     QTest::keyClick(panel.stepSlider(), Qt::Key_Home);
     QVERIFY(panel.currentLocation().contains(QStringLiteral("step_0")));
     QCOMPARE(panel.tableModel()->rowCount(), rows);
+}
+
+void TestTensorPanel::summaryTensorsJoinTheList()
+{
+    TensorPanel panel;
+    panel.resize(1100, 700);
+    panel.show();
+    panel.setCatalog(catalog());
+    QTRY_VERIFY(panel.currentTensor().has_value());
+    const QString shown = panel.currentLocation();
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 0, 10, 20 }));
+    // Arriving summaries leave the shown tensor alone.
+    QCOMPARE(panel.currentLocation(), shown);
+    QCOMPARE(panel.fileCatalog()->series().size(), 4);
+    QCOMPARE(panel.catalog()->series().size(), 5);
+
+    // Grouped by run now: the files' tensors and run1's summary.
+    QVERIFY(panel.listModel()->isGrouped());
+    const int series = panel.catalog()->indexOf(QStringLiteral("layer1/w"), QStringLiteral("run1"));
+    QVERIFY(series >= 0);
+    const QModelIndex source = panel.listModel()->indexOfSeries(series);
+    QCOMPARE(source.siblingAtColumn(tensor::TensorListModel::KindColumn).data().toString(), QStringLiteral("summary"));
+    QCOMPARE(source.siblingAtColumn(tensor::TensorListModel::StepsColumn).data().toInt(), 3);
+    QCOMPARE(source.parent().data().toString(), QStringLiteral("run1"));
+
+    // Chosen in the list with the mouse: the last step.
+    const QModelIndex row = panel.filterModel()->mapFromSource(source);
+    panel.listView()->scrollTo(row);
+    QTest::mouseClick(panel.listView()->viewport(), Qt::LeftButton, {}, panel.listView()->visualRect(row).center());
+    QCOMPARE(panel.currentSeries(), series);
+    QCOMPARE(panel.currentLocation(), summaryLocation(20));
+    QVERIFY2(panel.headerLabel()->text().contains(QStringLiteral("summary file %1, tag layer1/w").arg(kSummaryFile)),
+             qPrintable(panel.headerLabel()->text()));
+    QVERIFY(panel.headerLabel()->text().contains(QStringLiteral("float32 [3, 4]")));
+    QVERIFY(tableHoldsStep(panel, 20));
+
+    // The step slider walks the summary's steps.
+    QVERIFY(panel.stepSlider()->isVisible());
+    QCOMPARE(panel.stepSlider()->maximum(), 2);
+    QCOMPARE(panel.stepSlider()->value(), 2);
+    panel.stepSlider()->setFocus();
+    QTest::keyClick(panel.stepSlider(), Qt::Key_Left);
+    QCOMPARE(panel.currentLocation(), summaryLocation(10));
+    QVERIFY(panel.stepLabel()->text().contains(QStringLiteral("step 10 (2 of 3)")));
+    QVERIFY(tableHoldsStep(panel, 10));
+    QTest::keyClick(panel.stepSlider(), Qt::Key_Home);
+    QVERIFY(tableHoldsStep(panel, 0));
+    QTest::keyClick(panel.stepSlider(), Qt::Key_End);
+    QVERIFY(tableHoldsStep(panel, 20));
+
+    // Whole-tensor statistics of step 20, against numpy: min 4, max 27, mean 15.5, std 8.241157.
+    QTRY_VERIFY(panel.statsWidget()->wholeStatistics().has_value());
+    const tensor::TensorStatistics stats = *panel.statsWidget()->wholeStatistics();
+    QCOMPARE(panel.statsWidget()->location(), summaryLocation(20));
+    QCOMPARE(stats.count, 12);
+    QCOMPARE(stats.min, 4.0);
+    QCOMPARE(stats.max, 27.0);
+    QCOMPARE(stats.mean, 15.5);
+    QVERIFY(qAbs(stats.std - 8.241157) < 1e-5);
+    QTRY_COMPARE(source.siblingAtColumn(tensor::TensorListModel::StatusColumn).data().toString(),
+                 QStringLiteral("finite"));
+
+    // The filter finds summary tensors by kind.
+    QTest::keyClicks(panel.filterEdit(), QStringLiteral("kind:summary"));
+    QCOMPARE(panel.filterModel()->rowCount(), 1);
+    QCOMPARE(panel.filterModel()->rowCount(panel.filterModel()->index(0, 0)), 1);
+
+    if (qEnvironmentVariableIsSet("RUNLENS_SCREENSHOTS"))
+        panel.grab().save(
+            QDir(qEnvironmentVariable("RUNLENS_SCREENSHOTS")).filePath(QStringLiteral("tensor-summary.png")));
+}
+
+void TestTensorPanel::summaryStepsCompareWithThePreviousOne()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 0, 10, 20 }));
+    QVERIFY(panel.showLocation(summaryLocation(20)));
+    panel.setViewMode(TensorPanel::ViewMode::Compare);
+    QCOMPARE(panel.compareCombo()->currentText(), QStringLiteral("step 10"));
+    QCOMPARE(panel.compareCombo()->currentData().toString(), summaryLocation(10));
+    // 0.01 (400 - 100) = 3 everywhere (numpy: max, mean and RMSE of |a - b| are 3).
+    QTRY_VERIFY(panel.compareWidget()->summaryText().contains(QStringLiteral("max |diff| 3 ")));
+    const QString text = panel.compareWidget()->summaryText();
+    QVERIFY2(text.contains(QStringLiteral("mean |diff| 3 ")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("RMSE 3 ")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("differing 12 of 12")), qPrintable(text));
+
+    // Step 10 against step 0: 1 everywhere.
+    panel.stepSlider()->setValue(1);
+    QCOMPARE(panel.currentLocation(), summaryLocation(10));
+    QCOMPARE(panel.compareCombo()->currentText(), QStringLiteral("step 0"));
+    QTRY_VERIFY2(panel.compareWidget()->summaryText().contains(QStringLiteral("max |diff| 1 ")),
+                 qPrintable(panel.compareWidget()->summaryText()));
+}
+
+void TestTensorPanel::summaryPollsKeepTheShownTensor()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 0, 10, 20 }));
+    QVERIFY(panel.showLocation(summaryLocation(10)));
+    QVERIFY(panel.sliceControls()->setExpression(QStringLiteral("[1:, ::2]")));
+    QCOMPARE(panel.tableModel()->rowCount(), 2);
+    QCOMPARE(cell(panel, 1, 1), summaryValue(10, 2, 2));
+    panel.setViewMode(TensorPanel::ViewMode::Compare);
+    panel.compareCombo()->setCurrentIndex(panel.compareCombo()->findData(summaryLocation(20)));
+    QSignalSpy located(&panel, &TensorPanel::currentLocationChanged);
+
+    // Other kinds of data from the same file change nothing.
+    const auto before = panel.catalog();
+    summary::SummaryBatch histograms;
+    histograms.histograms.push_back(summary::HistogramSeries { QStringLiteral("h"), {}, { summary::Histogram {} } });
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, histograms);
+    QCOMPARE(panel.catalog(), before);
+
+    // The run goes on: step 30 arrives; the shown step, its slice and the comparison stay.
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 0, 10, 20, 30 }));
+    QVERIFY(panel.catalog() != before);
+    QCOMPARE(panel.currentLocation(), summaryLocation(10));
+    QCOMPARE(located.size(), 0);
+    QCOMPARE(panel.sliceControls()->expression(), QStringLiteral("[1:, ::2]"));
+    QCOMPARE(cell(panel, 1, 1), summaryValue(10, 2, 2));
+    QCOMPARE(panel.stepSlider()->maximum(), 3);
+    QCOMPARE(panel.stepSlider()->value(), 1);
+    QCOMPARE(panel.compareCombo()->currentData().toString(), summaryLocation(20));
+    QVERIFY(panel.compareCombo()->findData(summaryLocation(30)) >= 0);
+    QCOMPARE(panel.listView()->currentIndex().data().toString(), QStringLiteral("layer1/w"));
+
+    // The reservoir let step 10 go: the nearest step is shown, with the same slice.
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 0, 20, 30 }));
+    QCOMPARE(panel.currentLocation(), summaryLocation(0));
+    QCOMPARE(panel.sliceControls()->expression(), QStringLiteral("[1:, ::2]"));
+    QCOMPARE(cell(panel, 1, 1), summaryValue(0, 2, 2));
+    QCOMPARE(panel.stepSlider()->maximum(), 2);
+}
+
+void TestTensorPanel::summaryTensorsBeforeAndAfterFiles()
+{
+    TensorPanel panel;
+    panel.show();
+    // A folder's summaries arrive before its tensor files are listed.
+    panel.setCatalog(nullptr);
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 5 }));
+    QVERIFY(!panel.emptyLabel()->isVisible());
+    QCOMPARE(panel.currentLocation(), summaryLocation(5));
+    QVERIFY(!panel.stepSlider()->isVisibleTo(&panel));
+    QVERIFY(tableHoldsStep(panel, 5));
+
+    panel.setCatalog(catalog());
+    QCOMPARE(panel.catalog()->series().size(), 5);
+    QVERIFY(panel.showLocation(summaryLocation(5)));
+    QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/fc1.weight.npy")));
+
+    // A second file of the run (a restart) adds its steps to the same series.
+    panel.addSummaryTensors(QStringLiteral("run1"), QStringLiteral("/logs/run1/events.out.tfevents.2"),
+                            summaryBatch({ 6 }));
+    const int series = panel.catalog()->indexOf(QStringLiteral("layer1/w"), QStringLiteral("run1"));
+    QCOMPARE(panel.catalog()->series()[series].steps(), (QList<int> { 5, 6 }));
+    QCOMPARE(panel.currentLocation(), QStringLiteral("/run/step_59/fc1.weight.npy"));
+
+    panel.removeSummaryRun(QStringLiteral("run1"));
+    QCOMPARE(panel.catalog(), panel.fileCatalog());
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 5 }));
+    panel.setCatalog(nullptr);
+    QCOMPARE(panel.catalog()->series().size(), 1);
+    QVERIFY(!panel.emptyLabel()->isVisible());
+    panel.clearSummaryTensors();
+    QVERIFY(!panel.catalog());
+    QVERIFY(panel.emptyLabel()->isVisible());
+    QVERIFY(panel.currentLocation().isEmpty());
+}
+
+void TestTensorPanel::summaryTensorTooShortNamesFileAndTag()
+{
+    TensorPanel panel;
+    panel.show();
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 0, 10 }, 10));
+    QVERIFY(panel.showLocation(summaryLocation(10)));
+    QVERIFY(panel.messageLabel()->isVisible());
+    QVERIFY2(panel.messageLabel()->text().contains(kSummaryFile), qPrintable(panel.messageLabel()->text()));
+    QVERIFY(panel.messageLabel()->text().contains(QStringLiteral("tag layer1/w, step 10")));
+    QVERIFY(!panel.currentTensor());
+    // The other step still opens.
+    panel.stepSlider()->setValue(0);
+    QVERIFY(!panel.messageLabel()->isVisible());
+    QVERIFY(tableHoldsStep(panel, 0));
 }
 
 QTEST_MAIN(TestTensorPanel)
