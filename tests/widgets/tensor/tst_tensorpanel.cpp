@@ -4,10 +4,11 @@
 #include "tensor/heatmapview.h"
 #include "tensor/slicecontrols.h"
 #include "tensor/tensorcomparewidget.h"
-#include "tensor/tensorstatswidget.h"
 #include "tensor/tensorlistmodel.h"
+#include "tensor/tensorstatswidget.h"
 #include "tensor/tensortablemodel.h"
 
+#include "core/importsession.h"
 #include "core/runscanner.h"
 #include "tensor/tensorcatalogbuilder.h"
 #include "testutils.h"
@@ -16,12 +17,17 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -223,6 +229,7 @@ private slots:
     void summaryPollsKeepTheShownTensor();
     void summaryTensorsBeforeAndAfterFiles();
     void summaryTensorTooShortNamesFileAndTag();
+    void summaryTensorsOfASampleRun();
 };
 
 void TestTensorPanel::emptyState()
@@ -840,6 +847,68 @@ void TestTensorPanel::summaryTensorTooShortNamesFileAndTag()
     panel.stepSlider()->setValue(0);
     QVERIFY(!panel.messageLabel()->isVisible());
     QVERIFY(tableHoldsStep(panel, 0));
+}
+
+void TestTensorPanel::summaryTensorsOfASampleRun()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    const QString folder = samples + QStringLiteral("/summaries/mindspore_generated/run_a");
+    const QString file = folder + QStringLiteral("/events.out.events.summary.1700000000.0.helperhost_MS");
+    if (!QFileInfo::exists(file))
+        QSKIP("the MindSpore generated summary sample is absent");
+    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    if (python.isEmpty())
+        QSKIP("python3 is not installed; no oracle for the sample values");
+    // What an independent wire-format decoder reads of the TensorSummary "fc3.bias".
+    QProcess oracle;
+    oracle.start(python, { QStringLiteral(RUNLENS_TEST_DATA_DIR "/summary/summary_sample_decode.py"), file });
+    QVERIFY(oracle.waitForFinished(120000) && oracle.exitCode() == 0);
+    const QJsonObject want = QJsonDocument::fromJson(oracle.readAllStandardOutput())
+                                 .object()
+                                 .value(QStringLiteral("tags"))
+                                 .toObject()
+                                 .value(QStringLiteral("fc3.bias"))
+                                 .toObject();
+    QCOMPARE(want.value(QStringLiteral("kind")).toString(), QStringLiteral("ms_tensor"));
+    const QJsonArray wantSteps = want.value(QStringLiteral("steps")).toArray();
+    const QJsonArray wantValues = want.value(QStringLiteral("values")).toArray();
+    QCOMPARE(wantSteps.size(), 4);
+
+    // Wired as the application wires it: every poll of a summary file goes to the panel.
+    TensorPanel panel;
+    panel.show();
+    const RunManifest manifest = RunScanner().scan(folder);
+    ImportSession session(manifest);
+    QObject::connect(&session, &ImportSession::summariesArrived, &panel, &TensorPanel::addSummaryTensors);
+    session.importBlocking();
+    QVERIFY(panel.catalog());
+    const int series = panel.catalog()->indexOf(QStringLiteral("fc3.bias"));
+    QVERIFY(series >= 0);
+    const tensor::TensorSeries& s = panel.catalog()->series()[series];
+    QCOMPARE(s.kind, QStringLiteral("summary"));
+    QList<int> steps;
+    for (const QJsonValue& step : wantSteps)
+        steps << step.toInt();
+    QCOMPARE(s.steps(), steps);
+    QVERIFY(panel.showLocation(s.versions.first().location()));
+    QVERIFY(panel.headerLabel()->text().contains(QStringLiteral("tag fc3.bias")));
+    QVERIFY(panel.headerLabel()->text().contains(QFileInfo(file).fileName()));
+    for (int v = 0; v < int(steps.size()); ++v) {
+        panel.setVersion(v);
+        QCOMPARE(panel.stepLabel()->text().left(QStringLiteral("step %1").arg(steps[v]).size()),
+                 QStringLiteral("step %1").arg(steps[v]));
+        const QJsonObject value = wantValues[v].toObject();
+        QCOMPARE(value.value(QStringLiteral("dims")).toArray(), (QJsonArray { 2, 5 }));
+        const QJsonArray data = value.value(QStringLiteral("float_data")).toArray();
+        QCOMPARE(panel.tableModel()->rowCount(), 2);
+        QCOMPARE(panel.tableModel()->columnCount(), 5);
+        for (int k = 0; k < 10; ++k)
+            QCOMPARE(cell(panel, k / 5, k % 5), data[k].toDouble());
+    }
+    // The last step against the one before.
+    panel.setViewMode(TensorPanel::ViewMode::Compare);
+    QCOMPARE(panel.compareCombo()->currentText(), QStringLiteral("step %1").arg(steps[2]));
+    QTRY_VERIFY(panel.compareWidget()->summaryText().contains(QStringLiteral("differing")));
 }
 
 QTEST_MAIN(TestTensorPanel)
