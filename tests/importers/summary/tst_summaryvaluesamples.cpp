@@ -7,6 +7,8 @@
 #include "testutils.h"
 
 #include <QCryptographicHash>
+#include <QDirIterator>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -64,6 +66,29 @@ template<typename Item> std::vector<qint64> steps(const SummarySeries<Item>& ser
     return out;
 }
 
+bool isSummaryFile(const QString& name)
+{
+    return name.contains(QLatin1String("tfevents")) || name.endsWith(QLatin1String("_MS"));
+}
+
+/// Steps of what the store keeps of a tag of `kind`.
+std::vector<qint64> keptSteps(const SummaryStore& store, SummaryKind kind, const QString& run, const QString& tag)
+{
+    switch (kind) {
+    case SummaryKind::Histograms:
+        return steps(store.histograms(run, tag));
+    case SummaryKind::Images:
+        return steps(store.images(run, tag));
+    case SummaryKind::Texts:
+        return steps(store.texts(run, tag));
+    case SummaryKind::PrCurves:
+        return steps(store.prCurves(run, tag));
+    case SummaryKind::Tensors:
+        return steps(store.tensors(run, tag));
+    }
+    return {};
+}
+
 QJsonArray values(const QJsonObject& tag)
 {
     return tag.value(QLatin1String("values")).toArray();
@@ -118,8 +143,8 @@ struct Imported
     int index = -1; ///< of the artifact of `file`
     QString run; ///< the run of that artifact
 
-    /// Reads `folder` and finds the artifact of its file `file`.
-    Imported(const QString& folder, const char* file)
+    /// Reads `folder` and finds the artifact of its file `file` (when given).
+    explicit Imported(const QString& folder, const char* file = nullptr)
         : manifest(RunScanner().scan(folder))
         , session(std::make_unique<ImportSession>(manifest))
     {
@@ -131,7 +156,7 @@ struct Imported
                              lineages.append({ run, lineage });
                          });
         session->importBlocking();
-        for (int i = 0; i < int(manifest.artifacts.size()); ++i) {
+        for (int i = 0; file && i < int(manifest.artifacts.size()); ++i) {
             if (manifest.artifacts[std::size_t(i)].path.endsWith(QLatin1String(file))) {
                 index = i;
                 run = manifest.artifacts[std::size_t(i)].run;
@@ -172,6 +197,85 @@ class TestSummaryValueSamples : public QObject
     Q_OBJECT
 
 private slots:
+    void everySummarySampleAgreesWithTheOracle()
+    {
+        RUNLENS_REQUIRE_SAMPLES(root);
+        REQUIRE_ORACLE();
+        QStringList folders;
+        QDirIterator it(root, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QFileInfo file(it.next());
+            if (isSummaryFile(file.fileName()) && !folders.contains(file.absolutePath()))
+                folders << file.absolutePath();
+        }
+        folders.sort();
+        QVERIFY(folders.size() >= 9);
+        const SummaryLimits limits;
+        const QMap<QString, QPair<SummaryKind, int>> kinds {
+            { QStringLiteral("histogram"), { SummaryKind::Histograms, limits.histograms } },
+            { QStringLiteral("ms_histogram"), { SummaryKind::Histograms, limits.histograms } },
+            { QStringLiteral("image"), { SummaryKind::Images, limits.images } },
+            { QStringLiteral("text"), { SummaryKind::Texts, limits.texts } },
+            { QStringLiteral("pr_curve"), { SummaryKind::PrCurves, limits.prCurves } },
+            { QStringLiteral("tensor"), { SummaryKind::Tensors, limits.tensors } },
+            { QStringLiteral("ms_tensor"), { SummaryKind::Tensors, limits.tensors } },
+        };
+        qint64 scalarPoints = 0;
+        int files = 0;
+        for (const QString& folder : std::as_const(folders)) {
+            const Imported imported(folder);
+            // run -> kind -> tags the oracle finds in the run's files
+            QMap<QString, QMap<SummaryKind, QStringList>> expectedTags;
+            for (const Artifact& artifact : imported.manifest.artifacts) {
+                if (!isSummaryFile(QFileInfo(artifact.path).fileName()))
+                    continue;
+                ++files;
+                const QJsonObject tags = oracle(artifact.path);
+                for (auto tag = tags.constBegin(); tag != tags.constEnd(); ++tag) {
+                    const QJsonObject want = tag.value().toObject();
+                    const QString kind = want.value(QLatin1String("kind")).toString();
+                    const QByteArray context = (artifact.path + QLatin1Char(' ') + tag.key()).toUtf8();
+                    if (kind == QLatin1String("scalar")) {
+                        const ScalarSeries* series = imported.scalars.series(artifact.run, tag.key());
+                        QVERIFY2(series, context.constData());
+                        const std::vector<double> wantValues = numbers(want.value(QLatin1String("values")));
+                        QVERIFY2(series->points.size() == wantValues.size(), context.constData());
+                        for (std::size_t i = 0; i < wantValues.size(); ++i) {
+                            QVERIFY2(series->points[i].step == steps(want)[i], context.constData());
+                            QVERIFY2(series->points[i].value == wantValues[i], context.constData());
+                        }
+                        scalarPoints += qint64(wantValues.size());
+                    } else if (kinds.contains(kind)) {
+                        const auto [summaryKind, limit] = kinds.value(kind);
+                        expectedTags[artifact.run][summaryKind] << tag.key();
+                        const std::vector<qint64> wantSteps = steps(want);
+                        const std::vector<qint64> got
+                            = keptSteps(imported.summaries, summaryKind, artifact.run, tag.key());
+                        if (qsizetype(wantSteps.size()) <= limit) {
+                            QVERIFY2(got == wantSteps, context.constData());
+                        } else {
+                            QVERIFY2(qsizetype(got.size()) == limit && got.back() == wantSteps.back(),
+                                     context.constData());
+                        }
+                    } else if (kind == QLatin1String("hparams")) {
+                        QVERIFY2(!imported.summaries.hparams(artifact.run).isEmpty(), context.constData());
+                    }
+                }
+            }
+            // Nothing beyond what the oracle finds.
+            for (const QString& run : imported.manifest.runs()) {
+                for (const auto& [kind, _] : kinds) {
+                    QStringList want = expectedTags.value(run).value(kind);
+                    want.sort();
+                    want.removeDuplicates();
+                    QCOMPARE(imported.summaries.tags(kind, run), want);
+                }
+            }
+        }
+        QVERIFY(files >= 13);
+        QVERIFY(scalarPoints > 11715); // the sb3 sample alone holds that many
+    }
+
     void torch2Images()
     {
         RUNLENS_REQUIRE_SAMPLES(root);
