@@ -14,6 +14,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -34,6 +35,7 @@
 #include <QStandardPaths>
 #include <QStringList>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -48,6 +50,8 @@ namespace {
 
 /// Other tensors offered for comparison besides the series' own steps.
 constexpr int kMaxCompareChoices = 200;
+/// Showing a catalog that took longer than this makes the next summary polls wait and arrive together.
+constexpr qint64 kImmediateRebuildMs = 40;
 
 QString safeFileName(QString name)
 {
@@ -112,6 +116,9 @@ TensorPanel::TensorPanel(QWidget* parent)
     m_filterModel = new tensor::TensorFilterModel(this);
     m_filterModel->setSourceModel(m_listModel);
     m_ownCache = new TensorStatsCache(this);
+    m_summaryTimer = new QTimer(this);
+    m_summaryTimer->setSingleShot(true);
+    connect(m_summaryTimer, &QTimer::timeout, this, &TensorPanel::rebuildWithSummaries);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -361,20 +368,24 @@ void TensorPanel::setStatsCache(TensorStatsCache* cache)
 void TensorPanel::setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog)
 {
     m_fileCatalog = std::move(catalog);
+    m_summaryTimer->stop(); // the summaries gathered so far are shown with the files
+    QElapsedTimer clock;
+    clock.start();
     applyCatalog(mergedCatalog(), false);
+    m_rebuildMs = clock.elapsed();
 }
 
 void TensorPanel::addSummaryTensors(const QString& run, const QString& source, const summary::SummaryBatch& batch)
 {
     // Every poll of a summary file arrives here; only those carrying tensors change the list.
     if (m_summaryTensors.update(run, source, batch))
-        applyCatalog(mergedCatalog(), true);
+        scheduleSummaryRebuild();
 }
 
 void TensorPanel::removeSummaryRun(const QString& run)
 {
     if (m_summaryTensors.removeRun(run))
-        applyCatalog(mergedCatalog(), true);
+        rebuildWithSummaries();
 }
 
 void TensorPanel::clearSummaryTensors()
@@ -382,7 +393,34 @@ void TensorPanel::clearSummaryTensors()
     if (m_summaryTensors.isEmpty())
         return;
     m_summaryTensors.clear();
+    rebuildWithSummaries();
+}
+
+bool TensorPanel::hasPendingSummaryTensors() const
+{
+    return m_summaryTimer->isActive();
+}
+
+void TensorPanel::scheduleSummaryRebuild()
+{
+    if (m_summaryTimer->isActive())
+        return;
+    if (m_rebuildMs <= kImmediateRebuildMs) {
+        rebuildWithSummaries();
+        return;
+    }
+    // A live run polls its files every few seconds; a large list is rebuilt at most every few times
+    // its cost, so the window stays responsive.
+    m_summaryTimer->start(int(std::clamp<qint64>(4 * m_rebuildMs, 250, 3000)));
+}
+
+void TensorPanel::rebuildWithSummaries()
+{
+    m_summaryTimer->stop();
+    QElapsedTimer clock;
+    clock.start();
     applyCatalog(mergedCatalog(), true);
+    m_rebuildMs = clock.elapsed();
 }
 
 std::shared_ptr<const tensor::TensorCatalog> TensorPanel::mergedCatalog() const

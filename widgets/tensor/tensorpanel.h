@@ -23,6 +23,7 @@ class QSpinBox;
 class QStackedWidget;
 class QTabWidget;
 class QToolButton;
+class QTimer;
 class QTreeView;
 
 namespace runlens::tensor {
@@ -73,12 +74,15 @@ public:
 
     /// Takes one poll of a summary file (`source`) of `run`, as ImportSession::summariesArrived delivers
     /// it: its tensors replace what that file gave before for their tags; other kinds are ignored. The
-    /// shown tensor, its slice and the filter stay.
+    /// shown tensor, its slice and the filter stay. The list follows at once while rebuilding it is quick;
+    /// when it is not (a folder of thousands of dumps), polls arriving close together are gathered and
+    /// shown a moment later (hasPendingSummaryTensors() until then).
     void addSummaryTensors(const QString& run, const QString& source, const runlens::summary::SummaryBatch& batch);
     /// Forgets the summary tensors of one run, or of all (when a new folder is opened).
     void removeSummaryRun(const QString& run);
     void clearSummaryTensors();
     const tensor::SummaryTensorSet& summaryTensors() const { return m_summaryTensors; }
+    bool hasPendingSummaryTensors() const;
     /// Shares a statistics cache (e.g. with `runlens info` or other panels); the panel has its own
     /// otherwise. Not owned.
     void setStatsCache(TensorStatsCache* cache);
@@ -152,6 +156,9 @@ private:
     /// the comparison stay when the new catalog still has them.
     void applyCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog, bool keepShown);
     std::shared_ptr<const tensor::TensorCatalog> mergedCatalog() const;
+    /// Shows the merged catalog now, or soon when the last rebuild took long.
+    void scheduleSummaryRebuild();
+    void rebuildWithSummaries();
     void showSeries(int series, int version);
     void openCurrent(bool keepSlice);
     void applyOpened(const tensor::TensorResult& result, bool keepSlice);
@@ -172,6 +179,8 @@ private:
     std::shared_ptr<const tensor::TensorCatalog> m_catalog;
     std::shared_ptr<const tensor::TensorCatalog> m_fileCatalog;
     tensor::SummaryTensorSet m_summaryTensors;
+    QTimer* m_summaryTimer = nullptr;
+    qint64 m_rebuildMs = 0; ///< what showing the last catalog cost on the GUI thread
     int m_series = -1;
     int m_version = -1;
     std::optional<tensor::Tensor> m_tensor;

@@ -230,6 +230,7 @@ private slots:
     void summaryTensorsBeforeAndAfterFiles();
     void summaryTensorTooShortNamesFileAndTag();
     void summaryTensorsOfASampleRun();
+    void summaryPollsBesideManyFiles();
 };
 
 void TestTensorPanel::emptyState()
@@ -909,6 +910,35 @@ void TestTensorPanel::summaryTensorsOfASampleRun()
     panel.setViewMode(TensorPanel::ViewMode::Compare);
     QCOMPARE(panel.compareCombo()->currentText(), QStringLiteral("step %1").arg(steps[2]));
     QTRY_VERIFY(panel.compareWidget()->summaryText().contains(QStringLiteral("differing")));
+}
+
+void TestTensorPanel::summaryPollsBesideManyFiles()
+{
+    // A folder of many dumps: polls may be gathered, but every one of them reaches the list.
+    QList<tensor::TensorSeries> files;
+    for (int i = 0; i < 20000; ++i) {
+        tensor::TensorSeries s;
+        s.name = QStringLiteral("layer%1.weight").arg(i);
+        s.run = QStringLiteral("dumps");
+        s.versions << version(QStringLiteral("/run/dumps/layer%1.weight.npy").arg(i), 0, { 3, 4 }, float(i));
+        files << s;
+    }
+    TensorPanel panel;
+    panel.show();
+    panel.setCatalog(std::make_shared<const tensor::TensorCatalog>(files));
+    const QString shown = panel.currentLocation();
+    QVERIFY(!shown.isEmpty());
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 0 }));
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 0, 10 }));
+    panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 0, 10, 20 }));
+    QTRY_VERIFY(!panel.hasPendingSummaryTensors());
+    const int series = panel.catalog()->indexOf(QStringLiteral("layer1/w"), QStringLiteral("run1"));
+    QVERIFY(series >= 0);
+    QCOMPARE(panel.catalog()->series()[series].steps(), (QList<int> { 0, 10, 20 }));
+    QCOMPARE(panel.catalog()->series().size(), 20001);
+    QCOMPARE(panel.currentLocation(), shown);
+    QVERIFY(panel.showLocation(summaryLocation(20)));
+    QVERIFY(tableHoldsStep(panel, 20));
 }
 
 QTEST_MAIN(TestTensorPanel)
