@@ -323,6 +323,12 @@ void ScalarsPanel::rebuildStructure()
         }
         pointCounts << n;
     }
+    if (!m_visibleRunsFilter.isEmpty()) {
+        for (const QString& run : runs) {
+            if (!previousRuns.contains(run))
+                setRunVisible(run, m_visibleRunsFilter.contains(run));
+        }
+    }
     m_runModel->setRuns(runs, colorIndices, pointCounts);
 
     QMap<QString, QStringList> groups;
@@ -650,6 +656,13 @@ void ScalarsPanel::setRunVisible(const QString& run, bool visible)
 bool ScalarsPanel::isRunVisible(const QString& run) const
 {
     return m_runModel->isRunVisible(run);
+}
+
+void ScalarsPanel::setVisibleRuns(const QStringList& runs)
+{
+    m_visibleRunsFilter = runs;
+    for (const QString& run : m_runModel->runs())
+        setRunVisible(run, runs.isEmpty() || runs.contains(run));
 }
 
 QStringList ScalarsPanel::visibleTags() const

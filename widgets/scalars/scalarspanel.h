@@ -61,6 +61,10 @@ public:
     bool ignoreOutliers() const { return m_options.ignoreOutliers; }
     void setRunVisible(const QString& run, bool visible);
     bool isRunVisible(const QString& run) const;
+    /// Shows only these runs in every chart (an empty list shows every run), as the Compare runs panel's
+    /// selection asks; runs that appear later follow the same rule until the next call.
+    void setVisibleRuns(const QStringList& runs);
+    QStringList visibleRunsFilter() const { return m_visibleRunsFilter; }
     /// The options every chart is drawn with (also what a command-line export should use).
     ScalarChartOptions chartOptions() const { return m_options; }
 
@@ -141,6 +145,7 @@ private:
     QHash<QString, ScalarChart*> m_charts;
     QHash<QString, QWidget*> m_placeholders; ///< tags in a section whose chart is not created yet
     QSet<QString> m_collapsedGroups;
+    QStringList m_visibleRunsFilter; ///< runs to show, from setVisibleRuns; empty = no restriction
     QSet<QString> m_pendingTags;
     bool m_structurePending = false;
     ChartExportMenu::FileNameProvider m_fileNameProvider;

@@ -1,3 +1,4 @@
+#include "models/summary/comparisontestdata.h"
 #include "scalars/scalarstore.h"
 #include "summary/runcomparison.h"
 #include "summary/summarystore.h"
@@ -12,20 +13,9 @@
 using namespace runlens;
 using namespace runlens::summary;
 
+using namespace runlens::test::comparison;
+
 namespace {
-
-using Points = std::vector<std::pair<qint64, double>>;
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-TagPoints tagPoints(const QString& tag, const Points& points)
-{
-    TagPoints tp;
-    tp.tag = tag;
-    for (const auto& [step, value] : points)
-        tp.points.push_back(ScalarPoint { step, 1000.0 + double(step), value });
-    return tp;
-}
 
 // The expected summary of a point list, written without the model's code: the last point, and the first
 // point holding the extreme finite value.
@@ -48,77 +38,6 @@ Expected expected(const Points& points, bool minimize)
         }
     }
     return e;
-}
-
-const Points kLossA { { 0, 2.0 }, { 1, 1.5 }, { 2, 0.7 }, { 3, 0.9 } };
-const Points kAccA { { 0, 0.5 }, { 1, 0.8 }, { 2, 0.75 } };
-const Points kLossB { { 0, 3.0 }, { 5, 0.4 }, { 10, 0.6 } };
-const Points kAccB { { 0, 0.6 }, { 10, 0.9 } };
-const Points kLossC { { 0, 1.0 }, { 1, kNaN }, { 2, 0.8 }, { 3, kNaN } };
-const Points kValAccA { { 0, 0.55 }, { 3, 0.85 }, { 6, 0.8 } };
-
-HParams hparams(double lr, const QString& optimizer, qint64 layers)
-{
-    HParams h;
-    HParamInfo lrInfo;
-    lrInfo.name = QStringLiteral("lr");
-    lrInfo.displayName = QStringLiteral("Learning rate");
-    HParamInfo optInfo;
-    optInfo.name = QStringLiteral("optimizer");
-    h.hparamInfos << lrInfo << optInfo;
-    MetricInfo acc;
-    acc.tag = QStringLiteral("accuracy");
-    MetricInfo valAcc;
-    valAcc.tag = QStringLiteral("val/acc");
-    valAcc.group = QStringLiteral("validation");
-    h.metricInfos << acc << valAcc;
-    h.values.insert(QStringLiteral("lr"), lr);
-    h.values.insert(QStringLiteral("optimizer"), optimizer);
-    h.values.insert(QStringLiteral("layers"), double(layers));
-    return h;
-}
-
-RunLineage lineageC()
-{
-    RunLineage l;
-    RunLineage::Train t;
-    t.optimizer = QStringLiteral("Momentum");
-    t.learningRate = 0.05;
-    t.batchSize = 32;
-    t.epoch = 10;
-    t.lossFunction = QStringLiteral("SoftmaxCrossEntropyWithLogits");
-    t.trainDatasetPath = QStringLiteral("/data/mnist/train");
-    t.trainDatasetSize = 60000;
-    t.network = QStringLiteral("LeNet5");
-    t.deviceNum = 8;
-    l.train = t;
-    RunLineage::Evaluation e;
-    e.metrics.insert(QStringLiteral("accuracy"), 0.97);
-    l.evaluation = e;
-    l.userDefined = QMap<QString, QVariant> { { QStringLiteral("note"), QStringLiteral("baseline") } };
-    return l;
-}
-
-void fill(ScalarStore& scalars, SummaryStore& summaries)
-{
-    scalars.append(QStringLiteral("a"),
-                   { tagPoints(QStringLiteral("train/loss"), kLossA), tagPoints(QStringLiteral("accuracy"), kAccA) });
-    scalars.append(QStringLiteral("a/validation"), { tagPoints(QStringLiteral("val/acc"), kValAccA) });
-    scalars.append(QStringLiteral("b"),
-                   { tagPoints(QStringLiteral("train/loss"), kLossB), tagPoints(QStringLiteral("accuracy"), kAccB) });
-    scalars.append(QStringLiteral("c"), { tagPoints(QStringLiteral("train/loss"), kLossC) });
-
-    SummaryBatch a;
-    a.hparams = hparams(0.01, QStringLiteral("adam"), 10);
-    summaries.update(QStringLiteral("a"), QStringLiteral("a/events.0"), a);
-    SummaryBatch b;
-    b.hparams = hparams(0.1, QStringLiteral("sgd"), 2);
-    b.hparams->status = QStringLiteral("success");
-    summaries.update(QStringLiteral("b"), QStringLiteral("b/events.0"), b);
-    SummaryBatch d;
-    d.hparams = hparams(0.001, QStringLiteral("adamw"), 100);
-    summaries.update(QStringLiteral("d"), QStringLiteral("d/events.0"), d);
-    summaries.setLineage(QStringLiteral("c"), lineageC());
 }
 
 } // namespace
@@ -161,10 +80,10 @@ void TestRunComparison::rowsAndColumns()
     QVERIFY(!model.column(2).numeric);
     QVERIFY(model.column(3).numeric);
     QVERIFY(model.columnOf(QStringLiteral("status")) > 0);
-    for (const QString& tag : { "train/loss", "accuracy", "val/acc" }) {
-        QVERIFY2(model.columnOf(QStringLiteral("final/") + tag) > 0, qPrintable(tag));
-        QVERIFY2(model.columnOf(QStringLiteral("best/") + tag) > 0, qPrintable(tag));
-        QVERIFY2(model.columnOf(QStringLiteral("beststep/") + tag) > 0, qPrintable(tag));
+    for (const char* tag : { "train/loss", "accuracy", "val/acc" }) {
+        QVERIFY2(model.columnOf(QStringLiteral("final/") + tag) > 0, tag);
+        QVERIFY2(model.columnOf(QStringLiteral("best/") + tag) > 0, tag);
+        QVERIFY2(model.columnOf(QStringLiteral("beststep/") + tag) > 0, tag);
     }
     QCOMPARE(model.headerData(1, Qt::Horizontal, RunComparison::ColumnKeyRole).toString(), QStringLiteral("hparam/lr"));
     const int status = model.columnOf(QStringLiteral("status"));
