@@ -1,0 +1,606 @@
+#include "common/chartexporter.h"
+#include "core/importsession.h"
+#include "core/runscanner.h"
+#include "prcurves/prcurvechart.h"
+#include "prcurves/prcurvedata.h"
+#include "prcurves/prcurvespanel.h"
+#include "summary/summarystore.h"
+#include "testutils.h"
+
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+
+using namespace runlens;
+using namespace runlens::prcurves;
+
+namespace {
+
+/// A classifier's scores and labels, from which the test computes a `[6, N]` curve the way the writers
+/// do: a sample counts as predicted positive at threshold t when its score is >= t; the writers store 0
+/// as precision where nothing is predicted positive.
+struct Sample
+{
+    double score;
+    bool positive;
+};
+
+summary::PrCurve makeCurve(qint64 step, const std::vector<Sample>& samples, int thresholds)
+{
+    summary::PrCurve curve;
+    curve.step = step;
+    curve.wallTime = 1000.0 + double(step);
+    for (int i = 0; i < thresholds; ++i) {
+        const double t = double(i) / (thresholds - 1);
+        double tp = 0, fp = 0, tn = 0, fn = 0;
+        for (const Sample& s : samples) {
+            const bool predicted = s.score >= t;
+            if (predicted && s.positive)
+                ++tp;
+            else if (predicted)
+                ++fp;
+            else if (s.positive)
+                ++fn;
+            else
+                ++tn;
+        }
+        curve.truePositives.push_back(tp);
+        curve.falsePositives.push_back(fp);
+        curve.trueNegatives.push_back(tn);
+        curve.falseNegatives.push_back(fn);
+        curve.precision.push_back(tp / std::max(1e-7, tp + fp));
+        curve.recall.push_back(tp / std::max(1e-7, tp + fn));
+    }
+    return curve;
+}
+
+/// Samples whose scores shift with `step`, all below 0.9 so the highest thresholds predict nothing.
+std::vector<Sample> samplesForStep(qint64 step)
+{
+    std::vector<Sample> samples;
+    const double shift = 0.05 * double(step);
+    const double positives[] = { 0.35, 0.5, 0.62, 0.7, 0.81 };
+    const double negatives[] = { 0.05, 0.2, 0.33, 0.45, 0.58, 0.66 };
+    for (double s : positives)
+        samples.push_back({ std::min(0.89, s + shift), true });
+    for (double s : negatives)
+        samples.push_back({ std::max(0.0, s - shift), false });
+    return samples;
+}
+
+constexpr int kThresholds = 11;
+
+summary::PrCurveSeries makeSeries(const QString& tag, const std::vector<qint64>& steps)
+{
+    summary::PrCurveSeries series;
+    series.tag = tag;
+    for (qint64 step : steps)
+        series.items.push_back(makeCurve(step, samplesForStep(step), kThresholds));
+    series.seen = qint64(series.items.size());
+    return series;
+}
+
+void addRun(summary::SummaryStore& store, const QString& run, const QString& tag, const std::vector<qint64>& steps)
+{
+    summary::SummaryBatch batch;
+    batch.prCurves.push_back(makeSeries(tag, steps));
+    store.update(run, run + QStringLiteral("/events"), batch);
+}
+
+/// The (recall, precision) pairs a chart must draw for a step, computed from the samples directly:
+/// precision TP / (TP + FP) only where something is predicted positive.
+struct Expected
+{
+    int index;
+    double recall;
+    double precision;
+};
+
+std::vector<Expected> expectedPoints(qint64 step)
+{
+    std::vector<Expected> points;
+    const std::vector<Sample> samples = samplesForStep(step);
+    for (int i = 0; i < kThresholds; ++i) {
+        const double t = double(i) / (kThresholds - 1);
+        int tp = 0, fp = 0, positives = 0;
+        for (const Sample& s : samples) {
+            positives += s.positive ? 1 : 0;
+            if (s.score >= t)
+                (s.positive ? tp : fp) += 1;
+        }
+        if (tp + fp > 0)
+            points.push_back({ i, double(tp) / positives, double(tp) / (tp + fp) });
+    }
+    return points;
+}
+
+void compareCurve(const QCPCurve* curve, const std::vector<Expected>& expected)
+{
+    QVERIFY(curve);
+    QCOMPARE(curve->dataCount(), int(expected.size()));
+    int k = 0;
+    for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it, ++k) {
+        QCOMPARE(int(it->t), expected[std::size_t(k)].index);
+        QVERIFY2(std::abs(it->key - expected[std::size_t(k)].recall) < 1e-12, qPrintable(QString::number(k)));
+        QVERIFY2(std::abs(it->value - expected[std::size_t(k)].precision) < 1e-12, qPrintable(QString::number(k)));
+    }
+}
+
+QList<QByteArrayList> csvRows(const QByteArray& csv)
+{
+    QList<QByteArrayList> rows;
+    for (const QByteArray& line : csv.split('\n')) {
+        const QByteArray trimmed = line.trimmed();
+        if (!trimmed.isEmpty())
+            rows << trimmed.split(',');
+    }
+    return rows;
+}
+
+} // namespace
+
+class TestPrCurvesPanel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void fixtureTrimsTheUndefinedTail();
+    void curvePointsMatchTheData();
+    void stepSliderChangesTheCurve();
+    void runsWithOtherStepsShowTheirLatestEarlierCurve();
+    void tooltipAtAPoint();
+    void csvRowsPerRunAndStep();
+    void pngExportIsNotEmpty();
+    void visibleRunsHideARun();
+    void tagFilterAndEmptyStates();
+    void liveUpdatesFollowTheLatestStep();
+    void shortOrNonFiniteRowsAreSkipped();
+    void torch2PrCurveSample();
+};
+
+void TestPrCurvesPanel::fixtureTrimsTheUndefinedTail()
+{
+    // The fixture has scores below 0.9: thresholds 0.9 and 1.0 predict nothing and carry precision 0.
+    const summary::PrCurve curve = makeCurve(0, samplesForStep(0), kThresholds);
+    QCOMPARE(curve.precision[10], 0.0);
+    QCOMPARE(curve.precision[9], 0.0);
+    QCOMPARE(curve.truePositives[9] + curve.falsePositives[9], 0.0);
+    const std::vector<int> entries = definedEntries(curve);
+    QCOMPARE(int(entries.size()), int(expectedPoints(0).size()));
+    QCOMPARE(entries.back(), 8);
+    QVERIFY(!isDefinedEntry(curve, 9));
+    QVERIFY(isDefinedEntry(curve, 0));
+}
+
+void TestPrCurvesPanel::curvePointsMatchTheData()
+{
+    summary::SummaryStore store;
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr/cls0"), { 1, 2, 3 });
+    PrCurvesPanel panel(&store);
+    panel.flushPendingUpdates();
+    QCOMPARE(panel.tags(), QStringList { QStringLiteral("pr/cls0") });
+    PrCurveChart* chart = panel.chartForTag(QStringLiteral("pr/cls0"));
+    QVERIFY(chart);
+    QCOMPARE(chart->steps(), (std::vector<qint64> { 1, 2, 3 }));
+    QCOMPARE(chart->currentStep(), qint64(3)); // the latest by default
+    compareCurve(chart->curveForRun(QStringLiteral("a")), expectedPoints(3));
+    // No point at the writer's placeholder (0 precision) of the empty high thresholds.
+    const QCPCurve* curve = chart->curveForRun(QStringLiteral("a"));
+    for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it)
+        QVERIFY(it->value > 0.0);
+    QCOMPARE(chart->plot()->xAxis->range().lower < 0.0 && chart->plot()->xAxis->range().upper > 1.0, true);
+}
+
+void TestPrCurvesPanel::stepSliderChangesTheCurve()
+{
+    summary::SummaryStore store;
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2, 3 });
+    PrCurvesPanel panel(&store);
+    panel.resize(900, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    PrCurveChart* chart = panel.chartForTag(QStringLiteral("pr"));
+    QSlider* slider = chart->stepSlider();
+    QVERIFY(slider->isEnabled());
+    QCOMPARE(slider->maximum(), 2);
+    QCOMPARE(slider->value(), 2);
+    QSignalSpy spy(chart, &PrCurveChart::currentStepChanged);
+
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_Home);
+    QCOMPARE(chart->currentStep(), qint64(1));
+    QCOMPARE(spy.count(), 1);
+    compareCurve(chart->curveForRun(QStringLiteral("a")), expectedPoints(1));
+    QVERIFY(chart->stepLabel()->text().contains(QStringLiteral("1 (1/3)")));
+
+    QTest::keyClick(slider, Qt::Key_Right);
+    QCOMPARE(chart->currentStep(), qint64(2));
+    compareCurve(chart->curveForRun(QStringLiteral("a")), expectedPoints(2));
+    // The steps really differ.
+    const std::vector<Expected> one = expectedPoints(1);
+    const std::vector<Expected> two = expectedPoints(2);
+    QVERIFY(one.size() != two.size()
+            || !std::equal(one.begin(), one.end(), two.begin(), [](const Expected& x, const Expected& y) {
+                   return x.recall == y.recall && x.precision == y.precision;
+               }));
+
+    // Snaps to the nearest step with a curve.
+    chart->setCurrentStep(100);
+    QCOMPARE(chart->currentStep(), qint64(3));
+    QCOMPARE(slider->value(), 2);
+}
+
+void TestPrCurvesPanel::runsWithOtherStepsShowTheirLatestEarlierCurve()
+{
+    summary::SummaryStore store;
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 3 });
+    addRun(store, QStringLiteral("b"), QStringLiteral("pr"), { 2 });
+    PrCurvesPanel panel(&store);
+    PrCurveChart* chart = panel.chartForTag(QStringLiteral("pr"));
+    QCOMPARE(chart->steps(), (std::vector<qint64> { 1, 2, 3 }));
+    QCOMPARE(chart->shownStep(QStringLiteral("a")), std::optional<qint64>(3));
+    QCOMPARE(chart->shownStep(QStringLiteral("b")), std::optional<qint64>(2));
+    compareCurve(chart->curveForRun(QStringLiteral("b")), expectedPoints(2));
+    chart->setCurrentStep(1);
+    QCOMPARE(chart->shownRuns(), QStringList { QStringLiteral("a") }); // b had written nothing yet
+    QVERIFY(!chart->curveForRun(QStringLiteral("b"))->visible());
+    QCOMPARE(chart->plot()->legend->itemCount(), 1);
+    chart->setCurrentStep(2);
+    QCOMPARE(chart->shownStep(QStringLiteral("a")), std::optional<qint64>(1));
+    QCOMPARE(chart->plot()->legend->itemCount(), 2);
+    // The runs have different colours.
+    QVERIFY(chart->curveForRun(QStringLiteral("a"))->pen().color()
+            != chart->curveForRun(QStringLiteral("b"))->pen().color());
+    // The application's colours win when it provides them.
+    panel.setRunColorProvider(
+        [](const QString& run) { return run == QLatin1String("b") ? QColor(Qt::magenta) : QColor(); });
+    QCOMPARE(chart->curveForRun(QStringLiteral("b"))->pen().color(), QColor(Qt::magenta));
+}
+
+void TestPrCurvesPanel::tooltipAtAPoint()
+{
+    summary::SummaryStore store;
+    addRun(store, QStringLiteral("run-1"), QStringLiteral("pr"), { 4 });
+    PrCurvesPanel panel(&store);
+    panel.resize(700, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    PrCurveChart* chart = panel.chartForTag(QStringLiteral("pr"));
+    chart->plot()->replot();
+
+    const std::vector<PrPoint> points = chart->shownPoints(QStringLiteral("run-1"));
+    const std::vector<Expected> expected = expectedPoints(4);
+    QCOMPARE(points.size(), expected.size());
+    // A point that no other threshold shares (equal counts at neighbouring thresholds draw at one place).
+    std::size_t k = expected.size();
+    for (std::size_t j = 1; j < expected.size() && k == expected.size(); ++j) {
+        const bool unique = std::none_of(expected.begin(), expected.end(), [&](const Expected& e) {
+            return e.index != expected[j].index && e.recall == expected[j].recall
+                && e.precision == expected[j].precision;
+        });
+        if (unique)
+            k = j;
+    }
+    QVERIFY(k < expected.size());
+    const PrPoint& target = points[k];
+    QCOMPARE(target.index, expected[k].index);
+    const QPoint pos = chart->pixelPosition(target).toPoint() + QPoint(1, -1);
+    QTest::mouseMove(chart->plot(), pos);
+    QTRY_VERIFY(!chart->hoverText().isEmpty());
+
+    // The expected text from the samples, independently of the chart's point.
+    const std::vector<Sample> samples = samplesForStep(4);
+    const double t = double(expected[k].index) / (kThresholds - 1);
+    int tp = 0, fp = 0, tn = 0, fn = 0;
+    for (const Sample& s : samples) {
+        const bool predicted = s.score >= t;
+        (predicted ? (s.positive ? tp : fp) : (s.positive ? fn : tn)) += 1;
+    }
+    const QString text = chart->hoverText();
+    QVERIFY2(text.contains(QStringLiteral("run-1")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("step 4")), qPrintable(text));
+    auto cell = [](const QString& name, const QString& value) {
+        return QStringLiteral("<td>%1</td><td align=right>%2</td>").arg(name, value);
+    };
+    QVERIFY2(text.contains(cell(QStringLiteral("Threshold"), QString::number(t, 'f', 4))), qPrintable(text));
+    QVERIFY2(text.contains(cell(QStringLiteral("Precision"), QString::number(double(tp) / (tp + fp), 'f', 4))),
+             qPrintable(text));
+    QVERIFY2(text.contains(cell(QStringLiteral("Recall"), QString::number(double(tp) / (tp + fn), 'f', 4))),
+             qPrintable(text));
+    QVERIFY(text.contains(cell(QStringLiteral("TP"), QString::number(tp))));
+    QVERIFY(text.contains(cell(QStringLiteral("FP"), QString::number(fp))));
+    QVERIFY(text.contains(cell(QStringLiteral("TN"), QString::number(tn))));
+    QVERIFY(text.contains(cell(QStringLiteral("FN"), QString::number(fn))));
+
+    // Outside the plot area there is no point.
+    QVERIFY(!chart->pointNear(QPointF(1, 1)));
+    QEvent leave(QEvent::Leave);
+    QCoreApplication::sendEvent(chart->plot(), &leave);
+    QVERIFY(chart->hoverText().isEmpty());
+}
+
+void TestPrCurvesPanel::csvRowsPerRunAndStep()
+{
+    summary::SummaryStore store;
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2 });
+    addRun(store, QStringLiteral("b"), QStringLiteral("pr"), { 2 });
+    PrCurvesPanel panel(&store);
+    QTemporaryDir dir;
+    panel.setExportDirectory(dir.path());
+    PrCurveChart* chart = panel.chartForTag(QStringLiteral("pr"));
+    QSignalSpy exported(&panel, &PrCurvesPanel::chartExported);
+    const QString file = chart->exportMenu()->requestExport(ChartExporter::Format::Csv);
+    QVERIFY(!file.isEmpty());
+    QCOMPARE(exported.count(), 1);
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArrayList> rows = csvRows(f.readAll());
+    QCOMPARE(rows.front(),
+             (QByteArrayList { "run", "step", "threshold", "precision", "recall", "tp", "fp", "tn", "fn" }));
+    const std::vector<Expected> expected = expectedPoints(2);
+    QCOMPARE(rows.size(), qsizetype(1 + 2 * expected.size()));
+    for (int r = 0; r < 2; ++r) {
+        for (std::size_t k = 0; k < expected.size(); ++k) {
+            const QByteArrayList& row = rows[qsizetype(1 + r * expected.size() + k)];
+            QCOMPARE(row[0], r == 0 ? QByteArray("a") : QByteArray("b"));
+            QCOMPARE(row[1].toInt(), 2);
+            QCOMPARE(row[2].toDouble(), double(expected[k].index) / (kThresholds - 1));
+            QVERIFY(std::abs(row[3].toDouble() - expected[k].precision) < 1e-12);
+            QVERIFY(std::abs(row[4].toDouble() - expected[k].recall) < 1e-12);
+            // Counts add up to the sample count.
+            const double total = row[5].toDouble() + row[6].toDouble() + row[7].toDouble() + row[8].toDouble();
+            QCOMPARE(total, double(samplesForStep(2).size()));
+        }
+    }
+}
+
+void TestPrCurvesPanel::pngExportIsNotEmpty()
+{
+    summary::SummaryStore store;
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr/cls0"), { 1, 2, 3 });
+    addRun(store, QStringLiteral("b"), QStringLiteral("pr/cls0"), { 1 }); // a curve of its own at step 3
+    addRun(store, QStringLiteral("b"), QStringLiteral("pr/cls1"), { 5 });
+    PrCurvesPanel panel(&store);
+    panel.resize(1000, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTemporaryDir dir;
+    panel.setExportDirectory(dir.path());
+    PrCurveChart* chart = panel.chartForTag(QStringLiteral("pr/cls0"));
+    const QString file = dir.filePath(QStringLiteral("pr.png"));
+    QString error;
+    QVERIFY2(chart->exportMenu()->exportTo(ChartExporter::Format::Png, file, &error), qPrintable(error));
+    QImage image(file);
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() > 200 && image.height() > 200);
+    // The run colours are in the picture.
+    const QColor a = chart->curveForRun(QStringLiteral("a"))->pen().color();
+    const QColor b = chart->curveForRun(QStringLiteral("b"))->pen().color();
+    auto near = [](QRgb p, const QColor& c) {
+        return std::abs(qRed(p) - c.red()) < 12 && std::abs(qGreen(p) - c.green()) < 12
+            && std::abs(qBlue(p) - c.blue()) < 12;
+    };
+    int aPixels = 0, bPixels = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb p = image.pixel(x, y);
+            aPixels += near(p, a) ? 1 : 0;
+            bPixels += near(p, b) ? 1 : 0;
+        }
+    }
+    QVERIFY2(aPixels > 100, qPrintable(QString::number(aPixels)));
+    QVERIFY2(bPixels > 100, qPrintable(QString::number(bPixels)));
+    if (qEnvironmentVariableIsSet("RUNLENS_SCREENSHOT_DIR"))
+        panel.grab().save(
+            QDir(qEnvironmentVariable("RUNLENS_SCREENSHOT_DIR")).filePath(QStringLiteral("prcurves.png")));
+    for (auto format : { ChartExporter::Format::Svg, ChartExporter::Format::Pdf }) {
+        const QString path = dir.filePath(QStringLiteral("pr.") + ChartExporter::suffix(format));
+        QVERIFY(chart->exportMenu()->exportTo(format, path));
+        QVERIFY(QFileInfo(path).size() > 1000);
+    }
+}
+
+void TestPrCurvesPanel::visibleRunsHideARun()
+{
+    summary::SummaryStore store;
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2 });
+    addRun(store, QStringLiteral("b"), QStringLiteral("pr"), { 3 });
+    addRun(store, QStringLiteral("a"), QStringLiteral("only-a"), { 1 });
+    PrCurvesPanel panel(&store);
+    PrCurveChart* chart = panel.chartForTag(QStringLiteral("pr"));
+    QCOMPARE(chart->shownRuns(), (QStringList { QStringLiteral("a"), QStringLiteral("b") }));
+    QCOMPARE(panel.visibleTags(), (QStringList { QStringLiteral("only-a"), QStringLiteral("pr") }));
+
+    panel.setVisibleRuns({ QStringLiteral("b") });
+    QCOMPARE(chart->shownRuns(), QStringList { QStringLiteral("b") });
+    QVERIFY(!chart->curveForRun(QStringLiteral("a"))->visible());
+    QVERIFY(chart->curveForRun(QStringLiteral("b"))->visible());
+    QCOMPARE(chart->steps(), std::vector<qint64> { 3 }); // the slider holds the shown runs' steps
+    QVERIFY(!chart->stepSlider()->isEnabled());
+    QCOMPARE(chart->chartData().series.size(), std::size_t(1));
+    QCOMPARE(chart->chartData().series.front().name, QStringLiteral("b"));
+    QCOMPARE(panel.visibleTags(), QStringList { QStringLiteral("pr") }); // b has no "only-a"
+    QVERIFY(!panel.chartForTag(QStringLiteral("only-a"))->isVisibleTo(&panel));
+
+    panel.setVisibleRuns({ QStringLiteral("c") });
+    QVERIFY(panel.visibleTags().isEmpty());
+    QVERIFY(panel.emptyStateText().contains(QStringLiteral("selected runs")));
+
+    panel.setVisibleRuns({});
+    QCOMPARE(chart->shownRuns(), (QStringList { QStringLiteral("a"), QStringLiteral("b") }));
+    QVERIFY(panel.emptyStateText().isEmpty());
+}
+
+void TestPrCurvesPanel::tagFilterAndEmptyStates()
+{
+    summary::SummaryStore store;
+    PrCurvesPanel panel(&store);
+    auto* empty = panel.findChild<QLabel*>(QStringLiteral("emptyState"));
+    QVERIFY(empty);
+    QVERIFY(empty->text().contains(QStringLiteral("No PR curves")));
+    QVERIFY(panel.charts().isEmpty());
+
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr/cat"), { 1 });
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr/dog"), { 1 });
+    panel.flushPendingUpdates();
+    QCOMPARE(panel.charts().size(), 2);
+    QVERIFY(empty->text().isEmpty());
+
+    auto* filter = panel.findChild<QLineEdit*>(QStringLiteral("tagFilter"));
+    QVERIFY(filter);
+    QTest::keyClicks(filter, QStringLiteral("DOG"));
+    QCOMPARE(panel.visibleTags(), QStringList { QStringLiteral("pr/dog") });
+    QTest::keyClicks(filter, QStringLiteral("(")); // invalid: the last valid filter stays
+    QVERIFY(!panel.isTagFilterValid());
+    QCOMPARE(panel.visibleTags(), QStringList { QStringLiteral("pr/dog") });
+    panel.setTagFilter(QStringLiteral("bird"));
+    QVERIFY(panel.isTagFilterValid());
+    QVERIFY(panel.visibleTags().isEmpty());
+    QVERIFY(empty->text().contains(QStringLiteral("bird")));
+    panel.setTagFilter({});
+    QCOMPARE(panel.visibleTags().size(), 2);
+
+    store.clear();
+    panel.flushPendingUpdates();
+    QVERIFY(panel.charts().isEmpty());
+    QVERIFY(empty->text().contains(QStringLiteral("No PR curves")));
+}
+
+void TestPrCurvesPanel::liveUpdatesFollowTheLatestStep()
+{
+    summary::SummaryStore store;
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2 });
+    PrCurvesPanel panel(&store);
+    PrCurveChart* chart = panel.chartForTag(QStringLiteral("pr"));
+    QCOMPARE(chart->currentStep(), qint64(2));
+
+    // A later poll of the same file brings step 3: the chart follows, after the coalescing delay.
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2, 3 });
+    QTRY_COMPARE(chart->currentStep(), qint64(3));
+    compareCurve(chart->curveForRun(QStringLiteral("a")), expectedPoints(3));
+
+    // Once the user looks at an earlier step, new data leaves it there.
+    chart->setCurrentStep(1);
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2, 3, 4 });
+    panel.flushPendingUpdates();
+    QCOMPARE(chart->steps().size(), std::size_t(4));
+    QCOMPARE(chart->currentStep(), qint64(1));
+
+    // A new tag gets its chart.
+    addRun(store, QStringLiteral("b"), QStringLiteral("pr2"), { 7 });
+    panel.flushPendingUpdates();
+    QVERIFY(panel.chartForTag(QStringLiteral("pr2")));
+}
+
+void TestPrCurvesPanel::shortOrNonFiniteRowsAreSkipped()
+{
+    summary::PrCurve curve;
+    curve.precision = { 0.5, std::nan(""), 0.75, 1.0 };
+    curve.recall = { 1.0, 0.8, 0.5 }; // one short
+    QCOMPARE(definedEntries(curve), (std::vector<int> { 0, 2 })); // no count rows: the ratios decide
+    curve.truePositives = { 4, 4, 3 };
+    curve.falsePositives = { 4, 2, 0 };
+    QCOMPARE(definedEntries(curve), (std::vector<int> { 0, 2 }));
+    curve.falsePositives = { 4, 2, 0 };
+    curve.truePositives = { 4, 4, 0 };
+    QCOMPARE(definedEntries(curve), std::vector<int> { 0 });
+
+    summary::SummaryStore store;
+    summary::SummaryBatch batch;
+    summary::PrCurveSeries series;
+    series.tag = QStringLiteral("odd");
+    series.items.push_back(curve);
+    batch.prCurves.push_back(series);
+    store.update(QStringLiteral("a"), QStringLiteral("f"), batch);
+    PrCurvesPanel panel(&store);
+    PrCurveChart* chart = panel.chartForTag(QStringLiteral("odd"));
+    QCOMPARE(chart->curveForRun(QStringLiteral("a"))->dataCount(), 1);
+    QCOMPARE(chart->chartData().rowCount(), std::size_t(1));
+    QCOMPARE(formatCount(3.0), QStringLiteral("3"));
+    QCOMPARE(formatCount(2.5), QStringLiteral("2.5"));
+}
+
+void TestPrCurvesPanel::torch2PrCurveSample()
+{
+    RUNLENS_REQUIRE_SAMPLES(root);
+    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    if (python.isEmpty())
+        QSKIP("python3 is not installed; no independent decoder for the sample's values");
+    const QString folder = root + QStringLiteral("/summaries/tensorboard/torch2_pr_curve");
+    const QString file = folder + QStringLiteral("/events.out.tfevents.1771596445.zyzkings.30376.0");
+
+    // The values as an independent wire-format decoder reads them.
+    QProcess process;
+    process.start(python, { QStringLiteral(RUNLENS_TEST_DATA_DIR "/summary/summary_sample_decode.py"), file });
+    QVERIFY(process.waitForFinished(120000));
+    QCOMPARE(process.exitCode(), 0);
+    const QJsonObject tags
+        = QJsonDocument::fromJson(process.readAllStandardOutput()).object().value(QLatin1String("tags")).toObject();
+    QCOMPARE(tags.size(), 1);
+    const QString tag = tags.begin().key();
+    const QJsonObject oracle = tags.begin().value().toObject();
+    const QJsonArray oracleSteps = oracle.value(QLatin1String("steps")).toArray();
+    const QJsonArray oracleValues = oracle.value(QLatin1String("values")).toArray();
+    QCOMPARE(oracleSteps.size(), 5);
+
+    const RunManifest manifest = RunScanner().scan(folder);
+    ImportSession session(manifest);
+    summary::SummaryStore store;
+    PrCurvesPanel panel(&store);
+    connect(&session, &ImportSession::summariesArrived, &store, &summary::SummaryStore::update);
+    session.importBlocking();
+    panel.flushPendingUpdates();
+    QCOMPARE(panel.tags(), QStringList { tag });
+    PrCurveChart* chart = panel.chartForTag(tag);
+    QVERIFY(chart);
+    QCOMPARE(chart->runs().size(), 1);
+    const QString run = chart->runs().front();
+    QCOMPARE(int(chart->steps().size()), 5);
+    QCOMPARE(chart->currentStep(), qint64(oracleSteps.last().toDouble()));
+
+    for (int s = 0; s < oracleSteps.size(); ++s) {
+        chart->setCurrentStep(qint64(oracleSteps[s].toDouble()));
+        const QJsonArray rows = oracleValues[s].toObject().value(QLatin1String("rows")).toArray();
+        QCOMPARE(rows.size(), 6);
+        const int n = int(rows[0].toArray().size());
+        QCOMPARE(n, 127);
+        // Expected: the entries where something is predicted positive, precision and recall from the counts.
+        std::vector<Expected> expected;
+        for (int i = 0; i < n; ++i) {
+            const double tp = rows[0].toArray()[i].toDouble();
+            const double fp = rows[1].toArray()[i].toDouble();
+            const double fn = rows[3].toArray()[i].toDouble();
+            if (tp + fp > 0)
+                expected.push_back({ i, tp / (tp + fn), tp / (tp + fp) });
+        }
+        const QCPCurve* curve = chart->curveForRun(run);
+        QCOMPARE(curve->dataCount(), int(expected.size()));
+        int k = 0;
+        for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it, ++k) {
+            QCOMPARE(int(it->t), expected[std::size_t(k)].index);
+            // The file holds float32 ratios; the counts give them exactly.
+            QVERIFY(std::abs(it->key - expected[std::size_t(k)].recall) < 1e-6);
+            QVERIFY(std::abs(it->value - expected[std::size_t(k)].precision) < 1e-6);
+        }
+    }
+    // The first steps end with a threshold that predicts nothing: one point fewer than the last step.
+    chart->setCurrentStep(0);
+    QCOMPARE(chart->curveForRun(run)->dataCount(), 126);
+    chart->setCurrentStep(4);
+    QCOMPARE(chart->curveForRun(run)->dataCount(), 127);
+    QCOMPARE(ChartExporter::toCsv(chart->chartData()).count('\n'), 1 + 127);
+}
+
+QTEST_MAIN(TestPrCurvesPanel)
+#include "tst_prcurvespanel.moc"
