@@ -80,6 +80,8 @@ PrCurveChart::PrCurveChart(const summary::SummaryStore* store, const QString& ta
     m_plot->legend->setMargins(QMargins(4, 8, 12, 2));
     m_plot->legend->setRowSpacing(0);
     m_plot->legend->setColumnSpacing(10);
+    // The title takes the spare width, so the run names sit at the right end instead of mid-way.
+    m_header->setColumnStretchFactors({ 1.0, 0.001 });
     m_plot->axisRect()->setMinimumMargins(QMargins(8, 6, 14, 6));
 
     m_plot->xAxis->setLabel(tr("Recall"));

@@ -298,6 +298,8 @@ void TestPrCurvesPanel::tooltipAtAPoint()
     const QPoint pos = chart->pixelPosition(target).toPoint() + QPoint(1, -1);
     QTest::mouseMove(chart->plot(), pos);
     QTRY_VERIFY(!chart->hoverText().isEmpty());
+    if (qEnvironmentVariableIsSet("RUNLENS_SCREENSHOT_DIR"))
+        chart->grab().save(QDir(qEnvironmentVariable("RUNLENS_SCREENSHOT_DIR")).filePath(QStringLiteral("hover.png")));
 
     // The expected text from the samples, independently of the chart's point.
     const std::vector<Sample> samples = samplesForStep(4);
