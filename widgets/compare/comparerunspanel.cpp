@@ -185,6 +185,7 @@ void CompareRunsPanel::buildUi()
     m_splitter->addWidget(m_chart);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({ 1, 1 }); // half each, whatever the table's size hint says
 
     m_emptyLabel = new QLabel(this);
     m_emptyLabel->setObjectName(QStringLiteral("emptyLabel"));

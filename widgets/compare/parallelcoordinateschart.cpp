@@ -27,6 +27,7 @@ constexpr int kMaxCategoryLabels = 12;
 constexpr double kLogDecades = 2.0; // a positive axis spanning this many decades is drawn logarithmic
 // Viridis ends in a light yellow that vanishes on a light background; the scale stops before it.
 constexpr int kColorRange = 215;
+constexpr double kLeftRoom = 0.3; // of an axis spacing, for the first axis's title
 const QString kFrontLayer = QStringLiteral("front");
 
 double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b)
@@ -40,7 +41,7 @@ double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b)
 
 QString numberText(double v)
 {
-    return QString::number(v, 'g', 4);
+    return QString::number(v, 'g', 5);
 }
 
 } // namespace
@@ -191,9 +192,15 @@ void ParallelCoordinatesChart::rebuild()
     QFont tickFont = font();
     tickFont.setPointSizeF(std::max(7.0, tickFont.pointSizeF() * 0.85));
 
+    // Room per axis in pixels: titles and labels are elided to it so that neighbours never overlap.
+    const double span = double(m_axes.size()) - 1 + kLeftRoom + std::max(0.35, 0.12 * double(m_axes.size()));
+    const int perAxis = int(std::max(40.0, (std::max(width(), 400) - 40) / span)) - 6;
+    const QFontMetrics titleMetrics(xAxis->tickLabelFont());
+    const QFontMetrics labelMetrics(tickFont);
+
     // Axes: a vertical line each, its tick labels to its right, its title below.
     for (int a = 0; a < int(m_axes.size()); ++a) {
-        ticker->addTick(a, m_axes[a].title);
+        ticker->addTick(a, titleMetrics.elidedText(m_axes[a].title, Qt::ElideMiddle, perAxis));
         auto* line = new QCPItemLine(this);
         line->start->setCoords(a, 0.0);
         line->end->setCoords(a, 1.0);
@@ -224,7 +231,7 @@ void ParallelCoordinatesChart::rebuild()
             auto* item = new QCPItemText(this);
             item->position->setCoords(a, pos);
             item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-            item->setText(label);
+            item->setText(labelMetrics.elidedText(label, Qt::ElideMiddle, perAxis - 8));
             item->setFont(tickFont);
             item->setColor(text);
             item->setBrush(labelBackground);
@@ -236,7 +243,8 @@ void ParallelCoordinatesChart::rebuild()
         }
     }
     // Room for the last axis's labels on the right.
-    xAxis->setRange(-0.08, double(m_axes.size()) - 1 + std::max(0.35, 0.12 * double(m_axes.size())));
+    xAxis->setRange(-kLeftRoom, double(m_axes.size()) - 1 + std::max(0.35, 0.12 * double(m_axes.size())));
+    m_builtWidth = width();
 
     // Lines, coloured by the metric's position on its axis.
     const int metricAxis = int(m_axes.size()) - 1;
@@ -435,6 +443,14 @@ void ParallelCoordinatesChart::contextMenuEvent(QContextMenuEvent* event)
     const std::unique_ptr<QMenu> menu(new QMenu(this));
     m_exportMenu->addTo(menu.get());
     menu->exec(event->globalPos());
+}
+
+void ParallelCoordinatesChart::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    // Elided titles and labels depend on the width.
+    if (!m_axes.isEmpty() && std::abs(width() - m_builtWidth) > 20)
+        rebuild();
 }
 
 void ParallelCoordinatesChart::changeEvent(QEvent* event)

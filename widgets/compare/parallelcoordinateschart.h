@@ -78,6 +78,7 @@ protected:
     void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct AxisScale
@@ -104,6 +105,7 @@ private:
     QStringList m_emphasized;
     QString m_highlighted;
     QString m_emptyText;
+    int m_builtWidth = 0;
     QCPTextElement* m_title = nullptr;
     QCPItemText* m_emptyItem = nullptr;
     ChartExportMenu* m_exportMenu = nullptr;

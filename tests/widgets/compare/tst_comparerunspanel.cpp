@@ -366,8 +366,13 @@ private slots:
         menu->action(ChartExporter::Format::Png)->trigger();
         QCOMPARE(exported.count(), 1);
         QVERIFY(QFileInfo(exported.last().at(0).toString()).size() > 0);
-        if (qEnvironmentVariableIsSet("RUNLENS_SCREENSHOT_DIR"))
-            f.panel.grab().save(qEnvironmentVariable("RUNLENS_SCREENSHOT_DIR") + "/compare-runs.png");
+        if (qEnvironmentVariableIsSet("RUNLENS_SCREENSHOT_DIR")) {
+            const QString dir = qEnvironmentVariable("RUNLENS_SCREENSHOT_DIR");
+            f.panel.selectRuns({ "b" });
+            f.panel.chart()->replot();
+            f.panel.grab().save(dir + "/compare-runs.png");
+            QFile::copy(png, dir + "/compare-chart.png");
+        }
     }
 
     void goalFromHeaderMenu()
