@@ -167,6 +167,7 @@ private slots:
     void liveUpdatesFollowTheLatestStep();
     void shortOrNonFiniteRowsAreSkipped();
     void torch2PrCurveSample();
+    void storeDeletedFirst();
 };
 
 void TestPrCurvesPanel::fixtureTrimsTheUndefinedTail()
@@ -602,6 +603,17 @@ void TestPrCurvesPanel::torch2PrCurveSample()
     chart->setCurrentStep(4);
     QCOMPARE(chart->curveForRun(run)->dataCount(), 127);
     QCOMPARE(ChartExporter::toCsv(chart->chartData()).count('\n'), 1 + 127);
+}
+
+void TestPrCurvesPanel::storeDeletedFirst()
+{
+    auto store = std::make_unique<summary::SummaryStore>();
+    addRun(*store, QStringLiteral("a"), QStringLiteral("pr"), { 1 });
+    PrCurvesPanel panel(store.get());
+    QCOMPARE(panel.charts().size(), 1);
+    store.reset();
+    QVERIFY(panel.charts().isEmpty());
+    QVERIFY(panel.emptyStateText().contains(QStringLiteral("No PR curves")));
 }
 
 QTEST_MAIN(TestPrCurvesPanel)
