@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "common/chartexporter.h"
+#include "common/chartpalette.h"
 #include "common/sourceview.h"
 #include "core/importsession.h"
 #include "core/runscanner.h"
@@ -21,9 +22,15 @@
 
 #include "core/timerange.h"
 
+#include "compare/comparerunspanel.h"
 #include "core/runbrowsermodel.h"
+#include "distributions/distributionspanel.h"
+#include "images/imagespanel.h"
+#include "images/textpanel.h"
+#include "prcurves/prcurvespanel.h"
 #include "scalars/scalarstore.h"
 #include "summary/summarystore.h"
+#include "summarylimitsdialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -107,8 +114,73 @@ MainWindow::~MainWindow()
     delete m_graphDock;
     delete m_nodeDetailsDock;
     delete m_tensorDock;
+    delete m_distributionsDock;
+    delete m_imagesDock;
+    delete m_textDock;
+    delete m_prCurvesDock;
+    delete m_compareDock;
     delete m_sourceDock;
     delete m_runDock;
+}
+
+QDockWidget* MainWindow::addPanelDock(QWidget* panel, const QString& title, const QString& objectName,
+                                      QDockWidget* tabWith)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);
+    dock->setWidget(panel);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    tabifyDockWidget(tabWith, dock);
+    return dock;
+}
+
+void MainWindow::createSummaryDocks()
+{
+    // Summary data beyond scalars: each panel reads the shared SummaryStore; the Compare runs selection
+    // narrows every chart to the chosen runs.
+    m_distributionsPanel = new distributions::DistributionsPanel(m_summaries, this);
+    m_distributionsDock
+        = addPanelDock(m_distributionsPanel, tr("Distributions"), QStringLiteral("DistributionsDock"), m_scalarsDock);
+    m_imagesPanel = new images::ImagesPanel(m_summaries, this);
+    m_imagesDock = addPanelDock(m_imagesPanel, tr("Images"), QStringLiteral("ImagesDock"), m_distributionsDock);
+    m_textPanel = new images::TextPanel(m_summaries, this);
+    m_textDock = addPanelDock(m_textPanel, tr("Text"), QStringLiteral("TextDock"), m_imagesDock);
+    m_prCurvesPanel = new prcurves::PrCurvesPanel(m_summaries, this);
+    m_prCurvesDock = addPanelDock(m_prCurvesPanel, tr("PR Curves"), QStringLiteral("PrCurvesDock"), m_textDock);
+    // A run keeps the colour the Scalars panel gives it.
+    m_prCurvesPanel->setRunColorProvider([this](const QString& run) {
+        const int index = m_scalars->runIndex(run);
+        return index >= 0 ? runColor(index) : QColor();
+    });
+    m_comparePanel = new compare::CompareRunsPanel(m_scalars, m_summaries, this);
+    m_compareDock = addPanelDock(m_comparePanel, tr("Compare Runs"), QStringLiteral("CompareRunsDock"), m_prCurvesDock);
+
+    connect(m_comparePanel, &compare::CompareRunsPanel::visibleRunsChanged, this, [this](const QStringList& runs) {
+        m_scalarsPanel->setVisibleRuns(runs);
+        m_distributionsPanel->setVisibleRuns(runs);
+        m_imagesPanel->setVisibleRuns(runs);
+        m_textPanel->setVisibleRuns(runs);
+        m_prCurvesPanel->setVisibleRuns(runs);
+    });
+    auto provider = [this](ChartExporter::Format format, const QString& suggested) {
+        return askExportFileName(format, suggested);
+    };
+    m_distributionsPanel->setExportFileNameProvider(provider);
+    m_imagesPanel->setExportFileNameProvider(provider);
+    m_prCurvesPanel->setExportFileNameProvider(provider);
+    m_comparePanel->setExportFileNameProvider(provider);
+    auto written = [this](const QString& fileName) {
+        statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
+    };
+    auto failed = [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); };
+    connect(m_distributionsPanel, &distributions::DistributionsPanel::chartExported, this, written);
+    connect(m_distributionsPanel, &distributions::DistributionsPanel::chartExportFailed, this, failed);
+    connect(m_imagesPanel, &images::ImagesPanel::imageExported, this, written);
+    connect(m_imagesPanel, &images::ImagesPanel::imageExportFailed, this, failed);
+    connect(m_prCurvesPanel, &prcurves::PrCurvesPanel::chartExported, this, written);
+    connect(m_prCurvesPanel, &prcurves::PrCurvesPanel::chartExportFailed, this, failed);
+    connect(m_comparePanel, &compare::CompareRunsPanel::chartExported, this, written);
+    connect(m_comparePanel, &compare::CompareRunsPanel::chartExportFailed, this, failed);
 }
 
 void MainWindow::createDocks()
@@ -157,6 +229,9 @@ void MainWindow::createDocks()
     m_tensorDock->setWidget(m_tensorPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_tensorDock);
     tabifyDockWidget(m_graphDock, m_tensorDock);
+    createSummaryDocks();
+    connect(m_summaries, &summary::SummaryStore::cleared, m_tensorPanel,
+            &tensorview::TensorPanel::clearSummaryTensors);
     m_scalarsDock->raise();
 
     connect(m_stepsPanel, &StepsPanel::stepActivated, this, [this](int, qint64 start, qint64 end) {
@@ -286,6 +361,11 @@ void MainWindow::createActions()
     m_viewMenu->addAction(m_graphDock->toggleViewAction());
     m_viewMenu->addAction(m_nodeDetailsDock->toggleViewAction());
     m_viewMenu->addAction(m_tensorDock->toggleViewAction());
+    m_viewMenu->addAction(m_distributionsDock->toggleViewAction());
+    m_viewMenu->addAction(m_imagesDock->toggleViewAction());
+    m_viewMenu->addAction(m_textDock->toggleViewAction());
+    m_viewMenu->addAction(m_prCurvesDock->toggleViewAction());
+    m_viewMenu->addAction(m_compareDock->toggleViewAction());
     m_viewMenu->addAction(m_sourceDock->toggleViewAction());
     m_viewMenu->addSeparator();
     m_combineRanksAction = m_viewMenu->addAction(tr("Show All &Ranks of a Run in One Timeline"));
@@ -297,6 +377,14 @@ void MainWindow::createActions()
         QSettings().setValue(QLatin1String(kCombineRanksKey), on);
         if (m_session && !m_currentTraces.isEmpty())
             openTrace(m_currentTraces.front());
+    });
+
+    m_viewMenu->addAction(tr("Summary Sample &Limits…"), this, [this] {
+        SummaryLimitsDialog dialog(this);
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        SummaryLimitsDialog::save(dialog.limits());
+        statusBar()->showMessage(tr("The new limits apply when the run folder is read again (File > Reload)."), 8000);
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -482,7 +570,7 @@ void MainWindow::startImport(const RunManifest& manifest)
     m_runModel->setManifest(manifest);
     for (const Diagnostic& d : manifest.diagnostics)
         statusBar()->showMessage(d.toString(), 8000);
-    m_session = new ImportSession(manifest, this);
+    m_session = new ImportSession(manifest, SummaryLimitsDialog::load(), this);
     // Only headers are read: the Tensor inspector lists every tensor of the folder and the Node Details
     // dock a node's dumped tensors once they are in; values are mapped when a tensor is viewed.
     m_tensorPanel->setCatalog(nullptr);
@@ -517,6 +605,8 @@ void MainWindow::startImport(const RunManifest& manifest)
         m_runModel->setArtifactState(i, m_session->state(i));
     connect(m_session, &ImportSession::scalarsArrived, m_scalars, &ScalarStore::append);
     connect(m_session, &ImportSession::summariesArrived, m_summaries, &summary::SummaryStore::update);
+    // The inspector keeps which summary file each step came from, so it takes the batches themselves.
+    connect(m_session, &ImportSession::summariesArrived, m_tensorPanel, &tensorview::TensorPanel::addSummaryTensors);
     connect(m_session, &ImportSession::lineageArrived, m_summaries, &summary::SummaryStore::setLineage);
     connect(m_session, &ImportSession::artifactChanged, this, [this](int index) {
         m_runModel->setArtifactState(index, m_session->state(index));

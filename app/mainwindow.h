@@ -30,6 +30,19 @@ class ScalarStore;
 namespace summary {
 class SummaryStore;
 }
+namespace distributions {
+class DistributionsPanel;
+}
+namespace images {
+class ImagesPanel;
+class TextPanel;
+} // namespace images
+namespace prcurves {
+class PrCurvesPanel;
+}
+namespace compare {
+class CompareRunsPanel;
+}
 class ScalarsPanel;
 class StepsPanel;
 class TimeRangeModel;
@@ -67,6 +80,11 @@ public:
     ImportSession* importSession() const { return m_session; }
     graphview::GraphPanel* graphPanel() const { return m_graphPanel; }
     tensorview::TensorPanel* tensorPanel() const { return m_tensorPanel; }
+    distributions::DistributionsPanel* distributionsPanel() const { return m_distributionsPanel; }
+    images::ImagesPanel* imagesPanel() const { return m_imagesPanel; }
+    images::TextPanel* textPanel() const { return m_textPanel; }
+    prcurves::PrCurvesPanel* prCurvesPanel() const { return m_prCurvesPanel; }
+    compare::CompareRunsPanel* compareRunsPanel() const { return m_comparePanel; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -76,6 +94,8 @@ protected:
 private:
     void createActions();
     void createDocks();
+    void createSummaryDocks();
+    QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName, QDockWidget* tabWith);
     void createStatusBar();
     void restoreSettings();
     void saveSettings();
@@ -128,6 +148,16 @@ private:
     QDockWidget* m_nodeDetailsDock = nullptr;
     tensorview::TensorPanel* m_tensorPanel = nullptr;
     QDockWidget* m_tensorDock = nullptr;
+    distributions::DistributionsPanel* m_distributionsPanel = nullptr;
+    QDockWidget* m_distributionsDock = nullptr;
+    images::ImagesPanel* m_imagesPanel = nullptr;
+    QDockWidget* m_imagesDock = nullptr;
+    images::TextPanel* m_textPanel = nullptr;
+    QDockWidget* m_textDock = nullptr;
+    prcurves::PrCurvesPanel* m_prCurvesPanel = nullptr;
+    QDockWidget* m_prCurvesDock = nullptr;
+    compare::CompareRunsPanel* m_comparePanel = nullptr;
+    QDockWidget* m_compareDock = nullptr;
     QDockWidget* m_sourceDock = nullptr;
     SourceView* m_sourceView = nullptr;
     QList<int> m_currentTraces; ///< artifacts shown in the trace panels: one, or the ranks of a run

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "summary/summarydata.h"
+
+#include <QDialog>
+
+class QSpinBox;
+
+namespace runlens {
+
+/// Edits how many values per series the summary readers keep (TensorBoard's reservoir sizes; 0 keeps
+/// all). Stored in the user's settings, never in the run folder; used from the next import on.
+class SummaryLimitsDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit SummaryLimitsDialog(QWidget* parent = nullptr);
+
+    summary::SummaryLimits limits() const;
+    void setLimits(const summary::SummaryLimits& limits);
+
+    /// The limits in the settings, or the defaults for those never set.
+    static summary::SummaryLimits load();
+    static void save(const summary::SummaryLimits& limits);
+
+private:
+    QSpinBox* m_histograms;
+    QSpinBox* m_images;
+    QSpinBox* m_texts;
+    QSpinBox* m_prCurves;
+    QSpinBox* m_tensors;
+};
+
+} // namespace runlens
