@@ -138,6 +138,7 @@ void TextCard::render()
     }
     if (m_allSteps) {
         renderAllSteps(m_browser->document(), m_series);
+        m_browser->moveCursor(QTextCursor::Start);
         m_stepLabel->setText(tr("%n step(s), newest first", nullptr, count));
         m_statusLabel->setText(m_series.preempted > 0 || m_series.seen > count
                                    ? tr("%1 of %2 recorded texts kept").arg(count).arg(m_series.seen)
@@ -147,6 +148,7 @@ void TextCard::render()
     }
     const summary::SummaryText& text = m_series.items.at(size_t(index));
     renderSummaryText(m_browser->document(), text);
+    m_browser->moveCursor(QTextCursor::Start); // read from the top, not where the text was built
     m_stepLabel->setText(tr("step %1 · %2/%3").arg(text.step).arg(index + 1).arg(count));
     m_statusLabel->setText(describeTextShape(text));
 }

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QJsonDocument>
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextDocumentFragment>
@@ -28,7 +29,11 @@ QString tr(const char* text, int n = -1)
 void insertMarkdown(QTextCursor& cursor, const QString& markdown)
 {
     QTextDocument part;
-    part.setMarkdown(markdown);
+    // Configurations are often logged as JSON, whose line breaks Markdown would fold away: show it as code.
+    const QString trimmed = markdown.trimmed();
+    const bool json = (trimmed.startsWith(QLatin1Char('{')) || trimmed.startsWith(QLatin1Char('[')))
+        && !QJsonDocument::fromJson(trimmed.toUtf8()).isNull();
+    part.setMarkdown(json ? QStringLiteral("```\n") + trimmed + QStringLiteral("\n```\n") : markdown);
     const int headingLevel = part.begin().blockFormat().headingLevel();
     const int start = cursor.position();
     cursor.insertFragment(QTextDocumentFragment(&part));
@@ -87,6 +92,10 @@ void appendSummaryText(QTextCursor& cursor, const summary::SummaryText& text)
     const std::vector<qint64>& shape = text.shape;
     if (shape.empty()) {
         insertMarkdown(cursor, text.cells.value(0));
+        return;
+    }
+    if (shape.size() == 1 && text.cells.size() == 1) {
+        insertMarkdown(cursor, text.cells.first()); // a list of one reads as the text itself
         return;
     }
     if (shape.size() == 1) {

@@ -8,7 +8,8 @@ class QTextDocument;
 namespace runlens::images {
 
 /// Writes a text summary value at `cursor` the way TensorBoard's text dashboard shows it: a single text
-/// (rank 0) as Markdown, a rank-1 tensor as a bulleted list of Markdown items, a rank-2 tensor as a table
+/// (rank 0) as Markdown (JSON as a code block), a rank-1 tensor as a bulleted list of Markdown items (one
+/// item as the text itself), a rank-2 tensor as a table
 /// with a Markdown cell per entry. Higher ranks are shown as a table of their last dimension.
 void appendSummaryText(QTextCursor& cursor, const summary::SummaryText& text);
 

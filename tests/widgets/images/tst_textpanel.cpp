@@ -280,6 +280,24 @@ private slots:
         card->grab(); // painting with the unresolved images does not crash
     }
 
+    void jsonKeepsItsLines()
+    {
+        QTextDocument document;
+        renderSummaryText(&document,
+                          tensorText(0, { 1 }, { QStringLiteral("{\n \"kind\": \"cnn\",\n \"batch\": 32\n}") }));
+        // One item of a rank-1 tensor is shown as the text itself, not as a one-bullet list.
+        for (QTextBlock b = document.begin(); b.isValid(); b = b.next())
+            QVERIFY(!b.textList());
+        QStringList lines = document.toPlainText().split(QRegularExpression(QStringLiteral("[\\n\\x{2028}]")));
+        lines.removeAll(QString());
+        QCOMPARE(lines,
+                 QStringList({ QStringLiteral("{"), QStringLiteral(" \"kind\": \"cnn\","),
+                               QStringLiteral(" \"batch\": 32"), QStringLiteral("}") }));
+        // Text that only starts like JSON stays Markdown.
+        renderSummaryText(&document, text(0, QStringLiteral("{not json} **bold**")));
+        QVERIFY(hasBold(&document, QStringLiteral("bold")));
+    }
+
     void describesShapes()
     {
         QCOMPARE(describeTextShape(text(0, QStringLiteral("a"))), QStringLiteral("text"));
