@@ -175,7 +175,9 @@ void DistributionChart::updateOutlines()
     const bool offset = m_options.mode == DistributionMode::Offset;
     m_ridges->setVisible(offset);
     m_ridges->setData(&m_series, m_options.xAxisMode,
-                      offset ? detail::buildRidges(m_series, kMaxOutlines, kOutlineBins) : detail::Ridges {});
+                      offset
+                          ? detail::buildRidges(m_series, kMaxOutlines, detail::outlineBinCount(m_series, kOutlineBins))
+                          : detail::Ridges {});
 }
 
 int DistributionChart::outlineCount() const
@@ -366,6 +368,9 @@ void DistributionChart::fitToData()
         // The oldest outline rises kRidgeShare of the plot above its baseline: leave that much room on top.
         const double top = keySpan * detail::kRidgeShare / (1.0 - detail::kRidgeShare);
         yAxis->setRange(keyLo - top, keyHi + keySpan * 0.02);
+        applyAxisTickers();
+        if (!m_series.isEmpty())
+            yAxis->setTicker(QSharedPointer<detail::ClampedTicker>::create(yAxis->ticker(), keyLo, keyHi));
         const double pad = (m_series.highestEdge - m_series.lowestEdge) * 0.02;
         xAxis->setRange(m_series.lowestEdge - pad, m_series.highestEdge + pad);
     }

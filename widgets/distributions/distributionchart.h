@@ -104,7 +104,7 @@ public:
     QSize minimumSizeHint() const override { return { 260, 180 }; }
 
     static constexpr int kMaxOutlines = 80;
-    static constexpr int kOutlineBins = 48;
+    static constexpr int kOutlineBins = 48; ///< at most; coarser writers get as many bins as they wrote
 
 signals:
     /// The mouse moved onto another histogram (-1: off the chart).

@@ -247,4 +247,54 @@ void DistributionHover::draw(QCPPainter* painter)
     painter->drawPolyline(outline);
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+
+ClampedTicker::ClampedTicker(QSharedPointer<QCPAxisTicker> inner, double lower, double upper)
+    : m_inner(std::move(inner))
+    , m_lower(lower)
+    , m_upper(upper)
+{
+    setTickCount(m_inner->tickCount());
+}
+
+void ClampedTicker::generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision,
+                             QVector<double>& ticks, QVector<double>* subTicks, QVector<QString>* tickLabels)
+{
+    m_inner->setTickCount(tickCount());
+    QVector<double> all;
+    QVector<QString> labels;
+    m_inner->generate(range, locale, formatChar, precision, all, subTicks, tickLabels ? &labels : nullptr);
+    const double slack = (m_upper - m_lower) * 1e-9;
+    ticks.clear();
+    if (tickLabels)
+        tickLabels->clear();
+    for (qsizetype i = 0; i < all.size(); ++i) {
+        if (all[i] < m_lower - slack || all[i] > m_upper + slack)
+            continue;
+        ticks.append(all[i]);
+        if (tickLabels && i < labels.size())
+            tickLabels->append(labels[i]);
+    }
+}
+
+int outlineBinCount(const DistributionSeries& series, int maximum)
+{
+    constexpr int kMinimum = 8;
+    std::size_t widest = 0;
+    for (const summary::Histogram& h : series.histograms) {
+        // Buckets between the first and the last counted one: what the writer's resolution shows.
+        std::size_t first = h.buckets.size();
+        std::size_t last = 0;
+        for (std::size_t b = 0; b < h.buckets.size(); ++b) {
+            if (h.buckets[b].count > 0.0) {
+                first = std::min(first, b);
+                last = b;
+            }
+        }
+        if (first <= last)
+            widest = std::max(widest, last - first + 1);
+    }
+    return std::clamp(int(widest), kMinimum, std::max(kMinimum, maximum));
+}
+
 } // namespace runlens::distributions::detail

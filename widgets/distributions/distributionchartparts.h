@@ -110,4 +110,24 @@ private:
     QColor m_accent;
 };
 
+/// Wraps another ticker and drops the ticks outside a range: the step axis of Offset mode reaches above the
+/// first step to make room for the oldest outline, where step labels would mean nothing.
+class ClampedTicker final : public QCPAxisTicker
+{
+public:
+    ClampedTicker(QSharedPointer<QCPAxisTicker> inner, double lower, double upper);
+
+    void generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision, QVector<double>& ticks,
+                  QVector<double>* subTicks, QVector<QString>* tickLabels) override;
+
+private:
+    QSharedPointer<QCPAxisTicker> m_inner;
+    double m_lower;
+    double m_upper;
+};
+
+/// How many equal bins Offset mode redistributes a series into: about as many as its writer used (so coarse
+/// histograms keep their shape instead of turning into staircases), within sane bounds.
+int outlineBinCount(const DistributionSeries& series, int maximum);
+
 } // namespace runlens::distributions::detail

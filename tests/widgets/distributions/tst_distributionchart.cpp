@@ -172,6 +172,11 @@ private slots:
         chart->replotIfNeeded();
         QVERIFY(!chart->percentileGraph(kMedianIndex)->visible());
         QCOMPARE(chart->outlineCount(), DistributionChart::kMaxOutlines); // 200 steps sampled down
+        // The step axis reaches above step 0 to make room for the oldest outline, but labels no step there.
+        QVERIFY(chart->yAxis->range().lower < 0.0);
+        QVERIFY(!chart->yAxis->tickVector().isEmpty());
+        for (double tick : chart->yAxis->tickVector())
+            QVERIFY2(tick >= 0.0 && tick <= 995.0, qPrintable(QString::number(tick)));
     }
 
     void exportsPngAndCsv()
