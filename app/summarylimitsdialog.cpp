@@ -90,7 +90,7 @@ summary::SummaryLimits SummaryLimitsDialog::load()
     auto read = [&](const char* key, int fallback) {
         bool ok = false;
         const int value = settings.value(QStringLiteral("summaries/") + QLatin1String(key), fallback).toInt(&ok);
-        return ok ? std::clamp(value, 0, kMaximum) : fallback;
+        return ok && value >= 0 ? std::min(value, kMaximum) : fallback;
     };
     summary::SummaryLimits limits;
     limits.histograms = read("histograms", defaults.histograms);

@@ -1,0 +1,70 @@
+#include "summarylimitsdialog.h"
+
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace runlens;
+
+class TestSummaryLimitsDialog : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("RunLensTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_summarylimitsdialog"));
+        QSettings().clear();
+    }
+
+    void defaultsUntilSaved()
+    {
+        const summary::SummaryLimits loaded = SummaryLimitsDialog::load();
+        const summary::SummaryLimits defaults;
+        QCOMPARE(loaded.histograms, defaults.histograms);
+        QCOMPARE(loaded.images, defaults.images);
+        QCOMPARE(loaded.tensors, defaults.tensors);
+    }
+
+    void editSaveAndRestore()
+    {
+        SummaryLimitsDialog dialog;
+        const QList<QSpinBox*> boxes = dialog.findChildren<QSpinBox*>();
+        QCOMPARE(boxes.size(), 5);
+        // The first box is the histograms limit: type a new value as a user would.
+        QSpinBox* histograms = boxes.first();
+        histograms->selectAll();
+        QTest::keyClicks(histograms, QStringLiteral("42"));
+        QCOMPARE(dialog.limits().histograms, 42);
+        // 0 keeps everything and reads "all".
+        histograms->setValue(0);
+        QCOMPARE(histograms->text(), QStringLiteral("all"));
+        histograms->setValue(42);
+        SummaryLimitsDialog::save(dialog.limits());
+        QCOMPARE(SummaryLimitsDialog::load().histograms, 42);
+        // A fresh dialog shows what was saved; Restore Defaults brings the recommended values back.
+        SummaryLimitsDialog again;
+        QCOMPARE(again.limits().histograms, 42);
+        auto* buttons = again.findChild<QDialogButtonBox*>();
+        QVERIFY(buttons);
+        QTest::mouseClick(buttons->button(QDialogButtonBox::RestoreDefaults), Qt::LeftButton);
+        QCOMPARE(again.limits().histograms, summary::SummaryLimits().histograms);
+    }
+
+    void badSettingsFallBack()
+    {
+        QSettings().setValue(QStringLiteral("summaries/images"), QStringLiteral("many"));
+        QSettings().setValue(QStringLiteral("summaries/texts"), -5);
+        const summary::SummaryLimits loaded = SummaryLimitsDialog::load();
+        QCOMPARE(loaded.images, summary::SummaryLimits().images);
+        QCOMPARE(loaded.texts, summary::SummaryLimits().texts);
+        QSettings().clear();
+    }
+};
+
+QTEST_MAIN(TestSummaryLimitsDialog)
+#include "tst_summarylimitsdialog.moc"
