@@ -25,7 +25,7 @@ namespace {
 
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("runlens::NpzFile", text);
+    return QCoreApplication::translate("runlens::tensor", text);
 }
 
 // An inflated member lives in memory; beyond this it is refused rather than risking the machine.

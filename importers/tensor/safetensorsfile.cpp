@@ -20,7 +20,7 @@ namespace {
 
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("runlens::SafetensorsFile", text);
+    return QCoreApplication::translate("runlens::tensor", text);
 }
 
 constexpr std::int64_t kLengthBytes = 8;

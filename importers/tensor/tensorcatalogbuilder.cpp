@@ -18,7 +18,7 @@ namespace {
 
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("runlens::TensorCatalogBuilder", text);
+    return QCoreApplication::translate("runlens::tensor", text);
 }
 
 /// The folders of a relative path with the one that names the step dropped, so the same tensor at two

@@ -14,7 +14,7 @@ namespace {
 
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("runlens::TensorFileImporter", text);
+    return QCoreApplication::translate("runlens::tensor", text);
 }
 
 /// The tensors of one file, each with a way to open it.

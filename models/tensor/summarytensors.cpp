@@ -13,7 +13,7 @@ namespace {
 
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("runlens::SummaryTensorSet", text);
+    return QCoreApplication::translate("runlens::tensor", text);
 }
 
 /// Whether every element the shape and strides reach lies inside `size` bytes; false on overflow too

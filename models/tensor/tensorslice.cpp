@@ -10,7 +10,7 @@ namespace {
 
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("runlens::TensorSlice", text);
+    return QCoreApplication::translate("runlens::tensor", text);
 }
 
 struct Scanner

@@ -17,7 +17,7 @@ constexpr int kBarChars = 24;
 
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("runlens::distributions::DistributionChart", text);
+    return QCoreApplication::translate("runlens::distributions", text);
 }
 
 QString number(double v)

@@ -19,7 +19,7 @@ constexpr double kStretchTail = 0.005;
 
 QString tr(const char* text, int n = -1)
 {
-    return QCoreApplication::translate("runlens::images::ImageDecoding", text, nullptr, n);
+    return QCoreApplication::translate("runlens::images", text, nullptr, n);
 }
 
 } // namespace

@@ -21,7 +21,7 @@ constexpr int kMaxTableCells = 20000;
 
 QString tr(const char* text, int n = -1)
 {
-    return QCoreApplication::translate("runlens::images::TextRendering", text, nullptr, n);
+    return QCoreApplication::translate("runlens::images", text, nullptr, n);
 }
 
 // Inserts Markdown at the cursor. QTextCursor::insertMarkdown merges the first parsed block into the

@@ -15,7 +15,7 @@ namespace {
 
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("runlens::TensorExport", text);
+    return QCoreApplication::translate("runlens::tensorview", text);
 }
 
 /// numpy has no bfloat16 or float8: those are widened to float32 on export.
