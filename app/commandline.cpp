@@ -4,8 +4,10 @@
 #include "core/report.h"
 #include "core/runscanner.h"
 #include "demo/demorun.h"
+#include "distributions/distributionchart.h"
 #include "graph/graphpanel.h"
 #include "scalars/scalarchart.h"
+#include "summary/summarystore.h"
 
 #include "scalars/scalarstore.h"
 
@@ -164,15 +166,52 @@ int exportGraph(const QString& path, const QString& name, const QString& outFile
     return 0;
 }
 
+/// `--chart distributions:TAG [--run RUN]`: the percentile bands of a histogram tag of one run.
+int exportDistributions(const QString& path, const QString& tag, QString run, const QString& outFile)
+{
+    ImportSession session(RunScanner().scan(path));
+    summary::SummaryStore store;
+    QObject::connect(&session, &ImportSession::summariesArrived, &store, &summary::SummaryStore::update);
+    session.importBlocking();
+    if (run.isEmpty()) {
+        for (const QString& candidate : store.runs(summary::SummaryKind::Histograms)) {
+            if (store.tags(summary::SummaryKind::Histograms, candidate).contains(tag)) {
+                run = candidate;
+                break;
+            }
+        }
+    }
+    if (run.isEmpty()) {
+        err()
+            << QCoreApplication::translate("runlens::cli", "runlens export: no histogram tag '%1' in %2").arg(tag, path)
+            << Qt::endl;
+        const QStringList tags = store.allTags(summary::SummaryKind::Histograms);
+        if (!tags.isEmpty())
+            err() << QCoreApplication::translate("runlens::cli", "available tags: %1")
+                         .arg(tags.join(QStringLiteral(", ")))
+                  << Qt::endl;
+        return 1;
+    }
+    QString error;
+    if (!distributions::exportDistributionChart(store, run, tag, outFile, {}, QSize(800, 500), &error)) {
+        err() << QCoreApplication::translate("runlens::cli", "runlens export: %1").arg(error) << Qt::endl;
+        return 1;
+    }
+    out() << QCoreApplication::translate("runlens::cli", "Wrote %1").arg(QFileInfo(outFile).absoluteFilePath())
+          << Qt::endl;
+    return 0;
+}
+
 int exportChart(const QStringList& args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate("runlens::cli", "Exports a chart without a display."));
     parser.addHelpOption();
-    parser.addOption(
-        { QStringLiteral("chart"),
-          QCoreApplication::translate("runlens::cli", "The chart, as KIND:NAME (for example scalars:train/loss)."),
-          QStringLiteral("KIND:NAME") });
+    parser.addOption({ QStringLiteral("chart"),
+                       QCoreApplication::translate(
+                           "runlens::cli",
+                           "The chart, as KIND:NAME (for example scalars:train/loss or distributions:conv1.weight)."),
+                       QStringLiteral("KIND:NAME") });
     parser.addOption({ QStringLiteral("out"),
                        QCoreApplication::translate(
                            "runlens::cli", "Output file; the format follows the extension (png, svg, pdf, csv)."),
@@ -181,6 +220,10 @@ int exportChart(const QStringList& args)
         { QStringLiteral("smoothing"),
           QCoreApplication::translate("runlens::cli", "Smoothing weight for scalars, 0 to 0.999 (default 0.6)."),
           QStringLiteral("W"), QStringLiteral("0.6") });
+    parser.addOption({ QStringLiteral("run"),
+                       QCoreApplication::translate("runlens::cli",
+                                                   "For distributions: the run (default: the first run with the tag)."),
+                       QStringLiteral("RUN") });
     parser.addPositionalArgument(QStringLiteral("PATH"),
                                  QCoreApplication::translate("runlens::cli", "Run folder or file."));
     parser.process(args);
@@ -200,9 +243,11 @@ int exportChart(const QStringList& args)
     const QString name = chart.mid(colon + 1);
     if (kind == QLatin1String("graph"))
         return exportGraph(path, name, outFile);
+    if (kind == QLatin1String("distributions"))
+        return exportDistributions(path, name, parser.value(QStringLiteral("run")), outFile);
     if (kind != QLatin1String("scalars")) {
-        err() << QCoreApplication::translate("runlens::cli",
-                                             "runlens export: unknown chart kind '%1' (known: scalars, graph)")
+        err() << QCoreApplication::translate(
+                     "runlens::cli", "runlens export: unknown chart kind '%1' (known: scalars, distributions, graph)")
                      .arg(kind)
               << Qt::endl;
         return 2;

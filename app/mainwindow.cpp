@@ -421,6 +421,7 @@ void MainWindow::restoreSettings()
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
         resizeDocks({ m_runDock }, { 470 }, Qt::Horizontal);
     m_scalarsPanel->restoreState(settings.value(QStringLiteral("scalars/view")).toMap());
+    m_distributionsPanel->restoreState(settings.value(QStringLiteral("distributions/view")).toMap());
 }
 
 void MainWindow::saveSettings()
@@ -429,6 +430,7 @@ void MainWindow::saveSettings()
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("scalars/view"), m_scalarsPanel->saveState());
+    settings.setValue(QStringLiteral("distributions/view"), m_distributionsPanel->saveState());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

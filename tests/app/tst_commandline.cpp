@@ -244,6 +244,40 @@ private slots:
         QVERIFY2(text.out.contains("pr_curves Evaluations/PR_Curve: 5 kept, steps 0..4"), text.out.constData());
     }
 
+    void exportDistributionsCsv()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        // The CNN sample writes a histogram of conv2.weight every 5 steps from 0 to 55.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("d.csv"));
+        const Result r = run({ QStringLiteral("export"), samples + QStringLiteral("/runs/pytorch_cnn_baseline/tb"),
+                               QStringLiteral("--chart"), QStringLiteral("distributions:weights/conv2.weight"),
+                               QStringLiteral("--out"), csv });
+        QCOMPARE(r.exitCode, 0);
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 13);
+        const QStringList header = lines[0].split(u',');
+        const int p0 = int(header.indexOf(QStringLiteral("p0")));
+        const int p50 = int(header.indexOf(QStringLiteral("p50")));
+        const int p100 = int(header.indexOf(QStringLiteral("p100")));
+        QVERIFY(p0 > 0 && p50 > p0 && p100 > p50);
+        for (int i = 1; i < lines.size(); ++i) {
+            const QStringList cells = lines[i].split(u',');
+            QCOMPARE(cells[1].toInt(), (i - 1) * 5);
+            QVERIFY(cells[p0].toDouble() <= cells[p50].toDouble());
+            QVERIFY(cells[p50].toDouble() <= cells[p100].toDouble());
+        }
+        // An unknown tag names the tags there are.
+        const Result missing
+            = run({ QStringLiteral("export"), samples + QStringLiteral("/runs/pytorch_cnn_baseline/tb"),
+                    QStringLiteral("--chart"), QStringLiteral("distributions:nope"), QStringLiteral("--out"),
+                    dir.filePath(QStringLiteral("x.png")) });
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains("weights/conv2.weight"), missing.err.constData());
+    }
+
     void exportFormats_data()
     {
         QTest::addColumn<QString>("extension");
