@@ -645,6 +645,34 @@
         <source>The open graph has no node or module named %1.</source>
         <translation>当前打开的计算图中没有名为 %1 的节点或模块。</translation>
     </message>
+    <message>
+        <source>Distributions</source>
+        <translation>分布</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>PR Curves</source>
+        <translation>PR 曲线</translation>
+    </message>
+    <message>
+        <source>Compare Runs</source>
+        <translation>比较运行</translation>
+    </message>
+    <message>
+        <source>Summary Sample &amp;Limits…</source>
+        <translation>摘要采样上限(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>The new limits apply when the run folder is read again (File &gt; Reload).</source>
+        <translation>新的上限在重新读取运行文件夹时生效（文件 &gt; 重新加载）。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::OperatorsPanel</name>
@@ -774,6 +802,22 @@
     <message>
         <source>  lineage %1: %2</source>
         <translation>  谱系 %1：%2</translation>
+    </message>
+    <message>
+        <source>  %1 %2: %3 kept, steps %4..%5</source>
+        <translation>  %1 %2：保留 %3 个，步 %4..%5</translation>
+    </message>
+    <message>
+        <source>  hparam %1: %2</source>
+        <translation>  超参数 %1：%2</translation>
+    </message>
+    <message>
+        <source>  hparams metrics: %1</source>
+        <translation>  超参数指标：%1</translation>
+    </message>
+    <message>
+        <source>  hparams session: %1</source>
+        <translation>  超参数会话：%1</translation>
     </message>
 </context>
 <context>
@@ -1274,6 +1318,76 @@
     </message>
 </context>
 <context>
+    <name>runlens::SummaryLimitsDialog</name>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Summary Sample Limits</source>
+        <translation>摘要采样上限</translation>
+    </message>
+    <message>
+        <source>Long runs write more values than are useful to keep in memory. Per tag, RunLens keeps at most this many values: always the latest, the others a uniform sample, as TensorBoard does. Scalars are always kept whole. Applies from the next reload.</source>
+        <translation>长时间的运行写入的值多于值得保留在内存中的数量。RunLens 对每个标签最多保留这么多个值：始终保留最新的值，其余均匀采样，与 TensorBoard 的做法相同。标量始终完整保留。从下次重新加载起生效。</translation>
+    </message>
+    <message>
+        <source>Histograms kept per tag (0 keeps all)</source>
+        <translation>每个标签保留的直方图数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>Steps with images kept per tag (0 keeps all)</source>
+        <translation>每个标签保留的含图像步数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>Texts kept per tag (0 keeps all)</source>
+        <translation>每个标签保留的文本数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>PR curves kept per tag (0 keeps all)</source>
+        <translation>每个标签保留的 PR 曲线数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>Summary tensors kept per tag (0 keeps all)</source>
+        <translation>每个标签保留的摘要张量数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>&amp;Histograms per tag:</source>
+        <translation>每个标签的直方图数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;Images per tag:</source>
+        <translation>每个标签的图像数(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>&amp;Texts per tag:</source>
+        <translation>每个标签的文本数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;PR curves per tag:</source>
+        <translation>每个标签的 PR 曲线数(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>T&amp;ensors per tag:</source>
+        <translation>每个标签的张量数(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Use the recommended limits</source>
+        <translation>使用推荐的上限</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::SummaryTensorSet</name>
+    <message>
+        <source>the summary holds no values for this tensor.</source>
+        <translation>摘要中没有此张量的值。</translation>
+    </message>
+    <message>
+        <source>the recorded values are fewer than the recorded shape needs.</source>
+        <translation>记录的值少于记录的形状所需的数量。</translation>
+    </message>
+</context>
+<context>
     <name>runlens::TensorCompare</name>
     <message>
         <source>Cannot compare %1 of shape %2 with %3 of shape %4: the shapes differ.</source>
@@ -1654,10 +1768,6 @@
         <translation>在没有显示器的情况下导出图表。</translation>
     </message>
     <message>
-        <source>The chart, as KIND:NAME (for example scalars:train/loss).</source>
-        <translation>图表，格式为 KIND:NAME（例如 scalars:train/loss）。</translation>
-    </message>
-    <message>
         <source>Output file; the format follows the extension (png, svg, pdf, csv).</source>
         <translation>输出文件；格式由扩展名决定（png、svg、pdf、csv）。</translation>
     </message>
@@ -1698,8 +1808,291 @@
         <translation>可用的计算图：%1</translation>
     </message>
     <message>
-        <source>runlens export: unknown chart kind &apos;%1&apos; (known: scalars, graph)</source>
-        <translation>runlens export：未知的图表类型“%1”（已知：scalars、graph）</translation>
+        <source>runlens export: no histogram tag &apos;%1&apos; in %2</source>
+        <translation>runlens export：%2 中没有直方图标签“%1”</translation>
+    </message>
+    <message>
+        <source>The chart, as KIND:NAME (for example scalars:train/loss or distributions:conv1.weight).</source>
+        <translation>图表，格式为 KIND:NAME（例如 scalars:train/loss 或 distributions:conv1.weight）。</translation>
+    </message>
+    <message>
+        <source>For distributions: the run (default: the first run with the tag).</source>
+        <translation>用于 distributions：要显示的运行（默认：第一个含该标签的运行）。</translation>
+    </message>
+    <message>
+        <source>runlens export: unknown chart kind &apos;%1&apos; (known: scalars, distributions, graph)</source>
+        <translation>runlens export：未知的图表类型“%1”（已知：scalars、distributions、graph）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::compare::CompareRunsPanel</name>
+    <message>
+        <source>Filter runs and values</source>
+        <translation>筛选运行和值</translation>
+    </message>
+    <message>
+        <source>Shows only the runs with this text in their name or in any of their values</source>
+        <translation>只显示名称或任一值中包含此文本的运行</translation>
+    </message>
+    <message>
+        <source>Columns…</source>
+        <translation>列…</translation>
+    </message>
+    <message>
+        <source>Choose the hyper-parameters and metrics the table shows</source>
+        <translation>选择表格显示的超参数和指标</translation>
+    </message>
+    <message>
+        <source>Chart metric</source>
+        <translation>图表指标</translation>
+    </message>
+    <message>
+        <source>The metric on the chart&apos;s last axis; it also colours the runs&apos; lines</source>
+        <translation>图表最后一条轴上的指标；也用于为各运行的折线着色</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export the parallel-coordinates chart as PNG, SVG, PDF or CSV</source>
+        <translation>将平行坐标图导出为 PNG、SVG、PDF 或 CSV</translation>
+    </message>
+    <message>
+        <source>Select runs to show only them in every chart; right-click a header for its options</source>
+        <translation>选中运行后，所有图表只显示这些运行；右键单击表头可查看其选项</translation>
+    </message>
+    <message>
+        <source>No runs to compare yet.
+Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore summary and lineage files.</source>
+        <translation>还没有可比较的运行。
+请打开包含 TensorBoard 事件文件（标量、超参数）或 MindSpore 摘要文件和谱系文件的运行文件夹。</translation>
+    </message>
+    <message>
+        <source>Show the Default Columns</source>
+        <translation>显示默认列</translation>
+    </message>
+    <message>
+        <source>Hyper-parameters</source>
+        <translation>超参数</translation>
+    </message>
+    <message>
+        <source>MindSpore lineage</source>
+        <translation>MindSpore 谱系</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>No metric to compare: the runs have no scalar tags or evaluation metrics.</source>
+        <translation>没有可比较的指标：这些运行没有标量标签或评估指标。</translation>
+    </message>
+    <message>
+        <source>No hyper-parameters to compare: the runs have no hparams or lineage values in the shown columns.</source>
+        <translation>没有可比较的超参数：这些运行在显示的列中没有超参数或谱系值。</translation>
+    </message>
+    <message>
+        <source>No run passes the filter.</source>
+        <translation>没有运行符合筛选条件。</translation>
+    </message>
+    <message>
+        <source>Hide Column</source>
+        <translation>隐藏列</translation>
+    </message>
+    <message>
+        <source>Best value of %1</source>
+        <translation>%1 的最佳值</translation>
+    </message>
+    <message>
+        <source>By the Tag&apos;s Name (loss, error: lowest)</source>
+        <translation>按标签名称判断（loss、error：最低）</translation>
+    </message>
+    <message>
+        <source>Lowest Value</source>
+        <translation>最低值</translation>
+    </message>
+    <message>
+        <source>Highest Value</source>
+        <translation>最高值</translation>
+    </message>
+    <message>
+        <source>Colour the Chart by This Column</source>
+        <translation>按此列为图表着色</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::compare::ParallelCoordinatesChart</name>
+    <message>
+        <source>Runs by hyper-parameter, coloured by %1</source>
+        <translation>各运行的超参数，按 %1 着色</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::distributions</name>
+    <message>
+        <source> … (%1 steps)</source>
+        <translation> …（共 %1 步）</translation>
+    </message>
+    <message>
+        <source>%1 at step %2</source>
+        <translation>%1 出现在第 %2 步</translation>
+    </message>
+    <message>
+        <source>%1 at steps %2</source>
+        <translation>%1 出现在以下步：%2</translation>
+    </message>
+    <message>
+        <source>Step &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>第 &lt;b&gt;%1&lt;/b&gt; 步</translation>
+    </message>
+    <message>
+        <source>count %1</source>
+        <translation>计数 %1</translation>
+    </message>
+    <message>
+        <source>min %1</source>
+        <translation>最小值 %1</translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <translation>最大值 %1</translation>
+    </message>
+    <message>
+        <source>mean %1</source>
+        <translation>均值 %1</translation>
+    </message>
+    <message>
+        <source>std %1</source>
+        <translation>标准差 %1</translation>
+    </message>
+    <message>
+        <source>NaN %1</source>
+        <translation>NaN %1</translation>
+    </message>
+    <message>
+        <source>+Inf %1</source>
+        <translation>+Inf %1</translation>
+    </message>
+    <message>
+        <source>−Inf %1</source>
+        <translation>−Inf %1</translation>
+    </message>
+    <message>
+        <source>median &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>中位数 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>bucket</source>
+        <translation>桶</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::distributions::DistributionChart</name>
+    <message>
+        <source>Fit to Data</source>
+        <translation>适应数据</translation>
+    </message>
+    <message>
+        <source>Show all steps (double-click the chart to do the same)</source>
+        <translation>显示所有步（双击图表效果相同）</translation>
+    </message>
+    <message>
+        <source>Copy Image</source>
+        <translation>复制图像</translation>
+    </message>
+    <message>
+        <source>The run &quot;%1&quot; has no histograms.</source>
+        <translation>运行“%1”没有直方图。</translation>
+    </message>
+    <message>
+        <source>The run &quot;%1&quot; has no histogram tag &quot;%2&quot;. Its histogram tags: %3.</source>
+        <translation>运行“%1”没有直方图标签“%2”。它的直方图标签：%3。</translation>
+    </message>
+    <message>
+        <source>Cannot export to %1: use a .png, .svg, .pdf or .csv file name.</source>
+        <translation>无法导出到 %1：请使用 .png、.svg、.pdf 或 .csv 文件名。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::distributions::DistributionsPanel</name>
+    <message>
+        <source>Filter tags (regular expression)</source>
+        <translation>筛选标签（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Show only the histogram tags that match this regular expression (case-insensitive)</source>
+        <translation>只显示与此正则表达式匹配的直方图标签（不区分大小写）</translation>
+    </message>
+    <message>
+        <source>Bands</source>
+        <translation>百分位带</translation>
+    </message>
+    <message>
+        <source>Percentile bands over steps (TensorBoard distributions): minimum, ±1.5σ, ±1σ, ±0.5σ of a normal distribution and maximum, with the median as a line</source>
+        <translation>随步变化的百分位带（TensorBoard 分布）：最小值、正态分布的 ±1.5σ、±1σ、±0.5σ 处和最大值，中位数以折线表示</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>偏移</translation>
+    </message>
+    <message>
+        <source>One histogram per step, stacked down the step axis (TensorBoard offset histograms, MindInsight ridgeline); older steps are lighter</source>
+        <translation>每步一个直方图，沿步轴依次堆叠（TensorBoard 偏移直方图、MindInsight 山脊图）；越早的步颜色越浅</translation>
+    </message>
+    <message>
+        <source>Steps as</source>
+        <translation>步轴显示为</translation>
+    </message>
+    <message>
+        <source>Measure the step axis in training steps, time since the run&apos;s first histogram, or wall-clock time</source>
+        <translation>步轴可按训练步数、自运行第一个直方图以来的时间或挂钟时间度量</translation>
+    </message>
+    <message numerus="yes">
+        <source>Show or hide the distributions of %1 (%n run(s))</source>
+        <translation>
+            <numerusform>显示或隐藏 %1 的分布（%n 个运行）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No distributions yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder whose TensorBoard event files or MindSpore summaries record histograms (&lt;code&gt;add_histogram&lt;/code&gt;, &lt;code&gt;tf.summary.histogram&lt;/code&gt;, &lt;code&gt;HistogramSummary&lt;/code&gt;); they appear here while they load.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;还没有分布&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开其 TensorBoard 事件文件或 MindSpore 摘要文件记录了直方图（&lt;code&gt;add_histogram&lt;/code&gt;、&lt;code&gt;tf.summary.histogram&lt;/code&gt;、&lt;code&gt;HistogramSummary&lt;/code&gt;）的运行文件夹；直方图会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;None of the selected runs has histograms&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Select other runs in Compare runs, or clear the selection to show every run.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;所选运行都没有直方图&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或清除选择以显示所有运行。&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 tags · %n run(s)</source>
+        <translation>
+            <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1 (at character %2). The previous filter stays in effect.</source>
+        <translation>无效的正则表达式：%1（位于第 %2 个字符）。之前的筛选条件仍然有效。</translation>
     </message>
 </context>
 <context>
@@ -2169,6 +2562,261 @@
     </message>
 </context>
 <context>
+    <name>runlens::images</name>
+    <message>
+        <source>the image data is not a PNG, JPEG or GIF (%n bytes)</source>
+        <translation>图像数据不是 PNG、JPEG 或 GIF（%n 字节）</translation>
+    </message>
+    <message>
+        <source>the %1 data is damaged and cannot be decoded (%n bytes): %2</source>
+        <translation>%1 数据已损坏，无法解码（%n 字节）：%2</translation>
+    </message>
+    <message>
+        <source>x %1, y %2</source>
+        <translation>x %1，y %2</translation>
+    </message>
+    <message>
+        <source>value %1</source>
+        <translation>值 %1</translation>
+    </message>
+    <message>
+        <source>R %1 G %2 B %3</source>
+        <translation>R %1 G %2 B %3</translation>
+    </message>
+    <message>
+        <source> A %1</source>
+        <translation> A %1</translation>
+    </message>
+    <message>
+        <source>Only the first %n rows are shown.</source>
+        <translation>只显示前 %n 行。</translation>
+    </message>
+    <message>
+        <source>A rank-%1 text tensor, shown as rows of its last dimension.</source>
+        <translation>%1 维文本张量，每行显示其最后一维。</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>list of %n</source>
+        <translation>%n 项列表</translation>
+    </message>
+    <message>
+        <source>%1 table</source>
+        <translation>%1 表格</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::images::ImageCard</name>
+    <message>
+        <source>Run %1, image tag %2</source>
+        <translation>运行 %1，图像标签 %2</translation>
+    </message>
+    <message>
+        <source>Choose the step to show (only steps with images are on the slider; arrow keys move one step)</source>
+        <translation>选择要显示的步（滑块上只有含图像的步；方向键每次移动一步）</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Scale the images to fit the card</source>
+        <translation>缩放图像以适应卡片</translation>
+    </message>
+    <message>
+        <source>1:1</source>
+        <translation>1:1</translation>
+    </message>
+    <message>
+        <source>Show the images at their real size (one screen pixel per image pixel); scroll to see the rest</source>
+        <translation>以实际大小显示图像（每个图像像素对应一个屏幕像素）；滚动查看其余部分</translation>
+    </message>
+    <message>
+        <source>Zoom out (Ctrl+wheel over the image)</source>
+        <translation>缩小（在图像上按 Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <source>Zoom in (Ctrl+wheel over the image)</source>
+        <translation>放大（在图像上按 Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <source>Screen pixels per image pixel</source>
+        <translation>每个图像像素对应的屏幕像素数</translation>
+    </message>
+    <message>
+        <source>Auto contrast</source>
+        <translation>自动对比度</translation>
+    </message>
+    <message>
+        <source>Stretch the shown images&apos; values to the full range, so that dark or low-contrast pictures become readable (display only; hover still reports the recorded values)</source>
+        <translation>将所显示图像的数值拉伸到完整范围，使偏暗或低对比度的图片清晰可辨（仅影响显示；悬停时仍报告记录的值）</translation>
+    </message>
+    <message>
+        <source>PNG</source>
+        <translation>PNG</translation>
+    </message>
+    <message>
+        <source>Export the shown images as a PNG file, at their real size</source>
+        <translation>将所显示的图像按实际大小导出为 PNG 文件</translation>
+    </message>
+    <message>
+        <source>step %1, image %2: %3</source>
+        <translation>第 %1 步，图像 %2：%3</translation>
+    </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>step %1: no image data was recorded</source>
+        <translation>第 %1 步：未记录图像数据</translation>
+    </message>
+    <message>
+        <source>no images</source>
+        <translation>没有图像</translation>
+    </message>
+    <message>
+        <source>step %1 · %2/%3</source>
+        <translation>第 %1 步 · %2/%3</translation>
+    </message>
+    <message>
+        <source>decoding…</source>
+        <translation>正在解码…</translation>
+    </message>
+    <message>
+        <source>%1 × %2 px</source>
+        <translation>%1 × %2 像素</translation>
+    </message>
+    <message>
+        <source>mixed sizes</source>
+        <translation>尺寸不一</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n images · %1</source>
+        <translation>
+            <numerusform>%n 张图像 · %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot export %1: step %2 of %3 has no decoded image to save.</source>
+        <translation>无法导出 %1：%3 的第 %2 步没有可保存的已解码图像。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check that the folder exists and is writable.</source>
+        <translation>无法写入 %1：请检查文件夹是否存在且可写。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::images::ImageView</name>
+    <message>
+        <source>image %1 · %2</source>
+        <translation>图像 %1 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::images::ImagesPanel</name>
+    <message>
+        <source>Auto contrast</source>
+        <translation>自动对比度</translation>
+    </message>
+    <message>
+        <source>Stretch every shown image&apos;s values to the full range, for dark or low-contrast pictures (display only)</source>
+        <translation>将每张所显示图像的数值拉伸到完整范围，适用于偏暗或低对比度的图片（仅影响显示）</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No images yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files, MindSpore summaries or VisualDL logs that record images; they appear here while they load.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;还没有图像&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含记录了图像的 TensorBoard 事件文件、MindSpore 摘要文件或 VisualDL 日志的运行文件夹；图像会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::images::SummaryCardsPanel</name>
+    <message>
+        <source>Filter tags (regular expression)</source>
+        <translation>筛选标签（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Show only tags matching this regular expression (case-insensitive)</source>
+        <translation>只显示与此正则表达式匹配的标签（不区分大小写）</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1 (at character %2). The previous filter stays in effect.</source>
+        <translation>无效的正则表达式：%1（位于第 %2 个字符）。之前的筛选条件仍然有效。</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;None of the chosen runs has these tags&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Choose other runs in Compare runs, or clear the selection there to see every run.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;所选运行都没有这些标签&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或在那里清除选择以查看所有运行。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tags</source>
+        <translation>%1 / %2 个标签</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::images::TextCard</name>
+    <message>
+        <source>Run %1, text tag %2</source>
+        <translation>运行 %1，文本标签 %2</translation>
+    </message>
+    <message>
+        <source>Choose the step to show (only steps with a text are on the slider; arrow keys move one step)</source>
+        <translation>选择要显示的步（滑块上只有含文本的步；方向键每次移动一步）</translation>
+    </message>
+    <message>
+        <source>The text as recorded, rendered as Markdown</source>
+        <translation>按 Markdown 渲染的记录文本</translation>
+    </message>
+    <message>
+        <source>no text</source>
+        <translation>没有文本</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s), newest first</source>
+        <translation>
+            <numerusform>共 %n 步，最新的在前</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 recorded texts kept</source>
+        <translation>记录的 %2 条文本中保留了 %1 条</translation>
+    </message>
+    <message>
+        <source>step %1 · %2/%3</source>
+        <translation>第 %1 步 · %2/%3</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::images::TextPanel</name>
+    <message>
+        <source>All steps</source>
+        <translation>所有步</translation>
+    </message>
+    <message>
+        <source>List every step&apos;s text in each card, newest first, instead of one step chosen with the slider</source>
+        <translation>在每张卡片中列出每一步的文本（最新的在前），而不是只显示用滑块选中的一步</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No texts yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder whose TensorBoard event files or VisualDL logs record text (for example with &lt;code&gt;add_text&lt;/code&gt;); it appears here while it loads.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;还没有文本&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开其 TensorBoard 事件文件或 VisualDL 日志记录了文本（例如使用 &lt;code&gt;add_text&lt;/code&gt;）的运行文件夹；文本会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>runlens::main</name>
     <message>
         <source>Load PATH, render the main window offscreen to FILE and exit.</source>
@@ -2219,6 +2867,102 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>There is no panel named %1.</source>
         <translation>没有名为 %1 的面板。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::prcurves::PrCurveChart</name>
+    <message>
+        <source>Recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>The step whose curves are shown; the latest step follows new data</source>
+        <translation>显示其曲线的步；选中最新一步时会跟随新数据</translation>
+    </message>
+    <message>
+        <source>%1 (step %2)</source>
+        <translation>%1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>no step</source>
+        <translation>没有步</translation>
+    </message>
+    <message>
+        <source>step %1 (%2/%3)</source>
+        <translation>第 %1 步（%2/%3）</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>FP</source>
+        <translation>FP</translation>
+    </message>
+    <message>
+        <source>TN</source>
+        <translation>TN</translation>
+    </message>
+    <message>
+        <source>FN</source>
+        <translation>FN</translation>
+    </message>
+    <message>
+        <source>Copy Image</source>
+        <translation>复制图像</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::prcurves::PrCurvesPanel</name>
+    <message>
+        <source>Filter tags (regular expression)</source>
+        <translation>筛选标签（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Show only the PR curve tags that match this regular expression (case-insensitive)</source>
+        <translation>只显示与此正则表达式匹配的 PR 曲线标签（不区分大小写）</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1</source>
+        <translation>无效的正则表达式：%1</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No PR curves&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder to see its precision-recall curves.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;没有 PR 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开运行文件夹以查看其精确率-召回率曲线。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No PR curves yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files that hold PR curves (PyTorch &lt;code&gt;add_pr_curve&lt;/code&gt;, TensorFlow &lt;code&gt;pr_curve&lt;/code&gt; summaries) or VisualDL logs; they appear here while they load.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;还没有 PR 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含 PR 曲线的 TensorBoard 事件文件（PyTorch &lt;code&gt;add_pr_curve&lt;/code&gt;、TensorFlow &lt;code&gt;pr_curve&lt;/code&gt; 摘要）或 VisualDL 日志的运行文件夹；曲线会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;The selected runs have no PR curves&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Select other runs in Compare runs, or clear the selection to see all %n run(s) with PR curves.&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;所选运行没有 PR 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或清除选择以查看全部 %n 个含 PR 曲线的运行。&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 tags · %n run(s)</source>
+        <translation>
+            <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2336,10 +3080,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <translation>此偏移处的记录声称有 %1 字节，超过谱系记录可容纳的大小；文件其余部分未读取。</translation>
     </message>
     <message>
-        <source>images</source>
-        <translation>图像</translation>
-    </message>
-    <message>
         <source>audio clips</source>
         <translation>音频片段</translation>
     </message>
@@ -2348,20 +3088,8 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <translation>嵌入</translation>
     </message>
     <message>
-        <source>histograms</source>
-        <translation>直方图</translation>
-    </message>
-    <message>
-        <source>PR curves</source>
-        <translation>PR 曲线</translation>
-    </message>
-    <message>
         <source>ROC curves</source>
         <translation>ROC 曲线</translation>
-    </message>
-    <message>
-        <source>texts</source>
-        <translation>文本</translation>
     </message>
     <message>
         <source>hyper-parameters</source>
@@ -2390,6 +3118,231 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <translation>
             <numerusform>另有 %n 条不是 VisualDL 记录的记录被跳过。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The value of the tag &quot;%1&quot; at step %2 cannot be read: %3. Such values of this tag are skipped.</source>
+        <translation>无法读取标签“%1”在第 %2 步的值：%3。该标签的此类值已跳过。</translation>
+    </message>
+    <message>
+        <source>this tag held another kind of value before</source>
+        <translation>此标签之前存放的是另一种类型的值</translation>
+    </message>
+    <message>
+        <source>it is a %1 tensor, not a string tensor</source>
+        <translation>它是 %1 张量，而不是字符串张量</translation>
+    </message>
+    <message>
+        <source>its shape is invalid</source>
+        <translation>其形状无效</translation>
+    </message>
+    <message>
+        <source>its shape holds %1 strings but %2 are recorded</source>
+        <translation>其形状应包含 %1 个字符串，但记录了 %2 个</translation>
+    </message>
+    <message>
+        <source>its type %1 is not numeric</source>
+        <translation>其类型 %1 不是数值类型</translation>
+    </message>
+    <message>
+        <source>it has %L1 elements, more than the %L2 kept</source>
+        <translation>它有 %L1 个元素，超过保留上限 %L2 个</translation>
+    </message>
+    <message>
+        <source>its %1 bytes of content do not match its shape %2 of %3</source>
+        <translation>其 %1 字节的内容与其形状 %2（%3）不符</translation>
+    </message>
+    <message>
+        <source>its shape %1 holds %2 elements but no values are recorded</source>
+        <translation>其形状 %1 应包含 %2 个元素，但没有记录任何值</translation>
+    </message>
+    <message>
+        <source>it has %1 bucket counts for %2 bucket limits</source>
+        <translation>它有 %1 个桶计数，却有 %2 个桶上限</translation>
+    </message>
+    <message>
+        <source>a histogram tensor must have the shape [k, 3], not %1</source>
+        <translation>直方图张量的形状必须为 [k, 3]，而不是 %1</translation>
+    </message>
+    <message>
+        <source>a bucket has a negative width or count</source>
+        <translation>某个桶的宽度或计数为负</translation>
+    </message>
+    <message>
+        <source>an image tensor must start with the width and the height</source>
+        <translation>图像张量必须以宽度和高度开头</translation>
+    </message>
+    <message>
+        <source>its first two strings are not the image width and height</source>
+        <translation>其前两个字符串不是图像的宽度和高度</translation>
+    </message>
+    <message>
+        <source>a PR curve tensor must have the shape [6, N], not %1</source>
+        <translation>PR 曲线张量的形状必须为 [6, N]，而不是 %1</translation>
+    </message>
+    <message>
+        <source>its hyper-parameters plugin data cannot be decoded</source>
+        <translation>无法解码其超参数插件数据</translation>
+    </message>
+    <message>
+        <source>its shape %1 holds %2 elements but %3 values are recorded</source>
+        <translation>其形状 %1 应包含 %2 个元素，但记录了 %3 个值</translation>
+    </message>
+    <message>
+        <source>it has %1 counts but %2 bucket edges, where one edge more than counts is expected</source>
+        <translation>它有 %1 个计数和 %2 个桶边界，而边界应比计数多一个</translation>
+    </message>
+    <message>
+        <source>its bucket edges are not finite increasing numbers (edge %1 is %2)</source>
+        <translation>其桶边界不是递增的有限数（边界 %1 为 %2）</translation>
+    </message>
+    <message>
+        <source>bucket %1 has the count %2</source>
+        <translation>桶 %1 的计数为 %2</translation>
+    </message>
+    <message>
+        <source>it holds no thresholds</source>
+        <translation>它不包含任何阈值</translation>
+    </message>
+    <message>
+        <source>its arrays differ in length (TP %1, FP %2, TN %3, FN %4, precision %5, recall %6)</source>
+        <translation>其各数组长度不一（TP %1，FP %2，TN %3，FN %4，精确率 %5，召回率 %6）</translation>
+    </message>
+    <message>
+        <source>The %1 of the tag &quot;%2&quot; at step %3 was skipped: %4. The writer or the file is damaged.</source>
+        <translation>已跳过标签“%2”在第 %3 步的%1：%4。写入程序或文件已损坏。</translation>
+    </message>
+    <message>
+        <source>histogram</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>PR curve</source>
+        <translation>PR 曲线</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more value(s) whose arrays do not fit together were skipped.</source>
+        <translation>
+            <numerusform>另有 %n 个数组互不匹配的值被跳过。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>runlens::summary::RunComparison</name>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <source>Loss function</source>
+        <translation>损失函数</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备数</translation>
+    </message>
+    <message>
+        <source>Parallel mode</source>
+        <translation>并行模式</translation>
+    </message>
+    <message>
+        <source>Train dataset</source>
+        <translation>训练数据集</translation>
+    </message>
+    <message>
+        <source>Train dataset size</source>
+        <translation>训练数据集大小</translation>
+    </message>
+    <message>
+        <source>Validation dataset</source>
+        <translation>验证数据集</translation>
+    </message>
+    <message>
+        <source>Validation dataset size</source>
+        <translation>验证数据集大小</translation>
+    </message>
+    <message>
+        <source>Dataset pipeline</source>
+        <translation>数据处理流水线</translation>
+    </message>
+    <message>
+        <source>Final loss (lineage)</source>
+        <translation>最终损失（谱系）</translation>
+    </message>
+    <message>
+        <source>Model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <source>Model size</source>
+        <translation>模型大小</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>%1 (evaluation)</source>
+        <translation>%1（评估）</translation>
+    </message>
+    <message>
+        <source>%1 (user)</source>
+        <translation>%1（用户）</translation>
+    </message>
+    <message>
+        <source>MindSpore lineage: %1</source>
+        <translation>MindSpore 谱系：%1</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>How the hparams session ended</source>
+        <translation>超参数会话的结束方式</translation>
+    </message>
+    <message>
+        <source>%1 (final)</source>
+        <translation>%1（最终）</translation>
+    </message>
+    <message>
+        <source>%1 (best)</source>
+        <translation>%1（最佳）</translation>
+    </message>
+    <message>
+        <source>%1 (best step)</source>
+        <translation>%1（最佳步）</translation>
+    </message>
+    <message>
+        <source>final %1 at step %2; best %3 at step %4 of %5 values</source>
+        <translation>最终值 %1（第 %2 步）；最佳值 %3（第 %4 步），共 %5 个值</translation>
+    </message>
+    <message>
+        <source>Best is the lowest value</source>
+        <translation>最低值为最佳</translation>
+    </message>
+    <message>
+        <source>Best is the highest value</source>
+        <translation>最高值为最佳</translation>
+    </message>
+    <message>
+        <source>A metric declared by the hparams experiment</source>
+        <translation>超参数实验声明的指标</translation>
     </message>
 </context>
 <context>
@@ -2620,6 +3573,20 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>it ends after %1 of %2 bytes</source>
         <translation>应有 %2 字节，但在 %1 字节后结束</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensor::SummaryTensorSet</name>
+    <message>
+        <source>written %1</source>
+        <translation>写入于 %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensor::SummaryTensorSource</name>
+    <message>
+        <source>%1, tag %2, step %3: %4</source>
+        <translation>%1，标签 %2，第 %3 步：%4</translation>
     </message>
 </context>
 <context>
@@ -2954,10 +3921,6 @@ run:baseline  运行名称包含“baseline”
         <translation>筛选：名称 kind:weight step:30</translation>
     </message>
     <message>
-        <source>No tensors. RunLens reads .npy, .npz and .safetensors files and MindSpore dump folders (rank_N/&lt;net&gt;/&lt;graph&gt;/&lt;iteration&gt;/); open a run folder that holds them.</source>
-        <translation>没有张量。RunLens 可读取 .npy、.npz 和 .safetensors 文件以及 MindSpore 转储文件夹（rank_N/&lt;net&gt;/&lt;graph&gt;/&lt;iteration&gt;/）；请打开包含这些文件的运行文件夹。</translation>
-    </message>
-    <message>
         <source>Step</source>
         <translation>步</translation>
     </message>
@@ -3072,6 +4035,14 @@ run:baseline  运行名称包含“baseline”
     <message>
         <source>File metadata: %1</source>
         <translation>文件元数据：%1</translation>
+    </message>
+    <message>
+        <source>No tensors. RunLens reads .npy, .npz and .safetensors files, MindSpore dump folders (rank_N/&lt;net&gt;/&lt;graph&gt;/&lt;iteration&gt;/) and the tensors recorded in TensorBoard and MindSpore summaries; open a run folder that holds them.</source>
+        <translation>没有张量。RunLens 可读取 .npy、.npz 和 .safetensors 文件、MindSpore 转储文件夹（rank_N/&lt;net&gt;/&lt;graph&gt;/&lt;iteration&gt;/）以及 TensorBoard 和 MindSpore 摘要中记录的张量；请打开包含这些内容的运行文件夹。</translation>
+    </message>
+    <message>
+        <source>summary file %1, tag %2</source>
+        <translation>摘要文件 %1，标签 %2</translation>
     </message>
 </context>
 <context>
