@@ -5,8 +5,11 @@
 #include <QCoreApplication>
 #include <QDir>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <vector>
 
 namespace runlens {
 
@@ -56,6 +59,33 @@ double warmupCosine(int step)
     return 0.0005 + 0.5 * (0.1 - 0.0005) * (1.0 + std::cos(std::numbers::pi * progress));
 }
 
+/// The distribution of `count` roughly normal values (mean, spread) in 30 equal buckets, as a writer
+/// would summarise a layer's weights or gradients.
+summary::Histogram sampleHistogram(Noise& noise, double mean, double spread, int count = 2000)
+{
+    std::vector<double> values(static_cast<std::size_t>(count));
+    summary::Histogram h;
+    h.min = std::numeric_limits<double>::infinity();
+    h.max = -h.min;
+    h.sum = 0.0;
+    h.sumSquares = 0.0;
+    for (double& v : values) {
+        v = mean + spread * noise.gaussian();
+        h.min = std::min(h.min, v);
+        h.max = std::max(h.max, v);
+        h.sum += v;
+        h.sumSquares += v * v;
+    }
+    h.count = count;
+    constexpr int kBuckets = 30;
+    const double width = (h.max - h.min) / kBuckets;
+    for (int b = 0; b < kBuckets; ++b)
+        h.buckets.push_back({ h.min + b * width, b + 1 == kBuckets ? h.max : h.min + (b + 1) * width, 0.0 });
+    for (const double v : values)
+        h.buckets[std::size_t(std::clamp(int((v - h.min) / width), 0, kBuckets - 1))].count += 1.0;
+    return h;
+}
+
 bool writeRun(const QDir& root, const Schedule& schedule, QString* error)
 {
     if (!root.mkpath(schedule.name)) {
@@ -88,7 +118,17 @@ bool writeRun(const QDir& root, const Schedule& schedule, QString* error)
         writer.writeScalar(QStringLiteral("train/accuracy"), step, wallTime, accuracy);
         writer.writeScalar(QStringLiteral("train/learning_rate"), step, wallTime, lr);
         writer.writeScalar(QStringLiteral("perf/samples_per_second"), step, wallTime,
-                           1180.0 + 25.0 * noise.gaussian() + 40.0 * std::sin(step / 40.0) - (step % 200 == 0 ? 300.0 : 0.0));
+                           1180.0 + 25.0 * noise.gaussian() + 40.0 * std::sin(step / 40.0)
+                               - (step % 200 == 0 ? 300.0 : 0.0));
+        if (step % DemoRun::kHistogramEvery == 0) {
+            // Weights spread out as they learn; gradients shrink with the loss.
+            const summary::EventFileWriter::NamedHistogram layers[] = {
+                { QStringLiteral("weights/fc1"),
+                  sampleHistogram(noise, 0.0, 0.05 + 0.04 * (1.0 - std::exp(-progress / 6.0))) },
+                { QStringLiteral("gradients/fc1"), sampleHistogram(noise, 0.0, 0.02 * clean) },
+            };
+            writer.writeHistograms(step, wallTime, layers);
+        }
         if ((step + 1) % DemoRun::kEvalEvery == 0) {
             wallTime += 2.5;
             const double evalLoss = clean * 1.08 + 0.02 * noise.gaussian() + 0.00012 * step * (schedule.seed % 2);

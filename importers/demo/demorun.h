@@ -7,13 +7,14 @@
 namespace runlens {
 
 /// Writes RunLens's demo run folder with the project's own writers: two training runs of TensorBoard
-/// event files (loss, accuracy and learning-rate curves over 1,000 steps) that differ in their
-/// learning-rate schedule. Deterministic: the same folder every time.
+/// event files (loss, accuracy and learning-rate curves over 1,000 steps, weight and gradient histograms) that differ
+/// in their learning-rate schedule. Deterministic: the same folder every time.
 class DemoRun
 {
 public:
     static constexpr int kSteps = 1000;
     static constexpr int kEvalEvery = 50;
+    static constexpr int kHistogramEvery = 20; ///< weights/fc1 and gradients/fc1 histograms
 
     /// Creates `directory` if needed and writes the demo into it. Returns false and fills `error`
     /// when something cannot be written.

@@ -5,6 +5,7 @@
 #include "scalars/scalarspanel.h"
 
 #include "scalars/scalarstore.h"
+#include "summary/summarystore.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -30,6 +31,8 @@ private slots:
 
         ImportSession session(RunScanner().scan(dir.path()));
         connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+        summary::SummaryStore summaries;
+        connect(&session, &ImportSession::summariesArrived, &summaries, &summary::SummaryStore::update);
         QSignalSpy finished(&session, &ImportSession::finished);
         session.start();
         QVERIFY(finished.wait(30000));
@@ -52,6 +55,18 @@ private slots:
         for (const QString& run : DemoRun::runNames()) {
             const ScalarSeries* series = store.series(run, QStringLiteral("train/loss"));
             QVERIFY(series->points.back().value < series->points.front().value);
+        }
+
+        // Weight and gradient histograms every kHistogramEvery steps; the gradients narrow as the loss falls.
+        for (const QString& run : DemoRun::runNames()) {
+            QCOMPARE(summaries.tags(summary::SummaryKind::Histograms, run),
+                     (QStringList { QStringLiteral("gradients/fc1"), QStringLiteral("weights/fc1") }));
+            const summary::HistogramSeries gradients = summaries.histograms(run, QStringLiteral("gradients/fc1"));
+            QCOMPARE(int(gradients.items.size()), DemoRun::kSteps / DemoRun::kHistogramEvery);
+            QCOMPARE(gradients.items.front().bucketTotal(), gradients.items.front().count);
+            const double firstSpread = gradients.items.front().percentile(0.9) - gradients.items.front().percentile(0.1);
+            const double lastSpread = gradients.items.back().percentile(0.9) - gradients.items.back().percentile(0.1);
+            QVERIFY(lastSpread < firstSpread / 2);
         }
 
         panel.setTagFilter(QStringLiteral("^eval/"));
