@@ -572,7 +572,9 @@ void MainWindow::startImport(const RunManifest& manifest)
     m_runModel->setManifest(manifest);
     for (const Diagnostic& d : manifest.diagnostics)
         statusBar()->showMessage(d.toString(), 8000);
-    m_session = new ImportSession(manifest, SummaryLimitsDialog::load(), this);
+    const summary::SummaryLimits limits = SummaryLimitsDialog::load();
+    m_scalars->setPointLimit(limits.scalars);
+    m_session = new ImportSession(manifest, limits, this);
     // Only headers are read: the Tensor inspector lists every tensor of the folder and the Node Details
     // dock a node's dumped tensors once they are in; values are mapped when a tensor is viewed.
     m_tensorPanel->setCatalog(nullptr);

@@ -34,16 +34,18 @@ SummaryLimitsDialog::SummaryLimitsDialog(QWidget* parent)
     setWindowTitle(tr("Summary Sample Limits"));
     auto* intro = new QLabel(tr("Long runs write more values than are useful to keep in memory. Per tag, RunLens "
                                 "keeps at most this many values: always the latest, the others a uniform sample, "
-                                "as TensorBoard does. Scalars are always kept whole. Applies from the next "
-                                "reload."),
+                                "as TensorBoard does. Scalars are kept whole unless you set a limit. Applies from "
+                                "the next reload."),
                              this);
     intro->setWordWrap(true);
+    m_scalars = limitBox(this, tr("Scalar points kept per tag and run (0 keeps all)"));
     m_histograms = limitBox(this, tr("Histograms kept per tag (0 keeps all)"));
     m_images = limitBox(this, tr("Steps with images kept per tag (0 keeps all)"));
     m_texts = limitBox(this, tr("Texts kept per tag (0 keeps all)"));
     m_prCurves = limitBox(this, tr("PR curves kept per tag (0 keeps all)"));
     m_tensors = limitBox(this, tr("Summary tensors kept per tag (0 keeps all)"));
     auto* form = new QFormLayout;
+    form->addRow(tr("&Scalar points per tag:"), m_scalars);
     form->addRow(tr("&Histograms per tag:"), m_histograms);
     form->addRow(tr("&Images per tag:"), m_images);
     form->addRow(tr("&Texts per tag:"), m_texts);
@@ -66,6 +68,7 @@ SummaryLimitsDialog::SummaryLimitsDialog(QWidget* parent)
 summary::SummaryLimits SummaryLimitsDialog::limits() const
 {
     summary::SummaryLimits limits;
+    limits.scalars = m_scalars->value();
     limits.histograms = m_histograms->value();
     limits.images = m_images->value();
     limits.texts = m_texts->value();
@@ -76,6 +79,7 @@ summary::SummaryLimits SummaryLimitsDialog::limits() const
 
 void SummaryLimitsDialog::setLimits(const summary::SummaryLimits& limits)
 {
+    m_scalars->setValue(limits.scalars);
     m_histograms->setValue(limits.histograms);
     m_images->setValue(limits.images);
     m_texts->setValue(limits.texts);
@@ -93,6 +97,7 @@ summary::SummaryLimits SummaryLimitsDialog::load()
         return ok && value >= 0 ? std::min(value, kMaximum) : fallback;
     };
     summary::SummaryLimits limits;
+    limits.scalars = read("scalars", defaults.scalars);
     limits.histograms = read("histograms", defaults.histograms);
     limits.images = read("images", defaults.images);
     limits.texts = read("texts", defaults.texts);
@@ -104,6 +109,7 @@ summary::SummaryLimits SummaryLimitsDialog::load()
 void SummaryLimitsDialog::save(const summary::SummaryLimits& limits)
 {
     QSettings settings;
+    settings.setValue(QStringLiteral("summaries/scalars"), limits.scalars);
     settings.setValue(QStringLiteral("summaries/histograms"), limits.histograms);
     settings.setValue(QStringLiteral("summaries/images"), limits.images);
     settings.setValue(QStringLiteral("summaries/texts"), limits.texts);

@@ -24,6 +24,7 @@ public:
     static void save(const summary::SummaryLimits& limits);
 
 private:
+    QSpinBox* m_scalars;
     QSpinBox* m_histograms;
     QSpinBox* m_images;
     QSpinBox* m_texts;

@@ -2,6 +2,7 @@
 
 #include <QString>
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -41,6 +42,11 @@ struct ScalarSeries
     TagMetadata metadata;
     std::vector<ScalarPoint> points;
     qint64 preempted = 0; ///< points removed by the preemption rule so far
+    /// At most this many points are kept (0: all): the latest always, the others a uniform sample of the
+    /// `seen` points, as TensorBoard's reservoir keeps them.
+    int capacity = 0;
+    qint64 seen = 0;
+    std::uint64_t sampling = 0; ///< the sampling generator's state
 
     void append(const ScalarPoint& point);
     bool isEmpty() const { return points.empty(); }

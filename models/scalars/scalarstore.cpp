@@ -6,8 +6,7 @@ namespace runlens {
 
 ScalarStore::ScalarStore(QObject* parent)
     : QObject(parent)
-{
-}
+{ }
 
 ScalarStore::~ScalarStore() = default;
 
@@ -29,12 +28,14 @@ void ScalarStore::append(const QString& run, const ScalarBatch& batch)
             slot = std::make_shared<ScalarSeries>();
             slot->run = run;
             slot->tag = entry.tag;
+            slot->capacity = m_pointLimit;
             structural = true;
         }
         if (entry.metadata && slot->points.empty() && slot->metadata.pluginName.isEmpty()
             && slot->metadata.displayName.isEmpty())
             slot->metadata = *entry.metadata;
-        slot->points.reserve(slot->points.size() + entry.points.size());
+        if (slot->capacity == 0)
+            slot->points.reserve(slot->points.size() + entry.points.size());
         for (const ScalarPoint& p : entry.points)
             slot->append(p);
         if (!touched.contains(entry.tag))

@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QStringList>
 
+#include <algorithm>
 #include <memory>
 
 namespace runlens {
@@ -24,6 +25,10 @@ public:
     void append(const QString& run, const ScalarBatch& batch);
     void clear();
     void removeRun(const QString& run);
+    /// Series created from now on keep at most `points` points each (0: all), sampled as TensorBoard's
+    /// reservoir does: the latest always, the others uniformly.
+    void setPointLimit(int points) { m_pointLimit = std::max(0, points); }
+    int pointLimit() const { return m_pointLimit; }
 
     /// Runs sorted by name; the position is the run's colour index.
     QStringList runs() const { return m_runs; }
@@ -45,6 +50,7 @@ private:
     QStringList m_runs;
     QHash<QString, QHash<QString, std::shared_ptr<ScalarSeries>>> m_series; // run -> tag -> series
     quint64 m_revision = 0;
+    int m_pointLimit = 0;
 };
 
 } // namespace runlens

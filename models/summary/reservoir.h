@@ -9,6 +9,34 @@
 
 namespace runlens::summary {
 
+/// splitmix64: a small, fast generator that gives the same numbers on every platform.
+inline std::uint64_t nextRandom(std::uint64_t& state)
+{
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/// The sampling step of a reservoir: `item` is the `seen`-th value of its series. Below `capacity` (or
+/// with capacity 0) it is appended; otherwise a roll r in [0, seen) evicts slot r when r < capacity and
+/// appends, or else replaces the last item, so the latest is always kept.
+template<typename Item>
+void sampleInto(std::vector<Item>& items, qint64 capacity, qint64 seen, std::uint64_t& state, Item item)
+{
+    if (capacity <= 0 || qint64(items.size()) < capacity) {
+        items.push_back(std::move(item));
+        return;
+    }
+    const std::uint64_t r = nextRandom(state) % std::uint64_t(std::max<qint64>(1, seen));
+    if (r < std::uint64_t(capacity)) {
+        items.erase(items.begin() + std::ptrdiff_t(r));
+        items.push_back(std::move(item));
+    } else {
+        items.back() = std::move(item);
+    }
+}
+
 /// TensorBoard's per-series reservoir: keeps at most `capacity` items (0 keeps all), always the latest,
 /// the others a uniform random sample of what was seen, from a fixed-seed generator so a file reads the
 /// same way every time. Preemption: an item whose step is not above the last kept step first removes
@@ -27,19 +55,7 @@ public:
         qint64 removed = 0;
         if (!m_items.empty() && item.step <= m_items.back().step)
             removed = preempt(item.step);
-        ++m_seen;
-        if (m_capacity == 0 || qint64(m_items.size()) < m_capacity) {
-            m_items.push_back(std::move(item));
-            return removed;
-        }
-        // Roll r in [0, seen): r < capacity evicts slot r and appends; otherwise only the last is replaced.
-        const std::uint64_t r = next() % std::uint64_t(m_seen);
-        if (r < std::uint64_t(m_capacity)) {
-            m_items.erase(m_items.begin() + std::ptrdiff_t(r));
-            m_items.push_back(std::move(item));
-        } else {
-            m_items.back() = std::move(item);
-        }
+        sampleInto(m_items, m_capacity, ++m_seen, m_state, std::move(item));
         return removed;
     }
 
@@ -57,15 +73,6 @@ private:
         if (before > 0)
             m_seen = qint64(std::llround(double(m_seen) * double(m_items.size()) / double(before)));
         return qint64(removed);
-    }
-
-    /// splitmix64: small, fast and the same on every platform.
-    std::uint64_t next()
-    {
-        std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
     }
 
     int m_capacity = 0;

@@ -185,6 +185,7 @@ struct SummaryBatch
 /// always kept, the others are a uniform sample.
 struct SummaryLimits
 {
+    int scalars = 0; ///< points per scalar series, applied by the ScalarStore
     int histograms = 500;
     int images = 100;
     int texts = 100;

@@ -34,9 +34,10 @@ private slots:
     {
         SummaryLimitsDialog dialog;
         const QList<QSpinBox*> boxes = dialog.findChildren<QSpinBox*>();
-        QCOMPARE(boxes.size(), 5);
-        // The first box is the histograms limit: type a new value as a user would.
-        QSpinBox* histograms = boxes.first();
+        QCOMPARE(boxes.size(), 6);
+        // Scalars first (kept whole by default), then histograms: type a new value as a user would.
+        QCOMPARE(boxes.at(0)->value(), 0);
+        QSpinBox* histograms = boxes.at(1);
         histograms->selectAll();
         QTest::keyClicks(histograms, QStringLiteral("42"));
         QCOMPARE(dialog.limits().histograms, 42);

@@ -40,6 +40,51 @@ private slots:
         QCOMPARE(s.preempted, 0);
     }
 
+    void limitKeepsLatestAndASample()
+    {
+        // 10,000 points into 100: the latest always, the rest spread over the whole run, in step order.
+        ScalarSeries s;
+        s.capacity = 100;
+        for (qint64 step = 0; step < 10000; ++step) {
+            s.append({ step, 0.0, double(step) });
+            QCOMPARE(s.points.back().step, step);
+            QVERIFY(qint64(s.points.size()) <= 100);
+        }
+        QCOMPARE(int(s.points.size()), 100);
+        QCOMPARE(s.seen, 10000);
+        QVERIFY(std::is_sorted(s.points.begin(), s.points.end(),
+                               [](const ScalarPoint& a, const ScalarPoint& b) { return a.step < b.step; }));
+        const auto firstHalf
+            = std::count_if(s.points.begin(), s.points.end(), [](const ScalarPoint& p) { return p.step < 5000; });
+        QVERIFY2(firstHalf > 25 && firstHalf < 75, qPrintable(QString::number(firstHalf)));
+        // A restart still preempts, and the estimate of what was seen shrinks with what was kept.
+        s.append({ 2000, 0.0, -1.0 });
+        QCOMPARE(s.points.back().value, -1.0);
+        for (const ScalarPoint& p : s.points)
+            QVERIFY(p.step <= 2000);
+        QVERIFY(s.seen < 10000 / 2);
+    }
+
+    void storeAppliesItsLimitToNewSeries()
+    {
+        ScalarStore store;
+        store.setPointLimit(10);
+        TagPoints many;
+        many.tag = QStringLiteral("loss");
+        for (qint64 step = 0; step < 1000; ++step)
+            many.points.push_back(ScalarPoint { step, 0.0, double(step) });
+        store.append(QStringLiteral("run"), { many });
+        const ScalarSeries* series = store.series(QStringLiteral("run"), QStringLiteral("loss"));
+        QVERIFY(series);
+        QCOMPARE(int(series->points.size()), 10);
+        QCOMPARE(series->points.back().step, 999);
+        // Without a limit everything stays.
+        store.setPointLimit(0);
+        many.tag = QStringLiteral("accuracy");
+        store.append(QStringLiteral("run"), { many });
+        QCOMPARE(int(store.series(QStringLiteral("run"), QStringLiteral("accuracy"))->points.size()), 1000);
+    }
+
     void stepBackwardsPreempts()
     {
         ScalarSeries s;
