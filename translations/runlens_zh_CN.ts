@@ -1328,10 +1328,6 @@
         <translation>摘要采样上限</translation>
     </message>
     <message>
-        <source>Long runs write more values than are useful to keep in memory. Per tag, RunLens keeps at most this many values: always the latest, the others a uniform sample, as TensorBoard does. Scalars are always kept whole. Applies from the next reload.</source>
-        <translation>长时间的运行写入的值多于值得保留在内存中的数量。RunLens 对每个标签最多保留这么多个值：始终保留最新的值，其余均匀采样，与 TensorBoard 的做法相同。标量始终完整保留。从下次重新加载起生效。</translation>
-    </message>
-    <message>
         <source>Histograms kept per tag (0 keeps all)</source>
         <translation>每个标签保留的直方图数（0 表示全部保留）</translation>
     </message>
@@ -1374,6 +1370,18 @@
     <message>
         <source>Use the recommended limits</source>
         <translation>使用推荐的上限</translation>
+    </message>
+    <message>
+        <source>Long runs write more values than are useful to keep in memory. Per tag, RunLens keeps at most this many values: always the latest, the others a uniform sample, as TensorBoard does. Scalars are kept whole unless you set a limit. Applies from the next reload.</source>
+        <translation>长时间的运行写入的值多于值得保留在内存中的数量。RunLens 对每个标签最多保留这么多个值：始终保留最新的值，其余均匀采样，与 TensorBoard 的做法相同。除非设置了上限，标量会完整保留。从下次重新加载起生效。</translation>
+    </message>
+    <message>
+        <source>Scalar points kept per tag and run (0 keeps all)</source>
+        <translation>每个运行的每个标签保留的标量数据点数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>&amp;Scalar points per tag:</source>
+        <translation>每个标签的标量数据点数(&amp;S)：</translation>
     </message>
 </context>
 <context>
@@ -1910,7 +1918,7 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     </message>
     <message>
         <source>By the Tag&apos;s Name (loss, error: lowest)</source>
-        <translation>按标签名称判断（loss、error：最低）</translation>
+        <translation>按标签名称判断（loss、error 取最低）</translation>
     </message>
     <message>
         <source>Lowest Value</source>
