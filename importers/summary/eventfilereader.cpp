@@ -5,9 +5,9 @@
 #include "recordreader.h"
 #include "summary/proto/ms_summary.pb.h"
 #include "summary/proto/tb_event.pb.h"
-#include "summaryvalues.h"
-#include "summarytr.h"
 #include "summary/reservoir.h"
+#include "summarytr.h"
+#include "summaryvalues.h"
 #include "taginterner.h"
 
 #include <QCoreApplication>
@@ -67,6 +67,19 @@ struct TagState
     std::unique_ptr<TagSeries> series; ///< for tags with values beyond scalars
 };
 
+/// One encoded image as TensorBoard's and MindSpore's Image messages record it (decoded by the panel).
+SummaryImage encodedImage(qint64 step, double wallTime, int width, int height, int colorspace, const std::string& bytes)
+{
+    SummaryImage image;
+    image.step = step;
+    image.wallTime = wallTime;
+    image.width = width;
+    image.height = height;
+    image.colorspace = colorspace;
+    image.encoded.append(QByteArray(bytes.data(), qsizetype(bytes.size())));
+    return image;
+}
+
 QString dtypeName(int dtype)
 {
     const std::string& name = runlens::tb::DataType_Name(runlens::tb::DataType(dtype));
@@ -95,6 +108,9 @@ struct EventFileReader::Private
     void rememberMetadata(TagState& tag, const runlens::tb::SummaryMetadata& metadata);
     void addPoint(int tag, qint64 step, double wallTime, double value);
     template<typename Item> void addSummary(int tag, Item item, int capacity);
+    /// Decodes one value with `decode` and, when it can be read, adds it at this step; returns why not.
+    template<typename Item, typename Decode>
+    QString takeDecoded(int tag, qint64 step, double wallTime, int capacity, Decode&& decode);
     void reportBadValue(TagState& tag, qint64 step, const QString& why);
     [[gnu::noinline]] void decodeTensorBoardValue(int index, const runlens::tb::Summary::Value& value, qint64 step,
                                                   double wallTime);
@@ -262,30 +278,21 @@ void EventFileReader::Private::decodeTensorBoard()
     }
 }
 
-void EventFileReader::Private::decodeTensorBoardValue(int index, const runlens::tb::Summary::Value& value,
-                                                      qint64 step, double wallTime)
+void EventFileReader::Private::decodeTensorBoardValue(int index, const runlens::tb::Summary::Value& value, qint64 step,
+                                                      double wallTime)
 {
     TagState& tag = tags[std::size_t(index)];
     const QString& plugin = tag.metadata.pluginName;
     QString why;
     if (value.has_histo()) {
-        Histogram h;
-        why = values::histogramFromProto(value.histo(), &h);
-        if (why.isEmpty()) {
-            h.step = step;
-            h.wallTime = wallTime;
-            addSummary(index, std::move(h), limits.histograms);
-        }
+        why = takeDecoded<Histogram>(index, step, wallTime, limits.histograms,
+                                     [&](Histogram& item) { return values::histogramFromProto(value.histo(), &item); });
     } else if (value.has_image()) {
-        SummaryImage image;
-        image.step = step;
-        image.wallTime = wallTime;
-        image.width = value.image().width();
-        image.height = value.image().height();
-        image.colorspace = value.image().colorspace();
-        const std::string& bytes = value.image().encoded_image_string();
-        image.encoded.append(QByteArray(bytes.data(), qsizetype(bytes.size())));
-        addSummary(index, std::move(image), limits.images);
+        const auto& image = value.image();
+        addSummary(index,
+                   encodedImage(step, wallTime, image.width(), image.height(), image.colorspace(),
+                                image.encoded_image_string()),
+                   limits.images);
     } else if (plugin == QLatin1String("hparams")) {
         // The plugin data is the value; writers attach it to every hparams value.
         if (value.has_metadata()) {
@@ -295,47 +302,27 @@ void EventFileReader::Private::decodeTensorBoardValue(int index, const runlens::
     } else if (!value.has_tensor()) {
         return;
     } else if (plugin == QLatin1String("histograms")) {
-        Histogram h;
-        why = values::histogramFromTensor(value.tensor(), &h);
-        if (why.isEmpty()) {
-            h.step = step;
-            h.wallTime = wallTime;
-            addSummary(index, std::move(h), limits.histograms);
-        }
+        why = takeDecoded<Histogram>(index, step, wallTime, limits.histograms, [&](Histogram& item) {
+            return values::histogramFromTensor(value.tensor(), &item);
+        });
     } else if (plugin == QLatin1String("images")) {
-        SummaryImage image;
-        why = values::imagesFromTensor(value.tensor(), &image);
-        if (why.isEmpty()) {
-            image.step = step;
-            image.wallTime = wallTime;
-            addSummary(index, std::move(image), limits.images);
-        }
+        why = takeDecoded<SummaryImage>(index, step, wallTime, limits.images, [&](SummaryImage& item) {
+            return values::imagesFromTensor(value.tensor(), &item);
+        });
     } else if (plugin == QLatin1String("text")) {
-        SummaryText text;
-        why = values::textFromTensor(value.tensor(), &text);
-        if (why.isEmpty()) {
-            text.step = step;
-            text.wallTime = wallTime;
-            addSummary(index, std::move(text), limits.texts);
-        }
+        why = takeDecoded<SummaryText>(index, step, wallTime, limits.texts, [&](SummaryText& item) {
+            return values::textFromTensor(value.tensor(), &item);
+        });
     } else if (plugin == QLatin1String("pr_curves")) {
-        PrCurve curve;
-        why = values::prCurveFromTensor(value.tensor(), &curve);
-        if (why.isEmpty()) {
-            curve.step = step;
-            curve.wallTime = wallTime;
-            addSummary(index, std::move(curve), limits.prCurves);
-        }
+        why = takeDecoded<PrCurve>(index, step, wallTime, limits.prCurves,
+                                   [&](PrCurve& item) { return values::prCurveFromTensor(value.tensor(), &item); });
     } else if (plugin.isEmpty() && value.tensor().dtype() != runlens::tb::DT_STRING) {
         // A tensor summary of no plugin (tf.summary.tensor_summary, TF2 tf.summary.write).
-        SummaryTensor t;
-        why = values::numericTensor(value.tensor(), &t.tensor);
-        if (why.isEmpty()) {
-            t.step = step;
-            t.wallTime = wallTime;
-            t.tensor.name = tag.name;
-            addSummary(index, std::move(t), limits.tensors);
-        }
+        why = takeDecoded<SummaryTensor>(index, step, wallTime, limits.tensors, [&](SummaryTensor& item) {
+            QString why = values::numericTensor(value.tensor(), &item.tensor);
+            item.tensor.name = tag.name; // the decoded tensor replaces the whole item's tensor
+            return why;
+        });
     }
     if (!why.isEmpty())
         reportBadValue(tag, step, why);
@@ -375,6 +362,19 @@ template<typename Item> void EventFileReader::Private::addSummary(int index, Ite
         tag.series->touched = true;
         touchedSeries.push_back(index);
     }
+}
+
+template<typename Item, typename Decode>
+QString EventFileReader::Private::takeDecoded(int index, qint64 step, double wallTime, int capacity, Decode&& decode)
+{
+    Item item;
+    QString why = decode(item);
+    if (why.isEmpty()) {
+        item.step = step;
+        item.wallTime = wallTime;
+        addSummary(index, std::move(item), capacity);
+    }
+    return why;
 }
 
 void EventFileReader::Private::deliverSummaries(ImportUpdate& result)
@@ -459,32 +459,21 @@ void EventFileReader::Private::decodeMindSporeValue(int index, const runlens::ms
     TagState& tag = tags[std::size_t(index)];
     QString why;
     if (value.has_histogram()) {
-        Histogram h;
-        why = values::histogramFromMindSpore(value.histogram(), &h);
-        if (why.isEmpty()) {
-            h.step = step;
-            h.wallTime = wallTime;
-            addSummary(index, std::move(h), limits.histograms);
-        }
+        why = takeDecoded<Histogram>(index, step, wallTime, limits.histograms, [&](Histogram& item) {
+            return values::histogramFromMindSpore(value.histogram(), &item);
+        });
     } else if (value.has_image()) {
-        SummaryImage image;
-        image.step = step;
-        image.wallTime = wallTime;
-        image.width = value.image().width();
-        image.height = value.image().height();
-        image.colorspace = value.image().colorspace();
-        const std::string& bytes = value.image().encoded_image();
-        image.encoded.append(QByteArray(bytes.data(), qsizetype(bytes.size())));
-        addSummary(index, std::move(image), limits.images);
+        const auto& image = value.image();
+        addSummary(
+            index,
+            encodedImage(step, wallTime, image.width(), image.height(), image.colorspace(), image.encoded_image()),
+            limits.images);
     } else if (value.has_tensor()) {
-        SummaryTensor t;
-        why = values::mindSporeTensor(value.tensor(), &t.tensor);
-        if (why.isEmpty()) {
-            t.step = step;
-            t.wallTime = wallTime;
-            t.tensor.name = tag.name;
-            addSummary(index, std::move(t), limits.tensors);
-        }
+        why = takeDecoded<SummaryTensor>(index, step, wallTime, limits.tensors, [&](SummaryTensor& item) {
+            QString why = values::mindSporeTensor(value.tensor(), &item.tensor);
+            item.tensor.name = tag.name; // the decoded tensor replaces the whole item's tensor
+            return why;
+        });
     }
     if (!why.isEmpty())
         reportBadValue(tag, step, why);
