@@ -1,5 +1,6 @@
 #include "summarycardspanel.h"
 
+#include "common/chartcolumn.h"
 #include "common/chartpalette.h"
 #include "common/toolbarstrip.h"
 #include "scalars/chartsection.h"
@@ -71,29 +72,12 @@ SummaryCardsPanel::SummaryCardsPanel(summary::SummaryStore* store, summary::Summ
     m_toolbarLayout->addStretch(1);
     m_toolbarLayout->addWidget(m_summaryLabel);
 
-    m_scroll = new QScrollArea(this);
-    m_scroll->setObjectName(QStringLiteral("cardScroll"));
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_scroll->verticalScrollBar()->setSingleStep(24);
-    m_content = new QWidget(m_scroll);
-    m_content->setObjectName(QStringLiteral("cardContent"));
-    m_content->setBackgroundRole(QPalette::Window);
-    m_content->setAutoFillBackground(true);
-    m_sectionLayout = new QVBoxLayout(m_content);
-    m_sectionLayout->setContentsMargins(kContentMargin, 8, kContentMargin, kContentMargin);
-    m_sectionLayout->setSpacing(8);
-    m_emptyLabel = new QLabel(m_content);
-    m_emptyLabel->setObjectName(QStringLiteral("emptyState"));
-    m_emptyLabel->setAlignment(Qt::AlignCenter);
-    m_emptyLabel->setWordWrap(true);
-    m_emptyLabel->setForegroundRole(QPalette::PlaceholderText);
-    m_emptyLabel->setContentsMargins(20, 60, 20, 20);
-    m_sectionLayout->addWidget(m_emptyLabel);
+    const ChartColumn column = createChartColumn(this, this, kContentMargin);
+    m_scroll = column.scroll;
+    m_content = column.content;
+    m_sectionLayout = column.layout;
+    m_emptyLabel = column.emptyLabel;
     m_sectionLayout->addStretch(1);
-    m_scroll->setWidget(m_content);
-    m_scroll->viewport()->installEventFilter(this);
 }
 
 SummaryCardsPanel::~SummaryCardsPanel() = default;

@@ -1,5 +1,6 @@
 #include "prcurvespanel.h"
 
+#include "common/chartcolumn.h"
 #include "common/toolbarstrip.h"
 #include "summary/summarystore.h"
 
@@ -76,33 +77,16 @@ void PrCurvesPanel::buildUi()
     row->addStretch(1);
     row->addWidget(m_summaryLabel);
 
-    m_scroll = new QScrollArea(this);
-    m_scroll->setObjectName(QStringLiteral("chartScroll"));
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_content = new QWidget(m_scroll);
-    m_content->setObjectName(QStringLiteral("chartContent"));
-    m_content->setBackgroundRole(QPalette::Window);
-    m_content->setAutoFillBackground(true);
-    auto* contentLayout = new QVBoxLayout(m_content);
-    contentLayout->setContentsMargins(kContentMargin, 4, kContentMargin, kContentMargin);
-    contentLayout->setSpacing(0);
-    m_emptyLabel = new QLabel(m_content);
-    m_emptyLabel->setObjectName(QStringLiteral("emptyState"));
-    m_emptyLabel->setAlignment(Qt::AlignCenter);
-    m_emptyLabel->setWordWrap(true);
-    m_emptyLabel->setForegroundRole(QPalette::PlaceholderText);
-    m_emptyLabel->setContentsMargins(24, 48, 24, 24);
+    const ChartColumn column = createChartColumn(this, this, kContentMargin, 4, 0);
+    m_scroll = column.scroll;
+    m_content = column.content;
+    m_emptyLabel = column.emptyLabel;
     m_grid = new QGridLayout;
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setHorizontalSpacing(kSpacing);
     m_grid->setVerticalSpacing(kSpacing);
-    contentLayout->addWidget(m_emptyLabel);
-    contentLayout->addLayout(m_grid);
-    contentLayout->addStretch(1);
-    m_scroll->setWidget(m_content);
-    m_scroll->viewport()->installEventFilter(this);
+    column.layout->addLayout(m_grid);
+    column.layout->addStretch(1);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

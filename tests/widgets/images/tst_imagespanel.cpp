@@ -375,7 +375,7 @@ private slots:
         ImageCard* last = m_panel->card(kAlpha, QStringLiteral("z/tag11"));
         QTest::qWait(100);
         QVERIFY(!last->isCurrentStepReady());
-        m_panel->findChild<QScrollArea*>(QStringLiteral("cardScroll"))->ensureWidgetVisible(last);
+        m_panel->findChild<QScrollArea*>(QStringLiteral("chartScroll"))->ensureWidgetVisible(last);
         QTRY_VERIFY(last->isCurrentStepReady());
         QCOMPARE(shownRed(last), 220);
         QCOMPARE(m_panel->decodeCache()->pendingCount(), 0);
