@@ -1,7 +1,6 @@
 #include "mainwindow.h"
 
 #include "common/chartexporter.h"
-#include "common/chartpalette.h"
 #include "common/sourceview.h"
 #include "core/importsession.h"
 #include "core/runscanner.h"
@@ -22,12 +21,8 @@
 
 #include "core/timerange.h"
 
-#include "compare/comparerunspanel.h"
 #include "core/runbrowsermodel.h"
 #include "distributions/distributionspanel.h"
-#include "images/imagespanel.h"
-#include "images/textpanel.h"
-#include "prcurves/prcurvespanel.h"
 #include "scalars/scalarstore.h"
 #include "summary/summarystore.h"
 #include "summarylimitsdialog.h"
@@ -123,66 +118,6 @@ MainWindow::~MainWindow()
     delete m_runDock;
 }
 
-QDockWidget* MainWindow::addPanelDock(QWidget* panel, const QString& title, const QString& objectName,
-                                      QDockWidget* tabWith)
-{
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(objectName);
-    dock->setWidget(panel);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
-    tabifyDockWidget(tabWith, dock);
-    return dock;
-}
-
-void MainWindow::createSummaryDocks()
-{
-    // Summary data beyond scalars: each panel reads the shared SummaryStore; the Compare runs selection
-    // narrows every chart to the chosen runs.
-    m_distributionsPanel = new distributions::DistributionsPanel(m_summaries, this);
-    m_distributionsDock
-        = addPanelDock(m_distributionsPanel, tr("Distributions"), QStringLiteral("DistributionsDock"), m_scalarsDock);
-    m_imagesPanel = new images::ImagesPanel(m_summaries, this);
-    m_imagesDock = addPanelDock(m_imagesPanel, tr("Images"), QStringLiteral("ImagesDock"), m_distributionsDock);
-    m_textPanel = new images::TextPanel(m_summaries, this);
-    m_textDock = addPanelDock(m_textPanel, tr("Text"), QStringLiteral("TextDock"), m_imagesDock);
-    m_prCurvesPanel = new prcurves::PrCurvesPanel(m_summaries, this);
-    m_prCurvesDock = addPanelDock(m_prCurvesPanel, tr("PR Curves"), QStringLiteral("PrCurvesDock"), m_textDock);
-    // A run keeps the colour the Scalars panel gives it.
-    m_prCurvesPanel->setRunColorProvider([this](const QString& run) {
-        const int index = m_scalars->runIndex(run);
-        return index >= 0 ? runColor(index) : QColor();
-    });
-    m_comparePanel = new compare::CompareRunsPanel(m_scalars, m_summaries, this);
-    m_compareDock = addPanelDock(m_comparePanel, tr("Compare Runs"), QStringLiteral("CompareRunsDock"), m_prCurvesDock);
-
-    connect(m_comparePanel, &compare::CompareRunsPanel::visibleRunsChanged, this, [this](const QStringList& runs) {
-        m_scalarsPanel->setVisibleRuns(runs);
-        m_distributionsPanel->setVisibleRuns(runs);
-        m_imagesPanel->setVisibleRuns(runs);
-        m_textPanel->setVisibleRuns(runs);
-        m_prCurvesPanel->setVisibleRuns(runs);
-    });
-    auto provider = [this](ChartExporter::Format format, const QString& suggested) {
-        return askExportFileName(format, suggested);
-    };
-    m_distributionsPanel->setExportFileNameProvider(provider);
-    m_imagesPanel->setExportFileNameProvider(provider);
-    m_prCurvesPanel->setExportFileNameProvider(provider);
-    m_comparePanel->setExportFileNameProvider(provider);
-    auto written = [this](const QString& fileName) {
-        statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
-    };
-    auto failed = [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); };
-    connect(m_distributionsPanel, &distributions::DistributionsPanel::chartExported, this, written);
-    connect(m_distributionsPanel, &distributions::DistributionsPanel::chartExportFailed, this, failed);
-    connect(m_imagesPanel, &images::ImagesPanel::imageExported, this, written);
-    connect(m_imagesPanel, &images::ImagesPanel::imageExportFailed, this, failed);
-    connect(m_prCurvesPanel, &prcurves::PrCurvesPanel::chartExported, this, written);
-    connect(m_prCurvesPanel, &prcurves::PrCurvesPanel::chartExportFailed, this, failed);
-    connect(m_comparePanel, &compare::CompareRunsPanel::chartExported, this, written);
-    connect(m_comparePanel, &compare::CompareRunsPanel::chartExportFailed, this, failed);
-}
-
 void MainWindow::createDocks()
 {
     // The Scalars panel is the central view; the other panels are docks around it.
@@ -230,8 +165,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_tensorDock);
     tabifyDockWidget(m_graphDock, m_tensorDock);
     createSummaryDocks();
-    connect(m_summaries, &summary::SummaryStore::cleared, m_tensorPanel,
-            &tensorview::TensorPanel::clearSummaryTensors);
+    connect(m_summaries, &summary::SummaryStore::cleared, m_tensorPanel, &tensorview::TensorPanel::clearSummaryTensors);
     m_scalarsDock->raise();
 
     connect(m_stepsPanel, &StepsPanel::stepActivated, this, [this](int, qint64 start, qint64 end) {
