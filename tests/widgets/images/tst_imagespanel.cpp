@@ -378,7 +378,8 @@ private slots:
         m_panel->findChild<QScrollArea*>(QStringLiteral("chartScroll"))->ensureWidgetVisible(last);
         QTRY_VERIFY(last->isCurrentStepReady());
         QCOMPARE(shownRed(last), 220);
-        QCOMPARE(m_panel->decodeCache()->pendingCount(), 0);
+        // Cards scrolled past on the way may still be decoding; nothing stays pending.
+        QTRY_COMPARE(m_panel->decodeCache()->pendingCount(), 0);
     }
 
     void screenshot()
