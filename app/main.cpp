@@ -155,6 +155,13 @@ int main(int argc, char** argv)
                             << Qt::endl;
     }
 
+    // Without a window nobody could dismiss the "does not exist" message box: say it here and stop.
+    if (!screenshot.isEmpty() && !path.isEmpty() && !QFileInfo::exists(path)) {
+        QTextStream(stderr) << QCoreApplication::translate("runlens::main", "%1 does not exist.").arg(path)
+                            << Qt::endl;
+        return 2;
+    }
+
     runlens::MainWindow window;
     if (!screenshot.isEmpty()) {
         window.resize(1440, 900);

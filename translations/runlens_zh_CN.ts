@@ -2876,6 +2876,10 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>There is no panel named %1.</source>
         <translation>没有名为 %1 的面板。</translation>
     </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::prcurves::PrCurveChart</name>

@@ -14,7 +14,7 @@ namespace {
 
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("runlens::NpyFile", text);
+    return QCoreApplication::translate("runlens::tensor", text);
 }
 
 /// The data bytes of a file, mapped read-only for as long as any Tensor view holds them.

@@ -332,6 +332,13 @@ private slots:
         const Result r = run({ QStringLiteral("info"), m_dir.filePath(QStringLiteral("does-not-exist")) });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("does-not-exist"));
+        // Without a window nobody could close a message box: the screenshot mode says so and stops.
+        QTemporaryDir out;
+        const Result shot = run({ QStringLiteral("--screenshot"), out.filePath(QStringLiteral("s.png")),
+                                  m_dir.filePath(QStringLiteral("does-not-exist")) });
+        QCOMPARE(shot.exitCode, 2);
+        QVERIFY(shot.err.contains("does-not-exist"));
+        QVERIFY(!QFileInfo::exists(out.filePath(QStringLiteral("s.png"))));
     }
 
     void screenshot()
