@@ -127,6 +127,14 @@ void TimeRangeModel::setSelectedSlice(int track, std::int64_t index)
     emit selectedSliceChanged(track, index);
 }
 
+void TimeRangeModel::setHoverTime(std::int64_t time)
+{
+    if (time == m_hoverTime)
+        return;
+    m_hoverTime = time;
+    emit hoverTimeChanged(time);
+}
+
 void TimeRangeModel::addMark(TimeSpan span)
 {
     if (!span.valid())

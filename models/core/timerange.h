@@ -4,6 +4,7 @@
 #include <QObject>
 
 #include <cstdint>
+#include <limits>
 
 namespace runlens {
 
@@ -56,6 +57,12 @@ public:
     int selectedTrack() const { return m_selectedTrack; }
     std::int64_t selectedIndex() const { return m_selectedIndex; }
 
+    /// The time under the mouse in whichever time-based panel it is over (a cursor line in the others);
+    /// kNoHover when the mouse is over none.
+    void setHoverTime(std::int64_t time);
+    std::int64_t hoverTime() const { return m_hoverTime; }
+    static constexpr std::int64_t kNoHover = std::numeric_limits<std::int64_t>::min();
+
     /// Marked ranges ("M" in the timeline); a mark of zero length is a single time.
     void addMark(TimeSpan span);
     void clearMarks();
@@ -68,6 +75,7 @@ signals:
     void visibleRangeChanged(std::int64_t start, std::int64_t end);
     void selectionChanged(std::int64_t start, std::int64_t end); ///< end < start: cleared
     void selectedSliceChanged(int track, std::int64_t index);
+    void hoverTimeChanged(std::int64_t time); ///< kNoHover: the mouse left
     void marksChanged();
     void undoAvailableChanged(bool available);
 
@@ -79,6 +87,7 @@ private:
     TimeSpan m_selection;
     int m_selectedTrack = -1;
     std::int64_t m_selectedIndex = -1;
+    std::int64_t m_hoverTime = kNoHover;
     QList<TimeSpan> m_marks;
     QList<TimeSpan> m_undo;
 };

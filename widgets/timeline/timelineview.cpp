@@ -600,6 +600,10 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
     const QPoint pos = event->position().toPoint();
     m_mousePos = pos;
     m_mouseInside = true;
+    if (m_store && pos.x() >= m_labelWidth)
+        m_range->setHoverTime(timeAt(pos.x()));
+    else
+        m_range->setHoverTime(TimeRangeModel::kNoHover);
     if (m_drag == Drag::None || !(event->buttons() & Qt::LeftButton)) {
         const auto [track, index] = sliceAt(pos);
         setHover(track, index);
@@ -650,6 +654,7 @@ void TimelineView::leaveEvent(QEvent*)
 {
     m_mouseInside = false;
     setHover(-1, -1);
+    m_range->setHoverTime(TimeRangeModel::kNoHover);
 }
 
 bool TimelineView::event(QEvent* event)
