@@ -34,6 +34,7 @@ struct ImportUpdate
     std::shared_ptr<const graph::Graph> graph; ///< a computation graph, read whole
     std::optional<graph::GraphSummary> graphSummary;
     std::optional<QList<tensor::TensorSummary>> tensors; ///< a tensor file's tensors with their statistics
+    QMap<QString, QString> tensorFileMetadata; ///< a tensor file's free-form metadata (safetensors `__metadata__`)
     std::optional<summary::RunLineage> lineage; ///< a lineage file's latest records of each kind
     /// Histograms, images, texts, PR curves, tensors and hparams of a summary file (replacing per tag).
     std::shared_ptr<const summary::SummaryBatch> summaries;

@@ -437,8 +437,10 @@ void ImportSession::deliver(const PollResult& result)
         state.trace = update.traceSummary;
     if (update.graphSummary)
         state.graph = update.graphSummary;
-    if (update.tensors)
+    if (update.tensors) {
         state.tensors = update.tensors;
+        state.tensorFileMetadata = update.tensorFileMetadata;
+    }
     if (update.lineage)
         state.lineage = update.lineage;
     if (update.summaries)

@@ -304,6 +304,12 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
                     members.insert(t.member, tensorJson(t));
                 o.insert(QStringLiteral("tensors"), members);
             }
+            if (!state.tensorFileMetadata.isEmpty()) {
+                QJsonObject metadata;
+                for (auto it = state.tensorFileMetadata.cbegin(); it != state.tensorFileMetadata.cend(); ++it)
+                    metadata.insert(it.key(), it.value());
+                o.insert(QStringLiteral("metadata"), metadata);
+            }
         }
         if (state.lineage)
             o.insert(QStringLiteral("lineage"), QJsonObject::fromVariantMap(state.lineage->toVariantMap()));
@@ -373,6 +379,9 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                            .arg(tensorText(t))
                     + QLatin1Char('\n');
             }
+            for (auto it = state.tensorFileMetadata.cbegin(); it != state.tensorFileMetadata.cend(); ++it)
+                out += QCoreApplication::translate("runlens::Report", "  metadata %1: %2").arg(it.key(), it.value())
+                    + QLatin1Char('\n');
         }
         if (state.lineage) {
             const QVariantMap values = state.lineage->toVariantMap();

@@ -21,6 +21,7 @@ QString tr(const char* text)
 struct Listed
 {
     QList<TensorInfo> tensors;
+    QMap<QString, QString> metadata;
     QString error;
     Diagnostics diagnostics;
 };
@@ -49,6 +50,7 @@ Listed listFile(const QString& path, ArtifactKind kind)
     case ArtifactKind::TensorSafetensors: {
         TensorListing listing = kind == ArtifactKind::TensorNpz ? listNpzFile(path) : listSafetensorsFile(path);
         out.tensors = std::move(listing.tensors);
+        out.metadata = std::move(listing.metadata);
         out.diagnostics = std::move(listing.diagnostics);
         // A damaged archive keeps the members listed before the damage.
         if (!listing.error.isEmpty()) {
@@ -128,6 +130,7 @@ ImportUpdate TensorFileImporter::poll(const ImportControl& control)
     }
     update.recordsRead = summaries.size();
     update.tensors = std::move(summaries);
+    update.tensorFileMetadata = std::move(listed.metadata);
     update.status = partial ? ImportStatus::Partial : ImportStatus::Ok;
     return update;
 }

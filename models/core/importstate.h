@@ -49,6 +49,7 @@ struct ArtifactState
     std::optional<trace::TraceSummary> trace; ///< for profiler traces that were read
     std::optional<graph::GraphSummary> graph; ///< for graphs that were read
     std::optional<QList<tensor::TensorSummary>> tensors; ///< for tensor files that were read
+    QMap<QString, QString> tensorFileMetadata; ///< safetensors `__metadata__`
     std::optional<summary::RunLineage> lineage; ///< for MindSpore lineage files that were read
     /// Summary data beyond scalars, per kind ("histograms", "images", "texts", "pr_curves", "tensors") and
     /// tag: values kept (after reservoir sampling) and the step range of what was kept.

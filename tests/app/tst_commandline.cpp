@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QtEndian>
 #include <QtTest>
 
 #include <cmath>
@@ -180,6 +181,36 @@ private slots:
         const Result text = run({ QStringLiteral("info"), dir.filePath(QStringLiteral("a.npy")) });
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains("tensor: float32[6]") && text.out.contains("NaN 1"), text.out.constData());
+    }
+
+    void infoReportsSafetensorsMetadata()
+    {
+        QTemporaryDir dir;
+        // One F32 [2] entry and a __metadata__ map, as safetensors lays them out: u64 header length, header.
+        const QByteArray header = "{\"__metadata__\":{\"format\":\"pt\",\"step\":\"12\"},"
+                                  "\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}";
+        QByteArray bytes(8, '\0');
+        qToLittleEndian<quint64>(quint64(header.size()), bytes.data());
+        bytes += header;
+        const float values[2] = { 1.5f, -3.0f };
+        bytes.append(reinterpret_cast<const char*>(values), 8);
+        QFile file(dir.filePath(QStringLiteral("model.safetensors")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        file.close();
+
+        const Result r = run({ QStringLiteral("info"), file.fileName(), QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject a
+            = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray()[0].toObject();
+        const QJsonObject metadata = a[QStringLiteral("metadata")].toObject();
+        QCOMPARE(metadata[QStringLiteral("format")].toString(), QStringLiteral("pt"));
+        QCOMPARE(metadata[QStringLiteral("step")].toString(), QStringLiteral("12"));
+        QCOMPARE(a[QStringLiteral("tensors")].toObject()[QStringLiteral("w")].toObject()[QStringLiteral("min")].toDouble(),
+                 -3.0);
+
+        const Result text = run({ QStringLiteral("info"), file.fileName() });
+        QVERIFY2(text.out.contains("metadata format: pt"), text.out.constData());
     }
 
     void infoReportsVisualDlScalars()
