@@ -161,7 +161,9 @@ struct ZipArchive
         if (!archive) {
             zip_error_t zipError;
             zip_error_init_with_code(&zipError, code);
-            error = tr("%1: not a readable zip archive (%2); the file may be truncated or damaged")
+            error = QCoreApplication::translate(
+                        "runlens::tensor::ZipArchive",
+                        "%1: not a readable zip archive (%2); the file may be truncated or damaged")
                         .arg(path, QString::fromLocal8Bit(zip_error_strerror(&zipError)));
             zip_error_fini(&zipError);
         }
@@ -236,13 +238,17 @@ private:
         zip_stat_init(&stat);
         if (index < 0 || zip_stat_index(zip.archive, zip_uint64_t(index), ZIP_FL_ENC_RAW, &stat) != 0
             || std::int64_t(stat.size) != m_uncompressedSize) {
-            error = tr("%1: member '%2' changed since the archive was listed; open it again").arg(m_path, member);
+            error = QCoreApplication::translate("runlens::tensor::InflatedMemberSource",
+                                                "%1: member '%2' changed since the archive was listed; open it again")
+                        .arg(m_path, member);
             return nullptr;
         }
         // Only the header and the data it declares are needed; anything after them stays compressed.
         const std::int64_t needed = m_neededBytes;
         if (needed > m_uncompressedSize || needed > kMaxInflatedBytes) {
-            error = tr("%1: member '%2' would take %3 bytes inflated, more than RunLens keeps in memory")
+            error = QCoreApplication::translate(
+                        "runlens::tensor::InflatedMemberSource",
+                        "%1: member '%2' would take %3 bytes inflated, more than RunLens keeps in memory")
                         .arg(m_path, member)
                         .arg(needed);
             return nullptr;
@@ -251,12 +257,16 @@ private:
         try {
             bytes.resize(std::size_t(needed));
         } catch (const std::bad_alloc&) {
-            error = tr("%1: not enough memory to inflate member '%2' (%3 bytes)").arg(m_path, member).arg(needed);
+            error = QCoreApplication::translate("runlens::tensor::InflatedMemberSource",
+                                                "%1: not enough memory to inflate member '%2' (%3 bytes)")
+                        .arg(m_path, member)
+                        .arg(needed);
             return nullptr;
         }
         zip_file_t* file = zip_fopen_index(zip.archive, zip_uint64_t(index), 0);
         if (!file) {
-            error = tr("%1: cannot open member '%2': %3")
+            error = QCoreApplication::translate("runlens::tensor::InflatedMemberSource",
+                                                "%1: cannot open member '%2': %3")
                         .arg(m_path, member, QString::fromLocal8Bit(zip_strerror(zip.archive)));
             return nullptr;
         }
@@ -270,8 +280,14 @@ private:
         const QString readError = QString::fromLocal8Bit(zip_file_strerror(file));
         zip_fclose(file);
         if (!ok || got != needed) {
-            error = tr("%1: cannot inflate member '%2': %3")
-                        .arg(m_path, member, ok ? tr("it ends after %1 of %2 bytes").arg(got).arg(needed) : readError);
+            error = QCoreApplication::translate("runlens::tensor::InflatedMemberSource",
+                                                "%1: cannot inflate member '%2': %3")
+                        .arg(m_path, member,
+                             ok ? QCoreApplication::translate("runlens::tensor::InflatedMemberSource",
+                                                              "it ends after %1 of %2 bytes")
+                                      .arg(got)
+                                      .arg(needed)
+                                : readError);
             return nullptr;
         }
         return std::make_shared<const MemoryTensorData>(std::move(bytes));

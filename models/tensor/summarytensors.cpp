@@ -11,11 +11,6 @@ namespace runlens::tensor {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("runlens::tensor", text);
-}
-
 /// Whether every element the shape and strides reach lies inside `size` bytes; false on overflow too
 /// (the shape comes from a file).
 bool coversShape(const Tensor& t, std::int64_t size)
@@ -62,7 +57,12 @@ SummaryTensorSource::SummaryTensorSource(Tensor tensor, QString file, QString ta
 TensorResult SummaryTensorSource::open() const
 {
     auto fail = [this](const char* why) {
-        return TensorResult { std::nullopt, tr("%1, tag %2, step %3: %4").arg(m_file, m_tag).arg(m_step).arg(tr(why)) };
+        return TensorResult { std::nullopt,
+                              QCoreApplication::translate("runlens::tensor::SummaryTensorSource",
+                                                          "%1, tag %2, step %3: %4")
+                                  .arg(m_file, m_tag)
+                                  .arg(m_step)
+                                  .arg(QCoreApplication::translate("runlens::SummaryTensorSet", why)) };
     };
     if (!m_tensor.data)
         return fail(QT_TRANSLATE_NOOP("runlens::SummaryTensorSet", "the summary holds no values for this tensor."));
@@ -128,7 +128,7 @@ QList<TensorSeries> SummaryTensorSet::series() const
                     info.shape = item.tensor.shape;
                     info.byteSize = std::max<std::int64_t>(0, item.tensor.elementCount()) * itemSize(item.tensor.dtype);
                     if (item.wallTime > 0)
-                        info.note = tr("written %1")
+                        info.note = QCoreApplication::translate("runlens::tensor::SummaryTensorSet", "written %1")
                                         .arg(QDateTime::fromMSecsSinceEpoch(qint64(item.wallTime * 1000.0), Qt::UTC)
                                                  .toString(Qt::ISODate));
                     info.source = std::make_shared<SummaryTensorSource>(item.tensor, file.key(), tag.key(), item.step);
