@@ -6,6 +6,7 @@
 #include "core/importstate.h"
 #include "core/runmanifest.h"
 #include "graph/graph.h"
+#include "memory/memoryprofile.h"
 #include "scalars/scalarseries.h"
 #include "summary/lineage.h"
 #include "summary/summarydata.h"
@@ -38,6 +39,10 @@ struct ImportUpdate
     std::optional<summary::RunLineage> lineage; ///< a lineage file's latest records of each kind
     /// Histograms, images, texts, PR curves, tensors and hparams of a summary file (replacing per tag).
     std::shared_ptr<const summary::SummaryBatch> summaries;
+    /// Memory curves: of a trace with memory events, or of a memory file (memory timeline, MindSpore
+    /// memory files, CUDA snapshot); with the per-device figures for reports.
+    std::shared_ptr<const memory::MemoryProfile> memory;
+    std::optional<QList<MemoryDeviceSummary>> memorySummary;
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:

@@ -437,6 +437,8 @@ void ImportSession::deliver(const PollResult& result)
         state.trace = update.traceSummary;
     if (update.graphSummary)
         state.graph = update.graphSummary;
+    if (update.memorySummary)
+        state.memory = update.memorySummary;
     if (update.tensors) {
         state.tensors = update.tensors;
         state.tensorFileMetadata = update.tensorFileMetadata;
@@ -459,6 +461,8 @@ void ImportSession::deliver(const PollResult& result)
         emit traceArrived(result.index, update.trace);
     if (update.graph)
         emit graphArrived(result.index, update.graph);
+    if (update.memory && !update.memory->empty())
+        emit memoryArrived(result.index, update.memory);
     emit artifactChanged(result.index);
 }
 

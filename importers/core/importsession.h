@@ -72,6 +72,8 @@ signals:
     void lineageArrived(const QString& run, const runlens::summary::RunLineage& lineage);
     /// A profiler trace was read; the store is shared and immutable.
     void traceArrived(int artifactIndex, std::shared_ptr<const runlens::trace::TraceStore> store);
+    /// Memory curves were read (a memory file, or the memory events of a trace read alone).
+    void memoryArrived(int artifactIndex, std::shared_ptr<const runlens::memory::MemoryProfile> profile);
     /// A computation graph was read; the graph is shared and immutable.
     void graphArrived(int artifactIndex, std::shared_ptr<const runlens::graph::Graph> graph);
     /// Traces read together by importTraces(); the store holds one source per artifact, in that order.

@@ -93,6 +93,51 @@ QJsonObject traceJson(const trace::TraceSummary& t)
     return o;
 }
 
+QJsonObject memoryJson(const QList<MemoryDeviceSummary>& devices)
+{
+    QJsonArray list;
+    for (const MemoryDeviceSummary& m : devices) {
+        QJsonObject o;
+        o.insert(QStringLiteral("device"), m.device);
+        o.insert(QStringLiteral("rank"), m.rank >= 0 ? QJsonValue(m.rank) : QJsonValue());
+        o.insert(QStringLiteral("peak_bytes"), double(m.peakBytes));
+        o.insert(m.timeAxis ? QStringLiteral("peak_time_ns") : QStringLiteral("peak_node"), double(m.peakAt));
+        o.insert(QStringLiteral("peak_op"), m.peakOp.isEmpty() ? QJsonValue() : QJsonValue(m.peakOp));
+        o.insert(QStringLiteral("peak_step"), m.peakStep >= 0 ? QJsonValue(double(m.peakStep)) : QJsonValue());
+        o.insert(QStringLiteral("capacity_bytes"), m.capacity > 0 ? QJsonValue(double(m.capacity)) : QJsonValue());
+        o.insert(QStringLiteral("oom_count"), m.ooms);
+        o.insert(QStringLiteral("relative"), m.relative);
+        list.append(o);
+    }
+    return QJsonObject { { QStringLiteral("devices"), list } };
+}
+
+QString mebibytes(qint64 bytes)
+{
+    return QString::number(double(bytes) / double(1 << 20), 'f', 1);
+}
+
+QString memoryText(const MemoryDeviceSummary& m)
+{
+    QString line = m.timeAxis ? QCoreApplication::translate("runlens::Report", "  memory %1: peak %2 MiB at %3 ms")
+                                    .arg(m.device, mebibytes(m.peakBytes))
+                                    .arg(double(m.peakAt) / 1e6, 0, 'f', 3)
+                              : QCoreApplication::translate("runlens::Report", "  memory %1: peak %2 MiB at node %3")
+                                    .arg(m.device, mebibytes(m.peakBytes))
+                                    .arg(m.peakAt);
+    if (!m.peakOp.isEmpty())
+        line += QCoreApplication::translate("runlens::Report", ", in %1").arg(m.peakOp);
+    if (m.peakStep >= 0)
+        line += QCoreApplication::translate("runlens::Report", ", step %1").arg(m.peakStep);
+    if (m.capacity > 0)
+        line += QCoreApplication::translate("runlens::Report", ", capacity %1 MiB").arg(mebibytes(m.capacity));
+    if (m.ooms > 0)
+        line += QCoreApplication::translate("runlens::Report", ", %n out-of-memory event(s)", nullptr, m.ooms);
+    if (m.relative)
+        line += QCoreApplication::translate("runlens::Report", " (relative to an unknown baseline)");
+    return line + QLatin1Char('\n');
+}
+
 QJsonObject graphJson(const graph::GraphSummary& g)
 {
     QJsonObject o;
@@ -294,6 +339,8 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
             o.insert(QStringLiteral("trace"), traceJson(*state.trace));
         if (state.graph)
             o.insert(QStringLiteral("graph"), graphJson(*state.graph));
+        if (state.memory)
+            o.insert(QStringLiteral("memory"), memoryJson(*state.memory));
         if (state.tensors) {
             // A .npy is one tensor; archives and safetensors files hold several, by member name.
             if (a.kind == ArtifactKind::TensorNpy && state.tensors->size() == 1) {
@@ -371,6 +418,10 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                            .arg(double(op.selfNs) / 1e6, 0, 'f', 3)
                     + QLatin1Char('\n');
             }
+        }
+        if (state.memory) {
+            for (const MemoryDeviceSummary& m : *state.memory)
+                out += memoryText(m);
         }
         if (state.tensors) {
             for (const tensor::TensorSummary& t : *state.tensors) {

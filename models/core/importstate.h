@@ -37,6 +37,21 @@ struct TagStatistics
     qint64 lastStep = 0;
 };
 
+/// What `runlens info` says of one device of a memory profile.
+struct MemoryDeviceSummary
+{
+    QString device; ///< "cuda:0", "cpu", "graph 3" ...
+    int rank = -1;
+    bool timeAxis = true; ///< peakAt is in ns; false: a node index of a MindSpore graph
+    bool relative = false; ///< a running sum from an unknown baseline
+    qint64 peakBytes = 0;
+    qint64 peakAt = 0;
+    QString peakOp; ///< the operator running at the peak, when known
+    qint64 peakStep = -1; ///< the profiler step holding the peak, -1 unknown
+    qint64 capacity = 0; ///< 0 unknown
+    int ooms = 0;
+};
+
 /// Everything known about the import of one artifact so far.
 struct ArtifactState
 {
@@ -55,6 +70,7 @@ struct ArtifactState
     /// tag: values kept (after reservoir sampling) and the step range of what was kept.
     QMap<QString, QMap<QString, TagStatistics>> summaryTags;
     std::optional<summary::HParams> hparams; ///< for summary files with hyper-parameters plugin data
+    std::optional<QList<MemoryDeviceSummary>> memory; ///< for traces with memory events and memory files
 
     qint64 scalarPoints() const;
     /// The most severe diagnostic severity, or Info when there is none.
