@@ -1,0 +1,21 @@
+#pragma once
+
+#include "core/diagnostic.h"
+#include "core/importstate.h"
+#include "memory/memoryprofile.h"
+
+#include <memory>
+
+namespace runlens::memory {
+
+/// What reading memory data produced: the profile (never null, possibly empty), every problem found, and
+/// how far the reading got (Ok, Partial when something was skipped, Failed when nothing could be read,
+/// Canceled when asked to stop; the profile then holds what was read).
+struct MemoryReadResult
+{
+    std::shared_ptr<const MemoryProfile> profile;
+    Diagnostics diagnostics;
+    ImportStatus status = ImportStatus::Ok;
+};
+
+} // namespace runlens::memory
