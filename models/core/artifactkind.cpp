@@ -19,6 +19,8 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("chrome-trace");
     case ArtifactKind::MemoryTimeline:
         return QStringLiteral("memory-timeline");
+    case ArtifactKind::MemorySnapshot:
+        return QStringLiteral("memory-snapshot");
     case ArtifactKind::GraphMindSporeIr:
         return QStringLiteral("graph-mindspore-ir");
     case ArtifactKind::GraphDot:
@@ -70,6 +72,9 @@ QString artifactKindName(ArtifactKind kind)
         break;
     case ArtifactKind::MemoryTimeline:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Memory timeline");
+        break;
+    case ArtifactKind::MemorySnapshot:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "CUDA memory snapshot");
         break;
     case ArtifactKind::GraphMindSporeIr:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "MindSpore IR graph");

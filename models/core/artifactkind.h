@@ -13,6 +13,7 @@ enum class ArtifactKind {
     VisualDlLog, ///< `vdlrecords.*.log`
     ChromeTrace, ///< Chrome trace event JSON (Kineto, Paddle, TF, MindSpore timelines), maybe gzip
     MemoryTimeline, ///< torch `export_memory_timeline` raw output
+    MemorySnapshot, ///< torch CUDA memory snapshot (`torch.cuda.memory._dump_snapshot` pickle)
     GraphMindSporeIr, ///< MindSpore `.ir` / `.dat` text IR
     GraphDot, ///< Graphviz `.dot`
     GraphOnnx, ///< ONNX ModelProto
