@@ -1,0 +1,278 @@
+#include "kinetocluster.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace runlens::cluster {
+
+namespace {
+
+constexpr double kNsPerMs = 1e6;
+
+struct Interval
+{
+    std::int64_t start;
+    std::int64_t end;
+};
+using Intervals = std::vector<Interval>;
+
+void mergeIntervals(Intervals& intervals)
+{
+    std::sort(intervals.begin(), intervals.end(),
+              [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    std::size_t out = 0;
+    for (const Interval& iv : intervals) {
+        if (out > 0 && iv.start <= intervals[out - 1].end)
+            intervals[out - 1].end = std::max(intervals[out - 1].end, iv.end);
+        else
+            intervals[out++] = iv;
+    }
+    intervals.resize(out);
+}
+
+std::int64_t totalLength(const Intervals& merged)
+{
+    std::int64_t sum = 0;
+    for (const Interval& iv : merged)
+        sum += iv.end - iv.start;
+    return sum;
+}
+
+/// Intersection of two merged lists (two pointers, linear).
+Intervals intersect(const Intervals& a, const Intervals& b)
+{
+    Intervals out;
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < a.size() && j < b.size()) {
+        const std::int64_t s = std::max(a[i].start, b[j].start);
+        const std::int64_t e = std::min(a[i].end, b[j].end);
+        if (s < e)
+            out.push_back({ s, e });
+        if (a[i].end < b[j].end)
+            ++i;
+        else
+            ++j;
+    }
+    return out;
+}
+
+/// Length of a merged list within [t0, t1).
+std::int64_t lengthWithin(const Intervals& merged, std::int64_t t0, std::int64_t t1)
+{
+    auto it = std::upper_bound(merged.begin(), merged.end(), t0,
+                               [](std::int64_t t, const Interval& iv) { return t < iv.end; });
+    std::int64_t sum = 0;
+    for (; it != merged.end() && it->start < t1; ++it)
+        sum += std::min(it->end, t1) - std::max(it->start, t0);
+    return sum;
+}
+
+bool startsWith(std::string_view text, std::string_view prefix)
+{
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+bool countsForStatistics(const trace::Track& track, std::size_t i)
+{
+    return track.duration[i] > 0 && !(track.flags[i] & (trace::SliceFlag::Instant | trace::SliceFlag::AbsurdDuration));
+}
+
+/// Device work of one source, as merged unions, and the starts of its communication kernels.
+struct DeviceWork
+{
+    Intervals all;
+    Intervals compute;
+    Intervals communication;
+    std::vector<std::int64_t> communicationStarts; ///< sorted
+    int deviceProcess = -1;
+};
+
+DeviceWork collectDeviceWork(const trace::TraceStore& store, int source)
+{
+    DeviceWork work;
+    const auto& tracks = store.tracks();
+    for (const trace::Track& track : tracks) {
+        if (track.source != source || track.type != trace::TrackType::GpuStream)
+            continue;
+        for (std::size_t i = 0; i < track.size(); ++i) {
+            if (!countsForStatistics(track, i))
+                continue;
+            const trace::EventKind kind = track.kind[i];
+            const bool communication = kind == trace::EventKind::Communication
+                || (kind == trace::EventKind::Kernel && isCommunicationKernel(store.strings().view(track.name_[i])));
+            const bool compute = kind == trace::EventKind::Kernel && !communication;
+            if (!communication && !compute && kind != trace::EventKind::Memcpy && kind != trace::EventKind::Memset)
+                continue;
+            const Interval iv { track.start[i], track.end(i) };
+            work.all.push_back(iv);
+            if (compute)
+                work.compute.push_back(iv);
+            if (communication) {
+                work.communication.push_back(iv);
+                work.communicationStarts.push_back(iv.start);
+            }
+            if (work.deviceProcess < 0)
+                work.deviceProcess = track.process;
+        }
+    }
+    mergeIntervals(work.all);
+    mergeIntervals(work.compute);
+    mergeIntervals(work.communication);
+    std::sort(work.communicationStarts.begin(), work.communicationStarts.end());
+    return work;
+}
+
+double toMs(std::int64_t ns)
+{
+    return double(ns) / kNsPerMs;
+}
+
+/// Rank, world size, device and host names from the trace's envelope (distributedInfo, deviceProperties).
+void readEnvelope(const trace::TraceStore& store, int source, int devicePid, RankFigures& rank, int& worldSize)
+{
+    const trace::TraceSource& src = store.sources()[std::size_t(source)];
+    rank.rank = src.rank >= 0 ? src.rank : source;
+    rank.path = src.path;
+    if (src.metadataJson.isEmpty())
+        return;
+    const QJsonObject meta = QJsonDocument::fromJson(src.metadataJson).object();
+    const QJsonObject info = meta.value(QLatin1String("distributedInfo")).toObject();
+    worldSize = std::max(worldSize, info.value(QLatin1String("world_size")).toInt(0));
+    const QString host = meta.value(QLatin1String("host_name")).toString();
+    rank.host = host.isEmpty() ? QFileInfo(src.path).fileName() : host;
+    const QJsonArray devices = meta.value(QLatin1String("deviceProperties")).toArray();
+    for (const QJsonValue& d : devices) {
+        const QJsonObject device = d.toObject();
+        if (devicePid >= 0 && device.value(QLatin1String("id")).toInt(-1) == devicePid) {
+            rank.device = QStringLiteral("%1 (%2)").arg(device.value(QLatin1String("name")).toString()).arg(devicePid);
+            break;
+        }
+    }
+}
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return kMissing;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+} // namespace
+
+bool isCommunicationKernel(std::string_view name)
+{
+    return startsWith(name, "nccl") || startsWith(name, "hccl") || startsWith(name, "rccl")
+        || name.find("ncclKernel") != std::string_view::npos || name.find("ncclDevKernel") != std::string_view::npos;
+}
+
+Cluster buildKinetoCluster(const trace::TraceStore& store, const trace::StepBreakdown* breakdown)
+{
+    Cluster cluster;
+    cluster.origin = ClusterOrigin::Kineto;
+    trace::StepBreakdown computed;
+    if (!breakdown) {
+        computed = trace::computeStepBreakdown(store);
+        breakdown = &computed;
+    }
+
+    for (int source = 0; source < int(store.sources().size()); ++source) {
+        const DeviceWork work = collectDeviceWork(store, source);
+        RankFigures rank;
+        rank.source = source;
+        const std::int64_t devicePid
+            = work.deviceProcess >= 0 ? store.processes()[std::size_t(work.deviceProcess)].pid : -1;
+        readEnvelope(store, source, int(devicePid), rank, cluster.worldSize);
+
+        if (!work.all.empty()) {
+            rank.hasTemporal = true;
+            TemporalBreakdown& t = rank.temporal;
+            const std::int64_t busy = totalLength(work.all);
+            const std::int64_t compute = totalLength(work.compute);
+            const std::int64_t span = work.all.back().end - work.all.front().start;
+            t.span = toMs(span);
+            t.compute = toMs(compute);
+            t.nonCompute = toMs(busy - compute);
+            t.idle = toMs(span - busy);
+            t.communication = toMs(totalLength(work.communication));
+            t.overlap = toMs(totalLength(intersect(work.communication, work.compute)));
+        }
+
+        const Intervals overlap = intersect(work.communication, work.compute);
+        if (const auto* summary = breakdown->summaryFor(source)) {
+            for (std::size_t k = 0; k < summary->stepCount; ++k) {
+                const trace::StepTimes& st = breakdown->steps[summary->firstStep + k];
+                if (st.end <= st.start)
+                    continue;
+                RankStep step;
+                step.step = st.number;
+                step.stepTime = toMs(st.duration());
+                if (!work.all.empty()) {
+                    const std::int64_t comm = lengthWithin(work.communication, st.start, st.end);
+                    const std::int64_t over = lengthWithin(overlap, st.start, st.end);
+                    step.computation = toMs(lengthWithin(work.compute, st.start, st.end));
+                    step.communication = toMs(comm - over);
+                    step.overlapped = toMs(over);
+                    step.idle = toMs(st.duration() - lengthWithin(work.all, st.start, st.end));
+                    step.communicationShare = double(comm) / double(st.duration());
+                    auto last
+                        = std::lower_bound(work.communicationStarts.begin(), work.communicationStarts.end(), st.end);
+                    if (last != work.communicationStarts.begin() && *std::prev(last) >= st.start)
+                        step.lastCommunicationOffset = toMs(*std::prev(last) - st.start);
+                }
+                rank.steps.push_back(step);
+            }
+        }
+        auto mean = [&rank](double RankStep::*field) {
+            std::vector<double> values;
+            for (const RankStep& s : rank.steps)
+                values.push_back(s.*field);
+            return meanOfKnown(values);
+        };
+        rank.stepTime = mean(&RankStep::stepTime);
+        rank.computation = mean(&RankStep::computation);
+        rank.communication = mean(&RankStep::communication);
+        rank.overlapped = mean(&RankStep::overlapped);
+        rank.idle = mean(&RankStep::idle);
+        rank.communicationShare = mean(&RankStep::communicationShare);
+        cluster.ranks.push_back(std::move(rank));
+    }
+
+    // Stragglers: per step number present on at least two ranks with a communication kernel.
+    std::map<std::int64_t, std::vector<std::pair<int, double>>> offsets; // step -> (rank, offset)
+    for (const RankFigures& r : cluster.ranks) {
+        for (const RankStep& s : r.steps) {
+            if (isKnown(s.lastCommunicationOffset))
+                offsets[s.step].push_back({ r.rank, s.lastCommunicationOffset });
+        }
+    }
+    for (const auto& [step, list] : offsets) {
+        if (list.size() < 2)
+            continue;
+        const auto latest = std::max_element(list.begin(), list.end(),
+                                             [](const auto& a, const auto& b) { return a.second < b.second; });
+        std::vector<double> others;
+        for (const auto& entry : list) {
+            if (&entry != &*latest)
+                others.push_back(entry.second);
+        }
+        StragglerStep straggler;
+        straggler.step = step;
+        straggler.rank = latest->first;
+        straggler.lateness = latest->second - median(others);
+        cluster.stragglers.push_back(straggler);
+    }
+    cluster.worldSize = std::max(cluster.worldSize, int(cluster.ranks.size()));
+    cluster.analyse();
+    return cluster;
+}
+
+} // namespace runlens::cluster

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "cluster.h"
+
+#include "trace/stepbreakdown.h"
+#include "trace/tracestore.h"
+
+#include <string_view>
+
+namespace runlens::cluster {
+
+/// True for communication kernels by name (HTA's rule: NCCL/HCCL kernels, `ncclKernel`/`ncclDevKernel`
+/// anywhere in the name).
+bool isCommunicationKernel(std::string_view name);
+
+/// Builds the cluster of a store that holds one source per rank (traces read together, see
+/// ChromeTraceReader::read and ImportSession::importTraces), then analyses it:
+/// - per rank, HTA's temporal breakdown over its device streams (compute / non-compute / idle), the
+///   communication-computation overlap and the averages of its steps;
+/// - per step (the step breakdown's device-stretched ranges), computation, communication alone and
+///   overlapped, idle, the communication share and the start of the last communication kernel;
+/// - per step number seen on several ranks, the straggler: the rank whose last communication kernel
+///   started latest relative to its own step start. Step-relative offsets keep the rule meaningful when
+///   the ranks' clocks disagree.
+/// `breakdown` is computed when not given. O(n log n) in the device slices; thread-safe on a const store.
+Cluster buildKinetoCluster(const trace::TraceStore& store, const trace::StepBreakdown* breakdown = nullptr);
+
+} // namespace runlens::cluster
