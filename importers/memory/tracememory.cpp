@@ -1,14 +1,369 @@
 #include "tracememory.h"
 
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <climits>
+#include <limits>
+#include <optional>
+#include <string_view>
+
 namespace runlens::memory {
+
+namespace {
+
+namespace od = simdjson::ondemand;
+using trace::EventKind;
+using trace::StringId;
+using trace::TraceBuffer;
+using trace::Track;
+
+static_assert(TraceBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
+
+/// Kineto's Device Type is c10::DeviceType; these are the names torch prints for them ("cuda:0").
+QString deviceLabel(int type, int id)
+{
+    static const char* const kNames[]
+        = { "cpu",   "cuda", "mkldnn", "opengl", "opencl", "ideep", "hip",  "fpga", "maia", "xla",          "vulkan",
+            "metal", "xpu",  "mps",    "meta",   "hpu",    "ve",    "lazy", "ipu",  "mtia", "privateuseone" };
+    const QString name = type >= 0 && type < int(std::size(kNames)) ? QString::fromLatin1(kNames[type])
+                                                                    : QStringLiteral("device%1").arg(type);
+    if (type == 0 || id < 0)
+        return name;
+    return QStringLiteral("%1:%2").arg(name).arg(id);
+}
+
+/// What a `[memory]` / `[OutOfMemory]` args object says; absent fields stay empty.
+struct MemoryArgs
+{
+    int deviceType = 0;
+    int deviceId = -1;
+    std::uint64_t address = 0;
+    std::optional<std::int64_t> bytes;
+    std::optional<std::int64_t> totalAllocated;
+    std::optional<std::int64_t> totalReserved;
+    std::optional<std::int64_t> eventIndex;
+};
+
+simdjson::error_code readInteger(od::value value, std::int64_t& out)
+{
+    od::number number;
+    if (const auto error = value.get_number().get(number))
+        return error;
+    switch (number.get_number_type()) {
+    case od::number_type::signed_integer:
+        out = number.get_int64();
+        break;
+    case od::number_type::unsigned_integer:
+        out = std::int64_t(std::min<std::uint64_t>(number.get_uint64(), std::numeric_limits<std::int64_t>::max()));
+        break;
+    default: {
+        const double d = number.get_double();
+        if (!(d > -9.2e18 && d < 9.2e18))
+            return simdjson::NUMBER_OUT_OF_RANGE;
+        out = std::int64_t(d);
+        break;
+    }
+    }
+    return simdjson::SUCCESS;
+}
+
+simdjson::error_code parseArgs(od::parser& parser, std::string_view json, std::size_t capacity, MemoryArgs& args)
+{
+    od::document doc;
+    if (const auto error = parser.iterate(json.data(), json.size(), capacity).get(doc))
+        return error;
+    od::object object;
+    if (const auto error = doc.get_object().get(object))
+        return error;
+    for (auto field : object) {
+        std::string_view key;
+        if (const auto error = field.unescaped_key().get(key))
+            return error;
+        std::int64_t* target = nullptr;
+        std::int64_t scratch = 0;
+        if (key == "Bytes") {
+            args.bytes.emplace();
+            target = &*args.bytes;
+        } else if (key == "Total Allocated") {
+            args.totalAllocated.emplace();
+            target = &*args.totalAllocated;
+        } else if (key == "Total Reserved") {
+            args.totalReserved.emplace();
+            target = &*args.totalReserved;
+        } else if (key == "Ev Idx") {
+            args.eventIndex.emplace();
+            target = &*args.eventIndex;
+        } else if (key == "Device Type" || key == "Device Id" || key == "Addr") {
+            target = &scratch;
+        } else {
+            continue; // skipped by the iteration
+        }
+        if (const auto error = readInteger(field.value(), *target))
+            return error;
+        if (key == "Device Type")
+            args.deviceType = int(std::clamp<std::int64_t>(scratch, -1, 1 << 16));
+        else if (key == "Device Id")
+            args.deviceId = int(std::clamp<std::int64_t>(scratch, -1, 1 << 16));
+        else if (key == "Addr")
+            args.address = std::uint64_t(scratch);
+    }
+    return simdjson::SUCCESS;
+}
+
+/// One memory instant as read, before the events of all threads are put in time order.
+struct RawEvent
+{
+    std::int64_t x;
+    std::int64_t order; ///< `Ev Idx` when present (allocation order), else reading order
+    std::int64_t bytes;
+    std::int64_t totalAllocated; ///< -1 absent
+    std::int64_t totalReserved; ///< -1 absent
+    std::uint64_t address;
+    int track;
+    std::uint32_t slice;
+    bool hasBytes;
+};
+
+struct DeviceBuild
+{
+    int source = 0;
+    int type = 0;
+    int id = -1;
+    std::vector<RawEvent> events;
+    std::vector<OomMarker> ooms;
+};
+
+/// Memory of the device `id` from `deviceProperties` (or the older `computeProperties`), 0 unknown.
+std::int64_t deviceCapacity(const QJsonObject& metadata, int id)
+{
+    for (const char* key : { "deviceProperties", "computeProperties" }) {
+        const QJsonArray devices = metadata.value(QLatin1String(key)).toArray();
+        for (const QJsonValue& device : devices) {
+            const QJsonObject properties = device.toObject();
+            if (properties.value(QLatin1String("id")).toInt(-1) == id) {
+                const double bytes = properties.value(QLatin1String("totalGlobalMem")).toDouble();
+                if (bytes > 0)
+                    return std::int64_t(bytes);
+            }
+        }
+    }
+    return 0;
+}
+
+QString message(const char* text)
+{
+    return QCoreApplication::translate("runlens::memory", text);
+}
+
+} // namespace
 
 MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::function<bool()>& cancelled)
 {
-    Q_UNUSED(store);
-    Q_UNUSED(cancelled);
     MemoryReadResult result;
     auto profile = std::make_shared<MemoryProfile>();
-    result.profile = profile;
+    profile->kind = MemorySourceKind::KinetoTrace;
+    profile->axis = MemoryAxis::TimeNs;
+    for (const trace::TraceSource& source : store.sources())
+        profile->paths.append(source.path);
+
+    // Names are interned once per store: classify each name id once instead of comparing strings.
+    enum NameClass : std::uint8_t { Unknown, Memory, OutOfMemory, Other };
+    std::vector<std::uint8_t> nameClass(store.strings().size(), Unknown);
+    auto classify = [&](StringId id) {
+        std::uint8_t& c = nameClass[id];
+        if (c == Unknown) {
+            const std::string_view name = store.strings().view(id);
+            c = name == "[memory]" ? Memory : name == "[OutOfMemory]" ? OutOfMemory : Other;
+        }
+        return NameClass(c);
+    };
+
+    std::vector<DeviceBuild> devices;
+    int lastDevice = -1;
+    auto deviceOf = [&](int source, int type, int id) -> DeviceBuild& {
+        if (lastDevice >= 0) {
+            const DeviceBuild& last = devices[std::size_t(lastDevice)];
+            if (last.source == source && last.type == type && last.id == id)
+                return devices[std::size_t(lastDevice)];
+        }
+        for (std::size_t i = 0; i < devices.size(); ++i) {
+            if (devices[i].source == source && devices[i].type == type && devices[i].id == id) {
+                lastDevice = int(i);
+                return devices[i];
+            }
+        }
+        lastDevice = int(devices.size());
+        devices.push_back({});
+        devices.back().source = source;
+        devices.back().type = type;
+        devices.back().id = id;
+        return devices.back();
+    };
+
+    od::parser parser;
+    std::vector<std::uint64_t> badArgs(store.sources().size(), 0);
+    std::vector<std::uint64_t> firstBadOffset(store.sources().size(), 0);
+    std::int64_t order = 0;
+    std::uint64_t sinceCheck = 65535; // the first event polls, so a small trace can be canceled too
+    bool canceled = false;
+    const std::vector<Track>& tracks = store.tracks();
+    for (std::size_t t = 0; t < tracks.size() && !canceled; ++t) {
+        const Track& track = tracks[t];
+        if (track.type == trace::TrackType::Counter || track.source < 0
+            || std::size_t(track.source) >= store.sources().size())
+            continue;
+        const trace::TraceSource& source = store.sources()[std::size_t(track.source)];
+        const TraceBuffer* input = source.input.get();
+        for (std::size_t i = 0; i < track.size(); ++i) {
+            if (track.kind[i] != EventKind::Memory || !(track.flags[i] & trace::Instant))
+                continue;
+            const NameClass nameClassOfSlice = classify(track.name_[i]);
+            if (nameClassOfSlice != Memory && nameClassOfSlice != OutOfMemory)
+                continue;
+            if (++sinceCheck >= 65536) {
+                sinceCheck = 0;
+                if (cancelled && cancelled()) {
+                    canceled = true;
+                    break;
+                }
+            }
+            const std::string_view json = store.argsJson(int(t), i);
+            MemoryArgs args;
+            bool ok = false;
+            if (!json.empty() && input && json.data() >= input->data()
+                && json.data() + json.size() <= input->data() + input->size()) {
+                // The args lie inside the retained input, which is followed by its padding.
+                const std::size_t capacity
+                    = std::size_t(input->data() + input->size() - json.data()) + TraceBuffer::kPadding;
+                ok = parseArgs(parser, json, capacity, args) == simdjson::SUCCESS;
+            }
+            ok = ok && (args.bytes || args.totalAllocated || args.totalReserved);
+            if (!ok) {
+                if (badArgs[std::size_t(track.source)]++ == 0)
+                    firstBadOffset[std::size_t(track.source)] = track.args[i].offset;
+                continue;
+            }
+            DeviceBuild& device = deviceOf(track.source, args.deviceType, args.deviceId);
+            if (nameClassOfSlice == OutOfMemory) {
+                OomMarker oom;
+                oom.x = track.start[i];
+                oom.bytes = args.bytes.value_or(0);
+                oom.track = int(t);
+                oom.slice = std::uint32_t(i);
+                device.ooms.push_back(oom);
+                continue;
+            }
+            RawEvent event;
+            event.x = track.start[i];
+            event.order = args.eventIndex.value_or(order);
+            ++order;
+            event.bytes = args.bytes.value_or(0);
+            event.hasBytes = args.bytes.has_value();
+            event.totalAllocated = args.totalAllocated.value_or(-1);
+            event.totalReserved = args.totalReserved.value_or(-1);
+            event.address = args.address;
+            event.track = int(t);
+            event.slice = std::uint32_t(i);
+            device.events.push_back(event);
+        }
+    }
+
+    for (std::size_t s = 0; s < badArgs.size(); ++s) {
+        if (badArgs[s] == 0)
+            continue;
+        Diagnostic d;
+        d.severity = Severity::Warning;
+        d.file = store.sources()[s].path;
+        d.offset = qint64(firstBadOffset[s]);
+        d.message
+            = QCoreApplication::translate("runlens::memory", "%n memory event(s) without readable args were skipped",
+                                          nullptr, int(std::min<std::uint64_t>(badArgs[s], INT_MAX)));
+        result.diagnostics.append(d);
+    }
+
+    // Devices in a stable order: by source, CPU first, then by type and id.
+    std::sort(devices.begin(), devices.end(), [](const DeviceBuild& a, const DeviceBuild& b) {
+        return std::tie(a.source, a.type, a.id) < std::tie(b.source, b.type, b.id);
+    });
+    std::vector<QJsonObject> metadata(store.sources().size());
+    std::vector<bool> metadataRead(store.sources().size(), false);
+    for (DeviceBuild& build : devices) {
+        MemoryDevice device;
+        device.deviceType = build.type;
+        device.deviceId = build.type == 0 ? -1 : build.id;
+        device.source = build.source;
+        device.label = deviceLabel(build.type, build.id);
+        const trace::TraceSource& source = store.sources()[std::size_t(build.source)];
+        device.rank = source.rank;
+        if (build.type != 0 && build.id >= 0) {
+            if (!metadataRead[std::size_t(build.source)]) {
+                metadataRead[std::size_t(build.source)] = true;
+                metadata[std::size_t(build.source)] = QJsonDocument::fromJson(source.metadataJson).object();
+            }
+            device.capacity = deviceCapacity(metadata[std::size_t(build.source)], build.id);
+        }
+
+        // Threads interleave: order by time, then by the allocator's own event index.
+        std::sort(build.events.begin(), build.events.end(),
+                  [](const RawEvent& a, const RawEvent& b) { return a.x != b.x ? a.x < b.x : a.order < b.order; });
+        bool hasAllocated = false;
+        bool hasReserved = false;
+        for (const RawEvent& event : build.events) {
+            hasAllocated = hasAllocated || event.totalAllocated >= 0;
+            hasReserved = hasReserved || event.totalReserved >= 0;
+        }
+        device.relative = !hasAllocated;
+        device.allocated.name = message("Allocated");
+        device.reserved.name = message("Reserved");
+        device.events.reserve(build.events.size());
+        device.allocated.x.reserve(build.events.size());
+        device.allocated.bytes.reserve(build.events.size());
+        if (hasReserved) {
+            device.reserved.x.reserve(build.events.size());
+            device.reserved.bytes.reserve(build.events.size());
+        }
+        double runningSum = 0;
+        for (const RawEvent& event : build.events) {
+            MemoryEvent out;
+            out.x = event.x;
+            out.bytes = event.bytes;
+            out.address = event.address;
+            out.track = event.track;
+            out.slice = event.slice;
+            device.events.push_back(out);
+            if (hasAllocated) {
+                if (event.totalAllocated >= 0) {
+                    device.allocated.x.push_back(event.x);
+                    device.allocated.bytes.push_back(double(event.totalAllocated));
+                }
+            } else if (event.hasBytes) {
+                runningSum += double(event.bytes);
+                device.allocated.x.push_back(event.x);
+                device.allocated.bytes.push_back(runningSum);
+            }
+            if (event.totalReserved >= 0) {
+                device.reserved.x.push_back(event.x);
+                device.reserved.bytes.push_back(double(event.totalReserved));
+            }
+        }
+        std::sort(build.ooms.begin(), build.ooms.end(),
+                  [](const OomMarker& a, const OomMarker& b) { return a.x < b.x; });
+        device.ooms = std::move(build.ooms);
+        build.events = {};
+        profile->devices.push_back(std::move(device));
+    }
+
+    if (canceled)
+        result.status = ImportStatus::Canceled;
+    else if (!result.diagnostics.isEmpty())
+        result.status = profile->devices.empty() ? ImportStatus::Failed : ImportStatus::Partial;
+    result.profile = std::move(profile);
     return result;
 }
 
