@@ -5,6 +5,7 @@
 #include "core/protohead.h"
 #include "core/sniffstrings.h"
 #include "core/textformats.h"
+#include "memory/cudasnapshot.h"
 #include "summary/crc32c.h"
 
 #include <algorithm>
@@ -232,19 +233,22 @@ ArtifactKind kindSuggestedByName(const NameFacts& name)
         return ArtifactKind::TensorSafetensors;
     if (endsWith(name.lower, ".pt.trace.json") || endsWith(name.lower, ".pt.trace.json.gz"))
         return ArtifactKind::ChromeTrace;
+    if ((name.ext == "pickle" || name.ext == "pkl") && contains(name.lower, "snapshot"))
+        return ArtifactKind::MemorySnapshot;
     return ArtifactKind::Unknown;
 }
 
-// Extensions of files that are never one of our kinds: not even opened.
+// Extensions of files that are never one of our kinds: not even opened. Pickles are opened (CUDA memory
+// snapshots), only to look at their first bytes.
 constexpr std::string_view kSkippedExtensions[] = {
-    "7z",   "a",      "avi",    "bak",  "bash",   "bat",  "bin",    "bmp",     "bz2",   "c",      "cc",   "cfg",
-    "ckpt", "conf",   "cpp",    "css",  "cu",     "cuh",  "cxx",    "db",      "dll",   "doc",    "docx", "dylib",
-    "egg",  "engine", "exe",    "flac", "gif",    "h",    "h5",     "hdf5",    "hh",    "hpp",    "htm",  "html",
-    "ico",  "ini",    "ipynb",  "jar",  "joblib", "jpeg", "jpg",    "js",      "keras", "lock",   "log",  "md",
-    "mjs",  "mkv",    "mov",    "mp3",  "mp4",    "o",    "ogg",    "parquet", "pdf",   "pickle", "pkl",  "plan",
-    "png",  "ppt",    "pptx",   "pt",   "pth",    "py",   "pyc",    "pyd",     "pyi",   "pyo",    "rar",  "rst",
-    "sh",   "so",     "sqlite", "svg",  "swp",    "tar",  "tflite", "tgz",     "tif",   "tiff",   "toml", "ts",
-    "wav",  "webp",   "whl",    "xls",  "xlsx",   "xz",   "yaml",   "yml",     "zsh",   "zst",
+    "7z",     "a",      "avi",   "bak",  "bash",   "bat",  "bin", "bmp",     "bz2",   "c",    "cc",   "cfg",
+    "ckpt",   "conf",   "cpp",   "css",  "cu",     "cuh",  "cxx", "db",      "dll",   "doc",  "docx", "dylib",
+    "egg",    "engine", "exe",   "flac", "gif",    "h",    "h5",  "hdf5",    "hh",    "hpp",  "htm",  "html",
+    "ico",    "ini",    "ipynb", "jar",  "joblib", "jpeg", "jpg", "js",      "keras", "lock", "log",  "md",
+    "mjs",    "mkv",    "mov",   "mp3",  "mp4",    "o",    "ogg", "parquet", "pdf",   "plan", "png",  "ppt",
+    "pptx",   "pt",     "pth",   "py",   "pyc",    "pyd",  "pyi", "pyo",     "rar",   "rst",  "sh",   "so",
+    "sqlite", "svg",    "swp",   "tar",  "tflite", "tgz",  "tif", "tiff",    "toml",  "ts",   "wav",  "webp",
+    "whl",    "xls",    "xlsx",  "xz",   "yaml",   "yml",  "zsh", "zst",
 };
 
 bool isSkippedExtension(std::string_view ext)
@@ -327,6 +331,8 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
         return decide(ArtifactKind::VisualDlLog);
     if (isSafetensors(name, head, fileSize))
         return decide(ArtifactKind::TensorSafetensors);
+    if (memory::looksLikeCudaSnapshot(head))
+        return decide(ArtifactKind::MemorySnapshot);
 
     // Binary protobuf graphs. An ONNX model starts with byte 0x08, which no text file does.
     const ProtoGuess model = guessModelProto(head);

@@ -125,6 +125,8 @@ struct MemoryDevice
     bool relative = false;
     std::int64_t capacity = 0; ///< device memory in bytes, 0 unknown
     std::int64_t staticBytes = 0; ///< MindSpore static memory (weights, ...), 0 unknown
+    /// The peak a file states without curves (MindSpore `memory_usage_summary` `peak_mem`), 0 unknown.
+    std::int64_t reportedPeak = 0;
 
     MemorySeries allocated;
     MemorySeries reserved;

@@ -1,0 +1,884 @@
+#include "memory/safepickle.h"
+
+#include <QCoreApplication>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <type_traits>
+
+namespace runlens::memory {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("runlens::memory", text);
+}
+
+// Opcodes of pickle protocols 0-5 (Lib/pickletools.py documents each).
+enum Op : std::uint8_t {
+    kMark = '(',
+    kStop = '.',
+    kPop = '0',
+    kPopMark = '1',
+    kDup = '2',
+    kFloat = 'F',
+    kInt = 'I',
+    kBinInt = 'J',
+    kBinInt1 = 'K',
+    kLong = 'L',
+    kBinInt2 = 'M',
+    kNone = 'N',
+    kPersId = 'P',
+    kBinPersId = 'Q',
+    kReduce = 'R',
+    kString = 'S',
+    kBinString = 'T',
+    kShortBinString = 'U',
+    kUnicode = 'V',
+    kBinUnicode = 'X',
+    kAppend = 'a',
+    kBuild = 'b',
+    kGlobal = 'c',
+    kDict = 'd',
+    kEmptyDict = '}',
+    kAppends = 'e',
+    kGet = 'g',
+    kBinGet = 'h',
+    kInst = 'i',
+    kLongBinGet = 'j',
+    kList = 'l',
+    kEmptyList = ']',
+    kObj = 'o',
+    kPut = 'p',
+    kBinPut = 'q',
+    kLongBinPut = 'r',
+    kSetItem = 's',
+    kTuple = 't',
+    kEmptyTuple = ')',
+    kSetItems = 'u',
+    kBinFloat = 'G',
+    kProto = 0x80,
+    kNewObj = 0x81,
+    kExt1 = 0x82,
+    kExt2 = 0x83,
+    kExt4 = 0x84,
+    kTuple1 = 0x85,
+    kTuple2 = 0x86,
+    kTuple3 = 0x87,
+    kNewTrue = 0x88,
+    kNewFalse = 0x89,
+    kLong1 = 0x8a,
+    kLong4 = 0x8b,
+    kBinBytes = 'B',
+    kShortBinBytes = 'C',
+    kShortBinUnicode = 0x8c,
+    kBinUnicode8 = 0x8d,
+    kBinBytes8 = 0x8e,
+    kEmptySet = 0x8f,
+    kAddItems = 0x90,
+    kFrozenSet = 0x91,
+    kNewObjEx = 0x92,
+    kStackGlobal = 0x93,
+    kMemoize = 0x94,
+    kFrame = 0x95,
+    kByteArray8 = 0x96,
+    kNextBuffer = 0x97,
+    kReadOnlyBuffer = 0x98,
+};
+
+const char* opcodeName(std::uint8_t op)
+{
+    switch (op) {
+    case kGlobal:
+        return "GLOBAL";
+    case kStackGlobal:
+        return "STACK_GLOBAL";
+    case kReduce:
+        return "REDUCE";
+    case kBuild:
+        return "BUILD";
+    case kInst:
+        return "INST";
+    case kObj:
+        return "OBJ";
+    case kNewObj:
+        return "NEWOBJ";
+    case kNewObjEx:
+        return "NEWOBJ_EX";
+    case kPersId:
+        return "PERSID";
+    case kBinPersId:
+        return "BINPERSID";
+    case kExt1:
+        return "EXT1";
+    case kExt2:
+        return "EXT2";
+    case kExt4:
+        return "EXT4";
+    case kNextBuffer:
+        return "NEXT_BUFFER";
+    case kReadOnlyBuffer:
+        return "READONLY_BUFFER";
+    case kFloat:
+        return "FLOAT";
+    case kLong:
+        return "LONG";
+    case kString:
+        return "STRING";
+    case kUnicode:
+        return "UNICODE";
+    default:
+        return nullptr;
+    }
+}
+
+/// Opcodes that reach Python code (import, call, object construction) or data outside the pickle.
+bool isCodeOpcode(std::uint8_t op)
+{
+    switch (op) {
+    case kGlobal:
+    case kStackGlobal:
+    case kReduce:
+    case kBuild:
+    case kInst:
+    case kObj:
+    case kNewObj:
+    case kNewObjEx:
+    case kPersId:
+    case kBinPersId:
+    case kExt1:
+    case kExt2:
+    case kExt4:
+    case kNextBuffer:
+    case kReadOnlyBuffer:
+        return true;
+    default:
+        return false;
+    }
+}
+
+constexpr std::uint32_t kNoValue = std::numeric_limits<std::uint32_t>::max();
+// Picklers number memo entries consecutively; a larger jump is damage and must not size the memo.
+constexpr std::uint64_t kMaxMemoGap = 1u << 20;
+constexpr std::size_t kProgressEvery = 1u << 16;
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------------------
+
+class PickleDecoder
+{
+public:
+    PickleDecoder(std::string_view data, const QString& fileName, const ImportControl& control,
+                  const PickleLimits& limits, PickleResult& result)
+        : m_data(data)
+        , m_fileName(fileName)
+        , m_control(control)
+        , m_limits(limits)
+        , m_result(result)
+        , m_doc(result.document)
+    { }
+
+    void run();
+
+private:
+    /// What one opcode left the decoder to do.
+    enum class Stop { Continue, Done, Error };
+
+    void error(std::size_t offset, const QString& message)
+    {
+        Diagnostic diagnostic;
+        diagnostic.severity = Severity::Error;
+        diagnostic.file = m_fileName;
+        diagnostic.offset = qint64(offset);
+        diagnostic.message = message;
+        m_result.diagnostics.append(diagnostic);
+    }
+
+    bool need(std::size_t bytes) const { return m_data.size() - m_pos >= bytes; }
+
+    template<typename T> T readLe()
+    {
+        using Unsigned = std::make_unsigned_t<T>;
+        Unsigned raw = 0;
+        for (std::size_t i = 0; i < sizeof(T); ++i)
+            raw |= Unsigned(Unsigned(std::uint8_t(m_data[m_pos + i])) << (8 * i));
+        m_pos += sizeof(T);
+        return T(raw);
+    }
+
+    /// An unsigned little-endian number of `width` bytes (1, 2, 4 or 8) at the read position.
+    std::uint64_t readUnsigned(std::size_t width)
+    {
+        std::uint64_t value = 0;
+        for (std::size_t i = 0; i < width; ++i)
+            value |= std::uint64_t(std::uint8_t(m_data[m_pos + i])) << (8 * i);
+        m_pos += width;
+        return value;
+    }
+
+    /// A decimal line of the text opcodes (INT, PUT, GET); nothing when malformed or unterminated.
+    std::optional<std::int64_t> readDecimalLine();
+
+    std::uint32_t add(PickleType type, std::int64_t integer = 0, double real = 0.0)
+    {
+        m_doc.m_nodes.push_back({ type, integer, real });
+        return std::uint32_t(m_doc.m_nodes.size() - 1);
+    }
+    std::uint32_t addText(PickleType type, std::string_view text)
+    {
+        m_doc.m_texts.emplace_back(text);
+        return add(type, std::int64_t(m_doc.m_texts.size() - 1));
+    }
+    std::uint32_t addContainer(PickleType type, std::vector<std::uint32_t> items = {})
+    {
+        m_doc.m_items.push_back(std::move(items));
+        return add(type, std::int64_t(m_doc.m_items.size() - 1));
+    }
+    std::vector<std::uint32_t>& itemsOf(std::uint32_t node)
+    {
+        return m_doc.m_items[std::size_t(m_doc.m_nodes[node].integer)];
+    }
+    bool isContainer(std::uint32_t node, PickleType type) const
+    {
+        return node != kNoValue && m_doc.m_nodes[node].type == type;
+    }
+
+    /// Pops the items above the innermost MARK (and the MARK); false when there is no MARK.
+    bool popMark(std::vector<std::uint32_t>& items);
+    /// Adds `items` to the container `target` (APPENDS, SETITEMS, ADDITEMS); a message when it cannot.
+    std::optional<QString> extend(std::uint32_t target, std::vector<std::uint32_t> items, std::uint8_t op);
+    /// Closes whatever is still open at a truncation so the values read so far stay reachable from the root.
+    void salvage();
+
+    QString describeCodeOpcode(std::uint8_t op, std::size_t offset);
+    Stop step();
+
+    std::string_view m_data;
+    const QString& m_fileName;
+    const ImportControl& m_control;
+    const PickleLimits& m_limits;
+    PickleResult& m_result;
+    PickleDocument& m_doc;
+
+    std::size_t m_pos = 0;
+    std::vector<std::uint32_t> m_stack;
+    std::vector<std::size_t> m_marks; ///< stack sizes at each open MARK
+    std::vector<std::uint32_t> m_memo;
+    bool m_refused = false; ///< a code opcode was met: nothing of the file is kept
+};
+
+std::optional<std::int64_t> PickleDecoder::readDecimalLine()
+{
+    const std::size_t end = m_data.find('\n', m_pos);
+    if (end == std::string_view::npos || end - m_pos > 24)
+        return std::nullopt;
+    std::string_view text = m_data.substr(m_pos, end - m_pos);
+    m_pos = end + 1;
+    bool negative = false;
+    if (!text.empty() && (text.front() == '-' || text.front() == '+')) {
+        negative = text.front() == '-';
+        text.remove_prefix(1);
+    }
+    if (text.empty() || text.size() > 18)
+        return std::nullopt;
+    std::int64_t value = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        value = value * 10 + (c - '0');
+    }
+    return negative ? -value : value;
+}
+
+bool PickleDecoder::popMark(std::vector<std::uint32_t>& items)
+{
+    if (m_marks.empty())
+        return false;
+    const std::size_t base = m_marks.back();
+    m_marks.pop_back();
+    items.assign(m_stack.begin() + std::ptrdiff_t(base), m_stack.end());
+    m_stack.resize(base);
+    return true;
+}
+
+std::optional<QString> PickleDecoder::extend(std::uint32_t target, std::vector<std::uint32_t> items, std::uint8_t op)
+{
+    const bool dictOp = op == kSetItem || op == kSetItems;
+    const bool setOp = op == kAddItems;
+    const PickleType wanted = dictOp ? PickleType::Dict : setOp ? PickleType::Set : PickleType::List;
+    if (!isContainer(target, wanted))
+        return tr("the value it adds to is not a %1")
+            .arg(dictOp      ? QStringLiteral("dict")
+                     : setOp ? QStringLiteral("set")
+                             : QStringLiteral("list"));
+    if (dictOp && items.size() % 2 != 0)
+        return tr("a key without a value");
+    std::vector<std::uint32_t>& into = itemsOf(target);
+    if (into.empty())
+        into = std::move(items);
+    else
+        into.insert(into.end(), items.begin(), items.end());
+    return std::nullopt;
+}
+
+void PickleDecoder::salvage()
+{
+    while (!m_marks.empty()) {
+        std::vector<std::uint32_t> items;
+        popMark(items);
+        if (m_stack.empty())
+            break;
+        const std::uint32_t target = m_stack.back();
+        if (isContainer(target, PickleType::Dict)) {
+            if (items.size() % 2 != 0)
+                items.pop_back();
+            extend(target, std::move(items), kSetItems);
+        } else if (isContainer(target, PickleType::List)) {
+            extend(target, std::move(items), kAppends);
+        } else if (isContainer(target, PickleType::Set)) {
+            extend(target, std::move(items), kAddItems);
+        } else {
+            // MARK ... TUPLE / LIST / DICT: the items become a value of their own.
+            m_stack.push_back(addContainer(PickleType::Tuple, std::move(items)));
+        }
+    }
+}
+
+QString PickleDecoder::describeCodeOpcode(std::uint8_t op, std::size_t offset)
+{
+    QString what;
+    if (op == kGlobal || op == kInst) {
+        // Two text lines: module and name. Shown so the user sees what the file asked for.
+        std::size_t at = offset + 1;
+        QStringList parts;
+        for (int line = 0; line < 2; ++line) {
+            const std::size_t end = m_data.find('\n', at);
+            if (end == std::string_view::npos || end - at > 200)
+                break;
+            parts << QString::fromUtf8(m_data.data() + at, qsizetype(end - at));
+            at = end + 1;
+        }
+        if (parts.size() == 2)
+            what = parts.join(QLatin1Char('.'));
+    } else if (op == kStackGlobal && m_stack.size() >= 2) {
+        const PickleValue module(&m_doc, m_stack[m_stack.size() - 2]);
+        const PickleValue name(&m_doc, m_stack.back());
+        if (module.isString() && name.isString())
+            what = module.toString() + QLatin1Char('.') + name.toString();
+    }
+    const QString opcode
+        = QStringLiteral("%1 (0x%2)").arg(QLatin1String(opcodeName(op))).arg(int(op), 2, 16, QLatin1Char('0'));
+    if (!what.isEmpty()) {
+        return tr("pickle opcode %1 at offset %2 refers to the Python object %3; refused: RunLens reads only "
+                  "plain data from pickles and never imports or runs code from a file")
+            .arg(opcode)
+            .arg(offset)
+            .arg(what);
+    }
+    return tr("pickle opcode %1 at offset %2 would import, call or build Python objects; refused: RunLens reads "
+              "only plain data from pickles and never imports or runs code from a file")
+        .arg(opcode)
+        .arg(offset);
+}
+
+PickleDecoder::Stop PickleDecoder::step()
+{
+    const std::size_t offset = m_pos;
+    const std::uint8_t op = std::uint8_t(m_data[m_pos++]);
+    auto truncated = [&] {
+        error(offset,
+              tr("the pickle ends inside the opcode at offset %1 (0x%2); the file is truncated")
+                  .arg(offset)
+                  .arg(int(op), 2, 16, QLatin1Char('0')));
+        return Stop::Error;
+    };
+    auto malformed = [&](const QString& why) {
+        error(offset,
+              tr("malformed pickle at offset %1 (opcode 0x%2): %3")
+                  .arg(offset)
+                  .arg(int(op), 2, 16, QLatin1Char('0'))
+                  .arg(why));
+        return Stop::Error;
+    };
+    auto push = [&](std::uint32_t node) { m_stack.push_back(node); };
+    auto pushText = [&](PickleType type, std::uint64_t length) -> std::optional<Stop> {
+        if (length > m_limits.maxStringBytes)
+            return malformed(
+                tr("a string of %1 bytes is over the limit of %2").arg(length).arg(m_limits.maxStringBytes));
+        if (!need(std::size_t(length)))
+            return truncated();
+        push(addText(type, m_data.substr(m_pos, std::size_t(length))));
+        m_pos += std::size_t(length);
+        return std::nullopt;
+    };
+    auto pop = [&]() {
+        const std::uint32_t node = m_stack.back();
+        m_stack.pop_back();
+        return node;
+    };
+    auto available = [&](std::size_t count) {
+        const std::size_t floor = m_marks.empty() ? 0 : m_marks.back();
+        return m_stack.size() >= floor + count;
+    };
+    auto memoPut = [&](std::uint64_t index) -> std::optional<Stop> {
+        if (m_stack.empty())
+            return malformed(tr("memo store with an empty stack"));
+        if (index >= m_memo.size()) {
+            if (index - m_memo.size() > kMaxMemoGap)
+                return malformed(
+                    tr("memo index %1 jumps far beyond the %2 entries stored").arg(index).arg(m_memo.size()));
+            m_memo.resize(std::size_t(index) + 1, kNoValue);
+        }
+        m_memo[std::size_t(index)] = m_stack.back();
+        return std::nullopt;
+    };
+    auto memoGet = [&](std::uint64_t index) -> std::optional<Stop> {
+        if (index >= m_memo.size() || m_memo[std::size_t(index)] == kNoValue)
+            return malformed(tr("memo index %1 was never stored").arg(index));
+        push(m_memo[std::size_t(index)]);
+        return std::nullopt;
+    };
+
+    std::optional<Stop> outcome;
+    switch (op) {
+    case kProto:
+        if (!need(1))
+            return truncated();
+        if (std::uint8_t(m_data[m_pos]) > 5)
+            return malformed(tr("protocol %1 is newer than 5").arg(int(std::uint8_t(m_data[m_pos]))));
+        ++m_pos;
+        break;
+    case kFrame: {
+        if (!need(8))
+            return truncated();
+        // Frames only group opcodes for buffered reading. One that runs past the end is not an error yet:
+        // decoding goes on so that a truncated file keeps the values before its cut.
+        readLe<std::uint64_t>();
+        break;
+    }
+    case kStop:
+        if (m_stack.size() != 1 || !m_marks.empty())
+            return malformed(tr("STOP with %1 values on the stack").arg(m_stack.size()));
+        m_doc.m_root = m_stack.back();
+        m_result.ok = true;
+        return Stop::Done;
+    case kMark:
+        if (int(m_marks.size()) >= m_limits.maxDepth)
+            return malformed(tr("nesting deeper than %1").arg(m_limits.maxDepth));
+        m_marks.push_back(m_stack.size());
+        break;
+    case kPop:
+        if (!available(1)) {
+            if (m_marks.empty() || m_marks.back() != m_stack.size())
+                return malformed(tr("POP with an empty stack"));
+            m_marks.pop_back(); // POP of a MARK
+        } else {
+            pop();
+        }
+        break;
+    case kPopMark: {
+        std::vector<std::uint32_t> items;
+        if (!popMark(items))
+            return malformed(tr("POP_MARK without a MARK"));
+        break;
+    }
+    case kDup:
+        if (!available(1))
+            return malformed(tr("DUP with an empty stack"));
+        push(m_stack.back());
+        break;
+    case kNone:
+        push(add(PickleType::None));
+        break;
+    case kNewTrue:
+    case kNewFalse:
+        push(add(PickleType::Bool, op == kNewTrue ? 1 : 0));
+        break;
+    case kInt: {
+        const std::optional<std::int64_t> value = readDecimalLine();
+        if (!value)
+            return malformed(tr("INT without a decimal line"));
+        // Protocol 0/1 spell booleans as I00/I01.
+        push(add(PickleType::Int, *value));
+        break;
+    }
+    case kBinInt:
+        if (!need(4))
+            return truncated();
+        push(add(PickleType::Int, readLe<std::int32_t>()));
+        break;
+    case kBinInt1:
+        if (!need(1))
+            return truncated();
+        push(add(PickleType::Int, readLe<std::uint8_t>()));
+        break;
+    case kBinInt2:
+        if (!need(2))
+            return truncated();
+        push(add(PickleType::Int, readLe<std::uint16_t>()));
+        break;
+    case kLong1:
+    case kLong4: {
+        std::uint64_t length = 0;
+        if (op == kLong1) {
+            if (!need(1))
+                return truncated();
+            length = readLe<std::uint8_t>();
+        } else {
+            if (!need(4))
+                return truncated();
+            const std::int32_t signedLength = readLe<std::int32_t>();
+            if (signedLength < 0)
+                return malformed(tr("negative LONG4 length"));
+            length = std::uint64_t(signedLength);
+        }
+        if (!need(std::size_t(length)))
+            return truncated();
+        const auto* bytes = reinterpret_cast<const std::uint8_t*>(m_data.data() + m_pos);
+        m_pos += std::size_t(length);
+        if (length == 0) {
+            push(add(PickleType::Int, 0));
+        } else if (length <= 8) {
+            std::uint64_t raw = 0;
+            for (std::size_t i = 0; i < length; ++i)
+                raw |= std::uint64_t(bytes[i]) << (8 * i);
+            if (length < 8 && (bytes[length - 1] & 0x80))
+                raw |= ~std::uint64_t(0) << (8 * length); // sign extension
+            push(add(PickleType::Int, std::int64_t(raw)));
+        } else {
+            // Two's complement little-endian beyond 64 bits: keep a double approximation.
+            const bool negative = bytes[length - 1] & 0x80;
+            double value = 0.0;
+            for (std::size_t i = length; i-- > 0;)
+                value = value * 256.0 + double(negative ? std::uint8_t(~bytes[i]) : bytes[i]);
+            push(add(PickleType::BigInt, 0, negative ? -(value + 1.0) : value));
+        }
+        break;
+    }
+    case kBinFloat: {
+        if (!need(8))
+            return truncated();
+        std::uint64_t raw = 0;
+        for (int i = 0; i < 8; ++i)
+            raw = (raw << 8) | std::uint8_t(m_data[m_pos + std::size_t(i)]); // big-endian
+        m_pos += 8;
+        push(add(PickleType::Float, 0, std::bit_cast<double>(raw)));
+        break;
+    }
+    case kShortBinUnicode:
+    case kShortBinString:
+    case kShortBinBytes:
+    case kBinUnicode:
+    case kBinBytes:
+    case kBinUnicode8:
+    case kBinBytes8:
+    case kByteArray8: {
+        // Unsigned little-endian length of 1, 4 or 8 bytes, then the bytes.
+        const std::size_t width = op == kShortBinUnicode || op == kShortBinString || op == kShortBinBytes ? 1
+            : op == kBinUnicode || op == kBinBytes                                                        ? 4
+                                                                                                          : 8;
+        const bool text = op == kShortBinUnicode || op == kShortBinString || op == kBinUnicode || op == kBinUnicode8;
+        if (!need(width))
+            return truncated();
+        outcome = pushText(text ? PickleType::String : PickleType::Bytes, readUnsigned(width));
+        break;
+    }
+    case kBinString: {
+        if (!need(4))
+            return truncated();
+        const std::int32_t length = readLe<std::int32_t>();
+        if (length < 0)
+            return malformed(tr("negative BINSTRING length"));
+        outcome = pushText(PickleType::String, std::uint64_t(length));
+        break;
+    }
+    case kEmptyDict:
+        push(addContainer(PickleType::Dict));
+        break;
+    case kEmptyList:
+        push(addContainer(PickleType::List));
+        break;
+    case kEmptyTuple:
+        push(addContainer(PickleType::Tuple));
+        break;
+    case kEmptySet:
+        push(addContainer(PickleType::Set));
+        break;
+    case kTuple1:
+    case kTuple2:
+    case kTuple3: {
+        const std::size_t count = std::size_t(op - kTuple1) + 1;
+        if (!available(count))
+            return malformed(tr("a tuple of %1 with fewer values on the stack").arg(count));
+        std::vector<std::uint32_t> items(m_stack.end() - std::ptrdiff_t(count), m_stack.end());
+        m_stack.resize(m_stack.size() - count);
+        push(addContainer(PickleType::Tuple, std::move(items)));
+        break;
+    }
+    case kTuple:
+    case kList:
+    case kDict:
+    case kFrozenSet: {
+        std::vector<std::uint32_t> items;
+        if (!popMark(items))
+            return malformed(tr("a container opcode without a MARK"));
+        if (op == kDict && items.size() % 2 != 0)
+            return malformed(tr("a key without a value"));
+        const PickleType type = op == kTuple ? PickleType::Tuple
+            : op == kList                    ? PickleType::List
+            : op == kDict                    ? PickleType::Dict
+                                             : PickleType::Set;
+        push(addContainer(type, std::move(items)));
+        break;
+    }
+    case kAppend:
+    case kSetItem: {
+        const std::size_t count = op == kAppend ? 1 : 2;
+        if (!available(count + 1))
+            return malformed(tr("too few values on the stack"));
+        std::vector<std::uint32_t> items(m_stack.end() - std::ptrdiff_t(count), m_stack.end());
+        m_stack.resize(m_stack.size() - count);
+        if (const std::optional<QString> problem = extend(m_stack.back(), std::move(items), op))
+            return malformed(*problem);
+        break;
+    }
+    case kAppends:
+    case kSetItems:
+    case kAddItems: {
+        std::vector<std::uint32_t> items;
+        if (!popMark(items))
+            return malformed(tr("a container opcode without a MARK"));
+        if (!available(1))
+            return malformed(tr("nothing to add the values to"));
+        if (const std::optional<QString> problem = extend(m_stack.back(), std::move(items), op))
+            return malformed(*problem);
+        break;
+    }
+    case kMemoize:
+        outcome = memoPut(m_memo.size());
+        break;
+    case kBinPut:
+    case kLongBinPut:
+    case kPut:
+    case kBinGet:
+    case kLongBinGet:
+    case kGet: {
+        const bool put = op == kBinPut || op == kLongBinPut || op == kPut;
+        std::uint64_t index = 0;
+        if (op == kPut || op == kGet) {
+            const std::optional<std::int64_t> decimal = readDecimalLine();
+            if (!decimal || *decimal < 0)
+                return malformed(tr("a memo opcode without a memo index"));
+            index = std::uint64_t(*decimal);
+        } else {
+            const std::size_t width = op == kBinPut || op == kBinGet ? 1 : 4;
+            if (!need(width))
+                return truncated();
+            index = readUnsigned(width);
+        }
+        outcome = put ? memoPut(index) : memoGet(index);
+        break;
+    }
+    default:
+        if (isCodeOpcode(op)) {
+            error(offset, describeCodeOpcode(op, offset));
+            m_refused = true;
+            return Stop::Error;
+        }
+        if (const char* name = opcodeName(op)) {
+            error(offset,
+                  tr("pickle opcode %1 (0x%2) at offset %3 belongs to the text protocols 0 and 1, which are "
+                     "not supported; save the data with protocol 2 or later")
+                      .arg(QLatin1String(name))
+                      .arg(int(op), 2, 16, QLatin1Char('0'))
+                      .arg(offset));
+            return Stop::Error;
+        }
+        return malformed(tr("unknown opcode"));
+    }
+    return outcome.value_or(Stop::Continue);
+}
+
+void PickleDecoder::run()
+{
+    if (m_data.empty()) {
+        error(0, tr("the file is empty; a pickle was expected"));
+        return;
+    }
+    if (!looksLikePickle(m_data)) {
+        error(0, tr("not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)"));
+        return;
+    }
+    Stop stop = Stop::Continue;
+    for (std::size_t steps = 1; stop == Stop::Continue; ++steps) {
+        if (m_pos >= m_data.size()) {
+            error(m_pos, tr("the pickle ends at offset %1 before its STOP opcode; the file is truncated").arg(m_pos));
+            stop = Stop::Error;
+            break;
+        }
+        if (steps % kProgressEvery == 0) {
+            if (m_control.canceled()) {
+                error(m_pos, tr("reading was canceled at offset %1").arg(m_pos));
+                stop = Stop::Error;
+                break;
+            }
+            m_control.report(int(1000.0 * double(m_pos) / double(m_data.size())));
+        }
+        stop = step();
+    }
+    if (m_refused) {
+        m_doc.m_nodes.clear();
+        m_doc.m_texts.clear();
+        m_doc.m_items.clear();
+    } else if (stop == Stop::Error && !m_result.ok) {
+        // Truncated or damaged: what was read stays reachable from the outermost value.
+        salvage();
+        if (!m_stack.empty())
+            m_doc.m_root = m_stack.front();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+PickleType PickleValue::type() const
+{
+    return m_document ? m_document->m_nodes[m_index].type : PickleType::None;
+}
+
+bool PickleValue::isNumber() const
+{
+    const PickleType t = type();
+    return isValid()
+        && (t == PickleType::Int || t == PickleType::Bool || t == PickleType::Float || t == PickleType::BigInt);
+}
+
+bool PickleValue::isSequence() const
+{
+    const PickleType t = type();
+    return isValid() && (t == PickleType::List || t == PickleType::Tuple);
+}
+
+std::int64_t PickleValue::toInt(std::int64_t fallback) const
+{
+    if (!m_document)
+        return fallback;
+    const auto& node = m_document->m_nodes[m_index];
+    switch (node.type) {
+    case PickleType::Int:
+    case PickleType::Bool:
+        return node.integer;
+    case PickleType::Float:
+    case PickleType::BigInt:
+        if (std::isfinite(node.real) && std::abs(node.real) < 9.2e18)
+            return std::int64_t(node.real);
+        return fallback;
+    default:
+        return fallback;
+    }
+}
+
+double PickleValue::toDouble(double fallback) const
+{
+    if (!m_document)
+        return fallback;
+    const auto& node = m_document->m_nodes[m_index];
+    switch (node.type) {
+    case PickleType::Int:
+    case PickleType::Bool:
+        return double(node.integer);
+    case PickleType::Float:
+    case PickleType::BigInt:
+        return node.real;
+    default:
+        return fallback;
+    }
+}
+
+std::string_view PickleValue::bytes() const
+{
+    const PickleType t = type();
+    if (!m_document || (t != PickleType::String && t != PickleType::Bytes))
+        return {};
+    return m_document->m_texts[std::size_t(m_document->m_nodes[m_index].integer)];
+}
+
+QString PickleValue::toString() const
+{
+    const std::string_view text = bytes();
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+namespace {
+
+bool isContainerType(PickleType t)
+{
+    return t == PickleType::List || t == PickleType::Tuple || t == PickleType::Dict || t == PickleType::Set;
+}
+
+} // namespace
+
+std::size_t PickleValue::size() const
+{
+    const PickleType t = type();
+    if (!m_document || !isContainerType(t))
+        return 0;
+    const std::size_t n = m_document->m_items[std::size_t(m_document->m_nodes[m_index].integer)].size();
+    return t == PickleType::Dict ? n / 2 : n;
+}
+
+PickleValue PickleValue::at(std::size_t i) const
+{
+    const PickleType t = type();
+    if (!m_document || !isContainerType(t) || t == PickleType::Dict || i >= size())
+        return {};
+    return { m_document, m_document->m_items[std::size_t(m_document->m_nodes[m_index].integer)][i] };
+}
+
+PickleValue PickleValue::keyAt(std::size_t i) const
+{
+    if (type() != PickleType::Dict || !m_document || i >= size())
+        return {};
+    return { m_document, m_document->m_items[std::size_t(m_document->m_nodes[m_index].integer)][2 * i] };
+}
+
+PickleValue PickleValue::valueAt(std::size_t i) const
+{
+    if (type() != PickleType::Dict || !m_document || i >= size())
+        return {};
+    return { m_document, m_document->m_items[std::size_t(m_document->m_nodes[m_index].integer)][2 * i + 1] };
+}
+
+PickleValue PickleValue::value(std::string_view key) const
+{
+    if (type() != PickleType::Dict || !m_document)
+        return {};
+    const auto& items = m_document->m_items[std::size_t(m_document->m_nodes[m_index].integer)];
+    for (std::size_t i = items.size() / 2; i-- > 0;) {
+        const PickleValue k(m_document, items[2 * i]);
+        if (k.isString() && k.bytes() == key)
+            return { m_document, items[2 * i + 1] };
+    }
+    return {};
+}
+
+bool looksLikePickle(std::string_view head)
+{
+    return head.size() >= 2 && std::uint8_t(head[0]) == kProto && std::uint8_t(head[1]) >= 2
+        && std::uint8_t(head[1]) <= 5;
+}
+
+PickleResult decodePickle(std::string_view data, const QString& fileName, const ImportControl& control,
+                          const PickleLimits& limits)
+{
+    PickleResult result;
+    PickleDecoder decoder(data, fileName, control, limits, result);
+    decoder.run();
+    return result;
+}
+
+} // namespace runlens::memory
