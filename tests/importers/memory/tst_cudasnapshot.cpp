@@ -1,6 +1,7 @@
 #include "memory/cudasnapshot.h"
 
 #include "core/filesniffer.h"
+#include "core/runscanner.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -52,6 +53,7 @@ private slots:
     void notASnapshot();
     void missingFile();
     void sniffing();
+    void scannerFindsSnapshots();
 };
 
 void TestCudaSnapshot::curvesMatchAnIndependentReplay()
@@ -277,6 +279,34 @@ void TestCudaSnapshot::sniffing()
     QCOMPARE(FileSniffer::sniff("snapshot.pickle", "", valuesHead, values.size()).expectedByName,
              ArtifactKind::MemorySnapshot);
     QCOMPARE(artifactKindId(ArtifactKind::MemorySnapshot), QStringLiteral("memory-snapshot"));
+}
+
+void TestCudaSnapshot::scannerFindsSnapshots()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto copy = [&](const QString& from, const QString& to) {
+        QDir().mkpath(QFileInfo(dir.filePath(to)).path());
+        return QFile::copy(fixture(from), dir.filePath(to));
+    };
+    QVERIFY(copy(QStringLiteral("snapshot.pickle"), QStringLiteral("run1/oom_snapshot.pickle")));
+    QVERIFY(copy(QStringLiteral("snapshot.pickle"), QStringLiteral("run1/rank_1/mem.pkl")));
+    QVERIFY(copy(QStringLiteral("values_p4.pickle"), QStringLiteral("run1/dataset.pkl")));
+    QVERIFY(copy(QStringLiteral("values_p4.pickle"), QStringLiteral("run1/memory_snapshot.pkl")));
+
+    const RunManifest manifest = RunScanner().scan(dir.path());
+    auto kindOf = [&](const QString& relative) {
+        const int index = manifest.indexOfPath(dir.filePath(relative));
+        return index < 0 ? QStringLiteral("absent") : artifactKindId(manifest.artifacts[index].kind);
+    };
+    QCOMPARE(kindOf(QStringLiteral("run1/oom_snapshot.pickle")), QStringLiteral("memory-snapshot"));
+    QCOMPARE(kindOf(QStringLiteral("run1/rank_1/mem.pkl")), QStringLiteral("memory-snapshot"));
+    const int ranked = manifest.indexOfPath(dir.filePath(QStringLiteral("run1/rank_1/mem.pkl")));
+    QCOMPARE(manifest.artifacts[ranked].rank, std::optional<int>(1));
+    // A pickle of something else is not listed as a snapshot (it is not an artifact at all)...
+    QVERIFY(kindOf(QStringLiteral("run1/dataset.pkl")) != QStringLiteral("memory-snapshot"));
+    // ... and one named like a snapshot is not called one either.
+    QVERIFY(kindOf(QStringLiteral("run1/memory_snapshot.pkl")) != QStringLiteral("memory-snapshot"));
 }
 
 QTEST_GUILESS_MAIN(TestCudaSnapshot)
