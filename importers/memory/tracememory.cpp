@@ -8,7 +8,9 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -116,6 +118,108 @@ simdjson::error_code parseArgs(od::parser& parser, std::string_view json, std::s
     return simdjson::SUCCESS;
 }
 
+/// The usual args object (flat, keys without escapes, integer values) read without a full parser:
+/// Kineto writes millions of them. Returns false on anything else, and the caller asks simdjson.
+bool scanArgsFast(std::string_view json, MemoryArgs& args)
+{
+    const char* p = json.data();
+    const char* const end = p + json.size();
+    auto skipSpace = [&] {
+        while (p != end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+            ++p;
+    };
+    skipSpace();
+    if (p == end || *p != '{')
+        return false;
+    ++p;
+    skipSpace();
+    if (p != end && *p == '}')
+        return true;
+    while (true) {
+        skipSpace();
+        if (p == end || *p != '"')
+            return false;
+        const char* keyBegin = ++p;
+        const char* keyEnd = static_cast<const char*>(std::memchr(p, '"', std::size_t(end - p)));
+        if (!keyEnd || std::memchr(keyBegin, '\\', std::size_t(keyEnd - keyBegin)))
+            return false;
+        const std::string_view key(keyBegin, std::size_t(keyEnd - keyBegin));
+        p = keyEnd + 1;
+        skipSpace();
+        if (p == end || *p != ':')
+            return false;
+        ++p;
+        skipSpace();
+        // The keys of interest all differ in length: one comparison each.
+        std::int64_t* target = nullptr;
+        std::int64_t scratch = 0;
+        enum { Other, Type, Id, Address } field = Other;
+        switch (key.size()) {
+        case 4:
+            if (key == "Addr") {
+                target = &scratch;
+                field = Address;
+            }
+            break;
+        case 5:
+            if (key == "Bytes")
+                target = &args.bytes.emplace();
+            break;
+        case 6:
+            if (key == "Ev Idx")
+                target = &args.eventIndex.emplace();
+            break;
+        case 9:
+            if (key == "Device Id") {
+                target = &scratch;
+                field = Id;
+            }
+            break;
+        case 11:
+            if (key == "Device Type") {
+                target = &scratch;
+                field = Type;
+            }
+            break;
+        case 14:
+            if (key == "Total Reserved")
+                target = &args.totalReserved.emplace();
+            break;
+        case 15:
+            if (key == "Total Allocated")
+                target = &args.totalAllocated.emplace();
+            break;
+        default:
+            break;
+        }
+        if (target) {
+            const auto [next, ec] = std::from_chars(p, end, *target);
+            if (ec != std::errc() || next == end || *next == '.' || *next == 'e' || *next == 'E')
+                return false;
+            p = next;
+            if (field == Type)
+                args.deviceType = int(std::clamp<std::int64_t>(scratch, -1, 1 << 16));
+            else if (field == Id)
+                args.deviceId = int(std::clamp<std::int64_t>(scratch, -1, 1 << 16));
+            else if (field == Address)
+                args.address = std::uint64_t(scratch);
+        } else if (p != end && (*p == '"' || *p == '{' || *p == '[')) {
+            return false; // strings and nested values of other keys: rare, left to simdjson
+        } else {
+            while (p != end && *p != ',' && *p != '}' && *p != ' ' && *p != '\n')
+                ++p;
+        }
+        skipSpace();
+        if (p == end)
+            return false;
+        if (*p == '}')
+            return true;
+        if (*p != ',')
+            return false;
+        ++p;
+    }
+}
+
 /// One memory instant as read, before the events of all threads are put in time order.
 struct RawEvent
 {
@@ -136,8 +240,43 @@ struct DeviceBuild
     int type = 0;
     int id = -1;
     std::vector<RawEvent> events;
+    std::vector<std::size_t> runs; ///< where the events of each track begin (each run is in time order)
+    int lastTrack = -1;
     std::vector<OomMarker> ooms;
 };
+
+bool rawBefore(const RawEvent& a, const RawEvent& b)
+{
+    return a.x != b.x ? a.x < b.x : a.order < b.order;
+}
+
+/// Puts the events of all threads in time order: each track's run is sorted already, so merging the
+/// runs (bottom-up) costs O(n log runs) instead of a full sort.
+void mergeRuns(DeviceBuild& build)
+{
+    std::vector<std::size_t> bounds = build.runs;
+    bounds.push_back(build.events.size());
+    for (std::size_t r = 0; r + 1 < bounds.size(); ++r) {
+        const auto first = build.events.begin() + std::ptrdiff_t(bounds[r]);
+        const auto last = build.events.begin() + std::ptrdiff_t(bounds[r + 1]);
+        if (!std::is_sorted(first, last, rawBefore))
+            std::sort(first, last, rawBefore);
+    }
+    while (bounds.size() > 2) {
+        std::vector<std::size_t> merged;
+        merged.reserve(bounds.size() / 2 + 2);
+        std::size_t r = 0;
+        for (; r + 2 < bounds.size(); r += 2) {
+            std::inplace_merge(build.events.begin() + std::ptrdiff_t(bounds[r]),
+                               build.events.begin() + std::ptrdiff_t(bounds[r + 1]),
+                               build.events.begin() + std::ptrdiff_t(bounds[r + 2]), rawBefore);
+            merged.push_back(bounds[r]);
+        }
+        for (; r < bounds.size(); ++r)
+            merged.push_back(bounds[r]);
+        bounds = std::move(merged);
+    }
+}
 
 /// Memory of the device `id` from `deviceProperties` (or the older `computeProperties`), 0 unknown.
 std::int64_t deviceCapacity(const QJsonObject& metadata, int id)
@@ -241,7 +380,11 @@ MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::func
                 // The args lie inside the retained input, which is followed by its padding.
                 const std::size_t capacity
                     = std::size_t(input->data() + input->size() - json.data()) + TraceBuffer::kPadding;
-                ok = parseArgs(parser, json, capacity, args) == simdjson::SUCCESS;
+                ok = scanArgsFast(json, args);
+                if (!ok) {
+                    args = {};
+                    ok = parseArgs(parser, json, capacity, args) == simdjson::SUCCESS;
+                }
             }
             ok = ok && (args.bytes || args.totalAllocated || args.totalReserved);
             if (!ok) {
@@ -270,6 +413,10 @@ MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::func
             event.address = args.address;
             event.track = int(t);
             event.slice = std::uint32_t(i);
+            if (device.lastTrack != int(t)) {
+                device.lastTrack = int(t);
+                device.runs.push_back(device.events.size());
+            }
             device.events.push_back(event);
         }
     }
@@ -310,8 +457,7 @@ MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::func
         }
 
         // Threads interleave: order by time, then by the allocator's own event index.
-        std::sort(build.events.begin(), build.events.end(),
-                  [](const RawEvent& a, const RawEvent& b) { return a.x != b.x ? a.x < b.x : a.order < b.order; });
+        mergeRuns(build);
         bool hasAllocated = false;
         bool hasReserved = false;
         for (const RawEvent& event : build.events) {

@@ -1,0 +1,245 @@
+// Speed of memory curves: generates a Kineto trace whose events are mostly `[memory]` instants (two
+// devices, two threads, CPU ops around them), imports it, then times building the curves
+// (memoryFromTrace), downsampling every curve to the chart budget, the peak with its op, and the
+// per-operator table. A Python peer does json.load + per-device curves + peak on the same file.
+//
+//   bench_memorycurves [--events N] [--dir DIR] [--keep] [--no-peers]
+
+#include "memory/memoryanalysis.h"
+#include "memory/memorydownsample.h"
+#include "memory/tracememory.h"
+#include "trace/chrometracereader.h"
+#include "trace/tracestore.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <optional>
+#include <string>
+
+using namespace runlens;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds(Clock::time_point since)
+{
+    return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+/// CPU time of the calling thread: the machine may be shared, and wall time then says little.
+double threadCpuSeconds()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+double processCpuSeconds()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+/// CPU time (user + system) of the finished child processes.
+double childrenCpuSeconds()
+{
+    rusage usage {};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+}
+
+/// Writes `memoryEvents` `[memory]` instants: per CPU op (alternating between two threads) four
+/// allocations and frees on cuda:0 or the CPU, with running totals like the caching allocator reports.
+std::uint64_t writeTrace(const QString& path, std::uint64_t memoryEvents)
+{
+    FILE* out = std::fopen(path.toLocal8Bit().constData(), "wb");
+    if (!out)
+        return 0;
+    std::string buf;
+    buf.reserve(1 << 21);
+    auto flush = [&] {
+        std::fwrite(buf.data(), 1, buf.size(), out);
+        buf.clear();
+    };
+    buf += "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100\", "
+           "\"totalGlobalMem\": 85520809984}],\n  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 0, "
+           "\"world_size\": 8},\n  \"traceEvents\": [\n";
+    const char* ops[4] = { "aten::empty", "aten::mm", "aten::add", "aten::copy_" };
+    std::uint64_t written = 0;
+    std::int64_t allocated[2] = { 1 << 20, 1 << 30 };
+    std::uint64_t index = 0;
+    double ts = 1000.0;
+    char line[768];
+    bool first = true;
+    auto put = [&](int n) {
+        if (!first)
+            buf += ",\n";
+        first = false;
+        buf.append(line, std::size_t(n));
+        if (buf.size() > (1 << 20))
+            flush();
+    };
+    std::uint32_t rng = 12345;
+    while (written < memoryEvents) {
+        const int tid = 100 + int(index % 2);
+        int n = std::snprintf(line, sizeof line,
+                              "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": 42, \"tid\": %d, "
+                              "\"ts\": %.3f, \"dur\": 9.5, \"args\": {\"External id\": %llu}}",
+                              ops[index % 4], tid, ts, (unsigned long long)index);
+        put(n);
+        for (int k = 0; k < 4 && written < memoryEvents; ++k) {
+            const int device = (index + std::uint64_t(k)) % 3 == 0 ? 0 : 1; // 0 CPU, 1 cuda:0
+            rng = rng * 1664525u + 1013904223u;
+            const std::int64_t bytes = std::int64_t(512 * (1 + (rng >> 20) % 4096)) * (k % 2 == 0 ? 1 : -1);
+            allocated[device] = std::max<std::int64_t>(0, allocated[device] + bytes);
+            n = std::snprintf(line, sizeof line,
+                              "  {\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+                              "\"pid\": 42, \"tid\": %d, \"ts\": %.3f, \"args\": {\"Ev Idx\": %llu, "
+                              "\"Device Type\": %d, \"Device Id\": %d, \"Addr\": %llu, \"Bytes\": %lld, "
+                              "\"Total Allocated\": %lld, \"Total Reserved\": %lld}}",
+                              tid, ts + 1.0 + k * 2.0, (unsigned long long)written, device, device ? 0 : -1,
+                              (unsigned long long)(139823861170176ull + (rng & 0xfffff) * 512), (long long)bytes,
+                              (long long)allocated[device], (long long)(allocated[device] / (1 << 21) + 1) * (1 << 21));
+            put(n);
+            ++written;
+        }
+        ++index;
+        ts += 10.0;
+    }
+    buf += "\n  ],\n  \"traceName\": \"bench_memory.pt.trace.json\"\n}\n";
+    flush();
+    std::fclose(out);
+    return written;
+}
+
+std::optional<double> timePeer(const QString& command)
+{
+    const auto start = Clock::now();
+    const int rc = std::system(command.toLocal8Bit().constData());
+    if (rc != 0)
+        return std::nullopt;
+    return seconds(start);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    std::uint64_t events = 2'000'000;
+    QString dirArg;
+    bool keep = false;
+    bool peers = true;
+    const QStringList args = app.arguments();
+    for (int i = 1; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--events") && i + 1 < args.size())
+            events = args[++i].toULongLong();
+        else if (args[i] == QLatin1String("--dir") && i + 1 < args.size())
+            dirArg = args[++i];
+        else if (args[i] == QLatin1String("--keep"))
+            keep = true;
+        else if (args[i] == QLatin1String("--no-peers"))
+            peers = false;
+        else {
+            std::fprintf(stderr, "usage: bench_memorycurves [--events N] [--dir DIR] [--keep] [--no-peers]\n");
+            return 2;
+        }
+    }
+
+    QTemporaryDir temp(dirArg.isEmpty() ? QDir::tempPath() + QStringLiteral("/bench_memorycurves-XXXXXX")
+                                        : dirArg + QStringLiteral("/bench_memorycurves-XXXXXX"));
+    temp.setAutoRemove(!keep);
+    const QString path = temp.filePath(QStringLiteral("bench_memory.pt.trace.json"));
+    auto start = Clock::now();
+    const std::uint64_t written = writeTrace(path, events);
+    const double fileMb = double(QFileInfo(path).size()) / 1e6;
+    std::printf("generated %llu memory events, %.1f MB in %.2f s: %s\n", (unsigned long long)written, fileMb,
+                seconds(start), qPrintable(path));
+
+    start = Clock::now();
+    const double importCpuStart = processCpuSeconds();
+    const trace::ChromeTraceResult trace = trace::ChromeTraceReader::read({ path });
+    const double importSeconds = seconds(start);
+    const double importCpu = processCpuSeconds() - importCpuStart;
+    if (!trace.store) {
+        std::fprintf(stderr, "the trace could not be read\n");
+        return 1;
+    }
+    std::printf("\ntrace import (parse + store ready): %.3f s wall, %.3f s CPU (all threads)\n", importSeconds,
+                importCpu);
+
+    start = Clock::now();
+    double cpu = threadCpuSeconds();
+    const memory::MemoryReadResult result = memory::memoryFromTrace(*trace.store);
+    const double curveSeconds = seconds(start);
+    const double curveCpu = threadCpuSeconds() - cpu;
+    std::uint64_t memoryEvents = 0;
+    for (const memory::MemoryDevice& device : result.profile->devices)
+        memoryEvents += device.events.size();
+    std::printf("memory curves (memoryFromTrace): %.3f s wall, %.3f s CPU = %.2f M memory events/s of CPU, %zu "
+                "devices, %llu events\n",
+                curveSeconds, curveCpu, double(memoryEvents) / curveCpu / 1e6, result.profile->devices.size(),
+                (unsigned long long)memoryEvents);
+
+    start = Clock::now();
+    cpu = threadCpuSeconds();
+    std::size_t points = 0;
+    for (const memory::MemoryDevice& device : result.profile->devices) {
+        for (const memory::MemorySeries* series : { &device.allocated, &device.reserved }) {
+            if (!series->empty())
+                points += memory::downsample(*series, series->x.front(), series->x.back()).size();
+        }
+    }
+    const double downsampleSeconds = seconds(start);
+    const double downsampleCpu = threadCpuSeconds() - cpu;
+    std::printf("downsampling every curve to <= %d points: %.3f s wall, %.3f s CPU (%zu points kept)\n",
+                memory::kMaxCurvePoints, downsampleSeconds, downsampleCpu, points);
+
+    start = Clock::now();
+    for (const memory::MemoryDevice& device : result.profile->devices) {
+        const memory::MemoryPeak peak = memory::devicePeak(device);
+        const memory::MemoryContext context = memory::memoryContextAt(*trace.store, device, peak.x);
+        std::printf("  %s: peak %.0f bytes at %lld ns in %s\n", qPrintable(device.label), peak.bytes, (long long)peak.x,
+                    qPrintable(memory::contextOpName(*trace.store, context)));
+    }
+    std::printf("peaks and ops at the peaks: %.3f s\n", seconds(start));
+
+    start = Clock::now();
+    std::size_t rows = 0;
+    for (const memory::MemoryDevice& device : result.profile->devices)
+        rows += memory::memoryOpTable(*trace.store, device).rows.size();
+    std::printf("per-operator tables: %.3f s (%zu rows)\n", seconds(start), rows);
+
+    const double ours = curveSeconds + downsampleSeconds;
+    const double oursCpu = curveCpu + downsampleCpu;
+    const double oursEndToEnd = importSeconds + ours;
+    const double oursEndToEndCpu = importCpu + oursCpu;
+    std::printf("\ncurves + downsampling: %.3f s wall, %.3f s CPU = %.2f M memory events/s of CPU; with the trace "
+                "import %.3f s wall, %.3f s CPU\n",
+                ours, oursCpu, double(memoryEvents) / oursCpu / 1e6, oursEndToEnd, oursEndToEndCpu);
+
+    if (peers && !QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty()) {
+        const QString script = QStringLiteral(RUNLENS_BENCH_DIR "/peer_memorycurves.py");
+        const double childCpu = childrenCpuSeconds();
+        if (auto s = timePeer(QStringLiteral("python3 '%1' '%2' > /dev/null").arg(script, path))) {
+            const double peerCpu = childrenCpuSeconds() - childCpu;
+            std::printf("peer python3 (json.load + per-device curves + peak): %.3f s wall, %.3f s CPU -> ours %.1fx "
+                        "faster end to end (wall), %.1fx (CPU)\n",
+                        *s, peerCpu, *s / oursEndToEnd, peerCpu / oursEndToEndCpu);
+        } else
+            std::printf("peer python3: failed\n");
+    }
+    return 0;
+}
