@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -181,7 +182,9 @@ public:
         , m_limits(limits)
         , m_result(result)
         , m_doc(result.document)
-    { }
+    {
+        std::fill(std::begin(m_sharedInts), std::end(m_sharedInts), kNoValue);
+    }
 
     void run();
 
@@ -224,10 +227,25 @@ private:
     /// A decimal line of the text opcodes (INT, PUT, GET); nothing when malformed or unterminated.
     std::optional<std::int64_t> readDecimalLine();
 
-    std::uint32_t add(PickleType type, std::int64_t integer = 0, double real = 0.0)
+    std::uint32_t add(PickleType type, std::int64_t integer = 0)
     {
-        m_doc.m_nodes.push_back({ type, integer, real });
+        m_doc.m_nodes.push_back({ type, integer });
         return std::uint32_t(m_doc.m_nodes.size() - 1);
+    }
+    std::uint32_t addReal(PickleType type, double real) { return add(type, std::bit_cast<std::int64_t>(real)); }
+    /// None, booleans and small integers are immutable and frequent (sizes, lines, streams): one node each.
+    std::uint32_t addShared(PickleType type, std::int64_t value)
+    {
+        const bool small = type == PickleType::Int && value >= 0 && value < std::int64_t(kSharedInts);
+        std::uint32_t* slot = type == PickleType::None ? &m_sharedNone
+            : type == PickleType::Bool                 ? &m_sharedBool[value != 0 ? 1 : 0]
+            : small                                    ? &m_sharedInts[std::size_t(value)]
+                                                       : nullptr;
+        if (!slot)
+            return add(type, value);
+        if (*slot == kNoValue)
+            *slot = add(type, value);
+        return *slot;
     }
     std::uint32_t addText(PickleType type, std::string_view text)
     {
@@ -270,6 +288,10 @@ private:
     std::vector<std::size_t> m_marks; ///< stack sizes at each open MARK
     std::vector<std::uint32_t> m_memo;
     bool m_refused = false; ///< a code opcode was met: nothing of the file is kept
+    static constexpr std::size_t kSharedInts = 256;
+    std::uint32_t m_sharedNone = kNoValue;
+    std::uint32_t m_sharedBool[2] = { kNoValue, kNoValue };
+    std::uint32_t m_sharedInts[kSharedInts];
 };
 
 std::optional<std::int64_t> PickleDecoder::readDecimalLine()
@@ -493,34 +515,34 @@ PickleDecoder::Stop PickleDecoder::step()
         push(m_stack.back());
         break;
     case kNone:
-        push(add(PickleType::None));
+        push(addShared(PickleType::None, 0));
         break;
     case kNewTrue:
     case kNewFalse:
-        push(add(PickleType::Bool, op == kNewTrue ? 1 : 0));
+        push(addShared(PickleType::Bool, op == kNewTrue ? 1 : 0));
         break;
     case kInt: {
         const std::optional<std::int64_t> value = readDecimalLine();
         if (!value)
             return malformed(tr("INT without a decimal line"));
         // Protocol 0/1 spell booleans as I00/I01.
-        push(add(PickleType::Int, *value));
+        push(addShared(PickleType::Int, *value));
         break;
     }
     case kBinInt:
         if (!need(4))
             return truncated();
-        push(add(PickleType::Int, readLe<std::int32_t>()));
+        push(addShared(PickleType::Int, readLe<std::int32_t>()));
         break;
     case kBinInt1:
         if (!need(1))
             return truncated();
-        push(add(PickleType::Int, readLe<std::uint8_t>()));
+        push(addShared(PickleType::Int, readLe<std::uint8_t>()));
         break;
     case kBinInt2:
         if (!need(2))
             return truncated();
-        push(add(PickleType::Int, readLe<std::uint16_t>()));
+        push(addShared(PickleType::Int, readLe<std::uint16_t>()));
         break;
     case kLong1:
     case kLong4: {
@@ -542,21 +564,21 @@ PickleDecoder::Stop PickleDecoder::step()
         const auto* bytes = reinterpret_cast<const std::uint8_t*>(m_data.data() + m_pos);
         m_pos += std::size_t(length);
         if (length == 0) {
-            push(add(PickleType::Int, 0));
+            push(addShared(PickleType::Int, 0));
         } else if (length <= 8) {
             std::uint64_t raw = 0;
             for (std::size_t i = 0; i < length; ++i)
                 raw |= std::uint64_t(bytes[i]) << (8 * i);
             if (length < 8 && (bytes[length - 1] & 0x80))
                 raw |= ~std::uint64_t(0) << (8 * length); // sign extension
-            push(add(PickleType::Int, std::int64_t(raw)));
+            push(addShared(PickleType::Int, std::int64_t(raw)));
         } else {
             // Two's complement little-endian beyond 64 bits: keep a double approximation.
             const bool negative = bytes[length - 1] & 0x80;
             double value = 0.0;
             for (std::size_t i = length; i-- > 0;)
                 value = value * 256.0 + double(negative ? std::uint8_t(~bytes[i]) : bytes[i]);
-            push(add(PickleType::BigInt, 0, negative ? -(value + 1.0) : value));
+            push(addReal(PickleType::BigInt, negative ? -(value + 1.0) : value));
         }
         break;
     }
@@ -567,7 +589,7 @@ PickleDecoder::Stop PickleDecoder::step()
         for (int i = 0; i < 8; ++i)
             raw = (raw << 8) | std::uint8_t(m_data[m_pos + std::size_t(i)]); // big-endian
         m_pos += 8;
-        push(add(PickleType::Float, 0, std::bit_cast<double>(raw)));
+        push(addReal(PickleType::Float, std::bit_cast<double>(raw)));
         break;
     }
     case kShortBinUnicode:
@@ -774,8 +796,8 @@ std::int64_t PickleValue::toInt(std::int64_t fallback) const
         return node.integer;
     case PickleType::Float:
     case PickleType::BigInt:
-        if (std::isfinite(node.real) && std::abs(node.real) < 9.2e18)
-            return std::int64_t(node.real);
+        if (std::isfinite(node.real()) && std::abs(node.real()) < 9.2e18)
+            return std::int64_t(node.real());
         return fallback;
     default:
         return fallback;
@@ -793,7 +815,7 @@ double PickleValue::toDouble(double fallback) const
         return double(node.integer);
     case PickleType::Float:
     case PickleType::BigInt:
-        return node.real;
+        return node.real();
     default:
         return fallback;
     }
