@@ -8,12 +8,14 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <climits>
 #include <cstring>
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <thread>
 
 namespace runlens::memory {
 
@@ -21,7 +23,6 @@ namespace {
 
 namespace od = simdjson::ondemand;
 using trace::EventKind;
-using trace::StringId;
 using trace::TraceBuffer;
 using trace::Track;
 
@@ -240,8 +241,7 @@ struct DeviceBuild
     int type = 0;
     int id = -1;
     std::vector<RawEvent> events;
-    std::vector<std::size_t> runs; ///< where the events of each track begin (each run is in time order)
-    int lastTrack = -1;
+    std::vector<std::size_t> runs; ///< where the events of each unit begin (each run is in time order)
     std::vector<OomMarker> ooms;
 };
 
@@ -278,6 +278,99 @@ void mergeRuns(DeviceBuild& build)
     }
 }
 
+/// Slices per unit of work, and the number of slices below which one thread does it all.
+constexpr std::size_t kUnitSlices = 1 << 16;
+constexpr std::size_t kParallelSlices = 1 << 17;
+
+struct ScanUnit
+{
+    int track;
+    std::size_t begin;
+    std::size_t end;
+};
+
+/// What one unit found: per device its events (in slice order, so in time order) and OOMs.
+struct UnitResult
+{
+    std::vector<DeviceBuild> devices;
+    int source = 0;
+    std::uint64_t badArgs = 0;
+    std::uint64_t firstBadOffset = 0;
+};
+
+void scanUnit(const trace::TraceStore& store, const ScanUnit& unit, od::parser& parser, UnitResult& out)
+{
+    const Track& track = store.tracks()[std::size_t(unit.track)];
+    out.source = track.source;
+    const TraceBuffer* input = store.sources()[std::size_t(track.source)].input.get();
+    const std::string_view memoryName = "[memory]";
+    const std::string_view oomName = "[OutOfMemory]";
+    DeviceBuild* last = nullptr;
+    for (std::size_t i = unit.begin; i < unit.end; ++i) {
+        if (track.kind[i] != EventKind::Memory || !(track.flags[i] & trace::Instant))
+            continue;
+        const std::string_view name = store.strings().view(track.name_[i]);
+        const bool oom = name == oomName;
+        if (!oom && name != memoryName)
+            continue;
+        const std::string_view json = store.argsJson(unit.track, i);
+        MemoryArgs args;
+        bool ok = false;
+        if (!json.empty() && input && json.data() >= input->data()
+            && json.data() + json.size() <= input->data() + input->size()) {
+            ok = scanArgsFast(json, args);
+            if (!ok) {
+                // The args lie inside the retained input, which is followed by its padding.
+                const std::size_t capacity
+                    = std::size_t(input->data() + input->size() - json.data()) + TraceBuffer::kPadding;
+                args = {};
+                ok = parseArgs(parser, json, capacity, args) == simdjson::SUCCESS;
+            }
+        }
+        ok = ok && (args.bytes || args.totalAllocated || args.totalReserved);
+        if (!ok) {
+            if (out.badArgs++ == 0)
+                out.firstBadOffset = track.args[i].offset;
+            continue;
+        }
+        if (!last || last->type != args.deviceType || last->id != args.deviceId) {
+            last = nullptr;
+            for (DeviceBuild& d : out.devices) {
+                if (d.type == args.deviceType && d.id == args.deviceId)
+                    last = &d;
+            }
+            if (!last) {
+                out.devices.push_back({});
+                last = &out.devices.back();
+                last->source = track.source;
+                last->type = args.deviceType;
+                last->id = args.deviceId;
+            }
+        }
+        if (oom) {
+            OomMarker marker;
+            marker.x = track.start[i];
+            marker.bytes = args.bytes.value_or(0);
+            marker.track = unit.track;
+            marker.slice = std::uint32_t(i);
+            last->ooms.push_back(marker);
+            continue;
+        }
+        RawEvent event;
+        event.x = track.start[i];
+        // Without `Ev Idx`, reading order (track, then slice) breaks ties.
+        event.order = args.eventIndex.value_or((std::int64_t(unit.track) << 32) | std::int64_t(i));
+        event.bytes = args.bytes.value_or(0);
+        event.hasBytes = args.bytes.has_value();
+        event.totalAllocated = args.totalAllocated.value_or(-1);
+        event.totalReserved = args.totalReserved.value_or(-1);
+        event.address = args.address;
+        event.track = unit.track;
+        event.slice = std::uint32_t(i);
+        last->events.push_back(event);
+    }
+}
+
 /// Memory of the device `id` from `deviceProperties` (or the older `computeProperties`), 0 unknown.
 std::int64_t deviceCapacity(const QJsonObject& metadata, int id)
 {
@@ -311,114 +404,75 @@ MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::func
     for (const trace::TraceSource& source : store.sources())
         profile->paths.append(source.path);
 
-    // Names are interned once per store: classify each name id once instead of comparing strings.
-    enum NameClass : std::uint8_t { Unknown, Memory, OutOfMemory, Other };
-    std::vector<std::uint8_t> nameClass(store.strings().size(), Unknown);
-    auto classify = [&](StringId id) {
-        std::uint8_t& c = nameClass[id];
-        if (c == Unknown) {
-            const std::string_view name = store.strings().view(id);
-            c = name == "[memory]" ? Memory : name == "[OutOfMemory]" ? OutOfMemory : Other;
-        }
-        return NameClass(c);
-    };
-
-    std::vector<DeviceBuild> devices;
-    int lastDevice = -1;
-    auto deviceOf = [&](int source, int type, int id) -> DeviceBuild& {
-        if (lastDevice >= 0) {
-            const DeviceBuild& last = devices[std::size_t(lastDevice)];
-            if (last.source == source && last.type == type && last.id == id)
-                return devices[std::size_t(lastDevice)];
-        }
-        for (std::size_t i = 0; i < devices.size(); ++i) {
-            if (devices[i].source == source && devices[i].type == type && devices[i].id == id) {
-                lastDevice = int(i);
-                return devices[i];
-            }
-        }
-        lastDevice = int(devices.size());
-        devices.push_back({});
-        devices.back().source = source;
-        devices.back().type = type;
-        devices.back().id = id;
-        return devices.back();
-    };
-
-    od::parser parser;
-    std::vector<std::uint64_t> badArgs(store.sources().size(), 0);
-    std::vector<std::uint64_t> firstBadOffset(store.sources().size(), 0);
-    std::int64_t order = 0;
-    std::uint64_t sinceCheck = 65535; // the first event polls, so a small trace can be canceled too
-    bool canceled = false;
+    // The tracks are cut into units of consecutive slices, read on several threads (the args of millions
+    // of events are the cost); each unit gives one time-ordered run per device, merged afterwards.
     const std::vector<Track>& tracks = store.tracks();
-    for (std::size_t t = 0; t < tracks.size() && !canceled; ++t) {
+    std::vector<ScanUnit> units;
+    std::size_t slices = 0;
+    for (std::size_t t = 0; t < tracks.size(); ++t) {
         const Track& track = tracks[t];
         if (track.type == trace::TrackType::Counter || track.source < 0
             || std::size_t(track.source) >= store.sources().size())
             continue;
-        const trace::TraceSource& source = store.sources()[std::size_t(track.source)];
-        const TraceBuffer* input = source.input.get();
-        for (std::size_t i = 0; i < track.size(); ++i) {
-            if (track.kind[i] != EventKind::Memory || !(track.flags[i] & trace::Instant))
-                continue;
-            const NameClass nameClassOfSlice = classify(track.name_[i]);
-            if (nameClassOfSlice != Memory && nameClassOfSlice != OutOfMemory)
-                continue;
-            if (++sinceCheck >= 65536) {
-                sinceCheck = 0;
-                if (cancelled && cancelled()) {
-                    canceled = true;
-                    break;
-                }
+        for (std::size_t begin = 0; begin < track.size(); begin += kUnitSlices)
+            units.push_back({ int(t), begin, std::min(track.size(), begin + kUnitSlices) });
+        slices += track.size();
+    }
+    std::vector<UnitResult> results(units.size());
+    std::atomic_size_t next { 0 };
+    std::atomic_bool stop { false };
+    auto work = [&](bool polling) {
+        od::parser parser;
+        while (!stop.load(std::memory_order_relaxed)) {
+            if (polling && cancelled && cancelled()) {
+                stop = true;
+                break;
             }
-            const std::string_view json = store.argsJson(int(t), i);
-            MemoryArgs args;
-            bool ok = false;
-            if (!json.empty() && input && json.data() >= input->data()
-                && json.data() + json.size() <= input->data() + input->size()) {
-                // The args lie inside the retained input, which is followed by its padding.
-                const std::size_t capacity
-                    = std::size_t(input->data() + input->size() - json.data()) + TraceBuffer::kPadding;
-                ok = scanArgsFast(json, args);
-                if (!ok) {
-                    args = {};
-                    ok = parseArgs(parser, json, capacity, args) == simdjson::SUCCESS;
-                }
-            }
-            ok = ok && (args.bytes || args.totalAllocated || args.totalReserved);
-            if (!ok) {
-                if (badArgs[std::size_t(track.source)]++ == 0)
-                    firstBadOffset[std::size_t(track.source)] = track.args[i].offset;
-                continue;
-            }
-            DeviceBuild& device = deviceOf(track.source, args.deviceType, args.deviceId);
-            if (nameClassOfSlice == OutOfMemory) {
-                OomMarker oom;
-                oom.x = track.start[i];
-                oom.bytes = args.bytes.value_or(0);
-                oom.track = int(t);
-                oom.slice = std::uint32_t(i);
-                device.ooms.push_back(oom);
-                continue;
-            }
-            RawEvent event;
-            event.x = track.start[i];
-            event.order = args.eventIndex.value_or(order);
-            ++order;
-            event.bytes = args.bytes.value_or(0);
-            event.hasBytes = args.bytes.has_value();
-            event.totalAllocated = args.totalAllocated.value_or(-1);
-            event.totalReserved = args.totalReserved.value_or(-1);
-            event.address = args.address;
-            event.track = int(t);
-            event.slice = std::uint32_t(i);
-            if (device.lastTrack != int(t)) {
-                device.lastTrack = int(t);
-                device.runs.push_back(device.events.size());
-            }
-            device.events.push_back(event);
+            const std::size_t u = next.fetch_add(1);
+            if (u >= units.size())
+                break;
+            scanUnit(store, units[u], parser, results[u]);
         }
+    };
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t helpers
+        = slices < kParallelSlices ? 0 : std::min<std::size_t>(std::min(hardware, 8u) - 1, units.size());
+    std::vector<std::thread> threads;
+    threads.reserve(helpers);
+    for (std::size_t h = 0; h < helpers; ++h)
+        threads.emplace_back(work, false);
+    work(true); // only the calling thread asks `cancelled`: it may not be safe to call from elsewhere
+    for (std::thread& thread : threads)
+        thread.join();
+    const bool canceled = stop.load();
+
+    std::vector<DeviceBuild> devices;
+    std::vector<std::uint64_t> badArgs(store.sources().size(), 0);
+    std::vector<std::uint64_t> firstBadOffset(store.sources().size(), 0);
+    for (UnitResult& unit : results) {
+        if (unit.badArgs > 0) {
+            if (badArgs[std::size_t(unit.source)] == 0)
+                firstBadOffset[std::size_t(unit.source)] = unit.firstBadOffset;
+            badArgs[std::size_t(unit.source)] += unit.badArgs;
+        }
+        for (DeviceBuild& part : unit.devices) {
+            auto it = std::find_if(devices.begin(), devices.end(), [&](const DeviceBuild& d) {
+                return d.source == part.source && d.type == part.type && d.id == part.id;
+            });
+            if (it == devices.end()) {
+                devices.push_back({});
+                it = devices.end() - 1;
+                it->source = part.source;
+                it->type = part.type;
+                it->id = part.id;
+            }
+            if (!part.events.empty()) {
+                it->runs.push_back(it->events.size());
+                it->events.insert(it->events.end(), part.events.begin(), part.events.end());
+            }
+            it->ooms.insert(it->ooms.end(), part.ooms.begin(), part.ooms.end());
+        }
+        unit = {};
     }
 
     for (std::size_t s = 0; s < badArgs.size(); ++s) {

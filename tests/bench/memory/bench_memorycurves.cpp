@@ -181,17 +181,18 @@ int main(int argc, char** argv)
                 importCpu);
 
     start = Clock::now();
-    double cpu = threadCpuSeconds();
+    double cpu = processCpuSeconds(); // the curves are read on several threads
     const memory::MemoryReadResult result = memory::memoryFromTrace(*trace.store);
     const double curveSeconds = seconds(start);
-    const double curveCpu = threadCpuSeconds() - cpu;
+    const double curveCpu = processCpuSeconds() - cpu;
     std::uint64_t memoryEvents = 0;
     for (const memory::MemoryDevice& device : result.profile->devices)
         memoryEvents += device.events.size();
-    std::printf("memory curves (memoryFromTrace): %.3f s wall, %.3f s CPU = %.2f M memory events/s of CPU, %zu "
-                "devices, %llu events\n",
-                curveSeconds, curveCpu, double(memoryEvents) / curveCpu / 1e6, result.profile->devices.size(),
-                (unsigned long long)memoryEvents);
+    std::printf(
+        "memory curves (memoryFromTrace): %.3f s wall, %.3f s CPU (all threads) = %.2f M memory events/s of CPU, %zu "
+        "devices, %llu events\n",
+        curveSeconds, curveCpu, double(memoryEvents) / curveCpu / 1e6, result.profile->devices.size(),
+        (unsigned long long)memoryEvents);
 
     start = Clock::now();
     cpu = threadCpuSeconds();
