@@ -25,6 +25,7 @@ constexpr std::size_t kAsyncPoints = 200'000;
 constexpr int kDragThreshold = 4;
 constexpr double kWheelStep = 0.8;
 constexpr double kNsPerMs = 1e6;
+constexpr int kDenseCurve = 1000; ///< drawn points above which a curve is drawn without antialiasing
 
 QColor categoryColor(int category)
 {
@@ -39,6 +40,7 @@ struct ResampleJob
     std::vector<std::vector<const MemorySeries*>> stacks;
     std::int64_t x0 = 0;
     std::int64_t x1 = 0;
+    std::int64_t dataEnd = 0; ///< the last x of all shown curves
     std::int64_t origin = 0;
     double scale = 1.0;
 };
@@ -60,6 +62,10 @@ ResampleResult runResample(const ResampleJob& job)
         data.reserve(qsizetype(indices.size()));
         for (std::size_t i : indices)
             data.append(QCPGraphData(key(series->x[i]), series->bytes[i]));
+        // A curve holds its last value to the end of the data (a reserved pool that stopped growing).
+        const std::int64_t end = std::min(job.x1, job.dataEnd);
+        if (!indices.empty() && series->x[indices.back()] < end && indices.back() + 1 == series->size())
+            data.append(QCPGraphData(key(end), series->bytes.back()));
         result.lines.push_back(std::move(data));
     }
     for (const auto& layers : job.stacks) {
@@ -537,6 +543,7 @@ void MemoryChart::resample()
     const TimeSpan v = visibleRange();
     job.x0 = v.start;
     job.x1 = std::max(v.end, v.start + 1);
+    job.dataEnd = m_dataRange.end;
     job.origin = m_axis == MemoryAxis::TimeNs ? m_origin : 0;
     job.scale = m_axis == MemoryAxis::TimeNs ? kNsPerMs : 1.0;
     std::size_t longest = 0;
@@ -555,8 +562,17 @@ void MemoryChart::resample()
     auto apply = [this, generation](const ResampleResult& result) {
         if (generation != m_generation)
             return;
-        for (std::size_t i = 0; i < m_lines.size() && i < result.lines.size(); ++i)
-            m_lines[i].graph->data()->set(result.lines[i], true);
+        for (std::size_t i = 0; i < m_lines.size() && i < result.lines.size(); ++i) {
+            QCPGraph* graph = m_lines[i].graph;
+            graph->data()->set(result.lines[i], true);
+            // Dense curves are a wall of steps: thin aliased lines draw them several times faster and
+            // look the same; sparse ones keep the smooth look.
+            const bool dense = graph->dataCount() > kDenseCurve;
+            QPen pen = graph->pen();
+            pen.setWidthF(dense ? 1.0 : 1.5);
+            graph->setPen(pen);
+            graph->setAntialiased(!dense);
+        }
         for (std::size_t s = 0; s < m_stacks.size() && s < result.stacks.size(); ++s) {
             for (std::size_t g = 0; g < m_stacks[s].graphs.size() && g < result.stacks[s].size(); ++g)
                 m_stacks[s].graphs[g]->data()->set(result.stacks[s][g], true);
