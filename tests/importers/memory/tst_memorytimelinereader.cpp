@@ -1,12 +1,12 @@
 #include "memory/memoryanalysis.h"
 #include "memory/memorytimelinereader.h"
 
+#include "memoryoracle.h"
 #include "testutils.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -19,15 +19,7 @@ using namespace runlens::memory;
 
 namespace {
 
-QJsonObject oracle(const QString& mode, const QString& path)
-{
-    QProcess python;
-    python.start(QStringLiteral("/usr/bin/python3"),
-                 { QStringLiteral(RUNLENS_TEST_DATA_DIR "/memory/memory_oracle.py"), mode, path });
-    if (!python.waitForFinished(300000) || python.exitCode() != 0)
-        return {};
-    return QJsonDocument::fromJson(python.readAllStandardOutput()).object();
-}
+using runlens::test::memoryOracle;
 
 std::string gzip(const std::string& plain)
 {
@@ -148,7 +140,7 @@ void TstMemoryTimelineReader::sample()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString path = samples + QStringLiteral("/traces/memory_timeline/memory_timeline.raw.gz");
-    const QJsonObject expected = oracle(QStringLiteral("timeline"), path);
+    const QJsonObject expected = memoryOracle(QStringLiteral("timeline"), path);
     QVERIFY2(!expected.isEmpty(), "the python oracle failed");
 
     const MemoryReadResult result = readMemoryTimeline(path);

@@ -3,13 +3,13 @@
 #include "trace/chrometracereader.h"
 #include "trace/tracestore.h"
 
+#include "memoryoracle.h"
 #include "testutils.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QtTest>
 
 #include <algorithm>
@@ -19,16 +19,7 @@ using namespace runlens::memory;
 
 namespace {
 
-/// Figures of a sample computed by tests/data/memory/memory_oracle.py (python3, standard library).
-QJsonObject oracle(const QString& mode, const QString& path)
-{
-    QProcess python;
-    python.start(QStringLiteral("/usr/bin/python3"),
-                 { QStringLiteral(RUNLENS_TEST_DATA_DIR "/memory/memory_oracle.py"), mode, path });
-    if (!python.waitForFinished(300000) || python.exitCode() != 0)
-        return {};
-    return QJsonDocument::fromJson(python.readAllStandardOutput()).object();
-}
+using runlens::test::memoryOracle;
 
 const MemoryDevice* findDevice(const MemoryProfile& profile, int type, int id)
 {
@@ -155,7 +146,7 @@ void TstTraceMemory::memory2022()
     QFETCH(int, devices);
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString path = samples + QLatin1Char('/') + file;
-    const QJsonObject expected = oracle(QStringLiteral("kineto"), path);
+    const QJsonObject expected = memoryOracle(QStringLiteral("kineto"), path);
     QVERIFY2(!expected.isEmpty(), "the python oracle failed");
 
     const trace::ChromeTraceResult trace = trace::ChromeTraceReader::read({ path });
@@ -207,7 +198,7 @@ void TstTraceMemory::relative2021()
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString path
         = samples + QStringLiteral("/traces/kineto/2021_resnet50_v100/worker0.1623143089861.pt.trace.json.gz");
-    const QJsonObject expected = oracle(QStringLiteral("kineto"), path);
+    const QJsonObject expected = memoryOracle(QStringLiteral("kineto"), path);
     QVERIFY2(!expected.isEmpty(), "the python oracle failed");
     const trace::ChromeTraceResult trace = trace::ChromeTraceReader::read({ path });
     QVERIFY(trace.store);
