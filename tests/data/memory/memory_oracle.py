@@ -70,6 +70,27 @@ def kineto(path):
                     inner = (s, end, n)
             r['peak_op'] = inner[2] if inner else ''
             r['reserved_peak'] = max((x[3].get('Total Reserved', -1) for x in evs), default=-1)
+        # Self amounts per op name: the innermost CPU op containing each event on its thread (sweep).
+        selfs = {}
+        for thread in set(x[4] for x in evs):
+            items = [(s0, 0, -(e0 - s0), e0, n) for (s0, e0, n) in ops.get(thread, []) if e0 > s0]
+            items += [(x[0], 1, 0, x[3].get('Bytes', 0), None) for x in evs if x[4] == thread]
+            items.sort(key=lambda i: (i[0], i[1], i[2]))
+            stack = []
+            for (t0, kind, _, value, n) in items:
+                while stack and stack[-1][0] <= t0:
+                    stack.pop()
+                if kind == 0:
+                    stack.append((value, n))
+                elif stack:
+                    row = selfs.setdefault(stack[-1][1], [0, 0, 0, 0])
+                    if value >= 0:
+                        row[0] += 1
+                        row[1] += value
+                    else:
+                        row[2] += 1
+                        row[3] -= value
+        r['self'] = selfs
         running = 0
         best = None
         for x in evs:

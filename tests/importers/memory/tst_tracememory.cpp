@@ -184,6 +184,25 @@ void TstTraceMemory::memory2022()
         // The op at the peak: innermost CPU op containing the peak's event on its thread.
         const MemoryContext context = memoryContextAt(*trace.store, *device, peak.x);
         QCOMPARE(contextOpName(*trace.store, context), o.value(QStringLiteral("peak_op")).toString());
+        // Self amounts per op as tb_plugin's memory view counts them, against python's own sweep.
+        const MemoryOpTable table = memoryOpTable(*trace.store, *device);
+        const QJsonObject selfs = o.value(QStringLiteral("self")).toObject();
+        int rowsWithSelf = 0;
+        for (const MemoryOpStats& row : table.rows) {
+            if (row.self.allocations + row.self.frees == 0)
+                continue;
+            ++rowsWithSelf;
+            const QString name = trace.store->strings().text(row.name);
+            const QJsonArray e = selfs.value(name).toArray();
+            QVERIFY2(e.size() == 4, qPrintable(name));
+            QCOMPARE(qint64(row.self.allocations), e[0].toInteger());
+            QCOMPARE(qint64(row.self.allocatedBytes), e[1].toInteger());
+            QCOMPARE(qint64(row.self.frees), e[2].toInteger());
+            QCOMPARE(qint64(row.self.freedBytes), e[3].toInteger());
+            QVERIFY(row.total.allocatedBytes >= row.self.allocatedBytes);
+        }
+        QCOMPARE(rowsWithSelf, selfs.size());
+        QVERIFY(rowsWithSelf > 0);
         if (!trace.store->steps().empty() && context.step >= 0) {
             const trace::Step& step = trace.store->steps()[std::size_t(context.step)];
             QVERIFY(step.start <= peak.x && peak.x < step.end);
