@@ -1,6 +1,7 @@
 #include "memoryanalysis.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace runlens::memory {
 
@@ -219,7 +220,15 @@ MemoryOpTable memoryOpTable(const trace::TraceStore& store, const MemoryDevice& 
         stack.clear();
         // One pass over the track's slices in their (start, longer first) order, with the open ops on a
         // stack: each event sees exactly the ops that enclose it.
-        for (std::size_t s = 0; s < track.size() && r < refs.size() && refs[r].track == trackIndex; ++s) {
+        // Ops that started more than the track's longest slice before the first event cannot contain it:
+        // a zoomed range sweeps only its neighbourhood.
+        const std::int64_t firstX = track.start[refs[r].slice];
+        const std::int64_t from = firstX > std::numeric_limits<std::int64_t>::min() + track.maxDuration
+            ? firstX - track.maxDuration
+            : std::numeric_limits<std::int64_t>::min();
+        const std::size_t firstSlice
+            = std::size_t(std::lower_bound(track.start.begin(), track.start.end(), from) - track.start.begin());
+        for (std::size_t s = firstSlice; s < track.size() && r < refs.size() && refs[r].track == trackIndex; ++s) {
             const std::int64_t t = track.start[s];
             while (!stack.empty() && stack.back().end <= t) {
                 close(stack.back());

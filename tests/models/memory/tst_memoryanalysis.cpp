@@ -233,6 +233,15 @@ void TstMemoryAnalysis::opTableRange()
     QCOMPARE(outer->total.net(), std::int64_t(-8));
     QVERIFY(!rowNamed(*f.store, table, "inner"));
 
+    // A range late on the thread: the sweep starts near it and still sees both enclosing f.
+    const MemoryOpTable late = memoryOpTable(*f.store, f.device, 200, 300);
+    QCOMPARE(late.events, std::uint64_t(2));
+    QCOMPARE(late.rows.size(), std::size_t(1));
+    QCOMPARE(f.store->strings().view(late.rows[0].name), std::string_view("f"));
+    QCOMPARE(late.rows[0].calls, std::uint64_t(2));
+    QCOMPARE(late.rows[0].total.allocatedBytes, std::int64_t(4));
+    QCOMPARE(late.rows[0].total.freedBytes, std::int64_t(4));
+
     // Events pointing nowhere are unattributed, never a crash.
     MemoryDevice broken = f.device;
     broken.events[0].track = 99;
