@@ -1,4 +1,7 @@
 #include "cluster/cluster.h"
+#include "cluster/clusterreport.h"
+
+#include <QJsonArray>
 
 #include <QtTest>
 
@@ -60,6 +63,7 @@ private slots:
     void stages();
     void stepTimeWhenNoInterval();
     void nothingToCompare();
+    void report();
 };
 
 void TstCluster::meanOfKnownSkipsMissing()
@@ -147,6 +151,37 @@ void TstCluster::nothingToCompare()
     QVERIFY(!one.ranks[0].slow);
     QVERIFY(!one.hasStages());
     QCOMPARE(int(one.stages().size()), 1);
+}
+
+void TstCluster::report()
+{
+    Cluster c = fourRanks();
+    c.analyse();
+    c.ranks[1].stepTime = kMissing;
+    const QJsonObject o = clusterReport(c);
+    QCOMPARE(o.value(QLatin1String("origin")).toString(), QStringLiteral("mindspore"));
+    QCOMPARE(o.value(QLatin1String("slow_rank_figure")).toString(), QStringLiteral("step_interval"));
+    QCOMPARE(o.value(QLatin1String("slowest_rank")).toInt(), 3);
+    const QJsonArray ranks = o.value(QLatin1String("ranks")).toArray();
+    QCOMPARE(ranks.size(), 4);
+    QCOMPARE(ranks[3].toObject().value(QLatin1String("step_interval_ms")).toDouble(), 16.0);
+    QVERIFY(ranks[3].toObject().value(QLatin1String("slow")).toBool());
+    QVERIFY(ranks[1].toObject().value(QLatin1String("step_time_ms")).isNull());
+    QCOMPARE(ranks[0].toObject().value(QLatin1String("stage")).toInt(), 1);
+    const QJsonObject worst = o.value(QLatin1String("worst_link")).toObject();
+    QCOMPARE(worst.value(QLatin1String("src")).toInt(), 3);
+    QCOMPARE(worst.value(QLatin1String("dst")).toInt(), 2);
+    QVERIFY(worst.value(QLatin1String("slow")).toBool());
+    QCOMPARE(o.value(QLatin1String("links")).toArray().size(), 7);
+
+    const QStringList lines = clusterReportLines(c);
+    QVERIFY(lines.size() >= 6);
+    QVERIFY2(lines[1].contains(QLatin1String("slowest rank 3: 16.000 ms")), qPrintable(lines[1]));
+    QVERIFY2(lines[2].contains(QLatin1String("worst link 3->2 SDMA")), qPrintable(lines[2]));
+
+    const QJsonObject empty = clusterReport(Cluster());
+    QVERIFY(empty.value(QLatin1String("slowest_rank")).isNull());
+    QVERIFY(empty.value(QLatin1String("worst_link")).isNull());
 }
 
 QTEST_GUILESS_MAIN(TstCluster)

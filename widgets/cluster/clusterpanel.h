@@ -1,0 +1,133 @@
+#pragma once
+
+#include "cluster/cluster.h"
+#include "common/chartdata.h"
+#include "common/chartexportmenu.h"
+#include "trace/tracestore.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QCPBars;
+class QCPColorMap;
+class QCustomPlot;
+class QLabel;
+class QSortFilterProxyModel;
+class QStackedWidget;
+class QTabWidget;
+class QToolButton;
+class QTreeView;
+
+namespace runlens {
+
+class ClusterRankModel;
+
+/// The Cluster panel: one row per rank (sortable; grouped under pipeline stages on demand) with step
+/// time, step interval, computation, communication alone and overlapped, receive, idle, FLOPS and peak
+/// memory; the slowest rank and ranks more than 20 % off the mean highlighted; a per-rank stacked bar chart
+/// of where a step's time goes; the link bandwidth matrix (source × destination rank, one link type at a
+/// time) with the worst link outlined. Double-clicking a rank (row or bar) emits rankActivated so the
+/// application can open that rank's timeline. Both charts export as PNG/SVG/PDF/CSV.
+///
+/// Give it an analysed cluster (setCluster), or a store with one source per rank (setStore): the Kineto
+/// cluster is then computed on a worker. The panel shares what it is given and never changes it.
+class ClusterPanel final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ClusterPanel(QWidget* parent = nullptr);
+    ~ClusterPanel() override;
+
+    void setCluster(std::shared_ptr<const cluster::Cluster> cluster);
+    std::shared_ptr<const cluster::Cluster> cluster() const { return m_cluster; }
+    void setStore(std::shared_ptr<const trace::TraceStore> store);
+    bool isComputing() const { return m_computing; }
+
+    void setGroupedByStage(bool grouped);
+    bool isGroupedByStage() const;
+    /// The link type the matrix shows.
+    void setLinkType(const QString& type);
+    QString linkType() const;
+
+    QTreeView* table() const { return m_table; }
+    QSortFilterProxyModel* tableModel() const { return m_proxy; }
+    ClusterRankModel* rankModel() const { return m_model; }
+    QCustomPlot* barChart() const { return m_barPlot; }
+    QCustomPlot* linkMatrix() const { return m_matrixPlot; }
+    ChartExportMenu* barExportMenu() const { return m_barExport; }
+    ChartExportMenu* matrixExportMenu() const { return m_matrixExport; }
+    /// True while the empty-state message is shown instead of the table and charts.
+    bool isShowingEmptyState() const;
+    QString summaryText() const;
+
+    /// Numbers behind the charts: per rank the stacked parts (ms); per link of the shown type its figures.
+    ChartData barChartData() const;
+    ChartData matrixChartData() const;
+    /// The bar of rank index `rankIndex` (into cluster()->ranks) in bar chart widget coordinates.
+    QPoint barCenter(int rankIndex) const;
+    /// The rank index under a bar chart position, or -1.
+    int rankIndexAt(const QPoint& plotPos) const;
+    /// The centre of the matrix cell (src, dst) in matrix widget coordinates.
+    QPoint matrixCellCenter(int src, int dst) const;
+
+    void setExportFileNameProvider(ChartExportMenu::FileNameProvider provider);
+    void setExportDirectory(const QString& directory);
+
+signals:
+    /// A rank was double-clicked (table row or bar): the application opens its timeline/overview.
+    void rankActivated(int rank);
+    /// The cluster is shown (after setCluster, or when the worker of setStore finished).
+    void clusterReady();
+    void chartExported(const QString& fileName);
+    void chartExportFailed(const QString& message);
+
+private:
+    struct BarPart
+    {
+        QString name;
+        QColor color;
+        double cluster::RankFigures::*field = nullptr; ///< nullptr: the rest of the step
+    };
+
+    void buildUi();
+    void buildBarChart();
+    void buildMatrix();
+    void rebuild();
+    void rebuildBars();
+    void rebuildMatrix();
+    void updateColumns();
+    void updateSummary();
+    std::vector<BarPart> barParts() const;
+    double restOfStep(const cluster::RankFigures& rank) const;
+    void showBarMenu(const QPoint& pos);
+    void showMatrixMenu(const QPoint& pos);
+    std::vector<int> matrixRanks() const;
+
+    std::shared_ptr<const cluster::Cluster> m_cluster;
+    quint64 m_generation = 0;
+    bool m_computing = false;
+
+    QLabel* m_summary = nullptr;
+    QCheckBox* m_groupByStage = nullptr;
+    QToolButton* m_exportButton = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QLabel* m_emptyLabel = nullptr;
+    QTreeView* m_table = nullptr;
+    ClusterRankModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QCustomPlot* m_barPlot = nullptr;
+    QList<QCPBars*> m_bars;
+    ChartExportMenu* m_barExport = nullptr;
+    QWidget* m_matrixPage = nullptr;
+    QComboBox* m_linkTypeCombo = nullptr;
+    QLabel* m_matrixEmpty = nullptr;
+    QCustomPlot* m_matrixPlot = nullptr;
+    QCPColorMap* m_colorMap = nullptr;
+    ChartExportMenu* m_matrixExport = nullptr;
+};
+
+} // namespace runlens
