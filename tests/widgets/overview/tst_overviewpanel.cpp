@@ -1,0 +1,216 @@
+#include "overview/overviewpanel.h"
+#include "profiler/profileroptablemodel.h"
+#include "profiler/profilerrunreader.h"
+
+#include "testutils.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+using namespace runlens;
+
+namespace {
+
+/// Two ranks of hand-made data: rank 4 with three 2.x steps and two operator types, rank 5 with nothing.
+std::shared_ptr<const profiler::ProfilerRunData> handMadeRun()
+{
+    auto run = std::make_shared<profiler::ProfilerRunData>();
+    profiler::ProfilerRankData four;
+    four.rank = 4;
+    four.deviceType = profiler::DeviceType::Ascend;
+    four.msVersion = QStringLiteral("2.3.1");
+    four.steps.categoryIds = { QStringLiteral("computing"), QStringLiteral("free") };
+    four.steps.categoryNames = { QStringLiteral("Computing"), QStringLiteral("Free") };
+    for (int i = 1; i <= 3; ++i) {
+        profiler::StepSeries::Step step;
+        step.number = i;
+        step.valuesUs = { 100.0 * i, 10.0 };
+        step.totalUs = 100.0 * i + 10.0;
+        four.steps.steps.push_back(step);
+    }
+    four.steps.computeAverage();
+    profiler::OpTypeStats matmul;
+    matmul.type = QStringLiteral("MatMul");
+    matmul.calls = 3;
+    matmul.totalUs = 300.0;
+    profiler::OpTypeStats add;
+    add.type = QStringLiteral("Add");
+    add.calls = 9;
+    add.totalUs = 100.0;
+    four.operators.types = { add, matmul };
+    four.operators.finish();
+    run->ranks.push_back(four);
+    profiler::ProfilerRankData five;
+    five.rank = 5;
+    five.deviceType = profiler::DeviceType::Gpu;
+    run->ranks.push_back(five);
+    return run;
+}
+
+} // namespace
+
+class TestOverviewPanel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void emptyState();
+    void handMadeRanks();
+    void sampleRunChartHasTheSteps();
+    void exports();
+    void traceBreakdown();
+};
+
+void TestOverviewPanel::emptyState()
+{
+    OverviewPanel panel;
+    QVERIFY(panel.isEmpty());
+    QCOMPARE(panel.stepBarCount(), 0);
+    auto* empty = panel.findChild<QLabel*>(QStringLiteral("emptyState"));
+    QVERIFY(empty);
+    QVERIFY(!empty->text().isEmpty());
+    QVERIFY(!panel.findChild<QComboBox*>(QStringLiteral("overviewRank"))->isVisibleTo(&panel));
+    panel.setProfilerData(std::make_shared<profiler::ProfilerRunData>());
+    QVERIFY(panel.isEmpty());
+}
+
+void TestOverviewPanel::handMadeRanks()
+{
+    OverviewPanel panel;
+    panel.resize(900, 700);
+    panel.setProfilerData(handMadeRun());
+    QVERIFY(!panel.isEmpty());
+    QCOMPARE(panel.rankCount(), 2);
+    QCOMPARE(panel.currentRank(), 4);
+    auto* combo = panel.findChild<QComboBox*>(QStringLiteral("overviewRank"));
+    QVERIFY(combo->isVisibleTo(&panel));
+    QCOMPARE(combo->count(), 2);
+    QCOMPARE(panel.stackNames(), QStringList({ QStringLiteral("Computing"), QStringLiteral("Free") }));
+    QCOMPARE(panel.stepNumbers(), QList<qint64>({ 1, 2, 3, -1 }));
+    // Average of steps 2 and 3.
+    QCOMPARE(panel.averageUs(), std::vector<double>({ 250.0, 10.0 }));
+    QCOMPARE(panel.stepChart()->plottableCount(), 2);
+    auto* computing = qobject_cast<QCPBars*>(panel.stepChart()->plottable(0));
+    QVERIFY(computing);
+    QCOMPARE(computing->data()->size(), 4);
+    QCOMPARE(panel.topOperatorNames(), QStringList({ QStringLiteral("MatMul"), QStringLiteral("Add") }));
+    QVERIFY(panel.summaryText().contains(QStringLiteral("Ascend")));
+    QVERIFY(panel.summaryText().contains(QStringLiteral("2.3.1")));
+    QCOMPARE(panel.operatorModel()->rowCount(), 2);
+
+    QSignalSpy changed(&panel, &OverviewPanel::rankChanged);
+    combo->setCurrentIndex(1);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.first().first().toInt(), 5);
+    QCOMPARE(panel.currentRank(), 5);
+    // Rank 5 has nothing: the empty state shows, the picker stays to go back.
+    QVERIFY(panel.isEmpty());
+    QCOMPARE(panel.stepBarCount(), 0);
+    QVERIFY(panel.summaryText().contains(QStringLiteral("GPU")));
+    QVERIFY(combo->isVisibleTo(&panel));
+}
+
+void TestOverviewPanel::sampleRunChartHasTheSteps()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    const auto run = profiler::readProfilerDirectory(samples + QStringLiteral("/profiler/mindspore/run_1_profiler"));
+    QCOMPARE(run->ranks.size(), std::size_t(1));
+    OverviewPanel panel;
+    panel.setProfilerData(run);
+    const auto& steps = run->ranks[0].steps;
+    QCOMPARE(panel.stepBarCount(), int(steps.steps.size()) + 1);
+    QCOMPARE(panel.stackNames().size(), 3);
+    QCOMPARE(panel.stepChart()->plottableCount(), 3);
+    auto* tail = qobject_cast<QCPBars*>(panel.stepChart()->plottable(2));
+    QCOMPARE(tail->data()->size(), int(steps.steps.size()) + 1);
+    QCOMPARE(tail->name(), steps.categoryNames.at(2));
+    // Top operators: at most ten, in the order of the type table.
+    const QStringList top = panel.topOperatorNames();
+    QCOMPARE(top.size(), 10);
+    QVERIFY(top.first().startsWith(run->ranks[0].operators.types[0].type));
+    QVERIFY(panel.summaryText().contains(QStringLiteral("Ascend")));
+    QVERIFY(panel.summaryText().contains(QStringLiteral("322")));
+}
+
+void TestOverviewPanel::exports()
+{
+    OverviewPanel panel;
+    panel.resize(900, 700);
+    panel.setProfilerData(handMadeRun());
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTemporaryDir dir;
+    panel.setExportDirectory(dir.path());
+    QSignalSpy exported(&panel, &OverviewPanel::chartExported);
+
+    const QString csv = panel.stepExportMenu()->requestExport(ChartExporter::Format::Csv);
+    QCOMPARE(exported.count(), 1);
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 5); // header, three steps, the average
+    QCOMPARE(lines[0], QByteArray("rank,step,computing_us,free_us,total_us"));
+    QCOMPARE(lines[1], QByteArray("rank 4,1,100,10,110"));
+    QCOMPARE(lines[4], QByteArray("rank 4,-1,250,10,260"));
+
+    const QString opsCsv = panel.operatorExportMenu()->requestExport(ChartExporter::Format::Csv);
+    QFile opsFile(opsCsv);
+    QVERIFY(opsFile.open(QIODevice::ReadOnly));
+    const QList<QByteArray> opLines = opsFile.readAll().trimmed().split('\n');
+    QCOMPARE(opLines.size(), 3);
+    QCOMPARE(opLines[1], QByteArray("MatMul,3,300,100,0.75"));
+
+    const QString png = panel.stepExportMenu()->requestExport(ChartExporter::Format::Png);
+    QVERIFY(QImage(png).width() > 100);
+    const QString svg = panel.operatorExportMenu()->requestExport(ChartExporter::Format::Svg);
+    QVERIFY(QFileInfo(svg).size() > 100);
+    QCOMPARE(exported.count(), 4);
+    // The export title is taken down again after the picture.
+    QCOMPARE(panel.stepChart()->plotLayout()->rowCount(), 2);
+}
+
+void TestOverviewPanel::traceBreakdown()
+{
+    auto breakdown = std::make_shared<trace::StepBreakdown>();
+    for (int s = 0; s < 2; ++s) {
+        trace::StepBreakdown::SourceSummary summary;
+        summary.source = s;
+        summary.firstStep = breakdown->steps.size();
+        summary.stepCount = 2;
+        for (int n = 0; n < 2; ++n) {
+            trace::StepTimes step;
+            step.source = s;
+            step.number = 10 + n;
+            step.end = 1000;
+            step.ns[std::size_t(trace::StepCategory::Kernel)] = 600;
+            step.ns[std::size_t(trace::StepCategory::Idle)] = 400;
+            breakdown->steps.push_back(step);
+        }
+        summary.average = breakdown->steps.back();
+        breakdown->sources.push_back(summary);
+    }
+    OverviewPanel panel;
+    panel.setTraceBreakdown(breakdown);
+    QVERIFY(!panel.isEmpty());
+    QCOMPARE(panel.rankCount(), 2);
+    QCOMPARE(panel.stepNumbers(), QList<qint64>({ 10, 11, -1 }));
+    QCOMPARE(panel.stackNames().size(), trace::kStepCategoryCount);
+    QCOMPARE(panel.averageUs()[std::size_t(trace::StepCategory::Kernel)], 0.6);
+    panel.setRankIndex(1);
+    QCOMPARE(panel.currentRank(), 1);
+    // Profiler data, when it comes, takes over.
+    panel.setProfilerData(handMadeRun());
+    QCOMPARE(panel.stackNames().size(), 2);
+    QCOMPARE(panel.rankCount(), 2);
+}
+
+QTEST_MAIN(TestOverviewPanel)
+#include "tst_overviewpanel.moc"

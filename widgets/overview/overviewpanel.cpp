@@ -1,0 +1,661 @@
+#include "overviewpanel.h"
+
+#include "common/charticons.h"
+#include "common/chartpalette.h"
+#include "profiler/profileroptablemodel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QMenu>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace runlens {
+
+using profiler::ProfilerOpTableModel;
+using profiler::ProfilerRankData;
+
+namespace {
+
+constexpr double kBarWidth = 0.7;
+constexpr double kAverageGap = 0.6;
+constexpr int kMaxTickLabels = 24;
+constexpr int kTopOperators = 10;
+
+QString formatUs(double us)
+{
+    return ProfilerOpTableModel::formatMicroseconds(us);
+}
+
+/// Axis unit for values up to `longestUs`: factor (µs per unit) and name.
+std::pair<double, QString> axisUnit(double longestUs)
+{
+    if (longestUs >= 1.0e7)
+        return { 1.0e6, OverviewPanel::tr("s") };
+    if (longestUs >= 1.0e4)
+        return { 1.0e3, OverviewPanel::tr("ms") };
+    return { 1.0, OverviewPanel::tr("µs") };
+}
+
+void styleAxes(QCustomPlot* plot, const QFont& font, const QPalette& pal)
+{
+    const QColor background = pal.color(QPalette::Base);
+    const QColor text = pal.color(QPalette::Text);
+    const QColor muted = blendColors(text, background, 0.4);
+    const QColor axisLine = blendColors(text, background, 0.72);
+    const QColor gridLine = blendColors(text, background, 0.9);
+    plot->setBackground(background);
+    QFont tickFont = font;
+    tickFont.setPointSizeF(std::max(7.0, tickFont.pointSizeF() * 0.85));
+    for (QCPAxis* axis : { plot->xAxis, plot->yAxis }) {
+        axis->setBasePen(QPen(axisLine, 1));
+        axis->setTickPen(QPen(axisLine, 1));
+        axis->setSubTickPen(Qt::NoPen);
+        axis->setTickLengthIn(0);
+        axis->setTickLengthOut(4);
+        axis->setTickLabelColor(muted);
+        axis->setTickLabelFont(tickFont);
+        axis->setLabelColor(muted);
+        axis->setLabelFont(tickFont);
+        axis->grid()->setPen(QPen(gridLine, 1));
+        axis->grid()->setSubGridVisible(false);
+        axis->grid()->setAntialiased(false);
+    }
+    plot->legend->setFont(tickFont);
+    plot->legend->setTextColor(muted);
+}
+
+} // namespace
+
+OverviewPanel::OverviewPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("overviewPanel"));
+    buildUi();
+    rebuild();
+}
+
+OverviewPanel::~OverviewPanel() = default;
+
+QColor OverviewPanel::categoryColor(int index, int count)
+{
+    Q_UNUSED(count);
+    return runColor(index);
+}
+
+QCustomPlot* OverviewPanel::makePlot(const QString& objectName)
+{
+    auto* plot = new QCustomPlot(this);
+    plot->setObjectName(objectName);
+    plot->setMinimumHeight(180);
+    plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    plot->setMouseTracking(true);
+    plot->installEventFilter(this);
+    styleAxes(plot, font(), palette());
+    return plot;
+}
+
+ChartExportMenu* OverviewPanel::makeExportMenu(QCustomPlot* plot, const QString& baseName, const QString& title,
+                                               std::function<ChartData()> data)
+{
+    auto* menu = new ChartExportMenu(plot, this);
+    menu->setBaseName(baseName);
+    menu->setDataProvider(std::move(data));
+    // Exported pictures stand alone, so they carry a title the panel itself does not need.
+    menu->setExportHook([this, plot, title](bool exporting) {
+        QCPLayoutGrid* layout = plot->plotLayout();
+        if (exporting) {
+            layout->insertRow(0);
+            auto* element = new QCPTextElement(plot, title);
+            QFont bold = font();
+            bold.setWeight(QFont::DemiBold);
+            element->setFont(bold);
+            element->setTextColor(palette().color(QPalette::Text));
+            layout->addElement(0, 0, element);
+            layout->setRowStretchFactor(0, 0.001);
+        } else if (auto* element = qobject_cast<QCPTextElement*>(layout->element(0, 0))) {
+            layout->remove(element);
+            layout->simplify();
+        }
+    });
+    connect(menu, &ChartExportMenu::exported, this, &OverviewPanel::chartExported);
+    connect(menu, &ChartExportMenu::exportFailed, this, &OverviewPanel::chartExportFailed);
+    connect(plot, &QWidget::customContextMenuRequested, this, [plot, menu](const QPoint& pos) {
+        QMenu context(plot);
+        menu->addTo(&context);
+        context.exec(plot->mapToGlobal(pos));
+    });
+    return menu;
+}
+
+void OverviewPanel::buildUi()
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(8, 6, 8, 6);
+    row->setSpacing(8);
+    m_rankCombo = new QComboBox(bar);
+    m_rankCombo->setObjectName(QStringLiteral("overviewRank"));
+    m_rankCombo->setToolTip(tr("The rank (device) shown"));
+    m_rankCombo->setVisible(false);
+    row->addWidget(m_rankCombo);
+    m_device = new QLabel(bar);
+    m_device->setObjectName(QStringLiteral("overviewDevice"));
+    m_device->setTextFormat(Qt::PlainText);
+    row->addWidget(m_device);
+    m_summary = new QLabel(bar);
+    m_summary->setObjectName(QStringLiteral("overviewSummary"));
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setWordWrap(true);
+    row->addWidget(m_summary, 1);
+    m_exportButton = new QToolButton(bar);
+    m_exportButton->setObjectName(QStringLiteral("overviewExport"));
+    m_exportButton->setText(tr("Export"));
+    m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-image")));
+    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_exportButton->setPopupMode(QToolButton::InstantPopup);
+    m_exportButton->setAutoRaise(true);
+    row->addWidget(m_exportButton);
+    layout->addWidget(bar);
+
+    m_stack = new QStackedWidget(this);
+    m_emptyLabel = new QLabel(m_stack);
+    m_emptyLabel->setObjectName(QStringLiteral("emptyState"));
+    m_emptyLabel->setAlignment(Qt::AlignCenter);
+    m_emptyLabel->setWordWrap(true);
+    m_emptyLabel->setText(tr("No profiler data. Open a run folder with a MindSpore profiler folder (profiler/ or "
+                             "*_ascend_ms/ASCEND_PROFILER_OUTPUT) or a PyTorch profiler trace to see its steps and "
+                             "top operators here."));
+    m_stack->addWidget(m_emptyLabel);
+
+    auto* splitter = new QSplitter(Qt::Vertical, m_stack);
+    splitter->setObjectName(QStringLiteral("overviewSplitter"));
+    splitter->setChildrenCollapsible(false);
+    m_stepPlot = makePlot(QStringLiteral("overviewStepChart"));
+    m_stepPlot->xAxis->setLabel(tr("Step"));
+    m_stepPlot->xAxis->grid()->setVisible(false);
+    // Legend in a row under the chart so it never hides bars.
+    m_stepPlot->legend->setVisible(true);
+    m_stepPlot->legend->setBorderPen(Qt::NoPen);
+    m_stepPlot->legend->setBrush(Qt::NoBrush);
+    m_stepPlot->legend->setIconSize(12, 10);
+    m_stepPlot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_stepPlot->legend->setWrap(4);
+    m_stepPlot->axisRect()->insetLayout()->take(m_stepPlot->legend);
+    m_stepPlot->axisRect()->insetLayout()->simplify();
+    m_stepPlot->plotLayout()->addElement(1, 0, m_stepPlot->legend);
+    m_stepPlot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_stepPlot->legend->setMargins(QMargins(8, 0, 8, 6));
+    splitter->addWidget(m_stepPlot);
+
+    m_opPlot = makePlot(QStringLiteral("overviewOperatorChart"));
+    m_opPlot->yAxis->grid()->setVisible(false);
+    m_opPlot->yAxis->setRangeReversed(true); // largest on top
+    splitter->addWidget(m_opPlot);
+
+    m_opModel = new ProfilerOpTableModel(this);
+    m_opTable = new QTableView(splitter);
+    m_opTable->setObjectName(QStringLiteral("overviewOperatorTable"));
+    m_opTable->setModel(m_opModel);
+    m_opTable->setSortingEnabled(false);
+    m_opTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_opTable->verticalHeader()->setVisible(false);
+    m_opTable->horizontalHeader()->setStretchLastSection(true);
+    splitter->addWidget(m_opTable);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 2);
+    m_stack->addWidget(splitter);
+    layout->addWidget(m_stack, 1);
+
+    m_stepExport = makeExportMenu(m_stepPlot, QStringLiteral("step-overview"), tr("Step time breakdown"),
+                                  [this] { return stepChartData(); });
+    m_opExport = makeExportMenu(m_opPlot, QStringLiteral("top-operators"), tr("Top operator types"),
+                                [this] { return operatorChartData(); });
+    auto* menu = new QMenu(m_exportButton);
+    QMenu* steps = menu->addMenu(tr("Step time breakdown"));
+    m_stepExport->addTo(steps);
+    QMenu* ops = menu->addMenu(tr("Top operator types"));
+    m_opExport->addTo(ops);
+    m_exportButton->setMenu(menu);
+
+    connect(m_rankCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0)
+            setRankIndex(index);
+    });
+}
+
+bool OverviewPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    auto* plot = qobject_cast<QCustomPlot*>(watched);
+    if (plot && event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(plot, help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, plot);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void OverviewPanel::setProfilerData(std::shared_ptr<const profiler::ProfilerRunData> run)
+{
+    m_run = std::move(run);
+    m_rankIndex = 0;
+    rebuild();
+}
+
+void OverviewPanel::setTraceBreakdown(std::shared_ptr<const trace::StepBreakdown> breakdown)
+{
+    m_breakdown = std::move(breakdown);
+    if (!m_run || m_run->isEmpty())
+        m_rankIndex = 0;
+    rebuild();
+}
+
+int OverviewPanel::rankCount() const
+{
+    if (m_run && !m_run->isEmpty())
+        return int(m_run->ranks.size());
+    return m_breakdown ? int(m_breakdown->sources.size()) : 0;
+}
+
+void OverviewPanel::setRankIndex(int index)
+{
+    if (index < 0 || index >= rankCount() || index == m_rankIndex)
+        return;
+    m_rankIndex = index;
+    rebuild();
+    emit rankChanged(currentRank());
+}
+
+int OverviewPanel::currentRank() const
+{
+    if (const ProfilerRankData* data = currentRankData())
+        return data->rank;
+    if (m_breakdown && m_rankIndex < int(m_breakdown->sources.size()))
+        return m_breakdown->sources[std::size_t(m_rankIndex)].source;
+    return -1;
+}
+
+const ProfilerRankData* OverviewPanel::currentRankData() const
+{
+    if (!m_run || m_rankIndex < 0 || m_rankIndex >= int(m_run->ranks.size()))
+        return nullptr;
+    return &m_run->ranks[std::size_t(m_rankIndex)];
+}
+
+bool OverviewPanel::isEmpty() const
+{
+    return m_stack->currentWidget() == m_emptyLabel;
+}
+
+OverviewPanel::StepView OverviewPanel::stepView() const
+{
+    StepView view;
+    if (const ProfilerRankData* data = currentRankData()) {
+        const profiler::StepSeries& steps = data->steps;
+        view.ids = steps.categoryIds;
+        view.names = steps.categoryNames;
+        for (const auto& step : steps.steps) {
+            view.numbers.push_back(step.number);
+            view.valuesUs.push_back(step.valuesUs);
+        }
+        view.averageUs = steps.average.valuesUs;
+        view.averageTotalUs = steps.average.totalUs;
+        return view;
+    }
+    if (m_breakdown && m_rankIndex < int(m_breakdown->sources.size())) {
+        const auto& summary = m_breakdown->sources[std::size_t(m_rankIndex)];
+        for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+            view.ids << QString::fromLatin1(trace::stepCategoryId(trace::StepCategory(c)));
+            view.names << trace::stepCategoryName(trace::StepCategory(c));
+        }
+        for (std::size_t i = 0; i < summary.stepCount; ++i) {
+            const trace::StepTimes& step = m_breakdown->steps[summary.firstStep + i];
+            view.numbers.push_back(step.number);
+            std::vector<double> values;
+            for (std::int64_t ns : step.ns)
+                values.push_back(double(ns) / 1000.0);
+            view.valuesUs.push_back(std::move(values));
+        }
+        for (std::int64_t ns : summary.average.ns) {
+            view.averageUs.push_back(double(ns) / 1000.0);
+            view.averageTotalUs += double(ns) / 1000.0;
+        }
+    }
+    return view;
+}
+
+void OverviewPanel::rebuild()
+{
+    rebuildRankPicker();
+    m_view = stepView();
+    const ProfilerRankData* data = currentRankData();
+    m_opModel->setData(data ? m_run : nullptr, data ? m_rankIndex : -1);
+    m_opTable->resizeColumnsToContents();
+    const bool hasOps = data && !data->operators.isEmpty();
+    const bool empty = m_view.numbers.empty() && !hasOps;
+    m_stack->setCurrentIndex(empty ? 0 : 1);
+    m_opPlot->setVisible(hasOps);
+    m_opTable->setVisible(hasOps);
+    m_stepPlot->setVisible(!m_view.numbers.empty());
+    m_exportButton->setEnabled(!empty);
+    rebuildStepChart();
+    rebuildOperatorChart();
+    updateSummary();
+}
+
+void OverviewPanel::rebuildRankPicker()
+{
+    const QSignalBlocker blocker(m_rankCombo);
+    m_rankCombo->clear();
+    if (m_run && !m_run->isEmpty()) {
+        for (const ProfilerRankData& data : m_run->ranks) {
+            m_rankCombo->addItem(data.rank >= 0 ? tr("Rank %1").arg(data.rank) : tr("Device"), data.rank);
+        }
+    } else if (m_breakdown) {
+        for (const auto& source : m_breakdown->sources)
+            m_rankCombo->addItem(tr("Trace %1").arg(source.source + 1), source.source);
+    }
+    if (m_rankIndex >= m_rankCombo->count())
+        m_rankIndex = 0;
+    m_rankCombo->setCurrentIndex(m_rankIndex);
+    m_rankCombo->setVisible(m_rankCombo->count() > 1);
+}
+
+int OverviewPanel::stepBarCount() const
+{
+    return m_view.numbers.empty() ? 0 : int(m_view.numbers.size()) + 1;
+}
+
+QList<qint64> OverviewPanel::stepNumbers() const
+{
+    QList<qint64> numbers(m_view.numbers.begin(), m_view.numbers.end());
+    if (!numbers.isEmpty())
+        numbers << -1;
+    return numbers;
+}
+
+QStringList OverviewPanel::stackNames() const
+{
+    return m_view.names;
+}
+
+std::vector<double> OverviewPanel::averageUs() const
+{
+    return m_view.averageUs;
+}
+
+void OverviewPanel::rebuildStepChart()
+{
+    m_stepPlot->clearPlottables();
+    const int steps = int(m_view.numbers.size());
+    const int bars = stepBarCount();
+    auto barX = [steps](int bar) { return bar < steps ? double(bar) : double(steps) + kAverageGap; };
+    double longest = 0.0;
+    for (const auto& values : m_view.valuesUs) {
+        double sum = 0.0;
+        for (double v : values)
+            sum += std::max(0.0, v);
+        longest = std::max(longest, sum);
+    }
+    const auto [unit, unitName] = axisUnit(longest);
+    m_stepPlot->yAxis->setLabel(tr("Time (%1)").arg(unitName));
+    QCPBars* below = nullptr;
+    const int categories = int(m_view.names.size());
+    for (int c = 0; c < categories; ++c) {
+        auto* barsOfCategory = new QCPBars(m_stepPlot->xAxis, m_stepPlot->yAxis);
+        barsOfCategory->setName(m_view.names.at(c));
+        barsOfCategory->setWidth(kBarWidth);
+        barsOfCategory->setPen(Qt::NoPen);
+        barsOfCategory->setBrush(categoryColor(c, categories));
+        barsOfCategory->setStackingGap(0);
+        barsOfCategory->setAntialiased(false);
+        if (below)
+            barsOfCategory->moveAbove(below);
+        below = barsOfCategory;
+        QVector<double> keys;
+        QVector<double> values;
+        for (int b = 0; b < bars; ++b) {
+            const std::vector<double>& row = b < steps ? m_view.valuesUs[std::size_t(b)] : m_view.averageUs;
+            keys << barX(b);
+            values << (std::size_t(c) < row.size() ? std::max(0.0, row[std::size_t(c)]) / unit : 0.0);
+        }
+        barsOfCategory->setData(keys, values, true);
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int stride = std::max(1, (steps + kMaxTickLabels - 1) / kMaxTickLabels);
+    for (int b = 0; b < bars; ++b) {
+        if (b == steps)
+            ticker->addTick(barX(b), tr("Avg"));
+        else if (b % stride == 0)
+            ticker->addTick(barX(b), QString::number(m_view.numbers[std::size_t(b)]));
+    }
+    m_stepPlot->xAxis->setTicker(ticker);
+    m_stepPlot->xAxis->setRange(-0.6, bars ? barX(bars - 1) + 0.6 : 1.0);
+    m_stepPlot->yAxis->setRange(0, longest > 0 ? longest / unit * 1.08 : 1.0);
+    m_stepPlot->replot();
+}
+
+QStringList OverviewPanel::topOperatorNames() const
+{
+    QStringList names;
+    const ProfilerRankData* data = currentRankData();
+    if (!data)
+        return names;
+    for (const auto& type : data->operators.types) {
+        if (names.size() >= kTopOperators)
+            break;
+        names << (type.core.isEmpty() ? type.type : tr("%1 (%2)").arg(type.type, type.core));
+    }
+    return names;
+}
+
+void OverviewPanel::rebuildOperatorChart()
+{
+    m_opPlot->clearPlottables();
+    const ProfilerRankData* data = currentRankData();
+    const QStringList names = topOperatorNames();
+    double longest = 0.0;
+    if (data) {
+        for (int i = 0; i < names.size(); ++i)
+            longest = std::max(longest, data->operators.types[std::size_t(i)].totalUs);
+    }
+    const auto [unit, unitName] = axisUnit(longest);
+    m_opPlot->xAxis->setLabel(tr("Total time (%1)").arg(unitName));
+    auto* bars = new QCPBars(m_opPlot->yAxis, m_opPlot->xAxis);
+    bars->setName(tr("Total time"));
+    bars->setWidth(kBarWidth);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(categoryColor(0, 1));
+    bars->setAntialiased(false);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    QVector<double> keys;
+    QVector<double> values;
+    for (int i = 0; i < names.size(); ++i) {
+        keys << double(i);
+        values << data->operators.types[std::size_t(i)].totalUs / unit;
+        ticker->addTick(double(i), names.at(i));
+    }
+    bars->setData(keys, values, true);
+    m_opPlot->yAxis->setTicker(ticker);
+    m_opPlot->yAxis->setRange(-0.6, std::max<qsizetype>(names.size(), 1) - 0.4);
+    m_opPlot->xAxis->setRange(0, longest > 0 ? longest / unit * 1.08 : 1.0);
+    m_opPlot->replot();
+}
+
+QString OverviewPanel::summaryText() const
+{
+    return m_device->text() + (m_summary->text().isEmpty() ? QString() : QStringLiteral("  ") + m_summary->text());
+}
+
+void OverviewPanel::updateSummary()
+{
+    QStringList device;
+    if (const ProfilerRankData* data = currentRankData()) {
+        device << profiler::deviceTypeName(data->deviceType);
+        if (!data->msVersion.isEmpty())
+            device << tr("MindSpore %1").arg(data->msVersion);
+        if (!data->cannVersion.isEmpty())
+            device << tr("CANN %1").arg(data->cannVersion);
+        if (data->rankSize > 0)
+            device << tr("%n rank(s)", nullptr, data->rankSize);
+    } else if (m_breakdown && !m_breakdown->isEmpty()) {
+        device << tr("PyTorch profiler trace");
+    }
+    m_device->setText(device.join(QStringLiteral(" · ")));
+
+    QStringList parts;
+    if (!m_view.numbers.empty()) {
+        parts << tr("%n step(s), average %1", nullptr, int(m_view.numbers.size())).arg(formatUs(m_view.averageTotalUs));
+        for (int c = 0; c < m_view.names.size() && std::size_t(c) < m_view.averageUs.size(); ++c) {
+            const double share
+                = m_view.averageTotalUs > 0 ? m_view.averageUs[std::size_t(c)] / m_view.averageTotalUs : 0.0;
+            parts << tr("%1 %2 (%3 %)")
+                         .arg(m_view.names.at(c), formatUs(m_view.averageUs[std::size_t(c)]))
+                         .arg(share * 100.0, 0, 'f', 1);
+        }
+    }
+    if (const ProfilerRankData* data = currentRankData(); data && !data->operators.isEmpty())
+        parts << tr("operators %1").arg(formatUs(data->operators.totalUs));
+    m_summary->setText(parts.join(QStringLiteral("; ")));
+}
+
+ChartData OverviewPanel::stepChartData() const
+{
+    ChartData data;
+    data.title = tr("Step time breakdown");
+    data.xLabel = tr("Step");
+    data.yLabel = tr("Time (µs)");
+    data.seriesColumn = QStringLiteral("rank");
+    data.columns << QStringLiteral("step");
+    for (const QString& id : m_view.ids)
+        data.columns << id + QStringLiteral("_us");
+    data.columns << QStringLiteral("total_us");
+    if (m_view.numbers.empty())
+        return data;
+    ChartSeriesData series;
+    const int rank = currentRank();
+    series.name = rank >= 0 ? tr("rank %1").arg(rank) : tr("device");
+    series.columns.resize(std::size_t(data.columns.size()));
+    auto addRow = [&series](double number, const std::vector<double>& values, std::size_t categories) {
+        series.columns[0].push_back(number);
+        double total = 0.0;
+        for (std::size_t c = 0; c < categories; ++c) {
+            const double v = c < values.size() ? values[c] : 0.0;
+            series.columns[c + 1].push_back(v);
+            total += v;
+        }
+        series.columns[categories + 1].push_back(total);
+    };
+    const std::size_t categories = std::size_t(m_view.ids.size());
+    for (std::size_t i = 0; i < m_view.numbers.size(); ++i)
+        addRow(double(m_view.numbers[i]), m_view.valuesUs[i], categories);
+    addRow(-1.0, m_view.averageUs, categories); // the average row, as MindSpore marks it with step "-"
+    data.series.push_back(std::move(series));
+    return data;
+}
+
+ChartData OverviewPanel::operatorChartData() const
+{
+    ChartData data;
+    data.title = tr("Top operator types");
+    data.xLabel = tr("Total time (µs)");
+    data.seriesColumn = QStringLiteral("type");
+    data.columns = { QStringLiteral("calls"), QStringLiteral("total_us"), QStringLiteral("average_us"),
+                     QStringLiteral("share") };
+    const ProfilerRankData* rank = currentRankData();
+    if (!rank)
+        return data;
+    const QStringList names = topOperatorNames();
+    for (int i = 0; i < names.size(); ++i) {
+        const auto& type = rank->operators.types[std::size_t(i)];
+        ChartSeriesData series;
+        series.name = names.at(i);
+        series.columns = { { double(type.calls) }, { type.totalUs }, { type.averageUs() }, { type.share } };
+        data.series.push_back(std::move(series));
+    }
+    return data;
+}
+
+QString OverviewPanel::toolTipAt(QCustomPlot* plot, const QPoint& pos) const
+{
+    if (!plot->axisRect()->rect().contains(pos))
+        return {};
+    if (plot == m_stepPlot) {
+        const int steps = int(m_view.numbers.size());
+        if (!steps)
+            return {};
+        const double x = plot->xAxis->pixelToCoord(pos.x());
+        int bar = -1;
+        if (std::abs(x - (steps + kAverageGap)) <= kBarWidth / 2)
+            bar = steps;
+        else if (const int nearest = int(std::lround(x));
+                 nearest >= 0 && nearest < steps && std::abs(x - nearest) <= kBarWidth / 2)
+            bar = nearest;
+        if (bar < 0)
+            return {};
+        const std::vector<double>& values = bar < steps ? m_view.valuesUs[std::size_t(bar)] : m_view.averageUs;
+        double total = 0.0;
+        for (double v : values)
+            total += v;
+        const QString title = bar < steps ? tr("Step %1").arg(m_view.numbers[std::size_t(bar)])
+                                          : tr("Average of %n step(s)", nullptr, steps);
+        QString html = QStringLiteral("<b>%1</b> &nbsp; %2<table cellspacing=\"0\" cellpadding=\"1\">")
+                           .arg(title.toHtmlEscaped(), formatUs(total).toHtmlEscaped());
+        for (int c = 0; c < m_view.names.size() && std::size_t(c) < values.size(); ++c) {
+            html += QStringLiteral("<tr><td><span style=\"color:%1\">&#9632;</span> %2</td>"
+                                   "<td align=\"right\">&nbsp;&nbsp;%3</td></tr>")
+                        .arg(categoryColor(c, int(m_view.names.size())).name(), m_view.names.at(c).toHtmlEscaped(),
+                             formatUs(values[std::size_t(c)]).toHtmlEscaped());
+        }
+        return html + QStringLiteral("</table>");
+    }
+    if (plot == m_opPlot) {
+        const ProfilerRankData* data = currentRankData();
+        const int index = int(std::lround(plot->yAxis->pixelToCoord(pos.y())));
+        const QStringList names = topOperatorNames();
+        if (!data || index < 0 || index >= names.size())
+            return {};
+        const auto& type = data->operators.types[std::size_t(index)];
+        return tr("<b>%1</b><br>%2 in %3 call(s), %4 per call, %5 % of the operator time")
+            .arg(names.at(index).toHtmlEscaped(), formatUs(type.totalUs))
+            .arg(type.calls)
+            .arg(formatUs(type.averageUs()))
+            .arg(type.share * 100.0, 0, 'f', 1);
+    }
+    return {};
+}
+
+void OverviewPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider provider)
+{
+    m_stepExport->setFileNameProvider(provider);
+    m_opExport->setFileNameProvider(std::move(provider));
+}
+
+void OverviewPanel::setExportDirectory(const QString& directory)
+{
+    m_stepExport->setDefaultDirectory(directory);
+    m_opExport->setDefaultDirectory(directory);
+}
+
+} // namespace runlens
