@@ -100,6 +100,7 @@ MainWindow::~MainWindow()
         m_scanCancel->store(true);
     m_scanWatcher.waitForFinished();
     m_rescanWatcher.waitForFinished();
+    m_traceMemoryWatcher.waitForFinished();
     // Panels go before the models they show, and before this window stops being a MainWindow.
     delete m_session;
     delete m_scalarsDock;
@@ -114,6 +115,7 @@ MainWindow::~MainWindow()
     delete m_textDock;
     delete m_prCurvesDock;
     delete m_compareDock;
+    delete m_memoryDock;
     delete m_sourceDock;
     delete m_runDock;
 }
@@ -165,6 +167,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_tensorDock);
     tabifyDockWidget(m_graphDock, m_tensorDock);
     createSummaryDocks();
+    createProfilerDocks();
     connect(m_summaries, &summary::SummaryStore::cleared, m_tensorPanel, &tensorview::TensorPanel::clearSummaryTensors);
     m_scalarsDock->raise();
 
@@ -451,6 +454,7 @@ void MainWindow::openPath(const QString& path)
     delete m_session;
     m_currentTraces.clear();
     showTrace({}, nullptr);
+    clearMemory();
     m_graphPanel->clear();
     m_scalars->clear();
     m_summaries->clear();
@@ -572,6 +576,7 @@ void MainWindow::startImport(const RunManifest& manifest)
                 if (indices == m_currentTraces)
                     showTrace(indices, std::move(store));
             });
+    connect(m_session, &ImportSession::memoryArrived, this, &MainWindow::addMemory);
     connect(m_session, &ImportSession::graphArrived, this, [this](int, std::shared_ptr<const graph::Graph> graph) {
         m_graphPanel->addGraph(std::move(graph));
         // A graph opened on its own (no scalars, no trace) is what the user came for.
@@ -811,6 +816,7 @@ void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<co
     connect(m_graphPanel, &graphview::GraphPanel::profileChanged, m_nodeDetails,
             &graphview::NodeDetailsWidget::setProfile, Qt::UniqueConnection);
     m_graphPanel->setProfile(store);
+    showTraceMemory(artifactIndices, store);
     if (!store || !m_session || artifactIndices.isEmpty())
         return;
     const Artifact& first = m_session->manifest().artifacts[artifactIndices.front()];

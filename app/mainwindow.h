@@ -3,6 +3,7 @@
 #include "common/chartexporter.h"
 #include "core/importsession.h"
 #include "core/runmanifest.h"
+#include "memory/memoryread.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -45,6 +46,7 @@ class CompareRunsPanel;
 }
 class ScalarsPanel;
 class StepsPanel;
+class MemoryPanel;
 class TimeRangeModel;
 class TimelinePanel;
 namespace graphview {
@@ -85,6 +87,7 @@ public:
     images::TextPanel* textPanel() const { return m_textPanel; }
     prcurves::PrCurvesPanel* prCurvesPanel() const { return m_prCurvesPanel; }
     compare::CompareRunsPanel* compareRunsPanel() const { return m_comparePanel; }
+    MemoryPanel* memoryPanel() const { return m_memoryPanel; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -95,6 +98,13 @@ private:
     void createActions();
     void createDocks();
     void createSummaryDocks();
+    void createProfilerDocks();
+    /// Memory curves read from an artifact: a memory file (shown at once) or a trace (kept for showTraceMemory()).
+    void addMemory(int artifactIndex, std::shared_ptr<const memory::MemoryProfile> profile);
+    /// The memory curves of the trace(s) now in the trace panels, next to those of memory files.
+    void showTraceMemory(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store);
+    void updateMemoryPanel();
+    void clearMemory();
     QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName, QDockWidget* tabWith);
     void createStatusBar();
     void restoreSettings();
@@ -158,6 +168,13 @@ private:
     QDockWidget* m_prCurvesDock = nullptr;
     compare::CompareRunsPanel* m_comparePanel = nullptr;
     QDockWidget* m_compareDock = nullptr;
+    MemoryPanel* m_memoryPanel = nullptr;
+    QDockWidget* m_memoryDock = nullptr;
+    std::shared_ptr<const memory::MemoryProfile> m_traceMemory; ///< of the trace(s) in the trace panels
+    QMap<int, std::shared_ptr<const memory::MemoryProfile>> m_fileMemory; ///< by artifact
+    QMap<int, std::shared_ptr<const memory::MemoryProfile>> m_traceMemoryByArtifact;
+    QFutureWatcher<memory::MemoryReadResult> m_traceMemoryWatcher;
+    int m_traceMemoryGeneration = 0;
     QDockWidget* m_sourceDock = nullptr;
     SourceView* m_sourceView = nullptr;
     QList<int> m_currentTraces; ///< artifacts shown in the trace panels: one, or the ranks of a run

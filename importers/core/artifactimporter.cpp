@@ -1,11 +1,15 @@
 #include "core/artifactimporter.h"
 
 #include "graph/graphfileimporter.h"
+#include "memory/memoryfileimporter.h"
+#include "memory/mindsporememory.h"
 #include "summary/eventfilereader.h"
-#include "summary/visualdlreader.h"
 #include "summary/lineagereader.h"
+#include "summary/visualdlreader.h"
 #include "tensor/tensorfileimporter.h"
 #include "trace/tracefileimporter.h"
+
+#include <QFileInfo>
 
 namespace runlens {
 
@@ -33,6 +37,14 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
     case ArtifactKind::TensorNpz:
     case ArtifactKind::TensorSafetensors:
         return std::make_unique<tensor::TensorFileImporter>(artifact.path, artifact.kind);
+    case ArtifactKind::MemoryTimeline:
+    case ArtifactKind::MemorySnapshot:
+        return std::make_unique<memory::MemoryFileImporter>(artifact.path, artifact.kind);
+    case ArtifactKind::ProfilerCsv:
+    case ArtifactKind::ProfilerJson:
+        if (memory::isMindSporeMemoryFileName(QFileInfo(artifact.path).fileName()))
+            return std::make_unique<memory::MemoryFileImporter>(artifact.path, artifact.kind);
+        return nullptr;
     default:
         return nullptr;
     }

@@ -211,8 +211,17 @@ void ImportSession::start()
         }
         launch(group);
     }
+    // With nothing to read now, say so once control is back in the event loop: a caller that asks for a
+    // deferred artifact right after start() (the first trace of a folder) is then not told "finished" before
+    // that read has begun.
     if (m_running == 0)
-        emit finished();
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (m_running == 0)
+                    emit finished();
+            },
+            Qt::QueuedConnection);
 }
 
 void ImportSession::importArtifact(int artifactIndex)
@@ -457,12 +466,13 @@ void ImportSession::deliver(const PollResult& result)
     }
     if (update.lineage)
         emit lineageArrived(m_manifest.artifacts[result.index].run, *update.lineage);
+    // A trace's memory curves come first, so that whoever shows the trace finds them.
+    if (update.memory && !update.memory->empty())
+        emit memoryArrived(result.index, update.memory);
     if (update.trace)
         emit traceArrived(result.index, update.trace);
     if (update.graph)
         emit graphArrived(result.index, update.graph);
-    if (update.memory && !update.memory->empty())
-        emit memoryArrived(result.index, update.memory);
     emit artifactChanged(result.index);
 }
 

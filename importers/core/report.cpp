@@ -101,7 +101,8 @@ QJsonObject memoryJson(const QList<MemoryDeviceSummary>& devices)
         o.insert(QStringLiteral("device"), m.device);
         o.insert(QStringLiteral("rank"), m.rank >= 0 ? QJsonValue(m.rank) : QJsonValue());
         o.insert(QStringLiteral("peak_bytes"), double(m.peakBytes));
-        o.insert(m.timeAxis ? QStringLiteral("peak_time_ns") : QStringLiteral("peak_node"), double(m.peakAt));
+        o.insert(m.timeAxis ? QStringLiteral("peak_time_ns") : QStringLiteral("peak_node"),
+                 m.peakLocated ? QJsonValue(double(m.peakAt)) : QJsonValue());
         o.insert(QStringLiteral("peak_op"), m.peakOp.isEmpty() ? QJsonValue() : QJsonValue(m.peakOp));
         o.insert(QStringLiteral("peak_step"), m.peakStep >= 0 ? QJsonValue(double(m.peakStep)) : QJsonValue());
         o.insert(QStringLiteral("capacity_bytes"), m.capacity > 0 ? QJsonValue(double(m.capacity)) : QJsonValue());
@@ -119,12 +120,18 @@ QString mebibytes(qint64 bytes)
 
 QString memoryText(const MemoryDeviceSummary& m)
 {
-    QString line = m.timeAxis ? QCoreApplication::translate("runlens::Report", "  memory %1: peak %2 MiB at %3 ms")
-                                    .arg(m.device, mebibytes(m.peakBytes))
-                                    .arg(double(m.peakAt) / 1e6, 0, 'f', 3)
-                              : QCoreApplication::translate("runlens::Report", "  memory %1: peak %2 MiB at node %3")
-                                    .arg(m.device, mebibytes(m.peakBytes))
-                                    .arg(m.peakAt);
+    QString line;
+    if (!m.peakLocated)
+        line = QCoreApplication::translate("runlens::Report", "  memory %1: peak %2 MiB")
+                   .arg(m.device, mebibytes(m.peakBytes));
+    else if (m.timeAxis)
+        line = QCoreApplication::translate("runlens::Report", "  memory %1: peak %2 MiB at %3 ms")
+                   .arg(m.device, mebibytes(m.peakBytes))
+                   .arg(double(m.peakAt - m.origin) / 1e6, 0, 'f', 3);
+    else
+        line = QCoreApplication::translate("runlens::Report", "  memory %1: peak %2 MiB at node %3")
+                   .arg(m.device, mebibytes(m.peakBytes))
+                   .arg(m.peakAt);
     if (!m.peakOp.isEmpty())
         line += QCoreApplication::translate("runlens::Report", ", in %1").arg(m.peakOp);
     if (m.peakStep >= 0)

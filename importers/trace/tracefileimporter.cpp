@@ -1,10 +1,28 @@
 #include "trace/tracefileimporter.h"
 
+#include "memory/memorysummary.h"
+#include "memory/tracememory.h"
 #include "trace/chrometracereader.h"
 
 #include <QFileInfo>
 
 namespace runlens::trace {
+
+namespace {
+
+/// `[memory]` or `[OutOfMemory]` instants anywhere (profile_memory=True traces).
+bool hasMemoryInstants(const TraceStore& store)
+{
+    for (const Track& track : store.tracks()) {
+        for (std::size_t i = 0; i < track.size(); ++i) {
+            if (track.kind[i] == EventKind::Memory && (track.flags[i] & SliceFlag::Instant))
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
 
 ImportStatus traceImportStatus(const Diagnostics& diagnostics, bool empty)
 {
@@ -36,6 +54,15 @@ ImportUpdate TraceFileImporter::poll(const ImportControl& control)
     if (result.store) {
         update.recordsRead = qint64(result.store->eventCount());
         update.traceSummary = summarizeTrace(*result.store, [&control]() { return control.canceled(); });
+        if (hasMemoryInstants(*result.store)) {
+            memory::MemoryReadResult memory
+                = memory::memoryFromTrace(*result.store, [&control]() { return control.canceled(); });
+            update.diagnostics += memory.diagnostics;
+            if (memory.profile && !memory.profile->empty()) {
+                update.memorySummary = memory::summarizeMemory(*memory.profile, result.store.get());
+                update.memory = std::move(memory.profile);
+            }
+        }
         update.trace = std::move(result.store);
     }
     return update;

@@ -125,7 +125,8 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx || kind == ArtifactKind::GraphTensorFlow
         || kind == ArtifactKind::GraphAnfIr || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz
-        || kind == ArtifactKind::TensorSafetensors;
+        || kind == ArtifactKind::TensorSafetensors || kind == ArtifactKind::MemoryTimeline
+        || kind == ArtifactKind::MemorySnapshot;
 }
 
 bool carriesScalars(ArtifactKind kind)

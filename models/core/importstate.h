@@ -46,6 +46,8 @@ struct MemoryDeviceSummary
     bool relative = false; ///< a running sum from an unknown baseline
     qint64 peakBytes = 0;
     qint64 peakAt = 0;
+    qint64 origin = 0; ///< where the time axis starts (trace start or first sample): the text report counts from it
+    bool peakLocated = true; ///< false: the file states the peak but not when it happened
     QString peakOp; ///< the operator running at the peak, when known
     qint64 peakStep = -1; ///< the profiler step holding the peak, -1 unknown
     qint64 capacity = 0; ///< 0 unknown

@@ -206,8 +206,9 @@ private slots:
         const QJsonObject metadata = a[QStringLiteral("metadata")].toObject();
         QCOMPARE(metadata[QStringLiteral("format")].toString(), QStringLiteral("pt"));
         QCOMPARE(metadata[QStringLiteral("step")].toString(), QStringLiteral("12"));
-        QCOMPARE(a[QStringLiteral("tensors")].toObject()[QStringLiteral("w")].toObject()[QStringLiteral("min")].toDouble(),
-                 -3.0);
+        QCOMPARE(
+            a[QStringLiteral("tensors")].toObject()[QStringLiteral("w")].toObject()[QStringLiteral("min")].toDouble(),
+            -3.0);
 
         const Result text = run({ QStringLiteral("info"), file.fileName() });
         QVERIFY2(text.out.contains("metadata format: pt"), text.out.constData());
@@ -237,6 +238,63 @@ private slots:
             = artifacts[0][QStringLiteral("scalars")][QStringLiteral("tags")][QStringLiteral("loss")].toObject();
         QCOMPARE(loss[QStringLiteral("points")].toInt(), 1);
         QCOMPARE(loss[QStringLiteral("first_step")].toInt(), 7);
+    }
+
+    void infoReportsMemoryPeaks()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString trace
+            = samples + QStringLiteral("/traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz");
+        // The peaks, their times and the ops running then, from the file by an independent script.
+        QProcess oracle;
+        oracle.start(
+            QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral(RUNLENS_TEST_DATA_DIR "/memory/memory_oracle.py"), QStringLiteral("kineto"), trace });
+        QVERIFY(oracle.waitForFinished(120000));
+        QCOMPARE(oracle.exitCode(), 0);
+        QMap<QString, QJsonObject> expected;
+        for (const QJsonValue v :
+             QJsonDocument::fromJson(oracle.readAllStandardOutput()).object()[QStringLiteral("devices")].toArray()) {
+            const QJsonObject d = v.toObject();
+            const int type = d[QStringLiteral("type")].toInt();
+            expected.insert(
+                type == 0 ? QStringLiteral("cpu") : QStringLiteral("cuda:%1").arg(d[QStringLiteral("id")].toInt()), d);
+        }
+        QCOMPARE(expected.size(), 2);
+
+        const Result r = run({ QStringLiteral("info"), trace, QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject a
+            = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray()[0].toObject();
+        const QJsonArray devices = a[QStringLiteral("memory")][QStringLiteral("devices")].toArray();
+        QCOMPARE(devices.size(), expected.size());
+        for (const QJsonValue v : devices) {
+            const QJsonObject d = v.toObject();
+            const QString name = d[QStringLiteral("device")].toString();
+            QVERIFY2(expected.contains(name), qPrintable(name));
+            const QJsonObject e = expected.value(name);
+            QCOMPARE(d[QStringLiteral("peak_bytes")].toDouble(), e[QStringLiteral("peak")].toDouble());
+            QCOMPARE(qint64(d[QStringLiteral("peak_time_ns")].toDouble()),
+                     qint64(e[QStringLiteral("peak_ns")].toDouble()));
+            QCOMPARE(d[QStringLiteral("peak_op")].toString(), e[QStringLiteral("peak_op")].toString());
+            QCOMPARE(d[QStringLiteral("rank")].toInt(), 1);
+            QCOMPARE(d[QStringLiteral("oom_count")].toInt(), 0);
+        }
+
+        const Result text = run({ QStringLiteral("info"), trace });
+        QVERIFY2(text.out.contains("memory cuda:1: peak") && text.out.contains("in aten::empty"), text.out.constData());
+        // A memory timeline file: its peak (the sum of the categories) is the device's.
+        const QString timeline = samples + QStringLiteral("/traces/memory_timeline/memory_timeline.raw.gz");
+        oracle.start(
+            QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral(RUNLENS_TEST_DATA_DIR "/memory/memory_oracle.py"), QStringLiteral("timeline"), timeline });
+        QVERIFY(oracle.waitForFinished(120000));
+        const QJsonObject peak = QJsonDocument::fromJson(oracle.readAllStandardOutput()).object();
+        const Result t = run({ QStringLiteral("info"), timeline, QStringLiteral("--json") });
+        const QJsonObject m = QJsonDocument::fromJson(t.out).object()[QStringLiteral("artifacts")][0].toObject();
+        QCOMPARE(m[QStringLiteral("kind")].toString(), QStringLiteral("memory-timeline"));
+        QCOMPARE(m[QStringLiteral("memory")][QStringLiteral("devices")][0][QStringLiteral("peak_bytes")].toDouble(),
+                 peak[QStringLiteral("peak")].toDouble());
     }
 
     void infoReportsSummaryValues()

@@ -1,0 +1,47 @@
+#include "memory/memoryfileimporter.h"
+
+#include "memory/cudasnapshot.h"
+#include "memory/memorysummary.h"
+#include "memory/memorytimelinereader.h"
+#include "memory/mindsporememory.h"
+
+#include <QFileInfo>
+
+namespace runlens::memory {
+
+MemoryFileImporter::MemoryFileImporter(QString path, ArtifactKind kind)
+    : m_path(std::move(path))
+    , m_kind(kind)
+{ }
+
+ImportUpdate MemoryFileImporter::poll(const ImportControl& control)
+{
+    ImportUpdate update;
+    MemoryReadResult result;
+    switch (m_kind) {
+    case ArtifactKind::MemoryTimeline:
+        result = readMemoryTimeline(m_path, control);
+        break;
+    case ArtifactKind::MemorySnapshot:
+        result = readCudaSnapshot(m_path, control);
+        break;
+    default:
+        result = readMindSporeMemory(m_path, control);
+        break;
+    }
+    update.diagnostics = std::move(result.diagnostics);
+    update.status = result.status;
+    update.bytesRead = QFileInfo(m_path).size();
+    if (result.profile) {
+        std::size_t samples = 0;
+        for (const MemoryDevice& device : result.profile->devices)
+            samples += device.allocated.size() + device.reserved.size() + device.events.size() + device.nodes.size()
+                + device.operators.size();
+        update.recordsRead = qint64(samples);
+        update.memorySummary = summarizeMemory(*result.profile);
+        update.memory = std::move(result.profile);
+    }
+    return update;
+}
+
+} // namespace runlens::memory

@@ -1,0 +1,59 @@
+#include "memory/memorysummary.h"
+
+#include "memory/memoryanalysis.h"
+#include "trace/tracestore.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace runlens::memory {
+
+namespace {
+
+std::int64_t firstX(const MemoryDevice& device)
+{
+    std::int64_t first = std::numeric_limits<std::int64_t>::max();
+    for (const MemorySeries* series : { &device.allocated, &device.reserved, &device.active })
+        if (!series->empty())
+            first = std::min(first, series->x.front());
+    for (const MemorySeries& series : device.categories)
+        if (!series.empty())
+            first = std::min(first, series.x.front());
+    return first == std::numeric_limits<std::int64_t>::max() ? 0 : first;
+}
+
+} // namespace
+
+QList<MemoryDeviceSummary> summarizeMemory(const MemoryProfile& profile, const trace::TraceStore* store)
+{
+    QList<MemoryDeviceSummary> out;
+    for (const MemoryDevice& device : profile.devices) {
+        MemoryDeviceSummary s;
+        s.device = device.label;
+        s.rank = device.rank;
+        s.timeAxis = profile.axis == MemoryAxis::TimeNs;
+        s.relative = device.relative;
+        s.capacity = device.capacity;
+        s.ooms = int(device.ooms.size());
+        const MemoryPeak peak = devicePeak(device);
+        if (peak.valid) {
+            s.peakBytes = qint64(peak.bytes);
+            s.peakAt = peak.x;
+            s.origin = store ? store->startTime() : firstX(device);
+            if (store && s.timeAxis) {
+                const MemoryContext context = memoryContextAt(*store, device, peak.x);
+                s.peakOp = contextOpName(*store, context);
+                if (context.step >= 0)
+                    s.peakStep = store->steps()[std::size_t(context.step)].number;
+            }
+        } else if (device.reportedPeak > 0) {
+            // A MindSpore usage summary states its peak without a curve to take it from.
+            s.peakBytes = device.reportedPeak;
+            s.peakLocated = false;
+        }
+        out << s;
+    }
+    return out;
+}
+
+} // namespace runlens::memory

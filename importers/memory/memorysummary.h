@@ -1,0 +1,19 @@
+#pragma once
+
+#include "core/importstate.h"
+#include "memory/memoryprofile.h"
+
+#include <QList>
+
+namespace runlens::trace {
+class TraceStore;
+}
+
+namespace runlens::memory {
+
+/// The per-device figures `runlens info` reports: the peak (of allocated memory, else of the category sum,
+/// else of reserved), where it is, the operator and step running then (when `store` holds the trace the
+/// profile was read from), the capacity and the out-of-memory count.
+QList<MemoryDeviceSummary> summarizeMemory(const MemoryProfile& profile, const trace::TraceStore* store = nullptr);
+
+} // namespace runlens::memory
