@@ -462,10 +462,14 @@ QStringList OverviewPanel::topOperatorNames() const
     const ProfilerRankData* data = currentRankData();
     if (!data)
         return names;
-    for (const auto& type : data->operators.types) {
+    // The core only tells types apart when the table mixes cores (AI Core and AI CPU, say).
+    const auto& types = data->operators.types;
+    const bool mixedCores = std::any_of(types.begin(), types.end(),
+                                        [&types](const auto& type) { return type.core != types.front().core; });
+    for (const auto& type : types) {
         if (names.size() >= kTopOperators)
             break;
-        names << (type.core.isEmpty() ? type.type : tr("%1 (%2)").arg(type.type, type.core));
+        names << (type.core.isEmpty() || !mixedCores ? type.type : tr("%1 (%2)").arg(type.type, type.core));
     }
     return names;
 }
