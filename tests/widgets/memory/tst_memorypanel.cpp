@@ -5,7 +5,10 @@
 #include "memory/memorylifetimeview.h"
 #include "memory/memoryoptablemodel.h"
 #include "memory/memorypanel.h"
+#include "memory/tracememory.h"
 #include "models/trace/analysistestdata.h"
+#include "testutils.h"
+#include "trace/chrometracereader.h"
 
 #include <QAbstractItemModel>
 #include <QFile>
@@ -186,6 +189,7 @@ private slots:
     void exportCsv();
     void relativeNote();
     void byteTicks();
+    void realTrace();
 };
 
 void TstMemoryPanel::emptyState()
@@ -749,6 +753,44 @@ void TstMemoryPanel::byteTicks()
     QVERIFY(!labels.isEmpty());
     for (const QString& label : labels)
         QVERIFY2(label.endsWith(QLatin1String(" GB")), qPrintable(label));
+}
+
+void TstMemoryPanel::realTrace()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    const QString path = samples + QStringLiteral("/traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz");
+    const trace::ChromeTraceResult trace = trace::ChromeTraceReader::read({ path });
+    QVERIFY(trace.store);
+    const MemoryReadResult memory = memoryFromTrace(*trace.store);
+    QVERIFY(memory.profile);
+    TimeRangeModel model;
+    model.setTraceRange(trace.store->startTime(), trace.store->endTime());
+    MemoryPanel panel;
+    panel.setTimeRangeModel(&model);
+    panel.setTraceStore(trace.store);
+    panel.setProfiles({ memory.profile });
+    int cuda = -1;
+    for (int e = 0; e < panel.deviceEntryCount(); ++e) {
+        if (panel.deviceEntryText(e) == QLatin1String("cuda:1"))
+            cuda = e;
+    }
+    QVERIFY(cuda >= 0);
+    panel.setCurrentDeviceEntry(cuda);
+    QVERIFY(panel.chart()->isLinked());
+    // The largest "Total Allocated" of the file's Device Type 1 / Device Id 1 events (read with Python's json).
+    constexpr double kFilePeak = 6629508096.0;
+    QCOMPARE(panel.chart()->peakGraph()->data()->at(0)->value, kFilePeak);
+    QCOMPARE(panel.peak().bytes, kFilePeak);
+    QVERIFY(panel.peakContext().hasOp());
+    QVERIFY2(panel.peakText().contains(QLatin1String("6.63 GB")), qPrintable(panel.peakText()));
+    QCOMPARE(maxValue(graphNamed(*panel.chart(), QStringLiteral("Allocated"))), kFilePeak);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isComputingOps(), 20000);
+    QVERIFY(panel.opTableModel()->rowCount() > 0);
+    showPanel(panel);
+    QVERIFY(panel.chart()->maxDrawnPoints() <= kMaxCurvePoints);
+    panel.goToPeak();
+    QVERIFY(model.visibleRange().start <= panel.peak().x && panel.peak().x <= model.visibleRange().end);
+    QVERIFY(model.selectedTrack() >= 0);
 }
 
 QTEST_MAIN(TstMemoryPanel)
