@@ -8,6 +8,7 @@ Times in the output are milliseconds.
 
     kineto_cluster_oracle.py TRACE [TRACE ...]
 """
+import bisect
 import gzip
 import json
 import re
@@ -66,8 +67,15 @@ def intersect(a, b):
     return out
 
 
-def within(merged, t0, t1):
-    return sum(max(0, min(e, t1) - max(s, t0)) for s, e in merged)
+def within(merged, ends, t0, t1):
+    """Length of a merged list inside [t0, t1); `ends` are the intervals' ends (sorted like them)."""
+    total = 0
+    for i in range(bisect.bisect_right(ends, t0), len(merged)):
+        s, e = merged[i]
+        if s >= t1:
+            break
+        total += min(e, t1) - max(s, t0)
+    return total
 
 
 def analyse(path):
@@ -125,12 +133,14 @@ def analyse(path):
     dev_max = [None] * len(steps)
     starts = [s[1] for s in steps]
     for hs, he, corr in runtimes:
-        k = max((i for i, t in enumerate(starts) if t <= hs), default=None)
-        if k is None or he > steps[k][2]:
+        k = bisect.bisect_right(starts, hs) - 1
+        if k < 0 or he > steps[k][2]:
             continue
         for ks, ke in kernels_by_corr.get(corr, []):
             dev_min[k] = ks if dev_min[k] is None else min(dev_min[k], ks)
             dev_max[k] = ke if dev_max[k] is None else max(dev_max[k], ke)
+    device_ends, comp_ends = [x[1] for x in device], [x[1] for x in comp]
+    comm_ends, overlap_ends = [x[1] for x in comm], [x[1] for x in overlap]
     out_steps = []
     previous_end = None
     for k, (number, cpu_start, cpu_end) in enumerate(steps):
@@ -140,12 +150,13 @@ def analyse(path):
         e = cpu_end if dev_max[k] is None else max(cpu_end, dev_max[k])
         e = max(e, s)
         previous_end = e
-        c = within(comm, s, e)
-        o = within(overlap, s, e)
-        last = [t for t in comm_starts if s <= t < e]
+        c = within(comm, comm_ends, s, e)
+        o = within(overlap, overlap_ends, s, e)
+        i = bisect.bisect_left(comm_starts, e)
+        last = [comm_starts[i - 1]] if i > 0 and comm_starts[i - 1] >= s else []
         out_steps.append({
-            "step": number, "step_time": (e - s) / 1e6, "computation": within(comp, s, e) / 1e6,
-            "communication": (c - o) / 1e6, "overlapped": o / 1e6, "idle": (e - s - within(device, s, e)) / 1e6,
+            "step": number, "step_time": (e - s) / 1e6, "computation": within(comp, comp_ends, s, e) / 1e6,
+            "communication": (c - o) / 1e6, "overlapped": o / 1e6, "idle": (e - s - within(device, device_ends, s, e)) / 1e6,
             "share": c / (e - s), "last_offset": (last[-1] - s) / 1e6 if last else None,
         })
     result["steps"] = out_steps
