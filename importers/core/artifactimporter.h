@@ -43,6 +43,8 @@ struct ImportUpdate
     /// memory files, CUDA snapshot); with the per-device figures for reports.
     std::shared_ptr<const memory::MemoryProfile> memory;
     std::optional<QList<MemoryDeviceSummary>> memorySummary;
+    /// A run's MindSpore profiler output: operators, steps, data pipelines and cluster per rank.
+    std::shared_ptr<const ProfilerBundle> profiler;
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:

@@ -1,5 +1,7 @@
 #include "core/importsession.h"
 
+#include "core/profilerbundle.h"
+#include "core/profilerimporter.h"
 #include "trace/chrometracereader.h"
 #include "trace/tracefileimporter.h"
 
@@ -100,6 +102,24 @@ std::shared_ptr<ImportSession::Group> ImportSession::addToGroup(int index)
 {
     // Summary files of one run, in name order, form one group; each other artifact is its own group.
     const Artifact& artifact = m_manifest.artifacts[index];
+    if (readWithProfilerFolder(artifact)) {
+        // A run's MindSpore profiler tables are read together: the first one reads them all.
+        auto& slot = m_profilerGroups[artifact.run];
+        if (!slot) {
+            slot = std::make_shared<Group>();
+            m_groups.push_back(slot);
+            auto reader = std::make_unique<ProfilerImporter>(m_manifest.root);
+            m_profilerReaders.insert(artifact.run, reader.get());
+            slot->indices.push_back(index);
+            slot->importers.push_back(std::move(reader));
+        } else {
+            slot->indices.push_back(index);
+            slot->importers.push_back(std::make_unique<ProfilerMemberImporter>());
+        }
+        m_profilerReaders.value(artifact.run)->addPath(artifact.path);
+        slot->knownSizes.push_back(-1);
+        return slot;
+    }
     auto importer = createImporter(artifact, m_summaryLimits);
     if (!importer) {
         m_states[index].status = ImportStatus::Unsupported;
@@ -448,6 +468,8 @@ void ImportSession::deliver(const PollResult& result)
         state.graph = update.graphSummary;
     if (update.memorySummary)
         state.memory = update.memorySummary;
+    if (update.profiler)
+        state.profiler = update.profiler;
     if (update.tensors) {
         state.tensors = update.tensors;
         state.tensorFileMetadata = update.tensorFileMetadata;
@@ -473,6 +495,8 @@ void ImportSession::deliver(const PollResult& result)
         emit traceArrived(result.index, update.trace);
     if (update.graph)
         emit graphArrived(result.index, update.graph);
+    if (update.profiler && !update.profiler->isEmpty())
+        emit profilerArrived(m_manifest.artifacts[result.index].run, update.profiler);
     emit artifactChanged(result.index);
 }
 

@@ -21,6 +21,8 @@ namespace runlens {
 /// group read in file-name order (so TensorBoard's preemption rule sees them in the order they were
 /// written); every other artifact is a group of its own. Results are delivered on the thread that owns
 /// the session, as signals. The session owns the importers; a group is never polled twice at once.
+class ProfilerImporter;
+
 class ImportSession final : public QObject
 {
     Q_OBJECT
@@ -74,6 +76,8 @@ signals:
     void traceArrived(int artifactIndex, std::shared_ptr<const runlens::trace::TraceStore> store);
     /// Memory curves were read (a memory file, or the memory events of a trace read alone).
     void memoryArrived(int artifactIndex, std::shared_ptr<const runlens::memory::MemoryProfile> profile);
+    /// The MindSpore profiler output of `run` was read (operators, steps, data pipelines, cluster).
+    void profilerArrived(const QString& run, std::shared_ptr<const runlens::ProfilerBundle> bundle);
     /// A computation graph was read; the graph is shared and immutable.
     void graphArrived(int artifactIndex, std::shared_ptr<const runlens::graph::Graph> graph);
     /// Traces read together by importTraces(); the store holds one source per artifact, in that order.
@@ -104,6 +108,8 @@ private:
     std::vector<ArtifactState> m_states;
     std::vector<std::shared_ptr<Group>> m_groups;
     QHash<QString, std::shared_ptr<Group>> m_summaryGroups; ///< run -> the group of its summary files
+    QHash<QString, std::shared_ptr<Group>> m_profilerGroups; ///< run -> the group of its profiler tables
+    QHash<QString, ProfilerImporter*> m_profilerReaders; ///< run -> the importer (owned by its group) reading them
     std::shared_ptr<std::atomic_bool> m_cancel;
     QTimer m_tailTimer;
     QTimer m_progressTimer;

@@ -1,5 +1,8 @@
 #include "core/report.h"
 
+#include "core/profilerbundle.h"
+#include "profiler/profilerrunreader.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 
@@ -143,6 +146,115 @@ QString memoryText(const MemoryDeviceSummary& m)
     if (m.relative)
         line += QCoreApplication::translate("runlens::Report", " (relative to an unknown baseline)");
     return line + QLatin1Char('\n');
+}
+
+QJsonValue number(double value)
+{
+    return std::isfinite(value) ? QJsonValue(value) : QJsonValue();
+}
+
+QJsonObject clusterJson(const cluster::Cluster& c)
+{
+    QJsonArray ranks;
+    for (const cluster::RankFigures& r : c.ranks) {
+        QJsonObject o;
+        o.insert(QStringLiteral("rank"), r.rank);
+        o.insert(QStringLiteral("stage"), r.stage >= 0 ? QJsonValue(r.stage) : QJsonValue());
+        o.insert(QStringLiteral("step_time_ms"), number(r.stepTime));
+        o.insert(QStringLiteral("step_interval_ms"), number(r.stepInterval));
+        o.insert(QStringLiteral("computation_ms"), number(r.computation));
+        o.insert(QStringLiteral("communication_ms"), number(r.communication));
+        o.insert(QStringLiteral("gflops"), number(r.flops));
+        o.insert(QStringLiteral("slow"), r.slow);
+        ranks.append(o);
+    }
+    QJsonObject o;
+    o.insert(QStringLiteral("ranks"), ranks);
+    o.insert(QStringLiteral("slowest_rank"),
+             c.slowestRank >= 0 ? QJsonValue(c.ranks[std::size_t(c.slowestRank)].rank) : QJsonValue());
+    if (c.worstLink >= 0) {
+        const cluster::ClusterLink& l = c.links[std::size_t(c.worstLink)];
+        o.insert(QStringLiteral("worst_link"),
+                 QJsonObject { { QStringLiteral("src"), l.src },
+                               { QStringLiteral("dst"), l.dst },
+                               { QStringLiteral("type"), l.type },
+                               { QStringLiteral("bandwidth_gbps"), number(l.bandwidth) },
+                               { QStringLiteral("slow"), l.slow } });
+    }
+    return o;
+}
+
+QJsonObject profilerJson(const ProfilerBundle& bundle)
+{
+    QJsonObject o;
+    QJsonArray ranks;
+    if (bundle.ranks) {
+        for (const profiler::ProfilerRankData& rank : bundle.ranks->ranks)
+            ranks.append(profiler::rankInfoJson(rank));
+    }
+    o.insert(QStringLiteral("ranks"), ranks);
+    QJsonArray pipelines;
+    for (const auto& p : bundle.pipelines) {
+        QJsonObject q;
+        q.insert(QStringLiteral("rank"), p->rank);
+        q.insert(QStringLiteral("ops"), int(p->ops.size()));
+        const pipeline::Bottleneck* b = p->primaryBottleneck();
+        const pipeline::PipelineOp* op = b ? p->op(b->opId) : nullptr;
+        q.insert(QStringLiteral("bottleneck"),
+                 op ? QJsonValue(QStringLiteral("%1 (op %2)").arg(op->type).arg(op->id)) : QJsonValue());
+        q.insert(QStringLiteral("keeps_up"), p->pipelineKeepsUp);
+        pipelines.append(q);
+    }
+    o.insert(QStringLiteral("pipelines"), pipelines);
+    if (bundle.cluster)
+        o.insert(QStringLiteral("cluster"), clusterJson(*bundle.cluster));
+    return o;
+}
+
+QString profilerText(const ProfilerBundle& bundle)
+{
+    QString out;
+    if (bundle.ranks) {
+        for (const profiler::ProfilerRankData& rank : bundle.ranks->ranks) {
+            QString line = QCoreApplication::translate("runlens::Report", "  profiler rank %1 (%2): %n step(s)",
+                                                       nullptr, int(rank.steps.steps.size()))
+                               .arg(rank.rank)
+                               .arg(profiler::deviceTypeName(rank.deviceType));
+            if (!rank.steps.isEmpty())
+                line += QCoreApplication::translate("runlens::Report", ", average step %1 ms")
+                            .arg(rank.steps.average.totalUs / 1000.0, 0, 'f', 3);
+            if (!rank.operators.types.empty()) {
+                const profiler::OpTypeStats& top = rank.operators.types.front();
+                line += QCoreApplication::translate("runlens::Report", ", top operator type %1 (%2%)")
+                            .arg(top.type)
+                            .arg(top.share * 100.0, 0, 'f', 1);
+            }
+            out += line + QLatin1Char('\n');
+        }
+    }
+    for (const auto& p : bundle.pipelines) {
+        const pipeline::Bottleneck* b = p->primaryBottleneck();
+        const pipeline::PipelineOp* op = b ? p->op(b->opId) : nullptr;
+        out += (op ? QCoreApplication::translate("runlens::Report", "  data pipeline rank %1: %n op(s), bottleneck %2",
+                                                 nullptr, int(p->ops.size()))
+                         .arg(p->rank)
+                         .arg(op->type)
+                   : QCoreApplication::translate("runlens::Report", "  data pipeline rank %1: %n op(s), no bottleneck",
+                                                 nullptr, int(p->ops.size()))
+                         .arg(p->rank))
+            + QLatin1Char('\n');
+    }
+    if (bundle.cluster && bundle.cluster->slowestRank >= 0) {
+        const cluster::RankFigures& slowest = bundle.cluster->ranks[std::size_t(bundle.cluster->slowestRank)];
+        out += QCoreApplication::translate("runlens::Report", "  cluster: %n rank(s), slowest rank %1%2", nullptr,
+                                           int(bundle.cluster->ranks.size()))
+                   .arg(slowest.rank)
+                   .arg(slowest.slow
+                            ? QCoreApplication::translate("runlens::Report", " (over 20% slower than the mean)")
+                            : QString())
+            + QLatin1Char('\n');
+    }
+    return out;
 }
 
 QJsonObject graphJson(const graph::GraphSummary& g)
@@ -348,6 +460,8 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
             o.insert(QStringLiteral("graph"), graphJson(*state.graph));
         if (state.memory)
             o.insert(QStringLiteral("memory"), memoryJson(*state.memory));
+        if (state.profiler)
+            o.insert(QStringLiteral("profiler"), profilerJson(*state.profiler));
         if (state.tensors) {
             // A .npy is one tensor; archives and safetensors files hold several, by member name.
             if (a.kind == ArtifactKind::TensorNpy && state.tensors->size() == 1) {
@@ -426,6 +540,8 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                     + QLatin1Char('\n');
             }
         }
+        if (state.profiler)
+            out += profilerText(*state.profiler);
         if (state.memory) {
             for (const MemoryDeviceSummary& m : *state.memory)
                 out += memoryText(m);

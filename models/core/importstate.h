@@ -37,6 +37,8 @@ struct TagStatistics
     qint64 lastStep = 0;
 };
 
+struct ProfilerBundle;
+
 /// What `runlens info` says of one device of a memory profile.
 struct MemoryDeviceSummary
 {
@@ -72,7 +74,9 @@ struct ArtifactState
     /// tag: values kept (after reservoir sampling) and the step range of what was kept.
     QMap<QString, QMap<QString, TagStatistics>> summaryTags;
     std::optional<summary::HParams> hparams; ///< for summary files with hyper-parameters plugin data
-    std::optional<QList<MemoryDeviceSummary>> memory; ///< for traces with memory events and memory files
+    std::optional<QList<MemoryDeviceSummary>> memory;
+    /// For the first profiler artifact of a run: what the run's MindSpore profiler output holds.
+    std::shared_ptr<const ProfilerBundle> profiler; ///< for traces with memory events and memory files
 
     qint64 scalarPoints() const;
     /// The most severe diagnostic severity, or Info when there is none.

@@ -297,6 +297,51 @@ private slots:
                  peak[QStringLiteral("peak")].toDouble());
     }
 
+    void infoReportsProfilerFolders()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString folder = samples + QStringLiteral("/profiler/mindspore/profiler_misc");
+        // Steps per rank: the rows of each step trace file but its average row ("-"), counted by python.
+        QProcess oracle;
+        oracle.start(QStringLiteral("/usr/bin/python3"),
+                     { QStringLiteral("-c"),
+                       QStringLiteral("import csv,glob,json,re,sys\n"
+                                      "out={}\n"
+                                      "for p in glob.glob(sys.argv[1]+'/step_trace_raw_*_detail_time.csv'):\n"
+                                      "  rows=[r for r in csv.DictReader(open(p)) if r['step_num'].strip()!='-']\n"
+                                      "  out[re.search(r'raw_(\\d+)_',p).group(1)]=len(rows)\n"
+                                      "print(json.dumps(out))"),
+                       folder });
+        QVERIFY(oracle.waitForFinished(60000));
+        QCOMPARE(oracle.exitCode(), 0);
+        const QJsonObject steps = QJsonDocument::fromJson(oracle.readAllStandardOutput()).object();
+        QVERIFY(!steps.isEmpty());
+
+        const Result r = run({ QStringLiteral("info"), folder, QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject profiler;
+        int sections = 0;
+        for (const QJsonValue a : QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray()) {
+            if (a.toObject().contains(QStringLiteral("profiler"))) {
+                profiler = a[QStringLiteral("profiler")].toObject();
+                ++sections;
+            }
+        }
+        // The run's profiler tables are read together and reported once.
+        QCOMPARE(sections, 1);
+        const QJsonArray ranks = profiler[QStringLiteral("ranks")].toArray();
+        QCOMPARE(ranks.size(), steps.size());
+        for (const QJsonValue rank : ranks) {
+            const QString id = QString::number(rank[QStringLiteral("rank")].toInt());
+            QVERIFY2(steps.contains(id), qPrintable(id));
+            QCOMPARE(rank[QStringLiteral("steps")][QStringLiteral("count")].toInt(), steps[id].toInt());
+        }
+        const QJsonObject cluster = profiler[QStringLiteral("cluster")].toObject();
+        QCOMPARE(cluster[QStringLiteral("ranks")].toArray().size(), steps.size());
+        QVERIFY(!cluster[QStringLiteral("slowest_rank")].isNull());
+        QVERIFY(!profiler[QStringLiteral("pipelines")].toArray().isEmpty());
+    }
+
     void infoReportsSummaryValues()
     {
         RUNLENS_REQUIRE_SAMPLES(samples);

@@ -1,0 +1,69 @@
+#include "core/profilerimporter.h"
+
+#include "cluster/mindsporecluster.h"
+#include "core/profilerbundle.h"
+#include "memory/mindsporememory.h"
+#include "pipeline/pipelinereader.h"
+#include "profiler/profilerrunreader.h"
+
+#include <QFileInfo>
+#include <QSet>
+
+namespace runlens {
+
+bool readWithProfilerFolder(const Artifact& artifact)
+{
+    return (artifact.kind == ArtifactKind::ProfilerCsv || artifact.kind == ArtifactKind::ProfilerJson)
+        && !memory::isMindSporeMemoryFileName(QFileInfo(artifact.path).fileName());
+}
+
+ProfilerImporter::ProfilerImporter(QString root)
+    : m_root(std::move(root))
+{ }
+
+ImportUpdate ProfilerImporter::poll(const ImportControl& control)
+{
+    ImportUpdate update;
+    auto bundle = std::make_shared<ProfilerBundle>();
+    const auto cancelled = [&control] { return control.canceled(); };
+    bundle->ranks = profiler::readProfilerFiles(m_root, m_paths, cancelled);
+    control.report(400);
+    QStringList folders;
+    QSet<QString> seen;
+    if (bundle->ranks) {
+        for (const profiler::ProfilerRankData& rank : bundle->ranks->ranks) {
+            update.diagnostics += rank.diagnostics;
+            if (control.canceled())
+                break;
+            pipeline::PipelineReadResult pipeline = pipeline::readDataPipeline(rank.folder, rank.rank, control);
+            update.diagnostics += pipeline.diagnostics;
+            if (pipeline.pipeline && !pipeline.pipeline->empty())
+                bundle->pipelines.push_back(std::move(pipeline.pipeline));
+            if (!seen.contains(rank.folder)) {
+                seen.insert(rank.folder);
+                folders << rank.folder;
+            }
+        }
+    }
+    control.report(700);
+    if (!control.canceled() && bundle->ranks && bundle->ranks->ranks.size() > 1) {
+        auto cluster = std::make_shared<cluster::Cluster>(cluster::MindSporeClusterReader::read(folders, control));
+        update.diagnostics += cluster->diagnostics;
+        if (cluster->ranks.size() > 1)
+            bundle->cluster = std::move(cluster);
+    }
+    control.report(1000);
+    if (control.canceled()) {
+        update.status = ImportStatus::Canceled;
+        return update;
+    }
+    bool problems = false;
+    for (const Diagnostic& d : std::as_const(update.diagnostics))
+        problems = problems || d.severity != Severity::Info;
+    update.status = bundle->isEmpty() ? ImportStatus::Failed : problems ? ImportStatus::Partial : ImportStatus::Ok;
+    update.recordsRead = bundle->ranks ? qint64(bundle->ranks->ranks.size()) : 0;
+    update.profiler = std::move(bundle);
+    return update;
+}
+
+} // namespace runlens
