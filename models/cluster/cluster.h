@@ -109,7 +109,8 @@ struct ClusterLink
 };
 
 /// The straggler of one step across Kineto ranks: the rank whose last communication kernel started
-/// latest relative to its step start (the others waited for it inside that collective).
+/// latest relative to its step start (the others waited for it inside that collective). Steps in which
+/// no rank started later than the median of the others have none.
 struct StragglerStep
 {
     std::int64_t step = 0;

@@ -268,7 +268,9 @@ Cluster buildKinetoCluster(const trace::TraceStore& store, const trace::StepBrea
         straggler.step = step;
         straggler.rank = latest->first;
         straggler.lateness = latest->second - median(others);
-        cluster.stragglers.push_back(straggler);
+        // Ranks that reach the collective together have no straggler.
+        if (straggler.lateness > 0)
+            cluster.stragglers.push_back(straggler);
     }
     cluster.worldSize = std::max(cluster.worldSize, int(cluster.ranks.size()));
     cluster.analyse();

@@ -20,7 +20,7 @@ constexpr std::int64_t kMs = 1'000'000;
 
 /// Three ranks, two steps of 10 ms each. Every step: a compute kernel over [1, 5) ms and a collective
 /// that ends at 8 ms; ranks 0 and 1 start it at 4 ms (1 ms hidden under compute), rank 2 at 6 ms.
-std::shared_ptr<const runlens::trace::TraceStore> threeRanks()
+std::shared_ptr<const runlens::trace::TraceStore> threeRanks(bool lateRank = true)
 {
     AnalysisTraceBuilder t(3);
     for (int source = 0; source < 3; ++source) {
@@ -29,7 +29,7 @@ std::shared_ptr<const runlens::trace::TraceStore> threeRanks()
             const std::int64_t s = step * 10 * kMs;
             t.step(source, step + 1, s, 10 * kMs);
             t.launch(source, s + kMs / 4, kMs / 10, s + 1 * kMs, 4 * kMs, "volta_sgemm_128x64_nn");
-            const std::int64_t commStart = source == 2 ? 6 * kMs : 4 * kMs;
+            const std::int64_t commStart = source == 2 && lateRank ? 6 * kMs : 4 * kMs;
             t.launch(source, s + kMs / 2, kMs / 10, s + commStart, 8 * kMs - commStart,
                      "ncclKernel_AllReduce_RING_LL_Sum_float");
         }
@@ -116,6 +116,12 @@ void TstKinetoCluster::synthetic()
     QCOMPARE(cluster.slowestRank, -1);
     for (const RankFigures& r : cluster.ranks)
         QVERIFY(!r.slow);
+
+    // Every rank starts the collective at the same offset: no straggler at all.
+    const Cluster together = buildKinetoCluster(*threeRanks(false));
+    QVERIFY(together.stragglers.empty());
+    for (const RankFigures& r : together.ranks)
+        QCOMPARE(r.stragglerSteps, 0);
 }
 
 void TstKinetoCluster::samplesAgainstOracle()
