@@ -291,14 +291,32 @@ void MemoryPanel::rebuildEntries()
         if (perAxis[int(axis)] > 1)
             m_entries.push_back({ -1, -1, axis });
     }
+    // Profiles arrive one by one: keep the device the user picked; else start on the busiest device
+    // (a trace's CPU curve is usually a few bytes next to the GPU's).
+    const QString previous = m_deviceCombo->currentText();
+    m_entry = m_entries.empty() ? -1 : 0;
+    double busiest = -1;
+    for (int e = 0; e < deviceEntryCount(); ++e) {
+        const Entry& entry = m_entries[std::size_t(e)];
+        if (entry.profile < 0)
+            continue;
+        const memory::MemoryPeak p
+            = memory::devicePeak(m_profiles[std::size_t(entry.profile)]->devices[std::size_t(entry.device)]);
+        if (p.valid && p.bytes > busiest) {
+            busiest = p.bytes;
+            m_entry = e;
+        }
+    }
     {
         const QSignalBlocker blocker(m_deviceCombo);
         m_deviceCombo->clear();
-        for (int e = 0; e < deviceEntryCount(); ++e)
+        for (int e = 0; e < deviceEntryCount(); ++e) {
             m_deviceCombo->addItem(deviceEntryText(e));
+            if (!previous.isEmpty() && deviceEntryText(e) == previous)
+                m_entry = e;
+        }
         m_deviceCombo->setVisible(m_entries.size() > 1);
     }
-    m_entry = m_entries.empty() ? -1 : 0;
     m_deviceCombo->setCurrentIndex(m_entry);
     showEntry();
 }

@@ -731,6 +731,10 @@ void TstMemoryPanel::relativeNote()
     second->devices.front().label = QStringLiteral("cuda:1");
     panel.setProfiles({ kinetoProfile(nullptr, true), second });
     QCOMPARE(panel.deviceEntryCount(), 3);
+    // The picked device stays picked when the profiles are set again.
+    panel.setCurrentDeviceEntry(1);
+    panel.setProfiles({ kinetoProfile(nullptr, true), second });
+    QCOMPARE(panel.currentDeviceEntry(), 1);
     panel.setCurrentDeviceEntry(2);
     QCOMPARE(panel.chart()->devices().size(), std::size_t(2));
     QCOMPARE(panel.chart()->peakGraph()->dataCount(), 2);
