@@ -56,15 +56,6 @@ constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentPaths";
 const char* const kCombineRanksKey = "timeline/combineRanks";
 
-// "job/rank_3" -> "job": the part of a run name that the ranks of one job share.
-QString runWithoutRankFolders(const QString& run)
-{
-    static const QRegularExpression rankFolder(QStringLiteral("^rank[_-]?\\d+$"),
-                                               QRegularExpression::CaseInsensitiveOption);
-    QStringList parts = run.split(QLatin1Char('/'));
-    parts.removeIf([](const QString& part) { return part == QLatin1String(".") || rankFolder.match(part).hasMatch(); });
-    return parts.join(QLatin1Char('/'));
-}
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -101,6 +92,7 @@ MainWindow::~MainWindow()
     m_scanWatcher.waitForFinished();
     m_rescanWatcher.waitForFinished();
     m_traceMemoryWatcher.waitForFinished();
+    m_breakdownWatcher.waitForFinished();
     // Panels go before the models they show, and before this window stops being a MainWindow.
     delete m_session;
     delete m_scalarsDock;
@@ -116,6 +108,9 @@ MainWindow::~MainWindow()
     delete m_prCurvesDock;
     delete m_compareDock;
     delete m_memoryDock;
+    delete m_overviewDock;
+    delete m_pipelineDock;
+    delete m_clusterDock;
     delete m_sourceDock;
     delete m_runDock;
 }
@@ -455,6 +450,7 @@ void MainWindow::openPath(const QString& path)
     m_currentTraces.clear();
     showTrace({}, nullptr);
     clearMemory();
+    clearProfiler();
     m_graphPanel->clear();
     m_scalars->clear();
     m_summaries->clear();
@@ -577,6 +573,7 @@ void MainWindow::startImport(const RunManifest& manifest)
                     showTrace(indices, std::move(store));
             });
     connect(m_session, &ImportSession::memoryArrived, this, &MainWindow::addMemory);
+    connect(m_session, &ImportSession::profilerArrived, this, &MainWindow::showProfiler);
     connect(m_session, &ImportSession::graphArrived, this, [this](int, std::shared_ptr<const graph::Graph> graph) {
         m_graphPanel->addGraph(std::move(graph));
         // A graph opened on its own (no scalars, no trace) is what the user came for.
@@ -754,83 +751,6 @@ void MainWindow::showNodeInGraph(const QString& key)
         return;
     }
     statusBar()->showMessage(tr("The open graph has no node or module named %1.").arg(key), 8000);
-}
-
-void MainWindow::openTrace(int artifactIndex)
-{
-    const QList<int> ranks
-        = m_combineRanksAction && m_combineRanksAction->isChecked() ? rankSiblings(artifactIndex) : QList<int>();
-    const Artifact& artifact = m_session->manifest().artifacts[artifactIndex];
-    if (ranks.size() > 1) {
-        m_currentTraces = ranks;
-        m_session->importTraces(ranks);
-        setBusy(true, tr("Reading the traces of %n rank(s)…", nullptr, int(ranks.size())));
-    } else {
-        m_currentTraces = { artifactIndex };
-        m_session->importArtifact(artifactIndex);
-        setBusy(true, tr("Reading %1…").arg(QDir::toNativeSeparators(artifact.relativePath)));
-    }
-    for (int index : std::as_const(m_currentTraces))
-        m_runModel->setArtifactState(index, m_session->state(index));
-}
-
-QList<int> MainWindow::rankSiblings(int artifactIndex) const
-{
-    // Beyond these the combined store would not fit comfortably in memory next to the rest.
-    constexpr int kMaxRanks = 32;
-    constexpr qint64 kMaxBytes = qint64(4) << 30;
-    const QList<Artifact>& artifacts = m_session->manifest().artifacts;
-    const Artifact& chosen = artifacts[artifactIndex];
-    if (!chosen.rank)
-        return {};
-    // Ranks in folders of their own (rank_0/, rank_1/) are runs of their own: compare the runs without
-    // their rank folders.
-    const QString chosenJob = runWithoutRankFolders(chosen.run);
-    // One trace per rank: the one asked for, else the newest of that rank.
-    QMap<int, int> byRank;
-    for (int i = 0; i < artifacts.size(); ++i) {
-        const Artifact& a = artifacts[i];
-        if (a.kind != ArtifactKind::ChromeTrace || !a.rank || runWithoutRankFolders(a.run) != chosenJob)
-            continue;
-        auto it = byRank.find(*a.rank);
-        if (it == byRank.end())
-            byRank.insert(*a.rank, i);
-        else if (it.value() != artifactIndex && (i == artifactIndex || a.modified > artifacts[it.value()].modified))
-            it.value() = i;
-    }
-    if (byRank.size() < 2 || byRank.size() > kMaxRanks)
-        return {};
-    qint64 bytes = 0;
-    for (int index : byRank)
-        bytes += artifacts[index].size;
-    if (bytes > kMaxBytes)
-        return {};
-    return byRank.values();
-}
-
-void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store)
-{
-    m_timelinePanel->setStore(store);
-    m_operatorsPanel->setStore(store);
-    m_stepsPanel->setStore(store);
-    connect(m_graphPanel, &graphview::GraphPanel::profileChanged, m_nodeDetails,
-            &graphview::NodeDetailsWidget::setProfile, Qt::UniqueConnection);
-    m_graphPanel->setProfile(store);
-    showTraceMemory(artifactIndices, store);
-    if (!store || !m_session || artifactIndices.isEmpty())
-        return;
-    const Artifact& first = m_session->manifest().artifacts[artifactIndices.front()];
-    if (artifactIndices.size() > 1) {
-        QString job = runWithoutRankFolders(first.run);
-        if (job.isEmpty())
-            job = QFileInfo(m_session->manifest().root).fileName();
-        m_timelineDock->setWindowTitle(
-            tr("Timeline — %1 (%n rank(s))", nullptr, int(artifactIndices.size())).arg(QDir::toNativeSeparators(job)));
-    } else {
-        m_timelineDock->setWindowTitle(tr("Timeline — %1").arg(QFileInfo(first.relativePath).fileName()));
-    }
-    if (m_scalars->tags().isEmpty())
-        raiseDock(m_timelineDock);
 }
 
 void MainWindow::raiseDock(QDockWidget* dock)

@@ -47,6 +47,13 @@ class CompareRunsPanel;
 class ScalarsPanel;
 class StepsPanel;
 class MemoryPanel;
+class OverviewPanel;
+class DataPipelinePanel;
+class ClusterPanel;
+struct ProfilerBundle;
+namespace trace {
+struct StepBreakdown;
+}
 class TimeRangeModel;
 class TimelinePanel;
 namespace graphview {
@@ -105,6 +112,13 @@ private:
     void showTraceMemory(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store);
     void updateMemoryPanel();
     void clearMemory();
+    /// A run's MindSpore profiler output into the Overview, Data Pipeline and Cluster docks.
+    void showProfiler(const QString& run, std::shared_ptr<const ProfilerBundle> bundle);
+    /// The step breakdown of the trace(s) in view for the Overview; their cluster when several ranks.
+    void showTraceOverview(std::shared_ptr<const trace::TraceStore> store);
+    /// Opens a rank from the Cluster: its timeline, or its MindSpore overview.
+    void showRank(int rank);
+    void clearProfiler();
     QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName, QDockWidget* tabWith);
     void createStatusBar();
     void restoreSettings();
@@ -175,6 +189,16 @@ private:
     QMap<int, std::shared_ptr<const memory::MemoryProfile>> m_traceMemoryByArtifact;
     QFutureWatcher<memory::MemoryReadResult> m_traceMemoryWatcher;
     int m_traceMemoryGeneration = 0;
+    OverviewPanel* m_overviewPanel = nullptr;
+    QDockWidget* m_overviewDock = nullptr;
+    DataPipelinePanel* m_pipelinePanel = nullptr;
+    QDockWidget* m_pipelineDock = nullptr;
+    ClusterPanel* m_clusterPanel = nullptr;
+    QDockWidget* m_clusterDock = nullptr;
+    std::shared_ptr<const ProfilerBundle> m_profiler; ///< the run's profiler output in the docks
+    QString m_profilerRun;
+    QFutureWatcher<std::shared_ptr<const trace::StepBreakdown>> m_breakdownWatcher;
+    int m_breakdownGeneration = 0;
     QDockWidget* m_sourceDock = nullptr;
     SourceView* m_sourceView = nullptr;
     QList<int> m_currentTraces; ///< artifacts shown in the trace panels: one, or the ranks of a run

@@ -1,22 +1,91 @@
 #include "mainwindow.h"
 
+#include "cluster/clusterpanel.h"
+#include "core/importsession.h"
+#include "core/profilerbundle.h"
+#include "core/runbrowsermodel.h"
 #include "core/timerange.h"
+#include "graph/graphpanel.h"
+#include "graph/nodedetailswidget.h"
 #include "memory/memorypanel.h"
 #include "memory/tracememory.h"
+#include "operators/operatorspanel.h"
+#include "overview/overviewpanel.h"
+#include "pipeline/datapipelinepanel.h"
+#include "scalars/scalarstore.h"
+#include "steps/stepspanel.h"
 #include "timeline/timelinepanel.h"
+#include "timeline/timelineview.h"
+#include "trace/stepbreakdown.h"
 
 #include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QtConcurrent>
 
-// The docks of profiler data beyond the timeline: Memory.
+// The docks of profiler data beyond the timeline: Memory, Overview, Data Pipeline and Cluster.
 
 namespace runlens {
 
+namespace {
+
+// "job/rank_3" -> "job": the part of a run name that the ranks of one job share.
+QString runWithoutRankFolders(const QString& run)
+{
+    static const QRegularExpression rankFolder(QStringLiteral("^rank[_-]?\\d+$"),
+                                               QRegularExpression::CaseInsensitiveOption);
+    QStringList parts = run.split(QLatin1Char('/'));
+    parts.removeIf([](const QString& part) { return part == QLatin1String(".") || rankFolder.match(part).hasMatch(); });
+    return parts.join(QLatin1Char('/'));
+}
+
+} // namespace
+
 void MainWindow::createProfilerDocks()
 {
+    auto provider = [this](ChartExporter::Format format, const QString& suggested) {
+        return askExportFileName(format, suggested);
+    };
+    auto written = [this](const QString& fileName) {
+        statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
+    };
+    auto failed = [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); };
+
+    m_overviewPanel = new OverviewPanel(this);
+    m_overviewDock = addPanelDock(m_overviewPanel, tr("Overview"), QStringLiteral("OverviewDock"), m_stepsDock);
+    m_overviewPanel->setExportFileNameProvider(provider);
+    connect(m_overviewPanel, &OverviewPanel::chartExported, this, written);
+    connect(m_overviewPanel, &OverviewPanel::chartExportFailed, this, failed);
+    m_pipelinePanel = new DataPipelinePanel(this);
+    m_pipelineDock
+        = addPanelDock(m_pipelinePanel, tr("Data Pipeline"), QStringLiteral("DataPipelineDock"), m_overviewDock);
+    m_pipelinePanel->setExportFileNameProvider(provider);
+    connect(m_pipelinePanel, &DataPipelinePanel::chartExported, this, written);
+    connect(m_pipelinePanel, &DataPipelinePanel::chartExportFailed, this, failed);
+    m_clusterPanel = new ClusterPanel(this);
+    m_clusterDock = addPanelDock(m_clusterPanel, tr("Cluster"), QStringLiteral("ClusterDock"), m_pipelineDock);
+    m_clusterPanel->setExportFileNameProvider(provider);
+    connect(m_clusterPanel, &ClusterPanel::chartExported, this, written);
+    connect(m_clusterPanel, &ClusterPanel::chartExportFailed, this, failed);
+    connect(m_clusterPanel, &ClusterPanel::rankActivated, this, &MainWindow::showRank);
+    // The Overview and the Data Pipeline show the same rank.
+    connect(m_overviewPanel, &OverviewPanel::rankChanged, m_pipelinePanel, &DataPipelinePanel::setCurrentRank);
+    connect(m_pipelinePanel, &DataPipelinePanel::currentRankChanged, this, [this](int rank) {
+        if (m_profiler && m_profiler->ranks) {
+            const auto& ranks = m_profiler->ranks->ranks;
+            for (std::size_t i = 0; i < ranks.size(); ++i)
+                if (ranks[i].rank == rank && m_overviewPanel->rankIndex() != int(i))
+                    m_overviewPanel->setRankIndex(int(i));
+        }
+    });
+    connect(&m_breakdownWatcher, &QFutureWatcher<std::shared_ptr<const trace::StepBreakdown>>::finished, this, [this] {
+        if (m_breakdownGeneration == m_breakdownWatcher.property("generation").toInt())
+            m_overviewPanel->setTraceBreakdown(m_breakdownWatcher.result());
+    });
+
     m_memoryPanel = new MemoryPanel(this);
     m_memoryPanel->setTimeRangeModel(m_timeRange);
     m_memoryDock = addPanelDock(m_memoryPanel, tr("Memory"), QStringLiteral("MemoryDock"), m_stepsDock);
@@ -38,6 +107,154 @@ void MainWindow::createProfilerDocks()
         m_traceMemory = result.profile && !result.profile->empty() ? result.profile : nullptr;
         updateMemoryPanel();
     });
+}
+
+void MainWindow::openTrace(int artifactIndex)
+{
+    const QList<int> ranks
+        = m_combineRanksAction && m_combineRanksAction->isChecked() ? rankSiblings(artifactIndex) : QList<int>();
+    const Artifact& artifact = m_session->manifest().artifacts[artifactIndex];
+    if (ranks.size() > 1) {
+        m_currentTraces = ranks;
+        m_session->importTraces(ranks);
+        setBusy(true, tr("Reading the traces of %n rank(s)…", nullptr, int(ranks.size())));
+    } else {
+        m_currentTraces = { artifactIndex };
+        m_session->importArtifact(artifactIndex);
+        setBusy(true, tr("Reading %1…").arg(QDir::toNativeSeparators(artifact.relativePath)));
+    }
+    for (int index : std::as_const(m_currentTraces))
+        m_runModel->setArtifactState(index, m_session->state(index));
+}
+
+QList<int> MainWindow::rankSiblings(int artifactIndex) const
+{
+    // Beyond these the combined store would not fit comfortably in memory next to the rest.
+    constexpr int kMaxRanks = 32;
+    constexpr qint64 kMaxBytes = qint64(4) << 30;
+    const QList<Artifact>& artifacts = m_session->manifest().artifacts;
+    const Artifact& chosen = artifacts[artifactIndex];
+    if (!chosen.rank)
+        return {};
+    // Ranks in folders of their own (rank_0/, rank_1/) are runs of their own: compare the runs without
+    // their rank folders.
+    const QString chosenJob = runWithoutRankFolders(chosen.run);
+    // One trace per rank: the one asked for, else the newest of that rank.
+    QMap<int, int> byRank;
+    for (int i = 0; i < artifacts.size(); ++i) {
+        const Artifact& a = artifacts[i];
+        if (a.kind != ArtifactKind::ChromeTrace || !a.rank || runWithoutRankFolders(a.run) != chosenJob)
+            continue;
+        auto it = byRank.find(*a.rank);
+        if (it == byRank.end())
+            byRank.insert(*a.rank, i);
+        else if (it.value() != artifactIndex && (i == artifactIndex || a.modified > artifacts[it.value()].modified))
+            it.value() = i;
+    }
+    if (byRank.size() < 2 || byRank.size() > kMaxRanks)
+        return {};
+    qint64 bytes = 0;
+    for (int index : byRank)
+        bytes += artifacts[index].size;
+    if (bytes > kMaxBytes)
+        return {};
+    return byRank.values();
+}
+
+void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store)
+{
+    m_timelinePanel->setStore(store);
+    m_operatorsPanel->setStore(store);
+    m_stepsPanel->setStore(store);
+    connect(m_graphPanel, &graphview::GraphPanel::profileChanged, m_nodeDetails,
+            &graphview::NodeDetailsWidget::setProfile, Qt::UniqueConnection);
+    m_graphPanel->setProfile(store);
+    showTraceMemory(artifactIndices, store);
+    showTraceOverview(store);
+    if (!store || !m_session || artifactIndices.isEmpty())
+        return;
+    const Artifact& first = m_session->manifest().artifacts[artifactIndices.front()];
+    if (artifactIndices.size() > 1) {
+        QString job = runWithoutRankFolders(first.run);
+        if (job.isEmpty())
+            job = QFileInfo(m_session->manifest().root).fileName();
+        m_timelineDock->setWindowTitle(
+            tr("Timeline — %1 (%n rank(s))", nullptr, int(artifactIndices.size())).arg(QDir::toNativeSeparators(job)));
+    } else {
+        m_timelineDock->setWindowTitle(tr("Timeline — %1").arg(QFileInfo(first.relativePath).fileName()));
+    }
+    if (m_scalars->tags().isEmpty())
+        raiseDock(m_timelineDock);
+}
+
+void MainWindow::showProfiler(const QString& run, std::shared_ptr<const ProfilerBundle> bundle)
+{
+    // One run's profiler output at a time: the first one read, or the run of the trace in view.
+    if (m_profiler && m_profilerRun != run)
+        return;
+    m_profilerRun = run;
+    m_profiler = bundle;
+    m_overviewPanel->setProfilerData(bundle->ranks);
+    m_pipelinePanel->setPipelines(bundle->pipelines);
+    if (bundle->cluster)
+        m_clusterPanel->setCluster(bundle->cluster);
+    if (m_scalars->tags().isEmpty() && m_currentTraces.isEmpty())
+        raiseDock(m_overviewDock);
+}
+
+void MainWindow::showTraceOverview(std::shared_ptr<const trace::TraceStore> store)
+{
+    const int generation = ++m_breakdownGeneration;
+    m_overviewPanel->setTraceBreakdown(nullptr);
+    if (!store)
+        return;
+    // A multi-rank trace makes a cluster of its own unless the profiler output already gave one.
+    if (store->sources().size() > 1 && !(m_profiler && m_profiler->cluster))
+        m_clusterPanel->setStore(store);
+    m_breakdownWatcher.setProperty("generation", generation);
+    m_breakdownWatcher.setFuture(QtConcurrent::run([store]() -> std::shared_ptr<const trace::StepBreakdown> {
+        return std::make_shared<const trace::StepBreakdown>(trace::computeStepBreakdown(*store));
+    }));
+}
+
+void MainWindow::showRank(int rank)
+{
+    // MindSpore ranks open in the Overview; ranks of a trace collapse every other rank in the timeline.
+    const trace::TraceStore* store = m_timelinePanel->store();
+    bool inTrace = false;
+    if (store) {
+        for (const trace::Process& process : store->processes())
+            inTrace = inTrace || process.rank == rank;
+    }
+    if (inTrace) {
+        for (std::size_t p = 0; p < store->processes().size(); ++p)
+            m_timelinePanel->view()->setProcessCollapsed(int(p), store->processes()[p].rank != rank);
+        raiseDock(m_timelineDock);
+        return;
+    }
+    if (m_profiler && m_profiler->ranks) {
+        const auto& ranks = m_profiler->ranks->ranks;
+        for (std::size_t i = 0; i < ranks.size(); ++i) {
+            if (ranks[i].rank == rank) {
+                m_overviewPanel->setRankIndex(int(i));
+                m_pipelinePanel->setCurrentRank(rank);
+                raiseDock(m_overviewDock);
+                return;
+            }
+        }
+    }
+    statusBar()->showMessage(tr("Rank %1 has no timeline or profiler data open.").arg(rank), 8000);
+}
+
+void MainWindow::clearProfiler()
+{
+    ++m_breakdownGeneration;
+    m_profiler.reset();
+    m_profilerRun.clear();
+    m_overviewPanel->setProfilerData(nullptr);
+    m_overviewPanel->setTraceBreakdown(nullptr);
+    m_pipelinePanel->setPipelines({});
+    m_clusterPanel->setCluster(nullptr);
 }
 
 void MainWindow::clearMemory()

@@ -1,5 +1,6 @@
 #include "core/report.h"
 
+#include "cluster/clusterreport.h"
 #include "core/profilerbundle.h"
 #include "profiler/profilerrunreader.h"
 
@@ -148,42 +149,6 @@ QString memoryText(const MemoryDeviceSummary& m)
     return line + QLatin1Char('\n');
 }
 
-QJsonValue number(double value)
-{
-    return std::isfinite(value) ? QJsonValue(value) : QJsonValue();
-}
-
-QJsonObject clusterJson(const cluster::Cluster& c)
-{
-    QJsonArray ranks;
-    for (const cluster::RankFigures& r : c.ranks) {
-        QJsonObject o;
-        o.insert(QStringLiteral("rank"), r.rank);
-        o.insert(QStringLiteral("stage"), r.stage >= 0 ? QJsonValue(r.stage) : QJsonValue());
-        o.insert(QStringLiteral("step_time_ms"), number(r.stepTime));
-        o.insert(QStringLiteral("step_interval_ms"), number(r.stepInterval));
-        o.insert(QStringLiteral("computation_ms"), number(r.computation));
-        o.insert(QStringLiteral("communication_ms"), number(r.communication));
-        o.insert(QStringLiteral("gflops"), number(r.flops));
-        o.insert(QStringLiteral("slow"), r.slow);
-        ranks.append(o);
-    }
-    QJsonObject o;
-    o.insert(QStringLiteral("ranks"), ranks);
-    o.insert(QStringLiteral("slowest_rank"),
-             c.slowestRank >= 0 ? QJsonValue(c.ranks[std::size_t(c.slowestRank)].rank) : QJsonValue());
-    if (c.worstLink >= 0) {
-        const cluster::ClusterLink& l = c.links[std::size_t(c.worstLink)];
-        o.insert(QStringLiteral("worst_link"),
-                 QJsonObject { { QStringLiteral("src"), l.src },
-                               { QStringLiteral("dst"), l.dst },
-                               { QStringLiteral("type"), l.type },
-                               { QStringLiteral("bandwidth_gbps"), number(l.bandwidth) },
-                               { QStringLiteral("slow"), l.slow } });
-    }
-    return o;
-}
-
 QJsonObject profilerJson(const ProfilerBundle& bundle)
 {
     QJsonObject o;
@@ -207,7 +172,7 @@ QJsonObject profilerJson(const ProfilerBundle& bundle)
     }
     o.insert(QStringLiteral("pipelines"), pipelines);
     if (bundle.cluster)
-        o.insert(QStringLiteral("cluster"), clusterJson(*bundle.cluster));
+        o.insert(QStringLiteral("cluster"), cluster::clusterReport(*bundle.cluster));
     return o;
 }
 
@@ -244,15 +209,9 @@ QString profilerText(const ProfilerBundle& bundle)
                          .arg(p->rank))
             + QLatin1Char('\n');
     }
-    if (bundle.cluster && bundle.cluster->slowestRank >= 0) {
-        const cluster::RankFigures& slowest = bundle.cluster->ranks[std::size_t(bundle.cluster->slowestRank)];
-        out += QCoreApplication::translate("runlens::Report", "  cluster: %n rank(s), slowest rank %1%2", nullptr,
-                                           int(bundle.cluster->ranks.size()))
-                   .arg(slowest.rank)
-                   .arg(slowest.slow
-                            ? QCoreApplication::translate("runlens::Report", " (over 20% slower than the mean)")
-                            : QString())
-            + QLatin1Char('\n');
+    if (bundle.cluster) {
+        for (const QString& line : cluster::clusterReportLines(*bundle.cluster))
+            out += QStringLiteral("  ") + line + QLatin1Char('\n');
     }
     return out;
 }
