@@ -482,9 +482,9 @@ MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::func
         d.severity = Severity::Warning;
         d.file = store.sources()[s].path;
         d.offset = qint64(firstBadOffset[s]);
-        d.message
-            = QCoreApplication::translate("runlens::memory", "%n memory event(s) without readable args were skipped",
-                                          nullptr, int(std::min<std::uint64_t>(badArgs[s], INT_MAX)));
+        const int skipped = int(std::min(badArgs[s], std::uint64_t(INT_MAX)));
+        d.message = QCoreApplication::translate(
+            "runlens::memory", "%n memory event(s) without readable args were skipped", nullptr, skipped);
         result.diagnostics.append(d);
     }
 
