@@ -79,6 +79,10 @@
         <source>Other file</source>
         <translation>其他文件</translation>
     </message>
+    <message>
+        <source>CUDA memory snapshot</source>
+        <translation>CUDA 内存快照</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChartExportMenu</name>
@@ -277,6 +281,332 @@
     </message>
 </context>
 <context>
+    <name>runlens::ClusterPanel</name>
+    <message>
+        <source>Group by stage</source>
+        <translation>按阶段分组</translation>
+    </message>
+    <message>
+        <source>Show the ranks under their pipeline stage, with the stage&apos;s means</source>
+        <translation>将各卡显示在其所属的流水线阶段下，并显示该阶段的平均值</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Time per step (ms)</source>
+        <translation>每步时间（ms）</translation>
+    </message>
+    <message>
+        <source>Per-rank breakdown</source>
+        <translation>各卡时间分解</translation>
+    </message>
+    <message>
+        <source>Time per step by rank</source>
+        <translation>各卡每步时间</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Double-click to open this rank</source>
+        <translation>双击以打开此卡</translation>
+    </message>
+    <message>
+        <source>Link type:</source>
+        <translation>链路类型：</translation>
+    </message>
+    <message>
+        <source>The link type whose bandwidth the matrix shows</source>
+        <translation>矩阵中显示带宽的链路类型</translation>
+    </message>
+    <message>
+        <source>No link information (hccl_raw files) in this cluster</source>
+        <translation>此集群中没有链路信息（hccl_raw 文件）</translation>
+    </message>
+    <message>
+        <source>Destination rank</source>
+        <translation>目标卡</translation>
+    </message>
+    <message>
+        <source>Source rank</source>
+        <translation>源卡</translation>
+    </message>
+    <message>
+        <source>Bandwidth (GB/s)</source>
+        <translation>带宽（GB/s）</translation>
+    </message>
+    <message>
+        <source>Link bandwidth</source>
+        <translation>链路带宽</translation>
+    </message>
+    <message>
+        <source>%1 link bandwidth (GB/s)</source>
+        <translation>%1 链路带宽（GB/s）</translation>
+    </message>
+    <message>
+        <source>%1 → %2 (%3)
+Bandwidth %4 GB/s
+Size %5 MB
+Time %6</source>
+        <translation>%1 → %2（%3）
+带宽 %4 GB/s
+大小 %5 MB
+时间 %6</translation>
+    </message>
+    <message>
+        <source>%1 against the %2 mean</source>
+        <translation>相对 %2 平均值 %1</translation>
+    </message>
+    <message>
+        <source>Slow link</source>
+        <translation>慢链路</translation>
+    </message>
+    <message>
+        <source>No cluster to show. Open a run whose profiler folder holds several ranks&apos; files (step_trace_raw, hccl_raw, ascend_cluster_analyse), or the traces of several ranks together.</source>
+        <translation>没有可显示的集群。请打开其性能分析文件夹中包含多张卡文件（step_trace_raw、hccl_raw、ascend_cluster_analyse）的运行，或同时打开多张卡的跟踪。</translation>
+    </message>
+    <message>
+        <source>Analysing the ranks…</source>
+        <translation>正在分析各卡…</translation>
+    </message>
+    <message>
+        <source>No cluster</source>
+        <translation>没有集群</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 张卡</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks</source>
+        <translation>%1 / %2 张卡</translation>
+    </message>
+    <message>
+        <source>step interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>迭代步时间</translation>
+    </message>
+    <message>
+        <source>slowest rank %1: %2 %3 (%4 against the mean)</source>
+        <translation>最慢的卡 %1：%2 %3（相对平均值 %4）</translation>
+    </message>
+    <message>
+        <source>slowest rank %1 (within %2 % of the mean)</source>
+        <translation>最慢的卡 %1（与平均值相差不超过 %2 %）</translation>
+    </message>
+    <message>
+        <source>worst link %1 → %2 %3: %4 GB/s (%5)</source>
+        <translation>最差链路 %1 → %2 %3：%4 GB/s（%5）</translation>
+    </message>
+    <message>
+        <source>straggler: rank %1 in %2 of %3 steps</source>
+        <translation>慢卡：卡 %1 在 %3 步中的 %2 步落后</translation>
+    </message>
+    <message>
+        <source>Step interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Receive</source>
+        <translation>接收</translation>
+    </message>
+    <message>
+        <source>Tail</source>
+        <translation>拖尾</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>%1 link bandwidth</source>
+        <translation>%1 链路带宽</translation>
+    </message>
+    <message>
+        <source>Open rank %1</source>
+        <translation>打开卡 %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::ClusterRankModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>The slowest rank</source>
+        <translation>最慢的卡</translation>
+    </message>
+    <message>
+        <source>More than %1 % above the cluster mean</source>
+        <translation>比集群平均值高 %1 % 以上</translation>
+    </message>
+    <message>
+        <source>FLOPS more than %1 % below the cluster mean</source>
+        <translation>FLOPS 比集群平均值低 %1 % 以上</translation>
+    </message>
+    <message numerus="yes">
+        <source>Started the last collective latest in %n step(s)</source>
+        <translation>
+            <numerusform>在 %n 步中最晚开始最后一次集合通信</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Device time: compute %1, non-compute %2, idle %3</source>
+        <translation>设备时间：计算 %1，非计算 %2，空闲 %3</translation>
+    </message>
+    <message>
+        <source>Double-click to open this rank</source>
+        <translation>双击以打开此卡</translation>
+    </message>
+    <message>
+        <source>%1%2 %</source>
+        <translation>%1%2 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stage %1 (%n rank(s))</source>
+        <translation>
+            <numerusform>阶段 %1（%n 张卡）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Gap before the step&apos;s first operator (waiting for data)</source>
+        <translation>迭代步第一个算子之前的间隙（等待数据）</translation>
+    </message>
+    <message>
+        <source>Communication not hidden under computation</source>
+        <translation>未被计算掩盖的通信</translation>
+    </message>
+    <message>
+        <source>Communication hidden under computation</source>
+        <translation>被计算掩盖的通信</translation>
+    </message>
+    <message>
+        <source>Receive operators between pipeline stages</source>
+        <translation>流水线阶段之间的接收算子</translation>
+    </message>
+    <message>
+        <source>From the last backward operator to the end of the step</source>
+        <translation>从最后一个反向算子到迭代步结束</translation>
+    </message>
+    <message>
+        <source>Communication kernels&apos; time as a share of the step</source>
+        <translation>通信内核时间占迭代步的比例</translation>
+    </message>
+    <message>
+        <source>Share of communication time overlapped by computation kernels</source>
+        <translation>被计算内核重叠的通信时间占比</translation>
+    </message>
+    <message>
+        <source>The slow-rank figure against the cluster mean; more than +%1 % is flagged</source>
+        <translation>慢卡指标相对集群平均值的偏差；超过 +%1 % 时标记</translation>
+    </message>
+    <message>
+        <source>Steps in which this rank started the last collective latest</source>
+        <translation>此卡最晚开始最后一次集合通信的步数</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>迭代步时间</translation>
+    </message>
+    <message>
+        <source>Step interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>Receive</source>
+        <translation>接收</translation>
+    </message>
+    <message>
+        <source>Tail</source>
+        <translation>拖尾</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Comm. share</source>
+        <translation>通信占比</translation>
+    </message>
+    <message>
+        <source>Comm. overlap</source>
+        <translation>通信重叠</translation>
+    </message>
+    <message>
+        <source>GFLOPS</source>
+        <translation>GFLOPS</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>内存峰值</translation>
+    </message>
+    <message>
+        <source>Off mean</source>
+        <translation>偏离平均值</translation>
+    </message>
+    <message>
+        <source>Straggler steps</source>
+        <translation>慢卡步数</translation>
+    </message>
+</context>
+<context>
     <name>runlens::ColorMap</name>
     <message>
         <source>Grey</source>
@@ -289,6 +619,191 @@
     <message>
         <source>Viridis</source>
         <translation>Viridis</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::DataPipelinePanel</name>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>I/O wait</source>
+        <translation>I/O 等待</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>The rank whose data pipeline is shown</source>
+        <translation>显示其数据处理流水线的卡</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>流水线</translation>
+    </message>
+    <message>
+        <source>Host and device queues</source>
+        <translation>主机与设备队列</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Queue size (batches)</source>
+        <translation>队列大小（批）</translation>
+    </message>
+    <message>
+        <source>CPU utilisation</source>
+        <translation>CPU 利用率</translation>
+    </message>
+    <message>
+        <source>Whole machine</source>
+        <translation>整机</translation>
+    </message>
+    <message>
+        <source>Training process</source>
+        <translation>训练进程</translation>
+    </message>
+    <message>
+        <source>Per pipeline op</source>
+        <translation>按流水线算子</translation>
+    </message>
+    <message>
+        <source>CPU (%)</source>
+        <translation>CPU（%）</translation>
+    </message>
+    <message>
+        <source>Queue chart</source>
+        <translation>队列图表</translation>
+    </message>
+    <message>
+        <source>CPU chart</source>
+        <translation>CPU 图表</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Rank ?</source>
+        <translation>卡 ?</translation>
+    </message>
+    <message>
+        <source>The data pipeline files of this rank hold no data.</source>
+        <translation>此卡的数据处理流水线文件中没有数据。</translation>
+    </message>
+    <message>
+        <source>No data pipeline profile. Profile a MindSpore run with the Profiler&apos;s data processing analysis on (data_process=True) and open its profiler folder.</source>
+        <translation>没有数据处理流水线的性能数据。请在开启 Profiler 数据处理分析（data_process=True）的情况下对 MindSpore 运行进行性能分析，然后打开其性能分析文件夹。</translation>
+    </message>
+    <message>
+        <source>Rank %1: no data</source>
+        <translation>卡 %1：没有数据</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s)</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>host queue empty in %1 of steps</source>
+        <translation>主机队列在 %1 的迭代步中为空</translation>
+    </message>
+    <message>
+        <source>CPU busy %1</source>
+        <translation>CPU 繁忙 %1</translation>
+    </message>
+    <message>
+        <source>bottleneck %1</source>
+        <translation>瓶颈 %1</translation>
+    </message>
+    <message>
+        <source>Possible bottleneck: %1</source>
+        <translation>可能的瓶颈：%1</translation>
+    </message>
+    <message>
+        <source>Every queue inside the pipeline is at least 80% full: the pipeline keeps up.</source>
+        <translation>流水线中每个队列都至少 80% 满：流水线跟得上。</translation>
+    </message>
+    <message>
+        <source>The pipeline files have no queue samples, so bottlenecks cannot be judged.</source>
+        <translation>流水线文件中没有队列采样，因此无法判断瓶颈。</translation>
+    </message>
+    <message>
+        <source>The machine&apos;s CPUs were %1 busy on average (more than %2%), which may slow data processing.</source>
+        <translation>机器的 CPU 平均繁忙 %1（超过 %2%），可能会拖慢数据处理。</translation>
+    </message>
+    <message>
+        <source>MindSpore suggests: %1</source>
+        <translation>MindSpore 建议：%1</translation>
+    </message>
+    <message>
+        <source>Iterator queue size</source>
+        <translation>迭代器队列大小</translation>
+    </message>
+    <message>
+        <source>Host queue size</source>
+        <translation>主机队列大小</translation>
+    </message>
+    <message>
+        <source>Host queue capacity</source>
+        <translation>主机队列容量</translation>
+    </message>
+    <message>
+        <source>Empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>Full</source>
+        <translation>满</translation>
+    </message>
+    <message numerus="yes">
+        <source>host: empty %1, full %2 of %n step(s)</source>
+        <translation>
+            <numerusform>主机：%n 步中空 %1，满 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Device queue size</source>
+        <translation>设备队列大小</translation>
+    </message>
+    <message>
+        <source>device: empty in %1 of %2 GetNext</source>
+        <translation>设备：%2 次 GetNext 中有 %1 次为空</translation>
+    </message>
+    <message>
+        <source>Time (s)</source>
+        <translation>时间（s）</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>采样</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n processor(s)</source>
+        <translation>
+            <numerusform>%n 个处理器</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>op %1</source>
+        <translation>算子 %1</translation>
     </message>
 </context>
 <context>
@@ -673,6 +1188,251 @@
         <source>The new limits apply when the run folder is read again (File &gt; Reload).</source>
         <translation>新的上限在重新读取运行文件夹时生效（文件 &gt; 重新加载）。</translation>
     </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Data Pipeline</source>
+        <translation>数据处理流水线</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Rank %1 has no timeline or profiler data open.</source>
+        <translation>卡 %1 没有打开的时间线或性能分析数据。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::MemoryChart</name>
+    <message>
+        <source>relative (unknown baseline)</source>
+        <translation>相对值（基线未知）</translation>
+    </message>
+    <message>
+        <source>Node (execution order)</source>
+        <translation>节点（执行顺序）</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间（ms）</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>预留</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>活跃</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>Node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::MemoryLifetimeView</name>
+    <message>
+        <source>All tensors</source>
+        <translation>所有张量</translation>
+    </message>
+    <message>
+        <source>Alive at node</source>
+        <translation>在节点处存活</translation>
+    </message>
+    <message>
+        <source>Node (execution order)</source>
+        <translation>节点（执行顺序）</translation>
+    </message>
+    <message>
+        <source>No tensor lifetimes in this memory profile</source>
+        <translation>此内存性能数据中没有张量生命周期</translation>
+    </message>
+    <message>
+        <source>%1 tensors, the %2 largest shown</source>
+        <translation>%1 个张量，显示最大的 %2 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Size: %1</source>
+        <translation>大小：%1</translation>
+    </message>
+    <message>
+        <source>Shape: %1</source>
+        <translation>形状：%1</translation>
+    </message>
+    <message>
+        <source>Data type: %1</source>
+        <translation>数据类型：%1</translation>
+    </message>
+    <message>
+        <source>Type: %1</source>
+        <translation>类型：%1</translation>
+    </message>
+    <message>
+        <source>Format: %1</source>
+        <translation>格式：%1</translation>
+    </message>
+    <message>
+        <source>Alive: nodes %1 to %2</source>
+        <translation>存活：节点 %1 到 %2</translation>
+    </message>
+    <message>
+        <source>Created by: %1</source>
+        <translation>创建者：%1</translation>
+    </message>
+    <message>
+        <source>Tensor lifetimes</source>
+        <translation>张量生命周期</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::MemoryPanel</name>
+    <message>
+        <source>The device whose memory is shown</source>
+        <translation>显示其内存的设备</translation>
+    </message>
+    <message>
+        <source>Go to peak</source>
+        <translation>转到峰值</translation>
+    </message>
+    <message>
+        <source>Show the moment of the peak and the operator running then in the timeline</source>
+        <translation>在时间线中显示峰值时刻及当时运行的算子</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>Tensor lifetimes</source>
+        <translation>张量生命周期</translation>
+    </message>
+    <message>
+        <source>Include children</source>
+        <translation>包含子算子</translation>
+    </message>
+    <message>
+        <source>Count the allocations of the ops an op calls as its own</source>
+        <translation>将算子所调用算子的分配计为其自身的分配</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Memory: %1</source>
+        <translation>内存：%1</translation>
+    </message>
+    <message>
+        <source>No memory data. Open a PyTorch profiler trace recorded with profile_memory=True, a memory timeline (export_memory_timeline, *.raw.json.gz), or MindSpore memory files (memory_usage_*.json, memory_record.csv, operator_memory_*.csv).</source>
+        <translation>没有内存数据。请打开使用 profile_memory=True 录制的 PyTorch 性能跟踪、内存时间线（export_memory_timeline，*.raw.json.gz）或 MindSpore 内存文件（memory_usage_*.json、memory_record.csv、operator_memory_*.csv）。</translation>
+    </message>
+    <message>
+        <source>All graphs</source>
+        <translation>所有计算图</translation>
+    </message>
+    <message>
+        <source>All devices over time</source>
+        <translation>所有设备随时间变化</translation>
+    </message>
+    <message>
+        <source>All devices</source>
+        <translation>所有设备</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Peak %1 at %2</source>
+        <translation>峰值 %1，位于 %2</translation>
+    </message>
+    <message>
+        <source>(in %1)</source>
+        <translation>（在 %1 中）</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>capacity %1</source>
+        <translation>容量 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n out-of-memory report(s)</source>
+        <translation>
+            <numerusform>%n 条内存不足报告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>relative (unknown baseline)</source>
+        <translation>相对值（基线未知）</translation>
+    </message>
+    <message>
+        <source>Allocations in the selected range</source>
+        <translation>所选范围内的分配</translation>
+    </message>
+    <message>
+        <source>Allocations of the whole trace</source>
+        <translation>整个跟踪的分配</translation>
+    </message>
+    <message>
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <source>Clear selection</source>
+        <translation>清除选择</translation>
+    </message>
 </context>
 <context>
     <name>runlens::OperatorsPanel</name>
@@ -750,6 +1510,212 @@
     </message>
 </context>
 <context>
+    <name>runlens::OverviewPanel</name>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>微秒</translation>
+    </message>
+    <message>
+        <source>The rank (device) shown</source>
+        <translation>显示的卡（设备）</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>No profiler data. Open a run folder with a MindSpore profiler folder (profiler/ or *_ascend_ms/ASCEND_PROFILER_OUTPUT) or a PyTorch profiler trace to see its steps and top operators here.</source>
+        <translation>没有性能分析数据。请打开包含 MindSpore 性能分析文件夹（profiler/ 或 *_ascend_ms/ASCEND_PROFILER_OUTPUT）的运行文件夹或 PyTorch 性能跟踪，以在此查看其迭代步和耗时最多的算子。</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Step time breakdown</source>
+        <translation>迭代步时间分解</translation>
+    </message>
+    <message>
+        <source>Top operator types</source>
+        <translation>耗时最多的算子类型</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Trace %1</source>
+        <translation>跟踪 %1</translation>
+    </message>
+    <message>
+        <source>Time (%1)</source>
+        <translation>时间（%1）</translation>
+    </message>
+    <message>
+        <source>Avg</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Total time (%1)</source>
+        <translation>总时间（%1）</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>总时间</translation>
+    </message>
+    <message>
+        <source>MindSpore %1</source>
+        <translation>MindSpore %1</translation>
+    </message>
+    <message>
+        <source>CANN %1</source>
+        <translation>CANN %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 张卡</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>PyTorch profiler trace</source>
+        <translation>PyTorch 性能跟踪</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s), average %1</source>
+        <translation>
+            <numerusform>%n 步，平均 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3 %)</source>
+        <translation>%1 %2（%3 %）</translation>
+    </message>
+    <message>
+        <source>operators %1</source>
+        <translation>算子 %1</translation>
+    </message>
+    <message>
+        <source>Time (µs)</source>
+        <translation>时间（µs）</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Total time (µs)</source>
+        <translation>总时间（µs）</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message numerus="yes">
+        <source>Average of %n step(s)</source>
+        <translation>
+            <numerusform>%n 步的平均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 in %3 call(s), %4 per call, %5 % of the operator time</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2，共 %3 次调用，每次 %4，占算子时间的 %5 %</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::PipelineGraphView</name>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>op %1</source>
+        <translation>算子 %1</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>工作线程</translation>
+    </message>
+    <message>
+        <source>Output queue usage</source>
+        <translation>输出队列使用率</translation>
+    </message>
+    <message>
+        <source>Average queue size</source>
+        <translation>平均队列大小</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Queue empty</source>
+        <translation>队列为空</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>CPU (user + sys)</source>
+        <translation>CPU（用户 + 系统）</translation>
+    </message>
+    <message>
+        <source>Possible bottleneck</source>
+        <translation>可能的瓶颈</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s)</source>
+        <translation>
+            <numerusform>%n 个工作线程</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>workers n/a</source>
+        <translation>工作线程数不适用</translation>
+    </message>
+    <message>
+        <source>queue %1</source>
+        <translation>队列 %1</translation>
+    </message>
+    <message>
+        <source>Iterator</source>
+        <translation>迭代器</translation>
+    </message>
+    <message>
+        <source>Device queue</source>
+        <translation>设备队列</translation>
+    </message>
+    <message>
+        <source>empty %1</source>
+        <translation>空 %1</translation>
+    </message>
+</context>
+<context>
     <name>runlens::Report</name>
     <message>
         <source>Run folder: %1</source>
@@ -818,6 +1784,70 @@
     <message>
         <source>  hparams session: %1</source>
         <translation>  超参数会话：%1</translation>
+    </message>
+    <message>
+        <source>  memory %1: peak %2 MiB</source>
+        <translation>  内存 %1：峰值 %2 MiB</translation>
+    </message>
+    <message>
+        <source>  memory %1: peak %2 MiB at %3 ms</source>
+        <translation>  内存 %1：峰值 %2 MiB，位于 %3 ms</translation>
+    </message>
+    <message>
+        <source>  memory %1: peak %2 MiB at node %3</source>
+        <translation>  内存 %1：峰值 %2 MiB，位于节点 %3</translation>
+    </message>
+    <message>
+        <source>, in %1</source>
+        <translation>，在 %1 中</translation>
+    </message>
+    <message>
+        <source>, step %1</source>
+        <translation>，第 %1 步</translation>
+    </message>
+    <message>
+        <source>, capacity %1 MiB</source>
+        <translation>，容量 %1 MiB</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n out-of-memory event(s)</source>
+        <translation>
+            <numerusform>，%n 次内存不足事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (relative to an unknown baseline)</source>
+        <translation>（相对于未知基线）</translation>
+    </message>
+    <message numerus="yes">
+        <source>  profiler rank %1 (%2): %n step(s)</source>
+        <translation>
+            <numerusform>  性能分析卡 %1（%2）：%n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, average step %1 ms</source>
+        <translation>，平均迭代步 %1 ms</translation>
+    </message>
+    <message>
+        <source>, top operator type %1 (%2%)</source>
+        <translation>，耗时最多的算子类型 %1（%2%）</translation>
+    </message>
+    <message numerus="yes">
+        <source>  data pipeline rank %1: %n op(s), bottleneck %2</source>
+        <translation>
+            <numerusform>  数据处理流水线卡 %1：%n 个算子，瓶颈 %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>  data pipeline rank %1: %n op(s), no bottleneck</source>
+        <translation>
+            <numerusform>  数据处理流水线卡 %1：%n 个算子，无瓶颈</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>  metadata %1: %2</source>
+        <translation>  元数据 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -1830,6 +2860,33 @@
     <message>
         <source>runlens export: unknown chart kind &apos;%1&apos; (known: scalars, distributions, graph)</source>
         <translation>runlens export：未知的图表类型“%1”（已知：scalars、distributions、graph）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::cluster</name>
+    <message>
+        <source>Device %1</source>
+        <translation>设备 %1</translation>
+    </message>
+    <message>
+        <source>cluster: %1 rank(s) of %2%3</source>
+        <translation>集群：%2 张卡中的 %1 张%3</translation>
+    </message>
+    <message>
+        <source>  slowest rank %1: %2 ms (%3 % against the mean)%4</source>
+        <translation>  最慢的卡 %1：%2 ms（相对平均值 %3 %）%4</translation>
+    </message>
+    <message>
+        <source>, flagged</source>
+        <translation>，已标记</translation>
+    </message>
+    <message>
+        <source>  worst link %1-&gt;%2 %3: %4 GB/s (%5 % against the mean)%6</source>
+        <translation>  最差链路 %1-&gt;%2 %3：%4 GB/s（相对平均值 %5 %）%6</translation>
+    </message>
+    <message>
+        <source>  rank %1: step %2 ms, interval %3 ms, computation %4 ms, communication %5 ms, idle %6 ms</source>
+        <translation>  卡 %1：迭代步 %2 ms，间隙 %3 ms，计算 %4 ms，通信 %5 ms，空闲 %6 ms</translation>
     </message>
 </context>
 <context>
@@ -2882,6 +3939,534 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     </message>
 </context>
 <context>
+    <name>runlens::memory</name>
+    <message>
+        <source>cannot open the file: %1</source>
+        <translation>无法打开文件：%1</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>not a MindSpore memory file name (memory_usage_summary_N.json, memory_usage_details_N.json, cpu_ms_memory_record_N.txt, memory_record.csv, operator_memory[_N].csv)</source>
+        <translation>不是 MindSpore 内存文件名（memory_usage_summary_N.json、memory_usage_details_N.json、cpu_ms_memory_record_N.txt、memory_record.csv、operator_memory[_N].csv）</translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, more than the %2 bytes a memory file of this kind can sensibly hold; not read</source>
+        <translation>文件大小为 %1 字节，超过了此类内存文件合理范围内的 %2 字节；未读取</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memory event(s) without readable args were skipped</source>
+        <translation>
+            <numerusform>跳过了 %n 个参数无法读取的内存事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Temporary</source>
+        <translation>临时</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>Gradient</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Autograd detail</source>
+        <translation>Autograd 细节</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::memory::MemoryOpTableModel</name>
+    <message>
+        <source>%L1 bytes</source>
+        <translation>%L1 字节</translation>
+    </message>
+    <message>
+        <source>Calls with at least one allocation or free inside</source>
+        <translation>内部至少有一次分配或释放的调用</translation>
+    </message>
+    <message>
+        <source>Allocated minus freed bytes, including the operators called inside</source>
+        <translation>分配减去释放的字节数，包括内部调用的算子</translation>
+    </message>
+    <message>
+        <source>Allocated minus freed bytes by this operator itself</source>
+        <translation>此算子自身分配减去释放的字节数</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Size increase</source>
+        <translation>大小增量</translation>
+    </message>
+    <message>
+        <source>Self size increase</source>
+        <translation>自身大小增量</translation>
+    </message>
+    <message>
+        <source>Allocations</source>
+        <translation>分配次数</translation>
+    </message>
+    <message>
+        <source>Self allocations</source>
+        <translation>自身分配次数</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Self allocated</source>
+        <translation>自身已分配</translation>
+    </message>
+    <message>
+        <source>Frees</source>
+        <translation>释放次数</translation>
+    </message>
+    <message>
+        <source>Self frees</source>
+        <translation>自身释放次数</translation>
+    </message>
+    <message>
+        <source>Freed</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>Self freed</source>
+        <translation>自身已释放</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::memory::PickleDecoder</name>
+    <message>
+        <source>the value it adds to is not a %1</source>
+        <translation>所添加到的值不是 %1</translation>
+    </message>
+    <message>
+        <source>a key without a value</source>
+        <translation>键没有对应的值</translation>
+    </message>
+    <message>
+        <source>pickle opcode %1 at offset %2 refers to the Python object %3; refused: RunLens reads only plain data from pickles and never imports or runs code from a file</source>
+        <translation>偏移 %2 处的 pickle 操作码 %1 引用了 Python 对象 %3；已拒绝：RunLens 只从 pickle 中读取纯数据，绝不导入或运行文件中的代码</translation>
+    </message>
+    <message>
+        <source>pickle opcode %1 at offset %2 would import, call or build Python objects; refused: RunLens reads only plain data from pickles and never imports or runs code from a file</source>
+        <translation>偏移 %2 处的 pickle 操作码 %1 会导入、调用或构建 Python 对象；已拒绝：RunLens 只从 pickle 中读取纯数据，绝不导入或运行文件中的代码</translation>
+    </message>
+    <message>
+        <source>the pickle ends inside the opcode at offset %1 (0x%2); the file is truncated</source>
+        <translation>pickle 在偏移 %1 处的操作码（0x%2）内部结束；文件被截断</translation>
+    </message>
+    <message>
+        <source>malformed pickle at offset %1 (opcode 0x%2): %3</source>
+        <translation>偏移 %1 处的 pickle 格式错误（操作码 0x%2）：%3</translation>
+    </message>
+    <message>
+        <source>a string of %1 bytes is over the limit of %2</source>
+        <translation>长度为 %1 字节的字符串超过了 %2 的上限</translation>
+    </message>
+    <message>
+        <source>memo store with an empty stack</source>
+        <translation>栈为空时存储 memo</translation>
+    </message>
+    <message>
+        <source>memo index %1 jumps far beyond the %2 entries stored</source>
+        <translation>memo 索引 %1 远超已存储的 %2 个条目</translation>
+    </message>
+    <message>
+        <source>memo index %1 was never stored</source>
+        <translation>memo 索引 %1 从未被存储</translation>
+    </message>
+    <message>
+        <source>protocol %1 is newer than 5</source>
+        <translation>协议 %1 比 5 更新</translation>
+    </message>
+    <message>
+        <source>STOP with %1 values on the stack</source>
+        <translation>STOP 时栈上有 %1 个值</translation>
+    </message>
+    <message>
+        <source>nesting deeper than %1</source>
+        <translation>嵌套深度超过 %1</translation>
+    </message>
+    <message>
+        <source>POP with an empty stack</source>
+        <translation>栈为空时执行 POP</translation>
+    </message>
+    <message>
+        <source>POP_MARK without a MARK</source>
+        <translation>POP_MARK 没有对应的 MARK</translation>
+    </message>
+    <message>
+        <source>DUP with an empty stack</source>
+        <translation>栈为空时执行 DUP</translation>
+    </message>
+    <message>
+        <source>INT without a decimal line</source>
+        <translation>INT 没有十进制行</translation>
+    </message>
+    <message>
+        <source>negative LONG4 length</source>
+        <translation>LONG4 长度为负</translation>
+    </message>
+    <message>
+        <source>negative BINSTRING length</source>
+        <translation>BINSTRING 长度为负</translation>
+    </message>
+    <message>
+        <source>a tuple of %1 with fewer values on the stack</source>
+        <translation>包含 %1 个值的元组，但栈上的值不足</translation>
+    </message>
+    <message>
+        <source>a container opcode without a MARK</source>
+        <translation>容器操作码没有对应的 MARK</translation>
+    </message>
+    <message>
+        <source>too few values on the stack</source>
+        <translation>栈上的值太少</translation>
+    </message>
+    <message>
+        <source>nothing to add the values to</source>
+        <translation>没有可以添加这些值的对象</translation>
+    </message>
+    <message>
+        <source>a memo opcode without a memo index</source>
+        <translation>memo 操作码没有 memo 索引</translation>
+    </message>
+    <message>
+        <source>pickle opcode %1 (0x%2) at offset %3 belongs to the text protocols 0 and 1, which are not supported; save the data with protocol 2 or later</source>
+        <translation>偏移 %3 处的 pickle 操作码 %1（0x%2）属于不受支持的文本协议 0 和 1；请使用协议 2 或更高版本保存数据</translation>
+    </message>
+    <message>
+        <source>unknown opcode</source>
+        <translation>未知操作码</translation>
+    </message>
+    <message>
+        <source>the file is empty; a pickle was expected</source>
+        <translation>文件为空；应为 pickle</translation>
+    </message>
+    <message>
+        <source>not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)</source>
+        <translation>不是协议 2 或更高版本的 pickle（不以 PROTO 操作码 0x80 开头）</translation>
+    </message>
+    <message>
+        <source>the pickle ends at offset %1 before its STOP opcode; the file is truncated</source>
+        <translation>pickle 在偏移 %1 处、STOP 操作码之前结束；文件被截断</translation>
+    </message>
+    <message>
+        <source>reading was canceled at offset %1</source>
+        <translation>读取在偏移 %1 处被取消</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::memory::Reader</name>
+    <message>
+        <source>not valid JSON: %1</source>
+        <translation>不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>the key &apos;%1&apos; is missing</source>
+        <translation>缺少键“%1”</translation>
+    </message>
+    <message>
+        <source>the key &apos;%1&apos; is not a number</source>
+        <translation>键“%1”不是数字</translation>
+    </message>
+    <message>
+        <source>%1 more rows with problems were skipped</source>
+        <translation>另有 %1 行有问题，已跳过</translation>
+    </message>
+    <message>
+        <source>a memory usage summary must be a JSON object</source>
+        <translation>内存使用摘要必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>memory usage details must be a JSON object of graphs</source>
+        <translation>内存使用详情必须是由计算图组成的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>graph &apos;%1&apos; is not a JSON object; skipped</source>
+        <translation>计算图“%1”不是 JSON 对象；已跳过</translation>
+    </message>
+    <message>
+        <source>graph %1: &apos;nodes&apos; or &apos;lines&apos; is not a list</source>
+        <translation>计算图 %1：“nodes”或“lines”不是列表</translation>
+    </message>
+    <message>
+        <source>the file lists no graphs</source>
+        <translation>文件中没有列出计算图</translation>
+    </message>
+    <message>
+        <source>the file is empty; a header with Timestamp and Total Allocated was expected</source>
+        <translation>文件为空；应有包含 Timestamp 和 Total Allocated 的表头</translation>
+    </message>
+    <message>
+        <source>no &apos;Timestamp&apos; column; the columns are: %1</source>
+        <translation>没有“Timestamp”列；现有列为：%1</translation>
+    </message>
+    <message>
+        <source>column &apos;%1&apos;: unknown time unit &apos;%2&apos;</source>
+        <translation>列“%1”：未知的时间单位“%2”</translation>
+    </message>
+    <message>
+        <source>column &apos;%1&apos;: unknown size unit &apos;%2&apos;; the column is skipped</source>
+        <translation>列“%1”：未知的大小单位“%2”；已跳过该列</translation>
+    </message>
+    <message>
+        <source>none of the columns &apos;Total Allocated&apos;, &apos;Total Reserved&apos;, &apos;Total Active&apos; is there (or none has a known unit); the columns are: %1</source>
+        <translation>“Total Allocated”、“Total Reserved”、“Total Active”列都不存在（或都没有已知单位）；现有列为：%1</translation>
+    </message>
+    <message>
+        <source>no &apos;Total Allocated&apos; column; only the other curves are shown</source>
+        <translation>没有“Total Allocated”列；只显示其他曲线</translation>
+    </message>
+    <message>
+        <source>line %1: column &apos;%2&apos; holds no time; the row is skipped</source>
+        <translation>第 %1 行：列“%2”中没有时间；已跳过该行</translation>
+    </message>
+    <message>
+        <source>line %1: column &apos;%2&apos; holds no number</source>
+        <translation>第 %1 行：列“%2”中没有数字</translation>
+    </message>
+    <message>
+        <source>the file is empty; a header with Name and Size was expected</source>
+        <translation>文件为空；应有包含 Name 和 Size 的表头</translation>
+    </message>
+    <message>
+        <source>no &apos;%1&apos; column; the columns are: %2</source>
+        <translation>没有“%1”列；现有列为：%2</translation>
+    </message>
+    <message>
+        <source>no &apos;%1&apos; column</source>
+        <translation>没有“%1”列</translation>
+    </message>
+    <message>
+        <source>column &apos;%1&apos;: unknown size unit &apos;%2&apos;</source>
+        <translation>列“%1”：未知的大小单位“%2”</translation>
+    </message>
+    <message>
+        <source>line %1: no operator name or no number in column &apos;%2&apos;; the row is skipped</source>
+        <translation>第 %1 行：没有算子名称，或列“%2”中没有数字；已跳过该行</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::memory::SnapshotReader</name>
+    <message>
+        <source>&apos;segments&apos; is not a list; the memory held at snapshot time is unknown</source>
+        <translation>“segments”不是列表；快照时占用的内存未知</translation>
+    </message>
+    <message>
+        <source>%1 entries of &apos;segments&apos; are not dicts and were skipped</source>
+        <translation>“segments”中有 %1 个条目不是字典，已跳过</translation>
+    </message>
+    <message>
+        <source>&apos;device_traces&apos; is not a list; no allocation history was read</source>
+        <translation>“device_traces”不是列表；未读取分配历史</translation>
+    </message>
+    <message>
+        <source>%1 entries of &apos;device_traces&apos; are not dicts and were skipped</source>
+        <translation>“device_traces”中有 %1 个条目不是字典，已跳过</translation>
+    </message>
+    <message>
+        <source>%1 trace entries have an action this version does not know; they were ignored</source>
+        <translation>%1 个跟踪条目的操作是此版本未知的；已忽略</translation>
+    </message>
+    <message>
+        <source>the trace of %1 frees more than its segments account for (the snapshot may be inconsistent); its curves start at zero</source>
+        <translation>%1 的跟踪释放的内存多于其内存段所能解释的（快照可能不一致）；其曲线从零开始</translation>
+    </message>
+    <message>
+        <source>the pickle holds no dict; a CUDA memory snapshot is a dict with &apos;segments&apos; and &apos;device_traces&apos;</source>
+        <translation>pickle 中没有字典；CUDA 内存快照是包含“segments”和“device_traces”的字典</translation>
+    </message>
+    <message>
+        <source>the pickle has neither &apos;segments&apos; nor &apos;device_traces&apos;; it is not a CUDA memory snapshot</source>
+        <translation>pickle 中既没有“segments”也没有“device_traces”；它不是 CUDA 内存快照</translation>
+    </message>
+    <message>
+        <source>the file ends before its allocation history does; the curves show changes from zero, not the memory in use</source>
+        <translation>文件在其分配历史结束之前就已结束；曲线显示的是相对零的变化，而不是占用的内存</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::pipeline</name>
+    <message>
+        <source>Not valid JSON (%1); the file is skipped.</source>
+        <translation>不是有效的 JSON（%1）；已跳过该文件。</translation>
+    </message>
+    <message>
+        <source>Expected a JSON object at the top; the file is skipped.</source>
+        <translation>顶层应为 JSON 对象；已跳过该文件。</translation>
+    </message>
+    <message>
+        <source>The summary has no op_ids list; its ops are not shown.</source>
+        <translation>摘要中没有 op_ids 列表；不显示其算子。</translation>
+    </message>
+    <message>
+        <source>Op id %1 of the summary is not a valid id; that op is skipped.</source>
+        <translation>摘要中的算子 ID %1 不是有效的 ID；已跳过该算子。</translation>
+    </message>
+    <message>
+        <source>No op_id column in the header; this is not a pipeline table.</source>
+        <translation>表头中没有 op_id 列；这不是流水线表。</translation>
+    </message>
+    <message>
+        <source>Not an op id; the row is skipped.</source>
+        <translation>不是算子 ID；已跳过该行。</translation>
+    </message>
+    <message>
+        <source>Not a list of queue sizes; the samples are left out.</source>
+        <translation>不是队列大小列表；已略去这些采样。</translation>
+    </message>
+    <message>
+        <source>Not a list of op ids; the op&apos;s children are left out.</source>
+        <translation>不是算子 ID 列表；已略去该算子的子算子。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more row(s) could not be read.</source>
+        <translation>
+            <numerusform>另有 %n 行无法读取。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The pipeline table has no ops.</source>
+        <translation>流水线表中没有算子。</translation>
+    </message>
+    <message>
+        <source>No op_info list; the pipeline is not shown.</source>
+        <translation>没有 op_info 列表；不显示流水线。</translation>
+    </message>
+    <message>
+        <source>Entry %1 of op_info has no valid op_id; it is skipped.</source>
+        <translation>op_info 的第 %1 项没有有效的 op_id；已跳过。</translation>
+    </message>
+    <message>
+        <source>The pipeline file has no ops.</source>
+        <translation>流水线文件中没有算子。</translation>
+    </message>
+    <message>
+        <source>Expected &quot;type extra step value&quot; numbers; the line is skipped.</source>
+        <translation>应为 &quot;type extra step value&quot; 数字；已跳过该行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more line(s) could not be read.</source>
+        <translation>
+            <numerusform>另有 %n 行无法读取。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The queue file has no records.</source>
+        <translation>队列文件中没有记录。</translation>
+    </message>
+    <message>
+        <source>Expected &quot;GetNext start end queue_size&quot;; the line is skipped.</source>
+        <translation>应为 &quot;GetNext start end queue_size&quot;；已跳过该行。</translation>
+    </message>
+    <message>
+        <source>The device queue file has no GetNext records.</source>
+        <translation>设备队列文件中没有 GetNext 记录。</translation>
+    </message>
+    <message>
+        <source>Some utilisation arrays are longer than time_stamp; the extra values are left out.</source>
+        <translation>部分利用率数组比 time_stamp 长；已略去多出的值。</translation>
+    </message>
+    <message>
+        <source>The CPU utilisation file has no data.</source>
+        <translation>CPU 利用率文件中没有数据。</translation>
+    </message>
+    <message>
+        <source>Cannot open the file: %1</source>
+        <translation>无法打开文件：%1</translation>
+    </message>
+    <message>
+        <source>The file is %1 MB, more than a data pipeline file can be; it is skipped.</source>
+        <translation>文件大小为 %1 MB，超出数据处理流水线文件可能的大小；已跳过。</translation>
+    </message>
+    <message>
+        <source>Cannot read the file: %1</source>
+        <translation>无法读取文件：%1</translation>
+    </message>
+    <message>
+        <source>Describes a different pipeline than %1; the ops of %1 are shown.</source>
+        <translation>描述的流水线与 %1 不同；显示 %1 的算子。</translation>
+    </message>
+    <message>
+        <source>Reading the data pipeline of rank %1 was cancelled; what was read is shown.</source>
+        <translation>读取卡 %1 的数据处理流水线已取消；显示已读取的部分。</translation>
+    </message>
+    <message>
+        <source>%1: its output queue is %2% full while its input from %3 is %4% full, so it cannot keep up with what it is given.</source>
+        <translation>%1：其输出队列 %2% 满，而来自 %3 的输入队列 %4% 满，因此跟不上输入的速度。</translation>
+    </message>
+    <message>
+        <source>%1: this source&apos;s output queue is only %2% full (below %3%), so reading the data is slow.</source>
+        <translation>%1：此数据源的输出队列只有 %2% 满（低于 %3%），因此数据读取较慢。</translation>
+    </message>
+    <message>
+        <source>%1: named by MindSpore&apos;s pipeline analysis: %2</source>
+        <translation>%1：由 MindSpore 流水线分析指出：%2</translation>
+    </message>
+    <message>
+        <source>Tune num_parallel_workers of the dataset (more workers, or fewer if the disk is the limit).</source>
+        <translation>调整数据集的 num_parallel_workers（增加工作线程；若磁盘是瓶颈则减少）。</translation>
+    </message>
+    <message>
+        <source>Raise num_parallel_workers or speed up the generator&apos;s Python code; failing that, convert the data to MindRecord.</source>
+        <translation>增大 num_parallel_workers 或加快生成器的 Python 代码；若仍不行，将数据转换为 MindRecord。</translation>
+    </message>
+    <message>
+        <source>Raise num_parallel_workers of the map, and prefer C++ transforms to Python ones.</source>
+        <translation>增大 map 的 num_parallel_workers，并优先使用 C++ 变换而非 Python 变换。</translation>
+    </message>
+    <message>
+        <source>Raise the prefetch size (mindspore.dataset.config.set_prefetch_size).</source>
+        <translation>增大预取大小（mindspore.dataset.config.set_prefetch_size）。</translation>
+    </message>
+    <message>
+        <source>Raise num_parallel_workers where the op has them, or move work out of this op.</source>
+        <translation>在算子支持的地方增大 num_parallel_workers，或将工作移出此算子。</translation>
+    </message>
+    <message>
+        <source>The host queue was empty in %1% of steps (more than %2%): the data pipeline is too slow; optimise data processing.</source>
+        <translation>主机队列在 %1% 的迭代步中为空（超过 %2%）：数据处理流水线太慢；请优化数据处理。</translation>
+    </message>
+    <message>
+        <source>The host queue is fine (empty in %1% of steps) but the device queue ran empty in %2 of %3 GetNext calls: sending data to the device is slow.</source>
+        <translation>主机队列正常（在 %1% 的迭代步中为空），但设备队列在 %3 次 GetNext 调用中有 %2 次为空：向设备发送数据较慢。</translation>
+    </message>
+    <message>
+        <source>The host queue was empty in %1% of steps and full in %2%: the input keeps up with training.</source>
+        <translation>主机队列在 %1% 的迭代步中为空，在 %2% 中为满：输入跟得上训练。</translation>
+    </message>
+</context>
+<context>
     <name>runlens::prcurves::PrCurveChart</name>
     <message>
         <source>Recall</source>
@@ -2975,6 +4560,149 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <translation>
             <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>runlens::profiler</name>
+    <message>
+        <source>Iteration interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>FP+BP</source>
+        <translation>前向+反向</translation>
+    </message>
+    <message>
+        <source>Tail</source>
+        <translation>迭代拖尾</translation>
+    </message>
+    <message>
+        <source>FP</source>
+        <translation>FP</translation>
+    </message>
+    <message>
+        <source>Computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication (not overlapped)</source>
+        <translation>通信（未被掩盖）</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>气泡</translation>
+    </message>
+    <message>
+        <source>Communication (not overlapped, without receive)</source>
+        <translation>通信（未被掩盖，不含接收）</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>准备</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::profiler::CsvTable</name>
+    <message numerus="yes">
+        <source>%n more line(s) with problems were not listed</source>
+        <translation>
+            <numerusform>另有 %n 行有问题，未列出</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>runlens::profiler::ProfilerOpTableModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Core</source>
+        <translation>核类型</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <source>Input shapes</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <source>Output shapes</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <source>Formats</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>MFLOPs</source>
+        <translation>MFLOPs</translation>
+    </message>
+    <message>
+        <source>GFLOPS</source>
+        <translation>GFLOPS</translation>
     </message>
 </context>
 <context>
