@@ -5,6 +5,7 @@
 #include "cluster/kinetocluster.h"
 #include "common/charticons.h"
 #include "common/chartpalette.h"
+#include "common/chartstyle.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -41,28 +42,7 @@ constexpr int kMaxTickLabels = 32;
 
 void styleAxes(QCustomPlot* plot, const QWidget* owner)
 {
-    const QPalette pal = owner->palette();
-    const QColor background = pal.color(QPalette::Base);
-    const QColor text = pal.color(QPalette::Text);
-    const QColor muted = blendColors(text, background, 0.4);
-    const QColor axisLine = blendColors(text, background, 0.72);
-    const QColor gridLine = blendColors(text, background, 0.9);
-    plot->setBackground(background);
-    QFont tickFont = owner->font();
-    tickFont.setPointSizeF(std::max(7.0, tickFont.pointSizeF() * 0.85));
-    for (QCPAxis* axis : { plot->xAxis, plot->yAxis }) {
-        axis->setBasePen(QPen(axisLine, 1));
-        axis->setTickPen(QPen(axisLine, 1));
-        axis->setSubTickPen(Qt::NoPen);
-        axis->setTickLengthIn(0);
-        axis->setTickLengthOut(4);
-        axis->setTickLabelColor(muted);
-        axis->setTickLabelFont(tickFont);
-        axis->setLabelColor(muted);
-        axis->setLabelFont(tickFont);
-        axis->grid()->setPen(QPen(gridLine, 1));
-        axis->grid()->setSubGridVisible(false);
-    }
+    styleChartAxes(plot, owner->font());
     plot->xAxis->grid()->setVisible(false);
 }
 

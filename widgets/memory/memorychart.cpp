@@ -1,6 +1,7 @@
 #include "memorychart.h"
 
 #include "common/chartpalette.h"
+#include "common/chartstyle.h"
 #include "memory/memoryanalysis.h"
 #include "memory/memorydownsample.h"
 #include "memoryaxis.h"
@@ -154,29 +155,7 @@ MemoryChart::~MemoryChart() = default;
 
 void MemoryChart::applyTheme()
 {
-    const QPalette pal = palette();
-    const QColor background = pal.color(QPalette::Base);
-    const QColor text = pal.color(QPalette::Text);
-    const QColor muted = blendColors(text, background, 0.4);
-    const QColor axisLine = blendColors(text, background, 0.72);
-    const QColor gridLine = blendColors(text, background, 0.9);
-    setBackground(background);
-    QFont tickFont = font();
-    tickFont.setPointSizeF(std::max(7.0, tickFont.pointSizeF() * 0.85));
-    for (QCPAxis* axis : { xAxis, yAxis }) {
-        axis->setBasePen(axis == xAxis ? QPen(axisLine, 1) : QPen(Qt::NoPen));
-        axis->setTickPen(QPen(axisLine, 1));
-        axis->setSubTickPen(Qt::NoPen);
-        axis->setTickLengthIn(0);
-        axis->setTickLengthOut(axis == xAxis ? 4 : 0);
-        axis->setTickLabelColor(muted);
-        axis->setTickLabelFont(tickFont);
-        axis->setLabelColor(muted);
-        axis->setLabelFont(tickFont);
-        axis->grid()->setPen(QPen(gridLine, 1));
-        axis->grid()->setSubGridVisible(false);
-        axis->grid()->setAntialiased(false);
-    }
+    const ChartChrome chrome = styleChartAxes(this, font(), true);
     xAxis->grid()->setVisible(false);
     yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new MemoryByteTicker));
 
@@ -184,8 +163,8 @@ void MemoryChart::applyTheme()
     legend->setVisible(true);
     legend->setBorderPen(Qt::NoPen);
     legend->setBrush(Qt::NoBrush);
-    legend->setFont(tickFont);
-    legend->setTextColor(muted);
+    legend->setFont(chrome.tickFont);
+    legend->setTextColor(chrome.muted);
     legend->setIconSize(12, 10);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(5);

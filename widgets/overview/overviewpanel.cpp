@@ -2,6 +2,7 @@
 
 #include "common/charticons.h"
 #include "common/chartpalette.h"
+#include "common/chartstyle.h"
 #include "profiler/profileroptablemodel.h"
 
 #include <QComboBox>
@@ -51,30 +52,9 @@ std::pair<double, QString> axisUnit(double longestUs)
 
 void styleAxes(QCustomPlot* plot, const QFont& font, const QPalette& pal)
 {
-    const QColor background = pal.color(QPalette::Base);
-    const QColor text = pal.color(QPalette::Text);
-    const QColor muted = blendColors(text, background, 0.4);
-    const QColor axisLine = blendColors(text, background, 0.72);
-    const QColor gridLine = blendColors(text, background, 0.9);
-    plot->setBackground(background);
-    QFont tickFont = font;
-    tickFont.setPointSizeF(std::max(7.0, tickFont.pointSizeF() * 0.85));
-    for (QCPAxis* axis : { plot->xAxis, plot->yAxis }) {
-        axis->setBasePen(QPen(axisLine, 1));
-        axis->setTickPen(QPen(axisLine, 1));
-        axis->setSubTickPen(Qt::NoPen);
-        axis->setTickLengthIn(0);
-        axis->setTickLengthOut(4);
-        axis->setTickLabelColor(muted);
-        axis->setTickLabelFont(tickFont);
-        axis->setLabelColor(muted);
-        axis->setLabelFont(tickFont);
-        axis->grid()->setPen(QPen(gridLine, 1));
-        axis->grid()->setSubGridVisible(false);
-        axis->grid()->setAntialiased(false);
-    }
-    plot->legend->setFont(tickFont);
-    plot->legend->setTextColor(muted);
+    const ChartChrome chrome = styleChartAxes(plot, font);
+    plot->legend->setFont(chrome.tickFont);
+    plot->legend->setTextColor(chrome.muted);
 }
 
 } // namespace

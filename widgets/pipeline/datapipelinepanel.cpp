@@ -3,6 +3,7 @@
 #include "common/chartcolumn.h"
 #include "common/charticons.h"
 #include "common/chartpalette.h"
+#include "common/chartstyle.h"
 #include "pipeline/pipelineanalysis.h"
 #include "pipelinegraphview.h"
 
@@ -61,33 +62,12 @@ QLabel* heading(const QString& text, QWidget* parent)
 
 void stylePlot(QCustomPlot* plot, const QFont& baseFont)
 {
-    const QPalette pal = plot->palette();
-    const QColor background = pal.color(QPalette::Base);
-    const QColor text = pal.color(QPalette::Text);
-    const QColor muted = blendColors(text, background, 0.4);
-    const QColor axisLine = blendColors(text, background, 0.72);
-    const QColor gridLine = blendColors(text, background, 0.9);
-    plot->setBackground(background);
-    QFont tickFont = baseFont;
-    tickFont.setPointSizeF(std::max(7.0, tickFont.pointSizeF() * 0.85));
-    for (QCPAxis* axis : { plot->xAxis, plot->yAxis }) {
-        axis->setBasePen(QPen(axisLine, 1));
-        axis->setTickPen(QPen(axisLine, 1));
-        axis->setSubTickPen(Qt::NoPen);
-        axis->setTickLengthIn(0);
-        axis->setTickLengthOut(4);
-        axis->setTickLabelColor(muted);
-        axis->setTickLabelFont(tickFont);
-        axis->setLabelColor(muted);
-        axis->setLabelFont(tickFont);
-        axis->grid()->setPen(QPen(gridLine, 1));
-        axis->grid()->setSubGridVisible(false);
-    }
+    const ChartChrome chrome = styleChartAxes(plot, baseFont);
     plot->legend->setVisible(true);
     plot->legend->setBorderPen(Qt::NoPen);
     plot->legend->setBrush(Qt::NoBrush);
-    plot->legend->setFont(tickFont);
-    plot->legend->setTextColor(muted);
+    plot->legend->setFont(chrome.tickFont);
+    plot->legend->setTextColor(chrome.muted);
     plot->legend->setIconSize(14, 8);
     plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     plot->legend->setWrap(6);

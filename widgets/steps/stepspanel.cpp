@@ -2,6 +2,7 @@
 
 #include "common/charticons.h"
 #include "common/chartpalette.h"
+#include "common/chartstyle.h"
 #include "trace/opstatsmodel.h"
 
 #include <QComboBox>
@@ -109,29 +110,7 @@ void StepsPanel::buildUi()
     m_plot->installEventFilter(this);
     layout->addWidget(m_plot, 1);
 
-    const QPalette pal = palette();
-    const QColor background = pal.color(QPalette::Base);
-    const QColor text = pal.color(QPalette::Text);
-    const QColor muted = blendColors(text, background, 0.4);
-    const QColor axisLine = blendColors(text, background, 0.72);
-    const QColor gridLine = blendColors(text, background, 0.9);
-    m_plot->setBackground(background);
-    QFont tickFont = font();
-    tickFont.setPointSizeF(std::max(7.0, tickFont.pointSizeF() * 0.85));
-    for (QCPAxis* axis : { m_plot->xAxis, m_plot->yAxis }) {
-        axis->setBasePen(axis == m_plot->xAxis ? QPen(axisLine, 1) : QPen(Qt::NoPen));
-        axis->setTickPen(QPen(axisLine, 1));
-        axis->setSubTickPen(Qt::NoPen);
-        axis->setTickLengthIn(0);
-        axis->setTickLengthOut(axis == m_plot->xAxis ? 4 : 0);
-        axis->setTickLabelColor(muted);
-        axis->setTickLabelFont(tickFont);
-        axis->setLabelColor(muted);
-        axis->setLabelFont(tickFont);
-        axis->grid()->setPen(QPen(gridLine, 1));
-        axis->grid()->setSubGridVisible(false);
-        axis->grid()->setAntialiased(false);
-    }
+    const ChartChrome chrome = styleChartAxes(m_plot, font(), true);
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->xAxis->setLabel(tr("Step"));
 
@@ -139,8 +118,8 @@ void StepsPanel::buildUi()
     m_plot->legend->setVisible(true);
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->legend->setBrush(Qt::NoBrush);
-    m_plot->legend->setFont(tickFont);
-    m_plot->legend->setTextColor(muted);
+    m_plot->legend->setFont(chrome.tickFont);
+    m_plot->legend->setTextColor(chrome.muted);
     m_plot->legend->setIconSize(12, 10);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->legend->setWrap(5);

@@ -1,0 +1,41 @@
+#include "common/chartstyle.h"
+
+#include "common/chartpalette.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace runlens {
+
+ChartChrome styleChartAxes(QCustomPlot* plot, const QFont& font, bool bareValueAxis)
+{
+    const QPalette pal = plot->palette();
+    ChartChrome chrome;
+    chrome.background = pal.color(QPalette::Base);
+    const QColor text = pal.color(QPalette::Text);
+    chrome.muted = blendColors(text, chrome.background, 0.4);
+    chrome.axisLine = blendColors(text, chrome.background, 0.72);
+    chrome.gridLine = blendColors(text, chrome.background, 0.9);
+    chrome.tickFont = font;
+    chrome.tickFont.setPointSizeF(std::max(7.0, font.pointSizeF() * 0.85));
+    plot->setBackground(chrome.background);
+    for (QCPAxis* axis : { plot->xAxis, plot->yAxis }) {
+        const bool bare = bareValueAxis && axis == plot->yAxis;
+        axis->setBasePen(bare ? QPen(Qt::NoPen) : QPen(chrome.axisLine, 1));
+        axis->setTickPen(QPen(chrome.axisLine, 1));
+        axis->setSubTickPen(Qt::NoPen);
+        axis->setTickLengthIn(0);
+        axis->setTickLengthOut(bare ? 0 : 4);
+        axis->setTickLabelColor(chrome.muted);
+        axis->setTickLabelFont(chrome.tickFont);
+        axis->setLabelColor(chrome.muted);
+        axis->setLabelFont(chrome.tickFont);
+        axis->grid()->setPen(QPen(chrome.gridLine, 1));
+        axis->grid()->setSubGridVisible(false);
+        axis->grid()->setAntialiased(false);
+    }
+    return chrome;
+}
+
+} // namespace runlens
