@@ -51,6 +51,9 @@ class OverviewPanel;
 class DataPipelinePanel;
 class ClusterPanel;
 struct ProfilerBundle;
+namespace cluster {
+struct Cluster;
+}
 namespace trace {
 struct StepBreakdown;
 }
@@ -119,6 +122,9 @@ private:
     /// Opens a rank from the Cluster: its timeline, or its MindSpore overview.
     void showRank(int rank);
     void clearProfiler();
+    /// The cluster with each rank's peak memory from the MindSpore memory files read so far.
+    std::shared_ptr<const cluster::Cluster>
+    clusterWithMemory(const std::shared_ptr<const cluster::Cluster>& cluster) const;
     QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName, QDockWidget* tabWith);
     void createStatusBar();
     void restoreSettings();

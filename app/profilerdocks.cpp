@@ -7,6 +7,7 @@
 #include "core/timerange.h"
 #include "graph/graphpanel.h"
 #include "graph/nodedetailswidget.h"
+#include "memory/memoryanalysis.h"
 #include "memory/memorypanel.h"
 #include "memory/tracememory.h"
 #include "operators/operatorspanel.h"
@@ -197,9 +198,36 @@ void MainWindow::showProfiler(const QString& run, std::shared_ptr<const Profiler
     m_overviewPanel->setProfilerData(bundle->ranks);
     m_pipelinePanel->setPipelines(bundle->pipelines);
     if (bundle->cluster)
-        m_clusterPanel->setCluster(bundle->cluster);
+        m_clusterPanel->setCluster(clusterWithMemory(bundle->cluster));
     if (m_scalars->tags().isEmpty() && m_currentTraces.isEmpty())
         raiseDock(m_overviewDock);
+}
+
+std::shared_ptr<const cluster::Cluster>
+MainWindow::clusterWithMemory(const std::shared_ptr<const cluster::Cluster>& cluster) const
+{
+    // MindSpore writes one memory usage summary per device; its id is the rank's.
+    std::map<int, double> peaks;
+    for (const auto& profile : std::as_const(m_fileMemory)) {
+        if (profile->kind != memory::MemorySourceKind::MindSporeSummary)
+            continue;
+        for (const memory::MemoryDevice& device : profile->devices) {
+            const int rank = device.rank >= 0 ? device.rank : device.deviceId;
+            const memory::MemoryPeak peak = memory::devicePeak(device);
+            const double bytes = peak.valid ? peak.bytes : double(device.reportedPeak);
+            if (rank >= 0 && bytes > 0)
+                peaks[rank] = std::max(peaks[rank], bytes);
+        }
+    }
+    if (peaks.empty())
+        return cluster;
+    auto filled = std::make_shared<cluster::Cluster>(*cluster);
+    for (cluster::RankFigures& rank : filled->ranks) {
+        const auto it = peaks.find(rank.rank);
+        if (it != peaks.end())
+            rank.peakMemoryBytes = it->second;
+    }
+    return filled;
 }
 
 void MainWindow::showTraceOverview(std::shared_ptr<const trace::TraceStore> store)
@@ -274,8 +302,11 @@ void MainWindow::addMemory(int artifactIndex, std::shared_ptr<const memory::Memo
         m_traceMemoryByArtifact.insert(artifactIndex, std::move(profile));
         return;
     }
+    const bool mindSporeSummary = profile->kind == memory::MemorySourceKind::MindSporeSummary;
     m_fileMemory.insert(artifactIndex, std::move(profile));
     updateMemoryPanel();
+    if (mindSporeSummary && m_profiler && m_profiler->cluster)
+        m_clusterPanel->setCluster(clusterWithMemory(m_profiler->cluster));
 }
 
 void MainWindow::showTraceMemory(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store)
