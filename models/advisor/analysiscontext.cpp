@@ -1,0 +1,51 @@
+#include "advisor/analysis.h"
+
+#include <utility>
+
+namespace runlens::advisor {
+
+AnalysisContext::AnalysisContext(const RuleBook& rules, const std::atomic_bool* canceled)
+    : m_rules(rules)
+    , m_canceled(canceled)
+{ }
+
+double AnalysisContext::parameter(const QString& ruleId, const QString& name, double fallback) const
+{
+    const Rule* rule = m_rules.rule(ruleId);
+    return rule ? rule->parameter(name, fallback) : fallback;
+}
+
+double AnalysisContext::threshold(const QString& ruleId, double fallback) const
+{
+    const Rule* rule = m_rules.rule(ruleId);
+    return rule ? rule->threshold : fallback;
+}
+
+void AnalysisContext::add(Measurement measurement)
+{
+    m_evaluated.insert(measurement.metric, true);
+    m_measurements.push_back(std::move(measurement));
+}
+
+void AnalysisContext::markEvaluated(const QString& metric)
+{
+    m_evaluated.insert(metric, true);
+}
+
+void AnalysisContext::markMissing(const QString& metric, const QString& reason)
+{
+    if (!m_missing.contains(metric))
+        m_missing.insert(metric, reason);
+}
+
+bool AnalysisContext::isEvaluated(const QString& metric) const
+{
+    return m_evaluated.value(metric, false);
+}
+
+QString AnalysisContext::missingReason(const QString& metric) const
+{
+    return isEvaluated(metric) ? QString() : m_missing.value(metric);
+}
+
+} // namespace runlens::advisor
