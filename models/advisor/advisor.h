@@ -2,6 +2,7 @@
 
 #include "advisor/advisorinput.h"
 #include "advisor/advisortypes.h"
+#include "advisor/analysis.h"
 #include "advisor/rule.h"
 
 #include <QJsonObject>
@@ -18,6 +19,7 @@ struct AdvisorReport
 {
     QList<Finding> findings;
     QList<RuleStatus> statuses; ///< one per rule of the book, in book order
+    QList<Rule> rules; ///< the rules as they were applied (thresholds in effect), parallel to `statuses`
     QString root;
 
     int count(Severity severity) const;
@@ -28,6 +30,19 @@ struct AdvisorReport
 /// Runs every analyser over the input, then every enabled rule over the measurements. Pure and thread
 /// safe: call it on a worker. `canceled` stops it early (the report is then partial).
 AdvisorReport evaluate(const AdvisorInput& input, const RuleBook& rules, const std::atomic_bool* canceled = nullptr);
+/// The second half of evaluate(): every enabled rule of `rules` over the measurements in `context`.
+///
+/// A rule's matches are its metric's measurements for which `value comparator threshold` holds. Each keeps
+/// every match (the worst first); Worst and First keep one per scope group, the furthest past the threshold
+/// or the one with the lowest order. The group is the run plus the scope field the rule is about: Run and
+/// Step group by run (and rank for Step), Rank by rank, Layer/Tensor/Op/Device/Link by that field (node
+/// when a layer or tensor is not named). At most `limit` findings per rule are kept.
+AdvisorReport applyRules(const AnalysisContext& context, const RuleBook& rules);
+
+/// A number as the rule texts print it: percent "37.5 %", ms "12.3 ms", ns scaled to "850 ns" / "1.2 µs" /
+/// "3.4 ms" / "1.5 s", bytes "1.5 GiB", ratio with 3 significant digits, count as a whole number, value with
+/// up to 4 significant digits. Analysers may use it for facts that carry a unit.
+QString formatValue(double value, Unit unit);
 
 /// Exports (ARCHITECTURE.md §5 for the JSON contract).
 QJsonObject reportJson(const AdvisorReport& report);

@@ -75,6 +75,9 @@ struct RuleStatus
     bool evaluated = false;
     QString reason; ///< translated: "no trace with DataLoader spans is loaded"; empty when evaluated
     int findings = 0;
+    /// Measurements that matched the rule; more than `findings` when Worst/First kept one per group or
+    /// the limit cut the list.
+    int matches = 0;
 };
 
 QString toString(Severity severity); ///< "info", "warning", "error"

@@ -47,8 +47,14 @@ struct Rule
 class RuleBook
 {
 public:
-    /// The built-in rules (compiled-in resources/rules/*.json).
-    static RuleBook builtIn();
+    /// The built-in rules (compiled-in resources/rules/*.json). `problems` receives what is wrong with
+    /// them (a test keeps it empty).
+    static RuleBook builtIn(QStringList* problems = nullptr);
+    /// The user's rule files in the settings folder (`<AppConfigLocation>/rules/*.json`), sorted by name.
+    static QStringList userRuleFiles();
+    /// The rules in effect: the built-in set, then the settings folder's rule files, then `extraFiles`
+    /// (command line), each layered over the previous ones. Unreadable files are reported in `problems`.
+    static RuleBook effective(const QStringList& extraFiles = {}, QStringList* problems = nullptr);
 
     /// Reads a rule file and layers it over this book. Problems are reported per entry, naming `path`;
     /// valid entries still apply. Returns false when the file could not be read at all.
