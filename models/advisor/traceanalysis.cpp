@@ -1,7 +1,362 @@
 #include "advisor/analysis.h"
+#include "advisor/analysishelpers.h"
+#include "advisor/evidence.h"
+#include "advisor/tracepatterns.h"
+#include "cluster/kinetocluster.h"
+#include "trace/deviceutilization.h"
+#include "trace/launchindex.h"
+#include "trace/opstatistics.h"
+#include "trace/stepbreakdown.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <vector>
 
 namespace runlens::advisor {
 
-void analyseTraces(const AdvisorInput& input, AnalysisContext& context) { }
+namespace {
+
+const QString kDataLoaderShare = QStringLiteral("trace.dataloader_share");
+const QString kDeviceUtilization = QStringLiteral("trace.device_utilization");
+const QString kShortKernelShare = QStringLiteral("trace.short_kernel_share");
+const QString kCommunicationShare = QStringLiteral("trace.communication_share");
+const QString kCommunicationOverlap = QStringLiteral("trace.comm_overlap");
+const QString kTopOperatorShare = QStringLiteral("trace.top_op_share");
+
+const std::vector<QString>& traceMetrics()
+{
+    static const std::vector<QString> metrics { kDataLoaderShare,    kDeviceUtilization,    kShortKernelShare,
+                                                kCommunicationShare, kCommunicationOverlap, kTopOperatorShare };
+    return metrics;
+}
+
+int rankOf(const trace::TraceStore& store, int source)
+{
+    return store.sources()[std::size_t(source)].rank;
+}
+
+/// What the analyses of one trace need from each of its sources (ranks).
+struct SourceContext
+{
+    const TraceInput& input;
+    const trace::TraceStore& store;
+    int source = 0;
+
+    int rank() const { return rankOf(store, source); }
+    QString path() const { return store.sources()[std::size_t(source)].path; }
+    Scope scope() const { return runScope(input.run, rank()); }
+    QString evidence(std::int64_t start, std::int64_t end, const QString& op = {}) const
+    {
+        return traceEvidence(path(), start, end, rank(), op);
+    }
+};
+
+bool hasDeviceWork(const trace::TraceStore& store, int source)
+{
+    for (const trace::Track& track : store.tracks()) {
+        if (track.source == source && track.type == trace::TrackType::GpuStream && track.size() > 0)
+            return true;
+    }
+    return false;
+}
+
+/// The step of `steps` with the largest share of `category` (the one a user should look at first).
+const trace::StepTimes& worstStep(const std::vector<trace::StepTimes>& steps, std::size_t first, std::size_t count,
+                                  trace::StepCategory category)
+{
+    std::size_t worst = first;
+    for (std::size_t i = first; i < first + count; ++i) {
+        if (steps[i].share(category) > steps[worst].share(category))
+            worst = i;
+    }
+    return steps[worst];
+}
+
+/// Share of the steps' summed time spent in `category`: total over total, so long steps weigh more
+/// (tb_plugin's overview divides the average category time by the average step time the same way).
+double categoryShare(const std::vector<trace::StepTimes>& steps, std::size_t first, std::size_t count,
+                     trace::StepCategory category, std::int64_t* categoryNs = nullptr, std::int64_t* totalNs = nullptr)
+{
+    std::int64_t part = 0;
+    std::int64_t total = 0;
+    for (std::size_t i = first; i < first + count; ++i) {
+        part += steps[i].time(category);
+        total += steps[i].duration();
+    }
+    if (categoryNs)
+        *categoryNs = part;
+    if (totalNs)
+        *totalNs = total;
+    return total > 0 ? double(part) / double(total) : 0.0;
+}
+
+void measureStepShares(const SourceContext& ctx, const trace::StepBreakdown& breakdown,
+                       const trace::StepBreakdown::SourceSummary& summary, AnalysisContext& context)
+{
+    const auto& steps = breakdown.steps;
+    const std::size_t first = summary.firstStep;
+    const std::size_t count = summary.stepCount;
+    const auto add = [&](const QString& metric, trace::StepCategory category) {
+        std::int64_t part = 0;
+        std::int64_t total = 0;
+        const double share = categoryShare(steps, first, count, category, &part, &total);
+        const trace::StepTimes& worst = worstStep(steps, first, count, category);
+        Measurement m;
+        m.metric = metric;
+        m.value = share * 100.0;
+        m.scope = ctx.scope();
+        m.facts.insert(QStringLiteral("steps"), qint64(count));
+        m.facts.insert(QStringLiteral("time_ms"), nsToMs(part / std::int64_t(count)));
+        m.facts.insert(QStringLiteral("step_ms"), nsToMs(total / std::int64_t(count)));
+        m.facts.insert(QStringLiteral("worst_step"), qint64(worst.number));
+        m.facts.insert(QStringLiteral("worst_share"), worst.share(category) * 100.0);
+        m.evidence << ctx.evidence(worst.start, worst.end);
+        m.order = ctx.source;
+        context.add(std::move(m));
+    };
+    add(kDataLoaderShare, trace::StepCategory::DataLoader);
+    if (hasDeviceWork(ctx.store, ctx.source))
+        add(kCommunicationShare, trace::StepCategory::Communication);
+}
+
+void measureDeviceUtilization(const SourceContext& ctx, const trace::StepBreakdown& breakdown,
+                              const trace::StepBreakdown::SourceSummary& summary, AnalysisContext& context)
+{
+    // Over the steps only, as tb_plugin does: the warm-up before the first step and the tail after the
+    // last are not training.
+    const std::int64_t start = breakdown.steps[summary.firstStep].start;
+    const std::int64_t end = breakdown.steps[summary.firstStep + summary.stepCount - 1].end;
+    if (end <= start)
+        return;
+    const trace::DeviceUtilizationResult result = trace::computeDeviceUtilization(ctx.store, 1, start, end);
+    for (const trace::DeviceUtilization& device : result.devices) {
+        if (device.source != ctx.source)
+            continue;
+        Measurement m;
+        m.metric = kDeviceUtilization;
+        m.value = device.utilization(result.span()) * 100.0;
+        m.scope = ctx.scope();
+        m.scope.device = device.name;
+        m.facts.insert(QStringLiteral("busy_ms"), nsToMs(device.busyNs));
+        m.facts.insert(QStringLiteral("span_ms"), nsToMs(result.span()));
+        m.facts.insert(QStringLiteral("steps"), qint64(summary.stepCount));
+        m.evidence << ctx.evidence(start, end);
+        m.order = ctx.source;
+        context.add(std::move(m));
+    }
+}
+
+/// Kernels that run shorter than the runtime call that launched them: the GPU finishes each one before
+/// the CPU can issue the next, so the device waits on the host (HTA's "CPU-bound" launches).
+void measureShortKernels(const TraceInput& input, const trace::TraceStore& store, const trace::StepBreakdown& breakdown,
+                         AnalysisContext& context)
+{
+    const trace::LaunchIndex index(store);
+    struct Counts
+    {
+        std::int64_t kernels = 0;
+        std::int64_t shorter = 0;
+        std::int64_t kernelNs = 0;
+        std::int64_t launchNs = 0;
+        std::vector<std::int64_t> shorterPerStep;
+    };
+    std::vector<Counts> counts(store.sources().size());
+    for (const trace::StepBreakdown::SourceSummary& summary : breakdown.sources) {
+        if (std::size_t(summary.source) < counts.size())
+            counts[std::size_t(summary.source)].shorterPerStep.assign(summary.stepCount, 0);
+    }
+    const auto& tracks = store.tracks();
+    for (const trace::LaunchIndex::Launch& launch : index.launches()) {
+        const trace::Track& host = tracks[std::size_t(launch.hostTrack)];
+        const trace::Track& device = tracks[std::size_t(launch.deviceTrack)];
+        if (host.kind[launch.hostSlice] != trace::EventKind::Runtime
+            && host.kind[launch.hostSlice] != trace::EventKind::Driver)
+            continue;
+        if (device.kind[launch.deviceSlice] != trace::EventKind::Kernel)
+            continue;
+        Counts& c = counts[std::size_t(device.source)];
+        const std::int64_t kernelNs = device.duration[launch.deviceSlice];
+        const std::int64_t launchNs = host.duration[launch.hostSlice];
+        ++c.kernels;
+        c.kernelNs += kernelNs;
+        c.launchNs += launchNs;
+        if (kernelNs >= launchNs)
+            continue;
+        ++c.shorter;
+        const trace::StepBreakdown::SourceSummary* summary = breakdown.summaryFor(device.source);
+        if (!summary)
+            continue;
+        const std::int64_t t = device.start[launch.deviceSlice];
+        const auto begin = breakdown.steps.begin() + std::ptrdiff_t(summary->firstStep);
+        const auto end = begin + std::ptrdiff_t(summary->stepCount);
+        const auto it = std::upper_bound(begin, end, t,
+                                         [](std::int64_t time, const trace::StepTimes& s) { return time < s.start; });
+        if (it != begin && t < std::prev(it)->end)
+            ++c.shorterPerStep[std::size_t(std::prev(it) - begin)];
+    }
+    const double minimum = context.parameter(QStringLiteral("host-bound-launches"), QStringLiteral("min_kernels"), 20);
+    for (int source = 0; source < int(counts.size()); ++source) {
+        const Counts& c = counts[std::size_t(source)];
+        if (c.kernels == 0)
+            continue;
+        context.markEvaluated(kShortKernelShare);
+        if (double(c.kernels) < minimum)
+            continue; // too few launches to call the run host-bound
+        const SourceContext ctx { input, store, source };
+        Measurement m;
+        m.metric = kShortKernelShare;
+        m.value = 100.0 * double(c.shorter) / double(c.kernels);
+        m.scope = ctx.scope();
+        m.facts.insert(QStringLiteral("kernels"), qint64(c.kernels));
+        m.facts.insert(QStringLiteral("shorter"), qint64(c.shorter));
+        m.facts.insert(QStringLiteral("kernel_us"), double(c.kernelNs) / double(c.kernels) / 1000.0);
+        m.facts.insert(QStringLiteral("launch_us"), double(c.launchNs) / double(c.kernels) / 1000.0);
+        if (const trace::StepBreakdown::SourceSummary* summary = breakdown.summaryFor(source)) {
+            const auto worst = std::max_element(c.shorterPerStep.begin(), c.shorterPerStep.end());
+            if (worst != c.shorterPerStep.end()) {
+                const trace::StepTimes& step
+                    = breakdown.steps[summary->firstStep + std::size_t(worst - c.shorterPerStep.begin())];
+                m.evidence << ctx.evidence(step.start, step.end);
+            }
+        }
+        m.order = source;
+        context.add(std::move(m));
+    }
+}
+
+void measureOverlap(const TraceInput& input, const trace::TraceStore& store, const trace::StepBreakdown& breakdown,
+                    AnalysisContext& context)
+{
+    const cluster::Cluster figures = cluster::buildKinetoCluster(store, &breakdown);
+    for (const cluster::RankFigures& rank : figures.ranks) {
+        if (!rank.hasTemporal || !(rank.temporal.communication > 0))
+            continue;
+        const double ratio = rank.temporal.overlapRatio();
+        if (!cluster::isKnown(ratio))
+            continue;
+        const int source = rank.source >= 0 ? rank.source : 0;
+        const SourceContext ctx { input, store, source };
+        Measurement m;
+        m.metric = kCommunicationOverlap;
+        m.value = ratio * 100.0;
+        m.scope = ctx.scope();
+        m.facts.insert(QStringLiteral("communication_ms"), rank.temporal.communication);
+        m.facts.insert(QStringLiteral("overlap_ms"), rank.temporal.overlap);
+        m.facts.insert(QStringLiteral("exposed_ms"), rank.temporal.communication - rank.temporal.overlap);
+        if (const trace::StepBreakdown::SourceSummary* summary = breakdown.summaryFor(source)) {
+            const trace::StepTimes& worst = worstStep(breakdown.steps, summary->firstStep, summary->stepCount,
+                                                      trace::StepCategory::Communication);
+            m.evidence << ctx.evidence(worst.start, worst.end);
+        }
+        m.order = source;
+        context.add(std::move(m));
+    }
+}
+
+/// The operator with the largest share of device time (host self time on CPU-only traces).
+void measureTopOperator(const SourceContext& ctx, AnalysisContext& context)
+{
+    trace::OperatorStatisticsOptions options;
+    options.source = ctx.source;
+    const trace::OperatorStatistics stats = trace::computeOperatorStatistics(ctx.store, options);
+    if (stats.operators.empty())
+        return;
+    const bool device = stats.deviceSelfSum > 0;
+    const auto top = std::max_element(stats.operators.begin(), stats.operators.end(),
+                                      [device](const trace::OperatorStats& a, const trace::OperatorStats& b) {
+                                          return device ? a.deviceSelf < b.deviceSelf : a.hostSelf < b.hostSelf;
+                                      });
+    // A trace of one or two operators is a micro-benchmark: one of them always dominates.
+    const double minimum = context.parameter(QStringLiteral("dominant-operator"), QStringLiteral("min_operators"), 3);
+    if (double(stats.operators.size()) < minimum)
+        return;
+    const QString name = ctx.store.strings().text(top->name);
+    Measurement m;
+    m.metric = kTopOperatorShare;
+    m.value = (device ? stats.deviceShare(*top) : stats.hostShare(*top)) * 100.0;
+    m.scope = ctx.scope();
+    m.scope.op = name;
+    m.facts.insert(QStringLiteral("calls"), qint64(top->calls));
+    m.facts.insert(QStringLiteral("time_ms"), nsToMs(device ? top->deviceSelf : top->hostSelf));
+    m.facts.insert(QStringLiteral("kind"),
+                   device ? QCoreApplication::translate("runlens::advisor", "device")
+                          : QCoreApplication::translate("runlens::advisor", "host"));
+    if (top->longestTrack >= 0) {
+        const trace::Track& track = ctx.store.tracks()[std::size_t(top->longestTrack)];
+        m.evidence << ctx.evidence(track.start[top->longestSlice], track.end(top->longestSlice), name);
+    }
+    m.order = ctx.source;
+    context.add(std::move(m));
+}
+
+void analyseTrace(const TraceInput& input, AnalysisContext& context)
+{
+    const trace::TraceStore& store = *input.store;
+    const trace::StepBreakdown breakdown = trace::computeStepBreakdown(store);
+    bool anyDevice = false;
+    for (const trace::StepBreakdown::SourceSummary& summary : breakdown.sources) {
+        if (context.isCanceled())
+            return;
+        if (summary.stepCount == 0)
+            continue;
+        const SourceContext ctx { input, store, summary.source };
+        context.markEvaluated(kDataLoaderShare);
+        context.markEvaluated(kTopOperatorShare);
+        measureStepShares(ctx, breakdown, summary, context);
+        measureTopOperator(ctx, context);
+        if (hasDeviceWork(store, summary.source)) {
+            anyDevice = true;
+            context.markEvaluated(kDeviceUtilization);
+            context.markEvaluated(kCommunicationShare);
+            measureDeviceUtilization(ctx, breakdown, summary, context);
+        }
+    }
+    if (!anyDevice) {
+        const QString reason = QCoreApplication::translate("runlens::advisor",
+                                                           "the trace has no GPU or NPU streams (a CPU-only profile)");
+        for (const QString& metric : { kDeviceUtilization, kCommunicationShare, kShortKernelShare })
+            context.markMissing(metric, reason);
+        context.markMissing(kCommunicationOverlap, reason);
+    } else {
+        measureShortKernels(input, store, breakdown, context);
+        context.markMissing(
+            kShortKernelShare,
+            QCoreApplication::translate("runlens::advisor", "the trace links no runtime launch to its kernel"));
+        measureOverlap(input, store, breakdown, context);
+        if (!context.isEvaluated(kCommunicationOverlap))
+            context.markMissing(
+                kCommunicationOverlap,
+                QCoreApplication::translate("runlens::advisor", "the trace has no communication kernels"));
+    }
+    if (breakdown.sources.empty()) {
+        const QString reason
+            = QCoreApplication::translate("runlens::advisor", "the trace has no CPU events to split into steps");
+        context.markMissing(kDataLoaderShare, reason);
+        context.markMissing(kTopOperatorShare, reason);
+    }
+    analyseTracePatterns(input, context);
+}
+
+} // namespace
+
+void analyseTraces(const AdvisorInput& input, AnalysisContext& context)
+{
+    bool any = false;
+    for (const TraceInput& trace : input.traces) {
+        if (context.isCanceled())
+            return;
+        if (!trace.store)
+            continue;
+        any = true;
+        analyseTrace(trace, context);
+    }
+    if (!any) {
+        const QString reason = QCoreApplication::translate("runlens::advisor", "no profiler trace is loaded");
+        for (const QString& metric : traceMetrics())
+            context.markMissing(metric, reason);
+        markTracePatternsMissing(reason, context);
+    }
+}
 
 } // namespace runlens::advisor

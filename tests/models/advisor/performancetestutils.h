@@ -1,0 +1,58 @@
+#pragma once
+
+#include "../trace/analysistestdata.h"
+#include "advisor/analysis.h"
+#include "trace/chrometracereader.h"
+
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+#include <algorithm>
+#include <iterator>
+#include <memory>
+#include <vector>
+
+namespace runlens::test {
+
+/// An AdvisorInput holding one trace store, as the app hands it to the analysers.
+inline advisor::AdvisorInput traceInput(std::shared_ptr<const trace::TraceStore> store,
+                                        const QString& run = QStringLiteral("run"))
+{
+    advisor::AdvisorInput input;
+    advisor::TraceInput trace;
+    trace.run = run;
+    trace.path = store->sources().empty() ? QString() : store->sources().front().path;
+    trace.store = std::move(store);
+    input.traces.push_back(std::move(trace));
+    return input;
+}
+
+/// Reads trace files with the project's importer (each file a rank).
+inline std::shared_ptr<const trace::TraceStore> readTraces(const QStringList& paths)
+{
+    return trace::ChromeTraceReader::read(paths).store;
+}
+
+/// What one analyser measured of one metric, in the order it measured them.
+inline std::vector<advisor::Measurement> measured(const advisor::AnalysisContext& context, const QString& metric)
+{
+    std::vector<advisor::Measurement> out;
+    std::copy_if(context.measurements().begin(), context.measurements().end(), std::back_inserter(out),
+                 [&metric](const advisor::Measurement& m) { return m.metric == metric; });
+    return out;
+}
+
+/// Runs a script of tests/data/advisor/performance with /usr/bin/python3: its standard output, or a null
+/// string when python3 is missing or the script fails (the caller then skips its cross-check).
+inline QString runPerformanceOracle(const QString& script, const QStringList& arguments)
+{
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"),
+                 QStringList { QStringLiteral(RUNLENS_TEST_DATA_DIR "/advisor/performance/") + script } + arguments);
+    if (!python.waitForFinished(300000) || python.exitStatus() != QProcess::NormalExit || python.exitCode() != 0)
+        return {};
+    return QString::fromUtf8(python.readAllStandardOutput());
+}
+
+} // namespace runlens::test
