@@ -15,6 +15,7 @@ packages=(
     xvfb xauth
     python3 python3-numpy python3-protobuf python3-crc32c
     fonts-noto-cjk
+    desktop-file-utils appstream shared-mime-info libxml2-utils groff-base
 )
 
 missing=()
