@@ -9,6 +9,108 @@ namespace runlens::advisor {
 namespace {
 
 [[maybe_unused]] const char* const kRuleTexts[] = {
+    //: resources/rules/accuracy.json, rule loss-nan: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Loss became NaN or infinite"),
+    //: resources/rules/accuracy.json, rule loss-nan: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tag} of run {run} is {kind} at step {step}; the last finite value was {last_finite} at step {last_finite_step} ({count} non-finite points in all)."),
+    //: resources/rules/accuracy.json, rule loss-nan: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Lower the learning rate, add gradient clipping, and check the data of that step for invalid values."),
+    //: resources/rules/accuracy.json, rule loss-not-decreasing: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Loss is not decreasing"),
+    //: resources/rules/accuracy.json, rule loss-not-decreasing: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The mean of {tag} over steps {window_start}-{to_step} ({last_mean}) is only {value} below the {window} points before ({previous_mean}); the threshold is {threshold}."),
+    //: resources/rules/accuracy.json, rule loss-not-decreasing: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "If the run has not converged yet, raise the learning rate or check that the optimizer updates the model (frozen layers, gradients cut off, a learning-rate schedule stuck at zero); if it has converged, stop training or lower the learning rate."),
+    //: resources/rules/accuracy.json, rule loss-spike: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Loss spike"),
+    //: resources/rules/accuracy.json, rule loss-spike: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tag} jumps to {loss} at step {step}, {value} times the median of the {window} values before it ({baseline})."),
+    //: resources/rules/accuracy.json, rule loss-spike: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Look at the batch of that step for bad samples or labels; lower the learning rate or warm it up, and clip gradients."),
+    //: resources/rules/accuracy.json, rule tensor-overflow: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Tensor overflow (NaN or Inf)"),
+    //: resources/rules/accuracy.json, rule tensor-overflow: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tensor} has {nan} NaN and {inf} infinite values among {elements} at step {step}: the first overflow in execution order, so layer {layer} is the likely origin ({overflowing} tensors overflow in all)."),
+    //: resources/rules/accuracy.json, rule tensor-overflow: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Check the inputs of layer {layer} at that step; lower the learning rate, add gradient clipping or loss scaling, and guard divisions, logarithms and square roots against zero and negative values."),
+    //: resources/rules/accuracy.json, rule gradient-exploding: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient exploding (NaN or Inf)"),
+    //: resources/rules/accuracy.json, rule gradient-exploding: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient {tensor} has {nan} NaN and {inf} infinite values at step {step}, the first gradient to overflow; layer {layer} is the likely origin."),
+    //: resources/rules/accuracy.json, rule gradient-exploding: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Lower the learning rate, clip the gradient norm, use loss scaling with mixed precision, and check the loss of that step."),
+    //: resources/rules/accuracy.json, rule gradient-norm-too-large: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient norm too large"),
+    //: resources/rules/accuracy.json, rule gradient-norm-too-large: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The global norm of the {tensors} recorded gradients is {value} at step {step}, above {threshold}."),
+    //: resources/rules/accuracy.json, rule gradient-norm-too-large: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Clip the gradient norm (for example torch.nn.utils.clip_grad_norm_), lower the learning rate, or normalise the inputs."),
+    //: resources/rules/accuracy.json, rule gradient-vanishing: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient vanishing"),
+    //: resources/rules/accuracy.json, rule gradient-vanishing: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The mean absolute gradient {tensor} falls to {value} at step {step}, below {threshold}."),
+    //: resources/rules/accuracy.json, rule gradient-vanishing: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Use activations that do not saturate (ReLU, GELU), residual connections or normalisation layers, and an initialisation suited to the activation (He, Xavier)."),
+    //: resources/rules/accuracy.json, rule gradient-vanishing-depth: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradients vanish towards the input layers"),
+    //: resources/rules/accuracy.json, rule gradient-vanishing-depth: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "At step {step} the gradient RMS of the first layer {first_layer} ({first_rms}) is {value} times that of the last layer {last_layer} ({last_rms}) across {layers} layers."),
+    //: resources/rules/accuracy.json, rule gradient-vanishing-depth: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The early layers barely learn: replace sigmoid/tanh by ReLU-like activations, add normalisation or residual connections, and initialise for the activation."),
+    //: resources/rules/accuracy.json, rule weight-initialization: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Weight initialised to zero"),
+    //: resources/rules/accuracy.json, rule weight-initialization: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the values of {tensor} are zero at step 0."),
+    //: resources/rules/accuracy.json, rule weight-initialization: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Check the initialisation of layer {layer}: all-zero weights make its units identical and they never learn apart."),
+    //: resources/rules/accuracy.json, rule weight-initialization-range: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Weight initialised with an abnormal range"),
+    //: resources/rules/accuracy.json, rule weight-initialization-range: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tensor} spans {min} to {max} at step 0; its largest magnitude {value} is above {threshold}."),
+    //: resources/rules/accuracy.json, rule weight-initialization-range: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Check the initialisation of layer {layer}: use a scaled scheme (He, Xavier) for its fan-in."),
+    //: resources/rules/accuracy.json, rule weight-not-changed: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Weight not changed"),
+    //: resources/rules/accuracy.json, rule weight-not-changed: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tensor} did not change between {value} of its {pairs} recorded step pairs (first between steps {from_step} and {to_step}): layer {layer} looks frozen."),
+    //: resources/rules/accuracy.json, rule weight-not-changed: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Check requires_grad of layer {layer}, that its parameters are passed to the optimizer, and that no detach() or stop_gradient cuts it off."),
+    //: resources/rules/accuracy.json, rule weight-change-too-large: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Weight changes too fast"),
+    //: resources/rules/accuracy.json, rule weight-change-too-large: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tensor} changes by {value} of its mean magnitude per step (mean over steps {from_step}-{to_step}, largest {largest} at step {largest_step}), above {threshold}."),
+    //: resources/rules/accuracy.json, rule weight-change-too-large: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Lower the learning rate of layer {layer} or clip its gradients; updates this large make training unstable."),
+    //: resources/rules/accuracy.json, rule weight-change-too-small: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Weight changes too slowly"),
+    //: resources/rules/accuracy.json, rule weight-change-too-small: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tensor} changes by only {value} of its mean magnitude per step (mean over steps {from_step}-{to_step}), below {threshold}."),
+    //: resources/rules/accuracy.json, rule weight-change-too-small: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Raise the learning rate of layer {layer}, or check for vanishing gradients and a learning-rate schedule that decayed too early."),
+    //: resources/rules/accuracy.json, rule tensor-all-zero: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Tensor all zero"),
+    //: resources/rules/accuracy.json, rule tensor-all-zero: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the values of {tensor} are zero at step {step}."),
+    //: resources/rules/accuracy.json, rule tensor-all-zero: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Check the inputs of layer {layer}: a tensor of zeros carries no information and stops gradients."),
+    //: resources/rules/accuracy.json, rule activation-dead-relu: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Dead ReLU"),
+    //: resources/rules/accuracy.json, rule activation-dead-relu: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the outputs of {tensor} are zero at step {step}: almost every unit of {layer} is dead."),
+    //: resources/rules/accuracy.json, rule activation-dead-relu: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Lower the learning rate, use LeakyReLU or GELU, check the bias initialisation and normalise the inputs of layer {layer}."),
+    //: resources/rules/accuracy.json, rule activation-saturation: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Saturated sigmoid or tanh"),
+    //: resources/rules/accuracy.json, rule activation-saturation: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the outputs of {tensor} are saturated at step {step}, where the gradient through {layer} is almost zero."),
+    //: resources/rules/accuracy.json, rule activation-saturation: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Normalise the inputs of layer {layer} (BatchNorm, LayerNorm), lower the initial weight scale, or use a non-saturating activation."),
+    //: resources/rules/accuracy.json, rule fp16-risk: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Values outside the float16 range"),
+    //: resources/rules/accuracy.json, rule fp16-risk: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the non-zero values of {tensor} at step {step} lie below the float16 normal range (6.1e-5) or above its maximum (65504)."),
+    //: resources/rules/accuracy.json, rule fp16-risk: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Use dynamic loss scaling (torch.cuda.amp.GradScaler), keep this tensor in float32 or bfloat16, or rescale it before the cast."),
     //: resources/rules/data.json, rule dataloader-share: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Data loading takes a large share of the step"),
     //: resources/rules/data.json, rule dataloader-share: message
