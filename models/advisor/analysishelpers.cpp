@@ -1,5 +1,7 @@
 #include "advisor/analysishelpers.h"
 
+#include <QCoreApplication>
+
 #include <array>
 #include <cmath>
 
@@ -30,6 +32,14 @@ Scope runScope(const QString& run, int rank)
     if (rank >= 0)
         scope.rank = rank;
     return scope;
+}
+
+void placeIn(Measurement& measurement, const Scope& scope)
+{
+    measurement.scope = scope;
+    measurement.facts.insert(QStringLiteral("where"),
+                             scope.rank ? QCoreApplication::translate("runlens::advisor", " (rank %1)").arg(*scope.rank)
+                                        : QString());
 }
 
 } // namespace runlens::advisor

@@ -18,4 +18,8 @@ double nsToMs(std::int64_t ns);
 /// A scope for one run (and rank, when known).
 Scope runScope(const QString& run, int rank);
 
+/// Sets a measurement's scope and its "where" fact: " (rank 3)" when the scope has a rank, else empty,
+/// so that messages of single-process runs do not show a rank placeholder.
+void placeIn(Measurement& measurement, const Scope& scope);
+
 } // namespace runlens::advisor

@@ -67,7 +67,7 @@ void measurePeak(const AdvisorInput& all, const MemoryInput& input, const memory
     Measurement m;
     m.metric = kPeakShare;
     m.value = 100.0 * bytes / double(device.capacity);
-    m.scope = deviceScope(input, device);
+    placeIn(m, deviceScope(input, device));
     m.facts.insert(QStringLiteral("peak"), formatByteSize(bytes));
     m.facts.insert(QStringLiteral("capacity"), formatByteSize(double(device.capacity)));
     if (peak.valid && input.profile->axis == memory::MemoryAxis::TimeNs) {
@@ -94,7 +94,7 @@ void measureOutOfMemory(const MemoryInput& input, const memory::MemoryDevice& de
     Measurement m;
     m.metric = kOutOfMemory;
     m.value = double(device.ooms.size());
-    m.scope = deviceScope(input, device);
+    placeIn(m, deviceScope(input, device));
     m.facts.insert(QStringLiteral("count"), qint64(device.ooms.size()));
     m.facts.insert(QStringLiteral("requested"),
                    first->bytes > 0 ? formatByteSize(double(first->bytes))
@@ -181,7 +181,7 @@ void measureGrowth(const AdvisorInput& all, const MemoryInput& input, const memo
     Measurement m;
     m.metric = kGrowth;
     m.value = double(bestLength);
-    m.scope = deviceScope(input, device);
+    placeIn(m, deviceScope(input, device));
     m.scope.step = first.step;
     m.facts.insert(QStringLiteral("first_step"), qint64(first.step));
     m.facts.insert(QStringLiteral("last_step"), qint64(last.step));

@@ -38,7 +38,7 @@ void measureStepInterval(const ProfilerInput& input, const profiler::ProfilerRan
     Measurement m;
     m.metric = kStepInterval;
     m.value = steps.average.valuesUs[std::size_t(index)] / 1000.0;
-    m.scope = runScope(input.run, rank.rank);
+    placeIn(m, runScope(input.run, rank.rank));
     m.facts.insert(QStringLiteral("steps"), qint64(steps.steps.size()));
     m.facts.insert(QStringLiteral("step_ms"), steps.average.totalUs / 1000.0);
     m.facts.insert(
@@ -62,7 +62,7 @@ void measurePipeline(const ProfilerInput& input, const pipeline::DataPipeline& d
         Measurement m;
         m.metric = kHostQueueEmpty;
         m.value = 100.0 * data.hostQueue.emptyRatio();
-        m.scope = scope;
+        placeIn(m, scope);
         m.facts.insert(QStringLiteral("empty"), qint64(data.hostQueue.emptyCount()));
         m.facts.insert(QStringLiteral("steps"), qint64(data.hostQueue.samples.size()));
         m.evidence << evidence;
@@ -76,7 +76,7 @@ void measurePipeline(const ProfilerInput& input, const pipeline::DataPipeline& d
         Measurement m;
         m.metric = kCpuBusy;
         m.value = data.cpu.deviceBusyPercent();
-        m.scope = scope;
+        placeIn(m, scope);
         m.facts.insert(QStringLiteral("processors"), qint64(data.cpu.processorCount));
         m.evidence << evidence;
         m.order = data.rank;
@@ -95,7 +95,7 @@ void measurePipeline(const ProfilerInput& input, const pipeline::DataPipeline& d
         Measurement m;
         m.metric = kPipelineBottleneck;
         m.value = 1.0;
-        m.scope = scope;
+        placeIn(m, scope);
         m.scope.op = op ? op->label() : QString::number(bottleneck.opId);
         m.facts.insert(QStringLiteral("reason"), pipeline::bottleneckReasonText(data, bottleneck));
         if (op) {

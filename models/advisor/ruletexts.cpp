@@ -114,25 +114,25 @@ namespace {
     //: resources/rules/data.json, rule dataloader-share: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Data loading takes a large share of the step"),
     //: resources/rules/data.json, rule dataloader-share: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Data loading of run {run} (rank {rank}) takes {value} of the step time ({time_ms} ms of {step_ms} ms per step over {steps} steps, threshold {threshold}); step {worst_step} is the worst at {worst_share} %."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Data loading of run {run}{where} takes {value} of the step time ({time_ms} ms of {step_ms} ms per step over {steps} steps, threshold {threshold}); step {worst_step} is the worst at {worst_share} %."),
     //: resources/rules/data.json, rule dataloader-share: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Use DataLoader(num_workers > 0, pin_memory=True, persistent_workers=True) and prefetching, move expensive preprocessing out of __getitem__, or cache decoded samples."),
     //: resources/rules/data.json, rule synchronous-dataloader: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Data is loaded in the training process"),
     //: resources/rules/data.json, rule synchronous-dataloader: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Run {run} loaded {count} batches in the training process (a DataLoader with num_workers=0): the GPU waits while each batch is read."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Run {run}{where} loaded {count} batches in the training process (a DataLoader with num_workers=0): the model waits while each batch is read."),
     //: resources/rules/data.json, rule synchronous-dataloader: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Set num_workers of the DataLoader to the number of CPU cores you can spare (and pin_memory=True), so batches are prepared while the model trains."),
     //: resources/rules/data.json, rule host-queue-empty: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Host data queue is often empty"),
     //: resources/rules/data.json, rule host-queue-empty: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The host queue of run {run} (rank {rank}) was empty in {empty} of {steps} steps ({value}, threshold {threshold}): the data pipeline does not keep up."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The host queue of run {run}{where} was empty in {empty} of {steps} steps ({value}, threshold {threshold}): the data pipeline does not keep up."),
     //: resources/rules/data.json, rule host-queue-empty: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Speed up data processing: raise num_parallel_workers of the slow operators (see the pipeline bottleneck), enable caching, or simplify augmentations."),
     //: resources/rules/data.json, rule pipeline-bottleneck: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Data pipeline operator is a bottleneck"),
     //: resources/rules/data.json, rule pipeline-bottleneck: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{op} of the data pipeline of run {run} (rank {rank}) is a bottleneck: {reason} {op_advice}"),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{op} of the data pipeline of run {run}{where} is a bottleneck: {reason} {op_advice}"),
     //: resources/rules/data.json, rule pipeline-bottleneck: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Give the slow operator more parallel workers, cache or simplify its work, and check that the source reads from fast storage."),
     //: resources/rules/distributed.json, rule slow-rank: title
@@ -162,91 +162,91 @@ namespace {
     //: resources/rules/memory.json, rule memory-peak: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Memory peak close to the device capacity"),
     //: resources/rules/memory.json, rule memory-peak: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{device} of run {run} peaked at {peak} of {capacity} ({value}, threshold {threshold})."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{device} of run {run}{where} peaked at {peak} of {capacity} ({value}, threshold {threshold})."),
     //: resources/rules/memory.json, rule memory-peak: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Reduce memory: a smaller batch with gradient accumulation, mixed precision, activation checkpointing, or freeing tensors kept across steps; set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation."),
     //: resources/rules/memory.json, rule memory-oom: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Out of memory"),
     //: resources/rules/memory.json, rule memory-oom: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{device} of run {run} ran out of memory {count} times; the first failed allocation asked for {requested} with {free} free."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{device} of run {run}{where} ran out of memory {count} times; the first failed allocation asked for {requested} with {free} free."),
     //: resources/rules/memory.json, rule memory-oom: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Lower the batch size, use mixed precision or activation checkpointing, and look at the memory curve before the failure for tensors that should have been freed."),
     //: resources/rules/memory.json, rule memory-growth: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Allocated memory grows step after step"),
     //: resources/rules/memory.json, rule memory-growth: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The lowest allocated memory of each step on {device} of run {run} rose in {value} consecutive steps, from step {first_step} to {last_step}, by {growth} ({per_step} per step; threshold {threshold} steps)."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The lowest allocated memory of each step on {device} of run {run}{where} rose in {value} consecutive steps, from step {first_step} to {last_step}, by {growth} ({per_step} per step; threshold {threshold} steps)."),
     //: resources/rules/memory.json, rule memory-growth: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Something keeps tensors alive across steps: accumulating losses without .item() or .detach(), lists of outputs, or caches. Take a memory snapshot and look at what the growing allocations are."),
     //: resources/rules/performance.json, rule low-device-utilization: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Device is idle much of the time"),
     //: resources/rules/performance.json, rule low-device-utilization: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{device} of run {run} (rank {rank}) was busy {value} of the {span_ms} ms its {steps} profiled steps took; below {threshold}."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{device} of run {run}{where} was busy {value} of the {span_ms} ms its {steps} profiled steps took; below {threshold}."),
     //: resources/rules/performance.json, rule low-device-utilization: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Find what the device waits for in the timeline: data loading, host-side Python, synchronisations (.item(), .cpu(), prints) or small kernels. Increase the batch size or fuse work (torch.compile, CUDA graphs) so the device has more to do per launch."),
     //: resources/rules/performance.json, rule host-bound-launches: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Kernels are shorter than their launch calls"),
     //: resources/rules/performance.json, rule host-bound-launches: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{shorter} of {kernels} kernels of run {run} ({value}) ran shorter than the runtime call that launched them (mean kernel {kernel_us} µs, mean launch {launch_us} µs): the GPU waits for the CPU."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{shorter} of {kernels} kernels of run {run}{where} ({value}) ran shorter than the runtime call that launched them (mean kernel {kernel_us} µs, mean launch {launch_us} µs): the GPU waits for the CPU."),
     //: resources/rules/performance.json, rule host-bound-launches: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The host cannot issue work fast enough: use larger batches, fuse small operators (torch.compile), capture the step with CUDA graphs, or move Python overhead out of the training loop."),
     //: resources/rules/performance.json, rule communication-share: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Communication takes a large share of the step"),
     //: resources/rules/performance.json, rule communication-share: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Communication of run {run} (rank {rank}) takes {value} of the step time ({time_ms} ms of {step_ms} ms per step on average, threshold {threshold}); step {worst_step} is the worst at {worst_share} %."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Communication of run {run}{where} takes {value} of the step time ({time_ms} ms of {step_ms} ms per step on average, threshold {threshold}); step {worst_step} is the worst at {worst_share} %."),
     //: resources/rules/performance.json, rule communication-share: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Overlap communication with computation (DDP bucket sizes, gradient accumulation with no_sync), compress gradients, or check that the interconnect (NVLink, InfiniBand) is used."),
     //: resources/rules/performance.json, rule low-communication-overlap: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Communication is not hidden under computation"),
     //: resources/rules/performance.json, rule low-communication-overlap: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Only {value} of the {communication_ms} ms of communication of run {run} (rank {rank}) overlaps computation; {exposed_ms} ms is exposed (threshold {threshold})."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Only {value} of the {communication_ms} ms of communication of run {run}{where} overlaps computation; {exposed_ms} ms is exposed (threshold {threshold})."),
     //: resources/rules/performance.json, rule low-communication-overlap: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Let communication run while the backward pass computes: register gradients in buckets (DDP bucket_cap_mb), avoid synchronising calls between collectives, and use separate streams for communication."),
     //: resources/rules/performance.json, rule dominant-operator: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "One operator dominates the run"),
     //: resources/rules/performance.json, rule dominant-operator: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{op} takes {value} of the {kind} time of run {run} ({calls} calls, {time_ms} ms); threshold {threshold}."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{op} takes {value} of the {kind} time of run {run}{where} ({calls} calls, {time_ms} ms); threshold {threshold}."),
     //: resources/rules/performance.json, rule dominant-operator: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Optimise that operator first: check its input shapes and dtype (tensor cores need fp16/bf16 and dimensions that are multiples of 8), try a fused or vendor implementation, or reduce how often it is called."),
     //: resources/rules/performance.json, rule zero-grad-not-set-to-none: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "zero_grad fills gradients with zeros"),
     //: resources/rules/performance.json, rule zero-grad-not-set-to-none: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{count} zero_grad calls of run {run} ran aten::zero_ on the gradients instead of dropping them."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{count} zero_grad calls of run {run}{where} ran aten::zero_ on the gradients instead of dropping them."),
     //: resources/rules/performance.json, rule zero-grad-not-set-to-none: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Call optimizer.zero_grad(set_to_none=True) (the default since PyTorch 2.0): it skips one memory write per parameter every step."),
     //: resources/rules/performance.json, rule single-tensor-optimizer: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Optimizer updates one tensor at a time"),
     //: resources/rules/performance.json, rule single-tensor-optimizer: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{op} ran {count} times in run {run}: the optimizer updates parameters one by one."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{op} ran {count} times in run {run}{where}: the optimizer updates parameters one by one."),
     //: resources/rules/performance.json, rule single-tensor-optimizer: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Pass foreach=True (or fused=True on CUDA) to the optimizer so that all parameters are updated with a few multi-tensor kernels."),
     //: resources/rules/performance.json, rule conv-bias-before-batchnorm: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Convolution with bias followed by BatchNorm"),
     //: resources/rules/performance.json, rule conv-bias-before-batchnorm: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{count} convolutions of run {run} have a bias and are followed by BatchNorm (first inputs {detail}); BatchNorm subtracts the mean, so the bias is wasted work."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{count} convolutions of run {run}{where} have a bias and are followed by BatchNorm (first inputs {detail}); BatchNorm subtracts the mean, so the bias is wasted work."),
     //: resources/rules/performance.json, rule conv-bias-before-batchnorm: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Create the convolution with bias=False when BatchNorm follows it."),
     //: resources/rules/performance.json, rule fp16-matmul-alignment: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Half-precision matrix product with dimensions not a multiple of 8"),
     //: resources/rules/performance.json, rule fp16-matmul-alignment: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{count} calls of {op} in run {run} multiply half-precision matrices whose last dimensions are not multiples of 8 (first: {detail}); tensor cores are not used."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{count} calls of {op} in run {run}{where} multiply half-precision matrices whose last dimensions are not multiples of 8 (first: {detail}); tensor cores are not used."),
     //: resources/rules/performance.json, rule fp16-matmul-alignment: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Pad the hidden sizes, vocabulary and batch dimensions to multiples of 8 so that fp16/bf16 products run on tensor cores."),
     //: resources/rules/performance.json, rule copy-after-fill: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Tensor filled on one device, then copied to another"),
     //: resources/rules/performance.json, rule copy-after-fill: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{count} tensors of run {run} were initialised ({detail}) and then copied with aten::to: the tensor is made twice."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{count} tensors of run {run}{where} were initialised ({detail}) and then copied with aten::to: the tensor is made twice."),
     //: resources/rules/performance.json, rule copy-after-fill: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Create the tensor directly on its device, e.g. torch.zeros(shape, device='cuda') instead of torch.zeros(shape).to('cuda')."),
     //: resources/rules/performance.json, rule step-interval: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Long step interval: the device waits for data"),
     //: resources/rules/performance.json, rule step-interval: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The step interval of run {run} (rank {rank}) averages {value} per step ({share} % of a {step_ms} ms step, threshold {threshold}); step {worst_step} waited {worst_ms} ms."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The step interval of run {run}{where} averages {value} per step ({share} % of a {step_ms} ms step, threshold {threshold}); step {worst_step} waited {worst_ms} ms."),
     //: resources/rules/performance.json, rule step-interval: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The device waits between steps for the next batch: check the data pipeline (queues, bottleneck ops), use dataset sink mode, and raise num_parallel_workers of the slow map operations."),
     //: resources/rules/performance.json, rule cpu-busy: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Host CPU is nearly saturated"),
     //: resources/rules/performance.json, rule cpu-busy: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The host CPU of run {run} (rank {rank}) was busy {value} on average over {processors} processors (threshold {threshold})."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The host CPU of run {run}{where} was busy {value} on average over {processors} processors (threshold {threshold})."),
     //: resources/rules/performance.json, rule cpu-busy: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Data processing may be limited by the CPU: lower num_parallel_workers where ops are idle, move augmentations to the device, or cache preprocessed data."),
     nullptr,

@@ -105,7 +105,7 @@ void measureStepShares(const SourceContext& ctx, const trace::StepBreakdown& bre
         Measurement m;
         m.metric = metric;
         m.value = share * 100.0;
-        m.scope = ctx.scope();
+        placeIn(m, ctx.scope());
         m.facts.insert(QStringLiteral("steps"), qint64(count));
         m.facts.insert(QStringLiteral("time_ms"), nsToMs(part / std::int64_t(count)));
         m.facts.insert(QStringLiteral("step_ms"), nsToMs(total / std::int64_t(count)));
@@ -136,7 +136,7 @@ void measureDeviceUtilization(const SourceContext& ctx, const trace::StepBreakdo
         Measurement m;
         m.metric = kDeviceUtilization;
         m.value = device.utilization(result.span()) * 100.0;
-        m.scope = ctx.scope();
+        placeIn(m, ctx.scope());
         m.scope.device = device.name;
         m.facts.insert(QStringLiteral("busy_ms"), nsToMs(device.busyNs));
         m.facts.insert(QStringLiteral("span_ms"), nsToMs(result.span()));
@@ -207,7 +207,7 @@ void measureShortKernels(const TraceInput& input, const trace::TraceStore& store
         Measurement m;
         m.metric = kShortKernelShare;
         m.value = 100.0 * double(c.shorter) / double(c.kernels);
-        m.scope = ctx.scope();
+        placeIn(m, ctx.scope());
         m.facts.insert(QStringLiteral("kernels"), qint64(c.kernels));
         m.facts.insert(QStringLiteral("shorter"), qint64(c.shorter));
         m.facts.insert(QStringLiteral("kernel_us"), double(c.kernelNs) / double(c.kernels) / 1000.0);
@@ -240,7 +240,7 @@ void measureOverlap(const TraceInput& input, const trace::TraceStore& store, con
         Measurement m;
         m.metric = kCommunicationOverlap;
         m.value = ratio * 100.0;
-        m.scope = ctx.scope();
+        placeIn(m, ctx.scope());
         m.facts.insert(QStringLiteral("communication_ms"), rank.temporal.communication);
         m.facts.insert(QStringLiteral("overlap_ms"), rank.temporal.overlap);
         m.facts.insert(QStringLiteral("exposed_ms"), rank.temporal.communication - rank.temporal.overlap);
@@ -275,7 +275,7 @@ void measureTopOperator(const SourceContext& ctx, AnalysisContext& context)
     Measurement m;
     m.metric = kTopOperatorShare;
     m.value = (device ? stats.deviceShare(*top) : stats.hostShare(*top)) * 100.0;
-    m.scope = ctx.scope();
+    placeIn(m, ctx.scope());
     m.scope.op = name;
     m.facts.insert(QStringLiteral("calls"), qint64(top->calls));
     m.facts.insert(QStringLiteral("time_ms"), nsToMs(device ? top->deviceSelf : top->hostSelf));

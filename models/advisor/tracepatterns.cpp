@@ -342,7 +342,7 @@ void analyseTracePatterns(const TraceInput& input, AnalysisContext& context)
             Measurement m;
             m.metric = patternMetrics()[std::size_t(pattern)];
             m.value = double(o.count);
-            m.scope = runScope(input.run, rank);
+            placeIn(m, runScope(input.run, rank));
             m.scope.op = o.op;
             m.facts.insert(QStringLiteral("count"), o.count);
             if (!o.detail.isEmpty())

@@ -1,8 +1,12 @@
+#include "advisor/advisor.h"
 #include "advisor/analysis.h"
 #include "advisor/evidence.h"
 #include "performancetestutils.h"
 #include "testutils.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 using namespace runlens;
@@ -67,6 +71,8 @@ private slots:
     void shapesMissing();
     void noTrace();
     void resnetSampleNumWorkersZero();
+    void slowLoaderRecordedWithTorch();
+    void healthyBaselineSample();
 };
 
 void TestTraceAnalysis::dataLoaderShare()
@@ -386,6 +392,64 @@ void TestTraceAnalysis::resnetSampleNumWorkersZero()
     const auto sync = measured(a->context, QStringLiteral("pattern.sync_dataloader"));
     QCOMPARE(sync.size(), std::size_t(1));
     QCOMPARE(qint64(sync.front().value), qint64(store->steps().size()));
+}
+
+void TestTraceAnalysis::slowLoaderRecordedWithTorch()
+{
+    // Recorded by tests/data/advisor/make_slow_loader_trace.py: a dataset sleeping in __getitem__, read
+    // with num_workers=0. The whole engine with the built-in rules must name the data loader.
+    const QString path = QStringLiteral(RUNLENS_TEST_DATA_DIR "/advisor/performance/slow_loader.pt.trace.json.gz");
+    const auto store = test::readTraces({ path });
+    QVERIFY(store && store->steps().size() == 6);
+    const AdvisorReport report = evaluate(test::traceInput(store, QStringLiteral("slow")), RuleBook::builtIn());
+    const auto finding = std::find_if(report.findings.begin(), report.findings.end(),
+                                      [](const Finding& f) { return f.ruleId == QLatin1String("dataloader-share"); });
+    QVERIFY(finding != report.findings.end());
+    QVERIFY(finding->category == Category::Data);
+    QCOMPARE(finding->scope.run, QStringLiteral("slow"));
+    QCOMPARE(finding->threshold, 5.0);
+    const QString oracle = test::runPerformanceOracle(QStringLiteral("dataloader_share.py"), { path });
+    if (!oracle.isEmpty())
+        QVERIFY2(qAbs(finding->value - oracle.trimmed().toDouble()) < 0.5,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(finding->value).arg(oracle.trimmed())));
+    QVERIFY(finding->value > 80.0);
+    QVERIFY2(finding->message.startsWith(QLatin1String("Data loading of run slow")), qPrintable(finding->message));
+    QVERIFY(finding->message.contains(QLatin1String(" %")));
+    QCOMPARE(parseEvidence(finding->evidence.value(0))->kind, QStringLiteral("trace"));
+    // num_workers=0 is named too, once per run with the number of batches read in the training process.
+    const auto sync = std::find_if(report.findings.begin(), report.findings.end(), [](const Finding& f) {
+        return f.ruleId == QLatin1String("synchronous-dataloader");
+    });
+    QVERIFY(sync != report.findings.end());
+    QCOMPARE(sync->value, 6.0);
+}
+
+void TestTraceAnalysis::healthyBaselineSample()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    const QString run = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
+    QFile factsFile(run + QStringLiteral("/run_facts.json"));
+    QVERIFY(factsFile.open(QIODevice::ReadOnly));
+    const QJsonObject traces
+        = QJsonDocument::fromJson(factsFile.readAll()).object().value(QStringLiteral("traces")).toObject();
+    for (const QString name : { QStringLiteral("profiler/worker0.1795321630770.pt.trace.json"),
+                                QStringLiteral("profiler/worker0.1795321630770.pt.trace.kinetofmt.json") }) {
+        const auto store = test::readTraces({ run + QLatin1Char('/') + name });
+        const AdvisorInput input = test::traceInput(store, QStringLiteral("baseline"));
+        const auto a = analyse(store);
+        const auto share = measured(a->context, QStringLiteral("trace.dataloader_share"));
+        QCOMPARE(share.size(), std::size_t(1));
+        // The recorder's own figure (a share of the ProfilerStep spans, rounded to 3 decimals).
+        const double expected
+            = 100.0 * traces.value(name).toObject().value(QStringLiteral("dataloader_share_of_steps")).toDouble();
+        QVERIFY2(qAbs(share.front().value - expected) < 0.1,
+                 qPrintable(QStringLiteral("%1: %2 vs %3").arg(name).arg(share.front().value).arg(expected)));
+        const AdvisorReport report = evaluate(input, RuleBook::builtIn());
+        for (const Finding& f : report.findings) {
+            QVERIFY2(f.ruleId != QLatin1String("dataloader-share"), qPrintable(f.message));
+            QVERIFY2(f.category != Category::Accuracy, qPrintable(f.message));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTraceAnalysis)
