@@ -2,6 +2,8 @@
 #include "advisor/evidence.h"
 #include "performancetestutils.h"
 #include "pipeline/pipelineanalysis.h"
+#include "pipeline/pipelinereader.h"
+#include "testutils.h"
 
 #include <QtTest>
 
@@ -94,6 +96,7 @@ private slots:
     void pipelineBottleneck();
     void pipelineKeepsUp();
     void missingSources();
+    void mindInsightPipelineSample();
 };
 
 void TestProfilerAnalysis::stepInterval()
@@ -193,6 +196,35 @@ void TestProfilerAnalysis::missingSources()
     analyseProfiler(stepInput({ 100, 100 }), steps);
     QVERIFY(steps.isEvaluated(QStringLiteral("profiler.step_interval")));
     QVERIFY(steps.missingReason(QStringLiteral("profiler.host_queue_empty")).contains(QLatin1String("pipeline")));
+}
+
+void TestProfilerAnalysis::mindInsightPipelineSample()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    const QString folder = samples + QStringLiteral("/profiler/mindspore/profiler_misc");
+    const pipeline::PipelineReadResult read = pipeline::readDataPipeline(folder, 0);
+    QVERIFY(read.pipeline);
+    auto bundle = std::make_shared<ProfilerBundle>();
+    bundle->pipelines.push_back(read.pipeline);
+    RuleBook rules;
+    AnalysisContext context(rules);
+    analyseProfiler(bundleInput(bundle), context);
+    const QString oracle
+        = test::runPerformanceOracle(QStringLiteral("pipeline_oracle.py"), { folder, QStringLiteral("0") });
+    if (oracle.isEmpty())
+        QSKIP("python3 is not available to read the pipeline files independently");
+    const QStringList expected = oracle.trimmed().split(QLatin1Char(' '));
+    const auto empty = measured(context, QStringLiteral("profiler.host_queue_empty"));
+    QCOMPARE(empty.size(), std::size_t(1));
+    QVERIFY(qAbs(empty.front().value - expected[0].toDouble()) < 1e-6);
+    const auto busy = measured(context, QStringLiteral("profiler.cpu_busy"));
+    QCOMPARE(busy.size(), std::size_t(1));
+    QVERIFY(qAbs(busy.front().value - expected[1].toDouble()) < 1e-6);
+    QStringList slow;
+    for (const Measurement& m : measured(context, QStringLiteral("pipeline.bottleneck")))
+        slow << m.scope.op;
+    slow.sort();
+    QCOMPARE(slow.join(QLatin1Char(',')), expected[2]);
 }
 
 QTEST_GUILESS_MAIN(TestProfilerAnalysis)
