@@ -271,6 +271,10 @@ void measureTopOperator(const SourceContext& ctx, AnalysisContext& context)
     const double minimum = context.parameter(QStringLiteral("dominant-operator"), QStringLiteral("min_operators"), 3);
     if (double(stats.operators.size()) < minimum)
         return;
+    // Nor is a trace with almost no work: a share of a few microseconds says nothing.
+    const double minimumMs = context.parameter(QStringLiteral("dominant-operator"), QStringLiteral("min_time_ms"), 1);
+    if (nsToMs(device ? stats.deviceSelfSum : stats.hostSelfSum) < minimumMs)
+        return;
     const QString name = ctx.store.strings().text(top->name);
     Measurement m;
     m.metric = kTopOperatorShare;

@@ -62,6 +62,7 @@ private slots:
     void communicationShareAndOverlap();
     void cpuOnlyTraceMarksDeviceMetricsMissing();
     void topOperator();
+    void topOperatorOfAlmostNothing();
     void zeroGrad();
     void singleTensorOptimizer();
     void syncDataLoader();
@@ -211,6 +212,21 @@ void TestTraceAnalysis::topOperator()
         QCOMPARE(parseEvidence(found.front().evidence.value(0))->value(QStringLiteral("op")),
                  QStringLiteral("aten::mm"));
     }
+}
+
+void TestTraceAnalysis::topOperatorOfAlmostNothing()
+{
+    // 0.1 ms of kernels in all: below the rule's min_time_ms, no operator is said to dominate.
+    AnalysisTraceBuilder t;
+    t.step(0, 1, 0, 30 * kMs);
+    const char* names[] = { "aten::mm", "aten::add", "aten::relu" };
+    for (int i = 0; i < 3; ++i) {
+        t.slice(t.cpu(), (1 + i) * kMs, 500 * kUs, names[i], EventKind::CpuOp);
+        t.launch(0, (1 + i) * kMs + 100 * kUs, 20 * kUs, (1 + i) * kMs + 200 * kUs, (i == 0 ? 80 : 10) * kUs, "k");
+    }
+    const auto a = analyse(t.finish());
+    QVERIFY(a->context.isEvaluated(QStringLiteral("trace.top_op_share")));
+    QVERIFY(measured(a->context, QStringLiteral("trace.top_op_share")).empty());
 }
 
 void TestTraceAnalysis::zeroGrad()
