@@ -1,3 +1,4 @@
+#include "advisor/advisor.h"
 #include "advisor/analysis.h"
 #include "advisor/evidence.h"
 #include "performancetestutils.h"
@@ -46,13 +47,14 @@ AdvisorInput mindsporeCluster(const std::vector<double>& stepTimes, double commu
 
 /// Two ranks, three 10 ms steps each, one compute kernel then one all-reduce per step; the all-reduce of
 /// rank 1 starts `lateMs` later within its step than rank 0's.
-std::shared_ptr<const trace::TraceStore> kinetoRanks(double lateMs)
+std::shared_ptr<const trace::TraceStore> kinetoRanks(double lateMs, std::int64_t slowStepMs = 10)
 {
     test::AnalysisTraceBuilder t(2);
     for (int source = 0; source < 2; ++source) {
         for (int s = 0; s < 3; ++s) {
-            const std::int64_t start = s * 10 * kMs;
-            t.step(source, s + 1, start, 10 * kMs);
+            const std::int64_t length = (source == 1 ? slowStepMs : 10) * kMs;
+            const std::int64_t start = s * 20 * kMs;
+            t.step(source, s + 1, start, length);
             t.launch(source, start + 100'000, 20'000, start + 200'000, 3 * kMs, "volta_sgemm_128x64_nn");
             const std::int64_t comm = start + 4 * kMs + (source == 1 ? std::int64_t(lateMs * double(kMs)) : 0);
             t.launch(source, start + 3 * kMs, 20'000, comm, 1 * kMs, "ncclKernel_AllReduce_RING_LL_Sum_float",
@@ -75,6 +77,7 @@ private slots:
     void communicationRate();
     void kinetoStraggler();
     void kinetoNoStraggler();
+    void kinetoSlowRankEndToEnd();
     void noCluster();
 };
 
@@ -158,6 +161,21 @@ void TestClusterAnalysis::kinetoNoStraggler()
     analyseCluster(test::traceInput(kinetoRanks(0.0)), context);
     QVERIFY(context.isEvaluated(QStringLiteral("cluster.straggler_share")));
     QVERIFY(measured(context, QStringLiteral("cluster.straggler_share")).empty());
+}
+
+void TestClusterAnalysis::kinetoSlowRankEndToEnd()
+{
+    // Rank 1's steps take 16 ms, rank 0's 10 ms: mean 13 ms, rank 1 is 23.1 % above it.
+    const AdvisorReport report = evaluate(test::traceInput(kinetoRanks(0.0, 16)), RuleBook::builtIn());
+    const auto slow = std::find_if(report.findings.begin(), report.findings.end(),
+                                   [](const Finding& f) { return f.ruleId == QLatin1String("slow-rank"); });
+    QVERIFY(slow != report.findings.end());
+    QCOMPARE(slow->scope.rank, std::optional<int>(1));
+    QVERIFY2(qAbs(slow->value - 100.0 * (16.0 / 13.0 - 1.0)) < 1e-6, qPrintable(QString::number(slow->value)));
+    QVERIFY2(slow->message.startsWith(QLatin1String("Rank 1 of run run has a step time of 16 ms")),
+             qPrintable(slow->message));
+    for (const Finding& f : report.findings)
+        QVERIFY2(!f.message.contains(QLatin1Char('{')), qPrintable(f.message));
 }
 
 void TestClusterAnalysis::noCluster()

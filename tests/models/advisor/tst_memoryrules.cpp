@@ -1,3 +1,4 @@
+#include "advisor/advisor.h"
 #include "advisor/analysis.h"
 #include "advisor/evidence.h"
 #include "memory/tracememory.h"
@@ -147,6 +148,16 @@ void TestMemoryRules::growth()
     QCOMPARE(found.front().facts.value(QStringLiteral("growth")).toString(), QStringLiteral("60.0 MiB"));
     QCOMPARE(found.front().facts.value(QStringLiteral("per_step")).toString(), QStringLiteral("10.0 MiB"));
     QVERIFY(holds(Comparator::GreaterEqual, found.front().value, 5.0));
+
+    // The built-in rule reports it once, with the numbers in its message.
+    auto [again, sameSteps] = steppedMemory(floors);
+    const AdvisorReport report = evaluate(memoryInput(std::move(again), sameSteps), RuleBook::builtIn());
+    QCOMPARE(report.findings.size(), 1);
+    const Finding& finding = report.findings.front();
+    QCOMPARE(finding.ruleId, QStringLiteral("memory-growth"));
+    QVERIFY2(finding.message.contains(QLatin1String("rose in 6 consecutive steps, from step 2 to 8, by 60.0 MiB")),
+             qPrintable(finding.message));
+    QVERIFY2(!finding.message.contains(QLatin1Char('{')), qPrintable(finding.message));
 }
 
 void TestMemoryRules::growthHealthy()

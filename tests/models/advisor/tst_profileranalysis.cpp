@@ -1,3 +1,4 @@
+#include "advisor/advisor.h"
 #include "advisor/analysis.h"
 #include "advisor/evidence.h"
 #include "performancetestutils.h"
@@ -225,6 +226,17 @@ void TestProfilerAnalysis::mindInsightPipelineSample()
         slow << m.scope.op;
     slow.sort();
     QCOMPARE(slow.join(QLatin1Char(',')), expected[2]);
+
+    // Through the engine with the built-in rules: each problem is a finding with its numbers filled in.
+    const AdvisorReport report = evaluate(bundleInput(bundle), RuleBook::builtIn());
+    QStringList fired;
+    for (const Finding& f : report.findings) {
+        fired << f.ruleId;
+        QVERIFY2(!f.message.contains(QLatin1Char('{')), qPrintable(f.message));
+    }
+    QVERIFY(fired.contains(QStringLiteral("host-queue-empty")));
+    QVERIFY(fired.contains(QStringLiteral("cpu-busy")));
+    QCOMPARE(fired.count(QStringLiteral("pipeline-bottleneck")), 2);
 }
 
 QTEST_GUILESS_MAIN(TestProfilerAnalysis)
