@@ -1,6 +1,7 @@
 #pragma once
 
 #include "../trace/analysistestdata.h"
+#include "advisor/advisor.h"
 #include "advisor/analysis.h"
 #include "trace/chrometracereader.h"
 
@@ -53,6 +54,20 @@ inline QString runPerformanceOracle(const QString& script, const QStringList& ar
     if (!python.waitForFinished(300000) || python.exitStatus() != QProcess::NormalExit || python.exitCode() != 0)
         return {};
     return QString::fromUtf8(python.readAllStandardOutput());
+}
+
+/// The rules of `report`'s findings, after checking that every finding's message has all its
+/// placeholders filled in (a fact the analyser forgot would stay as "{name}").
+inline QStringList firedRules(const advisor::AdvisorReport& report)
+{
+    QStringList fired;
+    for (const advisor::Finding& f : report.findings) {
+        if (f.message.contains(QLatin1Char('{')) || f.message.contains(QLatin1Char('}')))
+            qWarning("unfilled placeholder in %s: %s", qPrintable(f.ruleId), qPrintable(f.message));
+        else
+            fired << f.ruleId;
+    }
+    return fired;
 }
 
 } // namespace runlens::test

@@ -78,6 +78,7 @@ private slots:
     void kinetoStraggler();
     void kinetoNoStraggler();
     void kinetoSlowRankEndToEnd();
+    void mindsporeMessages();
     void noCluster();
 };
 
@@ -176,6 +177,18 @@ void TestClusterAnalysis::kinetoSlowRankEndToEnd()
              qPrintable(slow->message));
     for (const Finding& f : report.findings)
         QVERIFY2(!f.message.contains(QLatin1Char('{')), qPrintable(f.message));
+}
+
+void TestClusterAnalysis::mindsporeMessages()
+{
+    const AdvisorReport report
+        = evaluate(mindsporeCluster({ 100, 100, 100, 140 }, 20, { 10, 10, 6.5 }), RuleBook::builtIn());
+    const QStringList fired = test::firedRules(report);
+    QCOMPARE(fired.count(QStringLiteral("slow-rank")), 1);
+    QCOMPARE(fired.count(QStringLiteral("slow-link")), 1);
+    QCOMPARE(fired.count(QStringLiteral("communication-rate")), 1);
+    const QStringList straggler = test::firedRules(evaluate(test::traceInput(kinetoRanks(2.0)), RuleBook::builtIn()));
+    QVERIFY(straggler.contains(QStringLiteral("straggler-rank")));
 }
 
 void TestClusterAnalysis::noCluster()

@@ -71,6 +71,7 @@ private slots:
     void peakShare();
     void peakShareWithoutCapacity();
     void outOfMemory();
+    void peakAndOomMessages();
     void growth();
     void growthHealthy();
     void noMemory();
@@ -128,6 +129,18 @@ void TestMemoryRules::outOfMemory()
     QCOMPARE(found.front().facts.value(QStringLiteral("requested")).toString(), QStringLiteral("4.0 GiB"));
     QCOMPARE(found.front().facts.value(QStringLiteral("free")).toString(), QStringLiteral("256.0 MiB"));
     QCOMPARE(parseEvidence(found.front().evidence.value(0))->value(QStringLiteral("time_ns")).toLongLong(), 3000);
+}
+
+void TestMemoryRules::peakAndOomMessages()
+{
+    memory::MemoryDevice device = cudaDevice(std::int64_t(16 * kGiB));
+    sample(device, 1000, 15.5 * kGiB);
+    device.ooms.push_back({ 3000, std::int64_t(4 * kGiB), std::int64_t(256 * kMiB), -1, 0 });
+    const AdvisorReport report = evaluate(memoryInput(std::move(device)), RuleBook::builtIn());
+    const QStringList fired = test::firedRules(report);
+    QVERIFY(fired.contains(QStringLiteral("memory-peak")));
+    QVERIFY(fired.contains(QStringLiteral("memory-oom")));
+    QCOMPARE(report.findings.front().ruleId, QStringLiteral("memory-oom")); // errors first
 }
 
 void TestMemoryRules::growth()

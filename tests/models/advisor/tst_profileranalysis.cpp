@@ -117,6 +117,8 @@ void TestProfilerAnalysis::stepInterval()
     QCOMPARE(evidence->value(QStringLiteral("view")), QStringLiteral("overview"));
     QCOMPARE(evidence->value(QStringLiteral("step")), QStringLiteral("1"));
     QVERIFY(holds(Comparator::Greater, found.front().value, 0.5));
+    QVERIFY(test::firedRules(evaluate(stepInput({ 2000, 800, 900, 700 }), RuleBook::builtIn()))
+                .contains(QStringLiteral("step-interval")));
 }
 
 void TestProfilerAnalysis::stepIntervalHealthy()

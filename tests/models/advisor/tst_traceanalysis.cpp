@@ -70,6 +70,7 @@ private slots:
     void halfMatmulAlignment();
     void copyAfterFill();
     void shapesMissing();
+    void patternMessages();
     void noTrace();
     void resnetSampleNumWorkersZero();
     void slowLoaderRecordedWithTorch();
@@ -362,6 +363,33 @@ void TestTraceAnalysis::copyAfterFill()
                      3 * kMs);
         }
     }
+}
+
+void TestTraceAnalysis::patternMessages()
+{
+    // One trace with every pattern once: each built-in pattern rule reports it with a complete message.
+    AnalysisTraceBuilder t;
+    t.step(0, 1, 0, 20 * kMs);
+    t.slice(t.cpu(), 1 * kMs, 1 * kMs, "Optimizer.zero_grad#SGD.zero_grad", EventKind::UserAnnotation);
+    t.slice(t.cpu(), 1100 * kUs, 200 * kUs, "aten::zero_", EventKind::CpuOp);
+    t.slice(t.cpu(), 2500 * kUs, 400 * kUs, "torch/optim/sgd.py(250): _single_tensor_sgd", EventKind::Python);
+    t.slice(t.cpu(), 3 * kMs, 1 * kMs, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+            EventKind::UserAnnotation);
+    t.slice(t.cpu(), 5 * kMs, 1 * kMs, "aten::conv2d", EventKind::CpuOp,
+            "{\"Input Dims\": [[8, 3, 32, 32], [16, 3, 3, 3], [16]]}");
+    t.slice(t.cpu(), 6500 * kUs, 1 * kMs, "aten::batch_norm", EventKind::CpuOp);
+    t.slice(t.cpu(), 8 * kMs, 100 * kUs, "aten::mm", EventKind::CpuOp,
+            "{\"Input Dims\": [[30, 64], [64, 30]], \"Input type\": [\"c10::Half\", \"c10::Half\"]}");
+    t.slice(t.cpu(), 9 * kMs, 1 * kMs, "aten::ones", EventKind::CpuOp);
+    t.slice(t.cpu(), 9100 * kUs, 100 * kUs, "aten::fill_", EventKind::CpuOp);
+    t.slice(t.cpu(), 11 * kMs, 2 * kMs, "aten::to", EventKind::CpuOp);
+    t.slice(t.cpu(), 11100 * kUs, 1800 * kUs, "aten::_to_copy", EventKind::CpuOp);
+    t.slice(t.cpu(), 11200 * kUs, 1400 * kUs, "aten::copy_", EventKind::CpuOp);
+    const AdvisorReport report = evaluate(test::traceInput(t.finish()), RuleBook::builtIn());
+    const QStringList fired = test::firedRules(report);
+    for (const char* rule : { "zero-grad-not-set-to-none", "single-tensor-optimizer", "synchronous-dataloader",
+                              "conv-bias-before-batchnorm", "fp16-matmul-alignment", "copy-after-fill" })
+        QVERIFY2(fired.contains(QLatin1String(rule)), rule);
 }
 
 void TestTraceAnalysis::shapesMissing()
