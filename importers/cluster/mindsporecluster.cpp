@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -37,6 +38,8 @@ struct RankFiles
     QString clusterAnalyse;
     QString hccl;
     QString flops;
+    QString stepTraceTime; ///< 2.x ASCEND_PROFILER_OUTPUT/step_trace_time.csv
+    QString communicationMatrix; ///< 2.x ASCEND_PROFILER_OUTPUT/communication_matrix.json
     QString folder;
     int deviceId = -1;
 };
@@ -46,6 +49,8 @@ struct Inputs
     std::map<int, RankFiles> ranks;
     QStringList strategies;
     QStringList profilerInfos;
+    QStringList clusterStepTraceTimes; ///< cluster_step_trace_time.csv: one row per (step, rank)
+    QStringList unranked; ///< 2.x files whose rank nothing tells
     QString parallelMode;
     int stageCount = 0;
     int worldSize = 0;
@@ -93,6 +98,22 @@ std::optional<int> rankOfFolder(const QString& path, const QString& root)
     return std::nullopt;
 }
 
+/// The rank of a 2.x file: `{host}_{pid}_{ts}_ascend_ms/ASCEND_PROFILER_OUTPUT/<file>` is rank N when the
+/// `_ascend_ms` folder holds `profiler_info_N.json`; else the nearest `rank_N` folder.
+std::optional<int> rankOfAscendMsFile(const QString& path, const QString& root)
+{
+    QDir dir = QFileInfo(path).absoluteDir();
+    if (dir.dirName().compare(QLatin1String("ASCEND_PROFILER_OUTPUT"), Qt::CaseInsensitive) == 0 && dir.cdUp()) {
+        static const QRegularExpression info(QStringLiteral("^profiler_info_(\\d+)\\.json$"));
+        for (const QString& name : dir.entryList({ QStringLiteral("profiler_info_*.json") }, QDir::Files)) {
+            const auto match = info.match(name);
+            if (match.hasMatch())
+                return match.captured(1).toInt();
+        }
+    }
+    return rankOfFolder(path, root);
+}
+
 void classify(const QString& path, const QString& root, Inputs& inputs)
 {
     const QString name = QFileInfo(path).fileName().toLower();
@@ -115,6 +136,20 @@ void classify(const QString& path, const QString& root, Inputs& inputs)
         rankFile(m, 1).hccl = path;
     } else if (auto m = flopsName().match(name); m.hasMatch()) {
         rankFile(m, 1).flops = path;
+    } else if (name == QLatin1String("step_trace_time.csv") || name == QLatin1String("communication_matrix.json")) {
+        const std::optional<int> rank = rankOfAscendMsFile(path, root);
+        if (!rank) {
+            inputs.unranked << path;
+            return;
+        }
+        RankFiles& files = inputs.ranks[*rank];
+        if (files.deviceId < 0)
+            files.deviceId = *rank;
+        if (files.folder.isEmpty())
+            files.folder = QFileInfo(path).absolutePath();
+        (name.endsWith(QLatin1String(".csv")) ? files.stepTraceTime : files.communicationMatrix) = path;
+    } else if (name == QLatin1String("cluster_step_trace_time.csv")) {
+        inputs.clusterStepTraceTimes << path;
     } else if (name.startsWith(QLatin1String("parallel_strategy")) && name.endsWith(QLatin1String(".json"))) {
         inputs.strategies << path;
     } else if (name.startsWith(QLatin1String("profiler_info_")) && name.endsWith(QLatin1String(".json"))) {
@@ -318,6 +353,207 @@ void readClusterAnalyse(const QString& path, RankFigures& rank, Diagnostics& dia
     }
 }
 
+/// Columns of the 2.x step_trace_time tables (microseconds).
+struct StepTimeColumns
+{
+    int step = -1;
+    int computing = -1;
+    int notOverlapped = -1;
+    int overlapped = -1;
+    int free = -1;
+    int stage = -1;
+    int excludeReceive = -1;
+
+    explicit StepTimeColumns(const profiler::CsvTable& table)
+        : step(table.column({ "Step" }))
+        , computing(table.column({ "Computing" }))
+        , notOverlapped(table.column({ "Communication(Not Overlapped)" }))
+        , overlapped(table.column({ "Overlapped" }))
+        , free(table.column({ "Free" }))
+        , stage(table.column({ "Stage" }))
+        , excludeReceive(table.column({ "Communication(Not Overlapped and Exclude Receive)" }))
+    { }
+    bool valid() const { return computing >= 0 && notOverlapped >= 0; }
+
+    /// One row as a RankStep in milliseconds. The step is what the device did: computing, communication
+    /// not hidden under it, and free time; receive is the not-overlapped communication that the
+    /// "exclude receive" column leaves out.
+    RankStep read(const profiler::CsvTable& table, int row, Diagnostics& diagnostics) const
+    {
+        constexpr double kUsPerMs = 1000.0;
+        RankStep values;
+        values.computation = number(table, row, computing, kUsPerMs, diagnostics);
+        values.communication = number(table, row, notOverlapped, kUsPerMs, diagnostics);
+        values.overlapped = number(table, row, overlapped, kUsPerMs, diagnostics);
+        values.idle = number(table, row, free, kUsPerMs, diagnostics);
+        const double exclude = number(table, row, excludeReceive, kUsPerMs, diagnostics);
+        if (isKnown(exclude) && isKnown(values.communication))
+            values.receive = std::max(0.0, values.communication - exclude);
+        if (isKnown(values.computation) && isKnown(values.communication))
+            values.stepTime = values.computation + values.communication + (isKnown(values.idle) ? values.idle : 0.0);
+        return values;
+    }
+};
+
+void assignStep(RankStep& target, const RankStep& values)
+{
+    target.stepTime = values.stepTime;
+    target.computation = values.computation;
+    target.communication = values.communication;
+    target.overlapped = values.overlapped;
+    target.idle = values.idle;
+    target.receive = values.receive;
+}
+
+/// The rank's averages over its steps when no file gave them (every step counts: the 2.x tables have no
+/// average row and no warm-up convention).
+void averageSteps(RankFigures& rank)
+{
+    auto mean = [&rank](double RankStep::*field) {
+        std::vector<double> values;
+        for (const RankStep& s : rank.steps)
+            values.push_back(s.*field);
+        return meanOfKnown(values);
+    };
+    rank.stepTime = mean(&RankStep::stepTime);
+    rank.computation = mean(&RankStep::computation);
+    rank.communication = mean(&RankStep::communication);
+    rank.overlapped = mean(&RankStep::overlapped);
+    rank.idle = mean(&RankStep::idle);
+    rank.receive = mean(&RankStep::receive);
+}
+
+/// A rank's 2.x `step_trace_time.csv`: one row per step.
+void readStepTraceTime(const QString& path, RankFigures& rank, Diagnostics& diagnostics)
+{
+    const auto table = profiler::CsvTable::readFile(path);
+    diagnostics += table.diagnostics();
+    if (!table.hasHeader())
+        return;
+    const StepTimeColumns columns(table);
+    if (!columns.valid()) {
+        diagnostics.append(table.fileDiagnostic(
+            trCluster("No Computing or Communication(Not Overlapped) column: not a step_trace_time table")));
+        return;
+    }
+    for (int row = 0; row < table.rowCount(); ++row) {
+        bool ok = columns.step < 0;
+        const qint64 n = columns.step >= 0 ? table.toInt64(row, columns.step, &ok) : row + 1;
+        if (!ok) {
+            diagnostics.append(table.cellDiagnostic(
+                row, columns.step, trCluster("Not a step number: “%1”").arg(table.text(row, columns.step))));
+            continue;
+        }
+        assignStep(stepOf(rank, n), columns.read(table, row, diagnostics));
+    }
+}
+
+/// msprof-analyze's `cluster_step_trace_time.csv`: rows of every rank (Type "rank", Index = rank id) and
+/// of every stage; the stage rows are left out.
+void readClusterStepTraceTime(const QString& path, std::map<int, RankFigures>& ranks, Diagnostics& diagnostics)
+{
+    const auto table = profiler::CsvTable::readFile(path);
+    diagnostics += table.diagnostics();
+    if (!table.hasHeader())
+        return;
+    const StepTimeColumns columns(table);
+    const int type = table.column({ "Type" });
+    const int index = table.column({ "Index" });
+    if (!columns.valid() || type < 0 || index < 0) {
+        diagnostics.append(table.fileDiagnostic(
+            trCluster("No Type, Index, Computing or Communication(Not Overlapped) column: not a cluster step "
+                      "trace table")));
+        return;
+    }
+    for (int row = 0; row < table.rowCount(); ++row) {
+        if (table.text(row, type).compare(QLatin1String("rank"), Qt::CaseInsensitive) != 0)
+            continue;
+        bool rankOk = false;
+        const int rankId = int(table.toInt64(row, index, &rankOk));
+        bool stepOk = columns.step < 0;
+        const qint64 n = columns.step >= 0 ? table.toInt64(row, columns.step, &stepOk) : 1;
+        if (!rankOk || !stepOk) {
+            diagnostics.append(table.cellDiagnostic(row, rankOk ? columns.step : index,
+                                                    trCluster("Not a rank or step number in this row")));
+            continue;
+        }
+        RankFigures& rank = ranks[rankId];
+        rank.rank = rankId;
+        if (rank.path.isEmpty())
+            rank.path = QFileInfo(path).absolutePath();
+        assignStep(stepOf(rank, n), columns.read(table, row, diagnostics));
+    }
+}
+
+/// Visits every object of a JSON tree keyed "src-dst" whose value describes one transfer.
+template<typename Visit> void forEachTransfer(const QJsonObject& object, int depth, Visit&& visit)
+{
+    static const QRegularExpression linkKey(QStringLiteral("^\\s*(\\d+)\\s*-\\s*(\\d+)\\s*$"));
+    if (depth > 8)
+        return;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (!it.value().isObject())
+            continue;
+        const QJsonObject value = it.value().toObject();
+        const auto match = linkKey.match(it.key());
+        if (match.hasMatch() && value.contains(QLatin1String("Transport Type")))
+            visit(match.captured(1).toInt(), match.captured(2).toInt(), value);
+        else
+            forEachTransfer(value, depth + 1, visit);
+    }
+}
+
+/// A rank's 2.x `communication_matrix.json`: `{step: {collective|p2p: {op: {"src-dst": {"Transport Type",
+/// "Transit Size(MB)", "Transit Time(ms)", "Bandwidth(GB/s)"}}}}}`. Each link's bandwidth is its total size
+/// over its total time across the steps and operators; self-transfers are left out as MindInsight does.
+void readCommunicationMatrix(const QString& path,
+                             std::map<std::tuple<int, int, QString>, std::vector<ClusterLink>>& links,
+                             Diagnostics& diagnostics)
+{
+    const auto doc = readJson(path, diagnostics);
+    if (!doc)
+        return;
+    if (!doc->isObject()) {
+        diagnostics.append({ Severity::Error, path, -1, -1, trCluster("Not a communication matrix: no JSON object") });
+        return;
+    }
+    struct Totals
+    {
+        double size = 0;
+        double time = 0;
+    };
+    std::map<std::tuple<int, int, QString>, Totals> totals;
+    int transfers = 0;
+    forEachTransfer(doc->object(), 0, [&](int src, int dst, const QJsonObject& transfer) {
+        ++transfers;
+        if (src == dst)
+            return;
+        const QString type = transfer.value(QLatin1String("Transport Type")).toString().trimmed().toUpper();
+        const double size = transfer.value(QLatin1String("Transit Size(MB)")).toDouble(-1);
+        const double time = transfer.value(QLatin1String("Transit Time(ms)")).toDouble(-1);
+        if (type.isEmpty() || type == QLatin1String("LOCAL") || size < 0 || time < 0)
+            return;
+        Totals& t = totals[{ src, dst, type }];
+        t.size += size;
+        t.time += time;
+    });
+    if (transfers == 0) {
+        diagnostics.append({ Severity::Warning, path, -1, -1,
+                             trCluster("No “src-dst” transfers with a Transport Type: not a communication matrix") });
+        return;
+    }
+    for (const auto& [key, t] : totals) {
+        ClusterLink link;
+        link.src = std::get<0>(key);
+        link.dst = std::get<1>(key);
+        link.type = std::get<2>(key);
+        link.size = t.size;
+        link.time = t.time;
+        link.bandwidth = t.time > 0 ? t.size / t.time : kMissing; // MB/ms = GB/s
+        links[key].push_back(link);
+    }
+}
+
 ClusterLink meanLink(const std::vector<ClusterLink>& list)
 {
     ClusterLink mean = list.front();
@@ -466,10 +702,11 @@ bool MindSporeClusterReader::containsClusterFiles(const QString& folder)
 {
     const Inputs inputs = findInputs({ folder });
     for (const auto& [rank, files] : inputs.ranks) {
-        if (!files.stepTrace.isEmpty() || !files.clusterAnalyse.isEmpty() || !files.hccl.isEmpty())
+        if (!files.stepTrace.isEmpty() || !files.clusterAnalyse.isEmpty() || !files.hccl.isEmpty()
+            || !files.stepTraceTime.isEmpty() || !files.communicationMatrix.isEmpty())
             return true;
     }
-    return false;
+    return !inputs.clusterStepTraceTimes.isEmpty();
 }
 
 Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportControl& control)
@@ -485,8 +722,8 @@ Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportContr
     for (const auto& [rankId, files] : inputs.ranks) {
         if (control.canceled())
             break;
-        if (files.stepTrace.isEmpty() && files.clusterAnalyse.isEmpty() && files.hccl.isEmpty()
-            && files.flops.isEmpty())
+        if (files.stepTrace.isEmpty() && files.clusterAnalyse.isEmpty() && files.hccl.isEmpty() && files.flops.isEmpty()
+            && files.stepTraceTime.isEmpty() && files.communicationMatrix.isEmpty())
             continue;
         RankFigures rank;
         rank.rank = rankId;
@@ -496,10 +733,16 @@ Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportContr
             readStepTrace(files.stepTrace, rank, cluster.diagnostics);
         if (!files.clusterAnalyse.isEmpty())
             readClusterAnalyse(files.clusterAnalyse, rank, cluster.diagnostics);
+        if (files.stepTrace.isEmpty() && files.clusterAnalyse.isEmpty() && !files.stepTraceTime.isEmpty()) {
+            readStepTraceTime(files.stepTraceTime, rank, cluster.diagnostics);
+            averageSteps(rank);
+        }
         if (!files.flops.isEmpty())
             readFlops(files.flops, rank, cluster.diagnostics);
         if (!files.hccl.isEmpty())
             readHccl(files.hccl, links, cluster.diagnostics);
+        else if (!files.communicationMatrix.isEmpty())
+            readCommunicationMatrix(files.communicationMatrix, links, cluster.diagnostics);
         if (auto it = strategyStages.find(rankId); it != strategyStages.end())
             rank.stage = it->second;
         std::sort(rank.steps.begin(), rank.steps.end(),
@@ -507,6 +750,31 @@ Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportContr
         cluster.ranks.push_back(std::move(rank));
         control.report(int(1000 * ++done / std::max<std::size_t>(1, inputs.ranks.size())));
     }
+
+    // msprof-analyze's cluster table stands in for ranks that have no files of their own.
+    std::map<int, RankFigures> fromClusterTable;
+    for (const QString& path : std::as_const(inputs.clusterStepTraceTimes))
+        readClusterStepTraceTime(path, fromClusterTable, cluster.diagnostics);
+    for (auto& [rankId, rank] : fromClusterTable) {
+        const bool known = std::any_of(cluster.ranks.begin(), cluster.ranks.end(),
+                                       [id = rankId](const RankFigures& r) { return r.rank == id; });
+        if (known)
+            continue;
+        std::sort(rank.steps.begin(), rank.steps.end(),
+                  [](const RankStep& a, const RankStep& b) { return a.step < b.step; });
+        averageSteps(rank);
+        rank.device = QCoreApplication::translate("runlens::cluster", "Device %1").arg(rankId);
+        if (auto it = strategyStages.find(rankId); it != strategyStages.end())
+            rank.stage = it->second;
+        cluster.ranks.push_back(std::move(rank));
+    }
+    std::sort(cluster.ranks.begin(), cluster.ranks.end(),
+              [](const RankFigures& a, const RankFigures& b) { return a.rank < b.rank; });
+    for (const QString& path : std::as_const(inputs.unranked))
+        cluster.diagnostics.append(
+            { Severity::Warning, path, -1, -1,
+              trCluster("Which rank wrote this file is unknown (no profiler_info_N.json next to "
+                        "ASCEND_PROFILER_OUTPUT and no rank_N folder); it is left out of the cluster") });
 
     // A link reported by both of its ends: the mean of the two.
     for (const auto& [key, list] : links)

@@ -312,9 +312,36 @@ void ClusterPanel::setCluster(std::shared_ptr<const Cluster> cluster)
 {
     ++m_generation;
     m_computing = false;
-    m_cluster = std::move(cluster);
+    m_cluster = withPeakMemory(std::move(cluster));
     rebuild();
     emit clusterReady();
+}
+
+void ClusterPanel::setPeakMemory(std::map<int, double> bytesByRank)
+{
+    m_peakMemory = std::move(bytesByRank);
+    if (!m_cluster)
+        return;
+    m_cluster = withPeakMemory(m_cluster);
+    rebuild();
+}
+
+std::shared_ptr<const Cluster> ClusterPanel::withPeakMemory(std::shared_ptr<const Cluster> cluster) const
+{
+    if (!cluster || m_peakMemory.empty())
+        return cluster;
+    bool missing = false;
+    for (const cluster::RankFigures& rank : cluster->ranks)
+        missing = missing || (std::isnan(rank.peakMemoryBytes) && m_peakMemory.count(rank.rank));
+    if (!missing)
+        return cluster;
+    auto filled = std::make_shared<Cluster>(*cluster);
+    for (cluster::RankFigures& rank : filled->ranks) {
+        const auto it = m_peakMemory.find(rank.rank);
+        if (std::isnan(rank.peakMemoryBytes) && it != m_peakMemory.end())
+            rank.peakMemoryBytes = it->second;
+    }
+    return filled;
 }
 
 void ClusterPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
@@ -335,7 +362,7 @@ void ClusterPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
         if (generation != m_generation)
             return;
         m_computing = false;
-        m_cluster = std::move(cluster);
+        m_cluster = withPeakMemory(std::move(cluster));
         rebuild();
         emit clusterReady();
     });

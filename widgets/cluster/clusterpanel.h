@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <map>
 #include <memory>
 
 class QCheckBox;
@@ -44,6 +45,9 @@ public:
     void setCluster(std::shared_ptr<const cluster::Cluster> cluster);
     std::shared_ptr<const cluster::Cluster> cluster() const { return m_cluster; }
     void setStore(std::shared_ptr<const trace::TraceStore> store);
+    /// Peak device memory by rank, from whatever memory model the application has; fills the peak
+    /// memory column of ranks whose cluster data does not say, now and for clusters computed later.
+    void setPeakMemory(std::map<int, double> bytesByRank);
     bool isComputing() const { return m_computing; }
 
     void setGroupedByStage(bool grouped);
@@ -107,6 +111,9 @@ private:
     std::vector<int> matrixRanks() const;
 
     std::shared_ptr<const cluster::Cluster> m_cluster;
+    std::map<int, double> m_peakMemory;
+    /// `cluster` with the peaks of m_peakMemory where its ranks have none.
+    std::shared_ptr<const cluster::Cluster> withPeakMemory(std::shared_ptr<const cluster::Cluster> cluster) const;
     quint64 m_generation = 0;
     bool m_computing = false;
 

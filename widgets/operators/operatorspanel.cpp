@@ -1,6 +1,7 @@
 #include "operatorspanel.h"
 
 #include "common/charticons.h"
+#include "profiler/profileroptablemodel.h"
 #include "sharebardelegate.h"
 
 #include <QAction>
@@ -24,9 +25,14 @@
 
 namespace runlens {
 
+using profiler::ProfilerOpTableModel;
 using trace::OperatorStatsModel;
 
 namespace {
+
+/// Combo data of the profiler views, after the trace views' View values.
+constexpr int kProfilerTypes = 100;
+constexpr int kProfilerOps = 101;
 
 /// Matches the filter text against the name and input dims only, not the formatted numbers.
 class OperatorFilterProxy final : public QSortFilterProxyModel
@@ -89,10 +95,8 @@ void OperatorsPanel::buildUi()
 
     m_viewCombo = new QComboBox(bar);
     m_viewCombo->setObjectName(QStringLiteral("operatorsView"));
-    m_viewCombo->addItem(tr("Host operators"), int(View::Host));
-    m_viewCombo->addItem(tr("Device operators"), int(View::Device));
-    m_viewCombo->addItem(tr("Kernels"), int(View::Kernels));
-    m_viewCombo->setToolTip(tr("Host: time on the CPU; Device: time of the kernels each operator launched"));
+    m_viewCombo->setToolTip(tr("Host: time on the CPU; Device: time of the kernels each operator launched; "
+                               "MindSpore: the profiler folder's operator types and operators"));
     row->addWidget(m_viewCombo);
 
     m_groupCombo = new QComboBox(bar);
@@ -130,6 +134,14 @@ void OperatorsPanel::buildUi()
     proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
     m_proxy = proxy;
 
+    m_profilerModel = new ProfilerOpTableModel(this);
+    m_profilerProxy = new QSortFilterProxyModel(this);
+    m_profilerProxy->setSourceModel(m_profilerModel);
+    m_profilerProxy->setSortRole(ProfilerOpTableModel::SortRole);
+    m_profilerProxy->setSortCaseSensitivity(Qt::CaseInsensitive);
+    m_profilerProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_profilerProxy->setFilterKeyColumn(0);
+
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("operatorsTable"));
     m_table->setModel(m_proxy);
@@ -148,21 +160,23 @@ void OperatorsPanel::buildUi()
     m_table->setFrameShape(QFrame::NoFrame);
     layout->addWidget(m_table, 1);
     m_table->viewport()->installEventFilter(this);
+    rebuildViewCombo();
 
-    connect(m_viewCombo, &QComboBox::currentIndexChanged, this,
-            [this] { setView(View(m_viewCombo->currentData().toInt())); });
+    connect(m_viewCombo, &QComboBox::currentIndexChanged, this, &OperatorsPanel::applyViewSelection);
     connect(m_groupCombo, &QComboBox::currentIndexChanged, this,
             [this](int index) { setGroupByInputDims(index == 1); });
     connect(m_filterEdit, &QLineEdit::textChanged, this, &OperatorsPanel::setFilterText);
     connect(m_exportButton, &QToolButton::clicked, this, &OperatorsPanel::requestCsvExport);
     connect(m_table, &QTableView::activated, this, &OperatorsPanel::onActivated);
     connect(m_table, &QWidget::customContextMenuRequested, this, &OperatorsPanel::showContextMenu);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                emit operatorSelected(current.isValid() ? current.data(OperatorStatsModel::NameRole).toString()
-                                                        : QString());
-            });
+    connectSelection();
+    connect(m_profilerModel, &QAbstractItemModel::modelReset, this, [this] {
+        if (m_showingProfiler)
+            layoutProfilerTable();
+    });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        if (m_showingProfiler)
+            return;
         const int share = m_model->columnOf(OperatorStatsModel::Column::Share);
         for (int c = 0; c < m_model->columnCount(); ++c)
             m_table->setItemDelegateForColumn(c, nullptr);
@@ -187,20 +201,32 @@ bool OperatorsPanel::eventFilter(QObject* watched, QEvent* event)
 
 void OperatorsPanel::fitColumns(bool measure)
 {
-    const int name = m_model->columnOf(OperatorStatsModel::Column::Name);
-    if (name < 0 || m_model->columnCount() == 0)
+    const int name = m_showingProfiler ? m_profilerModel->columnOf(ProfilerOpTableModel::Column::Name)
+                                       : m_model->columnOf(OperatorStatsModel::Column::Name);
+    const int columns = currentProxy()->columnCount();
+    if (name < 0 || columns == 0)
         return;
     if (measure) {
         m_table->resizeColumnsToContents();
-        for (int c = 0; c < m_model->columnCount(); ++c)
+        for (int c = 0; c < columns; ++c)
             m_table->setColumnWidth(c, m_table->columnWidth(c) + 8);
-        const int dims = m_model->columnOf(OperatorStatsModel::Column::InputDims);
-        if (dims >= 0)
-            m_table->setColumnWidth(dims, std::clamp(m_table->columnWidth(dims), 80, 220));
+        QList<int> shapes;
+        if (m_showingProfiler) {
+            for (const auto column :
+                 { ProfilerOpTableModel::Column::InputShapes, ProfilerOpTableModel::Column::OutputShapes,
+                   ProfilerOpTableModel::Column::Formats })
+                shapes << m_profilerModel->columnOf(column);
+        } else {
+            shapes << m_model->columnOf(OperatorStatsModel::Column::InputDims);
+        }
+        for (const int c : shapes) {
+            if (c >= 0)
+                m_table->setColumnWidth(c, std::clamp(m_table->columnWidth(c), 80, 220));
+        }
         m_nameWidth = std::clamp(m_table->columnWidth(name), 160, 420);
     }
     int others = 0;
-    for (int c = 0; c < m_model->columnCount(); ++c) {
+    for (int c = 0; c < columns; ++c) {
         if (c != name)
             others += m_table->columnWidth(c);
     }
@@ -213,10 +239,13 @@ void OperatorsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
 {
     if (store == m_store)
         return;
+    const bool hadStore = bool(m_store);
     m_store = std::move(store);
     m_cache[0].reset();
     m_cache[1].reset();
     recompute();
+    if (hadStore != bool(m_store))
+        rebuildViewCombo();
 }
 
 void OperatorsPanel::setStatistics(std::shared_ptr<const trace::OperatorStatistics> statistics,
@@ -230,7 +259,10 @@ void OperatorsPanel::setStatistics(std::shared_ptr<const trace::OperatorStatisti
         m_cache[0].reset();
         m_cache[1].reset();
     }
+    const bool hadStore = bool(m_store);
     m_store = std::move(store);
+    if (hadStore != bool(m_store))
+        rebuildViewCombo();
     if (statistics) {
         m_groupByDims = statistics->groupedByInputDims;
         m_cache[m_groupByDims ? 1 : 0] = statistics;
@@ -300,8 +332,135 @@ void OperatorsPanel::setView(View view)
         const QSignalBlocker blocker(m_viewCombo);
         m_viewCombo->setCurrentIndex(index);
     }
+    if (m_showingProfiler) {
+        m_showingProfiler = false;
+        m_table->setModel(m_proxy);
+        connectSelection();
+    }
+    m_groupCombo->setVisible(true);
     m_groupCombo->setEnabled(view != View::Kernels);
     m_model->setView(view);
+    // A model reset only follows when the view changes; the columns of the trace table must come back
+    // after a profiler view either way.
+    for (int c = 0; c < m_proxy->columnCount(); ++c)
+        m_table->setItemDelegateForColumn(c, nullptr);
+    const int share = m_model->columnOf(OperatorStatsModel::Column::Share);
+    if (share >= 0) {
+        auto* delegate = m_table->findChild<ShareBarDelegate*>();
+        if (!delegate)
+            delegate = new ShareBarDelegate(OperatorStatsModel::ShareRole, m_table);
+        m_table->setItemDelegateForColumn(share, delegate);
+    }
+    sortByDefault();
+    fitColumns(true);
+    updateStatus();
+}
+
+void OperatorsPanel::setProfilerData(std::shared_ptr<const profiler::ProfilerRunData> run, int rankIndex)
+{
+    if (run
+        && (rankIndex < 0 || rankIndex >= int(run->ranks.size())
+            || run->ranks[std::size_t(rankIndex)].operators.isEmpty()))
+        run.reset();
+    if (run == m_profilerRun && rankIndex == m_profilerRank)
+        return;
+    m_profilerRun = std::move(run);
+    m_profilerRank = m_profilerRun ? rankIndex : -1;
+    m_profilerModel->setData(m_profilerRun, m_profilerRank);
+    rebuildViewCombo();
+}
+
+bool OperatorsPanel::showProfilerView(bool types)
+{
+    const int index = m_viewCombo->findData(types ? kProfilerTypes : kProfilerOps);
+    if (index < 0)
+        return false;
+    m_viewCombo->setCurrentIndex(index);
+    applyViewSelection();
+    return true;
+}
+
+void OperatorsPanel::rebuildViewCombo()
+{
+    const QVariant previous = m_viewCombo->currentData();
+    {
+        const QSignalBlocker blocker(m_viewCombo);
+        m_viewCombo->clear();
+        if (m_store || !m_profilerRun) {
+            m_viewCombo->addItem(tr("Host operators"), int(View::Host));
+            m_viewCombo->addItem(tr("Device operators"), int(View::Device));
+            m_viewCombo->addItem(tr("Kernels"), int(View::Kernels));
+        }
+        if (m_profilerRun) {
+            if (m_viewCombo->count() > 0)
+                m_viewCombo->insertSeparator(m_viewCombo->count());
+            const int rank = m_profilerRun->ranks[std::size_t(m_profilerRank)].rank;
+            const QString suffix = rank >= 0 ? tr(" (MindSpore, rank %1)").arg(rank) : tr(" (MindSpore)");
+            m_viewCombo->addItem(tr("Operator types") + suffix, kProfilerTypes);
+            m_viewCombo->addItem(tr("Operators") + suffix, kProfilerOps);
+        }
+        int index = previous.isValid() ? m_viewCombo->findData(previous) : -1;
+        if (index < 0)
+            index = m_store || !m_profilerRun ? m_viewCombo->findData(int(m_model->view()))
+                                              : m_viewCombo->findData(kProfilerTypes);
+        m_viewCombo->setCurrentIndex(std::max(0, index));
+    }
+    applyViewSelection();
+}
+
+void OperatorsPanel::applyViewSelection()
+{
+    const int data = m_viewCombo->currentData().toInt();
+    if (data != kProfilerTypes && data != kProfilerOps) {
+        setView(View(data));
+        return;
+    }
+    const bool switching = !m_showingProfiler;
+    m_showingProfiler = true;
+    m_groupCombo->setVisible(false);
+    if (switching) {
+        m_table->setModel(m_profilerProxy);
+        connectSelection();
+    }
+    const auto level = data == kProfilerTypes ? ProfilerOpTableModel::Level::Types : ProfilerOpTableModel::Level::Ops;
+    if (m_profilerModel->level() != level)
+        m_profilerModel->setLevel(level); // resets the model, which lays the table out
+    else if (switching)
+        layoutProfilerTable();
+}
+
+void OperatorsPanel::layoutProfilerTable()
+{
+    const int share = m_profilerModel->columnOf(ProfilerOpTableModel::Column::Share);
+    for (int c = 0; c < m_profilerModel->columnCount(); ++c)
+        m_table->setItemDelegateForColumn(c, nullptr);
+    if (share >= 0) {
+        auto* delegate = m_table->findChild<ShareBarDelegate*>();
+        if (!delegate)
+            delegate = new ShareBarDelegate(ProfilerOpTableModel::ShareRole, m_table);
+        m_table->setItemDelegateForColumn(share, delegate);
+    }
+    sortByDefault();
+    fitColumns(true);
+    updateStatus();
+}
+
+void OperatorsPanel::connectSelection()
+{
+    disconnect(m_selectionConnection);
+    m_selectionConnection = connect(
+        m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+            QString name;
+            if (current.isValid())
+                name = m_showingProfiler ? current.siblingAtColumn(0).data(Qt::DisplayRole).toString()
+                                         : current.data(OperatorStatsModel::NameRole).toString();
+            emit operatorSelected(name);
+        });
+}
+
+QSortFilterProxyModel* OperatorsPanel::currentProxy() const
+{
+    return m_showingProfiler ? m_profilerProxy : m_proxy;
 }
 
 OperatorsPanel::View OperatorsPanel::view() const
@@ -316,6 +475,7 @@ void OperatorsPanel::setFilterText(const QString& text)
         m_filterEdit->setText(text);
     }
     static_cast<OperatorFilterProxy*>(m_proxy)->setText(text);
+    m_profilerProxy->setFilterFixedString(text.trimmed());
     updateStatus();
 }
 
@@ -326,11 +486,15 @@ QString OperatorsPanel::filterText() const
 
 int OperatorsPanel::visibleRowCount() const
 {
-    return m_proxy->rowCount();
+    return currentProxy()->rowCount();
 }
 
 void OperatorsPanel::sortByDefault()
 {
+    if (m_showingProfiler) {
+        m_table->sortByColumn(m_profilerModel->columnOf(ProfilerOpTableModel::Column::Total), Qt::DescendingOrder);
+        return;
+    }
     const int self = m_model->columnOf(OperatorStatsModel::Column::Self);
     const int column = self >= 0 ? self : m_model->columnOf(OperatorStatsModel::Column::Total);
     m_table->sortByColumn(column, Qt::DescendingOrder);
@@ -338,6 +502,15 @@ void OperatorsPanel::sortByDefault()
 
 void OperatorsPanel::updateStatus()
 {
+    if (m_showingProfiler) {
+        const int total = m_profilerModel->rowCount();
+        const int shown = m_profilerProxy->rowCount();
+        const QString rows = m_profilerModel->level() == ProfilerOpTableModel::Level::Types
+            ? tr("%n operator type(s)", nullptr, total)
+            : tr("%n operator(s)", nullptr, total);
+        m_status->setText(shown == total ? rows : tr("%1 of %2").arg(shown).arg(rows));
+        return;
+    }
     if (m_computing) {
         m_status->setText(tr("Computing…"));
         return;
@@ -358,6 +531,10 @@ void OperatorsPanel::onActivated(const QModelIndex& proxyIndex)
 {
     if (!proxyIndex.isValid())
         return;
+    if (m_showingProfiler) {
+        emit operatorActivated(proxyIndex.siblingAtColumn(0).data(Qt::DisplayRole).toString());
+        return;
+    }
     const QModelIndex source = m_proxy->mapToSource(proxyIndex);
     emit operatorActivated(source.data(OperatorStatsModel::NameRole).toString());
     const auto [track, slice] = m_model->longestOccurrence(source.row());
@@ -370,8 +547,9 @@ void OperatorsPanel::showContextMenu(const QPoint& pos)
     const QModelIndex index = m_table->indexAt(pos);
     QMenu menu(this);
     if (index.isValid()) {
-        const QModelIndex source = m_proxy->mapToSource(index);
-        const QString name = source.data(OperatorStatsModel::NameRole).toString();
+        const QString name = m_showingProfiler
+            ? index.siblingAtColumn(0).data(Qt::DisplayRole).toString()
+            : m_proxy->mapToSource(index).data(OperatorStatsModel::NameRole).toString();
         menu.addAction(tr("Show in timeline"), this, [this, index] { onActivated(index); });
         menu.addAction(tr("Copy name"), this, [name] { QApplication::clipboard()->setText(name); });
         menu.addSeparator();
@@ -384,19 +562,22 @@ void OperatorsPanel::showContextMenu(const QPoint& pos)
 QByteArray OperatorsPanel::toCsv() const
 {
     QByteArray out;
-    const int columns = m_proxy->columnCount();
+    const QSortFilterProxyModel* proxy = currentProxy();
+    const int idRole
+        = m_showingProfiler ? int(ProfilerOpTableModel::ColumnIdRole) : int(OperatorStatsModel::ColumnIdRole);
+    const int valueRole = m_showingProfiler ? int(ProfilerOpTableModel::SortRole) : int(OperatorStatsModel::SortRole);
+    const int columns = proxy->columnCount();
     for (int c = 0; c < columns; ++c) {
         if (c)
             out += ',';
-        ChartExporter::appendCsvField(
-            out, m_proxy->headerData(c, Qt::Horizontal, OperatorStatsModel::ColumnIdRole).toString());
+        ChartExporter::appendCsvField(out, proxy->headerData(c, Qt::Horizontal, idRole).toString());
     }
     out += '\n';
-    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+    for (int r = 0; r < proxy->rowCount(); ++r) {
         for (int c = 0; c < columns; ++c) {
             if (c)
                 out += ',';
-            const QVariant value = m_proxy->index(r, c).data(OperatorStatsModel::SortRole);
+            const QVariant value = proxy->index(r, c).data(valueRole);
             if (value.typeId() == QMetaType::Double)
                 out += QByteArray::number(value.toDouble(), 'g', 6);
             else
@@ -425,7 +606,10 @@ void OperatorsPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider
 
 QString OperatorsPanel::requestCsvExport()
 {
-    const QString base = m_model->view() == View::Kernels ? QStringLiteral("kernels") : QStringLiteral("operators");
+    const QString base = m_showingProfiler
+        ? (m_profilerModel->level() == ProfilerOpTableModel::Level::Types ? QStringLiteral("mindspore-operator-types")
+                                                                          : QStringLiteral("mindspore-operators"))
+        : (m_model->view() == View::Kernels ? QStringLiteral("kernels") : QStringLiteral("operators"));
     QString directory = m_exportDirectory;
     if (directory.isEmpty())
         directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);

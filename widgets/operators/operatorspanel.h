@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/chartexportmenu.h"
+#include "profiler/profilerdata.h"
 #include "trace/opstatistics.h"
 #include "trace/opstatsmodel.h"
 #include "trace/tracestore.h"
@@ -19,6 +20,10 @@ class QToolButton;
 
 namespace runlens {
 
+namespace profiler {
+class ProfilerOpTableModel;
+}
+
 /// The Operators panel: a sortable, filterable table of operator statistics of a profiler trace (grouped
 /// by name or by name + input shapes; host or device times) or of kernel statistics. Statistics are
 /// computed on a worker thread when a store is set and again when the grouping changes (the shapes variant
@@ -28,6 +33,10 @@ namespace runlens {
 /// emits operatorActivated with the name and longestOccurrenceRequested with the longest call, for the
 /// timeline to highlight and jump. CSV export writes the rows as shown (filtered, sorted), numbers raw in
 /// ns; the file name comes from the application's provider (a file dialog), else a default directory.
+///
+/// A MindSpore profiler folder's operator tables join the same panel as two more views, "Operator types"
+/// and "Operators" of one rank (times in µs as the files give them), next to the trace views when a
+/// trace is loaded too.
 class OperatorsPanel final : public QWidget
 {
     Q_OBJECT
@@ -43,6 +52,14 @@ public:
     /// Shows statistics computed elsewhere (e.g. by the import job); no worker is started.
     void setStatistics(std::shared_ptr<const trace::OperatorStatistics> statistics,
                        std::shared_ptr<const trace::TraceStore> store);
+
+    /// Adds the operator tables of the rank at `rankIndex` of a MindSpore profiler run as views; null
+    /// removes them. When no trace is loaded they are shown at once.
+    void setProfilerData(std::shared_ptr<const profiler::ProfilerRunData> run, int rankIndex);
+    /// Whether the table shows a MindSpore profiler view rather than trace statistics.
+    bool isShowingProfiler() const { return m_showingProfiler; }
+    /// Selects the profiler's type-level (true) or op-level view; false when there is no profiler data.
+    bool showProfilerView(bool types);
 
     void setGroupByInputDims(bool enabled);
     bool groupByInputDims() const { return m_groupByDims; }
@@ -92,6 +109,14 @@ private:
     void updateStatus();
     void onActivated(const QModelIndex& proxyIndex);
     void showContextMenu(const QPoint& pos);
+    /// Lists the trace views and, when profiler data is set, the profiler views; keeps the selection.
+    void rebuildViewCombo();
+    /// Shows the view the combo selects: a trace view through m_proxy, a profiler view through
+    /// m_profilerProxy.
+    void applyViewSelection();
+    void connectSelection();
+    void layoutProfilerTable();
+    QSortFilterProxyModel* currentProxy() const;
 
     std::shared_ptr<const trace::TraceStore> m_store;
     std::shared_ptr<const trace::OperatorStatistics> m_cache[2]; ///< by name, by name + dims
@@ -101,6 +126,13 @@ private:
     bool m_computing = false;
     ChartExportMenu::FileNameProvider m_fileNameProvider;
     QString m_exportDirectory;
+
+    std::shared_ptr<const profiler::ProfilerRunData> m_profilerRun;
+    int m_profilerRank = -1;
+    bool m_showingProfiler = false;
+    profiler::ProfilerOpTableModel* m_profilerModel = nullptr;
+    QSortFilterProxyModel* m_profilerProxy = nullptr;
+    QMetaObject::Connection m_selectionConnection;
 
     trace::OperatorStatsModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;

@@ -130,6 +130,11 @@ void OverviewPanel::buildUi()
     auto* row = new QHBoxLayout(bar);
     row->setContentsMargins(8, 6, 8, 6);
     row->setSpacing(8);
+    m_runCombo = new QComboBox(bar);
+    m_runCombo->setObjectName(QStringLiteral("overviewRun"));
+    m_runCombo->setToolTip(tr("The run whose profiler output is shown"));
+    m_runCombo->setVisible(false);
+    row->addWidget(m_runCombo);
     m_rankCombo = new QComboBox(bar);
     m_rankCombo->setObjectName(QStringLiteral("overviewRank"));
     m_rankCombo->setToolTip(tr("The rank (device) shown"));
@@ -219,6 +224,24 @@ void OverviewPanel::buildUi()
         if (index >= 0)
             setRankIndex(index);
     });
+    connect(m_runCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0)
+            emit profilerRunChanged(m_runCombo->itemText(index));
+    });
+}
+
+void OverviewPanel::setProfilerRuns(const QStringList& runs, const QString& current)
+{
+    const QSignalBlocker blocker(m_runCombo);
+    m_runCombo->clear();
+    m_runCombo->addItems(runs);
+    m_runCombo->setCurrentIndex(std::max(0, int(runs.indexOf(current))));
+    m_runCombo->setVisible(runs.size() > 1);
+}
+
+QString OverviewPanel::currentProfilerRun() const
+{
+    return m_runCombo->currentText();
 }
 
 bool OverviewPanel::eventFilter(QObject* watched, QEvent* event)

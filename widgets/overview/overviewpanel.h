@@ -45,6 +45,11 @@ public:
     void setTraceBreakdown(std::shared_ptr<const trace::StepBreakdown> breakdown);
     std::shared_ptr<const trace::StepBreakdown> traceBreakdown() const { return m_breakdown; }
 
+    /// Runs with MindSpore profiler output to pick from (the picker shows when there are several);
+    /// choosing one emits profilerRunChanged for the application to show that run's data.
+    void setProfilerRuns(const QStringList& runs, const QString& current);
+    QString currentProfilerRun() const;
+
     /// Ranks to pick from: the profiler ranks, or the trace's sources.
     int rankCount() const;
     /// The shown rank's position among rankCount().
@@ -87,6 +92,7 @@ public:
 signals:
     /// The shown rank changed (its rank id, -1 when unknown).
     void rankChanged(int rank);
+    void profilerRunChanged(const QString& run);
     void chartExported(const QString& fileName);
     void chartExportFailed(const QString& message);
 
@@ -123,6 +129,7 @@ private:
     int m_rankIndex = 0;
     StepView m_view;
 
+    QComboBox* m_runCombo = nullptr;
     QComboBox* m_rankCombo = nullptr;
     QLabel* m_device = nullptr;
     QLabel* m_summary = nullptr;

@@ -154,6 +154,8 @@ private slots:
     void profilerMiscAverages();
     void badFilesKeepTheRest();
     void emptyFolder();
+    void ascendMsLayout();
+    void clusterStepTraceTable();
 };
 
 void TstMindSporeCluster::fourRanksOneSlow()
@@ -324,6 +326,123 @@ void TstMindSporeCluster::emptyFolder()
     QCOMPARE(c.slowestRank, -1);
     const Cluster missing = MindSporeClusterReader::read({ tmp.path() + QStringLiteral("/does-not-exist") });
     QVERIFY(missing.isEmpty());
+}
+
+namespace {
+
+/// A 2.x rank folder: `{host}_{pid}_{ts}_ascend_ms/profiler_info_N.json` and ASCEND_PROFILER_OUTPUT with
+/// step_trace_time.csv (µs) and communication_matrix.json.
+void writeAscendMsRank(const QString& root, int rank, double computingUs, const QByteArray& matrix)
+{
+    const QString folder = root + QStringLiteral("/node0_%1_20240101_ascend_ms").arg(4000 + rank);
+    QVERIFY(writeFile(folder + QStringLiteral("/profiler_info_%1.json").arg(rank), "{\"rank_id\": 0}"));
+    QByteArray csv = "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
+                     "Communication(Not Overlapped and Exclude Receive)\n";
+    // Two steps: free time 200 and 400 µs; 1000 µs of communication not overlapped, 200 µs of it receive.
+    csv += QByteArray::number(1) + ',' + QByteArray::number(computingUs) + ",1000,500,1500,200,0,0,800\n";
+    csv += QByteArray::number(2) + ',' + QByteArray::number(computingUs + 200) + ",1000,500,1500,400,0,0,800\n";
+    QVERIFY(writeFile(folder + QStringLiteral("/ASCEND_PROFILER_OUTPUT/step_trace_time.csv"), csv));
+    if (!matrix.isEmpty())
+        QVERIFY(writeFile(folder + QStringLiteral("/ASCEND_PROFILER_OUTPUT/communication_matrix.json"), matrix));
+}
+
+QByteArray transfer(const char* type, double sizeMb, double timeMs)
+{
+    return QStringLiteral("{\"Transport Type\": \"%1\", \"Transit Size(MB)\": %2, \"Transit Time(ms)\": %3, "
+                          "\"Bandwidth(GB/s)\": %4, \"Op Name\": \"\"}")
+        .arg(QLatin1String(type))
+        .arg(sizeMb)
+        .arg(timeMs)
+        .arg(sizeMb / timeMs)
+        .toUtf8();
+}
+
+} // namespace
+
+void TstMindSporeCluster::ascendMsLayout()
+{
+    QTemporaryDir tmp;
+    const QString root = tmp.path();
+    // Rank 0 sends to 1 over HCCS at 20 GB/s in two transfers of two steps (60 MB in 3 ms), to 2 at 20 GB/s;
+    // rank 1 sends to 0 at 10 GB/s: 20 MB in 2 ms. The self-transfer and LOCAL copies do not count.
+    const QByteArray matrix0 = "{\"step1\": {\"collective\": {\"allreduce@group\": {\"0-1\": " + transfer("HCCS", 20, 1)
+        + ", \"0-0\": " + transfer("HCCS", 5, 0.1) + ", \"0-2\": " + transfer("HCCS", 40, 2)
+        + "}}}, \"step2\": {\"p2p\": {\"send@group\": {\"0-1\": " + transfer("HCCS", 40, 2)
+        + ", \"0-3\": " + transfer("LOCAL", 8, 1) + "}}}}";
+    const QByteArray matrix1
+        = "{\"step1\": {\"collective\": {\"allreduce@group\": {\"1-0\": " + transfer("HCCS", 20, 2) + "}}}}";
+    writeAscendMsRank(root, 0, 8000, matrix0);
+    writeAscendMsRank(root, 1, 8000, matrix1);
+    writeAscendMsRank(root, 2, 12000, {});
+    QVERIFY(MindSporeClusterReader::containsClusterFiles(root));
+    const Cluster c = MindSporeClusterReader::read({ root });
+    QVERIFY2(c.diagnostics.isEmpty(), qPrintable(c.diagnostics.isEmpty() ? QString() : c.diagnostics.front().message));
+    QCOMPARE(c.ranks.size(), std::size_t(3));
+    for (int r = 0; r < 3; ++r)
+        QCOMPARE(c.ranks[std::size_t(r)].rank, r);
+    const RankFigures& r0 = c.ranks[0];
+    QCOMPARE(r0.steps.size(), std::size_t(2));
+    // Step 1: 8 ms computing + 1 ms communication + 0.2 ms free; step 2: 8.2 + 1 + 0.4.
+    QCOMPARE(r0.steps[0].stepTime, 9.2);
+    QCOMPARE(r0.steps[1].stepTime, 9.6);
+    QCOMPARE(r0.stepTime, 9.4);
+    QCOMPARE(r0.computation, 8.1);
+    QCOMPARE(r0.communication, 1.0);
+    QCOMPARE(r0.overlapped, 0.5);
+    QCOMPARE(r0.idle, 0.3);
+    QVERIFY(qAbs(r0.receive - 0.2) < 1e-12);
+    // Rank 2: 12 ms and 12.2 ms computing, steps of 13.2 and 13.6 ms; the mean of 9.4, 9.4 and 13.4 is
+    // 32.2 / 3.
+    QCOMPARE(c.ranks[2].stepTime, 13.4);
+    QVERIFY(c.ranks[2].slow);
+    QVERIFY(qAbs(c.ranks[2].deviation - (13.4 / (32.2 / 3) - 1.0)) < 1e-9);
+    QVERIFY(!c.ranks[0].slow);
+    QCOMPARE(c.slowestRank, 2);
+
+    QCOMPARE(c.links.size(), std::size_t(3));
+    auto link = [&c](int src, int dst) -> const ClusterLink* {
+        for (const ClusterLink& l : c.links)
+            if (l.src == src && l.dst == dst)
+                return &l;
+        return nullptr;
+    };
+    QVERIFY(link(0, 1) && link(0, 2) && link(1, 0));
+    QVERIFY(!link(0, 0) && !link(0, 3));
+    QCOMPARE(link(0, 1)->type, QStringLiteral("HCCS"));
+    QCOMPARE(link(0, 1)->size, 60.0);
+    QCOMPARE(link(0, 1)->time, 3.0);
+    QCOMPARE(link(0, 1)->bandwidth, 20.0);
+    QCOMPARE(link(1, 0)->bandwidth, 10.0);
+    // The HCCS mean is 50/3 GB/s; 10 GB/s is 40 % below it.
+    QVERIFY(link(1, 0)->slow);
+    QVERIFY(!link(0, 1)->slow);
+}
+
+void TstMindSporeCluster::clusterStepTraceTable()
+{
+    QTemporaryDir tmp;
+    QByteArray csv = "Step,Type,Index,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,"
+                     "Bubble,Communication(Not Overlapped and Exclude Receive)\n";
+    // Ranks 0..3, one step; rank 3 computes 30 ms instead of 10; stage rows are not ranks.
+    for (int rank = 0; rank < 4; ++rank)
+        csv += "1,rank," + QByteArray::number(rank) + ',' + (rank == 3 ? "30000" : "10000")
+            + ",2000,0,2000,0,0,0,2000\n";
+    csv += "1,stage,0,10000,2000,0,2000,0,0,0,2000\n";
+    QVERIFY(writeFile(tmp.filePath(QStringLiteral("cluster_analysis_output/cluster_step_trace_time.csv")), csv));
+    QVERIFY(writeFile(tmp.filePath(QStringLiteral("cluster_analysis_output/broken/step_trace_time.csv")), csv));
+    QVERIFY(MindSporeClusterReader::containsClusterFiles(tmp.path()));
+    const Cluster c = MindSporeClusterReader::read({ tmp.path() });
+    QCOMPARE(c.ranks.size(), std::size_t(4));
+    QCOMPARE(c.ranks[3].rank, 3);
+    QCOMPARE(c.ranks[3].stepTime, 32.0);
+    QCOMPARE(c.ranks[0].stepTime, 12.0);
+    QCOMPARE(c.slowestRank, 3);
+    QVERIFY(c.ranks[3].slow);
+    // The step_trace_time.csv outside an _ascend_ms folder has no rank: named in a warning, left out.
+    bool named = false;
+    for (const Diagnostic& d : c.diagnostics)
+        named = named || d.file.endsWith(QLatin1String("broken/step_trace_time.csv"));
+    QVERIFY(named);
 }
 
 QTEST_GUILESS_MAIN(TstMindSporeCluster)

@@ -288,6 +288,16 @@ void TstClusterPanel::kinetoStore()
     QVERIFY(!panel.table()->isColumnHidden(ClusterRankModel::IdleColumn));
     QVERIFY(panel.table()->isColumnHidden(ClusterRankModel::StepIntervalColumn));
     QVERIFY(panel.summaryText().contains(QLatin1String("rank 1")));
+    QVERIFY(panel.table()->isColumnHidden(ClusterRankModel::PeakMemoryColumn));
+
+    // Peaks from the memory model fill the column, for this cluster and for one computed later.
+    panel.setPeakMemory({ { 0, 2.0e9 }, { 1, 3.0e9 } });
+    QCOMPARE(panel.cluster()->ranks[1].peakMemoryBytes, 3.0e9);
+    QVERIFY(!panel.table()->isColumnHidden(ClusterRankModel::PeakMemoryColumn));
+    panel.setStore(nullptr);
+    panel.setCluster(fourRanks());
+    QCOMPARE(panel.cluster()->ranks[0].peakMemoryBytes, 2.0e9);
+    QVERIFY(std::isnan(panel.cluster()->ranks[2].peakMemoryBytes));
 }
 
 void TstClusterPanel::emptyState()

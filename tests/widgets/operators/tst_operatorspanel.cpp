@@ -30,6 +30,31 @@ std::shared_ptr<const trace::TraceStore> smallStore()
     return t.finish();
 }
 
+/// A MindSpore rank with two Conv2D ops (300 and 600 µs) and one Add (100 µs).
+std::shared_ptr<const profiler::ProfilerRunData> profilerRun()
+{
+    auto run = std::make_shared<profiler::ProfilerRunData>();
+    profiler::ProfilerRankData rank;
+    rank.rank = 5;
+    profiler::OpStats conv;
+    conv.name = QStringLiteral("Default/Conv2D-op1");
+    conv.type = QStringLiteral("Conv2D");
+    conv.core = QStringLiteral("AI Core");
+    conv.calls = 4;
+    conv.totalUs = 300.0;
+    profiler::OpStats add = conv;
+    add.name = QStringLiteral("Default/Add-op2");
+    add.type = QStringLiteral("Add");
+    add.totalUs = 100.0;
+    profiler::OpStats conv2 = conv;
+    conv2.name = QStringLiteral("Default/Conv2D-op3");
+    conv2.totalUs = 600.0;
+    rank.operators.ops = { add, conv, conv2 };
+    rank.operators.finish();
+    run->ranks.push_back(rank);
+    return run;
+}
+
 bool waitReady(OperatorsPanel& panel)
 {
     if (!panel.isComputing())
@@ -62,6 +87,7 @@ private slots:
     void exportThroughProvider();
     void clear();
     void render();
+    void profilerViews();
 };
 
 void TstOperatorsPanel::computesOnWorker()
@@ -240,6 +266,57 @@ void TstOperatorsPanel::render()
         panel.setView(OperatorStatsModel::View::Kernels);
         QVERIFY(panel.grab().save(out + QStringLiteral("/operators-kernels.png")));
     }
+}
+
+void TstOperatorsPanel::profilerViews()
+{
+    OperatorsPanel panel;
+    auto* combo = panel.findChild<QComboBox*>(QStringLiteral("operatorsView"));
+    auto* group = panel.findChild<QComboBox*>(QStringLiteral("operatorsGroupBy"));
+    auto* status = panel.findChild<QLabel*>(QStringLiteral("operatorsStatus"));
+    QVERIFY(combo && group && status);
+    QCOMPARE(combo->count(), 3);
+
+    // Without a trace, the profiler's type view shows at once: Conv2D (900 µs) above Add (100 µs).
+    panel.setProfilerData(profilerRun(), 0);
+    QVERIFY(panel.isShowingProfiler());
+    QCOMPARE(combo->count(), 2);
+    QVERIFY(combo->currentText().contains(QLatin1String("rank 5")));
+    QVERIFY(group->isHidden());
+    QCOMPARE(panel.visibleRowCount(), 2);
+    QCOMPARE(panel.tableView()->model()->index(0, 0).data().toString(), QStringLiteral("Conv2D"));
+    QVERIFY(status->text().contains(QLatin1Char('2')));
+
+    // The op level, filtered and exported as shown.
+    QVERIFY(panel.showProfilerView(false));
+    QCOMPARE(panel.visibleRowCount(), 3);
+    panel.setFilterText(QStringLiteral("conv2d"));
+    QCOMPARE(panel.visibleRowCount(), 2);
+    const QList<QByteArray> lines = panel.toCsv().split('\n');
+    QVERIFY(lines.size() >= 3);
+    QVERIFY(lines[0].startsWith("name,"));
+    QVERIFY(lines[0].contains("total_us"));
+    QVERIFY(lines[1].startsWith("Default/Conv2D-op3,"));
+    QVERIFY(lines[2].startsWith("Default/Conv2D-op1,"));
+    panel.setFilterText({});
+
+    // A trace adds its views; the profiler view stays selected until another is picked.
+    panel.setStore(smallStore());
+    QVERIFY(waitReady(panel));
+    QCOMPARE(combo->count(), 6); // three trace views, a separator, two profiler views
+    QVERIFY(panel.isShowingProfiler());
+    panel.setView(OperatorsPanel::View::Host);
+    QVERIFY(!panel.isShowingProfiler());
+    QVERIFY(!group->isHidden());
+    QCOMPARE(panel.tableView()->model(), panel.proxyModel());
+    QCOMPARE(panel.visibleRowCount(), 3); // aten::linear, aten::addmm, aten::copy_
+    QSignalSpy selected(&panel, &OperatorsPanel::operatorSelected);
+    panel.tableView()->selectRow(0);
+    QCOMPARE(selected.size(), 1);
+
+    panel.setProfilerData(nullptr, -1);
+    QCOMPARE(combo->count(), 3);
+    QVERIFY(!panel.isShowingProfiler());
 }
 
 QTEST_MAIN(TstOperatorsPanel)

@@ -67,6 +67,7 @@ private slots:
     void sampleRunChartHasTheSteps();
     void exports();
     void traceBreakdown();
+    void profilerRunPicker();
 };
 
 void TestOverviewPanel::emptyState()
@@ -210,6 +211,23 @@ void TestOverviewPanel::traceBreakdown()
     panel.setProfilerData(handMadeRun());
     QCOMPARE(panel.stackNames().size(), 2);
     QCOMPARE(panel.rankCount(), 2);
+}
+
+void TestOverviewPanel::profilerRunPicker()
+{
+    OverviewPanel panel;
+    auto* runs = panel.findChild<QComboBox*>(QStringLiteral("overviewRun"));
+    QVERIFY(runs);
+    panel.setProfilerRuns({ QStringLiteral("only") }, QStringLiteral("only"));
+    QVERIFY(runs->isHidden());
+    QSignalSpy changed(&panel, &OverviewPanel::profilerRunChanged);
+    panel.setProfilerRuns({ QStringLiteral("a"), QStringLiteral("b") }, QStringLiteral("b"));
+    QVERIFY(!runs->isHidden());
+    QCOMPARE(panel.currentProfilerRun(), QStringLiteral("b"));
+    QCOMPARE(changed.size(), 0); // setting the list is not a choice
+    runs->setCurrentIndex(0);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.front().front().toString(), QStringLiteral("a"));
 }
 
 QTEST_MAIN(TestOverviewPanel)
