@@ -189,6 +189,12 @@ namespace {
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{shorter} of {kernels} kernels of run {run}{where} ({value}) ran shorter than the runtime call that launched them (mean kernel {kernel_us} µs, mean launch {launch_us} µs): the GPU waits for the CPU."),
     //: resources/rules/performance.json, rule host-bound-launches: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The host cannot issue work fast enough: use larger batches, fuse small operators (torch.compile), capture the step with CUDA graphs, or move Python overhead out of the training loop."),
+    //: resources/rules/performance.json, rule long-launch-queue: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Kernels wait in a long launch queue"),
+    //: resources/rules/performance.json, rule long-launch-queue: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{delayed} of {kernels} kernels of run {run}{where} ({value}) started more than {limit_us} µs after their launch call (mean delay {delay_us} µs, longest {max_delay_us} µs; threshold {threshold}): the host runs ahead and the device's own work sets the pace."),
+    //: resources/rules/performance.json, rule long-launch-queue: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Speed-ups must come from the device side: fewer or faster kernels (mixed precision, fused operators, torch.compile, larger tiles). If the delays come in bursts, look for a synchronisation (.item(), cudaStreamSynchronize, a blocking copy) before the longest one."),
     //: resources/rules/performance.json, rule communication-share: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Communication takes a large share of the step"),
     //: resources/rules/performance.json, rule communication-share: message

@@ -20,6 +20,7 @@ namespace {
 const QString kDataLoaderShare = QStringLiteral("trace.dataloader_share");
 const QString kDeviceUtilization = QStringLiteral("trace.device_utilization");
 const QString kShortKernelShare = QStringLiteral("trace.short_kernel_share");
+const QString kLaunchDelayShare = QStringLiteral("trace.launch_delay_share");
 const QString kCommunicationShare = QStringLiteral("trace.communication_share");
 const QString kCommunicationOverlap = QStringLiteral("trace.comm_overlap");
 const QString kTopOperatorShare = QStringLiteral("trace.top_op_share");
@@ -148,7 +149,9 @@ void measureDeviceUtilization(const SourceContext& ctx, const trace::StepBreakdo
 }
 
 /// Kernels that run shorter than the runtime call that launched them: the GPU finishes each one before
-/// the CPU can issue the next, so the device waits on the host (HTA's "CPU-bound" launches).
+/// the CPU can issue the next, so the device waits on the host (HTA's "CPU-bound" launches). Also the
+/// launches whose kernel started long after the call (HTA's launch delay outliers): the host runs ahead
+/// with a long queue of launched work, so the device sets the pace (or a synchronisation held a stream).
 void measureShortKernels(const TraceInput& input, const trace::TraceStore& store, const trace::StepBreakdown& breakdown,
                          AnalysisContext& context)
 {
@@ -160,7 +163,15 @@ void measureShortKernels(const TraceInput& input, const trace::TraceStore& store
         std::int64_t kernelNs = 0;
         std::int64_t launchNs = 0;
         std::vector<std::int64_t> shorterPerStep;
+        std::int64_t delayed = 0;
+        std::int64_t delayNs = 0;
+        std::int64_t maxDelay = -1;
+        std::int64_t maxDelayFrom = 0; ///< the launch call's start
+        std::int64_t maxDelayTo = 0; ///< the kernel's end
+        QString maxDelayKernel;
     };
+    const std::int64_t delayLimit = std::int64_t(
+        1000.0 * context.parameter(QStringLiteral("long-launch-queue"), QStringLiteral("max_delay_us"), 100));
     std::vector<Counts> counts(store.sources().size());
     for (const trace::StepBreakdown::SourceSummary& summary : breakdown.sources) {
         if (std::size_t(summary.source) < counts.size())
@@ -181,6 +192,16 @@ void measureShortKernels(const TraceInput& input, const trace::TraceStore& store
         ++c.kernels;
         c.kernelNs += kernelNs;
         c.launchNs += launchNs;
+        const std::int64_t delay = device.start[launch.deviceSlice] - host.start[launch.hostSlice];
+        c.delayNs += delay;
+        if (delay > delayLimit)
+            ++c.delayed;
+        if (delay > c.maxDelay) {
+            c.maxDelay = delay;
+            c.maxDelayFrom = host.start[launch.hostSlice];
+            c.maxDelayTo = device.end(launch.deviceSlice);
+            c.maxDelayKernel = store.strings().text(device.name_[launch.deviceSlice]);
+        }
         if (kernelNs >= launchNs)
             continue;
         ++c.shorter;
@@ -201,9 +222,22 @@ void measureShortKernels(const TraceInput& input, const trace::TraceStore& store
         if (c.kernels == 0)
             continue;
         context.markEvaluated(kShortKernelShare);
+        context.markEvaluated(kLaunchDelayShare);
         if (double(c.kernels) < minimum)
             continue; // too few launches to call the run host-bound
         const SourceContext ctx { input, store, source };
+        Measurement delays;
+        delays.metric = kLaunchDelayShare;
+        delays.value = 100.0 * double(c.delayed) / double(c.kernels);
+        placeIn(delays, ctx.scope());
+        delays.facts.insert(QStringLiteral("kernels"), qint64(c.kernels));
+        delays.facts.insert(QStringLiteral("delayed"), qint64(c.delayed));
+        delays.facts.insert(QStringLiteral("delay_us"), double(c.delayNs) / double(c.kernels) / 1000.0);
+        delays.facts.insert(QStringLiteral("max_delay_us"), double(c.maxDelay) / 1000.0);
+        delays.facts.insert(QStringLiteral("limit_us"), double(delayLimit) / 1000.0);
+        delays.evidence << ctx.evidence(c.maxDelayFrom, c.maxDelayTo, c.maxDelayKernel);
+        delays.order = source;
+        context.add(std::move(delays));
         Measurement m;
         m.metric = kShortKernelShare;
         m.value = 100.0 * double(c.shorter) / double(c.kernels);
@@ -319,14 +353,15 @@ void analyseTrace(const TraceInput& input, AnalysisContext& context)
     if (!anyDevice) {
         const QString reason = QCoreApplication::translate("runlens::advisor",
                                                            "the trace has no GPU or NPU streams (a CPU-only profile)");
-        for (const QString& metric : { kDeviceUtilization, kCommunicationShare, kShortKernelShare })
+        for (const QString& metric : { kDeviceUtilization, kCommunicationShare, kShortKernelShare, kLaunchDelayShare })
             context.markMissing(metric, reason);
         context.markMissing(kCommunicationOverlap, reason);
     } else {
         measureShortKernels(input, store, breakdown, context);
-        context.markMissing(
-            kShortKernelShare,
-            QCoreApplication::translate("runlens::advisor", "the trace links no runtime launch to its kernel"));
+        const QString unlinked
+            = QCoreApplication::translate("runlens::advisor", "the trace links no runtime launch to its kernel");
+        context.markMissing(kShortKernelShare, unlinked);
+        context.markMissing(kLaunchDelayShare, unlinked);
         measureOverlap(input, store, breakdown, context);
         if (!context.isEvaluated(kCommunicationOverlap))
             context.markMissing(
