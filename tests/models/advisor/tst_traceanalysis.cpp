@@ -145,20 +145,20 @@ void TestTraceAnalysis::shortKernels()
 
 void TestTraceAnalysis::launchDelays()
 {
-    // 30 launches; every other kernel starts 300 µs after its call (over the 100 µs limit), the rest 50 µs.
+    // 30 launches; two in three kernels start 300 µs after their call (over the 100 µs limit), the rest 50 µs.
     AnalysisTraceBuilder t;
     t.step(0, 1, 0, 20 * kMs);
     for (int i = 0; i < 30; ++i) {
         const std::int64_t call = 100 * kUs + i * 500 * kUs;
-        t.launch(0, call, 10 * kUs, call + (i % 2 ? 300 : 50) * kUs, 20 * kUs, i == 29 ? "late" : "k");
+        t.launch(0, call, 10 * kUs, call + (i % 3 ? 300 : 50) * kUs, 20 * kUs, i == 29 ? "late" : "k");
     }
     const auto store = t.finish();
     const auto a = analyse(store);
     const auto found = measured(a->context, QStringLiteral("trace.launch_delay_share"));
     QCOMPARE(found.size(), std::size_t(1));
-    QCOMPARE(found.front().value, 50.0);
-    QCOMPARE(found.front().facts.value(QStringLiteral("delayed")).toLongLong(), 15);
-    QVERIFY(qAbs(found.front().facts.value(QStringLiteral("delay_us")).toDouble() - 175.0) < 1e-9);
+    QVERIFY(qAbs(found.front().value - 200.0 / 3.0) < 1e-9);
+    QCOMPARE(found.front().facts.value(QStringLiteral("delayed")).toLongLong(), 20);
+    QVERIFY(qAbs(found.front().facts.value(QStringLiteral("delay_us")).toDouble() - 6500.0 / 30.0) < 1e-9);
     // The longest delay is the first 300 µs one (launch 1): its call start to its kernel end.
     const auto evidence = parseEvidence(found.front().evidence.value(0));
     QCOMPARE(evidence->value(QStringLiteral("start_ns")).toLongLong(), 600 * kUs);
