@@ -1,6 +1,6 @@
 #include "common/chartstyle.h"
 
-#include "common/chartpalette.h"
+#include "common/theme.h"
 
 #include <qcustomplot.h>
 
@@ -10,13 +10,12 @@ namespace runlens {
 
 ChartChrome styleChartAxes(QCustomPlot* plot, const QFont& font, bool bareValueAxis)
 {
-    const QPalette pal = plot->palette();
+    const ChartTheme theme = chartTheme(plot->palette());
     ChartChrome chrome;
-    chrome.background = pal.color(QPalette::Base);
-    const QColor text = pal.color(QPalette::Text);
-    chrome.muted = blendColors(text, chrome.background, 0.4);
-    chrome.axisLine = blendColors(text, chrome.background, 0.72);
-    chrome.gridLine = blendColors(text, chrome.background, 0.9);
+    chrome.background = theme.background;
+    chrome.muted = theme.muted;
+    chrome.axisLine = theme.axisLine;
+    chrome.gridLine = theme.gridLine;
     chrome.tickFont = font;
     chrome.tickFont.setPointSizeF(std::max(7.0, font.pointSizeF() * 0.85));
     plot->setBackground(chrome.background);

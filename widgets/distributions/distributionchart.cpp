@@ -3,6 +3,7 @@
 #include "common/chartexporter.h"
 #include "common/charticons.h"
 #include "common/chartpalette.h"
+#include "common/theme.h"
 #include "distributionchartparts.h"
 #include "scalars/scalarchartparts.h"
 #include "summary/summarystore.h"
@@ -264,11 +265,12 @@ void DistributionChart::applyAxisTickers()
 void DistributionChart::applyTheme()
 {
     const QPalette pal = palette();
-    const QColor background = pal.color(QPalette::Base);
-    const QColor text = pal.color(QPalette::Text);
-    const QColor muted = blendColors(text, background, 0.4);
-    const QColor axisLine = blendColors(text, background, 0.72);
-    const QColor gridLine = blendColors(text, background, 0.9);
+    const ChartTheme theme = chartTheme(pal);
+    const QColor background = theme.background;
+    const QColor text = theme.text;
+    const QColor muted = theme.muted;
+    const QColor axisLine = theme.axisLine;
+    const QColor gridLine = theme.gridLine;
     setBackground(background);
     axisRect()->setBackground(Qt::NoBrush);
 

@@ -301,6 +301,48 @@ QString GraphPanel::settingsGroup(const QString& graphPath)
     return QStringLiteral("GraphView/") + QString::fromLatin1(hash.toHex().left(16));
 }
 
+QString GraphPanel::rankDir() const
+{
+    return m_direction->currentData().toString();
+}
+
+void GraphPanel::setRankDir(const QString& rankDir)
+{
+    const int index = m_direction->findData(rankDir);
+    if (index >= 0)
+        m_direction->setCurrentIndex(index);
+}
+
+QString GraphPanel::currentGraphPath() const
+{
+    return m_tree ? m_tree->graph().path : QString();
+}
+
+QStringList GraphPanel::expandedGroups() const
+{
+    QStringList keys;
+    if (!m_tree || m_view->tree() != m_tree)
+        return keys;
+    for (const int id : m_view->expansionState().expanded())
+        keys << QString::fromStdString(m_tree->item(id).key);
+    keys.sort();
+    return keys;
+}
+
+bool GraphPanel::setExpandedGroups(const QStringList& keys)
+{
+    if (!m_tree || m_view->tree() != m_tree)
+        return false;
+    graph::ExpansionState state;
+    for (const QString& key : keys) {
+        const int id = m_tree->findKey(key.toStdString());
+        if (id > 0)
+            state.setExpanded(id, true);
+    }
+    m_view->setExpansionState(state);
+    return true;
+}
+
 void GraphPanel::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
 {
     m_tree = std::move(tree);

@@ -70,6 +70,15 @@ public:
     /// Lays out `graph` collapsed, without a window, and writes it as SVG or PNG (the command line export).
     static bool exportGraph(std::shared_ptr<const graph::Graph> graph, const QString& fileName,
                             QString* errorMessage = nullptr);
+    /// The direction of the data flow: "TB" (top down) or "LR" (left to right), as the toolbar shows it.
+    QString rankDir() const;
+    void setRankDir(const QString& rankDir);
+    /// The file of the graph shown; empty when none is.
+    QString currentGraphPath() const;
+    /// The keys of the expanded groups of the graph shown (stable across reloads of the same file).
+    QStringList expandedGroups() const;
+    /// Expands exactly these groups of the graph shown (unknown keys are ignored); false when no graph is.
+    bool setExpandedGroups(const QStringList& keys);
     /// The settings group that holds the state of a graph file.
     static QString settingsGroup(const QString& graphPath);
 

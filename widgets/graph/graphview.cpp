@@ -1,5 +1,7 @@
 #include "graphview.h"
 
+#include "common/theme.h"
+
 #include <QFontMetricsF>
 #include <QFuture>
 #include <QKeyEvent>
@@ -529,7 +531,8 @@ void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double sc
     const QFontMetricsF metrics(font());
     const bool drawText = metrics.height() * scale >= 5;
     const bool drawBorders = scale >= 0.08;
-    const QColor text = palette().color(QPalette::WindowText);
+    // Frames and boxes have light fills in every theme, so their text is dark ink, not the palette's text.
+    const QColor text(28, 30, 36);
 
     // Frames of expanded containers, outermost first.
     for (const SceneBox& box : m_scene.boxes) {
@@ -715,7 +718,9 @@ void GraphView::rebuildMinimap()
     const QSize size(std::max(40, int(m_minimapScene.width() * scale)),
                      std::max(20, int(m_minimapScene.height() * scale)));
     m_minimap = QImage(size, QImage::Format_ARGB32_Premultiplied);
-    m_minimap.fill(QColor(255, 255, 255, 225));
+    QColor backdrop = chartTheme(palette()).panel;
+    backdrop.setAlpha(225);
+    m_minimap.fill(backdrop);
     QPainter painter(&m_minimap);
     painter.scale(scale, scale);
     painter.translate(-m_minimapScene.topLeft());

@@ -3,6 +3,7 @@
 #include "common/chartexporter.h"
 #include "common/charticons.h"
 #include "common/chartpalette.h"
+#include "common/theme.h"
 #include "scalarchartparts.h"
 #include "scalars/downsample.h"
 #include "scalars/scalarstore.h"
@@ -356,11 +357,12 @@ void ScalarChart::applyCurveStyle(ScalarCurve& c)
 void ScalarChart::applyTheme()
 {
     const QPalette pal = palette();
-    const QColor background = pal.color(QPalette::Base);
-    const QColor text = pal.color(QPalette::Text);
-    const QColor muted = blendColors(text, background, 0.4);
-    const QColor axisLine = blendColors(text, background, 0.72);
-    const QColor gridLine = blendColors(text, background, 0.9);
+    const ChartTheme theme = chartTheme(pal);
+    const QColor background = theme.background;
+    const QColor text = theme.text;
+    const QColor muted = theme.muted;
+    const QColor axisLine = theme.axisLine;
+    const QColor gridLine = theme.gridLine;
 
     setBackground(background);
     axisRect()->setBackground(Qt::NoBrush);
@@ -446,6 +448,16 @@ void ScalarChart::fitToData()
     if (unchanged)
         resample();
     clearHover();
+    scheduleReplot();
+}
+
+void ScalarChart::setXRange(double lower, double upper)
+{
+    if (!std::isfinite(lower) || !std::isfinite(upper) || !(upper > lower))
+        return;
+    fitToData();
+    m_autoFit = false;
+    xAxis->setRange(lower, upper);
     scheduleReplot();
 }
 

@@ -86,6 +86,10 @@ public:
     void fitToData();
     /// Whether the view follows the data (true until the user zooms or pans, and again after a fit).
     bool isAutoFit() const { return m_autoFit; }
+    /// Shows this x range (in the units of the x axis mode) with the y axis fitted to the data, and stops
+    /// following the data, as a zoom by the user would; a saved view is restored this way.
+    void setXRange(double lower, double upper);
+    QCPRange xRange() const { return xAxis->range(); }
 
     /// Runs that have this tag, in the store's run order.
     QStringList runs() const;

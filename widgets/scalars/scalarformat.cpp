@@ -1,5 +1,7 @@
 #include "scalarformat.h"
 
+#include "common/numberformat.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QLocale>
@@ -25,11 +27,7 @@ QString trimZeros(QString s)
 
 QString value(double v)
 {
-    if (std::isnan(v))
-        return QStringLiteral("NaN");
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("+Inf") : QStringLiteral("\u2212Inf");
-    return QString::number(v, 'g', 6);
+    return formatNumber(v);
 }
 
 QString compactNumber(double v)
@@ -96,6 +94,28 @@ QString axisTitle(XAxisMode mode)
         return QCoreApplication::translate("runlens::ScalarChart", "Wall time");
     }
     return {};
+}
+
+QString axisModeKey(XAxisMode mode)
+{
+    switch (mode) {
+    case XAxisMode::RelativeTime:
+        return QStringLiteral("relative");
+    case XAxisMode::WallTime:
+        return QStringLiteral("wall");
+    case XAxisMode::Step:
+        break;
+    }
+    return QStringLiteral("step");
+}
+
+XAxisMode axisModeFromKey(const QString& key)
+{
+    if (key == QLatin1String("relative"))
+        return XAxisMode::RelativeTime;
+    if (key == QLatin1String("wall"))
+        return XAxisMode::WallTime;
+    return XAxisMode::Step;
 }
 
 } // namespace runlens::scalarformat

@@ -14,7 +14,8 @@ enum class XAxisMode {
 /// Text helpers shared by the scalar charts (axis labels, tooltips).
 namespace scalarformat {
 
-/// A scalar value for a tooltip: up to 6 significant digits; NaN, +Inf and −Inf spelled out.
+/// A scalar value for a tooltip in the number format in effect (6 significant digits unless the user chose
+/// otherwise); NaN, +Inf and −Inf spelled out.
 QString value(double v);
 /// Axis text for a step or other count: 950, 12.5k, 3M.
 QString compactNumber(double v);
@@ -24,6 +25,10 @@ QString duration(double seconds);
 QString wallTime(double secondsSinceEpoch);
 /// The axis title for a mode, translated.
 QString axisTitle(XAxisMode mode);
+/// "step", "relative" or "wall": how a mode is kept in settings.
+QString axisModeKey(XAxisMode mode);
+/// The mode named by `key`; Step for anything else.
+XAxisMode axisModeFromKey(const QString& key);
 
 } // namespace scalarformat
 } // namespace runlens

@@ -44,28 +44,6 @@ constexpr int kMinChartHeight = 230;
 constexpr int kMaxChartHeight = 340;
 constexpr double kChartAspect = 0.64; // height / width
 
-QString modeKey(XAxisMode mode)
-{
-    switch (mode) {
-    case XAxisMode::Step:
-        return QStringLiteral("step");
-    case XAxisMode::RelativeTime:
-        return QStringLiteral("relative");
-    case XAxisMode::WallTime:
-        return QStringLiteral("wall");
-    }
-    return QStringLiteral("step");
-}
-
-XAxisMode modeFromKey(const QString& key)
-{
-    if (key == QLatin1String("relative"))
-        return XAxisMode::RelativeTime;
-    if (key == QLatin1String("wall"))
-        return XAxisMode::WallTime;
-    return XAxisMode::Step;
-}
-
 } // namespace
 
 ScalarsPanel::ScalarsPanel(ScalarStore* store, QWidget* parent)
@@ -538,6 +516,11 @@ ScalarChart* ScalarsPanel::createChart(const QString& tag)
     connect(menu, &ChartExportMenu::exported, this, &ScalarsPanel::chartExported);
     connect(menu, &ChartExportMenu::exportFailed, this, &ScalarsPanel::chartExportFailed);
     m_charts.insert(tag, chart);
+    if (m_pendingXRanges.contains(tag)) {
+        const QVariantList range = m_pendingXRanges.take(tag).toList();
+        if (range.size() == 2)
+            chart->setXRange(range[0].toDouble(), range[1].toDouble());
+    }
     return chart;
 }
 
@@ -740,7 +723,7 @@ QVariantMap ScalarsPanel::saveState() const
 {
     QVariantMap state;
     state.insert(QStringLiteral("smoothing"), m_options.smoothing);
-    state.insert(QStringLiteral("xAxis"), modeKey(m_options.xAxisMode));
+    state.insert(QStringLiteral("xAxis"), scalarformat::axisModeKey(m_options.xAxisMode));
     state.insert(QStringLiteral("logY"), m_options.logY);
     state.insert(QStringLiteral("ignoreOutliers"), m_options.ignoreOutliers);
     state.insert(QStringLiteral("filter"), tagFilter());
@@ -759,7 +742,7 @@ void ScalarsPanel::restoreState(const QVariantMap& state)
     if (state.contains(QStringLiteral("smoothing")))
         setSmoothing(state.value(QStringLiteral("smoothing")).toDouble());
     if (state.contains(QStringLiteral("xAxis")))
-        setXAxisMode(modeFromKey(state.value(QStringLiteral("xAxis")).toString()));
+        setXAxisMode(scalarformat::axisModeFromKey(state.value(QStringLiteral("xAxis")).toString()));
     if (state.contains(QStringLiteral("logY")))
         setLogY(state.value(QStringLiteral("logY")).toBool());
     if (state.contains(QStringLiteral("ignoreOutliers")))
@@ -772,6 +755,32 @@ void ScalarsPanel::restoreState(const QVariantMap& state)
         m_splitter->restoreState(state.value(QStringLiteral("splitter")).toByteArray());
     if (state.contains(QStringLiteral("filter")))
         setTagFilter(state.value(QStringLiteral("filter")).toString());
+}
+
+QVariantMap ScalarsPanel::xRanges() const
+{
+    QVariantMap ranges = m_pendingXRanges;
+    for (auto it = m_charts.cbegin(); it != m_charts.cend(); ++it) {
+        if (!it.value()->isAutoFit()) {
+            const QCPRange range = it.value()->xRange();
+            ranges.insert(it.key(), QVariantList { range.lower, range.upper });
+        }
+    }
+    return ranges;
+}
+
+void ScalarsPanel::setXRanges(const QVariantMap& ranges)
+{
+    m_pendingXRanges.clear();
+    for (auto it = ranges.cbegin(); it != ranges.cend(); ++it) {
+        const QVariantList range = it.value().toList();
+        if (range.size() != 2)
+            continue;
+        if (ScalarChart* chart = m_charts.value(it.key()))
+            chart->setXRange(range[0].toDouble(), range[1].toDouble());
+        else
+            m_pendingXRanges.insert(it.key(), range);
+    }
 }
 
 } // namespace runlens

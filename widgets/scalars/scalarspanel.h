@@ -100,6 +100,12 @@ public:
     /// to keep in its settings.
     QVariantMap saveState() const;
     void restoreState(const QVariantMap& state);
+    /// The x ranges of the charts the user zoomed or panned (tag -> [lower, upper] in the units of the x axis
+    /// mode), for a session to keep; charts that follow their data are left out.
+    QVariantMap xRanges() const;
+    /// Zooms the charts of these tags to their ranges: those already created at once, the others when they
+    /// are created (kept until the next call). Best called once the data is in, so y fits it.
+    void setXRanges(const QVariantMap& ranges);
 
     static constexpr int kUpdateDelayMs = 50;
     static constexpr int kMinChartWidth = 380;
@@ -146,6 +152,7 @@ private:
     QHash<QString, QWidget*> m_placeholders; ///< tags in a section whose chart is not created yet
     QSet<QString> m_collapsedGroups;
     QStringList m_visibleRunsFilter; ///< runs to show, from setVisibleRuns; empty = no restriction
+    QVariantMap m_pendingXRanges; ///< from setXRanges, for charts not created yet
     QSet<QString> m_pendingTags;
     bool m_structurePending = false;
     ChartExportMenu::FileNameProvider m_fileNameProvider;

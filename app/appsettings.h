@@ -1,0 +1,45 @@
+#pragma once
+
+#include "common/numberformat.h"
+#include "common/theme.h"
+#include "scalars/scalarformat.h"
+#include "summary/summarydata.h"
+
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace runlens {
+
+/// The user's preferences, as the Preferences dialog edits them. Kept with QSettings in the user's
+/// configuration (never in a run folder); load() falls back to the defaults for anything missing or invalid.
+/// apply() puts the parts that act application-wide (theme, number format) into effect; the main window
+/// hands the panel defaults to its panels and main() picks the language before any window exists.
+struct AppSettings
+{
+    QString language; ///< empty: the system's; else "en" or "zh_CN". Used from the next start.
+    Theme theme = Theme::System;
+    double smoothing = 0.6; ///< the Scalars panel's smoothing weight, 0 .. kMaxSmoothing
+    XAxisMode xAxis = XAxisMode::Step;
+    summary::SummaryLimits limits; ///< how many values per tag the summary readers keep
+    QString graphDirection = QStringLiteral("TB"); ///< "TB" (top down) or "LR" (left to right)
+    NumberFormat numbers;
+    QString rulesFolder; ///< the folder of the user's rule threshold files
+    bool restoreSession = true; ///< reopen the last session when RunLens starts without a path
+
+    static constexpr double kMaxSmoothing = 0.999;
+
+    bool operator==(const AppSettings& other) const;
+
+    static AppSettings load();
+    void save() const;
+    /// Theme and number format into effect now.
+    void apply() const;
+
+    /// The languages offered besides the system's: code and name in that language.
+    static QList<QPair<QString, QString>> languages();
+    /// Where rule files live unless the user picks another folder: <configuration>/rules.
+    static QString defaultRulesFolder();
+};
+
+} // namespace runlens
