@@ -80,6 +80,7 @@ private slots:
     void kinetoSlowRankEndToEnd();
     void mindsporeMessages();
     void noCluster();
+    void unknownFigures();
 };
 
 void TestClusterAnalysis::slowRank()
@@ -202,6 +203,17 @@ void TestClusterAnalysis::noCluster()
         QVERIFY(!context.isEvaluated(QLatin1String(metric)));
         QVERIFY(context.missingReason(QLatin1String(metric)).startsWith(QLatin1String("no distributed run")));
     }
+}
+
+void TestClusterAnalysis::unknownFigures()
+{
+    // Ranks whose files gave no times (kMissing everywhere): nothing measured, each metric says why.
+    RuleBook rules;
+    AnalysisContext context(rules);
+    analyseCluster(mindsporeCluster({ cluster::kMissing, cluster::kMissing }, cluster::kMissing, {}), context);
+    QVERIFY(measured(context, QStringLiteral("cluster.rank_slowdown")).empty());
+    QCOMPARE(context.missingReason(QStringLiteral("cluster.rank_slowdown")), QStringLiteral("no rank has step times"));
+    QVERIFY(!context.missingReason(QStringLiteral("cluster.link_bandwidth_deficit")).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestClusterAnalysis)

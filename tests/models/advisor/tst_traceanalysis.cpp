@@ -73,6 +73,7 @@ private slots:
     void shapesMissing();
     void patternMessages();
     void noTrace();
+    void brokenTrace();
     void resnetSampleNumWorkersZero();
     void slowLoaderRecordedWithTorch();
     void healthyBaselineSample();
@@ -426,6 +427,20 @@ void TestTraceAnalysis::shapesMissing()
     QVERIFY(!a->context.isEvaluated(QStringLiteral("pattern.fp16_matmul_align")));
     QVERIFY(a->context.missingReason(QStringLiteral("pattern.fp16_matmul_align")).contains(QLatin1String("shapes")));
     QVERIFY(a->context.isEvaluated(QStringLiteral("pattern.zero_grad")));
+}
+
+void TestTraceAnalysis::brokenTrace()
+{
+    // A file that is no trace at all, and one cut off in its first event: no crash, reasons instead.
+    for (const std::string bytes :
+         { std::string("not a trace"), std::string("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"ProfilerSt") }) {
+        const auto store = trace::ChromeTraceReader::readBytes(bytes, QStringLiteral("broken.json")).store;
+        QVERIFY(store);
+        const auto a = analyse(store);
+        QVERIFY(a->context.measurements().empty());
+        QVERIFY(!a->context.isEvaluated(QStringLiteral("trace.dataloader_share")));
+        QVERIFY(!a->context.missingReason(QStringLiteral("trace.dataloader_share")).isEmpty());
+    }
 }
 
 void TestTraceAnalysis::noTrace()
