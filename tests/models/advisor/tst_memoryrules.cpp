@@ -44,21 +44,29 @@ AdvisorInput memoryInput(memory::MemoryDevice device, std::shared_ptr<const trac
     return input;
 }
 
-/// Eight 10 ms steps; within step i the allocated memory starts at floors[i], peaks 1 GiB higher, and
-/// falls back.
+/// 10 ms steps; within step i the allocated memory starts at floorsMiB[i], peaks 1 GiB higher, and falls
+/// back.
 std::pair<memory::MemoryDevice, std::shared_ptr<const trace::TraceStore>>
-steppedMemory(const std::vector<double>& floors)
+steppedMemory(const std::vector<double>& floorsMiB)
 {
     test::AnalysisTraceBuilder t;
     memory::MemoryDevice device = cudaDevice(std::int64_t(32 * kGiB));
-    for (std::size_t i = 0; i < floors.size(); ++i) {
+    for (std::size_t i = 0; i < floorsMiB.size(); ++i) {
         const std::int64_t start = std::int64_t(i) * 10 * kMs;
+        const double floor = floorsMiB[i] * kMiB;
         t.step(0, std::int64_t(i) + 1, start, 10 * kMs);
-        sample(device, start + 1 * kMs, floors[i]);
-        sample(device, start + 4 * kMs, floors[i] + kGiB);
-        sample(device, start + 8 * kMs, floors[i] + 0.5 * kGiB);
+        sample(device, start + 1 * kMs, floor);
+        sample(device, start + 4 * kMs, floor + kGiB);
+        sample(device, start + 8 * kMs, floor + 0.5 * kGiB);
     }
     return { std::move(device), t.finish() };
+}
+
+/// The stepped memory with its trace, as the app pairs a trace's memory with the trace.
+AdvisorInput steppedInput(const std::vector<double>& floorsMiB)
+{
+    auto [device, store] = steppedMemory(floorsMiB);
+    return memoryInput(std::move(device), std::move(store));
 }
 
 } // namespace
@@ -146,13 +154,10 @@ void TestMemoryRules::peakAndOomMessages()
 void TestMemoryRules::growth()
 {
     // Floors 100, 100, 110, ..., 160 MiB: the floor rises in 6 consecutive steps, from step 2 to step 8.
-    std::vector<double> floors { 100, 100, 110, 120, 130, 140, 150, 160 };
-    for (double& f : floors)
-        f *= kMiB;
-    auto [device, store] = steppedMemory(floors);
+    const std::vector<double> floors { 100, 100, 110, 120, 130, 140, 150, 160 };
     RuleBook rules;
     AnalysisContext context(rules);
-    analyseMemory(memoryInput(std::move(device), store), context);
+    analyseMemory(steppedInput(floors), context);
     const auto found = measured(context, QStringLiteral("memory.growth"));
     QCOMPARE(found.size(), std::size_t(1));
     QCOMPARE(found.front().value, 6.0);
@@ -163,8 +168,7 @@ void TestMemoryRules::growth()
     QVERIFY(holds(Comparator::GreaterEqual, found.front().value, 5.0));
 
     // The built-in rule reports it once, with the numbers in its message.
-    auto [again, sameSteps] = steppedMemory(floors);
-    const AdvisorReport report = evaluate(memoryInput(std::move(again), sameSteps), RuleBook::builtIn());
+    const AdvisorReport report = evaluate(steppedInput(floors), RuleBook::builtIn());
     QCOMPARE(report.findings.size(), 1);
     const Finding& finding = report.findings.front();
     QCOMPARE(finding.ruleId, QStringLiteral("memory-growth"));
@@ -176,13 +180,10 @@ void TestMemoryRules::growth()
 void TestMemoryRules::growthHealthy()
 {
     // The same floor every step after a warm-up step that allocates the optimizer state.
-    std::vector<double> floors { 100, 180, 180, 180, 180, 180, 180, 180 };
-    for (double& f : floors)
-        f *= kMiB;
-    auto [device, store] = steppedMemory(floors);
+    const std::vector<double> floors { 100, 180, 180, 180, 180, 180, 180, 180 };
     RuleBook rules;
     AnalysisContext context(rules);
-    analyseMemory(memoryInput(std::move(device), store), context);
+    analyseMemory(steppedInput(floors), context);
     QVERIFY(context.isEvaluated(QStringLiteral("memory.growth")));
     const auto found = measured(context, QStringLiteral("memory.growth"));
     QCOMPARE(found.size(), std::size_t(1));
@@ -190,9 +191,8 @@ void TestMemoryRules::growthHealthy()
     QVERIFY(!holds(Comparator::GreaterEqual, found.front().value, 5.0));
 
     // Without steps on the memory's clock the growth is not judged.
-    auto [alone, unused] = steppedMemory(floors);
     AnalysisContext bare(rules);
-    analyseMemory(memoryInput(std::move(alone)), bare);
+    analyseMemory(memoryInput(steppedMemory(floors).first), bare);
     QVERIFY(!bare.isEvaluated(QStringLiteral("memory.growth")));
     QVERIFY(!bare.missingReason(QStringLiteral("memory.growth")).isEmpty());
 }
