@@ -666,7 +666,9 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
 void WeightAnalyser::emitOverflows()
 {
     std::sort(m_overflows.begin(), m_overflows.end(), executesBefore);
-    QHash<QString, int> perRun;
+    QHash<QString, int> perRun; // how many tensors overflow in each run, for the message
+    for (const Overflow& o : m_overflows)
+        ++perRun[o.run];
     for (std::size_t i = 0; i < m_overflows.size(); ++i) {
         const Overflow& o = m_overflows[i];
         for (const bool gradientMetric : { false, true }) {
@@ -682,8 +684,7 @@ void WeightAnalyser::emitOverflows()
             m.facts.insert(QStringLiteral("nan"), qint64(o.nan));
             m.facts.insert(QStringLiteral("inf"), qint64(o.posInf + o.negInf));
             m.facts.insert(QStringLiteral("elements"), qint64(o.count));
-            m.facts.insert(QStringLiteral("overflowing"), int(m_overflows.size()));
-            m.facts.insert(QStringLiteral("position"), ++perRun[o.run + QLatin1Char('\n') + m.metric]);
+            m.facts.insert(QStringLiteral("overflowing"), perRun.value(o.run));
             m.evidence << o.evidence;
             if (!o.graphEvidence.isEmpty())
                 m.evidence << o.graphEvidence;

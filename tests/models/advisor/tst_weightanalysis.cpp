@@ -193,6 +193,7 @@ private slots:
         QCOMPARE(first->value, 1.0);
         QCOMPARE(first->facts.value(QStringLiteral("inf")).toInt(), 1);
         QCOMPARE(first->facts.value(QStringLiteral("nan")).toInt(), 0);
+        QCOMPARE(first->facts.value(QStringLiteral("overflowing")).toInt(), 3);
         const auto evidence = parseEvidence(first->evidence.value(0));
         QVERIFY(evidence);
         QCOMPARE(evidence->kind, QStringLiteral("tensor"));
