@@ -31,27 +31,56 @@ Scope deviceScope(const MemoryInput& input, const memory::MemoryDevice& device)
     return scope;
 }
 
-/// The trace a memory profile was read from (its curves share the trace's clock): same file, else the
-/// only trace of the same run.
-const TraceInput* traceOf(const AdvisorInput& input, const MemoryInput& memory)
+/// Whether two paths name the same file: run manifests give paths relative to the opened folder, stores
+/// absolute ones.
+bool samePath(const QString& a, const QString& b)
+{
+    if (a.isEmpty() || b.isEmpty())
+        return false;
+    return a == b || a.endsWith(QLatin1Char('/') + b) || b.endsWith(QLatin1Char('/') + a);
+}
+
+bool profileFrom(const MemoryInput& memory, const QString& path)
+{
+    if (samePath(memory.path, path))
+        return true;
+    return std::any_of(memory.profile->paths.begin(), memory.profile->paths.end(),
+                       [&path](const QString& p) { return samePath(p, path); });
+}
+
+/// The trace a memory profile was read from (its curves share the trace's clock), and which of its
+/// sources the profile's devices belong to.
+struct TraceMatch
+{
+    const TraceInput* trace = nullptr;
+    /// The store's source holding the profile's rank when the profile was read from one rank file of a
+    /// store that combines several; -1 when the profile's own source numbers apply (same file or files).
+    int source = -1;
+
+    int sourceOf(const memory::MemoryDevice& device) const { return source >= 0 ? source : device.source; }
+};
+
+/// Same file, else one of the store's rank files, else the only trace of the same run.
+TraceMatch traceOf(const AdvisorInput& input, const MemoryInput& memory)
 {
     const TraceInput* sameRun = nullptr;
     int sameRunCount = 0;
     for (const TraceInput& trace : input.traces) {
         if (!trace.store)
             continue;
-        if (trace.path == memory.path || memory.profile->paths.contains(trace.path))
-            return &trace;
-        for (const trace::TraceSource& source : trace.store->sources()) {
-            if (source.path == memory.path || memory.profile->paths.contains(source.path))
-                return &trace;
+        const auto& sources = trace.store->sources();
+        if (profileFrom(memory, trace.path))
+            return { &trace, sources.size() > 1 && memory.profile->paths.size() <= 1 ? 0 : -1 };
+        for (std::size_t s = 0; s < sources.size(); ++s) {
+            if (profileFrom(memory, sources[s].path))
+                return { &trace, sources.size() > 1 ? int(s) : -1 };
         }
         if (trace.run == memory.run) {
             sameRun = &trace;
             ++sameRunCount;
         }
     }
-    return sameRunCount == 1 ? sameRun : nullptr;
+    return { sameRunCount == 1 ? sameRun : nullptr, -1 };
 }
 
 void measurePeak(const AdvisorInput& all, const MemoryInput& input, const memory::MemoryDevice& device,
@@ -71,9 +100,11 @@ void measurePeak(const AdvisorInput& all, const MemoryInput& input, const memory
     m.facts.insert(QStringLiteral("peak"), formatByteSize(bytes));
     m.facts.insert(QStringLiteral("capacity"), formatByteSize(double(device.capacity)));
     if (peak.valid && input.profile->axis == memory::MemoryAxis::TimeNs) {
-        if (const TraceInput* trace = traceOf(all, input)) {
-            const memory::MemoryContext at = memory::memoryContextAt(*trace->store, device, peak.x);
-            const QString op = memory::contextOpName(*trace->store, at);
+        // The op at the peak needs the device's own source numbering in the store.
+        const TraceMatch match = traceOf(all, input);
+        if (match.trace && match.sourceOf(device) == device.source) {
+            const memory::MemoryContext at = memory::memoryContextAt(*match.trace->store, device, peak.x);
+            const QString op = memory::contextOpName(*match.trace->store, at);
             if (!op.isEmpty()) {
                 m.scope.op = op;
                 m.facts.insert(QStringLiteral("op"), op);
@@ -147,12 +178,12 @@ void measureGrowth(const AdvisorInput& all, const MemoryInput& input, const memo
 {
     if (input.profile->axis != memory::MemoryAxis::TimeNs || device.allocated.empty())
         return;
-    const TraceInput* trace = traceOf(all, input);
-    if (!trace)
+    const TraceMatch match = traceOf(all, input);
+    if (!match.trace)
         return;
     std::vector<trace::Step> steps;
-    for (const trace::Step& step : trace->store->steps()) {
-        if (step.source == device.source)
+    for (const trace::Step& step : match.trace->store->steps()) {
+        if (step.source == match.sourceOf(device))
             steps.push_back(step);
     }
     std::sort(steps.begin(), steps.end(), [](const trace::Step& a, const trace::Step& b) { return a.start < b.start; });

@@ -82,6 +82,7 @@ private slots:
     void peakAndOomMessages();
     void growth();
     void growthHealthy();
+    void growthOfOneRankOfCombinedTraces();
     void noMemory();
     void kinetoSample();
 };
@@ -197,6 +198,33 @@ void TestMemoryRules::growthHealthy()
     QVERIFY(!bare.missingReason(QStringLiteral("memory.growth")).isEmpty());
 }
 
+void TestMemoryRules::growthOfOneRankOfCombinedTraces()
+{
+    // Two ranks read into one store; the memory file of rank 1 was read alone (its device is source 0 of
+    // its own profile) and named by an absolute path. Only rank 1 has steps where its floor rises.
+    test::AnalysisTraceBuilder t(2);
+    memory::MemoryDevice device = cudaDevice(std::int64_t(32 * kGiB));
+    for (int i = 0; i < 6; ++i) {
+        const std::int64_t start = 1000 * kMs + std::int64_t(i) * 10 * kMs;
+        t.step(1, i + 1, start, 10 * kMs);
+        sample(device, start + 1 * kMs, (100.0 + 10.0 * i) * kMiB);
+        sample(device, start + 5 * kMs, (600.0 + 10.0 * i) * kMiB);
+    }
+    t.step(0, 1, 0, 10 * kMs);
+    AdvisorInput input = test::traceInput(t.finish());
+    auto profile = std::make_shared<memory::MemoryProfile>();
+    profile->paths << QStringLiteral("/data/runs/job/rank1.json");
+    profile->devices.push_back(std::move(device));
+    input.memory.push_back({ QStringLiteral("job"), QStringLiteral("/data/runs/job/rank1.json"), profile });
+    RuleBook rules;
+    AnalysisContext context(rules);
+    analyseMemory(input, context);
+    const auto found = measured(context, QStringLiteral("memory.growth"));
+    QCOMPARE(found.size(), std::size_t(1));
+    QCOMPARE(found.front().value, 5.0);
+    QCOMPARE(found.front().facts.value(QStringLiteral("growth")).toString(), QStringLiteral("50.0 MiB"));
+}
+
 void TestMemoryRules::noMemory()
 {
     RuleBook rules;
@@ -223,6 +251,7 @@ void TestMemoryRules::kinetoSample()
     const auto cuda1 = std::find_if(peaks.begin(), peaks.end(),
                                     [](const Measurement& m) { return m.scope.device == QLatin1String("cuda:1"); });
     QVERIFY(cuda1 != peaks.end());
+    QVERIFY(!cuda1->scope.op.isEmpty()); // what ran at the peak, from the trace the curve came from
     const QString oracle = test::runPerformanceOracle(QStringLiteral("memory_peak.py"), { path, QStringLiteral("1") });
     if (oracle.isEmpty())
         QSKIP("python3 is not available to compute the peak independently");
