@@ -117,8 +117,8 @@ void measureStepShares(const SourceContext& ctx, const trace::StepBreakdown& bre
         context.add(std::move(m));
     };
     add(kDataLoaderShare, trace::StepCategory::DataLoader);
-    if (hasDeviceWork(ctx.store, ctx.source))
-        add(kCommunicationShare, trace::StepCategory::Communication);
+    // CPU-only runs communicate too (gloo): their collectives are CPU ops the breakdown counts.
+    add(kCommunicationShare, trace::StepCategory::Communication);
 }
 
 void measureDeviceUtilization(const SourceContext& ctx, const trace::StepBreakdown& breakdown,
@@ -340,20 +340,20 @@ void analyseTrace(const TraceInput& input, AnalysisContext& context)
             continue;
         const SourceContext ctx { input, store, summary.source };
         context.markEvaluated(kDataLoaderShare);
+        context.markEvaluated(kCommunicationShare);
         context.markEvaluated(kTopOperatorShare);
         measureStepShares(ctx, breakdown, summary, context);
         measureTopOperator(ctx, context);
         if (hasDeviceWork(store, summary.source)) {
             anyDevice = true;
             context.markEvaluated(kDeviceUtilization);
-            context.markEvaluated(kCommunicationShare);
             measureDeviceUtilization(ctx, breakdown, summary, context);
         }
     }
     if (!anyDevice) {
         const QString reason = QCoreApplication::translate("runlens::advisor",
                                                            "the trace has no GPU or NPU streams (a CPU-only profile)");
-        for (const QString& metric : { kDeviceUtilization, kCommunicationShare, kShortKernelShare, kLaunchDelayShare })
+        for (const QString& metric : { kDeviceUtilization, kShortKernelShare, kLaunchDelayShare })
             context.markMissing(metric, reason);
         context.markMissing(kCommunicationOverlap, reason);
     } else {
@@ -372,6 +372,7 @@ void analyseTrace(const TraceInput& input, AnalysisContext& context)
         const QString reason
             = QCoreApplication::translate("runlens::advisor", "the trace has no CPU events to split into steps");
         context.markMissing(kDataLoaderShare, reason);
+        context.markMissing(kCommunicationShare, reason);
         context.markMissing(kTopOperatorShare, reason);
     }
     analyseTracePatterns(input, context);

@@ -210,10 +210,18 @@ void TestTraceAnalysis::communicationShareAndOverlap()
 void TestTraceAnalysis::cpuOnlyTraceMarksDeviceMetricsMissing()
 {
     const auto a = analyse(loaderTrace({ 1, 1 }));
-    for (const char* metric : { "trace.device_utilization", "trace.short_kernel_share", "trace.communication_share" }) {
+    for (const char* metric : { "trace.device_utilization", "trace.short_kernel_share", "trace.launch_delay_share" }) {
         QVERIFY(!a->context.isEvaluated(QLatin1String(metric)));
         QVERIFY(a->context.missingReason(QLatin1String(metric)).contains(QLatin1String("CPU-only")));
     }
+    // A CPU-only (gloo) run still communicates: 3 ms of all_reduce ops in a 10 ms step is 30 %.
+    AnalysisTraceBuilder t;
+    t.step(0, 1, 0, 10 * kMs);
+    t.slice(t.cpu(), 5 * kMs, 3 * kMs, "gloo:all_reduce", EventKind::CpuOp);
+    const auto gloo = analyse(t.finish());
+    const auto share = measured(gloo->context, QStringLiteral("trace.communication_share"));
+    QCOMPARE(share.size(), std::size_t(1));
+    QVERIFY2(qAbs(share.front().value - 30.0) < 1e-9, qPrintable(QString::number(share.front().value)));
 }
 
 void TestTraceAnalysis::topOperator()
