@@ -98,12 +98,16 @@ void measureStragglers(const ClusterSource& source, AnalysisContext& context)
     if (comparable == 0)
         return;
     context.markEvaluated(kStraggler);
+    // With two ranks one of them is always "later" by some microseconds; only a wait that costs the
+    // others time makes a straggler.
+    const double minimumLateness
+        = context.parameter(QStringLiteral("straggler-rank"), QStringLiteral("min_lateness_ms"), 0.5);
     for (const cluster::RankFigures& rank : c.ranks) {
         double lateness = 0;
         qint64 steps = 0;
         qint64 firstStep = -1;
         for (const cluster::StragglerStep& s : c.stragglers) {
-            if (s.rank != rank.rank)
+            if (s.rank != rank.rank || s.lateness < minimumLateness)
                 continue;
             lateness += s.lateness;
             ++steps;

@@ -163,6 +163,10 @@ void TestClusterAnalysis::kinetoNoStraggler()
     analyseCluster(test::traceInput(kinetoRanks(0.0)), context);
     QVERIFY(context.isEvaluated(QStringLiteral("cluster.straggler_share")));
     QVERIFY(measured(context, QStringLiteral("cluster.straggler_share")).empty());
+    // Rank 1 later by 0.2 ms every step: below the rule's min_lateness_ms, no straggler.
+    AnalysisContext slight(rules);
+    analyseCluster(test::traceInput(kinetoRanks(0.2)), slight);
+    QVERIFY(measured(slight, QStringLiteral("cluster.straggler_share")).empty());
 }
 
 void TestClusterAnalysis::kinetoSlowRankEndToEnd()
