@@ -1,5 +1,6 @@
 #include "commandline.h"
 #include "mainwindow.h"
+#include "singleinstance.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -140,11 +141,25 @@ int main(int argc, char** argv)
     parser.addOption({ QStringLiteral("lang"),
                        QCoreApplication::translate("runlens::main", "Language of the interface: en or zh_CN."),
                        QStringLiteral("LANG") });
+    parser.addOption({ QStringLiteral("new-window"),
+                       QCoreApplication::translate("runlens::main",
+                                                   "Open PATH in a new window; by default it opens in the RunLens "
+                                                   "window already running.") });
+    parser.addOption({ QStringLiteral("list-docks"),
+                       QCoreApplication::translate("runlens::main",
+                                                   "Print the panel names --dock accepts, one per line, and exit.") });
     parser.addPositionalArgument(QStringLiteral("PATH"),
                                  QCoreApplication::translate("runlens::main", "Run folder or file to open."));
     parser.process(app);
 
     const QString path = parser.positionalArguments().value(0);
+    if (parser.isSet(QStringLiteral("list-docks"))) {
+        const runlens::MainWindow window;
+        QTextStream out(stdout);
+        for (const QString& name : window.panelNames())
+            out << name << Qt::endl;
+        return 0;
+    }
     QString screenshot = parser.value(QStringLiteral("screenshot"));
     if (!display && screenshot.isEmpty()) {
         screenshot = fallbackScreenshotPath(path);
@@ -160,6 +175,15 @@ int main(int argc, char** argv)
         QTextStream(stderr) << QCoreApplication::translate("runlens::main", "%1 does not exist.").arg(path)
                             << Qt::endl;
         return 2;
+    }
+
+    // One window per user: a folder opened from the file manager lands in the window already open.
+    std::unique_ptr<runlens::SingleInstance> instance;
+    if (screenshot.isEmpty() && !parser.isSet(QStringLiteral("new-window"))) {
+        instance = std::make_unique<runlens::SingleInstance>();
+        if (!path.isEmpty() && instance->sendToRunning({ QFileInfo(path).absoluteFilePath() }))
+            return 0;
+        instance->listen();
     }
 
     runlens::MainWindow window;
@@ -192,6 +216,9 @@ int main(int argc, char** argv)
     }
 
     window.show();
+    if (instance)
+        QObject::connect(instance.get(), &runlens::SingleInstance::pathsReceived, &window,
+                         &runlens::MainWindow::openForwardedPaths);
     if (!path.isEmpty())
         window.openPath(path);
     return app.exec();

@@ -18,6 +18,7 @@
 #include "timeline/timelinepanel.h"
 #include "timeline/timelinesearchbar.h"
 #include "timeline/timelineview.h"
+#include "welcome/welcomepage.h"
 
 #include "core/timerange.h"
 
@@ -74,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
     createActions();
     createStatusBar();
     restoreSettings();
+    finishWindow();
 
     connect(&m_scanWatcher, &QFutureWatcher<RunManifest>::finished, this, &MainWindow::scanFinished);
 
@@ -271,18 +273,28 @@ void MainWindow::createActions()
     QAction* openFolder = file->addAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("&Open Run Folder…"),
                                           this, &MainWindow::chooseFolder);
     openFolder->setShortcut(QKeySequence::Open);
-    file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("Open &File…"), this,
-                    &MainWindow::chooseFile);
+    openFolder->setStatusTip(tr("Open a training run folder: every artifact in it is found and read"));
+    QAction* openFile = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("Open &File…"), this,
+                                        &MainWindow::chooseFile);
+    openFile->setStatusTip(tr("Open one file: an event file, a trace, a graph or a tensor"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->menuAction()->setStatusTip(tr("Open a folder or file opened before"));
     QAction* reloadAction
         = file->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"), this, &MainWindow::reload);
     reloadAction->setShortcut(QKeySequence::Refresh);
+    reloadAction->setStatusTip(tr("Read the open folder again from the start"));
+    QAction* closeAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-close")), tr("&Close"), this,
+                                           &MainWindow::closeRun);
+    closeAction->setShortcut(QKeySequence::Close);
+    closeAction->setStatusTip(tr("Close the open folder or file and show the welcome page"));
     file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export Chart…"), this, &MainWindow::exportChart);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportAction->setStatusTip(tr("Save a scalar chart as PNG, SVG, PDF or CSV"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    quit->setStatusTip(tr("Close RunLens; the layout and the open folders are remembered"));
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addAction(m_runDock->toggleViewAction());
@@ -311,16 +323,17 @@ void MainWindow::createActions()
             openTrace(m_currentTraces.front());
     });
 
-    m_viewMenu->addAction(tr("Summary Sample &Limits…"), this, [this] {
+    QAction* limits = m_viewMenu->addAction(tr("Summary Sample &Limits…"), this, [this] {
         SummaryLimitsDialog dialog(this);
         if (dialog.exec() != QDialog::Accepted)
             return;
         SummaryLimitsDialog::save(dialog.limits());
         statusBar()->showMessage(tr("The new limits apply when the run folder is read again (File > Reload)."), 8000);
     });
+    limits->setStatusTip(tr("How many points, histograms, images and texts of each tag are kept in memory"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About RunLens"), this, &MainWindow::about);
+    help->addAction(tr("&About RunLens"), this, &MainWindow::about)->setStatusTip(tr("Version and what RunLens is"));
     rebuildRecentMenu();
 }
 
@@ -413,6 +426,8 @@ void MainWindow::reload()
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
+    if (m_welcome)
+        m_welcome->setRecent(recentEntries());
     const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
     for (const QString& path : recent)
         m_recentMenu->addAction(path, this, [this, path]() { openPath(path); });
@@ -435,6 +450,7 @@ void MainWindow::addRecent(const QString& path)
     while (recent.size() > kMaxRecent)
         recent.removeLast();
     settings.setValue(QLatin1String(kRecentKey), recent);
+    recordRecentTime(path);
     rebuildRecentMenu();
 }
 
@@ -445,6 +461,21 @@ void MainWindow::openPath(const QString& path)
         QMessageBox::warning(this, tr("Cannot Open"), tr("%1 does not exist.").arg(QDir::toNativeSeparators(path)));
         return;
     }
+    setWelcomeVisible(false);
+    clearRun();
+    m_currentPath = info.absoluteFilePath();
+    addRecent(m_currentPath);
+    setWindowTitle(tr("%1 — RunLens").arg(info.fileName().isEmpty() ? m_currentPath : info.fileName()));
+
+    m_scanning = true;
+    setBusy(true, tr("Scanning %1…").arg(QDir::toNativeSeparators(m_currentPath)));
+    m_scanCancel = std::make_shared<std::atomic_bool>(false);
+    m_rescanTimer->stop();
+    startScan(m_scanWatcher);
+}
+
+void MainWindow::clearRun()
+{
     cancelImport();
     delete m_session;
     m_currentTraces.clear();
@@ -455,15 +486,6 @@ void MainWindow::openPath(const QString& path)
     m_scalars->clear();
     m_summaries->clear();
     m_runModel->clear();
-    m_currentPath = info.absoluteFilePath();
-    addRecent(m_currentPath);
-    setWindowTitle(tr("%1 — RunLens").arg(info.fileName().isEmpty() ? m_currentPath : info.fileName()));
-
-    m_scanning = true;
-    setBusy(true, tr("Scanning %1…").arg(QDir::toNativeSeparators(m_currentPath)));
-    m_scanCancel = std::make_shared<std::atomic_bool>(false);
-    m_rescanTimer->stop();
-    startScan(m_scanWatcher);
 }
 
 void MainWindow::startScan(QFutureWatcher<RunManifest>& watcher)
@@ -498,6 +520,8 @@ void MainWindow::scanFinished()
 {
     m_scanning = false;
     m_lastScanMs = m_scanClock.elapsed();
+    if (m_currentPath.isEmpty())
+        return; // closed while scanning
     startImport(m_scanWatcher.result());
 }
 
@@ -719,7 +743,8 @@ bool MainWindow::raisePanel(const QString& name)
 {
     for (QDockWidget* dock : findChildren<QDockWidget*>()) {
         if (dock->windowTitle().compare(name, Qt::CaseInsensitive) == 0
-            || dock->objectName().compare(name + QLatin1String("Dock"), Qt::CaseInsensitive) == 0) {
+            || dock->objectName().compare(name + QLatin1String("Dock"), Qt::CaseInsensitive) == 0
+            || isPanelNamed(dock, name)) {
             raiseDock(dock);
             return true;
         }

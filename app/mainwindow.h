@@ -23,6 +23,8 @@ class QToolButton;
 namespace runlens {
 
 class ImportSession;
+class WelcomePage;
+struct RecentEntry;
 class RunBrowserModel;
 class RunBrowserWidget;
 class SourceView;
@@ -84,6 +86,14 @@ public:
     bool isBusy() const;
     /// Brings the dock titled `name` (case-insensitive, "Tensors", "Graph" ...) to the front; false when none is.
     bool raisePanel(const QString& name);
+    /// The names raisePanel() and `--dock` accept, grouped by area: the docks' titles before anything is open.
+    QStringList panelNames() const;
+    /// Paths another RunLens process was asked to open: the first is opened here and the window comes to
+    /// the front.
+    void openForwardedPaths(const QStringList& paths);
+    /// Closes what is open and shows the welcome page.
+    void closeRun();
+    bool isWelcomeVisible() const;
 
     ScalarStore* scalarStore() const { return m_scalars; }
     summary::SummaryStore* summaryStore() const { return m_summaries; }
@@ -103,6 +113,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void createActions();
@@ -129,6 +140,23 @@ private:
     void createStatusBar();
     void restoreSettings();
     void saveSettings();
+    // Welcome page, default dock layout, Panels menu, menu tips, shortcuts (mainwindowlayout.cpp).
+    void finishWindow();
+    void arrangeDocks();
+    void buildPanelsMenu();
+    void addHelpActions();
+    void polishMenus();
+    void showShortcuts();
+    static bool isPanelNamed(const QDockWidget* dock, const QString& name);
+    void createWelcomePage();
+    void setWelcomeVisible(bool visible);
+    void placeWelcomePage();
+    void openDemo();
+    QList<RecentEntry> recentEntries() const;
+    void recordRecentTime(const QString& path);
+    void removeRecent(const QString& path);
+    /// Drops the open folder's data from every panel and model.
+    void clearRun();
 
     void chooseFolder();
     void chooseFile();
@@ -211,6 +239,8 @@ private:
     QAction* m_combineRanksAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    QMenu* m_panelsMenu = nullptr;
+    WelcomePage* m_welcome = nullptr;
     QLabel* m_statusText = nullptr;
     QLabel* m_liveLabel = nullptr;
     QProgressBar* m_progress = nullptr;
