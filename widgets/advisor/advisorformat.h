@@ -1,0 +1,20 @@
+#pragma once
+
+#include "advisor/advisor.h" // formatValue(), which the pane shares with the rule texts
+#include "advisor/advisortypes.h"
+
+#include <QIcon>
+#include <QString>
+
+namespace runlens::advisor {
+
+/// The unit as a threshold editor's suffix (" %", " ms", " B"); empty for plain values and ratios.
+QString unitSuffix(Unit unit);
+/// "run baseline · rank 3 · step 120 · layer fc3": the parts of a scope that apply, in a fixed order.
+QString scopeText(const Scope& scope);
+/// A short description of an evidence locator ("Scalar train/loss of run a at step 12"); the locator
+/// itself when it cannot be parsed.
+QString describeEvidence(const QString& locator);
+QIcon severityIcon(Severity severity);
+
+} // namespace runlens::advisor

@@ -1,0 +1,257 @@
+#include "findingsmodel.h"
+
+#include "advisorformat.h"
+
+#include <QFont>
+
+#include <array>
+
+namespace runlens::advisor {
+
+namespace {
+
+constexpr std::array kSeverityOrder { Severity::Error, Severity::Warning, Severity::Info };
+constexpr std::array kCategoryOrder { Category::Accuracy, Category::Performance, Category::Memory,
+                                      Category::Distributed, Category::Data };
+
+} // namespace
+
+FindingsModel::FindingsModel(QObject* parent)
+    : QAbstractItemModel(parent)
+{ }
+
+void FindingsModel::setFindings(const QList<Finding>& findings)
+{
+    beginResetModel();
+    m_findings = findings;
+    rebuild();
+    endResetModel();
+}
+
+void FindingsModel::setFilter(const QString& text, const QSet<Severity>& severities)
+{
+    beginResetModel();
+    m_filterText = text;
+    m_filterWords = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    m_severities = severities;
+    rebuild();
+    endResetModel();
+}
+
+bool FindingsModel::accepts(const Finding& finding) const
+{
+    if (!m_severities.contains(finding.severity))
+        return false;
+    if (m_filterWords.isEmpty())
+        return true;
+    const QString haystack = QStringList { finding.title,
+                                           finding.message,
+                                           finding.advice,
+                                           finding.ruleId,
+                                           scopeText(finding.scope),
+                                           displayName(finding.category),
+                                           displayName(finding.severity) }
+                                 .join(QLatin1Char('\n'));
+    for (const QString& word : m_filterWords) {
+        if (!haystack.contains(word, Qt::CaseInsensitive))
+            return false;
+    }
+    return true;
+}
+
+void FindingsModel::rebuild()
+{
+    m_nodes.clear();
+    m_roots.clear();
+    m_shown = 0;
+    for (Severity severity : kSeverityOrder) {
+        const int severityNode = int(m_nodes.size());
+        m_nodes.push_back(Node { -1, int(m_roots.size()), -1, severity, -1, 0, {} });
+        for (Category category : kCategoryOrder) {
+            const int categoryNode = int(m_nodes.size());
+            m_nodes.push_back(Node { severityNode, 0, -1, severity, int(category), 0, {} });
+            for (int i = 0; i < m_findings.size(); ++i) {
+                const Finding& finding = m_findings.at(i);
+                if (finding.severity != severity || finding.category != category || !accepts(finding))
+                    continue;
+                Node& parentNode = m_nodes[categoryNode];
+                const int row = int(parentNode.children.size());
+                parentNode.children.push_back(int(m_nodes.size()));
+                ++parentNode.count;
+                m_nodes.push_back(Node { categoryNode, row, i, severity, int(category), 1, {} });
+            }
+            if (m_nodes[categoryNode].count == 0) {
+                m_nodes.resize(categoryNode);
+                continue;
+            }
+            Node& severityGroup = m_nodes[severityNode];
+            m_nodes[categoryNode].row = int(severityGroup.children.size());
+            severityGroup.children.push_back(categoryNode);
+            severityGroup.count += m_nodes[categoryNode].count;
+        }
+        if (m_nodes[severityNode].count == 0) {
+            m_nodes.resize(severityNode);
+            continue;
+        }
+        m_roots.push_back(severityNode);
+        m_shown += m_nodes[severityNode].count;
+    }
+}
+
+QModelIndex FindingsModel::indexOfFinding(int findingIndex) const
+{
+    for (int i = 0; i < int(m_nodes.size()); ++i) {
+        if (m_nodes[i].finding == findingIndex)
+            return createIndex(m_nodes[i].row, 0, quintptr(i));
+    }
+    return {};
+}
+
+QModelIndex FindingsModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount)
+        return {};
+    const std::vector<int>& children = parent.isValid() ? m_nodes[parent.internalId()].children : m_roots;
+    if (row >= int(children.size()))
+        return {};
+    return createIndex(row, column, quintptr(children[row]));
+}
+
+QModelIndex FindingsModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid())
+        return {};
+    const int parentNode = m_nodes[child.internalId()].parent;
+    if (parentNode < 0)
+        return {};
+    return createIndex(m_nodes[parentNode].row, 0, quintptr(parentNode));
+}
+
+int FindingsModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid())
+        return int(m_roots.size());
+    if (parent.column() != 0)
+        return 0;
+    return int(m_nodes[parent.internalId()].children.size());
+}
+
+int FindingsModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
+
+QVariant FindingsModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid())
+        return {};
+    const Node& node = m_nodes[index.internalId()];
+    switch (role) {
+    case FindingIndexRole:
+        return node.finding;
+    case SeverityRole:
+        return int(node.severity);
+    case CategoryRole:
+        return node.category;
+    case CountRole:
+        return node.count;
+    default:
+        break;
+    }
+    if (node.finding >= 0)
+        return findingData(m_findings.at(node.finding), index.column(), role);
+    return groupData(node, index.column(), role);
+}
+
+QVariant FindingsModel::groupData(const Node& node, int column, int role) const
+{
+    if (column != TitleColumn)
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        return tr("%1 (%2)")
+            .arg(node.category < 0 ? displayName(node.severity) : displayName(Category(node.category)))
+            .arg(node.count);
+    case Qt::DecorationRole:
+        return node.category < 0 ? QVariant(severityIcon(node.severity)) : QVariant();
+    case Qt::FontRole: {
+        QFont font;
+        font.setBold(node.category < 0);
+        return font;
+    }
+    case Qt::ToolTipRole:
+        return node.category < 0
+            ? tr("%n finding(s) of severity %1", nullptr, node.count).arg(displayName(node.severity))
+            : tr("%n %1 finding(s) of severity %2", nullptr, node.count)
+                  .arg(displayName(Category(node.category)), displayName(node.severity));
+    default:
+        return {};
+    }
+}
+
+QVariant FindingsModel::findingData(const Finding& finding, int column, int role) const
+{
+    if (role == Qt::ToolTipRole)
+        return finding.message.isEmpty() ? finding.title : finding.message;
+    if (role == Qt::TextAlignmentRole && (column == ValueColumn || column == ThresholdColumn))
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (column) {
+    case TitleColumn:
+        return finding.occurrences > 1 ? tr("%1 (\u00d7%2)").arg(finding.title).arg(finding.occurrences)
+                                       : finding.title;
+    case ScopeColumn:
+        return scopeText(finding.scope);
+    case ValueColumn:
+        return formatValue(finding.value, finding.unit);
+    case ThresholdColumn:
+        return QStringLiteral("%1 %2").arg(toString(finding.comparator), formatValue(finding.threshold, finding.unit));
+    default:
+        return {};
+    }
+}
+
+QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case TitleColumn:
+            return tr("Finding");
+        case ScopeColumn:
+            return tr("Where");
+        case ValueColumn:
+            return tr("Value");
+        case ThresholdColumn:
+            return tr("Threshold");
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case TitleColumn:
+            return tr("What the rule found, grouped by severity and category");
+        case ScopeColumn:
+            return tr("Run, rank, step, layer, tensor or operator the finding applies to");
+        case ValueColumn:
+            return tr("The measured value");
+        case ThresholdColumn:
+            return tr("The rule's threshold the value was compared with");
+        default:
+            return {};
+        }
+    }
+    return {};
+}
+
+Qt::ItemFlags FindingsModel::flags(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+}
+
+} // namespace runlens::advisor
