@@ -664,6 +664,10 @@ void TestAdvisorPanel::rendersReadably()
         panel.setReport(cleanReport());
         panel.tabs()->setCurrentIndex(0);
         panel.grab().save(QDir(shots).filePath(QStringLiteral("advisor-clean.png")));
+        const RuleBook builtIn = RuleBook::builtIn();
+        panel.setRuleBook(builtIn, builtIn);
+        panel.tabs()->setCurrentIndex(1);
+        panel.grab().save(QDir(shots).filePath(QStringLiteral("advisor-builtin-rules.png")));
         AdvisorPanel empty;
         empty.resize(760, 420);
         empty.setBusy(true);
