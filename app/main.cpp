@@ -1,3 +1,4 @@
+#include "appsettings.h"
 #include "commandline.h"
 #include "mainwindow.h"
 #include "singleinstance.h"
@@ -115,7 +116,10 @@ int main(int argc, char** argv)
         g_defaultHandler = qInstallMessageHandler(quietOffscreenMessages);
     QApplication app(argc, argv);
     setIdentity();
-    installTranslators(app, language);
+    // --lang wins over the language chosen in the preferences, which wins over the system's.
+    const runlens::AppSettings preferences = runlens::AppSettings::load();
+    installTranslators(app, language.isEmpty() ? preferences.language : language);
+    preferences.apply();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate(
@@ -221,5 +225,7 @@ int main(int argc, char** argv)
                          &runlens::MainWindow::openForwardedPaths);
     if (!path.isEmpty())
         window.openPath(path);
+    else if (preferences.restoreSession)
+        window.reopenLastSession();
     return app.exec();
 }

@@ -27,6 +27,9 @@
 #include "scalars/scalarstore.h"
 #include "summary/summarystore.h"
 #include "summarylimitsdialog.h"
+#include "appsettings.h"
+#include "notespanel.h"
+#include "session.h"
 
 #include <QAction>
 #include <QApplication>
@@ -72,9 +75,12 @@ MainWindow::MainWindow(QWidget* parent)
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AllowTabbedDocks);
 
     createDocks();
+    createNotesDock();
     createActions();
+    createSessionActions();
     createStatusBar();
     restoreSettings();
+    applyPanelDefaults(AppSettings::load());
     finishWindow();
 
     connect(&m_scanWatcher, &QFutureWatcher<RunManifest>::finished, this, &MainWindow::scanFinished);
@@ -114,6 +120,7 @@ MainWindow::~MainWindow()
     delete m_pipelineDock;
     delete m_clusterDock;
     delete m_sourceDock;
+    delete m_notesDock;
     delete m_runDock;
 }
 
@@ -380,6 +387,7 @@ void MainWindow::saveSettings()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    saveLastSession();
     saveSettings();
     cancelImport();
     event->accept();
@@ -462,9 +470,11 @@ void MainWindow::openPath(const QString& path)
         return;
     }
     setWelcomeVisible(false);
+    saveRunView();
     clearRun();
     m_currentPath = info.absoluteFilePath();
     addRecent(m_currentPath);
+    beginRunView();
     setWindowTitle(tr("%1 — RunLens").arg(info.fileName().isEmpty() ? m_currentPath : info.fileName()));
 
     m_scanning = true;
@@ -650,6 +660,7 @@ void MainWindow::importFinished()
         text += QStringLiteral(" — ") + tr("%n file(s) with problems (see the Run Browser)", nullptr, problems);
     m_statusText->setText(text);
     m_liveLabel->setText(growing > 0 ? tr("● live") : QString());
+    finishRunView();
     notifyIdle();
 }
 

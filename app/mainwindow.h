@@ -22,6 +22,9 @@ class QToolButton;
 
 namespace runlens {
 
+struct AppSettings;
+struct RunView;
+class NotesPanel;
 class ImportSession;
 class WelcomePage;
 struct RecentEntry;
@@ -108,6 +111,16 @@ public:
     prcurves::PrCurvesPanel* prCurvesPanel() const { return m_prCurvesPanel; }
     compare::CompareRunsPanel* compareRunsPanel() const { return m_comparePanel; }
     MemoryPanel* memoryPanel() const { return m_memoryPanel; }
+    NotesPanel* notesPanel() const { return m_notesPanel; }
+
+    /// Opens the folders of the last session again with their docks and views; false when there is none
+    /// (or none of its folders exists any more).
+    bool reopenLastSession();
+    /// The view of the open folder as a session keeps it (docks, ranges, expanded groups, tensor).
+    RunView currentRunView() const;
+    /// Hands the preferences' panel defaults (smoothing, x axis, graph direction) to the panels: all of them,
+    /// or only those that differ from `previous`.
+    void applyPanelDefaults(const AppSettings& settings, const AppSettings* previous = nullptr);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -157,6 +170,18 @@ private:
     void removeRecent(const QString& path);
     /// Drops the open folder's data from every panel and model.
     void clearRun();
+    // Preferences, sessions and notes (mainwindowsession.cpp).
+    void createNotesDock();
+    void createSessionActions();
+    void showPreferences();
+    /// Keeps the open folder's view and notes in the settings.
+    void saveRunView();
+    /// A folder is being opened: its notes, and the view saved for it (docks and panel settings at once,
+    /// ranges and selections once the data is in: finishRunView()).
+    void beginRunView();
+    void finishRunView();
+    void showPendingTensor(int generation, int retries);
+    void saveLastSession();
 
     void chooseFolder();
     void chooseFile();
@@ -234,6 +259,10 @@ private:
     QFutureWatcher<std::shared_ptr<const trace::StepBreakdown>> m_breakdownWatcher;
     int m_breakdownGeneration = 0;
     QDockWidget* m_sourceDock = nullptr;
+    NotesPanel* m_notesPanel = nullptr;
+    QDockWidget* m_notesDock = nullptr;
+    std::unique_ptr<RunView> m_pendingView; ///< what of the opened folder's saved view is still to restore
+    int m_viewGeneration = 0;
     SourceView* m_sourceView = nullptr;
     QList<int> m_currentTraces; ///< artifacts shown in the trace panels: one, or the ranks of a run
     QAction* m_combineRanksAction = nullptr;
