@@ -9,6 +9,7 @@
 #include "common/charticons.h"
 
 #include <QDir>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -204,6 +205,7 @@ QWidget* AdvisorPanel::buildFindingsTab()
     m_findingsView->header()->setSectionResizeMode(FindingsModel::ValueColumn, QHeaderView::ResizeToContents);
     m_findingsView->header()->setSectionResizeMode(FindingsModel::ThresholdColumn, QHeaderView::ResizeToContents);
     m_findingsView->header()->resizeSection(FindingsModel::ScopeColumn, 220);
+    m_findingsView->viewport()->installEventFilter(this); // keeps the scope column in proportion
     m_details = new FindingDetails(splitter);
     m_details->setObjectName(QStringLiteral("findingDetails"));
     splitter->setStretchFactor(0, 3);
@@ -318,6 +320,28 @@ QWidget* AdvisorPanel::buildRulesTab()
     return page;
 }
 
+bool AdvisorPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_findingsView->viewport() && event->type() == QEvent::Resize)
+        fitScopeColumn();
+    return QWidget::eventFilter(watched, event);
+}
+
+void AdvisorPanel::fitScopeColumn()
+{
+    // The title column stretches; the scope column takes what its text needs, but at most a third of the
+    // width, so that a narrow dock still shows the titles.
+    const int width = m_findingsView->viewport()->width();
+    int wanted = 80;
+    if (m_report) {
+        const QFontMetrics metrics = m_findingsView->fontMetrics();
+        constexpr int kMeasured = 500; // enough to find the typical width; long lists need not be walked
+        for (int i = 0; i < std::min<int>(int(m_report->findings.size()), kMeasured); ++i)
+            wanted = std::max(wanted, metrics.horizontalAdvance(scopeText(m_report->findings.at(i).scope)) + 16);
+    }
+    m_findingsView->header()->resizeSection(FindingsModel::ScopeColumn, std::clamp(width / 3, 60, wanted));
+}
+
 // --- report ------------------------------------------------------------------------------------------
 
 void AdvisorPanel::setReport(std::shared_ptr<const AdvisorReport> report)
@@ -333,6 +357,7 @@ void AdvisorPanel::setReport(std::shared_ptr<const AdvisorReport> report)
     m_findingsModel->setFindings(m_report ? m_report->findings : QList<Finding> {});
     m_rulesModel->setStatuses(m_report ? m_report->statuses : QList<RuleStatus> {});
     restoreGroups();
+    fitScopeColumn();
     if (!selectedKey.isEmpty() && m_report) {
         for (int i = 0; i < m_report->findings.size(); ++i) {
             const Finding& finding = m_report->findings.at(i);

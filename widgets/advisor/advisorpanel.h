@@ -129,6 +129,9 @@ signals:
     void reportExported(const QString& fileName);
     void exportFailed(const QString& message);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void buildUi();
     QWidget* buildFindingsTab();
@@ -140,6 +143,7 @@ private:
     int evaluatedRules() const;
     void onCurrentFindingChanged();
     void restoreGroups();
+    void fitScopeColumn();
     void showRuleMenu(const QPoint& pos);
     void setRuleMessage(const QString& message);
     QString uniqueDefaultFileName(ExportFormat format) const;

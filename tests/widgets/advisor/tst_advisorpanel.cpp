@@ -664,6 +664,12 @@ void TestAdvisorPanel::rendersReadably()
         panel.setReport(cleanReport());
         panel.tabs()->setCurrentIndex(0);
         panel.grab().save(QDir(shots).filePath(QStringLiteral("advisor-clean.png")));
+        panel.setReport(makeReport());
+        panel.tabs()->setCurrentIndex(0);
+        panel.selectFinding(2);
+        panel.resize(420, 620);
+        panel.grab().save(QDir(shots).filePath(QStringLiteral("advisor-narrow.png")));
+        panel.resize(760, 620);
         const RuleBook builtIn = RuleBook::builtIn();
         panel.setRuleBook(builtIn, builtIn);
         panel.tabs()->setCurrentIndex(1);
