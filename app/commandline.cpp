@@ -289,8 +289,8 @@ int exportChart(const QStringList& args)
 
 bool isSubcommand(const QStringList& arguments)
 {
-    static const QStringList kCommands { QStringLiteral("scan"), QStringLiteral("info"), QStringLiteral("demo"),
-                                         QStringLiteral("export") };
+    static const QStringList kCommands { QStringLiteral("scan"), QStringLiteral("info"), QStringLiteral("advise"),
+                                         QStringLiteral("demo"), QStringLiteral("export") };
     return arguments.size() > 1 && kCommands.contains(arguments.at(1));
 }
 
@@ -311,6 +311,8 @@ int runSubcommand(const QStringList& arguments)
         return scan(rest);
     if (command == QLatin1String("info"))
         return info(rest);
+    if (command == QLatin1String("advise"))
+        return advise(rest);
     if (command == QLatin1String("demo"))
         return demo(rest);
     return exportChart(rest);

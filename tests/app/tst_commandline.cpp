@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtEndian>
@@ -499,7 +500,248 @@ private slots:
         QCOMPARE(listing(m_demo), m_listing);
     }
 
+    void adviseJsonFollowsTheContract()
+    {
+        const Result r = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QJsonParseError error;
+        const QJsonObject root = QJsonDocument::fromJson(r.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        for (const char* key : { "findings", "rules", "summary" })
+            QVERIFY2(root.contains(QLatin1String(key)), key);
+
+        // Every built-in rule (the rule files of the source tree) has a status.
+        QStringList expectedIds;
+        QMap<QString, double> recommended;
+        const QDir rulesDir(QStringLiteral(RUNLENS_TEST_DATA_DIR "/../../resources/rules"));
+        for (const QString& name : rulesDir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
+            QFile file(rulesDir.filePath(name));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            for (const QJsonValue& rule :
+                 QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("rules")).toArray()) {
+                const QString id = rule[QStringLiteral("id")].toString();
+                expectedIds << id;
+                recommended.insert(id, rule[QStringLiteral("condition")][QStringLiteral("recommended")].toDouble());
+            }
+        }
+        QVERIFY(!expectedIds.isEmpty());
+        QStringList ids;
+        QMap<QString, int> findingsPerRule;
+        for (const QJsonValue& v : root.value(QStringLiteral("rules")).toArray()) {
+            const QJsonObject rule = v.toObject();
+            for (const char* key : { "id", "evaluated", "reason", "findings", "threshold", "recommended", "enabled" })
+                QVERIFY2(rule.contains(QLatin1String(key)), key);
+            const QString id = rule.value(QStringLiteral("id")).toString();
+            ids << id;
+            QVERIFY(rule.value(QStringLiteral("evaluated")).isBool());
+            QVERIFY(rule.value(QStringLiteral("enabled")).toBool());
+            QVERIFY(rule.value(QStringLiteral("reason")).isString());
+            QCOMPARE(rule.value(QStringLiteral("evaluated")).toBool(),
+                     rule.value(QStringLiteral("reason")).toString().isEmpty());
+            QCOMPARE(rule.value(QStringLiteral("recommended")).toDouble(), recommended.value(id));
+            QCOMPARE(rule.value(QStringLiteral("threshold")).toDouble(), recommended.value(id));
+            findingsPerRule.insert(id, rule.value(QStringLiteral("findings")).toInt());
+        }
+        QCOMPARE(ids, expectedIds);
+
+        // The demo has no trace: the performance rules over traces say why they were not evaluated.
+        bool traceRuleSkipped = false;
+        for (const QJsonValue& v : root.value(QStringLiteral("rules")).toArray())
+            traceRuleSkipped = traceRuleSkipped
+                || (v[QStringLiteral("metric")].toString().startsWith(QLatin1String("trace."))
+                    && !v[QStringLiteral("evaluated")].toBool());
+        QVERIFY(traceRuleSkipped);
+
+        const QStringList severities { QStringLiteral("info"), QStringLiteral("warning"), QStringLiteral("error") };
+        const QStringList categories { QStringLiteral("accuracy"), QStringLiteral("performance"),
+                                       QStringLiteral("memory"), QStringLiteral("distributed"),
+                                       QStringLiteral("data") };
+        QMap<QString, int> bySeverity;
+        QMap<QString, int> counted;
+        for (const QJsonValue& v : root.value(QStringLiteral("findings")).toArray()) {
+            const QJsonObject f = v.toObject();
+            for (const char* key :
+                 { "rule", "severity", "category", "scope", "value", "threshold", "message", "advice", "evidence" })
+                QVERIFY2(f.contains(QLatin1String(key)), key);
+            QVERIFY(severities.contains(f.value(QStringLiteral("severity")).toString()));
+            QVERIFY(categories.contains(f.value(QStringLiteral("category")).toString()));
+            const QJsonObject scope = f.value(QStringLiteral("scope")).toObject();
+            for (const char* key : { "run", "rank", "step", "layer", "node", "tensor", "op" })
+                QVERIFY2(scope.contains(QLatin1String(key)), key);
+            QVERIFY(DemoRun::runNames().contains(scope.value(QStringLiteral("run")).toString()));
+            QVERIFY(f.value(QStringLiteral("threshold")).isDouble());
+            QVERIFY(!f.value(QStringLiteral("message")).toString().isEmpty());
+            for (const QJsonValue& locator : f.value(QStringLiteral("evidence")).toArray())
+                QVERIFY(locator.toString().startsWith(QLatin1String("runlens://")));
+            ++bySeverity[f.value(QStringLiteral("severity")).toString()];
+            ++counted[f.value(QStringLiteral("rule")).toString()];
+        }
+        for (auto it = counted.cbegin(); it != counted.cend(); ++it)
+            QCOMPARE(findingsPerRule.value(it.key()), it.value());
+        const QJsonObject summary = root.value(QStringLiteral("summary")).toObject();
+        QCOMPARE(summary.value(QStringLiteral("errors")).toInt(-1), bySeverity.value(QStringLiteral("error")));
+        QCOMPARE(summary.value(QStringLiteral("warnings")).toInt(-1), bySeverity.value(QStringLiteral("warning")));
+        QCOMPARE(summary.value(QStringLiteral("infos")).toInt(-1), bySeverity.value(QStringLiteral("info")));
+        QCOMPARE(listing(m_demo), m_listing);
+    }
+
+    void adviseRuleFileChangesAThreshold()
+    {
+        // Any positive loss decreases by less than 100 % between two windows, so with that threshold the
+        // rule fires on the train/loss curve of every demo run.
+        const QString rules
+            = writeRules(QStringLiteral("strict.json"),
+                         { QJsonObject { { QStringLiteral("id"), QStringLiteral("loss-not-decreasing") },
+                                         { QStringLiteral("threshold"), 100 },
+                                         { QStringLiteral("severity"), QStringLiteral("error") } } });
+        const Result r
+            = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json"), QStringLiteral("--rules"), rules });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(r.out).object();
+        QJsonObject status;
+        for (const QJsonValue& v : root.value(QStringLiteral("rules")).toArray()) {
+            if (v[QStringLiteral("id")].toString() == QLatin1String("loss-not-decreasing"))
+                status = v.toObject();
+        }
+        QCOMPARE(status.value(QStringLiteral("threshold")).toDouble(), 100.0);
+        QVERIFY(status.value(QStringLiteral("evaluated")).toBool());
+        QStringList runs;
+        for (const QJsonValue& v : root.value(QStringLiteral("findings")).toArray()) {
+            if (v[QStringLiteral("rule")].toString() != QLatin1String("loss-not-decreasing"))
+                continue;
+            QCOMPARE(v[QStringLiteral("severity")].toString(), QStringLiteral("error"));
+            QCOMPARE(v[QStringLiteral("threshold")].toDouble(), 100.0);
+            QVERIFY(v[QStringLiteral("value")].toDouble() < 100.0);
+            if (v[QStringLiteral("message")].toString().contains(QLatin1String("train/loss")))
+                runs << v[QStringLiteral("scope")][QStringLiteral("run")].toString();
+        }
+        runs.sort();
+        QCOMPARE(runs, DemoRun::runNames());
+        QCOMPARE(root[QStringLiteral("summary")][QStringLiteral("errors")].toInt(),
+                 status[QStringLiteral("findings")].toInt()
+                     + countErrorsBesides(root, QStringLiteral("loss-not-decreasing")));
+
+        // The text report names the rule and its new severity.
+        const Result text = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--rules"), rules });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("[error] Loss is not decreasing (loss-not-decreasing, accuracy)"),
+                 text.out.constData());
+    }
+
+    void adviseFailOnSetsTheExitCode()
+    {
+        const QString strict
+            = writeRules(QStringLiteral("fail.json"),
+                         { QJsonObject { { QStringLiteral("id"), QStringLiteral("loss-not-decreasing") },
+                                         { QStringLiteral("threshold"), 100 },
+                                         { QStringLiteral("severity"), QStringLiteral("warning") } } });
+        auto advise = [this](const QStringList& more) {
+            return run(QStringList { QStringLiteral("advise"), m_demo } + more).exitCode;
+        };
+        QCOMPARE(advise({ QStringLiteral("--rules"), strict, QStringLiteral("--fail-on"), QStringLiteral("warning") }),
+                 1);
+        QCOMPARE(advise({ QStringLiteral("--rules"), strict }), 0);
+
+        // Every rule disabled: nothing can be found, whatever the level.
+        const Result all = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json") });
+        QJsonArray off;
+        for (const QJsonValue& v : QJsonDocument::fromJson(all.out).object().value(QStringLiteral("rules")).toArray())
+            off.append(QJsonObject { { QStringLiteral("id"), v[QStringLiteral("id")].toString() },
+                                     { QStringLiteral("enabled"), false } });
+        QVERIFY(!off.isEmpty());
+        const QString quiet = writeRules(QStringLiteral("quiet.json"), off);
+        const Result none = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json"), QStringLiteral("--rules"),
+                                  quiet, QStringLiteral("--fail-on"), QStringLiteral("warning") });
+        QCOMPARE(none.exitCode, 0);
+        const QJsonObject root = QJsonDocument::fromJson(none.out).object();
+        QVERIFY(root.value(QStringLiteral("findings")).toArray().isEmpty());
+        for (const QJsonValue& v : root.value(QStringLiteral("rules")).toArray()) {
+            QVERIFY(!v[QStringLiteral("enabled")].toBool());
+            QCOMPARE(v[QStringLiteral("reason")].toString(), QStringLiteral("disabled"));
+        }
+        // Only the strict rule on, as a warning: a warning gate fails, an error gate does not.
+        const QString only = writeRules(QStringLiteral("only.json"),
+                                        { QJsonObject { { QStringLiteral("id"), QStringLiteral("loss-not-decreasing") },
+                                                        { QStringLiteral("enabled"), true } } });
+        const QStringList onlyStrict { QStringLiteral("--rules"), quiet, QStringLiteral("--rules"), only,
+                                       QStringLiteral("--rules"), strict };
+        QCOMPARE(advise(onlyStrict + QStringList { QStringLiteral("--fail-on"), QStringLiteral("warning") }), 1);
+        QCOMPARE(advise(onlyStrict + QStringList { QStringLiteral("--fail-on"), QStringLiteral("error") }), 0);
+        QCOMPARE(advise({ QStringLiteral("--fail-on"), QStringLiteral("fatal") }), 2);
+    }
+
+    void adviseRejectsBadInput()
+    {
+        const QString broken = m_dir.filePath(QStringLiteral("broken rules.json"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{ \"rules\": [ { \"id\": ");
+        file.close();
+        Result r = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--rules"), broken });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(broken.toUtf8()), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+
+        const QString missing = m_dir.filePath(QStringLiteral("no-such-rules.json"));
+        r = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--rules"), missing });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(missing.toUtf8()), r.err.constData());
+
+        // A readable file with one bad entry: the entry is reported, naming file and rule, and the rest runs.
+        const QString outside = writeRules(QStringLiteral("outside.json"),
+                                           { QJsonObject { { QStringLiteral("id"), QStringLiteral("loss-spike") },
+                                                           { QStringLiteral("threshold"), -5 } } });
+        r = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json"), QStringLiteral("--rules"), outside });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains(outside.toUtf8()) && r.err.contains("loss-spike"), r.err.constData());
+        QVERIFY(QJsonDocument::fromJson(r.out).isObject());
+
+        r = run({ QStringLiteral("advise"), m_dir.filePath(QStringLiteral("does-not-exist")) });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("does-not-exist"));
+        r = run({ QStringLiteral("advise") });
+        QCOMPARE(r.exitCode, 2);
+        // A CI gate must tell a typo from a finding.
+        r = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--fail-onn"), QStringLiteral("error") });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("fail-onn"));
+    }
+
+    void adviseHealthyRunHasNoAccuracyFinding()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString healthy = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
+        if (!QFileInfo::exists(healthy))
+            QSKIP("runs/pytorch_cnn_baseline is not among the samples");
+        const Result r = run({ QStringLiteral("advise"), healthy, QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(root.contains(QStringLiteral("findings")));
+        for (const QJsonValue& v : root.value(QStringLiteral("findings")).toArray())
+            QVERIFY2(v[QStringLiteral("category")].toString() != QLatin1String("accuracy"),
+                     qPrintable(v[QStringLiteral("rule")].toString() + QStringLiteral(": ")
+                                + v[QStringLiteral("message")].toString()));
+    }
+
 private:
+    QString writeRules(const QString& name, const QJsonArray& entries)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly))
+            file.write(QJsonDocument(QJsonObject { { QStringLiteral("rules"), entries } }).toJson());
+        return path;
+    }
+
+    static int countErrorsBesides(const QJsonObject& root, const QString& ruleId)
+    {
+        int count = 0;
+        for (const QJsonValue& v : root.value(QStringLiteral("findings")).toArray())
+            count += v[QStringLiteral("severity")].toString() == QLatin1String("error")
+                && v[QStringLiteral("rule")].toString() != ruleId;
+        return count;
+    }
+
     QTemporaryDir m_dir;
     QString m_demo;
     QStringList m_listing;

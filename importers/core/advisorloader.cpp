@@ -1,0 +1,161 @@
+#include "core/advisorloader.h"
+
+#include "advisor/inputsnapshot.h"
+#include "core/importsession.h"
+#include "core/runscanner.h"
+#include "scalars/scalarstore.h"
+#include "summary/summarystore.h"
+#include "tensor/summarytensors.h"
+#include "tensor/tensorcatalogbuilder.h"
+
+#include <QEventLoop>
+#include <QHash>
+#include <QMap>
+#include <QRegularExpression>
+#include <QSet>
+
+namespace runlens {
+
+namespace {
+
+// The same limits as a combined read in the window: beyond them the store would crowd out the rest.
+constexpr int kMaxRanks = 32;
+constexpr qint64 kMaxTraceBytes = qint64(4) << 30;
+
+/// "job/rank_3/profile" -> "job/profile": the run name the ranks of one job share.
+QString jobOf(const QString& run)
+{
+    static const QRegularExpression rankPart(QStringLiteral("^rank[-_]?[0-9]+$"),
+                                             QRegularExpression::CaseInsensitiveOption);
+    QStringList kept;
+    for (const QString& part : run.split(QLatin1Char('/'))) {
+        if (part != QLatin1String(".") && !rankPart.match(part).hasMatch())
+            kept << part;
+    }
+    return kept.isEmpty() ? QStringLiteral(".") : kept.join(QLatin1Char('/'));
+}
+
+void collectProblems(const Diagnostics& diagnostics, QStringList* problems)
+{
+    for (const Diagnostic& diagnostic : diagnostics) {
+        if (diagnostic.severity != Severity::Info)
+            problems->append(diagnostic.toString());
+    }
+}
+
+} // namespace
+
+QList<QList<int>> rankTraceGroups(const RunManifest& manifest)
+{
+    QMap<QString, QMap<int, int>> jobs; // job -> rank -> artifact
+    for (int i = 0; i < manifest.artifacts.size(); ++i) {
+        const Artifact& artifact = manifest.artifacts[i];
+        if (artifact.kind != ArtifactKind::ChromeTrace || !artifact.rank)
+            continue;
+        QMap<int, int>& ranks = jobs[jobOf(artifact.run)];
+        const auto known = ranks.constFind(*artifact.rank);
+        if (known == ranks.cend() || artifact.modified > manifest.artifacts[*known].modified)
+            ranks.insert(*artifact.rank, i);
+    }
+    QList<QList<int>> groups;
+    for (const QMap<int, int>& ranks : std::as_const(jobs)) {
+        if (ranks.size() < 2 || ranks.size() > kMaxRanks)
+            continue;
+        qint64 bytes = 0;
+        for (int index : ranks)
+            bytes += manifest.artifacts[index].size;
+        if (bytes <= kMaxTraceBytes)
+            groups.append(ranks.values());
+    }
+    return groups;
+}
+
+advisor::AdvisorInput loadAdvisorInput(const QString& path, QStringList* problems)
+{
+    advisor::AdvisorInput input;
+    const RunManifest manifest = RunScanner().scan(path);
+    input.root = manifest.root;
+    const QList<QList<int>> rankGroups = rankTraceGroups(manifest);
+    QSet<int> combined;
+    for (const QList<int>& group : rankGroups) {
+        for (int index : group)
+            combined.insert(index);
+    }
+
+    ImportSession session(manifest);
+    ScalarStore scalars;
+    summary::SummaryStore summaries;
+    tensor::SummaryTensorSet summaryTensors;
+    QObject::connect(&session, &ImportSession::scalarsArrived, &scalars, &ScalarStore::append);
+    QObject::connect(&session, &ImportSession::summariesArrived, &summaries, &summary::SummaryStore::update);
+    QObject::connect(&session, &ImportSession::summariesArrived, &session,
+                     [&summaryTensors](const QString& run, const QString& source, const summary::SummaryBatch& batch) {
+                         summaryTensors.update(run, source, batch);
+                     });
+    QObject::connect(&session, &ImportSession::graphArrived, &session,
+                     [&](int index, std::shared_ptr<const graph::Graph> graph) {
+                         const Artifact& artifact = manifest.artifacts[index];
+                         input.graphs.push_back({ artifact.run, artifact.path, std::move(graph) });
+                     });
+    // The ranks of a job are kept only as the combined store read below; each trace read alone still
+    // yields its memory curves.
+    QObject::connect(&session, &ImportSession::traceArrived, &session,
+                     [&](int index, std::shared_ptr<const trace::TraceStore> store) {
+                         if (combined.contains(index))
+                             return;
+                         const Artifact& artifact = manifest.artifacts[index];
+                         input.traces.push_back({ artifact.run, artifact.path, std::move(store) });
+                     });
+    QObject::connect(&session, &ImportSession::memoryArrived, &session,
+                     [&](int index, std::shared_ptr<const memory::MemoryProfile> profile) {
+                         const Artifact& artifact = manifest.artifacts[index];
+                         input.memory.push_back({ artifact.run, artifact.path, std::move(profile) });
+                     });
+    QObject::connect(&session, &ImportSession::profilerArrived, &session,
+                     [&](const QString& run, std::shared_ptr<const ProfilerBundle> bundle) {
+                         // A later delivery for the same run holds everything read so far.
+                         for (advisor::ProfilerInput& known : input.profilers) {
+                             if (known.run == run) {
+                                 known.bundle = std::move(bundle);
+                                 return;
+                             }
+                         }
+                         input.profilers.push_back({ run, std::move(bundle) });
+                     });
+    session.importBlocking();
+
+    for (const QList<int>& group : rankGroups) {
+        QEventLoop loop;
+        std::shared_ptr<const trace::TraceStore> store;
+        const auto arrived = QObject::connect(
+            &session, &ImportSession::tracesArrived, &loop,
+            [&store](const QList<int>&, std::shared_ptr<const trace::TraceStore> read) { store = std::move(read); });
+        const auto done = QObject::connect(&session, &ImportSession::finished, &loop, &QEventLoop::quit);
+        session.importTraces(group);
+        loop.exec();
+        QObject::disconnect(arrived);
+        QObject::disconnect(done);
+        if (store) {
+            const Artifact& first = manifest.artifacts[group.first()];
+            input.traces.push_back({ jobOf(first.run), first.path, std::move(store) });
+        }
+    }
+
+    input.scalars = advisor::scalarTracks(scalars);
+    input.histograms = advisor::histogramTracks(summaries);
+    tensor::TensorCatalog catalog = tensor::TensorCatalogBuilder::build(manifest);
+    if (!summaryTensors.isEmpty())
+        catalog = catalog.withSeries(summaryTensors.series());
+    input.tensors = std::make_shared<const tensor::TensorCatalog>(std::move(catalog));
+
+    if (problems) {
+        collectProblems(manifest.diagnostics, problems);
+        for (const ArtifactState& state : session.states())
+            collectProblems(state.diagnostics, problems);
+        collectProblems(input.tensors->diagnostics(), problems);
+        problems->removeDuplicates();
+    }
+    return input;
+}
+
+} // namespace runlens
