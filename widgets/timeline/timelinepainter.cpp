@@ -22,21 +22,11 @@ namespace {
 using trace::TraceLod;
 using trace::Track;
 
-constexpr QRgb kBackground = 0xffffffff;
-constexpr QRgb kGutter = 0xfff7f8fa;
-constexpr QRgb kHeader = 0xffeef1f5;
-constexpr QRgb kSeparator = 0xffe2e6eb;
-constexpr QRgb kRulerBackground = 0xfffafbfc;
-constexpr QRgb kTick = 0xffc4cad2;
-constexpr QRgb kText = 0xff2b2f36;
-constexpr QRgb kMutedText = 0xff6b7380;
-constexpr QRgb kStepBand = 0xfff2f5f9;
 constexpr QRgb kSelection = 0xff2f6fde;
 constexpr QRgb kMark = 0xffe0a020;
 constexpr QRgb kMatchOutline = 0xff1b1f24;
 constexpr QRgb kMatchTick = 0xffe8710a;
-constexpr QRgb kAsyncHeader = 0xfff4f6f9;
-constexpr double kDimming = 0.72; ///< how far non-matching slices fade toward white while highlighting
+constexpr double kDimming = 0.72; ///< how far non-matching slices fade into the background while highlighting
 constexpr int kLabelMinWidth = 26;
 constexpr double kNarrow = 3.0; ///< slices narrower than this go to the per-pixel column buffer
 
@@ -59,6 +49,7 @@ struct Frame
     QHash<trace::StringId, std::pair<QString, int>> labels; ///< name text and width, per frame
     bool dim = false; ///< a highlight is active: ordinary slices fade
     bool emphasis = false; ///< painting the highlighted slices over the faded ones
+    const TimelineChrome& chrome; ///< colours of everything but the slices
 
     Frame(QPainter& painter, const TimelinePaintState& state, QSize size)
         : p(painter)
@@ -66,6 +57,7 @@ struct Frame
         , width(size.width())
         , height(size.height())
         , fm(painter.font())
+        , chrome(state.dark ? TimelineChrome::dark() : TimelineChrome::light())
     {
         x0 = state.labelWidth;
         x1 = width;
@@ -95,8 +87,9 @@ struct Frame
     {
         if (!dim || emphasis)
             return c;
-        auto fade = [](int v) { return v + int((255 - v) * kDimming); };
-        return qRgba(fade(qRed(c)), fade(qGreen(c)), fade(qBlue(c)), qAlpha(c));
+        const QRgb to = chrome.background; // fade into the background, light or dark
+        auto fade = [](int v, int target) { return v + int((target - v) * kDimming); };
+        return qRgba(fade(qRed(c), qRed(to)), fade(qGreen(c), qGreen(to)), fade(qBlue(c), qBlue(to)), qAlpha(c));
     }
 };
 
@@ -133,7 +126,7 @@ void paintStepBands(Frame& f)
         const double a = std::max(f.x0, f.xOf(step.start));
         const double b = std::min(f.x1, f.xOf(step.end));
         if (i % 2 == 0 && b > a)
-            f.p.fillRect(QRectF(a, f.top, b - a, f.height - f.top), QColor::fromRgba(kStepBand));
+            f.p.fillRect(QRectF(a, f.top, b - a, f.height - f.top), QColor::fromRgba(f.chrome.stepBand));
     }
 }
 
@@ -471,7 +464,7 @@ void paintCounterTrack(Frame& f, const TimelineRow& row, int rowTop)
     f.p.drawPolyline(poly.constData() + 1, int(poly.size()) - 2);
     f.stats.rects += poly.size() / 2;
     // Scale hint: the maximum, top right of the chart.
-    f.p.setPen(QColor::fromRgba(kMutedText));
+    f.p.setPen(QColor::fromRgba(f.chrome.muted));
     f.p.drawText(QRectF(f.x0, rowTop + 1, f.x1 - f.x0 - 6, 14), Qt::AlignRight | Qt::AlignTop,
                  TimelinePainter::tr("max %1").arg(compactNumber(range.counterMax)));
 }
@@ -587,7 +580,7 @@ void paintOverlays(Frame& f)
 void paintGutter(Frame& f)
 {
     const auto& s = f.s;
-    f.p.fillRect(QRectF(0, f.top, f.x0, f.height - f.top), QColor::fromRgba(kGutter));
+    f.p.fillRect(QRectF(0, f.top, f.x0, f.height - f.top), QColor::fromRgba(f.chrome.gutter));
     QFont bold = f.p.font();
     bold.setBold(true);
     const QFont normal = f.p.font();
@@ -596,7 +589,7 @@ void paintGutter(Frame& f)
         if (y + row.height < f.top || y > f.height)
             continue;
         if (row.kind == TimelineRow::ProcessHeader) {
-            f.p.fillRect(QRectF(0, y, f.width, row.height), QColor::fromRgba(kHeader));
+            f.p.fillRect(QRectF(0, y, f.width, row.height), QColor::fromRgba(f.chrome.header));
             const bool collapsed = s.collapsedProcesses.contains(row.process);
             if (collapsed && f.dim) {
                 // Matches hidden in a collapsed group: mark its header.
@@ -609,7 +602,7 @@ void paintGutter(Frame& f)
             const double cy = y + row.height / 2.0;
             f.p.setRenderHint(QPainter::Antialiasing, true);
             f.p.setPen(Qt::NoPen);
-            f.p.setBrush(QColor::fromRgba(kMutedText));
+            f.p.setBrush(QColor::fromRgba(f.chrome.muted));
             if (collapsed) {
                 const QPointF tri[3] = { { cx - 3, cy - 4.5 }, { cx + 3.5, cy }, { cx - 3, cy + 4.5 } };
                 f.p.drawConvexPolygon(tri, 3);
@@ -619,25 +612,25 @@ void paintGutter(Frame& f)
             }
             f.p.setRenderHint(QPainter::Antialiasing, false);
             f.p.setFont(bold);
-            f.p.setPen(QColor::fromRgba(kText));
+            f.p.setPen(QColor::fromRgba(f.chrome.text));
             const QFontMetrics bfm(bold);
             f.p.drawText(QRectF(24, y, f.width - 30, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                          bfm.elidedText(row.label, Qt::ElideRight, std::max(40, int(f.x1 - 40))));
             f.p.setFont(normal);
-            f.p.setPen(QColor::fromRgba(kSeparator));
+            f.p.setPen(QColor::fromRgba(f.chrome.separator));
             f.p.drawLine(QPointF(0, y + row.height - 0.5), QPointF(f.width, y + row.height - 0.5));
             continue;
         }
         if (row.kind == TimelineRow::AsyncHeader) {
-            f.p.fillRect(QRectF(0, y, f.width, row.height), QColor::fromRgba(kAsyncHeader));
+            f.p.fillRect(QRectF(0, y, f.width, row.height), QColor::fromRgba(f.chrome.asyncHeader));
             QFont small = normal;
             small.setPointSizeF(normal.pointSizeF() * 0.9);
             small.setCapitalization(QFont::AllUppercase);
             f.p.setFont(small);
-            f.p.setPen(QColor::fromRgba(kMutedText));
+            f.p.setPen(QColor::fromRgba(f.chrome.muted));
             f.p.drawText(QRectF(24, y, f.x0 - 30, row.height), Qt::AlignVCenter | Qt::AlignLeft, row.label);
             f.p.setFont(normal);
-            f.p.setPen(QColor::fromRgba(kSeparator));
+            f.p.setPen(QColor::fromRgba(f.chrome.separator));
             f.p.drawLine(QPointF(0, y + row.height - 0.5), QPointF(f.width, y + row.height - 0.5));
             continue;
         }
@@ -647,7 +640,7 @@ void paintGutter(Frame& f)
         if (row.async) {
             // Async tracks: an outlined capsule marker and an italic name, like their slices.
             f.p.setRenderHint(QPainter::Antialiasing, true);
-            f.p.setPen(QPen(QColor::fromRgba(kMutedText), 1));
+            f.p.setPen(QPen(QColor::fromRgba(f.chrome.muted), 1));
             f.p.setBrush(Qt::NoBrush);
             f.p.drawRoundedRect(QRectF(10, labelRect.center().y() - 4, 9, 8), 3, 3);
             f.p.setRenderHint(QPainter::Antialiasing, false);
@@ -655,11 +648,11 @@ void paintGutter(Frame& f)
             italic.setItalic(true);
             f.p.setFont(italic);
         }
-        f.p.setPen(QColor::fromRgba(row.kind == TimelineRow::Counter ? kMutedText : kText));
+        f.p.setPen(QColor::fromRgba(row.kind == TimelineRow::Counter ? f.chrome.muted : f.chrome.text));
         f.p.drawText(labelRect, Qt::AlignVCenter | Qt::AlignLeft,
                      f.fm.elidedText(row.label, Qt::ElideMiddle, int(f.x0) - 30));
         f.p.setFont(normal);
-        f.p.setPen(QColor::fromRgba(kSeparator));
+        f.p.setPen(QColor::fromRgba(f.chrome.separator));
         f.p.drawLine(QPointF(0, y + row.height - 0.5), QPointF(f.width, y + row.height - 0.5));
     }
     f.p.setPen(QColor::fromRgba(0xffd5dae0));
@@ -686,7 +679,7 @@ void paintRuler(Frame& f)
     const auto& s = f.s;
     const int h = TimelinePainter::kRulerHeight;
     const int tickRow = TimelinePainter::kTickRowHeight;
-    f.p.fillRect(QRectF(0, 0, f.width, h), QColor::fromRgba(kRulerBackground));
+    f.p.fillRect(QRectF(0, 0, f.width, h), QColor::fromRgba(f.chrome.ruler));
     const std::int64_t origin = s.store ? s.store->startTime() : 0;
     const std::int64_t step = TimelineFormat::tickStep(1.0 / f.scale, 90);
     // Ticks at multiples of `step` relative to the trace start.
@@ -701,9 +694,9 @@ void paintRuler(Frame& f)
     f.p.setClipRect(QRectF(f.x0, 0, f.x1 - f.x0, f.height));
     for (; origin + rel <= f.v1; rel += step) {
         const double x = std::round(f.xOf(origin + rel)) + 0.5;
-        f.p.setPen(QColor::fromRgba(kTick));
+        f.p.setPen(QColor::fromRgba(f.chrome.tick));
         f.p.drawLine(QPointF(x, tickRow - 6), QPointF(x, h));
-        f.p.setPen(QColor::fromRgba(kMutedText));
+        f.p.setPen(QColor::fromRgba(f.chrome.muted));
         f.p.drawText(QRectF(x + 4, 1, 200, tickRow - 3), Qt::AlignLeft | Qt::AlignVCenter,
                      offsets && rel != firstRel
                          ? TimelinePainter::tr("+%1").arg(TimelineFormat::tick(rel - firstRel, step))
@@ -719,9 +712,9 @@ void paintRuler(Frame& f)
             const double a = std::max(f.x0, f.xOf(st.start));
             const double b = std::min(f.x1, f.xOf(st.end));
             const QRectF chip(a + 1, tickRow + 2, std::max(1.0, b - a - 2), h - tickRow - 5);
-            f.p.fillRect(chip, QColor::fromRgba(i % 2 ? 0xffdfe5ee : 0xffd3dbe7));
+            f.p.fillRect(chip, QColor::fromRgba(i % 2 ? f.chrome.chipA : f.chrome.chipB));
             if (chip.width() > 30) {
-                f.p.setPen(QColor::fromRgba(0xff4b5563));
+                f.p.setPen(QColor::fromRgba(f.chrome.chipText));
                 f.p.drawText(chip.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
                              f.fm.elidedText(TimelinePainter::tr("Step %1").arg(st.number), Qt::ElideRight,
                                              int(chip.width()) - 6));
@@ -749,8 +742,8 @@ void paintRuler(Frame& f)
         paintMatchTicks(f, h);
     f.p.restore();
     // Corner: the visible span.
-    f.p.fillRect(QRectF(0, 0, f.x0, h), QColor::fromRgba(kRulerBackground));
-    f.p.setPen(QColor::fromRgba(kMutedText));
+    f.p.fillRect(QRectF(0, 0, f.x0, h), QColor::fromRgba(f.chrome.ruler));
+    f.p.setPen(QColor::fromRgba(f.chrome.muted));
     f.p.drawText(QRectF(10, 0, f.x0 - 16, h), Qt::AlignVCenter | Qt::AlignLeft,
                  TimelinePainter::tr("Span %1").arg(TimelineFormat::duration(f.v1 - f.v0)));
     f.p.setPen(QColor::fromRgba(0xffd5dae0));
@@ -773,12 +766,28 @@ std::int64_t TimelinePainter::xToTime(const TimelinePaintState& state, int width
     return state.visible.start + std::int64_t(std::llround((x - state.labelWidth) * span / w));
 }
 
+const TimelineChrome& TimelineChrome::light()
+{
+    static const TimelineChrome chrome { 0xffffffff, 0xfff7f8fa, 0xffeef1f5, 0xffe2e6eb, 0xfffafbfc,
+                                         0xffc4cad2, 0xff2b2f36, 0xff6b7380, 0xfff2f5f9, 0xfff4f6f9,
+                                         0xffdfe5ee, 0xffd3dbe7, 0xff4b5563 };
+    return chrome;
+}
+
+const TimelineChrome& TimelineChrome::dark()
+{
+    static const TimelineChrome chrome { 0xff202225, 0xff26292d, 0xff30343a, 0xff3a3e45, 0xff282b2f,
+                                         0xff5a606a, 0xffdee0e4, 0xff9aa1ab, 0xff25282c, 0xff2a2d32,
+                                         0xff3a4150, 0xff444c5c, 0xffc8ccd3 };
+    return chrome;
+}
+
 TimelinePaintStats TimelinePainter::paint(QPainter& painter, const QSize& size, const TimelinePaintState& state)
 {
     Frame f(painter, state, size);
-    painter.fillRect(QRect(QPoint(0, 0), size), QColor::fromRgba(kBackground));
+    painter.fillRect(QRect(QPoint(0, 0), size), QColor::fromRgba(f.chrome.background));
     if (!state.store || !state.lod || !state.layout || state.layout->rows().empty() || f.x1 <= f.x0) {
-        painter.setPen(QColor::fromRgba(kMutedText));
+        painter.setPen(QColor::fromRgba(f.chrome.muted));
         painter.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter,
                          state.emptyText.isEmpty() ? tr("No trace loaded") : state.emptyText);
         return f.stats;

@@ -24,6 +24,28 @@ class TraceLod;
 class TimelineHighlight;
 
 /// Everything one timeline frame shows; filled by TimelineView, also usable to paint without a widget.
+/// The colours of the timeline's chrome (background, gutter, headers, ruler, text), everything but the
+/// slices: light, or dark to sit in a dark theme.
+struct TimelineChrome
+{
+    QRgb background;
+    QRgb gutter;
+    QRgb header;
+    QRgb separator;
+    QRgb ruler;
+    QRgb tick;
+    QRgb text;
+    QRgb muted;
+    QRgb stepBand;
+    QRgb asyncHeader;
+    QRgb chipA; ///< alternating step chips in the ruler
+    QRgb chipB;
+    QRgb chipText;
+
+    static const TimelineChrome& light();
+    static const TimelineChrome& dark();
+};
+
 struct TimelinePaintState
 {
     const trace::TraceStore* store = nullptr;
@@ -46,6 +68,7 @@ struct TimelinePaintState
     int scrollY = 0;
     int labelWidth = 220;
     QString emptyText;
+    bool dark = false; ///< TimelineChrome::dark() instead of light()
 };
 
 /// What the last frame cost: the level-of-detail guarantee is checked against these numbers.

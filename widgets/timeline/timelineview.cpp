@@ -1,5 +1,7 @@
 #include "timelineview.h"
 
+#include "common/theme.h"
+
 #include "timelinecolors.h"
 #include "timelineformat.h"
 #include "trace/tracelod.h"
@@ -194,6 +196,7 @@ TimelinePaintState TimelineView::paintState() const
     s.scrollY = m_scrollBar->value();
     s.labelWidth = m_labelWidth;
     s.emptyText = m_preparing ? tr("Preparing the timeline…") : tr("No trace loaded");
+    s.dark = isDark(palette());
     return s;
 }
 
@@ -211,7 +214,8 @@ void TimelineView::paintEvent(QPaintEvent*)
     if (m_scrollBar->isVisible()) {
         // The strip above the scroll bar continues the ruler.
         const QRect corner(contentWidth(), 0, width() - contentWidth(), TimelinePainter::kRulerHeight);
-        painter.fillRect(corner, QColor::fromRgba(0xfffafbfc));
+        const TimelineChrome& chrome = isDark(palette()) ? TimelineChrome::dark() : TimelineChrome::light();
+        painter.fillRect(corner, QColor::fromRgba(chrome.ruler));
     }
 }
 
