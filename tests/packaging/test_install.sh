@@ -137,6 +137,11 @@ for command in $listed; do
     done
 done
 
+# Every option a desktop entry's Exec line (the main one and its actions) passes is one the program accepts.
+for option in $(sed -n 's/^Exec=runlens //p' "$desktop" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+    grep -q -- "^ *$option\b" <<<"$main_help" || fail "desktop entry runs runlens $option, which runlens --help lacks"
+done
+
 # The installed binary runs from the prefix.
 [ "$("$binary" --version)" = "runlens $version" ] || fail "bin/runlens --version is not 'runlens $version'"
 
