@@ -100,7 +100,7 @@ if command -v dpkg-shlibdeps >/dev/null; then
     printf 'Source: runlens\n\nPackage: runlens\nArchitecture: any\n' >"$work/shlibdeps/debian/control"
     if shlibs="$(cd "$work/shlibdeps" && dpkg-shlibdeps -O "$binary" 2>/dev/null)"; then
         while read -r name minimum; do
-            ours="$(awk -v n="$name" '$1 == n { print $2 }' <<<"$declared")"
+            ours="$(awk -v n="$name" '$1 == n { print $2; exit }' <<<"$declared")"
             if [ -z "$ours" ]; then
                 fail "dpkg-shlibdeps wants $name, which Depends does not name"
             elif [ "$minimum" != "-" ] && { [ "$ours" = "-" ] || ! dpkg --compare-versions "$ours" ge "$minimum"; }; then
@@ -127,7 +127,7 @@ unset LD_LIBRARY_PATH
 export QT_QPA_PLATFORM=offscreen LC_ALL=C.UTF-8
 unresolved="$(ldd "$binary" | grep "not found" || true)"
 [ -z "$unresolved" ] || fail "unresolved libraries: $unresolved"
-out="$("$binary" --version 2>&1)" || fail "runlens --version failed: $out"
+out="$("$binary" --version 2>"$work/version.err")" || fail "runlens --version failed: $(cat "$work/version.err")"
 [ "$out" = "runlens $version" ] || fail "runlens --version printed '$out'"
 demo="$work/demo-run"
 "$binary" demo "$demo" >"$work/demo.log" 2>&1 || fail "runlens demo failed: $(cat "$work/demo.log")"
