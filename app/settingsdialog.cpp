@@ -57,7 +57,8 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     setWindowTitle(tr("Preferences"));
 
     m_language->setObjectName(QStringLiteral("language"));
-    m_language->addItem(tr("System (%1)").arg(QLocale::system().nativeLanguageName()), QString());
+    const QString systemLanguage = QLocale::system().nativeLanguageName();
+    m_language->addItem(systemLanguage.isEmpty() ? tr("System") : tr("System (%1)").arg(systemLanguage), QString());
     for (const auto& [code, name] : AppSettings::languages())
         m_language->addItem(name, code);
     m_language->setToolTip(tr("Language of the interface; takes effect the next time RunLens starts"));
@@ -113,6 +114,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     numbers->addRow(tr("Example:"), m_numberPreview);
 
     m_rulesFolder->setObjectName(QStringLiteral("rulesFolder"));
+    m_rulesFolder->setMinimumWidth(280);
     m_rulesFolder->setToolTip(tr("The Advisor reads rule threshold files (*.json) from this folder"));
     auto* browse = new QPushButton(tr("&Browse…"), this);
     browse->setToolTip(tr("Choose another folder for rule files"));
@@ -127,7 +129,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     rulesRow->addWidget(open);
     rulesRow->addWidget(reset);
     auto* advisor = new QFormLayout;
-    advisor->addRow(tr("&Rules folder:"), rulesRow);
+    advisor->addRow(tr("Rules folder:"), rulesRow);
 
     m_restoreSession->setObjectName(QStringLiteral("restoreSession"));
     m_restoreSession->setToolTip(
@@ -247,9 +249,9 @@ void SettingsDialog::updateNumberPreview()
 void SettingsDialog::updateLimitsSummary()
 {
     const auto count = [](int n) { return n == 0 ? tr("all") : QLocale().toString(n); };
-    m_limitsSummary->setText(tr("scalars %1, histograms %2, images %3 per tag; applies from the next reload")
+    m_limitsSummary->setText(tr("scalars %1 · histograms %2 · images %3")
                                  .arg(count(m_limits.scalars), count(m_limits.histograms), count(m_limits.images)));
-    m_limitsSummary->setWordWrap(true);
+    m_limitsSummary->setToolTip(tr("Values kept per tag; new limits apply when the run folder is read again"));
 }
 
 } // namespace runlens

@@ -249,6 +249,19 @@ private slots:
         QLocale::setDefault(before);
     }
 
+    void screenshot()
+    {
+        // Renders the dialog in the dark theme for a visual check when RUNLENS_SETTINGS_PNG names a file.
+        const QString out = qEnvironmentVariable("RUNLENS_SETTINGS_PNG");
+        if (out.isEmpty())
+            QSKIP("set RUNLENS_SETTINGS_PNG=file.png to write a picture of the dialog");
+        applyTheme(Theme::Dark);
+        SettingsDialog dialog;
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(dialog.grab().save(out));
+    }
+
 private:
     QString m_startStyle;
     QColor m_startBase;
