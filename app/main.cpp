@@ -115,6 +115,8 @@ int main(int argc, char** argv)
     if (qgetenv("QT_QPA_PLATFORM") == "offscreen")
         g_defaultHandler = qInstallMessageHandler(quietOffscreenMessages);
     QApplication app(argc, argv);
+    // Links the window to its desktop entry (Wayland docks and task switchers).
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.runlens.RunLens"));
     setIdentity();
     // --lang wins over the language chosen in the preferences, which wins over the system's.
     const runlens::AppSettings preferences = runlens::AppSettings::load();
@@ -128,6 +130,8 @@ int main(int argc, char** argv)
         "Subcommands (run 'runlens COMMAND --help' for their options):\n"
         "  scan PATH [--json]       what a run folder holds\n"
         "  info PATH [--json]       what each artifact imported to\n"
+        "  advise PATH [--json] [--rules FILE] [--fail-on warning|error]\n"
+        "                           expert-rule findings with their evidence (exit 1 at --fail-on)\n"
         "  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}\n"
         "  export PATH --chart graph:NAME --out FILE.{svg,png}\n"
         "  demo DIR                 write the demo run folder"));

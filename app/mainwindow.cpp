@@ -492,6 +492,7 @@ void MainWindow::clearRun()
     showTrace({}, nullptr);
     clearMemory();
     clearProfiler();
+    clearAdvisor();
     m_graphPanel->clear();
     m_scalars->clear();
     m_summaries->clear();
@@ -594,6 +595,8 @@ void MainWindow::startImport(const RunManifest& manifest)
         if (isBusy())
             m_statusText->setText(text);
     });
+    // Before importFinished(): the Advisor's evaluation is then pending when the window reports idle.
+    connectAdvisor(m_session);
     connect(m_session, &ImportSession::finished, this, &MainWindow::importFinished);
     connect(m_session, &ImportSession::traceArrived, this,
             [this](int index, std::shared_ptr<const trace::TraceStore> store) {
@@ -684,7 +687,7 @@ void MainWindow::setBusy(bool busy, const QString& text)
 
 bool MainWindow::isBusy() const
 {
-    return m_scanning || (m_session && m_session->isBusy());
+    return m_scanning || (m_session && m_session->isBusy()) || isAdvising();
 }
 
 void MainWindow::whenIdle(std::function<void()> callback)
@@ -698,6 +701,8 @@ void MainWindow::whenIdle(std::function<void()> callback)
 
 void MainWindow::notifyIdle()
 {
+    if (isBusy())
+        return; // called again when the last piece of work ends
     auto callbacks = std::move(m_idleCallbacks);
     m_idleCallbacks.clear();
     for (auto& callback : callbacks)

@@ -2,6 +2,8 @@
 
 #include "common/chartexporter.h"
 #include "core/importsession.h"
+#include "advisor/advisorinput.h"
+#include "advisor/rule.h"
 #include "core/runmanifest.h"
 #include "memory/memoryread.h"
 
@@ -10,6 +12,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -25,6 +28,9 @@ namespace runlens {
 struct AppSettings;
 struct RunView;
 class NotesPanel;
+namespace advisor {
+class AdvisorPanel;
+}
 class ImportSession;
 class WelcomePage;
 struct RecentEntry;
@@ -145,6 +151,19 @@ private:
     void showTraceOverview(std::shared_ptr<const trace::TraceStore> store);
     /// Opens a rank from the Cluster: its timeline, or its MindSpore overview.
     void showRank(int rank);
+    void selectProfilerRun(const QString& run);
+    // The Advisor dock (advisordock.cpp)
+    void createAdvisorDock();
+    void loadRuleBooks();
+    void saveRuleBook(const advisor::RuleBook& book);
+    void connectAdvisor(ImportSession* session);
+    void scheduleAdvice();
+    advisor::AdvisorInput advisorInput() const;
+    void runAdvisor();
+    /// An evaluation is pending or running.
+    bool isAdvising() const;
+    void clearAdvisor();
+    void showEvidence(const QString& locator);
     void clearProfiler();
     /// The cluster with each rank's peak memory from the MindSpore memory files read so far.
     std::shared_ptr<const cluster::Cluster>
@@ -256,6 +275,17 @@ private:
     QDockWidget* m_clusterDock = nullptr;
     std::shared_ptr<const ProfilerBundle> m_profiler; ///< the run's profiler output in the docks
     QString m_profilerRun;
+    QMap<QString, std::shared_ptr<const ProfilerBundle>> m_profilers; ///< every run's profiler output
+    advisor::AdvisorPanel* m_advisorPanel = nullptr;
+    QDockWidget* m_advisorDock = nullptr;
+    QTimer* m_advisorTimer = nullptr;
+    advisor::RuleBook m_builtInRules;
+    advisor::RuleBook m_rulesBase; ///< built in plus the user's rule files, before the pane's edits
+    advisor::RuleBook m_rules; ///< in effect
+    std::vector<advisor::GraphInput> m_advisorGraphs; ///< every graph read, for the rules
+    std::shared_ptr<std::atomic_bool> m_advisorCancel;
+    int m_advisorGeneration = 0;
+    bool m_advisorRunning = false;
     QFutureWatcher<std::shared_ptr<const trace::StepBreakdown>> m_breakdownWatcher;
     int m_breakdownGeneration = 0;
     QDockWidget* m_sourceDock = nullptr;

@@ -116,6 +116,10 @@ void MainWindow::applyPanelDefaults(const AppSettings& settings, const AppSettin
         m_scalarsPanel->setXAxisMode(settings.xAxis);
     if (!previous || previous->graphDirection != settings.graphDirection)
         m_graphPanel->setRankDir(settings.graphDirection);
+    if (previous && previous->rulesFolder != settings.rulesFolder) {
+        loadRuleBooks();
+        scheduleAdvice();
+    }
 }
 
 RunView MainWindow::currentRunView() const

@@ -74,6 +74,11 @@ void MainWindow::createProfilerDocks()
     connect(m_clusterPanel, &ClusterPanel::rankActivated, this, &MainWindow::showRank);
     // The Overview and the Data Pipeline show the same rank.
     connect(m_overviewPanel, &OverviewPanel::rankChanged, m_pipelinePanel, &DataPipelinePanel::setCurrentRank);
+    connect(m_overviewPanel, &OverviewPanel::rankChanged, this, [this] {
+        if (m_profiler && m_profiler->ranks)
+            m_operatorsPanel->setProfilerData(m_profiler->ranks, m_overviewPanel->rankIndex());
+    });
+    connect(m_overviewPanel, &OverviewPanel::profilerRunChanged, this, &MainWindow::selectProfilerRun);
     connect(m_pipelinePanel, &DataPipelinePanel::currentRankChanged, this, [this](int rank) {
         if (m_profiler && m_profiler->ranks) {
             const auto& ranks = m_profiler->ranks->ranks;
@@ -107,7 +112,22 @@ void MainWindow::createProfilerDocks()
             return;
         m_traceMemory = result.profile && !result.profile->empty() ? result.profile : nullptr;
         updateMemoryPanel();
+        // The Cluster table's peak memory of each Kineto rank: its highest device (not host) peak.
+        std::map<int, double> peaks;
+        if (m_traceMemory) {
+            for (const memory::MemoryDevice& device : m_traceMemory->devices) {
+                if (device.deviceId < 0 || device.relative || device.rank < 0)
+                    continue;
+                const memory::MemoryPeak peak = memory::devicePeak(device);
+                if (peak.valid)
+                    peaks[device.rank] = std::max(peaks[device.rank], peak.bytes);
+            }
+        }
+        m_clusterPanel->setPeakMemory(std::move(peaks));
+        scheduleAdvice();
     });
+
+    createAdvisorDock();
 }
 
 void MainWindow::openTrace(int artifactIndex)
@@ -190,17 +210,30 @@ void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<co
 
 void MainWindow::showProfiler(const QString& run, std::shared_ptr<const ProfilerBundle> bundle)
 {
-    // One run's profiler output at a time: the first one read, or the run of the trace in view.
+    // Every run's profiler output is kept; the docks show one run at a time (the first one read, until
+    // another is picked in the Overview).
+    m_profilers.insert(run, bundle);
+    m_overviewPanel->setProfilerRuns(m_profilers.keys(), m_profilerRun.isEmpty() ? run : m_profilerRun);
     if (m_profiler && m_profilerRun != run)
         return;
     m_profilerRun = run;
     m_profiler = bundle;
     m_overviewPanel->setProfilerData(bundle->ranks);
+    m_operatorsPanel->setProfilerData(bundle->ranks, m_overviewPanel->rankIndex());
     m_pipelinePanel->setPipelines(bundle->pipelines);
-    if (bundle->cluster)
-        m_clusterPanel->setCluster(clusterWithMemory(bundle->cluster));
+    m_clusterPanel->setCluster(bundle->cluster ? clusterWithMemory(bundle->cluster) : nullptr);
     if (m_scalars->tags().isEmpty() && m_currentTraces.isEmpty())
         raiseDock(m_overviewDock);
+}
+
+void MainWindow::selectProfilerRun(const QString& run)
+{
+    const auto bundle = m_profilers.value(run);
+    if (!bundle || run == m_profilerRun)
+        return;
+    m_profiler.reset();
+    m_profilerRun = run;
+    showProfiler(run, bundle);
 }
 
 std::shared_ptr<const cluster::Cluster>
@@ -279,7 +312,11 @@ void MainWindow::clearProfiler()
     ++m_breakdownGeneration;
     m_profiler.reset();
     m_profilerRun.clear();
+    m_profilers.clear();
+    scheduleAdvice();
+    m_overviewPanel->setProfilerRuns({}, {});
     m_overviewPanel->setProfilerData(nullptr);
+    m_operatorsPanel->setProfilerData(nullptr, -1);
     m_overviewPanel->setTraceBreakdown(nullptr);
     m_pipelinePanel->setPipelines({});
     m_clusterPanel->setCluster(nullptr);

@@ -52,6 +52,9 @@ public:
     static RuleBook builtIn(QStringList* problems = nullptr);
     /// The user's rule files in the settings folder (`<AppConfigLocation>/rules/*.json`), sorted by name.
     static QStringList userRuleFiles();
+    /// The folder of the user's rule files: the one chosen in Preferences ("preferences/rulesFolder" in
+    /// the application's settings), else <configuration>/rules.
+    static QString userRulesFolder();
     /// The rules in effect: the built-in set, then the settings folder's rule files, then `extraFiles`
     /// (command line), each layered over the previous ones. Unreadable files are reported in `problems`.
     static RuleBook effective(const QStringList& extraFiles = {}, QStringList* problems = nullptr);

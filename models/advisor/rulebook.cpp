@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
+#include <QSettings>
 #include <QStandardPaths>
 
 #include <cmath>
@@ -371,9 +372,18 @@ RuleBook RuleBook::builtIn(QStringList* problems)
     return book;
 }
 
+QString RuleBook::userRulesFolder()
+{
+    // The folder chosen in Preferences, else <configuration>/rules.
+    const QString chosen = QSettings().value(QStringLiteral("preferences/rulesFolder")).toString();
+    if (!chosen.isEmpty())
+        return chosen;
+    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/rules");
+}
+
 QStringList RuleBook::userRuleFiles()
 {
-    const QDir dir(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/rules"));
+    const QDir dir(userRulesFolder());
     QStringList files;
     for (const QString& name : dir.entryList({ QStringLiteral("*.json") }, QDir::Files | QDir::Readable, QDir::Name))
         files << dir.filePath(name);

@@ -1,0 +1,347 @@
+#include "mainwindow.h"
+
+#include "advisor/advisorpanel.h"
+#include "advisor/evidence.h"
+#include "advisor/inputsnapshot.h"
+#include "appsettings.h"
+#include "cluster/clusterpanel.h"
+#include "core/importsession.h"
+#include "core/profilerbundle.h"
+#include "core/timerange.h"
+#include "distributions/distributionspanel.h"
+#include "graph/graphpanel.h"
+#include "memory/memorypanel.h"
+#include "operators/operatorspanel.h"
+#include "overview/overviewpanel.h"
+#include "pipeline/datapipelinepanel.h"
+#include "scalars/scalarspanel.h"
+#include "scalars/scalarstore.h"
+#include "summary/summarystore.h"
+#include "tensor/tensorpanel.h"
+#include "timeline/timelinepanel.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QJsonDocument>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStatusBar>
+#include <QTimer>
+#include <QtConcurrent>
+
+#include <algorithm>
+
+// The Advisor dock: the expert rules evaluated on a worker over snapshots of everything loaded, again
+// whenever data arrives or the user changes a rule, and each finding's evidence shown in its panel.
+
+namespace runlens {
+
+namespace {
+
+/// The file in the rules folder that keeps the thresholds and switches edited in the Advisor pane.
+constexpr auto kEditedRulesFile = "thresholds.json";
+
+/// Waits this long after the last data change before evaluating, so a burst of arrivals (every file of a
+/// run) costs one evaluation.
+constexpr int kAdviceDelayMs = 700;
+
+QString rulesFolder()
+{
+    return AppSettings::load().rulesFolder;
+}
+
+QStringList ruleFiles(const QString& folder)
+{
+    QStringList files;
+    const QDir dir(folder);
+    for (const QString& name : dir.entryList({ QStringLiteral("*.json") }, QDir::Files | QDir::Readable, QDir::Name))
+        files << dir.filePath(name);
+    return files;
+}
+
+} // namespace
+
+void MainWindow::createAdvisorDock()
+{
+    m_advisorPanel = new advisor::AdvisorPanel(this);
+    m_advisorDock = addPanelDock(m_advisorPanel, tr("Advisor"), QStringLiteral("AdvisorDock"), m_overviewDock);
+    m_advisorTimer = new QTimer(this);
+    m_advisorTimer->setSingleShot(true);
+    m_advisorTimer->setInterval(kAdviceDelayMs);
+    connect(m_advisorTimer, &QTimer::timeout, this, &MainWindow::runAdvisor);
+
+    loadRuleBooks();
+    connect(m_advisorPanel, &advisor::AdvisorPanel::evidenceRequested, this, &MainWindow::showEvidence);
+    connect(m_advisorPanel, &advisor::AdvisorPanel::ruleBookEdited, this, &MainWindow::saveRuleBook);
+    connect(m_advisorPanel, &advisor::AdvisorPanel::countsChanged, this, [this] {
+        const QString suffix = m_advisorPanel->titleSuffix();
+        m_advisorDock->setWindowTitle(suffix.isEmpty() ? tr("Advisor") : tr("Advisor %1").arg(suffix));
+    });
+    m_advisorPanel->setExportFileNameProvider(
+        [this](advisor::AdvisorPanel::ExportFormat format, const QString& suggested) {
+            const QString suffix = advisor::AdvisorPanel::suffix(format);
+            QString filter;
+            switch (format) {
+            case advisor::AdvisorPanel::ExportFormat::Markdown:
+                filter = tr("Markdown (*.md)");
+                break;
+            case advisor::AdvisorPanel::ExportFormat::Html:
+                filter = tr("HTML (*.html)");
+                break;
+            case advisor::AdvisorPanel::ExportFormat::Json:
+                filter = tr("JSON (*.json)");
+                break;
+            }
+            QString file = QFileDialog::getSaveFileName(this, tr("Export Findings"), suggested, filter);
+            if (!file.isEmpty() && QFileInfo(file).suffix().isEmpty())
+                file += QLatin1Char('.') + suffix;
+            return file;
+        });
+    connect(m_advisorPanel, &advisor::AdvisorPanel::reportExported, this, [this](const QString& fileName) {
+        statusBar()->showMessage(tr("Findings written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
+    });
+    connect(m_advisorPanel, &advisor::AdvisorPanel::exportFailed, this,
+            [this](const QString& message) { QMessageBox::warning(this, tr("Export Findings"), message); });
+
+    // Every change of the shared models asks for a new evaluation.
+    connect(m_scalars, &ScalarStore::seriesChanged, this, &MainWindow::scheduleAdvice);
+    connect(m_scalars, &ScalarStore::cleared, this, &MainWindow::scheduleAdvice);
+    connect(m_summaries, &summary::SummaryStore::seriesChanged, this, &MainWindow::scheduleAdvice);
+    connect(m_summaries, &summary::SummaryStore::cleared, this, &MainWindow::scheduleAdvice);
+}
+
+void MainWindow::loadRuleBooks()
+{
+    // Built in, then the user's rule files, then the thresholds edited in the pane (last, so they win).
+    QStringList problems;
+    m_builtInRules = advisor::RuleBook::builtIn(&problems);
+    m_rules = m_builtInRules;
+    const QString folder = rulesFolder();
+    const QString edited = QDir(folder).filePath(QLatin1String(kEditedRulesFile));
+    QStringList files = ruleFiles(folder);
+    files.removeAll(edited);
+    for (const QString& file : std::as_const(files))
+        m_rules.load(file, &problems);
+    m_rulesBase = m_rules;
+    if (QFileInfo::exists(edited))
+        m_rules.load(edited, &problems);
+    m_advisorPanel->setRuleBook(m_rules, m_builtInRules);
+    if (!problems.isEmpty())
+        statusBar()->showMessage(tr("Rule files: %1").arg(problems.join(QStringLiteral("; "))), 15000);
+}
+
+void MainWindow::saveRuleBook(const advisor::RuleBook& book)
+{
+    m_rules = book;
+    const QString folder = rulesFolder();
+    const QString path = QDir(folder).filePath(QLatin1String(kEditedRulesFile));
+    const QJsonObject overrides = book.overrides(m_rulesBase);
+    QSaveFile file(path);
+    if (!QDir().mkpath(folder) || !file.open(QIODevice::WriteOnly)
+        || file.write(QJsonDocument(overrides).toJson(QJsonDocument::Indented)) < 0 || !file.commit()) {
+        statusBar()->showMessage(
+            tr("Cannot save the rule thresholds to %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()),
+            15000);
+    }
+    scheduleAdvice();
+}
+
+void MainWindow::connectAdvisor(ImportSession* session)
+{
+    m_advisorGraphs.clear();
+    connect(session, &ImportSession::graphArrived, this, [this](int index, std::shared_ptr<const graph::Graph> graph) {
+        const Artifact& artifact = m_session->manifest().artifacts[index];
+        m_advisorGraphs.push_back({ artifact.run, artifact.path, std::move(graph) });
+        scheduleAdvice();
+    });
+    connect(session, &ImportSession::finished, this, &MainWindow::scheduleAdvice);
+    connect(session, &ImportSession::profilerArrived, this, &MainWindow::scheduleAdvice);
+    connect(session, &ImportSession::memoryArrived, this, &MainWindow::scheduleAdvice);
+    connect(session, &ImportSession::traceArrived, this, &MainWindow::scheduleAdvice);
+    connect(session, &ImportSession::tracesArrived, this, &MainWindow::scheduleAdvice);
+}
+
+void MainWindow::scheduleAdvice()
+{
+    if (m_advisorTimer)
+        m_advisorTimer->start();
+}
+
+advisor::AdvisorInput MainWindow::advisorInput() const
+{
+    advisor::AdvisorInput input;
+    input.root = m_session ? m_session->manifest().root : QString();
+    input.scalars = advisor::scalarTracks(*m_scalars);
+    input.histograms = advisor::histogramTracks(*m_summaries);
+    input.tensors = m_tensorPanel->catalog();
+    input.graphs = m_advisorGraphs;
+    // The trace in the Timeline: one file, or the ranks of a job read together.
+    if (const auto store = m_operatorsPanel->store(); store && m_session && !m_currentTraces.isEmpty()) {
+        const Artifact& artifact = m_session->manifest().artifacts[m_currentTraces.front()];
+        input.traces.push_back({ artifact.run, artifact.path, store });
+    }
+    if (m_traceMemory)
+        input.memory.push_back({ input.traces.empty() ? QString() : input.traces.front().run,
+                                 input.traces.empty() ? QString() : input.traces.front().path, m_traceMemory });
+    for (auto it = m_fileMemory.cbegin(); it != m_fileMemory.cend(); ++it) {
+        const Artifact& artifact = m_session->manifest().artifacts[it.key()];
+        input.memory.push_back({ artifact.run, artifact.path, it.value() });
+    }
+    for (auto it = m_profilers.cbegin(); it != m_profilers.cend(); ++it)
+        input.profilers.push_back({ it.key(), it.value() });
+    return input;
+}
+
+bool MainWindow::isAdvising() const
+{
+    return m_advisorRunning || (m_advisorTimer && m_advisorTimer->isActive());
+}
+
+void MainWindow::runAdvisor()
+{
+    if (!m_advisorPanel)
+        return;
+    if (m_advisorCancel)
+        m_advisorCancel->store(true);
+    auto input = std::make_shared<advisor::AdvisorInput>(advisorInput());
+    if (input->isEmpty()) {
+        ++m_advisorGeneration;
+        m_advisorRunning = false;
+        m_advisorPanel->setBusy(false);
+        m_advisorPanel->setReport(nullptr);
+        notifyIdle();
+        return;
+    }
+    const int generation = ++m_advisorGeneration;
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_advisorCancel = cancel;
+    m_advisorPanel->setBusy(true);
+    m_advisorRunning = true;
+    QtConcurrent::run([input, rules = m_rules, cancel] {
+        return std::make_shared<const advisor::AdvisorReport>(advisor::evaluate(*input, rules, cancel.get()));
+    }).then(this, [this, generation, cancel](std::shared_ptr<const advisor::AdvisorReport> report) {
+        if (generation != m_advisorGeneration || cancel->load())
+            return;
+        m_advisorRunning = false;
+        m_advisorPanel->setBusy(false);
+        m_advisorPanel->setReport(std::move(report));
+        notifyIdle();
+    });
+}
+
+void MainWindow::clearAdvisor()
+{
+    if (m_advisorCancel)
+        m_advisorCancel->store(true);
+    ++m_advisorGeneration;
+    m_advisorRunning = false;
+    if (m_advisorTimer)
+        m_advisorTimer->stop();
+    m_advisorGraphs.clear();
+    if (m_advisorPanel) {
+        m_advisorPanel->setBusy(false);
+        m_advisorPanel->setReport(nullptr);
+    }
+}
+
+void MainWindow::showEvidence(const QString& locator)
+{
+    const std::optional<advisor::Evidence> evidence = advisor::parseEvidence(locator);
+    if (!evidence) {
+        statusBar()->showMessage(tr("Cannot show this evidence: %1").arg(locator), 8000);
+        return;
+    }
+    const QString kind = evidence->kind;
+    const QString step = evidence->value(QStringLiteral("step"));
+    if (kind == QLatin1String("scalar")) {
+        const QString tag = evidence->value(QStringLiteral("tag"));
+        m_scalarsPanel->setTagFilter(QStringLiteral("^%1$").arg(QRegularExpression::escape(tag)));
+        raiseDock(m_scalarsDock);
+        statusBar()->showMessage(
+            step.isEmpty() ? tr("Showing %1").arg(tag) : tr("Showing %1 at step %2").arg(tag, step), 8000);
+    } else if (kind == QLatin1String("histogram")) {
+        const QString tag = evidence->value(QStringLiteral("tag"));
+        m_distributionsPanel->setTagFilter(QStringLiteral("^%1$").arg(QRegularExpression::escape(tag)));
+        m_distributionsPanel->setTagExpanded(tag, true);
+        raiseDock(m_distributionsDock);
+        statusBar()->showMessage(
+            step.isEmpty() ? tr("Showing %1").arg(tag) : tr("Showing %1 at step %2").arg(tag, step), 8000);
+    } else if (kind == QLatin1String("tensor")) {
+        const auto catalog = m_tensorPanel->catalog();
+        const QString name = evidence->value(QStringLiteral("name"));
+        const int series = catalog ? catalog->indexOf(name, evidence->value(QStringLiteral("run"))) : -1;
+        const int wanted = step.isEmpty() ? -1 : step.toInt();
+        const tensor::TensorInfo* info = nullptr;
+        if (series >= 0) {
+            const tensor::TensorSeries& s = catalog->series()[series];
+            info = wanted >= 0 ? s.atStep(wanted) : nullptr;
+            if (!info && !s.versions.isEmpty())
+                info = &s.versions.front();
+        }
+        if (info && m_tensorPanel->showLocation(info->location()))
+            raiseDock(m_tensorDock);
+        else
+            statusBar()->showMessage(tr("The tensor %1 is not in the Tensors panel.").arg(name), 8000);
+    } else if (kind == QLatin1String("graph")) {
+        showNodeInGraph(evidence->value(QStringLiteral("node")));
+    } else if (kind == QLatin1String("trace")) {
+        bool okStart = false;
+        bool okEnd = false;
+        const qint64 start = evidence->value(QStringLiteral("start_ns")).toLongLong(&okStart);
+        const qint64 end = evidence->value(QStringLiteral("end_ns")).toLongLong(&okEnd);
+        if (!m_timelinePanel->store()) {
+            statusBar()->showMessage(tr("Open the trace in the Run Browser to see this evidence."), 8000);
+            return;
+        }
+        if (okStart && okEnd && end > start) {
+            const qint64 margin = std::max<qint64>((end - start) / 10, 1000);
+            m_timeRange->setVisibleRange(start - margin, end + margin, true);
+            m_timeRange->setSelection(start, end);
+        }
+        const QString op = evidence->value(QStringLiteral("op"));
+        if (!op.isEmpty())
+            m_timelinePanel->highlightOperator(op);
+        raiseDock(m_timelineDock);
+    } else if (kind == QLatin1String("memory")) {
+        const QString device = evidence->value(QStringLiteral("device"));
+        for (int entry = 0; entry < m_memoryPanel->deviceEntryCount(); ++entry) {
+            if (m_memoryPanel->deviceEntryText(entry).contains(device)) {
+                m_memoryPanel->setCurrentDeviceEntry(entry);
+                break;
+            }
+        }
+        raiseDock(m_memoryDock);
+        m_memoryPanel->goToPeak();
+    } else if (kind == QLatin1String("profiler")) {
+        const QString run = evidence->value(QStringLiteral("run"));
+        if (!run.isEmpty() && m_profilers.contains(run))
+            selectProfilerRun(run);
+        bool ok = false;
+        const int rank = evidence->value(QStringLiteral("rank")).toInt(&ok);
+        if (ok && m_profiler && m_profiler->ranks) {
+            const auto& ranks = m_profiler->ranks->ranks;
+            for (std::size_t i = 0; i < ranks.size(); ++i) {
+                if (ranks[i].rank == rank)
+                    m_overviewPanel->setRankIndex(int(i));
+            }
+            m_pipelinePanel->setCurrentRank(rank);
+        }
+        raiseDock(evidence->value(QStringLiteral("view")) == QLatin1String("pipeline") ? m_pipelineDock
+                                                                                       : m_overviewDock);
+    } else if (kind == QLatin1String("cluster")) {
+        raiseDock(m_clusterDock);
+        const QString rank = evidence->value(QStringLiteral("rank"));
+        const QString link = evidence->value(QStringLiteral("link"));
+        if (!link.isEmpty())
+            statusBar()->showMessage(tr("Link %1").arg(link), 8000);
+        else if (!rank.isEmpty())
+            statusBar()->showMessage(tr("Rank %1: double-click its row to open its timeline").arg(rank), 8000);
+    } else {
+        statusBar()->showMessage(tr("Cannot show this evidence: %1").arg(locator), 8000);
+    }
+}
+
+} // namespace runlens
