@@ -381,6 +381,7 @@ void MainWindow::saveSettings()
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/layoutVersion"), layoutVersion());
     settings.setValue(QStringLiteral("scalars/view"), m_scalarsPanel->saveState());
     settings.setValue(QStringLiteral("distributions/view"), m_distributionsPanel->saveState());
 }

@@ -180,6 +180,8 @@ private:
     void polishMenus();
     void showShortcuts();
     static bool isPanelNamed(const QDockWidget* dock, const QString& name);
+    /// Saved next to the window state: states saved by an older default layout are replaced once.
+    static int layoutVersion();
     void createWelcomePage();
     void setWelcomeVisible(bool visible);
     void placeWelcomePage();

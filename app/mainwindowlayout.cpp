@@ -45,8 +45,8 @@ struct PanelGroup
     QStringList docks; ///< object names, in tab order
 };
 
-/// Docks by area: the run on the left; training charts, the model and findings in the upper group;
-/// the profiler in the lower group. A dock not listed (a newer panel) joins the upper group.
+/// Docks by area: the run on the left; then training charts and findings, the model and the profiler,
+/// in that order in one tab group. A dock not listed (a newer panel) joins the end of the group.
 QList<PanelGroup> panelGroups()
 {
     return {
@@ -116,12 +116,16 @@ void MainWindow::finishWindow()
     addHelpActions();
     polishMenus();
 
-    QSettings settings;
-    if (settings.value(QLatin1String(kLayoutVersionKey)).toInt() < kLayoutVersion) {
+    // The version is saved with the window state (saveSettings()), so a state from an older layout is
+    // replaced once, and a window that never saved its state starts from the default layout again.
+    if (QSettings().value(QLatin1String(kLayoutVersionKey)).toInt() < kLayoutVersion)
         arrangeDocks();
-        settings.setValue(QLatin1String(kLayoutVersionKey), kLayoutVersion);
-    }
     createWelcomePage();
+}
+
+int MainWindow::layoutVersion()
+{
+    return kLayoutVersion;
 }
 
 QStringList MainWindow::panelNames() const
@@ -162,7 +166,7 @@ void MainWindow::arrangeDocks()
     auto place = [&](const PanelGroup& group, QDockWidget* first) {
         for (const QString& name : group.docks) {
             QDockWidget* d = dock(name);
-            if (!d || d == first)
+            if (!d || placed.contains(d))
                 continue;
             tabifyDockWidget(first, d);
             placed << d;
@@ -176,16 +180,18 @@ void MainWindow::arrangeDocks()
     addDockWidget(Qt::LeftDockWidgetArea, run);
     splitDockWidget(run, details, Qt::Vertical);
     addDockWidget(Qt::RightDockWidgetArea, training);
-    splitDockWidget(training, profiler, Qt::Vertical);
-    placed << run << details << training << profiler;
-    // The model (graph, tensors) shares the upper group: it is looked at instead of the charts, while
-    // the profiler below is often looked at with them.
-    tabifyDockWidget(training, model);
-    placed << model;
+    placed << run << details << training;
+    // One tab group, in the order of the areas (training, model, profiler): splitting it in two groups
+    // one above the other would need more height than a 900-pixel screen has, given the panels' minimum
+    // sizes. The Panels menu lists them by area.
     place(groups[0], details);
     place(groups[1], training);
+    tabifyDockWidget(training, model);
+    placed << model;
     place(groups[2], training);
-    place(groups[3], profiler);
+    tabifyDockWidget(training, profiler);
+    placed << profiler;
+    place(groups[3], training);
     for (QDockWidget* d : docks) {
         if (!placed.contains(d)) {
             tabifyDockWidget(training, d);
@@ -197,11 +203,9 @@ void MainWindow::arrangeDocks()
     run->raise();
     details->raise();
     training->raise();
-    profiler->raise();
     const int side = 440;
     resizeDocks({ run, training }, { side, std::max(600, width() - side) }, Qt::Horizontal);
     const int content = std::max(400, height() - 120);
-    resizeDocks({ training, profiler }, { content * 11 / 20, content * 9 / 20 }, Qt::Vertical);
     resizeDocks({ run, details }, { content / 2, content / 2 }, Qt::Vertical);
 }
 
@@ -236,8 +240,8 @@ void MainWindow::buildPanelsMenu()
     QAction* panels = m_viewMenu->insertMenu(before, m_panelsMenu);
     panels->setStatusTip(tr("Show or hide each panel"));
     auto* reset = new QAction(tr("Reset Panel &Layout"), this);
-    reset->setStatusTip(tr("Put every panel back where it starts: the run on the left, training charts and the "
-                           "model above, the profiler below"));
+    reset->setStatusTip(tr("Put every panel back where it starts: the run on the left, the others in one group "
+                           "ordered by area (training, model, profiler)"));
     connect(reset, &QAction::triggered, this, [this]() {
         setWelcomeVisible(false);
         arrangeDocks();
@@ -348,6 +352,7 @@ void MainWindow::closeRun()
 {
     if (m_currentPath.isEmpty() && !m_session)
         return;
+    saveRunView();
     clearRun();
     m_tensorPanel->setCatalog(nullptr);
     m_nodeDetails->setDumps(nullptr);
