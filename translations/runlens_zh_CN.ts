@@ -1208,6 +1208,212 @@ Time %6</source>
         <source>Rank %1 has no timeline or profiler data open.</source>
         <translation>卡 %1 没有打开的时间线或性能分析数据。</translation>
     </message>
+    <message>
+        <source>Advisor</source>
+        <translation>诊断助手</translation>
+    </message>
+    <message>
+        <source>Advisor %1</source>
+        <translation>诊断助手 %1</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export Findings</source>
+        <translation>导出发现</translation>
+    </message>
+    <message>
+        <source>Findings written to %1</source>
+        <translation>发现已写入 %1</translation>
+    </message>
+    <message>
+        <source>Rule files: %1</source>
+        <translation>规则文件：%1</translation>
+    </message>
+    <message>
+        <source>Cannot save the rule thresholds to %1: %2</source>
+        <translation>无法将规则阈值保存到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot show this evidence: %1</source>
+        <translation>无法显示此证据：%1</translation>
+    </message>
+    <message>
+        <source>Showing %1</source>
+        <translation>正在显示 %1</translation>
+    </message>
+    <message>
+        <source>Showing %1 at step %2</source>
+        <translation>正在显示 %1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>The tensor %1 is not in the Tensors panel.</source>
+        <translation>张量 %1 不在“张量”面板中。</translation>
+    </message>
+    <message>
+        <source>Open the trace in the Run Browser to see this evidence.</source>
+        <translation>请在运行浏览器中打开该性能数据以查看此证据。</translation>
+    </message>
+    <message>
+        <source>Link %1</source>
+        <translation>链路 %1</translation>
+    </message>
+    <message>
+        <source>Rank %1: double-click its row to open its timeline</source>
+        <translation>rank %1：双击其所在行可打开其时间线</translation>
+    </message>
+    <message>
+        <source>Open a training run folder: every artifact in it is found and read</source>
+        <translation>打开训练运行文件夹：自动查找并读取其中的所有产物</translation>
+    </message>
+    <message>
+        <source>Open one file: an event file, a trace, a graph or a tensor</source>
+        <translation>打开单个文件：事件文件、性能数据、计算图或张量</translation>
+    </message>
+    <message>
+        <source>Open a folder or file opened before</source>
+        <translation>打开之前打开过的文件夹或文件</translation>
+    </message>
+    <message>
+        <source>Read the open folder again from the start</source>
+        <translation>从头重新读取已打开的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Close the open folder or file and show the welcome page</source>
+        <translation>关闭已打开的文件夹或文件并显示欢迎页</translation>
+    </message>
+    <message>
+        <source>Save a scalar chart as PNG, SVG, PDF or CSV</source>
+        <translation>将标量图表保存为 PNG、SVG、PDF 或 CSV</translation>
+    </message>
+    <message>
+        <source>Close RunLens; the layout and the open folders are remembered</source>
+        <translation>关闭 RunLens；布局和已打开的文件夹会被记住</translation>
+    </message>
+    <message>
+        <source>How many points, histograms, images and texts of each tag are kept in memory</source>
+        <translation>每个标签在内存中保留多少个点、直方图、图像和文本</translation>
+    </message>
+    <message>
+        <source>Version and what RunLens is</source>
+        <translation>版本及 RunLens 简介</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Profiler</source>
+        <translation>性能分析</translation>
+    </message>
+    <message>
+        <source>Show or hide the %1 panel</source>
+        <translation>显示或隐藏%1面板</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>面板(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Show or hide each panel</source>
+        <translation>显示或隐藏各个面板</translation>
+    </message>
+    <message>
+        <source>Reset Panel &amp;Layout</source>
+        <translation>重置面板布局(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Put every panel back where it starts: the run on the left, the others in one group ordered by area (training, model, profiler)</source>
+        <translation>将所有面板恢复到初始位置：运行面板在左侧，其余面板按领域（训练、模型、性能分析）排列在同一组中</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>List the keys of every command and panel</source>
+        <translation>列出每个命令和面板的快捷键</translation>
+    </message>
+    <message>
+        <source>Opened %1; RunLens opens one folder per window (run `runlens --new-window PATH` for another).</source>
+        <translation>已打开 %1；RunLens 每个窗口只打开一个文件夹（如需另开，请运行 `runlens --new-window PATH`）。</translation>
+    </message>
+    <message>
+        <source>Writing the demo run to %1…</source>
+        <translation>正在将演示运行写入 %1…</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>Demo Run</source>
+        <translation>演示运行</translation>
+    </message>
+    <message>
+        <source>Cannot write the demo run to %1: %2
+Check that the cache folder is writable.</source>
+        <translation>无法将演示运行写入 %1：%2
+请检查缓存文件夹是否可写。</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Language, theme, panel defaults, number format, rules folder and sessions</source>
+        <translation>语言、主题、面板默认值、数字格式、规则文件夹和会话</translation>
+    </message>
+    <message>
+        <source>Reopen &amp;Last Session</source>
+        <translation>重新打开上次会话(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open the folders of the last session again with their docks and views</source>
+        <translation>重新打开上次会话的文件夹，并恢复其面板和视图</translation>
+    </message>
+    <message>
+        <source>There is no earlier session to reopen.</source>
+        <translation>没有可重新打开的先前会话。</translation>
+    </message>
+    <message>
+        <source>The new language is used the next time RunLens starts.</source>
+        <translation>新语言将在下次启动 RunLens 时生效。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::MemoryChart</name>
@@ -1435,6 +1641,29 @@ Time %6</source>
     </message>
 </context>
 <context>
+    <name>runlens::NotesPanel</name>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>Show the notes rendered as Markdown (click again to edit)</source>
+        <translation>以 Markdown 渲染显示笔记（再次单击可编辑）</translation>
+    </message>
+    <message>
+        <source>Notes about this run, in Markdown: what changed, what you saw, what to try next. They are kept in your settings folder, not in the run folder.</source>
+        <translation>关于此运行的笔记，使用 Markdown 编写：改了什么、看到了什么、下一步尝试什么。笔记保存在您的设置文件夹中，而不是运行文件夹中。</translation>
+    </message>
+    <message>
+        <source>Open a run folder to write notes about it.</source>
+        <translation>打开一个运行文件夹后即可为其编写笔记。</translation>
+    </message>
+    <message>
+        <source>Saved in %1</source>
+        <translation>已保存到 %1</translation>
+    </message>
+</context>
+<context>
     <name>runlens::OperatorsPanel</name>
     <message>
         <source>Host operators</source>
@@ -1447,10 +1676,6 @@ Time %6</source>
     <message>
         <source>Kernels</source>
         <translation>内核</translation>
-    </message>
-    <message>
-        <source>Host: time on the CPU; Device: time of the kernels each operator launched</source>
-        <translation>主机侧：CPU 上的时间；设备侧：每个算子所启动内核的时间</translation>
     </message>
     <message>
         <source>Group by name</source>
@@ -1507,6 +1732,32 @@ Time %6</source>
     <message>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Host: time on the CPU; Device: time of the kernels each operator launched; MindSpore: the profiler folder&apos;s operator types and operators</source>
+        <translation>主机：CPU 上的耗时；设备：每个算子启动的核函数的耗时；MindSpore：性能分析文件夹中的算子类型和算子</translation>
+    </message>
+    <message>
+        <source> (MindSpore, rank %1)</source>
+        <translation> （MindSpore，rank %1）</translation>
+    </message>
+    <message>
+        <source> (MindSpore)</source>
+        <translation> （MindSpore）</translation>
+    </message>
+    <message>
+        <source>Operator types</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator type(s)</source>
+        <translation>
+            <numerusform>%n 种算子类型</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1640,6 +1891,10 @@ Time %6</source>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 in %3 call(s), %4 per call, %5 % of the operator time</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2，共 %3 次调用，每次 %4，占算子时间的 %5 %</translation>
+    </message>
+    <message>
+        <source>The run whose profiler output is shown</source>
+        <translation>显示其性能分析输出的运行</translation>
     </message>
 </context>
 <context>
@@ -2226,6 +2481,384 @@ Time %6</source>
     </message>
 </context>
 <context>
+    <name>runlens::SettingsDialog</name>
+    <message>
+        <source>&amp;Reopen the last session when RunLens starts without a folder</source>
+        <translation>RunLens 启动时未指定文件夹则重新打开上次会话(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>System (%1)</source>
+        <translation>系统（%1）</translation>
+    </message>
+    <message>
+        <source>Language of the interface; takes effect the next time RunLens starts</source>
+        <translation>界面语言；下次启动 RunLens 时生效</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Colours of the window, the panels and the charts</source>
+        <translation>窗口、面板和图表的颜色</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>A new language is used from the next start of RunLens.</source>
+        <translation>新语言将从下次启动 RunLens 起使用。</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Smoothing weight of the Scalars panel when RunLens starts (0 turns it off)</source>
+        <translation>RunLens 启动时“标量”面板的平滑权重（0 表示关闭）</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Relative time</source>
+        <translation>相对时间</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>挂钟时间</translation>
+    </message>
+    <message>
+        <source>What the x axis of scalar charts measures when RunLens starts</source>
+        <translation>RunLens 启动时标量图表 x 轴的度量</translation>
+    </message>
+    <message>
+        <source>Sample &amp;Limits…</source>
+        <translation>采样上限(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>How many values per tag the summary readers keep</source>
+        <translation>摘要读取器为每个标签保留多少个值</translation>
+    </message>
+    <message>
+        <source>Top down</source>
+        <translation>自上而下</translation>
+    </message>
+    <message>
+        <source>Left to right</source>
+        <translation>从左到右</translation>
+    </message>
+    <message>
+        <source>Direction of the data flow in the Graph panel</source>
+        <translation>“计算图”面板中数据流的方向</translation>
+    </message>
+    <message>
+        <source>Scalar &amp;smoothing:</source>
+        <translation>标量平滑(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Scalar &amp;x axis:</source>
+        <translation>标量 x 轴(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>Summary samples:</source>
+        <translation>摘要采样：</translation>
+    </message>
+    <message>
+        <source>&amp;Graph direction:</source>
+        <translation>计算图方向(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>Point (1234.5)</source>
+        <translation>小数点（1234.5）</translation>
+    </message>
+    <message>
+        <source>As the locale writes it (%1)</source>
+        <translation>按区域设置的写法（%1）</translation>
+    </message>
+    <message>
+        <source>How values are written in tooltips and tables</source>
+        <translation>提示框和表格中数值的书写方式</translation>
+    </message>
+    <message>
+        <source>Significant digits of values in tooltips and tables</source>
+        <translation>提示框和表格中数值的有效数字位数</translation>
+    </message>
+    <message>
+        <source>&amp;Decimal separator:</source>
+        <translation>小数分隔符(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Significant &amp;digits:</source>
+        <translation>有效数字(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Example:</source>
+        <translation>示例：</translation>
+    </message>
+    <message>
+        <source>The Advisor reads rule threshold files (*.json) from this folder</source>
+        <translation>诊断助手从此文件夹读取规则阈值文件（*.json）</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Choose another folder for rule files</source>
+        <translation>为规则文件选择其他文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the folder in the file manager (it is created if missing)</source>
+        <translation>在文件管理器中显示该文件夹（不存在时会自动创建）</translation>
+    </message>
+    <message>
+        <source>De&amp;fault</source>
+        <translation>默认(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Use %1</source>
+        <translation>使用 %1</translation>
+    </message>
+    <message>
+        <source>Rules folder:</source>
+        <translation>规则文件夹：</translation>
+    </message>
+    <message>
+        <source>Open the folders of the last session again, with their docks, zoom ranges, expanded graph groups and selected tensors</source>
+        <translation>重新打开上次会话的文件夹，并恢复其面板、缩放范围、已展开的计算图分组和已选中的张量</translation>
+    </message>
+    <message>
+        <source>Show the default of every preference</source>
+        <translation>显示每个首选项的默认值</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>Panels</source>
+        <translation>面板</translation>
+    </message>
+    <message>
+        <source>Numbers</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>Advisor</source>
+        <translation>诊断助手</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Rules Folder</source>
+        <translation>规则文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot create %1. Choose a folder you can write to.</source>
+        <translation>无法创建 %1。请选择一个您有写入权限的文件夹。</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>scalars %1 · histograms %2 · images %3</source>
+        <translation>标量 %1 · 直方图 %2 · 图像 %3</translation>
+    </message>
+    <message>
+        <source>Values kept per tag; new limits apply when the run folder is read again</source>
+        <translation>每个标签保留的值数；新上限在重新读取运行文件夹时生效</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Filter by command or key</source>
+        <translation>按命令或按键筛选</translation>
+    </message>
+    <message>
+        <source>Shows only the lines whose command, keys or group contain this text</source>
+        <translation>仅显示命令、按键或分组包含此文本的行</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Scalars and Distributions</source>
+        <translation>标量和分布</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Tensors and Images</source>
+        <translation>张量和图像</translation>
+    </message>
+    <message>
+        <source>Zoom in / out (hold to keep going)</source>
+        <translation>放大 / 缩小（按住可持续）</translation>
+    </message>
+    <message>
+        <source>Pan left / right (hold to keep going)</source>
+        <translation>向左 / 向右平移（按住可持续）</translation>
+    </message>
+    <message>
+        <source>Pan by a step</source>
+        <translation>按一步平移</translation>
+    </message>
+    <message>
+        <source>Left / Right</source>
+        <translation>Left / Right</translation>
+    </message>
+    <message>
+        <source>Fit the whole trace</source>
+        <translation>适应整个性能数据</translation>
+    </message>
+    <message>
+        <source>Mark the selected range</source>
+        <translation>标记所选范围</translation>
+    </message>
+    <message>
+        <source>Clear the selection and highlight</source>
+        <translation>清除选择和高亮</translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Undo the last zoom</source>
+        <translation>撤销上一次缩放</translation>
+    </message>
+    <message>
+        <source>Zoom at the cursor</source>
+        <translation>以光标为中心缩放</translation>
+    </message>
+    <message>
+        <source>Wheel</source>
+        <translation>滚轮</translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Shift+Wheel, drag</source>
+        <translation>Shift+滚轮、拖动</translation>
+    </message>
+    <message>
+        <source>Select a time range</source>
+        <translation>选择时间范围</translation>
+    </message>
+    <message>
+        <source>Shift+drag</source>
+        <translation>Shift+拖动</translation>
+    </message>
+    <message>
+        <source>Expand or collapse the selected group</source>
+        <translation>展开或折叠所选分组</translation>
+    </message>
+    <message>
+        <source>Enter, double-click</source>
+        <translation>Enter、双击</translation>
+    </message>
+    <message>
+        <source>Collapse the selected node&apos;s parent</source>
+        <translation>折叠所选节点的父节点</translation>
+    </message>
+    <message>
+        <source>Backspace</source>
+        <translation>Backspace</translation>
+    </message>
+    <message>
+        <source>Fit the graph to the view</source>
+        <translation>使计算图适应视图</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Space</translation>
+    </message>
+    <message>
+        <source>Zoom in / out</source>
+        <translation>放大 / 缩小</translation>
+    </message>
+    <message>
+        <source>+ / −, Wheel</source>
+        <translation>+ / −、滚轮</translation>
+    </message>
+    <message>
+        <source>Clear the selection</source>
+        <translation>清除选择</translation>
+    </message>
+    <message>
+        <source>Zoom a chart (the plain wheel scrolls the page)</source>
+        <translation>缩放图表（仅用滚轮会滚动页面）</translation>
+    </message>
+    <message>
+        <source>Ctrl+Wheel</source>
+        <translation>Ctrl+滚轮</translation>
+    </message>
+    <message>
+        <source>Fit the chart to its data</source>
+        <translation>使图表适应其数据</translation>
+    </message>
+    <message>
+        <source>Double-click</source>
+        <translation>双击</translation>
+    </message>
+    <message>
+        <source>Fit every curve</source>
+        <translation>适应所有曲线</translation>
+    </message>
+    <message>
+        <source>Copy the selected values</source>
+        <translation>复制所选的值</translation>
+    </message>
+    <message>
+        <source>Zoom the heat map or image</source>
+        <translation>缩放热力图或图像</translation>
+    </message>
+</context>
+<context>
     <name>runlens::SourceView</name>
     <message>
         <source>Cannot open %1: %2</source>
@@ -2756,6 +3389,1730 @@ Time %6</source>
     </message>
 </context>
 <context>
+    <name>runlens::WelcomePage</name>
+    <message>
+        <source>RunLens</source>
+        <translation>RunLens</translation>
+    </message>
+    <message>
+        <source>Debug and tune deep-learning training runs: summaries, graphs, tensors, profiler traces and memory in one place.</source>
+        <translation>调试和调优深度学习训练运行：摘要、计算图、张量、性能数据和内存尽在一处。</translation>
+    </message>
+    <message>
+        <source>Open Run Folder…</source>
+        <translation>打开运行文件夹…</translation>
+    </message>
+    <message>
+        <source>Choose a training run folder: every artifact in it is found and read (Ctrl+O)</source>
+        <translation>选择一个训练运行文件夹：自动查找并读取其中的所有产物（Ctrl+O）</translation>
+    </message>
+    <message>
+        <source>Open File…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>Open one file: an event file, a trace, a graph or a tensor</source>
+        <translation>打开单个文件：事件文件、性能数据、计算图或张量</translation>
+    </message>
+    <message>
+        <source>Open the Demo Run</source>
+        <translation>打开演示运行</translation>
+    </message>
+    <message>
+        <source>Write a small generated example (two runs with scalars and histograms) to the cache folder and open it</source>
+        <translation>将一个小型生成示例（包含标量和直方图的两个运行）写入缓存文件夹并打开</translation>
+    </message>
+    <message>
+        <source>Click a name to open it again; ✕ removes it from the list</source>
+        <translation>单击名称可再次打开；✕ 可将其从列表中移除</translation>
+    </message>
+    <message>
+        <source>Folders you open are listed here.</source>
+        <translation>您打开过的文件夹会列在这里。</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation>最近</translation>
+    </message>
+    <message>
+        <source>Supported formats</source>
+        <translation>支持的格式</translation>
+    </message>
+    <message>
+        <source>Tip: drop a run folder or a file anywhere on this window to open it. Help &gt; Keyboard Shortcuts lists what the keys do.</source>
+        <translation>提示：将运行文件夹或文件拖放到此窗口的任意位置即可打开。“帮助 &gt; 键盘快捷键”列出了各按键的作用。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Summaries&lt;/b&gt;: TensorBoard event files (&lt;code&gt;*tfevents*&lt;/code&gt;) from PyTorch, TensorFlow and tensorboardX; MindSpore summaries (&lt;code&gt;*.summary.*_MS&lt;/code&gt;, &lt;code&gt;*_lineage&lt;/code&gt;)</source>
+        <translation>&lt;b&gt;摘要&lt;/b&gt;：来自 PyTorch、TensorFlow 和 tensorboardX 的 TensorBoard 事件文件（&lt;code&gt;*tfevents*&lt;/code&gt;）；MindSpore 摘要（&lt;code&gt;*.summary.*_MS&lt;/code&gt;、&lt;code&gt;*_lineage&lt;/code&gt;）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;IR graphs&lt;/b&gt;: MindSpore &lt;code&gt;.ir&lt;/code&gt; and anf_ir &lt;code&gt;.pb&lt;/code&gt;, Graphviz &lt;code&gt;.dot&lt;/code&gt;, TensorFlow GraphDef (&lt;code&gt;.pb&lt;/code&gt;, &lt;code&gt;.pbtxt&lt;/code&gt;), ONNX &lt;code&gt;.onnx&lt;/code&gt;</source>
+        <translation>&lt;b&gt;IR 计算图&lt;/b&gt;：MindSpore &lt;code&gt;.ir&lt;/code&gt; 和 anf_ir &lt;code&gt;.pb&lt;/code&gt;、Graphviz &lt;code&gt;.dot&lt;/code&gt;、TensorFlow GraphDef（&lt;code&gt;.pb&lt;/code&gt;、&lt;code&gt;.pbtxt&lt;/code&gt;）、ONNX &lt;code&gt;.onnx&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Tensor dumps&lt;/b&gt;: &lt;code&gt;.npy&lt;/code&gt;, &lt;code&gt;.npz&lt;/code&gt;, &lt;code&gt;.safetensors&lt;/code&gt; and MindSpore dump folders</source>
+        <translation>&lt;b&gt;张量转储&lt;/b&gt;：&lt;code&gt;.npy&lt;/code&gt;、&lt;code&gt;.npz&lt;/code&gt;、&lt;code&gt;.safetensors&lt;/code&gt; 以及 MindSpore dump 文件夹</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Profiler traces&lt;/b&gt;: Chrome trace JSON (&lt;code&gt;.json&lt;/code&gt;, &lt;code&gt;.json.gz&lt;/code&gt;) from PyTorch Kineto, Paddle, TensorFlow and MindSpore</source>
+        <translation>&lt;b&gt;性能数据&lt;/b&gt;：来自 PyTorch Kineto、Paddle、TensorFlow 和 MindSpore 的 Chrome trace JSON（&lt;code&gt;.json&lt;/code&gt;、&lt;code&gt;.json.gz&lt;/code&gt;）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Profiler folders&lt;/b&gt;: MindSpore &lt;code&gt;profiler/&lt;/code&gt;, &lt;code&gt;ASCEND_PROFILER_OUTPUT/&lt;/code&gt; and &lt;code&gt;PROF_*&lt;/code&gt; folders (operators, steps, data pipeline, cluster of ranks)</source>
+        <translation>&lt;b&gt;性能分析文件夹&lt;/b&gt;：MindSpore &lt;code&gt;profiler/&lt;/code&gt;、&lt;code&gt;ASCEND_PROFILER_OUTPUT/&lt;/code&gt; 和 &lt;code&gt;PROF_*&lt;/code&gt; 文件夹（算子、步、数据管道、多卡集群）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Memory&lt;/b&gt;: memory events in Kineto traces, PyTorch &lt;code&gt;export_memory_timeline&lt;/code&gt; output and MindSpore memory usage files</source>
+        <translation>&lt;b&gt;内存&lt;/b&gt;：Kineto 性能数据中的内存事件、PyTorch &lt;code&gt;export_memory_timeline&lt;/code&gt; 输出以及 MindSpore 内存使用文件</translation>
+    </message>
+    <message>
+        <source>today %1</source>
+        <translation>今天 %1</translation>
+    </message>
+    <message>
+        <source>yesterday %1</source>
+        <translation>昨天 %1</translation>
+    </message>
+    <message>
+        <source>opened %1</source>
+        <translation>打开于 %1</translation>
+    </message>
+    <message>
+        <source>no longer there</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>Remove %1 from the list (the folder itself is not touched)</source>
+        <translation>从列表中移除 %1（不会改动文件夹本身）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::advisor</name>
+    <message>
+        <source>disabled</source>
+        <translation>已禁用</translation>
+    </message>
+    <message>
+        <source>no analyser measures %1</source>
+        <translation>没有分析器度量 %1</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>tensor %1</source>
+        <translation>张量 %1</translation>
+    </message>
+    <message>
+        <source>op %1</source>
+        <translation>算子 %1</translation>
+    </message>
+    <message>
+        <source>device %1</source>
+        <translation>设备 %1</translation>
+    </message>
+    <message>
+        <source>link %1</source>
+        <translation>链路 %1</translation>
+    </message>
+    <message>
+        <source>%1 (threshold %2 %3)</source>
+        <translation>%1（阈值 %2 %3）</translation>
+    </message>
+    <message>
+        <source>%1 error(s), %2 warning(s), %3 info(s); %4 of %5 rules evaluated</source>
+        <translation>%1 个错误，%2 个警告，%3 条提示；已评估 %4/%5 条规则</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Information</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Advisor report for %1</source>
+        <translation>%1 的诊断报告</translation>
+    </message>
+    <message>
+        <source>No findings.</source>
+        <translation>没有发现。</translation>
+    </message>
+    <message>
+        <source>where: %1</source>
+        <translation>位置：%1</translation>
+    </message>
+    <message>
+        <source>value: %1</source>
+        <translation>值：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n occurrence(s)</source>
+        <translation>
+            <numerusform>出现 %n 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>advice: %1</source>
+        <translation>建议：%1</translation>
+    </message>
+    <message>
+        <source>evidence: %1</source>
+        <translation>证据：%1</translation>
+    </message>
+    <message>
+        <source>Not evaluated:</source>
+        <translation>未评估：</translation>
+    </message>
+    <message>
+        <source>RunLens Advisor report</source>
+        <translation>RunLens 诊断报告</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Occurrences</source>
+        <translation>出现次数</translation>
+    </message>
+    <message>
+        <source>Advice</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>evaluated</source>
+        <translation>已评估</translation>
+    </message>
+    <message>
+        <source>Info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Performance</source>
+        <translation>性能</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Distributed</source>
+        <translation>分布式</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source> (rank %1)</source>
+        <translation> （rank %1）</translation>
+    </message>
+    <message>
+        <source>step interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>步耗时</translation>
+    </message>
+    <message>
+        <source>no distributed run is loaded (a MindSpore cluster or a trace per rank)</source>
+        <translation>未加载分布式运行（MindSpore 集群或每个 rank 一份性能数据）</translation>
+    </message>
+    <message>
+        <source>no rank has step times</source>
+        <translation>没有任何 rank 有步耗时</translation>
+    </message>
+    <message>
+        <source>the cluster has no link bandwidths</source>
+        <translation>集群没有链路带宽数据</translation>
+    </message>
+    <message>
+        <source>stragglers need per-rank PyTorch traces with communication kernels in common steps</source>
+        <translation>检测拖慢的卡需要每个 rank 的 PyTorch 性能数据，且公共步中包含通信核函数</translation>
+    </message>
+    <message>
+        <source>the cluster has no communication times</source>
+        <translation>集群没有通信耗时数据</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>no memory profile is loaded</source>
+        <translation>未加载内存分析数据</translation>
+    </message>
+    <message>
+        <source>the memory profile does not give the device&apos;s capacity</source>
+        <translation>内存分析数据未给出设备容量</translation>
+    </message>
+    <message>
+        <source>no profiler steps on the memory&apos;s clock to compare memory across steps</source>
+        <translation>内存时钟上没有性能分析步，无法跨步比较内存</translation>
+    </message>
+    <message>
+        <source>no MindSpore profiler output is loaded</source>
+        <translation>未加载 MindSpore 性能分析输出</translation>
+    </message>
+    <message>
+        <source>the MindSpore step trace has no iteration interval</source>
+        <translation>MindSpore 迭代轨迹没有迭代间隙</translation>
+    </message>
+    <message>
+        <source>the profiler output has no data pipeline files</source>
+        <translation>性能分析输出中没有数据管道文件</translation>
+    </message>
+    <message>
+        <source>no host queue file (device_queue_profiling or dataset_iterator_profiling) was found</source>
+        <translation>未找到主机队列文件（device_queue_profiling 或 dataset_iterator_profiling）</translation>
+    </message>
+    <message>
+        <source>no minddata_cpu_utilization file was found</source>
+        <translation>未找到 minddata_cpu_utilization 文件</translation>
+    </message>
+    <message>
+        <source>the profiler output has no minddata pipeline ops</source>
+        <translation>性能分析输出中没有 minddata 管道算子</translation>
+    </message>
+    <message>
+        <source>infinite</source>
+        <translation>无穷大</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>no scalar series is loaded</source>
+        <translation>未加载标量序列</translation>
+    </message>
+    <message>
+        <source>no scalar tag looks like a loss (none contains &quot;loss&quot;)</source>
+        <translation>没有看起来像损失的标量标签（没有标签包含 &quot;loss&quot;）</translation>
+    </message>
+    <message>
+        <source>no loss series has enough finite points to compare two windows</source>
+        <translation>没有损失序列有足够的有限值点来比较两个窗口</translation>
+    </message>
+    <message>
+        <source>no loss series has enough positive finite points for a spike baseline</source>
+        <translation>没有损失序列有足够的正有限值点来建立尖峰基线</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>the trace has no GPU or NPU streams (a CPU-only profile)</source>
+        <translation>性能数据中没有 GPU 或 NPU 流（仅 CPU 的分析数据）</translation>
+    </message>
+    <message>
+        <source>the trace links no runtime launch to its kernel</source>
+        <translation>性能数据未将任何运行时启动关联到其核函数</translation>
+    </message>
+    <message>
+        <source>the trace has no communication kernels</source>
+        <translation>性能数据中没有通信核函数</translation>
+    </message>
+    <message>
+        <source>the trace has no CPU events to split into steps</source>
+        <translation>性能数据中没有可按步切分的 CPU 事件</translation>
+    </message>
+    <message>
+        <source>no profiler trace is loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>the trace has no CPU threads with operators</source>
+        <translation>性能数据中没有带算子的 CPU 线程</translation>
+    </message>
+    <message>
+        <source>the trace was recorded without input shapes (record_shapes=False)</source>
+        <translation>性能数据录制时未记录输入形状（record_shapes=False）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::advisor::AdvisorFormat</name>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>tensor %1</source>
+        <translation>张量 %1</translation>
+    </message>
+    <message>
+        <source>op %1</source>
+        <translation>算子 %1</translation>
+    </message>
+    <message>
+        <source>link %1</source>
+        <translation>链路 %1</translation>
+    </message>
+    <message>
+        <source>Chart %1</source>
+        <translation>图表 %1</translation>
+    </message>
+    <message>
+        <source>Histogram %1</source>
+        <translation>直方图 %1</translation>
+    </message>
+    <message>
+        <source>Tensor %1</source>
+        <translation>张量 %1</translation>
+    </message>
+    <message>
+        <source>Graph node %1</source>
+        <translation>计算图节点 %1</translation>
+    </message>
+    <message>
+        <source>Timeline %1 – %2</source>
+        <translation>时间线 %1 – %2</translation>
+    </message>
+    <message>
+        <source>Memory of %1 at %2</source>
+        <translation>%1 在 %2 时的内存</translation>
+    </message>
+    <message>
+        <source>Data pipeline</source>
+        <translation>数据管道</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::advisor::AdvisorPanel</name>
+    <message>
+        <source>1 error</source>
+        <translation>1 个错误</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n errors</source>
+        <translation>
+            <numerusform>%n 个错误</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 warning</source>
+        <translation>1 个警告</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warnings</source>
+        <translation>
+            <numerusform>%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 info</source>
+        <translation>1 条提示</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n info</source>
+        <translation>
+            <numerusform>%n 条提示</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Findings of the last evaluation and how many rules could run on the loaded data</source>
+        <translation>上次评估得到的发现，以及有多少规则能在已加载的数据上运行</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Save the findings as a Markdown or HTML report, or as JSON</source>
+        <translation>将发现保存为 Markdown 或 HTML 报告，或保存为 JSON</translation>
+    </message>
+    <message>
+        <source>Markdown report…</source>
+        <translation>Markdown 报告…</translation>
+    </message>
+    <message>
+        <source>A report to paste into an issue or a wiki</source>
+        <translation>可粘贴到 issue 或 wiki 中的报告</translation>
+    </message>
+    <message>
+        <source>HTML report…</source>
+        <translation>HTML 报告…</translation>
+    </message>
+    <message>
+        <source>A report to open in a browser or attach to mail</source>
+        <translation>可在浏览器中打开或作为邮件附件的报告</translation>
+    </message>
+    <message>
+        <source>JSON…</source>
+        <translation>JSON…</translation>
+    </message>
+    <message>
+        <source>The findings as JSON, as runlens advise --json writes them</source>
+        <translation>以 JSON 格式导出发现，与 runlens advise --json 的输出相同</translation>
+    </message>
+    <message>
+        <source>The rules are being evaluated on the loaded data; the findings below are those of the previous evaluation</source>
+        <translation>正在已加载的数据上评估规则；下面列出的是上次评估的发现</translation>
+    </message>
+    <message>
+        <source>Evaluating the rules…</source>
+        <translation>正在评估规则…</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>What the rules found, with the numbers, advice and evidence</source>
+        <translation>规则发现的问题，附带数值、建议和证据</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Every rule: switch it on or off, tune its threshold, see why it was not evaluated</source>
+        <translation>所有规则：启用或停用、调整阈值、查看未评估的原因</translation>
+    </message>
+    <message>
+        <source>Filter findings</source>
+        <translation>筛选发现</translation>
+    </message>
+    <message>
+        <source>Show only findings whose title, message, advice, rule or scope contain all these words</source>
+        <translation>仅显示标题、消息、建议、规则或范围中包含所有这些词的发现</translation>
+    </message>
+    <message>
+        <source>Show or hide errors</source>
+        <translation>显示或隐藏错误</translation>
+    </message>
+    <message>
+        <source>Show or hide warnings</source>
+        <translation>显示或隐藏警告</translation>
+    </message>
+    <message>
+        <source>Show or hide information</source>
+        <translation>显示或隐藏提示</translation>
+    </message>
+    <message>
+        <source>Double-click a finding to show its evidence</source>
+        <translation>双击某个发现以显示其证据</translation>
+    </message>
+    <message>
+        <source>Filter rules</source>
+        <translation>筛选规则</translation>
+    </message>
+    <message>
+        <source>Show only rules whose id, title, category, severity or status contain this text</source>
+        <translation>仅显示 ID、标题、类别、严重程度或状态中包含此文本的规则</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Reset the selected rule to its recommended threshold and built-in state</source>
+        <translation>将所选规则重置为推荐阈值和内置状态</translation>
+    </message>
+    <message>
+        <source>Reset all</source>
+        <translation>全部重置</translation>
+    </message>
+    <message>
+        <source>Reset every rule to its recommended threshold and built-in state</source>
+        <translation>将所有规则重置为推荐阈值和内置状态</translation>
+    </message>
+    <message>
+        <source>Why the last threshold edit was not taken</source>
+        <translation>上次修改阈值未被采纳的原因</translation>
+    </message>
+    <message>
+        <source>(no problems)</source>
+        <translation>（无问题）</translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>No evaluation yet</source>
+        <translation>尚未评估</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n rules evaluated</source>
+        <translation>
+            <numerusform>已评估 %n 条规则中的 %1 条</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No problems found</source>
+        <translation>未发现问题</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Nothing to check yet. Open a run folder (File › Open) with TensorBoard or MindSpore summaries, profiler traces, memory files or tensor dumps: the Advisor checks them against its rules and lists what looks wrong, with the evidence.</source>
+        <translation>暂无可检查的内容。请打开一个包含 TensorBoard 或 MindSpore 摘要、性能跟踪、内存文件或张量转储的运行文件夹（文件 › 打开）：诊断助手会根据其规则检查这些数据，并列出看起来有问题的地方及其证据。</translation>
+    </message>
+    <message>
+        <source>No problems found — %1 rules evaluated, %2 not evaluated (missing data).</source>
+        <translation>未发现问题 — 已评估 %1 条规则，%2 条未评估（缺少数据）。</translation>
+    </message>
+    <message>
+        <source>The Rules tab says what each of those needs.</source>
+        <translation>“规则”选项卡说明了每条规则需要哪些数据。</translation>
+    </message>
+    <message numerus="yes">
+        <source>No finding matches the filter (%n hidden).</source>
+        <translation>
+            <numerusform>没有与筛选条件匹配的发现（%n 条已隐藏）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is outside the range of rule %2 (%3); the threshold stays %4.</source>
+        <translation>%1 超出了规则 %2 的范围（%3）；阈值保持为 %4。</translation>
+    </message>
+    <message>
+        <source>Reset %1 to recommended</source>
+        <translation>将 %1 重置为推荐值</translation>
+    </message>
+    <message>
+        <source>Edit threshold</source>
+        <translation>编辑阈值</translation>
+    </message>
+    <message>
+        <source>Reset all rules to recommended</source>
+        <translation>将所有规则重置为推荐值</translation>
+    </message>
+    <message>
+        <source>Cannot export the Advisor report to %1: use a .md, .html or .json file name.</source>
+        <translation>无法将诊断助手报告导出到 %1：请使用 .md、.html 或 .json 文件名。</translation>
+    </message>
+    <message>
+        <source>Cannot write the Advisor report to %1: %2</source>
+        <translation>无法将诊断助手报告写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::advisor::FindingDetails</name>
+    <message>
+        <source>The selected finding: what was measured, where, and what to try</source>
+        <translation>所选发现：测量了什么、在哪里，以及可以尝试的做法</translation>
+    </message>
+    <message>
+        <source>Everything that shows this finding; double-click one to show it</source>
+        <translation>体现此发现的所有证据；双击其中一项以显示它</translation>
+    </message>
+    <message>
+        <source>Show evidence</source>
+        <translation>显示证据</translation>
+    </message>
+    <message>
+        <source>Select what shows this finding in its panel: the chart point, graph node, tensor at the step or timeline range</source>
+        <translation>在相应面板中选中体现此发现的内容：图表点、计算图节点、该步的张量或时间线范围</translation>
+    </message>
+    <message>
+        <source>Select a finding to see its numbers, advice and evidence.</source>
+        <translation>选择一个发现以查看其数值、建议和证据。</translation>
+    </message>
+    <message>
+        <source>This finding has no evidence to show</source>
+        <translation>此发现没有可显示的证据</translation>
+    </message>
+    <message>
+        <source>Show %1</source>
+        <translation>显示%1</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>测量值</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Occurrences</source>
+        <translation>出现次数</translation>
+    </message>
+    <message>
+        <source>Advice:</source>
+        <translation>建议：</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::advisor::FindingsModel</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finding(s) of severity %1</source>
+        <translation>
+            <numerusform>%n 个严重程度为%1的发现</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n %1 finding(s) of severity %2</source>
+        <translation>
+            <numerusform>%n 个严重程度为%2的%1发现</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (×%2)</source>
+        <translation>%1（×%2）</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>What the rule found, grouped by severity and category</source>
+        <translation>规则发现的问题，按严重程度和类别分组</translation>
+    </message>
+    <message>
+        <source>Run, rank, step, layer, tensor or operator the finding applies to</source>
+        <translation>发现所涉及的运行、rank、步、层、张量或算子</translation>
+    </message>
+    <message>
+        <source>The measured value</source>
+        <translation>测量到的值</translation>
+    </message>
+    <message>
+        <source>The rule&apos;s threshold the value was compared with</source>
+        <translation>与该值比较的规则阈值</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::advisor::RuleBook</name>
+    <message>
+        <source>%1: rule %2: %3</source>
+        <translation>%1：规则 %2：%3</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 到 %2</translation>
+    </message>
+    <message>
+        <source>&quot;params&quot; must be an object of names and numbers; ignored</source>
+        <translation>&quot;params&quot; 必须是由名称和数值组成的对象；已忽略</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos; must be a number; ignored</source>
+        <translation>参数 &apos;%1&apos; 必须是数值；已忽略</translation>
+    </message>
+    <message>
+        <source>unknown %1 &apos;%2&apos; (one of %3)</source>
+        <translation>未知的%1 &apos;%2&apos;（应为 %3 之一）</translation>
+    </message>
+    <message>
+        <source>no rule with this id exists, and a new rule needs %1; skipped</source>
+        <translation>不存在具有此 ID 的规则，而新规则需要 %1；已跳过</translation>
+    </message>
+    <message>
+        <source>unknown evidence &apos;%1&apos; (one of %2)</source>
+        <translation>未知的证据 &apos;%1&apos;（应为 %2 之一）</translation>
+    </message>
+    <message>
+        <source>&quot;range&quot; must be [minimum, maximum] with minimum &lt;= maximum</source>
+        <translation>&quot;range&quot; 必须为 [minimum, maximum]，且 minimum &lt;= maximum</translation>
+    </message>
+    <message>
+        <source>the recommended threshold %1 is outside the range %2</source>
+        <translation>推荐阈值 %1 超出了范围 %2</translation>
+    </message>
+    <message>
+        <source>&quot;limit&quot; must be a whole number from 1 to %1</source>
+        <translation>&quot;limit&quot; 必须是 1 到 %1 之间的整数</translation>
+    </message>
+    <message>
+        <source>the rule is skipped</source>
+        <translation>已跳过该规则</translation>
+    </message>
+    <message>
+        <source>&quot;enabled&quot; must be true or false; ignored</source>
+        <translation>&quot;enabled&quot; 必须为 true 或 false；已忽略</translation>
+    </message>
+    <message>
+        <source>threshold %1 is outside the range %2; %3 is used</source>
+        <translation>阈值 %1 超出了范围 %2；改用 %3</translation>
+    </message>
+    <message>
+        <source>unknown field &apos;%1&apos; ignored</source>
+        <translation>已忽略未知字段 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>the rule exists already (%1); a rule file may change only its threshold, enabled, severity and params, so %2 is ignored</source>
+        <translation>该规则已存在（%1）；规则文件只能修改其 threshold、enabled、severity 和 params，因此忽略 %2</translation>
+    </message>
+    <message>
+        <source>threshold must be a number; %1 is kept</source>
+        <translation>阈值必须是数值；保留 %1</translation>
+    </message>
+    <message>
+        <source>threshold %1 is outside the range %2; %3 is kept</source>
+        <translation>阈值 %1 超出了范围 %2；保留 %3</translation>
+    </message>
+    <message>
+        <source>%1: rule %2 is defined in %3 already; skipped</source>
+        <translation>%1：规则 %2 已在 %3 中定义；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: cannot read the rule file: %2</source>
+        <translation>%1：无法读取规则文件：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes is too large for a rule file</source>
+        <translation>%1：%2 字节，对规则文件而言过大</translation>
+    </message>
+    <message>
+        <source>%1: not valid JSON at offset %2: %3</source>
+        <translation>%1：偏移量 %2 处不是有效的 JSON：%3</translation>
+    </message>
+    <message>
+        <source>%1: not a rule file (an object with a &quot;rules&quot; array is expected)</source>
+        <translation>%1：不是规则文件（应为包含 &quot;rules&quot; 数组的对象）</translation>
+    </message>
+    <message>
+        <source>%1: no &quot;rules&quot; array</source>
+        <translation>%1：没有 &quot;rules&quot; 数组</translation>
+    </message>
+    <message>
+        <source>%1: entry %2 is not a rule (an object with an &quot;id&quot;)</source>
+        <translation>%1：条目 %2 不是规则（应为带有 &quot;id&quot; 的对象）</translation>
+    </message>
+    <message>
+        <source>%1: rule %2 appears more than once; entry %3 is ignored</source>
+        <translation>%1：规则 %2 出现了多次；忽略条目 %3</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::advisor::Rules</name>
+    <message>
+        <source>Loss became NaN or infinite</source>
+        <extracomment>resources/rules/accuracy.json, rule loss-nan: title</extracomment>
+        <translation>损失变为 NaN 或无穷大</translation>
+    </message>
+    <message>
+        <source>{tag} of run {run} is {kind} at step {step}; the last finite value was {last_finite} at step {last_finite_step} ({count} non-finite points in all).</source>
+        <extracomment>resources/rules/accuracy.json, rule loss-nan: message</extracomment>
+        <translation>运行 {run} 的 {tag} 在第 {step} 步变为 {kind}；最后一个有限值为第 {last_finite_step} 步的 {last_finite}（共 {count} 个非有限值点）。</translation>
+    </message>
+    <message>
+        <source>Lower the learning rate, add gradient clipping, and check the data of that step for invalid values.</source>
+        <extracomment>resources/rules/accuracy.json, rule loss-nan: advice</extracomment>
+        <translation>降低学习率，加入梯度裁剪，并检查该步的数据中是否有无效值。</translation>
+    </message>
+    <message>
+        <source>Loss is not decreasing</source>
+        <extracomment>resources/rules/accuracy.json, rule loss-not-decreasing: title</extracomment>
+        <translation>损失未下降</translation>
+    </message>
+    <message>
+        <source>The mean of {tag} over steps {window_start}-{to_step} ({last_mean}) is only {value} below the {window} points before ({previous_mean}); the threshold is {threshold}.</source>
+        <extracomment>resources/rules/accuracy.json, rule loss-not-decreasing: message</extracomment>
+        <translation>{tag} 在第 {window_start}-{to_step} 步的均值（{last_mean}）仅比之前 {window} 个点的均值（{previous_mean}）低 {value}；阈值为 {threshold}。</translation>
+    </message>
+    <message>
+        <source>If the run has not converged yet, raise the learning rate or check that the optimizer updates the model (frozen layers, gradients cut off, a learning-rate schedule stuck at zero); if it has converged, stop training or lower the learning rate.</source>
+        <extracomment>resources/rules/accuracy.json, rule loss-not-decreasing: advice</extracomment>
+        <translation>如果运行尚未收敛，请提高学习率，或检查优化器是否在更新模型（层被冻结、梯度被截断、学习率调度停在零）；如果已经收敛，请停止训练或降低学习率。</translation>
+    </message>
+    <message>
+        <source>Loss spike</source>
+        <extracomment>resources/rules/accuracy.json, rule loss-spike: title</extracomment>
+        <translation>损失突增</translation>
+    </message>
+    <message>
+        <source>{tag} jumps to {loss} at step {step}, {value} times the median of the {window} values before it ({baseline}).</source>
+        <extracomment>resources/rules/accuracy.json, rule loss-spike: message</extracomment>
+        <translation>{tag} 在第 {step} 步跃升至 {loss}，是此前 {window} 个值的中位数（{baseline}）的 {value} 倍。</translation>
+    </message>
+    <message>
+        <source>Look at the batch of that step for bad samples or labels; lower the learning rate or warm it up, and clip gradients.</source>
+        <extracomment>resources/rules/accuracy.json, rule loss-spike: advice</extracomment>
+        <translation>检查该步的批次中是否有异常样本或标签；降低学习率或使用学习率预热，并裁剪梯度。</translation>
+    </message>
+    <message>
+        <source>Tensor overflow (NaN or Inf)</source>
+        <extracomment>resources/rules/accuracy.json, rule tensor-overflow: title</extracomment>
+        <translation>张量溢出（NaN 或 Inf）</translation>
+    </message>
+    <message>
+        <source>{tensor} has {nan} NaN and {inf} infinite values among {elements} at step {step}: the first overflow in execution order, so layer {layer} is the likely origin ({overflowing} tensors overflow in all).</source>
+        <extracomment>resources/rules/accuracy.json, rule tensor-overflow: message</extracomment>
+        <translation>{tensor} 在第 {step} 步的 {elements} 个值中有 {nan} 个 NaN 和 {inf} 个无穷大值：这是按执行顺序出现的第一次溢出，因此层 {layer} 很可能是源头（共有 {overflowing} 个张量溢出）。</translation>
+    </message>
+    <message>
+        <source>Check the inputs of layer {layer} at that step; lower the learning rate, add gradient clipping or loss scaling, and guard divisions, logarithms and square roots against zero and negative values.</source>
+        <extracomment>resources/rules/accuracy.json, rule tensor-overflow: advice</extracomment>
+        <translation>检查层 {layer} 在该步的输入；降低学习率，加入梯度裁剪或损失缩放，并防止除法、对数和平方根遇到零或负值。</translation>
+    </message>
+    <message>
+        <source>Gradient exploding (NaN or Inf)</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-exploding: title</extracomment>
+        <translation>梯度爆炸（NaN 或 Inf）</translation>
+    </message>
+    <message>
+        <source>Gradient {tensor} has {nan} NaN and {inf} infinite values at step {step}, the first gradient to overflow; layer {layer} is the likely origin.</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-exploding: message</extracomment>
+        <translation>梯度 {tensor} 在第 {step} 步有 {nan} 个 NaN 和 {inf} 个无穷大值，是第一个溢出的梯度；层 {layer} 很可能是源头。</translation>
+    </message>
+    <message>
+        <source>Lower the learning rate, clip the gradient norm, use loss scaling with mixed precision, and check the loss of that step.</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-exploding: advice</extracomment>
+        <translation>降低学习率，裁剪梯度范数，在混合精度下使用损失缩放，并检查该步的损失。</translation>
+    </message>
+    <message>
+        <source>Gradient norm too large</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-norm-too-large: title</extracomment>
+        <translation>梯度范数过大</translation>
+    </message>
+    <message>
+        <source>The global norm of the {tensors} recorded gradients is {value} at step {step}, above {threshold}.</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-norm-too-large: message</extracomment>
+        <translation>第 {step} 步已记录的 {tensors} 个梯度的全局范数为 {value}，高于 {threshold}。</translation>
+    </message>
+    <message>
+        <source>Clip the gradient norm (for example torch.nn.utils.clip_grad_norm_), lower the learning rate, or normalise the inputs.</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-norm-too-large: advice</extracomment>
+        <translation>裁剪梯度范数（例如 torch.nn.utils.clip_grad_norm_），降低学习率，或对输入进行归一化。</translation>
+    </message>
+    <message>
+        <source>Gradient vanishing</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-vanishing: title</extracomment>
+        <translation>梯度消失</translation>
+    </message>
+    <message>
+        <source>The mean absolute gradient {tensor} falls to {value} at step {step}, below {threshold}.</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-vanishing: message</extracomment>
+        <translation>梯度 {tensor} 的平均绝对值在第 {step} 步降至 {value}，低于 {threshold}。</translation>
+    </message>
+    <message>
+        <source>Use activations that do not saturate (ReLU, GELU), residual connections or normalisation layers, and an initialisation suited to the activation (He, Xavier).</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-vanishing: advice</extracomment>
+        <translation>使用不会饱和的激活函数（ReLU、GELU）、残差连接或归一化层，并采用与激活函数相匹配的初始化方法（He、Xavier）。</translation>
+    </message>
+    <message>
+        <source>Gradients vanish towards the input layers</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-vanishing-depth: title</extracomment>
+        <translation>梯度向输入层逐渐消失</translation>
+    </message>
+    <message>
+        <source>At step {step} the gradient RMS of the first layer {first_layer} ({first_rms}) is {value} times that of the last layer {last_layer} ({last_rms}) across {layers} layers.</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-vanishing-depth: message</extracomment>
+        <translation>在第 {step} 步，跨越 {layers} 层，第一层 {first_layer} 的梯度 RMS（{first_rms}）是最后一层 {last_layer}（{last_rms}）的 {value} 倍。</translation>
+    </message>
+    <message>
+        <source>The early layers barely learn: replace sigmoid/tanh by ReLU-like activations, add normalisation or residual connections, and initialise for the activation.</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-vanishing-depth: advice</extracomment>
+        <translation>靠前的层几乎学不到东西：将 sigmoid/tanh 替换为类 ReLU 激活函数，加入归一化或残差连接，并按激活函数选择初始化方法。</translation>
+    </message>
+    <message>
+        <source>Weight initialised to zero</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-initialization: title</extracomment>
+        <translation>权重被初始化为零</translation>
+    </message>
+    <message>
+        <source>{value} of the values of {tensor} are zero at step 0.</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-initialization: message</extracomment>
+        <translation>{tensor} 在第 0 步有 {value} 的值为零。</translation>
+    </message>
+    <message>
+        <source>Check the initialisation of layer {layer}: all-zero weights make its units identical and they never learn apart.</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-initialization: advice</extracomment>
+        <translation>检查层 {layer} 的初始化：全零权重会使其各单元完全相同，且永远无法分化学习。</translation>
+    </message>
+    <message>
+        <source>Weight initialised with an abnormal range</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-initialization-range: title</extracomment>
+        <translation>权重初始化范围异常</translation>
+    </message>
+    <message>
+        <source>{tensor} spans {min} to {max} at step 0; its largest magnitude {value} is above {threshold}.</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-initialization-range: message</extracomment>
+        <translation>{tensor} 在第 0 步的取值范围为 {min} 到 {max}；其最大绝对值 {value} 高于 {threshold}。</translation>
+    </message>
+    <message>
+        <source>Check the initialisation of layer {layer}: use a scaled scheme (He, Xavier) for its fan-in.</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-initialization-range: advice</extracomment>
+        <translation>检查层 {layer} 的初始化：按其扇入（fan-in）使用带缩放的初始化方法（He、Xavier）。</translation>
+    </message>
+    <message>
+        <source>Weight not changed</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-not-changed: title</extracomment>
+        <translation>权重未发生变化</translation>
+    </message>
+    <message>
+        <source>{tensor} did not change between {value} of its {pairs} recorded step pairs (first between steps {from_step} and {to_step}): layer {layer} looks frozen.</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-not-changed: message</extracomment>
+        <translation>{tensor} 在其 {pairs} 对已记录的相邻步中有 {value} 未发生变化（第一次出现在第 {from_step} 步与第 {to_step} 步之间）：层 {layer} 似乎被冻结了。</translation>
+    </message>
+    <message>
+        <source>Check requires_grad of layer {layer}, that its parameters are passed to the optimizer, and that no detach() or stop_gradient cuts it off.</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-not-changed: advice</extracomment>
+        <translation>检查层 {layer} 的 requires_grad、其参数是否已传给优化器，以及是否有 detach() 或 stop_gradient 截断了它。</translation>
+    </message>
+    <message>
+        <source>Weight changes too fast</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-change-too-large: title</extracomment>
+        <translation>权重变化过快</translation>
+    </message>
+    <message>
+        <source>{tensor} changes by {value} of its mean magnitude per step (mean over steps {from_step}-{to_step}, largest {largest} at step {largest_step}), above {threshold}.</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-change-too-large: message</extracomment>
+        <translation>{tensor} 每步的变化量为其平均绝对值的 {value}（第 {from_step}-{to_step} 步的均值，最大为第 {largest_step} 步的 {largest}），高于 {threshold}。</translation>
+    </message>
+    <message>
+        <source>Lower the learning rate of layer {layer} or clip its gradients; updates this large make training unstable.</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-change-too-large: advice</extracomment>
+        <translation>降低层 {layer} 的学习率或裁剪其梯度；如此大的更新会使训练不稳定。</translation>
+    </message>
+    <message>
+        <source>Weight changes too slowly</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-change-too-small: title</extracomment>
+        <translation>权重变化过慢</translation>
+    </message>
+    <message>
+        <source>{tensor} changes by only {value} of its mean magnitude per step (mean over steps {from_step}-{to_step}), below {threshold}.</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-change-too-small: message</extracomment>
+        <translation>{tensor} 每步的变化量仅为其平均绝对值的 {value}（第 {from_step}-{to_step} 步的均值），低于 {threshold}。</translation>
+    </message>
+    <message>
+        <source>Raise the learning rate of layer {layer}, or check for vanishing gradients and a learning-rate schedule that decayed too early.</source>
+        <extracomment>resources/rules/accuracy.json, rule weight-change-too-small: advice</extracomment>
+        <translation>提高层 {layer} 的学习率，或检查是否存在梯度消失，以及学习率调度是否衰减过早。</translation>
+    </message>
+    <message>
+        <source>Tensor all zero</source>
+        <extracomment>resources/rules/accuracy.json, rule tensor-all-zero: title</extracomment>
+        <translation>张量全为零</translation>
+    </message>
+    <message>
+        <source>{value} of the values of {tensor} are zero at step {step}.</source>
+        <extracomment>resources/rules/accuracy.json, rule tensor-all-zero: message</extracomment>
+        <translation>{tensor} 在第 {step} 步有 {value} 的值为零。</translation>
+    </message>
+    <message>
+        <source>Check the inputs of layer {layer}: a tensor of zeros carries no information and stops gradients.</source>
+        <extracomment>resources/rules/accuracy.json, rule tensor-all-zero: advice</extracomment>
+        <translation>检查层 {layer} 的输入：全零张量不携带任何信息，并会阻断梯度。</translation>
+    </message>
+    <message>
+        <source>Dead ReLU</source>
+        <extracomment>resources/rules/accuracy.json, rule activation-dead-relu: title</extracomment>
+        <translation>ReLU 神经元死亡</translation>
+    </message>
+    <message>
+        <source>{value} of the outputs of {tensor} are zero at step {step}: almost every unit of {layer} is dead.</source>
+        <extracomment>resources/rules/accuracy.json, rule activation-dead-relu: message</extracomment>
+        <translation>{tensor} 在第 {step} 步有 {value} 的输出为零：{layer} 几乎所有单元都已死亡。</translation>
+    </message>
+    <message>
+        <source>Lower the learning rate, use LeakyReLU or GELU, check the bias initialisation and normalise the inputs of layer {layer}.</source>
+        <extracomment>resources/rules/accuracy.json, rule activation-dead-relu: advice</extracomment>
+        <translation>降低学习率，使用 LeakyReLU 或 GELU，检查偏置的初始化，并对层 {layer} 的输入进行归一化。</translation>
+    </message>
+    <message>
+        <source>Saturated sigmoid or tanh</source>
+        <extracomment>resources/rules/accuracy.json, rule activation-saturation: title</extracomment>
+        <translation>sigmoid 或 tanh 饱和</translation>
+    </message>
+    <message>
+        <source>{value} of the outputs of {tensor} are saturated at step {step}, where the gradient through {layer} is almost zero.</source>
+        <extracomment>resources/rules/accuracy.json, rule activation-saturation: message</extracomment>
+        <translation>{tensor} 在第 {step} 步有 {value} 的输出处于饱和状态，此时经过 {layer} 的梯度几乎为零。</translation>
+    </message>
+    <message>
+        <source>Normalise the inputs of layer {layer} (BatchNorm, LayerNorm), lower the initial weight scale, or use a non-saturating activation.</source>
+        <extracomment>resources/rules/accuracy.json, rule activation-saturation: advice</extracomment>
+        <translation>对层 {layer} 的输入进行归一化（BatchNorm、LayerNorm），减小初始权重的尺度，或使用不会饱和的激活函数。</translation>
+    </message>
+    <message>
+        <source>Values outside the float16 range</source>
+        <extracomment>resources/rules/accuracy.json, rule fp16-risk: title</extracomment>
+        <translation>数值超出 float16 范围</translation>
+    </message>
+    <message>
+        <source>{value} of the non-zero values of {tensor} at step {step} lie below the float16 normal range (6.1e-5) or above its maximum (65504).</source>
+        <extracomment>resources/rules/accuracy.json, rule fp16-risk: message</extracomment>
+        <translation>{tensor} 在第 {step} 步的非零值中有 {value} 低于 float16 的正规数范围（6.1e-5）或高于其最大值（65504）。</translation>
+    </message>
+    <message>
+        <source>Use dynamic loss scaling (torch.cuda.amp.GradScaler), keep this tensor in float32 or bfloat16, or rescale it before the cast.</source>
+        <extracomment>resources/rules/accuracy.json, rule fp16-risk: advice</extracomment>
+        <translation>使用动态损失缩放（torch.cuda.amp.GradScaler），将该张量保持为 float32 或 bfloat16，或在转换前对其重新缩放。</translation>
+    </message>
+    <message>
+        <source>Data loading takes a large share of the step</source>
+        <extracomment>resources/rules/data.json, rule dataloader-share: title</extracomment>
+        <translation>数据加载占用了步时间的很大比例</translation>
+    </message>
+    <message>
+        <source>Data loading of run {run}{where} takes {value} of the step time ({time_ms} ms of {step_ms} ms per step over {steps} steps, threshold {threshold}); step {worst_step} is the worst at {worst_share} %.</source>
+        <extracomment>resources/rules/data.json, rule dataloader-share: message</extracomment>
+        <translation>运行 {run}{where} 的数据加载占用了步时间的 {value}（在 {steps} 步中平均每步 {step_ms} ms 中占 {time_ms} ms，阈值 {threshold}）；最差的是第 {worst_step} 步，占 {worst_share} %。</translation>
+    </message>
+    <message>
+        <source>Use DataLoader(num_workers &gt; 0, pin_memory=True, persistent_workers=True) and prefetching, move expensive preprocessing out of __getitem__, or cache decoded samples.</source>
+        <extracomment>resources/rules/data.json, rule dataloader-share: advice</extracomment>
+        <translation>使用 DataLoader(num_workers &gt; 0, pin_memory=True, persistent_workers=True) 并启用预取，将开销大的预处理移出 __getitem__，或缓存解码后的样本。</translation>
+    </message>
+    <message>
+        <source>Data is loaded in the training process</source>
+        <extracomment>resources/rules/data.json, rule synchronous-dataloader: title</extracomment>
+        <translation>数据在训练进程中加载</translation>
+    </message>
+    <message>
+        <source>Run {run}{where} loaded {count} batches in the training process (a DataLoader with num_workers=0): the model waits while each batch is read.</source>
+        <extracomment>resources/rules/data.json, rule synchronous-dataloader: message</extracomment>
+        <translation>运行 {run}{where} 在训练进程中加载了 {count} 个批次（DataLoader 的 num_workers=0）：模型在读取每个批次时都需要等待。</translation>
+    </message>
+    <message>
+        <source>Set num_workers of the DataLoader to the number of CPU cores you can spare (and pin_memory=True), so batches are prepared while the model trains.</source>
+        <extracomment>resources/rules/data.json, rule synchronous-dataloader: advice</extracomment>
+        <translation>将 DataLoader 的 num_workers 设为可腾出的 CPU 核数（并设置 pin_memory=True），使批次在模型训练的同时准备好。</translation>
+    </message>
+    <message>
+        <source>Host data queue is often empty</source>
+        <extracomment>resources/rules/data.json, rule host-queue-empty: title</extracomment>
+        <translation>主机数据队列经常为空</translation>
+    </message>
+    <message>
+        <source>The host queue of run {run}{where} was empty in {empty} of {steps} steps ({value}, threshold {threshold}): the data pipeline does not keep up.</source>
+        <extracomment>resources/rules/data.json, rule host-queue-empty: message</extracomment>
+        <translation>运行 {run}{where} 的主机队列在 {steps} 步中有 {empty} 步为空（{value}，阈值 {threshold}）：数据管道跟不上。</translation>
+    </message>
+    <message>
+        <source>Speed up data processing: raise num_parallel_workers of the slow operators (see the pipeline bottleneck), enable caching, or simplify augmentations.</source>
+        <extracomment>resources/rules/data.json, rule host-queue-empty: advice</extracomment>
+        <translation>加快数据处理：提高慢算子的 num_parallel_workers（参见数据管道瓶颈），启用缓存，或简化数据增强。</translation>
+    </message>
+    <message>
+        <source>Data pipeline operator is a bottleneck</source>
+        <extracomment>resources/rules/data.json, rule pipeline-bottleneck: title</extracomment>
+        <translation>数据管道算子成为瓶颈</translation>
+    </message>
+    <message>
+        <source>{op} of the data pipeline of run {run}{where} is a bottleneck: {reason} {op_advice}</source>
+        <extracomment>resources/rules/data.json, rule pipeline-bottleneck: message</extracomment>
+        <translation>运行 {run}{where} 数据管道中的 {op} 是瓶颈：{reason} {op_advice}</translation>
+    </message>
+    <message>
+        <source>Give the slow operator more parallel workers, cache or simplify its work, and check that the source reads from fast storage.</source>
+        <extracomment>resources/rules/data.json, rule pipeline-bottleneck: advice</extracomment>
+        <translation>为慢算子分配更多并行 worker，缓存或简化其工作，并确认数据源从高速存储读取。</translation>
+    </message>
+    <message>
+        <source>A rank is slower than the others</source>
+        <extracomment>resources/rules/distributed.json, rule slow-rank: title</extracomment>
+        <translation>某个 rank 比其他 rank 慢</translation>
+    </message>
+    <message>
+        <source>Rank {rank} of run {run} has a {figure} of {rank_ms} ms, {value} above the mean of {mean_ms} ms over {ranks} ranks (threshold {threshold}).</source>
+        <extracomment>resources/rules/distributed.json, rule slow-rank: message</extracomment>
+        <translation>运行 {run} 的 rank {rank} 的{figure}为 {rank_ms} ms，比 {ranks} 个 rank 的均值 {mean_ms} ms 高 {value}（阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>Compare that rank&apos;s timeline with a fast one: check its data loading, its device (thermal throttling, other processes) and its share of the work (uneven shards or pipeline stages).</source>
+        <extracomment>resources/rules/distributed.json, rule slow-rank: advice</extracomment>
+        <translation>将该 rank 的时间线与较快的 rank 进行比较：检查其数据加载、设备（过热降频、其他进程）以及其工作量占比（分片或流水线阶段不均衡）。</translation>
+    </message>
+    <message>
+        <source>A communication link is slower than its kind</source>
+        <extracomment>resources/rules/distributed.json, rule slow-link: title</extracomment>
+        <translation>某条通信链路比同类链路慢</translation>
+    </message>
+    <message>
+        <source>Link {link} of run {run} moves {bandwidth} GB/s, {value} below the mean of {type_mean} GB/s of {type} links (threshold {threshold}).</source>
+        <extracomment>resources/rules/distributed.json, rule slow-link: message</extracomment>
+        <translation>运行 {run} 的链路 {link} 传输速率为 {bandwidth} GB/s，比 {type} 链路的均值 {type_mean} GB/s 低 {value}（阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>Check the cabling, topology and NIC/switch of that link, and whether another job shares it; collective algorithms may route around a slow link.</source>
+        <extracomment>resources/rules/distributed.json, rule slow-link: advice</extracomment>
+        <translation>检查该链路的线缆、拓扑和网卡/交换机，以及是否有其他作业共享该链路；集合通信算法可能会绕开较慢的链路。</translation>
+    </message>
+    <message>
+        <source>A rank holds back the collectives</source>
+        <extracomment>resources/rules/distributed.json, rule straggler-rank: title</extracomment>
+        <translation>某个 rank 拖慢了集合通信</translation>
+    </message>
+    <message>
+        <source>Rank {rank} of run {run} started the last collective latest in {steps} of {comparable_steps} steps ({value}, threshold {threshold}), on average {lateness_ms} ms after the other ranks; the others waited for it.</source>
+        <extracomment>resources/rules/distributed.json, rule straggler-rank: message</extracomment>
+        <translation>运行 {run} 的 rank {rank} 在 {comparable_steps} 步中有 {steps} 步最晚开始最后一次集合通信（{value}，阈值 {threshold}），平均比其他 rank 晚 {lateness_ms} ms；其他 rank 都在等待它。</translation>
+    </message>
+    <message>
+        <source>Look at what that rank does before the collective: uneven data, extra logging or checkpointing on that rank, or a slower device.</source>
+        <extracomment>resources/rules/distributed.json, rule straggler-rank: advice</extracomment>
+        <translation>查看该 rank 在集合通信之前做了什么：数据不均衡、该 rank 上额外的日志记录或检查点保存，或者设备较慢。</translation>
+    </message>
+    <message>
+        <source>Communication takes a large share of the cluster&apos;s time</source>
+        <extracomment>resources/rules/distributed.json, rule communication-rate: title</extracomment>
+        <translation>通信占用了集群时间的很大比例</translation>
+    </message>
+    <message>
+        <source>Communication of run {run} takes {value} of computation plus communication across {ranks} ranks (threshold {threshold}).</source>
+        <extracomment>resources/rules/distributed.json, rule communication-rate: message</extracomment>
+        <translation>在 {ranks} 个 rank 上，运行 {run} 的通信占计算加通信时间的 {value}（阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>Reduce communication: larger per-device batches, gradient accumulation, a parallel strategy that communicates less (data vs model vs pipeline parallel), or overlapping communication with computation.</source>
+        <extracomment>resources/rules/distributed.json, rule communication-rate: advice</extracomment>
+        <translation>减少通信：增大每个设备的批大小，使用梯度累积，采用通信更少的并行策略（数据并行、模型并行或流水线并行），或让通信与计算重叠。</translation>
+    </message>
+    <message>
+        <source>Memory peak close to the device capacity</source>
+        <extracomment>resources/rules/memory.json, rule memory-peak: title</extracomment>
+        <translation>内存峰值接近设备容量</translation>
+    </message>
+    <message>
+        <source>{device} of run {run}{where} peaked at {peak} of {capacity} ({value}, threshold {threshold}).</source>
+        <extracomment>resources/rules/memory.json, rule memory-peak: message</extracomment>
+        <translation>运行 {run}{where} 的 {device} 内存峰值达到 {peak}，容量为 {capacity}（{value}，阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>Reduce memory: a smaller batch with gradient accumulation, mixed precision, activation checkpointing, or freeing tensors kept across steps; set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation.</source>
+        <extracomment>resources/rules/memory.json, rule memory-peak: advice</extracomment>
+        <translation>减少内存占用：使用更小的批并配合梯度累积、混合精度、激活检查点，或释放跨步保留的张量；设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 以缓解碎片化。</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <extracomment>resources/rules/memory.json, rule memory-oom: title</extracomment>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>{device} of run {run}{where} ran out of memory {count} times; the first failed allocation asked for {requested} with {free} free.</source>
+        <extracomment>resources/rules/memory.json, rule memory-oom: message</extracomment>
+        <translation>运行 {run}{where} 的 {device} 发生了 {count} 次内存不足；第一次失败的分配请求了 {requested}，当时空闲 {free}。</translation>
+    </message>
+    <message>
+        <source>Lower the batch size, use mixed precision or activation checkpointing, and look at the memory curve before the failure for tensors that should have been freed.</source>
+        <extracomment>resources/rules/memory.json, rule memory-oom: advice</extracomment>
+        <translation>减小批大小，使用混合精度或激活检查点，并查看失败前的内存曲线，找出本应被释放的张量。</translation>
+    </message>
+    <message>
+        <source>Allocated memory grows step after step</source>
+        <extracomment>resources/rules/memory.json, rule memory-growth: title</extracomment>
+        <translation>已分配内存逐步增长</translation>
+    </message>
+    <message>
+        <source>The lowest allocated memory of each step on {device} of run {run}{where} rose in {value} consecutive steps, from step {first_step} to {last_step}, by {growth} ({per_step} per step; threshold {threshold} steps).</source>
+        <extracomment>resources/rules/memory.json, rule memory-growth: message</extracomment>
+        <translation>运行 {run}{where} 中 {device} 上每步的最低已分配内存连续 {value} 步上升，从第 {first_step} 步到第 {last_step} 步共增长 {growth}（每步 {per_step}；阈值 {threshold} 步）。</translation>
+    </message>
+    <message>
+        <source>Something keeps tensors alive across steps: accumulating losses without .item() or .detach(), lists of outputs, or caches. Take a memory snapshot and look at what the growing allocations are.</source>
+        <extracomment>resources/rules/memory.json, rule memory-growth: advice</extracomment>
+        <translation>有东西让张量跨步存活：累加损失时未使用 .item() 或 .detach()、保存输出的列表或缓存。请抓取内存快照，查看增长的分配是什么。</translation>
+    </message>
+    <message>
+        <source>Device is idle much of the time</source>
+        <extracomment>resources/rules/performance.json, rule low-device-utilization: title</extracomment>
+        <translation>设备大部分时间处于空闲状态</translation>
+    </message>
+    <message>
+        <source>{device} of run {run}{where} was busy {value} of the {span_ms} ms its {steps} profiled steps took; below {threshold}.</source>
+        <extracomment>resources/rules/performance.json, rule low-device-utilization: message</extracomment>
+        <translation>运行 {run}{where} 的 {device} 在 {steps} 个已剖析步所用的 {span_ms} ms 中忙碌时间占 {value}；低于 {threshold}。</translation>
+    </message>
+    <message>
+        <source>Find what the device waits for in the timeline: data loading, host-side Python, synchronisations (.item(), .cpu(), prints) or small kernels. Increase the batch size or fuse work (torch.compile, CUDA graphs) so the device has more to do per launch.</source>
+        <extracomment>resources/rules/performance.json, rule low-device-utilization: advice</extracomment>
+        <translation>在时间线中找出设备在等待什么：数据加载、主机侧 Python、同步操作（.item()、.cpu()、print）或小核函数。增大批大小或融合工作（torch.compile、CUDA graphs），让设备每次启动有更多工作可做。</translation>
+    </message>
+    <message>
+        <source>Kernels are shorter than their launch calls</source>
+        <extracomment>resources/rules/performance.json, rule host-bound-launches: title</extracomment>
+        <translation>核函数比其启动调用还短</translation>
+    </message>
+    <message>
+        <source>{shorter} of {kernels} kernels of run {run}{where} ({value}) ran shorter than the runtime call that launched them (mean kernel {kernel_us} µs, mean launch {launch_us} µs): the GPU waits for the CPU.</source>
+        <extracomment>resources/rules/performance.json, rule host-bound-launches: message</extracomment>
+        <translation>运行 {run}{where} 的 {kernels} 个核函数中有 {shorter} 个（{value}）的执行时间短于启动它们的运行时调用（核函数平均 {kernel_us} µs，启动平均 {launch_us} µs）：GPU 在等待 CPU。</translation>
+    </message>
+    <message>
+        <source>The host cannot issue work fast enough: use larger batches, fuse small operators (torch.compile), capture the step with CUDA graphs, or move Python overhead out of the training loop.</source>
+        <extracomment>resources/rules/performance.json, rule host-bound-launches: advice</extracomment>
+        <translation>主机下发工作的速度不够快：使用更大的批，融合小算子（torch.compile），用 CUDA graphs 捕获整个步，或将 Python 开销移出训练循环。</translation>
+    </message>
+    <message>
+        <source>Kernels wait in a long launch queue</source>
+        <extracomment>resources/rules/performance.json, rule long-launch-queue: title</extracomment>
+        <translation>核函数在很长的启动队列中等待</translation>
+    </message>
+    <message>
+        <source>{delayed} of {kernels} kernels of run {run}{where} ({value}) started more than {limit_us} µs after their launch call (mean delay {delay_us} µs, longest {max_delay_us} µs; threshold {threshold}): the host runs ahead and the device&apos;s own work sets the pace.</source>
+        <extracomment>resources/rules/performance.json, rule long-launch-queue: message</extracomment>
+        <translation>运行 {run}{where} 的 {kernels} 个核函数中有 {delayed} 个（{value}）在启动调用后超过 {limit_us} µs 才开始（平均延迟 {delay_us} µs，最长 {max_delay_us} µs；阈值 {threshold}）：主机跑在前面，节奏由设备自身的工作决定。</translation>
+    </message>
+    <message>
+        <source>Speed-ups must come from the device side: fewer or faster kernels (mixed precision, fused operators, torch.compile, larger tiles). If the delays come in bursts, look for a synchronisation (.item(), cudaStreamSynchronize, a blocking copy) before the longest one.</source>
+        <extracomment>resources/rules/performance.json, rule long-launch-queue: advice</extracomment>
+        <translation>提速必须来自设备侧：更少或更快的核函数（混合精度、融合算子、torch.compile、更大的分块）。如果延迟是成批出现的，请在最长的延迟之前查找同步操作（.item()、cudaStreamSynchronize、阻塞式拷贝）。</translation>
+    </message>
+    <message>
+        <source>Communication takes a large share of the step</source>
+        <extracomment>resources/rules/performance.json, rule communication-share: title</extracomment>
+        <translation>通信占用了步时间的很大比例</translation>
+    </message>
+    <message>
+        <source>Communication of run {run}{where} takes {value} of the step time ({time_ms} ms of {step_ms} ms per step on average, threshold {threshold}); step {worst_step} is the worst at {worst_share} %.</source>
+        <extracomment>resources/rules/performance.json, rule communication-share: message</extracomment>
+        <translation>运行 {run}{where} 的通信占用了步时间的 {value}（平均每步 {step_ms} ms 中占 {time_ms} ms，阈值 {threshold}）；最差的是第 {worst_step} 步，占 {worst_share} %。</translation>
+    </message>
+    <message>
+        <source>Overlap communication with computation (DDP bucket sizes, gradient accumulation with no_sync), compress gradients, or check that the interconnect (NVLink, InfiniBand) is used.</source>
+        <extracomment>resources/rules/performance.json, rule communication-share: advice</extracomment>
+        <translation>让通信与计算重叠（调整 DDP 桶大小、配合 no_sync 使用梯度累积），压缩梯度，或检查是否使用了高速互连（NVLink、InfiniBand）。</translation>
+    </message>
+    <message>
+        <source>Communication is not hidden under computation</source>
+        <extracomment>resources/rules/performance.json, rule low-communication-overlap: title</extracomment>
+        <translation>通信未被计算掩盖</translation>
+    </message>
+    <message>
+        <source>Only {value} of the {communication_ms} ms of communication of run {run}{where} overlaps computation; {exposed_ms} ms is exposed (threshold {threshold}).</source>
+        <extracomment>resources/rules/performance.json, rule low-communication-overlap: message</extracomment>
+        <translation>运行 {run}{where} 的 {communication_ms} ms 通信中只有 {value} 与计算重叠；有 {exposed_ms} ms 暴露在外（阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>Let communication run while the backward pass computes: register gradients in buckets (DDP bucket_cap_mb), avoid synchronising calls between collectives, and use separate streams for communication.</source>
+        <extracomment>resources/rules/performance.json, rule low-communication-overlap: advice</extracomment>
+        <translation>让通信在反向传播计算期间进行：按桶注册梯度（DDP bucket_cap_mb），避免在集合通信之间调用同步操作，并为通信使用单独的流。</translation>
+    </message>
+    <message>
+        <source>One operator dominates the run</source>
+        <extracomment>resources/rules/performance.json, rule dominant-operator: title</extracomment>
+        <translation>单个算子占据了运行的主要时间</translation>
+    </message>
+    <message>
+        <source>{op} takes {value} of the {kind} time of run {run}{where} ({calls} calls, {time_ms} ms); threshold {threshold}.</source>
+        <extracomment>resources/rules/performance.json, rule dominant-operator: message</extracomment>
+        <translation>{op} 占运行 {run}{where} 的{kind}时间的 {value}（{calls} 次调用，{time_ms} ms）；阈值 {threshold}。</translation>
+    </message>
+    <message>
+        <source>Optimise that operator first: check its input shapes and dtype (tensor cores need fp16/bf16 and dimensions that are multiples of 8), try a fused or vendor implementation, or reduce how often it is called.</source>
+        <extracomment>resources/rules/performance.json, rule dominant-operator: advice</extracomment>
+        <translation>优先优化该算子：检查其输入形状和 dtype（Tensor Core 需要 fp16/bf16 且维度为 8 的倍数），尝试融合实现或厂商实现，或减少其调用次数。</translation>
+    </message>
+    <message>
+        <source>zero_grad fills gradients with zeros</source>
+        <extracomment>resources/rules/performance.json, rule zero-grad-not-set-to-none: title</extracomment>
+        <translation>zero_grad 用零填充梯度</translation>
+    </message>
+    <message>
+        <source>{count} zero_grad calls of run {run}{where} ran aten::zero_ on the gradients instead of dropping them.</source>
+        <extracomment>resources/rules/performance.json, rule zero-grad-not-set-to-none: message</extracomment>
+        <translation>运行 {run}{where} 中有 {count} 次 zero_grad 调用对梯度执行了 aten::zero_，而不是直接丢弃它们。</translation>
+    </message>
+    <message>
+        <source>Call optimizer.zero_grad(set_to_none=True) (the default since PyTorch 2.0): it skips one memory write per parameter every step.</source>
+        <extracomment>resources/rules/performance.json, rule zero-grad-not-set-to-none: advice</extracomment>
+        <translation>调用 optimizer.zero_grad(set_to_none=True)（自 PyTorch 2.0 起为默认值）：每一步可为每个参数省去一次内存写入。</translation>
+    </message>
+    <message>
+        <source>Optimizer updates one tensor at a time</source>
+        <extracomment>resources/rules/performance.json, rule single-tensor-optimizer: title</extracomment>
+        <translation>优化器逐个更新张量</translation>
+    </message>
+    <message>
+        <source>{op} ran {count} times in run {run}{where}: the optimizer updates parameters one by one.</source>
+        <extracomment>resources/rules/performance.json, rule single-tensor-optimizer: message</extracomment>
+        <translation>{op} 在运行 {run}{where} 中执行了 {count} 次：优化器在逐个更新参数。</translation>
+    </message>
+    <message>
+        <source>Pass foreach=True (or fused=True on CUDA) to the optimizer so that all parameters are updated with a few multi-tensor kernels.</source>
+        <extracomment>resources/rules/performance.json, rule single-tensor-optimizer: advice</extracomment>
+        <translation>向优化器传入 foreach=True（在 CUDA 上也可用 fused=True），以便用少数几个多张量核函数更新所有参数。</translation>
+    </message>
+    <message>
+        <source>Convolution with bias followed by BatchNorm</source>
+        <extracomment>resources/rules/performance.json, rule conv-bias-before-batchnorm: title</extracomment>
+        <translation>带偏置的卷积后接 BatchNorm</translation>
+    </message>
+    <message>
+        <source>{count} convolutions of run {run}{where} have a bias and are followed by BatchNorm (first inputs {detail}); BatchNorm subtracts the mean, so the bias is wasted work.</source>
+        <extracomment>resources/rules/performance.json, rule conv-bias-before-batchnorm: message</extracomment>
+        <translation>运行 {run}{where} 中有 {count} 个卷积带有偏置且后接 BatchNorm（第一个的输入为 {detail}）；BatchNorm 会减去均值，因此偏置是无用功。</translation>
+    </message>
+    <message>
+        <source>Create the convolution with bias=False when BatchNorm follows it.</source>
+        <extracomment>resources/rules/performance.json, rule conv-bias-before-batchnorm: advice</extracomment>
+        <translation>当卷积后接 BatchNorm 时，创建卷积时设置 bias=False。</translation>
+    </message>
+    <message>
+        <source>Half-precision matrix product with dimensions not a multiple of 8</source>
+        <extracomment>resources/rules/performance.json, rule fp16-matmul-alignment: title</extracomment>
+        <translation>半精度矩阵乘法的维度不是 8 的倍数</translation>
+    </message>
+    <message>
+        <source>{count} calls of {op} in run {run}{where} multiply half-precision matrices whose last dimensions are not multiples of 8 (first: {detail}); tensor cores are not used.</source>
+        <extracomment>resources/rules/performance.json, rule fp16-matmul-alignment: message</extracomment>
+        <translation>运行 {run}{where} 中有 {count} 次 {op} 调用所乘的半精度矩阵最后几维不是 8 的倍数（第一次：{detail}）；未使用 Tensor Core。</translation>
+    </message>
+    <message>
+        <source>Pad the hidden sizes, vocabulary and batch dimensions to multiples of 8 so that fp16/bf16 products run on tensor cores.</source>
+        <extracomment>resources/rules/performance.json, rule fp16-matmul-alignment: advice</extracomment>
+        <translation>将隐藏层大小、词表和批维度填充为 8 的倍数，使 fp16/bf16 乘法在 Tensor Core 上运行。</translation>
+    </message>
+    <message>
+        <source>Tensor filled on one device, then copied to another</source>
+        <extracomment>resources/rules/performance.json, rule copy-after-fill: title</extracomment>
+        <translation>张量在一个设备上填充后又复制到另一个设备</translation>
+    </message>
+    <message>
+        <source>{count} tensors of run {run}{where} were initialised ({detail}) and then copied with aten::to: the tensor is made twice.</source>
+        <extracomment>resources/rules/performance.json, rule copy-after-fill: message</extracomment>
+        <translation>运行 {run}{where} 中有 {count} 个张量先被初始化（{detail}），再通过 aten::to 复制：同一张量被创建了两次。</translation>
+    </message>
+    <message>
+        <source>Create the tensor directly on its device, e.g. torch.zeros(shape, device=&apos;cuda&apos;) instead of torch.zeros(shape).to(&apos;cuda&apos;).</source>
+        <extracomment>resources/rules/performance.json, rule copy-after-fill: advice</extracomment>
+        <translation>直接在目标设备上创建张量，例如使用 torch.zeros(shape, device=&apos;cuda&apos;) 而不是 torch.zeros(shape).to(&apos;cuda&apos;)。</translation>
+    </message>
+    <message>
+        <source>Long step interval: the device waits for data</source>
+        <extracomment>resources/rules/performance.json, rule step-interval: title</extracomment>
+        <translation>步间隔过长：设备在等待数据</translation>
+    </message>
+    <message>
+        <source>The step interval of run {run}{where} averages {value} per step ({share} % of a {step_ms} ms step, threshold {threshold}); step {worst_step} waited {worst_ms} ms.</source>
+        <extracomment>resources/rules/performance.json, rule step-interval: message</extracomment>
+        <translation>运行 {run}{where} 的步间隔平均每步 {value}（占 {step_ms} ms 步时间的 {share} %，阈值 {threshold}）；第 {worst_step} 步等待了 {worst_ms} ms。</translation>
+    </message>
+    <message>
+        <source>The device waits between steps for the next batch: check the data pipeline (queues, bottleneck ops), use dataset sink mode, and raise num_parallel_workers of the slow map operations.</source>
+        <extracomment>resources/rules/performance.json, rule step-interval: advice</extracomment>
+        <translation>设备在步与步之间等待下一个批次：检查数据管道（队列、瓶颈算子），使用数据集下沉（sink）模式，并提高慢 map 操作的 num_parallel_workers。</translation>
+    </message>
+    <message>
+        <source>Host CPU is nearly saturated</source>
+        <extracomment>resources/rules/performance.json, rule cpu-busy: title</extracomment>
+        <translation>主机 CPU 接近饱和</translation>
+    </message>
+    <message>
+        <source>The host CPU of run {run}{where} was busy {value} on average over {processors} processors (threshold {threshold}).</source>
+        <extracomment>resources/rules/performance.json, rule cpu-busy: message</extracomment>
+        <translation>运行 {run}{where} 的主机 CPU 在 {processors} 个处理器上的平均占用率为 {value}（阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>Data processing may be limited by the CPU: lower num_parallel_workers where ops are idle, move augmentations to the device, or cache preprocessed data.</source>
+        <extracomment>resources/rules/performance.json, rule cpu-busy: advice</extracomment>
+        <translation>数据处理可能受限于 CPU：在算子空闲的地方降低 num_parallel_workers，将数据增强移到设备上，或缓存预处理后的数据。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::advisor::RulesModel</name>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 到 %2</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>至少 %1</translation>
+    </message>
+    <message>
+        <source>at most %1</source>
+        <translation>至多 %1</translation>
+    </message>
+    <message>
+        <source>any number</source>
+        <translation>任意数值</translation>
+    </message>
+    <message>
+        <source>Disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <source>Not run yet</source>
+        <translation>尚未运行</translation>
+    </message>
+    <message>
+        <source>Not evaluated</source>
+        <translation>未评估</translation>
+    </message>
+    <message>
+        <source>Not evaluated: %1</source>
+        <translation>未评估：%1</translation>
+    </message>
+    <message>
+        <source>Evaluated, no findings</source>
+        <translation>已评估，无发现</translation>
+    </message>
+    <message>
+        <source>Evaluated, 1 finding</source>
+        <translation>已评估，1 个发现</translation>
+    </message>
+    <message numerus="yes">
+        <source>Evaluated, %n findings</source>
+        <translation>
+            <numerusform>已评估，%n 个发现</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (from %2). Uncheck to switch the rule off.</source>
+        <translation>%1（来自 %2）。取消勾选可停用该规则。</translation>
+    </message>
+    <message>
+        <source>built-in rules</source>
+        <translation>内置规则</translation>
+    </message>
+    <message>
+        <source>%1
+Advice: %2</source>
+        <translation>%1
+建议：%2</translation>
+    </message>
+    <message>
+        <source>Findings when the measured value is %1 this. Double-click to change it (%2).</source>
+        <translation>测量值%1此值时产生发现。双击可修改（%2）。</translation>
+    </message>
+    <message>
+        <source>Changed from the recommended %1.</source>
+        <translation>已从推荐值 %1 修改。</translation>
+    </message>
+    <message>
+        <source>The threshold the rule ships with</source>
+        <translation>规则自带的阈值</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Recommended</source>
+        <translation>推荐值</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Rule id; the check box switches the rule on or off</source>
+        <translation>规则 ID；复选框用于启用或停用该规则</translation>
+    </message>
+    <message>
+        <source>What the rule looks for</source>
+        <translation>规则检查的内容</translation>
+    </message>
+    <message>
+        <source>Accuracy, performance, memory, distributed or data</source>
+        <translation>准确性、性能、内存、分布式或数据</translation>
+    </message>
+    <message>
+        <source>How serious a finding of this rule is</source>
+        <translation>此规则的发现有多严重</translation>
+    </message>
+    <message>
+        <source>The threshold in effect; double-click to change it within the rule&apos;s range</source>
+        <translation>当前生效的阈值；双击可在规则的范围内修改</translation>
+    </message>
+    <message>
+        <source>Whether the last evaluation could run the rule on the loaded data, and what it found</source>
+        <translation>上次评估能否在已加载的数据上运行该规则，以及发现了什么</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::advisor::ThresholdDelegate</name>
+    <message>
+        <source>The threshold: %1, for example 0.05 or 1e-9</source>
+        <translation>阈值：%1，例如 0.05 或 1e-9</translation>
+    </message>
+    <message>
+        <source>“%1” is not a number; the threshold stays %2.</source>
+        <translation>“%1”不是数值；阈值保持为 %2。</translation>
+    </message>
+    <message>
+        <source>%1 is outside the rule&apos;s range (%2); the threshold stays %3.</source>
+        <translation>%1 超出了规则的范围（%2）；阈值保持为 %3。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::advisor::WeightAnalyser</name>
+    <message>
+        <source>no tensor dumps, tensor files or weight/gradient histograms are loaded</source>
+        <translation>未加载张量转储、张量文件或权重/梯度直方图</translation>
+    </message>
+    <message>
+        <source>no tensor values could be read</source>
+        <translation>无法读取任何张量值</translation>
+    </message>
+    <message>
+        <source>no weight is recorded at step 0</source>
+        <translation>第 0 步没有记录权重</translation>
+    </message>
+    <message>
+        <source>no weight is recorded at two steps</source>
+        <translation>没有在两个步上都记录的权重</translation>
+    </message>
+    <message>
+        <source>no weight tensor is dumped at two steps (histograms do not give the update ratio)</source>
+        <translation>没有在两个步上都转储的权重张量（直方图无法给出更新比例）</translation>
+    </message>
+    <message>
+        <source>no gradient tensors or histograms are loaded</source>
+        <translation>未加载梯度张量或直方图</translation>
+    </message>
+    <message>
+        <source>fewer than three layers have finite weight gradients recorded at the same step</source>
+        <translation>在同一步记录了有限权重梯度的层少于三个</translation>
+    </message>
+    <message>
+        <source>no ReLU activation is dumped</source>
+        <translation>没有转储 ReLU 激活</translation>
+    </message>
+    <message>
+        <source>no sigmoid or tanh activation is dumped</source>
+        <translation>没有转储 sigmoid 或 tanh 激活</translation>
+    </message>
+    <message>
+        <source>no float16 tensor or fp16 copy is dumped</source>
+        <translation>没有转储 float16 张量或 fp16 副本</translation>
+    </message>
+</context>
+<context>
     <name>runlens::cli</name>
     <message>
         <source>runlens: a PATH is required</source>
@@ -2860,6 +5217,48 @@ Time %6</source>
     <message>
         <source>runlens export: unknown chart kind &apos;%1&apos; (known: scalars, distributions, graph)</source>
         <translation>runlens export：未知的图表类型“%1”（已知：scalars、distributions、graph）</translation>
+    </message>
+    <message>
+        <source>Runs the Advisor&apos;s expert rules over a run folder and reports what they find, with evidence.
+Exit code: 0 when no finding reaches the --fail-on severity (always 0 without it), 1 when one does,
+2 for a usage error, a missing PATH or an unreadable rule file.</source>
+        <translation>在运行文件夹上运行诊断助手的专家规则，并报告发现的问题及其证据。
+退出码：没有发现达到 --fail-on 严重程度时为 0（未指定该选项时始终为 0），有发现达到时为 1，
+用法错误、PATH 不存在或规则文件无法读取时为 2。</translation>
+    </message>
+    <message>
+        <source>Output format: text, json, markdown or html.</source>
+        <translation>输出格式：text、json、markdown 或 html。</translation>
+    </message>
+    <message>
+        <source>A rule file layered over the built-in rules and those of the settings folder (thresholds, enabled, severity, new rules). May be given several times.</source>
+        <translation>叠加在内置规则和设置文件夹中规则之上的规则文件（阈值、启用状态、严重程度、新规则）。可多次指定。</translation>
+    </message>
+    <message>
+        <source>Exit with 1 when a finding of this severity or worse exists: warning or error.</source>
+        <translation>存在此严重程度或更严重的发现时以 1 退出：warning 或 error。</translation>
+    </message>
+    <message>
+        <source>runlens advise: --fail-on takes warning or error, not &apos;%1&apos;</source>
+        <translation>runlens advise：--fail-on 只接受 warning 或 error，而不是 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>runlens advise: --format takes text, json, markdown or html, not &apos;%1&apos;</source>
+        <translation>runlens advise：--format 只接受 text、json、markdown 或 html，而不是 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>runlens advise: a PATH is required</source>
+        <translation>runlens advise：需要指定 PATH</translation>
+    </message>
+    <message>
+        <source>runlens advise: %1 does not exist</source>
+        <translation>runlens advise：%1 不存在</translation>
+    </message>
+    <message numerus="yes">
+        <source>runlens advise: %n more problem(s) while reading</source>
+        <translation>
+            <numerusform>runlens advise：读取时还有 %n 个问题</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3908,24 +6307,6 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <translation>无法写入截图 %1</translation>
     </message>
     <message>
-        <source>RunLens: a desktop workbench for debugging and tuning deep-learning training runs.
-
-Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
-  scan PATH [--json]       what a run folder holds
-  info PATH [--json]       what each artifact imported to
-  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
-  export PATH --chart graph:NAME --out FILE.{svg,png}
-  demo DIR                 write the demo run folder</source>
-        <translation>RunLens：用于调试和调优深度学习训练运行的桌面工作台。
-
-子命令（运行 &apos;runlens COMMAND --help&apos; 查看其选项）：
-  scan PATH [--json]       运行文件夹中包含的内容
-  info PATH [--json]       每个工件导入后的结果
-  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
-  export PATH --chart graph:NAME --out FILE.{svg,png}
-  demo DIR                 写出演示运行文件夹</translation>
-    </message>
-    <message>
         <source>With --screenshot: bring the panel NAME to the front (its title, e.g. Tensors, Graph, Timeline).</source>
         <translation>与 --screenshot 一起使用：将名为 NAME 的面板置于前台（使用其标题，例如 Tensors、Graph、Timeline）。</translation>
     </message>
@@ -3936,6 +6317,36 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>%1 does not exist.</source>
         <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>RunLens: a desktop workbench for debugging and tuning deep-learning training runs.
+
+Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
+  scan PATH [--json]       what a run folder holds
+  info PATH [--json]       what each artifact imported to
+  advise PATH [--json] [--rules FILE] [--fail-on warning|error]
+                           expert-rule findings with their evidence (exit 1 at --fail-on)
+  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
+  export PATH --chart graph:NAME --out FILE.{svg,png}
+  demo DIR                 write the demo run folder</source>
+        <translation>RunLens：用于调试和调优深度学习训练运行的桌面工作台。
+
+子命令（运行 &apos;runlens COMMAND --help&apos; 查看其选项）：
+  scan PATH [--json]       运行文件夹中包含的内容
+  info PATH [--json]       每个工件导入的结果
+  advise PATH [--json] [--rules FILE] [--fail-on warning|error]
+                           专家规则的发现及其证据（达到 --fail-on 时退出码为 1）
+  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
+  export PATH --chart graph:NAME --out FILE.{svg,png}
+  demo DIR                 写入演示运行文件夹</translation>
+    </message>
+    <message>
+        <source>Open PATH in a new window; by default it opens in the RunLens window already running.</source>
+        <translation>在新窗口中打开 PATH；默认在已运行的 RunLens 窗口中打开。</translation>
+    </message>
+    <message>
+        <source>Print the panel names --dock accepts, one per line, and exit.</source>
+        <translation>打印 --dock 接受的面板名称（每行一个）后退出。</translation>
     </message>
 </context>
 <context>
