@@ -259,6 +259,9 @@ void MainWindow::showEvidence(const QString& locator)
     if (kind == QLatin1String("scalar")) {
         const QString tag = evidence->value(QStringLiteral("tag"));
         m_scalarsPanel->setTagFilter(QStringLiteral("^%1$").arg(QRegularExpression::escape(tag)));
+        bool stepOk = false;
+        const qint64 marked = step.toLongLong(&stepOk);
+        m_scalarsPanel->markStep(tag, stepOk ? std::optional<qint64>(marked) : std::nullopt);
         raiseDock(m_scalarsDock);
         statusBar()->showMessage(
             step.isEmpty() ? tr("Showing %1").arg(tag) : tr("Showing %1 at step %2").arg(tag, step), 8000);

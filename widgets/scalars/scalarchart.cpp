@@ -227,7 +227,51 @@ void ScalarChart::refreshData()
         fitToData();
     else
         resample();
+    updateMarker();
     scheduleReplot();
+}
+
+void ScalarChart::setMarkedStep(std::optional<qint64> step)
+{
+    m_markedStep = step;
+    updateMarker();
+    scheduleReplot();
+}
+
+std::optional<double> ScalarChart::markerX() const
+{
+    if (!m_markedStep)
+        return std::nullopt;
+    // The x of the marked step in the current mode: taken from the first curve that has the step.
+    for (const auto& c : m_curves) {
+        for (std::size_t i = 0; i < c->steps.size() && i < c->x.size(); ++i) {
+            if (c->steps[i] == *m_markedStep)
+                return c->x[i];
+        }
+    }
+    if (m_options.xAxisMode == XAxisMode::Step)
+        return double(*m_markedStep);
+    return std::nullopt;
+}
+
+void ScalarChart::updateMarker()
+{
+    const std::optional<double> x = markerX();
+    if (!x) {
+        if (m_marker)
+            m_marker->setVisible(false);
+        return;
+    }
+    if (!m_marker) {
+        m_marker = new QCPItemStraightLine(this);
+        m_marker->setLayer(QStringLiteral("overlay"));
+        m_marker->setSelectable(false);
+        QPen pen(QColor(214, 39, 40), 1.5, Qt::DashLine);
+        m_marker->setPen(pen);
+    }
+    m_marker->point1->setCoords(*x, 0.0);
+    m_marker->point2->setCoords(*x, 1.0);
+    m_marker->setVisible(true);
 }
 
 void ScalarChart::setOptions(const ScalarChartOptions& options)

@@ -13,6 +13,7 @@
 #include <qcustomplot.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QTimer;
@@ -91,6 +92,12 @@ public:
     void setXRange(double lower, double upper);
     QCPRange xRange() const { return xAxis->range(); }
 
+    /// Marks a step with a dashed vertical line (the evidence of a finding); nullopt removes it.
+    void setMarkedStep(std::optional<qint64> step);
+    std::optional<qint64> markedStep() const { return m_markedStep; }
+    /// Where the marker is drawn on the x axis (in the current mode), or nullopt when it is not shown.
+    std::optional<double> markerX() const;
+
     /// Runs that have this tag, in the store's run order.
     QStringList runs() const;
     /// The graphs of a run (nullptr when the run has no such tag), for tests and styling.
@@ -166,6 +173,9 @@ private:
     QString m_description;
     ScalarChartOptions m_options;
     std::vector<std::unique_ptr<detail::ScalarCurve>> m_curves;
+    std::optional<qint64> m_markedStep;
+    QCPItemStraightLine* m_marker = nullptr;
+    void updateMarker();
     QCPLayoutGrid* m_header = nullptr;
     QCPTextElement* m_title = nullptr;
     detail::NonFiniteMarkers* m_markers = nullptr;

@@ -521,7 +521,19 @@ ScalarChart* ScalarsPanel::createChart(const QString& tag)
         if (range.size() == 2)
             chart->setXRange(range[0].toDouble(), range[1].toDouble());
     }
+    if (tag == m_markedTag)
+        chart->setMarkedStep(m_markedStep);
     return chart;
+}
+
+void ScalarsPanel::markStep(const QString& tag, std::optional<qint64> step)
+{
+    if (ScalarChart* previous = m_charts.value(m_markedTag))
+        previous->setMarkedStep(std::nullopt);
+    m_markedTag = step ? tag : QString();
+    m_markedStep = step;
+    if (ScalarChart* chart = m_charts.value(tag))
+        chart->setMarkedStep(step);
 }
 
 void ScalarsPanel::updateColumns()

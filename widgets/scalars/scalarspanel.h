@@ -13,6 +13,8 @@
 #include <QVariantMap>
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
 class QListView;
 class QScrollArea;
@@ -84,6 +86,9 @@ public:
 
     /// Fits every chart to its data.
     void fitAll();
+    /// Marks `step` on the chart of `tag` with a vertical line (now, or when the chart is built); nullopt
+    /// removes the mark. One step is marked at a time.
+    void markStep(const QString& tag, std::optional<qint64> step);
     /// Modifiers that make the wheel zoom a chart (default Ctrl, so that the plain wheel scrolls the page;
     /// Qt::NoModifier makes the plain wheel zoom).
     void setWheelZoomModifiers(Qt::KeyboardModifiers modifiers);
@@ -157,6 +162,8 @@ private:
     bool m_structurePending = false;
     ChartExportMenu::FileNameProvider m_fileNameProvider;
     QString m_exportDirectory;
+    QString m_markedTag;
+    std::optional<qint64> m_markedStep;
     Qt::KeyboardModifiers m_wheelZoomModifiers = Qt::ControlModifier;
     int m_columns = 2;
     int m_chartHeight = 280;

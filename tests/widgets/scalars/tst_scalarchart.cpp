@@ -28,6 +28,29 @@ class TestScalarChart : public QObject
 {
     Q_OBJECT
 private slots:
+    void markedStep()
+    {
+        // Steps 0..19 at wall times 1000 + 2 s per step: step 10 is at x 10, 20 s relative, 1020 s wall.
+        ScalarStore store;
+        store.append(QStringLiteral("a"), { makeTag(QStringLiteral("loss"), 20, [](int i) { return 1.0 / (i + 1); }) });
+        const auto chart = createScalarChart(store, QStringLiteral("loss"));
+        QVERIFY(!chart->markerX());
+        chart->setMarkedStep(10);
+        QCOMPARE(chart->markedStep(), std::optional<qint64>(10));
+        QCOMPARE(chart->markerX(), std::optional<double>(10.0));
+        chart->setXAxisMode(XAxisMode::RelativeTime);
+        QCOMPARE(chart->markerX(), std::optional<double>(20.0));
+        chart->setXAxisMode(XAxisMode::WallTime);
+        QCOMPARE(chart->markerX(), std::optional<double>(1020.0));
+        // A step the series does not have is not drawn outside step mode.
+        chart->setMarkedStep(500);
+        QVERIFY(!chart->markerX());
+        chart->setXAxisMode(XAxisMode::Step);
+        QCOMPARE(chart->markerX(), std::optional<double>(500.0));
+        chart->setMarkedStep(std::nullopt);
+        QVERIFY(!chart->markerX());
+    }
+
     void standaloneChart()
     {
         ScalarStore store;

@@ -101,6 +101,18 @@ private slots:
         QCOMPARE(m_panel->findChild<QSlider*>(QStringLiteral("smoothingSlider"))->value(), 600);
     }
 
+    void markStep()
+    {
+        m_panel->markStep(kLoss, 3);
+        QCOMPARE(m_panel->chartForTag(kLoss)->markedStep(), std::optional<qint64>(3));
+        // One mark at a time: marking another tag removes the first.
+        m_panel->markStep(kAcc, 2);
+        QVERIFY(!m_panel->chartForTag(kLoss)->markedStep());
+        QCOMPARE(m_panel->chartForTag(kAcc)->markedStep(), std::optional<qint64>(2));
+        m_panel->markStep(kAcc, std::nullopt);
+        QVERIFY(!m_panel->chartForTag(kAcc)->markedStep());
+    }
+
     void tagFilter()
     {
         m_panel->setTagFilter(QStringLiteral("LOSS"));
