@@ -172,23 +172,11 @@ void OperatorsPanel::buildUi()
     connectSelection();
     connect(m_profilerModel, &QAbstractItemModel::modelReset, this, [this] {
         if (m_showingProfiler)
-            layoutProfilerTable();
+            layoutTable();
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-        if (m_showingProfiler)
-            return;
-        const int share = m_model->columnOf(OperatorStatsModel::Column::Share);
-        for (int c = 0; c < m_model->columnCount(); ++c)
-            m_table->setItemDelegateForColumn(c, nullptr);
-        if (share >= 0) {
-            auto* delegate = m_table->findChild<ShareBarDelegate*>();
-            if (!delegate)
-                delegate = new ShareBarDelegate(OperatorStatsModel::ShareRole, m_table);
-            m_table->setItemDelegateForColumn(share, delegate);
-        }
-        sortByDefault();
-        fitColumns(true);
-        updateStatus();
+        if (!m_showingProfiler)
+            layoutTable();
     });
 }
 
@@ -342,18 +330,7 @@ void OperatorsPanel::setView(View view)
     m_model->setView(view);
     // A model reset only follows when the view changes; the columns of the trace table must come back
     // after a profiler view either way.
-    for (int c = 0; c < m_proxy->columnCount(); ++c)
-        m_table->setItemDelegateForColumn(c, nullptr);
-    const int share = m_model->columnOf(OperatorStatsModel::Column::Share);
-    if (share >= 0) {
-        auto* delegate = m_table->findChild<ShareBarDelegate*>();
-        if (!delegate)
-            delegate = new ShareBarDelegate(OperatorStatsModel::ShareRole, m_table);
-        m_table->setItemDelegateForColumn(share, delegate);
-    }
-    sortByDefault();
-    fitColumns(true);
-    updateStatus();
+    layoutTable();
 }
 
 void OperatorsPanel::setProfilerData(std::shared_ptr<const profiler::ProfilerRunData> run, int rankIndex)
@@ -426,18 +403,21 @@ void OperatorsPanel::applyViewSelection()
     if (m_profilerModel->level() != level)
         m_profilerModel->setLevel(level); // resets the model, which lays the table out
     else if (switching)
-        layoutProfilerTable();
+        layoutTable();
 }
 
-void OperatorsPanel::layoutProfilerTable()
+void OperatorsPanel::layoutTable()
 {
-    const int share = m_profilerModel->columnOf(ProfilerOpTableModel::Column::Share);
-    for (int c = 0; c < m_profilerModel->columnCount(); ++c)
+    static_assert(int(OperatorStatsModel::ShareRole) == int(ProfilerOpTableModel::ShareRole),
+                  "one share delegate draws both tables");
+    const int share = m_showingProfiler ? m_profilerModel->columnOf(ProfilerOpTableModel::Column::Share)
+                                        : m_model->columnOf(OperatorStatsModel::Column::Share);
+    for (int c = 0; c < currentProxy()->columnCount(); ++c)
         m_table->setItemDelegateForColumn(c, nullptr);
     if (share >= 0) {
         auto* delegate = m_table->findChild<ShareBarDelegate*>();
         if (!delegate)
-            delegate = new ShareBarDelegate(ProfilerOpTableModel::ShareRole, m_table);
+            delegate = new ShareBarDelegate(OperatorStatsModel::ShareRole, m_table);
         m_table->setItemDelegateForColumn(share, delegate);
     }
     sortByDefault();

@@ -115,7 +115,8 @@ private:
     /// m_profilerProxy.
     void applyViewSelection();
     void connectSelection();
-    void layoutProfilerTable();
+    /// Share bars, default sort and column widths of the table shown (trace or profiler).
+    void layoutTable();
     QSortFilterProxyModel* currentProxy() const;
 
     std::shared_ptr<const trace::TraceStore> m_store;
