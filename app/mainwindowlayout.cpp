@@ -36,7 +36,7 @@ const char* const kRecentKey = "recentPaths";
 const char* const kRecentTimesKey = "recentOpened";
 const char* const kLayoutVersionKey = "window/layoutVersion";
 /// Raised whenever arrangeDocks() changes, so that a layout saved by an older version is replaced once.
-constexpr int kLayoutVersion = 2;
+constexpr int kLayoutVersion = 3;
 const char* const kPanelNameProperty = "runlensPanelName";
 
 struct PanelGroup
@@ -45,8 +45,8 @@ struct PanelGroup
     QStringList docks; ///< object names, in tab order
 };
 
-/// Docks by area: the run on the left; then training charts and findings, the model and the profiler,
-/// in that order in one tab group. A dock not listed (a newer panel) joins the end of the group.
+/// Docks by area: the run on the left; training charts, findings and the model in one tab group on the
+/// right, the profiler in a second group below it. A dock not listed (a newer panel) joins the first group.
 QList<PanelGroup> panelGroups()
 {
     return {
@@ -180,18 +180,17 @@ void MainWindow::arrangeDocks()
     addDockWidget(Qt::LeftDockWidgetArea, run);
     splitDockWidget(run, details, Qt::Vertical);
     addDockWidget(Qt::RightDockWidgetArea, training);
-    placed << run << details << training;
-    // One tab group, in the order of the areas (training, model, profiler): splitting it in two groups
-    // one above the other would need more height than a 900-pixel screen has, given the panels' minimum
-    // sizes. The Panels menu lists them by area.
+    splitDockWidget(training, profiler, Qt::Vertical);
+    placed << run << details << training << profiler;
+    // Two tab groups on the right, training and model above, profiler below: with every panel in one
+    // group the tab labels shrink to a letter or two. The panels keep their minimum heights low enough
+    // for both groups to fit a 900-pixel screen.
     place(groups[0], details);
     place(groups[1], training);
     tabifyDockWidget(training, model);
     placed << model;
     place(groups[2], training);
-    tabifyDockWidget(training, profiler);
-    placed << profiler;
-    place(groups[3], training);
+    place(groups[3], profiler);
     for (QDockWidget* d : docks) {
         if (!placed.contains(d)) {
             tabifyDockWidget(training, d);
@@ -203,10 +202,13 @@ void MainWindow::arrangeDocks()
     run->raise();
     details->raise();
     training->raise();
+    profiler->raise();
     const int side = 440;
     resizeDocks({ run, training }, { side, std::max(600, width() - side) }, Qt::Horizontal);
     const int content = std::max(400, height() - 120);
     resizeDocks({ run, details }, { content / 2, content / 2 }, Qt::Vertical);
+    // The charts above get the larger share.
+    resizeDocks({ training, profiler }, { content * 11 / 20, content * 9 / 20 }, Qt::Vertical);
 }
 
 void MainWindow::buildPanelsMenu()
@@ -240,8 +242,8 @@ void MainWindow::buildPanelsMenu()
     QAction* panels = m_viewMenu->insertMenu(before, m_panelsMenu);
     panels->setStatusTip(tr("Show or hide each panel"));
     auto* reset = new QAction(tr("Reset Panel &Layout"), this);
-    reset->setStatusTip(tr("Put every panel back where it starts: the run on the left, the others in one group "
-                           "ordered by area (training, model, profiler)"));
+    reset->setStatusTip(tr("Put every panel back where it starts: the run on the left, training and model panels "
+                           "on the right, profiler panels below them"));
     connect(reset, &QAction::triggered, this, [this]() {
         setWelcomeVisible(false);
         arrangeDocks();

@@ -171,7 +171,7 @@ void ClusterPanel::buildBarChart()
 {
     m_barPlot = new QCustomPlot(m_tabs);
     m_barPlot->setObjectName(QStringLiteral("clusterBars"));
-    m_barPlot->setMinimumHeight(180);
+    m_barPlot->setMinimumHeight(120);
     m_barPlot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_barPlot->setMouseTracking(true);
     styleAxes(m_barPlot, this);
@@ -244,7 +244,7 @@ void ClusterPanel::buildMatrix()
 
     m_matrixPlot = new QCustomPlot(m_matrixPage);
     m_matrixPlot->setObjectName(QStringLiteral("clusterLinkMatrix"));
-    m_matrixPlot->setMinimumHeight(180);
+    m_matrixPlot->setMinimumHeight(120);
     m_matrixPlot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_matrixPlot->setMouseTracking(true);
     styleAxes(m_matrixPlot, this);

@@ -51,7 +51,7 @@ ParallelCoordinatesChart::ParallelCoordinatesChart(QWidget* parent)
 {
     setObjectName(QStringLiteral("parallelCoordinates"));
     setMouseTracking(true);
-    setMinimumHeight(180);
+    setMinimumHeight(120);
     setPlottingHint(QCP::phImmediateRefresh, false);
     addLayer(kFrontLayer, layer(QStringLiteral("main")), QCustomPlot::limAbove);
 

@@ -113,7 +113,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     : QCustomPlot(parent)
 {
     setObjectName(QStringLiteral("memoryChart"));
-    setMinimumHeight(200);
+    setMinimumHeight(120);
     setMouseTracking(true);
     setNoAntialiasingOnDrag(true);
     setPlottingHint(QCP::phCacheLabels, true);

@@ -79,7 +79,7 @@ QCustomPlot* OverviewPanel::makePlot(const QString& objectName)
 {
     auto* plot = new QCustomPlot(this);
     plot->setObjectName(objectName);
-    plot->setMinimumHeight(180);
+    plot->setMinimumHeight(120);
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
     plot->setMouseTracking(true);
     plot->installEventFilter(this);

@@ -119,7 +119,7 @@ QCustomPlot* DataPipelinePanel::createPlot(const QString& objectName)
 {
     auto* plot = new QCustomPlot(m_content);
     plot->setObjectName(objectName);
-    plot->setMinimumHeight(220);
+    plot->setMinimumHeight(140);
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
     stylePlot(plot, font());
     return plot;

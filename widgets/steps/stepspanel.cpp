@@ -104,7 +104,7 @@ void StepsPanel::buildUi()
 
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("stepsChart"));
-    m_plot->setMinimumHeight(200);
+    m_plot->setMinimumHeight(120);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setMouseTracking(true);
     m_plot->installEventFilter(this);

@@ -287,7 +287,12 @@ TensorPanel::TensorPanel(QWidget* parent)
     viewSplit->setStretchFactor(0, 3);
     viewSplit->setStretchFactor(1, 1);
     contentLayout->addWidget(viewSplit, 1);
-    m_pages->addWidget(content);
+    // A short dock scrolls the inspector instead of forcing the main window taller than the screen.
+    auto* contentScroll = new QScrollArea(m_pages);
+    contentScroll->setFrameShape(QFrame::NoFrame);
+    contentScroll->setWidgetResizable(true);
+    contentScroll->setWidget(content);
+    m_pages->addWidget(contentScroll);
     split->addWidget(m_pages);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);

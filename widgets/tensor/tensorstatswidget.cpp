@@ -114,11 +114,13 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::ContiguousSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    // Every row stays in sight: the table takes the height of its rows and the histogram the rest.
+    // Every row stays in sight when there is room: the table asks for the height of its rows and the
+    // histogram takes the rest; a short panel scrolls the table rather than growing the window.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
-    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_table->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_table->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     for (int row = 0; row < RowCount; ++row) {
         for (int column = 0; column < 2; ++column) {
             auto* item = new QTableWidgetItem;
@@ -126,8 +128,9 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
             m_table->setItem(row, column, item);
         }
     }
-    m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height()
-                            + RowCount * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
+    const int headerHeight = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
+    m_table->setMaximumHeight(headerHeight + RowCount * m_table->verticalHeader()->defaultSectionSize());
+    m_table->setMinimumHeight(headerHeight + 3 * m_table->verticalHeader()->defaultSectionSize());
     // Wide enough for two columns of full-precision numbers without a scroll bar.
     const int numberWidth = m_table->fontMetrics().horizontalAdvance(QStringLiteral("-0.0000000000e+000")) + 16;
     m_table->setMinimumWidth(m_table->verticalHeader()->sizeHint().width() + 2 * numberWidth

@@ -1,0 +1,78 @@
+#include "demo/demorun.h"
+
+#include <QImage>
+#include <QObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+// The default dock layout on a 1440x900 screen, measured on the real executable: with fresh settings the
+// screenshot mode lays the window out at 1440x900, and the window must not grow past that because of the
+// panels' minimum sizes, whichever panel is brought to the front.
+
+namespace {
+
+constexpr int kWidth = 1440;
+constexpr int kHeight = 900;
+
+} // namespace
+
+class TestDefaultLayout : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_demo;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_demo = m_dir.filePath(QStringLiteral("demo"));
+        QString error;
+        QVERIFY2(runlens::DemoRun::write(m_demo, &error), qPrintable(error));
+    }
+
+    void windowKeepsScreenSize_data()
+    {
+        QTest::addColumn<QString>("dock");
+        QTest::newRow("default") << QString();
+        // One panel of each tab group and the ones with the tallest content.
+        for (const char* dock : { "Scalars", "Timeline", "Tensors", "Memory", "Cluster", "Compare Runs", "Steps" })
+            QTest::newRow(dock) << QString::fromLatin1(dock);
+    }
+
+    void windowKeepsScreenSize()
+    {
+        QFETCH(QString, dock);
+        QTemporaryDir config;
+        QVERIFY(config.isValid());
+        const QString out = m_dir.filePath(QStringLiteral("window.png"));
+        QFile::remove(out);
+        QStringList arguments { QStringLiteral("--screenshot"), out };
+        if (!dock.isEmpty())
+            arguments << QStringLiteral("--dock") << dock;
+        arguments << m_demo;
+
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(RUNLENS_EXECUTABLE), arguments);
+        QVERIFY(process.waitForFinished(120000));
+        const QByteArray err = process.readAllStandardError();
+        QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0, err.constData());
+        QVERIFY2(!err.contains("There is no panel"), err.constData());
+
+        const QImage image(out);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.width(), kWidth);
+        QCOMPARE(image.height(), kHeight);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDefaultLayout)
+#include "tst_defaultlayout.moc"
