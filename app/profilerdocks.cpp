@@ -202,7 +202,13 @@ void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<co
         m_timelineDock->setWindowTitle(
             tr("Timeline — %1 (%n rank(s))", nullptr, int(artifactIndices.size())).arg(QDir::toNativeSeparators(job)));
     } else {
-        m_timelineDock->setWindowTitle(tr("Timeline — %1").arg(QFileInfo(first.relativePath).fileName()));
+        // Kineto names files "host_pid.timestamp.pt.trace.json": shortened in the middle so the dock's
+        // tab stays readable among the others; the status bar and the Run Browser give the whole name.
+        QString name = QFileInfo(first.relativePath).fileName();
+        constexpr int kMaxTitleName = 24;
+        if (name.size() > kMaxTitleName)
+            name = name.left(kMaxTitleName / 2 - 1) + QStringLiteral("…") + name.right(kMaxTitleName / 2);
+        m_timelineDock->setWindowTitle(tr("Timeline — %1").arg(name));
     }
     if (m_scalars->tags().isEmpty())
         raiseDock(m_timelineDock);
