@@ -1,5 +1,9 @@
 #include "demo/demorun.h"
 
+#include "demo/demograph.h"
+#include "demo/demonoise.h"
+#include "demo/demotensors.h"
+#include "demo/demotrace.h"
 #include "summary/eventfilewriter.h"
 
 #include <QCoreApplication>
@@ -15,25 +19,7 @@ namespace runlens {
 
 namespace {
 
-/// A small deterministic noise source (the same curves on every machine and library).
-class Noise
-{
-public:
-    explicit Noise(quint64 seed)
-        : m_state(seed)
-    { }
-    /// Uniform in [-1, 1).
-    double next()
-    {
-        m_state = m_state * 6364136223846793005ULL + 1442695040888963407ULL;
-        return double(m_state >> 11) / double(1ULL << 52) - 1.0;
-    }
-    /// Roughly normal (sum of uniforms), mean 0, standard deviation about 1.
-    double gaussian() { return (next() + next() + next() + next()) * 0.866; }
-
-private:
-    quint64 m_state;
-};
+using Noise = demo::DemoNoise;
 
 struct Schedule
 {
@@ -175,7 +161,11 @@ bool DemoRun::write(const QString& directory, QString* error)
         if (!writeRun(root, schedule, error))
             return false;
     }
-    return true;
+    // What the first run also recorded: a profile of a few steps, its model graph and weight dumps.
+    const QDir profiled(root.filePath(schedules[0].name));
+    return demo::DemoTrace::write(profiled.filePath(QStringLiteral("profiler")), schedules[0].startTime, error)
+        && demo::DemoGraph::write(profiled.filePath(QStringLiteral("graph")), error)
+        && demo::DemoTensors::write(profiled.filePath(QStringLiteral("dump")), error);
 }
 
 } // namespace runlens

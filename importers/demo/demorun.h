@@ -8,7 +8,10 @@ namespace runlens {
 
 /// Writes RunLens's demo run folder with the project's own writers: two training runs of TensorBoard
 /// event files (loss, accuracy and learning-rate curves over 1,000 steps, weight and gradient histograms) that differ
-/// in their learning-rate schedule. Deterministic: the same folder every time.
+/// in their learning-rate schedule. The first run also holds what fills the other panels, all describing one small
+/// residual CNN (demo::DemoModel): `profiler/` a PyTorch profiler trace of a few steps (demo::DemoTrace),
+/// `graph/model.dot` the model graph with module scopes (demo::DemoGraph) and `dump/step_N/` weight dumps
+/// (demo::DemoTensors). Deterministic: the same folder every time.
 class DemoRun
 {
 public:
@@ -20,9 +23,9 @@ public:
     /// when something cannot be written.
     static bool write(const QString& directory, QString* error = nullptr);
 
-    /// Run names written by write().
+    /// Run names written by write(); the trace, the graph and the dumps belong to the first.
     static QStringList runNames();
-    /// Tags every run has.
+    /// Scalar tags every run has.
     static QStringList tags();
 };
 
