@@ -812,6 +812,10 @@ Time %6</source>
         <source>cannot create the folder %1</source>
         <translation>无法创建文件夹 %1</translation>
     </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>runlens::Diagnostic</name>
@@ -1349,10 +1353,6 @@ Time %6</source>
         <translation>重置面板布局(&amp;L)</translation>
     </message>
     <message>
-        <source>Put every panel back where it starts: the run on the left, the others in one group ordered by area (training, model, profiler)</source>
-        <translation>将所有面板恢复到初始位置：运行面板在左侧，其余面板按领域（训练、模型、性能分析）排列在同一组中</translation>
-    </message>
-    <message>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
@@ -1413,6 +1413,10 @@ Check that the cache folder is writable.</source>
     <message>
         <source>The new language is used the next time RunLens starts.</source>
         <translation>新语言将在下次启动 RunLens 时生效。</translation>
+    </message>
+    <message>
+        <source>Put every panel back where it starts: the run on the left, training and model panels on the right, profiler panels below them</source>
+        <translation>把所有面板放回初始位置：运行在左侧，训练与模型面板在右侧，性能分析面板在其下方</translation>
     </message>
 </context>
 <context>
@@ -3419,10 +3423,6 @@ Check that the cache folder is writable.</source>
         <translation>打开演示运行</translation>
     </message>
     <message>
-        <source>Write a small generated example (two runs with scalars and histograms) to the cache folder and open it</source>
-        <translation>将一个小型生成示例（包含标量和直方图的两个运行）写入缓存文件夹并打开</translation>
-    </message>
-    <message>
         <source>Click a name to open it again; ✕ removes it from the list</source>
         <translation>单击名称可再次打开；✕ 可将其从列表中移除</translation>
     </message>
@@ -3493,6 +3493,10 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Remove %1 from the list (the folder itself is not touched)</source>
         <translation>从列表中移除 %1（不会改动文件夹本身）</translation>
+    </message>
+    <message>
+        <source>Write a small generated example (two runs with scalars and histograms, a profiler trace, a model graph and weight dumps) to the cache folder and open it</source>
+        <translation>把一个生成的小示例（两个带标量和直方图的运行、一份性能数据、一个模型计算图和权重转储）写入缓存文件夹并打开</translation>
     </message>
 </context>
 <context>

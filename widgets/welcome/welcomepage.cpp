@@ -76,8 +76,8 @@ WelcomePage::WelcomePage(QWidget* parent)
                                  tr("Open one file: an event file, a trace, a graph or a tensor"), content);
     openFile->setObjectName(QStringLiteral("openFileButton"));
     auto* demo = startButton(QIcon(QStringLiteral(":/icons/kind-run.svg")), tr("Open the Demo Run"),
-                             tr("Write a small generated example (two runs with scalars and histograms) to the cache "
-                                "folder and open it"),
+                             tr("Write a small generated example (two runs with scalars and histograms, a profiler trace, "
+                                "a model graph and weight dumps) to the cache folder and open it"),
                              content);
     demo->setObjectName(QStringLiteral("demoButton"));
     connect(openFolder, &QPushButton::clicked, this, &WelcomePage::openFolderRequested);
