@@ -118,6 +118,9 @@ void MemoryPanel::buildUi()
     m_peakLabel->setObjectName(QStringLiteral("memoryPeak"));
     m_peakLabel->setTextFormat(Qt::PlainText);
     m_peakLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The peak's op chain can be long: it is cut at the panel's edge (whole in the tooltip) rather than
+    // widening the dock and with it the window.
+    m_peakLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(m_peakLabel, 1);
     m_peakButton = new QToolButton(bar);
     m_peakButton->setObjectName(QStringLiteral("memoryGoToPeak"));
@@ -476,6 +479,7 @@ void MemoryPanel::updatePeak()
     if (device && hasTraceContext(*m_profiles[std::size_t(m_peakProfile)]))
         m_peakContext = memory::memoryContextAt(*m_store, *device, m_peak.x);
     m_peakLabel->setText(peakText());
+    m_peakLabel->setToolTip(peakText());
     m_peakButton->setEnabled(m_peak.valid);
 }
 
