@@ -46,27 +46,6 @@ void styleAxes(QCustomPlot* plot, const QWidget* owner)
     plot->xAxis->grid()->setVisible(false);
 }
 
-/// Adds a title row while a picture is exported (the panel itself does not need one).
-ChartExportMenu::ExportHook titleHook(QCustomPlot* plot, const QWidget* owner, std::function<QString()> title)
-{
-    return [plot, owner, title = std::move(title)](bool exporting) {
-        QCPLayoutGrid* layout = plot->plotLayout();
-        if (exporting) {
-            layout->insertRow(0);
-            auto* element = new QCPTextElement(plot, title());
-            QFont font = owner->font();
-            font.setWeight(QFont::DemiBold);
-            element->setFont(font);
-            element->setTextColor(owner->palette().color(QPalette::Text));
-            layout->addElement(0, 0, element);
-            layout->setRowStretchFactor(0, 0.001);
-        } else if (auto* element = qobject_cast<QCPTextElement*>(layout->element(0, 0))) {
-            layout->remove(element);
-            layout->simplify();
-        }
-    };
-}
-
 QString formatPercent(double fraction)
 {
     return QStringLiteral("%1%2 %")
@@ -194,7 +173,7 @@ void ClusterPanel::buildBarChart()
     m_barExport = new ChartExportMenu(m_barPlot, this);
     m_barExport->setBaseName(QStringLiteral("cluster-ranks"));
     m_barExport->setDataProvider([this] { return barChartData(); });
-    m_barExport->setExportHook(titleHook(m_barPlot, this, [] { return tr("Time per step by rank"); }));
+    m_barExport->setExportHook(exportTitleHook(m_barPlot, this, [] { return tr("Time per step by rank"); }));
     connect(m_barExport, &ChartExportMenu::exported, this, &ClusterPanel::chartExported);
     connect(m_barExport, &ChartExportMenu::exportFailed, this, &ClusterPanel::chartExportFailed);
 
@@ -270,7 +249,7 @@ void ClusterPanel::buildMatrix()
     m_matrixExport->setBaseName(QStringLiteral("cluster-links"));
     m_matrixExport->setDataProvider([this] { return matrixChartData(); });
     m_matrixExport->setExportHook(
-        titleHook(m_matrixPlot, this, [this] { return tr("%1 link bandwidth (GB/s)").arg(linkType()); }));
+        exportTitleHook(m_matrixPlot, this, [this] { return tr("%1 link bandwidth (GB/s)").arg(linkType()); }));
     connect(m_matrixExport, &ChartExportMenu::exported, this, &ClusterPanel::chartExported);
     connect(m_matrixExport, &ChartExportMenu::exportFailed, this, &ClusterPanel::chartExportFailed);
 

@@ -2,6 +2,8 @@
 
 #include "common/theme.h"
 
+#include <QWidget>
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -35,6 +37,27 @@ ChartChrome styleChartAxes(QCustomPlot* plot, const QFont& font, bool bareValueA
         axis->grid()->setAntialiased(false);
     }
     return chrome;
+}
+
+std::function<void(bool exporting)> exportTitleHook(QCustomPlot* plot, const QWidget* owner,
+                                                    std::function<QString()> title)
+{
+    return [plot, owner, title = std::move(title)](bool exporting) {
+        QCPLayoutGrid* layout = plot->plotLayout();
+        if (exporting) {
+            layout->insertRow(0);
+            auto* element = new QCPTextElement(plot, title());
+            QFont font = owner->font();
+            font.setWeight(QFont::DemiBold);
+            element->setFont(font);
+            element->setTextColor(owner->palette().color(QPalette::Text));
+            layout->addElement(0, 0, element);
+            layout->setRowStretchFactor(0, 0.001);
+        } else if (auto* element = qobject_cast<QCPTextElement*>(layout->element(0, 0))) {
+            layout->remove(element);
+            layout->simplify();
+        }
+    };
 }
 
 } // namespace runlens

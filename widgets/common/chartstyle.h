@@ -2,8 +2,12 @@
 
 #include <QColor>
 #include <QFont>
+#include <QString>
+
+#include <functional>
 
 class QCustomPlot;
+class QWidget;
 
 namespace runlens {
 
@@ -22,5 +26,11 @@ struct ChartChrome
 /// stays one pixel). With `bareValueAxis` the left axis has neither line nor ticks, only its grid, as the
 /// time-series charts draw it. Returns what it used, for the caller's own touches (legend, notes).
 ChartChrome styleChartAxes(QCustomPlot* plot, const QFont& font, bool bareValueAxis = false);
+
+/// The export hook of a chart shown under a panel heading: while a picture is exported, a title row
+/// (`title()`, in `owner`'s font made demi-bold and its text colour) stands above the plot, since the
+/// picture is seen without the panel; it is removed again afterwards. For ChartExportMenu::setExportHook.
+std::function<void(bool exporting)> exportTitleHook(QCustomPlot* plot, const QWidget* owner,
+                                                    std::function<QString()> title);
 
 } // namespace runlens

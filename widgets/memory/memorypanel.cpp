@@ -1,6 +1,7 @@
 #include "memorypanel.h"
 
 #include "common/charticons.h"
+#include "common/chartstyle.h"
 #include "core/timerange.h"
 #include "memory/memoryoptablemodel.h"
 #include "memoryaxis.h"
@@ -196,23 +197,10 @@ void MemoryPanel::buildUi()
     m_exportMenu->setBaseName(QStringLiteral("memory"));
     m_exportMenu->setDataProvider([this] { return chartData(); });
     // Exported pictures stand alone, so they carry a title the panel itself does not need.
-    m_exportMenu->setExportHook([this](bool exporting) {
-        QCPLayoutGrid* grid = m_chart->plotLayout();
-        if (exporting) {
-            grid->insertRow(0);
-            const QString device = m_deviceCombo->currentText();
-            auto* title = new QCPTextElement(m_chart, device.isEmpty() ? tr("Memory") : tr("Memory: %1").arg(device));
-            QFont font = this->font();
-            font.setWeight(QFont::DemiBold);
-            title->setFont(font);
-            title->setTextColor(palette().color(QPalette::Text));
-            grid->addElement(0, 0, title);
-            grid->setRowStretchFactor(0, 0.001);
-        } else if (auto* title = qobject_cast<QCPTextElement*>(grid->element(0, 0))) {
-            grid->remove(title);
-            grid->simplify();
-        }
-    });
+    m_exportMenu->setExportHook(exportTitleHook(m_chart, this, [this] {
+        const QString device = m_deviceCombo->currentText();
+        return device.isEmpty() ? tr("Memory") : tr("Memory: %1").arg(device);
+    }));
     connect(m_exportMenu, &ChartExportMenu::exported, this, &MemoryPanel::chartExported);
     connect(m_exportMenu, &ChartExportMenu::exportFailed, this, &MemoryPanel::chartExportFailed);
     connect(m_lifetimes->exportMenu(), &ChartExportMenu::exported, this, &MemoryPanel::chartExported);

@@ -94,22 +94,7 @@ ChartExportMenu* OverviewPanel::makeExportMenu(QCustomPlot* plot, const QString&
     menu->setBaseName(baseName);
     menu->setDataProvider(std::move(data));
     // Exported pictures stand alone, so they carry a title the panel itself does not need.
-    menu->setExportHook([this, plot, title](bool exporting) {
-        QCPLayoutGrid* layout = plot->plotLayout();
-        if (exporting) {
-            layout->insertRow(0);
-            auto* element = new QCPTextElement(plot, title);
-            QFont bold = font();
-            bold.setWeight(QFont::DemiBold);
-            element->setFont(bold);
-            element->setTextColor(palette().color(QPalette::Text));
-            layout->addElement(0, 0, element);
-            layout->setRowStretchFactor(0, 0.001);
-        } else if (auto* element = qobject_cast<QCPTextElement*>(layout->element(0, 0))) {
-            layout->remove(element);
-            layout->simplify();
-        }
-    });
+    menu->setExportHook(exportTitleHook(plot, this, [title] { return title; }));
     connect(menu, &ChartExportMenu::exported, this, &OverviewPanel::chartExported);
     connect(menu, &ChartExportMenu::exportFailed, this, &OverviewPanel::chartExportFailed);
     connect(plot, &QWidget::customContextMenuRequested, this, [plot, menu](const QPoint& pos) {

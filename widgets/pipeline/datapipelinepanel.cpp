@@ -132,22 +132,7 @@ ChartExportMenu* DataPipelinePanel::createExportMenu(QCustomPlot* plot, const QS
     menu->setBaseName(baseName);
     menu->setDataProvider(std::move(provider));
     // Exported pictures stand alone, so they carry the title the panel shows as a heading.
-    menu->setExportHook([this, plot, title](bool exporting) {
-        QCPLayoutGrid* layout = plot->plotLayout();
-        if (exporting) {
-            layout->insertRow(0);
-            auto* element = new QCPTextElement(plot, title);
-            QFont font = this->font();
-            font.setWeight(QFont::DemiBold);
-            element->setFont(font);
-            element->setTextColor(palette().color(QPalette::Text));
-            layout->addElement(0, 0, element);
-            layout->setRowStretchFactor(0, 0.001);
-        } else if (auto* element = qobject_cast<QCPTextElement*>(layout->element(0, 0))) {
-            layout->remove(element);
-            layout->simplify();
-        }
-    });
+    menu->setExportHook(exportTitleHook(plot, this, [title] { return title; }));
     connect(menu, &ChartExportMenu::exported, this, &DataPipelinePanel::chartExported);
     connect(menu, &ChartExportMenu::exportFailed, this, &DataPipelinePanel::chartExportFailed);
     connect(plot, &QWidget::customContextMenuRequested, this,

@@ -149,22 +149,7 @@ void StepsPanel::buildUi()
     m_exportMenu->setBaseName(QStringLiteral("step-breakdown"));
     m_exportMenu->setDataProvider([this] { return chartData(); });
     // Exported pictures stand alone, so they carry a title the panel itself does not need.
-    m_exportMenu->setExportHook([this](bool exporting) {
-        QCPLayoutGrid* layout = m_plot->plotLayout();
-        if (exporting) {
-            layout->insertRow(0);
-            auto* title = new QCPTextElement(m_plot, tr("Step time breakdown"));
-            QFont font = this->font();
-            font.setWeight(QFont::DemiBold);
-            title->setFont(font);
-            title->setTextColor(palette().color(QPalette::Text));
-            layout->addElement(0, 0, title);
-            layout->setRowStretchFactor(0, 0.001);
-        } else if (auto* title = qobject_cast<QCPTextElement*>(layout->element(0, 0))) {
-            layout->remove(title);
-            layout->simplify();
-        }
-    });
+    m_exportMenu->setExportHook(exportTitleHook(m_plot, this, [this] { return tr("Step time breakdown"); }));
     connect(m_exportMenu, &ChartExportMenu::exported, this, &StepsPanel::chartExported);
     connect(m_exportMenu, &ChartExportMenu::exportFailed, this, &StepsPanel::chartExportFailed);
     auto* menu = new QMenu(m_exportButton);

@@ -1,6 +1,7 @@
 #include "common/chartexporter.h"
 #include "common/chartexportmenu.h"
 #include "common/chartpalette.h"
+#include "common/chartstyle.h"
 
 #include <QAction>
 #include <QFile>
@@ -97,6 +98,29 @@ class TestChartExporter : public QObject
 {
     Q_OBJECT
 private slots:
+    void exportTitleHook()
+    {
+        // While exporting, a title row stands above the plot; afterwards the plot is as it was.
+        QWidget owner;
+        QCustomPlot plot;
+        const int rows = plot.plotLayout()->rowCount();
+        int asked = 0;
+        const auto hook = runlens::exportTitleHook(&plot, &owner, [&asked] {
+            ++asked;
+            return QStringLiteral("Step time breakdown");
+        });
+        hook(true);
+        QCOMPARE(plot.plotLayout()->rowCount(), rows + 1);
+        auto* title = qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0));
+        QVERIFY(title);
+        QCOMPARE(title->text(), QStringLiteral("Step time breakdown"));
+        QCOMPARE(title->font().weight(), QFont::DemiBold);
+        QCOMPARE(asked, 1);
+        hook(false);
+        QCOMPARE(plot.plotLayout()->rowCount(), rows);
+        QVERIFY(!qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0)));
+    }
+
     void formats()
     {
         QCOMPARE(ChartExporter::formatForFileName(QStringLiteral("a/b.PNG")), ChartExporter::Format::Png);
