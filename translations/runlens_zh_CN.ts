@@ -110,6 +110,10 @@
         <source>Cannot export to %1: the chart no longer exists.</source>
         <translation>无法导出到 %1：该图表已不存在。</translation>
     </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChartExporter</name>
@@ -289,10 +293,6 @@
     <message>
         <source>Show the ranks under their pipeline stage, with the stage&apos;s means</source>
         <translation>将各卡显示在其所属的流水线阶段下，并显示该阶段的平均值</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
     </message>
     <message>
         <source>Rank</source>
@@ -646,10 +646,6 @@ Time %6</source>
     <message>
         <source>The rank whose data pipeline is shown</source>
         <translation>显示其数据处理流水线的卡</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
     </message>
     <message>
         <source>Pipeline</source>
@@ -1550,10 +1546,6 @@ Check that the cache folder is writable.</source>
         <translation>在时间线中显示峰值时刻及当时运行的算子</translation>
     </message>
     <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
@@ -1781,10 +1773,6 @@ Check that the cache folder is writable.</source>
     <message>
         <source>The rank (device) shown</source>
         <translation>显示的卡（设备）</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
     </message>
     <message>
         <source>No profiler data. Open a run folder with a MindSpore profiler folder (profiler/ or *_ascend_ms/ASCEND_PROFILER_OUTPUT) or a PyTorch profiler trace to see its steps and top operators here.</source>
@@ -2884,10 +2872,6 @@ Check that the cache folder is writable.</source>
         <translation>显示其迭代步的卡</translation>
     </message>
     <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
         <source>Step</source>
         <translation>步</translation>
     </message>
@@ -3922,10 +3906,6 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Findings of the last evaluation and how many rules could run on the loaded data</source>
         <translation>上次评估得到的发现，以及有多少规则能在已加载的数据上运行</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
     </message>
     <message>
         <source>Save the findings as a Markdown or HTML report, or as JSON</source>

@@ -99,13 +99,7 @@ void AdvisorPanel::buildUi()
     m_summary->setWordWrap(true);
     m_summary->setToolTip(tr("Findings of the last evaluation and how many rules could run on the loaded data"));
     row->addWidget(m_summary, 1);
-    m_exportButton = new QToolButton(bar);
-    m_exportButton->setObjectName(QStringLiteral("advisorExport"));
-    m_exportButton->setText(tr("Export"));
-    m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-document")));
-    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_exportButton->setPopupMode(QToolButton::InstantPopup);
-    m_exportButton->setAutoRaise(true);
+    m_exportButton = makeExportButton(bar, QStringLiteral("advisorExport"), QStringLiteral("chart-export-document"));
     m_exportButton->setToolTip(tr("Save the findings as a Markdown or HTML report, or as JSON"));
     auto* menu = new QMenu(m_exportButton);
     auto addExport = [this, menu](ExportFormat format, const QString& text, const QString& toolTip) {

@@ -84,13 +84,7 @@ void ClusterPanel::buildUi()
     m_groupByStage->setObjectName(QStringLiteral("clusterGroupByStage"));
     m_groupByStage->setToolTip(tr("Show the ranks under their pipeline stage, with the stage's means"));
     row->addWidget(m_groupByStage);
-    m_exportButton = new QToolButton(bar);
-    m_exportButton->setObjectName(QStringLiteral("clusterExport"));
-    m_exportButton->setText(tr("Export"));
-    m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-image")));
-    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_exportButton->setPopupMode(QToolButton::InstantPopup);
-    m_exportButton->setAutoRaise(true);
+    m_exportButton = makeExportButton(bar, QStringLiteral("clusterExport"));
     row->addWidget(m_exportButton);
     layout->addWidget(bar);
 

@@ -1,7 +1,9 @@
 #include "charticons.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QHash>
+#include <QToolButton>
 
 namespace runlens {
 
@@ -15,6 +17,18 @@ QIcon chartIcon(const QString& name)
     const QIcon icon = QFile::exists(path) ? QIcon(path) : QIcon();
     cache.insert(name, icon);
     return icon;
+}
+
+QToolButton* makeExportButton(QWidget* parent, const QString& objectName, const QString& icon)
+{
+    auto* button = new QToolButton(parent);
+    button->setObjectName(objectName);
+    button->setText(QCoreApplication::translate("runlens::ChartExportMenu", "Export"));
+    button->setIcon(chartIcon(icon));
+    button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    button->setPopupMode(QToolButton::InstantPopup);
+    button->setAutoRaise(true);
+    return button;
 }
 
 } // namespace runlens

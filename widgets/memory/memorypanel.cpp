@@ -129,13 +129,7 @@ void MemoryPanel::buildUi()
     m_peakButton->setToolTip(tr("Show the moment of the peak and the operator running then in the timeline"));
     m_peakButton->setAutoRaise(true);
     row->addWidget(m_peakButton);
-    m_exportButton = new QToolButton(bar);
-    m_exportButton->setObjectName(QStringLiteral("memoryExport"));
-    m_exportButton->setText(tr("Export"));
-    m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-image")));
-    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_exportButton->setPopupMode(QToolButton::InstantPopup);
-    m_exportButton->setAutoRaise(true);
+    m_exportButton = makeExportButton(bar, QStringLiteral("memoryExport"));
     row->addWidget(m_exportButton);
     column->addWidget(bar);
 

@@ -134,13 +134,7 @@ void OverviewPanel::buildUi()
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true);
     row->addWidget(m_summary, 1);
-    m_exportButton = new QToolButton(bar);
-    m_exportButton->setObjectName(QStringLiteral("overviewExport"));
-    m_exportButton->setText(tr("Export"));
-    m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-image")));
-    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_exportButton->setPopupMode(QToolButton::InstantPopup);
-    m_exportButton->setAutoRaise(true);
+    m_exportButton = makeExportButton(bar, QStringLiteral("overviewExport"));
     row->addWidget(m_exportButton);
     layout->addWidget(bar);
 

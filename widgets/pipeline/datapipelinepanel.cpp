@@ -159,13 +159,7 @@ void DataPipelinePanel::buildUi()
     m_summary->setObjectName(QStringLiteral("pipelineSummary"));
     m_summary->setTextFormat(Qt::PlainText);
     row->addWidget(m_summary, 1);
-    m_exportButton = new QToolButton(bar);
-    m_exportButton->setObjectName(QStringLiteral("pipelineExport"));
-    m_exportButton->setText(tr("Export"));
-    m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-image")));
-    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_exportButton->setPopupMode(QToolButton::InstantPopup);
-    m_exportButton->setAutoRaise(true);
+    m_exportButton = makeExportButton(bar, QStringLiteral("pipelineExport"));
     row->addWidget(m_exportButton);
     layout->addWidget(bar);
 

@@ -92,13 +92,7 @@ void StepsPanel::buildUi()
     m_summary->setObjectName(QStringLiteral("stepsSummary"));
     m_summary->setTextFormat(Qt::PlainText);
     row->addWidget(m_summary, 1);
-    m_exportButton = new QToolButton(bar);
-    m_exportButton->setObjectName(QStringLiteral("stepsExport"));
-    m_exportButton->setText(tr("Export"));
-    m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-image")));
-    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_exportButton->setPopupMode(QToolButton::InstantPopup);
-    m_exportButton->setAutoRaise(true);
+    m_exportButton = makeExportButton(bar, QStringLiteral("stepsExport"));
     row->addWidget(m_exportButton);
     layout->addWidget(bar);
 
