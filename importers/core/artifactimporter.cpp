@@ -9,7 +9,17 @@
 #include "tensor/tensorfileimporter.h"
 #include "trace/tracefileimporter.h"
 
+#include <QCoreApplication>
+#include <QFile>
 #include <QFileInfo>
+#include <QLoggingCategory>
+
+#include <exception>
+#include <new>
+
+#include <sys/stat.h>
+
+Q_LOGGING_CATEGORY(lcImportBoundary, "runlens.importers.boundary", QtWarningMsg)
 
 namespace runlens {
 
@@ -48,6 +58,54 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
     default:
         return nullptr;
     }
+}
+
+Diagnostic importFailureDiagnostic(const QString& path, const char* what, bool outOfMemory)
+{
+    QString message;
+    if (outOfMemory) {
+        message = QCoreApplication::translate("runlens::ImportBoundary",
+                                              "Not enough memory to read this file; what was read before is kept. "
+                                              "Close other runs or read the file on a machine with more memory.");
+    } else {
+        const QString reason = what && *what ? QString::fromLocal8Bit(what)
+                                             : QCoreApplication::translate("runlens::ImportBoundary", "unknown error");
+        message = QCoreApplication::translate("runlens::ImportBoundary",
+                                              "Reading stopped on an unexpected error (%1); what was read before is "
+                                              "kept. The file is probably damaged.")
+                      .arg(reason);
+    }
+    qCWarning(lcImportBoundary).noquote() << path << message;
+    return { Severity::Error, path, -1, -1, message };
+}
+
+ImportUpdate pollGuarded(ArtifactImporter& importer, const ImportControl& control, const QString& path)
+{
+    ImportUpdate failed;
+    failed.status = ImportStatus::Failed;
+    // A FIFO, socket or device put where a file was would block the reader or never end.
+    struct stat info
+    {
+    };
+    const QByteArray native = QFile::encodeName(path);
+    if (::stat(native.constData(), &info) == 0
+        && (S_ISFIFO(info.st_mode) || S_ISSOCK(info.st_mode) || S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode))) {
+        failed.diagnostics.append({ Severity::Error, path, -1, -1,
+                                    QCoreApplication::translate("runlens::ImportBoundary",
+                                                                "Not a regular file (a pipe, socket or device); "
+                                                                "it is not read.") });
+        return failed;
+    }
+    try {
+        return importer.poll(control);
+    } catch (const std::bad_alloc&) {
+        failed.diagnostics.append(importFailureDiagnostic(path, nullptr, true));
+    } catch (const std::exception& e) {
+        failed.diagnostics.append(importFailureDiagnostic(path, e.what(), false));
+    } catch (...) {
+        failed.diagnostics.append(importFailureDiagnostic(path, nullptr, false));
+    }
+    return failed;
 }
 
 } // namespace runlens

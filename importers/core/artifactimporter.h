@@ -60,4 +60,12 @@ public:
 /// readers keep at most `limits` values per series beyond scalars.
 std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const summary::SummaryLimits& limits = {});
 
+/// The import boundary: `importer.poll(control)` with every exception it lets escape (a library's
+/// `std::bad_alloc`, a parser's `type_error`, anything else) turned into a failed update with an error
+/// diagnostic on `path`, so one bad file never takes the program or the other files down with it.
+ImportUpdate pollGuarded(ArtifactImporter& importer, const ImportControl& control, const QString& path);
+
+/// The message for an exception caught at the import boundary; `what` may be null (not a std::exception).
+Diagnostic importFailureDiagnostic(const QString& path, const char* what, bool outOfMemory);
+
 } // namespace runlens

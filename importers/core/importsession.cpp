@@ -83,11 +83,13 @@ ImportSession::ImportSession(RunManifest manifest, const summary::SummaryLimits&
 
 ImportSession::~ImportSession()
 {
+    // Workers post their results to this object: none may still run once it is gone.
     m_cancel->store(true);
     for (const auto& group : m_groups) {
         if (group->running)
             group->future.waitForFinished();
     }
+    m_combinedFuture.waitForFinished();
 }
 
 void ImportSession::buildGroups()
@@ -280,11 +282,26 @@ void ImportSession::importTraces(const QList<int>& artifactIndices)
     updateProgress();
 
     auto cancel = m_cancel;
-    QtConcurrent::run([this, read, paths, cancel]() {
+    m_combinedFuture = QtConcurrent::run([this, read, paths, cancel]() {
         ImportControl control;
         control.cancel = cancel.get();
         control.progress = [read](int permille) { read->progress = permille; };
-        auto result = std::make_shared<trace::ChromeTraceResult>(trace::ChromeTraceReader::read(paths, control));
+        auto result = std::make_shared<trace::ChromeTraceResult>();
+        try {
+            *result = trace::ChromeTraceReader::read(paths, control);
+        } catch (const std::bad_alloc&) {
+            *result = {};
+            for (const QString& path : paths)
+                result->diagnostics.append(importFailureDiagnostic(path, nullptr, true));
+        } catch (const std::exception& e) {
+            *result = {};
+            for (const QString& path : paths)
+                result->diagnostics.append(importFailureDiagnostic(path, e.what(), false));
+        } catch (...) {
+            *result = {};
+            for (const QString& path : paths)
+                result->diagnostics.append(importFailureDiagnostic(path, nullptr, false));
+        }
         QMetaObject::invokeMethod(
             this,
             [this, read, paths, result]() {
@@ -356,7 +373,10 @@ void ImportSession::launch(const std::shared_ptr<Group>& group)
     updateProgress();
 
     auto cancel = m_cancel;
-    group->future = QtConcurrent::run([this, group, cancel]() {
+    QStringList paths;
+    for (int index : group->indices)
+        paths << m_manifest.artifacts[index].path;
+    group->future = QtConcurrent::run([this, group, cancel, paths]() {
         const size_t n = group->indices.size();
         for (size_t k = 0; k < n; ++k) {
             PollResult result;
@@ -368,7 +388,7 @@ void ImportSession::launch(const std::shared_ptr<Group>& group)
                 control.cancel = cancel.get();
                 control.progress
                     = [group, k, n](int permille) { group->progress = int((qint64(k) * 1000 + permille) / qint64(n)); };
-                result.update = group->importers[k]->poll(control);
+                result.update = pollGuarded(*group->importers[k], control, paths[qsizetype(k)]);
                 if (cancel->load() && result.update.status == ImportStatus::Ok)
                     result.update.status = ImportStatus::Canceled;
             }
@@ -398,7 +418,7 @@ void ImportSession::importBlocking()
             result.index = group->indices[k];
             ImportControl control;
             control.cancel = m_cancel.get();
-            result.update = group->importers[k]->poll(control);
+            result.update = pollGuarded(*group->importers[k], control, m_manifest.artifacts[result.index].path);
             deliver(result);
         }
     }

@@ -5,6 +5,7 @@
 #include "core/importstate.h"
 #include "core/runmanifest.h"
 
+#include <QFuture>
 #include <QHash>
 #include <QObject>
 #include <QTimer>
@@ -117,6 +118,7 @@ private:
     bool m_canceled = false;
     QList<ArtifactKind> m_deferredKinds;
     std::shared_ptr<CombinedRead> m_combined; ///< the running importTraces() read, if any
+    QFuture<void> m_combinedFuture; ///< its worker, waited for on destruction
     QList<int> m_pendingCombined; ///< asked for while another combined read ran
 };
 

@@ -7,6 +7,8 @@
 #include "graph/tfgraphreader.h"
 #include "graph/torchscriptreader.h"
 
+#include "core/filemapping.h"
+
 #include <QFile>
 
 #include <string>
@@ -74,9 +76,12 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
     // files are copied, which keeps a file truncated by its writer meanwhile from faulting the mapping.
     std::string owned;
     std::string_view bytes;
+    std::unique_ptr<FileMapping> mapping;
     if (!isText(kind) && size >= kMapThreshold) {
-        if (const uchar* mapped = file.map(0, size))
-            bytes = std::string_view(reinterpret_cast<const char*>(mapped), std::size_t(size));
+        QString error;
+        mapping = FileMapping::map(path, 0, size, error);
+        if (mapping)
+            bytes = std::string_view(reinterpret_cast<const char*>(mapping->data()), std::size_t(mapping->size()));
     }
     if (bytes.empty() && size > 0) {
         owned.resize(std::size_t(size));
@@ -120,6 +125,8 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
         break;
     }
     control.report(1000);
+    if (mapping && mapping->damaged())
+        result.diagnostics.append(graphDiagnostic(Severity::Error, path, mapping->damageMessage()));
     read.diagnostics = result.diagnostics + read.diagnostics;
     return read;
 }

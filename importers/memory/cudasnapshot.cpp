@@ -2,6 +2,8 @@
 
 #include "memory/safepickle.h"
 
+#include "core/filemapping.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
@@ -453,10 +455,20 @@ MemoryReadResult readCudaSnapshot(const QString& path, const ImportControl& cont
     // Mapped, not read: snapshots reach gigabytes and the decoder only needs to look at each byte once.
     const qint64 size = file.size();
     if (size > 0) {
-        if (const uchar* mapped = file.map(0, size)) {
+        QString error;
+        if (const std::unique_ptr<FileMapping> mapping = FileMapping::map(path, 0, size, error)) {
             MemoryReadResult result = readCudaSnapshotBytes(
-                std::string_view(reinterpret_cast<const char*>(mapped), std::size_t(size)), path, control);
-            file.unmap(const_cast<uchar*>(mapped));
+                std::string_view(reinterpret_cast<const char*>(mapping->data()), std::size_t(mapping->size())), path,
+                control);
+            if (mapping->damaged()) {
+                Diagnostic diagnostic;
+                diagnostic.severity = Severity::Error;
+                diagnostic.file = path;
+                diagnostic.message = mapping->damageMessage();
+                result.diagnostics.append(diagnostic);
+                if (result.status == ImportStatus::Ok)
+                    result.status = ImportStatus::Partial;
+            }
             return result;
         }
     }

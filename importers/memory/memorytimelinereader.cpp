@@ -358,15 +358,21 @@ MemoryReadResult readBuffer(const trace::TraceInput& input, const QString& name,
 MemoryReadResult readMemoryTimeline(const QString& path, const ImportControl& control)
 {
     Diagnostics diagnostics;
-    const trace::TraceInput input = trace::readTraceInput(path, diagnostics);
-    return readBuffer(input, path, control, std::move(diagnostics));
+    const trace::TraceInput input = trace::readTraceInput(path, diagnostics, control);
+    const qsizetype first = diagnostics.size();
+    MemoryReadResult result = readBuffer(input, path, control, std::move(diagnostics));
+    trace::placeInflatedOffsets(result.diagnostics, first, input);
+    return result;
 }
 
 MemoryReadResult readMemoryTimelineBytes(const std::string& bytes, const QString& name, const ImportControl& control)
 {
     Diagnostics diagnostics;
-    const trace::TraceInput input = trace::traceInputFromBytes(bytes, name, diagnostics);
-    return readBuffer(input, name, control, std::move(diagnostics));
+    const trace::TraceInput input = trace::traceInputFromBytes(bytes, name, diagnostics, control);
+    const qsizetype first = diagnostics.size();
+    MemoryReadResult result = readBuffer(input, name, control, std::move(diagnostics));
+    trace::placeInflatedOffsets(result.diagnostics, first, input);
+    return result;
 }
 
 } // namespace runlens::memory

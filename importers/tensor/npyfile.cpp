@@ -1,6 +1,7 @@
 #include "tensor/npyfile.h"
 
 #include "tensor/npyheader.h"
+#include "tensor/tensorlisting.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -16,25 +17,6 @@ QString tr(const char* text)
 {
     return QCoreApplication::translate("runlens::tensor", text);
 }
-
-/// The data bytes of a file, mapped read-only for as long as any Tensor view holds them.
-class MappedFileData : public TensorData
-{
-public:
-    MappedFileData(std::unique_ptr<QFile> file, uchar* bytes, std::int64_t size)
-        : m_file(std::move(file))
-        , m_bytes(bytes)
-        , m_size(size)
-    { }
-    ~MappedFileData() override { m_file->unmap(m_bytes); }
-    const std::byte* data() const override { return reinterpret_cast<const std::byte*>(m_bytes); }
-    std::int64_t size() const override { return m_size; }
-
-private:
-    std::unique_ptr<QFile> m_file;
-    uchar* m_bytes = nullptr;
-    std::int64_t m_size = 0;
-};
 
 class NpySource final : public TensorSource
 {
@@ -152,24 +134,18 @@ NpyFileResult openNpyFile(const QString& path)
         result.tensor = std::move(tensor);
         return result;
     }
-    auto file = std::make_unique<QFile>(path);
-    if (!file->open(QIODevice::ReadOnly)) {
-        result.error = tr("%1: cannot open: %2").arg(path, file->errorString());
-        return result;
-    }
-    if (file->size() - header.dataOffset < header.dataSize) {
+    const qint64 fileSize = QFileInfo(path).size();
+    if (fileSize - header.dataOffset < header.dataSize) {
         result.error = tr("%1: truncated: the shape needs %2 data bytes but only %3 follow the header")
                            .arg(path)
                            .arg(header.dataSize)
-                           .arg(file->size() - header.dataOffset);
+                           .arg(fileSize - header.dataOffset);
         return result;
     }
-    uchar* bytes = file->map(header.dataOffset, header.dataSize);
-    if (!bytes) {
-        result.error = tr("%1: cannot map the data into memory: %2").arg(path, file->errorString());
+    std::shared_ptr<FileMapping> mapping = FileMapping::map(path, header.dataOffset, header.dataSize, result.error);
+    if (!mapping)
         return result;
-    }
-    tensor.data = std::make_shared<MappedFileData>(std::move(file), bytes, header.dataSize);
+    tensor.data = std::make_shared<MappedTensorData>(std::move(mapping));
     result.tensor = std::move(tensor);
     return result;
 }

@@ -124,6 +124,10 @@ ImportUpdate TensorFileImporter::poll(const ImportControl& control)
             }
             summary.statistics = stats;
             update.bytesRead += t.elementCount() * itemSize(t.dtype);
+            if (const QString damage = t.data->damage(); !damage.isEmpty()) {
+                update.diagnostics << Diagnostic { Severity::Error, m_path, -1, -1, damage };
+                partial = true;
+            }
         }
         summaries << summary;
         control.report(int(1000LL * (i + 1) / listed.tensors.size()));

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "core/diagnostic.h"
+#include "core/filemapping.h"
 #include "tensor/tensor.h"
 #include "tensor/tensorcatalog.h"
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -27,22 +29,20 @@ struct TensorListing
     QMap<QString, QString> metadata;
 };
 
-/// Bytes owned by something else (a file mapping), kept alive through `owner` while any Tensor views them.
-class OwnedBytesData final : public TensorData
+/// Bytes of a file mapped read-only (see FileMapping), kept while any Tensor views them; damage() tells when
+/// the file shrank under the mapping.
+class MappedTensorData final : public TensorData
 {
 public:
-    OwnedBytesData(std::shared_ptr<const void> owner, const std::byte* bytes, std::int64_t size)
-        : m_owner(std::move(owner))
-        , m_bytes(bytes)
-        , m_size(size)
+    explicit MappedTensorData(std::shared_ptr<const FileMapping> mapping)
+        : m_mapping(std::move(mapping))
     { }
-    const std::byte* data() const override { return m_bytes; }
-    std::int64_t size() const override { return m_size; }
+    const std::byte* data() const override { return m_mapping->data(); }
+    std::int64_t size() const override { return m_mapping->size(); }
+    QString damage() const override { return m_mapping->damaged() ? m_mapping->damageMessage() : QString(); }
 
 private:
-    std::shared_ptr<const void> m_owner;
-    const std::byte* m_bytes = nullptr;
-    std::int64_t m_size = 0;
+    std::shared_ptr<const FileMapping> m_mapping;
 };
 
 /// One read-only mapping of a container file shared by the sources of all its entries: mapped on the first
@@ -65,30 +65,23 @@ public:
         const std::lock_guard lock(m_mutex);
         if (auto data = m_data.lock())
             return data;
-        auto file = std::make_unique<QFile>(m_path);
-        if (!file->open(QIODevice::ReadOnly)) {
-            error = translate("%1: cannot open: %2").arg(m_path, file->errorString());
-            return nullptr;
-        }
-        if (file->size() != m_expectedSize) {
+        const qint64 size = QFileInfo(m_path).size();
+        if (size != m_expectedSize) {
             error = translate("%1: the file changed since it was listed (%2 bytes, was %3); open it again")
                         .arg(m_path)
-                        .arg(file->size())
+                        .arg(size)
                         .arg(m_expectedSize);
             return nullptr;
         }
-        uchar* bytes = m_expectedSize > 0 ? file->map(0, m_expectedSize) : nullptr;
-        if (!bytes) {
-            error = translate("%1: cannot map the file into memory: %2").arg(m_path, file->errorString());
+        if (m_expectedSize <= 0) {
+            error = translate("%1: the file is empty").arg(m_path);
             return nullptr;
         }
-        // The file is unmapped and closed when the last view lets go of it.
-        std::shared_ptr<QFile> owner(file.release(), [bytes](QFile* f) {
-            f->unmap(bytes);
-            delete f;
-        });
-        auto data = std::make_shared<const OwnedBytesData>(std::move(owner), reinterpret_cast<const std::byte*>(bytes),
-                                                           m_expectedSize);
+        // The file is unmapped when the last view lets go of it.
+        std::shared_ptr<const FileMapping> mapping = FileMapping::map(m_path, 0, m_expectedSize, error);
+        if (!mapping)
+            return nullptr;
+        auto data = std::make_shared<const MappedTensorData>(std::move(mapping));
         m_data = data;
         return data;
     }

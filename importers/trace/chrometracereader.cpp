@@ -36,6 +36,10 @@ using namespace jsonscan;
 static_assert(TraceBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
 
 constexpr std::int64_t kAbsurdNs = std::int64_t(7) * 24 * 3600 * 1000'000'000;
+// Times (base + ts) and durations outside these bounds (about the year 2116 from the epoch) are refused, so
+// no sum of a start, a duration and a source's shift can overflow.
+constexpr std::int64_t kTimeLimitNs = std::int64_t(1) << 62;
+constexpr std::int64_t kDurationLimitNs = std::int64_t(1) << 60;
 constexpr int kDetailedDiagnostics = 10;
 
 struct Open
@@ -239,7 +243,8 @@ void SourceReader::handleMeta(std::string_view key, std::string_view value)
     m_metadata += value;
     if (key == "baseTimeNanoseconds") {
         std::int64_t base = 0;
-        if (parseInt64(value, base) || parseMicrosToNanos(value, base)) {
+        if ((parseInt64(value, base) || parseMicrosToNanos(value, base)) && base >= -kTimeLimitNs
+            && base <= kTimeLimitNs) {
             if (m_eventsSeen > 0 && !m_baseSet)
                 m_builder.shiftSource(m_source, base);
             m_base = base;
@@ -499,7 +504,11 @@ void SourceReader::handleEvent(const char* begin, const char* end)
         badEvent(begin, QCoreApplication::translate("runlens::ChromeTraceReader", "no valid \"ts\""));
         return;
     }
-    const std::int64_t start = m_base + ts;
+    std::int64_t start = 0;
+    if (__builtin_add_overflow(m_base, ts, &start) || start < -kTimeLimitNs || start > kTimeLimitNs) {
+        badEvent(begin, QCoreApplication::translate("runlens::ChromeTraceReader", "\"ts\" is out of range"));
+        return;
+    }
     StringTable& strings = m_builder.strings();
 
     switch (phase) {
@@ -524,7 +533,7 @@ void SourceReader::handleEvent(const char* begin, const char* end)
         std::uint8_t flags = 0;
         std::int64_t duration = 0;
         if (phase == 'X') {
-            duration = hasDur ? std::max<std::int64_t>(dur, 0) : 0;
+            duration = hasDur ? std::clamp<std::int64_t>(dur, 0, kDurationLimitNs) : 0;
             if (duration > kAbsurdNs)
                 flags |= SliceFlag::AbsurdDuration;
         } else {
@@ -766,6 +775,14 @@ bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& inp
     const int source = builder.addSource(name, input.buffer);
     if (!input.buffer)
         return !control.canceled();
+    const qsizetype firstDiagnostic = diagnostics.size();
+    const struct PlaceOffsets
+    {
+        Diagnostics& diagnostics;
+        qsizetype first;
+        const TraceInput& input;
+        ~PlaceOffsets() { placeInflatedOffsets(diagnostics, first, input); }
+    } placeOffsets { diagnostics, firstDiagnostic, input };
     SourceReader reader(builder, source, name, input, control, diagnostics, progressBase, progressSpan);
     EventScanner scanner(input);
     if (input.expected < kThreadedBytes) {
@@ -804,7 +821,7 @@ ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const Import
     const int count = int(std::max<qsizetype>(paths.size(), 1));
     bool canceled = false;
     for (int i = 0; i < paths.size() && !canceled; ++i) {
-        TraceInput input = openTraceInput(paths[i], diagnostics);
+        TraceInput input = openTraceInput(paths[i], diagnostics, control);
         if (control.canceled()) {
             canceled = true;
             break;
@@ -821,7 +838,7 @@ ChromeTraceResult ChromeTraceReader::readBytes(const std::string& bytes, const Q
 {
     TraceStoreBuilder builder;
     Diagnostics diagnostics;
-    TraceInput input = traceInputFromBytes(bytes, name, diagnostics);
+    TraceInput input = traceInputFromBytes(bytes, name, diagnostics, control);
     const bool canceled = !readSource(builder, name, input, control, diagnostics, 0, 1000);
     return finishResult(builder, std::move(diagnostics), canceled, control);
 }

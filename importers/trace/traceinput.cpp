@@ -1,5 +1,7 @@
 #include "traceinput.h"
 
+#include "core/importbudget.h"
+
 #include <QCoreApplication>
 #include <QFile>
 
@@ -18,8 +20,9 @@ bool isGzip(std::string_view bytes)
 }
 
 // Inflates every gzip member of `in` into one buffer.
-TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagnostics)
+TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagnostics, const ImportControl& control)
 {
+    ImportBudget budget(qint64(in.size()));
     TraceInput result;
     result.compressed = true;
     auto out = std::make_shared<TraceBuffer>();
@@ -31,6 +34,7 @@ TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagno
         if (isize >= in.size() && isize <= in.size() * std::size_t(1100))
             hint = isize;
     }
+    hint = std::min<std::size_t>(hint, std::size_t(budget.limits().maxBytes));
     if (!out->reserve(hint + 1)) {
         diagnostics.append(
             { Severity::Error, name, -1, -1,
@@ -49,21 +53,34 @@ TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagno
     std::size_t consumed = 0;
     bool failed = false;
     bool ended = false;
+    bool overBudget = false;
+    bool canceled = false;
     while (consumed < in.size()) {
+        if (control.canceled()) {
+            canceled = true;
+            break;
+        }
         stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + consumed));
         const std::size_t chunkIn = std::min<std::size_t>(in.size() - consumed, 1u << 30);
         stream.avail_in = uInt(chunkIn);
+        const std::size_t ceiling = std::size_t(budget.limits().maxBytes) + (std::size_t(1) << 20);
         if (out->capacity() - produced < (1u << 16)
-            && !out->reserve(std::max(out->capacity() * 2, out->capacity() + (std::size_t(1) << 20)))) {
+            && !out->reserve(std::min(std::max(out->capacity() * 2, out->capacity() + (std::size_t(1) << 20)),
+                                      std::max(ceiling, out->capacity() + (std::size_t(1) << 16))))) {
             failed = true;
             break;
         }
-        const std::size_t room = std::min<std::size_t>(out->capacity() - produced, 1u << 30);
+        // At most 16 MiB a round, so cancel and the budget are checked often.
+        const std::size_t room = std::min<std::size_t>(out->capacity() - produced, std::size_t(16) << 20);
         stream.next_out = reinterpret_cast<Bytef*>(out->data() + produced);
         stream.avail_out = uInt(room);
         const int rc = ::inflate(&stream, Z_NO_FLUSH);
         consumed += chunkIn - stream.avail_in;
         produced += room - stream.avail_out;
+        if (!budget.spendBytes(qint64(room - stream.avail_out))) {
+            overBudget = true;
+            break;
+        }
         if (rc == Z_STREAM_END) {
             ended = true;
             // Concatenated members (gzip allows them); trailing zero padding ends the data.
@@ -86,7 +103,11 @@ TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagno
     }
     failed = failed || !ended;
     inflateEnd(&stream);
-    if (failed) {
+    if (overBudget) {
+        diagnostics.append(budget.diagnostic(name, qint64(consumed)));
+    } else if (canceled) {
+        // The caller sees the cancel; nothing to say about the file.
+    } else if (failed) {
         diagnostics.append(
             { Severity::Warning, name, qint64(consumed), -1,
               QCoreApplication::translate("runlens::ChromeTraceReader",
@@ -108,10 +129,11 @@ TraceInput::~TraceInput() = default;
 TraceInput::TraceInput(TraceInput&&) noexcept = default;
 TraceInput& TraceInput::operator=(TraceInput&&) noexcept = default;
 
-TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, Diagnostics& diagnostics)
+TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, Diagnostics& diagnostics,
+                               const ImportControl& control)
 {
     if (isGzip(bytes))
-        return inflate(bytes, name, diagnostics);
+        return inflate(bytes, name, diagnostics, control);
     TraceInput result;
     auto buffer = std::make_shared<TraceBuffer>(bytes.size());
     buffer->append(bytes);
@@ -121,7 +143,7 @@ TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, Di
     return result;
 }
 
-TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics)
+TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics, const ImportControl& control)
 {
     auto file = std::make_unique<QFile>(path);
     if (!file->open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
@@ -140,7 +162,7 @@ TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics)
         std::string compressed(std::size_t(size), '\0');
         const qint64 n = file->read(compressed.data(), size);
         compressed.resize(std::size_t(std::max<qint64>(n, 0)));
-        return inflate(compressed, path, diagnostics);
+        return inflate(compressed, path, diagnostics, control);
     }
     TraceInput result;
     result.buffer = std::make_shared<TraceBuffer>(std::size_t(size));
@@ -179,9 +201,24 @@ std::size_t readMore(TraceInput& input, std::size_t chunk)
     return std::size_t(std::max<qint64>(n, 0));
 }
 
-TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics)
+void placeInflatedOffsets(Diagnostics& diagnostics, qsizetype first, const TraceInput& input)
 {
-    TraceInput input = openTraceInput(path, diagnostics);
+    if (!input.compressed)
+        return;
+    for (qsizetype i = std::max<qsizetype>(first, 0); i < diagnostics.size(); ++i) {
+        Diagnostic& d = diagnostics[i];
+        if (d.offset < 0)
+            continue;
+        d.message = QCoreApplication::translate("runlens::ChromeTraceReader", "At byte %1 of the inflated content: %2")
+                        .arg(d.offset)
+                        .arg(d.message);
+        d.offset = -1;
+    }
+}
+
+TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics, const ImportControl& control)
+{
+    TraceInput input = openTraceInput(path, diagnostics, control);
     while (!input.complete())
         readMore(input, std::size_t(64) << 20);
     if (input.truncatedRead) {

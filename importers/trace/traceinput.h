@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/importcontrol.h"
+
 #include "core/diagnostic.h"
 #include "trace/tracebuffer.h"
 
@@ -35,14 +37,20 @@ struct TraceInput
 
 /// Opens `path`: gzip files are inflated completely, plain files are only opened (read with readMore()).
 /// On failure `buffer` is null and `diagnostics` says why; a truncated gzip stream yields what could be
-/// inflated plus a warning.
-TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics);
+/// inflated plus a warning. Inflation stops at the import budget of the compressed size (a gzip bomb keeps
+/// what was inflated up to the limit, with an error naming it) and when `control` is canceled.
+TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics, const ImportControl& control = {});
 /// Reads up to `chunk` more bytes of a progressively read input; returns how many. When the file is
 /// exhausted (or shrank), closes it, seals the buffer and sets `truncatedRead` if it ended early.
 std::size_t readMore(TraceInput& input, std::size_t chunk);
 /// openTraceInput() followed by reading everything.
-TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics);
+TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics, const ImportControl& control = {});
+/// Offsets into inflated content mean nothing in the compressed file: for a compressed `input`, the
+/// diagnostics from index `first` on move their offset into the message ("at byte N of the inflated
+/// content") and keep none, so every offset a diagnostic carries lies inside the file it names.
+void placeInflatedOffsets(Diagnostics& diagnostics, qsizetype first, const TraceInput& input);
 /// Wraps bytes already in memory (inflating them when they are gzip data).
-TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, Diagnostics& diagnostics);
+TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, Diagnostics& diagnostics,
+                               const ImportControl& control = {});
 
 } // namespace runlens::trace

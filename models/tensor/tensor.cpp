@@ -6,11 +6,30 @@
 
 namespace runlens::tensor {
 
+namespace {
+
+// Shapes come from file headers: a product that does not fit saturates, and the size checks against the
+// file that follow refuse it.
+std::int64_t saturatingMultiply(std::int64_t a, std::int64_t b)
+{
+    std::int64_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product))
+        return std::numeric_limits<std::int64_t>::max();
+    return product;
+}
+
+} // namespace
+
 std::int64_t elementCount(const std::vector<std::int64_t>& shape)
 {
+    // An empty (or invalid, negative) extent makes the tensor empty whatever the others claim.
+    for (const std::int64_t extent : shape) {
+        if (extent <= 0)
+            return 0;
+    }
     std::int64_t count = 1;
     for (const std::int64_t extent : shape)
-        count *= extent;
+        count = saturatingMultiply(count, extent);
     return count;
 }
 
@@ -36,7 +55,7 @@ bool Tensor::isContiguous() const
         // A dimension of one element can have any stride: it is never stepped over.
         if (shape[k] != 1 && strides[k] != expected)
             return false;
-        expected *= shape[k];
+        expected = saturatingMultiply(expected, shape[k]);
     }
     return true;
 }
@@ -47,7 +66,7 @@ std::vector<std::int64_t> Tensor::contiguousStrides(const std::vector<std::int64
     std::int64_t stride = itemBytes;
     for (int k = int(shape.size()) - 1; k >= 0; --k) {
         result[k] = stride;
-        stride *= shape[k] > 0 ? shape[k] : 1;
+        stride = saturatingMultiply(stride, shape[k] > 0 ? shape[k] : 1);
     }
     return result;
 }
@@ -61,9 +80,11 @@ double Tensor::value(const std::vector<std::int64_t>& index) const
     for (size_t k = 0; k < index.size(); ++k) {
         if (index[k] < 0 || index[k] >= shape[k])
             return kNaN;
-        position += index[k] * strides[k];
+        std::int64_t step = 0;
+        if (__builtin_mul_overflow(index[k], strides[k], &step) || __builtin_add_overflow(position, step, &position))
+            return kNaN;
     }
-    if (position < 0 || position + itemSize(dtype) > data->size())
+    if (position < 0 || position > data->size() - itemSize(dtype))
         return kNaN;
     return loadElement(data->data() + position, dtype, swap);
 }

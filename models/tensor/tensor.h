@@ -19,6 +19,9 @@ public:
     virtual ~TensorData() = default;
     virtual const std::byte* data() const = 0;
     virtual std::int64_t size() const = 0;
+    /// Empty while the bytes are the file's; otherwise a sentence naming the file and what happened (it shrank
+    /// while mapped and the missing part reads as zeros). Check after reading.
+    virtual QString damage() const { return {}; }
 };
 
 /// Bytes held in memory (tests, small tensors from summaries).

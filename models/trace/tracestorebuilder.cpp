@@ -11,6 +11,14 @@ namespace runlens::trace {
 
 namespace {
 
+std::int64_t saturatingAdd(std::int64_t a, std::int64_t b)
+{
+    std::int64_t sum = 0;
+    if (!__builtin_add_overflow(a, b, &sum))
+        return sum;
+    return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+}
+
 struct KeyHash
 {
     std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& key) const
@@ -274,18 +282,18 @@ void TraceStoreBuilder::shiftSource(int source, std::int64_t deltaNs)
             continue;
         shifted[i] = 1;
         for (std::int64_t& t : track.start)
-            t += deltaNs;
+            t = saturatingAdd(t, deltaNs);
         for (std::int64_t& t : track.counterTime)
-            t += deltaNs;
+            t = saturatingAdd(t, deltaNs);
     }
     for (FlowPoint& point : d->flowPoints) {
         if (shifted[std::size_t(point.track)])
-            point.time += deltaNs;
+            point.time = saturatingAdd(point.time, deltaNs);
     }
     for (auto* list : { &d->correlations, &d->externalIds }) {
         for (Correlation& corr : *list) {
             if (shifted[std::size_t(corr.track)])
-                corr.start += deltaNs;
+                corr.start = saturatingAdd(corr.start, deltaNs);
         }
     }
 }

@@ -270,6 +270,8 @@ TensorStatsWidget::Result TensorStatsWidget::compute(const tensor::Tensor& tenso
         return result;
     }
     result.histogram = { std::move(counts), lo, hi };
+    if (tensor.data)
+        result.damage = tensor.data->damage();
     return result;
 }
 
@@ -323,6 +325,7 @@ void TensorStatsWidget::setWhole(const QString& location, const tensor::Tensor& 
     m_whole = whole;
     m_hasWhole = true;
     m_wholeCancelled = false;
+    m_damage.clear();
     m_wholeStats.reset();
     m_wholeHistogram.reset();
     if (m_cache && !location.isEmpty())
@@ -378,6 +381,7 @@ void TensorStatsWidget::wholeFinished(const Result& result, bool computedStatist
             showColumn(1, std::nullopt, tr("cancelled"));
     } else {
         m_wholeHistogram = result.histogram;
+        m_damage = result.damage;
         if (computedStatistics) {
             m_wholeStats = result.statistics;
             showColumn(1, m_wholeStats, {});
@@ -425,6 +429,7 @@ void TensorStatsWidget::clear()
     stopWholeJob();
     m_hasSlice = m_hasWhole = false;
     m_wholeCancelled = false;
+    m_damage.clear();
     m_slice = {};
     m_whole = {};
     m_location.clear();
@@ -514,6 +519,8 @@ void TensorStatsWidget::updateWholeControls()
                                        : tr("Computing the whole tensor's statistics\u2026"));
     else if (m_hasWhole && m_wholeCancelled)
         m_status->setText(tr("Whole-tensor computation cancelled."));
+    else if (!m_damage.isEmpty())
+        m_status->setText(m_damage);
     else
         m_status->clear();
     m_status->setVisible(!m_status->text().isEmpty());

@@ -140,6 +140,7 @@ private:
     {
         tensor::TensorStatistics statistics;
         Histogram histogram;
+        QString damage; ///< the file changed under the tensor while it was read
     };
     struct Job;
 
@@ -163,6 +164,7 @@ private:
     tensor::Tensor m_whole;
     bool m_hasWhole = false;
     bool m_wholeCancelled = false;
+    QString m_damage; ///< set when the file under the tensor shrank while its statistics were computed
     QString m_location;
     std::optional<tensor::TensorStatistics> m_sliceStats;
     std::optional<tensor::TensorStatistics> m_wholeStats;

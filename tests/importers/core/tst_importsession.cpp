@@ -12,6 +12,12 @@
 #include <QtEndian>
 #include <QtTest>
 
+#include <memory>
+
+#include <new>
+#include <stdexcept>
+#include <sys/stat.h>
+
 using namespace runlens;
 using summary::EventFileWriter;
 
@@ -31,6 +37,30 @@ QString writeEvents(const QString& dir, const QString& name, qint64 firstStep, q
     writer.close();
     return path;
 }
+
+class ThrowingImporter final : public ArtifactImporter
+{
+public:
+    enum class Kind { BadAlloc, Runtime, NotAnException };
+    explicit ThrowingImporter(Kind kind)
+        : m_kind(kind)
+    { }
+    ImportUpdate poll(const ImportControl&) override
+    {
+        switch (m_kind) {
+        case Kind::BadAlloc:
+            throw std::bad_alloc();
+        case Kind::Runtime:
+            throw std::runtime_error("type must be number, but is string");
+        case Kind::NotAnException:
+            throw 42;
+        }
+        return {};
+    }
+
+private:
+    Kind m_kind;
+};
 
 } // namespace
 
@@ -330,6 +360,84 @@ private slots:
         const QJsonObject bad = report[QStringLiteral("artifacts")].toArray().at(badIndex).toObject();
         QCOMPARE(bad[QStringLiteral("status")].toString(), QStringLiteral("partial"));
         QCOMPARE(bad[QStringLiteral("diagnostics")].toArray().size(), 1);
+    }
+
+    void exceptionsBecomeDiagnostics_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("bad_alloc") << int(ThrowingImporter::Kind::BadAlloc) << QStringLiteral("memory");
+        QTest::newRow("std::exception") << int(ThrowingImporter::Kind::Runtime)
+                                        << QStringLiteral("type must be number");
+        QTest::newRow("not a std::exception")
+            << int(ThrowingImporter::Kind::NotAnException) << QStringLiteral("unexpected error");
+    }
+
+    void exceptionsBecomeDiagnostics()
+    {
+        // Whatever an importer lets escape stops at the import boundary as a failure of that one file.
+        QFETCH(int, kind);
+        QFETCH(QString, mentions);
+        ThrowingImporter importer { ThrowingImporter::Kind(kind) };
+        const QString path = QStringLiteral("/runs/a/memory_usage_0.csv");
+        const ImportUpdate update = pollGuarded(importer, ImportControl(), path);
+        QCOMPARE(update.status, ImportStatus::Failed);
+        QCOMPARE(update.diagnostics.size(), 1);
+        QCOMPARE(update.diagnostics.first().severity, Severity::Error);
+        QCOMPARE(update.diagnostics.first().file, path);
+        QVERIFY2(update.diagnostics.first().message.contains(mentions), qPrintable(update.diagnostics.first().message));
+    }
+
+    void aFifoNeverBlocks()
+    {
+        // A named pipe where an event file would be: the scanner leaves it out and the import boundary refuses
+        // it; neither waits for a writer that never comes.
+        QTemporaryDir dir;
+        writeEvents(dir.path(), QStringLiteral("events.out.tfevents.1.a"), 0, 3);
+        const QString fifo = dir.filePath(QStringLiteral("events.out.tfevents.2.b"));
+        QVERIFY(mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        const RunManifest manifest = RunScanner().scan(dir.path());
+        QCOMPARE(manifest.artifacts.size(), 1);
+        QVERIFY(manifest.artifacts.first().path.endsWith(QStringLiteral(".1.a")));
+
+        Artifact artifact = manifest.artifacts.first();
+        artifact.path = fifo;
+        auto importer = createImporter(artifact);
+        QVERIFY(importer);
+        const ImportUpdate update = pollGuarded(*importer, ImportControl(), fifo);
+        QCOMPARE(update.status, ImportStatus::Failed);
+        QCOMPARE(update.diagnostics.size(), 1);
+        QCOMPARE(update.diagnostics.first().file, fifo);
+        QVERIFY(update.diagnostics.first().message.contains(QStringLiteral("regular file")));
+    }
+
+    void deletingTheSessionDuringACombinedReadIsSafe()
+    {
+        // Opening another folder while the ranks of a job are read deletes the session under the worker;
+        // the worker must be done with it first (run under the asan preset to see a use after free).
+        QTemporaryDir dir;
+        QFile fixture(QStringLiteral(RUNLENS_TEST_DATA_DIR "/tiny.pt.trace.json"));
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        const QByteArray text = fixture.readAll();
+        for (int rank = 0; rank < 4; ++rank) {
+            QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("job/rank_%1").arg(rank)));
+            QFile trace(dir.filePath(QStringLiteral("job/rank_%1/worker.pt.trace.json").arg(rank)));
+            QVERIFY(trace.open(QIODevice::WriteOnly));
+            trace.write(text);
+        }
+        const RunManifest manifest = RunScanner().scan(dir.path());
+        QCOMPARE(manifest.artifacts.size(), 4);
+        for (int round = 0; round < 20; ++round) {
+            auto session = std::make_unique<ImportSession>(manifest);
+            session->setDeferredKinds({ ArtifactKind::ChromeTrace });
+            session->start();
+            session->importTraces({ 0, 1, 2, 3 });
+            if (round % 2)
+                QTest::qWait(round);
+            session->cancel();
+            session.reset();
+            QCoreApplication::processEvents();
+        }
     }
 
     void cancelKeepsWhatWasRead()

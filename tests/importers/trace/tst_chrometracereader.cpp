@@ -121,6 +121,7 @@ private slots:
     void hugeAndDeep();
     void truncatedEverywhere();
     void gzipInput();
+    void gzipBomb();
     void severalFiles();
     void counters();
     void cancel();
@@ -553,6 +554,60 @@ void TstChromeTraceReader::gzipInput()
     QCOMPARE(fromFile.store->sources()[0].events, std::uint64_t(9));
     const ChromeTraceResult missing = ChromeTraceReader::read({ dir.filePath(QStringLiteral("missing.json")) });
     QVERIFY(hasError(missing.diagnostics));
+}
+
+void TstChromeTraceReader::gzipBomb()
+{
+    // 300 MiB of blanks after a valid start deflate to about 300 KB: more than the budget of a file that small
+    // allows. Reading stops at the limit with an error that names the file and an offset inside it.
+    z_stream stream {};
+    deflateInit2(&stream, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY);
+    std::string bomb(std::size_t(4) << 20, '\0');
+    std::size_t produced = 0;
+    const std::string head = "{\"traceEvents\": [";
+    const std::string blanks(std::size_t(1) << 20, ' ');
+    auto feed = [&](const std::string& in, int flush) {
+        stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+        stream.avail_in = uInt(in.size());
+        do {
+            if (bomb.size() - produced < (1u << 16))
+                bomb.resize(bomb.size() * 2);
+            stream.next_out = reinterpret_cast<Bytef*>(bomb.data() + produced);
+            stream.avail_out = uInt(bomb.size() - produced);
+            deflate(&stream, flush);
+            produced = bomb.size() - stream.avail_out;
+        } while (stream.avail_in > 0 || (flush == Z_FINISH && stream.avail_out == 0));
+    };
+    feed(head, Z_NO_FLUSH);
+    for (int i = 0; i < 300; ++i)
+        feed(blanks, Z_NO_FLUSH);
+    feed("]}", Z_FINISH);
+    deflateEnd(&stream);
+    bomb.resize(produced);
+    QVERIFY(bomb.size() < std::size_t(2) << 20);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bomb.json.gz"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bomb.data(), qint64(bomb.size()));
+    file.close();
+    const ChromeTraceResult result = ChromeTraceReader::read({ path });
+    bool named = false;
+    for (const Diagnostic& d : result.diagnostics) {
+        QCOMPARE(d.file, path);
+        QVERIFY(d.offset <= qint64(bomb.size()));
+        if (d.severity == Severity::Error && d.message.contains(QStringLiteral("limit")))
+            named = true;
+    }
+    QVERIFY2(named, qPrintable(describe(result.diagnostics)));
+
+    // Cancel reaches the inflation loop.
+    std::atomic_bool cancel { true };
+    ImportControl control;
+    control.cancel = &cancel;
+    const ChromeTraceResult canceled = ChromeTraceReader::read({ path }, control);
+    QVERIFY(canceled.canceled);
 }
 
 void TstChromeTraceReader::severalFiles()

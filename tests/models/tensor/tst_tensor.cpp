@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace runlens::tensor;
 
@@ -75,6 +76,26 @@ private slots:
         Tensor tooLong = t;
         tooLong.shape = { 3, 3, 4 };
         QVERIFY(std::isnan(tooLong.value({ 2, 0, 0 })));
+    }
+
+    void hostileShapes()
+    {
+        // Shapes read from headers: a zero beside huge extents is empty, a product past 2^63 saturates instead
+        // of overflowing (the asan preset halts on signed overflow), a negative extent is empty.
+        const std::int64_t huge = std::int64_t(1) << 40;
+        QCOMPARE(elementCount({ huge, 0, huge, huge }), std::int64_t(0));
+        QCOMPARE(elementCount({ huge, huge, huge }), std::numeric_limits<std::int64_t>::max());
+        QCOMPARE(elementCount({ 3, -2 }), std::int64_t(0));
+        const auto strides = Tensor::contiguousStrides({ huge, huge, huge }, 8);
+        QCOMPARE(strides[2], std::int64_t(8));
+        QCOMPARE(strides[0], std::numeric_limits<std::int64_t>::max());
+        Tensor t;
+        t.dtype = DType::Float32;
+        t.shape = { huge, huge, huge };
+        t.strides = Tensor::contiguousStrides(t.shape, 4);
+        t.data = std::make_shared<MemoryTensorData>(std::vector<std::byte>(16));
+        QVERIFY(std::isnan(t.value({ huge - 1, huge - 1, huge - 1 })));
+        QCOMPARE(t.value({ 0, 0, 3 }), 0.0);
     }
 
     void swappedByteOrder()

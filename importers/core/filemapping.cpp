@@ -1,0 +1,205 @@
+#include "core/filemapping.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QLoggingCategory>
+
+#include <array>
+#include <atomic>
+#include <mutex>
+
+#include <csignal>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcFileMapping, "runlens.importers.mapping", QtWarningMsg)
+
+namespace runlens {
+
+namespace {
+
+// The signal handler reads this table without locks: each slot is a [begin, end) range published with
+// release stores, and a fault flag the handler sets.
+struct Slot
+{
+    std::atomic<std::uintptr_t> begin { 0 };
+    std::atomic<std::uintptr_t> end { 0 };
+    std::atomic_bool faulted { false };
+};
+
+constexpr int kSlots = 4096;
+std::array<Slot, kSlots> g_slots;
+std::atomic_int g_faults { 0 };
+std::mutex g_registerMutex;
+struct sigaction g_previous
+{
+};
+std::once_flag g_installOnce;
+
+void onSigbus(int signal, siginfo_t* info, void* context)
+{
+    const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+    for (Slot& slot : g_slots) {
+        const std::uintptr_t begin = slot.begin.load(std::memory_order_acquire);
+        if (begin == 0 || address < begin || address >= slot.end.load(std::memory_order_acquire))
+            continue;
+        // Zero pages from the faulting page to the end of the mapping: the read that faulted is retried on
+        // return and sees zeros, as does every later read past the file's new end.
+        const auto pageSize = std::uintptr_t(sysconf(_SC_PAGESIZE));
+        const std::uintptr_t page = address & ~(pageSize - 1);
+        const std::uintptr_t end = slot.end.load(std::memory_order_acquire);
+        void* replaced = mmap(reinterpret_cast<void*>(page), end - page, PROT_READ,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        if (replaced != MAP_FAILED) {
+            slot.faulted.store(true, std::memory_order_release);
+            g_faults.fetch_add(1, std::memory_order_relaxed);
+            return;
+        }
+        break;
+    }
+    // Not one of ours: whatever handled SIGBUS before us (a sanitizer, a crash reporter) or the default.
+    if ((g_previous.sa_flags & SA_SIGINFO) && g_previous.sa_sigaction) {
+        g_previous.sa_sigaction(signal, info, context);
+        return;
+    }
+    if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN && g_previous.sa_handler) {
+        g_previous.sa_handler(signal);
+        return;
+    }
+    struct sigaction fallback
+    {
+    };
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(SIGBUS, &fallback, nullptr);
+    // Returning retries the access, which now faults with the default action.
+}
+
+void installHandler()
+{
+    std::call_once(g_installOnce, [] {
+        struct sigaction action
+        {
+        };
+        action.sa_sigaction = onSigbus;
+        action.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&action.sa_mask);
+        if (sigaction(SIGBUS, &action, &g_previous) != 0)
+            qCWarning(lcFileMapping) << "cannot install the SIGBUS handler for mapped files";
+    });
+}
+
+int registerRange(std::uintptr_t begin, std::uintptr_t end)
+{
+    const std::lock_guard lock(g_registerMutex);
+    for (int i = 0; i < kSlots; ++i) {
+        if (g_slots[std::size_t(i)].begin.load(std::memory_order_relaxed) != 0)
+            continue;
+        Slot& slot = g_slots[std::size_t(i)];
+        slot.faulted.store(false, std::memory_order_relaxed);
+        slot.end.store(end, std::memory_order_release);
+        slot.begin.store(begin, std::memory_order_release);
+        return i;
+    }
+    return -1;
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("runlens::FileMapping", text);
+}
+
+} // namespace
+
+FileMapping::~FileMapping()
+{
+    if (m_slot >= 0) {
+        const std::lock_guard lock(g_registerMutex);
+        g_slots[std::size_t(m_slot)].begin.store(0, std::memory_order_release);
+        g_slots[std::size_t(m_slot)].end.store(0, std::memory_order_release);
+    }
+    if (m_base)
+        munmap(m_base, m_length);
+}
+
+std::unique_ptr<FileMapping> FileMapping::map(const QString& path, std::int64_t offset, std::int64_t length,
+                                              QString& error)
+{
+    installHandler();
+    const QByteArray native = QFile::encodeName(path);
+    // O_NONBLOCK: a FIFO in a run folder must not block the reader; it is refused below as not a regular file.
+    const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        error = tr("%1: cannot open: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+        return nullptr;
+    }
+    struct stat info
+    {
+    };
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        ::close(fd);
+        error = tr("%1: not a regular file").arg(path);
+        return nullptr;
+    }
+    const std::int64_t fileSize = info.st_size;
+    if (offset < 0 || offset > fileSize || length < 0 || length > fileSize - offset) {
+        ::close(fd);
+        error = tr("%1: the file has %2 bytes; %3 bytes at offset %4 are beyond its end")
+                    .arg(path)
+                    .arg(fileSize)
+                    .arg(length)
+                    .arg(offset);
+        return nullptr;
+    }
+    if (length == 0)
+        length = fileSize - offset;
+    std::unique_ptr<FileMapping> mapping(new FileMapping);
+    mapping->m_path = path;
+    mapping->m_size = length;
+    if (length == 0) {
+        ::close(fd);
+        return mapping;
+    }
+    const auto pageSize = std::int64_t(sysconf(_SC_PAGESIZE));
+    const std::int64_t alignedOffset = offset - offset % pageSize;
+    const std::size_t mapLength = std::size_t(length + (offset - alignedOffset));
+    void* base = mmap(nullptr, mapLength, PROT_READ, MAP_SHARED, fd, off_t(alignedOffset));
+    const int mapErrno = errno;
+    ::close(fd);
+    if (base == MAP_FAILED) {
+        error = tr("%1: cannot map the file into memory: %2").arg(path, QString::fromLocal8Bit(strerror(mapErrno)));
+        return nullptr;
+    }
+    mapping->m_base = base;
+    mapping->m_length = mapLength;
+    mapping->m_data = static_cast<const std::byte*>(base) + (offset - alignedOffset);
+    const auto begin = reinterpret_cast<std::uintptr_t>(base);
+    mapping->m_slot = registerRange(begin, begin + mapLength);
+    if (mapping->m_slot < 0) {
+        // More mappings than the table holds: unguarded would risk the process, so refuse this one.
+        error = tr("%1: too many files are mapped at once; close some tensors and try again").arg(path);
+        return nullptr;
+    }
+    return mapping;
+}
+
+bool FileMapping::damaged() const
+{
+    return m_slot >= 0 && g_slots[std::size_t(m_slot)].faulted.load(std::memory_order_acquire);
+}
+
+QString FileMapping::damageMessage() const
+{
+    return tr("%1: the file shrank or was replaced while it was read; values past its new end read as zeros. "
+              "Open it again to see its current content.")
+        .arg(m_path);
+}
+
+int FileMapping::faultsHandled()
+{
+    return g_faults.load(std::memory_order_relaxed);
+}
+
+} // namespace runlens
