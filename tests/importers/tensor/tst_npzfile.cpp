@@ -54,7 +54,26 @@ struct ZipEntry
     QByteArray data;
     bool deflate = false;
     bool encrypted = false; ///< only the flag bit; enough for a reader to refuse the member
+    QByteArray deflated; ///< raw deflate bytes written instead of compressing `data`, when not empty
+    quint64 claimedSize = 0; ///< the uncompressed size the headers claim, when not 0
 };
+
+/// `data` as raw deflate stored blocks (the format's uncompressed blocks), the last one final if `final`:
+/// a valid deflate stream of any size, made without a compressor.
+QByteArray storedDeflate(const QByteArray& data, bool final)
+{
+    QByteArray out;
+    qsizetype at = 0;
+    do {
+        const QByteArray chunk = data.mid(at, 65535);
+        at += chunk.size();
+        out += char(final && at >= data.size() ? 1 : 0);
+        putLe(out, quint64(chunk.size()), 2);
+        putLe(out, quint16(~quint16(chunk.size())), 2);
+        out += chunk;
+    } while (at < data.size());
+    return out;
+}
 
 /// A zip archive written by hand so tests control every field; `zip64` adds the zip64 end records and
 /// moves every local header offset into a zip64 extra field.
@@ -64,9 +83,12 @@ QByteArray zipArchive(const QList<ZipEntry>& entries, bool zip64 = false)
     QByteArray central;
     for (const ZipEntry& entry : entries) {
         // qCompress gives a 4-byte length, a 2-byte zlib header, raw deflate, and a 4-byte Adler-32.
-        const QByteArray stored = entry.deflate ? qCompress(entry.data, 9).mid(6).chopped(4) : entry.data;
+        const QByteArray stored = !entry.deflated.isEmpty() ? entry.deflated
+            : entry.deflate                                 ? qCompress(entry.data, 9).mid(6).chopped(4)
+                                                            : entry.data;
+        const quint64 size = entry.claimedSize ? entry.claimedSize : quint64(entry.data.size());
         const quint16 flags = entry.encrypted ? 1 : 0;
-        const quint16 method = entry.deflate ? 8 : 0;
+        const quint16 method = entry.deflate || !entry.deflated.isEmpty() ? 8 : 0;
         const quint32 crc = crc32(entry.data);
         const qint64 offset = out.size();
         putLe(out, 0x04034b50, 4);
@@ -77,7 +99,7 @@ QByteArray zipArchive(const QList<ZipEntry>& entries, bool zip64 = false)
         putLe(out, 0x21, 2);
         putLe(out, crc, 4);
         putLe(out, quint64(stored.size()), 4);
-        putLe(out, quint64(entry.data.size()), 4);
+        putLe(out, size, 4);
         putLe(out, quint64(entry.name.size()), 2);
         putLe(out, 0, 2);
         out += entry.name + stored;
@@ -91,7 +113,7 @@ QByteArray zipArchive(const QList<ZipEntry>& entries, bool zip64 = false)
         putLe(central, 0x21, 2);
         putLe(central, crc, 4);
         putLe(central, quint64(stored.size()), 4);
-        putLe(central, quint64(entry.data.size()), 4);
+        putLe(central, size, 4);
         putLe(central, quint64(entry.name.size()), 2);
         putLe(central, zip64 ? 12 : 0, 2);
         putLe(central, 0, 2 + 2 + 2 + 4);
@@ -384,6 +406,64 @@ private slots:
             QCOMPARE(opened.tensor->elementCount(), 3);
             QCOMPARE(opened.tensor->value({ 2 }), 3.0);
         }
+    }
+
+    void declaredSizesAreCheckedBeforeInflating_data()
+    {
+        QTest::addColumn<QByteArray>("archive");
+        QTest::addColumn<QString>("diagnostic");
+        QTest::addColumn<qint64>("offset");
+        // 300 MB of float64 declared by the .npy header and by the zip's uncompressed size; the deflate stream
+        // holds the header, then (in the second) 300 KB of zeros, enough for deflate to claim 300 MB.
+        const QByteArray header = test::npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (37500000,), }", 0);
+        const quint64 claimed = quint64(header.size()) + 300'000'000;
+        QTest::newRow("more than deflate can produce")
+            << zipArchive({ { "a.npy", header, false, false, storedDeflate(header, false), claimed } })
+            << QStringLiteral("more than deflate can") << qint64(0);
+        QTest::newRow("more than the budget of the archive") << zipArchive(
+            { { "b.npy", {}, false, false, storedDeflate(header + QByteArray(300'000, '\0'), false), claimed } })
+                                                             << QStringLiteral("Reading stopped") << qint64(0);
+    }
+    void declaredSizesAreCheckedBeforeInflating()
+    {
+        QFETCH(QByteArray, archive);
+        QFETCH(QString, diagnostic);
+        QFETCH(qint64, offset);
+        QTemporaryDir dir;
+        const QString path = test::writeFile(dir, QStringLiteral("claims.npz"), archive);
+        const TensorListing listing = listNpzFile(path);
+        QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));
+        QCOMPARE(listing.tensors.size(), 0);
+        const QString mismatch = test::diagnosticMismatch(listing, path, diagnostic);
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+        QCOMPARE(listing.diagnostics[0].offset, offset);
+    }
+
+    void headersInflatedAreCountedOverTheArchive()
+    {
+        // 300 members whose .npy prefix claims a header of 1 MB: each would inflate 1 MB to find it. The
+        // listing stops at the budget of the archive, keeping the members listed before.
+        QByteArray prefix("\x93NUMPY\x02\x00", 8);
+        putLe(prefix, 1u << 20, 4);
+        QList<ZipEntry> entries { { "good.npy", floatNpy({ 1.0f, 2.0f, 3.0f }), true } };
+        for (int i = 0; i < 300; ++i)
+            entries.append({ "m" + QByteArray::number(i) + ".npy",
+                             {},
+                             false,
+                             false,
+                             storedDeflate(prefix, false),
+                             quint64(2) << 20 });
+        QTemporaryDir dir;
+        const QString path = test::writeFile(dir, QStringLiteral("headers.npz"), zipArchive(entries));
+        const TensorListing listing = listNpzFile(path);
+        QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));
+        QCOMPARE(listing.tensors.size(), 1);
+        QVERIFY(listing.diagnostics.size() > 100);
+        QVERIFY(listing.diagnostics.size() < 300);
+        const Diagnostic& stop = listing.diagnostics.last();
+        QCOMPARE(stop.file, QFileInfo(path).absoluteFilePath());
+        QVERIFY2(stop.message.contains(QStringLiteral("Reading stopped")), qPrintable(stop.message));
+        QVERIFY(stop.offset > 0 && stop.offset < QFileInfo(path).size());
     }
 
     void damagedArchives_data()
