@@ -33,9 +33,8 @@ std::optional<nlohmann::json> JsonFields::parse(const QByteArray& bytes, ImportB
         return std::nullopt;
     }
     // Checked before parsing: the parser then meets only text it can hold, and throws only on bad syntax.
-    nlohmann::json::parser_callback_t noCallback = nullptr;
     try {
-        return nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), noCallback);
+        return nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
     } catch (const nlohmann::json::exception& error) {
         const auto* parseError = dynamic_cast<const nlohmann::json::parse_error*>(&error);
         Diagnostic diagnostic;

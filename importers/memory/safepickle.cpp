@@ -346,7 +346,8 @@ std::optional<QString> PickleDecoder::extend(std::uint32_t target, std::vector<s
                              : QStringLiteral("list"));
     if (dictOp && items.size() % 2 != 0)
         return tr("a key without a value");
-    m_budget.spendElements(std::int64_t(items.size()));
+    if (!m_budget.spendElements(std::int64_t(items.size())))
+        return std::nullopt; // not added; run() reports the budget at this opcode
     std::vector<std::uint32_t>& into = itemsOf(target);
     if (into.empty())
         into = std::move(items);
@@ -434,10 +435,9 @@ PickleDecoder::Stop PickleDecoder::step()
                   .arg(why));
         return Stop::Error;
     };
-    auto push = [&](std::uint32_t node) {
-        m_budget.spendElements(1); // DUP and GET push shared values without making nodes
-        m_stack.push_back(node);
-    };
+    // Pushes are not spent: the stack grows by at most one entry per byte, and what is shared through DUP and
+    // GET is spent when it is stored in a container.
+    auto push = [&](std::uint32_t node) { m_stack.push_back(node); };
     auto pushText = [&](PickleType type, std::uint64_t length) -> std::optional<Stop> {
         if (length > m_limits.maxStringBytes)
             return malformed(

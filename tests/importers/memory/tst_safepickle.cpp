@@ -354,10 +354,12 @@ void TestSafePickle::memoIndexBeyondTheFileIsRefused()
 
 void TestSafePickle::valuesAreSpentOnTheBudget()
 {
-    std::string list = raw("\x80\x02](");
+    // EMPTY_LIST, then 5000 times BININT1 APPEND.
+    std::string list = raw("\x80\x02]");
     for (int i = 0; i < 5000; ++i)
-        list += raw("K\x01");
-    list += "e.";
+        list += raw("K\x01"
+                    "a");
+    list += ".";
     ImportLimits limits = ImportLimits::forInputSize(std::int64_t(list.size()));
     limits.maxElements = 1000;
     ImportBudget budget(limits);
