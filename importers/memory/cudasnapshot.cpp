@@ -82,15 +82,33 @@ struct DeviceState
     std::vector<TraceEntry> trace;
 };
 
+/// What walking one value costs: itself and the items a lookup in it may scan. A pickle stores a value it
+/// references many times once (memo), so walking the values it refers to, not its bytes, is what must be
+/// budgeted: lists sharing one list a thousand times each, three deep, are 10^9 blocks in a few kilobytes.
+std::int64_t visitCost(const PickleValue& value)
+{
+    return 1 + std::int64_t(value.size());
+}
+
+/// Memory a kept trace entry or live block costs once it is turned into samples, events and lifetimes.
+constexpr std::int64_t kEntryBytes = std::int64_t(sizeof(TraceEntry)) + 3 * 16 + 24;
+constexpr std::int64_t kBlockBytes = std::int64_t(sizeof(LiveBlock)) + std::int64_t(sizeof(TensorLifetime));
+
 /// "file.py:123 forward" of the frame a user recognises: the innermost Python frame when there is one
 /// (C++ frames of the allocator come first when the snapshot recorded them), else the innermost frame.
-QString frameName(const PickleValue& frames)
+/// False when the budget ran out on the way.
+bool frameName(const PickleValue& frames, ImportBudget& budget, QString& name)
 {
+    name.clear();
     if (!frames.isSequence() || frames.size() == 0)
-        return {};
+        return true;
+    if (!budget.spendElements(visitCost(frames)))
+        return false;
     PickleValue chosen = frames.at(0);
     for (std::size_t i = 0; i < frames.size(); ++i) {
         const PickleValue frame = frames.at(i);
+        if (!budget.spendElements(visitCost(frame)))
+            return false;
         if (frame.value("filename").bytes().ends_with(".py")) {
             chosen = frame;
             break;
@@ -98,9 +116,10 @@ QString frameName(const PickleValue& frames)
     }
     const QString file = QFileInfo(chosen.value("filename").toString()).fileName();
     const QString function = chosen.value("name").toString();
-    if (file.isEmpty())
-        return function;
-    return QStringLiteral("%1:%2 %3").arg(file).arg(chosen.value("line").toInt()).arg(function).trimmed();
+    name = file.isEmpty()
+        ? function
+        : QStringLiteral("%1:%2 %3").arg(file).arg(chosen.value("line").toInt()).arg(function).trimmed();
+    return budget.spendBytes(2 * std::int64_t(name.size()));
 }
 
 /// Frames of a block: `frames` (PyTorch >= 2.1) or the newest `history` entry (older snapshots).
@@ -119,9 +138,11 @@ class SnapshotReader
 {
 public:
     /// `complete`: the pickle was read to its end, so the traces end where the segments were taken.
-    SnapshotReader(const QString& path, bool complete, MemoryReadResult& result, MemoryProfile& profile)
+    SnapshotReader(const QString& path, bool complete, ImportBudget& budget, MemoryReadResult& result,
+                   MemoryProfile& profile)
         : m_path(path)
         , m_complete(complete)
+        , m_budget(budget)
         , m_result(result)
         , m_profile(profile)
     { }
@@ -141,9 +162,12 @@ private:
     void readSegments(const PickleValue& segments);
     void readTraces(const PickleValue& traces);
     void buildDevice(int id, DeviceState& state);
+    /// Spends the cost of walking `value`; false (and the walk stops) once the budget is passed.
+    bool visit(const PickleValue& value) { return m_budget.spendElements(visitCost(value)); }
 
     const QString& m_path;
     bool m_complete = true;
+    ImportBudget& m_budget;
     MemoryReadResult& m_result;
     MemoryProfile& m_profile;
     std::map<int, DeviceState> m_devices;
@@ -159,20 +183,28 @@ void SnapshotReader::readSegments(const PickleValue& segments)
         return;
     }
     std::size_t skipped = 0;
+    if (!visit(segments))
+        return;
     for (std::size_t i = 0; i < segments.size(); ++i) {
         const PickleValue segment = segments.at(i);
         if (!segment.isDict()) {
             ++skipped;
             continue;
         }
+        if (!visit(segment))
+            break;
         // Snapshots of one device did not always say which; MemoryViz takes device 0 then too.
         DeviceState& device = m_devices[int(segment.value("device").toInt(0))];
         device.reserved += segment.value("total_size").toInt();
         const PickleValue blocks = segment.value("blocks");
         std::int64_t allocated = 0;
         std::int64_t active = 0;
+        if (!visit(blocks))
+            break;
         for (std::size_t b = 0; b < blocks.size(); ++b) {
             const PickleValue block = blocks.at(b);
+            if (!visit(block))
+                break;
             const std::string_view state = block.value("state").bytes();
             const std::int64_t size = block.value("size").toInt();
             if (state == "active_allocated")
@@ -181,16 +213,21 @@ void SnapshotReader::readSegments(const PickleValue& segments)
                 active += size;
             if (state != "active_allocated" && state != "active_awaiting_free")
                 continue;
+            if (!m_budget.spendBytes(kBlockBytes))
+                break;
             LiveBlock live;
             live.address = std::uint64_t(block.value("address").toInt());
             live.size = size;
             live.state = block.value("state").toString();
-            live.name = frameName(blockFrames(block));
+            if (!frameName(blockFrames(block), m_budget, live.name))
+                break;
             if (live.name.isEmpty())
                 live.name = QStringLiteral("0x%1").arg(live.address, 0, 16);
             device.blocks.push_back(std::move(live));
         }
         // The segment's own totals win over the blocks' sums: blocks may be left out of small snapshots.
+        if (m_budget.exceeded())
+            break;
         device.allocated += segment.contains("allocated_size") ? segment.value("allocated_size").toInt() : allocated;
         device.active += segment.contains("active_size") ? segment.value("active_size").toInt() : active;
     }
@@ -210,10 +247,15 @@ void SnapshotReader::readTraces(const PickleValue& traces)
     std::size_t untimed = 0;
     std::size_t skipped = 0;
     std::size_t unknown = 0;
-    for (std::size_t d = 0; d < traces.size(); ++d) {
+    if (!visit(traces))
+        return;
+    for (std::size_t d = 0; d < traces.size() && !m_budget.exceeded(); ++d) {
         const PickleValue trace = traces.at(d);
         if (!trace.isSequence() || trace.size() == 0)
             continue;
+        // Spent before the reserve: a trace shared by every device would otherwise be sized once per device.
+        if (!visit(trace) || !m_budget.spendBytes(std::int64_t(trace.size()) * kEntryBytes))
+            break;
         DeviceState& device = m_devices[int(d)];
         device.trace.reserve(trace.size());
         for (std::size_t i = 0; i < trace.size(); ++i) {
@@ -222,6 +264,8 @@ void SnapshotReader::readTraces(const PickleValue& traces)
                 ++skipped;
                 continue;
             }
+            if (!visit(entry))
+                break;
             TraceEntry parsed;
             parsed.action = actionOf(entry.value("action").bytes());
             if (parsed.action == Action::Other) {
@@ -393,7 +437,12 @@ void SnapshotReader::read(const PickleValue& root)
         return;
     }
     readSegments(segments);
-    readTraces(traces);
+    if (!m_budget.exceeded())
+        readTraces(traces);
+    if (m_budget.exceeded()) {
+        // The pickle's values carry no offsets: the limit is reported for the file as a whole.
+        m_result.diagnostics.append(m_budget.diagnostic(m_path, -1));
+    }
     m_profile.axis = m_timed ? MemoryAxis::TimeNs : MemoryAxis::NodeIndex;
     for (auto& [id, state] : m_devices)
         buildDevice(id, state);
@@ -413,15 +462,16 @@ MemoryReadResult readCudaSnapshotBytes(std::string_view bytes, const QString& pa
     profile->kind = MemorySourceKind::CudaSnapshot;
     profile->paths << path;
 
-    PickleResult pickle = decodePickle(bytes, path, control);
+    ImportBudget budget { std::int64_t(bytes.size()) };
+    PickleResult pickle = decodePickle(bytes, path, budget, control);
     result.diagnostics = std::move(pickle.diagnostics);
     if (control.canceled()) {
         result.status = ImportStatus::Canceled;
         result.profile = std::move(profile);
         return result;
     }
-    if (pickle.document.root().isValid()) {
-        SnapshotReader reader(path, pickle.ok, result, *profile);
+    if (pickle.document.root().isValid() && !budget.exceeded()) {
+        SnapshotReader reader(path, pickle.ok, budget, result, *profile);
         reader.read(pickle.document.root());
     }
 

@@ -1,11 +1,11 @@
 #include "memory/mindsporememory.h"
 
+#include "memory/jsonfields.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -59,16 +59,20 @@ int idOfName(const QString& fileName)
 
 std::int64_t gibToBytes(double gib)
 {
-    return std::isfinite(gib) ? std::llround(gib * kGiB) : 0;
+    // 2^63 bytes is beyond any device; a value past it is damage and must not overflow the conversion.
+    const double bytes = gib * kGiB;
+    return std::isfinite(bytes) && std::abs(bytes) < 0x1p63 ? std::llround(bytes) : 0;
 }
 
 class Reader
 {
 public:
-    Reader(const QString& path, MemoryReadResult& result, MemoryProfile& profile)
+    Reader(const QString& path, qint64 inputBytes, MemoryReadResult& result, MemoryProfile& profile)
         : m_path(path)
         , m_result(result)
         , m_profile(profile)
+        , m_budget(inputBytes)
+        , m_json(path, result.diagnostics)
     { }
 
     void readSummary(const QByteArray& bytes);
@@ -87,46 +91,27 @@ public:
     }
 
 private:
-    std::optional<nlohmann::json> parseJson(const QByteArray& bytes);
-    /// A JSON number as GiB in bytes; `what` names the key in the diagnostic when it is something else.
-    std::optional<std::int64_t> gib(const nlohmann::json& object, const char* key, bool required);
+    /// A JSON number in GiB as bytes; a warning naming `where` when it is missing (and `required`) or not a number.
+    std::optional<std::int64_t> gib(const nlohmann::json& object, const char* key, const QString& where,
+                                    qint64 index = -1, bool required = false);
     void rowProblem(qint64 line, const QString& message);
     void finishRows();
 
     const QString& m_path;
     MemoryReadResult& m_result;
     MemoryProfile& m_profile;
+    ImportBudget m_budget;
+    JsonFields m_json;
     int m_rowProblems = 0;
 };
 
-std::optional<nlohmann::json> Reader::parseJson(const QByteArray& bytes)
+std::optional<std::int64_t> Reader::gib(const nlohmann::json& object, const char* key, const QString& where,
+                                        qint64 index, bool required)
 {
-    try {
-        return nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
-    } catch (const nlohmann::json::parse_error& error) {
-        Diagnostic diagnostic;
-        diagnostic.severity = Severity::Error;
-        diagnostic.file = m_path;
-        diagnostic.offset = qint64(error.byte) > 0 ? qint64(error.byte) - 1 : 0;
-        diagnostic.message = tr("not valid JSON: %1").arg(QString::fromUtf8(error.what()));
-        m_result.diagnostics.append(diagnostic);
-    }
-    return std::nullopt;
-}
-
-std::optional<std::int64_t> Reader::gib(const nlohmann::json& object, const char* key, bool required)
-{
-    const auto found = object.find(key);
-    if (found == object.end() || found->is_null()) {
-        if (required)
-            diagnose(Severity::Warning, tr("the key '%1' is missing").arg(QLatin1String(key)));
-        return std::nullopt;
-    }
-    if (!found->is_number()) {
-        diagnose(Severity::Warning, tr("the key '%1' is not a number").arg(QLatin1String(key)));
-        return std::nullopt;
-    }
-    return gibToBytes(found->get<double>());
+    if (required && !JsonFields::find(object, key))
+        diagnose(Severity::Warning, tr("the key '%1' is missing").arg(QLatin1String(key)));
+    const std::optional<double> value = m_json.number(object, key, where, index);
+    return value ? std::optional(gibToBytes(*value)) : std::nullopt;
 }
 
 void Reader::rowProblem(qint64 line, const QString& message)
@@ -147,7 +132,7 @@ void Reader::finishRows()
 
 void Reader::readSummary(const QByteArray& bytes)
 {
-    const std::optional<nlohmann::json> json = parseJson(bytes);
+    const std::optional<nlohmann::json> json = m_json.parse(bytes, m_budget);
     if (!json)
         return;
     if (!json->is_object()) {
@@ -158,9 +143,11 @@ void Reader::readSummary(const QByteArray& bytes)
     MemoryDevice device;
     device.label = id >= 0 ? QStringLiteral("Ascend %1").arg(id) : QStringLiteral("Ascend");
     device.deviceId = id;
-    device.capacity = gib(*json, "capacity", true).value_or(0);
-    device.reportedPeak = gib(*json, "peak_mem", true).value_or(0);
-    device.staticBytes = gib(*json, "static_mem", false).value_or(0);
+    const QString where = tr("the summary");
+    device.capacity = gib(*json, "capacity", where, -1, true).value_or(0);
+    device.reportedPeak = gib(*json, "peak_mem", where, -1, true).value_or(0);
+    device.staticBytes = gib(*json, "static_mem", where).value_or(0);
+    m_json.finish();
     m_profile.axis = MemoryAxis::NodeIndex;
     m_profile.devices.push_back(std::move(device));
 }
@@ -168,33 +155,9 @@ void Reader::readSummary(const QByteArray& bytes)
 // ---------------------------------------------------------------------------------------------------------------
 // memory_usage_details_{id}.json: {graph_id: {graph_id, static_mem, lines[], nodes[], fp_start, bp_end, breakdowns}}
 
-QString jsonText(const nlohmann::json& value)
-{
-    if (value.is_string())
-        return QString::fromStdString(value.get<std::string>());
-    if (value.is_null())
-        return {};
-    if (value.is_array()) {
-        // Shapes: [32, 3, 224, 224] -> "32,3,224,224", the form MindSpore prints.
-        QStringList parts;
-        for (const nlohmann::json& item : value)
-            parts << jsonText(item);
-        return parts.join(QLatin1Char(','));
-    }
-    return QString::fromStdString(value.dump());
-}
-
-std::int64_t jsonInt(const nlohmann::json& object, const char* key, std::int64_t fallback)
-{
-    const auto found = object.find(key);
-    if (found == object.end() || !found->is_number())
-        return fallback;
-    return found->is_number_float() ? std::int64_t(found->get<double>()) : found->get<std::int64_t>();
-}
-
 void Reader::readDetails(const QByteArray& bytes)
 {
-    const std::optional<nlohmann::json> json = parseJson(bytes);
+    const std::optional<nlohmann::json> json = m_json.parse(bytes, m_budget);
     if (!json)
         return;
     if (!json->is_object()) {
@@ -209,42 +172,48 @@ void Reader::readDetails(const QByteArray& bytes)
             continue;
         }
         MemoryDevice device;
-        const std::int64_t graphId = jsonInt(graph, "graph_id", QString::fromStdString(key).toLongLong());
+        const QString graphKey = tr("graph '%1'").arg(QString::fromStdString(key));
+        const std::int64_t graphId
+            = m_json.integer(graph, "graph_id", graphKey).value_or(QString::fromStdString(key).toLongLong());
+        const QString where = tr("graph %1").arg(graphId);
         device.label = QStringLiteral("graph %1").arg(graphId);
-        device.staticBytes = gibToBytes(graph.value("static_mem", 0.0));
+        device.staticBytes = gib(graph, "static_mem", where).value_or(0);
         device.allocated.name = QStringLiteral("Allocated");
+        const QString nodeWhere = tr("%1, node").arg(where);
+        const QString tensorWhere = tr("%1, tensor").arg(where);
 
         // Nodes in execution order; their position is their x.
         std::map<QString, int> nodeByName;
-        const nlohmann::json nodes = graph.value("nodes", nlohmann::json::array());
-        const nlohmann::json lines = graph.value("lines", nlohmann::json::array());
-        if (!nodes.is_array() || !lines.is_array())
-            diagnose(Severity::Warning, tr("graph %1: 'nodes' or 'lines' is not a list").arg(graphId));
-        if (nodes.is_array()) {
-            for (const nlohmann::json& item : nodes) {
+        const nlohmann::json* nodes = m_json.array(graph, "nodes", where);
+        const nlohmann::json* lines = m_json.array(graph, "lines", where);
+        if (nodes) {
+            for (const nlohmann::json& item : *nodes) {
                 if (!item.is_object())
                     continue;
+                const qint64 at = qint64(device.nodes.size());
                 MemoryNode node;
-                node.name = jsonText(item.value("name", nlohmann::json()));
-                node.fullName = jsonText(item.value("fullname", nlohmann::json()));
-                node.bytes = gibToBytes(item.value("size", 0.0));
-                node.allocations = jsonInt(item, "allocations", 0);
-                node.deallocations = jsonInt(item, "deallocations", 0);
+                node.name = JsonFields::text(item, "name");
+                node.fullName = JsonFields::text(item, "fullname");
+                node.bytes = gib(item, "size", nodeWhere, at).value_or(0);
+                node.allocations = m_json.integer(item, "allocations", nodeWhere, at).value_or(0);
+                node.deallocations = m_json.integer(item, "deallocations", nodeWhere, at).value_or(0);
                 // Older parsers write the change as `mem_change`, newer ones as `allocated`.
-                const double change
-                    = item.contains("mem_change") ? item.value("mem_change", 0.0) : item.value("allocated", 0.0);
-                node.change = gibToBytes(change);
+                node.change
+                    = gib(item, JsonFields::find(item, "mem_change") ? "mem_change" : "allocated", nodeWhere, at)
+                          .value_or(0);
                 nodeByName.emplace(node.name, int(device.nodes.size()));
                 device.nodes.push_back(std::move(node));
             }
         }
         // The curve: `lines` is the memory in use at each node (static memory included); without it, the
         // memory each node allocates is the best there is.
-        if (lines.is_array() && !lines.empty()) {
-            for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (lines && !lines->empty()) {
+            for (std::size_t i = 0; i < lines->size(); ++i) {
+                const nlohmann::json& line = (*lines)[i];
+                if (!line.is_number())
+                    m_json.wrongType("lines", tr("%1, point").arg(where), qint64(i), tr("a number"));
                 device.allocated.x.push_back(std::int64_t(i));
-                device.allocated.bytes.push_back(lines[i].is_number() ? double(gibToBytes(lines[i].get<double>()))
-                                                                      : 0.0);
+                device.allocated.bytes.push_back(line.is_number() ? double(gibToBytes(line.get<double>())) : 0.0);
             }
         } else {
             for (std::size_t i = 0; i < device.nodes.size(); ++i) {
@@ -254,19 +223,20 @@ void Reader::readDetails(const QByteArray& bytes)
         }
 
         // Breakdowns: tensors alive at the node the parser chose (one list), or at each node (list of lists).
-        const nlohmann::json breakdowns = graph.value("breakdowns", nlohmann::json::array());
+        const nlohmann::json* breakdowns = m_json.array(graph, "breakdowns", where);
         auto addTensor = [&](const nlohmann::json& tensor) {
             if (!tensor.is_object())
                 return;
+            const qint64 at = qint64(device.lifetimes.size());
             TensorLifetime lifetime;
-            lifetime.name = jsonText(tensor.value("tensor_name", nlohmann::json()));
-            lifetime.bytes = gibToBytes(tensor.value("size", 0.0));
-            lifetime.start = jsonInt(tensor, "life_start", 0);
-            lifetime.end = jsonInt(tensor, "life_end", lifetime.start);
-            lifetime.type = jsonText(tensor.value("type", nlohmann::json()));
-            lifetime.shape = jsonText(tensor.value("shape", nlohmann::json()));
-            lifetime.format = jsonText(tensor.value("format", nlohmann::json()));
-            lifetime.dataType = jsonText(tensor.value("data_type", nlohmann::json()));
+            lifetime.name = JsonFields::text(tensor, "tensor_name");
+            lifetime.bytes = gib(tensor, "size", tensorWhere, at).value_or(0);
+            lifetime.start = m_json.integer(tensor, "life_start", tensorWhere, at).value_or(0);
+            lifetime.end = m_json.integer(tensor, "life_end", tensorWhere, at).value_or(lifetime.start);
+            lifetime.type = JsonFields::text(tensor, "type");
+            lifetime.shape = JsonFields::text(tensor, "shape");
+            lifetime.format = JsonFields::text(tensor, "format");
+            lifetime.dataType = JsonFields::text(tensor, "data_type");
             // Tensor names are "<node name>:<output index>".
             const auto node = nodeByName.find(lifetime.name.section(QLatin1Char(':'), 0, 0));
             if (node != nodeByName.end()) {
@@ -275,17 +245,16 @@ void Reader::readDetails(const QByteArray& bytes)
             }
             device.lifetimes.push_back(std::move(lifetime));
         };
-        if (breakdowns.is_array()) {
+        if (breakdowns) {
             std::map<QString, bool> seen; // a tensor alive at several nodes is listed at each of them
-            for (const nlohmann::json& entry : breakdowns) {
-                const nlohmann::json& tensors = entry;
+            for (const nlohmann::json& tensors : *breakdowns) {
                 if (!tensors.is_array()) {
                     addTensor(tensors);
                     continue;
                 }
                 for (const nlohmann::json& tensor : tensors) {
-                    const QString id = tensor.is_object() ? jsonText(tensor.value("tensor_id", nlohmann::json()))
-                            + QLatin1Char('/') + jsonText(tensor.value("tensor_name", nlohmann::json()))
+                    const QString id = tensor.is_object() ? JsonFields::text(tensor, "tensor_id") + QLatin1Char('/')
+                            + JsonFields::text(tensor, "tensor_name")
                                                           : QString();
                     if (!id.isEmpty() && !seen.emplace(id, true).second)
                         continue;
@@ -295,6 +264,7 @@ void Reader::readDetails(const QByteArray& bytes)
         }
         m_profile.devices.push_back(std::move(device));
     }
+    m_json.finish();
     if (m_profile.devices.empty())
         diagnose(Severity::Warning, tr("the file lists no graphs"));
 }
@@ -671,9 +641,9 @@ MemoryReadResult readMindSporeMemory(const QString& path, const ImportControl& c
     const FileKind kind = fileKindOf(QFileInfo(path).fileName());
     profile->kind = kind == FileKind::Summary || kind == FileKind::Details ? MemorySourceKind::MindSporeSummary
                                                                            : MemorySourceKind::MindSporeRecord;
-    Reader reader(path, result, *profile);
-
     QFile file(path);
+    Reader reader(path, QFileInfo(path).size(), result, *profile);
+
     if (kind == FileKind::Unknown) {
         reader.diagnose(Severity::Error,
                         tr("not a MindSpore memory file name (memory_usage_summary_N.json, "

@@ -165,6 +165,7 @@ bool isCodeOpcode(std::uint8_t op)
 constexpr std::uint32_t kNoValue = std::numeric_limits<std::uint32_t>::max();
 // Picklers number memo entries consecutively; a larger jump is damage and must not size the memo.
 constexpr std::uint64_t kMaxMemoGap = 1u << 20;
+constexpr std::int64_t kMemoEntryBytes = sizeof(std::uint32_t);
 constexpr std::size_t kProgressEvery = 1u << 16;
 
 } // namespace
@@ -174,10 +175,11 @@ constexpr std::size_t kProgressEvery = 1u << 16;
 class PickleDecoder
 {
 public:
-    PickleDecoder(std::string_view data, const QString& fileName, const ImportControl& control,
+    PickleDecoder(std::string_view data, const QString& fileName, ImportBudget& budget, const ImportControl& control,
                   const PickleLimits& limits, PickleResult& result)
         : m_data(data)
         , m_fileName(fileName)
+        , m_budget(budget)
         , m_control(control)
         , m_limits(limits)
         , m_result(result)
@@ -229,6 +231,8 @@ private:
 
     std::uint32_t add(PickleType type, std::int64_t integer = 0)
     {
+        // Every value made is spent; run() stops at the opcode that passed the budget.
+        m_budget.spendElements(1);
         m_doc.m_nodes.push_back({ type, integer });
         return std::uint32_t(m_doc.m_nodes.size() - 1);
     }
@@ -254,6 +258,7 @@ private:
     }
     std::uint32_t addContainer(PickleType type, std::vector<std::uint32_t> items = {})
     {
+        m_budget.spendElements(std::int64_t(items.size()));
         m_doc.m_items.push_back(std::move(items));
         return add(type, std::int64_t(m_doc.m_items.size() - 1));
     }
@@ -278,6 +283,7 @@ private:
 
     std::string_view m_data;
     const QString& m_fileName;
+    ImportBudget& m_budget;
     const ImportControl& m_control;
     const PickleLimits& m_limits;
     PickleResult& m_result;
@@ -340,6 +346,8 @@ std::optional<QString> PickleDecoder::extend(std::uint32_t target, std::vector<s
                              : QStringLiteral("list"));
     if (dictOp && items.size() % 2 != 0)
         return tr("a key without a value");
+    if (!m_budget.spendElements(std::int64_t(items.size())))
+        return std::nullopt; // not added; run() reports the budget at this opcode
     std::vector<std::uint32_t>& into = itemsOf(target);
     if (into.empty())
         into = std::move(items);
@@ -427,6 +435,8 @@ PickleDecoder::Stop PickleDecoder::step()
                   .arg(why));
         return Stop::Error;
     };
+    // Pushes are not spent: the stack grows by at most one entry per byte, and what is shared through DUP and
+    // GET is spent when it is stored in a container.
     auto push = [&](std::uint32_t node) { m_stack.push_back(node); };
     auto pushText = [&](PickleType type, std::uint64_t length) -> std::optional<Stop> {
         if (length > m_limits.maxStringBytes)
@@ -451,9 +461,14 @@ PickleDecoder::Stop PickleDecoder::step()
         if (m_stack.empty())
             return malformed(tr("memo store with an empty stack"));
         if (index >= m_memo.size()) {
-            if (index - m_memo.size() > kMaxMemoGap)
-                return malformed(
-                    tr("memo index %1 jumps far beyond the %2 entries stored").arg(index).arg(m_memo.size()));
+            // Each entry stored before needed an opcode of its own, so no pickler can reach an index beyond
+            // the bytes read so far: a larger one would size the memo from a number instead of the data.
+            if (index > m_pos || index - m_memo.size() > kMaxMemoGap)
+                return malformed(tr("memo index %1 is beyond the %2 entries a pickle can have stored by this offset")
+                                     .arg(index)
+                                     .arg(m_pos));
+            if (!m_budget.spendBytes(std::int64_t(index + 1 - m_memo.size()) * kMemoEntryBytes))
+                return Stop::Error;
             m_memo.resize(std::size_t(index) + 1, kNoValue);
         }
         m_memo[std::size_t(index)] = m_stack.back();
@@ -489,11 +504,13 @@ PickleDecoder::Stop PickleDecoder::step()
         m_doc.m_root = m_stack.back();
         m_result.ok = true;
         return Stop::Done;
-    case kMark:
-        if (int(m_marks.size()) >= m_limits.maxDepth)
-            return malformed(tr("nesting deeper than %1").arg(m_limits.maxDepth));
+    case kMark: {
+        const int maxDepth = std::min(m_limits.maxDepth, m_budget.limits().maxDepth);
+        if (int(m_marks.size()) >= maxDepth)
+            return malformed(tr("nesting deeper than %1").arg(maxDepth));
         m_marks.push_back(m_stack.size());
         break;
+    }
     case kPop:
         if (!available(1)) {
             if (m_marks.empty() || m_marks.back() != m_stack.size())
@@ -751,7 +768,12 @@ void PickleDecoder::run()
             }
             m_control.report(int(1000.0 * double(m_pos) / double(m_data.size())));
         }
+        const std::size_t offset = m_pos;
         stop = step();
+        if (m_budget.exceeded()) {
+            m_result.diagnostics.append(m_budget.diagnostic(m_fileName, qint64(offset)));
+            stop = Stop::Error;
+        }
     }
     if (m_refused) {
         m_doc.m_nodes.clear();
@@ -771,13 +793,20 @@ bool looksLikePickle(std::string_view head)
         && std::uint8_t(head[1]) <= 5;
 }
 
+PickleResult decodePickle(std::string_view data, const QString& fileName, ImportBudget& budget,
+                          const ImportControl& control, const PickleLimits& limits)
+{
+    PickleResult result;
+    PickleDecoder decoder(data, fileName, budget, control, limits, result);
+    decoder.run();
+    return result;
+}
+
 PickleResult decodePickle(std::string_view data, const QString& fileName, const ImportControl& control,
                           const PickleLimits& limits)
 {
-    PickleResult result;
-    PickleDecoder decoder(data, fileName, control, limits, result);
-    decoder.run();
-    return result;
+    ImportBudget budget { std::int64_t(data.size()) };
+    return decodePickle(data, fileName, budget, control, limits);
 }
 
 } // namespace runlens::memory

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/diagnostic.h"
+#include "core/importbudget.h"
 #include "core/importcontrol.h"
 
 #include <QString>
@@ -125,8 +126,13 @@ struct PickleLimits
 /// strings, bytes, lists, tuples, dicts, sets). Every opcode that could import a module, call a function or
 /// build an object (GLOBAL, STACK_GLOBAL, REDUCE, BUILD, INST, OBJ, NEWOBJ, NEWOBJ_EX, PERSID, BINPERSID,
 /// EXT1/2/4, out-of-band buffers) stops the decoding with an error that names the opcode and its offset;
-/// nothing in the input is ever executed. Lengths are checked against the bytes that remain before
-/// anything is allocated. `fileName` is used in diagnostics only. Runs on any thread.
+/// nothing in the input is ever executed. Lengths are checked against the bytes that remain and memo
+/// indices against the size of the pickle before anything is allocated; the values made are spent on
+/// `budget` and MARKs nest no deeper than its depth limit, and passing either stops the decoding with the
+/// budget's diagnostic (what was read is kept). `fileName` is used in diagnostics only. Runs on any thread.
+PickleResult decodePickle(std::string_view data, const QString& fileName, ImportBudget& budget,
+                          const ImportControl& control = {}, const PickleLimits& limits = {});
+/// The same with a budget for the size of `data` alone.
 PickleResult decodePickle(std::string_view data, const QString& fileName, const ImportControl& control = {},
                           const PickleLimits& limits = {});
 

@@ -106,6 +106,7 @@ QByteArray quoteNonFiniteNumbers(const QByteArray& json)
 {
     QByteArray out;
     out.reserve(json.size() + 16);
+    const QByteArrayView text(json);
     bool inString = false;
     for (qsizetype i = 0; i < json.size(); ++i) {
         const char c = json[i];
@@ -125,7 +126,8 @@ QByteArray quoteNonFiniteNumbers(const QByteArray& json)
         bool replaced = false;
         for (const char* token : { "-Infinity", "Infinity", "NaN" }) {
             const QByteArrayView view(token);
-            if (json.sliced(i).startsWith(view)) {
+            // A view of the rest: QByteArray::sliced() would copy it, once per byte of the text.
+            if (text.sliced(i).startsWith(view)) {
                 out += '"';
                 out += view;
                 out += '"';

@@ -97,7 +97,18 @@ template<typename T> T identity(T value)
     return value;
 }
 
-QString stringTensor(const tb::TensorProto& proto, std::vector<std::int64_t>* shape, QStringList* cells)
+/// Spends `bytes` on `budget` (when there is one); why the value is refused when that passes it.
+QString spend(ImportBudget* budget, qint64 bytes)
+{
+    if (!budget || budget->spendBytes(bytes))
+        return {};
+    return SummaryTr::tr("its %L1 bytes would pass the %L2 bytes one import of this file may hold")
+        .arg(bytes)
+        .arg(budget->limits().maxBytes);
+}
+
+QString stringTensor(const tb::TensorProto& proto, std::vector<std::int64_t>* shape, QStringList* cells,
+                     ImportBudget* budget)
 {
     if (proto.dtype() != tb::DT_STRING)
         return SummaryTr::tr("it is a %1 tensor, not a string tensor").arg(dtypeText(proto.dtype()));
@@ -106,16 +117,34 @@ QString stringTensor(const tb::TensorProto& proto, std::vector<std::int64_t>* sh
         return SummaryTr::tr("its shape is invalid");
     if (count != proto.string_val_size() && !(count > 0 && proto.string_val_size() == 1))
         return SummaryTr::tr("its shape holds %1 strings but %2 are recorded").arg(count).arg(proto.string_val_size());
+    if (count > kMaxTextCells)
+        return SummaryTr::tr("it has %L1 strings, more than the %L2 kept").arg(count).arg(kMaxTextCells);
+    // One recorded string stands for every cell: the size is what the cells would hold once expanded.
+    qint64 bytes = 0;
+    for (const std::string& text : proto.string_val())
+        bytes += qint64(text.size());
+    if (count > 1 && proto.string_val_size() == 1)
+        bytes *= count; // count <= kMaxTextCells and the string is shorter than the file: no overflow
+    if (bytes > kMaxTextBytes)
+        return SummaryTr::tr("its strings hold %L1 bytes, more than the %L2 kept").arg(bytes).arg(kMaxTextBytes);
+    if (QString why = spend(budget, 2 * bytes + count * qint64(sizeof(QString))); !why.isEmpty())
+        return why;
     cells->clear();
     cells->reserve(qsizetype(count));
-    for (qint64 i = 0; i < count; ++i)
-        cells->append(fromUtf8(proto.string_val(int(std::min<qint64>(i, proto.string_val_size() - 1)))));
+    if (proto.string_val_size() == 1) {
+        const QString shared = fromUtf8(proto.string_val(0)); // the cells share its data
+        for (qint64 i = 0; i < count; ++i)
+            cells->append(shared);
+    } else {
+        for (const std::string& text : proto.string_val())
+            cells->append(fromUtf8(text));
+    }
     return {};
 }
 
 } // namespace
 
-QString numericTensor(const tb::TensorProto& proto, tensor::Tensor* out)
+QString numericTensor(const tb::TensorProto& proto, tensor::Tensor* out, ImportBudget* budget)
 {
     const std::optional<tensor::DType> type = dtypeOf(proto.dtype());
     if (!type)
@@ -127,6 +156,8 @@ QString numericTensor(const tb::TensorProto& proto, tensor::Tensor* out)
     if (count > kMaxTensorElements)
         return SummaryTr::tr("it has %L1 elements, more than the %L2 kept").arg(count).arg(kMaxTensorElements);
     const int item = tensor::itemSize(*type);
+    if (QString why = spend(budget, count * item); !why.isEmpty())
+        return why;
     std::vector<std::byte> bytes;
     const std::string& content = proto.tensor_content();
     bool ok = true;
@@ -233,12 +264,18 @@ bool tensorScalar(const tb::TensorProto& proto, double* value)
     return true;
 }
 
-QString histogramFromProto(const tb::HistogramProto& proto, Histogram* out)
+QString histogramFromProto(const tb::HistogramProto& proto, Histogram* out, ImportBudget* budget)
 {
     if (proto.bucket_size() != proto.bucket_limit_size())
         return SummaryTr::tr("it has %1 bucket counts for %2 bucket limits")
             .arg(proto.bucket_size())
             .arg(proto.bucket_limit_size());
+    if (proto.bucket_size() > kMaxHistogramBuckets)
+        return SummaryTr::tr("it has %L1 buckets, more than the %L2 kept")
+            .arg(proto.bucket_size())
+            .arg(kMaxHistogramBuckets);
+    if (QString why = spend(budget, qint64(proto.bucket_size()) * qint64(sizeof(HistogramBucket))); !why.isEmpty())
+        return why;
     Histogram h;
     h.min = proto.min();
     h.max = proto.max();
@@ -268,10 +305,19 @@ QString histogramFromProto(const tb::HistogramProto& proto, Histogram* out)
     return {};
 }
 
-QString histogramFromTensor(const tb::TensorProto& proto, Histogram* out)
+QString histogramFromTensor(const tb::TensorProto& proto, Histogram* out, ImportBudget* budget)
 {
+    // The declared shape is checked before numericTensor() makes the elements: [k, 3] rows, k capped.
+    std::vector<std::int64_t> shape;
+    qint64 count = 0;
+    if (shapeOf(proto, &shape, &count)) {
+        if (count / 3 > kMaxHistogramBuckets)
+            return SummaryTr::tr("it has %L1 buckets, more than the %L2 kept").arg(count / 3).arg(kMaxHistogramBuckets);
+        if (QString why = spend(budget, count / 3 * qint64(sizeof(HistogramBucket))); !why.isEmpty())
+            return why;
+    }
     tensor::Tensor t;
-    if (QString why = numericTensor(proto, &t); !why.isEmpty())
+    if (QString why = numericTensor(proto, &t, budget); !why.isEmpty())
         return why;
     // An empty histogram is written as shape [0, 3] (or [0]).
     if (t.elementCount() == 0) {
@@ -292,8 +338,14 @@ QString histogramFromTensor(const tb::TensorProto& proto, Histogram* out)
     return {};
 }
 
-QString histogramFromMindSpore(const ms::Summary_Histogram& proto, Histogram* out)
+QString histogramFromMindSpore(const ms::Summary_Histogram& proto, Histogram* out, ImportBudget* budget)
 {
+    if (proto.buckets_size() > kMaxHistogramBuckets)
+        return SummaryTr::tr("it has %L1 buckets, more than the %L2 kept")
+            .arg(proto.buckets_size())
+            .arg(kMaxHistogramBuckets);
+    if (QString why = spend(budget, qint64(proto.buckets_size()) * qint64(sizeof(HistogramBucket))); !why.isEmpty())
+        return why;
     Histogram h;
     h.nanCount = proto.nan_count();
     h.posInfCount = proto.pos_inf_count();
@@ -317,7 +369,7 @@ QString histogramFromMindSpore(const ms::Summary_Histogram& proto, Histogram* ou
     return {};
 }
 
-QString imagesFromTensor(const tb::TensorProto& proto, SummaryImage* out)
+QString imagesFromTensor(const tb::TensorProto& proto, SummaryImage* out, ImportBudget* budget)
 {
     if (proto.dtype() != tb::DT_STRING)
         return SummaryTr::tr("it is a %1 tensor, not a string tensor").arg(dtypeText(proto.dtype()));
@@ -329,6 +381,11 @@ QString imagesFromTensor(const tb::TensorProto& proto, SummaryImage* out)
     const int height = fromUtf8(proto.string_val(1)).toInt(&heightOk);
     if (!widthOk || !heightOk || width < 0 || height < 0)
         return SummaryTr::tr("its first two strings are not the image width and height");
+    qint64 encodedBytes = 0;
+    for (int i = 2; i < proto.string_val_size(); ++i)
+        encodedBytes += qint64(proto.string_val(i).size());
+    if (QString why = spend(budget, encodedBytes); !why.isEmpty())
+        return why;
     SummaryImage image;
     image.width = width;
     image.height = height;
@@ -338,29 +395,39 @@ QString imagesFromTensor(const tb::TensorProto& proto, SummaryImage* out)
     return {};
 }
 
-QString textFromTensor(const tb::TensorProto& proto, SummaryText* out)
+QString textFromTensor(const tb::TensorProto& proto, SummaryText* out, ImportBudget* budget)
 {
     SummaryText text;
     std::vector<std::int64_t> shape;
-    if (QString why = stringTensor(proto, &shape, &text.cells); !why.isEmpty())
+    if (QString why = stringTensor(proto, &shape, &text.cells, budget); !why.isEmpty())
         return why;
     text.shape.assign(shape.begin(), shape.end());
     *out = std::move(text);
     return {};
 }
 
-QString prCurveFromTensor(const tb::TensorProto& proto, PrCurve* out)
+QString prCurveFromTensor(const tb::TensorProto& proto, PrCurve* out, ImportBudget* budget)
 {
+    std::vector<std::int64_t> shape;
+    qint64 count = 0;
+    if (shapeOf(proto, &shape, &count)) {
+        if (count / 6 > kMaxPrCurveThresholds)
+            return SummaryTr::tr("it has %L1 thresholds, more than the %L2 kept")
+                .arg(count / 6)
+                .arg(kMaxPrCurveThresholds);
+        if (QString why = spend(budget, count * qint64(sizeof(double))); !why.isEmpty())
+            return why;
+    }
     tensor::Tensor t;
-    if (QString why = numericTensor(proto, &t); !why.isEmpty())
+    if (QString why = numericTensor(proto, &t, budget); !why.isEmpty())
         return why;
     if (t.rank() != 2 || t.shape[0] != 6)
         return SummaryTr::tr("a PR curve tensor must have the shape [6, N], not %1").arg(tensor::shapeText(t.shape));
     const std::vector<double> v = tensorValues(t);
     const std::size_t n = std::size_t(t.shape[1]);
     PrCurve curve;
-    std::vector<double>* rows[] = { &curve.truePositives, &curve.falsePositives, &curve.trueNegatives,
-                                    &curve.falseNegatives, &curve.precision, &curve.recall };
+    std::vector<double>* rows[] = { &curve.truePositives,  &curve.falsePositives, &curve.trueNegatives,
+                                    &curve.falseNegatives, &curve.precision,      &curve.recall };
     for (std::size_t row = 0; row < 6; ++row)
         rows[row]->assign(v.begin() + std::ptrdiff_t(row * n), v.begin() + std::ptrdiff_t((row + 1) * n));
     *out = std::move(curve);
@@ -444,7 +511,7 @@ QString hparamsFromPluginData(const std::string& content, HParams* out)
     return {};
 }
 
-QString mindSporeTensor(const ms::TensorProto& proto, tensor::Tensor* out)
+QString mindSporeTensor(const ms::TensorProto& proto, tensor::Tensor* out, ImportBudget* budget)
 {
     std::vector<std::int64_t> shape;
     qint64 count = 1;
@@ -461,6 +528,8 @@ QString mindSporeTensor(const ms::TensorProto& proto, tensor::Tensor* out)
             .arg(tensor::shapeText(shape))
             .arg(count)
             .arg(proto.float_data_size());
+    if (QString why = spend(budget, count * qint64(sizeof(float))); !why.isEmpty())
+        return why;
     std::vector<std::byte> bytes(std::size_t(count) * sizeof(float));
     if (count > 0)
         std::memcpy(bytes.data(), proto.float_data().data(), bytes.size());

@@ -2,6 +2,7 @@
 
 #include "summary/proto/vdl_record.pb.h"
 #include "summary/reservoir.h"
+#include "summary/summaryvalues.h"
 #include "summarytr.h"
 #include "taginterner.h"
 
@@ -141,6 +142,10 @@ QString histogramFromVisualDl(const runlens::vdl::Record::Histogram& proto, Hist
         return SummaryTr::tr("it has %1 counts but %2 bucket edges, where one edge more than counts is expected")
             .arg(buckets)
             .arg(proto.bin_edges_size());
+    if (buckets > values::kMaxHistogramBuckets)
+        return SummaryTr::tr("it has %L1 buckets, more than the %L2 kept")
+            .arg(buckets)
+            .arg(values::kMaxHistogramBuckets);
     for (int i = 0; i <= buckets; ++i) {
         const double edge = proto.bin_edges(i);
         if (!std::isfinite(edge) || (i > 0 && edge < proto.bin_edges(i - 1)))
@@ -177,6 +182,8 @@ QString prCurveFromVisualDl(const runlens::vdl::Record::PrCurve& proto, PrCurve*
             .arg(proto.fn_size())
             .arg(proto.precision_size())
             .arg(proto.recall_size());
+    if (n > values::kMaxPrCurveThresholds)
+        return SummaryTr::tr("it has %L1 thresholds, more than the %L2 kept").arg(n).arg(values::kMaxPrCurveThresholds);
     auto toDoubles = [](const auto& values) { return std::vector<double>(values.begin(), values.end()); };
     out->truePositives = toDoubles(proto.tp());
     out->falsePositives = toDoubles(proto.fp());

@@ -1,5 +1,6 @@
 #include "tensor/npzfile.h"
 
+#include "core/importbudget.h"
 #include "tensor/npyfile.h"
 #include "tensor/npyheader.h"
 
@@ -33,6 +34,10 @@ constexpr std::int64_t kMaxInflatedBytes = std::int64_t(8) << 30;
 // The part of a member read to parse its .npy header: the fixed prefix, then as much as the header claims.
 constexpr std::int64_t kNpyPrefixBytes = 12;
 constexpr std::int64_t kMaxNpyHeaderBytes = (std::int64_t(1) << 20) + kNpyPrefixBytes;
+// Deflate cannot shrink data more than 1032:1 (258-byte matches in at least 2 bits); a member claiming
+// more is damaged or made to make RunLens allocate what it will never fill. The slack covers tiny members.
+constexpr std::int64_t kMaxDeflateRatio = 1032;
+constexpr std::int64_t kDeflateSlackBytes = 1024;
 
 constexpr std::uint32_t kLocalHeaderSignature = 0x04034b50;
 constexpr std::uint32_t kCentralHeaderSignature = 0x02014b50;
@@ -302,9 +307,14 @@ private:
     mutable std::weak_ptr<const TensorData> m_data;
 };
 
-/// The first bytes of a compressed member, enough for its .npy header; empty with `error` on failure.
-std::string readCompressedHeader(zip_t* archive, zip_uint64_t index, std::int64_t memberSize, QString& error)
+/// The first bytes of a compressed member, enough for its .npy header; empty with `error` on failure, or
+/// empty when the bytes to inflate would pass `budget` (one archive may list members that all point at the
+/// same compressed bytes, so the headers inflated are counted over the whole listing).
+std::string readCompressedHeader(zip_t* archive, zip_uint64_t index, std::int64_t memberSize, ImportBudget& budget,
+                                 QString& error)
 {
+    if (!budget.spendBytes(std::min(memberSize, kNpyPrefixBytes)))
+        return {};
     zip_file_t* file = zip_fopen_index(archive, index, 0);
     if (!file) {
         error = QString::fromLocal8Bit(zip_strerror(archive));
@@ -320,6 +330,10 @@ std::string readCompressedHeader(zip_t* archive, zip_uint64_t index, std::int64_
             ? 10 + (byteAt(8) | byteAt(9) << 8)
             : 12 + (byteAt(8) | byteAt(9) << 8 | byteAt(10) << 16 | byteAt(11) << 24);
         const std::int64_t wanted = std::min({ end, memberSize, kMaxNpyHeaderBytes });
+        if (wanted > got && !budget.spendBytes(wanted - got)) {
+            zip_fclose(file);
+            return {};
+        }
         if (wanted > got) {
             bytes.resize(std::size_t(wanted));
             std::int64_t more = 0;
@@ -364,6 +378,7 @@ TensorListing listNpzFile(const QString& path)
     }
     const Bytes bytes { reinterpret_cast<const unsigned char*>(mapped->data()), mapped->size() };
     const std::optional<QHash<QByteArray, std::int64_t>> offsets = localHeaderOffsets(bytes);
+    ImportBudget budget { bytes.size };
 
     const zip_int64_t count = zip_get_num_entries(zip.archive, 0);
     for (zip_int64_t i = 0; i < count; ++i) {
@@ -425,7 +440,12 @@ TensorListing listNpzFile(const QString& path)
                 memberSize);
         } else {
             QString readError;
-            const std::string head = readCompressedHeader(zip.archive, zip_uint64_t(i), memberSize, readError);
+            const std::string head = readCompressedHeader(zip.archive, zip_uint64_t(i), memberSize, budget, readError);
+            if (budget.exceeded()) {
+                // What was listed is kept; the members after this one are not looked at.
+                listing.diagnostics.append(budget.diagnostic(absolutePath, offsets ? offsets->value(rawName, -1) : -1));
+                break;
+            }
             if (!readError.isEmpty()) {
                 diagnose(Severity::Error, tr("member '%1' cannot be inflated: %2").arg(memberName, readError));
                 continue;
@@ -459,6 +479,37 @@ TensorListing listNpzFile(const QString& path)
             info.source = std::make_shared<MappedTensorSource>(
                 mapping, layoutOf(header, *type, key, dataStart + header.dataOffset));
         } else {
+            // The sizes are checked here, before any open() allocates them: what the .npy header declares must
+            // fit in the member, deflate must be able to produce it, and it must fit the archive's budget.
+            const std::int64_t needed = header.dataOffset + header.dataSize;
+            const qint64 local = offsets ? offsets->value(rawName, -1) : -1;
+            if (needed > memberSize) {
+                diagnose(Severity::Error,
+                         tr("member '%1' skipped: its header declares %2 bytes but the member holds %3")
+                             .arg(memberName)
+                             .arg(needed)
+                             .arg(memberSize),
+                         local);
+                continue;
+            }
+            if (stat.comp_method == ZIP_CM_DEFLATE
+                && std::uint64_t(memberSize) / kMaxDeflateRatio > stat.comp_size + kDeflateSlackBytes) {
+                diagnose(Severity::Error,
+                         tr("member '%1' skipped: it claims to inflate %2 bytes from %3, more than deflate can; "
+                            "the archive is damaged")
+                             .arg(memberName)
+                             .arg(memberSize)
+                             .arg(stat.comp_size),
+                         local);
+                continue;
+            }
+            ImportBudget memberBudget { bytes.size };
+            if (!memberBudget.spendBytes(needed)) {
+                Diagnostic diagnostic = memberBudget.diagnostic(absolutePath, local);
+                diagnostic.message = tr("member '%1' skipped: %2").arg(memberName, diagnostic.message);
+                listing.diagnostics.append(diagnostic);
+                continue;
+            }
             info.byteSize = std::int64_t(stat.comp_size);
             info.note = stat.comp_method == ZIP_CM_DEFLATE ? QStringLiteral("deflated") : QStringLiteral("compressed");
             if (!element.note.isEmpty())

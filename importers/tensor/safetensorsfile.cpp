@@ -1,5 +1,8 @@
 #include "tensor/safetensorsfile.h"
 
+#include "core/importbudget.h"
+#include "core/jsonscan.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
@@ -197,6 +200,17 @@ TensorListing listSafetensorsFile(const QString& path)
     file.close();
     const std::int64_t dataStart = kLengthBytes + std::int64_t(headerLength);
     const std::int64_t dataSize = fileSize - dataStart;
+
+    // A DOM costs tens of bytes per byte of deeply nested or tiny values: the header is checked first.
+    ImportBudget budget { fileSize };
+    const std::int64_t overrun
+        = scanJsonLimits(std::string_view(headerText.constData(), std::size_t(headerText.size())), budget);
+    if (overrun >= 0) {
+        const Diagnostic diagnostic = budget.diagnostic(absolutePath, kLengthBytes + overrun);
+        listing.diagnostics.append(diagnostic);
+        listing.error = tr("%1: the .safetensors header cannot be read: %2").arg(absolutePath, diagnostic.message);
+        return listing;
+    }
 
     const nlohmann::json header = nlohmann::json::parse(headerText.begin(), headerText.end(), nullptr, false);
     if (header.is_discarded() || !header.is_object()) {

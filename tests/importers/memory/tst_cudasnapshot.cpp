@@ -29,6 +29,38 @@ QByteArray readFixture(const QString& name)
     return file.readAll();
 }
 
+/// BINUNICODE: a string of the pickle protocol 2.
+std::string pickleText(std::string_view text)
+{
+    std::string out("X");
+    for (int i = 0; i < 4; ++i)
+        out += char((text.size() >> (8 * i)) & 0xff);
+    out += text;
+    return out;
+}
+
+/// BININT1: an integer below 256.
+std::string smallInt(int value)
+{
+    return std::string { 'K', char(value) };
+}
+
+/// A list of `count` references to the one value `item` makes: MARK, the item, DUP (count - 1) times,
+/// APPENDS. In a pickle the references cost one byte each, to a reader walking the list they are values.
+std::string sharedList(const std::string& item, int count)
+{
+    return "](" + item + std::string(std::size_t(count - 1), '2') + "e";
+}
+
+/// A dict of the given keys and already pickled values: EMPTY_DICT MARK ... SETITEMS.
+std::string pickleDict(std::initializer_list<std::pair<std::string_view, std::string>> items)
+{
+    std::string out("}(");
+    for (const auto& [key, value] : items)
+        out += pickleText(key) + value;
+    return out + "u";
+}
+
 const MemoryDevice* findDevice(const MemoryProfile& profile, const QString& label)
 {
     for (const MemoryDevice& device : profile.devices) {
@@ -49,6 +81,8 @@ private slots:
     void liveBlocksBecomeLifetimes();
     void entriesWithoutTimeUseTheirOrder();
     void refusesAPickleThatImportsCode();
+    void memoSharedBlocksStopAtTheBudget();
+    void memoSharedTracesStopAtTheBudget();
     void truncatedSnapshotKeepsWhatWasRead();
     void notASnapshot();
     void missingFile();
@@ -307,6 +341,67 @@ void TestCudaSnapshot::scannerFindsSnapshots()
     QVERIFY(kindOf(QStringLiteral("run1/dataset.pkl")) != QStringLiteral("memory-snapshot"));
     // ... and one named like a snapshot is not called one either.
     QVERIFY(kindOf(QStringLiteral("run1/memory_snapshot.pkl")) != QStringLiteral("memory-snapshot"));
+}
+
+void TestCudaSnapshot::memoSharedBlocksStopAtTheBudget()
+{
+    // 3000 segments sharing one segment of 3000 blocks sharing one block of 3000 frames: 9 KB of pickle,
+    // 2.7 * 10^10 frames to a walk that follows the references.
+    const std::string frame = pickleDict(
+        { { "filename", pickleText("train.py") }, { "line", smallInt(7) }, { "name", pickleText("step") } });
+    const std::string block = pickleDict({ { "state", pickleText("active_allocated") },
+                                           { "size", smallInt(16) },
+                                           { "address", smallInt(32) },
+                                           { "frames", sharedList(frame, 3000) } });
+    const std::string segment = pickleDict(
+        { { "device", smallInt(0) }, { "total_size", smallInt(64) }, { "blocks", sharedList(block, 3000) } });
+    const std::string bytes = "\x80\x02" + pickleDict({ { "segments", sharedList(segment, 3000) } }) + ".";
+    QVERIFY(bytes.size() < 10'000);
+
+    const QString path = QStringLiteral("/runs/laughs.pickle");
+    const MemoryReadResult result = readCudaSnapshotBytes(bytes, path);
+    QCOMPARE(result.status, ImportStatus::Partial);
+    QVERIFY(!result.diagnostics.isEmpty());
+    const Diagnostic& stop = result.diagnostics.last();
+    QCOMPARE(stop.severity, Severity::Error);
+    QCOMPARE(stop.file, path);
+    QVERIFY2(stop.message.contains(QStringLiteral("Reading stopped")), qPrintable(stop.message));
+    // What was walked before the limit is kept, and it is far from everything the references reach.
+    QCOMPARE(result.profile->devices.size(), std::size_t(1));
+    const std::size_t kept = result.profile->devices.front().lifetimes.size();
+    QVERIFY(kept > 0);
+    QVERIFY2(kept < 100'000, qPrintable(QString::number(kept)));
+    QCOMPARE(result.profile->devices.front().lifetimes.front().name, QStringLiteral("train.py:7 step"));
+}
+
+void TestCudaSnapshot::memoSharedTracesStopAtTheBudget()
+{
+    // 4000 device traces sharing one trace of 4000 references to one entry: 8 KB, 1.6 * 10^7 entries.
+    const std::string entry = pickleDict({ { "action", pickleText("alloc") },
+                                           { "addr", smallInt(1) },
+                                           { "size", smallInt(16) },
+                                           { "time_us", smallInt(2) } });
+    const std::string bytes
+        = "\x80\x02" + pickleDict({ { "device_traces", sharedList(sharedList(entry, 4000), 4000) } }) + ".";
+    QVERIFY(bytes.size() < 10'000);
+
+    const QString path = QStringLiteral("/runs/traces.pickle");
+    const MemoryReadResult result = readCudaSnapshotBytes(bytes, path);
+    QCOMPARE(result.status, ImportStatus::Partial);
+    QVERIFY(!result.diagnostics.isEmpty());
+    const auto stop = std::find_if(result.diagnostics.cbegin(), result.diagnostics.cend(), [](const Diagnostic& d) {
+        return d.message.contains(QStringLiteral("Reading stopped"));
+    });
+    QVERIFY(stop != result.diagnostics.cend());
+    QCOMPARE(stop->file, path);
+    QCOMPARE(stop->severity, Severity::Error);
+    QVERIFY(!result.profile->devices.empty());
+    QVERIFY(result.profile->devices.size() < 4000);
+    std::size_t events = 0;
+    for (const MemoryDevice& device : result.profile->devices)
+        events += device.events.size();
+    QVERIFY(events > 0);
+    QVERIFY2(events < std::size_t(4000) * 4000, qPrintable(QString::number(events)));
 }
 
 QTEST_GUILESS_MAIN(TestCudaSnapshot)

@@ -43,6 +43,9 @@ private slots:
     void operatorMemoryMissingName();
     void badInputs_data();
     void badInputs();
+    void wrongTypesAreWarnings();
+    void deepNestingIsRefused_data();
+    void deepNestingIsRefused();
     void names();
 
 private:
@@ -380,6 +383,91 @@ void TestMindSporeMemory::names()
         QVERIFY2(isMindSporeMemoryFileName(QLatin1String(name)), name);
     for (const char* name : { "memory_usage_0.pb", "memory_usage_summary.json", "op_memory.csv", "memory_record.txt" })
         QVERIFY2(!isMindSporeMemoryFileName(QLatin1String(name)), name);
+}
+
+void TestMindSporeMemory::wrongTypesAreWarnings()
+{
+    // Each of these made nlohmann's value() throw type_error out of the reader.
+    const QByteArray json = R"({"0": {"graph_id": "zero", "static_mem": "lots", "lines": [0.5, "x", 1.0],
+        "nodes": [{"name": "a", "size": "big", "allocations": 1e300, "mem_change": [1]},
+                  {"name": ["b", 2], "size": 0.25, "allocations": 3, "deallocations": true}],
+        "breakdowns": [[{"tensor_name": "a:0", "tensor_id": 7, "size": null, "life_start": "1", "life_end": -1e30,
+                         "shape": [[2, 3], 4], "type": {"k": "v"}}]]},
+        "1": {"static_mem": 0.5, "nodes": {"not": "a list"}, "lines": 5, "breakdowns": "none"}})";
+    const QString path = write(QStringLiteral("memory_usage_details_0.json"), json);
+    const MemoryReadResult result = readMindSporeMemory(path);
+    QCOMPARE(result.status, ImportStatus::Partial);
+    QCOMPARE(result.profile->devices.size(), std::size_t(2));
+    for (const Diagnostic& d : result.diagnostics) {
+        QCOMPARE(d.file, path);
+        QCOMPARE(d.severity, Severity::Warning);
+    }
+    QVERIFY(mentions(result.diagnostics, QStringLiteral("'graph_id' is not an integer")));
+    QVERIFY(mentions(result.diagnostics, QStringLiteral("graph 0: 'static_mem' is not a number")));
+    // Five warnings in detail, the rest counted.
+    QVERIFY(mentions(result.diagnostics, QStringLiteral("more values of the wrong type")));
+
+    const MemoryDevice& graph = result.profile->devices.front();
+    QCOMPARE(graph.label, QStringLiteral("graph 0"));
+    QCOMPARE(graph.staticBytes, 0);
+    QCOMPARE(graph.allocated.bytes, (std::vector<double> { 0.5 * kGiB, 0.0, kGiB }));
+    QCOMPARE(graph.nodes.size(), std::size_t(2));
+    QCOMPARE(graph.nodes[0].bytes, 0);
+    QCOMPARE(graph.nodes[0].allocations, 0);
+    QCOMPARE(graph.nodes[1].name, QStringLiteral("b,2"));
+    QCOMPARE(graph.nodes[1].bytes, std::int64_t(0.25 * kGiB));
+    QCOMPARE(graph.lifetimes.size(), std::size_t(1));
+    QCOMPARE(graph.lifetimes[0].node, 0);
+    QCOMPARE(graph.lifetimes[0].shape, QStringLiteral("2,3,4"));
+    QCOMPARE(graph.lifetimes[0].type, QStringLiteral(R"({"k":"v"})"));
+    const MemoryDevice& other = result.profile->devices.back();
+    QCOMPARE(other.label, QStringLiteral("graph 1"));
+    QCOMPARE(other.staticBytes, std::int64_t(0.5 * kGiB));
+    QVERIFY(other.nodes.empty());
+
+    const QString summaryPath = write(QStringLiteral("memory_usage_summary_0.json"),
+                                      R"({"capacity": "31.5", "peak_mem": [1], "static_mem": {}})");
+    const MemoryReadResult summary = readMindSporeMemory(summaryPath);
+    QCOMPARE(summary.status, ImportStatus::Partial);
+    QCOMPARE(summary.diagnostics.size(), 3);
+    QVERIFY(mentions(summary.diagnostics, QStringLiteral("the summary: 'capacity' is not a number")));
+    QCOMPARE(summary.profile->devices.front().capacity, 0);
+}
+
+void TestMindSporeMemory::deepNestingIsRefused_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<qint64>("offset");
+    // Nested 100000 deep: the copies and the text of shapes recursed once per level.
+    const int depth = 100'000;
+    const QByteArray deep = QByteArray(depth, '[') + QByteArray(depth, ']');
+    // The offset is that of the bracket opening level 257, after the levels the prefix opened.
+    const QByteArray shape = R"({"0": {"nodes": [{"name": "n"}], "breakdowns": [[{"tensor_name": "n:0", "shape": )";
+    QTest::newRow("details shape") << "memory_usage_details_0.json" << shape + deep + "}]]}}"
+                                   << qint64(shape.size() + 256 - 5);
+    const QByteArray nodes = R"({"0": {"nodes": )";
+    QTest::newRow("details nodes") << "memory_usage_details_0.json" << nodes + deep + "}}"
+                                   << qint64(nodes.size() + 256 - 2);
+    const QByteArray summary = R"({"capacity": )";
+    QTest::newRow("summary") << "memory_usage_summary_0.json" << summary + deep + "}"
+                             << qint64(summary.size() + 256 - 1);
+}
+
+void TestMindSporeMemory::deepNestingIsRefused()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, bytes);
+    QFETCH(qint64, offset);
+    const QString path = write(name, bytes);
+    const MemoryReadResult result = readMindSporeMemory(path);
+    QCOMPARE(result.status, ImportStatus::Failed);
+    QCOMPARE(result.diagnostics.size(), 1);
+    const Diagnostic& d = result.diagnostics.first();
+    QCOMPARE(d.file, path);
+    QCOMPARE(d.severity, Severity::Error);
+    QVERIFY2(d.message.contains(QStringLiteral("nested deeper than 256")), qPrintable(d.message));
+    QCOMPARE(d.offset, offset);
 }
 
 QTEST_GUILESS_MAIN(TestMindSporeMemory)

@@ -56,6 +56,8 @@ private slots:
     void claimedSizesAreCheckedFirst();
     void depthIsLimited();
     void memoGapIsRefused();
+    void memoIndexBeyondTheFileIsRefused();
+    void valuesAreSpentOnTheBudget();
     void selfContainingListIsHeld();
     void rejectsNonPickles();
 };
@@ -326,6 +328,58 @@ void TestSafePickle::memoGapIsRefused()
     QVERIFY(result.diagnostics.first().message.contains(QStringLiteral("memo index")));
     const std::string missing = raw("\x80\x02h\x05.");
     QVERIFY(!decodePickle(missing, QStringLiteral("memo.pickle")).ok);
+}
+
+void TestSafePickle::memoIndexBeyondTheFileIsRefused()
+{
+    // LONG_BINPUT with indices a million apart: each 5 bytes would have grown the memo by 4 MB.
+    std::string growing = raw("\x80\x02N");
+    for (std::uint32_t i = 1; i <= 2000; ++i) {
+        const std::uint32_t index = i * 1'000'000u;
+        growing += 'r';
+        for (int b = 0; b < 4; ++b)
+            growing += char((index >> (8 * b)) & 0xff);
+    }
+    growing += '.';
+    const PickleResult result = decodePickle(growing, QStringLiteral("memo.pickle"));
+    QVERIFY(!result.ok);
+    QCOMPARE(result.diagnostics.size(), 1);
+    QVERIFY2(result.diagnostics.first().message.contains(QStringLiteral("memo index 1000000")),
+             qPrintable(result.diagnostics.first().message));
+    QCOMPARE(result.diagnostics.first().offset, qint64(3));
+    // Small indices written out of order, as no pickler does but within the bytes read, stay readable.
+    const PickleResult sparse = decodePickle(raw("\x80\x02Nq\x03h\x03\x86."), QStringLiteral("memo.pickle"));
+    QVERIFY(sparse.ok);
+}
+
+void TestSafePickle::valuesAreSpentOnTheBudget()
+{
+    // EMPTY_LIST, then 5000 times BININT1 APPEND.
+    std::string list = raw("\x80\x02]");
+    for (int i = 0; i < 5000; ++i)
+        list += raw("K\x01"
+                    "a");
+    list += ".";
+    ImportLimits limits = ImportLimits::forInputSize(std::int64_t(list.size()));
+    limits.maxElements = 1000;
+    ImportBudget budget(limits);
+    const QString name = QStringLiteral("/runs/values.pickle");
+    const PickleResult result = decodePickle(list, name, budget);
+    QVERIFY(!result.ok);
+    QVERIFY(budget.exceeded());
+    QCOMPARE(result.diagnostics.size(), 1);
+    const Diagnostic& stop = result.diagnostics.first();
+    QCOMPARE(stop.file, name);
+    QVERIFY2(stop.message.contains(QStringLiteral("more than 1000 values")), qPrintable(stop.message));
+    QVERIFY(stop.offset > 3 && stop.offset < qint64(list.size()));
+    // The values before the limit are kept in the list they were going into.
+    const PickleValue root = result.document.root();
+    QVERIFY(root.isSequence());
+    QVERIFY(root.size() > 100);
+    QVERIFY(root.size() < 1000);
+    QCOMPARE(root.at(0).toInt(), 1);
+    // The same pickle is fine with the budget of its size.
+    QVERIFY(decodePickle(list, name).ok);
 }
 
 void TestSafePickle::selfContainingListIsHeld()

@@ -213,6 +213,21 @@ private slots:
             QCOMPARE(d.offset, 0);
     }
 
+    void longMetricTextIsReadInOnePass()
+    {
+        // 8 MB of blanks between a key and its value: quoting Python's NaN copied the rest of the text once per
+        // byte (32 TB of copying); one pass reads it at once.
+        const std::string metric = "{\"Accuracy\":" + std::string(8 << 20, ' ') + "NaN, \"Loss\": 0.25}";
+        const QString file = path(QStringLiteral("long_metric_lineage"));
+        QVERIFY(writeFile(file, record(evaluationEvent(metric))));
+        LineageReader reader(file);
+        const ImportUpdate update = reader.poll({});
+        QCOMPARE(update.status, ImportStatus::Ok);
+        QVERIFY(update.lineage && update.lineage->evaluation);
+        QVERIFY(std::isnan(update.lineage->evaluation->metrics.value(QStringLiteral("Accuracy"))));
+        QCOMPARE(update.lineage->evaluation->metrics.value(QStringLiteral("Loss")), 0.25);
+    }
+
     void badDataCrcSkipsRecord()
     {
         const QString file = path(QStringLiteral("crc_lineage"));

@@ -3,6 +3,8 @@
 #include "summary/proto/ms_summary.pb.h"
 #include "summary/proto/tb_event.pb.h"
 #include "summary/proto/tb_hparams.pb.h"
+#include "summary/proto/tb_tensor.pb.h"
+#include "summary/summaryvalues.h"
 #include "tensor/dtype.h"
 
 #include <QBuffer>
@@ -374,6 +376,70 @@ private slots:
         QCOMPARE(d.diagnostics.size(), 1);
         QVERIFY2(d.diagnostics[0].message.contains(QStringLiteral("[6, N], not [5, 3]")),
                  qPrintable(d.diagnostics[0].message));
+    }
+
+    void declaredShapesAreCheckedBeforeTheyAreMade()
+    {
+        // One recorded value repeated to a declared shape: a few bytes each, gigabytes once expanded.
+        auto event = tbEvent(1);
+        auto* text = addValue(event, "huge_text", "text")->mutable_tensor();
+        text->set_dtype(runlens::tb::DT_STRING);
+        setShape(text, { 1'000'000'000 });
+        text->add_string_val("x");
+        auto* wide = addValue(event, "wide_text", "text")->mutable_tensor();
+        wide->set_dtype(runlens::tb::DT_STRING);
+        setShape(wide, { 50'000 });
+        wide->add_string_val(std::string(1024, 'y'));
+        auto* fine = addValue(event, "repeated_text", "text")->mutable_tensor();
+        fine->set_dtype(runlens::tb::DT_STRING);
+        setShape(fine, { 3 });
+        fine->add_string_val("same");
+        auto* histogram = addValue(event, "huge_histogram", "histograms")->mutable_tensor();
+        histogram->set_dtype(runlens::tb::DT_DOUBLE);
+        setShape(histogram, { 3'000'000, 3 });
+        histogram->add_double_val(1.0);
+        auto* pr = addValue(event, "huge_pr", "pr_curves")->mutable_tensor();
+        pr->set_dtype(runlens::tb::DT_FLOAT);
+        setShape(pr, { 6, 1'000'000 });
+        pr->add_float_val(0.5f);
+        const QString path = write(std::vector { event }, SummaryFlavor::TensorBoard);
+        const Delivered d = read(path, SummaryFlavor::TensorBoard);
+
+        QCOMPARE(d.status, ImportStatus::Partial);
+        QCOMPARE(d.texts[QStringLiteral("repeated_text")].items.at(0).cells, (QStringList { "same", "same", "same" }));
+        QVERIFY(d.texts[QStringLiteral("huge_text")].items.empty());
+        QVERIFY(d.texts[QStringLiteral("wide_text")].items.empty());
+        QVERIFY(d.histograms[QStringLiteral("huge_histogram")].items.empty());
+        QVERIFY(d.prCurves[QStringLiteral("huge_pr")].items.empty());
+        QCOMPARE(d.diagnostics.size(), 4);
+        const char* const expected[] = { "strings, more than the", "bytes, more than the", "buckets, more than the",
+                                         "thresholds, more than the" };
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(d.diagnostics[i].file, path);
+            QVERIFY(d.diagnostics[i].offset > 0);
+            QVERIFY2(d.diagnostics[i].message.contains(QLatin1String(expected[i])),
+                     qPrintable(d.diagnostics[i].message));
+        }
+    }
+
+    void valuesAreSpentOnTheBudget()
+    {
+        runlens::tb::TensorProto splat;
+        splat.set_dtype(runlens::tb::DT_DOUBLE);
+        setShape(&splat, { 1000, 1000 });
+        splat.add_double_val(0.0);
+        ImportLimits limits = ImportLimits::forInputSize(100);
+        limits.maxBytes = 20'000'000; // two of these 8 MB tensors, not three
+        ImportBudget budget(limits);
+        tensor::Tensor t;
+        QVERIFY(values::numericTensor(splat, &t, &budget).isEmpty());
+        QCOMPARE(t.elementCount(), 1'000'000);
+        QVERIFY(values::numericTensor(splat, &t, &budget).isEmpty());
+        const QString why = values::numericTensor(splat, &t, &budget);
+        QVERIFY2(why.contains(QStringLiteral("bytes one import of this file may hold")), qPrintable(why));
+        QVERIFY(budget.exceeded());
+        // Without a budget only the per-value cap applies.
+        QVERIFY(values::numericTensor(splat, &t).isEmpty());
     }
 
     void hparamsPluginData()

@@ -56,6 +56,23 @@ struct ZipEntry
     bool encrypted = false; ///< only the flag bit; enough for a reader to refuse the member
 };
 
+/// `data` as raw deflate stored blocks (the format's uncompressed blocks), the last one final if `final`:
+/// a valid deflate stream of any size, made without a compressor.
+QByteArray storedDeflate(const QByteArray& data, bool final)
+{
+    QByteArray out;
+    qsizetype at = 0;
+    do {
+        const QByteArray chunk = data.mid(at, 65535);
+        at += chunk.size();
+        out += char(final && at >= data.size() ? 1 : 0);
+        putLe(out, quint64(chunk.size()), 2);
+        putLe(out, quint16(~quint16(chunk.size())), 2);
+        out += chunk;
+    } while (at < data.size());
+    return out;
+}
+
 /// A zip archive written by hand so tests control every field; `zip64` adds the zip64 end records and
 /// moves every local header offset into a zip64 extra field.
 QByteArray zipArchive(const QList<ZipEntry>& entries, bool zip64 = false)
@@ -129,6 +146,25 @@ QByteArray zipArchive(const QList<ZipEntry>& entries, bool zip64 = false)
     putLe(out, zip64 ? 0xffffffffu : quint64(centralOffset), 4);
     putLe(out, 0, 2);
     return out;
+}
+
+/// `archive` with its stored members whose names start with `prefix` turned into deflated members (their data
+/// must be raw deflate bytes) that claim to inflate to `claimedSize` bytes: the method and uncompressed size
+/// of their local and central headers.
+QByteArray claimDeflated(QByteArray archive, const QByteArray& prefix, quint32 claimedSize)
+{
+    const auto patch = [&](const QByteArray& signature, int method, int size, int name) {
+        for (qsizetype at = archive.indexOf(signature); at >= 0; at = archive.indexOf(signature, at + 4)) {
+            if (archive.mid(at + name, prefix.size()) != prefix)
+                continue;
+            archive[at + method] = 8;
+            for (int i = 0; i < 4; ++i)
+                archive[at + size + i] = char((claimedSize >> (8 * i)) & 0xff);
+        }
+    };
+    patch(QByteArray("PK\x03\x04", 4), 8, 22, 30);
+    patch(QByteArray("PK\x01\x02", 4), 10, 24, 46);
+    return archive;
 }
 
 /// A little-endian float32 .npy of `values`, shape (n,).
@@ -384,6 +420,61 @@ private slots:
             QCOMPARE(opened.tensor->elementCount(), 3);
             QCOMPARE(opened.tensor->value({ 2 }), 3.0);
         }
+    }
+
+    void declaredSizesAreCheckedBeforeInflating_data()
+    {
+        QTest::addColumn<QByteArray>("archive");
+        QTest::addColumn<QString>("diagnostic");
+        QTest::addColumn<qint64>("offset");
+        // 300 MB of float64 declared by the .npy header and by the zip's uncompressed size; the deflate stream
+        // holds the header, then (in the second) 300 KB of zeros, enough for deflate to claim 300 MB.
+        const QByteArray header = test::npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (37500000,), }", 0);
+        const quint32 claimed = quint32(header.size()) + 300'000'000;
+        QTest::newRow("more than deflate can produce")
+            << claimDeflated(zipArchive({ { "a.npy", storedDeflate(header, false) } }), "a.npy", claimed)
+            << QStringLiteral("more than deflate can") << qint64(0);
+        const QByteArray padded = storedDeflate(header + QByteArray(300'000, '\0'), false);
+        QTest::newRow("more than the budget of the archive")
+            << claimDeflated(zipArchive({ { "b.npy", padded } }), "b.npy", claimed) << QStringLiteral("Reading stopped")
+            << qint64(0);
+    }
+    void declaredSizesAreCheckedBeforeInflating()
+    {
+        QFETCH(QByteArray, archive);
+        QFETCH(QString, diagnostic);
+        QFETCH(qint64, offset);
+        QTemporaryDir dir;
+        const QString path = test::writeFile(dir, QStringLiteral("claims.npz"), archive);
+        const TensorListing listing = listNpzFile(path);
+        QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));
+        QCOMPARE(listing.tensors.size(), 0);
+        const QString mismatch = test::diagnosticMismatch(listing, path, diagnostic);
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+        QCOMPARE(listing.diagnostics[0].offset, offset);
+    }
+
+    void headersInflatedAreCountedOverTheArchive()
+    {
+        // 300 members whose .npy prefix claims a header of 1 MB: each would inflate 1 MB to find it. The
+        // listing stops at the budget of the archive, keeping the members listed before.
+        QByteArray prefix("\x93NUMPY\x02\x00", 8);
+        putLe(prefix, 1u << 20, 4);
+        QList<ZipEntry> entries { { "good.npy", floatNpy({ 1.0f, 2.0f, 3.0f }), true } };
+        for (int i = 0; i < 300; ++i)
+            entries.append({ "m" + QByteArray::number(i) + ".npy", storedDeflate(prefix, false) });
+        QTemporaryDir dir;
+        const QString path
+            = test::writeFile(dir, QStringLiteral("headers.npz"), claimDeflated(zipArchive(entries), "m", 2u << 20));
+        const TensorListing listing = listNpzFile(path);
+        QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));
+        QCOMPARE(listing.tensors.size(), 1);
+        QVERIFY(listing.diagnostics.size() > 100);
+        QVERIFY(listing.diagnostics.size() < 300);
+        const Diagnostic& stop = listing.diagnostics.last();
+        QCOMPARE(stop.file, QFileInfo(path).absoluteFilePath());
+        QVERIFY2(stop.message.contains(QStringLiteral("Reading stopped")), qPrintable(stop.message));
+        QVERIFY(stop.offset > 0 && stop.offset < QFileInfo(path).size());
     }
 
     void damagedArchives_data()

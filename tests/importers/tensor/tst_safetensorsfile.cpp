@@ -162,6 +162,11 @@ private slots:
         QTest::newRow("overlapping entries")
             << safetensors(with("\"z\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,16]}"), data) << QString()
             << QStringLiteral("share data bytes") << 2;
+        // 100000 levels of nesting: a DOM of tens of bytes per header byte, refused before it is built.
+        const QByteArray deep = QByteArray(100'000, '[') + QByteArray(100'000, ']');
+        QTest::newRow("nested 100000 deep")
+            << safetensors(with("\"__metadata__\":" + deep), data) << QStringLiteral("nested deeper than 256")
+            << QStringLiteral("Reading stopped") << 0;
         QTest::newRow("metadata value not a string")
             << safetensors(with("\"__metadata__\":{\"step\":12,\"format\":\"pt\"}"), data) << QString()
             << QStringLiteral("'step'") << 1;
@@ -194,6 +199,19 @@ private slots:
         }
         if (tensors == 2) // overlapping: the second entry views the first's second row
             QCOMPARE(listing.tensors[1].source->open().tensor->value({ 0 }), 3.0);
+    }
+
+    void nestingOffsetIsInTheFile()
+    {
+        const QByteArray prefix = R"({"__metadata__":)";
+        const QByteArray bytes = safetensors(prefix + QByteArray(300, '[') + QByteArray(300, ']') + "}", {});
+        QTemporaryDir dir;
+        const QString path = test::writeFile(dir, QStringLiteral("deep.safetensors"), bytes);
+        const TensorListing listing = listSafetensorsFile(path);
+        QCOMPARE(listing.diagnostics.size(), 1);
+        QCOMPARE(listing.diagnostics[0].severity, Severity::Error);
+        // The bracket opening level 257: the object is level 1, so the 256th bracket, after the 8-byte length.
+        QCOMPARE(listing.diagnostics[0].offset, qint64(8 + prefix.size() + 255));
     }
 
     void headerAboveHundredMegabytes()
