@@ -13,7 +13,7 @@ packages=(
     nlohmann-json3-dev libsimdjson-dev zlib1g-dev libzip-dev zipcmp zipmerge ziptool
     libbenchmark-dev
     xvfb xauth
-    python3 python3-numpy python3-protobuf python3-crc32c
+    python3 python3-numpy python3-protobuf python3-crc32c python3-torch
     fonts-noto-cjk
     desktop-file-utils appstream shared-mime-info libxml2-utils groff-base
 )

@@ -27,8 +27,9 @@ const QString kTopOperatorShare = QStringLiteral("trace.top_op_share");
 
 const std::vector<QString>& traceMetrics()
 {
-    static const std::vector<QString> metrics { kDataLoaderShare,    kDeviceUtilization,    kShortKernelShare,
-                                                kCommunicationShare, kCommunicationOverlap, kTopOperatorShare };
+    static const std::vector<QString> metrics { kDataLoaderShare,  kDeviceUtilization,  kShortKernelShare,
+                                                kLaunchDelayShare, kCommunicationShare, kCommunicationOverlap,
+                                                kTopOperatorShare };
     return metrics;
 }
 

@@ -1,4 +1,5 @@
 #include "demo/demorun.h"
+#include "pythonoracle.h"
 #include "testutils.h"
 
 #include <QDirIterator>
@@ -269,15 +270,12 @@ private slots:
         const QString trace
             = samples + QStringLiteral("/traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz");
         // The peaks, their times and the ops running then, from the file by an independent script.
-        QProcess oracle;
-        oracle.start(
-            QStringLiteral("/usr/bin/python3"),
+        RUNLENS_PYTHON_ORACLE(
+            oracle,
             { QStringLiteral(RUNLENS_TEST_DATA_DIR "/memory/memory_oracle.py"), QStringLiteral("kineto"), trace });
-        QVERIFY(oracle.waitForFinished(120000));
-        QCOMPARE(oracle.exitCode(), 0);
         QMap<QString, QJsonObject> expected;
         for (const QJsonValue v :
-             QJsonDocument::fromJson(oracle.readAllStandardOutput()).object()[QStringLiteral("devices")].toArray()) {
+             QJsonDocument::fromJson(oracle.toUtf8()).object()[QStringLiteral("devices")].toArray()) {
             const QJsonObject d = v.toObject();
             const int type = d[QStringLiteral("type")].toInt();
             expected.insert(
@@ -308,11 +306,10 @@ private slots:
         QVERIFY2(text.out.contains("memory cuda:1: peak") && text.out.contains("in aten::empty"), text.out.constData());
         // A memory timeline file: its peak (the sum of the categories) is the device's.
         const QString timeline = samples + QStringLiteral("/traces/memory_timeline/memory_timeline.raw.gz");
-        oracle.start(
-            QStringLiteral("/usr/bin/python3"),
+        RUNLENS_PYTHON_ORACLE(
+            timelineOracle,
             { QStringLiteral(RUNLENS_TEST_DATA_DIR "/memory/memory_oracle.py"), QStringLiteral("timeline"), timeline });
-        QVERIFY(oracle.waitForFinished(120000));
-        const QJsonObject peak = QJsonDocument::fromJson(oracle.readAllStandardOutput()).object();
+        const QJsonObject peak = QJsonDocument::fromJson(timelineOracle.toUtf8()).object();
         const Result t = run({ QStringLiteral("info"), timeline, QStringLiteral("--json") });
         const QJsonObject m = QJsonDocument::fromJson(t.out).object()[QStringLiteral("artifacts")][0].toObject();
         QCOMPARE(m[QStringLiteral("kind")].toString(), QStringLiteral("memory-timeline"));
@@ -325,19 +322,17 @@ private slots:
         RUNLENS_REQUIRE_SAMPLES(samples);
         const QString folder = samples + QStringLiteral("/profiler/mindspore/profiler_misc");
         // Steps per rank: the rows of each step trace file but its average row ("-"), counted by python.
-        QProcess oracle;
-        oracle.start(QStringLiteral("/usr/bin/python3"),
-                     { QStringLiteral("-c"),
-                       QStringLiteral("import csv,glob,json,re,sys\n"
-                                      "out={}\n"
-                                      "for p in glob.glob(sys.argv[1]+'/step_trace_raw_*_detail_time.csv'):\n"
-                                      "  rows=[r for r in csv.DictReader(open(p)) if r['step_num'].strip()!='-']\n"
-                                      "  out[re.search(r'raw_(\\d+)_',p).group(1)]=len(rows)\n"
-                                      "print(json.dumps(out))"),
-                       folder });
-        QVERIFY(oracle.waitForFinished(60000));
-        QCOMPARE(oracle.exitCode(), 0);
-        const QJsonObject steps = QJsonDocument::fromJson(oracle.readAllStandardOutput()).object();
+        RUNLENS_PYTHON_ORACLE(
+            oracle,
+            { QStringLiteral("-c"),
+              QStringLiteral("import csv,glob,json,re,sys\n"
+                             "out={}\n"
+                             "for p in glob.glob(sys.argv[1]+'/step_trace_raw_*_detail_time.csv'):\n"
+                             "  rows=[r for r in csv.DictReader(open(p)) if r['step_num'].strip()!='-']\n"
+                             "  out[re.search(r'raw_(\\d+)_',p).group(1)]=len(rows)\n"
+                             "print(json.dumps(out))"),
+              folder });
+        const QJsonObject steps = QJsonDocument::fromJson(oracle.toUtf8()).object();
         QVERIFY(!steps.isEmpty());
 
         const Result r = run({ QStringLiteral("info"), folder, QStringLiteral("--json") });
@@ -733,8 +728,7 @@ private slots:
     {
         RUNLENS_REQUIRE_SAMPLES(samples);
         const QString healthy = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
-        if (!QFileInfo::exists(healthy))
-            QSKIP("runs/pytorch_cnn_baseline is not among the samples");
+        RUNLENS_REQUIRE_SAMPLE_FILE(healthy);
         const Result r = run({ QStringLiteral("advise"), healthy, QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject root = QJsonDocument::fromJson(r.out).object();

@@ -14,7 +14,9 @@
 #include <atomic>
 #include <map>
 
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace runlens;
@@ -99,6 +101,61 @@ QStringList snapshot(const QString& root)
     }
     out.sort();
     return out;
+}
+
+/// nobody/nogroup on Debian: the user the permission test drops to when the suite runs as root (as CI does).
+constexpr uid_t kUnprivilegedId = 65534;
+
+/// Runs `check` in a forked child that dropped root for kUnprivilegedId; what it returned, or why it could not.
+template<typename Check> QString inUnprivilegedChild(Check check)
+{
+    int fds[2];
+    if (::pipe(fds) != 0)
+        return QStringLiteral("pipe failed");
+    const pid_t pid = ::fork();
+    if (pid < 0)
+        return QStringLiteral("fork failed");
+    if (pid == 0) {
+        ::close(fds[0]);
+        QByteArray out;
+        if (::setgroups(0, nullptr) != 0 || ::setgid(kUnprivilegedId) != 0 || ::setuid(kUnprivilegedId) != 0
+            || ::geteuid() == 0)
+            out = "could not drop root in the child";
+        else
+            out = check().toUtf8();
+        for (qsizetype done = 0; done < out.size();) {
+            const ssize_t n = ::write(fds[1], out.constData() + done, std::size_t(out.size() - done));
+            if (n <= 0)
+                break;
+            done += n;
+        }
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    QByteArray out;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
+        out.append(buffer, n);
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return QStringLiteral("the unprivileged child ended with status %1").arg(status);
+    return QString::fromUtf8(out);
+}
+
+/// What is wrong with the scan of the permission fixture under `root`; empty when nothing is.
+QString unreadableProblem(const QString& root)
+{
+    const RunManifest manifest = RunScanner().scan(root);
+    const QString listing = dump(manifest);
+    if (manifest.artifacts.size() != 1 || !findArtifact(manifest, QStringLiteral("ok/w.npy")))
+        return QStringLiteral("only ok/w.npy should be listed:\n") + listing;
+    for (const QString& path : { root + QStringLiteral("/locked"), root + QStringLiteral("/ok/secret.npy") }) {
+        if (!hasDiagnostic(manifest, Severity::Warning, path))
+            return QStringLiteral("no warning about %1:\n%2").arg(path, listing);
+    }
+    return {};
 }
 
 } // namespace
@@ -391,28 +448,32 @@ void TestRunScanner::symlinkedFileListedOnce()
 
 void TestRunScanner::unreadableEntriesAreReported()
 {
-    if (::geteuid() == 0)
-        QSKIP("Running as root: permission bits do not stop root from reading, so no unreadable folder can be made");
-
     QTemporaryDir dir;
     const QString root = dir.path();
     QVERIFY(writeFile(root + QStringLiteral("/ok/w.npy"), npyBytes()));
     QVERIFY(writeFile(root + QStringLiteral("/locked/w.npy"), npyBytes()));
     QVERIFY(writeFile(root + QStringLiteral("/ok/secret.npy"), npyBytes()));
+    const bool asRoot = ::geteuid() == 0;
+    if (asRoot) {
+        // Permission bits do not stop root, so the scan runs in a child that became an unprivileged user; the
+        // tree is handed to that user first so that only the bits below keep it out.
+        QDirIterator it(root, QDir::AllEntries | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+        QStringList entries { root };
+        while (it.hasNext())
+            entries << it.next();
+        for (const QString& entry : std::as_const(entries))
+            QVERIFY2(::chown(QFile::encodeName(entry).constData(), kUnprivilegedId, kUnprivilegedId) == 0,
+                     qPrintable(entry));
+    }
     const QByteArray locked = QFile::encodeName(root + QStringLiteral("/locked"));
     const QByteArray secret = QFile::encodeName(root + QStringLiteral("/ok/secret.npy"));
     QCOMPARE(::chmod(locked.constData(), 0), 0);
     QCOMPARE(::chmod(secret.constData(), 0), 0);
-
-    const RunManifest manifest = RunScanner().scan(root);
+    const QString problem
+        = asRoot ? inUnprivilegedChild([&root] { return unreadableProblem(root); }) : unreadableProblem(root);
     ::chmod(locked.constData(), 0755);
     ::chmod(secret.constData(), 0644);
-
-    const QString listing = dump(manifest);
-    QCOMPARE(manifest.artifacts.size(), 1);
-    QVERIFY(findArtifact(manifest, QStringLiteral("ok/w.npy")));
-    QVERIFY2(hasDiagnostic(manifest, Severity::Warning, root + QStringLiteral("/locked")), qPrintable(listing));
-    QVERIFY2(hasDiagnostic(manifest, Severity::Warning, root + QStringLiteral("/ok/secret.npy")), qPrintable(listing));
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 void TestRunScanner::garbageNamedLikeEventsIsNotEvents()

@@ -178,8 +178,7 @@ void TestGraphReader::samples()
     QFETCH(int, nodeEdges);
     QFETCH(bool, clean);
     const QString path = samples + QLatin1Char('/') + file;
-    if (!QFile::exists(path))
-        QSKIP("sample not in this corpus");
+    RUNLENS_REQUIRE_SAMPLE_FILE(path);
     const GraphResult result = GraphReader::read(path, kind);
     QVERIFY2(result.graph,
              qPrintable(result.diagnostics.isEmpty() ? QString() : result.diagnostics.first().toString()));
@@ -395,8 +394,7 @@ void TestGraphReader::tfEventFileGraph()
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString path
         = samples + QStringLiteral("/runs/pytorch_cnn_baseline/tb/events.out.tfevents.1795321629.vm.1522.0");
-    if (!QFile::exists(path))
-        QSKIP("run sample not in this corpus");
+    RUNLENS_REQUIRE_SAMPLE_FILE(path);
     const GraphResult result = readEventFileGraph(path);
     QVERIFY(result.graph);
     QVERIFY(result.graph->nodeCount() > 0);

@@ -1,22 +1,23 @@
 #pragma once
 
+#include "pythonoracle.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QString>
 
 namespace runlens::test {
 
 /// Figures of a memory file computed independently by tests/data/memory/memory_oracle.py (python3 with
-/// the standard library only): `mode` is "kineto" or "timeline". Empty when python failed.
+/// the standard library only): `mode` is "kineto" or "timeline". Empty when python failed (its stderr is logged).
 inline QJsonObject memoryOracle(const QString& mode, const QString& path)
 {
-    QProcess python;
-    python.start(QStringLiteral("/usr/bin/python3"),
-                 { QStringLiteral(RUNLENS_TEST_DATA_DIR "/memory/memory_oracle.py"), mode, path });
-    if (!python.waitForFinished(300000) || python.exitCode() != 0)
+    const PythonRun run = runPythonScript(QStringLiteral("memory/memory_oracle.py"), { mode, path });
+    if (!run.ok()) {
+        qWarning("%s", qPrintable(run.message));
         return {};
-    return QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+    }
+    return QJsonDocument::fromJson(run.output.toUtf8()).object();
 }
 
 } // namespace runlens::test

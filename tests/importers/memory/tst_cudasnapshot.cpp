@@ -2,6 +2,7 @@
 
 #include "core/filesniffer.h"
 #include "core/runscanner.h"
+#include "pythonoracle.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -208,10 +209,7 @@ void TestCudaSnapshot::entriesWithoutTimeUseTheirOrder()
         "{'action':'free_completed','addr':5120,'size':2048,'stream':0},"
         "{'action':'segment_map','addr':4096,'size':8192,'stream':0}]]}\n"
         "open(sys.argv[1],'wb').write(pickle.dumps(s,protocol=2))\n");
-    QProcess python;
-    python.start(QStringLiteral("python3"), { QStringLiteral("-c"), script, path });
-    if (!python.waitForFinished(30000) || python.exitCode() != 0)
-        QSKIP("python3 is not available to write the fixture");
+    RUNLENS_PYTHON_ORACLE(written, { QStringLiteral("-c"), script, path });
 
     const MemoryReadResult result = readCudaSnapshot(path);
     QCOMPARE(result.status, ImportStatus::Ok);

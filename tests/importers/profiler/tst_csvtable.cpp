@@ -1,10 +1,10 @@
 #include "profiler/csvtable.h"
 
+#include "pythonoracle.h"
 #include "testutils.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -238,17 +238,14 @@ void TestCsvTable::frameworkRawSampleMatchesPython()
     QVERIFY(table.diagnostics().isEmpty());
 
     // Python's csv module is the independent reader: rows, and the sum of the JSON keys of op_info.
-    QProcess python;
-    python.start(QStringLiteral("python3"),
-                 { QStringLiteral("-c"),
-                   QStringLiteral("import csv,json,sys\n"
-                                  "rows=list(csv.DictReader(open(sys.argv[1],newline='')))\n"
-                                  "print(len(rows), sum(len(json.loads(r['op_info'])) for r in rows),"
-                                  " sum(int(r['task_id']) for r in rows))"),
-                   path });
-    if (!python.waitForFinished(30000) || python.exitCode() != 0)
-        QSKIP("python3 is not available to cross-check the sample");
-    const QStringList expected = QString::fromUtf8(python.readAllStandardOutput()).simplified().split(QLatin1Char(' '));
+    RUNLENS_PYTHON_ORACLE(python,
+                          { QStringLiteral("-c"),
+                            QStringLiteral("import csv,json,sys\n"
+                                           "rows=list(csv.DictReader(open(sys.argv[1],newline='')))\n"
+                                           "print(len(rows), sum(len(json.loads(r['op_info'])) for r in rows),"
+                                           " sum(int(r['task_id']) for r in rows))"),
+                            path });
+    const QStringList expected = python.simplified().split(QLatin1Char(' '));
     QCOMPARE(expected.size(), 3);
 
     const int opInfo = table.column("op_info");

@@ -2,6 +2,7 @@
 #include "profiler/profilerfolder.h"
 
 #include "profilertestutils.h"
+#include "pythonoracle.h"
 #include "testutils.h"
 
 #include <QDir>
@@ -87,11 +88,8 @@ void TestOperatorReader::ascendSampleTypeTotalsMatchPython()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString dir = samples + QStringLiteral("/profiler/mindspore/run_1_profiler");
-    QString error;
-    const QString python
-        = runlens::test::runPython(QString::fromLatin1(kPythonTypeTotals), { dir, QStringLiteral("1") }, &error);
-    if (python.isNull())
-        QSKIP(qPrintable(QStringLiteral("python3 cross-check not available: ") + error));
+    RUNLENS_PYTHON_ORACLE(python,
+                          { QStringLiteral("-c"), QString::fromLatin1(kPythonTypeTotals), dir, QStringLiteral("1") });
 
     runlens::Diagnostics diagnostics;
     const OperatorTable table = readOperatorTable(onlyRank(dir, 1), diagnostics);
@@ -141,9 +139,7 @@ void TestOperatorReader::ascendSampleJoinsFramework()
                          "  if i:\n"
                          "    print(x['full_kernel_name']+'|'+','.join(map(str,i['shape']))+'|'+i['format']+'|'"
                          "+fw[x['full_kernel_name']]['stream_id']); break\n");
-    const QString python = runlens::test::runPython(script, { dir });
-    if (python.isNull())
-        QSKIP("python3 cross-check not available");
+    RUNLENS_PYTHON_ORACLE(python, { QStringLiteral("-c"), script, dir });
     const QStringList expected = python.trimmed().split(QLatin1Char('|'));
     QCOMPARE(expected.size(), 4);
 

@@ -3,6 +3,7 @@
 #include "profiler/stepreader.h"
 
 #include "profilertestutils.h"
+#include "pythonoracle.h"
 #include "testutils.h"
 
 #include <QDir>
@@ -73,9 +74,7 @@ void TestStepReader::stepTraceSamplesMatchPython()
     QFETCH(QString, file);
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString path = samples + QStringLiteral("/profiler/mindspore/") + file;
-    const QString python = runlens::test::runPython(QString::fromLatin1(kPythonStepCheck), { path });
-    if (python.isNull())
-        QSKIP("python3 cross-check not available");
+    RUNLENS_PYTHON_ORACLE(python, { QStringLiteral("-c"), QString::fromLatin1(kPythonStepCheck), path });
     const QStringList numbers = python.simplified().split(QLatin1Char(' '));
     QCOMPARE(numbers.size(), 10);
 

@@ -4,6 +4,7 @@
 #include "summary/summarystore.h"
 #include "tensor/tensor.h"
 
+#include "pythonoracle.h"
 #include "testutils.h"
 
 #include <QCryptographicHash>
@@ -13,8 +14,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QtTest>
 
 #include <algorithm>
@@ -94,22 +93,17 @@ QJsonArray values(const QJsonObject& tag)
     return tag.value(QLatin1String("values")).toArray();
 }
 
-QString python()
-{
-    return QStandardPaths::findExecutable(QStringLiteral("python3"));
-}
-
 /// The tags of `file` as tests/data/summary/summary_sample_decode.py (an independent wire-format decoder)
-/// prints them; an empty object when the decoder failed.
+/// prints them. A decoder that fails fails the current test (it would otherwise compare nothing).
 QJsonObject oracle(const QString& file)
 {
-    QProcess process;
-    process.start(python(), { QStringLiteral(RUNLENS_TEST_DATA_DIR "/summary/summary_sample_decode.py"), file });
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        qWarning() << "oracle failed on" << file << process.readAllStandardError();
+    const runlens::test::PythonRun run
+        = runlens::test::runPythonScript(QStringLiteral("summary/summary_sample_decode.py"), { file });
+    if (!run.ok()) {
+        QTest::qFail(qPrintable(run.message), __FILE__, __LINE__);
         return {};
     }
-    const QJsonObject root = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+    const QJsonObject root = QJsonDocument::fromJson(run.output.toUtf8()).object();
     if (root.value(QLatin1String("crc_errors")).toInt() != 0)
         qWarning() << "oracle saw checksum errors in" << file;
     return root.value(QLatin1String("tags")).toObject();
@@ -186,8 +180,10 @@ const char* const kMsRunAFile = "events.out.events.summary.1700000000.0.helperho
 } // namespace
 
 #define REQUIRE_ORACLE()                                                                                               \
-    if (python().isEmpty())                                                                                            \
-        QSKIP("python3 is not installed; no oracle for the sample values");
+    do {                                                                                                               \
+        const runlens::test::PythonRun probe = runlens::test::runPython({ QStringLiteral("-c"), QStringLiteral("") }); \
+        RUNLENS_VERIFY_PYTHON(probe);                                                                                  \
+    } while (false)
 
 // Conformance of the summary values beyond scalars (images, PR curves, hyper-parameters, histograms,
 // texts, MindSpore tensors and lineage) on the real samples, each value compared with what an

@@ -1,12 +1,12 @@
 #pragma once
 
 #include "core/runmanifest.h"
+#include "pythonoracle.h"
 
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
 #include <QString>
 #include <QStringList>
 #include <QTest>
@@ -34,27 +34,10 @@ inline QByteArray npyFile(const QByteArray& dict, qsizetype dataBytes, char majo
     return out + header + QByteArray(dataBytes, '\0');
 }
 
-/// A python3 with numpy, the oracle for tensor files, or an empty string when there is none.
-inline QString pythonWithNumpy()
+/// Runs tests/data/tensor/npy_oracle.py (numpy, the oracle for tensor files) with `arguments`.
+inline PythonRun runNpyOracle(const QStringList& arguments)
 {
-    for (const QString& candidate : { QStringLiteral("/usr/bin/python3"), QStringLiteral("python3") }) {
-        QProcess process;
-        process.start(candidate, { QStringLiteral("-c"), QStringLiteral("import numpy") });
-        if (process.waitForFinished(60000) && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0)
-            return candidate;
-    }
-    return {};
-}
-
-/// Runs tests/data/tensor/npy_oracle.py with `arguments`; its standard output, or a null string on failure.
-inline QString runNpyOracle(const QString& python, const QStringList& arguments)
-{
-    QProcess process;
-    process.start(python, QStringList { QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/npy_oracle.py") } + arguments);
-    if (!process.waitForFinished(120000) || process.exitCode() != 0)
-        return {};
-    const QString out = QString::fromUtf8(process.readAllStandardOutput());
-    return out.isNull() ? QStringLiteral("") : out;
+    return runPythonScript(QStringLiteral("tensor/npy_oracle.py"), arguments);
 }
 
 /// Writes `bytes` to `path`, making its folders.

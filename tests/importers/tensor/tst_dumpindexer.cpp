@@ -182,11 +182,9 @@ private slots:
                                 QStringLiteral("weight"), QStringLiteral("weight_grad") }));
 
         // Types and shapes against numpy.
-        const QString python = test::pythonWithNumpy();
-        if (python.isEmpty())
-            QSKIP("python3 with numpy is not available to check the dump headers against");
-        const QStringList lines = test::runNpyOracle(python, QStringList { QStringLiteral("describe") } + paths)
-                                      .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const test::PythonRun described = test::runNpyOracle(QStringList { QStringLiteral("describe") } + paths);
+        RUNLENS_VERIFY_PYTHON(described);
+        const QStringList lines = described.output.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), paths.size());
         for (int i = 0; i < lines.size(); ++i) {
             const QStringList f = lines[i].split(QLatin1Char('\t'));

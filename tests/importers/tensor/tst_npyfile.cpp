@@ -59,19 +59,14 @@ private slots:
     void samplesMatchNumpy()
     {
         RUNLENS_REQUIRE_SAMPLES(samples);
-        const QString python = runlens::test::pythonWithNumpy();
-        if (python.isEmpty())
-            QSKIP("python3 with numpy is not installed; no oracle for the sample values");
         QStringList files;
         QDirIterator it(samples + QStringLiteral("/runs/pytorch_cnn_baseline/dump"), { QStringLiteral("*.npy") },
                         QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext())
             files << it.next();
         QVERIFY(files.size() >= 20);
-        QProcess process;
-        process.start(python, QStringList { QStringLiteral("-c"), QString::fromLatin1(kNumpyProbe) } + files);
-        QVERIFY(process.waitForFinished(120000) && process.exitCode() == 0);
-        const QStringList lines = QString::fromUtf8(process.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+        RUNLENS_PYTHON_ORACLE(probe, QStringList { QStringLiteral("-c"), QString::fromLatin1(kNumpyProbe) } + files);
+        const QStringList lines = probe.split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), files.size());
         QSet<DType> types;
         for (const QString& line : lines) {

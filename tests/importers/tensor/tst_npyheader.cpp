@@ -27,12 +27,10 @@ private:
     /// Checks our reading of every file against numpy's.
     void compareWithNumpy(const QStringList& files)
     {
-        const QString python = runlens::test::pythonWithNumpy();
-        if (python.isEmpty())
-            QSKIP("python3 with numpy is not available to check the .npy headers against");
-        const QString described
-            = runlens::test::runNpyOracle(python, QStringList { QStringLiteral("describe") } + files);
-        const QStringList lines = described.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const runlens::test::PythonRun described
+            = runlens::test::runNpyOracle(QStringList { QStringLiteral("describe") } + files);
+        RUNLENS_VERIFY_PYTHON(described);
+        const QStringList lines = described.output.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), files.size());
         for (const QString& line : lines) {
             const QStringList f = line.split(QLatin1Char('\t'));
@@ -57,11 +55,9 @@ private:
 private slots:
     void generatedFilesMatchNumpy()
     {
-        const QString python = runlens::test::pythonWithNumpy();
-        if (python.isEmpty())
-            QSKIP("python3 with numpy is not available to write .npy files");
         QTemporaryDir dir;
-        QVERIFY(!runlens::test::runNpyOracle(python, { QStringLiteral("write"), dir.path() }).isNull());
+        const runlens::test::PythonRun written = runlens::test::runNpyOracle({ QStringLiteral("write"), dir.path() });
+        RUNLENS_VERIFY_PYTHON(written);
         QStringList files;
         for (const QString& name : QDir(dir.path()).entryList({ QStringLiteral("*.npy") }))
             files << dir.filePath(name);

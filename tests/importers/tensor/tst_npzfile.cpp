@@ -5,7 +5,6 @@
 #include "tst_npzfile_common.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -281,15 +280,10 @@ private slots:
     void samplesMatchNumpy()
     {
         RUNLENS_REQUIRE_SAMPLES(samples);
-        const QString python = test::pythonWithNumpy();
-        if (python.isEmpty())
-            QSKIP("python3 with numpy is not installed; no oracle for the sample values");
         const QString stored = samples + QStringLiteral("/runs/pytorch_cnn_baseline/state_dict.npz");
         const QString compressed = samples + QStringLiteral("/runs/pytorch_cnn_baseline/state_dict.compressed.npz");
-        QProcess process;
-        process.start(python, { QStringLiteral("-c"), QString::fromLatin1(kNumpyProbe), stored, compressed });
-        QVERIFY(process.waitForFinished(120000) && process.exitCode() == 0);
-        const QStringList lines = QString::fromUtf8(process.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+        RUNLENS_PYTHON_ORACLE(probe, { QStringLiteral("-c"), QString::fromLatin1(kNumpyProbe), stored, compressed });
+        const QStringList lines = probe.split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 20);
 
         const TensorListing storedListing = listNpzFile(stored);

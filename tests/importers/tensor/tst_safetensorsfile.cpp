@@ -86,15 +86,56 @@ private slots:
         }
     }
 
+    void torchStateDict()
+    {
+        // tests/data/tensor/make_torch_safetensors.py: a torch model's state dict, values summed by torch.
+        const QString path = QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/torch_model.safetensors");
+        QFile expectedFile(QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/torch_model_expected.tsv"));
+        QVERIFY2(expectedFile.open(QIODevice::ReadOnly), qPrintable(expectedFile.fileName()));
+        const QStringList lines = QString::fromUtf8(expectedFile.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 11);
+
+        const TensorListing listing = listSafetensorsFile(path);
+        QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));
+        QVERIFY2(listing.diagnostics.isEmpty(), qPrintable(test::diagnosticsText(listing)));
+        QCOMPARE(listing.metadata.value(QStringLiteral("format")), QStringLiteral("pt"));
+        QCOMPARE(listing.tensors.size(), lines.size());
+        for (int i = 0; i < lines.size(); ++i) {
+            const QStringList f = lines[i].split(u'\t');
+            QCOMPARE(f.size(), 5);
+            const TensorInfo& info = listing.tensors[i]; // listed in file order, as the writer laid them out
+            QCOMPARE(info.member, f[0]);
+            QStringList shape;
+            for (const std::int64_t d : info.shape)
+                shape << QString::number(d);
+            QCOMPARE(shape.join(u','), f[2]);
+            QCOMPARE(info.elementCount(), f[3].toLongLong());
+            const TensorResult opened = info.source->open();
+            QVERIFY2(opened.tensor, qPrintable(opened.error));
+            double sum = 0.0;
+            for (std::int64_t e = 0; e < info.elementCount(); ++e)
+                sum += opened.tensor->value(test::unravelIndex(e, opened.tensor->shape));
+            QVERIFY2(qAbs(sum - f[4].toDouble()) <= 1e-6 * qMax(1.0, qAbs(f[4].toDouble())),
+                     qPrintable(QStringLiteral("%1: sum %2, torch %3").arg(f[0]).arg(sum, 0, 'g', 17).arg(f[4])));
+        }
+        const QHash<QString, DType> types { { QStringLiteral("F32"), DType::Float32 },
+                                            { QStringLiteral("F16"), DType::Float16 },
+                                            { QStringLiteral("BF16"), DType::BFloat16 },
+                                            { QStringLiteral("I64"), DType::Int64 } };
+        for (int i = 0; i < lines.size(); ++i)
+            QCOMPARE(listing.tensors[i].dtype, types.value(lines[i].section(u'\t', 1, 1)));
+    }
+
     void samples()
     {
-        RUNLENS_REQUIRE_SAMPLES(samples);
-        QStringList files;
-        QDirIterator it(samples, { QStringLiteral("*.safetensors") }, QDir::Files, QDirIterator::Subdirectories);
-        while (it.hasNext())
-            files << it.next();
-        if (files.isEmpty())
-            QSKIP("the sample corpus holds no .safetensors file");
+        // The committed real-writer file always; every .safetensors of the sample corpus when it is there.
+        QStringList files { QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/torch_model.safetensors") };
+        const QString samples = test::samplesDir();
+        if (!samples.isEmpty()) {
+            QDirIterator it(samples, { QStringLiteral("*.safetensors") }, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext())
+                files << it.next();
+        }
         for (const QString& file : files) {
             const TensorListing listing = listSafetensorsFile(file);
             QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));

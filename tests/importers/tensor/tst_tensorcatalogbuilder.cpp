@@ -7,7 +7,6 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -57,9 +56,6 @@ private slots:
     void samplesMatchNumpy()
     {
         RUNLENS_REQUIRE_SAMPLES(samples);
-        const QString python = runlens::test::pythonWithNumpy();
-        if (python.isEmpty())
-            QSKIP("python3 with numpy is not installed; no oracle for the sample values");
         const QString run = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
         const TensorCatalog catalog = scanAndBuild(run);
         QVERIFY2(catalog.diagnostics().isEmpty(),
@@ -70,10 +66,9 @@ private slots:
                         QDirIterator::Subdirectories);
         while (it.hasNext())
             files << it.next();
-        QProcess process;
-        process.start(python, QStringList { QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/tensor_minmax.py") } + files);
-        QVERIFY(process.waitForFinished(180000) && process.exitCode() == 0);
-        const QStringList lines = QString::fromUtf8(process.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+        RUNLENS_PYTHON_ORACLE(minMax,
+                              QStringList { QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/tensor_minmax.py") } + files);
+        const QStringList lines = minMax.split(u'\n', Qt::SkipEmptyParts);
         QVERIFY(lines.size() >= 100);
         int seen = 0;
         for (const QString& line : lines) {

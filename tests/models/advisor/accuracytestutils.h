@@ -2,13 +2,13 @@
 
 #include "advisor/analysis.h"
 #include "core/runscanner.h"
+#include "pythonoracle.h"
 #include "tensor/tensorcatalogbuilder.h"
 
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
 #include <QString>
 #include <QtTest>
 
@@ -81,16 +81,10 @@ inline std::optional<advisor::Measurement> firstOf(const advisor::AnalysisContex
     return first;
 }
 
-/// Runs `script` (in tests/data/advisor/accuracy) with /usr/bin/python3 and its numpy; its standard output,
-/// or a null string when python3 or numpy is missing or the script fails.
-inline QString runPythonOracle(const QString& script, const QStringList& arguments)
+/// Runs `script` of tests/data/advisor/accuracy (numpy; check it with RUNLENS_VERIFY_PYTHON).
+inline PythonRun runAccuracyOracle(const QString& script, const QStringList& arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral("/usr/bin/python3"),
-                  QStringList { QStringLiteral(RUNLENS_TEST_DATA_DIR "/advisor/accuracy/") + script } + arguments);
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
-        return {};
-    return QString::fromUtf8(process.readAllStandardOutput());
+    return runPythonScript(QStringLiteral("advisor/accuracy/") + script, arguments);
 }
 
 } // namespace runlens::test

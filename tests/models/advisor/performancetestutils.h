@@ -3,9 +3,9 @@
 #include "../trace/analysistestdata.h"
 #include "advisor/advisor.h"
 #include "advisor/analysis.h"
+#include "pythonoracle.h"
 #include "trace/chrometracereader.h"
 
-#include <QProcess>
 #include <QString>
 #include <QStringList>
 
@@ -44,16 +44,10 @@ inline std::vector<advisor::Measurement> measured(const advisor::AnalysisContext
     return out;
 }
 
-/// Runs a script of tests/data/advisor/performance with /usr/bin/python3: its standard output, or a null
-/// string when python3 is missing or the script fails (the caller then skips its cross-check).
-inline QString runPerformanceOracle(const QString& script, const QStringList& arguments)
+/// Runs a script of tests/data/advisor/performance (check it with RUNLENS_VERIFY_PYTHON).
+inline PythonRun runPerformanceOracle(const QString& script, const QStringList& arguments)
 {
-    QProcess python;
-    python.start(QStringLiteral("/usr/bin/python3"),
-                 QStringList { QStringLiteral(RUNLENS_TEST_DATA_DIR "/advisor/performance/") + script } + arguments);
-    if (!python.waitForFinished(300000) || python.exitStatus() != QProcess::NormalExit || python.exitCode() != 0)
-        return {};
-    return QString::fromUtf8(python.readAllStandardOutput());
+    return runPythonScript(QStringLiteral("advisor/performance/") + script, arguments);
 }
 
 /// The rules of `report`'s findings, after checking that every finding's message has all its

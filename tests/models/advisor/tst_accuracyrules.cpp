@@ -8,7 +8,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -301,17 +300,10 @@ private slots:
     void generatedBrokenRuns()
     {
         // As a new user would: train broken models with Debian's python3-torch, then ask the Advisor.
-        QProcess probe;
-        probe.start(QStringLiteral("/usr/bin/python3"),
-                    { QStringLiteral("-c"), QStringLiteral("import torch, numpy") });
-        if (!probe.waitForFinished(120000) || probe.exitCode() != 0)
-            QSKIP("/usr/bin/python3 with torch and numpy (python3-torch) is not installed");
         QTemporaryDir dir;
-        QProcess generator;
-        generator.start(QStringLiteral("/usr/bin/python3"),
-                        { QStringLiteral(RUNLENS_TEST_DATA_DIR "/advisor/make_broken_runs.py"), dir.path() });
-        QVERIFY(generator.waitForFinished(300000));
-        QVERIFY2(generator.exitCode() == 0, generator.readAllStandardError().constData());
+        const test::PythonRun generated
+            = test::runPythonScript(QStringLiteral("advisor/make_broken_runs.py"), { dir.path() });
+        RUNLENS_VERIFY_PYTHON(generated);
         for (const QString& name :
              { QStringLiteral("lr_nan"), QStringLiteral("frozen_layer"), QStringLiteral("sigmoid_deep") }) {
             checkBrokenRun(dir.path() + QLatin1Char('/') + name, name);

@@ -252,9 +252,10 @@ void TestMemoryRules::kinetoSample()
                                     [](const Measurement& m) { return m.scope.device == QLatin1String("cuda:1"); });
     QVERIFY(cuda1 != peaks.end());
     QVERIFY(!cuda1->scope.op.isEmpty()); // what ran at the peak, from the trace the curve came from
-    const QString oracle = test::runPerformanceOracle(QStringLiteral("memory_peak.py"), { path, QStringLiteral("1") });
-    if (oracle.isEmpty())
-        QSKIP("python3 is not available to compute the peak independently");
+    const test::PythonRun peak
+        = test::runPerformanceOracle(QStringLiteral("memory_peak.py"), { path, QStringLiteral("1") });
+    RUNLENS_VERIFY_PYTHON(peak);
+    const QString oracle = peak.output;
     QVERIFY2(qAbs(cuda1->value - oracle.split(QLatin1Char(' ')).first().toDouble()) < 1e-6,
              qPrintable(QStringLiteral("%1 vs %2").arg(cuda1->value).arg(oracle)));
     // A healthy run: far from the 32 GB of the V100, no OOM.

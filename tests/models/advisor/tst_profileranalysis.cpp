@@ -212,10 +212,10 @@ void TestProfilerAnalysis::mindInsightPipelineSample()
     RuleBook rules;
     AnalysisContext context(rules);
     analyseProfiler(bundleInput(bundle), context);
-    const QString oracle
+    const test::PythonRun run
         = test::runPerformanceOracle(QStringLiteral("pipeline_oracle.py"), { folder, QStringLiteral("0") });
-    if (oracle.isEmpty())
-        QSKIP("python3 is not available to read the pipeline files independently");
+    RUNLENS_VERIFY_PYTHON(run);
+    const QString oracle = run.output;
     const QStringList expected = oracle.trimmed().split(QLatin1Char(' '));
     const auto empty = measured(context, QStringLiteral("profiler.host_queue_empty"));
     QCOMPARE(empty.size(), std::size_t(1));

@@ -118,12 +118,16 @@ void TestTraceAnalysis::deviceUtilization()
             t.step(0, s + 1, start, 10 * kMs);
             t.launch(0, start + 100 * kUs, 20 * kUs, start + 500 * kUs, kernelMs[std::size_t(s)] * kMs, "gemm");
         }
-        const auto a = analyse(t.finish());
+        const auto store = t.finish();
+        const auto a = analyse(store);
         const auto found = measured(a->context, QStringLiteral("trace.device_utilization"));
         QCOMPARE(found.size(), std::size_t(1));
         QVERIFY2(qAbs(found.front().value - expected) < 1e-6, qPrintable(QString::number(found.front().value)));
         QVERIFY(!found.front().scope.device.isEmpty());
         QCOMPARE(holds(Comparator::Less, found.front().value, 50.0), expected < 50.0);
+        QCOMPARE(test::firedRules(evaluate(test::traceInput(store), RuleBook::builtIn()))
+                     .contains(QStringLiteral("low-device-utilization")),
+                 expected < 50.0);
     }
 }
 
@@ -135,12 +139,16 @@ void TestTraceAnalysis::shortKernels()
         t.step(0, 1, 0, 10 * kMs);
         for (int i = 0; i < 30; ++i)
             t.launch(0, 100 * kUs + i * 200 * kUs, 10 * kUs, 150 * kUs + i * 200 * kUs, kernelUs * kUs, "small");
-        const auto a = analyse(t.finish());
+        const auto store = t.finish();
+        const auto a = analyse(store);
         const auto found = measured(a->context, QStringLiteral("trace.short_kernel_share"));
         QCOMPARE(found.size(), std::size_t(1));
         QCOMPARE(found.front().value, expected);
         QCOMPARE(found.front().facts.value(QStringLiteral("kernels")).toLongLong(), 30);
         QVERIFY(qAbs(found.front().facts.value(QStringLiteral("launch_us")).toDouble() - 10.0) < 1e-9);
+        QCOMPARE(test::firedRules(evaluate(test::traceInput(store), RuleBook::builtIn()))
+                     .contains(QStringLiteral("host-bound-launches")),
+                 expected > 80.0);
     }
 }
 
@@ -188,7 +196,8 @@ void TestTraceAnalysis::communicationShareAndOverlap()
     t.launch(0, 100 * kUs, 20 * kUs, 500 * kUs, 3500 * kUs, "volta_sgemm_128x64_nn");
     t.launch(0, 200 * kUs, 20 * kUs, 3 * kMs, 3 * kMs, "ncclKernel_AllReduce_RING_LL_Sum_float",
              EventKind::Communication);
-    const auto a = analyse(t.finish());
+    const auto store = t.finish();
+    const auto a = analyse(store);
     const auto share = measured(a->context, QStringLiteral("trace.communication_share"));
     QCOMPARE(share.size(), std::size_t(1));
     QVERIFY2(qAbs(share.front().value - 20.0) < 1e-6, qPrintable(QString::number(share.front().value)));
@@ -196,6 +205,10 @@ void TestTraceAnalysis::communicationShareAndOverlap()
     QCOMPARE(overlap.size(), std::size_t(1));
     QVERIFY2(qAbs(overlap.front().value - 100.0 / 3.0) < 1e-6, qPrintable(QString::number(overlap.front().value)));
     QVERIFY(qAbs(overlap.front().facts.value(QStringLiteral("exposed_ms")).toDouble() - 2.0) < 1e-9);
+    // Through the engine: 20 % > 10 % and 33 % < 50 % fire both rules.
+    const QStringList fired = test::firedRules(evaluate(test::traceInput(store), RuleBook::builtIn()));
+    QVERIFY2(fired.contains(QStringLiteral("communication-share")), qPrintable(fired.join(u' ')));
+    QVERIFY2(fired.contains(QStringLiteral("low-communication-overlap")), qPrintable(fired.join(u' ')));
 
     // The same step without the all-reduce: no communication to overlap, the share is 0.
     AnalysisTraceBuilder quiet;
@@ -239,13 +252,17 @@ void TestTraceAnalysis::topOperator()
             gpu += times[std::size_t(i)] * kMs + 100 * kUs;
             at += 1 * kMs;
         }
-        const auto a = analyse(t.finish());
+        const auto store = t.finish();
+        const auto a = analyse(store);
         const auto found = measured(a->context, QStringLiteral("trace.top_op_share"));
         QCOMPARE(found.size(), std::size_t(1));
         QCOMPARE(found.front().scope.op, QStringLiteral("aten::mm"));
         QVERIFY2(qAbs(found.front().value - expected) < 1e-6, qPrintable(QString::number(found.front().value)));
         QCOMPARE(parseEvidence(found.front().evidence.value(0))->value(QStringLiteral("op")),
                  QStringLiteral("aten::mm"));
+        QCOMPARE(test::firedRules(evaluate(test::traceInput(store), RuleBook::builtIn()))
+                     .contains(QStringLiteral("dominant-operator")),
+                 expected > 50.0);
     }
 }
 
@@ -475,9 +492,9 @@ void TestTraceAnalysis::resnetSampleNumWorkersZero()
     const auto share = measured(a->context, QStringLiteral("trace.dataloader_share"));
     QCOMPARE(share.size(), std::size_t(1));
     // tb_plugin's own overview of this run (num_workers=0) is dominated by data loading.
-    const QString oracle = test::runPerformanceOracle(QStringLiteral("dataloader_share.py"), { path });
-    if (oracle.isEmpty())
-        QSKIP("python3 is not available to compute the data loader share independently");
+    const test::PythonRun run = test::runPerformanceOracle(QStringLiteral("dataloader_share.py"), { path });
+    RUNLENS_VERIFY_PYTHON(run);
+    const QString oracle = run.output;
     QVERIFY2(qAbs(share.front().value - oracle.trimmed().toDouble()) < 0.5,
              qPrintable(QStringLiteral("%1 vs %2").arg(share.front().value).arg(oracle.trimmed())));
     QVERIFY(share.front().value > 5.0);
@@ -500,10 +517,11 @@ void TestTraceAnalysis::slowLoaderRecordedWithTorch()
     QVERIFY(finding->category == Category::Data);
     QCOMPARE(finding->scope.run, QStringLiteral("slow"));
     QCOMPARE(finding->threshold, 5.0);
-    const QString oracle = test::runPerformanceOracle(QStringLiteral("dataloader_share.py"), { path });
-    if (!oracle.isEmpty())
-        QVERIFY2(qAbs(finding->value - oracle.trimmed().toDouble()) < 0.5,
-                 qPrintable(QStringLiteral("%1 vs %2").arg(finding->value).arg(oracle.trimmed())));
+    const test::PythonRun run = test::runPerformanceOracle(QStringLiteral("dataloader_share.py"), { path });
+    RUNLENS_VERIFY_PYTHON(run);
+    const QString oracle = run.output;
+    QVERIFY2(qAbs(finding->value - oracle.trimmed().toDouble()) < 0.5,
+             qPrintable(QStringLiteral("%1 vs %2").arg(finding->value).arg(oracle.trimmed())));
     QVERIFY(finding->value > 80.0);
     QVERIFY2(finding->message.startsWith(QLatin1String("Data loading of run slow")), qPrintable(finding->message));
     QVERIFY(finding->message.contains(QLatin1String(" %")));

@@ -292,9 +292,9 @@ private slots:
     void weightsAndGradientsMatchNumpy()
     {
         QTemporaryDir dir;
-        const QString out = test::runPythonOracle(QStringLiteral("weight_oracle.py"), { dir.path() });
-        if (out.isNull())
-            QSKIP("/usr/bin/python3 with numpy is not available");
+        const test::PythonRun run = test::runAccuracyOracle(QStringLiteral("weight_oracle.py"), { dir.path() });
+        RUNLENS_VERIFY_PYTHON(run);
+        const QString out = run.output;
         const QJsonObject expected = QJsonDocument::fromJson(out.toUtf8()).object();
         QVERIFY(!expected.isEmpty());
         const auto context = analyse(inputOf(dir.path()), m_rules);

@@ -1,13 +1,12 @@
 #include "cluster/kinetocluster.h"
 #include "models/trace/analysistestdata.h"
+#include "pythonoracle.h"
 #include "testutils.h"
 #include "trace/chrometracereader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QtTest>
 
 using namespace runlens::cluster;
@@ -37,19 +36,10 @@ std::shared_ptr<const runlens::trace::TraceStore> threeRanks(bool lateRank = tru
     return t.finish();
 }
 
-/// The Python oracle's figures for `paths`, or an empty object when python3 is not available.
-QJsonObject oracle(const QStringList& paths)
+/// Runs the Python oracle on `paths` (its figures as JSON on standard output).
+runlens::test::PythonRun oracle(const QStringList& paths)
 {
-    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    if (python.isEmpty())
-        return {};
-    QProcess process;
-    process.start(python, QStringList { QStringLiteral(RUNLENS_CLUSTER_ORACLE) } + paths);
-    if (!process.waitForFinished(300'000) || process.exitCode() != 0) {
-        qWarning() << process.readAllStandardError();
-        return {};
-    }
-    return QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+    return runlens::test::runPython(QStringList { QStringLiteral(RUNLENS_CLUSTER_ORACLE) } + paths);
 }
 
 } // namespace
@@ -144,9 +134,10 @@ void TstKinetoCluster::samplesAgainstOracle()
     QVERIFY2(cluster.ranks[0].device.contains(QLatin1String("A100")), qPrintable(cluster.ranks[0].device));
     QVERIFY2(cluster.ranks[1].device.contains(QLatin1String("V100")), qPrintable(cluster.ranks[1].device));
 
-    const QJsonObject expected = oracle(paths);
-    if (expected.isEmpty())
-        QSKIP("python3 is not available: the figures are not checked against the oracle");
+    const runlens::test::PythonRun run = oracle(paths);
+    RUNLENS_VERIFY_PYTHON(run);
+    const QJsonObject expected = QJsonDocument::fromJson(run.output.toUtf8()).object();
+    QVERIFY2(!expected.isEmpty(), qPrintable(run.output.left(1000)));
     constexpr double kTolerance = 1e-4; // ms: the oracle rounds microseconds to nanoseconds on its own
     const QJsonArray ranks = expected.value(QLatin1String("ranks")).toArray();
     QCOMPARE(ranks.size(), 2);

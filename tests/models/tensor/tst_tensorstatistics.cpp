@@ -1,5 +1,6 @@
 #include "tensor/tensorstatistics.h"
 
+#include "pythonoracle.h"
 #include "tensor/tensorslice.h"
 
 #include <QtTest>
@@ -56,13 +57,13 @@ struct Oracle
 };
 
 /// Reads the oracle's "key value" lines and the raw bytes it wrote to `path`.
-bool readOracle(QProcess& python, const QString& path, Oracle& oracle)
+bool readOracle(const runlens::test::PythonRun& python, const QString& path, Oracle& oracle)
 {
-    if (!python.waitForFinished(120000) || python.exitCode() != 0) {
-        qWarning() << "oracle failed:" << python.readAllStandardError();
+    if (!python.ok()) {
+        qWarning("%s", qPrintable(python.message));
         return false;
     }
-    const QStringList lines = QString::fromUtf8(python.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+    const QStringList lines = python.output.split(u'\n', Qt::SkipEmptyParts);
     for (const QString& line : lines) {
         QStringList fields = line.split(u' ');
         const QString key = fields.takeFirst();
@@ -79,9 +80,8 @@ bool runOracle(const QString& dtype, const QString& order, std::int64_t count, i
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("tensor.bin"));
-    QProcess python;
-    python.start(QStringLiteral("/usr/bin/python3"),
-                 { kOracle, dtype, order, QString::number(count), QString::number(seed), path });
+    const runlens::test::PythonRun python
+        = runlens::test::runPython({ kOracle, dtype, order, QString::number(count), QString::number(seed), path });
     return readOracle(python, path, oracle);
 }
 
@@ -144,9 +144,8 @@ bool runViewOracle(const QString& dtype, const QString& order, const QString& sh
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("tensor.bin"));
-    QProcess python;
-    python.start(QStringLiteral("/usr/bin/python3"),
-                 { kViewOracle, dtype, order, shape, QString::number(seed), index, axes, path });
+    const runlens::test::PythonRun python
+        = runlens::test::runPython({ kViewOracle, dtype, order, shape, QString::number(seed), index, axes, path });
     return readOracle(python, path, oracle);
 }
 

@@ -1,6 +1,7 @@
 #include "imagetestdata.h"
 
 #include "images/imagedecoding.h"
+#include "testutils.h"
 
 #include <QtTest>
 
@@ -23,8 +24,12 @@ private slots:
         QFETCH(QByteArray, format);
         const QImage source = test::solidImage(12, 7, QColor(200, 40, 90));
         const QByteArray bytes = test::encodeImage(source, format.constData());
-        if (bytes.isEmpty())
+        if (bytes.isEmpty()) {
+            // qt6-base ships both writers; without them the image tests would check nothing.
+            if (test::samplesRequired())
+                QFAIL(qPrintable(QStringLiteral("Qt cannot write %1 here").arg(QString::fromLatin1(format))));
             QSKIP("Qt cannot write this format here");
+        }
         QCOMPARE(imageFormatOf(bytes), QString::fromLatin1(format));
         const DecodedImage decoded = decodeImage(bytes);
         QVERIFY2(decoded.isValid(), qPrintable(decoded.error));

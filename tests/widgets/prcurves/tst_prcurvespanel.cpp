@@ -4,6 +4,7 @@
 #include "prcurves/prcurvechart.h"
 #include "prcurves/prcurvedata.h"
 #include "prcurves/prcurvespanel.h"
+#include "pythonoracle.h"
 #include "summary/summarystore.h"
 #include "testutils.h"
 
@@ -13,9 +14,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcess>
 #include <QSlider>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -537,19 +536,12 @@ void TestPrCurvesPanel::shortOrNonFiniteRowsAreSkipped()
 void TestPrCurvesPanel::torch2PrCurveSample()
 {
     RUNLENS_REQUIRE_SAMPLES(root);
-    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    if (python.isEmpty())
-        QSKIP("python3 is not installed; no independent decoder for the sample's values");
     const QString folder = root + QStringLiteral("/summaries/tensorboard/torch2_pr_curve");
     const QString file = folder + QStringLiteral("/events.out.tfevents.1771596445.zyzkings.30376.0");
 
     // The values as an independent wire-format decoder reads them.
-    QProcess process;
-    process.start(python, { QStringLiteral(RUNLENS_TEST_DATA_DIR "/summary/summary_sample_decode.py"), file });
-    QVERIFY(process.waitForFinished(120000));
-    QCOMPARE(process.exitCode(), 0);
-    const QJsonObject tags
-        = QJsonDocument::fromJson(process.readAllStandardOutput()).object().value(QLatin1String("tags")).toObject();
+    RUNLENS_PYTHON_ORACLE(decoded, { QStringLiteral(RUNLENS_TEST_DATA_DIR "/summary/summary_sample_decode.py"), file });
+    const QJsonObject tags = QJsonDocument::fromJson(decoded.toUtf8()).object().value(QLatin1String("tags")).toObject();
     QCOMPARE(tags.size(), 1);
     const QString tag = tags.begin().key();
     const QJsonObject oracle = tags.begin().value().toObject();

@@ -1,10 +1,10 @@
 #include "tensor/tensorcomparewidget.h"
 
+#include "pythonoracle.h"
 #include "tensor/heatmapview.h"
 
 #include <QComboBox>
 #include <QLabel>
-#include <QProcess>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -57,13 +57,12 @@ struct Known
 bool loadKnown(Known& known)
 {
     QTemporaryDir dir;
-    QProcess python;
-    python.start(QStringLiteral("/usr/bin/python3"), { kOracle, dir.path() });
-    if (!python.waitForFinished(60000) || python.exitCode() != 0) {
-        qWarning() << "oracle failed:" << python.readAllStandardError();
+    const runlens::test::PythonRun python = runlens::test::runPython({ kOracle, dir.path() });
+    if (!python.ok()) {
+        qWarning("%s", qPrintable(python.message));
         return false;
     }
-    for (const QString& line : QString::fromUtf8(python.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts)) {
+    for (const QString& line : python.output.split(u'\n', Qt::SkipEmptyParts)) {
         // Index texts hold a space ("[1, 3]"), so rows are split around them.
         const QString mode = line.section(u' ', 0, 0);
         const QString kind = line.section(u' ', 1, 1);

@@ -1,12 +1,11 @@
 #include "tensor/tensorexport.h"
 
+#include "pythonoracle.h"
 #include "tensor/tensorslice.h"
 
 #include <QBuffer>
 #include <QFile>
 #include <QFloat16>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QtEndian>
@@ -100,9 +99,6 @@ void TestTensorExport::headerIsAligned()
 
 void TestTensorExport::roundTripThroughNumpy()
 {
-    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"), { QStringLiteral("/usr/bin") });
-    if (python.isEmpty())
-        QSKIP("/usr/bin/python3 is not installed");
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
 
@@ -175,14 +171,7 @@ void TestTensorExport::roundTripThroughNumpy()
                                  "np.array_equal(a, e) else 'FAIL %r %r %r %r' % (a.dtype.str, a.shape, a, e))\n")
                       .arg(QStringLiteral("'") + file.fileName() + QStringLiteral("'"), c.expected, c.name, c.descr);
     }
-    QProcess process;
-    process.start(python, { QStringLiteral("-c"), script });
-    QVERIFY(process.waitForFinished(60000));
-    const QString output = QString::fromUtf8(process.readAllStandardOutput());
-    const QString errors = QString::fromUtf8(process.readAllStandardError());
-    if (errors.contains(QStringLiteral("No module named 'numpy'")))
-        QSKIP("numpy is not installed for /usr/bin/python3");
-    QVERIFY2(process.exitCode() == 0, qPrintable(errors));
+    RUNLENS_PYTHON_ORACLE(output, { QStringLiteral("-c"), script });
     const QStringList lines = output.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), cases.size());
     for (int i = 0; i < cases.size(); ++i)
@@ -191,9 +180,6 @@ void TestTensorExport::roundTripThroughNumpy()
 
 void TestTensorExport::csvThroughNumpy()
 {
-    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"), { QStringLiteral("/usr/bin") });
-    if (python.isEmpty())
-        QSKIP("/usr/bin/python3 is not installed");
     QTemporaryDir dir;
     const tensor::Tensor f4 = arange(tensor::DType::Float32, false, [](std::byte* p, int n) {
         float v = float(n) / 10;
@@ -232,15 +218,8 @@ void TestTensorExport::csvThroughNumpy()
                                  "else 'FAIL %r %r' % (a, e))\n")
                       .arg(file.fileName(), c.expected, c.name);
     }
-    QProcess process;
-    process.start(python, { QStringLiteral("-c"), script });
-    QVERIFY(process.waitForFinished(60000));
-    const QString errors = QString::fromUtf8(process.readAllStandardError());
-    if (errors.contains(QStringLiteral("No module named 'numpy'")))
-        QSKIP("numpy is not installed for /usr/bin/python3");
-    QVERIFY2(process.exitCode() == 0, qPrintable(errors));
-    const QStringList lines
-        = QString::fromUtf8(process.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    RUNLENS_PYTHON_ORACLE(output, { QStringLiteral("-c"), script });
+    const QStringList lines = output.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), cases.size());
     for (int i = 0; i < cases.size(); ++i)
         QVERIFY2(lines[i] == cases[i].name + QStringLiteral(" ok"), qPrintable(lines[i]));

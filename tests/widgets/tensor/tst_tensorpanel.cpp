@@ -10,6 +10,7 @@
 
 #include "core/importsession.h"
 #include "core/runscanner.h"
+#include "pythonoracle.h"
 #include "tensor/tensorcatalogbuilder.h"
 #include "testutils.h"
 
@@ -23,11 +24,9 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -618,8 +617,7 @@ void TestTensorPanel::sampleRunDumps()
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString root = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
     const QString file = root + QStringLiteral("/dump/step_30/conv1.weight.npy");
-    if (!QFileInfo::exists(file))
-        QSKIP("the sample run has no conv1.weight dump at step 30");
+    RUNLENS_REQUIRE_SAMPLE_FILE(file);
     auto catalog
         = std::make_shared<const tensor::TensorCatalog>(tensor::TensorCatalogBuilder::build(RunScanner().scan(root)));
     TensorPanel panel;
@@ -631,9 +629,8 @@ void TestTensorPanel::sampleRunDumps()
     QVERIFY(panel.stepSlider()->maximum() >= 2);
 
     // The shown cells against numpy reading the same file.
-    QProcess python;
-    python.start(
-        QStringLiteral("/usr/bin/python3"),
+    RUNLENS_PYTHON_ORACLE(
+        python,
         { QStringLiteral("-c"),
           QStringLiteral("import numpy as np, sys\n"
                          "a = np.load(sys.argv[1])\n"
@@ -642,9 +639,7 @@ void TestTensorPanel::sampleRunDumps()
                          "print(v.shape[0], v.shape[1] if v.ndim > 1 else 1)\n"
                          "print(' '.join('%.9g' % x for x in np.atleast_2d(v).reshape(v.shape[0], -1).ravel()))\n"),
           file });
-    if (!python.waitForFinished(60000) || python.exitCode() != 0)
-        QSKIP("python3 with numpy is not available");
-    const QStringList lines = QString::fromUtf8(python.readAllStandardOutput()).split(QLatin1Char('\n'));
+    const QStringList lines = python.split(QLatin1Char('\n'));
     QVERIFY(lines.size() >= 3);
     const QStringList dims = lines[1].split(QLatin1Char(' '));
     const int rows = dims[0].toInt();
@@ -855,16 +850,10 @@ void TestTensorPanel::summaryTensorsOfASampleRun()
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString folder = samples + QStringLiteral("/summaries/mindspore_generated/run_a");
     const QString file = folder + QStringLiteral("/events.out.events.summary.1700000000.0.helperhost_MS");
-    if (!QFileInfo::exists(file))
-        QSKIP("the MindSpore generated summary sample is absent");
-    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    if (python.isEmpty())
-        QSKIP("python3 is not installed; no oracle for the sample values");
+    RUNLENS_REQUIRE_SAMPLE_FILE(file);
     // What an independent wire-format decoder reads of the TensorSummary "fc3.bias".
-    QProcess oracle;
-    oracle.start(python, { QStringLiteral(RUNLENS_TEST_DATA_DIR "/summary/summary_sample_decode.py"), file });
-    QVERIFY(oracle.waitForFinished(120000) && oracle.exitCode() == 0);
-    const QJsonObject want = QJsonDocument::fromJson(oracle.readAllStandardOutput())
+    RUNLENS_PYTHON_ORACLE(oracle, { QStringLiteral(RUNLENS_TEST_DATA_DIR "/summary/summary_sample_decode.py"), file });
+    const QJsonObject want = QJsonDocument::fromJson(oracle.toUtf8())
                                  .object()
                                  .value(QStringLiteral("tags"))
                                  .toObject()

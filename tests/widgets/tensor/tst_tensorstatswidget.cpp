@@ -1,11 +1,11 @@
 #include "tensor/tensorstatswidget.h"
 
 #include "common/chartexportmenu.h"
+#include "pythonoracle.h"
 #include "tensor/tensorslice.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QProcess>
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -36,13 +36,12 @@ bool loadKnown(Known& known)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("known.bin"));
-    QProcess python;
-    python.start(QStringLiteral("/usr/bin/python3"), { kOracle, path });
-    if (!python.waitForFinished(60000) || python.exitCode() != 0) {
-        qWarning() << "oracle failed:" << python.readAllStandardError();
+    const runlens::test::PythonRun python = runlens::test::runPython({ kOracle, path });
+    if (!python.ok()) {
+        qWarning("%s", qPrintable(python.message));
         return false;
     }
-    for (const QString& line : QString::fromUtf8(python.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts)) {
+    for (const QString& line : python.output.split(u'\n', Qt::SkipEmptyParts)) {
         QStringList fields = line.split(u' ');
         known.lines.insert(fields.takeFirst(), fields);
     }

@@ -1,0 +1,182 @@
+#include "advisor/advisor.h"
+#include "advisor/analysis.h"
+#include "advisor/rule.h"
+
+#include <QFile>
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+#include <QtTest>
+
+using namespace runlens::advisor;
+
+namespace {
+
+/// Where each built-in rule is made to fire through the engine (evaluate() or applyRules() over what the real
+/// analysers measured): the test source in tests/models/advisor and the function whose body asserts the finding.
+struct FiringTest
+{
+    const char* file;
+    const char* function;
+};
+
+const QHash<QString, FiringTest>& firingTests()
+{
+    static const QHash<QString, FiringTest> kTests {
+        { QStringLiteral("loss-nan"), { "tst_accuracyrules.cpp", "checkBrokenRun" } },
+        { QStringLiteral("tensor-overflow"), { "tst_accuracyrules.cpp", "checkBrokenRun" } },
+        { QStringLiteral("weight-change-too-large"), { "tst_accuracyrules.cpp", "checkBrokenRun" } },
+        { QStringLiteral("weight-not-changed"), { "tst_accuracyrules.cpp", "checkBrokenRun" } },
+        { QStringLiteral("gradient-vanishing-depth"), { "tst_accuracyrules.cpp", "checkBrokenRun" } },
+        { QStringLiteral("dataloader-share"), { "tst_traceanalysis.cpp", "slowLoaderRecordedWithTorch" } },
+        { QStringLiteral("synchronous-dataloader"), { "tst_traceanalysis.cpp", "slowLoaderRecordedWithTorch" } },
+        { QStringLiteral("low-device-utilization"), { "tst_traceanalysis.cpp", "deviceUtilization" } },
+        { QStringLiteral("host-bound-launches"), { "tst_traceanalysis.cpp", "shortKernels" } },
+        { QStringLiteral("long-launch-queue"), { "tst_traceanalysis.cpp", "launchDelays" } },
+        { QStringLiteral("communication-share"), { "tst_traceanalysis.cpp", "communicationShareAndOverlap" } },
+        { QStringLiteral("low-communication-overlap"), { "tst_traceanalysis.cpp", "communicationShareAndOverlap" } },
+        { QStringLiteral("dominant-operator"), { "tst_traceanalysis.cpp", "topOperator" } },
+        { QStringLiteral("zero-grad-not-set-to-none"), { "tst_traceanalysis.cpp", "patternMessages" } },
+        { QStringLiteral("single-tensor-optimizer"), { "tst_traceanalysis.cpp", "patternMessages" } },
+        { QStringLiteral("conv-bias-before-batchnorm"), { "tst_traceanalysis.cpp", "patternMessages" } },
+        { QStringLiteral("fp16-matmul-alignment"), { "tst_traceanalysis.cpp", "patternMessages" } },
+        { QStringLiteral("copy-after-fill"), { "tst_traceanalysis.cpp", "patternMessages" } },
+        { QStringLiteral("host-queue-empty"), { "tst_profileranalysis.cpp", "mindInsightPipelineSample" } },
+        { QStringLiteral("pipeline-bottleneck"), { "tst_profileranalysis.cpp", "mindInsightPipelineSample" } },
+        { QStringLiteral("cpu-busy"), { "tst_profileranalysis.cpp", "mindInsightPipelineSample" } },
+        { QStringLiteral("step-interval"), { "tst_profileranalysis.cpp", "stepInterval" } },
+        { QStringLiteral("slow-rank"), { "tst_clusteranalysis.cpp", "kinetoSlowRankEndToEnd" } },
+        { QStringLiteral("slow-link"), { "tst_clusteranalysis.cpp", "mindsporeMessages" } },
+        { QStringLiteral("straggler-rank"), { "tst_clusteranalysis.cpp", "mindsporeMessages" } },
+        { QStringLiteral("communication-rate"), { "tst_clusteranalysis.cpp", "mindsporeMessages" } },
+        { QStringLiteral("memory-peak"), { "tst_memoryrules.cpp", "peakAndOomMessages" } },
+        { QStringLiteral("memory-oom"), { "tst_memoryrules.cpp", "peakAndOomMessages" } },
+        { QStringLiteral("memory-growth"), { "tst_memoryrules.cpp", "growth" } },
+    };
+    return kTests;
+}
+
+/// Built-in rules whose analyser is tested on its measurement but that no test makes fire through the engine
+/// yet. The list may only shrink: a rule that gains a firing test must move to firingTests().
+const QSet<QString>& notYetFiring()
+{
+    static const QSet<QString> kRules {
+        QStringLiteral("loss-not-decreasing"),
+        QStringLiteral("loss-spike"),
+        QStringLiteral("gradient-exploding"),
+        QStringLiteral("gradient-norm-too-large"),
+        QStringLiteral("gradient-vanishing"),
+        QStringLiteral("weight-initialization"),
+        QStringLiteral("weight-initialization-range"),
+        QStringLiteral("weight-change-too-small"),
+        QStringLiteral("tensor-all-zero"),
+        QStringLiteral("activation-dead-relu"),
+        QStringLiteral("activation-saturation"),
+        QStringLiteral("fp16-risk"),
+    };
+    return kRules;
+}
+
+/// The body of `function` in `source` (its braces matched, string and character literals skipped).
+QString functionBody(const QString& source, const QString& function)
+{
+    const QRegularExpression signature(QStringLiteral("void (?:\\w+::)?%1\\([^)]*\\)\\s*\\{").arg(function));
+    const QRegularExpressionMatch match = signature.match(source);
+    if (!match.hasMatch())
+        return {};
+    int depth = 0;
+    QChar quote;
+    for (qsizetype i = match.capturedEnd() - 1; i < source.size(); ++i) {
+        const QChar c = source.at(i);
+        if (!quote.isNull()) {
+            if (c == u'\\')
+                ++i;
+            else if (c == quote)
+                quote = QChar();
+            continue;
+        }
+        if (c == u'/' && source.mid(i, 2) == QLatin1String("//"))
+            i = source.indexOf(u'\n', i); // a comment may hold an apostrophe
+        else if (c == u'/' && source.mid(i, 2) == QLatin1String("/*"))
+            i = source.indexOf(QLatin1String("*/"), i) + 1;
+        else if (c == u'"' || c == u'\'')
+            quote = c;
+        else if (c == u'{')
+            ++depth;
+        else if (c == u'}' && --depth == 0)
+            return source.mid(match.capturedStart(), i + 1 - match.capturedStart());
+    }
+    return {};
+}
+
+} // namespace
+
+// Every built-in rule can fire: its metric is owned by an analyser, and a test makes it fire through the engine.
+class TestRuleCoverage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyMetricHasAnAnalyser()
+    {
+        // On an empty input every analyser marks each metric it owns as missing, saying what data it lacks; a
+        // rule whose metric no analyser mentions could never fire.
+        QStringList problems;
+        const RuleBook rules = RuleBook::builtIn(&problems);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+        QVERIFY(rules.rules().size() >= 40);
+        AnalysisContext context(rules);
+        const AdvisorInput input;
+        analyseScalars(input, context);
+        analyseWeights(input, context);
+        analyseTraces(input, context);
+        analyseMemory(input, context);
+        analyseProfiler(input, context);
+        analyseCluster(input, context);
+        QStringList orphans;
+        for (const Rule& rule : rules.rules()) {
+            if (!context.isEvaluated(rule.metric) && context.missingReason(rule.metric).isEmpty())
+                orphans << QStringLiteral("%1 (%2)").arg(rule.id, rule.metric);
+        }
+        QVERIFY2(orphans.isEmpty(),
+                 qPrintable(QStringLiteral("rules whose metric no analyser measures: ")
+                            + orphans.join(QStringLiteral(", "))));
+    }
+
+    void everyRuleHasAFiringTest()
+    {
+        const RuleBook rules = RuleBook::builtIn();
+        QSet<QString> ids;
+        QHash<QString, QString> sources;
+        for (const Rule& rule : rules.rules()) {
+            ids.insert(rule.id);
+            if (notYetFiring().contains(rule.id)) {
+                QVERIFY2(!firingTests().contains(rule.id), qPrintable(rule.id + QStringLiteral(" is in both lists")));
+                continue;
+            }
+            QVERIFY2(firingTests().contains(rule.id),
+                     qPrintable(QStringLiteral("built-in rule %1 has no test that makes it fire").arg(rule.id)));
+            const FiringTest test = firingTests().value(rule.id);
+            const QString file = QString::fromLatin1(test.file);
+            if (!sources.contains(file)) {
+                QFile source(QStringLiteral(RUNLENS_TEST_DATA_DIR "/../models/advisor/") + file);
+                QVERIFY2(source.open(QIODevice::ReadOnly), qPrintable(source.fileName()));
+                sources.insert(file, QString::fromUtf8(source.readAll()));
+            }
+            const QString body = functionBody(sources.value(file), QString::fromLatin1(test.function));
+            const QString where = QStringLiteral("%1 %2()").arg(file, QString::fromLatin1(test.function));
+            QVERIFY2(!body.isEmpty(), qPrintable(where + QStringLiteral(" not found")));
+            QVERIFY2(body.contains(QLatin1Char('"') + rule.id + QLatin1Char('"')),
+                     qPrintable(QStringLiteral("%1 does not name %2").arg(where, rule.id)));
+            QVERIFY2(body.contains(QLatin1String("evaluate(")) || body.contains(QLatin1String("applyRules(")),
+                     qPrintable(where + QStringLiteral(" does not run the advisor engine")));
+        }
+        for (auto it = firingTests().begin(); it != firingTests().end(); ++it)
+            QVERIFY2(ids.contains(it.key()), qPrintable(it.key() + QStringLiteral(" is not a built-in rule")));
+        for (const QString& id : notYetFiring())
+            QVERIFY2(ids.contains(id), qPrintable(id + QStringLiteral(" is not a built-in rule")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRuleCoverage)
+#include "tst_rulecoverage.moc"
