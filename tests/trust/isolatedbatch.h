@@ -22,12 +22,12 @@ struct BatchResult
     int notRun = 0; ///< cases left after a hang or after too many crashes
 };
 
-/// What a child may use: address space (0 = no limit, as under AddressSanitizer) and wall-clock seconds
-/// for the whole batch.
+/// What a child may use: address space (0 = no limit, as under AddressSanitizer) and wall-clock seconds per
+/// case (a small legitimate input takes milliseconds; the margin is for a loaded machine, never a measurement).
 struct ChildLimits
 {
     quint64 addressSpaceBytes = quint64(4) << 30;
-    unsigned seconds = 20;
+    unsigned seconds = 10;
 };
 
 /// The limits for this build: none on address space under AddressSanitizer (its shadow memory needs terabytes of
@@ -37,7 +37,7 @@ ChildLimits defaultChildLimits();
 /// Runs cases [0, count) in forked children: `runCase(i)` returns an empty string when case i is fine and says
 /// what is wrong otherwise. A case that crashes (a fatal signal, std::terminate) or hangs past the limit ends its
 /// child; the parent records it with the child's stack dump, and starts a new child after it (up to
-/// `maxCrashes` times; after a hang the rest is not run). The parent must not have started worker threads that
+/// `maxCrashes` times, then the rest is not run). The parent must not have started worker threads that
 /// the cases need: the child has only the forking thread.
 BatchResult runIsolated(int count, const std::function<QString(int)>& runCase, const ChildLimits& limits,
                         int maxCrashes = 6);
