@@ -1,0 +1,521 @@
+#include "seedrows.h"
+
+#include <QRegularExpression>
+#include <QStringList>
+
+// Small real files of every format the importers read, and the damage only each format can be given.
+
+namespace runlens::test {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cutting seeds small where the format allows it.
+
+/// The first TFRecord frames of a stream that fit in `maxBytes` (at least two).
+QByteArray tfRecordPrefix(const QByteArray& stream, qsizetype maxBytes)
+{
+    QByteArray out;
+    for (const QByteArray& payload : tfRecordPayloads(stream)) {
+        const QByteArray frame = tfRecordFrame(payload);
+        if (out.size() + frame.size() > maxBytes && tfRecordPayloads(out).size() >= 2)
+            break;
+        out += frame;
+    }
+    return out;
+}
+
+QByteArray linePrefix(const QByteArray& text, int lines)
+{
+    qsizetype at = 0;
+    for (int i = 0; i < lines && at >= 0; ++i) {
+        at = text.indexOf('\n', at);
+        if (at >= 0)
+            ++at;
+    }
+    return at < 0 ? text : text.left(at);
+}
+
+/// A GraphDef text cut before its `nodes + 1`-th top-level node.
+QByteArray pbtxtPrefix(const QByteArray& text, int nodes)
+{
+    qsizetype at = 0;
+    for (int i = 0; i < nodes && at >= 0; ++i)
+        at = text.indexOf("\nnode {", at + 1);
+    return at < 0 ? text : text.left(at + 1);
+}
+
+/// The GraphDef a torch SummaryWriter.add_graph stored in an event (Event.graph_def, field 4).
+QByteArray graphDefOfEvents(const QByteArray& stream)
+{
+    for (const QByteArray& payload : tfRecordPayloads(stream)) {
+        const QByteArray graph = protobufField(payload, 4);
+        if (!graph.isEmpty())
+            return graph;
+    }
+    return {};
+}
+
+/// A binary GraphDef that does not look like text once leading whitespace is trimmed: its first nodes dropped
+/// until the bytes after the first tag (0x0a, a newline) are not a letter.
+QByteArray binaryGraphDef(const QByteArray& graph)
+{
+    for (int drop = 0; drop < 64; ++drop) {
+        const QByteArray rest = protobufWithoutFirst(graph, 1, drop);
+        const QByteArray head = rest.left(256).trimmed();
+        const char c = head.isEmpty() ? 'a' : head[0];
+        if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && c != '#')
+            return rest;
+    }
+    return {};
+}
+
+/// torch's raw memory timeline: the first pre-existing allocations and the first events of the run.
+QByteArray memoryTimelineExcerpt(const QByteArray& gzipped)
+{
+    const QByteArray text = gzipDecompress(gzipped);
+    static const QRegularExpression tuple(QStringLiteral("\\[-?[0-9]+, [0-9]+, -?[0-9]+, -?[0-9]+\\]"));
+    QStringList kept;
+    int preExisting = 0;
+    int events = 0;
+    QRegularExpressionMatchIterator it = tuple.globalMatch(QString::fromLatin1(text));
+    while (it.hasNext() && events < 80) {
+        const QString t = it.next().captured();
+        if (t.startsWith(QLatin1String("[-1,"))) {
+            if (preExisting++ < 40)
+                kept << t;
+        } else {
+            ++events;
+            kept << t;
+        }
+    }
+    return '[' + kept.join(QStringLiteral(", ")).toLatin1() + ']';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Hostile variants of text formats.
+
+/// A JSON document with an array nested `depth` deep inserted as its first value.
+Mutation jsonNesting(const QByteArray& seed, int depth)
+{
+    return { QStringLiteral("nested arrays x%1").arg(depth), [seed, depth] {
+                const qsizetype object = seed.indexOf('{');
+                const qsizetype array = seed.indexOf('[');
+                const QByteArray deep = QByteArray(depth, '[') + QByteArray(depth, ']');
+                if (object >= 0 && (array < 0 || object < array))
+                    return seed.left(object + 1) + "\"deep\":" + deep + ',' + seed.mid(object + 1);
+                return seed.left(array + 1) + deep + ',' + seed.mid(array + 1);
+            } };
+}
+
+/// Numbers of a JSON document replaced by values of the wrong type.
+Mutations jsonWrongTypes(const QByteArray& seed, int picks)
+{
+    Mutations out;
+    static const QRegularExpression number(QStringLiteral(":\\s*(-?[0-9][0-9.eE+-]*)"));
+    QList<QPair<qsizetype, qsizetype>> spans;
+    QRegularExpressionMatchIterator it = number.globalMatch(QString::fromLatin1(seed));
+    while (it.hasNext()) {
+        const QRegularExpressionMatch m = it.next();
+        spans.append({ m.capturedStart(1), m.capturedLength(1) });
+    }
+    static const char* const kValues[] = { "\"x\"", "[]", "{}", "null", "true" };
+    const qsizetype step = std::max<qsizetype>(1, spans.size() / picks);
+    int k = 0;
+    for (qsizetype i = 0; i < spans.size(); i += step) {
+        const auto [start, length] = spans[i];
+        const char* value = kValues[k++ % 5];
+        out.append({ QStringLiteral("value@%1=%2").arg(start).arg(QLatin1String(value)), [seed, start, length, value] {
+                        QByteArray bytes = seed;
+                        bytes.replace(start, length, value);
+                        return bytes;
+                    } });
+    }
+    return out;
+}
+
+Mutations jsonHostile(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    Mutations out = textNumberInflations(seed, rowSeed);
+    out += jsonWrongTypes(seed, 16);
+    out.append(jsonNesting(seed, 100000));
+    out.append(textNesting(seed, QByteArray(), QByteArray("["), QByteArray(), 100000,
+                           QStringLiteral("unclosed arrays x100000 at the start")));
+    return out;
+}
+
+Mutations csvHostile(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    Mutations out = textNumberInflations(seed, rowSeed);
+    out.append(textRepetition(seed, "\n", "9", 1 << 20, QStringLiteral("one field of a megabyte of digits")));
+    out.append(textRepetition(seed, "\n", ",", 1 << 18, QStringLiteral("a row of 262144 columns")));
+    out.append(textRepetition(seed, "\n", "\"", 1, QStringLiteral("unterminated quote")));
+    return out;
+}
+
+Mutations pbtxtHostile(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    Mutations out = textNumberInflations(seed, rowSeed);
+    out.append(textNesting(seed, "node {", " attr { key: \"a\" value { func { name: \"f\"", " } } }", 100000,
+                           QStringLiteral("attr/func nested x100000")));
+    out.append(textNesting(seed, "node {", " attr { key: \"a\" value { list {", " } } }", 100000,
+                           QStringLiteral("attr/list nested x100000")));
+    out.append(textRepetition(seed, QByteArray(), "node { name: \"n\" op: \"X\" }\n", 100000,
+                              QStringLiteral("100000 nodes named n")));
+    out.append(textRepetition(seed, QByteArray(), "node { name: \"m\" op: \"X\" input: \"a:2000000000\" }\n", 1,
+                              QStringLiteral("input slot 2000000000")));
+    return out;
+}
+
+Mutations irHostile(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    Mutations out = textNumberInflations(seed, rowSeed);
+    out.append(textNesting(seed, "(", "(", ")", 100000, QStringLiteral("parentheses nested x100000")));
+    out.append(textNesting(seed, "{", "{", "}", 100000, QStringLiteral("braces nested x100000")));
+    out.append(textRepetition(seed, "\n", "  %1(%0) = Add(%0, %0)\n", 100000, QStringLiteral("100000 nodes %1")));
+    return out;
+}
+
+Mutations dotHostile(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    Mutations out = textNumberInflations(seed, rowSeed);
+    out.append(textNesting(seed, "{", "subgraph cluster_x {", "}", 100000, QStringLiteral("subgraphs nested x100000")));
+    out.append(textRepetition(seed, "{", "n;", 100000, QStringLiteral("100000 nodes named n")));
+    out.append(textRepetition(seed, "{", "a -> b;", 100000, QStringLiteral("100000 edges a -> b")));
+    return out;
+}
+
+Mutations torchScriptHostile(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    Mutations out = textNumberInflations(seed, rowSeed);
+    out.append(textNesting(seed, "(", "(", ")", 100000, QStringLiteral("parentheses nested x100000")));
+    out.append(
+        textRepetition(seed, "\n", "  %n : Tensor = aten::relu(%n)\n", 100000, QStringLiteral("100000 nodes %n")));
+    return out;
+}
+
+Mutations protobufHostile(const QByteArray& seed, int graphField, int nodeField)
+{
+    Mutations out = protobufInflations(seed);
+    out += protobufRepetition(seed, graphField, nodeField, 100000);
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// MindSpore memory files: no real ones are in the samples, so small ones in the layout the 1.x/2.x profilers
+// write (as in tst_mindsporememory).
+
+const char kMsMemorySummary[]
+    = R"({"capacity": 31.5, "allocations": 120, "deallocations": 120, "peak_mem": 2.25, "static_mem": 0.5})";
+const char kMsMemoryDetails[]
+    = R"({"1": {"graph_id": 1, "static_mem": 0.5, "lines": [0.75, 0.9375, 0.625], "fp_start": 0, "bp_end": 2,
+"nodes": [{"node_id": 0, "name": "Conv2D-op1", "fullname": "Default/conv1/Conv2D-op1", "size": 0.25, "allocations": 1, "allocated": 0.25},
+{"node_id": 1, "name": "MatMul-op2", "fullname": "Default/fc/MatMul-op2", "size": 0.1875, "allocations": 2, "allocated": 0.1875},
+{"node_id": 2, "name": "ReLU-op3", "fullname": "Default/ReLU-op3", "size": 0.0, "allocations": 0, "allocated": -0.3125}],
+"breakdowns": [{"tensor_name": "Conv2D-op1:0", "tensor_id": 7, "size": 0.25, "type": "output", "shape": [32, 64, 56, 56],
+"format": "NC1HWC0", "data_type": "float16", "life_start": 0, "life_end": 1},
+{"tensor_name": "MatMul-op2:0", "tensor_id": 8, "size": 0.125, "type": "output", "shape": "32,1000",
+"format": "DefaultFormat", "data_type": "float32", "life_start": 1, "life_end": 2}]}})";
+const char kMsCpuMemoryRecord[] = "Timestamp(ns),Total Allocated,Total Reserved,Total Active\n"
+                                  "1700000000000000100,1024,4096,1024\n"
+                                  "1700000000000000200,3072,4096,2048\n"
+                                  "1700000000000000300,512,8192,512\n";
+const char kMsOperatorMemory[]
+    = "Name,Size(KB),Allocation Time(us),Duration(us),Allocation Total Allocated(MB),Allocation Total Reserved(MB),"
+      "Release Total Allocated(MB),Release Total Reserved(MB),Device\n"
+      "Default/network/Conv2D-op12,1024,1700000000000000.5,250.25,10,20,9,20,NPU:0\n"
+      "\"Default/net/Add-op1,fused\",0.5,1700000000000100,,10,20,,,NPU:0\n"
+      "Default/network/MatMul-op3,2,1700000000000200,-1,10,20,9,20,NPU:1\n";
+
+const QByteArray kTraceBombPrefix("{\"traceEvents\":[");
+const QByteArray kTimelineBombPrefix("[[-1, 1, 512, 7],");
+
+} // namespace
+
+std::vector<SeedRow> seedRows()
+{
+    const auto tfPrefix = [](qsizetype max) { return [max](const QByteArray& s) { return tfRecordPrefix(s, max); }; };
+    const auto lines = [](int n) { return [n](const QByteArray& s) { return linePrefix(s, n); }; };
+    const auto tf = [](const QByteArray& s, std::uint64_t) { return tfRecordInflations(s); };
+    return {
+        { "tfevents torch scalars", Source::Samples,
+          "summaries/tensorboard/torch2_scalars/events.out.tfevents.1771594466.zyzkings.21024.0",
+          "events.out.tfevents.1771594466.zyzkings.21024.0", ArtifactKind::TensorBoardEvents, false, tfPrefix(1500),
+          tf },
+        { "tfevents tf2 tensor scalars", Source::Samples,
+          "summaries/tensorboard/tf2_tensor_scalars/events.out.tfevents.1585499054.Jaakkos-Mac-mini.local.11684.5.v2",
+          "events.out.tfevents.1585499054.host.11684.5.v2", ArtifactKind::TensorBoardEvents, false, tfPrefix(1500),
+          tf },
+        { "tfevents pr curve", Source::Samples,
+          "summaries/tensorboard/torch2_pr_curve/events.out.tfevents.1771596445.zyzkings.30376.0",
+          "events.out.tfevents.1771596445.zyzkings.30376.0", ArtifactKind::TensorBoardEvents, false, tfPrefix(7000),
+          tf },
+        { "tfevents hparams",
+          Source::Samples,
+          "summaries/tensorboard/torch2_hparams/events.out.tfevents.1771595857.zyzkings.1216.1",
+          "events.out.tfevents.1771595857.zyzkings.1216.1",
+          ArtifactKind::TensorBoardEvents,
+          false,
+          {},
+          tf },
+        { "tfevents graph",
+          Source::Samples,
+          "graphs/torch_add_graph_event/events.out.tfevents.1771596179.zyzkings.9384.0",
+          "events.out.tfevents.1771596179.zyzkings.9384.0",
+          ArtifactKind::TensorBoardEvents,
+          false,
+          {},
+          tf },
+        { "mindspore summary", Source::Samples,
+          "summaries/mindspore_generated/run_a/events.out.events.summary.1700000000.0.helperhost_MS",
+          "events.out.events.summary.1700000000.0.helperhost_MS", ArtifactKind::MindSporeSummary, false, tfPrefix(3000),
+          tf },
+        { "mindspore lineage",
+          Source::Samples,
+          "summaries/mindspore_generated/run_a/events.out.events.summary.1700000000.0.helperhost_lineage",
+          "events.out.events.summary.1700000000.0.helperhost_lineage",
+          ArtifactKind::MindSporeLineage,
+          false,
+          {},
+          tf },
+        { "visualdl log",
+          Source::TestData,
+          "visualdl/vdlrecords.1700000000.log",
+          "vdlrecords.1700000000.log",
+          ArtifactKind::VisualDlLog,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return visualDlInflations(s); } },
+        { "chrome trace json",
+          Source::TestData,
+          "tiny.pt.trace.json",
+          "worker0.1700000000.pt.trace.json",
+          ArtifactKind::ChromeTrace,
+          false,
+          {},
+          jsonHostile },
+        { "chrome trace json.gz",
+          Source::Samples,
+          "traces/kineto/cpu_only_rank34_of_300/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz",
+          "rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz",
+          ArtifactKind::ChromeTrace,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return gzipInflations(s, kTraceBombPrefix); } },
+        { "onnx loop",
+          Source::Samples,
+          "graphs/onnx/test_loop11/model.onnx",
+          "model.onnx",
+          ArtifactKind::GraphOnnx,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return protobufHostile(s, 7, 1); } },
+        { "onnx attention",
+          Source::Samples,
+          "graphs/onnx/test_attention_4d_expanded/model.onnx",
+          "model.onnx",
+          ArtifactKind::GraphOnnx,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return protobufHostile(s, 7, 1); } },
+        { "tf graphdef binary as written", Source::Samples,
+          "graphs/torch_add_graph_event/events.out.tfevents.1771596179.zyzkings.9384.0", "graph_def.pb",
+          ArtifactKind::GraphTensorFlow, false, graphDefOfEvents,
+          [](const QByteArray& s, std::uint64_t) { return protobufHostile(s, 0, 1); } },
+        // The same GraphDef without its first nodes, so that it starts with a node whose length byte is not a
+        // letter: the binary reader is reached (see binaryGraphDef()).
+        { "tf graphdef binary", Source::Samples,
+          "graphs/torch_add_graph_event/events.out.tfevents.1771596179.zyzkings.9384.0", "graph_def.pb",
+          ArtifactKind::GraphTensorFlow, false, [](const QByteArray& s) { return binaryGraphDef(graphDefOfEvents(s)); },
+          [](const QByteArray& s, std::uint64_t) { return protobufHostile(s, 0, 1); } },
+        { "tf graphdef pbtxt",
+          Source::Samples,
+          "graphs/tensorflow/graphdef_foo.pbtxt",
+          "graphdef_foo.pbtxt",
+          ArtifactKind::GraphTensorFlow,
+          false,
+          {},
+          pbtxtHostile },
+        { "tf graphdef pbtxt resnet", Source::Samples, "graphs/tensorflow/resnet_8_simple.pbtxt",
+          "resnet_8_simple.pbtxt", ArtifactKind::GraphTensorFlow, false,
+          [](const QByteArray& s) { return pbtxtPrefix(s, 12); }, pbtxtHostile },
+        { "anf_ir model",
+          Source::TestData,
+          "graph_anf_model.pb",
+          "ms_output_model.pb",
+          ArtifactKind::GraphAnfIr,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return protobufHostile(s, 0, 0); } },
+        { "anf_ir debugger graph",
+          Source::Samples,
+          "graphs/mindspore_debug_graph_pb/lenet.pb",
+          "lenet.pb",
+          ArtifactKind::GraphAnfIr,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return protobufHostile(s, 0, 2); } },
+        { "mindspore ir",
+          Source::Samples,
+          "graphs/mindspore_ir/read_ir_files.md.ex1_ms1x_format.ir",
+          "01_validate_0001.ir",
+          ArtifactKind::GraphMindSporeIr,
+          false,
+          {},
+          irHostile },
+        { "mindspore ir kernel graph",
+          Source::Samples,
+          "graphs/mindspore_ir/dump.md.ex4_fragment_kernel_graph_conv2d.ir",
+          "kernel_graph_0.ir",
+          ArtifactKind::GraphMindSporeIr,
+          false,
+          {},
+          irHostile },
+        { "dot",
+          Source::Samples,
+          "graphs/dot/example.dot",
+          "example.dot",
+          ArtifactKind::GraphDot,
+          false,
+          {},
+          dotHostile },
+        { "dot mindspore",
+          Source::Samples,
+          "graphs/mindspore_dot/ir.dot",
+          "ir.dot",
+          ArtifactKind::GraphDot,
+          false,
+          {},
+          dotHostile },
+        { "torchscript",
+          Source::Samples,
+          "graphs/torchscript/TestJit.test_alexnet.expect",
+          "alexnet.graph.txt",
+          ArtifactKind::GraphTorchScript,
+          false,
+          {},
+          torchScriptHostile },
+        { "torchscript jit trace",
+          Source::Samples,
+          "runs/pytorch_cnn_baseline/graph/jit_trace.graph.txt",
+          "jit_trace.graph.txt",
+          ArtifactKind::GraphTorchScript,
+          false,
+          {},
+          torchScriptHostile },
+        { "npy",
+          Source::Samples,
+          "runs/pytorch_cnn_baseline/dump/step_0/conv1.weight.npy",
+          "conv1.weight.npy",
+          ArtifactKind::TensorNpy,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return npyInflations(s); } },
+        { "npz stored",
+          Source::TestData,
+          "tensor/container_stored.npz",
+          "container_stored.npz",
+          ArtifactKind::TensorNpz,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return zipInflations(s); } },
+        { "npz deflated",
+          Source::TestData,
+          "tensor/container_deflated.npz",
+          "container_deflated.npz",
+          ArtifactKind::TensorNpz,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return zipInflations(s); } },
+        { "safetensors",
+          Source::TestData,
+          "tensor/container_tensors.safetensors",
+          "model.safetensors",
+          ArtifactKind::TensorSafetensors,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return safetensorsInflations(s); } },
+        { "memory timeline", Source::Samples, "traces/memory_timeline/memory_timeline.raw.gz",
+          "memory_timeline.raw.json", ArtifactKind::MemoryTimeline, false, memoryTimelineExcerpt, jsonHostile },
+        { "memory timeline gz", Source::Samples, "traces/memory_timeline/memory_timeline.raw.gz",
+          "memory_timeline.raw.gz", ArtifactKind::MemoryTimeline, false,
+          [](const QByteArray& s) { return gzipCompress(memoryTimelineExcerpt(s)); },
+          [](const QByteArray& s, std::uint64_t) { return gzipInflations(s, kTimelineBombPrefix); } },
+        { "cuda snapshot pickle",
+          Source::TestData,
+          "memory/snapshot.pickle",
+          "snapshot.pickle",
+          ArtifactKind::MemorySnapshot,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return pickleInflations(s); } },
+        { "mindspore memory summary",
+          Source::Inline,
+          kMsMemorySummary,
+          "memory_usage_summary_0.json",
+          ArtifactKind::ProfilerJson,
+          false,
+          {},
+          jsonHostile },
+        { "mindspore memory details",
+          Source::Inline,
+          kMsMemoryDetails,
+          "memory_usage_details_0.json",
+          ArtifactKind::ProfilerJson,
+          false,
+          {},
+          jsonHostile },
+        { "mindspore cpu memory record",
+          Source::Inline,
+          kMsCpuMemoryRecord,
+          "cpu_ms_memory_record_0.txt",
+          ArtifactKind::ProfilerCsv,
+          false,
+          {},
+          csvHostile },
+        { "mindspore operator memory",
+          Source::Inline,
+          kMsOperatorMemory,
+          "operator_memory_0.csv",
+          ArtifactKind::ProfilerCsv,
+          false,
+          {},
+          csvHostile },
+        { "profiler framework_raw",
+          Source::Samples,
+          "profiler/mindspore/profiler_misc/framework_raw_0.csv",
+          "framework_raw_0.csv",
+          ArtifactKind::ProfilerCsv,
+          true,
+          {},
+          csvHostile },
+        { "profiler aicore detail",
+          Source::Samples,
+          "profiler/mindspore/profiler_misc/aicore_intermediate_1_detail.csv",
+          "aicore_intermediate_1_detail.csv",
+          ArtifactKind::ProfilerCsv,
+          true,
+          {},
+          csvHostile },
+        { "profiler aicore type",
+          Source::Samples,
+          "profiler/mindspore/profiler_misc/aicore_intermediate_1_type.csv",
+          "aicore_intermediate_1_type.csv",
+          ArtifactKind::ProfilerCsv,
+          true,
+          {},
+          csvHostile },
+        { "profiler step trace", Source::Samples, "profiler/mindspore/profiler_misc/step_trace_raw_0_detail_time.csv",
+          "step_trace_raw_0_detail_time.csv", ArtifactKind::ProfilerCsv, true, lines(12), csvHostile },
+        { "profiler minddata pipeline",
+          Source::Samples,
+          "profiler/mindspore/profiler_misc/minddata_pipeline_raw_0.csv",
+          "minddata_pipeline_raw_0.csv",
+          ArtifactKind::ProfilerCsv,
+          true,
+          {},
+          csvHostile },
+    };
+}
+
+} // namespace runlens::test
