@@ -96,6 +96,8 @@ private:
                                     qint64 index = -1, bool required = false);
     void rowProblem(qint64 line, const QString& message);
     void finishRows();
+    /// The error for a table whose header was read but none of whose rows gave a value.
+    void noUsableRows(std::size_t rows);
 
     const QString& m_path;
     MemoryReadResult& m_result;
@@ -118,6 +120,16 @@ void Reader::rowProblem(qint64 line, const QString& message)
 {
     if (++m_rowProblems <= kMaxRowDiagnostics)
         diagnose(Severity::Warning, message, line);
+}
+
+void Reader::noUsableRows(std::size_t rows)
+{
+    // A file cut right after its header (a profiler still writing, or stopped early) is the common case.
+    diagnose(
+        Severity::Error,
+        rows == 0
+            ? tr("no rows after the header; the file may be truncated or still being written")
+            : tr("no usable rows after the header: none of its %1 rows holds the values this table needs").arg(rows));
 }
 
 void Reader::finishRows()
@@ -507,6 +519,7 @@ void Reader::readRecord(const QByteArray& bytes)
         return m_profile.devices[it->second];
     };
 
+    qint64 usableValues = 0;
     for (const auto& [line, cells] : table.rows) {
         const std::optional<std::int64_t> x
             = time.index < cells.size() ? parseTime(cells[time.index], perUnit) : std::nullopt;
@@ -525,9 +538,14 @@ void Reader::readRecord(const QByteArray& bytes)
             MemorySeries& series = device.*curve.series;
             series.x.push_back(*x);
             series.bytes.push_back(*value * curve.scale);
+            ++usableValues;
         }
     }
     finishRows();
+    if (usableValues == 0) {
+        noUsableRows(table.rows.size());
+        return;
+    }
 
     // Rows are written as they come; keep each curve ascending in time without reordering equal times.
     for (MemoryDevice& device : m_profile.devices) {
@@ -623,6 +641,10 @@ void Reader::readOperators(const QByteArray& bytes)
         m_profile.devices[it->second].operators.push_back(std::move(record));
     }
     finishRows();
+    if (m_profile.devices.empty()) {
+        noUsableRows(table.rows.size());
+        return;
+    }
     m_profile.axis = MemoryAxis::TimeNs;
 }
 

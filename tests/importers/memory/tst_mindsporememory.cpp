@@ -358,6 +358,12 @@ void TestMindSporeMemory::badInputs_data()
     QTest::newRow("record empty") << "memory_record.csv" << QByteArray();
     QTest::newRow("operators empty") << "operator_memory.csv" << QByteArray("\n\n");
     QTest::newRow("binary") << "cpu_ms_memory_record_0.txt" << QByteArray("\x00\x01\x02\xff", 4);
+    // Cut right after the header, as a profiler still writing leaves it.
+    QTest::newRow("record header only") << "cpu_ms_memory_record_0.txt"
+                                        << QByteArray("Timestamp(ns),Total Allocated,Total Reserved\n");
+    QTest::newRow("operators header only")
+        << "operator_memory_0.csv" << QByteArray("Name,Size(KB),Allocation Time(us)\n");
+    QTest::newRow("operators header and a cut row") << "operator_memory_0.csv" << QByteArray("Name,Size(KB)\nConv2D");
 }
 
 void TestMindSporeMemory::badInputs()
