@@ -67,9 +67,19 @@ struct Bytes
     }
 };
 
-/// Where each member's local header starts, by raw name, from the archive's central directory. libzip
-/// reads the same directory but does not tell these offsets.
-std::optional<QHash<QByteArray, std::int64_t>> localHeaderOffsets(const Bytes& bytes)
+/// One member's entry in the central directory: where the entry itself is and where it puts the member.
+struct CentralEntry
+{
+    std::int64_t entry = -1; ///< offset of the central-directory entry
+    std::int64_t local = -1; ///< offset of the member's local header, as the entry claims it
+    /// Whether the local header and the compressed bytes the entry declares lie inside the file. An entry
+    /// that points beyond the file is damaged; its offsets must not be reported as offsets of the file.
+    bool inside = false;
+};
+
+/// Each member's central-directory entry, by raw name. libzip reads the same directory but does not tell
+/// these offsets.
+std::optional<QHash<QByteArray, CentralEntry>> centralEntries(const Bytes& bytes)
 {
     std::int64_t end = -1;
     for (std::int64_t at = bytes.size - kEndBytes; at >= 0 && at >= bytes.size - kEndBytes - 0xffff; --at) {
@@ -96,12 +106,12 @@ std::optional<QHash<QByteArray, std::int64_t>> localHeaderOffsets(const Bytes& b
     }
     if (directoryOffset > std::uint64_t(bytes.size))
         return std::nullopt;
-    QHash<QByteArray, std::int64_t> offsets;
+    QHash<QByteArray, CentralEntry> offsets;
     std::int64_t at = std::int64_t(directoryOffset);
     for (std::uint64_t i = 0; i < entries; ++i) {
         if (!bytes.has(at, kCentralHeaderBytes) || bytes.le(at, 4) != kCentralHeaderSignature)
             return std::nullopt;
-        const std::uint64_t compressed = bytes.le(at + 20, 4);
+        std::uint64_t compressed = bytes.le(at + 20, 4);
         const std::uint64_t uncompressed = bytes.le(at + 24, 4);
         const std::int64_t nameLength = std::int64_t(bytes.le(at + 28, 2));
         const std::int64_t extraLength = std::int64_t(bytes.le(at + 30, 2));
@@ -110,7 +120,7 @@ std::optional<QHash<QByteArray, std::int64_t>> localHeaderOffsets(const Bytes& b
         const std::int64_t nameAt = at + kCentralHeaderBytes;
         if (!bytes.has(nameAt, nameLength + extraLength + commentLength))
             return std::nullopt;
-        if (offset == 0xffffffff) {
+        if (offset == 0xffffffff || compressed == 0xffffffff) {
             // The zip64 extra field holds, in this order, only the values the fixed fields could not.
             for (std::int64_t x = nameAt + nameLength; x + 4 <= nameAt + nameLength + extraLength;) {
                 const std::uint64_t id = bytes.le(x, 2);
@@ -118,16 +128,26 @@ std::optional<QHash<QByteArray, std::int64_t>> localHeaderOffsets(const Bytes& b
                 if (x + 4 + length > nameAt + nameLength + extraLength)
                     break;
                 if (id == 0x0001) {
-                    const std::int64_t skip = (uncompressed == 0xffffffff ? 8 : 0) + (compressed == 0xffffffff ? 8 : 0);
-                    if (skip + 8 <= length)
-                        offset = bytes.le(x + 4 + skip, 8);
+                    std::int64_t field = x + 4 + (uncompressed == 0xffffffff ? 8 : 0);
+                    if (compressed == 0xffffffff && field + 8 <= x + 4 + length) {
+                        compressed = bytes.le(field, 8);
+                        field += 8;
+                    }
+                    if (offset == 0xffffffff && field + 8 <= x + 4 + length)
+                        offset = bytes.le(field, 8);
                     break;
                 }
                 x += 4 + length;
             }
         }
-        offsets.insert(QByteArray(reinterpret_cast<const char*>(bytes.data + nameAt), nameLength),
-                       std::int64_t(std::min<std::uint64_t>(offset, std::numeric_limits<std::int64_t>::max())));
+        CentralEntry entry;
+        entry.entry = at;
+        entry.local = std::int64_t(std::min<std::uint64_t>(offset, std::numeric_limits<std::int64_t>::max()));
+        // Unsigned arithmetic on values each checked against the size first: nothing can wrap.
+        const std::uint64_t size = std::uint64_t(bytes.size);
+        entry.inside = offset <= size && std::uint64_t(kLocalHeaderBytes) <= size - offset
+            && compressed <= size - offset - std::uint64_t(kLocalHeaderBytes);
+        offsets.insert(QByteArray(reinterpret_cast<const char*>(bytes.data + nameAt), nameLength), entry);
         at = nameAt + nameLength + extraLength + commentLength;
     }
     return offsets;
@@ -355,11 +375,15 @@ TensorListing listNpzFile(const QString& path)
 {
     TensorListing listing;
     const QString absolutePath = QFileInfo(path).absoluteFilePath();
+    qint64 fileSize = 0;
+    // Offsets come from the archive's own tables, which may be damaged: one that is not inside the file
+    // is left out rather than reported as a place in it.
+    const auto inFile = [&](qint64 offset) { return offset >= 0 && offset <= fileSize ? offset : qint64(-1); };
     const auto diagnose = [&](Severity severity, const QString& message, qint64 offset = -1) {
         Diagnostic diagnostic;
         diagnostic.severity = severity;
         diagnostic.file = absolutePath;
-        diagnostic.offset = offset;
+        diagnostic.offset = inFile(offset);
         diagnostic.message = message;
         listing.diagnostics.append(diagnostic);
     };
@@ -377,7 +401,8 @@ TensorListing listNpzFile(const QString& path)
         return listing;
     }
     const Bytes bytes { reinterpret_cast<const unsigned char*>(mapped->data()), mapped->size() };
-    const std::optional<QHash<QByteArray, std::int64_t>> offsets = localHeaderOffsets(bytes);
+    fileSize = bytes.size;
+    const std::optional<QHash<QByteArray, CentralEntry>> entries = centralEntries(bytes);
     ImportBudget budget { bytes.size };
 
     const zip_int64_t count = zip_get_num_entries(zip.archive, 0);
@@ -416,11 +441,22 @@ TensorListing listNpzFile(const QString& path)
             continue;
         }
         const std::int64_t memberSize = std::int64_t(stat.size);
+        const CentralEntry entry = entries ? entries->value(rawName) : CentralEntry();
+        if (entry.entry >= 0 && !entry.inside) {
+            diagnose(Severity::Error,
+                     tr("member '%1' skipped: its directory entry places it at offset %2, beyond the end of the "
+                        "archive (%3 bytes); the archive is damaged or truncated")
+                         .arg(memberName)
+                         .arg(entry.local)
+                         .arg(bytes.size),
+                     entry.entry);
+            continue;
+        }
+        const std::int64_t local = entry.local;
 
         std::int64_t dataStart = -1; // of a stored member, in the archive
         NpyHeaderResult parsed;
         if (stored) {
-            const std::int64_t local = offsets ? offsets->value(rawName, -1) : -1;
             // The local header's own extra field decides where the data starts (numpy writes a zip64 extra
             // field there that the central directory lacks).
             if (local < 0 || !bytes.has(local, kLocalHeaderBytes) || bytes.le(local, 4) != kLocalHeaderSignature) {
@@ -443,7 +479,7 @@ TensorListing listNpzFile(const QString& path)
             const std::string head = readCompressedHeader(zip.archive, zip_uint64_t(i), memberSize, budget, readError);
             if (budget.exceeded()) {
                 // What was listed is kept; the members after this one are not looked at.
-                listing.diagnostics.append(budget.diagnostic(absolutePath, offsets ? offsets->value(rawName, -1) : -1));
+                listing.diagnostics.append(budget.diagnostic(absolutePath, inFile(local)));
                 break;
             }
             if (!readError.isEmpty()) {
@@ -482,7 +518,6 @@ TensorListing listNpzFile(const QString& path)
             // The sizes are checked here, before any open() allocates them: what the .npy header declares must
             // fit in the member, deflate must be able to produce it, and it must fit the archive's budget.
             const std::int64_t needed = header.dataOffset + header.dataSize;
-            const qint64 local = offsets ? offsets->value(rawName, -1) : -1;
             if (needed > memberSize) {
                 diagnose(Severity::Error,
                          tr("member '%1' skipped: its header declares %2 bytes but the member holds %3")
@@ -505,7 +540,7 @@ TensorListing listNpzFile(const QString& path)
             }
             ImportBudget memberBudget { bytes.size };
             if (!memberBudget.spendBytes(needed)) {
-                Diagnostic diagnostic = memberBudget.diagnostic(absolutePath, local);
+                Diagnostic diagnostic = memberBudget.diagnostic(absolutePath, inFile(local));
                 diagnostic.message = tr("member '%1' skipped: %2").arg(memberName, diagnostic.message);
                 listing.diagnostics.append(diagnostic);
                 continue;

@@ -416,6 +416,51 @@ private slots:
         }
     }
 
+    void directoryEntriesBeyondTheFile_data()
+    {
+        QTest::addColumn<QByteArray>("archive");
+        QTest::addColumn<bool>("zip64");
+
+        const QByteArray good = floatNpy({ 1.0f, 2.0f, 3.0f });
+        QTest::newRow("stored") << zipArchive({ { "a.npy", good }, { "b.npy", good } }) << false;
+        QTest::newRow("deflated") << zipArchive({ { "a.npy", good, true }, { "b.npy", good, true } }) << false;
+        QTest::newRow("zip64 stored") << zipArchive({ { "a.npy", good }, { "b.npy", good } }, true) << true;
+    }
+    void directoryEntriesBeyondTheFile()
+    {
+        QFETCH(QByteArray, archive);
+        QFETCH(bool, zip64);
+        // The second member's central-directory entry places its local header far beyond the file.
+        const qsizetype entry = archive.lastIndexOf(QByteArray("PK\x01\x02", 4));
+        QVERIFY(entry > 0);
+        QByteArray damaged = archive;
+        if (zip64) {
+            // The offset is the zip64 extra field's only value, after its 4-byte tag and size.
+            const qsizetype value = entry + 46 + 5 + 4;
+            damaged.replace(value, 8, QByteArray("\x00\x00\x00\x00\x00\x01\x00\x00", 8));
+        } else {
+            damaged.replace(entry + 42, 4, QByteArray("\xff\xff\xff\x7f", 4));
+        }
+        QTemporaryDir dir;
+        const QString path = test::writeFile(dir, QStringLiteral("archive.npz"), damaged);
+        const TensorListing listing = listNpzFile(path);
+        QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));
+        QCOMPARE(listing.tensors.size(), 1);
+        QCOMPARE(listing.tensors.first().member, QStringLiteral("a"));
+        QVERIFY(listing.tensors.first().source->open().tensor);
+        bool reported = false;
+        for (const Diagnostic& d : listing.diagnostics) {
+            QVERIFY2(d.offset <= damaged.size(), qPrintable(d.toString()));
+            if (d.severity == Severity::Error && d.message.contains(QStringLiteral("'b.npy'"))) {
+                // Reported where the damage is: at the directory entry, not at the place it points to.
+                QCOMPARE(d.offset, qint64(entry));
+                QCOMPARE(d.file, path);
+                reported = true;
+            }
+        }
+        QVERIFY2(reported, qPrintable(test::diagnosticsText(listing)));
+    }
+
     void declaredSizesAreCheckedBeforeInflating_data()
     {
         QTest::addColumn<QByteArray>("archive");
