@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -112,6 +113,12 @@ struct EventFileReader::Private
     template<typename Item, typename Decode>
     QString takeDecoded(int tag, qint64 step, double wallTime, int capacity, Decode&& decode);
     void reportBadValue(TagState& tag, qint64 step, const QString& why);
+    /// Whether values beyond scalars are still kept in this poll; false once its budget is spent.
+    bool keepsValues() const { return !budgetSpent; }
+    /// Spends `bytes` of a value kept as it is recorded (an encoded image); false when that passes the budget.
+    bool spendOnValue(qint64 bytes);
+    /// After a value was decoded: when the budget ran out, says so once and keeps no more values this poll.
+    bool budgetRanOut();
     [[gnu::noinline]] void decodeTensorBoardValue(int index, const runlens::tb::Summary::Value& value, qint64 step,
                                                   double wallTime);
     [[gnu::noinline]] void decodeMindSporeValue(int index, const runlens::ms::Summary::Value& value, qint64 step,
@@ -149,6 +156,10 @@ struct EventFileReader::Private
     // Valid during one poll.
     ImportUpdate* update = nullptr;
     qint64 recordOffset = 0;
+    /// What this poll may keep of values beyond scalars, from the bytes it reads: a few kilobytes of tensors
+    /// that each repeat one value to a declared shape must not fill the memory.
+    std::optional<ImportBudget> budget;
+    bool budgetSpent = false;
 
     /// Created by the first graph record: most files have none, and the record loop's state stays compact.
     std::unique_ptr<EventGraphs> graphs;
@@ -272,7 +283,8 @@ void EventFileReader::Private::decodeTensorBoard()
                         .arg(value.tensor().tensor_shape().dim_size());
                 });
             }
-        } else if (value.has_histo() || value.has_image() || value.has_tensor() || value.has_metadata()) {
+        } else if ((value.has_histo() || value.has_image() || value.has_tensor() || value.has_metadata())
+                   && keepsValues()) {
             decodeTensorBoardValue(index, value, step, wallTime);
         }
     }
@@ -285,14 +297,16 @@ void EventFileReader::Private::decodeTensorBoardValue(int index, const runlens::
     const QString& plugin = tag.metadata.pluginName;
     QString why;
     if (value.has_histo()) {
-        why = takeDecoded<Histogram>(index, step, wallTime, limits.histograms,
-                                     [&](Histogram& item) { return values::histogramFromProto(value.histo(), &item); });
+        why = takeDecoded<Histogram>(index, step, wallTime, limits.histograms, [&](Histogram& item) {
+            return values::histogramFromProto(value.histo(), &item, &*budget);
+        });
     } else if (value.has_image()) {
         const auto& image = value.image();
-        addSummary(index,
-                   encodedImage(step, wallTime, image.width(), image.height(), image.colorspace(),
-                                image.encoded_image_string()),
-                   limits.images);
+        if (spendOnValue(qint64(image.encoded_image_string().size())))
+            addSummary(index,
+                       encodedImage(step, wallTime, image.width(), image.height(), image.colorspace(),
+                                    image.encoded_image_string()),
+                       limits.images);
     } else if (plugin == QLatin1String("hparams")) {
         // The plugin data is the value; writers attach it to every hparams value.
         if (value.has_metadata()) {
@@ -303,29 +317,53 @@ void EventFileReader::Private::decodeTensorBoardValue(int index, const runlens::
         return;
     } else if (plugin == QLatin1String("histograms")) {
         why = takeDecoded<Histogram>(index, step, wallTime, limits.histograms, [&](Histogram& item) {
-            return values::histogramFromTensor(value.tensor(), &item);
+            return values::histogramFromTensor(value.tensor(), &item, &*budget);
         });
     } else if (plugin == QLatin1String("images")) {
         why = takeDecoded<SummaryImage>(index, step, wallTime, limits.images, [&](SummaryImage& item) {
-            return values::imagesFromTensor(value.tensor(), &item);
+            return values::imagesFromTensor(value.tensor(), &item, &*budget);
         });
     } else if (plugin == QLatin1String("text")) {
         why = takeDecoded<SummaryText>(index, step, wallTime, limits.texts, [&](SummaryText& item) {
-            return values::textFromTensor(value.tensor(), &item);
+            return values::textFromTensor(value.tensor(), &item, &*budget);
         });
     } else if (plugin == QLatin1String("pr_curves")) {
-        why = takeDecoded<PrCurve>(index, step, wallTime, limits.prCurves,
-                                   [&](PrCurve& item) { return values::prCurveFromTensor(value.tensor(), &item); });
+        why = takeDecoded<PrCurve>(index, step, wallTime, limits.prCurves, [&](PrCurve& item) {
+            return values::prCurveFromTensor(value.tensor(), &item, &*budget);
+        });
     } else if (plugin.isEmpty() && value.tensor().dtype() != runlens::tb::DT_STRING) {
         // A tensor summary of no plugin (tf.summary.tensor_summary, TF2 tf.summary.write).
         why = takeDecoded<SummaryTensor>(index, step, wallTime, limits.tensors, [&](SummaryTensor& item) {
-            QString why = values::numericTensor(value.tensor(), &item.tensor);
+            QString why = values::numericTensor(value.tensor(), &item.tensor, &*budget);
             item.tensor.name = tag.name; // the decoded tensor replaces the whole item's tensor
             return why;
         });
     }
-    if (!why.isEmpty())
+    if (!budgetRanOut() && !why.isEmpty())
         reportBadValue(tag, step, why);
+}
+
+bool EventFileReader::Private::spendOnValue(qint64 bytes)
+{
+    budget->spendBytes(bytes);
+    return !budgetRanOut();
+}
+
+bool EventFileReader::Private::budgetRanOut()
+{
+    if (budgetSpent)
+        return true;
+    if (!budget->exceeded())
+        return false;
+    budgetSpent = true;
+    hadProblems = true;
+    Diagnostic diagnostic = budget->diagnostic(file, recordOffset);
+    diagnostic.message += QLatin1Char(' ')
+        + SummaryTr::tr("Only the histograms, images, texts and tensors after this offset are left out; scalars "
+                        "are still read.");
+    qCInfo(lcSummaryImport) << file << recordOffset << diagnostic.message;
+    update->diagnostics.append(std::move(diagnostic));
+    return true;
 }
 
 void EventFileReader::Private::reportBadValue(TagState& tag, qint64 step, const QString& why)
@@ -439,7 +477,7 @@ void EventFileReader::Private::decodeMindSpore()
     const double wallTime = event.wall_time();
     for (const runlens::ms::Summary::Value& value : event.summary().value()) {
         if (!value.has_scalar_value()) {
-            if (value.has_histogram() || value.has_image() || value.has_tensor())
+            if ((value.has_histogram() || value.has_image() || value.has_tensor()) && keepsValues())
                 decodeMindSporeValue(tagIndex(value.tag()), value, step, wallTime);
             continue;
         }
@@ -460,22 +498,23 @@ void EventFileReader::Private::decodeMindSporeValue(int index, const runlens::ms
     QString why;
     if (value.has_histogram()) {
         why = takeDecoded<Histogram>(index, step, wallTime, limits.histograms, [&](Histogram& item) {
-            return values::histogramFromMindSpore(value.histogram(), &item);
+            return values::histogramFromMindSpore(value.histogram(), &item, &*budget);
         });
     } else if (value.has_image()) {
         const auto& image = value.image();
-        addSummary(
-            index,
-            encodedImage(step, wallTime, image.width(), image.height(), image.colorspace(), image.encoded_image()),
-            limits.images);
+        if (spendOnValue(qint64(image.encoded_image().size())))
+            addSummary(
+                index,
+                encodedImage(step, wallTime, image.width(), image.height(), image.colorspace(), image.encoded_image()),
+                limits.images);
     } else if (value.has_tensor()) {
         why = takeDecoded<SummaryTensor>(index, step, wallTime, limits.tensors, [&](SummaryTensor& item) {
-            QString why = values::mindSporeTensor(value.tensor(), &item.tensor);
+            QString why = values::mindSporeTensor(value.tensor(), &item.tensor, &*budget);
             item.tensor.name = tag.name; // the decoded tensor replaces the whole item's tensor
             return why;
         });
     }
-    if (!why.isEmpty())
+    if (!budgetRanOut() && !why.isEmpty())
         reportBadValue(tag, step, why);
 }
 
@@ -536,6 +575,8 @@ void EventFileReader::Private::reportFatal(RecordStatus status, const RecordRead
 void EventFileReader::Private::readRecords(RecordReader& reader, const ImportControl& control, ImportUpdate& result)
 {
     const qint64 start = reader.offset();
+    budget.emplace(std::max<qint64>(0, reader.fileSize() - start));
+    budgetSpent = false;
     qint64 records = 0;
     RecordReader::Record record;
     for (;;) {
@@ -576,6 +617,8 @@ void EventFileReader::Private::readRecords(RecordReader& reader, const ImportCon
 
 void EventFileReader::Private::finishPoll()
 {
+    budget.reset();
+    budgetSpent = false;
     for (const int tag : touchedTags)
         tags[std::size_t(tag)].batch = -1;
     touchedTags.clear();

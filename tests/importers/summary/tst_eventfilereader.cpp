@@ -1,3 +1,4 @@
+#include "core/importbudget.h"
 #include "summary/crc32c.h"
 #include "summary/eventfilereader.h"
 #include "summary/eventfilewriter.h"
@@ -8,6 +9,7 @@
 #include "testutils.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -370,6 +372,66 @@ private slots:
         QCOMPARE(r.collected.totalPoints(), 0);
         QCOMPARE(r.collected.count(Severity::Warning), 1);
         QVERIFY(r.collected.diagnostics.first().message.contains(QLatin1String("\"t\"")));
+    }
+
+    void valuesDeclaringHugeShapesStopAtTheBudget()
+    {
+        // Each text value records one string and declares a shape of 100000 cells: a few hundred bytes on
+        // disk that expand to 16 MB of text. Scalars between them must still be read.
+        const QString file = path(QStringLiteral("splat"));
+        constexpr int kSteps = 40;
+        constexpr int kCells = 100'000;
+        const std::string cell(160, 'x');
+        EventFileWriter writer;
+        QVERIFY(writer.open(file));
+        QVERIFY(writer.writeFileVersion(1.0));
+        for (int step = 0; step < kSteps; ++step) {
+            runlens::tb::Event event;
+            event.set_wall_time(1700000000.0 + step);
+            event.set_step(step);
+            auto* text = event.mutable_summary()->add_value();
+            text->set_tag("notes");
+            text->mutable_metadata()->mutable_plugin_data()->set_plugin_name("text");
+            auto* tensor = text->mutable_tensor();
+            tensor->set_dtype(runlens::tb::DT_STRING);
+            tensor->mutable_tensor_shape()->add_dim()->set_size(kCells);
+            tensor->add_string_val(cell);
+            QVERIFY(writer.writeRecord(serialized(event)));
+            QVERIFY(writer.writeScalar(QStringLiteral("loss"), step, 1700000000.0 + step, 1.0 / (step + 1)));
+        }
+        QVERIFY(writer.close());
+        const qint64 fileSize = QFileInfo(file).size();
+
+        EventFileReader reader(file, SummaryFlavor::TensorBoard, SummaryLimits { 0, 500, 100, kSteps, 100, 20 });
+        const PollResult r = pollOnce(reader);
+        // Read to the end: every scalar is there, and nothing was cut short.
+        QCOMPARE(r.collected.series.value(QStringLiteral("loss")).size(), std::size_t(kSteps));
+        QCOMPARE(reader.offset(), fileSize);
+        QCOMPARE(r.update.status, ImportStatus::Partial);
+        QCOMPARE(r.collected.count(Severity::Error), 1);
+        QCOMPARE(r.collected.count(Severity::Warning), 0);
+        const Diagnostic& stopped = r.collected.diagnostics.first();
+        QCOMPARE(stopped.file, QFileInfo(file).absoluteFilePath());
+        QVERIFY(stopped.offset > 0 && stopped.offset < fileSize);
+        QVERIFY2(stopped.message.contains(QLatin1String("scalars")), qPrintable(stopped.message));
+
+        // What was kept stays within the budget of the bytes read, and some values were left out.
+        QVERIFY(r.update.summaries);
+        QCOMPARE(r.update.summaries->texts.size(), std::size_t(1));
+        const auto& kept = r.update.summaries->texts.front().items;
+        QVERIFY(!kept.empty());
+        QVERIFY(kept.size() < std::size_t(kSteps));
+        qint64 expanded = 0;
+        for (const SummaryText& text : kept) {
+            QCOMPARE(text.cells.size(), kCells);
+            expanded += qint64(text.cells.size()) * qint64(cell.size());
+        }
+        QVERIFY(expanded <= ImportLimits::forInputSize(fileSize).maxBytes);
+
+        // The next poll has a budget of its own and nothing new to read.
+        const PollResult again = pollOnce(reader);
+        QCOMPARE(again.collected.totalPoints(), 0);
+        QCOMPARE(again.collected.count(Severity::Error), 0);
     }
 
     void metadataFromFirstValueOnly()
