@@ -36,11 +36,6 @@ namespace {
 /// it into an unexpected pass (a failure): remove its line then.
 const QMap<QString, QString>& expectedFailures()
 {
-    static const QString npzOffsets
-        = QStringLiteral("npzfile: the offset of a damaged member's local header is taken from the central "
-                         "directory and reported although it lies beyond the file");
-    static const QString msEmpty
-        = QStringLiteral("mindsporememory: a table with a header and no usable row fails without a diagnostic");
     static const QString pbtxt
         = QStringLiteral("tfgraphreader: TextFormat::Parser without a recursion limit overflows the stack; "
                          "Builder::uniqueId() is quadratic on 100000 nodes of one name");
@@ -64,11 +59,6 @@ const QMap<QString, QString>& expectedFailures()
           QStringLiteral("torchscriptreader: matchingBracket() per node is quadratic on 100000 nodes") },
         { QStringLiteral("torchscript jit trace/hostile"),
           QStringLiteral("torchscriptreader: matchingBracket() per node is quadratic on 100000 nodes") },
-        { QStringLiteral("npz stored/bitflip"), npzOffsets },
-        { QStringLiteral("npz stored/stomp"), npzOffsets },
-        { QStringLiteral("npz stored/hostile"), npzOffsets },
-        { QStringLiteral("mindspore cpu memory record/truncate"), msEmpty },
-        { QStringLiteral("mindspore operator memory/truncate"), msEmpty },
     };
     return failures;
 }
