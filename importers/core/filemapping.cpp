@@ -36,7 +36,6 @@ std::mutex g_registerMutex;
 struct sigaction g_previous
 {
 };
-std::once_flag g_installOnce;
 
 void onSigbus(int signal, siginfo_t* info, void* context)
 {
@@ -79,16 +78,22 @@ void onSigbus(int signal, siginfo_t* info, void* context)
 
 void installHandler()
 {
-    std::call_once(g_installOnce, [] {
+    // A function-local static rather than std::call_once, whose thread-local state would make the program
+    // need the dynamic loader's TLS entry point directly.
+    static const bool installed = [] {
         struct sigaction action
         {
         };
         action.sa_sigaction = onSigbus;
         action.sa_flags = SA_SIGINFO | SA_NODEFER;
         sigemptyset(&action.sa_mask);
-        if (sigaction(SIGBUS, &action, &g_previous) != 0)
+        if (sigaction(SIGBUS, &action, &g_previous) != 0) {
             qCWarning(lcFileMapping) << "cannot install the SIGBUS handler for mapped files";
-    });
+            return false;
+        }
+        return true;
+    }();
+    Q_UNUSED(installed);
 }
 
 int registerRange(std::uintptr_t begin, std::uintptr_t end)
