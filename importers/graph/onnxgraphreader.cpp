@@ -167,8 +167,8 @@ private:
 constexpr std::size_t kMaxStackFrames = 256;
 
 /// Parses `File "x.py", line 12, in forward` lines of a torch stack trace, innermost (last) first. Linear in
-/// the trace: every search moves forward.
-std::vector<SourceLocation> stackTraceSources(std::string_view trace)
+/// the trace: every search moves forward. `cut` is set when frames beyond kMaxStackFrames were dropped.
+std::vector<SourceLocation> stackTraceSources(std::string_view trace, bool& cut)
 {
     std::vector<SourceLocation> out;
     NextNewline eolAfterQuote(trace);
@@ -198,12 +198,16 @@ std::vector<SourceLocation> stackTraceSources(std::string_view trace)
                 location.text = std::string(code);
         }
         out.push_back(std::move(location));
-        if (out.size() >= 2 * kMaxStackFrames)
+        if (out.size() >= 2 * kMaxStackFrames) {
             out.erase(out.begin(), out.begin() + std::ptrdiff_t(kMaxStackFrames));
+            cut = true;
+        }
         pos = quote;
     }
-    if (out.size() > kMaxStackFrames)
+    if (out.size() > kMaxStackFrames) {
         out.erase(out.begin(), out.end() - std::ptrdiff_t(kMaxStackFrames));
+        cut = true;
+    }
     std::reverse(out.begin(), out.end());
     return out;
 }
@@ -453,6 +457,8 @@ public:
 
     int unresolved() const { return m_unresolved; }
     int badExternalData() const { return m_badExternalData; }
+    int cutTraces() const { return m_cutTraces; }
+    const std::string& firstCutTrace() const { return m_firstCutTrace; }
     const std::string& firstBadExternalData() const { return m_firstBadExternalData; }
 
     /// Reserves a subgraph for each model-local function, so calls can name them before they are read.
@@ -527,10 +533,14 @@ private:
         const std::string name = text::printable(n.name());
         std::string metadataScope;
         for (const auto& entry : n.metadata_props()) {
-            if (entry.key() == "namespace")
+            if (entry.key() == "namespace") {
                 metadataScope = text::printable(entry.value());
-            else if (entry.key() == "pkg.torch.onnx.stack_trace")
-                node.sources = stackTraceSources(entry.value());
+            } else if (entry.key() == "pkg.torch.onnx.stack_trace") {
+                bool cut = false;
+                node.sources = stackTraceSources(entry.value(), cut);
+                if (cut && m_cutTraces++ == 0)
+                    m_firstCutTrace = name;
+            }
             node.attributes.push_back(
                 { "metadata:" + text::printable(entry.key()), text::elide(text::printable(entry.value())) });
         }
@@ -602,6 +612,8 @@ private:
     int m_unresolved = 0;
     int m_badExternalData = 0;
     std::string m_firstBadExternalData;
+    int m_cutTraces = 0;
+    std::string m_firstCutTrace;
 };
 
 } // namespace
@@ -692,6 +704,14 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
                                                        "(the first is \"%1\").",
                                                        nullptr, builder.badExternalData())
                                                .arg(QString::fromStdString(builder.firstBadExternalData()))));
+    if (builder.cutTraces() > 0)
+        diagnostics.append(
+            graphDiagnostic(Severity::Info, path,
+                            GraphTr::tr("%n node stack trace(s) hold more than %1 frames; the "
+                                        "innermost %1 are kept (the first is node \"%2\").",
+                                        nullptr, builder.cutTraces())
+                                .arg(qulonglong(kMaxStackFrames))
+                                .arg(QString::fromStdString(text::elide(builder.firstCutTrace(), 200)))));
     if (builder.unresolved() > 0)
         diagnostics.append(graphDiagnostic(Severity::Warning, path,
                                            GraphTr::tr("%n node input(s) name values no node, initializer or graph "

@@ -591,6 +591,9 @@ void TestGraphHostile::quadraticInputs()
         checkConsistent(*result.graph);
         for (const Node& n : result.graph->nodes)
             QVERIFY(n.sources.size() <= 256);
+        if (kind == ArtifactKind::GraphOnnx)
+            QVERIFY2(mentions(result.diagnostics, QStringLiteral("innermost 256")),
+                     qPrintable(describe(result.diagnostics)));
     } else {
         QVERIFY(!result.diagnostics.isEmpty());
     }
