@@ -3,11 +3,11 @@
 #include "graph/graphtext.h"
 #include "graph/proto/anf_ir.pb.h"
 #include "graph/protowire.h"
+#include "graph/uniqueids.h"
 
 #include <QFileInfo>
 
 #include <unordered_map>
-#include <unordered_set>
 
 namespace runlens::graph {
 
@@ -80,17 +80,20 @@ enum class TensorVote { None, AnfIr, Debugger };
 TensorVote voteTensor(std::string_view bytes)
 {
     anf::DebugTensorProto debug;
-    if (debug.ParseFromArray(bytes.data(), int(bytes.size())) && debug.data_type() > 0) {
+    if (wire::parse(debug, bytes) && debug.data_type() > 0) {
+        // Declared dims are the file's word: a product past int64 cannot describe the bytes that are there.
         std::int64_t elements = 1;
+        bool fits = true;
         for (auto d : debug.dims())
-            elements *= d < 0 ? 0 : d;
+            fits = fits && !__builtin_mul_overflow(elements, d < 0 ? 0 : d, &elements);
         const int size = elementSize(debug.data_type());
-        if (size > 0 && !debug.tensor_content().empty()
-            && std::int64_t(debug.tensor_content().size()) == elements * size)
+        std::int64_t expected = 0;
+        if (fits && size > 0 && !__builtin_mul_overflow(elements, std::int64_t(size), &expected)
+            && !debug.tensor_content().empty() && std::int64_t(debug.tensor_content().size()) == expected)
             return TensorVote::Debugger;
     }
     anf::TensorProto tensor;
-    if (tensor.ParseFromArray(bytes.data(), int(bytes.size())) && tensor.data_type() > 0)
+    if (wire::parse(tensor, bytes) && tensor.data_type() > 0)
         return TensorVote::AnfIr;
     return TensorVote::None;
 }
@@ -124,12 +127,12 @@ std::string valueText(const anf::ValueProto& value, bool debugger, int depth = 0
     if (!value.tensor_val().empty()) {
         if (debugger) {
             anf::DebugTensorProto t;
-            t.ParseFromString(value.tensor_val());
+            wire::parse(t, value.tensor_val());
             std::vector<std::int64_t> dims(t.dims().begin(), t.dims().end());
             return "Tensor " + anfTypeName(t.data_type()) + "[" + text::joinInts(dims) + "]";
         }
         anf::TensorProto t;
-        t.ParseFromString(value.tensor_val());
+        wire::parse(t, value.tensor_val());
         std::vector<std::int64_t> dims(t.dims().begin(), t.dims().end());
         return "Tensor " + anfTypeName(t.data_type()) + "[" + text::joinInts(dims) + "]";
     }
@@ -182,12 +185,12 @@ TensorType valueType(const anf::ValueProto& value, bool debugger)
         t.rankKnown = true;
         if (debugger) {
             anf::DebugTensorProto p;
-            p.ParseFromString(value.tensor_val());
+            wire::parse(p, value.tensor_val());
             t.dtype = anfTypeName(p.data_type());
             t.dims.assign(p.dims().begin(), p.dims().end());
         } else {
             anf::TensorProto p;
-            p.ParseFromString(value.tensor_val());
+            wire::parse(p, value.tensor_val());
             t.dtype = anfTypeName(p.data_type());
             t.dims.assign(p.dims().begin(), p.dims().end());
         }
@@ -197,8 +200,8 @@ TensorType valueType(const anf::ValueProto& value, bool debugger)
     return t;
 }
 
-GraphResult build(const anf::GraphProto& g, const QString& path, Diagnostics diagnostics, bool debuggerHint,
-                  const ImportControl& control, const std::vector<Attribute>& metadata)
+GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QString& path, Diagnostics diagnostics,
+                  bool debuggerHint, const ImportControl& control, const std::vector<Attribute>& metadata)
 {
     int anfVotes = 0;
     int debugVotes = 0;
@@ -227,13 +230,9 @@ GraphResult build(const anf::GraphProto& g, const QString& path, Diagnostics dia
     Subgraph& sub = graph->subgraphs.front();
 
     std::unordered_map<std::string, int> byName;
-    std::unordered_set<std::string> ids;
-    auto uniqueId = [&ids](const std::string& wanted) {
-        std::string id = wanted;
-        for (int k = 2; !ids.insert(id).second; ++k)
-            id = wanted + "#" + std::to_string(k);
-        return id;
-    };
+    UniqueIds ids;
+    auto uniqueId = [&ids](const std::string& wanted) { return ids.take(wanted); };
+    ImportBudget budget { inputBytes };
     auto addImplicit = [&](Node node) {
         const int index = int(graph->nodes.size());
         byName.emplace(node.id, index);
@@ -347,10 +346,14 @@ GraphResult build(const anf::GraphProto& g, const QString& path, Diagnostics dia
                     : graph->nodes[std::size_t(producer)].outputs.front().type;
             node.inputs.push_back(std::move(port));
         }
+        if (!chargeNode(budget, node))
+            break;
         sub.nodes.push_back(int(graph->nodes.size()));
         graph->nodes.push_back(std::move(node));
     }
     for (const auto& o : g.outputs()) {
+        if (budget.exceeded())
+            break;
         Node node;
         node.kind = NodeKind::Output;
         node.implicit = true;
@@ -368,6 +371,10 @@ GraphResult build(const anf::GraphProto& g, const QString& path, Diagnostics dia
         sub.nodes.push_back(sub.output);
         graph->nodes.push_back(std::move(node));
     }
+    if (budget.exceeded()) {
+        dropDanglingProducers(*graph);
+        diagnostics.append(budget.diagnostic(path, -1));
+    }
     // Exported graphs name values of the enclosing program (an output id, a free variable): the nodes
     // stay unconnected there, which is worth saying but not a fault of the file.
     if (unresolved > 0)
@@ -380,8 +387,7 @@ GraphResult build(const anf::GraphProto& g, const QString& path, Diagnostics dia
 /// Parses a GraphProto, keeping the complete fields of a damaged one.
 bool parseGraph(std::string_view bytes, anf::GraphProto& g, const QString& path, Diagnostics& diagnostics)
 {
-    if (bytes.size() <= std::size_t(std::numeric_limits<int>::max())
-        && g.ParseFromArray(bytes.data(), int(bytes.size())))
+    if (wire::parse(g, bytes))
         return true;
     g.Clear();
     const std::size_t stop = wire::salvage(g, bytes);
@@ -417,12 +423,11 @@ GraphResult AnfIrGraphReader::read(std::string_view bytes, const QString& path, 
     if (wire::next(bytes, pos, first) && first.number == 1 && first.wireType == 0) {
         anf::ModelProto model;
         std::vector<Attribute> metadata;
-        if (bytes.size() <= std::size_t(std::numeric_limits<int>::max())
-            && model.ParseFromArray(bytes.data(), int(bytes.size()))) {
+        if (wire::parse(model, bytes)) {
             metadata.push_back({ "ir_version", std::to_string(model.ir_version()) });
             if (!model.domain().empty())
                 metadata.push_back({ "domain", text::printable(model.domain()) });
-            return build(model.graph(), path, diagnostics, debuggerHint, control, metadata);
+            return build(model.graph(), std::int64_t(bytes.size()), path, diagnostics, debuggerHint, control, metadata);
         }
         // Damaged: salvage the graph field.
         std::size_t p = 0;
@@ -432,7 +437,7 @@ GraphResult AnfIrGraphReader::read(std::string_view bytes, const QString& path, 
                 anf::GraphProto g;
                 if (!parseGraph(wire::payload(bytes, field), g, path, diagnostics))
                     return publishGraph(nullptr, diagnostics, true);
-                return build(g, path, diagnostics, debuggerHint, control, metadata);
+                return build(g, std::int64_t(bytes.size()), path, diagnostics, debuggerHint, control, metadata);
             }
         }
         wire::Field cut;
@@ -440,7 +445,7 @@ GraphResult AnfIrGraphReader::read(std::string_view bytes, const QString& path, 
             anf::GraphProto g;
             if (!parseGraph(wire::payload(bytes, cut), g, path, diagnostics))
                 return publishGraph(nullptr, diagnostics, true);
-            return build(g, path, diagnostics, debuggerHint, control, metadata);
+            return build(g, std::int64_t(bytes.size()), path, diagnostics, debuggerHint, control, metadata);
         }
         diagnostics.append(graphDiagnostic(Severity::Error, path,
                                            GraphTr::tr("Not a readable MindSpore model: the protobuf data is "
@@ -451,16 +456,18 @@ GraphResult AnfIrGraphReader::read(std::string_view bytes, const QString& path, 
     anf::GraphProto g;
     if (!parseGraph(bytes, g, path, diagnostics))
         return publishGraph(nullptr, diagnostics, true);
-    return build(g, path, diagnostics, debuggerHint, control, {});
+    return build(g, std::int64_t(bytes.size()), path, diagnostics, debuggerHint, control, {});
 }
 
 GraphResult AnfIrGraphReader::readGraphProto(std::string_view bytes, const QString& path, const ImportControl& control)
 {
-    Diagnostics diagnostics;
-    anf::GraphProto g;
-    if (!parseGraph(bytes, g, path, diagnostics))
-        return publishGraph(nullptr, diagnostics, true);
-    return build(g, path, diagnostics, false, control, {});
+    return guardedRead(path, [&]() -> GraphResult {
+        Diagnostics diagnostics;
+        anf::GraphProto g;
+        if (!parseGraph(bytes, g, path, diagnostics))
+            return publishGraph(nullptr, diagnostics, true);
+        return build(g, std::int64_t(bytes.size()), path, diagnostics, false, control, {});
+    });
 }
 
 } // namespace runlens::graph

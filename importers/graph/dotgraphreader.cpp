@@ -25,6 +25,20 @@ int collectError(char* message)
     return 0;
 }
 
+/// cgraph's parser keeps a stack of a few thousand entries; a file that overflows it (an edge chain of a
+/// few thousand nodes, subgraphs nested as deep) ends with "memory exhausted" and leaves the lexer inside
+/// that text, so the next parse would read on in a buffer that is gone by then. Parsing a tiny graph until
+/// one succeeds puts the lexer back at rest. Called with the graphviz lock held, while the text still lives.
+void resetParser()
+{
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        if (Agraph_t* g = agmemread("graph{}")) {
+            agclose(g);
+            return;
+        }
+    }
+}
+
 std::string attribute(void* object, const char* name)
 {
     const char* value = agget(object, const_cast<char*>(name));
@@ -67,8 +81,10 @@ std::vector<std::string> htmlCells(std::string_view html)
             continue;
         }
         if (c == '&') {
-            const std::size_t semi = html.find(';', i);
-            if (semi != std::string_view::npos && semi - i <= 8) {
+            // Entities are short: looking further would rescan the rest of the label for every '&'.
+            const std::size_t length = html.substr(i, 9).find(';');
+            if (length != std::string_view::npos) {
+                const std::size_t semi = i + length;
                 const std::string_view entity = html.substr(i + 1, semi - i - 1);
                 if (entity == "lt")
                     current += '<';
@@ -244,9 +260,13 @@ std::string clusterComponent(Agraph_t* sub)
     return label.empty() ? std::string("cluster") : label;
 }
 
-/// Assigns each node the path of the deepest clusters it is in (first found, depth-first).
+/// Clusters deeper than this do not become scope levels of their own.
+constexpr int kMaxClusterDepth = 64;
+
+/// Assigns each node the path of the deepest clusters it is in (first found, depth-first). `nesting` counts
+/// every subgraph level, clusters or not, and bounds the recursion; `cut` is set when levels were skipped.
 void collectClusters(Agraph_t* g, const std::string& path, std::unordered_map<Agnode_t*, std::string>& scopes,
-                     std::unordered_map<Agnode_t*, int>& depths, int depth, int& clusters)
+                     std::unordered_map<Agnode_t*, int>& depths, int depth, int nesting, int& clusters, bool& cut)
 {
     for (Agraph_t* sub = agfstsubg(g); sub; sub = agnxtsubg(sub)) {
         const std::string name = agnameof(sub);
@@ -264,8 +284,10 @@ void collectClusters(Agraph_t* g, const std::string& path, std::unordered_map<Ag
                 }
             }
         }
-        if (depth < 64)
-            collectClusters(sub, inner, scopes, depths, innerDepth, clusters);
+        if (depth < kMaxClusterDepth && nesting < ImportLimits::kMaxDepth)
+            collectClusters(sub, inner, scopes, depths, innerDepth, nesting + 1, clusters, cut);
+        else if (agfstsubg(sub))
+            cut = true;
     }
 }
 
@@ -293,6 +315,10 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
     const agerrlevel_t previousLevel = agseterr(AGERR);
     agreseterrors();
     Agraph_t* g = agmemread(owned.c_str());
+    if (!g || !errors.empty()) {
+        g_errors = nullptr;
+        resetParser();
+    }
     agseterrf(previous);
     agseterr(previousLevel);
     g_errors = nullptr;
@@ -322,8 +348,15 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
     std::unordered_map<Agnode_t*, std::string> clusterScopes;
     std::unordered_map<Agnode_t*, int> depths;
     int clusters = 0;
-    collectClusters(g, std::string(), clusterScopes, depths, 0, clusters);
+    bool cut = false;
+    collectClusters(g, std::string(), clusterScopes, depths, 0, 0, clusters, cut);
     graph->metadata.push_back({ "clusters", std::to_string(clusters) });
+    if (cut)
+        diagnostics.append(graphDiagnostic(Severity::Warning, path,
+                                           GraphTr::tr("Subgraphs are nested deeper than %1 levels (or clusters "
+                                                       "deeper than %2); the deeper ones do not become groups.")
+                                               .arg(ImportLimits::kMaxDepth)
+                                               .arg(kMaxClusterDepth)));
 
     std::unordered_map<Agnode_t*, int> indices;
     int count = 0;

@@ -50,7 +50,7 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
 {
     GraphResult result;
     if (kind == ArtifactKind::TensorBoardEvents)
-        return readEventFileGraph(path, control);
+        return guardedRead(path, [&]() { return readEventFileGraph(path, control); });
     if (!supports(kind)) {
         result.diagnostics.append(graphDiagnostic(Severity::Error, path,
                                                   GraphTr::tr("This kind of graph file is not read by this version.")));
@@ -101,29 +101,24 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
         }
         bytes = owned;
     }
-    GraphResult read;
-    switch (kind) {
-    case ArtifactKind::GraphOnnx:
-        read = OnnxGraphReader::read(bytes, path, control);
-        break;
-    case ArtifactKind::GraphTensorFlow:
-        read = TfGraphReader::read(bytes, path, control);
-        break;
-    case ArtifactKind::GraphAnfIr:
-        read = AnfIrGraphReader::read(bytes, path, control);
-        break;
-    case ArtifactKind::GraphMindSporeIr:
-        read = MindSporeIrReader::read(bytes, path, control);
-        break;
-    case ArtifactKind::GraphDot:
-        read = DotGraphReader::read(bytes, path, control);
-        break;
-    case ArtifactKind::GraphTorchScript:
-        read = TorchScriptReader::read(bytes, path, control);
-        break;
-    default:
-        break;
-    }
+    GraphResult read = guardedRead(path, [&]() {
+        switch (kind) {
+        case ArtifactKind::GraphOnnx:
+            return OnnxGraphReader::read(bytes, path, control);
+        case ArtifactKind::GraphTensorFlow:
+            return TfGraphReader::read(bytes, path, control);
+        case ArtifactKind::GraphAnfIr:
+            return AnfIrGraphReader::read(bytes, path, control);
+        case ArtifactKind::GraphMindSporeIr:
+            return MindSporeIrReader::read(bytes, path, control);
+        case ArtifactKind::GraphDot:
+            return DotGraphReader::read(bytes, path, control);
+        case ArtifactKind::GraphTorchScript:
+            return TorchScriptReader::read(bytes, path, control);
+        default:
+            return GraphResult();
+        }
+    });
     control.report(1000);
     if (mapping && mapping->damaged())
         result.diagnostics.append(graphDiagnostic(Severity::Error, path, mapping->damageMessage()));

@@ -1,12 +1,15 @@
 #pragma once
 
 #include "core/diagnostic.h"
+#include "core/importbudget.h"
 #include "graph/graph.h"
 
 #include <QCoreApplication>
 #include <QString>
 
+#include <exception>
 #include <memory>
+#include <new>
 
 namespace runlens::graph {
 
@@ -31,7 +34,43 @@ Diagnostic graphDiagnostic(Severity severity, const QString& path, const QString
                            qint64 line = -1);
 
 /// Finalizes `graph` (edges, index), copies the diagnostics into it and publishes it. An empty graph is
-/// still published when the file was understood; `failed` drops it.
+/// still published when the file was understood; `failed` drops it. Scopes deeper or longer than the
+/// limits below are cut first (with a warning), so no reader hands the scope tree a path it cannot afford.
 GraphResult publishGraph(std::unique_ptr<Graph> graph, Diagnostics diagnostics, bool failed = false);
+
+/// Scopes keep at most ImportLimits::kMaxDepth components and kMaxScopeBytes bytes: real ones have a few
+/// dozen components and a few hundred bytes, while the scope tree and the summary spend time and memory
+/// per component times length, which a name of 100k '/' would make quadratic.
+constexpr std::size_t kMaxScopeBytes = 4096;
+/// Cuts `scope` to those limits at a component boundary; true when it was cut.
+bool boundScope(std::string& scope);
+
+/// Runs a reader and turns what it throws (protobuf, the standard library, memory running out) into an
+/// error on `path`: nothing escapes a graph reader.
+template<class Read> GraphResult guardedRead(const QString& path, Read&& read)
+{
+    try {
+        return read();
+    } catch (const std::bad_alloc&) {
+        GraphResult result;
+        result.diagnostics.append(graphDiagnostic(
+            Severity::Error, path, GraphTr::tr("Reading stopped: the graph needs more memory than is available.")));
+        return result;
+    } catch (const std::exception& e) {
+        GraphResult result;
+        result.diagnostics.append(
+            graphDiagnostic(Severity::Error, path,
+                            GraphTr::tr("Reading stopped by an internal error: %1").arg(QString::fromUtf8(e.what()))));
+        return result;
+    }
+}
+
+/// Unlinks inputs and subgraph outputs that name nodes never added: a reader stopped by its budget has
+/// registered names of nodes it then did not keep.
+void dropDanglingProducers(Graph& graph);
+
+/// Records one more node with its ports against `budget`; false once the budget is spent (the caller
+/// stops, keeps what it has and reports budget.diagnostic()).
+bool chargeNode(ImportBudget& budget, const Node& node);
 
 } // namespace runlens::graph

@@ -1,5 +1,6 @@
 #include "graph/graphtext.h"
 
+#include <charconv>
 #include <cstdio>
 
 namespace runlens::graph::text {
@@ -147,7 +148,59 @@ std::vector<std::string_view> splitTopLevel(std::string_view s, char separator)
 
 bool bracketsOpen(std::string_view s)
 {
-    return walkTopLevel(s, [](std::size_t, int) {}) > 0;
+    BracketDepth depth;
+    depth.feed(s);
+    return depth.open();
+}
+
+void BracketDepth::feed(std::string_view piece)
+{
+    // The same rules as walkTopLevel(), with its state carried from one piece to the next.
+    for (const char c : piece) {
+        const char previous = m_previous;
+        m_previous = c;
+        if (m_quoted) {
+            if (m_escaped)
+                m_escaped = false;
+            else if (c == '\\')
+                m_escaped = true;
+            else if (c == '"')
+                m_quoted = false;
+            continue;
+        }
+        if (c == '"')
+            m_quoted = true;
+        else if (c == '(' || c == '[' || c == '{' || c == '<')
+            ++m_depth;
+        else if ((c == ')' || c == ']' || c == '}' || (c == '>' && previous != '-')) && m_depth > 0)
+            --m_depth;
+    }
+}
+
+namespace {
+
+template<class T> bool toInteger(std::string_view s, T& value)
+{
+    if (s.empty())
+        return false;
+    T parsed = 0;
+    const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), parsed, 10);
+    if (error != std::errc() || end != s.data() + s.size())
+        return false;
+    value = parsed;
+    return true;
+}
+
+} // namespace
+
+bool toInt(std::string_view s, int& value)
+{
+    return toInteger(s, value);
+}
+
+bool toInt64(std::string_view s, std::int64_t& value)
+{
+    return toInteger(s, value);
 }
 
 std::string joinInts(const std::vector<std::int64_t>& values, std::string_view separator)

@@ -26,6 +26,26 @@ std::vector<std::string_view> splitTopLevel(std::string_view s, char separator);
 /// True when `s` opens more brackets than it closes (outside quotes): a statement wrapped onto the next line.
 bool bracketsOpen(std::string_view s);
 
+/// The count bracketsOpen() keeps, for text that arrives in pieces: each piece is looked at once, so joining
+/// many wrapped lines stays linear.
+class BracketDepth
+{
+public:
+    void feed(std::string_view piece);
+    bool open() const { return m_depth > 0; }
+
+private:
+    int m_depth = 0;
+    char m_previous = 0;
+    bool m_quoted = false;
+    bool m_escaped = false;
+};
+
+/// The whole of `s` as a decimal integer (optional '-', then digits). False when it is not one or does not
+/// fit: these numbers come from the file, so an out-of-range value is refused, never wrapped or clamped.
+bool toInt(std::string_view s, int& value);
+bool toInt64(std::string_view s, std::int64_t& value);
+
 /// Index of the bracket that closes the one at `open` (any of ( [ { <), or npos; quotes are skipped.
 std::size_t matchingBracket(std::string_view s, std::size_t open);
 

@@ -2,11 +2,11 @@
 
 #include "graph/graphtext.h"
 #include "graph/mindsporeirsyntax.h"
+#include "graph/uniqueids.h"
 
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace runlens::graph {
 
@@ -43,11 +43,14 @@ public:
             if (t.size() > 1 && t.front() == '%' && std::isdigit(static_cast<unsigned char>(t[1]))) {
                 // Wrapped cnode lines (excerpts pasted into documents): join until brackets balance.
                 joined = std::string(t);
-                for (int extra = 0; extra < 64 && text::bracketsOpen(joined) && i + 1 < lines.size(); ++extra) {
+                text::BracketDepth depth;
+                depth.feed(joined);
+                for (int extra = 0; extra < 64 && depth.open() && i + 1 < lines.size(); ++extra) {
                     const std::string_view next = trim(lines[i + 1]);
                     if (startsWith(next, ":") || startsWith(next, "#"))
                         break;
-                    joined += std::string(next);
+                    joined += next;
+                    depth.feed(next);
                     ++i;
                 }
                 t = joined;
@@ -514,13 +517,8 @@ GraphResult MindSporeIrReader::read(std::string_view input, const QString& path,
         graph->subgraphs.push_back(std::move(sub));
     }
 
-    std::unordered_set<std::string> ids;
-    auto uniqueId = [&ids](const std::string& wanted) {
-        std::string id = wanted;
-        for (int k = 2; !ids.insert(id).second; ++k)
-            id = wanted + "#" + std::to_string(k);
-        return id;
-    };
+    UniqueIds ids;
+    auto uniqueId = [&ids](const std::string& wanted) { return ids.take(wanted); };
     std::unordered_map<std::string, int> parameters;
     auto addParameter = [&](const std::string& name, const TensorType& type, int subgraph) {
         if (parameters.count(name))

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <limits>
 
 namespace runlens::graph::msir {
 
@@ -24,10 +25,8 @@ std::vector<std::int64_t> parseDims(std::string_view s, bool& ok)
             dims.push_back(-1);
             continue;
         }
-        char* end = nullptr;
-        const std::string digits(part);
-        const long long v = std::strtoll(digits.c_str(), &end, 10);
-        if (!end || *end != '\0') {
+        std::int64_t v = 0;
+        if (!text::toInt64(part, v)) {
             ok = false;
             return {};
         }
@@ -136,9 +135,11 @@ bool parseSource(std::string_view s, SourceLocation& location, std::string* trai
         if ((s[p] != ':' && s[p] != '(') || p + 1 >= s.size() || !std::isdigit(static_cast<unsigned char>(s[p + 1])))
             continue;
         std::size_t q = p + 1;
-        int line = 0;
         while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])))
-            line = line * 10 + (s[q++] - '0');
+            ++q;
+        int line = 0;
+        if (!text::toInt(s.substr(p + 1, q - p - 1), line))
+            continue; // more digits than any line number has: not a location
         if (s[p] == '(') {
             if (q >= s.size() || s[q] != ')')
                 continue;
@@ -148,10 +149,12 @@ bool parseSource(std::string_view s, SourceLocation& location, std::string* trai
                 for (++q; q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])); ++q) { }
             if (q + 1 < s.size() && s[q] == ',' && s[q + 1] == ' ') {
                 std::size_t c = q + 2;
-                int column = 0;
                 while (c < s.size() && std::isdigit(static_cast<unsigned char>(s[c])))
-                    column = column * 10 + (s[c++] - '0');
-                location.column = column + 1;
+                    ++c;
+                int column = 0;
+                if (c == q + 2
+                    || (text::toInt(s.substr(q + 2, c - q - 2), column) && column < std::numeric_limits<int>::max()))
+                    location.column = column + 1;
                 if (c < s.size() && s[c] == '~')
                     for (++c; c < s.size() && std::isdigit(static_cast<unsigned char>(s[c])); ++c) { }
                 q = c;

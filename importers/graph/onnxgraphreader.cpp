@@ -3,6 +3,9 @@
 #include "graph/graphtext.h"
 #include "graph/proto/onnx.pb.h"
 #include "graph/protowire.h"
+#include "graph/uniqueids.h"
+
+#include <algorithm>
 
 #include <unordered_map>
 #include <unordered_set>
@@ -137,10 +140,39 @@ std::string attributeText(const onnx::AttributeProto& a)
     return out;
 }
 
-/// Parses `File "x.py", line 12, in forward` lines of a torch stack trace, innermost (last) first.
-std::vector<SourceLocation> stackTraceSources(std::string_view trace)
+/// Finds the first newline at or after a position that only grows, remembering the last answer: every
+/// byte is searched once however many frames share a line.
+class NextNewline
+{
+public:
+    explicit NextNewline(std::string_view s)
+        : m_s(s)
+    { }
+    std::size_t from(std::size_t pos)
+    {
+        if (!m_searched || (m_found != std::string_view::npos && m_found < pos)) {
+            m_found = m_s.find('\n', pos);
+            m_searched = true;
+        }
+        return m_found;
+    }
+
+private:
+    std::string_view m_s;
+    std::size_t m_found = std::string_view::npos;
+    bool m_searched = false;
+};
+
+/// Frames kept from one stack trace: the innermost ones, which say where the node was made.
+constexpr std::size_t kMaxStackFrames = 256;
+
+/// Parses `File "x.py", line 12, in forward` lines of a torch stack trace, innermost (last) first. Linear in
+/// the trace: every search moves forward. `cut` is set when frames beyond kMaxStackFrames were dropped.
+std::vector<SourceLocation> stackTraceSources(std::string_view trace, bool& cut)
 {
     std::vector<SourceLocation> out;
+    NextNewline eolAfterQuote(trace);
+    NextNewline eolAfterEol(trace);
     std::size_t pos = 0;
     while ((pos = trace.find("File \"", pos)) != std::string_view::npos) {
         pos += 6;
@@ -149,20 +181,34 @@ std::vector<SourceLocation> stackTraceSources(std::string_view trace)
             break;
         SourceLocation location;
         location.file = std::string(trace.substr(pos, quote - pos));
-        const std::size_t lineAt = trace.find("line ", quote);
-        if (lineAt != std::string_view::npos && lineAt < quote + 8)
-            location.line = std::atoi(std::string(trace.substr(lineAt + 5, 10)).c_str());
-        std::size_t eol = trace.find('\n', quote);
+        // `", line 12`: the number follows within a few characters of the quote.
+        const std::size_t lineAt = trace.substr(quote, 12).find("line ");
+        if (lineAt != std::string_view::npos) {
+            const std::string_view rest = trace.substr(quote + lineAt + 5, 11);
+            int line = 0;
+            if (text::toInt(rest.substr(0, std::min(rest.find_first_not_of("0123456789"), rest.size())), line))
+                location.line = line;
+        }
+        const std::size_t eol = eolAfterQuote.from(quote);
         if (eol != std::string_view::npos) {
-            const std::size_t next = trace.find('\n', eol + 1);
+            const std::size_t next = eolAfterEol.from(eol + 1);
             const std::string_view code = text::trim(
                 trace.substr(eol + 1, next == std::string_view::npos ? std::string_view::npos : next - eol - 1));
             if (!code.empty() && !text::startsWith(code, "File \""))
                 location.text = std::string(code);
         }
-        out.insert(out.begin(), std::move(location));
+        out.push_back(std::move(location));
+        if (out.size() >= 2 * kMaxStackFrames) {
+            out.erase(out.begin(), out.begin() + std::ptrdiff_t(kMaxStackFrames));
+            cut = true;
+        }
         pos = quote;
     }
+    if (out.size() > kMaxStackFrames) {
+        out.erase(out.begin(), out.end() - std::ptrdiff_t(kMaxStackFrames));
+        cut = true;
+    }
+    std::reverse(out.begin(), out.end());
     return out;
 }
 
@@ -278,10 +324,12 @@ std::size_t parseModel(std::string_view bytes, onnx::ModelProto& model)
 class Builder
 {
 public:
-    Builder(Graph& graph, const QString& path, Diagnostics& diagnostics, const ImportControl& control)
+    Builder(Graph& graph, const QString& path, Diagnostics& diagnostics, ImportBudget& budget,
+            const ImportControl& control)
         : m_graph(graph)
         , m_path(path)
         , m_diagnostics(diagnostics)
+        , m_budget(budget)
         , m_control(control)
     { }
 
@@ -313,15 +361,25 @@ public:
             if (locations && i < int(locations->size()))
                 location = (*locations)[i];
             location.type = out.type;
+            bool badExternal = false;
             for (const auto& entry : tensor.external_data()) {
-                if (entry.key() == "location")
+                std::int64_t number = 0;
+                if (entry.key() == "location") {
                     location.file = entry.value();
-                else if (entry.key() == "offset")
-                    location.offset = std::atoll(entry.value().c_str());
-                else if (entry.key() == "length")
-                    location.length = std::atoll(entry.value().c_str());
+                } else if (entry.key() == "offset" || entry.key() == "length") {
+                    if (!text::toInt64(entry.value(), number) || number < 0) {
+                        // Unreadable rather than a wrapped or negative byte range.
+                        if (m_badExternalData++ == 0)
+                            m_firstBadExternalData = text::elide(text::printable(tensor.name()), 200);
+                        location.offset = -1;
+                        location.length = 0;
+                        badExternal = true;
+                        break;
+                    }
+                    (entry.key() == "offset" ? location.offset : location.length) = number;
+                }
             }
-            if (tensor.data_location() == 1) {
+            if (tensor.data_location() == 1 && !badExternal) {
                 location.encoding = "raw";
                 if (location.offset < 0)
                     location.offset = 0;
@@ -354,14 +412,19 @@ public:
                     values.producers[n.output(k)] = { index, k };
             }
         }
-        for (int i = 0; i < g.node_size(); ++i) {
+        int added = 0;
+        for (int i = 0; i < g.node_size() && !m_budget.exceeded(); ++i) {
             if ((i & 1023) == 0 && m_control.canceled())
                 return false;
-            m_graph.nodes.push_back(makeNode(g.node(i), subgraph, scope, values));
+            Node node = makeNode(g.node(i), subgraph, scope, values);
+            if (!chargeNode(m_budget, node))
+                break;
+            m_graph.nodes.push_back(std::move(node));
             m_graph.subgraphs[std::size_t(subgraph)].nodes.push_back(first + i);
+            ++added;
         }
         // Bodies after the level's nodes, so the level's node indices stay contiguous.
-        for (int i = 0; i < g.node_size(); ++i) {
+        for (int i = 0; i < added && !m_budget.exceeded(); ++i) {
             const onnx::NodeProto& n = g.node(i);
             for (const onnx::AttributeProto& a : n.attribute()) {
                 if (a.has_g())
@@ -393,6 +456,10 @@ public:
     }
 
     int unresolved() const { return m_unresolved; }
+    int badExternalData() const { return m_badExternalData; }
+    int cutTraces() const { return m_cutTraces; }
+    const std::string& firstCutTrace() const { return m_firstCutTrace; }
+    const std::string& firstBadExternalData() const { return m_firstBadExternalData; }
 
     /// Reserves a subgraph for each model-local function, so calls can name them before they are read.
     void declareFunctions(const google::protobuf::RepeatedPtrField<onnx::FunctionProto>& functions)
@@ -436,16 +503,14 @@ private:
         node.id = uniqueId(fullName.empty() ? node.opType : fullName);
     }
 
-    std::string uniqueId(const std::string& wanted)
-    {
-        std::string id = wanted;
-        for (int k = 2; !m_ids.insert(id).second; ++k)
-            id = wanted + "#" + std::to_string(k);
-        return id;
-    }
+    std::string uniqueId(const std::string& wanted) { return m_ids.take(wanted); }
 
     int add(Node node, int subgraph, bool parameter)
     {
+        // Past the budget a declaration still gets its index (callers register it by name), but further
+        // nodes are not kept: dropDanglingProducers() unlinks what refers to them.
+        if (m_budget.exceeded() || !chargeNode(m_budget, node))
+            return std::numeric_limits<int>::max();
         node.subgraph = subgraph;
         const int index = int(m_graph.nodes.size());
         m_graph.nodes.push_back(std::move(node));
@@ -468,10 +533,14 @@ private:
         const std::string name = text::printable(n.name());
         std::string metadataScope;
         for (const auto& entry : n.metadata_props()) {
-            if (entry.key() == "namespace")
+            if (entry.key() == "namespace") {
                 metadataScope = text::printable(entry.value());
-            else if (entry.key() == "pkg.torch.onnx.stack_trace")
-                node.sources = stackTraceSources(entry.value());
+            } else if (entry.key() == "pkg.torch.onnx.stack_trace") {
+                bool cut = false;
+                node.sources = stackTraceSources(entry.value(), cut);
+                if (cut && m_cutTraces++ == 0)
+                    m_firstCutTrace = name;
+            }
             node.attributes.push_back(
                 { "metadata:" + text::printable(entry.key()), text::elide(text::printable(entry.value())) });
         }
@@ -536,10 +605,15 @@ private:
     Graph& m_graph;
     const QString& m_path;
     Diagnostics& m_diagnostics;
+    ImportBudget& m_budget;
     const ImportControl& m_control;
-    std::unordered_set<std::string> m_ids;
+    UniqueIds m_ids;
     std::unordered_map<std::string, int> m_functions; ///< "domain::name::overload" -> subgraph
     int m_unresolved = 0;
+    int m_badExternalData = 0;
+    std::string m_firstBadExternalData;
+    int m_cutTraces = 0;
+    std::string m_firstCutTrace;
 };
 
 } // namespace
@@ -608,16 +682,36 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
     main.name = graph->name;
     graph->subgraphs.push_back(std::move(main));
     const std::vector<TensorLocation> locations = initializerLocations(bytes);
-    Builder builder(*graph, path, diagnostics, control);
+    ImportBudget budget { std::int64_t(bytes.size()) };
+    Builder builder(*graph, path, diagnostics, budget, control);
     builder.declareFunctions(model.functions());
     bool complete = builder.addGraph(model.graph(), 0, std::string(), nullptr, &locations);
     for (const onnx::FunctionProto& f : model.functions())
-        complete = complete && builder.addFunction(f);
+        complete = complete && (budget.exceeded() || builder.addFunction(f));
     if (!complete) {
         GraphResult result = publishGraph(std::move(graph), diagnostics, true);
         result.canceled = true;
         return result;
     }
+    if (budget.exceeded()) {
+        dropDanglingProducers(*graph);
+        diagnostics.append(budget.diagnostic(path, -1));
+    }
+    if (builder.badExternalData() > 0)
+        diagnostics.append(graphDiagnostic(Severity::Warning, path,
+                                           GraphTr::tr("%n initializer(s) give an external data offset or length "
+                                                       "that is not a byte count; their values cannot be shown "
+                                                       "(the first is \"%1\").",
+                                                       nullptr, builder.badExternalData())
+                                               .arg(QString::fromStdString(builder.firstBadExternalData()))));
+    if (builder.cutTraces() > 0)
+        diagnostics.append(
+            graphDiagnostic(Severity::Info, path,
+                            GraphTr::tr("%n node stack trace(s) hold more than %1 frames; the "
+                                        "innermost %1 are kept (the first is node \"%2\").",
+                                        nullptr, builder.cutTraces())
+                                .arg(qulonglong(kMaxStackFrames))
+                                .arg(QString::fromStdString(text::elide(builder.firstCutTrace(), 200)))));
     if (builder.unresolved() > 0)
         diagnostics.append(graphDiagnostic(Severity::Warning, path,
                                            GraphTr::tr("%n node input(s) name values no node, initializer or graph "

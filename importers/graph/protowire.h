@@ -1,12 +1,19 @@
 #pragma once
 
+#include "core/importbudget.h"
+
 #include <google/protobuf/io/coded_stream.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string_view>
 
 namespace runlens::graph::wire {
+
+// The field walker below never recurses: it reads one level of one message. Everything that descends into
+// nested messages goes through protobuf with the nesting bounded by ImportLimits::kMaxDepth (parse(),
+// mergeField()), so a hostile file nested a million levels deep is refused instead of exhausting the stack.
 
 /// One field of a protobuf message as it sits in the bytes: enough to find where a value is stored (the
 /// byte range of an ONNX initializer's data) and to salvage the complete fields of a truncated message.
@@ -31,11 +38,26 @@ inline std::string_view payload(std::string_view bytes, const Field& field)
     return bytes.substr(field.dataBegin, field.dataSize);
 }
 
-/// Merges one complete field (tag included) into `message`.
+/// Merges one complete field (tag included) into `message`, nesting bounded by ImportLimits::kMaxDepth.
 template<class Message> bool mergeField(Message& message, std::string_view bytes, const Field& field)
 {
+    if (field.end - field.begin > std::size_t(std::numeric_limits<int>::max()))
+        return false;
     google::protobuf::io::CodedInputStream in(reinterpret_cast<const std::uint8_t*>(bytes.data() + field.begin),
                                               int(field.end - field.begin));
+    in.SetRecursionLimit(ImportLimits::kMaxDepth);
+    return message.MergeFromCodedStream(&in) && in.ConsumedEntireMessage();
+}
+
+/// Parses all of `bytes` into `message` (cleared first), nesting bounded by ImportLimits::kMaxDepth. False
+/// when the bytes are damaged, cut off, nested too deep or larger than protobuf's 2 GiB.
+template<class Message> bool parse(Message& message, std::string_view bytes)
+{
+    message.Clear();
+    if (bytes.size() > std::size_t(std::numeric_limits<int>::max()))
+        return false;
+    google::protobuf::io::CodedInputStream in(reinterpret_cast<const std::uint8_t*>(bytes.data()), int(bytes.size()));
+    in.SetRecursionLimit(ImportLimits::kMaxDepth);
     return message.MergeFromCodedStream(&in) && in.ConsumedEntireMessage();
 }
 

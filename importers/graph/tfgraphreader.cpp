@@ -3,6 +3,7 @@
 #include "graph/graphtext.h"
 #include "graph/proto/tf_graph.pb.h"
 #include "graph/protowire.h"
+#include "graph/uniqueids.h"
 #include "summary/proto/tb_event.pb.h"
 #include "summary/recordreader.h"
 
@@ -12,7 +13,6 @@
 
 #include <map>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace runlens::graph {
 
@@ -111,11 +111,16 @@ NodeKind kindOf(const std::string& op)
     return NodeKind::Op;
 }
 
+/// No operation has this many outputs; a slot beyond it is damage or an attempt to make the reader create
+/// billions of ports, and the input is left unconnected. The import budget bounds the ports below it.
+constexpr int kMaxOutputSlot = 1 << 20;
+
 struct InputRef
 {
     std::string node;
     int slot = 0;
     bool control = false;
+    bool badSlot = false; ///< the slot is negative, too large or not a number that fits
 };
 
 /// "^name" (control), "name:k" (slot k), "name" (slot 0); inside functions "name:out_arg:k".
@@ -135,15 +140,20 @@ InputRef parseInput(std::string_view input)
     const std::string_view rest = input.substr(colon + 1);
     const std::size_t second = rest.rfind(':');
     const std::string_view digits = second == std::string_view::npos ? rest : rest.substr(second + 1);
-    ref.slot = std::atoi(std::string(digits).c_str());
+    if (!digits.empty() && (digits.front() == '-' || (digits.front() >= '0' && digits.front() <= '9'))) {
+        int slot = 0;
+        ref.badSlot = !text::toInt(digits, slot) || slot < 0 || slot > kMaxOutputSlot;
+        ref.slot = ref.badSlot ? 0 : slot;
+    }
     return ref;
 }
 
 class Builder
 {
 public:
-    Builder(Graph& graph, const ImportControl& control)
+    Builder(Graph& graph, ImportBudget& budget, const ImportControl& control)
         : m_graph(graph)
+        , m_budget(budget)
         , m_control(control)
     { }
 
@@ -159,20 +169,30 @@ public:
         if (!addNodes(def.node(), 0, std::string(), {}))
             return false;
         int index = 1;
-        for (const tf::FunctionDef& f : def.library().function())
+        for (const tf::FunctionDef& f : def.library().function()) {
+            if (m_budget.exceeded())
+                break;
             addFunction(f, index++);
+        }
+        if (m_budget.exceeded())
+            dropDanglingProducers(m_graph);
         return true;
     }
 
     int unresolved() const { return m_unresolved; }
+    int badSlots() const { return m_badSlots; }
+    const std::string& firstBadSlot() const { return m_firstBadSlot; }
 
 private:
-    std::string uniqueId(const std::string& wanted)
+    std::string uniqueId(const std::string& wanted) { return m_ids.take(wanted); }
+
+    InputRef checkedInput(std::string_view input, const std::string& consumer)
     {
-        std::string id = wanted;
-        for (int k = 2; !m_ids.insert(id).second; ++k)
-            id = wanted + "#" + std::to_string(k);
-        return id;
+        InputRef ref = parseInput(input);
+        if (ref.badSlot && m_badSlots++ == 0)
+            m_firstBadSlot = "node \"" + text::elide(text::printable(consumer), 200) + "\" input \""
+                + text::elide(text::printable(input), 200) + "\"";
+        return ref;
     }
 
     bool addNodes(const google::protobuf::RepeatedPtrField<tf::NodeDef>& defs, int subgraph, const std::string& prefix,
@@ -184,6 +204,8 @@ private:
         for (int i = 0; i < defs.size(); ++i) {
             if ((i & 1023) == 0 && m_control.canceled())
                 return false;
+            if (m_budget.exceeded())
+                break;
             const tf::NodeDef& def = defs[i];
             Node node;
             node.subgraph = subgraph;
@@ -222,27 +244,38 @@ private:
                 }
             }
             for (const std::string& input : def.input()) {
-                const InputRef ref = parseInput(input);
+                const InputRef ref = checkedInput(input, def.name());
                 Port port;
                 port.name = input;
                 port.control = ref.control;
                 port.producerSlot = ref.slot;
                 const auto it = known.find(ref.node);
-                if (it != known.end())
+                // A bad slot was counted by checkedInput() and is reported once for the file.
+                if (it != known.end() && !ref.badSlot)
                     port.producer = it->second;
-                else
+                else if (!ref.badSlot)
                     ++m_unresolved;
                 node.inputs.push_back(std::move(port));
             }
+            if (!chargeNode(m_budget, node))
+                break;
             m_graph.nodes.push_back(std::move(node));
             m_graph.subgraphs[std::size_t(subgraph)].nodes.push_back(first + i);
         }
         // Producers learn how many output slots their consumers use, when `_output_shapes` did not say.
-        for (int i = first; i < int(m_graph.nodes.size()); ++i) {
-            for (const Port& in : m_graph.nodes[std::size_t(i)].inputs) {
-                if (in.producer < 0 || in.control)
+        const int count = int(m_graph.nodes.size());
+        for (int i = first; i < count; ++i) {
+            for (Port& in : m_graph.nodes[std::size_t(i)].inputs) {
+                if (in.producer < 0 || in.control || in.producer >= count)
                     continue;
                 auto& outputs = m_graph.nodes[std::size_t(in.producer)].outputs;
+                const std::int64_t missing = std::int64_t(in.producerSlot) + 1 - std::int64_t(outputs.size());
+                if (missing > 0
+                    && (m_budget.exceeded() || !m_budget.spendElements(missing)
+                        || !m_budget.spendBytes(missing * std::int64_t(sizeof(Port))))) {
+                    in.producer = -1;
+                    continue;
+                }
                 while (int(outputs.size()) <= in.producerSlot) {
                     Port out;
                     out.name = m_graph.nodes[std::size_t(in.producer)].id + ":" + std::to_string(outputs.size());
@@ -292,9 +325,9 @@ private:
             const auto ret = f.ret().find(arg.name());
             if (ret != f.ret().end()) {
                 in.name = ret->second;
-                const InputRef ref = parseInput(ret->second);
+                const InputRef ref = checkedInput(ret->second, node.id);
                 const auto it = byName.find(ref.node);
-                if (it != byName.end()) {
+                if (it != byName.end() && !ref.badSlot) {
                     in.producer = it->second;
                     in.producerSlot = ref.slot;
                 }
@@ -308,13 +341,17 @@ private:
     }
 
     Graph& m_graph;
+    ImportBudget& m_budget;
     const ImportControl& m_control;
     std::unordered_map<std::string, int> m_functions;
-    std::unordered_set<std::string> m_ids;
+    UniqueIds m_ids;
     int m_unresolved = 0;
+    int m_badSlots = 0;
+    std::string m_firstBadSlot;
 };
 
-GraphResult build(const tf::GraphDef& def, const QString& path, Diagnostics diagnostics, const ImportControl& control)
+GraphResult build(const tf::GraphDef& def, std::size_t inputBytes, const QString& path, Diagnostics diagnostics,
+                  const ImportControl& control)
 {
     auto graph = std::make_unique<Graph>();
     graph->path = path;
@@ -322,12 +359,23 @@ GraphResult build(const tf::GraphDef& def, const QString& path, Diagnostics diag
     if (def.has_versions())
         graph->metadata.push_back({ "producer", std::to_string(def.versions().producer()) });
     graph->subgraphs.emplace_back();
-    Builder builder(*graph, control);
+    ImportBudget budget { std::int64_t(inputBytes) };
+    Builder builder(*graph, budget, control);
     if (!builder.build(def)) {
         GraphResult result = publishGraph(std::move(graph), diagnostics, true);
         result.canceled = true;
         return result;
     }
+    if (budget.exceeded())
+        diagnostics.append(budget.diagnostic(path, -1));
+    if (builder.badSlots() > 0)
+        diagnostics.append(graphDiagnostic(
+            Severity::Warning, path,
+            GraphTr::tr("%n input(s) name an output slot that is negative, not a number or beyond %1, which no "
+                        "operation has; they were left unconnected (the first is %2).",
+                        nullptr, builder.badSlots())
+                .arg(kMaxOutputSlot)
+                .arg(QString::fromStdString(builder.firstBadSlot()))));
     // torch's add_graph always leaves the inputs of prim::GetAttr nodes dangling: worth saying, not a fault.
     if (builder.unresolved() > 0)
         diagnostics.append(graphDiagnostic(
@@ -388,57 +436,63 @@ GraphResult TfGraphReader::read(std::string_view bytes, const QString& path, con
 
 GraphResult TfGraphReader::readGraphDef(std::string_view bytes, const QString& path, const ImportControl& control)
 {
-    Diagnostics diagnostics;
-    if (bytes.empty()) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The graph is empty.")));
-        return publishGraph(nullptr, diagnostics, true);
-    }
-    tf::GraphDef def;
-    if (bytes.size() > std::size_t(std::numeric_limits<int>::max())
-        || !def.ParseFromArray(bytes.data(), int(bytes.size()))) {
-        def.Clear();
-        const std::size_t stop = wire::salvage(def, bytes);
-        if (def.node_size() == 0) {
-            diagnostics.append(graphDiagnostic(
-                Severity::Error, path,
-                GraphTr::tr("Not a readable TensorFlow GraphDef: the protobuf data is damaged or of another kind."),
-                qint64(stop)));
+    return guardedRead(path, [&]() -> GraphResult {
+        Diagnostics diagnostics;
+        if (bytes.empty()) {
+            diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The graph is empty.")));
             return publishGraph(nullptr, diagnostics, true);
         }
-        diagnostics.append(graphDiagnostic(
-            Severity::Warning, path,
-            GraphTr::tr("The GraphDef is damaged or cut off after byte %1; the %2 nodes before it were read.")
-                .arg(stop)
-                .arg(def.node_size()),
-            qint64(stop)));
-    }
-    return build(def, path, diagnostics, control);
+        tf::GraphDef def;
+        if (!wire::parse(def, bytes)) {
+            def.Clear();
+            const std::size_t stop = wire::salvage(def, bytes);
+            if (def.node_size() == 0) {
+                diagnostics.append(graphDiagnostic(
+                    Severity::Error, path,
+                    GraphTr::tr("Not a readable TensorFlow GraphDef: the protobuf data is damaged or of another kind."),
+                    qint64(stop)));
+                return publishGraph(nullptr, diagnostics, true);
+            }
+            diagnostics.append(graphDiagnostic(
+                Severity::Warning, path,
+                GraphTr::tr("The GraphDef is damaged or cut off after byte %1; the %2 nodes before it were read.")
+                    .arg(stop)
+                    .arg(def.node_size()),
+                qint64(stop)));
+        }
+        return build(def, bytes.size(), path, diagnostics, control);
+    });
 }
 
 GraphResult TfGraphReader::readText(std::string_view text, const QString& path, const ImportControl& control)
 {
-    Diagnostics diagnostics;
-    tf::GraphDef def;
-    google::protobuf::TextFormat::Parser parser;
-    TextErrors errors;
-    parser.RecordErrorsTo(&errors);
-    // Newer TensorFlow versions add fields (experimental_debug_info, full_type ...): skip what we do not know.
-    parser.AllowUnknownField(true);
-    parser.AllowUnknownExtension(true);
-    google::protobuf::io::ArrayInputStream input(text.data(), int(std::min<std::size_t>(text.size(), INT32_MAX)));
-    if (!parser.Parse(&input, &def)) {
-        // The text parser stops at the first error; nodes before it are kept (Parse fills as it goes).
-        const bool anything = def.node_size() > 0;
-        diagnostics.append(graphDiagnostic(anything ? Severity::Warning : Severity::Error, path,
-                                           GraphTr::tr("Not valid GraphDef text at line %1, column %2: %3")
-                                               .arg(errors.firstLine)
-                                               .arg(errors.firstColumn)
-                                               .arg(QString::fromStdString(errors.first)),
-                                           -1, errors.firstLine));
-        if (!anything)
-            return publishGraph(nullptr, diagnostics, true);
-    }
-    return build(def, path, diagnostics, control);
+    return guardedRead(path, [&]() -> GraphResult {
+        Diagnostics diagnostics;
+        tf::GraphDef def;
+        google::protobuf::TextFormat::Parser parser;
+        TextErrors errors;
+        parser.RecordErrorsTo(&errors);
+        // Newer TensorFlow versions add fields (experimental_debug_info, full_type ...): skip what we do not know.
+        parser.AllowUnknownField(true);
+        parser.AllowUnknownExtension(true);
+        // Without a limit the parser recurses once per nested message: `attr{value{func{attr{…` a hundred
+        // thousand levels deep would overflow the stack. The nodes before the error are kept.
+        parser.SetRecursionLimit(ImportLimits::kMaxDepth);
+        google::protobuf::io::ArrayInputStream input(text.data(), int(std::min<std::size_t>(text.size(), INT32_MAX)));
+        if (!parser.Parse(&input, &def)) {
+            // The text parser stops at the first error; nodes before it are kept (Parse fills as it goes).
+            const bool anything = def.node_size() > 0;
+            diagnostics.append(graphDiagnostic(anything ? Severity::Warning : Severity::Error, path,
+                                               GraphTr::tr("Not valid GraphDef text at line %1, column %2: %3")
+                                                   .arg(errors.firstLine)
+                                                   .arg(errors.firstColumn)
+                                                   .arg(QString::fromStdString(errors.first)),
+                                               -1, errors.firstLine));
+            if (!anything)
+                return publishGraph(nullptr, diagnostics, true);
+        }
+        return build(def, text.size(), path, diagnostics, control);
+    });
 }
 
 GraphResult readEventFileGraph(const QString& path, const ImportControl& control)
@@ -463,7 +517,7 @@ GraphResult readEventFileGraph(const QString& path, const ImportControl& control
             continue;
         if (status != summary::RecordStatus::Ok)
             break;
-        if (!event.ParseFromArray(record.data, int(record.size)) || !event.has_graph_def())
+        if (!wire::parse(event, std::string_view(record.data, std::size_t(record.size))) || !event.has_graph_def())
             continue;
         return TfGraphReader::readGraphDef(event.graph_def(), path, control);
     }

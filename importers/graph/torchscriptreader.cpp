@@ -1,10 +1,11 @@
 #include "graph/torchscriptreader.h"
 
 #include "graph/graphtext.h"
+#include "graph/uniqueids.h"
 
 #include <cctype>
+#include <limits>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace runlens::graph {
 
@@ -49,9 +50,8 @@ TensorType parseType(std::string_view s)
         std::string digits(part);
         if (!digits.empty() && digits.back() == '!')
             digits.pop_back();
-        char* end = nullptr;
-        const long long v = std::strtoll(digits.c_str(), &end, 10);
-        t.dims.push_back(end && *end == '\0' && !digits.empty() ? v : -1);
+        std::int64_t v = 0;
+        t.dims.push_back(text::toInt64(digits, v) ? v : -1);
     }
     return t;
 }
@@ -123,18 +123,19 @@ public:
         while (i < lines.size() && trim(lines[i]).empty())
             ++i;
         if (i < lines.size() && startsWith(trim(lines[i]), "graph(")) {
-            // The header runs to the line that closes `graph(`.
-            std::string header;
-            for (; i < lines.size(); ++i) {
-                header += std::string(lines[i]);
-                header += '\n';
-                const std::string_view h = header;
-                if (text::matchingBracket(h, h.find('(')) != std::string_view::npos) {
+            // The header runs to the line that closes `graph(`. One search over the rest of the input: the
+            // lines are views into it, so a header that never closes costs one pass, not one per line.
+            const std::size_t headerStart = std::size_t(lines[i].data() - input.data());
+            const std::size_t open = input.find('(', headerStart);
+            const std::size_t close = text::matchingBracket(input, open);
+            if (close == std::string_view::npos) {
+                i = lines.size();
+            } else {
+                while (i < lines.size() && std::size_t(lines[i].data() - input.data()) + lines[i].size() < close)
                     ++i;
-                    break;
-                }
+                ++i;
+                parseHeader(input.substr(headerStart, close + 1 - headerStart));
             }
-            parseHeader(header);
         }
         for (; i < lines.size(); ++i) {
             if ((i & 4095) == 0 && m_control.canceled())
@@ -305,13 +306,16 @@ private:
             return;
         const std::size_t before = s.rfind(':', last - 1);
         SourceLocation location;
-        if (before != std::string_view::npos) {
+        int line = 0;
+        int column = 0;
+        if (before != std::string_view::npos && text::toInt(s.substr(before + 1, last - before - 1), line)) {
             location.file = std::string(s.substr(0, before));
-            location.line = std::atoi(std::string(s.substr(before + 1, last - before - 1)).c_str());
-            location.column = std::atoi(std::string(s.substr(last + 1)).c_str()) + 1;
-        } else {
+            location.line = line;
+            if (text::toInt(s.substr(last + 1), column) && column >= 0 && column < std::numeric_limits<int>::max())
+                location.column = column + 1;
+        } else if (text::toInt(s.substr(last + 1), line)) {
             location.file = std::string(s.substr(0, last));
-            location.line = std::atoi(std::string(s.substr(last + 1)).c_str());
+            location.line = line;
         }
         if (location.line > 0)
             node.sources.push_back(std::move(location));
@@ -365,10 +369,7 @@ private:
 
     int add(Node node, const std::string& id)
     {
-        std::string unique = id;
-        for (int k = 2; !m_ids.insert(unique).second; ++k)
-            unique = id + "#" + std::to_string(k);
-        node.id = unique;
+        node.id = m_ids.take(id);
         node.subgraph = 0;
         const int index = int(m_graph.nodes.size());
         m_graph.subgraphs[0].nodes.push_back(index);
@@ -385,7 +386,7 @@ private:
     Graph& m_graph;
     const ImportControl& m_control;
     std::unordered_map<std::string, std::pair<int, int>> m_values;
-    std::unordered_set<std::string> m_ids;
+    UniqueIds m_ids;
 };
 
 } // namespace
