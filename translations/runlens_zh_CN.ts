@@ -283,6 +283,14 @@
         <source>The trace ends inside an event (truncated file?); the events before it are kept</source>
         <translation>跟踪在一个事件内部结束（文件被截断？）；它之前的事件已保留</translation>
     </message>
+    <message>
+        <source>&quot;ts&quot; is out of range</source>
+        <translation>&quot;ts&quot; 超出范围</translation>
+    </message>
+    <message>
+        <source>At byte %1 of the inflated content: %2</source>
+        <translation>解压后内容的第 %1 字节处：%2</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ClusterPanel</name>
@@ -852,6 +860,75 @@ Time %6</source>
     <message>
         <source>Dump tensor skipped: %1</source>
         <translation>已跳过转储张量：%1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::FileMapping</name>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1：无法打开：%2</translation>
+    </message>
+    <message>
+        <source>%1: not a regular file</source>
+        <translation>%1：不是普通文件</translation>
+    </message>
+    <message>
+        <source>%1: the file has %2 bytes; %3 bytes at offset %4 are beyond its end</source>
+        <translation>%1：文件共 %2 字节；偏移 %4 处的 %3 字节超出了文件末尾</translation>
+    </message>
+    <message>
+        <source>%1: cannot map the file into memory: %2</source>
+        <translation>%1：无法将文件映射到内存：%2</translation>
+    </message>
+    <message>
+        <source>%1: too many files are mapped at once; close some tensors and try again</source>
+        <translation>%1：同时映射的文件过多；请关闭一些张量后重试</translation>
+    </message>
+    <message>
+        <source>%1: the file shrank or was replaced while it was read; values past its new end read as zeros. Open it again to see its current content.</source>
+        <translation>%1：读取期间文件变小或被替换；超出其新末尾的值读作零。请重新打开以查看其当前内容。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::ImportBoundary</name>
+    <message>
+        <source>Not enough memory to read this file; what was read before is kept. Close other runs or read the file on a machine with more memory.</source>
+        <translation>内存不足，无法读取此文件；已读取的内容予以保留。请关闭其他运行，或在内存更大的机器上读取此文件。</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>Reading stopped on an unexpected error (%1); what was read before is kept. The file is probably damaged.</source>
+        <translation>读取因意外错误（%1）而停止；已读取的内容予以保留。文件可能已损坏。</translation>
+    </message>
+    <message>
+        <source>Not a regular file (a pipe, socket or device); it is not read.</source>
+        <translation>不是普通文件（管道、套接字或设备）；不予读取。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::ImportBudget</name>
+    <message>
+        <source>more than %1 of data</source>
+        <translation>超过 %1 的数据</translation>
+    </message>
+    <message>
+        <source>more than %1 values</source>
+        <translation>超过 %1 个值</translation>
+    </message>
+    <message>
+        <source>structures nested deeper than %1 levels</source>
+        <translation>嵌套深度超过 %1 层的结构</translation>
+    </message>
+    <message>
+        <source>Reading stopped: the file would produce %1, the limit for an input of %2 bytes. It is damaged or was made to exhaust memory; what was read before is kept.</source>
+        <translation>读取已停止：该文件将产生%1，这是 %2 字节输入的上限。文件已损坏，或被刻意构造以耗尽内存；已读取的内容予以保留。</translation>
+    </message>
+    <message>
+        <source>Reading stopped: the file would produce %1. It is damaged or was made to exhaust memory; what was read before is kept.</source>
+        <translation>读取已停止：该文件将产生%1。文件已损坏，或被刻意构造以耗尽内存；已读取的内容予以保留。</translation>
     </message>
 </context>
 <context>
@@ -5679,6 +5756,42 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
             <numerusform>有 %n 个参数引用了没有任何语句定义的值。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Subgraphs are nested deeper than %1 levels (or clusters deeper than %2); the deeper ones do not become groups.</source>
+        <translation>子图嵌套超过 %1 层（或簇超过 %2 层）；更深的部分不再成为分组。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node scope(s) nested deeper than %1 levels or longer than %2 bytes were cut to that size (the first is node &quot;%3&quot;).</source>
+        <translation>
+            <numerusform>%n 个节点作用域嵌套超过 %1 层或长度超过 %2 字节，已截断到该大小（第一个是节点“%3”）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reading stopped: the graph needs more memory than is available.</source>
+        <translation>读取已停止：该图所需内存超过可用内存。</translation>
+    </message>
+    <message>
+        <source>Reading stopped by an internal error: %1</source>
+        <translation>读取因内部错误而停止：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n initializer(s) give an external data offset or length that is not a byte count; their values cannot be shown (the first is &quot;%1&quot;).</source>
+        <translation>
+            <numerusform>%n 个初始值设定项给出的外部数据偏移或长度不是字节数；无法显示其值（第一个是“%1”）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node stack trace(s) hold more than %1 frames; the innermost %1 are kept (the first is node &quot;%2&quot;).</source>
+        <translation>
+            <numerusform>%n 个节点的调用栈超过 %1 帧；保留最内层的 %1 帧（第一个是节点“%2”）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n input(s) name an output slot that is negative, not a number or beyond %1, which no operation has; they were left unconnected (the first is %2).</source>
+        <translation>
+            <numerusform>%n 个输入引用的输出槽为负数、不是数字或超过 %1，没有任何算子具有这样的输出槽；这些输入未连接（第一个是 %2）。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>runlens::graph::GraphOverlay</name>
@@ -6391,6 +6504,33 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     </message>
 </context>
 <context>
+    <name>runlens::memory::JsonFields</name>
+    <message>
+        <source>not valid JSON: %1</source>
+        <translation>不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not %3; the value is ignored</source>
+        <translation>%1：“%2”不是%3；已忽略该值</translation>
+    </message>
+    <message>
+        <source>%1 more values of the wrong type were ignored</source>
+        <translation>另有 %1 个类型错误的值已被忽略</translation>
+    </message>
+</context>
+<context>
     <name>runlens::memory::MemoryOpTableModel</name>
     <message>
         <source>%L1 bytes</source>
@@ -6492,10 +6632,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <translation>栈为空时存储 memo</translation>
     </message>
     <message>
-        <source>memo index %1 jumps far beyond the %2 entries stored</source>
-        <translation>memo 索引 %1 远超已存储的 %2 个条目</translation>
-    </message>
-    <message>
         <source>memo index %1 was never stored</source>
         <translation>memo 索引 %1 从未被存储</translation>
     </message>
@@ -6579,20 +6715,16 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>reading was canceled at offset %1</source>
         <translation>读取在偏移 %1 处被取消</translation>
     </message>
+    <message>
+        <source>memo index %1 is beyond the %2 entries a pickle can have stored by this offset</source>
+        <translation>memo 索引 %1 超出了 pickle 在此偏移之前最多可存储的 %2 个条目</translation>
+    </message>
 </context>
 <context>
     <name>runlens::memory::Reader</name>
     <message>
-        <source>not valid JSON: %1</source>
-        <translation>不是有效的 JSON：%1</translation>
-    </message>
-    <message>
         <source>the key &apos;%1&apos; is missing</source>
         <translation>缺少键“%1”</translation>
-    </message>
-    <message>
-        <source>the key &apos;%1&apos; is not a number</source>
-        <translation>键“%1”不是数字</translation>
     </message>
     <message>
         <source>%1 more rows with problems were skipped</source>
@@ -6609,10 +6741,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>graph &apos;%1&apos; is not a JSON object; skipped</source>
         <translation>计算图“%1”不是 JSON 对象；已跳过</translation>
-    </message>
-    <message>
-        <source>graph %1: &apos;nodes&apos; or &apos;lines&apos; is not a list</source>
-        <translation>计算图 %1：“nodes”或“lines”不是列表</translation>
     </message>
     <message>
         <source>the file lists no graphs</source>
@@ -6669,6 +6797,42 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>line %1: no operator name or no number in column &apos;%2&apos;; the row is skipped</source>
         <translation>第 %1 行：没有算子名称，或列“%2”中没有数字；已跳过该行</translation>
+    </message>
+    <message>
+        <source>no rows after the header; the file may be truncated or still being written</source>
+        <translation>表头之后没有数据行；文件可能被截断或仍在写入</translation>
+    </message>
+    <message>
+        <source>no usable rows after the header: none of its %1 rows holds the values this table needs</source>
+        <translation>表头之后没有可用的数据行：其 %1 行中没有一行包含此表所需的值</translation>
+    </message>
+    <message>
+        <source>the summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>graph &apos;%1&apos;</source>
+        <translation>图“%1”</translation>
+    </message>
+    <message>
+        <source>graph %1</source>
+        <translation>图 %1</translation>
+    </message>
+    <message>
+        <source>%1, node</source>
+        <translation>%1，节点</translation>
+    </message>
+    <message>
+        <source>%1, tensor</source>
+        <translation>%1，张量</translation>
+    </message>
+    <message>
+        <source>%1, point</source>
+        <translation>%1，数据点</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
     </message>
 </context>
 <context>
@@ -7360,6 +7524,30 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
             <numerusform>另有 %n 个数组互不匹配的值被跳过。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Only the histograms, images, texts and tensors after this offset are left out; scalars are still read.</source>
+        <translation>仅略去此偏移之后的直方图、图像、文本和张量；标量仍会读取。</translation>
+    </message>
+    <message>
+        <source>its %L1 bytes would pass the %L2 bytes one import of this file may hold</source>
+        <translation>其 %L1 字节将超过此文件一次导入可容纳的 %L2 字节</translation>
+    </message>
+    <message>
+        <source>it has %L1 strings, more than the %L2 kept</source>
+        <translation>它有 %L1 个字符串，超过保留上限 %L2</translation>
+    </message>
+    <message>
+        <source>its strings hold %L1 bytes, more than the %L2 kept</source>
+        <translation>其字符串共 %L1 字节，超过保留上限 %L2</translation>
+    </message>
+    <message>
+        <source>it has %L1 buckets, more than the %L2 kept</source>
+        <translation>它有 %L1 个桶，超过保留上限 %L2</translation>
+    </message>
+    <message>
+        <source>it has %L1 thresholds, more than the %L2 kept</source>
+        <translation>它有 %L1 个阈值，超过保留上限 %L2</translation>
+    </message>
 </context>
 <context>
     <name>runlens::summary::RunComparison</name>
@@ -7493,10 +7681,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>%1: truncated: the shape needs %2 data bytes but only %3 follow the header</source>
         <translation>%1：文件被截断：形状需要 %2 字节数据，但文件头之后只有 %3 字节</translation>
-    </message>
-    <message>
-        <source>%1: cannot map the data into memory: %2</source>
-        <translation>%1：无法将数据映射到内存：%2</translation>
     </message>
     <message>
         <source>a sign must be followed by digits</source>
@@ -7681,6 +7865,22 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>%1: this kind of tensor file is not read yet</source>
         <translation>%1：暂不读取这种张量文件</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; skipped: its directory entry places it at offset %2, beyond the end of the archive (%3 bytes); the archive is damaged or truncated</source>
+        <translation>已跳过成员“%1”：其目录项将它放在偏移 %2，超出了归档末尾（%3 字节）；归档已损坏或被截断</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; skipped: its header declares %2 bytes but the member holds %3</source>
+        <translation>已跳过成员“%1”：其头部声明 %2 字节，但成员只有 %3 字节</translation>
+    </message>
+    <message>
+        <source>member &apos;%1&apos; skipped: it claims to inflate %2 bytes from %3, more than deflate can; the archive is damaged</source>
+        <translation>已跳过成员“%1”：它声称从 %3 字节解压出 %2 字节，超出 deflate 的能力；归档已损坏</translation>
+    </message>
+    <message>
+        <source>%1: the .safetensors header cannot be read: %2</source>
+        <translation>%1：无法读取 .safetensors 头部：%2</translation>
     </message>
 </context>
 <context>
