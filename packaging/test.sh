@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds RunLens and runs the whole test suite with CTest (widgets offscreen).
-# RUNLENS_PRESET=asan runs it with AddressSanitizer and UndefinedBehaviorSanitizer instead.
+# RUNLENS_PRESET=asan runs it with AddressSanitizer and UndefinedBehaviorSanitizer instead. After a Release run,
+# the model, importer, trust and fuzz-replay tests run again under the sanitizers (the `asan` preset), which is
+# where a file that crashes, overflows or leaks past a limit is caught; RUNLENS_SANITIZER_PASS=0 leaves that out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,3 +17,9 @@ if [ -d ../shared/samples ]; then
     export RUNLENS_REQUIRE_SAMPLES=1
 fi
 ctest --preset "$preset" --output-on-failure -j "$(nproc)"
+
+if [ "$preset" = release ] && [ "${RUNLENS_SANITIZER_PASS:-1}" = 1 ]; then
+    cmake --preset asan
+    cmake --build --preset asan --target runlens_core_tests
+    ctest --preset asan --output-on-failure -j "$(nproc)" -L '^(models|importers|trust|fuzz)$' -E '^tst_readonlyrun$'
+fi

@@ -405,7 +405,16 @@ public:
 
 bool looksLikeText(std::string_view bytes)
 {
-    const std::string_view head = text::trim(bytes.substr(0, 256));
+    // A binary GraphDef starts with 0x0a (a newline to a trimmer) and a length that may be a letter, so the
+    // first character alone misleads: text also has no control bytes, while field tags (0x12, 0x1a, …) and
+    // short lengths appear within the first bytes of any binary node.
+    const std::string_view window = bytes.substr(0, 256);
+    for (const char ch : window) {
+        const auto c = static_cast<unsigned char>(ch);
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+            return false;
+    }
+    const std::string_view head = text::trim(window);
     if (head.empty())
         return false;
     const unsigned char c = static_cast<unsigned char>(head.front());
