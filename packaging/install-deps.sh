@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs every package RunLens needs to build, test and benchmark on Debian 12.
 # Idempotent: does nothing when all packages are present. Uses sudo only when not run as root.
+# `install-deps.sh fuzz` (or RUNLENS_PRESET=fuzz) also installs clang and libFuzzer for the fuzz preset.
 set -euo pipefail
+
+preset="${1:-${RUNLENS_PRESET:-}}"
 
 packages=(
     build-essential cmake ninja-build pkg-config git ccache
@@ -17,6 +20,9 @@ packages=(
     fonts-noto-cjk
     desktop-file-utils appstream shared-mime-info libxml2-utils groff-base
 )
+if [ "$preset" = "fuzz" ]; then
+    packages+=(clang-14 libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

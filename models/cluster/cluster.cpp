@@ -63,7 +63,9 @@ std::vector<StageGroup> Cluster::stages() const
         group.rankIndices.push_back(int(i));
     }
     std::vector<StageGroup> groups;
-    for (auto& [stage, group] : byStage) {
+    for (auto& entry : byStage) {
+        // A named reference, not a structured binding: lambdas capture those only from clang 16 on.
+        StageGroup& group = entry.second;
         auto mean = [&](double RankFigures::*field) {
             std::vector<double> values;
             for (int i : group.rankIndices)

@@ -1,0 +1,583 @@
+#include "fuzztargets.h"
+
+#include "cluster/mindsporecluster.h"
+#include "core/filesniffer.h"
+#include "graph/anfirgraphreader.h"
+#include "graph/dotgraphreader.h"
+#include "graph/mindsporeirreader.h"
+#include "graph/onnxgraphreader.h"
+#include "graph/tfgraphreader.h"
+#include "graph/torchscriptreader.h"
+#include "memory/cudasnapshot.h"
+#include "memory/memorytimelinereader.h"
+#include "memory/mindsporememory.h"
+#include "memory/safepickle.h"
+#include "memory/tracememory.h"
+#include "pipeline/pipelinefiles.h"
+#include "profiler/csvtable.h"
+#include "profiler/profilerrunreader.h"
+#include "summary/eventfilereader.h"
+#include "summary/lineagereader.h"
+#include "summary/proto/ms_summary.pb.h"
+#include "summary/proto/tb_summary.pb.h"
+#include "summary/proto/tb_tensor.pb.h"
+#include "summary/recordreader.h"
+#include "summary/summaryvalues.h"
+#include "summary/visualdlreader.h"
+#include "tensor/npyfile.h"
+#include "tensor/npyheader.h"
+#include "tensor/npzfile.h"
+#include "tensor/safetensorsfile.h"
+#include "tensor/tensorfileimporter.h"
+#include "tensor/tensorslice.h"
+#include "tensor/tensorstatistics.h"
+#include "trace/chrometracereader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtGlobal>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace runlens::fuzz {
+
+namespace {
+
+/// A TFRecord-framed or growing file is polled again after its first poll, as the import session does
+/// while a training job writes; more polls than this add nothing an input can steer.
+constexpr int kMaxPolls = 3;
+/// Elements of a decoded summary tensor turned into doubles; the application never does this for more.
+constexpr std::int64_t kMaxTensorValues = 1 << 20;
+/// Tensors of a container that are viewed beyond what TensorFileImporter already reads.
+constexpr int kMaxViewedTensors = 4;
+
+std::string_view asText(const std::uint8_t* data, std::size_t size)
+{
+    return { reinterpret_cast<const char*>(data), size };
+}
+
+/// The first byte picks one of `count` variants (file names, decoders); the rest is the file. An empty
+/// input picks the first variant with no content.
+std::size_t pickVariant(const std::uint8_t*& data, std::size_t& size, std::size_t count)
+{
+    if (size == 0)
+        return 0;
+    const std::size_t variant = data[0] % count;
+    ++data;
+    --size;
+    return variant;
+}
+
+/// The one temporary folder of this process: made on first use, reused by every input, removed at exit.
+const QTemporaryDir& scratchDir()
+{
+    static const QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/runlens-fuzz-XXXXXX"));
+    if (!dir.isValid())
+        qFatal("cannot create a temporary folder for the fuzz inputs");
+    return dir;
+}
+
+/// Writes the input to `relativePath` inside a folder owned by `target` that holds nothing else (the
+/// previous input's files are removed first, so folder readers see only this input) and returns the
+/// folder. Readers that only take paths get their bytes this way.
+QString writeInput(const char* target, const QString& relativePath, const std::uint8_t* data, std::size_t size,
+                   QString* filePath = nullptr)
+{
+    QDir folder(scratchDir().filePath(QString::fromLatin1(target)));
+    folder.removeRecursively();
+    const QString path = folder.filePath(relativePath);
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)
+        || file.write(reinterpret_cast<const char*>(data), qint64(size)) != qint64(size))
+        qFatal("cannot write the fuzz input to %s", qPrintable(path));
+    file.close();
+    if (filePath)
+        *filePath = path;
+    return folder.absolutePath();
+}
+
+QString writeFile(const char* target, const QString& name, const std::uint8_t* data, std::size_t size)
+{
+    QString path;
+    writeInput(target, name, data, size, &path);
+    return path;
+}
+
+void pollImporter(ArtifactImporter& importer)
+{
+    const ImportControl control;
+    for (int i = 0; i < kMaxPolls; ++i) {
+        const ImportUpdate update = importer.poll(control);
+        if (!update.mayGrow)
+            break;
+    }
+}
+
+// --- summaries -------------------------------------------------------------------------------------------
+
+void fuzzTfRecord(const std::uint8_t* data, std::size_t size)
+{
+    // In memory: every frame of the buffer, as the resumable readers walk it.
+    const char* bytes = reinterpret_cast<const char*>(data);
+    std::size_t at = 0;
+    while (at < size) {
+        const summary::tfrecord::Frame frame = summary::tfrecord::frame(bytes + at, size - at);
+        if (frame.status != summary::RecordStatus::Ok && frame.status != summary::RecordStatus::BadDataCrc)
+            break;
+        if (frame.recordSize == 0 || frame.recordSize > size - at)
+            std::abort(); // a frame that does not move forward or leaves the buffer is the bug
+        at += frame.recordSize;
+    }
+    // From a file, with a chunk far smaller than the records so that the buffer refills mid-record.
+    summary::RecordReader reader(writeFile("tfrecord", QStringLiteral("records.tfrecord"), data, size));
+    reader.setChunkSize(64);
+    if (!reader.open())
+        return;
+    summary::RecordReader::Record record;
+    for (;;) {
+        const summary::RecordStatus status = reader.next(record);
+        if (status != summary::RecordStatus::Ok && status != summary::RecordStatus::BadDataCrc)
+            break;
+    }
+}
+
+void fuzzEventFile(const std::uint8_t* data, std::size_t size)
+{
+    summary::EventFileReader reader(
+        writeFile("eventfile", QStringLiteral("events.out.tfevents.1700000000.host"), data, size),
+        summary::SummaryFlavor::TensorBoard);
+    pollImporter(reader);
+}
+
+void fuzzMindSporeSummary(const std::uint8_t* data, std::size_t size)
+{
+    summary::EventFileReader reader(
+        writeFile("mssummary", QStringLiteral("events.summary.1700000000.0.host_MS"), data, size),
+        summary::SummaryFlavor::MindSpore);
+    pollImporter(reader);
+}
+
+void fuzzVisualDl(const std::uint8_t* data, std::size_t size)
+{
+    summary::VisualDlReader reader(writeFile("visualdl", QStringLiteral("vdlrecords.1700000000.log"), data, size));
+    pollImporter(reader);
+}
+
+void fuzzLineage(const std::uint8_t* data, std::size_t size)
+{
+    summary::LineageReader reader(
+        writeFile("lineage", QStringLiteral("events.summary.1700000000.0.host_lineage"), data, size));
+    pollImporter(reader);
+}
+
+void fuzzSummaryValues(const std::uint8_t* data, std::size_t size)
+{
+    namespace values = summary::values;
+    const std::size_t decoder = pickVariant(data, size, 10);
+    const std::string bytes(asText(data, size));
+    switch (decoder) {
+    case 0: {
+        tb::TensorProto proto;
+        tensor::Tensor out;
+        if (proto.ParseFromString(bytes) && values::numericTensor(proto, &out).isEmpty()
+            && out.elementCount() <= kMaxTensorValues)
+            values::tensorValues(out);
+        break;
+    }
+    case 1: {
+        tb::TensorProto proto;
+        double value = 0;
+        if (proto.ParseFromString(bytes))
+            values::tensorScalar(proto, &value);
+        break;
+    }
+    case 2: {
+        tb::HistogramProto proto;
+        summary::Histogram out;
+        if (proto.ParseFromString(bytes))
+            values::histogramFromProto(proto, &out);
+        break;
+    }
+    case 3: {
+        tb::TensorProto proto;
+        summary::Histogram out;
+        if (proto.ParseFromString(bytes))
+            values::histogramFromTensor(proto, &out);
+        break;
+    }
+    case 4: {
+        ms::Summary_Histogram proto;
+        summary::Histogram out;
+        if (proto.ParseFromString(bytes))
+            values::histogramFromMindSpore(proto, &out);
+        break;
+    }
+    case 5: {
+        tb::TensorProto proto;
+        summary::SummaryImage out;
+        if (proto.ParseFromString(bytes))
+            values::imagesFromTensor(proto, &out);
+        break;
+    }
+    case 6: {
+        tb::TensorProto proto;
+        summary::SummaryText out;
+        if (proto.ParseFromString(bytes))
+            values::textFromTensor(proto, &out);
+        break;
+    }
+    case 7: {
+        tb::TensorProto proto;
+        summary::PrCurve out;
+        if (proto.ParseFromString(bytes))
+            values::prCurveFromTensor(proto, &out);
+        break;
+    }
+    case 8: {
+        summary::HParams out;
+        values::hparamsFromPluginData(bytes, &out);
+        break;
+    }
+    default: {
+        ms::TensorProto proto;
+        tensor::Tensor out;
+        if (proto.ParseFromString(bytes))
+            values::mindSporeTensor(proto, &out);
+        break;
+    }
+    }
+}
+
+// --- graphs ----------------------------------------------------------------------------------------------
+
+const QString kGraphName = QStringLiteral("fuzz-input");
+
+void fuzzOnnx(const std::uint8_t* data, std::size_t size)
+{
+    graph::OnnxGraphReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzTfGraph(const std::uint8_t* data, std::size_t size)
+{
+    graph::TfGraphReader::readGraphDef(asText(data, size), kGraphName);
+}
+
+void fuzzTfGraphText(const std::uint8_t* data, std::size_t size)
+{
+    graph::TfGraphReader::readText(asText(data, size), kGraphName);
+}
+
+void fuzzAnfIr(const std::uint8_t* data, std::size_t size)
+{
+    graph::AnfIrGraphReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzMindSporeIr(const std::uint8_t* data, std::size_t size)
+{
+    graph::MindSporeIrReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzDot(const std::uint8_t* data, std::size_t size)
+{
+    graph::DotGraphReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzTorchScript(const std::uint8_t* data, std::size_t size)
+{
+    graph::TorchScriptReader::read(asText(data, size), kGraphName);
+}
+
+// --- traces and memory -----------------------------------------------------------------------------------
+
+void fuzzChromeTrace(const std::uint8_t* data, std::size_t size)
+{
+    const trace::ChromeTraceResult result
+        = trace::ChromeTraceReader::readBytes(std::string(asText(data, size)), kGraphName);
+    // The memory curves are read from the events' args kept in the store.
+    if (result.store)
+        memory::memoryFromTrace(*result.store);
+}
+
+void fuzzMemoryTimeline(const std::uint8_t* data, std::size_t size)
+{
+    memory::readMemoryTimelineBytes(std::string(asText(data, size)), kGraphName);
+}
+
+void fuzzMindSporeMemory(const std::uint8_t* data, std::size_t size)
+{
+    static const std::array names
+        = { "memory_usage_summary_0.json", "memory_usage_details_0.json", "cpu_ms_memory_record_0.txt",
+            "memory_record.csv",           "operator_memory_0.csv",       "operator_memory.csv" };
+    const std::size_t name = pickVariant(data, size, names.size());
+    memory::readMindSporeMemory(writeFile("msmemory", QString::fromLatin1(names[name]), data, size));
+}
+
+void fuzzPickle(const std::uint8_t* data, std::size_t size)
+{
+    memory::decodePickle(asText(data, size), kGraphName);
+}
+
+void fuzzCudaSnapshot(const std::uint8_t* data, std::size_t size)
+{
+    memory::readCudaSnapshotBytes(asText(data, size), kGraphName);
+}
+
+// --- tensors ---------------------------------------------------------------------------------------------
+
+void fuzzNpyHeader(const std::uint8_t* data, std::size_t size)
+{
+    tensor::parseNpyHeader(asText(data, size), std::int64_t(size), "fuzz-input.npy");
+}
+
+/// Lists a tensor file, opens every tensor with statistics (what `runlens info` does) and views a few
+/// through a strided slice as the Tensor inspector does.
+void fuzzTensorFile(const char* target, const char* name, ArtifactKind kind, const std::uint8_t* data, std::size_t size)
+{
+    const QString path = writeFile(target, QString::fromLatin1(name), data, size);
+    tensor::TensorFileImporter importer(path, kind);
+    pollImporter(importer);
+
+    QList<tensor::TensorInfo> listed;
+    if (kind == ArtifactKind::TensorNpz)
+        listed = tensor::listNpzFile(path).tensors;
+    else if (kind == ArtifactKind::TensorSafetensors)
+        listed = tensor::listSafetensorsFile(path).tensors;
+    else if (tensor::NpyFileResult opened = tensor::openNpyFile(path); opened.tensor) {
+        tensor::TensorInfo info;
+        info.source = tensor::npyTensorSource(path);
+        listed << info;
+    }
+    tensor::StatisticsOptions options;
+    options.threads = 1;
+    for (int i = 0; i < listed.size() && i < kMaxViewedTensors; ++i) {
+        if (!listed[i].source)
+            continue;
+        const tensor::TensorResult opened = listed[i].source->open();
+        if (!opened.tensor)
+            continue;
+        const tensor::SliceResult view = tensor::sliceTensor(*opened.tensor, QStringLiteral("..., ::-2"));
+        if (view.tensor)
+            tensor::computeStatistics(*view.tensor, options);
+    }
+}
+
+void fuzzNpy(const std::uint8_t* data, std::size_t size)
+{
+    fuzzTensorFile("npy", "tensor.npy", ArtifactKind::TensorNpy, data, size);
+}
+
+void fuzzNpz(const std::uint8_t* data, std::size_t size)
+{
+    fuzzTensorFile("npz", "arrays.npz", ArtifactKind::TensorNpz, data, size);
+}
+
+void fuzzSafetensors(const std::uint8_t* data, std::size_t size)
+{
+    fuzzTensorFile("safetensors", "model.safetensors", ArtifactKind::TensorSafetensors, data, size);
+}
+
+// --- profiler tables -------------------------------------------------------------------------------------
+
+void fuzzCsvTable(const std::uint8_t* data, std::size_t size)
+{
+    const profiler::CsvTable table
+        = profiler::CsvTable::parse(QByteArrayView(data, qsizetype(size)), QStringLiteral("fuzz-input.csv"));
+    // Every getter over every cell: bounded by the input, since each field is at least its delimiter.
+    for (int row = 0; row < table.rowCount(); ++row) {
+        for (int column = 0; column < table.fieldCount(row) + 1; ++column) {
+            table.text(row, column);
+            table.toDouble(row, column);
+            table.int64At(row, column);
+        }
+        table.lineOf(row);
+    }
+    table.column({ "Op Name", "op_name", "Task Duration(us)" });
+}
+
+void fuzzProfiler(const std::uint8_t* data, std::size_t size)
+{
+    // MindInsight names sit in a profiler/ folder, 2.x names in ASCEND_PROFILER_OUTPUT of an *_ascend_ms one.
+    static const std::array names = {
+        "profiler/aicore_intermediate_0_type.csv",
+        "profiler/aicore_intermediate_0_detail.csv",
+        "profiler/framework_raw_0.csv",
+        "profiler/aicpu_intermediate_0.csv",
+        "profiler/gpu_op_type_info_0.csv",
+        "profiler/gpu_op_detail_info_0.csv",
+        "profiler/cpu_op_type_info_0.csv",
+        "profiler/cpu_op_detail_info_0.csv",
+        "profiler/flops_0.txt",
+        "profiler/step_trace_raw_0_detail_time.csv",
+        "profiler/step_trace_point_info_0.json",
+        "profiler/profiler_info_0.json",
+        "host_1_2_ascend_ms/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+        "host_1_2_ascend_ms/ASCEND_PROFILER_OUTPUT/op_statistic.csv",
+        "host_1_2_ascend_ms/ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
+        "host_1_2_ascend_ms/profiler_metadata.json",
+    };
+    const std::size_t name = pickVariant(data, size, names.size());
+    profiler::readProfilerDirectory(writeInput("profiler", QString::fromLatin1(names[name]), data, size));
+}
+
+void fuzzPipeline(const std::uint8_t* data, std::size_t size)
+{
+    const std::size_t parser = pickVariant(data, size, 8);
+    const QByteArrayView bytes(data, qsizetype(size));
+    const QString path = QStringLiteral("fuzz-input");
+    std::vector<pipeline::PipelineOp> ops;
+    Diagnostics diagnostics;
+    int interval = 0;
+    QStringList warnings;
+    QStringList suggestions;
+    switch (parser) {
+    case 0:
+        pipeline::readPipelineRawCsv(bytes, path, ops, interval, diagnostics);
+        break;
+    case 1:
+        pipeline::readPipelineProfilingJson(bytes, path, ops, interval, diagnostics);
+        break;
+    case 2: {
+        pipeline::HostQueue queue;
+        pipeline::readHostQueueText(bytes, path, queue, diagnostics);
+        break;
+    }
+    case 3:
+    case 4: {
+        pipeline::DeviceQueue queue;
+        pipeline::readDeviceQueueText(bytes, path, parser == 4, queue, diagnostics);
+        break;
+    }
+    case 5: {
+        pipeline::CpuUtilization cpu;
+        pipeline::readCpuUtilizationJson(bytes, path, cpu, diagnostics);
+        break;
+    }
+    case 6:
+        pipeline::readPipelineSummaryJson(bytes, path, ops, warnings, suggestions, diagnostics);
+        break;
+    default:
+        pipeline::readPipelineSummaryCsv(bytes, path, ops, warnings, suggestions, diagnostics);
+        break;
+    }
+    for (pipeline::PipelineOp& op : ops)
+        pipeline::completeQueueFigures(op);
+}
+
+void fuzzCluster(const std::uint8_t* data, std::size_t size)
+{
+    static const std::array names = {
+        "profiler/ascend_cluster_analyse_pipeline-parallel_2_4_0.csv",
+        "profiler/step_trace_raw_0_detail_time.csv",
+        "profiler/hccl_raw_0.csv",
+        "profiler/flops_summary_0.json",
+        "profiler/parallel_strategy.json",
+        "profiler/profiler_info_0.json",
+    };
+    const std::size_t name = pickVariant(data, size, names.size());
+    cluster::MindSporeClusterReader::read({ writeInput("cluster", QString::fromLatin1(names[name]), data, size) });
+}
+
+// --- the scanner's sniffer -------------------------------------------------------------------------------
+
+void fuzzSniffer(const std::uint8_t* data, std::size_t size)
+{
+    // Names that steer the sniffer's ties, and one taken from the input itself.
+    static const std::array<const char*, 12> names = {
+        "events.out.tfevents.1700000000.host",
+        "events.summary.1700000000.0.host_MS",
+        "events.summary.1700000000.0.host_lineage",
+        "vdlrecords.1700000000.log",
+        "host_123.1700000000.pt.trace.json",
+        "model.onnx",
+        "graph.pb",
+        "graph.pbtxt",
+        "kernel_graph_0.ir",
+        "aicore_intermediate_0_type.csv",
+        "memory_snapshot.pickle",
+        "tensor.npy",
+    };
+    const std::size_t variant = pickVariant(data, size, names.size() + 1);
+    std::string_view name;
+    if (variant < names.size()) {
+        name = names[variant];
+    } else if (size > 0) {
+        const std::size_t length = std::min<std::size_t>(data[0] % 64, size - 1);
+        name = asText(data + 1, length);
+        data += 1 + length;
+        size -= 1 + length;
+    }
+    const std::string_view head = asText(data, std::min(size, FileSniffer::kLongHeadSize));
+    FileSniffer::worthReading(name);
+    FileSniffer::rankFromName(name);
+    FileSniffer::sniff(name, "run/rank_0/profiler", head, qint64(size));
+}
+
+constexpr FuzzTarget kTargets[] = {
+    { "tfrecord", fuzzTfRecord, "TFRecord framing (in memory and through RecordReader)" },
+    { "eventfile", fuzzEventFile, "TensorBoard event file (EventFileReader)" },
+    { "mssummary", fuzzMindSporeSummary, "MindSpore summary file (EventFileReader, MindSpore flavour)" },
+    { "visualdl", fuzzVisualDl, "VisualDL log (VisualDlReader)" },
+    { "lineage", fuzzLineage, "MindSpore lineage file (LineageReader)" },
+    { "summaryvalues", fuzzSummaryValues, "summary value decoders; byte 0 picks the decoder" },
+    { "onnx", fuzzOnnx, "ONNX ModelProto (OnnxGraphReader)" },
+    { "tfgraph", fuzzTfGraph, "TensorFlow GraphDef, binary (TfGraphReader::readGraphDef)" },
+    { "tfgraphtext", fuzzTfGraphText, "TensorFlow GraphDef, text format (TfGraphReader::readText)" },
+    { "anfir", fuzzAnfIr, "MindSpore anf_ir .pb (AnfIrGraphReader)" },
+    { "mindsporeir", fuzzMindSporeIr, "MindSpore text IR (MindSporeIrReader)" },
+    { "dot", fuzzDot, "Graphviz dot (DotGraphReader)" },
+    { "torchscript", fuzzTorchScript, "TorchScript / torch.fx graph text (TorchScriptReader)" },
+    { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
+    { "memorytimeline", fuzzMemoryTimeline, "torch export_memory_timeline output" },
+    { "msmemory", fuzzMindSporeMemory, "MindSpore memory files; byte 0 picks the file name" },
+    { "pickle", fuzzPickle, "data-only pickle decoder" },
+    { "cudasnapshot", fuzzCudaSnapshot, "PyTorch CUDA memory snapshot" },
+    { "npyheader", fuzzNpyHeader, ".npy header parser" },
+    { "npy", fuzzNpy, ".npy opened, statistics and a strided view" },
+    { "npz", fuzzNpz, ".npz listed, statistics and strided views" },
+    { "safetensors", fuzzSafetensors, ".safetensors listed, statistics and strided views" },
+    { "csvtable", fuzzCsvTable, "profiler CSV tables (CsvTable) with every getter" },
+    { "profiler", fuzzProfiler, "MindSpore profiler folder readers; byte 0 picks the file" },
+    { "pipeline", fuzzPipeline, "MindData pipeline file parsers; byte 0 picks the parser" },
+    { "cluster", fuzzCluster, "MindSpore cluster readers; byte 0 picks the file" },
+    { "sniffer", fuzzSniffer, "FileSniffer; byte 0 picks the file name (or takes it from the input)" },
+};
+
+void quietMessages(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    if (type == QtFatalMsg) {
+        fprintf(stderr, "%s\n", qPrintable(message));
+        std::abort();
+    }
+}
+
+} // namespace
+
+std::span<const FuzzTarget> fuzzTargets()
+{
+    return kTargets;
+}
+
+const FuzzTarget* findFuzzTarget(std::string_view name)
+{
+    for (const FuzzTarget& target : kTargets) {
+        if (name == target.name)
+            return &target;
+    }
+    return nullptr;
+}
+
+void initializeFuzzing()
+{
+    if (qEnvironmentVariableIsEmpty("RUNLENS_FUZZ_VERBOSE"))
+        qInstallMessageHandler(quietMessages);
+    scratchDir();
+}
+
+} // namespace runlens::fuzz
