@@ -276,8 +276,9 @@ void SnapshotReader::readTraces(const PickleValue& traces)
             parsed.size = entry.value("size").toInt();
             parsed.deviceFree = entry.value("device_free").toInt(-1);
             const PickleValue time = entry.value("time_us");
-            if (time.isNumber())
-                parsed.x = time.toInt() * 1000;
+            std::int64_t timeNs = 0;
+            if (time.isNumber() && !__builtin_mul_overflow(time.toInt(), std::int64_t(1000), &timeNs))
+                parsed.x = timeNs;
             else
                 ++untimed;
             device.trace.push_back(parsed);

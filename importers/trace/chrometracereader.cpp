@@ -345,7 +345,7 @@ void SourceReader::applyMetadata(std::string_view name, const Ident& pid, const 
             if (value.get_int64().get(index)) {
                 if (value.get_double().get(d))
                     continue;
-                index = std::int64_t(d);
+                index = std::int64_t(std::clamp(d, -1e9, 1e9));
             }
             index = std::clamp<std::int64_t>(index, -1'000'000'000, 1'000'000'000);
             if (name == "process_sort_index")

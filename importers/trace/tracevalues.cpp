@@ -71,7 +71,8 @@ bool readIdent(simdjson::ondemand::value& v, Ident& out)
             return true;
         }
         double d;
-        if (!v.get_double().get(d)) {
+        // Only doubles that fit: converting one that does not is undefined.
+        if (!v.get_double().get(d) && d > -9.2e18 && d < 9.2e18) {
             out.value = std::int64_t(d);
             return true;
         }
@@ -104,7 +105,7 @@ bool readUnsigned(simdjson::ondemand::value& v, std::uint64_t& out)
             return true;
         }
         double d;
-        if (!v.get_double().get(d)) {
+        if (!v.get_double().get(d) && d >= 0 && d < 1.8e19) {
             out = std::uint64_t(d);
             return true;
         }
