@@ -96,16 +96,28 @@ ImportUpdate pollGuarded(ArtifactImporter& importer, const ImportControl& contro
                                                                 "it is not read.") });
         return failed;
     }
+    ImportUpdate update;
+    failed.diagnostics = runGuarded([&] { update = importer.poll(control); }, { path });
+    return failed.diagnostics.isEmpty() ? update : failed;
+}
+
+Diagnostics runGuarded(const std::function<void()>& work, const QStringList& paths)
+{
+    Diagnostics diagnostics;
+    auto fail = [&](const char* what, bool outOfMemory) {
+        for (const QString& path : paths)
+            diagnostics.append(importFailureDiagnostic(path, what, outOfMemory));
+    };
     try {
-        return importer.poll(control);
+        work();
     } catch (const std::bad_alloc&) {
-        failed.diagnostics.append(importFailureDiagnostic(path, nullptr, true));
+        fail(nullptr, true);
     } catch (const std::exception& e) {
-        failed.diagnostics.append(importFailureDiagnostic(path, e.what(), false));
+        fail(e.what(), false);
     } catch (...) {
-        failed.diagnostics.append(importFailureDiagnostic(path, nullptr, false));
+        fail(nullptr, false);
     }
-    return failed;
+    return diagnostics;
 }
 
 } // namespace runlens

@@ -15,7 +15,9 @@
 #include "trace/tracesummary.h"
 
 #include <QMap>
+#include <QStringList>
 
+#include <functional>
 #include <memory>
 
 namespace runlens {
@@ -64,6 +66,9 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
 /// `std::bad_alloc`, a parser's `type_error`, anything else) turned into a failed update with an error
 /// diagnostic on `path`, so one bad file never takes the program or the other files down with it.
 ImportUpdate pollGuarded(ArtifactImporter& importer, const ImportControl& control, const QString& path);
+
+/// Runs `work`; whatever it lets escape becomes one error per path in the result (empty when it returned).
+Diagnostics runGuarded(const std::function<void()>& work, const QStringList& paths);
 
 /// The message for an exception caught at the import boundary; `what` may be null (not a std::exception).
 Diagnostic importFailureDiagnostic(const QString& path, const char* what, bool outOfMemory);

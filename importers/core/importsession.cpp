@@ -287,20 +287,11 @@ void ImportSession::importTraces(const QList<int>& artifactIndices)
         control.cancel = cancel.get();
         control.progress = [read](int permille) { read->progress = permille; };
         auto result = std::make_shared<trace::ChromeTraceResult>();
-        try {
-            *result = trace::ChromeTraceReader::read(paths, control);
-        } catch (const std::bad_alloc&) {
+        const Diagnostics failure
+            = runGuarded([&] { *result = trace::ChromeTraceReader::read(paths, control); }, paths);
+        if (!failure.isEmpty()) {
             *result = {};
-            for (const QString& path : paths)
-                result->diagnostics.append(importFailureDiagnostic(path, nullptr, true));
-        } catch (const std::exception& e) {
-            *result = {};
-            for (const QString& path : paths)
-                result->diagnostics.append(importFailureDiagnostic(path, e.what(), false));
-        } catch (...) {
-            *result = {};
-            for (const QString& path : paths)
-                result->diagnostics.append(importFailureDiagnostic(path, nullptr, false));
+            result->diagnostics = failure;
         }
         QMetaObject::invokeMethod(
             this,
