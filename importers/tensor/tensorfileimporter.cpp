@@ -123,7 +123,7 @@ ImportUpdate TensorFileImporter::poll(const ImportControl& control)
                 return update;
             }
             summary.statistics = stats;
-            update.bytesRead += t.elementCount() * itemSize(t.dtype);
+            update.bytesRead += byteCount(t.elementCount(), itemSize(t.dtype));
             if (const QString damage = t.data->damage(); !damage.isEmpty()) {
                 update.diagnostics << Diagnostic { Severity::Error, m_path, -1, -1, damage };
                 partial = true;

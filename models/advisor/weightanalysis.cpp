@@ -112,7 +112,8 @@ struct Cursor
 std::optional<Cursor> cursorOf(const Tensor& t)
 {
     const int item = tensor::itemSize(t.dtype);
-    if (!t.data || !t.isContiguous() || t.offset < 0 || t.offset + t.elementCount() * item > t.data->size())
+    if (!t.data || !t.isContiguous() || t.offset < 0
+        || tensor::byteCount(t.elementCount(), item) > t.data->size() - t.offset)
         return std::nullopt;
     return Cursor { t.data->data() + t.offset, item, t.dtype, t.swap };
 }

@@ -126,7 +126,7 @@ QList<TensorSeries> SummaryTensorSet::series() const
                     info.step = clampedStep(item.step);
                     info.dtype = item.tensor.dtype;
                     info.shape = item.tensor.shape;
-                    info.byteSize = std::max<std::int64_t>(0, item.tensor.elementCount()) * itemSize(item.tensor.dtype);
+                    info.byteSize = byteCount(item.tensor.elementCount(), itemSize(item.tensor.dtype));
                     if (item.wallTime > 0)
                         info.note = QCoreApplication::translate("runlens::tensor::SummaryTensorSet", "written %1")
                                         .arg(QDateTime::fromMSecsSinceEpoch(qint64(item.wallTime * 1000.0), Qt::UTC)

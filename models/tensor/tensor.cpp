@@ -2,6 +2,7 @@
 
 #include <QStringList>
 
+#include <algorithm>
 #include <limits>
 
 namespace runlens::tensor {
@@ -31,6 +32,11 @@ std::int64_t elementCount(const std::vector<std::int64_t>& shape)
     for (const std::int64_t extent : shape)
         count = saturatingMultiply(count, extent);
     return count;
+}
+
+std::int64_t byteCount(std::int64_t count, int itemBytes)
+{
+    return saturatingMultiply(std::max<std::int64_t>(count, 0), itemBytes);
 }
 
 QString shapeText(const std::vector<std::int64_t>& shape)

@@ -38,8 +38,11 @@ private:
     std::vector<std::byte> m_bytes;
 };
 
-/// Number of elements of a shape: the product of its extents (1 for a scalar, 0 when one is empty).
+/// Number of elements of a shape: the product of its extents (1 for a scalar, 0 when one is empty), saturating at
+/// the largest int64 when a shape read from a header claims more.
 std::int64_t elementCount(const std::vector<std::int64_t>& shape);
+/// Bytes of `count` elements of `itemBytes` each, saturating like elementCount().
+std::int64_t byteCount(std::int64_t count, int itemBytes);
 /// "[6, 3, 5, 5]" (numpy writes shapes with parentheses; lists of extents read more plainly in brackets).
 QString shapeText(const std::vector<std::int64_t>& shape);
 

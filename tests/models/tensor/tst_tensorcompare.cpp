@@ -28,7 +28,8 @@ std::shared_ptr<const TensorData> readBytes(const QString& name)
 Tensor vectorOf(const std::vector<double>& values, const QString& name = {})
 {
     std::vector<std::byte> bytes(values.size() * sizeof(double));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
+    if (!values.empty())
+        std::memcpy(bytes.data(), values.data(), bytes.size());
     Tensor t;
     t.name = name;
     t.dtype = DType::Float64;
