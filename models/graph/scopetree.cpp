@@ -190,33 +190,66 @@ private:
         }
     }
 
-    /// The non-bypassed producers standing for node `u` (itself unless it is bypassed).
-    const std::vector<int>& sourcesOf(int u)
+    /// The non-bypassed producers standing for node `root` (itself unless it is bypassed). A post-order walk
+    /// with its own stack: a chain of bypassed ops can be as long as the graph, far deeper than the call stack.
+    const std::vector<int>& sourcesOf(int root)
     {
-        auto found = m_sources.find(u);
-        if (found != m_sources.end())
+        if (const auto found = m_sources.find(root); found != m_sources.end())
             return found->second;
-        std::vector<int>& result = m_sources[u]; // empty while in progress breaks cycles
-        if (!m_bypassed[std::size_t(u)]) {
-            if (!m_hidden[std::size_t(u)])
-                result.push_back(u);
-            return result;
-        }
-        const Node& node = m_graph.nodes[std::size_t(u)];
-        std::vector<int> collected;
-        const int count = std::min(bypassedDataInputs(node), int(node.inputs.size()));
-        for (int slot = 0; slot < count; ++slot) {
+        struct Frame
+        {
+            int node;
+            int slot;
+        };
+        std::vector<Frame> stack;
+        // Starts `u`; true when it is a bypassed op whose inputs must be resolved first. A node already started
+        // keeps what it has: an empty list while it is in progress breaks cycles.
+        const auto start = [&](int u) {
+            const auto [entry, inserted] = m_sources.try_emplace(u);
+            if (!inserted)
+                return false;
+            if (!m_bypassed[std::size_t(u)]) {
+                if (!m_hidden[std::size_t(u)])
+                    entry->second.push_back(u);
+                return false;
+            }
+            stack.push_back({ u, 0 });
+            return true;
+        };
+        const auto valueInputs
+            = [this](const Node& node) { return std::min(bypassedDataInputs(node), int(node.inputs.size())); };
+        const auto producerOf = [this](const Node& node, int slot) {
             const Port& port = node.inputs[std::size_t(slot)];
             if (port.control || port.producer < 0 || std::size_t(port.producer) >= m_graph.nodes.size())
+                return -1;
+            return port.producer;
+        };
+        start(root);
+        while (!stack.empty()) {
+            const int u = stack.back().node;
+            const Node& node = m_graph.nodes[std::size_t(u)];
+            const int count = valueInputs(node);
+            bool descended = false;
+            while (stack.back().slot < count && !descended) {
+                const int producer = producerOf(node, stack.back().slot++);
+                descended = producer >= 0 && start(producer);
+            }
+            if (descended)
                 continue;
-            const std::vector<int> sub = sourcesOf(port.producer);
-            collected.insert(collected.end(), sub.begin(), sub.end());
+            std::vector<int> collected;
+            for (int slot = 0; slot < count; ++slot) {
+                const int producer = producerOf(node, slot);
+                if (producer < 0)
+                    continue;
+                const std::vector<int>& sub = m_sources[producer];
+                collected.insert(collected.end(), sub.begin(), sub.end());
+            }
+            std::sort(collected.begin(), collected.end());
+            collected.erase(std::unique(collected.begin(), collected.end()), collected.end());
+            m_sources[u] = std::move(collected);
+            stack.pop_back();
         }
-        std::sort(collected.begin(), collected.end());
-        collected.erase(std::unique(collected.begin(), collected.end()), collected.end());
-        std::vector<int>& stored = m_sources[u];
-        stored = std::move(collected);
-        return stored;
+        return m_sources[root];
     }
 
     void buildEffectiveEdges()

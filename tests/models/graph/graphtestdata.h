@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -48,12 +49,14 @@ public:
 
     std::shared_ptr<const graph::Graph> finish()
     {
+        // The last node of a name produces it, as a linear search from the front would find.
+        std::unordered_map<std::string, int> producers;
+        for (std::size_t i = 0; i < m_graph->nodes.size(); ++i)
+            producers[m_graph->nodes[i].id] = int(i);
         for (graph::Node& node : m_graph->nodes) {
             for (graph::Port& port : node.inputs) {
-                for (std::size_t i = 0; i < m_graph->nodes.size(); ++i) {
-                    if (m_graph->nodes[i].id == port.name)
-                        port.producer = int(i);
-                }
+                if (const auto found = producers.find(port.name); found != producers.end())
+                    port.producer = found->second;
             }
         }
         m_graph->finalize();

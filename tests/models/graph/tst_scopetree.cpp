@@ -302,6 +302,29 @@ private slots:
                  10); // all but p (folded into Load), gc in Gradients
     }
 
+    void longChainsOfBypassedOpsDoNotRecurse()
+    {
+        // 300,000 Depend ops in a chain between two real ops: each is resolved to the first op without a
+        // call per link (a hostile or huge MindSpore graph would overflow the stack).
+        GraphBuilder b;
+        b.node("first", "Relu");
+        std::string previous = "first";
+        for (int i = 0; i < 300000; ++i) {
+            const std::string name = "dep" + std::to_string(i);
+            b.node(name, "Depend", { { previous } });
+            previous = name;
+        }
+        b.node("last", "MatMul", { { previous } });
+        const auto graph = b.finish();
+        ScopeTree::Options readable;
+        readable.readable = true;
+        const auto tree = ScopeTree::build(graph, readable);
+        const int first = tree->itemOfNode(0);
+        const int last = tree->itemOfNode(300001);
+        QVERIFY(first >= 0 && last >= 0);
+        QVERIFY(edge(*tree, ScopeTree::root(), first, last));
+    }
+
     void visibilityFollowsExpansion()
     {
         GraphBuilder b;
