@@ -104,21 +104,6 @@ Mutations byteStomps(const QByteArray& seed, std::uint64_t rowSeed, int count)
 // ---------------------------------------------------------------------------------------------------------------
 // gzip
 
-QByteArray gzipCompress(const QByteArray& data)
-{
-    z_stream stream {};
-    deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    QByteArray out(qsizetype(deflateBound(&stream, uLong(data.size()))) + 64, '\0');
-    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.constData()));
-    stream.avail_in = uInt(data.size());
-    stream.next_out = reinterpret_cast<Bytef*>(out.data());
-    stream.avail_out = uInt(out.size());
-    deflate(&stream, Z_FINISH);
-    out.resize(qsizetype(stream.total_out));
-    deflateEnd(&stream);
-    return out;
-}
-
 QByteArray gzipDecompress(const QByteArray& data)
 {
     z_stream stream {};

@@ -81,8 +81,6 @@ QByteArray protobufFieldFirst(const QByteArray& message, int field);
 /// The same message without its first `count` top-level fields numbered `field`.
 QByteArray protobufWithoutFirst(const QByteArray& message, int field, int count);
 
-/// gzip (one member) of `data`.
-QByteArray gzipCompress(const QByteArray& data);
 QByteArray gzipDecompress(const QByteArray& data);
 
 } // namespace runlens::test

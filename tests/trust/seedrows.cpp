@@ -1,5 +1,7 @@
 #include "seedrows.h"
 
+#include "importers/core/artifactbytes.h"
+
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -439,7 +441,7 @@ std::vector<SeedRow> seedRows()
           "memory_timeline.raw.json", ArtifactKind::MemoryTimeline, false, memoryTimelineExcerpt, jsonHostile },
         { "memory timeline gz", Source::Samples, "traces/memory_timeline/memory_timeline.raw.gz",
           "memory_timeline.raw.gz", ArtifactKind::MemoryTimeline, false,
-          [](const QByteArray& s) { return gzipCompress(memoryTimelineExcerpt(s)); },
+          [](const QByteArray& s) { return gzipped(memoryTimelineExcerpt(s)); },
           [](const QByteArray& s, std::uint64_t) { return gzipInflations(s, kTimelineBombPrefix); } },
         { "cuda snapshot pickle",
           Source::TestData,
