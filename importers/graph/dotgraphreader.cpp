@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -291,6 +293,218 @@ void collectClusters(Agraph_t* g, const std::string& path, std::unordered_map<Ag
     }
 }
 
+/// Bytes one edge costs: cgraph's edge pair and its entries in the dictionaries of the graphs holding it,
+/// and the input port it becomes here.
+constexpr std::int64_t kEdgeBytes = 256;
+
+/// An upper bound on the edges a DOT text makes, charged to `budget` as the text is read. A DOT edge
+/// statement between subgraphs joins every node of one side to every node of the other, and a named
+/// subgraph can be repeated by name (`subgraph s -> subgraph s`), so a few kilobytes can ask cgraph for
+/// billions of edges before anything here sees them. Returns the offset where the budget ran out, or -1.
+/// Counts are upper bounds: every identifier in a group counts as a node, repeats included.
+std::int64_t chargeDotEdges(std::string_view t, ImportBudget& budget)
+{
+    struct Frame
+    {
+        std::int64_t count = 0; ///< nodes named inside this group so far
+        std::int64_t previous = 0; ///< node count of the operand before a pending edge operator
+        bool edgePending = false;
+        std::string name; ///< the subgraph's name, when it has one
+    };
+    std::vector<Frame> frames(1);
+    std::unordered_map<std::string, std::int64_t> named;
+    std::string pendingSubgraph; ///< `subgraph NAME` read, its body (or its use as an operand) not yet
+    bool afterSubgraphKeyword = false;
+    bool afterEquals = false;
+    bool afterColon = false;
+
+    auto saturatingAdd = [](std::int64_t a, std::int64_t b) {
+        return a > std::numeric_limits<std::int64_t>::max() - b ? std::numeric_limits<std::int64_t>::max() : a + b;
+    };
+    auto operand = [&](std::int64_t count) -> bool {
+        Frame& f = frames.back();
+        if (f.edgePending) {
+            const std::int64_t edges = f.previous != 0 && count > std::numeric_limits<std::int64_t>::max() / f.previous
+                ? std::numeric_limits<std::int64_t>::max()
+                : f.previous * count;
+            if (!budget.spendElements(edges)
+                || !budget.spendBytes(edges > std::numeric_limits<std::int64_t>::max() / kEdgeBytes
+                                          ? std::numeric_limits<std::int64_t>::max()
+                                          : edges * kEdgeBytes))
+                return false;
+            f.edgePending = false;
+        }
+        f.previous = count;
+        f.count = saturatingAdd(f.count, count);
+        return true;
+    };
+    auto endStatement = [&]() {
+        frames.back().edgePending = false;
+        frames.back().previous = 0;
+    };
+
+    const std::size_t n = t.size();
+    std::size_t i = 0;
+    while (i < n) {
+        const char c = t[i];
+        const std::size_t at = i;
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && t[i + 1] == '/') {
+            i = t.find('\n', i);
+            i = i == std::string_view::npos ? n : i;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && t[i + 1] == '*') {
+            const std::size_t end = t.find("*/", i + 2);
+            i = end == std::string_view::npos ? n : end + 2;
+            continue;
+        }
+        if (c == '#' && (i == 0 || t[i - 1] == '\n')) {
+            i = t.find('\n', i);
+            i = i == std::string_view::npos ? n : i;
+            continue;
+        }
+        if (c == '[') {
+            // Attribute lists name no nodes; skip to their end, strings included.
+            ++i;
+            while (i < n && t[i] != ']') {
+                if (t[i] == '"') {
+                    ++i;
+                    while (i < n && t[i] != '"')
+                        i += t[i] == '\\' ? 2 : 1;
+                }
+                ++i;
+            }
+            ++i;
+            continue;
+        }
+        if (c == '-' && i + 1 < n && (t[i + 1] == '>' || t[i + 1] == '-')) {
+            frames.back().edgePending = true;
+            afterEquals = false;
+            i += 2;
+            continue;
+        }
+        if (c == '{') {
+            Frame frame;
+            if (afterSubgraphKeyword)
+                frame.name = std::move(pendingSubgraph);
+            pendingSubgraph.clear();
+            afterSubgraphKeyword = false;
+            frames.push_back(std::move(frame));
+            ++i;
+            continue;
+        }
+        if (c == '}') {
+            if (frames.size() > 1) {
+                Frame closed = std::move(frames.back());
+                frames.pop_back();
+                std::int64_t count = closed.count;
+                if (!closed.name.empty()) {
+                    // A named subgraph opened again (`subgraph s {}`) stands for all the nodes it has so far.
+                    std::int64_t& total = named[closed.name];
+                    total = saturatingAdd(total, closed.count);
+                    count = total;
+                }
+                if (!operand(count))
+                    return std::int64_t(at);
+            }
+            ++i;
+            continue;
+        }
+        if (c == ';' || c == ',') {
+            if (c == ';')
+                endStatement();
+            afterEquals = false;
+            ++i;
+            continue;
+        }
+        if (c == '=') {
+            afterEquals = true;
+            ++i;
+            continue;
+        }
+        if (c == ':') {
+            afterColon = true;
+            ++i;
+            continue;
+        }
+        // An identifier: a name, a number, a quoted string or an HTML string.
+        std::string id;
+        if (c == '"') {
+            ++i;
+            while (i < n && t[i] != '"') {
+                if (t[i] == '\\' && i + 1 < n)
+                    ++i;
+                if (id.size() < 256)
+                    id += t[i];
+                ++i;
+            }
+            ++i;
+        } else if (c == '<') {
+            int depth = 0;
+            do {
+                if (t[i] == '<')
+                    ++depth;
+                else if (t[i] == '>')
+                    --depth;
+                ++i;
+            } while (i < n && depth > 0);
+            id = "<>";
+        } else {
+            while (i < n) {
+                const char d = t[i];
+                if (std::isspace(static_cast<unsigned char>(d)) || std::strchr("{}[];,=:\"<", d)
+                    || (d == '-' && i + 1 < n && (t[i + 1] == '>' || t[i + 1] == '-')))
+                    break;
+                if (id.size() < 256)
+                    id += d;
+                ++i;
+            }
+            if (i == at)
+                ++i; // a stray character of no token
+        }
+        if (afterEquals || afterColon) {
+            // The value of `a=b` or the port of `node:port`.
+            afterEquals = false;
+            afterColon = false;
+            continue;
+        }
+        std::string lower = id;
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](unsigned char ch) { return char(std::tolower(ch)); });
+        if (c != '"'
+            && (lower == "strict" || lower == "graph" || lower == "digraph" || lower == "node" || lower == "edge")) {
+            continue;
+        }
+        if (c != '"' && lower == "subgraph") {
+            afterSubgraphKeyword = true;
+            pendingSubgraph.clear();
+            continue;
+        }
+        if (afterSubgraphKeyword && pendingSubgraph.empty()) {
+            pendingSubgraph = id;
+            // `subgraph NAME` not followed by a body is a use of that subgraph's nodes.
+            std::size_t next = i;
+            while (next < n && std::isspace(static_cast<unsigned char>(t[next])))
+                ++next;
+            if (next >= n || t[next] != '{') {
+                afterSubgraphKeyword = false;
+                const auto known = named.find(pendingSubgraph);
+                pendingSubgraph.clear();
+                if (!operand(known == named.end() ? 0 : known->second))
+                    return std::int64_t(at);
+            }
+            continue;
+        }
+        if (!operand(1))
+            return std::int64_t(at);
+    }
+    return -1;
+}
+
 } // namespace
 
 GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, const ImportControl& control)
@@ -305,6 +519,13 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
     if (owned.find('\0') != std::string::npos) {
         diagnostics.append(
             graphDiagnostic(Severity::Error, path, GraphTr::tr("Not a Graphviz file: it contains binary data.")));
+        return publishGraph(nullptr, diagnostics, true);
+    }
+
+    ImportBudget budget { std::int64_t(dotText.size()) };
+    const std::int64_t stoppedAt = chargeDotEdges(owned, budget);
+    if (budget.exceeded()) {
+        diagnostics.append(budget.diagnostic(path, stoppedAt));
         return publishGraph(nullptr, diagnostics, true);
     }
 

@@ -1,5 +1,7 @@
 #include "graph/mindsporeirreader.h"
 
+#include "core/importbudget.h"
+
 #include "graph/graphtext.h"
 #include "graph/mindsporeirsyntax.h"
 #include "graph/uniqueids.h"
@@ -20,10 +22,14 @@ using text::trim;
 class Parser
 {
 public:
-    Parser(const QString& path, const ImportControl& control)
+    Parser(const QString& path, const ImportControl& control, ImportBudget& budget)
         : m_path(path)
         , m_control(control)
+        , m_budget(budget)
     { }
+
+    /// Byte offset of the line where the budget stopped the parse, or -1.
+    std::int64_t stoppedAt = -1;
 
     bool parse(std::string_view input)
     {
@@ -38,6 +44,10 @@ public:
         for (std::size_t i = 0; i < lines.size(); ++i) {
             if ((i & 4095) == 0 && m_control.canceled())
                 return false;
+            if (m_budget.exceeded()) {
+                stoppedAt = std::int64_t(lines[i].data() - input.data());
+                break;
+            }
             std::string_view t = trim(lines[i]);
             std::string joined;
             if (t.size() > 1 && t.front() == '%' && std::isdigit(static_cast<unsigned char>(t[1]))) {
@@ -392,6 +402,15 @@ private:
             parsed.node.attributes.push_back({ "evaluation", "failed here" });
             m_failing = false;
         }
+        // Every argument becomes a port and, for a literal, a constant node of its own: a line of short
+        // literals is the densest way to make nodes, so each one is charged here at that later size.
+        const std::int64_t args = std::int64_t(parsed.args.size());
+        const std::int64_t literals = std::count_if(parsed.args.begin(), parsed.args.end(),
+                                                    [](const Ref& ref) { return ref.kind == Ref::Literal; });
+        m_budget.spendElements(1 + args + literals);
+        m_budget.spendBytes(std::int64_t(sizeof(ParsedNode) + sizeof(graph::Node))
+                            + args * std::int64_t(sizeof(Ref) + sizeof(graph::Port))
+                            + literals * std::int64_t(sizeof(graph::Node) + sizeof(graph::Port)));
         ParsedSubgraph& s = current();
         s.nodes.push_back(std::move(parsed));
         m_node = &s.nodes.back();
@@ -436,6 +455,7 @@ public:
 private:
     const QString& m_path;
     const ImportControl& m_control;
+    ImportBudget& m_budget;
     ParsedNode* m_node = nullptr;
     std::vector<SourceLocation> m_sources;
     std::vector<TensorType> m_inputTypes;
@@ -473,7 +493,8 @@ GraphResult MindSporeIrReader::read(std::string_view input, const QString& path,
         diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
         return publishGraph(nullptr, diagnostics, true);
     }
-    Parser parser(path, control);
+    ImportBudget budget { std::int64_t(input.size()) };
+    Parser parser(path, control, budget);
     if (!parser.parse(input)) {
         GraphResult result = publishGraph(nullptr, diagnostics, true);
         result.canceled = true;
@@ -649,6 +670,8 @@ GraphResult MindSporeIrReader::read(std::string_view input, const QString& path,
         graph->nodes.push_back(std::move(literal.node));
     }
 
+    if (budget.exceeded())
+        diagnostics.append(budget.diagnostic(path, parser.stoppedAt));
     if (parser.unknownLines > 0)
         diagnostics.append(graphDiagnostic(Severity::Info, path,
                                            GraphTr::tr("%n line(s) were not understood and skipped (the first is "

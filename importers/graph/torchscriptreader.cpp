@@ -104,10 +104,14 @@ std::string modulePath(std::string_view dotted)
 class Parser
 {
 public:
-    Parser(Graph& graph, const ImportControl& control)
+    Parser(Graph& graph, const ImportControl& control, ImportBudget& budget)
         : m_graph(graph)
         , m_control(control)
+        , m_budget(budget)
     { }
+
+    /// Byte offset of the line where the budget stopped the parse, or -1.
+    std::int64_t stoppedAt = -1;
 
     bool parse(std::string_view input)
     {
@@ -140,6 +144,10 @@ public:
         for (; i < lines.size(); ++i) {
             if ((i & 4095) == 0 && m_control.canceled())
                 return false;
+            if (m_budget.exceeded()) {
+                stoppedAt = std::int64_t(lines[i].data() - input.data());
+                break;
+            }
             parseLine(trim(lines[i]), int(i) + 1);
         }
         return true;
@@ -371,6 +379,7 @@ private:
     {
         node.id = m_ids.take(id);
         node.subgraph = 0;
+        chargeNode(m_budget, node);
         const int index = int(m_graph.nodes.size());
         m_graph.subgraphs[0].nodes.push_back(index);
         m_graph.nodes.push_back(std::move(node));
@@ -385,6 +394,7 @@ private:
 
     Graph& m_graph;
     const ImportControl& m_control;
+    ImportBudget& m_budget;
     std::unordered_map<std::string, std::pair<int, int>> m_values;
     UniqueIds m_ids;
 };
@@ -402,7 +412,8 @@ GraphResult TorchScriptReader::read(std::string_view input, const QString& path,
     graph->path = path;
     graph->format = GraphFormat::TorchScript;
     graph->subgraphs.emplace_back();
-    Parser parser(*graph, control);
+    ImportBudget budget { std::int64_t(input.size()) };
+    Parser parser(*graph, control, budget);
     if (!parser.parse(input)) {
         GraphResult result = publishGraph(nullptr, diagnostics, true);
         result.canceled = true;
@@ -413,6 +424,8 @@ GraphResult TorchScriptReader::read(std::string_view input, const QString& path,
             graphDiagnostic(Severity::Error, path, GraphTr::tr("No TorchScript or torch.fx statements were found.")));
         return publishGraph(nullptr, diagnostics, true);
     }
+    if (budget.exceeded())
+        diagnostics.append(budget.diagnostic(path, parser.stoppedAt));
     if (parser.unknownLines > 0)
         diagnostics.append(graphDiagnostic(Severity::Info, path,
                                            GraphTr::tr("%n line(s) were not understood and skipped (the first is "

@@ -194,6 +194,9 @@ private slots:
     void quadraticInputs();
     void deepScopes_data();
     void deepScopes();
+    void edgeProducts_data();
+    void edgeProducts();
+    void literalArguments();
 
 private:
     QTemporaryDir m_dir;
@@ -644,6 +647,84 @@ void TestGraphHostile::deepScopes()
     QVERIFY(summary.maxDepth <= ImportLimits::kMaxDepth);
     const auto tree = ScopeTree::build(result.graph);
     QVERIFY(tree);
+}
+
+void TestGraphHostile::edgeProducts_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("edges"); ///< edges of a file that must read, -1 for one that must be refused
+    auto group = [](const char* prefix, int count) {
+        std::string g = "{";
+        for (int i = 0; i < count; ++i)
+            g += std::string(" ") + prefix + std::to_string(i);
+        return g + " }";
+    };
+    // 5,000 × 5,000 nodes joined by one statement of 60 KB: 25 million edges asked of cgraph.
+    QTest::newRow("group to group") << QByteArray::fromStdString("digraph {" + group("a", 5000) + " -> "
+                                                                 + group("b", 5000) + " }")
+                                    << -1;
+    // A named subgraph of 1,000 nodes opened again by name (with an empty body) 200 times: 200 million edges from 6 KB.
+    {
+        std::string dot = "digraph { subgraph s " + group("a", 1000) + "\n";
+        for (int i = 0; i < 200; ++i)
+            dot += "subgraph s {} -> subgraph s {};\n";
+        QTest::newRow("named subgraph repeated") << QByteArray::fromStdString(dot + "}") << -1;
+    }
+    // Chains through groups, a reference with a port and attributes naming identifiers: read as usual.
+    QTest::newRow("ordinary groups") << QByteArray("digraph G { rank=same; node [shape=box label=\"x y z\"];\n"
+                                                   "{a b c} -> {d e} -> f:p0 [color=red];\n"
+                                                   "subgraph cluster_0 { g h } g -> subgraph cluster_0 {}; }")
+                                     << 3 * 2 + 2 + 2;
+}
+
+void TestGraphHostile::edgeProducts()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, edges);
+    const QString path = writeFile(m_dir, QStringLiteral("product.dot"), bytes.toStdString());
+    const GraphResult result = GraphReader::read(path, ArtifactKind::GraphDot);
+    for (const Diagnostic& d : result.diagnostics)
+        QCOMPARE(d.file, path);
+    if (edges < 0) {
+        QVERIFY(!result.graph);
+        QVERIFY2(mentions(result.diagnostics, QStringLiteral("Reading stopped")),
+                 qPrintable(describe(result.diagnostics)));
+        return;
+    }
+    QVERIFY2(result.graph, qPrintable(describe(result.diagnostics)));
+    checkConsistent(*result.graph);
+    int inputs = 0;
+    for (const Node& n : result.graph->nodes)
+        inputs += int(n.inputs.size());
+    QCOMPARE(inputs, edges);
+}
+
+void TestGraphHostile::literalArguments()
+{
+    // MindSpore IR: every literal argument becomes a constant node of several hundred bytes, so 2-byte
+    // literals multiply the file by a few hundred. 1,000 lines of 600 literals (1.2 MB) must stop at the
+    // budget with the lines before it kept.
+    std::string text = "# IR entry: @main\nsubgraph @main() {\n";
+    std::string args;
+    for (int a = 0; a < 600; ++a)
+        args += a == 0 ? "1" : ",1";
+    constexpr int kLines = 1000;
+    for (int i = 0; i < kLines; ++i)
+        text += "  %" + std::to_string(i) + "(x" + std::to_string(i) + ") = MakeTuple(" + args + ")\n";
+    text += "}\n";
+    const QString path = writeFile(m_dir, QStringLiteral("literals.ir"), text);
+    const GraphResult result = GraphReader::read(path, ArtifactKind::GraphMindSporeIr);
+    QVERIFY2(result.graph, qPrintable(describe(result.diagnostics)));
+    checkConsistent(*result.graph);
+    QVERIFY2(mentions(result.diagnostics, QStringLiteral("Reading stopped")), qPrintable(describe(result.diagnostics)));
+    const int cnodes = result.graph->nodeCount();
+    QVERIFY2(cnodes > 0 && cnodes < kLines, qPrintable(QString::number(cnodes)));
+    const ImportLimits limits = ImportLimits::forInputSize(std::int64_t(text.size()));
+    QVERIFY(std::int64_t(result.graph->nodes.size()) * std::int64_t(sizeof(Node)) <= limits.maxBytes);
+    for (const Diagnostic& d : result.diagnostics) {
+        QCOMPARE(d.file, path);
+        QVERIFY(d.offset < std::int64_t(text.size()));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestGraphHostile)
