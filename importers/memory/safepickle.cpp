@@ -279,7 +279,39 @@ private:
     void salvage();
 
     QString describeCodeOpcode(std::uint8_t op, std::size_t offset);
+
+    /// Decodes the opcode at the read position.
     Stop step();
+    // One group of opcodes each; nothing when `op` is not of the group.
+    std::optional<Stop> stackOpcode(std::uint8_t op); ///< PROTO, FRAME, STOP, MARK, POP, DUP
+    std::optional<Stop> scalarOpcode(std::uint8_t op); ///< None, booleans, numbers, strings, bytes
+    std::optional<Stop> containerOpcode(std::uint8_t op); ///< tuples, lists, dicts, sets and their updates
+    std::optional<Stop> memoOpcode(std::uint8_t op); ///< MEMOIZE, PUT, GET
+    /// Code opcodes (refused), the text protocols' opcodes and unknown bytes.
+    Stop unknownOpcode(std::uint8_t op);
+
+    // The errors of the opcode being decoded (m_op at m_opOffset).
+    Stop truncated();
+    Stop malformed(const QString& why);
+
+    // Pushes are not spent: the stack grows by at most one entry per byte, and what is shared through DUP and
+    // GET is spent when it is stored in a container.
+    void push(std::uint32_t node) { m_stack.push_back(node); }
+    std::uint32_t pop()
+    {
+        const std::uint32_t node = m_stack.back();
+        m_stack.pop_back();
+        return node;
+    }
+    /// Whether `count` values are on the stack above the innermost MARK.
+    bool available(std::size_t count) const
+    {
+        const std::size_t floor = m_marks.empty() ? 0 : m_marks.back();
+        return m_stack.size() >= floor + count;
+    }
+    Stop pushText(PickleType type, std::uint64_t length);
+    Stop memoPut(std::uint64_t index);
+    Stop memoGet(std::uint64_t index);
 
     std::string_view m_data;
     const QString& m_fileName;
@@ -290,6 +322,8 @@ private:
     PickleDocument& m_doc;
 
     std::size_t m_pos = 0;
+    std::size_t m_opOffset = 0; ///< where the opcode being decoded starts
+    std::uint8_t m_op = 0;
     std::vector<std::uint32_t> m_stack;
     std::vector<std::size_t> m_marks; ///< stack sizes at each open MARK
     std::vector<std::uint32_t> m_memo;
@@ -416,72 +450,65 @@ QString PickleDecoder::describeCodeOpcode(std::uint8_t op, std::size_t offset)
         .arg(offset);
 }
 
-PickleDecoder::Stop PickleDecoder::step()
+PickleDecoder::Stop PickleDecoder::truncated()
 {
-    const std::size_t offset = m_pos;
-    const std::uint8_t op = std::uint8_t(m_data[m_pos++]);
-    auto truncated = [&] {
-        error(offset,
-              tr("the pickle ends inside the opcode at offset %1 (0x%2); the file is truncated")
-                  .arg(offset)
-                  .arg(int(op), 2, 16, QLatin1Char('0')));
-        return Stop::Error;
-    };
-    auto malformed = [&](const QString& why) {
-        error(offset,
-              tr("malformed pickle at offset %1 (opcode 0x%2): %3")
-                  .arg(offset)
-                  .arg(int(op), 2, 16, QLatin1Char('0'))
-                  .arg(why));
-        return Stop::Error;
-    };
-    // Pushes are not spent: the stack grows by at most one entry per byte, and what is shared through DUP and
-    // GET is spent when it is stored in a container.
-    auto push = [&](std::uint32_t node) { m_stack.push_back(node); };
-    auto pushText = [&](PickleType type, std::uint64_t length) -> std::optional<Stop> {
-        if (length > m_limits.maxStringBytes)
-            return malformed(
-                tr("a string of %1 bytes is over the limit of %2").arg(length).arg(m_limits.maxStringBytes));
-        if (!need(std::size_t(length)))
-            return truncated();
-        push(addText(type, m_data.substr(m_pos, std::size_t(length))));
-        m_pos += std::size_t(length);
-        return std::nullopt;
-    };
-    auto pop = [&]() {
-        const std::uint32_t node = m_stack.back();
-        m_stack.pop_back();
-        return node;
-    };
-    auto available = [&](std::size_t count) {
-        const std::size_t floor = m_marks.empty() ? 0 : m_marks.back();
-        return m_stack.size() >= floor + count;
-    };
-    auto memoPut = [&](std::uint64_t index) -> std::optional<Stop> {
-        if (m_stack.empty())
-            return malformed(tr("memo store with an empty stack"));
-        if (index >= m_memo.size()) {
-            // Each entry stored before needed an opcode of its own, so no pickler can reach an index beyond
-            // the bytes read so far: a larger one would size the memo from a number instead of the data.
-            if (index > m_pos || index - m_memo.size() > kMaxMemoGap)
-                return malformed(tr("memo index %1 is beyond the %2 entries a pickle can have stored by this offset")
-                                     .arg(index)
-                                     .arg(m_pos));
-            if (!m_budget.spendBytes(std::int64_t(index + 1 - m_memo.size()) * kMemoEntryBytes))
-                return Stop::Error;
-            m_memo.resize(std::size_t(index) + 1, kNoValue);
-        }
-        m_memo[std::size_t(index)] = m_stack.back();
-        return std::nullopt;
-    };
-    auto memoGet = [&](std::uint64_t index) -> std::optional<Stop> {
-        if (index >= m_memo.size() || m_memo[std::size_t(index)] == kNoValue)
-            return malformed(tr("memo index %1 was never stored").arg(index));
-        push(m_memo[std::size_t(index)]);
-        return std::nullopt;
-    };
+    error(m_opOffset,
+          tr("the pickle ends inside the opcode at offset %1 (0x%2); the file is truncated")
+              .arg(m_opOffset)
+              .arg(int(m_op), 2, 16, QLatin1Char('0')));
+    return Stop::Error;
+}
 
-    std::optional<Stop> outcome;
+PickleDecoder::Stop PickleDecoder::malformed(const QString& why)
+{
+    error(m_opOffset,
+          tr("malformed pickle at offset %1 (opcode 0x%2): %3")
+              .arg(m_opOffset)
+              .arg(int(m_op), 2, 16, QLatin1Char('0'))
+              .arg(why));
+    return Stop::Error;
+}
+
+PickleDecoder::Stop PickleDecoder::pushText(PickleType type, std::uint64_t length)
+{
+    if (length > m_limits.maxStringBytes)
+        return malformed(tr("a string of %1 bytes is over the limit of %2").arg(length).arg(m_limits.maxStringBytes));
+    if (!need(std::size_t(length)))
+        return truncated();
+    push(addText(type, m_data.substr(m_pos, std::size_t(length))));
+    m_pos += std::size_t(length);
+    return Stop::Continue;
+}
+
+PickleDecoder::Stop PickleDecoder::memoPut(std::uint64_t index)
+{
+    if (m_stack.empty())
+        return malformed(tr("memo store with an empty stack"));
+    if (index >= m_memo.size()) {
+        // Each entry stored before needed an opcode of its own, so no pickler can reach an index beyond the
+        // bytes read so far: a larger one would size the memo from a number instead of the data.
+        if (index > m_pos || index - m_memo.size() > kMaxMemoGap)
+            return malformed(tr("memo index %1 is beyond the %2 entries a pickle can have stored by this offset")
+                                 .arg(index)
+                                 .arg(m_pos));
+        if (!m_budget.spendBytes(std::int64_t(index + 1 - m_memo.size()) * kMemoEntryBytes))
+            return Stop::Error;
+        m_memo.resize(std::size_t(index) + 1, kNoValue);
+    }
+    m_memo[std::size_t(index)] = m_stack.back();
+    return Stop::Continue;
+}
+
+PickleDecoder::Stop PickleDecoder::memoGet(std::uint64_t index)
+{
+    if (index >= m_memo.size() || m_memo[std::size_t(index)] == kNoValue)
+        return malformed(tr("memo index %1 was never stored").arg(index));
+    push(m_memo[std::size_t(index)]);
+    return Stop::Continue;
+}
+
+std::optional<PickleDecoder::Stop> PickleDecoder::stackOpcode(std::uint8_t op)
+{
     switch (op) {
     case kProto:
         if (!need(1))
@@ -489,14 +516,14 @@ PickleDecoder::Stop PickleDecoder::step()
         if (std::uint8_t(m_data[m_pos]) > 5)
             return malformed(tr("protocol %1 is newer than 5").arg(int(std::uint8_t(m_data[m_pos]))));
         ++m_pos;
-        break;
+        return Stop::Continue;
     case kFrame: {
         if (!need(8))
             return truncated();
         // Frames only group opcodes for buffered reading. One that runs past the end is not an error yet:
         // decoding goes on so that a truncated file keeps the values before its cut.
         readLe<std::uint64_t>();
-        break;
+        return Stop::Continue;
     }
     case kStop:
         if (m_stack.size() != 1 || !m_marks.empty())
@@ -509,7 +536,7 @@ PickleDecoder::Stop PickleDecoder::step()
         if (int(m_marks.size()) >= maxDepth)
             return malformed(tr("nesting deeper than %1").arg(maxDepth));
         m_marks.push_back(m_stack.size());
-        break;
+        return Stop::Continue;
     }
     case kPop:
         if (!available(1)) {
@@ -519,48 +546,56 @@ PickleDecoder::Stop PickleDecoder::step()
         } else {
             pop();
         }
-        break;
+        return Stop::Continue;
     case kPopMark: {
         std::vector<std::uint32_t> items;
         if (!popMark(items))
             return malformed(tr("POP_MARK without a MARK"));
-        break;
+        return Stop::Continue;
     }
     case kDup:
         if (!available(1))
             return malformed(tr("DUP with an empty stack"));
         push(m_stack.back());
-        break;
+        return Stop::Continue;
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<PickleDecoder::Stop> PickleDecoder::scalarOpcode(std::uint8_t op)
+{
+    switch (op) {
     case kNone:
         push(addShared(PickleType::None, 0));
-        break;
+        return Stop::Continue;
     case kNewTrue:
     case kNewFalse:
         push(addShared(PickleType::Bool, op == kNewTrue ? 1 : 0));
-        break;
+        return Stop::Continue;
     case kInt: {
         const std::optional<std::int64_t> value = readDecimalLine();
         if (!value)
             return malformed(tr("INT without a decimal line"));
         // Protocol 0/1 spell booleans as I00/I01.
         push(addShared(PickleType::Int, *value));
-        break;
+        return Stop::Continue;
     }
     case kBinInt:
         if (!need(4))
             return truncated();
         push(addShared(PickleType::Int, readLe<std::int32_t>()));
-        break;
+        return Stop::Continue;
     case kBinInt1:
         if (!need(1))
             return truncated();
         push(addShared(PickleType::Int, readLe<std::uint8_t>()));
-        break;
+        return Stop::Continue;
     case kBinInt2:
         if (!need(2))
             return truncated();
         push(addShared(PickleType::Int, readLe<std::uint16_t>()));
-        break;
+        return Stop::Continue;
     case kLong1:
     case kLong4: {
         std::uint64_t length = 0;
@@ -597,7 +632,7 @@ PickleDecoder::Stop PickleDecoder::step()
                 value = value * 256.0 + double(negative ? std::uint8_t(~bytes[i]) : bytes[i]);
             push(addReal(PickleType::BigInt, negative ? -(value + 1.0) : value));
         }
-        break;
+        return Stop::Continue;
     }
     case kBinFloat: {
         if (!need(8))
@@ -607,7 +642,7 @@ PickleDecoder::Stop PickleDecoder::step()
             raw = (raw << 8) | std::uint8_t(m_data[m_pos + std::size_t(i)]); // big-endian
         m_pos += 8;
         push(addReal(PickleType::Float, std::bit_cast<double>(raw)));
-        break;
+        return Stop::Continue;
     }
     case kShortBinUnicode:
     case kShortBinString:
@@ -624,8 +659,8 @@ PickleDecoder::Stop PickleDecoder::step()
         const bool text = op == kShortBinUnicode || op == kShortBinString || op == kBinUnicode || op == kBinUnicode8;
         if (!need(width))
             return truncated();
-        outcome = pushText(text ? PickleType::String : PickleType::Bytes, readUnsigned(width));
-        break;
+        return pushText(text ? PickleType::String : PickleType::Bytes, readUnsigned(width));
+        return Stop::Continue;
     }
     case kBinString: {
         if (!need(4))
@@ -633,21 +668,29 @@ PickleDecoder::Stop PickleDecoder::step()
         const std::int32_t length = readLe<std::int32_t>();
         if (length < 0)
             return malformed(tr("negative BINSTRING length"));
-        outcome = pushText(PickleType::String, std::uint64_t(length));
-        break;
+        return pushText(PickleType::String, std::uint64_t(length));
+        return Stop::Continue;
     }
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<PickleDecoder::Stop> PickleDecoder::containerOpcode(std::uint8_t op)
+{
+    switch (op) {
     case kEmptyDict:
         push(addContainer(PickleType::Dict));
-        break;
+        return Stop::Continue;
     case kEmptyList:
         push(addContainer(PickleType::List));
-        break;
+        return Stop::Continue;
     case kEmptyTuple:
         push(addContainer(PickleType::Tuple));
-        break;
+        return Stop::Continue;
     case kEmptySet:
         push(addContainer(PickleType::Set));
-        break;
+        return Stop::Continue;
     case kTuple1:
     case kTuple2:
     case kTuple3: {
@@ -657,7 +700,7 @@ PickleDecoder::Stop PickleDecoder::step()
         std::vector<std::uint32_t> items(m_stack.end() - std::ptrdiff_t(count), m_stack.end());
         m_stack.resize(m_stack.size() - count);
         push(addContainer(PickleType::Tuple, std::move(items)));
-        break;
+        return Stop::Continue;
     }
     case kTuple:
     case kList:
@@ -673,7 +716,7 @@ PickleDecoder::Stop PickleDecoder::step()
             : op == kDict                    ? PickleType::Dict
                                              : PickleType::Set;
         push(addContainer(type, std::move(items)));
-        break;
+        return Stop::Continue;
     }
     case kAppend:
     case kSetItem: {
@@ -684,7 +727,7 @@ PickleDecoder::Stop PickleDecoder::step()
         m_stack.resize(m_stack.size() - count);
         if (const std::optional<QString> problem = extend(m_stack.back(), std::move(items), op))
             return malformed(*problem);
-        break;
+        return Stop::Continue;
     }
     case kAppends:
     case kSetItems:
@@ -696,11 +739,18 @@ PickleDecoder::Stop PickleDecoder::step()
             return malformed(tr("nothing to add the values to"));
         if (const std::optional<QString> problem = extend(m_stack.back(), std::move(items), op))
             return malformed(*problem);
-        break;
+        return Stop::Continue;
     }
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<PickleDecoder::Stop> PickleDecoder::memoOpcode(std::uint8_t op)
+{
+    switch (op) {
     case kMemoize:
-        outcome = memoPut(m_memo.size());
-        break;
+        return memoPut(m_memo.size());
     case kBinPut:
     case kLongBinPut:
     case kPut:
@@ -720,27 +770,46 @@ PickleDecoder::Stop PickleDecoder::step()
                 return truncated();
             index = readUnsigned(width);
         }
-        outcome = put ? memoPut(index) : memoGet(index);
-        break;
+        return put ? memoPut(index) : memoGet(index);
     }
     default:
-        if (isCodeOpcode(op)) {
-            error(offset, describeCodeOpcode(op, offset));
-            m_refused = true;
-            return Stop::Error;
-        }
-        if (const char* name = opcodeName(op)) {
-            error(offset,
-                  tr("pickle opcode %1 (0x%2) at offset %3 belongs to the text protocols 0 and 1, which are "
-                     "not supported; save the data with protocol 2 or later")
-                      .arg(QLatin1String(name))
-                      .arg(int(op), 2, 16, QLatin1Char('0'))
-                      .arg(offset));
-            return Stop::Error;
-        }
-        return malformed(tr("unknown opcode"));
+        return std::nullopt;
     }
-    return outcome.value_or(Stop::Continue);
+}
+
+PickleDecoder::Stop PickleDecoder::unknownOpcode(std::uint8_t op)
+{
+    if (isCodeOpcode(op)) {
+        error(m_opOffset, describeCodeOpcode(op, m_opOffset));
+        m_refused = true;
+        return Stop::Error;
+    }
+    if (const char* name = opcodeName(op)) {
+        error(m_opOffset,
+              tr("pickle opcode %1 (0x%2) at offset %3 belongs to the text protocols 0 and 1, which are "
+                 "not supported; save the data with protocol 2 or later")
+                  .arg(QLatin1String(name))
+                  .arg(int(op), 2, 16, QLatin1Char('0'))
+                  .arg(m_opOffset));
+        return Stop::Error;
+    }
+    return malformed(tr("unknown opcode"));
+}
+
+PickleDecoder::Stop PickleDecoder::step()
+{
+    m_opOffset = m_pos;
+    m_op = std::uint8_t(m_data[m_pos++]);
+    // The groups are tried in the order opcodes are most frequent in tensors' pickles: memo and scalars.
+    if (const std::optional<Stop> stop = memoOpcode(m_op))
+        return *stop;
+    if (const std::optional<Stop> stop = scalarOpcode(m_op))
+        return *stop;
+    if (const std::optional<Stop> stop = containerOpcode(m_op))
+        return *stop;
+    if (const std::optional<Stop> stop = stackOpcode(m_op))
+        return *stop;
+    return unknownOpcode(m_op);
 }
 
 void PickleDecoder::run()
