@@ -12,7 +12,6 @@
 #include "scalars/scalarchart.h"
 #include "scalars/scalarspanel.h"
 #include "steps/stepspanel.h"
-#include "tensor/dumpindexer.h"
 #include "tensor/tensorcatalogbuilder.h"
 #include "tensor/tensorpanel.h"
 #include "timeline/timelinepanel.h"
@@ -548,22 +547,20 @@ void MainWindow::startImport(const RunManifest& manifest)
     // Only headers are read: the Tensor inspector lists every tensor of the folder and the Node Details
     // dock a node's dumped tensors once they are in; values are mapped when a tensor is viewed.
     m_tensorPanel->setCatalog(nullptr);
+    // The catalog and the dump index come from one reading of each tensor file's header.
     QtConcurrent::run([manifest] {
-        return std::make_shared<const tensor::TensorCatalog>(tensor::TensorCatalogBuilder::build(manifest));
-    }).then(this, [this, root = manifest.root](std::shared_ptr<const tensor::TensorCatalog> catalog) {
+        return std::make_shared<tensor::TensorCatalogBuilder::WithDumps>(
+            tensor::TensorCatalogBuilder::buildWithDumps(manifest));
+    }).then(this, [this, root = manifest.root](std::shared_ptr<tensor::TensorCatalogBuilder::WithDumps> built) {
         if (!m_session || m_session->manifest().root != root)
             return;
+        auto catalog = std::make_shared<const tensor::TensorCatalog>(std::move(built->catalog));
+        auto dumps = std::make_shared<const graph::DumpIndex>(std::move(built->dumps));
         m_tensorPanel->setCatalog(catalog);
         // A folder of tensors and nothing else: the inspector is what the user came for.
         if (!catalog->isEmpty() && m_scalars->tags().isEmpty() && m_currentTraces.isEmpty()
             && m_graphPanel->graphCount() == 0)
             raiseDock(m_tensorDock);
-    });
-    QtConcurrent::run([manifest] {
-        return std::make_shared<const graph::DumpIndex>(tensor::DumpIndexer::index(manifest));
-    }).then(this, [this, root = manifest.root](std::shared_ptr<const graph::DumpIndex> dumps) {
-        if (!m_session || m_session->manifest().root != root)
-            return;
         // A damaged dump file is left out of the list; say which (the rest are listed).
         if (!dumps->diagnostics().isEmpty()) {
             statusBar()->showMessage(

@@ -3,20 +3,12 @@
 #include "core/importcontrol.h"
 #include "core/runmanifest.h"
 #include "graph/dumpindex.h"
+#include "tensor/dumpnaming.h"
+#include "tensor/npyheader.h"
 
 #include <QString>
 
 namespace runlens::tensor {
-
-/// What a dump file's name says about its tensor (see DumpEntry for the fields).
-struct DumpFileName
-{
-    QString nodeKey;
-    QString opType;
-    graph::DumpIo io = graph::DumpIo::Other;
-    int slot = -1;
-    QString kind;
-};
 
 /// Builds the DumpIndex of a run folder from the `.npy` artifacts of its manifest, reading only their
 /// headers. Recognises MindSpore offline dumps (`{op_type}.{op_name}.{task}.{stream}.{ts}.{input|output}.
@@ -25,12 +17,12 @@ struct DumpFileName
 class DumpIndexer
 {
 public:
-    /// Splits a file name (with or without the `.npy` suffix) into node key and role.
-    static DumpFileName parseFileName(const QString& fileName);
-    /// The step or iteration of a dump file from its path relative to the run root, or -1.
-    static int stepOfPath(const QString& relativePath);
     /// Indexes the TensorNpy artifacts of `manifest`; cancellation is checked between files.
     static graph::DumpIndex index(const RunManifest& manifest, const ImportControl& control = {});
+    /// The entry of one `.npy` artifact whose header has been read.
+    static graph::DumpEntry entry(const Artifact& artifact, const NpyHeader& header, const DumpFileName& name);
+    /// "Dump tensor skipped: …" for a file whose header cannot be read.
+    static Diagnostic skipped(const QString& path, const std::string& headerError);
 };
 
 } // namespace runlens::tensor

@@ -10,7 +10,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
-#include <QRegularExpression>
 
 namespace runlens::tensor {
 
@@ -21,57 +20,11 @@ QString tr(const char* text)
     return QCoreApplication::translate("runlens::tensor", text);
 }
 
-/// The folders of a relative path with the one that names the step dropped, so the same tensor at two
-/// steps gets the same key.
-QString folderWithoutStep(const QString& relativePath, bool mindsporeLayout)
+struct DumpCollector
 {
-    static const QRegularExpression named(QStringLiteral("^(?:step|iteration|iter)[_-]?\\d+$"),
-                                          QRegularExpression::CaseInsensitiveOption);
-    QStringList dirs = relativePath.split(QLatin1Char('/'));
-    dirs.removeLast();
-    for (int i = int(dirs.size()) - 1; i >= 0; --i) {
-        if (named.match(dirs[i]).hasMatch()) {
-            dirs.removeAt(i);
-            return dirs.join(QLatin1Char('/'));
-        }
-    }
-    if (mindsporeLayout && !dirs.isEmpty())
-        dirs.removeLast(); // {net}/{graph_id}/{iteration}
-    return dirs.join(QLatin1Char('/'));
-}
-
-const QRegularExpression& stepPattern()
-{
-    static const QRegularExpression pattern(
-        QStringLiteral("(?:^|[._-])(?:step|iteration|iter|global_step|checkpoint|ckpt)[_-]?(\\d+)(?=$|[._-])"),
-        QRegularExpression::CaseInsensitiveOption);
-    return pattern;
-}
-
-/// A checkpoint's file name without its step number: "model_step_500" -> "model_step".
-QString withoutStepNumber(const QString& base)
-{
-    const QRegularExpressionMatch m = stepPattern().match(base);
-    if (!m.hasMatch())
-        return base;
-    QString out = base.left(m.capturedStart(1));
-    while (!out.isEmpty() && (out.endsWith(QLatin1Char('_')) || out.endsWith(QLatin1Char('-'))))
-        out.chop(1);
-    return out + base.mid(m.capturedEnd(1));
-}
-
-/// The run a tensor belongs to across steps: a run folder that is itself a step folder (`dump/step_3`,
-/// which the scanner takes for a run of its own) is the folder above it.
-QString runWithoutStep(const QString& run)
-{
-    static const QRegularExpression stepFolder(QStringLiteral("(?:^|/)(?:step|iteration|iter)[_-]?\\d+$"),
-                                               QRegularExpression::CaseInsensitiveOption);
-    const QRegularExpressionMatch m = stepFolder.match(run);
-    if (!m.hasMatch())
-        return run;
-    const QString parent = run.left(m.capturedStart());
-    return parent.isEmpty() ? QStringLiteral(".") : parent;
-}
+    QList<graph::DumpEntry> entries;
+    Diagnostics diagnostics;
+};
 
 struct Pending
 {
@@ -138,10 +91,12 @@ Diagnostic warning(const QString& file, const QString& message)
     return d;
 }
 
-void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& diagnostics)
+void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& diagnostics, DumpCollector* dumps)
 {
     const NpyHeaderResult parsed = readNpyHeader(QFile::encodeName(artifact.path).toStdString());
     if (!parsed.header) {
+        if (dumps)
+            dumps->diagnostics << DumpIndexer::skipped(artifact.path, parsed.error);
         QString message = QString::fromStdString(parsed.error);
         const QString prefix = artifact.path + QStringLiteral(": ");
         if (message.startsWith(prefix))
@@ -150,6 +105,11 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
         return;
     }
     const NpyHeader& header = *parsed.header;
+    const QString fileName = QFileInfo(artifact.path).fileName();
+    const DumpFileName name = parseDumpFileName(fileName);
+    // The dump index lists every readable file, numeric or not, as DumpIndexer::index() does.
+    if (dumps)
+        dumps->entries << DumpIndexer::entry(artifact, header, name);
     const NpyElementType element = npyElementType(header, artifact.path);
     if (!element.type) {
         diagnostics << warning(
@@ -157,16 +117,14 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
             tr("Tensor skipped: element type '%1' is not a numeric type").arg(QString::fromStdString(header.descr)));
         return;
     }
-    const QString fileName = QFileInfo(artifact.path).fileName();
-    const DumpFileName name = DumpIndexer::parseFileName(fileName);
     const bool mindspore = !name.opType.isEmpty();
 
     TensorInfo info;
     info.path = artifact.path;
     info.format = QStringLiteral("npy");
-    info.step = DumpIndexer::stepOfPath(artifact.relativePath);
+    info.step = stepOfFolders(artifact.relativePath);
     if (info.step < 0)
-        info.step = TensorCatalogBuilder::stepOfFileName(fileName);
+        info.step = stepOfFileName(fileName);
     info.dtype = *element.type;
     info.shape = header.shape;
     info.byteSize = header.dataSize;
@@ -188,7 +146,7 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
         QString base = fileName;
         if (base.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
             base.chop(4);
-        if (DumpIndexer::stepOfPath(artifact.relativePath) < 0 && info.step >= 0)
+        if (stepOfFolders(artifact.relativePath) < 0 && info.step >= 0)
             base = withoutStepNumber(base);
         series.name = base;
         key = base;
@@ -207,10 +165,10 @@ void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnos
     if (!listing.error.isEmpty())
         diagnostics << warning(artifact.path, listing.error);
     const QString fileName = QFileInfo(artifact.path).fileName();
-    int step = DumpIndexer::stepOfPath(artifact.relativePath);
+    int step = stepOfFolders(artifact.relativePath);
     QString fileKey = fileName;
     if (step < 0) {
-        step = TensorCatalogBuilder::stepOfFileName(fileName);
+        step = stepOfFileName(fileName);
         if (step >= 0)
             fileKey = withoutStepNumber(fileName);
     }
@@ -222,7 +180,7 @@ void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnos
         info.step = step;
         info.fileMetadata = metadata;
         // A state dict key is a module path and a role: "layer1.0.conv1.weight".
-        const DumpFileName name = DumpIndexer::parseFileName(info.member + QStringLiteral(".npy"));
+        const DumpFileName name = parseDumpFileName(info.member + QStringLiteral(".npy"));
         TensorSeries series;
         series.name = fileKey + QLatin1Char('/') + info.member;
         series.nodeKey = name.nodeKey;
@@ -232,9 +190,7 @@ void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnos
     }
 }
 
-} // namespace
-
-TensorCatalog TensorCatalogBuilder::build(const RunManifest& manifest, const ImportControl& control)
+TensorCatalog buildCatalog(const RunManifest& manifest, const ImportControl& control, DumpCollector* dumps)
 {
     CatalogAssembler assembler;
     Diagnostics diagnostics;
@@ -248,7 +204,7 @@ TensorCatalog TensorCatalogBuilder::build(const RunManifest& manifest, const Imp
             break;
         switch (artifact.kind) {
         case ArtifactKind::TensorNpy:
-            addNpy(artifact, assembler, diagnostics);
+            addNpy(artifact, assembler, diagnostics, dumps);
             break;
         case ArtifactKind::TensorNpz:
         case ArtifactKind::TensorSafetensors:
@@ -262,10 +218,19 @@ TensorCatalog TensorCatalogBuilder::build(const RunManifest& manifest, const Imp
     return TensorCatalog(assembler.take(), std::move(diagnostics));
 }
 
-int TensorCatalogBuilder::stepOfFileName(const QString& fileName)
+} // namespace
+
+TensorCatalog TensorCatalogBuilder::build(const RunManifest& manifest, const ImportControl& control)
 {
-    const QRegularExpressionMatch m = stepPattern().match(fileName);
-    return m.hasMatch() ? m.captured(1).toInt() : -1;
+    return buildCatalog(manifest, control, nullptr);
+}
+
+TensorCatalogBuilder::WithDumps TensorCatalogBuilder::buildWithDumps(const RunManifest& manifest,
+                                                                     const ImportControl& control)
+{
+    DumpCollector dumps;
+    TensorCatalog catalog = buildCatalog(manifest, control, &dumps);
+    return { std::move(catalog), graph::DumpIndex(std::move(dumps.entries), std::move(dumps.diagnostics)) };
 }
 
 } // namespace runlens::tensor

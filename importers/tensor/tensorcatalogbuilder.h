@@ -2,6 +2,7 @@
 
 #include "core/importcontrol.h"
 #include "core/runmanifest.h"
+#include "graph/dumpindex.h"
 #include "tensor/tensorcatalog.h"
 
 #include <QString>
@@ -18,8 +19,14 @@ class TensorCatalogBuilder
 {
 public:
     static TensorCatalog build(const RunManifest& manifest, const ImportControl& control = {});
-    /// The step a checkpoint's file name carries (`model_step_500.npz`, `checkpoint-12.safetensors`), or -1.
-    static int stepOfFileName(const QString& fileName);
+
+    struct WithDumps
+    {
+        TensorCatalog catalog;
+        graph::DumpIndex dumps; ///< what DumpIndexer::index() gives, from the same reading of each header
+    };
+    /// The catalog and the dump index of the `.npy` files together, each header read once.
+    static WithDumps buildWithDumps(const RunManifest& manifest, const ImportControl& control = {});
 };
 
 } // namespace runlens::tensor

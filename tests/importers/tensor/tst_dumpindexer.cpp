@@ -1,5 +1,6 @@
 #include "core/runscanner.h"
 #include "tensor/dumpindexer.h"
+#include "tensor/tensorcatalogbuilder.h"
 #include "tensortestutils.h"
 #include "testutils.h"
 
@@ -75,7 +76,7 @@ private slots:
     void fileNames()
     {
         QFETCH(QString, name);
-        const DumpFileName parsed = DumpIndexer::parseFileName(name);
+        const DumpFileName parsed = parseDumpFileName(name);
         QTEST(parsed.nodeKey, "key");
         QTEST(parsed.opType, "opType");
         QTEST(parsed.io, "io");
@@ -95,12 +96,14 @@ private slots:
         QTest::newRow("one number is no iteration") << "rank_0/Net/1/x.npy" << -1;
         QTest::newRow("none") << "x.npy" << -1;
         QTest::newRow("file name is no folder") << "dump/step_3.npy" << -1;
+        QTest::newRow("iter-N") << "iter-12/x.npy" << 12;
+        QTest::newRow("not a whole step word") << "stepper_3/x.npy" << -1;
     }
 
     void steps()
     {
         QFETCH(QString, path);
-        QTEST(DumpIndexer::stepOfPath(path), "step");
+        QTEST(stepOfFolders(path), "step");
     }
 
     void generatedFolders()
@@ -141,6 +144,24 @@ private slots:
         QCOMPARE(output.opType, QStringLiteral("Conv2D"));
         QCOMPARE(output.dataOffset, f16.size() - 12);
         QCOMPARE(output.dataSize, 12);
+
+        // Built with the catalog from the same header reads, the index is the same, entry for entry.
+        const TensorCatalogBuilder::WithDumps both
+            = TensorCatalogBuilder::buildWithDumps(npyManifest(dir.path(), files));
+        QCOMPARE(both.dumps.entries().size(), index.entries().size());
+        for (qsizetype i = 0; i < index.entries().size(); ++i) {
+            const DumpEntry& a = index.entries()[i];
+            const DumpEntry& b = both.dumps.entries()[i];
+            QCOMPARE(b.path, a.path);
+            QCOMPARE(b.step, a.step);
+            QCOMPARE(b.role(), a.role());
+            QCOMPARE(b.nodeKey, a.nodeKey);
+            QCOMPARE(b.typeText(), a.typeText());
+            QCOMPARE(b.dataOffset, a.dataOffset);
+        }
+        QCOMPARE(both.dumps.diagnostics().size(), 1);
+        QCOMPARE(both.dumps.diagnostics().front().message, index.diagnostics().front().message);
+        QCOMPARE(both.catalog.isEmpty(), false);
 
         std::atomic_bool cancel = true;
         ImportControl control;

@@ -1,4 +1,5 @@
 #include "core/runscanner.h"
+#include "tensor/dumpnaming.h"
 #include "tensor/tensorcatalogbuilder.h"
 #include "tensor/tensorstatistics.h"
 #include "tensortestutils.h"
@@ -161,11 +162,11 @@ private slots:
 
     void checkpointStepsFromFileNames()
     {
-        QCOMPARE(TensorCatalogBuilder::stepOfFileName(QStringLiteral("model_step_500.npz")), 500);
-        QCOMPARE(TensorCatalogBuilder::stepOfFileName(QStringLiteral("checkpoint-12.safetensors")), 12);
-        QCOMPARE(TensorCatalogBuilder::stepOfFileName(QStringLiteral("ckpt300.npy")), 300);
-        QCOMPARE(TensorCatalogBuilder::stepOfFileName(QStringLiteral("stepper.npy")), -1);
-        QCOMPARE(TensorCatalogBuilder::stepOfFileName(QStringLiteral("layer2.npy")), -1);
+        QCOMPARE(stepOfFileName(QStringLiteral("model_step_500.npz")), 500);
+        QCOMPARE(stepOfFileName(QStringLiteral("checkpoint-12.safetensors")), 12);
+        QCOMPARE(stepOfFileName(QStringLiteral("ckpt300.npy")), 300);
+        QCOMPARE(stepOfFileName(QStringLiteral("stepper.npy")), -1);
+        QCOMPARE(stepOfFileName(QStringLiteral("layer2.npy")), -1);
 
         QTemporaryDir dir;
         writeFile(dir.filePath(QStringLiteral("ckpt/emb_step_100.npy")), floatNpy(3, 0));
