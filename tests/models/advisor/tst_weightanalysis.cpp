@@ -487,6 +487,42 @@ private slots:
         QVERIFY(context->missingReason(QStringLiteral("weight.update_ratio")).contains(QLatin1String("histograms")));
     }
 
+    void histogramsOfAGradientThatIsAlwaysZero()
+    {
+        // Weight and gradient histograms of a parameter that receives no gradient: the gradient's histogram is
+        // zero at every step and the weight's never changes. One measurement says so; no vanishing gradient and
+        // no frozen weight.
+        AdvisorInput input;
+        HistogramTrack weight { QStringLiteral("r"), QStringLiteral("skip.weight"), {} };
+        HistogramTrack gradient { QStringLiteral("r"), QStringLiteral("grad/skip.weight"), {} };
+        HistogramTrack moving { QStringLiteral("r"), QStringLiteral("grad/fc1.weight"), {} };
+        for (qint64 step : { 0, 10, 20 }) {
+            weight.items.push_back(histogram(step, -1, 1, 10, 0, 4));
+            gradient.items.push_back(histogram(step, 0, 0, 10, 0, 0));
+            moving.items.push_back(histogram(step, -0.1, 0.1 * double(step + 1), 10, 0, 0.01));
+        }
+        input.histograms = { weight, gradient, moving };
+        const auto context = analyse(input, m_rules);
+
+        const auto share = measurementsOf(*context, QStringLiteral("gradient.zero_step_share"));
+        QCOMPARE(share.size(), std::size_t(2));
+        for (const Measurement& m : share) {
+            const bool zero = m.scope.tensor == QLatin1String("grad/skip.weight");
+            QCOMPARE(m.value, zero ? 100.0 : 0.0);
+            QCOMPARE(m.facts.value(QStringLiteral("parameter")).toString(),
+                     zero ? QStringLiteral("skip.weight") : QStringLiteral("fc1.weight"));
+            QCOMPARE(m.facts.value(QStringLiteral("steps")).toInt(), 3);
+            QVERIFY(!m.scope.step); // a pattern over the steps, not one of them
+        }
+        QVERIFY(
+            measurementsOf(*context, QStringLiteral("gradient.abs_mean"), QStringLiteral("grad/skip.weight")).empty());
+        QCOMPARE(
+            measurementsOf(*context, QStringLiteral("gradient.abs_mean"), QStringLiteral("grad/fc1.weight")).size(),
+            std::size_t(1));
+        QVERIFY(measurementsOf(*context, QStringLiteral("weight.unchanged_steps")).empty());
+        QVERIFY(context->isEvaluated(QStringLiteral("weight.unchanged_steps")));
+    }
+
     void cancelStopsEarly()
     {
         QTemporaryDir dir;
