@@ -3876,6 +3876,10 @@ Check that the cache folder is writable.</source>
         <source>the trace was recorded without input shapes (record_shapes=False)</source>
         <translation>性能数据录制时未记录输入形状（record_shapes=False）</translation>
     </message>
+    <message>
+        <source> at step %1</source>
+        <translation> 在第 %1 步</translation>
+    </message>
 </context>
 <context>
     <name>runlens::advisor::AdvisorFormat</name>
@@ -4408,11 +4412,6 @@ Check that the cache folder is writable.</source>
         <translation>损失突增</translation>
     </message>
     <message>
-        <source>{tag} jumps to {loss} at step {step}, {value} times the median of the {window} values before it ({baseline}).</source>
-        <extracomment>resources/rules/accuracy.json, rule loss-spike: message</extracomment>
-        <translation>{tag} 在第 {step} 步跃升至 {loss}，是此前 {window} 个值的中位数（{baseline}）的 {value} 倍。</translation>
-    </message>
-    <message>
         <source>Look at the batch of that step for bad samples or labels; lower the learning rate or warm it up, and clip gradients.</source>
         <extracomment>resources/rules/accuracy.json, rule loss-spike: advice</extracomment>
         <translation>检查该步的批次中是否有异常样本或标签；降低学习率或使用学习率预热，并裁剪梯度。</translation>
@@ -4421,11 +4420,6 @@ Check that the cache folder is writable.</source>
         <source>Tensor overflow (NaN or Inf)</source>
         <extracomment>resources/rules/accuracy.json, rule tensor-overflow: title</extracomment>
         <translation>张量溢出（NaN 或 Inf）</translation>
-    </message>
-    <message>
-        <source>{tensor} has {nan} NaN and {inf} infinite values among {elements} at step {step}: the first overflow in execution order, so layer {layer} is the likely origin ({overflowing} tensors overflow in all).</source>
-        <extracomment>resources/rules/accuracy.json, rule tensor-overflow: message</extracomment>
-        <translation>{tensor} 在第 {step} 步的 {elements} 个值中有 {nan} 个 NaN 和 {inf} 个无穷大值：这是按执行顺序出现的第一次溢出，因此层 {layer} 很可能是源头（共有 {overflowing} 个张量溢出）。</translation>
     </message>
     <message>
         <source>Check the inputs of layer {layer} at that step; lower the learning rate, add gradient clipping or loss scaling, and guard divisions, logarithms and square roots against zero and negative values.</source>
@@ -4438,11 +4432,6 @@ Check that the cache folder is writable.</source>
         <translation>梯度爆炸（NaN 或 Inf）</translation>
     </message>
     <message>
-        <source>Gradient {tensor} has {nan} NaN and {inf} infinite values at step {step}, the first gradient to overflow; layer {layer} is the likely origin.</source>
-        <extracomment>resources/rules/accuracy.json, rule gradient-exploding: message</extracomment>
-        <translation>梯度 {tensor} 在第 {step} 步有 {nan} 个 NaN 和 {inf} 个无穷大值，是第一个溢出的梯度；层 {layer} 很可能是源头。</translation>
-    </message>
-    <message>
         <source>Lower the learning rate, clip the gradient norm, use loss scaling with mixed precision, and check the loss of that step.</source>
         <extracomment>resources/rules/accuracy.json, rule gradient-exploding: advice</extracomment>
         <translation>降低学习率，裁剪梯度范数，在混合精度下使用损失缩放，并检查该步的损失。</translation>
@@ -4451,11 +4440,6 @@ Check that the cache folder is writable.</source>
         <source>Gradient norm too large</source>
         <extracomment>resources/rules/accuracy.json, rule gradient-norm-too-large: title</extracomment>
         <translation>梯度范数过大</translation>
-    </message>
-    <message>
-        <source>The global norm of the {tensors} recorded gradients is {value} at step {step}, above {threshold}.</source>
-        <extracomment>resources/rules/accuracy.json, rule gradient-norm-too-large: message</extracomment>
-        <translation>第 {step} 步已记录的 {tensors} 个梯度的全局范数为 {value}，高于 {threshold}。</translation>
     </message>
     <message>
         <source>Clip the gradient norm (for example torch.nn.utils.clip_grad_norm_), lower the learning rate, or normalise the inputs.</source>
@@ -4468,11 +4452,6 @@ Check that the cache folder is writable.</source>
         <translation>梯度消失</translation>
     </message>
     <message>
-        <source>The mean absolute gradient {tensor} falls to {value} at step {step}, below {threshold}.</source>
-        <extracomment>resources/rules/accuracy.json, rule gradient-vanishing: message</extracomment>
-        <translation>梯度 {tensor} 的平均绝对值在第 {step} 步降至 {value}，低于 {threshold}。</translation>
-    </message>
-    <message>
         <source>Use activations that do not saturate (ReLU, GELU), residual connections or normalisation layers, and an initialisation suited to the activation (He, Xavier).</source>
         <extracomment>resources/rules/accuracy.json, rule gradient-vanishing: advice</extracomment>
         <translation>使用不会饱和的激活函数（ReLU、GELU）、残差连接或归一化层，并采用与激活函数相匹配的初始化方法（He、Xavier）。</translation>
@@ -4481,11 +4460,6 @@ Check that the cache folder is writable.</source>
         <source>Gradients vanish towards the input layers</source>
         <extracomment>resources/rules/accuracy.json, rule gradient-vanishing-depth: title</extracomment>
         <translation>梯度向输入层逐渐消失</translation>
-    </message>
-    <message>
-        <source>At step {step} the gradient RMS of the first layer {first_layer} ({first_rms}) is {value} times that of the last layer {last_layer} ({last_rms}) across {layers} layers.</source>
-        <extracomment>resources/rules/accuracy.json, rule gradient-vanishing-depth: message</extracomment>
-        <translation>在第 {step} 步，跨越 {layers} 层，第一层 {first_layer} 的梯度 RMS（{first_rms}）是最后一层 {last_layer}（{last_rms}）的 {value} 倍。</translation>
     </message>
     <message>
         <source>The early layers barely learn: replace sigmoid/tanh by ReLU-like activations, add normalisation or residual connections, and initialise for the activation.</source>
@@ -4573,11 +4547,6 @@ Check that the cache folder is writable.</source>
         <translation>张量全为零</translation>
     </message>
     <message>
-        <source>{value} of the values of {tensor} are zero at step {step}.</source>
-        <extracomment>resources/rules/accuracy.json, rule tensor-all-zero: message</extracomment>
-        <translation>{tensor} 在第 {step} 步有 {value} 的值为零。</translation>
-    </message>
-    <message>
         <source>Check the inputs of layer {layer}: a tensor of zeros carries no information and stops gradients.</source>
         <extracomment>resources/rules/accuracy.json, rule tensor-all-zero: advice</extracomment>
         <translation>检查层 {layer} 的输入：全零张量不携带任何信息，并会阻断梯度。</translation>
@@ -4586,11 +4555,6 @@ Check that the cache folder is writable.</source>
         <source>Dead ReLU</source>
         <extracomment>resources/rules/accuracy.json, rule activation-dead-relu: title</extracomment>
         <translation>ReLU 神经元死亡</translation>
-    </message>
-    <message>
-        <source>{value} of the outputs of {tensor} are zero at step {step}: almost every unit of {layer} is dead.</source>
-        <extracomment>resources/rules/accuracy.json, rule activation-dead-relu: message</extracomment>
-        <translation>{tensor} 在第 {step} 步有 {value} 的输出为零：{layer} 几乎所有单元都已死亡。</translation>
     </message>
     <message>
         <source>Lower the learning rate, use LeakyReLU or GELU, check the bias initialisation and normalise the inputs of layer {layer}.</source>
@@ -4603,11 +4567,6 @@ Check that the cache folder is writable.</source>
         <translation>sigmoid 或 tanh 饱和</translation>
     </message>
     <message>
-        <source>{value} of the outputs of {tensor} are saturated at step {step}, where the gradient through {layer} is almost zero.</source>
-        <extracomment>resources/rules/accuracy.json, rule activation-saturation: message</extracomment>
-        <translation>{tensor} 在第 {step} 步有 {value} 的输出处于饱和状态，此时经过 {layer} 的梯度几乎为零。</translation>
-    </message>
-    <message>
         <source>Normalise the inputs of layer {layer} (BatchNorm, LayerNorm), lower the initial weight scale, or use a non-saturating activation.</source>
         <extracomment>resources/rules/accuracy.json, rule activation-saturation: advice</extracomment>
         <translation>对层 {layer} 的输入进行归一化（BatchNorm、LayerNorm），减小初始权重的尺度，或使用不会饱和的激活函数。</translation>
@@ -4616,11 +4575,6 @@ Check that the cache folder is writable.</source>
         <source>Values outside the float16 range</source>
         <extracomment>resources/rules/accuracy.json, rule fp16-risk: title</extracomment>
         <translation>数值超出 float16 范围</translation>
-    </message>
-    <message>
-        <source>{value} of the non-zero values of {tensor} at step {step} lie below the float16 normal range (6.1e-5) or above its maximum (65504).</source>
-        <extracomment>resources/rules/accuracy.json, rule fp16-risk: message</extracomment>
-        <translation>{tensor} 在第 {step} 步的非零值中有 {value} 低于 float16 的正规数范围（6.1e-5）或高于其最大值（65504）。</translation>
     </message>
     <message>
         <source>Use dynamic loss scaling (torch.cuda.amp.GradScaler), keep this tensor in float32 or bfloat16, or rescale it before the cast.</source>
@@ -4987,6 +4941,71 @@ Check that the cache folder is writable.</source>
         <extracomment>resources/rules/performance.json, rule cpu-busy: advice</extracomment>
         <translation>数据处理可能受限于 CPU：在算子空闲的地方降低 num_parallel_workers，将数据增强移到设备上，或缓存预处理后的数据。</translation>
     </message>
+    <message>
+        <source>{tag} jumps to {loss} at step {step}, {value} times its recent level {baseline} (the median of the {window} values before it, or {floor} of where the loss started if that is higher).</source>
+        <extracomment>resources/rules/accuracy.json, rule loss-spike: message</extracomment>
+        <translation>{tag} 在第 {step} 步跃升至 {loss}，是其近期水平 {baseline} 的 {value} 倍（近期水平取此前 {window} 个值的中位数；若损失初始值的 {floor} 更高，则取后者）。</translation>
+    </message>
+    <message>
+        <source>{tensor} has {nan} NaN and {inf} infinite values among {elements}{at_step}: the first overflow in execution order, so layer {layer} is the likely origin ({overflowing} tensors overflow in all).</source>
+        <extracomment>resources/rules/accuracy.json, rule tensor-overflow: message</extracomment>
+        <translation>{tensor}{at_step} 的 {elements} 个值中有 {nan} 个 NaN 和 {inf} 个无穷大值：这是按执行顺序出现的第一次溢出，因此层 {layer} 很可能是源头（共有 {overflowing} 个张量溢出）。</translation>
+    </message>
+    <message>
+        <source>Gradient {tensor} has {nan} NaN and {inf} infinite values{at_step}, the first gradient to overflow; layer {layer} is the likely origin.</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-exploding: message</extracomment>
+        <translation>梯度 {tensor}{at_step} 有 {nan} 个 NaN 和 {inf} 个无穷大值，是第一个溢出的梯度；层 {layer} 很可能是源头。</translation>
+    </message>
+    <message>
+        <source>The global norm of the {tensors} recorded gradients is {value}{at_step}, above {threshold}.</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-norm-too-large: message</extracomment>
+        <translation>已记录的 {tensors} 个梯度的全局范数{at_step} 为 {value}，高于 {threshold}。</translation>
+    </message>
+    <message>
+        <source>The mean absolute gradient of {tensor} is {value}{at_step} (the median over its recorded steps: {steps}), below {threshold}.</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-vanishing: message</extracomment>
+        <translation>{tensor} 的梯度平均绝对值{at_step} 为 {value}（其已记录的 {steps} 步的中位数），低于 {threshold}。</translation>
+    </message>
+    <message>
+        <source>The gradient RMS of the first layer {first_layer} ({first_rms}) is {value} times that of the last layer {last_layer} ({last_rms}) across {layers} layers{at_step} (the median over the recorded steps: {steps}; the lowest is {lowest}).</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-vanishing-depth: message</extracomment>
+        <translation>跨越 {layers} 层，第一层 {first_layer} 的梯度 RMS（{first_rms}）{at_step} 是最后一层 {last_layer}（{last_rms}）的 {value} 倍（已记录的 {steps} 步的中位数；最低为 {lowest}）。</translation>
+    </message>
+    <message>
+        <source>Parameter receives no gradient</source>
+        <extracomment>resources/rules/accuracy.json, rule no-gradient: title</extracomment>
+        <translation>参数没有收到梯度</translation>
+    </message>
+    <message>
+        <source>{parameter} receives no gradient; it may be redundant or disconnected: its gradient {tensor} is zero everywhere at {zero_steps} of {steps} recorded steps ({from_step}-{to_step}).</source>
+        <extracomment>resources/rules/accuracy.json, rule no-gradient: message</extracomment>
+        <translation>{parameter} 没有收到梯度，它可能是多余的或未连接到损失：其梯度 {tensor} 在已记录的 {steps} 步中有 {zero_steps} 步处处为零（第 {from_step}-{to_step} 步）。</translation>
+    </message>
+    <message>
+        <source>If layer {layer} should learn, check that its output reaches the loss (a branch multiplied by zero, an output nobody uses, a detach() or a mask); if it is not needed, remove it or set requires_grad=False.</source>
+        <extracomment>resources/rules/accuracy.json, rule no-gradient: advice</extracomment>
+        <translation>如果层 {layer} 应当学习，请检查其输出是否传到了损失（乘以零的分支、无人使用的输出、detach() 或掩码）；如果不需要它，请删除它或设置 requires_grad=False。</translation>
+    </message>
+    <message>
+        <source>{value} of the values of {tensor} are zero{at_step}.</source>
+        <extracomment>resources/rules/accuracy.json, rule tensor-all-zero: message</extracomment>
+        <translation>{tensor}{at_step} 有 {value} 的值为零。</translation>
+    </message>
+    <message>
+        <source>{value} of the outputs of {tensor} are zero{at_step}: almost every unit of {layer} is dead.</source>
+        <extracomment>resources/rules/accuracy.json, rule activation-dead-relu: message</extracomment>
+        <translation>{tensor}{at_step} 有 {value} 的输出为零：{layer} 几乎所有单元都已死亡。</translation>
+    </message>
+    <message>
+        <source>{value} of the outputs of {tensor} are saturated{at_step}, where the gradient through {layer} is almost zero.</source>
+        <extracomment>resources/rules/accuracy.json, rule activation-saturation: message</extracomment>
+        <translation>{tensor}{at_step} 有 {value} 的输出处于饱和状态，此时经过 {layer} 的梯度几乎为零。</translation>
+    </message>
+    <message>
+        <source>{value} of the non-zero values of {tensor}{at_step} lie below the float16 normal range (6.1e-5) or above its maximum (65504).</source>
+        <extracomment>resources/rules/accuracy.json, rule fp16-risk: message</extracomment>
+        <translation>{tensor}{at_step} 的非零值中有 {value} 低于 float16 的正规数范围（6.1e-5）或高于其最大值（65504）。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::advisor::RulesModel</name>
@@ -5171,6 +5190,10 @@ Advice: %2</source>
     <message>
         <source>no float16 tensor or fp16 copy is dumped</source>
         <translation>没有转储 float16 张量或 fp16 副本</translation>
+    </message>
+    <message>
+        <source>no gradient is recorded at two steps or more</source>
+        <translation>没有任何梯度在两步或更多步被记录</translation>
     </message>
 </context>
 <context>

@@ -81,7 +81,8 @@ QString translatedRuleText(const QString& text)
 }
 
 /// Fills `{name}` placeholders: value and threshold by the rule's unit, then the measurement's facts, then
-/// its scope. Unknown placeholders stay as they are, so a typo shows instead of vanishing.
+/// its scope ({at_step} is " at step N" or empty). Unknown placeholders stay as they are, so a typo shows
+/// instead of vanishing.
 QString fillTemplate(const QString& text, const Rule& rule, const Measurement& measurement)
 {
     static const QRegularExpression placeholder(QStringLiteral("\\{([A-Za-z_][A-Za-z0-9_]*)\\}"));
@@ -101,6 +102,10 @@ QString fillTemplate(const QString& text, const Rule& rule, const Measurement& m
             return scope.rank ? std::optional(QString::number(*scope.rank)) : std::nullopt;
         if (name == QLatin1String("step"))
             return scope.step ? std::optional(QString::number(*scope.step)) : std::nullopt;
+        // " at step 120", or nothing for a tensor without a step (a checkpoint member).
+        if (name == QLatin1String("at_step"))
+            return scope.step ? QCoreApplication::translate("runlens::advisor", " at step %1").arg(*scope.step)
+                              : QString();
         if (name == QLatin1String("layer"))
             return field(scope.layer);
         if (name == QLatin1String("node"))
@@ -179,6 +184,7 @@ Finding makeFinding(const Rule& rule, const Measurement& measurement, int occurr
     finding.severity = rule.severity;
     finding.category = rule.category;
     finding.scope = measurement.scope;
+    Q_ASSERT(!finding.scope.step || *finding.scope.step >= 0); // AnalysisContext::add() drops negative steps
     finding.value = measurement.value;
     finding.threshold = rule.threshold;
     finding.comparator = rule.comparator;

@@ -23,6 +23,9 @@ double AnalysisContext::threshold(const QString& ruleId, double fallback) const
 
 void AnalysisContext::add(Measurement measurement)
 {
+    // Readers mark "no step" as -1 (a checkpoint member); a scope shows such a tensor without a step.
+    if (measurement.scope.step && *measurement.scope.step < 0)
+        measurement.scope.step.reset();
     m_evaluated.insert(measurement.metric, true);
     m_measurements.push_back(std::move(measurement));
 }

@@ -24,39 +24,45 @@ namespace {
     //: resources/rules/accuracy.json, rule loss-spike: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Loss spike"),
     //: resources/rules/accuracy.json, rule loss-spike: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tag} jumps to {loss} at step {step}, {value} times the median of the {window} values before it ({baseline})."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tag} jumps to {loss} at step {step}, {value} times its recent level {baseline} (the median of the {window} values before it, or {floor} of where the loss started if that is higher)."),
     //: resources/rules/accuracy.json, rule loss-spike: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Look at the batch of that step for bad samples or labels; lower the learning rate or warm it up, and clip gradients."),
     //: resources/rules/accuracy.json, rule tensor-overflow: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Tensor overflow (NaN or Inf)"),
     //: resources/rules/accuracy.json, rule tensor-overflow: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tensor} has {nan} NaN and {inf} infinite values among {elements} at step {step}: the first overflow in execution order, so layer {layer} is the likely origin ({overflowing} tensors overflow in all)."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tensor} has {nan} NaN and {inf} infinite values among {elements}{at_step}: the first overflow in execution order, so layer {layer} is the likely origin ({overflowing} tensors overflow in all)."),
     //: resources/rules/accuracy.json, rule tensor-overflow: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Check the inputs of layer {layer} at that step; lower the learning rate, add gradient clipping or loss scaling, and guard divisions, logarithms and square roots against zero and negative values."),
     //: resources/rules/accuracy.json, rule gradient-exploding: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient exploding (NaN or Inf)"),
     //: resources/rules/accuracy.json, rule gradient-exploding: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient {tensor} has {nan} NaN and {inf} infinite values at step {step}, the first gradient to overflow; layer {layer} is the likely origin."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient {tensor} has {nan} NaN and {inf} infinite values{at_step}, the first gradient to overflow; layer {layer} is the likely origin."),
     //: resources/rules/accuracy.json, rule gradient-exploding: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Lower the learning rate, clip the gradient norm, use loss scaling with mixed precision, and check the loss of that step."),
     //: resources/rules/accuracy.json, rule gradient-norm-too-large: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient norm too large"),
     //: resources/rules/accuracy.json, rule gradient-norm-too-large: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The global norm of the {tensors} recorded gradients is {value} at step {step}, above {threshold}."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The global norm of the {tensors} recorded gradients is {value}{at_step}, above {threshold}."),
     //: resources/rules/accuracy.json, rule gradient-norm-too-large: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Clip the gradient norm (for example torch.nn.utils.clip_grad_norm_), lower the learning rate, or normalise the inputs."),
     //: resources/rules/accuracy.json, rule gradient-vanishing: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient vanishing"),
     //: resources/rules/accuracy.json, rule gradient-vanishing: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The mean absolute gradient {tensor} falls to {value} at step {step}, below {threshold}."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The mean absolute gradient of {tensor} is {value}{at_step} (the median over its recorded steps: {steps}), below {threshold}."),
     //: resources/rules/accuracy.json, rule gradient-vanishing: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Use activations that do not saturate (ReLU, GELU), residual connections or normalisation layers, and an initialisation suited to the activation (He, Xavier)."),
     //: resources/rules/accuracy.json, rule gradient-vanishing-depth: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradients vanish towards the input layers"),
     //: resources/rules/accuracy.json, rule gradient-vanishing-depth: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "At step {step} the gradient RMS of the first layer {first_layer} ({first_rms}) is {value} times that of the last layer {last_layer} ({last_rms}) across {layers} layers."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The gradient RMS of the first layer {first_layer} ({first_rms}) is {value} times that of the last layer {last_layer} ({last_rms}) across {layers} layers{at_step} (the median over the recorded steps: {steps}; the lowest is {lowest})."),
     //: resources/rules/accuracy.json, rule gradient-vanishing-depth: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The early layers barely learn: replace sigmoid/tanh by ReLU-like activations, add normalisation or residual connections, and initialise for the activation."),
+    //: resources/rules/accuracy.json, rule no-gradient: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Parameter receives no gradient"),
+    //: resources/rules/accuracy.json, rule no-gradient: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{parameter} receives no gradient; it may be redundant or disconnected: its gradient {tensor} is zero everywhere at {zero_steps} of {steps} recorded steps ({from_step}-{to_step})."),
+    //: resources/rules/accuracy.json, rule no-gradient: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "If layer {layer} should learn, check that its output reaches the loss (a branch multiplied by zero, an output nobody uses, a detach() or a mask); if it is not needed, remove it or set requires_grad=False."),
     //: resources/rules/accuracy.json, rule weight-initialization: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Weight initialised to zero"),
     //: resources/rules/accuracy.json, rule weight-initialization: message
@@ -90,25 +96,25 @@ namespace {
     //: resources/rules/accuracy.json, rule tensor-all-zero: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Tensor all zero"),
     //: resources/rules/accuracy.json, rule tensor-all-zero: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the values of {tensor} are zero at step {step}."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the values of {tensor} are zero{at_step}."),
     //: resources/rules/accuracy.json, rule tensor-all-zero: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Check the inputs of layer {layer}: a tensor of zeros carries no information and stops gradients."),
     //: resources/rules/accuracy.json, rule activation-dead-relu: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Dead ReLU"),
     //: resources/rules/accuracy.json, rule activation-dead-relu: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the outputs of {tensor} are zero at step {step}: almost every unit of {layer} is dead."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the outputs of {tensor} are zero{at_step}: almost every unit of {layer} is dead."),
     //: resources/rules/accuracy.json, rule activation-dead-relu: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Lower the learning rate, use LeakyReLU or GELU, check the bias initialisation and normalise the inputs of layer {layer}."),
     //: resources/rules/accuracy.json, rule activation-saturation: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Saturated sigmoid or tanh"),
     //: resources/rules/accuracy.json, rule activation-saturation: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the outputs of {tensor} are saturated at step {step}, where the gradient through {layer} is almost zero."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the outputs of {tensor} are saturated{at_step}, where the gradient through {layer} is almost zero."),
     //: resources/rules/accuracy.json, rule activation-saturation: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Normalise the inputs of layer {layer} (BatchNorm, LayerNorm), lower the initial weight scale, or use a non-saturating activation."),
     //: resources/rules/accuracy.json, rule fp16-risk: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Values outside the float16 range"),
     //: resources/rules/accuracy.json, rule fp16-risk: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the non-zero values of {tensor} at step {step} lie below the float16 normal range (6.1e-5) or above its maximum (65504)."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the non-zero values of {tensor}{at_step} lie below the float16 normal range (6.1e-5) or above its maximum (65504)."),
     //: resources/rules/accuracy.json, rule fp16-risk: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Use dynamic loss scaling (torch.cuda.amp.GradScaler), keep this tensor in float32 or bfloat16, or rescale it before the cast."),
     //: resources/rules/data.json, rule dataloader-share: title

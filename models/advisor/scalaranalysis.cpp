@@ -22,6 +22,8 @@ constexpr int kMinHalfWindow = 5;
 constexpr int kMinSpikeBaseline = 5;
 // Above this many spikes per tag only the largest ones are measured, so a wildly noisy run stays readable.
 constexpr std::size_t kMaxSpikesPerTag = 200;
+// The level a loss starts from: the median of this many first finite values (one batch may be odd).
+constexpr std::size_t kStartPoints = 10;
 
 QString tr(const char* text)
 {
@@ -104,6 +106,29 @@ struct FinitePoint
     double value = 0.0;
 };
 
+/// The level a loss starts from.
+double startLevel(const std::vector<FinitePoint>& points, std::size_t count)
+{
+    std::vector<double> first;
+    for (std::size_t i = 0; i < std::min(count, points.size()); ++i)
+        first.push_back(points[i].value);
+    return median(std::move(first));
+}
+
+/// Mean and variance of the values of points[begin, end).
+std::pair<double, double> meanAndVariance(const std::vector<FinitePoint>& points, std::size_t begin, std::size_t end)
+{
+    const double n = double(end - begin);
+    double sum = 0.0;
+    for (std::size_t i = begin; i < end; ++i)
+        sum += points[i].value;
+    const double mean = sum / n;
+    double squares = 0.0;
+    for (std::size_t i = begin; i < end; ++i)
+        squares += (points[i].value - mean) * (points[i].value - mean);
+    return { mean, n > 1 ? squares / (n - 1) : 0.0 };
+}
+
 std::vector<FinitePoint> finitePoints(const ScalarTrack& track)
 {
     std::vector<FinitePoint> points;
@@ -117,26 +142,31 @@ std::vector<FinitePoint> finitePoints(const ScalarTrack& track)
 }
 
 /// Relative decrease (percent) of the mean loss over the last window against the window before it. Means,
-/// not minima, so batch noise neither hides a stall nor fakes progress.
+/// not minima, so batch noise neither hides a stall nor fakes progress. A loss that has fallen far from where
+/// it started and no longer rises has converged: its flat end is a plateau, not a stall, and is not measured.
 bool measureWindowDecrease(const ScalarTrack& track, const std::vector<FinitePoint>& points, AnalysisContext& context)
 {
-    const int requested
-        = std::max(2, int(context.parameter(QStringLiteral("loss-not-decreasing"), QStringLiteral("window"), 50)));
+    const QString rule = QStringLiteral("loss-not-decreasing");
+    const int requested = std::max(2, int(context.parameter(rule, QStringLiteral("window"), 50)));
+    const double convergedFall = context.parameter(rule, QStringLiteral("converged_fall"), 50.0);
     const int half = std::min<int>(requested, int(points.size() / 2));
     if (half < kMinHalfWindow)
         return false;
     const std::size_t lastBegin = points.size() - std::size_t(half);
     const std::size_t previousBegin = lastBegin - std::size_t(half);
-    double previous = 0.0;
-    double last = 0.0;
-    for (std::size_t i = previousBegin; i < lastBegin; ++i)
-        previous += points[i].value;
-    for (std::size_t i = lastBegin; i < points.size(); ++i)
-        last += points[i].value;
-    previous /= half;
-    last /= half;
+    const auto [previous, previousVariance] = meanAndVariance(points, previousBegin, lastBegin);
+    const auto [last, lastVariance] = meanAndVariance(points, lastBegin, points.size());
+
     const double scale = std::abs(previous);
     const double decrease = scale > 0 ? 100.0 * (previous - last) / scale : (last < previous ? 100.0 : 0.0);
+
+    const double start = startLevel(points, std::min<std::size_t>(kStartPoints, std::size_t(half)));
+    const double fall = start != 0 ? 100.0 * (start - last) / std::abs(start) : 0.0;
+    // Two standard errors of the difference of the window means: a rise within it is batch noise.
+    const double noise = 2.0 * std::sqrt((previousVariance + lastVariance) / half);
+    const bool flat = decrease < context.threshold(rule, 1.0);
+    if (flat && fall >= convergedFall && last - previous <= noise)
+        return true;
 
     Measurement m;
     m.metric = kWindowDecrease;
@@ -150,13 +180,16 @@ bool measureWindowDecrease(const ScalarTrack& track, const std::vector<FinitePoi
     m.facts.insert(QStringLiteral("from_step"), points[previousBegin].step);
     m.facts.insert(QStringLiteral("window_start"), points[lastBegin].step);
     m.facts.insert(QStringLiteral("to_step"), points.back().step);
+    m.facts.insert(QStringLiteral("start"), start);
     m.evidence << scalarEvidence(track.run, track.tag, points[lastBegin].step);
     context.add(std::move(m));
     return true;
 }
 
 /// Ratio of each loss value to the median of the finite values before it (a trailing window); a jump to
-/// several times the recent level is a spike. Medians keep an earlier spike from hiding the next one.
+/// several times the recent level is a spike. Medians keep an earlier spike from hiding the next one. The
+/// level is taken as at least a fraction of where the loss started: near zero, a converged loss's batch noise
+/// is several times its tiny median without anything going wrong.
 bool measureSpikes(const ScalarTrack& track, const std::vector<FinitePoint>& points, AnalysisContext& context)
 {
     const QString rule = QStringLiteral("loss-spike");
@@ -164,6 +197,9 @@ bool measureSpikes(const ScalarTrack& track, const std::vector<FinitePoint>& poi
     const double threshold = context.threshold(rule, 3.0);
     if (int(points.size()) <= kMinSpikeBaseline)
         return false;
+    const double start = startLevel(points, std::size_t(window));
+    const double floorPercent = context.parameter(rule, QStringLiteral("baseline_floor"), 10.0);
+    const double baselineFloor = start > 0 ? start * floorPercent / 100.0 : 0.0;
 
     struct Spike
     {
@@ -179,10 +215,11 @@ bool measureSpikes(const ScalarTrack& track, const std::vector<FinitePoint>& poi
         recent.clear();
         for (std::size_t j = begin; j < i; ++j)
             recent.push_back(points[j].value);
-        const double baseline = median(recent);
+        const double recentMedian = median(recent);
         // Ratios only mean something for a positive level (losses are; a log-likelihood may not be).
-        if (!(baseline > 0))
+        if (!(recentMedian > 0))
             continue;
+        const double baseline = std::max(recentMedian, baselineFloor);
         const double ratio = points[i].value / baseline;
         const Spike spike { i, ratio, baseline };
         if (ratio > largest.ratio)
@@ -210,6 +247,7 @@ bool measureSpikes(const ScalarTrack& track, const std::vector<FinitePoint>& poi
         m.facts.insert(QStringLiteral("tag"), track.tag);
         m.facts.insert(QStringLiteral("loss"), point.value);
         m.facts.insert(QStringLiteral("baseline"), spike.baseline);
+        m.facts.insert(QStringLiteral("floor"), QStringLiteral("%1 %").arg(floorPercent));
         m.facts.insert(QStringLiteral("window"), window);
         m.evidence << scalarEvidence(track.run, track.tag, point.step);
         context.add(std::move(m));
@@ -243,7 +281,9 @@ void analyseScalars(const AdvisorInput& input, AnalysisContext& context)
         return;
     }
     context.markEvaluated(kNonfinite);
-    if (!trend)
+    if (trend)
+        context.markEvaluated(kWindowDecrease); // a converged loss is evaluated without a measurement
+    else
         context.markMissing(kWindowDecrease, tr("no loss series has enough finite points to compare two windows"));
     if (!spikes)
         context.markMissing(kSpike, tr("no loss series has enough positive finite points for a spike baseline"));

@@ -60,14 +60,22 @@ std::pair<QString, QString> splitLast(const QString& name)
     return { name.left(cut), name.mid(cut + 1) };
 }
 
+// A parameter name that adds to "weight" or "bias" says which: "in_proj_weight" and "in_proj_bias" of attention,
+// "weight_ih_l0" and "bias_hh_l0" of recurrent layers.
+bool hasRoleAffix(const QString& word, const QString& role)
+{
+    return word.endsWith(QLatin1Char('_') + role) || word.startsWith(role + QLatin1Char('_'));
+}
+
 bool isWeightWord(const QString& word)
 {
-    return word == QLatin1String("weight") || word == QLatin1String("kernel") || word == QLatin1String("w");
+    return word == QLatin1String("weight") || word == QLatin1String("kernel") || word == QLatin1String("w")
+        || hasRoleAffix(word, QStringLiteral("weight"));
 }
 
 bool isBiasWord(const QString& word)
 {
-    return word == QLatin1String("bias") || word == QLatin1String("b");
+    return word == QLatin1String("bias") || word == QLatin1String("b") || hasRoleAffix(word, QStringLiteral("bias"));
 }
 
 } // namespace
@@ -131,6 +139,11 @@ TensorClass classifyTag(const QString& tag)
     else if (isBiasWord(word))
         out.role = TensorRole::Bias;
     return out;
+}
+
+QString gradientTarget(const QString& gradientName)
+{
+    return withoutGradientMarks(gradientName);
 }
 
 bool naturalLess(const QString& a, const QString& b)

@@ -30,6 +30,10 @@ TensorClass classifySeries(const tensor::TensorSeries& series);
 /// Classifies a histogram or summary tag ("fc1.weight", "grad/fc1.weight", "Gradients/conv1/weight").
 TensorClass classifyTag(const QString& tag);
 
+/// The parameter a gradient's name is of: "grad/fc1.weight", "fc1.weight.grad" and "fc1.weight_grad" all give
+/// "fc1.weight".
+QString gradientTarget(const QString& gradientName);
+
 /// Natural order of names: digits compare as numbers, so "layer2" comes before "layer10".
 bool naturalLess(const QString& a, const QString& b);
 

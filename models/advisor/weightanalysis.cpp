@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QMap>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -30,6 +31,7 @@ const QString kInitAbsMax = QStringLiteral("weight.init_abs_max");
 const QString kUnchanged = QStringLiteral("weight.unchanged_steps");
 const QString kUpdateRatio = QStringLiteral("weight.update_ratio");
 const QString kGradientAbsMean = QStringLiteral("gradient.abs_mean");
+const QString kGradientZeroSteps = QStringLiteral("gradient.zero_step_share");
 const QString kGradientDepth = QStringLiteral("gradient.depth_ratio");
 const QString kGradientNorm = QStringLiteral("gradient.global_norm");
 const QString kZeroShare = QStringLiteral("tensor.zero_share");
@@ -41,6 +43,9 @@ constexpr double kFp16MinNormal = 6.103515625e-05;
 constexpr double kFp16Max = 65504.0;
 // The depth pattern needs a first, a middle and a last layer.
 constexpr int kMinDepthLayers = 3;
+// A gradient that is zero at one recorded step may be chance (every ReLU of a small batch off); zero at every
+// one of at least this many steps, it is zero by construction.
+constexpr int kMinNoGradientSteps = 2;
 
 QString tr(const char* text)
 {
@@ -204,7 +209,8 @@ Scope tensorScope(const QString& run, int rank, std::optional<qint64> step, cons
     scope.run = run;
     if (rank >= 0)
         scope.rank = rank;
-    scope.step = step;
+    if (step && *step >= 0) // -1: a tensor without a step (a checkpoint member)
+        scope.step = step;
     scope.layer = layer;
     scope.tensor = name;
     return scope;
@@ -228,6 +234,32 @@ struct Worst
     bool has() const { return !std::isnan(value); }
 };
 
+/// A figure of one tensor at each recorded step, for the value it typically has: a pattern over the steps
+/// rather than one step's dip.
+struct StepSeries
+{
+    std::vector<std::pair<double, qint64>> values; ///< (value, step)
+
+    void add(double value, qint64 step)
+    {
+        if (std::isfinite(value))
+            values.emplace_back(value, step);
+    }
+    /// The lower median (a value some step really had) and its step.
+    Worst median() const
+    {
+        Worst out;
+        if (values.empty())
+            return out;
+        std::vector<std::pair<double, qint64>> sorted = values;
+        const auto middle = sorted.begin() + std::ptrdiff_t((sorted.size() - 1) / 2);
+        std::nth_element(sorted.begin(), middle, sorted.end());
+        out.value = middle->first;
+        out.step = middle->second;
+        return out;
+    }
+};
+
 /// Per run and step: the gradients' sum of squares (for the global norm) and each layer's gradient RMS
 /// (for the depth pattern).
 struct StepGradients
@@ -245,6 +277,45 @@ struct GradientKey
     qint64 step = 0;
     bool operator<(const GradientKey& o) const { return std::tie(run, rank, step) < std::tie(o.run, o.rank, o.step); }
 };
+
+/// The depth pattern of one step: the first layer's gradient RMS against the last one's.
+struct DepthAtStep
+{
+    qint64 step = 0;
+    double ratio = 0;
+    QString first;
+    QString last;
+    double firstRms = 0;
+    double lastRms = 0;
+    int layers = 0;
+    QString evidence;
+};
+
+/// How often a gradient was zero everywhere, over the steps it was recorded at.
+struct ZeroGradientCount
+{
+    int steps = 0;
+    int zeroSteps = 0;
+    qint64 firstStep = -1;
+    qint64 lastStep = -1;
+
+    void add(bool zero, qint64 step)
+    {
+        ++steps;
+        zeroSteps += zero ? 1 : 0;
+        if (firstStep < 0 || step < firstStep)
+            firstStep = step;
+        lastStep = std::max(lastStep, step);
+    }
+    /// Zero at every one of enough recorded steps: the parameter receives no gradient by construction.
+    bool never() const { return steps >= kMinNoGradientSteps && zeroSteps == steps; }
+};
+
+/// Key of a parameter within its run and rank, to meet a weight with its gradient.
+QString parameterKey(const QString& run, int rank, const QString& parameter)
+{
+    return run + QLatin1Char('\n') + QString::number(rank) + QLatin1Char('\n') + parameter;
+}
 
 class WeightAnalyser
 {
@@ -275,6 +346,11 @@ private:
     void emitGradientPatterns();
     void emitWorst(const QString& metric, const Worst& worst, const Scope& base, const QString& evidence,
                    const QVariantMap& facts);
+    std::optional<Measurement> makeWorst(const QString& metric, const Worst& worst, const Scope& base,
+                                         const QString& evidence, const QVariantMap& facts) const;
+    void emitZeroGradient(const ZeroGradientCount& count, const Scope& scope, const QString& parameter,
+                          const QString& evidence);
+    void emitUnchanged();
     void markAll();
 
     QString graphEvidenceOf(const QString& layer) const;
@@ -289,6 +365,11 @@ private:
     LayerOrder m_order;
     std::vector<Overflow> m_overflows;
     std::map<GradientKey, StepGradients> m_gradients;
+    /// Parameters whose gradient is zero at every recorded step (parameterKey()).
+    QSet<QString> m_noGradient;
+    /// "Weight not changed" measurements, held until every gradient is known: a weight that receives no
+    /// gradient does not change for that reason, which its own finding says.
+    std::vector<std::pair<QString, Measurement>> m_unchanged;
     // What the data allowed: a metric with no source stays missing with the reason set in markAll().
     bool m_sawTensors = false;
     bool m_sawWeights = false;
@@ -296,6 +377,7 @@ private:
     bool m_sawWeightPair = false;
     bool m_sawWeightTensorPair = false; ///< the update ratio needs values, not histograms
     bool m_sawGradients = false;
+    bool m_sawGradientSteps = false; ///< a gradient recorded at enough steps to tell "never" from "once"
     bool m_sawDepth = false;
     bool m_sawRelu = false;
     bool m_sawSaturating = false;
@@ -359,15 +441,23 @@ void WeightAnalyser::addGradient(const QString& run, int rank, qint64 step, cons
     ++g.tensors;
     if (g.evidence.isEmpty())
         g.evidence = evidence;
-    if (!cls.biasGradient && !cls.layer.isEmpty() && std::isfinite(rms))
+    // A layer whose gradient is zero here is disconnected, not a point on the depth pattern.
+    if (!cls.biasGradient && !cls.layer.isEmpty() && std::isfinite(rms) && rms > 0)
         g.layerRms[cls.layer] = rms;
 }
 
 void WeightAnalyser::emitWorst(const QString& metric, const Worst& worst, const Scope& base, const QString& evidence,
                                const QVariantMap& facts)
 {
+    if (std::optional<Measurement> m = makeWorst(metric, worst, base, evidence, facts))
+        m_context.add(std::move(*m));
+}
+
+std::optional<Measurement> WeightAnalyser::makeWorst(const QString& metric, const Worst& worst, const Scope& base,
+                                                     const QString& evidence, const QVariantMap& facts) const
+{
     if (!worst.has())
-        return;
+        return std::nullopt;
     Measurement m;
     m.metric = metric;
     m.value = worst.value;
@@ -381,7 +471,35 @@ void WeightAnalyser::emitWorst(const QString& metric, const Worst& worst, const 
     if (!graph.isEmpty())
         m.evidence << graph;
     m.order = double(std::max<qint64>(worst.step, 0));
-    m_context.add(std::move(m));
+    return m;
+}
+
+void WeightAnalyser::emitZeroGradient(const ZeroGradientCount& count, const Scope& scope, const QString& parameter,
+                                      const QString& evidence)
+{
+    if (count.steps < kMinNoGradientSteps)
+        return;
+    m_sawGradientSteps = true;
+    // A pattern over every recorded step: no one step is where it is.
+    Worst share;
+    share.offer(percent(count.zeroSteps, count.steps), -1, true);
+    emitWorst(kGradientZeroSteps, share, scope, evidence,
+              { { QStringLiteral("parameter"), parameter },
+                { QStringLiteral("steps"), count.steps },
+                { QStringLiteral("zero_steps"), count.zeroSteps },
+                { QStringLiteral("from_step"), count.firstStep },
+                { QStringLiteral("to_step"), count.lastStep } });
+    if (count.never())
+        m_noGradient.insert(parameterKey(scope.run, scope.rank.value_or(-1), parameter));
+}
+
+void WeightAnalyser::emitUnchanged()
+{
+    for (auto& [key, measurement] : m_unchanged) {
+        if (!m_noGradient.contains(key))
+            m_context.add(std::move(measurement));
+    }
+    m_unchanged.clear();
 }
 
 void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass& cls)
@@ -397,7 +515,8 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
     Worst deadShare;
     Worst saturation;
     Worst fp16Risk;
-    Worst gradientAbsMean;
+    StepSeries gradientAbsMean;
+    ZeroGradientCount zeroGradient;
     std::optional<Overflow> firstOverflow;
     int unchangedPairs = 0;
     int comparedPairs = 0;
@@ -450,9 +569,12 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
             firstOverflow = o;
         }
 
-        // A freshly initialised bias is often all zero on purpose; the initialisation rule covers weights.
+        // A freshly initialised bias is often all zero on purpose; the initialisation rule covers weights. A
+        // checkpoint's buffers (masks, gates, running statistics) are set by the program, not learned: zero
+        // says nothing about training there.
         const bool initialWeight = weight && &info == firstInfo && step <= 0;
-        if (!initialWeight)
+        const bool checkpointBuffer = cls.role == TensorRole::Other && step < 0;
+        if (!initialWeight && !checkpointBuffer)
             zeroShare.offer(percent(stats.zeros, stats.count), step, true);
 
         if (weight && step == 0) {
@@ -495,7 +617,8 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
         }
 
         if (cls.role == TensorRole::Gradient) {
-            gradientAbsMean.offer(stats.meanAbs, step, false);
+            gradientAbsMean.add(stats.meanAbs, step);
+            zeroGradient.add(stats.zeros == stats.count, step);
             if (stats.finite == stats.count)
                 addGradient(series.run, series.rank, step, cls, stats.l2 * stats.l2,
                             stats.l2 / std::sqrt(double(stats.count)), evidence);
@@ -536,19 +659,32 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
 
     const Scope scope = tensorScope(series.run, series.rank, std::nullopt, cls.layer, series.name);
     const QString evidence = tensorEvidence(series.name, series.run, -1);
-    emitWorst(kZeroShare, zeroShare, scope, tensorEvidence(series.name, series.run, zeroShare.step), {});
+    // A gradient that is zero at every step is not vanishing, nor a tensor gone to zero: the parameter receives
+    // no gradient at all, and that finding says so.
+    const bool noGradient = cls.role == TensorRole::Gradient && zeroGradient.never();
+    if (cls.role == TensorRole::Gradient)
+        emitZeroGradient(zeroGradient, scope, gradientTarget(series.name),
+                         tensorEvidence(series.name, series.run, zeroGradient.lastStep));
+    if (!noGradient) {
+        emitWorst(kZeroShare, zeroShare, scope, tensorEvidence(series.name, series.run, zeroShare.step), {});
+        const Worst typical = gradientAbsMean.median();
+        emitWorst(kGradientAbsMean, typical, scope, tensorEvidence(series.name, series.run, typical.step),
+                  { { QStringLiteral("steps"), int(gradientAbsMean.values.size()) },
+                    { QStringLiteral("from_step"), zeroGradient.firstStep },
+                    { QStringLiteral("to_step"), zeroGradient.lastStep } });
+    }
     emitWorst(kDeadRelu, deadShare, scope, tensorEvidence(series.name, series.run, deadShare.step), {});
     emitWorst(kSaturation, saturation, scope, tensorEvidence(series.name, series.run, saturation.step), {});
     emitWorst(kFp16Risk, fp16Risk, scope, tensorEvidence(series.name, series.run, fp16Risk.step), {});
-    emitWorst(kGradientAbsMean, gradientAbsMean, scope, tensorEvidence(series.name, series.run, gradientAbsMean.step),
-              {});
     if (comparedPairs > 0) {
         Worst unchanged;
         unchanged.offer(unchangedPairs, firstUnchangedTo, true);
-        emitWorst(kUnchanged, unchanged, scope, tensorEvidence(series.name, series.run, firstUnchangedTo),
-                  { { QStringLiteral("pairs"), comparedPairs },
-                    { QStringLiteral("from_step"), firstUnchangedFrom },
-                    { QStringLiteral("to_step"), firstUnchangedTo } });
+        if (std::optional<Measurement> m
+            = makeWorst(kUnchanged, unchanged, scope, tensorEvidence(series.name, series.run, firstUnchangedTo),
+                        { { QStringLiteral("pairs"), comparedPairs },
+                          { QStringLiteral("from_step"), firstUnchangedFrom },
+                          { QStringLiteral("to_step"), firstUnchangedTo } }))
+            m_unchanged.emplace_back(parameterKey(series.run, series.rank, series.name), std::move(*m));
     }
     if (ratioCount > 0) {
         Worst mean;
@@ -598,7 +734,8 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
     m_sawTensors = true;
     m_sawWeights = m_sawWeights || weight;
     const Scope scope = tensorScope(track.run, -1, std::nullopt, cls.layer, track.tag);
-    Worst gradientAbsMean;
+    StepSeries gradientAbsMean;
+    ZeroGradientCount zeroGradient;
     int unchangedPairs = 0;
     int comparedPairs = 0;
     qint64 firstUnchangedFrom = -1;
@@ -647,20 +784,32 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
             }
         }
         if (cls.role == TensorRole::Gradient && std::isfinite(h.sumSquares) && h.count > 0) {
-            gradientAbsMean.offer(bucketMeanAbs(h), h.step, false);
+            gradientAbsMean.add(bucketMeanAbs(h), h.step);
+            zeroGradient.add(bad == 0 && h.min == 0 && h.max == 0, h.step);
             if (bad == 0)
                 addGradient(track.run, -1, h.step, cls, h.sumSquares, std::sqrt(h.sumSquares / h.count), evidence);
         }
     }
-    emitWorst(kGradientAbsMean, gradientAbsMean, scope, histogramEvidence(track.run, track.tag, gradientAbsMean.step),
-              {});
+    if (cls.role == TensorRole::Gradient) {
+        emitZeroGradient(zeroGradient, scope, gradientTarget(track.tag),
+                         histogramEvidence(track.run, track.tag, zeroGradient.lastStep));
+        if (!zeroGradient.never()) {
+            const Worst typical = gradientAbsMean.median();
+            emitWorst(kGradientAbsMean, typical, scope, histogramEvidence(track.run, track.tag, typical.step),
+                      { { QStringLiteral("steps"), int(gradientAbsMean.values.size()) },
+                        { QStringLiteral("from_step"), zeroGradient.firstStep },
+                        { QStringLiteral("to_step"), zeroGradient.lastStep } });
+        }
+    }
     if (comparedPairs > 0) {
         Worst unchanged;
         unchanged.offer(unchangedPairs, firstUnchangedTo, true);
-        emitWorst(kUnchanged, unchanged, scope, histogramEvidence(track.run, track.tag, firstUnchangedTo),
-                  { { QStringLiteral("pairs"), comparedPairs },
-                    { QStringLiteral("from_step"), firstUnchangedFrom },
-                    { QStringLiteral("to_step"), firstUnchangedTo } });
+        if (std::optional<Measurement> m
+            = makeWorst(kUnchanged, unchanged, scope, histogramEvidence(track.run, track.tag, firstUnchangedTo),
+                        { { QStringLiteral("pairs"), comparedPairs },
+                          { QStringLiteral("from_step"), firstUnchangedFrom },
+                          { QStringLiteral("to_step"), firstUnchangedTo } }))
+            m_unchanged.emplace_back(parameterKey(track.run, -1, track.tag), std::move(*m));
     }
 }
 
@@ -696,6 +845,9 @@ void WeightAnalyser::emitOverflows()
 
 void WeightAnalyser::emitGradientPatterns()
 {
+    // Per run and rank, the depth pattern of every step; the typical step is reported, so that one step's
+    // noise neither raises nor hides it.
+    std::map<std::pair<QString, int>, std::vector<DepthAtStep>> depths;
     for (const auto& [key, g] : m_gradients) {
         Measurement norm;
         norm.metric = kGradientNorm;
@@ -721,17 +873,27 @@ void WeightAnalyser::emitGradientPatterns()
         if (!(lastRms > 0))
             continue;
         m_sawDepth = true;
+        depths[{ key.run, key.rank }].push_back(
+            { key.step, firstRms / lastRms, first, last, firstRms, lastRms, int(layers.size()), g.evidence });
+    }
+    for (auto& [where, steps] : depths) {
+        std::sort(steps.begin(), steps.end(),
+                  [](const DepthAtStep& a, const DepthAtStep& b) { return a.ratio < b.ratio; });
+        const DepthAtStep& typical = steps[(steps.size() - 1) / 2];
         Measurement depth;
         depth.metric = kGradientDepth;
-        depth.value = firstRms / lastRms;
-        depth.scope = tensorScope(key.run, key.rank, key.step, first, {});
-        depth.order = double(key.step);
-        depth.facts.insert(QStringLiteral("first_layer"), first);
-        depth.facts.insert(QStringLiteral("last_layer"), last);
-        depth.facts.insert(QStringLiteral("first_rms"), firstRms);
-        depth.facts.insert(QStringLiteral("last_rms"), lastRms);
-        depth.facts.insert(QStringLiteral("layers"), int(layers.size()));
-        depth.evidence << g.evidence;
+        depth.value = typical.ratio;
+        depth.scope = tensorScope(where.first, where.second, typical.step, typical.first, {});
+        depth.order = double(std::max<qint64>(typical.step, 0));
+        depth.facts.insert(QStringLiteral("first_layer"), typical.first);
+        depth.facts.insert(QStringLiteral("last_layer"), typical.last);
+        depth.facts.insert(QStringLiteral("first_rms"), typical.firstRms);
+        depth.facts.insert(QStringLiteral("last_rms"), typical.lastRms);
+        depth.facts.insert(QStringLiteral("layers"), typical.layers);
+        depth.facts.insert(QStringLiteral("steps"), int(steps.size()));
+        depth.facts.insert(QStringLiteral("lowest"), steps.front().ratio);
+        depth.facts.insert(QStringLiteral("lowest_step"), steps.front().step);
+        depth.evidence << typical.evidence;
         m_context.add(std::move(depth));
     }
 }
@@ -754,6 +916,7 @@ void WeightAnalyser::markAll()
          tr("no weight tensor is dumped at two steps (histograms do not give the update ratio)"));
     mark(kGradientNonfinite, m_sawGradients, tr("no gradient tensors or histograms are loaded"));
     mark(kGradientAbsMean, m_sawGradients, tr("no gradient tensors or histograms are loaded"));
+    mark(kGradientZeroSteps, m_sawGradientSteps, tr("no gradient is recorded at two steps or more"));
     mark(kGradientNorm, m_sawGradients, tr("no gradient tensors or histograms are loaded"));
     mark(kGradientDepth, m_sawDepth,
          tr("fewer than three layers have finite weight gradients recorded at the same step"));
@@ -779,6 +942,7 @@ void WeightAnalyser::run()
     }
     emitOverflows();
     emitGradientPatterns();
+    emitUnchanged();
     markAll();
 }
 

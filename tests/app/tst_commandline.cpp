@@ -605,12 +605,14 @@ private slots:
     void adviseRuleFileChangesAThreshold()
     {
         // Any positive loss decreases by less than 100 % between two windows, so with that threshold the
-        // rule fires on the train/loss curve of every demo run.
-        const QString rules
-            = writeRules(QStringLiteral("strict.json"),
-                         { QJsonObject { { QStringLiteral("id"), QStringLiteral("loss-not-decreasing") },
-                                         { QStringLiteral("threshold"), 100 },
-                                         { QStringLiteral("severity"), QStringLiteral("error") } } });
+        // rule fires on the train/loss curve of every demo run; and no positive loss falls by more than 100 %
+        // from its start, so with that converged_fall no demo run counts as converged.
+        const QString rules = writeRules(
+            QStringLiteral("strict.json"),
+            { QJsonObject { { QStringLiteral("id"), QStringLiteral("loss-not-decreasing") },
+                            { QStringLiteral("threshold"), 100 },
+                            { QStringLiteral("params"), QJsonObject { { QStringLiteral("converged_fall"), 101 } } },
+                            { QStringLiteral("severity"), QStringLiteral("error") } } });
         const Result r
             = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json"), QStringLiteral("--rules"), rules });
         QVERIFY2(r.exitCode == 0, r.err.constData());

@@ -7,7 +7,8 @@ numpy says the weight and gradient measurements of the Advisor should be:
 - unchanged: per weight, how many consecutive dumps numpy.allclose(prev, cur, rtol=1e-5, atol=1e-8) calls equal
 - global_norm: per step, the L2 norm over every gradient tensor
 - depth_ratio: per step, RMS(first layer's weight gradient) / RMS(last layer's weight gradient)
-- abs_mean_min: per gradient, the smallest mean(|g|) over the steps
+- depth_ratio_median: the lower median of depth_ratio over the steps (the pattern the run typically shows)
+- abs_mean_median: per gradient, the lower median of mean(|g|) over the steps
 """
 import json
 import os
@@ -51,7 +52,7 @@ def main(out):
                 g64 = g.astype(np.float64)
                 total += float(np.sum(g64 * g64))
                 m = float(np.mean(np.abs(g64)))
-                abs_means[name] = min(abs_means.get(name, m), m)
+                abs_means.setdefault(name, []).append(m)
             rms[k] = float(np.sqrt(np.mean(gw.astype(np.float64) ** 2)))
         norms[str(step)] = float(np.sqrt(total))
         depth[str(step)] = rms["fc1"] / rms["fc3"]
@@ -72,8 +73,10 @@ def main(out):
         unchanged[name] = same
         if values:
             ratios[name] = float(np.mean(values))
+    lower_median = lambda values: sorted(values)[(len(values) - 1) // 2]
     json.dump({"update_ratio": ratios, "unchanged": unchanged, "global_norm": norms, "depth_ratio": depth,
-               "abs_mean_min": abs_means}, sys.stdout)
+               "depth_ratio_median": lower_median(list(depth.values())),
+               "abs_mean_median": {name: lower_median(values) for name, values in abs_means.items()}}, sys.stdout)
 
 
 if __name__ == "__main__":
