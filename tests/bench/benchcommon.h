@@ -37,19 +37,35 @@ struct Side
 
 /// The final line of a benchmark: both medians and the ratio peer / RunLens (above 1: RunLens is faster).
 /// `what` names the comparison; `note` states exclusions, or is empty.
-inline void printRatio(const char* what, const Side& runlens, const Side& peer, const std::string& note = {})
+inline std::string ratioLine(const std::string& what, const Side& runlens, const Side& peer,
+                             const std::string& note = {})
 {
     const double ratio = runlens.medianMs > 0.0 ? peer.medianMs / runlens.medianMs : 0.0;
-    std::printf("RESULT %s: RunLens %.3f ms (median of %d, %s) | %s %.3f ms (median of %d, %s) | ratio %.2fx%s%s\n",
-                what, runlens.medianMs, runlens.runs, runlens.threads.c_str(), peer.name.c_str(), peer.medianMs,
-                peer.runs, peer.threads.c_str(), ratio, note.empty() ? "" : "; ", note.c_str());
+    char line[1024];
+    std::snprintf(line, sizeof line,
+                  "RESULT %s: RunLens %.3f ms (median of %d, %s) | %s %.3f ms (median of %d, %s) | ratio %.2fx%s%s",
+                  what.c_str(), runlens.medianMs, runlens.runs, runlens.threads.c_str(), peer.name.c_str(),
+                  peer.medianMs, peer.runs, peer.threads.c_str(), ratio, note.empty() ? "" : "; ", note.c_str());
+    return line;
 }
 
 /// The final line of a benchmark whose peer did not run (not installed, failed, or no peer exists).
-inline void printNoRatio(const char* what, const Side& runlens, const std::string& why)
+inline std::string noRatioLine(const std::string& what, const Side& runlens, const std::string& why)
 {
-    std::printf("RESULT %s: RunLens %.3f ms (median of %d, %s) | ratio n/a (%s)\n", what, runlens.medianMs,
-                runlens.runs, runlens.threads.c_str(), why.c_str());
+    char line[1024];
+    std::snprintf(line, sizeof line, "RESULT %s: RunLens %.3f ms (median of %d, %s) | ratio n/a (%s)", what.c_str(),
+                  runlens.medianMs, runlens.runs, runlens.threads.c_str(), why.c_str());
+    return line;
+}
+
+inline void printRatio(const std::string& what, const Side& runlens, const Side& peer, const std::string& note = {})
+{
+    std::printf("%s\n", ratioLine(what, runlens, peer, note).c_str());
+}
+
+inline void printNoRatio(const std::string& what, const Side& runlens, const std::string& why)
+{
+    std::printf("%s\n", noRatioLine(what, runlens, why).c_str());
 }
 
 inline std::string threadsText(int threads)

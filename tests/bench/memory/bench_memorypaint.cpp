@@ -182,13 +182,10 @@ int main(int argc, char** argv)
                     c.name, ours, chart.maxDrawnPoints(), device.allocated.size(), repaint, theirs, theirs / ours,
                     ours <= 16.0 ? "ok (<= 16 ms)" : "over 16 ms");
         ok = ok && ours <= 16.0;
-        char line[512];
-        std::snprintf(line, sizeof line,
-                      "RESULT memory chart frame, %s, downsampling included: RunLens %.3f ms (median of %d, "
-                      "1 thread at a time: the paint waits for the downsampling) | QCustomPlot raw curve %.3f ms "
-                      "(median of %d, 1 thread) | ratio %.2fx",
-                      c.name, ours, frames, theirs, frames, theirs / ours);
-        results.emplace_back(line);
+        results.push_back(
+            bench::ratioLine(std::string("memory chart frame, ") + c.name + ", downsampling included",
+                             { "RunLens", ours, frames, "1 thread at a time: the paint waits for the downsampling" },
+                             { "QCustomPlot raw curve", theirs, frames, "1 thread" }));
         if (!pngDir.isEmpty()) {
             image.fill(Qt::white);
             {
