@@ -1,16 +1,21 @@
 // Throughput of EventFileReader on a large synthetic event file, against a Python peer that does what
-// TensorBoard's Python loader does (framing, CRC-32C, protobuf decoding) on the same file.
+// TensorBoard's Python loader does (framing, CRC-32C, protobuf decoding) on the same file. Both read the
+// whole file R times; the ratio is taken from the median pass of each (one thread each, page cache warm,
+// the Python interpreter's start-up, imports and protoc run excluded).
 //
-//   bench_eventfile [--records N] [--repeat R] [--peer-records M] [--no-peer] [--python PYTHON]
+//   bench_eventfile [--records N] [--repeat R] [--no-peer] [--python PYTHON]
 
 #include "summary/eventfilereader.h"
 #include "summary/eventfilewriter.h"
 #include "summary/recordreader.h"
 
+#include "benchcommon.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -112,17 +117,13 @@ int main(int argc, char** argv)
                                            QStringLiteral("n"), QStringLiteral("2000000"));
     const QCommandLineOption repeatOption(QStringLiteral("repeat"), QStringLiteral("timed reads"), QStringLiteral("n"),
                                           QStringLiteral("5"));
-    const QCommandLineOption peerRecordsOption(QStringLiteral("peer-records"),
-                                               QStringLiteral("records the Python peer reads (0: all)"),
-                                               QStringLiteral("n"), QStringLiteral("200000"));
     const QCommandLineOption noPeerOption(QStringLiteral("no-peer"), QStringLiteral("skip the Python peer"));
     const QCommandLineOption pythonOption(QStringLiteral("python"), QStringLiteral("Python interpreter for the peer"),
                                           QStringLiteral("path"));
-    parser.addOptions({ recordsOption, repeatOption, peerRecordsOption, noPeerOption, pythonOption });
+    parser.addOptions({ recordsOption, repeatOption, noPeerOption, pythonOption });
     parser.process(app);
     const qint64 records = std::max<qint64>(2, parser.value(recordsOption).toLongLong());
     const int repeat = std::max(1, parser.value(repeatOption).toInt());
-    const qint64 peerRecords = std::max<qint64>(0, parser.value(peerRecordsOption).toLongLong());
 
     QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/runlens-bench-XXXXXX"));
     if (!dir.isValid()) {
@@ -190,23 +191,21 @@ int main(int argc, char** argv)
     }
     const Timing read = summarize(readSeconds);
     const Timing readCpu = summarize(readCpuSeconds);
-    const double runlensMBps = megabytes / read.best;
-    const double runlensRecordsPerSecond = double(records) / read.best;
-    std::printf("EventFileReader (CRCs verified, %d runs): best %.3f s = %.0f MB/s, %.2f M records/s; median %.0f MB/s;"
-                " by thread CPU time: best %.0f MB/s, median %.0f MB/s\n",
-                repeat, read.best, runlensMBps, runlensRecordsPerSecond / 1e6, megabytes / read.median,
-                megabytes / readCpu.best, megabytes / readCpu.median);
+    std::printf("EventFileReader (CRCs verified, %d runs, 1 thread): median %.3f s = %.0f MB/s, %.2f M records/s; "
+                "best %.0f MB/s; by thread CPU time median %.0f MB/s\n",
+                repeat, read.median, megabytes / read.median, double(records) / read.median / 1e6,
+                megabytes / read.best, megabytes / readCpu.median);
+    const bench::Side runlensSide { "RunLens", read.median * 1e3, repeat, "1 thread" };
+    const char* what = "event file, whole file read by both";
 
     if (parser.isSet(noPeerOption)) {
-        std::printf("RESULT runlens=%.0f MB/s (%.2f M records/s) python=skipped\n", runlensMBps,
-                    runlensRecordsPerSecond / 1e6);
+        bench::printNoRatio(what, runlensSide, "peer skipped");
         return 0;
     }
     const QString python = findPython(parser.value(pythonOption));
     if (python.isEmpty()) {
         std::printf("python peer: no python3 with google.protobuf and crc32c found (set RUNLENS_BENCH_PYTHON)\n");
-        std::printf("RESULT runlens=%.0f MB/s (%.2f M records/s) python=unavailable\n", runlensMBps,
-                    runlensRecordsPerSecond / 1e6);
+        bench::printNoRatio(what, runlensSide, "no python3 with google.protobuf and crc32c");
         return 0;
     }
     QProcess peer;
@@ -214,7 +213,7 @@ int main(int argc, char** argv)
     peer.start(python,
                { QStringLiteral(RUNLENS_BENCH_DIR "/peer_eventfile.py"), QStringLiteral("--file"), file,
                  QStringLiteral("--proto-root"), QStringLiteral(RUNLENS_PROTO_ROOT), QStringLiteral("--protoc"),
-                 QStringLiteral(RUNLENS_PROTOC), QStringLiteral("--max-records"), QString::number(peerRecords) });
+                 QStringLiteral(RUNLENS_PROTOC), QStringLiteral("--repeat"), QString::number(repeat) });
     if (!peer.waitForFinished(-1) || peer.exitCode() != 0) {
         std::fprintf(stderr, "the python peer failed\n");
         return 1;
@@ -225,28 +224,30 @@ int main(int argc, char** argv)
         if (document.isObject())
             result = document.object();
     }
-    const double peerSeconds = result.value(QStringLiteral("seconds")).toDouble();
+    std::vector<double> peerSeconds;
+    for (const QJsonValue& value : result.value(QStringLiteral("seconds")).toArray())
+        peerSeconds.push_back(value.toDouble());
+    std::vector<double> peerCpuSeconds;
+    for (const QJsonValue& value : result.value(QStringLiteral("cpu_seconds")).toArray())
+        peerCpuSeconds.push_back(value.toDouble());
     const double peerMegabytes = result.value(QStringLiteral("bytes")).toDouble() / 1e6;
     const qint64 peerRead = result.value(QStringLiteral("records")).toInteger();
-    if (peerSeconds <= 0.0 || peerRead <= 0) {
-        std::fprintf(stderr, "the python peer printed no result\n");
+    if (peerSeconds.empty() || peerRead != records) {
+        std::fprintf(stderr, "the python peer read %lld of %lld records\n", static_cast<long long>(peerRead),
+                     static_cast<long long>(records));
         return 1;
     }
-    const double peerMBps = peerMegabytes / peerSeconds;
-    const double peerCpuSeconds = result.value(QStringLiteral("cpu_seconds")).toDouble();
-    std::printf("python peer (%s, python %s, protobuf implementation '%s'): %lld of %lld records (%.1f MB) in "
-                "%.2f s = %.1f MB/s, %.3f M records/s%s\n",
+    const double peerMedian = bench::median(peerSeconds);
+    std::printf("python peer (%s, python %s, protobuf implementation '%s', %zu runs, 1 thread): median %.2f s = "
+                "%.1f MB/s, %.3f M records/s; by thread CPU time median %.1f MB/s\n",
                 qPrintable(python), qPrintable(result.value(QStringLiteral("python")).toString()),
-                qPrintable(result.value(QStringLiteral("protobuf_implementation")).toString()),
-                static_cast<long long>(peerRead), static_cast<long long>(records), peerMegabytes, peerSeconds, peerMBps,
-                double(peerRead) / peerSeconds / 1e6,
-                peerRead < records ? " (a prefix of the same file; records are alike, so MB/s compare directly)" : "");
-    if (peerCpuSeconds > 0.0) {
-        std::printf("by thread CPU time: runlens %.0f MB/s, python %.1f MB/s, ratio %.1fx\n", megabytes / readCpu.best,
-                    peerMegabytes / peerCpuSeconds, (megabytes / readCpu.best) / (peerMegabytes / peerCpuSeconds));
-    }
-    std::printf("RESULT runlens=%.0f MB/s (%.2f M records/s) python=%.1f MB/s (%.3f M records/s) ratio=%.1fx\n",
-                runlensMBps, runlensRecordsPerSecond / 1e6, peerMBps, double(peerRead) / peerSeconds / 1e6,
-                runlensMBps / peerMBps);
+                qPrintable(result.value(QStringLiteral("protobuf_implementation")).toString()), peerSeconds.size(),
+                peerMedian, peerMegabytes / peerMedian, double(peerRead) / peerMedian / 1e6,
+                peerMegabytes / bench::median(peerCpuSeconds));
+    char note[160];
+    std::snprintf(note, sizeof note, "%.1f MB, %lld records; RunLens %.0f MB/s, Python %.1f MB/s", megabytes,
+                  static_cast<long long>(records), megabytes / read.median, peerMegabytes / peerMedian);
+    bench::printRatio(what, runlensSide, { "Python loop", peerMedian * 1e3, int(peerSeconds.size()), "1 thread" },
+                      note);
     return 0;
 }

@@ -5,7 +5,8 @@ Per record: read the 12-byte header, check the masked CRC-32C of the length, rea
 check it, decode the payload as an Event with classes that protoc generates from RunLens's own .proto
 files, and collect the scalar values per tag. CRCs use the `crc32c` C extension (TensorBoard's own
 fallback is pure Python and far slower), so this is a favourable lower bound for the Python side.
-Prints one JSON line with what it measured.
+Reads the whole file `--repeat` times in one process, timing each pass inside Python (interpreter start-up,
+imports and the protoc run excluded), and prints one JSON line with every pass's time.
 """
 
 import argparse
@@ -30,7 +31,7 @@ def main():
     parser.add_argument("--file", required=True)
     parser.add_argument("--proto-root", required=True, help="directory that holds summary/proto/*.proto")
     parser.add_argument("--protoc", default="protoc")
-    parser.add_argument("--max-records", type=int, default=0, help="stop after this many records (0: all)")
+    parser.add_argument("--repeat", type=int, default=1, help="timed passes over the whole file")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="runlens-peer-") as out_dir:
@@ -46,59 +47,70 @@ def main():
         unpack_length = struct.Struct("<Q").unpack
         unpack_crc = struct.Struct("<I").unpack
         unpack_float = struct.Struct("<f").unpack
-        event = tb_event_pb2.Event()
-        series = {}
-        scalar_tags = set()
-        records = 0
-        bad = 0
-        consumed = 0
 
-        start = time.perf_counter()
-        cpu_start = time.thread_time()
-        with open(args.file, "rb") as f:
-            while not args.max_records or records < args.max_records:
-                header = f.read(12)
-                if len(header) < 12:
-                    break
-                (length,) = unpack_length(header[:8])
-                if masked_crc(header[:8]) != unpack_crc(header[8:])[0]:
-                    raise SystemExit("bad length CRC at offset %d" % consumed)
-                payload = f.read(length)
-                footer = f.read(4)
-                if len(payload) < length or len(footer) < 4:
-                    break
-                records += 1
-                consumed += 16 + length
-                if masked_crc(payload) != unpack_crc(footer)[0]:
-                    bad += 1
-                    continue
-                event.ParseFromString(payload)
-                if not event.HasField("summary"):
-                    continue
-                for value in event.summary.value:
-                    if value.HasField("simple_value"):
-                        number = value.simple_value
-                    elif value.HasField("tensor"):
-                        if value.HasField("metadata") and value.metadata.plugin_data.plugin_name == b"scalars":
-                            scalar_tags.add(value.tag)
-                        if value.tag not in scalar_tags:
-                            continue
-                        tensor = value.tensor
-                        number = unpack_float(tensor.tensor_content)[0] if tensor.tensor_content else tensor.float_val[0]
-                    else:
+        def read_once():
+            event = tb_event_pb2.Event()
+            series = {}
+            scalar_tags = set()
+            records = 0
+            bad = 0
+            consumed = 0
+            with open(args.file, "rb") as f:
+                while True:
+                    header = f.read(12)
+                    if len(header) < 12:
+                        break
+                    (length,) = unpack_length(header[:8])
+                    if masked_crc(header[:8]) != unpack_crc(header[8:])[0]:
+                        raise SystemExit("bad length CRC at offset %d" % consumed)
+                    payload = f.read(length)
+                    footer = f.read(4)
+                    if len(payload) < length or len(footer) < 4:
+                        break
+                    records += 1
+                    consumed += 16 + length
+                    if masked_crc(payload) != unpack_crc(footer)[0]:
+                        bad += 1
                         continue
-                    series.setdefault(value.tag, []).append((event.step, event.wall_time, number))
-        seconds = time.perf_counter() - start
-        cpu_seconds = time.thread_time() - cpu_start
+                    event.ParseFromString(payload)
+                    if not event.HasField("summary"):
+                        continue
+                    for value in event.summary.value:
+                        if value.HasField("simple_value"):
+                            number = value.simple_value
+                        elif value.HasField("tensor"):
+                            if (value.HasField("metadata")
+                                    and value.metadata.plugin_data.plugin_name == b"scalars"):
+                                scalar_tags.add(value.tag)
+                            if value.tag not in scalar_tags:
+                                continue
+                            tensor = value.tensor
+                            number = (unpack_float(tensor.tensor_content)[0] if tensor.tensor_content
+                                      else tensor.float_val[0])
+                        else:
+                            continue
+                        series.setdefault(value.tag, []).append((event.step, event.wall_time, number))
+            return series, records, bad, consumed
 
-        points = sum(len(points) for points in series.values())
+        seconds = []
+        cpu_seconds = []
+        for _ in range(max(1, args.repeat)):
+            start = time.perf_counter()
+            cpu_start = time.thread_time()
+            series, records, bad, consumed = read_once()
+            seconds.append(time.perf_counter() - start)
+            cpu_seconds.append(time.thread_time() - cpu_start)
+            points = sum(len(points) for points in series.values())
+            tags = len(series)
+            del series  # freed outside the timed part, as RunLens frees its result
+
         print(json.dumps({
             "records": records,
             "bytes": consumed,
             "seconds": seconds,
             "cpu_seconds": cpu_seconds,
             "points": points,
-            "tags": len(series),
+            "tags": tags,
             "bad_records": bad,
             "protobuf_implementation": api_implementation.Type(),
             "python": sys.version.split()[0],

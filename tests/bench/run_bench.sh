@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds and runs the benchmarks in a Release build directory (default: build/bench next to the sources).
-# Extra arguments go to bench_eventfile, e.g. --records 500000 --peer-records 0.
+# Extra arguments go to bench_eventfile, e.g. --records 500000 --repeat 3.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)

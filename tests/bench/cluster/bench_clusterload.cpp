@@ -3,17 +3,27 @@
 //    against Python's csv/json doing the same aggregation (peer_clusterload.py);
 // 2. 8 synthetic Kineto ranks read together into one store and analysed (temporal breakdown, overlap,
 //    stragglers), against the Python oracle of the cluster tests doing the same analysis.
+// Both sides are the median of R runs (5 and 3 by default), timed inside their process: the peers' times
+// exclude the interpreter's start-up and imports. MindSpore: one untimed run first on both sides. Kineto:
+// none (the files were just written); RunLens reads each trace on two threads (reader + parser), the
+// analysis on one; the peers use one thread.
 //
-//   bench_clusterload [--ranks N] [--steps S] [--kineto-ranks K] [--kineto-events E] [--dir DIR] [--keep]
-//                     [--no-peers]
+//   bench_clusterload [--ranks N] [--steps S] [--kineto-ranks K] [--kineto-events E] [--runs R]
+//                     [--kineto-runs R] [--dir DIR] [--keep] [--no-peers]
 
 #include "cluster/kinetocluster.h"
 #include "cluster/mindsporecluster.h"
 #include "trace/chrometracereader.h"
 
+#include "../benchcommon.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -36,12 +46,21 @@ double seconds(Clock::time_point since)
     return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
-std::optional<double> timeCommand(const QString& command)
+/// Runs peer_clusterload.py with `arguments` and returns the median of the seconds it measured inside.
+std::optional<double> peerMedianSeconds(const QString& python, const QStringList& arguments)
 {
-    const auto start = Clock::now();
-    if (std::system(command.toLocal8Bit().constData()) != 0)
+    QProcess peer;
+    peer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    peer.start(python, QStringList { QStringLiteral(RUNLENS_BENCH_DIR "/peer_clusterload.py") } + arguments);
+    if (!peer.waitForFinished(-1) || peer.exitCode() != 0)
         return std::nullopt;
-    return seconds(start);
+    const QJsonObject result = QJsonDocument::fromJson(peer.readAllStandardOutput().trimmed()).object();
+    std::vector<double> values;
+    for (const QJsonValue& value : result.value(QStringLiteral("seconds")).toArray())
+        values.push_back(value.toDouble());
+    if (values.empty())
+        return std::nullopt;
+    return bench::median(values);
 }
 
 bool writeText(const QString& path, const std::string& text)
@@ -200,6 +219,8 @@ int main(int argc, char** argv)
     int steps = 500;
     int kinetoRanks = 8;
     long long kinetoEvents = 200'000;
+    int runs = 5;
+    int kinetoRuns = 3;
     QString dirArg;
     bool keep = false;
     bool peers = true;
@@ -213,6 +234,10 @@ int main(int argc, char** argv)
             kinetoRanks = std::max(0, args[++i].toInt());
         else if (args[i] == QLatin1String("--kineto-events") && i + 1 < args.size())
             kinetoEvents = std::max(1000LL, args[++i].toLongLong());
+        else if (args[i] == QLatin1String("--runs") && i + 1 < args.size())
+            runs = std::max(1, args[++i].toInt());
+        else if (args[i] == QLatin1String("--kineto-runs") && i + 1 < args.size())
+            kinetoRuns = std::max(1, args[++i].toInt());
         else if (args[i] == QLatin1String("--dir") && i + 1 < args.size())
             dirArg = args[++i];
         else if (args[i] == QLatin1String("--keep"))
@@ -222,11 +247,14 @@ int main(int argc, char** argv)
         else {
             std::fprintf(stderr,
                          "usage: bench_clusterload [--ranks N] [--steps S] [--kineto-ranks K] "
-                         "[--kineto-events E] [--dir DIR] [--keep] [--no-peers]\n");
+                         "[--kineto-events E] [--runs R] [--kineto-runs R] [--dir DIR] [--keep] [--no-peers]\n");
             return 2;
         }
     }
-    const bool python = peers && !QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty();
+    QString pythonExe = QStandardPaths::findExecutable(QStringLiteral("python3"), { QStringLiteral("/usr/bin") });
+    if (pythonExe.isEmpty())
+        pythonExe = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    const bool python = peers && !pythonExe.isEmpty();
 
     QTemporaryDir temp((dirArg.isEmpty() ? QDir::tempPath() : dirArg) + QStringLiteral("/bench_clusterload-XXXXXX"));
     temp.setAutoRemove(!keep);
@@ -243,38 +271,45 @@ int main(int argc, char** argv)
     std::printf("generated %d MindSpore ranks x %d steps (%.1f MB) in %.2f s: %s\n", ranks, steps, double(bytes) / 1e6,
                 seconds(start), qPrintable(msDir));
 
-    // Best of three: the files are in the page cache after the first read, as they are for the peer.
-    double best = 1e30;
-    cluster::Cluster result;
-    for (int run = 0; run < 3; ++run) {
+    // One untimed run (the files in the page cache), then the median of R, as the peer does.
+    cluster::Cluster result = cluster::MindSporeClusterReader::read({ msDir });
+    std::vector<double> msSeconds;
+    for (int run = 0; run < runs; ++run) {
         start = Clock::now();
         result = cluster::MindSporeClusterReader::read({ msDir });
-        best = std::min(best, seconds(start));
+        msSeconds.push_back(seconds(start));
     }
+    const double msMedian = bench::median(msSeconds);
     int slowRanks = 0;
     int slowLinks = 0;
     for (const auto& r : result.ranks)
         slowRanks += r.slow ? 1 : 0;
     for (const auto& l : result.links)
         slowLinks += l.slow ? 1 : 0;
-    std::printf("\nMindSpore cluster load (find files, parse, aggregate, analyse): %.3f s, %.0f MB/s\n", best,
-                double(bytes) / 1e6 / best);
+    std::printf("\nMindSpore cluster load (find files, parse, aggregate, analyse): %.3f s (median of %d, 1 thread), "
+                "%.0f MB/s\n",
+                msMedian, runs, double(bytes) / 1e6 / msMedian);
     std::printf("  ranks %zu, links %zu, slow ranks %d (slowest %d), slow links %d, diagnostics %lld\n",
                 result.ranks.size(), result.links.size(), slowRanks,
                 result.slowestRank >= 0 ? result.ranks[std::size_t(result.slowestRank)].rank : -1, slowLinks,
                 (long long)result.diagnostics.size());
+    std::vector<std::string> results;
+    const auto resultLine = [&](const char* what, const bench::Side& ours, const std::optional<bench::Side>& theirs,
+                                const std::string& note) {
+        results.push_back(theirs ? bench::ratioLine(what, ours, *theirs, note) : bench::noRatioLine(what, ours, note));
+    };
+    std::optional<bench::Side> msPeer;
     if (python) {
-        const QString command
-            = QStringLiteral("python3 '%1' '%2'").arg(QStringLiteral(RUNLENS_BENCH_DIR "/peer_clusterload.py"), msDir);
-        std::optional<double> peer;
-        for (int run = 0; run < 3; ++run) {
-            if (auto s = timeCommand(command))
-                peer = std::min(peer.value_or(1e30), *s);
+        if (const auto peer
+            = peerMedianSeconds(pythonExe, { QStringLiteral("--repeat"), QString::number(runs), msDir })) {
+            std::printf("peer python3 csv + json, timed inside Python (start-up excluded): %.3f s (median of %d) -> "
+                        "ratio %.2fx\n",
+                        *peer, runs, *peer / msMedian);
+            msPeer = bench::Side { "python3 csv + json", *peer * 1e3, runs, "1 thread" };
         }
-        if (peer)
-            std::printf("peer python3 csv + json (best of 3, with interpreter start): %.3f s -> ours %.1fx faster\n",
-                        *peer, *peer / best);
     }
+    resultLine("MindSpore cluster load", { "RunLens", msMedian * 1e3, runs, "1 thread" }, msPeer,
+               msPeer ? "interpreter start-up and imports excluded" : "peer not run");
 
     if (kinetoRanks > 0) {
         QStringList paths;
@@ -288,15 +323,23 @@ int main(int argc, char** argv)
         }
         std::printf("\ngenerated %d Kineto ranks x %lld events (%.1f MB in all) in %.2f s\n", kinetoRanks, kinetoEvents,
                     double(kinetoBytes) / 1e6, seconds(start));
-        start = Clock::now();
-        const auto read = trace::ChromeTraceReader::read(paths);
-        const double readSeconds = seconds(start);
-        const auto analyseStart = Clock::now();
-        const cluster::Cluster kineto = cluster::buildKinetoCluster(*read.store);
-        const double analyseSeconds = seconds(analyseStart);
-        const double total = seconds(start);
-        std::printf("Kineto cluster table complete: %.3f s (read %.3f s, %.0f MB/s; analyse %.3f s)\n", total,
-                    readSeconds, double(kinetoBytes) / 1e6 / readSeconds, analyseSeconds);
+        std::vector<double> totals;
+        std::vector<double> reads;
+        std::vector<double> analyses;
+        cluster::Cluster kineto;
+        for (int run = 0; run < kinetoRuns; ++run) {
+            start = Clock::now();
+            const auto read = trace::ChromeTraceReader::read(paths);
+            reads.push_back(seconds(start));
+            const auto analyseStart = Clock::now();
+            kineto = cluster::buildKinetoCluster(*read.store);
+            analyses.push_back(seconds(analyseStart));
+            totals.push_back(seconds(start));
+        }
+        const double total = bench::median(totals);
+        const double readSeconds = bench::median(reads);
+        std::printf("Kineto cluster table complete: %.3f s (median of %d; read %.3f s, %.0f MB/s; analyse %.3f s)\n",
+                    total, kinetoRuns, readSeconds, double(kinetoBytes) / 1e6 / readSeconds, bench::median(analyses));
         const auto straggler
             = std::max_element(kineto.ranks.begin(), kineto.ranks.end(),
                                [](const auto& a, const auto& b) { return a.stragglerSteps < b.stragglerSteps; });
@@ -305,13 +348,23 @@ int main(int argc, char** argv)
                     straggler != kineto.ranks.end() ? straggler->rank : -1,
                     straggler != kineto.ranks.end() ? straggler->stragglerSteps : 0,
                     kineto.slowestRank >= 0 ? kineto.ranks[std::size_t(kineto.slowestRank)].rank : -1);
+        std::optional<bench::Side> kinetoPeer;
         if (python) {
-            QString command = QStringLiteral("python3 '%1'").arg(QStringLiteral(RUNLENS_CLUSTER_ORACLE));
-            for (const QString& p : paths)
-                command += QStringLiteral(" '%1'").arg(p);
-            if (auto s = timeCommand(command + QStringLiteral(" > /dev/null")))
-                std::printf("peer python3 json + the same analysis: %.3f s -> ours %.1fx faster\n", *s, *s / total);
+            QStringList arguments { QStringLiteral("--kineto"), QStringLiteral(RUNLENS_CLUSTER_ORACLE),
+                                    QStringLiteral("--repeat"), QString::number(kinetoRuns),
+                                    QStringLiteral("--warmup"), QStringLiteral("0") };
+            if (const auto peer = peerMedianSeconds(pythonExe, arguments + paths)) {
+                std::printf("peer python3 json + the same analysis, timed inside Python: %.3f s (median of %d) -> "
+                            "ratio %.2fx\n",
+                            *peer, kinetoRuns, *peer / total);
+                kinetoPeer = bench::Side { "python3 json + the same analysis", *peer * 1e3, kinetoRuns, "1 thread" };
+            }
         }
+        resultLine("Kineto cluster table",
+                   { "RunLens", total * 1e3, kinetoRuns, "2 threads per trace read, 1 analysing" }, kinetoPeer,
+                   kinetoPeer ? "interpreter start-up and imports excluded" : "peer not run");
     }
+    for (const std::string& line : results)
+        std::printf("%s\n", line.c_str());
     return 0;
 }

@@ -2,8 +2,12 @@
 // devices, two threads, CPU ops around them), imports it, then times building the curves
 // (memoryFromTrace), downsampling every curve to the chart budget, the peak with its op, and the
 // per-operator table. A Python peer does json.load + per-device curves + peak on the same file.
+// The ratio is end to end (RunLens: trace import, curves, downsampling; peer: json.load, curves, peak),
+// median of R runs on each side, the peer timed inside Python (interpreter start-up excluded). RunLens
+// imports on two threads (reader + parser) and reads the curves on every hardware thread; the peer uses
+// one thread.
 //
-//   bench_memorycurves [--events N] [--dir DIR] [--keep] [--no-peers]
+//   bench_memorycurves [--events N] [--runs R] [--dir DIR] [--keep] [--no-peers]
 
 #include "memory/memoryanalysis.h"
 #include "memory/memorydownsample.h"
@@ -11,19 +15,21 @@
 #include "trace/chrometracereader.h"
 #include "trace/tracestore.h"
 
+#include "../benchcommon.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <ctime>
-#include <optional>
 #include <string>
 
 using namespace runlens;
@@ -49,15 +55,6 @@ double processCpuSeconds()
     timespec ts {};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
-
-/// CPU time (user + system) of the finished child processes.
-double childrenCpuSeconds()
-{
-    rusage usage {};
-    getrusage(RUSAGE_CHILDREN, &usage);
-    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
 }
 
 /// Writes `memoryEvents` `[memory]` instants: per CPU op (alternating between two threads) four
@@ -124,21 +121,13 @@ std::uint64_t writeTrace(const QString& path, std::uint64_t memoryEvents)
     return written;
 }
 
-std::optional<double> timePeer(const QString& command)
-{
-    const auto start = Clock::now();
-    const int rc = std::system(command.toLocal8Bit().constData());
-    if (rc != 0)
-        return std::nullopt;
-    return seconds(start);
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     std::uint64_t events = 2'000'000;
+    int runs = 3;
     QString dirArg;
     bool keep = false;
     bool peers = true;
@@ -146,6 +135,8 @@ int main(int argc, char** argv)
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--events") && i + 1 < args.size())
             events = args[++i].toULongLong();
+        else if (args[i] == QLatin1String("--runs") && i + 1 < args.size())
+            runs = std::max(1, args[++i].toInt());
         else if (args[i] == QLatin1String("--dir") && i + 1 < args.size())
             dirArg = args[++i];
         else if (args[i] == QLatin1String("--keep"))
@@ -153,7 +144,8 @@ int main(int argc, char** argv)
         else if (args[i] == QLatin1String("--no-peers"))
             peers = false;
         else {
-            std::fprintf(stderr, "usage: bench_memorycurves [--events N] [--dir DIR] [--keep] [--no-peers]\n");
+            std::fprintf(stderr,
+                         "usage: bench_memorycurves [--events N] [--runs R] [--dir DIR] [--keep] [--no-peers]\n");
             return 2;
         }
     }
@@ -168,43 +160,59 @@ int main(int argc, char** argv)
     std::printf("generated %llu memory events, %.1f MB in %.2f s: %s\n", (unsigned long long)written, fileMb,
                 seconds(start), qPrintable(path));
 
-    start = Clock::now();
-    const double importCpuStart = processCpuSeconds();
-    const trace::ChromeTraceResult trace = trace::ChromeTraceReader::read({ path });
-    const double importSeconds = seconds(start);
-    const double importCpu = processCpuSeconds() - importCpuStart;
-    if (!trace.store) {
-        std::fprintf(stderr, "the trace could not be read\n");
-        return 1;
+    // R runs of the whole path; the medians of each phase are printed, the last run's results are used below.
+    std::vector<double> importWall, importCpuTimes, curveWall, curveCpuTimes, downsampleWall, downsampleCpuTimes,
+        totalWall;
+    trace::ChromeTraceResult trace;
+    memory::MemoryReadResult result;
+    std::size_t points = 0;
+    for (int run = 0; run < runs; ++run) {
+        trace = {};
+        result = {};
+        start = Clock::now();
+        const auto runStart = start;
+        double cpu = processCpuSeconds();
+        trace = trace::ChromeTraceReader::read({ path });
+        importWall.push_back(seconds(start));
+        importCpuTimes.push_back(processCpuSeconds() - cpu);
+        if (!trace.store) {
+            std::fprintf(stderr, "the trace could not be read\n");
+            return 1;
+        }
+        start = Clock::now();
+        cpu = processCpuSeconds(); // the curves are read on several threads
+        result = memory::memoryFromTrace(*trace.store);
+        curveWall.push_back(seconds(start));
+        curveCpuTimes.push_back(processCpuSeconds() - cpu);
+        start = Clock::now();
+        cpu = threadCpuSeconds();
+        points = 0;
+        for (const memory::MemoryDevice& device : result.profile->devices) {
+            for (const memory::MemorySeries* series : { &device.allocated, &device.reserved }) {
+                if (!series->empty())
+                    points += memory::downsample(*series, series->x.front(), series->x.back()).size();
+            }
+        }
+        downsampleWall.push_back(seconds(start));
+        downsampleCpuTimes.push_back(threadCpuSeconds() - cpu);
+        totalWall.push_back(seconds(runStart));
     }
-    std::printf("\ntrace import (parse + store ready): %.3f s wall, %.3f s CPU (all threads)\n", importSeconds,
-                importCpu);
-
-    start = Clock::now();
-    double cpu = processCpuSeconds(); // the curves are read on several threads
-    const memory::MemoryReadResult result = memory::memoryFromTrace(*trace.store);
-    const double curveSeconds = seconds(start);
-    const double curveCpu = processCpuSeconds() - cpu;
+    const double importSeconds = bench::median(importWall);
+    const double importCpu = bench::median(importCpuTimes);
+    std::printf("\ntrace import (parse + store ready): %.3f s wall, %.3f s CPU (all threads); medians of %d\n",
+                importSeconds, importCpu, runs);
+    const double curveSeconds = bench::median(curveWall);
+    const double curveCpu = bench::median(curveCpuTimes);
     std::uint64_t memoryEvents = 0;
     for (const memory::MemoryDevice& device : result.profile->devices)
         memoryEvents += device.events.size();
     std::printf(
-        "memory curves (memoryFromTrace): %.3f s wall, %.3f s CPU (all threads) = %.2f M memory events/s of CPU, %zu "
-        "devices, %llu events\n",
-        curveSeconds, curveCpu, double(memoryEvents) / curveCpu / 1e6, result.profile->devices.size(),
-        (unsigned long long)memoryEvents);
-
-    start = Clock::now();
-    cpu = threadCpuSeconds();
-    std::size_t points = 0;
-    for (const memory::MemoryDevice& device : result.profile->devices) {
-        for (const memory::MemorySeries* series : { &device.allocated, &device.reserved }) {
-            if (!series->empty())
-                points += memory::downsample(*series, series->x.front(), series->x.back()).size();
-        }
-    }
-    const double downsampleSeconds = seconds(start);
-    const double downsampleCpu = threadCpuSeconds() - cpu;
+        "memory curves (memoryFromTrace, %d threads): %.3f s wall, %.3f s CPU (all threads) = %.2f M memory events/s "
+        "of CPU, %zu devices, %llu events\n",
+        bench::hardwareThreads(), curveSeconds, curveCpu, double(memoryEvents) / curveCpu / 1e6,
+        result.profile->devices.size(), (unsigned long long)memoryEvents);
+    const double downsampleSeconds = bench::median(downsampleWall);
+    const double downsampleCpu = bench::median(downsampleCpuTimes);
     std::printf("downsampling every curve to <= %d points: %.3f s wall, %.3f s CPU (%zu points kept)\n",
                 memory::kMaxCurvePoints, downsampleSeconds, downsampleCpu, points);
 
@@ -223,24 +231,40 @@ int main(int argc, char** argv)
         rows += memory::memoryOpTable(*trace.store, device).rows.size();
     std::printf("per-operator tables: %.3f s (%zu rows)\n", seconds(start), rows);
 
-    const double ours = curveSeconds + downsampleSeconds;
-    const double oursCpu = curveCpu + downsampleCpu;
-    const double oursEndToEnd = importSeconds + ours;
-    const double oursEndToEndCpu = importCpu + oursCpu;
-    std::printf("\ncurves + downsampling: %.3f s wall, %.3f s CPU = %.2f M memory events/s of CPU; with the trace "
-                "import %.3f s wall, %.3f s CPU\n",
-                ours, oursCpu, double(memoryEvents) / oursCpu / 1e6, oursEndToEnd, oursEndToEndCpu);
+    const double oursEndToEnd = bench::median(totalWall);
+    std::printf("\nimport + curves + downsampling: %.3f s wall (median of %d); CPU medians: import %.3f s, curves "
+                "%.3f s, downsampling %.3f s\n",
+                oursEndToEnd, runs, importCpu, curveCpu, downsampleCpu);
 
-    if (peers && !QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty()) {
-        const QString script = QStringLiteral(RUNLENS_BENCH_DIR "/peer_memorycurves.py");
-        const double childCpu = childrenCpuSeconds();
-        if (auto s = timePeer(QStringLiteral("python3 '%1' '%2' > /dev/null").arg(script, path))) {
-            const double peerCpu = childrenCpuSeconds() - childCpu;
-            std::printf("peer python3 (json.load + per-device curves + peak): %.3f s wall, %.3f s CPU -> ours %.1fx "
-                        "faster end to end (wall), %.1fx (CPU)\n",
-                        *s, peerCpu, *s / oursEndToEnd, peerCpu / oursEndToEndCpu);
-        } else
-            std::printf("peer python3: failed\n");
+    const bench::Side runlensSide { "RunLens", oursEndToEnd * 1e3, runs,
+                                    "import on 2 threads, curves on " + bench::threadsText(bench::hardwareThreads()) };
+    const char* what = "memory curves end to end";
+    QString python = QStandardPaths::findExecutable(QStringLiteral("python3"), { QStringLiteral("/usr/bin") });
+    if (python.isEmpty())
+        python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    if (!peers || python.isEmpty()) {
+        bench::printNoRatio(what, runlensSide, peers ? "python3 not found" : "peer skipped");
+        return 0;
     }
+    trace = {};
+    result = {};
+    QProcess peer;
+    peer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    peer.start(python, { QStringLiteral(RUNLENS_BENCH_DIR "/peer_memorycurves.py"), path, QString::number(runs) });
+    std::vector<double> peerSeconds;
+    if (peer.waitForFinished(-1) && peer.exitCode() == 0) {
+        const QJsonObject json = QJsonDocument::fromJson(peer.readAllStandardOutput().trimmed()).object();
+        for (const QJsonValue& value : json.value(QStringLiteral("seconds")).toArray())
+            peerSeconds.push_back(value.toDouble());
+    }
+    if (peerSeconds.empty()) {
+        bench::printNoRatio(what, runlensSide, "the python peer failed");
+        return 0;
+    }
+    const double peerMedian = bench::median(peerSeconds);
+    std::printf("peer python3 (json.load + per-device curves + peak), timed inside Python: %.3f s (median of %zu)\n",
+                peerMedian, peerSeconds.size());
+    bench::printRatio(what, runlensSide, { "python3 json.load + curves + peak", peerMedian * 1e3, runs, "1 thread" },
+                      "interpreter start-up excluded; RunLens also downsamples, the peer does not");
     return 0;
 }

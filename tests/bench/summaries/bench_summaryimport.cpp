@@ -2,10 +2,12 @@
 // histograms of 30 buckets, every 5th step) among 1,000,000 scalar events (20 tags a step), read by
 // RunLens the way the application does (RunScanner, ImportSession, ScalarStore, SummaryStore, default
 // reservoir limits), against a Python peer doing TensorBoard's work on the same file (framing, CRC-32C,
-// protobuf decoding, scalar lists, a 500-item reservoir of histogram values per tag).
+// protobuf decoding, scalar lists, a 500-item reservoir of histogram values per tag). Both read the whole
+// file R times and the ratio is taken from the median pass of each; one thread each; the peer is timed
+// inside Python (start-up, imports and the protoc run excluded); RunLens's time includes scanning the folder.
 //
 //   bench_summaryimport [--histogram-events N] [--histogram-tags T] [--buckets B] [--scalars S]
-//                       [--repeat R] [--peer-records M] [--no-peer] [--python PYTHON]
+//                       [--repeat R] [--no-peer] [--python PYTHON]
 
 #include "core/importsession.h"
 #include "core/runscanner.h"
@@ -15,12 +17,15 @@
 #include "summary/recordreader.h"
 #include "summary/summarystore.h"
 
+#include "../benchcommon.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -342,9 +347,6 @@ int main(int argc, char** argv)
                                            QStringLiteral("n"), QStringLiteral("1000000"));
     const QCommandLineOption repeatOption(QStringLiteral("repeat"), QStringLiteral("timed imports"),
                                           QStringLiteral("n"), QStringLiteral("3"));
-    const QCommandLineOption peerRecordsOption(QStringLiteral("peer-records"),
-                                               QStringLiteral("records the Python peer reads (0: all)"),
-                                               QStringLiteral("n"), QStringLiteral("0"));
     const QCommandLineOption noPeerOption(QStringLiteral("no-peer"), QStringLiteral("skip the Python peer"));
     const QCommandLineOption pythonOption(QStringLiteral("python"), QStringLiteral("Python interpreter for the peer"),
                                           QStringLiteral("path"));
@@ -352,7 +354,7 @@ int main(int argc, char** argv)
                                                QStringLiteral("(internal) import FOLDER once and print the memory"),
                                                QStringLiteral("folder"));
     parser.addOptions({ histogramEventsOption, histogramTagsOption, bucketsOption, scalarsOption, repeatOption,
-                        peerRecordsOption, noPeerOption, pythonOption, memoryChildOption });
+                        noPeerOption, pythonOption, memoryChildOption });
     parser.process(app);
     if (parser.isSet(memoryChildOption))
         return memoryChild(parser.value(memoryChildOption));
@@ -363,7 +365,6 @@ int main(int argc, char** argv)
     shape.buckets = std::max(1, parser.value(bucketsOption).toInt());
     shape.scalars = std::max<qint64>(0, parser.value(scalarsOption).toLongLong());
     const int repeat = std::max(1, parser.value(repeatOption).toInt());
-    const qint64 peerRecords = std::max<qint64>(0, parser.value(peerRecordsOption).toLongLong());
 
     QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/runlens-bench-XXXXXX"));
     if (!dir.isValid() || !QDir(dir.path()).mkpath(kRunName)) {
@@ -444,10 +445,11 @@ int main(int argc, char** argv)
     }
     const Timing import = summarize(importSeconds);
     const Timing importCpu = summarize(importCpuSeconds);
-    const double runlensMBps = megabytes / import.best;
-    std::printf("ImportSession -> ScalarStore + SummaryStore (%d runs): best %.3f s = %.0f MB/s, %.2f M records/s; "
-                "median %.3f s; by thread CPU time best %.3f s\n",
-                repeat, import.best, runlensMBps, double(records) / import.best / 1e6, import.median, importCpu.best);
+    const double runlensMBps = megabytes / import.median;
+    std::printf("ImportSession -> ScalarStore + SummaryStore (%d runs, 1 thread): median %.3f s = %.0f MB/s, %.2f M "
+                "records/s; best %.3f s; by thread CPU time median %.3f s\n",
+                repeat, import.median, runlensMBps, double(records) / import.median / 1e6, import.best,
+                importCpu.median);
     if (histogramsDecoded) {
         std::printf("  %lld scalar points; %d histogram tags keeping %lld of %lld values (limit %d per tag), "
                     "the latest of each kept and equal to the one written\n",
@@ -478,16 +480,16 @@ int main(int argc, char** argv)
     }
 
     const char* histogramNote = histogramsDecoded || shape.histogramEvents == 0 ? "" : " (histograms not decoded)";
+    const bench::Side runlensSide { "RunLens", import.median * 1e3, repeat, "1 thread" };
+    const std::string what = std::string("summary import, whole file read by both") + histogramNote;
     if (parser.isSet(noPeerOption)) {
-        std::printf("RESULT runlens=%.3f s (%.0f MB/s) peak_rss=%.0f MB python=skipped%s\n", import.best, runlensMBps,
-                    peakMb, histogramNote);
+        bench::printNoRatio(what, runlensSide, "peer skipped");
         return 0;
     }
     const QString python = findPython(parser.value(pythonOption));
     if (python.isEmpty()) {
         std::printf("python peer: no python3 with google.protobuf and crc32c found (set RUNLENS_BENCH_PYTHON)\n");
-        std::printf("RESULT runlens=%.3f s (%.0f MB/s) peak_rss=%.0f MB python=unavailable%s\n", import.best,
-                    runlensMBps, peakMb, histogramNote);
+        bench::printNoRatio(what, runlensSide, "no python3 with google.protobuf and crc32c");
         return 0;
     }
     QProcess peer;
@@ -495,51 +497,51 @@ int main(int argc, char** argv)
     peer.start(python,
                { QStringLiteral(RUNLENS_BENCH_DIR "/peer_summaryimport.py"), QStringLiteral("--file"), file,
                  QStringLiteral("--proto-root"), QStringLiteral(RUNLENS_PROTO_ROOT), QStringLiteral("--protoc"),
-                 QStringLiteral(RUNLENS_PROTOC), QStringLiteral("--max-records"), QString::number(peerRecords),
+                 QStringLiteral(RUNLENS_PROTOC), QStringLiteral("--repeat"), QString::number(repeat),
                  QStringLiteral("--histogram-limit"), QString::number(SummaryLimits().histograms) });
     if (!peer.waitForFinished(-1) || peer.exitCode() != 0) {
         std::fprintf(stderr, "the python peer failed\n");
         return 1;
     }
     const QJsonObject result = lastJsonLine(peer.readAllStandardOutput());
-    const double peerSeconds = result.value(QStringLiteral("seconds")).toDouble();
+    std::vector<double> peerSeconds;
+    for (const QJsonValue& value : result.value(QStringLiteral("seconds")).toArray())
+        peerSeconds.push_back(value.toDouble());
+    std::vector<double> peerCpuSeconds;
+    for (const QJsonValue& value : result.value(QStringLiteral("cpu_seconds")).toArray())
+        peerCpuSeconds.push_back(value.toDouble());
     const double peerMegabytes = result.value(QStringLiteral("bytes")).toDouble() / 1e6;
     const qint64 peerRead = result.value(QStringLiteral("records")).toInteger();
-    if (peerSeconds <= 0.0 || peerRead <= 0) {
-        std::fprintf(stderr, "the python peer printed no result\n");
+    if (peerSeconds.empty() || peerRead != records) {
+        std::fprintf(stderr, "the python peer read %lld of %lld records\n", static_cast<long long>(peerRead),
+                     static_cast<long long>(records));
         return 1;
     }
-    if (peerRead == records
-        && (result.value(QStringLiteral("scalar_points")).toInteger() != shape.scalars
-            || result.value(QStringLiteral("histogram_values")).toInteger()
-                != shape.histogramEvents * shape.histogramTags)) {
+    if (result.value(QStringLiteral("scalar_points")).toInteger() != shape.scalars
+        || result.value(QStringLiteral("histogram_values")).toInteger()
+            != shape.histogramEvents * shape.histogramTags) {
         std::fprintf(stderr, "the python peer found %lld scalar points and %lld histogram values\n",
                      static_cast<long long>(result.value(QStringLiteral("scalar_points")).toInteger()),
                      static_cast<long long>(result.value(QStringLiteral("histogram_values")).toInteger()));
         return 1;
     }
-    const double peerMBps = peerMegabytes / peerSeconds;
-    const double peerCpuSeconds = result.value(QStringLiteral("cpu_seconds")).toDouble();
+    const double peerMedian = bench::median(peerSeconds);
+    const double peerMBps = peerMegabytes / peerMedian;
     const double peerPeakMb = kbToMb(result.value(QStringLiteral("peak_rss_kb")).toDouble());
-    std::printf("python peer (%s, python %s, protobuf implementation '%s'): %lld of %lld records (%.1f MB) in %.2f s "
-                "= %.1f MB/s; %lld scalar points, %lld histogram values (%lld kept); peak RSS %.1f MB (%.1f MB before "
-                "the loop)%s\n",
+    std::printf("python peer (%s, python %s, protobuf implementation '%s', %zu runs, 1 thread): median %.2f s = "
+                "%.1f MB/s; %lld scalar points, %lld histogram values (%lld kept); peak RSS %.1f MB (%.1f MB before "
+                "the loop); by thread CPU time median %.1f MB/s\n",
                 qPrintable(python), qPrintable(result.value(QStringLiteral("python")).toString()),
-                qPrintable(result.value(QStringLiteral("protobuf_implementation")).toString()),
-                static_cast<long long>(peerRead), static_cast<long long>(records), peerMegabytes, peerSeconds, peerMBps,
-                static_cast<long long>(result.value(QStringLiteral("scalar_points")).toInteger()),
+                qPrintable(result.value(QStringLiteral("protobuf_implementation")).toString()), peerSeconds.size(),
+                peerMedian, peerMBps, static_cast<long long>(result.value(QStringLiteral("scalar_points")).toInteger()),
                 static_cast<long long>(result.value(QStringLiteral("histogram_values")).toInteger()),
                 static_cast<long long>(result.value(QStringLiteral("histogram_kept")).toInteger()), peerPeakMb,
                 kbToMb(result.value(QStringLiteral("peak_rss_before_kb")).toDouble()),
-                peerRead < records ? " (a prefix of the file; compare MB/s)" : "");
-    if (peerCpuSeconds > 0.0) {
-        std::printf("by thread CPU time: runlens %.0f MB/s, python %.1f MB/s, ratio %.1fx\n",
-                    megabytes / importCpu.best, peerMegabytes / peerCpuSeconds,
-                    (megabytes / importCpu.best) / (peerMegabytes / peerCpuSeconds));
-    }
-    std::printf("RESULT runlens=%.3f s (%.0f MB/s) peak_rss=%.0f MB python=%.2f s (%.1f MB/s) peak_rss=%.0f MB "
-                "ratio=%.1fx%s\n",
-                import.best, runlensMBps, peakMb, peerSeconds, peerMBps, peerPeakMb, runlensMBps / peerMBps,
-                histogramNote);
+                peerMegabytes / bench::median(peerCpuSeconds));
+    char note[200];
+    std::snprintf(note, sizeof note, "%.1f MB; RunLens %.0f MB/s, peak RSS %.0f MB; Python %.1f MB/s, peak RSS %.0f MB",
+                  megabytes, runlensMBps, peakMb, peerMBps, peerPeakMb);
+    bench::printRatio(what, runlensSide, { "Python loop", peerMedian * 1e3, int(peerSeconds.size()), "1 thread" },
+                      note);
     return 0;
 }

@@ -1,30 +1,38 @@
 // End-to-end import speed of Chrome traces: generates a Kineto-like trace, imports it (parse + store
 // ready), and measures the same file with peers on this machine (python3 json.load, node JSON.parse,
-// a bare simdjson On Demand pass).
+// a bare simdjson On Demand pass). Every side is the median of R runs over the same file (page cache warm
+// after it was written), the file read from disk included; python and node are timed inside their process,
+// so their start-up is excluded. RunLens reads and splits the file on one thread while a second parses
+// the events; the peers use one thread.
 //
-//   bench_traceimport [--events N] [--dir DIR] [--keep] [--no-peers]
+//   bench_traceimport [--events N] [--runs R] [--dir DIR] [--keep] [--no-peers]
 
 #include "trace/chrometracereader.h"
 #include "trace/tracestore.h"
 
+#include "../benchcommon.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
 #include <simdjson.h>
 
 #include <sys/resource.h>
-#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
 using namespace runlens::trace;
+namespace bench = runlens::bench;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -152,15 +160,47 @@ std::uint64_t writeTrace(const QString& path, std::uint64_t events)
     return written;
 }
 
-/// Runs a peer command on the file and returns its wall time, or nothing when it failed.
-std::optional<double> timePeer(const QString& command)
+/// Runs a peer program that prints a JSON array of seconds (one per run); returns their median.
+std::optional<double> peerMedianSeconds(const QString& program, const QStringList& arguments)
 {
-    const auto start = Clock::now();
-    const int rc = std::system(command.toLocal8Bit().constData());
-    if (rc != 0)
+    QProcess peer;
+    peer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    peer.start(program, arguments);
+    if (!peer.waitForFinished(-1) || peer.exitStatus() != QProcess::NormalExit || peer.exitCode() != 0)
         return std::nullopt;
-    return seconds(start);
+    std::vector<double> values;
+    for (const QJsonValue& value : QJsonDocument::fromJson(peer.readAllStandardOutput().trimmed()).array())
+        values.push_back(value.toDouble());
+    if (values.empty())
+        return std::nullopt;
+    return bench::median(values);
 }
+
+constexpr const char* kPythonPeer = R"(
+import json, sys, time
+path, runs = sys.argv[1], int(sys.argv[2])
+times = []
+for _ in range(runs):
+    t0 = time.perf_counter()
+    with open(path) as f:
+        doc = json.load(f)
+    times.append(time.perf_counter() - t0)
+    del doc
+print(json.dumps(times))
+)";
+
+constexpr const char* kNodePeer = R"(
+const fs = require("fs");
+const [path, runs] = [process.argv[1], Number(process.argv[2])];
+const times = [];
+for (let i = 0; i < runs; ++i) {
+    const t0 = process.hrtime.bigint();
+    let doc = JSON.parse(fs.readFileSync(path));
+    times.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    doc = null;
+}
+console.log(JSON.stringify(times));
+)";
 
 } // namespace
 
@@ -168,6 +208,7 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     std::uint64_t events = 1'000'000;
+    int runs = 3;
     QString dirArg;
     bool keep = false;
     bool peers = true;
@@ -175,6 +216,8 @@ int main(int argc, char** argv)
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--events") && i + 1 < args.size())
             events = args[++i].toULongLong();
+        else if (args[i] == QLatin1String("--runs") && i + 1 < args.size())
+            runs = std::max(1, args[++i].toInt());
         else if (args[i] == QLatin1String("--dir") && i + 1 < args.size())
             dirArg = args[++i];
         else if (args[i] == QLatin1String("--keep"))
@@ -182,7 +225,8 @@ int main(int argc, char** argv)
         else if (args[i] == QLatin1String("--no-peers"))
             peers = false;
         else {
-            std::fprintf(stderr, "usage: bench_traceimport [--events N] [--dir DIR] [--keep] [--no-peers]\n");
+            std::fprintf(stderr,
+                         "usage: bench_traceimport [--events N] [--runs R] [--dir DIR] [--keep] [--no-peers]\n");
             return 2;
         }
     }
@@ -197,17 +241,26 @@ int main(int argc, char** argv)
     std::printf("generated %llu events, %.1f MB in %.2f s: %s\n", (unsigned long long)written, fileMb, seconds(start),
                 qPrintable(path));
 
+    // The first run gives the memory figures (peak RSS only grows); the time is the median of R runs.
     const long rssBefore = peakRssKb();
-    start = Clock::now();
-    ChromeTraceResult result = ChromeTraceReader::read({ path });
-    const double importSeconds = seconds(start);
-    const long rssAfter = peakRssKb();
+    std::vector<double> importTimes;
+    ChromeTraceResult result;
+    long rssAfter = 0;
+    for (int run = 0; run < runs; ++run) {
+        result = {};
+        start = Clock::now();
+        result = ChromeTraceReader::read({ path });
+        importTimes.push_back(seconds(start));
+        if (run == 0)
+            rssAfter = peakRssKb();
+    }
+    const double importSeconds = bench::median(importTimes);
     const TraceStore& store = *result.store;
     const double storeBytes = double(store.memoryBytes());
     const double perEvent = storeBytes / double(std::max<std::uint64_t>(store.eventCount(), 1));
     const std::uint64_t parsed = store.sources()[0].events;
-    std::printf("\nimport (parse + store ready): %.3f s, %.0f MB/s, %.2f M events/s\n", importSeconds,
-                fileMb / importSeconds, double(parsed) / importSeconds / 1e6);
+    std::printf("\nimport (parse + store ready): %.3f s (median of %d, 2 threads), %.0f MB/s, %.2f M events/s\n",
+                importSeconds, runs, fileMb / importSeconds, double(parsed) / importSeconds / 1e6);
     std::printf("  events %llu, slices+counters %llu, tracks %zu, flows %zu, steps %zu, diagnostics %lld\n",
                 (unsigned long long)parsed, (unsigned long long)store.eventCount(), store.tracks().size(),
                 store.flows().size(), store.steps().size(), (long long)result.diagnostics.size());
@@ -216,17 +269,24 @@ int main(int argc, char** argv)
                 storeBytes / 1e6, perEvent, storeBytes / double(std::max<std::uint64_t>(parsed, 1)));
     std::printf("  peak RSS %.1f MB = %.2fx the file (target <= 1.5x; %.1f MB before the import)\n",
                 double(rssAfter) / 1e3, double(rssAfter) / 1e3 / fileMb, double(rssBefore) / 1e3);
-    const double ourSpeed = fileMb / importSeconds;
     result = {};
+    const bench::Side runlensSide { "RunLens", importSeconds * 1e3, runs, "2 threads (reader + parser)" };
+    std::vector<std::string> lines;
+    char note[96];
+    std::snprintf(note, sizeof note, "%.1f MB; RunLens %.0f MB/s", fileMb, fileMb / importSeconds);
 
     // A bare simdjson On Demand pass over the whole document, counting events.
     {
-        start = Clock::now();
-        simdjson::padded_string json;
-        if (simdjson::padded_string::load(path.toStdString()).get(json) == simdjson::SUCCESS) {
+        std::vector<double> times;
+        std::uint64_t count = 0;
+        for (int run = 0; run < runs; ++run) {
+            start = Clock::now();
+            simdjson::padded_string json;
+            if (simdjson::padded_string::load(path.toStdString()).get(json) != simdjson::SUCCESS)
+                break;
             simdjson::ondemand::parser parser;
             simdjson::ondemand::document doc;
-            std::uint64_t count = 0;
+            count = 0;
             if (!parser.iterate(json).get(doc)) {
                 simdjson::ondemand::array array;
                 if (!doc.find_field_unordered("traceEvents").get_array().get(array)) {
@@ -238,29 +298,45 @@ int main(int argc, char** argv)
                     }
                 }
             }
-            const double s = seconds(start);
-            std::printf("\npeer simdjson On Demand (%s, load + count %llu events): %.3f s, %.0f MB/s -> ours %.2fx\n",
-                        simdjson::builtin_implementation()->name().c_str(), (unsigned long long)count, s, fileMb / s,
-                        ourSpeed / (fileMb / s));
+            times.push_back(seconds(start));
+        }
+        if (!times.empty()) {
+            const double s = bench::median(times);
+            std::printf("\npeer simdjson On Demand (%s, load + count %llu events): %.3f s (median of %d), %.0f MB/s\n",
+                        simdjson::builtin_implementation()->name().c_str(), (unsigned long long)count, s, runs,
+                        fileMb / s);
+            lines.push_back(bench::ratioLine("trace import against a bare simdjson pass", runlensSide,
+                                             { "simdjson On Demand", s * 1e3, runs, "1 thread" }, note));
         }
     }
     if (peers) {
-        const QString quoted = QLatin1Char('\'') + path + QLatin1Char('\'');
-        if (!QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty()) {
-            if (auto s
-                = timePeer(QStringLiteral("python3 -c 'import json,sys; json.load(open(sys.argv[1]))' ") + quoted))
-                std::printf("peer python3 json.load: %.3f s, %.0f MB/s -> ours %.1fx faster\n", *s, fileMb / *s,
-                            ourSpeed / (fileMb / *s));
+        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        if (!python.isEmpty()) {
+            if (auto s = peerMedianSeconds(
+                    python, { QStringLiteral("-c"), QString::fromUtf8(kPythonPeer), path, QString::number(runs) })) {
+                std::printf("peer python3 json.load, timed inside Python: %.3f s (median of %d), %.0f MB/s\n", *s, runs,
+                            fileMb / *s);
+                lines.push_back(bench::ratioLine("trace import against python3 json.load", runlensSide,
+                                                 { "python3 json.load", *s * 1e3, runs, "1 thread" },
+                                                 std::string(note) + "; interpreter start-up excluded"));
+            }
         }
-        if (!QStandardPaths::findExecutable(QStringLiteral("node")).isEmpty()) {
-            if (auto s = timePeer(QStringLiteral("node --max-old-space-size=16000 -e "
-                                                 "'JSON.parse(require(\"fs\").readFileSync(process.argv[1]))' ")
-                                  + quoted))
-                std::printf("peer node JSON.parse: %.3f s, %.0f MB/s -> ours %.1fx faster\n", *s, fileMb / *s,
-                            ourSpeed / (fileMb / *s));
-            else
+        const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+        if (!node.isEmpty()) {
+            if (auto s = peerMedianSeconds(node,
+                                           { QStringLiteral("--max-old-space-size=16000"), QStringLiteral("-e"),
+                                             QString::fromUtf8(kNodePeer), path, QString::number(runs) })) {
+                std::printf("peer node JSON.parse, timed inside node: %.3f s (median of %d), %.0f MB/s\n", *s, runs,
+                            fileMb / *s);
+                lines.push_back(bench::ratioLine("trace import against node JSON.parse", runlensSide,
+                                                 { "node JSON.parse", *s * 1e3, runs, "1 thread" },
+                                                 std::string(note) + "; node start-up excluded"));
+            } else {
                 std::printf("peer node JSON.parse: failed (string too long for V8 at this size?)\n");
+            }
         }
     }
+    for (const std::string& line : lines)
+        std::printf("%s\n", line.c_str());
     return 0;
 }
