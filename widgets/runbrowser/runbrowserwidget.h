@@ -11,8 +11,8 @@ namespace runlens {
 
 class RunBrowserModel;
 
-/// The Run Browser dock's content: a tree of runs, ranks and artifacts with kind and state icons, a
-/// filter field and a one-line summary. It shows a RunBrowserModel owned by the application.
+/// The Run Browser dock's content: a tree of runs, ranks, folders and artifacts with kind and state icons,
+/// a filter field and a one-line summary. It shows a RunBrowserModel owned by the application.
 class RunBrowserWidget final : public QWidget
 {
     Q_OBJECT
@@ -31,6 +31,8 @@ signals:
 
 private:
     void activate(const QModelIndex& proxyIndex);
+    /// Expands the rows the model suggests, and with a filter the way to every row whose name matches.
+    void applyExpansion();
     void updateSummary();
 
     RunBrowserModel* m_model;
