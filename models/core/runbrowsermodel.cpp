@@ -607,6 +607,8 @@ QVariant RunBrowserModel::artifactData(const Node& node, int column, int role) c
                          .arg(state.scalarTags.size());
         if (state.growing)
             lines << tr("Still being written: new records are read as they arrive");
+        if (state.status == ImportStatus::Deferred)
+            lines << tr("Double-click to open it");
         for (const Diagnostic& d : state.diagnostics)
             lines << severityName(d.severity) + QStringLiteral(": ") + d.toString();
         return lines.join(QLatin1Char('\n'));

@@ -126,15 +126,15 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     header->setMinimumSectionSize(24);
     header->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::ResizeToContents);
     header->setSectionResizeMode(RunBrowserModel::SizeColumn, QHeaderView::ResizeToContents);
-    // Kind and State start wide enough for their usual words (the user can still resize them), so they do
-    // not jump while files are imported.
+    header->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::ResizeToContents);
+    // State starts wide enough for the longest of its words (the user can still resize it), so it does not
+    // jump while files are imported.
     const QFontMetrics metrics = m_view->fontMetrics();
     const int iconRoom = m_view->iconSize().width() > 0 ? m_view->iconSize().width() + 16 : 32;
-    header->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::Interactive);
-    header->resizeSection(RunBrowserModel::KindColumn, metrics.horizontalAdvance(tr("Profiler trace")) + 16);
     int stateWidth = 0;
-    for (ImportStatus status : { ImportStatus::Ok, ImportStatus::Deferred, ImportStatus::Failed, ImportStatus::Partial,
-                                 ImportStatus::Unsupported }) {
+    for (ImportStatus status :
+         { ImportStatus::Pending, ImportStatus::Importing, ImportStatus::Ok, ImportStatus::Partial,
+           ImportStatus::Failed, ImportStatus::Unsupported, ImportStatus::Canceled, ImportStatus::Deferred }) {
         ArtifactState state;
         state.status = status;
         stateWidth = std::max(stateWidth, metrics.horizontalAdvance(RunBrowserModel::artifactStateText(state)));
