@@ -122,7 +122,7 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     QHeaderView* header = m_view->header();
-    header->setStretchLastSection(false);
+    header->setStretchLastSection(true); // State takes the room a wide dock leaves
     header->setMinimumSectionSize(24);
     header->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::ResizeToContents);
     header->setSectionResizeMode(RunBrowserModel::SizeColumn, QHeaderView::ResizeToContents);
