@@ -122,6 +122,8 @@ private slots:
             if (child.data(RunBrowserModel::NodeTypeRole).toInt() == int(RunBrowserModel::NodeType::Rank)) {
                 ++rankRows;
                 QCOMPARE(model.rowCount(child), 1);
+                // The rank's own folder is the rank row: its file sits right below it.
+                QCOMPARE(model.index(0, 0, child).data().toString(), QStringLiteral("trace.json"));
             }
         }
         QCOMPARE(rankRows, 2);
@@ -329,6 +331,33 @@ private slots:
 
         proxy.setFilterFixedString(QString());
         QCOMPARE(proxy.rowCount(proxy.index(0, 0)), 6);
+    }
+
+    void ranksBelowOneRun()
+    {
+        // One run for the job with a folder per rank: the rank row stands for the rank folder.
+        RunManifest m;
+        m.root = QStringLiteral("/runs");
+        for (int rank = 0; rank < 2; ++rank) {
+            m.artifacts.append(artifact(QStringLiteral("rank_%1/dump/step_1/a.npy").arg(rank), ArtifactKind::TensorNpy,
+                                        QStringLiteral("."), rank));
+            m.artifacts.append(artifact(QStringLiteral("rank_%1/profiler/trace.json").arg(rank),
+                                        ArtifactKind::ChromeTrace, QStringLiteral("."), rank));
+        }
+        m.artifacts.append(
+            artifact(QStringLiteral("tb/events.out.tfevents.1"), ArtifactKind::TensorBoardEvents, QStringLiteral(".")));
+        RunBrowserModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setManifest(m);
+        const QModelIndex run = model.index(0, 0);
+        QCOMPARE(childNames(model, run),
+                 (QStringList { QStringLiteral("tb"), QStringLiteral("rank 0"), QStringLiteral("rank 1") }));
+        const QModelIndex rank1 = model.index(2, 0, run);
+        QCOMPARE(typeOf(rank1), RunBrowserModel::NodeType::Rank);
+        QCOMPARE(childNames(model, rank1), (QStringList { QStringLiteral("dump"), QStringLiteral("profiler") }));
+        const QModelIndex dump = model.index(0, 0, rank1);
+        QCOMPARE(dump.data().toString(), QStringLiteral("dump — 1 tensor, step 1, 100 B"));
+        QCOMPARE(dump.data(RunBrowserModel::PathRole).toString(), QStringLiteral("/runs/rank_1/dump"));
     }
 
     void stateWords()
