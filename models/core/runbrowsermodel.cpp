@@ -24,17 +24,24 @@ bool isNumber(const QString& text)
     return !text.isEmpty() && std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.isDigit(); });
 }
 
+/// N of a folder named `step_N`, `stepN`, `Iteration_N` ..., or -1.
+int stepOfFolder(const QString& name)
+{
+    static const QRegularExpression named(QStringLiteral("^(?:step|iteration|iter)[_-]?(\\d+)$"),
+                                          QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = named.match(name);
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
 /// The step of a dumped tensor as the dump importer reads it: the innermost `step_N`/`stepN`/`Iteration_N`
 /// folder, or MindSpore's `{graph_id}/{iteration}` number folders; -1 when the path names none.
 int stepOfPath(const QString& relativePath)
 {
-    static const QRegularExpression named(QStringLiteral("^(?:step|iteration|iter)[_-]?(\\d+)$"),
-                                          QRegularExpression::CaseInsensitiveOption);
     QStringList dirs = relativePath.split(QLatin1Char('/'));
     dirs.removeLast();
     for (qsizetype i = dirs.size() - 1; i >= 0; --i) {
-        if (const QRegularExpressionMatch m = named.match(dirs[i]); m.hasMatch())
-            return m.captured(1).toInt();
+        if (const int step = stepOfFolder(dirs[i]); step >= 0)
+            return step;
     }
     if (dirs.size() >= 2 && isNumber(dirs.constLast()) && isNumber(dirs[dirs.size() - 2]))
         return dirs.constLast().toInt();
@@ -105,7 +112,7 @@ bool isTensorFolderName(const QString& name)
 
 QString formatByteSize(qint64 bytes)
 {
-    static const char* const kUnits[] = { "B", "KB", "MB", "GB", "TB" };
+    static const char* const kUnits[] = {"B", "KB", "MB", "GB", "TB"};
     double value = double(bytes);
     int unit = 0;
     while (value >= 1000.0 && unit < 4) {
@@ -119,7 +126,8 @@ QString formatByteSize(qint64 bytes)
 
 RunBrowserModel::RunBrowserModel(QObject* parent)
     : QAbstractItemModel(parent)
-{ }
+{
+}
 
 void RunBrowserModel::clear()
 {
@@ -508,8 +516,7 @@ QString RunBrowserModel::folderSummary(const Node& node) const
     QStringList parts { node.tensors == 1 ? tr("%n tensor", nullptr, node.tensors)
                                           : tr("%n tensors", nullptr, node.tensors) };
     // A step_N folder already says its step.
-    const bool stepInName
-        = node.firstStep == node.lastStep && stepOfPath(node.name + QStringLiteral("/x")) == node.firstStep;
+    const bool stepInName = node.firstStep == node.lastStep && stepOfFolder(node.name) == node.firstStep;
     if (node.firstStep >= 0 && !stepInName) {
         parts << (node.firstStep == node.lastStep ? tr("step %1").arg(node.firstStep)
                                                   : tr("steps %1–%2").arg(node.firstStep).arg(node.lastStep));
@@ -601,7 +608,7 @@ QVariant RunBrowserModel::artifactData(const Node& node, int column, int role) c
     case PathRole:
         return artifact.path;
     case Qt::ToolTipRole: {
-        QStringList lines { artifact.path };
+        QStringList lines {artifact.path};
         if (state.scalarPoints() > 0)
             lines << tr("%n scalar point(s) in %1 tag(s)", nullptr, int(state.scalarPoints()))
                          .arg(state.scalarTags.size());

@@ -28,7 +28,7 @@ public:
         KindIdRole, ///< artifactKindId() of an artifact
         StatusRole, ///< int(ImportStatus) of an artifact
         SeverityRole, ///< int(Severity) of the worst diagnostic, or -1 when there is none
-        PathRole, ///< absolute path of an artifact
+        PathRole, ///< absolute path of an artifact or folder
         RunRole, ///< run name of any node
         DefaultExpandedRole, ///< bool: whether the view shows this row expanded until the user says otherwise
         NameRole, ///< the plain name (run, "rank N", folder or file name) that the filter matches
@@ -72,7 +72,7 @@ private:
         QString run;
         int rank = -1;
         int artifact = -1;
-        QString name; ///< folder name
+        QString name; ///< folder or file name
         QString folderPath; ///< folder path relative to the root
         int files = 0; ///< artifacts beneath a folder
         int tensors = 0; ///< tensor artifacts beneath a folder
