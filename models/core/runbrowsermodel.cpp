@@ -270,10 +270,27 @@ void RunBrowserModel::summarise(int id)
     Node& node = m_nodes[id];
     node.files = node.tensors = 0;
     node.firstStep = node.lastStep = -1;
+    node.bytes = 0;
+    node.busy = node.problems = 0;
+    node.severities = {};
     for (int child : node.children) {
         const Node& c = m_nodes[child];
         node.files += c.files;
         node.tensors += c.tensors;
+        if (c.type == NodeType::Artifact) {
+            const Contribution share = contributionOf(c.artifact, m_states[c.artifact]);
+            node.bytes += share.bytes;
+            node.busy += share.busy;
+            node.problems += share.problems;
+            if (share.severity >= 0)
+                ++node.severities[share.severity];
+        } else {
+            node.bytes += c.bytes;
+            node.busy += c.busy;
+            node.problems += c.problems;
+            for (size_t s = 0; s < node.severities.size(); ++s)
+                node.severities[s] += c.severities[s];
+        }
         if (c.firstStep >= 0)
             node.firstStep = node.firstStep < 0 ? c.firstStep : std::min(node.firstStep, c.firstStep);
         node.lastStep = std::max(node.lastStep, c.lastStep);
@@ -303,8 +320,16 @@ void RunBrowserModel::setArtifactState(int artifactIndex, const ArtifactState& s
 {
     if (artifactIndex < 0 || artifactIndex >= int(m_states.size()))
         return;
-    m_states[artifactIndex] = state;
     const QModelIndex first = indexOfArtifact(artifactIndex);
+    if (first.isValid()) {
+        const Contribution before = contributionOf(artifactIndex, m_states[artifactIndex]);
+        const Contribution after = contributionOf(artifactIndex, state);
+        for (int up = m_nodes[first.internalId()].parent; up >= 0; up = m_nodes[up].parent) {
+            addContribution(up, before, -1);
+            addContribution(up, after, +1);
+        }
+    }
+    m_states[artifactIndex] = state;
     if (!first.isValid())
         return;
     emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
@@ -392,14 +417,25 @@ QVariant RunBrowserModel::headerData(int section, Qt::Orientation orientation, i
     }
 }
 
-void RunBrowserModel::collectArtifacts(const Node& node, std::vector<int>& out) const
+RunBrowserModel::Contribution RunBrowserModel::contributionOf(int artifact, const ArtifactState& state) const
 {
-    if (node.type == NodeType::Artifact) {
-        out.push_back(node.artifact);
-        return;
-    }
-    for (int child : node.children)
-        collectArtifacts(m_nodes[child], out);
+    Contribution c;
+    // A file that grows while it is open has been read past the size it had when scanned.
+    c.bytes = std::max(m_manifest.artifacts[artifact].size, state.bytesRead);
+    c.busy = (state.status == ImportStatus::Importing || state.status == ImportStatus::Pending) ? 1 : 0;
+    c.problems = (state.status == ImportStatus::Partial || state.status == ImportStatus::Failed) ? 1 : 0;
+    c.severity = state.diagnostics.isEmpty() ? -1 : int(state.worstSeverity());
+    return c;
+}
+
+void RunBrowserModel::addContribution(int id, const Contribution& c, int sign)
+{
+    Node& node = m_nodes[id];
+    node.bytes += sign * c.bytes;
+    node.busy += sign * c.busy;
+    node.problems += sign * c.problems;
+    if (c.severity >= 0)
+        node.severities[c.severity] += sign;
 }
 
 void RunBrowserModel::configureFilter(QSortFilterProxyModel* proxy)
@@ -442,52 +478,33 @@ QVariant RunBrowserModel::data(const QModelIndex& index, int role) const
     return runData(node, index.column(), role);
 }
 
-qint64 RunBrowserModel::bytesOf(const std::vector<int>& artifacts) const
+int RunBrowserModel::worstSeverityOf(const Node& node)
 {
-    // A file that grows while it is open has been read past the size it had when scanned.
-    qint64 total = 0;
-    for (int a : artifacts)
-        total += std::max(m_manifest.artifacts[a].size, m_states[a].bytesRead);
-    return total;
+    for (int s = int(node.severities.size()) - 1; s >= 0; --s) {
+        if (node.severities[s] > 0)
+            return s;
+    }
+    return -1;
 }
 
-int RunBrowserModel::worstSeverityOf(const std::vector<int>& artifacts) const
+QString RunBrowserModel::stateOf(const Node& node) const
 {
-    int worst = -1;
-    for (int a : artifacts) {
-        if (!m_states[a].diagnostics.isEmpty())
-            worst = std::max(worst, int(m_states[a].worstSeverity()));
-    }
-    return worst;
-}
-
-QString RunBrowserModel::stateOf(const Node& node, const std::vector<int>& artifacts) const
-{
-    int importing = 0;
-    int problems = 0;
-    for (int a : artifacts) {
-        const ImportStatus s = m_states[a].status;
-        importing += (s == ImportStatus::Importing || s == ImportStatus::Pending) ? 1 : 0;
-        problems += (s == ImportStatus::Partial || s == ImportStatus::Failed) ? 1 : 0;
-    }
-    if (importing > 0)
+    if (node.busy > 0)
         return tr("importing…");
-    if (problems > 0)
-        return tr("%n file(s) with problems", nullptr, problems);
+    if (node.problems > 0)
+        return tr("%n file(s) with problems", nullptr, node.problems);
     // A folder's Kind column already counts its files.
     if (node.type == NodeType::Folder)
         return {};
-    return tr("%n file(s)", nullptr, int(artifacts.size()));
+    return tr("%n file(s)", nullptr, node.files);
 }
 
 QVariant RunBrowserModel::runData(const Node& node, int column, int role) const
 {
-    std::vector<int> members;
-    collectArtifacts(node, members);
     if (role == ArtifactIndexRole)
         return -1;
     if (role == SeverityRole)
-        return worstSeverityOf(members);
+        return worstSeverityOf(node);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (column) {
@@ -500,9 +517,9 @@ QVariant RunBrowserModel::runData(const Node& node, int column, int role) const
     case KindColumn:
         return node.type == NodeType::Run ? tr("run") : tr("rank");
     case SizeColumn:
-        return formatByteSize(bytesOf(members));
+        return formatByteSize(node.bytes);
     case StatusColumn:
-        return stateOf(node, members);
+        return stateOf(node);
     default:
         return {};
     }
@@ -510,8 +527,6 @@ QVariant RunBrowserModel::runData(const Node& node, int column, int role) const
 
 QString RunBrowserModel::folderSummary(const Node& node) const
 {
-    std::vector<int> members;
-    collectArtifacts(node, members);
     // The headline of a folder reads as a sentence, so it spells the plural out.
     QStringList parts { node.tensors == 1 ? tr("%n tensor", nullptr, node.tensors)
                                           : tr("%n tensors", nullptr, node.tensors) };
@@ -521,7 +536,7 @@ QString RunBrowserModel::folderSummary(const Node& node) const
         parts << (node.firstStep == node.lastStep ? tr("step %1").arg(node.firstStep)
                                                   : tr("steps %1–%2").arg(node.firstStep).arg(node.lastStep));
     }
-    parts << formatByteSize(bytesOf(members));
+    parts << formatByteSize(node.bytes);
     return tr("%1 — %2").arg(node.name, parts.join(tr(", ")));
 }
 
@@ -532,11 +547,8 @@ QVariant RunBrowserModel::folderData(const Node& node, int column, int role) con
         return -1;
     case PathRole:
         return QDir(m_manifest.root).filePath(node.folderPath);
-    case SeverityRole: {
-        std::vector<int> members;
-        collectArtifacts(node, members);
-        return worstSeverityOf(members);
-    }
+    case SeverityRole:
+        return worstSeverityOf(node);
     case Qt::ToolTipRole:
         if (node.tensorFolder)
             return QDir(m_manifest.root).filePath(node.folderPath) + QLatin1Char('\n') + folderSummary(node);
@@ -553,16 +565,10 @@ QVariant RunBrowserModel::folderData(const Node& node, int column, int role) con
         return node.tensorFolder ? folderSummary(node) : node.name;
     case KindColumn:
         return tr("%n file(s)", nullptr, node.files);
-    case SizeColumn: {
-        std::vector<int> members;
-        collectArtifacts(node, members);
-        return formatByteSize(bytesOf(members));
-    }
-    case StatusColumn: {
-        std::vector<int> members;
-        collectArtifacts(node, members);
-        return stateOf(node, members);
-    }
+    case SizeColumn:
+        return formatByteSize(node.bytes);
+    case StatusColumn:
+        return stateOf(node);
     default:
         return {};
     }

@@ -6,6 +6,7 @@
 #include <QAbstractItemModel>
 #include <QHash>
 
+#include <array>
 #include <vector>
 
 class QSortFilterProxyModel;
@@ -80,7 +81,23 @@ private:
         int lastStep = -1;
         bool tensorFolder = false; ///< shows the tensor summary as its name
         bool defaultExpanded = true;
+        // What the artifacts beneath a run, rank or folder add up to, kept up to date as their states
+        // change so that painting a row does not visit every file beneath it.
+        qint64 bytes = 0;
+        int busy = 0; ///< pending or importing
+        int problems = 0; ///< partial or failed
+        std::array<int, 3> severities {}; ///< artifacts whose worst diagnostic has this severity
     };
+    /// One artifact's share of its ancestors' totals.
+    struct Contribution
+    {
+        qint64 bytes = 0;
+        int busy = 0;
+        int problems = 0;
+        int severity = -1;
+    };
+    Contribution contributionOf(int artifact, const ArtifactState& state) const;
+    void addContribution(int node, const Contribution& c, int sign);
 
     int addNode(Node node, int parent);
     void addArtifact(int artifact, int groupNode, QHash<QString, int>& folders);
@@ -90,11 +107,9 @@ private:
     QVariant runData(const Node& node, int column, int role) const;
     QVariant folderData(const Node& node, int column, int role) const;
     QString folderSummary(const Node& node) const;
-    qint64 bytesOf(const std::vector<int>& artifacts) const;
-    int worstSeverityOf(const std::vector<int>& artifacts) const;
-    QString stateOf(const Node& node, const std::vector<int>& artifacts) const;
+    static int worstSeverityOf(const Node& node);
+    QString stateOf(const Node& node) const;
     QVariant artifactData(const Node& node, int column, int role) const;
-    void collectArtifacts(const Node& node, std::vector<int>& out) const;
 
     RunManifest m_manifest;
     std::vector<ArtifactState> m_states;

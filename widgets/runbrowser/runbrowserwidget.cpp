@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -99,6 +100,7 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     , m_view(new QTreeView(this))
     , m_filter(new QLineEdit(this))
     , m_summary(new QLabel(this))
+    , m_fitTimer(new QTimer(this))
 {
     auto* icons = new IconProxy(this);
     icons->setSourceModel(model);
@@ -110,6 +112,7 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_proxy->setFilterFixedString(text);
         applyExpansion();
+        m_fitTimer->start();
     });
 
     m_view->setModel(m_proxy);
@@ -124,9 +127,15 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(true); // State takes the room a wide dock leaves
     header->setMinimumSectionSize(24);
-    header->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(RunBrowserModel::SizeColumn, QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::ResizeToContents);
+    // Name, Kind and Size follow their contents, fitted once per batch of changes (see fitColumns()):
+    // ResizeToContents would measure every visible row again for each state change of an import.
+    for (int column : { RunBrowserModel::NameColumn, RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn })
+        header->setSectionResizeMode(column, QHeaderView::Interactive);
+    m_fitTimer->setSingleShot(true);
+    m_fitTimer->setInterval(0);
+    connect(m_fitTimer, &QTimer::timeout, this, &RunBrowserWidget::fitColumns);
+    connect(m_view, &QTreeView::expanded, m_fitTimer, qOverload<>(&QTimer::start));
+    connect(m_view, &QTreeView::collapsed, m_fitTimer, qOverload<>(&QTimer::start));
     // State starts wide enough for the longest of its words (the user can still resize it), so it does not
     // jump while files are imported.
     const QFontMetrics metrics = m_view->fontMetrics();
@@ -156,8 +165,10 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     connect(model, &QAbstractItemModel::modelReset, this, [this]() {
         applyExpansion();
         updateSummary();
+        m_fitTimer->start();
     });
-    connect(model, &QAbstractItemModel::dataChanged, this, &RunBrowserWidget::updateSummary);
+    // Sizes grow while files are read, and a folder's summary with them.
+    connect(model, &QAbstractItemModel::dataChanged, m_fitTimer, qOverload<>(&QTimer::start));
     updateSummary();
 }
 
@@ -194,6 +205,12 @@ void RunBrowserWidget::applyExpansion()
         return matchBelow;
     };
     walk({});
+}
+
+void RunBrowserWidget::fitColumns()
+{
+    for (int column : { RunBrowserModel::NameColumn, RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn })
+        m_view->resizeColumnToContents(column);
 }
 
 void RunBrowserWidget::activate(const QModelIndex& proxyIndex)

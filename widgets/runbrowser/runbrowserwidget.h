@@ -5,6 +5,7 @@
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
+class QTimer;
 class QTreeView;
 
 namespace runlens {
@@ -33,6 +34,8 @@ private:
     void activate(const QModelIndex& proxyIndex);
     /// Expands the rows the model suggests, and with a filter the way to every row whose name matches.
     void applyExpansion();
+    /// Sizes the Name, Kind and Size columns to what the expanded rows hold.
+    void fitColumns();
     void updateSummary();
 
     RunBrowserModel* m_model;
@@ -40,6 +43,7 @@ private:
     QTreeView* m_view;
     QLineEdit* m_filter;
     QLabel* m_summary;
+    QTimer* m_fitTimer;
 };
 
 } // namespace runlens

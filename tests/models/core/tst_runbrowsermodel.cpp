@@ -402,6 +402,14 @@ private slots:
         QCOMPARE(onnxIndex.siblingAtColumn(RunBrowserModel::StatusColumn).data().toString(),
                  QStringLiteral("imported"));
         QCOMPARE(graph.siblingAtColumn(RunBrowserModel::StatusColumn).data().toString(), QString());
+        QCOMPARE(graph.data(RunBrowserModel::SeverityRole).toInt(), -1);
+        // Totals follow the states: a file read past its scanned size grows its folders and run.
+        ArtifactState grown = ok;
+        grown.bytesRead = 1'000'000;
+        model.setArtifactState(onnx, grown);
+        QCOMPARE(graph.siblingAtColumn(RunBrowserModel::SizeColumn).data().toString(), QStringLiteral("1.0 MB"));
+        QCOMPARE(model.index(0, RunBrowserModel::SizeColumn).data().toString(), QStringLiteral("17 MB"));
+        QCOMPARE(model.index(0, RunBrowserModel::StatusColumn).data().toString(), QStringLiteral("328 file(s)"));
     }
 
     void byteSizes()
