@@ -2204,10 +2204,6 @@ Check that the cache folder is writable.</source>
         <source>rank</source>
         <translation>卡</translation>
     </message>
-    <message>
-        <source>Importing…</source>
-        <translation>导入中…</translation>
-    </message>
     <message numerus="yes">
         <source>%n file(s) with problems</source>
         <translation>
@@ -2229,6 +2225,70 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Still being written: new records are read as they arrive</source>
         <translation>仍在写入：新记录到达后即被读取</translation>
+    </message>
+    <message>
+        <source>importing…</source>
+        <translation>导入中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensors</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>steps %1–%2</source>
+        <translation>第 %1–%2 步</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>已导入</translation>
+    </message>
+    <message>
+        <source>partly read — hover</source>
+        <translation>部分读取 — 悬停查看</translation>
+    </message>
+    <message>
+        <source>failed — hover for why</source>
+        <translation>失败 — 悬停查看原因</translation>
+    </message>
+    <message>
+        <source>listed only</source>
+        <translation>仅列出</translation>
+    </message>
+    <message>
+        <source>canceled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>double-click to open</source>
+        <translation>双击打开</translation>
+    </message>
+    <message>
+        <source>Double-click to open it</source>
+        <translation>双击即可打开</translation>
     </message>
 </context>
 <context>

@@ -3,8 +3,112 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMap>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
+
+#include <algorithm>
+#include <optional>
 
 namespace runlens {
+
+namespace {
+
+bool isTensorKind(ArtifactKind kind)
+{
+    return kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz
+        || kind == ArtifactKind::TensorSafetensors;
+}
+
+bool isNumber(const QString& text)
+{
+    return !text.isEmpty() && std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.isDigit(); });
+}
+
+/// N of a folder named `step_N`, `stepN`, `Iteration_N` ..., or -1.
+int stepOfFolder(const QString& name)
+{
+    static const QRegularExpression named(QStringLiteral("^(?:step|iteration|iter)[_-]?(\\d+)$"),
+                                          QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = named.match(name);
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+/// The step of a dumped tensor as the dump importer reads it: the innermost `step_N`/`stepN`/`Iteration_N`
+/// folder, or MindSpore's `{graph_id}/{iteration}` number folders; -1 when the path names none.
+int stepOfPath(const QString& relativePath)
+{
+    QStringList dirs = relativePath.split(QLatin1Char('/'));
+    dirs.removeLast();
+    for (qsizetype i = dirs.size() - 1; i >= 0; --i) {
+        if (const int step = stepOfFolder(dirs[i]); step >= 0)
+            return step;
+    }
+    if (dirs.size() >= 2 && isNumber(dirs.constLast()) && isNumber(dirs[dirs.size() - 2]))
+        return dirs.constLast().toInt();
+    return -1;
+}
+
+/// Orders names as people count: "step_2" before "step_10". (QCollator's numeric mode depends on the
+/// collation backend Qt was built with, and the POSIX one ignores it.)
+int naturalCompare(const QString& left, const QString& right)
+{
+    qsizetype i = 0;
+    qsizetype j = 0;
+    while (i < left.size() && j < right.size()) {
+        if (left[i].isDigit() && right[j].isDigit()) {
+            qsizetype ei = i;
+            qsizetype ej = j;
+            while (ei < left.size() && left[ei].isDigit())
+                ++ei;
+            while (ej < right.size() && right[ej].isDigit())
+                ++ej;
+            // Compare the digit runs by value: strip leading zeros, then the longer number is larger.
+            qsizetype si = i;
+            qsizetype sj = j;
+            while (si + 1 < ei && left[si] == QLatin1Char('0'))
+                ++si;
+            while (sj + 1 < ej && right[sj] == QLatin1Char('0'))
+                ++sj;
+            if (ei - si != ej - sj)
+                return ei - si < ej - sj ? -1 : 1;
+            if (const int c = QStringView(left).mid(si, ei - si).compare(QStringView(right).mid(sj, ej - sj)); c != 0)
+                return c;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        const QChar a = left[i].toCaseFolded();
+        const QChar b = right[j].toCaseFolded();
+        if (a != b)
+            return a < b ? -1 : 1;
+        ++i;
+        ++j;
+    }
+    if (i < left.size() || j < right.size())
+        return i < left.size() ? 1 : -1;
+    return left.compare(right);
+}
+
+/// N of a folder named `rank_N`, `rank-N` or `rankN`.
+std::optional<int> rankOfFolder(const QString& name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^rank[_-]?(\\d+)$"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    if (const QRegularExpressionMatch m = pattern.match(name); m.hasMatch())
+        return m.captured(1).toInt();
+    return std::nullopt;
+}
+
+/// Folders that hold tensors by convention, even with a few other files beside them (MindSpore writes
+/// statistics and JSON next to its dumps).
+bool isTensorFolderName(const QString& name)
+{
+    static const QStringList names { QStringLiteral("dump"), QStringLiteral("dumps"), QStringLiteral("tensor"),
+                                     QStringLiteral("tensors"), QStringLiteral("msprobe") };
+    return names.contains(name, Qt::CaseInsensitive);
+}
+
+} // namespace
 
 QString formatByteSize(qint64 bytes)
 {
@@ -39,16 +143,6 @@ void RunBrowserModel::setManifest(const RunManifest& manifest)
     m_topLevel.clear();
     m_nodeOfArtifact.assign(manifest.artifacts.size(), -1);
 
-    auto addNode = [this](Node node, int parent) {
-        const int id = int(m_nodes.size());
-        node.parent = parent;
-        std::vector<int>& siblings = parent < 0 ? m_topLevel : m_nodes[parent].children;
-        node.row = int(siblings.size());
-        siblings.push_back(id);
-        m_nodes.push_back(std::move(node));
-        return id;
-    };
-
     for (const QString& run : manifest.runs()) {
         const QList<int> members = manifest.artifactsOfRun(run);
         QMap<int, QList<int>> byRank; // -1: no rank
@@ -60,33 +154,182 @@ void RunBrowserModel::setManifest(const RunManifest& manifest)
         const int runId = addNode(runNode, -1);
         const bool showRanks = byRank.size() > 1 || !byRank.contains(-1);
         for (auto it = byRank.cbegin(); it != byRank.cend(); ++it) {
-            int parent = runId;
+            int group = runId;
             if (showRanks && it.key() >= 0) {
                 Node rankNode;
                 rankNode.type = NodeType::Rank;
                 rankNode.run = run;
                 rankNode.rank = it.key();
-                parent = addNode(rankNode, runId);
+                group = addNode(rankNode, runId);
             }
-            for (int artifact : it.value()) {
-                Node leaf;
-                leaf.type = NodeType::Artifact;
-                leaf.run = run;
-                leaf.rank = it.key();
-                leaf.artifact = artifact;
-                m_nodeOfArtifact[artifact] = addNode(leaf, parent);
+            QHash<QString, int> folders; // folder path below the group's folder -> node
+            for (int artifact : it.value())
+                addArtifact(artifact, group, folders);
+        }
+        summarise(runId);
+        classify(runId, false);
+    }
+    endResetModel();
+}
+
+int RunBrowserModel::addNode(Node node, int parent)
+{
+    const int id = int(m_nodes.size());
+    node.parent = parent;
+    std::vector<int>& siblings = parent < 0 ? m_topLevel : m_nodes[parent].children;
+    node.row = int(siblings.size());
+    siblings.push_back(id);
+    m_nodes.push_back(std::move(node));
+    return id;
+}
+
+void RunBrowserModel::addArtifact(int artifact, int groupNode, QHash<QString, int>& folders)
+{
+    const Artifact& a = m_manifest.artifacts[artifact];
+    const QStringList parts = a.relativePath.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    // Folders are shown below the run's folder, and below the rank's folder inside a rank row.
+    qsizetype first = 0;
+    if (a.run != QLatin1String(".") && a.relativePath.startsWith(a.run + QLatin1Char('/')))
+        first = a.run.count(QLatin1Char('/')) + 1;
+    const int rank = m_nodes[groupNode].rank;
+    if (m_nodes[groupNode].type == NodeType::Rank) {
+        for (qsizetype i = parts.size() - 2; i >= first; --i) {
+            if (rankOfFolder(parts[i]) == rank) {
+                first = i + 1;
+                break;
             }
         }
     }
-    endResetModel();
+    int parent = groupNode;
+    QString key;
+    for (qsizetype i = first; i + 1 < parts.size(); ++i) {
+        key += parts[i] + QLatin1Char('/');
+        auto it = folders.find(key);
+        if (it == folders.end()) {
+            Node folder;
+            folder.type = NodeType::Folder;
+            folder.run = a.run;
+            folder.rank = rank;
+            folder.name = parts[i];
+            folder.folderPath = parts.mid(0, i + 1).join(QLatin1Char('/'));
+            it = folders.insert(key, addNode(folder, parent));
+        }
+        parent = *it;
+    }
+    Node leaf;
+    leaf.type = NodeType::Artifact;
+    leaf.run = a.run;
+    leaf.rank = a.rank.value_or(-1);
+    leaf.artifact = artifact;
+    leaf.name = parts.isEmpty() ? a.relativePath : parts.constLast();
+    m_nodeOfArtifact[artifact] = addNode(leaf, parent);
+}
+
+void RunBrowserModel::sortChildren(std::vector<int>& children)
+{
+    // Folders, then files, then ranks; names in natural order so step_2 comes before step_10.
+    static const auto order = [](NodeType type) {
+        switch (type) {
+        case NodeType::Folder:
+            return 0;
+        case NodeType::Artifact:
+            return 1;
+        default:
+            return 2;
+        }
+    };
+    std::stable_sort(children.begin(), children.end(), [&](int left, int right) {
+        const Node& l = m_nodes[left];
+        const Node& r = m_nodes[right];
+        if (order(l.type) != order(r.type))
+            return order(l.type) < order(r.type);
+        if (l.type == NodeType::Rank)
+            return l.rank < r.rank;
+        return naturalCompare(l.name, r.name) < 0;
+    });
+    for (size_t row = 0; row < children.size(); ++row)
+        m_nodes[children[row]].row = int(row);
+}
+
+void RunBrowserModel::summarise(int id)
+{
+    sortChildren(m_nodes[id].children);
+    for (int child : m_nodes[id].children) {
+        Node& c = m_nodes[child];
+        if (c.type == NodeType::Artifact) {
+            const Artifact& a = m_manifest.artifacts[c.artifact];
+            c.files = 1;
+            c.tensors = isTensorKind(a.kind) ? 1 : 0;
+            if (c.tensors > 0) {
+                c.firstStep = c.lastStep = stepOfPath(a.relativePath);
+            }
+        } else {
+            summarise(child);
+        }
+    }
+    Node& node = m_nodes[id];
+    node.files = node.tensors = 0;
+    node.firstStep = node.lastStep = -1;
+    node.bytes = 0;
+    node.busy = node.problems = 0;
+    node.severities = {};
+    for (int child : node.children) {
+        const Node& c = m_nodes[child];
+        node.files += c.files;
+        node.tensors += c.tensors;
+        if (c.type == NodeType::Artifact) {
+            const Contribution share = contributionOf(c.artifact, m_states[c.artifact]);
+            node.bytes += share.bytes;
+            node.busy += share.busy;
+            node.problems += share.problems;
+            if (share.severity >= 0)
+                ++node.severities[share.severity];
+        } else {
+            node.bytes += c.bytes;
+            node.busy += c.busy;
+            node.problems += c.problems;
+            for (size_t s = 0; s < node.severities.size(); ++s)
+                node.severities[s] += c.severities[s];
+        }
+        if (c.firstStep >= 0)
+            node.firstStep = node.firstStep < 0 ? c.firstStep : std::min(node.firstStep, c.firstStep);
+        node.lastStep = std::max(node.lastStep, c.lastStep);
+    }
+}
+
+void RunBrowserModel::classify(int id, bool insideTensorFolder)
+{
+    const Node& node = m_nodes[id];
+    const bool crowded = int(node.children.size()) > kExpandLimit;
+    for (int child : node.children) {
+        Node& c = m_nodes[child];
+        if (c.type == NodeType::Artifact)
+            continue;
+        if (c.type == NodeType::Folder) {
+            // Only the outermost folder of tensors speaks for them; the folders inside it show counts.
+            c.tensorFolder
+                = !insideTensorFolder && c.tensors > 0 && (c.tensors == c.files || isTensorFolderName(c.name));
+            // A big folder, or one among many, would bury its neighbours: it waits until the user opens it.
+            c.defaultExpanded = c.files <= kExpandLimit && !crowded;
+        }
+        classify(child, insideTensorFolder || c.tensorFolder);
+    }
 }
 
 void RunBrowserModel::setArtifactState(int artifactIndex, const ArtifactState& state)
 {
     if (artifactIndex < 0 || artifactIndex >= int(m_states.size()))
         return;
-    m_states[artifactIndex] = state;
     const QModelIndex first = indexOfArtifact(artifactIndex);
+    if (first.isValid()) {
+        const Contribution before = contributionOf(artifactIndex, m_states[artifactIndex]);
+        const Contribution after = contributionOf(artifactIndex, state);
+        for (int up = m_nodes[first.internalId()].parent; up >= 0; up = m_nodes[up].parent) {
+            addContribution(up, before, -1);
+            addContribution(up, after, +1);
+        }
+    }
+    m_states[artifactIndex] = state;
     if (!first.isValid())
         return;
     emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
@@ -174,14 +417,34 @@ QVariant RunBrowserModel::headerData(int section, Qt::Orientation orientation, i
     }
 }
 
-void RunBrowserModel::collectArtifacts(const Node& node, std::vector<int>& out) const
+RunBrowserModel::Contribution RunBrowserModel::contributionOf(int artifact, const ArtifactState& state) const
 {
-    if (node.type == NodeType::Artifact) {
-        out.push_back(node.artifact);
-        return;
-    }
-    for (int child : node.children)
-        collectArtifacts(m_nodes[child], out);
+    Contribution c;
+    // A file that grows while it is open has been read past the size it had when scanned.
+    c.bytes = std::max(m_manifest.artifacts[artifact].size, state.bytesRead);
+    c.busy = (state.status == ImportStatus::Importing || state.status == ImportStatus::Pending) ? 1 : 0;
+    c.problems = (state.status == ImportStatus::Partial || state.status == ImportStatus::Failed) ? 1 : 0;
+    c.severity = state.diagnostics.isEmpty() ? -1 : int(state.worstSeverity());
+    return c;
+}
+
+void RunBrowserModel::addContribution(int id, const Contribution& c, int sign)
+{
+    Node& node = m_nodes[id];
+    node.bytes += sign * c.bytes;
+    node.busy += sign * c.busy;
+    node.problems += sign * c.problems;
+    if (c.severity >= 0)
+        node.severities[c.severity] += sign;
+}
+
+void RunBrowserModel::configureFilter(QSortFilterProxyModel* proxy)
+{
+    proxy->setRecursiveFilteringEnabled(true);
+    proxy->setAutoAcceptChildRows(true);
+    proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy->setFilterKeyColumn(NameColumn);
+    proxy->setFilterRole(NameRole);
 }
 
 QVariant RunBrowserModel::data(const QModelIndex& index, int role) const
@@ -194,28 +457,54 @@ QVariant RunBrowserModel::data(const QModelIndex& index, int role) const
         return int(node.type);
     case RunRole:
         return node.run;
+    case DefaultExpandedRole:
+        return node.defaultExpanded;
+    case NameRole:
+        switch (node.type) {
+        case NodeType::Run:
+            return runDisplayName(node.run);
+        case NodeType::Rank:
+            return tr("rank %1").arg(node.rank);
+        default:
+            return node.name;
+        }
     default:
         break;
     }
     if (node.type == NodeType::Artifact)
         return artifactData(node, index.column(), role);
+    if (node.type == NodeType::Folder)
+        return folderData(node, index.column(), role);
     return runData(node, index.column(), role);
+}
+
+int RunBrowserModel::worstSeverityOf(const Node& node)
+{
+    for (int s = int(node.severities.size()) - 1; s >= 0; --s) {
+        if (node.severities[s] > 0)
+            return s;
+    }
+    return -1;
+}
+
+QString RunBrowserModel::stateOf(const Node& node) const
+{
+    if (node.busy > 0)
+        return tr("importing…");
+    if (node.problems > 0)
+        return tr("%n file(s) with problems", nullptr, node.problems);
+    // A folder's Kind column already counts its files.
+    if (node.type == NodeType::Folder)
+        return {};
+    return tr("%n file(s)", nullptr, node.files);
 }
 
 QVariant RunBrowserModel::runData(const Node& node, int column, int role) const
 {
-    std::vector<int> members;
-    collectArtifacts(node, members);
     if (role == ArtifactIndexRole)
         return -1;
-    if (role == SeverityRole) {
-        int worst = -1;
-        for (int a : members) {
-            if (!m_states[a].diagnostics.isEmpty())
-                worst = std::max(worst, int(m_states[a].worstSeverity()));
-        }
-        return worst;
-    }
+    if (role == SeverityRole)
+        return worstSeverityOf(node);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (column) {
@@ -227,29 +516,86 @@ QVariant RunBrowserModel::runData(const Node& node, int column, int role) const
         return runDisplayName(node.run);
     case KindColumn:
         return node.type == NodeType::Run ? tr("run") : tr("rank");
-    case SizeColumn: {
-        qint64 total = 0;
-        for (int a : members)
-            total += std::max(m_manifest.artifacts[a].size, m_states[a].bytesRead);
-        return formatByteSize(total);
-    }
-    case StatusColumn: {
-        int importing = 0;
-        int problems = 0;
-        for (int a : members) {
-            const ImportStatus s = m_states[a].status;
-            importing += (s == ImportStatus::Importing || s == ImportStatus::Pending) ? 1 : 0;
-            problems += (s == ImportStatus::Partial || s == ImportStatus::Failed) ? 1 : 0;
-        }
-        if (importing > 0)
-            return tr("Importing…");
-        if (problems > 0)
-            return tr("%n file(s) with problems", nullptr, problems);
-        return tr("%n file(s)", nullptr, int(members.size()));
-    }
+    case SizeColumn:
+        return formatByteSize(node.bytes);
+    case StatusColumn:
+        return stateOf(node);
     default:
         return {};
     }
+}
+
+QString RunBrowserModel::folderSummary(const Node& node) const
+{
+    // The headline of a folder reads as a sentence, so it spells the plural out.
+    QStringList parts { node.tensors == 1 ? tr("%n tensor", nullptr, node.tensors)
+                                          : tr("%n tensors", nullptr, node.tensors) };
+    // A step_N folder already says its step.
+    const bool stepInName = node.firstStep == node.lastStep && stepOfFolder(node.name) == node.firstStep;
+    if (node.firstStep >= 0 && !stepInName) {
+        parts << (node.firstStep == node.lastStep ? tr("step %1").arg(node.firstStep)
+                                                  : tr("steps %1–%2").arg(node.firstStep).arg(node.lastStep));
+    }
+    parts << formatByteSize(node.bytes);
+    return tr("%1 — %2").arg(node.name, parts.join(tr(", ")));
+}
+
+QVariant RunBrowserModel::folderData(const Node& node, int column, int role) const
+{
+    switch (role) {
+    case ArtifactIndexRole:
+        return -1;
+    case PathRole:
+        return QDir(m_manifest.root).filePath(node.folderPath);
+    case SeverityRole:
+        return worstSeverityOf(node);
+    case Qt::ToolTipRole:
+        if (node.tensorFolder)
+            return QDir(m_manifest.root).filePath(node.folderPath) + QLatin1Char('\n') + folderSummary(node);
+        return QDir(m_manifest.root).filePath(node.folderPath);
+    case Qt::TextAlignmentRole:
+        return column == SizeColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case Qt::DisplayRole:
+        break;
+    default:
+        return {};
+    }
+    switch (column) {
+    case NameColumn:
+        return node.tensorFolder ? folderSummary(node) : node.name;
+    case KindColumn:
+        return tr("%n file(s)", nullptr, node.files);
+    case SizeColumn:
+        return formatByteSize(node.bytes);
+    case StatusColumn:
+        return stateOf(node);
+    default:
+        return {};
+    }
+}
+
+QString RunBrowserModel::artifactStateText(const ArtifactState& state)
+{
+    // Says what the user can do about the file, in words short enough for the column.
+    switch (state.status) {
+    case ImportStatus::Pending:
+        return tr("waiting");
+    case ImportStatus::Importing:
+        return tr("importing…");
+    case ImportStatus::Ok:
+        return tr("imported");
+    case ImportStatus::Partial:
+        return tr("partly read — hover");
+    case ImportStatus::Failed:
+        return tr("failed — hover for why");
+    case ImportStatus::Unsupported:
+        return tr("listed only");
+    case ImportStatus::Canceled:
+        return tr("canceled");
+    case ImportStatus::Deferred:
+        return tr("double-click to open");
+    }
+    return {};
 }
 
 QVariant RunBrowserModel::artifactData(const Node& node, int column, int role) const
@@ -274,31 +620,22 @@ QVariant RunBrowserModel::artifactData(const Node& node, int column, int role) c
                          .arg(state.scalarTags.size());
         if (state.growing)
             lines << tr("Still being written: new records are read as they arrive");
+        if (state.status == ImportStatus::Deferred)
+            lines << tr("Double-click to open it");
         for (const Diagnostic& d : state.diagnostics)
             lines << severityName(d.severity) + QStringLiteral(": ") + d.toString();
         return lines.join(QLatin1Char('\n'));
     }
     case Qt::DisplayRole:
         switch (column) {
-        case NameColumn: {
-            // Show the path below the run (or rank) folder, which is short and unique.
-            QString shown = artifact.relativePath;
-            const QString prefix = node.run == QLatin1String(".") ? QString() : node.run + QLatin1Char('/');
-            if (!prefix.isEmpty() && shown.startsWith(prefix))
-                shown = shown.mid(prefix.size());
-            return shown;
-        }
+        case NameColumn:
+            return node.name;
         case KindColumn:
             return artifactKindName(artifact.kind);
         case SizeColumn:
-            // A file that grows while it is open has been read past the size it had when scanned.
             return formatByteSize(std::max(artifact.size, state.bytesRead));
-        case StatusColumn: {
-            QString text = importStatusName(state.status);
-            if (!state.diagnostics.isEmpty())
-                text += QStringLiteral(" (%1)").arg(state.diagnostics.size());
-            return text;
-        }
+        case StatusColumn:
+            return artifactStateText(state);
         default:
             return {};
         }

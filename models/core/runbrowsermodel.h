@@ -4,14 +4,20 @@
 #include "runmanifest.h"
 
 #include <QAbstractItemModel>
+#include <QHash>
 
+#include <array>
 #include <vector>
+
+class QSortFilterProxyModel;
 
 namespace runlens {
 
-/// The Run Browser's tree: runs > ranks (when a run has several) > artifacts, with each artifact's
-/// kind, size and import state. Icons are a widget concern: this model exposes kind ids, statuses and
-/// severities through roles, and the view maps them to pictures.
+/// The Run Browser's tree: runs > ranks (when a run has several) > the folders below the run's (or rank's)
+/// folder > artifacts, with each artifact's kind, size and import state. Folders of tensor files carry a
+/// one-line summary (count, step range, size); other folders their file count and size. Icons and which
+/// rows start expanded are a view concern: this model exposes kind ids, statuses, severities and a
+/// default expansion through roles, and the view maps them to pictures and expanded rows.
 class RunBrowserModel final : public QAbstractItemModel
 {
     Q_OBJECT
@@ -23,10 +29,15 @@ public:
         KindIdRole, ///< artifactKindId() of an artifact
         StatusRole, ///< int(ImportStatus) of an artifact
         SeverityRole, ///< int(Severity) of the worst diagnostic, or -1 when there is none
-        PathRole, ///< absolute path of an artifact
+        PathRole, ///< absolute path of an artifact or folder
         RunRole, ///< run name of any node
+        DefaultExpandedRole, ///< bool: whether the view shows this row expanded until the user says otherwise
+        NameRole, ///< the plain name (run, "rank N", folder or file name) that the filter matches
     };
-    enum class NodeType { Run, Rank, Artifact };
+    enum class NodeType { Run, Rank, Artifact, Folder };
+
+    /// Folders holding more files than this (or lying beside more rows than this) start collapsed.
+    static constexpr int kExpandLimit = 20;
 
     explicit RunBrowserModel(QObject* parent = nullptr);
 
@@ -38,6 +49,11 @@ public:
     QModelIndex indexOfArtifact(int artifactIndex) const;
     /// Display name of a run: "." becomes the opened folder's name.
     QString runDisplayName(const QString& run) const;
+    /// Sets up a filter proxy over this model (or over a proxy of it) the way the Run Browser filters:
+    /// case-insensitive on names, keeping the parents of matches and the contents of matching folders.
+    static void configureFilter(QSortFilterProxyModel* proxy);
+    /// What the State column says of an artifact: what the user can do about it, in a few words.
+    static QString artifactStateText(const ArtifactState& state);
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -57,11 +73,43 @@ private:
         QString run;
         int rank = -1;
         int artifact = -1;
+        QString name; ///< folder or file name
+        QString folderPath; ///< folder path relative to the root
+        int files = 0; ///< artifacts beneath a folder
+        int tensors = 0; ///< tensor artifacts beneath a folder
+        int firstStep = -1; ///< step range of the tensors beneath a folder, from step_N path parts
+        int lastStep = -1;
+        bool tensorFolder = false; ///< shows the tensor summary as its name
+        bool defaultExpanded = true;
+        // What the artifacts beneath a run, rank or folder add up to, kept up to date as their states
+        // change so that painting a row does not visit every file beneath it.
+        qint64 bytes = 0;
+        int busy = 0; ///< pending or importing
+        int problems = 0; ///< partial or failed
+        std::array<int, 3> severities {}; ///< artifacts whose worst diagnostic has this severity
     };
+    /// One artifact's share of its ancestors' totals.
+    struct Contribution
+    {
+        qint64 bytes = 0;
+        int busy = 0;
+        int problems = 0;
+        int severity = -1;
+    };
+    Contribution contributionOf(int artifact, const ArtifactState& state) const;
+    void addContribution(int node, const Contribution& c, int sign);
 
+    int addNode(Node node, int parent);
+    void addArtifact(int artifact, int groupNode, QHash<QString, int>& folders);
+    void sortChildren(std::vector<int>& children);
+    void summarise(int id);
+    void classify(int id, bool insideTensorFolder);
     QVariant runData(const Node& node, int column, int role) const;
+    QVariant folderData(const Node& node, int column, int role) const;
+    QString folderSummary(const Node& node) const;
+    static int worstSeverityOf(const Node& node);
+    QString stateOf(const Node& node) const;
     QVariant artifactData(const Node& node, int column, int role) const;
-    void collectArtifacts(const Node& node, std::vector<int>& out) const;
 
     RunManifest m_manifest;
     std::vector<ArtifactState> m_states;

@@ -8,8 +8,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace runlens {
 
@@ -48,6 +51,8 @@ public:
                 return icon(QStringLiteral(":/icons/kind-run.svg"));
             if (type == RunBrowserModel::NodeType::Rank)
                 return icon(QStringLiteral(":/icons/kind-rank.svg"));
+            if (type == RunBrowserModel::NodeType::Folder)
+                return icon(QStringLiteral(":/icons/kind-folder.svg"));
             return icon(kindIcon(index.data(RunBrowserModel::KindIdRole).toString()));
         }
         if (index.column() == RunBrowserModel::StatusColumn) {
@@ -95,38 +100,56 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     , m_view(new QTreeView(this))
     , m_filter(new QLineEdit(this))
     , m_summary(new QLabel(this))
+    , m_fitTimer(new QTimer(this))
 {
     auto* icons = new IconProxy(this);
     icons->setSourceModel(model);
     m_proxy->setSourceModel(icons);
-    m_proxy->setRecursiveFilteringEnabled(true);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterKeyColumn(RunBrowserModel::NameColumn);
+    RunBrowserModel::configureFilter(m_proxy);
 
     m_filter->setPlaceholderText(tr("Filter files…"));
     m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        applyExpansion();
+        m_fitTimer->start();
+    });
 
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
-    m_view->setTextElideMode(Qt::ElideMiddle);
+    // Names are shown whole: the Name column takes the width of its longest visible name and the view
+    // scrolls sideways when that is wider than the dock; the tooltip has the absolute path.
+    m_view->setTextElideMode(Qt::ElideRight);
+    m_view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->header()->setStretchLastSection(false);
-    m_view->header()->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::Stretch);
-    // The name takes whatever the other columns leave. They start at the width of typical values (long
-    // kinds and states are elided, the user can widen them): sized to their longest contents, they
-    // would leave the names no room in a narrow dock.
+    QHeaderView* header = m_view->header();
+    header->setStretchLastSection(true); // State takes the room a wide dock leaves
+    header->setMinimumSectionSize(24);
+    // Name, Kind and Size follow their contents, fitted once per batch of changes (see fitColumns()):
+    // ResizeToContents would measure every visible row again for each state change of an import.
+    for (int column : { RunBrowserModel::NameColumn, RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn })
+        header->setSectionResizeMode(column, QHeaderView::Interactive);
+    m_fitTimer->setSingleShot(true);
+    m_fitTimer->setInterval(0);
+    connect(m_fitTimer, &QTimer::timeout, this, &RunBrowserWidget::fitColumns);
+    connect(m_view, &QTreeView::expanded, m_fitTimer, qOverload<>(&QTimer::start));
+    connect(m_view, &QTreeView::collapsed, m_fitTimer, qOverload<>(&QTimer::start));
+    // State starts wide enough for the longest of its words (the user can still resize it), so it does not
+    // jump while files are imported.
     const QFontMetrics metrics = m_view->fontMetrics();
-    m_view->header()->setSectionResizeMode(RunBrowserModel::KindColumn, QHeaderView::Interactive);
-    m_view->header()->setSectionResizeMode(RunBrowserModel::SizeColumn, QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::Interactive);
-    m_view->header()->resizeSection(RunBrowserModel::KindColumn,
-                                    metrics.horizontalAdvance(QStringLiteral("Profiler trace")) + 16);
-    m_view->header()->resizeSection(RunBrowserModel::StatusColumn,
-                                    metrics.horizontalAdvance(QStringLiteral("Imported")) + 40);
-    m_view->header()->setMinimumSectionSize(24);
+    const int iconRoom = m_view->iconSize().width() > 0 ? m_view->iconSize().width() + 16 : 32;
+    int stateWidth = 0;
+    for (ImportStatus status :
+         { ImportStatus::Pending, ImportStatus::Importing, ImportStatus::Ok, ImportStatus::Partial,
+           ImportStatus::Failed, ImportStatus::Unsupported, ImportStatus::Canceled, ImportStatus::Deferred }) {
+        ArtifactState state;
+        state.status = status;
+        stateWidth = std::max(stateWidth, metrics.horizontalAdvance(RunBrowserModel::artifactStateText(state)));
+    }
+    header->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::Interactive);
+    header->resizeSection(RunBrowserModel::StatusColumn, stateWidth + iconRoom);
     connect(m_view, &QTreeView::activated, this, &RunBrowserWidget::activate);
 
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -140,10 +163,12 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     layout->addWidget(m_summary);
 
     connect(model, &QAbstractItemModel::modelReset, this, [this]() {
-        m_view->expandToDepth(1);
+        applyExpansion();
         updateSummary();
+        m_fitTimer->start();
     });
-    connect(model, &QAbstractItemModel::dataChanged, this, &RunBrowserWidget::updateSummary);
+    // Sizes grow while files are read, and a folder's summary with them.
+    connect(model, &QAbstractItemModel::dataChanged, m_fitTimer, qOverload<>(&QTimer::start));
     updateSummary();
 }
 
@@ -156,6 +181,36 @@ void RunBrowserWidget::revealArtifact(int artifactIndex)
     const QModelIndex shown = m_proxy->mapFromSource(icons->mapFromSource(source));
     m_view->scrollTo(shown);
     m_view->setCurrentIndex(shown);
+}
+
+void RunBrowserWidget::applyExpansion()
+{
+    const QString filter = m_filter->text();
+    // Returns whether a row below `parent` matches the filter by its own name, expanding the rows on the
+    // way to each match. Without a filter, rows take the expansion the model suggests.
+    std::function<bool(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+        bool matchBelow = false;
+        for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
+            const QModelIndex index = m_proxy->index(row, RunBrowserModel::NameColumn, parent);
+            const bool matches = !filter.isEmpty()
+                && index.data(RunBrowserModel::NameRole).toString().contains(filter, Qt::CaseInsensitive);
+            if (!m_proxy->hasChildren(index)) {
+                matchBelow = matchBelow || matches;
+                continue;
+            }
+            const bool inside = walk(index);
+            m_view->setExpanded(index, inside || index.data(RunBrowserModel::DefaultExpandedRole).toBool());
+            matchBelow = matchBelow || matches || inside;
+        }
+        return matchBelow;
+    };
+    walk({});
+}
+
+void RunBrowserWidget::fitColumns()
+{
+    for (int column : { RunBrowserModel::NameColumn, RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn })
+        m_view->resizeColumnToContents(column);
 }
 
 void RunBrowserWidget::activate(const QModelIndex& proxyIndex)

@@ -5,14 +5,15 @@
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
+class QTimer;
 class QTreeView;
 
 namespace runlens {
 
 class RunBrowserModel;
 
-/// The Run Browser dock's content: a tree of runs, ranks and artifacts with kind and state icons, a
-/// filter field and a one-line summary. It shows a RunBrowserModel owned by the application.
+/// The Run Browser dock's content: a tree of runs, ranks, folders and artifacts with kind and state icons,
+/// a filter field and a one-line summary. It shows a RunBrowserModel owned by the application.
 class RunBrowserWidget final : public QWidget
 {
     Q_OBJECT
@@ -31,6 +32,10 @@ signals:
 
 private:
     void activate(const QModelIndex& proxyIndex);
+    /// Expands the rows the model suggests, and with a filter the way to every row whose name matches.
+    void applyExpansion();
+    /// Sizes the Name, Kind and Size columns to what the expanded rows hold.
+    void fitColumns();
     void updateSummary();
 
     RunBrowserModel* m_model;
@@ -38,6 +43,7 @@ private:
     QTreeView* m_view;
     QLineEdit* m_filter;
     QLabel* m_summary;
+    QTimer* m_fitTimer;
 };
 
 } // namespace runlens

@@ -1,0 +1,142 @@
+#include "runbrowser/runbrowserwidget.h"
+
+#include "core/runbrowsermodel.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace runlens;
+
+namespace {
+
+Artifact artifact(const QString& relative, ArtifactKind kind, qint64 size = 1000)
+{
+    Artifact a;
+    a.path = QStringLiteral("/data/job/") + relative;
+    a.relativePath = relative;
+    a.kind = kind;
+    a.run = QStringLiteral(".");
+    a.size = size;
+    return a;
+}
+
+/// A job folder read as one run: a dump of 321 tensors in step_0..step_59 and a few small folders.
+RunManifest jobManifest()
+{
+    RunManifest m;
+    m.root = QStringLiteral("/data/job");
+    for (int step = 0; step < 60; ++step) {
+        for (int i = 0; i < (step < 21 ? 6 : 5); ++i)
+            m.artifacts.append(
+                artifact(QStringLiteral("dump/step_%1/Default.network-Net.fc%2.Linear.output.0.DefaultFormat.npy")
+                             .arg(step)
+                             .arg(i),
+                         ArtifactKind::TensorNpy, 50'000));
+    }
+    m.artifacts.append(artifact(QStringLiteral("graph/fx/forward.dot"), ArtifactKind::GraphDot));
+    m.artifacts.append(artifact(QStringLiteral("graph/model.onnx"), ArtifactKind::GraphOnnx));
+    m.artifacts.append(artifact(QStringLiteral("metrics.csv"), ArtifactKind::Table));
+    m.artifacts.append(
+        artifact(QStringLiteral("profiler/worker0.1623143089861.pt.trace.json.gz"), ArtifactKind::ChromeTrace));
+    m.artifacts.append(artifact(QStringLiteral("state_dict.npz"), ArtifactKind::TensorNpz));
+    m.artifacts.append(
+        artifact(QStringLiteral("tb/events.out.tfevents.1771594466.host.21024.0"), ArtifactKind::TensorBoardEvents));
+    return m;
+}
+
+QModelIndex childNamed(const QAbstractItemModel* model, const QModelIndex& parent, const QString& name)
+{
+    for (int r = 0; r < model->rowCount(parent); ++r) {
+        const QModelIndex child = model->index(r, 0, parent);
+        if (child.data(RunBrowserModel::NameRole).toString() == name)
+            return child;
+    }
+    return {};
+}
+
+} // namespace
+
+class TestRunBrowserWidget : public QObject
+{
+    Q_OBJECT
+private slots:
+    void defaultExpansionAndFilter()
+    {
+        RunBrowserModel model;
+        RunBrowserWidget widget(&model);
+        widget.resize(420, 500);
+        widget.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&widget));
+        model.setManifest(jobManifest());
+
+        QTreeView* view = widget.view();
+        const QAbstractItemModel* shown = view->model();
+        const QModelIndex run = shown->index(0, 0);
+        const QModelIndex dump = childNamed(shown, run, QStringLiteral("dump"));
+        const QModelIndex graph = childNamed(shown, run, QStringLiteral("graph"));
+        const QModelIndex fx = childNamed(shown, graph, QStringLiteral("fx"));
+        QVERIFY(view->isExpanded(run));
+        QVERIFY(!view->isExpanded(dump)); // 321 files
+        QVERIFY(view->isExpanded(graph));
+        QVERIFY(view->isExpanded(fx));
+
+        // Filtering opens the way to each match, and clearing it returns to the default.
+        auto* filter = widget.findChild<QLineEdit*>();
+        QVERIFY(filter);
+        filter->setText(QStringLiteral("fc3.Linear"));
+        const QModelIndex filteredDump = childNamed(shown, shown->index(0, 0), QStringLiteral("dump"));
+        QVERIFY(filteredDump.isValid());
+        QVERIFY(view->isExpanded(filteredDump));
+        QCOMPARE(shown->rowCount(filteredDump), 60);
+        const QModelIndex step59 = shown->index(59, 0, filteredDump);
+        QVERIFY(view->isExpanded(step59));
+        QCOMPARE(shown->rowCount(step59), 1);
+        QVERIFY(view->visualRect(shown->index(0, 0, step59)).isValid());
+
+        filter->clear();
+        QVERIFY(!view->isExpanded(childNamed(shown, shown->index(0, 0), QStringLiteral("dump"))));
+        QVERIFY(view->isExpanded(childNamed(shown, shown->index(0, 0), QStringLiteral("graph"))));
+    }
+
+    void namesAndStatesFit()
+    {
+        RunBrowserModel model;
+        RunBrowserWidget widget(&model);
+        widget.resize(420, 500);
+        widget.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&widget));
+        const RunManifest manifest = jobManifest();
+        model.setManifest(manifest);
+        const int trace
+            = manifest.indexOfPath(QStringLiteral("/data/job/profiler/worker0.1623143089861.pt.trace.json.gz"));
+        ArtifactState deferred;
+        deferred.status = ImportStatus::Deferred;
+        model.setArtifactState(trace, deferred);
+        QCoreApplication::processEvents();
+
+        QTreeView* view = widget.view();
+        QCOMPARE(view->textElideMode(), Qt::ElideRight);
+        const QModelIndex traceRow = childNamed(
+            view->model(), childNamed(view->model(), view->model()->index(0, 0), QStringLiteral("profiler")),
+            QStringLiteral("worker0.1623143089861.pt.trace.json.gz"));
+        QVERIFY(traceRow.isValid());
+        // The whole name fits its column: the rect the view gives the row reaches past the name's width.
+        const QFontMetrics metrics = view->fontMetrics();
+        const QRect nameRect = view->visualRect(traceRow);
+        const int nameRight = view->header()->sectionViewportPosition(RunBrowserModel::NameColumn)
+            + view->header()->sectionSize(RunBrowserModel::NameColumn);
+        QVERIFY2(
+            nameRight - nameRect.left() > metrics.horizontalAdvance(traceRow.data().toString()),
+            qPrintable(QStringLiteral("name column ends at %1, row starts at %2").arg(nameRight).arg(nameRect.left())));
+        // The State column holds its words.
+        const QString state = traceRow.siblingAtColumn(RunBrowserModel::StatusColumn).data().toString();
+        QCOMPARE(state, QStringLiteral("double-click to open"));
+        QVERIFY(view->header()->sectionSize(RunBrowserModel::StatusColumn) > metrics.horizontalAdvance(state) + 16);
+    }
+};
+
+QTEST_MAIN(TestRunBrowserWidget)
+#include "tst_runbrowserwidget.moc"
