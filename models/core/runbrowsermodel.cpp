@@ -1,5 +1,7 @@
 #include "runbrowsermodel.h"
 
+#include "tensor/dumpnaming.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QMap>
@@ -17,35 +19,6 @@ bool isTensorKind(ArtifactKind kind)
 {
     return kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz
         || kind == ArtifactKind::TensorSafetensors;
-}
-
-bool isNumber(const QString& text)
-{
-    return !text.isEmpty() && std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.isDigit(); });
-}
-
-/// N of a folder named `step_N`, `stepN`, `Iteration_N` ..., or -1.
-int stepOfFolder(const QString& name)
-{
-    static const QRegularExpression named(QStringLiteral("^(?:step|iteration|iter)[_-]?(\\d+)$"),
-                                          QRegularExpression::CaseInsensitiveOption);
-    const QRegularExpressionMatch m = named.match(name);
-    return m.hasMatch() ? m.captured(1).toInt() : -1;
-}
-
-/// The step of a dumped tensor as the dump importer reads it: the innermost `step_N`/`stepN`/`Iteration_N`
-/// folder, or MindSpore's `{graph_id}/{iteration}` number folders; -1 when the path names none.
-int stepOfPath(const QString& relativePath)
-{
-    QStringList dirs = relativePath.split(QLatin1Char('/'));
-    dirs.removeLast();
-    for (qsizetype i = dirs.size() - 1; i >= 0; --i) {
-        if (const int step = stepOfFolder(dirs[i]); step >= 0)
-            return step;
-    }
-    if (dirs.size() >= 2 && isNumber(dirs.constLast()) && isNumber(dirs[dirs.size() - 2]))
-        return dirs.constLast().toInt();
-    return -1;
 }
 
 /// Orders names as people count: "step_2" before "step_10". (QCollator's numeric mode depends on the
@@ -112,7 +85,7 @@ bool isTensorFolderName(const QString& name)
 
 QString formatByteSize(qint64 bytes)
 {
-    static const char* const kUnits[] = {"B", "KB", "MB", "GB", "TB"};
+    static const char* const kUnits[] = { "B", "KB", "MB", "GB", "TB" };
     double value = double(bytes);
     int unit = 0;
     while (value >= 1000.0 && unit < 4) {
@@ -126,8 +99,7 @@ QString formatByteSize(qint64 bytes)
 
 RunBrowserModel::RunBrowserModel(QObject* parent)
     : QAbstractItemModel(parent)
-{
-}
+{ }
 
 void RunBrowserModel::clear()
 {
@@ -261,7 +233,7 @@ void RunBrowserModel::summarise(int id)
             c.files = 1;
             c.tensors = isTensorKind(a.kind) ? 1 : 0;
             if (c.tensors > 0) {
-                c.firstStep = c.lastStep = stepOfPath(a.relativePath);
+                c.firstStep = c.lastStep = tensor::stepOfFolders(a.relativePath);
             }
         } else {
             summarise(child);
@@ -531,7 +503,7 @@ QString RunBrowserModel::folderSummary(const Node& node) const
     QStringList parts { node.tensors == 1 ? tr("%n tensor", nullptr, node.tensors)
                                           : tr("%n tensors", nullptr, node.tensors) };
     // A step_N folder already says its step.
-    const bool stepInName = node.firstStep == node.lastStep && stepOfFolder(node.name) == node.firstStep;
+    const bool stepInName = node.firstStep == node.lastStep && tensor::stepOfFolderName(node.name) == node.firstStep;
     if (node.firstStep >= 0 && !stepInName) {
         parts << (node.firstStep == node.lastStep ? tr("step %1").arg(node.firstStep)
                                                   : tr("steps %1–%2").arg(node.firstStep).arg(node.lastStep));
@@ -614,7 +586,7 @@ QVariant RunBrowserModel::artifactData(const Node& node, int column, int role) c
     case PathRole:
         return artifact.path;
     case Qt::ToolTipRole: {
-        QStringList lines {artifact.path};
+        QStringList lines { artifact.path };
         if (state.scalarPoints() > 0)
             lines << tr("%n scalar point(s) in %1 tag(s)", nullptr, int(state.scalarPoints()))
                          .arg(state.scalarTags.size());
