@@ -10,6 +10,7 @@
 #include "summary/recordreader.h"
 
 #include "benchcommon.h"
+#include "benchpeer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -218,18 +219,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "the python peer failed\n");
         return 1;
     }
-    QJsonObject result;
-    for (const QByteArray& line : peer.readAllStandardOutput().split('\n')) {
-        const QJsonDocument document = QJsonDocument::fromJson(line);
-        if (document.isObject())
-            result = document.object();
-    }
-    std::vector<double> peerSeconds;
-    for (const QJsonValue& value : result.value(QStringLiteral("seconds")).toArray())
-        peerSeconds.push_back(value.toDouble());
-    std::vector<double> peerCpuSeconds;
-    for (const QJsonValue& value : result.value(QStringLiteral("cpu_seconds")).toArray())
-        peerCpuSeconds.push_back(value.toDouble());
+    const QJsonObject result = bench::lastJsonLine(peer.readAllStandardOutput());
+    const std::vector<double> peerSeconds = bench::numbers(result, QStringLiteral("seconds"));
+    const std::vector<double> peerCpuSeconds = bench::numbers(result, QStringLiteral("cpu_seconds"));
     const double peerMegabytes = result.value(QStringLiteral("bytes")).toDouble() / 1e6;
     const qint64 peerRead = result.value(QStringLiteral("records")).toInteger();
     if (peerSeconds.empty() || peerRead != records) {

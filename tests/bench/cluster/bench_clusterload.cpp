@@ -16,6 +16,7 @@
 #include "trace/chrometracereader.h"
 
 #include "../benchcommon.h"
+#include "../benchpeer.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -54,10 +55,8 @@ std::optional<double> peerMedianSeconds(const QString& python, const QStringList
     peer.start(python, QStringList { QStringLiteral(RUNLENS_BENCH_DIR "/peer_clusterload.py") } + arguments);
     if (!peer.waitForFinished(-1) || peer.exitCode() != 0)
         return std::nullopt;
-    const QJsonObject result = QJsonDocument::fromJson(peer.readAllStandardOutput().trimmed()).object();
-    std::vector<double> values;
-    for (const QJsonValue& value : result.value(QStringLiteral("seconds")).toArray())
-        values.push_back(value.toDouble());
+    const std::vector<double> values
+        = bench::numbers(bench::lastJsonLine(peer.readAllStandardOutput()), QStringLiteral("seconds"));
     if (values.empty())
         return std::nullopt;
     return bench::median(values);

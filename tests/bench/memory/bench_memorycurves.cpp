@@ -16,6 +16,7 @@
 #include "trace/tracestore.h"
 
 #include "../benchcommon.h"
+#include "../benchpeer.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -253,9 +254,7 @@ int main(int argc, char** argv)
     peer.start(python, { QStringLiteral(RUNLENS_BENCH_DIR "/peer_memorycurves.py"), path, QString::number(runs) });
     std::vector<double> peerSeconds;
     if (peer.waitForFinished(-1) && peer.exitCode() == 0) {
-        const QJsonObject json = QJsonDocument::fromJson(peer.readAllStandardOutput().trimmed()).object();
-        for (const QJsonValue& value : json.value(QStringLiteral("seconds")).toArray())
-            peerSeconds.push_back(value.toDouble());
+        peerSeconds = bench::numbers(bench::lastJsonLine(peer.readAllStandardOutput()), QStringLiteral("seconds"));
     }
     if (peerSeconds.empty()) {
         bench::printNoRatio(what, runlensSide, "the python peer failed");

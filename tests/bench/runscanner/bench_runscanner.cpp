@@ -10,6 +10,7 @@
 #include "summary/eventfilewriter.h"
 
 #include "../benchcommon.h"
+#include "../benchpeer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -188,9 +189,8 @@ PeerResult pythonPeer(const QString& root, int iterations, const std::set<std::s
         result.error = QStringLiteral("the python peer failed");
         return result;
     }
-    const QJsonObject json = QJsonDocument::fromJson(process.readAllStandardOutput().trimmed()).object();
-    for (const QJsonValue& value : json.value(QStringLiteral("ms")).toArray())
-        result.ms.push_back(value.toDouble());
+    const QJsonObject json = bench::lastJsonLine(process.readAllStandardOutput());
+    result.ms = bench::numbers(json, QStringLiteral("ms"));
     result.opened = json.value(QStringLiteral("opened")).toInteger(-1);
     if (result.ms.empty())
         result.error = QStringLiteral("the python peer printed no timings");

@@ -18,6 +18,7 @@
 #include "summary/summarystore.h"
 
 #include "../benchcommon.h"
+#include "../benchpeer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -293,17 +294,6 @@ QString findPython(const QString& requested)
     return {};
 }
 
-QJsonObject lastJsonLine(const QByteArray& output)
-{
-    QJsonObject result;
-    for (const QByteArray& line : output.split('\n')) {
-        const QJsonDocument document = QJsonDocument::fromJson(line);
-        if (document.isObject())
-            result = document.object();
-    }
-    return result;
-}
-
 /// The child process of the memory measurement: one import in a fresh process, so that the peak
 /// resident set is the importer's and not the generator's or an earlier run's.
 int memoryChild(const QString& folder)
@@ -467,7 +457,7 @@ int main(int argc, char** argv)
     child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     child.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--memory-child"), folder });
     const QJsonObject memory = child.waitForFinished(-1) && child.exitCode() == 0
-        ? lastJsonLine(child.readAllStandardOutput())
+        ? bench::lastJsonLine(child.readAllStandardOutput())
         : QJsonObject();
     const double peakMb = kbToMb(memory.value(QStringLiteral("hwm_after_kb")).toDouble());
     if (peakMb > 0.0) {
@@ -503,13 +493,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "the python peer failed\n");
         return 1;
     }
-    const QJsonObject result = lastJsonLine(peer.readAllStandardOutput());
-    std::vector<double> peerSeconds;
-    for (const QJsonValue& value : result.value(QStringLiteral("seconds")).toArray())
-        peerSeconds.push_back(value.toDouble());
-    std::vector<double> peerCpuSeconds;
-    for (const QJsonValue& value : result.value(QStringLiteral("cpu_seconds")).toArray())
-        peerCpuSeconds.push_back(value.toDouble());
+    const QJsonObject result = bench::lastJsonLine(peer.readAllStandardOutput());
+    const std::vector<double> peerSeconds = bench::numbers(result, QStringLiteral("seconds"));
+    const std::vector<double> peerCpuSeconds = bench::numbers(result, QStringLiteral("cpu_seconds"));
     const double peerMegabytes = result.value(QStringLiteral("bytes")).toDouble() / 1e6;
     const qint64 peerRead = result.value(QStringLiteral("records")).toInteger();
     if (peerSeconds.empty() || peerRead != records) {
