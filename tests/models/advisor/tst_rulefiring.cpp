@@ -273,6 +273,11 @@ private:
                  value >= 100.0);
         QCOMPARE(f.scope.step, std::optional<qint64>(worst.value(QStringLiteral("step")).toInteger()));
         QCOMPARE(f.scope.layer, QStringLiteral("relu1"));
+        // The share as measured: one output in a thousand alive is not "100 %".
+        QVERIFY2(
+            f.message.startsWith(formatValue(value, Unit::Percent) + QStringLiteral(" of the outputs of relu1.act")),
+            qPrintable(f.message));
+        QVERIFY2(value >= 100.0 || !f.message.startsWith(QLatin1String("100 %")), qPrintable(f.message));
         QVERIFY2(f.message.endsWith(QStringLiteral(": almost every unit of relu1 is dead.")), qPrintable(f.message));
     }
 
@@ -293,6 +298,10 @@ private:
         QVERIFY2(near(f.value, value, 1e-12), qPrintable(numbers(f.value, value)));
         QCOMPARE(f.scope.step, std::optional<qint64>(worst.value(QStringLiteral("step")).toInteger()));
         QCOMPARE(f.scope.layer, QStringLiteral("tanh1"));
+        QVERIFY2(
+            f.message.startsWith(formatValue(value, Unit::Percent) + QStringLiteral(" of the outputs of tanh1.act")),
+            qPrintable(f.message));
+        QVERIFY2(value >= 100.0 || !f.message.startsWith(QLatin1String("100 %")), qPrintable(f.message));
         QVERIFY2(f.message.contains(QStringLiteral("where the gradient through tanh1 is almost zero")),
                  qPrintable(f.message));
     }
