@@ -12,7 +12,7 @@ Runs (each a few steps of plain SGD on synthetic data):
                      and the gradients overflow to Inf/NaN a few steps later
   sigmoid_vanishing  a fourteen-layer sigmoid MLP: the gradients of the first layers are below 1e-9
   bad_init           fc1 initialised with std sqrt(fan_in) instead of 1/sqrt(fan_in), fc2 with nn.init.zeros_
-  tiny_lr            a learning rate of 1e-4 for SGD: every step moves the weights by about 1e-5 of their size
+  tiny_lr            a learning rate of 1e-4 for SGD: a step moves the weights by 1e-6 to 1e-4 of their size
   dead_relu          fc1's biases initialised to -2 for inputs of unit scale: almost no ReLU of relu1 fires
   tanh_saturation    raw 16-bit sensor readings (0..65535) into a tanh layer: its outputs are all +-1
   fp16_gradients     the gradients as training in float16 without loss scaling holds them (each gradient

@@ -224,7 +224,7 @@ private:
             qPrintable(f.message));
     }
 
-    /// Plain SGD with a learning rate of 1e-4: the weights move, but by about 1e-5 of their size a step.
+    /// Plain SGD with a learning rate of 1e-4: the weights move, but by 1e-6 to 1e-4 of their size a step.
     void checkTinyLr(const QString& folder, const QJsonObject& oracle)
     {
         const AdvisorReport report = evaluate(test::loadRun(folder), m_rules);
