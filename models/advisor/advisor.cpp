@@ -272,8 +272,14 @@ QString formatValue(double value, Unit unit)
         return wholeNumber(value);
     case Unit::Ratio:
         return significant(value, 3);
-    case Unit::Percent:
-        return significant(value, 3) + QStringLiteral(" %");
+    case Unit::Percent: {
+        // A share short of all is never shown as 100 %: beside the 99.9 % thresholds that would read as every
+        // value when one in a thousand is not.
+        QString text = significant(value, 3);
+        for (int digits = 4; digits <= 9 && value < 100.0 && text == QLatin1String("100"); ++digits)
+            text = significant(value, digits);
+        return text + QStringLiteral(" %");
+    }
     case Unit::Milliseconds:
         return significant(value, 3) + QStringLiteral(" ms");
     case Unit::Nanoseconds: {

@@ -1,18 +1,22 @@
 #pragma once
 
+#include "advisor/advisor.h"
 #include "advisor/analysis.h"
 #include "core/runscanner.h"
 #include "pythonoracle.h"
+#include "summary/eventfilereader.h"
 #include "tensor/tensorcatalogbuilder.h"
 
 #include <QByteArray>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QString>
 #include <QtTest>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -79,6 +83,74 @@ inline std::optional<advisor::Measurement> firstOf(const advisor::AnalysisContex
             first = m;
     }
     return first;
+}
+
+/// The scalars of every TensorBoard event file below `root` (run = the folder above `tb/`, relative to
+/// `root`), plus the tensor catalog of the folder: what the Advisor reads of a PyTorch run.
+inline advisor::AdvisorInput loadRun(const QString& root)
+{
+    advisor::AdvisorInput input;
+    input.root = root;
+    input.tensors = catalogOf(root);
+    QDirIterator it(root, { QStringLiteral("*tfevents*") }, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        summary::EventFileReader reader(path, summary::SummaryFlavor::TensorBoard);
+        std::map<QString, advisor::ScalarTrack> tracks;
+        for (int polls = 0; polls < 100; ++polls) {
+            const ImportUpdate update = reader.poll({});
+            for (const TagPoints& points : update.scalars) {
+                advisor::ScalarTrack& track = tracks[points.tag];
+                track.tag = points.tag;
+                for (const ScalarPoint& p : points.points) {
+                    track.steps.push_back(p.step);
+                    track.values.push_back(p.value);
+                    track.wallTimes.push_back(p.wallTime);
+                }
+            }
+            if (reader.isDead() || update.recordsRead == 0)
+                break;
+        }
+        QString run = QDir(root).relativeFilePath(QFileInfo(path).absolutePath());
+        run = run.endsWith(QLatin1String("tb")) ? run.chopped(2) : run;
+        while (run.endsWith(QLatin1Char('/')))
+            run.chop(1);
+        for (auto& [tag, track] : tracks) {
+            track.run = run.isEmpty() ? QStringLiteral(".") : run;
+            input.scalars.push_back(std::move(track));
+        }
+    }
+    return input;
+}
+
+/// The findings of rule `ruleId` in `report`.
+inline QList<advisor::Finding> findingsOf(const advisor::AdvisorReport& report, const QString& ruleId)
+{
+    QList<advisor::Finding> out;
+    for (const advisor::Finding& f : report.findings) {
+        if (f.ruleId == ruleId)
+            out << f;
+    }
+    return out;
+}
+
+/// Whether rule `ruleId` was evaluated in `report`; null for an unknown rule.
+inline const advisor::RuleStatus* statusOf(const advisor::AdvisorReport& report, const QString& ruleId)
+{
+    for (const advisor::RuleStatus& status : report.statuses) {
+        if (status.ruleId == ruleId)
+            return &status;
+    }
+    return nullptr;
+}
+
+/// One line per finding ("rule-id: message"), for failure messages and logs.
+inline QString describe(const QList<advisor::Finding>& findings)
+{
+    QStringList lines;
+    for (const advisor::Finding& f : findings)
+        lines << f.ruleId + QStringLiteral(": ") + f.message;
+    return lines.join(QLatin1Char('\n'));
 }
 
 /// Runs `script` of tests/data/advisor/accuracy (numpy; check it with RUNLENS_VERIFY_PYTHON).

@@ -2,10 +2,8 @@
 #include "advisor/advisor.h"
 #include "advisor/evidence.h"
 #include "advisor/tensorroles.h"
-#include "summary/eventfilereader.h"
 #include "testutils.h"
 
-#include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,62 +20,10 @@ using namespace runlens::advisor;
 
 namespace {
 
-/// The scalars of every TensorBoard event file below `root` (run = the folder above `tb/`, relative to
-/// `root`), plus the tensor catalog of the folder: what the Advisor reads of a PyTorch run.
-AdvisorInput loadRun(const QString& root)
-{
-    AdvisorInput input;
-    input.root = root;
-    input.tensors = test::catalogOf(root);
-    QDirIterator it(root, { QStringLiteral("*tfevents*") }, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        summary::EventFileReader reader(path, summary::SummaryFlavor::TensorBoard);
-        std::map<QString, ScalarTrack> tracks;
-        for (int polls = 0; polls < 100; ++polls) {
-            const ImportUpdate update = reader.poll({});
-            for (const TagPoints& points : update.scalars) {
-                ScalarTrack& track = tracks[points.tag];
-                track.tag = points.tag;
-                for (const ScalarPoint& p : points.points) {
-                    track.steps.push_back(p.step);
-                    track.values.push_back(p.value);
-                    track.wallTimes.push_back(p.wallTime);
-                }
-            }
-            if (reader.isDead() || update.recordsRead == 0)
-                break;
-        }
-        QString run = QDir(root).relativeFilePath(QFileInfo(path).absolutePath());
-        run = run.endsWith(QLatin1String("tb")) ? run.chopped(2) : run;
-        while (run.endsWith(QLatin1Char('/')))
-            run.chop(1);
-        for (auto& [tag, track] : tracks) {
-            track.run = run.isEmpty() ? QStringLiteral(".") : run;
-            input.scalars.push_back(std::move(track));
-        }
-    }
-    return input;
-}
-
-QList<Finding> findingsOf(const AdvisorReport& report, const QString& ruleId)
-{
-    QList<Finding> out;
-    for (const Finding& f : report.findings) {
-        if (f.ruleId == ruleId)
-            out << f;
-    }
-    return out;
-}
-
-const RuleStatus* statusOf(const AdvisorReport& report, const QString& ruleId)
-{
-    for (const RuleStatus& status : report.statuses) {
-        if (status.ruleId == ruleId)
-            return &status;
-    }
-    return nullptr;
-}
+using test::describe;
+using test::findingsOf;
+using test::loadRun;
+using test::statusOf;
 
 QJsonObject readFacts(const QString& runFolder)
 {
@@ -85,14 +31,6 @@ QJsonObject readFacts(const QString& runFolder)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-QString describe(const QList<Finding>& findings)
-{
-    QStringList lines;
-    for (const Finding& f : findings)
-        lines << f.ruleId + QStringLiteral(": ") + f.message;
-    return lines.join(QLatin1Char('\n'));
 }
 
 QString fixtures()

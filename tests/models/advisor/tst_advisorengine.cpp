@@ -99,6 +99,9 @@ private slots:
         QTest::newRow("percent") << 37.5 << int(Unit::Percent) << "37.5 %";
         QTest::newRow("percent whole") << 100.0 << int(Unit::Percent) << "100 %";
         QTest::newRow("percent small") << 0.05 << int(Unit::Percent) << "0.05 %";
+        QTest::newRow("percent almost whole") << 99.96337890625 << int(Unit::Percent) << "99.96 %";
+        QTest::newRow("percent one in a hundred thousand short") << 99.999 << int(Unit::Percent) << "99.999 %";
+        QTest::newRow("percent rounds below") << 99.94 << int(Unit::Percent) << "99.9 %";
         QTest::newRow("ms") << 12.3456 << int(Unit::Milliseconds) << "12.3 ms";
         QTest::newRow("bytes GiB") << 1.5 * 1024 * 1024 * 1024 << int(Unit::Bytes) << "1.5 GiB";
         QTest::newRow("bytes small") << 512.0 << int(Unit::Bytes) << "512 B";
