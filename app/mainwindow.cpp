@@ -22,14 +22,14 @@
 
 #include "core/timerange.h"
 
+#include "appsettings.h"
 #include "core/runbrowsermodel.h"
 #include "distributions/distributionspanel.h"
+#include "notespanel.h"
 #include "scalars/scalarstore.h"
+#include "session.h"
 #include "summary/summarystore.h"
 #include "summarylimitsdialog.h"
-#include "appsettings.h"
-#include "notespanel.h"
-#include "session.h"
 
 #include <QAction>
 #include <QApplication>
@@ -76,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createDocks();
     createNotesDock();
+    createPanelChoice();
     createActions();
     createSessionActions();
     createStatusBar();
@@ -268,10 +269,7 @@ void MainWindow::createDocks()
     connect(m_scalarsPanel, &ScalarsPanel::chartExportFailed, this,
             [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); });
     connect(m_runBrowser, &RunBrowserWidget::artifactActivated, this, &MainWindow::activateArtifact);
-    connect(m_runBrowser, &RunBrowserWidget::runActivated, this, [this](const QString&) {
-        m_scalarsDock->show();
-        m_scalarsDock->raise();
-    });
+    connect(m_runBrowser, &RunBrowserWidget::runActivated, this, [this](const QString&) { raiseDock(m_scalarsDock); });
 }
 
 void MainWindow::createActions()
@@ -489,6 +487,9 @@ void MainWindow::clearRun()
 {
     cancelImport();
     delete m_session;
+    m_panelTimer->stop();
+    m_pickedDocks.clear();
+    m_shownByUser.clear();
     m_currentTraces.clear();
     showTrace({}, nullptr);
     clearMemory();
@@ -554,10 +555,7 @@ void MainWindow::startImport(const RunManifest& manifest)
         if (!m_session || m_session->manifest().root != root)
             return;
         m_tensorPanel->setCatalog(catalog);
-        // A folder of tensors and nothing else: the inspector is what the user came for.
-        if (!catalog->isEmpty() && m_scalars->tags().isEmpty() && m_currentTraces.isEmpty()
-            && m_graphPanel->graphCount() == 0)
-            raiseDock(m_tensorDock);
+        schedulePanelChoice();
     });
     QtConcurrent::run([manifest] {
         return std::make_shared<const graph::DumpIndex>(tensor::DumpIndexer::index(manifest));
@@ -614,9 +612,7 @@ void MainWindow::startImport(const RunManifest& manifest)
     connect(m_session, &ImportSession::profilerArrived, this, &MainWindow::showProfiler);
     connect(m_session, &ImportSession::graphArrived, this, [this](int, std::shared_ptr<const graph::Graph> graph) {
         m_graphPanel->addGraph(std::move(graph));
-        // A graph opened on its own (no scalars, no trace) is what the user came for.
-        if (m_graphPanel->graphCount() == 1 && m_scalars->tags().isEmpty() && m_currentTraces.isEmpty())
-            raiseDock(m_graphDock);
+        schedulePanelChoice();
     });
     connect(m_session, &ImportSession::artifactsAdded, this, [this](int first, int count) {
         m_runModel->setManifest(m_session->manifest());
@@ -665,6 +661,7 @@ void MainWindow::importFinished()
     m_statusText->setText(text);
     m_liveLabel->setText(growing > 0 ? tr("● live") : QString());
     finishRunView();
+    schedulePanelChoice();
     notifyIdle();
 }
 
@@ -793,12 +790,6 @@ void MainWindow::showNodeInGraph(const QString& key)
         return;
     }
     statusBar()->showMessage(tr("The open graph has no node or module named %1.").arg(key), 8000);
-}
-
-void MainWindow::raiseDock(QDockWidget* dock)
-{
-    dock->show();
-    dock->raise();
 }
 
 void MainWindow::exportChart()
