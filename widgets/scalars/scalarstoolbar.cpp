@@ -120,6 +120,21 @@ ScalarsToolbar::ScalarsToolbar(QWidget* parent)
     m_fitButton->setToolTip(tr("Reset the zoom of every chart to show all data"));
     connect(m_fitButton, &QToolButton::clicked, this, &ScalarsToolbar::fitAllRequested);
     row->addWidget(m_fitButton);
+    row->addWidget(separator(this));
+
+    auto* sizeLabel = new QLabel(tr("Cards"), this);
+    m_cardSizeCombo = new QComboBox(this);
+    m_cardSizeCombo->setObjectName(QStringLiteral("cardSize"));
+    m_cardSizeCombo->addItem(tr("Small"), int(CardSize::Small));
+    m_cardSizeCombo->addItem(tr("Medium"), int(CardSize::Medium));
+    m_cardSizeCombo->addItem(tr("Large"), int(CardSize::Large));
+    m_cardSizeCombo->setCurrentIndex(1);
+    m_cardSizeCombo->setToolTip(tr("Size of the chart cards: smaller cards put more charts on a row"));
+    sizeLabel->setBuddy(m_cardSizeCombo);
+    connect(m_cardSizeCombo, &QComboBox::currentIndexChanged, this,
+            [this](int index) { emit cardSizeChanged(CardSize(m_cardSizeCombo->itemData(index).toInt())); });
+    row->addWidget(sizeLabel);
+    row->addWidget(m_cardSizeCombo);
 
     m_summaryLabel = new QLabel(this);
     m_summaryLabel->setObjectName(QStringLiteral("summary"));
@@ -178,6 +193,12 @@ void ScalarsToolbar::setIgnoreOutliers(bool enabled)
 {
     const QSignalBlocker blocker(m_outliersCheck);
     m_outliersCheck->setChecked(enabled);
+}
+
+void ScalarsToolbar::setCardSize(CardSize size)
+{
+    const QSignalBlocker blocker(m_cardSizeCombo);
+    m_cardSizeCombo->setCurrentIndex(m_cardSizeCombo->findData(int(size)));
 }
 
 void ScalarsToolbar::setSummary(const QString& text)

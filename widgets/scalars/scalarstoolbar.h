@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/cardgrid.h"
 #include "scalarformat.h"
 
 #include <QWidget>
@@ -32,6 +33,7 @@ public:
     void setLogY(bool enabled);
     void setIgnoreOutliers(bool enabled);
     void setSummary(const QString& text);
+    void setCardSize(CardSize size);
 
 signals:
     void filterTextChanged(const QString& text);
@@ -40,6 +42,7 @@ signals:
     void logYChanged(bool enabled);
     void ignoreOutliersChanged(bool enabled);
     void fitAllRequested();
+    void cardSizeChanged(runlens::CardSize size);
 
 private:
     QLineEdit* m_filterEdit = nullptr;
@@ -49,6 +52,7 @@ private:
     QCheckBox* m_logYCheck = nullptr;
     QCheckBox* m_outliersCheck = nullptr;
     QToolButton* m_fitButton = nullptr;
+    QComboBox* m_cardSizeCombo = nullptr;
     QLabel* m_summaryLabel = nullptr;
 };
 
