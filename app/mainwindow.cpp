@@ -96,6 +96,11 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
+    // The docks outlive this class's members while QWidget deletes them: nothing of theirs may reach here.
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        dock->removeEventFilter(this);
+        disconnect(dock, nullptr, this, nullptr);
+    }
     if (m_scanCancel)
         m_scanCancel->store(true);
     m_scanWatcher.waitForFinished();

@@ -19,7 +19,6 @@
 class QDockWidget;
 class QTimer;
 class QLabel;
-class QTabBar;
 class QMenu;
 class QProgressBar;
 class QToolButton;
@@ -338,7 +337,6 @@ private:
     QStringList m_shownByUser; ///< shown by the user for this folder: never hidden for want of content
     QStringList m_closedByUser; ///< closed by the user: never shown for content (kept in the settings)
     QStringList m_onScreen; ///< docks visible now, each the current tab of its group
-    QList<QTabBar*> m_watchedTabBars;
     bool m_arrangingPanels = false;
 };
 

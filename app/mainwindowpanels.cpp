@@ -34,6 +34,7 @@ namespace runlens {
 namespace {
 
 const char* const kClosedPanelsKey = "window/closedPanels";
+const char* const kWatchedProperty = "runlensWatched";
 
 } // namespace
 
@@ -142,10 +143,9 @@ void MainWindow::watchTabBars()
 {
     // The docks' tab bars are made by the layout as groups form: a click on a tab is the user's choice.
     for (QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
-        if (m_watchedTabBars.contains(bar))
+        if (bar->property(kWatchedProperty).toBool())
             continue;
-        m_watchedTabBars << bar;
-        connect(bar, &QObject::destroyed, this, [this, bar] { m_watchedTabBars.removeAll(bar); });
+        bar->setProperty(kWatchedProperty, true);
         connect(bar, &QTabBar::tabBarClicked, this, [this, bar](int index) {
             const QString title = bar->tabText(index);
             for (QDockWidget* dock : findChildren<QDockWidget*>()) {

@@ -122,7 +122,8 @@ public:
     void setXRanges(const QVariantMap& ranges);
 
     static constexpr int kUpdateDelayMs = 50;
-    static constexpr int kMinChartWidth = 380;
+    /// A medium card: two fit beside the runs legend in a dock of the default layout.
+    static constexpr int kMinChartWidth = 330;
     static constexpr int kMaxColumns = 4;
     static constexpr int kChartsPerPass = 4; ///< charts created per event loop round while a page fills
 

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QActionGroup;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -52,7 +53,8 @@ private:
     QCheckBox* m_logYCheck = nullptr;
     QCheckBox* m_outliersCheck = nullptr;
     QToolButton* m_fitButton = nullptr;
-    QComboBox* m_cardSizeCombo = nullptr;
+    QToolButton* m_cardSizeButton = nullptr;
+    QActionGroup* m_cardSizeGroup = nullptr;
     QLabel* m_summaryLabel = nullptr;
 };
 

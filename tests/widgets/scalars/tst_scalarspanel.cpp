@@ -8,13 +8,14 @@
 #include "scalars/smoothing.h"
 
 #include <QAbstractItemModelTester>
-#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QMenu>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QToolButton>
 #include <QtTest>
 
 #include <memory>
@@ -430,16 +431,25 @@ private slots:
         // Small cards put more on a row, large ones fewer; the toolbar's control sets the size.
         panel.resize(1700, 800);
         QTRY_COMPARE(panel.columnCount(), wide);
-        auto* sizeBox = panel.findChild<QComboBox*>(QStringLiteral("cardSize"));
-        QVERIFY(sizeBox);
-        sizeBox->setCurrentIndex(sizeBox->findData(int(CardSize::Small)));
+        auto* sizeButton = panel.findChild<QToolButton*>(QStringLiteral("cardSize"));
+        QVERIFY(sizeButton && sizeButton->menu());
+        const auto sizeAction = [&](CardSize size) -> QAction* {
+            for (QAction* action : sizeButton->menu()->actions()) {
+                if (action->data().toInt() == int(size))
+                    return action;
+            }
+            return nullptr;
+        };
+        QVERIFY(sizeAction(CardSize::Medium)->isChecked());
+        sizeAction(CardSize::Small)->trigger();
         QCOMPARE(panel.cardSize(), CardSize::Small);
         QCOMPARE(panel.columnCount(), expectedColumns(CardSize::Small));
         QVERIFY(panel.columnCount() > wide);
         checkCells(panel.columnCount());
         const int smallHeight = section->grid()->cardHeight();
         panel.setCardSize(CardSize::Large);
-        QCOMPARE(sizeBox->currentData().toInt(), int(CardSize::Large));
+        QVERIFY(sizeAction(CardSize::Large)->isChecked());
+        QVERIFY(!sizeAction(CardSize::Small)->isChecked());
         QCOMPARE(panel.columnCount(), expectedColumns(CardSize::Large));
         QVERIFY(panel.columnCount() < wide);
         QVERIFY(section->grid()->cardHeight() > smallHeight);
