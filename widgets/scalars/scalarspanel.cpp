@@ -557,7 +557,10 @@ CardGridSpec ScalarsPanel::cardGridSpec(CardSize size)
     spec.aspect = 0.64;
     spec.minHeight = 230;
     spec.maxHeight = 340;
-    return spec.scaled(size);
+    spec = spec.scaled(size);
+    // A card never gets narrower than a chart can be drawn: the grid would run past the page's right edge.
+    spec.minCardWidth = std::max(spec.minCardWidth, ScalarChart::kMinimumWidth);
+    return spec;
 }
 
 void ScalarsPanel::setCardSize(CardSize size)

@@ -410,6 +410,9 @@ private slots:
             QCOMPARE(cards.size(), 40);
             for (int i : { 0, 1, columns - 1, columns, 39 })
                 QCOMPARE(section->grid()->cellOf(cards[i]), qMakePair(i / columns, i % columns));
+            // The row fits the page: no card runs past its right edge.
+            QWidget* last = cards[columns - 1];
+            QTRY_VERIFY(last->mapTo(scroll->viewport(), QPoint(last->width(), 0)).x() <= scroll->viewport()->width());
         };
         QTRY_COMPARE(panel.columnCount(), expectedColumns(CardSize::Medium));
         const int wide = panel.columnCount();
