@@ -123,8 +123,15 @@ void MainWindow::applyPanelChoice()
     }
     // The most wanted dock of each tab group goes in front, whatever the user made of the groups: raising
     // one dock per group only, so that no panel is shown and hidden again on the way.
+    // Docks the user asked for since the folder opened stay in front even with nothing to show yet.
+    QStringList order;
+    for (const QString& name : std::as_const(m_pickedDocks)) {
+        if (m_shownByUser.contains(name))
+            order << name;
+    }
+    order += choice.frontOrder();
     QList<QDockWidget*> raised;
-    for (const QString& name : choice.frontOrder()) {
+    for (const QString& name : std::as_const(order)) {
         QDockWidget* dock = findChild<QDockWidget*>(name);
         if (!dock || dock->isHidden())
             continue;
@@ -176,6 +183,7 @@ void MainWindow::notePanelToggled(QDockWidget* dock, bool shown)
     if (shown) {
         m_shownByUser << name;
         notePanelPicked(dock);
+        dock->raise();
     } else {
         m_closedByUser << name;
         m_pickedDocks.removeAll(name);
