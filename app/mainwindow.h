@@ -237,7 +237,7 @@ private:
     void notePanelPicked(QDockWidget* dock);
     void notePanelToggled(QDockWidget* dock, bool shown);
     void watchTabBars();
-    /// Docks on screen now (each in front of its group): what a saved view keeps as the user's front docks.
+    /// The docks the user put in front, the latest first: what a saved view keeps.
     QStringList frontDocks() const;
     /// Reveals the graph node or module a tensor belongs to (a node id, a module path or a scope).
     void showNodeInGraph(const QString& key);

@@ -193,7 +193,8 @@ void MainWindow::notePanelToggled(QDockWidget* dock, bool shown)
 
 QStringList MainWindow::frontDocks() const
 {
-    return m_onScreen;
+    // Only what the user chose: a front the content picked is picked again from the content next time.
+    return m_pickedDocks;
 }
 
 void MainWindow::raiseDock(QDockWidget* dock)
