@@ -228,6 +228,7 @@ void MainWindow::runAdvisor()
         m_advisorRunning = false;
         m_advisorPanel->setBusy(false);
         m_advisorPanel->setReport(std::move(report));
+        schedulePanelChoice();
         notifyIdle();
     });
 }

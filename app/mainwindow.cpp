@@ -21,14 +21,14 @@
 
 #include "core/timerange.h"
 
+#include "appsettings.h"
 #include "core/runbrowsermodel.h"
 #include "distributions/distributionspanel.h"
+#include "notespanel.h"
 #include "scalars/scalarstore.h"
+#include "session.h"
 #include "summary/summarystore.h"
 #include "summarylimitsdialog.h"
-#include "appsettings.h"
-#include "notespanel.h"
-#include "session.h"
 
 #include <QAction>
 #include <QApplication>
@@ -75,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createDocks();
     createNotesDock();
+    createPanelChoice();
     createActions();
     createSessionActions();
     createStatusBar();
@@ -94,6 +95,11 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
+    // The docks outlive this class's members while QWidget deletes them: nothing of theirs may reach here.
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        dock->removeEventFilter(this);
+        disconnect(dock, nullptr, this, nullptr);
+    }
     if (m_scanCancel)
         m_scanCancel->store(true);
     m_scanWatcher.waitForFinished();
@@ -267,10 +273,7 @@ void MainWindow::createDocks()
     connect(m_scalarsPanel, &ScalarsPanel::chartExportFailed, this,
             [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); });
     connect(m_runBrowser, &RunBrowserWidget::artifactActivated, this, &MainWindow::activateArtifact);
-    connect(m_runBrowser, &RunBrowserWidget::runActivated, this, [this](const QString&) {
-        m_scalarsDock->show();
-        m_scalarsDock->raise();
-    });
+    connect(m_runBrowser, &RunBrowserWidget::runActivated, this, [this](const QString&) { raiseDock(m_scalarsDock); });
 }
 
 void MainWindow::createActions()
@@ -488,6 +491,9 @@ void MainWindow::clearRun()
 {
     cancelImport();
     delete m_session;
+    m_panelTimer->stop();
+    m_pickedDocks.clear();
+    m_shownByUser.clear();
     m_currentTraces.clear();
     showTrace({}, nullptr);
     clearMemory();
@@ -557,10 +563,7 @@ void MainWindow::startImport(const RunManifest& manifest)
         auto catalog = std::make_shared<const tensor::TensorCatalog>(std::move(built->catalog));
         auto dumps = std::make_shared<const graph::DumpIndex>(std::move(built->dumps));
         m_tensorPanel->setCatalog(catalog);
-        // A folder of tensors and nothing else: the inspector is what the user came for.
-        if (!catalog->isEmpty() && m_scalars->tags().isEmpty() && m_currentTraces.isEmpty()
-            && m_graphPanel->graphCount() == 0)
-            raiseDock(m_tensorDock);
+        schedulePanelChoice();
         // A damaged dump file is left out of the list; say which (the rest are listed).
         if (!dumps->diagnostics().isEmpty()) {
             statusBar()->showMessage(
@@ -611,9 +614,7 @@ void MainWindow::startImport(const RunManifest& manifest)
     connect(m_session, &ImportSession::profilerArrived, this, &MainWindow::showProfiler);
     connect(m_session, &ImportSession::graphArrived, this, [this](int, std::shared_ptr<const graph::Graph> graph) {
         m_graphPanel->addGraph(std::move(graph));
-        // A graph opened on its own (no scalars, no trace) is what the user came for.
-        if (m_graphPanel->graphCount() == 1 && m_scalars->tags().isEmpty() && m_currentTraces.isEmpty())
-            raiseDock(m_graphDock);
+        schedulePanelChoice();
     });
     connect(m_session, &ImportSession::artifactsAdded, this, [this](int first, int count) {
         m_runModel->setManifest(m_session->manifest());
@@ -662,6 +663,7 @@ void MainWindow::importFinished()
     m_statusText->setText(text);
     m_liveLabel->setText(growing > 0 ? tr("● live") : QString());
     finishRunView();
+    schedulePanelChoice();
     notifyIdle();
 }
 
@@ -790,12 +792,6 @@ void MainWindow::showNodeInGraph(const QString& key)
         return;
     }
     statusBar()->showMessage(tr("The open graph has no node or module named %1.").arg(key), 8000);
-}
-
-void MainWindow::raiseDock(QDockWidget* dock)
-{
-    dock->show();
-    dock->raise();
 }
 
 void MainWindow::exportChart()

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "common/chartexporter.h"
-#include "core/importsession.h"
 #include "advisor/advisorinput.h"
 #include "advisor/rule.h"
+#include "common/chartexporter.h"
+#include "core/importsession.h"
 #include "core/runmanifest.h"
 #include "memory/memoryread.h"
 
@@ -26,6 +26,7 @@ class QToolButton;
 namespace runlens {
 
 struct AppSettings;
+struct ImportedContent;
 struct RunView;
 class NotesPanel;
 namespace advisor {
@@ -223,7 +224,21 @@ private:
     /// shown together; empty when the artifact has no rank or the ranks are too many or too large.
     QList<int> rankSiblings(int artifactIndex) const;
     void showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store);
+    /// Shows and raises a dock the user asked for: it stays in front of its group and is not hidden for
+    /// want of content while this folder is open.
     void raiseDock(QDockWidget* dock);
+    // Which docks show and which is in front, from what the folder holds (mainwindowpanels.cpp).
+    void createPanelChoice();
+    /// What the open folder has produced so far, counted for PanelChoice.
+    ImportedContent importedContent() const;
+    /// Applies the choice once the current burst of arrivals is over.
+    void schedulePanelChoice();
+    void applyPanelChoice();
+    void notePanelPicked(QDockWidget* dock);
+    void notePanelToggled(QDockWidget* dock, bool shown);
+    void watchTabBars();
+    /// The docks the user put in front, the latest first: what a saved view keeps.
+    QStringList frontDocks() const;
     /// Reveals the graph node or module a tensor belongs to (a node id, a module path or a scope).
     void showNodeInGraph(const QString& key);
     void setBusy(bool busy, const QString& text = {});
@@ -317,6 +332,12 @@ private:
     std::shared_ptr<std::atomic_bool> m_scanCancel;
     std::vector<std::function<void()>> m_idleCallbacks;
     bool m_scanning = false;
+    QTimer* m_panelTimer = nullptr;
+    QStringList m_pickedDocks; ///< put in front by the user (saved view, then since opening), latest first
+    QStringList m_shownByUser; ///< shown by the user for this folder: never hidden for want of content
+    QStringList m_closedByUser; ///< closed by the user: never shown for content (kept in the settings)
+    QStringList m_onScreen; ///< docks visible now, each the current tab of its group
+    bool m_arrangingPanels = false;
 };
 
 } // namespace runlens

@@ -247,6 +247,11 @@ void MainWindow::buildPanelsMenu()
     connect(reset, &QAction::triggered, this, [this]() {
         setWelcomeVisible(false);
         arrangeDocks();
+        // Panels the user closed come back; those with nothing to show for the open folder give way again.
+        m_closedByUser.clear();
+        m_shownByUser.clear();
+        QSettings().remove(QStringLiteral("window/closedPanels"));
+        applyPanelChoice();
     });
     m_viewMenu->insertAction(before, reset);
     m_viewMenu->insertSeparator(before);
@@ -347,6 +352,11 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     if ((watched == statusBar() || watched == menuBar())
         && (event->type() == QEvent::Move || event->type() == QEvent::Resize || event->type() == QEvent::Show))
         placeWelcomePage();
+    // A dock's own close button.
+    if (event->type() == QEvent::Close) {
+        if (auto* dock = qobject_cast<QDockWidget*>(watched))
+            notePanelToggled(dock, false);
+    }
     return QMainWindow::eventFilter(watched, event);
 }
 

@@ -138,6 +138,7 @@ RunView MainWindow::currentRunView() const
     if (!view.graphPath.isEmpty())
         view.expandedGroups = m_graphPanel->expandedGroups();
     view.tensor = m_tensorPanel->currentLocation();
+    view.frontDocks = frontDocks();
     return view;
 }
 
@@ -170,6 +171,8 @@ void MainWindow::beginRunView()
         return;
     }
     m_pendingView = std::make_unique<RunView>(view);
+    // The docks the user had in front win over what the folder's content would put there.
+    m_pickedDocks = view.frontDocks;
     if (!view.dockState.isEmpty())
         restoreState(view.dockState);
     if (!view.scalars.isEmpty())

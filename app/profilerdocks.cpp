@@ -88,8 +88,10 @@ void MainWindow::createProfilerDocks()
         }
     });
     connect(&m_breakdownWatcher, &QFutureWatcher<std::shared_ptr<const trace::StepBreakdown>>::finished, this, [this] {
-        if (m_breakdownGeneration == m_breakdownWatcher.property("generation").toInt())
+        if (m_breakdownGeneration == m_breakdownWatcher.property("generation").toInt()) {
             m_overviewPanel->setTraceBreakdown(m_breakdownWatcher.result());
+            schedulePanelChoice();
+        }
     });
 
     m_memoryPanel = new MemoryPanel(this);
@@ -210,8 +212,7 @@ void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<co
             name = name.left(kMaxTitleName / 2 - 1) + QStringLiteral("…") + name.right(kMaxTitleName / 2);
         m_timelineDock->setWindowTitle(tr("Timeline — %1").arg(name));
     }
-    if (m_scalars->tags().isEmpty())
-        raiseDock(m_timelineDock);
+    schedulePanelChoice();
 }
 
 void MainWindow::showProfiler(const QString& run, std::shared_ptr<const ProfilerBundle> bundle)
@@ -228,8 +229,7 @@ void MainWindow::showProfiler(const QString& run, std::shared_ptr<const Profiler
     m_operatorsPanel->setProfilerData(bundle->ranks, m_overviewPanel->rankIndex());
     m_pipelinePanel->setPipelines(bundle->pipelines);
     m_clusterPanel->setCluster(bundle->cluster ? clusterWithMemory(bundle->cluster) : nullptr);
-    if (m_scalars->tags().isEmpty() && m_currentTraces.isEmpty())
-        raiseDock(m_overviewDock);
+    schedulePanelChoice();
 }
 
 void MainWindow::selectProfilerRun(const QString& run)
@@ -381,6 +381,7 @@ void MainWindow::updateMemoryPanel()
     for (const auto& profile : std::as_const(m_fileMemory))
         profiles.push_back(profile);
     m_memoryPanel->setProfiles(std::move(profiles));
+    schedulePanelChoice();
 }
 
 } // namespace runlens

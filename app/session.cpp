@@ -16,7 +16,7 @@ constexpr int kVersion = 1; ///< bumped when the stored form changes incompatibl
 bool RunView::isEmpty() const
 {
     return dockState.isEmpty() && scalars.isEmpty() && scalarRanges.isEmpty() && !hasTimelineRange()
-        && graphPath.isEmpty() && expandedGroups.isEmpty() && tensor.isEmpty();
+        && graphPath.isEmpty() && expandedGroups.isEmpty() && tensor.isEmpty() && frontDocks.isEmpty();
 }
 
 QString RunView::settingsGroup(const QString& folder)
@@ -47,6 +47,7 @@ RunView RunView::load(const QString& folder)
     view.graphPath = settings.value(QStringLiteral("graph")).toString();
     view.expandedGroups = settings.value(QStringLiteral("expandedGroups")).toStringList();
     view.tensor = settings.value(QStringLiteral("tensor")).toString();
+    view.frontDocks = settings.value(QStringLiteral("frontDocks")).toStringList();
     return view;
 }
 
@@ -68,6 +69,7 @@ void RunView::save(const QString& folder) const
     settings.setValue(QStringLiteral("graph"), graphPath);
     settings.setValue(QStringLiteral("expandedGroups"), expandedGroups);
     settings.setValue(QStringLiteral("tensor"), tensor);
+    settings.setValue(QStringLiteral("frontDocks"), frontDocks);
 }
 
 void RunView::remove(const QString& folder)

@@ -22,6 +22,7 @@ struct RunView
     QString graphPath; ///< the graph shown, and its expanded groups
     QStringList expandedGroups;
     QString tensor; ///< TensorPanel::currentLocation
+    QStringList frontDocks; ///< object names of the docks the user put in front, the latest first
 
     bool hasTimelineRange() const { return timelineEnd > timelineStart; }
     bool isEmpty() const;

@@ -2608,6 +2608,26 @@ Check that the cache folder is writable.</source>
         <source>Show only tags matching this regular expression (case-insensitive)</source>
         <translation>只显示与此正则表达式匹配的标签（不区分大小写）</translation>
     </message>
+    <message>
+        <source>Cards</source>
+        <translation>卡片</translation>
+    </message>
+    <message>
+        <source>Size of the chart cards: smaller cards put more charts on a row</source>
+        <translation>图表卡片的大小：卡片越小，每行放下的图表越多</translation>
+    </message>
+    <message>
+        <source>Small Cards</source>
+        <translation>小卡片</translation>
+    </message>
+    <message>
+        <source>Medium Cards</source>
+        <translation>中卡片</translation>
+    </message>
+    <message>
+        <source>Large Cards</source>
+        <translation>大卡片</translation>
+    </message>
 </context>
 <context>
     <name>runlens::SettingsDialog</name>

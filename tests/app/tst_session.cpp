@@ -90,6 +90,8 @@ private slots:
         view.graphPath = run.filePath(QStringLiteral("graph.onnx"));
         view.expandedGroups = { QStringLiteral("g:model/enc"), QStringLiteral("g:model/enc/attn") };
         view.tensor = run.filePath(QStringLiteral("dump/x.npy"));
+        // The docks the user had in front win over the content's choice when the folder is opened again.
+        view.frontDocks = { QStringLiteral("GraphDock"), QStringLiteral("TimelineDock") };
         QVERIFY(!view.isEmpty());
         view.save(run.path());
 

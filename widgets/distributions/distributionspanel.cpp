@@ -1,5 +1,6 @@
 #include "distributionspanel.h"
 
+#include "common/cardgrid.h"
 #include "common/chartcolumn.h"
 #include "common/chartpalette.h"
 #include "common/toolbarstrip.h"
@@ -32,10 +33,6 @@ namespace {
 
 constexpr int kFilterDelayMs = 150;
 constexpr int kContentMargin = 12;
-constexpr int kGridSpacing = 10;
-constexpr int kMinChartHeight = 220;
-constexpr int kMaxChartHeight = 320;
-constexpr double kChartAspect = 0.62; // height / width
 
 QString slotKey(const QString& tag, const QString& run)
 {
@@ -470,9 +467,15 @@ void DistributionsPanel::updateColumns()
     const int available = m_scroll->viewport()->width() - 2 * kContentMargin;
     if (available <= 0)
         return;
-    const int columns = std::clamp((available + kGridSpacing) / (kMinChartWidth + kGridSpacing), 1, kMaxColumns);
-    const int columnWidth = (available - (columns - 1) * kGridSpacing) / columns;
-    const int height = std::clamp(int(std::lround(columnWidth * kChartAspect)), kMinChartHeight, kMaxChartHeight);
+    CardGridSpec spec;
+    spec.minCardWidth = kMinChartWidth;
+    spec.maxColumns = kMaxColumns;
+    spec.aspect = 0.62;
+    spec.minHeight = 220;
+    spec.maxHeight = 320;
+    const CardGridGeometry grid = cardGridGeometry(spec, available);
+    const int columns = grid.columns;
+    const int height = grid.cardHeight;
     if (columns == m_columns && height == m_chartHeight)
         return;
     m_columns = columns;

@@ -1,5 +1,6 @@
 #include "summarycardspanel.h"
 
+#include "common/cardgrid.h"
 #include "common/chartcolumn.h"
 #include "common/chartpalette.h"
 #include "common/toolbarstrip.h"
@@ -23,7 +24,6 @@ namespace runlens::images {
 namespace {
 
 constexpr int kContentMargin = 12;
-constexpr int kGridSpacing = 10;
 constexpr int kMaxColumns = 4;
 
 QFrame* rule(QFrame::Shape shape, QWidget* parent)
@@ -361,7 +361,10 @@ void SummaryCardsPanel::updateColumns()
     const int available = m_scroll->viewport()->width() - 2 * kContentMargin;
     if (available <= 0)
         return;
-    const int columns = std::clamp((available + kGridSpacing) / (minimumCardWidth() + kGridSpacing), 1, kMaxColumns);
+    CardGridSpec spec;
+    spec.minCardWidth = minimumCardWidth();
+    spec.maxColumns = kMaxColumns;
+    const int columns = cardGridGeometry(spec, available).columns;
     if (columns == m_columns)
         return;
     m_columns = columns;

@@ -1,11 +1,11 @@
 #include "prcurvespanel.h"
 
+#include "common/cardgrid.h"
 #include "common/chartcolumn.h"
 #include "common/toolbarstrip.h"
 #include "summary/summarystore.h"
 
 #include <QEvent>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -81,11 +81,9 @@ void PrCurvesPanel::buildUi()
     m_scroll = column.scroll;
     m_content = column.content;
     m_emptyLabel = column.emptyLabel;
-    m_grid = new QGridLayout;
-    m_grid->setContentsMargins(0, 0, 0, 0);
-    m_grid->setHorizontalSpacing(kSpacing);
-    m_grid->setVerticalSpacing(kSpacing);
-    column.layout->addLayout(m_grid);
+    m_grid = new CardGrid(m_content);
+    m_grid->layout()->setContentsMargins(0, 0, 0, 0);
+    column.layout->addWidget(m_grid);
     column.layout->addStretch(1);
 
     auto* layout = new QVBoxLayout(this);
@@ -263,25 +261,30 @@ void PrCurvesPanel::refreshTags(const QSet<QString>& tags)
 void PrCurvesPanel::relayout()
 {
     const QStringList visible = visibleTags();
-    const int width = m_scroll->viewport()->width() - 2 * kContentMargin;
-    const int columns = std::clamp((width + kSpacing) / (kMinChartWidth + kSpacing), 1, kMaxColumns);
-    while (QLayoutItem* item = m_grid->takeAt(0))
-        delete item;
-    for (int c = 0; c < kMaxColumns; ++c)
-        m_grid->setColumnStretch(c, c < columns ? 1 : 0);
-    for (PrCurveChart* chart : std::as_const(m_charts))
-        chart->setVisible(false);
-    int index = 0;
+    const int columns = columnCount();
+    QList<QWidget*> cards;
     for (const QString& tag : visible) {
-        PrCurveChart* chart = m_charts.value(tag);
-        if (!chart)
-            continue;
-        m_grid->addWidget(chart, index / columns, index % columns);
-        chart->setVisible(true);
-        ++index;
+        if (PrCurveChart* chart = m_charts.value(tag))
+            cards << chart;
     }
+    for (PrCurveChart* chart : std::as_const(m_charts)) {
+        if (!cards.contains(chart))
+            chart->setVisible(false);
+    }
+    m_grid->setColumns(columns, kChartHeight);
+    m_grid->setWidgets(cards);
     m_columns = columns;
     updateEmptyState();
+}
+
+int PrCurvesPanel::columnCount() const
+{
+    CardGridSpec spec;
+    spec.minCardWidth = kMinChartWidth;
+    spec.maxColumns = kMaxColumns;
+    spec.spacing = kSpacing;
+    spec.minHeight = kChartHeight;
+    return cardGridGeometry(spec, m_scroll->viewport()->width() - 2 * kContentMargin).columns;
 }
 
 QString PrCurvesPanel::emptyStateText() const
@@ -318,9 +321,7 @@ void PrCurvesPanel::updateEmptyState()
 bool PrCurvesPanel::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_scroll->viewport() && event->type() == QEvent::Resize) {
-        const int width = m_scroll->viewport()->width() - 2 * kContentMargin;
-        const int columns = std::clamp((width + kSpacing) / (kMinChartWidth + kSpacing), 1, kMaxColumns);
-        if (columns != m_columns)
+        if (columnCount() != m_columns)
             relayout();
     }
     return QWidget::eventFilter(watched, event);

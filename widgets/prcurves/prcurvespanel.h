@@ -11,11 +11,14 @@
 #include <QStringList>
 #include <QWidget>
 
-class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QScrollArea;
 class QTimer;
+
+namespace runlens {
+class CardGrid;
+}
 
 namespace runlens::prcurves {
 
@@ -81,6 +84,8 @@ private:
     void rebuild();
     void refreshTags(const QSet<QString>& tags);
     void relayout();
+    /// Columns of the chart grid for the page's width now.
+    int columnCount() const;
     void updateEmptyState();
     void onFilterTextChanged(const QString& text);
     PrCurveChart* createChart(const QString& tag);
@@ -103,7 +108,7 @@ private:
     QLabel* m_summaryLabel = nullptr;
     QScrollArea* m_scroll = nullptr;
     QWidget* m_content = nullptr;
-    QGridLayout* m_grid = nullptr;
+    CardGrid* m_grid = nullptr;
     QLabel* m_emptyLabel = nullptr;
     QTimer* m_updateTimer = nullptr;
 };

@@ -1,6 +1,7 @@
 #include "chartsection.h"
 
-#include <QGridLayout>
+#include "common/cardgrid.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
@@ -38,17 +39,13 @@ ChartSection::ChartSection(const QString& name, QWidget* parent)
     headerRow->addWidget(m_countLabel);
     headerRow->addStretch(1);
 
-    m_body = new QWidget(this);
-    m_grid = new QGridLayout(m_body);
-    m_grid->setContentsMargins(0, 2, 0, 6);
-    m_grid->setHorizontalSpacing(10);
-    m_grid->setVerticalSpacing(10);
+    m_grid = new CardGrid(this);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(headerRow);
-    layout->addWidget(m_body);
+    layout->addWidget(m_grid);
 }
 
 void ChartSection::setCount(int shown, int total)
@@ -62,63 +59,33 @@ void ChartSection::setExpanded(bool expanded)
         return;
     m_expanded = expanded;
     m_header->setArrowType(expanded ? Qt::DownArrow : Qt::RightArrow);
-    m_body->setVisible(expanded);
+    m_grid->setVisible(expanded);
     emit expandedChanged(expanded);
 }
 
 void ChartSection::setWidgets(const QList<QWidget*>& widgets)
 {
-    if (widgets == m_widgets)
-        return;
-    for (QWidget* w : std::as_const(m_widgets)) {
-        if (!widgets.contains(w)) {
-            m_grid->removeWidget(w);
-            w->hide();
-        }
-    }
-    m_widgets = widgets;
-    relayout();
+    m_grid->setWidgets(widgets);
+}
+
+QList<QWidget*> ChartSection::widgets() const
+{
+    return m_grid->widgets();
 }
 
 void ChartSection::replaceWidget(QWidget* current, QWidget* replacement)
 {
-    const qsizetype i = m_widgets.indexOf(current);
-    if (i < 0 || !replacement)
-        return;
-    m_widgets[i] = replacement;
-    m_grid->removeWidget(current);
-    current->hide();
-    replacement->setParent(m_body);
-    replacement->setFixedHeight(m_chartHeight);
-    m_grid->addWidget(replacement, int(i) / m_columns, int(i) % m_columns);
-    replacement->show();
+    m_grid->replaceWidget(current, replacement);
 }
 
 void ChartSection::setColumns(int columns, int chartHeight)
 {
-    columns = std::max(1, columns);
-    if (columns == m_columns && chartHeight == m_chartHeight)
-        return;
-    m_columns = columns;
-    m_chartHeight = chartHeight;
-    relayout();
+    m_grid->setColumns(columns, chartHeight);
 }
 
-void ChartSection::relayout()
+int ChartSection::columns() const
 {
-    for (QWidget* w : std::as_const(m_widgets))
-        m_grid->removeWidget(w);
-    for (int i = 0; i < m_widgets.size(); ++i) {
-        QWidget* w = m_widgets.at(i);
-        w->setParent(m_body);
-        w->setFixedHeight(m_chartHeight);
-        m_grid->addWidget(w, i / m_columns, i % m_columns);
-        w->show();
-    }
-    // Equal columns even when the last row is not full.
-    const int columnCount = std::max(m_grid->columnCount(), m_columns);
-    for (int c = 0; c < columnCount; ++c)
-        m_grid->setColumnStretch(c, c < m_columns ? 1 : 0);
+    return m_grid->columns();
 }
 
 } // namespace runlens

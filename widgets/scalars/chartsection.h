@@ -3,11 +3,12 @@
 #include <QList>
 #include <QWidget>
 
-class QGridLayout;
 class QLabel;
 class QToolButton;
 
 namespace runlens {
+
+class CardGrid;
 
 /// A collapsible group of charts with a header (arrow, name, count) and the charts in a grid whose column
 /// count the owner sets from the available width. Does not own the chart logic, only lays widgets out.
@@ -25,11 +26,12 @@ public:
 
     /// Sets the charts shown, in order (widgets are reparented; ones no longer listed are hidden, not deleted).
     void setWidgets(const QList<QWidget*>& widgets);
-    QList<QWidget*> widgets() const { return m_widgets; }
+    QList<QWidget*> widgets() const;
     /// Puts `replacement` where `current` is (same grid cell); `current` is hidden, not deleted.
     void replaceWidget(QWidget* current, QWidget* replacement);
     void setColumns(int columns, int chartHeight);
-    int columns() const { return m_columns; }
+    int columns() const;
+    CardGrid* grid() const { return m_grid; }
 
     QToolButton* headerButton() const { return m_header; }
 
@@ -37,16 +39,10 @@ signals:
     void expandedChanged(bool expanded);
 
 private:
-    void relayout();
-
     QString m_name;
     QToolButton* m_header = nullptr;
     QLabel* m_countLabel = nullptr;
-    QWidget* m_body = nullptr;
-    QGridLayout* m_grid = nullptr;
-    QList<QWidget*> m_widgets;
-    int m_columns = 2;
-    int m_chartHeight = 280;
+    CardGrid* m_grid = nullptr;
     bool m_expanded = true;
 };
 

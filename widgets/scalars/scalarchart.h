@@ -131,7 +131,10 @@ public:
     bool isLegendVisible() const { return m_legendVisible; }
 
     QSize sizeHint() const override { return { 420, 280 }; }
-    QSize minimumSizeHint() const override { return { 260, 180 }; }
+    /// Small enough for the panel's small cards, whose width the grid does not let fall below this.
+    QSize minimumSizeHint() const override { return { kMinimumWidth, kMinimumHeight }; }
+    static constexpr int kMinimumWidth = 200;
+    static constexpr int kMinimumHeight = 150;
 
 signals:
     /// The user toggled the log scale from the context menu.

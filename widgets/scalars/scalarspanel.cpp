@@ -39,10 +39,6 @@ namespace {
 
 constexpr int kFilterDelayMs = 150;
 constexpr int kContentMargin = 12;
-constexpr int kGridSpacing = 10;
-constexpr int kMinChartHeight = 230;
-constexpr int kMaxChartHeight = 340;
-constexpr double kChartAspect = 0.64; // height / width
 
 } // namespace
 
@@ -94,6 +90,7 @@ void ScalarsPanel::buildUi()
     connect(m_toolbar, &ScalarsToolbar::logYChanged, this, &ScalarsPanel::setLogY);
     connect(m_toolbar, &ScalarsToolbar::ignoreOutliersChanged, this, &ScalarsPanel::setIgnoreOutliers);
     connect(m_toolbar, &ScalarsToolbar::fitAllRequested, this, &ScalarsPanel::fitAll);
+    connect(m_toolbar, &ScalarsToolbar::cardSizeChanged, this, &ScalarsPanel::setCardSize);
 
     // Runs legend.
     auto* runsPane = new QWidget(this);
@@ -541,15 +538,39 @@ void ScalarsPanel::updateColumns()
     const int available = m_scroll->viewport()->width() - 2 * kContentMargin;
     if (available <= 0)
         return;
-    const int columns = std::clamp((available + kGridSpacing) / (kMinChartWidth + kGridSpacing), 1, kMaxColumns);
-    const int columnWidth = (available - (columns - 1) * kGridSpacing) / columns;
-    const int height = std::clamp(int(std::lround(columnWidth * kChartAspect)), kMinChartHeight, kMaxChartHeight);
+    const CardGridGeometry grid = cardGridGeometry(cardGridSpec(m_cardSize), available);
+    const int columns = grid.columns;
+    const int height = grid.cardHeight;
     if (columns == m_columns && height == m_chartHeight)
         return;
     m_columns = columns;
     m_chartHeight = height;
     for (ChartSection* section : std::as_const(m_sections))
         section->setColumns(columns, height);
+}
+
+CardGridSpec ScalarsPanel::cardGridSpec(CardSize size)
+{
+    CardGridSpec spec;
+    spec.minCardWidth = kMinChartWidth;
+    spec.maxColumns = kMaxColumns;
+    spec.aspect = 0.64;
+    spec.minHeight = 230;
+    spec.maxHeight = 340;
+    spec = spec.scaled(size);
+    // A card never gets narrower than a chart can be drawn: the grid would run past the page's right edge.
+    spec.minCardWidth = std::max(spec.minCardWidth, ScalarChart::kMinimumWidth);
+    return spec;
+}
+
+void ScalarsPanel::setCardSize(CardSize size)
+{
+    m_toolbar->setCardSize(size);
+    if (size == m_cardSize)
+        return;
+    m_cardSize = size;
+    updateColumns();
+    scheduleMaterialize();
 }
 
 void ScalarsPanel::updateEmptyState()
@@ -746,6 +767,7 @@ QVariantMap ScalarsPanel::saveState() const
     hidden.sort();
     state.insert(QStringLiteral("hiddenRuns"), hidden);
     state.insert(QStringLiteral("splitter"), m_splitter->saveState());
+    state.insert(QStringLiteral("cardSize"), cardSizeKey(m_cardSize));
     return state;
 }
 
@@ -767,6 +789,8 @@ void ScalarsPanel::restoreState(const QVariantMap& state)
         m_splitter->restoreState(state.value(QStringLiteral("splitter")).toByteArray());
     if (state.contains(QStringLiteral("filter")))
         setTagFilter(state.value(QStringLiteral("filter")).toString());
+    if (state.contains(QStringLiteral("cardSize")))
+        setCardSize(cardSizeFromKey(state.value(QStringLiteral("cardSize")).toString()));
 }
 
 QVariantMap ScalarsPanel::xRanges() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/cardgrid.h"
 #include "common/chartexportmenu.h"
 #include "scalarchart.h"
 #include "scalarformat.h"
@@ -84,6 +85,14 @@ public:
     /// The group a tag is shown in: the part before the first '/', or the tag itself.
     static QString groupOfTag(const QString& tag);
 
+    /// How large the chart cards are; the column count follows from it and the panel's width.
+    void setCardSize(CardSize size);
+    CardSize cardSize() const { return m_cardSize; }
+    /// The grid of a medium card; the others are scaled from it (CardGridSpec::scaled).
+    static CardGridSpec cardGridSpec(CardSize size = CardSize::Medium);
+    /// Columns of the chart grid now.
+    int columnCount() const { return m_columns; }
+
     /// Fits every chart to its data.
     void fitAll();
     /// Marks `step` on the chart of `tag` with a vertical line (now, or when the chart is built); nullopt
@@ -113,7 +122,8 @@ public:
     void setXRanges(const QVariantMap& ranges);
 
     static constexpr int kUpdateDelayMs = 50;
-    static constexpr int kMinChartWidth = 380;
+    /// A medium card: two fit beside the runs legend in a dock of the default layout.
+    static constexpr int kMinChartWidth = 330;
     static constexpr int kMaxColumns = 4;
     static constexpr int kChartsPerPass = 4; ///< charts created per event loop round while a page fills
 
@@ -167,6 +177,7 @@ private:
     Qt::KeyboardModifiers m_wheelZoomModifiers = Qt::ControlModifier;
     int m_columns = 2;
     int m_chartHeight = 280;
+    CardSize m_cardSize = CardSize::Medium;
 
     RunLegendModel* m_runModel = nullptr;
     ScalarsToolbar* m_toolbar = nullptr;

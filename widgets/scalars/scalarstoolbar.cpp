@@ -3,6 +3,7 @@
 #include "common/charticons.h"
 #include "common/chartpalette.h"
 
+#include <QActionGroup>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -10,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QToolButton>
@@ -121,6 +123,31 @@ ScalarsToolbar::ScalarsToolbar(QWidget* parent)
     connect(m_fitButton, &QToolButton::clicked, this, &ScalarsToolbar::fitAllRequested);
     row->addWidget(m_fitButton);
 
+    // A menu button rather than a labelled combo box: the row is full at a dock's default width.
+    m_cardSizeButton = new QToolButton(this);
+    m_cardSizeButton->setObjectName(QStringLiteral("cardSize"));
+    m_cardSizeButton->setText(tr("Cards"));
+    m_cardSizeButton->setPopupMode(QToolButton::InstantPopup);
+    m_cardSizeButton->setAutoRaise(true);
+    m_cardSizeButton->setToolTip(tr("Size of the chart cards: smaller cards put more charts on a row"));
+    auto* sizeMenu = new QMenu(m_cardSizeButton);
+    m_cardSizeGroup = new QActionGroup(this);
+    m_cardSizeGroup->setExclusive(true);
+    const std::pair<CardSize, QString> sizes[] = { { CardSize::Small, tr("Small Cards") },
+                                                   { CardSize::Medium, tr("Medium Cards") },
+                                                   { CardSize::Large, tr("Large Cards") } };
+    for (const auto& [size, text] : sizes) {
+        QAction* action = sizeMenu->addAction(text);
+        action->setCheckable(true);
+        action->setChecked(size == CardSize::Medium);
+        action->setData(int(size));
+        m_cardSizeGroup->addAction(action);
+    }
+    connect(m_cardSizeGroup, &QActionGroup::triggered, this,
+            [this](QAction* action) { emit cardSizeChanged(CardSize(action->data().toInt())); });
+    m_cardSizeButton->setMenu(sizeMenu);
+    row->addWidget(m_cardSizeButton);
+
     m_summaryLabel = new QLabel(this);
     m_summaryLabel->setObjectName(QStringLiteral("summary"));
     m_summaryLabel->setForegroundRole(QPalette::PlaceholderText);
@@ -178,6 +205,12 @@ void ScalarsToolbar::setIgnoreOutliers(bool enabled)
 {
     const QSignalBlocker blocker(m_outliersCheck);
     m_outliersCheck->setChecked(enabled);
+}
+
+void ScalarsToolbar::setCardSize(CardSize size)
+{
+    for (QAction* action : m_cardSizeGroup->actions())
+        action->setChecked(action->data().toInt() == int(size));
 }
 
 void ScalarsToolbar::setSummary(const QString& text)

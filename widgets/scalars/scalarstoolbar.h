@@ -1,9 +1,11 @@
 #pragma once
 
+#include "common/cardgrid.h"
 #include "scalarformat.h"
 
 #include <QWidget>
 
+class QActionGroup;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -32,6 +34,7 @@ public:
     void setLogY(bool enabled);
     void setIgnoreOutliers(bool enabled);
     void setSummary(const QString& text);
+    void setCardSize(CardSize size);
 
 signals:
     void filterTextChanged(const QString& text);
@@ -40,6 +43,7 @@ signals:
     void logYChanged(bool enabled);
     void ignoreOutliersChanged(bool enabled);
     void fitAllRequested();
+    void cardSizeChanged(runlens::CardSize size);
 
 private:
     QLineEdit* m_filterEdit = nullptr;
@@ -49,6 +53,8 @@ private:
     QCheckBox* m_logYCheck = nullptr;
     QCheckBox* m_outliersCheck = nullptr;
     QToolButton* m_fitButton = nullptr;
+    QToolButton* m_cardSizeButton = nullptr;
+    QActionGroup* m_cardSizeGroup = nullptr;
     QLabel* m_summaryLabel = nullptr;
 };
 

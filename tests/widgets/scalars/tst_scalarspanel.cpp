@@ -1,5 +1,6 @@
 #include "scalartestdata.h"
 
+#include "common/cardgrid.h"
 #include "common/chartpalette.h"
 #include "scalars/chartsection.h"
 #include "scalars/runlegendmodel.h"
@@ -9,10 +10,12 @@
 #include <QAbstractItemModelTester>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QMenu>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QToolButton>
 #include <QtTest>
 
 #include <memory>
@@ -378,6 +381,87 @@ private slots:
         QTRY_VERIFY(panel.chartForTag(QStringLiteral("g3/t09"))); // the page is still scrolled to the end
         scroll->verticalScrollBar()->setValue(0);
         QTRY_VERIFY(panel.chartForTag(QStringLiteral("g3/t00")));
+    }
+
+    void gridFollowsWidth()
+    {
+        // 40 tags of one group: a grid of cards whose column count follows the width, not a column of charts.
+        ScalarStore store;
+        ScalarBatch batch;
+        for (int i = 0; i < 40; ++i)
+            batch.push_back(makeTag(QStringLiteral("train/m%1").arg(i, 2, 10, QLatin1Char('0')), 20,
+                                    [i](int k) { return k * (i + 1); }));
+        store.append(kAlpha, batch);
+        ScalarsPanel panel(&store);
+        panel.resize(1700, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.flushPendingUpdates();
+        auto* scroll = panel.findChild<QScrollArea*>(QStringLiteral("chartScroll"));
+        ChartSection* section = panel.sectionForGroup(QStringLiteral("train"));
+        QVERIFY(scroll && section);
+        const auto expectedColumns = [&](CardSize size) {
+            // The page's margins (12 px each side) are not the cards'.
+            return cardGridGeometry(ScalarsPanel::cardGridSpec(size), scroll->viewport()->width() - 24).columns;
+        };
+        const auto checkCells = [&](int columns) {
+            QCOMPARE(section->columns(), columns);
+            const QList<QWidget*> cards = section->widgets();
+            QCOMPARE(cards.size(), 40);
+            for (int i : { 0, 1, columns - 1, columns, 39 })
+                QCOMPARE(section->grid()->cellOf(cards[i]), qMakePair(i / columns, i % columns));
+            // The row fits the page: no card runs past its right edge.
+            QWidget* last = cards[columns - 1];
+            QTRY_VERIFY(last->mapTo(scroll->viewport(), QPoint(last->width(), 0)).x() <= scroll->viewport()->width());
+        };
+        QTRY_COMPARE(panel.columnCount(), expectedColumns(CardSize::Medium));
+        const int wide = panel.columnCount();
+        QVERIFY2(wide >= 3, qPrintable(QString::number(wide)));
+        checkCells(wide);
+        // Cards of one row side by side, the same size.
+        const QList<QWidget*> cards = section->widgets();
+        QCOMPARE(cards[1]->y(), cards[0]->y());
+        QVERIFY(cards[1]->x() > cards[0]->x() + cards[0]->width() - 1);
+        QCOMPARE(cards[1]->height(), cards[0]->height());
+        QVERIFY(std::abs(cards[1]->width() - cards[0]->width()) <= 1); // the layout's rounding
+
+        // A narrower dock reflows the same cards into fewer columns.
+        panel.resize(900, 800);
+        QTRY_COMPARE(panel.columnCount(), expectedColumns(CardSize::Medium));
+        QVERIFY(panel.columnCount() < wide);
+        checkCells(panel.columnCount());
+
+        // Small cards put more on a row, large ones fewer; the toolbar's control sets the size.
+        panel.resize(1700, 800);
+        QTRY_COMPARE(panel.columnCount(), wide);
+        auto* sizeButton = panel.findChild<QToolButton*>(QStringLiteral("cardSize"));
+        QVERIFY(sizeButton && sizeButton->menu());
+        const auto sizeAction = [&](CardSize size) -> QAction* {
+            for (QAction* action : sizeButton->menu()->actions()) {
+                if (action->data().toInt() == int(size))
+                    return action;
+            }
+            return nullptr;
+        };
+        QVERIFY(sizeAction(CardSize::Medium)->isChecked());
+        sizeAction(CardSize::Small)->trigger();
+        QCOMPARE(panel.cardSize(), CardSize::Small);
+        QCOMPARE(panel.columnCount(), expectedColumns(CardSize::Small));
+        QVERIFY(panel.columnCount() > wide);
+        checkCells(panel.columnCount());
+        const int smallHeight = section->grid()->cardHeight();
+        panel.setCardSize(CardSize::Large);
+        QVERIFY(sizeAction(CardSize::Large)->isChecked());
+        QVERIFY(!sizeAction(CardSize::Small)->isChecked());
+        QCOMPARE(panel.columnCount(), expectedColumns(CardSize::Large));
+        QVERIFY(panel.columnCount() < wide);
+        QVERIFY(section->grid()->cardHeight() > smallHeight);
+        checkCells(panel.columnCount());
+
+        // The size is part of the panel's saved view.
+        ScalarsPanel other(&store);
+        other.restoreState(panel.saveState());
+        QCOMPARE(other.cardSize(), CardSize::Large);
     }
 
     void stateRoundTrip()
