@@ -291,6 +291,22 @@ struct DepthAtStep
     QString evidence;
 };
 
+/// A weight's share of zeros at step 0, reported only when the weight stays where zeros leave it. All-zero
+/// weights are a fault when they keep a layer's units identical; zero by design (LoRA's B, a residual
+/// branch's last norm, a zero-initialised head) is left as soon as training moves the weight, and a
+/// recorded later step that is no longer constant shows it learnt apart.
+struct ZeroInitialisation
+{
+    Worst worst;
+    Scope scope;
+    QString evidence;
+    bool leftZero = false;
+
+    /// A version after step 0; `varied`: its values are not all one number.
+    void seeLater(bool varied) { leftZero = leftZero || varied; }
+    bool report() const { return worst.has() && !leftZero; }
+};
+
 /// How often a gradient was zero everywhere, over the steps it was recorded at.
 struct ZeroGradientCount
 {
@@ -350,6 +366,7 @@ private:
                                          const QString& evidence, const QVariantMap& facts) const;
     void emitZeroGradient(const ZeroGradientCount& count, const Scope& scope, const QString& parameter,
                           const QString& evidence);
+    void emitZeroInit(const ZeroInitialisation& init);
     void emitUnchanged();
     void markAll();
 
@@ -446,6 +463,12 @@ void WeightAnalyser::addGradient(const QString& run, int rank, qint64 step, cons
         g.layerRms[cls.layer] = rms;
 }
 
+void WeightAnalyser::emitZeroInit(const ZeroInitialisation& init)
+{
+    if (init.report())
+        emitWorst(kInitZero, init.worst, init.scope, init.evidence, {});
+}
+
 void WeightAnalyser::emitWorst(const QString& metric, const Worst& worst, const Scope& base, const QString& evidence,
                                const QVariantMap& facts)
 {
@@ -527,6 +550,7 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
     Worst largestRatio;
     qint64 firstStep = -1;
     qint64 lastStep = -1;
+    ZeroInitialisation zeroInit;
 
     std::optional<Tensor> previous;
     qint64 previousStep = -1;
@@ -581,9 +605,9 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
             m_sawWeightAtStepZero = true;
             Scope scope = tensorScope(series.run, series.rank, step, cls.layer, series.name);
             if (cls.role == TensorRole::Weight) {
-                Worst init;
-                init.offer(percent(stats.zeros, stats.count), step, true);
-                emitWorst(kInitZero, init, scope, evidence, {});
+                zeroInit.worst.offer(percent(stats.zeros, stats.count), step, true);
+                zeroInit.scope = scope;
+                zeroInit.evidence = evidence;
             }
             Worst range;
             range.offer(std::max(std::abs(stats.finiteMin), std::abs(stats.finiteMax)), step, true);
@@ -652,10 +676,13 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
         }
 
         if (weight) {
+            if (step > 0)
+                zeroInit.seeLater(stats.zeros < stats.count && stats.finiteMin != stats.finiteMax);
             previous = t;
             previousStep = step;
         }
     }
+    emitZeroInit(zeroInit);
 
     const Scope scope = tensorScope(series.run, series.rank, std::nullopt, cls.layer, series.name);
     const QString evidence = tensorEvidence(series.name, series.run, -1);
@@ -766,15 +793,17 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
             Scope at = scope;
             at.step = h.step;
             if (cls.role == TensorRole::Weight) {
-                Worst init;
-                init.offer(h.min == 0 && h.max == 0 ? 100.0 : 0.0, h.step, true);
-                emitWorst(kInitZero, init, at, evidence, {});
+                zeroInit.worst.offer(h.min == 0 && h.max == 0 ? 100.0 : 0.0, h.step, true);
+                zeroInit.scope = at;
+                zeroInit.evidence = evidence;
             }
             Worst range;
             range.offer(std::max(std::abs(h.min), std::abs(h.max)), h.step, true);
             emitWorst(kInitAbsMax, range, at, evidence,
                       { { QStringLiteral("min"), h.min }, { QStringLiteral("max"), h.max } });
         }
+        if (weight && h.step > 0 && std::isfinite(h.min) && std::isfinite(h.max))
+            zeroInit.seeLater(h.min != h.max);
         if (weight && i > 0) {
             m_sawWeightPair = true;
             ++comparedPairs;
@@ -790,6 +819,7 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
                 addGradient(track.run, -1, h.step, cls, h.sumSquares, std::sqrt(h.sumSquares / h.count), evidence);
         }
     }
+    emitZeroInit(zeroInit);
     if (cls.role == TensorRole::Gradient) {
         emitZeroGradient(zeroGradient, scope, gradientTarget(track.tag),
                          histogramEvidence(track.run, track.tag, zeroGradient.lastStep));

@@ -11,7 +11,10 @@ Runs (each a few steps of plain SGD on synthetic data):
                      learning rate that suits normalised inputs: the gradient norm is huge from the first step
                      and the gradients overflow to Inf/NaN a few steps later
   sigmoid_vanishing  a fourteen-layer sigmoid MLP: the gradients of the first layers are below 1e-9
-  bad_init           fc1 initialised with std sqrt(fan_in) instead of 1/sqrt(fan_in), fc2 with nn.init.zeros_
+  bad_init           fc1 initialised with std sqrt(fan_in) instead of 1/sqrt(fan_in); fc2 (weights and biases)
+                     and fc3's weights zeroed: fc2's outputs are all zero, so neither layer ever gets a gradient
+  zero_head          the classifier head zeroed on purpose (as zero-initialised heads and LoRA's B are): it gets a
+                     gradient at once and its units learn apart
   tiny_lr            a learning rate of 1e-4 for SGD: a step moves the weights by 1e-6 to 1e-4 of their size
   dead_relu          fc1's biases initialised to -2 for inputs of unit scale: almost no ReLU of relu1 fires
   tanh_saturation    raw 16-bit sensor readings (0..65535) into a tanh layer: its outputs are all +-1
@@ -113,7 +116,17 @@ def bad_init(out):
         # A He/Xavier formula written upside down: std = sqrt(fan_in) where 1/sqrt(fan_in) was meant.
         nn.init.normal_(model.fc1.weight, std=math.sqrt(model.fc1.in_features))
         nn.init.zeros_(model.fc2.weight)
+        nn.init.zeros_(model.fc2.bias)
+        nn.init.zeros_(model.fc3.weight)
     return train(out, "bad_init", model, classes(torch.Generator().manual_seed(6), 32, 64), lr=0.01, steps=4)
+
+
+def zero_head(out):
+    torch.manual_seed(13)
+    model = Mlp([16, 32, 32, 4], nn.ReLU)
+    with torch.no_grad():
+        nn.init.zeros_(model.fc3.weight)
+    return train(out, "zero_head", model, classes(torch.Generator().manual_seed(14), 32, 16), lr=0.1, steps=4)
 
 
 def tiny_lr(out):
@@ -150,7 +163,7 @@ def fp16_gradients(out):
                  gradient_dtype=np.float16)
 
 
-RUNS = {f.__name__: f for f in (exploding, sigmoid_vanishing, bad_init, tiny_lr, dead_relu, tanh_saturation,
+RUNS = {f.__name__: f for f in (exploding, sigmoid_vanishing, bad_init, zero_head, tiny_lr, dead_relu, tanh_saturation,
                                 fp16_gradients)}
 
 

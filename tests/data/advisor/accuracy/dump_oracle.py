@@ -10,6 +10,7 @@ float16 is a half-precision tensor. Per tensor name ("fc1.weight_grad"):
 - gradient_abs_mean: per gradient that is not zero at every step, the lower median over the steps of mean|g|
   (NaN left out; a step with an infinity does not count)
 - init_zero_share: per weight at step 0, the percentage of zeros
+- init_zero_stays: per weight recorded at step 0, whether no later step has values that differ from each other
 - init_abs_max: per weight and bias at step 0, max(|min|, |max|) and min, max
 - update_ratio: per weight and bias, the mean over consecutive dumps that numpy.allclose(prev, cur, rtol=1e-5,
   atol=1e-8) does not call equal (and whose prev is not all zero, and that did not overflow) of
@@ -84,7 +85,7 @@ def worst(per_step):
 
 def main(run):
     series, where = load(run)
-    out = {"gradient_nonfinite_first": None, "global_norm": {}, "gradient_abs_mean": {}, "init_zero_share": {},
+    out = {"gradient_nonfinite_first": None, "global_norm": {}, "gradient_abs_mean": {}, "init_zero_share": {}, "init_zero_stays": {},
            "init_abs_max": {}, "update_ratio": {}, "unchanged": {}, "dead_share": {}, "saturation_share": {},
            "fp16_share": {}}
     saturation = {"tanh": (math.tanh(-8.8), math.tanh(8.8)),
@@ -124,6 +125,11 @@ def main(run):
             finite = a[np.isfinite(a)]
             if kind == "weight":
                 out["init_zero_share"][name] = percent(int(np.sum(a == 0)), a.size)
+                # Zeros at step 0 are a fault only while they last: a later step whose values differ from one
+                # another shows the units learnt apart (LoRA's B, a zero-initialised head).
+                out["init_zero_stays"][name] = not any(
+                    step > 0 and np.any(b != 0) and b[np.isfinite(b)].min() != b[np.isfinite(b)].max()
+                    for step, b in values)
             low, high = float(finite.min()), float(finite.max())
             out["init_abs_max"][name] = {"value": max(abs(low), abs(high)), "min": low, "max": high}
         if weight:
