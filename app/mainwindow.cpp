@@ -4,6 +4,7 @@
 #include "common/sourceview.h"
 #include "core/importsession.h"
 #include "core/runscanner.h"
+#include "core/workerpool.h"
 #include "graph/graphpanel.h"
 #include "graph/nodedetailswidget.h"
 #include "graph/scopetree.h"
@@ -22,14 +23,14 @@
 
 #include "core/timerange.h"
 
+#include "appsettings.h"
 #include "core/runbrowsermodel.h"
 #include "distributions/distributionspanel.h"
+#include "notespanel.h"
 #include "scalars/scalarstore.h"
+#include "session.h"
 #include "summary/summarystore.h"
 #include "summarylimitsdialog.h"
-#include "appsettings.h"
-#include "notespanel.h"
-#include "session.h"
 
 #include <QAction>
 #include <QApplication>
@@ -505,7 +506,7 @@ void MainWindow::startScan(QFutureWatcher<RunManifest>& watcher)
     auto cancel = m_scanCancel;
     const QString target = m_currentPath;
     m_scanClock.start();
-    watcher.setFuture(QtConcurrent::run([target, cancel]() {
+    watcher.setFuture(QtConcurrent::run(workerPool(), [target, cancel]() {
         ImportControl control;
         control.cancel = cancel.get();
         return RunScanner().scan(target, control);
@@ -548,7 +549,7 @@ void MainWindow::startImport(const RunManifest& manifest)
     // Only headers are read: the Tensor inspector lists every tensor of the folder and the Node Details
     // dock a node's dumped tensors once they are in; values are mapped when a tensor is viewed.
     m_tensorPanel->setCatalog(nullptr);
-    QtConcurrent::run([manifest] {
+    QtConcurrent::run(workerPool(), [manifest] {
         return std::make_shared<const tensor::TensorCatalog>(tensor::TensorCatalogBuilder::build(manifest));
     }).then(this, [this, root = manifest.root](std::shared_ptr<const tensor::TensorCatalog> catalog) {
         if (!m_session || m_session->manifest().root != root)
@@ -559,7 +560,7 @@ void MainWindow::startImport(const RunManifest& manifest)
             && m_graphPanel->graphCount() == 0)
             raiseDock(m_tensorDock);
     });
-    QtConcurrent::run([manifest] {
+    QtConcurrent::run(workerPool(), [manifest] {
         return std::make_shared<const graph::DumpIndex>(tensor::DumpIndexer::index(manifest));
     }).then(this, [this, root = manifest.root](std::shared_ptr<const graph::DumpIndex> dumps) {
         if (!m_session || m_session->manifest().root != root)

@@ -3,6 +3,7 @@
 #include "common/charticons.h"
 #include "common/chartpalette.h"
 #include "common/chartstyle.h"
+#include "core/workerpool.h"
 #include "trace/opstatsmodel.h"
 
 #include <QComboBox>
@@ -208,7 +209,7 @@ void StepsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
     }
     m_computing = true;
     updateSummary();
-    QtConcurrent::run([store = m_store] {
+    QtConcurrent::run(workerPool(), [store = m_store] {
         return std::make_shared<const trace::StepBreakdown>(trace::computeStepBreakdown(*store));
     }).then(this, [this, generation](std::shared_ptr<const trace::StepBreakdown> breakdown) {
         if (generation != m_generation)
