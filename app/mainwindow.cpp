@@ -50,6 +50,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
 #include <QtConcurrent>
@@ -488,6 +489,10 @@ void MainWindow::openPath(const QString& path)
 
 void MainWindow::clearRun()
 {
+    // Freeing a gigabyte trace store or a graph of many thousand nodes keeps a thread busy for tens of
+    // milliseconds: the panels let go of them below, and the last references are dropped on a worker.
+    std::vector<std::shared_ptr<const void>> released { m_operatorsPanel->store(), m_traceMemory,
+                                                        m_graphPanel->tree() };
     cancelImport();
     delete m_session;
     m_currentTraces.clear();
@@ -499,6 +504,7 @@ void MainWindow::clearRun()
     m_scalars->clear();
     m_summaries->clear();
     m_runModel->clear();
+    workerPool()->start([released = std::move(released)]() mutable { released.clear(); });
 }
 
 void MainWindow::startScan(QFutureWatcher<RunManifest>& watcher)
