@@ -3,6 +3,7 @@
 #include "common/charticons.h"
 #include "common/chartpalette.h"
 #include "common/chartstyle.h"
+#include "common/replotwhenshown.h"
 #include "core/workerpool.h"
 #include "trace/opstatsmodel.h"
 
@@ -401,7 +402,7 @@ void StepsPanel::rebuildChart()
     m_plot->xAxis->setRange(-0.6, bars ? barX(bars - 1) + 0.6 : 1.0);
     m_plot->yAxis->setRange(0, longest > 0 ? double(longest) / m_unit * 1.08 : 1.0);
     m_hoverBar = -1;
-    m_plot->replot();
+    replotWhenShown(m_plot);
     updateSummary();
 }
 
