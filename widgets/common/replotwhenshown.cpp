@@ -8,15 +8,22 @@ namespace runlens {
 
 namespace {
 
-/// Replots its plot on the plot's next show event, once per pending replot.
-class ReplotOnShow final : public QObject
+const QString kFilterName = QStringLiteral("runlens_replotWhenShown");
+
+bool onScreen(const QCustomPlot* plot)
+{
+    return plot->isVisible() && !plot->visibleRegion().isEmpty();
+}
+
+/// Holds back a plot's replots while it is out of sight and does the last one before its next paint.
+class DeferredReplot final : public QObject
 {
 public:
-    explicit ReplotOnShow(QCustomPlot* plot)
+    explicit DeferredReplot(QCustomPlot* plot)
         : QObject(plot)
         , m_plot(plot)
     {
-        setObjectName(QStringLiteral("runlens_replotOnShow"));
+        setObjectName(kFilterName);
         plot->installEventFilter(this);
     }
 
@@ -25,10 +32,18 @@ public:
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override
     {
-        // Before the first paint after the show, so the stale buffer is never shown.
-        if (watched == m_plot && event->type() == QEvent::Show && pending) {
+        if (watched != m_plot || !pending)
+            return false;
+        if (event->type() == QEvent::Resize && !onScreen(m_plot)) {
+            // QCustomPlot replots on every resize; out of sight, the new size is enough until the paint.
+            m_plot->setViewport(m_plot->rect());
+            return true;
+        }
+        if (event->type() == QEvent::Paint) {
             pending = false;
-            m_plot->replot();
+            m_plot->setViewport(m_plot->rect());
+            // The buffers are drawn here; this paint event then shows them.
+            m_plot->replot(QCustomPlot::rpQueuedRefresh);
         }
         return false;
     }
@@ -41,17 +56,16 @@ private:
 
 void replotWhenShown(QCustomPlot* plot)
 {
-    // The filter is a plain QObject subclass (no meta-object of its own): found by its name.
-    auto* deferred = static_cast<ReplotOnShow*>(
-        plot->findChild<QObject*>(QStringLiteral("runlens_replotOnShow"), Qt::FindDirectChildrenOnly));
-    if (plot->isVisible()) {
+    // The filter has no meta-object of its own: found by its name.
+    auto* deferred = static_cast<DeferredReplot*>(plot->findChild<QObject*>(kFilterName, Qt::FindDirectChildrenOnly));
+    if (onScreen(plot)) {
         if (deferred)
             deferred->pending = false;
         plot->replot();
         return;
     }
     if (!deferred)
-        deferred = new ReplotOnShow(plot);
+        deferred = new DeferredReplot(plot);
     deferred->pending = true;
 }
 
