@@ -4,9 +4,9 @@
 // meanwhile with a 1 ms timer: every gap between two firings is a stall of that length. Per input and
 // overall it prints the longest and the 99th-percentile gap (goal: < 100 ms longest, < 16 ms p99), the time
 // until the import finished (the window idle) and until the panel was ready (trace in the timeline, graph
-// laid out, tensor shown with its whole-tensor statistics). Each long gap also gives the share of it the
-// GUI thread spent on the CPU: a low share means the thread waited (for a lock, the disk or a CPU shared
-// with other processes) rather than worked.
+// laid out, tensor shown with its whole-tensor statistics), and the most the GUI thread worked within one
+// gap. Long gaps are split, from the scheduler's statistics, into the GUI thread working, waiting for a CPU
+// (other threads and processes had them) and blocked (a lock, the disk, a wait on another thread).
 //
 // The inputs are written into a temporary folder; settings go to a temporary home, never the user's.
 //
