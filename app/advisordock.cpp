@@ -8,6 +8,7 @@
 #include "core/importsession.h"
 #include "core/profilerbundle.h"
 #include "core/timerange.h"
+#include "core/workerpool.h"
 #include "distributions/distributionspanel.h"
 #include "graph/graphpanel.h"
 #include "memory/memorypanel.h"
@@ -220,7 +221,7 @@ void MainWindow::runAdvisor()
     m_advisorCancel = cancel;
     m_advisorPanel->setBusy(true);
     m_advisorRunning = true;
-    QtConcurrent::run([input, rules = m_rules, cancel] {
+    QtConcurrent::run(workerPool(), [input, rules = m_rules, cancel] {
         return std::make_shared<const advisor::AdvisorReport>(advisor::evaluate(*input, rules, cancel.get()));
     }).then(this, [this, generation, cancel](std::shared_ptr<const advisor::AdvisorReport> report) {
         if (generation != m_advisorGeneration || cancel->load())

@@ -4,6 +4,7 @@
 #include "common/sourceview.h"
 #include "core/importsession.h"
 #include "core/runscanner.h"
+#include "core/workerpool.h"
 #include "graph/graphpanel.h"
 #include "graph/nodedetailswidget.h"
 #include "graph/scopetree.h"
@@ -48,6 +49,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
 #include <QtConcurrent>
@@ -489,6 +491,10 @@ void MainWindow::openPath(const QString& path)
 
 void MainWindow::clearRun()
 {
+    // Freeing a gigabyte trace store or a graph of many thousand nodes keeps a thread busy for tens of
+    // milliseconds: the panels let go of them below, and the last references are dropped on a worker.
+    std::vector<std::shared_ptr<const void>> released { m_operatorsPanel->store(), m_traceMemory,
+                                                        m_graphPanel->tree() };
     cancelImport();
     delete m_session;
     m_panelTimer->stop();
@@ -503,6 +509,7 @@ void MainWindow::clearRun()
     m_scalars->clear();
     m_summaries->clear();
     m_runModel->clear();
+    workerPool()->start([released = std::move(released)]() mutable { released.clear(); });
 }
 
 void MainWindow::startScan(QFutureWatcher<RunManifest>& watcher)
@@ -510,7 +517,7 @@ void MainWindow::startScan(QFutureWatcher<RunManifest>& watcher)
     auto cancel = m_scanCancel;
     const QString target = m_currentPath;
     m_scanClock.start();
-    watcher.setFuture(QtConcurrent::run([target, cancel]() {
+    watcher.setFuture(QtConcurrent::run(workerPool(), [target, cancel]() {
         ImportControl control;
         control.cancel = cancel.get();
         return RunScanner().scan(target, control);
@@ -554,7 +561,7 @@ void MainWindow::startImport(const RunManifest& manifest)
     // dock a node's dumped tensors once they are in; values are mapped when a tensor is viewed.
     m_tensorPanel->setCatalog(nullptr);
     // The catalog and the dump index come from one reading of each tensor file's header.
-    QtConcurrent::run([manifest] {
+    QtConcurrent::run(workerPool(), [manifest] {
         return std::make_shared<tensor::TensorCatalogBuilder::WithDumps>(
             tensor::TensorCatalogBuilder::buildWithDumps(manifest));
     }).then(this, [this, root = manifest.root](std::shared_ptr<tensor::TensorCatalogBuilder::WithDumps> built) {

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "core/runbrowsermodel.h"
+#include "core/workerpool.h"
 #include "demo/demorun.h"
 #include "graph/graphpanel.h"
 #include "graph/nodedetailswidget.h"
@@ -403,7 +404,7 @@ void MainWindow::openDemo()
     const QString dir
         = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).filePath(QStringLiteral("demo-run"));
     setBusy(true, tr("Writing the demo run to %1…").arg(QDir::toNativeSeparators(dir)));
-    QtConcurrent::run([dir]() {
+    QtConcurrent::run(workerPool(), [dir]() {
         QString error;
         if (DemoRun::write(dir, &error))
             return QString();

@@ -5,6 +5,7 @@
 #include "core/profilerbundle.h"
 #include "core/runbrowsermodel.h"
 #include "core/timerange.h"
+#include "core/workerpool.h"
 #include "graph/graphpanel.h"
 #include "graph/nodedetailswidget.h"
 #include "memory/memoryanalysis.h"
@@ -279,9 +280,10 @@ void MainWindow::showTraceOverview(std::shared_ptr<const trace::TraceStore> stor
     if (store->sources().size() > 1 && !(m_profiler && m_profiler->cluster))
         m_clusterPanel->setStore(store);
     m_breakdownWatcher.setProperty("generation", generation);
-    m_breakdownWatcher.setFuture(QtConcurrent::run([store]() -> std::shared_ptr<const trace::StepBreakdown> {
-        return std::make_shared<const trace::StepBreakdown>(trace::computeStepBreakdown(*store));
-    }));
+    m_breakdownWatcher.setFuture(
+        QtConcurrent::run(workerPool(), [store]() -> std::shared_ptr<const trace::StepBreakdown> {
+            return std::make_shared<const trace::StepBreakdown>(trace::computeStepBreakdown(*store));
+        }));
 }
 
 void MainWindow::showRank(int rank)
@@ -370,7 +372,8 @@ void MainWindow::showTraceMemory(const QList<int>& artifactIndices, std::shared_
     }
     updateMemoryPanel();
     m_traceMemoryWatcher.setProperty("generation", generation);
-    m_traceMemoryWatcher.setFuture(QtConcurrent::run([store] { return memory::memoryFromTrace(*store); }));
+    m_traceMemoryWatcher.setFuture(
+        QtConcurrent::run(workerPool(), [store] { return memory::memoryFromTrace(*store); }));
 }
 
 void MainWindow::updateMemoryPanel()

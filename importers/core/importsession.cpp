@@ -2,6 +2,7 @@
 
 #include "core/profilerbundle.h"
 #include "core/profilerimporter.h"
+#include "core/workerpool.h"
 #include "trace/chrometracereader.h"
 #include "trace/tracefileimporter.h"
 
@@ -282,7 +283,7 @@ void ImportSession::importTraces(const QList<int>& artifactIndices)
     updateProgress();
 
     auto cancel = m_cancel;
-    m_combinedFuture = QtConcurrent::run([this, read, paths, cancel]() {
+    m_combinedFuture = QtConcurrent::run(workerPool(), [this, read, paths, cancel]() {
         ImportControl control;
         control.cancel = cancel.get();
         control.progress = [read](int permille) { read->progress = permille; };
@@ -367,7 +368,7 @@ void ImportSession::launch(const std::shared_ptr<Group>& group)
     QStringList paths;
     for (int index : group->indices)
         paths << m_manifest.artifacts[index].path;
-    group->future = QtConcurrent::run([this, group, cancel, paths]() {
+    group->future = QtConcurrent::run(workerPool(), [this, group, cancel, paths]() {
         const size_t n = group->indices.size();
         for (size_t k = 0; k < n; ++k) {
             PollResult result;

@@ -1,6 +1,7 @@
 #include "clusterpanel.h"
 
 #include "clusterrankmodel.h"
+#include "core/workerpool.h"
 
 #include "cluster/kinetocluster.h"
 #include "common/charticons.h"
@@ -329,7 +330,7 @@ void ClusterPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
     }
     m_computing = true;
     updateSummary();
-    QtConcurrent::run([store] {
+    QtConcurrent::run(workerPool(), [store] {
         return std::make_shared<const Cluster>(cluster::buildKinetoCluster(*store));
     }).then(this, [this, generation](std::shared_ptr<const Cluster> cluster) {
         if (generation != m_generation)

@@ -2,6 +2,7 @@
 
 #include "common/chartexportmenu.h"
 #include "common/toolbarstrip.h"
+#include "core/workerpool.h"
 #include "graphview.h"
 
 #include <QCheckBox>
@@ -250,7 +251,7 @@ void GraphPanel::updateProfile()
         return;
     }
     m_status->setText(tr("Matching profiler ops to the graph\u2026"));
-    QtConcurrent::run([tree = m_tree, store = m_store] {
+    QtConcurrent::run(workerPool(), [tree = m_tree, store = m_store] {
         return graph::ItemProfile::compute(tree, *store);
     }).then(this, [this, serial](std::shared_ptr<const graph::ItemProfile> profile) {
         if (serial != m_profileSerial)
@@ -286,7 +287,7 @@ void GraphPanel::buildTree(int index)
     options.readable = m_readable->isChecked();
     const quint64 serial = ++m_buildSerial;
     m_status->setText(tr("Building the hierarchy\u2026"));
-    QtConcurrent::run([graph = m_graphs[std::size_t(index)], options] {
+    QtConcurrent::run(workerPool(), [graph = m_graphs[std::size_t(index)], options] {
         return graph::ScopeTree::build(graph, options);
     }).then(this, [this, serial](std::shared_ptr<const graph::ScopeTree> tree) {
         if (serial == m_buildSerial)

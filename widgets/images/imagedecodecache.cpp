@@ -1,5 +1,7 @@
 #include "imagedecodecache.h"
 
+#include "core/workerpool.h"
+
 #include <QThread>
 #include <QtConcurrent>
 
@@ -41,7 +43,7 @@ void ImageDecodeCache::request(const QString& key, const QByteArray& bytes, bool
     // A stretched request reuses the decoded picture when it is still cached.
     const Entry* cached = m_cache.object(key);
     const DecodedImage known = cached ? cached->decoded : DecodedImage {};
-    QtConcurrent::run([bytes, stretched, known] {
+    QtConcurrent::run(workerPool(), [bytes, stretched, known] {
         Entry entry;
         entry.decoded = known.isValid() ? known : decodeImage(bytes);
         if (stretched && entry.decoded.isValid())

@@ -2,6 +2,7 @@
 
 #include "common/chartpalette.h"
 #include "common/chartstyle.h"
+#include "core/workerpool.h"
 #include "memory/memoryanalysis.h"
 #include "memory/memorydownsample.h"
 #include "memoryaxis.h"
@@ -567,7 +568,7 @@ void MemoryChart::resample()
     // Until the worker is done the previous points are drawn, stretched to the new range.
     ++m_pending;
     replot(rpQueuedReplot);
-    QtConcurrent::run([job = std::move(job)] {
+    QtConcurrent::run(workerPool(), [job = std::move(job)] {
         return runResample(job);
     }).then(this, [this, generation, apply](const ResampleResult& result) {
         if (generation != m_generation)

@@ -3,6 +3,7 @@
 #include "common/charticons.h"
 #include "common/chartstyle.h"
 #include "core/timerange.h"
+#include "core/workerpool.h"
 #include "memory/memoryoptablemodel.h"
 #include "memoryaxis.h"
 #include "memorychart.h"
@@ -594,7 +595,7 @@ void MemoryPanel::computeOpTable()
     m_tableNote->setText(selection.valid() ? tr("Allocations in the selected range")
                                            : tr("Allocations of the whole trace"));
     m_opCancel = std::make_shared<std::atomic_bool>(false);
-    QtConcurrent::run([store = m_store, profile, device, x0, x1, cancel = m_opCancel] {
+    QtConcurrent::run(workerPool(), [store = m_store, profile, device, x0, x1, cancel = m_opCancel] {
         return std::make_shared<const memory::MemoryOpTable>(
             memory::memoryOpTable(*store, *device, x0, x1, [cancel] { return cancel->load(); }));
     }).then(this, [this, generation, store = m_store](std::shared_ptr<const memory::MemoryOpTable> table) {

@@ -1,6 +1,7 @@
 #include "operatorspanel.h"
 
 #include "common/charticons.h"
+#include "core/workerpool.h"
 #include "profiler/profileroptablemodel.h"
 #include "sharebardelegate.h"
 
@@ -280,7 +281,7 @@ void OperatorsPanel::recompute()
     auto cancel = std::make_shared<std::atomic_bool>(false);
     m_cancel = cancel;
     const bool byDims = m_groupByDims;
-    QtConcurrent::run([store = m_store, byDims, cancel] {
+    QtConcurrent::run(workerPool(), [store = m_store, byDims, cancel] {
         trace::OperatorStatisticsOptions options;
         options.groupByInputDims = byDims;
         options.cancelled = [cancel] { return cancel->load(); };

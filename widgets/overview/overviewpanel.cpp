@@ -3,6 +3,7 @@
 #include "common/charticons.h"
 #include "common/chartpalette.h"
 #include "common/chartstyle.h"
+#include "common/replotwhenshown.h"
 #include "profiler/profileroptablemodel.h"
 
 #include <QComboBox>
@@ -435,7 +436,7 @@ void OverviewPanel::rebuildStepChart()
     m_stepPlot->xAxis->setTicker(ticker);
     m_stepPlot->xAxis->setRange(-0.6, bars ? barX(bars - 1) + 0.6 : 1.0);
     m_stepPlot->yAxis->setRange(0, longest > 0 ? longest / unit * 1.08 : 1.0);
-    m_stepPlot->replot();
+    replotWhenShown(m_stepPlot);
 }
 
 QStringList OverviewPanel::topOperatorNames() const

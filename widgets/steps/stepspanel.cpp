@@ -3,6 +3,8 @@
 #include "common/charticons.h"
 #include "common/chartpalette.h"
 #include "common/chartstyle.h"
+#include "common/replotwhenshown.h"
+#include "core/workerpool.h"
 #include "trace/opstatsmodel.h"
 
 #include <QComboBox>
@@ -208,7 +210,7 @@ void StepsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
     }
     m_computing = true;
     updateSummary();
-    QtConcurrent::run([store = m_store] {
+    QtConcurrent::run(workerPool(), [store = m_store] {
         return std::make_shared<const trace::StepBreakdown>(trace::computeStepBreakdown(*store));
     }).then(this, [this, generation](std::shared_ptr<const trace::StepBreakdown> breakdown) {
         if (generation != m_generation)
@@ -400,7 +402,7 @@ void StepsPanel::rebuildChart()
     m_plot->xAxis->setRange(-0.6, bars ? barX(bars - 1) + 0.6 : 1.0);
     m_plot->yAxis->setRange(0, longest > 0 ? double(longest) / m_unit * 1.08 : 1.0);
     m_hoverBar = -1;
-    m_plot->replot();
+    replotWhenShown(m_plot);
     updateSummary();
 }
 

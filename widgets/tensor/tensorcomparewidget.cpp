@@ -1,5 +1,6 @@
 #include "tensorcomparewidget.h"
 
+#include "core/workerpool.h"
 #include "tensor/heatmapview.h"
 #include "tensor/tensorcompare.h"
 
@@ -208,7 +209,7 @@ void TensorCompareWidget::start()
     m_job = job;
     m_outcome.reset();
     showMessage(tr("Comparing %Ln elements\u2026", nullptr, int(std::min<std::int64_t>(m_a.elementCount(), INT_MAX))));
-    QtConcurrent::run([a = m_a, b = m_b, job, run] {
+    QtConcurrent::run(workerPool(), [a = m_a, b = m_b, job, run] {
         return run(a, b, [job] { return job->cancelled.load(); });
     }).then(this, [this, job](const std::shared_ptr<const Outcome>& outcome) {
         if (job != m_job)

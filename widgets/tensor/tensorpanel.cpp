@@ -2,6 +2,7 @@
 
 #include "common/colormap.h"
 #include "common/toolbarstrip.h"
+#include "core/workerpool.h"
 #include "tensor/heatmapview.h"
 #include "tensor/tensorcomparewidget.h"
 #include "tensor/tensorexport.h"
@@ -102,7 +103,7 @@ void openSource(const std::shared_ptr<const tensor::TensorSource>& source, QObje
         done(source->open());
         return;
     }
-    QtConcurrent::run([source] {
+    QtConcurrent::run(workerPool(), [source] {
         return source->open();
     }).then(context, [done = std::move(done)](const tensor::TensorResult& result) { done(result); });
 }

@@ -1,6 +1,7 @@
 #include "tensorstatswidget.h"
 
 #include "common/chartexportmenu.h"
+#include "core/workerpool.h"
 #include "tensor/backgroundwork.h"
 
 #include <QCheckBox>
@@ -299,7 +300,7 @@ void TensorStatsWidget::startSlice()
     m_sliceJob = job;
     showColumn(0, std::nullopt, tr("computing\u2026"));
     updateHistogram();
-    QtConcurrent::run([tensor = m_slice, job] {
+    QtConcurrent::run(workerPool(), [tensor = m_slice, job] {
         tensor::StatisticsOptions options;
         options.cancel = [job] { return job->cancelled.load(); };
         return compute(tensor, std::nullopt, options);
@@ -356,7 +357,7 @@ void TensorStatsWidget::startWhole()
         showColumn(1, std::nullopt, tr("computing\u2026"));
     m_progress->setValue(0);
     m_progressTimer->start();
-    QtConcurrent::run([tensor = m_whole, known = m_wholeStats, job] {
+    QtConcurrent::run(workerPool(), [tensor = m_whole, known = m_wholeStats, job] {
         tensor::StatisticsOptions options;
         options.cancel = [job] { return job->cancelled.load(); };
         options.progress = [job](double f) { job->permille = int(f * 1000); };

@@ -1,5 +1,6 @@
 #include "timelinesearchbar.h"
 
+#include "core/workerpool.h"
 #include "trace/tracestore.h"
 
 #include <QGuiApplication>
@@ -121,8 +122,9 @@ void TimelineSearchBar::startSearch()
     m_matches.clear();
     m_current = -1;
     m_count->setText(tr("searching…"));
-    m_watcher->setFuture(QtConcurrent::run(
-        [store = m_store, expression, cancel] { return findTimelineMatches(*store, expression, cancel.get()); }));
+    m_watcher->setFuture(QtConcurrent::run(workerPool(), [store = m_store, expression, cancel] {
+        return findTimelineMatches(*store, expression, cancel.get());
+    }));
 }
 
 void TimelineSearchBar::setMatches(std::vector<TimelineMatch> matches)

@@ -1,6 +1,7 @@
 #include "timelineview.h"
 
 #include "common/theme.h"
+#include "core/workerpool.h"
 
 #include "timelinecolors.h"
 #include "timelineformat.h"
@@ -124,9 +125,10 @@ void TimelineView::setStore(std::shared_ptr<const trace::TraceStore> store)
         if (m_store->eventCount() > kAsyncEvents) {
             m_preparing = true;
             m_lodWatcher->waitForFinished();
-            m_lodWatcher->setFuture(QtConcurrent::run([store = m_store]() -> std::shared_ptr<const trace::TraceLod> {
-                return std::make_shared<const trace::TraceLod>(*store);
-            }));
+            m_lodWatcher->setFuture(
+                QtConcurrent::run(workerPool(), [store = m_store]() -> std::shared_ptr<const trace::TraceLod> {
+                    return std::make_shared<const trace::TraceLod>(*store);
+                }));
         } else {
             m_lod = std::make_shared<const trace::TraceLod>(*m_store);
         }

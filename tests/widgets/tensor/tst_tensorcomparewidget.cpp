@@ -1,5 +1,6 @@
 #include "tensor/tensorcomparewidget.h"
 
+#include "core/workerpool.h"
 #include "pythonoracle.h"
 #include "tensor/heatmapview.h"
 
@@ -268,7 +269,7 @@ private slots:
         auto release = qScopeGuard([&] {
             if (gate.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
                 open.set_value();
-            QThreadPool::globalInstance()->waitForDone();
+            workerPool()->waitForDone();
         });
         const std::int64_t count = TensorCompareWidget::kSynchronousLimit + 1;
         TensorCompareWidget widget;
@@ -283,7 +284,7 @@ private slots:
         QVERIFY(widget.summaryText().startsWith(QStringLiteral("max |diff| 3 ")));
         // Let the first comparison finish: its result arrives late and is not shown.
         open.set_value();
-        QThreadPool::globalInstance()->waitForDone();
+        workerPool()->waitForDone();
         QTest::qWait(50);
         QCOMPARE(ready.size(), 1);
         QVERIFY(widget.summaryText().startsWith(QStringLiteral("max |diff| 3 ")));
