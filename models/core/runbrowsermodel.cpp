@@ -8,7 +8,7 @@ namespace runlens {
 
 QString formatByteSize(qint64 bytes)
 {
-    static const char* const kUnits[] = {"B", "KB", "MB", "GB", "TB"};
+    static const char* const kUnits[] = { "B", "KB", "MB", "GB", "TB" };
     double value = double(bytes);
     int unit = 0;
     while (value >= 1000.0 && unit < 4) {
@@ -22,8 +22,7 @@ QString formatByteSize(qint64 bytes)
 
 RunBrowserModel::RunBrowserModel(QObject* parent)
     : QAbstractItemModel(parent)
-{
-}
+{ }
 
 void RunBrowserModel::clear()
 {
@@ -108,11 +107,7 @@ QModelIndex RunBrowserModel::indexOfArtifact(int artifactIndex) const
 
 QString RunBrowserModel::runDisplayName(const QString& run) const
 {
-    if (run == QLatin1String(".")) {
-        const QString name = QFileInfo(m_manifest.root).fileName();
-        return name.isEmpty() ? run : name;
-    }
-    return run;
+    return m_manifest.runDisplayName(run);
 }
 
 QModelIndex RunBrowserModel::index(int row, int column, const QModelIndex& parent) const
@@ -268,7 +263,7 @@ QVariant RunBrowserModel::artifactData(const Node& node, int column, int role) c
     case PathRole:
         return artifact.path;
     case Qt::ToolTipRole: {
-        QStringList lines {artifact.path};
+        QStringList lines { artifact.path };
         if (state.scalarPoints() > 0)
             lines << tr("%n scalar point(s) in %1 tag(s)", nullptr, int(state.scalarPoints()))
                          .arg(state.scalarTags.size());

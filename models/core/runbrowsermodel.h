@@ -36,7 +36,7 @@ public:
     const RunManifest& manifest() const { return m_manifest; }
     /// The model index of an artifact (column 0), or an invalid index.
     QModelIndex indexOfArtifact(int artifactIndex) const;
-    /// Display name of a run: "." becomes the opened folder's name.
+    /// Display name of a run (runlens::runDisplayName): "." becomes the opened folder's name.
     QString runDisplayName(const QString& run) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
