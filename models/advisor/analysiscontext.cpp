@@ -1,5 +1,7 @@
 #include "advisor/analysis.h"
 
+#include "core/runmanifest.h"
+
 #include <utility>
 
 namespace runlens::advisor {
@@ -23,6 +25,13 @@ double AnalysisContext::threshold(const QString& ruleId, double fallback) const
 
 void AnalysisContext::add(Measurement measurement)
 {
+    if (!m_root.isEmpty() && !measurement.scope.run.isEmpty()) {
+        auto name = m_runNames.constFind(measurement.scope.run);
+        if (name == m_runNames.cend())
+            name = m_runNames.insert(measurement.scope.run, runDisplayName(m_root, measurement.scope.run));
+        if (*name != measurement.scope.run)
+            measurement.scope.runName = *name;
+    }
     m_evaluated.insert(measurement.metric, true);
     m_measurements.push_back(std::move(measurement));
 }

@@ -46,7 +46,7 @@ QString scopeText(const Scope& scope)
 {
     QStringList parts;
     if (!scope.run.isEmpty())
-        parts << QCoreApplication::translate("runlens::advisor::AdvisorFormat", "run %1").arg(scope.run);
+        parts << QCoreApplication::translate("runlens::advisor::AdvisorFormat", "run %1").arg(scope.shownRun());
     if (scope.rank)
         parts << QCoreApplication::translate("runlens::advisor::AdvisorFormat", "rank %1").arg(*scope.rank);
     if (!scope.device.isEmpty())
