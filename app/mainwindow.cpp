@@ -22,14 +22,14 @@
 
 #include "core/timerange.h"
 
+#include "appsettings.h"
 #include "core/runbrowsermodel.h"
 #include "distributions/distributionspanel.h"
+#include "notespanel.h"
 #include "scalars/scalarstore.h"
+#include "session.h"
 #include "summary/summarystore.h"
 #include "summarylimitsdialog.h"
-#include "appsettings.h"
-#include "notespanel.h"
-#include "session.h"
 
 #include <QAction>
 #include <QApplication>
@@ -544,9 +544,12 @@ void MainWindow::startImport(const RunManifest& manifest)
         statusBar()->showMessage(d.toString(), 8000);
     const summary::SummaryLimits limits = SummaryLimitsDialog::load();
     m_scalars->setPointLimit(limits.scalars);
+    m_scalars->setRoot(manifest.root);
+    m_summaries->setRoot(manifest.root);
     m_session = new ImportSession(manifest, limits, this);
     // Only headers are read: the Tensor inspector lists every tensor of the folder and the Node Details
     // dock a node's dumped tensors once they are in; values are mapped when a tensor is viewed.
+    m_tensorPanel->setRunFolder(manifest.root);
     m_tensorPanel->setCatalog(nullptr);
     QtConcurrent::run([manifest] {
         return std::make_shared<const tensor::TensorCatalog>(tensor::TensorCatalogBuilder::build(manifest));
