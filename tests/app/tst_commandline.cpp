@@ -794,6 +794,13 @@ private slots:
             for (const char* other : { "run .", "run tb", "run dump", "run graph", "run profiler" })
                 QVERIFY2(!message.contains(QLatin1String(other)), qPrintable(message));
         }
+        // export --run takes the name scan shows too.
+        QTemporaryDir dir;
+        const Result exported = run({ QStringLiteral("export"), job, QStringLiteral("--chart"),
+                                      QStringLiteral("distributions:weights/conv2.weight"), QStringLiteral("--run"),
+                                      name, QStringLiteral("--out"), dir.filePath(QStringLiteral("d.csv")) });
+        QVERIFY2(exported.exitCode == 0, exported.err.constData());
+
         const Result adviseText = run({ QStringLiteral("advise"), job });
         QVERIFY2(adviseText.exitCode == 0, adviseText.err.constData());
         for (const char* other : { "run .", "run tb,", "run dump", "run graph", "run profiler" })
