@@ -171,8 +171,19 @@ int exportDistributions(const QString& path, const QString& tag, QString run, co
 {
     ImportSession session(RunScanner().scan(path));
     summary::SummaryStore store;
+    store.setRoot(session.manifest().root);
     QObject::connect(&session, &ImportSession::summariesArrived, &store, &summary::SummaryStore::update);
     session.importBlocking();
+    // A run may be given as scan and info name it ("cnn_job" for the opened folder's own run ".").
+    const QStringList runs = store.runs();
+    if (!run.isEmpty() && !runs.contains(run)) {
+        for (const QString& candidate : runs) {
+            if (store.runDisplayName(candidate) == run) {
+                run = candidate;
+                break;
+            }
+        }
+    }
     if (run.isEmpty()) {
         for (const QString& candidate : store.runs(summary::SummaryKind::Histograms)) {
             if (store.tags(summary::SummaryKind::Histograms, candidate).contains(tag)) {

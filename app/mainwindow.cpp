@@ -556,9 +556,12 @@ void MainWindow::startImport(const RunManifest& manifest)
         statusBar()->showMessage(d.toString(), 8000);
     const summary::SummaryLimits limits = SummaryLimitsDialog::load();
     m_scalars->setPointLimit(limits.scalars);
+    m_scalars->setRoot(manifest.root);
+    m_summaries->setRoot(manifest.root);
     m_session = new ImportSession(manifest, limits, this);
     // Only headers are read: the Tensor inspector lists every tensor of the folder and the Node Details
     // dock a node's dumped tensors once they are in; values are mapped when a tensor is viewed.
+    m_tensorPanel->setRunFolder(manifest.root);
     m_tensorPanel->setCatalog(nullptr);
     // The catalog and the dump index come from one reading of each tensor file's header.
     QtConcurrent::run(workerPool(), [manifest] {

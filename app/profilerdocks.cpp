@@ -221,7 +221,10 @@ void MainWindow::showProfiler(const QString& run, std::shared_ptr<const Profiler
     // Every run's profiler output is kept; the docks show one run at a time (the first one read, until
     // another is picked in the Overview).
     m_profilers.insert(run, bundle);
-    m_overviewPanel->setProfilerRuns(m_profilers.keys(), m_profilerRun.isEmpty() ? run : m_profilerRun);
+    QStringList names;
+    for (const QString& known : m_profilers.keys())
+        names << (m_session ? m_session->manifest().runDisplayName(known) : known);
+    m_overviewPanel->setProfilerRuns(m_profilers.keys(), m_profilerRun.isEmpty() ? run : m_profilerRun, names);
     if (m_profiler && m_profilerRun != run)
         return;
     m_profilerRun = run;

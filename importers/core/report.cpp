@@ -37,12 +37,13 @@ QJsonArray diagnosticsJson(const Diagnostics& diagnostics, const QString& root)
     return out;
 }
 
-QJsonObject artifactBase(const Artifact& artifact)
+QJsonObject artifactBase(const Artifact& artifact, const RunManifest& manifest)
 {
     QJsonObject o;
     o.insert(QStringLiteral("path"), artifact.relativePath);
     o.insert(QStringLiteral("kind"), artifactKindId(artifact.kind));
     o.insert(QStringLiteral("run"), artifact.run);
+    o.insert(QStringLiteral("run_display_name"), manifest.runDisplayName(artifact.run));
     o.insert(QStringLiteral("rank"), rankValue(artifact));
     o.insert(QStringLiteral("size"), double(artifact.size));
     return o;
@@ -298,6 +299,7 @@ QJsonObject scanReportJson(const RunManifest& manifest)
     for (const QString& run : manifest.runs()) {
         QJsonObject r;
         r.insert(QStringLiteral("name"), run);
+        r.insert(QStringLiteral("display_name"), manifest.runDisplayName(run));
         QJsonArray ranks;
         QJsonObject kinds;
         for (int i : manifest.artifactsOfRun(run)) {
@@ -314,7 +316,7 @@ QJsonObject scanReportJson(const RunManifest& manifest)
     root.insert(QStringLiteral("runs"), runs);
     QJsonArray artifacts;
     for (const Artifact& a : manifest.artifacts)
-        artifacts.append(artifactBase(a));
+        artifacts.append(artifactBase(a, manifest));
     root.insert(QStringLiteral("artifacts"), artifacts);
     root.insert(QStringLiteral("diagnostics"), diagnosticsJson(manifest.diagnostics, manifest.root));
     return root;
@@ -326,7 +328,9 @@ QString scanReportText(const RunManifest& manifest)
     out += QCoreApplication::translate("runlens::Report", "Run folder: %1").arg(manifest.root) + QLatin1Char('\n');
     for (const QString& run : manifest.runs()) {
         const QList<int> members = manifest.artifactsOfRun(run);
-        out += QCoreApplication::translate("runlens::Report", "run %1 (%2 files)").arg(run).arg(members.size())
+        out += QCoreApplication::translate("runlens::Report", "run %1 (%2 files)")
+                   .arg(manifest.runDisplayName(run))
+                   .arg(members.size())
             + QLatin1Char('\n');
         for (int i : members) {
             const Artifact& a = manifest.artifacts[i];
@@ -397,6 +401,7 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
         o.insert(QStringLiteral("path"), a.relativePath);
         o.insert(QStringLiteral("kind"), artifactKindId(a.kind));
         o.insert(QStringLiteral("run"), a.run);
+        o.insert(QStringLiteral("run_display_name"), manifest.runDisplayName(a.run));
         o.insert(QStringLiteral("rank"), rankValue(a));
         o.insert(QStringLiteral("status"), contractStatus(state.status));
         o.insert(QStringLiteral("diagnostics"), diagnosticsJson(state.diagnostics, manifest.root));
@@ -468,7 +473,8 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
         const Artifact& a = manifest.artifacts[i];
         const ArtifactState& state = states.at(i);
         out += QStringLiteral("%1  [%2]  run %3  %4\n")
-                   .arg(a.relativePath, artifactKindId(a.kind), a.run, contractStatus(state.status));
+                   .arg(a.relativePath, artifactKindId(a.kind), manifest.runDisplayName(a.run),
+                        contractStatus(state.status));
         if (state.growing)
             out += QStringLiteral("  ")
                 + QCoreApplication::translate("runlens::Report",

@@ -548,42 +548,133 @@ std::optional<int> rankOf(const FoundFile& file, const std::string& rootName)
     return FileSniffer::rankFromName(rootName);
 }
 
-/// Run grouping.
-///  1. Summary streams (TensorBoard events, MindSpore summaries and lineage, VisualDL logs) follow TensorBoard:
-///     the run is the file's folder relative to the opened folder, "." for the opened folder itself. Each
-///     such folder is a run (so an `add_hparams` time-stamped sub-folder is a run of its own).
-///  2. Any other file belongs to the nearest folder above it, up to the opened folder, that is a run.
-///  3. Otherwise MindInsight's rule applies: runs are the opened folder and its direct sub-folders, so the
-///     run is the first component of the file's path, or "." for files directly in the opened folder.
-void assignRuns(std::vector<FoundFile>& files, std::vector<std::string>& runs)
+std::string_view parentOf(std::string_view dir)
 {
-    std::unordered_set<std::string> runDirs;
-    for (const FoundFile& file : files) {
-        if (isSummaryStream(file.sniff.kind))
-            runDirs.insert(file.rel.substr(0, file.dirLength));
+    const std::size_t slash = dir.rfind('/');
+    return slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
+}
+
+std::string_view lastComponent(std::string_view dir)
+{
+    const std::size_t slash = dir.rfind('/');
+    return slash == std::string_view::npos ? dir : dir.substr(slash + 1);
+}
+
+/// `dir` without its trailing artifact-named folders: "job/tb/rank_0" -> "job", "runs/exp1" -> itself.
+std::string_view withoutTrailingArtifactFolders(std::string_view dir)
+{
+    while (!dir.empty() && isArtifactFolderName(lastComponent(dir)))
+        dir = parentOf(dir);
+    return dir;
+}
+
+/// The folder above the lowest block of artifact-named folders on `dir` ("job/dump/step_3/net" -> "job"), or
+/// nothing when no folder on it has such a name.
+std::optional<std::string_view> jobAbove(std::string_view dir)
+{
+    bool inBlock = false;
+    while (!dir.empty()) {
+        if (isArtifactFolderName(lastComponent(dir)))
+            inBlock = true;
+        else if (inBlock)
+            return dir;
+        dir = parentOf(dir);
     }
+    return inBlock ? std::optional(std::string_view()) : std::nullopt;
+}
+
+/// The first folder name of `dir` below its ancestor `above` ("" for the opened folder).
+std::string_view componentBelow(std::string_view dir, std::string_view above)
+{
+    std::string_view rest = above.empty() ? dir : dir.substr(above.size() + 1);
+    const std::size_t slash = rest.find('/');
+    return slash == std::string_view::npos ? rest : rest.substr(0, slash);
+}
+
+/// Run grouping: a run is a training job, named by its folder relative to the opened folder ("." for the
+/// opened folder itself). Folders with the names tools give to a job's outputs (isArtifactFolderName: `tb`,
+/// `logs`, `profiler`, `dump`, `graph`, `checkpoints`, `step_N`, `rank_N`, `PROF_*` ...) belong to the run
+/// above them.
+///  1. Summary streams (TensorBoard events, MindSpore summaries and lineage, VisualDL logs) follow TensorBoard:
+///     each folder holding them is a run of its own (an `add_hparams` time-stamped sub-folder too), named
+///     after the folder without its trailing artifact-named folders (`job/tb/` -> `job`). When that would
+///     put two such folders into one run (`job/tb/rank_0/`, `job/tb/rank_1/`), each keeps its own name as
+///     TensorBoard would, so two event streams are never read as one.
+///  2. A folder is a job when some file lies under an artifact-named folder of it: the folder above the
+///     lowest block of artifact-named folders on the file's path (`job/dump/step_3/net/` -> `job`). A job
+///     found inside an artifact folder of another run (`job/logs/worker/profiler/`) is part of that run.
+///  3. Any other file belongs to the nearest run (rule 1 or 2) at or above its folder.
+///  4. Otherwise MindInsight's rule applies: runs are the opened folder and its direct sub-folders, so the
+///     run is the first component of the file's path, or "." for files directly in the opened folder.
+/// Every step works on the distinct folders, each looked at once per level: O(folders x depth).
+void assignRuns(const std::vector<FoundFile>& files, std::vector<std::string>& runs)
+{
+    // Views into the files' paths, which stay put while this runs.
+    auto dirOf = [](const FoundFile& file) { return std::string_view(file.rel).substr(0, file.dirLength); };
+
+    std::unordered_set<std::string_view> dirs;
+    std::unordered_set<std::string_view> summaryDirs;
+    for (const FoundFile& file : files) {
+        dirs.insert(dirOf(file));
+        if (isSummaryStream(file.sniff.kind))
+            summaryDirs.insert(dirOf(file));
+    }
+
+    // 1. Event runs.
+    std::unordered_map<std::string_view, int> lifted;
+    for (const std::string_view dir : summaryDirs)
+        ++lifted[withoutTrailingArtifactFolders(dir)];
+    std::unordered_map<std::string_view, std::string_view> eventRun;
+    std::unordered_set<std::string_view> runDirs;
+    for (const std::string_view dir : summaryDirs) {
+        const std::string_view target = withoutTrailingArtifactFolders(dir);
+        const std::string_view run = lifted[target] == 1 ? target : dir;
+        eventRun.emplace(dir, run);
+        runDirs.insert(run);
+    }
+
+    // 2. Jobs, less those inside another run's artifact folders.
+    std::unordered_set<std::string_view> jobs;
+    for (const std::string_view dir : dirs) {
+        if (const auto job = jobAbove(dir))
+            jobs.insert(*job);
+    }
+    auto isRunOrJob = [&](std::string_view dir) { return runDirs.count(dir) > 0 || jobs.count(dir) > 0; };
+    for (const std::string_view job : jobs) {
+        bool inside = false;
+        for (std::string_view above = job; !above.empty() && !inside;) {
+            above = parentOf(above);
+            inside = isRunOrJob(above) && isArtifactFolderName(componentBelow(job, above));
+        }
+        if (!inside)
+            runDirs.insert(job);
+    }
+
+    // 3 and 4, once per folder.
+    std::unordered_map<std::string_view, std::string> runOfDir;
+    for (const std::string_view dir : dirs) {
+        std::string_view up = dir;
+        while (!runDirs.count(up) && !up.empty())
+            up = parentOf(up);
+        std::string run;
+        if (runDirs.count(up)) {
+            run = up.empty() ? std::string(".") : std::string(up);
+        } else {
+            const std::size_t slash = dir.find('/');
+            run = dir.empty() ? std::string(".") : std::string(dir.substr(0, slash));
+        }
+        runOfDir.emplace(dir, std::move(run));
+    }
+
     runs.resize(files.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
         const FoundFile& file = files[i];
-        std::string_view dir = std::string_view(file.rel).substr(0, file.dirLength);
-        std::string run;
-        bool found = false;
-        for (;;) {
-            if (runDirs.count(std::string(dir))) {
-                run = dir.empty() ? std::string(".") : std::string(dir);
-                found = true;
-                break;
-            }
-            if (dir.empty())
-                break;
-            const std::size_t slash = dir.rfind('/');
-            dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
+        if (isSummaryStream(file.sniff.kind)) {
+            const std::string_view run = eventRun.at(dirOf(file));
+            runs[i] = run.empty() ? std::string(".") : std::string(run);
+        } else {
+            runs[i] = runOfDir.at(dirOf(file));
         }
-        if (!found) {
-            const std::size_t slash = file.rel.find('/');
-            run = slash == std::string::npos ? std::string(".") : file.rel.substr(0, slash);
-        }
-        runs[i] = std::move(run);
     }
 }
 

@@ -97,7 +97,7 @@ QString fillTemplate(const QString& text, const Rule& rule, const Measurement& m
             return factText(*fact);
         auto field = [](const QString& value) { return value.isEmpty() ? std::nullopt : std::optional(value); };
         if (name == QLatin1String("run"))
-            return field(scope.run);
+            return field(scope.shownRun());
         if (name == QLatin1String("rank"))
             return scope.rank ? std::optional(QString::number(*scope.rank)) : std::nullopt;
         if (name == QLatin1String("step"))
@@ -378,6 +378,7 @@ AdvisorReport applyRules(const AnalysisContext& context, const RuleBook& rules)
 AdvisorReport evaluate(const AdvisorInput& input, const RuleBook& rules, const std::atomic_bool* canceled)
 {
     AnalysisContext context(rules, canceled);
+    context.setRoot(input.root);
     using Analyser = void (*)(const AdvisorInput&, AnalysisContext&);
     for (Analyser analyser :
          { analyseScalars, analyseWeights, analyseTraces, analyseMemory, analyseProfiler, analyseCluster }) {

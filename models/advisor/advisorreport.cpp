@@ -28,6 +28,7 @@ QJsonObject scopeJson(const Scope& scope)
 {
     return QJsonObject {
         { QStringLiteral("run"), text(scope.run) },
+        { QStringLiteral("run_display_name"), text(scope.shownRun()) },
         { QStringLiteral("rank"), scope.rank ? QJsonValue(*scope.rank) : QJsonValue(QJsonValue::Null) },
         { QStringLiteral("step"), scope.step ? QJsonValue(*scope.step) : QJsonValue(QJsonValue::Null) },
         { QStringLiteral("layer"), text(scope.layer) },
@@ -47,7 +48,7 @@ QString scopeText(const Scope& scope)
         if (!value.isEmpty())
             parts << QCoreApplication::translate("runlens::advisor", label).arg(value);
     };
-    add(QT_TRANSLATE_NOOP("runlens::advisor", "run %1"), scope.run);
+    add(QT_TRANSLATE_NOOP("runlens::advisor", "run %1"), scope.shownRun());
     add(QT_TRANSLATE_NOOP("runlens::advisor", "rank %1"), scope.rank ? QString::number(*scope.rank) : QString());
     add(QT_TRANSLATE_NOOP("runlens::advisor", "step %1"), scope.step ? QString::number(*scope.step) : QString());
     add(QT_TRANSLATE_NOOP("runlens::advisor", "layer %1"), scope.layer);

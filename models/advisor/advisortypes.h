@@ -23,7 +23,8 @@ enum class Unit { Value, Count, Ratio, Percent, Milliseconds, Nanoseconds, Bytes
 /// Where a measurement or finding applies. Empty strings and unset optionals mean "not applicable".
 struct Scope
 {
-    QString run;
+    QString run; ///< the run's id: its folder relative to the opened one, "." for the opened folder itself
+    QString runName; ///< the run as users see it (runDisplayName); empty when it is `run`
     std::optional<int> rank;
     std::optional<qint64> step;
     QString layer; ///< module / namespace ("fc3", "Default/network/conv1")
@@ -32,6 +33,9 @@ struct Scope
     QString op; ///< operator name or type
     QString device; ///< "cuda:0", "Ascend 3"
     QString link; ///< "RDMA 0->4"
+
+    /// The run's name for messages and reports.
+    QString shownRun() const { return runName.isEmpty() ? run : runName; }
 };
 
 /// A figure an analyser measured from the loaded data: the value a rule compares with its threshold,

@@ -27,6 +27,8 @@ public:
     double threshold(const QString& ruleId, double fallback) const;
     bool isCanceled() const { return m_canceled && m_canceled->load(std::memory_order_relaxed); }
 
+    /// The opened folder: measurements added from now on name their run as users see it.
+    void setRoot(const QString& root) { m_root = root; }
     void add(Measurement measurement);
     /// The metric was computed on this input (zero measurements then means healthy).
     void markEvaluated(const QString& metric);
@@ -42,6 +44,8 @@ public:
 private:
     const RuleBook& m_rules;
     const std::atomic_bool* m_canceled = nullptr;
+    QString m_root;
+    QHash<QString, QString> m_runNames;
     std::vector<Measurement> m_measurements;
     QHash<QString, bool> m_evaluated;
     QHash<QString, QString> m_missing;

@@ -1,5 +1,7 @@
 #include "advisor/analysis.h"
 
+#include "core/runmanifest.h"
+
 #include <utility>
 
 namespace runlens::advisor {
@@ -26,6 +28,13 @@ void AnalysisContext::add(Measurement measurement)
     // Readers mark "no step" as -1 (a checkpoint member); a scope shows such a tensor without a step.
     if (measurement.scope.step && *measurement.scope.step < 0)
         measurement.scope.step.reset();
+    if (!m_root.isEmpty() && !measurement.scope.run.isEmpty()) {
+        auto name = m_runNames.constFind(measurement.scope.run);
+        if (name == m_runNames.cend())
+            name = m_runNames.insert(measurement.scope.run, runDisplayName(m_root, measurement.scope.run));
+        if (*name != measurement.scope.run)
+            measurement.scope.runName = *name;
+    }
     m_evaluated.insert(measurement.metric, true);
     m_measurements.push_back(std::move(measurement));
 }

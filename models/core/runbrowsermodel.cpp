@@ -323,11 +323,7 @@ QModelIndex RunBrowserModel::indexOfArtifact(int artifactIndex) const
 
 QString RunBrowserModel::runDisplayName(const QString& run) const
 {
-    if (run == QLatin1String(".")) {
-        const QString name = QFileInfo(m_manifest.root).fileName();
-        return name.isEmpty() ? run : name;
-    }
-    return run;
+    return m_manifest.runDisplayName(run);
 }
 
 QModelIndex RunBrowserModel::index(int row, int column, const QModelIndex& parent) const

@@ -47,7 +47,7 @@ public:
     const RunManifest& manifest() const { return m_manifest; }
     /// The model index of an artifact (column 0), or an invalid index.
     QModelIndex indexOfArtifact(int artifactIndex) const;
-    /// Display name of a run: "." becomes the opened folder's name.
+    /// Display name of a run (runlens::runDisplayName): "." becomes the opened folder's name.
     QString runDisplayName(const QString& run) const;
     /// Sets up a filter proxy over this model (or over a proxy of it) the way the Run Browser filters:
     /// case-insensitive on names, keeping the parents of matches and the contents of matching folders.

@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <string_view>
 
 namespace runlens {
 
@@ -40,6 +41,19 @@ struct RunManifest
     QList<int> artifactsOfRun(const QString& run) const;
     /// Index of the artifact with this absolute path, or -1.
     int indexOfPath(const QString& path) const;
+    /// The name a user sees for one of this manifest's runs (see runlens::runDisplayName).
+    QString runDisplayName(const QString& run) const;
 };
+
+/// True for a folder name that tools give to what a training job writes (`tb`, `logs`, `profiler`, `dump`,
+/// `graph`, `checkpoints`, `step_3`, `rank_0`, `PROF_000001_...`, `*_ascend_pt` ...), not to the job itself.
+/// Such a folder belongs to the run of the folder above it. ASCII letters compare case-insensitively.
+bool isArtifactFolderName(std::string_view name);
+
+/// The name a user sees for a run of the folder `root`: the run itself ("exp1", "runs/exp1"), except the
+/// opened folder's own run ".", which is named after the folder. When that folder is itself an artifact
+/// folder (`job/tb` opened alone), the job folder above it gives the name. Every place that shows a run
+/// name (GUI, `runlens scan`/`info`/`advise`, the Advisor's messages) uses this.
+QString runDisplayName(const QString& root, const QString& run);
 
 } // namespace runlens

@@ -1,5 +1,7 @@
 #include "scalarstore.h"
 
+#include "core/runmanifest.h"
+
 #include <algorithm>
 
 namespace runlens {
@@ -9,6 +11,11 @@ ScalarStore::ScalarStore(QObject* parent)
 { }
 
 ScalarStore::~ScalarStore() = default;
+
+QString ScalarStore::runDisplayName(const QString& run) const
+{
+    return m_root.isEmpty() ? run : runlens::runDisplayName(m_root, run);
+}
 
 void ScalarStore::append(const QString& run, const ScalarBatch& batch)
 {

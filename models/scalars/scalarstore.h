@@ -30,6 +30,11 @@ public:
     void setPointLimit(int points) { m_pointLimit = std::max(0, points); }
     int pointLimit() const { return m_pointLimit; }
 
+    /// The opened folder, which names its own run "." (runDisplayName); kept across clear().
+    void setRoot(const QString& root) { m_root = root; }
+    /// The run as users see it: runlens::runDisplayName of the root set with setRoot().
+    QString runDisplayName(const QString& run) const;
+
     /// Runs sorted by name; the position is the run's colour index.
     QStringList runs() const { return m_runs; }
     int runIndex(const QString& run) const { return m_runs.indexOf(run); }
@@ -47,6 +52,7 @@ signals:
     void cleared();
 
 private:
+    QString m_root;
     QStringList m_runs;
     QHash<QString, QHash<QString, std::shared_ptr<ScalarSeries>>> m_series; // run -> tag -> series
     quint64 m_revision = 0;

@@ -478,15 +478,19 @@ QVariant RunComparison::data(const QModelIndex& index, int role) const
         return {};
     const Column& col = m_columns[std::size_t(index.column())];
     const QVariant& v = m_cells[std::size_t(index.row())][std::size_t(index.column())];
+    // The run column shows the run as users see it; the run itself stays the key (RunRole, sorting).
+    auto runName = [&] {
+        const QString& run = m_runs.at(index.row());
+        return m_summaries ? m_summaries->runDisplayName(run) : run;
+    };
     switch (role) {
     case Qt::DisplayRole:
-        return formatValue(v);
+        return col.kind == ColumnKind::Run ? runName() : formatValue(v);
     case Qt::ToolTipRole: {
         if (!v.isValid())
             return {};
         QString tip = QStringLiteral("<b>%1</b><br>%2: %3")
-                          .arg(m_runs.at(index.row()).toHtmlEscaped(), col.title.toHtmlEscaped(),
-                               formatValue(v).toHtmlEscaped());
+                          .arg(runName().toHtmlEscaped(), col.title.toHtmlEscaped(), formatValue(v).toHtmlEscaped());
         if (col.kind == ColumnKind::MetricBest || col.kind == ColumnKind::MetricFinal) {
             const MetricSummary s = metric(m_runs.at(index.row()), col.name);
             tip += QStringLiteral("<br>")

@@ -1,5 +1,7 @@
 #include "summarystore.h"
 
+#include "core/runmanifest.h"
+
 #include <algorithm>
 
 namespace runlens::summary {
@@ -129,6 +131,11 @@ SummaryStore::SummaryStore(QObject* parent)
 { }
 
 SummaryStore::~SummaryStore() = default;
+
+QString SummaryStore::runDisplayName(const QString& run) const
+{
+    return m_root.isEmpty() ? run : runlens::runDisplayName(m_root, run);
+}
 
 void SummaryStore::update(const QString& run, const QString& source, const SummaryBatch& batch)
 {

@@ -32,6 +32,11 @@ public:
     void removeRun(const QString& run);
     void clear();
 
+    /// The opened folder, which names its own run "." (runDisplayName); kept across clear().
+    void setRoot(const QString& root) { m_root = root; }
+    /// The run as users see it: runlens::runDisplayName of the root set with setRoot().
+    QString runDisplayName(const QString& run) const;
+
     /// Runs with any data of this store, in name order.
     QStringList runs() const;
     /// Runs with at least one tag of `kind`, in name order.
@@ -67,6 +72,7 @@ signals:
 private:
     struct Private;
     std::unique_ptr<Private> d;
+    QString m_root;
 };
 
 } // namespace runlens::summary

@@ -1,5 +1,7 @@
 #include "tensorlistmodel.h"
 
+#include "core/runmanifest.h"
+
 #include <QLocale>
 #include <QRegularExpression>
 #include <QStringList>
@@ -133,9 +135,9 @@ QVariant TensorListModel::data(const QModelIndex& index, int role) const
 QString TensorListModel::groupLabel(const Group& group) const
 {
     // The builder names tensors directly in the opened folder's run ".".
-    const QString run = group.run.isEmpty() ? tr("(no run)")
-        : group.run == QLatin1String(".")   ? tr("(top folder)")
-                                            : group.run;
+    const QString run = group.run.isEmpty()                   ? tr("(no run)")
+        : group.run == QLatin1String(".") && m_root.isEmpty() ? tr("(top folder)")
+                                                              : runDisplayName(m_root, group.run);
     return group.rank < 0 ? run : tr("%1 · rank %2").arg(run).arg(group.rank);
 }
 

@@ -45,6 +45,8 @@ public:
 
     void setCatalog(std::shared_ptr<const TensorCatalog> catalog);
     const std::shared_ptr<const TensorCatalog>& catalog() const { return m_catalog; }
+    /// The opened folder: its own run "." is then shown under the folder's name (runDisplayName).
+    void setRoot(const QString& root) { m_root = root; }
     /// Whether top-level rows are runs (and ranks) holding the series.
     bool isGrouped() const { return m_groups.size() > 1; }
 
@@ -80,6 +82,7 @@ private:
     QString groupLabel(const Group& group) const;
 
     std::shared_ptr<const TensorCatalog> m_catalog;
+    QString m_root;
     QList<Group> m_groups;
     QList<int> m_groupOfSeries; ///< group per series
     QList<int> m_rowOfSeries; ///< row within its group per series

@@ -741,6 +741,74 @@ private slots:
                                 + v[QStringLiteral("message")].toString()));
     }
 
+    void jobFolderIsOneRunEverywhere()
+    {
+        // A job folder (tb/, profiler/, dump/step_N/, graph/, metrics.csv, state_dict.npz) is one run, named
+        // after the folder by scan, info and advise alike, as the window names it.
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString job = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
+        RUNLENS_REQUIRE_SAMPLE_FILE(job);
+        const QString name = QStringLiteral("pytorch_cnn_baseline");
+
+        const Result scanText = run({ QStringLiteral("scan"), job });
+        QCOMPARE(scanText.exitCode, 0);
+        QStringList runLines;
+        for (const QByteArray& line : scanText.out.split('\n')) {
+            if (line.startsWith("run "))
+                runLines << QString::fromUtf8(line);
+        }
+        QCOMPARE(runLines.size(), 1);
+        QVERIFY2(runLines.first().startsWith(QStringLiteral("run ") + name + QStringLiteral(" (")),
+                 qPrintable(runLines.first()));
+
+        const Result scanJson = run({ QStringLiteral("scan"), job, QStringLiteral("--json") });
+        QCOMPARE(scanJson.exitCode, 0);
+        const QJsonObject scan = QJsonDocument::fromJson(scanJson.out).object();
+        const QJsonArray runs = scan.value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs.first()[QStringLiteral("name")].toString(), QStringLiteral("."));
+        QCOMPARE(runs.first()[QStringLiteral("display_name")].toString(), name);
+        for (const QJsonValue& v : scan.value(QStringLiteral("artifacts")).toArray())
+            QCOMPARE(v[QStringLiteral("run_display_name")].toString(), name);
+
+        const Result info = run({ QStringLiteral("info"), job });
+        QVERIFY2(info.exitCode == 0, info.err.constData());
+        int artifactLines = 0;
+        for (const QByteArray& line : info.out.split('\n')) {
+            if (line.contains("  run ")) {
+                ++artifactLines;
+                QVERIFY2(line.contains(QStringLiteral("  run %1  ").arg(name).toUtf8()), line.constData());
+            }
+        }
+        QVERIFY(artifactLines > 100);
+
+        const Result advise = run({ QStringLiteral("advise"), job, QStringLiteral("--json") });
+        QVERIFY2(advise.exitCode == 0, advise.err.constData());
+        const QJsonArray findings
+            = QJsonDocument::fromJson(advise.out).object().value(QStringLiteral("findings")).toArray();
+        for (const QJsonValue& v : findings) {
+            const QJsonObject scope = v[QStringLiteral("scope")].toObject();
+            if (scope.value(QStringLiteral("run")).isNull())
+                continue;
+            QCOMPARE(scope.value(QStringLiteral("run")).toString(), QStringLiteral("."));
+            QCOMPARE(scope.value(QStringLiteral("run_display_name")).toString(), name);
+            const QString message = v[QStringLiteral("message")].toString();
+            for (const char* other : { "run .", "run tb", "run dump", "run graph", "run profiler" })
+                QVERIFY2(!message.contains(QLatin1String(other)), qPrintable(message));
+        }
+        // export --run takes the name scan shows too.
+        QTemporaryDir dir;
+        const Result exported = run({ QStringLiteral("export"), job, QStringLiteral("--chart"),
+                                      QStringLiteral("distributions:weights/conv2.weight"), QStringLiteral("--run"),
+                                      name, QStringLiteral("--out"), dir.filePath(QStringLiteral("d.csv")) });
+        QVERIFY2(exported.exitCode == 0, exported.err.constData());
+
+        const Result adviseText = run({ QStringLiteral("advise"), job });
+        QVERIFY2(adviseText.exitCode == 0, adviseText.err.constData());
+        for (const char* other : { "run .", "run tb,", "run dump", "run graph", "run profiler" })
+            QVERIFY2(!adviseText.out.contains(other), adviseText.out.constData());
+    }
+
 private:
     QString writeRules(const QString& name, const QJsonArray& entries)
     {

@@ -46,7 +46,7 @@ QString scopeText(const Scope& scope)
 {
     QStringList parts;
     if (!scope.run.isEmpty())
-        parts << QCoreApplication::translate("runlens::advisor::AdvisorFormat", "run %1").arg(scope.run);
+        parts << QCoreApplication::translate("runlens::advisor::AdvisorFormat", "run %1").arg(scope.shownRun());
     if (scope.rank)
         parts << QCoreApplication::translate("runlens::advisor::AdvisorFormat", "rank %1").arg(*scope.rank);
     if (!scope.device.isEmpty())
@@ -66,7 +66,7 @@ QString scopeText(const Scope& scope)
     return parts.join(QStringLiteral(" \u00b7 "));
 }
 
-QString describeEvidence(const QString& locator)
+QString describeEvidence(const QString& locator, const Scope& scope)
 {
     const std::optional<Evidence> evidence = parseEvidence(locator);
     if (!evidence)
@@ -74,8 +74,12 @@ QString describeEvidence(const QString& locator)
     const Evidence& e = *evidence;
     QStringList where;
     auto add = [&](const char* key, const char* format) {
-        if (e.has(QLatin1String(key)) && !e.value(QLatin1String(key)).isEmpty())
-            where << QCoreApplication::translate(kContext, format).arg(e.value(QLatin1String(key)));
+        QString value = e.value(QLatin1String(key));
+        if (!e.has(QLatin1String(key)) || value.isEmpty())
+            return;
+        if (qstrcmp(key, "run") == 0 && value == scope.run)
+            value = scope.shownRun();
+        where << QCoreApplication::translate(kContext, format).arg(value);
     };
     QString what;
     if (e.kind == QLatin1String("scalar") || e.kind == QLatin1String("histogram")) {

@@ -13,8 +13,8 @@ QString unitSuffix(Unit unit);
 /// "run baseline · rank 3 · step 120 · layer fc3": the parts of a scope that apply, in a fixed order.
 QString scopeText(const Scope& scope);
 /// A short description of an evidence locator ("Scalar train/loss of run a at step 12"); the locator
-/// itself when it cannot be parsed.
-QString describeEvidence(const QString& locator);
+/// itself when it cannot be parsed. The run of `scope` is named as `scope` shows it.
+QString describeEvidence(const QString& locator, const Scope& scope = {});
 QIcon severityIcon(Severity severity);
 
 } // namespace runlens::advisor

@@ -81,7 +81,7 @@ void FindingDetails::setFinding(const std::optional<Finding>& finding)
     }
     m_text->setHtml(html(*finding));
     for (const QString& locator : finding->evidence) {
-        auto* item = new QListWidgetItem(describeEvidence(locator), m_evidenceList);
+        auto* item = new QListWidgetItem(describeEvidence(locator, finding->scope), m_evidenceList);
         item->setData(kLocatorRole, locator);
         item->setToolTip(locator);
     }
@@ -93,9 +93,9 @@ void FindingDetails::setFinding(const std::optional<Finding>& finding)
                                    + 2 * m_evidenceList->frameWidth() + 2);
     m_evidenceList->setVisible(finding->evidence.size() > 1);
     m_showEvidence->setEnabled(!finding->evidence.isEmpty());
-    m_showEvidence->setToolTip(finding->evidence.isEmpty()
-                                   ? tr("This finding has no evidence to show")
-                                   : tr("Show %1").arg(describeEvidence(finding->evidence.constFirst())));
+    m_showEvidence->setToolTip(finding->evidence.isEmpty() ? tr("This finding has no evidence to show")
+                                                           : tr("Show %1").arg(describeEvidence(
+                                                               finding->evidence.constFirst(), finding->scope)));
 }
 
 QString FindingDetails::html(const Finding& finding) const

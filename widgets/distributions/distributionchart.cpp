@@ -129,6 +129,8 @@ void DistributionChart::buildData()
     if (m_store)
         series = m_store->histograms(m_run, m_tag);
     m_series = prepareSeries(m_run, series);
+    if (m_store)
+        m_series.runLabel = m_store->runDisplayName(m_run);
     if (m_series.tag.isEmpty())
         m_series.tag = m_tag;
     m_nonFiniteNote = distributions::nonFiniteNote(m_series);
@@ -323,7 +325,8 @@ void DistributionChart::applyTheme()
 
 void DistributionChart::updateTitle()
 {
-    const QString full = m_exporting ? m_tag + QStringLiteral(" \u2014 ") + m_run : m_run;
+    const QString run = m_store ? m_store->runDisplayName(m_run) : m_run;
+    const QString full = m_exporting ? m_tag + QStringLiteral(" \u2014 ") + run : run;
     const QFontMetrics metrics(m_title->font());
     m_title->setText(m_exporting ? full : metrics.elidedText(full, Qt::ElideMiddle, std::max(40, width() - 24)));
 }

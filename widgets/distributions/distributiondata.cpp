@@ -186,7 +186,8 @@ QString histogramTooltip(const DistributionSeries& series, std::size_t index, co
     const summary::Histogram& h = series.histograms[index];
     const auto& pct = series.percentiles[index];
     QString html;
-    html += QStringLiteral("<b>%1</b> &middot; %2<br>").arg(series.run.toHtmlEscaped(), series.tag.toHtmlEscaped());
+    const QString run = series.runLabel.isEmpty() ? series.run : series.runLabel;
+    html += QStringLiteral("<b>%1</b> &middot; %2<br>").arg(run.toHtmlEscaped(), series.tag.toHtmlEscaped());
     html += tr("Step <b>%1</b>").arg(h.step);
     if (std::isfinite(h.wallTime) && h.wallTime > 0.0)
         html += QStringLiteral(" &middot; %1 &middot; %2")

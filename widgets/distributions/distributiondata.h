@@ -28,6 +28,7 @@ inline constexpr std::size_t kMedianIndex = 4;
 struct DistributionSeries
 {
     QString run;
+    QString runLabel; ///< the run as users see it (runDisplayName); empty: run
     QString tag;
     std::vector<summary::Histogram> histograms; ///< step order
     std::vector<std::array<double, 9>> percentiles; ///< per histogram, NaN when it is empty

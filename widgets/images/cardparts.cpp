@@ -51,6 +51,14 @@ QHBoxLayout* makeCardHeader(QWidget* card, const QString& run, const QString& ta
     return header;
 }
 
+void setCardHeaderRun(QWidget* card, const QString& runLabel, const QString& toolTip)
+{
+    if (auto* title = card->findChild<QLabel*>(QStringLiteral("cardTitle"))) {
+        title->setText(runLabel);
+        title->setToolTip(toolTip);
+    }
+}
+
 QSlider* makeStepSlider(QWidget* card, const QString& toolTip)
 {
     auto* slider = new QSlider(Qt::Horizontal, card);

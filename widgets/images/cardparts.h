@@ -21,6 +21,8 @@ QPixmap runColorChip(const QColor& color);
 /// run in bold and the tag muted.
 QHBoxLayout* makeCardHeader(QWidget* card, const QString& run, const QString& tag, const QString& toolTip,
                             QLabel** chip);
+/// Renames the run in a header made by makeCardHeader (the run as users see it, runDisplayName).
+void setCardHeaderRun(QWidget* card, const QString& runLabel, const QString& toolTip);
 
 /// A step slider over the indices of a series (only steps that have values are on it).
 QSlider* makeStepSlider(QWidget* card, const QString& toolTip);

@@ -54,6 +54,11 @@ ImageCard::ImageCard(ImageDecodeCache* cache, const QString& run, const QString&
 
 ImageCard::~ImageCard() = default;
 
+void ImageCard::setRunLabel(const QString& label)
+{
+    setCardHeaderRun(this, label, tr("Run %1, image tag %2").arg(label, m_tag));
+}
+
 void ImageCard::buildUi()
 {
     auto* header = makeCardHeader(this, m_run, m_tag, tr("Run %1, image tag %2").arg(m_run, m_tag), &m_colorChip);

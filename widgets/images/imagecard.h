@@ -36,6 +36,8 @@ public:
     QString run() const { return m_run; }
     QString tag() const { return m_tag; }
     void setRunColor(const QColor& color);
+    /// The run as users see it in the header (runDisplayName); the run itself until set.
+    void setRunLabel(const QString& label);
 
     /// Takes the run's current series of the tag. The slider stays on its step, or follows the newest
     /// step when it was there.

@@ -26,6 +26,7 @@ ImagesPanel::~ImagesPanel() = default;
 QWidget* ImagesPanel::createCard(const QString& run, const QString& tag)
 {
     auto* card = new ImageCard(m_cache, run, tag, colorOfRun(run));
+    card->setRunLabel(store()->runDisplayName(run));
     card->setAutoContrast(m_autoContrast);
     if (m_fileNameProvider)
         card->setFileNameProvider(m_fileNameProvider);

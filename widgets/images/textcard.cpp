@@ -74,6 +74,11 @@ TextCard::TextCard(const QString& run, const QString& tag, const QColor& runColo
     render();
 }
 
+void TextCard::setRunLabel(const QString& label)
+{
+    setCardHeaderRun(this, label, tr("Run %1, text tag %2").arg(label, m_tag));
+}
+
 void TextCard::setRunColor(const QColor& color)
 {
     if (color == m_runColor)

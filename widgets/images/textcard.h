@@ -33,6 +33,8 @@ public:
     QString run() const { return m_run; }
     QString tag() const { return m_tag; }
     void setRunColor(const QColor& color);
+    /// The run as users see it in the header (runDisplayName); the run itself until set.
+    void setRunLabel(const QString& label);
 
     /// Takes the run's current series; the slider stays on its step or follows the newest one when it was there.
     void setSeries(const summary::TextSeries& series);

@@ -24,6 +24,7 @@ TextPanel::~TextPanel() = default;
 QWidget* TextPanel::createCard(const QString& run, const QString& tag)
 {
     auto* card = new TextCard(run, tag, colorOfRun(run));
+    card->setRunLabel(store()->runDisplayName(run));
     card->setAllSteps(m_allSteps);
     card->setSeries(store()->texts(run, tag));
     return card;

@@ -206,22 +206,23 @@ void OverviewPanel::buildUi()
     });
     connect(m_runCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0)
-            emit profilerRunChanged(m_runCombo->itemText(index));
+            emit profilerRunChanged(m_runCombo->itemData(index).toString());
     });
 }
 
-void OverviewPanel::setProfilerRuns(const QStringList& runs, const QString& current)
+void OverviewPanel::setProfilerRuns(const QStringList& runs, const QString& current, const QStringList& names)
 {
     const QSignalBlocker blocker(m_runCombo);
     m_runCombo->clear();
-    m_runCombo->addItems(runs);
+    for (qsizetype i = 0; i < runs.size(); ++i)
+        m_runCombo->addItem(names.value(i, runs[i]), runs[i]);
     m_runCombo->setCurrentIndex(std::max(0, int(runs.indexOf(current))));
     m_runCombo->setVisible(runs.size() > 1);
 }
 
 QString OverviewPanel::currentProfilerRun() const
 {
-    return m_runCombo->currentText();
+    return m_runCombo->currentData().toString();
 }
 
 bool OverviewPanel::eventFilter(QObject* watched, QEvent* event)

@@ -46,8 +46,9 @@ public:
     std::shared_ptr<const trace::StepBreakdown> traceBreakdown() const { return m_breakdown; }
 
     /// Runs with MindSpore profiler output to pick from (the picker shows when there are several);
-    /// choosing one emits profilerRunChanged for the application to show that run's data.
-    void setProfilerRuns(const QStringList& runs, const QString& current);
+    /// choosing one emits profilerRunChanged for the application to show that run's data. `names`: the
+    /// runs as users see them (runDisplayName), parallel to `runs`; the runs themselves when empty.
+    void setProfilerRuns(const QStringList& runs, const QString& current, const QStringList& names = {});
     QString currentProfilerRun() const;
 
     /// Ranks to pick from: the profiler ranks, or the trace's sources.

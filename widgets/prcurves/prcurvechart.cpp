@@ -330,7 +330,8 @@ void PrCurveChart::applyStep()
                                       ? QCPScatterStyle(QCPScatterStyle::ssDisc, c->color, c->color, 5)
                                       : QCPScatterStyle());
         if (c->shown)
-            c->curve->setName(tr("%1 (step %2)").arg(c->run).arg(c->shown->step));
+            c->curve->setName(
+                tr("%1 (step %2)").arg(m_store ? m_store->runDisplayName(c->run) : c->run).arg(c->shown->step));
     }
     updateLegend();
     updateStepLabel();
@@ -376,6 +377,7 @@ std::vector<PrPoint> PrCurveChart::shownPoints(const QString& run) const
     for (int i : c->entries) {
         PrPoint p;
         p.run = run;
+        p.runLabel = m_store ? m_store->runDisplayName(run) : run;
         p.step = curve.step;
         p.index = i;
         p.threshold = curve.threshold(i);
@@ -426,7 +428,8 @@ QString PrCurveChart::pointText(const PrPoint& point)
 {
     const QString row = QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>");
     QString text = QStringLiteral("<b>%1</b> · %2<table cellspacing=0 cellpadding=1>")
-                       .arg(point.run.toHtmlEscaped(), tr("step %1").arg(point.step));
+                       .arg((point.runLabel.isEmpty() ? point.run : point.runLabel).toHtmlEscaped(),
+                            tr("step %1").arg(point.step));
     text += row.arg(tr("Threshold"), formatRatio(point.threshold));
     text += row.arg(tr("Precision"), formatRatio(point.precision));
     text += row.arg(tr("Recall"), formatRatio(point.recall));

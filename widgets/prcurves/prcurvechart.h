@@ -33,6 +33,7 @@ using RunColorProvider = std::function<QColor(const QString& run)>;
 struct PrPoint
 {
     QString run;
+    QString runLabel; ///< the run as users see it (runDisplayName)
     qint64 step = 0;
     int index = -1; ///< entry of the `[6, N]` tensor
     double threshold = 0.0;

@@ -35,9 +35,10 @@ RunLegendModel::RunLegendModel(QObject* parent)
     : QAbstractListModel(parent)
 { }
 
-void RunLegendModel::setRuns(const QStringList& runs, const QList<int>& colorIndices, const QList<qint64>& pointCounts)
+void RunLegendModel::setRuns(const QStringList& runs, const QList<int>& colorIndices, const QList<qint64>& pointCounts,
+                             const QStringList& names)
 {
-    if (runs == m_runs && colorIndices == m_colorIndices) {
+    if (runs == m_runs && colorIndices == m_colorIndices && names == m_names) {
         if (pointCounts != m_pointCounts && !m_runs.isEmpty()) {
             m_pointCounts = pointCounts;
             emit dataChanged(index(0), index(int(m_runs.size()) - 1), { Qt::ToolTipRole, PointCountRole });
@@ -46,6 +47,7 @@ void RunLegendModel::setRuns(const QStringList& runs, const QList<int>& colorInd
     }
     beginResetModel();
     m_runs = runs;
+    m_names = names;
     m_colorIndices = colorIndices;
     m_pointCounts = pointCounts;
     while (m_colorIndices.size() < m_runs.size())
@@ -86,6 +88,7 @@ QVariant RunLegendModel::data(const QModelIndex& index, int role) const
     const int colorIndex = m_colorIndices.value(index.row(), index.row());
     switch (role) {
     case Qt::DisplayRole:
+        return m_names.value(index.row(), run);
     case RunNameRole:
         return run;
     case Qt::DecorationRole:
@@ -97,7 +100,7 @@ QVariant RunLegendModel::data(const QModelIndex& index, int role) const
     case PointCountRole:
         return m_pointCounts.value(index.row(), 0);
     case Qt::ToolTipRole: {
-        QString tip = QStringLiteral("<b>%1</b>").arg(run.toHtmlEscaped());
+        QString tip = QStringLiteral("<b>%1</b>").arg(m_names.value(index.row(), run).toHtmlEscaped());
         if (index.row() < m_pointCounts.size())
             tip += QStringLiteral("<br>")
                 + tr("%n scalar point(s)", nullptr, int(qMin<qint64>(m_pointCounts.at(index.row()), INT_MAX)));

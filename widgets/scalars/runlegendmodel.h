@@ -20,7 +20,9 @@ public:
 
     /// Replaces the list; `colorIndices` gives each run's colour index (same length as `runs`), and
     /// `pointCounts` the number of scalar points of each run (for the tooltip; may be empty).
-    void setRuns(const QStringList& runs, const QList<int>& colorIndices, const QList<qint64>& pointCounts = {});
+    /// `names`: the runs as users see them, parallel to `runs` (the runs themselves when empty).
+    void setRuns(const QStringList& runs, const QList<int>& colorIndices, const QList<qint64>& pointCounts = {},
+                 const QStringList& names = {});
     QStringList runs() const { return m_runs; }
 
     void setRunVisible(const QString& run, bool visible);
@@ -41,6 +43,7 @@ private:
     QStringList m_runs;
     QList<int> m_colorIndices;
     QList<qint64> m_pointCounts;
+    QStringList m_names;
     QSet<QString> m_hidden; ///< kept across setRuns so a run hidden before a reload stays hidden
 };
 

@@ -175,11 +175,12 @@ void ScalarChart::refreshData()
             if (!c) {
                 c = std::make_unique<ScalarCurve>();
                 c->run = run;
+                c->label = m_store->runDisplayName(run);
                 c->raw = addGraph();
                 c->raw->setLayer(kRawLayer);
                 c->smooth = addGraph();
                 for (QCPGraph* g : { c->raw, c->smooth }) {
-                    g->setName(run);
+                    g->setName(c->label);
                     g->setAntialiased(true);
                     g->setAntialiasedFill(false);
                     g->setLineStyle(QCPGraph::lsLine);
@@ -674,7 +675,7 @@ ChartData ScalarChart::chartData() const
         if (!c->visible)
             continue;
         ChartSeriesData s;
-        s.name = c->run;
+        s.name = c->label;
         std::vector<double> steps(c->size());
         std::vector<double> relative(c->size());
         for (std::size_t i = 0; i < c->size(); ++i) {

@@ -170,7 +170,7 @@ QString hoverTable(const std::vector<std::unique_ptr<ScalarCurve>>& curves, doub
         rows += QStringLiteral("<tr><td><span style=\"color:%1\">&#9679;</span></td><td>%2</td>"
                                "<td align=\"right\">%3</td><td align=\"right\"%4>%5</td><td align=\"right\">%6</td>"
                                "<td>%7</td><td align=\"right\">%8</td></tr>")
-                    .arg(c->color.name(), c->run.toHtmlEscaped(), QString::number(c->steps[i]), valueStyle,
+                    .arg(c->color.name(), c->label.toHtmlEscaped(), QString::number(c->steps[i]), valueStyle,
                          scalarformat::value(value), scalarformat::value(c->smoothed[i]),
                          scalarformat::wallTime(c->wallTimes[i]),
                          scalarformat::duration(c->wallTimes[i] - c->firstWallTime));

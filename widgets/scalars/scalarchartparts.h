@@ -23,6 +23,7 @@ namespace runlens::detail {
 struct ScalarCurve
 {
     QString run;
+    QString label; ///< the run as users see it
     QColor color;
     bool visible = true;
     std::vector<qint64> steps; ///< point order (step order after preemption)

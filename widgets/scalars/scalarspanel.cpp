@@ -273,8 +273,10 @@ void ScalarsPanel::rebuildStructure()
     const QStringList previousRuns = m_runModel->runs();
     QList<int> colorIndices;
     QList<qint64> pointCounts;
+    QStringList names;
     for (const QString& run : runs) {
         colorIndices << m_store->runIndex(run);
+        names << m_store->runDisplayName(run);
         qint64 n = 0;
         for (const QString& tag : m_store->tagsOfRun(run)) {
             if (const ScalarSeries* s = m_store->series(run, tag))
@@ -288,7 +290,7 @@ void ScalarsPanel::rebuildStructure()
                 setRunVisible(run, m_visibleRunsFilter.contains(run));
         }
     }
-    m_runModel->setRuns(runs, colorIndices, pointCounts);
+    m_runModel->setRuns(runs, colorIndices, pointCounts, names);
 
     QMap<QString, QStringList> groups;
     for (const QString& tag : tags)

@@ -371,6 +371,11 @@ void TensorPanel::setStatsCache(TensorStatsCache* cache)
         });
 }
 
+void TensorPanel::setRunFolder(const QString& root)
+{
+    m_listModel->setRoot(root);
+}
+
 void TensorPanel::setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog)
 {
     m_fileCatalog = std::move(catalog);

@@ -65,6 +65,8 @@ public:
     explicit TensorPanel(QWidget* parent = nullptr);
     ~TensorPanel() override;
 
+    /// The opened folder, which names the run "." of the catalogs given from now on.
+    void setRunFolder(const QString& root);
     /// The tensors of the opened folder's files; summary tensors added before are kept.
     void setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog);
     /// What the list shows: the files' catalog with the summary tensors' series merged in.

@@ -49,6 +49,25 @@ bool writeEvents(const QString& path, SummaryFlavor flavor = SummaryFlavor::Tens
     return writer.close();
 }
 
+/// Writes a small valid file of the kind its name suggests (event file, npy, npz, onnx, Kineto trace, csv).
+bool writeArtifact(const QString& path)
+{
+    const QString name = QFileInfo(path).fileName();
+    if (name.startsWith(QLatin1String("events.out.tfevents")))
+        return writeEvents(path);
+    if (name.endsWith(QLatin1String(".npy")))
+        return writeFile(path, npyBytes());
+    if (name.endsWith(QLatin1String(".npz")))
+        return writeFile(path, zipWithMember("w.npy", npyBytes()));
+    if (name.endsWith(QLatin1String(".onnx")))
+        return writeFile(path, onnxBytes());
+    if (name.endsWith(QLatin1String(".json")))
+        return writeFile(path, kinetoHeader(-1, 1));
+    if (name.endsWith(QLatin1String(".csv")))
+        return writeFile(path, "step,loss\n0,1\n");
+    return false;
+}
+
 const Artifact* findArtifact(const RunManifest& manifest, const QString& relativePath)
 {
     for (const Artifact& artifact : manifest.artifacts) {
@@ -166,6 +185,12 @@ class TestRunScanner : public QObject
 
 private slots:
     void groupsRunsLikeTensorBoardAndMindInsight();
+    void runsAsPeopleLayThemOut_data();
+    void runsAsPeopleLayThemOut();
+    void jobOpenedThroughItsArtifactFolders();
+    void artifactFolderNames_data();
+    void artifactFolderNames();
+    void runDisplayNames();
     void rootWithEventsOwnsItsSubfolders();
     void fillsPathsSizesAndTimes();
     void parsesRanks();
@@ -185,6 +210,8 @@ private slots:
 
     void samplesConformance_data();
     void samplesConformance();
+    void samplesRunLayouts_data();
+    void samplesRunLayouts();
 
 private:
     const RunManifest& samplesManifest(const QString& root);
@@ -218,7 +245,8 @@ void TestRunScanner::groupsRunsLikeTensorBoardAndMindInsight()
         { QStringLiteral("hparams_search/") + tbName(0), QStringLiteral("hparams_search") },
         { QStringLiteral("hparams_search/1771595857.3236299/") + tbName(1),
           QStringLiteral("hparams_search/1771595857.3236299") },
-        { QStringLiteral("dumps/step_0/w.npy"), QStringLiteral("dumps") },
+        // dumps/ is an artifact folder: it makes the opened folder a job of its own.
+        { QStringLiteral("dumps/step_0/w.npy"), QStringLiteral(".") },
         { QStringLiteral("metrics.csv"), QStringLiteral(".") },
         { QStringLiteral("ms/") + EventFileWriter::mindSporeFileName(1700000000, 0, QStringLiteral("h")),
           QStringLiteral("ms") },
@@ -242,11 +270,249 @@ void TestRunScanner::groupsRunsLikeTensorBoardAndMindInsight()
         QVERIFY2(a.run < b.run || (a.run == b.run && a.relativePath < b.relativePath), qPrintable(listing));
     }
     QCOMPARE(manifest.runs(),
-             (QStringList { QStringLiteral("."), QStringLiteral("dumps"), QStringLiteral("exp1"),
-                            QStringLiteral("hparams_search"), QStringLiteral("hparams_search/1771595857.3236299"),
-                            QStringLiteral("ms") }));
+             (QStringList { QStringLiteral("."), QStringLiteral("exp1"), QStringLiteral("hparams_search"),
+                            QStringLiteral("hparams_search/1771595857.3236299"), QStringLiteral("ms") }));
     QVERIFY(!manifest.truncated);
     QVERIFY2(manifest.diagnostics.isEmpty(), qPrintable(listing));
+}
+
+void TestRunScanner::runsAsPeopleLayThemOut_data()
+{
+    QTest::addColumn<QString>("folder"); // name of the opened folder
+    QTest::addColumn<QStringList>("files"); // "path -> run"
+
+    const QString e = tbName(0);
+    const QString e1 = tbName(1);
+    auto rows = [](std::initializer_list<std::pair<QString, const char*>> entries) {
+        QStringList out;
+        for (const auto& [path, run] : entries)
+            out << path + QStringLiteral(" -> ") + QString::fromUtf8(run);
+        return out;
+    };
+    QTest::newRow("job folder with conventional sub-folders")
+        << QStringLiteral("job")
+        << rows({ { QStringLiteral("tb/") + e, "." },
+                  { QStringLiteral("tb/plugins/profile/2026_01_02_03_04_05/host.pt.trace.json"), "." },
+                  { QStringLiteral("profiler/worker0.pt.trace.json"), "." },
+                  { QStringLiteral("dump/step_0/conv1.weight.npy"), "." },
+                  { QStringLiteral("dump/step_59/conv1.weight.npy"), "." },
+                  { QStringLiteral("graph/model.onnx"), "." },
+                  { QStringLiteral("checkpoints/epoch_3/w.npy"), "." },
+                  { QStringLiteral("metrics.csv"), "." },
+                  { QStringLiteral("state_dict.npz"), "." } });
+    QTest::newRow("TensorBoard logdir of runs") << QStringLiteral("logdir")
+                                                << rows({ { QStringLiteral("exp1/") + e, "exp1" },
+                                                          { QStringLiteral("exp2/") + e, "exp2" },
+                                                          { QStringLiteral("exp2/") + e1, "exp2" },
+                                                          { QStringLiteral("exp2/model.onnx"), "exp2" } });
+    QTest::newRow("nested runs/exp1") << QStringLiteral("project")
+                                      << rows({ { QStringLiteral("runs/exp1/") + e, "runs/exp1" },
+                                                { QStringLiteral("runs/exp2/") + e, "runs/exp2" },
+                                                { QStringLiteral("runs/exp1/graph/model.onnx"), "runs/exp1" } });
+    QTest::newRow("event file in the opened folder")
+        << QStringLiteral("logdir") << rows({ { e, "." }, { QStringLiteral("extra/w.npy"), "." } });
+    QTest::newRow("jobs side by side with tb and profiler")
+        << QStringLiteral("experiments")
+        << rows({ { QStringLiteral("jobA/tb/") + e, "jobA" },
+                  { QStringLiteral("jobA/profiler/worker0.pt.trace.json"), "jobA" },
+                  { QStringLiteral("jobB/tb/") + e, "jobB" },
+                  { QStringLiteral("jobB/profiler/worker0.pt.trace.json"), "jobB" },
+                  { QStringLiteral("jobB/dump/step_0/w.npy"), "jobB" },
+                  { QStringLiteral("jobB/metrics.csv"), "jobB" } });
+    QTest::newRow("jobs side by side without event files")
+        << QStringLiteral("experiments")
+        << rows({ { QStringLiteral("sweep/lr0.1/profiler/worker0.pt.trace.json"), "sweep/lr0.1" },
+                  { QStringLiteral("sweep/lr0.01/traces/worker0.pt.trace.json"), "sweep/lr0.01" },
+                  { QStringLiteral("sweep/lr0.01/metrics.csv"), "sweep/lr0.01" } });
+    QTest::newRow("jobs in a logs folder")
+        << QStringLiteral("project")
+        << rows({ { QStringLiteral("logs/jobA/profiler/worker0.pt.trace.json"), "logs/jobA" },
+                  { QStringLiteral("logs/jobB/profiler/worker0.pt.trace.json"), "logs/jobB" } });
+    QTest::newRow("sub-folders of an artifact folder stay in the job")
+        << QStringLiteral("job")
+        << rows({ { QStringLiteral("profiler/worker0.pt.trace.json"), "." },
+                  { QStringLiteral("logs/node7/profiler/worker0.pt.trace.json"), "." },
+                  { QStringLiteral("dump/step_0/net/graphs/w.npy"), "." },
+                  { QStringLiteral("dump/step_0/net/w.npy"), "." } });
+    QTest::newRow("rank folders") << QStringLiteral("job")
+                                  << rows({ { QStringLiteral("rank_0/profiler/worker0.pt.trace.json"), "." },
+                                            { QStringLiteral("rank1/profiler/worker1.pt.trace.json"), "." },
+                                            { QStringLiteral("rank-2/dump/w.npy"), "." },
+                                            { QStringLiteral("device_3/w.npy"), "." } });
+    QTest::newRow("rank folders of several jobs")
+        << QStringLiteral("cluster")
+        << rows({ { QStringLiteral("jobA/rank_0/w.pt.trace.json"), "jobA" },
+                  { QStringLiteral("jobA/rank_1/w.pt.trace.json"), "jobA" },
+                  { QStringLiteral("jobB/rank_0/w.pt.trace.json"), "jobB" } });
+    QTest::newRow("event files per rank keep TensorBoard's names")
+        << QStringLiteral("job")
+        << rows({ { QStringLiteral("tb/rank_0/") + e, "tb/rank_0" },
+                  { QStringLiteral("tb/rank_1/") + e, "tb/rank_1" },
+                  { QStringLiteral("profiler/worker0.pt.trace.json"), "." } });
+    QTest::newRow("msprobe step and rank folders")
+        << QStringLiteral("dump_path")
+        << rows({ { QStringLiteral("step0/rank0/dump_tensor_data/Functional.conv2d.0.forward.input.0.npy"), "." },
+                  { QStringLiteral("step0/rank1/dump_tensor_data/Functional.conv2d.0.forward.input.0.npy"), "." },
+                  { QStringLiteral("step1/rank/dump_tensor_data/Functional.conv2d.0.forward.input.0.npy"), "." } });
+    QTest::newRow("two msprobe dumps side by side")
+        << QStringLiteral("compare")
+        << rows({ { QStringLiteral("bench/step0/rank0/dump_tensor_data/a.npy"), "bench" },
+                  { QStringLiteral("target/step0/rank0/dump_tensor_data/a.npy"), "target" },
+                  { QStringLiteral("target/msprobe/step1/rank0/dump_tensor_data/a.npy"), "target" } });
+    QTest::newRow("Ascend profiler folders")
+        << QStringLiteral("job")
+        << rows({ { QStringLiteral("profiler/host_1234_20260101_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"),
+                    "." },
+                  { QStringLiteral("profiler/host_1234_20260101_ascend_pt/PROF_000001_20260101_ABC/device_0/"
+                                   "timeline/msprof_0.json"),
+                    "." },
+                  { QStringLiteral("host_99_20260101_ascend_ms/ASCEND_PROFILER_OUTPUT/trace_view.json"), "." } });
+    // torch's add_hparams writes a time-stamped sub-folder that TensorBoard lists as a run of its own.
+    QTest::newRow("hparams sub-folders") << QStringLiteral("project")
+                                         << rows({ { QStringLiteral("runs/hp/") + e, "runs/hp" },
+                                                   { QStringLiteral("runs/hp/1771595857.3236299/") + e1,
+                                                     "runs/hp/1771595857.3236299" } });
+    QTest::newRow("hparams sub-folder inside a job's tb")
+        << QStringLiteral("job")
+        << rows({ { QStringLiteral("tb/") + e, "." },
+                  { QStringLiteral("tb/1771595857.3236299/") + e1, "tb/1771595857.3236299" },
+                  { QStringLiteral("profiler/worker0.pt.trace.json"), "." } });
+    QTest::newRow("plain folders") << QStringLiteral("tensors")
+                                   << rows({ { QStringLiteral("a/b/w.npy"), "a" },
+                                             { QStringLiteral("c/w.npy"), "c" },
+                                             { QStringLiteral("w.npy"), "." } });
+}
+
+void TestRunScanner::runsAsPeopleLayThemOut()
+{
+    QFETCH(QString, folder);
+    QFETCH(QStringList, files);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString root = dir.path() + QLatin1Char('/') + folder;
+    std::map<QString, QString> expected;
+    for (const QString& entry : std::as_const(files)) {
+        const QStringList parts = entry.split(QStringLiteral(" -> "));
+        QVERIFY2(writeArtifact(root + QLatin1Char('/') + parts[0]), qPrintable(parts[0]));
+        expected[parts[0]] = parts[1];
+    }
+
+    const RunManifest manifest = RunScanner().scan(root);
+    const QString listing = dump(manifest);
+    QCOMPARE(manifest.artifacts.size(), qsizetype(expected.size()));
+    QStringList runs;
+    for (const auto& [path, run] : expected) {
+        const Artifact* artifact = findArtifact(manifest, path);
+        QVERIFY2(artifact, qPrintable(path + QStringLiteral(" missing in\n") + listing));
+        QVERIFY2(artifact->run == run,
+                 qPrintable(path + QStringLiteral(" -> ") + artifact->run + QStringLiteral("\n") + listing));
+        if (!runs.contains(run))
+            runs << run;
+    }
+    runs.sort();
+    QCOMPARE(manifest.runs(), runs);
+    // The opened folder's run carries the folder's name wherever it is shown.
+    QCOMPARE(manifest.runDisplayName(QStringLiteral(".")), folder);
+    QVERIFY2(manifest.diagnostics.isEmpty(), qPrintable(listing));
+}
+
+void TestRunScanner::jobOpenedThroughItsArtifactFolders()
+{
+    QTemporaryDir dir;
+    const QString job = dir.path() + QStringLiteral("/cnn_baseline");
+    QVERIFY(writeArtifact(job + QStringLiteral("/tb/") + tbName()));
+    QVERIFY(writeArtifact(job + QStringLiteral("/dump/step_3/w.npy")));
+    QVERIFY(writeArtifact(job + QStringLiteral("/profiler/worker0.pt.trace.json")));
+
+    // The job folder, one of its artifact folders, a step folder and a single file: always one run named
+    // after the job.
+    const QStringList opened { job, job + QStringLiteral("/tb"), job + QStringLiteral("/dump/step_3"),
+                               job + QStringLiteral("/tb/") + tbName(),
+                               job + QStringLiteral("/profiler/worker0.pt.trace.json") };
+    for (const QString& path : opened) {
+        const RunManifest manifest = RunScanner().scan(path);
+        QVERIFY2(!manifest.artifacts.isEmpty(), qPrintable(path));
+        QCOMPARE(manifest.runs(), QStringList { QStringLiteral(".") });
+        QCOMPARE(manifest.runDisplayName(QStringLiteral(".")), QStringLiteral("cnn_baseline"));
+    }
+    QCOMPARE(RunScanner().scan(job).artifacts.size(), 3);
+}
+
+void TestRunScanner::artifactFolderNames_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("artifact");
+
+    for (const char* name : { "tb",
+                              "TensorBoard",
+                              "logs",
+                              "log",
+                              "events",
+                              "summary",
+                              "summaries",
+                              "profiler",
+                              "prof",
+                              "profile",
+                              "profiling",
+                              "trace",
+                              "traces",
+                              "dump",
+                              "dumps",
+                              "graph",
+                              "graphs",
+                              "checkpoints",
+                              "checkpoint",
+                              "ckpt",
+                              "system",
+                              "msprobe",
+                              "plugins",
+                              "profile_data",
+                              "step_0",
+                              "step12",
+                              "step-3",
+                              "global_step500",
+                              "rank_0",
+                              "rank3",
+                              "rank-12",
+                              "RANK_3",
+                              "rank",
+                              "device_0",
+                              "device",
+                              "checkpoint-500",
+                              "PROF_000001_20260101_ABC",
+                              "host_1234_20260101_ascend_pt",
+                              "host_1234_20260101_ascend_ms",
+                              "ASCEND_PROFILER_OUTPUT",
+                              "FRAMEWORK",
+                              "dump_tensor_data",
+                              "vis_data" })
+        QTest::newRow(name) << QString::fromUtf8(name) << true;
+    for (const char* name :
+         { "job", "exp1", "runs", "run_1_profiler", "pytorch_cnn_baseline", "1771595857.3236299", "steps", "step_",
+           "stepx3", "ranks", "prof_notes", "lr0.1", "train", "validation", "data", "outputs", "tbx" })
+        QTest::newRow(name) << QString::fromUtf8(name) << false;
+}
+
+void TestRunScanner::artifactFolderNames()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, artifact);
+    QCOMPARE(isArtifactFolderName(name.toStdString()), artifact);
+}
+
+void TestRunScanner::runDisplayNames()
+{
+    QCOMPARE(runDisplayName(QStringLiteral("/data/job"), QStringLiteral(".")), QStringLiteral("job"));
+    QCOMPARE(runDisplayName(QStringLiteral("/data/job/"), QStringLiteral(".")), QStringLiteral("job"));
+    QCOMPARE(runDisplayName(QStringLiteral("/data/job"), QStringLiteral("runs/exp1")), QStringLiteral("runs/exp1"));
+    QCOMPARE(runDisplayName(QStringLiteral("/data/job/tb"), QStringLiteral(".")), QStringLiteral("job"));
+    QCOMPARE(runDisplayName(QStringLiteral("/data/job/dump/step_3/rank_0"), QStringLiteral(".")),
+             QStringLiteral("job"));
+    // Above an artifact folder there must be a folder that can name a job.
+    QCOMPARE(runDisplayName(QStringLiteral("/logs"), QStringLiteral(".")), QStringLiteral("logs"));
+    QCOMPARE(runDisplayName(QDir::homePath() + QStringLiteral("/logs"), QStringLiteral(".")), QStringLiteral("logs"));
+    QCOMPARE(runDisplayName(QStringLiteral("/"), QStringLiteral(".")), QStringLiteral("."));
 }
 
 void TestRunScanner::rootWithEventsOwnsItsSubfolders()
@@ -645,7 +911,9 @@ void TestRunScanner::samplesConformance_data()
         const char* run;
         int rank;
     };
-    // Runs follow the samples root: event folders are runs, everything else goes to its top folder.
+    // Runs of the samples root opened whole: event folders are runs as TensorBoard names them; the job folder
+    // runs/pytorch_cnn_baseline is one run (its tb/, profiler/, dump/ and graph/ included); the other top
+    // folders (traces/, graphs/, profiler/) have artifact names, so they belong to the opened folder's run.
     static const Row rows[] = {
         // TensorBoard events from torch 2.x, TF2 (.v2), stable-baselines3, add_hparams sub-run, add_graph.
         { "summaries/tensorboard/torch2_scalars/events.out.tfevents.1771594466.zyzkings.21024.0", "tensorboard-events",
@@ -665,7 +933,7 @@ void TestRunScanner::samplesConformance_data()
         { "graphs/torch_add_graph_event/events.out.tfevents.1771596179.zyzkings.9384.0", "tensorboard-events",
           "graphs/torch_add_graph_event", -1 },
         { "runs/pytorch_cnn_baseline/tb/events.out.tfevents.1795321629.vm.1522.0", "tensorboard-events",
-          "runs/pytorch_cnn_baseline/tb", -1 },
+          "runs/pytorch_cnn_baseline", -1 },
         // MindSpore summaries: valid, truncated tail, bad payload CRC, nested, lineage.
         { "summaries/mindspore_generated/run_a/events.out.events.summary.1700000000.0.helperhost_MS",
           "mindspore-summary", "summaries/mindspore_generated/run_a", -1 },
@@ -678,85 +946,88 @@ void TestRunScanner::samplesConformance_data()
         { "summaries/mindspore_generated/run_bad_crc/events.out.events.summary.1700000300.0.helperhost_MS",
           "mindspore-summary", "summaries/mindspore_generated/run_bad_crc", -1 },
         // Kineto and legacy torch traces, plain and gzip; ranks from distributedInfo.
-        { "traces/kineto/2020_toplevel_array/worker0.pt.trace.json.gz", "chrome-trace", "traces", -1 },
-        { "traces/kineto/2021_resnet50_v100/worker0.1623143089861.pt.trace.json.gz", "chrome-trace", "traces", -1 },
-        { "traces/kineto/2021_fixture_computeProperties/gpu_metrics_input.json", "chrome-trace", "traces", -1 },
-        { "traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz", "chrome-trace", "traces", 1 },
-        { "traces/kineto/2024_nccl_rank0_of_2/nccl_data.json.gz", "chrome-trace", "traces", 0 },
-        { "traces/kineto/ns_resolution/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", "chrome-trace", "traces", 0 },
-        { "traces/kineto/amd_mi250/mi250_minitoy_train_ROCm6_2_kineto.json.gz", "chrome-trace", "traces", -1 },
-        { "traces/kineto/triton/triton_example.json.gz", "chrome-trace", "traces", -1 },
-        { "traces/kineto/cpu_only_rank34_of_300/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", "chrome-trace",
-          "traces", 34 },
-        { "traces/memory_timeline/memory_timeline.raw.gz", "memory-timeline", "traces", -1 },
-        { "runs/pytorch_cnn_baseline/profiler/worker0.1795321630770.pt.trace.json", "chrome-trace", "runs", -1 },
-        { "runs/pytorch_cnn_baseline/profiler/worker0.1795321630770.pt.trace.json.gz", "chrome-trace", "runs", -1 },
-        { "runs/pytorch_cnn_baseline/profiler/worker0.1795321630770.pt.trace.kinetofmt.json", "chrome-trace", "runs",
-          -1 },
-        { "runs/pytorch_cnn_baseline/profiler/worker0.1795321632690.pt.trace.kinetofmt.json", "chrome-trace", "runs",
-          -1 },
+        { "traces/kineto/2020_toplevel_array/worker0.pt.trace.json.gz", "chrome-trace", ".", -1 },
+        { "traces/kineto/2021_resnet50_v100/worker0.1623143089861.pt.trace.json.gz", "chrome-trace", ".", -1 },
+        { "traces/kineto/2021_fixture_computeProperties/gpu_metrics_input.json", "chrome-trace", ".", -1 },
+        { "traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz", "chrome-trace", ".", 1 },
+        { "traces/kineto/2024_nccl_rank0_of_2/nccl_data.json.gz", "chrome-trace", ".", 0 },
+        { "traces/kineto/ns_resolution/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", "chrome-trace", ".", 0 },
+        { "traces/kineto/amd_mi250/mi250_minitoy_train_ROCm6_2_kineto.json.gz", "chrome-trace", ".", -1 },
+        { "traces/kineto/triton/triton_example.json.gz", "chrome-trace", ".", -1 },
+        { "traces/kineto/cpu_only_rank34_of_300/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", "chrome-trace", ".",
+          34 },
+        { "traces/memory_timeline/memory_timeline.raw.gz", "memory-timeline", ".", -1 },
+        { "runs/pytorch_cnn_baseline/profiler/worker0.1795321630770.pt.trace.json", "chrome-trace",
+          "runs/pytorch_cnn_baseline", -1 },
+        { "runs/pytorch_cnn_baseline/profiler/worker0.1795321630770.pt.trace.json.gz", "chrome-trace",
+          "runs/pytorch_cnn_baseline", -1 },
+        { "runs/pytorch_cnn_baseline/profiler/worker0.1795321630770.pt.trace.kinetofmt.json", "chrome-trace",
+          "runs/pytorch_cnn_baseline", -1 },
+        { "runs/pytorch_cnn_baseline/profiler/worker0.1795321632690.pt.trace.kinetofmt.json", "chrome-trace",
+          "runs/pytorch_cnn_baseline", -1 },
         // Graphs.
-        { "graphs/onnx/light_resnet50.onnx", "graph-onnx", "graphs", -1 },
-        { "graphs/onnx/light_inception_v1.onnx", "graph-onnx", "graphs", -1 },
-        { "graphs/onnx/mnist-8.onnx", "graph-onnx", "graphs", -1 },
-        { "graphs/onnx/test_loop11/model.onnx", "graph-onnx", "graphs", -1 },
-        { "graphs/onnx/test_attention_4d_expanded/model.onnx", "graph-onnx", "graphs", -1 },
-        { "runs/pytorch_cnn_baseline/graph/model.onnx", "graph-onnx", "runs", -1 },
-        { "graphs/tensorflow/resnet_8_simple.pbtxt", "graph-tensorflow", "graphs", -1 },
-        { "graphs/tensorflow/graphdef_foo.pbtxt", "graph-tensorflow", "graphs", -1 },
-        { "graphs/mindspore_debug_graph_pb/lenet.pb", "graph-anf-ir", "graphs", -1 },
-        { "graphs/mindspore_dot/ir.dot", "graph-dot", "graphs", -1 },
-        { "graphs/mindspore_dot/cf.dot", "graph-dot", "graphs", -1 },
-        { "graphs/dot/example.dot", "graph-dot", "graphs", -1 },
-        { "runs/pytorch_cnn_baseline/graph/fx.graph.dot", "graph-dot", "runs", -1 },
-        { "runs/pytorch_cnn_baseline/graph/model.onnx.dot", "graph-dot", "runs", -1 },
-        { "graphs/mindspore_ir/mindir.md.ex1_18_execute_0161.ir", "graph-mindspore-ir", "graphs", -1 },
-        { "graphs/mindspore_ir/mindir.md.ex6_analyze_fail_biasadd_shape.ir", "graph-mindspore-ir", "graphs", -1 },
-        { "graphs/mindspore_ir/read_ir_files.md.ex1_ms1x_format.ir", "graph-mindspore-ir", "graphs", -1 },
-        { "graphs/mindspore_ir/read_ir_files.md.ex3_ms1x_format.dat", "graph-mindspore-ir", "graphs", -1 },
-        { "graphs/mindspore_ir/recompute.md.ex2_fragment_no_recompute.ir", "graph-mindspore-ir", "graphs", -1 },
-        { "graphs/mindspore_ir/dump.md.ex4_fragment_kernel_graph_conv2d.ir", "graph-mindspore-ir", "graphs", -1 },
-        { "graphs/torchscript/TestJit.test_alexnet.expect", "graph-torchscript", "graphs", -1 },
-        { "runs/pytorch_cnn_baseline/graph/jit_trace.graph.txt", "graph-torchscript", "runs", -1 },
-        { "runs/pytorch_cnn_baseline/graph/jit_trace.inlined_graph.txt", "graph-torchscript", "runs", -1 },
-        { "runs/pytorch_cnn_baseline/graph/fx.graph.txt", "graph-torchscript", "runs", -1 },
+        { "graphs/onnx/light_resnet50.onnx", "graph-onnx", ".", -1 },
+        { "graphs/onnx/light_inception_v1.onnx", "graph-onnx", ".", -1 },
+        { "graphs/onnx/mnist-8.onnx", "graph-onnx", ".", -1 },
+        { "graphs/onnx/test_loop11/model.onnx", "graph-onnx", ".", -1 },
+        { "graphs/onnx/test_attention_4d_expanded/model.onnx", "graph-onnx", ".", -1 },
+        { "runs/pytorch_cnn_baseline/graph/model.onnx", "graph-onnx", "runs/pytorch_cnn_baseline", -1 },
+        { "graphs/tensorflow/resnet_8_simple.pbtxt", "graph-tensorflow", ".", -1 },
+        { "graphs/tensorflow/graphdef_foo.pbtxt", "graph-tensorflow", ".", -1 },
+        { "graphs/mindspore_debug_graph_pb/lenet.pb", "graph-anf-ir", ".", -1 },
+        { "graphs/mindspore_dot/ir.dot", "graph-dot", ".", -1 },
+        { "graphs/mindspore_dot/cf.dot", "graph-dot", ".", -1 },
+        { "graphs/dot/example.dot", "graph-dot", ".", -1 },
+        { "runs/pytorch_cnn_baseline/graph/fx.graph.dot", "graph-dot", "runs/pytorch_cnn_baseline", -1 },
+        { "runs/pytorch_cnn_baseline/graph/model.onnx.dot", "graph-dot", "runs/pytorch_cnn_baseline", -1 },
+        { "graphs/mindspore_ir/mindir.md.ex1_18_execute_0161.ir", "graph-mindspore-ir", ".", -1 },
+        { "graphs/mindspore_ir/mindir.md.ex6_analyze_fail_biasadd_shape.ir", "graph-mindspore-ir", ".", -1 },
+        { "graphs/mindspore_ir/read_ir_files.md.ex1_ms1x_format.ir", "graph-mindspore-ir", ".", -1 },
+        { "graphs/mindspore_ir/read_ir_files.md.ex3_ms1x_format.dat", "graph-mindspore-ir", ".", -1 },
+        { "graphs/mindspore_ir/recompute.md.ex2_fragment_no_recompute.ir", "graph-mindspore-ir", ".", -1 },
+        { "graphs/mindspore_ir/dump.md.ex4_fragment_kernel_graph_conv2d.ir", "graph-mindspore-ir", ".", -1 },
+        { "graphs/torchscript/TestJit.test_alexnet.expect", "graph-torchscript", ".", -1 },
+        { "runs/pytorch_cnn_baseline/graph/jit_trace.graph.txt", "graph-torchscript", "runs/pytorch_cnn_baseline", -1 },
+        { "runs/pytorch_cnn_baseline/graph/jit_trace.inlined_graph.txt", "graph-torchscript",
+          "runs/pytorch_cnn_baseline", -1 },
+        { "runs/pytorch_cnn_baseline/graph/fx.graph.txt", "graph-torchscript", "runs/pytorch_cnn_baseline", -1 },
         // Tensors.
-        { "runs/pytorch_cnn_baseline/dump/step_0/conv1.weight.npy", "tensor-npy", "runs", -1 },
-        { "runs/pytorch_cnn_baseline/dump/step_30/fc1.weight_fp16.npy", "tensor-npy", "runs", -1 },
-        { "runs/pytorch_cnn_baseline/dump/step_59/batch.target.npy", "tensor-npy", "runs", -1 },
-        { "runs/pytorch_cnn_baseline/state_dict.npz", "tensor-npz", "runs", -1 },
-        { "runs/pytorch_cnn_baseline/state_dict.compressed.npz", "tensor-npz", "runs", -1 },
+        { "runs/pytorch_cnn_baseline/dump/step_0/conv1.weight.npy", "tensor-npy", "runs/pytorch_cnn_baseline", -1 },
+        { "runs/pytorch_cnn_baseline/dump/step_30/fc1.weight_fp16.npy", "tensor-npy", "runs/pytorch_cnn_baseline", -1 },
+        { "runs/pytorch_cnn_baseline/dump/step_59/batch.target.npy", "tensor-npy", "runs/pytorch_cnn_baseline", -1 },
+        { "runs/pytorch_cnn_baseline/state_dict.npz", "tensor-npz", "runs/pytorch_cnn_baseline", -1 },
+        { "runs/pytorch_cnn_baseline/state_dict.compressed.npz", "tensor-npz", "runs/pytorch_cnn_baseline", -1 },
         // MindSpore profiler folders; ranks from the `_{rank}` suffixes.
-        { "profiler/mindspore/run_1_profiler/aicore_intermediate_1_detail.csv", "profiler-table", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/aicore_intermediate_1_type.csv", "profiler-table", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/flops_1.txt", "profiler-table", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/framework_raw_1.csv", "profiler-table", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/min_cycle_counter_1.txt", "profiler-table", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/minddata_pipeline_raw_1.csv", "profiler-table", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/output_op_compute_time_1.txt", "profiler-table", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/output_op_compute_time_detail_1.txt", "profiler-table", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/output_timeline_data_1.txt", "profiler-table", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/step_trace_raw_1_detail_time.csv", "profiler-table", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/pipeline_profiling_1.json", "profiler-json", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/step_trace_point_info.json", "profiler-json", "profiler", -1 },
-        { "profiler/mindspore/run_1_profiler/timeline_summary_1.json", "profiler-json", "profiler", 1 },
-        { "profiler/mindspore/run_1_profiler/timeline_display_1.json", "chrome-trace", "profiler", -1 },
-        { "profiler/mindspore/profiler_misc/ascend_timeline_display_0.json", "chrome-trace", "profiler", -1 },
-        { "profiler/mindspore/profiler_misc/gpu_timeline_display_0.json", "chrome-trace", "profiler", -1 },
-        { "profiler/mindspore/profiler_misc/ascend_timeline_summary_0.json", "profiler-json", "profiler", 0 },
-        { "profiler/mindspore/profiler_misc/gpu_timeline_summary_0.json", "profiler-json", "profiler", 0 },
-        { "profiler/mindspore/profiler_misc/dynamic_shape_info_0.json", "profiler-json", "profiler", 0 },
-        { "profiler/mindspore/profiler_misc/flops_scope_0.json", "profiler-json", "profiler", 0 },
-        { "profiler/mindspore/profiler_misc/flops_summary_0.json", "profiler-json", "profiler", 0 },
-        { "profiler/mindspore/profiler_misc/minddata_cpu_utilization_0.json", "profiler-json", "profiler", 0 },
-        { "profiler/mindspore/profiler_misc/pipeline_profiling_0.json", "profiler-json", "profiler", 0 },
-        { "profiler/mindspore/profiler_misc/device_queue_profiling_0.txt", "profiler-table", "profiler", 0 },
-        { "profiler/mindspore/profiler_misc/flops_0.txt", "profiler-table", "profiler", 0 },
-        { "profiler/mindspore/profiler_misc/step_trace_raw_10_detail_time.csv", "profiler-table", "profiler", 10 },
-        { "profiler/mindspore/minddata_pipeline_fixture/minddata_pipeline_raw_3.csv", "profiler-table", "profiler", 3 },
-        { "profiler/mindspore/minddata_pipeline_fixture/framework_raw_0.csv", "profiler-table", "profiler", 0 },
+        { "profiler/mindspore/run_1_profiler/aicore_intermediate_1_detail.csv", "profiler-table", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/aicore_intermediate_1_type.csv", "profiler-table", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/flops_1.txt", "profiler-table", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/framework_raw_1.csv", "profiler-table", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/min_cycle_counter_1.txt", "profiler-table", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/minddata_pipeline_raw_1.csv", "profiler-table", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/output_op_compute_time_1.txt", "profiler-table", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/output_op_compute_time_detail_1.txt", "profiler-table", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/output_timeline_data_1.txt", "profiler-table", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/step_trace_raw_1_detail_time.csv", "profiler-table", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/pipeline_profiling_1.json", "profiler-json", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/step_trace_point_info.json", "profiler-json", ".", -1 },
+        { "profiler/mindspore/run_1_profiler/timeline_summary_1.json", "profiler-json", ".", 1 },
+        { "profiler/mindspore/run_1_profiler/timeline_display_1.json", "chrome-trace", ".", -1 },
+        { "profiler/mindspore/profiler_misc/ascend_timeline_display_0.json", "chrome-trace", ".", -1 },
+        { "profiler/mindspore/profiler_misc/gpu_timeline_display_0.json", "chrome-trace", ".", -1 },
+        { "profiler/mindspore/profiler_misc/ascend_timeline_summary_0.json", "profiler-json", ".", 0 },
+        { "profiler/mindspore/profiler_misc/gpu_timeline_summary_0.json", "profiler-json", ".", 0 },
+        { "profiler/mindspore/profiler_misc/dynamic_shape_info_0.json", "profiler-json", ".", 0 },
+        { "profiler/mindspore/profiler_misc/flops_scope_0.json", "profiler-json", ".", 0 },
+        { "profiler/mindspore/profiler_misc/flops_summary_0.json", "profiler-json", ".", 0 },
+        { "profiler/mindspore/profiler_misc/minddata_cpu_utilization_0.json", "profiler-json", ".", 0 },
+        { "profiler/mindspore/profiler_misc/pipeline_profiling_0.json", "profiler-json", ".", 0 },
+        { "profiler/mindspore/profiler_misc/device_queue_profiling_0.txt", "profiler-table", ".", 0 },
+        { "profiler/mindspore/profiler_misc/flops_0.txt", "profiler-table", ".", 0 },
+        { "profiler/mindspore/profiler_misc/step_trace_raw_10_detail_time.csv", "profiler-table", ".", 10 },
+        { "profiler/mindspore/minddata_pipeline_fixture/minddata_pipeline_raw_3.csv", "profiler-table", ".", 3 },
+        { "profiler/mindspore/minddata_pipeline_fixture/framework_raw_0.csv", "profiler-table", ".", 0 },
         // Tables written by the training script, and the samples' own manifest (a TSV with a header).
-        { "runs/pytorch_cnn_baseline/metrics.csv", "table", "runs", -1 },
+        { "runs/pytorch_cnn_baseline/metrics.csv", "table", "runs/pytorch_cnn_baseline", -1 },
         { "MANIFEST.tsv", "table", ".", -1 },
         // Files of no kind: left out.
         { "README.md", "", "", -1 },
@@ -804,6 +1075,83 @@ void TestRunScanner::samplesConformance()
     const RunManifest single = RunScanner().scan(absolute);
     QCOMPARE(single.artifacts.size(), 1);
     QCOMPARE(artifactKindId(single.artifacts.front().kind), kind);
+}
+
+void TestRunScanner::samplesRunLayouts_data()
+{
+    QTest::addColumn<QString>("path"); // below the samples root
+    QTest::addColumn<QStringList>("runs");
+    QTest::addColumn<QString>("rootName"); // what "." is shown as; "" when there is no "." run
+
+    QTest::newRow("a job folder") << QStringLiteral("runs/pytorch_cnn_baseline") << QStringList { QStringLiteral(".") }
+                                  << QStringLiteral("pytorch_cnn_baseline");
+    QTest::newRow("its tb folder") << QStringLiteral("runs/pytorch_cnn_baseline/tb")
+                                   << QStringList { QStringLiteral(".") } << QStringLiteral("pytorch_cnn_baseline");
+    QTest::newRow("its dump folder") << QStringLiteral("runs/pytorch_cnn_baseline/dump")
+                                     << QStringList { QStringLiteral(".") } << QStringLiteral("pytorch_cnn_baseline");
+    QTest::newRow("a folder of jobs") << QStringLiteral("runs")
+                                      << QStringList { QStringLiteral("pytorch_cnn_baseline") } << QString();
+    QTest::newRow("a TensorBoard logdir")
+        << QStringLiteral("summaries/tensorboard")
+        << QStringList { QStringLiteral("sb3_ppo"),         QStringLiteral("tf2_tensor_scalars"),
+                         QStringLiteral("torch2_hparams"),  QStringLiteral("torch2_images"),
+                         QStringLiteral("torch2_pr_curve"), QStringLiteral("torch2_scalars") }
+        << QString();
+    QTest::newRow("a MindSpore summary base dir")
+        << QStringLiteral("summaries/mindspore_generated")
+        << QStringList { QStringLiteral("run_a"), QStringLiteral("run_a/nested_not_scanned"),
+                         QStringLiteral("run_bad_crc"), QStringLiteral("run_truncated") }
+        << QString();
+    QTest::newRow("MindSpore profiler folders")
+        << QStringLiteral("profiler/mindspore")
+        << QStringList { QStringLiteral("minddata_pipeline_fixture"), QStringLiteral("profiler_misc"),
+                         QStringLiteral("run_1_profiler") }
+        << QString();
+    QTest::newRow("one MindSpore profiler folder")
+        << QStringLiteral("profiler/mindspore/run_1_profiler") << QStringList { QStringLiteral(".") }
+        << QStringLiteral("run_1_profiler");
+    QTest::newRow("Kineto traces, one folder each") << QStringLiteral("traces/kineto")
+                                                    << QStringList { QStringLiteral("2020_toplevel_array"),
+                                                                     QStringLiteral("2021_fixture_computeProperties"),
+                                                                     QStringLiteral("2021_resnet50_v100"),
+                                                                     QStringLiteral("2022_memory_rank1_of_2"),
+                                                                     QStringLiteral("2024_nccl_rank0_of_2"),
+                                                                     QStringLiteral("amd_mi250"),
+                                                                     QStringLiteral("cpu_only_rank34_of_300"),
+                                                                     QStringLiteral("ns_resolution"),
+                                                                     QStringLiteral("triton") }
+                                                    << QString();
+    QTest::newRow("the samples root") << QString()
+                                      << QStringList { QStringLiteral("."),
+                                                       QStringLiteral("graphs/torch_add_graph_event"),
+                                                       QStringLiteral("runs/pytorch_cnn_baseline"),
+                                                       QStringLiteral("summaries/mindspore_generated/run_a"),
+                                                       QStringLiteral(
+                                                           "summaries/mindspore_generated/run_a/nested_not_scanned"),
+                                                       QStringLiteral("summaries/mindspore_generated/run_bad_crc"),
+                                                       QStringLiteral("summaries/mindspore_generated/run_truncated"),
+                                                       QStringLiteral("summaries/tensorboard/sb3_ppo"),
+                                                       QStringLiteral("summaries/tensorboard/tf2_tensor_scalars"),
+                                                       QStringLiteral("summaries/tensorboard/torch2_hparams"),
+                                                       QStringLiteral("summaries/tensorboard/torch2_images"),
+                                                       QStringLiteral("summaries/tensorboard/torch2_pr_curve"),
+                                                       QStringLiteral("summaries/tensorboard/torch2_scalars") }
+                                      << QString();
+}
+
+void TestRunScanner::samplesRunLayouts()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    QFETCH(QString, path);
+    QFETCH(QStringList, runs);
+    QFETCH(QString, rootName);
+
+    const QString absolute = path.isEmpty() ? samples : samples + QLatin1Char('/') + path;
+    QVERIFY2(QFileInfo::exists(absolute), qPrintable(absolute));
+    const RunManifest manifest = RunScanner().scan(absolute);
+    QCOMPARE(manifest.runs(), runs);
+    if (!rootName.isEmpty())
+        QCOMPARE(manifest.runDisplayName(QStringLiteral(".")), rootName);
 }
 
 QTEST_GUILESS_MAIN(TestRunScanner)

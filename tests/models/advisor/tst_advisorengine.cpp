@@ -353,11 +353,13 @@ private slots:
         QVERIFY(f.value(QStringLiteral("message")).toString().contains(QLatin1String("inf %")));
         QCOMPARE(f.value(QStringLiteral("evidence")).toArray().first().toString(), m.evidence.first());
         const QJsonObject scope = f.value(QStringLiteral("scope")).toObject();
-        QCOMPARE(keys(scope),
-                 (QStringList { QStringLiteral("device"), QStringLiteral("layer"), QStringLiteral("link"),
-                                QStringLiteral("node"), QStringLiteral("op"), QStringLiteral("rank"),
-                                QStringLiteral("run"), QStringLiteral("step"), QStringLiteral("tensor") }));
+        QCOMPARE(
+            keys(scope),
+            (QStringList { QStringLiteral("device"), QStringLiteral("layer"), QStringLiteral("link"),
+                           QStringLiteral("node"), QStringLiteral("op"), QStringLiteral("rank"), QStringLiteral("run"),
+                           QStringLiteral("run_display_name"), QStringLiteral("step"), QStringLiteral("tensor") }));
         QCOMPARE(scope.value(QStringLiteral("run")).toString(), QStringLiteral("baseline"));
+        QCOMPARE(scope.value(QStringLiteral("run_display_name")).toString(), QStringLiteral("baseline"));
         QCOMPARE(scope.value(QStringLiteral("rank")).toInt(), 2);
         QCOMPARE(scope.value(QStringLiteral("step")).toInt(), 7);
         QCOMPARE(scope.value(QStringLiteral("layer")).toString(), QStringLiteral("fc3"));
@@ -424,6 +426,43 @@ private slots:
         QVERIFY(text.contains(QLatin1String("  evidence: ") + m.evidence.first()));
         QVERIFY(text.contains(QLatin1String("20 % (threshold > 10 %)")));
         QVERIFY(text.contains(QLatin1String("no analyser measures test.bad: test-first")));
+    }
+
+    void findingsNameTheJob()
+    {
+        // The opened folder is the job: its run "." is named after the folder in messages and reports, and
+        // stays "." where it is a key (evidence, grouping, the JSON `run`).
+        const RuleBook book = basicBook();
+        AnalysisContext context(book);
+        context.setRoot(QStringLiteral("/data/cnn_baseline"));
+        context.add(measure(QStringLiteral("test.size"), 37.5, QStringLiteral("."), QStringLiteral("fc3"), 120, 120));
+        context.add(
+            measure(QStringLiteral("test.size"), 38.5, QStringLiteral("runs/exp1"), QStringLiteral("fc3"), 120, 120));
+        AdvisorReport report = applyRules(context, book);
+        report.root = QStringLiteral("/data/cnn_baseline");
+        const QList<Finding> findings = findingsOf(report, QStringLiteral("test-too-large"));
+        QCOMPARE(findings.size(), 2);
+        QStringList messages;
+        for (const Finding& f : findings) {
+            messages << f.message;
+            if (f.scope.run == QLatin1String(".")) {
+                QCOMPARE(f.scope.shownRun(), QStringLiteral("cnn_baseline"));
+                QVERIFY2(f.message.startsWith(QLatin1String("train/loss of run cnn_baseline is 37.5 %")),
+                         qPrintable(f.message));
+                QVERIFY(f.evidence.first().contains(QLatin1String("run=.")));
+            } else {
+                QCOMPARE(f.scope.shownRun(), QStringLiteral("runs/exp1"));
+            }
+        }
+        const QString text = reportText(report);
+        QVERIFY2(text.contains(QLatin1String("run cnn_baseline")), qPrintable(text));
+        QVERIFY2(!text.contains(QLatin1String("run .")), qPrintable(text));
+        const QJsonObject json = reportJson(report);
+        for (const QJsonValue& value : json.value(QStringLiteral("findings")).toArray()) {
+            const QJsonObject scope = value.toObject().value(QStringLiteral("scope")).toObject();
+            if (scope.value(QStringLiteral("run")).toString() == QLatin1String("."))
+                QCOMPARE(scope.value(QStringLiteral("run_display_name")).toString(), QStringLiteral("cnn_baseline"));
+        }
     }
 
     void evaluateRunsTheAnalysers()

@@ -89,6 +89,14 @@ void TestRunComparison::rowsAndColumns()
     const int status = model.columnOf(QStringLiteral("status"));
     QCOMPARE(model.data(model.index(model.rowOfRun("b"), status)).toString(), QStringLiteral("success"));
     QVERIFY(!model.value(model.rowOfRun("a"), status).isValid());
+
+    // The opened folder's own run is shown under the folder's name; the run stays the key.
+    summaries.setRoot(QStringLiteral("/data/cnn_job"));
+    scalars.append(QStringLiteral("."), { tagPoints(QStringLiteral("train/loss"), kLossC) });
+    QTRY_VERIFY(model.rowOfRun(QStringLiteral(".")) >= 0);
+    const int top = model.rowOfRun(QStringLiteral("."));
+    QCOMPARE(model.data(model.index(top, 0)).toString(), QStringLiteral("cnn_job"));
+    QCOMPARE(model.data(model.index(top, 0), RunComparison::RunRole).toString(), QStringLiteral("."));
 }
 
 void TestRunComparison::hyperParameterValues()

@@ -116,6 +116,15 @@ void TestTensorListModel::groupedByRunAndRank()
     QCOMPARE(model.seriesAt(b), 1);
     QCOMPARE(model.indexOfSeries(2), model.index(0, 0, model.index(1, 0)));
     QCOMPARE(model.indexOfSeries(3).data(TensorListModel::LocationRole).toString(), QStringLiteral("/y/w.npy"));
+
+    // The opened folder's own run "." is shown under the folder's name once the model knows the folder.
+    QList<TensorSeries> withRoot = all;
+    withRoot.last().run = QStringLiteral(".");
+    model.setCatalog(std::make_shared<const TensorCatalog>(withRoot));
+    QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("(top folder)"));
+    model.setRoot(QStringLiteral("/data/cnn_job"));
+    model.setCatalog(std::make_shared<const TensorCatalog>(withRoot));
+    QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("cnn_job"));
 }
 
 void TestTensorListModel::nanInfBadge()

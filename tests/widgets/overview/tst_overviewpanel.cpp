@@ -228,6 +228,14 @@ void TestOverviewPanel::profilerRunPicker()
     runs->setCurrentIndex(0);
     QCOMPARE(changed.size(), 1);
     QCOMPARE(changed.front().front().toString(), QStringLiteral("a"));
+
+    // The picker shows the runs as users see them and reports the run itself.
+    panel.setProfilerRuns({ QStringLiteral("."), QStringLiteral("b") }, QStringLiteral("b"),
+                          { QStringLiteral("cnn_job"), QStringLiteral("b") });
+    QCOMPARE(runs->itemText(0), QStringLiteral("cnn_job"));
+    runs->setCurrentIndex(0);
+    QCOMPARE(panel.currentProfilerRun(), QStringLiteral("."));
+    QCOMPARE(changed.back().front().toString(), QStringLiteral("."));
 }
 
 QTEST_MAIN(TestOverviewPanel)

@@ -27,6 +27,13 @@ private slots:
         QCOMPARE(b.data(RunLegendModel::PointCountRole).toLongLong(), 20);
         QVERIFY(b.data(Qt::ToolTipRole).toString().contains(QStringLiteral("20")));
         QVERIFY(model.flags(b) & Qt::ItemIsUserCheckable);
+
+        // Names as users see them are displayed; the run itself stays the key.
+        model.setRuns({ QStringLiteral("."), QStringLiteral("b") }, { 0, 1 }, { 10, 20 },
+                      { QStringLiteral("cnn_job"), QStringLiteral("b") });
+        QCOMPARE(model.index(0).data().toString(), QStringLiteral("cnn_job"));
+        QCOMPARE(model.index(0).data(RunLegendModel::RunNameRole).toString(), QStringLiteral("."));
+        QVERIFY(model.index(0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("cnn_job")));
     }
 
     void toggling()
