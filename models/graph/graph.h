@@ -172,5 +172,22 @@ struct GraphSummary
 };
 GraphSummary summarizeGraph(const Graph& graph);
 
+/// How much structure a graph shows, to open a run on its most telling graph: an ONNX or TorchScript export
+/// with module scopes says more than a flat FX dot of the same model. A graph with a hierarchy (two groups
+/// or more) beats any flat one; then a model file beats a drawing of one (a `.dot` mixes value nodes and
+/// labels into the ops, which inflates its groups); then more groups, deeper nesting, more nodes. Between
+/// flat ones, more nodes.
+struct HierarchyScore
+{
+    int groups = 0;
+    int maxDepth = 0;
+    int nodes = 0;
+    bool drawing = false; ///< a Graphviz file rather than a model
+
+    bool structured() const { return groups >= 2; }
+    /// True when this graph is the better one to show first.
+    bool richerThan(const HierarchyScore& other) const;
+};
+HierarchyScore hierarchyScore(const Graph& graph);
 
 } // namespace runlens::graph

@@ -151,6 +151,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_status->setContentsMargins(6, 2, 6, 2);
 
     connect(m_graphChoice, &QComboBox::currentIndexChanged, this, [this](int index) { buildTree(index); });
+    connect(m_graphChoice, &QComboBox::activated, this, [this] { m_graphChosen = true; });
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
         if (text.isEmpty())
@@ -198,7 +199,16 @@ void GraphPanel::addGraph(std::shared_ptr<const graph::Graph> graph)
     if (!graph)
         return;
     m_graphs.push_back(graph);
+    m_scores.push_back(graph::hierarchyScore(*graph));
     m_graphChoice->addItem(graphTitle(*graph)); // the first one triggers buildTree(0)
+    const int current = m_graphChoice->currentIndex();
+    if (!m_graphChosen && current >= 0 && m_scores.back().richerThan(m_scores[std::size_t(current)]))
+        m_graphChoice->setCurrentIndex(m_graphChoice->count() - 1);
+}
+
+int GraphPanel::currentGraphIndex() const
+{
+    return m_graphChoice->currentIndex();
 }
 
 void GraphPanel::showTree(std::shared_ptr<const graph::ScopeTree> tree)
@@ -208,6 +218,8 @@ void GraphPanel::showTree(std::shared_ptr<const graph::ScopeTree> tree)
     ++m_buildSerial;
     const QSignalBlocker blocker(m_graphChoice);
     m_graphs.push_back(tree->graphPtr());
+    m_scores.push_back(graph::hierarchyScore(tree->graph()));
+    m_graphChosen = true;
     m_graphChoice->addItem(graphTitle(tree->graph()));
     m_graphChoice->setCurrentIndex(m_graphChoice->count() - 1);
     applyTree(std::move(tree));
@@ -219,6 +231,8 @@ void GraphPanel::clear()
     const QSignalBlocker blocker(m_graphChoice);
     m_graphChoice->clear();
     m_graphs.clear();
+    m_scores.clear();
+    m_graphChosen = false;
     m_tree.reset();
     m_results->clear();
     m_results->setVisible(false);
@@ -268,6 +282,7 @@ bool GraphPanel::selectGraph(const QString& nameOrFile)
         const graph::Graph& graph = *m_graphs[i];
         if (QString::fromStdString(graph.name) == nameOrFile || QFileInfo(graph.path).fileName() == nameOrFile
             || graph.path == nameOrFile) {
+            m_graphChosen = true;
             if (m_graphChoice->currentIndex() == int(i))
                 buildTree(int(i));
             else
