@@ -3332,6 +3332,14 @@ Check that the cache folder is writable.</source>
         <source>Async</source>
         <translation>异步</translation>
     </message>
+    <message>
+        <source>Unnamed process</source>
+        <translation>未命名进程</translation>
+    </message>
+    <message>
+        <source>Unnamed thread</source>
+        <translation>未命名线程</translation>
+    </message>
 </context>
 <context>
     <name>runlens::TimelinePainter</name>
@@ -5813,6 +5821,10 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>section %1 of %2</source>
         <translation>第 %1 部分，共 %2 部分</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
     </message>
 </context>
 <context>

@@ -207,7 +207,7 @@ graph::ExpansionState GraphView::openingState(const ScopeTree& tree, int maxItem
         for (const int id : level) {
             for (const int child : tree.item(id).children) {
                 const int added = int(tree.item(child).children.size());
-                if (!tree.item(child).isContainer() || visible + added > maxItems)
+                if (!tree.item(child).isContainer() || tree.item(child).gathersInputs || visible + added > maxItems)
                     continue;
                 state.setExpanded(child, true);
                 visible += added;
