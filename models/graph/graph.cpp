@@ -41,6 +41,8 @@ const char* graphFormatId(GraphFormat format)
         return "tensorflow";
     case GraphFormat::Onnx:
         return "onnx";
+    case GraphFormat::ParallelStrategy:
+        return "mindspore-parallel-strategy";
     case GraphFormat::TorchScript:
         return "torchscript";
     }

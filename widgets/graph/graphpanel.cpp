@@ -34,13 +34,19 @@ namespace runlens::graphview {
 
 namespace {
 
-/// The "Profiler time" entry of the colour choice is offered only while a trace is loaded.
-void setProfileModeEnabled(QComboBox* combo, bool enabled)
+/// A colouring that needs data the graph may lack ("Profiler time" a trace, "Pipeline stage" a parallel
+/// strategy) is offered only while there is that data.
+void setColorModeEnabled(QComboBox* combo, GraphView::ColorMode mode, bool enabled)
 {
     auto* model = qobject_cast<QStandardItemModel*>(combo->model());
-    const int index = combo->findData(int(GraphView::ColorMode::ProfilerTime));
+    const int index = combo->findData(int(mode));
     if (model && index >= 0)
         model->item(index)->setEnabled(enabled);
+}
+
+void setProfileModeEnabled(QComboBox* combo, bool enabled)
+{
+    setColorModeEnabled(combo, GraphView::ColorMode::ProfilerTime, enabled);
 }
 
 constexpr int kExpandAllLimit = 3000;
@@ -94,8 +100,10 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_color->addItem(tr("Op type"), int(GraphView::ColorMode::OpType));
     m_color->addItem(tr("Namespace"), int(GraphView::ColorMode::Namespace));
     m_color->addItem(tr("Profiler time"), int(GraphView::ColorMode::ProfilerTime));
+    m_color->addItem(tr("Pipeline stage"), int(GraphView::ColorMode::Stage));
     m_color->setToolTip(tr("Colour the boxes by op type, by namespace or by the profiler time of a loaded trace"));
     setProfileModeEnabled(m_color, false);
+    setColorModeEnabled(m_color, GraphView::ColorMode::Stage, false);
     m_direction->addItem(QStringLiteral("\u2193 ") + tr("Down"), QStringLiteral("TB"));
     m_direction->addItem(QStringLiteral("\u2192 ") + tr("Right"), QStringLiteral("LR"));
     m_direction->setToolTip(tr("Direction of the data flow"));
@@ -379,6 +387,13 @@ void GraphPanel::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
         state = GraphView::openingState(*m_tree, kOpeningItems); // first visit: a small graph opens up
     m_restoring = true;
     m_view->setTree(m_tree, state);
+    // A parallel strategy is read for its stages: it opens coloured by them.
+    setColorModeEnabled(m_color, GraphView::ColorMode::Stage, m_view->hasStages());
+    const auto mode = GraphView::ColorMode(m_color->currentData().toInt());
+    if (m_view->hasStages() && m_tree->graph().format == graph::GraphFormat::ParallelStrategy)
+        m_color->setCurrentIndex(m_color->findData(int(GraphView::ColorMode::Stage)));
+    else if (!m_view->hasStages() && mode == GraphView::ColorMode::Stage)
+        m_color->setCurrentIndex(m_color->findData(int(GraphView::ColorMode::OpType)));
     if (remembered && settings.contains(QStringLiteral("zoom")))
         m_view->setViewport(settings.value(QStringLiteral("zoom")).toDouble(),
                             settings.value(QStringLiteral("centre")).toPointF());
