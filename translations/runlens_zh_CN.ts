@@ -83,6 +83,10 @@
         <source>CUDA memory snapshot</source>
         <translation>CUDA 内存快照</translation>
     </message>
+    <message>
+        <source>MindSpore parallel strategy</source>
+        <translation>MindSpore 并行策略</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChartExportMenu</name>
@@ -942,6 +946,10 @@ Time %6</source>
     <message>
         <source>Importing %1 of %2 files…</source>
         <translation>正在导入第 %1 个文件，共 %2 个…</translation>
+    </message>
+    <message>
+        <source>Nothing could be read from this file (%1). If it is part of a larger output, open the folder it came from.</source>
+        <translation>无法从此文件（%1）读取任何内容。如果它属于更大的输出，请打开它所在的文件夹。</translation>
     </message>
 </context>
 <context>
@@ -2037,6 +2045,13 @@ Check that the cache folder is writable.</source>
     <message>
         <source>empty %1</source>
         <translation>空 %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::ProfilerImporter</name>
+    <message>
+        <source>No profiler data could be read from these files: the operator, step and timeline tables a profiler folder needs are missing.</source>
+        <translation>无法从这些文件读取性能分析数据：缺少性能分析文件夹所需的算子、迭代和时间线表格。</translation>
     </message>
 </context>
 <context>
@@ -3411,6 +3426,14 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Async</source>
         <translation>异步</translation>
+    </message>
+    <message>
+        <source>Unnamed process</source>
+        <translation>未命名进程</translation>
+    </message>
+    <message>
+        <source>Unnamed thread</source>
+        <translation>未命名线程</translation>
     </message>
 </context>
 <context>
@@ -5895,6 +5918,36 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
             <numerusform>%n 个输入引用的输出槽为负数、不是数字或超过 %1，没有任何算子具有这样的输出槽；这些输入未连接（第一个是 %2）。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Not a valid JSON document (%1): a parallel strategy file is the JSON MindSpore writes with the profiler or strategy_ckpt_config.</source>
+        <translation>不是有效的 JSON 文档（%1）：并行策略文件是 MindSpore 通过 profiler 或 strategy_ckpt_config 写出的 JSON。</translation>
+    </message>
+    <message>
+        <source>The file holds no JSON object: a parallel strategy file starts with { &quot;config&quot; … } or { &quot;current_stage&quot; … }.</source>
+        <translation>文件中没有 JSON 对象：并行策略文件以 { &quot;config&quot; … } 或 { &quot;current_stage&quot; … } 开头。</translation>
+    </message>
+    <message>
+        <source>Neither a profiler parallel strategy (no &quot;graph&quot; key) nor a strategy checkpoint (no &quot;parallel_strategy_item&quot; key).</source>
+        <translation>既不是 profiler 并行策略（没有 &quot;graph&quot; 键），也不是策略检查点（没有 &quot;parallel_strategy_item&quot; 键）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(ies) without a name or of the wrong type were skipped.</source>
+        <translation>
+            <numerusform>跳过了 %n 个没有名称或类型错误的条目。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The strategy file lists no operators.</source>
+        <translation>策略文件中没有算子。</translation>
+    </message>
+    <message>
+        <source>No &quot;config&quot;: the rank and pipeline stage are unknown.</source>
+        <translation>没有 &quot;config&quot;：rank 和流水线阶段未知。</translation>
+    </message>
+    <message>
+        <source>The graph has no &quot;node&quot; list.</source>
+        <translation>图中没有 &quot;node&quot; 列表。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::graph::GraphOverlay</name>
@@ -5916,6 +5969,10 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>section %1 of %2</source>
         <translation>第 %1 部分，共 %2 部分</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
     </message>
 </context>
 <context>
@@ -6071,6 +6128,10 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>Profiler time: %1</source>
         <translation>性能分析时间：%1</translation>
+    </message>
+    <message>
+        <source>Pipeline stage</source>
+        <translation>流水线阶段</translation>
     </message>
 </context>
 <context>

@@ -42,6 +42,7 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
     case ArtifactKind::GraphMindSporeIr:
     case ArtifactKind::GraphDot:
     case ArtifactKind::GraphTorchScript:
+    case ArtifactKind::GraphParallelStrategy:
         return std::make_unique<graph::GraphFileImporter>(artifact.path, artifact.kind);
     case ArtifactKind::TensorNpy:
     case ArtifactKind::TensorNpz:

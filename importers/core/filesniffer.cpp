@@ -163,6 +163,14 @@ ArtifactKind sniffJson(std::string_view text, std::string_view jsonName, bool pr
                 result.wantsLongerHead = true;
             return ArtifactKind::ChromeTrace;
         }
+        // MindSpore parallel strategies: the profiler's `{"config": …, "graph": …}` (a long graph may hide the
+        // other key, then the name decides) and JSON strategy checkpoints.
+        const bool strategyName = contains(jsonName, "strategy");
+        if ((json.hasTopKey("config") && json.hasTopKey("graph"))
+            || (strategyName && (json.hasTopKey("config") || json.hasTopKey("graph")))
+            || json.hasTopKey("parallel_strategy_item") || json.hasTopKey("parallel_layout_item")
+            || (strategyName && json.hasTopKey("current_stage")))
+            return ArtifactKind::GraphParallelStrategy;
     } else if (json.top == '[') {
         const JsonHead::Element& first = json.elements[0];
         const JsonHead::Element& second = json.elements[1];

@@ -462,6 +462,18 @@ void ImportSession::deliver(const PollResult& result)
         state.status = update.status;
     }
     state.diagnostics.append(update.diagnostics);
+    // A file never ends as failed without a reason: a reader that gave none still gets one the user can act on.
+    if (state.status == ImportStatus::Failed
+        && std::none_of(state.diagnostics.cbegin(), state.diagnostics.cend(),
+                        [](const Diagnostic& d) { return d.severity != Severity::Info && !d.message.isEmpty(); })) {
+        Diagnostic d;
+        d.severity = Severity::Error;
+        d.file = m_manifest.artifacts[result.index].path;
+        d.message = tr("Nothing could be read from this file (%1). If it is part of a larger output, open the folder "
+                       "it came from.")
+                        .arg(artifactKindName(m_manifest.artifacts[result.index].kind));
+        state.diagnostics.append(d);
+    }
     state.recordsRead += update.recordsRead;
     state.bytesRead += update.bytesRead;
     state.growing = update.mayGrow;

@@ -6,6 +6,7 @@
 #include "pipeline/pipelinereader.h"
 #include "profiler/profilerrunreader.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QSet>
 
@@ -60,6 +61,12 @@ ImportUpdate ProfilerImporter::poll(const ImportControl& control)
     bool problems = false;
     for (const Diagnostic& d : std::as_const(update.diagnostics))
         problems = problems || d.severity != Severity::Info;
+    if (bundle->isEmpty() && !problems)
+        update.diagnostics.append(
+            { Severity::Error, m_root, -1, -1,
+              QCoreApplication::translate("runlens::ProfilerImporter",
+                                          "No profiler data could be read from these files: the operator, step and "
+                                          "timeline tables a profiler folder needs are missing.") });
     update.status = bundle->isEmpty() ? ImportStatus::Failed : problems ? ImportStatus::Partial : ImportStatus::Ok;
     update.recordsRead = bundle->ranks ? qint64(bundle->ranks->ranks.size()) : 0;
     update.profiler = std::move(bundle);

@@ -4,6 +4,7 @@
 #include "graph/dotgraphreader.h"
 #include "graph/mindsporeirreader.h"
 #include "graph/onnxgraphreader.h"
+#include "graph/parallelstrategyreader.h"
 #include "graph/tfgraphreader.h"
 #include "graph/torchscriptreader.h"
 
@@ -26,7 +27,7 @@ constexpr qint64 kMapThreshold = qint64(64) << 20;
 bool isText(ArtifactKind kind)
 {
     return kind == ArtifactKind::GraphDot || kind == ArtifactKind::GraphMindSporeIr
-        || kind == ArtifactKind::GraphTorchScript;
+        || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy;
 }
 
 } // namespace
@@ -40,6 +41,7 @@ bool GraphReader::supports(ArtifactKind kind)
     case ArtifactKind::GraphMindSporeIr:
     case ArtifactKind::GraphDot:
     case ArtifactKind::GraphTorchScript:
+    case ArtifactKind::GraphParallelStrategy:
         return true;
     default:
         return false;
@@ -115,6 +117,8 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
             return DotGraphReader::read(bytes, path, control);
         case ArtifactKind::GraphTorchScript:
             return TorchScriptReader::read(bytes, path, control);
+        case ArtifactKind::GraphParallelStrategy:
+            return ParallelStrategyReader::read(bytes, path, control);
         default:
             return GraphResult();
         }

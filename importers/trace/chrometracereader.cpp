@@ -134,6 +134,7 @@ private:
     std::vector<std::vector<Open>> m_stacks; ///< per track: open B (or async b) events
     std::vector<KindCache> m_kinds; ///< per name id
     std::unordered_map<std::int64_t, int> m_processes;
+    NamedIds m_namedIds;
     std::vector<std::uint8_t> m_processNamed; ///< per process: 1 default name, 2 from metadata
     std::vector<std::uint8_t> m_trackNamed;
     struct CacheEntry
@@ -269,6 +270,8 @@ int SourceReader::processFor(const Ident& pid)
         it->second = m_builder.process(m_source, pid.value);
         if (std::size_t(it->second) >= m_processNamed.size())
             m_processNamed.resize(std::size_t(it->second) + 1, 0);
+        if (pid.named)
+            m_builder.setProcessIdIsName(it->second);
     }
     const int process = it->second;
     if (!pid.name.empty() && m_processNamed[std::size_t(process)] == 0) {
@@ -289,6 +292,8 @@ int SourceReader::trackFor(const Ident& pid, const Ident& tid, bool device)
     const int track = m_builder.threadTrack(process, tid.value, device ? TrackType::GpuStream : TrackType::Thread);
     if (std::size_t(track) >= m_trackNamed.size())
         m_trackNamed.resize(std::size_t(track) + 1, 0);
+    if (tid.named)
+        m_builder.setTrackIdIsName(track);
     if (!tid.name.empty() && m_trackNamed[std::size_t(track)] == 0) {
         m_builder.setTrackName(track, tid.name);
         m_trackNamed[std::size_t(track)] = 1;
@@ -486,6 +491,8 @@ void SourceReader::handleEvent(const char* begin, const char* end)
         return;
     }
 
+    m_namedIds.resolve(pid);
+    m_namedIds.resolve(tid);
     TraceSource& source = m_builder.source(m_source);
     if (fields == 0) {
         ++source.sentinelEvents;

@@ -2,6 +2,8 @@
 
 #include "jsonscan.h"
 
+#include <limits>
+
 namespace runlens::trace {
 
 namespace od = simdjson::ondemand;
@@ -59,6 +61,32 @@ bool findUnsignedArg(std::string_view args, std::string_view quotedKey, std::uin
     return false;
 }
 
+NamedIds::NamedIds(Hash hash)
+    : m_hash(hash ? hash : &stableId)
+{ }
+
+void NamedIds::resolve(Ident& id)
+{
+    if (!id.named)
+        return;
+    if (m_hasLast && id.name == m_last) {
+        id.value = m_lastKey;
+        return;
+    }
+    auto [it, inserted] = m_keys.try_emplace(std::string(id.name), 0);
+    if (inserted) {
+        std::int64_t key = m_hash(id.name);
+        // Keys stay in the hash's range above 2^62, far from the pids and tids producers write as numbers.
+        while (!m_taken.insert(key).second)
+            key = key == std::numeric_limits<std::int64_t>::max() ? std::int64_t(1) << 62 : key + 1;
+        it->second = key;
+    }
+    id.value = it->second;
+    m_last.assign(id.name);
+    m_lastKey = id.value;
+    m_hasLast = true;
+}
+
 bool readIdent(simdjson::ondemand::value& v, Ident& out)
 {
     od::json_type type;
@@ -86,6 +114,7 @@ bool readIdent(simdjson::ondemand::value& v, Ident& out)
             return true;
         out.value = stableId(s);
         out.name = s;
+        out.named = true;
         return true;
     }
     return false;

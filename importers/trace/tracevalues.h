@@ -5,7 +5,10 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace runlens::trace {
 
@@ -16,6 +19,26 @@ struct Ident
 {
     std::int64_t value = 0;
     std::string_view name; ///< set for non-numeric strings
+    bool named = false; ///< a non-numeric string (possibly empty): `value` is only a key, `name` is what users see
+};
+
+/// Keys for the string pids/tids of one file. A string keeps its hash as key unless another string of the
+/// file already holds it: then it gets the next free key, so two names never merge into one process.
+class NamedIds
+{
+public:
+    using Hash = std::int64_t (*)(std::string_view);
+    explicit NamedIds(Hash hash = nullptr);
+    /// Replaces `id.value` by the key of `id.name` when the id was a string; numeric ids are left alone.
+    void resolve(Ident& id);
+
+private:
+    Hash m_hash;
+    std::unordered_map<std::string, std::int64_t> m_keys;
+    std::unordered_set<std::int64_t> m_taken;
+    std::string m_last; ///< most traces repeat one string pid on every event
+    std::int64_t m_lastKey = 0;
+    bool m_hasLast = false;
 };
 
 /// A pid or tid: an integer, a float, a numeric string, or a name (mapped to a stable id).

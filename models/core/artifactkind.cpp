@@ -33,6 +33,8 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("graph-anf-ir");
     case ArtifactKind::GraphTorchScript:
         return QStringLiteral("graph-torchscript");
+    case ArtifactKind::GraphParallelStrategy:
+        return QStringLiteral("graph-parallel-strategy");
     case ArtifactKind::TensorNpy:
         return QStringLiteral("tensor-npy");
     case ArtifactKind::TensorNpz:
@@ -94,6 +96,9 @@ QString artifactKindName(ArtifactKind kind)
     case ArtifactKind::GraphTorchScript:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "TorchScript graph");
         break;
+    case ArtifactKind::GraphParallelStrategy:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "MindSpore parallel strategy");
+        break;
     case ArtifactKind::TensorNpy:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "NumPy tensor");
         break;
@@ -124,9 +129,9 @@ bool artifactKindImported(ArtifactKind kind)
     return isSummaryKind(kind) || kind == ArtifactKind::MindSporeLineage || kind == ArtifactKind::VisualDlLog
         || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx || kind == ArtifactKind::GraphTensorFlow
         || kind == ArtifactKind::GraphAnfIr || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
-        || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz
-        || kind == ArtifactKind::TensorSafetensors || kind == ArtifactKind::MemoryTimeline
-        || kind == ArtifactKind::MemorySnapshot;
+        || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
+        || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors
+        || kind == ArtifactKind::MemoryTimeline || kind == ArtifactKind::MemorySnapshot;
 }
 
 bool carriesScalars(ArtifactKind kind)

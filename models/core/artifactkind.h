@@ -20,6 +20,7 @@ enum class ArtifactKind {
     GraphTensorFlow, ///< TF GraphDef (`.pb` binary or `.pbtxt` text)
     GraphAnfIr, ///< MindSpore anf_ir ModelProto `.pb` or debugger graph
     GraphTorchScript, ///< TorchScript / FX graph text dumps
+    GraphParallelStrategy, ///< MindSpore `parallel_strategy_N.json` or a JSON strategy checkpoint
     TensorNpy, ///< numpy `.npy`
     TensorNpz, ///< numpy `.npz` (zip)
     TensorSafetensors, ///< `.safetensors`

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace runlens::graph {
 
@@ -40,6 +41,8 @@ const char* graphFormatId(GraphFormat format)
         return "tensorflow";
     case GraphFormat::Onnx:
         return "onnx";
+    case GraphFormat::ParallelStrategy:
+        return "mindspore-parallel-strategy";
     case GraphFormat::TorchScript:
         return "torchscript";
     }
@@ -156,6 +159,23 @@ GraphSummary summarizeGraph(const Graph& graph)
     if (summary.opTypes.size() > std::size_t(GraphSummary::kTopOpTypes))
         summary.opTypes.resize(GraphSummary::kTopOpTypes);
     return summary;
+}
+
+bool HierarchyScore::richerThan(const HierarchyScore& other) const
+{
+    if (structured() != other.structured())
+        return structured();
+    if (drawing != other.drawing)
+        return !drawing;
+    if (!structured())
+        return nodes > other.nodes; // a single group says no more than none
+    return std::tuple(groups, maxDepth, nodes) > std::tuple(other.groups, other.maxDepth, other.nodes);
+}
+
+HierarchyScore hierarchyScore(const Graph& graph)
+{
+    const GraphSummary summary = summarizeGraph(graph);
+    return { summary.groups, summary.maxDepth, summary.nodes, graph.format == GraphFormat::Dot };
 }
 
 std::vector<std::pair<std::string, int>> Graph::opTypeHistogram() const

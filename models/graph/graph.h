@@ -21,9 +21,18 @@ enum class NodeKind : std::uint8_t { Op, Parameter, Constant, Input, Output, Cal
 const char* nodeKindId(NodeKind kind);
 
 /// The format a graph was read from.
-enum class GraphFormat : std::uint8_t { MindSporeIr, Dot, AnfIr, AnfIrDebugger, TensorFlow, Onnx, TorchScript };
+enum class GraphFormat : std::uint8_t {
+    MindSporeIr,
+    Dot,
+    AnfIr,
+    AnfIrDebugger,
+    TensorFlow,
+    Onnx,
+    TorchScript,
+    ParallelStrategy, ///< MindSpore parallel strategy JSON (profiler or strategy checkpoint)
+};
 /// Stable id for JSON reports ("mindspore-ir", "dot", "anf-ir", "anf-ir-debugger", "tensorflow", "onnx",
-/// "torchscript").
+/// "torchscript", "mindspore-parallel-strategy").
 const char* graphFormatId(GraphFormat format);
 
 /// Shape and element type of a tensor flowing along an edge or through a port, as far as the file says.
@@ -100,6 +109,8 @@ struct Node
     bool implicit = false;
     /// Weights and constants: where their values are (ONNX initializers).
     std::optional<TensorLocation> data;
+    /// The pipeline stage the op runs in, from parallel strategy files; -1 when the file does not say.
+    int stage = -1;
 
     /// scope + "/" + name (or name alone), the key used to match profiler ops and dumps.
     std::string fullName() const;
@@ -172,5 +183,22 @@ struct GraphSummary
 };
 GraphSummary summarizeGraph(const Graph& graph);
 
+/// How much structure a graph shows, to open a run on its most telling graph: an ONNX or TorchScript export
+/// with module scopes says more than a flat FX dot of the same model. A graph with a hierarchy (two groups
+/// or more) beats any flat one; then a model file beats a drawing of one (a `.dot` mixes value nodes and
+/// labels into the ops, which inflates its groups); then more groups, deeper nesting, more nodes. Between
+/// flat ones, more nodes.
+struct HierarchyScore
+{
+    int groups = 0;
+    int maxDepth = 0;
+    int nodes = 0;
+    bool drawing = false; ///< a Graphviz file rather than a model
+
+    bool structured() const { return groups >= 2; }
+    /// True when this graph is the better one to show first.
+    bool richerThan(const HierarchyScore& other) const;
+};
+HierarchyScore hierarchyScore(const Graph& graph);
 
 } // namespace runlens::graph

@@ -159,6 +159,7 @@ public:
         buildEffectiveEdges();
         foldConstants();
         buildGroups();
+        gatherInputs();
         if (m_tree.m_options.groupSeries)
             groupSeries(ScopeTree::root());
         splitSections();
@@ -539,6 +540,46 @@ private:
             }
         }
         return { producer, consumer };
+    }
+
+    /// Graph inputs are a model's boundary, not its content: a model exported with every weight as an input
+    /// (old ONNX exporters, traced graphs) would otherwise show hundreds of them beside a few groups, split
+    /// into numbered sections that bury the model. Many of them side by side go into one "Inputs" group.
+    void gatherInputs()
+    {
+        const std::size_t minimum = std::size_t(std::max(2, m_tree.m_options.inputGroupMin));
+        const int containers = int(m_tree.m_items.size());
+        for (int id = 0; id < containers; ++id) {
+            if (at(id).kind != ScopeItemKind::Group)
+                continue;
+            std::vector<int> members;
+            for (const int child : at(id).children) {
+                if (at(child).kind != ScopeItemKind::Op)
+                    continue;
+                const NodeKind kind = m_graph.nodes[std::size_t(at(child).node)].kind;
+                if (kind == NodeKind::Input || kind == NodeKind::Parameter || kind == NodeKind::Constant)
+                    members.push_back(child);
+            }
+            if (members.size() < minimum)
+                continue;
+            ScopeItem group;
+            group.kind = ScopeItemKind::Group;
+            group.parent = id;
+            group.role = at(id).role;
+            group.gathersInputs = true;
+            group.label = QCoreApplication::translate("runlens::graph::ScopeTree", "Inputs").toStdString();
+            group.key = at(id).key + "/inputs:";
+            group.children = members;
+            const int groupId = addItem(std::move(group));
+            const std::unordered_set<int> memberSet(members.begin(), members.end());
+            std::vector<int>& siblings = at(id).children;
+            *std::find(siblings.begin(), siblings.end(), members.front()) = groupId;
+            siblings.erase(
+                std::remove_if(siblings.begin(), siblings.end(), [&](int c) { return memberSet.count(c) > 0; }),
+                siblings.end());
+            for (const int member : members)
+                at(member).parent = groupId;
+        }
     }
 
     void splitSections()

@@ -33,6 +33,9 @@ struct ScopeItem
     std::string opType; ///< ops and series
     std::vector<int> children;
     std::vector<int> folded; ///< Op: constants and weights folded into it (node indices)
+    /// The "Inputs" group gathering a container's many graph inputs (and unused weights): it starts
+    /// collapsed, so that hundreds of inputs do not push the model out of sight.
+    bool gathersInputs = false;
 
     bool isContainer() const { return kind != ScopeItemKind::Op; }
 };
@@ -62,10 +65,10 @@ private:
     std::set<int> m_expanded;
 };
 
-/// The collapsible hierarchy of a Graph: namespace groups, series of alike siblings, sections of big groups
-/// and op leaves, with the graph's edges lifted to the lowest common container so that each container
-/// knows the edges among its direct children (what a per-group layout needs). Built once on a worker and
-/// shared as `std::shared_ptr<const ScopeTree>`; it keeps its Graph alive.
+/// The collapsible hierarchy of a Graph: namespace groups, series of alike siblings, sections of big groups,
+/// an "Inputs" group where a container holds many graph inputs, and op leaves, with the graph's edges lifted to the
+/// lowest common container so that each container knows the edges among its direct children (what a per-group layout
+/// needs). Built once on a worker and shared as `std::shared_ptr<const ScopeTree>`; it keeps its Graph alive.
 class ScopeTree
 {
 public:
@@ -76,6 +79,7 @@ public:
         bool foldConstants = true;
         int seriesMinSize = 5;
         int sectionMaxChildren = 300;
+        int inputGroupMin = 16; ///< this many graph inputs side by side are gathered into one "Inputs" group
     };
 
     struct SearchOptions

@@ -84,6 +84,7 @@ struct Track
     int process = -1; ///< index into TraceStore::processes()
     std::int64_t tid = 0; ///< numeric thread/stream id (string tids are hashed to a stable number)
     StringId name = kNoString; ///< thread_name metadata, or "stream 7", or counter name
+    bool namedId = false; ///< the tid was a string: `tid` is only a key and never shown
     int sortIndex = 0; ///< thread_sort_index metadata, else tid order
     int source = 0; ///< index of the input file (rank) the events came from
 
@@ -123,6 +124,7 @@ struct Process
     int source = 0; ///< input file
     int rank = -1; ///< distributedInfo.rank of its file, or -1
     bool device = false; ///< holds GPU/NPU streams
+    bool namedId = false; ///< the pid was a string ("CPU functions", "Spans"): `pid` is only a key, never shown
     std::vector<int> tracks; ///< indices into TraceStore::tracks(), in display order
 };
 

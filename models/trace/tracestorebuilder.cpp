@@ -175,6 +175,11 @@ void TraceStoreBuilder::setProcessName(int process, std::string_view name)
     d->store->m_processes[std::size_t(process)].name = d->store->m_strings.intern(name);
 }
 
+void TraceStoreBuilder::setProcessIdIsName(int process)
+{
+    d->store->m_processes[std::size_t(process)].namedId = true;
+}
+
 void TraceStoreBuilder::setProcessLabels(int process, std::string_view labels)
 {
     d->store->m_processes[std::size_t(process)].labels = d->store->m_strings.intern(labels);
@@ -200,6 +205,11 @@ int TraceStoreBuilder::threadTrack(int process, std::int64_t tid, TrackType type
 void TraceStoreBuilder::setTrackName(int track, std::string_view name)
 {
     d->store->m_tracks[std::size_t(track)].name = d->store->m_strings.intern(name);
+}
+
+void TraceStoreBuilder::setTrackIdIsName(int track)
+{
+    d->store->m_tracks[std::size_t(track)].namedId = true;
 }
 
 void TraceStoreBuilder::setTrackSortIndex(int track, int sortIndex)

@@ -26,12 +26,16 @@ public:
     /// Finds or creates the process `pid` of a source.
     int process(int source, std::int64_t pid);
     void setProcessName(int process, std::string_view name);
+    /// The process's id was written as a string: its number is a key only, labels show the name.
+    void setProcessIdIsName(int process);
     void setProcessLabels(int process, std::string_view labels);
     void setProcessSortIndex(int process, int sortIndex);
 
     /// Finds or creates the track of thread/stream `tid` in a process.
     int threadTrack(int process, std::int64_t tid, TrackType type = TrackType::Thread);
     void setTrackName(int track, std::string_view name);
+    /// The track's tid was written as a string: its number is a key only, labels show the name.
+    void setTrackIdIsName(int track);
     void setTrackSortIndex(int track, int sortIndex);
     /// Finds or creates the counter track `name` (one per series) in a process.
     int counterTrack(int process, std::string_view name);

@@ -6,6 +6,7 @@
 #include "graph/dotgraphreader.h"
 #include "graph/mindsporeirreader.h"
 #include "graph/onnxgraphreader.h"
+#include "graph/parallelstrategyreader.h"
 #include "graph/tfgraphreader.h"
 #include "graph/torchscriptreader.h"
 #include "memory/cudasnapshot.h"
@@ -294,6 +295,11 @@ void fuzzTorchScript(const std::uint8_t* data, std::size_t size)
     graph::TorchScriptReader::read(asText(data, size), kGraphName);
 }
 
+void fuzzParallelStrategy(const std::uint8_t* data, std::size_t size)
+{
+    graph::ParallelStrategyReader::read(asText(data, size), kGraphName);
+}
+
 // --- traces and memory -----------------------------------------------------------------------------------
 
 void fuzzChromeTrace(const std::uint8_t* data, std::size_t size)
@@ -533,6 +539,8 @@ constexpr FuzzTarget kTargets[] = {
     { "mindsporeir", fuzzMindSporeIr, "MindSpore text IR (MindSporeIrReader)" },
     { "dot", fuzzDot, "Graphviz dot (DotGraphReader)" },
     { "torchscript", fuzzTorchScript, "TorchScript / torch.fx graph text (TorchScriptReader)" },
+    { "parallelstrategy", fuzzParallelStrategy,
+      "MindSpore parallel strategy JSON, profiler or checkpoint (ParallelStrategyReader)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
     { "memorytimeline", fuzzMemoryTimeline, "torch export_memory_timeline output" },
     { "msmemory", fuzzMindSporeMemory, "MindSpore memory files; byte 0 picks the file name" },

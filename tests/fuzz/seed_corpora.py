@@ -67,6 +67,8 @@ def main():
         seeds.add("dot", path)
     for path in sorted(samples.glob("graphs/torchscript/*")):
         seeds.add("torchscript", path)
+    for path in sorted(DATA.glob("graph_*strategy*.json")):
+        seeds.add("parallelstrategy", path)
 
     seeds.add("chrometrace", DATA / "tiny.pt.trace.json")
     seeds.add("chrometrace", DATA / "memory" / "small_memory_trace.json")

@@ -35,13 +35,19 @@ namespace runlens::graphview {
 
 namespace {
 
-/// The "Profiler time" entry of the colour choice is offered only while a trace is loaded.
-void setProfileModeEnabled(QComboBox* combo, bool enabled)
+/// A colouring that needs data the graph may lack ("Profiler time" a trace, "Pipeline stage" a parallel
+/// strategy) is offered only while there is that data.
+void setColorModeEnabled(QComboBox* combo, GraphView::ColorMode mode, bool enabled)
 {
     auto* model = qobject_cast<QStandardItemModel*>(combo->model());
-    const int index = combo->findData(int(GraphView::ColorMode::ProfilerTime));
+    const int index = combo->findData(int(mode));
     if (model && index >= 0)
         model->item(index)->setEnabled(enabled);
+}
+
+void setProfileModeEnabled(QComboBox* combo, bool enabled)
+{
+    setColorModeEnabled(combo, GraphView::ColorMode::ProfilerTime, enabled);
 }
 
 constexpr int kExpandAllLimit = 3000;
@@ -95,8 +101,10 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_color->addItem(tr("Op type"), int(GraphView::ColorMode::OpType));
     m_color->addItem(tr("Namespace"), int(GraphView::ColorMode::Namespace));
     m_color->addItem(tr("Profiler time"), int(GraphView::ColorMode::ProfilerTime));
+    m_color->addItem(tr("Pipeline stage"), int(GraphView::ColorMode::Stage));
     m_color->setToolTip(tr("Colour the boxes by op type, by namespace or by the profiler time of a loaded trace"));
     setProfileModeEnabled(m_color, false);
+    setColorModeEnabled(m_color, GraphView::ColorMode::Stage, false);
     m_direction->addItem(QStringLiteral("\u2193 ") + tr("Down"), QStringLiteral("TB"));
     m_direction->addItem(QStringLiteral("\u2192 ") + tr("Right"), QStringLiteral("LR"));
     m_direction->setToolTip(tr("Direction of the data flow"));
@@ -152,6 +160,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_status->setContentsMargins(6, 2, 6, 2);
 
     connect(m_graphChoice, &QComboBox::currentIndexChanged, this, [this](int index) { buildTree(index); });
+    connect(m_graphChoice, &QComboBox::activated, this, [this] { m_graphChosen = true; });
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
         if (text.isEmpty())
@@ -199,7 +208,16 @@ void GraphPanel::addGraph(std::shared_ptr<const graph::Graph> graph)
     if (!graph)
         return;
     m_graphs.push_back(graph);
+    m_scores.push_back(graph::hierarchyScore(*graph));
     m_graphChoice->addItem(graphTitle(*graph)); // the first one triggers buildTree(0)
+    const int current = m_graphChoice->currentIndex();
+    if (!m_graphChosen && current >= 0 && m_scores.back().richerThan(m_scores[std::size_t(current)]))
+        m_graphChoice->setCurrentIndex(m_graphChoice->count() - 1);
+}
+
+int GraphPanel::currentGraphIndex() const
+{
+    return m_graphChoice->currentIndex();
 }
 
 void GraphPanel::showTree(std::shared_ptr<const graph::ScopeTree> tree)
@@ -209,6 +227,8 @@ void GraphPanel::showTree(std::shared_ptr<const graph::ScopeTree> tree)
     ++m_buildSerial;
     const QSignalBlocker blocker(m_graphChoice);
     m_graphs.push_back(tree->graphPtr());
+    m_scores.push_back(graph::hierarchyScore(tree->graph()));
+    m_graphChosen = true;
     m_graphChoice->addItem(graphTitle(tree->graph()));
     m_graphChoice->setCurrentIndex(m_graphChoice->count() - 1);
     applyTree(std::move(tree));
@@ -220,6 +240,8 @@ void GraphPanel::clear()
     const QSignalBlocker blocker(m_graphChoice);
     m_graphChoice->clear();
     m_graphs.clear();
+    m_scores.clear();
+    m_graphChosen = false;
     m_tree.reset();
     m_results->clear();
     m_results->setVisible(false);
@@ -269,6 +291,7 @@ bool GraphPanel::selectGraph(const QString& nameOrFile)
         const graph::Graph& graph = *m_graphs[i];
         if (QString::fromStdString(graph.name) == nameOrFile || QFileInfo(graph.path).fileName() == nameOrFile
             || graph.path == nameOrFile) {
+            m_graphChosen = true;
             if (m_graphChoice->currentIndex() == int(i))
                 buildTree(int(i));
             else
@@ -365,6 +388,13 @@ void GraphPanel::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
         state = GraphView::openingState(*m_tree, kOpeningItems); // first visit: a small graph opens up
     m_restoring = true;
     m_view->setTree(m_tree, state);
+    // A parallel strategy is read for its stages: it opens coloured by them.
+    setColorModeEnabled(m_color, GraphView::ColorMode::Stage, m_view->hasStages());
+    const auto mode = GraphView::ColorMode(m_color->currentData().toInt());
+    if (m_view->hasStages() && m_tree->graph().format == graph::GraphFormat::ParallelStrategy)
+        m_color->setCurrentIndex(m_color->findData(int(GraphView::ColorMode::Stage)));
+    else if (!m_view->hasStages() && mode == GraphView::ColorMode::Stage)
+        m_color->setCurrentIndex(m_color->findData(int(GraphView::ColorMode::OpType)));
     if (remembered && settings.contains(QStringLiteral("zoom")))
         m_view->setViewport(settings.value(QStringLiteral("zoom")).toDouble(),
                             settings.value(QStringLiteral("centre")).toPointF());

@@ -40,14 +40,18 @@ public:
     explicit GraphPanel(QWidget* parent = nullptr);
     ~GraphPanel() override;
 
-    /// Adds a graph to the choice and shows it when it is the first; the hierarchy is built on a worker.
+    /// Adds a graph to the choice. Until a graph is chosen (by the user, selectGraph or showTree) the panel
+    /// shows the one with the richest hierarchy so far (graph::HierarchyScore); the hierarchy is built on a
+    /// worker.
     void addGraph(std::shared_ptr<const graph::Graph> graph);
     /// Shows an already built hierarchy (and adds its graph to the choice).
     void showTree(std::shared_ptr<const graph::ScopeTree> tree);
     void clear();
     int graphCount() const { return int(m_graphs.size()); }
-    /// Shows the graph with this name or file name; false when there is none.
+    /// Shows the graph with this name or file name and keeps it shown as others arrive; false when there is none.
     bool selectGraph(const QString& nameOrFile);
+    /// The graph shown (index in the order graphs were added), -1 when none.
+    int currentGraphIndex() const;
 
     GraphView* view() const { return m_view; }
     std::shared_ptr<const graph::ScopeTree> tree() const;
@@ -101,6 +105,8 @@ private:
     void updateProfile();
 
     std::vector<std::shared_ptr<const graph::Graph>> m_graphs;
+    std::vector<graph::HierarchyScore> m_scores; ///< per graph
+    bool m_graphChosen = false; ///< a graph was picked on purpose: arrivals no longer change it
     std::shared_ptr<const graph::ScopeTree> m_tree;
     quint64 m_buildSerial = 0;
     std::shared_ptr<const trace::TraceStore> m_store;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace runlens::graphview {
 
@@ -35,6 +36,43 @@ quint32 stableHash(const std::string& text)
         hash *= 16777619u;
     }
     return hash;
+}
+
+/// Per item of the tree: the pipeline stage all its ops share, -1 when none has one, -2 when they differ.
+std::vector<int> itemStages(const ScopeTree& tree, int* distinct)
+{
+    std::vector<int> stages(std::size_t(tree.itemCount()), -1);
+    std::set<int> seen;
+    // Post-order without recursion: children are finished before their container.
+    std::vector<std::pair<int, bool>> stack { { ScopeTree::root(), false } };
+    while (!stack.empty()) {
+        const auto [id, done] = stack.back();
+        stack.pop_back();
+        const graph::ScopeItem& item = tree.item(id);
+        if (item.kind == ScopeItemKind::Op) {
+            const int stage = tree.graph().nodes[std::size_t(item.node)].stage;
+            stages[std::size_t(id)] = stage;
+            if (stage >= 0)
+                seen.insert(stage);
+            continue;
+        }
+        if (!done) {
+            stack.emplace_back(id, true);
+            for (const int child : item.children)
+                stack.emplace_back(child, false);
+            continue;
+        }
+        int shared = -1;
+        for (const int child : item.children) {
+            const int stage = stages[std::size_t(child)];
+            if (stage == -1)
+                continue;
+            shared = shared == -1 ? stage : (shared == stage ? shared : -2);
+        }
+        stages[std::size_t(id)] = shared;
+    }
+    *distinct = int(seen.size());
+    return stages;
 }
 
 QColor pastel(const std::string& key)
@@ -118,6 +156,8 @@ void GraphView::setTree(std::shared_ptr<const ScopeTree> tree, const graph::Expa
     m_upstream.clear();
     m_downstream.clear();
     m_boxSizes.assign(m_tree ? std::size_t(m_tree->itemCount()) : 0, QSizeF());
+    m_stageCount = 0;
+    m_itemStages = m_tree ? itemStages(*m_tree, &m_stageCount) : std::vector<int>();
     m_scene = {};
     m_result = {};
     m_fitPending = true;
@@ -207,7 +247,7 @@ graph::ExpansionState GraphView::openingState(const ScopeTree& tree, int maxItem
         for (const int id : level) {
             for (const int child : tree.item(id).children) {
                 const int added = int(tree.item(child).children.size());
-                if (!tree.item(child).isContainer() || visible + added > maxItems)
+                if (!tree.item(child).isContainer() || tree.item(child).gathersInputs || visible + added > maxItems)
                     continue;
                 state.setExpanded(child, true);
                 visible += added;
@@ -270,6 +310,15 @@ void GraphView::setProfile(std::shared_ptr<const graph::ItemProfile> profile)
     m_profile = std::move(profile);
     rebuildMinimap();
     update();
+}
+
+QColor GraphView::stageColor(int stage)
+{
+    // Distinct light hues, so that neighbouring stages never look alike and black text stays readable.
+    static constexpr QRgb kStages[]
+        = { 0x9ecae1, 0xfdae6b, 0xa1d99b, 0xfc9272, 0xbcbddc, 0xfdd0a2, 0xc7e9c0, 0xd9d9d9, 0xf7b6d2, 0xdbdb8d };
+    constexpr int kCount = int(sizeof(kStages) / sizeof(kStages[0]));
+    return QColor(kStages[std::size_t(((stage % kCount) + kCount) % kCount)]);
 }
 
 QColor GraphView::heatColor(double fraction)
@@ -504,6 +553,14 @@ QColor GraphView::fillColor(int id) const
         if (time <= 0 || m_heatMax <= 0)
             return noTimeColor();
         return heatColor(double(time) / double(m_heatMax));
+    }
+    if (m_colorMode == ColorMode::Stage) {
+        const int stage = id < int(m_itemStages.size()) ? m_itemStages[std::size_t(id)] : -1;
+        if (stage >= 0)
+            return stageColor(stage);
+        if (stage == -2 || item.isContainer())
+            return roleTint(item.role, 0); // a group spanning stages
+        return noTimeColor();
     }
     if (m_colorMode == ColorMode::Namespace) {
         const int group = item.kind == ScopeItemKind::Op ? item.parent : id;

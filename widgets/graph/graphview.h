@@ -23,7 +23,7 @@ class GraphView final : public QWidget
 {
     Q_OBJECT
 public:
-    enum class ColorMode { OpType, Namespace, ProfilerTime };
+    enum class ColorMode { OpType, Namespace, ProfilerTime, Stage };
     Q_ENUM(ColorMode)
 
     explicit GraphView(QWidget* parent = nullptr);
@@ -50,6 +50,10 @@ public:
     QString rankDir() const { return m_rankDir; }
     void setRankDir(const QString& rankDir);
     ColorMode colorMode() const { return m_colorMode; }
+    /// True when the shown graph says which pipeline stage its ops run in (parallel strategy files).
+    bool hasStages() const { return m_stageCount > 0; }
+    /// The fill of pipeline stage `stage` in the Stage colouring.
+    static QColor stageColor(int stage);
     void setColorMode(ColorMode mode);
     /// Profiler time per item for the ProfilerTime colouring; ignored unless made for the shown tree.
     void setProfile(std::shared_ptr<const graph::ItemProfile> profile);
@@ -140,6 +144,8 @@ private:
     ColorMode m_colorMode = ColorMode::OpType;
     std::shared_ptr<const graph::ItemProfile> m_profile;
     mutable std::int64_t m_heatMax = 0;
+    std::vector<int> m_itemStages; ///< per item: the stage all its ops share, -1 none, -2 several
+    int m_stageCount = 0;
     bool m_edgeLabels = true;
     int m_highlightDepth = 1;
     bool m_minimapVisible = true;

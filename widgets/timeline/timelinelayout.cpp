@@ -14,10 +14,15 @@ QString TimelineLayout::processLabel(const trace::TraceStore& store, int process
 {
     const trace::Process& p = store.processes()[std::size_t(process)];
     QString label = store.strings().text(p.name);
-    if (label.isEmpty())
+    if (p.namedId) {
+        // A string pid ("CPU functions", "Spans") is the name; its number is an internal key.
+        if (label.isEmpty())
+            label = tr("Unnamed process");
+    } else if (label.isEmpty()) {
         label = p.device ? tr("Device %1").arg(p.pid) : tr("Process %1").arg(p.pid);
-    else if (!label.contains(QString::number(p.pid)))
+    } else if (!label.contains(QString::number(p.pid))) {
         label = tr("%1 (%2)").arg(label).arg(p.pid);
+    }
     const QString labels = store.strings().text(p.labels);
     if (!labels.isEmpty())
         label = tr("%1 · %2").arg(label, labels);
@@ -34,6 +39,8 @@ QString TimelineLayout::trackLabel(const trace::TraceStore& store, int track)
     const QString name = store.strings().text(t.name);
     if (!name.isEmpty())
         return name;
+    if (t.namedId)
+        return tr("Unnamed thread");
     switch (t.type) {
     case TrackType::GpuStream:
         return tr("Stream %1").arg(t.tid);

@@ -362,6 +362,34 @@ private slots:
         QCOMPARE(bad[QStringLiteral("diagnostics")].toArray().size(), 1);
     }
 
+    void failedFilesAlwaysSayWhy()
+    {
+        // Files that open on their own but hold nothing readable: each says why, none fails silently.
+        QTemporaryDir dir;
+        QDir(dir.path()).mkpath(QStringLiteral("profiler"));
+        const auto write = [&dir](const QString& name, const QByteArray& bytes) {
+            QFile f(QDir(dir.path()).filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        write(QStringLiteral("profiler/step_trace_point_info.json"), R"({"fp_start": "a", "bp_end": "b"})");
+        write(QStringLiteral("profiler/parallel_strategy_0.json"), R"({"config": {"rankId": 0}})");
+        ImportSession session(RunScanner().scan(dir.path()));
+        session.importBlocking();
+        int failed = 0;
+        for (int i = 0; i < session.artifactCount(); ++i) {
+            const ArtifactState& state = session.state(i);
+            if (state.status != ImportStatus::Failed)
+                continue;
+            ++failed;
+            const bool said
+                = std::any_of(state.diagnostics.cbegin(), state.diagnostics.cend(),
+                              [](const Diagnostic& d) { return d.severity != Severity::Info && !d.message.isEmpty(); });
+            QVERIFY2(said, qPrintable(session.manifest().artifacts[i].path));
+        }
+        QVERIFY(failed >= 1);
+    }
+
     void exceptionsBecomeDiagnostics_data()
     {
         QTest::addColumn<int>("kind");

@@ -2,6 +2,7 @@
 #include "trace/launchindex.h"
 #include "trace/opstatistics.h"
 #include "trace/tracestore.h"
+#include "trace/tracevalues.h"
 
 #include "testutils.h"
 
@@ -115,6 +116,8 @@ private slots:
     void topLevelArrayAndSentinels();
     void beginEnd();
     void stringAndIntIds();
+    void stringIdsAreNames();
+    void collidingStringIdsStayApart();
     void timeEncodings();
     void wrongTypes();
     void badStrings();
@@ -414,6 +417,65 @@ void TstChromeTraceReader::stringAndIntIds()
     for (const Process& p : store.processes())
         spans = spans || store.strings().view(p.name) == "Spans";
     QVERIFY(spans);
+}
+
+void TstChromeTraceReader::stringIdsAreNames()
+{
+    // The legacy autograd profiler writes "CPU functions"; Kineto "Spans"/"Traces"; some producers "".
+    const std::string text = R"J([
+        {"ph":"X","name":"aten::mm","pid":"CPU functions","tid":1,"ts":0,"dur":5},
+        {"ph":"X","cat":"Trace","name":"PyTorch Profiler (0)","pid":"Spans","tid":"PyTorch Profiler","ts":0,"dur":50},
+        {"ph":"i","s":"g","name":"Iteration Start","pid":"Traces","tid":"Trace PyTorch Profiler","ts":0},
+        {"ph":"i","s":"g","name":"Record Window End","pid":"","tid":"","ts":50},
+        {"ph":"X","name":"numeric","pid":"42","tid":"7","ts":0,"dur":5}
+    ])J";
+    const ChromeTraceResult result = ChromeTraceReader::readBytes(text, QStringLiteral("names.json"));
+    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(describe(result.diagnostics)));
+    const TraceStore& store = *result.store;
+    QCOMPARE(store.processes().size(), std::size_t(5));
+    std::map<std::string, const Process*> byName;
+    const Process* numeric = nullptr;
+    for (const Process& p : store.processes()) {
+        if (p.pid == 42)
+            numeric = &p;
+        else
+            byName[std::string(store.strings().view(p.name))] = &p;
+    }
+    for (const char* name : { "CPU functions", "Spans", "Traces", "" }) {
+        QVERIFY2(byName.count(name), name);
+        QVERIFY(byName[name]->namedId);
+    }
+    // A numeric string is a number, shown as one.
+    QVERIFY(numeric);
+    QVERIFY(!numeric->namedId);
+    for (const Track& t : store.tracks()) {
+        const std::string_view name = store.strings().view(t.name);
+        if (name == "PyTorch Profiler" || name == "Trace PyTorch Profiler")
+            QVERIFY(t.namedId);
+        if (t.tid == 1 || t.tid == 7)
+            QVERIFY(!t.namedId);
+    }
+}
+
+void TstChromeTraceReader::collidingStringIdsStayApart()
+{
+    NamedIds ids([](std::string_view) { return std::int64_t(1) << 62; });
+    Ident a { 0, "CPU functions", true };
+    Ident b { 0, "Spans", true };
+    Ident a2 { 0, "CPU functions", true };
+    Ident numeric { 12, {}, false };
+    ids.resolve(a);
+    ids.resolve(b);
+    ids.resolve(a2);
+    ids.resolve(numeric);
+    QCOMPARE(a.value, std::int64_t(1) << 62);
+    QVERIFY(b.value != a.value);
+    QCOMPARE(a2.value, a.value);
+    QCOMPARE(numeric.value, std::int64_t(12));
+    // The same name always gets the same key, whatever came in between.
+    Ident b2 { 0, "Spans", true };
+    ids.resolve(b2);
+    QCOMPARE(b2.value, b.value);
 }
 
 void TstChromeTraceReader::timeEncodings()

@@ -253,6 +253,44 @@ private slots:
         QCOMPARE(tree->item(tree->itemOfNode(699)).parent, sections[2]);
     }
 
+    void manyGraphInputsGatherIntoOneGroup()
+    {
+        // A model fed 300 features (or exported with every weight as a graph input): the inputs go into one
+        // "Inputs" group instead of numbered sections that would hide the model among them.
+        GraphBuilder b;
+        std::vector<GraphBuilder::In> features;
+        for (int i = 0; i < 300; ++i) {
+            b.node("feature_" + std::to_string(i), "Input", {}, NodeKind::Input);
+            features.push_back({ "feature_" + std::to_string(i) });
+        }
+        b.node("embed/concat", "Concat", features);
+        b.node("head/relu", "Relu", { { "embed/concat" } });
+        const auto tree = ScopeTree::build(b.finish());
+        const std::vector<std::string> top = labels(*tree, ScopeTree::root());
+        QCOMPARE(top, (std::vector<std::string> { "Inputs", "embed", "head" }));
+        const int inputs = child(*tree, ScopeTree::root(), "Inputs");
+        QCOMPARE(tree->item(inputs).kind, ScopeItemKind::Group);
+        QVERIFY(tree->item(inputs).gathersInputs);
+        QCOMPARE(int(tree->item(inputs).children.size()), 300);
+        QCOMPARE(tree->item(inputs).opCount, 300);
+        QCOMPARE(tree->findKey(tree->item(inputs).key), inputs);
+        QCOMPARE(tree->item(tree->itemOfNode(0)).parent, inputs);
+        for (int id = 0; id < tree->itemCount(); ++id)
+            QVERIFY(tree->item(id).kind != ScopeItemKind::Section);
+        // The 300 edges into the model are one lifted edge.
+        const LiftedEdge* into = edge(*tree, ScopeTree::root(), inputs, child(*tree, ScopeTree::root(), "embed"));
+        QVERIFY(into);
+        QCOMPARE(into->count, 300);
+
+        // A few inputs stay where they are.
+        GraphBuilder small;
+        small.node("ids", "Input", {}, NodeKind::Input);
+        small.node("mask", "Input", {}, NodeKind::Input);
+        small.node("model/embed", "Gather", { { "ids" }, { "mask" } });
+        const auto plain = ScopeTree::build(small.finish());
+        QCOMPARE(labels(*plain, ScopeTree::root()), (std::vector<std::string> { "ids", "mask", "model" }));
+    }
+
     void gradientAndRecomputeScopesStayDistinct()
     {
         GraphBuilder b;

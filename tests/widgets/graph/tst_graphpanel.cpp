@@ -189,6 +189,46 @@ private slots:
         QVERIFY(!GraphPanel::exportGraph(test::smallModel(), dir.filePath(QStringLiteral("cli.bmp")), &error));
     }
 
+    void opensOnTheRichestHierarchy()
+    {
+        GraphPanel panel;
+        panel.resize(800, 600);
+        // A flat FX dot arrives first, then the scoped export of the same model, then another flat one.
+        test::GraphBuilder flat;
+        flat.node("x", "placeholder", {}, NodeKind::Input);
+        for (int i = 0; i < 40; ++i)
+            flat.node("op_" + std::to_string(i), "call_module", { { i == 0 ? "x" : "op_" + std::to_string(i - 1) } });
+        panel.addGraph(flat.finish());
+        QCOMPARE(panel.currentGraphIndex(), 0);
+        panel.addGraph(test::smallModel("/nonexistent/runs/model.onnx"));
+        QCOMPARE(panel.currentGraphIndex(), 1);
+        panel.addGraph(flat.finish());
+        QCOMPARE(panel.currentGraphIndex(), 1);
+        QTRY_VERIFY(panel.tree() && panel.currentGraphPath() == QStringLiteral("/nonexistent/runs/model.onnx"));
+
+        // Once the user picked one, later arrivals leave it.
+        auto* choice = panel.findChild<QComboBox*>(QStringLiteral("graphChoice"));
+        QVERIFY(choice);
+        choice->setCurrentIndex(0);
+        emit choice->activated(0);
+        panel.addGraph(test::smallModel("/nonexistent/runs/other.onnx"));
+        QCOMPARE(panel.currentGraphIndex(), 0);
+
+        // selectGraph (a restored session) pins its choice as well.
+        panel.clear();
+        panel.addGraph(flat.finish());
+        QVERIFY(!panel.selectGraph(QStringLiteral("missing.onnx")));
+        panel.addGraph(test::smallModel("/nonexistent/runs/model.onnx"));
+        QCOMPARE(panel.currentGraphIndex(), 1);
+        panel.clear();
+        auto flatFile = std::make_shared<Graph>(*flat.finish());
+        flatFile->path = QStringLiteral("/nonexistent/runs/fx.dot");
+        panel.addGraph(flatFile);
+        QVERIFY(panel.selectGraph(QStringLiteral("fx.dot")));
+        panel.addGraph(test::smallModel("/nonexistent/runs/model.onnx"));
+        QCOMPARE(panel.currentGraphIndex(), 0);
+    }
+
     void stateRememberedPerFile()
     {
         const QString path = QStringLiteral("/nonexistent/runs/model.onnx");

@@ -58,6 +58,26 @@ private slots:
         QVERIFY(m_attn > 0);
     }
 
+    void gatheredInputsStartCollapsed()
+    {
+        test::GraphBuilder b;
+        std::vector<test::GraphBuilder::In> features;
+        for (int i = 0; i < 20; ++i) {
+            b.node("feature_" + std::to_string(i), "Input", {}, graph::NodeKind::Input);
+            features.push_back({ "feature_" + std::to_string(i) });
+        }
+        b.node("model/concat", "Concat", features);
+        const auto tree = graph::ScopeTree::build(b.finish());
+        const graph::ExpansionState state = GraphView::openingState(*tree, 60);
+        int inputs = -1;
+        int model = -1;
+        for (const int id : tree->item(graph::ScopeTree::root()).children)
+            (tree->item(id).gathersInputs ? inputs : model) = id;
+        QVERIFY(inputs > 0 && model > 0);
+        QVERIFY(!state.isExpanded(inputs)); // 20 inputs would fit, but they are not what the graph is about
+        QVERIFY(state.isExpanded(model));
+    }
+
     void doubleClickAndEnterExpandAndCollapse()
     {
         GraphView view;

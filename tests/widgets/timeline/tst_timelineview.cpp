@@ -2,6 +2,7 @@
 
 #include "core/timerange.h"
 #include "timeline/timelinecolors.h"
+#include "timeline/timelinelayout.h"
 #include "timeline/timelinepainter.h"
 #include "timeline/timelinesearch.h"
 #include "timeline/timelineview.h"
@@ -306,6 +307,35 @@ private slots:
         QVERIFY(qRed(border) + qGreen(border) + qBlue(border) < qRed(inside) + qGreen(inside) + qBlue(inside));
         const QRectF t = view.sliceRect(thread, 0);
         QCOMPARE(image.pixel(int(t.right()) - 8, int(t.center().y())), timelineNameColor("work"));
+    }
+
+    void stringIdsLabelAsTheirNames()
+    {
+        using namespace trace;
+        TraceStoreBuilder b;
+        const int source = b.addSource(QStringLiteral("names.json"), nullptr);
+        const int named = b.process(source, 4805050999359452200);
+        b.setProcessName(named, "CPU functions");
+        b.setProcessIdIsName(named);
+        const int unnamed = b.process(source, 4611686018427387905);
+        b.setProcessIdIsName(unnamed);
+        const int numeric = b.process(source, 25738);
+        b.setProcessName(numeric, "python train.py");
+        const int track = b.threadTrack(unnamed, 4611686018427387906);
+        b.setTrackIdIsName(track);
+        const auto store = b.finish();
+        int namedIndex = -1, unnamedIndex = -1, numericIndex = -1;
+        for (int i = 0; i < int(store->processes().size()); ++i) {
+            const std::int64_t pid = store->processes()[std::size_t(i)].pid;
+            (pid == 25738 ? numericIndex : pid == 4805050999359452200 ? namedIndex : unnamedIndex) = i;
+        }
+        QCOMPARE(TimelineLayout::processLabel(*store, namedIndex), QStringLiteral("CPU functions"));
+        QCOMPARE(TimelineLayout::processLabel(*store, unnamedIndex), QStringLiteral("Unnamed process"));
+        QCOMPARE(TimelineLayout::processLabel(*store, numericIndex), QStringLiteral("python train.py (25738)"));
+        int unnamedTrack = -1;
+        for (int i = 0; i < int(store->tracks().size()); ++i)
+            unnamedTrack = store->tracks()[std::size_t(i)].namedId ? i : unnamedTrack;
+        QCOMPARE(TimelineLayout::trackLabel(*store, unnamedTrack), QStringLiteral("Unnamed thread"));
     }
 
     void wheelZoomsAtCursor()
