@@ -768,6 +768,7 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
     qint64 firstUnchangedFrom = -1;
     qint64 firstUnchangedTo = -1;
     bool overflowSeen = false;
+    ZeroInitialisation zeroInit;
     for (std::size_t i = 0; i < track.items.size(); ++i) {
         const summary::Histogram& h = track.items[i];
         const QString evidence = histogramEvidence(track.run, track.tag, h.step);
