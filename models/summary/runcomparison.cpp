@@ -207,73 +207,126 @@ RunComparison::MetricSummary RunComparison::metric(const QString& run, const QSt
     return series ? summarize(*series, goal(tag)) : MetricSummary {};
 }
 
+/// The runs of the table with their hyper-parameters and lineage, read from both stores.
+struct RunComparison::RunInputs
+{
+    QStringList runs;
+    QHash<QString, HParams> hparams;
+    QHash<QString, QVariantMap> lineage;
+};
+
+/// What the runs' hparams experiments declare, in declaration order.
+struct RunComparison::Declarations
+{
+    QStringList params;
+    QHash<QString, HParamInfo> paramInfos;
+    QStringList metrics;
+    QHash<QString, MetricInfo> metricInfos;
+    QList<QVariantMap> paramValues;
+    bool anyStatus = false;
+};
+
 void RunComparison::refresh()
 {
     m_timer->stop();
-
-    // Rows: every run with scalars or parameters.
-    QStringList runs;
-    if (m_scalars)
-        runs = m_scalars->runs();
-    QHash<QString, HParams> hparams;
-    QHash<QString, QVariantMap> lineage;
-    if (m_summaries) {
-        for (const QString& run : m_summaries->runsWithParameters()) {
-            if (!runs.contains(run))
-                runs << run;
-            const HParams h = m_summaries->hparams(run);
-            if (!h.isEmpty())
-                hparams.insert(run, h);
-            const RunLineage l = m_summaries->lineage(run);
-            if (!l.isEmpty())
-                lineage.insert(run, l.toVariantMap());
-        }
-    }
-    std::sort(runs.begin(), runs.end());
+    const RunInputs inputs = collectRuns();
+    const Declarations declared = collectDeclarations(inputs);
 
     std::vector<Column> columns;
+    columns.push_back(runColumn());
+    addHParamColumns(columns, declared);
+    addLineageColumns(columns, inputs.lineage);
+    if (declared.anyStatus)
+        columns.push_back(statusColumn());
+    updateMetricGroups(declared);
+    addMetricColumns(columns, declared);
+
+    std::vector<std::vector<QVariant>> cells = buildCells(inputs, columns);
+    publish(inputs.runs, std::move(columns), std::move(cells));
+}
+
+RunComparison::RunInputs RunComparison::collectRuns() const
+{
+    // Rows: every run with scalars or parameters.
+    RunInputs inputs;
+    if (m_scalars)
+        inputs.runs = m_scalars->runs();
+    if (m_summaries) {
+        for (const QString& run : m_summaries->runsWithParameters()) {
+            if (!inputs.runs.contains(run))
+                inputs.runs << run;
+            const HParams h = m_summaries->hparams(run);
+            if (!h.isEmpty())
+                inputs.hparams.insert(run, h);
+            const RunLineage l = m_summaries->lineage(run);
+            if (!l.isEmpty())
+                inputs.lineage.insert(run, l.toVariantMap());
+        }
+    }
+    std::sort(inputs.runs.begin(), inputs.runs.end());
+    return inputs;
+}
+
+RunComparison::Declarations RunComparison::collectDeclarations(const RunInputs& inputs)
+{
+    // Hyper-parameters and metrics in the order the experiments declare them.
+    Declarations declared;
+    for (const QString& run : std::as_const(inputs.runs)) {
+        const auto found = inputs.hparams.constFind(run);
+        if (found == inputs.hparams.cend())
+            continue;
+        for (const HParamInfo& info : found->hparamInfos) {
+            if (!declared.params.contains(info.name)) {
+                declared.params << info.name;
+                declared.paramInfos.insert(info.name, info);
+            }
+        }
+        for (const MetricInfo& info : found->metricInfos) {
+            if (!declared.metrics.contains(info.tag)) {
+                declared.metrics << info.tag;
+                declared.metricInfos.insert(info.tag, info);
+            }
+        }
+        declared.paramValues << found->values;
+        declared.anyStatus = declared.anyStatus || !found->status.isEmpty();
+    }
+    return declared;
+}
+
+RunComparison::Column RunComparison::runColumn()
+{
     Column runColumn;
     runColumn.key = QStringLiteral("run");
     runColumn.title = tr("Run");
     runColumn.kind = ColumnKind::Run;
     runColumn.defaultVisible = true;
-    columns.push_back(runColumn);
+    return runColumn;
+}
 
-    // Hyper-parameters in the order the experiments declare them.
-    QStringList declaredParams;
-    QHash<QString, HParamInfo> paramInfos;
-    QStringList declaredMetrics;
-    QHash<QString, MetricInfo> metricInfos;
-    QList<QVariantMap> paramValues;
-    bool anyStatus = false;
-    for (const QString& run : std::as_const(runs)) {
-        const auto found = hparams.constFind(run);
-        if (found == hparams.cend())
-            continue;
-        for (const HParamInfo& info : found->hparamInfos) {
-            if (!declaredParams.contains(info.name)) {
-                declaredParams << info.name;
-                paramInfos.insert(info.name, info);
-            }
-        }
-        for (const MetricInfo& info : found->metricInfos) {
-            if (!declaredMetrics.contains(info.tag)) {
-                declaredMetrics << info.tag;
-                metricInfos.insert(info.tag, info);
-            }
-        }
-        paramValues << found->values;
-        anyStatus = anyStatus || !found->status.isEmpty();
-    }
+RunComparison::Column RunComparison::statusColumn()
+{
+    Column c;
+    c.key = QStringLiteral("status");
+    c.title = tr("Status");
+    c.description = tr("How the hparams session ended");
+    c.kind = ColumnKind::Status;
+    return c;
+}
+
+void RunComparison::addHParamColumns(std::vector<Column>& columns, const Declarations& declared)
+{
     const std::size_t firstParam = columns.size();
-    addValueColumns(columns, ColumnKind::HParam, QStringLiteral("hparam/"), paramValues, declaredParams);
+    addValueColumns(columns, ColumnKind::HParam, QStringLiteral("hparam/"), declared.paramValues, declared.params);
     for (std::size_t i = firstParam; i < columns.size(); ++i) {
-        const HParamInfo info = paramInfos.value(columns[i].name);
+        const HParamInfo info = declared.paramInfos.value(columns[i].name);
         if (!info.displayName.isEmpty())
             columns[i].title = info.displayName;
         columns[i].description = info.description;
     }
+}
 
+void RunComparison::addLineageColumns(std::vector<Column>& columns, const QHash<QString, QVariantMap>& lineage)
+{
     // MindSpore lineage: the known keys in reading order, then evaluation metrics and user values.
     QStringList lineageOrder;
     for (const LineageKey& k : kLineageKeys)
@@ -294,39 +347,37 @@ void RunComparison::refresh()
         }
         c.description = tr("MindSpore lineage: %1").arg(c.name);
     }
+}
 
-    if (anyStatus) {
-        Column c;
-        c.key = QStringLiteral("status");
-        c.title = tr("Status");
-        c.description = tr("How the hparams session ended");
-        c.kind = ColumnKind::Status;
-        columns.push_back(c);
+void RunComparison::updateMetricGroups(const Declarations& declared)
+{
+    m_metricGroups.clear();
+    for (auto it = declared.metricInfos.cbegin(); it != declared.metricInfos.cend(); ++it) {
+        if (!it->group.isEmpty())
+            m_metricGroups.insert(it.key(), it->group);
     }
+}
 
+void RunComparison::addMetricColumns(std::vector<Column>& columns, const Declarations& declared) const
+{
     // Metrics: declared ones first, then every scalar tag.
-    QStringList tags = declaredMetrics;
+    QStringList tags = declared.metrics;
     if (m_scalars) {
         for (const QString& tag : m_scalars->tags()) {
             if (!tags.contains(tag))
                 tags << tag;
         }
     }
-    m_metricGroups.clear();
-    for (auto it = metricInfos.cbegin(); it != metricInfos.cend(); ++it) {
-        if (!it->group.isEmpty())
-            m_metricGroups.insert(it.key(), it->group);
-    }
     const bool anyLossLike
         = std::any_of(tags.cbegin(), tags.cend(), [](const QString& t) { return minimizesByName(t); });
     int shownWithoutReason = 0;
     for (const QString& tag : std::as_const(tags)) {
-        const bool declared = declaredMetrics.contains(tag);
-        const MetricInfo info = metricInfos.value(tag);
+        const bool isDeclared = declared.metrics.contains(tag);
+        const MetricInfo info = declared.metricInfos.value(tag);
         const QString name = info.displayName.isEmpty() ? tag : info.displayName;
         // With neither declared nor loss-like metrics, the first few tags stand in for them.
-        const bool showFinal = declared || (declaredMetrics.isEmpty() && minimizesByName(tag))
-            || (declaredMetrics.isEmpty() && !anyLossLike && shownWithoutReason++ < 3);
+        const bool showFinal = isDeclared || (declared.metrics.isEmpty() && minimizesByName(tag))
+            || (declared.metrics.isEmpty() && !anyLossLike && shownWithoutReason++ < 3);
         Column finalColumn;
         finalColumn.key = QStringLiteral("final/") + tag;
         finalColumn.title = tr("%1 (final)").arg(name);
@@ -334,14 +385,14 @@ void RunComparison::refresh()
         finalColumn.kind = ColumnKind::MetricFinal;
         finalColumn.name = tag;
         finalColumn.numeric = true;
-        finalColumn.declared = declared;
+        finalColumn.declared = isDeclared;
         finalColumn.defaultVisible = showFinal;
         columns.push_back(finalColumn);
         Column best = finalColumn;
         best.key = QStringLiteral("best/") + tag;
         best.title = tr("%1 (best)").arg(name);
         best.kind = ColumnKind::MetricBest;
-        best.defaultVisible = declared;
+        best.defaultVisible = isDeclared;
         columns.push_back(best);
         Column bestStep = finalColumn;
         bestStep.key = QStringLiteral("beststep/") + tag;
@@ -350,56 +401,65 @@ void RunComparison::refresh()
         bestStep.defaultVisible = false;
         columns.push_back(bestStep);
     }
+}
 
-    // Cells.
-    std::vector<std::vector<QVariant>> cells(std::size_t(runs.size()));
+std::vector<std::vector<QVariant>> RunComparison::buildCells(const RunInputs& inputs,
+                                                             const std::vector<Column>& columns) const
+{
+    std::vector<std::vector<QVariant>> cells(std::size_t(inputs.runs.size()));
     QHash<QString, MetricSummary> summaries;
-    for (qsizetype r = 0; r < runs.size(); ++r) {
-        const QString& run = runs.at(r);
-        const HParams h = hparams.value(run);
-        const QVariantMap l = lineage.value(run);
+    for (qsizetype r = 0; r < inputs.runs.size(); ++r) {
+        const QString& run = inputs.runs.at(r);
+        const HParams h = inputs.hparams.value(run);
+        const QVariantMap l = inputs.lineage.value(run);
         std::vector<QVariant>& row = cells[std::size_t(r)];
         row.resize(columns.size());
         summaries.clear();
-        for (std::size_t c = 0; c < columns.size(); ++c) {
-            const Column& col = columns[c];
-            switch (col.kind) {
-            case ColumnKind::Run:
-                row[c] = run;
-                break;
-            case ColumnKind::HParam:
-                row[c] = h.values.value(col.name);
-                break;
-            case ColumnKind::Lineage:
-                row[c] = l.value(col.name);
-                break;
-            case ColumnKind::Status:
-                if (!h.status.isEmpty())
-                    row[c] = h.status;
-                break;
-            case ColumnKind::MetricFinal:
-            case ColumnKind::MetricBest:
-            case ColumnKind::MetricBestStep: {
-                auto found = summaries.find(col.name);
-                if (found == summaries.end())
-                    found = summaries.insert(col.name, metric(run, col.name));
-                const MetricSummary& s = *found;
-                if (!s.valid)
-                    break;
-                if (col.kind == ColumnKind::MetricFinal)
-                    row[c] = s.finalValue;
-                else if (std::isnan(s.best))
-                    break;
-                else if (col.kind == ColumnKind::MetricBest)
-                    row[c] = s.best;
-                else
-                    row[c] = s.bestStep;
-                break;
-            }
-            }
-        }
+        for (std::size_t c = 0; c < columns.size(); ++c)
+            row[c] = cellValue(columns[c], run, h, l, summaries);
     }
+    return cells;
+}
 
+QVariant RunComparison::cellValue(const Column& col, const QString& run, const HParams& h, const QVariantMap& l,
+                                  QHash<QString, MetricSummary>& summaries) const
+{
+    switch (col.kind) {
+    case ColumnKind::Run:
+        return run;
+    case ColumnKind::HParam:
+        return h.values.value(col.name);
+    case ColumnKind::Lineage:
+        return l.value(col.name);
+    case ColumnKind::Status:
+        if (!h.status.isEmpty())
+            return h.status;
+        return {};
+    case ColumnKind::MetricFinal:
+    case ColumnKind::MetricBest:
+    case ColumnKind::MetricBestStep: {
+        auto found = summaries.find(col.name);
+        if (found == summaries.end())
+            found = summaries.insert(col.name, metric(run, col.name));
+        const MetricSummary& s = *found;
+        if (!s.valid)
+            return {};
+        if (col.kind == ColumnKind::MetricFinal)
+            return s.finalValue;
+        if (std::isnan(s.best))
+            return {};
+        if (col.kind == ColumnKind::MetricBest)
+            return s.best;
+        return s.bestStep;
+    }
+    }
+    return {};
+}
+
+void RunComparison::publish(const QStringList& runs, std::vector<Column> columns,
+                            std::vector<std::vector<QVariant>> cells)
+{
+    // A change that keeps the runs and columns updates the cells in place so views keep their selection.
     const bool sameShape = runs == m_runs && columns.size() == m_columns.size()
         && std::equal(columns.cbegin(), columns.cend(), m_columns.cbegin(), [](const Column& a, const Column& b) {
                                return a.key == b.key && a.title == b.title && a.numeric == b.numeric;

@@ -19,6 +19,7 @@ struct ScalarSeries;
 namespace runlens::summary {
 
 class SummaryStore;
+struct HParams;
 
 /// The run comparison table: one row per run of a ScalarStore and a SummaryStore, one column per
 /// hyper-parameter (TensorBoard hparams values, MindSpore lineage), per session status and per scalar tag
@@ -120,6 +121,22 @@ signals:
 private:
     void scheduleRefresh();
     QString scalarRunFor(const QString& run, const QString& group, const QString& tag) const;
+
+    // The steps of refresh(), in order.
+    struct RunInputs;
+    struct Declarations;
+    RunInputs collectRuns() const;
+    static Declarations collectDeclarations(const RunInputs& inputs);
+    static Column runColumn();
+    static Column statusColumn();
+    static void addHParamColumns(std::vector<Column>& columns, const Declarations& declared);
+    static void addLineageColumns(std::vector<Column>& columns, const QHash<QString, QVariantMap>& lineage);
+    void updateMetricGroups(const Declarations& declared);
+    void addMetricColumns(std::vector<Column>& columns, const Declarations& declared) const;
+    std::vector<std::vector<QVariant>> buildCells(const RunInputs& inputs, const std::vector<Column>& columns) const;
+    QVariant cellValue(const Column& column, const QString& run, const HParams& hparams, const QVariantMap& lineage,
+                       QHash<QString, MetricSummary>& summaries) const;
+    void publish(const QStringList& runs, std::vector<Column> columns, std::vector<std::vector<QVariant>> cells);
 
     QPointer<const ScalarStore> m_scalars;
     QPointer<const SummaryStore> m_summaries;
