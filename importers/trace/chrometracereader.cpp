@@ -92,6 +92,24 @@ private:
     void handleMeta(std::string_view key, std::string_view value);
     void handleEvent(const char* begin, const char* end);
 
+    /// The fields of one event object that the reader uses (views into the buffer or the parser).
+    struct EventFields
+    {
+        std::string_view ph, name, cat, bp, args;
+        Ident pid, tid;
+        std::int64_t ts = 0, dur = 0;
+        bool hasTs = false, hasDur = false, hasId = false;
+        std::uint64_t id = 0;
+        int fields = 0;
+    };
+    // The steps of handleEvent(); the reading steps return false after reporting a bad event.
+    bool readFields(const char* begin, const char* end, od::object& obj, EventFields& e);
+    bool eventStart(const char* begin, const EventFields& e, std::int64_t& start);
+    void handleSlice(char phase, const EventFields& e, std::int64_t start, TraceSource& source);
+    void handleEnd(const char* begin, const EventFields& e, std::int64_t start);
+    void handleFlow(const char* begin, char phase, const EventFields& e, std::int64_t start);
+    void handleAsync(char phase, const EventFields& e, std::int64_t start);
+
     int trackFor(const Ident& pid, const Ident& tid, bool device);
     int processFor(const Ident& pid);
     void applyMetadata(std::string_view name, const Ident& pid, const Ident& tid, std::string_view args);
@@ -412,15 +430,64 @@ void SourceReader::handleEvent(const char* begin, const char* end)
         badEvent(begin, QString::fromUtf8(simdjson::error_message(error)));
         return;
     }
+    EventFields e;
+    if (!readFields(begin, end, obj, e))
+        return;
 
-    std::string_view ph, name, cat, bp, args;
-    Ident pid, tid;
-    std::int64_t ts = 0, dur = 0;
-    bool hasTs = false, hasDur = false, hasId = false;
-    std::uint64_t id = 0;
-    int fields = 0;
+    m_namedIds.resolve(e.pid);
+    m_namedIds.resolve(e.tid);
+    TraceSource& source = m_builder.source(m_source);
+    if (e.fields == 0) {
+        ++source.sentinelEvents;
+        return;
+    }
+    const char phase = e.ph.size() == 1 ? e.ph[0] : 0;
+    ++m_eventsSeen;
+    ++source.events;
+    ++source.eventsByPhase[std::uint8_t(phase) & 127];
+
+    if (phase == 'M') {
+        applyMetadata(e.name, e.pid, e.tid, e.args);
+        return;
+    }
+    std::int64_t start = 0;
+    if (!eventStart(begin, e, start))
+        return;
+
+    switch (phase) {
+    case 'X':
+    case 'B':
+    case 'i':
+    case 'I':
+    case 'R':
+        handleSlice(phase, e, start, source);
+        return;
+    case 'E':
+        handleEnd(begin, e, start);
+        return;
+    case 's':
+    case 't':
+    case 'f':
+        handleFlow(begin, phase, e, start);
+        return;
+    case 'C':
+        addCounters(e.pid, e.name, start, e.args);
+        return;
+    case 'b':
+    case 'e':
+    case 'n':
+        handleAsync(phase, e, start);
+        return;
+    default:
+        // Phases without a timeline representation here (P samples, O/N/D objects, ...): counted only.
+        return;
+    }
+}
+
+bool SourceReader::readFields(const char* begin, const char* end, od::object& obj, EventFields& e)
+{
+    simdjson::error_code error = simdjson::SUCCESS;
     const char* wrongType = nullptr;
-
     for (auto field : obj) {
         od::raw_json_string rawKey;
         od::value value;
@@ -429,9 +496,9 @@ void SourceReader::handleEvent(const char* begin, const char* end)
             error = field.value().get(value);
         if (error) {
             badEvent(begin, QString::fromUtf8(simdjson::error_message(error)));
-            return;
+            return false;
         }
-        ++fields;
+        ++e.fields;
         const char* k = rawKey.raw();
         const auto* q = static_cast<const char*>(std::memchr(k, '"', std::size_t(end - k)));
         const std::string_view key(k, q ? std::size_t(q - k) : 0);
@@ -439,27 +506,27 @@ void SourceReader::handleEvent(const char* begin, const char* end)
         switch (key.size()) {
         case 2:
             if (key == "ph")
-                ok = !value.get_string().get(ph);
+                ok = !value.get_string().get(e.ph);
             else if (key == "ts")
-                ok = hasTs = readTime(value, ts);
+                ok = e.hasTs = readTime(value, e.ts);
             else if (key == "id")
-                ok = hasId = readUnsigned(value, id);
+                ok = e.hasId = readUnsigned(value, e.id);
             else if (key == "bp")
-                ok = !value.get_string().get(bp);
+                ok = !value.get_string().get(e.bp);
             break;
         case 3:
             if (key == "cat")
-                ok = !value.get_string().get(cat);
+                ok = !value.get_string().get(e.cat);
             else if (key == "pid")
-                ok = readIdent(value, pid);
+                ok = readIdent(value, e.pid);
             else if (key == "tid")
-                ok = readIdent(value, tid);
+                ok = readIdent(value, e.tid);
             else if (key == "dur")
-                ok = hasDur = readTime(value, dur);
+                ok = e.hasDur = readTime(value, e.dur);
             break;
         case 4:
             if (key == "name") {
-                ok = !value.get_string().get(name);
+                ok = !value.get_string().get(e.name);
             } else if (key == "args") {
                 od::json_type type;
                 if (!value.type().get(type) && type == od::json_type::object) {
@@ -469,7 +536,7 @@ void SourceReader::handleEvent(const char* begin, const char* end)
                     // raw_json() may include trailing spaces: keep the object text only.
                     while (!raw.empty() && raw.back() != '}')
                         raw.remove_suffix(1);
-                    args = raw;
+                    e.args = raw;
                 }
             }
             break;
@@ -483,149 +550,125 @@ void SourceReader::handleEvent(const char* begin, const char* end)
                      QCoreApplication::translate("runlens::ChromeTraceReader",
                                                  "field \"%1\" has a wrong type or an invalid value")
                          .arg(QString::fromUtf8(key.data(), qsizetype(key.size()))));
-            return;
+            return false;
         }
     }
     if (error) {
         badEvent(begin, QString::fromUtf8(simdjson::error_message(error)));
-        return;
+        return false;
     }
+    return true;
+}
 
-    m_namedIds.resolve(pid);
-    m_namedIds.resolve(tid);
-    TraceSource& source = m_builder.source(m_source);
-    if (fields == 0) {
-        ++source.sentinelEvents;
-        return;
-    }
-    const char phase = ph.size() == 1 ? ph[0] : 0;
-    ++m_eventsSeen;
-    ++source.events;
-    ++source.eventsByPhase[std::uint8_t(phase) & 127];
-
-    if (phase == 'M') {
-        applyMetadata(name, pid, tid, args);
-        return;
-    }
-    if (!hasTs) {
+bool SourceReader::eventStart(const char* begin, const EventFields& e, std::int64_t& start)
+{
+    if (!e.hasTs) {
         badEvent(begin, QCoreApplication::translate("runlens::ChromeTraceReader", "no valid \"ts\""));
-        return;
+        return false;
     }
-    std::int64_t start = 0;
-    if (__builtin_add_overflow(m_base, ts, &start) || start < -kTimeLimitNs || start > kTimeLimitNs) {
+    if (__builtin_add_overflow(m_base, e.ts, &start) || start < -kTimeLimitNs || start > kTimeLimitNs) {
         badEvent(begin, QCoreApplication::translate("runlens::ChromeTraceReader", "\"ts\" is out of range"));
-        return;
+        return false;
     }
-    StringTable& strings = m_builder.strings();
+    return true;
+}
 
-    switch (phase) {
-    case 'X':
-    case 'B':
-    case 'i':
-    case 'I':
-    case 'R': {
-        const StringId nameId = strings.intern(name);
-        const StringId catId = strings.intern(cat);
-        bool device = false;
-        const EventKind kind = kindOf(nameId, catId, cat, name, device);
-        const int track = trackFor(pid, tid, device);
-        const ArgsRef ref = argsRef(args);
-        if (phase == 'B') {
-            if (std::size_t(track) >= m_stacks.size())
-                m_stacks.resize(std::size_t(track) + 1);
-            m_stacks[std::size_t(track)].push_back({ start, nameId, catId, kind, ref });
-            noteEnd(start);
-            return;
-        }
-        std::uint8_t flags = 0;
-        std::int64_t duration = 0;
-        if (phase == 'X') {
-            duration = hasDur ? std::clamp<std::int64_t>(dur, 0, kDurationLimitNs) : 0;
-            if (duration > kAbsurdNs)
-                flags |= SliceFlag::AbsurdDuration;
-        } else {
-            flags |= SliceFlag::Instant;
-            if (kind == EventKind::Memory && name == "[memory]")
-                ++source.memoryEvents;
-        }
-        m_builder.addSlice(track, start, duration, nameId, catId, kind, ref, flags);
-        noteEnd(start + duration);
-        if (!args.empty() && needsCorrelation(kind)) {
-            std::uint64_t correlation = 0;
-            if (findUnsignedArg(args, "\"correlation\"", correlation) && correlation != 0)
-                m_builder.setCorrelation(track, start, correlation);
-        }
-        if (!args.empty() && (kind == EventKind::CpuOp || (device && LaunchIndex::isDeviceWork(kind)))) {
-            std::uint64_t external = 0;
-            if (findUnsignedArg(args, "\"External id\"", external) && external != 0)
-                m_builder.setExternalId(track, start, external);
-        }
-        return;
-    }
-    case 'E': {
-        const int track = trackFor(pid, tid, false);
-        if (std::size_t(track) < m_stacks.size() && !m_stacks[std::size_t(track)].empty()) {
-            const Open open = m_stacks[std::size_t(track)].back();
-            m_stacks[std::size_t(track)].pop_back();
-            const std::int64_t duration = std::max<std::int64_t>(start - open.start, 0);
-            m_builder.addSlice(track, open.start, duration, open.name, open.category, open.kind, open.args,
-                               duration > kAbsurdNs ? std::uint8_t(SliceFlag::AbsurdDuration) : std::uint8_t(0));
-            noteEnd(start);
-        } else {
-            ++m_unmatchedEnds;
-            if (m_unmatchedEnds <= kDetailedDiagnostics)
-                report(Severity::Warning, begin,
-                       QCoreApplication::translate("runlens::ChromeTraceReader",
-                                                   "An \"E\" event has no matching \"B\" on its thread; ignored"));
-        }
-        return;
-    }
-    case 's':
-    case 't':
-    case 'f': {
-        if (!hasId) {
-            badEvent(begin, QCoreApplication::translate("runlens::ChromeTraceReader", "flow event without \"id\""));
-            return;
-        }
-        const int track = trackFor(pid, tid, false);
-        const bool enclosing = phase != 'f' || bp == "e";
-        m_builder.addFlowPoint(track, start, id, strings.intern(cat), phase, enclosing);
-        return;
-    }
-    case 'C':
-        addCounters(pid, name, start, args);
-        return;
-    case 'b':
-    case 'e':
-    case 'n': {
-        const int process = processFor(pid);
-        const int track = m_builder.asyncTrack(process, cat, id);
-        const StringId nameId = strings.intern(name);
-        const StringId catId = strings.intern(cat);
-        bool device = false;
-        const EventKind kind = kindOf(nameId, catId, cat, name, device);
+void SourceReader::handleSlice(char phase, const EventFields& e, std::int64_t start, TraceSource& source)
+{
+    StringTable& strings = m_builder.strings();
+    const StringId nameId = strings.intern(e.name);
+    const StringId catId = strings.intern(e.cat);
+    bool device = false;
+    const EventKind kind = kindOf(nameId, catId, e.cat, e.name, device);
+    const int track = trackFor(e.pid, e.tid, device);
+    const ArgsRef ref = argsRef(e.args);
+    if (phase == 'B') {
         if (std::size_t(track) >= m_stacks.size())
             m_stacks.resize(std::size_t(track) + 1);
-        auto& stack = m_stacks[std::size_t(track)];
-        if (phase == 'b') {
-            stack.push_back({ start, nameId, catId, kind, argsRef(args) });
-        } else if (phase == 'n') {
-            m_builder.addSlice(track, start, 0, nameId, catId, kind, argsRef(args), SliceFlag::Instant);
-        } else if (!stack.empty()) {
-            const Open open = stack.back();
-            stack.pop_back();
-            m_builder.addSlice(track, open.start, std::max<std::int64_t>(start - open.start, 0), open.name,
-                               open.category, open.kind, open.args);
-        } else {
-            ++m_unmatchedEnds;
-        }
+        m_stacks[std::size_t(track)].push_back({ start, nameId, catId, kind, ref });
         noteEnd(start);
         return;
     }
-    default:
-        // Phases without a timeline representation here (P samples, O/N/D objects, ...): counted only.
+    std::uint8_t flags = 0;
+    std::int64_t duration = 0;
+    if (phase == 'X') {
+        duration = e.hasDur ? std::clamp<std::int64_t>(e.dur, 0, kDurationLimitNs) : 0;
+        if (duration > kAbsurdNs)
+            flags |= SliceFlag::AbsurdDuration;
+    } else {
+        flags |= SliceFlag::Instant;
+        if (kind == EventKind::Memory && e.name == "[memory]")
+            ++source.memoryEvents;
+    }
+    m_builder.addSlice(track, start, duration, nameId, catId, kind, ref, flags);
+    noteEnd(start + duration);
+    if (!e.args.empty() && needsCorrelation(kind)) {
+        std::uint64_t correlation = 0;
+        if (findUnsignedArg(e.args, "\"correlation\"", correlation) && correlation != 0)
+            m_builder.setCorrelation(track, start, correlation);
+    }
+    if (!e.args.empty() && (kind == EventKind::CpuOp || (device && LaunchIndex::isDeviceWork(kind)))) {
+        std::uint64_t external = 0;
+        if (findUnsignedArg(e.args, "\"External id\"", external) && external != 0)
+            m_builder.setExternalId(track, start, external);
+    }
+}
+
+void SourceReader::handleEnd(const char* begin, const EventFields& e, std::int64_t start)
+{
+    const int track = trackFor(e.pid, e.tid, false);
+    if (std::size_t(track) < m_stacks.size() && !m_stacks[std::size_t(track)].empty()) {
+        const Open open = m_stacks[std::size_t(track)].back();
+        m_stacks[std::size_t(track)].pop_back();
+        const std::int64_t duration = std::max<std::int64_t>(start - open.start, 0);
+        m_builder.addSlice(track, open.start, duration, open.name, open.category, open.kind, open.args,
+                           duration > kAbsurdNs ? std::uint8_t(SliceFlag::AbsurdDuration) : std::uint8_t(0));
+        noteEnd(start);
+    } else {
+        ++m_unmatchedEnds;
+        if (m_unmatchedEnds <= kDetailedDiagnostics)
+            report(Severity::Warning, begin,
+                   QCoreApplication::translate("runlens::ChromeTraceReader",
+                                               "An \"E\" event has no matching \"B\" on its thread; ignored"));
+    }
+}
+
+void SourceReader::handleFlow(const char* begin, char phase, const EventFields& e, std::int64_t start)
+{
+    if (!e.hasId) {
+        badEvent(begin, QCoreApplication::translate("runlens::ChromeTraceReader", "flow event without \"id\""));
         return;
     }
+    const int track = trackFor(e.pid, e.tid, false);
+    const bool enclosing = phase != 'f' || e.bp == "e";
+    m_builder.addFlowPoint(track, start, e.id, m_builder.strings().intern(e.cat), phase, enclosing);
+}
+
+void SourceReader::handleAsync(char phase, const EventFields& e, std::int64_t start)
+{
+    StringTable& strings = m_builder.strings();
+    const int process = processFor(e.pid);
+    const int track = m_builder.asyncTrack(process, e.cat, e.id);
+    const StringId nameId = strings.intern(e.name);
+    const StringId catId = strings.intern(e.cat);
+    bool device = false;
+    const EventKind kind = kindOf(nameId, catId, e.cat, e.name, device);
+    if (std::size_t(track) >= m_stacks.size())
+        m_stacks.resize(std::size_t(track) + 1);
+    auto& stack = m_stacks[std::size_t(track)];
+    if (phase == 'b') {
+        stack.push_back({ start, nameId, catId, kind, argsRef(e.args) });
+    } else if (phase == 'n') {
+        m_builder.addSlice(track, start, 0, nameId, catId, kind, argsRef(e.args), SliceFlag::Instant);
+    } else if (!stack.empty()) {
+        const Open open = stack.back();
+        stack.pop_back();
+        m_builder.addSlice(track, open.start, std::max<std::int64_t>(start - open.start, 0), open.name, open.category,
+                           open.kind, open.args);
+    } else {
+        ++m_unmatchedEnds;
+    }
+    noteEnd(start);
 }
 
 void SourceReader::finishSource()
