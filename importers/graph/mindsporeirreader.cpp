@@ -484,6 +484,261 @@ std::string parameterDisplayName(const std::string& name)
     return std::string(n.size() > 1 && n.front() == '%' ? n.substr(1) : n);
 }
 
+/// Turns what the Parser found into a Graph: the subgraphs (the entry one first), parameters as implicit
+/// nodes, the cnodes with their arguments resolved by number or name, and literal arguments as constants
+/// after all cnodes. Counts the references it could not resolve.
+class GraphAssembler
+{
+public:
+    GraphAssembler(Parser& parser, const QString& path)
+        : m_parser(parser)
+        , m_parsed(parser.subgraphs)
+        , m_path(path)
+    { }
+
+    std::unique_ptr<Graph> assemble()
+    {
+        orderSubgraphs();
+        createGraph();
+        addParameters();
+        for (std::size_t k = 0; k < m_order.size(); ++k)
+            addSubgraphNodes(k);
+        appendLiterals();
+        return std::move(m_graph);
+    }
+
+    int unresolved = 0;
+    int unknownCallees = 0;
+
+private:
+    struct Literal
+    {
+        int consumer = -1;
+        std::size_t slot = 0;
+        Node node;
+    };
+
+    void orderSubgraphs()
+    {
+        // The entry graph is the main graph (index 0); the others keep their file order.
+        for (std::size_t i = 0; i < m_parsed.size(); ++i) {
+            if (!m_parser.entry.empty() && m_parsed[i].name == m_parser.entry && m_order.empty())
+                m_order.insert(m_order.begin(), i);
+        }
+        for (std::size_t i = 0; i < m_parsed.size(); ++i) {
+            if (m_order.empty() || m_order.front() != i)
+                m_order.push_back(i);
+        }
+    }
+
+    void createGraph()
+    {
+        m_graph = std::make_unique<Graph>();
+        m_graph->path = m_path;
+        m_graph->format = GraphFormat::MindSporeIr;
+        m_graph->name = m_parser.entry.empty() ? m_parsed[m_order.front()].name : m_parser.entry;
+        m_graph->metadata = m_parser.metadata;
+        for (std::size_t k = 0; k < m_order.size(); ++k) {
+            const ParsedSubgraph& s = m_parsed[m_order[k]];
+            Subgraph sub;
+            sub.name = s.name;
+            m_subgraphIndex.emplace(s.name, int(k));
+            for (const std::string& alias : s.aliases)
+                m_subgraphIndex.emplace(alias, int(k));
+            m_graph->subgraphs.push_back(std::move(sub));
+        }
+    }
+
+    void addParameters()
+    {
+        for (const auto& [name, type] : m_parser.globalParameters)
+            addParameter(name, type, 0);
+        for (std::size_t k = 0; k < m_order.size(); ++k) {
+            for (const std::string& name : m_parsed[m_order[k]].parameters) {
+                const auto type = m_parser.m_parameterTypes.find(name);
+                addParameter(name, type != m_parser.m_parameterTypes.end() ? type->second : TensorType(), int(k));
+            }
+        }
+    }
+
+    void addParameter(const std::string& name, const TensorType& type, int subgraph)
+    {
+        if (m_parameters.count(name))
+            return;
+        Node node;
+        node.kind = NodeKind::Parameter;
+        node.implicit = true;
+        node.opType = "Parameter";
+        node.id = m_ids.take(name);
+        const auto debugName = m_parser.m_parameterNames.find(name);
+        node.name = debugName != m_parser.m_parameterNames.end() ? debugName->second : parameterDisplayName(name);
+        node.subgraph = subgraph;
+        Port out;
+        out.name = name;
+        out.type = type;
+        node.outputs.push_back(std::move(out));
+        const int index = int(m_graph->nodes.size());
+        m_parameters.emplace(name, index);
+        m_graph->subgraphs[std::size_t(subgraph)].nodes.push_back(index);
+        m_graph->subgraphs[std::size_t(subgraph)].parameters.push_back(index);
+        m_graph->nodes.push_back(std::move(node));
+    }
+
+    void addSubgraphNodes(std::size_t k)
+    {
+        ParsedSubgraph& s = m_parsed[m_order[k]];
+        const int subgraph = int(k);
+        const int first = int(m_graph->nodes.size());
+        std::unordered_map<std::string, int> numbers;
+        for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+            if (!s.nodes[i].number.empty())
+                numbers[s.nodes[i].number] = first + int(i);
+        }
+        nameNodes(s, subgraph);
+        resolveArguments(s, subgraph, numbers, first);
+        for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+            m_graph->subgraphs[std::size_t(subgraph)].nodes.push_back(int(m_graph->nodes.size()));
+            if (s.nodes[i].node.opType == "Return")
+                m_graph->subgraphs[std::size_t(subgraph)].output = int(m_graph->nodes.size());
+            m_graph->nodes.push_back(std::move(s.nodes[i].node));
+        }
+    }
+
+    /// Ids, display names, callees and output names of a subgraph's cnodes.
+    void nameNodes(ParsedSubgraph& s, int subgraph)
+    {
+        const std::string prefix = s.name.empty() ? std::string() : s.name + ":";
+        for (ParsedNode& p : s.nodes) {
+            Node& node = p.node;
+            node.subgraph = subgraph;
+            node.id = m_ids.take(prefix + (p.number.empty() ? std::string("return") : "%" + p.number));
+            if (node.name.empty())
+                node.name = p.number.empty() ? node.opType : "%" + p.number;
+            if (!p.calleeGraph.empty()) {
+                const auto callee = m_subgraphIndex.find(p.calleeGraph);
+                if (callee != m_subgraphIndex.end())
+                    node.callee = callee->second;
+                else
+                    ++unknownCallees;
+                node.attributes.push_back({ "callee", "@" + p.calleeGraph });
+            }
+            if (node.outputs.empty())
+                node.outputs.emplace_back();
+            node.outputs.front().name = node.id;
+        }
+    }
+
+    void resolveArguments(ParsedSubgraph& s, int subgraph, const std::unordered_map<std::string, int>& numbers,
+                          int first)
+    {
+        for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+            ParsedNode& p = s.nodes[i];
+            for (std::size_t a = 0; a < p.args.size() && a < p.node.inputs.size(); ++a) {
+                const Ref& ref = p.args[a];
+                Port& port = p.node.inputs[a];
+                switch (ref.kind) {
+                case Ref::Node: {
+                    const auto it = numbers.find(ref.key);
+                    if (it != numbers.end())
+                        port.producer = it->second;
+                    else
+                        ++unresolved;
+                    break;
+                }
+                case Ref::Parameter: {
+                    const auto it = m_parameters.find(ref.key);
+                    if (it != m_parameters.end())
+                        port.producer = it->second;
+                    else
+                        ++unresolved;
+                    break;
+                }
+                case Ref::Graph:
+                    break; // a function value; the callee is named on the port
+                case Ref::Literal:
+                    m_literals.push_back({ first + int(i), a, literalConstant(p, a, port, subgraph) });
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Literal arguments are constants of their consumer's scope.
+    Node literalConstant(const ParsedNode& p, std::size_t a, const Port& port, int subgraph)
+    {
+        const Ref& ref = p.args[a];
+        Node constant;
+        constant.kind = NodeKind::Constant;
+        constant.implicit = true;
+        constant.opType = "Value";
+        constant.name = text::elide(ref.key, 64);
+        constant.scope = p.node.scope;
+        constant.subgraph = subgraph;
+        constant.id = m_ids.take(p.node.id + ".arg" + std::to_string(a));
+        Port out;
+        out.name = ref.key;
+        out.type = port.type;
+        constant.outputs.push_back(std::move(out));
+        constant.attributes.push_back({ "value", text::elide(ref.key) });
+        return constant;
+    }
+
+    void appendLiterals()
+    {
+        // Literal constants go after all cnodes so cnode indices stay as numbered above.
+        for (Literal& literal : m_literals) {
+            const int index = int(m_graph->nodes.size());
+            Node& target = m_graph->nodes[std::size_t(literal.consumer)];
+            if (literal.slot < target.inputs.size())
+                target.inputs[literal.slot].producer = index;
+            m_graph->subgraphs[std::size_t(literal.node.subgraph)].nodes.push_back(index);
+            m_graph->nodes.push_back(std::move(literal.node));
+        }
+    }
+
+    Parser& m_parser;
+    std::vector<ParsedSubgraph>& m_parsed;
+    QString m_path;
+    std::vector<std::size_t> m_order;
+    std::unique_ptr<Graph> m_graph;
+    std::unordered_map<std::string, int> m_subgraphIndex;
+    UniqueIds m_ids;
+    std::unordered_map<std::string, int> m_parameters;
+    std::vector<Literal> m_literals;
+};
+
+std::size_t cnodeCount(const std::vector<ParsedSubgraph>& parsed)
+{
+    std::size_t cnodes = 0;
+    for (const ParsedSubgraph& s : parsed)
+        cnodes += s.nodes.size();
+    return cnodes;
+}
+
+/// The notes about a graph that was read: where the budget stopped it, and what was skipped or unresolved.
+void appendReadDiagnostics(Diagnostics& diagnostics, const QString& path, const ImportBudget& budget,
+                           const Parser& parser, const GraphAssembler& assembler)
+{
+    if (budget.exceeded())
+        diagnostics.append(budget.diagnostic(path, parser.stoppedAt));
+    if (parser.unknownLines > 0)
+        diagnostics.append(graphDiagnostic(Severity::Info, path,
+                                           GraphTr::tr("%n line(s) were not understood and skipped (the first is "
+                                                       "line %1).",
+                                                       nullptr, parser.unknownLines)
+                                               .arg(parser.firstUnknownLine),
+                                           -1, parser.firstUnknownLine));
+    if (assembler.unresolved > 0)
+        diagnostics.append(graphDiagnostic(Severity::Info, path,
+                                           GraphTr::tr("%n argument(s) refer to nodes or parameters that are not in "
+                                                       "the file (an excerpt?).",
+                                                       nullptr, assembler.unresolved)));
+    if (assembler.unknownCallees > 0)
+        diagnostics.append(graphDiagnostic(
+            Severity::Info, path,
+            GraphTr::tr("%n call(s) name subgraphs that are not in the file.", nullptr, assembler.unknownCallees)));
+}
+
 } // namespace
 
 GraphResult MindSporeIrReader::read(std::string_view input, const QString& path, const ImportControl& control)
@@ -501,193 +756,14 @@ GraphResult MindSporeIrReader::read(std::string_view input, const QString& path,
         return result;
     }
     parser.finish();
-    std::vector<ParsedSubgraph>& parsed = parser.subgraphs;
-    std::size_t cnodes = 0;
-    for (const ParsedSubgraph& s : parsed)
-        cnodes += s.nodes.size();
-    if (cnodes == 0) {
+    if (cnodeCount(parser.subgraphs) == 0) {
         diagnostics.append(graphDiagnostic(Severity::Error, path,
                                            GraphTr::tr("No MindSpore IR nodes (`%N(name) = Op(...)`) were found.")));
         return publishGraph(nullptr, diagnostics, true);
     }
-
-    // The entry graph is the main graph (index 0); the others keep their file order.
-    std::vector<std::size_t> order;
-    for (std::size_t i = 0; i < parsed.size(); ++i) {
-        if (!parser.entry.empty() && parsed[i].name == parser.entry && order.empty())
-            order.insert(order.begin(), i);
-    }
-    for (std::size_t i = 0; i < parsed.size(); ++i) {
-        if (order.empty() || order.front() != i)
-            order.push_back(i);
-    }
-
-    auto graph = std::make_unique<Graph>();
-    graph->path = path;
-    graph->format = GraphFormat::MindSporeIr;
-    graph->name = parser.entry.empty() ? parsed[order.front()].name : parser.entry;
-    graph->metadata = parser.metadata;
-    std::unordered_map<std::string, int> subgraphIndex;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        const ParsedSubgraph& s = parsed[order[k]];
-        Subgraph sub;
-        sub.name = s.name;
-        subgraphIndex.emplace(s.name, int(k));
-        for (const std::string& alias : s.aliases)
-            subgraphIndex.emplace(alias, int(k));
-        graph->subgraphs.push_back(std::move(sub));
-    }
-
-    UniqueIds ids;
-    auto uniqueId = [&ids](const std::string& wanted) { return ids.take(wanted); };
-    std::unordered_map<std::string, int> parameters;
-    auto addParameter = [&](const std::string& name, const TensorType& type, int subgraph) {
-        if (parameters.count(name))
-            return;
-        Node node;
-        node.kind = NodeKind::Parameter;
-        node.implicit = true;
-        node.opType = "Parameter";
-        node.id = uniqueId(name);
-        const auto debugName = parser.m_parameterNames.find(name);
-        node.name = debugName != parser.m_parameterNames.end() ? debugName->second : parameterDisplayName(name);
-        node.subgraph = subgraph;
-        Port out;
-        out.name = name;
-        out.type = type;
-        node.outputs.push_back(std::move(out));
-        const int index = int(graph->nodes.size());
-        parameters.emplace(name, index);
-        graph->subgraphs[std::size_t(subgraph)].nodes.push_back(index);
-        graph->subgraphs[std::size_t(subgraph)].parameters.push_back(index);
-        graph->nodes.push_back(std::move(node));
-    };
-    for (const auto& [name, type] : parser.globalParameters)
-        addParameter(name, type, 0);
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        for (const std::string& name : parsed[order[k]].parameters) {
-            const auto type = parser.m_parameterTypes.find(name);
-            addParameter(name, type != parser.m_parameterTypes.end() ? type->second : TensorType(), int(k));
-        }
-    }
-
-    struct Literal
-    {
-        int consumer = -1;
-        std::size_t slot = 0;
-        Node node;
-    };
-    std::vector<Literal> literals;
-    int unresolved = 0;
-    int unknownCallees = 0;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        ParsedSubgraph& s = parsed[order[k]];
-        const int subgraph = int(k);
-        const std::string prefix = s.name.empty() ? std::string() : s.name + ":";
-        std::unordered_map<std::string, int> numbers;
-        const int first = int(graph->nodes.size());
-        for (std::size_t i = 0; i < s.nodes.size(); ++i) {
-            if (!s.nodes[i].number.empty())
-                numbers[s.nodes[i].number] = first + int(i);
-        }
-        for (ParsedNode& p : s.nodes) {
-            Node& node = p.node;
-            node.subgraph = subgraph;
-            node.id = uniqueId(prefix + (p.number.empty() ? std::string("return") : "%" + p.number));
-            if (node.name.empty())
-                node.name = p.number.empty() ? node.opType : "%" + p.number;
-            if (!p.calleeGraph.empty()) {
-                const auto callee = subgraphIndex.find(p.calleeGraph);
-                if (callee != subgraphIndex.end())
-                    node.callee = callee->second;
-                else
-                    ++unknownCallees;
-                node.attributes.push_back({ "callee", "@" + p.calleeGraph });
-            }
-            if (node.outputs.empty())
-                node.outputs.emplace_back();
-            node.outputs.front().name = node.id;
-        }
-        for (std::size_t i = 0; i < s.nodes.size(); ++i) {
-            ParsedNode& p = s.nodes[i];
-            for (std::size_t a = 0; a < p.args.size() && a < p.node.inputs.size(); ++a) {
-                const Ref& ref = p.args[a];
-                Port& port = p.node.inputs[a];
-                switch (ref.kind) {
-                case Ref::Node: {
-                    const auto it = numbers.find(ref.key);
-                    if (it != numbers.end())
-                        port.producer = it->second;
-                    else
-                        ++unresolved;
-                    break;
-                }
-                case Ref::Parameter: {
-                    const auto it = parameters.find(ref.key);
-                    if (it != parameters.end())
-                        port.producer = it->second;
-                    else
-                        ++unresolved;
-                    break;
-                }
-                case Ref::Graph:
-                    break; // a function value; the callee is named on the port
-                case Ref::Literal: {
-                    // Literal arguments are constants of their consumer's scope.
-                    Node constant;
-                    constant.kind = NodeKind::Constant;
-                    constant.implicit = true;
-                    constant.opType = "Value";
-                    constant.name = text::elide(ref.key, 64);
-                    constant.scope = p.node.scope;
-                    constant.subgraph = subgraph;
-                    constant.id = uniqueId(p.node.id + ".arg" + std::to_string(a));
-                    Port out;
-                    out.name = ref.key;
-                    out.type = port.type;
-                    constant.outputs.push_back(std::move(out));
-                    constant.attributes.push_back({ "value", text::elide(ref.key) });
-                    literals.push_back({ first + int(i), a, std::move(constant) });
-                    break;
-                }
-                }
-            }
-        }
-        for (std::size_t i = 0; i < s.nodes.size(); ++i) {
-            graph->subgraphs[std::size_t(subgraph)].nodes.push_back(int(graph->nodes.size()));
-            if (s.nodes[i].node.opType == "Return")
-                graph->subgraphs[std::size_t(subgraph)].output = int(graph->nodes.size());
-            graph->nodes.push_back(std::move(s.nodes[i].node));
-        }
-    }
-    // Literal constants go after all cnodes so cnode indices stay as numbered above.
-    for (Literal& literal : literals) {
-        const int index = int(graph->nodes.size());
-        Node& target = graph->nodes[std::size_t(literal.consumer)];
-        if (literal.slot < target.inputs.size())
-            target.inputs[literal.slot].producer = index;
-        graph->subgraphs[std::size_t(literal.node.subgraph)].nodes.push_back(index);
-        graph->nodes.push_back(std::move(literal.node));
-    }
-
-    if (budget.exceeded())
-        diagnostics.append(budget.diagnostic(path, parser.stoppedAt));
-    if (parser.unknownLines > 0)
-        diagnostics.append(graphDiagnostic(Severity::Info, path,
-                                           GraphTr::tr("%n line(s) were not understood and skipped (the first is "
-                                                       "line %1).",
-                                                       nullptr, parser.unknownLines)
-                                               .arg(parser.firstUnknownLine),
-                                           -1, parser.firstUnknownLine));
-    if (unresolved > 0)
-        diagnostics.append(graphDiagnostic(Severity::Info, path,
-                                           GraphTr::tr("%n argument(s) refer to nodes or parameters that are not in "
-                                                       "the file (an excerpt?).",
-                                                       nullptr, unresolved)));
-    if (unknownCallees > 0)
-        diagnostics.append(graphDiagnostic(
-            Severity::Info, path,
-            GraphTr::tr("%n call(s) name subgraphs that are not in the file.", nullptr, unknownCallees)));
+    GraphAssembler assembler(parser, path);
+    std::unique_ptr<Graph> graph = assembler.assemble();
+    appendReadDiagnostics(diagnostics, path, budget, parser, assembler);
     return publishGraph(std::move(graph), diagnostics);
 }
 
