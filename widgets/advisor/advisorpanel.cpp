@@ -6,7 +6,7 @@
 #include "rulesmodel.h"
 #include "thresholddelegate.h"
 
-#include "common/charticons.h"
+#include "common/panelheader.h"
 
 #include <QDir>
 #include <QEvent>
@@ -89,19 +89,12 @@ void AdvisorPanel::buildUi()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
 
-    auto* bar = new QWidget(this);
-    auto* row = new QHBoxLayout(bar);
-    row->setContentsMargins(8, 6, 8, 6);
-    row->setSpacing(8);
-    m_summary = new QLabel(bar);
-    m_summary->setObjectName(QStringLiteral("advisorSummary"));
-    m_summary->setTextFormat(Qt::PlainText);
-    m_summary->setWordWrap(true);
+    auto* header = new PanelHeader(this);
+    m_summary = header->addSummary(QStringLiteral("advisorSummary"), PanelHeader::TextMode::WordWrap);
     m_summary->setToolTip(tr("Findings of the last evaluation and how many rules could run on the loaded data"));
-    row->addWidget(m_summary, 1);
-    m_exportButton = makeExportButton(bar, QStringLiteral("advisorExport"), QStringLiteral("chart-export-document"));
+    m_exportButton = header->addExportButton(QStringLiteral("advisorExport"), QStringLiteral("chart-export-document"));
     m_exportButton->setToolTip(tr("Save the findings as a Markdown or HTML report, or as JSON"));
-    auto* menu = new QMenu(m_exportButton);
+    QMenu* menu = header->exportMenu();
     auto addExport = [this, menu](ExportFormat format, const QString& text, const QString& toolTip) {
         QAction* action = menu->addAction(text);
         action->setToolTip(toolTip);
@@ -111,9 +104,7 @@ void AdvisorPanel::buildUi()
     addExport(ExportFormat::Html, tr("HTML report\u2026"), tr("A report to open in a browser or attach to mail"));
     addExport(ExportFormat::Json, tr("JSON\u2026"), tr("The findings as JSON, as runlens advise --json writes them"));
     menu->setToolTipsVisible(true);
-    m_exportButton->setMenu(menu);
-    row->addWidget(m_exportButton);
-    layout->addWidget(bar);
+    layout->addWidget(header);
 
     m_busyLine = new QWidget(this);
     m_busyLine->setObjectName(QStringLiteral("advisorBusy"));

@@ -4,9 +4,9 @@
 #include "core/workerpool.h"
 
 #include "cluster/kinetocluster.h"
-#include "common/charticons.h"
 #include "common/chartpalette.h"
 #include "common/chartstyle.h"
+#include "common/panelheader.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -72,22 +72,14 @@ void ClusterPanel::buildUi()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
 
-    auto* bar = new QWidget(this);
-    auto* row = new QHBoxLayout(bar);
-    row->setContentsMargins(8, 6, 8, 6);
-    row->setSpacing(8);
-    m_summary = new QLabel(bar);
-    m_summary->setObjectName(QStringLiteral("clusterSummary"));
-    m_summary->setTextFormat(Qt::PlainText);
-    m_summary->setWordWrap(true);
-    row->addWidget(m_summary, 1);
-    m_groupByStage = new QCheckBox(tr("Group by stage"), bar);
+    m_header = new PanelHeader(this);
+    m_summary = m_header->addSummary(QStringLiteral("clusterSummary"), PanelHeader::TextMode::WordWrap);
+    m_groupByStage = new QCheckBox(tr("Group by stage"), m_header);
     m_groupByStage->setObjectName(QStringLiteral("clusterGroupByStage"));
     m_groupByStage->setToolTip(tr("Show the ranks under their pipeline stage, with the stage's means"));
-    row->addWidget(m_groupByStage);
-    m_exportButton = makeExportButton(bar, QStringLiteral("clusterExport"));
-    row->addWidget(m_exportButton);
-    layout->addWidget(bar);
+    m_header->addWidget(m_groupByStage);
+    m_exportButton = m_header->addExportButton(QStringLiteral("clusterExport"));
+    layout->addWidget(m_header);
 
     m_stack = new QStackedWidget(this);
     layout->addWidget(m_stack, 1);
@@ -131,8 +123,7 @@ void ClusterPanel::buildUi()
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
 
-    auto* menu = new QMenu(m_exportButton);
-    m_exportButton->setMenu(menu);
+    QMenu* menu = m_header->exportMenu();
     // The export button exports the chart on the current tab.
     connect(menu, &QMenu::aboutToShow, this, [this, menu] {
         menu->clear();

@@ -25,6 +25,7 @@ class QTreeView;
 namespace runlens {
 
 class ClusterRankModel;
+class PanelHeader;
 
 /// The Cluster panel: one row per rank (sortable; grouped under pipeline stages on demand) with step
 /// time, step interval, computation, communication alone and overlapped, receive, idle, FLOPS and peak
@@ -117,6 +118,7 @@ private:
     quint64 m_generation = 0;
     bool m_computing = false;
 
+    PanelHeader* m_header = nullptr;
     QLabel* m_summary = nullptr;
     QCheckBox* m_groupByStage = nullptr;
     QToolButton* m_exportButton = nullptr;

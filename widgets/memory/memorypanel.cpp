@@ -1,7 +1,7 @@
 #include "memorypanel.h"
 
-#include "common/charticons.h"
 #include "common/chartstyle.h"
+#include "common/panelheader.h"
 #include "core/timerange.h"
 #include "core/workerpool.h"
 #include "memory/memoryoptablemodel.h"
@@ -103,36 +103,23 @@ void MemoryPanel::buildUi()
     column->setSpacing(0);
     m_stack->addWidget(content);
 
-    auto* bar = new QWidget(content);
-    auto* row = new QHBoxLayout(bar);
-    row->setContentsMargins(8, 6, 8, 6);
-    row->setSpacing(8);
-    m_deviceCombo = new QComboBox(bar);
-    m_deviceCombo->setObjectName(QStringLiteral("memoryDevice"));
-    m_deviceCombo->setToolTip(tr("The device whose memory is shown"));
+    m_header = new PanelHeader(content);
+    m_deviceCombo = m_header->addSelector(QStringLiteral("memoryDevice"), tr("The device whose memory is shown"));
     m_deviceCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    row->addWidget(m_deviceCombo);
-    m_info = new QLabel(bar);
-    m_info->setObjectName(QStringLiteral("memoryInfo"));
-    m_info->setTextFormat(Qt::PlainText);
-    row->addWidget(m_info);
-    m_peakLabel = new QLabel(bar);
-    m_peakLabel->setObjectName(QStringLiteral("memoryPeak"));
-    m_peakLabel->setTextFormat(Qt::PlainText);
+    m_info = m_header->addLabel(QStringLiteral("memoryInfo"));
+    m_peakLabel = m_header->addSummary(QStringLiteral("memoryPeak"), PanelHeader::TextMode::SingleLine);
     m_peakLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // The peak's op chain can be long: it is cut at the panel's edge (whole in the tooltip) rather than
-    // widening the dock and with it the window.
+    // widening the dock and with it the window. Not elided, so that the text stays selectable.
     m_peakLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    row->addWidget(m_peakLabel, 1);
-    m_peakButton = new QToolButton(bar);
+    m_peakButton = new QToolButton(m_header);
     m_peakButton->setObjectName(QStringLiteral("memoryGoToPeak"));
     m_peakButton->setText(tr("Go to peak"));
     m_peakButton->setToolTip(tr("Show the moment of the peak and the operator running then in the timeline"));
     m_peakButton->setAutoRaise(true);
-    row->addWidget(m_peakButton);
-    m_exportButton = makeExportButton(bar, QStringLiteral("memoryExport"));
-    row->addWidget(m_exportButton);
-    column->addWidget(bar);
+    m_header->addWidget(m_peakButton);
+    m_exportButton = m_header->addExportButton(QStringLiteral("memoryExport"));
+    column->addWidget(m_header);
 
     auto* splitter = new QSplitter(Qt::Vertical, content);
     column->addWidget(splitter, 1);
@@ -200,9 +187,7 @@ void MemoryPanel::buildUi()
     connect(m_exportMenu, &ChartExportMenu::exportFailed, this, &MemoryPanel::chartExportFailed);
     connect(m_lifetimes->exportMenu(), &ChartExportMenu::exported, this, &MemoryPanel::chartExported);
     connect(m_lifetimes->exportMenu(), &ChartExportMenu::exportFailed, this, &MemoryPanel::chartExportFailed);
-    auto* menu = new QMenu(m_exportButton);
-    m_exportMenu->addTo(menu);
-    m_exportButton->setMenu(menu);
+    m_header->addChartExport(m_exportMenu);
 
     connect(m_deviceCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0 && index != m_entry)

@@ -32,6 +32,7 @@ class TraceStore;
 }
 class MemoryChart;
 class MemoryLifetimeView;
+class PanelHeader;
 class TimeRangeModel;
 
 /// The Memory panel: the memory curves of every device of the profiles it is given (a trace's
@@ -136,6 +137,7 @@ private:
 
     QStackedWidget* m_stack = nullptr;
     QLabel* m_empty = nullptr;
+    PanelHeader* m_header = nullptr;
     QComboBox* m_deviceCombo = nullptr;
     QLabel* m_info = nullptr;
     QLabel* m_peakLabel = nullptr;

@@ -1,6 +1,7 @@
 #include "operatorspanel.h"
 
 #include "common/charticons.h"
+#include "common/panelheader.h"
 #include "core/workerpool.h"
 #include "profiler/profileroptablemodel.h"
 #include "sharebardelegate.h"
@@ -11,7 +12,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -89,44 +89,30 @@ void OperatorsPanel::buildUi()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
 
-    auto* bar = new QWidget(this);
-    auto* row = new QHBoxLayout(bar);
-    row->setContentsMargins(8, 6, 8, 6);
-    row->setSpacing(8);
-
-    m_viewCombo = new QComboBox(bar);
-    m_viewCombo->setObjectName(QStringLiteral("operatorsView"));
-    m_viewCombo->setToolTip(tr("Host: time on the CPU; Device: time of the kernels each operator launched; "
-                               "MindSpore: the profiler folder's operator types and operators"));
-    row->addWidget(m_viewCombo);
-
-    m_groupCombo = new QComboBox(bar);
-    m_groupCombo->setObjectName(QStringLiteral("operatorsGroupBy"));
+    auto* header = new PanelHeader(this);
+    m_viewCombo = header->addSelector(QStringLiteral("operatorsView"),
+                                      tr("Host: time on the CPU; Device: time of the kernels each operator launched; "
+                                         "MindSpore: the profiler folder's operator types and operators"));
+    m_groupCombo = header->addSelector(QStringLiteral("operatorsGroupBy"));
     m_groupCombo->addItem(tr("Group by name"));
     m_groupCombo->addItem(tr("Group by name and input shapes"));
-    row->addWidget(m_groupCombo);
+    m_filterEdit = header->addFilter(QStringLiteral("operatorsFilter"), tr("Filter by name"));
 
-    m_filterEdit = new QLineEdit(bar);
-    m_filterEdit->setObjectName(QStringLiteral("operatorsFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter by name"));
-    m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setMinimumWidth(160);
-    row->addWidget(m_filterEdit, 1);
-
-    m_status = new QLabel(bar);
+    m_status = new QLabel(header);
     m_status->setObjectName(QStringLiteral("operatorsStatus"));
     m_status->setForegroundRole(QPalette::PlaceholderText);
-    row->addWidget(m_status);
+    header->addWidget(m_status);
 
-    m_exportButton = new QToolButton(bar);
+    // Exports the table, not a chart: a plain button rather than the header's Export menu.
+    m_exportButton = new QToolButton(header);
     m_exportButton->setObjectName(QStringLiteral("operatorsExport"));
     m_exportButton->setText(tr("Export CSV…"));
     m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-table")));
     m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_exportButton->setAutoRaise(true);
     m_exportButton->setToolTip(tr("Write the table as shown (filtered and sorted) to a CSV file"));
-    row->addWidget(m_exportButton);
-    layout->addWidget(bar);
+    header->addWidget(m_exportButton);
+    layout->addWidget(header);
 
     m_model = new OperatorStatsModel(this);
     auto* proxy = new OperatorFilterProxy(this);

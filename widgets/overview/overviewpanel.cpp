@@ -1,13 +1,12 @@
 #include "overviewpanel.h"
 
-#include "common/charticons.h"
 #include "common/chartpalette.h"
 #include "common/chartstyle.h"
+#include "common/panelheader.h"
 #include "common/replotwhenshown.h"
 #include "profiler/profileroptablemodel.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QHelpEvent>
 #include <QLabel>
@@ -112,32 +111,15 @@ void OverviewPanel::buildUi()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
 
-    auto* bar = new QWidget(this);
-    auto* row = new QHBoxLayout(bar);
-    row->setContentsMargins(8, 6, 8, 6);
-    row->setSpacing(8);
-    m_runCombo = new QComboBox(bar);
-    m_runCombo->setObjectName(QStringLiteral("overviewRun"));
-    m_runCombo->setToolTip(tr("The run whose profiler output is shown"));
+    m_header = new PanelHeader(this);
+    m_runCombo = m_header->addSelector(QStringLiteral("overviewRun"), tr("The run whose profiler output is shown"));
     m_runCombo->setVisible(false);
-    row->addWidget(m_runCombo);
-    m_rankCombo = new QComboBox(bar);
-    m_rankCombo->setObjectName(QStringLiteral("overviewRank"));
-    m_rankCombo->setToolTip(tr("The rank (device) shown"));
+    m_rankCombo = m_header->addSelector(QStringLiteral("overviewRank"), tr("The rank (device) shown"));
     m_rankCombo->setVisible(false);
-    row->addWidget(m_rankCombo);
-    m_device = new QLabel(bar);
-    m_device->setObjectName(QStringLiteral("overviewDevice"));
-    m_device->setTextFormat(Qt::PlainText);
-    row->addWidget(m_device);
-    m_summary = new QLabel(bar);
-    m_summary->setObjectName(QStringLiteral("overviewSummary"));
-    m_summary->setTextFormat(Qt::PlainText);
-    m_summary->setWordWrap(true);
-    row->addWidget(m_summary, 1);
-    m_exportButton = makeExportButton(bar, QStringLiteral("overviewExport"));
-    row->addWidget(m_exportButton);
-    layout->addWidget(bar);
+    m_device = m_header->addLabel(QStringLiteral("overviewDevice"));
+    m_summary = m_header->addSummary(QStringLiteral("overviewSummary"), PanelHeader::TextMode::WordWrap);
+    m_exportButton = m_header->addExportButton(QStringLiteral("overviewExport"));
+    layout->addWidget(m_header);
 
     m_stack = new QStackedWidget(this);
     m_emptyLabel = new QLabel(m_stack);
@@ -193,12 +175,8 @@ void OverviewPanel::buildUi()
                                   [this] { return stepChartData(); });
     m_opExport = makeExportMenu(m_opPlot, QStringLiteral("top-operators"), tr("Top operator types"),
                                 [this] { return operatorChartData(); });
-    auto* menu = new QMenu(m_exportButton);
-    QMenu* steps = menu->addMenu(tr("Step time breakdown"));
-    m_stepExport->addTo(steps);
-    QMenu* ops = menu->addMenu(tr("Top operator types"));
-    m_opExport->addTo(ops);
-    m_exportButton->setMenu(menu);
+    m_header->addChartExport(m_stepExport, tr("Step time breakdown"));
+    m_header->addChartExport(m_opExport, tr("Top operator types"));
 
     connect(m_rankCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0)

@@ -21,6 +21,8 @@ class QToolButton;
 
 namespace runlens {
 
+class PanelHeader;
+
 namespace profiler {
 class ProfilerOpTableModel;
 }
@@ -130,6 +132,7 @@ private:
     int m_rankIndex = 0;
     StepView m_view;
 
+    PanelHeader* m_header = nullptr;
     QComboBox* m_runCombo = nullptr;
     QComboBox* m_rankCombo = nullptr;
     QLabel* m_device = nullptr;

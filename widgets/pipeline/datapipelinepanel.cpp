@@ -1,9 +1,9 @@
 #include "datapipelinepanel.h"
 
 #include "common/chartcolumn.h"
-#include "common/charticons.h"
 #include "common/chartpalette.h"
 #include "common/chartstyle.h"
+#include "common/panelheader.h"
 #include "pipeline/pipelineanalysis.h"
 #include "pipelinegraphview.h"
 
@@ -146,22 +146,12 @@ void DataPipelinePanel::buildUi()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
 
-    auto* bar = new QWidget(this);
-    auto* row = new QHBoxLayout(bar);
-    row->setContentsMargins(8, 6, 8, 6);
-    row->setSpacing(8);
-    m_rankCombo = new QComboBox(bar);
-    m_rankCombo->setObjectName(QStringLiteral("pipelineRank"));
-    m_rankCombo->setToolTip(tr("The rank whose data pipeline is shown"));
+    m_header = new PanelHeader(this);
+    m_rankCombo = m_header->addSelector(QStringLiteral("pipelineRank"), tr("The rank whose data pipeline is shown"));
     m_rankCombo->setVisible(false);
-    row->addWidget(m_rankCombo);
-    m_summary = new QLabel(bar);
-    m_summary->setObjectName(QStringLiteral("pipelineSummary"));
-    m_summary->setTextFormat(Qt::PlainText);
-    row->addWidget(m_summary, 1);
-    m_exportButton = makeExportButton(bar, QStringLiteral("pipelineExport"));
-    row->addWidget(m_exportButton);
-    layout->addWidget(bar);
+    m_summary = m_header->addSummary(QStringLiteral("pipelineSummary"), PanelHeader::TextMode::SingleLine);
+    m_exportButton = m_header->addExportButton(QStringLiteral("pipelineExport"));
+    layout->addWidget(m_header);
 
     const ChartColumn column = createChartColumn(this, nullptr, kContentMargin);
     m_content = column.content;
@@ -207,10 +197,8 @@ void DataPipelinePanel::buildUi()
                                      [this] { return queueChartData(); });
     m_cpuExport = createExportMenu(m_cpuPlot, QStringLiteral("pipeline-cpu"), tr("CPU utilisation"),
                                    [this] { return cpuChartData(); });
-    auto* menu = new QMenu(m_exportButton);
-    m_queueExport->addTo(menu->addMenu(tr("Queue chart")));
-    m_cpuExport->addTo(menu->addMenu(tr("CPU chart")));
-    m_exportButton->setMenu(menu);
+    m_header->addChartExport(m_queueExport, tr("Queue chart"));
+    m_header->addChartExport(m_cpuExport, tr("CPU chart"));
 
     connect(m_rankCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0)

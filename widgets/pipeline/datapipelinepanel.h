@@ -16,6 +16,7 @@ class QToolButton;
 
 namespace runlens {
 
+class PanelHeader;
 class PipelineGraphView;
 
 /// The Data pipeline panel: for one rank of a MindSpore profiler folder, the dataset pipeline as a graph
@@ -91,6 +92,7 @@ private:
 
     QWidget* m_content = nullptr;
     QLabel* m_emptyLabel = nullptr;
+    PanelHeader* m_header = nullptr;
     QComboBox* m_rankCombo = nullptr;
     QLabel* m_summary = nullptr;
     QToolButton* m_exportButton = nullptr;

@@ -1,14 +1,13 @@
 #include "stepspanel.h"
 
-#include "common/charticons.h"
 #include "common/chartpalette.h"
 #include "common/chartstyle.h"
+#include "common/panelheader.h"
 #include "common/replotwhenshown.h"
 #include "core/workerpool.h"
 #include "trace/opstatsmodel.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QMenu>
@@ -81,22 +80,12 @@ void StepsPanel::buildUi()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
 
-    auto* bar = new QWidget(this);
-    auto* row = new QHBoxLayout(bar);
-    row->setContentsMargins(8, 6, 8, 6);
-    row->setSpacing(8);
-    m_sourceCombo = new QComboBox(bar);
-    m_sourceCombo->setObjectName(QStringLiteral("stepsSource"));
-    m_sourceCombo->setToolTip(tr("The rank whose steps are shown"));
+    m_header = new PanelHeader(this);
+    m_sourceCombo = m_header->addSelector(QStringLiteral("stepsSource"), tr("The rank whose steps are shown"));
     m_sourceCombo->setVisible(false);
-    row->addWidget(m_sourceCombo);
-    m_summary = new QLabel(bar);
-    m_summary->setObjectName(QStringLiteral("stepsSummary"));
-    m_summary->setTextFormat(Qt::PlainText);
-    row->addWidget(m_summary, 1);
-    m_exportButton = makeExportButton(bar, QStringLiteral("stepsExport"));
-    row->addWidget(m_exportButton);
-    layout->addWidget(bar);
+    m_summary = m_header->addSummary(QStringLiteral("stepsSummary"), PanelHeader::TextMode::SingleLine);
+    m_exportButton = m_header->addExportButton(QStringLiteral("stepsExport"));
+    layout->addWidget(m_header);
 
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("stepsChart"));
@@ -148,9 +137,7 @@ void StepsPanel::buildUi()
     m_exportMenu->setExportHook(exportTitleHook(m_plot, this, [this] { return tr("Step time breakdown"); }));
     connect(m_exportMenu, &ChartExportMenu::exported, this, &StepsPanel::chartExported);
     connect(m_exportMenu, &ChartExportMenu::exportFailed, this, &StepsPanel::chartExportFailed);
-    auto* menu = new QMenu(m_exportButton);
-    m_exportMenu->addTo(menu);
-    m_exportButton->setMenu(menu);
+    m_header->addChartExport(m_exportMenu);
 
     connect(m_sourceCombo, &QComboBox::currentIndexChanged, this, [this] {
         if (m_sourceCombo->currentIndex() >= 0)

@@ -18,6 +18,8 @@ class QToolButton;
 
 namespace runlens {
 
+class PanelHeader;
+
 /// The Steps panel: one stacked bar per profiler step showing where its time went (kernel, memcpy,
 /// memset, communication, runtime, data loader, CPU op, other, idle; tb_plugin's priority), and an
 /// "Average" bar. Hovering a bar shows every category's time and share; clicking a step emits
@@ -90,6 +92,7 @@ private:
     double m_unit = 1e6; ///< ns per axis unit
     int m_hoverBar = -1;
 
+    PanelHeader* m_header = nullptr;
     QComboBox* m_sourceCombo = nullptr;
     QLabel* m_summary = nullptr;
     QToolButton* m_exportButton = nullptr;
