@@ -15,6 +15,7 @@
 #include <vector>
 
 class QAction;
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -154,6 +155,22 @@ signals:
     void nodeRequested(const QString& nodeKey);
 
 private:
+    // Building the panel, in the order the constructor runs the steps.
+    void createModels();
+    QWidget* buildToolbar();
+    QWidget* buildTensorList(QWidget* parent);
+    void buildEmptyPage();
+    /// The shown tensor's page: header, slice controls, steps, views and statistics, in a scroll area.
+    QWidget* buildTensorPage();
+    void buildHeader(QWidget* content, QBoxLayout* layout);
+    QWidget* buildStepBox(QWidget* parent);
+    /// The table, heatmap and comparison tabs above the statistics.
+    QWidget* buildViews(QWidget* parent);
+    QWidget* buildHeatmapPage(QWidget* parent);
+    QWidget* buildComparePage(QWidget* parent);
+    void connectSelection();
+    void connectViewControls();
+
     /// Shows `catalog`; with `keepShown` the shown tensor (same run, name and location), the slices and
     /// the comparison stay when the new catalog still has them.
     void applyCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog, bool keepShown);
@@ -224,6 +241,8 @@ private:
     QAction* m_scientific = nullptr;
     QComboBox* m_colorMap = nullptr;
     QComboBox* m_scale = nullptr;
+    QAction* m_fitAction = nullptr;
+    QAction* m_pixelsAction = nullptr;
     QToolButton* m_exportButton = nullptr;
 };
 

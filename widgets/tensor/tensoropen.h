@@ -1,0 +1,16 @@
+#pragma once
+
+#include "tensor/tensorcatalog.h"
+
+#include <functional>
+#include <memory>
+
+class QObject;
+
+namespace runlens::tensorview {
+
+/// Opens a source at once when that is cheap, else on a worker; `done` runs on `context`'s thread.
+void openSource(const std::shared_ptr<const tensor::TensorSource>& source, QObject* context,
+                std::function<void(const tensor::TensorResult&)> done);
+
+} // namespace runlens::tensorview

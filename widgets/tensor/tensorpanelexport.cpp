@@ -1,0 +1,148 @@
+#include "tensorpanel.h"
+
+#include "tensor/heatmapview.h"
+#include "tensor/slicecontrols.h"
+#include "tensor/tensorexport.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStandardPaths>
+
+namespace runlens::tensorview {
+
+namespace {
+
+QString safeFileName(QString name)
+{
+    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._-]+"));
+    name.replace(unsafe, QStringLiteral("_"));
+    while (name.startsWith(QLatin1Char('_')) || name.startsWith(QLatin1Char('.')))
+        name.remove(0, 1);
+    while (name.endsWith(QLatin1Char('_')))
+        name.chop(1);
+    return name.isEmpty() ? QStringLiteral("tensor") : name.left(120);
+}
+
+QString suffixOf(TensorPanel::ExportFormat format)
+{
+    switch (format) {
+    case TensorPanel::ExportFormat::Csv:
+        return QStringLiteral("csv");
+    case TensorPanel::ExportFormat::Png:
+        return QStringLiteral("png");
+    case TensorPanel::ExportFormat::Npy:
+        return QStringLiteral("npy");
+    }
+    return {};
+}
+
+QString filterOf(TensorPanel::ExportFormat format)
+{
+    switch (format) {
+    case TensorPanel::ExportFormat::Csv:
+        return TensorPanel::tr("CSV files (*.csv)");
+    case TensorPanel::ExportFormat::Png:
+        return TensorPanel::tr("PNG images (*.png)");
+    case TensorPanel::ExportFormat::Npy:
+        return TensorPanel::tr("NumPy arrays (*.npy)");
+    }
+    return {};
+}
+
+} // namespace
+
+QString TensorPanel::defaultExportDirectory() const
+{
+    if (!m_exportDirectory.isEmpty())
+        return m_exportDirectory;
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    if (dir.isEmpty() || !QDir(dir).exists())
+        dir = QDir::homePath();
+    return dir;
+}
+
+QString TensorPanel::suggestedExportName(ExportFormat format) const
+{
+    const tensor::TensorInfo* info = currentInfo();
+    QString base = info ? m_catalog->series()[m_series].name : QStringLiteral("tensor");
+    if (info && info->step >= 0)
+        base += QStringLiteral("-step%1").arg(info->step);
+    const QString expression = m_slice->expression();
+    if (!expression.isEmpty() && m_tensor && m_tensor->rank() > 2)
+        base += QLatin1Char('-') + expression;
+    return safeFileName(base) + QLatin1Char('.') + suffixOf(format);
+}
+
+QString TensorPanel::requestExport(ExportFormat format)
+{
+    if (!currentView()) {
+        emit statusMessage(tr("Nothing to export: no tensor is shown."));
+        return {};
+    }
+    const QDir dir(defaultExportDirectory());
+    QString fileName = dir.filePath(suggestedExportName(format));
+    if (m_fileNameProvider) {
+        fileName = m_fileNameProvider(fileName, filterOf(format));
+        if (fileName.isEmpty())
+            return {};
+    } else {
+        const QFileInfo first(fileName);
+        for (int i = 2; QFileInfo::exists(fileName) && i < 10000; ++i)
+            fileName
+                = dir.filePath(QStringLiteral("%1-%2.%3").arg(first.completeBaseName()).arg(i).arg(first.suffix()));
+    }
+    QString error;
+    if (!exportTo(format, fileName, &error)) {
+        emit statusMessage(error);
+        return {};
+    }
+    emit statusMessage(tr("Exported %1").arg(QDir::toNativeSeparators(fileName)));
+    return fileName;
+}
+
+bool TensorPanel::exportTo(ExportFormat format, const QString& fileName, QString* errorMessage) const
+{
+    auto fail = [&](const QString& why) {
+        if (errorMessage)
+            *errorMessage = tr("Cannot export to %1: %2").arg(QDir::toNativeSeparators(fileName), why);
+        return false;
+    };
+    const std::optional<tensor::Tensor> view = currentView();
+    if (!view)
+        return fail(tr("no tensor is shown."));
+    QSaveFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(file.errorString());
+    QString error;
+    bool ok = false;
+    switch (format) {
+    case ExportFormat::Csv:
+        ok = writeCsv(*view, file, &error);
+        break;
+    case ExportFormat::Npy:
+        ok = writeNpy(*view, file, &error);
+        break;
+    case ExportFormat::Png: {
+        const QImage image = m_heatmap->renderImage();
+        if (image.isNull())
+            error = tr("the heatmap shows nothing (a scalar or an empty slice).");
+        else if (!image.save(&file, "PNG"))
+            error = tr("the image could not be encoded.");
+        else
+            ok = true;
+        break;
+    }
+    }
+    if (!ok) {
+        file.cancelWriting();
+        return fail(error);
+    }
+    if (!file.commit())
+        return fail(file.errorString());
+    return true;
+}
+
+} // namespace runlens::tensorview
