@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "runcontroller.h"
 
 #include "advisor/advisorpanel.h"
 #include "advisor/evidence.h"
@@ -154,7 +155,7 @@ void MainWindow::connectAdvisor(ImportSession* session)
 {
     m_advisorGraphs.clear();
     connect(session, &ImportSession::graphArrived, this, [this](int index, std::shared_ptr<const graph::Graph> graph) {
-        const Artifact& artifact = m_session->manifest().artifacts[index];
+        const Artifact& artifact = m_run->session()->manifest().artifacts[index];
         m_advisorGraphs.push_back({ artifact.run, artifact.path, std::move(graph) });
         scheduleAdvice();
     });
@@ -174,21 +175,21 @@ void MainWindow::scheduleAdvice()
 advisor::AdvisorInput MainWindow::advisorInput() const
 {
     advisor::AdvisorInput input;
-    input.root = m_session ? m_session->manifest().root : QString();
+    input.root = m_run->session() ? m_run->session()->manifest().root : QString();
     input.scalars = advisor::scalarTracks(*m_scalars);
     input.histograms = advisor::histogramTracks(*m_summaries);
     input.tensors = m_tensorPanel->catalog();
     input.graphs = m_advisorGraphs;
     // The trace in the Timeline: one file, or the ranks of a job read together.
-    if (const auto store = m_operatorsPanel->store(); store && m_session && !m_currentTraces.isEmpty()) {
-        const Artifact& artifact = m_session->manifest().artifacts[m_currentTraces.front()];
+    if (const auto store = m_operatorsPanel->store(); store && m_run->session() && !m_currentTraces.isEmpty()) {
+        const Artifact& artifact = m_run->session()->manifest().artifacts[m_currentTraces.front()];
         input.traces.push_back({ artifact.run, artifact.path, store });
     }
     if (m_traceMemory)
         input.memory.push_back({ input.traces.empty() ? QString() : input.traces.front().run,
                                  input.traces.empty() ? QString() : input.traces.front().path, m_traceMemory });
     for (auto it = m_fileMemory.cbegin(); it != m_fileMemory.cend(); ++it) {
-        const Artifact& artifact = m_session->manifest().artifacts[it.key()];
+        const Artifact& artifact = m_run->session()->manifest().artifacts[it.key()];
         input.memory.push_back({ artifact.run, artifact.path, it.value() });
     }
     for (auto it = m_profilers.cbegin(); it != m_profilers.cend(); ++it)

@@ -1,10 +1,10 @@
 #include "mainwindow.h"
+#include "runcontroller.h"
 
 #include "common/chartexporter.h"
 #include "common/sourceview.h"
 #include "core/importsession.h"
-#include "core/runscanner.h"
-#include "core/workerpool.h"
+#include "graph/dumpindex.h"
 #include "graph/graphpanel.h"
 #include "graph/nodedetailswidget.h"
 #include "graph/scopetree.h"
@@ -13,7 +13,7 @@
 #include "scalars/scalarchart.h"
 #include "scalars/scalarspanel.h"
 #include "steps/stepspanel.h"
-#include "tensor/tensorcatalogbuilder.h"
+#include "tensor/tensorcatalog.h"
 #include "tensor/tensorpanel.h"
 #include "timeline/timelinepanel.h"
 #include "timeline/timelinesearchbar.h"
@@ -49,10 +49,8 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
-#include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
-#include <QtConcurrent>
 
 namespace runlens {
 
@@ -65,9 +63,10 @@ const char* const kCombineRanksKey = "timeline/combineRanks";
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_scalars(new ScalarStore(this))
-    , m_summaries(new summary::SummaryStore(this))
-    , m_runModel(new RunBrowserModel(this))
+    , m_run(new RunController(this))
+    , m_scalars(m_run->scalars())
+    , m_summaries(m_run->summaries())
+    , m_runModel(m_run->runModel())
 {
     setWindowTitle(tr("RunLens"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/runlens.svg")));
@@ -85,14 +84,44 @@ MainWindow::MainWindow(QWidget* parent)
     applyPanelDefaults(AppSettings::load());
     finishWindow();
 
-    connect(&m_scanWatcher, &QFutureWatcher<RunManifest>::finished, this, &MainWindow::scanFinished);
+    connect(m_run, &RunController::runCleared, this, &MainWindow::clearRun);
+    connect(m_run, &RunController::sessionCreated, this, &MainWindow::connectSession);
+    connect(m_run, &RunController::importStarted, this, [this](const RunManifest& manifest) {
+        // Profiler traces are read when opened: the first one right away.
+        for (int i = 0; i < manifest.artifacts.size(); ++i) {
+            if (manifest.artifacts[i].kind == ArtifactKind::ChromeTrace) {
+                openTrace(i);
+                break;
+            }
+        }
+    });
+    connect(m_run, &RunController::nothingToImport, this, [this](const RunManifest& manifest) {
+        setBusy(false);
+        m_statusText->setText(tr("No training artifacts found in %1.").arg(QDir::toNativeSeparators(manifest.root)));
+        notifyIdle();
+    });
+    connect(m_run, &RunController::importFinished, this, &MainWindow::importFinished);
+    connect(
+        m_run, &RunController::catalogReady, this,
+        [this](std::shared_ptr<const tensor::TensorCatalog> catalog, std::shared_ptr<const graph::DumpIndex> dumps) {
+            m_tensorPanel->setCatalog(std::move(catalog));
+            schedulePanelChoice();
+            // A damaged dump file is left out of the list; say which (the rest are listed).
+            if (!dumps->diagnostics().isEmpty()) {
+                statusBar()->showMessage(
+                    dumps->diagnostics().size() == 1
+                        ? dumps->diagnostics().first().toString()
+                        : tr("%1 (and %n more dump file(s) skipped)", nullptr, int(dumps->diagnostics().size() - 1))
+                              .arg(dumps->diagnostics().first().toString()),
+                    10000);
+            }
+            m_nodeDetails->setDumps(std::move(dumps));
+        });
+}
 
-    // Files a running job creates later (a new event file after a restart, a new run) are picked up
-    // by scanning again now and then, less often for folders that take long to scan.
-    m_rescanTimer = new QTimer(this);
-    m_rescanTimer->setSingleShot(true);
-    connect(m_rescanTimer, &QTimer::timeout, this, &MainWindow::rescan);
-    connect(&m_rescanWatcher, &QFutureWatcher<RunManifest>::finished, this, &MainWindow::rescanFinished);
+ImportSession* MainWindow::importSession() const
+{
+    return m_run->session();
 }
 
 MainWindow::~MainWindow()
@@ -102,14 +131,11 @@ MainWindow::~MainWindow()
         dock->removeEventFilter(this);
         disconnect(dock, nullptr, this, nullptr);
     }
-    if (m_scanCancel)
-        m_scanCancel->store(true);
-    m_scanWatcher.waitForFinished();
-    m_rescanWatcher.waitForFinished();
+    disconnect(m_run, nullptr, this, nullptr);
+    m_run->dropSession();
     m_traceMemoryWatcher.waitForFinished();
     m_breakdownWatcher.waitForFinished();
     // Panels go before the models they show, and before this window stops being a MainWindow.
-    delete m_session;
     delete m_scalarsDock;
     delete m_timelineDock;
     delete m_operatorsDock;
@@ -330,7 +356,7 @@ void MainWindow::createActions()
         tr("Opening a rank's trace reads the traces of every rank of its run, aligned on absolute time"));
     connect(m_combineRanksAction, &QAction::toggled, this, [this](bool on) {
         QSettings().setValue(QLatin1String(kCombineRanksKey), on);
-        if (m_session && !m_currentTraces.isEmpty())
+        if (m_run->session() && !m_currentTraces.isEmpty())
             openTrace(m_currentTraces.front());
     });
 
@@ -415,7 +441,7 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::chooseFolder()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Run Folder"), m_currentPath);
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Run Folder"), m_run->path());
     if (!dir.isEmpty())
         openPath(dir);
 }
@@ -423,7 +449,7 @@ void MainWindow::chooseFolder()
 void MainWindow::chooseFile()
 {
     const QString file = QFileDialog::getOpenFileName(
-        this, tr("Open File"), m_currentPath,
+        this, tr("Open File"), m_run->path(),
         tr("Training artifacts (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz "
            "*.safetensors);;All files (*)"));
     if (!file.isEmpty())
@@ -432,8 +458,8 @@ void MainWindow::chooseFile()
 
 void MainWindow::reload()
 {
-    if (!m_currentPath.isEmpty())
-        openPath(m_currentPath);
+    if (!m_run->path().isEmpty())
+        openPath(m_run->path());
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -476,27 +502,17 @@ void MainWindow::openPath(const QString& path)
     }
     setWelcomeVisible(false);
     saveRunView();
-    clearRun();
-    m_currentPath = info.absoluteFilePath();
-    addRecent(m_currentPath);
+    m_run->open(info.absoluteFilePath());
+    addRecent(m_run->path());
     beginRunView();
-    setWindowTitle(tr("%1 — RunLens").arg(info.fileName().isEmpty() ? m_currentPath : info.fileName()));
-
-    m_scanning = true;
-    setBusy(true, tr("Scanning %1…").arg(QDir::toNativeSeparators(m_currentPath)));
-    m_scanCancel = std::make_shared<std::atomic_bool>(false);
-    m_rescanTimer->stop();
-    startScan(m_scanWatcher);
+    setWindowTitle(tr("%1 — RunLens").arg(info.fileName().isEmpty() ? m_run->path() : info.fileName()));
+    setBusy(true, tr("Scanning %1…").arg(QDir::toNativeSeparators(m_run->path())));
 }
 
 void MainWindow::clearRun()
 {
-    // Freeing a gigabyte trace store or a graph of many thousand nodes keeps a thread busy for tens of
-    // milliseconds: the panels let go of them below, and the last references are dropped on a worker.
-    std::vector<std::shared_ptr<const void>> released { m_operatorsPanel->store(), m_traceMemory,
-                                                        m_graphPanel->tree() };
-    cancelImport();
-    delete m_session;
+    // The panels let go of the large results below; the controller drops the last references on a worker.
+    m_run->releaseOnWorker({ m_operatorsPanel->store(), m_traceMemory, m_graphPanel->tree() });
     m_panelTimer->stop();
     m_pickedDocks.clear();
     m_shownByUser.clear();
@@ -506,153 +522,56 @@ void MainWindow::clearRun()
     clearProfiler();
     clearAdvisor();
     m_graphPanel->clear();
-    m_scalars->clear();
-    m_summaries->clear();
-    m_runModel->clear();
-    workerPool()->start([released = std::move(released)]() mutable { released.clear(); });
 }
 
-void MainWindow::startScan(QFutureWatcher<RunManifest>& watcher)
+void MainWindow::connectSession(ImportSession* session)
 {
-    auto cancel = m_scanCancel;
-    const QString target = m_currentPath;
-    m_scanClock.start();
-    watcher.setFuture(QtConcurrent::run(workerPool(), [target, cancel]() {
-        ImportControl control;
-        control.cancel = cancel.get();
-        return RunScanner().scan(target, control);
-    }));
-}
-
-void MainWindow::rescan()
-{
-    if (m_session && !m_rescanWatcher.isRunning() && QFileInfo(m_currentPath).isDir())
-        startScan(m_rescanWatcher);
-}
-
-void MainWindow::rescanFinished()
-{
-    m_lastScanMs = m_scanClock.elapsed();
-    const RunManifest manifest = m_rescanWatcher.result();
-    if (m_session && manifest.root == m_session->manifest().root && !manifest.truncated)
-        m_session->addArtifacts(manifest);
-    if (m_session)
-        m_rescanTimer->start(std::max<qint64>(5000, 20 * m_lastScanMs));
-}
-
-void MainWindow::scanFinished()
-{
-    m_scanning = false;
-    m_lastScanMs = m_scanClock.elapsed();
-    if (m_currentPath.isEmpty())
-        return; // closed while scanning
-    startImport(m_scanWatcher.result());
-}
-
-void MainWindow::startImport(const RunManifest& manifest)
-{
-    m_runModel->setManifest(manifest);
+    const RunManifest& manifest = session->manifest();
     for (const Diagnostic& d : manifest.diagnostics)
         statusBar()->showMessage(d.toString(), 8000);
-    const summary::SummaryLimits limits = SummaryLimitsDialog::load();
-    m_scalars->setPointLimit(limits.scalars);
-    m_scalars->setRoot(manifest.root);
-    m_summaries->setRoot(manifest.root);
-    m_session = new ImportSession(manifest, limits, this);
-    // Only headers are read: the Tensor inspector lists every tensor of the folder and the Node Details
-    // dock a node's dumped tensors once they are in; values are mapped when a tensor is viewed.
+    // The Tensor inspector lists every tensor of the folder and the Node Details dock a node's dumped tensors
+    // once the catalog is in.
     m_tensorPanel->setRunFolder(manifest.root);
     m_tensorPanel->setCatalog(nullptr);
-    // The catalog and the dump index come from one reading of each tensor file's header.
-    QtConcurrent::run(workerPool(), [manifest] {
-        return std::make_shared<tensor::TensorCatalogBuilder::WithDumps>(
-            tensor::TensorCatalogBuilder::buildWithDumps(manifest));
-    }).then(this, [this, root = manifest.root](std::shared_ptr<tensor::TensorCatalogBuilder::WithDumps> built) {
-        if (!m_session || m_session->manifest().root != root)
-            return;
-        auto catalog = std::make_shared<const tensor::TensorCatalog>(std::move(built->catalog));
-        auto dumps = std::make_shared<const graph::DumpIndex>(std::move(built->dumps));
-        m_tensorPanel->setCatalog(catalog);
-        schedulePanelChoice();
-        // A damaged dump file is left out of the list; say which (the rest are listed).
-        if (!dumps->diagnostics().isEmpty()) {
-            statusBar()->showMessage(
-                dumps->diagnostics().size() == 1
-                    ? dumps->diagnostics().first().toString()
-                    : tr("%1 (and %n more dump file(s) skipped)", nullptr, int(dumps->diagnostics().size() - 1))
-                          .arg(dumps->diagnostics().first().toString()),
-                10000);
-        }
-        m_nodeDetails->setDumps(std::move(dumps));
-    });
-    for (int i = 0; i < m_session->artifactCount(); ++i)
-        m_runModel->setArtifactState(i, m_session->state(i));
-    connect(m_session, &ImportSession::scalarsArrived, m_scalars, &ScalarStore::append);
-    connect(m_session, &ImportSession::summariesArrived, m_summaries, &summary::SummaryStore::update);
     // The inspector keeps which summary file each step came from, so it takes the batches themselves.
-    connect(m_session, &ImportSession::summariesArrived, m_tensorPanel, &tensorview::TensorPanel::addSummaryTensors);
-    connect(m_session, &ImportSession::lineageArrived, m_summaries, &summary::SummaryStore::setLineage);
-    connect(m_session, &ImportSession::artifactChanged, this, [this](int index) {
-        m_runModel->setArtifactState(index, m_session->state(index));
-        const ArtifactState& state = m_session->state(index);
+    connect(session, &ImportSession::summariesArrived, m_tensorPanel, &tensorview::TensorPanel::addSummaryTensors);
+    connect(session, &ImportSession::artifactChanged, this, [this, session](int index) {
+        const ArtifactState& state = session->state(index);
         if (!state.diagnostics.isEmpty() && state.worstSeverity() != Severity::Info)
             m_statusText->setText(state.diagnostics.constLast().toString());
     });
-    connect(m_session, &ImportSession::progressChanged, this, [this](int permille, const QString& text) {
+    connect(session, &ImportSession::progressChanged, this, [this, session](int permille, const QString& text) {
         m_progress->setValue(permille);
-        const bool busy = m_session->isBusy();
+        const bool busy = session->isBusy();
         m_progress->setVisible(busy);
         m_cancelButton->setVisible(busy);
         if (isBusy())
             m_statusText->setText(text);
     });
     // Before importFinished(): the Advisor's evaluation is then pending when the window reports idle.
-    connectAdvisor(m_session);
-    connect(m_session, &ImportSession::finished, this, &MainWindow::importFinished);
-    connect(m_session, &ImportSession::traceArrived, this,
+    connectAdvisor(session);
+    connect(session, &ImportSession::traceArrived, this,
             [this](int index, std::shared_ptr<const trace::TraceStore> store) {
                 // Stores are large: only the one the user opened is kept.
                 if (m_currentTraces == QList<int> { index })
                     showTrace({ index }, std::move(store));
             });
-    connect(m_session, &ImportSession::tracesArrived, this,
+    connect(session, &ImportSession::tracesArrived, this,
             [this](const QList<int>& indices, std::shared_ptr<const trace::TraceStore> store) {
                 if (indices == m_currentTraces)
                     showTrace(indices, std::move(store));
             });
-    connect(m_session, &ImportSession::memoryArrived, this, &MainWindow::addMemory);
-    connect(m_session, &ImportSession::profilerArrived, this, &MainWindow::showProfiler);
-    connect(m_session, &ImportSession::graphArrived, this, [this](int, std::shared_ptr<const graph::Graph> graph) {
+    connect(session, &ImportSession::memoryArrived, this, &MainWindow::addMemory);
+    connect(session, &ImportSession::profilerArrived, this, &MainWindow::showProfiler);
+    connect(session, &ImportSession::graphArrived, this, [this](int, std::shared_ptr<const graph::Graph> graph) {
         m_graphPanel->addGraph(std::move(graph));
         schedulePanelChoice();
     });
-    connect(m_session, &ImportSession::artifactsAdded, this, [this](int first, int count) {
-        m_runModel->setManifest(m_session->manifest());
-        for (int i = 0; i < m_session->artifactCount(); ++i)
-            m_runModel->setArtifactState(i, m_session->state(i));
-        const Artifact& a = m_session->manifest().artifacts[first];
+    connect(session, &ImportSession::artifactsAdded, this, [this, session](int first, int count) {
+        const Artifact& a = session->manifest().artifacts[first];
         m_statusText->setText(tr("New: %1").arg(QDir::toNativeSeparators(a.relativePath))
                               + (count > 1 ? tr(" and %n more file(s)", nullptr, count - 1) : QString()));
     });
-    m_rescanTimer->start(std::max<qint64>(5000, 20 * m_lastScanMs));
-    if (manifest.artifacts.isEmpty()) {
-        setBusy(false);
-        m_statusText->setText(tr("No training artifacts found in %1.").arg(QDir::toNativeSeparators(manifest.root)));
-        notifyIdle();
-        return;
-    }
-    // Profiler traces can be gigabytes: they are read when opened, the first one right away. Tensor files
-    // are mapped by the Tensor inspector when viewed.
-    m_session->setDeferredKinds({ ArtifactKind::ChromeTrace, ArtifactKind::TensorNpy, ArtifactKind::TensorNpz,
-                                  ArtifactKind::TensorSafetensors });
-    m_session->setLiveTail(true, 1000);
-    m_session->start();
-    for (int i = 0; i < manifest.artifacts.size(); ++i) {
-        if (manifest.artifacts[i].kind == ArtifactKind::ChromeTrace) {
-            openTrace(i);
-            break;
-        }
-    }
 }
 
 void MainWindow::importFinished()
@@ -660,11 +579,11 @@ void MainWindow::importFinished()
     setBusy(false);
     int problems = 0;
     int growing = 0;
-    for (const ArtifactState& state : m_session->states()) {
+    for (const ArtifactState& state : m_run->session()->states()) {
         problems += (state.status == ImportStatus::Partial || state.status == ImportStatus::Failed) ? 1 : 0;
         growing += state.growing ? 1 : 0;
     }
-    const RunManifest& manifest = m_session->manifest();
+    const RunManifest& manifest = m_run->session()->manifest();
     QString text = tr("%n run(s), ", nullptr, int(manifest.runs().size()))
         + tr("%n scalar tag(s), ", nullptr, int(m_scalars->tags().size()))
         + tr("%n point(s)", nullptr, int(m_scalars->pointCount()));
@@ -679,10 +598,7 @@ void MainWindow::importFinished()
 
 void MainWindow::cancelImport()
 {
-    if (m_scanCancel)
-        m_scanCancel->store(true);
-    if (m_session)
-        m_session->cancel();
+    m_run->cancel();
 }
 
 void MainWindow::setBusy(bool busy, const QString& text)
@@ -697,12 +613,12 @@ void MainWindow::setBusy(bool busy, const QString& text)
 
 bool MainWindow::isBusy() const
 {
-    return m_scanning || (m_session && m_session->isBusy()) || isAdvising();
+    return m_run->isBusy() || isAdvising();
 }
 
 void MainWindow::whenIdle(std::function<void()> callback)
 {
-    if (!isBusy() && (m_session || m_currentPath.isEmpty())) {
+    if (!isBusy() && (m_run->session() || m_run->path().isEmpty())) {
         callback();
         return;
     }
@@ -721,16 +637,16 @@ void MainWindow::notifyIdle()
 
 void MainWindow::activateArtifact(int artifactIndex)
 {
-    if (!m_session || artifactIndex < 0 || artifactIndex >= m_session->artifactCount())
+    if (!m_run->session() || artifactIndex < 0 || artifactIndex >= m_run->session()->artifactCount())
         return;
-    const Artifact& artifact = m_session->manifest().artifacts[artifactIndex];
+    const Artifact& artifact = m_run->session()->manifest().artifacts[artifactIndex];
     if (carriesScalars(artifact.kind)) {
         raiseDock(m_scalarsDock);
         return;
     }
     if (artifact.kind == ArtifactKind::ChromeTrace) {
         if (!m_currentTraces.contains(artifactIndex)
-            || m_session->state(artifactIndex).status == ImportStatus::Deferred)
+            || m_run->session()->state(artifactIndex).status == ImportStatus::Deferred)
             openTrace(artifactIndex);
         raiseDock(m_timelineDock);
         return;

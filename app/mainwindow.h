@@ -7,10 +7,8 @@
 #include "core/runmanifest.h"
 #include "memory/memoryread.h"
 
-#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
-#include <QPointer>
 
 #include <atomic>
 #include <functional>
@@ -33,6 +31,7 @@ namespace advisor {
 class AdvisorPanel;
 }
 class ImportSession;
+class RunController;
 class WelcomePage;
 struct RecentEntry;
 class RunBrowserModel;
@@ -109,7 +108,8 @@ public:
     summary::SummaryStore* summaryStore() const { return m_summaries; }
     ScalarsPanel* scalarsPanel() const { return m_scalarsPanel; }
     RunBrowserModel* runBrowserModel() const { return m_runModel; }
-    ImportSession* importSession() const { return m_session; }
+    ImportSession* importSession() const;
+    RunController* runController() const { return m_run; }
     graphview::GraphPanel* graphPanel() const { return m_graphPanel; }
     tensorview::TensorPanel* tensorPanel() const { return m_tensorPanel; }
     distributions::DistributionsPanel* distributionsPanel() const { return m_distributionsPanel; }
@@ -190,7 +190,7 @@ private:
     QList<RecentEntry> recentEntries() const;
     void recordRecentTime(const QString& path);
     void removeRecent(const QString& path);
-    /// Drops the open folder's data from every panel and model.
+    /// Drops the open folder's data from every panel while the controller clears the run.
     void clearRun();
     // Preferences, sessions and notes (mainwindowsession.cpp).
     void createNotesDock();
@@ -214,8 +214,8 @@ private:
     void rebuildRecentMenu();
     void addRecent(const QString& path);
 
-    void scanFinished();
-    void startImport(const RunManifest& manifest);
+    /// Connects the panels to the session of the scanned folder before it starts.
+    void connectSession(ImportSession* session);
     void importFinished();
     void cancelImport();
     void activateArtifact(int artifactIndex);
@@ -243,10 +243,9 @@ private:
     void showNodeInGraph(const QString& key);
     void setBusy(bool busy, const QString& text = {});
     void notifyIdle();
-    void startScan(QFutureWatcher<RunManifest>& watcher);
-    void rescan();
-    void rescanFinished();
 
+    RunController* m_run;
+    // The run controller's, kept at hand.
     ScalarStore* m_scalars;
     summary::SummaryStore* m_summaries;
     RunBrowserModel* m_runModel;
@@ -322,16 +321,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancelButton = nullptr;
 
-    QString m_currentPath;
-    QPointer<ImportSession> m_session;
-    QFutureWatcher<RunManifest> m_scanWatcher;
-    QFutureWatcher<RunManifest> m_rescanWatcher;
-    QTimer* m_rescanTimer = nullptr;
-    QElapsedTimer m_scanClock;
-    qint64 m_lastScanMs = 0;
-    std::shared_ptr<std::atomic_bool> m_scanCancel;
     std::vector<std::function<void()>> m_idleCallbacks;
-    bool m_scanning = false;
     QTimer* m_panelTimer = nullptr;
     QStringList m_pickedDocks; ///< put in front by the user (saved view, then since opening), latest first
     QStringList m_shownByUser; ///< shown by the user for this folder: never hidden for want of content

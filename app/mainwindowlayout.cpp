@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "runcontroller.h"
 
 #include "core/runbrowsermodel.h"
 #include "core/workerpool.h"
@@ -318,7 +319,7 @@ void MainWindow::createWelcomePage()
     // what saveState() records) while it is up.
     menuBar()->installEventFilter(this);
     statusBar()->installEventFilter(this);
-    setWelcomeVisible(m_currentPath.isEmpty());
+    setWelcomeVisible(m_run->path().isEmpty());
 }
 
 void MainWindow::setWelcomeVisible(bool visible)
@@ -363,15 +364,12 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 
 void MainWindow::closeRun()
 {
-    if (m_currentPath.isEmpty() && !m_session)
+    if (m_run->path().isEmpty() && !m_run->session())
         return;
     saveRunView();
-    clearRun();
+    m_run->close();
     m_tensorPanel->setCatalog(nullptr);
     m_nodeDetails->setDumps(nullptr);
-    m_rescanTimer->stop();
-    m_currentPath.clear();
-    m_scanning = false;
     setBusy(false);
     m_liveLabel->clear();
     m_statusText->setText(tr("Open a run folder to begin (Ctrl+O), or drop one onto this window."));
@@ -385,7 +383,7 @@ void MainWindow::openForwardedPaths(const QStringList& paths)
     // One folder at a time is open: the first path is opened (unless it is the one already open); the
     // window comes to the front either way.
     const QString path = paths.value(0);
-    if (!path.isEmpty() && QFileInfo(path).absoluteFilePath() != m_currentPath)
+    if (!path.isEmpty() && QFileInfo(path).absoluteFilePath() != m_run->path())
         openPath(path);
     if (paths.size() > 1)
         statusBar()->showMessage(tr("Opened %1; RunLens opens one folder per window (run `runlens --new-window "

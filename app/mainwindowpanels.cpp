@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "runcontroller.h"
 
 #include "advisor/advisor.h"
 #include "advisor/advisorpanel.h"
@@ -71,21 +72,9 @@ void MainWindow::createPanelChoice()
 
 ImportedContent MainWindow::importedContent() const
 {
-    ImportedContent c;
-    c.scalarTags = int(m_scalars->tags().size());
-    c.histogramTags = int(m_summaries->allTags(summary::SummaryKind::Histograms).size());
-    c.imageTags = int(m_summaries->allTags(summary::SummaryKind::Images).size());
-    c.textTags = int(m_summaries->allTags(summary::SummaryKind::Texts).size());
-    c.prCurveTags = int(m_summaries->allTags(summary::SummaryKind::PrCurves).size());
+    // The run's own counts come from the controller; what only the panels know is added here.
+    ImportedContent c = m_run->importedContent();
     c.comparableRuns = m_comparePanel->model()->rowCount();
-    c.graphs = m_graphPanel->graphCount();
-    const auto& catalog = m_tensorPanel->catalog();
-    c.tensors = (catalog ? int(catalog->series().size()) : 0)
-        + int(m_summaries->allTags(summary::SummaryKind::Tensors).size());
-    if (m_session) {
-        for (const Artifact& artifact : m_session->manifest().artifacts)
-            c.traces += artifact.kind == ArtifactKind::ChromeTrace ? 1 : 0;
-    }
     if (const auto breakdown = m_overviewPanel->traceBreakdown()) {
         for (const trace::StepBreakdown::SourceSummary& source : breakdown->sources)
             c.traceSteps += source.wholeTrace ? 0 : int(source.stepCount);
@@ -103,13 +92,13 @@ ImportedContent MainWindow::importedContent() const
 
 void MainWindow::schedulePanelChoice()
 {
-    if (m_panelTimer && m_session)
+    if (m_panelTimer && m_run->session())
         m_panelTimer->start();
 }
 
 void MainWindow::applyPanelChoice()
 {
-    if (!m_session || isWelcomeVisible())
+    if (!m_run->session() || isWelcomeVisible())
         return;
     const PanelChoice choice(importedContent(), m_pickedDocks);
     m_arrangingPanels = true;

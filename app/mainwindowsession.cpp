@@ -2,6 +2,7 @@
 // window, kept in the user's settings and data folders (never in a run folder).
 
 #include "mainwindow.h"
+#include "runcontroller.h"
 
 #include "appsettings.h"
 #include "core/timerange.h"
@@ -146,7 +147,7 @@ void MainWindow::saveRunView()
 {
     m_notesPanel->save();
     // Until the folder has been read the panels show nothing of it: keep what was saved before.
-    if (m_currentPath.isEmpty() || !m_session || m_scanning)
+    if (m_run->path().isEmpty() || !m_run->session() || m_run->isScanning())
         return;
     RunView view = currentRunView();
     // What has not been restored yet (a trace never opened this time) stays as it was.
@@ -158,13 +159,13 @@ void MainWindow::saveRunView()
         if (view.tensor.isEmpty())
             view.tensor = m_pendingView->tensor;
     }
-    view.save(m_currentPath);
+    view.save(m_run->path());
 }
 
 void MainWindow::beginRunView()
 {
-    m_notesPanel->setFolder(QFileInfo(m_currentPath).isDir() ? m_currentPath : QFileInfo(m_currentPath).absolutePath());
-    const RunView view = RunView::load(m_currentPath);
+    m_notesPanel->setFolder(QFileInfo(m_run->path()).isDir() ? m_run->path() : QFileInfo(m_run->path()).absolutePath());
+    const RunView view = RunView::load(m_run->path());
     ++m_viewGeneration;
     if (view.isEmpty()) {
         m_pendingView.reset();
@@ -216,8 +217,8 @@ void MainWindow::saveLastSession()
 {
     saveRunView();
     Session session;
-    if (!m_currentPath.isEmpty())
-        session.folders << m_currentPath;
+    if (!m_run->path().isEmpty())
+        session.folders << m_run->path();
     session.geometry = saveGeometry();
     session.dockState = saveState();
     session.saveAsLast();

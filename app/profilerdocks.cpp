@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "runcontroller.h"
 
 #include "cluster/clusterpanel.h"
 #include "core/importsession.h"
@@ -137,18 +138,18 @@ void MainWindow::openTrace(int artifactIndex)
 {
     const QList<int> ranks
         = m_combineRanksAction && m_combineRanksAction->isChecked() ? rankSiblings(artifactIndex) : QList<int>();
-    const Artifact& artifact = m_session->manifest().artifacts[artifactIndex];
+    const Artifact& artifact = m_run->session()->manifest().artifacts[artifactIndex];
     if (ranks.size() > 1) {
         m_currentTraces = ranks;
-        m_session->importTraces(ranks);
+        m_run->session()->importTraces(ranks);
         setBusy(true, tr("Reading the traces of %n rank(s)…", nullptr, int(ranks.size())));
     } else {
         m_currentTraces = { artifactIndex };
-        m_session->importArtifact(artifactIndex);
+        m_run->session()->importArtifact(artifactIndex);
         setBusy(true, tr("Reading %1…").arg(QDir::toNativeSeparators(artifact.relativePath)));
     }
     for (int index : std::as_const(m_currentTraces))
-        m_runModel->setArtifactState(index, m_session->state(index));
+        m_runModel->setArtifactState(index, m_run->session()->state(index));
 }
 
 QList<int> MainWindow::rankSiblings(int artifactIndex) const
@@ -156,7 +157,7 @@ QList<int> MainWindow::rankSiblings(int artifactIndex) const
     // Beyond these the combined store would not fit comfortably in memory next to the rest.
     constexpr int kMaxRanks = 32;
     constexpr qint64 kMaxBytes = qint64(4) << 30;
-    const QList<Artifact>& artifacts = m_session->manifest().artifacts;
+    const QList<Artifact>& artifacts = m_run->session()->manifest().artifacts;
     const Artifact& chosen = artifacts[artifactIndex];
     if (!chosen.rank)
         return {};
@@ -195,13 +196,13 @@ void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<co
     m_graphPanel->setProfile(store);
     showTraceMemory(artifactIndices, store);
     showTraceOverview(store);
-    if (!store || !m_session || artifactIndices.isEmpty())
+    if (!store || !m_run->session() || artifactIndices.isEmpty())
         return;
-    const Artifact& first = m_session->manifest().artifacts[artifactIndices.front()];
+    const Artifact& first = m_run->session()->manifest().artifacts[artifactIndices.front()];
     if (artifactIndices.size() > 1) {
         QString job = runWithoutRankFolders(first.run);
         if (job.isEmpty())
-            job = QFileInfo(m_session->manifest().root).fileName();
+            job = QFileInfo(m_run->session()->manifest().root).fileName();
         m_timelineDock->setWindowTitle(
             tr("Timeline — %1 (%n rank(s))", nullptr, int(artifactIndices.size())).arg(QDir::toNativeSeparators(job)));
     } else {
@@ -223,7 +224,7 @@ void MainWindow::showProfiler(const QString& run, std::shared_ptr<const Profiler
     m_profilers.insert(run, bundle);
     QStringList names;
     for (const QString& known : m_profilers.keys())
-        names << (m_session ? m_session->manifest().runDisplayName(known) : known);
+        names << (m_run->session() ? m_run->session()->manifest().runDisplayName(known) : known);
     m_overviewPanel->setProfilerRuns(m_profilers.keys(), m_profilerRun.isEmpty() ? run : m_profilerRun, names);
     if (m_profiler && m_profilerRun != run)
         return;
@@ -345,7 +346,7 @@ void MainWindow::clearMemory()
 
 void MainWindow::addMemory(int artifactIndex, std::shared_ptr<const memory::MemoryProfile> profile)
 {
-    if (m_session && m_session->manifest().artifacts[artifactIndex].kind == ArtifactKind::ChromeTrace) {
+    if (m_run->session() && m_run->session()->manifest().artifacts[artifactIndex].kind == ArtifactKind::ChromeTrace) {
         // A trace's memory is shown with the trace it belongs to (see showTraceMemory()).
         m_traceMemoryByArtifact.insert(artifactIndex, std::move(profile));
         return;
