@@ -461,17 +461,21 @@ private slots:
         AdvisorInput input;
         HistogramTrack frozen { QStringLiteral("r"), QStringLiteral("fc1.weight"), {} };
         frozen.items = { histogram(0, 0, 0, 10, 0, 0), histogram(1, 0, 0, 10, 0, 0), histogram(2, -1, 1, 10, 0, 4) };
+        // fc2 starts at zero and stays there; fc1 starts at zero too but has spread out by step 2.
+        HistogramTrack stuck { QStringLiteral("r"), QStringLiteral("fc2.weight"), {} };
+        stuck.items = { histogram(0, 0, 0, 10, 0, 0), histogram(1, 0, 0, 10, 0, 0) };
         HistogramTrack grad { QStringLiteral("r"), QStringLiteral("grad/fc1.weight"), {} };
         grad.items = { histogram(0, -2, 2, 4, 0, 16), histogram(1, -2, 2, 4, 0, 16) };
         grad.items[1].nanCount = 3;
-        input.histograms = { frozen, grad };
+        input.histograms = { frozen, stuck, grad };
         const auto context = analyse(input, m_rules);
 
         const auto init = measurementsOf(*context, QStringLiteral("weight.init_zero_share"));
         QCOMPARE(init.size(), std::size_t(1));
         QCOMPARE(init.front().value, 100.0);
-        QCOMPARE(init.front().scope.layer, QStringLiteral("fc1"));
-        const auto unchanged = measurementsOf(*context, QStringLiteral("weight.unchanged_steps"));
+        QCOMPARE(init.front().scope.layer, QStringLiteral("fc2"));
+        const auto unchanged
+            = measurementsOf(*context, QStringLiteral("weight.unchanged_steps"), QStringLiteral("fc1.weight"));
         QCOMPARE(unchanged.size(), std::size_t(1));
         QCOMPARE(unchanged.front().value, 1.0); // 0 -> 1 identical, 1 -> 2 changed
         QCOMPARE(unchanged.front().facts.value(QStringLiteral("pairs")).toInt(), 2);
