@@ -125,6 +125,24 @@ class Mlp(nn.Module):
         return x
 
 
+def record_outputs(model, names, order=None):
+    """Forward hooks keeping each named module's latest output as a numpy array, in the returned dict; the
+    names are appended to `order` (when given) the first time each module runs."""
+    outputs = {}
+
+    def hook(name):
+        def record(module, args, output):
+            outputs[name] = output.detach().numpy().copy()
+            if order is not None and name not in order:
+                order.append(name)
+
+        return record
+
+    for name in names:
+        getattr(model, name).register_forward_hook(hook(name))
+    return outputs
+
+
 def train(out, run, model, lr, steps, seed, inputs=16, classes=4, batch=16, regression=False):
     torch.manual_seed(seed)
     folder = os.path.join(out, run)
@@ -135,19 +153,8 @@ def train(out, run, model, lr, steps, seed, inputs=16, classes=4, batch=16, regr
         target = torch.randn(batch * 4, classes) * 3
     else:
         target = torch.randint(0, classes, (batch * 4,))
-    outputs = {}
     forward_order = []
-
-    def hook(name):
-        def record(module, args, output):
-            outputs[name] = output.detach().numpy().copy()
-            if name not in forward_order:
-                forward_order.append(name)
-
-        return record
-
-    for name in model.order:
-        getattr(model, name).register_forward_hook(hook(name))
+    outputs = record_outputs(model, model.order, forward_order)
 
     facts = {"run": run, "steps": steps, "lr": lr, "first_nonfinite_step": None, "origin_layer": None,
              "losses": [], "frozen": [], "update_ratio": {}, "depth_ratio": {}}

@@ -33,7 +33,7 @@ import torch
 from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_broken_runs import EventWriter  # noqa: E402  (the same minimal TensorBoard writer)
+from make_broken_runs import EventWriter, record_outputs  # noqa: E402  (the same minimal TensorBoard writer)
 
 DUMP_EVERY = 10
 
@@ -131,16 +131,7 @@ def tokens_batch(generator, size, vocab=12, length=10):
 def train(out, run, model, optimizer, batches, steps, schedule=None):
     folder = os.path.join(out, run)
     writer = EventWriter(os.path.join(folder, "tb"))
-    outputs = {}
-
-    def hook(name):
-        def record(module, args, output):
-            outputs[name] = output.detach().numpy().copy()
-
-        return record
-
-    for name in model.activations:
-        getattr(model, name).register_forward_hook(hook(name))
+    outputs = record_outputs(model, model.activations)
 
     facts = {"run": run, "steps": steps, "losses": [], "zero_gradient": [], "update_ratio": {}}
     ever_nonzero = {}

@@ -34,7 +34,7 @@ import torch
 from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_broken_runs import EventWriter, Mlp  # noqa: E402  (the same writer and module naming)
+from make_broken_runs import EventWriter, Mlp, record_outputs  # noqa: E402  (the same writer and module naming)
 
 
 def train(out, run, model, batches, lr, steps, regression=False, gradient_dtype=np.float32):
@@ -42,16 +42,7 @@ def train(out, run, model, batches, lr, steps, regression=False, gradient_dtype=
     folder = os.path.join(out, run)
     writer = EventWriter(os.path.join(folder, "tb"))
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    outputs = {}
-
-    def hook(name):
-        def record(module, args, output):
-            outputs[name] = output.detach().numpy().copy()
-
-        return record
-
-    for name in model.order:
-        getattr(model, name).register_forward_hook(hook(name))
+    outputs = record_outputs(model, model.order)
 
     losses = []
     for step in range(steps):
