@@ -23,10 +23,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("runlens::accuracy", text);
-}
+// Messages are translated in the context "runlens::accuracy". QCoreApplication::translate is spelled out rather
+// than wrapped in a tr() helper: lupdate would file a helper's strings under the calling class instead.
 
 constexpr int kDetailedWarnings = 20; // per dump; the rest are counted in one message
 constexpr int kCancelCheckEvery = 64; // entries between looks at the cancel flag
@@ -194,14 +192,17 @@ private:
     {
         if (m_warnings > kDetailedWarnings)
             add(Severity::Warning, m_files.dumpPath,
-                tr("%1 more problems with entries or values of this dump were skipped the same way")
+                QCoreApplication::translate(
+                    "runlens::accuracy",
+                    "%1 more problems with entries or values of this dump were skipped the same way")
                     .arg(m_warnings - kDetailedWarnings));
     }
 
     void cancel()
     {
         m_result.status = ImportStatus::Canceled;
-        add(Severity::Info, m_files.dumpPath, tr("reading was canceled; the entries read before are kept"));
+        add(Severity::Info, m_files.dumpPath,
+            QCoreApplication::translate("runlens::accuracy", "reading was canceled; the entries read before are kept"));
         m_result.status = ImportStatus::Canceled;
     }
 
@@ -215,7 +216,9 @@ private:
                 offset = sanitized->originalOffset(offset);
             offset = std::clamp<qint64>(offset, 0, fileSize);
         }
-        add(Severity::Error, file, tr("not valid JSON: %1").arg(QString::fromUtf8(error.what())), offset);
+        add(Severity::Error, file,
+            QCoreApplication::translate("runlens::accuracy", "not valid JSON: %1").arg(QString::fromUtf8(error.what())),
+            offset);
     }
 
     /// Checks nesting and size against a budget of the file's size; false (with an error) when over.
@@ -239,7 +242,9 @@ private:
         const QString& file = m_files.dumpPath;
         const qint64 fileSize = m_files.dumpJson.size();
         if (fileSize == 0) {
-            add(Severity::Error, file, tr("dump.json is empty; the dump was probably stopped before its first flush"));
+            add(Severity::Error, file,
+                QCoreApplication::translate(
+                    "runlens::accuracy", "dump.json is empty; the dump was probably stopped before its first flush"));
             m_result.status = ImportStatus::Failed;
             return false;
         }
@@ -292,7 +297,9 @@ private:
             Json top = Json::parse(sanitized.text.constBegin(), sanitized.text.constEnd(), callback);
             complete = true;
             if (!top.is_object() && !sawTopObject) {
-                add(Severity::Error, file, tr("not an msprobe dump.json: the top level is not an object"));
+                add(Severity::Error, file,
+                    QCoreApplication::translate("runlens::accuracy",
+                                                "not an msprobe dump.json: the top level is not an object"));
                 m_result.status = ImportStatus::Failed;
                 return false;
             }
@@ -302,7 +309,9 @@ private:
         } catch (const nlohmann::json::exception& error) {
             parseError(file, error, fileSize, &sanitized);
         } catch (const std::bad_alloc&) {
-            add(Severity::Error, file, tr("not enough memory to read dump.json; the entries read before are kept"));
+            add(Severity::Error, file,
+                QCoreApplication::translate("runlens::accuracy",
+                                            "not enough memory to read dump.json; the entries read before are kept"));
         }
         finishHeader();
         if (!sawTopObject) {
@@ -310,12 +319,15 @@ private:
             return false;
         }
         if (complete && !dataSeen) {
-            add(Severity::Error, file, tr("no 'data' object: this is not an msprobe dump.json"));
+            add(Severity::Error, file,
+                QCoreApplication::translate("runlens::accuracy", "no 'data' object: this is not an msprobe dump.json"));
             m_result.status = ImportStatus::Failed;
             return false;
         }
         if (dataSeen && !dataIsObject) {
-            add(Severity::Error, file, tr("'data' is not an object of entries; nothing can be read from it"));
+            add(Severity::Error, file,
+                QCoreApplication::translate("runlens::accuracy",
+                                            "'data' is not an object of entries; nothing can be read from it"));
             m_result.status = ImportStatus::Failed;
             return false;
         }
@@ -340,7 +352,8 @@ private:
                 out = fromStd(value.get_ref<const std::string&>());
             else if (!value.is_null())
                 add(Severity::Warning, m_files.dumpPath,
-                    tr("'%1' is not a string (%2); ignored").arg(fromStd(key), jsonText(value).left(80)));
+                    QCoreApplication::translate("runlens::accuracy", "'%1' is not a string (%2); ignored")
+                        .arg(fromStd(key), jsonText(value).left(80)));
         };
         if (key == "task")
             text(m_dump.taskText);
@@ -370,18 +383,26 @@ private:
     {
         const QString& file = m_files.dumpPath;
         if (m_dump.entryIndex.contains(name)) {
-            warn(file, tr("entry '%1' appears twice; the later record is ignored").arg(name));
+            warn(file,
+                 QCoreApplication::translate("runlens::accuracy",
+                                             "entry '%1' appears twice; the later record is ignored")
+                     .arg(name));
             return;
         }
         if (!record.is_object()) {
-            warn(file, tr("entry '%1' is not an object (%2); skipped").arg(name, jsonText(record).left(80)));
+            warn(file,
+                 QCoreApplication::translate("runlens::accuracy", "entry '%1' is not an object (%2); skipped")
+                     .arg(name, jsonText(record).left(80)));
             return;
         }
         DumpEntry entry;
         entry.name = parseEntryName(name);
         if (!entry.name.valid)
             warn(file,
-                 tr("entry '%1' is not named as msprobe names APIs and modules; its parts are unknown").arg(name));
+                 QCoreApplication::translate(
+                     "runlens::accuracy",
+                     "entry '%1' is not named as msprobe names APIs and modules; its parts are unknown")
+                     .arg(name));
         m_entry = &entry;
         if (entry.name.direction == Direction::ParametersGrad) {
             for (const auto& [key, value] : record.items())
@@ -404,7 +425,8 @@ private:
                     continue;
                 if (!value->is_array() && !value->is_object()) {
                     warn(file,
-                         tr("entry '%1': '%2' is neither a list nor an object (%3); ignored")
+                         QCoreApplication::translate("runlens::accuracy",
+                                                     "entry '%1': '%2' is neither a list nor an object (%3); ignored")
                              .arg(name, QLatin1String(section.key), jsonText(*value).left(80)));
                     continue;
                 }
@@ -505,7 +527,7 @@ private:
     void wrongType(const DumpRow& row, const char* key, const Json& value, const QString& expected)
     {
         warn(m_files.dumpPath,
-             tr("entry '%1', %2: '%3' is not %4 (%5); ignored")
+             QCoreApplication::translate("runlens::accuracy", "entry '%1', %2: '%3' is not %4 (%5); ignored")
                  .arg(m_entry->name.full, where(row), QLatin1String(key), expected, jsonText(value).left(60)));
     }
 
@@ -516,7 +538,7 @@ private:
             if (dtype->is_string())
                 row.dtype = fromStd(dtype->get_ref<const std::string&>());
             else
-                wrongType(row, "dtype", *dtype, tr("a string"));
+                wrongType(row, "dtype", *dtype, QCoreApplication::translate("runlens::accuracy", "a string"));
         }
         if (const Json* shape = member(record, "shape"); shape && !shape->is_null()) {
             bool ok = shape->is_array();
@@ -537,7 +559,7 @@ private:
                 row.shape = std::move(dims);
                 row.hasShape = true;
             } else {
-                wrongType(row, "shape", *shape, tr("a list of sizes"));
+                wrongType(row, "shape", *shape, QCoreApplication::translate("runlens::accuracy", "a list of sizes"));
             }
         }
         row.max = statistic(record, "Max", row);
@@ -559,7 +581,7 @@ private:
                          || grad->get_ref<const std::string&>() == "False"))
                 row.requiresGrad = grad->get_ref<const std::string&>() == "True";
             else
-                wrongType(row, "requires_grad", *grad, tr("a boolean"));
+                wrongType(row, "requires_grad", *grad, QCoreApplication::translate("runlens::accuracy", "a boolean"));
         }
     }
 
@@ -570,7 +592,7 @@ private:
             return {};
         if (value->is_string())
             return fromStd(value->get_ref<const std::string&>());
-        wrongType(row, key, *value, tr("a string"));
+        wrongType(row, key, *value, QCoreApplication::translate("runlens::accuracy", "a string"));
         return {};
     }
 
@@ -588,7 +610,7 @@ private:
         if (value->is_string())
             if (const std::optional<double> special = nonFiniteFromText(value->get_ref<const std::string&>()))
                 return special;
-        wrongType(row, key, *value, tr("a number"));
+        wrongType(row, key, *value, QCoreApplication::translate("runlens::accuracy", "a number"));
         return std::nullopt;
     }
 
@@ -645,7 +667,8 @@ private:
     std::optional<Json> parseSmall(const QString& file, const QByteArray& bytes)
     {
         if (bytes.trimmed().isEmpty()) {
-            add(Severity::Warning, file, tr("the file is empty; ignored"));
+            add(Severity::Warning, file,
+                QCoreApplication::translate("runlens::accuracy", "the file is empty; ignored"));
             return std::nullopt;
         }
         const Sanitized sanitized = sanitizeNonFinite(bytes);
@@ -658,7 +681,8 @@ private:
             Json document = Json::parse(sanitized.text.constBegin(), sanitized.text.constEnd());
             if (document.is_object())
                 return document;
-            add(Severity::Warning, file, tr("the top level is not an object; ignored"));
+            add(Severity::Warning, file,
+                QCoreApplication::translate("runlens::accuracy", "the top level is not an object; ignored"));
         } catch (const nlohmann::json::exception& error) {
             parseError(file, error, bytes.size(), &sanitized);
         }
@@ -687,7 +711,9 @@ private:
                 if (value.size() > 1 && value[1].is_number_integer())
                     parent.microStep = value[1].get<std::int64_t>();
             } else if (!value.is_null()) {
-                warn(file, tr("'%1': the parent is not a name (%2); ignored").arg(child, jsonText(value).left(80)));
+                warn(file,
+                     QCoreApplication::translate("runlens::accuracy", "'%1': the parent is not a name (%2); ignored")
+                         .arg(child, jsonText(value).left(80)));
                 continue;
             }
             if (m_dump.parents.contains(child))
@@ -702,7 +728,10 @@ private:
     std::optional<Stack> frames(const QString& file, const QString& owner, const Json& list)
     {
         if (!list.is_array()) {
-            warn(file, tr("'%1': the stack is not a list of frames (%2); ignored").arg(owner, jsonText(list).left(80)));
+            warn(file,
+                 QCoreApplication::translate("runlens::accuracy",
+                                             "'%1': the stack is not a list of frames (%2); ignored")
+                     .arg(owner, jsonText(list).left(80)));
             return std::nullopt;
         }
         Stack stack;
@@ -734,7 +763,9 @@ private:
                 continue;
             }
             if (!value.is_array() || value.size() != 2 || !value[0].is_array()) {
-                warn(file, tr("stack '%1' is not [names, frames] (%2); ignored").arg(owner, jsonText(value).left(80)));
+                warn(file,
+                     QCoreApplication::translate("runlens::accuracy", "stack '%1' is not [names, frames] (%2); ignored")
+                         .arg(owner, jsonText(value).left(80)));
                 continue;
             }
             std::optional<Stack> stack = frames(file, owner, value[1]);
@@ -770,7 +801,8 @@ private:
             }
         if (missing > 0)
             add(Severity::Warning, m_files.dumpPath,
-                tr("%1 tensors named in dump.json have no file in %2 (the first: %3)")
+                QCoreApplication::translate("runlens::accuracy",
+                                            "%1 tensors named in dump.json have no file in %2 (the first: %3)")
                     .arg(missing)
                     .arg(dataDir, firstMissing));
         int orphans = 0;
@@ -778,8 +810,10 @@ private:
             orphans += named.contains(name) ? 0 : 1;
         if (orphans > 0)
             add(Severity::Info, m_files.dumpPath,
-                tr("%1 files in %2 are named by no entry of dump.json (a run that stopped before msprobe wrote "
-                   "dump.json again leaves such files)")
+                QCoreApplication::translate(
+                    "runlens::accuracy",
+                    "%1 files in %2 are named by no entry of dump.json (a run that stopped before msprobe wrote "
+                    "dump.json again leaves such files)")
                     .arg(orphans)
                     .arg(dataDir));
     }
@@ -829,8 +863,10 @@ MsprobeReadResult readMsprobeDump(const QString& path, const ImportControl& cont
     if (dumpPath.isEmpty()) {
         result.dump = std::make_shared<MsprobeDump>();
         result.status = ImportStatus::Failed;
-        result.diagnostics.append({ Severity::Error, QFileInfo(path).absoluteFilePath(), -1, -1,
-                                    tr("no dump.json here: an msprobe dump folder (step*/rank*/) holds one") });
+        result.diagnostics.append(
+            { Severity::Error, QFileInfo(path).absoluteFilePath(), -1, -1,
+              QCoreApplication::translate("runlens::accuracy",
+                                          "no dump.json here: an msprobe dump folder (step*/rank*/) holds one") });
         return result;
     }
     MsprobeDumpFiles files;
@@ -842,8 +878,9 @@ MsprobeReadResult readMsprobeDump(const QString& path, const ImportControl& cont
         if (!f.exists() && !required)
             return std::nullopt;
         if (!f.open(QIODevice::ReadOnly)) {
-            result.diagnostics.append({ required ? Severity::Error : Severity::Warning, file, -1, -1,
-                                        tr("cannot read the file: %1").arg(f.errorString()) });
+            result.diagnostics.append(
+                { required ? Severity::Error : Severity::Warning, file, -1, -1,
+                  QCoreApplication::translate("runlens::accuracy", "cannot read the file: %1").arg(f.errorString()) });
             return std::nullopt;
         }
         return f.readAll();
