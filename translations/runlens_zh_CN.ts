@@ -87,6 +87,10 @@
         <source>MindSpore parallel strategy</source>
         <translation>MindSpore 并行策略</translation>
     </message>
+    <message>
+        <source>msprobe dump</source>
+        <translation>msprobe 转储</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChartExportMenu</name>
@@ -3661,6 +3665,123 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Write a small generated example (two runs with scalars and histograms, a profiler trace, a model graph and weight dumps) to the cache folder and open it</source>
         <translation>把一个生成的小示例（两个带标量和直方图的运行、一份性能数据、一个模型计算图和权重转储）写入缓存文件夹并打开</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::accuracy</name>
+    <message>
+        <source>%1 more problems with entries or values of this dump were skipped the same way</source>
+        <translation>此转储中另有 %1 个条目或值的问题，已按同样方式跳过</translation>
+    </message>
+    <message>
+        <source>reading was canceled; the entries read before are kept</source>
+        <translation>读取已取消；之前读取的条目已保留</translation>
+    </message>
+    <message>
+        <source>not valid JSON: %1</source>
+        <translation>不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>dump.json is empty; the dump was probably stopped before its first flush</source>
+        <translation>dump.json 为空；转储可能在第一次写盘前就已停止</translation>
+    </message>
+    <message>
+        <source>not an msprobe dump.json: the top level is not an object</source>
+        <translation>不是 msprobe 的 dump.json：顶层不是对象</translation>
+    </message>
+    <message>
+        <source>not enough memory to read dump.json; the entries read before are kept</source>
+        <translation>内存不足，无法读取 dump.json；之前读取的条目已保留</translation>
+    </message>
+    <message>
+        <source>no &apos;data&apos; object: this is not an msprobe dump.json</source>
+        <translation>没有 &apos;data&apos; 对象：这不是 msprobe 的 dump.json</translation>
+    </message>
+    <message>
+        <source>&apos;data&apos; is not an object of entries; nothing can be read from it</source>
+        <translation>&apos;data&apos; 不是条目对象；无法从中读取任何内容</translation>
+    </message>
+    <message numerus="yes">
+        <source>dump.json ends early; the %n entries before the cut are kept (a run that stopped while msprobe was writing leaves such a file)</source>
+        <translation>
+            <numerusform>dump.json 提前结束；截断处之前的 %n 个条目已保留（msprobe 写入时训练中止会留下这样的文件）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a string (%2); ignored</source>
+        <translation>&apos;%1&apos; 不是字符串（%2）；已忽略</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; appears twice; the later record is ignored</source>
+        <translation>条目 &apos;%1&apos; 出现两次；已忽略后一条记录</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; is not an object (%2); skipped</source>
+        <translation>条目 &apos;%1&apos; 不是对象（%2）；已跳过</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos; is not named as msprobe names APIs and modules; its parts are unknown</source>
+        <translation>条目 &apos;%1&apos; 不符合 msprobe 对 API 和模块的命名方式；无法解析其组成部分</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos;: &apos;%2&apos; is neither a list nor an object (%3); ignored</source>
+        <translation>条目 &apos;%1&apos;：&apos;%2&apos; 既不是列表也不是对象（%3）；已忽略</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos;, %2: &apos;%3&apos; is not %4 (%5); ignored</source>
+        <translation>条目 &apos;%1&apos;，%2：&apos;%3&apos; 不是%4（%5）；已忽略</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>a list of sizes</source>
+        <translation>尺寸列表</translation>
+    </message>
+    <message>
+        <source>a boolean</source>
+        <translation>布尔值</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>the file is empty; ignored</source>
+        <translation>文件为空；已忽略</translation>
+    </message>
+    <message>
+        <source>the top level is not an object; ignored</source>
+        <translation>顶层不是对象；已忽略</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: the parent is not a name (%2); ignored</source>
+        <translation>&apos;%1&apos;：父节点不是名称（%2）；已忽略</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: the stack is not a list of frames (%2); ignored</source>
+        <translation>&apos;%1&apos;：调用栈不是帧列表（%2）；已忽略</translation>
+    </message>
+    <message>
+        <source>stack &apos;%1&apos; is not [names, frames] (%2); ignored</source>
+        <translation>调用栈 &apos;%1&apos; 不是 [名称, 帧] 形式（%2）；已忽略</translation>
+    </message>
+    <message>
+        <source>%1 tensors named in dump.json have no file in %2 (the first: %3)</source>
+        <translation>dump.json 中列出的 %1 个张量在 %2 中没有对应文件（第一个：%3）</translation>
+    </message>
+    <message>
+        <source>%1 files in %2 are named by no entry of dump.json (a run that stopped before msprobe wrote dump.json again leaves such files)</source>
+        <translation>%2 中有 %1 个文件没有被 dump.json 的任何条目引用（msprobe 再次写入 dump.json 前训练中止会留下这样的文件）</translation>
+    </message>
+    <message>
+        <source>no dump.json here: an msprobe dump folder (step*/rank*/) holds one</source>
+        <translation>此处没有 dump.json：msprobe 转储文件夹（step*/rank*/）中应有一个</translation>
+    </message>
+    <message>
+        <source>cannot read the file: %1</source>
+        <translation>无法读取文件：%1</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "core/artifactimporter.h"
 
+#include "accuracy/msprobeimporter.h"
 #include "graph/graphfileimporter.h"
 #include "memory/memoryfileimporter.h"
 #include "memory/mindsporememory.h"
@@ -51,6 +52,8 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
     case ArtifactKind::MemoryTimeline:
     case ArtifactKind::MemorySnapshot:
         return std::make_unique<memory::MemoryFileImporter>(artifact.path, artifact.kind);
+    case ArtifactKind::MsprobeDump:
+        return std::make_unique<accuracy::MsprobeImporter>(artifact.path);
     case ArtifactKind::ProfilerCsv:
     case ArtifactKind::ProfilerJson:
         if (memory::isMindSporeMemoryFileName(QFileInfo(artifact.path).fileName()))

@@ -2,6 +2,7 @@
 
 #include "core/importcontrol.h"
 
+#include "accuracy/msprobedump.h"
 #include "core/diagnostic.h"
 #include "core/importstate.h"
 #include "core/runmanifest.h"
@@ -47,6 +48,8 @@ struct ImportUpdate
     std::optional<QList<MemoryDeviceSummary>> memorySummary;
     /// A run's MindSpore profiler output: operators, steps, data pipelines and cluster per rank.
     std::shared_ptr<const ProfilerBundle> profiler;
+    /// An msprobe dump folder: entries with their statistics, module tree, stacks and tensor files.
+    std::shared_ptr<const accuracy::MsprobeDump> msprobeDump;
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:

@@ -163,6 +163,10 @@ ArtifactKind sniffJson(std::string_view text, std::string_view jsonName, bool pr
                 result.wantsLongerHead = true;
             return ArtifactKind::ChromeTrace;
         }
+        // msprobe's dump.json (debug.json of its save API): a few short header keys, then the entries.
+        if (json.hasTopKey("task") && json.hasTopKey("level")
+            && (json.hasTopKey("data") || json.hasTopKey("dump_data_dir") || json.hasTopKey("framework")))
+            return ArtifactKind::MsprobeDump;
         // MindSpore parallel strategies: the profiler's `{"config": …, "graph": …}` (a long graph may hide the
         // other key, then the name decides) and JSON strategy checkpoints.
         const bool strategyName = contains(jsonName, "strategy");

@@ -47,6 +47,8 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("profiler-json");
     case ArtifactKind::Table:
         return QStringLiteral("table");
+    case ArtifactKind::MsprobeDump:
+        return QStringLiteral("msprobe-dump");
     case ArtifactKind::Unknown:
         return QStringLiteral("unknown");
     }
@@ -117,6 +119,9 @@ QString artifactKindName(ArtifactKind kind)
     case ArtifactKind::Table:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Table (CSV)");
         break;
+    case ArtifactKind::MsprobeDump:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "msprobe dump");
+        break;
     case ArtifactKind::Unknown:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Other file");
         break;
@@ -131,7 +136,8 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::GraphAnfIr || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
         || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors
-        || kind == ArtifactKind::MemoryTimeline || kind == ArtifactKind::MemorySnapshot;
+        || kind == ArtifactKind::MemoryTimeline || kind == ArtifactKind::MemorySnapshot
+        || kind == ArtifactKind::MsprobeDump;
 }
 
 bool carriesScalars(ArtifactKind kind)

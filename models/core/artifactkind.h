@@ -27,6 +27,7 @@ enum class ArtifactKind {
     ProfilerCsv, ///< MindSpore profiler CSV/TXT tables
     ProfilerJson, ///< other profiler JSON (MindSpore summaries, step trace points ...)
     Table, ///< CSV metrics written by the training script
+    MsprobeDump, ///< msprobe accuracy dump: `dump.json` of a `step*/rank*/` folder (construct/stack.json beside)
     Unknown,
 };
 

@@ -1,5 +1,6 @@
 #include "fuzztargets.h"
 
+#include "accuracy/msprobedumpreader.h"
 #include "cluster/mindsporecluster.h"
 #include "core/filesniffer.h"
 #include "graph/anfirgraphreader.h"
@@ -525,6 +526,50 @@ void fuzzSniffer(const std::uint8_t* data, std::size_t size)
     FileSniffer::sniff(name, "run/rank_0/profiler", head, qint64(size));
 }
 
+// --- accuracy dumps --------------------------------------------------------------------------------------
+
+/// Everything the model offers a viewer of the dump, on whatever the reader made of the input.
+void walkMsprobeDump(const accuracy::MsprobeDump& dump)
+{
+    for (const accuracy::DumpEntry& entry : dump.entries) {
+        dump.stackOf(entry.name.full);
+        dump.parentOf(entry.name.full);
+        entry.name.scope();
+        for (const accuracy::DumpRow& row : entry.rows)
+            dump.tensorFilePath(row);
+    }
+    for (auto it = dump.parents.constBegin(); it != dump.parents.constEnd(); ++it)
+        dump.stackOf(it.key());
+    dump.rowCount();
+}
+
+void fuzzMsprobe(const std::uint8_t* data, std::size_t size)
+{
+    // Byte 0 picks the file the input is: dump.json, or construct.json or stack.json beside a small dump.json.
+    static const char kDump[] = R"j({"task": "tensor", "level": "mix", "framework": "pytorch", "data": {
+        "Module.fc.Linear.forward.0": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32",
+          "shape": [2], "Max": 1, "Min": 0, "Mean": 0.5, "Norm": 1, "data_name": "a.pt"}], "output": []},
+        "Module.fc.Linear.backward.0": {"input": [], "output": [null]},
+        "Torch.abs.0.backward": {"input": [], "output": []}}})j";
+    const std::size_t file = pickVariant(data, size, 3);
+    const QByteArray bytes(reinterpret_cast<const char*>(data), qsizetype(size));
+    accuracy::MsprobeDumpFiles files;
+    files.folder = QStringLiteral("/fuzz");
+    files.dumpPath = QStringLiteral("/fuzz/dump.json");
+    files.constructPath = QStringLiteral("/fuzz/construct.json");
+    files.stackPath = QStringLiteral("/fuzz/stack.json");
+    files.tensorFileNames = { QStringLiteral("a.pt"), QStringLiteral("b.pt") };
+    files.dumpJson = file == 0 ? bytes : QByteArray(kDump);
+    if (file == 1)
+        files.constructJson = bytes;
+    if (file == 2)
+        files.stackJson = bytes;
+    const accuracy::MsprobeReadResult result = accuracy::parseMsprobeDump(files);
+    walkMsprobeDump(*result.dump);
+    if (file == 0 && size < 4096)
+        accuracy::parseEntryName(QString::fromUtf8(bytes));
+}
+
 constexpr FuzzTarget kTargets[] = {
     { "tfrecord", fuzzTfRecord, "TFRecord framing (in memory and through RecordReader)" },
     { "eventfile", fuzzEventFile, "TensorBoard event file (EventFileReader)" },
@@ -555,6 +600,7 @@ constexpr FuzzTarget kTargets[] = {
     { "pipeline", fuzzPipeline, "MindData pipeline file parsers; byte 0 picks the parser" },
     { "cluster", fuzzCluster, "MindSpore cluster readers; byte 0 picks the file" },
     { "sniffer", fuzzSniffer, "FileSniffer; byte 0 picks the file name (or takes it from the input)" },
+    { "msprobe", fuzzMsprobe, "msprobe dump (parseMsprobeDump); byte 0 picks dump.json, construct.json or stack.json" },
 };
 
 void quietMessages(QtMsgType type, const QMessageLogContext&, const QString& message)

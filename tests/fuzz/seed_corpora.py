@@ -100,6 +100,11 @@ def main():
         seeds.add("safetensors", path)
 
     profiler_seeds(seeds, samples)
+    for side in ("pytorch_data", "mindspore_data"):
+        folder = samples / "accuracy" / "msprobe" / side
+        for variant, name in enumerate(("dump.json", "construct.json", "stack.json")):
+            if (folder / name).exists():
+                seeds.add("msprobe", folder / name, prefix=bytes([variant]))
 
     sniffer_names = ["events.out.tfevents.1700000000.host", "events.summary.1700000000.0.host_MS",
                      "events.summary.1700000000.0.host_lineage", "vdlrecords.1700000000.log",

@@ -146,6 +146,29 @@ Mutations jsonHostile(const QByteArray& seed, std::uint64_t rowSeed)
     return out;
 }
 
+/// jsonHostile, and what msprobe's own quirks invite: Python's non-finite tokens in every number, entries that
+/// are not objects, and one entry repeated under the same name.
+Mutations msprobeHostile(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    Mutations out = jsonHostile(seed, rowSeed);
+    out.append({ QStringLiteral("every statistic NaN/-Infinity"), [seed] {
+                    QByteArray bytes = seed;
+                    bytes.replace("\"Max\": ", "\"Max\": NaN, \"x\": ");
+                    bytes.replace("\"Min\": ", "\"Min\": -Infinity, \"y\": ");
+                    return bytes;
+                } });
+    out.append({ QStringLiteral("data holds a list"), [seed] {
+                    QByteArray bytes = seed;
+                    bytes.replace("\"data\": {", "\"data\": [{");
+                    return bytes;
+                } });
+    out.append(textRepetition(seed, "\"data\": {", "\"Torch.abs.0.forward\": {\"input_args\": [1, [2, {}]]},", 100000,
+                              QStringLiteral("100000 entries of one name")));
+    out.append(textRepetition(seed, "\"data\": {", "\"Torch.abs.0.forward\": 7,", 1000,
+                              QStringLiteral("entries that are numbers")));
+    return out;
+}
+
 Mutations csvHostile(const QByteArray& seed, std::uint64_t rowSeed)
 {
     Mutations out = textNumberInflations(seed, rowSeed);
@@ -525,6 +548,22 @@ std::vector<SeedRow> seedRows()
           csvHostile },
         { "profiler step trace", Source::Samples, "profiler/mindspore/profiler_misc/step_trace_raw_0_detail_time.csv",
           "step_trace_raw_0_detail_time.csv", ArtifactKind::ProfilerCsv, true, lines(12), csvHostile },
+        { "msprobe dump pytorch",
+          Source::Samples,
+          "accuracy/msprobe/pytorch_data/dump.json",
+          "dump.json",
+          ArtifactKind::MsprobeDump,
+          false,
+          {},
+          msprobeHostile },
+        { "msprobe dump mindspore",
+          Source::Samples,
+          "accuracy/msprobe/mindspore_data/dump.json",
+          "dump.json",
+          ArtifactKind::MsprobeDump,
+          false,
+          {},
+          msprobeHostile },
         { "profiler minddata pipeline",
           Source::Samples,
           "profiler/mindspore/profiler_misc/minddata_pipeline_raw_0.csv",

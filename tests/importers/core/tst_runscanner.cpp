@@ -1123,6 +1123,7 @@ void TestRunScanner::samplesRunLayouts_data()
                                                     << QString();
     QTest::newRow("the samples root") << QString()
                                       << QStringList { QStringLiteral("."),
+                                                       QStringLiteral("accuracy"),
                                                        QStringLiteral("graphs/torch_add_graph_event"),
                                                        QStringLiteral("runs/pytorch_cnn_baseline"),
                                                        QStringLiteral("summaries/mindspore_generated/run_a"),
