@@ -1,13 +1,12 @@
 #include "advisor/evidence.h"
 #include "advisor/weightanalyser.h"
 
+#include <QCoreApplication>
 #include <QHash>
 
 #include <algorithm>
 
 namespace runlens::advisor {
-
-namespace {
 
 bool executesBefore(const Overflow& a, const Overflow& b)
 {
@@ -22,8 +21,6 @@ bool executesBefore(const Overflow& a, const Overflow& b)
     return naturalLess(a.tensor, b.tensor);
 }
 
-} // namespace
-
 void WeightAnalyser::addOverflow(Overflow overflow)
 {
     bool fromGraph = false;
@@ -35,18 +32,43 @@ void WeightAnalyser::addOverflow(Overflow overflow)
     m_overflows.push_back(std::move(overflow));
 }
 
-void WeightAnalyser::addGradient(const QString& run, int rank, qint64 step, const TensorClass& cls, double sumSquares,
-                                 double rms, const QString& evidence)
+void WeightAnalyser::addGradient(const QString& run, int rank, qint64 step, const QString& name, const TensorClass& cls,
+                                 double sumSquares, double rms, const QString& evidence)
 {
     m_sawGradients = true;
     StepGradients& g = m_gradients[GradientKey { run, rank, step }];
-    g.sumSquares += sumSquares;
-    ++g.tensors;
+    StepGradients::Part part { sumSquares, rms, cls.halfPrecision, cls.biasGradient, cls.layer, evidence };
     if (g.evidence.isEmpty())
         g.evidence = evidence;
-    // A layer whose gradient is zero here is disconnected, not a point on the depth pattern.
-    if (!cls.biasGradient && !cls.layer.isEmpty() && std::isfinite(rms) && rms > 0)
-        g.layerRms[cls.layer] = rms;
+    const QString parameter = gradientTarget(name);
+    const auto known = g.parameters.find(parameter);
+    if (known == g.parameters.end())
+        g.parameters.emplace(parameter, std::move(part));
+    else if (known->second.half && !part.half)
+        known->second = std::move(part); // the full-precision gradient over its half copy
+}
+
+void WeightAnalyser::addGradientStep(const QString& run, int rank, const QString& name, qint64 step, double meanAbs)
+{
+    if (!std::isfinite(meanAbs))
+        return;
+    double& seen = m_gradientSteps[parameterKey(run, rank, gradientTarget(name))][step];
+    seen = std::max(seen, meanAbs);
+}
+
+bool WeightAnalyser::gradientTooSmallToMove(const QString& key, const SeriesRecord::Pair& pair) const
+{
+    const auto gradients = m_gradientSteps.constFind(key);
+    if (gradients == m_gradientSteps.cend() || !std::isfinite(pair.magnitude))
+        return false;
+    const double bound = pair.magnitude * pair.epsilon / kSmallestLearningRate;
+    bool small = false;
+    for (auto it = gradients->lower_bound(pair.from); it != gradients->end() && it->first < pair.to; ++it) {
+        if (!(it->second > 0) || it->second > bound)
+            return false; // zero (nothing to apply) or large enough to move it: frozen
+        small = true;
+    }
+    return small;
 }
 
 void WeightAnalyser::emitZeroGradient(const ZeroGradientCount& count, const Scope& scope, const QString& parameter,
@@ -70,11 +92,43 @@ void WeightAnalyser::emitZeroGradient(const ZeroGradientCount& count, const Scop
 
 void WeightAnalyser::emitUnchanged()
 {
-    for (auto& [key, measurement] : m_unchanged) {
-        if (!m_noGradient.contains(key))
-            m_context.add(std::move(measurement));
+    for (PendingUnchanged& pending : m_unchanged) {
+        // A weight that receives no gradient at all has its own finding, which says why it does not change.
+        if (m_noGradient.contains(pending.key))
+            continue;
+        // A pair whose gradient was non-zero but too small to move the weight within its precision did not
+        // change for that reason: vanishing gradients, which the gradient's findings report, not a frozen
+        // layer. Frozen is unchanged with the gradient zero, not recorded, or large enough to have moved it.
+        std::vector<std::pair<qint64, qint64>> frozen;
+        for (const SeriesRecord::Pair& pair : pending.pairs) {
+            if (!gradientTooSmallToMove(pending.key, pair))
+                frozen.emplace_back(pair.from, pair.to);
+        }
+        const qint64 from = frozen.empty() ? -1 : frozen.front().first;
+        const qint64 to = frozen.empty() ? -1 : frozen.front().second;
+        Worst unchanged;
+        unchanged.offer(double(frozen.size()), to, true);
+        const QString evidence = pending.histogram ? histogramEvidence(pending.scope.run, pending.tensor, to)
+                                                   : tensorEvidence(pending.tensor, pending.scope.run, to);
+        emitWorst(kUnchanged, unchanged, pending.scope, evidence,
+                  { { QStringLiteral("pairs"), pending.compared },
+                    { QStringLiteral("from_step"), from },
+                    { QStringLiteral("to_step"), to } });
     }
     m_unchanged.clear();
+}
+
+QString WeightAnalyser::consequences(const Overflow& overflow) const
+{
+    const FirstOverflow first = m_firstOverflow.value(overflow.run);
+    // A tensor without a step (a checkpoint member) comes after nothing.
+    if (!first.known() || first.step < 0)
+        return {};
+    const QString where = first.tensor + QCoreApplication::translate("runlens::advisor", " at step %1").arg(first.step);
+    return QCoreApplication::translate("runlens::advisor",
+                                       " The run's first overflow is %1; what weights and gradients show after it "
+                                       "follows from it and is not reported again.")
+        .arg(where);
 }
 
 void WeightAnalyser::emitOverflows()
@@ -99,6 +153,7 @@ void WeightAnalyser::emitOverflows()
             m.facts.insert(QStringLiteral("inf"), qint64(o.posInf + o.negInf));
             m.facts.insert(QStringLiteral("elements"), qint64(o.count));
             m.facts.insert(QStringLiteral("overflowing"), perRun.value(o.run));
+            m.facts.insert(QStringLiteral("consequences"), consequences(o));
             m.evidence << o.evidence;
             if (!o.graphEvidence.isEmpty())
                 m.evidence << o.graphEvidence;
@@ -113,27 +168,38 @@ void WeightAnalyser::emitGradientPatterns()
     // noise neither raises nor hides it.
     std::map<std::pair<QString, int>, std::vector<DepthAtStep>> depths;
     for (const auto& [key, g] : m_gradients) {
+        // After the run's first overflow the gradients show its consequences.
+        if (key.step > cutoff(key.run) || g.parameters.empty())
+            continue;
+        double sumSquares = 0;
+        std::map<QString, double> layerRms;
+        for (const auto& [parameter, part] : g.parameters) {
+            sumSquares += part.sumSquares;
+            // A layer whose gradient is zero here is disconnected, not a point on the depth pattern.
+            if (!part.biasGradient && !part.layer.isEmpty() && std::isfinite(part.rms) && part.rms > 0)
+                layerRms[part.layer] = part.rms;
+        }
         Measurement norm;
         norm.metric = kGradientNorm;
-        norm.value = std::sqrt(g.sumSquares);
+        norm.value = std::sqrt(sumSquares);
         norm.scope = tensorScope(key.run, key.rank, key.step, {}, {});
         norm.order = double(key.step);
-        norm.facts.insert(QStringLiteral("tensors"), g.tensors);
+        norm.facts.insert(QStringLiteral("tensors"), int(g.parameters.size()));
         norm.evidence << g.evidence;
         m_context.add(std::move(norm));
 
-        if (int(g.layerRms.size()) < kMinDepthLayers)
+        if (int(layerRms.size()) < kMinDepthLayers)
             continue;
         std::vector<std::pair<double, QString>> layers;
-        for (const auto& [layer, rms] : g.layerRms)
+        for (const auto& [layer, rms] : layerRms)
             layers.emplace_back(m_order.position(layer), layer);
         std::sort(layers.begin(), layers.end(), [](const auto& a, const auto& b) {
             return a.first != b.first ? a.first < b.first : naturalLess(a.second, b.second);
         });
         const QString& first = layers.front().second;
         const QString& last = layers.back().second;
-        const double firstRms = g.layerRms.at(first);
-        const double lastRms = g.layerRms.at(last);
+        const double firstRms = layerRms.at(first);
+        const double lastRms = layerRms.at(last);
         if (!(lastRms > 0))
             continue;
         m_sawDepth = true;

@@ -2,7 +2,9 @@
 
 #include "advisor/analysis.h"
 #include "advisor/tensorroles.h"
+#include "tensor/tensor.h"
 
+#include <QHash>
 #include <QSet>
 #include <QString>
 
@@ -43,6 +45,10 @@ inline constexpr int kMinDepthLayers = 3;
 // A gradient that is zero at one recorded step may be chance (every ReLU of a small batch off); zero at every
 // one of at least this many steps, it is zero by construction.
 inline constexpr int kMinNoGradientSteps = 2;
+// An SGD step moves a weight w by lr * g and leaves it unchanged when that is below half its precision,
+// eps * |w| / 2. With learning rates down to this one, a gradient below eps * |w| / kSmallestLearningRate is
+// too small to move the weight: it vanishes, the weight is not frozen.
+inline constexpr double kSmallestLearningRate = 1e-3;
 
 inline double percent(std::int64_t part, std::int64_t whole)
 {
@@ -68,6 +74,10 @@ struct Overflow
     std::int64_t negInf = 0;
     std::int64_t count = 0;
 };
+
+/// Whether overflow `a` runs before `b`: earlier step, dump timestamp, phase (weights, forward, backward),
+/// then layer position.
+bool executesBefore(const Overflow& a, const Overflow& b);
 
 Scope tensorScope(const QString& run, int rank, std::optional<qint64> step, const QString& layer, const QString& name);
 
@@ -119,10 +129,20 @@ struct StepSeries
 /// (for the depth pattern).
 struct StepGradients
 {
-    double sumSquares = 0;
-    int tensors = 0;
-    QString evidence;
-    std::map<QString, double> layerRms;
+    /// One parameter's gradient at the step. A half-precision shadow copy of a gradient ("fc1.weight_grad_fp16"
+    /// beside "fc1.weight_grad") is the same gradient: each parameter counts once, at full precision when
+    /// both are recorded.
+    struct Part
+    {
+        double sumSquares = 0;
+        double rms = 0;
+        bool half = false;
+        bool biasGradient = false;
+        QString layer;
+        QString evidence;
+    };
+    std::map<QString, Part> parameters; ///< by the parameter the gradient is of
+    QString evidence; ///< the first gradient recorded at the step
 };
 
 struct GradientKey
@@ -156,10 +176,16 @@ struct ZeroInitialisation
     Scope scope;
     QString evidence;
     bool leftZero = false;
+    bool sawLater = false;
 
     /// A version after step 0; `varied`: its values are not all one number.
-    void seeLater(bool varied) { leftZero = leftZero || varied; }
-    bool report() const { return worst.has() && !leftZero; }
+    void seeLater(bool varied)
+    {
+        sawLater = true;
+        leftZero = leftZero || varied;
+    }
+    /// Zeros are a fault only while they last: with step 0 alone recorded, nothing tells whether they do.
+    bool report() const { return worst.has() && sawLater && !leftZero; }
 };
 
 /// How often a gradient was zero everywhere, over the steps it was recorded at.
@@ -188,6 +214,70 @@ inline QString parameterKey(const QString& run, int rank, const QString& paramet
     return run + QLatin1Char('\n') + QString::number(rank) + QLatin1Char('\n') + parameter;
 }
 
+/// What one tensor series measured at each step, kept until the run's first overflow is known: what a
+/// tensor shows after it follows from the overflow and is left out.
+struct SeriesRecord
+{
+    struct At
+    {
+        qint64 step = 0;
+        double zeroShare = std::numeric_limits<double>::quiet_NaN();
+        double deadShare = std::numeric_limits<double>::quiet_NaN();
+        double saturation = std::numeric_limits<double>::quiet_NaN();
+        double fp16Risk = std::numeric_limits<double>::quiet_NaN();
+        /// Share of the values that are non-zero in the full-precision copy and exactly zero in this one.
+        double underflow = std::numeric_limits<double>::quiet_NaN();
+        QString master; ///< the full-precision copy `underflow` was measured against
+        double gradientAbsMean = std::numeric_limits<double>::quiet_NaN();
+        int gradientZero = -1; ///< 1: zero everywhere, 0: not, -1: not a gradient
+        int varied = -1; ///< a weight after step 0: 1 when its values are not all one number
+    };
+    /// Two versions of a weight: unchanged as numpy.allclose says, else the update ratio per step.
+    struct Pair
+    {
+        qint64 from = 0;
+        qint64 to = 0;
+        bool unchanged = false;
+        double ratio = std::numeric_limits<double>::quiet_NaN();
+        double magnitude = 0; ///< mean |w| of the earlier version
+        double epsilon = 0; ///< machine epsilon of the weight's dtype
+    };
+    std::vector<At> steps;
+    std::vector<Pair> pairs;
+    ZeroInitialisation zeroInit;
+};
+
+/// A half-precision copy against its full-precision one at a step: values non-zero there and exactly zero
+/// here underflowed in the cast.
+struct Underflow
+{
+    std::int64_t zeroed = 0;
+    std::int64_t nonzero = 0; ///< non-zero finite values of the full-precision copy
+    QString master; ///< the full-precision copy's name
+};
+
+/// A weight's unchanged step pairs, held until every gradient is known: a weight that does not change while
+/// its gradient is zero or absent is frozen; one whose gradient is non-zero but too small to move it within
+/// its precision has vanishing gradients, which the gradient's own findings say.
+struct PendingUnchanged
+{
+    QString key; ///< parameterKey()
+    Scope scope;
+    QString tensor;
+    bool histogram = false;
+    int compared = 0;
+    std::vector<SeriesRecord::Pair> pairs; ///< the unchanged ones
+};
+
+/// The first non-finite value of a run (loss, weight, gradient or activation), after which the other rules
+/// see its consequences rather than new causes.
+struct FirstOverflow
+{
+    qint64 step = std::numeric_limits<qint64>::max();
+    QString tensor;
+    bool known() const { return step != std::numeric_limits<qint64>::max(); }
+};
+
 class WeightAnalyser
 {
 public:
@@ -208,12 +298,25 @@ public:
 
 private:
     void buildLayerOrder();
-    void analyseSeries(const tensor::TensorSeries& series, const TensorClass& cls);
+    SeriesRecord collectSeries(const tensor::TensorSeries& series, const TensorClass& cls);
+    void finishSeries(const tensor::TensorSeries& series, const TensorClass& cls, SeriesRecord& record);
+    std::optional<Underflow> underflowOf(const tensor::TensorSeries& series, const tensor::Tensor& half,
+                                         qint64 step) const;
     void analyseHistogram(const HistogramTrack& track, const TensorClass& cls);
+    void findFirstOverflows();
+    /// The last step whose measurements count in `run`: its first overflow's, or every step.
+    qint64 cutoff(const QString& run) const;
     void addOverflow(Overflow overflow);
-    void addGradient(const QString& run, int rank, qint64 step, const TensorClass& cls, double sumSquares, double rms,
-                     const QString& evidence);
+    void addGradient(const QString& run, int rank, qint64 step, const QString& name, const TensorClass& cls,
+                     double sumSquares, double rms, const QString& evidence);
+    void addGradientStep(const QString& run, int rank, const QString& name, qint64 step, double meanAbs);
+    /// Whether a weight's gradient explains that it did not change between the pair's steps: non-zero, but too
+    /// small against the weight's magnitude and precision to move it.
+    bool gradientTooSmallToMove(const QString& key, const SeriesRecord::Pair& pair) const;
     void emitOverflows();
+    /// The sentence an overflow's finding ends with: the run's first overflow, whose consequences the other
+    /// rules leave out.
+    QString consequences(const Overflow& overflow) const;
     void emitGradientPatterns();
     void emitWorst(const QString& metric, const Worst& worst, const Scope& base, const QString& evidence,
                    const QVariantMap& facts);
@@ -239,9 +342,14 @@ private:
     std::map<GradientKey, StepGradients> m_gradients;
     /// Parameters whose gradient is zero at every recorded step (parameterKey()).
     QSet<QString> m_noGradient;
-    /// "Weight not changed" measurements, held until every gradient is known: a weight that receives no
-    /// gradient does not change for that reason, which its own finding says.
-    std::vector<std::pair<QString, Measurement>> m_unchanged;
+    /// "Weight not changed" pairs, held until every gradient is known (PendingUnchanged).
+    std::vector<PendingUnchanged> m_unchanged;
+    /// Per parameter (parameterKey()), the steps its gradient was recorded at and its mean |g| there.
+    QHash<QString, std::map<qint64, double>> m_gradientSteps;
+    /// Per run, its first overflow.
+    QHash<QString, FirstOverflow> m_firstOverflow;
+    /// Series by parameterKey(run, rank, name), to meet a half-precision copy with its full-precision one.
+    QHash<QString, const tensor::TensorSeries*> m_seriesByName;
     // What the data allowed: a metric with no source stays missing with the reason set in markAll().
     bool m_sawTensors = false;
     bool m_sawWeights = false;

@@ -126,16 +126,79 @@ void WeightAnalyser::markAll()
     mark(kFp16Risk, m_sawHalf, tr("no float16 tensor or fp16 copy is dumped"));
 }
 
+void WeightAnalyser::findFirstOverflows()
+{
+    auto offer = [this](const QString& run, qint64 step, const QString& tensor) {
+        if (step < 0)
+            return; // a checkpoint member has no place in the order of the steps
+        FirstOverflow& first = m_firstOverflow[run];
+        if (step < first.step)
+            first = { step, tensor };
+    };
+    // The loss is computed after the forward pass of its step: a tensor of the same step that overflows comes
+    // first in execution order.
+    for (const ScalarTrack& track : m_input.scalars) {
+        if (!track.tag.contains(QLatin1String("loss"), Qt::CaseInsensitive))
+            continue;
+        const std::size_t n = std::min(track.steps.size(), track.values.size());
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!std::isfinite(track.values[i])) {
+                offer(track.run, track.steps[i], track.tag);
+                break;
+            }
+        }
+    }
+    std::vector<Overflow> tensors = m_overflows;
+    std::sort(tensors.begin(), tensors.end(), executesBefore);
+    QSet<QString> runs;
+    for (const Overflow& o : tensors) {
+        if (o.step < 0 || runs.contains(o.run))
+            continue; // the run's first tensor in execution order is the one
+        runs.insert(o.run);
+        FirstOverflow& first = m_firstOverflow[o.run];
+        if (o.step <= first.step) // at the loss's step, the tensor ran before the loss was computed
+            first = { o.step, o.tensor };
+    }
+    for (const HistogramTrack& track : m_input.histograms) {
+        for (const summary::Histogram& h : track.items) {
+            if (h.nanCount + h.posInfCount + h.negInfCount > 0) {
+                offer(track.run, h.step, track.tag);
+                break;
+            }
+        }
+    }
+}
+
+qint64 WeightAnalyser::cutoff(const QString& run) const
+{
+    return m_firstOverflow.value(run).step;
+}
+
 void WeightAnalyser::run()
 {
     buildLayerOrder();
+    struct Collected
+    {
+        const tensor::TensorSeries* series;
+        TensorClass cls;
+        SeriesRecord record;
+    };
+    std::vector<Collected> collected;
     if (m_input.tensors) {
+        for (const tensor::TensorSeries& series : m_input.tensors->series())
+            m_seriesByName.insert(parameterKey(series.run, series.rank, series.name), &series);
         for (const tensor::TensorSeries& series : m_input.tensors->series()) {
             if (m_context.isCanceled())
                 return;
-            analyseSeries(series, classifySeries(series));
+            const TensorClass cls = classifySeries(series);
+            collected.push_back({ &series, cls, collectSeries(series, cls) });
         }
     }
+    // What every tensor shows after its run's first overflow follows from it: the overflow is reported, and
+    // the figures are taken up to its step.
+    findFirstOverflows();
+    for (Collected& c : collected)
+        finishSeries(*c.series, c.cls, c.record);
     for (const HistogramTrack& track : m_input.histograms) {
         if (m_context.isCanceled())
             return;

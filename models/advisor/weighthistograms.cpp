@@ -43,10 +43,13 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
     const Scope scope = tensorScope(track.run, -1, std::nullopt, cls.layer, track.tag);
     StepSeries gradientAbsMean;
     ZeroGradientCount zeroGradient;
-    int unchangedPairs = 0;
-    int comparedPairs = 0;
-    qint64 firstUnchangedFrom = -1;
-    qint64 firstUnchangedTo = -1;
+    PendingUnchanged unchanged;
+    unchanged.key = parameterKey(track.run, -1, track.tag);
+    unchanged.scope = scope;
+    unchanged.tensor = track.tag;
+    unchanged.histogram = true;
+    // What a histogram shows after its run's first overflow follows from it.
+    const qint64 last = cutoff(track.run);
     bool overflowSeen = false;
     ZeroInitialisation zeroInit;
     for (std::size_t i = 0; i < track.items.size(); ++i) {
@@ -69,6 +72,8 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
             o.count = qint64(std::isnan(h.count) ? h.bucketTotal() : h.count) + bad;
             addOverflow(std::move(o));
         }
+        if (h.step > last)
+            continue;
         if (weight && h.step == 0 && std::isfinite(h.min) && std::isfinite(h.max)) {
             m_sawWeightAtStepZero = true;
             Scope at = scope;
@@ -87,17 +92,25 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
             zeroInit.seeLater(h.min != h.max);
         if (weight && i > 0) {
             m_sawWeightPair = true;
-            ++comparedPairs;
-            if (sameHistogram(track.items[i - 1], h) && ++unchangedPairs == 1) {
-                firstUnchangedFrom = track.items[i - 1].step;
-                firstUnchangedTo = h.step;
+            ++unchanged.compared;
+            if (sameHistogram(track.items[i - 1], h)) {
+                SeriesRecord::Pair pair;
+                pair.from = track.items[i - 1].step;
+                pair.to = h.step;
+                pair.unchanged = true;
+                pair.magnitude = bucketMeanAbs(track.items[i - 1]);
+                pair.epsilon = std::numeric_limits<float>::epsilon(); // summaries hold float32 weights
+                unchanged.pairs.push_back(pair);
             }
         }
         if (cls.role == TensorRole::Gradient && std::isfinite(h.sumSquares) && h.count > 0) {
             gradientAbsMean.add(bucketMeanAbs(h), h.step);
-            zeroGradient.add(bad == 0 && h.min == 0 && h.max == 0, h.step);
+            const bool zero = bad == 0 && h.min == 0 && h.max == 0;
+            zeroGradient.add(zero, h.step);
+            addGradientStep(track.run, -1, track.tag, h.step, zero ? 0.0 : bucketMeanAbs(h));
             if (bad == 0)
-                addGradient(track.run, -1, h.step, cls, h.sumSquares, std::sqrt(h.sumSquares / h.count), evidence);
+                addGradient(track.run, -1, h.step, track.tag, cls, h.sumSquares, std::sqrt(h.sumSquares / h.count),
+                            evidence);
         }
     }
     emitZeroInit(zeroInit);
@@ -112,16 +125,8 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
                         { QStringLiteral("to_step"), zeroGradient.lastStep } });
         }
     }
-    if (comparedPairs > 0) {
-        Worst unchanged;
-        unchanged.offer(unchangedPairs, firstUnchangedTo, true);
-        if (std::optional<Measurement> m
-            = makeWorst(kUnchanged, unchanged, scope, histogramEvidence(track.run, track.tag, firstUnchangedTo),
-                        { { QStringLiteral("pairs"), comparedPairs },
-                          { QStringLiteral("from_step"), firstUnchangedFrom },
-                          { QStringLiteral("to_step"), firstUnchangedTo } }))
-            m_unchanged.emplace_back(parameterKey(track.run, -1, track.tag), std::move(*m));
-    }
+    if (unchanged.compared > 0)
+        m_unchanged.push_back(std::move(unchanged));
 }
 
 } // namespace runlens::advisor

@@ -1,7 +1,9 @@
+#include "advisor/advisor.h"
 #include "advisor/evidence.h"
 #include "advisor/weightanalyser.h"
 #include "tensor/tensorstatistics.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -14,6 +16,11 @@ namespace {
 
 using tensor::Tensor;
 using tensor::TensorSeries;
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("runlens::advisor", text);
+}
 
 /// Calls `visit(value)` for every element of a tensor in any layout; false when the view reaches outside
 /// its data (then nothing is visited).
@@ -128,41 +135,39 @@ std::optional<double> dumpTimestamp(const QString& path)
     return m.captured(3).toDouble();
 }
 
+double machineEpsilon(tensor::DType type)
+{
+    switch (type) {
+    case tensor::DType::Float16:
+        return 0x1p-10;
+    case tensor::DType::BFloat16:
+        return 0x1p-7;
+    case tensor::DType::Float64:
+        return std::numeric_limits<double>::epsilon();
+    default:
+        return std::numeric_limits<float>::epsilon();
+    }
+}
+
 } // namespace
 
-void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass& cls)
+SeriesRecord WeightAnalyser::collectSeries(const TensorSeries& series, const TensorClass& cls)
 {
+    SeriesRecord record;
     const bool weight = cls.role == TensorRole::Weight || cls.role == TensorRole::Bias;
     const bool floating = !series.versions.isEmpty() && tensor::isFloating(series.versions.first().dtype);
     if (!floating)
-        return;
+        return record;
     m_sawTensors = true;
     m_sawWeights = m_sawWeights || weight;
 
-    Worst zeroShare;
-    Worst deadShare;
-    Worst saturation;
-    Worst fp16Risk;
-    StepSeries gradientAbsMean;
-    ZeroGradientCount zeroGradient;
     std::optional<Overflow> firstOverflow;
-    int unchangedPairs = 0;
-    int comparedPairs = 0;
-    qint64 firstUnchangedFrom = -1;
-    qint64 firstUnchangedTo = -1;
-    double ratioSum = 0;
-    int ratioCount = 0;
-    Worst largestRatio;
-    qint64 firstStep = -1;
-    qint64 lastStep = -1;
-    ZeroInitialisation zeroInit;
-
     std::optional<Tensor> previous;
     qint64 previousStep = -1;
     const tensor::TensorInfo* firstInfo = series.versions.isEmpty() ? nullptr : &series.versions.first();
     for (const tensor::TensorInfo& info : series.versions) {
         if (m_context.isCanceled())
-            return;
+            return record;
         if (!info.source)
             continue;
         tensor::TensorResult opened = info.source->open();
@@ -178,6 +183,8 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
         if (stats.cancelled || stats.count == 0)
             continue;
         m_sawTensorValues = true;
+        SeriesRecord::At at;
+        at.step = step;
 
         const std::int64_t bad = stats.nan + stats.posInf + stats.negInf;
         if (bad > 0 && !firstOverflow) {
@@ -204,16 +211,17 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
         const bool initialWeight = weight && &info == firstInfo && step <= 0;
         const bool checkpointBuffer = cls.role == TensorRole::Other && step < 0;
         if (!initialWeight && !checkpointBuffer)
-            zeroShare.offer(percent(stats.zeros, stats.count), step, true);
+            at.zeroShare = percent(stats.zeros, stats.count);
 
         if (weight && step == 0) {
             m_sawWeightAtStepZero = true;
             Scope scope = tensorScope(series.run, series.rank, step, cls.layer, series.name);
             if (cls.role == TensorRole::Weight) {
-                zeroInit.worst.offer(percent(stats.zeros, stats.count), step, true);
-                zeroInit.scope = scope;
-                zeroInit.evidence = evidence;
+                record.zeroInit.worst.offer(percent(stats.zeros, stats.count), step, true);
+                record.zeroInit.scope = scope;
+                record.zeroInit.evidence = evidence;
             }
+            // Step 0 comes before any overflow, so this is measured at once.
             Worst range;
             range.offer(std::max(std::abs(stats.finiteMin), std::abs(stats.finiteMax)), step, true);
             emitWorst(kInitAbsMax, range, scope, evidence,
@@ -224,32 +232,28 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
             if (const auto change = compareVersions(*previous, t, m_rtol, m_atol)) {
                 m_sawWeightPair = true;
                 m_sawWeightTensorPair = true;
-                ++comparedPairs;
-                if (change->unchanged) {
-                    if (++unchangedPairs == 1) {
-                        firstUnchangedFrom = previousStep;
-                        firstUnchangedTo = step;
-                    }
-                } else if (change->finite && change->meanAbsPrevious > 0) {
+                SeriesRecord::Pair pair;
+                pair.from = previousStep;
+                pair.to = step;
+                pair.unchanged = change->unchanged;
+                pair.magnitude = change->meanAbsPrevious;
+                pair.epsilon = machineEpsilon(t.dtype);
+                if (!change->unchanged && change->finite && change->meanAbsPrevious > 0) {
                     // Per step, so dumps taken every N steps measure the same thing as consecutive ones; a
                     // mean over the gap never exceeds the largest single step (triangle inequality).
                     const double gap = double(step - previousStep);
-                    const double ratio = change->meanAbsDiff / (change->meanAbsPrevious + m_epsilon) / gap;
-                    ratioSum += ratio;
-                    ++ratioCount;
-                    largestRatio.offer(ratio, step, true);
-                    if (firstStep < 0)
-                        firstStep = previousStep;
-                    lastStep = step;
+                    pair.ratio = change->meanAbsDiff / (change->meanAbsPrevious + m_epsilon) / gap;
                 }
+                record.pairs.push_back(pair);
             }
         }
 
         if (cls.role == TensorRole::Gradient) {
-            gradientAbsMean.add(stats.meanAbs, step);
-            zeroGradient.add(stats.zeros == stats.count, step);
+            at.gradientAbsMean = stats.meanAbs;
+            at.gradientZero = stats.zeros == stats.count ? 1 : 0;
+            addGradientStep(series.run, series.rank, series.name, step, stats.meanAbs);
             if (stats.finite == stats.count)
-                addGradient(series.run, series.rank, step, cls, stats.l2 * stats.l2,
+                addGradient(series.run, series.rank, step, series.name, cls, stats.l2 * stats.l2,
                             stats.l2 / std::sqrt(double(stats.count)), evidence);
         }
 
@@ -269,25 +273,93 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
             });
             if (cls.activation == ActivationKind::Relu) {
                 m_sawRelu = true;
-                deadShare.offer(percent(dead, stats.count), step, true);
+                at.deadShare = percent(dead, stats.count);
             } else if (cls.activation == ActivationKind::Sigmoid || cls.activation == ActivationKind::Tanh) {
                 m_sawSaturating = true;
-                saturation.offer(percent(saturated, stats.count), step, true);
+                at.saturation = percent(saturated, stats.count);
             }
             if (cls.halfPrecision) {
                 m_sawHalf = true;
-                fp16Risk.offer(percent(outOfHalf, nonzero), step, true);
+                at.fp16Risk = percent(outOfHalf, nonzero);
+                // Values that underflowed to zero are not among the half copy's non-zero values: its
+                // full-precision copy shows them, and they are below the float16 range as much as the others.
+                if (const std::optional<Underflow> lost = underflowOf(series, t, step)) {
+                    at.underflow = percent(lost->zeroed, lost->nonzero);
+                    at.master = lost->master;
+                    at.fp16Risk = percent(outOfHalf + lost->zeroed, nonzero + lost->zeroed);
+                }
             }
         }
 
         if (weight) {
             if (step > 0)
-                zeroInit.seeLater(stats.zeros < stats.count && stats.finiteMin != stats.finiteMax);
+                at.varied = stats.zeros < stats.count && stats.finiteMin != stats.finiteMax ? 1 : 0;
             previous = t;
             previousStep = step;
         }
+        record.steps.push_back(std::move(at));
     }
-    emitZeroInit(zeroInit);
+    if (firstOverflow)
+        addOverflow(std::move(*firstOverflow));
+    return record;
+}
+
+std::optional<Underflow> WeightAnalyser::underflowOf(const TensorSeries& series, const Tensor& half, qint64 step) const
+{
+    const QString base = withoutPrecisionMark(series.name);
+    if (base == series.name)
+        return std::nullopt;
+    const TensorSeries* full = m_seriesByName.value(parameterKey(series.run, series.rank, base));
+    if (!full || step > std::numeric_limits<int>::max())
+        return std::nullopt;
+    const tensor::TensorInfo* info = full->atStep(int(step));
+    if (!info || !info->source || info->dtype == tensor::DType::Float16 || !tensor::isFloating(info->dtype))
+        return std::nullopt;
+    tensor::TensorResult opened = info->source->open();
+    if (!opened.tensor || opened.tensor->elementCount() != half.elementCount())
+        return std::nullopt;
+    const auto a = cursorOf(*opened.tensor);
+    const auto b = cursorOf(half);
+    if (!a || !b)
+        return std::nullopt;
+    std::int64_t nonzero = 0;
+    std::int64_t lost = 0;
+    for (std::int64_t i = 0, n = half.elementCount(); i < n; ++i) {
+        const double x = a->at(i);
+        if (!std::isfinite(x) || x == 0)
+            continue;
+        ++nonzero;
+        lost += b->at(i) == 0;
+    }
+    if (nonzero == 0)
+        return std::nullopt;
+    return Underflow { lost, nonzero, full->name };
+}
+
+void WeightAnalyser::finishSeries(const TensorSeries& series, const TensorClass& cls, SeriesRecord& record)
+{
+    const qint64 last = cutoff(series.run);
+    Worst zeroShare;
+    Worst deadShare;
+    Worst saturation;
+    Worst fp16Risk;
+    StepSeries gradientAbsMean;
+    ZeroGradientCount zeroGradient;
+    for (const SeriesRecord::At& at : record.steps) {
+        if (at.step > last)
+            break;
+        zeroShare.offer(at.zeroShare, at.step, true);
+        deadShare.offer(at.deadShare, at.step, true);
+        saturation.offer(at.saturation, at.step, true);
+        fp16Risk.offer(at.fp16Risk, at.step, true);
+        if (at.gradientZero >= 0) {
+            gradientAbsMean.add(at.gradientAbsMean, at.step);
+            zeroGradient.add(at.gradientZero == 1, at.step);
+        }
+        if (at.varied >= 0)
+            record.zeroInit.seeLater(at.varied == 1);
+    }
+    emitZeroInit(record.zeroInit);
 
     const Scope scope = tensorScope(series.run, series.rank, std::nullopt, cls.layer, series.name);
     const QString evidence = tensorEvidence(series.name, series.run, -1);
@@ -307,17 +379,43 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
     }
     emitWorst(kDeadRelu, deadShare, scope, tensorEvidence(series.name, series.run, deadShare.step), {});
     emitWorst(kSaturation, saturation, scope, tensorEvidence(series.name, series.run, saturation.step), {});
-    emitWorst(kFp16Risk, fp16Risk, scope, tensorEvidence(series.name, series.run, fp16Risk.step), {});
-    if (comparedPairs > 0) {
-        Worst unchanged;
-        unchanged.offer(unchangedPairs, firstUnchangedTo, true);
-        if (std::optional<Measurement> m
-            = makeWorst(kUnchanged, unchanged, scope, tensorEvidence(series.name, series.run, firstUnchangedTo),
-                        { { QStringLiteral("pairs"), comparedPairs },
-                          { QStringLiteral("from_step"), firstUnchangedFrom },
-                          { QStringLiteral("to_step"), firstUnchangedTo } }))
-            m_unchanged.emplace_back(parameterKey(series.run, series.rank, series.name), std::move(*m));
+    if (fp16Risk.has()) {
+        QString note;
+        for (const SeriesRecord::At& at : record.steps) {
+            if (at.step == fp16Risk.step && std::isfinite(at.underflow) && at.underflow > 0)
+                note = tr(" (%1 of its values that are non-zero in %2 are exactly zero here: they underflowed)")
+                           .arg(formatValue(at.underflow, Unit::Percent), at.master);
+        }
+        emitWorst(kFp16Risk, fp16Risk, scope, tensorEvidence(series.name, series.run, fp16Risk.step),
+                  { { QStringLiteral("underflow"), note } });
     }
+
+    PendingUnchanged unchanged;
+    unchanged.key = parameterKey(series.run, series.rank, series.name);
+    unchanged.scope = scope;
+    unchanged.tensor = series.name;
+    double ratioSum = 0;
+    int ratioCount = 0;
+    Worst largestRatio;
+    qint64 firstStep = -1;
+    qint64 lastStep = -1;
+    for (const SeriesRecord::Pair& pair : record.pairs) {
+        if (pair.to > last)
+            break;
+        ++unchanged.compared;
+        if (pair.unchanged) {
+            unchanged.pairs.push_back(pair);
+        } else if (std::isfinite(pair.ratio)) {
+            ratioSum += pair.ratio;
+            ++ratioCount;
+            largestRatio.offer(pair.ratio, pair.to, true);
+            if (firstStep < 0)
+                firstStep = pair.from;
+            lastStep = pair.to;
+        }
+    }
+    if (unchanged.compared > 0)
+        m_unchanged.push_back(std::move(unchanged));
     if (ratioCount > 0) {
         Worst mean;
         mean.offer(ratioSum / ratioCount, lastStep, true);
@@ -328,8 +426,6 @@ void WeightAnalyser::analyseSeries(const TensorSeries& series, const TensorClass
                     { QStringLiteral("to_step"), lastStep },
                     { QStringLiteral("pairs"), ratioCount } });
     }
-    if (firstOverflow)
-        addOverflow(std::move(*firstOverflow));
 }
 
 } // namespace runlens::advisor

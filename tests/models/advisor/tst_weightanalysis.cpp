@@ -262,21 +262,19 @@ private slots:
         writeFloats(root, "dump/step_0/fc1.bias.npy", filled(3, 0.f)); // a zero bias is normal
         writeFloats(root, "dump/step_0/fc2.weight.npy", { 0.5f, -50.f, 3.f, 0.f }); // abnormal range
         writeFloats(root, "dump/step_0/fc3.weight.npy", wavy(12, 0.2f)); // healthy
+        // A later step shows whether the zeros last: fc1 stays all zero, the others vary.
+        writeFloats(root, "dump/step_1/fc1.weight.npy", filled(12, 0.f));
+        writeFloats(root, "dump/step_1/fc2.weight.npy", { 0.5f, -50.f, 3.f, 0.1f });
+        writeFloats(root, "dump/step_1/fc3.weight.npy", wavy(12, 0.2f, 0.1f));
         const auto context = analyse(inputOf(root), m_rules);
 
+        // Only the weight whose zeros last is measured; the bias is not a weight here.
         const auto zero = measurementsOf(*context, QStringLiteral("weight.init_zero_share"));
-        QCOMPARE(zero.size(), std::size_t(3)); // the three weights, not the bias
-        for (const Measurement& m : zero) {
-            if (m.scope.tensor == QLatin1String("fc1.weight")) {
-                QCOMPARE(m.value, 100.0);
-                QCOMPARE(m.scope.layer, QStringLiteral("fc1"));
-                QCOMPARE(m.scope.step, std::optional<qint64>(0));
-            } else if (m.scope.tensor == QLatin1String("fc2.weight")) {
-                QCOMPARE(m.value, 25.0);
-            } else {
-                QCOMPARE(m.value, 0.0);
-            }
-        }
+        QCOMPARE(zero.size(), std::size_t(1));
+        QCOMPARE(zero.front().scope.tensor, QStringLiteral("fc1.weight"));
+        QCOMPARE(zero.front().value, 100.0);
+        QCOMPARE(zero.front().scope.layer, QStringLiteral("fc1"));
+        QCOMPARE(zero.front().scope.step, std::optional<qint64>(0));
         const auto range
             = measurementsOf(*context, QStringLiteral("weight.init_abs_max"), QStringLiteral("fc2.weight"));
         QCOMPARE(range.size(), std::size_t(1));
@@ -465,8 +463,8 @@ private slots:
         HistogramTrack stuck { QStringLiteral("r"), QStringLiteral("fc2.weight"), {} };
         stuck.items = { histogram(0, 0, 0, 10, 0, 0), histogram(1, 0, 0, 10, 0, 0) };
         HistogramTrack grad { QStringLiteral("r"), QStringLiteral("grad/fc1.weight"), {} };
-        grad.items = { histogram(0, -2, 2, 4, 0, 16), histogram(1, -2, 2, 4, 0, 16) };
-        grad.items[1].nanCount = 3;
+        grad.items = { histogram(0, -2, 2, 4, 0, 16), histogram(1, -2, 2, 4, 0, 16), histogram(2, -2, 2, 4, 0, 16) };
+        grad.items[2].nanCount = 3;
         input.histograms = { frozen, stuck, grad };
         const auto context = analyse(input, m_rules);
 
@@ -481,11 +479,11 @@ private slots:
         QCOMPARE(unchanged.front().facts.value(QStringLiteral("pairs")).toInt(), 2);
         const auto overflow = firstOf(*context, QStringLiteral("gradient.nonfinite"));
         QVERIFY(overflow);
-        QCOMPARE(overflow->scope.step, std::optional<qint64>(1));
+        QCOMPARE(overflow->scope.step, std::optional<qint64>(2));
         QCOMPARE(overflow->value, 3.0);
         QCOMPARE(parseEvidence(overflow->evidence.value(0))->kind, QStringLiteral("histogram"));
         const auto norm = measurementsOf(*context, QStringLiteral("gradient.global_norm"));
-        QCOMPARE(norm.size(), std::size_t(1)); // step 1 has NaN: no norm
+        QCOMPARE(norm.size(), std::size_t(2)); // step 2 has NaN: no norm
         QCOMPARE(norm.front().value, 4.0);
         QVERIFY(!context->isEvaluated(QStringLiteral("weight.update_ratio")));
         QVERIFY(context->missingReason(QStringLiteral("weight.update_ratio")).contains(QLatin1String("histograms")));
