@@ -37,7 +37,9 @@ void WeightAnalyser::addGradient(const QString& run, int rank, qint64 step, cons
 {
     m_sawGradients = true;
     StepGradients& g = m_gradients[GradientKey { run, rank, step }];
-    StepGradients::Part part { sumSquares, rms, cls.halfPrecision, cls.biasGradient, cls.layer, evidence };
+    // A copy named as such, or a float16 tensor, gives way to the full-precision gradient of the same parameter.
+    const bool copy = cls.halfPrecision || withoutPrecisionMark(name) != name;
+    StepGradients::Part part { sumSquares, rms, copy, cls.biasGradient, cls.layer, evidence };
     if (g.evidence.isEmpty())
         g.evidence = evidence;
     const QString parameter = gradientTarget(name);

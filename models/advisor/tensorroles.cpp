@@ -91,7 +91,8 @@ TensorClass classifySeries(const tensor::TensorSeries& series)
     // tensor merely stored as float16 (a model after model.half()) is still what its name says.
     const bool namedCopy = kind.contains(QLatin1String("fp16")) || kind.contains(QLatin1String("half"))
         || withoutPrecisionMark(series.name) != series.name;
-    out.halfPrecision = namedCopy;
+    // bfloat16 has float32's range: only float16 copies are at risk of leaving it.
+    out.halfPrecision = namedCopy && !name.endsWith(QLatin1String("bf16")) && !name.endsWith(QLatin1String("bfloat16"));
     if (!series.versions.isEmpty() && series.versions.first().dtype == tensor::DType::Float16)
         out.halfPrecision = true;
     if (isOptimizerState(name))

@@ -114,6 +114,10 @@ private slots:
                                    << "act" << int(TensorRole::Other) << "fc1";
         QTest::newRow("fp16 copy") << "fc1.weight_fp16"
                                    << "weight_fp16" << int(TensorRole::Other) << "fc1";
+        QTest::newRow("bf16 copy") << "fc1.weight_bf16"
+                                   << "weight_bf16" << int(TensorRole::Other) << "fc1";
+        QTest::newRow("fp16 gradient copy") << "fc1.weight_grad_fp16"
+                                            << "weight_grad_fp16" << int(TensorRole::Gradient) << "fc1";
         QTest::newRow("optimizer state") << "optimizer.exp_avg.fc1.weight"
                                          << "weight" << int(TensorRole::Other) << "optimizer.exp_avg.fc1";
     }
@@ -131,6 +135,17 @@ private slots:
         const TensorClass cls = classifySeries(series);
         QCOMPARE(int(cls.role), role);
         QCOMPARE(cls.layer, layer);
+        // The float16 range applies to float16 copies; bfloat16 has float32's.
+        QCOMPARE(cls.halfPrecision, kind.contains(QLatin1String("fp16")));
+    }
+
+    void precisionCopiesAreNamedAfterTheirTensor()
+    {
+        QCOMPARE(withoutPrecisionMark(QStringLiteral("fc1.weight_grad_fp16")), QStringLiteral("fc1.weight_grad"));
+        QCOMPARE(withoutPrecisionMark(QStringLiteral("fc1.weight.half")), QStringLiteral("fc1.weight"));
+        QCOMPARE(withoutPrecisionMark(QStringLiteral("fc1.weight_BF16")), QStringLiteral("fc1.weight"));
+        QCOMPARE(withoutPrecisionMark(QStringLiteral("fp16_head.weight")), QStringLiteral("fp16_head.weight"));
+        QCOMPARE(gradientTarget(QStringLiteral("fc1.weight_grad_fp16")), QStringLiteral("fc1.weight"));
     }
 
     void classifiesHistogramTags_data()
