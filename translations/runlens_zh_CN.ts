@@ -4104,6 +4104,10 @@ Check that the cache folder is writable.</source>
         <source> at step %1</source>
         <translation> 在第 %1 步</translation>
     </message>
+    <message>
+        <source> The run&apos;s first overflow is %1; what weights and gradients show after it follows from it and is not reported again.</source>
+        <translation>该运行的第一次溢出是 %1；之后权重和梯度表现出的情况都由它引起，不再另行报告。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::advisor::AdvisorFormat</name>
@@ -5171,16 +5175,6 @@ Check that the cache folder is writable.</source>
         <translation>{tag} 在第 {step} 步跃升至 {loss}，是其近期水平 {baseline} 的 {value} 倍（近期水平取此前 {window} 个值的中位数；若损失初始值的 {floor} 更高，则取后者）。</translation>
     </message>
     <message>
-        <source>{tensor} has {nan} NaN and {inf} infinite values among {elements}{at_step}: the first overflow in execution order, so layer {layer} is the likely origin ({overflowing} tensors overflow in all).</source>
-        <extracomment>resources/rules/accuracy.json, rule tensor-overflow: message</extracomment>
-        <translation>{tensor}{at_step} 的 {elements} 个值中有 {nan} 个 NaN 和 {inf} 个无穷大值：这是按执行顺序出现的第一次溢出，因此层 {layer} 很可能是源头（共有 {overflowing} 个张量溢出）。</translation>
-    </message>
-    <message>
-        <source>Gradient {tensor} has {nan} NaN and {inf} infinite values{at_step}, the first gradient to overflow; layer {layer} is the likely origin.</source>
-        <extracomment>resources/rules/accuracy.json, rule gradient-exploding: message</extracomment>
-        <translation>梯度 {tensor}{at_step} 有 {nan} 个 NaN 和 {inf} 个无穷大值，是第一个溢出的梯度；层 {layer} 很可能是源头。</translation>
-    </message>
-    <message>
         <source>The global norm of the {tensors} recorded gradients is {value}{at_step}, above {threshold}.</source>
         <extracomment>resources/rules/accuracy.json, rule gradient-norm-too-large: message</extracomment>
         <translation>已记录的 {tensors} 个梯度的全局范数{at_step} 为 {value}，高于 {threshold}。</translation>
@@ -5226,9 +5220,19 @@ Check that the cache folder is writable.</source>
         <translation>{tensor}{at_step} 有 {value} 的输出处于饱和状态，此时经过 {layer} 的梯度几乎为零。</translation>
     </message>
     <message>
-        <source>{value} of the non-zero values of {tensor}{at_step} lie below the float16 normal range (6.1e-5) or above its maximum (65504).</source>
+        <source>{tensor} has {nan} NaN and {inf} infinite values among {elements}{at_step}: the first overflow in execution order, so layer {layer} is the likely origin ({overflowing} tensors overflow in all).{consequences}</source>
+        <extracomment>resources/rules/accuracy.json, rule tensor-overflow: message</extracomment>
+        <translation>{tensor}{at_step} 的 {elements} 个值中有 {nan} 个 NaN 和 {inf} 个无穷大值：这是按执行顺序出现的第一次溢出，因此层 {layer} 很可能是源头（共有 {overflowing} 个张量溢出）。{consequences}</translation>
+    </message>
+    <message>
+        <source>Gradient {tensor} has {nan} NaN and {inf} infinite values{at_step}, the first gradient to overflow; layer {layer} is the likely origin.{consequences}</source>
+        <extracomment>resources/rules/accuracy.json, rule gradient-exploding: message</extracomment>
+        <translation>梯度 {tensor}{at_step} 有 {nan} 个 NaN 和 {inf} 个无穷大值，是第一个溢出的梯度；层 {layer} 很可能是源头。{consequences}</translation>
+    </message>
+    <message>
+        <source>{value} of the non-zero values of {tensor}{at_step} lie below the float16 normal range (6.1e-5) or above its maximum (65504){underflow}.</source>
         <extracomment>resources/rules/accuracy.json, rule fp16-risk: message</extracomment>
-        <translation>{tensor}{at_step} 的非零值中有 {value} 低于 float16 的正规数范围（6.1e-5）或高于其最大值（65504）。</translation>
+        <translation>{tensor}{at_step} 的非零值中有 {value} 低于 float16 的正规数范围（6.1e-5）或高于其最大值（65504）{underflow}。</translation>
     </message>
 </context>
 <context>
@@ -5418,6 +5422,10 @@ Advice: %2</source>
     <message>
         <source>no gradient is recorded at two steps or more</source>
         <translation>没有任何梯度在两步或更多步被记录</translation>
+    </message>
+    <message>
+        <source> (%1 of its values that are non-zero in %2 are exactly zero here: they underflowed)</source>
+        <translation>（在 %2 中非零的值里有 %1 在这里恰好为零：它们发生了下溢）</translation>
     </message>
 </context>
 <context>

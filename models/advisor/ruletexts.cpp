@@ -30,13 +30,13 @@ namespace {
     //: resources/rules/accuracy.json, rule tensor-overflow: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Tensor overflow (NaN or Inf)"),
     //: resources/rules/accuracy.json, rule tensor-overflow: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tensor} has {nan} NaN and {inf} infinite values among {elements}{at_step}: the first overflow in execution order, so layer {layer} is the likely origin ({overflowing} tensors overflow in all)."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{tensor} has {nan} NaN and {inf} infinite values among {elements}{at_step}: the first overflow in execution order, so layer {layer} is the likely origin ({overflowing} tensors overflow in all).{consequences}"),
     //: resources/rules/accuracy.json, rule tensor-overflow: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Check the inputs of layer {layer} at that step; lower the learning rate, add gradient clipping or loss scaling, and guard divisions, logarithms and square roots against zero and negative values."),
     //: resources/rules/accuracy.json, rule gradient-exploding: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient exploding (NaN or Inf)"),
     //: resources/rules/accuracy.json, rule gradient-exploding: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient {tensor} has {nan} NaN and {inf} infinite values{at_step}, the first gradient to overflow; layer {layer} is the likely origin."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Gradient {tensor} has {nan} NaN and {inf} infinite values{at_step}, the first gradient to overflow; layer {layer} is the likely origin.{consequences}"),
     //: resources/rules/accuracy.json, rule gradient-exploding: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Lower the learning rate, clip the gradient norm, use loss scaling with mixed precision, and check the loss of that step."),
     //: resources/rules/accuracy.json, rule gradient-norm-too-large: title
@@ -114,7 +114,7 @@ namespace {
     //: resources/rules/accuracy.json, rule fp16-risk: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Values outside the float16 range"),
     //: resources/rules/accuracy.json, rule fp16-risk: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the non-zero values of {tensor}{at_step} lie below the float16 normal range (6.1e-5) or above its maximum (65504)."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the non-zero values of {tensor}{at_step} lie below the float16 normal range (6.1e-5) or above its maximum (65504){underflow}."),
     //: resources/rules/accuracy.json, rule fp16-risk: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Use dynamic loss scaling (torch.cuda.amp.GradScaler), keep this tensor in float32 or bfloat16, or rescale it before the cast."),
     //: resources/rules/data.json, rule dataloader-share: title

@@ -87,7 +87,12 @@ TensorClass classifySeries(const tensor::TensorSeries& series)
     const QString kind = series.kind.toLower();
     const QString name = series.name.toLower();
     const QString opType = series.opType.toLower();
-    out.halfPrecision = kind.contains(QLatin1String("fp16")) || kind.contains(QLatin1String("half"));
+    // A copy named as such ("fc1.weight_fp16" beside "fc1.weight") is not the tensor the optimizer updates; a
+    // tensor merely stored as float16 (a model after model.half()) is still what its name says.
+    const bool namedCopy = kind.contains(QLatin1String("fp16")) || kind.contains(QLatin1String("half"))
+        || withoutPrecisionMark(series.name) != series.name;
+    // bfloat16 has float32's range: only float16 copies are at risk of leaving it.
+    out.halfPrecision = namedCopy && !name.endsWith(QLatin1String("bf16")) && !name.endsWith(QLatin1String("bfloat16"));
     if (!series.versions.isEmpty() && series.versions.first().dtype == tensor::DType::Float16)
         out.halfPrecision = true;
     if (isOptimizerState(name))
@@ -100,7 +105,7 @@ TensorClass classifySeries(const tensor::TensorSeries& series)
         out.biasGradient = kind.startsWith(QLatin1String("bias")) || name.contains(QLatin1String("bias"));
         return out;
     }
-    if (out.halfPrecision) // an fp16 copy of a weight is not the weight the optimizer updates
+    if (namedCopy) // an fp16 copy of a weight is not the weight the optimizer updates
         return out;
     if (isWeightWord(kind) || kind.endsWith(QLatin1String(".weight"))) {
         out.role = TensorRole::Weight;
@@ -143,7 +148,15 @@ TensorClass classifyTag(const QString& tag)
 
 QString gradientTarget(const QString& gradientName)
 {
-    return withoutGradientMarks(gradientName);
+    return withoutGradientMarks(withoutPrecisionMark(gradientName));
+}
+
+QString withoutPrecisionMark(QString name)
+{
+    static const QRegularExpression mark(QStringLiteral("[._](fp16|half|bf16|float16|bfloat16)$"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    name.remove(mark);
+    return name;
 }
 
 bool naturalLess(const QString& a, const QString& b)

@@ -30,9 +30,13 @@ TensorClass classifySeries(const tensor::TensorSeries& series);
 /// Classifies a histogram or summary tag ("fc1.weight", "grad/fc1.weight", "Gradients/conv1/weight").
 TensorClass classifyTag(const QString& tag);
 
-/// The parameter a gradient's name is of: "grad/fc1.weight", "fc1.weight.grad" and "fc1.weight_grad" all give
-/// "fc1.weight".
+/// The parameter a gradient's name is of: "grad/fc1.weight", "fc1.weight.grad", "fc1.weight_grad" and its
+/// half-precision copy "fc1.weight_grad_fp16" all give "fc1.weight".
 QString gradientTarget(const QString& gradientName);
+
+/// The full-precision tensor a half-precision copy is named after: "fc1.weight_grad_fp16" and "fc1.weight.half"
+/// give "fc1.weight_grad" and "fc1.weight"; other names are returned as they are.
+QString withoutPrecisionMark(QString name);
 
 /// Natural order of names: digits compare as numbers, so "layer2" comes before "layer10".
 bool naturalLess(const QString& a, const QString& b);

@@ -20,6 +20,10 @@ Runs (each a few steps of plain SGD on synthetic data):
   tanh_saturation    raw 16-bit sensor readings (0..65535) into a tanh layer: its outputs are all +-1
   fp16_gradients     the gradients as training in float16 without loss scaling holds them (each gradient
                      rounded to float16, the rest in float32; this torch has no float16 matmul on the CPU)
+  half_precision     mixed precision as it is dumped: the weights stored as float16 under their plain names (as
+                     after model.half()), each gradient in float32 with its float16 copy beside it
+                     (<module>.<kind>_grad_fp16.npy); inputs of scale 1e-5 make fc1's gradients small enough that
+                     many of them underflow to zero in the copy, and fc1 is initialised with std sqrt(fan_in)
 
 What each run measured is not written here: accuracy/dump_oracle.py reads it back from the dumped files with
 numpy. Usage: make_rule_runs.py OUT [--runs exploding,tiny_lr,...]. Needs python3-torch and python3-numpy.
@@ -37,8 +41,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_broken_runs import EventWriter, Mlp, record_outputs  # noqa: E402  (the same writer and module naming)
 
 
-def train(out, run, model, batches, lr, steps, regression=False, gradient_dtype=np.float32):
-    """SGD over `batches(step)` -> (x, y), dumping every step."""
+def train(out, run, model, batches, lr, steps, regression=False, gradient_dtype=np.float32, weight_dtype=np.float32,
+          gradient_copies=False):
+    """SGD over `batches(step)` -> (x, y), dumping every step; `gradient_copies` adds a float16 copy of each
+    gradient."""
     folder = os.path.join(out, run)
     writer = EventWriter(os.path.join(folder, "tb"))
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
@@ -49,7 +55,7 @@ def train(out, run, model, batches, lr, steps, regression=False, gradient_dtype=
         dump = os.path.join(folder, "dump", "step_%d" % step)
         os.makedirs(dump, exist_ok=True)
         for name, p in model.named_parameters():
-            np.save(os.path.join(dump, name + ".npy"), p.detach().numpy())
+            np.save(os.path.join(dump, name + ".npy"), p.detach().numpy().astype(weight_dtype))
         x, y = batches(step)
         optimizer.zero_grad()
         prediction = model(x)
@@ -63,6 +69,8 @@ def train(out, run, model, batches, lr, steps, regression=False, gradient_dtype=
             module, kind = name.rsplit(".", 1)
             grad = p.grad.detach().numpy().astype(gradient_dtype)
             np.save(os.path.join(dump, "%s.%s_grad.npy" % (module, kind)), grad)
+            if gradient_copies:
+                np.save(os.path.join(dump, "%s.%s_grad_fp16.npy" % (module, kind)), grad.astype(np.float16))
         optimizer.step()
     writer.close()
     return losses
@@ -154,8 +162,17 @@ def fp16_gradients(out):
                  gradient_dtype=np.float16)
 
 
+def half_precision(out):
+    torch.manual_seed(16)
+    model = Mlp([16, 32, 32, 4], nn.ReLU)
+    with torch.no_grad():
+        nn.init.normal_(model.fc1.weight, std=math.sqrt(model.fc1.in_features))
+    return train(out, "half_precision", model, classes(torch.Generator().manual_seed(17), 64, 16, scale=1e-5), lr=0.1,
+                 steps=3, weight_dtype=np.float16, gradient_copies=True)
+
+
 RUNS = {f.__name__: f for f in (exploding, sigmoid_vanishing, bad_init, zero_head, tiny_lr, dead_relu, tanh_saturation,
-                                fp16_gradients)}
+                                fp16_gradients, half_precision)}
 
 
 def main():

@@ -66,8 +66,8 @@ QString moduleOf(const QString& tensor)
 // Each built-in accuracy rule that watches weights, gradients and activations fires on a run where its condition
 // came about the way it does in real training: small PyTorch models trained by make_rule_runs.py (an exploding
 // regression on unnormalised inputs, a deep sigmoid MLP, a bad initialisation, a learning rate far too small,
-// biases that kill the ReLUs, raw 16-bit inputs into tanh, gradients held in float16). The Advisor's findings are
-// checked against what dump_oracle.py reads back from the dumped files with numpy.
+// biases that kill the ReLUs, raw 16-bit inputs into tanh, gradients held in float16, mixed-precision dumps). The
+// Advisor's findings are checked against what dump_oracle.py reads back from the dumped files with numpy.
 class TestRuleFiring : public QObject
 {
     Q_OBJECT
@@ -170,7 +170,29 @@ private:
                                                    .arg(formatValue(normRule.threshold, normRule.unit))),
                  qPrintable(norm.front().message));
         // The loss went with it.
-        QVERIFY(!findingsOf(report, QStringLiteral("loss-nan")).isEmpty());
+        const QList<Finding> loss = findingsOf(report, QStringLiteral("loss-nan"));
+        QCOMPARE(loss.size(), 1);
+
+        // After the run's first overflow the weights, gradients and activations show its consequences: dead
+        // ReLUs, zero gradients, weights stuck at NaN. They are not causes of their own, and the overflow findings
+        // name the first overflow and say so.
+        const qint64 firstStep = std::min(*loss.front().scope.step, step);
+        for (const char* consequence : { "weight-not-changed", "tensor-all-zero", "activation-dead-relu",
+                                         "gradient-vanishing", "gradient-vanishing-depth", "no-gradient" })
+            QVERIFY2(findingsOf(report, QString::fromLatin1(consequence)).isEmpty(),
+                     qPrintable(describe(findingsOf(report, QString::fromLatin1(consequence)))));
+        for (const Finding& later : findingsOf(report, QStringLiteral("weight-change-too-large")))
+            QVERIFY2(later.message.contains(QStringLiteral("(mean over steps 0-%1,").arg(firstStep)),
+                     qPrintable(later.message));
+        const QString sentence
+            = QStringLiteral(" The run's first overflow is %1 at step %2; what weights and gradients "
+                             "show after it follows from it and is not reported again.")
+                  .arg(*loss.front().scope.step <= step ? loss.front().scope.tensor : f.scope.tensor)
+                  .arg(firstStep);
+        QVERIFY2(f.message.endsWith(sentence), qPrintable(f.message));
+        const QList<Finding> overflow = findingsOfRule(report, "tensor-overflow");
+        QCOMPARE(overflow.size(), 1);
+        QVERIFY2(overflow.front().message.endsWith(sentence), qPrintable(overflow.front().message));
     }
 
     /// A fourteen-layer sigmoid MLP: the first layers' gradients are typically below 1e-9.
@@ -198,6 +220,12 @@ private:
         }
         // The same run shows the pattern across depth.
         QCOMPARE(findingsOf(report, QStringLiteral("gradient-vanishing-depth")).size(), 1);
+        // The early layers' weights are bit for bit the same from step to step: their gradients are far too small
+        // to move them in float32. That is the vanishing gradient reported above, not a frozen layer.
+        const QJsonObject unchanged = oracle.value(QStringLiteral("unchanged")).toObject();
+        QVERIFY(unchanged.value(QStringLiteral("fc1.weight")).toInt() > 0);
+        QVERIFY2(findingsOf(report, QStringLiteral("weight-not-changed")).isEmpty(),
+                 qPrintable(describe(findingsOf(report, QStringLiteral("weight-not-changed")))));
     }
 
     /// fc1 initialised with std sqrt(fan_in) where 1/sqrt(fan_in) was meant, fc2 with nn.init.zeros_.
@@ -363,6 +391,62 @@ private:
         }
     }
 
+    /// Mixed precision as it is dumped: float16 weights under their plain names, each gradient in float32 with a
+    /// float16 copy beside it, and inputs so small that many of fc1's gradients underflow to zero in the copy.
+    void checkHalfPrecision(const QString& folder, const QJsonObject& oracle)
+    {
+        const AdvisorInput input = test::loadRun(folder);
+        const AdvisorReport report = evaluate(input, m_rules);
+        qInfo().noquote() << describe(report.findings);
+
+        // fc1.weight is stored as float16 and is still a weight: its initial range is checked.
+        bool half = false;
+        for (const tensor::TensorSeries& series : input.tensors->series())
+            half = half
+                || (series.name == QLatin1String("fc1.weight") && !series.versions.isEmpty()
+                    && series.versions.first().dtype == tensor::DType::Float16);
+        QVERIFY(half);
+        const QStringList wide = tensorsMeeting(oracle.value(QStringLiteral("init_abs_max")).toObject(),
+                                                rule("weight-initialization-range"));
+        QCOMPARE(wide, QStringList { QStringLiteral("fc1.weight") });
+        QCOMPARE(tensorsOf(findingsOfRule(report, "weight-initialization-range")), wide);
+
+        // Each parameter's gradient counts once in the global norm, whatever copies of it are dumped.
+        AnalysisContext context(m_rules);
+        analyseWeights(input, context);
+        const QJsonObject norms = oracle.value(QStringLiteral("global_norm")).toObject();
+        const auto measured = test::measurementsOf(context, QStringLiteral("gradient.global_norm"));
+        QCOMPARE(int(measured.size()), norms.size());
+        for (const Measurement& m : measured) {
+            const QJsonObject expected = norms.value(QString::number(*m.scope.step)).toObject();
+            const double value = expected.value(QStringLiteral("value")).toDouble();
+            QVERIFY2(near(m.value, value, 1e-6), qPrintable(numbers(m.value, value)));
+            QCOMPARE(m.facts.value(QStringLiteral("tensors")).toInt(),
+                     expected.value(QStringLiteral("tensors")).toInt());
+        }
+
+        // The values that underflowed to zero in a copy count as below the float16 range.
+        const QJsonObject shares = oracle.value(QStringLiteral("fp16_share")).toObject();
+        const QStringList expected = tensorsMeeting(shares, rule("fp16-risk"));
+        QVERIFY2(expected.contains(QStringLiteral("fc1.weight_grad_fp16")), qPrintable(expected.join(u' ')));
+        const QList<Finding> found = findingsOfRule(report, "fp16-risk");
+        QCOMPARE(tensorsOf(found), expected);
+        for (const Finding& f : found) {
+            const QJsonObject worst = shares.value(f.scope.tensor).toObject();
+            const double value = worst.value(QStringLiteral("value")).toDouble();
+            QVERIFY2(near(f.value, value, 1e-12), qPrintable(f.scope.tensor + u' ' + numbers(f.value, value)));
+            QCOMPARE(f.scope.step, std::optional<qint64>(worst.value(QStringLiteral("step")).toInteger()));
+            const double underflow = worst.value(QStringLiteral("underflow")).toDouble();
+            const QString note
+                = QStringLiteral(" (%1 of its values that are non-zero in %2 are exactly zero here: they "
+                                 "underflowed).")
+                      .arg(formatValue(underflow, Unit::Percent), worst.value(QStringLiteral("master")).toString());
+            QVERIFY2(f.message.endsWith(underflow > 0 ? note : QStringLiteral("(65504).")), qPrintable(f.message));
+        }
+        const QJsonObject fc1 = shares.value(QStringLiteral("fc1.weight_grad_fp16")).toObject();
+        QVERIFY(fc1.value(QStringLiteral("underflow")).toDouble() > 10.0);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -375,7 +459,7 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         for (const char* name : { "exploding", "sigmoid_vanishing", "bad_init", "zero_head", "tiny_lr", "dead_relu",
-                                  "tanh_saturation", "fp16_gradients" })
+                                  "tanh_saturation", "fp16_gradients", "half_precision" })
             QTest::newRow(name) << QString::fromLatin1(name);
     }
 
@@ -412,6 +496,8 @@ private slots:
             checkSaturated(folder, oracle);
         else if (name == QLatin1String("fp16_gradients"))
             checkFp16(folder, oracle);
+        else if (name == QLatin1String("half_precision"))
+            checkHalfPrecision(folder, oracle);
         else
             QFAIL(qPrintable(name));
     }

@@ -38,6 +38,26 @@ std::vector<float> wavy(int count, float scale, float phase = 0.f)
     return out;
 }
 
+/// Writes `values` rounded to float16 (as model.half() or a cast stores them) to `root/relative`.
+void writeHalves(const QString& root, const QString& relative, const std::vector<float>& values)
+{
+    std::vector<qfloat16> half;
+    for (const float v : values)
+        half.push_back(qfloat16(v));
+    const QString path = QDir(root).filePath(relative);
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(test::npyBytes(half, { std::int64_t(half.size()) }, "<f2"));
+}
+
+/// The value of the one measurement of `metric` for `tensor`, or NaN when there is none.
+double valueOf(const AnalysisContext& context, const QString& metric, const QString& tensor)
+{
+    const auto found = measurementsOf(context, metric, tensor);
+    return found.size() == 1 ? found.front().value : std::nan("");
+}
+
 AdvisorInput inputOf(const QString& root)
 {
     AdvisorInput input;
@@ -94,6 +114,10 @@ private slots:
                                    << "act" << int(TensorRole::Other) << "fc1";
         QTest::newRow("fp16 copy") << "fc1.weight_fp16"
                                    << "weight_fp16" << int(TensorRole::Other) << "fc1";
+        QTest::newRow("bf16 copy") << "fc1.weight_bf16"
+                                   << "weight_bf16" << int(TensorRole::Other) << "fc1";
+        QTest::newRow("fp16 gradient copy") << "fc1.weight_grad_fp16"
+                                            << "weight_grad_fp16" << int(TensorRole::Gradient) << "fc1";
         QTest::newRow("optimizer state") << "optimizer.exp_avg.fc1.weight"
                                          << "weight" << int(TensorRole::Other) << "optimizer.exp_avg.fc1";
     }
@@ -111,6 +135,17 @@ private slots:
         const TensorClass cls = classifySeries(series);
         QCOMPARE(int(cls.role), role);
         QCOMPARE(cls.layer, layer);
+        // The float16 range applies to float16 copies; bfloat16 has float32's.
+        QCOMPARE(cls.halfPrecision, kind.contains(QLatin1String("fp16")));
+    }
+
+    void precisionCopiesAreNamedAfterTheirTensor()
+    {
+        QCOMPARE(withoutPrecisionMark(QStringLiteral("fc1.weight_grad_fp16")), QStringLiteral("fc1.weight_grad"));
+        QCOMPARE(withoutPrecisionMark(QStringLiteral("fc1.weight.half")), QStringLiteral("fc1.weight"));
+        QCOMPARE(withoutPrecisionMark(QStringLiteral("fc1.weight_BF16")), QStringLiteral("fc1.weight"));
+        QCOMPARE(withoutPrecisionMark(QStringLiteral("fp16_head.weight")), QStringLiteral("fp16_head.weight"));
+        QCOMPARE(gradientTarget(QStringLiteral("fc1.weight_grad_fp16")), QStringLiteral("fc1.weight"));
     }
 
     void classifiesHistogramTags_data()
@@ -262,21 +297,19 @@ private slots:
         writeFloats(root, "dump/step_0/fc1.bias.npy", filled(3, 0.f)); // a zero bias is normal
         writeFloats(root, "dump/step_0/fc2.weight.npy", { 0.5f, -50.f, 3.f, 0.f }); // abnormal range
         writeFloats(root, "dump/step_0/fc3.weight.npy", wavy(12, 0.2f)); // healthy
+        // A later step shows whether the zeros last: fc1 stays all zero, the others vary.
+        writeFloats(root, "dump/step_1/fc1.weight.npy", filled(12, 0.f));
+        writeFloats(root, "dump/step_1/fc2.weight.npy", { 0.5f, -50.f, 3.f, 0.1f });
+        writeFloats(root, "dump/step_1/fc3.weight.npy", wavy(12, 0.2f, 0.1f));
         const auto context = analyse(inputOf(root), m_rules);
 
+        // Only the weight whose zeros last is measured; the bias is not a weight here.
         const auto zero = measurementsOf(*context, QStringLiteral("weight.init_zero_share"));
-        QCOMPARE(zero.size(), std::size_t(3)); // the three weights, not the bias
-        for (const Measurement& m : zero) {
-            if (m.scope.tensor == QLatin1String("fc1.weight")) {
-                QCOMPARE(m.value, 100.0);
-                QCOMPARE(m.scope.layer, QStringLiteral("fc1"));
-                QCOMPARE(m.scope.step, std::optional<qint64>(0));
-            } else if (m.scope.tensor == QLatin1String("fc2.weight")) {
-                QCOMPARE(m.value, 25.0);
-            } else {
-                QCOMPARE(m.value, 0.0);
-            }
-        }
+        QCOMPARE(zero.size(), std::size_t(1));
+        QCOMPARE(zero.front().scope.tensor, QStringLiteral("fc1.weight"));
+        QCOMPARE(zero.front().value, 100.0);
+        QCOMPARE(zero.front().scope.layer, QStringLiteral("fc1"));
+        QCOMPARE(zero.front().scope.step, std::optional<qint64>(0));
         const auto range
             = measurementsOf(*context, QStringLiteral("weight.init_abs_max"), QStringLiteral("fc2.weight"));
         QCOMPARE(range.size(), std::size_t(1));
@@ -410,6 +443,145 @@ private slots:
         QVERIFY(measurementsOf(*context, QStringLiteral("gradient.zero_step_share")).empty());
     }
 
+    void tinyGradientIsVanishingNotFrozen()
+    {
+        // A deep sigmoid network: fc1's gradient is 1e-12, far below what moves a weight of 0.5 in float32, so the
+        // weight is bit for bit the same at every step. That is vanishing gradients, not a frozen layer. fc2 has
+        // no gradient recorded and fc3 a sizeable one that was never applied: both are frozen.
+        QTemporaryDir dir;
+        const QString root = dir.path();
+        for (int step = 0; step < 3; ++step) {
+            const QString at = QStringLiteral("dump/step_%1/").arg(step);
+            writeFloats(root, at + "fc1.weight.npy", { 0.5f, -0.3f, 0.2f });
+            writeFloats(root, at + "fc1.weight_grad.npy", wavy(3, 1e-12f, float(step)));
+            writeFloats(root, at + "fc2.weight.npy", { 0.4f, 0.1f, -0.2f });
+            writeFloats(root, at + "fc3.weight.npy", { 0.25f, -0.5f, 0.75f });
+            writeFloats(root, at + "fc3.weight_grad.npy", { 0.2f, 0.1f, -0.1f });
+        }
+        const auto context = analyse(inputOf(root), m_rules);
+        const QString unchanged = QStringLiteral("weight.unchanged_steps");
+        QCOMPARE(valueOf(*context, unchanged, QStringLiteral("fc1.weight")), 0.0);
+        QCOMPARE(valueOf(*context, unchanged, QStringLiteral("fc2.weight")), 2.0);
+        QCOMPARE(valueOf(*context, unchanged, QStringLiteral("fc3.weight")), 2.0);
+        QVERIFY(valueOf(*context, QStringLiteral("gradient.abs_mean"), QStringLiteral("fc1.weight_grad")) < 1e-9);
+    }
+
+    void consequencesOfTheFirstOverflowAreLeftOut()
+    {
+        // The loss overflows at step 2. Afterwards the ReLUs are dead, the gradients zero and the weights stuck:
+        // consequences of the overflow, not causes of their own.
+        QTemporaryDir dir;
+        const QString root = dir.path();
+        for (int step = 0; step < 4; ++step) {
+            const QString at = QStringLiteral("dump/step_%1/").arg(step);
+            const bool after = step > 2;
+            writeFloats(root, at + "fc1.weight.npy", step < 2 ? wavy(8, 0.5f, float(step)) : wavy(8, 0.5f, 2.f));
+            writeFloats(root, at + "fc1.weight_grad.npy", after ? filled(8, 0.f) : wavy(8, 1e-2f, float(step)));
+            writeFloats(root, at + "relu1.act.npy", after ? filled(8, 0.f) : wavy(8, 1.f, float(step)));
+            writeFloats(root, at + "fc2.act.npy", after ? filled(8, std::nanf("")) : wavy(8, 1.f, float(step)));
+        }
+        AdvisorInput input = inputOf(root);
+        ScalarTrack loss {
+            QStringLiteral("."), QStringLiteral("train/loss"), { 0, 1, 2, 3 }, { 1.2, 1.1, HUGE_VAL, NAN }, {}
+        };
+        input.scalars.push_back(loss);
+        const auto context = analyse(input, m_rules);
+
+        // fc1.weight did not change from 2 to 3 and its gradient is zero at 3: after the overflow.
+        QCOMPARE(valueOf(*context, QStringLiteral("weight.unchanged_steps"), QStringLiteral("fc1.weight")), 0.0);
+        QVERIFY(valueOf(*context, QStringLiteral("tensor.zero_share"), QStringLiteral("fc1.weight_grad")) < 100.0);
+        QVERIFY(valueOf(*context, QStringLiteral("activation.dead_share"), QStringLiteral("relu1.act")) < 99.9);
+        for (const Measurement& m : measurementsOf(*context, QStringLiteral("gradient.global_norm")))
+            QVERIFY(*m.scope.step <= 2);
+        // The overflow itself is reported, naming the first one and what is left out.
+        const auto overflow = firstOf(*context, QStringLiteral("tensor.nonfinite"));
+        QVERIFY(overflow);
+        QCOMPARE(overflow->scope.tensor, QStringLiteral("fc2.act"));
+        QCOMPARE(overflow->facts.value(QStringLiteral("consequences")).toString(),
+                 QStringLiteral(" The run's first overflow is train/loss at step 2; what weights and gradients show "
+                                "after it follows from it and is not reported again."));
+    }
+
+    void halfPrecisionWeightKeepsItsRole()
+    {
+        // After model.half() the weights are stored as float16 under their plain names: still weights.
+        QTemporaryDir dir;
+        const QString root = dir.path();
+        writeHalves(root, "dump/step_0/fc1.weight.npy", { 0.f, 0.f, 0.f, 0.f });
+        writeHalves(root, "dump/step_1/fc1.weight.npy", { 0.f, 0.f, 0.f, 0.f });
+        writeHalves(root, "dump/step_0/fc1.weight_fp16.npy", { 0.5f, 1.f }); // a copy named as such is not
+        const AdvisorInput input = inputOf(root);
+        for (const tensor::TensorSeries& series : input.tensors->series()) {
+            const TensorClass cls = classifySeries(series);
+            QVERIFY(cls.halfPrecision);
+            QCOMPARE(int(cls.role),
+                     int(series.name == QLatin1String("fc1.weight") ? TensorRole::Weight : TensorRole::Other));
+        }
+        const auto context = analyse(input, m_rules);
+        QCOMPARE(valueOf(*context, QStringLiteral("weight.init_zero_share"), QStringLiteral("fc1.weight")), 100.0);
+        QCOMPARE(valueOf(*context, QStringLiteral("weight.unchanged_steps"), QStringLiteral("fc1.weight")), 1.0);
+    }
+
+    void halfShadowGradientCountsOnce()
+    {
+        // fc1's gradient is recorded twice, in float32 and as its float16 copy: one gradient in the global norm.
+        QTemporaryDir dir;
+        const QString root = dir.path();
+        writeFloats(root, "dump/step_0/fc1.weight_grad.npy", { 3.f, 4.f });
+        writeHalves(root, "dump/step_0/fc1.weight_grad_fp16.npy", { 3.f, 4.f });
+        writeFloats(root, "dump/step_0/fc2.weight_grad.npy", { 0.f, 12.f });
+        const auto context = analyse(inputOf(root), m_rules);
+        const auto norm = measurementsOf(*context, QStringLiteral("gradient.global_norm"));
+        QCOMPARE(norm.size(), std::size_t(1));
+        QCOMPARE(norm.front().value, 13.0);
+        QCOMPARE(norm.front().facts.value(QStringLiteral("tensors")).toInt(), 2);
+    }
+
+    void halfUnderflowAgainstTheMasterCopy()
+    {
+        // Six of ten gradient values are 1e-9: in the float16 copy they are exactly zero, below even its smallest
+        // subnormal. The half tensor alone shows four values, all in range; its float32 copy shows the loss.
+        QTemporaryDir dir;
+        const QString root = dir.path();
+        const std::vector<float> values { 1e-9f, -1e-9f, 1e-9f, 1e-9f, -1e-9f, 1e-9f, 0.5f, 0.25f, 1.f, 0.125f };
+        writeFloats(root, "dump/step_0/fc1.weight_grad.npy", values);
+        writeHalves(root, "dump/step_0/fc1.weight_grad_fp16.npy", values);
+        const auto context = analyse(inputOf(root), m_rules);
+        const auto risk = measurementsOf(*context, QStringLiteral("tensor.fp16_out_of_range"),
+                                         QStringLiteral("fc1.weight_grad_fp16"));
+        QCOMPARE(risk.size(), std::size_t(1));
+        QCOMPARE(risk.front().value, 60.0);
+        const QString note = risk.front().facts.value(QStringLiteral("underflow")).toString();
+        QVERIFY2(note.contains(QLatin1String("60 %")) && note.contains(QLatin1String("fc1.weight_grad ")),
+                 qPrintable(note));
+        // The float32 gradient is not at risk by itself: it is not a half-precision tensor.
+        QVERIFY(measurementsOf(*context, QStringLiteral("tensor.fp16_out_of_range"), QStringLiteral("fc1.weight_grad"))
+                    .empty());
+    }
+
+    void zeroWeightAtTheOnlyStepIsNoError()
+    {
+        // With step 0 alone recorded, nothing tells whether the zeros last (a zero-initialised head learns apart
+        // at once): no error.
+        QTemporaryDir dir;
+        const QString root = dir.path();
+        writeFloats(root, "dump/step_0/fc1.weight.npy", filled(12, 0.f));
+        writeFloats(root, "dump/step_0/fc2.weight.npy", wavy(12, 0.2f));
+        const RuleBook rules = RuleBook::builtIn();
+        const AdvisorReport report = evaluate(inputOf(root), rules);
+        QVERIFY2(test::findingsOf(report, QStringLiteral("weight-initialization")).isEmpty(),
+                 qPrintable(test::describe(report.findings)));
+        QVERIFY(test::statusOf(report, QStringLiteral("weight-initialization"))->evaluated);
+        // With a later step where the zeros last, it is one.
+        writeFloats(root, "dump/step_1/fc1.weight.npy", filled(12, 0.f));
+        writeFloats(root, "dump/step_1/fc2.weight.npy", wavy(12, 0.2f, 0.5f));
+        const AdvisorReport later = evaluate(inputOf(root), rules);
+        const QList<Finding> found = test::findingsOf(later, QStringLiteral("weight-initialization"));
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.front().scope.tensor, QStringLiteral("fc1.weight"));
+        QVERIFY(found.front().severity == advisor::Severity::Error);
+    }
+
     void activations()
     {
         QTemporaryDir dir;
@@ -465,8 +637,8 @@ private slots:
         HistogramTrack stuck { QStringLiteral("r"), QStringLiteral("fc2.weight"), {} };
         stuck.items = { histogram(0, 0, 0, 10, 0, 0), histogram(1, 0, 0, 10, 0, 0) };
         HistogramTrack grad { QStringLiteral("r"), QStringLiteral("grad/fc1.weight"), {} };
-        grad.items = { histogram(0, -2, 2, 4, 0, 16), histogram(1, -2, 2, 4, 0, 16) };
-        grad.items[1].nanCount = 3;
+        grad.items = { histogram(0, -2, 2, 4, 0, 16), histogram(1, -2, 2, 4, 0, 16), histogram(2, -2, 2, 4, 0, 16) };
+        grad.items[2].nanCount = 3;
         input.histograms = { frozen, stuck, grad };
         const auto context = analyse(input, m_rules);
 
@@ -481,11 +653,11 @@ private slots:
         QCOMPARE(unchanged.front().facts.value(QStringLiteral("pairs")).toInt(), 2);
         const auto overflow = firstOf(*context, QStringLiteral("gradient.nonfinite"));
         QVERIFY(overflow);
-        QCOMPARE(overflow->scope.step, std::optional<qint64>(1));
+        QCOMPARE(overflow->scope.step, std::optional<qint64>(2));
         QCOMPARE(overflow->value, 3.0);
         QCOMPARE(parseEvidence(overflow->evidence.value(0))->kind, QStringLiteral("histogram"));
         const auto norm = measurementsOf(*context, QStringLiteral("gradient.global_norm"));
-        QCOMPARE(norm.size(), std::size_t(1)); // step 1 has NaN: no norm
+        QCOMPARE(norm.size(), std::size_t(2)); // step 2 has NaN: no norm
         QCOMPARE(norm.front().value, 4.0);
         QVERIFY(!context->isEvaluated(QStringLiteral("weight.update_ratio")));
         QVERIFY(context->missingReason(QStringLiteral("weight.update_ratio")).contains(QLatin1String("histograms")));

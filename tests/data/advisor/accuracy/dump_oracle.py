@@ -19,7 +19,11 @@ float16 is a half-precision tensor. Per tensor name ("fc1.weight_grad"):
 - saturation_share: per sigmoid or tanh output, the highest percentage over the steps of values at or beyond
   the function at -8.8 / 8.8 (tanh) or -16.2 / 16.2 (sigmoid), and its first step
 - fp16_share: per float16 tensor, the highest percentage over the steps of its non-zero values that are
-  infinite, below the smallest float16 normal 2**-14 or above 65504, and its first step
+  infinite, below the smallest float16 normal 2**-14 or above 65504, and its first step. A float16 copy named
+  <name>_fp16 beside a float32 <name> also counts the values that are non-zero in <name> and exactly zero in the
+  copy (they underflowed): outside + underflowed over non-zero + underflowed; "underflow" is the percentage of
+  <name>'s non-zero values that underflowed at that step, "master" is <name>
+- A tensor's dtype does not change its kind: float16 weights (after model.half()) are weights
 
 Usage: dump_oracle.py RUN.
 """
@@ -96,7 +100,7 @@ def main(run):
         module, kind = where[name]
         half = versions[0][1].dtype == np.float16
         gradient = kind.endswith("_grad")
-        weight = kind in ("weight", "bias") and not half
+        weight = kind in ("weight", "bias")
         activation = activation_of(module) if kind == "act" else None
         values = [(step, a.astype(np.float64)) for step, a in versions]
         if gradient:
@@ -154,13 +158,28 @@ def main(run):
             out["saturation_share"][name] = worst(
                 [(step, percent(int(np.sum((a <= low) | (a >= high))), a.size)) for step, a in values])
         if half:
+            master = name[:-len("_fp16")] if name.endswith("_fp16") else None
+            full = dict(series.get(master, [])) if master else {}
             shares = []
+            lost_share = {}
             for step, a in values:
                 magnitude = np.abs(a)
                 nonzero = magnitude > 0
                 outside = np.isinf(a) | (nonzero & ((magnitude < FP16_MIN_NORMAL) | (magnitude > FP16_MAX)))
-                shares.append((step, percent(int(np.sum(outside)), int(np.sum(nonzero)))))
+                part, whole = int(np.sum(outside)), int(np.sum(nonzero))
+                m = full.get(step)
+                if m is not None and m.dtype != np.float16 and m.size == a.size:
+                    m = m.astype(np.float64).reshape(a.shape)
+                    present = np.isfinite(m) & (m != 0)
+                    lost = int(np.sum(present & (a == 0)))
+                    if np.any(present):
+                        lost_share[step] = percent(lost, int(np.sum(present)))
+                        part, whole = part + lost, whole + lost
+                shares.append((step, percent(part, whole)))
             out["fp16_share"][name] = worst(shares)
+            if out["fp16_share"][name] and out["fp16_share"][name]["step"] in lost_share:
+                out["fp16_share"][name]["underflow"] = lost_share[out["fp16_share"][name]["step"]]
+                out["fp16_share"][name]["master"] = master
     if overflows:
         # Earliest step; within it backward order: the last layer first, then the name.
         layers = sorted({module for module, _ in where.values()}, key=natural_key)
