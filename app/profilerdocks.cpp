@@ -188,6 +188,7 @@ QList<int> MainWindow::rankSiblings(int artifactIndex) const
 
 void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store)
 {
+    m_run->setTraceShown(store != nullptr);
     m_timelinePanel->setStore(store);
     m_operatorsPanel->setStore(store);
     m_stepsPanel->setStore(store);
@@ -229,6 +230,7 @@ void MainWindow::showProfiler(const QString& run, std::shared_ptr<const Profiler
     if (m_profiler && m_profilerRun != run)
         return;
     m_profilerRun = run;
+    m_run->setShownProfilerRun(run);
     m_profiler = bundle;
     m_overviewPanel->setProfilerData(bundle->ranks);
     m_operatorsPanel->setProfilerData(bundle->ranks, m_overviewPanel->rankIndex());
