@@ -123,6 +123,24 @@ ImportedContent RunController::importedContent() const
     return c;
 }
 
+QString RunController::runWithoutRankFolders(const QString& run)
+{
+    static const QRegularExpression rankFolder(QStringLiteral("^rank[_-]?\\d+$"),
+                                               QRegularExpression::CaseInsensitiveOption);
+    QStringList parts = run.split(QLatin1Char('/'));
+    parts.removeIf([](const QString& part) { return part == QLatin1String(".") || rankFolder.match(part).hasMatch(); });
+    return parts.join(QLatin1Char('/'));
+}
+
+QString RunController::jobDisplayName(int artifactIndex) const
+{
+    if (!m_session || artifactIndex < 0 || artifactIndex >= m_session->manifest().artifacts.size())
+        return {};
+    const RunManifest& manifest = m_session->manifest();
+    const QString job = runWithoutRankFolders(manifest.artifacts[artifactIndex].run);
+    return manifest.runDisplayName(job.isEmpty() ? QStringLiteral(".") : job);
+}
+
 EvidenceRoute RunController::routeEvidence(const QString& locator) const
 {
     EvidenceRoute route;

@@ -127,6 +127,12 @@ public:
     bool isTraceShown() const { return m_traceShown; }
     void setTraceShown(bool shown) { m_traceShown = shown; }
 
+    /// "job/rank_3" -> "job": the part of a run name that the ranks of one job share.
+    static QString runWithoutRankFolders(const QString& run);
+    /// The name a user sees for the job of the artifact at `artifactIndex`: its run without rank folders, the
+    /// opened folder's own run named as runDisplayName() does (`job/profiler` opened alone is "job").
+    QString jobDisplayName(int artifactIndex) const;
+
     /// Where the evidence `locator` (advisor/evidence.h) leads with what is open now.
     EvidenceRoute routeEvidence(const QString& locator) const;
 

@@ -395,6 +395,44 @@ private slots:
         QVERIFY(run.shownProfilerRun().isEmpty());
     }
 
+    // The ranks of one job are named after the job, whichever folder of it was opened: never after `profiler`,
+    // a rank folder, or ".".
+    void namesTheJobOfRanks_data()
+    {
+        QTest::addColumn<QString>("opened");
+        QTest::newRow("the folder above the job") << QString();
+        QTest::newRow("the job") << QStringLiteral("job");
+        QTest::newRow("the profiler folder") << QStringLiteral("job/profiler");
+    }
+
+    void namesTheJobOfRanks()
+    {
+        QFETCH(QString, opened);
+        QCOMPARE(RunController::runWithoutRankFolders(QStringLiteral("job/rank_3")), QStringLiteral("job"));
+        QCOMPARE(RunController::runWithoutRankFolders(QStringLiteral("rank-0")), QString());
+        QCOMPARE(RunController::runWithoutRankFolders(QStringLiteral(".")), QString());
+
+        QTemporaryDir dir;
+        QFile fixture(QStringLiteral(RUNLENS_TEST_DATA_DIR "/tiny.pt.trace.json"));
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        const QByteArray trace = fixture.readAll();
+        for (int rank = 0; rank < 2; ++rank)
+            QVERIFY(
+                writeBytes(dir.filePath(QStringLiteral("job/profiler/rank_%1/worker.pt.trace.json").arg(rank)), trace));
+        const QString root = opened.isEmpty() ? dir.path() : dir.filePath(opened);
+        RunController run;
+        QSignalSpy finished(&run, &RunController::importFinished);
+        run.open(root);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        const RunManifest& manifest = run.session()->manifest();
+        QCOMPARE(manifest.artifacts.size(), 2);
+        for (int i = 0; i < manifest.artifacts.size(); ++i) {
+            QVERIFY(manifest.artifacts[i].rank);
+            QCOMPARE(run.jobDisplayName(i), QStringLiteral("job"));
+        }
+        QVERIFY(run.jobDisplayName(2).isEmpty());
+    }
+
 private:
     QTemporaryDir m_dir;
 };
