@@ -70,6 +70,7 @@ private slots:
     void traceBreakdown();
     void profilerRunPicker();
     void operatorLabelsDoNotOverlap();
+    void stepChartReplotsOnceWhenShown();
 };
 
 void TestOverviewPanel::emptyState()
@@ -306,6 +307,32 @@ void TestOverviewPanel::operatorLabelsDoNotOverlap()
     check(false);
     panel.resize(900, 2000);
     check(true);
+}
+
+// A replot of thousands of stacked bars takes tens of milliseconds: data set while the panel is out of sight is
+// drawn once, at its first paint, not again for each resize the layout makes before it.
+void TestOverviewPanel::stepChartReplotsOnceWhenShown()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    const auto run = profiler::readProfilerDirectory(samples + QStringLiteral("/profiler/mindspore/run_1_profiler"));
+    QWidget window;
+    window.resize(1000, 700);
+    auto* panel = new OverviewPanel(&window);
+    panel->setGeometry(0, 0, 1000, 700);
+    QCoreApplication::processEvents(); // the replot QCustomPlot queues when it is made
+    panel->setProfilerData(run);
+    QSignalSpy replots(panel->stepChart(), &QCustomPlot::afterReplot);
+    window.show();
+    panel->setGeometry(0, 0, 1000, 690);
+    panel->setGeometry(0, 0, 990, 680);
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_COMPARE(replots.size(), 1);
+    QTest::qWait(50);
+    QCOMPARE(replots.size(), 1);
+    QCOMPARE(panel->stepChart()->viewport().size(), QSize(990, panel->stepChart()->height()));
+    // Once shown, a new size is drawn at once.
+    panel->setGeometry(0, 0, 900, 680);
+    QCOMPARE(replots.size(), 2);
 }
 
 QTEST_MAIN(TestOverviewPanel)
