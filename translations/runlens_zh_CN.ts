@@ -1334,34 +1334,6 @@ Time %6</source>
         <translation>无法将规则阈值保存到 %1：%2</translation>
     </message>
     <message>
-        <source>Cannot show this evidence: %1</source>
-        <translation>无法显示此证据：%1</translation>
-    </message>
-    <message>
-        <source>Showing %1</source>
-        <translation>正在显示 %1</translation>
-    </message>
-    <message>
-        <source>Showing %1 at step %2</source>
-        <translation>正在显示 %1（第 %2 步）</translation>
-    </message>
-    <message>
-        <source>The tensor %1 is not in the Tensors panel.</source>
-        <translation>张量 %1 不在“张量”面板中。</translation>
-    </message>
-    <message>
-        <source>Open the trace in the Run Browser to see this evidence.</source>
-        <translation>请在运行浏览器中打开该性能数据以查看此证据。</translation>
-    </message>
-    <message>
-        <source>Link %1</source>
-        <translation>链路 %1</translation>
-    </message>
-    <message>
-        <source>Rank %1: double-click its row to open its timeline</source>
-        <translation>rank %1：双击其所在行可打开其时间线</translation>
-    </message>
-    <message>
         <source>Open a training run folder: every artifact in it is found and read</source>
         <translation>打开训练运行文件夹：自动查找并读取其中的所有产物</translation>
     </message>
@@ -2335,6 +2307,37 @@ Check that the cache folder is writable.</source>
     <message>
         <source>The folder holds more entries than were scanned.</source>
         <translation>该文件夹中的条目多于已扫描的数量。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::RunController</name>
+    <message>
+        <source>Cannot show this evidence: %1</source>
+        <translation>无法显示此证据：%1</translation>
+    </message>
+    <message>
+        <source>Showing %1</source>
+        <translation>正在显示 %1</translation>
+    </message>
+    <message>
+        <source>Showing %1 at step %2</source>
+        <translation>正在显示 %1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>The tensor %1 is not in the Tensors panel.</source>
+        <translation>张量 %1 不在“张量”面板中。</translation>
+    </message>
+    <message>
+        <source>Open the trace in the Run Browser to see this evidence.</source>
+        <translation>请在运行浏览器中打开该性能数据以查看此证据。</translation>
+    </message>
+    <message>
+        <source>Link %1</source>
+        <translation>链路 %1</translation>
+    </message>
+    <message>
+        <source>Rank %1: double-click its row to open its timeline</source>
+        <translation>rank %1：双击其所在行可打开其时间线</translation>
     </message>
 </context>
 <context>
