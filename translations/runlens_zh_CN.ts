@@ -1951,6 +1951,13 @@ Check that the cache folder is writable.</source>
     </message>
 </context>
 <context>
+    <name>runlens::PanelHeader</name>
+    <message>
+        <source>More controls that do not fit the panel&apos;s width</source>
+        <translation>面板宽度容纳不下的更多控件</translation>
+    </message>
+</context>
+<context>
     <name>runlens::PipelineGraphView</name>
     <message>
         <source>n/a</source>
@@ -5634,10 +5641,6 @@ Exit code: 0 when no finding reaches the --fail-on severity (always 0 without it
         <translation>图表最后一条轴上的指标；也用于为各运行的折线着色</translation>
     </message>
     <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
         <source>Export the parallel-coordinates chart as PNG, SVG, PDF or CSV</source>
         <translation>将平行坐标图导出为 PNG、SVG、PDF 或 CSV</translation>
     </message>
@@ -6264,6 +6267,18 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>Pipeline stage</source>
         <translation>流水线阶段</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>方向</translation>
     </message>
 </context>
 <context>
@@ -8674,6 +8689,14 @@ run:baseline  运行名称包含“baseline”
     <message>
         <source>summary file %1, tag %2</source>
         <translation>摘要文件 %1，标签 %2</translation>
+    </message>
+    <message>
+        <source>Colour map</source>
+        <translation>色图</translation>
+    </message>
+    <message>
+        <source>Colour range</source>
+        <translation>颜色范围</translation>
     </message>
 </context>
 <context>
