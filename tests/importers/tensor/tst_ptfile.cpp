@@ -1,0 +1,291 @@
+#include "tensor/ptfile.h"
+
+#include "memory/safepickle.h"
+#include "tst_npzfile_common.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace runlens;
+using namespace runlens::tensor;
+
+namespace {
+
+QString fixture(const QString& name)
+{
+    return QStringLiteral(RUNLENS_TEST_DATA_DIR "/torchsave/") + name;
+}
+
+/// What torch.load read from each fixture (tests/data/torchsave/expected.json, by make_pt_fixtures.py).
+QJsonObject expectedFor(const QString& name)
+{
+    QFile file(fixture(QStringLiteral("expected.json")));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object().value(name).toObject();
+}
+
+/// Every element of `tensor` in C order.
+std::vector<double> valuesOf(const Tensor& tensor)
+{
+    std::vector<double> values;
+    const std::int64_t count = tensor.elementCount();
+    std::vector<std::int64_t> index(std::size_t(tensor.rank()), 0);
+    for (std::int64_t i = 0; i < count; ++i) {
+        values.push_back(tensor.value(index));
+        for (int d = tensor.rank() - 1; d >= 0; --d) {
+            if (++index[std::size_t(d)] < tensor.shape[std::size_t(d)])
+                break;
+            index[std::size_t(d)] = 0;
+        }
+    }
+    return values;
+}
+
+const TensorInfo* find(const TensorListing& listing, const QString& member)
+{
+    for (const TensorInfo& info : listing.tensors) {
+        if (info.member == member)
+            return &info;
+    }
+    return nullptr;
+}
+
+QString errorsText(const TensorListing& listing)
+{
+    return listing.error + QLatin1Char('\n') + test::diagnosticsText(listing);
+}
+
+} // namespace
+
+class TstPtFile : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void matchesTorch_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char* name :
+             { "single.pt", "model_state.pth", "halves.pt", "transposed.pt", "shared.pt", "checkpoint.pt" })
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void matchesTorch()
+    {
+        QFETCH(QString, file);
+        const QJsonObject expected = expectedFor(file);
+        QVERIFY2(!expected.isEmpty(), "tests/data/torchsave/expected.json is missing or lacks the file");
+
+        const TensorListing listing = listPtFile(fixture(file));
+        QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));
+        QVERIFY2(listing.diagnostics.isEmpty(), qPrintable(test::diagnosticsText(listing)));
+        QCOMPARE(listing.tensors.size(), expected.size());
+        for (const TensorInfo& info : listing.tensors) {
+            QVERIFY2(expected.contains(info.member), qPrintable(info.member));
+            const QJsonObject want = expected.value(info.member).toObject();
+            QCOMPARE(info.format, QStringLiteral("pt"));
+            QCOMPARE(info.path, QFileInfo(fixture(file)).absoluteFilePath());
+            QCOMPARE(QString::fromLatin1(dtypeName(info.dtype)), want.value(QStringLiteral("dtype")).toString());
+            std::vector<std::int64_t> shape;
+            for (const QJsonValue& v : want.value(QStringLiteral("shape")).toArray())
+                shape.push_back(v.toInteger());
+            QCOMPARE(info.shape, shape);
+            const TensorResult opened = info.source->open();
+            QVERIFY2(opened.tensor, qPrintable(opened.error));
+            const std::vector<double> got = valuesOf(*opened.tensor);
+            const QJsonArray values = want.value(QStringLiteral("values")).toArray();
+            QCOMPARE(qsizetype(got.size()), values.size());
+            for (qsizetype i = 0; i < values.size(); ++i) {
+                // Every dtype here converts to double exactly, in torch as here.
+                if (got[std::size_t(i)] != values[i].toDouble())
+                    QFAIL(qPrintable(QStringLiteral("%1[%2]: %3, torch read %4")
+                                         .arg(info.member)
+                                         .arg(i)
+                                         .arg(got[std::size_t(i)])
+                                         .arg(values[i].toDouble())));
+            }
+        }
+    }
+
+    void singleTensorIsTheFile()
+    {
+        const TensorListing listing = listPtFile(fixture(QStringLiteral("single.pt")));
+        QCOMPARE(listing.tensors.size(), 1);
+        QCOMPARE(listing.tensors[0].member, QString());
+        QVERIFY(listing.tensors[0].source->isImmediate());
+    }
+
+    void viewsAndSharedStorages()
+    {
+        const TensorListing transposed = listPtFile(fixture(QStringLiteral("transposed.pt")));
+        QCOMPARE(transposed.tensors.size(), 1);
+        QVERIFY2(transposed.tensors[0].note.contains(QLatin1String("strides [1, 3]")),
+                 qPrintable(transposed.tensors[0].note));
+        const TensorResult opened = transposed.tensors[0].source->open();
+        QVERIFY(opened.tensor && opened.tensor->isContiguous());
+
+        const TensorListing shared = listPtFile(fixture(QStringLiteral("shared.pt")));
+        const TensorInfo* w = find(shared, QStringLiteral("w"));
+        const TensorInfo* everyOther = find(shared, QStringLiteral("every_other"));
+        QVERIFY(w && everyOther);
+        QVERIFY2(w->note.contains(QLatin1String("shares storage data/0 with 2 other")), qPrintable(w->note));
+        QVERIFY(w->source->isImmediate()); // an offset into the storage, read in place
+        QVERIFY(!everyOther->source->isImmediate()); // stride 2: copied out
+    }
+
+    void checkpointKeepsPlainValuesAsMetadata()
+    {
+        const TensorListing listing = listPtFile(fixture(QStringLiteral("checkpoint.pt")));
+        QCOMPARE(listing.metadata.value(QStringLiteral("epoch")), QStringLiteral("3"));
+        QCOMPARE(listing.metadata.value(QStringLiteral("losses.1")), QStringLiteral("0.25"));
+        QCOMPARE(listing.metadata.value(QStringLiteral("optimizer.param_groups.0.lr")), QStringLiteral("0.1"));
+        QVERIFY(find(listing, QStringLiteral("optimizer.state.0.momentum_buffer")));
+        QVERIFY(find(listing, QStringLiteral("model.bn.num_batches_tracked")));
+    }
+
+    void forbiddenGlobalIsRefusedByName()
+    {
+        const QString path = fixture(QStringLiteral("forbidden_global.pt"));
+        const TensorListing listing = listPtFile(path);
+        QVERIFY(listing.tensors.isEmpty());
+        QVERIFY2(listing.error.contains(QLatin1String("os.system")), qPrintable(listing.error));
+        QVERIFY2(listing.error.contains(QFileInfo(path).absoluteFilePath()), qPrintable(listing.error));
+        QVERIFY2(listing.error.contains(QLatin1String("refused")), qPrintable(listing.error));
+    }
+
+    void legacyFormatIsNamed()
+    {
+        const TensorListing listing = listPtFile(fixture(QStringLiteral("legacy.pt")));
+        QVERIFY(listing.tensors.isEmpty());
+        QVERIFY2(listing.error.contains(QLatin1String("legacy format")), qPrintable(listing.error));
+    }
+
+    void hostileEntriesAreSkipped_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("huge shape") << "huge_shape.pt"
+                                    << "reach beyond its storage";
+        QTest::newRow("missing storage") << "missing_storage.pt"
+                                         << "data/7 is missing";
+        QTest::newRow("stride overflow") << "stride_overflow.pt"
+                                         << "reach beyond its storage";
+        QTest::newRow("short storage") << "short_storage.pt"
+                                       << "its record holds 8 bytes";
+        QTest::newRow("expanded view") << "expanded_view.pt"
+                                       << "would have to be copied";
+    }
+
+    void hostileEntriesAreSkipped()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, why);
+        const TensorListing listing = listPtFile(fixture(file));
+        QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));
+        QCOMPARE(listing.tensors.size(), 1);
+        QCOMPARE(listing.tensors[0].member, QStringLiteral("ok"));
+        const TensorResult opened = listing.tensors[0].source->open();
+        QVERIFY(opened.tensor);
+        QCOMPARE(valuesOf(*opened.tensor), (std::vector<double> { 1, 2, 3, 4 }));
+        QCOMPARE(listing.diagnostics.size(), 1);
+        QVERIFY2(listing.diagnostics[0].message.contains(why), qPrintable(errorsText(listing)));
+    }
+
+    void damagedFiles_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("why");
+        QFile single(fixture(QStringLiteral("single.pt")));
+        QVERIFY(single.open(QIODevice::ReadOnly));
+        const QByteArray good = single.readAll();
+        QTest::newRow("empty") << QByteArray() << "neither a zip archive";
+        QTest::newRow("garbage") << QByteArray(4096, 'x') << "neither a zip archive";
+        QTest::newRow("truncated") << good.left(good.size() / 2) << "zip archive";
+        QTest::newRow("zip head only") << good.left(40) << "zip archive";
+    }
+
+    void damagedFiles()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, why);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("damaged.pt"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        file.close();
+        const TensorListing listing = listPtFile(path);
+        QVERIFY(listing.tensors.isEmpty());
+        QVERIFY2(listing.error.contains(why), qPrintable(listing.error));
+    }
+
+    void decoderAllowsOnlyTheTorchGlobals_data()
+    {
+        QTest::addColumn<QByteArray>("pickle");
+        QTest::addColumn<QString>("refused"); // empty: accepted
+        QTest::newRow("OrderedDict") << QByteArray("\x80\x02"
+                                                   "ccollections\nOrderedDict\n)R.")
+                                     << QString();
+        QTest::newRow("builtins.eval") << QByteArray("\x80\x02"
+                                                     "cbuiltins\neval\n.")
+                                       << "builtins.eval";
+        QTest::newRow("STACK_GLOBAL posix.system")
+            << QByteArray("\x80\x04\x8c\x05posix\x8c\x06system\x93.") << "posix.system";
+        QTest::newRow("storage type called") << QByteArray("\x80\x02"
+                                                           "ctorch\nFloatStorage\n)R.")
+                                             << "torch.FloatStorage, which is not a function";
+        QTest::newRow("BUILD on a list") << QByteArray("\x80\x02]}b.") << "neither a dict nor a tensor";
+        QTest::newRow("persistent id not a storage")
+            << QByteArray("\x80\x02X\x01\x00\x00\x00xQ.", 10) << "not a (\"storage\", ...) tuple";
+        QTest::newRow("NEWOBJ") << QByteArray("\x80\x02"
+                                              "ccollections\nOrderedDict\n)\x81.")
+                                << "NEWOBJ";
+    }
+
+    void decoderAllowsOnlyTheTorchGlobals()
+    {
+        QFETCH(QByteArray, pickle);
+        QFETCH(QString, refused);
+        memory::PickleLimits limits;
+        limits.torchWeights = true;
+        const memory::PickleResult result = memory::decodePickle(
+            std::string_view(pickle.constData(), std::size_t(pickle.size())), QStringLiteral("x.pkl"), {}, limits);
+        if (refused.isEmpty()) {
+            QVERIFY(result.ok);
+            QVERIFY(result.document.root().isDict());
+            return;
+        }
+        QVERIFY(!result.ok);
+        QVERIFY(!result.document.root().isValid());
+        QVERIFY(!result.diagnostics.isEmpty());
+        QVERIFY2(result.diagnostics[0].message.contains(refused), qPrintable(result.diagnostics[0].message));
+
+        // Without the allow-list nothing of the kind is read at all.
+        const memory::PickleResult plain = memory::decodePickle(
+            std::string_view(pickle.constData(), std::size_t(pickle.size())), QStringLiteral("x.pkl"));
+        QVERIFY(!plain.ok);
+    }
+
+    void sniffing()
+    {
+        QFile single(fixture(QStringLiteral("single.pt")));
+        QVERIFY(single.open(QIODevice::ReadOnly));
+        const QByteArray head = single.read(4096);
+        QVERIFY(looksLikeTorchSaveZip(std::string_view(head.constData(), std::size_t(head.size()))));
+        QFile legacy(fixture(QStringLiteral("legacy.pt")));
+        QVERIFY(legacy.open(QIODevice::ReadOnly));
+        const QByteArray legacyHead = legacy.read(4096);
+        QVERIFY(looksLikeLegacyTorchSave(std::string_view(legacyHead.constData(), std::size_t(legacyHead.size()))));
+        QVERIFY(!looksLikeTorchSaveZip(std::string_view(legacyHead.constData(), std::size_t(legacyHead.size()))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstPtFile)
+#include "tst_ptfile.moc"
