@@ -332,6 +332,9 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
     // Legacy torch.save files are listed so that opening one says why it is not read.
     if (tensor::looksLikeLegacyTorchSave(head) && (name.ext == "pt" || name.ext == "pth" || name.ext == "bin"))
         return decide(ArtifactKind::TensorPt);
+    // `.bin` is read only for torch.save checkpoints (`pytorch_model.bin`); raw dumps must not be guessed at.
+    if (name.ext == "bin")
+        return decide(ArtifactKind::Unknown);
     if (head.size() >= 2 && quint8(head[0]) == 0x1f && quint8(head[1]) == 0x8b) {
         // Compressed heads are inflated as far as they go (a 4 KiB head usually holds 20-60 KiB of JSON).
         const std::string text

@@ -220,6 +220,9 @@ public:
     void run();
 
 private:
+    // Under the class's own context, where lupdate files the strings of its members.
+    static QString tr(const char* text) { return QCoreApplication::translate("runlens::memory::PickleDecoder", text); }
+
     /// What one opcode left the decoder to do.
     enum class Stop { Continue, Done, Error };
 

@@ -163,6 +163,11 @@ public:
     void noteSharing();
 
 private:
+    // Under the class's own context, where lupdate files the strings of its members.
+    static QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
+    {
+        return QCoreApplication::translate("runlens::tensor::Walker", text, disambiguation, n);
+    }
     void diagnose(Severity severity, const QString& message)
     {
         m_listing.diagnostics.append(Diagnostic { severity, m_path, -1, -1, message });

@@ -77,6 +77,8 @@ void TestFileSniffer::classify_data()
     QTest::newRow("npz by member") << "state.zip" << zipWithMember("conv1.weight.npy", npyBytes()) << "tensor-npz";
     QTest::newRow("zip of other things") << "model.zip" << zipWithMember("docs/readme.txt", "x") << "unknown";
     QTest::newRow("torch.save zip") << "model.zip" << zipWithMember("archive/data.pkl", "x") << "tensor-pt";
+    QTest::newRow("raw .bin dump that starts like ONNX")
+        << "conv1.output.bin" << QByteArray("\x08\x07\x12\x04test\x3a\x00", 10) << "unknown";
     QTest::newRow("torch.save zip named .bin")
         << "pytorch_model.bin" << zipWithMember("pytorch_model/data.pkl", "x") << "tensor-pt";
     QTest::newRow("safetensors") << "model.safetensors"
