@@ -49,6 +49,11 @@ constexpr int kMaxRank = 64;
 constexpr std::int64_t kMaxCopyBytes = std::int64_t(8) << 30;
 constexpr int kMaxMetadataEntries = 500;
 constexpr int kMaxMetadataValueChars = 200;
+// Names are made of dict keys, which a pickle may make megabytes long and repeat under every tensor below them.
+constexpr int kMaxKeyChars = 256;
+// What one listed tensor costs beyond its name (TensorInfo, its layout and source), spent on the budget: a
+// memo can list one tensor a million times from a few bytes each.
+constexpr std::int64_t kListedTensorBytes = 512;
 constexpr std::int64_t kMaxByteorderBytes = 16;
 
 struct StorageType
@@ -228,7 +233,7 @@ void Walker::walk(const PickleValue& value, const QString& name, int depth)
                 keyText = QString::number(key.toInt());
             else
                 keyText = QStringLiteral("[%1]").arg(i);
-            walk(value.valueAt(i), childName(name, keyText), depth + 1);
+            walk(value.valueAt(i), childName(name, keyText.left(kMaxKeyChars)), depth + 1);
         }
         return;
     case PickleType::List:
@@ -281,7 +286,7 @@ void Walker::addMetadata(const QString& name, const PickleValue& value)
                      tr("more than %1 values that are not tensors; the rest are not listed").arg(kMaxMetadataEntries));
         return;
     }
-    m_listing.metadata.insert(name.isEmpty() ? QStringLiteral("(root)") : name, text);
+    m_listing.metadata.insert(name.isEmpty() ? QStringLiteral("(root)") : name.left(kMaxKeyChars * 4), text);
 }
 
 /// An int64 out of a pickle value that must be a non-negative integer.
@@ -448,6 +453,11 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
         }
         info.note = tr("view with strides %1, copied in C order").arg(shapeText(*stride));
         info.source = std::make_shared<CopiedViewSource>(m_mapping, std::move(layout));
+    }
+    if (!m_budget.spendBytes(kListedTensorBytes + 2 * std::int64_t(name.size()))) {
+        m_listing.diagnostics.append(m_budget.diagnostic(m_path, -1));
+        m_stopped = true;
+        return;
     }
     m_listing.tensors.append(std::move(info));
     m_keyOfTensor.append(key);

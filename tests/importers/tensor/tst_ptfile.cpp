@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <zip.h>
+
 #include <cmath>
 
 using namespace runlens;
@@ -55,6 +57,48 @@ const TensorInfo* find(const TensorListing& listing, const QString& member)
             return &info;
     }
     return nullptr;
+}
+
+/// A torch.save-like archive at `path`: `folder/data.pkl` and the `folder/data/<key>` records, all stored.
+bool writeArchive(const QString& path, const QByteArray& pickle, const QMap<QString, QByteArray>& storages)
+{
+    int code = 0;
+    zip_t* archive = zip_open(QFile::encodeName(path).constData(), ZIP_CREATE | ZIP_TRUNCATE, &code);
+    if (!archive)
+        return false;
+    // libzip copies nothing until zip_close(): the buffers must outlive it.
+    QList<QByteArray> keep;
+    const auto add = [&](const QString& name, const QByteArray& bytes) {
+        keep << bytes;
+        zip_source_t* source = zip_source_buffer(archive, keep.last().constData(), zip_uint64_t(bytes.size()), 0);
+        const zip_int64_t index = zip_file_add(archive, name.toUtf8().constData(), source, ZIP_FL_ENC_UTF_8);
+        return index >= 0 && zip_set_file_compression(archive, zip_uint64_t(index), ZIP_CM_STORE, 0) == 0;
+    };
+    bool ok = add(QStringLiteral("archive/data.pkl"), pickle);
+    for (auto it = storages.begin(); it != storages.end(); ++it)
+        ok = ok && add(QStringLiteral("archive/data/") + it.key(), it.value());
+    if (!ok) {
+        zip_discard(archive);
+        return false;
+    }
+    return zip_close(archive) == 0;
+}
+
+/// A BINUNICODE string.
+QByteArray unicode(const QByteArray& text)
+{
+    QByteArray out("X");
+    for (int i = 0; i < 4; ++i)
+        out += char((text.size() >> (8 * i)) & 0xff);
+    return out + text;
+}
+
+/// The opcodes of one float32 tensor of `count` elements over storage "0", as torch.save writes them.
+QByteArray tensorOps(int count)
+{
+    return QByteArray("ctorch._utils\n_rebuild_tensor_v2\n((") + unicode("storage") + "ctorch\nFloatStorage\n"
+        + unicode("0") + unicode("cpu") + "K" + char(count) + "tQ" + QByteArray("K\0K", 3) + char(count)
+        + "\x85K\x01\x85\x89" + "ccollections\nOrderedDict\n)RtR";
 }
 
 QString errorsText(const TensorListing& listing)
@@ -196,6 +240,45 @@ private slots:
         QCOMPARE(valuesOf(*opened.tensor), (std::vector<double> { 1, 2, 3, 4 }));
         QCOMPARE(listing.diagnostics.size(), 1);
         QVERIFY2(listing.diagnostics[0].message.contains(why), qPrintable(errorsText(listing)));
+    }
+
+    void handWrittenArchiveReads()
+    {
+        // The writer below is checked on a plain dict before it serves the hostile cases.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("hand.pt"));
+        const float values[] = { 1, 2, 3, 4 };
+        const QByteArray four(reinterpret_cast<const char*>(values), sizeof values);
+        QVERIFY(writeArchive(path, QByteArray("\x80\x02}(") + unicode("a") + tensorOps(4) + "u.",
+                             { { QStringLiteral("0"), four } }));
+        const TensorListing listing = listPtFile(path);
+        QVERIFY2(listing.error.isEmpty() && listing.diagnostics.isEmpty(), qPrintable(errorsText(listing)));
+        QCOMPARE(listing.tensors.size(), 1);
+        const TensorResult opened = listing.tensors[0].source->open();
+        QVERIFY(opened.tensor);
+        QCOMPARE(valuesOf(*opened.tensor), (std::vector<double> { 1, 2, 3, 4 }));
+    }
+
+    void oneTensorListedAMillionTimesStopsAtTheBudget()
+    {
+        // BINPUT the tensor once, then a million two-byte BINGETs of it into one list: two megabytes that
+        // must not become a million listed tensors.
+        constexpr int kCopies = 1'000'000;
+        QByteArray pickle("\x80\x02](");
+        pickle += tensorOps(4) + QByteArray("q\x01", 2);
+        pickle.reserve(pickle.size() + 2 * kCopies + 2);
+        for (int i = 1; i < kCopies; ++i)
+            pickle += QByteArray("h\x01", 2);
+        pickle += "e.";
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("repeated.pt"));
+        QVERIFY(writeArchive(path, pickle, { { QStringLiteral("0"), QByteArray(16, '\0') } }));
+        const TensorListing listing = listPtFile(path);
+        QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));
+        QVERIFY(!listing.tensors.isEmpty());
+        QVERIFY(listing.tensors.size() < kCopies);
+        QVERIFY2(!listing.diagnostics.isEmpty() && listing.diagnostics.last().message.contains(QLatin1String("more")),
+                 qPrintable(errorsText(listing)));
     }
 
     void damagedFiles_data()
