@@ -167,12 +167,20 @@ bool isCodeOpcode(std::uint8_t op)
 // What torch's weights-only unpickler allows of the globals a tensor data.pkl uses (torch/_weights_only_unpickler.py).
 constexpr std::string_view kTorchCallables[] = {
     "torch._utils._rebuild_tensor_v2",
+    "torch._utils._rebuild_tensor_v3",
     "torch._utils._rebuild_tensor",
     "torch._utils._rebuild_parameter",
 };
 constexpr std::string_view kTorchStorageTypes[] = {
-    "torch.FloatStorage", "torch.HalfStorage",  "torch.BFloat16Storage", "torch.DoubleStorage", "torch.LongStorage",
-    "torch.IntStorage",   "torch.ShortStorage", "torch.CharStorage",     "torch.ByteStorage",   "torch.BoolStorage",
+    "torch.FloatStorage", "torch.HalfStorage", "torch.BFloat16Storage", "torch.DoubleStorage",
+    "torch.LongStorage",  "torch.IntStorage",  "torch.ShortStorage",    "torch.CharStorage",
+    "torch.ByteStorage",  "torch.BoolStorage", "torch.UntypedStorage",
+};
+// The dtypes _rebuild_tensor_v3 names (those without a legacy storage type, and the others for completeness).
+constexpr std::string_view kTorchDtypes[] = {
+    "torch.float32", "torch.float16", "torch.bfloat16", "torch.float64",       "torch.int64",
+    "torch.int32",   "torch.int16",   "torch.int8",     "torch.uint8",         "torch.bool",
+    "torch.uint16",  "torch.uint32",  "torch.uint64",   "torch.float8_e4m3fn", "torch.float8_e5m2",
 };
 constexpr std::string_view kOrderedDict = "collections.OrderedDict";
 constexpr std::string_view kTorchSize = "torch.Size";
@@ -187,8 +195,8 @@ bool isTorchCallable(std::string_view name)
 bool isAllowedTorchGlobal(std::string_view name)
 {
     return isTorchCallable(name) || name == kOrderedDict || name == kTorchSize
-        || std::find(std::begin(kTorchStorageTypes), std::end(kTorchStorageTypes), name)
-        != std::end(kTorchStorageTypes);
+        || std::find(std::begin(kTorchStorageTypes), std::end(kTorchStorageTypes), name) != std::end(kTorchStorageTypes)
+        || std::find(std::begin(kTorchDtypes), std::end(kTorchDtypes), name) != std::end(kTorchDtypes);
 }
 
 constexpr std::uint32_t kNoValue = std::numeric_limits<std::uint32_t>::max();

@@ -128,10 +128,11 @@ struct PickleLimits
     int maxDepth = 512; ///< open MARKs (nesting of containers being built)
     std::uint64_t maxStringBytes = 256u * 1024 * 1024;
     /// Accept, as inert Global/Object/PersistentId values, exactly what a torch.save data.pkl of tensors needs
-    /// and torch's weights-only unpickler allows: the GLOBALs torch._utils._rebuild_tensor(_v2) and
-    /// _rebuild_parameter, the legacy storage types (torch.FloatStorage ...), collections.OrderedDict and
-    /// torch.Size; REDUCE of those callables only; BUILD only on a dict or a rebuilt tensor (its state is
-    /// dropped); BINPERSID only of a ("storage", ...) tuple. Any other global is refused by name.
+    /// and torch's weights-only unpickler allows: the GLOBALs torch._utils._rebuild_tensor(_v2, _v3) and
+    /// _rebuild_parameter, the storage types (torch.FloatStorage ..., torch.UntypedStorage), the dtypes v3
+    /// names (torch.float16, torch.uint16, torch.float8_e4m3fn ...), collections.OrderedDict and torch.Size; REDUCE of
+    /// those callables only; BUILD only on a dict or a rebuilt tensor (its state is dropped); BINPERSID only of a
+    /// ("storage", ...) tuple. Any other global is refused by name.
     bool torchWeights = false;
 };
 

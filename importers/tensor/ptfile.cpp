@@ -70,6 +70,34 @@ constexpr StorageType kStorageTypes[] = {
     { "torch.ByteStorage", DType::UInt8 },        { "torch.BoolStorage", DType::Bool },
 };
 
+constexpr StorageType kDtypes[] = {
+    { "torch.float32", DType::Float32 },
+    { "torch.float16", DType::Float16 },
+    { "torch.bfloat16", DType::BFloat16 },
+    { "torch.float64", DType::Float64 },
+    { "torch.int64", DType::Int64 },
+    { "torch.int32", DType::Int32 },
+    { "torch.int16", DType::Int16 },
+    { "torch.int8", DType::Int8 },
+    { "torch.uint8", DType::UInt8 },
+    { "torch.bool", DType::Bool },
+    { "torch.uint16", DType::UInt16 },
+    { "torch.uint32", DType::UInt32 },
+    { "torch.uint64", DType::UInt64 },
+    { "torch.float8_e4m3fn", DType::Float8E4M3 },
+    { "torch.float8_e5m2", DType::Float8E5M2 },
+};
+constexpr std::string_view kUntypedStorage = "torch.UntypedStorage";
+
+std::optional<DType> dtypeOfName(std::string_view name)
+{
+    for (const StorageType& type : kDtypes) {
+        if (type.name == name)
+            return type.dtype;
+    }
+    return std::nullopt;
+}
+
 std::optional<DType> dtypeOfStorage(std::string_view name)
 {
     for (const StorageType& type : kStorageTypes) {
@@ -334,9 +362,11 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
         addTensor(data, name);
         return;
     }
-    // _rebuild_tensor(storage, offset, size, stride) and _rebuild_tensor_v2(..., requires_grad, hooks[, meta]).
+    // _rebuild_tensor(storage, offset, size, stride), _rebuild_tensor_v2(..., requires_grad, hooks[, meta]) and
+    // _rebuild_tensor_v3(..., requires_grad, hooks, dtype[, meta]), whose storage is untyped: sized in bytes.
     const bool v2 = function == "torch._utils._rebuild_tensor_v2";
-    if (args.size() < 4 || (v2 && args.size() < 6)) {
+    const bool v3 = function == "torch._utils._rebuild_tensor_v3";
+    if (args.size() < 4 || (v2 && args.size() < 6) || (v3 && args.size() < 7)) {
         diagnose(Severity::Error,
                  tr("%1: %2 called with %3 arguments; skipped")
                      .arg(label(name), QString::fromUtf8(function.data(), qsizetype(function.size())))
@@ -352,9 +382,14 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
         return;
     }
     const std::string_view typeName = id.at(1).globalName();
-    const std::optional<DType> dtype = dtypeOfStorage(typeName);
-    const std::optional<std::int64_t> numel = nonNegative(id.at(4));
-    if (!dtype || !id.at(2).isString() || !numel) {
+    const bool untyped = typeName == kUntypedStorage;
+    const std::optional<DType> dtype = v3 ? dtypeOfName(args.at(6).globalName()) : dtypeOfStorage(typeName);
+    std::optional<std::int64_t> numel = nonNegative(id.at(4));
+    if (dtype && numel && untyped) {
+        // An untyped storage counts bytes; its whole elements are what a view may reach.
+        numel = *numel / itemSize(*dtype);
+    }
+    if (!dtype || !id.at(2).isString() || !numel || untyped != v3) {
         diagnose(
             Severity::Error,
             tr("%1: its storage record names no storage type, key or size RunLens reads; skipped").arg(label(name)));

@@ -64,19 +64,24 @@ def integer(value):
     return b"\x8a\x08" + struct.pack("<q", value)
 
 
-def tensor_ops(key, numel, offset, size, stride, storage=b"FloatStorage"):
-    """The opcodes torch.save writes for one tensor (_rebuild_tensor_v2 of a persistent storage id)."""
+def tensor_ops(key, numel, offset, size, stride, storage=b"FloatStorage", dtype=None):
+    """The opcodes torch.save writes for one tensor: _rebuild_tensor_v2 of a persistent storage id, or with a
+    `dtype` (torch 2.x, for dtypes without a legacy storage type) _rebuild_tensor_v3 of an untyped storage
+    whose size `numel` counts bytes."""
     sizes = b"(" + b"".join(integer(v) for v in size) + b"t"
     strides = b"(" + b"".join(integer(v) for v in stride) + b"t"
     storage_id = b"(" + unicode("storage") + b"ctorch\n" + storage + b"\n" + unicode(key) + unicode("cpu") + integer(numel)
+    version = b"_rebuild_tensor_v3" if dtype else b"_rebuild_tensor_v2"
     return (
-        b"ctorch._utils\n_rebuild_tensor_v2\n("
+        b"ctorch._utils\n" + version + b"\n("
         + storage_id
         + b"tQ"
         + integer(offset)
         + sizes
         + strides
-        + b"\x89ccollections\nOrderedDict\n)RtR"
+        + b"\x89ccollections\nOrderedDict\n)R"
+        + (b"ctorch\n" + dtype + b"\n" if dtype else b"")
+        + b"tR"
     )
 
 
@@ -102,6 +107,25 @@ def hostile():
     hand_made("short_storage.pt", [ok, ("short", tensor_ops("1", 4, 0, [4], [1]))], {"0": four, "1": four[:8]})
     # A view that repeats one value a hundred thousand squared times: valid, but too big to copy out.
     hand_made("expanded_view.pt", [ok, ("expanded", tensor_ops("0", 4, 0, [100000, 100000], [0, 0]))], {"0": four})
+
+
+def rebuild_v3(expected):
+    """What torch 2.x writes for uint16 and float8 tensors (torch 1.13 here has neither dtype): the values are
+    decoded by hand below, independently of the reader."""
+    u16 = [1, 65535, 300]
+    f8 = bytes([0x38, 0xC0, 0x01])  # e4m3fn: 1.0, -2.0, the smallest subnormal 2^-9
+    hand_made(
+        "rebuild_v3.pt",
+        [
+            ("u16", tensor_ops("0", 6, 0, [3], [1], storage=b"UntypedStorage", dtype=b"uint16")),
+            ("f8", tensor_ops("1", 3, 0, [3], [1], storage=b"UntypedStorage", dtype=b"float8_e4m3fn")),
+        ],
+        {"0": struct.pack("<3H", *u16), "1": f8},
+    )
+    expected["rebuild_v3.pt"] = {
+        "u16": {"dtype": "uint16", "shape": [3], "values": [float(v) for v in u16], "sum": float(sum(u16))},
+        "f8": {"dtype": "float8_e4m3fn", "shape": [3], "values": [1.0, -2.0, 2.0**-9], "sum": -1.0 + 2.0**-9},
+    }
 
 
 def main():
@@ -159,6 +183,7 @@ def main():
         z.writestr("forbidden_global/version", "3\n")
 
     hostile()
+    rebuild_v3(expected)
 
     with open(path("expected.json"), "w") as f:
         json.dump(expected, f, indent=1, sort_keys=True)

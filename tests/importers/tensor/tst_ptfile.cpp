@@ -116,8 +116,8 @@ private slots:
     void matchesTorch_data()
     {
         QTest::addColumn<QString>("file");
-        for (const char* name :
-             { "single.pt", "model_state.pth", "halves.pt", "transposed.pt", "shared.pt", "checkpoint.pt" })
+        for (const char* name : { "single.pt", "model_state.pth", "halves.pt", "transposed.pt", "shared.pt",
+                                  "checkpoint.pt", "rebuild_v3.pt" })
             QTest::newRow(name) << QString::fromLatin1(name);
     }
 
