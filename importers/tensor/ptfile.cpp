@@ -462,8 +462,12 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
     layout.dtype = *dtype;
     layout.shape = *shape;
     layout.offset = record->dataStart + *offset * item;
-    for (const std::int64_t s : *stride)
-        layout.strides.push_back(s * item);
+    for (const std::int64_t s : *stride) {
+        // Only a dimension that is never stepped through (extent 1, or an empty tensor) escapes the reach check
+        // above with a stride this large.
+        std::int64_t bytes = 0;
+        layout.strides.push_back(multiplyFits(s, item, bytes) ? bytes : 0);
+    }
     layout.swap = std::endian::native == std::endian::big && item > 1;
 
     TensorInfo info;

@@ -104,6 +104,14 @@ def hostile():
     hand_made("huge_shape.pt", [ok, ("huge", tensor_ops("0", 4, 0, [2**40, 2**40], [2**40, 1]))], {"0": four})
     hand_made("missing_storage.pt", [ok, ("lost", tensor_ops("7", 4, 0, [4], [1]))], {"0": four})
     hand_made("stride_overflow.pt", [ok, ("wrap", tensor_ops("0", 4, 0, [3], [2**62]))], {"0": four})
+    hand_made(
+        "idle_strides.pt",
+        [
+            ("ok", tensor_ops("0", 4, 0, [4, 1], [1, 2**62])),
+            ("empty", tensor_ops("0", 4, 4, [0, 3], [2**62, 2**62])),
+        ],
+        {"0": four},
+    )
     hand_made("short_storage.pt", [ok, ("short", tensor_ops("1", 4, 0, [4], [1]))], {"0": four, "1": four[:8]})
     # A view that repeats one value a hundred thousand squared times: valid, but too big to copy out.
     hand_made("expanded_view.pt", [ok, ("expanded", tensor_ops("0", 4, 0, [100000, 100000], [0, 0]))], {"0": four})

@@ -211,6 +211,20 @@ private slots:
         QVERIFY2(listing.error.contains(QLatin1String("legacy format")), qPrintable(listing.error));
     }
 
+    void stridesOfIdleDimensionsAreHarmless()
+    {
+        // torch loads these: a stride of 2^62 on an extent-1 dimension and on an empty tensor is never used.
+        const TensorListing listing = listPtFile(fixture(QStringLiteral("idle_strides.pt")));
+        QVERIFY2(listing.error.isEmpty() && listing.diagnostics.isEmpty(), qPrintable(errorsText(listing)));
+        QCOMPARE(listing.tensors.size(), 2);
+        const TensorResult ok = find(listing, QStringLiteral("ok"))->source->open();
+        QVERIFY(ok.tensor);
+        QCOMPARE(valuesOf(*ok.tensor), (std::vector<double> { 1, 2, 3, 4 }));
+        const TensorResult empty = find(listing, QStringLiteral("empty"))->source->open();
+        QVERIFY(empty.tensor);
+        QCOMPARE(empty.tensor->elementCount(), 0);
+    }
+
     void hostileEntriesAreSkipped_data()
     {
         QTest::addColumn<QString>("file");
