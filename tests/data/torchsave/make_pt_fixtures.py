@@ -85,13 +85,13 @@ def tensor_ops(key, numel, offset, size, stride, storage=b"FloatStorage", dtype=
     )
 
 
-def hand_made(name, entries, storages):
+def hand_made(name, entries, storages, byteorder="little"):
     """A torch.save archive whose data.pkl is a dict of hand-written tensors: (name, tensor_ops) pairs."""
     pickle = b"\x80\x02}(" + b"".join(unicode(k) + ops for k, ops in entries) + b"u."
     folder = os.path.splitext(name)[0]
     with zipfile.ZipFile(path(name), "w", zipfile.ZIP_STORED) as z:
         z.writestr(folder + "/data.pkl", pickle)
-        z.writestr(folder + "/byteorder", "little")
+        z.writestr(folder + "/byteorder", byteorder)
         for key, data in storages.items():
             z.writestr(f"{folder}/data/{key}", data)
         z.writestr(folder + "/version", "3\n")
@@ -104,6 +104,8 @@ def hostile():
     hand_made("huge_shape.pt", [ok, ("huge", tensor_ops("0", 4, 0, [2**40, 2**40], [2**40, 1]))], {"0": four})
     hand_made("missing_storage.pt", [ok, ("lost", tensor_ops("7", 4, 0, [4], [1]))], {"0": four})
     hand_made("stride_overflow.pt", [ok, ("wrap", tensor_ops("0", 4, 0, [3], [2**62]))], {"0": four})
+    # Written on a big-endian machine: refused as a whole, not read with swapped bytes.
+    hand_made("big_endian.pt", [("be", tensor_ops("0", 4, 0, [4], [1]))], {"0": struct.pack(">4f", 1, 2, 3, 4)}, "big")
     hand_made(
         "idle_strides.pt",
         [

@@ -225,6 +225,13 @@ private slots:
         QCOMPARE(empty.tensor->elementCount(), 0);
     }
 
+    void bigEndianIsRefused()
+    {
+        const TensorListing listing = listPtFile(fixture(QStringLiteral("big_endian.pt")));
+        QVERIFY(listing.tensors.isEmpty());
+        QVERIFY2(listing.error.contains(QLatin1String("big-endian")), qPrintable(listing.error));
+    }
+
     void hostileEntriesAreSkipped_data()
     {
         QTest::addColumn<QString>("file");
