@@ -403,6 +403,7 @@ void WeightAnalyser::finishSeries(const TensorSeries& series, const TensorClass&
         if (pair.to > last)
             break;
         ++unchanged.compared;
+        unchanged.lastTo = pair.to;
         if (pair.unchanged) {
             unchanged.pairs.push_back(pair);
         } else if (std::isfinite(pair.ratio)) {
