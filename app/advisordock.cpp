@@ -2,7 +2,6 @@
 #include "runcontroller.h"
 
 #include "advisor/advisorpanel.h"
-#include "advisor/evidence.h"
 #include "advisor/inputsnapshot.h"
 #include "appsettings.h"
 #include "cluster/clusterpanel.h"
@@ -28,7 +27,6 @@
 #include <QFileDialog>
 #include <QJsonDocument>
 #include <QMessageBox>
-#include <QRegularExpression>
 #include <QSaveFile>
 #include <QStatusBar>
 #include <QTimer>
@@ -252,102 +250,65 @@ void MainWindow::clearAdvisor()
 
 void MainWindow::showEvidence(const QString& locator)
 {
-    const std::optional<advisor::Evidence> evidence = advisor::parseEvidence(locator);
-    if (!evidence) {
-        statusBar()->showMessage(tr("Cannot show this evidence: %1").arg(locator), 8000);
-        return;
-    }
-    const QString kind = evidence->kind;
-    const QString step = evidence->value(QStringLiteral("step"));
-    if (kind == QLatin1String("scalar")) {
-        const QString tag = evidence->value(QStringLiteral("tag"));
-        m_scalarsPanel->setTagFilter(QStringLiteral("^%1$").arg(QRegularExpression::escape(tag)));
-        bool stepOk = false;
-        const qint64 marked = step.toLongLong(&stepOk);
-        m_scalarsPanel->markStep(tag, stepOk ? std::optional<qint64>(marked) : std::nullopt);
+    const EvidenceRoute route = m_run->routeEvidence(locator);
+    QString message = route.message;
+    switch (route.target) {
+    case EvidenceRoute::Target::None:
+        break;
+    case EvidenceRoute::Target::Scalars:
+        m_scalarsPanel->setTagFilter(route.tagFilter);
+        m_scalarsPanel->markStep(route.tag, route.step);
         raiseDock(m_scalarsDock);
-        statusBar()->showMessage(
-            step.isEmpty() ? tr("Showing %1").arg(tag) : tr("Showing %1 at step %2").arg(tag, step), 8000);
-    } else if (kind == QLatin1String("histogram")) {
-        const QString tag = evidence->value(QStringLiteral("tag"));
-        m_distributionsPanel->setTagFilter(QStringLiteral("^%1$").arg(QRegularExpression::escape(tag)));
-        m_distributionsPanel->setTagExpanded(tag, true);
+        break;
+    case EvidenceRoute::Target::Distributions:
+        m_distributionsPanel->setTagFilter(route.tagFilter);
+        m_distributionsPanel->setTagExpanded(route.tag, true);
         raiseDock(m_distributionsDock);
-        statusBar()->showMessage(
-            step.isEmpty() ? tr("Showing %1").arg(tag) : tr("Showing %1 at step %2").arg(tag, step), 8000);
-    } else if (kind == QLatin1String("tensor")) {
-        const auto catalog = m_tensorPanel->catalog();
-        const QString name = evidence->value(QStringLiteral("name"));
-        const int series = catalog ? catalog->indexOf(name, evidence->value(QStringLiteral("run"))) : -1;
-        const int wanted = step.isEmpty() ? -1 : step.toInt();
-        const tensor::TensorInfo* info = nullptr;
-        if (series >= 0) {
-            const tensor::TensorSeries& s = catalog->series()[series];
-            info = wanted >= 0 ? s.atStep(wanted) : nullptr;
-            if (!info && !s.versions.isEmpty())
-                info = &s.versions.front();
-        }
-        if (info && m_tensorPanel->showLocation(info->location()))
+        break;
+    case EvidenceRoute::Target::Tensors:
+        if (m_tensorPanel->showLocation(route.tensorLocation))
             raiseDock(m_tensorDock);
         else
-            statusBar()->showMessage(tr("The tensor %1 is not in the Tensors panel.").arg(name), 8000);
-    } else if (kind == QLatin1String("graph")) {
-        showNodeInGraph(evidence->value(QStringLiteral("node")));
-    } else if (kind == QLatin1String("trace")) {
-        bool okStart = false;
-        bool okEnd = false;
-        const qint64 start = evidence->value(QStringLiteral("start_ns")).toLongLong(&okStart);
-        const qint64 end = evidence->value(QStringLiteral("end_ns")).toLongLong(&okEnd);
-        if (!m_timelinePanel->store()) {
-            statusBar()->showMessage(tr("Open the trace in the Run Browser to see this evidence."), 8000);
-            return;
+            message = route.failureMessage;
+        break;
+    case EvidenceRoute::Target::Graph:
+        showNodeInGraph(route.node);
+        break;
+    case EvidenceRoute::Target::Timeline:
+        if (route.hasTimeRange) {
+            m_timeRange->setVisibleRange(route.visibleStart, route.visibleEnd, true);
+            m_timeRange->setSelection(route.selectionStart, route.selectionEnd);
         }
-        if (okStart && okEnd && end > start) {
-            const qint64 margin = std::max<qint64>((end - start) / 10, 1000);
-            m_timeRange->setVisibleRange(start - margin, end + margin, true);
-            m_timeRange->setSelection(start, end);
-        }
-        const QString op = evidence->value(QStringLiteral("op"));
-        if (!op.isEmpty())
-            m_timelinePanel->highlightOperator(op);
+        if (!route.op.isEmpty())
+            m_timelinePanel->highlightOperator(route.op);
         raiseDock(m_timelineDock);
-    } else if (kind == QLatin1String("memory")) {
-        const QString device = evidence->value(QStringLiteral("device"));
+        break;
+    case EvidenceRoute::Target::Memory:
         for (int entry = 0; entry < m_memoryPanel->deviceEntryCount(); ++entry) {
-            if (m_memoryPanel->deviceEntryText(entry).contains(device)) {
+            if (m_memoryPanel->deviceEntryText(entry).contains(route.device)) {
                 m_memoryPanel->setCurrentDeviceEntry(entry);
                 break;
             }
         }
         raiseDock(m_memoryDock);
         m_memoryPanel->goToPeak();
-    } else if (kind == QLatin1String("profiler")) {
-        const QString run = evidence->value(QStringLiteral("run"));
-        if (!run.isEmpty() && m_profilers.contains(run))
-            selectProfilerRun(run);
-        bool ok = false;
-        const int rank = evidence->value(QStringLiteral("rank")).toInt(&ok);
-        if (ok && m_profiler && m_profiler->ranks) {
-            const auto& ranks = m_profiler->ranks->ranks;
-            for (std::size_t i = 0; i < ranks.size(); ++i) {
-                if (ranks[i].rank == rank)
-                    m_overviewPanel->setRankIndex(int(i));
-            }
-            m_pipelinePanel->setCurrentRank(rank);
-        }
-        raiseDock(evidence->value(QStringLiteral("view")) == QLatin1String("pipeline") ? m_pipelineDock
-                                                                                       : m_overviewDock);
-    } else if (kind == QLatin1String("cluster")) {
+        break;
+    case EvidenceRoute::Target::Overview:
+    case EvidenceRoute::Target::Pipeline:
+        if (!route.profilerRun.isEmpty())
+            selectProfilerRun(route.profilerRun);
+        if (route.rankIndex >= 0)
+            m_overviewPanel->setRankIndex(route.rankIndex);
+        if (route.pipelineRank)
+            m_pipelinePanel->setCurrentRank(*route.pipelineRank);
+        raiseDock(route.target == EvidenceRoute::Target::Pipeline ? m_pipelineDock : m_overviewDock);
+        break;
+    case EvidenceRoute::Target::Cluster:
         raiseDock(m_clusterDock);
-        const QString rank = evidence->value(QStringLiteral("rank"));
-        const QString link = evidence->value(QStringLiteral("link"));
-        if (!link.isEmpty())
-            statusBar()->showMessage(tr("Link %1").arg(link), 8000);
-        else if (!rank.isEmpty())
-            statusBar()->showMessage(tr("Rank %1: double-click its row to open its timeline").arg(rank), 8000);
-    } else {
-        statusBar()->showMessage(tr("Cannot show this evidence: %1").arg(locator), 8000);
+        break;
     }
+    if (!message.isEmpty())
+        statusBar()->showMessage(message, 8000);
 }
 
 } // namespace runlens

@@ -25,7 +25,6 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QRegularExpression>
 #include <QStatusBar>
 #include <QtConcurrent>
 
@@ -33,19 +32,7 @@
 
 namespace runlens {
 
-namespace {
-
-// "job/rank_3" -> "job": the part of a run name that the ranks of one job share.
-QString runWithoutRankFolders(const QString& run)
-{
-    static const QRegularExpression rankFolder(QStringLiteral("^rank[_-]?\\d+$"),
-                                               QRegularExpression::CaseInsensitiveOption);
-    QStringList parts = run.split(QLatin1Char('/'));
-    parts.removeIf([](const QString& part) { return part == QLatin1String(".") || rankFolder.match(part).hasMatch(); });
-    return parts.join(QLatin1Char('/'));
-}
-
-} // namespace
+namespace { } // namespace
 
 void MainWindow::createProfilerDocks()
 {
@@ -163,12 +150,12 @@ QList<int> MainWindow::rankSiblings(int artifactIndex) const
         return {};
     // Ranks in folders of their own (rank_0/, rank_1/) are runs of their own: compare the runs without
     // their rank folders.
-    const QString chosenJob = runWithoutRankFolders(chosen.run);
+    const QString chosenJob = RunController::runWithoutRankFolders(chosen.run);
     // One trace per rank: the one asked for, else the newest of that rank.
     QMap<int, int> byRank;
     for (int i = 0; i < artifacts.size(); ++i) {
         const Artifact& a = artifacts[i];
-        if (a.kind != ArtifactKind::ChromeTrace || !a.rank || runWithoutRankFolders(a.run) != chosenJob)
+        if (a.kind != ArtifactKind::ChromeTrace || !a.rank || RunController::runWithoutRankFolders(a.run) != chosenJob)
             continue;
         auto it = byRank.find(*a.rank);
         if (it == byRank.end())
@@ -188,6 +175,7 @@ QList<int> MainWindow::rankSiblings(int artifactIndex) const
 
 void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store)
 {
+    m_run->setTraceShown(store != nullptr);
     m_timelinePanel->setStore(store);
     m_operatorsPanel->setStore(store);
     m_stepsPanel->setStore(store);
@@ -200,9 +188,7 @@ void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<co
         return;
     const Artifact& first = m_run->session()->manifest().artifacts[artifactIndices.front()];
     if (artifactIndices.size() > 1) {
-        QString job = runWithoutRankFolders(first.run);
-        if (job.isEmpty())
-            job = QFileInfo(m_run->session()->manifest().root).fileName();
+        const QString job = m_run->jobDisplayName(artifactIndices.front());
         m_timelineDock->setWindowTitle(
             tr("Timeline — %1 (%n rank(s))", nullptr, int(artifactIndices.size())).arg(QDir::toNativeSeparators(job)));
     } else {
@@ -229,6 +215,7 @@ void MainWindow::showProfiler(const QString& run, std::shared_ptr<const Profiler
     if (m_profiler && m_profilerRun != run)
         return;
     m_profilerRun = run;
+    m_run->setShownProfilerRun(run);
     m_profiler = bundle;
     m_overviewPanel->setProfilerData(bundle->ranks);
     m_operatorsPanel->setProfilerData(bundle->ranks, m_overviewPanel->rankIndex());

@@ -1,6 +1,8 @@
 #include "runcontroller.h"
 
+#include "advisor/evidence.h"
 #include "core/importsession.h"
+#include "core/profilerbundle.h"
 #include "core/runbrowsermodel.h"
 #include "core/runscanner.h"
 #include "core/workerpool.h"
@@ -12,6 +14,7 @@
 #include "tensor/tensorcatalogbuilder.h"
 
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QTimer>
 #include <QtConcurrent>
 
@@ -74,6 +77,9 @@ void RunController::clear()
     m_released.push_back(std::exchange(m_catalog, nullptr));
     m_released.push_back(std::exchange(m_dumps, nullptr));
     m_graphs = 0;
+    m_profilers.clear();
+    m_shownProfilerRun.clear();
+    m_traceShown = false;
     workerPool()->start([released = std::exchange(m_released, {})]() mutable { released.clear(); });
 }
 
@@ -115,6 +121,123 @@ ImportedContent RunController::importedContent() const
             c.traces += artifact.kind == ArtifactKind::ChromeTrace ? 1 : 0;
     }
     return c;
+}
+
+QString RunController::runWithoutRankFolders(const QString& run)
+{
+    static const QRegularExpression rankFolder(QStringLiteral("^rank[_-]?\\d+$"),
+                                               QRegularExpression::CaseInsensitiveOption);
+    QStringList parts = run.split(QLatin1Char('/'));
+    parts.removeIf([](const QString& part) { return part == QLatin1String(".") || rankFolder.match(part).hasMatch(); });
+    return parts.join(QLatin1Char('/'));
+}
+
+QString RunController::jobDisplayName(int artifactIndex) const
+{
+    if (!m_session || artifactIndex < 0 || artifactIndex >= m_session->manifest().artifacts.size())
+        return {};
+    const RunManifest& manifest = m_session->manifest();
+    const QString job = runWithoutRankFolders(manifest.artifacts[artifactIndex].run);
+    return manifest.runDisplayName(job.isEmpty() ? QStringLiteral(".") : job);
+}
+
+EvidenceRoute RunController::routeEvidence(const QString& locator) const
+{
+    EvidenceRoute route;
+    const std::optional<advisor::Evidence> evidence = advisor::parseEvidence(locator);
+    if (!evidence) {
+        route.message = tr("Cannot show this evidence: %1").arg(locator);
+        return route;
+    }
+    const QString& kind = evidence->kind;
+    const QString step = evidence->value(QStringLiteral("step"));
+    if (kind == QLatin1String("scalar") || kind == QLatin1String("histogram")) {
+        const bool scalar = kind == QLatin1String("scalar");
+        route.target = scalar ? EvidenceRoute::Target::Scalars : EvidenceRoute::Target::Distributions;
+        route.tag = evidence->value(QStringLiteral("tag"));
+        route.tagFilter = QStringLiteral("^%1$").arg(QRegularExpression::escape(route.tag));
+        bool stepOk = false;
+        const qint64 marked = step.toLongLong(&stepOk);
+        if (scalar && stepOk)
+            route.step = marked;
+        route.message
+            = step.isEmpty() ? tr("Showing %1").arg(route.tag) : tr("Showing %1 at step %2").arg(route.tag, step);
+    } else if (kind == QLatin1String("tensor")) {
+        const QString name = evidence->value(QStringLiteral("name"));
+        const int series = m_catalog ? m_catalog->indexOf(name, evidence->value(QStringLiteral("run"))) : -1;
+        const int wanted = step.isEmpty() ? -1 : step.toInt();
+        const tensor::TensorInfo* info = nullptr;
+        if (series >= 0) {
+            const tensor::TensorSeries& s = m_catalog->series()[series];
+            info = wanted >= 0 ? s.atStep(wanted) : nullptr;
+            if (!info && !s.versions.isEmpty())
+                info = &s.versions.front();
+        }
+        const QString missing = tr("The tensor %1 is not in the Tensors panel.").arg(name);
+        if (info) {
+            route.target = EvidenceRoute::Target::Tensors;
+            route.tensorLocation = info->location();
+            route.failureMessage = missing;
+        } else {
+            route.message = missing;
+        }
+    } else if (kind == QLatin1String("graph")) {
+        route.node = evidence->value(QStringLiteral("node"));
+        route.target = route.node.isEmpty() ? EvidenceRoute::Target::None : EvidenceRoute::Target::Graph;
+    } else if (kind == QLatin1String("trace")) {
+        if (!m_traceShown) {
+            route.message = tr("Open the trace in the Run Browser to see this evidence.");
+            return route;
+        }
+        route.target = EvidenceRoute::Target::Timeline;
+        bool okStart = false;
+        bool okEnd = false;
+        const qint64 start = evidence->value(QStringLiteral("start_ns")).toLongLong(&okStart);
+        const qint64 end = evidence->value(QStringLiteral("end_ns")).toLongLong(&okEnd);
+        if (okStart && okEnd && end > start) {
+            // A tenth of the range on each side, so the calls are seen next to what surrounds them.
+            const qint64 margin = std::max<qint64>((end - start) / 10, 1000);
+            route.hasTimeRange = true;
+            route.visibleStart = start - margin;
+            route.visibleEnd = end + margin;
+            route.selectionStart = start;
+            route.selectionEnd = end;
+        }
+        route.op = evidence->value(QStringLiteral("op"));
+    } else if (kind == QLatin1String("memory")) {
+        route.target = EvidenceRoute::Target::Memory;
+        route.device = evidence->value(QStringLiteral("device"));
+    } else if (kind == QLatin1String("profiler")) {
+        const QString run = evidence->value(QStringLiteral("run"));
+        if (!run.isEmpty() && m_profilers.contains(run))
+            route.profilerRun = run;
+        const std::shared_ptr<const ProfilerBundle> bundle
+            = m_profilers.value(route.profilerRun.isEmpty() ? m_shownProfilerRun : route.profilerRun);
+        bool ok = false;
+        const int rank = evidence->value(QStringLiteral("rank")).toInt(&ok);
+        if (ok && bundle && bundle->ranks) {
+            const auto& ranks = bundle->ranks->ranks;
+            for (std::size_t i = 0; i < ranks.size(); ++i) {
+                if (ranks[i].rank == rank)
+                    route.rankIndex = int(i);
+            }
+            route.pipelineRank = rank;
+        }
+        route.target = evidence->value(QStringLiteral("view")) == QLatin1String("pipeline")
+            ? EvidenceRoute::Target::Pipeline
+            : EvidenceRoute::Target::Overview;
+    } else if (kind == QLatin1String("cluster")) {
+        route.target = EvidenceRoute::Target::Cluster;
+        const QString rank = evidence->value(QStringLiteral("rank"));
+        const QString link = evidence->value(QStringLiteral("link"));
+        if (!link.isEmpty())
+            route.message = tr("Link %1").arg(link);
+        else if (!rank.isEmpty())
+            route.message = tr("Rank %1: double-click its row to open its timeline").arg(rank);
+    } else {
+        route.message = tr("Cannot show this evidence: %1").arg(locator);
+    }
+    return route;
 }
 
 void RunController::startScan(QFutureWatcher<RunManifest>& watcher)
@@ -169,6 +292,11 @@ void RunController::startImport(const RunManifest& manifest)
     connect(m_session, &ImportSession::lineageArrived, m_summaries, &summary::SummaryStore::setLineage);
     connect(m_session, &ImportSession::artifactChanged, this,
             [this](int index) { m_runModel->setArtifactState(index, m_session->state(index)); });
+    // Before sessionCreated(): the window's receivers find the bundle here.
+    connect(m_session, &ImportSession::profilerArrived, this,
+            [this](const QString& run, const std::shared_ptr<const ProfilerBundle>& bundle) {
+                m_profilers.insert(run, bundle);
+            });
     connect(m_session, &ImportSession::graphArrived, this,
             [this](int, const std::shared_ptr<const graph::Graph>& graph) { m_graphs += graph ? 1 : 0; });
     connect(m_session, &ImportSession::artifactsAdded, this, [this] {
@@ -200,7 +328,7 @@ void RunController::startImport(const RunManifest& manifest)
     // Profiler traces can be gigabytes: they are read when opened. Tensor files are mapped by the Tensor
     // inspector when viewed.
     m_session->setDeferredKinds({ ArtifactKind::ChromeTrace, ArtifactKind::TensorNpy, ArtifactKind::TensorNpz,
-                                  ArtifactKind::TensorSafetensors });
+                                  ArtifactKind::TensorSafetensors, ArtifactKind::TensorPt });
     m_session->setLiveTail(true, 1000);
     m_session->start();
     emit importStarted(manifest);

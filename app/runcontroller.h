@@ -5,11 +5,13 @@
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
+#include <QMap>
 #include <QObject>
 #include <QPointer>
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QTimer;
@@ -17,6 +19,7 @@ class QTimer;
 namespace runlens {
 
 class ImportSession;
+struct ProfilerBundle;
 class RunBrowserModel;
 class ScalarStore;
 namespace summary {
@@ -28,6 +31,43 @@ class TensorCatalog;
 namespace graph {
 class DumpIndex;
 }
+
+/// Where an Advisor evidence locator leads: the panel to bring to the front, what to select in it, and what to
+/// say in the status bar. A value computed by RunController::routeEvidence(); the window applies it.
+struct EvidenceRoute
+{
+    enum class Target {
+        None, ///< nothing to show: only `message`
+        Scalars,
+        Distributions,
+        Tensors,
+        Graph,
+        Timeline,
+        Memory,
+        Overview,
+        Pipeline,
+        Cluster,
+    };
+
+    Target target = Target::None;
+    QString message; ///< for the status bar once applied; empty for none
+    QString tag; ///< Scalars, Distributions: the tag to filter on and to mark or expand
+    QString tagFilter; ///< the filter matching `tag` alone
+    std::optional<qint64> step; ///< Scalars: the step to mark
+    QString tensorLocation; ///< Tensors: the version to show ("path" or "path:member")
+    QString failureMessage; ///< Tensors: said when the panel cannot show `tensorLocation`
+    QString node; ///< Graph: node or module to reveal
+    bool hasTimeRange = false; ///< Timeline: show visibleStart..visibleEnd, select selectionStart..selectionEnd
+    qint64 visibleStart = 0;
+    qint64 visibleEnd = 0;
+    qint64 selectionStart = 0;
+    qint64 selectionEnd = 0;
+    QString op; ///< Timeline: operator whose calls to highlight
+    QString device; ///< Memory: text of the device entry to select; the view then goes to its peak
+    QString profilerRun; ///< Overview, Pipeline: the profiler run to show; empty to keep the shown one
+    int rankIndex = -1; ///< Overview, Pipeline: index of the rank in the run's profiler data
+    std::optional<int> pipelineRank; ///< Overview, Pipeline: the rank to show in the Data Pipeline
+};
 
 /// The open run without its window: scans a path on a worker, imports what was found through an
 /// ImportSession into the scalar and summary stores and the Run Browser model, builds the tensor catalog and
@@ -78,6 +118,24 @@ public:
     /// comparable runs) are left at zero for the window to fill in.
     ImportedContent importedContent() const;
 
+    /// Every run's MindSpore profiler output read so far, by run.
+    const QMap<QString, std::shared_ptr<const ProfilerBundle>>& profilers() const { return m_profilers; }
+    /// The profiler run the window shows (the first one read until another is picked); empty for none.
+    QString shownProfilerRun() const { return m_shownProfilerRun; }
+    void setShownProfilerRun(const QString& run) { m_shownProfilerRun = run; }
+    /// Whether the window shows a trace in the Timeline; cleared with the run.
+    bool isTraceShown() const { return m_traceShown; }
+    void setTraceShown(bool shown) { m_traceShown = shown; }
+
+    /// "job/rank_3" -> "job": the part of a run name that the ranks of one job share.
+    static QString runWithoutRankFolders(const QString& run);
+    /// The name a user sees for the job of the artifact at `artifactIndex`: its run without rank folders, the
+    /// opened folder's own run named as runDisplayName() does (`job/profiler` opened alone is "job").
+    QString jobDisplayName(int artifactIndex) const;
+
+    /// Where the evidence `locator` (advisor/evidence.h) leads with what is open now.
+    EvidenceRoute routeEvidence(const QString& locator) const;
+
 signals:
     /// The session of the scanned run exists and has not started: connect to it now.
     void sessionCreated(runlens::ImportSession* session);
@@ -108,6 +166,9 @@ private:
     std::shared_ptr<const tensor::TensorCatalog> m_catalog;
     std::shared_ptr<const graph::DumpIndex> m_dumps;
     int m_graphs = 0;
+    QMap<QString, std::shared_ptr<const ProfilerBundle>> m_profilers;
+    QString m_shownProfilerRun;
+    bool m_traceShown = false;
     int m_generation = 0; ///< counts clears: work started for an earlier run is dropped when it ends
     std::vector<std::shared_ptr<const void>> m_released;
 

@@ -1,11 +1,14 @@
 #include "runcontroller.h"
 
+#include "advisor/evidence.h"
 #include "core/importsession.h"
+#include "core/profilerbundle.h"
 #include "core/runbrowsermodel.h"
 #include "graph/dumpindex.h"
 #include "scalars/scalarstore.h"
 #include "summary/eventfilewriter.h"
 #include "tensor/tensorcatalog.h"
+#include "testutils.h"
 
 #include <QDir>
 #include <QFile>
@@ -231,6 +234,203 @@ private slots:
         QCOMPARE(finished.size(), 1);
         run.close();
         QVERIFY(!run.session());
+    }
+
+    // Every kind of evidence the Advisor writes, routed with what the run has: the panel and what to select in it,
+    // or the message saying why there is nothing to show.
+    void routesEvidence()
+    {
+        using Target = EvidenceRoute::Target;
+        RunController run;
+        QSignalSpy catalogs(&run, &RunController::catalogReady);
+        run.open(m_dir.filePath(QStringLiteral("a")));
+        QTRY_COMPARE_WITH_TIMEOUT(catalogs.size(), 1, 30000);
+
+        // Not a locator, or a kind nobody writes.
+        EvidenceRoute route = run.routeEvidence(QStringLiteral("not a locator"));
+        QCOMPARE(route.target, Target::None);
+        QCOMPARE(route.message, QStringLiteral("Cannot show this evidence: not a locator"));
+        route = run.routeEvidence(QStringLiteral("runlens://weather?city=x"));
+        QCOMPARE(route.target, Target::None);
+        QCOMPARE(route.message, QStringLiteral("Cannot show this evidence: runlens://weather?city=x"));
+
+        // Scalars: the tag alone (a regular expression's characters escaped), the step marked.
+        route = run.routeEvidence(advisor::scalarEvidence(QStringLiteral("train"), QStringLiteral("loss (a)"), 42));
+        QCOMPARE(route.target, Target::Scalars);
+        QCOMPARE(route.tag, QStringLiteral("loss (a)"));
+        QCOMPARE(route.tagFilter, QStringLiteral("^loss\\ \\(a\\)$"));
+        QCOMPARE(route.step, std::optional<qint64>(42));
+        QCOMPARE(route.message, QStringLiteral("Showing loss (a) at step 42"));
+        route = run.routeEvidence(advisor::scalarEvidence(QStringLiteral("train"), QStringLiteral("loss_a"), -1));
+        QCOMPARE(route.target, Target::Scalars);
+        QCOMPARE(route.step, std::nullopt);
+        QCOMPARE(route.message, QStringLiteral("Showing loss_a"));
+
+        // Histograms: the tag, expanded; no step marked.
+        route = run.routeEvidence(advisor::histogramEvidence(QStringLiteral("train"), QStringLiteral("fc.grad"), 7));
+        QCOMPARE(route.target, Target::Distributions);
+        QCOMPARE(route.tag, QStringLiteral("fc.grad"));
+        QCOMPARE(route.tagFilter, QStringLiteral("^fc\\.grad$"));
+        QCOMPARE(route.step, std::nullopt);
+        QCOMPARE(route.message, QStringLiteral("Showing fc.grad at step 7"));
+
+        // Tensors: the version at the step, else the first one; a tensor the catalog lacks is said so.
+        const tensor::TensorSeries& series = run.catalog()->series().first();
+        const QString location = series.versions.front().location();
+        route = run.routeEvidence(advisor::tensorEvidence(series.name, series.run, 5));
+        QCOMPARE(route.target, Target::Tensors);
+        QCOMPARE(route.tensorLocation, location);
+        QVERIFY(route.tensorLocation.endsWith(QStringLiteral("dump/step_5/conv1.weight.npy")));
+        QCOMPARE(route.failureMessage, QStringLiteral("The tensor conv1.weight is not in the Tensors panel."));
+        QVERIFY(route.message.isEmpty());
+        route = run.routeEvidence(advisor::tensorEvidence(series.name, series.run, 9));
+        QCOMPARE(route.target, Target::Tensors);
+        QCOMPARE(route.tensorLocation, location);
+        route = run.routeEvidence(advisor::tensorEvidence(QStringLiteral("fc9.bias"), series.run, 5));
+        QCOMPARE(route.target, Target::None);
+        QCOMPARE(route.message, QStringLiteral("The tensor fc9.bias is not in the Tensors panel."));
+
+        // Graph nodes.
+        route = run.routeEvidence(advisor::graphEvidence(QStringLiteral("layer1/conv1"), QStringLiteral("g.onnx")));
+        QCOMPARE(route.target, Target::Graph);
+        QCOMPARE(route.node, QStringLiteral("layer1/conv1"));
+
+        // Traces: only once one is shown; then the range with a tenth on each side (at least a microsecond),
+        // selected, and the operator highlighted.
+        const QString trace = advisor::traceEvidence(QStringLiteral("w.pt.trace.json"), 1'000'000, 3'000'000, 0,
+                                                     QStringLiteral("aten::mm"));
+        route = run.routeEvidence(trace);
+        QCOMPARE(route.target, Target::None);
+        QCOMPARE(route.message, QStringLiteral("Open the trace in the Run Browser to see this evidence."));
+        run.setTraceShown(true);
+        route = run.routeEvidence(trace);
+        QCOMPARE(route.target, Target::Timeline);
+        QVERIFY(route.hasTimeRange);
+        QCOMPARE(route.visibleStart, 800'000);
+        QCOMPARE(route.visibleEnd, 3'200'000);
+        QCOMPARE(route.selectionStart, 1'000'000);
+        QCOMPARE(route.selectionEnd, 3'000'000);
+        QCOMPARE(route.op, QStringLiteral("aten::mm"));
+        QVERIFY(route.message.isEmpty());
+        route = run.routeEvidence(advisor::traceEvidence(QStringLiteral("w.pt.trace.json"), 5000, 5500));
+        QCOMPARE(route.visibleStart, 4000);
+        QCOMPARE(route.visibleEnd, 6500);
+        QVERIFY(route.op.isEmpty());
+        route = run.routeEvidence(advisor::traceEvidence(QStringLiteral("w.pt.trace.json"), 5000, 5000));
+        QCOMPARE(route.target, Target::Timeline);
+        QVERIFY(!route.hasTimeRange);
+
+        // Memory: the device, whose peak the view goes to.
+        route = run.routeEvidence(advisor::memoryEvidence(QStringLiteral("m.json"), QStringLiteral("GPU 0"), 12));
+        QCOMPARE(route.target, Target::Memory);
+        QCOMPARE(route.device, QStringLiteral("GPU 0"));
+
+        // Cluster: a link or a rank is named in the status bar.
+        route = run.routeEvidence(advisor::clusterEvidence(QStringLiteral("job"), 3, QStringLiteral("0-3")));
+        QCOMPARE(route.target, Target::Cluster);
+        QCOMPARE(route.message, QStringLiteral("Link 0-3"));
+        route = run.routeEvidence(advisor::clusterEvidence(QStringLiteral("job"), 3));
+        QCOMPARE(route.target, Target::Cluster);
+        QCOMPARE(route.message, QStringLiteral("Rank 3: double-click its row to open its timeline"));
+        route = run.routeEvidence(advisor::clusterEvidence(QStringLiteral("job"), -1));
+        QCOMPARE(route.target, Target::Cluster);
+        QVERIFY(route.message.isEmpty());
+
+        // Profiler evidence without profiler output: the Overview, nothing selected.
+        route = run.routeEvidence(advisor::profilerEvidence(QStringLiteral("job"), 0, QStringLiteral("overview")));
+        QCOMPARE(route.target, Target::Overview);
+        QVERIFY(route.profilerRun.isEmpty());
+        QCOMPARE(route.rankIndex, -1);
+        QCOMPARE(route.pipelineRank, std::nullopt);
+
+        // Closing forgets the shown trace.
+        run.close();
+        QCOMPARE(run.routeEvidence(trace).target, Target::None);
+    }
+
+    void routesProfilerEvidence()
+    {
+        using Target = EvidenceRoute::Target;
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString folder = samples + QStringLiteral("/profiler/mindspore/minddata_pipeline_fixture");
+        RUNLENS_REQUIRE_SAMPLE_FILE(folder);
+        RunController run;
+        QSignalSpy finished(&run, &RunController::importFinished);
+        run.open(folder);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        QCOMPARE(run.profilers().size(), 1);
+        const QString profilerRun = run.profilers().firstKey();
+        const auto bundle = run.profilers().first();
+        QVERIFY(bundle && bundle->ranks && !bundle->ranks->ranks.empty());
+        const int lastIndex = int(bundle->ranks->ranks.size()) - 1;
+        const int lastRank = bundle->ranks->ranks.back().rank;
+
+        EvidenceRoute route
+            = run.routeEvidence(advisor::profilerEvidence(profilerRun, lastRank, QStringLiteral("overview"), 3));
+        QCOMPARE(route.target, Target::Overview);
+        QCOMPARE(route.profilerRun, profilerRun);
+        QCOMPARE(route.rankIndex, lastIndex);
+        QCOMPARE(route.pipelineRank, std::optional<int>(lastRank));
+        route = run.routeEvidence(advisor::profilerEvidence(profilerRun, lastRank, QStringLiteral("pipeline")));
+        QCOMPARE(route.target, Target::Pipeline);
+        QCOMPARE(route.rankIndex, lastIndex);
+
+        // A rank the run lacks selects none in the Overview; the Data Pipeline is still told.
+        route = run.routeEvidence(advisor::profilerEvidence(profilerRun, 99, QStringLiteral("pipeline")));
+        QCOMPARE(route.rankIndex, -1);
+        QCOMPARE(route.pipelineRank, std::optional<int>(99));
+
+        // A run without profiler output keeps the shown one, whose ranks are looked up.
+        route = run.routeEvidence(
+            advisor::profilerEvidence(QStringLiteral("other"), lastRank, QStringLiteral("overview")));
+        QVERIFY(route.profilerRun.isEmpty());
+        QCOMPARE(route.rankIndex, -1);
+        run.setShownProfilerRun(profilerRun);
+        route = run.routeEvidence(
+            advisor::profilerEvidence(QStringLiteral("other"), lastRank, QStringLiteral("overview")));
+        QVERIFY(route.profilerRun.isEmpty());
+        QCOMPARE(route.rankIndex, lastIndex);
+        run.close();
+        QVERIFY(run.profilers().isEmpty());
+        QVERIFY(run.shownProfilerRun().isEmpty());
+    }
+
+    // The ranks of one job are named after the job, whichever folder of it was opened: never after `profiler`,
+    // a rank folder, or ".".
+    void namesTheJobOfRanks_data()
+    {
+        QTest::addColumn<QString>("opened");
+        QTest::newRow("the folder above the job") << QString();
+        QTest::newRow("the job") << QStringLiteral("job");
+        QTest::newRow("the profiler folder") << QStringLiteral("job/profiler");
+    }
+
+    void namesTheJobOfRanks()
+    {
+        QFETCH(QString, opened);
+        QCOMPARE(RunController::runWithoutRankFolders(QStringLiteral("job/rank_3")), QStringLiteral("job"));
+        QCOMPARE(RunController::runWithoutRankFolders(QStringLiteral("rank-0")), QString());
+        QCOMPARE(RunController::runWithoutRankFolders(QStringLiteral(".")), QString());
+
+        QTemporaryDir dir;
+        QFile fixture(QStringLiteral(RUNLENS_TEST_DATA_DIR "/tiny.pt.trace.json"));
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        const QByteArray trace = fixture.readAll();
+        for (int rank = 0; rank < 2; ++rank)
+            QVERIFY(
+                writeBytes(dir.filePath(QStringLiteral("job/profiler/rank_%1/worker.pt.trace.json").arg(rank)), trace));
+        const QString root = opened.isEmpty() ? dir.path() : dir.filePath(opened);
+        RunController run;
+        QSignalSpy finished(&run, &RunController::importFinished);
+        run.open(root);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        const RunManifest& manifest = run.session()->manifest();
+        QCOMPARE(manifest.artifacts.size(), 2);
+        for (int i = 0; i < manifest.artifacts.size(); ++i) {
+            QVERIFY(manifest.artifacts[i].rank);
+            QCOMPARE(run.jobDisplayName(i), QStringLiteral("job"));
+        }
+        QVERIFY(run.jobDisplayName(2).isEmpty());
     }
 
 private:

@@ -15,7 +15,8 @@ bool onScreen(const QCustomPlot* plot)
     return plot->isVisible() && !plot->visibleRegion().isEmpty();
 }
 
-/// Holds back a plot's replots while it is out of sight and does the last one before its next paint.
+/// Holds back a plot's replots while it is out of sight and does the last one before its next paint; the
+/// resizes until then do not replot either.
 class DeferredReplot final : public QObject
 {
 public:
@@ -34,8 +35,9 @@ protected:
     {
         if (watched != m_plot || !pending)
             return false;
-        if (event->type() == QEvent::Resize && !onScreen(m_plot)) {
-            // QCustomPlot replots on every resize; out of sight, the new size is enough until the paint.
+        if (event->type() == QEvent::Resize) {
+            // QCustomPlot replots on every resize, and a dock being shown is resized several times before its
+            // first paint (a replot of ten thousand bars takes 100 ms): the new size is enough until the paint.
             m_plot->setViewport(m_plot->rect());
             return true;
         }

@@ -206,6 +206,8 @@ QString OverviewPanel::currentProfilerRun() const
 bool OverviewPanel::eventFilter(QObject* watched, QEvent* event)
 {
     auto* plot = qobject_cast<QCustomPlot*>(watched);
+    if (plot == m_opPlot && event->type() == QEvent::Resize)
+        fitOperatorLabels(); // before the plot lays itself out again for the new size
     if (plot && event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const QString text = toolTipAt(plot, help->pos());
@@ -454,19 +456,37 @@ void OverviewPanel::rebuildOperatorChart()
     bars->setPen(Qt::NoPen);
     bars->setBrush(categoryColor(0, 1));
     bars->setAntialiased(false);
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     QVector<double> keys;
     QVector<double> values;
     for (int i = 0; i < names.size(); ++i) {
         keys << double(i);
         values << data->operators.types[std::size_t(i)].totalUs / unit;
-        ticker->addTick(double(i), names.at(i));
     }
     bars->setData(keys, values, true);
-    m_opPlot->yAxis->setTicker(ticker);
+    m_opNames = names;
+    fitOperatorLabels();
     m_opPlot->yAxis->setRange(-0.6, std::max<qsizetype>(names.size(), 1) - 0.4);
     m_opPlot->xAxis->setRange(0, longest > 0 ? longest / unit * 1.08 : 1.0);
     m_opPlot->replot();
+}
+
+void OverviewPanel::fitOperatorLabels()
+{
+    // Labels that do not fit beside their bar would overprint each other: each name is cut at its end to the
+    // room left of the axis, and when the bars are thinner than a line of text only every n-th bar is named.
+    // The tooltip of a bar (and of its row beside the axis) has the whole name.
+    const QFontMetrics metrics(m_opPlot->yAxis->tickLabelFont());
+    const QMargins margins = m_opPlot->axisRect()->margins();
+    // Before the first layout the margins are not known: the x axis below takes about three lines.
+    const int below = margins.bottom() > 0 ? margins.bottom() + margins.top() : 3 * metrics.height() + 16;
+    const int bars = std::max<int>(1, int(m_opNames.size()));
+    const double perBar = double(std::max(1, m_opPlot->height() - below)) / bars;
+    const int stride = std::max(1, int(std::ceil(metrics.height() / perBar)));
+    const int room = std::clamp(m_opPlot->width() / 4, 60, 260);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < m_opNames.size(); i += stride)
+        ticker->addTick(double(i), metrics.elidedText(m_opNames.at(i), Qt::ElideRight, room));
+    m_opPlot->yAxis->setTicker(ticker);
 }
 
 QString OverviewPanel::summaryText() const

@@ -122,6 +122,8 @@ private:
     void rebuildRankPicker();
     void rebuildStepChart();
     void rebuildOperatorChart();
+    /// Names the operator bars with as many labels as fit their height, each cut to the room beside the axis.
+    void fitOperatorLabels();
     void updateSummary();
     StepView stepView() const;
     const profiler::ProfilerRankData* currentRankData() const;
@@ -142,6 +144,7 @@ private:
     QLabel* m_emptyLabel = nullptr;
     QCustomPlot* m_stepPlot = nullptr;
     QCustomPlot* m_opPlot = nullptr;
+    QStringList m_opNames; ///< whole names of the operator bars, top down
     QTableView* m_opTable = nullptr;
     profiler::ProfilerOpTableModel* m_opModel = nullptr;
     ChartExportMenu* m_stepExport = nullptr;

@@ -117,39 +117,37 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
 
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
-    // Names are shown whole: the Name column takes the width of its longest visible name and the view
-    // scrolls sideways when that is wider than the dock; the tooltip has the absolute path.
+    // Kind, Size and State are read for every file, so they stay in view: they take their contents' width
+    // and the Name column the rest of the dock. A name longer than that is cut at its end, never in the
+    // middle, and the tooltip has the absolute path.
     m_view->setTextElideMode(Qt::ElideRight);
-    m_view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     QHeaderView* header = m_view->header();
-    header->setStretchLastSection(true); // State takes the room a wide dock leaves
+    header->setStretchLastSection(false);
     header->setMinimumSectionSize(24);
-    // Name, Kind and Size follow their contents, fitted once per batch of changes (see fitColumns()):
-    // ResizeToContents would measure every visible row again for each state change of an import.
-    for (int column : { RunBrowserModel::NameColumn, RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn })
+    header->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::Stretch);
+    // Kind, Size and State are fitted once per batch of changes (see fitColumns()): ResizeToContents would
+    // measure every visible row again for each state change of an import.
+    for (int column : { RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn, RunBrowserModel::StatusColumn })
         header->setSectionResizeMode(column, QHeaderView::Interactive);
     m_fitTimer->setSingleShot(true);
     m_fitTimer->setInterval(0);
     connect(m_fitTimer, &QTimer::timeout, this, &RunBrowserWidget::fitColumns);
     connect(m_view, &QTreeView::expanded, m_fitTimer, qOverload<>(&QTimer::start));
     connect(m_view, &QTreeView::collapsed, m_fitTimer, qOverload<>(&QTimer::start));
-    // State starts wide enough for the longest of its words (the user can still resize it), so it does not
-    // jump while files are imported.
+    // State is at least as wide as the words an import goes through, so it does not jump while files are read.
     const QFontMetrics metrics = m_view->fontMetrics();
     const int iconRoom = m_view->iconSize().width() > 0 ? m_view->iconSize().width() + 16 : 32;
-    int stateWidth = 0;
-    for (ImportStatus status :
-         { ImportStatus::Pending, ImportStatus::Importing, ImportStatus::Ok, ImportStatus::Partial,
-           ImportStatus::Failed, ImportStatus::Unsupported, ImportStatus::Canceled, ImportStatus::Deferred }) {
+    for (ImportStatus status : { ImportStatus::Pending, ImportStatus::Importing, ImportStatus::Ok }) {
         ArtifactState state;
         state.status = status;
-        stateWidth = std::max(stateWidth, metrics.horizontalAdvance(RunBrowserModel::artifactStateText(state)));
+        m_stateWidth
+            = std::max(m_stateWidth, metrics.horizontalAdvance(RunBrowserModel::artifactStateText(state)) + iconRoom);
     }
-    header->setSectionResizeMode(RunBrowserModel::StatusColumn, QHeaderView::Interactive);
-    header->resizeSection(RunBrowserModel::StatusColumn, stateWidth + iconRoom);
+    header->resizeSection(RunBrowserModel::StatusColumn, m_stateWidth);
+    m_view->installEventFilter(this);
     connect(m_view, &QTreeView::activated, this, &RunBrowserWidget::activate);
 
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -209,8 +207,34 @@ void RunBrowserWidget::applyExpansion()
 
 void RunBrowserWidget::fitColumns()
 {
-    for (int column : { RunBrowserModel::NameColumn, RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn })
+    for (int column : { RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn, RunBrowserModel::StatusColumn })
         m_view->resizeColumnToContents(column);
+    m_kindWidth = m_view->header()->sectionSize(RunBrowserModel::KindColumn);
+    m_view->header()->resizeSection(
+        RunBrowserModel::StatusColumn,
+        std::max(m_stateWidth, m_view->header()->sectionSize(RunBrowserModel::StatusColumn)));
+    shareWidth();
+}
+
+void RunBrowserWidget::shareWidth()
+{
+    // Names are what the rows are found by: when the dock is narrow, Kind gives way (cut at its end) so that
+    // Name keeps a good part of the width; Size and State are short and keep theirs.
+    QHeaderView* header = m_view->header();
+    const int available = m_view->viewport()->width();
+    const int others
+        = header->sectionSize(RunBrowserModel::SizeColumn) + header->sectionSize(RunBrowserModel::StatusColumn);
+    const int nameShare = available * 2 / 5;
+    const int kindRoom
+        = std::max(m_view->fontMetrics().horizontalAdvance(QStringLiteral("Profiler")), available - nameShare - others);
+    header->resizeSection(RunBrowserModel::KindColumn, std::min(m_kindWidth, kindRoom));
+}
+
+bool RunBrowserWidget::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view && event->type() == QEvent::Resize)
+        shareWidth();
+    return QWidget::eventFilter(watched, event);
 }
 
 void RunBrowserWidget::activate(const QModelIndex& proxyIndex)

@@ -34,8 +34,11 @@ private:
     void activate(const QModelIndex& proxyIndex);
     /// Expands the rows the model suggests, and with a filter the way to every row whose name matches.
     void applyExpansion();
-    /// Sizes the Name, Kind and Size columns to what the expanded rows hold.
+    /// Sizes the Kind, Size and State columns to what the expanded rows hold; Name takes the rest.
     void fitColumns();
+    /// Narrows Kind when the dock is too narrow for it beside a readable Name.
+    void shareWidth();
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void updateSummary();
 
     RunBrowserModel* m_model;
@@ -44,6 +47,8 @@ private:
     QLineEdit* m_filter;
     QLabel* m_summary;
     QTimer* m_fitTimer;
+    int m_stateWidth = 0; ///< the longest word of an import's states, with its icon
+    int m_kindWidth = 0; ///< what Kind's contents ask for
 };
 
 } // namespace runlens

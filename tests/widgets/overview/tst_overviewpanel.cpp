@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolTip>
 #include <QtTest>
 
 #include <qcustomplot.h>
@@ -68,6 +69,8 @@ private slots:
     void exports();
     void traceBreakdown();
     void profilerRunPicker();
+    void operatorLabelsDoNotOverlap();
+    void stepChartReplotsOnceWhenShown();
 };
 
 void TestOverviewPanel::emptyState()
@@ -236,6 +239,100 @@ void TestOverviewPanel::profilerRunPicker()
     runs->setCurrentIndex(0);
     QCOMPARE(panel.currentProfilerRun(), QStringLiteral("."));
     QCOMPARE(changed.back().front().toString(), QStringLiteral("."));
+}
+
+// Ten operator types with long names in a short chart: the labels shown are cut to the room beside the axis and
+// at least a line apart, and each bar's tooltip has its whole name; a tall chart names every bar.
+void TestOverviewPanel::operatorLabelsDoNotOverlap()
+{
+    auto run = std::make_shared<profiler::ProfilerRunData>();
+    profiler::ProfilerRankData rank;
+    rank.rank = 0;
+    QStringList names;
+    for (int i = 0; i < 10; ++i) {
+        profiler::OpTypeStats type;
+        type.type = QStringLiteral("Default/network-WithLossCell/_backbone-ResNet/layer%1-SequentialCell/"
+                                   "FusionOp_ReluGradV2_Cast_%1")
+                        .arg(i);
+        type.calls = 1;
+        type.totalUs = 1000.0 - i * 50.0;
+        rank.operators.types.push_back(type);
+        names << type.type;
+    }
+    rank.operators.finish();
+    run->ranks.push_back(rank);
+
+    OverviewPanel panel;
+    panel.resize(900, 360);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setProfilerData(run);
+    QCustomPlot* plot = panel.operatorChart();
+    QCOMPARE(panel.topOperatorNames(), names);
+
+    const auto check = [&](bool everyBar) {
+        QCoreApplication::processEvents();
+        plot->replot();
+        const auto ticker = plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const QMap<double, QString> ticks = ticker->ticks();
+        QVERIFY(!ticks.isEmpty());
+        if (everyBar)
+            QCOMPARE(ticks.size(), names.size());
+        else
+            QVERIFY2(ticks.size() < names.size(), qPrintable(QString::number(ticks.size())));
+        const QFontMetrics metrics(plot->yAxis->tickLabelFont());
+        double previous = -1e9;
+        for (auto it = ticks.cbegin(); it != ticks.cend(); ++it) {
+            const QString& whole = names.at(int(it.key()));
+            QVERIFY2(it.value() == whole
+                         || (it.value().endsWith(QChar(0x2026)) && whole.startsWith(it.value().chopped(1))),
+                     qPrintable(it.value()));
+            QVERIFY(metrics.horizontalAdvance(it.value()) <= std::max(60, plot->width() / 4) + 1);
+            const double y = plot->yAxis->coordToPixel(it.key());
+            QVERIFY2(std::abs(y - previous) >= metrics.height(),
+                     qPrintable(QStringLiteral("%1 %2").arg(previous).arg(y)));
+            previous = y;
+        }
+        // The whole name of a bar, labelled or not, is in its tooltip.
+        for (int bar : { 0, 1, 9 }) {
+            const QPoint at(plot->xAxis->coordToPixel(10.0), int(plot->yAxis->coordToPixel(double(bar))));
+            QHelpEvent help(QEvent::ToolTip, at, plot->mapToGlobal(at));
+            QCoreApplication::sendEvent(plot, &help);
+            QVERIFY2(QToolTip::text().contains(names.at(bar)), qPrintable(QToolTip::text()));
+        }
+    };
+    // The splitter gives the chart a few lines only at this height.
+    QVERIFY(plot->axisRect()->height() < 10 * QFontMetrics(plot->yAxis->tickLabelFont()).height());
+    check(false);
+    panel.resize(900, 2000);
+    check(true);
+}
+
+// A replot of thousands of stacked bars takes tens of milliseconds: data set while the panel is out of sight is
+// drawn once, at its first paint, not again for each resize the layout makes before it.
+void TestOverviewPanel::stepChartReplotsOnceWhenShown()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    const auto run = profiler::readProfilerDirectory(samples + QStringLiteral("/profiler/mindspore/run_1_profiler"));
+    QWidget window;
+    window.resize(1000, 700);
+    auto* panel = new OverviewPanel(&window);
+    panel->setGeometry(0, 0, 1000, 700);
+    QCoreApplication::processEvents(); // the replot QCustomPlot queues when it is made
+    panel->setProfilerData(run);
+    QSignalSpy replots(panel->stepChart(), &QCustomPlot::afterReplot);
+    window.show();
+    panel->setGeometry(0, 0, 1000, 690);
+    panel->setGeometry(0, 0, 990, 680);
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_COMPARE(replots.size(), 1);
+    QTest::qWait(50);
+    QCOMPARE(replots.size(), 1);
+    QCOMPARE(panel->stepChart()->viewport().size(), QSize(990, panel->stepChart()->height()));
+    // Once shown, a new size is drawn at once.
+    panel->setGeometry(0, 0, 900, 680);
+    QCOMPARE(replots.size(), 2);
 }
 
 QTEST_MAIN(TestOverviewPanel)

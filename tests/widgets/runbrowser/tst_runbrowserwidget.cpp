@@ -4,6 +4,7 @@
 
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QtTest>
@@ -101,11 +102,15 @@ private slots:
         QVERIFY(view->isExpanded(childNamed(shown, shown->index(0, 0), QStringLiteral("graph"))));
     }
 
+    // At the width the main window gives the Run Browser dock, Kind, Size and State stay in view beside the
+    // names, which are cut at their end (never in the middle) with the absolute path in the tooltip; in a wide
+    // dock the whole name fits.
     void namesAndStatesFit()
     {
+        constexpr int kDefaultDockWidth = 440;
         RunBrowserModel model;
         RunBrowserWidget widget(&model);
-        widget.resize(420, 500);
+        widget.resize(kDefaultDockWidth, 500);
         widget.show();
         QVERIFY(QTest::qWaitForWindowExposed(&widget));
         const RunManifest manifest = jobManifest();
@@ -118,23 +123,54 @@ private slots:
         QCoreApplication::processEvents();
 
         QTreeView* view = widget.view();
+        QHeaderView* header = view->header();
         QCOMPARE(view->textElideMode(), Qt::ElideRight);
         const QModelIndex traceRow = childNamed(
             view->model(), childNamed(view->model(), view->model()->index(0, 0), QStringLiteral("profiler")),
             QStringLiteral("worker0.1623143089861.pt.trace.json.gz"));
         QVERIFY(traceRow.isValid());
-        // The whole name fits its column: the rect the view gives the row reaches past the name's width.
+        QCOMPARE(traceRow.data(Qt::ToolTipRole).toString().section(u'\n', 0, 0),
+                 QStringLiteral("/data/job/profiler/worker0.1623143089861.pt.trace.json.gz"));
+
+        const auto columnsInView = [&] {
+            const int viewport = view->viewport()->width();
+            for (int column :
+                 { RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn, RunBrowserModel::StatusColumn }) {
+                const int left = header->sectionViewportPosition(column);
+                const int right = left + header->sectionSize(column);
+                if (left < 0 || right > viewport) {
+                    qWarning("column %d spans %d..%d, the viewport is %d wide", column, left, right, viewport);
+                    return false;
+                }
+            }
+            return true;
+        };
+        QVERIFY(columnsInView());
+        QCOMPARE(view->horizontalScrollBar()->maximum(), 0);
+        // Name has a good part of the width, and the State column holds its words.
         const QFontMetrics metrics = view->fontMetrics();
+        QVERIFY(header->sectionSize(RunBrowserModel::NameColumn) >= view->viewport()->width() / 3);
+        const QString state = traceRow.siblingAtColumn(RunBrowserModel::StatusColumn).data().toString();
+        QCOMPARE(state, QStringLiteral("double-click to open"));
+        QVERIFY(header->sectionSize(RunBrowserModel::StatusColumn) > metrics.horizontalAdvance(state));
+        QVERIFY(header->sectionSize(RunBrowserModel::SizeColumn)
+                >= metrics.horizontalAdvance(traceRow.siblingAtColumn(RunBrowserModel::SizeColumn).data().toString()));
+
+        // Wide, the whole name fits its column.
+        widget.resize(1000, 500);
+        QCoreApplication::processEvents();
+        QVERIFY(columnsInView());
         const QRect nameRect = view->visualRect(traceRow);
-        const int nameRight = view->header()->sectionViewportPosition(RunBrowserModel::NameColumn)
-            + view->header()->sectionSize(RunBrowserModel::NameColumn);
+        const int nameRight = header->sectionViewportPosition(RunBrowserModel::NameColumn)
+            + header->sectionSize(RunBrowserModel::NameColumn);
         QVERIFY2(
             nameRight - nameRect.left() > metrics.horizontalAdvance(traceRow.data().toString()),
             qPrintable(QStringLiteral("name column ends at %1, row starts at %2").arg(nameRight).arg(nameRect.left())));
-        // The State column holds its words.
-        const QString state = traceRow.siblingAtColumn(RunBrowserModel::StatusColumn).data().toString();
-        QCOMPARE(state, QStringLiteral("double-click to open"));
-        QVERIFY(view->header()->sectionSize(RunBrowserModel::StatusColumn) > metrics.horizontalAdvance(state) + 16);
+
+        // Narrower than the default, the columns still show.
+        widget.resize(360, 500);
+        QCoreApplication::processEvents();
+        QVERIFY(columnsInView());
     }
 };
 
