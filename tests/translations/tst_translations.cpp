@@ -1,8 +1,8 @@
-#include "core/filemapping.h"
-#include "memory/jsonfields.h"
-#include "memory/memorytimelinereader.h"
-#include "pipeline/pipelinereader.h"
-#include "tensor/npyfile.h"
+#include "importers/core/filemapping.h"
+#include "importers/memory/jsonfields.h"
+#include "importers/memory/memorytimelinereader.h"
+#include "importers/pipeline/pipelinereader.h"
+#include "importers/tensor/npyfile.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -1,10 +1,10 @@
-#include "overviewpanel.h"
+#include "widgets/overview/overviewpanel.h"
 
-#include "common/chartpalette.h"
-#include "common/chartstyle.h"
-#include "common/panelheader.h"
-#include "common/replotwhenshown.h"
-#include "profiler/profileroptablemodel.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/chartstyle.h"
+#include "widgets/common/panelheader.h"
+#include "widgets/common/replotwhenshown.h"
+#include "models/profiler/profileroptablemodel.h"
 
 #include <QComboBox>
 #include <QHeaderView>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "common/chartexportmenu.h"
-#include "profiler/profilerdata.h"
-#include "trace/stepbreakdown.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
+#include "models/profiler/profilerdata.h"
+#include "models/trace/stepbreakdown.h"
 
 #include <QColor>
 #include <QWidget>

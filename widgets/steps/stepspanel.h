@@ -1,9 +1,9 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "common/chartexportmenu.h"
-#include "trace/stepbreakdown.h"
-#include "trace/tracestore.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
+#include "models/trace/stepbreakdown.h"
+#include "models/trace/tracestore.h"
 
 #include <QColor>
 #include <QWidget>
