@@ -4122,6 +4122,54 @@ Check that the cache folder is writable.</source>
         <source> The run&apos;s first overflow is %1; what weights and gradients show after it follows from it and is not reported again.</source>
         <translation>该运行的第一次溢出是 %1；之后权重和梯度表现出的情况都由它引起，不再另行报告。</translation>
     </message>
+    <message>
+        <source>no tensor dumps, tensor files or weight/gradient histograms are loaded</source>
+        <translation>未加载张量转储、张量文件或权重/梯度直方图</translation>
+    </message>
+    <message>
+        <source>no tensor values could be read</source>
+        <translation>无法读取任何张量值</translation>
+    </message>
+    <message>
+        <source>no weight is recorded at step 0</source>
+        <translation>第 0 步没有记录权重</translation>
+    </message>
+    <message>
+        <source>no weight is recorded at two steps</source>
+        <translation>没有在两个步上都记录的权重</translation>
+    </message>
+    <message>
+        <source>no weight tensor is dumped at two steps (histograms do not give the update ratio)</source>
+        <translation>没有在两个步上都转储的权重张量（直方图无法给出更新比例）</translation>
+    </message>
+    <message>
+        <source>no gradient tensors or histograms are loaded</source>
+        <translation>未加载梯度张量或直方图</translation>
+    </message>
+    <message>
+        <source>no gradient is recorded at two steps or more</source>
+        <translation>没有任何梯度在两步或更多步被记录</translation>
+    </message>
+    <message>
+        <source>fewer than three layers have finite weight gradients recorded at the same step</source>
+        <translation>在同一步记录了有限权重梯度的层少于三个</translation>
+    </message>
+    <message>
+        <source>no ReLU activation is dumped</source>
+        <translation>没有转储 ReLU 激活</translation>
+    </message>
+    <message>
+        <source>no sigmoid or tanh activation is dumped</source>
+        <translation>没有转储 sigmoid 或 tanh 激活</translation>
+    </message>
+    <message>
+        <source>no float16 tensor or fp16 copy is dumped</source>
+        <translation>没有转储 float16 张量或 fp16 副本</translation>
+    </message>
+    <message>
+        <source> (%1 of its values that are non-zero in %2 are exactly zero here: they underflowed)</source>
+        <translation>（在 %2 中非零的值里有 %1 在这里恰好为零：它们发生了下溢）</translation>
+    </message>
 </context>
 <context>
     <name>runlens::advisor::AdvisorFormat</name>
@@ -5392,57 +5440,6 @@ Advice: %2</source>
     </message>
 </context>
 <context>
-    <name>runlens::advisor::WeightAnalyser</name>
-    <message>
-        <source>no tensor dumps, tensor files or weight/gradient histograms are loaded</source>
-        <translation>未加载张量转储、张量文件或权重/梯度直方图</translation>
-    </message>
-    <message>
-        <source>no tensor values could be read</source>
-        <translation>无法读取任何张量值</translation>
-    </message>
-    <message>
-        <source>no weight is recorded at step 0</source>
-        <translation>第 0 步没有记录权重</translation>
-    </message>
-    <message>
-        <source>no weight is recorded at two steps</source>
-        <translation>没有在两个步上都记录的权重</translation>
-    </message>
-    <message>
-        <source>no weight tensor is dumped at two steps (histograms do not give the update ratio)</source>
-        <translation>没有在两个步上都转储的权重张量（直方图无法给出更新比例）</translation>
-    </message>
-    <message>
-        <source>no gradient tensors or histograms are loaded</source>
-        <translation>未加载梯度张量或直方图</translation>
-    </message>
-    <message>
-        <source>fewer than three layers have finite weight gradients recorded at the same step</source>
-        <translation>在同一步记录了有限权重梯度的层少于三个</translation>
-    </message>
-    <message>
-        <source>no ReLU activation is dumped</source>
-        <translation>没有转储 ReLU 激活</translation>
-    </message>
-    <message>
-        <source>no sigmoid or tanh activation is dumped</source>
-        <translation>没有转储 sigmoid 或 tanh 激活</translation>
-    </message>
-    <message>
-        <source>no float16 tensor or fp16 copy is dumped</source>
-        <translation>没有转储 float16 张量或 fp16 副本</translation>
-    </message>
-    <message>
-        <source>no gradient is recorded at two steps or more</source>
-        <translation>没有任何梯度在两步或更多步被记录</translation>
-    </message>
-    <message>
-        <source> (%1 of its values that are non-zero in %2 are exactly zero here: they underflowed)</source>
-        <translation>（在 %2 中非零的值里有 %1 在这里恰好为零：它们发生了下溢）</translation>
-    </message>
-</context>
-<context>
     <name>runlens::cli</name>
     <message>
         <source>runlens: a PATH is required</source>
@@ -6439,13 +6436,17 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
 </context>
 <context>
     <name>runlens::images</name>
-    <message>
+    <message numerus="yes">
         <source>the image data is not a PNG, JPEG or GIF (%n bytes)</source>
-        <translation>图像数据不是 PNG、JPEG 或 GIF（%n 字节）</translation>
+        <translation>
+            <numerusform>图像数据不是 PNG、JPEG 或 GIF（%n 字节）</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>the %1 data is damaged and cannot be decoded (%n bytes): %2</source>
-        <translation>%1 数据已损坏，无法解码（%n 字节）：%2</translation>
+        <translation>
+            <numerusform>%1 数据已损坏，无法解码（%n 字节）：%2</numerusform>
+        </translation>
     </message>
     <message>
         <source>x %1, y %2</source>
@@ -6463,9 +6464,11 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <source> A %1</source>
         <translation> A %1</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>Only the first %n rows are shown.</source>
-        <translation>只显示前 %n 行。</translation>
+        <translation>
+            <numerusform>只显示前 %n 行。</numerusform>
+        </translation>
     </message>
     <message>
         <source>A rank-%1 text tensor, shown as rows of its last dimension.</source>
@@ -6483,9 +6486,11 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <source>text</source>
         <translation>文本</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>list of %n</source>
-        <translation>%n 项列表</translation>
+        <translation>
+            <numerusform>%n 项列表</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 table</source>
@@ -6817,9 +6822,42 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
-</context>
-<context>
-    <name>runlens::memory::JsonFields</name>
+    <message>
+        <source>&apos;segments&apos; is not a list; the memory held at snapshot time is unknown</source>
+        <translation>“segments”不是列表；快照时占用的内存未知</translation>
+    </message>
+    <message>
+        <source>%1 entries of &apos;segments&apos; are not dicts and were skipped</source>
+        <translation>“segments”中有 %1 个条目不是字典，已跳过</translation>
+    </message>
+    <message>
+        <source>&apos;device_traces&apos; is not a list; no allocation history was read</source>
+        <translation>“device_traces”不是列表；未读取分配历史</translation>
+    </message>
+    <message>
+        <source>%1 entries of &apos;device_traces&apos; are not dicts and were skipped</source>
+        <translation>“device_traces”中有 %1 个条目不是字典，已跳过</translation>
+    </message>
+    <message>
+        <source>%1 trace entries have an action this version does not know; they were ignored</source>
+        <translation>%1 个跟踪条目的操作是此版本未知的；已忽略</translation>
+    </message>
+    <message>
+        <source>the trace of %1 frees more than its segments account for (the snapshot may be inconsistent); its curves start at zero</source>
+        <translation>%1 的跟踪释放的内存多于其内存段所能解释的（快照可能不一致）；其曲线从零开始</translation>
+    </message>
+    <message>
+        <source>the pickle holds no dict; a CUDA memory snapshot is a dict with &apos;segments&apos; and &apos;device_traces&apos;</source>
+        <translation>pickle 中没有字典；CUDA 内存快照是包含“segments”和“device_traces”的字典</translation>
+    </message>
+    <message>
+        <source>the pickle has neither &apos;segments&apos; nor &apos;device_traces&apos;; it is not a CUDA memory snapshot</source>
+        <translation>pickle 中既没有“segments”也没有“device_traces”；它不是 CUDA 内存快照</translation>
+    </message>
+    <message>
+        <source>the file ends before its allocation history does; the curves show changes from zero, not the memory in use</source>
+        <translation>文件在其分配历史结束之前就已结束；曲线显示的是相对零的变化，而不是占用的内存</translation>
+    </message>
     <message>
         <source>not valid JSON: %1</source>
         <translation>不是有效的 JSON：%1</translation>
@@ -6844,76 +6882,178 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>%1 more values of the wrong type were ignored</source>
         <translation>另有 %1 个类型错误的值已被忽略</translation>
     </message>
-</context>
-<context>
-    <name>runlens::memory::MemoryOpTableModel</name>
     <message>
-        <source>%L1 bytes</source>
-        <translation>%L1 字节</translation>
+        <source>Expected a [ts, action, bytes, category] tuple; the rest of the file was skipped</source>
+        <translation>应为 [ts, action, bytes, category] 元组；已跳过文件的其余部分</translation>
     </message>
     <message>
-        <source>Calls with at least one allocation or free inside</source>
-        <translation>内部至少有一次分配或释放的调用</translation>
+        <source>A memory timeline tuple is not four numbers; the rest of the file was skipped</source>
+        <translation>内存时间线元组不是四个数字；已跳过文件的其余部分</translation>
     </message>
     <message>
-        <source>Allocated minus freed bytes, including the operators called inside</source>
-        <translation>分配减去释放的字节数，包括内部调用的算子</translation>
+        <source>A memory timeline tuple has more than four fields; the rest of the file was skipped</source>
+        <translation>内存时间线元组多于四个字段；已跳过文件的其余部分</translation>
     </message>
     <message>
-        <source>Allocated minus freed bytes by this operator itself</source>
-        <translation>此算子自身分配减去释放的字节数</translation>
+        <source>The memory timeline ends early (truncated file?); the rest was skipped</source>
+        <translation>内存时间线提前结束（文件被截断？）；已跳过其余部分</translation>
     </message>
     <message>
-        <source>Operator</source>
-        <translation>算子</translation>
+        <source>Expected the list of times of a memory timeline</source>
+        <translation>应为内存时间线的时间列表</translation>
     </message>
     <message>
-        <source>Calls</source>
-        <translation>调用次数</translation>
+        <source>A time of the memory timeline is not a number</source>
+        <translation>内存时间线中的某个时间不是数字</translation>
     </message>
     <message>
-        <source>Size increase</source>
-        <translation>大小增量</translation>
+        <source>The list of times of the memory timeline ends early (truncated file?)</source>
+        <translation>内存时间线的时间列表提前结束（文件被截断？）</translation>
     </message>
     <message>
-        <source>Self size increase</source>
-        <translation>自身大小增量</translation>
+        <source>Expected the list of sizes of a memory timeline after its times</source>
+        <translation>内存时间线的时间之后应为大小列表</translation>
     </message>
     <message>
-        <source>Allocations</source>
-        <translation>分配次数</translation>
+        <source>Expected a list of sizes per category</source>
+        <translation>应为每个类别的大小列表</translation>
     </message>
     <message>
-        <source>Self allocations</source>
-        <translation>自身分配次数</translation>
+        <source>A size of the memory timeline is not a number</source>
+        <translation>内存时间线中的某个大小不是数字</translation>
     </message>
     <message>
-        <source>Allocated</source>
-        <translation>已分配</translation>
+        <source>A list of sizes of the memory timeline ends early (truncated file?)</source>
+        <translation>内存时间线的某个大小列表提前结束（文件被截断？）</translation>
     </message>
     <message>
-        <source>Self allocated</source>
-        <translation>自身已分配</translation>
+        <source>The memory timeline has more sizes than times; the extra sizes were skipped</source>
+        <translation>内存时间线的大小多于时间；已跳过多余的大小</translation>
     </message>
     <message>
-        <source>Frees</source>
-        <translation>释放次数</translation>
+        <source>The memory timeline ends early (truncated file?)</source>
+        <translation>内存时间线提前结束（文件被截断？）</translation>
     </message>
     <message>
-        <source>Self frees</source>
-        <translation>自身释放次数</translation>
+        <source>Not a memory timeline: expected a JSON array</source>
+        <translation>不是内存时间线：应为 JSON 数组</translation>
     </message>
     <message>
-        <source>Freed</source>
-        <translation>已释放</translation>
+        <source>Unexpected data after the memory timeline; it was ignored</source>
+        <translation>内存时间线之后有意外的数据；已忽略</translation>
     </message>
     <message>
-        <source>Self freed</source>
-        <translation>自身已释放</translation>
+        <source>Not a memory timeline: expected an array of [ts, action, bytes, category] tuples</source>
+        <translation>不是内存时间线：应为 [ts, action, bytes, category] 元组的数组</translation>
     </message>
-</context>
-<context>
-    <name>runlens::memory::PickleDecoder</name>
+    <message>
+        <source>the key &apos;%1&apos; is missing</source>
+        <translation>缺少键“%1”</translation>
+    </message>
+    <message>
+        <source>no rows after the header; the file may be truncated or still being written</source>
+        <translation>表头之后没有数据行；文件可能被截断或仍在写入</translation>
+    </message>
+    <message>
+        <source>no usable rows after the header: none of its %1 rows holds the values this table needs</source>
+        <translation>表头之后没有可用的数据行：其 %1 行中没有一行包含此表所需的值</translation>
+    </message>
+    <message>
+        <source>%1 more rows with problems were skipped</source>
+        <translation>另有 %1 行有问题，已跳过</translation>
+    </message>
+    <message>
+        <source>a memory usage summary must be a JSON object</source>
+        <translation>内存使用摘要必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>memory usage details must be a JSON object of graphs</source>
+        <translation>内存使用详情必须是由计算图组成的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>graph &apos;%1&apos; is not a JSON object; skipped</source>
+        <translation>计算图“%1”不是 JSON 对象；已跳过</translation>
+    </message>
+    <message>
+        <source>graph &apos;%1&apos;</source>
+        <translation>图“%1”</translation>
+    </message>
+    <message>
+        <source>graph %1</source>
+        <translation>图 %1</translation>
+    </message>
+    <message>
+        <source>%1, node</source>
+        <translation>%1，节点</translation>
+    </message>
+    <message>
+        <source>%1, tensor</source>
+        <translation>%1，张量</translation>
+    </message>
+    <message>
+        <source>%1, point</source>
+        <translation>%1，数据点</translation>
+    </message>
+    <message>
+        <source>the file lists no graphs</source>
+        <translation>文件中没有列出计算图</translation>
+    </message>
+    <message>
+        <source>the file is empty; a header with Timestamp and Total Allocated was expected</source>
+        <translation>文件为空；应有包含 Timestamp 和 Total Allocated 的表头</translation>
+    </message>
+    <message>
+        <source>no &apos;Timestamp&apos; column; the columns are: %1</source>
+        <translation>没有“Timestamp”列；现有列为：%1</translation>
+    </message>
+    <message>
+        <source>column &apos;%1&apos;: unknown time unit &apos;%2&apos;</source>
+        <translation>列“%1”：未知的时间单位“%2”</translation>
+    </message>
+    <message>
+        <source>column &apos;%1&apos;: unknown size unit &apos;%2&apos;; the column is skipped</source>
+        <translation>列“%1”：未知的大小单位“%2”；已跳过该列</translation>
+    </message>
+    <message>
+        <source>none of the columns &apos;Total Allocated&apos;, &apos;Total Reserved&apos;, &apos;Total Active&apos; is there (or none has a known unit); the columns are: %1</source>
+        <translation>“Total Allocated”、“Total Reserved”、“Total Active”列都不存在（或都没有已知单位）；现有列为：%1</translation>
+    </message>
+    <message>
+        <source>no &apos;Total Allocated&apos; column; only the other curves are shown</source>
+        <translation>没有“Total Allocated”列；只显示其他曲线</translation>
+    </message>
+    <message>
+        <source>line %1: column &apos;%2&apos; holds no time; the row is skipped</source>
+        <translation>第 %1 行：列“%2”中没有时间；已跳过该行</translation>
+    </message>
+    <message>
+        <source>line %1: column &apos;%2&apos; holds no number</source>
+        <translation>第 %1 行：列“%2”中没有数字</translation>
+    </message>
+    <message>
+        <source>the file is empty; a header with Name and Size was expected</source>
+        <translation>文件为空；应有包含 Name 和 Size 的表头</translation>
+    </message>
+    <message>
+        <source>no &apos;%1&apos; column; the columns are: %2</source>
+        <translation>没有“%1”列；现有列为：%2</translation>
+    </message>
+    <message>
+        <source>no &apos;%1&apos; column</source>
+        <translation>没有“%1”列</translation>
+    </message>
+    <message>
+        <source>column &apos;%1&apos;: unknown size unit &apos;%2&apos;</source>
+        <translation>列“%1”：未知的大小单位“%2”</translation>
+    </message>
+    <message>
+        <source>line %1: no operator name or no number in column &apos;%2&apos;; the row is skipped</source>
+        <translation>第 %1 行：没有算子名称，或列“%2”中没有数字；已跳过该行</translation>
+    </message>
     <message>
         <source>the value it adds to is not a %1</source>
         <translation>所添加到的值不是 %1</translation>
@@ -6945,6 +7085,10 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>memo store with an empty stack</source>
         <translation>栈为空时存储 memo</translation>
+    </message>
+    <message>
+        <source>memo index %1 is beyond the %2 entries a pickle can have stored by this offset</source>
+        <translation>memo 索引 %1 超出了 pickle 在此偏移之前最多可存储的 %2 个条目</translation>
     </message>
     <message>
         <source>memo index %1 was never stored</source>
@@ -7030,10 +7174,76 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>reading was canceled at offset %1</source>
         <translation>读取在偏移 %1 处被取消</translation>
     </message>
+</context>
+<context>
+    <name>runlens::memory::MemoryOpTableModel</name>
     <message>
-        <source>memo index %1 is beyond the %2 entries a pickle can have stored by this offset</source>
-        <translation>memo 索引 %1 超出了 pickle 在此偏移之前最多可存储的 %2 个条目</translation>
+        <source>%L1 bytes</source>
+        <translation>%L1 字节</translation>
     </message>
+    <message>
+        <source>Calls with at least one allocation or free inside</source>
+        <translation>内部至少有一次分配或释放的调用</translation>
+    </message>
+    <message>
+        <source>Allocated minus freed bytes, including the operators called inside</source>
+        <translation>分配减去释放的字节数，包括内部调用的算子</translation>
+    </message>
+    <message>
+        <source>Allocated minus freed bytes by this operator itself</source>
+        <translation>此算子自身分配减去释放的字节数</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Size increase</source>
+        <translation>大小增量</translation>
+    </message>
+    <message>
+        <source>Self size increase</source>
+        <translation>自身大小增量</translation>
+    </message>
+    <message>
+        <source>Allocations</source>
+        <translation>分配次数</translation>
+    </message>
+    <message>
+        <source>Self allocations</source>
+        <translation>自身分配次数</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Self allocated</source>
+        <translation>自身已分配</translation>
+    </message>
+    <message>
+        <source>Frees</source>
+        <translation>释放次数</translation>
+    </message>
+    <message>
+        <source>Self frees</source>
+        <translation>自身释放次数</translation>
+    </message>
+    <message>
+        <source>Freed</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>Self freed</source>
+        <translation>自身已释放</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::memory::PickleDecoder</name>
     <message>
         <source>pickle opcode %1 at offset %2 %3; refused: RunLens reads only tensors, storages and containers (what torch.load with weights_only=True allows) and never imports or runs code from a file</source>
         <translation>偏移 %2 处的 pickle 操作码 %1 %3；已拒绝：RunLens 只读取张量、存储和容器（即 torch.load 在 weights_only=True 时允许的内容），绝不导入或运行文件中的代码</translation>
@@ -7093,160 +7303,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>would import, call or build Python objects</source>
         <translation>会导入、调用或构造 Python 对象</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::memory::Reader</name>
-    <message>
-        <source>the key &apos;%1&apos; is missing</source>
-        <translation>缺少键“%1”</translation>
-    </message>
-    <message>
-        <source>%1 more rows with problems were skipped</source>
-        <translation>另有 %1 行有问题，已跳过</translation>
-    </message>
-    <message>
-        <source>a memory usage summary must be a JSON object</source>
-        <translation>内存使用摘要必须是 JSON 对象</translation>
-    </message>
-    <message>
-        <source>memory usage details must be a JSON object of graphs</source>
-        <translation>内存使用详情必须是由计算图组成的 JSON 对象</translation>
-    </message>
-    <message>
-        <source>graph &apos;%1&apos; is not a JSON object; skipped</source>
-        <translation>计算图“%1”不是 JSON 对象；已跳过</translation>
-    </message>
-    <message>
-        <source>the file lists no graphs</source>
-        <translation>文件中没有列出计算图</translation>
-    </message>
-    <message>
-        <source>the file is empty; a header with Timestamp and Total Allocated was expected</source>
-        <translation>文件为空；应有包含 Timestamp 和 Total Allocated 的表头</translation>
-    </message>
-    <message>
-        <source>no &apos;Timestamp&apos; column; the columns are: %1</source>
-        <translation>没有“Timestamp”列；现有列为：%1</translation>
-    </message>
-    <message>
-        <source>column &apos;%1&apos;: unknown time unit &apos;%2&apos;</source>
-        <translation>列“%1”：未知的时间单位“%2”</translation>
-    </message>
-    <message>
-        <source>column &apos;%1&apos;: unknown size unit &apos;%2&apos;; the column is skipped</source>
-        <translation>列“%1”：未知的大小单位“%2”；已跳过该列</translation>
-    </message>
-    <message>
-        <source>none of the columns &apos;Total Allocated&apos;, &apos;Total Reserved&apos;, &apos;Total Active&apos; is there (or none has a known unit); the columns are: %1</source>
-        <translation>“Total Allocated”、“Total Reserved”、“Total Active”列都不存在（或都没有已知单位）；现有列为：%1</translation>
-    </message>
-    <message>
-        <source>no &apos;Total Allocated&apos; column; only the other curves are shown</source>
-        <translation>没有“Total Allocated”列；只显示其他曲线</translation>
-    </message>
-    <message>
-        <source>line %1: column &apos;%2&apos; holds no time; the row is skipped</source>
-        <translation>第 %1 行：列“%2”中没有时间；已跳过该行</translation>
-    </message>
-    <message>
-        <source>line %1: column &apos;%2&apos; holds no number</source>
-        <translation>第 %1 行：列“%2”中没有数字</translation>
-    </message>
-    <message>
-        <source>the file is empty; a header with Name and Size was expected</source>
-        <translation>文件为空；应有包含 Name 和 Size 的表头</translation>
-    </message>
-    <message>
-        <source>no &apos;%1&apos; column; the columns are: %2</source>
-        <translation>没有“%1”列；现有列为：%2</translation>
-    </message>
-    <message>
-        <source>no &apos;%1&apos; column</source>
-        <translation>没有“%1”列</translation>
-    </message>
-    <message>
-        <source>column &apos;%1&apos;: unknown size unit &apos;%2&apos;</source>
-        <translation>列“%1”：未知的大小单位“%2”</translation>
-    </message>
-    <message>
-        <source>line %1: no operator name or no number in column &apos;%2&apos;; the row is skipped</source>
-        <translation>第 %1 行：没有算子名称，或列“%2”中没有数字；已跳过该行</translation>
-    </message>
-    <message>
-        <source>no rows after the header; the file may be truncated or still being written</source>
-        <translation>表头之后没有数据行；文件可能被截断或仍在写入</translation>
-    </message>
-    <message>
-        <source>no usable rows after the header: none of its %1 rows holds the values this table needs</source>
-        <translation>表头之后没有可用的数据行：其 %1 行中没有一行包含此表所需的值</translation>
-    </message>
-    <message>
-        <source>the summary</source>
-        <translation>摘要</translation>
-    </message>
-    <message>
-        <source>graph &apos;%1&apos;</source>
-        <translation>图“%1”</translation>
-    </message>
-    <message>
-        <source>graph %1</source>
-        <translation>图 %1</translation>
-    </message>
-    <message>
-        <source>%1, node</source>
-        <translation>%1，节点</translation>
-    </message>
-    <message>
-        <source>%1, tensor</source>
-        <translation>%1，张量</translation>
-    </message>
-    <message>
-        <source>%1, point</source>
-        <translation>%1，数据点</translation>
-    </message>
-    <message>
-        <source>a number</source>
-        <translation>数字</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::memory::SnapshotReader</name>
-    <message>
-        <source>&apos;segments&apos; is not a list; the memory held at snapshot time is unknown</source>
-        <translation>“segments”不是列表；快照时占用的内存未知</translation>
-    </message>
-    <message>
-        <source>%1 entries of &apos;segments&apos; are not dicts and were skipped</source>
-        <translation>“segments”中有 %1 个条目不是字典，已跳过</translation>
-    </message>
-    <message>
-        <source>&apos;device_traces&apos; is not a list; no allocation history was read</source>
-        <translation>“device_traces”不是列表；未读取分配历史</translation>
-    </message>
-    <message>
-        <source>%1 entries of &apos;device_traces&apos; are not dicts and were skipped</source>
-        <translation>“device_traces”中有 %1 个条目不是字典，已跳过</translation>
-    </message>
-    <message>
-        <source>%1 trace entries have an action this version does not know; they were ignored</source>
-        <translation>%1 个跟踪条目的操作是此版本未知的；已忽略</translation>
-    </message>
-    <message>
-        <source>the trace of %1 frees more than its segments account for (the snapshot may be inconsistent); its curves start at zero</source>
-        <translation>%1 的跟踪释放的内存多于其内存段所能解释的（快照可能不一致）；其曲线从零开始</translation>
-    </message>
-    <message>
-        <source>the pickle holds no dict; a CUDA memory snapshot is a dict with &apos;segments&apos; and &apos;device_traces&apos;</source>
-        <translation>pickle 中没有字典；CUDA 内存快照是包含“segments”和“device_traces”的字典</translation>
-    </message>
-    <message>
-        <source>the pickle has neither &apos;segments&apos; nor &apos;device_traces&apos;; it is not a CUDA memory snapshot</source>
-        <translation>pickle 中既没有“segments”也没有“device_traces”；它不是 CUDA 内存快照</translation>
-    </message>
-    <message>
-        <source>the file ends before its allocation history does; the curves show changes from zero, not the memory in use</source>
-        <translation>文件在其分配历史结束之前就已结束；曲线显示的是相对零的变化，而不是占用的内存</translation>
     </message>
 </context>
 <context>

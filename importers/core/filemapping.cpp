@@ -111,10 +111,10 @@ int registerRange(std::uintptr_t begin, std::uintptr_t end)
     return -1;
 }
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::FileMapping", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::FileMapping)
+};
 
 } // namespace
 
@@ -137,7 +137,7 @@ std::unique_ptr<FileMapping> FileMapping::map(const QString& path, std::int64_t 
     // O_NONBLOCK: a FIFO in a run folder must not block the reader; it is refused below as not a regular file.
     const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
-        error = tr("%1: cannot open: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+        error = Text::tr("%1: cannot open: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
         return nullptr;
     }
     struct stat info
@@ -145,13 +145,13 @@ std::unique_ptr<FileMapping> FileMapping::map(const QString& path, std::int64_t 
     };
     if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
         ::close(fd);
-        error = tr("%1: not a regular file").arg(path);
+        error = Text::tr("%1: not a regular file").arg(path);
         return nullptr;
     }
     const std::int64_t fileSize = info.st_size;
     if (offset < 0 || offset > fileSize || length < 0 || length > fileSize - offset) {
         ::close(fd);
-        error = tr("%1: the file has %2 bytes; %3 bytes at offset %4 are beyond its end")
+        error = Text::tr("%1: the file has %2 bytes; %3 bytes at offset %4 are beyond its end")
                     .arg(path)
                     .arg(fileSize)
                     .arg(length)
@@ -174,7 +174,8 @@ std::unique_ptr<FileMapping> FileMapping::map(const QString& path, std::int64_t 
     const int mapErrno = errno;
     ::close(fd);
     if (base == MAP_FAILED) {
-        error = tr("%1: cannot map the file into memory: %2").arg(path, QString::fromLocal8Bit(strerror(mapErrno)));
+        error
+            = Text::tr("%1: cannot map the file into memory: %2").arg(path, QString::fromLocal8Bit(strerror(mapErrno)));
         return nullptr;
     }
     mapping->m_base = base;
@@ -184,7 +185,7 @@ std::unique_ptr<FileMapping> FileMapping::map(const QString& path, std::int64_t 
     mapping->m_slot = registerRange(begin, begin + mapLength);
     if (mapping->m_slot < 0) {
         // More mappings than the table holds: unguarded would risk the process, so refuse this one.
-        error = tr("%1: too many files are mapped at once; close some tensors and try again").arg(path);
+        error = Text::tr("%1: too many files are mapped at once; close some tensors and try again").arg(path);
         return nullptr;
     }
     return mapping;
@@ -197,8 +198,8 @@ bool FileMapping::damaged() const
 
 QString FileMapping::damageMessage() const
 {
-    return tr("%1: the file shrank or was replaced while it was read; values past its new end read as zeros. "
-              "Open it again to see its current content.")
+    return Text::tr("%1: the file shrank or was replaced while it was read; values past its new end read as zeros. "
+                    "Open it again to see its current content.")
         .arg(m_path);
 }
 

@@ -17,10 +17,10 @@ namespace runlens::memory {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::memory", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::memory)
+};
 
 constexpr int kCudaDeviceType = 1; // Kineto's Device Type of CUDA, so snapshot devices match trace devices
 
@@ -179,7 +179,7 @@ void SnapshotReader::readSegments(const PickleValue& segments)
     if (!segments.isValid())
         return;
     if (!segments.isSequence()) {
-        warn(tr("'segments' is not a list; the memory held at snapshot time is unknown"));
+        warn(Text::tr("'segments' is not a list; the memory held at snapshot time is unknown"));
         return;
     }
     std::size_t skipped = 0;
@@ -232,7 +232,7 @@ void SnapshotReader::readSegments(const PickleValue& segments)
         device.active += segment.contains("active_size") ? segment.value("active_size").toInt() : active;
     }
     if (skipped > 0)
-        warn(tr("%1 entries of 'segments' are not dicts and were skipped").arg(skipped));
+        warn(Text::tr("%1 entries of 'segments' are not dicts and were skipped").arg(skipped));
 }
 
 void SnapshotReader::readTraces(const PickleValue& traces)
@@ -240,7 +240,7 @@ void SnapshotReader::readTraces(const PickleValue& traces)
     if (!traces.isValid())
         return;
     if (!traces.isSequence()) {
-        warn(tr("'device_traces' is not a list; no allocation history was read"));
+        warn(Text::tr("'device_traces' is not a list; no allocation history was read"));
         return;
     }
     std::size_t entries = 0;
@@ -288,9 +288,9 @@ void SnapshotReader::readTraces(const PickleValue& traces)
     // One axis for the whole profile: time when every entry has one, else the entries' order.
     m_timed = entries > 0 && untimed == 0;
     if (skipped > 0)
-        warn(tr("%1 entries of 'device_traces' are not dicts and were skipped").arg(skipped));
+        warn(Text::tr("%1 entries of 'device_traces' are not dicts and were skipped").arg(skipped));
     if (unknown > 0)
-        warn(tr("%1 trace entries have an action this version does not know; they were ignored").arg(unknown),
+        warn(Text::tr("%1 trace entries have an action this version does not know; they were ignored").arg(unknown),
              Severity::Info);
 }
 
@@ -351,9 +351,10 @@ void SnapshotReader::buildDevice(int id, DeviceState& state)
         device.relative = true;
         allocated = active = reserved = 0;
     } else if (allocated < 0 || active < 0 || reserved < 0) {
-        warn(tr("the trace of %1 frees more than its segments account for (the snapshot may be inconsistent); its "
-                "curves start at zero")
-                 .arg(device.label));
+        warn(
+            Text::tr("the trace of %1 frees more than its segments account for (the snapshot may be inconsistent); its "
+                     "curves start at zero")
+                .arg(device.label));
         allocated = std::max<std::int64_t>(allocated, 0);
         active = std::max<std::int64_t>(active, 0);
         reserved = std::max<std::int64_t>(reserved, 0);
@@ -426,14 +427,14 @@ void SnapshotReader::buildDevice(int id, DeviceState& state)
 void SnapshotReader::read(const PickleValue& root)
 {
     if (!root.isDict()) {
-        warn(tr("the pickle holds no dict; a CUDA memory snapshot is a dict with 'segments' and 'device_traces'"),
+        warn(Text::tr("the pickle holds no dict; a CUDA memory snapshot is a dict with 'segments' and 'device_traces'"),
              Severity::Error);
         return;
     }
     const PickleValue segments = root.value("segments");
     const PickleValue traces = root.value("device_traces");
     if (!segments.isValid() && !traces.isValid()) {
-        warn(tr("the pickle has neither 'segments' nor 'device_traces'; it is not a CUDA memory snapshot"),
+        warn(Text::tr("the pickle has neither 'segments' nor 'device_traces'; it is not a CUDA memory snapshot"),
              Severity::Error);
         return;
     }
@@ -450,8 +451,8 @@ void SnapshotReader::read(const PickleValue& root)
     if (!m_complete
         && std::any_of(m_profile.devices.cbegin(), m_profile.devices.cend(),
                        [](const MemoryDevice& device) { return device.relative; }))
-        warn(tr("the file ends before its allocation history does; the curves show changes from zero, not the "
-                "memory in use"));
+        warn(Text::tr("the file ends before its allocation history does; the curves show changes from zero, not the "
+                      "memory in use"));
 }
 
 } // namespace
@@ -499,7 +500,7 @@ MemoryReadResult readCudaSnapshot(const QString& path, const ImportControl& cont
         Diagnostic diagnostic;
         diagnostic.severity = Severity::Error;
         diagnostic.file = path;
-        diagnostic.message = tr("cannot open the file: %1").arg(file.errorString());
+        diagnostic.message = Text::tr("cannot open the file: %1").arg(file.errorString());
         result.diagnostics.append(diagnostic);
         return result;
     }

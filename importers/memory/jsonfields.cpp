@@ -11,10 +11,10 @@ namespace runlens::memory {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::memory", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::memory)
+};
 
 constexpr int kDetailedWarnings = 5; // per file; the rest are counted in one message
 
@@ -41,7 +41,7 @@ std::optional<nlohmann::json> JsonFields::parse(const QByteArray& bytes, ImportB
         diagnostic.severity = Severity::Error;
         diagnostic.file = m_file;
         diagnostic.offset = parseError && parseError->byte > 0 ? qint64(parseError->byte) - 1 : 0;
-        diagnostic.message = tr("not valid JSON: %1").arg(QString::fromUtf8(error.what()));
+        diagnostic.message = Text::tr("not valid JSON: %1").arg(QString::fromUtf8(error.what()));
         m_diagnostics.append(diagnostic);
     }
     return std::nullopt;
@@ -64,7 +64,7 @@ std::optional<double> JsonFields::number(const nlohmann::json& object, std::stri
     if (!value)
         return std::nullopt;
     if (!value->is_number()) {
-        wrongType(key, where, index, tr("a number"));
+        wrongType(key, where, index, Text::tr("a number"));
         return std::nullopt;
     }
     return value->get<double>();
@@ -83,7 +83,7 @@ std::optional<std::int64_t> JsonFields::integer(const nlohmann::json& object, st
     // 2^63 is the first double out of range; casting one beyond it is undefined.
     if (value->is_number_float() && std::isfinite(value->get<double>()) && std::abs(value->get<double>()) < 0x1p63)
         return std::int64_t(value->get<double>());
-    wrongType(key, where, index, tr("an integer"));
+    wrongType(key, where, index, Text::tr("an integer"));
     return std::nullopt;
 }
 
@@ -92,7 +92,7 @@ const nlohmann::json* JsonFields::array(const nlohmann::json& object, std::strin
 {
     const nlohmann::json* value = find(object, key);
     if (value && !value->is_array()) {
-        wrongType(key, where, index, tr("a list"));
+        wrongType(key, where, index, Text::tr("a list"));
         return nullptr;
     }
     return value;
@@ -128,7 +128,7 @@ void JsonFields::wrongType(std::string_view key, const QString& where, qint64 in
     Diagnostic diagnostic;
     diagnostic.severity = Severity::Warning;
     diagnostic.file = m_file;
-    diagnostic.message = tr("%1: '%2' is not %3; the value is ignored")
+    diagnostic.message = Text::tr("%1: '%2' is not %3; the value is ignored")
                              .arg(place, QString::fromUtf8(key.data(), qsizetype(key.size())), expected);
     m_diagnostics.append(diagnostic);
 }
@@ -139,7 +139,8 @@ void JsonFields::finish()
         Diagnostic diagnostic;
         diagnostic.severity = Severity::Warning;
         diagnostic.file = m_file;
-        diagnostic.message = tr("%1 more values of the wrong type were ignored").arg(m_wrongTypes - kDetailedWarnings);
+        diagnostic.message
+            = Text::tr("%1 more values of the wrong type were ignored").arg(m_wrongTypes - kDetailedWarnings);
         m_diagnostics.append(diagnostic);
     }
     m_wrongTypes = 0;

@@ -16,8 +16,9 @@ namespace runlens::memory {
 
 namespace {
 
-/// torch's memory profiler actions (the second field of a raw tuple).
-enum Action : std::int64_t {
+/// torch's memory profiler actions (the second field of a raw tuple). Scoped: lupdate does not parse an unscoped
+/// enum with an underlying type and then files the texts after it under a wrong context.
+enum class Action : std::int64_t {
     PreExisting = 1, ///< alive before profiling started; its ts is -1
     Create = 2,
     IncrementVersion = 3, ///< written as a -old / +new pair
@@ -33,10 +34,10 @@ struct Tuple
     int category;
 };
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::memory", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::memory)
+};
 
 /// A forward-only reader of the small JSON subset these files use (arrays of numbers), so that a
 /// damaged file keeps every tuple before the damage and the diagnostic can give a byte offset.
@@ -111,13 +112,14 @@ struct Reading
     MemoryReadResult& result;
     bool canceled = false;
 
+    /// `what` is marked with QT_TRANSLATE_NOOP("runlens::memory", ...) where it is written.
     void fail(const NumberScanner& scanner, const char* what)
     {
         Diagnostic d;
         d.severity = Severity::Error;
         d.file = name;
         d.offset = scanner.offset();
-        d.message = tr(what);
+        d.message = Text::tr(what);
         result.diagnostics.append(d);
     }
     bool poll(const NumberScanner& scanner, std::size_t count)
@@ -147,18 +149,26 @@ std::vector<Tuple> readTuples(NumberScanner& scanner, Reading& reading)
             return tuples;
         std::int64_t fields[4] = {};
         if (!scanner.take('[')) {
-            reading.fail(scanner, "Expected a [ts, action, bytes, category] tuple; the rest of the file was skipped");
+            reading.fail(
+                scanner,
+                QT_TRANSLATE_NOOP("runlens::memory",
+                                  "Expected a [ts, action, bytes, category] tuple; the rest of the file was skipped"));
             return tuples;
         }
         for (int f = 0; f < 4; ++f) {
             if ((f > 0 && !scanner.take(',')) || !scanner.integer(fields[f], f == 3 ? -1 : 0)) {
-                reading.fail(scanner, "A memory timeline tuple is not four numbers; the rest of the file was skipped");
+                reading.fail(
+                    scanner,
+                    QT_TRANSLATE_NOOP("runlens::memory",
+                                      "A memory timeline tuple is not four numbers; the rest of the file was skipped"));
                 return tuples;
             }
         }
         if (!scanner.take(']')) {
             reading.fail(scanner,
-                         "A memory timeline tuple has more than four fields; the rest of the file was skipped");
+                         QT_TRANSLATE_NOOP(
+                             "runlens::memory",
+                             "A memory timeline tuple has more than four fields; the rest of the file was skipped"));
             return tuples;
         }
         tuples.push_back({ fields[0], fields[1], fields[2], categoryIndex(fields[3]) });
@@ -166,7 +176,9 @@ std::vector<Tuple> readTuples(NumberScanner& scanner, Reading& reading)
             continue;
         if (scanner.take(']'))
             return tuples;
-        reading.fail(scanner, "The memory timeline ends early (truncated file?); the rest was skipped");
+        reading.fail(scanner,
+                     QT_TRANSLATE_NOOP("runlens::memory",
+                                       "The memory timeline ends early (truncated file?); the rest was skipped"));
         return tuples;
     }
 }
@@ -217,25 +229,30 @@ void readCoalesced(NumberScanner& scanner, Reading& reading, MemoryDevice& devic
 {
     std::vector<std::int64_t> times;
     if (!scanner.take('[')) {
-        reading.fail(scanner, "Expected the list of times of a memory timeline");
+        reading.fail(scanner, QT_TRANSLATE_NOOP("runlens::memory", "Expected the list of times of a memory timeline"));
         return;
     }
     if (!scanner.take(']')) {
         do {
             std::int64_t t = 0;
             if (!scanner.integer(t)) {
-                reading.fail(scanner, "A time of the memory timeline is not a number");
+                reading.fail(scanner,
+                             QT_TRANSLATE_NOOP("runlens::memory", "A time of the memory timeline is not a number"));
                 return;
             }
             times.push_back(t);
         } while (scanner.take(','));
         if (!scanner.take(']')) {
-            reading.fail(scanner, "The list of times of the memory timeline ends early (truncated file?)");
+            reading.fail(scanner,
+                         QT_TRANSLATE_NOOP("runlens::memory",
+                                           "The list of times of the memory timeline ends early (truncated file?)"));
             return;
         }
     }
     if (!scanner.take(',') || !scanner.take('[')) {
-        reading.fail(scanner, "Expected the list of sizes of a memory timeline after its times");
+        reading.fail(
+            scanner,
+            QT_TRANSLATE_NOOP("runlens::memory", "Expected the list of sizes of a memory timeline after its times"));
         return;
     }
     std::size_t row = 0;
@@ -245,25 +262,31 @@ void readCoalesced(NumberScanner& scanner, Reading& reading, MemoryDevice& devic
             return;
         std::vector<std::int64_t> values;
         if (!scanner.take('[')) {
-            reading.fail(scanner, "Expected a list of sizes per category");
+            reading.fail(scanner, QT_TRANSLATE_NOOP("runlens::memory", "Expected a list of sizes per category"));
             return;
         }
         if (!scanner.take(']')) {
             do {
                 std::int64_t v = 0;
                 if (!scanner.integer(v)) {
-                    reading.fail(scanner, "A size of the memory timeline is not a number");
+                    reading.fail(scanner,
+                                 QT_TRANSLATE_NOOP("runlens::memory", "A size of the memory timeline is not a number"));
                     return;
                 }
                 values.push_back(v);
             } while (scanner.take(','));
             if (!scanner.take(']')) {
-                reading.fail(scanner, "A list of sizes of the memory timeline ends early (truncated file?)");
+                reading.fail(scanner,
+                             QT_TRANSLATE_NOOP("runlens::memory",
+                                               "A list of sizes of the memory timeline ends early (truncated file?)"));
                 return;
             }
         }
         if (row >= times.size()) {
-            reading.fail(scanner, "The memory timeline has more sizes than times; the extra sizes were skipped");
+            reading.fail(
+                scanner,
+                QT_TRANSLATE_NOOP("runlens::memory",
+                                  "The memory timeline has more sizes than times; the extra sizes were skipped"));
             return;
         }
         const std::size_t skip = values.size() > std::size_t(kMemoryCategoryCount) ? 1 : 0;
@@ -282,12 +305,14 @@ void readCoalesced(NumberScanner& scanner, Reading& reading, MemoryDevice& devic
             continue;
         ok = scanner.take(']');
         if (!ok) {
-            reading.fail(scanner, "The memory timeline ends early (truncated file?); the rest was skipped");
+            reading.fail(scanner,
+                         QT_TRANSLATE_NOOP("runlens::memory",
+                                           "The memory timeline ends early (truncated file?); the rest was skipped"));
             return;
         }
     }
     if (!scanner.take(']'))
-        reading.fail(scanner, "The memory timeline ends early (truncated file?)");
+        reading.fail(scanner, QT_TRANSLATE_NOOP("runlens::memory", "The memory timeline ends early (truncated file?)"));
 }
 
 MemoryReadResult readBuffer(const trace::TraceInput& input, const QString& name, const ImportControl& control,
@@ -302,7 +327,7 @@ MemoryReadResult readBuffer(const trace::TraceInput& input, const QString& name,
 
     MemoryDevice device;
     device.label = QStringLiteral("device"); // the raw export does not say which device it profiled
-    device.allocated.name = tr("Total");
+    device.allocated.name = Text::tr("Total");
     device.categories.resize(std::size_t(kMemoryCategoryCount));
     for (int c = 0; c < kMemoryCategoryCount; ++c)
         device.categories[std::size_t(c)].name = memoryCategoryName(MemoryCategory(c));
@@ -311,7 +336,7 @@ MemoryReadResult readBuffer(const trace::TraceInput& input, const QString& name,
     if (input.buffer) {
         NumberScanner scanner(input.buffer->data(), input.buffer->size());
         if (!scanner.take('[')) {
-            reading.fail(scanner, "Not a memory timeline: expected a JSON array");
+            reading.fail(scanner, QT_TRANSLATE_NOOP("runlens::memory", "Not a memory timeline: expected a JSON array"));
         } else if (scanner.peek() == '[') {
             // Raw tuples, unless the first element is the times list of the `[times, sizes]` form: then the
             // element after it is a list of lists.
@@ -330,9 +355,14 @@ MemoryReadResult readBuffer(const trace::TraceInput& input, const QString& name,
                 buildFromTuples(tuples, device);
             }
             if (!reading.canceled && result.diagnostics.isEmpty() && !scanner.atEnd())
-                reading.fail(scanner, "Unexpected data after the memory timeline; it was ignored");
+                reading.fail(
+                    scanner,
+                    QT_TRANSLATE_NOOP("runlens::memory", "Unexpected data after the memory timeline; it was ignored"));
         } else if (!scanner.take(']')) {
-            reading.fail(scanner, "Not a memory timeline: expected an array of [ts, action, bytes, category] tuples");
+            reading.fail(
+                scanner,
+                QT_TRANSLATE_NOOP("runlens::memory",
+                                  "Not a memory timeline: expected an array of [ts, action, bytes, category] tuples"));
         }
     }
     control.report(1000);

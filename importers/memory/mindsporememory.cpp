@@ -16,10 +16,10 @@ namespace runlens::memory {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::memory", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::memory)
+};
 
 // MindSpore's memory parser writes every size of its JSON files in GiB (bytes / 2^30).
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
@@ -111,7 +111,7 @@ std::optional<std::int64_t> Reader::gib(const nlohmann::json& object, const char
                                         qint64 index, bool required)
 {
     if (required && !JsonFields::find(object, key))
-        diagnose(Severity::Warning, tr("the key '%1' is missing").arg(QLatin1String(key)));
+        diagnose(Severity::Warning, Text::tr("the key '%1' is missing").arg(QLatin1String(key)));
     const std::optional<double> value = m_json.number(object, key, where, index);
     return value ? std::optional(gibToBytes(*value)) : std::nullopt;
 }
@@ -125,18 +125,18 @@ void Reader::rowProblem(qint64 line, const QString& message)
 void Reader::noUsableRows(std::size_t rows)
 {
     // A file cut right after its header (a profiler still writing, or stopped early) is the common case.
-    diagnose(
-        Severity::Error,
-        rows == 0
-            ? tr("no rows after the header; the file may be truncated or still being written")
-            : tr("no usable rows after the header: none of its %1 rows holds the values this table needs").arg(rows));
+    diagnose(Severity::Error,
+             rows == 0
+                 ? Text::tr("no rows after the header; the file may be truncated or still being written")
+                 : Text::tr("no usable rows after the header: none of its %1 rows holds the values this table needs")
+                       .arg(rows));
 }
 
 void Reader::finishRows()
 {
     if (m_rowProblems > kMaxRowDiagnostics)
         diagnose(Severity::Warning,
-                 tr("%1 more rows with problems were skipped").arg(m_rowProblems - kMaxRowDiagnostics));
+                 Text::tr("%1 more rows with problems were skipped").arg(m_rowProblems - kMaxRowDiagnostics));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -148,14 +148,14 @@ void Reader::readSummary(const QByteArray& bytes)
     if (!json)
         return;
     if (!json->is_object()) {
-        diagnose(Severity::Error, tr("a memory usage summary must be a JSON object"));
+        diagnose(Severity::Error, Text::tr("a memory usage summary must be a JSON object"));
         return;
     }
     const int id = idOfName(QFileInfo(m_path).fileName());
     MemoryDevice device;
     device.label = id >= 0 ? QStringLiteral("Ascend %1").arg(id) : QStringLiteral("Ascend");
     device.deviceId = id;
-    const QString where = tr("the summary");
+    const QString where = Text::tr("the summary");
     device.capacity = gib(*json, "capacity", where, -1, true).value_or(0);
     device.reportedPeak = gib(*json, "peak_mem", where, -1, true).value_or(0);
     device.staticBytes = gib(*json, "static_mem", where).value_or(0);
@@ -173,26 +173,26 @@ void Reader::readDetails(const QByteArray& bytes)
     if (!json)
         return;
     if (!json->is_object()) {
-        diagnose(Severity::Error, tr("memory usage details must be a JSON object of graphs"));
+        diagnose(Severity::Error, Text::tr("memory usage details must be a JSON object of graphs"));
         return;
     }
     m_profile.axis = MemoryAxis::NodeIndex;
     for (const auto& [key, graph] : json->items()) {
         if (!graph.is_object()) {
             diagnose(Severity::Warning,
-                     tr("graph '%1' is not a JSON object; skipped").arg(QString::fromStdString(key)));
+                     Text::tr("graph '%1' is not a JSON object; skipped").arg(QString::fromStdString(key)));
             continue;
         }
         MemoryDevice device;
-        const QString graphKey = tr("graph '%1'").arg(QString::fromStdString(key));
+        const QString graphKey = Text::tr("graph '%1'").arg(QString::fromStdString(key));
         const std::int64_t graphId
             = m_json.integer(graph, "graph_id", graphKey).value_or(QString::fromStdString(key).toLongLong());
-        const QString where = tr("graph %1").arg(graphId);
+        const QString where = Text::tr("graph %1").arg(graphId);
         device.label = QStringLiteral("graph %1").arg(graphId);
         device.staticBytes = gib(graph, "static_mem", where).value_or(0);
         device.allocated.name = QStringLiteral("Allocated");
-        const QString nodeWhere = tr("%1, node").arg(where);
-        const QString tensorWhere = tr("%1, tensor").arg(where);
+        const QString nodeWhere = Text::tr("%1, node").arg(where);
+        const QString tensorWhere = Text::tr("%1, tensor").arg(where);
 
         // Nodes in execution order; their position is their x.
         std::map<QString, int> nodeByName;
@@ -223,7 +223,7 @@ void Reader::readDetails(const QByteArray& bytes)
             for (std::size_t i = 0; i < lines->size(); ++i) {
                 const nlohmann::json& line = (*lines)[i];
                 if (!line.is_number())
-                    m_json.wrongType("lines", tr("%1, point").arg(where), qint64(i), tr("a number"));
+                    m_json.wrongType("lines", Text::tr("%1, point").arg(where), qint64(i), Text::tr("a number"));
                 device.allocated.x.push_back(std::int64_t(i));
                 device.allocated.bytes.push_back(line.is_number() ? double(gibToBytes(line.get<double>())) : 0.0);
             }
@@ -278,7 +278,7 @@ void Reader::readDetails(const QByteArray& bytes)
     }
     m_json.finish();
     if (m_profile.devices.empty())
-        diagnose(Severity::Warning, tr("the file lists no graphs"));
+        diagnose(Severity::Warning, Text::tr("the file lists no graphs"));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -444,18 +444,19 @@ void Reader::readRecord(const QByteArray& bytes)
 {
     const Table table = readTable(bytes);
     if (table.header.isEmpty()) {
-        diagnose(Severity::Error, tr("the file is empty; a header with Timestamp and Total Allocated was expected"));
+        diagnose(Severity::Error,
+                 Text::tr("the file is empty; a header with Timestamp and Total Allocated was expected"));
         return;
     }
     const Column time = findColumn(table.header, QStringLiteral("Timestamp"));
     if (!time.found()) {
         diagnose(Severity::Error,
-                 tr("no 'Timestamp' column; the columns are: %1").arg(table.header.join(QStringLiteral(", "))));
+                 Text::tr("no 'Timestamp' column; the columns are: %1").arg(table.header.join(QStringLiteral(", "))));
         return;
     }
     const std::int64_t perUnit = time.unit.isEmpty() ? 1 : nsPerUnit(time.unit);
     if (perUnit == 0) {
-        diagnose(Severity::Error, tr("column '%1': unknown time unit '%2'").arg(time.header, time.unit));
+        diagnose(Severity::Error, Text::tr("column '%1': unknown time unit '%2'").arg(time.header, time.unit));
         return;
     }
     struct Curve
@@ -475,7 +476,7 @@ void Reader::readRecord(const QByteArray& bytes)
         curve.scale = bytesPerUnit(curve.column.unit);
         if (curve.scale == 0.0) {
             diagnose(Severity::Warning,
-                     tr("column '%1': unknown size unit '%2'; the column is skipped")
+                     Text::tr("column '%1': unknown size unit '%2'; the column is skipped")
                          .arg(curve.column.header, curve.column.unit));
             continue;
         }
@@ -483,13 +484,13 @@ void Reader::readRecord(const QByteArray& bytes)
     }
     if (curves.empty()) {
         diagnose(Severity::Error,
-                 tr("none of the columns 'Total Allocated', 'Total Reserved', 'Total Active' is there "
-                    "(or none has a known unit); the columns are: %1")
+                 Text::tr("none of the columns 'Total Allocated', 'Total Reserved', 'Total Active' is there "
+                          "(or none has a known unit); the columns are: %1")
                      .arg(table.header.join(QStringLiteral(", "))));
         return;
     }
     if (!findColumn(table.header, QStringLiteral("Total Allocated")).found())
-        diagnose(Severity::Warning, tr("no 'Total Allocated' column; only the other curves are shown"));
+        diagnose(Severity::Warning, Text::tr("no 'Total Allocated' column; only the other curves are shown"));
 
     // Rows of several devices or components (memory_record.csv: APP, PTA, GE ...) make one curve set each.
     const Column deviceColumn = findColumn(table.header, QStringLiteral("Device Type"));
@@ -524,7 +525,8 @@ void Reader::readRecord(const QByteArray& bytes)
         const std::optional<std::int64_t> x
             = time.index < cells.size() ? parseTime(cells[time.index], perUnit) : std::nullopt;
         if (!x) {
-            rowProblem(line, tr("line %1: column '%2' holds no time; the row is skipped").arg(line).arg(time.header));
+            rowProblem(line,
+                       Text::tr("line %1: column '%2' holds no time; the row is skipped").arg(line).arg(time.header));
             continue;
         }
         MemoryDevice& device = deviceFor(cells);
@@ -532,7 +534,7 @@ void Reader::readRecord(const QByteArray& bytes)
             const std::optional<double> value
                 = curve.column.index < cells.size() ? parseNumber(cells[curve.column.index]) : std::nullopt;
             if (!value) {
-                rowProblem(line, tr("line %1: column '%2' holds no number").arg(line).arg(curve.column.header));
+                rowProblem(line, Text::tr("line %1: column '%2' holds no number").arg(line).arg(curve.column.header));
                 continue;
             }
             MemorySeries& series = device.*curve.series;
@@ -575,7 +577,7 @@ void Reader::readOperators(const QByteArray& bytes)
 {
     const Table table = readTable(bytes);
     if (table.header.isEmpty()) {
-        diagnose(Severity::Error, tr("the file is empty; a header with Name and Size was expected"));
+        diagnose(Severity::Error, Text::tr("the file is empty; a header with Name and Size was expected"));
         return;
     }
     const Column name = findColumn(table.header, QStringLiteral("Name"));
@@ -588,7 +590,7 @@ void Reader::readOperators(const QByteArray& bytes)
     for (const auto& [column, title] : { std::pair { &name, "Name" }, std::pair { &size, "Size" } }) {
         if (!column->found()) {
             diagnose(Severity::Error,
-                     tr("no '%1' column; the columns are: %2")
+                     Text::tr("no '%1' column; the columns are: %2")
                          .arg(QLatin1String(title), table.header.join(QStringLiteral(", "))));
             return;
         }
@@ -597,10 +599,10 @@ void Reader::readOperators(const QByteArray& bytes)
     for (const auto& [column, title] :
          { std::pair { &allocation, "Allocation Time" }, std::pair { &duration, "Duration" } })
         if (!column->found())
-            diagnose(Severity::Warning, tr("no '%1' column").arg(QLatin1String(title)));
+            diagnose(Severity::Warning, Text::tr("no '%1' column").arg(QLatin1String(title)));
     const double sizeScale = size.unit.isEmpty() ? 1024.0 : bytesPerUnit(size.unit); // documented as KB
     if (sizeScale == 0.0) {
-        diagnose(Severity::Error, tr("column '%1': unknown size unit '%2'").arg(size.header, size.unit));
+        diagnose(Severity::Error, Text::tr("column '%1': unknown size unit '%2'").arg(size.header, size.unit));
         return;
     }
     const std::int64_t allocationScale = allocation.unit.isEmpty() ? 1000 : nsPerUnit(allocation.unit);
@@ -615,7 +617,7 @@ void Reader::readOperators(const QByteArray& bytes)
         const std::optional<double> bytes = size.index < cells.size() ? parseNumber(cells[size.index]) : std::nullopt;
         if (record.name.isEmpty() || !bytes) {
             rowProblem(line,
-                       tr("line %1: no operator name or no number in column '%2'; the row is skipped")
+                       Text::tr("line %1: no operator name or no number in column '%2'; the row is skipped")
                            .arg(line)
                            .arg(size.header));
             continue;
@@ -668,15 +670,15 @@ MemoryReadResult readMindSporeMemory(const QString& path, const ImportControl& c
 
     if (kind == FileKind::Unknown) {
         reader.diagnose(Severity::Error,
-                        tr("not a MindSpore memory file name (memory_usage_summary_N.json, "
-                           "memory_usage_details_N.json, cpu_ms_memory_record_N.txt, "
-                           "memory_record.csv, operator_memory[_N].csv)"));
+                        Text::tr("not a MindSpore memory file name (memory_usage_summary_N.json, "
+                                 "memory_usage_details_N.json, cpu_ms_memory_record_N.txt, "
+                                 "memory_record.csv, operator_memory[_N].csv)"));
     } else if (!file.open(QIODevice::ReadOnly)) {
-        reader.diagnose(Severity::Error, tr("cannot open the file: %1").arg(file.errorString()));
+        reader.diagnose(Severity::Error, Text::tr("cannot open the file: %1").arg(file.errorString()));
     } else if (file.size() > kMaxFileBytes) {
         reader.diagnose(Severity::Error,
-                        tr("the file is %1 bytes, more than the %2 bytes a memory file of this kind "
-                           "can sensibly hold; not read")
+                        Text::tr("the file is %1 bytes, more than the %2 bytes a memory file of this kind "
+                                 "can sensibly hold; not read")
                             .arg(file.size())
                             .arg(kMaxFileBytes));
     } else {

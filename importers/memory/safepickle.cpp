@@ -16,10 +16,10 @@ namespace runlens::memory {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::memory", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::memory)
+};
 
 // Opcodes of pickle protocols 0-5 (Lib/pickletools.py documents each).
 enum Op : std::uint8_t {
@@ -229,7 +229,7 @@ public:
 
 private:
     // Under the class's own context, where lupdate files the strings of its members.
-    static QString tr(const char* text) { return QCoreApplication::translate("runlens::memory::PickleDecoder", text); }
+    Q_DECLARE_TR_FUNCTIONS(runlens::memory::PickleDecoder)
 
     /// What one opcode left the decoder to do.
     enum class Stop { Continue, Done, Error };
@@ -418,12 +418,12 @@ std::optional<QString> PickleDecoder::extend(std::uint32_t target, std::vector<s
     const bool setOp = op == kAddItems;
     const PickleType wanted = dictOp ? PickleType::Dict : setOp ? PickleType::Set : PickleType::List;
     if (!isContainer(target, wanted))
-        return tr("the value it adds to is not a %1")
+        return Text::tr("the value it adds to is not a %1")
             .arg(dictOp      ? QStringLiteral("dict")
                      : setOp ? QStringLiteral("set")
                              : QStringLiteral("list"));
     if (dictOp && items.size() % 2 != 0)
-        return tr("a key without a value");
+        return Text::tr("a key without a value");
     if (!m_budget.spendElements(std::int64_t(items.size())))
         return std::nullopt; // not added; run() reports the budget at this opcode
     std::vector<std::uint32_t>& into = itemsOf(target);
@@ -482,14 +482,14 @@ QString PickleDecoder::describeCodeOpcode(std::uint8_t op, std::size_t offset)
     const QString opcode
         = QStringLiteral("%1 (0x%2)").arg(QLatin1String(opcodeName(op))).arg(int(op), 2, 16, QLatin1Char('0'));
     if (!what.isEmpty()) {
-        return tr("pickle opcode %1 at offset %2 refers to the Python object %3; refused: RunLens reads only "
-                  "plain data from pickles and never imports or runs code from a file")
+        return Text::tr("pickle opcode %1 at offset %2 refers to the Python object %3; refused: RunLens reads only "
+                        "plain data from pickles and never imports or runs code from a file")
             .arg(opcode)
             .arg(offset)
             .arg(what);
     }
-    return tr("pickle opcode %1 at offset %2 would import, call or build Python objects; refused: RunLens reads "
-              "only plain data from pickles and never imports or runs code from a file")
+    return Text::tr("pickle opcode %1 at offset %2 would import, call or build Python objects; refused: RunLens reads "
+                    "only plain data from pickles and never imports or runs code from a file")
         .arg(opcode)
         .arg(offset);
 }
@@ -497,7 +497,7 @@ QString PickleDecoder::describeCodeOpcode(std::uint8_t op, std::size_t offset)
 PickleDecoder::Stop PickleDecoder::truncated()
 {
     error(m_opOffset,
-          tr("the pickle ends inside the opcode at offset %1 (0x%2); the file is truncated")
+          Text::tr("the pickle ends inside the opcode at offset %1 (0x%2); the file is truncated")
               .arg(m_opOffset)
               .arg(int(m_op), 2, 16, QLatin1Char('0')));
     return Stop::Error;
@@ -506,7 +506,7 @@ PickleDecoder::Stop PickleDecoder::truncated()
 PickleDecoder::Stop PickleDecoder::malformed(const QString& why)
 {
     error(m_opOffset,
-          tr("malformed pickle at offset %1 (opcode 0x%2): %3")
+          Text::tr("malformed pickle at offset %1 (opcode 0x%2): %3")
               .arg(m_opOffset)
               .arg(int(m_op), 2, 16, QLatin1Char('0'))
               .arg(why));
@@ -516,7 +516,8 @@ PickleDecoder::Stop PickleDecoder::malformed(const QString& why)
 PickleDecoder::Stop PickleDecoder::pushText(PickleType type, std::uint64_t length)
 {
     if (length > m_limits.maxStringBytes)
-        return malformed(tr("a string of %1 bytes is over the limit of %2").arg(length).arg(m_limits.maxStringBytes));
+        return malformed(
+            Text::tr("a string of %1 bytes is over the limit of %2").arg(length).arg(m_limits.maxStringBytes));
     if (!need(std::size_t(length)))
         return truncated();
     push(addText(type, m_data.substr(m_pos, std::size_t(length))));
@@ -527,12 +528,12 @@ PickleDecoder::Stop PickleDecoder::pushText(PickleType type, std::uint64_t lengt
 PickleDecoder::Stop PickleDecoder::memoPut(std::uint64_t index)
 {
     if (m_stack.empty())
-        return malformed(tr("memo store with an empty stack"));
+        return malformed(Text::tr("memo store with an empty stack"));
     if (index >= m_memo.size()) {
         // Each entry stored before needed an opcode of its own, so no pickler can reach an index beyond the
         // bytes read so far: a larger one would size the memo from a number instead of the data.
         if (index > m_pos || index - m_memo.size() > kMaxMemoGap)
-            return malformed(tr("memo index %1 is beyond the %2 entries a pickle can have stored by this offset")
+            return malformed(Text::tr("memo index %1 is beyond the %2 entries a pickle can have stored by this offset")
                                  .arg(index)
                                  .arg(m_pos));
         if (!m_budget.spendBytes(std::int64_t(index + 1 - m_memo.size()) * kMemoEntryBytes))
@@ -546,7 +547,7 @@ PickleDecoder::Stop PickleDecoder::memoPut(std::uint64_t index)
 PickleDecoder::Stop PickleDecoder::memoGet(std::uint64_t index)
 {
     if (index >= m_memo.size() || m_memo[std::size_t(index)] == kNoValue)
-        return malformed(tr("memo index %1 was never stored").arg(index));
+        return malformed(Text::tr("memo index %1 was never stored").arg(index));
     push(m_memo[std::size_t(index)]);
     return Stop::Continue;
 }
@@ -558,7 +559,7 @@ std::optional<PickleDecoder::Stop> PickleDecoder::stackOpcode(std::uint8_t op)
         if (!need(1))
             return truncated();
         if (std::uint8_t(m_data[m_pos]) > 5)
-            return malformed(tr("protocol %1 is newer than 5").arg(int(std::uint8_t(m_data[m_pos]))));
+            return malformed(Text::tr("protocol %1 is newer than 5").arg(int(std::uint8_t(m_data[m_pos]))));
         ++m_pos;
         return Stop::Continue;
     case kFrame: {
@@ -571,21 +572,21 @@ std::optional<PickleDecoder::Stop> PickleDecoder::stackOpcode(std::uint8_t op)
     }
     case kStop:
         if (m_stack.size() != 1 || !m_marks.empty())
-            return malformed(tr("STOP with %1 values on the stack").arg(m_stack.size()));
+            return malformed(Text::tr("STOP with %1 values on the stack").arg(m_stack.size()));
         m_doc.m_root = m_stack.back();
         m_result.ok = true;
         return Stop::Done;
     case kMark: {
         const int maxDepth = std::min(m_limits.maxDepth, m_budget.limits().maxDepth);
         if (int(m_marks.size()) >= maxDepth)
-            return malformed(tr("nesting deeper than %1").arg(maxDepth));
+            return malformed(Text::tr("nesting deeper than %1").arg(maxDepth));
         m_marks.push_back(m_stack.size());
         return Stop::Continue;
     }
     case kPop:
         if (!available(1)) {
             if (m_marks.empty() || m_marks.back() != m_stack.size())
-                return malformed(tr("POP with an empty stack"));
+                return malformed(Text::tr("POP with an empty stack"));
             m_marks.pop_back(); // POP of a MARK
         } else {
             pop();
@@ -594,12 +595,12 @@ std::optional<PickleDecoder::Stop> PickleDecoder::stackOpcode(std::uint8_t op)
     case kPopMark: {
         std::vector<std::uint32_t> items;
         if (!popMark(items))
-            return malformed(tr("POP_MARK without a MARK"));
+            return malformed(Text::tr("POP_MARK without a MARK"));
         return Stop::Continue;
     }
     case kDup:
         if (!available(1))
-            return malformed(tr("DUP with an empty stack"));
+            return malformed(Text::tr("DUP with an empty stack"));
         push(m_stack.back());
         return Stop::Continue;
     default:
@@ -620,7 +621,7 @@ std::optional<PickleDecoder::Stop> PickleDecoder::scalarOpcode(std::uint8_t op)
     case kInt: {
         const std::optional<std::int64_t> value = readDecimalLine();
         if (!value)
-            return malformed(tr("INT without a decimal line"));
+            return malformed(Text::tr("INT without a decimal line"));
         // Protocol 0/1 spell booleans as I00/I01.
         push(addShared(PickleType::Int, *value));
         return Stop::Continue;
@@ -652,7 +653,7 @@ std::optional<PickleDecoder::Stop> PickleDecoder::scalarOpcode(std::uint8_t op)
                 return truncated();
             const std::int32_t signedLength = readLe<std::int32_t>();
             if (signedLength < 0)
-                return malformed(tr("negative LONG4 length"));
+                return malformed(Text::tr("negative LONG4 length"));
             length = std::uint64_t(signedLength);
         }
         if (!need(std::size_t(length)))
@@ -711,7 +712,7 @@ std::optional<PickleDecoder::Stop> PickleDecoder::scalarOpcode(std::uint8_t op)
             return truncated();
         const std::int32_t length = readLe<std::int32_t>();
         if (length < 0)
-            return malformed(tr("negative BINSTRING length"));
+            return malformed(Text::tr("negative BINSTRING length"));
         return pushText(PickleType::String, std::uint64_t(length));
         return Stop::Continue;
     }
@@ -740,7 +741,7 @@ std::optional<PickleDecoder::Stop> PickleDecoder::containerOpcode(std::uint8_t o
     case kTuple3: {
         const std::size_t count = std::size_t(op - kTuple1) + 1;
         if (!available(count))
-            return malformed(tr("a tuple of %1 with fewer values on the stack").arg(count));
+            return malformed(Text::tr("a tuple of %1 with fewer values on the stack").arg(count));
         std::vector<std::uint32_t> items(m_stack.end() - std::ptrdiff_t(count), m_stack.end());
         m_stack.resize(m_stack.size() - count);
         push(addContainer(PickleType::Tuple, std::move(items)));
@@ -752,9 +753,9 @@ std::optional<PickleDecoder::Stop> PickleDecoder::containerOpcode(std::uint8_t o
     case kFrozenSet: {
         std::vector<std::uint32_t> items;
         if (!popMark(items))
-            return malformed(tr("a container opcode without a MARK"));
+            return malformed(Text::tr("a container opcode without a MARK"));
         if (op == kDict && items.size() % 2 != 0)
-            return malformed(tr("a key without a value"));
+            return malformed(Text::tr("a key without a value"));
         const PickleType type = op == kTuple ? PickleType::Tuple
             : op == kList                    ? PickleType::List
             : op == kDict                    ? PickleType::Dict
@@ -766,7 +767,7 @@ std::optional<PickleDecoder::Stop> PickleDecoder::containerOpcode(std::uint8_t o
     case kSetItem: {
         const std::size_t count = op == kAppend ? 1 : 2;
         if (!available(count + 1))
-            return malformed(tr("too few values on the stack"));
+            return malformed(Text::tr("too few values on the stack"));
         std::vector<std::uint32_t> items(m_stack.end() - std::ptrdiff_t(count), m_stack.end());
         m_stack.resize(m_stack.size() - count);
         if (const std::optional<QString> problem = extend(m_stack.back(), std::move(items), op))
@@ -778,9 +779,9 @@ std::optional<PickleDecoder::Stop> PickleDecoder::containerOpcode(std::uint8_t o
     case kAddItems: {
         std::vector<std::uint32_t> items;
         if (!popMark(items))
-            return malformed(tr("a container opcode without a MARK"));
+            return malformed(Text::tr("a container opcode without a MARK"));
         if (!available(1))
-            return malformed(tr("nothing to add the values to"));
+            return malformed(Text::tr("nothing to add the values to"));
         if (const std::optional<QString> problem = extend(m_stack.back(), std::move(items), op))
             return malformed(*problem);
         return Stop::Continue;
@@ -806,7 +807,7 @@ std::optional<PickleDecoder::Stop> PickleDecoder::memoOpcode(std::uint8_t op)
         if (op == kPut || op == kGet) {
             const std::optional<std::int64_t> decimal = readDecimalLine();
             if (!decimal || *decimal < 0)
-                return malformed(tr("a memo opcode without a memo index"));
+                return malformed(Text::tr("a memo opcode without a memo index"));
             index = std::uint64_t(*decimal);
         } else {
             const std::size_t width = op == kBinPut || op == kBinGet ? 1 : 4;
@@ -931,14 +932,14 @@ PickleDecoder::Stop PickleDecoder::unknownOpcode(std::uint8_t op)
     }
     if (const char* name = opcodeName(op)) {
         error(m_opOffset,
-              tr("pickle opcode %1 (0x%2) at offset %3 belongs to the text protocols 0 and 1, which are "
-                 "not supported; save the data with protocol 2 or later")
+              Text::tr("pickle opcode %1 (0x%2) at offset %3 belongs to the text protocols 0 and 1, which are "
+                       "not supported; save the data with protocol 2 or later")
                   .arg(QLatin1String(name))
                   .arg(int(op), 2, 16, QLatin1Char('0'))
                   .arg(m_opOffset));
         return Stop::Error;
     }
-    return malformed(tr("unknown opcode"));
+    return malformed(Text::tr("unknown opcode"));
 }
 
 PickleDecoder::Stop PickleDecoder::step()
@@ -960,23 +961,24 @@ PickleDecoder::Stop PickleDecoder::step()
 void PickleDecoder::run()
 {
     if (m_data.empty()) {
-        error(0, tr("the file is empty; a pickle was expected"));
+        error(0, Text::tr("the file is empty; a pickle was expected"));
         return;
     }
     if (!looksLikePickle(m_data)) {
-        error(0, tr("not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)"));
+        error(0, Text::tr("not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)"));
         return;
     }
     Stop stop = Stop::Continue;
     for (std::size_t steps = 1; stop == Stop::Continue; ++steps) {
         if (m_pos >= m_data.size()) {
-            error(m_pos, tr("the pickle ends at offset %1 before its STOP opcode; the file is truncated").arg(m_pos));
+            error(m_pos,
+                  Text::tr("the pickle ends at offset %1 before its STOP opcode; the file is truncated").arg(m_pos));
             stop = Stop::Error;
             break;
         }
         if (steps % kProgressEvery == 0) {
             if (m_control.canceled()) {
-                error(m_pos, tr("reading was canceled at offset %1").arg(m_pos));
+                error(m_pos, Text::tr("reading was canceled at offset %1").arg(m_pos));
                 stop = Stop::Error;
                 break;
             }

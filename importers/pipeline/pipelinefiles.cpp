@@ -22,10 +22,10 @@ constexpr int kMaxLineDiagnostics = 10;
 // Queue sizes, worker counts and op ids beyond this are corrupt data, not pipelines.
 constexpr double kMaxCount = 1e9;
 
-QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
+struct Text
 {
-    return QCoreApplication::translate("runlens::pipeline", text, disambiguation, n);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::pipeline)
+};
 
 Diagnostic fileDiagnostic(const QString& path, const QString& message, Severity severity = Severity::Warning,
                           qint64 line = -1)
@@ -48,14 +48,14 @@ std::optional<QJsonObject> parseJsonObject(QByteArrayView data, const QString& p
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromRawData(data.data(), data.size()), &error);
     if (error.error != QJsonParseError::NoError) {
-        Diagnostic d = fileDiagnostic(path, tr("Not valid JSON (%1); the file is skipped.").arg(error.errorString()),
-                                      Severity::Error);
+        Diagnostic d = fileDiagnostic(
+            path, Text::tr("Not valid JSON (%1); the file is skipped.").arg(error.errorString()), Severity::Error);
         d.offset = error.offset;
         diagnostics << d;
         return std::nullopt;
     }
     if (!doc.isObject()) {
-        diagnostics << fileDiagnostic(path, tr("Expected a JSON object at the top; the file is skipped."),
+        diagnostics << fileDiagnostic(path, Text::tr("Expected a JSON object at the top; the file is skipped."),
                                       Severity::Error);
         return std::nullopt;
     }
@@ -157,7 +157,7 @@ bool opsFromSummary(const SummaryLists& lists, const QString& path, std::vector<
                     Diagnostics& diagnostics)
 {
     if (lists.opIds.empty()) {
-        diagnostics << fileDiagnostic(path, tr("The summary has no op_ids list; its ops are not shown."));
+        diagnostics << fileDiagnostic(path, Text::tr("The summary has no op_ids list; its ops are not shown."));
         return false;
     }
     const std::size_t n = lists.opIds.size();
@@ -165,7 +165,7 @@ bool opsFromSummary(const SummaryLists& lists, const QString& path, std::vector<
     for (std::size_t i = 0; i < n; ++i) {
         if (!isCount(lists.opIds[i]) || lists.opIds[i] < 0) {
             diagnostics << fileDiagnostic(
-                path, tr("Op id %1 of the summary is not a valid id; that op is skipped.").arg(lists.opIds[i]));
+                path, Text::tr("Op id %1 of the summary is not a valid id; that op is skipped.").arg(lists.opIds[i]));
             continue;
         }
         PipelineOp op;
@@ -251,7 +251,7 @@ bool readPipelineRawCsv(QByteArrayView data, const QString& path, std::vector<Pi
     diagnostics << table.diagnostics();
     const int cId = table.column({ "op_id" });
     if (!table.hasHeader() || cId < 0) {
-        diagnostics << fileDiagnostic(path, tr("No op_id column in the header; this is not a pipeline table."),
+        diagnostics << fileDiagnostic(path, Text::tr("No op_id column in the header; this is not a pipeline table."),
                                       Severity::Error);
         return false;
     }
@@ -273,7 +273,7 @@ bool readPipelineRawCsv(QByteArrayView data, const QString& path, std::vector<Pi
         bool ok = false;
         const qint64 id = table.toInt64(row, cId, &ok);
         if (!ok || id < 0 || id > kMaxCount) {
-            problem(row, cId, tr("Not an op id; the row is skipped."));
+            problem(row, cId, Text::tr("Not an op id; the row is skipped."));
             continue;
         }
         PipelineOp op;
@@ -282,7 +282,7 @@ bool readPipelineRawCsv(QByteArrayView data, const QString& path, std::vector<Pi
         if (const auto workers = table.int64At(row, cWorkers); workers && *workers >= 0 && *workers <= kMaxCount)
             op.workers = int(*workers);
         if (!table.isEmpty(row, cSizes) && !parseNumberList(table.text(row, cSizes), op.queueSizes))
-            problem(row, cSizes, tr("Not a list of queue sizes; the samples are left out."));
+            problem(row, cSizes, Text::tr("Not a list of queue sizes; the samples are left out."));
         if (const auto average = table.doubleAt(row, cAverage))
             op.queueAverageSize = *average;
         if (const auto length = table.int64At(row, cLength); length && *length > 0 && *length <= kMaxCount)
@@ -301,18 +301,18 @@ bool readPipelineRawCsv(QByteArrayView data, const QString& path, std::vector<Pi
                         op.children.push_back(int(c));
                 }
             } else {
-                problem(row, cChildren, tr("Not a list of op ids; the op's children are left out."));
+                problem(row, cChildren, Text::tr("Not a list of op ids; the op's children are left out."));
             }
         }
         completeQueueFigures(op);
         ops.push_back(std::move(op));
     }
     if (problems > kMaxLineDiagnostics)
-        diagnostics << fileDiagnostic(path,
-                                      tr("%n more row(s) could not be read.", nullptr, problems - kMaxLineDiagnostics));
+        diagnostics << fileDiagnostic(
+            path, Text::tr("%n more row(s) could not be read.", nullptr, problems - kMaxLineDiagnostics));
     sortAndLinkOps(ops, false);
     if (ops.empty())
-        diagnostics << fileDiagnostic(path, tr("The pipeline table has no ops."));
+        diagnostics << fileDiagnostic(path, Text::tr("The pipeline table has no ops."));
     return !ops.empty();
 }
 
@@ -327,7 +327,7 @@ bool readPipelineProfilingJson(QByteArrayView data, const QString& path, std::ve
         samplingIntervalMs = root->value(QLatin1String("sampling_interval")).toInt(-1);
     const QJsonValue info = root->value(QLatin1String("op_info"));
     if (!info.isArray()) {
-        diagnostics << fileDiagnostic(path, tr("No op_info list; the pipeline is not shown."), Severity::Error);
+        diagnostics << fileDiagnostic(path, Text::tr("No op_info list; the pipeline is not shown."), Severity::Error);
         return false;
     }
     int index = 0;
@@ -336,8 +336,8 @@ bool readPipelineProfilingJson(QByteArrayView data, const QString& path, std::ve
         const QJsonObject o = item.toObject();
         const double id = o.value(QLatin1String("op_id")).toDouble(-1);
         if (!isCount(id) || id < 0) {
-            diagnostics << fileDiagnostic(path,
-                                          tr("Entry %1 of op_info has no valid op_id; it is skipped.").arg(index));
+            diagnostics << fileDiagnostic(
+                path, Text::tr("Entry %1 of op_info has no valid op_id; it is skipped.").arg(index));
             continue;
         }
         PipelineOp op;
@@ -359,7 +359,7 @@ bool readPipelineProfilingJson(QByteArrayView data, const QString& path, std::ve
     }
     sortAndLinkOps(ops, true);
     if (ops.empty())
-        diagnostics << fileDiagnostic(path, tr("The pipeline file has no ops."));
+        diagnostics << fileDiagnostic(path, Text::tr("The pipeline file has no ops."));
     return !ops.empty();
 }
 
@@ -384,9 +384,9 @@ bool readHostQueueText(QByteArrayView data, const QString& path, HostQueue& queu
             && std::isfinite(value) && (type == 0 ? extra >= 0 && extra <= 2 : extra >= 0 && value >= 0);
         if (!valid) {
             if (++problems <= kMaxLineDiagnostics)
-                diagnostics << fileDiagnostic(path,
-                                              tr("Expected \"type extra step value\" numbers; the line is skipped."),
-                                              Severity::Warning, lineNumber);
+                diagnostics << fileDiagnostic(
+                    path, Text::tr("Expected \"type extra step value\" numbers; the line is skipped."),
+                    Severity::Warning, lineNumber);
             continue;
         }
         if (type == 1) {
@@ -398,14 +398,14 @@ bool readHostQueueText(QByteArrayView data, const QString& path, HostQueue& queu
     }
     if (problems > kMaxLineDiagnostics)
         diagnostics << fileDiagnostic(
-            path, tr("%n more line(s) could not be read.", nullptr, problems - kMaxLineDiagnostics));
+            path, Text::tr("%n more line(s) could not be read.", nullptr, problems - kMaxLineDiagnostics));
     std::stable_sort(queue.samples.begin(), queue.samples.end(),
                      [](const HostQueueSample& a, const HostQueueSample& b) { return a.step < b.step; });
     for (auto* list : { &queue.getMs, &queue.pushMs, &queue.totalMs })
         std::stable_sort(list->begin(), list->end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     const bool any = !queue.samples.empty() || !queue.totalMs.empty() || !queue.getMs.empty() || !queue.pushMs.empty();
     if (!any)
-        diagnostics << fileDiagnostic(path, tr("The queue file has no records."));
+        diagnostics << fileDiagnostic(path, Text::tr("The queue file has no records."));
     return any;
 }
 
@@ -430,9 +430,9 @@ bool readDeviceQueueText(QByteArrayView data, const QString& path, bool gpuNanos
         const double end = fields.size() > 2 ? fields[2].toDouble(&okEnd) : 0.0;
         if (!okStart || !okEnd || !std::isfinite(start) || !std::isfinite(end)) {
             if (++problems <= kMaxLineDiagnostics)
-                diagnostics << fileDiagnostic(path,
-                                              tr("Expected \"GetNext start end queue_size\"; the line is skipped."),
-                                              Severity::Warning, lineNumber);
+                diagnostics << fileDiagnostic(
+                    path, Text::tr("Expected \"GetNext start end queue_size\"; the line is skipped."),
+                    Severity::Warning, lineNumber);
             continue;
         }
         DeviceQueueSample sample;
@@ -447,9 +447,9 @@ bool readDeviceQueueText(QByteArrayView data, const QString& path, bool gpuNanos
     }
     if (problems > kMaxLineDiagnostics)
         diagnostics << fileDiagnostic(
-            path, tr("%n more line(s) could not be read.", nullptr, problems - kMaxLineDiagnostics));
+            path, Text::tr("%n more line(s) could not be read.", nullptr, problems - kMaxLineDiagnostics));
     if (queue.samples.empty())
-        diagnostics << fileDiagnostic(path, tr("The device queue file has no GetNext records."));
+        diagnostics << fileDiagnostic(path, Text::tr("The device queue file has no GetNext records."));
     return !queue.samples.empty();
 }
 
@@ -496,10 +496,10 @@ bool readCpuUtilizationJson(QByteArrayView data, const QString& path, CpuUtiliza
         trim(op.curves);
     if (trimmed)
         diagnostics << fileDiagnostic(path,
-                                      tr("Some utilisation arrays are longer than time_stamp; the extra "
-                                         "values are left out."));
+                                      Text::tr("Some utilisation arrays are longer than time_stamp; the extra "
+                                               "values are left out."));
     if (cpu.empty())
-        diagnostics << fileDiagnostic(path, tr("The CPU utilisation file has no data."));
+        diagnostics << fileDiagnostic(path, Text::tr("The CPU utilisation file has no data."));
     return !cpu.empty();
 }
 

@@ -21,10 +21,10 @@ namespace {
 // These files are small (kilobytes to a few megabytes); anything far larger is not what the name says.
 constexpr qint64 kMaxFileBytes = qint64(256) * 1024 * 1024;
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::pipeline", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::pipeline)
+};
 
 /// The name patterns of the pipeline files; `%1` is the rank.
 struct NamePattern
@@ -52,19 +52,19 @@ std::optional<QByteArray> readWhole(const QString& path, Diagnostics& diagnostic
     d.severity = Severity::Error;
     d.file = path;
     if (!file.open(QIODevice::ReadOnly)) {
-        d.message = tr("Cannot open the file: %1").arg(file.errorString());
+        d.message = Text::tr("Cannot open the file: %1").arg(file.errorString());
         diagnostics << d;
         return std::nullopt;
     }
     if (file.size() > kMaxFileBytes) {
-        d.message = tr("The file is %1 MB, more than a data pipeline file can be; it is skipped.")
+        d.message = Text::tr("The file is %1 MB, more than a data pipeline file can be; it is skipped.")
                         .arg(file.size() / (1024 * 1024));
         diagnostics << d;
         return std::nullopt;
     }
     QByteArray data = file.readAll();
     if (file.error() != QFileDevice::NoError) {
-        d.message = tr("Cannot read the file: %1").arg(file.errorString());
+        d.message = Text::tr("Cannot read the file: %1").arg(file.errorString());
         diagnostics << d;
         return std::nullopt;
     }
@@ -217,7 +217,7 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
             Diagnostic d;
             d.severity = Severity::Info;
             d.file = files.pipelineProfiling;
-            d.message = tr("Describes a different pipeline than %1; the ops of %1 are shown.")
+            d.message = Text::tr("Describes a different pipeline than %1; the ops of %1 are shown.")
                             .arg(QFileInfo(files.pipelineRaw).fileName());
             diagnostics << d;
         }
@@ -278,7 +278,7 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
         Diagnostic d;
         d.severity = Severity::Info;
         d.file = folder;
-        d.message = tr("Reading the data pipeline of rank %1 was cancelled; what was read is shown.").arg(rank);
+        d.message = Text::tr("Reading the data pipeline of rank %1 was cancelled; what was read is shown.").arg(rank);
         diagnostics << d;
     }
 

@@ -13,10 +13,10 @@ namespace runlens::tensor {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::tensor", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::tensor)
+};
 
 class NpySource final : public TensorSource
 {
@@ -77,14 +77,14 @@ NpyElementType npyElementType(const NpyHeader& header, const QString& fileName)
         const QString name = QFileInfo(fileName).fileName().toLower();
         if (header.itemSize == 2) {
             out.type = DType::BFloat16;
-            out.note = tr("raw 2-byte elements (%1) read as bfloat16").arg(QString::fromStdString(header.descr));
+            out.note = Text::tr("raw 2-byte elements (%1) read as bfloat16").arg(QString::fromStdString(header.descr));
         } else if (header.itemSize == 1 && name.contains(QLatin1String("e4m3"))) {
             out.type = DType::Float8E4M3;
-            out.note = tr("raw bytes (%1) read as float8_e4m3fn, as the file name says")
+            out.note = Text::tr("raw bytes (%1) read as float8_e4m3fn, as the file name says")
                            .arg(QString::fromStdString(header.descr));
         } else if (header.itemSize == 1 && name.contains(QLatin1String("e5m2"))) {
             out.type = DType::Float8E5M2;
-            out.note = tr("raw bytes (%1) read as float8_e5m2, as the file name says")
+            out.note = Text::tr("raw bytes (%1) read as float8_e5m2, as the file name says")
                            .arg(QString::fromStdString(header.descr));
         }
         return out;
@@ -106,7 +106,7 @@ NpyFileResult openNpyFile(const QString& path)
     const std::optional<DType> type = element.type;
     result.note = element.note;
     if (!type) {
-        result.error = tr("%1: element type '%2' (%3) is not a numeric type RunLens reads")
+        result.error = Text::tr("%1: element type '%2' (%3) is not a numeric type RunLens reads")
                            .arg(path, QString::fromStdString(header.descr), QString::fromStdString(header.dtype));
         return result;
     }
@@ -136,7 +136,7 @@ NpyFileResult openNpyFile(const QString& path)
     }
     const qint64 fileSize = QFileInfo(path).size();
     if (fileSize - header.dataOffset < header.dataSize) {
-        result.error = tr("%1: truncated: the shape needs %2 data bytes but only %3 follow the header")
+        result.error = Text::tr("%1: truncated: the shape needs %2 data bytes but only %3 follow the header")
                            .arg(path)
                            .arg(header.dataSize)
                            .arg(fileSize - header.dataOffset);

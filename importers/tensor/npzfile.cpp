@@ -27,10 +27,10 @@ namespace {
 
 using namespace ziparchive;
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::tensor", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::tensor)
+};
 
 // An inflated member lives in memory; beyond this it is refused rather than risking the machine.
 constexpr std::int64_t kMaxInflatedBytes = std::int64_t(8) << 30;
@@ -255,42 +255,43 @@ TensorListing listNpzFile(const QString& path)
         zip_stat_t stat;
         zip_stat_init(&stat);
         if (zip_stat_index(zip.archive, zip_uint64_t(i), ZIP_FL_ENC_RAW, &stat) != 0 || !stat.name) {
-            diagnose(Severity::Error,
-                     tr("member %1 cannot be read: %2").arg(i).arg(QString::fromLocal8Bit(zip_strerror(zip.archive))));
+            diagnose(
+                Severity::Error,
+                Text::tr("member %1 cannot be read: %2").arg(i).arg(QString::fromLocal8Bit(zip_strerror(zip.archive))));
             continue;
         }
         const QByteArray rawName(stat.name);
         const QString memberName = QString::fromUtf8(rawName);
         if (!memberName.endsWith(QLatin1String(".npy"))) {
             if (!memberName.endsWith(u'/'))
-                diagnose(Severity::Warning, tr("member '%1' is not a .npy array; skipped").arg(memberName));
+                diagnose(Severity::Warning, Text::tr("member '%1' is not a .npy array; skipped").arg(memberName));
             continue;
         }
         const QString key = memberName.chopped(4);
         if ((stat.valid & ZIP_STAT_ENCRYPTION_METHOD) && stat.encryption_method != ZIP_EM_NONE) {
             diagnose(Severity::Error,
-                     tr("member '%1' is encrypted; RunLens does not read encrypted archives").arg(memberName));
+                     Text::tr("member '%1' is encrypted; RunLens does not read encrypted archives").arg(memberName));
             continue;
         }
         const bool stored = stat.comp_method == ZIP_CM_STORE;
         if (!stored && !zip_compression_method_supported(stat.comp_method, 0)) {
             diagnose(Severity::Error,
-                     tr("member '%1' uses compression method %2, which RunLens cannot inflate")
+                     Text::tr("member '%1' uses compression method %2, which RunLens cannot inflate")
                          .arg(memberName)
                          .arg(stat.comp_method));
             continue;
         }
         if (stat.size > zip_uint64_t(std::numeric_limits<std::int64_t>::max())
             || (stored && stat.comp_size != stat.size)) {
-            diagnose(Severity::Error, tr("member '%1' claims an impossible size").arg(memberName));
+            diagnose(Severity::Error, Text::tr("member '%1' claims an impossible size").arg(memberName));
             continue;
         }
         const std::int64_t memberSize = std::int64_t(stat.size);
         const CentralEntry entry = entries ? entries->value(rawName) : CentralEntry();
         if (entry.entry >= 0 && !entry.inside) {
             diagnose(Severity::Error,
-                     tr("member '%1' skipped: its directory entry places it at offset %2, beyond the end of the "
-                        "archive (%3 bytes); the archive is damaged or truncated")
+                     Text::tr("member '%1' skipped: its directory entry places it at offset %2, beyond the end of the "
+                              "archive (%3 bytes); the archive is damaged or truncated")
                          .arg(memberName)
                          .arg(entry.local)
                          .arg(bytes.size),
@@ -305,14 +306,15 @@ TensorListing listNpzFile(const QString& path)
             // The local header's own extra field decides where the data starts (numpy writes a zip64 extra
             // field there that the central directory lacks).
             if (local < 0 || !bytes.has(local, kLocalHeaderBytes) || bytes.le(local, 4) != kLocalHeaderSignature) {
-                diagnose(Severity::Error, tr("member '%1': its local header is missing or damaged").arg(memberName),
-                         local);
+                diagnose(Severity::Error,
+                         Text::tr("member '%1': its local header is missing or damaged").arg(memberName), local);
                 continue;
             }
             dataStart = local + kLocalHeaderBytes + std::int64_t(bytes.le(local + 26, 2))
                 + std::int64_t(bytes.le(local + 28, 2));
             if (!bytes.has(dataStart, memberSize)) {
-                diagnose(Severity::Error, tr("member '%1' runs past the end of the archive").arg(memberName), local);
+                diagnose(Severity::Error, Text::tr("member '%1' runs past the end of the archive").arg(memberName),
+                         local);
                 continue;
             }
             const std::int64_t headerBytes = std::min(memberSize, kMaxNpyHeaderBytes);
@@ -328,14 +330,14 @@ TensorListing listNpzFile(const QString& path)
                 break;
             }
             if (!readError.isEmpty()) {
-                diagnose(Severity::Error, tr("member '%1' cannot be inflated: %2").arg(memberName, readError));
+                diagnose(Severity::Error, Text::tr("member '%1' cannot be inflated: %2").arg(memberName, readError));
                 continue;
             }
             parsed = parseNpyHeader(head, memberSize);
         }
         if (!parsed.header) {
             diagnose(Severity::Error,
-                     tr("member '%1' skipped: %2").arg(memberName, QString::fromStdString(parsed.error)));
+                     Text::tr("member '%1' skipped: %2").arg(memberName, QString::fromStdString(parsed.error)));
             continue;
         }
         const NpyHeader& header = *parsed.header;
@@ -343,7 +345,7 @@ TensorListing listNpzFile(const QString& path)
         const std::optional<DType> type = element.type;
         if (!type) {
             diagnose(Severity::Error,
-                     tr("member '%1' skipped: element type '%2' (%3) is not a numeric type RunLens reads")
+                     Text::tr("member '%1' skipped: element type '%2' (%3) is not a numeric type RunLens reads")
                          .arg(memberName, QString::fromStdString(header.descr), QString::fromStdString(header.dtype)));
             continue;
         }
@@ -365,7 +367,7 @@ TensorListing listNpzFile(const QString& path)
             const std::int64_t needed = header.dataOffset + header.dataSize;
             if (needed > memberSize) {
                 diagnose(Severity::Error,
-                         tr("member '%1' skipped: its header declares %2 bytes but the member holds %3")
+                         Text::tr("member '%1' skipped: its header declares %2 bytes but the member holds %3")
                              .arg(memberName)
                              .arg(needed)
                              .arg(memberSize),
@@ -375,8 +377,8 @@ TensorListing listNpzFile(const QString& path)
             if (stat.comp_method == ZIP_CM_DEFLATE
                 && std::uint64_t(memberSize) / kMaxDeflateRatio > stat.comp_size + kDeflateSlackBytes) {
                 diagnose(Severity::Error,
-                         tr("member '%1' skipped: it claims to inflate %2 bytes from %3, more than deflate can; "
-                            "the archive is damaged")
+                         Text::tr("member '%1' skipped: it claims to inflate %2 bytes from %3, more than deflate can; "
+                                  "the archive is damaged")
                              .arg(memberName)
                              .arg(memberSize)
                              .arg(stat.comp_size),
@@ -386,7 +388,7 @@ TensorListing listNpzFile(const QString& path)
             ImportBudget memberBudget { bytes.size };
             if (!memberBudget.spendBytes(needed)) {
                 Diagnostic diagnostic = memberBudget.diagnostic(absolutePath, inFile(local));
-                diagnostic.message = tr("member '%1' skipped: %2").arg(memberName, diagnostic.message);
+                diagnostic.message = Text::tr("member '%1' skipped: %2").arg(memberName, diagnostic.message);
                 listing.diagnostics.append(diagnostic);
                 continue;
             }
@@ -402,7 +404,7 @@ TensorListing listNpzFile(const QString& path)
         listing.tensors.append(std::move(info));
     }
     if (count < 0)
-        listing.error = tr("%1: cannot list the archive: %2")
+        listing.error = Text::tr("%1: cannot list the archive: %2")
                             .arg(absolutePath, QString::fromLocal8Bit(zip_strerror(zip.archive)));
     return listing;
 }

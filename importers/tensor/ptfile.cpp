@@ -30,10 +30,10 @@ using namespace ziparchive;
 using memory::PickleType;
 using memory::PickleValue;
 
-QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
+struct Text
 {
-    return QCoreApplication::translate("runlens::tensor", text, disambiguation, n);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::tensor)
+};
 
 // pickle.dumps of torch.serialization's MAGIC_NUMBER 0x1950a86a20f9469cfc6c at protocol 2: how every legacy
 // file starts.
@@ -197,10 +197,7 @@ public:
 
 private:
     // Under the class's own context, where lupdate files the strings of its members.
-    static QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
-    {
-        return QCoreApplication::translate("runlens::tensor::Walker", text, disambiguation, n);
-    }
+    Q_DECLARE_TR_FUNCTIONS(runlens::tensor::Walker)
     void diagnose(Severity severity, const QString& message)
     {
         m_listing.diagnostics.append(Diagnostic { severity, m_path, -1, -1, message });
@@ -532,7 +529,7 @@ bool readWholeMember(zip_t* archive, zip_uint64_t index, std::int64_t size, std:
     if (!ok)
         error = QString::fromLocal8Bit(zip_file_strerror(file));
     else if (got != size)
-        error = tr("it ends after %1 of %2 bytes").arg(got).arg(size);
+        error = Text::tr("it ends after %1 of %2 bytes").arg(got).arg(size);
     zip_fclose(file);
     return ok && got == size;
 }
@@ -565,20 +562,20 @@ TensorListing listPtFile(const QString& path)
     {
         QFile file(absolutePath);
         if (!file.open(QIODevice::ReadOnly)) {
-            listing.error = tr("%1: cannot open: %2").arg(absolutePath, file.errorString());
+            listing.error = Text::tr("%1: cannot open: %2").arg(absolutePath, file.errorString());
             return listing;
         }
         const QByteArray head = file.read(64);
         const std::string_view headView(head.constData(), std::size_t(head.size()));
         if (looksLikeLegacyTorchSave(headView)) {
-            listing.error = tr("%1: a torch.save file in the legacy format (PyTorch before 1.6, or "
+            listing.error = Text::tr("%1: a torch.save file in the legacy format (PyTorch before 1.6, or "
                                "_use_new_zipfile_serialization=False), which RunLens does not read; load it in "
                                "Python and save it again with a current PyTorch")
                                 .arg(absolutePath);
             return listing;
         }
         if (!headView.starts_with(std::string_view("PK\x03\x04", 4))) {
-            listing.error = tr("%1: not a torch.save file: it is neither a zip archive nor a legacy torch pickle")
+            listing.error = Text::tr("%1: not a torch.save file: it is neither a zip archive nor a legacy torch pickle")
                                 .arg(absolutePath);
             return listing;
         }
@@ -622,7 +619,7 @@ TensorListing listPtFile(const QString& path)
     }
     if (pickleIndex < 0) {
         listing.error
-            = tr("%1: a zip archive without a <folder>/data.pkl record; not a torch.save file").arg(absolutePath);
+            = Text::tr("%1: a zip archive without a <folder>/data.pkl record; not a torch.save file").arg(absolutePath);
         return listing;
     }
 
@@ -648,19 +645,19 @@ TensorListing listPtFile(const QString& path)
         const CentralEntry entry = entries ? entries->value(rawName) : CentralEntry();
         const std::int64_t local = entry.local;
         if (stat.comp_method != ZIP_CM_STORE || stat.comp_size != stat.size) {
-            record.problem = tr("is compressed; torch.save writes storages uncompressed");
+            record.problem = Text::tr("is compressed; torch.save writes storages uncompressed");
         } else if ((stat.valid & ZIP_STAT_ENCRYPTION_METHOD) && stat.encryption_method != ZIP_EM_NONE) {
-            record.problem = tr("is encrypted");
+            record.problem = Text::tr("is encrypted");
         } else if (entry.entry < 0 || !entry.inside || !bytes.has(local, kLocalHeaderBytes)
                    || bytes.le(local, 4) != kLocalHeaderSignature
                    || stat.size > zip_uint64_t(std::numeric_limits<std::int64_t>::max())) {
-            record.problem = tr("has a missing or damaged zip header");
+            record.problem = Text::tr("has a missing or damaged zip header");
         } else {
             // The local header's extra field (torch pads records to 64 bytes there) decides where data starts.
             const std::int64_t start = local + kLocalHeaderBytes + std::int64_t(bytes.le(local + 26, 2))
                 + std::int64_t(bytes.le(local + 28, 2));
             if (!bytes.has(start, std::int64_t(stat.size)))
-                record.problem = tr("runs past the end of the file");
+                record.problem = Text::tr("runs past the end of the file");
             else {
                 record.dataStart = start;
                 record.size = std::int64_t(stat.size);
@@ -675,20 +672,20 @@ TensorListing listPtFile(const QString& path)
         if (byteorderSize <= kMaxByteorderBytes
             && readWholeMember(zip.archive, zip_uint64_t(byteorderIndex), byteorderSize, order, readError)) {
             if (order == "big") {
-                listing.error = tr("%1: the tensors are stored big-endian (byteorder 'big'), which RunLens does "
+                listing.error = Text::tr("%1: the tensors are stored big-endian (byteorder 'big'), which RunLens does "
                                    "not read; save them again on a little-endian machine")
                                     .arg(absolutePath);
                 return listing;
             }
             if (order != "little")
                 listing.diagnostics.append(Diagnostic { Severity::Warning, absolutePath, -1, -1,
-                                                        tr("unknown byteorder record; little-endian assumed") });
+                                                        Text::tr("unknown byteorder record; little-endian assumed") });
         }
     }
 
     ImportBudget budget { fileSize };
     if (pickleSize > kMaxPickleBytes || !budget.spendBytes(pickleSize)) {
-        listing.error = tr("%1: %2/data.pkl claims %3 bytes, more than a torch.save structure can need; the file is "
+        listing.error = Text::tr("%1: %2/data.pkl claims %3 bytes, more than a torch.save structure can need; the file is "
                            "damaged")
                             .arg(absolutePath, folder)
                             .arg(pickleSize);
@@ -697,7 +694,7 @@ TensorListing listPtFile(const QString& path)
     std::string pickle;
     QString readError;
     if (!readWholeMember(zip.archive, zip_uint64_t(pickleIndex), pickleSize, pickle, readError)) {
-        listing.error = tr("%1: cannot read %2/data.pkl: %3").arg(absolutePath, folder, readError);
+        listing.error = Text::tr("%1: cannot read %2/data.pkl: %3").arg(absolutePath, folder, readError);
         return listing;
     }
 
@@ -709,14 +706,14 @@ TensorListing listPtFile(const QString& path)
     const PickleValue root = decoded.document.root();
     if (!root.isValid()) {
         const QString why
-            = decoded.diagnostics.isEmpty() ? tr("it holds no value") : decoded.diagnostics.first().message;
-        listing.error = tr("%1: cannot read %2/data.pkl: %3").arg(absolutePath, folder, why);
+            = decoded.diagnostics.isEmpty() ? Text::tr("it holds no value") : decoded.diagnostics.first().message;
+        listing.error = Text::tr("%1: cannot read %2/data.pkl: %3").arg(absolutePath, folder, why);
         return listing;
     }
     // A damaged pickle keeps what was decoded before the damage, which is listed.
     for (Diagnostic diagnostic : decoded.diagnostics) {
         diagnostic.file = absolutePath;
-        diagnostic.message = tr("%1/data.pkl: %2").arg(folder, diagnostic.message);
+        diagnostic.message = Text::tr("%1/data.pkl: %2").arg(folder, diagnostic.message);
         listing.diagnostics.append(diagnostic);
     }
 
@@ -725,7 +722,7 @@ TensorListing listPtFile(const QString& path)
     walker.noteSharing();
     if (listing.tensors.isEmpty() && listing.diagnostics.isEmpty())
         listing.diagnostics.append(
-            Diagnostic { Severity::Info, absolutePath, -1, -1, tr("the file holds no tensors") });
+            Diagnostic { Severity::Info, absolutePath, -1, -1, Text::tr("the file holds no tensors") });
     return listing;
 }
 

@@ -21,10 +21,10 @@ namespace runlens::tensor {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::tensor", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::tensor)
+};
 
 constexpr std::int64_t kLengthBytes = 8;
 // The reference implementation refuses headers above 100 MB; a larger one is damage, not a model.
@@ -80,7 +80,7 @@ std::optional<Entry> readEntry(const QString& name, const nlohmann::json& value,
                                QString& problem)
 {
     if (!value.is_object()) {
-        problem = tr("entry '%1' is not a JSON object; skipped").arg(name);
+        problem = Text::tr("entry '%1' is not a JSON object; skipped").arg(name);
         return std::nullopt;
     }
     const auto dtype = value.find("dtype");
@@ -88,7 +88,7 @@ std::optional<Entry> readEntry(const QString& name, const nlohmann::json& value,
     const auto offsets = value.find("data_offsets");
     if (dtype == value.end() || !dtype->is_string() || shape == value.end() || !shape->is_array()
         || offsets == value.end() || !offsets->is_array()) {
-        problem = tr("entry '%1' lacks a dtype string, a shape list or data_offsets; skipped").arg(name);
+        problem = Text::tr("entry '%1' lacks a dtype string, a shape list or data_offsets; skipped").arg(name);
         return std::nullopt;
     }
     Entry entry;
@@ -96,7 +96,7 @@ std::optional<Entry> readEntry(const QString& name, const nlohmann::json& value,
     const std::string& dtypeText = dtype->get_ref<const std::string&>();
     const std::optional<DType> type = dtypeFromSafetensors(dtypeText);
     if (!type) {
-        problem = tr("entry '%1' has dtype '%2', which RunLens does not read; skipped")
+        problem = Text::tr("entry '%1' has dtype '%2', which RunLens does not read; skipped")
                       .arg(name, QString::fromStdString(dtypeText));
         return std::nullopt;
     }
@@ -106,7 +106,7 @@ std::optional<Entry> readEntry(const QString& name, const nlohmann::json& value,
     for (const nlohmann::json& dim : *shape) {
         const std::optional<std::int64_t> d = nonNegative(dim);
         if (!d) {
-            problem = tr("entry '%1' has a shape that is not a list of non-negative integers; skipped").arg(name);
+            problem = Text::tr("entry '%1' has a shape that is not a list of non-negative integers; skipped").arg(name);
             return std::nullopt;
         }
         entry.shape.push_back(*d);
@@ -118,7 +118,7 @@ std::optional<Entry> readEntry(const QString& name, const nlohmann::json& value,
     const bool empty = std::find(entry.shape.begin(), entry.shape.end(), 0) != entry.shape.end();
     const int item = itemSize(entry.dtype);
     if (!empty && (overflow || count > std::numeric_limits<std::int64_t>::max() / item)) {
-        problem = tr("entry '%1' has a shape describing more data than any file can hold; skipped").arg(name);
+        problem = Text::tr("entry '%1' has a shape describing more data than any file can hold; skipped").arg(name);
         return std::nullopt;
     }
     const std::int64_t bytes = empty ? 0 : count * item;
@@ -128,18 +128,19 @@ std::optional<Entry> readEntry(const QString& name, const nlohmann::json& value,
         end = nonNegative((*offsets)[1]).value_or(-1);
     }
     if (begin < 0 || end < 0 || begin > end) {
-        problem = tr("entry '%1' has data_offsets that are not [begin, end] with begin <= end; skipped").arg(name);
+        problem
+            = Text::tr("entry '%1' has data_offsets that are not [begin, end] with begin <= end; skipped").arg(name);
         return std::nullopt;
     }
     if (end > dataSize) {
-        problem = tr("entry '%1' ends at data byte %2, past the end of the file's %3 data bytes; skipped")
+        problem = Text::tr("entry '%1' ends at data byte %2, past the end of the file's %3 data bytes; skipped")
                       .arg(name)
                       .arg(end)
                       .arg(dataSize);
         return std::nullopt;
     }
     if (end - begin != bytes) {
-        problem = tr("entry '%1' holds %2 bytes but its shape and dtype need %3; skipped")
+        problem = Text::tr("entry '%1' holds %2 bytes but its shape and dtype need %3; skipped")
                       .arg(name)
                       .arg(end - begin)
                       .arg(bytes);
@@ -166,35 +167,36 @@ TensorListing listSafetensorsFile(const QString& path)
 
     QFile file(absolutePath);
     if (!file.open(QIODevice::ReadOnly)) {
-        listing.error = tr("%1: cannot open: %2").arg(absolutePath, file.errorString());
+        listing.error = Text::tr("%1: cannot open: %2").arg(absolutePath, file.errorString());
         return listing;
     }
     const std::int64_t fileSize = file.size();
     const QByteArray lengthBytes = file.read(kLengthBytes);
     if (lengthBytes.size() != kLengthBytes) {
         listing.error
-            = tr("%1: not a .safetensors file: it is shorter than the 8-byte header length").arg(absolutePath);
+            = Text::tr("%1: not a .safetensors file: it is shorter than the 8-byte header length").arg(absolutePath);
         return listing;
     }
     std::uint64_t headerLength = 0;
     for (int i = kLengthBytes - 1; i >= 0; --i)
         headerLength = headerLength << 8 | std::uint8_t(lengthBytes[i]);
     if (headerLength > std::uint64_t(fileSize - kLengthBytes)) {
-        listing.error = tr("%1: not a .safetensors file or truncated: the header claims %2 bytes but only %3 follow")
-                            .arg(absolutePath)
-                            .arg(headerLength)
-                            .arg(fileSize - kLengthBytes);
+        listing.error
+            = Text::tr("%1: not a .safetensors file or truncated: the header claims %2 bytes but only %3 follow")
+                  .arg(absolutePath)
+                  .arg(headerLength)
+                  .arg(fileSize - kLengthBytes);
         return listing;
     }
     if (headerLength > kMaxHeaderBytes) {
-        listing.error = tr("%1: the .safetensors header claims %2 bytes, more than the 100 MB the format allows")
+        listing.error = Text::tr("%1: the .safetensors header claims %2 bytes, more than the 100 MB the format allows")
                             .arg(absolutePath)
                             .arg(headerLength);
         return listing;
     }
     const QByteArray headerText = file.read(qint64(headerLength));
     if (std::uint64_t(headerText.size()) != headerLength) {
-        listing.error = tr("%1: cannot read the .safetensors header: %2").arg(absolutePath, file.errorString());
+        listing.error = Text::tr("%1: cannot read the .safetensors header: %2").arg(absolutePath, file.errorString());
         return listing;
     }
     file.close();
@@ -208,13 +210,14 @@ TensorListing listSafetensorsFile(const QString& path)
     if (overrun >= 0) {
         const Diagnostic diagnostic = budget.diagnostic(absolutePath, kLengthBytes + overrun);
         listing.diagnostics.append(diagnostic);
-        listing.error = tr("%1: the .safetensors header cannot be read: %2").arg(absolutePath, diagnostic.message);
+        listing.error
+            = Text::tr("%1: the .safetensors header cannot be read: %2").arg(absolutePath, diagnostic.message);
         return listing;
     }
 
     const nlohmann::json header = nlohmann::json::parse(headerText.begin(), headerText.end(), nullptr, false);
     if (header.is_discarded() || !header.is_object()) {
-        listing.error = tr("%1: the .safetensors header is not a JSON object").arg(absolutePath);
+        listing.error = Text::tr("%1: the .safetensors header is not a JSON object").arg(absolutePath);
         return listing;
     }
 
@@ -224,7 +227,7 @@ TensorListing listSafetensorsFile(const QString& path)
             const QString name = QString::fromStdString(key);
             if (key == "__metadata__") {
                 if (!value.is_object()) {
-                    diagnose(Severity::Warning, tr("__metadata__ is not a JSON object; ignored"));
+                    diagnose(Severity::Warning, Text::tr("__metadata__ is not a JSON object; ignored"));
                     continue;
                 }
                 for (const auto& [metaKey, metaValue] : value.items()) {
@@ -233,7 +236,7 @@ TensorListing listSafetensorsFile(const QString& path)
                                                 QString::fromStdString(metaValue.get<std::string>()));
                     else
                         diagnose(Severity::Warning,
-                                 tr("__metadata__ value of '%1' is not a string; ignored")
+                                 Text::tr("__metadata__ value of '%1' is not a string; ignored")
                                      .arg(QString::fromStdString(metaKey)));
                 }
                 continue;
@@ -247,7 +250,7 @@ TensorListing listSafetensorsFile(const QString& path)
     } catch (const nlohmann::json::exception& e) {
         // The checks above leave nothing to throw; kept so a library surprise stays a message.
         listing.error
-            = tr("%1: cannot read the .safetensors header: %2").arg(absolutePath, QString::fromUtf8(e.what()));
+            = Text::tr("%1: cannot read the .safetensors header: %2").arg(absolutePath, QString::fromUtf8(e.what()));
     }
 
     // In file order; overlapping entries are readable but a sign of a damaged or hand-made file.
@@ -258,7 +261,7 @@ TensorListing listSafetensorsFile(const QString& path)
         if (entry.begin == entry.end)
             continue;
         if (last && entry.begin < last->end)
-            diagnose(Severity::Warning, tr("entries '%1' and '%2' share data bytes").arg(last->name, entry.name));
+            diagnose(Severity::Warning, Text::tr("entries '%1' and '%2' share data bytes").arg(last->name, entry.name));
         if (!last || entry.end > last->end)
             last = &entry;
     }

@@ -16,10 +16,10 @@ namespace runlens::tensor {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::tensor", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::tensor)
+};
 
 struct DumpCollector
 {
@@ -102,7 +102,7 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
         const QString prefix = artifact.path + QStringLiteral(": ");
         if (message.startsWith(prefix))
             message.remove(0, prefix.size());
-        diagnostics << warning(artifact.path, tr("Tensor skipped: %1").arg(message));
+        diagnostics << warning(artifact.path, Text::tr("Tensor skipped: %1").arg(message));
         return;
     }
     const NpyHeader& header = *parsed.header;
@@ -113,9 +113,9 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
         dumps->entries << DumpIndexer::entry(artifact, header, name);
     const NpyElementType element = npyElementType(header, artifact.path);
     if (!element.type) {
-        diagnostics << warning(
-            artifact.path,
-            tr("Tensor skipped: element type '%1' is not a numeric type").arg(QString::fromStdString(header.descr)));
+        diagnostics << warning(artifact.path,
+                               Text::tr("Tensor skipped: element type '%1' is not a numeric type")
+                                   .arg(QString::fromStdString(header.descr)));
         return;
     }
     const bool mindspore = !name.opType.isEmpty();

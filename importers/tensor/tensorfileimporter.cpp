@@ -13,10 +13,10 @@ namespace runlens::tensor {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::tensor", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::tensor)
+};
 
 /// The tensors of one file, each with a way to open it.
 struct Listed
@@ -71,7 +71,7 @@ Listed listFile(const QString& path, ArtifactKind kind)
         break;
     }
     default:
-        out.error = tr("%1: this kind of tensor file is not read yet").arg(path);
+        out.error = Text::tr("%1: this kind of tensor file is not read yet").arg(path);
     }
     return out;
 }

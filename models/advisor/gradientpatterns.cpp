@@ -106,6 +106,9 @@ void WeightAnalyser::emitUnchanged()
             if (!gradientTooSmallToMove(pending.key, pair))
                 frozen.emplace_back(pair.from, pair.to);
         }
+        // Unchanged pairs followed by changes were a pause, not a frozen layer: the weight learns afterwards.
+        if (!frozen.empty() && frozen.back().second != pending.lastTo)
+            frozen.clear();
         const qint64 from = frozen.empty() ? -1 : frozen.front().first;
         const qint64 to = frozen.empty() ? -1 : frozen.front().second;
         Worst unchanged;

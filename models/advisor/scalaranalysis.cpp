@@ -25,10 +25,10 @@ constexpr std::size_t kMaxSpikesPerTag = 200;
 // The level a loss starts from: the median of this many first finite values (one batch may be odd).
 constexpr std::size_t kStartPoints = 10;
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::advisor", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::advisor)
+};
 
 bool isLossTag(const QString& tag)
 {
@@ -85,14 +85,14 @@ void measureNonfinite(const ScalarTrack& track, AnalysisContext& context)
     const qint64 step = track.steps[first];
     m.scope = scopeOf(track, step);
     m.order = double(step);
-    m.facts.insert(QStringLiteral("kind"), std::isnan(bad) ? QStringLiteral("NaN") : tr("infinite"));
+    m.facts.insert(QStringLiteral("kind"), std::isnan(bad) ? QStringLiteral("NaN") : Text::tr("infinite"));
     m.facts.insert(QStringLiteral("count"), count);
     if (first > 0) {
         m.facts.insert(QStringLiteral("last_finite"), track.values[first - 1]);
         m.facts.insert(QStringLiteral("last_finite_step"), track.steps[first - 1]);
     } else {
-        m.facts.insert(QStringLiteral("last_finite"), tr("none"));
-        m.facts.insert(QStringLiteral("last_finite_step"), tr("none"));
+        m.facts.insert(QStringLiteral("last_finite"), Text::tr("none"));
+        m.facts.insert(QStringLiteral("last_finite_step"), Text::tr("none"));
     }
     m.evidence << scalarEvidence(track.run, track.tag, step);
     if (first > 0)
@@ -274,8 +274,9 @@ void analyseScalars(const AdvisorInput& input, AnalysisContext& context)
         spikes = measureSpikes(track, points, context) || spikes;
     }
     if (!anyLoss) {
-        const QString reason = input.scalars.empty() ? tr("no scalar series is loaded")
-                                                     : tr("no scalar tag looks like a loss (none contains \"loss\")");
+        const QString reason = input.scalars.empty()
+            ? Text::tr("no scalar series is loaded")
+            : Text::tr("no scalar tag looks like a loss (none contains \"loss\")");
         for (const QString& metric : { kNonfinite, kWindowDecrease, kSpike })
             context.markMissing(metric, reason);
         return;
@@ -284,9 +285,10 @@ void analyseScalars(const AdvisorInput& input, AnalysisContext& context)
     if (trend)
         context.markEvaluated(kWindowDecrease); // a converged loss is evaluated without a measurement
     else
-        context.markMissing(kWindowDecrease, tr("no loss series has enough finite points to compare two windows"));
+        context.markMissing(kWindowDecrease,
+                            Text::tr("no loss series has enough finite points to compare two windows"));
     if (!spikes)
-        context.markMissing(kSpike, tr("no loss series has enough positive finite points for a spike baseline"));
+        context.markMissing(kSpike, Text::tr("no loss series has enough positive finite points for a spike baseline"));
 }
 
 } // namespace runlens::advisor

@@ -258,7 +258,9 @@ struct Underflow
 
 /// A weight's unchanged step pairs, held until every gradient is known: a weight that does not change while
 /// its gradient is zero or absent is frozen; one whose gradient is non-zero but too small to move it within
-/// its precision has vanishing gradients, which the gradient's own findings say.
+/// its precision has vanishing gradients, which the gradient's own findings say. Only a weight that is still
+/// unchanged at its last compared pair is frozen: one that moves again afterwards was held for a step (a head
+/// zeroed on purpose leaves the layers before it without gradient at step 0 only).
 struct PendingUnchanged
 {
     QString key; ///< parameterKey()
@@ -266,6 +268,7 @@ struct PendingUnchanged
     QString tensor;
     bool histogram = false;
     int compared = 0;
+    qint64 lastTo = -1; ///< the later step of the last pair compared
     std::vector<SeriesRecord::Pair> pairs; ///< the unchanged ones
 };
 

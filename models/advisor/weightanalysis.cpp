@@ -9,10 +9,10 @@ namespace runlens::advisor {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::advisor", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::advisor)
+};
 
 } // namespace
 
@@ -101,7 +101,7 @@ std::optional<Measurement> WeightAnalyser::makeWorst(const QString& metric, cons
 
 void WeightAnalyser::markAll()
 {
-    const QString noTensors = tr("no tensor dumps, tensor files or weight/gradient histograms are loaded");
+    const QString noTensors = Text::tr("no tensor dumps, tensor files or weight/gradient histograms are loaded");
     auto mark = [&](const QString& metric, bool evaluated, const QString& reason) {
         if (evaluated)
             m_context.markEvaluated(metric);
@@ -109,21 +109,21 @@ void WeightAnalyser::markAll()
             m_context.markMissing(metric, m_sawTensors ? reason : noTensors);
     };
     mark(kTensorNonfinite, m_sawTensors, noTensors);
-    mark(kZeroShare, m_sawTensorValues, tr("no tensor values could be read"));
-    mark(kInitZero, m_sawWeightAtStepZero, tr("no weight is recorded at step 0"));
-    mark(kInitAbsMax, m_sawWeightAtStepZero, tr("no weight is recorded at step 0"));
-    mark(kUnchanged, m_sawWeightPair, tr("no weight is recorded at two steps"));
+    mark(kZeroShare, m_sawTensorValues, Text::tr("no tensor values could be read"));
+    mark(kInitZero, m_sawWeightAtStepZero, Text::tr("no weight is recorded at step 0"));
+    mark(kInitAbsMax, m_sawWeightAtStepZero, Text::tr("no weight is recorded at step 0"));
+    mark(kUnchanged, m_sawWeightPair, Text::tr("no weight is recorded at two steps"));
     mark(kUpdateRatio, m_sawWeightTensorPair,
-         tr("no weight tensor is dumped at two steps (histograms do not give the update ratio)"));
-    mark(kGradientNonfinite, m_sawGradients, tr("no gradient tensors or histograms are loaded"));
-    mark(kGradientAbsMean, m_sawGradients, tr("no gradient tensors or histograms are loaded"));
-    mark(kGradientZeroSteps, m_sawGradientSteps, tr("no gradient is recorded at two steps or more"));
-    mark(kGradientNorm, m_sawGradients, tr("no gradient tensors or histograms are loaded"));
+         Text::tr("no weight tensor is dumped at two steps (histograms do not give the update ratio)"));
+    mark(kGradientNonfinite, m_sawGradients, Text::tr("no gradient tensors or histograms are loaded"));
+    mark(kGradientAbsMean, m_sawGradients, Text::tr("no gradient tensors or histograms are loaded"));
+    mark(kGradientZeroSteps, m_sawGradientSteps, Text::tr("no gradient is recorded at two steps or more"));
+    mark(kGradientNorm, m_sawGradients, Text::tr("no gradient tensors or histograms are loaded"));
     mark(kGradientDepth, m_sawDepth,
-         tr("fewer than three layers have finite weight gradients recorded at the same step"));
-    mark(kDeadRelu, m_sawRelu, tr("no ReLU activation is dumped"));
-    mark(kSaturation, m_sawSaturating, tr("no sigmoid or tanh activation is dumped"));
-    mark(kFp16Risk, m_sawHalf, tr("no float16 tensor or fp16 copy is dumped"));
+         Text::tr("fewer than three layers have finite weight gradients recorded at the same step"));
+    mark(kDeadRelu, m_sawRelu, Text::tr("no ReLU activation is dumped"));
+    mark(kSaturation, m_sawSaturating, Text::tr("no sigmoid or tanh activation is dumped"));
+    mark(kFp16Risk, m_sawHalf, Text::tr("no float16 tensor or fp16 copy is dumped"));
 }
 
 void WeightAnalyser::findFirstOverflows()

@@ -93,6 +93,7 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
         if (weight && i > 0) {
             m_sawWeightPair = true;
             ++unchanged.compared;
+            unchanged.lastTo = h.step;
             if (sameHistogram(track.items[i - 1], h)) {
                 SeriesRecord::Pair pair;
                 pair.from = track.items[i - 1].step;

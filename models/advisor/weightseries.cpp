@@ -17,10 +17,10 @@ namespace {
 using tensor::Tensor;
 using tensor::TensorSeries;
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::advisor", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::advisor)
+};
 
 /// Calls `visit(value)` for every element of a tensor in any layout; false when the view reaches outside
 /// its data (then nothing is visited).
@@ -383,7 +383,7 @@ void WeightAnalyser::finishSeries(const TensorSeries& series, const TensorClass&
         QString note;
         for (const SeriesRecord::At& at : record.steps) {
             if (at.step == fp16Risk.step && std::isfinite(at.underflow) && at.underflow > 0)
-                note = tr(" (%1 of its values that are non-zero in %2 are exactly zero here: they underflowed)")
+                note = Text::tr(" (%1 of its values that are non-zero in %2 are exactly zero here: they underflowed)")
                            .arg(formatValue(at.underflow, Unit::Percent), at.master);
         }
         emitWorst(kFp16Risk, fp16Risk, scope, tensorEvidence(series.name, series.run, fp16Risk.step),
@@ -403,6 +403,7 @@ void WeightAnalyser::finishSeries(const TensorSeries& series, const TensorClass&
         if (pair.to > last)
             break;
         ++unchanged.compared;
+        unchanged.lastTo = pair.to;
         if (pair.unchanged) {
             unchanged.pairs.push_back(pair);
         } else if (std::isfinite(pair.ratio)) {

@@ -10,10 +10,10 @@ namespace runlens::pipeline {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::pipeline", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::pipeline)
+};
 
 QString percent(double ratio)
 {
@@ -127,16 +127,16 @@ QString bottleneckReasonText(const DataPipeline& pipeline, const Bottleneck& bot
     switch (bottleneck.reason) {
     case BottleneckReason::SlowerThanChild: {
         const PipelineOp* child = pipeline.op(bottleneck.childId);
-        return tr("%1: its output queue is %2% full while its input from %3 is %4% full, so it cannot keep up "
-                  "with what it is given.")
+        return Text::tr("%1: its output queue is %2% full while its input from %3 is %4% full, so it cannot keep up "
+                        "with what it is given.")
             .arg(name, percent(bottleneck.usage), child ? child->label() : QString::number(bottleneck.childId),
                  percent(bottleneck.childUsage));
     }
     case BottleneckReason::SlowSource:
-        return tr("%1: this source's output queue is only %2% full (below %3%), so reading the data is slow.")
+        return Text::tr("%1: this source's output queue is only %2% full (below %3%), so reading the data is slow.")
             .arg(name, percent(bottleneck.usage), percent(BottleneckThresholds {}.low));
     case BottleneckReason::ReportedBySummary:
-        return tr("%1: named by MindSpore's pipeline analysis: %2").arg(name, bottleneck.text);
+        return Text::tr("%1: named by MindSpore's pipeline analysis: %2").arg(name, bottleneck.text);
     }
     return {};
 }
@@ -145,15 +145,15 @@ QString bottleneckAdvice(const PipelineOp& op)
 {
     const QString type = op.displayType();
     if (op.isSource())
-        return tr("Tune num_parallel_workers of the dataset (more workers, or fewer if the disk is the limit).");
+        return Text::tr("Tune num_parallel_workers of the dataset (more workers, or fewer if the disk is the limit).");
     if (type == QLatin1String("Generator"))
-        return tr("Raise num_parallel_workers or speed up the generator's Python code; failing that, convert the "
-                  "data to MindRecord.");
+        return Text::tr("Raise num_parallel_workers or speed up the generator's Python code; failing that, convert the "
+                        "data to MindRecord.");
     if (type == QLatin1String("Map"))
-        return tr("Raise num_parallel_workers of the map, and prefer C++ transforms to Python ones.");
+        return Text::tr("Raise num_parallel_workers of the map, and prefer C++ transforms to Python ones.");
     if (type == QLatin1String("Batch"))
-        return tr("Raise the prefetch size (mindspore.dataset.config.set_prefetch_size).");
-    return tr("Raise num_parallel_workers where the op has them, or move work out of this op.");
+        return Text::tr("Raise the prefetch size (mindspore.dataset.config.set_prefetch_size).");
+    return Text::tr("Raise num_parallel_workers where the op has them, or move work out of this op.");
 }
 
 QString queueVerdictText(const DataPipeline& pipeline)
@@ -163,17 +163,17 @@ QString queueVerdictText(const DataPipeline& pipeline)
     case QueueVerdict::Unknown:
         return {};
     case QueueVerdict::DataProcessing:
-        return tr("The host queue was empty in %1% of steps (more than %2%): the data pipeline is too slow; "
-                  "optimise data processing.")
+        return Text::tr("The host queue was empty in %1% of steps (more than %2%): the data pipeline is too slow; "
+                        "optimise data processing.")
             .arg(percent(host.emptyRatio()), percent(kHostQueueEmptyWarning));
     case QueueVerdict::DataTransmission:
-        return tr("The host queue is fine (empty in %1% of steps) but the device queue ran empty in %2 of %3 "
-                  "GetNext calls: sending data to the device is slow.")
+        return Text::tr("The host queue is fine (empty in %1% of steps) but the device queue ran empty in %2 of %3 "
+                        "GetNext calls: sending data to the device is slow.")
             .arg(percent(host.emptyRatio()))
             .arg(pipeline.deviceQueue.emptyCount())
             .arg(pipeline.deviceQueue.sizedCount());
     case QueueVerdict::Fine:
-        return tr("The host queue was empty in %1% of steps and full in %2%: the input keeps up with training.")
+        return Text::tr("The host queue was empty in %1% of steps and full in %2%: the input keeps up with training.")
             .arg(percent(host.emptyRatio()), percent(host.fullRatio()));
     }
     return {};

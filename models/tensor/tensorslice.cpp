@@ -8,10 +8,10 @@ namespace runlens::tensor {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::tensor", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::tensor)
+};
 
 struct Scanner
 {
@@ -42,7 +42,7 @@ std::optional<std::int64_t> readInteger(Scanner& s, QString& error, int& errorPo
     }
     if (!s.peek().isDigit()) {
         if (s.pos != begin) {
-            error = tr("a sign must be followed by digits");
+            error = Text::tr("a sign must be followed by digits");
             errorPosition = s.pos;
         }
         s.pos = begin;
@@ -53,7 +53,7 @@ std::optional<std::int64_t> readInteger(Scanner& s, QString& error, int& errorPo
     while (s.peek().isDigit()) {
         const int digit = s.peek().digitValue();
         if (value < (std::numeric_limits<std::int64_t>::min() + digit) / 10) {
-            error = tr("the number is too large");
+            error = Text::tr("the number is too large");
             errorPosition = begin;
             return std::nullopt;
         }
@@ -62,7 +62,7 @@ std::optional<std::int64_t> readInteger(Scanner& s, QString& error, int& errorPo
     }
     if (!negative) {
         if (value == std::numeric_limits<std::int64_t>::min()) {
-            error = tr("the number is too large");
+            error = Text::tr("the number is too large");
             errorPosition = begin;
             return std::nullopt;
         }
@@ -90,11 +90,11 @@ SliceParseResult parseSlice(const QString& expression)
         --s.end;
     if (s.peek() == u'[') {
         if (s.end - 1 <= s.pos || expression[s.end - 1] != u']')
-            return failure(tr("'[' is not closed by ']'"), s.pos);
+            return failure(Text::tr("'[' is not closed by ']'"), s.pos);
         ++s.pos;
         --s.end;
     } else if (s.end > s.pos && expression[s.end - 1] == u']') {
-        return failure(tr("']' without '['"), s.end - 1);
+        return failure(Text::tr("']' without '['"), s.end - 1);
     }
     s.skipSpaces();
 
@@ -107,10 +107,10 @@ SliceParseResult parseSlice(const QString& expression)
         SliceItem item;
         item.position = s.pos;
         if (s.atEnd() || s.peek() == u',')
-            return failure(tr("an index is missing"), s.pos);
+            return failure(Text::tr("an index is missing"), s.pos);
         if (expression.mid(s.pos, 3) == QLatin1String("...")) {
             if (sawEllipsis)
-                return failure(tr("only one '...' is allowed"), s.pos);
+                return failure(Text::tr("only one '...' is allowed"), s.pos);
             sawEllipsis = true;
             item.kind = SliceItem::Kind::Ellipsis;
             s.pos += 3;
@@ -123,7 +123,7 @@ SliceParseResult parseSlice(const QString& expression)
             parts[0] = readInteger(s, error, errorPosition);
             while (error.isEmpty() && s.peek() == u':') {
                 if (++colons > 2)
-                    return failure(tr("a range has at most two ':'"), s.pos);
+                    return failure(Text::tr("a range has at most two ':'"), s.pos);
                 ++s.pos;
                 parts[colons] = readInteger(s, error, errorPosition);
             }
@@ -131,7 +131,7 @@ SliceParseResult parseSlice(const QString& expression)
                 return failure(error, errorPosition);
             if (colons == 0) {
                 if (!parts[0])
-                    return failure(tr("expected an integer, a range or '...'"), s.pos);
+                    return failure(Text::tr("expected an integer, a range or '...'"), s.pos);
                 item.kind = SliceItem::Kind::Index;
                 item.index = *parts[0];
             } else {
@@ -140,14 +140,14 @@ SliceParseResult parseSlice(const QString& expression)
                 item.stop = parts[1];
                 item.step = parts[2];
                 if (item.step && *item.step == 0)
-                    return failure(tr("the step of a range cannot be zero"), item.position);
+                    return failure(Text::tr("the step of a range cannot be zero"), item.position);
             }
         }
         result.items.push_back(item);
         if (s.atEnd())
             break;
         if (s.peek() != u',')
-            return failure(tr("unexpected '%1'").arg(s.peek()), s.pos);
+            return failure(Text::tr("unexpected '%1'").arg(s.peek()), s.pos);
         ++s.pos;
         s.skipSpaces();
         if (s.atEnd())
@@ -172,7 +172,7 @@ SliceResult applySlice(const Tensor& tensor, const std::vector<SliceItem>& items
                 break;
             }
         }
-        result.error = tr("column %1: too many indices: %2 for a tensor of %3 dimensions")
+        result.error = Text::tr("column %1: too many indices: %2 for a tensor of %3 dimensions")
                            .arg(position + 1)
                            .arg(consumed)
                            .arg(tensor.rank());
@@ -199,7 +199,7 @@ SliceResult applySlice(const Tensor& tensor, const std::vector<SliceItem>& items
         if (item.kind == SliceItem::Kind::Index) {
             const std::int64_t index = item.index < 0 ? item.index + extent : item.index;
             if (index < 0 || index >= extent) {
-                result.error = tr("column %1: index %2 is out of range for dimension %3 of size %4")
+                result.error = Text::tr("column %1: index %2 is out of range for dimension %3 of size %4")
                                    .arg(item.position + 1)
                                    .arg(item.index)
                                    .arg(dim)
@@ -247,7 +247,7 @@ SliceResult sliceTensor(const Tensor& tensor, const QString& expression)
     const SliceParseResult parsed = parseSlice(expression);
     if (!parsed.ok()) {
         SliceResult result;
-        result.error = tr("column %1: %2").arg(parsed.errorPosition + 1).arg(parsed.error);
+        result.error = Text::tr("column %1: %2").arg(parsed.errorPosition + 1).arg(parsed.error);
         return result;
     }
     return applySlice(tensor, parsed.items);

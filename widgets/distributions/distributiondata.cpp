@@ -15,10 +15,10 @@ namespace {
 constexpr int kMaxTooltipRows = 24; // buckets are merged in groups beyond this, so the tooltip fits a screen
 constexpr int kBarChars = 24;
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::distributions", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::distributions)
+};
 
 QString number(double v)
 {
@@ -173,8 +173,9 @@ QString nonFiniteNote(const DistributionSeries& series, int maxSteps)
             continue;
         QString list = steps.join(QStringLiteral(", "));
         if (total > maxSteps)
-            list += tr(" … (%1 steps)").arg(total);
-        parts << (total == 1 ? tr("%1 at step %2") : tr("%1 at steps %2")).arg(QString::fromUtf8(kind.label), list);
+            list += Text::tr(" … (%1 steps)").arg(total);
+        parts << (total == 1 ? Text::tr("%1 at step %2") : Text::tr("%1 at steps %2"))
+                     .arg(QString::fromUtf8(kind.label), list);
     }
     return parts.join(QStringLiteral("; "));
 }
@@ -188,7 +189,7 @@ QString histogramTooltip(const DistributionSeries& series, std::size_t index, co
     QString html;
     const QString run = series.runLabel.isEmpty() ? series.run : series.runLabel;
     html += QStringLiteral("<b>%1</b> &middot; %2<br>").arg(run.toHtmlEscaped(), series.tag.toHtmlEscaped());
-    html += tr("Step <b>%1</b>").arg(h.step);
+    html += Text::tr("Step <b>%1</b>").arg(h.step);
     if (std::isfinite(h.wallTime) && h.wallTime > 0.0)
         html += QStringLiteral(" &middot; %1 &middot; %2")
                     .arg(scalarformat::wallTime(h.wallTime), scalarformat::duration(h.wallTime - series.firstWallTime));
@@ -197,28 +198,28 @@ QString histogramTooltip(const DistributionSeries& series, std::size_t index, co
     QStringList stats;
     const double total = h.bucketTotal();
     const double count = std::isfinite(h.count) ? h.count : total;
-    stats << tr("count %1").arg(number(count));
+    stats << Text::tr("count %1").arg(number(count));
     if (std::isfinite(h.min))
-        stats << tr("min %1").arg(number(h.min));
+        stats << Text::tr("min %1").arg(number(h.min));
     if (std::isfinite(h.max))
-        stats << tr("max %1").arg(number(h.max));
+        stats << Text::tr("max %1").arg(number(h.max));
     if (std::isfinite(h.sum) && count > 0.0) {
         const double mean = h.sum / count;
-        stats << tr("mean %1").arg(number(mean));
+        stats << Text::tr("mean %1").arg(number(mean));
         if (std::isfinite(h.sumSquares)) {
             const double variance = std::max(0.0, h.sumSquares / count - mean * mean);
-            stats << tr("std %1").arg(number(std::sqrt(variance)));
+            stats << Text::tr("std %1").arg(number(std::sqrt(variance)));
         }
     }
     html += stats.join(QStringLiteral(" &middot; "));
     if (h.nanCount > 0 || h.posInfCount > 0 || h.negInfCount > 0) {
         QStringList bad;
         if (h.nanCount > 0)
-            bad << tr("NaN %1").arg(h.nanCount);
+            bad << Text::tr("NaN %1").arg(h.nanCount);
         if (h.posInfCount > 0)
-            bad << tr("+Inf %1").arg(h.posInfCount);
+            bad << Text::tr("+Inf %1").arg(h.posInfCount);
         if (h.negInfCount > 0)
-            bad << tr("\u2212Inf %1").arg(h.negInfCount);
+            bad << Text::tr("\u2212Inf %1").arg(h.negInfCount);
         html += QStringLiteral("<br><span style=\"color:%1\"><b>%2</b></span>")
                     .arg(alertColor().name(), bad.join(QStringLiteral(" &middot; ")));
     }
@@ -227,7 +228,7 @@ QString histogramTooltip(const DistributionSeries& series, std::size_t index, co
         QStringList parts;
         for (std::size_t p = 0; p < kBasisPoints.size(); ++p)
             parts << QStringLiteral("%1&nbsp;%2").arg(basisPointLabel(p), number(pct[p]));
-        html += QStringLiteral("<br>") + tr("median <b>%1</b>").arg(number(pct[kMedianIndex]));
+        html += QStringLiteral("<br>") + Text::tr("median <b>%1</b>").arg(number(pct[kMedianIndex]));
         html += QStringLiteral("<br><small>%1</small>").arg(parts.join(QStringLiteral(" &middot; ")));
     }
 
@@ -255,7 +256,7 @@ QString histogramTooltip(const DistributionSeries& series, std::size_t index, co
     if (!rows.empty()) {
         html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\" style=\"margin-top:4px\">");
         html += QStringLiteral("<tr><th align=\"left\">%1</th><th align=\"right\">%2</th><th></th></tr>")
-                    .arg(tr("bucket"), tr("count"));
+                    .arg(Text::tr("bucket"), Text::tr("count"));
         for (const Row& row : rows) {
             const int bar = maxCount > 0.0 ? int(std::lround(kBarChars * row.count / maxCount)) : 0;
             html += QStringLiteral("<tr><td>%1 &ndash; %2&nbsp;&nbsp;</td><td align=\"right\">%3&nbsp;</td>"
@@ -272,7 +273,7 @@ ChartData chartData(const DistributionSeries& series, DistributionMode mode)
 {
     ChartData data;
     data.title = series.tag + QStringLiteral(" \u2014 ") + series.run;
-    data.xLabel = tr("Step");
+    data.xLabel = Text::tr("Step");
     data.yLabel = series.tag;
     data.seriesColumn = QStringLiteral("run");
     ChartSeriesData s;

@@ -17,10 +17,10 @@ namespace {
 constexpr int kMaxPixelsMegabytes = 1024;
 constexpr double kStretchTail = 0.005;
 
-QString tr(const char* text, int n = -1)
+struct Text
 {
-    return QCoreApplication::translate("runlens::images", text, nullptr, n);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::images)
+};
 
 } // namespace
 
@@ -42,7 +42,7 @@ DecodedImage decodeImage(const QByteArray& bytes)
     result.format = imageFormatOf(bytes);
     const int size = int(std::min<qsizetype>(bytes.size(), std::numeric_limits<int>::max()));
     if (result.format.isEmpty()) {
-        result.error = tr("the image data is not a PNG, JPEG or GIF (%n bytes)", size);
+        result.error = Text::tr("the image data is not a PNG, JPEG or GIF (%n bytes)", nullptr, size);
         return result;
     }
     QByteArray data = bytes; // shared, not copied; QBuffer needs a non-const array
@@ -53,7 +53,7 @@ DecodedImage decodeImage(const QByteArray& bytes)
     reader.setAutoTransform(true);
     result.image = reader.read();
     if (result.image.isNull()) {
-        result.error = tr("the %1 data is damaged and cannot be decoded (%n bytes): %2", size)
+        result.error = Text::tr("the %1 data is damaged and cannot be decoded (%n bytes): %2", nullptr, size)
                            .arg(result.format, reader.errorString());
     }
     return result;
@@ -127,15 +127,15 @@ QString describePixel(const QImage& image, QPoint position)
 {
     if (image.isNull() || !image.rect().contains(position))
         return {};
-    const QString where = tr("x %1, y %2").arg(position.x()).arg(position.y());
+    const QString where = Text::tr("x %1, y %2").arg(position.x()).arg(position.y());
     const QRgb p = image.pixel(position);
     QString value;
     if (image.isGrayscale())
-        value = tr("value %1").arg(qRed(p));
+        value = Text::tr("value %1").arg(qRed(p));
     else
-        value = tr("R %1 G %2 B %3").arg(qRed(p)).arg(qGreen(p)).arg(qBlue(p));
+        value = Text::tr("R %1 G %2 B %3").arg(qRed(p)).arg(qGreen(p)).arg(qBlue(p));
     if (image.hasAlphaChannel())
-        value += tr(" A %1").arg(qAlpha(p));
+        value += Text::tr(" A %1").arg(qAlpha(p));
     return where + QStringLiteral(" · ") + value;
 }
 

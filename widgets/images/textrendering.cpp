@@ -19,10 +19,10 @@ namespace {
 // A table this large is cut: the document is built on the GUI thread.
 constexpr int kMaxTableCells = 20000;
 
-QString tr(const char* text, int n = -1)
+struct Text
 {
-    return QCoreApplication::translate("runlens::images", text, nullptr, n);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::images)
+};
 
 // Inserts Markdown at the cursor. QTextCursor::insertMarkdown merges the first parsed block into the
 // cursor's block and so drops a heading's level there; the level is put back.
@@ -111,11 +111,11 @@ void appendSummaryText(QTextCursor& cursor, const summary::SummaryText& text)
     QString note;
     if (rows * columns > kMaxTableCells) {
         rows = std::max<qint64>(1, kMaxTableCells / columns);
-        note = tr("Only the first %n rows are shown.", int(rows));
+        note = Text::tr("Only the first %n rows are shown.", nullptr, int(rows));
     }
     if (shape.size() > 2)
-        note = tr("A rank-%1 text tensor, shown as rows of its last dimension.").arg(shape.size()) + QLatin1Char(' ')
-            + note;
+        note = Text::tr("A rank-%1 text tensor, shown as rows of its last dimension.").arg(shape.size())
+            + QLatin1Char(' ') + note;
     if (!note.isEmpty()) {
         QTextCharFormat muted;
         muted.setFontItalic(true);
@@ -123,7 +123,7 @@ void appendSummaryText(QTextCursor& cursor, const summary::SummaryText& text)
         cursor.insertBlock();
     }
     if (text.cells.isEmpty()) {
-        cursor.insertText(tr("(empty)"));
+        cursor.insertText(Text::tr("(empty)"));
         return;
     }
     appendTable(cursor, text.cells, int(rows), int(columns));
@@ -153,7 +153,7 @@ void renderAllSteps(QTextDocument* document, const summary::TextSeries& series)
         headingChars.setFontWeight(QFont::DemiBold);
         headingChars.setFontPointSize(document->defaultFont().pointSizeF() * 1.15);
         cursor.setBlockFormat(heading);
-        QString title = tr("Step %1").arg(it->step);
+        QString title = Text::tr("Step %1").arg(it->step);
         if (it->wallTime > 0) {
             title += QStringLiteral("  ·  ")
                 + QDateTime::fromMSecsSinceEpoch(qint64(it->wallTime * 1000.0))
@@ -169,13 +169,13 @@ void renderAllSteps(QTextDocument* document, const summary::TextSeries& series)
 QString describeTextShape(const summary::SummaryText& text)
 {
     if (text.shape.empty())
-        return tr("text");
+        return Text::tr("text");
     if (text.shape.size() == 1)
-        return tr("list of %n", int(text.cells.size()));
+        return Text::tr("list of %n", nullptr, int(text.cells.size()));
     QStringList dims;
     for (qint64 d : text.shape)
         dims << QString::number(d);
-    return tr("%1 table").arg(dims.join(QStringLiteral(" × ")));
+    return Text::tr("%1 table").arg(dims.join(QStringLiteral(" × ")));
 }
 
 } // namespace runlens::images

@@ -13,10 +13,10 @@ namespace runlens::tensorview {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::tensorview", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::tensorview)
+};
 
 /// numpy has no bfloat16 or float8: those are widened to float32 on export.
 bool widensToFloat32(tensor::DType type)
@@ -70,7 +70,7 @@ bool writeAll(QIODevice& device, const QByteArray& bytes, QString* errorMessage)
     if (device.write(bytes) == bytes.size())
         return true;
     if (errorMessage)
-        *errorMessage = tr("Cannot write: %1").arg(device.errorString());
+        *errorMessage = Text::tr("Cannot write: %1").arg(device.errorString());
     return false;
 }
 
@@ -140,7 +140,7 @@ bool writeNpy(const tensor::Tensor& view, QIODevice& device, QString* errorMessa
 {
     if (!withinData(view)) {
         if (errorMessage)
-            *errorMessage = tr("The tensor's elements lie outside its data.");
+            *errorMessage = Text::tr("The tensor's elements lie outside its data.");
         return false;
     }
     QStringList dims;
@@ -199,13 +199,13 @@ bool writeCsv(const tensor::Tensor& view, QIODevice& device, QString* errorMessa
 {
     if (view.rank() > 2) {
         if (errorMessage)
-            *errorMessage
-                = tr("Only tensors of at most two dimensions can be written as CSV; this one has %1.").arg(view.rank());
+            *errorMessage = Text::tr("Only tensors of at most two dimensions can be written as CSV; this one has %1.")
+                                .arg(view.rank());
         return false;
     }
     if (!withinData(view)) {
         if (errorMessage)
-            *errorMessage = tr("The tensor's elements lie outside its data.");
+            *errorMessage = Text::tr("The tensor's elements lie outside its data.");
         return false;
     }
     const std::int64_t columns = view.rank() == 2 ? view.shape[1] : 1;

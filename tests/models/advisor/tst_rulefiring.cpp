@@ -280,6 +280,16 @@ private:
                  QJsonValue(false));
         QCOMPARE(zeroWeightsThatStay(oracle), QStringList());
         QVERIFY2(findingsOfRule(report, "weight-initialization").isEmpty(), qPrintable(describe(report.findings)));
+        // With the head at zero, fc1 and fc2 get an exactly zero gradient at step 0 only: they are the same at
+        // steps 0 and 1 and learn from then on. Held for a step is not frozen.
+        const QJsonObject unchanged = oracle.value(QStringLiteral("unchanged")).toObject();
+        const QJsonObject last = oracle.value(QStringLiteral("unchanged_last")).toObject();
+        for (const char* held : { "fc1.weight", "fc2.weight" }) {
+            QVERIFY2(unchanged.value(QLatin1String(held)).toInt() > 0, held);
+            QCOMPARE(last.value(QLatin1String(held)), QJsonValue(false));
+        }
+        QVERIFY2(findingsOf(report, QStringLiteral("weight-not-changed")).isEmpty(),
+                 qPrintable(describe(findingsOf(report, QStringLiteral("weight-not-changed")))));
     }
 
     /// Plain SGD with a learning rate of 1e-4: the weights move, but by 1e-6 to 1e-4 of their size a step.

@@ -466,6 +466,30 @@ private slots:
         QVERIFY(valueOf(*context, QStringLiteral("gradient.abs_mean"), QStringLiteral("fc1.weight_grad")) < 1e-9);
     }
 
+    void unchangedThenLearningIsNotFrozen()
+    {
+        // A head zeroed on purpose: the layers before it get an exactly zero gradient at step 0 only, so their
+        // weights are the same at steps 0 and 1 and move from then on. fc3 moves at first and then stops: frozen.
+        QTemporaryDir dir;
+        const QString root = dir.path();
+        for (int step = 0; step < 4; ++step) {
+            const QString at = QStringLiteral("dump/step_%1/").arg(step);
+            writeFloats(root, at + "fc1.weight.npy", wavy(8, 0.5f, float(std::max(step, 1))));
+            writeFloats(root, at + "fc1.weight_grad.npy", step == 0 ? filled(8, 0.f) : wavy(8, 1e-2f, float(step)));
+            writeFloats(root, at + "fc3.weight.npy", wavy(8, 0.5f, float(std::min(step, 2))));
+            writeFloats(root, at + "fc3.weight_grad.npy", step < 2 ? wavy(8, 1e-2f, float(step)) : filled(8, 0.f));
+        }
+        const auto context = analyse(inputOf(root), m_rules);
+        const QString unchanged = QStringLiteral("weight.unchanged_steps");
+        QCOMPARE(valueOf(*context, unchanged, QStringLiteral("fc1.weight")), 0.0);
+        const auto frozen = measurementsOf(*context, unchanged, QStringLiteral("fc3.weight"));
+        QCOMPARE(frozen.size(), std::size_t(1));
+        QCOMPARE(frozen.front().value, 1.0);
+        QCOMPARE(frozen.front().facts.value(QStringLiteral("from_step")).toInt(), 2);
+        QCOMPARE(frozen.front().facts.value(QStringLiteral("to_step")).toInt(), 3);
+        QCOMPARE(frozen.front().facts.value(QStringLiteral("pairs")).toInt(), 3);
+    }
+
     void consequencesOfTheFirstOverflowAreLeftOut()
     {
         // The loss overflows at step 2. Afterwards the ReLUs are dead, the gradients zero and the weights stuck:
@@ -649,7 +673,7 @@ private slots:
         const auto unchanged
             = measurementsOf(*context, QStringLiteral("weight.unchanged_steps"), QStringLiteral("fc1.weight"));
         QCOMPARE(unchanged.size(), std::size_t(1));
-        QCOMPARE(unchanged.front().value, 1.0); // 0 -> 1 identical, 1 -> 2 changed
+        QCOMPARE(unchanged.front().value, 0.0); // 0 -> 1 identical, 1 -> 2 changed: held, not frozen
         QCOMPARE(unchanged.front().facts.value(QStringLiteral("pairs")).toInt(), 2);
         const auto overflow = firstOf(*context, QStringLiteral("gradient.nonfinite"));
         QVERIFY(overflow);

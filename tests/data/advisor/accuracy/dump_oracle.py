@@ -14,7 +14,8 @@ float16 is a half-precision tensor. Per tensor name ("fc1.weight_grad"):
 - init_abs_max: per weight and bias at step 0, max(|min|, |max|) and min, max
 - update_ratio: per weight and bias, the mean over consecutive dumps that numpy.allclose(prev, cur, rtol=1e-5,
   atol=1e-8) does not call equal (and whose prev is not all zero, and that did not overflow) of
-  mean(|cur - prev|) / (mean(|prev|) + 1e-9) / (step gap); unchanged: how many it calls equal
+  mean(|cur - prev|) / (mean(|prev|) + 1e-9) / (step gap); unchanged: how many it calls equal;
+  unchanged_last: whether it calls the last pair equal
 - dead_share: per ReLU output, the highest percentage over the steps of values in [-1, 0] (and its first step)
 - saturation_share: per sigmoid or tanh output, the highest percentage over the steps of values at or beyond
   the function at -8.8 / 8.8 (tanh) or -16.2 / 16.2 (sigmoid), and its first step
@@ -90,7 +91,7 @@ def worst(per_step):
 def main(run):
     series, where = load(run)
     out = {"gradient_nonfinite_first": None, "global_norm": {}, "gradient_abs_mean": {}, "init_zero_share": {}, "init_zero_stays": {},
-           "init_abs_max": {}, "update_ratio": {}, "unchanged": {}, "dead_share": {}, "saturation_share": {},
+           "init_abs_max": {}, "update_ratio": {}, "unchanged": {}, "unchanged_last": {}, "dead_share": {}, "saturation_share": {},
            "fp16_share": {}}
     saturation = {"tanh": (math.tanh(-8.8), math.tanh(8.8)),
                   "sigmoid": (1.0 / (1.0 + math.exp(16.2)), 1.0 / (1.0 + math.exp(-16.2)))}
@@ -139,8 +140,10 @@ def main(run):
         if weight:
             ratios = []
             same = 0
+            last_same = False
             for (s0, a), (s1, b) in zip(values, values[1:]):
-                if np.allclose(a, b, rtol=1e-5, atol=1e-8):
+                last_same = bool(np.allclose(a, b, rtol=1e-5, atol=1e-8))
+                if last_same:
                     same += 1
                     continue
                 difference, magnitude = np.mean(np.abs(b - a)), np.mean(np.abs(a))
@@ -148,6 +151,7 @@ def main(run):
                 if np.isfinite(difference) and np.isfinite(magnitude) and magnitude > 0:
                     ratios.append(difference / (magnitude + 1e-9) / (s1 - s0))
             out["unchanged"][name] = same
+            out["unchanged_last"][name] = last_same
             if ratios:
                 out["update_ratio"][name] = float(np.mean(ratios))
         if activation == "relu":
