@@ -201,6 +201,8 @@ void StackedStepBars::refresh()
     if (average)
         ticker->addTick(averageX(), m_averageLabel);
     m_plot->xAxis->setTicker(ticker);
+    // Within a replot the axis has already placed its ticks: place them again for the new ticker.
+    m_plot->axisRect()->update(QCPLayoutElement::upPreparation);
     m_plot->xAxis->setLabel(perColumn > 1
                                 ? tr("%1 (each bar: mean of %n step(s))", nullptr, int(perColumn)).arg(m_axisLabel)
                                 : m_axisLabel);

@@ -316,6 +316,10 @@ void TstStepsPanel::zoomedInDrawsEveryStep()
     }
     QCOMPARE(panel.plot()->xAxis->label(), QStringLiteral("Step"));
     QVERIFY(!panel.plot()->plottable(trace::kStepCategoryCount)->visible());
+    // The axis names the steps shown (every fifth of the hundred), not those of the whole run.
+    const QList<QString> ticks = panel.plot()->xAxis->tickVectorLabels();
+    QVERIFY2(ticks.contains(QStringLiteral("1001")) && ticks.contains(QStringLiteral("1096")),
+             qPrintable(QStringList(ticks).join(QLatin1Char(' '))));
     QCOMPARE(panel.stepIndexAt(panel.barCenter(1050)), 1050);
     QVERIFY(panel.toolTipAt(panel.barCenter(1050)).contains(QLatin1String("Step 1051")));
     // Zoomed out again, the columns are back.
