@@ -42,7 +42,10 @@ void StackedStepBars::setBars(QList<QCPBars*> bars)
         m_slowest = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
         m_slowest->setName(tr("Slowest step in a bar"));
         m_slowest->setLineStyle(QCPGraph::lsStepCenter);
-        m_slowest->setPen(QPen(QColor(0x50, 0x50, 0x50), 1.0));
+        // The text colour: dark on a light theme, light on a dark one, and apart from every category colour.
+        QColor pen = m_plot->palette().color(QPalette::WindowText);
+        pen.setAlphaF(0.75);
+        m_slowest->setPen(QPen(pen, 1.0));
         m_slowest->setAntialiased(false);
         m_slowest->setVisible(false);
         m_slowest->removeFromLegend();
