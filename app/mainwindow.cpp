@@ -451,7 +451,7 @@ void MainWindow::chooseFile()
     const QString file = QFileDialog::getOpenFileName(
         this, tr("Open File"), m_run->path(),
         tr("Training artifacts (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz "
-           "*.safetensors);;All files (*)"));
+           "*.safetensors *.pt *.pth *.bin);;All files (*)"));
     if (!file.isEmpty())
         openPath(file);
 }
@@ -656,7 +656,7 @@ void MainWindow::activateArtifact(int artifactIndex)
         return;
     }
     if (artifact.kind == ArtifactKind::TensorNpy || artifact.kind == ArtifactKind::TensorNpz
-        || artifact.kind == ArtifactKind::TensorSafetensors) {
+        || artifact.kind == ArtifactKind::TensorSafetensors || artifact.kind == ArtifactKind::TensorPt) {
         // An archive shows its first member; the list below the filter holds the others.
         const auto catalog = m_tensorPanel->catalog();
         bool shown = m_tensorPanel->showLocation(artifact.path);

@@ -328,7 +328,7 @@ void RunController::startImport(const RunManifest& manifest)
     // Profiler traces can be gigabytes: they are read when opened. Tensor files are mapped by the Tensor
     // inspector when viewed.
     m_session->setDeferredKinds({ ArtifactKind::ChromeTrace, ArtifactKind::TensorNpy, ArtifactKind::TensorNpz,
-                                  ArtifactKind::TensorSafetensors });
+                                  ArtifactKind::TensorSafetensors, ArtifactKind::TensorPt });
     m_session->setLiveTail(true, 1000);
     m_session->start();
     emit importStarted(manifest);

@@ -91,6 +91,10 @@
         <source>msprobe dump</source>
         <translation>msprobe 转储</translation>
     </message>
+    <message>
+        <source>PyTorch tensors</source>
+        <translation>PyTorch 张量</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChartExportMenu</name>
@@ -1078,10 +1082,6 @@ Time %6</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <source>Training artifacts (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors);;All files (*)</source>
-        <translation>训练产物 (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Clear List</source>
         <translation>清空列表</translation>
     </message>
@@ -1474,6 +1474,10 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Put every panel back where it starts: the run on the left, training and model panels on the right, profiler panels below them</source>
         <translation>把所有面板放回初始位置：运行在左侧，训练与模型面板在右侧，性能分析面板在其下方</translation>
+    </message>
+    <message>
+        <source>Training artifacts (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors *.pt *.pth *.bin);;All files (*)</source>
+        <translation>训练产物 (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors *.pt *.pth *.bin);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -1966,6 +1970,13 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Slowest: step %1, %2</source>
         <translation>最慢：第 %1 步，%2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::PanelHeader</name>
+    <message>
+        <source>More controls that do not fit the panel&apos;s width</source>
+        <translation>面板宽度容纳不下的更多控件</translation>
     </message>
 </context>
 <context>
@@ -5687,10 +5698,6 @@ Exit code: 0 when no finding reaches the --fail-on severity (always 0 without it
         <translation>图表最后一条轴上的指标；也用于为各运行的折线着色</translation>
     </message>
     <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
         <source>Export the parallel-coordinates chart as PNG, SVG, PDF or CSV</source>
         <translation>将平行坐标图导出为 PNG、SVG、PDF 或 CSV</translation>
     </message>
@@ -6317,6 +6324,18 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>Pipeline stage</source>
         <translation>流水线阶段</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>方向</translation>
     </message>
 </context>
 <context>
@@ -7067,6 +7086,66 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>memo index %1 is beyond the %2 entries a pickle can have stored by this offset</source>
         <translation>memo 索引 %1 超出了 pickle 在此偏移之前最多可存储的 %2 个条目</translation>
+    </message>
+    <message>
+        <source>pickle opcode %1 at offset %2 %3; refused: RunLens reads only tensors, storages and containers (what torch.load with weights_only=True allows) and never imports or runs code from a file</source>
+        <translation>偏移 %2 处的 pickle 操作码 %1 %3；已拒绝：RunLens 只读取张量、存储和容器（即 torch.load 在 weights_only=True 时允许的内容），绝不导入或运行文件中的代码</translation>
+    </message>
+    <message>
+        <source>STACK_GLOBAL with fewer than two values on the stack</source>
+        <translation>STACK_GLOBAL 执行时栈上的值少于两个</translation>
+    </message>
+    <message>
+        <source>STACK_GLOBAL of values that are not strings</source>
+        <translation>STACK_GLOBAL 的操作数不是字符串</translation>
+    </message>
+    <message>
+        <source>refers to the Python object %1</source>
+        <translation>引用了 Python 对象 %1</translation>
+    </message>
+    <message>
+        <source>REDUCE with fewer than two values on the stack</source>
+        <translation>REDUCE 执行时栈上的值少于两个</translation>
+    </message>
+    <message>
+        <source>calls a value that is not an allowed function</source>
+        <translation>调用了一个不是允许函数的值</translation>
+    </message>
+    <message>
+        <source>REDUCE arguments are not a tuple</source>
+        <translation>REDUCE 的参数不是元组</translation>
+    </message>
+    <message>
+        <source>collections.OrderedDict called with arguments</source>
+        <translation>调用 collections.OrderedDict 时带有参数</translation>
+    </message>
+    <message>
+        <source>torch.Size called without one sequence of sizes</source>
+        <translation>调用 torch.Size 时没有给出一个尺寸序列</translation>
+    </message>
+    <message>
+        <source>calls %1, which is not a function</source>
+        <translation>调用了 %1，它不是函数</translation>
+    </message>
+    <message>
+        <source>BUILD with fewer than two values on the stack</source>
+        <translation>BUILD 执行时栈上的值少于两个</translation>
+    </message>
+    <message>
+        <source>sets the state of a value that is neither a dict nor a tensor</source>
+        <translation>设置了一个既不是字典也不是张量的值的状态</translation>
+    </message>
+    <message>
+        <source>BINPERSID with an empty stack</source>
+        <translation>BINPERSID 执行时栈为空</translation>
+    </message>
+    <message>
+        <source>names a persistent object that is not a (&quot;storage&quot;, ...) tuple</source>
+        <translation>指定的持久化对象不是 (&quot;storage&quot;, ...) 元组</translation>
+    </message>
+    <message>
+        <source>would import, call or build Python objects</source>
+        <translation>会导入、调用或构造 Python 对象</translation>
     </message>
 </context>
 <context>
@@ -8231,6 +8310,73 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>%1: the .safetensors header cannot be read: %2</source>
         <translation>%1：无法读取 .safetensors 头部：%2</translation>
     </message>
+    <message>
+        <source>it ends after %1 of %2 bytes</source>
+        <translation>应有 %2 字节，但在 %1 字节后结束</translation>
+    </message>
+    <message>
+        <source>%1: a torch.save file in the legacy format (PyTorch before 1.6, or _use_new_zipfile_serialization=False), which RunLens does not read; load it in Python and save it again with a current PyTorch</source>
+        <translation>%1：旧格式的 torch.save 文件（PyTorch 1.6 之前，或 _use_new_zipfile_serialization=False），RunLens 不读取该格式；请在 Python 中加载后用当前版本的 PyTorch 重新保存</translation>
+    </message>
+    <message>
+        <source>%1: not a torch.save file: it is neither a zip archive nor a legacy torch pickle</source>
+        <translation>%1：不是 torch.save 文件：它既不是 zip 归档，也不是旧格式的 torch pickle</translation>
+    </message>
+    <message>
+        <source>%1: a zip archive without a &lt;folder&gt;/data.pkl record; not a torch.save file</source>
+        <translation>%1：zip 归档中没有 &lt;folder&gt;/data.pkl 记录；不是 torch.save 文件</translation>
+    </message>
+    <message>
+        <source>is compressed; torch.save writes storages uncompressed</source>
+        <translation>已压缩；torch.save 写入的存储是未压缩的</translation>
+    </message>
+    <message>
+        <source>is encrypted</source>
+        <translation>已加密</translation>
+    </message>
+    <message>
+        <source>has a missing or damaged zip header</source>
+        <translation>的 zip 头缺失或已损坏</translation>
+    </message>
+    <message>
+        <source>runs past the end of the file</source>
+        <translation>超出了文件末尾</translation>
+    </message>
+    <message>
+        <source>%1: the tensors are stored big-endian (byteorder &apos;big&apos;), which RunLens does not read; save them again on a little-endian machine</source>
+        <translation>%1：张量以大端字节序存储（byteorder 为“big”），RunLens 不读取；请在小端机器上重新保存</translation>
+    </message>
+    <message>
+        <source>unknown byteorder record; little-endian assumed</source>
+        <translation>未知的 byteorder 记录；按小端字节序读取</translation>
+    </message>
+    <message>
+        <source>%1: %2/data.pkl claims %3 bytes, more than a torch.save structure can need; the file is damaged</source>
+        <translation>%1：%2/data.pkl 声明 %3 字节，超过 torch.save 结构可能需要的大小；文件已损坏</translation>
+    </message>
+    <message>
+        <source>%1: cannot read %2/data.pkl: %3</source>
+        <translation>%1：无法读取 %2/data.pkl：%3</translation>
+    </message>
+    <message>
+        <source>it holds no value</source>
+        <translation>其中没有任何值</translation>
+    </message>
+    <message>
+        <source>%1/data.pkl: %2</source>
+        <translation>%1/data.pkl：%2</translation>
+    </message>
+    <message>
+        <source>the file holds no tensors</source>
+        <translation>文件中没有张量</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensor::CopiedViewSource</name>
+    <message>
+        <source>%1: not enough memory to copy tensor &apos;%2&apos; (%3 bytes)</source>
+        <translation>%1：内存不足，无法复制张量“%2”（%3 字节）</translation>
+    </message>
 </context>
 <context>
     <name>runlens::tensor::InflatedMemberSource</name>
@@ -8355,6 +8501,91 @@ run:baseline  运行名称包含“baseline”
     <message>
         <source>Values</source>
         <translation>数值</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::tensor::Walker</name>
+    <message>
+        <source>the tensor</source>
+        <translation>该张量</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;</source>
+        <translation>张量“%1”</translation>
+    </message>
+    <message>
+        <source>values nested deeper than %1 levels (at &apos;%2&apos;) are skipped</source>
+        <translation>嵌套超过 %1 层的值（位于“%2”）已跳过</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n bytes</source>
+        <translation>
+            <numerusform>%n 字节</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>a set of %n values</source>
+        <translation>
+            <numerusform>包含 %n 个值的集合</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(not a tensor)</source>
+        <translation>（不是张量）</translation>
+    </message>
+    <message>
+        <source>more than %1 values that are not tensors; the rest are not listed</source>
+        <translation>非张量的值超过 %1 个；其余的未列出</translation>
+    </message>
+    <message>
+        <source>%1: a parameter without a tensor; skipped</source>
+        <translation>%1：参数中没有张量；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: %2 called with %3 arguments; skipped</source>
+        <translation>%1：调用 %2 时给出了 %3 个参数；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: its storage is not a (&apos;storage&apos;, type, key, location, size) record; skipped</source>
+        <translation>%1：其存储不是 (&apos;storage&apos;, 类型, 键, 位置, 大小) 记录；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: its storage record names no storage type, key or size RunLens reads; skipped</source>
+        <translation>%1：其存储记录中没有 RunLens 可读取的存储类型、键或大小；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: its offset, sizes or strides are not non-negative integers of matching rank (at most %2); skipped</source>
+        <translation>%1：其偏移、尺寸或步长不是维数一致（最多 %2 维）的非负整数；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: its storage record data/%2 is missing from the archive; skipped</source>
+        <translation>%1：归档中缺少其存储记录 data/%2；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: storage record data/%2 %3; skipped</source>
+        <translation>%1：存储记录 data/%2 %3；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: storage data/%2 claims %3 elements of %4 bytes but its record holds %5 bytes; skipped</source>
+        <translation>%1：存储 data/%2 声明 %3 个 %4 字节的元素，但其记录只有 %5 字节；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: sizes %2, strides %3 and offset %4 reach beyond its storage data/%5 of %6 elements; skipped</source>
+        <translation>%1：尺寸 %2、步长 %3 和偏移 %4 超出了其 %6 个元素的存储 data/%5；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: a view of %2 bytes with strides %3 would have to be copied, more than RunLens copies out of a file of this size; skipped</source>
+        <translation>%1：需要复制一个步长为 %3、大小为 %2 字节的视图，超过 RunLens 从这么大的文件中复制的上限；已跳过</translation>
+    </message>
+    <message>
+        <source>view with strides %1, copied in C order</source>
+        <translation>步长为 %1 的视图，已按 C 顺序复制</translation>
+    </message>
+    <message numerus="yes">
+        <source>shares storage data/%1 with %n other tensor(s)</source>
+        <translation>
+            <numerusform>与其他 %n 个张量共用存储 data/%1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -8727,6 +8958,14 @@ run:baseline  运行名称包含“baseline”
     <message>
         <source>summary file %1, tag %2</source>
         <translation>摘要文件 %1，标签 %2</translation>
+    </message>
+    <message>
+        <source>Colour map</source>
+        <translation>色图</translation>
+    </message>
+    <message>
+        <source>Colour range</source>
+        <translation>颜色范围</translation>
     </message>
 </context>
 <context>

@@ -48,6 +48,7 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
     case ArtifactKind::TensorNpy:
     case ArtifactKind::TensorNpz:
     case ArtifactKind::TensorSafetensors:
+    case ArtifactKind::TensorPt:
         return std::make_unique<tensor::TensorFileImporter>(artifact.path, artifact.kind);
     case ArtifactKind::MemoryTimeline:
     case ArtifactKind::MemorySnapshot:

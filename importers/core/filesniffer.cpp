@@ -7,6 +7,7 @@
 #include "core/textformats.h"
 #include "memory/cudasnapshot.h"
 #include "summary/crc32c.h"
+#include "tensor/ptfile.h"
 
 #include <algorithm>
 #include <iterator>
@@ -243,6 +244,8 @@ ArtifactKind kindSuggestedByName(const NameFacts& name)
         return ArtifactKind::TensorNpz;
     if (name.ext == "safetensors")
         return ArtifactKind::TensorSafetensors;
+    if (name.ext == "pt" || name.ext == "pth")
+        return ArtifactKind::TensorPt;
     if (endsWith(name.lower, ".pt.trace.json") || endsWith(name.lower, ".pt.trace.json.gz"))
         return ArtifactKind::ChromeTrace;
     if ((name.ext == "pickle" || name.ext == "pkl") && contains(name.lower, "snapshot"))
@@ -253,14 +256,13 @@ ArtifactKind kindSuggestedByName(const NameFacts& name)
 // Extensions of files that are never one of our kinds: not even opened. Pickles are opened (CUDA memory
 // snapshots), only to look at their first bytes.
 constexpr std::string_view kSkippedExtensions[] = {
-    "7z",     "a",      "avi",   "bak",  "bash",   "bat",  "bin", "bmp",     "bz2",   "c",    "cc",   "cfg",
-    "ckpt",   "conf",   "cpp",   "css",  "cu",     "cuh",  "cxx", "db",      "dll",   "doc",  "docx", "dylib",
-    "egg",    "engine", "exe",   "flac", "gif",    "h",    "h5",  "hdf5",    "hh",    "hpp",  "htm",  "html",
-    "ico",    "ini",    "ipynb", "jar",  "joblib", "jpeg", "jpg", "js",      "keras", "lock", "log",  "md",
-    "mjs",    "mkv",    "mov",   "mp3",  "mp4",    "o",    "ogg", "parquet", "pdf",   "plan", "png",  "ppt",
-    "pptx",   "pt",     "pth",   "py",   "pyc",    "pyd",  "pyi", "pyo",     "rar",   "rst",  "sh",   "so",
-    "sqlite", "svg",    "swp",   "tar",  "tflite", "tgz",  "tif", "tiff",    "toml",  "ts",   "wav",  "webp",
-    "whl",    "xls",    "xlsx",  "xz",   "yaml",   "yml",  "zsh", "zst",
+    "7z",     "a",    "avi",     "bak", "bash",   "bat",  "bmp", "bz2",  "c",      "cc",    "cfg", "ckpt",   "conf",
+    "cpp",    "css",  "cu",      "cuh", "cxx",    "db",   "dll", "doc",  "docx",   "dylib", "egg", "engine", "exe",
+    "flac",   "gif",  "h",       "h5",  "hdf5",   "hh",   "hpp", "htm",  "html",   "ico",   "ini", "ipynb",  "jar",
+    "joblib", "jpeg", "jpg",     "js",  "keras",  "lock", "log", "md",   "mjs",    "mkv",   "mov", "mp3",    "mp4",
+    "o",      "ogg",  "parquet", "pdf", "plan",   "png",  "ppt", "pptx", "py",     "pyc",   "pyd", "pyi",    "pyo",
+    "rar",    "rst",  "sh",      "so",  "sqlite", "svg",  "swp", "tar",  "tflite", "tgz",   "tif", "tiff",   "toml",
+    "ts",     "wav",  "webp",    "whl", "xls",    "xlsx", "xz",  "yaml", "yml",    "zsh",   "zst",
 };
 
 bool isSkippedExtension(std::string_view ext)
@@ -326,8 +328,17 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
 
     if (isNpy(head))
         return decide(ArtifactKind::TensorNpy);
-    if (startsWith(head, std::string_view("PK\x03\x04", 4)))
+    if (startsWith(head, std::string_view("PK\x03\x04", 4))) {
+        if (tensor::looksLikeTorchSaveZip(head))
+            return decide(ArtifactKind::TensorPt);
         return decide(isNpz(name, head) ? ArtifactKind::TensorNpz : ArtifactKind::Unknown);
+    }
+    // Legacy torch.save files are listed so that opening one says why it is not read.
+    if (tensor::looksLikeLegacyTorchSave(head) && (name.ext == "pt" || name.ext == "pth" || name.ext == "bin"))
+        return decide(ArtifactKind::TensorPt);
+    // `.bin` is read only for torch.save checkpoints (`pytorch_model.bin`); raw dumps must not be guessed at.
+    if (name.ext == "bin")
+        return decide(ArtifactKind::Unknown);
     if (head.size() >= 2 && quint8(head[0]) == 0x1f && quint8(head[1]) == 0x8b) {
         // Compressed heads are inflated as far as they go (a 4 KiB head usually holds 20-60 KiB of JSON).
         const std::string text

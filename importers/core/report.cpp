@@ -428,7 +428,8 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
             o.insert(QStringLiteral("profiler"), profilerJson(*state.profiler));
         if (state.tensors) {
             // A .npy is one tensor; archives and safetensors files hold several, by member name.
-            if (a.kind == ArtifactKind::TensorNpy && state.tensors->size() == 1) {
+            if ((a.kind == ArtifactKind::TensorNpy || a.kind == ArtifactKind::TensorPt) && state.tensors->size() == 1
+                && state.tensors->first().member.isEmpty()) {
                 o.insert(QStringLiteral("tensor"), tensorJson(state.tensors->first()));
             } else {
                 QJsonObject members;

@@ -70,6 +70,13 @@ std::string_view PickleValue::bytes() const
     return m_document->m_texts[std::size_t(m_document->m_nodes[m_index].integer)];
 }
 
+std::string_view PickleValue::globalName() const
+{
+    if (!m_document || type() != PickleType::Global)
+        return {};
+    return m_document->m_texts[std::size_t(m_document->m_nodes[m_index].integer)];
+}
+
 QString PickleValue::toString() const
 {
     const std::string_view text = bytes();
@@ -80,7 +87,8 @@ namespace {
 
 bool isContainerType(PickleType t)
 {
-    return t == PickleType::List || t == PickleType::Tuple || t == PickleType::Dict || t == PickleType::Set;
+    return t == PickleType::List || t == PickleType::Tuple || t == PickleType::Dict || t == PickleType::Set
+        || t == PickleType::Object || t == PickleType::PersistentId;
 }
 
 } // namespace

@@ -27,6 +27,10 @@ enum class PickleType : std::uint8_t {
     Tuple,
     Dict, ///< keys and values in insertion order
     Set, ///< set and frozenset
+    // Only with PickleLimits::torchWeights: inert records of what torch.save's data.pkl asks for.
+    Global, ///< an allowed GLOBAL: "module.name" (globalName())
+    Object, ///< an allowed REDUCE: two items, the callable (a Global) and its argument tuple
+    PersistentId, ///< BINPERSID: one item, the persistent id tuple ("storage", type, key, location, numel)
 };
 
 class PickleDocument;
@@ -59,7 +63,10 @@ public:
     std::string_view bytes() const;
     QString toString() const;
 
-    /// Items of a list, tuple or set; key/value pairs count as one item of a dict.
+    /// "module.name" of a Global; empty for anything else.
+    std::string_view globalName() const;
+
+    /// Items of a list, tuple, set, Object or PersistentId; key/value pairs count as one item of a dict.
     std::size_t size() const;
     PickleValue at(std::size_t i) const;
     /// Dict entries by position.
@@ -120,6 +127,13 @@ struct PickleLimits
 {
     int maxDepth = 512; ///< open MARKs (nesting of containers being built)
     std::uint64_t maxStringBytes = 256u * 1024 * 1024;
+    /// Accept, as inert Global/Object/PersistentId values, exactly what a torch.save data.pkl of tensors needs
+    /// and torch's weights-only unpickler allows: the GLOBALs torch._utils._rebuild_tensor(_v2, _v3) and
+    /// _rebuild_parameter, the storage types (torch.FloatStorage ..., torch.UntypedStorage), the dtypes v3
+    /// names (torch.float16, torch.uint16, torch.float8_e4m3fn ...), collections.OrderedDict and torch.Size; REDUCE of
+    /// those callables only; BUILD only on a dict or a rebuilt tensor (its state is dropped); BINPERSID only of a
+    /// ("storage", ...) tuple. Any other global is refused by name.
+    bool torchWeights = false;
 };
 
 /// Decodes a pickle of protocol 2 to 5 that holds only plain data (None, booleans, integers, floats,

@@ -3,6 +3,7 @@
 #include "core/importbudget.h"
 #include "tensor/npyfile.h"
 #include "tensor/npyheader.h"
+#include "tensor/zipdirectory.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -24,6 +25,8 @@ namespace runlens::tensor {
 
 namespace {
 
+using namespace ziparchive;
+
 QString tr(const char* text)
 {
     return QCoreApplication::translate("runlens::tensor", text);
@@ -38,120 +41,6 @@ constexpr std::int64_t kMaxNpyHeaderBytes = (std::int64_t(1) << 20) + kNpyPrefix
 // more is damaged or made to make RunLens allocate what it will never fill. The slack covers tiny members.
 constexpr std::int64_t kMaxDeflateRatio = 1032;
 constexpr std::int64_t kDeflateSlackBytes = 1024;
-
-constexpr std::uint32_t kLocalHeaderSignature = 0x04034b50;
-constexpr std::uint32_t kCentralHeaderSignature = 0x02014b50;
-constexpr std::uint32_t kEndSignature = 0x06054b50;
-constexpr std::uint32_t kZip64LocatorSignature = 0x07064b50;
-constexpr std::uint32_t kZip64EndSignature = 0x06064b50;
-constexpr std::int64_t kLocalHeaderBytes = 30;
-constexpr std::int64_t kCentralHeaderBytes = 46;
-constexpr std::int64_t kEndBytes = 22;
-
-/// Little-endian reads from a byte range whose bounds the caller has checked.
-struct Bytes
-{
-    const unsigned char* data = nullptr;
-    std::int64_t size = 0;
-
-    bool has(std::int64_t offset, std::int64_t count) const
-    {
-        return offset >= 0 && count >= 0 && offset <= size && count <= size - offset;
-    }
-    std::uint64_t le(std::int64_t offset, int count) const
-    {
-        std::uint64_t value = 0;
-        for (int i = count - 1; i >= 0; --i)
-            value = value << 8 | data[offset + i];
-        return value;
-    }
-};
-
-/// One member's entry in the central directory: where the entry itself is and where it puts the member.
-struct CentralEntry
-{
-    std::int64_t entry = -1; ///< offset of the central-directory entry
-    std::int64_t local = -1; ///< offset of the member's local header, as the entry claims it
-    /// Whether the local header and the compressed bytes the entry declares lie inside the file. An entry
-    /// that points beyond the file is damaged; its offsets must not be reported as offsets of the file.
-    bool inside = false;
-};
-
-/// Each member's central-directory entry, by raw name. libzip reads the same directory but does not tell
-/// these offsets.
-std::optional<QHash<QByteArray, CentralEntry>> centralEntries(const Bytes& bytes)
-{
-    std::int64_t end = -1;
-    for (std::int64_t at = bytes.size - kEndBytes; at >= 0 && at >= bytes.size - kEndBytes - 0xffff; --at) {
-        if (bytes.le(at, 4) == kEndSignature) {
-            end = at;
-            break;
-        }
-    }
-    if (end < 0)
-        return std::nullopt;
-    std::uint64_t entries = bytes.le(end + 10, 2);
-    std::uint64_t directoryOffset = bytes.le(end + 16, 4);
-    // The zip64 end record takes over when a locator points at one (an archive of exactly 65535 members
-    // may have none).
-    const std::int64_t locator = end - 20;
-    if ((entries == 0xffff || directoryOffset == 0xffffffff) && bytes.has(locator, 20)
-        && bytes.le(locator, 4) == kZip64LocatorSignature) {
-        const std::uint64_t end64 = bytes.le(locator + 8, 8);
-        if (end64 > std::uint64_t(bytes.size) || !bytes.has(std::int64_t(end64), 56)
-            || bytes.le(std::int64_t(end64), 4) != kZip64EndSignature)
-            return std::nullopt;
-        entries = bytes.le(std::int64_t(end64) + 32, 8);
-        directoryOffset = bytes.le(std::int64_t(end64) + 48, 8);
-    }
-    if (directoryOffset > std::uint64_t(bytes.size))
-        return std::nullopt;
-    QHash<QByteArray, CentralEntry> offsets;
-    std::int64_t at = std::int64_t(directoryOffset);
-    for (std::uint64_t i = 0; i < entries; ++i) {
-        if (!bytes.has(at, kCentralHeaderBytes) || bytes.le(at, 4) != kCentralHeaderSignature)
-            return std::nullopt;
-        std::uint64_t compressed = bytes.le(at + 20, 4);
-        const std::uint64_t uncompressed = bytes.le(at + 24, 4);
-        const std::int64_t nameLength = std::int64_t(bytes.le(at + 28, 2));
-        const std::int64_t extraLength = std::int64_t(bytes.le(at + 30, 2));
-        const std::int64_t commentLength = std::int64_t(bytes.le(at + 32, 2));
-        std::uint64_t offset = bytes.le(at + 42, 4);
-        const std::int64_t nameAt = at + kCentralHeaderBytes;
-        if (!bytes.has(nameAt, nameLength + extraLength + commentLength))
-            return std::nullopt;
-        if (offset == 0xffffffff || compressed == 0xffffffff) {
-            // The zip64 extra field holds, in this order, only the values the fixed fields could not.
-            for (std::int64_t x = nameAt + nameLength; x + 4 <= nameAt + nameLength + extraLength;) {
-                const std::uint64_t id = bytes.le(x, 2);
-                const std::int64_t length = std::int64_t(bytes.le(x + 2, 2));
-                if (x + 4 + length > nameAt + nameLength + extraLength)
-                    break;
-                if (id == 0x0001) {
-                    std::int64_t field = x + 4 + (uncompressed == 0xffffffff ? 8 : 0);
-                    if (compressed == 0xffffffff && field + 8 <= x + 4 + length) {
-                        compressed = bytes.le(field, 8);
-                        field += 8;
-                    }
-                    if (offset == 0xffffffff && field + 8 <= x + 4 + length)
-                        offset = bytes.le(field, 8);
-                    break;
-                }
-                x += 4 + length;
-            }
-        }
-        CentralEntry entry;
-        entry.entry = at;
-        entry.local = std::int64_t(std::min<std::uint64_t>(offset, std::numeric_limits<std::int64_t>::max()));
-        // Unsigned arithmetic on values each checked against the size first: nothing can wrap.
-        const std::uint64_t size = std::uint64_t(bytes.size);
-        entry.inside = offset <= size && std::uint64_t(kLocalHeaderBytes) <= size - offset
-            && compressed <= size - offset - std::uint64_t(kLocalHeaderBytes);
-        offsets.insert(QByteArray(reinterpret_cast<const char*>(bytes.data + nameAt), nameLength), entry);
-        at = nameAt + nameLength + extraLength + commentLength;
-    }
-    return offsets;
-}
 
 /// The member as a Tensor without its data, `offset` bytes into whatever holds the member's bytes.
 Tensor layoutOf(const NpyHeader& header, DType type, const QString& name, std::int64_t offset)
@@ -171,50 +60,6 @@ Tensor layoutOf(const NpyHeader& header, DType type, const QString& name, std::i
         layout.strides = Tensor::contiguousStrides(header.shape, itemSize(type));
     }
     return layout;
-}
-
-/// An open libzip archive, closed on scope exit.
-struct ZipArchive
-{
-    zip_t* archive = nullptr;
-    QString error;
-
-    explicit ZipArchive(const QString& path)
-    {
-        int code = 0;
-        archive = zip_open(QFile::encodeName(path).constData(), ZIP_RDONLY, &code);
-        if (!archive) {
-            zip_error_t zipError;
-            zip_error_init_with_code(&zipError, code);
-            error = QCoreApplication::translate(
-                        "runlens::tensor::ZipArchive",
-                        "%1: not a readable zip archive (%2); the file may be truncated or damaged")
-                        .arg(path, QString::fromLocal8Bit(zip_error_strerror(&zipError)));
-            zip_error_fini(&zipError);
-        }
-    }
-    ~ZipArchive()
-    {
-        if (archive)
-            zip_discard(archive);
-    }
-    ZipArchive(const ZipArchive&) = delete;
-    ZipArchive& operator=(const ZipArchive&) = delete;
-};
-
-/// Reads up to `count` bytes of an open member into `out` from its current position; false on a read error.
-bool readMember(zip_file_t* file, std::byte* out, std::int64_t count, std::int64_t& got)
-{
-    got = 0;
-    while (got < count) {
-        const zip_int64_t n = zip_fread(file, out + got, zip_uint64_t(count - got));
-        if (n < 0)
-            return false;
-        if (n == 0)
-            break;
-        got += n;
-    }
-    return true;
 }
 
 /// A compressed member: inflated on the first open() and shared while any Tensor holds it.

@@ -4,6 +4,7 @@
 #include "tensor/npyfile.h"
 #include "tensor/npyheader.h"
 #include "tensor/npzfile.h"
+#include "tensor/ptfile.h"
 #include "tensor/safetensorsfile.h"
 
 #include <QCoreApplication>
@@ -159,8 +160,9 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
 /// and the member ("state_dict.npz/conv1.weight"), linked to the module its key names.
 void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& diagnostics)
 {
-    TensorListing listing
-        = artifact.kind == ArtifactKind::TensorNpz ? listNpzFile(artifact.path) : listSafetensorsFile(artifact.path);
+    TensorListing listing = artifact.kind == ArtifactKind::TensorNpz ? listNpzFile(artifact.path)
+        : artifact.kind == ArtifactKind::TensorPt                    ? listPtFile(artifact.path)
+                                                                     : listSafetensorsFile(artifact.path);
     diagnostics.append(listing.diagnostics);
     if (!listing.error.isEmpty())
         diagnostics << warning(artifact.path, listing.error);
@@ -182,7 +184,8 @@ void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnos
         // A state dict key is a module path and a role: "layer1.0.conv1.weight".
         const DumpFileName name = parseDumpFileName(info.member + QStringLiteral(".npy"));
         TensorSeries series;
-        series.name = fileKey + QLatin1Char('/') + info.member;
+        // A torch.save of one tensor (msprobe dumps) is the file itself, as a .npy is.
+        series.name = info.member.isEmpty() ? fileKey : fileKey + QLatin1Char('/') + info.member;
         series.nodeKey = name.nodeKey;
         series.kind = name.kind.isEmpty() ? info.member : name.kind;
         const QString key = series.name;
@@ -198,7 +201,7 @@ TensorCatalog buildCatalog(const RunManifest& manifest, const ImportControl& con
     int total = 0;
     for (const Artifact& artifact : manifest.artifacts)
         total += artifact.kind == ArtifactKind::TensorNpy || artifact.kind == ArtifactKind::TensorNpz
-            || artifact.kind == ArtifactKind::TensorSafetensors;
+            || artifact.kind == ArtifactKind::TensorSafetensors || artifact.kind == ArtifactKind::TensorPt;
     for (const Artifact& artifact : manifest.artifacts) {
         if (control.canceled())
             break;
@@ -208,6 +211,7 @@ TensorCatalog buildCatalog(const RunManifest& manifest, const ImportControl& con
             break;
         case ArtifactKind::TensorNpz:
         case ArtifactKind::TensorSafetensors:
+        case ArtifactKind::TensorPt:
             addContainer(artifact, assembler, diagnostics);
             break;
         default:

@@ -2,6 +2,7 @@
 
 #include "tensor/npyfile.h"
 #include "tensor/npzfile.h"
+#include "tensor/ptfile.h"
 #include "tensor/safetensorsfile.h"
 #include "tensor/tensorcatalog.h"
 
@@ -47,8 +48,11 @@ Listed listFile(const QString& path, ArtifactKind kind)
         break;
     }
     case ArtifactKind::TensorNpz:
-    case ArtifactKind::TensorSafetensors: {
-        TensorListing listing = kind == ArtifactKind::TensorNpz ? listNpzFile(path) : listSafetensorsFile(path);
+    case ArtifactKind::TensorSafetensors:
+    case ArtifactKind::TensorPt: {
+        TensorListing listing = kind == ArtifactKind::TensorNpz ? listNpzFile(path)
+            : kind == ArtifactKind::TensorPt                    ? listPtFile(path)
+                                                                : listSafetensorsFile(path);
         out.tensors = std::move(listing.tensors);
         out.metadata = std::move(listing.metadata);
         out.diagnostics = std::move(listing.diagnostics);

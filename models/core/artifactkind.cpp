@@ -41,6 +41,8 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("tensor-npz");
     case ArtifactKind::TensorSafetensors:
         return QStringLiteral("tensor-safetensors");
+    case ArtifactKind::TensorPt:
+        return QStringLiteral("tensor-pt");
     case ArtifactKind::ProfilerCsv:
         return QStringLiteral("profiler-table");
     case ArtifactKind::ProfilerJson:
@@ -110,6 +112,9 @@ QString artifactKindName(ArtifactKind kind)
     case ArtifactKind::TensorSafetensors:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "safetensors");
         break;
+    case ArtifactKind::TensorPt:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "PyTorch tensors");
+        break;
     case ArtifactKind::ProfilerCsv:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Profiler table");
         break;
@@ -136,8 +141,8 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::GraphAnfIr || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
         || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors
-        || kind == ArtifactKind::MemoryTimeline || kind == ArtifactKind::MemorySnapshot
-        || kind == ArtifactKind::MsprobeDump;
+        || kind == ArtifactKind::TensorPt || kind == ArtifactKind::MemoryTimeline
+        || kind == ArtifactKind::MemorySnapshot || kind == ArtifactKind::MsprobeDump;
 }
 
 bool carriesScalars(ArtifactKind kind)

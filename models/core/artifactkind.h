@@ -24,6 +24,7 @@ enum class ArtifactKind {
     TensorNpy, ///< numpy `.npy`
     TensorNpz, ///< numpy `.npz` (zip)
     TensorSafetensors, ///< `.safetensors`
+    TensorPt, ///< PyTorch `torch.save` zip (`.pt`, `.pth`, `.bin`)
     ProfilerCsv, ///< MindSpore profiler CSV/TXT tables
     ProfilerJson, ///< other profiler JSON (MindSpore summaries, step trace points ...)
     Table, ///< CSV metrics written by the training script

@@ -17,8 +17,8 @@ namespace {
 
 bool isTensorKind(ArtifactKind kind)
 {
-    return kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz
-        || kind == ArtifactKind::TensorSafetensors;
+    return kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors
+        || kind == ArtifactKind::TensorPt;
 }
 
 /// Orders names as people count: "step_2" before "step_10". (QCollator's numeric mode depends on the

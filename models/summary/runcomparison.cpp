@@ -532,6 +532,15 @@ QString RunComparison::formatValue(const QVariant& value)
     }
 }
 
+QString RunComparison::runDisplayName(const QString& run) const
+{
+    // Either store may be the one that knows the opened folder.
+    QString name = m_summaries ? m_summaries->runDisplayName(run) : run;
+    if (name == run && m_scalars)
+        name = m_scalars->runDisplayName(run);
+    return name;
+}
+
 QVariant RunComparison::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
@@ -539,18 +548,17 @@ QVariant RunComparison::data(const QModelIndex& index, int role) const
     const Column& col = m_columns[std::size_t(index.column())];
     const QVariant& v = m_cells[std::size_t(index.row())][std::size_t(index.column())];
     // The run column shows the run as users see it; the run itself stays the key (RunRole, sorting).
-    auto runName = [&] {
-        const QString& run = m_runs.at(index.row());
-        return m_summaries ? m_summaries->runDisplayName(run) : run;
-    };
+    auto runName = [&] { return runDisplayName(m_runs.at(index.row())); };
     switch (role) {
     case Qt::DisplayRole:
         return col.kind == ColumnKind::Run ? runName() : formatValue(v);
     case Qt::ToolTipRole: {
         if (!v.isValid())
             return {};
+        // The run cell holds the run's key ("." for the opened folder's own run); it is named as shown.
         QString tip = QStringLiteral("<b>%1</b><br>%2: %3")
-                          .arg(runName().toHtmlEscaped(), col.title.toHtmlEscaped(), formatValue(v).toHtmlEscaped());
+                          .arg(runName().toHtmlEscaped(), col.title.toHtmlEscaped(),
+                               (col.kind == ColumnKind::Run ? runName() : formatValue(v)).toHtmlEscaped());
         if (col.kind == ColumnKind::MetricBest || col.kind == ColumnKind::MetricFinal) {
             const MetricSummary s = metric(m_runs.at(index.row()), col.name);
             tip += QStringLiteral("<br>")

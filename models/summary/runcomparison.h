@@ -93,6 +93,9 @@ public:
     /// Final and best of a run's scalar tag, looked up the way the table does (declared metrics of a
     /// group are read from the run's `<group>` sub-run when the run itself lacks them).
     MetricSummary metric(const QString& run, const QString& tag) const;
+    /// The run as users see it (runlens::runDisplayName): the opened folder's own run "." is named after
+    /// the folder.
+    QString runDisplayName(const QString& run) const;
     /// Computes the summary of a series with the given goal (Auto decides by the tag's name).
     static MetricSummary summarize(const ScalarSeries& series, Goal goal);
     /// True when a tag's best value is its lowest by name alone (loss, error, perplexity).

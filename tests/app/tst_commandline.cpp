@@ -238,6 +238,31 @@ private slots:
         QVERIFY2(text.out.contains("metadata format: pt"), text.out.constData());
     }
 
+    void infoReportsTorchSaveFiles()
+    {
+        // Fixtures written by tests/data/torchsave/make_pt_fixtures.py with torch.save.
+        const QString single = QStringLiteral(RUNLENS_TEST_DATA_DIR "/torchsave/single.pt");
+        const Result one = run({ QStringLiteral("info"), single, QStringLiteral("--json") });
+        QCOMPARE(one.exitCode, 0);
+        const QJsonObject a
+            = QJsonDocument::fromJson(one.out).object()[QStringLiteral("artifacts")].toArray()[0].toObject();
+        QCOMPARE(a[QStringLiteral("kind")].toString(), QStringLiteral("tensor-pt"));
+        // arange(12) * 0.5 - 1 as float32[3, 4]
+        const QJsonObject tensor = a[QStringLiteral("tensor")].toObject();
+        QCOMPARE(tensor[QStringLiteral("min")].toDouble(), -1.0);
+        QCOMPARE(tensor[QStringLiteral("max")].toDouble(), 4.5);
+
+        const QString checkpoint = QStringLiteral(RUNLENS_TEST_DATA_DIR "/torchsave/checkpoint.pt");
+        const Result nested = run({ QStringLiteral("info"), checkpoint, QStringLiteral("--json") });
+        QCOMPARE(nested.exitCode, 0);
+        const QJsonObject c
+            = QJsonDocument::fromJson(nested.out).object()[QStringLiteral("artifacts")].toArray()[0].toObject();
+        QCOMPARE(c[QStringLiteral("metadata")].toObject()[QStringLiteral("epoch")].toString(), QStringLiteral("3"));
+        const QJsonObject tracked
+            = c[QStringLiteral("tensors")].toObject()[QStringLiteral("model.bn.num_batches_tracked")].toObject();
+        QCOMPARE(tracked[QStringLiteral("max")].toDouble(), 5.0);
+    }
+
     void infoReportsVisualDlScalars()
     {
         // One VisualDL record: 8-byte little-endian length, then Record{values: Value{id 7, tag "loss",

@@ -29,6 +29,7 @@
 #include "tensor/npyfile.h"
 #include "tensor/npyheader.h"
 #include "tensor/npzfile.h"
+#include "tensor/ptfile.h"
 #include "tensor/safetensorsfile.h"
 #include "tensor/tensorfileimporter.h"
 #include "tensor/tensorslice.h"
@@ -356,6 +357,8 @@ void fuzzTensorFile(const char* target, const char* name, ArtifactKind kind, con
         listed = tensor::listNpzFile(path).tensors;
     else if (kind == ArtifactKind::TensorSafetensors)
         listed = tensor::listSafetensorsFile(path).tensors;
+    else if (kind == ArtifactKind::TensorPt)
+        listed = tensor::listPtFile(path).tensors;
     else if (tensor::NpyFileResult opened = tensor::openNpyFile(path); opened.tensor) {
         tensor::TensorInfo info;
         info.source = tensor::npyTensorSource(path);
@@ -388,6 +391,11 @@ void fuzzNpz(const std::uint8_t* data, std::size_t size)
 void fuzzSafetensors(const std::uint8_t* data, std::size_t size)
 {
     fuzzTensorFile("safetensors", "model.safetensors", ArtifactKind::TensorSafetensors, data, size);
+}
+
+void fuzzPt(const std::uint8_t* data, std::size_t size)
+{
+    fuzzTensorFile("pt", "model.pt", ArtifactKind::TensorPt, data, size);
 }
 
 // --- profiler tables -------------------------------------------------------------------------------------
@@ -595,6 +603,7 @@ constexpr FuzzTarget kTargets[] = {
     { "npy", fuzzNpy, ".npy opened, statistics and a strided view" },
     { "npz", fuzzNpz, ".npz listed, statistics and strided views" },
     { "safetensors", fuzzSafetensors, ".safetensors listed, statistics and strided views" },
+    { "pt", fuzzPt, "torch.save .pt listed (weights-only pickle), statistics and strided views" },
     { "csvtable", fuzzCsvTable, "profiler CSV tables (CsvTable) with every getter" },
     { "profiler", fuzzProfiler, "MindSpore profiler folder readers; byte 0 picks the file" },
     { "pipeline", fuzzPipeline, "MindData pipeline file parsers; byte 0 picks the parser" },

@@ -98,6 +98,9 @@ def main():
         seeds.add("npz", path)
     for path in sorted(DATA.glob("tensor/*.safetensors")):
         seeds.add("safetensors", path)
+    for pattern in ("torchsave/*.pt", "torchsave/*.pth"):
+        for path in sorted(DATA.glob(pattern)):
+            seeds.add("pt", path)
 
     profiler_seeds(seeds, samples)
     for side in ("pytorch_data", "mindspore_data"):

@@ -473,3 +473,80 @@ Mutations pickleInflations(const QByteArray& seed)
 }
 
 } // namespace runlens::test
+
+// ---------------------------------------------------------------------------------------------------------------
+// torch.save (.pt)
+
+namespace runlens::test {
+
+Mutations ptInflations(const QByteArray& seed)
+{
+    Mutations out = zipInflations(seed);
+    const qsizetype eocd = seed.lastIndexOf(QByteArray("PK\x05\x06", 4));
+    if (eocd < 0 || eocd + 22 > seed.size())
+        return out;
+    // data.pkl: its lengths and memo indices inflated, and globals and storage keys swapped for ones of the
+    // same length, the member's CRC-32 recomputed so the pickle itself is what is read.
+    qsizetype cd = getLe<quint32>(seed, eocd + 16);
+    while (cd >= 0 && cd + 46 <= seed.size() && seed.mid(cd, 4) == QByteArray("PK\x01\x02", 4)) {
+        const qsizetype nameLength = getLe<quint16>(seed, cd + 28);
+        const QByteArray name = seed.mid(cd + 46, nameLength);
+        const qsizetype local = getLe<quint32>(seed, cd + 42);
+        if (name.endsWith("/data.pkl") && local + 30 <= seed.size() && getLe<quint16>(seed, local + 8) == 0) {
+            const qsizetype dataStart
+                = local + 30 + getLe<quint16>(seed, local + 26) + getLe<quint16>(seed, local + 28);
+            const qsizetype dataSize = getLe<quint32>(seed, cd + 20);
+            if (dataStart + dataSize > seed.size())
+                break;
+            const QByteArray pickle = seed.mid(dataStart, dataSize);
+            const auto withPickle = [seed, dataStart, local, cd](const QByteArray& changed) {
+                QByteArray bytes = seed;
+                bytes.replace(dataStart, changed.size(), changed);
+                const auto crc
+                    = quint32(crc32(0, reinterpret_cast<const Bytef*>(changed.constData()), uInt(changed.size())));
+                putLe<quint32>(bytes, local + 14, crc);
+                putLe<quint32>(bytes, cd + 16, crc);
+                return bytes;
+            };
+            for (const Mutation& m : pickleInflations(pickle)) {
+                out.append({ QStringLiteral("data.pkl ") + m.name, [m, withPickle, size = pickle.size()] {
+                                const QByteArray changed = m.make();
+                                return changed.size() == size ? withPickle(changed) : QByteArray();
+                            } });
+            }
+            struct Swap
+            {
+                const char* label;
+                QByteArray from;
+                QByteArray to;
+            };
+            const Swap swaps[] = {
+                { "forbidden global", "collections\nOrderedDict", "subprocess\ncheck_output" },
+                { "forbidden rebuild", "torch._utils\n_rebuild_tensor_v2", "torch._utils\n_rebuild_qtensor_v9" },
+                { "storage key missing",
+                  QByteArray("X\x01\x00\x00\x00"
+                             "0",
+                             6),
+                  QByteArray("X\x01\x00\x00\x00"
+                             "9",
+                             6) },
+                { "storage type swapped", "torch\nFloatStorage", "torch\nDoubleStorag" },
+                { "sizes beyond storage", QByteArray("K\x03K\x04\x86", 5), QByteArray("K\xffK\xff\x86", 5) },
+            };
+            for (const Swap& swap : swaps) {
+                const qsizetype at = pickle.indexOf(swap.from);
+                if (at < 0 || swap.from.size() != swap.to.size())
+                    continue;
+                QByteArray changed = pickle;
+                changed.replace(at, swap.to.size(), swap.to);
+                out.append({ QStringLiteral("data.pkl %1").arg(QLatin1String(swap.label)),
+                             [withPickle, changed] { return withPickle(changed); } });
+            }
+            break;
+        }
+        cd += 46 + nameLength + getLe<quint16>(seed, cd + 30) + getLe<quint16>(seed, cd + 32);
+    }
+    return out;
+}
+
+} // namespace runlens::test

@@ -55,6 +55,8 @@ Mutations npyInflations(const QByteArray& seed);
 Mutations safetensorsInflations(const QByteArray& seed);
 Mutations zipInflations(const QByteArray& seed);
 Mutations pickleInflations(const QByteArray& seed);
+/// A torch.save zip: zipInflations, and its data.pkl inflated or given forbidden globals and missing storages.
+Mutations ptInflations(const QByteArray& seed);
 /// Header and trailer fields of a gzip member, and gzip bombs: `bombPrefix` followed by gigabytes of spaces
 /// (JSON whitespace, so a streaming reader cannot stop early), alone or appended as a second member.
 Mutations gzipInflations(const QByteArray& seed, const QByteArray& bombPrefix);

@@ -1,6 +1,7 @@
 #include "comparerunspanel.h"
 
 #include "common/charticons.h"
+#include "common/panelheader.h"
 #include "parallelcoordinateschart.h"
 #include "scalars/scalarstore.h"
 #include "summary/runcomparison.h"
@@ -98,23 +99,16 @@ CompareRunsPanel::~CompareRunsPanel() = default;
 
 void CompareRunsPanel::buildUi()
 {
-    auto* toolbar = new QWidget(this);
+    auto* toolbar = new PanelHeader(this);
     toolbar->setObjectName(QStringLiteral("compareToolbar"));
-    auto* row = new QHBoxLayout(toolbar);
-    row->setContentsMargins(10, 6, 10, 6);
-    row->setSpacing(8);
+    toolbar->enableOverflowMenu();
 
-    m_filterEdit = new QLineEdit(toolbar);
-    m_filterEdit->setObjectName(QStringLiteral("runFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter runs and values"));
+    m_filterEdit = toolbar->addFilter(QStringLiteral("runFilter"), tr("Filter runs and values"));
     m_filterEdit->setToolTip(tr("Shows only the runs with this text in their name or in any of their values"));
-    m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setMinimumWidth(160);
     connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_proxy->setFilterFixedString(text);
         scheduleChart();
     });
-    row->addWidget(m_filterEdit, 3);
 
     m_columnsButton = new QToolButton(toolbar);
     m_columnsButton->setObjectName(QStringLiteral("columnsButton"));
@@ -124,7 +118,7 @@ void CompareRunsPanel::buildUi()
     m_columnsMenu = new QMenu(m_columnsButton);
     m_columnsMenu->installEventFilter(this);
     m_columnsButton->setMenu(m_columnsMenu);
-    row->addWidget(m_columnsButton);
+    toolbar->addWidget(m_columnsButton);
 
     auto* metricLabel = new QLabel(tr("Chart metric"), toolbar);
     m_metricBox = new QComboBox(toolbar);
@@ -137,17 +131,14 @@ void CompareRunsPanel::buildUi()
         m_metricChosen = true;
         setChartMetric(m_metricBox->itemData(index).toString());
     });
-    row->addWidget(metricLabel);
-    row->addWidget(m_metricBox, 2);
+    toolbar->addWidget(metricLabel);
+    toolbar->addWidget(m_metricBox);
+    toolbar->groupForOverflow({ metricLabel, m_metricBox });
 
-    m_exportButton = new QToolButton(toolbar);
-    m_exportButton->setObjectName(QStringLiteral("exportButton"));
-    m_exportButton->setText(tr("Export"));
-    m_exportButton->setIcon(chartIcon(QStringLiteral("chart-export-image")));
-    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_exportButton = toolbar->addExportButton(QStringLiteral("exportButton"));
     m_exportButton->setToolTip(tr("Export the parallel-coordinates chart as PNG, SVG, PDF or CSV"));
-    m_exportButton->setPopupMode(QToolButton::InstantPopup);
-    row->addWidget(m_exportButton);
+    // In a narrow dock the filter stays and Export leaves the row last.
+    toolbar->setOverflowPriority(m_exportButton, 1);
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("compareTable"));
@@ -169,11 +160,10 @@ void CompareRunsPanel::buildUi()
 
     m_chart = new ParallelCoordinatesChart(this);
     m_chart->setToolTip(QString());
+    m_chart->setRunNamer([this](const QString& run) { return m_model->runDisplayName(run); });
     connect(m_chart->exportMenu(), &ChartExportMenu::exported, this, &CompareRunsPanel::chartExported);
     connect(m_chart->exportMenu(), &ChartExportMenu::exportFailed, this, &CompareRunsPanel::chartExportFailed);
-    auto* exportMenu = new QMenu(m_exportButton);
-    m_chart->exportMenu()->addTo(exportMenu);
-    m_exportButton->setMenu(exportMenu);
+    toolbar->addChartExport(m_chart->exportMenu());
     connect(m_chart, &ParallelCoordinatesChart::runClicked, this, [this](const QString& run) {
         if (!run.isEmpty())
             selectRuns({ run });

@@ -252,7 +252,7 @@ void ParallelCoordinatesChart::rebuild()
     const QColor missing = blendColors(text, background, 0.6);
     for (int r = 0; r < runCount; ++r) {
         QCPGraph* g = addGraph();
-        g->setName(m_runs[r]);
+        g->setName(runName(m_runs[r]));
         g->setAntialiased(true);
         g->setLineStyle(QCPGraph::lsLine);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
@@ -405,15 +405,20 @@ void ParallelCoordinatesChart::showTip(const QPoint& globalPos, const QString& r
         QToolTip::hideText();
         return;
     }
+    QToolTip::showText(globalPos, runToolTip(run), this);
+}
+
+QString ParallelCoordinatesChart::runToolTip(const QString& run) const
+{
     const int r = int(m_runs.indexOf(run));
-    QString tip = QStringLiteral("<b>%1</b><table>").arg(run.toHtmlEscaped());
+    QString tip = QStringLiteral("<b>%1</b><table>").arg(runName(run).toHtmlEscaped());
     for (int a = 0; a < int(m_axes.size()); ++a) {
         const QString v = valueText(a, r);
         tip += QStringLiteral("<tr><td>%1</td><td>&nbsp;%2</td></tr>")
                    .arg(m_axes[a].title.toHtmlEscaped(), v.isEmpty() ? tr("(none)") : v.toHtmlEscaped());
     }
     tip += QStringLiteral("</table>");
-    QToolTip::showText(globalPos, tip, this);
+    return tip;
 }
 
 void ParallelCoordinatesChart::mouseMoveEvent(QMouseEvent* event)
@@ -481,7 +486,7 @@ ChartData ParallelCoordinatesChart::chartData() const
     }
     for (int r = 0; r < int(m_runs.size()); ++r) {
         ChartSeriesData s;
-        s.name = m_runs[r];
+        s.name = runName(m_runs[r]);
         for (int a = 0; a < int(m_axes.size()); ++a) {
             double v = kNaN;
             if (m_axes[a].categorical) {

@@ -6,6 +6,8 @@
 #include <QPointF>
 #include <QStringList>
 
+#include <functional>
+
 #include <qcustomplot.h>
 
 #include <vector>
@@ -45,6 +47,11 @@ public:
     void setData(const QStringList& runs, const QList<Axis>& axes, const QString& emptyText = {});
 
     QStringList runs() const { return m_runs; }
+    /// How a run is named in tooltips and exports (the run as users see it); the run itself by default.
+    void setRunNamer(std::function<QString(const QString&)> namer) { m_runNamer = std::move(namer); }
+    QString runName(const QString& run) const { return m_runNamer ? m_runNamer(run) : run; }
+    /// The tooltip of a run's line: its name and its value on every axis.
+    QString runToolTip(const QString& run) const;
     int lineCount() const { return int(m_lines.size()); }
     int axisCount() const { return int(m_axes.size()); }
     QStringList axisTitles() const;
@@ -97,6 +104,7 @@ private:
     void showTip(const QPoint& globalPos, const QString& run);
 
     QStringList m_runs;
+    std::function<QString(const QString&)> m_runNamer;
     QList<Axis> m_axes;
     std::vector<AxisScale> m_scales;
     std::vector<QCPGraph*> m_lines;

@@ -3,7 +3,7 @@
 #include "common/cardgrid.h"
 #include "common/chartcolumn.h"
 #include "common/chartpalette.h"
-#include "common/toolbarstrip.h"
+#include "common/panelheader.h"
 #include "scalars/chartplaceholder.h"
 #include "scalars/chartsection.h"
 #include "summary/summarystore.h"
@@ -37,16 +37,6 @@ constexpr int kContentMargin = 12;
 QString slotKey(const QString& tag, const QString& run)
 {
     return tag + QChar(0x1f) + run;
-}
-
-QFrame* separator(QWidget* parent)
-{
-    auto* line = new QFrame(parent);
-    line->setFrameShape(QFrame::VLine);
-    line->setFrameShadow(QFrame::Plain);
-    line->setForegroundRole(QPalette::Mid);
-    line->setFixedWidth(1);
-    return line;
 }
 
 QToolButton* modeButton(const QString& text, const QString& name, const QString& tip, QWidget* parent)
@@ -108,21 +98,13 @@ DistributionsPanel::~DistributionsPanel() = default;
 
 void DistributionsPanel::buildUi()
 {
-    auto* toolbar = new QWidget(this);
+    auto* toolbar = new PanelHeader(this);
     toolbar->setObjectName(QStringLiteral("distributionsToolbar"));
-    auto* row = new QHBoxLayout(toolbar);
-    row->setContentsMargins(10, 6, 10, 6);
-    row->setSpacing(8);
+    toolbar->enableOverflowMenu();
 
-    m_filterEdit = new QLineEdit(toolbar);
-    m_filterEdit->setObjectName(QStringLiteral("tagFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter tags (regular expression)"));
+    m_filterEdit = toolbar->addFilter(QStringLiteral("tagFilter"), tr("Filter tags (regular expression)"));
     m_filterEdit->setToolTip(tr("Show only the histogram tags that match this regular expression (case-insensitive)"));
-    m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setMinimumWidth(160);
     connect(m_filterEdit, &QLineEdit::textChanged, this, &DistributionsPanel::onFilterTextChanged);
-    row->addWidget(m_filterEdit, 3);
-    row->addWidget(separator(toolbar));
 
     auto* bands = modeButton(tr("Bands"), QStringLiteral("modeBands"),
                              tr("Percentile bands over steps (TensorBoard distributions): minimum, ±1.5σ, ±1σ, "
@@ -138,9 +120,9 @@ void DistributionsPanel::buildUi()
     m_modeGroup->addButton(offset, int(DistributionMode::Offset));
     bands->setChecked(true);
     connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) { setMode(DistributionMode(id)); });
-    row->addWidget(bands);
-    row->addWidget(offset);
-    row->addWidget(separator(toolbar));
+    toolbar->addWidget(bands);
+    toolbar->addWidget(offset);
+    toolbar->groupForOverflow({ bands, offset });
 
     auto* axisLabel = new QLabel(tr("Steps as"), toolbar);
     m_xAxisCombo = new QComboBox(toolbar);
@@ -153,13 +135,12 @@ void DistributionsPanel::buildUi()
     axisLabel->setBuddy(m_xAxisCombo);
     connect(m_xAxisCombo, &QComboBox::activated, this,
             [this](int index) { setXAxisMode(XAxisMode(m_xAxisCombo->itemData(index).toInt())); });
-    row->addWidget(axisLabel);
-    row->addWidget(m_xAxisCombo);
-    row->addStretch(1);
-    m_summaryLabel = new QLabel(toolbar);
-    m_summaryLabel->setObjectName(QStringLiteral("summary"));
+    toolbar->addWidget(axisLabel);
+    toolbar->addWidget(m_xAxisCombo);
+    toolbar->groupForOverflow({ axisLabel, m_xAxisCombo });
+    m_summaryLabel = toolbar->addSummary(QStringLiteral("summary"), PanelHeader::TextMode::SingleLine);
+    m_summaryLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_summaryLabel->setForegroundRole(QPalette::PlaceholderText);
-    row->addWidget(m_summaryLabel);
 
     const ChartColumn column = createChartColumn(this, this, kContentMargin);
     m_scroll = column.scroll;
@@ -179,7 +160,7 @@ void DistributionsPanel::buildUi()
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(makeToolbarStrip(toolbar, this));
+    layout->addWidget(toolbar);
     layout->addWidget(rule);
     layout->addWidget(m_scroll, 1);
 }

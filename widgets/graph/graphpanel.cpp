@@ -1,7 +1,7 @@
 #include "graphpanel.h"
 
 #include "common/chartexportmenu.h"
-#include "common/toolbarstrip.h"
+#include "common/panelheader.h"
 #include "core/workerpool.h"
 #include "graphview.h"
 
@@ -129,21 +129,24 @@ GraphPanel::GraphPanel(QWidget* parent)
     exportButton->setMenu(exportMenu);
     exportButton->setPopupMode(QToolButton::InstantPopup);
 
-    auto* toolbarWidget = new QWidget(this);
-    auto* toolbar = new QHBoxLayout(toolbarWidget);
-    toolbar->setContentsMargins(4, 2, 4, 2);
-    toolbar->addWidget(m_graphChoice);
-    toolbar->addWidget(m_search, 1);
-    toolbar->addWidget(m_regex);
-    toolbar->addWidget(m_color);
-    toolbar->addWidget(m_direction);
-    toolbar->addWidget(m_labels);
-    toolbar->addWidget(m_readable);
-    toolbar->addWidget(m_depth);
-    toolbar->addWidget(expandAll);
-    toolbar->addWidget(collapseAll);
-    toolbar->addWidget(fit);
-    toolbar->addWidget(exportButton);
+    m_graphChoice->setAccessibleName(tr("Graph"));
+    m_color->setAccessibleName(tr("Colour by"));
+    m_direction->setAccessibleName(tr("Direction"));
+    auto* header = new PanelHeader(this);
+    header->setObjectName(QStringLiteral("graphToolbar"));
+    header->enableOverflowMenu();
+    const std::pair<QWidget*, int> row[]
+        = { { m_graphChoice, 0 }, { m_search, 1 },    { m_regex, 0 },    { m_color, 0 },
+            { m_direction, 0 },   { m_labels, 0 },    { m_readable, 0 }, { m_depth, 0 },
+            { expandAll, 0 },     { collapseAll, 0 }, { fit, 0 },        { exportButton, 0 } };
+    for (const auto& [widget, stretch] : row) {
+        widget->setParent(header);
+        header->addWidget(widget, stretch);
+    }
+    // In a narrow dock the search stays; the graph choice and Export leave the row last.
+    header->setOverflowPriority(m_search, PanelHeader::kAlwaysShown);
+    header->setOverflowPriority(m_graphChoice, 2);
+    header->setOverflowPriority(exportButton, 1);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_results);
@@ -154,7 +157,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(makeToolbarStrip(toolbarWidget, this));
+    layout->addWidget(header);
     layout->addWidget(splitter, 1);
     layout->addWidget(m_status);
     m_status->setContentsMargins(6, 2, 6, 2);

@@ -3,12 +3,11 @@
 #include "common/cardgrid.h"
 #include "common/chartcolumn.h"
 #include "common/chartpalette.h"
-#include "common/toolbarstrip.h"
+#include "common/panelheader.h"
 #include "scalars/chartsection.h"
 
 #include <QEvent>
 #include <QFrame>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
@@ -51,26 +50,12 @@ SummaryCardsPanel::SummaryCardsPanel(summary::SummaryStore* store, summary::Summ
     m_updateTimer->setInterval(kUpdateDelayMs);
     connect(m_updateTimer, &QTimer::timeout, this, &SummaryCardsPanel::flushPendingUpdates);
 
-    m_toolbar = new QWidget(this);
+    m_toolbar = new PanelHeader(this);
     m_toolbar->setObjectName(QStringLiteral("toolbar"));
-    m_toolbarLayout = new QHBoxLayout(m_toolbar);
-    m_toolbarLayout->setContentsMargins(10, 6, 10, 6);
-    m_toolbarLayout->setSpacing(8);
-    m_filterEdit = new QLineEdit(m_toolbar);
-    m_filterEdit->setObjectName(QStringLiteral("tagFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter tags (regular expression)"));
-    m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setMinimumWidth(160);
+    m_toolbar->enableOverflowMenu();
+    m_filterEdit = m_toolbar->addFilter(QStringLiteral("tagFilter"), tr("Filter tags (regular expression)"));
     m_filterEdit->setToolTip(tr("Show only tags matching this regular expression (case-insensitive)"));
     connect(m_filterEdit, &QLineEdit::textChanged, this, &SummaryCardsPanel::onFilterTextChanged);
-    m_toolbarLayout->addWidget(m_filterEdit, 3);
-    m_toolbarLayout->addWidget(rule(QFrame::VLine, m_toolbar));
-    m_toolbarInsertAt = m_toolbarLayout->count();
-    m_summaryLabel = new QLabel(m_toolbar);
-    m_summaryLabel->setObjectName(QStringLiteral("summary"));
-    m_summaryLabel->setForegroundRole(QPalette::PlaceholderText);
-    m_toolbarLayout->addStretch(1);
-    m_toolbarLayout->addWidget(m_summaryLabel);
 
     const ChartColumn column = createChartColumn(this, this, kContentMargin);
     m_scroll = column.scroll;
@@ -85,7 +70,7 @@ SummaryCardsPanel::~SummaryCardsPanel() = default;
 void SummaryCardsPanel::addToolbarWidget(QWidget* widget)
 {
     widget->setParent(m_toolbar);
-    m_toolbarLayout->insertWidget(m_toolbarInsertAt++, widget);
+    m_toolbar->addWidget(widget);
 }
 
 void SummaryCardsPanel::initialize()
@@ -93,7 +78,11 @@ void SummaryCardsPanel::initialize()
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(makeToolbarStrip(m_toolbar, this));
+    // The tag count comes after the widgets the panel added, at the row's right end.
+    m_summaryLabel = m_toolbar->addSummary(QStringLiteral("summary"), PanelHeader::TextMode::SingleLine);
+    m_summaryLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_summaryLabel->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(m_toolbar);
     layout->addWidget(rule(QFrame::HLine, this));
     layout->addWidget(m_scroll, 1);
     setStore(m_store);

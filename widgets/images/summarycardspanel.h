@@ -9,7 +9,6 @@
 #include <QSet>
 #include <QWidget>
 
-class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QScrollArea;
@@ -18,7 +17,8 @@ class QVBoxLayout;
 
 namespace runlens {
 class ChartSection;
-}
+class PanelHeader;
+} // namespace runlens
 
 namespace runlens::images {
 
@@ -106,9 +106,7 @@ private:
     bool m_structurePending = false;
     int m_columns = 2;
 
-    QWidget* m_toolbar = nullptr;
-    QHBoxLayout* m_toolbarLayout = nullptr;
-    int m_toolbarInsertAt = 0;
+    PanelHeader* m_toolbar = nullptr;
     QLineEdit* m_filterEdit = nullptr;
     QLabel* m_summaryLabel = nullptr;
     QScrollArea* m_scroll = nullptr;

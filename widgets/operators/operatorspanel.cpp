@@ -112,6 +112,12 @@ void OperatorsPanel::buildUi()
     m_exportButton->setAutoRaise(true);
     m_exportButton->setToolTip(tr("Write the table as shown (filtered and sorted) to a CSV file"));
     header->addWidget(m_exportButton);
+    // In a narrow dock the filter and the row count stay; Export, then the grouping, then the view leave
+    // for the "…" menu.
+    header->enableOverflowMenu();
+    header->setOverflowPriority(m_status, PanelHeader::kAlwaysShown);
+    header->setOverflowPriority(m_groupCombo, 1);
+    header->setOverflowPriority(m_viewCombo, 2);
     layout->addWidget(header);
 
     m_model = new OperatorStatsModel(this);

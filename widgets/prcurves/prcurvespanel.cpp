@@ -2,7 +2,7 @@
 
 #include "common/cardgrid.h"
 #include "common/chartcolumn.h"
-#include "common/toolbarstrip.h"
+#include "common/panelheader.h"
 #include "summary/summarystore.h"
 
 #include <QEvent>
@@ -58,24 +58,15 @@ PrCurvesPanel::~PrCurvesPanel() = default;
 
 void PrCurvesPanel::buildUi()
 {
-    auto* toolbar = new QWidget(this);
+    auto* toolbar = new PanelHeader(this);
     toolbar->setObjectName(QStringLiteral("prCurvesToolbar"));
-    auto* row = new QHBoxLayout(toolbar);
-    row->setContentsMargins(kContentMargin, 6, kContentMargin, 6);
-    row->setSpacing(8);
-    m_filterEdit = new QLineEdit(toolbar);
-    m_filterEdit->setObjectName(QStringLiteral("tagFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter tags (regular expression)"));
+    toolbar->enableOverflowMenu();
+    m_filterEdit = toolbar->addFilter(QStringLiteral("tagFilter"), tr("Filter tags (regular expression)"));
     m_filterEdit->setToolTip(tr("Show only the PR curve tags that match this regular expression (case-insensitive)"));
-    m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setMinimumWidth(160);
     connect(m_filterEdit, &QLineEdit::textChanged, this, &PrCurvesPanel::onFilterTextChanged);
-    m_summaryLabel = new QLabel(toolbar);
-    m_summaryLabel->setObjectName(QStringLiteral("summary"));
+    m_summaryLabel = toolbar->addSummary(QStringLiteral("summary"), PanelHeader::TextMode::SingleLine);
+    m_summaryLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_summaryLabel->setForegroundRole(QPalette::PlaceholderText);
-    row->addWidget(m_filterEdit, 3);
-    row->addStretch(1);
-    row->addWidget(m_summaryLabel);
 
     const ChartColumn column = createChartColumn(this, this, kContentMargin, 4, 0);
     m_scroll = column.scroll;
@@ -89,7 +80,7 @@ void PrCurvesPanel::buildUi()
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(makeToolbarStrip(toolbar, this));
+    layout->addWidget(toolbar);
     layout->addWidget(m_scroll, 1);
 }
 

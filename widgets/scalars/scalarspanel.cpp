@@ -5,7 +5,7 @@
 #include "common/chartcolumn.h"
 #include "common/charticons.h"
 #include "common/chartpalette.h"
-#include "common/toolbarstrip.h"
+#include "common/panelheader.h"
 #include "runlegendmodel.h"
 #include "scalars/scalarstore.h"
 #include "scalarstoolbar.h"
@@ -79,7 +79,8 @@ ScalarsPanel::~ScalarsPanel() = default;
 
 void ScalarsPanel::buildUi()
 {
-    m_toolbar = new ScalarsToolbar(this);
+    auto* header = new PanelHeader(this);
+    m_toolbar = new ScalarsToolbar(header);
     m_toolbar->setSmoothing(m_options.smoothing);
     m_toolbar->setXAxisMode(m_options.xAxisMode);
     m_toolbar->setLogY(m_options.logY);
@@ -169,7 +170,7 @@ void ScalarsPanel::buildUi()
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(makeToolbarStrip(m_toolbar, this));
+    layout->addWidget(header);
     layout->addWidget(rule);
     layout->addWidget(m_splitter, 1);
 }

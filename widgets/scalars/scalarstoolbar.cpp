@@ -2,13 +2,12 @@
 
 #include "common/charticons.h"
 #include "common/chartpalette.h"
+#include "common/panelheader.h"
 
 #include <QActionGroup>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFrame>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -24,38 +23,20 @@ namespace {
 
 constexpr int kSliderSteps = 1000; // the slider works in thousandths of the weight
 
-QFrame* separator(QWidget* parent)
-{
-    auto* line = new QFrame(parent);
-    line->setFrameShape(QFrame::VLine);
-    line->setFrameShadow(QFrame::Plain);
-    line->setForegroundRole(QPalette::Mid);
-    line->setFixedWidth(1);
-    return line;
-}
-
 } // namespace
 
-ScalarsToolbar::ScalarsToolbar(QWidget* parent)
-    : QWidget(parent)
+ScalarsToolbar::ScalarsToolbar(PanelHeader* header)
+    : QObject(header)
 {
-    setObjectName(QStringLiteral("scalarsToolbar"));
-    auto* row = new QHBoxLayout(this);
-    row->setContentsMargins(10, 6, 10, 6);
-    row->setSpacing(8);
+    header->setObjectName(QStringLiteral("scalarsToolbar"));
+    header->enableOverflowMenu();
 
-    m_filterEdit = new QLineEdit(this);
-    m_filterEdit->setObjectName(QStringLiteral("tagFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter tags (regular expression)"));
-    m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setMinimumWidth(160);
+    m_filterEdit = header->addFilter(QStringLiteral("tagFilter"), tr("Filter tags (regular expression)"));
     setFilterError({});
     connect(m_filterEdit, &QLineEdit::textChanged, this, &ScalarsToolbar::filterTextChanged);
-    row->addWidget(m_filterEdit, 3);
-    row->addWidget(separator(this));
 
-    auto* smoothingLabel = new QLabel(tr("Smoothing"), this);
-    m_smoothingSlider = new QSlider(Qt::Horizontal, this);
+    auto* smoothingLabel = new QLabel(tr("Smoothing"), header);
+    m_smoothingSlider = new QSlider(Qt::Horizontal, header);
     m_smoothingSlider->setObjectName(QStringLiteral("smoothingSlider"));
     m_smoothingSlider->setRange(0, kSliderSteps - 1);
     m_smoothingSlider->setPageStep(50);
@@ -63,7 +44,7 @@ ScalarsToolbar::ScalarsToolbar(QWidget* parent)
     m_smoothingSlider->setMaximumWidth(170);
     m_smoothingSlider->setToolTip(
         tr("Exponential moving average weight (TensorBoard's debiased smoothing); 0 turns smoothing off"));
-    m_smoothingSpin = new QDoubleSpinBox(this);
+    m_smoothingSpin = new QDoubleSpinBox(header);
     m_smoothingSpin->setObjectName(QStringLiteral("smoothingValue"));
     m_smoothingSpin->setRange(0.0, 0.999);
     m_smoothingSpin->setDecimals(3);
@@ -81,13 +62,13 @@ ScalarsToolbar::ScalarsToolbar(QWidget* parent)
         m_smoothingSlider->setValue(int(std::lround(weight * kSliderSteps)));
         emit smoothingChanged(weight);
     });
-    row->addWidget(smoothingLabel);
-    row->addWidget(m_smoothingSlider, 1);
-    row->addWidget(m_smoothingSpin);
-    row->addWidget(separator(this));
+    header->addWidget(smoothingLabel);
+    header->addWidget(m_smoothingSlider);
+    header->addWidget(m_smoothingSpin);
+    header->groupForOverflow({ smoothingLabel, m_smoothingSlider, m_smoothingSpin });
 
-    auto* xLabel = new QLabel(tr("X axis"), this);
-    m_xAxisCombo = new QComboBox(this);
+    auto* xLabel = new QLabel(tr("X axis"), header);
+    m_xAxisCombo = new QComboBox(header);
     m_xAxisCombo->setObjectName(QStringLiteral("xAxisMode"));
     m_xAxisCombo->addItem(tr("Step"), int(XAxisMode::Step));
     m_xAxisCombo->addItem(tr("Relative time"), int(XAxisMode::RelativeTime));
@@ -96,24 +77,24 @@ ScalarsToolbar::ScalarsToolbar(QWidget* parent)
     xLabel->setBuddy(m_xAxisCombo);
     connect(m_xAxisCombo, &QComboBox::currentIndexChanged, this,
             [this](int index) { emit xAxisModeChanged(XAxisMode(m_xAxisCombo->itemData(index).toInt())); });
-    row->addWidget(xLabel);
-    row->addWidget(m_xAxisCombo);
-    row->addWidget(separator(this));
+    header->addWidget(xLabel);
+    header->addWidget(m_xAxisCombo);
+    header->groupForOverflow({ xLabel, m_xAxisCombo });
 
-    m_logYCheck = new QCheckBox(tr("Log scale"), this);
+    m_logYCheck = new QCheckBox(tr("Log scale"), header);
     m_logYCheck->setObjectName(QStringLiteral("logScale"));
     m_logYCheck->setToolTip(tr("Logarithmic y axis (values at or below zero are not drawn)"));
     connect(m_logYCheck, &QCheckBox::toggled, this, &ScalarsToolbar::logYChanged);
-    row->addWidget(m_logYCheck);
+    header->addWidget(m_logYCheck);
 
-    m_outliersCheck = new QCheckBox(tr("Ignore outliers"), this);
+    m_outliersCheck = new QCheckBox(tr("Ignore outliers"), header);
     m_outliersCheck->setObjectName(QStringLiteral("ignoreOutliers"));
     m_outliersCheck->setToolTip(tr("Fit the y axis to the bulk of the values (around the 5th to 95th percentile), "
                                    "so that spikes and the first steps do not flatten the curves"));
     connect(m_outliersCheck, &QCheckBox::toggled, this, &ScalarsToolbar::ignoreOutliersChanged);
-    row->addWidget(m_outliersCheck);
+    header->addWidget(m_outliersCheck);
 
-    m_fitButton = new QToolButton(this);
+    m_fitButton = new QToolButton(header);
     m_fitButton->setObjectName(QStringLiteral("fitAll"));
     m_fitButton->setText(tr("Fit All"));
     m_fitButton->setIcon(chartIcon(QStringLiteral("chart-fit")));
@@ -121,10 +102,10 @@ ScalarsToolbar::ScalarsToolbar(QWidget* parent)
     m_fitButton->setAutoRaise(true);
     m_fitButton->setToolTip(tr("Reset the zoom of every chart to show all data"));
     connect(m_fitButton, &QToolButton::clicked, this, &ScalarsToolbar::fitAllRequested);
-    row->addWidget(m_fitButton);
+    header->addWidget(m_fitButton);
 
     // A menu button rather than a labelled combo box: the row is full at a dock's default width.
-    m_cardSizeButton = new QToolButton(this);
+    m_cardSizeButton = new QToolButton(header);
     m_cardSizeButton->setObjectName(QStringLiteral("cardSize"));
     m_cardSizeButton->setText(tr("Cards"));
     m_cardSizeButton->setPopupMode(QToolButton::InstantPopup);
@@ -146,13 +127,13 @@ ScalarsToolbar::ScalarsToolbar(QWidget* parent)
     connect(m_cardSizeGroup, &QActionGroup::triggered, this,
             [this](QAction* action) { emit cardSizeChanged(CardSize(action->data().toInt())); });
     m_cardSizeButton->setMenu(sizeMenu);
-    row->addWidget(m_cardSizeButton);
+    header->addWidget(m_cardSizeButton);
 
-    m_summaryLabel = new QLabel(this);
-    m_summaryLabel->setObjectName(QStringLiteral("summary"));
+    // The tag count keeps its whole text at any width: the options above leave the row before it would be
+    // cut ("48 of 4…" says nothing).
+    m_summaryLabel = header->addSummary(QStringLiteral("summary"), PanelHeader::TextMode::SingleLine);
+    m_summaryLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_summaryLabel->setForegroundRole(QPalette::PlaceholderText);
-    row->addStretch(0);
-    row->addWidget(m_summaryLabel);
 }
 
 void ScalarsToolbar::setFilterText(const QString& text)

@@ -3,7 +3,7 @@
 #include "common/cardgrid.h"
 #include "scalarformat.h"
 
-#include <QWidget>
+#include <QObject>
 
 class QActionGroup;
 class QCheckBox;
@@ -13,17 +13,22 @@ class QLabel;
 class QLineEdit;
 class QSlider;
 class QToolButton;
+class QWidget;
 
 namespace runlens {
 
-/// The control row of the Scalars panel: tag filter, smoothing (slider and value), x-axis mode, log scale,
-/// ignore outliers, "Fit All" and a short summary. It only shows values and reports what the user changes;
-/// the setters do not emit, so the panel can keep it in sync without feedback loops.
-class ScalarsToolbar final : public QWidget
+class PanelHeader;
+
+/// The controls of the Scalars panel's header: tag filter, smoothing (slider and value), x-axis mode, log
+/// scale, ignore outliers, "Fit All", card size and the tag count. It puts them on `header` (buttons and
+/// options leave for the header's overflow menu in a narrow dock; the filter and the tag count stay), only
+/// shows values and reports what the user changes; the setters do not emit, so the panel can keep it in
+/// sync without feedback loops.
+class ScalarsToolbar final : public QObject
 {
     Q_OBJECT
 public:
-    explicit ScalarsToolbar(QWidget* parent = nullptr);
+    explicit ScalarsToolbar(PanelHeader* header);
 
     void setFilterText(const QString& text);
     QString filterText() const;

@@ -1,7 +1,7 @@
 #include "tensorpanel.h"
 
 #include "common/colormap.h"
-#include "common/toolbarstrip.h"
+#include "common/panelheader.h"
 #include "tensor/heatmapview.h"
 #include "tensor/tensorcomparewidget.h"
 #include "tensor/tensorlistmodel.h"
@@ -71,38 +71,45 @@ void TensorPanel::createModels()
 
 QWidget* TensorPanel::buildToolbar()
 {
-    auto* toolbar = new QToolBar(this);
-    toolbar->setIconSize(QSize(16, 16));
-    toolbar->addWidget(new QLabel(tr("Precision "), toolbar));
+    auto* toolbar = new PanelHeader(this);
+    toolbar->setObjectName(QStringLiteral("tensorToolbar"));
+    toolbar->enableOverflowMenu();
+    QLabel* precisionLabel = toolbar->addLabel(QStringLiteral("tensorPrecisionLabel"));
+    precisionLabel->setText(tr("Precision "));
     m_precision = new QSpinBox(toolbar);
     m_precision->setObjectName(QStringLiteral("tensorPrecision"));
     m_precision->setRange(1, 17);
     m_precision->setValue(6);
     m_precision->setToolTip(tr("Significant digits shown in the table"));
     toolbar->addWidget(m_precision);
-    m_scientific = toolbar->addAction(tr("1e-3"));
+    toolbar->groupForOverflow({ precisionLabel, m_precision });
+    m_scientific = new QAction(tr("1e-3"), this);
     m_scientific->setCheckable(true);
     m_scientific->setToolTip(tr("Scientific notation in the table"));
-    toolbar->addSeparator();
+    toolbar->addAction(m_scientific);
     m_colorMap = new QComboBox(toolbar);
     m_colorMap->setObjectName(QStringLiteral("tensorColorMap"));
     for (const ColorMap map : { ColorMap::Viridis, ColorMap::Grey, ColorMap::Diverging })
         m_colorMap->addItem(colorMapName(map), int(map));
     m_colorMap->setToolTip(tr("Heatmap colours; the diverging map is symmetric around 0"));
+    m_colorMap->setAccessibleName(tr("Colour map"));
     toolbar->addWidget(m_colorMap);
     m_scale = new QComboBox(toolbar);
     m_scale->setObjectName(QStringLiteral("tensorScale"));
     m_scale->addItem(tr("Slice range"));
     m_scale->addItem(tr("Whole tensor range"));
     m_scale->setToolTip(tr("Heatmap colours span the slice's min/max or the whole tensor's (once computed)"));
+    m_scale->setAccessibleName(tr("Colour range"));
     toolbar->addWidget(m_scale);
-    m_fitAction = toolbar->addAction(tr("Fit"));
+    m_fitAction = new QAction(tr("Fit"), this);
     m_fitAction->setToolTip(tr("Zoom the heatmap to fit"));
-    m_pixelsAction = toolbar->addAction(tr("1:1"));
+    toolbar->addAction(m_fitAction);
+    m_pixelsAction = new QAction(tr("1:1"), this);
     m_pixelsAction->setToolTip(tr("One element per pixel"));
-    toolbar->addSeparator();
+    toolbar->addAction(m_pixelsAction);
     m_exportButton = new QToolButton(toolbar);
     m_exportButton->setText(tr("Export"));
+    m_exportButton->setAutoRaise(true);
     m_exportButton->setPopupMode(QToolButton::InstantPopup);
     auto* exportMenu = new QMenu(m_exportButton);
     connect(exportMenu->addAction(tr("Slice as CSV…")), &QAction::triggered, this,
@@ -113,7 +120,10 @@ QWidget* TensorPanel::buildToolbar()
             [this] { requestExport(ExportFormat::Png); });
     m_exportButton->setMenu(exportMenu);
     toolbar->addWidget(m_exportButton);
-    return makeToolbarStrip(toolbar, this);
+    toolbar->addStretch();
+    // Export leaves the row last.
+    toolbar->setOverflowPriority(m_exportButton, 1);
+    return toolbar;
 }
 
 QWidget* TensorPanel::buildTensorList(QWidget* parent)

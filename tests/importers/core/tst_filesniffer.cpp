@@ -75,7 +75,12 @@ void TestFileSniffer::classify_data()
     QTest::newRow("npy name, text content") << "w.npy" << QByteArray("1 2 3\n") << "unknown";
     QTest::newRow("npz by name") << "state.npz" << zipWithMember("conv1.weight.npy", npyBytes()) << "tensor-npz";
     QTest::newRow("npz by member") << "state.zip" << zipWithMember("conv1.weight.npy", npyBytes()) << "tensor-npz";
-    QTest::newRow("zip of other things") << "model.zip" << zipWithMember("archive/data.pkl", "x") << "unknown";
+    QTest::newRow("zip of other things") << "model.zip" << zipWithMember("docs/readme.txt", "x") << "unknown";
+    QTest::newRow("torch.save zip") << "model.zip" << zipWithMember("archive/data.pkl", "x") << "tensor-pt";
+    QTest::newRow("raw .bin dump that starts like ONNX")
+        << "conv1.output.bin" << QByteArray("\x08\x07\x12\x04test\x3a\x00", 10) << "unknown";
+    QTest::newRow("torch.save zip named .bin")
+        << "pytorch_model.bin" << zipWithMember("pytorch_model/data.pkl", "x") << "tensor-pt";
     QTest::newRow("safetensors") << "model.safetensors"
                                  << safetensorsBytes(R"({"w":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}})")
                                  << "tensor-safetensors";
@@ -238,7 +243,8 @@ void TestFileSniffer::worthReading_data()
     QTest::newRow("vdl log") << "vdlrecords.1700000000.log" << true;
     QTest::newRow("python") << "train.py" << false;
     QTest::newRow("image") << "plot.PNG" << false;
-    QTest::newRow("checkpoint") << "model.pt" << false;
+    QTest::newRow("checkpoint") << "model.ckpt" << false;
+    QTest::newRow("torch.save checkpoint") << "model.pt" << true;
     QTest::newRow("training log") << "train.log" << false;
     QTest::newRow("tar.gz") << "logs.tar.gz" << false;
     QTest::newRow("event file that looks like python") << "events.out.tfevents.1.host.py" << true;
