@@ -1,7 +1,7 @@
-#include "commandline.h"
+#include "app/commandline.h"
 
-#include "advisor/advisor.h"
-#include "core/advisorloader.h"
+#include "models/advisor/advisor.h"
+#include "importers/core/advisorloader.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
-#include "appsettings.h"
+#include "app/appsettings.h"
 
-#include "summarylimitsdialog.h"
+#include "app/summarylimitsdialog.h"
 
 #include <QDir>
 #include <QSettings>

@@ -1,15 +1,15 @@
-#include "commandline.h"
+#include "app/commandline.h"
 
-#include "core/importsession.h"
-#include "core/report.h"
-#include "core/runscanner.h"
-#include "demo/demorun.h"
-#include "distributions/distributionchart.h"
-#include "graph/graphpanel.h"
-#include "scalars/scalarchart.h"
-#include "summary/summarystore.h"
+#include "importers/core/importsession.h"
+#include "importers/core/report.h"
+#include "importers/core/runscanner.h"
+#include "importers/demo/demorun.h"
+#include "widgets/distributions/distributionchart.h"
+#include "widgets/graph/graphpanel.h"
+#include "widgets/scalars/scalarchart.h"
+#include "models/summary/summarystore.h"
 
-#include "scalars/scalarstore.h"
+#include "models/scalars/scalarstore.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

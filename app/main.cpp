@@ -1,7 +1,7 @@
-#include "appsettings.h"
-#include "commandline.h"
-#include "mainwindow.h"
-#include "singleinstance.h"
+#include "app/appsettings.h"
+#include "app/commandline.h"
+#include "app/mainwindow.h"
+#include "app/singleinstance.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "advisor/advisorinput.h"
-#include "advisor/rule.h"
-#include "common/chartexporter.h"
-#include "core/importsession.h"
-#include "core/runmanifest.h"
-#include "memory/memoryread.h"
+#include "models/advisor/advisorinput.h"
+#include "models/advisor/rule.h"
+#include "widgets/common/chartexporter.h"
+#include "importers/core/importsession.h"
+#include "models/core/runmanifest.h"
+#include "importers/memory/memoryread.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>

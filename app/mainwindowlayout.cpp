@@ -1,16 +1,16 @@
-#include "mainwindow.h"
-#include "runcontroller.h"
+#include "app/mainwindow.h"
+#include "app/runcontroller.h"
 
-#include "core/runbrowsermodel.h"
-#include "core/workerpool.h"
-#include "demo/demorun.h"
-#include "graph/graphpanel.h"
-#include "graph/nodedetailswidget.h"
-#include "scalars/scalarstore.h"
-#include "shortcutsdialog.h"
-#include "summary/summarystore.h"
-#include "tensor/tensorpanel.h"
-#include "welcome/welcomepage.h"
+#include "models/core/runbrowsermodel.h"
+#include "models/core/workerpool.h"
+#include "importers/demo/demorun.h"
+#include "widgets/graph/graphpanel.h"
+#include "widgets/graph/nodedetailswidget.h"
+#include "models/scalars/scalarstore.h"
+#include "app/shortcutsdialog.h"
+#include "models/summary/summarystore.h"
+#include "widgets/tensor/tensorpanel.h"
+#include "widgets/welcome/welcomepage.h"
 
 #include <QAction>
 #include <QDateTime>

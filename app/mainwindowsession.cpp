@@ -1,17 +1,17 @@
 // The main window's preferences, sessions and run notes: what the user set up and looked at outlives the
 // window, kept in the user's settings and data folders (never in a run folder).
 
-#include "mainwindow.h"
-#include "runcontroller.h"
+#include "app/mainwindow.h"
+#include "app/runcontroller.h"
 
-#include "appsettings.h"
-#include "core/timerange.h"
-#include "graph/graphpanel.h"
-#include "notespanel.h"
-#include "scalars/scalarspanel.h"
-#include "session.h"
-#include "settingsdialog.h"
-#include "tensor/tensorpanel.h"
+#include "app/appsettings.h"
+#include "models/core/timerange.h"
+#include "widgets/graph/graphpanel.h"
+#include "app/notespanel.h"
+#include "widgets/scalars/scalarspanel.h"
+#include "app/session.h"
+#include "app/settingsdialog.h"
+#include "widgets/tensor/tensorpanel.h"
 
 #include <QAction>
 #include <QDir>

@@ -1,6 +1,6 @@
-#include "notespanel.h"
+#include "app/notespanel.h"
 
-#include "runnotes.h"
+#include "app/runnotes.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/panelchoice.h"
-#include "core/runmanifest.h"
+#include "models/core/panelchoice.h"
+#include "models/core/runmanifest.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>

@@ -1,4 +1,4 @@
-#include "runnotes.h"
+#include "app/runnotes.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

@@ -1,4 +1,4 @@
-#include "session.h"
+#include "app/session.h"
 
 #include <QCryptographicHash>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
-#include "settingsdialog.h"
+#include "app/settingsdialog.h"
 
-#include "summarylimitsdialog.h"
+#include "app/summarylimitsdialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>

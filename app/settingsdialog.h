@@ -1,6 +1,6 @@
 #pragma once
 
-#include "appsettings.h"
+#include "app/appsettings.h"
 
 #include <QDialog>
 

@@ -1,14 +1,14 @@
-#include "mainwindow.h"
+#include "app/mainwindow.h"
 
-#include "common/chartpalette.h"
-#include "compare/comparerunspanel.h"
-#include "distributions/distributionspanel.h"
-#include "images/imagespanel.h"
-#include "images/textpanel.h"
-#include "prcurves/prcurvespanel.h"
-#include "scalars/scalarspanel.h"
-#include "scalars/scalarstore.h"
-#include "summary/summarystore.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/compare/comparerunspanel.h"
+#include "widgets/distributions/distributionspanel.h"
+#include "widgets/images/imagespanel.h"
+#include "widgets/images/textpanel.h"
+#include "widgets/prcurves/prcurvespanel.h"
+#include "widgets/scalars/scalarspanel.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
 
 #include <QDir>
 #include <QDockWidget>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QFileInfo>
 #include <QProcess>

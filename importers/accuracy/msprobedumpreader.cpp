@@ -1,7 +1,7 @@
-#include "accuracy/msprobedumpreader.h"
+#include "importers/accuracy/msprobedumpreader.h"
 
-#include "core/importbudget.h"
-#include "core/jsonscan.h"
+#include "importers/core/importbudget.h"
+#include "importers/core/jsonscan.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "accuracy/msprobedump.h"
-#include "core/diagnostic.h"
-#include "core/importcontrol.h"
-#include "core/importstate.h"
+#include "models/accuracy/msprobedump.h"
+#include "models/core/diagnostic.h"
+#include "importers/core/importcontrol.h"
+#include "models/core/importstate.h"
 
 #include <QByteArray>
 #include <QString>

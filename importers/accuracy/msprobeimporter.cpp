@@ -1,6 +1,6 @@
-#include "accuracy/msprobeimporter.h"
+#include "importers/accuracy/msprobeimporter.h"
 
-#include "accuracy/msprobedumpreader.h"
+#include "importers/accuracy/msprobedumpreader.h"
 
 #include <QFileInfo>
 

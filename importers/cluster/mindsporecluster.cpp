@@ -1,6 +1,6 @@
-#include "mindsporecluster.h"
+#include "importers/cluster/mindsporecluster.h"
 
-#include "mindsporeclusterparts.h"
+#include "importers/cluster/mindsporeclusterparts.h"
 
 #include <algorithm>
 #include <map>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "cluster/cluster.h"
-#include "core/importcontrol.h"
+#include "models/cluster/cluster.h"
+#include "importers/core/importcontrol.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "mindsporeclusterparts.h"
+#include "importers/cluster/mindsporeclusterparts.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,6 +1,6 @@
-#include "mindsporeclusterparts.h"
+#include "importers/cluster/mindsporeclusterparts.h"
 
-#include "profiler/csvtable.h"
+#include "importers/profiler/csvtable.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

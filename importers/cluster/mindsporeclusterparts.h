@@ -4,8 +4,8 @@
 // reading per-rank step tables (mindsporeclustersteps.cpp) and communication links (mindsporeclusterlinks.cpp).
 // Internal to importers/cluster.
 
-#include "cluster/cluster.h"
-#include "core/diagnostic.h"
+#include "models/cluster/cluster.h"
+#include "models/core/diagnostic.h"
 
 #include <QJsonDocument>
 #include <QString>

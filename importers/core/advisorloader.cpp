@@ -1,12 +1,12 @@
-#include "core/advisorloader.h"
+#include "importers/core/advisorloader.h"
 
-#include "advisor/inputsnapshot.h"
-#include "core/importsession.h"
-#include "core/runscanner.h"
-#include "scalars/scalarstore.h"
-#include "summary/summarystore.h"
-#include "tensor/summarytensors.h"
-#include "tensor/tensorcatalogbuilder.h"
+#include "models/advisor/inputsnapshot.h"
+#include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
+#include "models/tensor/summarytensors.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
 
 #include <QEventLoop>
 #include <QHash>

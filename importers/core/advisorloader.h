@@ -1,7 +1,7 @@
 #pragma once
 
-#include "advisor/advisorinput.h"
-#include "core/runmanifest.h"
+#include "models/advisor/advisorinput.h"
+#include "models/core/runmanifest.h"
 
 #include <QList>
 #include <QString>

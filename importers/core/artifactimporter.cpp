@@ -1,14 +1,14 @@
-#include "core/artifactimporter.h"
+#include "importers/core/artifactimporter.h"
 
-#include "accuracy/msprobeimporter.h"
-#include "graph/graphfileimporter.h"
-#include "memory/memoryfileimporter.h"
-#include "memory/mindsporememory.h"
-#include "summary/eventfilereader.h"
-#include "summary/lineagereader.h"
-#include "summary/visualdlreader.h"
-#include "tensor/tensorfileimporter.h"
-#include "trace/tracefileimporter.h"
+#include "importers/accuracy/msprobeimporter.h"
+#include "importers/graph/graphfileimporter.h"
+#include "importers/memory/memoryfileimporter.h"
+#include "importers/memory/mindsporememory.h"
+#include "importers/summary/eventfilereader.h"
+#include "importers/summary/lineagereader.h"
+#include "importers/summary/visualdlreader.h"
+#include "importers/tensor/tensorfileimporter.h"
+#include "importers/trace/tracefileimporter.h"
 
 #include <QCoreApplication>
 #include <QFile>

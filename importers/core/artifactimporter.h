@@ -1,19 +1,19 @@
 #pragma once
 
-#include "core/importcontrol.h"
+#include "importers/core/importcontrol.h"
 
-#include "accuracy/msprobedump.h"
-#include "core/diagnostic.h"
-#include "core/importstate.h"
-#include "core/runmanifest.h"
-#include "graph/graph.h"
-#include "memory/memoryprofile.h"
-#include "scalars/scalarseries.h"
-#include "summary/lineage.h"
-#include "summary/summarydata.h"
-#include "tensor/tensorsummary.h"
-#include "trace/tracestore.h"
-#include "trace/tracesummary.h"
+#include "models/accuracy/msprobedump.h"
+#include "models/core/diagnostic.h"
+#include "models/core/importstate.h"
+#include "models/core/runmanifest.h"
+#include "models/graph/graph.h"
+#include "models/memory/memoryprofile.h"
+#include "models/scalars/scalarseries.h"
+#include "models/summary/lineage.h"
+#include "models/summary/summarydata.h"
+#include "models/tensor/tensorsummary.h"
+#include "models/trace/tracestore.h"
+#include "models/trace/tracesummary.h"
 
 #include <QMap>
 #include <QStringList>

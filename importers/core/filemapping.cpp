@@ -1,4 +1,4 @@
-#include "core/filemapping.h"
+#include "importers/core/filemapping.h"
 
 #include <QCoreApplication>
 #include <QFile>

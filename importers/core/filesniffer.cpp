@@ -1,13 +1,13 @@
-#include "filesniffer.h"
+#include "importers/core/filesniffer.h"
 
-#include "core/jsonhead.h"
-#include "core/profilernames.h"
-#include "core/protohead.h"
-#include "core/sniffstrings.h"
-#include "core/textformats.h"
-#include "memory/cudasnapshot.h"
-#include "summary/crc32c.h"
-#include "tensor/ptfile.h"
+#include "importers/core/jsonhead.h"
+#include "importers/core/profilernames.h"
+#include "importers/core/protohead.h"
+#include "importers/core/sniffstrings.h"
+#include "importers/core/textformats.h"
+#include "importers/memory/cudasnapshot.h"
+#include "importers/summary/crc32c.h"
+#include "importers/tensor/ptfile.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/artifactkind.h"
+#include "models/core/artifactkind.h"
 
 #include <QtGlobal>
 

@@ -1,4 +1,4 @@
-#include "core/importbudget.h"
+#include "importers/core/importbudget.h"
 
 #include <QCoreApplication>
 #include <QLocale>

@@ -1,10 +1,10 @@
-#include "core/importsession.h"
+#include "importers/core/importsession.h"
 
-#include "core/profilerbundle.h"
-#include "core/profilerimporter.h"
-#include "core/workerpool.h"
-#include "trace/chrometracereader.h"
-#include "trace/tracefileimporter.h"
+#include "models/core/profilerbundle.h"
+#include "importers/core/profilerimporter.h"
+#include "models/core/workerpool.h"
+#include "importers/trace/chrometracereader.h"
+#include "importers/trace/tracefileimporter.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

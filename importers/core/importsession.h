@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/artifactimporter.h"
+#include "importers/core/artifactimporter.h"
 
-#include "core/importstate.h"
-#include "core/runmanifest.h"
+#include "models/core/importstate.h"
+#include "models/core/runmanifest.h"
 
 #include <QFuture>
 #include <QHash>

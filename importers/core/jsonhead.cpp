@@ -1,6 +1,6 @@
-#include "jsonhead.h"
+#include "importers/core/jsonhead.h"
 
-#include "core/sniffstrings.h"
+#include "importers/core/sniffstrings.h"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "core/jsonscan.h"
+#include "importers/core/jsonscan.h"
 
 namespace runlens {
 

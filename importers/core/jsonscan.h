@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/importbudget.h"
+#include "importers/core/importbudget.h"
 
 #include <cstdint>
 #include <string_view>

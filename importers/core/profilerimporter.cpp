@@ -1,10 +1,10 @@
-#include "core/profilerimporter.h"
+#include "importers/core/profilerimporter.h"
 
-#include "cluster/mindsporecluster.h"
-#include "core/profilerbundle.h"
-#include "memory/mindsporememory.h"
-#include "pipeline/pipelinereader.h"
-#include "profiler/profilerrunreader.h"
+#include "importers/cluster/mindsporecluster.h"
+#include "models/core/profilerbundle.h"
+#include "importers/memory/mindsporememory.h"
+#include "importers/pipeline/pipelinereader.h"
+#include "importers/profiler/profilerrunreader.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/artifactimporter.h"
+#include "importers/core/artifactimporter.h"
 
 #include <QString>
 #include <QStringList>

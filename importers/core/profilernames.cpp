@@ -1,6 +1,6 @@
-#include "profilernames.h"
+#include "importers/core/profilernames.h"
 
-#include "core/sniffstrings.h"
+#include "importers/core/sniffstrings.h"
 
 #include <cstddef>
 

@@ -1,6 +1,6 @@
-#include "protohead.h"
+#include "importers/core/protohead.h"
 
-#include "core/sniffstrings.h"
+#include "importers/core/sniffstrings.h"
 
 #include <algorithm>
 

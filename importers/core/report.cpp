@@ -1,8 +1,8 @@
-#include "core/report.h"
+#include "importers/core/report.h"
 
-#include "cluster/clusterreport.h"
-#include "core/profilerbundle.h"
-#include "profiler/profilerrunreader.h"
+#include "models/cluster/clusterreport.h"
+#include "models/core/profilerbundle.h"
+#include "importers/profiler/profilerrunreader.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

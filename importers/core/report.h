@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/importstate.h"
-#include "core/runmanifest.h"
+#include "models/core/importstate.h"
+#include "models/core/runmanifest.h"
 
 #include <QJsonObject>
 #include <QString>

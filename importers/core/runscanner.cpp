@@ -1,6 +1,6 @@
-#include "runscanner.h"
+#include "importers/core/runscanner.h"
 
-#include "core/filesniffer.h"
+#include "importers/core/filesniffer.h"
 
 #include <QCoreApplication>
 #include <QDir>

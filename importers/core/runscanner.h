@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/importcontrol.h"
+#include "importers/core/importcontrol.h"
 
-#include "core/runmanifest.h"
+#include "models/core/runmanifest.h"
 
 #include <QString>
 

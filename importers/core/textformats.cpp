@@ -1,6 +1,6 @@
-#include "textformats.h"
+#include "importers/core/textformats.h"
 
-#include "core/sniffstrings.h"
+#include "importers/core/sniffstrings.h"
 
 #include <QtGlobal>
 

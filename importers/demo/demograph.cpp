@@ -1,6 +1,6 @@
-#include "demo/demograph.h"
+#include "importers/demo/demograph.h"
 
-#include "demo/demomodel.h"
+#include "importers/demo/demomodel.h"
 
 #include <QCoreApplication>
 #include <QDir>

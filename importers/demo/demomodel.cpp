@@ -1,4 +1,4 @@
-#include "demo/demomodel.h"
+#include "importers/demo/demomodel.h"
 
 #include <QHash>
 #include <QStringList>

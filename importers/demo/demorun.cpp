@@ -1,10 +1,10 @@
-#include "demo/demorun.h"
+#include "importers/demo/demorun.h"
 
-#include "demo/demograph.h"
-#include "demo/demonoise.h"
-#include "demo/demotensors.h"
-#include "demo/demotrace.h"
-#include "summary/eventfilewriter.h"
+#include "importers/demo/demograph.h"
+#include "importers/demo/demonoise.h"
+#include "importers/demo/demotensors.h"
+#include "importers/demo/demotrace.h"
+#include "importers/summary/eventfilewriter.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,7 +1,7 @@
-#include "demo/demotensors.h"
+#include "importers/demo/demotensors.h"
 
-#include "demo/demomodel.h"
-#include "demo/demonoise.h"
+#include "importers/demo/demomodel.h"
+#include "importers/demo/demonoise.h"
 
 #include <QCoreApplication>
 #include <QDir>

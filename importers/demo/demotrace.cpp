@@ -1,7 +1,7 @@
-#include "demo/demotrace.h"
+#include "importers/demo/demotrace.h"
 
-#include "demo/demomodel.h"
-#include "demo/kinetorecorder.h"
+#include "importers/demo/demomodel.h"
+#include "importers/demo/kinetorecorder.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "demo/kinetorecorder.h"
+#include "importers/demo/kinetorecorder.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "demo/demonoise.h"
+#include "importers/demo/demonoise.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -1,9 +1,9 @@
-#include "graph/anfirgraphreader.h"
+#include "importers/graph/anfirgraphreader.h"
 
-#include "graph/graphtext.h"
-#include "graph/proto/anf_ir.pb.h"
-#include "graph/protowire.h"
-#include "graph/uniqueids.h"
+#include "importers/graph/graphtext.h"
+#include "importers/graph/proto/anf_ir.pb.h"
+#include "importers/graph/protowire.h"
+#include "importers/graph/uniqueids.h"
 
 #include <QFileInfo>
 

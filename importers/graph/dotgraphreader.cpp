@@ -1,7 +1,7 @@
-#include "graph/dotgraphreader.h"
+#include "importers/graph/dotgraphreader.h"
 
-#include "graph/graphtext.h"
-#include "graph/graphvizlock.h"
+#include "importers/graph/graphtext.h"
+#include "models/graph/graphvizlock.h"
 
 #include <graphviz/cgraph.h>
 

@@ -1,6 +1,6 @@
-#include "graph/graphfileimporter.h"
+#include "importers/graph/graphfileimporter.h"
 
-#include "graph/graphreader.h"
+#include "importers/graph/graphreader.h"
 
 #include <QFileInfo>
 

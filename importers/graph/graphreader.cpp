@@ -1,14 +1,14 @@
-#include "graph/graphreader.h"
+#include "importers/graph/graphreader.h"
 
-#include "graph/anfirgraphreader.h"
-#include "graph/dotgraphreader.h"
-#include "graph/mindsporeirreader.h"
-#include "graph/onnxgraphreader.h"
-#include "graph/parallelstrategyreader.h"
-#include "graph/tfgraphreader.h"
-#include "graph/torchscriptreader.h"
+#include "importers/graph/anfirgraphreader.h"
+#include "importers/graph/dotgraphreader.h"
+#include "importers/graph/mindsporeirreader.h"
+#include "importers/graph/onnxgraphreader.h"
+#include "importers/graph/parallelstrategyreader.h"
+#include "importers/graph/tfgraphreader.h"
+#include "importers/graph/torchscriptreader.h"
 
-#include "core/filemapping.h"
+#include "importers/core/filemapping.h"
 
 #include <QFile>
 

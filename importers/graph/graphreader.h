@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/artifactkind.h"
-#include "core/importcontrol.h"
-#include "graph/graphresult.h"
+#include "models/core/artifactkind.h"
+#include "importers/core/importcontrol.h"
+#include "importers/graph/graphresult.h"
 
 #include <QString>
 

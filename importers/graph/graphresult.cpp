@@ -1,4 +1,4 @@
-#include "graph/graphresult.h"
+#include "importers/graph/graphresult.h"
 
 namespace runlens::graph {
 

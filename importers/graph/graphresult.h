@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "core/importbudget.h"
-#include "graph/graph.h"
+#include "models/core/diagnostic.h"
+#include "importers/core/importbudget.h"
+#include "models/graph/graph.h"
 
 #include <QCoreApplication>
 #include <QString>

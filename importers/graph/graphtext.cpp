@@ -1,4 +1,4 @@
-#include "graph/graphtext.h"
+#include "importers/graph/graphtext.h"
 
 #include <charconv>
 #include <cstdio>

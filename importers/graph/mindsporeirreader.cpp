@@ -1,10 +1,10 @@
-#include "graph/mindsporeirreader.h"
+#include "importers/graph/mindsporeirreader.h"
 
-#include "core/importbudget.h"
+#include "importers/core/importbudget.h"
 
-#include "graph/graphtext.h"
-#include "graph/mindsporeirsyntax.h"
-#include "graph/uniqueids.h"
+#include "importers/graph/graphtext.h"
+#include "importers/graph/mindsporeirsyntax.h"
+#include "importers/graph/uniqueids.h"
 
 #include <algorithm>
 #include <cctype>

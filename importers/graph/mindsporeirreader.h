@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/importcontrol.h"
-#include "graph/graphresult.h"
+#include "importers/core/importcontrol.h"
+#include "importers/graph/graphresult.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
-#include "graph/mindsporeirsyntax.h"
+#include "importers/graph/mindsporeirsyntax.h"
 
-#include "graph/graphtext.h"
+#include "importers/graph/graphtext.h"
 
 #include <cctype>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graph/graph.h"
+#include "models/graph/graph.h"
 
 #include <string>
 #include <string_view>

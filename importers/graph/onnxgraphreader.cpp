@@ -1,9 +1,9 @@
-#include "graph/onnxgraphreader.h"
+#include "importers/graph/onnxgraphreader.h"
 
-#include "graph/graphtext.h"
-#include "graph/proto/onnx.pb.h"
-#include "graph/protowire.h"
-#include "graph/uniqueids.h"
+#include "importers/graph/graphtext.h"
+#include "importers/graph/proto/onnx.pb.h"
+#include "importers/graph/protowire.h"
+#include "importers/graph/uniqueids.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "graph/parallelstrategyreader.h"
+#include "importers/graph/parallelstrategyreader.h"
 
-#include "core/importbudget.h"
-#include "graph/graphtext.h"
-#include "graph/uniqueids.h"
+#include "importers/core/importbudget.h"
+#include "importers/graph/graphtext.h"
+#include "importers/graph/uniqueids.h"
 
 #include <simdjson.h>
 

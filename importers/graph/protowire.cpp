@@ -1,4 +1,4 @@
-#include "graph/protowire.h"
+#include "importers/graph/protowire.h"
 
 namespace runlens::graph::wire {
 

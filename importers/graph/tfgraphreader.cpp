@@ -1,11 +1,11 @@
-#include "graph/tfgraphreader.h"
+#include "importers/graph/tfgraphreader.h"
 
-#include "graph/graphtext.h"
-#include "graph/proto/tf_graph.pb.h"
-#include "graph/protowire.h"
-#include "graph/uniqueids.h"
-#include "summary/proto/tb_event.pb.h"
-#include "summary/recordreader.h"
+#include "importers/graph/graphtext.h"
+#include "importers/graph/proto/tf_graph.pb.h"
+#include "importers/graph/protowire.h"
+#include "importers/graph/uniqueids.h"
+#include "importers/summary/proto/tb_event.pb.h"
+#include "importers/summary/recordreader.h"
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>

@@ -1,7 +1,7 @@
-#include "graph/torchscriptreader.h"
+#include "importers/graph/torchscriptreader.h"
 
-#include "graph/graphtext.h"
-#include "graph/uniqueids.h"
+#include "importers/graph/graphtext.h"
+#include "importers/graph/uniqueids.h"
 
 #include <cctype>
 #include <limits>

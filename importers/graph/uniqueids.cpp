@@ -1,4 +1,4 @@
-#include "graph/uniqueids.h"
+#include "importers/graph/uniqueids.h"
 
 namespace runlens::graph {
 

@@ -1,8 +1,8 @@
-#include "memory/cudasnapshot.h"
+#include "importers/memory/cudasnapshot.h"
 
-#include "memory/safepickle.h"
+#include "importers/memory/safepickle.h"
 
-#include "core/filemapping.h"
+#include "importers/core/filemapping.h"
 
 #include <QCoreApplication>
 #include <QFile>

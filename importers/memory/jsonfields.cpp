@@ -1,6 +1,6 @@
-#include "memory/jsonfields.h"
+#include "importers/memory/jsonfields.h"
 
-#include "core/jsonscan.h"
+#include "importers/core/jsonscan.h"
 
 #include <QCoreApplication>
 #include <QStringList>

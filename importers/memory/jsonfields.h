@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "core/importbudget.h"
+#include "models/core/diagnostic.h"
+#include "importers/core/importbudget.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,9 +1,9 @@
-#include "memory/memoryfileimporter.h"
+#include "importers/memory/memoryfileimporter.h"
 
-#include "memory/cudasnapshot.h"
-#include "memory/memorysummary.h"
-#include "memory/memorytimelinereader.h"
-#include "memory/mindsporememory.h"
+#include "importers/memory/cudasnapshot.h"
+#include "importers/memory/memorysummary.h"
+#include "importers/memory/memorytimelinereader.h"
+#include "importers/memory/mindsporememory.h"
 
 #include <QFileInfo>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "core/importstate.h"
-#include "memory/memoryprofile.h"
+#include "models/core/diagnostic.h"
+#include "models/core/importstate.h"
+#include "models/memory/memoryprofile.h"
 
 #include <memory>
 

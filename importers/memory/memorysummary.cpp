@@ -1,7 +1,7 @@
-#include "memory/memorysummary.h"
+#include "importers/memory/memorysummary.h"
 
-#include "memory/memoryanalysis.h"
-#include "trace/tracestore.h"
+#include "models/memory/memoryanalysis.h"
+#include "models/trace/tracestore.h"
 
 #include <algorithm>
 #include <limits>

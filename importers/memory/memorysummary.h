@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/importstate.h"
-#include "memory/memoryprofile.h"
+#include "models/core/importstate.h"
+#include "models/memory/memoryprofile.h"
 
 #include <QList>
 

@@ -1,6 +1,6 @@
-#include "memorytimelinereader.h"
+#include "importers/memory/memorytimelinereader.h"
 
-#include "trace/traceinput.h"
+#include "importers/trace/traceinput.h"
 
 #include <QCoreApplication>
 

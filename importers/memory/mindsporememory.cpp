@@ -1,6 +1,6 @@
-#include "memory/mindsporememory.h"
+#include "importers/memory/mindsporememory.h"
 
-#include "memory/jsonfields.h"
+#include "importers/memory/jsonfields.h"
 
 #include <QCoreApplication>
 #include <QFile>

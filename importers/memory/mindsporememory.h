@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/importcontrol.h"
-#include "memory/memoryread.h"
+#include "importers/core/importcontrol.h"
+#include "importers/memory/memoryread.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "memory/safepickle.h"
+#include "importers/memory/safepickle.h"
 
 #include <algorithm>
 #include <cmath>

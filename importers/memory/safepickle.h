@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "core/importbudget.h"
-#include "core/importcontrol.h"
+#include "models/core/diagnostic.h"
+#include "importers/core/importbudget.h"
+#include "importers/core/importcontrol.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "tracememory.h"
+#include "importers/memory/tracememory.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

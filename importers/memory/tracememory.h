@@ -1,7 +1,7 @@
 #pragma once
 
-#include "memoryread.h"
-#include "trace/tracestore.h"
+#include "importers/memory/memoryread.h"
+#include "models/trace/tracestore.h"
 
 #include <functional>
 

@@ -1,6 +1,6 @@
-#include "pipelinefiles.h"
+#include "importers/pipeline/pipelinefiles.h"
 
-#include "profiler/csvtable.h"
+#include "importers/profiler/csvtable.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "pipeline/datapipeline.h"
+#include "models/core/diagnostic.h"
+#include "models/pipeline/datapipeline.h"
 
 #include <QByteArrayView>
 #include <QString>

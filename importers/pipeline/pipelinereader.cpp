@@ -1,7 +1,7 @@
-#include "pipelinereader.h"
+#include "importers/pipeline/pipelinereader.h"
 
-#include "pipeline/pipelineanalysis.h"
-#include "pipelinefiles.h"
+#include "models/pipeline/pipelineanalysis.h"
+#include "importers/pipeline/pipelinefiles.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "core/importcontrol.h"
-#include "pipeline/datapipeline.h"
+#include "models/core/diagnostic.h"
+#include "importers/core/importcontrol.h"
+#include "models/pipeline/datapipeline.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "csvtable.h"
+#include "importers/profiler/csvtable.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,7 +1,7 @@
-#include "operatorreader.h"
+#include "importers/profiler/operatorreader.h"
 
-#include "profiler/csvtable.h"
-#include "profiler/profilerfolder.h"
+#include "importers/profiler/csvtable.h"
+#include "importers/profiler/profilerfolder.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
-#include "profilerfolder.h"
+#include "importers/profiler/profilerfolder.h"
 
-#include "core/profilernames.h"
+#include "importers/core/profilernames.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,7 +1,7 @@
-#include "profilerrunreader.h"
+#include "importers/profiler/profilerrunreader.h"
 
-#include "profiler/operatorreader.h"
-#include "profiler/stepreader.h"
+#include "importers/profiler/operatorreader.h"
+#include "importers/profiler/stepreader.h"
 
 #include <QJsonArray>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "profiler/profilerdata.h"
-#include "profiler/profilerfolder.h"
+#include "models/profiler/profilerdata.h"
+#include "importers/profiler/profilerfolder.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "stepreader.h"
+#include "importers/profiler/stepreader.h"
 
-#include "profiler/csvtable.h"
-#include "profiler/operatorreader.h"
-#include "profiler/profilerfolder.h"
+#include "importers/profiler/csvtable.h"
+#include "importers/profiler/operatorreader.h"
+#include "importers/profiler/profilerfolder.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "profiler/profilerdata.h"
+#include "models/core/diagnostic.h"
+#include "models/profiler/profilerdata.h"
 
 #include <QString>
 

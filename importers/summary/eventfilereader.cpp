@@ -1,14 +1,14 @@
-#include "eventfilereader.h"
+#include "importers/summary/eventfilereader.h"
 
-#include "eventgraphs.h"
-#include "recordpoll.h"
-#include "recordreader.h"
-#include "summary/proto/ms_summary.pb.h"
-#include "summary/proto/tb_event.pb.h"
-#include "summary/reservoir.h"
-#include "summarytr.h"
-#include "summaryvalues.h"
-#include "taginterner.h"
+#include "importers/summary/eventgraphs.h"
+#include "importers/summary/recordpoll.h"
+#include "importers/summary/recordreader.h"
+#include "importers/summary/proto/ms_summary.pb.h"
+#include "importers/summary/proto/tb_event.pb.h"
+#include "models/summary/reservoir.h"
+#include "importers/summary/summarytr.h"
+#include "importers/summary/summaryvalues.h"
+#include "importers/summary/taginterner.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/artifactimporter.h"
-#include "summaryflavor.h"
-#include "summary/summarydata.h"
+#include "importers/core/artifactimporter.h"
+#include "importers/summary/summaryflavor.h"
+#include "models/summary/summarydata.h"
 
 #include <QString>
 

@@ -1,9 +1,9 @@
-#include "eventfilewriter.h"
+#include "importers/summary/eventfilewriter.h"
 
-#include "recordreader.h"
-#include "summary/proto/ms_summary.pb.h"
-#include "summary/proto/tb_event.pb.h"
-#include "summarytr.h"
+#include "importers/summary/recordreader.h"
+#include "importers/summary/proto/ms_summary.pb.h"
+#include "importers/summary/proto/tb_event.pb.h"
+#include "importers/summary/summarytr.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "summaryflavor.h"
+#include "importers/summary/summaryflavor.h"
 
-#include "summary/summarydata.h"
+#include "models/summary/summarydata.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

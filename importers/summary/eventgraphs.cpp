@@ -1,9 +1,9 @@
-#include "eventgraphs.h"
+#include "importers/summary/eventgraphs.h"
 
-#include "graph/anfirgraphreader.h"
-#include "graph/protowire.h"
-#include "graph/tfgraphreader.h"
-#include "summarytr.h"
+#include "importers/graph/anfirgraphreader.h"
+#include "importers/graph/protowire.h"
+#include "importers/graph/tfgraphreader.h"
+#include "importers/summary/summarytr.h"
 
 #include <string_view>
 

@@ -1,9 +1,9 @@
-#include "lineagereader.h"
+#include "importers/summary/lineagereader.h"
 
-#include "recordpoll.h"
-#include "recordreader.h"
-#include "summary/proto/ms_lineage.pb.h"
-#include "summarytr.h"
+#include "importers/summary/recordpoll.h"
+#include "importers/summary/recordreader.h"
+#include "importers/summary/proto/ms_lineage.pb.h"
+#include "importers/summary/summarytr.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/artifactimporter.h"
-#include "summary/lineage.h"
+#include "importers/core/artifactimporter.h"
+#include "models/summary/lineage.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
-#include "recordpoll.h"
+#include "importers/summary/recordpoll.h"
 
-#include "summary/summarytr.h"
+#include "importers/summary/summarytr.h"
 
 #include <exception>
 

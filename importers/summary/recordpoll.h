@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "summary/recordreader.h"
+#include "models/core/diagnostic.h"
+#include "importers/summary/recordreader.h"
 
 #include <QString>
 

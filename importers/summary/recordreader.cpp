@@ -1,6 +1,6 @@
-#include "recordreader.h"
+#include "importers/summary/recordreader.h"
 
-#include "crc32c.h"
+#include "importers/summary/crc32c.h"
 
 #include <algorithm>
 #include <cstring>

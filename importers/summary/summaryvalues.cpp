@@ -1,11 +1,11 @@
-#include "summaryvalues.h"
+#include "importers/summary/summaryvalues.h"
 
-#include "summary/proto/ms_summary.pb.h"
-#include "summary/proto/tb_hparams.pb.h"
-#include "summary/proto/tb_summary.pb.h"
-#include "summary/proto/tb_tensor.pb.h"
-#include "summarytr.h"
-#include "tensor/dtype.h"
+#include "importers/summary/proto/ms_summary.pb.h"
+#include "importers/summary/proto/tb_hparams.pb.h"
+#include "importers/summary/proto/tb_summary.pb.h"
+#include "importers/summary/proto/tb_tensor.pb.h"
+#include "importers/summary/summarytr.h"
+#include "models/tensor/dtype.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/importbudget.h"
-#include "summary/summarydata.h"
-#include "tensor/tensor.h"
+#include "importers/core/importbudget.h"
+#include "models/summary/summarydata.h"
+#include "models/tensor/tensor.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "taginterner.h"
+#include "importers/summary/taginterner.h"
 
 #include <cstring>
 

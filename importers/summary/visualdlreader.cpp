@@ -1,10 +1,10 @@
-#include "visualdlreader.h"
+#include "importers/summary/visualdlreader.h"
 
-#include "summary/proto/vdl_record.pb.h"
-#include "summary/reservoir.h"
-#include "summary/summaryvalues.h"
-#include "summarytr.h"
-#include "taginterner.h"
+#include "importers/summary/proto/vdl_record.pb.h"
+#include "models/summary/reservoir.h"
+#include "importers/summary/summaryvalues.h"
+#include "importers/summary/summarytr.h"
+#include "importers/summary/taginterner.h"
 
 #include <QCoreApplication>
 #include <QFile>

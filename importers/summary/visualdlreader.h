@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/artifactimporter.h"
-#include "summary/summarydata.h"
+#include "importers/core/artifactimporter.h"
+#include "models/summary/summarydata.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
-#include "dumpindexer.h"
+#include "importers/tensor/dumpindexer.h"
 
-#include "tensor/npyheader.h"
+#include "importers/tensor/npyheader.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

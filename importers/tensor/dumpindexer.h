@@ -1,10 +1,10 @@
 #pragma once
 
-#include "core/importcontrol.h"
-#include "core/runmanifest.h"
-#include "graph/dumpindex.h"
-#include "tensor/dumpnaming.h"
-#include "tensor/npyheader.h"
+#include "importers/core/importcontrol.h"
+#include "models/core/runmanifest.h"
+#include "models/graph/dumpindex.h"
+#include "models/tensor/dumpnaming.h"
+#include "importers/tensor/npyheader.h"
 
 #include <QString>
 

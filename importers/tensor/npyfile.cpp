@@ -1,7 +1,7 @@
-#include "tensor/npyfile.h"
+#include "importers/tensor/npyfile.h"
 
-#include "tensor/npyheader.h"
-#include "tensor/tensorlisting.h"
+#include "importers/tensor/npyheader.h"
+#include "importers/tensor/tensorlisting.h"
 
 #include <QCoreApplication>
 #include <QFile>

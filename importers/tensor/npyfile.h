@@ -1,8 +1,8 @@
 #pragma once
 
-#include "tensor/npyheader.h"
-#include "tensor/tensor.h"
-#include "tensor/tensorcatalog.h"
+#include "importers/tensor/npyheader.h"
+#include "models/tensor/tensor.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QString>
 

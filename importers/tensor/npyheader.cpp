@@ -1,4 +1,4 @@
-#include "npyheader.h"
+#include "importers/tensor/npyheader.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,9 +1,9 @@
-#include "tensor/npzfile.h"
+#include "importers/tensor/npzfile.h"
 
-#include "core/importbudget.h"
-#include "tensor/npyfile.h"
-#include "tensor/npyheader.h"
-#include "tensor/zipdirectory.h"
+#include "importers/core/importbudget.h"
+#include "importers/tensor/npyfile.h"
+#include "importers/tensor/npyheader.h"
+#include "importers/tensor/zipdirectory.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,8 +1,8 @@
-#include "tensor/ptfile.h"
+#include "importers/tensor/ptfile.h"
 
-#include "core/importbudget.h"
-#include "memory/safepickle.h"
-#include "tensor/zipdirectory.h"
+#include "importers/core/importbudget.h"
+#include "importers/memory/safepickle.h"
+#include "importers/tensor/zipdirectory.h"
 
 #include <QCoreApplication>
 #include <QFile>

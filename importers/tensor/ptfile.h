@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tensor/tensorlisting.h"
+#include "importers/tensor/tensorlisting.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
-#include "tensor/safetensorsfile.h"
+#include "importers/tensor/safetensorsfile.h"
 
-#include "core/importbudget.h"
-#include "core/jsonscan.h"
+#include "importers/core/importbudget.h"
+#include "importers/core/jsonscan.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,11 +1,11 @@
-#include "tensorcatalogbuilder.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
 
-#include "tensor/dumpindexer.h"
-#include "tensor/npyfile.h"
-#include "tensor/npyheader.h"
-#include "tensor/npzfile.h"
-#include "tensor/ptfile.h"
-#include "tensor/safetensorsfile.h"
+#include "importers/tensor/dumpindexer.h"
+#include "importers/tensor/npyfile.h"
+#include "importers/tensor/npyheader.h"
+#include "importers/tensor/npzfile.h"
+#include "importers/tensor/ptfile.h"
+#include "importers/tensor/safetensorsfile.h"
 
 #include <QCoreApplication>
 #include <QFile>

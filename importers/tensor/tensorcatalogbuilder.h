@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/importcontrol.h"
-#include "core/runmanifest.h"
-#include "graph/dumpindex.h"
-#include "tensor/tensorcatalog.h"
+#include "importers/core/importcontrol.h"
+#include "models/core/runmanifest.h"
+#include "models/graph/dumpindex.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QString>
 

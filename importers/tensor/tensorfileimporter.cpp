@@ -1,10 +1,10 @@
-#include "tensorfileimporter.h"
+#include "importers/tensor/tensorfileimporter.h"
 
-#include "tensor/npyfile.h"
-#include "tensor/npzfile.h"
-#include "tensor/ptfile.h"
-#include "tensor/safetensorsfile.h"
-#include "tensor/tensorcatalog.h"
+#include "importers/tensor/npyfile.h"
+#include "importers/tensor/npzfile.h"
+#include "importers/tensor/ptfile.h"
+#include "importers/tensor/safetensorsfile.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/artifactimporter.h"
-#include "core/artifactkind.h"
+#include "importers/core/artifactimporter.h"
+#include "models/core/artifactkind.h"
 
 #include <QString>
 

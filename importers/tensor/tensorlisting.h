@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "core/filemapping.h"
-#include "tensor/tensor.h"
-#include "tensor/tensorcatalog.h"
+#include "models/core/diagnostic.h"
+#include "importers/core/filemapping.h"
+#include "models/tensor/tensor.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QCoreApplication>
 #include <QFile>

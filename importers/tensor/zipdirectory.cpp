@@ -1,4 +1,4 @@
-#include "tensor/zipdirectory.h"
+#include "importers/tensor/zipdirectory.h"
 
 #include <algorithm>
 #include <limits>

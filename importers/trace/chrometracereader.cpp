@@ -1,9 +1,9 @@
-#include "chrometracereader.h"
+#include "importers/trace/chrometracereader.h"
 
-#include "scanqueue.h"
-#include "sourcereader.h"
-#include "trace/tracestorebuilder.h"
-#include "traceinput.h"
+#include "importers/trace/scanqueue.h"
+#include "importers/trace/sourcereader.h"
+#include "models/trace/tracestorebuilder.h"
+#include "importers/trace/traceinput.h"
 
 #include <QLoggingCategory>
 

@@ -1,7 +1,7 @@
-#include "eventscanner.h"
+#include "importers/trace/eventscanner.h"
 
-#include "jsonscan.h"
-#include "traceinput.h"
+#include "importers/trace/jsonscan.h"
+#include "importers/trace/traceinput.h"
 
 #include <cstring>
 

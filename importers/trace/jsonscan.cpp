@@ -1,4 +1,4 @@
-#include "jsonscan.h"
+#include "importers/trace/jsonscan.h"
 
 #include <array>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "eventscanner.h"
+#include "importers/trace/eventscanner.h"
 
 #include <atomic>
 #include <condition_variable>

@@ -1,6 +1,6 @@
-#include "sourcereader.h"
+#include "importers/trace/sourcereader.h"
 
-#include "trace/launchindex.h"
+#include "models/trace/launchindex.h"
 
 #include <cstring>
 

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "core/importcontrol.h"
-#include "eventscanner.h"
-#include "trace/tracestorebuilder.h"
-#include "traceinput.h"
-#include "tracevalues.h"
+#include "models/core/diagnostic.h"
+#include "importers/core/importcontrol.h"
+#include "importers/trace/eventscanner.h"
+#include "models/trace/tracestorebuilder.h"
+#include "importers/trace/traceinput.h"
+#include "importers/trace/tracevalues.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>

@@ -1,6 +1,6 @@
-#include "sourcereader.h"
+#include "importers/trace/sourcereader.h"
 
-#include "jsonscan.h"
+#include "importers/trace/jsonscan.h"
 
 namespace runlens::trace {
 

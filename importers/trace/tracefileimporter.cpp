@@ -1,8 +1,8 @@
-#include "trace/tracefileimporter.h"
+#include "importers/trace/tracefileimporter.h"
 
-#include "memory/memorysummary.h"
-#include "memory/tracememory.h"
-#include "trace/chrometracereader.h"
+#include "importers/memory/memorysummary.h"
+#include "importers/memory/tracememory.h"
+#include "importers/trace/chrometracereader.h"
 
 #include <QFileInfo>
 

@@ -1,6 +1,6 @@
-#include "traceinput.h"
+#include "importers/trace/traceinput.h"
 
-#include "core/importbudget.h"
+#include "importers/core/importbudget.h"
 
 #include <QCoreApplication>
 #include <QFile>

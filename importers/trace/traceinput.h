@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/importcontrol.h"
+#include "importers/core/importcontrol.h"
 
-#include "core/diagnostic.h"
-#include "trace/tracebuffer.h"
+#include "models/core/diagnostic.h"
+#include "models/trace/tracebuffer.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
-#include "tracevalues.h"
+#include "importers/trace/tracevalues.h"
 
-#include "jsonscan.h"
+#include "importers/trace/jsonscan.h"
 
 #include <limits>
 

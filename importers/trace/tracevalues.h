@@ -1,6 +1,6 @@
 #pragma once
 
-#include "trace/tracestore.h"
+#include "models/trace/tracestore.h"
 
 #include <simdjson.h>
 

@@ -1,4 +1,4 @@
-#include "accuracy/msprobedump.h"
+#include "models/accuracy/msprobedump.h"
 
 #include <QRegularExpression>
 

@@ -1,4 +1,4 @@
-#include "advisor/advisor.h"
+#include "models/advisor/advisor.h"
 
 #include <QCoreApplication>
 #include <QHash>

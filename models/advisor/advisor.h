@@ -1,9 +1,9 @@
 #pragma once
 
-#include "advisor/advisorinput.h"
-#include "advisor/advisortypes.h"
-#include "advisor/analysis.h"
-#include "advisor/rule.h"
+#include "models/advisor/advisorinput.h"
+#include "models/advisor/advisortypes.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/rule.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "core/profilerbundle.h"
-#include "graph/graph.h"
-#include "memory/memoryprofile.h"
-#include "summary/summarydata.h"
-#include "tensor/tensorcatalog.h"
-#include "trace/tracestore.h"
+#include "models/core/profilerbundle.h"
+#include "models/graph/graph.h"
+#include "models/memory/memoryprofile.h"
+#include "models/summary/summarydata.h"
+#include "models/tensor/tensorcatalog.h"
+#include "models/trace/tracestore.h"
 
 #include <QString>
 

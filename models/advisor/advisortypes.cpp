@@ -1,4 +1,4 @@
-#include "advisor/advisortypes.h"
+#include "models/advisor/advisortypes.h"
 
 #include <QCoreApplication>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "advisor/advisorinput.h"
-#include "advisor/advisortypes.h"
-#include "advisor/rule.h"
+#include "models/advisor/advisorinput.h"
+#include "models/advisor/advisortypes.h"
+#include "models/advisor/rule.h"
 
 #include <QHash>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "advisor/analysis.h"
+#include "models/advisor/analysis.h"
 
-#include "core/runmanifest.h"
+#include "models/core/runmanifest.h"
 
 #include <utility>
 

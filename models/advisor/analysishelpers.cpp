@@ -1,4 +1,4 @@
-#include "advisor/analysishelpers.h"
+#include "models/advisor/analysishelpers.h"
 
 #include <QCoreApplication>
 

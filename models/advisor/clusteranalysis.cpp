@@ -1,7 +1,7 @@
-#include "advisor/analysis.h"
-#include "advisor/analysishelpers.h"
-#include "advisor/evidence.h"
-#include "cluster/kinetocluster.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/analysishelpers.h"
+#include "models/advisor/evidence.h"
+#include "models/cluster/kinetocluster.h"
 
 #include <QCoreApplication>
 

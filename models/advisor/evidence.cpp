@@ -1,4 +1,4 @@
-#include "advisor/evidence.h"
+#include "models/advisor/evidence.h"
 
 #include <QUrl>
 

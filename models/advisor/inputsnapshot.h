@@ -1,6 +1,6 @@
 #pragma once
 
-#include "advisor/advisorinput.h"
+#include "models/advisor/advisorinput.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
-#include "advisor/analysis.h"
-#include "advisor/analysishelpers.h"
-#include "advisor/evidence.h"
-#include "memory/memoryanalysis.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/analysishelpers.h"
+#include "models/advisor/evidence.h"
+#include "models/memory/memoryanalysis.h"
 
 #include <QCoreApplication>
 

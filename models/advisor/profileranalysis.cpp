@@ -1,8 +1,8 @@
-#include "advisor/analysis.h"
-#include "advisor/analysishelpers.h"
-#include "advisor/evidence.h"
-#include "pipeline/pipelineanalysis.h"
-#include "profiler/profilerdata.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/analysishelpers.h"
+#include "models/advisor/evidence.h"
+#include "models/pipeline/pipelineanalysis.h"
+#include "models/profiler/profilerdata.h"
 
 #include <QCoreApplication>
 

@@ -1,5 +1,5 @@
-#include "advisor/analysis.h"
-#include "advisor/evidence.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/evidence.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "advisor/tensorroles.h"
+#include "models/advisor/tensorroles.h"
 
 #include <QRegularExpression>
 

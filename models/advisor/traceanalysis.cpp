@@ -1,12 +1,12 @@
-#include "advisor/analysis.h"
-#include "advisor/analysishelpers.h"
-#include "advisor/evidence.h"
-#include "advisor/tracepatterns.h"
-#include "cluster/kinetocluster.h"
-#include "trace/deviceutilization.h"
-#include "trace/launchindex.h"
-#include "trace/opstatistics.h"
-#include "trace/stepbreakdown.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/analysishelpers.h"
+#include "models/advisor/evidence.h"
+#include "models/advisor/tracepatterns.h"
+#include "models/cluster/kinetocluster.h"
+#include "models/trace/deviceutilization.h"
+#include "models/trace/launchindex.h"
+#include "models/trace/opstatistics.h"
+#include "models/trace/stepbreakdown.h"
 
 #include <QCoreApplication>
 

@@ -1,8 +1,8 @@
-#include "advisor/tracepatterns.h"
+#include "models/advisor/tracepatterns.h"
 
-#include "advisor/analysishelpers.h"
-#include "advisor/evidence.h"
-#include "trace/tracestore.h"
+#include "models/advisor/analysishelpers.h"
+#include "models/advisor/evidence.h"
+#include "models/trace/tracestore.h"
 
 #include <QCoreApplication>
 

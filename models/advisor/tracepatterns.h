@@ -1,6 +1,6 @@
 #pragma once
 
-#include "advisor/analysis.h"
+#include "models/advisor/analysis.h"
 
 namespace runlens::advisor {
 

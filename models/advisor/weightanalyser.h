@@ -1,8 +1,8 @@
 #pragma once
 
-#include "advisor/analysis.h"
-#include "advisor/tensorroles.h"
-#include "tensor/tensor.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/tensorroles.h"
+#include "models/tensor/tensor.h"
 
 #include <QHash>
 #include <QSet>

@@ -1,5 +1,5 @@
-#include "advisor/evidence.h"
-#include "advisor/weightanalyser.h"
+#include "models/advisor/evidence.h"
+#include "models/advisor/weightanalyser.h"
 
 namespace runlens::advisor {
 

@@ -1,7 +1,7 @@
-#include "advisor/advisor.h"
-#include "advisor/evidence.h"
-#include "advisor/weightanalyser.h"
-#include "tensor/tensorstatistics.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/evidence.h"
+#include "models/advisor/weightanalyser.h"
+#include "models/tensor/tensorstatistics.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "cluster.h"
+#include "models/cluster/cluster.h"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "clusterreport.h"
+#include "models/cluster/clusterreport.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cluster.h"
+#include "models/cluster/cluster.h"
 
 #include <QJsonObject>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "kinetocluster.h"
+#include "models/cluster/kinetocluster.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "cluster.h"
+#include "models/cluster/cluster.h"
 
-#include "trace/stepbreakdown.h"
-#include "trace/tracestore.h"
+#include "models/trace/stepbreakdown.h"
+#include "models/trace/tracestore.h"
 
 #include <string_view>
 

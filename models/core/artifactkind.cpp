@@ -1,4 +1,4 @@
-#include "artifactkind.h"
+#include "models/core/artifactkind.h"
 
 #include <QCoreApplication>
 

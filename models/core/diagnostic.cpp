@@ -1,4 +1,4 @@
-#include "diagnostic.h"
+#include "models/core/diagnostic.h"
 
 namespace runlens {
 

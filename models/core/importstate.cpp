@@ -1,4 +1,4 @@
-#include "importstate.h"
+#include "models/core/importstate.h"
 
 #include <QCoreApplication>
 

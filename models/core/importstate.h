@@ -1,11 +1,11 @@
 #pragma once
 
-#include "diagnostic.h"
-#include "graph/graph.h"
-#include "summary/lineage.h"
-#include "summary/summarydata.h"
-#include "tensor/tensorsummary.h"
-#include "trace/tracesummary.h"
+#include "models/core/diagnostic.h"
+#include "models/graph/graph.h"
+#include "models/summary/lineage.h"
+#include "models/summary/summarydata.h"
+#include "models/tensor/tensorsummary.h"
+#include "models/trace/tracesummary.h"
 
 #include <QMap>
 #include <QString>

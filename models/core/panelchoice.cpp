@@ -1,4 +1,4 @@
-#include "panelchoice.h"
+#include "models/core/panelchoice.h"
 
 namespace runlens {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "cluster/cluster.h"
-#include "pipeline/datapipeline.h"
-#include "profiler/profilerdata.h"
+#include "models/cluster/cluster.h"
+#include "models/pipeline/datapipeline.h"
+#include "models/profiler/profilerdata.h"
 
 #include <memory>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "runbrowsermodel.h"
+#include "models/core/runbrowsermodel.h"
 
-#include "tensor/dumpnaming.h"
+#include "models/tensor/dumpnaming.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "importstate.h"
-#include "runmanifest.h"
+#include "models/core/importstate.h"
+#include "models/core/runmanifest.h"
 
 #include <QAbstractItemModel>
 #include <QHash>

@@ -1,4 +1,4 @@
-#include "runmanifest.h"
+#include "models/core/runmanifest.h"
 
 #include <QDir>
 #include <QFile>

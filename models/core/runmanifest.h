@@ -1,7 +1,7 @@
 #pragma once
 
-#include "artifactkind.h"
-#include "diagnostic.h"
+#include "models/core/artifactkind.h"
+#include "models/core/diagnostic.h"
 
 #include <QDateTime>
 #include <QList>

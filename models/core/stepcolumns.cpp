@@ -1,4 +1,4 @@
-#include "stepcolumns.h"
+#include "models/core/stepcolumns.h"
 
 #include <algorithm>
 #include <cmath>

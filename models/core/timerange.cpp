@@ -1,4 +1,4 @@
-#include "timerange.h"
+#include "models/core/timerange.h"
 
 #include <algorithm>
 #include <cmath>

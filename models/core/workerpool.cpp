@@ -1,4 +1,4 @@
-#include "workerpool.h"
+#include "models/core/workerpool.h"
 
 #include <QCoreApplication>
 #include <QThreadPool>

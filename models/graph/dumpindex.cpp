@@ -1,7 +1,7 @@
-#include "dumpindex.h"
+#include "models/graph/dumpindex.h"
 
-#include "graph/graph.h"
-#include "graph/scopetree.h"
+#include "models/graph/graph.h"
+#include "models/graph/scopetree.h"
 
 #include <QCoreApplication>
 

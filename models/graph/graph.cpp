@@ -1,4 +1,4 @@
-#include "graph.h"
+#include "models/graph/graph.h"
 
 #include <algorithm>
 #include <map>

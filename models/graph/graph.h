@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/diagnostic.h"
+#include "models/core/diagnostic.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
-#include "graphoverlay.h"
+#include "models/graph/graphoverlay.h"
 
-#include "trace/tracestore.h"
+#include "models/trace/tracestore.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

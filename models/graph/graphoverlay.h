@@ -1,7 +1,7 @@
 #pragma once
 
-#include "graph.h"
-#include "scopetree.h"
+#include "models/graph/graph.h"
+#include "models/graph/scopetree.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "graphvizlock.h"
+#include "models/graph/graphvizlock.h"
 
 namespace runlens::graph {
 

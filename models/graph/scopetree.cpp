@@ -1,6 +1,6 @@
-#include "scopetree.h"
+#include "models/graph/scopetree.h"
 
-#include "scopetreebuilder.h"
+#include "models/graph/scopetreebuilder.h"
 
 #include <QRegularExpression>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graph.h"
+#include "models/graph/graph.h"
 
 #include <QString>
 

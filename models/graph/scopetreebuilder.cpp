@@ -1,4 +1,4 @@
-#include "scopetreebuilder.h"
+#include "models/graph/scopetreebuilder.h"
 
 #include <algorithm>
 #include <cctype>

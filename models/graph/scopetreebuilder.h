@@ -1,6 +1,6 @@
 #pragma once
 
-#include "scopetree.h"
+#include "models/graph/scopetree.h"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "memoryanalysis.h"
+#include "models/memory/memoryanalysis.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "memoryprofile.h"
-#include "trace/tracestore.h"
+#include "models/memory/memoryprofile.h"
+#include "models/trace/tracestore.h"
 
 #include <QString>
 

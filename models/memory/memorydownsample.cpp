@@ -1,4 +1,4 @@
-#include "memorydownsample.h"
+#include "models/memory/memorydownsample.h"
 
 #include <algorithm>
 

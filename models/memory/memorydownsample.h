@@ -1,6 +1,6 @@
 #pragma once
 
-#include "memoryprofile.h"
+#include "models/memory/memoryprofile.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "memoryoptablemodel.h"
+#include "models/memory/memoryoptablemodel.h"
 
-#include "core/runbrowsermodel.h"
+#include "models/core/runbrowsermodel.h"
 
 #include <limits>
 

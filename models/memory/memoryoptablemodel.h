@@ -1,7 +1,7 @@
 #pragma once
 
-#include "memoryanalysis.h"
-#include "trace/tracestore.h"
+#include "models/memory/memoryanalysis.h"
+#include "models/trace/tracestore.h"
 
 #include <QAbstractTableModel>
 #include <QList>

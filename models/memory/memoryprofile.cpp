@@ -1,4 +1,4 @@
-#include "memoryprofile.h"
+#include "models/memory/memoryprofile.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "datapipeline.h"
+#include "models/pipeline/datapipeline.h"
 
 #include <algorithm>
 #include <functional>

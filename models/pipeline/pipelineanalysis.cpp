@@ -1,4 +1,4 @@
-#include "pipelineanalysis.h"
+#include "models/pipeline/pipelineanalysis.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>

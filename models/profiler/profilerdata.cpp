@@ -1,4 +1,4 @@
-#include "profilerdata.h"
+#include "models/profiler/profilerdata.h"
 
 #include <QCoreApplication>
 #include <QHash>

@@ -1,4 +1,4 @@
-#include "profileroptablemodel.h"
+#include "models/profiler/profileroptablemodel.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "profilerdata.h"
+#include "models/profiler/profilerdata.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "downsample.h"
+#include "models/scalars/downsample.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
-#include "scalarseries.h"
+#include "models/scalars/scalarseries.h"
 
-#include "summary/reservoir.h"
+#include "models/summary/reservoir.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "scalarstore.h"
+#include "models/scalars/scalarstore.h"
 
-#include "core/runmanifest.h"
+#include "models/core/runmanifest.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "scalarseries.h"
+#include "models/scalars/scalarseries.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "smoothing.h"
+#include "models/scalars/smoothing.h"
 
 #include <algorithm>
 #include <cmath>

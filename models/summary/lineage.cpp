@@ -1,4 +1,4 @@
-#include "lineage.h"
+#include "models/summary/lineage.h"
 
 #include <QStringList>
 

@@ -1,7 +1,7 @@
-#include "runcomparison.h"
+#include "models/summary/runcomparison.h"
 
-#include "scalars/scalarstore.h"
-#include "summary/summarystore.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
 
 #include <QSet>
 #include <QTimer>

@@ -1,4 +1,4 @@
-#include "summarydata.h"
+#include "models/summary/summarydata.h"
 
 #include <algorithm>
 

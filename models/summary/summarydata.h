@@ -1,7 +1,7 @@
 #pragma once
 
-#include "scalars/scalarseries.h"
-#include "tensor/tensor.h"
+#include "models/scalars/scalarseries.h"
+#include "models/tensor/tensor.h"
 
 #include <QByteArray>
 #include <QList>

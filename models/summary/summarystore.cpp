@@ -1,6 +1,6 @@
-#include "summarystore.h"
+#include "models/summary/summarystore.h"
 
-#include "core/runmanifest.h"
+#include "models/core/runmanifest.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "summary/lineage.h"
-#include "summary/summarydata.h"
+#include "models/summary/lineage.h"
+#include "models/summary/summarydata.h"
 
 #include <QHash>
 #include <QMap>

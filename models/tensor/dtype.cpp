@@ -1,4 +1,4 @@
-#include "dtype.h"
+#include "models/tensor/dtype.h"
 
 #include <cmath>
 #include <cstddef>

@@ -1,4 +1,4 @@
-#include "tensor/dumpnaming.h"
+#include "models/tensor/dumpnaming.h"
 
 #include <QRegularExpression>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graph/dumpindex.h"
+#include "models/graph/dumpindex.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "summarytensors.h"
+#include "models/tensor/summarytensors.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

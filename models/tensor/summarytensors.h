@@ -1,7 +1,7 @@
 #pragma once
 
-#include "summary/summarydata.h"
-#include "tensor/tensorcatalog.h"
+#include "models/summary/summarydata.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QList>
 #include <QMap>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tensor/dtype.h"
+#include "models/tensor/dtype.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "tensorcatalog.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QStringList>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/diagnostic.h"
-#include "graph/dumpindex.h"
-#include "tensor/tensor.h"
+#include "models/core/diagnostic.h"
+#include "models/graph/dumpindex.h"
+#include "models/tensor/tensor.h"
 
 #include <QHash>
 #include <QList>

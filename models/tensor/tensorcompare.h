@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tensor/tensor.h"
+#include "models/tensor/tensor.h"
 
 #include <QString>
 

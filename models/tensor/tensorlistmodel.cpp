@@ -1,6 +1,6 @@
-#include "tensorlistmodel.h"
+#include "models/tensor/tensorlistmodel.h"
 
-#include "core/runmanifest.h"
+#include "models/core/runmanifest.h"
 
 #include <QLocale>
 #include <QRegularExpression>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tensor/tensorcatalog.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QAbstractItemModel>
 #include <QHash>

@@ -1,4 +1,4 @@
-#include "tensorstatistics.h"
+#include "models/tensor/tensorstatistics.h"
 
 #include <algorithm>
 #include <atomic>

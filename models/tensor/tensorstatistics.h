@@ -1,7 +1,7 @@
 #pragma once
 
-#include "tensor/dtype.h"
-#include "tensor/tensor.h"
+#include "models/tensor/dtype.h"
+#include "models/tensor/tensor.h"
 
 #include <cstddef>
 #include <cstdint>

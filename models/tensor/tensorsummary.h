@@ -1,7 +1,7 @@
 #pragma once
 
-#include "tensor/dtype.h"
-#include "tensor/tensorstatistics.h"
+#include "models/tensor/dtype.h"
+#include "models/tensor/tensorstatistics.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
-#include "deviceutilization.h"
+#include "models/trace/deviceutilization.h"
 
-#include "launchindex.h"
+#include "models/trace/launchindex.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "launchindex.h"
+#include "models/trace/launchindex.h"
 
 #include <algorithm>
 #include <tuple>

@@ -1,6 +1,6 @@
-#include "opstatistics.h"
+#include "models/trace/opstatistics.h"
 
-#include "launchindex.h"
+#include "models/trace/launchindex.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tracestore.h"
+#include "models/trace/tracestore.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "opstatsmodel.h"
+#include "models/trace/opstatsmodel.h"
 
 #include <QCoreApplication>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "opstatistics.h"
-#include "tracestore.h"
+#include "models/trace/opstatistics.h"
+#include "models/trace/tracestore.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

@@ -1,6 +1,6 @@
-#include "stepbreakdown.h"
+#include "models/trace/stepbreakdown.h"
 
-#include "launchindex.h"
+#include "models/trace/launchindex.h"
 
 #include <QCoreApplication>
 

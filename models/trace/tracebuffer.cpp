@@ -1,4 +1,4 @@
-#include "tracebuffer.h"
+#include "models/trace/tracebuffer.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "tracelod.h"
+#include "models/trace/tracelod.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "tracestore.h"
+#include "models/trace/tracestore.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tracebuffer.h"
+#include "models/trace/tracebuffer.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "tracestorebuilder.h"
+#include "models/trace/tracestorebuilder.h"
 
-#include "tracestorebuilderprivate.h"
+#include "models/trace/tracestorebuilderprivate.h"
 
 #include <algorithm>
 #include <tuple>

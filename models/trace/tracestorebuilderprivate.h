@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tracestorebuilder.h"
+#include "models/trace/tracestorebuilder.h"
 
 #include <algorithm>
 #include <cstdint>

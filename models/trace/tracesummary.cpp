@@ -1,7 +1,7 @@
-#include "tracesummary.h"
+#include "models/trace/tracesummary.h"
 
-#include "opstatistics.h"
-#include "tracestore.h"
+#include "models/trace/opstatistics.h"
+#include "models/trace/tracestore.h"
 
 #include <algorithm>
 

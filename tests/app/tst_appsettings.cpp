@@ -1,8 +1,8 @@
-#include "appsettings.h"
-#include "common/chartstyle.h"
-#include "common/numberformat.h"
-#include "common/theme.h"
-#include "settingsdialog.h"
+#include "app/appsettings.h"
+#include "widgets/common/chartstyle.h"
+#include "widgets/common/numberformat.h"
+#include "widgets/common/theme.h"
+#include "app/settingsdialog.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -1,6 +1,6 @@
-#include "demo/demorun.h"
-#include "pythonoracle.h"
-#include "testutils.h"
+#include "importers/demo/demorun.h"
+#include "tests/pythonoracle.h"
+#include "tests/testutils.h"
 
 #include <QDirIterator>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "demo/demorun.h"
+#include "importers/demo/demorun.h"
 
 #include <QImage>
 #include <QObject>

@@ -1,11 +1,11 @@
-#include "core/importsession.h"
-#include "core/runscanner.h"
-#include "demo/demorun.h"
-#include "scalars/scalarchart.h"
-#include "scalars/scalarspanel.h"
+#include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "importers/demo/demorun.h"
+#include "widgets/scalars/scalarchart.h"
+#include "widgets/scalars/scalarspanel.h"
 
-#include "scalars/scalarstore.h"
-#include "summary/summarystore.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -1,14 +1,14 @@
-#include "runcontroller.h"
+#include "app/runcontroller.h"
 
-#include "advisor/evidence.h"
-#include "core/importsession.h"
-#include "core/profilerbundle.h"
-#include "core/runbrowsermodel.h"
-#include "graph/dumpindex.h"
-#include "scalars/scalarstore.h"
-#include "summary/eventfilewriter.h"
-#include "tensor/tensorcatalog.h"
-#include "testutils.h"
+#include "models/advisor/evidence.h"
+#include "importers/core/importsession.h"
+#include "models/core/profilerbundle.h"
+#include "models/core/runbrowsermodel.h"
+#include "models/graph/dumpindex.h"
+#include "models/scalars/scalarstore.h"
+#include "importers/summary/eventfilewriter.h"
+#include "models/tensor/tensorcatalog.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QFile>

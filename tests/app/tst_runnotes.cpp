@@ -1,5 +1,5 @@
-#include "notespanel.h"
-#include "runnotes.h"
+#include "app/notespanel.h"
+#include "app/runnotes.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,12 +1,12 @@
-#include "session.h"
+#include "app/session.h"
 
-#include "core/timerange.h"
-#include "graph/graphpanel.h"
-#include "graph/graphview.h"
-#include "scalars/scalarchart.h"
-#include "scalars/scalarspanel.h"
-#include "scalars/scalarstore.h"
-#include "widgets/graph/graphviewtestdata.h"
+#include "models/core/timerange.h"
+#include "widgets/graph/graphpanel.h"
+#include "widgets/graph/graphview.h"
+#include "widgets/scalars/scalarchart.h"
+#include "widgets/scalars/scalarspanel.h"
+#include "models/scalars/scalarstore.h"
+#include "tests/widgets/graph/graphviewtestdata.h"
 
 #include <QDockWidget>
 #include <QLabel>

@@ -1,4 +1,4 @@
-#include "shortcutsdialog.h"
+#include "app/shortcutsdialog.h"
 
 #include <QAction>
 #include <QLineEdit>

@@ -1,4 +1,4 @@
-#include "summarylimitsdialog.h"
+#include "app/summarylimitsdialog.h"
 
 #include <QDialogButtonBox>
 #include <QPushButton>

@@ -5,12 +5,12 @@
 //
 //   bench_eventfile [--records N] [--repeat R] [--no-peer] [--python PYTHON]
 
-#include "summary/eventfilereader.h"
-#include "summary/eventfilewriter.h"
-#include "summary/recordreader.h"
+#include "importers/summary/eventfilereader.h"
+#include "importers/summary/eventfilewriter.h"
+#include "importers/summary/recordreader.h"
 
-#include "benchcommon.h"
-#include "benchpeer.h"
+#include "tests/bench/benchcommon.h"
+#include "tests/bench/benchpeer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

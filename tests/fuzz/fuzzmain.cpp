@@ -1,5 +1,5 @@
 // The libFuzzer entry of one target, compiled once per target with RUNLENS_FUZZ_TARGET naming it.
-#include "fuzztargets.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // Runs each input of a fuzz target once, without libFuzzer: how CI replays the committed corpora and the
 // inputs that once crashed, in the normal compiler's build.
-#include "fuzztargets.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <QDirIterator>
 #include <QFile>

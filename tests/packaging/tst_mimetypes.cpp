@@ -3,7 +3,7 @@
 // file managers do) about real files from the samples. The desktop entry and the metainfo must name
 // exactly those types.
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QFile>
 #include <QMimeDatabase>

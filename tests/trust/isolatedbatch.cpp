@@ -1,4 +1,4 @@
-#include "isolatedbatch.h"
+#include "tests/trust/isolatedbatch.h"
 
 #include <QByteArray>
 #include <QProcess>

@@ -1,6 +1,6 @@
-#include "mutators.h"
+#include "tests/trust/mutators.h"
 
-#include "mutatorutils.h"
+#include "tests/trust/mutatorutils.h"
 
 #include <QRegularExpression>
 

@@ -1,7 +1,7 @@
-#include "mutators.h"
+#include "tests/trust/mutators.h"
 
-#include "mutatorutils.h"
-#include "summary/crc32c.h"
+#include "tests/trust/mutatorutils.h"
+#include "importers/summary/crc32c.h"
 
 #include <memory>
 

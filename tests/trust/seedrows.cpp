@@ -1,6 +1,6 @@
-#include "seedrows.h"
+#include "tests/trust/seedrows.h"
 
-#include "importers/core/artifactbytes.h"
+#include "tests/importers/core/artifactbytes.h"
 
 #include <QRegularExpression>
 #include <QStringList>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "mutators.h"
+#include "tests/trust/mutators.h"
 
-#include "core/artifactkind.h"
+#include "models/core/artifactkind.h"
 
 #include <QByteArray>
 

@@ -1,11 +1,11 @@
-#include "isolatedbatch.h"
-#include "mutators.h"
-#include "seedrows.h"
-#include "testutils.h"
+#include "tests/trust/isolatedbatch.h"
+#include "tests/trust/mutators.h"
+#include "tests/trust/seedrows.h"
+#include "tests/testutils.h"
 
-#include "core/artifactimporter.h"
-#include "core/filesniffer.h"
-#include "core/profilerimporter.h"
+#include "importers/core/artifactimporter.h"
+#include "importers/core/filesniffer.h"
+#include "importers/core/profilerimporter.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,11 +1,11 @@
-#include "testutils.h"
+#include "tests/testutils.h"
 
-#include "advisor/advisor.h"
-#include "advisor/rule.h"
-#include "core/advisorloader.h"
-#include "core/importsession.h"
-#include "core/runscanner.h"
-#include "demo/demorun.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/rule.h"
+#include "importers/core/advisorloader.h"
+#include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "importers/demo/demorun.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,8 +1,8 @@
-#include "advisorformat.h"
+#include "widgets/advisor/advisorformat.h"
 
-#include "advisor/advisor.h"
-#include "advisor/evidence.h"
-#include "common/charticons.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/evidence.h"
+#include "widgets/common/charticons.h"
 
 #include <QApplication>
 #include <QCoreApplication>

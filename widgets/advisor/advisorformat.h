@@ -1,7 +1,7 @@
 #pragma once
 
-#include "advisor/advisor.h" // formatValue(), which the pane shares with the rule texts
-#include "advisor/advisortypes.h"
+#include "models/advisor/advisor.h" // formatValue(), which the pane shares with the rule texts
+#include "models/advisor/advisortypes.h"
 
 #include <QIcon>
 #include <QString>

@@ -1,12 +1,12 @@
-#include "advisorpanel.h"
+#include "widgets/advisor/advisorpanel.h"
 
-#include "advisorformat.h"
-#include "findingdetails.h"
-#include "findingsmodel.h"
-#include "rulesmodel.h"
-#include "thresholddelegate.h"
+#include "widgets/advisor/advisorformat.h"
+#include "widgets/advisor/findingdetails.h"
+#include "widgets/advisor/findingsmodel.h"
+#include "widgets/advisor/rulesmodel.h"
+#include "widgets/advisor/thresholddelegate.h"
 
-#include "common/panelheader.h"
+#include "widgets/common/panelheader.h"
 
 #include <QDir>
 #include <QEvent>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "advisor/advisor.h"
-#include "advisor/advisortypes.h"
-#include "advisor/rule.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/advisortypes.h"
+#include "models/advisor/rule.h"
 
 #include <QSet>
 #include <QWidget>

@@ -1,8 +1,8 @@
-#include "findingdetails.h"
+#include "widgets/advisor/findingdetails.h"
 
-#include "advisorformat.h"
+#include "widgets/advisor/advisorformat.h"
 
-#include "common/chartpalette.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QHBoxLayout>
 #include <QListWidget>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "advisor/advisortypes.h"
+#include "models/advisor/advisortypes.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "findingsmodel.h"
+#include "widgets/advisor/findingsmodel.h"
 
-#include "advisorformat.h"
+#include "widgets/advisor/advisorformat.h"
 
 #include <QFont>
 

@@ -1,6 +1,6 @@
-#include "rulesmodel.h"
+#include "widgets/advisor/rulesmodel.h"
 
-#include "advisorformat.h"
+#include "widgets/advisor/advisorformat.h"
 
 #include <QApplication>
 #include <QFont>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "advisor/advisortypes.h"
-#include "advisor/rule.h"
+#include "models/advisor/advisortypes.h"
+#include "models/advisor/rule.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

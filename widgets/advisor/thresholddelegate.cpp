@@ -1,7 +1,7 @@
-#include "thresholddelegate.h"
+#include "widgets/advisor/thresholddelegate.h"
 
-#include "advisorformat.h"
-#include "rulesmodel.h"
+#include "widgets/advisor/advisorformat.h"
+#include "widgets/advisor/rulesmodel.h"
 
 #include <QDoubleValidator>
 #include <QLabel>

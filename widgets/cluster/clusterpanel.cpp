@@ -1,12 +1,12 @@
-#include "clusterpanel.h"
+#include "widgets/cluster/clusterpanel.h"
 
-#include "clusterrankmodel.h"
-#include "core/workerpool.h"
+#include "widgets/cluster/clusterrankmodel.h"
+#include "models/core/workerpool.h"
 
-#include "cluster/kinetocluster.h"
-#include "common/chartpalette.h"
-#include "common/chartstyle.h"
-#include "common/panelheader.h"
+#include "models/cluster/kinetocluster.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/chartstyle.h"
+#include "widgets/common/panelheader.h"
 
 #include <QCheckBox>
 #include <QComboBox>

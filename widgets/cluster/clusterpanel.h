@@ -1,9 +1,9 @@
 #pragma once
 
-#include "cluster/cluster.h"
-#include "common/chartdata.h"
-#include "common/chartexportmenu.h"
-#include "trace/tracestore.h"
+#include "models/cluster/cluster.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
+#include "models/trace/tracestore.h"
 
 #include <QWidget>
 

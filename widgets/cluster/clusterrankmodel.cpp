@@ -1,4 +1,4 @@
-#include "clusterrankmodel.h"
+#include "widgets/cluster/clusterrankmodel.h"
 
 #include <QBrush>
 #include <QColor>

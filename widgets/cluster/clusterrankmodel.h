@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cluster/cluster.h"
+#include "models/cluster/cluster.h"
 
 #include <QAbstractItemModel>
 

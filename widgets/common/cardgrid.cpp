@@ -1,4 +1,4 @@
-#include "cardgrid.h"
+#include "widgets/common/cardgrid.h"
 
 #include <QGridLayout>
 

@@ -1,4 +1,4 @@
-#include "chartcolumn.h"
+#include "widgets/common/chartcolumn.h"
 
 #include <QLabel>
 #include <QScrollArea>

@@ -1,4 +1,4 @@
-#include "chartexporter.h"
+#include "widgets/common/chartexporter.h"
 
 #include <QFile>
 #include <QFileInfo>

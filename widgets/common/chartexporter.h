@@ -1,6 +1,6 @@
 #pragma once
 
-#include "chartdata.h"
+#include "widgets/common/chartdata.h"
 
 #include <QByteArray>
 #include <QCoreApplication>

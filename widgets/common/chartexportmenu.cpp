@@ -1,6 +1,6 @@
-#include "chartexportmenu.h"
+#include "widgets/common/chartexportmenu.h"
 
-#include "charticons.h"
+#include "widgets/common/charticons.h"
 
 #include <QAction>
 #include <QDir>

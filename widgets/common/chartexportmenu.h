@@ -1,7 +1,7 @@
 #pragma once
 
-#include "chartdata.h"
-#include "chartexporter.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexporter.h"
 
 #include <QObject>
 #include <QPointer>

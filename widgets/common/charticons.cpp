@@ -1,4 +1,4 @@
-#include "charticons.h"
+#include "widgets/common/charticons.h"
 
 #include <QCoreApplication>
 #include <QFile>

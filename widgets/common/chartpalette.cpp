@@ -1,4 +1,4 @@
-#include "chartpalette.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QtGlobal>
 

@@ -1,6 +1,6 @@
-#include "common/chartstyle.h"
+#include "widgets/common/chartstyle.h"
 
-#include "common/theme.h"
+#include "widgets/common/theme.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "common/numberformat.h"
+#include "widgets/common/numberformat.h"
 
 #include <QLocale>
 

@@ -1,7 +1,7 @@
-#include "panelheader.h"
+#include "widgets/common/panelheader.h"
 
-#include "chartexportmenu.h"
-#include "charticons.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/common/charticons.h"
 
 #include <QAbstractButton>
 #include <QAction>

@@ -1,4 +1,4 @@
-#include "replotwhenshown.h"
+#include "widgets/common/replotwhenshown.h"
 
 #include <qcustomplot.h>
 

@@ -1,4 +1,4 @@
-#include "sourceview.h"
+#include "widgets/common/sourceview.h"
 
 #include <QFile>
 #include <QFontDatabase>

@@ -1,4 +1,4 @@
-#include "stackedstepbars.h"
+#include "widgets/common/stackedstepbars.h"
 
 #include <qcustomplot.h>
 

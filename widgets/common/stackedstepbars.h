@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/stepcolumns.h"
+#include "models/core/stepcolumns.h"
 
 #include <QList>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "common/theme.h"
+#include "widgets/common/theme.h"
 
-#include "common/chartpalette.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QApplication>
 #include <QStyle>

@@ -1,11 +1,11 @@
-#include "comparerunspanel.h"
+#include "widgets/compare/comparerunspanel.h"
 
-#include "common/charticons.h"
-#include "common/panelheader.h"
-#include "parallelcoordinateschart.h"
-#include "scalars/scalarstore.h"
-#include "summary/runcomparison.h"
-#include "summary/summarystore.h"
+#include "widgets/common/charticons.h"
+#include "widgets/common/panelheader.h"
+#include "widgets/compare/parallelcoordinateschart.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/runcomparison.h"
+#include "models/summary/summarystore.h"
 
 #include <QActionGroup>
 #include <QComboBox>

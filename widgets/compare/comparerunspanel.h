@@ -1,6 +1,6 @@
 #pragma once
 
-#include "common/chartexportmenu.h"
+#include "widgets/common/chartexportmenu.h"
 
 #include <QHash>
 #include <QStringList>

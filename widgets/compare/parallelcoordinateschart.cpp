@@ -1,8 +1,8 @@
-#include "parallelcoordinateschart.h"
+#include "widgets/compare/parallelcoordinateschart.h"
 
-#include "common/chartexportmenu.h"
-#include "common/chartpalette.h"
-#include "common/colormap.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/colormap.h"
 
 #include <QContextMenuEvent>
 #include <QMenu>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "common/chartdata.h"
+#include "widgets/common/chartdata.h"
 
 #include <QList>
 #include <QPointF>

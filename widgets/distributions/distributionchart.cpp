@@ -1,12 +1,12 @@
-#include "distributionchart.h"
+#include "widgets/distributions/distributionchart.h"
 
-#include "common/chartexporter.h"
-#include "common/charticons.h"
-#include "common/chartpalette.h"
-#include "common/theme.h"
-#include "distributionchartparts.h"
-#include "scalars/scalarchartparts.h"
-#include "summary/summarystore.h"
+#include "widgets/common/chartexporter.h"
+#include "widgets/common/charticons.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/theme.h"
+#include "widgets/distributions/distributionchartparts.h"
+#include "widgets/scalars/scalarchartparts.h"
+#include "models/summary/summarystore.h"
 
 #include <QApplication>
 #include <QClipboard>

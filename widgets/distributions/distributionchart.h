@@ -1,10 +1,10 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "common/chartexportmenu.h"
-#include "distributiondata.h"
-#include "scalars/scalarformat.h"
-#include "summary/summarystore.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/distributions/distributiondata.h"
+#include "widgets/scalars/scalarformat.h"
+#include "models/summary/summarystore.h"
 
 #include <QPointer>
 #include <QSize>

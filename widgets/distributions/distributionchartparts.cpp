@@ -1,6 +1,6 @@
-#include "distributionchartparts.h"
+#include "widgets/distributions/distributionchartparts.h"
 
-#include "common/chartpalette.h"
+#include "widgets/common/chartpalette.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 
 // Building blocks of DistributionChart that are not part of its public interface.
 
-#include "distributiondata.h"
+#include "widgets/distributions/distributiondata.h"
 
 #include <QColor>
 #include <QPolygonF>

@@ -1,6 +1,6 @@
-#include "distributiondata.h"
+#include "widgets/distributions/distributiondata.h"
 
-#include "common/chartpalette.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QCoreApplication>
 

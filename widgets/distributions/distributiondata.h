@@ -1,8 +1,8 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "scalars/scalarformat.h"
-#include "summary/summarydata.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/scalars/scalarformat.h"
+#include "models/summary/summarydata.h"
 
 #include <QColor>
 #include <QString>

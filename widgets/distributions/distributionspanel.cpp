@@ -1,12 +1,12 @@
-#include "distributionspanel.h"
+#include "widgets/distributions/distributionspanel.h"
 
-#include "common/cardgrid.h"
-#include "common/chartcolumn.h"
-#include "common/chartpalette.h"
-#include "common/panelheader.h"
-#include "scalars/chartplaceholder.h"
-#include "scalars/chartsection.h"
-#include "summary/summarystore.h"
+#include "widgets/common/cardgrid.h"
+#include "widgets/common/chartcolumn.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/panelheader.h"
+#include "widgets/scalars/chartplaceholder.h"
+#include "widgets/scalars/chartsection.h"
+#include "models/summary/summarystore.h"
 
 #include <QButtonGroup>
 #include <QComboBox>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "common/chartexportmenu.h"
-#include "distributionchart.h"
-#include "summary/summarystore.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/distributions/distributionchart.h"
+#include "models/summary/summarystore.h"
 
 #include <QHash>
 #include <QMap>

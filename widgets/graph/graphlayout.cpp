@@ -1,6 +1,6 @@
-#include "graphlayout.h"
+#include "widgets/graph/graphlayout.h"
 
-#include "graph/graphvizlock.h"
+#include "models/graph/graphvizlock.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>

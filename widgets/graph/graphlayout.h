@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graph/scopetree.h"
+#include "models/graph/scopetree.h"
 
 #include <QFuture>
 #include <QHash>

@@ -1,9 +1,9 @@
-#include "graphpanel.h"
+#include "widgets/graph/graphpanel.h"
 
-#include "common/chartexportmenu.h"
-#include "common/panelheader.h"
-#include "core/workerpool.h"
-#include "graphview.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/common/panelheader.h"
+#include "models/core/workerpool.h"
+#include "widgets/graph/graphview.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "graph/graph.h"
-#include "graph/graphoverlay.h"
-#include "graph/scopetree.h"
+#include "models/graph/graph.h"
+#include "models/graph/graphoverlay.h"
+#include "models/graph/scopetree.h"
 
 #include <QWidget>
 

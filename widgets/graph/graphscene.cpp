@@ -1,4 +1,4 @@
-#include "graphscene.h"
+#include "widgets/graph/graphscene.h"
 
 #include <QLineF>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graphlayout.h"
+#include "widgets/graph/graphlayout.h"
 
 #include <QPainterPath>
 #include <QPolygonF>

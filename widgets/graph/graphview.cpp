@@ -1,4 +1,4 @@
-#include "graphview.h"
+#include "widgets/graph/graphview.h"
 
 #include <QFontMetricsF>
 #include <QFuture>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "graph/graphoverlay.h"
-#include "graph/scopetree.h"
-#include "graphlayout.h"
-#include "graphscene.h"
+#include "models/graph/graphoverlay.h"
+#include "models/graph/scopetree.h"
+#include "widgets/graph/graphlayout.h"
+#include "widgets/graph/graphscene.h"
 
 #include <QImage>
 #include <QPointer>

@@ -1,6 +1,6 @@
-#include "graphview.h"
+#include "widgets/graph/graphview.h"
 
-#include "common/theme.h"
+#include "widgets/common/theme.h"
 
 #include <QFontMetricsF>
 #include <QLinearGradient>

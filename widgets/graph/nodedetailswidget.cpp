@@ -1,4 +1,4 @@
-#include "nodedetailswidget.h"
+#include "widgets/graph/nodedetailswidget.h"
 
 #include <QFileInfo>
 #include <QTextBrowser>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "graph/dumpindex.h"
-#include "graph/graphoverlay.h"
-#include "graph/scopetree.h"
+#include "models/graph/dumpindex.h"
+#include "models/graph/graphoverlay.h"
+#include "models/graph/scopetree.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "cardparts.h"
+#include "widgets/images/cardparts.h"
 
-#include "common/chartpalette.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

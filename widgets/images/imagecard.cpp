@@ -1,10 +1,10 @@
-#include "imagecard.h"
+#include "widgets/images/imagecard.h"
 
-#include "cardparts.h"
-#include "common/charticons.h"
-#include "common/chartpalette.h"
-#include "imagedecodecache.h"
-#include "imageview.h"
+#include "widgets/images/cardparts.h"
+#include "widgets/common/charticons.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/images/imagedecodecache.h"
+#include "widgets/images/imageview.h"
 
 #include <QDir>
 #include <QFileInfo>

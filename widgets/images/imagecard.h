@@ -1,8 +1,8 @@
 #pragma once
 
-#include "common/chartexportmenu.h"
-#include "imagedecodecache.h"
-#include "summary/summarydata.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/images/imagedecodecache.h"
+#include "models/summary/summarydata.h"
 
 #include <QColor>
 #include <QHash>

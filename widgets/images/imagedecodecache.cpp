@@ -1,6 +1,6 @@
-#include "imagedecodecache.h"
+#include "widgets/images/imagedecodecache.h"
 
-#include "core/workerpool.h"
+#include "models/core/workerpool.h"
 
 #include <QThread>
 #include <QtConcurrent>

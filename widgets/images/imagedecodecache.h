@@ -1,6 +1,6 @@
 #pragma once
 
-#include "imagedecoding.h"
+#include "widgets/images/imagedecoding.h"
 
 #include <QCache>
 #include <QObject>

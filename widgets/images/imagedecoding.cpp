@@ -1,4 +1,4 @@
-#include "imagedecoding.h"
+#include "widgets/images/imagedecoding.h"
 
 #include <QBuffer>
 #include <QImageReader>

@@ -1,7 +1,7 @@
-#include "imagespanel.h"
+#include "widgets/images/imagespanel.h"
 
-#include "imagecard.h"
-#include "imagedecodecache.h"
+#include "widgets/images/imagecard.h"
+#include "widgets/images/imagedecodecache.h"
 
 #include <QCheckBox>
 

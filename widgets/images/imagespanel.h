@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/chartexportmenu.h"
-#include "summarycardspanel.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/images/summarycardspanel.h"
 
 class QCheckBox;
 

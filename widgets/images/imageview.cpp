@@ -1,7 +1,7 @@
-#include "imageview.h"
+#include "widgets/images/imageview.h"
 
-#include "common/chartpalette.h"
-#include "imagedecoding.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/images/imagedecoding.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -1,10 +1,10 @@
-#include "summarycardspanel.h"
+#include "widgets/images/summarycardspanel.h"
 
-#include "common/cardgrid.h"
-#include "common/chartcolumn.h"
-#include "common/chartpalette.h"
-#include "common/panelheader.h"
-#include "scalars/chartsection.h"
+#include "widgets/common/cardgrid.h"
+#include "widgets/common/chartcolumn.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/panelheader.h"
+#include "widgets/scalars/chartsection.h"
 
 #include <QEvent>
 #include <QFrame>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "summary/summarystore.h"
+#include "models/summary/summarystore.h"
 
 #include <QHash>
 #include <QMap>

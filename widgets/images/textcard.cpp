@@ -1,7 +1,7 @@
-#include "textcard.h"
+#include "widgets/images/textcard.h"
 
-#include "cardparts.h"
-#include "textrendering.h"
+#include "widgets/images/cardparts.h"
+#include "widgets/images/textrendering.h"
 
 #include <QDesktopServices>
 #include <QHBoxLayout>

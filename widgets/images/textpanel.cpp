@@ -1,6 +1,6 @@
-#include "textpanel.h"
+#include "widgets/images/textpanel.h"
 
-#include "textcard.h"
+#include "widgets/images/textcard.h"
 
 #include <QCheckBox>
 

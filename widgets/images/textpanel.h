@@ -1,6 +1,6 @@
 #pragma once
 
-#include "summarycardspanel.h"
+#include "widgets/images/summarycardspanel.h"
 
 class QCheckBox;
 

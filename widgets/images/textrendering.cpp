@@ -1,4 +1,4 @@
-#include "textrendering.h"
+#include "widgets/images/textrendering.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "summary/summarydata.h"
+#include "models/summary/summarydata.h"
 
 class QTextCursor;
 class QTextDocument;

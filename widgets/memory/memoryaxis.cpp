@@ -1,4 +1,4 @@
-#include "memoryaxis.h"
+#include "widgets/memory/memoryaxis.h"
 
 #include <QCoreApplication>
 

@@ -1,11 +1,11 @@
-#include "memorychart.h"
+#include "widgets/memory/memorychart.h"
 
-#include "common/chartpalette.h"
-#include "common/chartstyle.h"
-#include "core/workerpool.h"
-#include "memory/memoryanalysis.h"
-#include "memory/memorydownsample.h"
-#include "memoryaxis.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/chartstyle.h"
+#include "models/core/workerpool.h"
+#include "models/memory/memoryanalysis.h"
+#include "models/memory/memorydownsample.h"
+#include "widgets/memory/memoryaxis.h"
 
 #include <QHelpEvent>
 #include <QToolTip>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "core/timerange.h"
-#include "memory/memoryprofile.h"
+#include "widgets/common/chartdata.h"
+#include "models/core/timerange.h"
+#include "models/memory/memoryprofile.h"
 
 #include <QList>
 #include <QPointer>

@@ -1,8 +1,8 @@
-#include "memorylifetimeview.h"
+#include "widgets/memory/memorylifetimeview.h"
 
-#include "common/chartexportmenu.h"
-#include "common/chartpalette.h"
-#include "memoryaxis.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/memory/memoryaxis.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>

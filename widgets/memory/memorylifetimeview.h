@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "memory/memoryprofile.h"
+#include "widgets/common/chartdata.h"
+#include "models/memory/memoryprofile.h"
 
 #include <QWidget>
 

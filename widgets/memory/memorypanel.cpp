@@ -1,14 +1,14 @@
-#include "memorypanel.h"
+#include "widgets/memory/memorypanel.h"
 
-#include "common/chartstyle.h"
-#include "common/panelheader.h"
-#include "core/timerange.h"
-#include "core/workerpool.h"
-#include "memory/memoryoptablemodel.h"
-#include "memoryaxis.h"
-#include "memorychart.h"
-#include "memorylifetimeview.h"
-#include "trace/tracestore.h"
+#include "widgets/common/chartstyle.h"
+#include "widgets/common/panelheader.h"
+#include "models/core/timerange.h"
+#include "models/core/workerpool.h"
+#include "models/memory/memoryoptablemodel.h"
+#include "widgets/memory/memoryaxis.h"
+#include "widgets/memory/memorychart.h"
+#include "widgets/memory/memorylifetimeview.h"
+#include "models/trace/tracestore.h"
 
 #include <QCheckBox>
 #include <QComboBox>

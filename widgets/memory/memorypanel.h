@@ -1,9 +1,9 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "common/chartexportmenu.h"
-#include "memory/memoryanalysis.h"
-#include "memory/memoryprofile.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
+#include "models/memory/memoryanalysis.h"
+#include "models/memory/memoryprofile.h"
 
 #include <QPointer>
 #include <QWidget>

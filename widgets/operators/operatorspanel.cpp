@@ -1,10 +1,10 @@
-#include "operatorspanel.h"
+#include "widgets/operators/operatorspanel.h"
 
-#include "common/charticons.h"
-#include "common/panelheader.h"
-#include "core/workerpool.h"
-#include "profiler/profileroptablemodel.h"
-#include "sharebardelegate.h"
+#include "widgets/common/charticons.h"
+#include "widgets/common/panelheader.h"
+#include "models/core/workerpool.h"
+#include "models/profiler/profileroptablemodel.h"
+#include "widgets/operators/sharebardelegate.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "common/chartexportmenu.h"
-#include "profiler/profilerdata.h"
-#include "trace/opstatistics.h"
-#include "trace/opstatsmodel.h"
-#include "trace/tracestore.h"
+#include "widgets/common/chartexportmenu.h"
+#include "models/profiler/profilerdata.h"
+#include "models/trace/opstatistics.h"
+#include "models/trace/opstatsmodel.h"
+#include "models/trace/tracestore.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "sharebardelegate.h"
+#include "widgets/operators/sharebardelegate.h"
 
-#include "common/chartpalette.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QApplication>
 #include <QPainter>

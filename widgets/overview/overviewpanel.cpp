@@ -1,11 +1,11 @@
-#include "overviewpanel.h"
+#include "widgets/overview/overviewpanel.h"
 
-#include "common/chartpalette.h"
-#include "common/chartstyle.h"
-#include "common/panelheader.h"
-#include "common/replotwhenshown.h"
-#include "common/stackedstepbars.h"
-#include "profiler/profileroptablemodel.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/chartstyle.h"
+#include "widgets/common/panelheader.h"
+#include "widgets/common/replotwhenshown.h"
+#include "widgets/common/stackedstepbars.h"
+#include "models/profiler/profileroptablemodel.h"
 
 #include <QComboBox>
 #include <QHeaderView>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "common/chartexportmenu.h"
-#include "common/stackedstepbars.h"
-#include "profiler/profilerdata.h"
-#include "trace/stepbreakdown.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/common/stackedstepbars.h"
+#include "models/profiler/profilerdata.h"
+#include "models/trace/stepbreakdown.h"
 
 #include <QColor>
 #include <QWidget>

@@ -1,11 +1,11 @@
-#include "datapipelinepanel.h"
+#include "widgets/pipeline/datapipelinepanel.h"
 
-#include "common/chartcolumn.h"
-#include "common/chartpalette.h"
-#include "common/chartstyle.h"
-#include "common/panelheader.h"
-#include "pipeline/pipelineanalysis.h"
-#include "pipelinegraphview.h"
+#include "widgets/common/chartcolumn.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/chartstyle.h"
+#include "widgets/common/panelheader.h"
+#include "models/pipeline/pipelineanalysis.h"
+#include "widgets/pipeline/pipelinegraphview.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "common/chartexportmenu.h"
-#include "pipeline/datapipeline.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
+#include "models/pipeline/datapipeline.h"
 
 #include <QWidget>
 

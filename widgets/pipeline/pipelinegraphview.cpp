@@ -1,6 +1,6 @@
-#include "pipelinegraphview.h"
+#include "widgets/pipeline/pipelinegraphview.h"
 
-#include "common/chartpalette.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>

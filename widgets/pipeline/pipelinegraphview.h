@@ -1,6 +1,6 @@
 #pragma once
 
-#include "pipeline/datapipeline.h"
+#include "models/pipeline/datapipeline.h"
 
 #include <QColor>
 #include <QRectF>

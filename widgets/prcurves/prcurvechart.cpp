@@ -1,11 +1,11 @@
-#include "prcurvechart.h"
+#include "widgets/prcurves/prcurvechart.h"
 
-#include "common/chartexporter.h"
-#include "common/charticons.h"
-#include "common/chartpalette.h"
-#include "common/theme.h"
-#include "prcurvedata.h"
-#include "summary/summarystore.h"
+#include "widgets/common/chartexporter.h"
+#include "widgets/common/charticons.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/theme.h"
+#include "widgets/prcurves/prcurvedata.h"
+#include "models/summary/summarystore.h"
 
 #include <QApplication>
 #include <QClipboard>

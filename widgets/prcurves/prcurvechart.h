@@ -1,9 +1,9 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "common/chartexportmenu.h"
-#include "summary/summarydata.h"
-#include "summary/summarystore.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
+#include "models/summary/summarydata.h"
+#include "models/summary/summarystore.h"
 
 #include <QColor>
 #include <QPointer>

@@ -1,4 +1,4 @@
-#include "prcurvedata.h"
+#include "widgets/prcurves/prcurvedata.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
-#include "prcurvespanel.h"
+#include "widgets/prcurves/prcurvespanel.h"
 
-#include "common/cardgrid.h"
-#include "common/chartcolumn.h"
-#include "common/panelheader.h"
-#include "summary/summarystore.h"
+#include "widgets/common/cardgrid.h"
+#include "widgets/common/chartcolumn.h"
+#include "widgets/common/panelheader.h"
+#include "models/summary/summarystore.h"
 
 #include <QEvent>
 #include <QHBoxLayout>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "common/chartexportmenu.h"
-#include "prcurvechart.h"
-#include "summary/summarystore.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/prcurves/prcurvechart.h"
+#include "models/summary/summarystore.h"
 
 #include <QHash>
 #include <QPointer>

@@ -1,7 +1,7 @@
-#include "runbrowserwidget.h"
+#include "widgets/runbrowser/runbrowserwidget.h"
 
-#include "core/artifactkind.h"
-#include "core/runbrowsermodel.h"
+#include "models/core/artifactkind.h"
+#include "models/core/runbrowsermodel.h"
 
 #include <QHeaderView>
 #include <QIdentityProxyModel>

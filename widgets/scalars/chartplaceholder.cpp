@@ -1,6 +1,6 @@
-#include "chartplaceholder.h"
+#include "widgets/scalars/chartplaceholder.h"
 
-#include "common/chartpalette.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QPainter>
 

@@ -1,6 +1,6 @@
-#include "chartsection.h"
+#include "widgets/scalars/chartsection.h"
 
-#include "common/cardgrid.h"
+#include "widgets/common/cardgrid.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

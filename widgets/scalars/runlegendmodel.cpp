@@ -1,6 +1,6 @@
-#include "runlegendmodel.h"
+#include "widgets/scalars/runlegendmodel.h"
 
-#include "common/chartpalette.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QIcon>
 #include <QPainter>

@@ -1,10 +1,10 @@
 // Construction, the curves' data and smoothing, the options, fitting and resampling.
-#include "scalarchart.h"
+#include "widgets/scalars/scalarchart.h"
 
-#include "common/chartpalette.h"
-#include "scalarchartparts.h"
-#include "scalars/downsample.h"
-#include "scalars/scalarstore.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/scalars/scalarchartparts.h"
+#include "models/scalars/downsample.h"
+#include "models/scalars/scalarstore.h"
 
 #include <QTimer>
 

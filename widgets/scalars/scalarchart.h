@@ -1,9 +1,9 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "common/chartexportmenu.h"
-#include "scalarformat.h"
-#include "scalars/scalarstore.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/scalars/scalarformat.h"
+#include "models/scalars/scalarstore.h"
 
 #include <QPointer>
 #include <QSet>

@@ -1,10 +1,10 @@
 // Hover tooltips, mouse and wheel handling, the context menu, and export.
-#include "scalarchart.h"
+#include "widgets/scalars/scalarchart.h"
 
-#include "common/chartexporter.h"
-#include "common/charticons.h"
-#include "scalarchartparts.h"
-#include "scalars/scalarstore.h"
+#include "widgets/common/chartexporter.h"
+#include "widgets/common/charticons.h"
+#include "widgets/scalars/scalarchartparts.h"
+#include "models/scalars/scalarstore.h"
 
 #include <QApplication>
 #include <QClipboard>

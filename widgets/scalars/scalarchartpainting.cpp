@@ -1,9 +1,9 @@
 // Theme, axes, legend, title, the step marker and the chart's own painting.
-#include "scalarchart.h"
+#include "widgets/scalars/scalarchart.h"
 
-#include "common/chartpalette.h"
-#include "common/theme.h"
-#include "scalarchartparts.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/theme.h"
+#include "widgets/scalars/scalarchartparts.h"
 
 #include <QPainter>
 

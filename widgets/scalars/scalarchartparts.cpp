@@ -1,7 +1,7 @@
-#include "scalarchartparts.h"
+#include "widgets/scalars/scalarchartparts.h"
 
-#include "common/chartpalette.h"
-#include "scalars/smoothing.h"
+#include "widgets/common/chartpalette.h"
+#include "models/scalars/smoothing.h"
 
 #include <QCoreApplication>
 

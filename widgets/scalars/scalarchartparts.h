@@ -2,7 +2,7 @@
 
 // Building blocks of ScalarChart that are not part of its public interface.
 
-#include "scalarformat.h"
+#include "widgets/scalars/scalarformat.h"
 
 #include <QColor>
 #include <QPointF>

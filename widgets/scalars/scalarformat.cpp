@@ -1,6 +1,6 @@
-#include "scalarformat.h"
+#include "widgets/scalars/scalarformat.h"
 
-#include "common/numberformat.h"
+#include "widgets/common/numberformat.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,14 +1,14 @@
-#include "scalarspanel.h"
+#include "widgets/scalars/scalarspanel.h"
 
-#include "chartplaceholder.h"
-#include "chartsection.h"
-#include "common/chartcolumn.h"
-#include "common/charticons.h"
-#include "common/chartpalette.h"
-#include "common/panelheader.h"
-#include "runlegendmodel.h"
-#include "scalars/scalarstore.h"
-#include "scalarstoolbar.h"
+#include "widgets/scalars/chartplaceholder.h"
+#include "widgets/scalars/chartsection.h"
+#include "widgets/common/chartcolumn.h"
+#include "widgets/common/charticons.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/panelheader.h"
+#include "widgets/scalars/runlegendmodel.h"
+#include "models/scalars/scalarstore.h"
+#include "widgets/scalars/scalarstoolbar.h"
 
 #include <QCheckBox>
 #include <QComboBox>

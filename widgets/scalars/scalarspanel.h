@@ -1,10 +1,10 @@
 #pragma once
 
-#include "common/cardgrid.h"
-#include "common/chartexportmenu.h"
-#include "scalarchart.h"
-#include "scalarformat.h"
-#include "scalars/scalarstore.h"
+#include "widgets/common/cardgrid.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/scalars/scalarchart.h"
+#include "widgets/scalars/scalarformat.h"
+#include "models/scalars/scalarstore.h"
 
 #include <QHash>
 #include <QMap>

@@ -1,8 +1,8 @@
-#include "scalarstoolbar.h"
+#include "widgets/scalars/scalarstoolbar.h"
 
-#include "common/charticons.h"
-#include "common/chartpalette.h"
-#include "common/panelheader.h"
+#include "widgets/common/charticons.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/panelheader.h"
 
 #include <QActionGroup>
 #include <QCheckBox>

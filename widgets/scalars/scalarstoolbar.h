@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/cardgrid.h"
-#include "scalarformat.h"
+#include "widgets/common/cardgrid.h"
+#include "widgets/scalars/scalarformat.h"
 
 #include <QObject>
 

@@ -1,12 +1,12 @@
-#include "stepspanel.h"
+#include "widgets/steps/stepspanel.h"
 
-#include "common/chartpalette.h"
-#include "common/chartstyle.h"
-#include "common/panelheader.h"
-#include "common/replotwhenshown.h"
-#include "common/stackedstepbars.h"
-#include "core/workerpool.h"
-#include "trace/opstatsmodel.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/chartstyle.h"
+#include "widgets/common/panelheader.h"
+#include "widgets/common/replotwhenshown.h"
+#include "widgets/common/stackedstepbars.h"
+#include "models/core/workerpool.h"
+#include "models/trace/opstatsmodel.h"
 
 #include <QComboBox>
 #include <QHelpEvent>

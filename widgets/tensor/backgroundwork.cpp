@@ -1,4 +1,4 @@
-#include "backgroundwork.h"
+#include "widgets/tensor/backgroundwork.h"
 
 #include <thread>
 

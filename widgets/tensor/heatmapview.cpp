@@ -1,6 +1,6 @@
-#include "tensor/heatmapview.h"
+#include "widgets/tensor/heatmapview.h"
 
-#include "tensor/tensorcompare.h"
+#include "models/tensor/tensorcompare.h"
 
 #include <QPaintEvent>
 #include <QPainter>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/colormap.h"
-#include "tensor/tensor.h"
+#include "widgets/common/colormap.h"
+#include "models/tensor/tensor.h"
 
 #include <QAbstractScrollArea>
 #include <QImage>

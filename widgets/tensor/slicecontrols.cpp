@@ -1,6 +1,6 @@
-#include "slicecontrols.h"
+#include "widgets/tensor/slicecontrols.h"
 
-#include "tensor/tensorslice.h"
+#include "models/tensor/tensorslice.h"
 
 #include <QComboBox>
 #include <QFormLayout>

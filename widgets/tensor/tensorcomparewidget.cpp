@@ -1,8 +1,8 @@
-#include "tensorcomparewidget.h"
+#include "widgets/tensor/tensorcomparewidget.h"
 
-#include "core/workerpool.h"
-#include "tensor/heatmapview.h"
-#include "tensor/tensorcompare.h"
+#include "models/core/workerpool.h"
+#include "widgets/tensor/heatmapview.h"
+#include "models/tensor/tensorcompare.h"
 
 #include <QComboBox>
 #include <QEvent>

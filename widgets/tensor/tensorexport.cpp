@@ -1,4 +1,4 @@
-#include "tensorexport.h"
+#include "widgets/tensor/tensorexport.h"
 
 #include <QCoreApplication>
 #include <QIODevice>

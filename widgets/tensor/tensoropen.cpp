@@ -1,7 +1,7 @@
-#include "tensoropen.h"
+#include "widgets/tensor/tensoropen.h"
 
-#include "core/workerpool.h"
-#include "tensorpanel.h"
+#include "models/core/workerpool.h"
+#include "widgets/tensor/tensorpanel.h"
 
 #include <QtConcurrent>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "summary/summarydata.h"
-#include "tensor/slicecontrols.h"
-#include "tensor/summarytensors.h"
-#include "tensor/tensorcatalog.h"
+#include "models/summary/summarydata.h"
+#include "widgets/tensor/slicecontrols.h"
+#include "models/tensor/summarytensors.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QHash>
 #include <QString>

@@ -1,13 +1,13 @@
-#include "tensorpanel.h"
+#include "widgets/tensor/tensorpanel.h"
 
-#include "common/colormap.h"
-#include "common/panelheader.h"
-#include "tensor/heatmapview.h"
-#include "tensor/tensorcomparewidget.h"
-#include "tensor/tensorlistmodel.h"
-#include "tensor/tensorstatswidget.h"
-#include "tensor/tensortablemodel.h"
-#include "tensor/tensortableview.h"
+#include "widgets/common/colormap.h"
+#include "widgets/common/panelheader.h"
+#include "widgets/tensor/heatmapview.h"
+#include "widgets/tensor/tensorcomparewidget.h"
+#include "models/tensor/tensorlistmodel.h"
+#include "widgets/tensor/tensorstatswidget.h"
+#include "widgets/tensor/tensortablemodel.h"
+#include "widgets/tensor/tensortableview.h"
 
 #include <QAction>
 #include <QBoxLayout>

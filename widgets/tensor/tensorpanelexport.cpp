@@ -1,8 +1,8 @@
-#include "tensorpanel.h"
+#include "widgets/tensor/tensorpanel.h"
 
-#include "tensor/heatmapview.h"
-#include "tensor/slicecontrols.h"
-#include "tensor/tensorexport.h"
+#include "widgets/tensor/heatmapview.h"
+#include "widgets/tensor/slicecontrols.h"
+#include "widgets/tensor/tensorexport.h"
 
 #include <QDir>
 #include <QFileInfo>

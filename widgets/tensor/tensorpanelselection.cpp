@@ -1,11 +1,11 @@
-#include "tensorpanel.h"
+#include "widgets/tensor/tensorpanel.h"
 
-#include "tensor/heatmapview.h"
-#include "tensor/tensorcomparewidget.h"
-#include "tensor/tensorlistmodel.h"
-#include "tensor/tensorstatswidget.h"
-#include "tensor/tensortablemodel.h"
-#include "tensoropen.h"
+#include "widgets/tensor/heatmapview.h"
+#include "widgets/tensor/tensorcomparewidget.h"
+#include "models/tensor/tensorlistmodel.h"
+#include "widgets/tensor/tensorstatswidget.h"
+#include "widgets/tensor/tensortablemodel.h"
+#include "widgets/tensor/tensoropen.h"
 
 #include <QDir>
 #include <QLabel>

@@ -1,8 +1,8 @@
-#include "tensorstatswidget.h"
+#include "widgets/tensor/tensorstatswidget.h"
 
-#include "common/chartexportmenu.h"
-#include "core/workerpool.h"
-#include "tensor/backgroundwork.h"
+#include "widgets/common/chartexportmenu.h"
+#include "models/core/workerpool.h"
+#include "widgets/tensor/backgroundwork.h"
 
 #include <QCheckBox>
 #include <QComboBox>

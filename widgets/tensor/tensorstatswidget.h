@@ -1,8 +1,8 @@
 #pragma once
 
-#include "common/chartdata.h"
-#include "tensor/tensor.h"
-#include "tensor/tensorstatistics.h"
+#include "widgets/common/chartdata.h"
+#include "models/tensor/tensor.h"
+#include "models/tensor/tensorstatistics.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,7 +1,7 @@
-#include "tensor/tensortablemodel.h"
+#include "widgets/tensor/tensortablemodel.h"
 
-#include "common/chartpalette.h"
-#include "tensor/tensorcompare.h"
+#include "widgets/common/chartpalette.h"
+#include "models/tensor/tensorcompare.h"
 
 #include <QGuiApplication>
 #include <QPalette>

@@ -1,6 +1,6 @@
-#include "tensor/tensortableview.h"
+#include "widgets/tensor/tensortableview.h"
 
-#include "tensor/tensortablemodel.h"
+#include "widgets/tensor/tensortablemodel.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,4 +1,4 @@
-#include "timelinecolors.h"
+#include "widgets/timeline/timelinecolors.h"
 
 #include <array>
 #include <cstdint>

@@ -1,9 +1,9 @@
-#include "timelinedetails.h"
+#include "widgets/timeline/timelinedetails.h"
 
-#include "timelineformat.h"
-#include "timelinelayout.h"
-#include "trace/launchindex.h"
-#include "trace/tracestore.h"
+#include "widgets/timeline/timelineformat.h"
+#include "widgets/timeline/timelinelayout.h"
+#include "models/trace/launchindex.h"
+#include "models/trace/tracestore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "timelineformat.h"
+#include "widgets/timeline/timelineformat.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "timelinehighlight.h"
+#include "widgets/timeline/timelinehighlight.h"
 
-#include "trace/tracestore.h"
+#include "models/trace/tracestore.h"
 
 #include <algorithm>
 

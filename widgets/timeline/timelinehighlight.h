@@ -1,7 +1,7 @@
 #pragma once
 
-#include "timelinesearch.h"
-#include "trace/tracelod.h"
+#include "widgets/timeline/timelinesearch.h"
+#include "models/trace/tracelod.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "timelinelayout.h"
+#include "widgets/timeline/timelinelayout.h"
 
-#include "trace/tracelod.h"
-#include "trace/tracestore.h"
+#include "models/trace/tracelod.h"
+#include "models/trace/tracestore.h"
 
 #include <algorithm>
 #include <numeric>

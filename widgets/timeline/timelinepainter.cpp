@@ -1,10 +1,10 @@
-#include "timelinepainter.h"
+#include "widgets/timeline/timelinepainter.h"
 
-#include "timelinecolors.h"
-#include "timelineformat.h"
-#include "timelinehighlight.h"
-#include "trace/tracelod.h"
-#include "trace/tracestore.h"
+#include "widgets/timeline/timelinecolors.h"
+#include "widgets/timeline/timelineformat.h"
+#include "widgets/timeline/timelinehighlight.h"
+#include "models/trace/tracelod.h"
+#include "models/trace/tracestore.h"
 
 #include <QFontMetrics>
 #include <QHash>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/timerange.h"
-#include "timelinelayout.h"
+#include "models/core/timerange.h"
+#include "widgets/timeline/timelinelayout.h"
 
 #include <QCoreApplication>
 #include <QList>

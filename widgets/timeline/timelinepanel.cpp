@@ -1,9 +1,9 @@
-#include "timelinepanel.h"
+#include "widgets/timeline/timelinepanel.h"
 
-#include "timelinedetails.h"
-#include "timelinesearchbar.h"
-#include "timelineview.h"
-#include "trace/tracestore.h"
+#include "widgets/timeline/timelinedetails.h"
+#include "widgets/timeline/timelinesearchbar.h"
+#include "widgets/timeline/timelineview.h"
+#include "models/trace/tracestore.h"
 
 #include <QCheckBox>
 #include <QComboBox>

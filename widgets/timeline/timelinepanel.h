@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/timerange.h"
+#include "models/core/timerange.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "timelinesearch.h"
+#include "widgets/timeline/timelinesearch.h"
 
-#include "trace/tracestore.h"
+#include "models/trace/tracestore.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
-#include "timelinesearchbar.h"
+#include "widgets/timeline/timelinesearchbar.h"
 
-#include "core/workerpool.h"
-#include "trace/tracestore.h"
+#include "models/core/workerpool.h"
+#include "models/trace/tracestore.h"
 
 #include <QGuiApplication>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "timelinesearch.h"
+#include "widgets/timeline/timelinesearch.h"
 
 #include <QFutureWatcher>
 #include <QWidget>

@@ -1,12 +1,12 @@
-#include "timelineview.h"
+#include "widgets/timeline/timelineview.h"
 
-#include "common/theme.h"
-#include "core/workerpool.h"
+#include "widgets/common/theme.h"
+#include "models/core/workerpool.h"
 
-#include "timelinecolors.h"
-#include "timelineformat.h"
-#include "trace/tracelod.h"
-#include "trace/tracestore.h"
+#include "widgets/timeline/timelinecolors.h"
+#include "widgets/timeline/timelineformat.h"
+#include "models/trace/tracelod.h"
+#include "models/trace/tracestore.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

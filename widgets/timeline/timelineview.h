@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/timerange.h"
-#include "timelinehighlight.h"
-#include "timelinelayout.h"
-#include "timelinepainter.h"
+#include "models/core/timerange.h"
+#include "widgets/timeline/timelinehighlight.h"
+#include "widgets/timeline/timelinelayout.h"
+#include "widgets/timeline/timelinepainter.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>

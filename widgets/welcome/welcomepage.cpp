@@ -1,4 +1,4 @@
-#include "welcomepage.h"
+#include "widgets/welcome/welcomepage.h"
 
 #include <QDir>
 #include <QFileInfo>

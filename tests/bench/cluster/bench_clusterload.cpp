@@ -11,12 +11,12 @@
 //   bench_clusterload [--ranks N] [--steps S] [--kineto-ranks K] [--kineto-events E] [--runs R]
 //                     [--kineto-runs R] [--dir DIR] [--keep] [--no-peers]
 
-#include "cluster/kinetocluster.h"
-#include "cluster/mindsporecluster.h"
-#include "trace/chrometracereader.h"
+#include "models/cluster/kinetocluster.h"
+#include "importers/cluster/mindsporecluster.h"
+#include "importers/trace/chrometracereader.h"
 
-#include "../benchcommon.h"
-#include "../benchpeer.h"
+#include "tests/bench/benchcommon.h"
+#include "tests/bench/benchpeer.h"
 
 #include <QCoreApplication>
 #include <QDir>

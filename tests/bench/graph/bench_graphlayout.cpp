@@ -14,12 +14,12 @@
 //
 //   bench_graphlayout [--layers N] [--heads H] [--runs R] [--dot-timeout SECONDS] [--keep DIR]
 
-#include "graph/graph.h"
-#include "graph/graphreader.h"
-#include "graph/graphview.h"
-#include "graph/scopetree.h"
+#include "models/graph/graph.h"
+#include "importers/graph/graphreader.h"
+#include "widgets/graph/graphview.h"
+#include "models/graph/scopetree.h"
 
-#include "../benchcommon.h"
+#include "tests/bench/benchcommon.h"
 
 #include <QApplication>
 #include <QDir>

@@ -13,13 +13,13 @@
 //   bench_guistall [--trace-mb N] [--graph-ops N] [--tensor-mib N] [--settle-ms N] [--stalls-over MS]
 //                  [--only trace,graph,tensor] [--dir DIR] [--keep]
 
-#include "mainwindow.h"
+#include "app/mainwindow.h"
 
-#include "graph/graphpanel.h"
-#include "graph/graphview.h"
-#include "tensor/tensorpanel.h"
-#include "tensor/tensorstatswidget.h"
-#include "timeline/timelinepanel.h"
+#include "widgets/graph/graphpanel.h"
+#include "widgets/graph/graphview.h"
+#include "widgets/tensor/tensorpanel.h"
+#include "widgets/tensor/tensorstatswidget.h"
+#include "widgets/timeline/timelinepanel.h"
 
 #include <QApplication>
 #include <QDir>

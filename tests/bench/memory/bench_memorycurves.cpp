@@ -9,14 +9,14 @@
 //
 //   bench_memorycurves [--events N] [--runs R] [--dir DIR] [--keep] [--no-peers]
 
-#include "memory/memoryanalysis.h"
-#include "memory/memorydownsample.h"
-#include "memory/tracememory.h"
-#include "trace/chrometracereader.h"
-#include "trace/tracestore.h"
+#include "models/memory/memoryanalysis.h"
+#include "models/memory/memorydownsample.h"
+#include "importers/memory/tracememory.h"
+#include "importers/trace/chrometracereader.h"
+#include "models/trace/tracestore.h"
 
-#include "../benchcommon.h"
-#include "../benchpeer.h"
+#include "tests/bench/benchcommon.h"
+#include "tests/bench/benchpeer.h"
 
 #include <QCoreApplication>
 #include <QDir>

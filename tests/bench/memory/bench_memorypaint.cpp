@@ -5,11 +5,11 @@
 // QCustomPlot drawing the raw step curve (its own adaptive sampling on, done in every paint). Both sides
 // are the median of K frames; the ratio is peer time / ours.
 // `bench_memorypaint [--events N] [--frames K] [--png DIR]`.
-#include "core/timerange.h"
-#include "memory/memorychart.h"
-#include "memory/memoryprofile.h"
+#include "models/core/timerange.h"
+#include "widgets/memory/memorychart.h"
+#include "models/memory/memoryprofile.h"
 
-#include "../benchcommon.h"
+#include "tests/bench/benchcommon.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

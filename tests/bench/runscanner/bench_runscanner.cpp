@@ -5,12 +5,12 @@
 //
 //   bench_runscanner [--files N] [--iterations K] [--dir DIR] [--no-peer] [--keep]
 
-#include "core/filesniffer.h"
-#include "core/runscanner.h"
-#include "summary/eventfilewriter.h"
+#include "importers/core/filesniffer.h"
+#include "importers/core/runscanner.h"
+#include "importers/summary/eventfilewriter.h"
 
-#include "../benchcommon.h"
-#include "../benchpeer.h"
+#include "tests/bench/benchcommon.h"
+#include "tests/bench/benchpeer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -9,16 +9,16 @@
 //   bench_summaryimport [--histogram-events N] [--histogram-tags T] [--buckets B] [--scalars S]
 //                       [--repeat R] [--no-peer] [--python PYTHON]
 
-#include "core/importsession.h"
-#include "core/runscanner.h"
-#include "scalars/scalarstore.h"
-#include "summary/eventfilereader.h"
-#include "summary/eventfilewriter.h"
-#include "summary/recordreader.h"
-#include "summary/summarystore.h"
+#include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "models/scalars/scalarstore.h"
+#include "importers/summary/eventfilereader.h"
+#include "importers/summary/eventfilewriter.h"
+#include "importers/summary/recordreader.h"
+#include "models/summary/summarystore.h"
 
-#include "../benchcommon.h"
-#include "../benchpeer.h"
+#include "tests/bench/benchcommon.h"
+#include "tests/bench/benchpeer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -10,12 +10,12 @@
 //
 //   bench_firstview [--mib N] [--runs R] [--keep DIR]
 
-#include "core/runmanifest.h"
-#include "tensor/tensorcatalogbuilder.h"
-#include "tensor/tensorpanel.h"
-#include "tensor/tensortablemodel.h"
+#include "models/core/runmanifest.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
+#include "widgets/tensor/tensorpanel.h"
+#include "widgets/tensor/tensortablemodel.h"
 
-#include "../benchcommon.h"
+#include "tests/bench/benchcommon.h"
 
 #include <QApplication>
 #include <QDir>

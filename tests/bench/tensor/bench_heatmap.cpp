@@ -9,9 +9,9 @@
 //
 //   bench_heatmap [--runs N]
 
-#include "tensor/heatmapview.h"
+#include "widgets/tensor/heatmapview.h"
 
-#include "../benchcommon.h"
+#include "tests/bench/benchcommon.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -8,9 +8,9 @@
 //
 //   bench_tensorstats [--mib N] [--runs R] [--threads T] [--keep DIR]
 
-#include "tensor/tensorstatistics.h"
+#include "models/tensor/tensorstatistics.h"
 
-#include "../benchcommon.h"
+#include "tests/bench/benchcommon.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,13 +3,13 @@
 // highlighted (a quarter of all slices). Each figure is the median of K frames, painted on one thread; the
 // frames keep nothing from one another. No peer runs on this machine, so no ratio is printed.
 // `bench_timelinepaint [--events N] [--frames K] [--png DIR]`.
-#include "timeline/timelinepainter.h"
-#include "timeline/timelinesearch.h"
-#include "timeline/timelineview.h"
-#include "trace/tracestore.h"
-#include "trace/tracestorebuilder.h"
+#include "widgets/timeline/timelinepainter.h"
+#include "widgets/timeline/timelinesearch.h"
+#include "widgets/timeline/timelineview.h"
+#include "models/trace/tracestore.h"
+#include "models/trace/tracestorebuilder.h"
 
-#include "../benchcommon.h"
+#include "tests/bench/benchcommon.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -7,10 +7,10 @@
 //
 //   bench_traceimport [--events N] [--runs R] [--dir DIR] [--keep] [--no-peers]
 
-#include "trace/chrometracereader.h"
-#include "trace/tracestore.h"
+#include "importers/trace/chrometracereader.h"
+#include "models/trace/tracestore.h"
 
-#include "../benchcommon.h"
+#include "tests/bench/benchcommon.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,10 +1,10 @@
-#include "pythonoracle.h"
-#include "testutils.h"
+#include "tests/pythonoracle.h"
+#include "tests/testutils.h"
 
-#include "accuracy/msprobedumpreader.h"
-#include "accuracy/msprobeimporter.h"
-#include "core/artifactimporter.h"
-#include "core/filesniffer.h"
+#include "importers/accuracy/msprobedumpreader.h"
+#include "importers/accuracy/msprobeimporter.h"
+#include "importers/core/artifactimporter.h"
+#include "importers/core/filesniffer.h"
 
 #include <QDir>
 #include <QFile>

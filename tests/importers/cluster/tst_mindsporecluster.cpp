@@ -1,5 +1,5 @@
-#include "cluster/mindsporecluster.h"
-#include "testutils.h"
+#include "importers/cluster/mindsporecluster.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QFile>

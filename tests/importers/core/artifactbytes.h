@@ -1,7 +1,7 @@
 #pragma once
 
-#include "summary/crc32c.h"
-#include "summary/eventfilewriter.h"
+#include "importers/summary/crc32c.h"
+#include "importers/summary/eventfilewriter.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,7 +1,7 @@
 // A plain program (no Qt Test crash handler in the way) for tst_filemapping: it installs the mapped-file
 // SIGBUS handler by mapping one file, then reads past the end of a second file mapped behind the handler's
 // back. The fault is not the handler's to absorb, so the process must die of SIGBUS.
-#include "core/filemapping.h"
+#include "importers/core/filemapping.h"
 
 #include <QByteArray>
 #include <QString>

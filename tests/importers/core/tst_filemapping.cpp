@@ -1,6 +1,6 @@
-#include "core/filemapping.h"
-#include "tensor/npyfile.h"
-#include "tensor/tensorstatistics.h"
+#include "importers/core/filemapping.h"
+#include "importers/tensor/npyfile.h"
+#include "models/tensor/tensorstatistics.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,8 +1,8 @@
-#include "core/filesniffer.h"
-#include "core/runscanner.h"
+#include "importers/core/filesniffer.h"
+#include "importers/core/runscanner.h"
 
-#include "artifactbytes.h"
-#include "testutils.h"
+#include "tests/importers/core/artifactbytes.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QDirIterator>

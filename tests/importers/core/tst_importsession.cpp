@@ -1,10 +1,10 @@
-#include "core/importsession.h"
-#include "core/report.h"
-#include "core/runscanner.h"
-#include "demo/demorun.h"
-#include "summary/eventfilewriter.h"
+#include "importers/core/importsession.h"
+#include "importers/core/report.h"
+#include "importers/core/runscanner.h"
+#include "importers/demo/demorun.h"
+#include "importers/summary/eventfilewriter.h"
 
-#include "scalars/scalarstore.h"
+#include "models/scalars/scalarstore.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

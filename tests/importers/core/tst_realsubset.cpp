@@ -1,9 +1,9 @@
-#include "core/runscanner.h"
-#include "profiler/stepreader.h"
-#include "summary/eventfilereader.h"
-#include "trace/chrometracereader.h"
+#include "importers/core/runscanner.h"
+#include "importers/profiler/stepreader.h"
+#include "importers/summary/eventfilereader.h"
+#include "importers/trace/chrometracereader.h"
 
-#include "importers/summary/pollresult.h"
+#include "tests/importers/summary/pollresult.h"
 
 #include <QDir>
 #include <QFileInfo>

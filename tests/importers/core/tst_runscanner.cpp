@@ -1,9 +1,9 @@
-#include "core/filesniffer.h"
-#include "core/runscanner.h"
-#include "summary/eventfilewriter.h"
+#include "importers/core/filesniffer.h"
+#include "importers/core/runscanner.h"
+#include "importers/summary/eventfilewriter.h"
 
-#include "artifactbytes.h"
-#include "testutils.h"
+#include "tests/importers/core/artifactbytes.h"
+#include "tests/testutils.h"
 
 #include <QDirIterator>
 #include <QFile>

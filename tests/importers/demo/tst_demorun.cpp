@@ -1,11 +1,11 @@
-#include "core/importsession.h"
-#include "core/runscanner.h"
-#include "demo/demomodel.h"
-#include "demo/demorun.h"
-#include "demo/demotensors.h"
-#include "demo/demotrace.h"
-#include "graph/graph.h"
-#include "tensor/tensorcatalogbuilder.h"
+#include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "importers/demo/demomodel.h"
+#include "importers/demo/demorun.h"
+#include "importers/demo/demotensors.h"
+#include "importers/demo/demotrace.h"
+#include "models/graph/graph.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
 
 #include <QDirIterator>
 #include <QFile>

@@ -1,11 +1,11 @@
-#include "graph/graphfileimporter.h"
+#include "importers/graph/graphfileimporter.h"
 
-#include "core/importsession.h"
-#include "core/report.h"
-#include "core/runscanner.h"
-#include "graph/dotgraphreader.h"
+#include "importers/core/importsession.h"
+#include "importers/core/report.h"
+#include "importers/core/runscanner.h"
+#include "importers/graph/dotgraphreader.h"
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QFile>
 #include <QJsonArray>

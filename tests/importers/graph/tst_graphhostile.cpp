@@ -1,8 +1,8 @@
-#include "graph/graphreader.h"
+#include "importers/graph/graphreader.h"
 
-#include "graph/graphresult.h"
-#include "graph/scopetree.h"
-#include "graph/uniqueids.h"
+#include "importers/graph/graphresult.h"
+#include "models/graph/scopetree.h"
+#include "importers/graph/uniqueids.h"
 
 #include <QFile>
 #include <QTemporaryDir>

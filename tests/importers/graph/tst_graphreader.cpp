@@ -1,11 +1,11 @@
-#include "graph/graphreader.h"
+#include "importers/graph/graphreader.h"
 
-#include "graph/anfirgraphreader.h"
-#include "graph/dotgraphreader.h"
-#include "graph/onnxgraphreader.h"
-#include "graph/tfgraphreader.h"
+#include "importers/graph/anfirgraphreader.h"
+#include "importers/graph/dotgraphreader.h"
+#include "importers/graph/onnxgraphreader.h"
+#include "importers/graph/tfgraphreader.h"
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,6 +1,6 @@
-#include "graph/mindsporeirreader.h"
+#include "importers/graph/mindsporeirreader.h"
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QFile>
 #include <QtTest>

@@ -1,7 +1,7 @@
-#include "graph/graphreader.h"
-#include "graph/parallelstrategyreader.h"
+#include "importers/graph/graphreader.h"
+#include "importers/graph/parallelstrategyreader.h"
 
-#include "core/filesniffer.h"
+#include "importers/core/filesniffer.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "pythonoracle.h"
+#include "tests/pythonoracle.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,8 +1,8 @@
-#include "memory/cudasnapshot.h"
+#include "importers/memory/cudasnapshot.h"
 
-#include "core/filesniffer.h"
-#include "core/runscanner.h"
-#include "pythonoracle.h"
+#include "importers/core/filesniffer.h"
+#include "importers/core/runscanner.h"
+#include "tests/pythonoracle.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
-#include "memory/memoryanalysis.h"
-#include "memory/memorytimelinereader.h"
+#include "models/memory/memoryanalysis.h"
+#include "importers/memory/memorytimelinereader.h"
 
-#include "memoryoracle.h"
-#include "testutils.h"
+#include "tests/importers/memory/memoryoracle.h"
+#include "tests/testutils.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "memory/mindsporememory.h"
+#include "importers/memory/mindsporememory.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,10 +1,10 @@
-#include "memory/memoryanalysis.h"
-#include "memory/tracememory.h"
-#include "trace/chrometracereader.h"
-#include "trace/tracestore.h"
+#include "models/memory/memoryanalysis.h"
+#include "importers/memory/tracememory.h"
+#include "importers/trace/chrometracereader.h"
+#include "models/trace/tracestore.h"
 
-#include "memoryoracle.h"
-#include "testutils.h"
+#include "tests/importers/memory/memoryoracle.h"
+#include "tests/testutils.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
-#include "pipeline/pipelineanalysis.h"
-#include "pipeline/pipelinereader.h"
+#include "models/pipeline/pipelineanalysis.h"
+#include "importers/pipeline/pipelinereader.h"
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
-#include "profiler/csvtable.h"
+#include "importers/profiler/csvtable.h"
 
-#include "pythonoracle.h"
-#include "testutils.h"
+#include "tests/pythonoracle.h"
+#include "tests/testutils.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,9 +1,9 @@
-#include "profiler/operatorreader.h"
-#include "profiler/profilerfolder.h"
+#include "importers/profiler/operatorreader.h"
+#include "importers/profiler/profilerfolder.h"
 
-#include "profilertestutils.h"
-#include "pythonoracle.h"
-#include "testutils.h"
+#include "tests/importers/profiler/profilertestutils.h"
+#include "tests/pythonoracle.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QFile>

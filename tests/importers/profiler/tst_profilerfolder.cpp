@@ -1,7 +1,7 @@
-#include "profiler/profilerfolder.h"
+#include "importers/profiler/profilerfolder.h"
 
-#include "profilertestutils.h"
-#include "testutils.h"
+#include "tests/importers/profiler/profilertestutils.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,10 +1,10 @@
-#include "profiler/profilerfolder.h"
-#include "profiler/profilerrunreader.h"
-#include "profiler/stepreader.h"
+#include "importers/profiler/profilerfolder.h"
+#include "importers/profiler/profilerrunreader.h"
+#include "importers/profiler/stepreader.h"
 
-#include "profilertestutils.h"
-#include "pythonoracle.h"
-#include "testutils.h"
+#include "tests/importers/profiler/profilertestutils.h"
+#include "tests/pythonoracle.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QFile>

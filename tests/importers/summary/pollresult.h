@@ -1,6 +1,6 @@
 #pragma once
 
-#include "summary/eventfilereader.h"
+#include "importers/summary/eventfilereader.h"
 
 #include <QByteArray>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "summary/crc32c.h"
+#include "importers/summary/crc32c.h"
 
 #include <QByteArray>
 #include <QRandomGenerator>

@@ -1,12 +1,12 @@
-#include "core/importbudget.h"
-#include "summary/crc32c.h"
-#include "summary/eventfilereader.h"
-#include "summary/eventfilewriter.h"
-#include "summary/proto/tb_event.pb.h"
-#include "summary/recordreader.h"
+#include "importers/core/importbudget.h"
+#include "importers/summary/crc32c.h"
+#include "importers/summary/eventfilereader.h"
+#include "importers/summary/eventfilewriter.h"
+#include "importers/summary/proto/tb_event.pb.h"
+#include "importers/summary/recordreader.h"
 
-#include "pollresult.h"
-#include "testutils.h"
+#include "tests/importers/summary/pollresult.h"
+#include "tests/testutils.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
-#include "summary/eventfilewriter.h"
-#include "summary/proto/ms_summary.pb.h"
-#include "summary/proto/tb_event.pb.h"
-#include "summary/recordreader.h"
+#include "importers/summary/eventfilewriter.h"
+#include "importers/summary/proto/ms_summary.pb.h"
+#include "importers/summary/proto/tb_event.pb.h"
+#include "importers/summary/recordreader.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>

@@ -1,16 +1,16 @@
-#include "summary/eventgraphs.h"
+#include "importers/summary/eventgraphs.h"
 
-#include "core/importsession.h"
-#include "core/report.h"
-#include "core/runscanner.h"
-#include "graph/proto/tf_graph.pb.h"
-#include "summary/eventfilereader.h"
-#include "summary/eventfilewriter.h"
-#include "summary/proto/ms_summary.pb.h"
-#include "summary/proto/tb_event.pb.h"
+#include "importers/core/importsession.h"
+#include "importers/core/report.h"
+#include "importers/core/runscanner.h"
+#include "importers/graph/proto/tf_graph.pb.h"
+#include "importers/summary/eventfilereader.h"
+#include "importers/summary/eventfilewriter.h"
+#include "importers/summary/proto/ms_summary.pb.h"
+#include "importers/summary/proto/tb_event.pb.h"
 
-#include "pollresult.h"
-#include "testutils.h"
+#include "tests/importers/summary/pollresult.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QFile>

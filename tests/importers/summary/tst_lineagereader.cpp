@@ -1,10 +1,10 @@
-#include "core/artifactimporter.h"
-#include "core/report.h"
-#include "summary/lineagereader.h"
-#include "summary/proto/ms_lineage.pb.h"
-#include "summary/recordreader.h"
+#include "importers/core/artifactimporter.h"
+#include "importers/core/report.h"
+#include "importers/summary/lineagereader.h"
+#include "importers/summary/proto/ms_lineage.pb.h"
+#include "importers/summary/recordreader.h"
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,5 +1,5 @@
-#include "summary/crc32c.h"
-#include "summary/recordreader.h"
+#include "importers/summary/crc32c.h"
+#include "importers/summary/recordreader.h"
 
 #include <QFile>
 #include <QTemporaryDir>

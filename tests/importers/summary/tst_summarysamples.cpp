@@ -1,8 +1,8 @@
-#include "summary/crc32c.h"
-#include "summary/eventfilereader.h"
+#include "importers/summary/crc32c.h"
+#include "importers/summary/eventfilereader.h"
 
-#include "pollresult.h"
-#include "testutils.h"
+#include "tests/importers/summary/pollresult.h"
+#include "tests/testutils.h"
 
 #include <QDirIterator>
 #include <QFile>

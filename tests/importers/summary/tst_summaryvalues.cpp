@@ -1,11 +1,11 @@
-#include "summary/eventfilereader.h"
-#include "summary/eventfilewriter.h"
-#include "summary/proto/ms_summary.pb.h"
-#include "summary/proto/tb_event.pb.h"
-#include "summary/proto/tb_hparams.pb.h"
-#include "summary/proto/tb_tensor.pb.h"
-#include "summary/summaryvalues.h"
-#include "tensor/dtype.h"
+#include "importers/summary/eventfilereader.h"
+#include "importers/summary/eventfilewriter.h"
+#include "importers/summary/proto/ms_summary.pb.h"
+#include "importers/summary/proto/tb_event.pb.h"
+#include "importers/summary/proto/tb_hparams.pb.h"
+#include "importers/summary/proto/tb_tensor.pb.h"
+#include "importers/summary/summaryvalues.h"
+#include "models/tensor/dtype.h"
 
 #include <QBuffer>
 #include <QImage>

@@ -1,11 +1,11 @@
-#include "core/importsession.h"
-#include "core/runscanner.h"
-#include "scalars/scalarstore.h"
-#include "summary/summarystore.h"
-#include "tensor/tensor.h"
+#include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
+#include "models/tensor/tensor.h"
 
-#include "pythonoracle.h"
-#include "testutils.h"
+#include "tests/pythonoracle.h"
+#include "tests/testutils.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>

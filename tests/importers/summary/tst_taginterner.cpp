@@ -1,4 +1,4 @@
-#include "summary/taginterner.h"
+#include "importers/summary/taginterner.h"
 
 #include <QtTest>
 

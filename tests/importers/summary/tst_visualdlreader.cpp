@@ -1,13 +1,13 @@
-#include "summary/visualdlreader.h"
+#include "importers/summary/visualdlreader.h"
 
-#include "core/artifactimporter.h"
-#include "core/importsession.h"
-#include "core/runscanner.h"
-#include "scalars/scalarstore.h"
-#include "summary/proto/vdl_record.pb.h"
-#include "summary/summarystore.h"
+#include "importers/core/artifactimporter.h"
+#include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "models/scalars/scalarstore.h"
+#include "importers/summary/proto/vdl_record.pb.h"
+#include "models/summary/summarystore.h"
 
-#include "pollresult.h"
+#include "tests/importers/summary/pollresult.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/runmanifest.h"
-#include "pythonoracle.h"
+#include "models/core/runmanifest.h"
+#include "tests/pythonoracle.h"
 
 #include <QByteArray>
 #include <QDir>

@@ -1,8 +1,8 @@
-#include "core/runscanner.h"
-#include "tensor/dumpindexer.h"
-#include "tensor/tensorcatalogbuilder.h"
-#include "tensortestutils.h"
-#include "testutils.h"
+#include "importers/core/runscanner.h"
+#include "importers/tensor/dumpindexer.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
+#include "tests/importers/tensor/tensortestutils.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,9 +1,9 @@
-#include "tensor/npyfile.h"
+#include "importers/tensor/npyfile.h"
 
-#include "tensor/npyheader.h"
+#include "importers/tensor/npyheader.h"
 
-#include "tensortestutils.h"
-#include "testutils.h"
+#include "tests/importers/tensor/tensortestutils.h"
+#include "tests/testutils.h"
 
 #include <QDirIterator>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "tensor/npyheader.h"
-#include "tensortestutils.h"
-#include "testutils.h"
+#include "importers/tensor/npyheader.h"
+#include "tests/importers/tensor/tensortestutils.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QDirIterator>

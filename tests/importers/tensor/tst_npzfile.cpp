@@ -1,8 +1,8 @@
-#include "tensor/npzfile.h"
+#include "importers/tensor/npzfile.h"
 
-#include "tensortestutils.h"
-#include "testutils.h"
-#include "tst_npzfile_common.h"
+#include "tests/importers/tensor/tensortestutils.h"
+#include "tests/testutils.h"
+#include "tests/importers/tensor/tst_npzfile_common.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -4,8 +4,8 @@
 // container fixtures hold (tests/data/tensor/container_expected.tsv, written by make_container_fixtures.py),
 // and small helpers for files written by the tests.
 
-#include "tensor/tensor.h"
-#include "tensor/tensorlisting.h"
+#include "models/tensor/tensor.h"
+#include "importers/tensor/tensorlisting.h"
 
 #include <QFile>
 #include <QFileInfo>

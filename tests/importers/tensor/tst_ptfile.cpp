@@ -1,7 +1,7 @@
-#include "tensor/ptfile.h"
+#include "importers/tensor/ptfile.h"
 
-#include "memory/safepickle.h"
-#include "tst_npzfile_common.h"
+#include "importers/memory/safepickle.h"
+#include "tests/importers/tensor/tst_npzfile_common.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
-#include "tensor/safetensorsfile.h"
+#include "importers/tensor/safetensorsfile.h"
 
-#include "testutils.h"
-#include "tst_npzfile_common.h"
+#include "tests/testutils.h"
+#include "tests/importers/tensor/tst_npzfile_common.h"
 
 #include <QDirIterator>
 #include <QFile>

@@ -1,9 +1,9 @@
-#include "core/runscanner.h"
-#include "tensor/dumpnaming.h"
-#include "tensor/tensorcatalogbuilder.h"
-#include "tensor/tensorstatistics.h"
-#include "tensortestutils.h"
-#include "testutils.h"
+#include "importers/core/runscanner.h"
+#include "models/tensor/dumpnaming.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
+#include "models/tensor/tensorstatistics.h"
+#include "tests/importers/tensor/tensortestutils.h"
+#include "tests/testutils.h"
 
 #include <QDir>
 #include <QDirIterator>

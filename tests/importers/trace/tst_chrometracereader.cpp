@@ -1,10 +1,10 @@
-#include "trace/chrometracereader.h"
-#include "trace/launchindex.h"
-#include "trace/opstatistics.h"
-#include "trace/tracestore.h"
-#include "trace/tracevalues.h"
+#include "importers/trace/chrometracereader.h"
+#include "models/trace/launchindex.h"
+#include "models/trace/opstatistics.h"
+#include "models/trace/tracestore.h"
+#include "importers/trace/tracevalues.h"
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QDirIterator>
 #include <QFile>

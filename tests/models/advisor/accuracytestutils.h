@@ -1,11 +1,11 @@
 #pragma once
 
-#include "advisor/advisor.h"
-#include "advisor/analysis.h"
-#include "core/runscanner.h"
-#include "pythonoracle.h"
-#include "summary/eventfilereader.h"
-#include "tensor/tensorcatalogbuilder.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/analysis.h"
+#include "importers/core/runscanner.h"
+#include "tests/pythonoracle.h"
+#include "importers/summary/eventfilereader.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
 
 #include <QByteArray>
 #include <QDir>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "../trace/analysistestdata.h"
-#include "advisor/advisor.h"
-#include "advisor/analysis.h"
-#include "pythonoracle.h"
-#include "trace/chrometracereader.h"
+#include "tests/models/trace/analysistestdata.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/analysis.h"
+#include "tests/pythonoracle.h"
+#include "importers/trace/chrometracereader.h"
 
 #include <QString>
 #include <QStringList>

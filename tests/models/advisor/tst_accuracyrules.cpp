@@ -1,8 +1,8 @@
-#include "accuracytestutils.h"
-#include "advisor/advisor.h"
-#include "advisor/evidence.h"
-#include "advisor/tensorroles.h"
-#include "testutils.h"
+#include "tests/models/advisor/accuracytestutils.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/evidence.h"
+#include "models/advisor/tensorroles.h"
+#include "tests/testutils.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
-#include "advisor/advisor.h"
-#include "advisor/analysis.h"
-#include "advisor/evidence.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/evidence.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
-#include "advisor/advisor.h"
-#include "advisor/analysis.h"
-#include "advisor/evidence.h"
-#include "performancetestutils.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/evidence.h"
+#include "tests/models/advisor/performancetestutils.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
-#include "advisor/inputsnapshot.h"
-#include "scalars/scalarstore.h"
-#include "summary/summarystore.h"
+#include "models/advisor/inputsnapshot.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
 
 #include <QtTest>
 

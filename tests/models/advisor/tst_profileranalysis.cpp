@@ -1,10 +1,10 @@
-#include "advisor/advisor.h"
-#include "advisor/analysis.h"
-#include "advisor/evidence.h"
-#include "performancetestutils.h"
-#include "pipeline/pipelineanalysis.h"
-#include "pipeline/pipelinereader.h"
-#include "testutils.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/evidence.h"
+#include "tests/models/advisor/performancetestutils.h"
+#include "models/pipeline/pipelineanalysis.h"
+#include "importers/pipeline/pipelinereader.h"
+#include "tests/testutils.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "advisor/rule.h"
+#include "models/advisor/rule.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "advisor/advisor.h"
-#include "advisor/analysis.h"
-#include "advisor/rule.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/rule.h"
 
 #include <QFile>
 #include <QHash>

@@ -1,6 +1,6 @@
-#include "accuracytestutils.h"
-#include "advisor/advisor.h"
-#include "advisor/evidence.h"
+#include "tests/models/advisor/accuracytestutils.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/evidence.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

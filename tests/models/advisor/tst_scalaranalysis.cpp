@@ -1,6 +1,6 @@
-#include "accuracytestutils.h"
-#include "advisor/analysis.h"
-#include "advisor/evidence.h"
+#include "tests/models/advisor/accuracytestutils.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/evidence.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
-#include "advisor/advisor.h"
-#include "advisor/analysis.h"
-#include "advisor/evidence.h"
-#include "performancetestutils.h"
-#include "testutils.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/evidence.h"
+#include "tests/models/advisor/performancetestutils.h"
+#include "tests/testutils.h"
 
 #include <QFile>
 #include <QJsonDocument>

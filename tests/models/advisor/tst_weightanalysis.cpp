@@ -1,9 +1,9 @@
-#include "accuracytestutils.h"
-#include "advisor/analysis.h"
-#include "advisor/evidence.h"
-#include "advisor/tensorroles.h"
-#include "graph/graph.h"
-#include "testutils.h"
+#include "tests/models/advisor/accuracytestutils.h"
+#include "models/advisor/analysis.h"
+#include "models/advisor/evidence.h"
+#include "models/advisor/tensorroles.h"
+#include "models/graph/graph.h"
+#include "tests/testutils.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

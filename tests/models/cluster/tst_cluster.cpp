@@ -1,5 +1,5 @@
-#include "cluster/cluster.h"
-#include "cluster/clusterreport.h"
+#include "models/cluster/cluster.h"
+#include "models/cluster/clusterreport.h"
 
 #include <QJsonArray>
 

@@ -1,8 +1,8 @@
-#include "cluster/kinetocluster.h"
-#include "models/trace/analysistestdata.h"
-#include "pythonoracle.h"
-#include "testutils.h"
-#include "trace/chrometracereader.h"
+#include "models/cluster/kinetocluster.h"
+#include "tests/models/trace/analysistestdata.h"
+#include "tests/pythonoracle.h"
+#include "tests/testutils.h"
+#include "importers/trace/chrometracereader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "core/panelchoice.h"
+#include "models/core/panelchoice.h"
 
 #include <QtTest>
 

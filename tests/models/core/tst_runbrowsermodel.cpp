@@ -1,4 +1,4 @@
-#include "core/runbrowsermodel.h"
+#include "models/core/runbrowsermodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

@@ -1,4 +1,4 @@
-#include "core/stepcolumns.h"
+#include "models/core/stepcolumns.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
-#include "graph/dumpindex.h"
-#include "graph/scopetree.h"
-#include "graphtestdata.h"
+#include "models/graph/dumpindex.h"
+#include "models/graph/scopetree.h"
+#include "tests/models/graph/graphtestdata.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
-#include "graph/graph.h"
+#include "models/graph/graph.h"
 
-#include "graphtestdata.h"
+#include "tests/models/graph/graphtestdata.h"
 
 #include <QtTest>
 

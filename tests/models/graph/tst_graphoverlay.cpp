@@ -1,7 +1,7 @@
-#include "../trace/analysistestdata.h"
-#include "graph/graphoverlay.h"
-#include "graph/scopetree.h"
-#include "graphtestdata.h"
+#include "tests/models/trace/analysistestdata.h"
+#include "models/graph/graphoverlay.h"
+#include "models/graph/scopetree.h"
+#include "tests/models/graph/graphtestdata.h"
 
 #include <QtTest>
 

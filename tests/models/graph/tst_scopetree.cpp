@@ -1,5 +1,5 @@
-#include "graph/scopetree.h"
-#include "graphtestdata.h"
+#include "models/graph/scopetree.h"
+#include "tests/models/graph/graphtestdata.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
-#include "memory/memoryanalysis.h"
-#include "memory/memoryoptablemodel.h"
-#include "trace/tracestorebuilder.h"
+#include "models/memory/memoryanalysis.h"
+#include "models/memory/memoryoptablemodel.h"
+#include "models/trace/tracestorebuilder.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

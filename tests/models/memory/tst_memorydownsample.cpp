@@ -1,4 +1,4 @@
-#include "memory/memorydownsample.h"
+#include "models/memory/memorydownsample.h"
 
 #include <QtTest>
 

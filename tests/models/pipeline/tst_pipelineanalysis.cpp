@@ -1,5 +1,5 @@
-#include "pipeline/datapipeline.h"
-#include "pipeline/pipelineanalysis.h"
+#include "models/pipeline/datapipeline.h"
+#include "models/pipeline/pipelineanalysis.h"
 
 #include <QtTest>
 

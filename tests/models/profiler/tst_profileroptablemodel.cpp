@@ -1,4 +1,4 @@
-#include "profiler/profileroptablemodel.h"
+#include "models/profiler/profileroptablemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>

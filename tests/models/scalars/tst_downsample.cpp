@@ -1,4 +1,4 @@
-#include "scalars/downsample.h"
+#include "models/scalars/downsample.h"
 
 #include <QtTest>
 

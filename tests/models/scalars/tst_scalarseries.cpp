@@ -1,5 +1,5 @@
-#include "scalars/scalarseries.h"
-#include "scalars/scalarstore.h"
+#include "models/scalars/scalarseries.h"
+#include "models/scalars/scalarstore.h"
 
 #include <QSignalSpy>
 #include <QtTest>

@@ -1,4 +1,4 @@
-#include "scalars/smoothing.h"
+#include "models/scalars/smoothing.h"
 
 #include <QtTest>
 

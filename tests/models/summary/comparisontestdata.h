@@ -3,8 +3,8 @@
 // Stores filled the same way by the run comparison model test and the Compare runs panel test: three runs
 // with hparams (a, b, d), one with MindSpore lineage (c), scalars in a, b, c and a's "validation" group.
 
-#include "scalars/scalarstore.h"
-#include "summary/summarystore.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
 
 #include <limits>
 #include <utility>

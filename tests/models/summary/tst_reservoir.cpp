@@ -1,4 +1,4 @@
-#include "summary/reservoir.h"
+#include "models/summary/reservoir.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
-#include "models/summary/comparisontestdata.h"
-#include "scalars/scalarstore.h"
-#include "summary/runcomparison.h"
-#include "summary/summarystore.h"
+#include "tests/models/summary/comparisontestdata.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/runcomparison.h"
+#include "models/summary/summarystore.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

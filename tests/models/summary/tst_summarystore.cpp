@@ -1,4 +1,4 @@
-#include "summary/summarystore.h"
+#include "models/summary/summarystore.h"
 
 #include <QSignalSpy>
 #include <QtTest>

@@ -1,4 +1,4 @@
-#include "tensor/dtype.h"
+#include "models/tensor/dtype.h"
 
 #include <QtTest>
 

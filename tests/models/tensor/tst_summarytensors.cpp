@@ -1,7 +1,7 @@
-#include "tensor/summarytensors.h"
+#include "models/tensor/summarytensors.h"
 
-#include "summary/summarystore.h"
-#include "tensor/tensorlistmodel.h"
+#include "models/summary/summarystore.h"
+#include "models/tensor/tensorlistmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

@@ -1,4 +1,4 @@
-#include "tensor/tensor.h"
+#include "models/tensor/tensor.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "tensor/tensorcompare.h"
+#include "models/tensor/tensorcompare.h"
 
 #include <QFile>
 #include <QtTest>

@@ -1,4 +1,4 @@
-#include "tensor/tensorlistmodel.h"
+#include "models/tensor/tensorlistmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

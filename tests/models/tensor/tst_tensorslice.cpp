@@ -1,4 +1,4 @@
-#include "tensor/tensorslice.h"
+#include "models/tensor/tensorslice.h"
 
 #include <QFile>
 #include <QtTest>

@@ -1,7 +1,7 @@
-#include "tensor/tensorstatistics.h"
+#include "models/tensor/tensorstatistics.h"
 
-#include "pythonoracle.h"
-#include "tensor/tensorslice.h"
+#include "tests/pythonoracle.h"
+#include "models/tensor/tensorslice.h"
 
 #include <QtTest>
 

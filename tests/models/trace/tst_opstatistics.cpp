@@ -1,7 +1,7 @@
-#include "analysistestdata.h"
-#include "trace/deviceutilization.h"
-#include "trace/launchindex.h"
-#include "trace/opstatistics.h"
+#include "tests/models/trace/analysistestdata.h"
+#include "models/trace/deviceutilization.h"
+#include "models/trace/launchindex.h"
+#include "models/trace/opstatistics.h"
 
 #include <QtTest>
 

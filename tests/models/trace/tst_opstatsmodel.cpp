@@ -1,5 +1,5 @@
-#include "analysistestdata.h"
-#include "trace/opstatsmodel.h"
+#include "tests/models/trace/analysistestdata.h"
+#include "models/trace/opstatsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

@@ -1,5 +1,5 @@
-#include "analysistestdata.h"
-#include "trace/stepbreakdown.h"
+#include "tests/models/trace/analysistestdata.h"
+#include "models/trace/stepbreakdown.h"
 
 #include <QRandomGenerator>
 #include <QtTest>

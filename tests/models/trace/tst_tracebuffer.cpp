@@ -1,4 +1,4 @@
-#include "trace/tracebuffer.h"
+#include "models/trace/tracebuffer.h"
 
 #include <QTest>
 

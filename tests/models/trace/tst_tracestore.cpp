@@ -1,5 +1,5 @@
-#include "trace/tracestore.h"
-#include "trace/tracestorebuilder.h"
+#include "models/trace/tracestore.h"
+#include "models/trace/tracestorebuilder.h"
 
 #include <QtTest>
 

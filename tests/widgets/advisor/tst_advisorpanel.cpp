@@ -1,8 +1,8 @@
-#include "advisor/advisorpanel.h"
-#include "advisor/evidence.h"
-#include "advisor/findingdetails.h"
-#include "advisor/findingsmodel.h"
-#include "advisor/rulesmodel.h"
+#include "widgets/advisor/advisorpanel.h"
+#include "models/advisor/evidence.h"
+#include "widgets/advisor/findingdetails.h"
+#include "widgets/advisor/findingsmodel.h"
+#include "widgets/advisor/rulesmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
-#include "cluster/clusterpanel.h"
-#include "cluster/clusterrankmodel.h"
-#include "models/trace/analysistestdata.h"
+#include "widgets/cluster/clusterpanel.h"
+#include "widgets/cluster/clusterrankmodel.h"
+#include "tests/models/trace/analysistestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

@@ -1,4 +1,4 @@
-#include "common/cardgrid.h"
+#include "widgets/common/cardgrid.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
-#include "common/chartexporter.h"
-#include "common/chartexportmenu.h"
-#include "common/chartpalette.h"
-#include "common/chartstyle.h"
+#include "widgets/common/chartexporter.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/chartstyle.h"
 
 #include <QAction>
 #include <QFile>

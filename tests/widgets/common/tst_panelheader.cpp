@@ -1,5 +1,5 @@
-#include "common/chartexportmenu.h"
-#include "common/panelheader.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/common/panelheader.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,4 +1,4 @@
-#include "common/sourceview.h"
+#include "widgets/common/sourceview.h"
 
 #include <QTemporaryDir>
 #include <QTextBlock>

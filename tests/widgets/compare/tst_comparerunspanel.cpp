@@ -1,13 +1,13 @@
-#include "compare/comparerunspanel.h"
-#include "compare/parallelcoordinateschart.h"
-#include "models/summary/comparisontestdata.h"
-#include "scalars/scalarspanel.h"
-#include "scalars/scalarstore.h"
-#include "summary/eventfilereader.h"
-#include "summary/lineagereader.h"
-#include "summary/runcomparison.h"
-#include "summary/summarystore.h"
-#include "testutils.h"
+#include "widgets/compare/comparerunspanel.h"
+#include "widgets/compare/parallelcoordinateschart.h"
+#include "tests/models/summary/comparisontestdata.h"
+#include "widgets/scalars/scalarspanel.h"
+#include "models/scalars/scalarstore.h"
+#include "importers/summary/eventfilereader.h"
+#include "importers/summary/lineagereader.h"
+#include "models/summary/runcomparison.h"
+#include "models/summary/summarystore.h"
+#include "tests/testutils.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "summary/summarydata.h"
-#include "summary/summarystore.h"
+#include "models/summary/summarydata.h"
+#include "models/summary/summarystore.h"
 
 #include <QString>
 

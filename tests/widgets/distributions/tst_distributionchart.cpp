@@ -1,9 +1,9 @@
-#include "distributionstestdata.h"
+#include "tests/widgets/distributions/distributionstestdata.h"
 
-#include "common/chartexporter.h"
-#include "common/chartpalette.h"
-#include "distributions/distributionchart.h"
-#include "distributions/distributiondata.h"
+#include "widgets/common/chartexporter.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/distributions/distributionchart.h"
+#include "widgets/distributions/distributiondata.h"
 
 #include <QFile>
 #include <QImage>

@@ -1,11 +1,11 @@
-#include "distributionstestdata.h"
+#include "tests/widgets/distributions/distributionstestdata.h"
 
-#include "common/chartexporter.h"
-#include "common/chartpalette.h"
-#include "distributions/distributionspanel.h"
-#include "scalars/chartsection.h"
-#include "summary/eventfilereader.h"
-#include "testutils.h"
+#include "widgets/common/chartexporter.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/distributions/distributionspanel.h"
+#include "widgets/scalars/chartsection.h"
+#include "importers/summary/eventfilereader.h"
+#include "tests/testutils.h"
 
 #include <QFile>
 #include <QImage>

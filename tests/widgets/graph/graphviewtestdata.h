@@ -1,7 +1,7 @@
 #pragma once
 
-#include "graph/scopetree.h"
-#include "models/graph/graphtestdata.h"
+#include "models/graph/scopetree.h"
+#include "tests/models/graph/graphtestdata.h"
 
 #include <memory>
 #include <string>

@@ -1,6 +1,6 @@
-#include "graph/graphlayout.h"
-#include "graph/graphvizlock.h"
-#include "graphviewtestdata.h"
+#include "widgets/graph/graphlayout.h"
+#include "models/graph/graphvizlock.h"
+#include "tests/widgets/graph/graphviewtestdata.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
-#include "graph/graphpanel.h"
-#include "graph/graphview.h"
-#include "graphviewtestdata.h"
-#include "models/trace/analysistestdata.h"
+#include "widgets/graph/graphpanel.h"
+#include "widgets/graph/graphview.h"
+#include "tests/widgets/graph/graphviewtestdata.h"
+#include "tests/models/trace/analysistestdata.h"
 
 #include <QComboBox>
 #include <QListWidget>

@@ -1,8 +1,8 @@
-#include "graph/graphpanel.h"
-#include "graph/graphreader.h"
-#include "graph/graphview.h"
-#include "graph/scopetree.h"
-#include "testutils.h"
+#include "widgets/graph/graphpanel.h"
+#include "importers/graph/graphreader.h"
+#include "widgets/graph/graphview.h"
+#include "models/graph/scopetree.h"
+#include "tests/testutils.h"
 
 #include <QtTest>
 

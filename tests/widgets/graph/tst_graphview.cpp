@@ -1,5 +1,5 @@
-#include "graph/graphview.h"
-#include "graphviewtestdata.h"
+#include "widgets/graph/graphview.h"
+#include "tests/widgets/graph/graphviewtestdata.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
-#include "core/runscanner.h"
-#include "graph/graphreader.h"
-#include "graph/nodedetailswidget.h"
-#include "graphviewtestdata.h"
-#include "tensor/dumpindexer.h"
-#include "testutils.h"
+#include "importers/core/runscanner.h"
+#include "importers/graph/graphreader.h"
+#include "widgets/graph/nodedetailswidget.h"
+#include "tests/widgets/graph/graphviewtestdata.h"
+#include "importers/tensor/dumpindexer.h"
+#include "tests/testutils.h"
 
 #include <QTemporaryDir>
 #include <QTextBrowser>

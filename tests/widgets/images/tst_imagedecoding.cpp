@@ -1,7 +1,7 @@
-#include "imagetestdata.h"
+#include "tests/widgets/images/imagetestdata.h"
 
-#include "images/imagedecoding.h"
-#include "testutils.h"
+#include "widgets/images/imagedecoding.h"
+#include "tests/testutils.h"
 
 #include <QtTest>
 

@@ -1,13 +1,13 @@
-#include "core/importsession.h"
-#include "core/runscanner.h"
-#include "images/imagecard.h"
-#include "images/imagespanel.h"
-#include "images/imageview.h"
-#include "images/textcard.h"
-#include "images/textpanel.h"
-#include "summary/summarystore.h"
+#include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "widgets/images/imagecard.h"
+#include "widgets/images/imagespanel.h"
+#include "widgets/images/imageview.h"
+#include "widgets/images/textcard.h"
+#include "widgets/images/textpanel.h"
+#include "models/summary/summarystore.h"
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QScrollBar>
 #include <QSlider>

@@ -1,11 +1,11 @@
-#include "imagetestdata.h"
+#include "tests/widgets/images/imagetestdata.h"
 
-#include "images/imagecard.h"
-#include "images/imagedecodecache.h"
-#include "images/imagespanel.h"
-#include "images/imageview.h"
-#include "scalars/chartsection.h"
-#include "summary/summarystore.h"
+#include "widgets/images/imagecard.h"
+#include "widgets/images/imagedecodecache.h"
+#include "widgets/images/imagespanel.h"
+#include "widgets/images/imageview.h"
+#include "widgets/scalars/chartsection.h"
+#include "models/summary/summarystore.h"
 
 #include <QLabel>
 #include <QScrollArea>

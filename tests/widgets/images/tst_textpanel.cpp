@@ -1,8 +1,8 @@
-#include "images/textcard.h"
-#include "images/textpanel.h"
-#include "images/textrendering.h"
-#include "scalars/chartsection.h"
-#include "summary/summarystore.h"
+#include "widgets/images/textcard.h"
+#include "widgets/images/textpanel.h"
+#include "widgets/images/textrendering.h"
+#include "widgets/scalars/chartsection.h"
+#include "models/summary/summarystore.h"
 
 #include <QCheckBox>
 #include <QLabel>

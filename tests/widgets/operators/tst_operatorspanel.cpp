@@ -1,5 +1,5 @@
-#include "models/trace/analysistestdata.h"
-#include "operators/operatorspanel.h"
+#include "tests/models/trace/analysistestdata.h"
+#include "widgets/operators/operatorspanel.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -1,8 +1,8 @@
-#include "overview/overviewpanel.h"
-#include "profiler/profileroptablemodel.h"
-#include "profiler/profilerrunreader.h"
+#include "widgets/overview/overviewpanel.h"
+#include "models/profiler/profileroptablemodel.h"
+#include "importers/profiler/profilerrunreader.h"
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QComboBox>
 #include <QFile>

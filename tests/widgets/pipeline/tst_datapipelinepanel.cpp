@@ -1,8 +1,8 @@
-#include "pipeline/datapipelinepanel.h"
-#include "pipeline/pipelinegraphview.h"
-#include "pipeline/pipelinereader.h"
+#include "widgets/pipeline/datapipelinepanel.h"
+#include "widgets/pipeline/pipelinegraphview.h"
+#include "importers/pipeline/pipelinereader.h"
 
-#include "testutils.h"
+#include "tests/testutils.h"
 
 #include <QComboBox>
 #include <QFile>

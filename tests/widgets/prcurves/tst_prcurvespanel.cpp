@@ -1,12 +1,12 @@
-#include "common/chartexporter.h"
-#include "core/importsession.h"
-#include "core/runscanner.h"
-#include "prcurves/prcurvechart.h"
-#include "prcurves/prcurvedata.h"
-#include "prcurves/prcurvespanel.h"
-#include "pythonoracle.h"
-#include "summary/summarystore.h"
-#include "testutils.h"
+#include "widgets/common/chartexporter.h"
+#include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "widgets/prcurves/prcurvechart.h"
+#include "widgets/prcurves/prcurvedata.h"
+#include "widgets/prcurves/prcurvespanel.h"
+#include "tests/pythonoracle.h"
+#include "models/summary/summarystore.h"
+#include "tests/testutils.h"
 
 #include <QImage>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
-#include "runbrowser/runbrowserwidget.h"
+#include "widgets/runbrowser/runbrowserwidget.h"
 
-#include "core/runbrowsermodel.h"
+#include "models/core/runbrowsermodel.h"
 
 #include <QHeaderView>
 #include <QLineEdit>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "scalars/scalarstore.h"
+#include "models/scalars/scalarstore.h"
 
 #include <QImage>
 

@@ -1,5 +1,5 @@
-#include "common/chartpalette.h"
-#include "scalars/runlegendmodel.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/scalars/runlegendmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QIcon>

@@ -1,9 +1,9 @@
-#include "scalartestdata.h"
+#include "tests/widgets/scalars/scalartestdata.h"
 
-#include "common/chartpalette.h"
-#include "scalars/scalarchart.h"
-#include "scalars/scalarformat.h"
-#include "scalars/smoothing.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/scalars/scalarchart.h"
+#include "widgets/scalars/scalarformat.h"
+#include "models/scalars/smoothing.h"
 
 #include <QFile>
 #include <QTemporaryDir>

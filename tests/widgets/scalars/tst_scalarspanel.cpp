@@ -1,11 +1,11 @@
-#include "scalartestdata.h"
+#include "tests/widgets/scalars/scalartestdata.h"
 
-#include "common/cardgrid.h"
-#include "common/chartpalette.h"
-#include "scalars/chartsection.h"
-#include "scalars/runlegendmodel.h"
-#include "scalars/scalarspanel.h"
-#include "scalars/smoothing.h"
+#include "widgets/common/cardgrid.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/scalars/chartsection.h"
+#include "widgets/scalars/runlegendmodel.h"
+#include "widgets/scalars/scalarspanel.h"
+#include "models/scalars/smoothing.h"
 
 #include <QAbstractItemModelTester>
 #include <QDoubleSpinBox>

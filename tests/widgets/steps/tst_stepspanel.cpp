@@ -1,5 +1,5 @@
-#include "models/trace/analysistestdata.h"
-#include "steps/stepspanel.h"
+#include "tests/models/trace/analysistestdata.h"
+#include "widgets/steps/stepspanel.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "tensor/backgroundwork.h"
+#include "widgets/tensor/backgroundwork.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "common/colormap.h"
+#include "widgets/common/colormap.h"
 
 #include <QtTest>
 

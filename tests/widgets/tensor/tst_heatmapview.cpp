@@ -1,7 +1,7 @@
-#include "tensor/heatmapview.h"
+#include "widgets/tensor/heatmapview.h"
 
-#include "tensor/tensorslice.h"
-#include "tst_tensortablemodel_data.h"
+#include "models/tensor/tensorslice.h"
+#include "tests/widgets/tensor/tst_tensortablemodel_data.h"
 
 #include <QScrollBar>
 #include <QSignalSpy>

@@ -1,4 +1,4 @@
-#include "tensor/slicecontrols.h"
+#include "widgets/tensor/slicecontrols.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -1,8 +1,8 @@
-#include "tensor/tensorcomparewidget.h"
+#include "widgets/tensor/tensorcomparewidget.h"
 
-#include "core/workerpool.h"
-#include "pythonoracle.h"
-#include "tensor/heatmapview.h"
+#include "models/core/workerpool.h"
+#include "tests/pythonoracle.h"
+#include "widgets/tensor/heatmapview.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -1,7 +1,7 @@
-#include "tensor/tensorexport.h"
+#include "widgets/tensor/tensorexport.h"
 
-#include "pythonoracle.h"
-#include "tensor/tensorslice.h"
+#include "tests/pythonoracle.h"
+#include "models/tensor/tensorslice.h"
 
 #include <QBuffer>
 #include <QFile>

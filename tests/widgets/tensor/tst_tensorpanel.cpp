@@ -1,18 +1,18 @@
-#include "tensor/tensorpanel.h"
+#include "widgets/tensor/tensorpanel.h"
 
-#include "common/colormap.h"
-#include "tensor/heatmapview.h"
-#include "tensor/slicecontrols.h"
-#include "tensor/tensorcomparewidget.h"
-#include "tensor/tensorlistmodel.h"
-#include "tensor/tensorstatswidget.h"
-#include "tensor/tensortablemodel.h"
+#include "widgets/common/colormap.h"
+#include "widgets/tensor/heatmapview.h"
+#include "widgets/tensor/slicecontrols.h"
+#include "widgets/tensor/tensorcomparewidget.h"
+#include "models/tensor/tensorlistmodel.h"
+#include "widgets/tensor/tensorstatswidget.h"
+#include "widgets/tensor/tensortablemodel.h"
 
-#include "core/importsession.h"
-#include "core/runscanner.h"
-#include "pythonoracle.h"
-#include "tensor/tensorcatalogbuilder.h"
-#include "testutils.h"
+#include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "tests/pythonoracle.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
+#include "tests/testutils.h"
 
 #include <QAction>
 #include <QComboBox>

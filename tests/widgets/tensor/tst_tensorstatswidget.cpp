@@ -1,8 +1,8 @@
-#include "tensor/tensorstatswidget.h"
+#include "widgets/tensor/tensorstatswidget.h"
 
-#include "common/chartexportmenu.h"
-#include "pythonoracle.h"
-#include "tensor/tensorslice.h"
+#include "widgets/common/chartexportmenu.h"
+#include "tests/pythonoracle.h"
+#include "models/tensor/tensorslice.h"
 
 #include <QCheckBox>
 #include <QComboBox>

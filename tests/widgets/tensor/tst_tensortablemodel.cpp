@@ -1,8 +1,8 @@
-#include "tensor/tensortablemodel.h"
-#include "tensor/tensortableview.h"
+#include "widgets/tensor/tensortablemodel.h"
+#include "widgets/tensor/tensortableview.h"
 
-#include "tensor/tensorslice.h"
-#include "tst_tensortablemodel_data.h"
+#include "models/tensor/tensorslice.h"
+#include "tests/widgets/tensor/tst_tensortablemodel_data.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

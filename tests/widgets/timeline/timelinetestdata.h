@@ -1,7 +1,7 @@
 #pragma once
 
-#include "trace/tracestore.h"
-#include "trace/tracestorebuilder.h"
+#include "models/trace/tracestore.h"
+#include "models/trace/tracestorebuilder.h"
 
 #include <memory>
 #include <string>

@@ -1,11 +1,11 @@
-#include "timelinetestdata.h"
+#include "tests/widgets/timeline/timelinetestdata.h"
 
-#include "core/timerange.h"
-#include "timeline/timelinedetails.h"
-#include "timeline/timelinepanel.h"
-#include "timeline/timelinesearch.h"
-#include "timeline/timelinesearchbar.h"
-#include "timeline/timelineview.h"
+#include "models/core/timerange.h"
+#include "widgets/timeline/timelinedetails.h"
+#include "widgets/timeline/timelinepanel.h"
+#include "widgets/timeline/timelinesearch.h"
+#include "widgets/timeline/timelinesearchbar.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,13 +1,13 @@
-#include "timelinetestdata.h"
+#include "tests/widgets/timeline/timelinetestdata.h"
 
-#include "core/timerange.h"
-#include "timeline/timelinecolors.h"
-#include "timeline/timelinelayout.h"
-#include "timeline/timelinepainter.h"
-#include "timeline/timelinesearch.h"
-#include "timeline/timelineview.h"
-#include "trace/tracestore.h"
-#include "trace/tracestorebuilder.h"
+#include "models/core/timerange.h"
+#include "widgets/timeline/timelinecolors.h"
+#include "widgets/timeline/timelinelayout.h"
+#include "widgets/timeline/timelinepainter.h"
+#include "widgets/timeline/timelinesearch.h"
+#include "widgets/timeline/timelineview.h"
+#include "models/trace/tracestore.h"
+#include "models/trace/tracestorebuilder.h"
 
 #include <QImage>
 #include <QPainter>

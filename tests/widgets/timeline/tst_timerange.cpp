@@ -1,5 +1,5 @@
-#include "core/timerange.h"
-#include "timeline/timelineformat.h"
+#include "models/core/timerange.h"
+#include "widgets/timeline/timelineformat.h"
 
 #include <QSignalSpy>
 #include <QtTest>

@@ -1,4 +1,4 @@
-#include "welcome/welcomepage.h"
+#include "widgets/welcome/welcomepage.h"
 
 #include <QLabel>
 #include <QListWidget>
