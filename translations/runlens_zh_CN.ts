@@ -1953,6 +1953,24 @@ Check that the cache folder is writable.</source>
         <source>The run whose profiler output is shown</source>
         <translation>显示其性能分析输出的运行</translation>
     </message>
+    <message>
+        <source>Steps %1–%2</source>
+        <translation>第 %1–%2 步</translation>
+    </message>
+    <message>
+        <source>mean %1</source>
+        <translation>均值 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Each bar: the mean of %n step(s)</source>
+        <translation>
+            <numerusform>每条柱：%n 步的均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Slowest: step %1, %2</source>
+        <translation>最慢：第 %1 步，%2</translation>
+    </message>
 </context>
 <context>
     <name>runlens::PanelHeader</name>
@@ -3052,6 +3070,19 @@ Check that the cache folder is writable.</source>
     </message>
 </context>
 <context>
+    <name>runlens::StackedStepBars</name>
+    <message>
+        <source>Slowest step in a bar</source>
+        <translation>每条柱中最慢的一步</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (each bar: mean of %n step(s))</source>
+        <translation>
+            <numerusform>%1（每条柱：%n 步的均值）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>runlens::StepsPanel</name>
     <message>
         <source>%1 %</source>
@@ -3156,6 +3187,28 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Show step %1 in the timeline</source>
         <translation>在时间线中显示第 %1 步</translation>
+    </message>
+    <message>
+        <source>Steps %1–%2</source>
+        <translation>第 %1–%2 步</translation>
+    </message>
+    <message>
+        <source>mean %1</source>
+        <translation>均值 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Each bar: the mean of %n step(s)</source>
+        <translation>
+            <numerusform>每条柱：%n 步的均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Slowest: step %1, %2</source>
+        <translation>最慢：第 %1 步，%2</translation>
+    </message>
+    <message>
+        <source>Click to show the slowest step in the timeline</source>
+        <translation>单击在时间线中显示最慢的一步</translation>
     </message>
 </context>
 <context>

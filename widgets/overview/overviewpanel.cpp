@@ -4,6 +4,7 @@
 #include "widgets/common/chartstyle.h"
 #include "widgets/common/panelheader.h"
 #include "widgets/common/replotwhenshown.h"
+#include "widgets/common/stackedstepbars.h"
 #include "models/profiler/profileroptablemodel.h"
 
 #include <QComboBox>
@@ -30,9 +31,7 @@ using profiler::ProfilerRankData;
 
 namespace {
 
-constexpr double kBarWidth = 0.7;
-constexpr double kAverageGap = 0.6;
-constexpr int kMaxTickLabels = 24;
+constexpr double kBarWidth = StackedStepBars::kBarWidth;
 constexpr int kTopOperators = 10;
 
 QString formatUs(double us)
@@ -149,6 +148,7 @@ void OverviewPanel::buildUi()
     m_stepPlot->plotLayout()->addElement(1, 0, m_stepPlot->legend);
     m_stepPlot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_stepPlot->legend->setMargins(QMargins(8, 0, 8, 6));
+    m_stepBars = new StackedStepBars(m_stepPlot, this);
     splitter->addWidget(m_stepPlot);
 
     m_opPlot = makePlot(QStringLiteral("overviewOperatorChart"));
@@ -373,8 +373,6 @@ void OverviewPanel::rebuildStepChart()
 {
     m_stepPlot->clearPlottables();
     const int steps = int(m_view.numbers.size());
-    const int bars = stepBarCount();
-    auto barX = [steps](int bar) { return bar < steps ? double(bar) : double(steps) + kAverageGap; };
     double longest = 0.0;
     for (const auto& values : m_view.valuesUs) {
         double sum = 0.0;
@@ -385,6 +383,7 @@ void OverviewPanel::rebuildStepChart()
     const auto [unit, unitName] = axisUnit(longest);
     m_stepPlot->yAxis->setLabel(tr("Time (%1)").arg(unitName));
     QCPBars* below = nullptr;
+    QList<QCPBars*> stack;
     const int categories = int(m_view.names.size());
     for (int c = 0; c < categories; ++c) {
         auto* barsOfCategory = new QCPBars(m_stepPlot->xAxis, m_stepPlot->yAxis);
@@ -397,25 +396,30 @@ void OverviewPanel::rebuildStepChart()
         if (below)
             barsOfCategory->moveAbove(below);
         below = barsOfCategory;
-        QVector<double> keys;
-        QVector<double> values;
-        for (int b = 0; b < bars; ++b) {
-            const std::vector<double>& row = b < steps ? m_view.valuesUs[std::size_t(b)] : m_view.averageUs;
-            keys << barX(b);
-            values << (std::size_t(c) < row.size() ? std::max(0.0, row[std::size_t(c)]) / unit : 0.0);
-        }
-        barsOfCategory->setData(keys, values, true);
+        stack << barsOfCategory;
     }
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    const int stride = std::max(1, (steps + kMaxTickLabels - 1) / kMaxTickLabels);
-    for (int b = 0; b < bars; ++b) {
-        if (b == steps)
-            ticker->addTick(barX(b), tr("Avg"));
-        else if (b % stride == 0)
-            ticker->addTick(barX(b), QString::number(m_view.numbers[std::size_t(b)]));
+    // A missing, negative or non-finite time draws as nothing.
+    auto axisValue = [unit](const std::vector<double>& row, int c) {
+        const double v = std::size_t(c) < row.size() ? row[std::size_t(c)] : 0.0;
+        return std::isfinite(v) ? std::max(0.0, v) / unit : 0.0;
+    };
+    std::vector<double> values;
+    values.reserve(std::size_t(steps) * std::size_t(categories));
+    QStringList labels;
+    labels.reserve(steps);
+    for (int s = 0; s < steps; ++s) {
+        for (int c = 0; c < categories; ++c)
+            values.push_back(axisValue(m_view.valuesUs[std::size_t(s)], c));
+        labels << QString::number(m_view.numbers[std::size_t(s)]);
     }
-    m_stepPlot->xAxis->setTicker(ticker);
-    m_stepPlot->xAxis->setRange(-0.6, bars ? barX(bars - 1) + 0.6 : 1.0);
+    std::vector<double> average;
+    if (steps) {
+        for (int c = 0; c < categories; ++c)
+            average.push_back(axisValue(m_view.averageUs, c));
+    }
+    m_stepUnit = unit;
+    m_stepBars->setBars(stack);
+    m_stepBars->setSteps(std::move(values), std::move(average), std::move(labels), tr("Avg"), tr("Step"));
     m_stepPlot->yAxis->setRange(0, longest > 0 ? longest / unit * 1.08 : 1.0);
     replotWhenShown(m_stepPlot);
 }
@@ -591,15 +595,12 @@ QString OverviewPanel::toolTipAt(QCustomPlot* plot, const QPoint& pos) const
         const int steps = int(m_view.numbers.size());
         if (!steps)
             return {};
-        const double x = plot->xAxis->pixelToCoord(pos.x());
-        int bar = -1;
-        if (std::abs(x - (steps + kAverageGap)) <= kBarWidth / 2)
-            bar = steps;
-        else if (const int nearest = int(std::lround(x));
-                 nearest >= 0 && nearest < steps && std::abs(x - nearest) <= kBarWidth / 2)
-            bar = nearest;
-        if (bar < 0)
+        const StackedStepBars::Hit hit = m_stepBars->hitAt(plot->xAxis->pixelToCoord(pos.x()));
+        if (hit.isNone())
             return {};
+        if (hit.count > 1)
+            return columnToolTip(hit);
+        const int bar = hit.average ? steps : hit.first;
         const std::vector<double>& values = bar < steps ? m_view.valuesUs[std::size_t(bar)] : m_view.averageUs;
         double total = 0.0;
         for (double v : values)
@@ -630,6 +631,31 @@ QString OverviewPanel::toolTipAt(QCustomPlot* plot, const QPoint& pos) const
             .arg(type.share * 100.0, 0, 'f', 1);
     }
     return {};
+}
+
+QString OverviewPanel::columnToolTip(const StackedStepBars::Hit& hit) const
+{
+    const StepColumns& columns = m_stepBars->columns();
+    const StepColumn& column = columns.columns[std::size_t(hit.column)];
+    const std::size_t slowest = std::size_t(hit.slowest);
+    double slowestUs = 0.0;
+    for (double v : m_view.valuesUs[slowest])
+        slowestUs += std::isfinite(v) ? std::max(0.0, v) : 0.0;
+    const QString title = tr("Steps %1–%2")
+                              .arg(m_view.numbers[std::size_t(hit.first)])
+                              .arg(m_view.numbers[std::size_t(hit.first + hit.count - 1)]);
+    QString html
+        = QStringLiteral("<b>%1</b> &nbsp; %2<br>%3<table cellspacing=\"0\" cellpadding=\"1\">")
+              .arg(title.toHtmlEscaped(), tr("mean %1").arg(formatUs(column.meanTotal * m_stepUnit)).toHtmlEscaped(),
+                   tr("Each bar: the mean of %n step(s)", nullptr, hit.count).toHtmlEscaped());
+    for (int c = 0; c < m_view.names.size(); ++c) {
+        html += QStringLiteral("<tr><td><span style=\"color:%1\">&#9632;</span> %2</td>"
+                               "<td align=\"right\">&nbsp;&nbsp;%3</td></tr>")
+                    .arg(categoryColor(c, int(m_view.names.size())).name(), m_view.names.at(c).toHtmlEscaped(),
+                         formatUs(columns.mean(std::size_t(hit.column), std::size_t(c)) * m_stepUnit).toHtmlEscaped());
+    }
+    html += QStringLiteral("</table>");
+    return html + tr("Slowest: step %1, %2").arg(m_view.numbers[slowest]).arg(formatUs(slowestUs)).toHtmlEscaped();
 }
 
 void OverviewPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider provider)

@@ -2,6 +2,7 @@
 
 #include "widgets/common/chartdata.h"
 #include "widgets/common/chartexportmenu.h"
+#include "widgets/common/stackedstepbars.h"
 #include "models/profiler/profilerdata.h"
 #include "models/trace/stepbreakdown.h"
 
@@ -128,6 +129,8 @@ private:
     StepView stepView() const;
     const profiler::ProfilerRankData* currentRankData() const;
     QString toolTipAt(QCustomPlot* plot, const QPoint& pos) const;
+    /// The tooltip of a bar standing for several steps: their range, means and slowest step.
+    QString columnToolTip(const StackedStepBars::Hit& hit) const;
 
     std::shared_ptr<const profiler::ProfilerRunData> m_run;
     std::shared_ptr<const trace::StepBreakdown> m_breakdown;
@@ -144,6 +147,8 @@ private:
     QLabel* m_emptyLabel = nullptr;
     QCustomPlot* m_stepPlot = nullptr;
     QCustomPlot* m_opPlot = nullptr;
+    StackedStepBars* m_stepBars = nullptr;
+    double m_stepUnit = 1.0; ///< µs per step chart axis unit
     QStringList m_opNames; ///< whole names of the operator bars, top down
     QTableView* m_opTable = nullptr;
     profiler::ProfilerOpTableModel* m_opModel = nullptr;

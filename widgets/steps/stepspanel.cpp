@@ -4,6 +4,7 @@
 #include "widgets/common/chartstyle.h"
 #include "widgets/common/panelheader.h"
 #include "widgets/common/replotwhenshown.h"
+#include "widgets/common/stackedstepbars.h"
 #include "models/core/workerpool.h"
 #include "models/trace/opstatsmodel.h"
 
@@ -28,9 +29,7 @@ using trace::StepTimes;
 
 namespace {
 
-constexpr double kBarWidth = 0.7;
-constexpr double kAverageGap = 0.6; ///< extra space between the last step and the average bar
-constexpr int kMaxTickLabels = 24;
+constexpr int kClickSlop = 4; ///< pixels the pointer may move between press and release of a click
 
 QString shareText(double share)
 {
@@ -119,7 +118,7 @@ void StepsPanel::buildUi()
         auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
         const StepCategory category = StepCategory(c);
         bars->setName(trace::stepCategoryName(category));
-        bars->setWidth(kBarWidth);
+        bars->setWidth(StackedStepBars::kBarWidth);
         bars->setPen(Qt::NoPen);
         bars->setBrush(categoryColor(category));
         bars->setStackingGap(0);
@@ -129,6 +128,8 @@ void StepsPanel::buildUi()
         below = bars;
         m_bars << bars;
     }
+    m_stepBars = new StackedStepBars(m_plot, this);
+    m_stepBars->setBars(m_bars);
 
     m_exportMenu = new ChartExportMenu(m_plot, this);
     m_exportMenu->setBaseName(QStringLiteral("step-breakdown"));
@@ -143,8 +144,13 @@ void StepsPanel::buildUi()
         if (m_sourceCombo->currentIndex() >= 0)
             setSource(m_sourceCombo->currentData().toInt());
     });
+    // A click shows its step; a press that moves on pans the chart instead.
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
-        if (event->button() != Qt::LeftButton || !m_breakdown)
+        m_pressPos = event->button() == Qt::LeftButton ? event->position().toPoint() : QPoint(-1000, -1000);
+    });
+    connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
+        if (event->button() != Qt::LeftButton || !m_breakdown
+            || (event->position().toPoint() - m_pressPos).manhattanLength() > kClickSlop)
             return;
         const int index = stepIndexAt(event->position().toPoint());
         if (index >= 0) {
@@ -153,14 +159,18 @@ void StepsPanel::buildUi()
         }
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
-        const int bar = barAt(event->position().toPoint());
-        m_plot->setCursor(bar >= 0 && stepOfBar(bar) ? Qt::PointingHandCursor : Qt::ArrowCursor);
-        if (bar != m_hoverBar) {
-            m_hoverBar = bar;
-            if (bar < 0)
+        if (event->buttons() != Qt::NoButton)
+            return; // panning
+        const QPoint pos = event->position().toPoint();
+        m_plot->setCursor(stepIndexAt(pos) >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+        const int hover = hoverKey(pos);
+        if (hover != m_hoverBar) {
+            m_hoverBar = hover;
+            const QString text = toolTipAt(pos);
+            if (text.isEmpty())
                 QToolTip::hideText();
             else
-                QToolTip::showText(event->globalPosition().toPoint(), toolTipForBar(bar), m_plot);
+                QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
         }
     });
     connect(m_plot, &QWidget::customContextMenuRequested, this, &StepsPanel::showContextMenu);
@@ -170,9 +180,9 @@ bool StepsPanel::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_plot && event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const int bar = barAt(help->pos());
-        if (bar >= 0)
-            QToolTip::showText(help->globalPos(), toolTipForBar(bar), m_plot);
+        const QString text = toolTipAt(help->pos());
+        if (!text.isEmpty())
+            QToolTip::showText(help->globalPos(), text, m_plot);
         else
             QToolTip::hideText();
         return true;
@@ -240,7 +250,7 @@ int StepsPanel::barCount() const
 double StepsPanel::barX(int bar) const
 {
     const int steps = std::max(0, barCount() - 1);
-    return bar < steps ? double(bar) : double(steps) + kAverageGap;
+    return bar < steps ? double(bar) : double(steps) + StackedStepBars::kAverageGap;
 }
 
 const StepTimes* StepsPanel::stepOfBar(int bar) const
@@ -251,32 +261,74 @@ const StepTimes* StepsPanel::stepOfBar(int bar) const
     return &m_breakdown->steps[summary->firstStep + std::size_t(bar)];
 }
 
-int StepsPanel::barAt(const QPoint& plotPos) const
+StackedStepBars::Hit StepsPanel::hitAt(const QPoint& plotPos) const
 {
-    const int bars = barCount();
-    if (!bars || !m_plot->axisRect()->rect().contains(plotPos))
-        return -1;
-    const double x = m_plot->xAxis->pixelToCoord(plotPos.x());
-    const double y = m_plot->yAxis->pixelToCoord(plotPos.y());
-    if (y < m_plot->yAxis->range().lower)
-        return -1;
-    const int steps = bars - 1;
-    if (std::abs(x - barX(steps)) <= kBarWidth / 2)
-        return steps;
-    const int nearest = int(std::lround(x));
-    if (nearest < 0 || nearest >= steps || std::abs(x - nearest) > kBarWidth / 2)
-        return -1;
-    return nearest;
+    if (!barCount() || !m_plot->axisRect()->rect().contains(plotPos))
+        return {};
+    if (m_plot->yAxis->pixelToCoord(plotPos.y()) < m_plot->yAxis->range().lower)
+        return {};
+    return m_stepBars->hitAt(m_plot->xAxis->pixelToCoord(plotPos.x()));
+}
+
+int StepsPanel::hoverKey(const QPoint& plotPos) const
+{
+    const StackedStepBars::Hit hit = hitAt(plotPos);
+    if (hit.average)
+        return barCount() - 1;
+    // A column is known by its first step, the same whether it holds one step or several.
+    return hit.first;
 }
 
 int StepsPanel::stepIndexAt(const QPoint& plotPos) const
 {
-    const int bar = barAt(plotPos);
-    if (bar < 0)
-        return -1;
-    if (bar == barCount() - 1)
+    const StackedStepBars::Hit hit = hitAt(plotPos);
+    if (hit.average)
         return -2;
-    return int(m_breakdown->summaryFor(m_source)->firstStep) + bar;
+    if (hit.slowest < 0)
+        return -1;
+    // A column of several steps stands for its slowest: the one worth a look in the timeline.
+    return int(m_breakdown->summaryFor(m_source)->firstStep) + hit.slowest;
+}
+
+QString StepsPanel::toolTipAt(const QPoint& plotPos) const
+{
+    const StackedStepBars::Hit hit = hitAt(plotPos);
+    if (hit.average)
+        return toolTipForBar(barCount() - 1);
+    if (hit.count == 1)
+        return toolTipForBar(hit.first);
+    if (hit.count < 1)
+        return {};
+    const StepTimes* firstStep = stepOfBar(hit.first);
+    const StepTimes* lastStep = stepOfBar(hit.first + hit.count - 1);
+    const StepTimes* slowest = stepOfBar(hit.slowest);
+    if (!firstStep || !lastStep || !slowest)
+        return {};
+    const StepColumn& column = m_stepBars->columns().columns[std::size_t(hit.column)];
+    const QString title = tr("Steps %1–%2").arg(firstStep->number).arg(lastStep->number);
+    QString html
+        = QStringLiteral("<b>%1</b> &nbsp; %2<br>%3<table cellspacing=\"0\" cellpadding=\"1\">")
+              .arg(title.toHtmlEscaped(),
+                   tr("mean %1").arg(trace::formatDuration(std::int64_t(column.meanTotal * m_unit))).toHtmlEscaped(),
+                   tr("Each bar: the mean of %n step(s)", nullptr, hit.count).toHtmlEscaped());
+    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+        const double mean = m_stepBars->columns().mean(std::size_t(hit.column), std::size_t(c)) * m_unit;
+        if (mean <= 0)
+            continue;
+        const StepCategory category = StepCategory(c);
+        html += QStringLiteral("<tr><td><span style=\"color:%1\">&#9632;</span> %2</td>"
+                               "<td align=\"right\">&nbsp;&nbsp;%3</td><td align=\"right\">&nbsp;&nbsp;%4</td></tr>")
+                    .arg(categoryColor(category).name(), trace::stepCategoryName(category).toHtmlEscaped(),
+                         trace::formatDuration(std::int64_t(std::llround(mean))).toHtmlEscaped(),
+                         shareText(column.meanTotal > 0 ? mean / (column.meanTotal * m_unit) : 0.0).toHtmlEscaped());
+    }
+    html += QStringLiteral("</table>");
+    html += tr("Slowest: step %1, %2")
+                .arg(slowest->number)
+                .arg(trace::formatDuration(slowest->duration()))
+                .toHtmlEscaped();
+    html += QStringLiteral("<br><i>%1</i>").arg(tr("Click to show the slowest step in the timeline").toHtmlEscaped());
+    return html;
 }
 
 QPoint StepsPanel::barCenter(int bar) const
@@ -362,31 +414,23 @@ void StepsPanel::rebuildChart()
     }
     m_plot->yAxis->setLabel(tr("Time (%1)").arg(unitName));
 
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const int steps = std::max(0, bars - 1);
-    const int stride = std::max(1, (steps + kMaxTickLabels - 1) / kMaxTickLabels);
-    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
-        QVector<double> keys;
-        QVector<double> values;
-        keys.reserve(bars);
-        values.reserve(bars);
-        for (int b = 0; b < bars; ++b) {
-            const StepTimes* step = stepOfBar(b);
-            const StepTimes& times = step ? *step : summary->average;
-            keys << barX(b);
-            values << double(times.ns[std::size_t(c)]) / m_unit;
-        }
-        m_bars[c]->setData(keys, values, true);
-    }
-    for (int b = 0; b < bars; ++b) {
+    std::vector<double> values;
+    values.reserve(std::size_t(steps) * trace::kStepCategoryCount);
+    QStringList labels;
+    labels.reserve(steps);
+    for (int b = 0; b < steps; ++b) {
         const StepTimes* step = stepOfBar(b);
-        if (!step)
-            ticker->addTick(barX(b), tr("Avg"));
-        else if (b % stride == 0)
-            ticker->addTick(barX(b), summary->wholeTrace ? tr("All") : QString::number(step->number));
+        for (std::int64_t ns : step->ns)
+            values.push_back(double(ns) / m_unit);
+        labels << (summary->wholeTrace ? tr("All") : QString::number(step->number));
     }
-    m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setRange(-0.6, bars ? barX(bars - 1) + 0.6 : 1.0);
+    std::vector<double> average;
+    if (steps) {
+        for (std::int64_t ns : summary->average.ns)
+            average.push_back(double(ns) / m_unit);
+    }
+    m_stepBars->setSteps(std::move(values), std::move(average), std::move(labels), tr("Avg"), tr("Step"));
     m_plot->yAxis->setRange(0, longest > 0 ? double(longest) / m_unit * 1.08 : 1.0);
     m_hoverBar = -1;
     replotWhenShown(m_plot);

@@ -2,6 +2,7 @@
 
 #include "widgets/common/chartdata.h"
 #include "widgets/common/chartexportmenu.h"
+#include "widgets/common/stackedstepbars.h"
 #include "models/trace/stepbreakdown.h"
 #include "models/trace/tracestore.h"
 
@@ -48,11 +49,15 @@ public:
     /// Bars drawn: the source's steps, then the average (when there is at least one step).
     int barCount() const;
     /// Index into breakdown()->steps of the bar at widget position `pos` (in plot coordinates), -2 for the
-    /// average bar, -1 for none.
+    /// average bar, -1 for none. A bar standing for several steps (a long run drawn one bar per pixel column)
+    /// gives its slowest step.
     int stepIndexAt(const QPoint& plotPos) const;
+    /// The tooltip text (rich text) at `plotPos`: a step's, the average's, or a column of steps' (its range,
+    /// mean and slowest step); empty for none.
+    QString toolTipAt(const QPoint& plotPos) const;
     /// The centre of a bar in plot widget coordinates (for tests and tooltips); bar = position among barCount().
     QPoint barCenter(int bar) const;
-    /// The tooltip text (rich text) of a bar.
+    /// The tooltip text (rich text) of a bar (a step or the average).
     QString toolTipForBar(int bar) const;
 
     QCustomPlot* plot() const { return m_plot; }
@@ -80,7 +85,9 @@ private:
     void updateSummary();
     /// The step of a bar (index into breakdown()->steps), or nullptr for the average.
     const trace::StepTimes* stepOfBar(int bar) const;
-    int barAt(const QPoint& plotPos) const;
+    StackedStepBars::Hit hitAt(const QPoint& plotPos) const;
+    /// What the pointer is over, to show a new tooltip only when that changes.
+    int hoverKey(const QPoint& plotPos) const;
     double barX(int bar) const;
     void showContextMenu(const QPoint& pos);
 
@@ -91,6 +98,7 @@ private:
     int m_source = 0;
     double m_unit = 1e6; ///< ns per axis unit
     int m_hoverBar = -1;
+    QPoint m_pressPos;
 
     PanelHeader* m_header = nullptr;
     QComboBox* m_sourceCombo = nullptr;
@@ -98,6 +106,7 @@ private:
     QToolButton* m_exportButton = nullptr;
     QCustomPlot* m_plot = nullptr;
     QList<QCPBars*> m_bars; ///< one per category, bottom to top in priority order
+    StackedStepBars* m_stepBars = nullptr;
     ChartExportMenu* m_exportMenu = nullptr;
 };
 

@@ -6,6 +6,7 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QHelpEvent>
 #include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
@@ -56,6 +57,30 @@ std::shared_ptr<const profiler::ProfilerRunData> handMadeRun()
     return run;
 }
 
+/// `count` steps of a long trace: 10 ms each, shared among the categories, every 97th step a straggler.
+std::shared_ptr<const trace::StepBreakdown> manySteps(int count)
+{
+    auto breakdown = std::make_shared<trace::StepBreakdown>();
+    std::array<std::int64_t, trace::kStepCategoryCount> sum {};
+    for (int i = 0; i < count; ++i) {
+        trace::StepTimes step;
+        step.number = i + 1;
+        for (int c = 0; c < trace::kStepCategoryCount; ++c)
+            step.ns[std::size_t(c)] = 1'000'000 + 10'000 * ((i * 7 + c * 13) % 17);
+        if (i % 97 == 50)
+            step.ns[std::size_t(trace::StepCategory::Communication)] += 40'000'000;
+        for (int c = 0; c < trace::kStepCategoryCount; ++c)
+            sum[std::size_t(c)] += step.ns[std::size_t(c)];
+        breakdown->steps.push_back(step);
+    }
+    trace::StepBreakdown::SourceSummary summary;
+    summary.stepCount = std::size_t(count);
+    for (int c = 0; c < trace::kStepCategoryCount; ++c)
+        summary.average.ns[std::size_t(c)] = count ? sum[std::size_t(c)] / count : 0;
+    breakdown->sources.push_back(summary);
+    return breakdown;
+}
+
 } // namespace
 
 class TestOverviewPanel : public QObject
@@ -63,6 +88,7 @@ class TestOverviewPanel : public QObject
     Q_OBJECT
 
 private slots:
+    void manyStepsDrawnPerPixelColumn();
     void emptyState();
     void handMadeRanks();
     void sampleRunChartHasTheSteps();
@@ -101,7 +127,7 @@ void TestOverviewPanel::handMadeRanks()
     QCOMPARE(panel.stepNumbers(), QList<qint64>({ 1, 2, 3, -1 }));
     // Average of steps 2 and 3.
     QCOMPARE(panel.averageUs(), std::vector<double>({ 250.0, 10.0 }));
-    QCOMPARE(panel.stepChart()->plottableCount(), 2);
+    QCOMPARE(panel.stepChart()->plottableCount(), 3); // and the line of the slowest steps
     auto* computing = qobject_cast<QCPBars*>(panel.stepChart()->plottable(0));
     QVERIFY(computing);
     QCOMPARE(computing->data()->size(), 4);
@@ -132,7 +158,7 @@ void TestOverviewPanel::sampleRunChartHasTheSteps()
     const auto& steps = run->ranks[0].steps;
     QCOMPARE(panel.stepBarCount(), int(steps.steps.size()) + 1);
     QCOMPARE(panel.stackNames().size(), 3);
-    QCOMPARE(panel.stepChart()->plottableCount(), 3);
+    QCOMPARE(panel.stepChart()->plottableCount(), 4);
     auto* tail = qobject_cast<QCPBars*>(panel.stepChart()->plottable(2));
     QCOMPARE(tail->data()->size(), int(steps.steps.size()) + 1);
     QCOMPARE(tail->name(), steps.categoryNames.at(2));
@@ -333,6 +359,40 @@ void TestOverviewPanel::stepChartReplotsOnceWhenShown()
     // Once shown, a new size is drawn at once.
     panel->setGeometry(0, 0, 900, 680);
     QCOMPARE(replots.size(), 2);
+}
+
+void TestOverviewPanel::manyStepsDrawnPerPixelColumn()
+{
+    OverviewPanel panel;
+    panel.setTraceBreakdown(manySteps(10'000));
+    panel.resize(800, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCustomPlot* plot = panel.stepChart();
+    plot->replot();
+    const int width = plot->axisRect()->width();
+    QVERIFY(width > 0 && width <= 800);
+    QCOMPARE(plot->plottableCount(), trace::kStepCategoryCount + 1); // the bars and the line of the slowest steps
+    QVERIFY(plot->plottable(trace::kStepCategoryCount)->visible());
+    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+        auto* bars = qobject_cast<QCPBars*>(plot->plottable(c));
+        QVERIFY2(bars->data()->size() <= width, qPrintable(QString::number(bars->data()->size())));
+    }
+    QVERIFY(plot->xAxis->label().contains(QLatin1String("mean of")));
+    // The tooltip of a column names its steps and its straggler (step number 51, index 50).
+    const QPoint pos(int(std::lround(plot->xAxis->coordToPixel(50.0))), plot->axisRect()->center().y());
+    QHelpEvent help(QEvent::ToolTip, pos, plot->mapToGlobal(pos));
+    QCoreApplication::sendEvent(plot, &help);
+    QVERIFY2(QToolTip::text().contains(QLatin1String("Slowest: step 51")), qPrintable(QToolTip::text()));
+
+    plot->xAxis->setRange(999.5, 1099.5);
+    plot->replot();
+    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+        auto* bars = qobject_cast<QCPBars*>(plot->plottable(c));
+        QCOMPARE(bars->data()->size(), 100);
+        QCOMPARE(bars->width(), 0.7);
+    }
+    QCOMPARE(plot->xAxis->label(), QStringLiteral("Step"));
 }
 
 QTEST_MAIN(TestOverviewPanel)

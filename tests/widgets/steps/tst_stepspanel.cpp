@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <numeric>
+
 #include <qcustomplot.h>
 
 using namespace runlens;
@@ -44,6 +46,41 @@ void showPanel(StepsPanel& panel)
     panel.plot()->replot();
 }
 
+/// `count` steps of a long run: 10 ms each, shared among the categories, every 97th step a straggler.
+std::shared_ptr<const trace::StepBreakdown> manySteps(int count)
+{
+    auto breakdown = std::make_shared<trace::StepBreakdown>();
+    std::int64_t t = 0;
+    std::array<std::int64_t, trace::kStepCategoryCount> sum {};
+    for (int i = 0; i < count; ++i) {
+        trace::StepTimes step;
+        step.number = i + 1;
+        step.start = t;
+        for (int c = 0; c < trace::kStepCategoryCount; ++c)
+            step.ns[std::size_t(c)] = 1'000'000 + 10'000 * ((i * 7 + c * 13) % 17);
+        if (i % 97 == 50)
+            step.ns[std::size_t(StepCategory::Communication)] += 40'000'000;
+        std::int64_t duration = 0;
+        for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+            duration += step.ns[std::size_t(c)];
+            sum[std::size_t(c)] += step.ns[std::size_t(c)];
+        }
+        step.end = t + duration;
+        step.cpuStart = step.start;
+        step.cpuEnd = step.end;
+        t = step.end;
+        breakdown->steps.push_back(step);
+    }
+    trace::StepBreakdown::SourceSummary summary;
+    summary.stepCount = std::size_t(count);
+    for (int c = 0; c < trace::kStepCategoryCount; ++c)
+        summary.average.ns[std::size_t(c)] = count ? sum[std::size_t(c)] / count : 0;
+    summary.average.end = summary.average.start
+        + std::accumulate(summary.average.ns.begin(), summary.average.ns.end(), std::int64_t(0));
+    breakdown->sources.push_back(summary);
+    return breakdown;
+}
+
 } // namespace
 
 class TstStepsPanel : public QObject
@@ -57,6 +94,8 @@ private slots:
     void ranks();
     void empty();
     void render();
+    void manyStepsDrawnPerPixelColumn();
+    void zoomedInDrawsEveryStep();
 };
 
 void TstStepsPanel::bars()
@@ -65,7 +104,9 @@ void TstStepsPanel::bars()
     panel.setStore(threeSteps());
     QVERIFY(waitReady(panel));
     QCOMPARE(panel.barCount(), 4);
-    QCOMPARE(panel.plot()->plottableCount(), trace::kStepCategoryCount);
+    // The bars, then the line of the slowest steps (drawn only when bars stand for several steps).
+    QCOMPARE(panel.plot()->plottableCount(), trace::kStepCategoryCount + 1);
+    QVERIFY(!panel.plot()->plottable(trace::kStepCategoryCount)->visible());
     auto* kernel = qobject_cast<QCPBars*>(panel.plot()->plottable(int(StepCategory::Kernel)));
     QVERIFY(kernel);
     QCOMPARE(kernel->data()->size(), 4);
@@ -195,6 +236,97 @@ void TstStepsPanel::render()
         QVERIFY(image.save(out + QStringLiteral("/steps.png")));
         QVERIFY(panel.exportMenu()->exportTo(ChartExporter::Format::Png, out + QStringLiteral("/steps-export.png")));
     }
+}
+
+void TstStepsPanel::manyStepsDrawnPerPixelColumn()
+{
+    StepsPanel panel;
+    auto breakdown = manySteps(10'000);
+    panel.setBreakdown(breakdown);
+    panel.resize(800, 420);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.plot()->replot();
+    const int width = panel.plot()->axisRect()->width();
+    QVERIFY(width > 0 && width <= 800);
+    QCOMPARE(panel.barCount(), 10'001);
+    double kernelSum = 0.0;
+    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+        auto* bars = qobject_cast<QCPBars*>(panel.plot()->plottable(c));
+        QVERIFY(bars);
+        QVERIFY2(bars->data()->size() <= width, qPrintable(QString::number(bars->data()->size())));
+        QVERIFY(bars->data()->size() > width / 2);
+        if (c == int(StepCategory::Kernel)) {
+            // Each bar is the mean of its steps: the bars weighted by their steps give back every step's time.
+            const int perBar = int(std::lround(bars->width()));
+            QVERIFY(perBar > 1);
+            int first = 0;
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it, first += perBar)
+                kernelSum += it->value * std::min(perBar, 10'000 - first);
+            QCOMPARE(first, (10'000 + perBar - 1) / perBar * perBar);
+        }
+    }
+    double expected = 0.0;
+    for (const auto& step : breakdown->steps)
+        expected += double(step.time(StepCategory::Kernel));
+    QVERIFY(std::abs(kernelSum * 1e6 - expected) < 1e-6 * expected); // the axis is in ms
+    QVERIFY2(panel.plot()->xAxis->label().contains(QLatin1String("mean of")), qPrintable(panel.plot()->xAxis->label()));
+    // A mean hides stragglers: the line of each bar's slowest step reaches the straggler's whole time.
+    auto* slowest = qobject_cast<QCPGraph*>(panel.plot()->plottable(trace::kStepCategoryCount));
+    QVERIFY(slowest && slowest->visible());
+    QCOMPARE(slowest->data()->size(), qobject_cast<QCPBars*>(panel.plot()->plottable(0))->data()->size());
+    double highest = 0.0;
+    for (auto it = slowest->data()->constBegin(); it != slowest->data()->constEnd(); ++it)
+        highest = std::max(highest, it->value);
+    std::int64_t longest = 0;
+    for (const auto& step : breakdown->steps)
+        longest = std::max(longest, step.duration());
+    QCOMPARE(highest * 1e6, double(longest));
+
+    // Index 50 (step 51) is a straggler: its column resolves to it.
+    const double x = panel.plot()->xAxis->coordToPixel(50.0);
+    const QPoint pos(int(std::lround(x)), panel.barCenter(0).y());
+    QCOMPARE(panel.stepIndexAt(pos), 50); // the column's slowest step, a real step
+    const QString tip = panel.toolTipAt(pos);
+    QVERIFY2(tip.contains(QLatin1String("Steps ")) && tip.contains(QLatin1String("Slowest: step 51")), qPrintable(tip));
+    QVERIFY(tip.contains(QLatin1String("mean of")));
+    QSignalSpy spy(&panel, &StepsPanel::stepActivated);
+    QTest::mouseClick(panel.plot(), Qt::LeftButton, {}, pos);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.last().at(0).toInt(), 50);
+    QCOMPARE(spy.last().at(1).toLongLong(), breakdown->steps[50].start);
+}
+
+void TstStepsPanel::zoomedInDrawsEveryStep()
+{
+    StepsPanel panel;
+    panel.setBreakdown(manySteps(10'000));
+    panel.resize(800, 420);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.plot()->replot();
+    panel.plot()->xAxis->setRange(999.5, 1099.5); // steps 1000..1099
+    panel.plot()->replot();
+    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+        auto* bars = qobject_cast<QCPBars*>(panel.plot()->plottable(c));
+        QCOMPARE(bars->data()->size(), 100);
+        QCOMPARE(bars->width(), 0.7);
+        QCOMPARE(bars->data()->at(0)->key, 1000.0);
+        QCOMPARE(bars->data()->at(99)->key, 1099.0);
+    }
+    QCOMPARE(panel.plot()->xAxis->label(), QStringLiteral("Step"));
+    QVERIFY(!panel.plot()->plottable(trace::kStepCategoryCount)->visible());
+    // The axis names the steps shown (every fifth of the hundred), not those of the whole run.
+    const QList<QString> ticks = panel.plot()->xAxis->tickVectorLabels();
+    QVERIFY2(ticks.contains(QStringLiteral("1001")) && ticks.contains(QStringLiteral("1096")),
+             qPrintable(QStringList(ticks).join(QLatin1Char(' '))));
+    QCOMPARE(panel.stepIndexAt(panel.barCenter(1050)), 1050);
+    QVERIFY(panel.toolTipAt(panel.barCenter(1050)).contains(QLatin1String("Step 1051")));
+    // Zoomed out again, the columns are back.
+    panel.plot()->xAxis->setRange(-1e9, 1e9);
+    panel.plot()->replot();
+    QVERIFY(panel.plot()->xAxis->range().lower >= -1.0 && panel.plot()->xAxis->range().upper < 10'002);
+    QVERIFY(qobject_cast<QCPBars*>(panel.plot()->plottable(0))->data()->size() <= panel.plot()->axisRect()->width());
 }
 
 QTEST_MAIN(TstStepsPanel)
