@@ -81,11 +81,13 @@ private slots:
         QVERIFY(QFile::copy(shipped, copy));
         QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
 
-        // Update a copy from the current sources; the shipped file must need no change of substance.
+        // Update a copy from the current sources; the shipped file must need no change of substance. Includes
+        // name their file from the source root, where lupdate must look to find the classes' namespaces.
         QProcess lupdate;
         lupdate.setWorkingDirectory(source);
         lupdate.start(QStringLiteral(RUNLENS_LUPDATE),
-                      { QStringLiteral("-locations"), QStringLiteral("none"), QStringLiteral("-extensions"),
+                      { QStringLiteral("-I"), QStringLiteral("."), QStringLiteral("-locations"), QStringLiteral("none"),
+                        QStringLiteral("-extensions"),
                         QStringLiteral("cpp,h"), QStringLiteral("app"), QStringLiteral("widgets"),
                         QStringLiteral("models"), QStringLiteral("importers"), QStringLiteral("-ts"), copy });
         QVERIFY(lupdate.waitForFinished(300000));
