@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace runlens::accuracy {
 
@@ -155,6 +156,7 @@ public:
         };
         g->nodes.reserve(std::size_t(m_dump.entries.size()));
         QHash<QString, std::pair<int, int>> producers[3];
+        int previous[3] = { -1, -1, -1 };
         for (const DumpEntry& entry : m_dump.entries) {
             if (m_ids.contains(entry.name.full))
                 continue; // dump.json keys are unique; a duplicate can only come from a damaged file
@@ -189,6 +191,21 @@ public:
             }
             if (inferred)
                 node.attributes.push_back({ "inputs joined by", "same dtype, shape and statistics (inferred)" });
+            // Call order as a control edge from the previous call of the same direction, unless a tensor already
+            // joins them: the panel then lays the calls out top to bottom, as msprobe's viewer lists them.
+            const int before = std::exchange(previous[top], index);
+            if (before >= 0) {
+                const bool joined = std::any_of(node.inputs.begin(), node.inputs.end(),
+                                                [before](const graph::Port& p) { return p.producer == before; });
+                if (!joined) {
+                    graph::Port order;
+                    order.name = "call order";
+                    order.producer = before;
+                    order.producerSlot = -1;
+                    order.control = true;
+                    node.inputs.push_back(std::move(order));
+                }
+            }
             g->nodes.push_back(std::move(node));
         }
         g->finalize();

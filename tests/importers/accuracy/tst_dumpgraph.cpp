@@ -230,12 +230,22 @@ private slots:
         QVERIFY(read.dump);
         const auto g = buildDumpGraph(*read.dump);
         QCOMPARE(g->nodeCount(), 3);
-        QCOMPARE(int(g->edges.size()), 2); // a -> b and a -> c by the [2,3] tensor; the 0-d one is never joined
+        // a -> b and a -> c by the [2,3] tensor (the 0-d one is never joined); b -> c by call order only.
+        QCOMPARE(int(g->edges.size()), 3);
+        int data = 0;
         for (const graph::Edge& e : g->edges) {
+            if (e.control) {
+                QCOMPARE(e.from, 1);
+                QCOMPARE(e.to, 2);
+                QCOMPARE(g->nodes[2].inputs[std::size_t(e.toSlot)].name, std::string("call order"));
+                continue;
+            }
+            ++data;
             QCOMPARE(e.from, 0);
             QCOMPARE(e.fromSlot, 0);
             QCOMPARE(e.toSlot, 0);
         }
+        QCOMPARE(data, 2);
         QVERIFY(attributesOf(g->nodes[1]).count("inputs joined by"));
         QVERIFY(!attributesOf(g->nodes[0]).count("inputs joined by"));
         QVERIFY(g->nodes[0].scope.size() < 4096);
