@@ -2,8 +2,11 @@
 #include "tests/testutils.h"
 
 #include "importers/accuracy/msprobedumpreader.h"
+#include "importers/core/runscanner.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
 #include "models/accuracy/dumpgraph.h"
 #include "models/graph/scopetree.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QDir>
 #include <QFile>
@@ -249,6 +252,55 @@ private slots:
         QVERIFY(attributesOf(g->nodes[1]).count("inputs joined by"));
         QVERIFY(!attributesOf(g->nodes[0]).count("inputs joined by"));
         QVERIFY(g->nodes[0].scope.size() < 4096);
+    }
+    /// A tensor-task dump: its data files are in the tensor catalog under their row names, linked to the entry
+    /// (the node id), and the dump index finds them for that node.
+    void tensorTaskFiles()
+    {
+        QTemporaryDir dir;
+        const QString rank = dir.filePath("step0/rank0");
+        QByteArray header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+        while ((10 + header.size() + 1) % 64 != 0)
+            header.append(' ');
+        header.append('\n');
+        QByteArray npy("\x93NUMPY\x01\x00", 8);
+        npy.append(char(header.size() & 0xff)).append(char(header.size() >> 8));
+        npy += header + QByteArray(8, '\0');
+        writeFile(rank + "/dump_tensor_data/Functional.relu.0.forward.input.0.npy", npy);
+        writeFile(rank + "/dump_tensor_data/Module.conv1.Conv2d.forward.0.output.0.npy", npy);
+        QFile pt(QStringLiteral(RUNLENS_TEST_DATA_DIR "/torchsave/single.pt"));
+        QVERIFY(pt.open(QIODevice::ReadOnly));
+        writeFile(rank + "/dump_tensor_data/Functional.relu.0.forward.output.0.pt", pt.readAll());
+        const QByteArray record
+            = R"({"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 0, "Min": 0,
+            "Mean": 0, "Norm": 0, "data_name": "%1"})";
+        writeFile(rank + "/dump.json",
+                  QStringLiteral(R"({"task": "tensor", "level": "mix", "framework": "pytorch", "data": {
+  "Functional.relu.0.forward": {"input_args": [%1], "input_kwargs": {}, "output": [%2]},
+  "Module.conv1.Conv2d.forward.0": {"input_args": [], "input_kwargs": {}, "output": [%3]}}})")
+                      .arg(QString::fromUtf8(record).arg("Functional.relu.0.forward.input.0.npy"),
+                           QString::fromUtf8(record).arg("Functional.relu.0.forward.output.0.pt"),
+                           QString::fromUtf8(record).arg("Module.conv1.Conv2d.forward.0.output.0.npy"))
+                      .toUtf8());
+
+        const auto built = tensor::TensorCatalogBuilder::buildWithDumps(RunScanner().scan(dir.path()));
+        QMap<QString, QString> nodeOf;
+        for (const tensor::TensorSeries& series : built.catalog.series())
+            nodeOf.insert(series.name, series.nodeKey);
+        QCOMPARE(nodeOf.value("Functional.relu.0.forward.input.0"), QStringLiteral("Functional.relu.0.forward"));
+        QCOMPARE(nodeOf.value("Functional.relu.0.forward.output.0"), QStringLiteral("Functional.relu.0.forward"));
+        QCOMPARE(nodeOf.value("Module.conv1.Conv2d.forward.0.output.0"),
+                 QStringLiteral("Module.conv1.Conv2d.forward.0"));
+        QCOMPARE(nodeOf.size(), 3);
+
+        const MsprobeReadResult read = readMsprobeDump(rank);
+        const auto g = buildDumpGraph(*read.dump);
+        const graph::Node& relu = g->nodes[std::size_t(g->find("Functional.relu.0.forward"))];
+        const auto attributes = attributesOf(relu);
+        QCOMPARE(QString::fromStdString(attributes.at("input.0 file")),
+                 QDir::toNativeSeparators(rank + "/dump_tensor_data/Functional.relu.0.forward.input.0.npy"));
+        // The dump index (the .npy files) finds the file for the node, so Node Details lists and opens it.
+        QCOMPARE(built.dumps.findForNode(relu).size(), 1);
     }
 };
 
