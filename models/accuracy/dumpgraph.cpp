@@ -128,6 +128,11 @@ public:
     explicit Builder(const MsprobeDump& dump)
         : m_dump(dump)
     {
+        // Computed once: a dump has as many parameters_grad entries as modules with weights.
+        for (const DumpEntry& entry : m_dump.entries)
+            noteBackward(entry.name.full);
+        for (const QString& name : m_dump.constructOrder)
+            noteBackward(name);
         if (m_dump.parents.isEmpty()) {
             // No module tree: modules nest by their dotted paths (the first call of each path stands for it).
             for (const DumpEntry& entry : m_dump.entries) {
@@ -262,24 +267,18 @@ private:
     /// msprobe hangs a module's parameter gradients under its backward call with the highest counter.
     QString backwardModuleOf(const EntryName& grads) const
     {
-        const QString prefix = grads.scope() + QStringLiteral(".backward.");
-        QString best;
-        qint64 bestCounter = -1;
-        const auto consider = [&](const QString& name) {
-            if (!name.startsWith(prefix))
-                return;
-            bool ok = false;
-            const qint64 counter = name.mid(prefix.size()).toLongLong(&ok);
-            if (ok && counter > bestCounter) {
-                bestCounter = counter;
-                best = name;
-            }
-        };
-        for (const DumpEntry& entry : m_dump.entries)
-            consider(entry.name.full);
-        for (const QString& name : m_dump.constructOrder)
-            consider(name);
-        return best.isEmpty() ? prefix + QLatin1Char('0') : best;
+        const auto found = m_lastBackward.constFind(grads.scope());
+        return found == m_lastBackward.constEnd() ? grads.scope() + QStringLiteral(".backward.0") : found->second;
+    }
+
+    void noteBackward(const QString& name)
+    {
+        const EntryName parsed = parseEntryName(name);
+        if (!parsed.valid || !parsed.isModule() || parsed.direction != Direction::Backward)
+            return;
+        auto& last = m_lastBackward[parsed.scope()];
+        if (last.second.isEmpty() || parsed.counter > last.first)
+            last = { parsed.counter, name };
     }
 
     /// A scope component for module `name` under `parent`: its path below the parent's, its class and call
@@ -433,6 +432,8 @@ private:
 
     const MsprobeDump& m_dump;
     QHash<QString, QString> m_modulesByPath;
+    QHash<QString, std::pair<qint64, QString>>
+        m_lastBackward; ///< module scope -> its backward call with the highest counter
     QHash<QString, std::vector<std::string>> m_chains;
     QSet<QString> m_open;
     QSet<QString> m_ids;
