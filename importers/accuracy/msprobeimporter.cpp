@@ -1,6 +1,7 @@
 #include "importers/accuracy/msprobeimporter.h"
 
 #include "importers/accuracy/msprobedumpreader.h"
+#include "models/accuracy/dumpgraph.h"
 
 #include <QFileInfo>
 
@@ -18,6 +19,12 @@ ImportUpdate MsprobeImporter::poll(const ImportControl& control)
     update.diagnostics = std::move(result.diagnostics);
     update.bytesRead = QFileInfo(m_path).size();
     update.recordsRead = result.dump ? qint64(result.dump->entries.size()) : 0;
+    if (result.dump && !result.dump->entries.isEmpty()) {
+        // The module tree and calls open in the Graph panel like any graph file.
+        std::shared_ptr<graph::Graph> graph = buildDumpGraph(*result.dump);
+        update.graphSummary = graph::summarizeGraph(*graph);
+        update.graph = std::move(graph);
+    }
     update.msprobeDump = std::move(result.dump);
     return update;
 }

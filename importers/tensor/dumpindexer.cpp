@@ -21,7 +21,9 @@ graph::DumpIndex DumpIndexer::index(const RunManifest& manifest, const ImportCon
             diagnostics << skipped(artifact.path, header.error);
             continue;
         }
-        entries << entry(artifact, *header.header, parseDumpFileName(QFileInfo(artifact.path).fileName()));
+        const std::optional<DumpFileName> msprobe = parseMsprobeDataName(artifact.relativePath);
+        entries << entry(artifact, *header.header,
+                         msprobe ? *msprobe : parseDumpFileName(QFileInfo(artifact.path).fileName()));
     }
     return graph::DumpIndex(std::move(entries), std::move(diagnostics));
 }

@@ -12,6 +12,8 @@
 #include <QFileInfo>
 #include <QHash>
 
+#include <optional>
+
 namespace runlens::tensor {
 
 namespace {
@@ -107,7 +109,8 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
     }
     const NpyHeader& header = *parsed.header;
     const QString fileName = QFileInfo(artifact.path).fileName();
-    const DumpFileName name = parseDumpFileName(fileName);
+    const std::optional<DumpFileName> msprobe = parseMsprobeDataName(artifact.relativePath);
+    const DumpFileName name = msprobe ? *msprobe : parseDumpFileName(fileName);
     // The dump index lists every readable file, numeric or not, as DumpIndexer::index() does.
     if (dumps)
         dumps->entries << DumpIndexer::entry(artifact, header, name);
@@ -118,7 +121,7 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
                                    .arg(QString::fromStdString(header.descr)));
         return;
     }
-    const bool mindspore = !name.opType.isEmpty();
+    const bool mindspore = !msprobe && !name.opType.isEmpty();
 
     TensorInfo info;
     info.path = artifact.path;
@@ -143,6 +146,9 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
         // Task, stream and timestamp change between iterations; op, io and slot name the tensor.
         series.name = name.nodeKey + QLatin1Char(' ') + name.kind + QLatin1Char(' ') + QString::number(name.slot);
         key = name.opType + QLatin1Char('.') + series.name;
+    } else if (msprobe) {
+        series.name = QFileInfo(fileName).completeBaseName();
+        key = series.name;
     } else {
         QString base = fileName;
         if (base.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
@@ -178,11 +184,15 @@ void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnos
     const auto metadata = listing.metadata.isEmpty()
         ? nullptr
         : std::make_shared<const QMap<QString, QString>>(std::move(listing.metadata));
+    const std::optional<DumpFileName> msprobe = parseMsprobeDataName(artifact.relativePath);
+    if (msprobe)
+        fileKey = QFileInfo(fileName).completeBaseName();
     for (TensorInfo& info : listing.tensors) {
         info.step = step;
         info.fileMetadata = metadata;
         // A state dict key is a module path and a role: "layer1.0.conv1.weight".
-        const DumpFileName name = parseDumpFileName(info.member + QStringLiteral(".npy"));
+        const DumpFileName name
+            = msprobe && info.member.isEmpty() ? *msprobe : parseDumpFileName(info.member + QStringLiteral(".npy"));
         TensorSeries series;
         // A torch.save of one tensor (msprobe dumps) is the file itself, as a .npy is.
         series.name = info.member.isEmpty() ? fileKey : fileKey + QLatin1Char('/') + info.member;

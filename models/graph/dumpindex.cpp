@@ -75,9 +75,9 @@ QList<int> DumpIndex::find(const QString& key) const
 QList<int> DumpIndex::findForNode(const Node& node) const
 {
     const QString fullName = QString::fromStdString(node.fullName());
-    for (const QString& key :
-         { fullName, QString(fullName).replace(QLatin1Char('/'), QLatin1Char('_')),
-           QString(fullName).replace(QLatin1Char('/'), QStringLiteral("--")), QString::fromStdString(node.name) }) {
+    for (const QString& key : { fullName, QString(fullName).replace(QLatin1Char('/'), QLatin1Char('_')),
+                                QString(fullName).replace(QLatin1Char('/'), QStringLiteral("--")),
+                                QString::fromStdString(node.name), QString::fromStdString(node.id) }) {
         if (QList<int> found = find(key); !found.isEmpty())
             return found;
     }

@@ -45,6 +45,8 @@ const char* graphFormatId(GraphFormat format)
         return "mindspore-parallel-strategy";
     case GraphFormat::TorchScript:
         return "torchscript";
+    case GraphFormat::MsprobeDump:
+        return "msprobe-dump";
     }
     return "dot";
 }

@@ -30,9 +30,10 @@ enum class GraphFormat : std::uint8_t {
     Onnx,
     TorchScript,
     ParallelStrategy, ///< MindSpore parallel strategy JSON (profiler or strategy checkpoint)
+    MsprobeDump, ///< the module tree and API calls of an msprobe dump folder
 };
 /// Stable id for JSON reports ("mindspore-ir", "dot", "anf-ir", "anf-ir-debugger", "tensorflow", "onnx",
-/// "torchscript", "mindspore-parallel-strategy").
+/// "torchscript", "mindspore-parallel-strategy", "msprobe-dump").
 const char* graphFormatId(GraphFormat format);
 
 /// Shape and element type of a tensor flowing along an edge or through a port, as far as the file says.

@@ -1,5 +1,6 @@
 #include "models/tensor/dumpnaming.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -121,6 +122,43 @@ QString runWithoutStep(const QString& run)
     if (stepOfFolderName(run.mid(slash + 1)) < 0)
         return run;
     return slash <= 0 ? QStringLiteral(".") : run.left(slash);
+}
+
+std::optional<DumpFileName> parseMsprobeDataName(const QString& relativePath)
+{
+    const QFileInfo info(relativePath);
+    if (QFileInfo(info.path()).fileName() != QLatin1String("dump_tensor_data"))
+        return std::nullopt;
+    const QString stem = info.completeBaseName();
+    const QStringList parts = stem.split(QLatin1Char('.'));
+    static const QStringList kCategories { QStringLiteral("input"), QStringLiteral("output"),
+                                           QStringLiteral("parameters"), QStringLiteral("kwargs") };
+    const auto isCounter = [](const QString& text) {
+        bool ok = false;
+        text.toUInt(&ok);
+        return ok;
+    };
+    for (qsizetype i = parts.size() - 2; i >= 1; --i) {
+        const QString& word = parts[i];
+        qsizetype end = -1; // index of the entry name's last part
+        if (word == QLatin1String("forward") || word == QLatin1String("backward")) {
+            if (kCategories.contains(parts[i + 1]))
+                end = i;
+            else if (i + 2 < parts.size() && isCounter(parts[i + 1]) && kCategories.contains(parts[i + 2]))
+                end = i + 1;
+        } else if (word == QLatin1String("parameters_grad")) {
+            end = isCounter(parts[i + 1]) && i + 2 < parts.size() ? i + 1 : i;
+        }
+        if (end < 0)
+            continue;
+        DumpFileName name;
+        name.nodeKey = parts.mid(0, end + 1).join(QLatin1Char('.'));
+        name.kind = parts.mid(end + 1).join(QLatin1Char('.'));
+        const QString& category = parts[end + 1];
+        name.io = category == QLatin1String("output") ? graph::DumpIo::Output : graph::DumpIo::Input;
+        return name;
+    }
+    return std::nullopt;
 }
 
 } // namespace runlens::tensor

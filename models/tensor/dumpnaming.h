@@ -4,6 +4,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace runlens::tensor {
 
 // Which tensor and which step a tensor file is, from its path alone. The one place these rules live: the
@@ -11,7 +13,8 @@ namespace runlens::tensor {
 //
 // Layouts: MindSpore offline dumps `{net}/{graph_id}/{iteration}/{op_type}.{op_name}.{task}.{stream}.{ts}.
 // {input|output}.{slot}.{format}[.{dtype}].npy`; torch-style module dumps `step_N/{module}.{kind}.npy`;
-// checkpoints whose file name carries the step (`model_step_500.npz`, `checkpoint-12.safetensors`).
+// checkpoints whose file name carries the step (`model_step_500.npz`, `checkpoint-12.safetensors`); msprobe's
+// `dump_tensor_data/{entry}.{category}[.{path}].{npy|pt}`.
 
 /// What a dump file's name says about its tensor (see graph::DumpEntry for the fields).
 struct DumpFileName
@@ -25,6 +28,12 @@ struct DumpFileName
 
 /// Splits a file name (with or without the `.npy` suffix) into node key and role.
 DumpFileName parseDumpFileName(const QString& fileName);
+
+/// msprobe's data files (`dump_tensor_data/{entry}.{input|output|parameters|kwargs}[.path].{npy|pt}`): named by
+/// their row name (the file name without its extension), linked to the entry that dumped them
+/// (`Functional.linear.5.backward`, `Module.conv1.Conv2d.forward.0`), the rest of the name as their kind.
+/// Empty for any other file.
+std::optional<DumpFileName> parseMsprobeDataName(const QString& relativePath);
 
 /// The step of one folder name (`step_30`, `iteration-7`, `iter3`), or -1.
 int stepOfFolderName(const QString& folderName);

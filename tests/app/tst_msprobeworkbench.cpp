@@ -1,0 +1,136 @@
+#include "app/mainwindow.h"
+
+#include "models/graph/scopetree.h"
+#include "tests/testutils.h"
+#include "widgets/common/sourceview.h"
+#include "widgets/graph/graphpanel.h"
+#include "widgets/graph/graphview.h"
+#include "widgets/graph/nodedetailswidget.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+
+using namespace runlens;
+
+namespace {
+
+bool copyFile(const QString& from, const QString& to, const QByteArray& replace = {}, const QByteArray& with = {})
+{
+    QFile in(from);
+    if (!in.open(QIODevice::ReadOnly))
+        return false;
+    QByteArray bytes = in.readAll();
+    if (!replace.isEmpty())
+        bytes.replace(replace, with);
+    QDir().mkpath(QFileInfo(to).absolutePath());
+    QFile out(to);
+    return out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+class TestMsprobeWorkbench : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+    }
+
+    void samples_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("entry");
+        QTest::addColumn<QString>("userFile");
+        QTest::newRow("pytorch") << QStringLiteral("pytorch_data") << QStringLiteral("Tensor.__add__.0.forward")
+                                 << QStringLiteral("PanGu/pangu/training/utils.py");
+        QTest::newRow("mindspore") << QStringLiteral("mindspore_data") << QStringLiteral("Tensor.__add__.0.forward")
+                                   << QStringLiteral("PanGu_ms/pangu/training/utils.py");
+    }
+
+    /// A sample dump opened in the window: its graph is in the Graph panel, a node's statistics are in Node
+    /// Details and its stack opens the user's file in the Source dock when the file is on this machine.
+    void samples()
+    {
+        QFETCH(QString, folder);
+        QFETCH(QString, entry);
+        QFETCH(QString, userFile);
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString sample = QDir(samples).filePath(QStringLiteral("accuracy/msprobe/") + folder);
+        RUNLENS_REQUIRE_SAMPLE_FILE(sample + QStringLiteral("/dump.json"));
+
+        // A copy whose stacks point into a folder of this machine, where the user's file exists.
+        QTemporaryDir dir;
+        const QString dump = dir.filePath(folder);
+        const QString net = dir.filePath(QStringLiteral("net"));
+        for (const char* name : { "dump.json", "construct.json" })
+            QVERIFY(copyFile(sample + QLatin1Char('/') + QLatin1String(name),
+                             dump + QLatin1Char('/') + QLatin1String(name)));
+        QVERIFY(copyFile(sample + QStringLiteral("/stack.json"), dump + QStringLiteral("/stack.json"), "/path_to_net",
+                         net.toUtf8()));
+        QFile source(net + QLatin1Char('/') + userFile);
+        QDir().mkpath(QFileInfo(source).absolutePath());
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        for (int line = 1; line <= 300; ++line)
+            source.write(QByteArray("x = ") + QByteArray::number(line) + '\n');
+        source.close();
+
+        MainWindow window;
+        bool idle = false;
+        window.openPath(dump);
+        window.whenIdle([&] { idle = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(idle, 30000);
+
+        graphview::GraphPanel* panel = window.graphPanel();
+        QCOMPARE(panel->graphCount(), 1);
+        // Picking it by its name rebuilds its hierarchy: select a node once that one has arrived.
+        QSignalSpy built(panel, &graphview::GraphPanel::treeChanged);
+        QVERIFY(panel->selectGraph(folder));
+        QTRY_VERIFY_WITH_TIMEOUT(!built.isEmpty(), 10000);
+        const std::shared_ptr<const graph::ScopeTree> tree = panel->tree();
+        QCOMPARE(QString::fromStdString(tree->graph().name), folder);
+        QVERIFY(tree->findKey("g:Forward") >= 0);
+
+        const int node = tree->graph().find(entry.toStdString());
+        QVERIFY(node >= 0);
+        const int item = tree->itemOfNode(node);
+        QVERIFY(item > 0);
+        panel->view()->setSelectedItem(item);
+        auto* details = window.findChild<graphview::NodeDetailsWidget*>();
+        QVERIFY(details);
+        QTRY_VERIFY(details->text().contains(entry));
+        const QString text = details->text();
+        QVERIFY2(text.contains(QStringLiteral("output.0 Max")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("input.0 Mean")), qPrintable(text));
+        QVERIFY2(text.contains(net + QLatin1Char('/') + userFile), qPrintable(text));
+
+        // The first source is the user's line, openable because the file exists here.
+        const graph::Node& n = tree->graph().nodes[std::size_t(node)];
+        QVERIFY(!n.sources.empty());
+        QCOMPARE(QString::fromStdString(n.sources.front().file), net + QLatin1Char('/') + userFile);
+        auto* browser = details->findChild<QTextBrowser*>();
+        QVERIFY(browser);
+        QVERIFY(browser->toHtml().contains(QStringLiteral("source:")));
+        QUrl link;
+        link.setScheme(QStringLiteral("source"));
+        link.setPath(net + QLatin1Char('/') + userFile);
+        link.setQuery(QStringLiteral("line=%1").arg(n.sources.front().line));
+        emit browser->anchorClicked(link);
+        auto* view = window.findChild<SourceView*>();
+        QVERIFY(view);
+        QCOMPARE(view->path(), net + QLatin1Char('/') + userFile);
+        QCOMPARE(view->line(), n.sources.front().line);
+    }
+};
+
+QTEST_MAIN(TestMsprobeWorkbench)
+#include "tst_msprobeworkbench.moc"
