@@ -54,7 +54,7 @@ std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict f
         if (!inputsFail && !first) {
             const CompareRow& row = rows[failing.front()];
             first = FirstDivergence { failing.front(), row.name, row.op, row.kind, row.index,
-                                      parametersFail && hasOutputs ? QStringLiteral("a parameter differs")
+                                      parametersFail || !hasOutputs ? QStringLiteral("a parameter differs")
                                                                    : QStringLiteral("outputs fail while inputs pass") };
         }
     }

@@ -489,7 +489,11 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
     for (int o = 0; o < target.ops.size(); ++o) {
         mapped << mapOp(target.ops[o], mapping, cross);
         const int b = benchOpByName.value(mapped.back().name, -1);
-        if (b >= 0 && !benchOpUsed[b]) {
+        // As msprobe joins on name and shape: a call with other shapes under the same name is likely another
+        // call (the counters shifted), left to the alignment below.
+        if (b >= 0 && !benchOpUsed[b]
+            && (mapped.back().fuzzyKey.isEmpty()
+                || signatureOf(bench, benchOpRows[b]) == signatureOf(target, targetOpRows[o]))) {
             benchOpUsed[b] = true;
             targetOpPartner[o] = b;
             targetOpRule[o] = mapped.back().name == target.ops[o] ? MatchRule::Exact : MatchRule::Mapped;
@@ -536,7 +540,9 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
                 }
             }
             targetOpPartner[t[i]] = b[j];
-            targetOpRule[t[i]] = MatchRule::Fuzzy;
+            targetOpRule[t[i]] = mapped[t[i]].name != bench.ops[b[j]] ? MatchRule::Fuzzy
+                : mapped[t[i]].name == target.ops[t[i]]                ? MatchRule::Exact
+                                                                       : MatchRule::Mapped;
             benchOpUsed[b[j]] = true;
             ++i;
             ++j;
