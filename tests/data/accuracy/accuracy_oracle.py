@@ -2,7 +2,8 @@
 """numpy oracle of the accuracy comparison metrics (runlens compare), written from the definitions in the
 README, independently of the C++ code.
 
-  accuracy_oracle.py pairs BENCH TARGET [BENCH TARGET ...]   metrics of .npy/.pt pairs, one JSON object each
+  accuracy_oracle.py pairs BENCH TARGET [BENCH TARGET ...]   metrics of .npy/.pt pairs (FILE:MEMBER for a
+                                                             checkpoint's tensor), one JSON object each
   accuracy_oracle.py cases OUTDIR                            writes edge-case and random pairs as .npy, prints
                                                              [{"name", "bench", "target", "metrics"}]
   accuracy_oracle.py stats BENCH_DUMP TARGET_DUMP NAMES.json statistics mode: for [[bench_row, target_row]...]
@@ -20,9 +21,17 @@ EPS = 2.220446049250313e-16
 
 
 def load(path):
+    member = None
+    for ext in (".pt:", ".npz:"):
+        if ext in path:
+            path, member = path.split(ext, 1)[0] + ext[:-1], path.split(ext, 1)[1]
+    if path.endswith(".npz"):
+        return np.load(path, allow_pickle=False)[member]
     if path.endswith(".pt"):
         import torch
         t = torch.load(path)
+        if member is not None:
+            t = t[member]
         if t.dtype == torch.bfloat16:
             t = t.float()
         return t.numpy()
