@@ -4,8 +4,8 @@
 
 namespace runlens::cli {
 
-/// Subcommands that run without a window: `scan`, `info`, `advise`, `compare`, `demo`, `export`. Returns the process exit
-/// code, or -1 when `arguments` is not a subcommand (then the GUI starts).
+/// Subcommands that run without a window: `scan`, `info`, `advise`, `compare`, `demo`, `export`. Returns the process
+/// exit code, or -1 when `arguments` is not a subcommand (then the GUI starts).
 int runSubcommand(const QStringList& arguments);
 
 /// `runlens advise PATH [--json] [--rules FILE]... [--fail-on warning|error]` (advise.cpp); `args` start with

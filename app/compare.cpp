@@ -15,24 +15,24 @@ namespace runlens::cli {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::cli", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::cli)
+};
 
 QString textReport(const accuracy::CompareResult& result)
 {
     using namespace accuracy;
     QString out;
     const CompareSummary s = result.summary();
-    out += tr("Bench:  %1").arg(result.bench) + QLatin1Char('\n');
-    out += tr("Target: %1").arg(result.target) + QLatin1Char('\n');
-    out += tr("Mode:   %1").arg(compareModeId(result.mode)) + QLatin1Char('\n');
+    out += Text::tr("Bench:  %1").arg(result.bench) + QLatin1Char('\n');
+    out += Text::tr("Target: %1").arg(result.target) + QLatin1Char('\n');
+    out += Text::tr("Mode:   %1").arg(compareModeId(result.mode)) + QLatin1Char('\n');
     if (const auto& f = result.firstDivergence)
-        out += tr("First divergence: %1 (%2)").arg(f->name, f->reason) + QLatin1Char('\n');
+        out += Text::tr("First divergence: %1 (%2)").arg(f->name, f->reason) + QLatin1Char('\n');
     else
-        out += tr("No divergence found.") + QLatin1Char('\n');
-    out += tr("%1 matched: %2 pass, %3 warning, %4 error; unmatched: %5 in the bench, %6 in the target.")
+        out += Text::tr("No divergence found.") + QLatin1Char('\n');
+    out += Text::tr("%1 matched: %2 pass, %3 warning, %4 error; unmatched: %5 in the bench, %6 in the target.")
                .arg(s.matched)
                .arg(s.pass)
                .arg(s.warning)
@@ -51,7 +51,7 @@ QString textReport(const accuracy::CompareResult& result)
         if (row.tensor.underflow > 0)
             line += QStringLiteral("  underflow %1").arg(row.tensor.underflow);
         if (row.introduced)
-            line += QLatin1Char(' ') + tr("(introduced)");
+            line += QLatin1Char(' ') + Text::tr("(introduced)");
         out += line + QLatin1Char('\n');
     }
     return out;
@@ -65,24 +65,25 @@ int compare(const QStringList& args)
     QTextStream err(stderr);
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("Compares two runs' dumps tensor by tensor and finds the op where they part.\n"
-           "BENCH is the reference, TARGET the run under test: msprobe dump folders, run folders with dumps,\n"
-           "or two checkpoint files (.pt, .npz, .safetensors).\n"
-           "Exit code: 0 when no row reaches the --fail-on verdict (always 0 without it), 1 when one does,\n"
-           "2 for a usage error, a missing or unreadable input or mapping file."));
+        Text::tr("Compares two runs' dumps tensor by tensor and finds the op where they part.\n"
+                 "BENCH is the reference, TARGET the run under test: msprobe dump folders, run folders with dumps,\n"
+                 "or two checkpoint files (.pt, .npz, .safetensors).\n"
+                 "Exit code: 0 when no row reaches the --fail-on verdict (always 0 without it), 1 when one does,\n"
+                 "2 for a usage error, a missing or unreadable input or mapping file."));
     const QCommandLineOption help = parser.addHelpOption();
-    parser.addOption({ QStringLiteral("json"), tr("Print JSON (the stable contract) instead of text.") });
-    parser.addOption({ QStringLiteral("csv"), tr("Print one CSV line per row.") });
-    parser.addOption({ QStringLiteral("md"), tr("Print a Markdown report.") });
-    parser.addOption({ QStringLiteral("mapping"),
-                       tr("A mapping file (JSON or YAML) naming target rows, APIs, module paths and classes as the "
-                          "bench spells them."),
-                       QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("json"), Text::tr("Print JSON (the stable contract) instead of text.") });
+    parser.addOption({ QStringLiteral("csv"), Text::tr("Print one CSV line per row.") });
+    parser.addOption({ QStringLiteral("md"), Text::tr("Print a Markdown report.") });
+    parser.addOption(
+        { QStringLiteral("mapping"),
+          Text::tr("A mapping file (JSON or YAML) naming target rows, APIs, module paths and classes as the "
+                   "bench spells them."),
+          QStringLiteral("FILE") });
     parser.addOption({ QStringLiteral("fail-on"),
-                       tr("Exit with 1 when a row has this verdict or worse: warning or error."),
+                       Text::tr("Exit with 1 when a row has this verdict or worse: warning or error."),
                        QStringLiteral("VERDICT") });
-    parser.addPositionalArgument(QStringLiteral("BENCH"), tr("The reference dump."));
-    parser.addPositionalArgument(QStringLiteral("TARGET"), tr("The dump under test."));
+    parser.addPositionalArgument(QStringLiteral("BENCH"), Text::tr("The reference dump."));
+    parser.addPositionalArgument(QStringLiteral("TARGET"), Text::tr("The dump under test."));
     if (!parser.parse(args)) {
         err << QStringLiteral("runlens compare: ") << parser.errorText() << Qt::endl;
         return 2;
@@ -98,18 +99,18 @@ int compare(const QStringList& args)
         else if (value == QLatin1String("error"))
             level = accuracy::Verdict::Error;
         else {
-            err << tr("runlens compare: --fail-on takes warning or error, not '%1'").arg(value) << Qt::endl;
+            err << Text::tr("runlens compare: --fail-on takes warning or error, not '%1'").arg(value) << Qt::endl;
             return 2;
         }
     }
     const QStringList paths = parser.positionalArguments();
     if (paths.size() != 2) {
-        err << tr("runlens compare: BENCH and TARGET are required") << Qt::endl;
+        err << Text::tr("runlens compare: BENCH and TARGET are required") << Qt::endl;
         return 2;
     }
     for (const QString& path : paths) {
         if (!QFileInfo::exists(path)) {
-            err << tr("runlens compare: %1 does not exist").arg(path) << Qt::endl;
+            err << Text::tr("runlens compare: %1 does not exist").arg(path) << Qt::endl;
             return 2;
         }
     }
@@ -119,13 +120,13 @@ int compare(const QStringList& args)
         const QString file = parser.value(QStringLiteral("mapping"));
         QFile f(file);
         if (!f.open(QIODevice::ReadOnly)) {
-            err << tr("runlens compare: cannot read the mapping %1").arg(file) << Qt::endl;
+            err << Text::tr("runlens compare: cannot read the mapping %1").arg(file) << Qt::endl;
             return 2;
         }
         QString error;
         const std::optional<accuracy::NameMapping> mapping = accuracy::NameMapping::parse(f.readAll(), &error);
         if (!mapping) {
-            err << tr("runlens compare: %1: %2").arg(file, error) << Qt::endl;
+            err << Text::tr("runlens compare: %1: %2").arg(file, error) << Qt::endl;
             return 2;
         }
         options.mapping = *mapping;
@@ -135,15 +136,14 @@ int compare(const QStringList& args)
     const std::optional<accuracy::CompareResult> result
         = accuracy::compareDumps(paths.at(0), paths.at(1), options, &error);
     if (!result) {
-        err << tr("runlens compare: %1").arg(error) << Qt::endl;
+        err << Text::tr("runlens compare: %1").arg(error) << Qt::endl;
         return 2;
     }
     for (const QString& message : result->messages.mid(0, 20))
         err << message << Qt::endl;
 
     if (parser.isSet(QStringLiteral("json")))
-        out << QString::fromUtf8(
-            QJsonDocument(accuracy::compareResultToJson(*result)).toJson(QJsonDocument::Indented));
+        out << QString::fromUtf8(QJsonDocument(accuracy::compareResultToJson(*result)).toJson(QJsonDocument::Indented));
     else if (parser.isSet(QStringLiteral("csv")))
         out << accuracy::compareResultToCsv(*result);
     else if (parser.isSet(QStringLiteral("md")))

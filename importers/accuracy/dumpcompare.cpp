@@ -20,10 +20,10 @@ namespace runlens::accuracy {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::DumpCompare", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::accuracy)
+};
 
 /// A tensor file of an msprobe dump, listed when it is first opened: the single tensor of a torch.save file,
 /// or an `.npy` array.
@@ -41,7 +41,9 @@ public:
         const tensor::TensorListing listing = tensor::listPtFile(m_path);
         tensor::TensorResult result;
         if (!listing.error.isEmpty() || listing.tensors.isEmpty() || !listing.tensors.front().source) {
-            result.error = listing.error.isEmpty() ? tr("%1 holds no tensor.").arg(m_path) : listing.error;
+            result.error = listing.error.isEmpty()
+                ? QCoreApplication::translate("runlens::accuracy", "%1 holds no tensor.").arg(m_path)
+                : listing.error;
             return result;
         }
         return listing.tensors.front().source->open();
@@ -75,7 +77,7 @@ DumpSideResult readMsprobeSide(const QString& path, const ImportControl& control
     DumpSideResult out;
     const MsprobeReadResult read = readMsprobeDump(path, control);
     if (read.status == ImportStatus::Failed || read.status == ImportStatus::Canceled || !read.dump) {
-        out.error = read.diagnostics.isEmpty() ? tr("%1: the msprobe dump could not be read.").arg(path)
+        out.error = read.diagnostics.isEmpty() ? Text::tr("%1: the msprobe dump could not be read.").arg(path)
                                                : read.diagnostics.front().message;
         return out;
     }
@@ -101,14 +103,14 @@ DumpSideResult readDumpSide(const QString& path, const ImportControl& control)
     DumpSideResult out;
     const QFileInfo info(path);
     if (!info.exists()) {
-        out.error = tr("%1 does not exist.").arg(path);
+        out.error = Text::tr("%1 does not exist.").arg(path);
         return out;
     }
     if (info.isFile()) {
         if (info.suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0)
             return readMsprobeSide(info.absoluteFilePath(), control);
         if (!isCheckpointFile(path)) {
-            out.error = tr("%1 is neither a dump folder, a dump.json nor a checkpoint (.pt, .npz, .safetensors).")
+            out.error = Text::tr("%1 is neither a dump folder, a dump.json nor a checkpoint (.pt, .npz, .safetensors).")
                             .arg(path);
             return out;
         }
@@ -132,7 +134,7 @@ DumpSideResult readDumpSide(const QString& path, const ImportControl& control)
     const QStringList dumps = dumpJsonFilesBelow(info.absoluteFilePath());
     if (!dumps.isEmpty()) {
         if (dumps.size() > 1)
-            out.warnings << tr("%1 holds %2 msprobe dumps; comparing the first, %3.")
+            out.warnings << Text::tr("%1 holds %2 msprobe dumps; comparing the first, %3.")
                                 .arg(path)
                                 .arg(dumps.size())
                                 .arg(QDir(path).relativeFilePath(dumps.front()));
@@ -143,7 +145,7 @@ DumpSideResult readDumpSide(const QString& path, const ImportControl& control)
     const RunManifest manifest = RunScanner().scan(info.absoluteFilePath(), control);
     const tensor::TensorCatalog catalog = tensor::TensorCatalogBuilder::build(manifest, control);
     if (catalog.isEmpty()) {
-        out.error = tr("%1 holds no msprobe dump and no tensor dump.").arg(path);
+        out.error = Text::tr("%1 holds no msprobe dump and no tensor dump.").arg(path);
         return out;
     }
     for (const Diagnostic& d : catalog.diagnostics())
@@ -202,13 +204,13 @@ std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpS
         row.benchSource = b.sourceText;
         row.targetSource = t.sourceText;
         if (b.hasShape && t.hasShape && b.shape != t.shape)
-            row.note = tr("The shapes differ (%1 and %2).").arg(shapeOrNothing(b.shape), shapeOrNothing(t.shape));
+            row.note = Text::tr("The shapes differ (%1 and %2).").arg(shapeOrNothing(b.shape), shapeOrNothing(t.shape));
 
         switch (result.mode) {
         case CompareMode::Tensor: {
             if (!b.source || !t.source) {
                 row.verdict = Verdict::None;
-                row.note = b.isTensor && t.isTensor ? tr("No data file on one side.") : tr("Not a tensor.");
+                row.note = b.isTensor && t.isTensor ? Text::tr("No data file on one side.") : Text::tr("Not a tensor.");
                 break;
             }
             if (b.hasShape && t.hasShape && b.shape != t.shape) {
@@ -247,7 +249,7 @@ std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpS
         }
         if (pair.rule == MatchRule::Fuzzy)
             row.note = (row.note.isEmpty() ? QString() : row.note + QLatin1Char(' '))
-                + tr("Paired by call order: the call counters differ.");
+                + Text::tr("Paired by call order: the call counters differ.");
         result.rows << row;
         if (rowReady)
             rowReady(result.rows.back());
@@ -293,13 +295,13 @@ std::optional<CompareResult> compareDumps(const QString& bench, const QString& t
     const DumpSideResult b = readDumpSide(bench, control);
     if (!b.side) {
         if (error)
-            *error = tr("Bench: %1").arg(b.error);
+            *error = Text::tr("Bench: %1").arg(b.error);
         return std::nullopt;
     }
     const DumpSideResult t = readDumpSide(target, control);
     if (!t.side) {
         if (error)
-            *error = tr("Target: %1").arg(t.error);
+            *error = Text::tr("Target: %1").arg(t.error);
         return std::nullopt;
     }
     std::optional<CompareResult> result = compareDumpSides(*b.side, *t.side, options, control);
@@ -308,7 +310,7 @@ std::optional<CompareResult> compareDumps(const QString& bench, const QString& t
         result->target = target;
         result->messages = b.warnings + t.warnings + result->messages;
     } else if (error) {
-        *error = tr("The comparison was cancelled.");
+        *error = Text::tr("The comparison was cancelled.");
     }
     return result;
 }

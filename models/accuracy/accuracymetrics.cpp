@@ -20,10 +20,10 @@ constexpr double kEpsilon = 2.220446049250313e-16;
 constexpr double kFloat16SmallestNormal = 6.103515625e-05;
 constexpr double kBFloat16SmallestNormal = 1.1754943508222875e-38;
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::AccuracyMetrics", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::accuracy)
+};
 
 QString dtypeText(tensor::DType type)
 {
@@ -87,20 +87,19 @@ std::optional<TensorMetrics> computeTensorMetrics(const tensor::Tensor& bench, c
 {
     TensorMetrics m;
     if (bench.dtype != target.dtype)
-        m.note = tr("The dtypes differ (%1 and %2).")
-                     .arg(dtypeText(bench.dtype), dtypeText(target.dtype));
+        m.note = Text::tr("The dtypes differ (%1 and %2).").arg(dtypeText(bench.dtype), dtypeText(target.dtype));
     if (bench.shape != target.shape) {
-        m.note = tr("The shapes differ (%1 and %2): not compared element by element.")
+        m.note = Text::tr("The shapes differ (%1 and %2): not compared element by element.")
                      .arg(tensor::shapeText(bench.shape), tensor::shapeText(target.shape));
         return m;
     }
     if (!tensor::viewInsideData(bench) || !tensor::viewInsideData(target)) {
-        m.note = tr("The data is shorter than the shape needs.");
+        m.note = Text::tr("The data is shorter than the shape needs.");
         return m;
     }
     m.elements = bench.elementCount();
     if (m.elements == 0) {
-        m.note = tr("The tensors are empty.");
+        m.note = Text::tr("The tensors are empty.");
         return m;
     }
 
@@ -162,7 +161,7 @@ std::optional<TensorMetrics> computeTensorMetrics(const tensor::Tensor& bench, c
     m.within1e3 = double(within1) / total;
     m.within5e3 = double(within5) / total;
     if (counted == 0) {
-        m.note = tr("No element is finite on both sides.");
+        m.note = Text::tr("No element is finite on both sides.");
         return m;
     }
     m.maxAbs = finiteOrNull(maxAbs);
@@ -179,8 +178,8 @@ std::optional<TensorMetrics> computeTensorMetrics(const tensor::Tensor& bench, c
         if (benchNorm <= kEpsilon && targetNorm <= kEpsilon)
             m.cosine = 1.0;
         else if (benchNorm <= kEpsilon || targetNorm <= kEpsilon)
-            m.note = benchNorm <= kEpsilon ? tr("Every bench value is zero: no cosine similarity.")
-                                           : tr("Every target value is zero: no cosine similarity.");
+            m.note = benchNorm <= kEpsilon ? Text::tr("Every bench value is zero: no cosine similarity.")
+                                           : Text::tr("Every target value is zero: no cosine similarity.");
         else
             m.cosine = finiteOrNull(dot / (benchNorm * targetNorm));
     }

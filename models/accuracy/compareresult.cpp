@@ -9,10 +9,10 @@ namespace runlens::accuracy {
 
 namespace {
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::CompareResult", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::accuracy)
+};
 
 QJsonValue number(const std::optional<double>& v)
 {
@@ -102,7 +102,8 @@ QString cell(const std::optional<std::int64_t>& v)
 QString csvField(QString s)
 {
     // A cell starting like a formula is neutralised, as spreadsheets would run it.
-    if (!s.isEmpty() && QStringLiteral("=+-@").contains(s.front()) && !(s.front() == QLatin1Char('-') && s.size() > 1 && s[1].isDigit()))
+    if (!s.isEmpty() && QStringLiteral("=+-@").contains(s.front())
+        && !(s.front() == QLatin1Char('-') && s.size() > 1 && s[1].isDigit()))
         s.prepend(QLatin1Char('\''));
     if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
         return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
@@ -260,15 +261,16 @@ QString compareResultToCsv(const CompareResult& result)
 QString compareResultToMarkdown(const CompareResult& result)
 {
     const CompareSummary s = result.summary();
-    QString out = QStringLiteral("# ") + tr("Dump comparison") + QStringLiteral("\n\n");
-    out += tr("Bench: `%1`  \nTarget: `%2`  \nMode: %3").arg(result.bench, result.target, compareModeId(result.mode))
+    QString out = QStringLiteral("# ") + Text::tr("Dump comparison") + QStringLiteral("\n\n");
+    out += Text::tr("Bench: `%1`  \nTarget: `%2`  \nMode: %3")
+               .arg(result.bench, result.target, compareModeId(result.mode))
         + QStringLiteral("\n\n");
     if (const auto& f = result.firstDivergence)
-        out += QStringLiteral("**") + tr("First divergence: %1 (%2)").arg(markdownCell(f->name), f->reason)
+        out += QStringLiteral("**") + Text::tr("First divergence: %1 (%2)").arg(markdownCell(f->name), f->reason)
             + QStringLiteral("**\n\n");
     else
-        out += QStringLiteral("**") + tr("No divergence found.") + QStringLiteral("**\n\n");
-    out += tr("%1 matched (%2 pass, %3 warning, %4 error); %5 unmatched in the bench, %6 in the target.")
+        out += QStringLiteral("**") + Text::tr("No divergence found.") + QStringLiteral("**\n\n");
+    out += Text::tr("%1 matched (%2 pass, %3 warning, %4 error); %5 unmatched in the bench, %6 in the target.")
                .arg(s.matched)
                .arg(s.pass)
                .arg(s.warning)

@@ -53,15 +53,21 @@ std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict f
         }
         if (!inputsFail && !first) {
             const CompareRow& row = rows[failing.front()];
-            first = FirstDivergence { failing.front(), row.name, row.op, row.kind, row.index,
-                                      parametersFail || !hasOutputs ? QStringLiteral("a parameter differs")
-                                                                   : QStringLiteral("outputs fail while inputs pass") };
+            first
+                = FirstDivergence { failing.front(),
+                                    row.name,
+                                    row.op,
+                                    row.kind,
+                                    row.index,
+                                    parametersFail || !hasOutputs ? QStringLiteral("a parameter differs")
+                                                                  : QStringLiteral("outputs fail while inputs pass") };
         }
     }
     if (!first && firstFailing >= 0) {
         const CompareRow& row = rows[firstFailing];
-        first = FirstDivergence { firstFailing, row.name, row.op, row.kind, row.index,
-                                  QStringLiteral("the first compared tensors already differ") };
+        first
+            = FirstDivergence { firstFailing, row.name,  row.op,
+                                row.kind,     row.index, QStringLiteral("the first compared tensors already differ") };
     }
     return first;
 }

@@ -15,11 +15,6 @@ namespace runlens::accuracy {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("runlens::DumpMatching", text);
-}
-
 RowKind rowKindOf(ArgRole role)
 {
     switch (role) {
@@ -159,9 +154,8 @@ NameMapping fromSections(const QHash<QString, QHash<QString, QString>>& sections
     const QHash<QString, QString> modules = sections.value(QStringLiteral("modules"));
     // Longer pieces first, so "a.b" is replaced before "a".
     QStringList keys = modules.keys();
-    std::sort(keys.begin(), keys.end(), [](const QString& x, const QString& y) {
-        return x.size() != y.size() ? x.size() > y.size() : x < y;
-    });
+    std::sort(keys.begin(), keys.end(),
+              [](const QString& x, const QString& y) { return x.size() != y.size() ? x.size() > y.size() : x < y; });
     for (const QString& k : keys)
         m.modules.append({ k, modules.value(k) });
     return m;
@@ -275,8 +269,7 @@ DumpSide sideFromCatalog(const QString& path, const tensor::TensorCatalog& catal
     for (const tensor::TensorSeries& series : catalog.series()) {
         for (const tensor::TensorInfo& info : series.versions) {
             SideRow row;
-            const QString stepPrefix
-                = severalSteps ? QStringLiteral("step_%1/").arg(info.step) : QString();
+            const QString stepPrefix = severalSteps ? QStringLiteral("step_%1/").arg(info.step) : QString();
             row.name = stepPrefix + series.name;
             row.op = stepPrefix + (series.nodeKey.isEmpty() ? series.name : series.nodeKey);
             const QString kind = series.kind.toLower();
@@ -326,8 +319,8 @@ DumpSide sideFromCheckpoint(const QString& path, const QList<tensor::TensorInfo>
         row.name = info.member.isEmpty() ? QFileInfo(info.path).completeBaseName() : info.member;
         const int dot = int(row.name.lastIndexOf(QLatin1Char('.')));
         row.op = dot > 0 ? row.name.left(dot) : row.name;
-        row.kind = row.name.contains(QLatin1String("grad"), Qt::CaseInsensitive) ? RowKind::Gradient
-                                                                                  : RowKind::Parameter;
+        row.kind
+            = row.name.contains(QLatin1String("grad"), Qt::CaseInsensitive) ? RowKind::Gradient : RowKind::Parameter;
         row.dtype = dtypeText(info.dtype);
         row.shape = info.shape;
         row.hasShape = true;
@@ -355,9 +348,9 @@ void NameMapping::merge(const NameMapping& other)
     apis.insert(other.apis);
     classes.insert(other.classes);
     for (const auto& piece : other.modules) {
-        modules.erase(std::remove_if(modules.begin(), modules.end(),
-                                     [&](const auto& p) { return p.first == piece.first; }),
-                      modules.end());
+        modules.erase(
+            std::remove_if(modules.begin(), modules.end(), [&](const auto& p) { return p.first == piece.first; }),
+            modules.end());
         modules.append(piece);
     }
 }
@@ -388,7 +381,8 @@ std::optional<NameMapping> NameMapping::parse(const QByteArray& text, QString* e
         const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
         if (!doc.isObject()) {
             if (error)
-                *error = tr("The mapping is not valid JSON: %1").arg(parseError.errorString());
+                *error = QCoreApplication::translate("runlens::accuracy", "The mapping is not valid JSON: %1")
+                             .arg(parseError.errorString());
             return std::nullopt;
         }
         const QJsonObject root = doc.object();
@@ -410,7 +404,8 @@ std::optional<NameMapping> NameMapping::parse(const QByteArray& text, QString* e
         const int hash = int(line.indexOf(QLatin1String(" #")));
         if (hash >= 0)
             line.truncate(hash);
-        if (line.trimmed().isEmpty() || line.trimmed().startsWith(QLatin1Char('#')) || line.trimmed() == QLatin1String("---"))
+        if (line.trimmed().isEmpty() || line.trimmed().startsWith(QLatin1Char('#'))
+            || line.trimmed() == QLatin1String("---"))
             continue;
         const bool indented = line.front().isSpace();
         const int colon = int(line.indexOf(QLatin1String(": ")));
@@ -419,7 +414,9 @@ std::optional<NameMapping> NameMapping::parse(const QByteArray& text, QString* e
             section = unquote(trimmedLine.chopped(1));
             if (!kSections.contains(section)) {
                 if (error)
-                    *error = tr("Line %1 of the mapping: unknown section '%2' (rows, apis, modules or classes).")
+                    *error = QCoreApplication::translate(
+                                 "runlens::accuracy",
+                                 "Line %1 of the mapping: unknown section '%2' (rows, apis, modules or classes).")
                                  .arg(lineNumber)
                                  .arg(section);
                 return std::nullopt;
@@ -428,7 +425,8 @@ std::optional<NameMapping> NameMapping::parse(const QByteArray& text, QString* e
         }
         if (colon < 0) {
             if (error)
-                *error = tr("Line %1 of the mapping is not 'name: name'.").arg(lineNumber);
+                *error = QCoreApplication::translate("runlens::accuracy", "Line %1 of the mapping is not 'name: name'.")
+                             .arg(lineNumber);
             return std::nullopt;
         }
         const QString key = unquote(line.left(colon));
@@ -541,8 +539,8 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
             }
             targetOpPartner[t[i]] = b[j];
             targetOpRule[t[i]] = mapped[t[i]].name != bench.ops[b[j]] ? MatchRule::Fuzzy
-                : mapped[t[i]].name == target.ops[t[i]]                ? MatchRule::Exact
-                                                                       : MatchRule::Mapped;
+                : mapped[t[i]].name == target.ops[t[i]]               ? MatchRule::Exact
+                                                                      : MatchRule::Mapped;
             benchOpUsed[b[j]] = true;
             ++i;
             ++j;

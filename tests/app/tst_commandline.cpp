@@ -9,8 +9,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
-#include <QSet>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtEndian>
 #include <QtTest>
@@ -769,8 +769,7 @@ private slots:
         QJsonParseError error;
         const QJsonObject root = QJsonDocument::fromJson(r.out, &error).object();
         QCOMPARE(error.error, QJsonParseError::NoError);
-        QCOMPARE(keySet(root),
-                 QSet<QString>({ "bench", "target", "mode", "summary", "first_divergence", "rows" }));
+        QCOMPARE(keySet(root), QSet<QString>({ "bench", "target", "mode", "summary", "first_divergence", "rows" }));
         QCOMPARE(root.value(QLatin1String("mode")).toString(), QStringLiteral("tensor"));
         const QJsonObject summary = root.value(QLatin1String("summary")).toObject();
         QCOMPARE(keySet(summary),
@@ -781,13 +780,14 @@ private slots:
                  16);
         const QJsonObject first = root.value(QLatin1String("first_divergence")).toObject();
         QCOMPARE(keySet(first), QSet<QString>({ "name", "kind", "index", "reason" }));
-        QCOMPARE(first.value(QLatin1String("name")).toString(), QStringLiteral("Module.layers.2.Linear.forward.0.output.0"));
+        QCOMPARE(first.value(QLatin1String("name")).toString(),
+                 QStringLiteral("Module.layers.2.Linear.forward.0.output.0"));
         QCOMPARE(first.value(QLatin1String("kind")).toString(), QStringLiteral("output"));
         QCOMPARE(first.value(QLatin1String("index")).toInt(), 0);
-        const QSet<QString> rowKeys { "name",     "bench_name", "target_name",   "kind",        "index",       "dtype",
-                                      "shape",    "cosine",     "max_abs",       "max_rel",     "mean_abs",    "rmse",
-                                      "rel_euclidean", "within_1e-3", "within_5e-3", "underflow", "overflow",
-                                      "nan_mismatch", "verdict", "introduced" };
+        const QSet<QString> rowKeys { "name",      "bench_name", "target_name",   "kind",        "index",
+                                      "dtype",     "shape",      "cosine",        "max_abs",     "max_rel",
+                                      "mean_abs",  "rmse",       "rel_euclidean", "within_1e-3", "within_5e-3",
+                                      "underflow", "overflow",   "nan_mismatch",  "verdict",     "introduced" };
         const QJsonArray rows = root.value(QLatin1String("rows")).toArray();
         QCOMPARE(rows.size(), 16);
         int introduced = 0;
@@ -824,10 +824,17 @@ private slots:
             return run(QStringList { QStringLiteral("compare"), bench, runs + target } + more);
         };
         // The float16 run has warnings only, the perturbed one an error.
-        QCOMPARE(compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--fail-on"), QStringLiteral("warning") }).exitCode, 1);
-        QCOMPARE(compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--fail-on"), QStringLiteral("error") }).exitCode, 0);
-        QCOMPARE(compare(QStringLiteral("/perturbed/npy"), { QStringLiteral("--fail-on"), QStringLiteral("error") }).exitCode, 1);
-        QCOMPARE(compare(QStringLiteral("/fp32/npy"), { QStringLiteral("--fail-on"), QStringLiteral("warning") }).exitCode, 0);
+        QCOMPARE(
+            compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--fail-on"), QStringLiteral("warning") }).exitCode,
+            1);
+        QCOMPARE(
+            compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--fail-on"), QStringLiteral("error") }).exitCode, 0);
+        QCOMPARE(compare(QStringLiteral("/perturbed/npy"), { QStringLiteral("--fail-on"), QStringLiteral("error") })
+                     .exitCode,
+                 1);
+        QCOMPARE(
+            compare(QStringLiteral("/fp32/npy"), { QStringLiteral("--fail-on"), QStringLiteral("warning") }).exitCode,
+            0);
         QCOMPARE(compare(QStringLiteral("/perturbed/npy"), {}).exitCode, 0);
 
         const Result csv = compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--csv") });
@@ -841,7 +848,8 @@ private slots:
         const Result text = compare(QStringLiteral("/fp16/npy"), {});
         QVERIFY2(text.out.contains("layers.2.output"), text.out.constData());
 
-        QCOMPARE(compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--fail-on"), QStringLiteral("fatal") }).exitCode, 2);
+        QCOMPARE(
+            compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--fail-on"), QStringLiteral("fatal") }).exitCode, 2);
         QCOMPARE(run({ QStringLiteral("compare"), bench }).exitCode, 2);
         Result missing = run({ QStringLiteral("compare"), bench, m_dir.filePath(QStringLiteral("nowhere")) });
         QCOMPARE(missing.exitCode, 2);

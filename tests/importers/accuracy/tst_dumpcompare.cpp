@@ -27,7 +27,8 @@ void compareValue(const QString& what, const QJsonValue& actual, const QJsonValu
     QVERIFY2(!actual.isNull(), qPrintable(what + QStringLiteral(": expected %1, got null").arg(expected.toDouble())));
     const double e = expected.toDouble();
     QVERIFY2(std::abs(actual.toDouble() - e) <= 1e-9 * std::max(1.0, std::abs(e)),
-             qPrintable(what + QStringLiteral(": expected %1, got %2").arg(e, 0, 'g', 17).arg(actual.toDouble(), 0, 'g', 17)));
+             qPrintable(
+                 what + QStringLiteral(": expected %1, got %2").arg(e, 0, 'g', 17).arg(actual.toDouble(), 0, 'g', 17)));
 }
 
 CompareResult compare(const QString& bench, const QString& target, const NameMapping& mapping = {})
@@ -58,14 +59,29 @@ private slots:
         QTest::addColumn<QString>("firstName");
         QTest::addColumn<QString>("reason");
         QTest::addColumn<int>("matched");
-        QTest::newRow("msprobe pt, half") << "fp32/msprobe" << "fp16/msprobe" << "Module.layers.2.Linear.forward.0.output.0"
+        QTest::newRow("msprobe pt, half") << "fp32/msprobe"
+                                          << "fp16/msprobe"
+                                          << "Module.layers.2.Linear.forward.0.output.0"
                                           << "outputs fail while inputs pass" << 16;
-        QTest::newRow("msprobe pt, perturbed") << "fp32/msprobe" << "perturbed/msprobe"
-                                               << "Module.layers.0.Linear.forward.0.output.0" << "a parameter differs" << 16;
-        QTest::newRow("npy, half") << "fp32/npy" << "fp16/npy" << "layers.2.output" << "outputs fail while inputs pass" << 16;
-        QTest::newRow("npy, perturbed") << "fp32/npy" << "perturbed/npy" << "layers.0.output" << "a parameter differs" << 16;
-        QTest::newRow("checkpoint pt") << "fp32/model.pt" << "perturbed/model.pt" << "0.weight" << "a parameter differs" << 6;
-        QTest::newRow("checkpoint npz vs pt") << "fp32/model.npz" << "perturbed/model.pt" << "0.weight"
+        QTest::newRow("msprobe pt, perturbed") << "fp32/msprobe"
+                                               << "perturbed/msprobe"
+                                               << "Module.layers.0.Linear.forward.0.output.0"
+                                               << "a parameter differs" << 16;
+        QTest::newRow("npy, half") << "fp32/npy"
+                                   << "fp16/npy"
+                                   << "layers.2.output"
+                                   << "outputs fail while inputs pass" << 16;
+        QTest::newRow("npy, perturbed") << "fp32/npy"
+                                        << "perturbed/npy"
+                                        << "layers.0.output"
+                                        << "a parameter differs" << 16;
+        QTest::newRow("checkpoint pt") << "fp32/model.pt"
+                                       << "perturbed/model.pt"
+                                       << "0.weight"
+                                       << "a parameter differs" << 6;
+        QTest::newRow("checkpoint npz vs pt") << "fp32/model.npz"
+                                              << "perturbed/model.pt"
+                                              << "0.weight"
                                               << "a parameter differs" << 6;
     }
     void generatedRuns()
@@ -93,7 +109,8 @@ private slots:
         }
 
         // Every metric of every row against numpy on the same files.
-        QStringList args { QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/accuracy_oracle.py"), QStringLiteral("pairs") };
+        QStringList args { QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/accuracy_oracle.py"),
+                           QStringLiteral("pairs") };
         for (const CompareRow& row : result.rows)
             args << row.benchSource << row.targetSource; // checkpoint tensors as "file:member"
         const test::PythonRun run = test::runPython(args);
@@ -118,7 +135,8 @@ private slots:
     // only one that differs, by 0.5 in one element.
     void checkpointValues()
     {
-        const CompareResult result = compare(kRuns + QStringLiteral("/fp32/model.pt"), kRuns + QStringLiteral("/perturbed/model.pt"));
+        const CompareResult result
+            = compare(kRuns + QStringLiteral("/fp32/model.pt"), kRuns + QStringLiteral("/perturbed/model.pt"));
         for (const CompareRow& row : result.rows) {
             if (row.name == QLatin1String("0.weight")) {
                 QCOMPARE(row.verdict, Verdict::Error);
@@ -167,8 +185,9 @@ private slots:
                  QStringLiteral("NPU.npu_fusion_attention.0.backward.input.0"));
         QCOMPARE(byTarget.value(QStringLiteral("Mint.logical_or.0.forward.output.0"))->benchName,
                  QStringLiteral("Tensor.__or__.0.forward.output.0"));
-        const CompareRow* attention = byTarget.value(QStringLiteral(
-            "Cell.network_with_loss.module.language_model.encoder.layers.0.attention.ParallelAttention.forward.0.output.0"));
+        const CompareRow* attention
+            = byTarget.value(QStringLiteral("Cell.network_with_loss.module.language_model.encoder.layers.0.attention."
+                                            "ParallelAttention.forward.0.output.0"));
         QVERIFY(attention);
         QCOMPARE(attention->benchName,
                  QStringLiteral("Module.module.module.language_model.encoder.layers.0.self_attention.ParallelAttention."
@@ -185,9 +204,9 @@ private slots:
         QVERIFY(namesFile.open(QIODevice::WriteOnly));
         namesFile.write(QJsonDocument(names).toJson());
         namesFile.close();
-        const test::PythonRun run = test::runPython({ QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/accuracy_oracle.py"),
-                                                      QStringLiteral("stats"), bench + QStringLiteral("/dump.json"),
-                                                      target + QStringLiteral("/dump.json"), namesFile.fileName() });
+        const test::PythonRun run = test::runPython(
+            { QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/accuracy_oracle.py"), QStringLiteral("stats"),
+              bench + QStringLiteral("/dump.json"), target + QStringLiteral("/dump.json"), namesFile.fileName() });
         if (run.status == test::PythonRun::Status::Unavailable)
             QSKIP(qPrintable(run.message));
         QVERIFY2(run.ok(), qPrintable(run.message));
@@ -198,8 +217,10 @@ private slots:
             const QJsonObject a = rows[i].toObject();
             const QJsonObject e = expected[i].toObject();
             const QString name = a.value(QLatin1String("name")).toString();
-            compareValue(name + QStringLiteral(" max_abs"), a.value(QLatin1String("max_abs")), e.value(QLatin1String("max_abs")));
-            compareValue(name + QStringLiteral(" max_rel"), a.value(QLatin1String("max_rel")), e.value(QLatin1String("max_rel")));
+            compareValue(name + QStringLiteral(" max_abs"), a.value(QLatin1String("max_abs")),
+                         e.value(QLatin1String("max_abs")));
+            compareValue(name + QStringLiteral(" max_rel"), a.value(QLatin1String("max_rel")),
+                         e.value(QLatin1String("max_rel")));
         }
     }
 

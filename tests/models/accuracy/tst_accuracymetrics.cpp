@@ -34,13 +34,19 @@ tensor::Tensor floats(const std::vector<float>& values, std::vector<std::int64_t
 void compareValue(const char* what, const std::optional<double>& actual, const QJsonValue& expected)
 {
     if (expected.isNull()) {
-        QVERIFY2(!actual, qPrintable(QStringLiteral("%1: expected null, got %2").arg(QLatin1String(what)).arg(actual.value_or(0))));
+        QVERIFY2(
+            !actual,
+            qPrintable(QStringLiteral("%1: expected null, got %2").arg(QLatin1String(what)).arg(actual.value_or(0))));
         return;
     }
-    QVERIFY2(actual.has_value(), qPrintable(QStringLiteral("%1: expected %2, got null").arg(QLatin1String(what)).arg(expected.toDouble())));
+    QVERIFY2(actual.has_value(),
+             qPrintable(QStringLiteral("%1: expected %2, got null").arg(QLatin1String(what)).arg(expected.toDouble())));
     const double e = expected.toDouble();
     QVERIFY2(std::abs(*actual - e) <= 1e-9 * std::max(1.0, std::abs(e)),
-             qPrintable(QStringLiteral("%1: expected %2, got %3").arg(QLatin1String(what)).arg(e, 0, 'g', 17).arg(*actual, 0, 'g', 17)));
+             qPrintable(QStringLiteral("%1: expected %2, got %3")
+                            .arg(QLatin1String(what))
+                            .arg(e, 0, 'g', 17)
+                            .arg(*actual, 0, 'g', 17)));
 }
 
 } // namespace
@@ -55,8 +61,9 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const test::PythonRun run = test::runPython(
-            { QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/accuracy_oracle.py"), QStringLiteral("cases"), dir.path() });
+        const test::PythonRun run
+            = test::runPython({ QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/accuracy_oracle.py"),
+                                QStringLiteral("cases"), dir.path() });
         if (run.status == test::PythonRun::Status::Unavailable)
             QSKIP(qPrintable(run.message));
         QVERIFY2(run.ok(), qPrintable(run.message));
@@ -80,8 +87,10 @@ private slots:
             compareValue(QByteArray(label + " rmse").constData(), m->rmse, e.value(QLatin1String("rmse")));
             compareValue(QByteArray(label + " rel_euclidean").constData(), m->relEuclidean,
                          e.value(QLatin1String("rel_euclidean")));
-            compareValue(QByteArray(label + " within_1e-3").constData(), m->within1e3, e.value(QLatin1String("within_1e-3")));
-            compareValue(QByteArray(label + " within_5e-3").constData(), m->within5e3, e.value(QLatin1String("within_5e-3")));
+            compareValue(QByteArray(label + " within_1e-3").constData(), m->within1e3,
+                         e.value(QLatin1String("within_1e-3")));
+            compareValue(QByteArray(label + " within_5e-3").constData(), m->within5e3,
+                         e.value(QLatin1String("within_5e-3")));
             QCOMPARE(m->nanMismatch + m->infMismatch, e.value(QLatin1String("nan_mismatch")).toInteger());
             QCOMPARE(m->underflow, e.value(QLatin1String("underflow")).toInteger());
             QCOMPARE(m->overflow, e.value(QLatin1String("overflow")).toInteger());
@@ -187,8 +196,8 @@ private slots:
         QCOMPARE(statisticsVerdict(m, {}), Verdict::Warning); // Mean: 0.5 / 0.5 > 0.5
         const StatisticsMetrics same = computeStatisticsMetrics({ 2.0, 1.0, 1.5, 3.0 }, { 2.0, 1.0, 1.5, 3.0 });
         QCOMPARE(statisticsVerdict(same, {}), Verdict::Pass);
-        const StatisticsMetrics inf
-            = computeStatisticsMetrics({ 2.0, 1.0, 1.5, 3.0 }, { std::numeric_limits<double>::infinity(), 1.0, 1.5, 3.0 });
+        const StatisticsMetrics inf = computeStatisticsMetrics(
+            { 2.0, 1.0, 1.5, 3.0 }, { std::numeric_limits<double>::infinity(), 1.0, 1.5, 3.0 });
         QCOMPARE(statisticsVerdict(inf, {}), Verdict::Error);
         QCOMPARE(statisticsVerdict(computeStatisticsMetrics({}, {}), {}), Verdict::None);
         QCOMPARE(md5Verdict(QStringLiteral("00d69ba8"), QStringLiteral("00d69ba8")), Verdict::Pass);

@@ -67,8 +67,10 @@ private slots:
 
     void forwardAndBackwardStayApart()
     {
-        const DumpSide b = SideBuilder().op(QStringLiteral("Functional.relu.0.forward"), { "input.0:4", "output.0:4" }).side;
-        const DumpSide t = SideBuilder().op(QStringLiteral("Functional.relu.0.backward"), { "input.0:4", "output.0:4" }).side;
+        const DumpSide b
+            = SideBuilder().op(QStringLiteral("Functional.relu.0.forward"), { "input.0:4", "output.0:4" }).side;
+        const DumpSide t
+            = SideBuilder().op(QStringLiteral("Functional.relu.0.backward"), { "input.0:4", "output.0:4" }).side;
         const MatchResult m = matchSides(b, t);
         QVERIFY(m.pairs.isEmpty());
         QCOMPARE(m.unmatchedBench.size(), 2);
@@ -110,7 +112,8 @@ private slots:
                                .op(QStringLiteral("Module.fc.Linear.forward.0"), { "input.0:9", "output.0:9" })
                                .op(QStringLiteral("Module.fc.Linear.forward.1"), { "input.0:4", "output.0:4" })
                                .side;
-        const DumpSide t = SideBuilder().op(QStringLiteral("Module.fc.Linear.forward.0"), { "input.0:4", "output.0:4" }).side;
+        const DumpSide t
+            = SideBuilder().op(QStringLiteral("Module.fc.Linear.forward.0"), { "input.0:4", "output.0:4" }).side;
         const MatchResult m = matchSides(b, t);
         QCOMPARE(m.pairs.size(), 2);
         QCOMPARE(b.rows[m.pairs[0].bench].op, QStringLiteral("Module.fc.Linear.forward.1"));
@@ -119,18 +122,20 @@ private slots:
 
     void mappingRenamesModulesApisAndRows()
     {
-        const DumpSide b = SideBuilder()
-                               .op(QStringLiteral("Module.model.layers.0.self_attention.Attention.forward.0"),
-                                   { "input.0:2x4", "output.0:2x4" })
-                               .op(QStringLiteral("NPU.npu_fusion_attention.0.forward"), { "input.0:2x4", "output.0:2x4" })
-                               .op(QStringLiteral("Functional.linear.3.forward"), { "output.0:2" })
-                               .side;
-        const DumpSide t = SideBuilder()
-                               .op(QStringLiteral("Module.net.layers.0.attention.Attention.forward.0"),
-                                   { "input.0:2x4", "output.0:2x4" })
-                               .op(QStringLiteral("Functional.fused_attention.0.forward"), { "input.0:2x4", "output.0:2x4" })
-                               .op(QStringLiteral("Functional.dense.9.forward"), { "output.0:2" })
-                               .side;
+        const DumpSide b
+            = SideBuilder()
+                  .op(QStringLiteral("Module.model.layers.0.self_attention.Attention.forward.0"),
+                      { "input.0:2x4", "output.0:2x4" })
+                  .op(QStringLiteral("NPU.npu_fusion_attention.0.forward"), { "input.0:2x4", "output.0:2x4" })
+                  .op(QStringLiteral("Functional.linear.3.forward"), { "output.0:2" })
+                  .side;
+        const DumpSide t
+            = SideBuilder()
+                  .op(QStringLiteral("Module.net.layers.0.attention.Attention.forward.0"),
+                      { "input.0:2x4", "output.0:2x4" })
+                  .op(QStringLiteral("Functional.fused_attention.0.forward"), { "input.0:2x4", "output.0:2x4" })
+                  .op(QStringLiteral("Functional.dense.9.forward"), { "output.0:2" })
+                  .side;
         QString error;
         const std::optional<NameMapping> mapping = NameMapping::parse(
             "modules:\n  net: model\n  attention: self_attention\napis:\n  Functional.fused_attention: "
@@ -183,8 +188,10 @@ private slots:
 
     void unmatchedAreListedNotDropped()
     {
-        const DumpSide b = SideBuilder().op(QStringLiteral("a"), { "output:2" }).op(QStringLiteral("b"), { "output:2" }).side;
-        const DumpSide t = SideBuilder().op(QStringLiteral("a"), { "output:2" }).op(QStringLiteral("c"), { "output:2" }).side;
+        const DumpSide b
+            = SideBuilder().op(QStringLiteral("a"), { "output:2" }).op(QStringLiteral("b"), { "output:2" }).side;
+        const DumpSide t
+            = SideBuilder().op(QStringLiteral("a"), { "output:2" }).op(QStringLiteral("c"), { "output:2" }).side;
         const MatchResult m = matchSides(b, t);
         QCOMPARE(m.pairs.size(), 1);
         QCOMPARE(m.unmatchedBench, QList<int>({ 1 }));
@@ -211,10 +218,12 @@ private slots:
             r.verdict = v;
             return r;
         };
-        QList<CompareRow> rows { row("a", RowKind::Input, Verdict::Pass),    row("a", RowKind::Output, Verdict::Pass),
-                                 row("b", RowKind::Input, Verdict::Pass),    row("b", RowKind::Output, Verdict::Warning),
-                                 row("c", RowKind::Input, Verdict::Warning), row("c", RowKind::Output, Verdict::Error),
-                                 row("x", RowKind::Output, Verdict::Unmatched) };
+        QList<CompareRow> rows {
+            row("a", RowKind::Input, Verdict::Pass),      row("a", RowKind::Output, Verdict::Pass),
+            row("b", RowKind::Input, Verdict::Pass),      row("b", RowKind::Output, Verdict::Warning),
+            row("c", RowKind::Input, Verdict::Warning),   row("c", RowKind::Output, Verdict::Error),
+            row("x", RowKind::Output, Verdict::Unmatched)
+        };
         const std::optional<FirstDivergence> f = findDivergence(rows);
         QVERIFY(f);
         QCOMPARE(f->op, QStringLiteral("b"));
@@ -230,7 +239,8 @@ private slots:
         QCOMPARE(errors->op, QStringLiteral("c"));
 
         // A parameter that differs under passing inputs is born at its op.
-        QList<CompareRow> params { row("a", RowKind::Input, Verdict::Pass), row("a", RowKind::Parameter, Verdict::Error),
+        QList<CompareRow> params { row("a", RowKind::Input, Verdict::Pass),
+                                   row("a", RowKind::Parameter, Verdict::Error),
                                    row("a", RowKind::Output, Verdict::Warning) };
         QCOMPARE(findDivergence(params)->reason, QStringLiteral("a parameter differs"));
 
