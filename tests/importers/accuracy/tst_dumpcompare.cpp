@@ -2,6 +2,7 @@
 #include "tests/pythonoracle.h"
 #include "tests/testutils.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -222,6 +223,91 @@ private slots:
             compareValue(name + QStringLiteral(" max_rel"), a.value(QLatin1String("max_rel")),
                          e.value(QLatin1String("max_rel")));
         }
+    }
+
+    // Damaged tensor files inside an msprobe dump: each pair that cannot be read gets verdict none and a
+    // message naming the file; the other pairs are still compared. A pickle naming a global outside the
+    // weights-only allow-list is refused, never run.
+    void damagedTensorFiles_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::newRow("truncated") << "truncated";
+        QTest::newRow("garbage") << "garbage";
+        QTest::newRow("hostile") << "hostile";
+        QTest::newRow("missing") << "missing";
+    }
+    void damagedTensorFiles()
+    {
+        QFETCH(QString, damage);
+        QTemporaryDir dir;
+        const QString source = kRuns + QStringLiteral("/fp16/msprobe/step0/rank");
+        const QString copy = dir.filePath(QStringLiteral("step0/rank"));
+        QVERIFY(QDir().mkpath(copy + QStringLiteral("/dump_tensor_data")));
+        for (const QString& name : QDir(source).entryList(QDir::Files))
+            QVERIFY(QFile::copy(source + QLatin1Char('/') + name, copy + QLatin1Char('/') + name));
+        const QDir tensors(source + QStringLiteral("/dump_tensor_data"));
+        for (const QString& name : tensors.entryList(QDir::Files))
+            QVERIFY(QFile::copy(tensors.filePath(name), copy + QStringLiteral("/dump_tensor_data/") + name));
+        const QString victim = copy + QStringLiteral("/dump_tensor_data/Module.layers.2.Linear.forward.0.output.0.pt");
+        QFile::setPermissions(victim, QFile::ReadOwner | QFile::WriteOwner);
+        QByteArray bytes;
+        {
+            QFile f(victim);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            bytes = f.readAll();
+        }
+        QVERIFY(QFile::remove(victim));
+        if (damage == QLatin1String("truncated"))
+            bytes.truncate(bytes.size() / 2);
+        else if (damage == QLatin1String("garbage"))
+            bytes = QByteArray(bytes.size(), '\x5a');
+        else if (damage == QLatin1String("hostile")) {
+            QFile hostile(QStringLiteral(RUNLENS_TEST_DATA_DIR "/torchsave/forbidden_global.pt"));
+            QVERIFY(hostile.open(QIODevice::ReadOnly));
+            bytes = hostile.readAll();
+        }
+        if (damage != QLatin1String("missing")) {
+            QFile f(victim);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        }
+        const CompareResult result = compare(kRuns + QStringLiteral("/fp32/msprobe"), dir.path());
+        QCOMPARE(result.summary().matched, 16);
+        int none = 0;
+        for (const CompareRow& row : result.rows) {
+            if (row.targetName == QLatin1String("Module.layers.2.Linear.forward.0.output.0")) {
+                QCOMPARE(row.verdict, Verdict::None);
+                if (damage != QLatin1String("missing"))
+                    QVERIFY2(row.note.contains(QLatin1String("Module.layers.2.Linear.forward.0.output.0.pt")),
+                             qPrintable(row.note));
+                ++none;
+            } else {
+                QVERIFY(row.verdict != Verdict::None);
+            }
+        }
+        QCOMPARE(none, 1);
+        if (damage == QLatin1String("hostile")) {
+            bool refused = false;
+            for (const QString& m : result.messages)
+                refused = refused || (m.contains(QLatin1String("os.system")) && m.contains(QLatin1String("refused")));
+            QVERIFY2(refused, qPrintable(result.messages.join(QLatin1Char('\n'))));
+        }
+        // The error is now seen at the next op, whose input is the same tensor: found there, not lost.
+        QVERIFY(result.firstDivergence);
+        QCOMPARE(result.firstDivergence->name, QStringLiteral("Module.layers.3.ReLU.forward.0.output.0"));
+    }
+
+    void damagedMappingFiles()
+    {
+        QString error;
+        QVERIFY(!NameMapping::parse("{\"modules\": {\"a\": ", &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!NameMapping::parse("modules:\n  a b c\n", &error));
+        QVERIFY(error.contains(QLatin1String("2")));
+        QVERIFY(NameMapping::parse(QByteArray("\x00\x01\x02: \xff\xfe", 7), &error));
+        QVERIFY(NameMapping::parse("", &error)->isEmpty());
+        const QByteArray huge = QByteArray("rows:\n") + QByteArray(200000, 'a') + QByteArray(": b\n");
+        QCOMPARE(NameMapping::parse(huge, &error)->rows.size(), 1);
     }
 
     void unreadableSides()
