@@ -50,8 +50,9 @@ struct FirstDivergence
     QString op;
     RowKind kind = RowKind::Output;
     int index = -1;
-    /// Stable English reason: "outputs fail while inputs pass", "a parameter differs", or "the first compared
-    /// tensors already differ" when no op with passing inputs fails (the error is born before the dump).
+    /// Stable English reason: "outputs fail while inputs pass", "a parameter differs", or "inputs already
+    /// differ" when no op with passing inputs has failing outputs (the error comes from before the dump or from
+    /// an op it does not record).
     QString reason;
 };
 

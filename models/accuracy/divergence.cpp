@@ -35,6 +35,9 @@ std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict f
             else
                 hasOutputs = true;
         }
+        for (int r : op)
+            if (firstFailing < 0 && reaches(rows[r].verdict, failLevel))
+                firstFailing = r;
         QList<int> failing;
         for (int r : op) {
             const CompareRow& row = rows[r];
@@ -45,8 +48,6 @@ std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict f
         }
         if (failing.isEmpty())
             continue;
-        if (firstFailing < 0)
-            firstFailing = failing.front();
         for (int r : failing) {
             rows[r].introduced = !inputsFail;
             rows[r].propagated = inputsFail;
@@ -67,7 +68,7 @@ std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict f
         const CompareRow& row = rows[firstFailing];
         first
             = FirstDivergence { firstFailing, row.name,  row.op,
-                                row.kind,     row.index, QStringLiteral("the first compared tensors already differ") };
+                                row.kind,     row.index, QStringLiteral("inputs already differ") };
     }
     return first;
 }

@@ -122,18 +122,28 @@ MappedOp mapOp(const QString& op, const NameMapping& mapping, bool crossFramewor
              head + QLatin1Char('.') + dir };
 }
 
-/// What an op's rows look like, for aligning calls of the same op: argument suffixes and shapes.
-QString signatureOf(const DumpSide& side, const QList<int>& rows)
+/// Whether two calls look like the same call: every argument both record has the same shape on both sides,
+/// and they share at least one argument. Arguments only one side records (a framework's extra keyword) do not
+/// count against it, as they would across PyTorch and MindSpore.
+bool compatible(const DumpSide& bench, const QList<int>& benchRows, const DumpSide& target,
+                const QList<int>& targetRows)
 {
-    QStringList parts;
-    for (int r : rows) {
-        const SideRow& row = side.rows[r];
-        QStringList dims;
-        for (std::int64_t d : row.shape)
-            dims << QString::number(d);
-        parts << suffixOf(row) + QLatin1Char('[') + dims.join(QLatin1Char(',')) + QLatin1Char(']');
+    if (benchRows.isEmpty() && targetRows.isEmpty())
+        return true;
+    QHash<QString, const SideRow*> bySuffix;
+    for (int r : benchRows)
+        bySuffix.insert(suffixOf(bench.rows[r]), &bench.rows[r]);
+    int common = 0;
+    for (int r : targetRows) {
+        const SideRow& t = target.rows[r];
+        const SideRow* b = bySuffix.value(suffixOf(t));
+        if (!b)
+            continue;
+        ++common;
+        if (b->hasShape && t.hasShape && b->shape != t.shape)
+            return false;
     }
-    return parts.join(QLatin1Char(';'));
+    return common > 0;
 }
 
 QHash<QString, QString> readStringMap(const QJsonObject& o)
@@ -490,8 +500,7 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
         // As msprobe joins on name and shape: a call with other shapes under the same name is likely another
         // call (the counters shifted), left to the alignment below.
         if (b >= 0 && !benchOpUsed[b]
-            && (mapped.back().fuzzyKey.isEmpty()
-                || signatureOf(bench, benchOpRows[b]) == signatureOf(target, targetOpRows[o]))) {
+            && (mapped.back().fuzzyKey.isEmpty() || compatible(bench, benchOpRows[b], target, targetOpRows[o]))) {
             benchOpUsed[b] = true;
             targetOpPartner[o] = b;
             targetOpRule[o] = mapped.back().name == target.ops[o] ? MatchRule::Exact : MatchRule::Mapped;
@@ -519,22 +528,28 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
     for (const QString& key : keyOrder) {
         const QList<int> b = benchByKey.value(key);
         const QList<int> t = targetByKey.value(key);
-        QStringList bs, ts;
-        for (int o : b)
-            bs << signatureOf(bench, benchOpRows[o]);
-        for (int o : t)
-            ts << signatureOf(target, targetOpRows[o]);
+        auto fits = [&](int benchOp, int targetOp) {
+            return compatible(bench, benchOpRows[benchOp], target, targetOpRows[targetOp]);
+        };
         qsizetype i = 0, j = 0;
         while (i < t.size() && j < b.size()) {
-            if (ts[i] != bs[j]) {
+            if (!fits(b[j], t[i])) {
                 // An extra call on one side: skip it rather than shift every later pair, whichever skip is
-                // shorter; when neither side has a call like the other's, pair them as they come.
-                const qsizetype nextBench = bs.indexOf(ts[i], j + 1);
-                const qsizetype nextTarget = ts.indexOf(bs[j], i + 1);
+                // shorter. A call that fits no call of the other side stays unmatched.
+                qsizetype nextBench = -1, nextTarget = -1;
+                for (qsizetype k = j + 1; k < b.size() && nextBench < 0; ++k)
+                    if (fits(b[k], t[i]))
+                        nextBench = k;
+                for (qsizetype k = i + 1; k < t.size() && nextTarget < 0; ++k)
+                    if (fits(b[j], t[k]))
+                        nextTarget = k;
                 if (nextBench >= 0 && (nextTarget < 0 || nextBench - j <= nextTarget - i)) {
                     j = nextBench;
                 } else if (nextTarget >= 0) {
                     i = nextTarget;
+                } else {
+                    ++i;
+                    continue;
                 }
             }
             targetOpPartner[t[i]] = b[j];
@@ -563,15 +578,6 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
                 pairRows(br, r, targetOpRule[o]);
         }
     }
-    // Rows outside any op (none today) and rows whose op found no partner: by whole name.
-    for (int t = 0; t < target.rows.size(); ++t) {
-        if (targetUsed[t])
-            continue;
-        const int b = benchRowByName.value(target.rows[t].name, -1);
-        if (b >= 0 && !benchUsed[b])
-            pairRows(b, t, MatchRule::Exact);
-    }
-
     std::sort(result.pairs.begin(), result.pairs.end(),
               [](const MatchedPair& x, const MatchedPair& y) { return x.target < y.target; });
     for (int i = 0; i < bench.rows.size(); ++i)

@@ -120,11 +120,11 @@ struct MatchResult
 };
 
 /// Matches rows: whole row names of the mapping first; then ops by name (after the mapping and, across
-/// frameworks, the built-in API table) when their rows have the same arguments and shapes, as msprobe joins
-/// on name and shape; then the remaining calls of each op (its name without the call counter) aligned in call
-/// order by the shapes of their rows, so an extra call on one side stays unmatched instead of shifting every
-/// later pair (calls that still differ are paired as they come); within paired ops, rows by argument
-/// (`.input.0`, `.output.1`, `.parameters.weight`). Forward and backward are never paired with each other.
+/// frameworks, the built-in API table) when their calls look alike (every argument both record has the same
+/// shape), as msprobe joins on name and shape; then the remaining calls of each op (its name without the call
+/// counter) aligned in call order by the same test, so an extra call on one side stays unmatched instead of
+/// shifting every later pair; within paired ops, rows by argument (`.input.0`, `.output.1`,
+/// `.parameters.weight`). Forward and backward are never paired with each other.
 MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const NameMapping& mapping = {});
 
 /// The target's op name spelled as on the bench side (see NameMapping); `crossFramework` adds the built-in

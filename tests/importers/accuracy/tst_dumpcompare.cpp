@@ -197,7 +197,11 @@ private slots:
         QVERIFY(unmatchedTarget.contains(QStringLiteral("Tensor.__bool__.1.forward.output.0")));
         const CompareSummary s = result.summary();
         QCOMPARE(s.matched, int(names.size()));
-        QCOMPARE(s.matched, 35);
+        QCOMPARE(s.matched, 32);
+        // Tensor.__add__.0 is another call on each side (a scalar in PyTorch, a [5, 2] tensor in MindSpore):
+        // the same name with other shapes is not paired, both are listed.
+        QVERIFY(!byTarget.contains(QStringLiteral("Tensor.__add__.0.forward.input.0")));
+        QVERIFY(unmatchedTarget.contains(QStringLiteral("Tensor.__add__.0.forward.input.0")));
         QVERIFY(s.unmatchedBench > 0);
 
         QTemporaryDir dir;
@@ -292,9 +296,10 @@ private slots:
                 refused = refused || (m.contains(QLatin1String("os.system")) && m.contains(QLatin1String("refused")));
             QVERIFY2(refused, qPrintable(result.messages.join(QLatin1Char('\n'))));
         }
-        // The error is now seen at the next op, whose input is the same tensor: found there, not lost.
+        // The error is now first seen at the next op's input, the same tensor: found there, not lost.
         QVERIFY(result.firstDivergence);
-        QCOMPARE(result.firstDivergence->name, QStringLiteral("Module.layers.3.ReLU.forward.0.output.0"));
+        QCOMPARE(result.firstDivergence->name, QStringLiteral("Module.layers.3.ReLU.forward.0.input.0"));
+        QCOMPARE(result.firstDivergence->reason, QStringLiteral("inputs already differ"));
     }
 
     void damagedMappingFiles()
