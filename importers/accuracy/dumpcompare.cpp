@@ -83,7 +83,7 @@ DumpSideResult readMsprobeSide(const QString& path, const ImportControl& control
     }
     for (const Diagnostic& d : read.diagnostics)
         out.warnings << d.message;
-    DumpSide side = sideFromMsprobe(*read.dump);
+    DumpSide side = sideFromMsprobe(read.dump);
     for (SideRow& row : side.rows)
         if (!row.sourceText.isEmpty())
             row.source = std::make_shared<DumpFileSource>(row.sourceText);

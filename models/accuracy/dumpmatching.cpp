@@ -235,9 +235,13 @@ bool naturalLess(const QString& a, const QString& b)
     return a.size() - i < b.size() - j;
 }
 
-DumpSide sideFromMsprobe(const MsprobeDump& dump)
+DumpSide sideFromMsprobe(std::shared_ptr<const MsprobeDump> shared)
 {
     DumpSide side;
+    if (!shared)
+        return side;
+    const MsprobeDump& dump = *shared;
+    side.msprobe = shared;
     side.path = dump.folder;
     side.kind = SideKind::Msprobe;
     side.framework = dump.framework;
@@ -292,7 +296,10 @@ DumpSide sideFromCatalog(const QString& path, const tensor::TensorCatalog& catal
                 row.kind = RowKind::Gradient;
             else
                 row.kind = RowKind::Parameter;
-            row.index = series.slot;
+            // A torch-style file names one input or output of its module: slot 0.
+            row.index = series.slot >= 0                                    ? series.slot
+                : row.kind == RowKind::Input || row.kind == RowKind::Output ? 0
+                                                                            : -1;
             row.dtype = dtypeText(info.dtype);
             row.shape = info.shape;
             row.hasShape = true;

@@ -59,10 +59,12 @@ struct DumpSide
     DumpTask task = DumpTask::Unknown; ///< Msprobe: as dumped; other sides: Tensor
     QStringList ops; ///< in execution order
     QList<SideRow> rows; ///< in execution order; rows of one op together
+    /// The msprobe dump the side was read from (module tree, stacks), for views that show them; null otherwise.
+    std::shared_ptr<const MsprobeDump> msprobe;
 };
 
 /// Flattens an msprobe dump into rows (the rows the reader made, in entry order; msprobe's naming).
-DumpSide sideFromMsprobe(const MsprobeDump& dump);
+DumpSide sideFromMsprobe(std::shared_ptr<const MsprobeDump> dump);
 /// Rows from tensor catalog series (dump folders): one row per series and step (named `step_N/{series}`
 /// when the side has several steps), the op being the series' module or MindSpore op. These dumps carry no
 /// record of execution order, so ops are taken in natural name order (`layers.2` before `layers.10`), and

@@ -315,6 +315,53 @@ private slots:
         QCOMPARE(NameMapping::parse(huge, &error)->rows.size(), 1);
     }
 
+    // msprobe's md5 summary mode (CRC-32 per tensor): equal passes, different is an error; statistics mode
+    // reads the bare NaN/Infinity tokens msprobe writes.
+    void md5AndStatisticsModes()
+    {
+        QTemporaryDir dir;
+        auto write = [&](const QString& name, const QByteArray& json) {
+            QDir().mkpath(dir.filePath(name));
+            QFile f(dir.filePath(name + QStringLiteral("/dump.json")));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(json);
+        };
+        const QByteArray md5Bench = R"({"task": "statistics", "level": "L1", "framework": "pytorch", "data": {
+            "Functional.relu.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32",
+              "shape": [4], "Max": 1, "Min": 0, "Mean": 0.5, "Norm": 1, "md5": "0a0b0c0d"}], "input_kwargs": {},
+              "output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [4], "Max": 1, "Min": 0,
+              "Mean": 0.5, "Norm": 1, "md5": "11111111"}]}}})";
+        QByteArray md5Target = md5Bench;
+        md5Target.replace("11111111", "22222222");
+        write(QStringLiteral("md5b"), md5Bench);
+        write(QStringLiteral("md5t"), md5Target);
+        CompareResult md5 = compare(dir.filePath(QStringLiteral("md5b")), dir.filePath(QStringLiteral("md5t")));
+        QCOMPARE(md5.mode, CompareMode::Md5);
+        QCOMPARE(md5.rows.size(), 2);
+        QCOMPARE(md5.rows[0].verdict, Verdict::Pass);
+        QCOMPARE(md5.rows[1].verdict, Verdict::Error);
+        QCOMPARE(md5.firstDivergence->name, QStringLiteral("Functional.relu.0.forward.output.0"));
+        QCOMPARE(md5.firstDivergence->reason, QStringLiteral("outputs fail while inputs pass"));
+
+        QByteArray statsBench = md5Bench;
+        statsBench.replace(R"(, "md5": "0a0b0c0d")", "").replace(R"(, "md5": "11111111")", "");
+        const qsizetype output = statsBench.indexOf("\"output\"");
+        QVERIFY(output > 0);
+        const QByteArray statsTarget = statsBench.left(output)
+            + R"("output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [4], "Max": Infinity,
+                 "Min": 0, "Mean": NaN, "Norm": Infinity}]}}})";
+        write(QStringLiteral("sb"), statsBench);
+        write(QStringLiteral("st"), statsTarget);
+        const CompareResult stats = compare(dir.filePath(QStringLiteral("sb")), dir.filePath(QStringLiteral("st")));
+        QCOMPARE(stats.mode, CompareMode::Statistics);
+        QCOMPARE(stats.rows.size(), 2);
+        QCOMPARE(stats.rows[0].verdict, Verdict::Pass);
+        QCOMPARE(stats.rows[1].verdict, Verdict::Error); // Max became infinite
+        const QJsonObject row = compareResultToJson(stats).value(QLatin1String("rows")).toArray().at(1).toObject();
+        QVERIFY(row.value(QLatin1String("max_abs")).isNull()); // every difference is NaN or infinite
+        QVERIFY(row.value(QLatin1String("cosine")).isNull());
+    }
+
     void unreadableSides()
     {
         QString error;
