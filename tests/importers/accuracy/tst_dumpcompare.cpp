@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace runlens;
@@ -369,6 +370,24 @@ private slots:
         QVERIFY(error.contains(QLatin1String("/no/such/dump")));
         QTemporaryDir empty;
         QVERIFY(!readDumpSide(empty.path()).side);
+    }
+
+    void progressAndRowsAsTheyCome()
+    {
+        const DumpSideResult b = readDumpSide(kRuns + QStringLiteral("/fp32/npy"));
+        const DumpSideResult t = readDumpSide(kRuns + QStringLiteral("/fp16/npy"));
+        QVERIFY(b.side && t.side);
+        QList<int> progress;
+        ImportControl control;
+        control.progress = [&](int permille) { progress << permille; };
+        QStringList seen;
+        const std::optional<CompareResult> result
+            = compareDumpSides(*b.side, *t.side, {}, control, [&](const CompareRow& row) { seen << row.name; });
+        QVERIFY(result);
+        QCOMPARE(seen.size(), 16);
+        QCOMPARE(seen.front(), QStringLiteral("layers.0.input"));
+        QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+        QCOMPARE(progress.back(), 1000);
     }
 
     void cancelled()
