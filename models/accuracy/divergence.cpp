@@ -66,9 +66,8 @@ std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict f
     }
     if (!first && firstFailing >= 0) {
         const CompareRow& row = rows[firstFailing];
-        first
-            = FirstDivergence { firstFailing, row.name,  row.op,
-                                row.kind,     row.index, QStringLiteral("inputs already differ") };
+        first = FirstDivergence { firstFailing, row.name,  row.op,
+                                  row.kind,     row.index, QStringLiteral("inputs already differ") };
     }
     return first;
 }
