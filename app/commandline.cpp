@@ -301,7 +301,7 @@ int exportChart(const QStringList& args)
 bool isSubcommand(const QStringList& arguments)
 {
     static const QStringList kCommands { QStringLiteral("scan"), QStringLiteral("info"), QStringLiteral("advise"),
-                                         QStringLiteral("demo"), QStringLiteral("export") };
+                                         QStringLiteral("compare"), QStringLiteral("demo"), QStringLiteral("export") };
     return arguments.size() > 1 && kCommands.contains(arguments.at(1));
 }
 
@@ -324,6 +324,8 @@ int runSubcommand(const QStringList& arguments)
         return info(rest);
     if (command == QLatin1String("advise"))
         return advise(rest);
+    if (command == QLatin1String("compare"))
+        return compare(rest);
     if (command == QLatin1String("demo"))
         return demo(rest);
     return exportChart(rest);

@@ -3850,6 +3850,122 @@ Check that the cache folder is writable.</source>
         <source>cannot read the file: %1</source>
         <translation>无法读取文件：%1</translation>
     </message>
+    <message>
+        <source>The dtypes differ (%1 and %2).</source>
+        <translation>数据类型不同（%1 与 %2）。</translation>
+    </message>
+    <message>
+        <source>The shapes differ (%1 and %2): not compared element by element.</source>
+        <translation>形状不同（%1 与 %2）：未逐元素比较。</translation>
+    </message>
+    <message>
+        <source>The data is shorter than the shape needs.</source>
+        <translation>数据比形状所需的短。</translation>
+    </message>
+    <message>
+        <source>The tensors are empty.</source>
+        <translation>张量为空。</translation>
+    </message>
+    <message>
+        <source>No element is finite on both sides.</source>
+        <translation>没有两侧都为有限值的元素。</translation>
+    </message>
+    <message>
+        <source>Every bench value is zero: no cosine similarity.</source>
+        <translation>标杆侧的值全为零：无法计算余弦相似度。</translation>
+    </message>
+    <message>
+        <source>Every target value is zero: no cosine similarity.</source>
+        <translation>待测侧的值全为零：无法计算余弦相似度。</translation>
+    </message>
+    <message>
+        <source>Dump comparison</source>
+        <translation>转储比对</translation>
+    </message>
+    <message>
+        <source>Bench: `%1`  
+Target: `%2`  
+Mode: %3</source>
+        <translation>标杆：`%1`  
+待测：`%2`  
+模式：%3</translation>
+    </message>
+    <message>
+        <source>First divergence: %1 (%2)</source>
+        <translation>首个分歧点：%1（%2）</translation>
+    </message>
+    <message>
+        <source>No divergence found.</source>
+        <translation>未发现分歧。</translation>
+    </message>
+    <message>
+        <source>%1 matched (%2 pass, %3 warning, %4 error); %5 unmatched in the bench, %6 in the target.</source>
+        <translation>已匹配 %1 项（%2 项通过，%3 项警告，%4 项错误）；标杆侧 %5 项、待测侧 %6 项未匹配。</translation>
+    </message>
+    <message>
+        <source>The mapping is not valid JSON: %1</source>
+        <translation>映射文件不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>Line %1 of the mapping: unknown section &apos;%2&apos; (rows, apis, modules or classes).</source>
+        <translation>映射文件第 %1 行：未知的小节 &apos;%2&apos;（应为 rows、apis、modules 或 classes）。</translation>
+    </message>
+    <message>
+        <source>Line %1 of the mapping is not &apos;name: name&apos;.</source>
+        <translation>映射文件第 %1 行不是 &apos;名称: 名称&apos; 形式。</translation>
+    </message>
+    <message>
+        <source>%1 holds no tensor.</source>
+        <translation>%1 中没有张量。</translation>
+    </message>
+    <message>
+        <source>%1: the msprobe dump could not be read.</source>
+        <translation>%1：无法读取 msprobe 转储。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 is neither a dump folder, a dump.json nor a checkpoint (.pt, .npz, .safetensors).</source>
+        <translation>%1 既不是转储文件夹、dump.json，也不是检查点（.pt、.npz、.safetensors）。</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 msprobe dumps; comparing the first, %3.</source>
+        <translation>%1 中有 %2 个 msprobe 转储；比对第一个：%3。</translation>
+    </message>
+    <message>
+        <source>%1 holds no msprobe dump and no tensor dump.</source>
+        <translation>%1 中既没有 msprobe 转储也没有张量转储。</translation>
+    </message>
+    <message>
+        <source>The shapes differ (%1 and %2).</source>
+        <translation>形状不同（%1 与 %2）。</translation>
+    </message>
+    <message>
+        <source>No data file on one side.</source>
+        <translation>一侧没有数据文件。</translation>
+    </message>
+    <message>
+        <source>Not a tensor.</source>
+        <translation>不是张量。</translation>
+    </message>
+    <message>
+        <source>Paired by call order: the call counters differ.</source>
+        <translation>按调用顺序配对：调用计数不同。</translation>
+    </message>
+    <message>
+        <source>Bench: %1</source>
+        <translation>标杆：%1</translation>
+    </message>
+    <message>
+        <source>Target: %1</source>
+        <translation>待测：%1</translation>
+    </message>
+    <message>
+        <source>The comparison was cancelled.</source>
+        <translation>比对已取消。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::advisor</name>
@@ -5639,6 +5755,94 @@ Exit code: 0 when no finding reaches the --fail-on severity (always 0 without it
         <translation>
             <numerusform>runlens advise：读取时还有 %n 个问题</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Bench:  %1</source>
+        <translation>标杆：%1</translation>
+    </message>
+    <message>
+        <source>Target: %1</source>
+        <translation>待测：%1</translation>
+    </message>
+    <message>
+        <source>Mode:   %1</source>
+        <translation>模式：%1</translation>
+    </message>
+    <message>
+        <source>First divergence: %1 (%2)</source>
+        <translation>首个分歧点：%1（%2）</translation>
+    </message>
+    <message>
+        <source>No divergence found.</source>
+        <translation>未发现分歧。</translation>
+    </message>
+    <message>
+        <source>%1 matched: %2 pass, %3 warning, %4 error; unmatched: %5 in the bench, %6 in the target.</source>
+        <translation>已匹配 %1 项：%2 项通过，%3 项警告，%4 项错误；未匹配：标杆侧 %5 项，待测侧 %6 项。</translation>
+    </message>
+    <message>
+        <source>(introduced)</source>
+        <translation>（误差引入处）</translation>
+    </message>
+    <message>
+        <source>Compares two runs&apos; dumps tensor by tensor and finds the op where they part.
+BENCH is the reference, TARGET the run under test: msprobe dump folders, run folders with dumps,
+or two checkpoint files (.pt, .npz, .safetensors).
+Exit code: 0 when no row reaches the --fail-on verdict (always 0 without it), 1 when one does,
+2 for a usage error, a missing or unreadable input or mapping file.</source>
+        <translation>逐个张量比对两次运行的转储，并找出数值开始分歧的算子。
+BENCH 为标杆，TARGET 为待测运行：msprobe 转储文件夹、含转储的运行文件夹，
+或两个检查点文件（.pt、.npz、.safetensors）。
+退出码：没有行达到 --fail-on 结论时为 0（未指定该选项时始终为 0），有行达到时为 1，
+用法错误、输入或映射文件不存在或无法读取时为 2。</translation>
+    </message>
+    <message>
+        <source>Print one CSV line per row.</source>
+        <translation>每行输出一条 CSV 记录。</translation>
+    </message>
+    <message>
+        <source>Print a Markdown report.</source>
+        <translation>输出 Markdown 报告。</translation>
+    </message>
+    <message>
+        <source>A mapping file (JSON or YAML) naming target rows, APIs, module paths and classes as the bench spells them.</source>
+        <translation>映射文件（JSON 或 YAML），按标杆侧的写法给出待测侧的行、API、模块路径和类名。</translation>
+    </message>
+    <message>
+        <source>Exit with 1 when a row has this verdict or worse: warning or error.</source>
+        <translation>有行达到此结论或更严重时以 1 退出：warning 或 error。</translation>
+    </message>
+    <message>
+        <source>The reference dump.</source>
+        <translation>标杆转储。</translation>
+    </message>
+    <message>
+        <source>The dump under test.</source>
+        <translation>待测转储。</translation>
+    </message>
+    <message>
+        <source>runlens compare: --fail-on takes warning or error, not &apos;%1&apos;</source>
+        <translation>runlens compare：--fail-on 只接受 warning 或 error，而不是 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>runlens compare: BENCH and TARGET are required</source>
+        <translation>runlens compare：需要指定 BENCH 和 TARGET</translation>
+    </message>
+    <message>
+        <source>runlens compare: %1 does not exist</source>
+        <translation>runlens compare：%1 不存在</translation>
+    </message>
+    <message>
+        <source>runlens compare: cannot read the mapping %1</source>
+        <translation>runlens compare：无法读取映射文件 %1</translation>
+    </message>
+    <message>
+        <source>runlens compare: %1: %2</source>
+        <translation>runlens compare：%1：%2</translation>
+    </message>
+    <message>
+        <source>runlens compare: %1</source>
+        <translation>runlens compare：%1</translation>
     </message>
 </context>
 <context>

@@ -124,6 +124,51 @@ bool viewInsideData(const Tensor& t)
     return low >= 0 && high + itemSize(t.dtype) <= t.data->size();
 }
 
+bool forEachElementRun(const Tensor& a, const Tensor& b,
+                       const std::function<void(const double*, const double*, std::int64_t, std::int64_t)>& visit,
+                       const std::function<bool()>& cancelled)
+{
+    const std::int64_t count = a.elementCount();
+    const int rank = a.rank();
+    // Runs along the last dimension are converted to doubles in one go (a tight loop for the common float
+    // types), then visited; an odometer over the other dimensions carries both byte positions in C order.
+    const std::int64_t inner = rank > 0 ? a.shape[size_t(rank - 1)] : 1;
+    const std::int64_t outerCount = inner > 0 ? count / inner : 0;
+    const std::int64_t strideA = rank > 0 ? a.strides[size_t(rank - 1)] : 0;
+    const std::int64_t strideB = rank > 0 ? b.strides[size_t(rank - 1)] : 0;
+    const std::int64_t chunk = std::min<std::int64_t>(std::max<std::int64_t>(inner, 0), kCancelCheckInterval);
+    std::vector<double> runA(static_cast<size_t>(chunk));
+    std::vector<double> runB(static_cast<size_t>(chunk));
+    std::vector<std::int64_t> index(size_t(std::max(rank - 1, 0)), 0);
+    std::int64_t posA = a.offset;
+    std::int64_t posB = b.offset;
+    std::int64_t sinceCheck = kCancelCheckInterval;
+    for (std::int64_t outer = 0; outer < outerCount; ++outer) {
+        for (std::int64_t start = 0; start < inner; start += chunk) {
+            if (cancelled && sinceCheck >= kCancelCheckInterval) {
+                sinceCheck = 0;
+                if (cancelled())
+                    return false;
+            }
+            const std::int64_t n = std::min(chunk, inner - start);
+            sinceCheck += n;
+            loadRun(a.data->data() + posA + start * strideA, strideA, n, a.dtype, a.swap, runA.data());
+            loadRun(b.data->data() + posB + start * strideB, strideB, n, b.dtype, b.swap, runB.data());
+            visit(runA.data(), runB.data(), n, outer * inner + start);
+        }
+        for (int k = rank - 2; k >= 0; --k) {
+            posA += a.strides[size_t(k)];
+            posB += b.strides[size_t(k)];
+            if (++index[size_t(k)] < a.shape[size_t(k)])
+                break;
+            posA -= a.strides[size_t(k)] * a.shape[size_t(k)];
+            posB -= b.strides[size_t(k)] * b.shape[size_t(k)];
+            index[size_t(k)] = 0;
+        }
+    }
+    return true;
+}
+
 CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode, int topK,
                              const std::function<bool()>& cancelled)
 {
@@ -175,38 +220,12 @@ CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode,
     double sumSquares = 0;
     std::int64_t counted = 0;
 
-    // Runs along the last dimension are converted to doubles in one go (a tight loop for the common float
-    // types), then compared; an odometer over the other dimensions carries both byte positions in C order.
-    const std::int64_t inner = rank > 0 ? a.shape[size_t(rank - 1)] : 1;
-    const std::int64_t outerCount = inner > 0 ? count / inner : 0;
-    const std::int64_t strideA = rank > 0 ? a.strides[size_t(rank - 1)] : 0;
-    const std::int64_t strideB = rank > 0 ? b.strides[size_t(rank - 1)] : 0;
-    const std::int64_t chunk = std::min<std::int64_t>(std::max<std::int64_t>(inner, 0), kCancelCheckInterval);
-    std::vector<double> runA(static_cast<size_t>(chunk));
-    std::vector<double> runB(static_cast<size_t>(chunk));
-    std::vector<std::int64_t> index(size_t(std::max(rank - 1, 0)), 0);
-    std::int64_t posA = a.offset;
-    std::int64_t posB = b.offset;
-    std::int64_t sinceCheck = kCancelCheckInterval;
-    for (std::int64_t outer = 0; outer < outerCount; ++outer) {
-        for (std::int64_t start = 0; start < inner; start += chunk) {
-            if (cancelled && sinceCheck >= kCancelCheckInterval) {
-                sinceCheck = 0;
-                if (cancelled()) {
-                    result = {};
-                    result.error
-                        = QCoreApplication::translate("runlens::TensorCompare", "The comparison was cancelled.");
-                    return result;
-                }
-            }
-            const std::int64_t n = std::min(chunk, inner - start);
-            sinceCheck += n;
-            loadRun(a.data->data() + posA + start * strideA, strideA, n, a.dtype, a.swap, runA.data());
-            loadRun(b.data->data() + posB + start * strideB, strideB, n, b.dtype, b.swap, runB.data());
-            const std::int64_t first = outer * inner + start;
+    const bool completed = forEachElementRun(
+        a, b,
+        [&](const double* runA, const double* runB, std::int64_t n, std::int64_t first) {
             for (std::int64_t i = 0; i < n; ++i) {
-                const double va = runA[size_t(i)];
-                const double vb = runB[size_t(i)];
+                const double va = runA[i];
+                const double vb = runB[i];
                 const double d = elementDiff(va, vb, mode);
                 out[first + i] = d;
                 if (std::isnan(d)) {
@@ -227,16 +246,12 @@ CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode,
                     kept.push({ magnitude, first + i, va, vb, d });
                 }
             }
-        }
-        for (int k = rank - 2; k >= 0; --k) {
-            posA += a.strides[size_t(k)];
-            posB += b.strides[size_t(k)];
-            if (++index[size_t(k)] < a.shape[size_t(k)])
-                break;
-            posA -= a.strides[size_t(k)] * a.shape[size_t(k)];
-            posB -= b.strides[size_t(k)] * b.shape[size_t(k)];
-            index[size_t(k)] = 0;
-        }
+        },
+        cancelled);
+    if (!completed) {
+        result = {};
+        result.error = QCoreApplication::translate("runlens::TensorCompare", "The comparison was cancelled.");
+        return result;
     }
     if (counted > 0) {
         result.meanAbs = sumAbs / double(counted);

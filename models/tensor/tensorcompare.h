@@ -48,6 +48,15 @@ struct CompareResult
 /// can read without checking each element.
 bool viewInsideData(const Tensor& view);
 
+/// Walks two tensors of the same shape together in C order, handing `visit` runs of up to 65,536 elements of
+/// each as doubles (`first` is the C-order index of the run's first element), without holding more than one
+/// run in memory. `cancelled` is polled between runs; returns false when it stopped the walk. The caller
+/// checks shapes and viewInsideData() first.
+bool forEachElementRun(
+    const Tensor& a, const Tensor& b,
+    const std::function<void(const double* a, const double* b, std::int64_t n, std::int64_t first)>& visit,
+    const std::function<bool()>& cancelled = {});
+
 /// Compares `a` and `b` element by element in C order. `cancelled` is polled between chunks; when it
 /// returns true the result carries an error and no difference tensor.
 CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode, int topK = 20,

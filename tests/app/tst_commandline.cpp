@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtEndian>
 #include <QtTest>
@@ -28,6 +29,12 @@ struct Result
     QByteArray out;
     QByteArray err;
 };
+
+QSet<QString> keySet(const QJsonObject& object)
+{
+    const QStringList keys = object.keys();
+    return QSet<QString>(keys.begin(), keys.end());
+}
 
 Result run(const QStringList& arguments, int timeoutMs = 120000)
 {
@@ -749,6 +756,112 @@ private slots:
         r = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--fail-onn"), QStringLiteral("error") });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("fail-onn"));
+    }
+
+    // `runlens compare --json` on the generated float32 and float16 runs: exactly the documented keys, the half
+    // layer as the first divergence, non-finite and absent values as null.
+    void compareJsonFollowsTheContract()
+    {
+        const QString runs = QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/runs");
+        const Result r = run({ QStringLiteral("compare"), runs + QStringLiteral("/fp32/msprobe"),
+                               runs + QStringLiteral("/fp16/msprobe"), QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QJsonParseError error;
+        const QJsonObject root = QJsonDocument::fromJson(r.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(keySet(root), QSet<QString>({ "bench", "target", "mode", "summary", "first_divergence", "rows" }));
+        QCOMPARE(root.value(QLatin1String("mode")).toString(), QStringLiteral("tensor"));
+        const QJsonObject summary = root.value(QLatin1String("summary")).toObject();
+        QCOMPARE(keySet(summary),
+                 QSet<QString>({ "matched", "unmatched_bench", "unmatched_target", "pass", "warning", "error" }));
+        QCOMPARE(summary.value(QLatin1String("matched")).toInt(), 16);
+        QCOMPARE(summary.value(QLatin1String("pass")).toInt() + summary.value(QLatin1String("warning")).toInt()
+                     + summary.value(QLatin1String("error")).toInt(),
+                 16);
+        const QJsonObject first = root.value(QLatin1String("first_divergence")).toObject();
+        QCOMPARE(keySet(first), QSet<QString>({ "name", "kind", "index", "reason" }));
+        QCOMPARE(first.value(QLatin1String("name")).toString(),
+                 QStringLiteral("Module.layers.2.Linear.forward.0.output.0"));
+        QCOMPARE(first.value(QLatin1String("kind")).toString(), QStringLiteral("output"));
+        QCOMPARE(first.value(QLatin1String("index")).toInt(), 0);
+        const QSet<QString> rowKeys { "name",      "bench_name", "target_name",   "kind",        "index",
+                                      "dtype",     "shape",      "cosine",        "max_abs",     "max_rel",
+                                      "mean_abs",  "rmse",       "rel_euclidean", "within_1e-3", "within_5e-3",
+                                      "underflow", "overflow",   "nan_mismatch",  "verdict",     "introduced" };
+        const QJsonArray rows = root.value(QLatin1String("rows")).toArray();
+        QCOMPARE(rows.size(), 16);
+        int introduced = 0;
+        for (const QJsonValue& value : rows) {
+            const QJsonObject row = value.toObject();
+            QCOMPARE(keySet(row), rowKeys);
+            QCOMPARE(row.value(QLatin1String("dtype")).toArray().size(), 2);
+            QCOMPARE(row.value(QLatin1String("shape")).toArray().size(), 2);
+            QVERIFY(QStringList({ "pass", "warning", "error", "none", "unmatched" })
+                        .contains(row.value(QLatin1String("verdict")).toString()));
+            QVERIFY(row.value(QLatin1String("introduced")).isBool());
+            introduced += row.value(QLatin1String("introduced")).toBool();
+            if (row.value(QLatin1String("name")).toString() == first.value(QLatin1String("name")).toString()) {
+                QVERIFY(row.value(QLatin1String("underflow")).toInt() > 0);
+                QCOMPARE(row.value(QLatin1String("dtype")).toArray().at(1).toString(), QStringLiteral("torch.float16"));
+            }
+        }
+        QCOMPARE(introduced, 1);
+
+        // Checkpoints of two formats: the perturbed weight is where they part.
+        const Result ckpt = run({ QStringLiteral("compare"), runs + QStringLiteral("/fp32/model.pt"),
+                                  runs + QStringLiteral("/perturbed/model.npz"), QStringLiteral("--json") });
+        QVERIFY2(ckpt.exitCode == 0, ckpt.err.constData());
+        const QJsonObject c = QJsonDocument::fromJson(ckpt.out).object();
+        QCOMPARE(c.value(QLatin1String("first_divergence")).toObject().value(QLatin1String("name")).toString(),
+                 QStringLiteral("0.weight"));
+    }
+
+    void compareOutputsAndExitCodes()
+    {
+        const QString runs = QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/runs");
+        const QString bench = runs + QStringLiteral("/fp32/npy");
+        auto compare = [&](const QString& target, const QStringList& more) {
+            return run(QStringList { QStringLiteral("compare"), bench, runs + target } + more);
+        };
+        // The float16 run has warnings only, the perturbed one an error.
+        QCOMPARE(
+            compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--fail-on"), QStringLiteral("warning") }).exitCode,
+            1);
+        QCOMPARE(
+            compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--fail-on"), QStringLiteral("error") }).exitCode, 0);
+        QCOMPARE(compare(QStringLiteral("/perturbed/npy"), { QStringLiteral("--fail-on"), QStringLiteral("error") })
+                     .exitCode,
+                 1);
+        QCOMPARE(
+            compare(QStringLiteral("/fp32/npy"), { QStringLiteral("--fail-on"), QStringLiteral("warning") }).exitCode,
+            0);
+        QCOMPARE(compare(QStringLiteral("/perturbed/npy"), {}).exitCode, 0);
+
+        const Result csv = compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--csv") });
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 17);
+        QVERIFY(lines.front().startsWith("name,bench_name,target_name,kind,index"));
+        const Result md = compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--md") });
+        QVERIFY(md.out.contains("layers.2.output"));
+        QVERIFY(md.out.contains("| name |"));
+        const Result text = compare(QStringLiteral("/fp16/npy"), {});
+        QVERIFY2(text.out.contains("layers.2.output"), text.out.constData());
+
+        QCOMPARE(
+            compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--fail-on"), QStringLiteral("fatal") }).exitCode, 2);
+        QCOMPARE(run({ QStringLiteral("compare"), bench }).exitCode, 2);
+        Result missing = run({ QStringLiteral("compare"), bench, m_dir.filePath(QStringLiteral("nowhere")) });
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.err.contains("nowhere"));
+        const QString badMapping = m_dir.filePath(QStringLiteral("bad-mapping.yaml"));
+        QFile f(badMapping);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("sections:\n  a: b\n");
+        f.close();
+        missing = compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--mapping"), badMapping });
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.err.contains("bad-mapping.yaml"));
     }
 
     void adviseHealthyRunHasNoAccuracyFinding()

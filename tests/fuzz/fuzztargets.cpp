@@ -32,9 +32,11 @@
 #include "importers/tensor/ptfile.h"
 #include "importers/tensor/safetensorsfile.h"
 #include "importers/tensor/tensorfileimporter.h"
+#include "importers/trace/chrometracereader.h"
+#include "models/accuracy/divergence.h"
+#include "models/accuracy/dumpmatching.h"
 #include "models/tensor/tensorslice.h"
 #include "models/tensor/tensorstatistics.h"
-#include "importers/trace/chrometracereader.h"
 
 #include <QDir>
 #include <QFile>
@@ -578,6 +580,52 @@ void fuzzMsprobe(const std::uint8_t* data, std::size_t size)
         accuracy::parseEntryName(QString::fromUtf8(bytes));
 }
 
+void fuzzCompareMapping(const std::uint8_t* data, std::size_t size)
+{
+    // A mapping file (JSON or YAML), then matching two small sides through it: the names the mapping makes
+    // up go through the entry name parser and the call counter alignment.
+    const QByteArray bytes(reinterpret_cast<const char*>(data), qsizetype(size));
+    QString error;
+    const std::optional<accuracy::NameMapping> mapping = accuracy::NameMapping::parse(bytes, &error);
+    if (!mapping)
+        return;
+    auto side = [](const QStringList& ops) {
+        accuracy::DumpSide s;
+        for (const QString& op : ops) {
+            accuracy::SideRow row;
+            row.op = op;
+            row.opIndex = int(s.ops.size());
+            row.name = op + QStringLiteral(".output.0");
+            row.kind = accuracy::RowKind::Output;
+            s.ops << op;
+            s.rows << row;
+        }
+        return s;
+    };
+    QStringList targetOps = mapping->rows.keys().mid(0, 16) + mapping->classes.keys().mid(0, 4);
+    for (const QString& api : mapping->apis.keys().mid(0, 8))
+        targetOps << api + QStringLiteral(".0.forward") << api + QStringLiteral(".1.forward");
+    for (const auto& piece : mapping->modules.mid(0, 8))
+        targetOps << QStringLiteral("Cell.%1.Dense.forward.0").arg(piece.first);
+    QStringList benchOps = mapping->rows.values().mid(0, 16);
+    for (const QString& api : mapping->apis.values().mid(0, 8))
+        benchOps << api + QStringLiteral(".1.forward");
+    accuracy::DumpSide bench = side(benchOps);
+    accuracy::DumpSide target = side(targetOps);
+    bench.framework = accuracy::DumpFramework::PyTorch;
+    target.framework = accuracy::DumpFramework::MindSpore;
+    const accuracy::MatchResult match = accuracy::matchSides(bench, target, *mapping);
+    QList<accuracy::CompareRow> rows;
+    for (const accuracy::MatchedPair& pair : match.pairs) {
+        accuracy::CompareRow row;
+        row.op = target.rows[pair.target].op;
+        row.kind = accuracy::RowKind::Output;
+        row.verdict = accuracy::Verdict::Warning;
+        rows << row;
+    }
+    accuracy::findDivergence(rows);
+}
+
 constexpr FuzzTarget kTargets[] = {
     { "tfrecord", fuzzTfRecord, "TFRecord framing (in memory and through RecordReader)" },
     { "eventfile", fuzzEventFile, "TensorBoard event file (EventFileReader)" },
@@ -610,6 +658,8 @@ constexpr FuzzTarget kTargets[] = {
     { "cluster", fuzzCluster, "MindSpore cluster readers; byte 0 picks the file" },
     { "sniffer", fuzzSniffer, "FileSniffer; byte 0 picks the file name (or takes it from the input)" },
     { "msprobe", fuzzMsprobe, "msprobe dump (parseMsprobeDump); byte 0 picks dump.json, construct.json or stack.json" },
+    { "comparemapping", fuzzCompareMapping,
+      "runlens compare mapping file (NameMapping::parse) and matching through it" },
 };
 
 void quietMessages(QtMsgType type, const QMessageLogContext&, const QString& message)

@@ -108,6 +108,8 @@ def main():
         for variant, name in enumerate(("dump.json", "construct.json", "stack.json")):
             if (folder / name).exists():
                 seeds.add("msprobe", folder / name, prefix=bytes([variant]))
+    for path in sorted(DATA.glob("accuracy/*.yaml")) + [ROOT / "models" / "accuracy" / "apimapping.json"]:
+        seeds.add("comparemapping", path)
 
     sniffer_names = ["events.out.tfevents.1700000000.host", "events.summary.1700000000.0.host_MS",
                      "events.summary.1700000000.0.host_lineage", "vdlrecords.1700000000.log",

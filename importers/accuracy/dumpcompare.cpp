@@ -1,0 +1,318 @@
+#include "importers/accuracy/dumpcompare.h"
+
+#include "importers/accuracy/msprobedumpreader.h"
+#include "importers/core/runscanner.h"
+#include "importers/tensor/npyfile.h"
+#include "importers/tensor/npzfile.h"
+#include "importers/tensor/ptfile.h"
+#include "importers/tensor/safetensorsfile.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
+#include "models/accuracy/divergence.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace runlens::accuracy {
+
+namespace {
+
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(runlens::accuracy)
+};
+
+/// A tensor file of an msprobe dump, listed when it is first opened: the single tensor of a torch.save file,
+/// or an `.npy` array.
+class DumpFileSource final : public tensor::TensorSource
+{
+public:
+    explicit DumpFileSource(QString path)
+        : m_path(std::move(path))
+    { }
+
+    tensor::TensorResult open() const override
+    {
+        if (m_path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
+            return tensor::npyTensorSource(m_path)->open();
+        const tensor::TensorListing listing = tensor::listPtFile(m_path);
+        tensor::TensorResult result;
+        if (!listing.error.isEmpty() || listing.tensors.isEmpty() || !listing.tensors.front().source) {
+            result.error = listing.error.isEmpty()
+                ? QCoreApplication::translate("runlens::accuracy", "%1 holds no tensor.").arg(m_path)
+                : listing.error;
+            return result;
+        }
+        return listing.tensors.front().source->open();
+    }
+    bool isImmediate() const override { return false; }
+
+private:
+    QString m_path;
+};
+
+bool isCheckpointFile(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("pt") || suffix == QLatin1String("pth") || suffix == QLatin1String("bin")
+        || suffix == QLatin1String("npz") || suffix == QLatin1String("safetensors");
+}
+
+/// dump.json files below `folder` (msprobe's `step*/rank*/` layout, also inside a run folder), in name order.
+QStringList dumpJsonFilesBelow(const QString& folder)
+{
+    QStringList found;
+    QDirIterator it(folder, { QStringLiteral("dump.json") }, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        found << it.next();
+    std::sort(found.begin(), found.end(), naturalLess);
+    return found;
+}
+
+DumpSideResult readMsprobeSide(const QString& path, const ImportControl& control)
+{
+    DumpSideResult out;
+    const MsprobeReadResult read = readMsprobeDump(path, control);
+    if (read.status == ImportStatus::Failed || read.status == ImportStatus::Canceled || !read.dump) {
+        out.error = read.diagnostics.isEmpty() ? Text::tr("%1: the msprobe dump could not be read.").arg(path)
+                                               : read.diagnostics.front().message;
+        return out;
+    }
+    for (const Diagnostic& d : read.diagnostics)
+        out.warnings << d.message;
+    DumpSide side = sideFromMsprobe(read.dump);
+    for (SideRow& row : side.rows)
+        if (!row.sourceText.isEmpty())
+            row.source = std::make_shared<DumpFileSource>(row.sourceText);
+    out.side = std::move(side);
+    return out;
+}
+
+QString shapeOrNothing(const std::vector<std::int64_t>& shape)
+{
+    return tensor::shapeText(shape);
+}
+
+} // namespace
+
+DumpSideResult readDumpSide(const QString& path, const ImportControl& control)
+{
+    DumpSideResult out;
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        out.error = Text::tr("%1 does not exist.").arg(path);
+        return out;
+    }
+    if (info.isFile()) {
+        if (info.suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0)
+            return readMsprobeSide(info.absoluteFilePath(), control);
+        if (!isCheckpointFile(path)) {
+            out.error = Text::tr("%1 is neither a dump folder, a dump.json nor a checkpoint (.pt, .npz, .safetensors).")
+                            .arg(path);
+            return out;
+        }
+        const QString suffix = info.suffix().toLower();
+        const tensor::TensorListing listing = suffix == QLatin1String("npz") ? tensor::listNpzFile(path)
+            : suffix == QLatin1String("safetensors")                         ? tensor::listSafetensorsFile(path)
+                                                                             : tensor::listPtFile(path);
+        if (!listing.error.isEmpty() && listing.tensors.isEmpty()) {
+            out.error = listing.error;
+            return out;
+        }
+        if (!listing.error.isEmpty())
+            out.warnings << listing.error;
+        for (const Diagnostic& d : listing.diagnostics)
+            out.warnings << d.message;
+        out.side = sideFromCheckpoint(info.absoluteFilePath(), listing.tensors);
+        return out;
+    }
+    if (!msprobeDumpJsonPath(path).isEmpty())
+        return readMsprobeSide(info.absoluteFilePath(), control);
+    const QStringList dumps = dumpJsonFilesBelow(info.absoluteFilePath());
+    if (!dumps.isEmpty()) {
+        if (dumps.size() > 1)
+            out.warnings << Text::tr("%1 holds %2 msprobe dumps; comparing the first, %3.")
+                                .arg(path)
+                                .arg(dumps.size())
+                                .arg(QDir(path).relativeFilePath(dumps.front()));
+        DumpSideResult read = readMsprobeSide(dumps.front(), control);
+        read.warnings = out.warnings + read.warnings;
+        return read;
+    }
+    const RunManifest manifest = RunScanner().scan(info.absoluteFilePath(), control);
+    const tensor::TensorCatalog catalog = tensor::TensorCatalogBuilder::build(manifest, control);
+    if (catalog.isEmpty()) {
+        out.error = Text::tr("%1 holds no msprobe dump and no tensor dump.").arg(path);
+        return out;
+    }
+    for (const Diagnostic& d : catalog.diagnostics())
+        out.warnings << d.message;
+    out.side = sideFromCatalog(info.absoluteFilePath(), catalog);
+    return out;
+}
+
+std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpSide& target,
+                                              const CompareOptions& options, const ImportControl& control,
+                                              const std::function<void(const CompareRow&)>& rowReady)
+{
+    CompareResult result;
+    result.bench = bench.path;
+    result.target = target.path;
+    const MatchResult match = matchSides(bench, target, options.mapping);
+
+    // The mode: real data when both sides have files for their rows, else what both msprobe dumps recorded.
+    auto hasData = [](const DumpSide& side) {
+        return std::any_of(side.rows.begin(), side.rows.end(), [](const SideRow& r) { return bool(r.source); });
+    };
+    auto hasMd5 = [](const DumpSide& side) {
+        return std::any_of(side.rows.begin(), side.rows.end(), [](const SideRow& r) { return !r.md5.isEmpty(); });
+    };
+    if (hasData(bench) && hasData(target))
+        result.mode = CompareMode::Tensor;
+    else if (hasMd5(bench) && hasMd5(target))
+        result.mode = CompareMode::Md5;
+    else
+        result.mode = CompareMode::Statistics;
+
+    const qsizetype total = std::max<qsizetype>(match.pairs.size(), 1);
+    auto cancelled = [&control] { return control.canceled(); };
+    for (qsizetype i = 0; i < match.pairs.size(); ++i) {
+        if (control.canceled())
+            return std::nullopt;
+        control.report(int(1000 * i / total));
+        const MatchedPair& pair = match.pairs[i];
+        const SideRow& b = bench.rows[pair.bench];
+        const SideRow& t = target.rows[pair.target];
+        CompareRow row;
+        row.name = t.name;
+        row.benchName = b.name;
+        row.targetName = t.name;
+        row.op = t.op;
+        row.opIndex = t.opIndex;
+        row.kind = t.kind;
+        row.index = t.index;
+        row.rule = pair.rule;
+        row.benchDtype = b.dtype;
+        row.targetDtype = t.dtype;
+        row.benchShape = b.shape;
+        row.targetShape = t.shape;
+        row.benchHasShape = b.hasShape;
+        row.targetHasShape = t.hasShape;
+        row.benchSource = b.sourceText;
+        row.targetSource = t.sourceText;
+        if (b.hasShape && t.hasShape && b.shape != t.shape)
+            row.note = Text::tr("The shapes differ (%1 and %2).").arg(shapeOrNothing(b.shape), shapeOrNothing(t.shape));
+
+        switch (result.mode) {
+        case CompareMode::Tensor: {
+            if (!b.source || !t.source) {
+                row.verdict = Verdict::None;
+                row.note = b.isTensor && t.isTensor ? Text::tr("No data file on one side.") : Text::tr("Not a tensor.");
+                break;
+            }
+            if (b.hasShape && t.hasShape && b.shape != t.shape) {
+                row.verdict = Verdict::Warning;
+                break;
+            }
+            // One pair open at a time: both tensors are released when this block ends.
+            const tensor::TensorResult bt = b.source->open();
+            const tensor::TensorResult tt = t.source->open();
+            if (!bt.tensor || !tt.tensor) {
+                row.verdict = Verdict::None;
+                row.note = !bt.tensor ? bt.error : tt.error;
+                result.messages << row.note;
+                break;
+            }
+            const std::optional<TensorMetrics> metrics = computeTensorMetrics(*bt.tensor, *tt.tensor, cancelled);
+            if (!metrics)
+                return std::nullopt;
+            row.tensor = *metrics;
+            if (!metrics->note.isEmpty())
+                row.note = metrics->note;
+            row.verdict = metrics->compared || bt.tensor->shape == tt.tensor->shape
+                ? tensorVerdict(*metrics, options.thresholds)
+                : Verdict::Warning;
+            break;
+        }
+        case CompareMode::Statistics:
+            row.statistics = computeStatisticsMetrics(b.stats, t.stats);
+            row.verdict = statisticsVerdict(*row.statistics, options.thresholds);
+            break;
+        case CompareMode::Md5:
+            row.benchMd5 = b.md5;
+            row.targetMd5 = t.md5;
+            row.verdict = md5Verdict(b.md5, t.md5);
+            break;
+        }
+        if (pair.rule == MatchRule::Fuzzy)
+            row.note = (row.note.isEmpty() ? QString() : row.note + QLatin1Char(' '))
+                + Text::tr("Paired by call order: the call counters differ.");
+        result.rows << row;
+        if (rowReady)
+            rowReady(result.rows.back());
+    }
+    for (int t : match.unmatchedTarget) {
+        const SideRow& s = target.rows[t];
+        CompareRow row;
+        row.name = row.targetName = s.name;
+        row.op = s.op;
+        row.opIndex = s.opIndex;
+        row.kind = s.kind;
+        row.index = s.index;
+        row.targetDtype = s.dtype;
+        row.targetShape = s.shape;
+        row.targetHasShape = s.hasShape;
+        row.targetSource = s.sourceText;
+        row.verdict = Verdict::Unmatched;
+        result.rows << row;
+    }
+    for (int b : match.unmatchedBench) {
+        const SideRow& s = bench.rows[b];
+        CompareRow row;
+        row.name = row.benchName = s.name;
+        row.op = s.op;
+        row.opIndex = s.opIndex;
+        row.kind = s.kind;
+        row.index = s.index;
+        row.benchDtype = s.dtype;
+        row.benchShape = s.shape;
+        row.benchHasShape = s.hasShape;
+        row.benchSource = s.sourceText;
+        row.verdict = Verdict::Unmatched;
+        result.rows << row;
+    }
+    result.firstDivergence = findDivergence(result.rows, options.failLevel);
+    control.report(1000);
+    return result;
+}
+
+std::optional<CompareResult> compareDumps(const QString& bench, const QString& target, const CompareOptions& options,
+                                          QString* error, const ImportControl& control)
+{
+    const DumpSideResult b = readDumpSide(bench, control);
+    if (!b.side) {
+        if (error)
+            *error = Text::tr("Bench: %1").arg(b.error);
+        return std::nullopt;
+    }
+    const DumpSideResult t = readDumpSide(target, control);
+    if (!t.side) {
+        if (error)
+            *error = Text::tr("Target: %1").arg(t.error);
+        return std::nullopt;
+    }
+    std::optional<CompareResult> result = compareDumpSides(*b.side, *t.side, options, control);
+    if (result) {
+        result->bench = bench;
+        result->target = target;
+        result->messages = b.warnings + t.warnings + result->messages;
+    } else if (error) {
+        *error = Text::tr("The comparison was cancelled.");
+    }
+    return result;
+}
+
+} // namespace runlens::accuracy

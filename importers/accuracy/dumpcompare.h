@@ -1,0 +1,50 @@
+#pragma once
+
+#include "importers/core/importcontrol.h"
+#include "models/accuracy/accuracymetrics.h"
+#include "models/accuracy/compareresult.h"
+#include "models/accuracy/dumpmatching.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+namespace runlens::accuracy {
+
+/// One side read from disk, or why it could not be.
+struct DumpSideResult
+{
+    std::optional<DumpSide> side;
+    QString error;
+    QStringList warnings;
+};
+
+/// Reads one side of a comparison from `path`: an msprobe dump (a `step*/rank*` folder, its dump.json, or a
+/// folder with one below it, the first in name order when there are several), a checkpoint file (`.pt`,
+/// `.pth`, `.bin`, `.npz`, `.safetensors`: one row per tensor), or a folder of tensor dumps
+/// (`step_N/{module}.{kind}.npy`, MindSpore dumps). Tensor files of msprobe dumps (`.pt` from PyTorch, `.npy`
+/// from MindSpore) are opened only when compared.
+DumpSideResult readDumpSide(const QString& path, const ImportControl& control = {});
+
+struct CompareOptions
+{
+    NameMapping mapping;
+    CompareThresholds thresholds = CompareThresholds::builtIn();
+    Verdict failLevel = Verdict::Warning; ///< what counts as failing when looking for where the error is born
+};
+
+/// Matches the sides and compares every pair: element by element when both sides have tensor data
+/// (one pair opened at a time, released before the next), else by msprobe's md5 when both dumps carry it,
+/// else by msprobe's statistics. `rowReady` is called with each compared row in order (from the calling
+/// thread). Progress and cancel through `control`; a cancelled comparison returns nullopt.
+std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpSide& target,
+                                              const CompareOptions& options = {}, const ImportControl& control = {},
+                                              const std::function<void(const CompareRow&)>& rowReady = {});
+
+/// readDumpSide() on both paths, then compareDumpSides(); `error` says which side could not be read.
+std::optional<CompareResult> compareDumps(const QString& bench, const QString& target, const CompareOptions& options,
+                                          QString* error, const ImportControl& control = {});
+
+} // namespace runlens::accuracy

@@ -1,0 +1,136 @@
+#pragma once
+
+#include "models/accuracy/accuracymetrics.h"
+#include "models/accuracy/msprobedump.h"
+#include "models/tensor/tensorcatalog.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace runlens::accuracy {
+
+/// What a dump side was read from.
+enum class SideKind {
+    Msprobe, ///< an msprobe dump folder (dump.json)
+    TensorDump, ///< `step_N/{module}.{kind}.npy` or MindSpore dump files (tensor catalog series)
+    Checkpoint, ///< a `.pt`, `.npz` or `.safetensors` file: one row per parameter
+};
+
+/// What a row is to its op: forward inputs (and backward gradients flowing in), outputs, the op's own
+/// parameters, gradients of parameters.
+enum class RowKind { Input, Output, Parameter, Gradient };
+/// "input", "output", "parameter", "gradient".
+QString rowKindId(RowKind kind);
+
+/// One tensor (or value) of a side, in execution order.
+struct SideRow
+{
+    QString name; ///< as its side spells it: msprobe's row name, the series name, the parameter name
+    QString op; ///< the entry or module it belongs to (a checkpoint row is its own op)
+    int opIndex = -1; ///< index of `op` in DumpSide::ops
+    RowKind kind = RowKind::Input;
+    int index = -1; ///< argument or output slot; -1 when none
+    QString dtype; ///< as written ("torch.float32", "Float32", "float16")
+    std::vector<std::int64_t> shape;
+    bool hasShape = false;
+    bool isTensor = true; ///< false for scalars and None recorded by msprobe
+    TensorStats stats; ///< msprobe statistics; empty for other sides
+    QString md5;
+    /// Where the values are; null when the side has no data for the row (statistics dumps, unsaved tensors).
+    std::shared_ptr<const tensor::TensorSource> source;
+    QString sourceText; ///< the file (and member) the values are read from, for messages
+};
+
+/// One side of a comparison: its rows in execution order, grouped by op.
+struct DumpSide
+{
+    QString path;
+    SideKind kind = SideKind::Msprobe;
+    DumpFramework framework = DumpFramework::Unknown;
+    DumpTask task = DumpTask::Unknown; ///< Msprobe: as dumped; other sides: Tensor
+    QStringList ops; ///< in execution order
+    QList<SideRow> rows; ///< in execution order; rows of one op together
+    /// The msprobe dump the side was read from (module tree, stacks), for views that show them; null otherwise.
+    std::shared_ptr<const MsprobeDump> msprobe;
+};
+
+/// Flattens an msprobe dump into rows (the rows the reader made, in entry order; msprobe's naming).
+DumpSide sideFromMsprobe(std::shared_ptr<const MsprobeDump> dump);
+/// Rows from tensor catalog series (dump folders): one row per series and step (named `step_N/{series}`
+/// when the side has several steps), the op being the series' module or MindSpore op. These dumps carry no
+/// record of execution order, so ops are taken in natural name order (`layers.2` before `layers.10`), and
+/// inputs, parameters, outputs, gradients within an op.
+DumpSide sideFromCatalog(const QString& path, const tensor::TensorCatalog& catalog);
+/// Rows from the tensors of one checkpoint file, in file order: each named by its key, its op the module
+/// the key names (the key without its last field), kind Parameter (Gradient when the key says grad).
+DumpSide sideFromCheckpoint(const QString& path, const QList<tensor::TensorInfo>& tensors);
+/// Natural order of names: digit runs compare as numbers ("layers.2" < "layers.10").
+bool naturalLess(const QString& a, const QString& b);
+
+/// How names of the target side are spelled on the bench side, for renamed modules and for APIs that are
+/// named differently by PyTorch and MindSpore. Applied to the target's names before matching.
+struct NameMapping
+{
+    QHash<QString, QString> rows; ///< whole row or entry names, target -> bench
+    QHash<QString, QString> apis; ///< API scopes "Prefix.api", target -> bench ("Mint.cos" -> "Torch.cos")
+    QList<QPair<QString, QString>> modules; ///< dotted module path pieces, target -> bench
+    QHash<QString, QString> classes; ///< module class names, target -> bench ("Dense" -> "Linear")
+
+    bool isEmpty() const;
+    /// Adds `other`'s entries; `other` wins where both name the same key.
+    void merge(const NameMapping& other);
+
+    /// The built-in MindSpore -> PyTorch API table (Mint.* -> Torch.*, MintFunctional.* -> Functional.*,
+    /// the named pairs of models/accuracy/apimapping.json); Cell becomes Module without a table.
+    static const NameMapping& mindSporeToPyTorch();
+    /// A mapping file: JSON `{"rows": {..}, "apis": {..}, "modules": {..}, "classes": {..}}`, or the same as
+    /// YAML with one `key: value` per line under each section; top-level `name: name` pairs are rows (as in
+    /// msprobe's data_mapping files). Nullopt with `error` set when the text is neither.
+    static std::optional<NameMapping> parse(const QByteArray& text, QString* error);
+};
+
+/// How a pair was found.
+enum class MatchRule {
+    Exact, ///< the same name on both sides
+    Mapped, ///< the same name once the target's is mapped (mapping file, built-in API table, Cell -> Module)
+    Fuzzy, ///< the same op but for its call counter, aligned in call order
+};
+QString matchRuleId(MatchRule rule);
+
+struct MatchedPair
+{
+    int bench = -1; ///< index into the bench side's rows
+    int target = -1; ///< index into the target side's rows
+    MatchRule rule = MatchRule::Exact;
+};
+
+/// Matched pairs in the target's execution order, and every row of either side that found no partner.
+struct MatchResult
+{
+    QList<MatchedPair> pairs;
+    QList<int> unmatchedBench;
+    QList<int> unmatchedTarget;
+};
+
+/// Matches rows: whole row names of the mapping first; then ops by name (after the mapping and, across
+/// frameworks, the built-in API table) when their calls look alike (every argument both record has the same
+/// shape), as msprobe joins on name and shape; then the remaining calls of each op (its name without the call
+/// counter) aligned in call order by the same test, so an extra call on one side stays unmatched instead of
+/// shifting every later pair; within paired ops, rows by argument (`.input.0`, `.output.1`,
+/// `.parameters.weight`). Forward and backward are never paired with each other.
+MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const NameMapping& mapping = {});
+
+/// The target's op name spelled as on the bench side (see NameMapping); `crossFramework` adds the built-in
+/// MindSpore -> PyTorch table.
+QString mapOpName(const QString& op, const NameMapping& mapping, bool crossFramework);
+
+} // namespace runlens::accuracy
