@@ -642,6 +642,37 @@ Time %6</source>
     </message>
 </context>
 <context>
+    <name>runlens::CompareDumpsDialog</name>
+    <message>
+        <source>Compare Dumps</source>
+        <translation>比对转储</translation>
+    </message>
+    <message>
+        <source>Bench (reference):</source>
+        <translation>标杆（参考）：</translation>
+    </message>
+    <message>
+        <source>Target (compared):</source>
+        <translation>目标（被比对）：</translation>
+    </message>
+    <message>
+        <source>Mapping file (optional):</source>
+        <translation>映射文件（可选）：</translation>
+    </message>
+    <message>
+        <source>Folder…</source>
+        <translation>文件夹…</translation>
+    </message>
+    <message>
+        <source>File…</source>
+        <translation>文件…</translation>
+    </message>
+    <message>
+        <source>Mapping files (*.json *.yaml *.yml);;All files (*)</source>
+        <translation>映射文件 (*.json *.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
     <name>runlens::DataPipelinePanel</name>
     <message>
         <source>%1%</source>
@@ -1478,6 +1509,34 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Training artifacts (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors *.pt *.pth *.bin);;All files (*)</source>
         <translation>训练产物 (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors *.pt *.pth *.bin);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Could not read the mapping file %1: %2</source>
+        <translation>无法读取映射文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>精度比对</translation>
+    </message>
+    <message>
+        <source>Export Comparison</source>
+        <translation>导出比对结果</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>&amp;Compare Dumps…</source>
+        <translation>比对转储(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Compare two dumps op by op: a bench and a target folder or file</source>
+        <translation>逐算子比对两份转储：标杆与目标文件夹或文件</translation>
     </message>
 </context>
 <context>
@@ -2336,6 +2395,14 @@ Check that the cache folder is writable.</source>
     <message>
         <source>The folder holds more entries than were scanned.</source>
         <translation>该文件夹中的条目多于已扫描的数量。</translation>
+    </message>
+    <message>
+        <source>Compare Dumps</source>
+        <translation>比对转储</translation>
+    </message>
+    <message>
+        <source>Select two runs or dump folders to compare them op by op</source>
+        <translation>选择两个运行或转储文件夹以逐算子比对</translation>
     </message>
 </context>
 <context>
@@ -7231,6 +7298,14 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>Print the panel names --dock accepts, one per line, and exit.</source>
         <translation>打印 --dock 接受的面板名称（每行一个）后退出。</translation>
+    </message>
+    <message>
+        <source>Open the dump BENCH and compare it with the dump PATH in the Accuracy panel.</source>
+        <translation>打开转储 BENCH，并在精度比对面板中将其与转储 PATH 比对。</translation>
+    </message>
+    <message>
+        <source>--compare needs a target dump: runlens --compare BENCH TARGET</source>
+        <translation>--compare 需要目标转储：runlens --compare BENCH TARGET</translation>
     </message>
 </context>
 <context>

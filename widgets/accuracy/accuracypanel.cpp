@@ -289,6 +289,15 @@ void AccuracyPanel::finish(const std::shared_ptr<Job>& job, CompareOutcome outco
     if (outcome.result) {
         m_result = std::move(outcome.result);
         m_model->setRows(m_result->rows);
+        // The row the headline names is where the user looks first.
+        if (m_result->firstDivergence && m_result->firstDivergence->row >= 0) {
+            const QModelIndex index
+                = m_proxy->mapFromSource(m_model->index(m_result->firstDivergence->row, AccuracyTableModel::Name));
+            if (index.isValid()) {
+                m_table->setCurrentIndex(index);
+                m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+            }
+        }
     } else if (outcome.error.isEmpty()) {
         m_cancelled = true;
     } else {
