@@ -5,6 +5,7 @@
 #include "widgets/accuracy/accuracypanel.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/runbrowser/runbrowserwidget.h"
+#include "widgets/tensor/tensorpanel.h"
 
 #include <QDir>
 #include <QDockWidget>
@@ -62,6 +63,14 @@ accuracyview::CompareOutcome runComparison(const accuracyview::CompareRequest& r
         for (const accuracy::SideRow& row : bench.side->rows)
             outcome.benchOps.insert(row.name, row.op);
     }
+    for (const accuracy::SideRow& row : bench.side->rows) {
+        if (row.source)
+            outcome.benchTensors.insert(row.name, row.source);
+    }
+    for (const accuracy::SideRow& row : target.side->rows) {
+        if (row.source)
+            outcome.targetTensors.insert(row.name, row.source);
+    }
     outcome.result = accuracy::compareDumpSides(*bench.side, *target.side, options, control, rowReady);
     if (outcome.result) {
         outcome.result->messages = bench.warnings + target.warnings + outcome.result->messages;
@@ -96,6 +105,11 @@ void MainWindow::createAccuracyDock()
         if (m_graphPanel->tree())
             showNodeInGraph(node);
     });
+    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::tensorsRequested, this,
+            [this](const auto& bench, const QString& benchLabel, const auto& target, const QString& targetLabel) {
+                m_tensorPanel->compareTensors(bench, benchLabel, target, targetLabel);
+                raiseDock(m_tensorDock);
+            });
     connect(m_runBrowser, &RunBrowserWidget::compareDumpsRequested, this,
             [this](const QString& bench, const QString& target) { compareDumps(bench, target); });
 }

@@ -4126,6 +4126,22 @@ Target: %2</source>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
+    <message>
+        <source>bench %1</source>
+        <translation>标杆 %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标 %1</translation>
+    </message>
+    <message>
+        <source>md5: bench %1, target %2</source>
+        <translation>md5：标杆 %1，目标 %2</translation>
+    </message>
+    <message>
+        <source>%1: no values to show</source>
+        <translation>%1：没有可显示的数值</translation>
+    </message>
 </context>
 <context>
     <name>runlens::accuracyview::AccuracyTableModel</name>

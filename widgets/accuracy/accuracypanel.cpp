@@ -171,6 +171,15 @@ void AccuracyPanel::buildUi()
     m_table->setFrameShape(QFrame::NoFrame);
     layout->addWidget(m_table, 1);
 
+    m_details = new QLabel(this);
+    m_details->setObjectName(QStringLiteral("accuracyDetails"));
+    m_details->setTextFormat(Qt::PlainText);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_details->setContentsMargins(PanelHeader::kMarginX, PanelHeader::kMarginY, PanelHeader::kMarginX,
+                                  PanelHeader::kMarginY);
+    m_details->hide();
+    layout->addWidget(m_details);
+
     connect(m_filterEdit, &QLineEdit::textChanged, this, &AccuracyPanel::setFilterText);
     connect(m_cancelButton, &QToolButton::clicked, this, &AccuracyPanel::cancel);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -186,6 +195,10 @@ void AccuracyPanel::compare(const CompareRequest& request)
     m_error.clear();
     m_cancelled = false;
     m_benchOps.clear();
+    m_benchTensors.clear();
+    m_targetTensors.clear();
+    m_details->clear();
+    m_details->hide();
     m_model->clear();
     if (!m_comparer) {
         m_error = tr("No comparison is available here.");
@@ -286,6 +299,8 @@ void AccuracyPanel::finish(const std::shared_ptr<Job>& job, CompareOutcome outco
     m_job.reset();
     m_running = false;
     m_benchOps = std::move(outcome.benchOps);
+    m_benchTensors = std::move(outcome.benchTensors);
+    m_targetTensors = std::move(outcome.targetTensors);
     if (outcome.result) {
         m_result = std::move(outcome.result);
         m_model->setRows(m_result->rows);
@@ -397,8 +412,20 @@ void AccuracyPanel::onActivated(const QModelIndex& proxyIndex)
     if (!proxyIndex.isValid())
         return;
     const CompareRow& r = m_model->rows().at(proxyIndex.data(AccuracyTableModel::RowIndexRole).toInt());
-    if (!r.benchSource.isEmpty() && !r.targetSource.isEmpty() && !r.statistics)
-        emit tensorsRequested(r.benchSource, r.targetSource, r.name);
+    const auto bench = m_benchTensors.value(r.benchName);
+    const auto target = m_targetTensors.value(r.targetName);
+    if (bench && target) {
+        emit tensorsRequested(bench, tr("bench %1").arg(r.benchName), target, tr("target %1").arg(r.targetName));
+        return;
+    }
+    // Statistics (and md5) rows have no tensors to open: their numbers go below the table.
+    QString text
+        = m_model->index(proxyIndex.data(AccuracyTableModel::RowIndexRole).toInt(), 0).data(Qt::ToolTipRole).toString();
+    if (!r.benchMd5.isEmpty() || !r.targetMd5.isEmpty())
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n"))
+            + tr("md5: bench %1, target %2").arg(r.benchMd5, r.targetMd5);
+    m_details->setText(text.isEmpty() ? tr("%1: no values to show").arg(r.name) : r.name + QLatin1Char('\n') + text);
+    m_details->show();
 }
 
 QByteArray AccuracyPanel::exportText(ExportFormat format) const

@@ -2,6 +2,7 @@
 
 #include "importers/core/importcontrol.h"
 #include "models/accuracy/compareresult.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QHash>
 #include <QWidget>
@@ -36,6 +37,8 @@ struct CompareOutcome
     QString error;
     /// Bench row name -> its op, when the bench is an msprobe dump (its ops are the Graph panel's node ids).
     QHash<QString, QString> benchOps;
+    /// Where each row's values are (bench row name, target row name -> source), for showing the two tensors.
+    QHash<QString, std::shared_ptr<const tensor::TensorSource>> benchTensors, targetTensors;
 };
 
 /// The Accuracy panel: two dumps compared op by op, as a table in execution order (metrics, verdict, where
@@ -45,7 +48,8 @@ struct CompareOutcome
 /// they are computed. Unmatched rows come last, marked "unmatched".
 ///
 /// Selecting a row emits nodeSelected with the bench op when the bench is an msprobe dump (its graph's node
-/// ids are entry names); activating one emits tensorsRequested when both sides have tensor files.
+/// ids are entry names); activating one emits tensorsRequested when both sides have tensor data; a
+/// statistics row shows its numbers below the table instead.
 class AccuracyPanel final : public QWidget
 {
     Q_OBJECT
@@ -83,6 +87,8 @@ public:
     AccuracyTableModel* model() const { return m_model; }
     QSortFilterProxyModel* proxyModel() const { return m_proxy; }
     QTableView* tableView() const { return m_table; }
+    /// The numbers of the statistics row last activated; hidden otherwise.
+    QLabel* detailsLabel() const { return m_details; }
 
     /// The finished result in `format` (the writers of `runlens compare`); empty while there is none.
     QByteArray exportText(ExportFormat format) const;
@@ -94,8 +100,9 @@ signals:
     void comparisonFinished();
     /// The bench op of the selected row, for the Graph panel.
     void nodeSelected(const QString& nodeId);
-    /// A row was activated whose two sides are tensor files: open them side by side.
-    void tensorsRequested(const QString& benchSource, const QString& targetSource, const QString& name);
+    /// A row was activated whose two sides have tensor data: show them side by side.
+    void tensorsRequested(const std::shared_ptr<const tensor::TensorSource>& bench, const QString& benchLabel,
+                          const std::shared_ptr<const tensor::TensorSource>& target, const QString& targetLabel);
     void exported(const QString& fileName);
     void exportFailed(const QString& message);
 
@@ -119,12 +126,14 @@ private:
     bool m_running = false;
     bool m_cancelled = false;
     QHash<QString, QString> m_benchOps;
+    QHash<QString, std::shared_ptr<const tensor::TensorSource>> m_benchTensors, m_targetTensors;
 
     AccuracyTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_headline = nullptr;
+    QLabel* m_details = nullptr; ///< the numbers of an activated statistics row
     QLineEdit* m_filterEdit = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancelButton = nullptr;

@@ -1,3 +1,5 @@
+#include "widgets/tensor/tensorcomparewidget.h"
+#include "widgets/tensor/tensorpanel.h"
 #include "importers/accuracy/dumpcompare.h"
 #include "widgets/accuracy/accuracypanel.h"
 #include "widgets/accuracy/accuracytablemodel.h"
@@ -5,9 +7,11 @@
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -37,6 +41,12 @@ AccuracyPanel::Comparer comparer(int rowDelayMs = 0)
             for (const accuracy::SideRow& row : bench.side->rows)
                 outcome.benchOps.insert(row.name, row.op);
         }
+        for (const accuracy::SideRow& row : bench.side->rows)
+            if (row.source)
+                outcome.benchTensors.insert(row.name, row.source);
+        for (const accuracy::SideRow& row : target.side->rows)
+            if (row.source)
+                outcome.targetTensors.insert(row.name, row.source);
         outcome.result
             = accuracy::compareDumpSides(*bench.side, *target.side, {}, control, [&](const accuracy::CompareRow& row) {
                   if (rowDelayMs > 0)
@@ -128,6 +138,26 @@ private slots:
         panel.tableView()->setCurrentIndex(panel.proxyModel()->index(0, 0));
         QCOMPARE(nodes.size(), 2);
         QVERIFY(nodes.last().first().toString() != op);
+
+        // Activating a tensor row asks for both tensors.
+        QSignalSpy tensors(&panel, &AccuracyPanel::tensorsRequested);
+        emit panel.tableView()->activated(proxyRow);
+        QCOMPARE(tensors.size(), 1);
+        QVERIFY(tensors.first().at(1).toString().contains(expected->rows.at(introducedRow).benchName));
+        QVERIFY(panel.detailsLabel()->isHidden());
+        // … which the Tensors panel shows in its compare view.
+        tensorview::TensorPanel tensorPanel;
+        tensorPanel.resize(900, 600);
+        tensorPanel.show();
+        tensorPanel.compareTensors(tensors.first().at(0).value<std::shared_ptr<const tensor::TensorSource>>(),
+                                   tensors.first().at(1).toString(),
+                                   tensors.first().at(2).value<std::shared_ptr<const tensor::TensorSource>>(),
+                                   tensors.first().at(3).toString());
+        QCOMPARE(tensorPanel.viewMode(), tensorview::TensorPanel::ViewMode::Compare);
+        QTRY_VERIFY_WITH_TIMEOUT(tensorPanel.compareWidget()->largestTable()->rowCount() > 0, 10000);
+        QTRY_VERIFY(!tensorPanel.compareWidget()->isComputing());
+        if (qEnvironmentVariableIsSet("ACCURACY_GRAB"))
+            tensorPanel.grab().save(qEnvironmentVariable("ACCURACY_GRAB"));
 
         // Export CSV equals the command line's writer.
         QTemporaryDir dir;
@@ -222,6 +252,19 @@ private slots:
         QCOMPARE(panel.result()->summary().matched, s.matched);
         QCOMPARE(panel.model()->rowCount(), expected->rows.size());
         QVERIFY(panel.summaryText().contains(QStringLiteral("%1 matched").arg(s.matched)));
+        // Activating a statistics row shows its numbers.
+        QSignalSpy tensors(&panel, &AccuracyPanel::tensorsRequested);
+        int statsRow = -1;
+        for (int r = 0; r < panel.model()->rowCount() && statsRow < 0; ++r)
+            if (panel.model()->rows().at(r).statistics)
+                statsRow = r;
+        QVERIFY(statsRow >= 0);
+        emit panel.tableView()->activated(panel.proxyModel()->mapFromSource(panel.model()->index(statsRow, 0)));
+        QCOMPARE(tensors.size(), 0);
+        QVERIFY(!panel.detailsLabel()->isHidden());
+        QVERIFY2(panel.detailsLabel()->text().contains(QStringLiteral("Max: difference")),
+                 qPrintable(panel.detailsLabel()->text()));
+
         // Unmatched rows are listed at the end, marked.
         const int unmatched = s.unmatchedBench + s.unmatchedTarget;
         for (int r = panel.model()->rowCount() - unmatched; r < panel.model()->rowCount(); ++r)
