@@ -2,6 +2,7 @@
 #include "app/commandline.h"
 #include "app/mainwindow.h"
 #include "app/singleinstance.h"
+#include "widgets/accuracy/accuracypanel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -146,6 +147,11 @@ int main(int argc, char** argv)
                                                    "With --screenshot: bring the panel NAME to the front (its title, "
                                                    "e.g. Tensors, Graph, Timeline)."),
                        QStringLiteral("NAME") });
+    parser.addOption({ QStringLiteral("compare"),
+                       QCoreApplication::translate("runlens::main",
+                                                   "Open the dump BENCH and compare it with the dump PATH in the "
+                                                   "Accuracy panel."),
+                       QStringLiteral("BENCH") });
     parser.addOption({ QStringLiteral("lang"),
                        QCoreApplication::translate("runlens::main", "Language of the interface: en or zh_CN."),
                        QStringLiteral("LANG") });
@@ -160,7 +166,20 @@ int main(int argc, char** argv)
                                  QCoreApplication::translate("runlens::main", "Run folder or file to open."));
     parser.process(app);
 
-    const QString path = parser.positionalArguments().value(0);
+    QString path = parser.positionalArguments().value(0);
+    // --compare BENCH TARGET: the window opens the bench (its graph, stacks, tensors) and compares the two.
+    const QString compareBench = parser.value(QStringLiteral("compare"));
+    const QString compareTarget = compareBench.isEmpty() ? QString() : path;
+    if (!compareBench.isEmpty()) {
+        if (compareTarget.isEmpty()) {
+            QTextStream(stderr) << QCoreApplication::translate("runlens::main",
+                                                               "--compare needs a target dump: "
+                                                               "runlens --compare BENCH TARGET")
+                                << Qt::endl;
+            return 2;
+        }
+        path = compareBench;
+    }
     if (parser.isSet(QStringLiteral("list-docks"))) {
         const runlens::MainWindow window;
         QTextStream out(stdout);
@@ -180,14 +199,13 @@ int main(int argc, char** argv)
 
     // Without a window nobody could dismiss the "does not exist" message box: say it here and stop.
     if (!screenshot.isEmpty() && !path.isEmpty() && !QFileInfo::exists(path)) {
-        QTextStream(stderr) << QCoreApplication::translate("runlens::main", "%1 does not exist.").arg(path)
-                            << Qt::endl;
+        QTextStream(stderr) << QCoreApplication::translate("runlens::main", "%1 does not exist.").arg(path) << Qt::endl;
         return 2;
     }
 
     // One window per user: a folder opened from the file manager lands in the window already open.
     std::unique_ptr<runlens::SingleInstance> instance;
-    if (screenshot.isEmpty() && !parser.isSet(QStringLiteral("new-window"))) {
+    if (screenshot.isEmpty() && !parser.isSet(QStringLiteral("new-window")) && compareBench.isEmpty()) {
         instance = std::make_unique<runlens::SingleInstance>();
         if (!path.isEmpty() && instance->sendToRunning({ QFileInfo(path).absoluteFilePath() }))
             return 0;
@@ -202,7 +220,29 @@ int main(int argc, char** argv)
             window.openPath(path);
         const QString dock = parser.value(QStringLiteral("dock"));
         auto take
-            = [&window, screenshot, dock]() {
+            = [&window, screenshot, dock, compareBench, compareTarget]() {
+                  if (!compareBench.isEmpty() && !window.accuracyPanel()->result()
+                      && window.accuracyPanel()->errorText().isEmpty()) {
+                      // Taken once the comparison is over, so the picture shows its rows.
+                      QObject::connect(
+                          window.accuracyPanel(), &runlens::accuracyview::AccuracyPanel::comparisonFinished, &window,
+                          [&window, screenshot, dock]() {
+                              if (!dock.isEmpty())
+                                  window.raisePanel(dock);
+                              QTimer::singleShot(400, &window, [&window, screenshot]() {
+                                  const bool ok = window.grab().save(screenshot);
+                                  QTextStream(ok ? stdout : stderr)
+                                      << (ok ? QCoreApplication::translate("runlens::main", "Screenshot written to %1")
+                                             : QCoreApplication::translate("runlens::main",
+                                                                           "Cannot write the screenshot %1"))
+                                             .arg(screenshot)
+                                      << Qt::endl;
+                                  QCoreApplication::exit(ok ? 0 : 1);
+                              });
+                          });
+                      window.compareDumps(compareBench, compareTarget);
+                      return;
+                  }
                   if (!dock.isEmpty() && !window.raisePanel(dock))
                       QTextStream(stderr)
                           << QCoreApplication::translate("runlens::main", "There is no panel named %1.").arg(dock)
@@ -229,7 +269,9 @@ int main(int argc, char** argv)
                          &runlens::MainWindow::openForwardedPaths);
     if (!path.isEmpty())
         window.openPath(path);
-    else if (preferences.restoreSession)
+    if (!compareBench.isEmpty())
+        window.compareDumps(compareBench, compareTarget);
+    else if (path.isEmpty() && preferences.restoreSession)
         window.reopenLastSession();
     return app.exec();
 }

@@ -75,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AllowTabbedDocks);
 
     createDocks();
+    createAccuracyDock();
     createNotesDock();
     createPanelChoice();
     createActions();
@@ -325,6 +326,8 @@ void MainWindow::createActions()
     closeAction->setShortcut(QKeySequence::Close);
     closeAction->setStatusTip(tr("Close the open folder or file and show the welcome page"));
     file->addSeparator();
+    QAction* compareAction = file->addAction(tr("&Compare Dumps…"), this, &MainWindow::chooseDumpsToCompare);
+    compareAction->setStatusTip(tr("Compare two dumps op by op: a bench and a target folder or file"));
     QAction* exportAction = file->addAction(tr("&Export Chart…"), this, &MainWindow::exportChart);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setStatusTip(tr("Save a scalar chart as PNG, SVG, PDF or CSV"));

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "importers/core/importsession.h"
+#include "importers/memory/memoryread.h"
 #include "models/advisor/advisorinput.h"
 #include "models/advisor/rule.h"
-#include "widgets/common/chartexporter.h"
-#include "importers/core/importsession.h"
 #include "models/core/runmanifest.h"
-#include "importers/memory/memoryread.h"
+#include "widgets/common/chartexporter.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -77,6 +77,9 @@ class NodeDetailsWidget;
 namespace tensorview {
 class TensorPanel;
 } // namespace tensorview
+namespace accuracyview {
+class AccuracyPanel;
+}
 
 /// RunLens's main window: opens run folders, runs the scanner and the importers in the background,
 /// routes their results into the shared models and shows the panels as docks. The only place with
@@ -119,6 +122,11 @@ public:
     compare::CompareRunsPanel* compareRunsPanel() const { return m_comparePanel; }
     MemoryPanel* memoryPanel() const { return m_memoryPanel; }
     NotesPanel* notesPanel() const { return m_notesPanel; }
+    accuracyview::AccuracyPanel* accuracyPanel() const { return m_accuracyPanel; }
+
+    /// Compares two dumps (msprobe folders, dump folders, checkpoints) in the Accuracy dock, in the
+    /// background; `mapping` is an optional mapping file. Brings the dock to the front.
+    void compareDumps(const QString& bench, const QString& target, const QString& mapping = {});
 
     /// Opens the folders of the last session again with their docks and views; false when there is none
     /// (or none of its folders exists any more).
@@ -155,6 +163,9 @@ private:
     void selectProfilerRun(const QString& run);
     // The Advisor dock (advisordock.cpp)
     void createAdvisorDock();
+    // The Accuracy dock (accuracydock.cpp)
+    void createAccuracyDock();
+    void chooseDumpsToCompare();
     void loadRuleBooks();
     void saveRuleBook(const advisor::RuleBook& book);
     void connectAdvisor(ImportSession* session);
@@ -305,6 +316,8 @@ private:
     QFutureWatcher<std::shared_ptr<const trace::StepBreakdown>> m_breakdownWatcher;
     int m_breakdownGeneration = 0;
     QDockWidget* m_sourceDock = nullptr;
+    accuracyview::AccuracyPanel* m_accuracyPanel = nullptr;
+    QDockWidget* m_accuracyDock = nullptr;
     NotesPanel* m_notesPanel = nullptr;
     QDockWidget* m_notesDock = nullptr;
     std::unique_ptr<RunView> m_pendingView; ///< what of the opened folder's saved view is still to restore

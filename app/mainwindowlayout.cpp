@@ -1,14 +1,15 @@
 #include "app/mainwindow.h"
+#include "widgets/accuracy/accuracypanel.h"
 #include "app/runcontroller.h"
 
+#include "app/shortcutsdialog.h"
+#include "importers/demo/demorun.h"
 #include "models/core/runbrowsermodel.h"
 #include "models/core/workerpool.h"
-#include "importers/demo/demorun.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/graph/nodedetailswidget.h"
-#include "models/scalars/scalarstore.h"
-#include "app/shortcutsdialog.h"
-#include "models/summary/summarystore.h"
 #include "widgets/tensor/tensorpanel.h"
 #include "widgets/welcome/welcomepage.h"
 
@@ -63,7 +64,7 @@ QList<PanelGroup> panelGroups()
         { QT_TRANSLATE_NOOP("runlens::MainWindow", "Profiler"),
           { QStringLiteral("TimelineDock"), QStringLiteral("OperatorsDock"), QStringLiteral("StepsDock"),
             QStringLiteral("MemoryDock"), QStringLiteral("OverviewDock"), QStringLiteral("DataPipelineDock"),
-            QStringLiteral("ClusterDock") } },
+            QStringLiteral("ClusterDock"), QStringLiteral("AccuracyDock") } },
     };
 }
 
@@ -85,6 +86,7 @@ QString dockIcon(const QString& objectName)
         { QStringLiteral("OverviewDock"), QStringLiteral("kind-table") },
         { QStringLiteral("DataPipelineDock"), QStringLiteral("kind-table") },
         { QStringLiteral("ClusterDock"), QStringLiteral("kind-rank") },
+        { QStringLiteral("AccuracyDock"), QStringLiteral("kind-table") },
     };
     const QString name = icons.value(objectName, QStringLiteral("kind-other"));
     return QStringLiteral(":/icons/%1.svg").arg(name);
@@ -200,7 +202,8 @@ void MainWindow::arrangeDocks()
         }
     }
     for (QDockWidget* d : docks)
-        d->setVisible(d != m_sourceDock);
+        d->setVisible(d != m_sourceDock
+                      && (d != m_accuracyDock || m_accuracyPanel->result() || m_accuracyPanel->isRunning()));
     run->raise();
     details->raise();
     training->raise();

@@ -642,6 +642,37 @@ Time %6</source>
     </message>
 </context>
 <context>
+    <name>runlens::CompareDumpsDialog</name>
+    <message>
+        <source>Compare Dumps</source>
+        <translation>比对转储</translation>
+    </message>
+    <message>
+        <source>Bench (reference):</source>
+        <translation>标杆（参考）：</translation>
+    </message>
+    <message>
+        <source>Target (compared):</source>
+        <translation>目标（被比对）：</translation>
+    </message>
+    <message>
+        <source>Mapping file (optional):</source>
+        <translation>映射文件（可选）：</translation>
+    </message>
+    <message>
+        <source>Folder…</source>
+        <translation>文件夹…</translation>
+    </message>
+    <message>
+        <source>File…</source>
+        <translation>文件…</translation>
+    </message>
+    <message>
+        <source>Mapping files (*.json *.yaml *.yml);;All files (*)</source>
+        <translation>映射文件 (*.json *.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
     <name>runlens::DataPipelinePanel</name>
     <message>
         <source>%1%</source>
@@ -1478,6 +1509,34 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Training artifacts (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors *.pt *.pth *.bin);;All files (*)</source>
         <translation>训练产物 (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors *.pt *.pth *.bin);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Could not read the mapping file %1: %2</source>
+        <translation>无法读取映射文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>精度比对</translation>
+    </message>
+    <message>
+        <source>Export Comparison</source>
+        <translation>导出比对结果</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>&amp;Compare Dumps…</source>
+        <translation>比对转储(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Compare two dumps op by op: a bench and a target folder or file</source>
+        <translation>逐算子比对两份转储：标杆与目标文件夹或文件</translation>
     </message>
 </context>
 <context>
@@ -2336,6 +2395,14 @@ Check that the cache folder is writable.</source>
     <message>
         <source>The folder holds more entries than were scanned.</source>
         <translation>该文件夹中的条目多于已扫描的数量。</translation>
+    </message>
+    <message>
+        <source>Compare Dumps</source>
+        <translation>比对转储</translation>
+    </message>
+    <message>
+        <source>Select two runs or dump folders to compare them op by op</source>
+        <translation>选择两个运行或转储文件夹以逐算子比对</translation>
     </message>
 </context>
 <context>
@@ -3965,6 +4032,232 @@ Mode: %3</source>
     <message>
         <source>The comparison was cancelled.</source>
         <translation>比对已取消。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::accuracyview::AccuracyPanel</name>
+    <message>
+        <source>Filter by name, kind or verdict</source>
+        <translation>按名称、类型或判定筛选</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the comparison; the rows compared so far stay</source>
+        <translation>停止比对；已比对的行保留</translation>
+    </message>
+    <message>
+        <source>Write the comparison as CSV, Markdown or JSON (as runlens compare does)</source>
+        <translation>将比对结果写为 CSV、Markdown 或 JSON（与 runlens compare 相同）</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export Markdown…</source>
+        <translation>导出 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <source>No comparison is available here.</source>
+        <translation>此处无法进行比对。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparing %1 with %2… %n row(s)</source>
+        <translation>
+            <numerusform>正在比对 %1 与 %2… %n 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled after %n row(s)</source>
+        <translation>
+            <numerusform>已在 %n 行后取消</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 matched · %2 pass · %3 warning · %4 error · %5 unmatched</source>
+        <translation>%1 已匹配 · %2 通过 · %3 警告 · %4 错误 · %5 未匹配</translation>
+    </message>
+    <message>
+        <source>Error introduced at %1: %2</source>
+        <translation>误差引入于 %1：%2</translation>
+    </message>
+    <message>
+        <source>No divergence: every matched row passes.</source>
+        <translation>无偏差：所有已匹配的行均通过。</translation>
+    </message>
+    <message>
+        <source>Nothing matched: the two dumps share no rows.</source>
+        <translation>无匹配：两份转储没有共同的行。</translation>
+    </message>
+    <message>
+        <source>Compare two dumps: File &gt; Compare Dumps…, or two runs in the Run Browser</source>
+        <translation>比对两份转储：文件 &gt; 比对转储…，或在运行浏览器中选择两个运行</translation>
+    </message>
+    <message>
+        <source>Bench: %1
+Target: %2</source>
+        <translation>标杆：%1
+目标：%2</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>There is no finished comparison to export.</source>
+        <translation>没有已完成的比对可导出。</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Markdown files (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>bench %1</source>
+        <translation>标杆 %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标 %1</translation>
+    </message>
+    <message>
+        <source>md5: bench %1, target %2</source>
+        <translation>md5：标杆 %1，目标 %2</translation>
+    </message>
+    <message>
+        <source>%1: no values to show</source>
+        <translation>%1：没有可显示的数值</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::accuracyview::AccuracyTableModel</name>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>gradient</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>%1: difference %2, relative %3</source>
+        <translation>%1：差值 %2，相对 %3</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>not compared</source>
+        <translation>未比对</translation>
+    </message>
+    <message>
+        <source>unmatched</source>
+        <translation>未匹配</translation>
+    </message>
+    <message>
+        <source>introduced</source>
+        <translation>引入</translation>
+    </message>
+    <message>
+        <source>propagated</source>
+        <translation>传播</translation>
+    </message>
+    <message>
+        <source>Bench: %1
+Target: %2</source>
+        <translation>标杆：%1
+目标：%2</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Dtypes</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Shapes</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦</translation>
+    </message>
+    <message>
+        <source>Max abs</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Max rel</source>
+        <translation>最大相对误差</translation>
+    </message>
+    <message>
+        <source>Mean abs</source>
+        <translation>平均绝对误差</translation>
+    </message>
+    <message>
+        <source>RMSE</source>
+        <translation>RMSE</translation>
+    </message>
+    <message>
+        <source>Within 1e-3</source>
+        <translation>1e-3 以内</translation>
+    </message>
+    <message>
+        <source>Underflow</source>
+        <translation>下溢</translation>
+    </message>
+    <message>
+        <source>Overflow</source>
+        <translation>上溢</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>来源</translation>
     </message>
 </context>
 <context>
@@ -7021,6 +7314,14 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>Print the panel names --dock accepts, one per line, and exit.</source>
         <translation>打印 --dock 接受的面板名称（每行一个）后退出。</translation>
+    </message>
+    <message>
+        <source>Open the dump BENCH and compare it with the dump PATH in the Accuracy panel.</source>
+        <translation>打开转储 BENCH，并在精度比对面板中将其与转储 PATH 比对。</translation>
+    </message>
+    <message>
+        <source>--compare needs a target dump: runlens --compare BENCH TARGET</source>
+        <translation>--compare 需要目标转储：runlens --compare BENCH TARGET</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include <QIdentityProxyModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTimer>
 #include <QTreeView>
@@ -122,7 +123,10 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     // middle, and the tooltip has the absolute path.
     m_view->setTextElideMode(Qt::ElideRight);
     m_view->setAlternatingRowColors(true);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Two rows can be selected together to compare their dumps (context menu).
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &RunBrowserWidget::showContextMenu);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(false);
@@ -235,6 +239,22 @@ bool RunBrowserWidget::eventFilter(QObject* watched, QEvent* event)
     if (watched == m_view && event->type() == QEvent::Resize)
         shareWidth();
     return QWidget::eventFilter(watched, event);
+}
+
+void RunBrowserWidget::showContextMenu(const QPoint& pos)
+{
+    QStringList paths;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedRows()) {
+        const QString path = index.data(RunBrowserModel::PathRole).toString();
+        if (!path.isEmpty() && !paths.contains(path))
+            paths << path;
+    }
+    QMenu menu(this);
+    QAction* compare = menu.addAction(tr("Compare Dumps"));
+    compare->setEnabled(paths.size() == 2);
+    compare->setToolTip(tr("Select two runs or dump folders to compare them op by op"));
+    connect(compare, &QAction::triggered, this, [this, paths] { emit compareDumpsRequested(paths[0], paths[1]); });
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
 void RunBrowserWidget::activate(const QModelIndex& proxyIndex)

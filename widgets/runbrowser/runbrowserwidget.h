@@ -29,9 +29,12 @@ signals:
     void artifactActivated(int artifactIndex);
     /// Double-click or Enter on a run row.
     void runActivated(const QString& run);
+    /// "Compare Dumps" was chosen with two runs, folders or files selected: the first is the bench.
+    void compareDumpsRequested(const QString& bench, const QString& target);
 
 private:
     void activate(const QModelIndex& proxyIndex);
+    void showContextMenu(const QPoint& pos);
     /// Expands the rows the model suggests, and with a filter the way to every row whose name matches.
     void applyExpansion();
     /// Sizes the Kind, Size and State columns to what the expanded rows hold; Name takes the rest.

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "models/summary/summarydata.h"
-#include "widgets/tensor/slicecontrols.h"
 #include "models/tensor/summarytensors.h"
 #include "models/tensor/tensorcatalog.h"
+#include "widgets/tensor/slicecontrols.h"
 
 #include <QHash>
 #include <QString>
@@ -106,6 +106,10 @@ public:
 
     /// Offers "Show in the graph" for tensors linked to a node (when a graph is open to show them in).
     void setNodeLinksEnabled(bool enabled);
+
+    /// Shows two tensors from elsewhere (two dumps compared) in the compare view, whatever the list shows.
+    void compareTensors(const std::shared_ptr<const tensor::TensorSource>& a, const QString& labelA,
+                        const std::shared_ptr<const tensor::TensorSource>& b, const QString& labelB);
 
     void setViewMode(ViewMode mode);
     ViewMode viewMode() const;

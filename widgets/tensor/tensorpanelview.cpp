@@ -1,18 +1,19 @@
 #include "widgets/tensor/tensorpanel.h"
 
-#include "widgets/tensor/heatmapview.h"
-#include "widgets/tensor/tensorcomparewidget.h"
 #include "models/tensor/tensorlistmodel.h"
 #include "models/tensor/tensorslice.h"
+#include "widgets/tensor/heatmapview.h"
+#include "widgets/tensor/tensorcomparewidget.h"
+#include "widgets/tensor/tensoropen.h"
 #include "widgets/tensor/tensorstatswidget.h"
 #include "widgets/tensor/tensortablemodel.h"
-#include "widgets/tensor/tensoropen.h"
 
 #include <QComboBox>
 #include <QLabel>
 #include <QPixmap>
 #include <QPointer>
 #include <QSignalBlocker>
+#include <QStackedWidget>
 #include <QTabWidget>
 
 #include <algorithm>
@@ -160,6 +161,36 @@ void TensorPanel::updateCompare()
             std::swap(b.strides[0], b.strides[1]);
         }
         self->m_compare->setTensors(a, labelA, b, labelB);
+    });
+}
+
+void TensorPanel::compareTensors(const std::shared_ptr<const tensor::TensorSource>& a, const QString& labelA,
+                                 const std::shared_ptr<const tensor::TensorSource>& b, const QString& labelB)
+{
+    if (!a || !b)
+        return;
+    // A later choice in the list (updateCompare) takes the serial and so wins over this one.
+    const quint64 serial = ++m_compareSerial;
+    m_pages->setCurrentIndex(1);
+    setViewMode(ViewMode::Compare);
+    QPointer<TensorPanel> self(this);
+    openSource(a, this, [=](const tensor::TensorResult& first) {
+        if (!self || serial != self->m_compareSerial)
+            return;
+        if (!first.tensor) {
+            emit self->statusMessage(first.error);
+            return;
+        }
+        const tensor::Tensor ta = *first.tensor;
+        openSource(b, self, [=](const tensor::TensorResult& second) {
+            if (!self || serial != self->m_compareSerial)
+                return;
+            if (!second.tensor) {
+                emit self->statusMessage(second.error);
+                return;
+            }
+            self->m_compare->setTensors(ta, labelA, *second.tensor, labelB);
+        });
     });
 }
 

@@ -1,0 +1,135 @@
+#include "app/mainwindow.h"
+
+#include "app/comparedumpsdialog.h"
+#include "importers/accuracy/dumpcompare.h"
+#include "widgets/accuracy/accuracypanel.h"
+#include "widgets/graph/graphpanel.h"
+#include "widgets/runbrowser/runbrowserwidget.h"
+#include "widgets/tensor/tensorpanel.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+// The Accuracy dock: two dumps compared op by op. The panel runs the comparison the window gives it on the
+// worker pool; reading the dumps (importers) stays here, out of the widgets.
+
+namespace runlens {
+
+namespace {
+
+accuracyview::CompareOutcome runComparison(const accuracyview::CompareRequest& request, const ImportControl& control,
+                                           const accuracyview::AccuracyPanel::RowCallback& rowReady)
+{
+    accuracyview::CompareOutcome outcome;
+    accuracy::CompareOptions options;
+    if (!request.mapping.isEmpty()) {
+        QFile file(request.mapping);
+        if (!file.open(QIODevice::ReadOnly)) {
+            outcome.error = MainWindow::tr("Could not read the mapping file %1: %2")
+                                .arg(QDir::toNativeSeparators(request.mapping), file.errorString());
+            return outcome;
+        }
+        QString error;
+        const std::optional<accuracy::NameMapping> mapping = accuracy::NameMapping::parse(file.readAll(), &error);
+        if (!mapping) {
+            outcome.error = MainWindow::tr("Could not read the mapping file %1: %2")
+                                .arg(QDir::toNativeSeparators(request.mapping), error);
+            return outcome;
+        }
+        options.mapping = *mapping;
+    }
+    // Reading takes a share of the progress, comparing the rest.
+    ImportControl readControl;
+    readControl.cancel = control.cancel;
+    const accuracy::DumpSideResult bench = accuracy::readDumpSide(request.bench, readControl);
+    if (!bench.side) {
+        outcome.error = bench.error;
+        return outcome;
+    }
+    const accuracy::DumpSideResult target = accuracy::readDumpSide(request.target, readControl);
+    if (!target.side) {
+        outcome.error = target.error;
+        return outcome;
+    }
+    if (control.canceled())
+        return outcome;
+    if (bench.side->msprobe) {
+        for (const accuracy::SideRow& row : bench.side->rows)
+            outcome.benchOps.insert(row.name, row.op);
+    }
+    for (const accuracy::SideRow& row : bench.side->rows) {
+        if (row.source)
+            outcome.benchTensors.insert(row.name, row.source);
+    }
+    for (const accuracy::SideRow& row : target.side->rows) {
+        if (row.source)
+            outcome.targetTensors.insert(row.name, row.source);
+    }
+    outcome.result = accuracy::compareDumpSides(*bench.side, *target.side, options, control, rowReady);
+    if (outcome.result) {
+        outcome.result->messages = bench.warnings + target.warnings + outcome.result->messages;
+    }
+    return outcome;
+}
+
+} // namespace
+
+void MainWindow::createAccuracyDock()
+{
+    m_accuracyPanel = new accuracyview::AccuracyPanel(this);
+    m_accuracyDock = addPanelDock(m_accuracyPanel, tr("Accuracy"), QStringLiteral("AccuracyDock"), m_timelineDock);
+    m_accuracyDock->hide();
+    m_accuracyPanel->setComparer(&runComparison);
+    m_accuracyPanel->setExportFileNameProvider([this](const QString& suggested, const QString& filter) {
+        QSettings settings;
+        const QString dir = settings.value(QStringLiteral("export/directory"), QDir::homePath()).toString();
+        const QString fileName = QFileDialog::getSaveFileName(
+            this, tr("Export Comparison"), QDir(dir).filePath(QFileInfo(suggested).fileName()), filter);
+        if (!fileName.isEmpty())
+            settings.setValue(QStringLiteral("export/directory"), QFileInfo(fileName).absolutePath());
+        return fileName;
+    });
+    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::exported, this, [this](const QString& fileName) {
+        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(fileName)), 8000);
+    });
+    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::exportFailed, this,
+            [this](const QString& message) { QMessageBox::warning(this, tr("Export failed"), message); });
+    // A row of an msprobe bench is an entry of the bench's graph when that dump is the open folder.
+    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::nodeSelected, this, [this](const QString& node) {
+        if (m_graphPanel->tree())
+            showNodeInGraph(node);
+    });
+    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::tensorsRequested, this,
+            [this](const auto& bench, const QString& benchLabel, const auto& target, const QString& targetLabel) {
+                m_tensorPanel->compareTensors(bench, benchLabel, target, targetLabel);
+                raiseDock(m_tensorDock);
+            });
+    connect(m_runBrowser, &RunBrowserWidget::compareDumpsRequested, this,
+            [this](const QString& bench, const QString& target) { compareDumps(bench, target); });
+}
+
+void MainWindow::compareDumps(const QString& bench, const QString& target, const QString& mapping)
+{
+    m_accuracyDock->setWindowTitle(tr("Accuracy"));
+    m_accuracyPanel->compare({ bench, target, mapping });
+    raiseDock(m_accuracyDock);
+}
+
+void MainWindow::chooseDumpsToCompare()
+{
+    CompareDumpsDialog dialog(this);
+    const accuracyview::CompareRequest last = m_accuracyPanel->request();
+    dialog.setBench(last.bench);
+    dialog.setTarget(last.target);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    compareDumps(dialog.bench(), dialog.target(), dialog.mapping());
+}
+
+} // namespace runlens
