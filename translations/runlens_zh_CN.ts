@@ -4142,6 +4142,22 @@ Target: %2</source>
         <source>%1: no values to show</source>
         <translation>%1：没有可显示的数值</translation>
     </message>
+    <message>
+        <source>outputs fail while inputs pass</source>
+        <translation>输出不通过而输入通过</translation>
+    </message>
+    <message>
+        <source>a parameter differs</source>
+        <translation>有参数不同</translation>
+    </message>
+    <message>
+        <source>inputs already differ</source>
+        <translation>输入已经不同</translation>
+    </message>
+    <message>
+        <source>The numbers begin to part at %1 (a warning, not an error): %2</source>
+        <translation>数值从 %1 开始出现差异（警告，而非错误）：%2</translation>
+    </message>
 </context>
 <context>
     <name>runlens::accuracyview::AccuracyTableModel</name>

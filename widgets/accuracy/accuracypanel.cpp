@@ -356,8 +356,19 @@ void AccuracyPanel::updateHeader()
                       .arg(s.error)
                       .arg(s.unmatchedBench + s.unmatchedTarget);
         if (const auto& first = m_result->firstDivergence) {
-            headline
-                = tr("Error introduced at %1: %2").arg(first->op.isEmpty() ? first->name : first->op, first->reason);
+            // The reason is a stable English id of the result (JSON, CLI); the panel says it in the UI language.
+            QString reason = first->reason;
+            if (reason == QLatin1String("outputs fail while inputs pass"))
+                reason = tr("outputs fail while inputs pass");
+            else if (reason == QLatin1String("a parameter differs"))
+                reason = tr("a parameter differs");
+            else if (reason == QLatin1String("inputs already differ"))
+                reason = tr("inputs already differ");
+            const bool error = first->row >= 0 && first->row < int(m_result->rows.size())
+                && m_result->rows.at(first->row).verdict == accuracy::Verdict::Error;
+            const QString op = first->op.isEmpty() ? first->name : first->op;
+            headline = error ? tr("Error introduced at %1: %2").arg(op, reason)
+                             : tr("The numbers begin to part at %1 (a warning, not an error): %2").arg(op, reason);
         } else if (s.matched > 0) {
             headline = tr("No divergence: every matched row passes.");
         } else {

@@ -109,6 +109,9 @@ private slots:
         QVERIFY(!op.isEmpty());
         QVERIFY2(panel.headline().contains(op), qPrintable(panel.headline()));
         QVERIFY(panel.headline().contains(expected->firstDivergence->reason));
+        // "Error introduced" only when that row is an error; a first warning is said to be one.
+        const bool error = expected->rows.at(expected->firstDivergence->row).verdict == Verdict::Error;
+        QCOMPARE(panel.headline().startsWith(QStringLiteral("Error introduced")), error);
 
         // Verdict counts equal summary().
         const accuracy::CompareSummary s = expected->summary();
