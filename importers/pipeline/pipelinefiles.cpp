@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -381,7 +382,9 @@ bool readHostQueueText(QByteArrayView data, const QString& path, HostQueue& queu
         const int step = fields.size() >= 4 ? fields[2].toInt(&ok[2]) : -1;
         const double value = fields.size() >= 4 ? fields[3].toDouble(&ok[3]) : 0.0;
         const bool valid = ok[0] && ok[1] && ok[2] && ok[3] && (type == 0 || type == 1) && step >= 0
-            && std::isfinite(value) && (type == 0 ? extra >= 0 && extra <= 2 : extra >= 0 && value >= 0);
+            && std::isfinite(value)
+            && (type == 0 ? extra >= 0 && extra <= 2
+                          : extra >= 0 && value >= 0 && value <= double(std::numeric_limits<int>::max()));
         if (!valid) {
             if (++problems <= kMaxLineDiagnostics)
                 diagnostics << fileDiagnostic(
