@@ -104,10 +104,17 @@ QString tensorKey(const DumpRow& row)
 {
     if (row.kind != ValueKind::Tensor || !row.hasShape || row.booleanStats || !row.max || !row.min || !row.mean)
         return {};
-    qint64 elements = 1;
-    for (const qint64 d : row.shape)
-        elements *= std::max<qint64>(d, 0);
-    if (elements < 2)
+    // Fewer than two elements: a dimension of 0 (or less), or every dimension 1. Not a product, which a
+    // hostile shape overflows.
+    bool empty = false;
+    bool allOnes = true;
+    for (const qint64 d : row.shape) {
+        if (d <= 0)
+            empty = true;
+        else if (d != 1)
+            allOnes = false;
+    }
+    if (empty || allOnes)
         return {};
     QStringList dims;
     for (const qint64 d : row.shape)

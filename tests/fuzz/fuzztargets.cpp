@@ -1,6 +1,7 @@
 #include "tests/fuzz/fuzztargets.h"
 
 #include "importers/accuracy/msprobedumpreader.h"
+#include "models/accuracy/dumpgraph.h"
 #include "importers/cluster/mindsporecluster.h"
 #include "importers/core/filesniffer.h"
 #include "importers/graph/anfirgraphreader.h"
@@ -576,6 +577,9 @@ void fuzzMsprobe(const std::uint8_t* data, std::size_t size)
         files.stackJson = bytes;
     const accuracy::MsprobeReadResult result = accuracy::parseMsprobeDump(files);
     walkMsprobeDump(*result.dump);
+    // The importer turns every dump into a graph: shapes, statistics and the module tree of the input go
+    // through the converter too.
+    accuracy::buildDumpGraph(*result.dump);
     if (file == 0 && size < 4096)
         accuracy::parseEntryName(QString::fromUtf8(bytes));
 }

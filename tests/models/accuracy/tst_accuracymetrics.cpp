@@ -22,7 +22,8 @@ tensor::Tensor floats(const std::vector<float>& values, std::vector<std::int64_t
     if (shape.empty() && values.size() != 1)
         shape = { std::int64_t(values.size()) };
     std::vector<std::byte> bytes(values.size() * sizeof(float));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
+    if (!values.empty())
+        std::memcpy(bytes.data(), values.data(), bytes.size());
     tensor::Tensor t;
     t.dtype = tensor::DType::Float32;
     t.shape = shape;
