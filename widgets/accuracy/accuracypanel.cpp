@@ -4,6 +4,7 @@
 #include "widgets/accuracy/accuracytablemodel.h"
 #include "widgets/common/charticons.h"
 #include "widgets/common/panelheader.h"
+#include "widgets/common/textfilterproxy.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -32,40 +33,6 @@ namespace {
 
 /// Rows shown per batch: enough to keep the table from relaying out per row, few enough to see them arrive.
 constexpr qsizetype kBatchRows = 64;
-
-/// Matches the filter text against the names of both sides, the kind and the verdict, not the numbers.
-class AccuracyFilterProxy final : public QSortFilterProxyModel
-{
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-
-    void setText(const QString& text)
-    {
-        m_text = text.trimmed();
-        invalidateFilter();
-    }
-    QString text() const { return m_text; }
-
-protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex& parent) const override
-    {
-        if (m_text.isEmpty() || parent.isValid())
-            return true;
-        const auto* model = static_cast<const AccuracyTableModel*>(sourceModel());
-        const CompareRow& row = model->rows().at(sourceRow);
-        for (const QString& s : { row.name, row.benchName, row.targetName,
-                                  model->index(sourceRow, AccuracyTableModel::Kind).data().toString(),
-                                  model->index(sourceRow, AccuracyTableModel::VerdictColumn).data().toString(),
-                                  model->index(sourceRow, AccuracyTableModel::Origin).data().toString() }) {
-            if (s.contains(m_text, Qt::CaseInsensitive))
-                return true;
-        }
-        return false;
-    }
-
-private:
-    QString m_text;
-};
 
 } // namespace
 
@@ -146,7 +113,19 @@ void AccuracyPanel::buildUi()
     layout->addWidget(m_headline);
 
     m_model = new AccuracyTableModel(this);
-    auto* proxy = new AccuracyFilterProxy(this);
+    // The filter matches the names of both sides, the kind and the verdict, not the numbers.
+    auto* proxy = new TextFilterProxy(
+        [](const QAbstractItemModel* source, int sourceRow) {
+            const auto* model = static_cast<const AccuracyTableModel*>(source);
+            const CompareRow& row = model->rows().at(sourceRow);
+            return QStringList { row.name,
+                                 row.benchName,
+                                 row.targetName,
+                                 model->index(sourceRow, AccuracyTableModel::Kind).data().toString(),
+                                 model->index(sourceRow, AccuracyTableModel::VerdictColumn).data().toString(),
+                                 model->index(sourceRow, AccuracyTableModel::Origin).data().toString() };
+        },
+        this);
     proxy->setSourceModel(m_model);
     proxy->setSortRole(AccuracyTableModel::SortRole);
     proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
@@ -395,7 +374,7 @@ void AccuracyPanel::setFilterText(const QString& text)
 {
     if (m_filterEdit->text() != text)
         m_filterEdit->setText(text);
-    static_cast<AccuracyFilterProxy*>(m_proxy)->setText(text);
+    static_cast<TextFilterProxy*>(m_proxy)->setText(text);
 }
 
 QString AccuracyPanel::filterText() const

@@ -1,9 +1,10 @@
 #include "widgets/operators/operatorspanel.h"
 
-#include "widgets/common/charticons.h"
-#include "widgets/common/panelheader.h"
 #include "models/core/workerpool.h"
 #include "models/profiler/profileroptablemodel.h"
+#include "widgets/common/charticons.h"
+#include "widgets/common/panelheader.h"
+#include "widgets/common/textfilterproxy.h"
 #include "widgets/operators/sharebardelegate.h"
 
 #include <QAction>
@@ -34,38 +35,6 @@ namespace {
 /// Combo data of the profiler views, after the trace views' View values.
 constexpr int kProfilerTypes = 100;
 constexpr int kProfilerOps = 101;
-
-/// Matches the filter text against the name and input dims only, not the formatted numbers.
-class OperatorFilterProxy final : public QSortFilterProxyModel
-{
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-
-    void setText(const QString& text)
-    {
-        m_text = text.trimmed();
-        invalidateFilter();
-    }
-    QString text() const { return m_text; }
-
-protected:
-    bool filterAcceptsRow(int row, const QModelIndex& parent) const override
-    {
-        if (m_text.isEmpty())
-            return true;
-        const auto* model = static_cast<const OperatorStatsModel*>(sourceModel());
-        for (const auto column : { OperatorStatsModel::Column::Name, OperatorStatsModel::Column::InputDims }) {
-            const int c = model->columnOf(column);
-            if (c >= 0
-                && model->index(row, c, parent).data(Qt::DisplayRole).toString().contains(m_text, Qt::CaseInsensitive))
-                return true;
-        }
-        return false;
-    }
-
-private:
-    QString m_text;
-};
 
 } // namespace
 
@@ -121,7 +90,18 @@ void OperatorsPanel::buildUi()
     layout->addWidget(header);
 
     m_model = new OperatorStatsModel(this);
-    auto* proxy = new OperatorFilterProxy(this);
+    // The filter matches the name and input dims only, not the formatted numbers.
+    auto* proxy = new TextFilterProxy(
+        [](const QAbstractItemModel* source, int row) {
+            const auto* model = static_cast<const OperatorStatsModel*>(source);
+            QStringList texts;
+            for (const auto column : { OperatorStatsModel::Column::Name, OperatorStatsModel::Column::InputDims }) {
+                if (const int c = model->columnOf(column); c >= 0)
+                    texts << model->index(row, c).data(Qt::DisplayRole).toString();
+            }
+            return texts;
+        },
+        this);
     proxy->setSourceModel(m_model);
     proxy->setSortRole(OperatorStatsModel::SortRole);
     proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
@@ -447,7 +427,7 @@ void OperatorsPanel::setFilterText(const QString& text)
         const QSignalBlocker blocker(m_filterEdit);
         m_filterEdit->setText(text);
     }
-    static_cast<OperatorFilterProxy*>(m_proxy)->setText(text);
+    static_cast<TextFilterProxy*>(m_proxy)->setText(text);
     m_profilerProxy->setFilterFixedString(text.trimmed());
     updateStatus();
 }
