@@ -78,7 +78,10 @@ bool isTensorFolderName(const QString& name)
 {
     static const QStringList names { QStringLiteral("dump"), QStringLiteral("dumps"), QStringLiteral("tensor"),
                                      QStringLiteral("tensors"), QStringLiteral("msprobe") };
-    return names.contains(name, Qt::CaseInsensitive);
+    // A compacted row ("dump/step_0") is named by the folders it stands for.
+    const QStringList parts = name.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    return std::any_of(parts.cbegin(), parts.cend(),
+                       [](const QString& part) { return names.contains(part, Qt::CaseInsensitive); });
 }
 
 } // namespace
@@ -138,6 +141,7 @@ void RunBrowserModel::setManifest(const RunManifest& manifest)
             for (int artifact : it.value())
                 addArtifact(artifact, group, folders);
         }
+        compactChains(runId);
         summarise(runId);
         classify(runId, false);
     }
@@ -195,6 +199,32 @@ void RunBrowserModel::addArtifact(int artifact, int groupNode, QHash<QString, in
     leaf.artifact = artifact;
     leaf.name = parts.isEmpty() ? a.relativePath : parts.constLast();
     m_nodeOfArtifact[artifact] = addNode(leaf, parent);
+}
+
+void RunBrowserModel::compactChains(int id)
+{
+    // A folder whose only content is one folder (msprobe's `step0/rank/`) shares its row with it, named by
+    // their path: deep layouts would otherwise spend the Name column on indentation. Step folders keep their
+    // rows, so a dump row stands for the whole dump however many steps it holds.
+    for (int child : m_nodes[id].children) {
+        if (m_nodes[child].type == NodeType::Artifact)
+            continue;
+        while (m_nodes[child].type == NodeType::Folder && m_nodes[child].children.size() == 1
+               && m_nodes[m_nodes[child].children.front()].type == NodeType::Folder
+               && tensor::stepOfFolderName(m_nodes[m_nodes[child].children.front()].name) < 0) {
+            const int only = m_nodes[child].children.front();
+            Node& folder = m_nodes[child];
+            Node& inner = m_nodes[only];
+            folder.name += QLatin1Char('/') + inner.name;
+            folder.folderPath = inner.folderPath;
+            folder.children = std::move(inner.children);
+            inner.children.clear();
+            inner.parent = -1;
+            for (int moved : folder.children)
+                m_nodes[moved].parent = child;
+        }
+        compactChains(child);
+    }
 }
 
 void RunBrowserModel::sortChildren(std::vector<int>& children)

@@ -101,6 +101,7 @@ private:
 
     int addNode(Node node, int parent);
     void addArtifact(int artifact, int groupNode, QHash<QString, int>& folders);
+    void compactChains(int id);
     void sortChildren(std::vector<int>& children);
     void summarise(int id);
     void classify(int id, bool insideTensorFolder);

@@ -118,6 +118,8 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
 
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
+    // Runs, ranks and folders nest a few levels deep: a narrower step leaves the width to the names.
+    m_view->setIndentation(std::max(12, m_view->fontMetrics().horizontalAdvance(QLatin1Char('M')) + 2));
     // Kind, Size and State are read for every file, so they stay in view: they take their contents' width
     // and the Name column the rest of the dock. A name longer than that is cut at its end, never in the
     // middle, and the tooltip has the absolute path.
@@ -214,6 +216,18 @@ void RunBrowserWidget::fitColumns()
     for (int column : { RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn, RunBrowserModel::StatusColumn })
         m_view->resizeColumnToContents(column);
     m_kindWidth = m_view->header()->sectionSize(RunBrowserModel::KindColumn);
+    // The deepest row in view sets how much of the Name column indentation takes.
+    int deepest = 0;
+    std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent, int depth) {
+        for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
+            const QModelIndex index = m_proxy->index(row, RunBrowserModel::NameColumn, parent);
+            deepest = std::max(deepest, depth);
+            if (m_view->isExpanded(index))
+                walk(index, depth + 1);
+        }
+    };
+    walk({}, 1);
+    m_deepest = deepest;
     m_view->header()->resizeSection(
         RunBrowserModel::StatusColumn,
         std::max(m_stateWidth, m_view->header()->sectionSize(RunBrowserModel::StatusColumn)));
@@ -228,7 +242,12 @@ void RunBrowserWidget::shareWidth()
     const int available = m_view->viewport()->width();
     const int others
         = header->sectionSize(RunBrowserModel::SizeColumn) + header->sectionSize(RunBrowserModel::StatusColumn);
-    const int nameShare = available * 2 / 5;
+    // Name keeps two fifths of the width, and at least the indentation of the deepest row in view plus
+    // room for about sixteen characters of its name.
+    const int iconRoom = m_view->iconSize().width() > 0 ? m_view->iconSize().width() + 8 : 24;
+    const int nameNeed = m_view->indentation() * m_deepest + iconRoom
+        + m_view->fontMetrics().horizontalAdvance(QStringLiteral("0123456789abcdef"));
+    const int nameShare = std::max(available * 2 / 5, nameNeed);
     const int kindRoom
         = std::max(m_view->fontMetrics().horizontalAdvance(QStringLiteral("Profiler")), available - nameShare - others);
     header->resizeSection(RunBrowserModel::KindColumn, std::min(m_kindWidth, kindRoom));

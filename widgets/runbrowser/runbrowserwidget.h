@@ -52,6 +52,7 @@ private:
     QTimer* m_fitTimer;
     int m_stateWidth = 0; ///< the longest word of an import's states, with its icon
     int m_kindWidth = 0; ///< what Kind's contents ask for
+    int m_deepest = 1; ///< depth of the deepest row in view (top-level rows are 1)
 };
 
 } // namespace runlens

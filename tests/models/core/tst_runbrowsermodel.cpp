@@ -296,6 +296,49 @@ private slots:
         QCOMPARE(model.index(0, 0, model.index(0, 0)).data().toString(), summary);
     }
 
+    // A folder holding nothing but one folder shares its row with it: msprobe's step0/rank/ chain is one row
+    // named by its path, and the row's path is the innermost folder. Step folders keep their own rows.
+    void foldersOfOneFolderShareARow()
+    {
+        RunManifest m;
+        m.root = QStringLiteral("/runs");
+        m.artifacts = {
+            artifact(QStringLiteral("msprobe/step0/rank/construct.json"), ArtifactKind::MsprobeDump,
+                     QStringLiteral(".")),
+            artifact(QStringLiteral("msprobe/step0/rank/dump_tensor_data/Module.fc.forward.0.input.0.pt"),
+                     ArtifactKind::TensorPt, QStringLiteral(".")),
+            artifact(QStringLiteral("msprobe/step0/rank/dump_tensor_data/Module.fc.forward.0.output.0.pt"),
+                     ArtifactKind::TensorPt, QStringLiteral(".")),
+            artifact(QStringLiteral("graph/fx/forward.dot"), ArtifactKind::GraphDot, QStringLiteral(".")),
+            artifact(QStringLiteral("graph/model.onnx"), ArtifactKind::GraphOnnx, QStringLiteral(".")),
+        };
+        RunBrowserModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setManifest(m);
+        const QModelIndex run = model.index(0, 0);
+        QCOMPARE(childNames(model, run), (QStringList { QStringLiteral("graph"), QStringLiteral("msprobe") }));
+        const QModelIndex msprobe = childNamed(model, run, QStringLiteral("msprobe"));
+        QCOMPARE(childNames(model, msprobe), QStringList { QStringLiteral("step0/rank") });
+        const QModelIndex chain = childNamed(model, msprobe, QStringLiteral("step0/rank"));
+        QCOMPARE(chain.data(RunBrowserModel::PathRole).toString(), QStringLiteral("/runs/msprobe/step0/rank"));
+        QCOMPARE(model.rowCount(chain), 2);
+        const QModelIndex data = childNamed(model, chain, QStringLiteral("dump_tensor_data"));
+        QVERIFY(data.isValid());
+        QCOMPARE(model.rowCount(data), 2);
+        QCOMPARE(model.parent(model.index(0, 0, data)), data);
+        QCOMPARE(model.parent(data), chain);
+        QCOMPARE(model.parent(chain), msprobe);
+        // A folder beside a file keeps its own row.
+        const QModelIndex graph = childNamed(model, run, QStringLiteral("graph"));
+        QCOMPARE(childNames(model, graph), (QStringList { QStringLiteral("fx"), QStringLiteral("model.onnx") }));
+        // Every artifact is still found at its row.
+        for (int i = 0; i < m.artifacts.size(); ++i) {
+            const QModelIndex row = model.indexOfArtifact(i);
+            QVERIFY(row.isValid());
+            QCOMPARE(row.data(RunBrowserModel::PathRole).toString(), m.artifacts[i].path);
+        }
+    }
+
     void filterKeepsParents()
     {
         RunBrowserModel model;
