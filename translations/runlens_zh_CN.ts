@@ -9663,6 +9663,10 @@ run:baseline  运行名称包含“baseline”
         <source>slice</source>
         <translation>切片</translation>
     </message>
+    <message>
+        <source>Histogram of the slice or of the whole tensor</source>
+        <translation>切片或整个张量的直方图</translation>
+    </message>
 </context>
 <context>
     <name>runlens::tensorview::TensorTableView</name>

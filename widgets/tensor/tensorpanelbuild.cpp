@@ -1,10 +1,10 @@
 #include "widgets/tensor/tensorpanel.h"
 
+#include "models/tensor/tensorlistmodel.h"
 #include "widgets/common/colormap.h"
 #include "widgets/common/panelheader.h"
 #include "widgets/tensor/heatmapview.h"
 #include "widgets/tensor/tensorcomparewidget.h"
-#include "models/tensor/tensorlistmodel.h"
 #include "widgets/tensor/tensorstatswidget.h"
 #include "widgets/tensor/tensortablemodel.h"
 #include "widgets/tensor/tensortableview.h"
@@ -236,6 +236,11 @@ QWidget* TensorPanel::buildViews(QWidget* parent)
     viewSplit->addWidget(m_stats);
     viewSplit->setStretchFactor(0, 3);
     viewSplit->setStretchFactor(1, 1);
+    // The numbers keep at least their first rows in sight; dragging the handle cannot hide them.
+    viewSplit->setChildrenCollapsible(false);
+    // The views take the height the dock has, no more: the header's wrapped lines make the scroll area size
+    // the page by its preferred height, and the views' preferred height would push the numbers out of sight.
+    viewSplit->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     return viewSplit;
 }
 

@@ -1,7 +1,7 @@
 #include "widgets/tensor/tensorstatswidget.h"
 
-#include "widgets/common/chartexportmenu.h"
 #include "models/core/workerpool.h"
+#include "widgets/common/chartexportmenu.h"
 #include "widgets/tensor/backgroundwork.h"
 
 #include <QCheckBox>
@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QTableWidget>
 #include <QTimer>
 #include <QToolButton>
@@ -19,6 +20,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -102,12 +104,16 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
     : QWidget(parent)
 {
     // The numbers on the left, the histogram beside them: the panel above keeps its height for the slice.
-    auto* outer = new QHBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
+    // A panel too narrow for both stacks the histogram below the numbers instead of growing wider than its
+    // dock (see resizeEvent()).
+    m_outer = new QHBoxLayout(this);
+    m_outer->setContentsMargins(0, 0, 0, 0);
     auto* layout = new QVBoxLayout;
     auto* chartLayout = new QVBoxLayout;
-    outer->addLayout(layout, 1);
-    outer->addLayout(chartLayout, 1);
+    m_numbersLayout = layout;
+    m_chartLayout = chartLayout;
+    m_outer->addLayout(layout, 1);
+    m_outer->addLayout(chartLayout, 1);
 
     m_table = new QTableWidget(RowCount, 2, this);
     m_table->setHorizontalHeaderLabels({ tr("Slice"), tr("Whole tensor") });
@@ -165,8 +171,11 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
     });
 
     auto* histogramRow = new QHBoxLayout;
-    histogramRow->addWidget(new QLabel(tr("Histogram of"), this));
+    // The combo says what the histogram counts; a label before it would cost the width that lets the
+    // numbers and the chart sit side by side in the default layout.
     m_sourceCombo = new QComboBox(this);
+    m_sourceCombo->setToolTip(tr("Histogram of the slice or of the whole tensor"));
+    m_sourceCombo->setAccessibleName(tr("Histogram of"));
     m_sourceCombo->addItem(tr("Slice"), int(HistogramSource::Slice));
     m_sourceCombo->addItem(tr("Whole tensor"), int(HistogramSource::Whole));
     histogramRow->addWidget(m_sourceCombo);
@@ -208,6 +217,30 @@ TensorStatsWidget::TensorStatsWidget(QWidget* parent)
     connect(m_progressTimer, &QTimer::timeout, this, &TensorStatsWidget::updateProgress);
 
     clear();
+}
+
+QSize TensorStatsWidget::minimumSizeHint() const
+{
+    // As narrow as the wider of the two parts: below the width of both, they stack.
+    const QSize numbers = m_numbersLayout->minimumSize();
+    const QSize chart = m_chartLayout->minimumSize();
+    return { std::max(numbers.width(), chart.width()), QWidget::minimumSizeHint().height() };
+}
+
+bool TensorStatsWidget::isStacked() const
+{
+    return m_outer->direction() == QBoxLayout::TopToBottom;
+}
+
+void TensorStatsWidget::resizeEvent(QResizeEvent* event)
+{
+    const int sideBySide
+        = m_numbersLayout->minimumSize().width() + m_chartLayout->minimumSize().width() + m_outer->spacing();
+    const QBoxLayout::Direction direction
+        = event->size().width() < sideBySide ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
+    if (m_outer->direction() != direction)
+        m_outer->setDirection(direction);
+    QWidget::resizeEvent(event);
 }
 
 TensorStatsWidget::~TensorStatsWidget()
@@ -588,7 +621,12 @@ void TensorStatsWidget::updateHistogram()
         m_plot->yAxis->setRange(0.8, std::max(10.0, top * 2));
     } else {
         m_plot->yAxis->setScaleType(QCPAxis::stLinear);
-        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        // Counts are whole numbers: ticks at multiples of 1 (or of a larger step), never at 0.5.
+        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        ticker->setTickCount(4);
+        m_plot->yAxis->setTicker(ticker);
         m_plot->yAxis->setNumberFormat(QStringLiteral("gb"));
         m_plot->yAxis->setNumberPrecision(6);
         m_bars->setBaseValue(0);

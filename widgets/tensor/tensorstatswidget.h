@@ -1,8 +1,8 @@
 #pragma once
 
-#include "widgets/common/chartdata.h"
 #include "models/tensor/tensor.h"
 #include "models/tensor/tensorstatistics.h"
+#include "widgets/common/chartdata.h"
 
 #include <QHash>
 #include <QObject>
@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+class QBoxLayout;
 class QCheckBox;
 class QCPBars;
 class QComboBox;
@@ -124,9 +125,16 @@ public:
     QCheckBox* logCheckBox() const { return m_logBox; }
     QComboBox* sourceCombo() const { return m_sourceCombo; }
     ChartExportMenu* exportMenu() const { return m_exportMenu; }
+    /// Whether the histogram sits below the numbers (a narrow panel) rather than beside them.
+    bool isStacked() const;
+
+    QSize minimumSizeHint() const override;
 
 signals:
     void wholeStatisticsReady(const QString& location, const tensor::TensorStatistics& statistics);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Histogram
@@ -179,6 +187,9 @@ private:
 
     QTableWidget* m_table = nullptr;
     QCustomPlot* m_plot = nullptr;
+    QBoxLayout* m_outer = nullptr; ///< numbers and histogram, side by side or stacked
+    QBoxLayout* m_numbersLayout = nullptr;
+    QBoxLayout* m_chartLayout = nullptr;
     QCPBars* m_bars = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;

@@ -1,17 +1,17 @@
 #include "widgets/tensor/tensorpanel.h"
 
+#include "models/tensor/tensorlistmodel.h"
 #include "widgets/common/colormap.h"
 #include "widgets/tensor/heatmapview.h"
 #include "widgets/tensor/slicecontrols.h"
 #include "widgets/tensor/tensorcomparewidget.h"
-#include "models/tensor/tensorlistmodel.h"
 #include "widgets/tensor/tensorstatswidget.h"
 #include "widgets/tensor/tensortablemodel.h"
 
 #include "importers/core/importsession.h"
 #include "importers/core/runscanner.h"
-#include "tests/pythonoracle.h"
 #include "importers/tensor/tensorcatalogbuilder.h"
+#include "tests/pythonoracle.h"
 #include "tests/testutils.h"
 
 #include <QAction>
@@ -24,10 +24,13 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -230,6 +233,7 @@ private slots:
     void summaryTensorTooShortNamesFileAndTag();
     void summaryTensorsOfASampleRun();
     void summaryPollsBesideManyFiles();
+    void fitsItsDock();
 };
 
 void TestTensorPanel::emptyState()
@@ -928,6 +932,39 @@ void TestTensorPanel::summaryPollsBesideManyFiles()
     QCOMPARE(panel.currentLocation(), shown);
     QVERIFY(panel.showLocation(summaryLocation(20)));
     QVERIFY(tableHoldsStep(panel, 20));
+}
+
+// At the size the main window gives the Tensors dock (1440×900 screen), the inspector fits without scroll
+// bars, the numbers beside the histogram; narrower, the histogram moves below the numbers and the page
+// scrolls down, never sideways.
+void TestTensorPanel::fitsItsDock()
+{
+    TensorPanel panel;
+    panel.resize(997, 809);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setCatalog(catalog());
+    QTRY_VERIFY(panel.currentTensor().has_value());
+    QScrollArea* page = nullptr;
+    for (QScrollArea* area : panel.findChildren<QScrollArea*>()) {
+        if (area->widget() && area->widget()->isAncestorOf(panel.headerLabel()))
+            page = area;
+    }
+    QVERIFY(page);
+    auto* stats = panel.findChild<tensorview::TensorStatsWidget*>();
+    QVERIFY(stats);
+    QCoreApplication::processEvents();
+    QCOMPARE(page->horizontalScrollBar()->maximum(), 0);
+    QCOMPARE(page->verticalScrollBar()->maximum(), 0);
+    QVERIFY(!stats->isStacked());
+    QVERIFY(stats->table()->isVisible());
+    QVERIFY(stats->height() >= stats->minimumSizeHint().height());
+
+    panel.resize(640, 809);
+    QCoreApplication::processEvents();
+    QTRY_VERIFY(stats->isStacked());
+    QCOMPARE(page->horizontalScrollBar()->maximum(), 0);
+    QVERIFY(stats->width() <= page->viewport()->width());
 }
 
 QTEST_MAIN(TestTensorPanel)
