@@ -15,6 +15,12 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
 
 namespace runlens::accuracy {
 
@@ -95,6 +101,131 @@ QString shapeOrNothing(const std::vector<std::int64_t>& shape)
 {
     return tensor::shapeText(shape);
 }
+
+/// The element-wise part of one row in tensor mode: what the row gets once its pair is compared.
+struct PairOutcome
+{
+    Verdict verdict = Verdict::None;
+    std::optional<QString> note; ///< replaces the row's note when set
+    std::optional<TensorMetrics> metrics;
+    bool message = false; ///< the note also goes to the result's messages (a file could not be read)
+    bool cancelled = false;
+};
+
+PairOutcome comparePairData(const SideRow& b, const SideRow& t, const CompareThresholds& thresholds,
+                            const std::function<bool()>& cancelled)
+{
+    PairOutcome out;
+    if (!b.source || !t.source) {
+        out.note = b.isTensor && t.isTensor ? Text::tr("No data file on one side.") : Text::tr("Not a tensor.");
+        return out;
+    }
+    if (b.hasShape && t.hasShape && b.shape != t.shape) {
+        out.verdict = Verdict::Warning;
+        return out;
+    }
+    // The pair stays open only while it is compared: both tensors are released when this returns.
+    const tensor::TensorResult bt = b.source->open();
+    const tensor::TensorResult tt = t.source->open();
+    if (!bt.tensor || !tt.tensor) {
+        out.note = !bt.tensor ? bt.error : tt.error;
+        out.message = true;
+        return out;
+    }
+    out.metrics = computeTensorMetrics(*bt.tensor, *tt.tensor, cancelled);
+    if (!out.metrics) {
+        out.cancelled = true;
+        return out;
+    }
+    if (!out.metrics->note.isEmpty())
+        out.note = out.metrics->note;
+    out.verdict = out.metrics->compared || bt.tensor->shape == tt.tensor->shape
+        ? tensorVerdict(*out.metrics, thresholds)
+        : Verdict::Warning;
+    return out;
+}
+
+/// Computes pair outcomes on worker threads, a bounded number ahead of the one the caller takes next, so that
+/// at most `threads` pairs are open and `window` outcomes wait at any time; the caller takes them in order.
+/// With one thread nothing runs in the background: take() computes the pair itself.
+class PairPipeline
+{
+public:
+    PairPipeline(int count, int threads, std::function<PairOutcome(int, const std::function<bool()>&)> work,
+                 std::function<bool()> cancelled)
+        : m_count(count)
+        , m_window(threads + 2)
+        , m_work(std::move(work))
+        , m_cancelled(std::move(cancelled))
+        , m_done(std::size_t(threads > 1 ? count : 0))
+    {
+        if (threads <= 1)
+            return;
+        for (int i = 0; i < threads; ++i)
+            m_threads.emplace_back([this] { run(); });
+    }
+    ~PairPipeline()
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_changed.notify_all();
+        for (std::thread& thread : m_threads)
+            thread.join();
+    }
+    PairPipeline(const PairPipeline&) = delete;
+    PairPipeline& operator=(const PairPipeline&) = delete;
+
+    /// The outcome of pair `index`, waiting for it; indices are taken in increasing order.
+    PairOutcome take(int index)
+    {
+        if (m_threads.empty())
+            return m_work(index, m_cancelled);
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return m_done[std::size_t(index)].has_value(); });
+        PairOutcome out = std::move(*m_done[std::size_t(index)]);
+        m_done[std::size_t(index)].reset();
+        m_taken = index + 1;
+        lock.unlock();
+        m_changed.notify_all();
+        return out;
+    }
+
+private:
+    void run()
+    {
+        const std::function<bool()> cancelled = [this] { return m_stop || (m_cancelled && m_cancelled()); };
+        for (;;) {
+            int index = 0;
+            {
+                std::unique_lock lock(m_mutex);
+                m_changed.wait(lock, [&] { return m_stop || m_next >= m_count || m_next < m_taken + m_window; });
+                if (m_stop || m_next >= m_count)
+                    return;
+                index = m_next++;
+            }
+            PairOutcome out = m_work(index, cancelled);
+            {
+                const std::lock_guard lock(m_mutex);
+                m_done[std::size_t(index)] = std::move(out);
+            }
+            m_changed.notify_all();
+        }
+    }
+
+    const int m_count;
+    const int m_window;
+    const std::function<PairOutcome(int, const std::function<bool()>&)> m_work;
+    const std::function<bool()> m_cancelled;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::vector<std::optional<PairOutcome>> m_done;
+    std::vector<std::thread> m_threads;
+    int m_next = 0;
+    int m_taken = 0;
+    std::atomic<bool> m_stop = false;
+};
 
 } // namespace
 
@@ -179,6 +310,19 @@ std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpS
 
     const qsizetype total = std::max<qsizetype>(match.pairs.size(), 1);
     auto cancelled = [&control] { return control.canceled(); };
+    // Tensor mode: pairs are compared on worker threads a few ahead of the row completed here.
+    std::optional<PairPipeline> pipeline;
+    if (result.mode == CompareMode::Tensor) {
+        const int threads
+            = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+        pipeline.emplace(
+            int(match.pairs.size()), std::min<int>(threads, int(std::max<qsizetype>(match.pairs.size(), 1))),
+            [&](int i, const std::function<bool()>& stop) {
+                const MatchedPair& pair = match.pairs[i];
+                return comparePairData(bench.rows[pair.bench], target.rows[pair.target], options.thresholds, stop);
+            },
+            cancelled);
+    }
     for (qsizetype i = 0; i < match.pairs.size(); ++i) {
         if (control.canceled())
             return std::nullopt;
@@ -208,33 +352,16 @@ std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpS
 
         switch (result.mode) {
         case CompareMode::Tensor: {
-            if (!b.source || !t.source) {
-                row.verdict = Verdict::None;
-                row.note = b.isTensor && t.isTensor ? Text::tr("No data file on one side.") : Text::tr("Not a tensor.");
-                break;
-            }
-            if (b.hasShape && t.hasShape && b.shape != t.shape) {
-                row.verdict = Verdict::Warning;
-                break;
-            }
-            // One pair open at a time: both tensors are released when this block ends.
-            const tensor::TensorResult bt = b.source->open();
-            const tensor::TensorResult tt = t.source->open();
-            if (!bt.tensor || !tt.tensor) {
-                row.verdict = Verdict::None;
-                row.note = !bt.tensor ? bt.error : tt.error;
-                result.messages << row.note;
-                break;
-            }
-            const std::optional<TensorMetrics> metrics = computeTensorMetrics(*bt.tensor, *tt.tensor, cancelled);
-            if (!metrics)
+            PairOutcome outcome = pipeline->take(int(i));
+            if (outcome.cancelled)
                 return std::nullopt;
-            row.tensor = *metrics;
-            if (!metrics->note.isEmpty())
-                row.note = metrics->note;
-            row.verdict = metrics->compared || bt.tensor->shape == tt.tensor->shape
-                ? tensorVerdict(*metrics, options.thresholds)
-                : Verdict::Warning;
+            row.verdict = outcome.verdict;
+            if (outcome.note)
+                row.note = *outcome.note;
+            if (outcome.message)
+                result.messages << row.note;
+            if (outcome.metrics)
+                row.tensor = std::move(*outcome.metrics);
             break;
         }
         case CompareMode::Statistics:

@@ -33,12 +33,15 @@ struct CompareOptions
     NameMapping mapping;
     CompareThresholds thresholds = CompareThresholds::builtIn();
     Verdict failLevel = Verdict::Warning; ///< what counts as failing when looking for where the error is born
+    /// Threads comparing tensor pairs (0: one per hardware thread). Each holds one pair mapped; the rows still
+    /// come in order.
+    int threads = 0;
 };
 
 /// Matches the sides and compares every pair: element by element when both sides have tensor data
-/// (one pair opened at a time, released before the next), else by msprobe's md5 when both dumps carry it,
-/// else by msprobe's statistics. `rowReady` is called with each compared row in order (from the calling
-/// thread). Progress and cancel through `control`; a cancelled comparison returns nullopt.
+/// (`options.threads` pairs open at a time, each released when compared), else by msprobe's md5 when both dumps carry
+/// it, else by msprobe's statistics. `rowReady` is called with each compared row in order (from the calling thread).
+/// Progress and cancel through `control`; a cancelled comparison returns nullopt.
 std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpSide& target,
                                               const CompareOptions& options = {}, const ImportControl& control = {},
                                               const std::function<void(const CompareRow&)>& rowReady = {});

@@ -19,6 +19,7 @@ constexpr double kEpsilon = 2.220446049250313e-16;
 // Smallest normal numbers of the half-precision types.
 constexpr double kFloat16SmallestNormal = 6.103515625e-05;
 constexpr double kBFloat16SmallestNormal = 1.1754943508222875e-38;
+constexpr double kLargest = std::numeric_limits<double>::max();
 
 struct Text
 {
@@ -112,6 +113,50 @@ std::optional<TensorMetrics> computeTensorMetrics(const tensor::Tensor& bench, c
     const bool completed = tensor::forEachElementRun(
         bench, target,
         [&](const double* b, const double* n, std::int64_t count, std::int64_t) {
+            // Most runs are finite on both sides: they take a loop without branches that computes exactly what
+            // the general loop below does (the same operations, the sums in the same order). A NaN or infinity
+            // on either side leaves its sum of squares not finite (a sum of non-negative terms cannot come
+            // back), and then the run is done again by the general loop from the totals before it.
+            {
+                // Local copies: the captured totals could alias the inputs, which would keep every update in
+                // memory.
+                double runDot = dot, runBenchSquares = benchSquares, runTargetSquares = targetSquares;
+                double runSumAbs = sumAbs, runSumSquares = sumSquares, runMaxAbs = maxAbs, runMaxRel = maxRel;
+                std::int64_t underflow = 0, runWithin1 = 0, runWithin5 = 0;
+                for (std::int64_t i = 0; i < count; ++i) {
+                    const double vb = b[i];
+                    const double vn = n[i];
+                    underflow += (vb != 0) & (std::abs(vn) < smallestNormal);
+                    const double d = vn - vb;
+                    const double ad = std::abs(d);
+                    runDot += vn * vb;
+                    runBenchSquares += vb * vb;
+                    runTargetSquares += vn * vn;
+                    runSumAbs += ad;
+                    runSumSquares += d * d;
+                    runMaxAbs = std::max(runMaxAbs, ad);
+                    // Where B is 0, |N - B| is |N|: dividing by the epsilon gives |N| / epsilon as below.
+                    const double re = ad / (vb == 0 ? kEpsilon : std::abs(vb));
+                    runMaxRel = std::max(runMaxRel, re);
+                    runWithin1 += re < 0.001;
+                    runWithin5 += re < 0.005;
+                }
+                if (std::isfinite(runBenchSquares) && std::isfinite(runTargetSquares)) {
+                    dot = runDot;
+                    benchSquares = runBenchSquares;
+                    targetSquares = runTargetSquares;
+                    sumAbs = runSumAbs;
+                    sumSquares = runSumSquares;
+                    maxAbs = runMaxAbs;
+                    maxRel = runMaxRel;
+                    within1 += runWithin1;
+                    within5 += runWithin5;
+                    if (half)
+                        m.underflow += underflow;
+                    counted += count;
+                    return;
+                }
+            }
             for (std::int64_t i = 0; i < count; ++i) {
                 double vb = b[i];
                 double vn = n[i];

@@ -390,6 +390,58 @@ private slots:
         QCOMPARE(progress.back(), 1000);
     }
 
+    // Pairs compared on several threads give the rows of one thread, byte for byte, delivered in the same order.
+    void threadsGiveTheSameRows_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::newRow("fp16") << QStringLiteral("fp16");
+        QTest::newRow("perturbed") << QStringLiteral("perturbed");
+    }
+
+    void threadsGiveTheSameRows()
+    {
+        QFETCH(QString, target);
+        const DumpSideResult b = readDumpSide(kRuns + QStringLiteral("/fp32/npy"));
+        const DumpSideResult t = readDumpSide(kRuns + QLatin1Char('/') + target + QStringLiteral("/npy"));
+        QVERIFY(b.side && t.side);
+        QByteArray reference;
+        QStringList referenceOrder;
+        for (int threads : { 1, 2, 4, 16 }) {
+            CompareOptions options;
+            options.threads = threads;
+            QStringList seen;
+            const std::optional<CompareResult> result
+                = compareDumpSides(*b.side, *t.side, options, {}, [&](const CompareRow& row) { seen << row.name; });
+            QVERIFY(result);
+            const QByteArray json = QJsonDocument(compareResultToJson(*result)).toJson();
+            if (threads == 1) {
+                reference = json;
+                referenceOrder = seen;
+                QCOMPARE(seen.size(), 16);
+                continue;
+            }
+            QCOMPARE(seen, referenceOrder);
+            QCOMPARE(json, reference);
+        }
+    }
+
+    void cancelledWhileWorkersRun()
+    {
+        std::atomic_bool cancel { false };
+        ImportControl control;
+        control.cancel = &cancel;
+        const DumpSideResult b = readDumpSide(kRuns + QStringLiteral("/fp32/npy"));
+        QVERIFY(b.side);
+        CompareOptions options;
+        options.threads = 4;
+        int rows = 0;
+        QVERIFY(!compareDumpSides(*b.side, *b.side, options, control, [&](const CompareRow&) {
+            if (++rows == 3)
+                cancel = true;
+        }));
+        QCOMPARE(rows, 3);
+    }
+
     void cancelled()
     {
         std::atomic_bool cancel { true };
