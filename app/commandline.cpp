@@ -4,10 +4,10 @@
 #include "importers/core/report.h"
 #include "importers/core/runscanner.h"
 #include "importers/demo/demorun.h"
+#include "models/summary/summarystore.h"
 #include "widgets/distributions/distributionchart.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/scalars/scalarchart.h"
-#include "models/summary/summarystore.h"
 
 #include "models/scalars/scalarstore.h"
 
@@ -300,8 +300,9 @@ int exportChart(const QStringList& args)
 
 bool isSubcommand(const QStringList& arguments)
 {
-    static const QStringList kCommands { QStringLiteral("scan"), QStringLiteral("info"), QStringLiteral("advise"),
-                                         QStringLiteral("compare"), QStringLiteral("demo"), QStringLiteral("export") };
+    static const QStringList kCommands { QStringLiteral("scan"),    QStringLiteral("info"),   QStringLiteral("advise"),
+                                         QStringLiteral("compare"), QStringLiteral("record"), QStringLiteral("demo"),
+                                         QStringLiteral("export") };
     return arguments.size() > 1 && kCommands.contains(arguments.at(1));
 }
 
@@ -326,6 +327,8 @@ int runSubcommand(const QStringList& arguments)
         return advise(rest);
     if (command == QLatin1String("compare"))
         return compare(rest);
+    if (command == QLatin1String("record"))
+        return record(rest);
     if (command == QLatin1String("demo"))
         return demo(rest);
     return exportChart(rest);

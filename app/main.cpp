@@ -133,6 +133,10 @@ int main(int argc, char** argv)
         "  info PATH [--json]       what each artifact imported to\n"
         "  advise PATH [--json] [--rules FILE] [--fail-on warning|error]\n"
         "                           expert-rule findings with their evidence (exit 1 at --fail-on)\n"
+        "  compare BENCH TARGET [--json|--csv|--md] [--mapping FILE] [--fail-on warning|error]\n"
+        "                           two runs' dumps matched op by op, and the op where they part\n"
+        "  record [--interval 1s] [--out OUT] [--rank N] -- COMMAND [ARGS...]\n"
+        "                           run COMMAND and record the machine under it (CPU, memory, GPU...)\n"
         "  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}\n"
         "  export PATH --chart graph:NAME --out FILE.{svg,png}\n"
         "  demo DIR                 write the demo run folder"));

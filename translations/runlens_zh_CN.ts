@@ -6153,6 +6153,66 @@ BENCH 为标杆，TARGET 为待测运行：msprobe 转储文件夹、含转储�
         <source>runlens compare: %1</source>
         <translation>runlens compare：%1</translation>
     </message>
+    <message>
+        <source>Runs COMMAND and samples the machine under it until it exits: CPU, the command&apos;s processes, memory,
+disk, network, InfiniBand, NUMA and (with NVIDIA&apos;s driver) GPUs. The samples are scalars
+system/&lt;metric&gt;_&lt;unit&gt; in a TensorBoard event file under OUT/system/ (OUT defaults to
+./runlens-system/&lt;host&gt;); RunLens and TensorBoard read it. Standard input and output, the environment
+and signals reach COMMAND; Ctrl+C stops both. The exit code is COMMAND&apos;s.</source>
+        <translation>运行 COMMAND 并在其退出前对其下的机器采样：CPU、命令的进程、内存、
+磁盘、网络、InfiniBand、NUMA 以及（有 NVIDIA 驱动时）GPU。样本是 TensorBoard 事件文件中的标量
+system/&lt;metric&gt;_&lt;unit&gt;，位于 OUT/system/ 下（OUT 默认为
+./runlens-system/&lt;host&gt;）；RunLens 和 TensorBoard 都能读取。标准输入输出、环境变量
+和信号都会传给 COMMAND；Ctrl+C 会同时停止两者。退出码为 COMMAND 的退出码。</translation>
+    </message>
+    <message>
+        <source>Time between samples: 1s (default), 500ms, 2s…</source>
+        <translation>采样间隔：1s（默认）、500ms、2s…</translation>
+    </message>
+    <message>
+        <source>Folder to write OUT/system/ into.</source>
+        <translation>写入 OUT/system/ 的文件夹。</translation>
+    </message>
+    <message>
+        <source>Rank of this process in a distributed job: the samples go to OUT/system/rank_N/.</source>
+        <translation>本进程在分布式作业中的 rank：样本写入 OUT/system/rank_N/。</translation>
+    </message>
+    <message>
+        <source>The command to run, after --.</source>
+        <translation>要运行的命令，写在 -- 之后。</translation>
+    </message>
+    <message>
+        <source>runlens record: no command to run; usage: runlens record [--interval 1s] [--out OUT] -- COMMAND [ARGS…]</source>
+        <translation>runlens record：没有要运行的命令；用法：runlens record [--interval 1s] [--out OUT] -- COMMAND [ARGS…]</translation>
+    </message>
+    <message>
+        <source>runlens record: --interval takes a duration from 50ms to 1h, not &apos;%1&apos;</source>
+        <translation>runlens record：--interval 接受 50ms 到 1h 之间的时长，而不是 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>runlens record: --rank takes a number from 0, not &apos;%1&apos;</source>
+        <translation>runlens record：--rank 接受从 0 开始的数字，而不是 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>runlens record: cannot create the folder %1</source>
+        <translation>runlens record：无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>runlens record: cannot write %1: %2</source>
+        <translation>runlens record：无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>runlens record: cannot start %1: %2</source>
+        <translation>runlens record：无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>runlens record: cannot write %1: %2; the command goes on without recording</source>
+        <translation>runlens record：无法写入 %1：%2；命令继续运行，但不再记录</translation>
+    </message>
+    <message>
+        <source>runlens record: %1 samples of %2 metrics in %3</source>
+        <translation>runlens record：%1 个样本，每个 %2 项指标，写入 %3</translation>
+    </message>
 </context>
 <context>
     <name>runlens::cluster</name>
@@ -7302,28 +7362,6 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <translation>%1 不存在。</translation>
     </message>
     <message>
-        <source>RunLens: a desktop workbench for debugging and tuning deep-learning training runs.
-
-Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
-  scan PATH [--json]       what a run folder holds
-  info PATH [--json]       what each artifact imported to
-  advise PATH [--json] [--rules FILE] [--fail-on warning|error]
-                           expert-rule findings with their evidence (exit 1 at --fail-on)
-  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
-  export PATH --chart graph:NAME --out FILE.{svg,png}
-  demo DIR                 write the demo run folder</source>
-        <translation>RunLens：用于调试和调优深度学习训练运行的桌面工作台。
-
-子命令（运行 &apos;runlens COMMAND --help&apos; 查看其选项）：
-  scan PATH [--json]       运行文件夹中包含的内容
-  info PATH [--json]       每个工件导入的结果
-  advise PATH [--json] [--rules FILE] [--fail-on warning|error]
-                           专家规则的发现及其证据（达到 --fail-on 时退出码为 1）
-  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
-  export PATH --chart graph:NAME --out FILE.{svg,png}
-  demo DIR                 写入演示运行文件夹</translation>
-    </message>
-    <message>
         <source>Open PATH in a new window; by default it opens in the RunLens window already running.</source>
         <translation>在新窗口中打开 PATH；默认在已运行的 RunLens 窗口中打开。</translation>
     </message>
@@ -7338,6 +7376,36 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>--compare needs a target dump: runlens --compare BENCH TARGET</source>
         <translation>--compare 需要目标转储：runlens --compare BENCH TARGET</translation>
+    </message>
+    <message>
+        <source>RunLens: a desktop workbench for debugging and tuning deep-learning training runs.
+
+Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
+  scan PATH [--json]       what a run folder holds
+  info PATH [--json]       what each artifact imported to
+  advise PATH [--json] [--rules FILE] [--fail-on warning|error]
+                           expert-rule findings with their evidence (exit 1 at --fail-on)
+  compare BENCH TARGET [--json|--csv|--md] [--mapping FILE] [--fail-on warning|error]
+                           two runs&apos; dumps matched op by op, and the op where they part
+  record [--interval 1s] [--out OUT] [--rank N] -- COMMAND [ARGS...]
+                           run COMMAND and record the machine under it (CPU, memory, GPU...)
+  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
+  export PATH --chart graph:NAME --out FILE.{svg,png}
+  demo DIR                 write the demo run folder</source>
+        <translation>RunLens：用于调试和调优深度学习训练运行的桌面工作台。
+
+子命令（运行 &apos;runlens COMMAND --help&apos; 查看其选项）：
+  scan PATH [--json]       运行文件夹中包含的内容
+  info PATH [--json]       每个工件导入的结果
+  advise PATH [--json] [--rules FILE] [--fail-on warning|error]
+                           专家规则的发现及其证据（达到 --fail-on 时退出码为 1）
+  compare BENCH TARGET [--json|--csv|--md] [--mapping FILE] [--fail-on warning|error]
+                           逐算子匹配两次运行的 dump，找出数值开始分歧的算子
+  record [--interval 1s] [--out OUT] [--rank N] -- COMMAND [ARGS...]
+                           运行 COMMAND 并记录其下的机器状态（CPU、内存、GPU…）
+  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
+  export PATH --chart graph:NAME --out FILE.{svg,png}
+  demo DIR                 写入演示运行文件夹</translation>
     </message>
 </context>
 <context>
@@ -8671,6 +8739,21 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>A metric declared by the hparams experiment</source>
         <translation>超参数实验声明的指标</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::system::NvmlReader</name>
+    <message>
+        <source>NVIDIA&apos;s management library (libnvidia-ml.so.1) is not installed: no GPU metrics.</source>
+        <translation>未安装 NVIDIA 管理库（libnvidia-ml.so.1）：没有 GPU 指标。</translation>
+    </message>
+    <message>
+        <source>libnvidia-ml.so.1 lacks the functions RunLens reads: no GPU metrics.</source>
+        <translation>libnvidia-ml.so.1 缺少 RunLens 读取的函数：没有 GPU 指标。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s management library could not start (error %1): no GPU metrics.</source>
+        <translation>NVIDIA 管理库无法启动（错误 %1）：没有 GPU 指标。</translation>
     </message>
 </context>
 <context>
