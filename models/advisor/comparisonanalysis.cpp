@@ -19,6 +19,7 @@ using accuracy::CompareRow;
 using accuracy::Verdict;
 
 const QString kDivergence = QStringLiteral("comparison.divergence");
+const QString kDivergenceWarning = QStringLiteral("comparison.divergence_warning");
 const QString kUnderflow = QStringLiteral("comparison.underflow_share");
 const QString kOverflow = QStringLiteral("comparison.overflow");
 const QString kNonFinite = QStringLiteral("comparison.nonfinite_mismatch");
@@ -45,18 +46,6 @@ QString shapeText(const std::vector<std::int64_t>& shape)
     for (const std::int64_t dim : shape)
         dims << QString::number(dim);
     return QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
-
-QString verdictText(Verdict verdict)
-{
-    switch (verdict) {
-    case Verdict::Error:
-        return QCoreApplication::translate("runlens::advisor", "error");
-    case Verdict::Warning:
-        return QCoreApplication::translate("runlens::advisor", "warning");
-    default:
-        return accuracy::verdictId(verdict);
-    }
 }
 
 /// The metrics of a row that say how far apart the sides are, for a message.
@@ -121,7 +110,8 @@ public:
         divergence();
         rows();
         unmatched();
-        for (const QString& metric : { kDivergence, kUnderflow, kOverflow, kNonFinite, kUnmatched, kShape, kDtype })
+        for (const QString& metric :
+             { kDivergence, kDivergenceWarning, kUnderflow, kOverflow, kNonFinite, kUnmatched, kShape, kDtype })
             m_context.markEvaluated(metric);
     }
 
@@ -155,8 +145,15 @@ private:
             }
         }
         const CompareRow& row = m_result.rows.at(first->row);
-        Measurement m = measurement(kDivergence, failing, row, first->row);
-        m.facts.insert(QStringLiteral("verdict"), verdictText(row.verdict));
+        // The op's worst row decides between an error and a warning: a perturbed weight fails harder than the
+        // output it makes.
+        Verdict worst = row.verdict;
+        for (const CompareRow& other : m_result.rows) {
+            if (other.op == row.op && other.opIndex == row.opIndex && other.verdict != Verdict::Unmatched)
+                worst = accuracy::worse(worst, other.verdict);
+        }
+        Measurement m
+            = measurement(worst == Verdict::Error ? kDivergence : kDivergenceWarning, failing, row, first->row);
         m.facts.insert(QStringLiteral("reason"), reasonText(first->reason));
         m.facts.insert(QStringLiteral("metrics"), metricsText(row));
         m.facts.insert(QStringLiteral("propagated"), propagated);
@@ -286,7 +283,8 @@ void analyseComparison(const AdvisorInput& input, AnalysisContext& context)
 {
     if (!input.comparison) {
         const QString reason = QCoreApplication::translate("runlens::advisor", "no dump comparison was run");
-        for (const QString& metric : { kDivergence, kUnderflow, kOverflow, kNonFinite, kUnmatched, kShape, kDtype })
+        for (const QString& metric :
+             { kDivergence, kDivergenceWarning, kUnderflow, kOverflow, kNonFinite, kUnmatched, kShape, kDtype })
             context.markMissing(metric, reason);
         return;
     }

@@ -120,9 +120,15 @@ namespace {
     //: resources/rules/comparison.json, rule comparison-error-introduced: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Error introduced at an op"),
     //: resources/rules/comparison.json, rule comparison-error-introduced: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The numbers part at {name} ({verdict}): {reason}; {metrics}. {value} rows fail in all, {propagated} of them only carry an earlier error."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The error is born at {name}: {reason}; {metrics}. {value} rows fail in all, {propagated} of them only carry an earlier error."),
     //: resources/rules/comparison.json, rule comparison-error-introduced: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Look at op {op} first: compare its inputs, parameters and dtype on both sides (a lower precision, a fused kernel, a different implementation of the API); the rows after it only inherit the difference."),
+    //: resources/rules/comparison.json, rule comparison-difference-introduced: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Numbers part at an op"),
+    //: resources/rules/comparison.json, rule comparison-difference-introduced: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The numbers begin to part at {name} (a warning, not an error): {reason}; {metrics}. {value} rows fail in all, {propagated} of them only carry an earlier difference."),
+    //: resources/rules/comparison.json, rule comparison-difference-introduced: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Look at op {op} first: compare its inputs, parameters and dtype on both sides (a lower precision, a fused kernel, a different implementation of the API); if the difference is expected there, raise the comparison thresholds instead."),
     //: resources/rules/comparison.json, rule comparison-half-underflow: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Half precision underflow"),
     //: resources/rules/comparison.json, rule comparison-half-underflow: message

@@ -808,14 +808,14 @@ private slots:
         }
         QCOMPARE(introduced, 1);
 
-        // The Advisor's comparison rules, as `advise` writes findings: the error is introduced at the half layer,
-        // which underflows; each finding opens its row in the Accuracy panel.
+        // The Advisor's comparison rules, as `advise` writes findings: the difference is introduced at the half
+        // layer (a warning), which underflows; each finding opens its row in the Accuracy panel.
         QHash<QString, QJsonObject> findings;
         for (const QJsonValue& value : root.value(QLatin1String("findings")).toArray())
             findings.insert(value.toObject().value(QLatin1String("rule")).toString(), value.toObject());
-        QCOMPARE(
-            QSet<QString>(findings.keyBegin(), findings.keyEnd()),
-            QSet<QString>({ "comparison-error-introduced", "comparison-half-underflow", "comparison-dtype-differs" }));
+        QCOMPARE(QSet<QString>(findings.keyBegin(), findings.keyEnd()),
+                 QSet<QString>(
+                     { "comparison-difference-introduced", "comparison-half-underflow", "comparison-dtype-differs" }));
         const QString half = first.value(QLatin1String("name")).toString();
         for (const QJsonObject& finding : std::as_const(findings)) {
             QCOMPARE(keySet(finding),
@@ -872,14 +872,14 @@ private slots:
         const Result md = compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--md") });
         QVERIFY(md.out.contains("layers.2.output"));
         QVERIFY(md.out.contains("| name |"));
-        QVERIFY2(md.out.contains("## Findings\n\n- **Error introduced at an op** (Error): The numbers part at "
+        QVERIFY2(md.out.contains("## Findings\n\n- **Numbers part at an op** (Warning): The numbers begin to part at "
                                  "layers.2.output"),
                  md.out.constData());
         const Result text = compare(QStringLiteral("/fp16/npy"), {});
         QVERIFY2(text.out.contains("layers.2.output"), text.out.constData());
-        QVERIFY2(
-            text.out.contains("Findings:\n  [error] Error introduced at an op: The numbers part at layers.2.output"),
-            text.out.constData());
+        QVERIFY2(text.out.contains(
+                     "Findings:\n  [warning] Numbers part at an op: The numbers begin to part at layers.2.output"),
+                 text.out.constData());
         QVERIFY(text.out.contains("[warning] Half precision underflow: Half precision underflow at layers.2.output: "));
         // A run against itself has nothing to say.
         QVERIFY(compare(QStringLiteral("/fp32/npy"), {}).out.endsWith("Findings:\n  none\n"));

@@ -101,12 +101,17 @@ private slots:
         const QString half = QStringLiteral("Module.layers.2.Linear.forward.0.output.0");
         const AdvisorReport report = evaluate(inputOf(result), RuleBook::builtIn());
 
-        const QList<Finding> introduced = findingsOf(report, QStringLiteral("comparison-error-introduced"));
+        // Its rows reach a warning, not an error: the difference is introduced there.
+        QVERIFY(findingsOf(report, QStringLiteral("comparison-error-introduced")).isEmpty());
+        const QList<Finding> introduced = findingsOf(report, QStringLiteral("comparison-difference-introduced"));
         QCOMPARE(introduced.size(), 1);
+        QVERIFY(introduced.first().severity == advisor::Severity::Warning);
         QCOMPARE(evidenceRow(introduced.first()), half);
         QCOMPARE(introduced.first().scope.comparison, QStringLiteral("fp32 vs fp16"));
         QVERIFY2(introduced.first().message.contains(
-                     half + QStringLiteral(" (warning): its outputs fail while its inputs pass")),
+                     QStringLiteral("The numbers begin to part at %1 (a warning, not an error): its outputs fail while "
+                                    "its inputs pass")
+                         .arg(half)),
                  qPrintable(introduced.first().message));
         const accuracy::CompareSummary s = result.summary();
         QCOMPARE(introduced.first().value, double(s.warning + s.error));
@@ -140,7 +145,7 @@ private slots:
         QVERIFY(findingsOf(evaluate(inputOf(result), raised), QStringLiteral("comparison-half-underflow")).isEmpty());
     }
 
-    // A perturbed weight of layers.0: the error is introduced there, by a parameter.
+    // A perturbed weight of layers.0: the error is introduced there, by a parameter whose row is an error.
     void perturbedLayer()
     {
         const CompareResult result
@@ -150,8 +155,11 @@ private slots:
         QCOMPARE(introduced.size(), 1);
         QCOMPARE(evidenceRow(introduced.first()), QStringLiteral("Module.layers.0.Linear.forward.0.output.0"));
         QCOMPARE(introduced.first().scope.op, QStringLiteral("Module.layers.0.Linear.forward.0"));
-        QVERIFY2(introduced.first().message.contains(QLatin1String("a parameter of it differs")),
+        QVERIFY(introduced.first().severity == advisor::Severity::Error);
+        QVERIFY2(introduced.first().message.startsWith(QLatin1String(
+                     "The error is born at Module.layers.0.Linear.forward.0.output.0: a parameter of it differs")),
                  qPrintable(introduced.first().message));
+        QVERIFY(findingsOf(report, QStringLiteral("comparison-difference-introduced")).isEmpty());
         QVERIFY(findingsOf(report, QStringLiteral("comparison-half-underflow")).isEmpty());
         QVERIFY(findingsOf(report, QStringLiteral("comparison-dtype-differs")).isEmpty());
     }
