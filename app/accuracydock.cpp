@@ -110,6 +110,18 @@ void MainWindow::createAccuracyDock()
                 m_tensorPanel->compareTensors(bench, benchLabel, target, targetLabel);
                 raiseDock(m_tensorDock);
             });
+    // The Advisor's comparison rules run over each finished comparison; a failed or cancelled one has none.
+    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::comparisonStarted, this, [this] {
+        if (m_advisorComparison) {
+            m_advisorComparison.reset();
+            scheduleAdvice();
+        }
+    });
+    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::comparisonFinished, this, [this] {
+        const accuracy::CompareResult* result = m_accuracyPanel->result();
+        m_advisorComparison = result ? std::make_shared<const accuracy::CompareResult>(*result) : nullptr;
+        scheduleAdvice();
+    });
     connect(m_runBrowser, &RunBrowserWidget::compareDumpsRequested, this,
             [this](const QString& bench, const QString& target) { compareDumps(bench, target); });
 }

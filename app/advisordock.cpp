@@ -1,6 +1,7 @@
 #include "app/mainwindow.h"
 #include "app/runcontroller.h"
 
+#include "widgets/accuracy/accuracypanel.h"
 #include "widgets/advisor/advisorpanel.h"
 #include "models/advisor/inputsnapshot.h"
 #include "app/appsettings.h"
@@ -192,6 +193,7 @@ advisor::AdvisorInput MainWindow::advisorInput() const
     }
     for (auto it = m_profilers.cbegin(); it != m_profilers.cend(); ++it)
         input.profilers.push_back({ it.key(), it.value() });
+    input.comparison = m_advisorComparison;
     return input;
 }
 
@@ -246,6 +248,9 @@ void MainWindow::clearAdvisor()
         m_advisorPanel->setBusy(false);
         m_advisorPanel->setReport(nullptr);
     }
+    // The comparison is not the run's: its findings come back without waiting for the next run's data.
+    if (m_advisorComparison)
+        scheduleAdvice();
 }
 
 void MainWindow::showEvidence(const QString& locator)
@@ -305,6 +310,11 @@ void MainWindow::showEvidence(const QString& locator)
         break;
     case EvidenceRoute::Target::Cluster:
         raiseDock(m_clusterDock);
+        break;
+    case EvidenceRoute::Target::Accuracy:
+        raiseDock(m_accuracyDock);
+        if (!m_accuracyPanel->selectRow(route.compareRow))
+            message = tr("The row %1 is not in the Accuracy panel: compare the two dumps again.").arg(route.compareRow);
         break;
     }
     if (!message.isEmpty())

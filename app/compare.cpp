@@ -1,11 +1,13 @@
 #include "app/commandline.h"
 
 #include "importers/accuracy/dumpcompare.h"
+#include "models/advisor/advisor.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
 
@@ -19,6 +21,46 @@ struct Text
 {
     Q_DECLARE_TR_FUNCTIONS(runlens::cli)
 };
+
+/// The Advisor's rules over the comparison (resources/rules/comparison.json), with the user's rule files.
+advisor::AdvisorReport comparisonFindings(const accuracy::CompareResult& result, QTextStream& err)
+{
+    QStringList problems;
+    const advisor::RuleBook rules = advisor::RuleBook::effective({}, &problems);
+    for (const QString& problem : std::as_const(problems))
+        err << problem << Qt::endl;
+    advisor::AdvisorInput input;
+    input.comparison = std::make_shared<const accuracy::CompareResult>(result);
+    return advisor::evaluate(input, rules);
+}
+
+QString findingsText(const advisor::AdvisorReport& report)
+{
+    QString out = QLatin1Char('\n') + Text::tr("Findings:") + QLatin1Char('\n');
+    if (report.findings.isEmpty())
+        out += QStringLiteral("  ") + Text::tr("none") + QLatin1Char('\n');
+    for (const advisor::Finding& finding : report.findings) {
+        out += QStringLiteral("  [%1] %2").arg(advisor::toString(finding.severity), finding.title);
+        if (finding.occurrences > 1)
+            out += QStringLiteral(" (\u00d7%1)").arg(finding.occurrences);
+        out += QStringLiteral(": ") + finding.message + QLatin1Char('\n');
+    }
+    return out;
+}
+
+QString findingsMarkdown(const advisor::AdvisorReport& report)
+{
+    QString out = QStringLiteral("\n## ") + Text::tr("Findings") + QStringLiteral("\n\n");
+    if (report.findings.isEmpty())
+        out += Text::tr("No findings.") + QLatin1Char('\n');
+    for (const advisor::Finding& finding : report.findings) {
+        QString message = finding.message;
+        message.replace(QLatin1Char('|'), QStringLiteral("\\|"));
+        out += QStringLiteral("- **%1** (%2): %3\n")
+                   .arg(finding.title, advisor::displayName(finding.severity), message);
+    }
+    return out;
+}
 
 QString textReport(const accuracy::CompareResult& result)
 {
@@ -142,14 +184,23 @@ int compare(const QStringList& args)
     for (const QString& message : result->messages.mid(0, 20))
         err << message << Qt::endl;
 
-    if (parser.isSet(QStringLiteral("json")))
-        out << QString::fromUtf8(QJsonDocument(accuracy::compareResultToJson(*result)).toJson(QJsonDocument::Indented));
-    else if (parser.isSet(QStringLiteral("csv")))
+    if (parser.isSet(QStringLiteral("csv"))) {
         out << accuracy::compareResultToCsv(*result);
-    else if (parser.isSet(QStringLiteral("md")))
-        out << accuracy::compareResultToMarkdown(*result);
-    else
-        out << textReport(*result);
+    } else {
+        const advisor::AdvisorReport findings = comparisonFindings(*result, err);
+        if (parser.isSet(QStringLiteral("json"))) {
+            QJsonObject json = accuracy::compareResultToJson(*result);
+            QJsonArray array;
+            for (const advisor::Finding& finding : findings.findings)
+                array.append(advisor::findingJson(finding));
+            json.insert(QStringLiteral("findings"), array);
+            out << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
+        } else if (parser.isSet(QStringLiteral("md"))) {
+            out << accuracy::compareResultToMarkdown(*result) << findingsMarkdown(findings);
+        } else {
+            out << textReport(*result) << findingsText(findings);
+        }
+    }
     out.flush();
 
     if (level && accuracy::reaches(result->worstVerdict(), *level))

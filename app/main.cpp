@@ -228,22 +228,27 @@ int main(int argc, char** argv)
                   if (!compareBench.isEmpty() && !window.accuracyPanel()->result()
                       && window.accuracyPanel()->errorText().isEmpty()) {
                       // Taken once the comparison is over, so the picture shows its rows.
-                      QObject::connect(
-                          window.accuracyPanel(), &runlens::accuracyview::AccuracyPanel::comparisonFinished, &window,
-                          [&window, screenshot, dock]() {
-                              if (!dock.isEmpty())
-                                  window.raisePanel(dock);
-                              QTimer::singleShot(400, &window, [&window, screenshot]() {
-                                  const bool ok = window.grab().save(screenshot);
-                                  QTextStream(ok ? stdout : stderr)
-                                      << (ok ? QCoreApplication::translate("runlens::main", "Screenshot written to %1")
-                                             : QCoreApplication::translate("runlens::main",
-                                                                           "Cannot write the screenshot %1"))
-                                             .arg(screenshot)
-                                      << Qt::endl;
-                                  QCoreApplication::exit(ok ? 0 : 1);
-                              });
-                          });
+                      QObject::connect(window.accuracyPanel(),
+                                       &runlens::accuracyview::AccuracyPanel::comparisonFinished, &window,
+                                       [&window, screenshot, dock]() {
+                                           if (!dock.isEmpty())
+                                               window.raisePanel(dock);
+                                           // The Advisor evaluates its comparison rules next: the picture shows them
+                                           // too.
+                                           window.whenIdle([&window, screenshot]() {
+                                               QTimer::singleShot(400, &window, [&window, screenshot]() {
+                                                   const bool ok = window.grab().save(screenshot);
+                                                   QTextStream(ok ? stdout : stderr)
+                                                       << (ok ? QCoreApplication::translate("runlens::main",
+                                                                                            "Screenshot written to %1")
+                                                              : QCoreApplication::translate(
+                                                                  "runlens::main", "Cannot write the screenshot %1"))
+                                                              .arg(screenshot)
+                                                       << Qt::endl;
+                                                   QCoreApplication::exit(ok ? 0 : 1);
+                                               });
+                                           });
+                                       });
                       window.compareDumps(compareBench, compareTarget);
                       return;
                   }

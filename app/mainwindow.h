@@ -310,6 +310,8 @@ private:
     advisor::RuleBook m_rulesBase; ///< built in plus the user's rule files, before the pane's edits
     advisor::RuleBook m_rules; ///< in effect
     std::vector<advisor::GraphInput> m_advisorGraphs; ///< every graph read, for the rules
+    /// The Accuracy panel's last finished comparison, for the rules over it; null when there is none.
+    std::shared_ptr<const accuracy::CompareResult> m_advisorComparison;
     std::shared_ptr<std::atomic_bool> m_advisorCancel;
     int m_advisorGeneration = 0;
     bool m_advisorRunning = false;

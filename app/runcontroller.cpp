@@ -234,6 +234,13 @@ EvidenceRoute RunController::routeEvidence(const QString& locator) const
             route.message = tr("Link %1").arg(link);
         else if (!rank.isEmpty())
             route.message = tr("Rank %1: double-click its row to open its timeline").arg(rank);
+    } else if (kind == QLatin1String("compare")) {
+        // The comparison is the Accuracy panel's, not the open run's: the window finds the row there.
+        route.compareRow = evidence->value(QStringLiteral("name"));
+        if (route.compareRow.isEmpty())
+            route.message = tr("Cannot show this evidence: %1").arg(locator);
+        else
+            route.target = EvidenceRoute::Target::Accuracy;
     } else {
         route.message = tr("Cannot show this evidence: %1").arg(locator);
     }

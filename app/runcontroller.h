@@ -47,6 +47,7 @@ struct EvidenceRoute
         Overview,
         Pipeline,
         Cluster,
+        Accuracy,
     };
 
     Target target = Target::None;
@@ -67,6 +68,7 @@ struct EvidenceRoute
     QString profilerRun; ///< Overview, Pipeline: the profiler run to show; empty to keep the shown one
     int rankIndex = -1; ///< Overview, Pipeline: index of the rank in the run's profiler data
     std::optional<int> pipelineRank; ///< Overview, Pipeline: the rank to show in the Data Pipeline
+    QString compareRow; ///< Accuracy: the row of the comparison to select (CompareRow::name)
 };
 
 /// The open run without its window: scans a path on a worker, imports what was found through an

@@ -1538,6 +1538,10 @@ Check that the cache folder is writable.</source>
         <source>Compare two dumps op by op: a bench and a target folder or file</source>
         <translation>逐算子比对两份转储：标杆与目标文件夹或文件</translation>
     </message>
+    <message>
+        <source>The row %1 is not in the Accuracy panel: compare the two dumps again.</source>
+        <translation>精度面板中没有行 %1：请重新比对这两个转储。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::MemoryChart</name>
@@ -4648,6 +4652,74 @@ Target: %2</source>
         <source> (%1 of its values that are non-zero in %2 are exactly zero here: they underflowed)</source>
         <translation>（在 %2 中非零的值里有 %1 在这里恰好为零：它们发生了下溢）</translation>
     </message>
+    <message>
+        <source>comparison %1</source>
+        <translation>比对 %1</translation>
+    </message>
+    <message>
+        <source>cosine %1</source>
+        <translation>余弦相似度 %1</translation>
+    </message>
+    <message>
+        <source>max absolute error %1</source>
+        <translation>最大绝对误差 %1</translation>
+    </message>
+    <message>
+        <source>max relative error %1</source>
+        <translation>最大相对误差 %1</translation>
+    </message>
+    <message>
+        <source>%1 values underflow</source>
+        <translation>%1 个值下溢</translation>
+    </message>
+    <message>
+        <source>%1 values overflow</source>
+        <translation>%1 个值上溢</translation>
+    </message>
+    <message>
+        <source>%1 NaN/Inf mismatches</source>
+        <translation>%1 处 NaN/Inf 不一致</translation>
+    </message>
+    <message>
+        <source>%1 relative difference %2</source>
+        <translation>%1 相对差 %2</translation>
+    </message>
+    <message>
+        <source>CRC %1 in the bench, %2 in the target</source>
+        <translation>标杆侧 CRC 为 %1，待测侧为 %2</translation>
+    </message>
+    <message>
+        <source>no metric could be computed</source>
+        <translation>无法计算任何指标</translation>
+    </message>
+    <message>
+        <source>its outputs fail while its inputs pass</source>
+        <translation>其输出未通过而输入通过</translation>
+    </message>
+    <message>
+        <source>a parameter of it differs</source>
+        <translation>其某个参数不同</translation>
+    </message>
+    <message>
+        <source>its inputs already differ (the error comes from before the dump or from an op it does not record)</source>
+        <translation>其输入已经不同（误差来自转储之前，或来自未被记录的算子）</translation>
+    </message>
+    <message>
+        <source>%1 NaN and %2 infinite values on one side only among %3</source>
+        <translation>%3 个值中有 %1 个 NaN 和 %2 个无穷值只出现在一侧</translation>
+    </message>
+    <message>
+        <source>the target&apos;s Max or Min is NaN or infinite while the bench&apos;s are finite</source>
+        <translation>待测侧的 Max 或 Min 为 NaN 或无穷，而标杆侧为有限值</translation>
+    </message>
+    <message>
+        <source>%1 vs %2</source>
+        <translation>%1 对比 %2</translation>
+    </message>
+    <message>
+        <source>no dump comparison was run</source>
+        <translation>尚未进行转储比对</translation>
+    </message>
 </context>
 <context>
     <name>runlens::advisor::AdvisorFormat</name>
@@ -5037,6 +5109,16 @@ Target: %2</source>
     <message>
         <source>The rule&apos;s threshold the value was compared with</source>
         <translation>与该值比较的规则阈值</translation>
+    </message>
+    <message>
+        <source>Comparison %1 (%2)</source>
+        <translation>比对 %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finding(s) of the dump comparison %1</source>
+        <translation>
+            <numerusform>转储比对 %1 的 %n 个发现</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5774,6 +5856,126 @@ Target: %2</source>
         <extracomment>resources/rules/accuracy.json, rule fp16-risk: message</extracomment>
         <translation>{tensor}{at_step} 的非零值中有 {value} 低于 float16 的正规数范围（6.1e-5）或高于其最大值（65504）{underflow}。</translation>
     </message>
+    <message>
+        <source>Error introduced at an op</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-error-introduced: title</extracomment>
+        <translation>误差在某算子处引入</translation>
+    </message>
+    <message>
+        <source>The error is born at {name}: {reason}; {metrics}. {value} rows fail in all, {propagated} of them only carry an earlier error.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-error-introduced: message</extracomment>
+        <translation>误差产生于 {name}：{reason}；{metrics}。共有 {value} 行未通过，其中 {propagated} 行只是传递了更早的误差。</translation>
+    </message>
+    <message>
+        <source>Look at op {op} first: compare its inputs, parameters and dtype on both sides (a lower precision, a fused kernel, a different implementation of the API); the rows after it only inherit the difference.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-error-introduced: advice</extracomment>
+        <translation>先检查算子 {op}：比较两侧的输入、参数和数据类型（更低的精度、融合算子、API 的不同实现）；其后的行只是继承了这一差异。</translation>
+    </message>
+    <message>
+        <source>Numbers part at an op</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-difference-introduced: title</extracomment>
+        <translation>数值在某算子处开始分歧</translation>
+    </message>
+    <message>
+        <source>The numbers begin to part at {name} (a warning, not an error): {reason}; {metrics}. {value} rows fail in all, {propagated} of them only carry an earlier difference.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-difference-introduced: message</extracomment>
+        <translation>数值从 {name} 开始分歧（警告，而非错误）：{reason}；{metrics}。共有 {value} 行未通过，其中 {propagated} 行只是传递了更早的差异。</translation>
+    </message>
+    <message>
+        <source>Look at op {op} first: compare its inputs, parameters and dtype on both sides (a lower precision, a fused kernel, a different implementation of the API); if the difference is expected there, raise the comparison thresholds instead.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-difference-introduced: advice</extracomment>
+        <translation>先检查算子 {op}：比较两侧的输入、参数和数据类型（更低的精度、融合算子、API 的不同实现）；如果该处的差异在预期之内，请改为调高比对阈值。</translation>
+    </message>
+    <message>
+        <source>Half precision underflow</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-half-underflow: title</extracomment>
+        <translation>半精度下溢</translation>
+    </message>
+    <message>
+        <source>Half precision underflow at {name}: {value} of its values are flushed to zero ({underflow} of {elements} {dtype} values are zero or below the smallest normal number where the bench&apos;s are not).</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-half-underflow: message</extracomment>
+        <translation>{name} 处半精度下溢：{value} 的值被冲刷为零（{elements} 个 {dtype} 值中有 {underflow} 个为零或小于最小正规数，而标杆侧不是）。</translation>
+    </message>
+    <message>
+        <source>Keep op {op} in float32, or scale its inputs (loss scaling, a normalisation before it) so small values stay within the half precision range; bfloat16 has the range of float32.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-half-underflow: advice</extracomment>
+        <translation>让算子 {op} 保持 float32，或缩放其输入（损失缩放、在其前加归一化），使小值保持在半精度范围内；bfloat16 的范围与 float32 相同。</translation>
+    </message>
+    <message>
+        <source>Half precision overflow</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-half-overflow: title</extracomment>
+        <translation>半精度上溢</translation>
+    </message>
+    <message>
+        <source>Half precision overflow at {name}: {value} of its {elements} {dtype} values are infinite in the target where the bench&apos;s are finite.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-half-overflow: message</extracomment>
+        <translation>{name} 处半精度上溢：其 {elements} 个 {dtype} 值中有 {value} 个在待测侧为无穷，而标杆侧为有限值。</translation>
+    </message>
+    <message>
+        <source>Keep op {op} in float32 or bfloat16, or scale its inputs down (loss scaling, clipping, a normalisation before it) so its values stay below the half precision maximum of 65504.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-half-overflow: advice</extracomment>
+        <translation>让算子 {op} 保持 float32 或 bfloat16，或缩小其输入（损失缩放、裁剪、在其前加归一化），使其值保持在半精度最大值 65504 以下。</translation>
+    </message>
+    <message>
+        <source>NaN or Inf on one side only</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-nonfinite-mismatch: title</extracomment>
+        <translation>NaN 或 Inf 只出现在一侧</translation>
+    </message>
+    <message>
+        <source>{name} is the first row, in execution order, with values NaN or infinite on one side only: {detail}.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-nonfinite-mismatch: message</extracomment>
+        <translation>按执行顺序，{name} 是第一个只在一侧出现 NaN 或无穷值的行：{detail}。</translation>
+    </message>
+    <message>
+        <source>Look at op {op} in the target: guard divisions, logarithms and square roots, and check its dtype&apos;s range; the rows after it inherit the NaN or Inf.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-nonfinite-mismatch: advice</extracomment>
+        <translation>检查待测侧的算子 {op}：对除法、对数和平方根加保护，并检查其数据类型的范围；其后的行会继承这些 NaN 或 Inf。</translation>
+    </message>
+    <message>
+        <source>Ops unmatched</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-unmatched: title</extracomment>
+        <translation>算子未匹配</translation>
+    </message>
+    <message>
+        <source>{ops} ops unmatched: {bench_ops} ops ({unmatched_bench} of {bench_rows} tensors) only in the bench, {target_ops} ops ({unmatched_target} of {target_rows} tensors) only in the target; {value} of all tensors have no partner, for example {name}.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-unmatched: message</extracomment>
+        <translation>{ops} 个算子未匹配：{bench_ops} 个算子（{bench_rows} 个张量中的 {unmatched_bench} 个）只在标杆侧，{target_ops} 个算子（{target_rows} 个张量中的 {unmatched_target} 个）只在待测侧；全部张量中有 {value} 没有对应项，例如 {name}。</translation>
+    </message>
+    <message>
+        <source>When the runs use other names for the same modules or APIs (another framework, a renamed module), give a mapping file (--mapping, or Mapping in Compare Dumps); when one side calls ops the other does not, check that both dumps cover the same step, rank, level and scope.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-unmatched: advice</extracomment>
+        <translation>如果两次运行对相同的模块或 API 使用了不同的名称（另一个框架、重命名的模块），请提供映射文件（--mapping，或“比对转储”中的映射）；如果一侧调用了另一侧没有的算子，请检查两个转储是否覆盖相同的步、rank、级别和范围。</translation>
+    </message>
+    <message>
+        <source>Shape differs</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-shape-differs: title</extracomment>
+        <translation>形状不同</translation>
+    </message>
+    <message>
+        <source>The shape differs at {name}: {bench_shape} in the bench, {target_shape} in the target, so its values are not compared element by element.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-shape-differs: message</extracomment>
+        <translation>{name} 处形状不同：标杆侧为 {bench_shape}，待测侧为 {target_shape}，因此其值不逐元素比较。</translation>
+    </message>
+    <message>
+        <source>Check that op {op} is called with the same arguments on both sides (batch size, sequence length, a reshape or a padding one side adds), or that the mapping pairs the right rows.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-shape-differs: advice</extracomment>
+        <translation>检查算子 {op} 在两侧是否以相同的参数调用（批大小、序列长度、一侧额外的 reshape 或填充），或映射是否配对了正确的行。</translation>
+    </message>
+    <message>
+        <source>Dtype differs</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-dtype-differs: title</extracomment>
+        <translation>数据类型不同</translation>
+    </message>
+    <message>
+        <source>The dtype differs at {name}: {bench_dtype} in the bench, {target_dtype} in the target.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-dtype-differs: message</extracomment>
+        <translation>{name} 处数据类型不同：标杆侧为 {bench_dtype}，待测侧为 {target_dtype}。</translation>
+    </message>
+    <message>
+        <source>If op {op} should run in the same precision on both sides, check the autocast or mixed precision settings of the target; otherwise expect the differences a lower precision brings from here on.</source>
+        <extracomment>resources/rules/comparison.json, rule comparison-dtype-differs: advice</extracomment>
+        <translation>如果算子 {op} 应在两侧以相同精度运行，请检查待测侧的 autocast 或混合精度设置；否则，从这里开始会出现更低精度带来的差异。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::advisor::RulesModel</name>
@@ -6212,6 +6414,22 @@ system/&lt;metric&gt;_&lt;unit&gt;，位于 OUT/system/ 下（OUT 默认为
     <message>
         <source>runlens record: %1 samples of %2 metrics in %3</source>
         <translation>runlens record：%1 个样本，每个 %2 项指标，写入 %3</translation>
+    </message>
+    <message>
+        <source>Findings:</source>
+        <translation>发现：</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>No findings.</source>
+        <translation>没有发现。</translation>
     </message>
 </context>
 <context>

@@ -118,6 +118,8 @@ QString fillTemplate(const QString& text, const Rule& rule, const Measurement& m
             return field(scope.device);
         if (name == QLatin1String("link"))
             return field(scope.link);
+        if (name == QLatin1String("comparison"))
+            return field(scope.comparison);
         return std::nullopt;
     };
     QString out;
@@ -143,10 +145,12 @@ double badness(Comparator comparator, double value)
 QString groupKey(ScopeKind kind, const Scope& scope)
 {
     const QString rank = scope.rank ? QString::number(*scope.rank) : QString();
-    auto key = [&](const QString& field) { return scope.run + QLatin1Char('\n') + rank + QLatin1Char('\n') + field; };
+    // A comparison's findings never share a group with the run's.
+    const QString run = scope.comparison.isEmpty() ? scope.run : scope.comparison + QLatin1Char('\t');
+    auto key = [&](const QString& field) { return run + QLatin1Char('\n') + rank + QLatin1Char('\n') + field; };
     switch (kind) {
     case ScopeKind::Run:
-        return scope.run;
+        return run;
     case ScopeKind::Step:
     case ScopeKind::Rank:
         return key({});
@@ -159,9 +163,9 @@ QString groupKey(ScopeKind kind, const Scope& scope)
     case ScopeKind::Device:
         return key(scope.device);
     case ScopeKind::Link:
-        return scope.run + QLatin1Char('\n') + scope.link;
+        return run + QLatin1Char('\n') + scope.link;
     }
-    return scope.run;
+    return run;
 }
 
 int severityRank(Severity severity)
@@ -380,8 +384,8 @@ AdvisorReport evaluate(const AdvisorInput& input, const RuleBook& rules, const s
     AnalysisContext context(rules, canceled);
     context.setRoot(input.root);
     using Analyser = void (*)(const AdvisorInput&, AnalysisContext&);
-    for (Analyser analyser :
-         { analyseScalars, analyseWeights, analyseTraces, analyseMemory, analyseProfiler, analyseCluster }) {
+    for (Analyser analyser : { analyseScalars, analyseWeights, analyseTraces, analyseMemory, analyseProfiler,
+                               analyseCluster, analyseComparison }) {
         if (context.isCanceled())
             break;
         analyser(input, context);

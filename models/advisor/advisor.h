@@ -46,6 +46,8 @@ QString formatValue(double value, Unit unit);
 
 /// Exports (ARCHITECTURE.md §5 for the JSON contract).
 QJsonObject reportJson(const AdvisorReport& report);
+/// One entry of reportJson()'s "findings".
+QJsonObject findingJson(const Finding& finding);
 QString reportMarkdown(const AdvisorReport& report);
 QString reportHtml(const AdvisorReport& report);
 QString reportText(const AdvisorReport& report); ///< for a terminal

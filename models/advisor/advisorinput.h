@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/accuracy/compareresult.h"
 #include "models/core/profilerbundle.h"
 #include "models/graph/graph.h"
 #include "models/memory/memoryprofile.h"
@@ -73,11 +74,14 @@ struct AdvisorInput
     std::vector<TraceInput> traces;
     std::vector<MemoryInput> memory;
     std::vector<ProfilerInput> profilers;
+    /// Two dumps compared op by op (the Accuracy panel, `runlens compare`); null when none was: the rules over a
+    /// comparison are then not evaluated. Its findings name it in Scope::comparison.
+    std::shared_ptr<const accuracy::CompareResult> comparison;
 
     bool isEmpty() const
     {
         return scalars.empty() && histograms.empty() && (!tensors || tensors->isEmpty()) && graphs.empty()
-            && traces.empty() && memory.empty() && profilers.empty();
+            && traces.empty() && memory.empty() && profilers.empty() && !comparison;
     }
 };
 

@@ -26,7 +26,7 @@ QJsonValue text(const QString& value)
 
 QJsonObject scopeJson(const Scope& scope)
 {
-    return QJsonObject {
+    QJsonObject json {
         { QStringLiteral("run"), text(scope.run) },
         { QStringLiteral("run_display_name"), text(scope.shownRun()) },
         { QStringLiteral("rank"), scope.rank ? QJsonValue(*scope.rank) : QJsonValue(QJsonValue::Null) },
@@ -38,6 +38,10 @@ QJsonObject scopeJson(const Scope& scope)
         { QStringLiteral("device"), text(scope.device) },
         { QStringLiteral("link"), text(scope.link) },
     };
+    // Only a comparison's findings (`runlens compare`) carry the key: `advise` keeps its documented set.
+    if (!scope.comparison.isEmpty())
+        json.insert(QStringLiteral("comparison"), scope.comparison);
+    return json;
 }
 
 /// "run baseline, rank 3, step 120, layer fc3": the parts of a scope that are set.
@@ -57,6 +61,7 @@ QString scopeText(const Scope& scope)
     add(QT_TRANSLATE_NOOP("runlens::advisor", "op %1"), scope.op);
     add(QT_TRANSLATE_NOOP("runlens::advisor", "device %1"), scope.device);
     add(QT_TRANSLATE_NOOP("runlens::advisor", "link %1"), scope.link);
+    add(QT_TRANSLATE_NOOP("runlens::advisor", "comparison %1"), scope.comparison);
     return parts.join(QStringLiteral(", "));
 }
 
@@ -148,26 +153,30 @@ constexpr Severity kSeverityOrder[] = { Severity::Error, Severity::Warning, Seve
 
 } // namespace
 
+QJsonObject findingJson(const Finding& finding)
+{
+    return QJsonObject {
+        { QStringLiteral("rule"), finding.ruleId },
+        { QStringLiteral("severity"), toString(finding.severity) },
+        { QStringLiteral("category"), toString(finding.category) },
+        { QStringLiteral("title"), finding.title },
+        { QStringLiteral("scope"), scopeJson(finding.scope) },
+        { QStringLiteral("value"), number(finding.value) },
+        { QStringLiteral("threshold"), number(finding.threshold) },
+        { QStringLiteral("comparator"), toString(finding.comparator) },
+        { QStringLiteral("unit"), toString(finding.unit) },
+        { QStringLiteral("message"), finding.message },
+        { QStringLiteral("advice"), finding.advice },
+        { QStringLiteral("evidence"), QJsonArray::fromStringList(finding.evidence) },
+        { QStringLiteral("occurrences"), finding.occurrences },
+    };
+}
+
 QJsonObject reportJson(const AdvisorReport& report)
 {
     QJsonArray findings;
-    for (const Finding& finding : report.findings) {
-        findings.append(QJsonObject {
-            { QStringLiteral("rule"), finding.ruleId },
-            { QStringLiteral("severity"), toString(finding.severity) },
-            { QStringLiteral("category"), toString(finding.category) },
-            { QStringLiteral("title"), finding.title },
-            { QStringLiteral("scope"), scopeJson(finding.scope) },
-            { QStringLiteral("value"), number(finding.value) },
-            { QStringLiteral("threshold"), number(finding.threshold) },
-            { QStringLiteral("comparator"), toString(finding.comparator) },
-            { QStringLiteral("unit"), toString(finding.unit) },
-            { QStringLiteral("message"), finding.message },
-            { QStringLiteral("advice"), finding.advice },
-            { QStringLiteral("evidence"), QJsonArray::fromStringList(finding.evidence) },
-            { QStringLiteral("occurrences"), finding.occurrences },
-        });
-    }
+    for (const Finding& finding : report.findings)
+        findings.append(findingJson(finding));
     QJsonArray rules;
     for (int i = 0; i < report.statuses.size(); ++i) {
         const RuleStatus& status = report.statuses[i];

@@ -33,6 +33,9 @@ struct Scope
     QString op; ///< operator name or type
     QString device; ///< "cuda:0", "Ascend 3"
     QString link; ///< "RDMA 0->4"
+    /// The dump comparison a finding is about, "bench vs target" (comparisonDisplayName()); empty for the open
+    /// run's findings. `run` is then empty: the comparison's sides are not runs of the opened folder.
+    QString comparison;
 
     /// The run's name for messages and reports.
     QString shownRun() const { return runName.isEmpty() ? run : runName; }

@@ -61,5 +61,10 @@ void analyseProfiler(const AdvisorInput& input,
                      AnalysisContext& context); // profileranalysis.cpp: MindSpore steps, pipeline
 void analyseCluster(const AdvisorInput& input,
                     AnalysisContext& context); // clusteranalysis.cpp: MindSpore and Kineto ranks
+void analyseComparison(const AdvisorInput& input,
+                       AnalysisContext& context); // comparisonanalysis.cpp: a dump comparison's rows
+
+/// "fp32 vs fp16": the last parts of the two paths that differ, which is how findings name a comparison.
+QString comparisonDisplayName(const QString& bench, const QString& target);
 
 } // namespace runlens::advisor

@@ -101,4 +101,9 @@ QString clusterEvidence(const QString& run, int rank, const QString& link)
                           { QStringLiteral("link"), link } });
 }
 
+QString compareEvidence(const QString& name)
+{
+    return makeEvidence(QStringLiteral("compare"), { { QStringLiteral("name"), name } });
+}
+
 } // namespace runlens::advisor

@@ -17,6 +17,7 @@ namespace runlens::advisor {
 ///   memory     path, device, time_ns
 ///   profiler   run, rank, view (overview | pipeline), step
 ///   cluster    run, rank, link
+///   compare    name                       (a row of the dump comparison in the Accuracy panel)
 struct Evidence
 {
     QString kind;
@@ -39,5 +40,6 @@ QString traceEvidence(const QString& path, qint64 startNs, qint64 endNs, int ran
 QString memoryEvidence(const QString& path, const QString& device, qint64 timeNs);
 QString profilerEvidence(const QString& run, int rank, const QString& view, qint64 step = -1);
 QString clusterEvidence(const QString& run, int rank, const QString& link = {});
+QString compareEvidence(const QString& name);
 
 } // namespace runlens::advisor

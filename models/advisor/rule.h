@@ -30,8 +30,8 @@ struct Rule
     double maximum = 0.0;
     Unit unit = Unit::Value;
     ScopeKind scope = ScopeKind::Run;
-    QString
-        evidence; ///< evidence kind: "scalar", "histogram", "tensor", "graph", "trace", "memory", "profiler", "cluster"
+    QString evidence; ///< evidence kind: "scalar", "histogram", "tensor", "graph", "trace", "memory", "profiler",
+                      ///< "cluster", "compare"
     ReportMode report = ReportMode::Each;
     int limit = 50; ///< at most this many findings (ReportMode::Each)
     bool enabled = true;

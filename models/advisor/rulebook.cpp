@@ -43,9 +43,11 @@ const QStringList& overrideKeys()
 
 const QStringList& evidenceKinds()
 {
-    static const QStringList kinds { QStringLiteral("scalar"),   QStringLiteral("histogram"), QStringLiteral("tensor"),
-                                     QStringLiteral("graph"),    QStringLiteral("trace"),     QStringLiteral("memory"),
-                                     QStringLiteral("profiler"), QStringLiteral("cluster") };
+    static const QStringList kinds {
+        QStringLiteral("scalar"),   QStringLiteral("histogram"), QStringLiteral("tensor"),
+        QStringLiteral("graph"),    QStringLiteral("trace"),     QStringLiteral("memory"),
+        QStringLiteral("profiler"), QStringLiteral("cluster"),   QStringLiteral("compare")
+    };
     return kinds;
 }
 

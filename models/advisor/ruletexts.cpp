@@ -117,6 +117,54 @@ namespace {
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{value} of the non-zero values of {tensor}{at_step} lie below the float16 normal range (6.1e-5) or above its maximum (65504){underflow}."),
     //: resources/rules/accuracy.json, rule fp16-risk: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Use dynamic loss scaling (torch.cuda.amp.GradScaler), keep this tensor in float32 or bfloat16, or rescale it before the cast."),
+    //: resources/rules/comparison.json, rule comparison-error-introduced: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Error introduced at an op"),
+    //: resources/rules/comparison.json, rule comparison-error-introduced: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The error is born at {name}: {reason}; {metrics}. {value} rows fail in all, {propagated} of them only carry an earlier error."),
+    //: resources/rules/comparison.json, rule comparison-error-introduced: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Look at op {op} first: compare its inputs, parameters and dtype on both sides (a lower precision, a fused kernel, a different implementation of the API); the rows after it only inherit the difference."),
+    //: resources/rules/comparison.json, rule comparison-difference-introduced: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Numbers part at an op"),
+    //: resources/rules/comparison.json, rule comparison-difference-introduced: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The numbers begin to part at {name} (a warning, not an error): {reason}; {metrics}. {value} rows fail in all, {propagated} of them only carry an earlier difference."),
+    //: resources/rules/comparison.json, rule comparison-difference-introduced: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Look at op {op} first: compare its inputs, parameters and dtype on both sides (a lower precision, a fused kernel, a different implementation of the API); if the difference is expected there, raise the comparison thresholds instead."),
+    //: resources/rules/comparison.json, rule comparison-half-underflow: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Half precision underflow"),
+    //: resources/rules/comparison.json, rule comparison-half-underflow: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Half precision underflow at {name}: {value} of its values are flushed to zero ({underflow} of {elements} {dtype} values are zero or below the smallest normal number where the bench's are not)."),
+    //: resources/rules/comparison.json, rule comparison-half-underflow: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Keep op {op} in float32, or scale its inputs (loss scaling, a normalisation before it) so small values stay within the half precision range; bfloat16 has the range of float32."),
+    //: resources/rules/comparison.json, rule comparison-half-overflow: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Half precision overflow"),
+    //: resources/rules/comparison.json, rule comparison-half-overflow: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Half precision overflow at {name}: {value} of its {elements} {dtype} values are infinite in the target where the bench's are finite."),
+    //: resources/rules/comparison.json, rule comparison-half-overflow: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Keep op {op} in float32 or bfloat16, or scale its inputs down (loss scaling, clipping, a normalisation before it) so its values stay below the half precision maximum of 65504."),
+    //: resources/rules/comparison.json, rule comparison-nonfinite-mismatch: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "NaN or Inf on one side only"),
+    //: resources/rules/comparison.json, rule comparison-nonfinite-mismatch: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{name} is the first row, in execution order, with values NaN or infinite on one side only: {detail}."),
+    //: resources/rules/comparison.json, rule comparison-nonfinite-mismatch: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Look at op {op} in the target: guard divisions, logarithms and square roots, and check its dtype's range; the rows after it inherit the NaN or Inf."),
+    //: resources/rules/comparison.json, rule comparison-unmatched: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Ops unmatched"),
+    //: resources/rules/comparison.json, rule comparison-unmatched: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{ops} ops unmatched: {bench_ops} ops ({unmatched_bench} of {bench_rows} tensors) only in the bench, {target_ops} ops ({unmatched_target} of {target_rows} tensors) only in the target; {value} of all tensors have no partner, for example {name}."),
+    //: resources/rules/comparison.json, rule comparison-unmatched: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "When the runs use other names for the same modules or APIs (another framework, a renamed module), give a mapping file (--mapping, or Mapping in Compare Dumps); when one side calls ops the other does not, check that both dumps cover the same step, rank, level and scope."),
+    //: resources/rules/comparison.json, rule comparison-shape-differs: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Shape differs"),
+    //: resources/rules/comparison.json, rule comparison-shape-differs: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The shape differs at {name}: {bench_shape} in the bench, {target_shape} in the target, so its values are not compared element by element."),
+    //: resources/rules/comparison.json, rule comparison-shape-differs: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Check that op {op} is called with the same arguments on both sides (batch size, sequence length, a reshape or a padding one side adds), or that the mapping pairs the right rows."),
+    //: resources/rules/comparison.json, rule comparison-dtype-differs: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Dtype differs"),
+    //: resources/rules/comparison.json, rule comparison-dtype-differs: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The dtype differs at {name}: {bench_dtype} in the bench, {target_dtype} in the target."),
+    //: resources/rules/comparison.json, rule comparison-dtype-differs: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "If op {op} should run in the same precision on both sides, check the autocast or mixed precision settings of the target; otherwise expect the differences a lower precision brings from here on."),
     //: resources/rules/data.json, rule dataloader-share: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Data loading takes a large share of the step"),
     //: resources/rules/data.json, rule dataloader-share: message

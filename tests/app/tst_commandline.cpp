@@ -769,7 +769,8 @@ private slots:
         QJsonParseError error;
         const QJsonObject root = QJsonDocument::fromJson(r.out, &error).object();
         QCOMPARE(error.error, QJsonParseError::NoError);
-        QCOMPARE(keySet(root), QSet<QString>({ "bench", "target", "mode", "summary", "first_divergence", "rows" }));
+        QCOMPARE(keySet(root),
+                 QSet<QString>({ "bench", "target", "mode", "summary", "first_divergence", "rows", "findings" }));
         QCOMPARE(root.value(QLatin1String("mode")).toString(), QStringLiteral("tensor"));
         const QJsonObject summary = root.value(QLatin1String("summary")).toObject();
         QCOMPARE(keySet(summary),
@@ -806,6 +807,32 @@ private slots:
             }
         }
         QCOMPARE(introduced, 1);
+
+        // The Advisor's comparison rules, as `advise` writes findings: the difference is introduced at the half
+        // layer (a warning), which underflows; each finding opens its row in the Accuracy panel.
+        QHash<QString, QJsonObject> findings;
+        for (const QJsonValue& value : root.value(QLatin1String("findings")).toArray())
+            findings.insert(value.toObject().value(QLatin1String("rule")).toString(), value.toObject());
+        QCOMPARE(QSet<QString>(findings.keyBegin(), findings.keyEnd()),
+                 QSet<QString>(
+                     { "comparison-difference-introduced", "comparison-half-underflow", "comparison-dtype-differs" }));
+        const QString half = first.value(QLatin1String("name")).toString();
+        for (const QJsonObject& finding : std::as_const(findings)) {
+            QCOMPARE(keySet(finding),
+                     QSet<QString>({ "rule", "severity", "category", "title", "scope", "value", "threshold",
+                                     "comparator", "unit", "message", "advice", "evidence", "occurrences" }));
+            const QJsonObject scope = finding.value(QLatin1String("scope")).toObject();
+            QCOMPARE(scope.value(QLatin1String("comparison")).toString(), QStringLiteral("fp32 vs fp16"));
+            QCOMPARE(scope.value(QLatin1String("tensor")).toString(), half);
+            QCOMPARE(finding.value(QLatin1String("evidence")).toArray().first().toString(),
+                     QStringLiteral("runlens://compare?name=") + half);
+        }
+        const QJsonObject underflow = findings.value(QStringLiteral("comparison-half-underflow"));
+        QCOMPARE(underflow.value(QLatin1String("severity")).toString(), QStringLiteral("warning"));
+        QCOMPARE(underflow.value(QLatin1String("unit")).toString(), QStringLiteral("percent"));
+        QVERIFY(underflow.value(QLatin1String("message"))
+                    .toString()
+                    .startsWith(QStringLiteral("Half precision underflow at ") + half));
 
         // Checkpoints of two formats: the perturbed weight is where they part.
         const Result ckpt = run({ QStringLiteral("compare"), runs + QStringLiteral("/fp32/model.pt"),
@@ -845,8 +872,17 @@ private slots:
         const Result md = compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--md") });
         QVERIFY(md.out.contains("layers.2.output"));
         QVERIFY(md.out.contains("| name |"));
+        QVERIFY2(md.out.contains("## Findings\n\n- **Numbers part at an op** (Warning): The numbers begin to part at "
+                                 "layers.2.output"),
+                 md.out.constData());
         const Result text = compare(QStringLiteral("/fp16/npy"), {});
         QVERIFY2(text.out.contains("layers.2.output"), text.out.constData());
+        QVERIFY2(text.out.contains(
+                     "Findings:\n  [warning] Numbers part at an op: The numbers begin to part at layers.2.output"),
+                 text.out.constData());
+        QVERIFY(text.out.contains("[warning] Half precision underflow: Half precision underflow at layers.2.output: "));
+        // A run against itself has nothing to say.
+        QVERIFY(compare(QStringLiteral("/fp32/npy"), {}).out.endsWith("Findings:\n  none\n"));
 
         QCOMPARE(
             compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--fail-on"), QStringLiteral("fatal") }).exitCode, 2);

@@ -1,7 +1,10 @@
 #include "app/mainwindow.h"
 
+#include "models/advisor/evidence.h"
 #include "models/graph/scopetree.h"
 #include "tests/testutils.h"
+#include "widgets/accuracy/accuracypanel.h"
+#include "widgets/advisor/advisorpanel.h"
 #include "widgets/common/sourceview.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/graph/graphview.h"
@@ -12,6 +15,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -129,6 +133,48 @@ private slots:
         QVERIFY(view);
         QCOMPARE(view->path(), net + QLatin1Char('/') + userFile);
         QCOMPARE(view->line(), n.sources.front().line);
+    }
+
+    /// Two dumps compared in the Accuracy dock: the Advisor lists the comparison's findings, and a finding's
+    /// evidence selects its row in the Accuracy panel.
+    void comparisonFindingsInTheAdvisor()
+    {
+        const QString runs = QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/runs");
+        MainWindow window;
+        accuracyview::AccuracyPanel* accuracy = window.accuracyPanel();
+        QSignalSpy finished(accuracy, &accuracyview::AccuracyPanel::comparisonFinished);
+        window.compareDumps(runs + QStringLiteral("/fp32/msprobe"), runs + QStringLiteral("/fp16/msprobe"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        QVERIFY(accuracy->result());
+        bool idle = false;
+        window.whenIdle([&] { idle = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(idle, 30000);
+
+        auto* advisor = window.findChild<advisor::AdvisorPanel*>();
+        QVERIFY(advisor && advisor->report());
+        const QList<advisor::Finding>& findings = advisor->report()->findings;
+        int underflow = -1;
+        for (int i = 0; i < findings.size(); ++i) {
+            QCOMPARE(findings[i].scope.comparison, QStringLiteral("fp32 vs fp16"));
+            if (findings[i].ruleId == QLatin1String("comparison-half-underflow"))
+                underflow = i;
+        }
+        QVERIFY(underflow >= 0);
+
+        // Another row is selected first; the evidence brings the half layer's output back.
+        const QString half = QStringLiteral("Module.layers.2.Linear.forward.0.output.0");
+        QVERIFY(accuracy->selectRow(accuracy->result()->rows.first().name));
+        advisor->selectFinding(underflow);
+        QVERIFY(advisor->showEvidence());
+        QCOMPARE(accuracy->tableView()->currentIndex().siblingAtColumn(0).data().toString(), half);
+
+        // A comparison that fails leaves no findings of it behind.
+        window.compareDumps(runs + QStringLiteral("/nowhere"), runs + QStringLiteral("/fp16/msprobe"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 30000);
+        idle = false;
+        window.whenIdle([&] { idle = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(idle, 30000);
+        QVERIFY(!advisor->report() || advisor->report()->findings.isEmpty());
     }
 };
 

@@ -336,6 +336,17 @@ private slots:
         QCOMPARE(route.target, Target::Cluster);
         QVERIFY(route.message.isEmpty());
 
+        // A row of the dump comparison: the Accuracy panel, whatever run is open; its name decoded ('&', '=', '#'
+        // and spaces are data), and a locator without a name shows nothing.
+        const QString rowName = QStringLiteral("Module.layers.2.Linear.forward.0.output.0 a&b=c#d");
+        route = run.routeEvidence(advisor::compareEvidence(rowName));
+        QCOMPARE(route.target, Target::Accuracy);
+        QCOMPARE(route.compareRow, rowName);
+        QVERIFY(route.message.isEmpty());
+        route = run.routeEvidence(QStringLiteral("runlens://compare"));
+        QCOMPARE(route.target, Target::None);
+        QCOMPARE(route.message, QStringLiteral("Cannot show this evidence: runlens://compare"));
+
         // Profiler evidence without profiler output: the Overview, nothing selected.
         route = run.routeEvidence(advisor::profilerEvidence(QStringLiteral("job"), 0, QStringLiteral("overview")));
         QCOMPARE(route.target, Target::Overview);

@@ -24,6 +24,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace runlens::accuracyview {
 
 using accuracy::CompareRow;
@@ -385,6 +387,21 @@ QString AccuracyPanel::filterText() const
 int AccuracyPanel::visibleRowCount() const
 {
     return m_proxy->rowCount();
+}
+
+bool AccuracyPanel::selectRow(const QString& name)
+{
+    const QList<CompareRow>& rows = m_model->rows();
+    const auto row = std::find_if(rows.cbegin(), rows.cend(), [&name](const CompareRow& r) { return r.name == name; });
+    if (row == rows.cend())
+        return false;
+    const QModelIndex source = m_model->index(int(row - rows.cbegin()), AccuracyTableModel::Name);
+    if (!m_proxy->mapFromSource(source).isValid())
+        setFilterText({});
+    const QModelIndex index = m_proxy->mapFromSource(source);
+    m_table->setCurrentIndex(index);
+    m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    return index.isValid();
 }
 
 void AccuracyPanel::onCurrentChanged(const QModelIndex& proxyIndex)

@@ -80,6 +80,10 @@ public:
     QString headline() const;
     QString summaryText() const;
 
+    /// Selects and shows the row named `name` (CompareRow::name), clearing a filter that hides it; false when
+    /// the comparison has no such row.
+    bool selectRow(const QString& name);
+
     void setFilterText(const QString& text);
     QString filterText() const;
     int visibleRowCount() const;

@@ -36,10 +36,15 @@ namespace runlens::advisor {
 
 namespace {
 
-int groupKey(const QModelIndex& index)
+/// A group row across reports: its comparison (empty for the open run's), whether it is the comparison's own
+/// row, its severity and category.
+QString groupKey(const QModelIndex& index)
 {
+    if (index.data(FindingsModel::IsSectionRole).toBool())
+        return index.data(FindingsModel::SectionRole).toString();
     const int category = index.data(FindingsModel::CategoryRole).toInt();
-    return index.data(FindingsModel::SeverityRole).toInt() * 16 + (category < 0 ? 0 : category + 1);
+    return index.data(FindingsModel::SectionRole).toString() + QLatin1Char('\n')
+        + QString::number(index.data(FindingsModel::SeverityRole).toInt() * 16 + (category < 0 ? 0 : category + 1));
 }
 
 /// "1 error", "3 warnings": English needs no "(s)" in the dock title; %n keeps plural forms translatable.
@@ -483,17 +488,18 @@ void AdvisorPanel::applyFilter()
 void AdvisorPanel::restoreGroups()
 {
     QSignalBlocker blocker(m_findingsView); // expanded()/collapsed() record the user's choices only
-    for (int s = 0; s < m_findingsModel->rowCount(); ++s) {
-        const QModelIndex severityIndex = m_findingsModel->index(s, 0);
-        m_findingsView->setExpanded(severityIndex, !m_collapsedGroups.contains(groupKey(severityIndex)));
-        for (int c = 0; c < m_findingsModel->rowCount(severityIndex); ++c) {
-            const QModelIndex categoryIndex = m_findingsModel->index(c, 0, severityIndex);
-            m_findingsView->setExpanded(categoryIndex, !m_collapsedGroups.contains(groupKey(categoryIndex)));
+    // Group rows (comparisons, severities, categories) span the columns and keep their expanded state.
+    std::function<void(const QModelIndex&)> restore = [&](const QModelIndex& parent) {
+        for (int r = 0; r < m_findingsModel->rowCount(parent); ++r) {
+            const QModelIndex index = m_findingsModel->index(r, 0, parent);
+            if (index.data(FindingsModel::FindingIndexRole).toInt() >= 0)
+                continue;
+            m_findingsView->setExpanded(index, !m_collapsedGroups.contains(groupKey(index)));
+            m_findingsView->setFirstColumnSpanned(r, parent, true);
+            restore(index);
         }
-        for (int r = 0; r < m_findingsModel->rowCount(severityIndex); ++r)
-            m_findingsView->setFirstColumnSpanned(r, severityIndex, true);
-        m_findingsView->setFirstColumnSpanned(s, {}, true);
-    }
+    };
+    restore({});
 }
 
 void AdvisorPanel::updateSeverityButtons()

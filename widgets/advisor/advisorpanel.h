@@ -151,8 +151,9 @@ private:
     std::shared_ptr<const AdvisorReport> m_report;
     bool m_busy = false;
     QSet<Severity> m_shownSeverities { Severity::Error, Severity::Warning, Severity::Info };
-    /// Groups the user collapsed, kept across reports: severity * 16 + category (+1; 0 for severity rows).
-    QSet<int> m_collapsedGroups;
+    /// Groups the user collapsed, kept across reports: comparison, then severity * 16 + category (+1; 0 for
+    /// severity rows); a comparison's own row by its name.
+    QSet<QString> m_collapsedGroups;
     FileNameProvider m_fileNameProvider;
     QString m_exportDirectory;
 

@@ -63,22 +63,54 @@ void FindingsModel::rebuild()
 {
     m_nodes.clear();
     m_roots.clear();
+    m_sections.clear();
     m_shown = 0;
+    for (const Finding& finding : std::as_const(m_findings)) {
+        if (!finding.scope.comparison.isEmpty() && !m_sections.contains(finding.scope.comparison))
+            m_sections << finding.scope.comparison;
+    }
+    m_shown += addSeverityGroups(-1, -1, m_roots);
+    for (int section = 0; section < m_sections.size(); ++section) {
+        const int sectionNode = int(m_nodes.size());
+        Node node;
+        node.row = int(m_roots.size());
+        node.section = section;
+        node.isSection = true;
+        m_nodes.push_back(node);
+        std::vector<int> children;
+        const int count = addSeverityGroups(sectionNode, section, children);
+        if (count == 0) {
+            m_nodes.resize(sectionNode);
+            continue;
+        }
+        m_nodes[sectionNode].children = std::move(children);
+        m_nodes[sectionNode].count = count;
+        m_nodes[sectionNode].severity = m_nodes[m_nodes[sectionNode].children.front()].severity;
+        m_roots.push_back(sectionNode);
+        m_shown += count;
+    }
+}
+
+int FindingsModel::addSeverityGroups(int parent, int section, std::vector<int>& rows)
+{
+    const QString comparison = section < 0 ? QString() : m_sections.at(section);
+    int total = 0;
     for (Severity severity : kSeverityOrder) {
         const int severityNode = int(m_nodes.size());
-        m_nodes.push_back(Node { -1, int(m_roots.size()), -1, severity, -1, 0, {} });
+        m_nodes.push_back(Node { parent, int(rows.size()), -1, severity, -1, 0, {}, section, false });
         for (Category category : kCategoryOrder) {
             const int categoryNode = int(m_nodes.size());
-            m_nodes.push_back(Node { severityNode, 0, -1, severity, int(category), 0, {} });
+            m_nodes.push_back(Node { severityNode, 0, -1, severity, int(category), 0, {}, section, false });
             for (int i = 0; i < m_findings.size(); ++i) {
                 const Finding& finding = m_findings.at(i);
-                if (finding.severity != severity || finding.category != category || !accepts(finding))
+                if (finding.severity != severity || finding.category != category
+                    || finding.scope.comparison != comparison || !accepts(finding))
                     continue;
                 Node& parentNode = m_nodes[categoryNode];
                 const int row = int(parentNode.children.size());
                 parentNode.children.push_back(int(m_nodes.size()));
                 ++parentNode.count;
-                m_nodes.push_back(Node { categoryNode, row, i, severity, int(category), 1, {} });
+                m_nodes.push_back(Node { categoryNode, row, i, severity, int(category), 1, {}, section, false });
             }
             if (m_nodes[categoryNode].count == 0) {
                 m_nodes.resize(categoryNode);
@@ -93,9 +125,10 @@ void FindingsModel::rebuild()
             m_nodes.resize(severityNode);
             continue;
         }
-        m_roots.push_back(severityNode);
-        m_shown += m_nodes[severityNode].count;
+        rows.push_back(severityNode);
+        total += m_nodes[severityNode].count;
     }
+    return total;
 }
 
 QModelIndex FindingsModel::indexOfFinding(int findingIndex) const
@@ -155,6 +188,10 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         return node.category;
     case CountRole:
         return node.count;
+    case SectionRole:
+        return node.section < 0 ? QString() : m_sections.at(node.section);
+    case IsSectionRole:
+        return node.isSection;
     default:
         break;
     }
@@ -167,6 +204,24 @@ QVariant FindingsModel::groupData(const Node& node, int column, int role) const
 {
     if (column != TitleColumn)
         return {};
+    if (node.isSection) {
+        const QString name = m_sections.at(node.section);
+        switch (role) {
+        case Qt::DisplayRole:
+            return tr("Comparison %1 (%2)").arg(name).arg(node.count);
+        case Qt::DecorationRole:
+            return severityIcon(node.severity);
+        case Qt::FontRole: {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        case Qt::ToolTipRole:
+            return tr("%n finding(s) of the dump comparison %1", nullptr, node.count).arg(name);
+        default:
+            return {};
+        }
+    }
     switch (role) {
     case Qt::DisplayRole:
         return tr("%1 (%2)")

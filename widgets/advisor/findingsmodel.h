@@ -11,10 +11,11 @@
 namespace runlens::advisor {
 
 /// The Advisor's findings as a tree: severity groups (errors first), category groups inside them, the
-/// findings inside those, each with its title, scope, measured value and threshold. Group rows carry the
-/// number of findings they hold. The filter (words that must all occur, and the severities to show) is
-/// applied here rather than in a proxy so that the group counts always match what is listed.
-/// The model keeps its own copy of the findings.
+/// findings inside those, each with its title, scope, measured value and threshold. The findings of a dump
+/// comparison (Scope::comparison) follow in a group of their own per comparison, titled with its name, with
+/// the same severity and category groups inside. Group rows carry the number of findings they hold. The filter (words
+/// that must all occur, and the severities to show) is applied here rather than in a proxy so that the group counts
+/// always match what is listed. The model keeps its own copy of the findings.
 class FindingsModel final : public QAbstractItemModel
 {
     Q_OBJECT
@@ -25,6 +26,8 @@ public:
         SeverityRole, ///< int(Severity) on every row
         CategoryRole, ///< int(Category) on category and finding rows, -1 on severity rows
         CountRole, ///< findings below a group row; 1 on finding rows
+        SectionRole, ///< the comparison a row belongs to (Scope::comparison); empty for the open run's rows
+        IsSectionRole, ///< true on the group row of a comparison
     };
 
     explicit FindingsModel(QObject* parent = nullptr);
@@ -54,16 +57,21 @@ public:
 private:
     struct Node
     {
-        int parent = -1; ///< node index; -1 for severity groups
+        int parent = -1; ///< node index; -1 for top-level rows
         int row = 0; ///< row within the parent
         int finding = -1; ///< index into m_findings for finding rows
         Severity severity = Severity::Info;
         int category = -1; ///< int(Category) for category and finding rows
         int count = 0;
         std::vector<int> children;
+        int section = -1; ///< index into m_sections; -1 for the open run's rows
+        bool isSection = false;
     };
 
     void rebuild();
+    /// Adds the severity groups of the findings of `section` below `parent` (-1: top level) to `rows`; returns
+    /// how many findings they hold.
+    int addSeverityGroups(int parent, int section, std::vector<int>& rows);
     QVariant groupData(const Node& node, int column, int role) const;
     QVariant findingData(const Finding& finding, int column, int role) const;
 
@@ -73,6 +81,7 @@ private:
     QSet<Severity> m_severities { Severity::Error, Severity::Warning, Severity::Info };
     std::vector<Node> m_nodes;
     std::vector<int> m_roots;
+    QStringList m_sections; ///< the comparisons, in the order of their first finding
     int m_shown = 0;
 };
 

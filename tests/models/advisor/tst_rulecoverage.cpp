@@ -65,6 +65,14 @@ const QHash<QString, FiringTest>& firingTests()
         { QStringLiteral("memory-peak"), { "tst_memoryrules.cpp", "peakAndOomMessages" } },
         { QStringLiteral("memory-oom"), { "tst_memoryrules.cpp", "peakAndOomMessages" } },
         { QStringLiteral("memory-growth"), { "tst_memoryrules.cpp", "growth" } },
+        { QStringLiteral("comparison-error-introduced"), { "tst_comparisonrules.cpp", "perturbedLayer" } },
+        { QStringLiteral("comparison-difference-introduced"), { "tst_comparisonrules.cpp", "halfLayer" } },
+        { QStringLiteral("comparison-half-underflow"), { "tst_comparisonrules.cpp", "halfLayer" } },
+        { QStringLiteral("comparison-dtype-differs"), { "tst_comparisonrules.cpp", "halfLayer" } },
+        { QStringLiteral("comparison-unmatched"), { "tst_comparisonrules.cpp", "unmatchedCrossPair" } },
+        { QStringLiteral("comparison-half-overflow"), { "tst_comparisonrules.cpp", "syntheticRows" } },
+        { QStringLiteral("comparison-nonfinite-mismatch"), { "tst_comparisonrules.cpp", "syntheticRows" } },
+        { QStringLiteral("comparison-shape-differs"), { "tst_comparisonrules.cpp", "syntheticRows" } },
     };
     return kTests;
 }
@@ -125,6 +133,7 @@ private slots:
         analyseMemory(input, context);
         analyseProfiler(input, context);
         analyseCluster(input, context);
+        analyseComparison(input, context);
         QStringList orphans;
         for (const Rule& rule : rules.rules()) {
             if (!context.isEvaluated(rule.metric) && context.missingReason(rule.metric).isEmpty())

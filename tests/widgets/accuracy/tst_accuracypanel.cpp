@@ -207,6 +207,22 @@ private slots:
         QCOMPARE(panel.visibleRowCount(), total);
     }
 
+    // The Advisor's evidence selects a row by name, clearing a filter that hides it.
+    void selectRowByName()
+    {
+        AccuracyPanel panel;
+        panel.setComparer(comparer());
+        panel.compare({ kRuns + QStringLiteral("/fp32/msprobe"), kRuns + QStringLiteral("/fp16/msprobe"), {} });
+        QVERIFY(waitFinished(panel));
+        const QString name = panel.model()->rows().last().name;
+        panel.setFilterText(panel.model()->rows().first().name);
+        QVERIFY(panel.selectRow(name));
+        QVERIFY(panel.filterText().isEmpty());
+        QCOMPARE(panel.tableView()->currentIndex().siblingAtColumn(0).data().toString(), name);
+        QVERIFY(!panel.selectRow(QStringLiteral("no such row")));
+        QCOMPARE(panel.tableView()->currentIndex().siblingAtColumn(0).data().toString(), name);
+    }
+
     void cancelStops()
     {
         AccuracyPanel panel;

@@ -177,6 +177,7 @@ private slots:
     void emptyStateSaysWhatToOpen();
     void cleanReportSaysHowManyRulesRan();
     void findingsAreGroupedBySeverityThenCategoryWithCounts();
+    void comparisonFindingsHaveTheirOwnGroup();
     void titleSuffixCountsSeverities();
     void textFilterAndSeverityToggles();
     void detailsShowNumbersAdviceAndScope();
@@ -242,6 +243,54 @@ void TestAdvisorPanel::findingsAreGroupedBySeverityThenCategoryWithCounts()
     const QModelIndex error = model->index(0, 0, model->index(0, 0, model->index(0, 0)));
     QCOMPARE(error.siblingAtColumn(FindingsModel::ScopeColumn).data().toString(),
              QStringLiteral("run lr_high \u00b7 step 120"));
+}
+
+// A dump comparison's findings follow the run's in a group titled with the comparison, with severity and category
+// groups inside; collapsing it is remembered apart from the run's groups of the same severity.
+void TestAdvisorPanel::comparisonFindingsHaveTheirOwnGroup()
+{
+    AdvisorPanel panel;
+    FindingsModel* model = panel.findingsModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    auto report = std::make_shared<AdvisorReport>(*makeReport());
+    Scope scope;
+    scope.comparison = QStringLiteral("fp32 vs fp16");
+    scope.tensor = QStringLiteral("layers.2.output");
+    report->findings << finding("comparison-error-introduced", Severity::Error, Category::Accuracy,
+                                "Error introduced at an op", 5, 0, Unit::Count, scope,
+                                { compareEvidence(scope.tensor) }, "The numbers part at layers.2.output.");
+    report->findings << finding("comparison-half-underflow", Severity::Warning, Category::Accuracy,
+                                "Half precision underflow", 14.1, 1, Unit::Percent, scope,
+                                { compareEvidence(scope.tensor) }, "Half precision underflow at layers.2.output.");
+    panel.setReport(report);
+
+    QCOMPARE(childTexts(model, {}),
+             (QStringList { "Error (1)", "Warning (2)", "Info (1)", "Comparison fp32 vs fp16 (2)" }));
+    const QModelIndex section = model->index(3, 0);
+    QVERIFY(section.data(FindingsModel::IsSectionRole).toBool());
+    QCOMPARE(section.data(FindingsModel::SectionRole).toString(), QStringLiteral("fp32 vs fp16"));
+    QCOMPARE(section.data(FindingsModel::SeverityRole).toInt(), int(Severity::Error));
+    QCOMPARE(childTexts(model, section), (QStringList { "Error (1)", "Warning (1)" }));
+    const QModelIndex introduced = model->index(0, 0, model->index(0, 0, model->index(0, 0, section)));
+    QCOMPARE(introduced.data().toString(), QStringLiteral("Error introduced at an op"));
+    QCOMPARE(introduced.data(FindingsModel::FindingIndexRole).toInt(), 4);
+    QCOMPARE(introduced.data(FindingsModel::SectionRole).toString(), QStringLiteral("fp32 vs fp16"));
+    QVERIFY(panel.findingsView()->isExpanded(section));
+    QVERIFY(panel.findingsView()->isExpanded(introduced.parent()));
+
+    // The run's error group stays the first row and holds the run's error only.
+    QCOMPARE(model->index(0, 0).data(FindingsModel::CountRole).toInt(), 1);
+    panel.findingsView()->collapse(model->index(0, 0, section));
+    panel.setReport(report);
+    QVERIFY(!panel.findingsView()->isExpanded(model->index(0, 0, model->index(3, 0))));
+    QVERIFY(panel.findingsView()->isExpanded(model->index(0, 0)));
+
+    // Selecting the finding shows its evidence, the row of the comparison.
+    QSignalSpy evidence(&panel, &AdvisorPanel::evidenceRequested);
+    panel.selectFinding(4);
+    QVERIFY(panel.showEvidence());
+    QCOMPARE(evidence.size(), 1);
+    QCOMPARE(evidence.first().first().toString(), compareEvidence(QStringLiteral("layers.2.output")));
 }
 
 void TestAdvisorPanel::titleSuffixCountsSeverities()
