@@ -287,6 +287,36 @@ private slots:
         QCOMPARE(ours, theirs);
     }
 
+    // The same pair through a mapping file in msprobe's api_mapping form: the listed slots of the two APIs
+    // pair on top of msprobe's default 8 rows: flash attention's query, key, value and output 0 forward, and
+    // slot 0 of each backward side (6), logical_or's two inputs and output (3).
+    void msprobeApiMappingFile()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString bench = samples + QStringLiteral("/accuracy/msprobe/pytorch_data");
+        const QString target = samples + QStringLiteral("/accuracy/msprobe/mindspore_data");
+        RUNLENS_REQUIRE_SAMPLE_FILE(bench + QStringLiteral("/dump.json"));
+        QFile mappingFile(QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/pangu_api_mapping.yaml"));
+        QVERIFY(mappingFile.open(QIODevice::ReadOnly));
+        QString error;
+        const std::optional<NameMapping> mapping = NameMapping::parse(mappingFile.readAll(), &error);
+        QVERIFY2(mapping, qPrintable(error));
+        const CompareResult result = compare(bench, target, *mapping);
+        QHash<QString, QString> pairs;
+        for (const CompareRow& row : result.rows)
+            if (row.verdict != Verdict::Unmatched)
+                pairs.insert(row.targetName, row.benchName);
+        QCOMPARE(result.summary().matched, 8 + 6 + 3);
+        QCOMPARE(pairs.value(QStringLiteral("Functional.flash_attention_score.0.forward.input.2")),
+                 QStringLiteral("NPU.npu_fusion_attention.0.forward.input.2"));
+        QCOMPARE(pairs.value(QStringLiteral("Functional.flash_attention_score.0.backward.output.0")),
+                 QStringLiteral("NPU.npu_fusion_attention.0.backward.output.0"));
+        QVERIFY(!pairs.contains(QStringLiteral("Functional.flash_attention_score.0.forward.input.3")));
+        QVERIFY(!pairs.contains(QStringLiteral("Functional.flash_attention_score.0.backward.output.1")));
+        QCOMPARE(pairs.value(QStringLiteral("Mint.logical_or.0.forward.output.0")),
+                 QStringLiteral("Tensor.__or__.0.forward.output.0"));
+    }
+
     // Damaged tensor files inside an msprobe dump: each pair that cannot be read gets verdict none and a
     // message naming the file; the other pairs are still compared. A pickle naming a global outside the
     // weights-only allow-list is refused, never run.
@@ -371,6 +401,31 @@ private slots:
         QVERIFY(NameMapping::parse("", &error)->isEmpty());
         const QByteArray huge = QByteArray("rows:\n") + QByteArray(200000, 'a') + QByteArray(": b\n");
         QCOMPARE(NameMapping::parse(huge, &error)->rows.size(), 1);
+
+        // msprobe's api_mapping list: cut at every offset it reads or refuses with a message, never crashes;
+        // garbage and hostile forms are refused with a message naming what is wrong.
+        QFile listFile(QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/pangu_api_mapping.yaml"));
+        QVERIFY(listFile.open(QIODevice::ReadOnly));
+        const QByteArray list = listFile.readAll();
+        for (qsizetype cut = 0; cut < list.size(); ++cut) {
+            error.clear();
+            if (!NameMapping::parse(list.left(cut), &error))
+                QVERIFY2(!error.isEmpty(), qPrintable(QString::number(cut)));
+        }
+        QVERIFY(!NameMapping::parse("- ms_api: a\n  pt_api: b\n  ms_args: [0, 1]\n  pt_args: [0]\n", &error));
+        QVERIFY2(error.contains(QLatin1String("length")), qPrintable(error));
+        QVERIFY(!NameMapping::parse(QByteArray("- \x01\x02\xff: \x00\x00", 10), &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!NameMapping::parse("- ms_api: a\n  pt_api: b\n  ms_args: [0, \"; rm -rf /\"]\n  pt_args: [0, 1]\n",
+                                    &error));
+        QVERIFY(!error.isEmpty());
+        QByteArray many;
+        for (int i = 0; i < 20000; ++i)
+            many += "- ms_api: Functional.f" + QByteArray::number(i)
+                + "\n  pt_api: Torch.f\n  ms_args: [0]\n  pt_args: [0]\n";
+        QCOMPARE(NameMapping::parse(many, &error)->apiArguments.size(), 20000);
+        const QByteArray longList = "- ms_api: a\n  pt_api: b\n  ms_args: [" + QByteArray(300000, '1') + "]\n";
+        QVERIFY(!NameMapping::parse(longList, &error));
     }
 
     // msprobe's md5 summary mode (CRC-32 per tensor): equal passes, different is an error; statistics mode
