@@ -549,6 +549,11 @@ bool naturalLess(const QString& a, const QString& b)
     return a.size() - i < b.size() - j;
 }
 
+QString qualifiedName(const SideRow& row)
+{
+    return row.group.isEmpty() ? row.name : row.group + QLatin1Char('/') + row.name;
+}
+
 DumpSide sideFromMsprobe(std::shared_ptr<const MsprobeDump> shared)
 {
     DumpSide side;

@@ -69,6 +69,10 @@ struct DumpSide
     std::shared_ptr<const MsprobeDump> msprobe;
 };
 
+/// The row's name with its group in front (`step0/rank1/{name}`), or the name when it has none: unique across
+/// the dumps of a side.
+QString qualifiedName(const SideRow& row);
+
 /// Flattens an msprobe dump into rows (the rows the reader made, in entry order; msprobe's naming).
 DumpSide sideFromMsprobe(std::shared_ptr<const MsprobeDump> dump);
 /// Rows from tensor catalog series (dump folders): one row per series and step (named `step_N/{series}`

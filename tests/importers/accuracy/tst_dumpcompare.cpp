@@ -33,6 +33,22 @@ void compareValue(const QString& what, const QJsonValue& actual, const QJsonValu
                  what + QStringLiteral(": expected %1, got %2").arg(e, 0, 'g', 17).arg(actual.toDouble(), 0, 'g', 17)));
 }
 
+/// Copies one generated msprobe dump folder (dump.json, construct.json, dump_tensor_data/) to `to`.
+bool copyDump(const QString& run, const QString& to)
+{
+    const QString from = kRuns + QLatin1Char('/') + run + QStringLiteral("/msprobe/step0/rank");
+    if (!QDir().mkpath(to + QStringLiteral("/dump_tensor_data")))
+        return false;
+    for (const QString& name : QDir(from).entryList(QDir::Files))
+        if (!QFile::copy(from + QLatin1Char('/') + name, to + QLatin1Char('/') + name))
+            return false;
+    const QDir tensors(from + QStringLiteral("/dump_tensor_data"));
+    for (const QString& name : tensors.entryList(QDir::Files))
+        if (!QFile::copy(tensors.filePath(name), to + QStringLiteral("/dump_tensor_data/") + name))
+            return false;
+    return true;
+}
+
 CompareResult compare(const QString& bench, const QString& target, const NameMapping& mapping = {})
 {
     CompareOptions options;
@@ -315,6 +331,83 @@ private slots:
         QVERIFY(!pairs.contains(QStringLiteral("Functional.flash_attention_score.0.backward.output.1")));
         QCOMPARE(pairs.value(QStringLiteral("Mint.logical_or.0.forward.output.0")),
                  QStringLiteral("Tensor.__or__.0.forward.output.0"));
+    }
+
+    // Two dump roots with several ranks and steps: each dump pairs with the same stepN/rankM of the other
+    // side, rows named by it; a rank only one side has is reported and its rows listed unmatched; the
+    // summary counts every pair. Naming one rank folder compares just that one.
+    void everyRankCompared()
+    {
+        QTemporaryDir dir;
+        const QString bench = dir.filePath(QStringLiteral("bench"));
+        const QString target = dir.filePath(QStringLiteral("target"));
+        QVERIFY(copyDump(QStringLiteral("fp32"), bench + QStringLiteral("/step0/rank0")));
+        QVERIFY(copyDump(QStringLiteral("fp32"), bench + QStringLiteral("/step0/rank1")));
+        QVERIFY(copyDump(QStringLiteral("fp32"), bench + QStringLiteral("/step0/rank2")));
+        QVERIFY(copyDump(QStringLiteral("fp32"), bench + QStringLiteral("/step1/rank0")));
+        QVERIFY(copyDump(QStringLiteral("fp32"), target + QStringLiteral("/step0/rank0")));
+        QVERIFY(copyDump(QStringLiteral("fp16"), target + QStringLiteral("/step0/rank1")));
+        QVERIFY(copyDump(QStringLiteral("perturbed"), target + QStringLiteral("/step1/rank0")));
+
+        const CompareResult result = compare(bench, target);
+        QCOMPARE(result.mode, CompareMode::Tensor);
+        const CompareSummary s = result.summary();
+        QCOMPARE(s.matched, 3 * 16);
+        QCOMPARE(s.unmatchedBench, 16);
+        QCOMPARE(s.unmatchedTarget, 0);
+        QVERIFY2(result.messages.join(QLatin1Char('\n')).contains(QLatin1String("step0/rank2 is only in the bench")),
+                 qPrintable(result.messages.join(QLatin1Char('\n'))));
+        // The half layer of rank 1 is where the numbers part first, in dump order.
+        QVERIFY(result.firstDivergence);
+        QCOMPARE(result.firstDivergence->name, QStringLiteral("step0/rank1/Module.layers.2.Linear.forward.0.output.0"));
+        QHash<QString, int> perGroup;
+        for (const CompareRow& row : result.rows) {
+            ++perGroup[row.group + QLatin1Char(' ') + verdictId(row.verdict)];
+            QVERIFY2(row.name.startsWith(row.group + QLatin1Char('/')), qPrintable(row.name));
+            if (row.verdict != Verdict::Unmatched)
+                QCOMPARE(row.benchName, row.targetName); // the same rank's row, never another rank's
+        }
+        QCOMPARE(perGroup.value(QStringLiteral("step0/rank0 pass")), 16); // identical dumps
+        QCOMPARE(perGroup.value(QStringLiteral("step0/rank2 unmatched")), 16);
+        const CompareRow* perturbed = nullptr;
+        for (const CompareRow& row : result.rows)
+            if (row.name == QLatin1String("step1/rank0/Module.layers.0.Linear.forward.0.parameters.weight"))
+                perturbed = &row;
+        QVERIFY(perturbed);
+        QCOMPARE(perturbed->verdict, Verdict::Error);
+
+        // JSON: the documented keys, plus the step and rank of each row.
+        const QJsonObject json = compareResultToJson(result);
+        QCOMPARE(json.value(QLatin1String("summary")).toObject().value(QLatin1String("matched")).toInt(), 48);
+        int rank1 = 0;
+        for (const QJsonValue& v : json.value(QLatin1String("rows")).toArray()) {
+            const QJsonObject row = v.toObject();
+            QVERIFY(row.value(QLatin1String("step")).isDouble());
+            QVERIFY(row.value(QLatin1String("rank")).isDouble());
+            if (row.value(QLatin1String("rank")).toInt() == 1)
+                ++rank1;
+        }
+        QCOMPARE(rank1, 16);
+        QVERIFY(compareResultToCsv(result).section(QLatin1Char('\n'), 1, 1).endsWith(QLatin1String(",0,0")));
+
+        // One rank folder against a root: it pairs with the root's dump of the same step and rank.
+        const CompareResult one = compare(bench, target + QStringLiteral("/step0/rank1"));
+        QCOMPARE(one.summary().matched, 16);
+        QCOMPARE(one.summary().unmatchedBench, 3 * 16);
+        QCOMPARE(one.firstDivergence->name, QStringLiteral("step0/rank1/Module.layers.2.Linear.forward.0.output.0"));
+        // Two rank folders: just those, named as before.
+        const CompareResult pair
+            = compare(bench + QStringLiteral("/step0/rank1"), target + QStringLiteral("/step0/rank1"));
+        QCOMPARE(pair.summary().matched, 16);
+        QCOMPARE(pair.summary().unmatchedBench, 0);
+        QCOMPARE(pair.firstDivergence->name, QStringLiteral("Module.layers.2.Linear.forward.0.output.0"));
+        QVERIFY(compareResultToJson(pair)
+                    .value(QLatin1String("rows"))
+                    .toArray()
+                    .first()
+                    .toObject()
+                    .value(QLatin1String("rank"))
+                    .isNull());
     }
 
     // Damaged tensor files inside an msprobe dump: each pair that cannot be read gets verdict none and a
