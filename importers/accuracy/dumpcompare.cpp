@@ -25,35 +25,6 @@ struct Text
     Q_DECLARE_TR_FUNCTIONS(runlens::accuracy)
 };
 
-/// A tensor file of an msprobe dump, listed when it is first opened: the single tensor of a torch.save file,
-/// or an `.npy` array.
-class DumpFileSource final : public tensor::TensorSource
-{
-public:
-    explicit DumpFileSource(QString path)
-        : m_path(std::move(path))
-    { }
-
-    tensor::TensorResult open() const override
-    {
-        if (m_path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
-            return tensor::npyTensorSource(m_path)->open();
-        const tensor::TensorListing listing = tensor::listPtFile(m_path);
-        tensor::TensorResult result;
-        if (!listing.error.isEmpty() || listing.tensors.isEmpty() || !listing.tensors.front().source) {
-            result.error = listing.error.isEmpty()
-                ? QCoreApplication::translate("runlens::accuracy", "%1 holds no tensor.").arg(m_path)
-                : listing.error;
-            return result;
-        }
-        return listing.tensors.front().source->open();
-    }
-    bool isImmediate() const override { return false; }
-
-private:
-    QString m_path;
-};
-
 bool isCheckpointFile(const QString& path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -86,7 +57,7 @@ DumpSideResult readMsprobeSide(const QString& path, const ImportControl& control
     DumpSide side = sideFromMsprobe(read.dump);
     for (SideRow& row : side.rows)
         if (!row.sourceText.isEmpty())
-            row.source = std::make_shared<DumpFileSource>(row.sourceText);
+            row.source = tensor::dumpTensorFileSource(row.sourceText);
     out.side = std::move(side);
     return out;
 }
