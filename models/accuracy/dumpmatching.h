@@ -149,7 +149,11 @@ struct MatchResult
 /// shape), as msprobe joins on name and shape; then the remaining calls of each op (its name without the call
 /// counter) aligned in call order by the same test, so an extra call on one side stays unmatched instead of
 /// shifting every later pair; within paired ops, rows by argument (`.input.0`, `.output.1`,
-/// `.parameters.weight`). Forward and backward are never paired with each other.
+/// `.parameters.weight`, slots renamed by the mapping's argument lists) when they are alike: a None with a None,
+/// a value with a value of its type, a tensor with a tensor of the same class of dtype (as msprobe's join on
+/// shape text and its cross-framework dtype check). Forward and backward are never paired with each other.
+/// Sides spanning several dumps (DumpSide::groups) pair each group only with the other side's group of the
+/// same name.
 MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const NameMapping& mapping = {});
 
 /// The target's op name spelled as on the bench side (see NameMapping); `crossFramework` adds the built-in
