@@ -59,17 +59,21 @@ accuracyview::CompareOutcome runComparison(const accuracyview::CompareRequest& r
     }
     if (control.canceled())
         return outcome;
+    // Rows are named as the result names them: with their step and rank when a side spans several dumps.
     if (bench.side->msprobe) {
+        // The graph is the first dump's: only its rows are nodes there.
+        const QString first = bench.side->groups.value(0);
         for (const accuracy::SideRow& row : bench.side->rows)
-            outcome.benchOps.insert(row.name, row.op);
+            if (row.group == first)
+                outcome.benchOps.insert(accuracy::qualifiedName(row), row.op);
     }
     for (const accuracy::SideRow& row : bench.side->rows) {
         if (row.source)
-            outcome.benchTensors.insert(row.name, row.source);
+            outcome.benchTensors.insert(accuracy::qualifiedName(row), row.source);
     }
     for (const accuracy::SideRow& row : target.side->rows) {
         if (row.source)
-            outcome.targetTensors.insert(row.name, row.source);
+            outcome.targetTensors.insert(accuracy::qualifiedName(row), row.source);
     }
     outcome.result = accuracy::compareDumpSides(*bench.side, *target.side, options, control, rowReady);
     if (outcome.result) {

@@ -3986,10 +3986,6 @@ Mode: %3</source>
         <translation>映射文件第 %1 行不是 &apos;名称: 名称&apos; 形式。</translation>
     </message>
     <message>
-        <source>%1 holds no tensor.</source>
-        <translation>%1 中没有张量。</translation>
-    </message>
-    <message>
         <source>%1: the msprobe dump could not be read.</source>
         <translation>%1：无法读取 msprobe 转储。</translation>
     </message>
@@ -4000,10 +3996,6 @@ Mode: %3</source>
     <message>
         <source>%1 is neither a dump folder, a dump.json nor a checkpoint (.pt, .npz, .safetensors).</source>
         <translation>%1 既不是转储文件夹、dump.json，也不是检查点（.pt、.npz、.safetensors）。</translation>
-    </message>
-    <message>
-        <source>%1 holds %2 msprobe dumps; comparing the first, %3.</source>
-        <translation>%1 中有 %2 个 msprobe 转储；比对第一个：%3。</translation>
     </message>
     <message>
         <source>%1 holds no msprobe dump and no tensor dump.</source>
@@ -4036,6 +4028,66 @@ Mode: %3</source>
     <message>
         <source>The comparison was cancelled.</source>
         <translation>比对已取消。</translation>
+    </message>
+    <message>
+        <source>Entry %1 of the api mapping needs one ms_api and one pt_api name.</source>
+        <translation>API 映射的第 %1 项需要一个 ms_api 和一个 pt_api 名称。</translation>
+    </message>
+    <message>
+        <source>Entry %1 of the api mapping (%2): %3 and %4 differ in length.</source>
+        <translation>API 映射的第 %1 项（%2）：%3 与 %4 的长度不同。</translation>
+    </message>
+    <message>
+        <source>Line %1 of the api mapping: &apos;%2&apos; is not an argument slot.</source>
+        <translation>API 映射第 %1 行：“%2”不是参数序号。</translation>
+    </message>
+    <message>
+        <source>Line %1 of the api mapping is not &apos;key: value&apos;.</source>
+        <translation>API 映射第 %1 行不是“键: 值”的形式。</translation>
+    </message>
+    <message>
+        <source>Line %1 of the api mapping: unknown key &apos;%2&apos; (ms_api, pt_api, ms_args, pt_args, ms_outputs, pt_outputs, ms_parameters, pt_parameters, ms_parameters_grad, pt_parameters_grad).</source>
+        <translation>API 映射第 %1 行：未知的键“%2”（应为 ms_api、pt_api、ms_args、pt_args、ms_outputs、pt_outputs、ms_parameters、pt_parameters、ms_parameters_grad、pt_parameters_grad）。</translation>
+    </message>
+    <message>
+        <source>Line %1 of the api mapping: &apos;%2&apos; appears twice in one entry.</source>
+        <translation>API 映射第 %1 行：“%2”在同一项中出现了两次。</translation>
+    </message>
+    <message>
+        <source>Line %1 of the api mapping: &apos;%2&apos; is not a list of argument slots.</source>
+        <translation>API 映射第 %1 行：“%2”不是参数序号列表。</translation>
+    </message>
+    <message>
+        <source>Entry %1 of the api mapping is not an object.</source>
+        <translation>API 映射的第 %1 项不是对象。</translation>
+    </message>
+    <message>
+        <source>Entry %1 of the api mapping: unknown key &apos;%2&apos;.</source>
+        <translation>API 映射的第 %1 项：未知的键“%2”。</translation>
+    </message>
+    <message>
+        <source>Entry %1 of the api mapping: &apos;%2&apos; holds something other than argument slots.</source>
+        <translation>API 映射的第 %1 项：“%2”中含有参数序号以外的内容。</translation>
+    </message>
+    <message>
+        <source>Entry %1 of the api mapping: &apos;%2&apos; is neither a name nor a list.</source>
+        <translation>API 映射的第 %1 项：“%2”既不是名称也不是列表。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: the msprobe dumps could not be read.</source>
+        <translation>%1：无法读取 msprobe dump。</translation>
+    </message>
+    <message>
+        <source>%1 is only in the bench: its rows are listed unmatched.</source>
+        <translation>%1 只存在于标杆侧：其各行列为未匹配。</translation>
+    </message>
+    <message>
+        <source>%1 is only in the target: its rows are listed unmatched.</source>
+        <translation>%1 只存在于待测侧：其各行列为未匹配。</translation>
     </message>
 </context>
 <context>
@@ -9247,6 +9299,10 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>the file holds no tensors</source>
         <translation>文件中没有张量</translation>
+    </message>
+    <message>
+        <source>%1 holds no tensor.</source>
+        <translation>%1 中没有张量。</translation>
     </message>
 </context>
 <context>

@@ -31,35 +31,6 @@ struct Text
     Q_DECLARE_TR_FUNCTIONS(runlens::accuracy)
 };
 
-/// A tensor file of an msprobe dump, listed when it is first opened: the single tensor of a torch.save file,
-/// or an `.npy` array.
-class DumpFileSource final : public tensor::TensorSource
-{
-public:
-    explicit DumpFileSource(QString path)
-        : m_path(std::move(path))
-    { }
-
-    tensor::TensorResult open() const override
-    {
-        if (m_path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
-            return tensor::npyTensorSource(m_path)->open();
-        const tensor::TensorListing listing = tensor::listPtFile(m_path);
-        tensor::TensorResult result;
-        if (!listing.error.isEmpty() || listing.tensors.isEmpty() || !listing.tensors.front().source) {
-            result.error = listing.error.isEmpty()
-                ? QCoreApplication::translate("runlens::accuracy", "%1 holds no tensor.").arg(m_path)
-                : listing.error;
-            return result;
-        }
-        return listing.tensors.front().source->open();
-    }
-    bool isImmediate() const override { return false; }
-
-private:
-    QString m_path;
-};
-
 bool isCheckpointFile(const QString& path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -92,8 +63,67 @@ DumpSideResult readMsprobeSide(const QString& path, const ImportControl& control
     DumpSide side = sideFromMsprobe(read.dump);
     for (SideRow& row : side.rows)
         if (!row.sourceText.isEmpty())
-            row.source = std::make_shared<DumpFileSource>(row.sourceText);
+            row.source = tensor::dumpTensorFileSource(row.sourceText);
     out.side = std::move(side);
+    return out;
+}
+
+/// Where a dump sits below the folder a side was named by: `step0/rank1` (msprobe's layout; `graph/` or
+/// `pynative/` in front for MindSpore's jit dumps).
+QString groupLabel(const QString& root, const QString& dumpJson)
+{
+    return QDir(root).relativeFilePath(QFileInfo(dumpJson).absolutePath());
+}
+
+/// A side naming one dump folder, labelled as a group of a side that spans several: its `stepN/rankM`.
+QString ownGroupLabel(const QString& folder)
+{
+    const QFileInfo info(folder);
+    const QString name = info.fileName();
+    const QString parent = QFileInfo(info.absolutePath()).fileName();
+    return parent.startsWith(QLatin1String("step")) ? parent + QLatin1Char('/') + name : name;
+}
+
+/// Every msprobe dump below `root` as one side: rows of each dump in turn, each row labelled with its dump
+/// (see SideRow::group). A dump that cannot be read is left out with a warning.
+DumpSideResult readMsprobeSides(const QString& root, const QStringList& dumps, const ImportControl& control)
+{
+    DumpSideResult out;
+    DumpSide combined;
+    combined.path = root;
+    combined.kind = SideKind::Msprobe;
+    for (const QString& dump : dumps) {
+        if (control.canceled())
+            break;
+        const QString label = groupLabel(root, dump);
+        DumpSideResult read = readMsprobeSide(dump, control);
+        if (!read.side) {
+            out.warnings << Text::tr("%1: %2").arg(label, read.error);
+            continue;
+        }
+        out.warnings << read.warnings;
+        DumpSide& side = *read.side;
+        if (combined.groups.isEmpty()) {
+            // The first dump's tree and stacks stand for the side in views that show one dump.
+            combined.framework = side.framework;
+            combined.task = side.task;
+            combined.msprobe = side.msprobe;
+        }
+        combined.groups << label;
+        const int opOffset = int(combined.ops.size());
+        combined.ops << side.ops;
+        for (SideRow& row : side.rows) {
+            row.group = label;
+            row.opIndex += opOffset;
+            combined.rows << std::move(row);
+        }
+    }
+    if (combined.groups.isEmpty()) {
+        out.error = out.warnings.isEmpty() ? Text::tr("%1: the msprobe dumps could not be read.").arg(root)
+                                           : out.warnings.front();
+        return out;
+    }
+    out.side = std::move(combined);
     return out;
 }
 
@@ -227,6 +257,11 @@ private:
     std::atomic<bool> m_stop = false;
 };
 
+std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const DumpSide& target,
+                                                 const CompareOptions& options, const ImportControl& control,
+                                                 const std::function<void(const CompareRow&)>& rowReady,
+                                                 CompareResult result);
+
 } // namespace
 
 DumpSideResult readDumpSide(const QString& path, const ImportControl& control)
@@ -263,16 +298,10 @@ DumpSideResult readDumpSide(const QString& path, const ImportControl& control)
     if (!msprobeDumpJsonPath(path).isEmpty())
         return readMsprobeSide(info.absoluteFilePath(), control);
     const QStringList dumps = dumpJsonFilesBelow(info.absoluteFilePath());
-    if (!dumps.isEmpty()) {
-        if (dumps.size() > 1)
-            out.warnings << Text::tr("%1 holds %2 msprobe dumps; comparing the first, %3.")
-                                .arg(path)
-                                .arg(dumps.size())
-                                .arg(QDir(path).relativeFilePath(dumps.front()));
-        DumpSideResult read = readMsprobeSide(dumps.front(), control);
-        read.warnings = out.warnings + read.warnings;
-        return read;
-    }
+    if (dumps.size() == 1)
+        return readMsprobeSide(dumps.front(), control);
+    if (dumps.size() > 1)
+        return readMsprobeSides(info.absoluteFilePath(), dumps, control);
     const RunManifest manifest = RunScanner().scan(info.absoluteFilePath(), control);
     const tensor::TensorCatalog catalog = tensor::TensorCatalogBuilder::build(manifest, control);
     if (catalog.isEmpty()) {
@@ -292,6 +321,37 @@ std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpS
     CompareResult result;
     result.bench = bench.path;
     result.target = target.path;
+    // One side spans several dumps (ranks, steps), the other names one: the one pairs with the dump of the
+    // same stepN/rankM.
+    std::optional<DumpSide> labelled;
+    auto withOwnGroup = [&labelled](const DumpSide& side) -> const DumpSide& {
+        labelled = side;
+        const QString label = ownGroupLabel(side.path);
+        labelled->groups = { label };
+        for (SideRow& row : labelled->rows)
+            row.group = label;
+        return *labelled;
+    };
+    const bool benchSingle = bench.groups.isEmpty() && !target.groups.isEmpty();
+    const bool targetSingle = target.groups.isEmpty() && !bench.groups.isEmpty();
+    const DumpSide& b0 = benchSingle ? withOwnGroup(bench) : bench;
+    const DumpSide& t0 = targetSingle ? withOwnGroup(target) : target;
+    return compareGroupedSides(b0, t0, options, control, rowReady, std::move(result));
+}
+
+namespace {
+
+std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const DumpSide& target,
+                                                 const CompareOptions& options, const ImportControl& control,
+                                                 const std::function<void(const CompareRow&)>& rowReady,
+                                                 CompareResult result)
+{
+    for (const QString& g : bench.groups)
+        if (!target.groups.contains(g))
+            result.messages << Text::tr("%1 is only in the bench: its rows are listed unmatched.").arg(g);
+    for (const QString& g : target.groups)
+        if (!bench.groups.contains(g))
+            result.messages << Text::tr("%1 is only in the target: its rows are listed unmatched.").arg(g);
     const MatchResult match = matchSides(bench, target, options.mapping);
 
     // The mode: real data when both sides have files for their rows, else what both msprobe dumps recorded.
@@ -331,9 +391,10 @@ std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpS
         const SideRow& b = bench.rows[pair.bench];
         const SideRow& t = target.rows[pair.target];
         CompareRow row;
-        row.name = t.name;
-        row.benchName = b.name;
-        row.targetName = t.name;
+        row.name = qualifiedName(t);
+        row.benchName = qualifiedName(b);
+        row.targetName = qualifiedName(t);
+        row.group = t.group;
         row.op = t.op;
         row.opIndex = t.opIndex;
         row.kind = t.kind;
@@ -384,7 +445,8 @@ std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpS
     for (int t : match.unmatchedTarget) {
         const SideRow& s = target.rows[t];
         CompareRow row;
-        row.name = row.targetName = s.name;
+        row.name = row.targetName = qualifiedName(s);
+        row.group = s.group;
         row.op = s.op;
         row.opIndex = s.opIndex;
         row.kind = s.kind;
@@ -399,7 +461,8 @@ std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpS
     for (int b : match.unmatchedBench) {
         const SideRow& s = bench.rows[b];
         CompareRow row;
-        row.name = row.benchName = s.name;
+        row.name = row.benchName = qualifiedName(s);
+        row.group = s.group;
         row.op = s.op;
         row.opIndex = s.opIndex;
         row.kind = s.kind;
@@ -415,6 +478,8 @@ std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpS
     control.report(1000);
     return result;
 }
+
+} // namespace
 
 std::optional<CompareResult> compareDumps(const QString& bench, const QString& target, const CompareOptions& options,
                                           QString* error, const ImportControl& control)

@@ -22,7 +22,9 @@ struct DumpSideResult
 };
 
 /// Reads one side of a comparison from `path`: an msprobe dump (a `step*/rank*` folder, its dump.json, or a
-/// folder with one below it, the first in name order when there are several), a checkpoint file (`.pt`,
+/// folder with one below it; a folder with several below it, ranks and steps, is one side whose rows carry
+/// their dump's `stepN/rankM` as SideRow::group, paired only with the same dump of the other side), a
+/// checkpoint file (`.pt`,
 /// `.pth`, `.bin`, `.npz`, `.safetensors`: one row per tensor), or a folder of tensor dumps
 /// (`step_N/{module}.{kind}.npy`, MindSpore dumps). Tensor files of msprobe dumps (`.pt` from PyTorch, `.npy`
 /// from MindSpore) are opened only when compared.

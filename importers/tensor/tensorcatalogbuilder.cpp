@@ -6,6 +6,7 @@
 #include "importers/tensor/npzfile.h"
 #include "importers/tensor/ptfile.h"
 #include "importers/tensor/safetensorsfile.h"
+#include "models/tensor/dtype.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -65,14 +66,18 @@ public:
 
     QList<TensorSeries> take()
     {
-        // Names must be unique within a run: qualify clashing ones with their folder.
+        // Names must be unique within a run and rank: qualify clashing ones with their folder. The same
+        // tensor of another rank (msprobe's rank0/, rank1/) keeps its name; the rank tells them apart.
         QHash<QString, int> count;
+        auto nameKey = [](const TensorSeries& s) {
+            return s.run + QLatin1Char('\n') + QString::number(s.rank) + QLatin1Char('\n') + s.name;
+        };
         for (const Pending& p : m_pending)
-            ++count[p.series.run + QLatin1Char('\n') + p.series.name];
+            ++count[nameKey(p.series)];
         QList<TensorSeries> out;
         out.reserve(m_pending.size());
         for (Pending& p : m_pending) {
-            if (count.value(p.series.run + QLatin1Char('\n') + p.series.name) > 1 && !p.folder.isEmpty())
+            if (count.value(nameKey(p.series)) > 1 && !p.folder.isEmpty())
                 p.series.name = p.folder + QLatin1Char('/') + p.series.name;
             out << std::move(p.series);
         }
@@ -164,7 +169,7 @@ void addNpy(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& 
 
 /// The members of an archive or the entries of a safetensors file: each one a series named after the file
 /// and the member ("state_dict.npz/conv1.weight"), linked to the module its key names.
-void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& diagnostics)
+void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnostics& diagnostics, DumpCollector* dumps)
 {
     TensorListing listing = artifact.kind == ArtifactKind::TensorNpz ? listNpzFile(artifact.path)
         : artifact.kind == ArtifactKind::TensorPt                    ? listPtFile(artifact.path)
@@ -193,6 +198,21 @@ void addContainer(const Artifact& artifact, CatalogAssembler& assembler, Diagnos
         // A state dict key is a module path and a role: "layer1.0.conv1.weight".
         const DumpFileName name
             = msprobe && info.member.isEmpty() ? *msprobe : parseDumpFileName(info.member + QStringLiteral(".npy"));
+        if (dumps && msprobe && info.member.isEmpty()) {
+            // msprobe's torch.save files belong to their dump entry like its .npy files do.
+            graph::DumpEntry entry;
+            entry.path = artifact.path;
+            entry.step = step;
+            entry.nodeKey = name.nodeKey;
+            entry.io = name.io;
+            entry.kind = name.kind;
+            const std::string_view dtype = dtypeName(info.dtype);
+            entry.dtype = QString::fromLatin1(dtype.data(), qsizetype(dtype.size()));
+            for (const std::int64_t dim : info.shape)
+                entry.shape << dim;
+            entry.dataSize = info.byteSize;
+            dumps->entries << entry;
+        }
         TensorSeries series;
         // A torch.save of one tensor (msprobe dumps) is the file itself, as a .npy is.
         series.name = info.member.isEmpty() ? fileKey : fileKey + QLatin1Char('/') + info.member;
@@ -222,7 +242,7 @@ TensorCatalog buildCatalog(const RunManifest& manifest, const ImportControl& con
         case ArtifactKind::TensorNpz:
         case ArtifactKind::TensorSafetensors:
         case ArtifactKind::TensorPt:
-            addContainer(artifact, assembler, diagnostics);
+            addContainer(artifact, assembler, diagnostics, dumps);
             break;
         default:
             continue;
@@ -232,7 +252,39 @@ TensorCatalog buildCatalog(const RunManifest& manifest, const ImportControl& con
     return TensorCatalog(assembler.take(), std::move(diagnostics));
 }
 
+/// A tensor file of a dump, listed when it is first opened: the single tensor of a torch.save file, or an
+/// `.npy` array.
+class DumpFileSource final : public TensorSource
+{
+public:
+    explicit DumpFileSource(QString path)
+        : m_path(std::move(path))
+    { }
+
+    TensorResult open() const override
+    {
+        if (m_path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
+            return npyTensorSource(m_path)->open();
+        const TensorListing listing = listPtFile(m_path);
+        TensorResult result;
+        if (!listing.error.isEmpty() || listing.tensors.isEmpty() || !listing.tensors.front().source) {
+            result.error = listing.error.isEmpty() ? Text::tr("%1 holds no tensor.").arg(m_path) : listing.error;
+            return result;
+        }
+        return listing.tensors.front().source->open();
+    }
+    bool isImmediate() const override { return false; }
+
+private:
+    QString m_path;
+};
+
 } // namespace
+
+std::shared_ptr<const TensorSource> dumpTensorFileSource(const QString& path)
+{
+    return std::make_shared<DumpFileSource>(path);
+}
 
 TensorCatalog TensorCatalogBuilder::build(const RunManifest& manifest, const ImportControl& control)
 {

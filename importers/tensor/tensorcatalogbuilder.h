@@ -7,6 +7,8 @@
 
 #include <QString>
 
+#include <memory>
+
 namespace runlens::tensor {
 
 /// Builds the TensorCatalog of an opened folder from the tensor files of its manifest, reading only
@@ -14,7 +16,9 @@ namespace runlens::tensor {
 /// `{net}/{graph}/{iteration}/{op_type}.{op_name}...{input|output}.{slot}...npy`), the members of `.npz`
 /// archives and the entries of `.safetensors` files. The same tensor at several steps becomes one series;
 /// the step comes from the folders (`step_N`, `iteration_N`, MindSpore iteration folders) or from the file
-/// name of a checkpoint (`ckpt-300.safetensors`). Runs on any thread; a bad file becomes a diagnostic.
+/// name of a checkpoint (`ckpt-300.safetensors`). msprobe tensor dumps (`step*/rank*/dump_tensor_data/` with
+/// `.npy` or torch.save `.pt` files) are series named by their row, the step and rank from the folders; the
+/// files are entries of the dump index too. Runs on any thread; a bad file becomes a diagnostic.
 class TensorCatalogBuilder
 {
 public:
@@ -28,5 +32,9 @@ public:
     /// The catalog and the dump index of the `.npy` files together, each header read once.
     static WithDumps buildWithDumps(const RunManifest& manifest, const ImportControl& control = {});
 };
+
+/// The values of one tensor file of a dump (an msprobe `.npy`, or a torch.save `.pt` of one tensor), read
+/// when opened: for views that know the file from elsewhere (dump.json's data_name) and not from a catalog.
+std::shared_ptr<const TensorSource> dumpTensorFileSource(const QString& path);
 
 } // namespace runlens::tensor

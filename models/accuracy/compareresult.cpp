@@ -120,12 +120,40 @@ QString shapeCell(const std::vector<std::int64_t>& shape, bool present)
     return QLatin1Char('[') + dims.join(QLatin1Char(',')) + QLatin1Char(']');
 }
 
+int groupNumber(const QString& group, QLatin1String prefix)
+{
+    for (const QString& part : group.split(QLatin1Char('/'))) {
+        if (!part.startsWith(prefix))
+            continue;
+        bool ok = false;
+        const int n = part.mid(prefix.size()).toInt(&ok);
+        if (ok && n >= 0)
+            return n;
+    }
+    return -1;
+}
+
+QJsonValue groupNumberJson(int n)
+{
+    return n >= 0 ? QJsonValue(n) : QJsonValue(QJsonValue::Null);
+}
+
 QString markdownCell(QString s)
 {
     return s.replace(QLatin1Char('|'), QStringLiteral("\\|"));
 }
 
 } // namespace
+
+int groupStep(const QString& group)
+{
+    return groupNumber(group, QLatin1String("step"));
+}
+
+int groupRank(const QString& group)
+{
+    return groupNumber(group, QLatin1String("rank"));
+}
 
 QString compareModeId(CompareMode mode)
 {
@@ -216,6 +244,8 @@ QJsonObject compareResultToJson(const CompareResult& result)
         o.insert(QStringLiteral("nan_mismatch"), count(v.nanMismatch));
         o.insert(QStringLiteral("verdict"), verdictId(row.verdict));
         o.insert(QStringLiteral("introduced"), row.introduced);
+        o.insert(QStringLiteral("step"), groupNumberJson(groupStep(row.group)));
+        o.insert(QStringLiteral("rank"), groupNumberJson(groupRank(row.group)));
         rows.append(o);
     }
     root.insert(QStringLiteral("rows"), rows);
@@ -226,7 +256,7 @@ QString compareResultToCsv(const CompareResult& result)
 {
     QString out = QStringLiteral("name,bench_name,target_name,kind,index,bench_dtype,target_dtype,bench_shape,"
                                  "target_shape,cosine,max_abs,max_rel,mean_abs,rmse,rel_euclidean,within_1e-3,"
-                                 "within_5e-3,underflow,overflow,nan_mismatch,verdict,introduced\n");
+                                 "within_5e-3,underflow,overflow,nan_mismatch,verdict,introduced,step,rank\n");
     for (const CompareRow& row : result.rows) {
         const RowValues v = valuesOf(row, result.mode);
         const QStringList fields {
@@ -252,6 +282,8 @@ QString compareResultToCsv(const CompareResult& result)
             cell(v.nanMismatch),
             verdictId(row.verdict),
             row.introduced ? QStringLiteral("true") : QStringLiteral("false"),
+            groupStep(row.group) >= 0 ? QString::number(groupStep(row.group)) : QString(),
+            groupRank(row.group) >= 0 ? QString::number(groupRank(row.group)) : QString(),
         };
         out += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }

@@ -40,7 +40,15 @@ struct CompareRow
     bool propagated = false; ///< a failing output of an op whose inputs already fail
     QString note; ///< why a value is missing, what differs besides the values
     QString benchSource, targetSource; ///< files the values came from, for messages and the Tensors panel
+    /// The dump pair the row belongs to when the sides span several (`step0/rank1`); the names then start
+    /// with it (`step0/rank1/Functional.linear.0.forward.output.0`). Empty for a comparison of two dumps.
+    QString group;
 };
+
+/// The step and rank numbers a group names (`step0/rank1` -> 0, 1); -1 for what it does not name (a
+/// non-distributed `rank` folder, no group).
+int groupStep(const QString& group);
+int groupRank(const QString& group);
 
 /// The op where the numbers part: its first failing output row.
 struct FirstDivergence

@@ -12,7 +12,8 @@ std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict f
     for (int i = 0; i < rows.size(); ++i) {
         if (rows[i].verdict == Verdict::Unmatched)
             continue;
-        const QString key = rows[i].op.isEmpty() ? rows[i].name : rows[i].op;
+        // The same op of another rank or step is another op.
+        const QString key = rows[i].group + QLatin1Char('/') + (rows[i].op.isEmpty() ? rows[i].name : rows[i].op);
         auto it = opOf.constFind(key);
         if (it == opOf.constEnd()) {
             it = opOf.insert(key, int(ops.size()));

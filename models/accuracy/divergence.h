@@ -11,8 +11,9 @@ namespace runlens::accuracy {
 /// with passing inputs counts too: the op's own weights differ); an op whose outputs fail with failing inputs
 /// only carries an earlier error. Sets `introduced` / `propagated` on the failing output rows, and returns
 /// the first op that introduced an error, or, when no op did (every failing op already had failing inputs,
-/// or only inputs fail), the first failing row of any kind. Ops without output rows (checkpoints) are judged by their parameters. Nullopt when no row
-/// reaches `failLevel`.
+/// or only inputs fail), the first failing row of any kind. Ops without output rows (checkpoints) are judged by their
+/// parameters; the same op of another rank or step (CompareRow::group) is another op. Nullopt when no row reaches
+/// `failLevel`.
 std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict failLevel = Verdict::Warning);
 
 } // namespace runlens::accuracy

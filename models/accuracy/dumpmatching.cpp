@@ -5,11 +5,13 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
 
 #include <algorithm>
+#include <array>
 
 namespace runlens::accuracy {
 
@@ -126,7 +128,7 @@ MappedOp mapOp(const QString& op, const NameMapping& mapping, bool crossFramewor
 /// and they share at least one argument. Arguments only one side records (a framework's extra keyword) do not
 /// count against it, as they would across PyTorch and MindSpore.
 bool compatible(const DumpSide& bench, const QList<int>& benchRows, const DumpSide& target,
-                const QList<int>& targetRows)
+                const QList<int>& targetRows, const QStringList& targetSuffixes)
 {
     if (benchRows.isEmpty() && targetRows.isEmpty())
         return true;
@@ -136,7 +138,7 @@ bool compatible(const DumpSide& bench, const QList<int>& benchRows, const DumpSi
     int common = 0;
     for (int r : targetRows) {
         const SideRow& t = target.rows[r];
-        const SideRow* b = bySuffix.value(suffixOf(t));
+        const SideRow* b = bySuffix.value(targetSuffixes[r]);
         if (!b)
             continue;
         ++common;
@@ -144,6 +146,69 @@ bool compatible(const DumpSide& bench, const QList<int>& benchRows, const DumpSi
             return false;
     }
     return common > 0;
+}
+
+/// What must agree for two rows to pair, as msprobe's join on shape text and its dtype gate across
+/// frameworks: a None pairs only with a None, a tensor only with a tensor of the same class of dtype
+/// (integers, floating point, bool, complex: float32 pairs with bfloat16, torch.int64 with Int64), a value
+/// only with a value of the same type.
+QString dtypeClass(const SideRow& row)
+{
+    if (!row.isTensor)
+        return row.dtype.isEmpty() ? QStringLiteral("none") : QStringLiteral("value:") + row.dtype.toLower();
+    QString d = row.dtype.toLower();
+    if (d.startsWith(QLatin1String("torch.")))
+        d = d.mid(6);
+    if (d.startsWith(QLatin1String("int")) || d.startsWith(QLatin1String("uint")))
+        return QStringLiteral("int");
+    if (d.startsWith(QLatin1String("float")) || d.startsWith(QLatin1String("bfloat")) || d == QLatin1String("half")
+        || d == QLatin1String("double"))
+        return QStringLiteral("float");
+    if (d.startsWith(QLatin1String("complex")))
+        return QStringLiteral("complex");
+    return d;
+}
+
+bool rowsAlike(const SideRow& b, const SideRow& t)
+{
+    return dtypeClass(b) == dtypeClass(t);
+}
+
+/// The part of a target row's name after its op, its argument slot translated through the mapping's
+/// argument lists for the op's API (msprobe's api_mapping); a slot the lists leave out gets a suffix no
+/// bench row has.
+QString targetSuffix(const SideRow& row, const NameMapping& mapping)
+{
+    const QString suffix = suffixOf(row);
+    if (mapping.apiArguments.isEmpty())
+        return suffix;
+    const EntryName e = parseEntryName(row.op);
+    if (!e.valid || e.isModule())
+        return suffix;
+    const auto it = mapping.apiArguments.constFind(e.prefix + QLatin1Char('.') + e.api);
+    if (it == mapping.apiArguments.constEnd())
+        return suffix;
+    // ".input.0.1" -> role "input", slot "0", rest ".1".
+    QStringList fields = suffix.mid(1).split(QLatin1Char('.'));
+    if (fields.size() < 2)
+        return suffix;
+    const QString role = fields[0];
+    const std::optional<QHash<QString, QString>>* slotMap = nullptr;
+    if (role == QLatin1String("input") || role == QLatin1String("kwargs"))
+        slotMap = &it->inputs;
+    else if (role == QLatin1String("output"))
+        slotMap = &it->outputs;
+    else if (role == QLatin1String("parameters"))
+        slotMap = &it->parameters;
+    else if (role == QLatin1String("parameters_grad"))
+        slotMap = &it->parameterGrads;
+    if (!slotMap || !slotMap->has_value())
+        return suffix;
+    const auto slot = (*slotMap)->constFind(fields[1]);
+    if (slot == (*slotMap)->constEnd())
+        return suffix + QStringLiteral("#unmapped");
+    fields[1] = *slot;
+    return QLatin1Char('.') + fields.join(QLatin1Char('.'));
 }
 
 QHash<QString, QString> readStringMap(const QJsonObject& o)
@@ -177,6 +242,255 @@ QString unquote(QString s)
     if (s.size() >= 2 && (s.front() == QLatin1Char('"') || s.front() == QLatin1Char('\'')) && s.back() == s.front())
         s = s.mid(1, s.size() - 2);
     return s;
+}
+
+/// One api_mapping entry read from its keys: values are names or lists of slots.
+using ApiEntry = QHash<QString, QStringList>;
+
+const QStringList& apiEntryKeys()
+{
+    static const QStringList keys { QStringLiteral("ms_api"),
+                                    QStringLiteral("pt_api"),
+                                    QStringLiteral("ms_args"),
+                                    QStringLiteral("pt_args"),
+                                    QStringLiteral("ms_outputs"),
+                                    QStringLiteral("pt_outputs"),
+                                    QStringLiteral("ms_parameters"),
+                                    QStringLiteral("pt_parameters"),
+                                    QStringLiteral("ms_parameters_grad"),
+                                    QStringLiteral("pt_parameters_grad") };
+    return keys;
+}
+
+bool isSlotToken(const QString& s)
+{
+    if (s.isEmpty() || s.size() > 256)
+        return false;
+    for (const QChar c : s)
+        if (!(c.isLetterOrNumber() || c == QLatin1Char('_')))
+            return false;
+    return true;
+}
+
+/// Adds the entries to `m`; false with `error` set when one is incomplete or its paired lists differ in length.
+bool addApiEntries(const QList<ApiEntry>& entries, NameMapping& m, QString* error)
+{
+    static const std::array<std::pair<const char*, const char*>, 4> kPairs { {
+        { "ms_args", "pt_args" },
+        { "ms_outputs", "pt_outputs" },
+        { "ms_parameters", "pt_parameters" },
+        { "ms_parameters_grad", "pt_parameters_grad" },
+    } };
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const ApiEntry& e = entries[i];
+        const QStringList msApi = e.value(QStringLiteral("ms_api"));
+        const QStringList ptApi = e.value(QStringLiteral("pt_api"));
+        if (msApi.size() != 1 || ptApi.size() != 1 || msApi.front().isEmpty() || ptApi.front().isEmpty()) {
+            if (error)
+                *error = QCoreApplication::translate(
+                             "runlens::accuracy", "Entry %1 of the api mapping needs one ms_api and one pt_api name.")
+                             .arg(i + 1);
+            return false;
+        }
+        ApiArguments args;
+        std::optional<QHash<QString, QString>>* roles[]
+            = { &args.inputs, &args.outputs, &args.parameters, &args.parameterGrads };
+        for (std::size_t k = 0; k < kPairs.size(); ++k) {
+            const QString msKey = QLatin1String(kPairs[k].first);
+            const QString ptKey = QLatin1String(kPairs[k].second);
+            if (!e.contains(msKey) && !e.contains(ptKey))
+                continue;
+            const QStringList ms = e.value(msKey);
+            const QStringList pt = e.value(ptKey);
+            if (ms.size() != pt.size()) {
+                if (error)
+                    *error = QCoreApplication::translate(
+                                 "runlens::accuracy", "Entry %1 of the api mapping (%2): %3 and %4 differ in length.")
+                                 .arg(i + 1)
+                                 .arg(msApi.front(), msKey, ptKey);
+                return false;
+            }
+            QHash<QString, QString> slotMap;
+            for (qsizetype j = 0; j < ms.size(); ++j)
+                slotMap.insert(ms[j], pt[j]);
+            *roles[k] = std::move(slotMap);
+        }
+        m.apis.insert(msApi.front(), ptApi.front());
+        m.apiArguments.insert(msApi.front(), args);
+    }
+    return true;
+}
+
+/// A flow list "[0, 2]" or a single value; nullopt when a slot is not a plain name or number.
+std::optional<QStringList> parseYamlValue(const QString& value)
+{
+    QString v = value.trimmed();
+    QStringList out;
+    if (v.startsWith(QLatin1Char('['))) {
+        if (!v.endsWith(QLatin1Char(']')))
+            return std::nullopt;
+        for (const QString& part : v.mid(1, v.size() - 2).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QString item = unquote(part);
+            if (!isSlotToken(item))
+                return std::nullopt;
+            out << item;
+        }
+        return out;
+    }
+    out << unquote(v);
+    return out;
+}
+
+/// msprobe's api_mapping YAML: a list of entries (`- ms_api: ...` with the other keys indented below), or one
+/// entry at the top level; lists as `[0, 1]` or as `- 0` lines below their key.
+std::optional<NameMapping> parseApiMappingYaml(const QByteArray& text, QString* error)
+{
+    QList<ApiEntry> entries;
+    QString listKey; // the key whose `- item` lines follow
+    int lineNumber = 0;
+    auto fail = [&](const QString& message) -> std::optional<NameMapping> {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+    for (const QByteArray& raw : text.split('\n')) {
+        ++lineNumber;
+        QString line = QString::fromUtf8(raw);
+        const int hash = int(line.indexOf(QLatin1Char('#')));
+        if (hash >= 0)
+            line.truncate(hash);
+        QString body = line.trimmed();
+        if (body.isEmpty() || body == QLatin1String("---"))
+            continue;
+        bool newEntry = false;
+        if (body == QLatin1String("-") || body.startsWith(QLatin1String("- "))) {
+            const QString item = body.mid(1).trimmed();
+            if (!listKey.isEmpty() && !item.contains(QLatin1Char(':'))) {
+                if (!isSlotToken(unquote(item)))
+                    return fail(QCoreApplication::translate("runlens::accuracy",
+                                                            "Line %1 of the api mapping: '%2' is not an argument slot.")
+                                    .arg(lineNumber)
+                                    .arg(item.left(80)));
+                entries.back()[listKey] << unquote(item);
+                continue;
+            }
+            newEntry = true;
+            body = item;
+        }
+        if (newEntry || entries.isEmpty())
+            entries.append(ApiEntry {});
+        listKey.clear();
+        if (body.isEmpty())
+            continue;
+        const int colon = int(body.indexOf(QLatin1Char(':')));
+        if (colon <= 0)
+            return fail(
+                QCoreApplication::translate("runlens::accuracy", "Line %1 of the api mapping is not 'key: value'.")
+                    .arg(lineNumber));
+        const QString key = unquote(body.left(colon));
+        if (!apiEntryKeys().contains(key))
+            return fail(QCoreApplication::translate(
+                            "runlens::accuracy",
+                            "Line %1 of the api mapping: unknown key '%2' (ms_api, pt_api, ms_args, pt_args, "
+                            "ms_outputs, pt_outputs, ms_parameters, pt_parameters, ms_parameters_grad, "
+                            "pt_parameters_grad).")
+                            .arg(lineNumber)
+                            .arg(key.left(80)));
+        if (entries.back().contains(key))
+            return fail(QCoreApplication::translate("runlens::accuracy",
+                                                    "Line %1 of the api mapping: '%2' appears twice in one entry.")
+                            .arg(lineNumber)
+                            .arg(key));
+        const QString value = body.mid(colon + 1).trimmed();
+        if (value.isEmpty()) {
+            entries.back().insert(key, {});
+            listKey = key;
+            continue;
+        }
+        const std::optional<QStringList> parsed = parseYamlValue(value);
+        if (!parsed)
+            return fail(QCoreApplication::translate("runlens::accuracy",
+                                                    "Line %1 of the api mapping: '%2' is not a list of argument slots.")
+                            .arg(lineNumber)
+                            .arg(value.left(80)));
+        entries.back().insert(key, *parsed);
+    }
+    NameMapping m;
+    if (!addApiEntries(entries, m, error))
+        return std::nullopt;
+    return m;
+}
+
+/// The same entries as a JSON array of objects.
+std::optional<NameMapping> parseApiMappingJson(const QJsonArray& array, QString* error)
+{
+    QList<ApiEntry> entries;
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        if (!array[i].isObject()) {
+            if (error)
+                *error
+                    = QCoreApplication::translate("runlens::accuracy", "Entry %1 of the api mapping is not an object.")
+                          .arg(i + 1);
+            return std::nullopt;
+        }
+        const QJsonObject o = array[i].toObject();
+        ApiEntry e;
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (!apiEntryKeys().contains(it.key())) {
+                if (error)
+                    *error = QCoreApplication::translate("runlens::accuracy",
+                                                         "Entry %1 of the api mapping: unknown key '%2'.")
+                                 .arg(i + 1)
+                                 .arg(it.key().left(80));
+                return std::nullopt;
+            }
+            QStringList values;
+            if (it->isString()) {
+                values << it->toString();
+            } else if (it->isArray()) {
+                for (const QJsonValue& v : it->toArray()) {
+                    const QString slot = v.isDouble() ? QString::number(v.toInteger()) : v.toString();
+                    if (!isSlotToken(slot)) {
+                        if (error)
+                            *error = QCoreApplication::translate(
+                                         "runlens::accuracy",
+                                         "Entry %1 of the api mapping: '%2' holds something other than "
+                                         "argument slots.")
+                                         .arg(i + 1)
+                                         .arg(it.key());
+                        return std::nullopt;
+                    }
+                    values << slot;
+                }
+            } else {
+                if (error)
+                    *error = QCoreApplication::translate(
+                                 "runlens::accuracy", "Entry %1 of the api mapping: '%2' is neither a name nor a list.")
+                                 .arg(i + 1)
+                                 .arg(it.key());
+                return std::nullopt;
+            }
+            e.insert(it.key(), values);
+        }
+        entries << e;
+    }
+    NameMapping m;
+    if (!addApiEntries(entries, m, error))
+        return std::nullopt;
+    return m;
+}
+
+/// Whether YAML text is msprobe's api_mapping form: its first line with content is a list item or an
+/// `ms_api`/`pt_api` key.
+bool looksLikeApiMapping(const QByteArray& text)
+{
+    for (const QByteArray& raw : text.split('\n')) {
+        const QByteArray line = raw.trimmed();
+        if (line.isEmpty() || line.startsWith('#') || line == "---")
+            continue;
+        return line == "-" || line.startsWith("- ") || line.startsWith("ms_api:") || line.startsWith("pt_api:");
+    }
+    return false;
 }
 
 } // namespace
@@ -233,6 +547,11 @@ bool naturalLess(const QString& a, const QString& b)
         ++j;
     }
     return a.size() - i < b.size() - j;
+}
+
+QString qualifiedName(const SideRow& row)
+{
+    return row.group.isEmpty() ? row.name : row.group + QLatin1Char('/') + row.name;
 }
 
 DumpSide sideFromMsprobe(std::shared_ptr<const MsprobeDump> shared)
@@ -356,7 +675,7 @@ DumpSide sideFromCheckpoint(const QString& path, const QList<tensor::TensorInfo>
 
 bool NameMapping::isEmpty() const
 {
-    return rows.isEmpty() && apis.isEmpty() && modules.isEmpty() && classes.isEmpty();
+    return rows.isEmpty() && apis.isEmpty() && modules.isEmpty() && classes.isEmpty() && apiArguments.isEmpty();
 }
 
 void NameMapping::merge(const NameMapping& other)
@@ -364,6 +683,7 @@ void NameMapping::merge(const NameMapping& other)
     rows.insert(other.rows);
     apis.insert(other.apis);
     classes.insert(other.classes);
+    apiArguments.insert(other.apiArguments);
     for (const auto& piece : other.modules) {
         modules.erase(
             std::remove_if(modules.begin(), modules.end(), [&](const auto& p) { return p.first == piece.first; }),
@@ -393,6 +713,19 @@ std::optional<NameMapping> NameMapping::parse(const QByteArray& text, QString* e
                                          QStringLiteral("classes") };
     QHash<QString, QHash<QString, QString>> sections;
     const QByteArray trimmed = text.trimmed();
+    if (trimmed.startsWith('[')) {
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
+        if (!doc.isArray()) {
+            if (error)
+                *error = QCoreApplication::translate("runlens::accuracy", "The mapping is not valid JSON: %1")
+                             .arg(parseError.errorString());
+            return std::nullopt;
+        }
+        return parseApiMappingJson(doc.array(), error);
+    }
+    if (!trimmed.startsWith('{') && looksLikeApiMapping(text))
+        return parseApiMappingYaml(text, error);
     if (trimmed.startsWith('{')) {
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
@@ -458,9 +791,15 @@ QString mapOpName(const QString& op, const NameMapping& mapping, bool crossFrame
     return mapOp(op, mapping, crossFramework).name;
 }
 
-MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const NameMapping& mapping)
+namespace {
+
+MatchResult matchOneDump(const DumpSide& bench, const DumpSide& target, const NameMapping& mapping)
 {
     const bool cross = (bench.framework == DumpFramework::PyTorch && target.framework == DumpFramework::MindSpore);
+    QStringList targetSuffixes;
+    targetSuffixes.reserve(target.rows.size());
+    for (const SideRow& row : target.rows)
+        targetSuffixes << targetSuffix(row, mapping);
     QList<QList<int>> benchOpRows(bench.ops.size());
     QList<QList<int>> targetOpRows(target.ops.size());
     for (int i = 0; i < bench.rows.size(); ++i)
@@ -507,7 +846,8 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
         // As msprobe joins on name and shape: a call with other shapes under the same name is likely another
         // call (the counters shifted), left to the alignment below.
         if (b >= 0 && !benchOpUsed[b]
-            && (mapped.back().fuzzyKey.isEmpty() || compatible(bench, benchOpRows[b], target, targetOpRows[o]))) {
+            && (mapped.back().fuzzyKey.isEmpty()
+                || compatible(bench, benchOpRows[b], target, targetOpRows[o], targetSuffixes))) {
             benchOpUsed[b] = true;
             targetOpPartner[o] = b;
             targetOpRule[o] = mapped.back().name == target.ops[o] ? MatchRule::Exact : MatchRule::Mapped;
@@ -536,7 +876,7 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
         const QList<int> b = benchByKey.value(key);
         const QList<int> t = targetByKey.value(key);
         auto fits = [&](int benchOp, int targetOp) {
-            return compatible(bench, benchOpRows[benchOp], target, targetOpRows[targetOp]);
+            return compatible(bench, benchOpRows[benchOp], target, targetOpRows[targetOp], targetSuffixes);
         };
         qsizetype i = 0, j = 0;
         while (i < t.size() && j < b.size()) {
@@ -580,8 +920,8 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
         for (int r : targetOpRows[o]) {
             if (targetUsed[r])
                 continue;
-            const int br = bySuffix.value(suffixOf(target.rows[r]), -1);
-            if (br >= 0 && !benchUsed[br])
+            const int br = bySuffix.value(targetSuffixes[r], -1);
+            if (br >= 0 && !benchUsed[br] && rowsAlike(bench.rows[br], target.rows[r]))
                 pairRows(br, r, targetOpRule[o]);
         }
     }
@@ -592,6 +932,69 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
             result.unmatchedBench << i;
     for (int i = 0; i < target.rows.size(); ++i)
         if (!targetUsed[i])
+            result.unmatchedTarget << i;
+    return result;
+}
+
+/// The rows of one group of a side as a side of their own, and where each came from.
+DumpSide groupSide(const DumpSide& side, const QList<int>& rows)
+{
+    DumpSide sub;
+    sub.path = side.path;
+    sub.kind = side.kind;
+    sub.framework = side.framework;
+    sub.task = side.task;
+    QHash<int, int> opIndex;
+    for (int r : rows) {
+        SideRow row = side.rows[r];
+        auto it = opIndex.constFind(row.opIndex);
+        if (it == opIndex.constEnd()) {
+            it = opIndex.insert(row.opIndex, int(sub.ops.size()));
+            sub.ops << row.op;
+        }
+        row.opIndex = *it;
+        sub.rows << row;
+    }
+    return sub;
+}
+
+} // namespace
+
+MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const NameMapping& mapping)
+{
+    if (bench.groups.isEmpty() && target.groups.isEmpty())
+        return matchOneDump(bench, target, mapping);
+    // Several dumps (ranks, steps): rows pair only within the group of the same name; a group one side lacks
+    // leaves all its rows unmatched.
+    auto rowsByGroup = [](const DumpSide& side) {
+        QHash<QString, QList<int>> by;
+        for (int i = 0; i < side.rows.size(); ++i)
+            by[side.rows[i].group] << i;
+        return by;
+    };
+    const QHash<QString, QList<int>> benchGroups = rowsByGroup(bench);
+    const QHash<QString, QList<int>> targetGroups = rowsByGroup(target);
+    MatchResult result;
+    QList<bool> benchPaired(bench.rows.size(), false);
+    QList<bool> targetPaired(target.rows.size(), false);
+    for (auto it = targetGroups.begin(); it != targetGroups.end(); ++it) {
+        const auto b = benchGroups.constFind(it.key());
+        if (b == benchGroups.constEnd())
+            continue;
+        const MatchResult sub = matchOneDump(groupSide(bench, *b), groupSide(target, *it), mapping);
+        for (const MatchedPair& p : sub.pairs) {
+            result.pairs.append({ (*b)[p.bench], (*it)[p.target], p.rule });
+            benchPaired[(*b)[p.bench]] = true;
+            targetPaired[(*it)[p.target]] = true;
+        }
+    }
+    std::sort(result.pairs.begin(), result.pairs.end(),
+              [](const MatchedPair& x, const MatchedPair& y) { return x.target < y.target; });
+    for (int i = 0; i < bench.rows.size(); ++i)
+        if (!benchPaired[i])
+            result.unmatchedBench << i;
+    for (int i = 0; i < target.rows.size(); ++i)
+        if (!targetPaired[i])
             result.unmatchedTarget << i;
     return result;
 }

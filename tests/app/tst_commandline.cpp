@@ -788,7 +788,8 @@ private slots:
         const QSet<QString> rowKeys { "name",      "bench_name", "target_name",   "kind",        "index",
                                       "dtype",     "shape",      "cosine",        "max_abs",     "max_rel",
                                       "mean_abs",  "rmse",       "rel_euclidean", "within_1e-3", "within_5e-3",
-                                      "underflow", "overflow",   "nan_mismatch",  "verdict",     "introduced" };
+                                      "underflow", "overflow",   "nan_mismatch",  "verdict",     "introduced",
+                                      "step",      "rank" };
         const QJsonArray rows = root.value(QLatin1String("rows")).toArray();
         QCOMPARE(rows.size(), 16);
         int introduced = 0;

@@ -1,7 +1,6 @@
 #include "tests/fuzz/fuzztargets.h"
 
 #include "importers/accuracy/msprobedumpreader.h"
-#include "models/accuracy/dumpgraph.h"
 #include "importers/cluster/mindsporecluster.h"
 #include "importers/core/filesniffer.h"
 #include "importers/graph/anfirgraphreader.h"
@@ -35,6 +34,7 @@
 #include "importers/tensor/tensorfileimporter.h"
 #include "importers/trace/chrometracereader.h"
 #include "models/accuracy/divergence.h"
+#include "models/accuracy/dumpgraph.h"
 #include "models/accuracy/dumpmatching.h"
 #include "models/tensor/tensorslice.h"
 #include "models/tensor/tensorstatistics.h"
@@ -601,8 +601,14 @@ void fuzzCompareMapping(const std::uint8_t* data, std::size_t size)
             row.opIndex = int(s.ops.size());
             row.name = op + QStringLiteral(".output.0");
             row.kind = accuracy::RowKind::Output;
-            s.ops << op;
             s.rows << row;
+            // Inputs too, so api_mapping argument slots are translated.
+            for (const char* slot : { ".input.0", ".input.1", ".input.k", ".parameters.weight" }) {
+                row.name = op + QLatin1String(slot);
+                row.kind = accuracy::RowKind::Input;
+                s.rows << row;
+            }
+            s.ops << op;
         }
         return s;
     };

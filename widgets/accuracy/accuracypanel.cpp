@@ -347,7 +347,11 @@ void AccuracyPanel::updateHeader()
                 reason = tr("inputs already differ");
             const bool error = first->row >= 0 && first->row < int(m_result->rows.size())
                 && m_result->rows.at(first->row).verdict == accuracy::Verdict::Error;
-            const QString op = first->op.isEmpty() ? first->name : first->op;
+            QString op = first->op.isEmpty() ? first->name : first->op;
+            // Across several ranks or steps, say which one.
+            if (!first->op.isEmpty() && first->row >= 0 && first->row < int(m_result->rows.size())
+                && !m_result->rows.at(first->row).group.isEmpty())
+                op = m_result->rows.at(first->row).group + QLatin1Char('/') + op;
             headline = error ? tr("Error introduced at %1: %2").arg(op, reason)
                              : tr("The numbers begin to part at %1 (a warning, not an error): %2").arg(op, reason);
         } else if (s.matched > 0) {

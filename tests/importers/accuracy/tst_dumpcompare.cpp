@@ -33,6 +33,22 @@ void compareValue(const QString& what, const QJsonValue& actual, const QJsonValu
                  what + QStringLiteral(": expected %1, got %2").arg(e, 0, 'g', 17).arg(actual.toDouble(), 0, 'g', 17)));
 }
 
+/// Copies one generated msprobe dump folder (dump.json, construct.json, dump_tensor_data/) to `to`.
+bool copyDump(const QString& run, const QString& to)
+{
+    const QString from = kRuns + QLatin1Char('/') + run + QStringLiteral("/msprobe/step0/rank");
+    if (!QDir().mkpath(to + QStringLiteral("/dump_tensor_data")))
+        return false;
+    for (const QString& name : QDir(from).entryList(QDir::Files))
+        if (!QFile::copy(from + QLatin1Char('/') + name, to + QLatin1Char('/') + name))
+            return false;
+    const QDir tensors(from + QStringLiteral("/dump_tensor_data"));
+    for (const QString& name : tensors.entryList(QDir::Files))
+        if (!QFile::copy(tensors.filePath(name), to + QStringLiteral("/dump_tensor_data/") + name))
+            return false;
+    return true;
+}
+
 CompareResult compare(const QString& bench, const QString& target, const NameMapping& mapping = {})
 {
     CompareOptions options;
@@ -198,7 +214,11 @@ private slots:
         QVERIFY(unmatchedTarget.contains(QStringLiteral("Tensor.__bool__.1.forward.output.0")));
         const CompareSummary s = result.summary();
         QCOMPARE(s.matched, int(names.size()));
-        QCOMPARE(s.matched, 32);
+        // msprobe's default pairs (msprobeRules) plus what the mapping adds: the logical_or, RmsNorm and flash
+        // attention calls (3 + 4 + 10 rows) and the module rows whose paths it renames (5).
+        QCOMPARE(s.matched, 30);
+        // A None on one side pairs with nothing else (msprobe joins on the shape text, "None" against "[]").
+        QVERIFY(!byTarget.contains(QStringLiteral("Distributed.all_reduce.0.forward.input.group")));
         // Tensor.__add__.0 is another call on each side (a scalar in PyTorch, a [5, 2] tensor in MindSpore):
         // the same name with other shapes is not paired, both are listed.
         QVERIFY(!byTarget.contains(QStringLiteral("Tensor.__add__.0.forward.input.0")));
@@ -228,6 +248,166 @@ private slots:
             compareValue(name + QStringLiteral(" max_rel"), a.value(QLatin1String("max_rel")),
                          e.value(QLatin1String("max_rel")));
         }
+    }
+
+    // The PanGu pair without a mapping file pairs exactly the rows msprobe's rules pair (an independent python
+    // reading of both dump.json files: the API compare `-am` with the built-in table, and the cell compare
+    // `-cm`, Cell -> Module; join on name and shape text, the dtype classes across frameworks).
+    void msprobeRules()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString bench = samples + QStringLiteral("/accuracy/msprobe/pytorch_data");
+        const QString target = samples + QStringLiteral("/accuracy/msprobe/mindspore_data");
+        RUNLENS_REQUIRE_SAMPLE_FILE(bench + QStringLiteral("/dump.json"));
+        const CompareResult result = compare(bench, target);
+        QStringList ours;
+        for (const CompareRow& row : result.rows)
+            if (row.verdict != Verdict::Unmatched)
+                ours << row.benchName + QStringLiteral(" <- ") + row.targetName;
+        // 8 of 44 MindSpore rows: Tensor.__add__.1 (3), Distributed.all_reduce.0 (input.0, output.0 and the
+        // None output.1) and Mint.cos.0 -> Torch.cos.0 (2). The rest stays unmatched, as msprobe leaves it:
+        // * Tensor.__add__.0 is another call on each side (a 0-d tensor and an int in PyTorch, [5, 2] and [2]
+        //   in MindSpore): same name, other shapes; Tensor.__bool__.1 and Mint.logical_or have no PyTorch row
+        //   of that name (PyTorch dumped Tensor.__or__);
+        // * all_reduce's group is None in PyTorch and a str in MindSpore;
+        // * Primitive.norm.RmsNorm and Functional.flash_attention_score are not in msprobe's built-in table
+        //   (the fused kernels are NPU.npu_rms_norm and NPU.npu_fusion_attention in PyTorch): a mapping file
+        //   pairs them (msprobeCrossFramework);
+        // * the cells' paths differ from the modules' (network_with_loss.module vs module.module, attention vs
+        //   self_attention, FusedRMSNorm vs RMSNorm), so Cell -> Module alone pairs none of them.
+        QCOMPARE(ours.size(), 8);
+        const CompareSummary s = result.summary();
+        QCOMPARE(s.matched, 8);
+        QCOMPARE(s.unmatchedTarget, 36);
+        QCOMPARE(s.unmatchedBench, 63);
+
+        const test::PythonRun run
+            = test::runPython({ QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/msprobe_match_oracle.py"),
+                                bench + QStringLiteral("/dump.json"), target + QStringLiteral("/dump.json"),
+                                QStringLiteral(RUNLENS_TEST_DATA_DIR "/../../models/accuracy/apimapping.json") });
+        if (run.status == test::PythonRun::Status::Unavailable)
+            QSKIP(qPrintable(run.message));
+        QVERIFY2(run.ok(), qPrintable(run.message));
+        const QJsonObject expected = QJsonDocument::fromJson(run.output.toUtf8()).object();
+        QCOMPARE(expected.value(QLatin1String("target_rows")).toInt(), s.matched + s.unmatchedTarget);
+        QCOMPARE(expected.value(QLatin1String("bench_rows")).toInt(), s.matched + s.unmatchedBench);
+        QStringList theirs;
+        for (const char* mode : { "api", "cell" })
+            for (const QJsonValue& pair : expected.value(QLatin1String(mode)).toArray()) {
+                const QString p = pair[0].toString() + QStringLiteral(" <- ") + pair[1].toString();
+                if (!theirs.contains(p))
+                    theirs << p;
+            }
+        std::sort(ours.begin(), ours.end());
+        std::sort(theirs.begin(), theirs.end());
+        QCOMPARE(ours, theirs);
+    }
+
+    // The same pair through a mapping file in msprobe's api_mapping form: the listed slots of the two APIs
+    // pair on top of msprobe's default 8 rows: flash attention's query, key, value and output 0 forward, and
+    // slot 0 of each backward side (6), logical_or's two inputs and output (3).
+    void msprobeApiMappingFile()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString bench = samples + QStringLiteral("/accuracy/msprobe/pytorch_data");
+        const QString target = samples + QStringLiteral("/accuracy/msprobe/mindspore_data");
+        RUNLENS_REQUIRE_SAMPLE_FILE(bench + QStringLiteral("/dump.json"));
+        QFile mappingFile(QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/pangu_api_mapping.yaml"));
+        QVERIFY(mappingFile.open(QIODevice::ReadOnly));
+        QString error;
+        const std::optional<NameMapping> mapping = NameMapping::parse(mappingFile.readAll(), &error);
+        QVERIFY2(mapping, qPrintable(error));
+        const CompareResult result = compare(bench, target, *mapping);
+        QHash<QString, QString> pairs;
+        for (const CompareRow& row : result.rows)
+            if (row.verdict != Verdict::Unmatched)
+                pairs.insert(row.targetName, row.benchName);
+        QCOMPARE(result.summary().matched, 8 + 6 + 3);
+        QCOMPARE(pairs.value(QStringLiteral("Functional.flash_attention_score.0.forward.input.2")),
+                 QStringLiteral("NPU.npu_fusion_attention.0.forward.input.2"));
+        QCOMPARE(pairs.value(QStringLiteral("Functional.flash_attention_score.0.backward.output.0")),
+                 QStringLiteral("NPU.npu_fusion_attention.0.backward.output.0"));
+        QVERIFY(!pairs.contains(QStringLiteral("Functional.flash_attention_score.0.forward.input.3")));
+        QVERIFY(!pairs.contains(QStringLiteral("Functional.flash_attention_score.0.backward.output.1")));
+        QCOMPARE(pairs.value(QStringLiteral("Mint.logical_or.0.forward.output.0")),
+                 QStringLiteral("Tensor.__or__.0.forward.output.0"));
+    }
+
+    // Two dump roots with several ranks and steps: each dump pairs with the same stepN/rankM of the other
+    // side, rows named by it; a rank only one side has is reported and its rows listed unmatched; the
+    // summary counts every pair. Naming one rank folder compares just that one.
+    void everyRankCompared()
+    {
+        QTemporaryDir dir;
+        const QString bench = dir.filePath(QStringLiteral("bench"));
+        const QString target = dir.filePath(QStringLiteral("target"));
+        QVERIFY(copyDump(QStringLiteral("fp32"), bench + QStringLiteral("/step0/rank0")));
+        QVERIFY(copyDump(QStringLiteral("fp32"), bench + QStringLiteral("/step0/rank1")));
+        QVERIFY(copyDump(QStringLiteral("fp32"), bench + QStringLiteral("/step0/rank2")));
+        QVERIFY(copyDump(QStringLiteral("fp32"), bench + QStringLiteral("/step1/rank0")));
+        QVERIFY(copyDump(QStringLiteral("fp32"), target + QStringLiteral("/step0/rank0")));
+        QVERIFY(copyDump(QStringLiteral("fp16"), target + QStringLiteral("/step0/rank1")));
+        QVERIFY(copyDump(QStringLiteral("perturbed"), target + QStringLiteral("/step1/rank0")));
+
+        const CompareResult result = compare(bench, target);
+        QCOMPARE(result.mode, CompareMode::Tensor);
+        const CompareSummary s = result.summary();
+        QCOMPARE(s.matched, 3 * 16);
+        QCOMPARE(s.unmatchedBench, 16);
+        QCOMPARE(s.unmatchedTarget, 0);
+        QVERIFY2(result.messages.join(QLatin1Char('\n')).contains(QLatin1String("step0/rank2 is only in the bench")),
+                 qPrintable(result.messages.join(QLatin1Char('\n'))));
+        // The half layer of rank 1 is where the numbers part first, in dump order.
+        QVERIFY(result.firstDivergence);
+        QCOMPARE(result.firstDivergence->name, QStringLiteral("step0/rank1/Module.layers.2.Linear.forward.0.output.0"));
+        QHash<QString, int> perGroup;
+        for (const CompareRow& row : result.rows) {
+            ++perGroup[row.group + QLatin1Char(' ') + verdictId(row.verdict)];
+            QVERIFY2(row.name.startsWith(row.group + QLatin1Char('/')), qPrintable(row.name));
+            if (row.verdict != Verdict::Unmatched)
+                QCOMPARE(row.benchName, row.targetName); // the same rank's row, never another rank's
+        }
+        QCOMPARE(perGroup.value(QStringLiteral("step0/rank0 pass")), 16); // identical dumps
+        QCOMPARE(perGroup.value(QStringLiteral("step0/rank2 unmatched")), 16);
+        const CompareRow* perturbed = nullptr;
+        for (const CompareRow& row : result.rows)
+            if (row.name == QLatin1String("step1/rank0/Module.layers.0.Linear.forward.0.parameters.weight"))
+                perturbed = &row;
+        QVERIFY(perturbed);
+        QCOMPARE(perturbed->verdict, Verdict::Error);
+
+        // JSON: the documented keys, plus the step and rank of each row.
+        const QJsonObject json = compareResultToJson(result);
+        QCOMPARE(json.value(QLatin1String("summary")).toObject().value(QLatin1String("matched")).toInt(), 48);
+        int rank1 = 0;
+        for (const QJsonValue& v : json.value(QLatin1String("rows")).toArray()) {
+            const QJsonObject row = v.toObject();
+            QVERIFY(row.value(QLatin1String("step")).isDouble());
+            QVERIFY(row.value(QLatin1String("rank")).isDouble());
+            if (row.value(QLatin1String("rank")).toInt() == 1)
+                ++rank1;
+        }
+        QCOMPARE(rank1, 16);
+        QVERIFY(compareResultToCsv(result).section(QLatin1Char('\n'), 1, 1).endsWith(QLatin1String(",0,0")));
+
+        // One rank folder against a root: it pairs with the root's dump of the same step and rank.
+        const CompareResult one = compare(bench, target + QStringLiteral("/step0/rank1"));
+        QCOMPARE(one.summary().matched, 16);
+        QCOMPARE(one.summary().unmatchedBench, 3 * 16);
+        QCOMPARE(one.firstDivergence->name, QStringLiteral("step0/rank1/Module.layers.2.Linear.forward.0.output.0"));
+        // Two rank folders: just those, named as before.
+        const CompareResult pair
+            = compare(bench + QStringLiteral("/step0/rank1"), target + QStringLiteral("/step0/rank1"));
+        QCOMPARE(pair.summary().matched, 16);
+        QCOMPARE(pair.summary().unmatchedBench, 0);
+        QCOMPARE(pair.firstDivergence->name, QStringLiteral("Module.layers.2.Linear.forward.0.output.0"));
+        QVERIFY(compareResultToJson(pair)
+                    .value(QLatin1String("rows"))
+                    .toArray()
+                    .first()
+                    .toObject()
+                    .value(QLatin1String("rank"))
+                    .isNull());
     }
 
     // Damaged tensor files inside an msprobe dump: each pair that cannot be read gets verdict none and a
@@ -314,6 +494,31 @@ private slots:
         QVERIFY(NameMapping::parse("", &error)->isEmpty());
         const QByteArray huge = QByteArray("rows:\n") + QByteArray(200000, 'a') + QByteArray(": b\n");
         QCOMPARE(NameMapping::parse(huge, &error)->rows.size(), 1);
+
+        // msprobe's api_mapping list: cut at every offset it reads or refuses with a message, never crashes;
+        // garbage and hostile forms are refused with a message naming what is wrong.
+        QFile listFile(QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/pangu_api_mapping.yaml"));
+        QVERIFY(listFile.open(QIODevice::ReadOnly));
+        const QByteArray list = listFile.readAll();
+        for (qsizetype cut = 0; cut < list.size(); ++cut) {
+            error.clear();
+            if (!NameMapping::parse(list.left(cut), &error))
+                QVERIFY2(!error.isEmpty(), qPrintable(QString::number(cut)));
+        }
+        QVERIFY(!NameMapping::parse("- ms_api: a\n  pt_api: b\n  ms_args: [0, 1]\n  pt_args: [0]\n", &error));
+        QVERIFY2(error.contains(QLatin1String("length")), qPrintable(error));
+        QVERIFY(!NameMapping::parse(QByteArray("- \x01\x02\xff: \x00\x00", 10), &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!NameMapping::parse("- ms_api: a\n  pt_api: b\n  ms_args: [0, \"; rm -rf /\"]\n  pt_args: [0, 1]\n",
+                                    &error));
+        QVERIFY(!error.isEmpty());
+        QByteArray many;
+        for (int i = 0; i < 20000; ++i)
+            many += "- ms_api: Functional.f" + QByteArray::number(i)
+                + "\n  pt_api: Torch.f\n  ms_args: [0]\n  pt_args: [0]\n";
+        QCOMPARE(NameMapping::parse(many, &error)->apiArguments.size(), 20000);
+        const QByteArray longList = "- ms_api: a\n  pt_api: b\n  ms_args: [" + QByteArray(300000, '1') + "]\n";
+        QVERIFY(!NameMapping::parse(longList, &error));
     }
 
     // msprobe's md5 summary mode (CRC-32 per tensor): equal passes, different is an error; statistics mode

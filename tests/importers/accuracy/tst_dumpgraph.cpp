@@ -299,8 +299,9 @@ private slots:
         const auto attributes = attributesOf(relu);
         QCOMPARE(QString::fromStdString(attributes.at("input.0 file")),
                  QDir::toNativeSeparators(rank + "/dump_tensor_data/Functional.relu.0.forward.input.0.npy"));
-        // The dump index (the .npy files) finds the file for the node, so Node Details lists and opens it.
-        QCOMPARE(built.dumps.findForNode(relu).size(), 1);
+        // The dump index (the .npy and the torch.save files) finds the node's files, so Node Details lists and
+        // opens them.
+        QCOMPARE(built.dumps.findForNode(relu).size(), 2);
     }
 };
 

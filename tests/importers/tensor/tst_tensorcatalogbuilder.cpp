@@ -1,13 +1,16 @@
 #include "importers/core/runscanner.h"
-#include "models/tensor/dumpnaming.h"
 #include "importers/tensor/tensorcatalogbuilder.h"
+#include "models/tensor/dumpnaming.h"
 #include "models/tensor/tensorstatistics.h"
 #include "tests/importers/tensor/tensortestutils.h"
+#include "tests/pythonoracle.h"
 #include "tests/testutils.h"
 
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -229,6 +232,80 @@ private slots:
         QCOMPARE(catalog.series()[b].steps(), (QList<int> { 1, 2 }));
         QCOMPARE(catalog.tensorCount(), 3);
         QCOMPARE(catalog.findLocation(dir.filePath(files[2])), std::make_pair(b, 1));
+    }
+
+    // msprobe tensor-mode dumps: each `.pt` (PyTorch) or `.npy` (MindSpore) file of dump_tensor_data/ is a
+    // series named by its row, its step and rank from the step*/rank* folders, and opens with the values the
+    // file holds (numpy on the same file).
+    void msprobeTensorFiles()
+    {
+        QTemporaryDir dir;
+        const QString runs = QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/runs");
+        auto copyDump = [&](const QString& from, const QString& to) {
+            QVERIFY(QDir().mkpath(to + QStringLiteral("/dump_tensor_data")));
+            for (const QString& name : QDir(from).entryList(QDir::Files))
+                QVERIFY(QFile::copy(from + QLatin1Char('/') + name, to + QLatin1Char('/') + name));
+            const QDir tensors(from + QStringLiteral("/dump_tensor_data"));
+            for (const QString& name : tensors.entryList(QDir::Files))
+                QVERIFY(QFile::copy(tensors.filePath(name), to + QStringLiteral("/dump_tensor_data/") + name));
+        };
+        const QString root = dir.filePath(QStringLiteral("dump"));
+        copyDump(runs + QStringLiteral("/fp32/msprobe/step0/rank"), root + QStringLiteral("/step0/rank0"));
+        copyDump(runs + QStringLiteral("/fp16/msprobe/step0/rank"), root + QStringLiteral("/step0/rank1"));
+        copyDump(runs + QStringLiteral("/perturbed/msprobe/step0/rank"), root + QStringLiteral("/step1/rank0"));
+        // A MindSpore rank: its .npy files (here the npy dump's layers.2 output under msprobe's name).
+        const QString msRank = root + QStringLiteral("/step0/rank2/dump_tensor_data/");
+        QVERIFY(QDir().mkpath(msRank));
+        QVERIFY(QFile::copy(runs + QStringLiteral("/fp16/npy/step_0/layers.2.output.npy"),
+                            msRank + QStringLiteral("Cell.layers.2.Dense.forward.0.output.0.npy")));
+
+        const TensorCatalog catalog = scanAndBuild(root);
+        QVERIFY2(catalog.diagnostics().isEmpty(),
+                 qPrintable(catalog.diagnostics().isEmpty() ? QString() : catalog.diagnostics().first().toString()));
+        const QString output = QStringLiteral("Module.layers.2.Linear.forward.0.output.0");
+        QHash<int, QList<int>> stepsByRank;
+        const TensorSeries* half = nullptr;
+        const TensorSeries* mindspore = nullptr;
+        for (const TensorSeries& s : catalog.series()) {
+            // Named by their row, not by their folder: the rank tells the ranks' series apart.
+            QVERIFY2(!s.name.contains(QLatin1Char('/')), qPrintable(s.name));
+            if (s.name == output) {
+                for (const TensorInfo& v : s.versions)
+                    stepsByRank[s.rank] << v.step;
+                if (s.rank == 1)
+                    half = &s;
+            }
+            if (s.name == QLatin1String("Cell.layers.2.Dense.forward.0.output.0"))
+                mindspore = &s;
+        }
+        QCOMPARE(catalog.series().size(), 16 * 2 + 1);
+        QCOMPARE(stepsByRank.value(0), QList<int>({ 0, 1 }));
+        QCOMPARE(stepsByRank.value(1), QList<int>({ 0 }));
+        QVERIFY(half && mindspore);
+        QCOMPARE(half->nodeKey, QStringLiteral("Module.layers.2.Linear.forward.0"));
+        QCOMPARE(half->versions.front().dtype, DType::Float16);
+        QCOMPARE(mindspore->rank, 2);
+
+        // The half rank's output opens with the values torch.load reads from the same file.
+        const QString file = root + QStringLiteral("/step0/rank1/dump_tensor_data/") + output + QStringLiteral(".pt");
+        RUNLENS_PYTHON_ORACLE(values,
+                              QStringList { QStringLiteral("-c"),
+                                            QStringLiteral("import sys, json, torch\n"
+                                                           "t = torch.load(sys.argv[1]).float().flatten()\n"
+                                                           "print(json.dumps(t.tolist()))"),
+                                            file });
+        const QJsonArray expected = QJsonDocument::fromJson(values.toUtf8()).array();
+        const TensorResult opened = half->versions.front().source->open();
+        QVERIFY2(opened.tensor, qPrintable(opened.error));
+        const Tensor& t = *opened.tensor;
+        QCOMPARE(t.shape, (std::vector<std::int64_t> { 4, 16 }));
+        QCOMPARE(qsizetype(t.elementCount()), expected.size());
+        for (qsizetype i = 0; i < expected.size(); ++i)
+            QCOMPARE(t.value({ i / 16, i % 16 }), expected[i].toDouble());
+
+        // The files are entries of the dump index too, by the entry that dumped them.
+        const TensorCatalogBuilder::WithDumps both = TensorCatalogBuilder::buildWithDumps(RunScanner().scan(root));
+        QCOMPARE(both.dumps.entries().size(), 16 * 3 + 1);
     }
 
     void damagedFilesBecomeDiagnostics()

@@ -200,12 +200,109 @@ private slots:
         classes.classes.insert(QStringLiteral("Dense"), QStringLiteral("Linear"));
         const MatchResult m = matchSides(b, t, classes);
         QCOMPARE(m.pairs.size(), 3);
+        // msprobe's built-in table: Functional.* and Tensor.* pairs; a fused kernel needs a mapping file.
+        QCOMPARE(mapOpName(QStringLiteral("Functional.dense.3.forward"), {}, true),
+                 QStringLiteral("Functional.linear.3.forward"));
         QCOMPARE(mapOpName(QStringLiteral("Primitive.norm.RmsNorm.0.forward"), {}, true),
+                 QStringLiteral("Primitive.norm.RmsNorm.0.forward"));
+        NameMapping rms;
+        rms.apis.insert(QStringLiteral("Primitive.norm.RmsNorm"), QStringLiteral("NPU.npu_rms_norm"));
+        QCOMPARE(mapOpName(QStringLiteral("Primitive.norm.RmsNorm.0.forward"), rms, true),
                  QStringLiteral("NPU.npu_rms_norm.0.forward"));
         QCOMPARE(mapOpName(QStringLiteral("MintFunctional.relu.2.backward"), {}, true),
                  QStringLiteral("Functional.relu.2.backward"));
         // Within one framework the built-in table is not applied.
         QCOMPARE(mapOpName(QStringLiteral("Mint.cos.0.forward"), {}, false), QStringLiteral("Mint.cos.0.forward"));
+    }
+
+    // msprobe's api_mapping file: a list of entries, each API's argument slots paired by position in the
+    // lists; a slot the lists leave out never matches.
+    void msprobeApiMappingList()
+    {
+        DumpSide b = SideBuilder()
+                         .op(QStringLiteral("Torch.abs.0.forward"), { "input.0:4", "input.1:2", "output.0:4" })
+                         .op(QStringLiteral("NPU.npu_fusion_attention.0.forward"),
+                             { "input.0:8", "input.1:8", "output.0:8", "output.1:3" })
+                         .side;
+        b.framework = DumpFramework::PyTorch;
+        DumpSide t = SideBuilder()
+                         .op(QStringLiteral("Functional.abs.0.forward"),
+                             { "input.0:4", "input.1:9", "input.2:2", "output.0:4" })
+                         .op(QStringLiteral("Functional.flash_attention_score.0.forward"),
+                             { "input.0:8", "input.1:8", "output.0:8", "output.1:3" })
+                         .side;
+        t.framework = DumpFramework::MindSpore;
+        const QByteArray yaml = "# msprobe api_mapping\n"
+                                "- ms_api: Functional.abs\n"
+                                "  pt_api: Torch.abs\n"
+                                "  ms_args: [0, 2]\n"
+                                "  pt_args: [0, 1]\n"
+                                "  ms_outputs:\n"
+                                "  - 0\n"
+                                "  pt_outputs:\n"
+                                "  - 0\n"
+                                "- ms_api: Functional.flash_attention_score\n"
+                                "  pt_api: NPU.npu_fusion_attention\n"
+                                "  ms_outputs: [0]\n"
+                                "  pt_outputs: [0]\n";
+        QString error;
+        const std::optional<NameMapping> mapping = NameMapping::parse(yaml, &error);
+        QVERIFY2(mapping, qPrintable(error));
+        QCOMPARE(mapping->apis.value(QStringLiteral("Functional.abs")), QStringLiteral("Torch.abs"));
+        const MatchResult m = matchSides(b, t, *mapping);
+        QCOMPARE(pairNames(b, t, m),
+                 QStringList({ "Functional.abs.0.forward.input.0 -> Torch.abs.0.forward.input.0",
+                               "Functional.abs.0.forward.input.2 -> Torch.abs.0.forward.input.1",
+                               "Functional.abs.0.forward.output.0 -> Torch.abs.0.forward.output.0",
+                               "Functional.flash_attention_score.0.forward.input.0 -> "
+                               "NPU.npu_fusion_attention.0.forward.input.0",
+                               "Functional.flash_attention_score.0.forward.input.1 -> "
+                               "NPU.npu_fusion_attention.0.forward.input.1",
+                               "Functional.flash_attention_score.0.forward.output.0 -> "
+                               "NPU.npu_fusion_attention.0.forward.output.0" }));
+        // input.1 is not in ms_args; output.1 not in ms_outputs.
+        QCOMPARE(m.unmatchedTarget.size(), 2);
+
+        // One entry at the top level, as msprobe's documentation writes it; the JSON list form.
+        const std::optional<NameMapping> single = NameMapping::parse(
+            "ms_api: Functional.abs\npt_api: Torch.abs\nms_args:\n- 0\n- 2\npt_args:\n- 0\n- 1\n", &error);
+        QVERIFY2(single, qPrintable(error));
+        // abs: arguments 0 and 2 and output 0; flash attention is not in msprobe's built-in table.
+        QCOMPARE(matchSides(b, t, *single).pairs.size(), 3);
+        const std::optional<NameMapping> json = NameMapping::parse(
+            R"([{"ms_api": "Functional.abs", "pt_api": "Torch.abs", "ms_args": [0, 2], "pt_args": [0, 1]}])", &error);
+        QVERIFY2(json, qPrintable(error));
+        QCOMPARE(json->apiArguments.value(QStringLiteral("Functional.abs")).inputs->value(QStringLiteral("2")),
+                 QStringLiteral("1"));
+    }
+
+    void msprobeApiMappingErrors_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("lengths differ") << QByteArray(
+            "- ms_api: A.a\n  pt_api: B.b\n  ms_args: [0, 1]\n  pt_args: [0]\n")
+                                        << "differ in length";
+        QTest::newRow("no pt_api") << QByteArray("- ms_api: A.a\n  ms_args: [0]\n  pt_args: [0]\n") << "pt_api";
+        QTest::newRow("unknown key") << QByteArray("- ms_api: A.a\n  pt_api: B.b\n  ms_argz: [0]\n") << "ms_argz";
+        QTest::newRow("key twice") << QByteArray("- ms_api: A.a\n  ms_api: B.b\n") << "twice";
+        QTest::newRow("bad slot") << QByteArray(
+            "- ms_api: A.a\n  pt_api: B.b\n  ms_args: [0, $(rm)]\n  pt_args: [0, 1]\n")
+                                  << "argument slots";
+        QTest::newRow("bad list item") << QByteArray("- ms_api: A.a\n  pt_api: B.b\n  ms_args:\n  - ../../x\n")
+                                       << "not an argument slot";
+        QTest::newRow("no colon") << QByteArray("- ms_api A.a\n") << "key: value";
+        QTest::newRow("json not object") << QByteArray("[1, 2]") << "not an object";
+        QTest::newRow("json nested") << QByteArray(R"([{"ms_api": {"a": 1}}])") << "neither";
+        QTest::newRow("garbage") << QByteArray("- \xff\xfe\x00\x01: [[[[", 13) << "api mapping";
+    }
+    void msprobeApiMappingErrors()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, says);
+        QString error;
+        QVERIFY(!NameMapping::parse(text, &error));
+        QVERIFY2(error.contains(says), qPrintable(error));
     }
 
     void unmatchedAreListedNotDropped()
