@@ -2,6 +2,7 @@
 
 #include "app/comparedumpsdialog.h"
 #include "importers/accuracy/dumpcompare.h"
+#include "models/accuracy/dumpgraph.h"
 #include "widgets/accuracy/accuracypanel.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/runbrowser/runbrowserwidget.h"
@@ -62,7 +63,13 @@ accuracyview::CompareOutcome runComparison(const accuracyview::CompareRequest& r
     if (bench.side->msprobe) {
         for (const accuracy::SideRow& row : bench.side->rows)
             outcome.benchOps.insert(row.name, row.op);
+        // The same graph the Graph panel shows for the folder: its node ids are the rows' ops.
+        outcome.benchGraph = accuracy::buildDumpGraph(*bench.side->msprobe);
+    } else {
+        outcome.benchGraph = accuracy::buildOpsGraph(QFileInfo(request.bench).fileName(), bench.side->ops);
     }
+    for (const accuracy::SideRow& row : bench.side->rows)
+        outcome.benchNodes.insert(row.name, row.op);
     for (const accuracy::SideRow& row : bench.side->rows) {
         if (row.source)
             outcome.benchTensors.insert(row.name, row.source);
@@ -119,6 +126,7 @@ void MainWindow::compareDumps(const QString& bench, const QString& target, const
     m_accuracyDock->setWindowTitle(tr("Accuracy"));
     m_accuracyPanel->compare({ bench, target, mapping });
     raiseDock(m_accuracyDock);
+    schedulePanelChoice();
 }
 
 void MainWindow::chooseDumpsToCompare()
