@@ -515,7 +515,11 @@ std::shared_ptr<graph::Graph> buildOpsGraph(const QString& name, const QStringLi
         node.id = op.toStdString();
         node.name = parts.isEmpty() ? node.id : parts.takeLast().toStdString();
         node.scope = parts.join(QLatin1Char('/')).toStdString();
-        node.opType = node.name;
+        // A numbered leaf ("layers.0") says little alone: it keeps its parent's name in its label.
+        bool numbered = false;
+        QString::fromStdString(node.name).toInt(&numbered);
+        if (numbered && !parts.isEmpty())
+            node.name = parts.constLast().toStdString() + '.' + node.name;
         if (!g->nodes.empty()) {
             graph::Port order;
             order.name = "execution order";
