@@ -2,6 +2,7 @@
 
 #include "app/comparedumpsdialog.h"
 #include "importers/accuracy/dumpcompare.h"
+#include "models/accuracy/dumpgraph.h"
 #include "widgets/accuracy/accuracypanel.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/runbrowser/runbrowserwidget.h"
@@ -66,6 +67,16 @@ accuracyview::CompareOutcome runComparison(const accuracyview::CompareRequest& r
         for (const accuracy::SideRow& row : bench.side->rows)
             if (row.group == first)
                 outcome.benchOps.insert(accuracy::qualifiedName(row), row.op);
+        // The same graph the Graph panel shows for the folder: its node ids are the rows' ops.
+        outcome.benchGraph = accuracy::buildDumpGraph(*bench.side->msprobe);
+    } else {
+        outcome.benchGraph = accuracy::buildOpsGraph(QFileInfo(request.bench).fileName(), bench.side->ops);
+    }
+    // The graph is the first dump's: rows of other ranks and steps have no node there.
+    const QString firstGroup = bench.side->groups.value(0);
+    for (const accuracy::SideRow& row : bench.side->rows) {
+        if (row.group == firstGroup)
+            outcome.benchNodes.insert(accuracy::qualifiedName(row), row.op);
     }
     for (const accuracy::SideRow& row : bench.side->rows) {
         if (row.source)
@@ -135,6 +146,7 @@ void MainWindow::compareDumps(const QString& bench, const QString& target, const
     m_accuracyDock->setWindowTitle(tr("Accuracy"));
     m_accuracyPanel->compare({ bench, target, mapping });
     raiseDock(m_accuracyDock);
+    schedulePanelChoice();
 }
 
 void MainWindow::chooseDumpsToCompare()

@@ -1,25 +1,26 @@
 #include "app/mainwindow.h"
 #include "app/runcontroller.h"
 
-#include "models/advisor/advisor.h"
-#include "widgets/advisor/advisorpanel.h"
-#include "widgets/cluster/clusterpanel.h"
-#include "widgets/compare/comparerunspanel.h"
+#include "app/notespanel.h"
 #include "importers/core/importsession.h"
+#include "models/advisor/advisor.h"
 #include "models/core/panelchoice.h"
 #include "models/core/timerange.h"
-#include "widgets/graph/graphpanel.h"
-#include "widgets/memory/memorypanel.h"
-#include "app/notespanel.h"
-#include "widgets/overview/overviewpanel.h"
-#include "widgets/pipeline/datapipelinepanel.h"
 #include "models/profiler/profilerdata.h"
 #include "models/scalars/scalarstore.h"
 #include "models/summary/runcomparison.h"
 #include "models/summary/summarystore.h"
 #include "models/tensor/tensorcatalog.h"
-#include "widgets/tensor/tensorpanel.h"
 #include "models/trace/stepbreakdown.h"
+#include "widgets/accuracy/accuracypanel.h"
+#include "widgets/advisor/advisorpanel.h"
+#include "widgets/cluster/clusterpanel.h"
+#include "widgets/compare/comparerunspanel.h"
+#include "widgets/graph/graphpanel.h"
+#include "widgets/memory/memorypanel.h"
+#include "widgets/overview/overviewpanel.h"
+#include "widgets/pipeline/datapipelinepanel.h"
+#include "widgets/tensor/tensorpanel.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -87,6 +88,7 @@ ImportedContent MainWindow::importedContent() const
     if (const auto report = m_advisorPanel->report())
         c.findings = int(report->findings.size());
     c.noteCharacters = int(m_notesPanel->text().trimmed().size());
+    c.comparisons = m_accuracyPanel->isRunning() || m_accuracyPanel->result() ? 1 : 0;
     return c;
 }
 

@@ -4091,6 +4091,33 @@ Mode: %3</source>
     </message>
 </context>
 <context>
+    <name>runlens::accuracyview::AccuracyGraph</name>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>unmatched</source>
+        <translation>未匹配</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>not compared</source>
+        <translation>未比对</translation>
+    </message>
+    <message>
+        <source>Boxes show the worst verdict of their rows; groups the worst of the ops below them</source>
+        <translation>方框显示其各行中最差的判定；分组显示其下各算子中最差的判定</translation>
+    </message>
+</context>
+<context>
     <name>runlens::accuracyview::AccuracyPanel</name>
     <message>
         <source>Filter by name, kind or verdict</source>

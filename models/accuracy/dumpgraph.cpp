@@ -328,6 +328,18 @@ private:
         return out;
     }
 
+    /// The last part of a module's path ("attention"; "layers.0" for a numbered one), its class for the root.
+    static QString moduleLeaf(const EntryName& name)
+    {
+        const QStringList parts = name.modulePath.split(QLatin1Char('.'), Qt::SkipEmptyParts);
+        if (parts.isEmpty())
+            return name.className;
+        bool numbered = false;
+        parts.last().toInt(&numbered);
+        return numbered && parts.size() > 1 ? parts.at(parts.size() - 2) + QLatin1Char('.') + parts.last()
+                                            : parts.last();
+    }
+
     std::string scopeOf(const EntryName& name, int top)
     {
         static const char* const kTops[] = { kForwardGroup, kBackwardGroup, kOtherGroup };
@@ -360,12 +372,15 @@ private:
                             .toStdString();
             node.opType = "parameters_grad";
         } else if (n.isModule()) {
-            node.name = (n.className + QLatin1Char('.') + directionId(n.direction) + QLatin1Char('.')
+            // Box labels are the leaf of the name ("attention.forward.0"), the class is the subtitle and the
+            // full name the node's id: whole msprobe names do not fit a box.
+            node.name = (moduleLeaf(n) + QLatin1Char('.') + directionId(n.direction) + QLatin1Char('.')
                          + QString::number(n.counter))
                             .toStdString();
             node.opType = n.className.toStdString();
         } else {
-            node.name = (n.scope() + QLatin1Char('.') + QString::number(n.counter)).toStdString();
+            node.name
+                = ((n.api.isEmpty() ? n.scope() : n.api) + QLatin1Char('.') + QString::number(n.counter)).toStdString();
             node.opType = n.scope().toStdString();
         }
         node.attributes.push_back({ "entry", node.id });
@@ -481,6 +496,43 @@ QString dumpStatText(double value)
 std::shared_ptr<graph::Graph> buildDumpGraph(const MsprobeDump& dump)
 {
     return Builder(dump).build();
+}
+
+std::shared_ptr<graph::Graph> buildOpsGraph(const QString& name, const QStringList& ops)
+{
+    auto g = std::make_shared<graph::Graph>();
+    g->name = name.toStdString();
+    g->format = graph::GraphFormat::MsprobeDump;
+    graph::Subgraph main;
+    main.name = g->name;
+    QSet<QString> seen;
+    for (const QString& op : ops) {
+        if (op.isEmpty() || seen.contains(op))
+            continue;
+        seen.insert(op);
+        QStringList parts = op.split(QLatin1Char('.'), Qt::SkipEmptyParts);
+        graph::Node node;
+        node.id = op.toStdString();
+        node.name = parts.isEmpty() ? node.id : parts.takeLast().toStdString();
+        node.scope = parts.join(QLatin1Char('/')).toStdString();
+        // A numbered leaf ("layers.0") says little alone: it keeps its parent's name in its label.
+        bool numbered = false;
+        QString::fromStdString(node.name).toInt(&numbered);
+        if (numbered && !parts.isEmpty())
+            node.name = parts.constLast().toStdString() + '.' + node.name;
+        if (!g->nodes.empty()) {
+            graph::Port order;
+            order.name = "execution order";
+            order.producer = int(g->nodes.size()) - 1;
+            order.control = true;
+            node.inputs.push_back(order);
+        }
+        main.nodes.push_back(int(g->nodes.size()));
+        g->nodes.push_back(std::move(node));
+    }
+    g->subgraphs.push_back(std::move(main));
+    g->finalize();
+    return g;
 }
 
 } // namespace runlens::accuracy

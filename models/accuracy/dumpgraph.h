@@ -32,6 +32,11 @@ QString dumpGraphName(const QString& folder);
 /// - sources: the entry's stack without msprobe's own frames, the innermost user frame first.
 std::shared_ptr<graph::Graph> buildDumpGraph(const MsprobeDump& dump);
 
+/// The ops of a side that is not an msprobe dump (`step_N/{module}.{kind}.npy` series, checkpoint parameters) as
+/// a graph: one node per op in execution order, its id the op, nested in groups by the dotted module path
+/// ("layers.0.weight" under layers/0), joined in order by control edges, since such dumps record no data flow.
+std::shared_ptr<graph::Graph> buildOpsGraph(const QString& name, const QStringList& ops);
+
 /// The label of a row in node attributes and ports: the row name after its entry's name ("input.0",
 /// "parameters.weight", "output.0").
 QString dumpRowLabel(const DumpEntry& entry, const DumpRow& row);

@@ -23,6 +23,7 @@ const QString kMemory = QStringLiteral("MemoryDock");
 const QString kOverview = QStringLiteral("OverviewDock");
 const QString kDataPipeline = QStringLiteral("DataPipelineDock");
 const QString kCluster = QStringLiteral("ClusterDock");
+const QString kAccuracy = QStringLiteral("AccuracyDock");
 
 } // namespace
 
@@ -30,14 +31,14 @@ bool ImportedContent::isEmpty() const
 {
     return scalarTags == 0 && histogramTags == 0 && imageTags == 0 && textTags == 0 && prCurveTags == 0 && graphs == 0
         && tensors == 0 && traces == 0 && profilerRanks == 0 && pipelines == 0 && clusterRanks == 0
-        && memoryProfiles == 0;
+        && memoryProfiles == 0 && comparisons == 0;
 }
 
 QStringList PanelChoice::managedDocks()
 {
     return { kRunBrowser, kNodeDetails, kNotes,    kScalars,      kDistributions, kImages,   kText,
              kPrCurves,   kCompareRuns, kAdvisor,  kGraph,        kTensors,       kTimeline, kOperators,
-             kSteps,      kMemory,      kOverview, kDataPipeline, kCluster };
+             kSteps,      kMemory,      kOverview, kDataPipeline, kCluster,       kAccuracy };
 }
 
 PanelChoice::PanelChoice(const ImportedContent& c, const QStringList& preferred)
@@ -52,6 +53,8 @@ PanelChoice::PanelChoice(const ImportedContent& c, const QStringList& preferred)
     };
     const Entry ranking[] = {
         { kRunBrowser, true },
+        // A comparison is what the user just asked for: it goes in front of whatever the bench folder holds.
+        { kAccuracy, c.comparisons > 0 },
         { kScalars, c.scalarTags > 0 },
         { kDistributions, c.histogramTags > 0 },
         { kImages, c.imageTags > 0 },

@@ -24,6 +24,7 @@ struct ImportedContent
     int memoryProfiles = 0;
     int findings = 0; ///< the Advisor's
     int noteCharacters = 0; ///< of the folder's notes
+    int comparisons = 0; ///< dump comparisons in the Accuracy panel (running or finished)
 
     bool isEmpty() const;
 };
@@ -35,8 +36,9 @@ struct ImportedContent
 ///
 /// The default front follows what was found: scalars put Scalars in front; profiler output alone the
 /// Overview, or the Timeline when the trace marks no steps; a graph alone the Graph; tensors alone the
-/// Tensors. A dock the user put in front (in a saved view of the folder, or since it was opened) wins in
-/// its group as long as it has something to show: an empty panel is never chosen.
+/// Tensors; a dump comparison the Accuracy panel, ahead of all of these (it was asked for). A dock the user put in
+/// front (in a saved view of the folder, or since it was opened) wins in its group as long as it has something to show:
+/// an empty panel is never chosen.
 class PanelChoice
 {
 public:

@@ -3,6 +3,7 @@
 #include "models/advisor/evidence.h"
 #include "models/graph/scopetree.h"
 #include "tests/testutils.h"
+#include "widgets/accuracy/accuracygraph.h"
 #include "widgets/accuracy/accuracypanel.h"
 #include "widgets/advisor/advisorpanel.h"
 #include "widgets/common/sourceview.h"
@@ -11,6 +12,7 @@
 #include "widgets/graph/nodedetailswidget.h"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
@@ -175,6 +177,37 @@ private slots:
         window.whenIdle([&] { idle = true; });
         QTRY_VERIFY_WITH_TIMEOUT(idle, 30000);
         QVERIFY(!advisor->report() || advisor->report()->findings.isEmpty());
+    }
+
+    /// An msprobe bench opened and compared: the Graph panel shows the bench's graph as before and the
+    /// Accuracy dock, with its own coloured graph, is in front of its group once the comparison is done.
+    void comparisonInFront()
+    {
+        const QString runs = QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/runs");
+        const QString bench = runs + QStringLiteral("/fp32/msprobe");
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        bool idle = false;
+        window.openPath(bench);
+        window.whenIdle([&] { idle = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(idle, 30000);
+        auto* accuracy = window.findChild<QDockWidget*>(QStringLiteral("AccuracyDock"));
+        auto* graph = window.findChild<QDockWidget*>(QStringLiteral("GraphDock"));
+        QVERIFY(accuracy && graph);
+        // The dump alone: its graph in front, nothing compared.
+        QVERIFY(accuracy->isHidden());
+        QTRY_VERIFY(!graph->visibleRegion().isEmpty());
+
+        QSignalSpy finished(window.accuracyPanel(), &accuracyview::AccuracyPanel::comparisonFinished);
+        window.compareDumps(bench, runs + QStringLiteral("/perturbed/msprobe"));
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+        QVERIFY(window.accuracyPanel()->result());
+        QTRY_VERIFY(window.accuracyPanel()->graph()->isReady());
+        QVERIFY(!accuracy->isHidden());
+        QTRY_VERIFY(!accuracy->visibleRegion().isEmpty());
+        QVERIFY(!graph->visibleRegion().isEmpty());
     }
 };
 

@@ -1,10 +1,13 @@
 #include "widgets/accuracy/accuracypanel.h"
 
 #include "models/core/workerpool.h"
+#include "widgets/accuracy/accuracygraph.h"
 #include "widgets/accuracy/accuracytablemodel.h"
 #include "widgets/common/charticons.h"
+#include "widgets/common/chartpalette.h"
 #include "widgets/common/panelheader.h"
 #include "widgets/common/textfilterproxy.h"
+#include "widgets/common/theme.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -18,6 +21,7 @@
 #include <QProgressBar>
 #include <QSaveFile>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QToolButton>
@@ -150,7 +154,17 @@ void AccuracyPanel::buildUi()
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setColumnWidth(AccuracyTableModel::Name, m_table->fontMetrics().horizontalAdvance(QLatin1Char('M')) * 24);
     m_table->setFrameShape(QFrame::NoFrame);
-    layout->addWidget(m_table, 1);
+    // The table and the bench's graph side by side; the graph shows once a comparison gives one.
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("accuracySplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_table);
+    m_graph = new AccuracyGraph(m_splitter);
+    m_graph->hide();
+    m_splitter->addWidget(m_graph);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    layout->addWidget(m_splitter, 1);
 
     m_details = new QLabel(this);
     m_details->setObjectName(QStringLiteral("accuracyDetails"));
@@ -166,6 +180,19 @@ void AccuracyPanel::buildUi()
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onCurrentChanged(current); });
     connect(m_table, &QTableView::activated, this, &AccuracyPanel::onActivated);
+    connect(m_graph, &AccuracyGraph::rowRequested, this, [this](int row) {
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, AccuracyTableModel::Name));
+        if (!index.isValid())
+            return; // filtered out
+        m_table->setCurrentIndex(index);
+        m_table->scrollTo(index);
+    });
+}
+
+int AccuracyPanel::currentRow() const
+{
+    const QModelIndex index = m_table->currentIndex();
+    return index.isValid() ? index.data(AccuracyTableModel::RowIndexRole).toInt() : -1;
 }
 
 void AccuracyPanel::compare(const CompareRequest& request)
@@ -181,6 +208,8 @@ void AccuracyPanel::compare(const CompareRequest& request)
     m_details->clear();
     m_details->hide();
     m_model->clear();
+    m_graph->clear();
+    m_graph->hide();
     if (!m_comparer) {
         m_error = tr("No comparison is available here.");
         updateHeader();
@@ -285,6 +314,10 @@ void AccuracyPanel::finish(const std::shared_ptr<Job>& job, CompareOutcome outco
     if (outcome.result) {
         m_result = std::move(outcome.result);
         m_model->setRows(m_result->rows);
+        if (outcome.benchGraph) {
+            m_graph->setComparison(outcome.benchGraph, m_result->rows, outcome.benchNodes);
+            m_graph->show();
+        }
         // The row the headline names is where the user looks first.
         if (m_result->firstDivergence && m_result->firstDivergence->row >= 0) {
             const QModelIndex index
@@ -369,11 +402,27 @@ void AccuracyPanel::updateHeader()
                  : QString());
     m_headline->setText(headline);
     m_headline->setVisible(!headline.isEmpty());
-    QPalette palette = m_headline->palette();
-    const QColor color = AccuracyTableModel::verdictColor(
-        !m_error.isEmpty() || (m_result && m_result->firstDivergence) ? Verdict::Error : Verdict::Pass);
-    palette.setColor(QPalette::WindowText, color);
+    // Red says error, amber a warning; a clean result reads in the palette's text colour.
+    Verdict severity = Verdict::Pass;
+    if (!m_error.isEmpty())
+        severity = Verdict::Error;
+    else if (m_result && m_result->firstDivergence) {
+        const int row = m_result->firstDivergence->row;
+        severity = row >= 0 && row < int(m_result->rows.size()) ? m_result->rows.at(row).verdict : Verdict::Warning;
+        if (severity != Verdict::Error)
+            severity = Verdict::Warning;
+    }
+    QPalette palette = this->palette();
+    if (severity == Verdict::Error)
+        palette.setColor(QPalette::WindowText, alertColor());
+    else if (severity == Verdict::Warning)
+        palette.setColor(QPalette::WindowText, isDark(palette) ? QColor(0xf0, 0xb0, 0x40) : QColor(0xc0, 0x7a, 0x00));
     m_headline->setPalette(palette);
+}
+
+QColor AccuracyPanel::headlineColor() const
+{
+    return m_headline->palette().color(QPalette::WindowText);
 }
 
 void AccuracyPanel::setFilterText(const QString& text)
@@ -410,9 +459,13 @@ bool AccuracyPanel::selectRow(const QString& name)
 
 void AccuracyPanel::onCurrentChanged(const QModelIndex& proxyIndex)
 {
-    if (!proxyIndex.isValid() || m_benchOps.isEmpty())
+    if (!proxyIndex.isValid())
         return;
-    const CompareRow& r = m_model->rows().at(proxyIndex.data(AccuracyTableModel::RowIndexRole).toInt());
+    const int row = proxyIndex.data(AccuracyTableModel::RowIndexRole).toInt();
+    m_graph->showRow(row);
+    if (m_benchOps.isEmpty())
+        return;
+    const CompareRow& r = m_model->rows().at(row);
     const QString op = m_benchOps.value(r.benchName);
     if (!op.isEmpty())
         emit nodeSelected(op);

@@ -2,6 +2,7 @@
 
 #include "importers/core/importcontrol.h"
 #include "models/accuracy/compareresult.h"
+#include "models/graph/graph.h"
 #include "models/tensor/tensorcatalog.h"
 
 #include <QHash>
@@ -16,11 +17,13 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 class QToolButton;
 
 namespace runlens::accuracyview {
 
+class AccuracyGraph;
 class AccuracyTableModel;
 
 /// What the panel is asked to compare.
@@ -39,6 +42,10 @@ struct CompareOutcome
     QHash<QString, QString> benchOps;
     /// Where each row's values are (bench row name, target row name -> source), for showing the two tensors.
     QHash<QString, std::shared_ptr<const tensor::TensorSource>> benchTensors, targetTensors;
+    /// The bench side as a graph (its dump graph for msprobe, its ops by module path otherwise), or null.
+    std::shared_ptr<const graph::Graph> benchGraph;
+    /// Bench row name -> its node id in benchGraph.
+    QHash<QString, QString> benchNodes;
 };
 
 /// The Accuracy panel: two dumps compared op by op, as a table in execution order (metrics, verdict, where
@@ -47,9 +54,10 @@ struct CompareOutcome
 /// runs it on the worker pool, shows its progress with a cancel button, and takes its rows in batches as
 /// they are computed. Unmatched rows come last, marked "unmatched".
 ///
-/// Selecting a row emits nodeSelected with the bench op when the bench is an msprobe dump (its graph's node
-/// ids are entry names); activating one emits tensorsRequested when both sides have tensor data; a
-/// statistics row shows its numbers below the table instead.
+/// Beside the table, the bench's graph coloured by verdict (AccuracyGraph) when the comparer gives one: selecting
+/// a row reveals its node there, clicking a node selects its worst row. Selecting a row also emits nodeSelected
+/// with the bench op when the bench is an msprobe dump (the Graph panel's node ids are entry names); activating one
+/// emits tensorsRequested when both sides have tensor data; a statistics row shows its numbers below the table instead.
 class AccuracyPanel final : public QWidget
 {
     Q_OBJECT
@@ -78,6 +86,8 @@ public:
 
     /// The headline ("Error introduced at X: reason"), the counts line.
     QString headline() const;
+    /// The headline's colour: the alert red for an error, amber for a warning, the palette's text otherwise.
+    QColor headlineColor() const;
     QString summaryText() const;
 
     /// Selects and shows the row named `name` (CompareRow::name), clearing a filter that hides it; false when
@@ -91,6 +101,9 @@ public:
     AccuracyTableModel* model() const { return m_model; }
     QSortFilterProxyModel* proxyModel() const { return m_proxy; }
     QTableView* tableView() const { return m_table; }
+    AccuracyGraph* graph() const { return m_graph; }
+    /// The row of the table's current index (index into model()->rows()), -1 when none.
+    int currentRow() const;
     /// The numbers of the statistics row last activated; hidden otherwise.
     QLabel* detailsLabel() const { return m_details; }
 
@@ -135,6 +148,8 @@ private:
     AccuracyTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
+    QSplitter* m_splitter = nullptr;
+    AccuracyGraph* m_graph = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_headline = nullptr;
     QLabel* m_details = nullptr; ///< the numbers of an activated statistics row

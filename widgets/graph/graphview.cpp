@@ -72,6 +72,7 @@ void GraphView::setTree(std::shared_ptr<const ScopeTree> tree, const graph::Expa
     m_upstream.clear();
     m_downstream.clear();
     m_boxSizes.assign(m_tree ? std::size_t(m_tree->itemCount()) : 0, QSizeF());
+    m_itemColors.clear();
     m_stageCount = 0;
     m_itemStages = m_tree ? itemStages(*m_tree, &m_stageCount) : std::vector<int>();
     m_scene = {};

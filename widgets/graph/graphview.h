@@ -70,6 +70,14 @@ public:
     const std::unordered_set<int>& upstreamItems() const { return m_upstream; }
     const std::unordered_set<int>& downstreamItems() const { return m_downstream; }
     void setMinimapVisible(bool visible);
+    /// Fills that override the colouring for some items of the shown tree (index = item id; an invalid colour
+    /// keeps the colour mode's), for panels that paint their own verdicts on the graph. setTree clears them.
+    void setItemColors(std::vector<QColor> colors);
+    /// The fill an item is painted with under the current colouring and item colours.
+    QColor itemFill(int item) const
+    {
+        return m_tree && item >= 0 && item < m_tree->itemCount() ? fillColor(item) : QColor();
+    }
 
     bool isLayoutPending() const { return m_pendingSerial != m_shownSerial; }
     const GraphScene& scene() const { return m_scene; }
@@ -116,6 +124,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     void requestLayout();
@@ -144,6 +153,7 @@ private:
     ColorMode m_colorMode = ColorMode::OpType;
     std::shared_ptr<const graph::ItemProfile> m_profile;
     mutable std::int64_t m_heatMax = 0;
+    std::vector<QColor> m_itemColors; ///< per item, see setItemColors
     std::vector<int> m_itemStages; ///< per item: the stage all its ops share, -1 none, -2 several
     int m_stageCount = 0;
     bool m_edgeLabels = true;

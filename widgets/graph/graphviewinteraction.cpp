@@ -1,8 +1,10 @@
 #include "widgets/graph/graphview.h"
 
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QResizeEvent>
+#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -233,6 +235,32 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* event)
         return;
     setSelectedItem(hit.item);
     toggleExpanded(hit.item);
+}
+
+bool GraphView::event(QEvent* event)
+{
+    if (event->type() != QEvent::ToolTip || !m_tree)
+        return QWidget::event(event);
+    // Box labels are short or elided: the tooltip says the whole name.
+    auto* help = static_cast<QHelpEvent*>(event);
+    const int box = m_scene.boxAt(mapToScene(QPointF(help->pos())));
+    if (box < 0) {
+        QToolTip::hideText();
+        event->ignore();
+        return true;
+    }
+    const graph::ScopeItem& item = m_tree->item(m_scene.boxes[std::size_t(box)].item);
+    QString text = QString::fromStdString(item.label);
+    if (item.kind == graph::ScopeItemKind::Op) {
+        const graph::Node& node = m_tree->graph().nodes[std::size_t(item.node)];
+        const QString full = QString::fromStdString(node.id.empty() ? node.fullName() : node.id);
+        if (full != text)
+            text = full;
+        if (!item.opType.empty() && item.opType != node.name)
+            text += QLatin1Char('\n') + QString::fromStdString(item.opType);
+    }
+    QToolTip::showText(help->globalPos(), text, this);
+    return true;
 }
 
 void GraphView::keyPressEvent(QKeyEvent* event)

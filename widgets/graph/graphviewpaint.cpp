@@ -100,6 +100,13 @@ void GraphView::setColorMode(ColorMode mode)
     update();
 }
 
+void GraphView::setItemColors(std::vector<QColor> colors)
+{
+    m_itemColors = std::move(colors);
+    rebuildMinimap();
+    update();
+}
+
 void GraphView::setProfile(std::shared_ptr<const graph::ItemProfile> profile)
 {
     m_profile = std::move(profile);
@@ -196,6 +203,8 @@ QSizeF GraphView::boxSize(int item) const
 QColor GraphView::fillColor(int id) const
 {
     const ScopeItem& item = m_tree->item(id);
+    if (std::size_t(id) < m_itemColors.size() && m_itemColors[std::size_t(id)].isValid())
+        return m_itemColors[std::size_t(id)];
     if (m_colorMode == ColorMode::ProfilerTime) {
         const std::int64_t time = m_profile ? m_profile->time(m_tree.get(), id) : 0;
         if (time <= 0 || m_heatMax <= 0)
@@ -244,7 +253,11 @@ void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double sc
         if (!box.expanded || !box.rect.intersects(sceneRect))
             continue;
         const ScopeItem& item = tree.item(box.item);
-        painter.setPen(QPen(QColor(150, 160, 180), 0));
+        // An open group keeps its tint; an item colour given for it shows in its border.
+        const bool tinted
+            = std::size_t(box.item) < m_itemColors.size() && m_itemColors[std::size_t(box.item)].isValid();
+        painter.setPen(tinted ? QPen(m_itemColors[std::size_t(box.item)].darker(125), 2.5)
+                              : QPen(QColor(150, 160, 180), 0));
         painter.setBrush(roleTint(item.role, item.depth));
         painter.drawRoundedRect(box.rect, 6, 6);
         if (drawText) {
@@ -343,8 +356,10 @@ void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double sc
         QFont bold = font();
         bold.setBold(true);
         painter.setFont(bold);
-        painter.drawText(QRectF(inner.left(), inner.top(), inner.width(), line), Qt::AlignCenter,
-                         metrics.elidedText(QString::fromStdString(item.label), Qt::ElideMiddle, inner.width()));
+        // Elided with the bold font's metrics it is drawn in: the plain ones let long labels overrun the box.
+        painter.drawText(
+            QRectF(inner.left(), inner.top(), inner.width(), line), Qt::AlignCenter,
+            QFontMetricsF(bold).elidedText(QString::fromStdString(item.label), Qt::ElideMiddle, inner.width()));
         painter.setFont(font());
         // Coloured by profiler time, a box says its time where it would say its type.
         const std::int64_t time

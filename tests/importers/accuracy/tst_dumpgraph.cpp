@@ -205,6 +205,38 @@ private slots:
         // Parameter gradients hang under the module's last backward call.
         QCOMPARE(scope("Module.layer1.0.conv1.Conv2d.parameters_grad"),
                  std::string("Gradients/layer1.0.BasicBlock.0/conv1.Conv2d.0"));
+        // Boxes say the leaf of the name (a numbered module keeps its parent), the id the whole of it.
+        const auto node = [&](const char* id) { return g->nodes[std::size_t(g->find(id))]; };
+        QCOMPARE(node("Torch.relu.0.forward").name, std::string("relu.0"));
+        QCOMPARE(node("Torch.relu.0.forward").opType, std::string("Torch.relu"));
+        QCOMPARE(node("Module.layer1.0.conv1.Conv2d.forward.0").name, std::string("conv1.forward.0"));
+        QCOMPARE(node("Module.layer1.0.conv1.Conv2d.forward.0").opType, std::string("Conv2d"));
+        QCOMPARE(node("Module.layer1.0.BasicBlock.forward.0").name, std::string("layer1.0.forward.0"));
+        QCOMPARE(node("Module.layer1.0.conv1.Conv2d.backward.0").name, std::string("conv1.backward.0"));
+    }
+
+    /// Sides without a module tree: ops nest by their dotted names, in execution order.
+    void opsGraph()
+    {
+        const auto g = buildOpsGraph(QStringLiteral("step_0"),
+                                     { QStringLiteral("layers.0"), QStringLiteral("layers.1.attn"),
+                                       QStringLiteral("head.weight"), QStringLiteral("layers.0") });
+        QCOMPARE(g->nodeCount(), 3); // a repeated op is one node
+        const auto& first = g->nodes[std::size_t(g->find("layers.0"))];
+        QCOMPARE(first.scope, std::string("layers"));
+        QCOMPARE(first.name, std::string("layers.0"));
+        const auto& attn = g->nodes[std::size_t(g->find("layers.1.attn"))];
+        QCOMPARE(attn.scope, std::string("layers/1"));
+        QCOMPARE(attn.name, std::string("attn"));
+        QCOMPARE(g->nodes[std::size_t(g->find("head.weight"))].scope, std::string("head"));
+        // Joined in execution order by control edges.
+        QCOMPARE(g->edges.size(), std::size_t(2));
+        for (const graph::Edge& e : g->edges) {
+            QVERIFY(e.control);
+            QCOMPARE(e.to, e.from + 1);
+        }
+        const auto tree = graph::ScopeTree::build(g);
+        QVERIFY(tree->findKey("g:layers") >= 0 || tree->groupCount() >= 2);
     }
 
     /// Edges are inferred from identical tensors only, and the consumer says so; a cycle in construct.json

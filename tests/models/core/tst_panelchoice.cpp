@@ -20,6 +20,8 @@ const QStringList kProfilerGroup { QStringLiteral("TimelineDock"), QStringLitera
                                    QStringLiteral("StepsDock"),    QStringLiteral("MemoryDock"),
                                    QStringLiteral("OverviewDock"), QStringLiteral("DataPipelineDock"),
                                    QStringLiteral("ClusterDock") };
+// The Accuracy dock opens in the profiler group, beside the Timeline.
+const QStringList kProfilerAndAccuracy = kProfilerGroup + QStringList { QStringLiteral("AccuracyDock") };
 // Below the run browser.
 const QStringList kDetailsGroup { QStringLiteral("NodeDetailsDock"), QStringLiteral("NotesDock") };
 
@@ -112,6 +114,38 @@ private slots:
                     QVERIFY2(!choice.hasContent(dock), qPrintable(dock));
             }
         }
+    }
+
+    void comparisonInFront()
+    {
+        // The bench of a comparison is an msprobe dump: its graph (and tensors) are read too.
+        ImportedContent dump;
+        dump.graphs = 1;
+        dump.tensors = 12;
+        const PanelChoice folderOnly(dump);
+        // Opened on its own, the dump shows its graph as before; there is nothing to compare.
+        QCOMPARE(folderOnly.front(kUpperGroup), QStringLiteral("GraphDock"));
+        QVERIFY(!folderOnly.hasContent(QStringLiteral("AccuracyDock")));
+        QVERIFY(folderOnly.withoutContent().contains(QStringLiteral("AccuracyDock")));
+        QCOMPARE(folderOnly.front(kProfilerAndAccuracy), QString());
+
+        dump.comparisons = 1;
+        const PanelChoice compared(dump);
+        QVERIFY(compared.hasContent(QStringLiteral("AccuracyDock")));
+        QCOMPARE(compared.front(kProfilerAndAccuracy), QStringLiteral("AccuracyDock"));
+        // Ahead of every other panel, were the user to put it into the Graph's group.
+        QCOMPARE(compared.front(kUpperGroup + QStringList { QStringLiteral("AccuracyDock") }),
+                 QStringLiteral("AccuracyDock"));
+        QCOMPARE(compared.front(kUpperGroup), QStringLiteral("GraphDock"));
+        // Beside a profiler run's timeline too.
+        ImportedContent profiler = mindSporeProfiler();
+        profiler.comparisons = 1;
+        QCOMPARE(PanelChoice(profiler).front(kProfilerAndAccuracy), QStringLiteral("AccuracyDock"));
+        // A comparison alone is content: Scalars' empty state does not come back.
+        ImportedContent alone;
+        alone.comparisons = 1;
+        QVERIFY(!alone.isEmpty());
+        QVERIFY(!PanelChoice(alone).hasContent(QStringLiteral("ScalarsDock")));
     }
 
     void emptyDocksGiveWay()

@@ -1,8 +1,12 @@
-#include "widgets/tensor/tensorcomparewidget.h"
-#include "widgets/tensor/tensorpanel.h"
 #include "importers/accuracy/dumpcompare.h"
+#include "models/accuracy/dumpgraph.h"
+#include "widgets/accuracy/accuracygraph.h"
 #include "widgets/accuracy/accuracypanel.h"
 #include "widgets/accuracy/accuracytablemodel.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/graph/graphview.h"
+#include "widgets/tensor/tensorcomparewidget.h"
+#include "widgets/tensor/tensorpanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -40,7 +44,12 @@ AccuracyPanel::Comparer comparer(int rowDelayMs = 0)
         if (bench.side->msprobe) {
             for (const accuracy::SideRow& row : bench.side->rows)
                 outcome.benchOps.insert(row.name, row.op);
+            outcome.benchGraph = accuracy::buildDumpGraph(*bench.side->msprobe);
+        } else {
+            outcome.benchGraph = accuracy::buildOpsGraph(QFileInfo(request.bench).fileName(), bench.side->ops);
         }
+        for (const accuracy::SideRow& row : bench.side->rows)
+            outcome.benchNodes.insert(row.name, row.op);
         for (const accuracy::SideRow& row : bench.side->rows)
             if (row.source)
                 outcome.benchTensors.insert(row.name, row.source);
@@ -64,6 +73,29 @@ std::optional<accuracy::CompareResult> cliResult(const QString& bench, const QSt
     if (!result)
         qWarning() << error;
     return result;
+}
+
+bool waitGraph(AccuracyPanel& panel)
+{
+    if (panel.graph()->isReady())
+        return true;
+    QSignalSpy ready(panel.graph(), &AccuracyGraph::treeReady);
+    return ready.wait(60000);
+}
+
+/// The op of every row, and whether all of its rows pass.
+QHash<QString, bool> opsPassing(const accuracy::CompareResult& result)
+{
+    QHash<QString, bool> passing;
+    for (const accuracy::CompareRow& row : result.rows) {
+        if (row.benchName.isEmpty())
+            continue;
+        auto it = passing.find(row.op);
+        if (it == passing.end())
+            it = passing.insert(row.op, true);
+        *it = *it && row.verdict == Verdict::Pass;
+    }
+    return passing;
 }
 
 bool waitFinished(AccuracyPanel& panel)
@@ -289,6 +321,185 @@ private slots:
         for (int r = panel.model()->rowCount() - unmatched; r < panel.model()->rowCount(); ++r)
             QCOMPARE(panel.model()->index(r, AccuracyTableModel::VerdictColumn).data().toString(),
                      QStringLiteral("unmatched"));
+    }
+
+    void graphColouredByVerdict()
+    {
+        const QString bench = kRuns + QStringLiteral("/fp32/msprobe");
+        const QString target = kRuns + QStringLiteral("/perturbed/msprobe");
+        AccuracyPanel panel;
+        panel.resize(1200, 700);
+        panel.show();
+        panel.setComparer(comparer());
+        QSignalSpy nodes(&panel, &AccuracyPanel::nodeSelected);
+        panel.compare({ bench, target, {} });
+        QVERIFY(waitFinished(panel));
+        QVERIFY(panel.result());
+        QVERIFY(panel.graph()->isVisible());
+        QVERIFY(waitGraph(panel));
+        const auto tree = panel.graph()->tree();
+        QVERIFY(tree);
+        graphview::GraphView* view = panel.graph()->view();
+        QCOMPARE(view->tree(), tree);
+
+        // The perturbed layer (layers.0's weight) is where the error is born: its node and its group are errors.
+        const auto& first = panel.result()->firstDivergence;
+        QVERIFY(first);
+        QCOMPARE(first->op, QStringLiteral("Module.layers.0.Linear.forward.0"));
+        const int perturbed = panel.graph()->itemOfNode(first->op);
+        QVERIFY(perturbed > 0);
+        QCOMPARE(panel.graph()->itemVerdict(perturbed), Verdict::Error);
+        QCOMPARE(view->itemFill(perturbed), AccuracyGraph::verdictFill(Verdict::Error));
+        const int group = tree->item(perturbed).parent;
+        QVERIFY(group > 0);
+        QCOMPARE(panel.graph()->itemVerdict(group), Verdict::Error);
+        QCOMPARE(view->itemFill(group), AccuracyGraph::verdictFill(Verdict::Error));
+        // Groups hold the worst below them, collapsed or not: every ancestor of an error is one.
+        for (const int ancestor : tree->ancestors(perturbed)) {
+            if (ancestor > 0)
+                QCOMPARE(panel.graph()->itemVerdict(ancestor), Verdict::Error);
+        }
+        // The finished comparison selected the first divergent row: its node is selected and revealed.
+        const int divergent = first->row;
+        QCOMPARE(panel.currentRow(), divergent);
+        QCOMPARE(view->selectedItem(), perturbed);
+        for (const int ancestor : tree->ancestors(perturbed))
+            QVERIFY(view->expansionState().isExpanded(ancestor));
+
+        // Row -> node: another row selects its node (the Graph panel's signal still fires), expanding its group.
+        const int other = panel.graph()->itemOfNode(QStringLiteral("Module.layers.2.Linear.forward.0"));
+        QVERIFY(other > 0);
+        QCOMPARE(panel.graph()->itemVerdict(other), Verdict::Warning);
+        QCOMPARE(view->itemFill(other), AccuracyGraph::verdictFill(Verdict::Warning));
+        int otherRow = -1;
+        for (int r = 0; r < panel.model()->rowCount() && otherRow < 0; ++r) {
+            if (panel.graph()->itemOfRow(r) == other)
+                otherRow = r;
+        }
+        QVERIFY(otherRow >= 0);
+        const int signalsBefore = int(nodes.size());
+        panel.tableView()->setCurrentIndex(panel.proxyModel()->mapFromSource(panel.model()->index(otherRow, 0)));
+        QCOMPARE(view->selectedItem(), other);
+        for (const int ancestor : tree->ancestors(other))
+            QVERIFY(view->expansionState().isExpanded(ancestor));
+        QCOMPARE(nodes.size(), signalsBefore + 1);
+        QCOMPARE(nodes.last().first().toString(), QStringLiteral("Module.layers.2.Linear.forward.0"));
+
+        // Node -> row: clicking the perturbed node selects its worst row, the earliest of them.
+        int worstRow = -1;
+        for (int r = 0; r < panel.model()->rowCount() && worstRow < 0; ++r) {
+            if (panel.graph()->itemOfRow(r) == perturbed && panel.model()->rows().at(r).verdict == Verdict::Error)
+                worstRow = r;
+        }
+        QVERIFY(worstRow >= 0);
+        QCOMPARE(panel.graph()->rowOfItem(perturbed), worstRow);
+        QTRY_VERIFY(!view->isLayoutPending());
+        view->setSelectedItem(perturbed);
+        QCOMPARE(panel.currentRow(), worstRow);
+        QCOMPARE(view->selectedItem(), perturbed);
+        // Clicking a group selects the worst row below it.
+        view->setSelectedItem(group);
+        QCOMPARE(panel.model()->rows().at(panel.currentRow()).verdict, Verdict::Error);
+    }
+
+    void passingNodes()
+    {
+        // fp16 against fp32 parts at layers.2: the layers before it pass, their group too when all of it passes.
+        AccuracyPanel panel;
+        panel.setComparer(comparer());
+        panel.compare({ kRuns + QStringLiteral("/fp32/msprobe"), kRuns + QStringLiteral("/fp16/msprobe"), {} });
+        QVERIFY(waitFinished(panel));
+        QVERIFY(panel.result());
+        QVERIFY(waitGraph(panel));
+        const QHash<QString, bool> passing = opsPassing(*panel.result());
+        QVERIFY(passing.value(QStringLiteral("Module.layers.0.Linear.forward.0")));
+        const int passed = panel.graph()->itemOfNode(QStringLiteral("Module.layers.0.Linear.forward.0"));
+        QVERIFY(passed > 0);
+        QCOMPARE(panel.graph()->itemVerdict(passed), Verdict::Pass);
+        QCOMPARE(panel.graph()->view()->itemFill(passed), AccuracyGraph::verdictFill(Verdict::Pass));
+        QCOMPARE(panel.graph()->itemVerdict(panel.graph()->tree()->item(passed).parent), Verdict::Pass);
+        const int warned = panel.graph()->itemOfNode(QStringLiteral("Module.layers.2.Linear.forward.0"));
+        QCOMPARE(panel.graph()->itemVerdict(warned), Verdict::Warning);
+        // The root's children hold the worst of the model: a warning, no error anywhere.
+        for (const int child : panel.graph()->tree()->item(0).children)
+            QVERIFY(panel.graph()->itemVerdict(child) != Verdict::Error);
+    }
+
+    void npyGraphByModulePath()
+    {
+        // step_N/{module}.{kind}.npy: the ops nest by their dotted module names.
+        AccuracyPanel panel;
+        panel.setComparer(comparer());
+        panel.compare({ kRuns + QStringLiteral("/fp32/npy"), kRuns + QStringLiteral("/perturbed/npy"), {} });
+        QVERIFY(waitFinished(panel));
+        QVERIFY(panel.result());
+        QVERIFY(waitGraph(panel));
+        const auto tree = panel.graph()->tree();
+        const auto& first = panel.result()->firstDivergence;
+        QVERIFY(first);
+        const int item = panel.graph()->itemOfNode(first->op);
+        QVERIFY2(item > 0, qPrintable(first->op));
+        QCOMPARE(panel.graph()->itemVerdict(item), Verdict::Error);
+        QVERIFY(tree->item(item).parent > 0); // inside its module's group
+        QCOMPARE(panel.graph()->itemVerdict(tree->item(item).parent), Verdict::Error);
+    }
+
+    void headlineColourFollowsSeverity()
+    {
+        // fp16 against fp32: the numbers part, a warning or an error as the thresholds say.
+        AccuracyPanel panel;
+        panel.setComparer(comparer());
+        for (const QString& run : { QStringLiteral("fp16"), QStringLiteral("perturbed"), QStringLiteral("fp32") }) {
+            panel.compare(
+                { kRuns + QStringLiteral("/fp32/msprobe"), kRuns + QStringLiteral("/%1/msprobe").arg(run), {} });
+            QVERIFY(waitFinished(panel));
+            QVERIFY(panel.result());
+            const auto& first = panel.result()->firstDivergence;
+            const QColor text = panel.palette().color(QPalette::WindowText);
+            if (!first) {
+                QCOMPARE(run, QStringLiteral("fp32"));
+                QCOMPARE(panel.headlineColor(), text);
+                continue;
+            }
+            // The headline names the first divergent row; its colour says that row's verdict as its words do.
+            const bool error = panel.result()->rows.at(first->row).verdict == Verdict::Error;
+            QCOMPARE(panel.headline().startsWith(QStringLiteral("Error introduced")), error);
+            QCOMPARE(panel.headlineColor() == alertColor(), error);
+            QVERIFY(panel.headlineColor() != text);
+        }
+        // A first divergence that is only a warning is amber, not red; an error is red.
+        for (const Verdict verdict : { Verdict::Warning, Verdict::Error }) {
+            panel.setComparer(
+                [verdict](const CompareRequest& request, const ImportControl&, const AccuracyPanel::RowCallback&) {
+                    CompareOutcome outcome;
+                    accuracy::CompareResult result;
+                    result.bench = request.bench;
+                    result.target = request.target;
+                    accuracy::CompareRow row;
+                    row.name = row.benchName = row.targetName = QStringLiteral("Functional.linear.0.forward.output.0");
+                    row.op = QStringLiteral("Functional.linear.0.forward");
+                    row.kind = accuracy::RowKind::Output;
+                    row.verdict = verdict;
+                    row.introduced = true;
+                    result.rows << row;
+                    accuracy::FirstDivergence first;
+                    first.row = 0;
+                    first.name = row.name;
+                    first.op = row.op;
+                    first.reason = QStringLiteral("outputs fail while inputs pass");
+                    result.firstDivergence = first;
+                    outcome.result = result;
+                    return outcome;
+                });
+            panel.compare({ QStringLiteral("a"), QStringLiteral("b"), {} });
+            QVERIFY(waitFinished(panel));
+            QVERIFY(panel.result());
+            QCOMPARE(panel.headline().startsWith(QStringLiteral("Error introduced")), verdict == Verdict::Error);
+            QCOMPARE(panel.headlineColor() == alertColor(), verdict == Verdict::Error);
+            QVERIFY(panel.headlineColor() != panel.palette().color(QPalette::WindowText));
+            // Without a graph from the comparer the graph pane stays hidden.
+            QVERIFY(panel.graph()->isHidden());
+        }
     }
 };
 

@@ -1,5 +1,5 @@
-#include "widgets/graph/graphview.h"
 #include "tests/widgets/graph/graphviewtestdata.h"
+#include "widgets/graph/graphview.h"
 
 #include <QtTest>
 
@@ -194,6 +194,39 @@ private slots:
         QVERIFY(QRectF(view.rect()).contains(onScreen));
         QVERIFY(onScreen.width() > view.width() * 0.9 || onScreen.height() > view.height() * 0.9
                 || view.zoom() == 1.5); // small pictures are not blown up beyond 150 %
+    }
+
+    void itemColorsOverrideTheColouring()
+    {
+        GraphView view;
+        view.resize(640, 480);
+        view.setTree(m_tree, GraphView::openingState(*m_tree, 60));
+        QTRY_VERIFY(!view.isLayoutPending());
+        view.fitToView();
+        int op = -1;
+        for (const int id : view.shownItems()) {
+            if (m_tree->item(id).kind == ScopeItemKind::Op && op < 0)
+                op = id;
+        }
+        QVERIFY(op > 0);
+        const QColor before = view.itemFill(op);
+        const QColor marked(3, 201, 7);
+        std::vector<QColor> colors(std::size_t(m_tree->itemCount()));
+        colors[std::size_t(op)] = marked;
+        view.setItemColors(colors);
+        QCOMPARE(view.itemFill(op), marked);
+        // Items without a colour keep the colour mode's.
+        const int other = view.shownItems().back() == op ? view.shownItems().front() : view.shownItems().back();
+        QVERIFY(view.itemFill(other) != marked);
+        const QImage image = view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        int painted = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                painted += QColor(image.pixel(x, y)) == marked ? 1 : 0;
+        QVERIFY2(painted > 20, qPrintable(QString::number(painted)));
+        // A new tree starts without them.
+        view.setTree(m_tree);
+        QCOMPARE(view.itemFill(op), before);
     }
 
     void collapsedPictureIsNotEmpty()
