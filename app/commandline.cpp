@@ -4,10 +4,10 @@
 #include "importers/core/report.h"
 #include "importers/core/runscanner.h"
 #include "importers/demo/demorun.h"
+#include "models/summary/summarystore.h"
 #include "widgets/distributions/distributionchart.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/scalars/scalarchart.h"
-#include "models/summary/summarystore.h"
 
 #include "models/scalars/scalarstore.h"
 
@@ -300,8 +300,9 @@ int exportChart(const QStringList& args)
 
 bool isSubcommand(const QStringList& arguments)
 {
-    static const QStringList kCommands { QStringLiteral("scan"), QStringLiteral("info"), QStringLiteral("advise"),
-                                         QStringLiteral("compare"), QStringLiteral("demo"), QStringLiteral("export") };
+    static const QStringList kCommands { QStringLiteral("scan"),    QStringLiteral("info"), QStringLiteral("advise"),
+                                         QStringLiteral("compare"), QStringLiteral("demo"), QStringLiteral("export"),
+                                         QStringLiteral("digest") };
     return arguments.size() > 1 && kCommands.contains(arguments.at(1));
 }
 
@@ -328,6 +329,8 @@ int runSubcommand(const QStringList& arguments)
         return compare(rest);
     if (command == QLatin1String("demo"))
         return demo(rest);
+    if (command == QLatin1String("digest"))
+        return digest(rest);
     return exportChart(rest);
 }
 

@@ -4,7 +4,8 @@
 
 namespace runlens::cli {
 
-/// Subcommands that run without a window: `scan`, `info`, `advise`, `compare`, `demo`, `export`. Returns the process
+/// Subcommands that run without a window: `scan`, `info`, `advise`, `compare`, `demo`, `export`,
+/// `digest`. Returns the process
 /// exit code, or -1 when `arguments` is not a subcommand (then the GUI starts).
 int runSubcommand(const QStringList& arguments);
 
@@ -14,6 +15,9 @@ int advise(const QStringList& args);
 
 /// `runlens compare BENCH TARGET [--json|--csv|--md] [--mapping FILE] [--fail-on warning|error]` (compare.cpp).
 int compare(const QStringList& args);
+
+/// `runlens digest PATH --out DIR [--ranks A-B] [--jobs N]` (digest.cpp): one rank digest per rank of a job.
+int digest(const QStringList& args);
 
 /// True when `arguments` names a subcommand (decided before any QApplication exists).
 bool isSubcommand(const QStringList& arguments);

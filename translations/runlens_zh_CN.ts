@@ -6153,6 +6153,78 @@ BENCH 为标杆，TARGET 为待测运行：msprobe 转储文件夹、含转储�
         <source>runlens compare: %1</source>
         <translation>runlens compare：%1</translation>
     </message>
+    <message>
+        <source>Reads every rank&apos;s trace of the job at PATH once, one rank per worker, and writes one rank digest per
+rank (rank-N.rldigest) into DIR. A folder of digests opens in RunLens as the job&apos;s cluster.
+Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage error.</source>
+        <translation>将 PATH 处作业每张卡的跟踪各读取一次（每个工作线程一张卡），并为每张卡向 DIR 写入一个卡摘要
+（rank-N.rldigest）。摘要文件夹可在 RunLens 中作为该作业的集群打开。
+退出码：所有卡都生成摘要时为 0，有卡失败时为 1，用法错误时为 2。</translation>
+    </message>
+    <message>
+        <source>Folder the digests are written to (created).</source>
+        <translation>写入摘要的文件夹（不存在时创建）。</translation>
+    </message>
+    <message>
+        <source>Only these ranks: N or A-B (inclusive).</source>
+        <translation>只处理这些卡：N 或 A-B（含两端）。</translation>
+    </message>
+    <message>
+        <source>Ranks read at once (default: the number of cores). Each holds one rank&apos;s trace in memory.</source>
+        <translation>同时读取的卡数（默认：CPU 核数）。每个在内存中保存一张卡的跟踪。</translation>
+    </message>
+    <message>
+        <source>The job&apos;s folder or one trace.</source>
+        <translation>作业的文件夹或一个跟踪文件。</translation>
+    </message>
+    <message>
+        <source>runlens digest: PATH and --out DIR are required</source>
+        <translation>runlens digest：需要 PATH 和 --out DIR</translation>
+    </message>
+    <message>
+        <source>runlens digest: %1 does not exist</source>
+        <translation>runlens digest：%1 不存在</translation>
+    </message>
+    <message>
+        <source>runlens digest: --ranks takes N or A-B, not &apos;%1&apos;</source>
+        <translation>runlens digest：--ranks 接受 N 或 A-B，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>runlens digest: --jobs takes a positive number, not &apos;%1&apos;</source>
+        <translation>runlens digest：--jobs 接受正整数，而不是“%1”</translation>
+    </message>
+    <message numerus="yes">
+        <source>runlens digest: %n trace(s) without a rank (in the file or its name) left out</source>
+        <translation>
+            <numerusform>runlens digest：%n 个跟踪（文件内容或文件名中）没有卡号，已略过</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>runlens digest: no trace with a rank found in %1</source>
+        <translation>runlens digest：在 %1 中没有找到带卡号的跟踪</translation>
+    </message>
+    <message>
+        <source>runlens digest: cannot create %1</source>
+        <translation>runlens digest：无法创建 %1</translation>
+    </message>
+    <message>
+        <source>[%1/%2] rank %3: %4</source>
+        <translation>[%1/%2] 卡 %3：%4</translation>
+    </message>
+    <message>
+        <source>[%1/%2] rank %3 failed: %4</source>
+        <translation>[%1/%2] 卡 %3 失败：%4</translation>
+    </message>
+    <message>
+        <source>runlens digest: %1 of %2 rank(s) failed</source>
+        <translation>runlens digest：%2 张卡中有 %1 张失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>runlens digest: %n rank digest(s) written to %1</source>
+        <translation>
+            <numerusform>runlens digest：已将 %n 个卡摘要写入 %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>runlens::cluster</name>
@@ -6179,6 +6251,80 @@ BENCH 为标杆，TARGET 为待测运行：msprobe 转储文件夹、含转储�
     <message>
         <source>  rank %1: step %2 ms, interval %3 ms, computation %4 ms, communication %5 ms, idle %6 ms</source>
         <translation>  卡 %1：迭代步 %2 ms，间隙 %3 ms，计算 %4 ms，通信 %5 ms，空闲 %6 ms</translation>
+    </message>
+    <message>
+        <source>%1: not a rank digest (the body does not say &quot;%2&quot;)</source>
+        <translation>%1：不是卡摘要（正文没有声明“%2”）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest has no valid rank number</source>
+        <translation>%1：卡摘要中没有有效的卡号</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: the rank digest is truncated (%n byte(s), the header alone is 24)</source>
+        <translation>
+            <numerusform>%1：卡摘要被截断（%n 字节，仅文件头就有 24 字节）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: not a rank digest (no RLDIGEST header)</source>
+        <translation>%1：不是卡摘要（没有 RLDIGEST 文件头）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest was written by a newer RunLens (format version %2; this one reads up to %3). Update RunLens or digest the rank again.</source>
+        <translation>%1：该卡摘要由更新版本的 RunLens 写入（格式版本 %2；当前版本最多读取 %3）。请升级 RunLens 或重新生成该卡的摘要。</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest&apos;s header is damaged (version %2, flags %3)</source>
+        <translation>%1：卡摘要的文件头已损坏（版本 %2，标志 %3）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest claims a body of %2 bytes, beyond what a rank digest holds</source>
+        <translation>%1：卡摘要声称正文有 %2 字节，超出卡摘要可能的大小</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest could not be inflated</source>
+        <translation>%1：无法解压卡摘要</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest is truncated or damaged (its body is %2 bytes, the header says %3)</source>
+        <translation>%1：卡摘要被截断或已损坏（正文为 %2 字节，文件头声明 %3 字节）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest&apos;s body is damaged (zlib: %2)</source>
+        <translation>%1：卡摘要的正文已损坏（zlib：%2）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest&apos;s body is not valid JSON (%2)</source>
+        <translation>%1：卡摘要的正文不是有效的 JSON（%2）</translation>
+    </message>
+    <message>
+        <source>%1: cannot write the rank digest (%2)</source>
+        <translation>%1：无法写入卡摘要（%2）</translation>
+    </message>
+    <message>
+        <source>%1: cannot open the rank digest (%2)</source>
+        <translation>%1：无法打开卡摘要（%2）</translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes is too big for a rank digest</source>
+        <translation>%1：%2 字节对卡摘要而言过大</translation>
+    </message>
+    <message>
+        <source>%1: no such trace file</source>
+        <translation>%1：没有此跟踪文件</translation>
+    </message>
+    <message>
+        <source>%1: canceled</source>
+        <translation>%1：已取消</translation>
+    </message>
+    <message>
+        <source>%1: the trace holds no events</source>
+        <translation>%1：跟踪中没有事件</translation>
+    </message>
+    <message>
+        <source>%1: a second digest of rank %2 (the first one read is kept)</source>
+        <translation>%1：卡 %2 的第二个摘要（保留先读取的那个）</translation>
     </message>
 </context>
 <context>
@@ -7302,28 +7448,6 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <translation>%1 不存在。</translation>
     </message>
     <message>
-        <source>RunLens: a desktop workbench for debugging and tuning deep-learning training runs.
-
-Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
-  scan PATH [--json]       what a run folder holds
-  info PATH [--json]       what each artifact imported to
-  advise PATH [--json] [--rules FILE] [--fail-on warning|error]
-                           expert-rule findings with their evidence (exit 1 at --fail-on)
-  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
-  export PATH --chart graph:NAME --out FILE.{svg,png}
-  demo DIR                 write the demo run folder</source>
-        <translation>RunLens：用于调试和调优深度学习训练运行的桌面工作台。
-
-子命令（运行 &apos;runlens COMMAND --help&apos; 查看其选项）：
-  scan PATH [--json]       运行文件夹中包含的内容
-  info PATH [--json]       每个工件导入的结果
-  advise PATH [--json] [--rules FILE] [--fail-on warning|error]
-                           专家规则的发现及其证据（达到 --fail-on 时退出码为 1）
-  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
-  export PATH --chart graph:NAME --out FILE.{svg,png}
-  demo DIR                 写入演示运行文件夹</translation>
-    </message>
-    <message>
         <source>Open PATH in a new window; by default it opens in the RunLens window already running.</source>
         <translation>在新窗口中打开 PATH；默认在已运行的 RunLens 窗口中打开。</translation>
     </message>
@@ -7338,6 +7462,32 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>--compare needs a target dump: runlens --compare BENCH TARGET</source>
         <translation>--compare 需要目标转储：runlens --compare BENCH TARGET</translation>
+    </message>
+    <message>
+        <source>RunLens: a desktop workbench for debugging and tuning deep-learning training runs.
+
+Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
+  scan PATH [--json]       what a run folder holds
+  info PATH [--json]       what each artifact imported to
+  advise PATH [--json] [--rules FILE] [--fail-on warning|error]
+                           expert-rule findings with their evidence (exit 1 at --fail-on)
+  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
+  export PATH --chart graph:NAME --out FILE.{svg,png}
+  digest PATH --out DIR [--ranks A-B]
+                           one rank digest per rank of a job (open DIR as its cluster)
+  demo DIR                 write the demo run folder</source>
+        <translation>RunLens：用于调试和调优深度学习训练运行的桌面工作台。
+
+子命令（运行 &apos;runlens COMMAND --help&apos; 查看其选项）：
+  scan PATH [--json]       运行文件夹中包含的内容
+  info PATH [--json]       每个工件导入的结果
+  advise PATH [--json] [--rules FILE] [--fail-on warning|error]
+                           专家规则的发现及其证据（达到 --fail-on 时退出码为 1）
+  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
+  export PATH --chart graph:NAME --out FILE.{svg,png}
+  digest PATH --out DIR [--ranks A-B]
+                           为作业的每张卡生成一个卡摘要（将 DIR 作为其集群打开）
+  demo DIR                 写入演示运行文件夹</translation>
     </message>
 </context>
 <context>

@@ -3,7 +3,7 @@
 // A small Kineto trace of one rank of a data-parallel job, written to disk: per step a ProfilerStep CPU
 // span, a data loader op, GEMM launches and an NCCL all-reduce whose kernel carries the profiler's
 // collective args (name, element count, dtype, process group). Rank `slowRank` computes longer and so
-// reaches the all-reduce late: it is the straggler and the slowest rank.
+// reaches the all-reduce late: it is the straggler of every step.
 
 #include <QFile>
 #include <QString>

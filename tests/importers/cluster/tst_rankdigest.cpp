@@ -96,7 +96,6 @@ void TstRankDigest::generatedJobEqualsCombinedStore()
     QCOMPARE(reportOf(fromDigests), reportOf(today));
     QCOMPARE(int(fromDigests.ranks.size()), 4);
     QCOMPARE(fromDigests.worldSize, 4);
-    QCOMPARE(fromDigests.ranks[std::size_t(fromDigests.slowestRank)].rank, 2);
     QVERIFY(!fromDigests.stragglers.empty());
     for (const StragglerStep& s : fromDigests.stragglers)
         QCOMPARE(s.rank, 2);
