@@ -95,6 +95,10 @@
         <source>PyTorch tensors</source>
         <translation>PyTorch 张量</translation>
     </message>
+    <message>
+        <source>Rank digest</source>
+        <translation>卡摘要</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChartExportMenu</name>
@@ -389,10 +393,6 @@ Time %6</source>
         <translation>慢链路</translation>
     </message>
     <message>
-        <source>No cluster to show. Open a run whose profiler folder holds several ranks&apos; files (step_trace_raw, hccl_raw, ascend_cluster_analyse), or the traces of several ranks together.</source>
-        <translation>没有可显示的集群。请打开其性能分析文件夹中包含多张卡文件（step_trace_raw、hccl_raw、ascend_cluster_analyse）的运行，或同时打开多张卡的跟踪。</translation>
-    </message>
-    <message>
         <source>Analysing the ranks…</source>
         <translation>正在分析各卡…</translation>
     </message>
@@ -469,6 +469,10 @@ Time %6</source>
     <message>
         <source>Open rank %1</source>
         <translation>打开卡 %1</translation>
+    </message>
+    <message>
+        <source>No cluster to show. Open a run whose profiler folder holds several ranks&apos; files (step_trace_raw, hccl_raw, ascend_cluster_analyse), the traces of several ranks together, or a folder of rank digests (runlens digest).</source>
+        <translation>没有可显示的集群。请打开其性能分析文件夹中包含多张卡文件（step_trace_raw、hccl_raw、ascend_cluster_analyse）的运行，或同时打开多张卡的跟踪，或打开卡摘要文件夹（runlens digest）。</translation>
     </message>
 </context>
 <context>
@@ -1537,6 +1541,52 @@ Check that the cache folder is writable.</source>
     <message>
         <source>Compare two dumps op by op: a bench and a target folder or file</source>
         <translation>逐算子比对两份转储：标杆与目标文件夹或文件</translation>
+    </message>
+    <message>
+        <source>The trace of rank %1 is not reachable from this computer:
+%2
+
+The Cluster shows its digest; copy the trace here, or open it where it lies, to see the rank&apos;s timeline.</source>
+        <translation>在这台计算机上无法访问卡 %1 的跟踪：
+%2
+
+集群视图显示的是它的摘要；请将跟踪复制到本机，或在其所在位置打开，以查看该卡的时间线。</translation>
+    </message>
+    <message>
+        <source>Open Rank</source>
+        <translation>打开卡</translation>
+    </message>
+    <message>
+        <source>Reading the trace of rank %1…</source>
+        <translation>正在读取卡 %1 的跟踪…</translation>
+    </message>
+    <message>
+        <source>The trace of rank %1 could not be read:
+%2
+%3</source>
+        <translation>无法读取卡 %1 的跟踪：
+%2
+%3</translation>
+    </message>
+    <message>
+        <source>Timeline — rank %1</source>
+        <translation>时间线 — 卡 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Digesting %n rank(s) for the Cluster…</source>
+        <translation>
+            <numerusform>正在为集群视图生成 %n 张卡的摘要…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Digesting ranks for the Cluster: %1 of %2</source>
+        <translation>正在为集群视图生成卡摘要：%1 / %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cluster of %n rank(s) ready</source>
+        <translation>
+            <numerusform>%n 张卡的集群已就绪</numerusform>
+        </translation>
     </message>
 </context>
 <context>
