@@ -122,6 +122,8 @@ void MainWindow::createProfilerDocks()
     });
 
     createAdvisorDock();
+    // A Cluster made of rank digests feeds the cluster rules (see advisorInput()).
+    connect(m_clusterPanel, &ClusterPanel::clusterReady, this, &MainWindow::scheduleAdvice);
 }
 
 void MainWindow::openTrace(int artifactIndex)

@@ -5,7 +5,9 @@
 #include "tests/importers/cluster/kinetorankfixture.h"
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -69,6 +71,7 @@ private slots:
     void wholeJob();
     void rankRange();
     void failures();
+    void adviseOnDigests();
 };
 
 void TstDigestCommand::wholeJob()
@@ -147,6 +150,32 @@ void TstDigestCommand::failures()
     QVERIFY2(r.err.contains("rank 7 failed"), r.err.constData());
     QVERIFY(QFileInfo::exists(out.filePath("rank-0.rldigest")));
     QVERIFY(QFileInfo::exists(out.filePath("rank-1.rldigest")));
+}
+
+void TstDigestCommand::adviseOnDigests()
+{
+    // The cluster rules read a digest folder as they read the job's traces: rank 5 is the straggler.
+    QTemporaryDir job;
+    QCOMPARE(writeJob(job.path(), 8).size(), 8);
+    QTemporaryDir out;
+    Result r = run({ QStringLiteral("digest"), job.path(), QStringLiteral("--out"), out.path() });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QProcess advise;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), out.filePath(QStringLiteral("config")));
+    advise.setProcessEnvironment(env);
+    advise.start(QStringLiteral(RUNLENS_EXECUTABLE),
+                 { QStringLiteral("advise"), out.path(), QStringLiteral("--json") });
+    QVERIFY(advise.waitForFinished(120000));
+    QCOMPARE(advise.exitCode(), 0);
+    const QJsonObject report = QJsonDocument::fromJson(advise.readAllStandardOutput()).object();
+    bool straggler = false;
+    for (const QJsonValue& finding : report.value(QStringLiteral("findings")).toArray()) {
+        const QJsonObject f = finding.toObject();
+        if (f.value(QStringLiteral("rule")).toString() == QLatin1String("straggler-rank"))
+            straggler = straggler || f.value(QStringLiteral("message")).toString().contains(QStringLiteral("Rank 5"));
+    }
+    QVERIFY2(straggler, QJsonDocument(report).toJson().left(3000).constData());
 }
 
 QTEST_GUILESS_MAIN(TstDigestCommand)

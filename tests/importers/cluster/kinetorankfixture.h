@@ -30,7 +30,7 @@ inline bool writeKinetoRankFixture(const QString& path, int rank, int ranks, int
         first = false;
         out.append(line, std::size_t(n));
     };
-    const double kernelUs = rank == slowRank ? 300.0 : 200.0;
+    const double kernelUs = rank == slowRank ? 500.0 : 200.0;
     long long correlation = 1;
     for (int step = 0; step < steps; ++step) {
         const double s = 1000.0 + step * 2000.0;
@@ -78,7 +78,7 @@ inline bool writeKinetoRankFixture(const QString& path, int rank, int ranks, int
                           "\"Out msg nelems\": 1048576, \"Group size\": %d, \"dtype\": \"Float\", "
                           "\"Process Group Name\": \"0\", \"Process Group Description\": \"default_pg\", "
                           "\"Process Group Ranks\": \"[0, 1]\"}}",
-                          gpu - 50, 1500.0 - (gpu - 50 - s), correlation, ranks));
+                          gpu - 50, 1850.0 - (gpu - 50 - s), correlation, ranks));
         ++correlation;
     }
     out += "\n]}\n";
