@@ -7,6 +7,7 @@
 #include "models/cluster/kinetocluster.h"
 #include "tests/importers/cluster/kinetorankfixture.h"
 #include "widgets/cluster/clusterpanel.h"
+#include "widgets/runbrowser/runbrowserwidget.h"
 #include "widgets/timeline/timelinepanel.h"
 
 #include <QApplication>
@@ -93,6 +94,42 @@ private slots:
         QVERIFY(box->text().contains(QFileInfo(m_traces[3]).fileName()));
         QCOMPARE(int(panel->cluster()->ranks.size()), 4);
         box->close();
+    }
+
+    /// A job beyond what is read into one timeline (34 ranks > 32): opening one rank's trace shows that
+    /// rank alone, and the Cluster is made of one digest per rank, read one rank at a time.
+    void jobTooLargeToCombine()
+    {
+        constexpr int kRanks = 34;
+        QTemporaryDir job;
+        QStringList traces;
+        for (int r = 0; r < kRanks; ++r) {
+            traces << job.filePath(QStringLiteral("rank%1.pt.trace.json").arg(r));
+            QVERIFY(test::writeKinetoRankFixture(traces.back(), r, kRanks, 3, 7));
+        }
+        MainWindow window;
+        bool idle = false;
+        window.openPath(job.path());
+        window.whenIdle([&] { idle = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(idle, 30000);
+        const RunManifest& manifest = window.importSession()->manifest();
+        int first = -1;
+        for (int i = 0; i < manifest.artifacts.size() && first < 0; ++i) {
+            if (manifest.artifacts[i].rank == 0)
+                first = i;
+        }
+        QVERIFY(first >= 0);
+        auto* browser = window.findChild<RunBrowserWidget*>();
+        QVERIFY(browser);
+        emit browser->artifactActivated(first);
+        ClusterPanel* panel = window.clusterPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->digests().size() == std::size_t(kRanks) && !panel->isComputing(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.timelinePanel()->store() != nullptr, 20000);
+        QCOMPARE(int(window.timelinePanel()->store()->sources().size()), 1);
+        const auto together = trace::ChromeTraceReader::read(traces);
+        QCOMPARE(QJsonDocument(clusterReport(*panel->cluster())).toJson(),
+                 QJsonDocument(clusterReport(buildKinetoCluster(*together.store))).toJson());
+        QCOMPARE(panel->cluster()->stragglers.front().rank, 7);
     }
 
 private:
