@@ -428,9 +428,18 @@ void MainWindow::digestJobRanks(const QList<int>& artifactIndices)
     statusBar()->showMessage(tr("Digesting %n rank(s) for the Cluster…", nullptr, total));
     // Each task holds one rank's store while it runs; the pool's size bounds how many are in memory.
     for (int k = 0; k < total; ++k) {
-        const QString path = m_run->session()->manifest().artifacts[artifactIndices[k]].path;
-        QtConcurrent::run(workerPool(), [path] {
-            return cluster::digestTraceFile(path);
+        const Artifact& artifact = m_run->session()->manifest().artifacts[artifactIndices[k]];
+        const QString path = artifact.path;
+        const int rank = artifact.rank.value_or(-1);
+        QtConcurrent::run(workerPool(), [path, rank] {
+            cluster::RankDigestResult result = cluster::digestTraceFile(path);
+            // The scanner's rank (the file, else its name or folder) is the one the Run Browser shows.
+            if (result.digest && rank >= 0 && result.digest->rank() != rank) {
+                auto renumbered = std::make_shared<cluster::RankDigest>(*result.digest);
+                renumbered->figures.rank = rank;
+                result.digest = std::move(renumbered);
+            }
+            return result;
         }).then(this, [this, generation, progress, k, total](cluster::RankDigestResult result) {
             if (generation != m_jobDigestGeneration)
                 return;
