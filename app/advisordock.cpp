@@ -194,6 +194,15 @@ advisor::AdvisorInput MainWindow::advisorInput() const
     for (auto it = m_profilers.cbegin(); it != m_profilers.cend(); ++it)
         input.profilers.push_back({ it.key(), it.value() });
     input.comparison = m_advisorComparison;
+    // A Cluster made of rank digests (a digest folder, or a job too large to read together) is not in the
+    // traces above: the cluster rules get it as a profiler's cluster.
+    if ((!m_rankDigests.empty() || !m_digestedJob.isEmpty()) && !m_clusterPanel->digests().empty()
+        && m_clusterPanel->cluster()) {
+        auto bundle = std::make_shared<ProfilerBundle>();
+        bundle->cluster = m_clusterPanel->cluster();
+        input.profilers.push_back(
+            { m_run->session() ? m_run->session()->manifest().root : QString(), std::move(bundle) });
+    }
     return input;
 }
 

@@ -301,8 +301,8 @@ int exportChart(const QStringList& args)
 bool isSubcommand(const QStringList& arguments)
 {
     static const QStringList kCommands { QStringLiteral("scan"),    QStringLiteral("info"),   QStringLiteral("advise"),
-                                         QStringLiteral("compare"), QStringLiteral("record"), QStringLiteral("demo"),
-                                         QStringLiteral("export") };
+                                         QStringLiteral("compare"), QStringLiteral("record"), QStringLiteral("digest"),
+                                         QStringLiteral("demo"),    QStringLiteral("export") };
     return arguments.size() > 1 && kCommands.contains(arguments.at(1));
 }
 
@@ -331,6 +331,8 @@ int runSubcommand(const QStringList& arguments)
         return record(rest);
     if (command == QLatin1String("demo"))
         return demo(rest);
+    if (command == QLatin1String("digest"))
+        return digest(rest);
     return exportChart(rest);
 }
 

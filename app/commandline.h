@@ -4,8 +4,8 @@
 
 namespace runlens::cli {
 
-/// Subcommands that run without a window: `scan`, `info`, `advise`, `compare`, `record`, `demo`, `export`.
-/// Returns the process exit code, or -1 when `arguments` is not a subcommand (then the GUI starts).
+/// Subcommands that run without a window: `scan`, `info`, `advise`, `compare`, `record`, `digest`, `demo`,
+/// `export`. Returns the process exit code, or -1 when `arguments` is not a subcommand (then the GUI starts).
 int runSubcommand(const QStringList& arguments);
 
 /// `runlens advise PATH [--json] [--rules FILE]... [--fail-on warning|error]` (advise.cpp); `args` start with
@@ -18,6 +18,9 @@ int compare(const QStringList& args);
 /// `runlens record [--interval 1s] [--out OUT] [--rank N] -- COMMAND [ARGS…]` (record.cpp): runs COMMAND and
 /// samples the machine under it into OUT/system/; returns COMMAND's exit code.
 int record(const QStringList& args);
+
+/// `runlens digest PATH --out DIR [--ranks A-B] [--jobs N]` (digest.cpp): one rank digest per rank of a job.
+int digest(const QStringList& args);
 
 /// True when `arguments` names a subcommand (decided before any QApplication exists).
 bool isSubcommand(const QStringList& arguments);

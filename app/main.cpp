@@ -139,6 +139,8 @@ int main(int argc, char** argv)
         "                           run COMMAND and record the machine under it (CPU, memory, GPU...)\n"
         "  export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}\n"
         "  export PATH --chart graph:NAME --out FILE.{svg,png}\n"
+        "  digest PATH --out DIR [--ranks A-B]\n"
+        "                           one rank digest per rank of a job (open DIR as its cluster)\n"
         "  demo DIR                 write the demo run folder"));
     parser.addHelpOption();
     parser.addVersionOption();

@@ -566,6 +566,7 @@ void MainWindow::connectSession(ImportSession* session)
             });
     connect(session, &ImportSession::memoryArrived, this, &MainWindow::addMemory);
     connect(session, &ImportSession::profilerArrived, this, &MainWindow::showProfiler);
+    connect(session, &ImportSession::rankDigestArrived, this, &MainWindow::addRankDigest);
     connect(session, &ImportSession::graphArrived, this, [this](int, std::shared_ptr<const graph::Graph> graph) {
         m_graphPanel->addGraph(std::move(graph));
         schedulePanelChoice();

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 
 class QDockWidget;
@@ -121,6 +122,8 @@ public:
     prcurves::PrCurvesPanel* prCurvesPanel() const { return m_prCurvesPanel; }
     compare::CompareRunsPanel* compareRunsPanel() const { return m_comparePanel; }
     MemoryPanel* memoryPanel() const { return m_memoryPanel; }
+    ClusterPanel* clusterPanel() const { return m_clusterPanel; }
+    TimelinePanel* timelinePanel() const { return m_timelinePanel; }
     NotesPanel* notesPanel() const { return m_notesPanel; }
     accuracyview::AccuracyPanel* accuracyPanel() const { return m_accuracyPanel; }
 
@@ -160,6 +163,15 @@ private:
     void showTraceOverview(std::shared_ptr<const trace::TraceStore> store);
     /// Opens a rank from the Cluster: its timeline, or its MindSpore overview.
     void showRank(int rank);
+    /// A rank digest of the open folder: the digests make the Cluster (assembled once they stop arriving).
+    void addRankDigest(int artifactIndex, std::shared_ptr<const cluster::RankDigest> digest);
+    void showDigestCluster();
+    /// Reads the trace of `rank` at `path` alone into the trace panels (a rank of a digest folder).
+    void openRankTrace(int rank, const QString& path);
+    void showRankMessage(const QString& text);
+    /// The ranks of a job too large to read together: each rank digested alone on the workers (one store
+    /// per worker at a time), and the Cluster shown from the digests.
+    void digestJobRanks(const QList<int>& artifactIndices);
     void selectProfilerRun(const QString& run);
     // The Advisor dock (advisordock.cpp)
     void createAdvisorDock();
@@ -233,7 +245,7 @@ private:
     void openTrace(int artifactIndex);
     /// The traces of the other ranks of an artifact's run (itself included, by rank), when they can be
     /// shown together; empty when the artifact has no rank or the ranks are too many or too large.
-    QList<int> rankSiblings(int artifactIndex) const;
+    QList<int> rankSiblings(int artifactIndex, bool withinLimits = true) const;
     void showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store);
     /// Shows and raises a dock the user asked for: it stays in front of its group and is not hidden for
     /// want of content while this folder is open.
@@ -303,6 +315,11 @@ private:
     std::shared_ptr<const ProfilerBundle> m_profiler; ///< the run's profiler output in the docks
     QString m_profilerRun;
     QMap<QString, std::shared_ptr<const ProfilerBundle>> m_profilers; ///< every run's profiler output
+    std::map<int, std::shared_ptr<const cluster::RankDigest>> m_rankDigests; ///< of the open folder, by rank
+    bool m_digestClusterPending = false;
+    int m_rankTraceGeneration = 0;
+    int m_jobDigestGeneration = 0;
+    QList<int> m_digestedJob; ///< the trace artifacts the Cluster's digests were made of (digestJobRanks)
     advisor::AdvisorPanel* m_advisorPanel = nullptr;
     QDockWidget* m_advisorDock = nullptr;
     QTimer* m_advisorTimer = nullptr;

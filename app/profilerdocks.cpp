@@ -20,6 +20,8 @@
 #include "widgets/timeline/timelinepanel.h"
 #include "widgets/timeline/timelineview.h"
 #include "models/trace/stepbreakdown.h"
+#include "importers/cluster/rankdigestfile.h"
+#include "importers/trace/chrometracereader.h"
 
 #include <QDir>
 #include <QDockWidget>
@@ -27,6 +29,7 @@
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QtConcurrent>
+#include <QTimer>
 
 // The docks of profiler data beyond the timeline: Memory, Overview, Data Pipeline and Cluster.
 
@@ -119,13 +122,21 @@ void MainWindow::createProfilerDocks()
     });
 
     createAdvisorDock();
+    // A Cluster made of rank digests feeds the cluster rules (see advisorInput()).
+    connect(m_clusterPanel, &ClusterPanel::clusterReady, this, &MainWindow::scheduleAdvice);
 }
 
 void MainWindow::openTrace(int artifactIndex)
 {
-    const QList<int> ranks
-        = m_combineRanksAction && m_combineRanksAction->isChecked() ? rankSiblings(artifactIndex) : QList<int>();
+    const bool combine = m_combineRanksAction && m_combineRanksAction->isChecked();
+    const QList<int> ranks = combine ? rankSiblings(artifactIndex) : QList<int>();
     const Artifact& artifact = m_run->session()->manifest().artifacts[artifactIndex];
+    // A job too large to read together still gets its Cluster: from one digest per rank.
+    if (combine && ranks.size() <= 1) {
+        const QList<int> all = rankSiblings(artifactIndex, false);
+        if (all.size() > 1)
+            digestJobRanks(all);
+    }
     if (ranks.size() > 1) {
         m_currentTraces = ranks;
         m_run->session()->importTraces(ranks);
@@ -139,7 +150,7 @@ void MainWindow::openTrace(int artifactIndex)
         m_runModel->setArtifactState(index, m_run->session()->state(index));
 }
 
-QList<int> MainWindow::rankSiblings(int artifactIndex) const
+QList<int> MainWindow::rankSiblings(int artifactIndex, bool withinLimits) const
 {
     // Beyond these the combined store would not fit comfortably in memory next to the rest.
     constexpr int kMaxRanks = 32;
@@ -163,7 +174,11 @@ QList<int> MainWindow::rankSiblings(int artifactIndex) const
         else if (it.value() != artifactIndex && (i == artifactIndex || a.modified > artifacts[it.value()].modified))
             it.value() = i;
     }
-    if (byRank.size() < 2 || byRank.size() > kMaxRanks)
+    if (byRank.size() < 2)
+        return {};
+    if (!withinLimits)
+        return byRank.values();
+    if (byRank.size() > kMaxRanks)
         return {};
     qint64 bytes = 0;
     for (int index : byRank)
@@ -220,7 +235,9 @@ void MainWindow::showProfiler(const QString& run, std::shared_ptr<const Profiler
     m_overviewPanel->setProfilerData(bundle->ranks);
     m_operatorsPanel->setProfilerData(bundle->ranks, m_overviewPanel->rankIndex());
     m_pipelinePanel->setPipelines(bundle->pipelines);
-    m_clusterPanel->setCluster(bundle->cluster ? clusterWithMemory(bundle->cluster) : nullptr);
+    // A cluster made of rank digests stays unless the profiler output has one of its own.
+    if (bundle->cluster || m_clusterPanel->digests().empty())
+        m_clusterPanel->setCluster(bundle->cluster ? clusterWithMemory(bundle->cluster) : nullptr);
     schedulePanelChoice();
 }
 
@@ -303,12 +320,158 @@ void MainWindow::showRank(int rank)
             }
         }
     }
+    if (const auto digest = m_clusterPanel->digestOfRank(rank)) {
+        if (QFileInfo(digest->file).isFile()) {
+            openRankTrace(rank, digest->file);
+        } else {
+            showRankMessage(tr("The trace of rank %1 is not reachable from this computer:\n%2\n\nThe Cluster shows "
+                               "its digest; copy the trace here, or open it where it lies, to see the rank's "
+                               "timeline.")
+                                .arg(rank)
+                                .arg(QDir::toNativeSeparators(digest->file)));
+        }
+        return;
+    }
     statusBar()->showMessage(tr("Rank %1 has no timeline or profiler data open.").arg(rank), 8000);
+}
+
+void MainWindow::showRankMessage(const QString& text)
+{
+    // Not modal: the Cluster stays usable, and another rank can be tried at once.
+    auto* box = new QMessageBox(QMessageBox::Information, tr("Open Rank"), text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("openRankMessage"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::addRankDigest(int, std::shared_ptr<const cluster::RankDigest> digest)
+{
+    // The first digest read of a rank is kept; a folder has one per rank.
+    m_rankDigests.emplace(digest->rank(), std::move(digest));
+    // Digests arrive one per file: the cluster is assembled once per burst, not a thousand times.
+    if (!m_digestClusterPending) {
+        m_digestClusterPending = true;
+        QTimer::singleShot(0, this, &MainWindow::showDigestCluster);
+    }
+}
+
+void MainWindow::showDigestCluster()
+{
+    m_digestClusterPending = false;
+    if (m_rankDigests.empty() || (m_profiler && m_profiler->cluster))
+        return;
+    std::vector<std::shared_ptr<const cluster::RankDigest>> digests;
+    digests.reserve(m_rankDigests.size());
+    for (const auto& [rank, digest] : m_rankDigests)
+        digests.push_back(digest);
+    m_clusterPanel->setDigests(std::move(digests));
+    schedulePanelChoice();
+}
+
+void MainWindow::openRankTrace(int rank, const QString& path)
+{
+    // A trace of the open folder is read as any other (alone, not with its job's other ranks).
+    if (m_run->session()) {
+        const QList<Artifact>& artifacts = m_run->session()->manifest().artifacts;
+        const QString wanted = QFileInfo(path).canonicalFilePath();
+        for (int i = 0; i < artifacts.size(); ++i) {
+            if (artifacts[i].kind == ArtifactKind::ChromeTrace
+                && QFileInfo(artifacts[i].path).canonicalFilePath() == wanted) {
+                m_currentTraces = { i };
+                m_run->session()->importArtifact(i);
+                m_runModel->setArtifactState(i, m_run->session()->state(i));
+                setBusy(true, tr("Reading %1…").arg(QDir::toNativeSeparators(artifacts[i].relativePath)));
+                raiseDock(m_timelineDock);
+                return;
+            }
+        }
+    }
+    // Elsewhere (the digest names where the rank was digested): read on a worker, that rank alone.
+    const int generation = ++m_rankTraceGeneration;
+    m_currentTraces.clear();
+    setBusy(true, tr("Reading the trace of rank %1…").arg(rank));
+    QtConcurrent::run(workerPool(), [path] {
+        return trace::ChromeTraceReader::read({ path });
+    }).then(this, [this, generation, rank, path](trace::ChromeTraceResult result) {
+        if (generation != m_rankTraceGeneration)
+            return;
+        setBusy(false);
+        if (!result.store || result.store->eventCount() == 0) {
+            const QString why = result.diagnostics.isEmpty() ? QString() : result.diagnostics.front().toString();
+            showRankMessage(tr("The trace of rank %1 could not be read:\n%2\n%3")
+                                .arg(rank)
+                                .arg(QDir::toNativeSeparators(path), why));
+            return;
+        }
+        showTrace({}, result.store);
+        m_timelineDock->setWindowTitle(tr("Timeline — rank %1").arg(rank));
+        raiseDock(m_timelineDock);
+    });
+}
+
+void MainWindow::digestJobRanks(const QList<int>& artifactIndices)
+{
+    // Opening another rank of the same job keeps the digests already made (or being made).
+    if (!m_run->session() || artifactIndices == m_digestedJob)
+        return;
+    m_digestedJob = artifactIndices;
+    const int generation = ++m_jobDigestGeneration;
+    struct Progress
+    {
+        std::vector<std::shared_ptr<const cluster::RankDigest>> digests;
+        int done = 0;
+        QStringList problems;
+    };
+    auto progress = std::make_shared<Progress>();
+    progress->digests.resize(std::size_t(artifactIndices.size()));
+    const int total = int(artifactIndices.size());
+    statusBar()->showMessage(tr("Digesting %n rank(s) for the Cluster…", nullptr, total));
+    // Each task holds one rank's store while it runs; the pool's size bounds how many are in memory.
+    for (int k = 0; k < total; ++k) {
+        const Artifact& artifact = m_run->session()->manifest().artifacts[artifactIndices[k]];
+        const QString path = artifact.path;
+        const int rank = artifact.rank.value_or(-1);
+        QtConcurrent::run(workerPool(), [path, rank] {
+            cluster::RankDigestResult result = cluster::digestTraceFile(path);
+            // The scanner's rank (the file, else its name or folder) is the one the Run Browser shows.
+            if (result.digest && rank >= 0 && result.digest->rank() != rank) {
+                auto renumbered = std::make_shared<cluster::RankDigest>(*result.digest);
+                renumbered->figures.rank = rank;
+                result.digest = std::move(renumbered);
+            }
+            return result;
+        }).then(this, [this, generation, progress, k, total](cluster::RankDigestResult result) {
+            if (generation != m_jobDigestGeneration)
+                return;
+            progress->digests[std::size_t(k)] = result.digest;
+            if (!result.digest)
+                progress->problems << result.error;
+            ++progress->done;
+            statusBar()->showMessage(tr("Digesting ranks for the Cluster: %1 of %2").arg(progress->done).arg(total));
+            if (progress->done < total)
+                return;
+            std::vector<std::shared_ptr<const cluster::RankDigest>> digests;
+            for (auto& digest : progress->digests) {
+                if (digest)
+                    digests.push_back(std::move(digest));
+            }
+            statusBar()->showMessage(progress->problems.isEmpty()
+                                         ? tr("Cluster of %n rank(s) ready", nullptr, int(digests.size()))
+                                         : progress->problems.front(),
+                                     8000);
+            if (!(m_profiler && m_profiler->cluster))
+                m_clusterPanel->setDigests(std::move(digests));
+        });
+    }
 }
 
 void MainWindow::clearProfiler()
 {
     ++m_breakdownGeneration;
+    ++m_jobDigestGeneration;
+    ++m_rankTraceGeneration;
+    m_rankDigests.clear();
+    m_digestedJob.clear();
     m_profiler.reset();
     m_profilerRun.clear();
     m_profilers.clear();

@@ -95,6 +95,10 @@
         <source>PyTorch tensors</source>
         <translation>PyTorch 张量</translation>
     </message>
+    <message>
+        <source>Rank digest</source>
+        <translation>卡摘要</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChartExportMenu</name>
@@ -389,10 +393,6 @@ Time %6</source>
         <translation>慢链路</translation>
     </message>
     <message>
-        <source>No cluster to show. Open a run whose profiler folder holds several ranks&apos; files (step_trace_raw, hccl_raw, ascend_cluster_analyse), or the traces of several ranks together.</source>
-        <translation>没有可显示的集群。请打开其性能分析文件夹中包含多张卡文件（step_trace_raw、hccl_raw、ascend_cluster_analyse）的运行，或同时打开多张卡的跟踪。</translation>
-    </message>
-    <message>
         <source>Analysing the ranks…</source>
         <translation>正在分析各卡…</translation>
     </message>
@@ -469,6 +469,10 @@ Time %6</source>
     <message>
         <source>Open rank %1</source>
         <translation>打开卡 %1</translation>
+    </message>
+    <message>
+        <source>No cluster to show. Open a run whose profiler folder holds several ranks&apos; files (step_trace_raw, hccl_raw, ascend_cluster_analyse), the traces of several ranks together, or a folder of rank digests (runlens digest).</source>
+        <translation>没有可显示的集群。请打开其性能分析文件夹中包含多张卡文件（step_trace_raw、hccl_raw、ascend_cluster_analyse）的运行，或同时打开多张卡的跟踪，或打开卡摘要文件夹（runlens digest）。</translation>
     </message>
 </context>
 <context>
@@ -1541,6 +1545,52 @@ Check that the cache folder is writable.</source>
     <message>
         <source>The row %1 is not in the Accuracy panel: compare the two dumps again.</source>
         <translation>精度面板中没有行 %1：请重新比对这两个转储。</translation>
+    </message>
+    <message>
+        <source>The trace of rank %1 is not reachable from this computer:
+%2
+
+The Cluster shows its digest; copy the trace here, or open it where it lies, to see the rank&apos;s timeline.</source>
+        <translation>在这台计算机上无法访问卡 %1 的跟踪：
+%2
+
+集群视图显示的是它的摘要；请将跟踪复制到本机，或在其所在位置打开，以查看该卡的时间线。</translation>
+    </message>
+    <message>
+        <source>Open Rank</source>
+        <translation>打开卡</translation>
+    </message>
+    <message>
+        <source>Reading the trace of rank %1…</source>
+        <translation>正在读取卡 %1 的跟踪…</translation>
+    </message>
+    <message>
+        <source>The trace of rank %1 could not be read:
+%2
+%3</source>
+        <translation>无法读取卡 %1 的跟踪：
+%2
+%3</translation>
+    </message>
+    <message>
+        <source>Timeline — rank %1</source>
+        <translation>时间线 — 卡 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Digesting %n rank(s) for the Cluster…</source>
+        <translation>
+            <numerusform>正在为集群视图生成 %n 张卡的摘要…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Digesting ranks for the Cluster: %1 of %2</source>
+        <translation>正在为集群视图生成卡摘要：%1 / %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cluster of %n rank(s) ready</source>
+        <translation>
+            <numerusform>%n 张卡的集群已就绪</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -6510,6 +6560,78 @@ system/&lt;metric&gt;_&lt;unit&gt;，位于 OUT/system/ 下（OUT 默认为
         <source>No findings.</source>
         <translation>没有发现。</translation>
     </message>
+    <message>
+        <source>Reads every rank&apos;s trace of the job at PATH once, one rank per worker, and writes one rank digest per
+rank (rank-N.rldigest) into DIR. A folder of digests opens in RunLens as the job&apos;s cluster.
+Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage error.</source>
+        <translation>将 PATH 处作业每张卡的跟踪各读取一次（每个工作线程一张卡），并为每张卡向 DIR 写入一个卡摘要
+（rank-N.rldigest）。摘要文件夹可在 RunLens 中作为该作业的集群打开。
+退出码：所有卡都生成摘要时为 0，有卡失败时为 1，用法错误时为 2。</translation>
+    </message>
+    <message>
+        <source>Folder the digests are written to (created).</source>
+        <translation>写入摘要的文件夹（不存在时创建）。</translation>
+    </message>
+    <message>
+        <source>Only these ranks: N or A-B (inclusive).</source>
+        <translation>只处理这些卡：N 或 A-B（含两端）。</translation>
+    </message>
+    <message>
+        <source>Ranks read at once (default: the number of cores). Each holds one rank&apos;s trace in memory.</source>
+        <translation>同时读取的卡数（默认：CPU 核数）。每个在内存中保存一张卡的跟踪。</translation>
+    </message>
+    <message>
+        <source>The job&apos;s folder or one trace.</source>
+        <translation>作业的文件夹或一个跟踪文件。</translation>
+    </message>
+    <message>
+        <source>runlens digest: PATH and --out DIR are required</source>
+        <translation>runlens digest：需要 PATH 和 --out DIR</translation>
+    </message>
+    <message>
+        <source>runlens digest: %1 does not exist</source>
+        <translation>runlens digest：%1 不存在</translation>
+    </message>
+    <message>
+        <source>runlens digest: --ranks takes N or A-B, not &apos;%1&apos;</source>
+        <translation>runlens digest：--ranks 接受 N 或 A-B，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>runlens digest: --jobs takes a positive number, not &apos;%1&apos;</source>
+        <translation>runlens digest：--jobs 接受正整数，而不是“%1”</translation>
+    </message>
+    <message numerus="yes">
+        <source>runlens digest: %n trace(s) without a rank (in the file or its name) left out</source>
+        <translation>
+            <numerusform>runlens digest：%n 个跟踪（文件内容或文件名中）没有卡号，已略过</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>runlens digest: no trace with a rank found in %1</source>
+        <translation>runlens digest：在 %1 中没有找到带卡号的跟踪</translation>
+    </message>
+    <message>
+        <source>runlens digest: cannot create %1</source>
+        <translation>runlens digest：无法创建 %1</translation>
+    </message>
+    <message>
+        <source>[%1/%2] rank %3: %4</source>
+        <translation>[%1/%2] 卡 %3：%4</translation>
+    </message>
+    <message>
+        <source>[%1/%2] rank %3 failed: %4</source>
+        <translation>[%1/%2] 卡 %3 失败：%4</translation>
+    </message>
+    <message>
+        <source>runlens digest: %1 of %2 rank(s) failed</source>
+        <translation>runlens digest：%2 张卡中有 %1 张失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>runlens digest: %n rank digest(s) written to %1</source>
+        <translation>
+            <numerusform>runlens digest：已将 %n 个卡摘要写入 %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>runlens::cluster</name>
@@ -6536,6 +6658,80 @@ system/&lt;metric&gt;_&lt;unit&gt;，位于 OUT/system/ 下（OUT 默认为
     <message>
         <source>  rank %1: step %2 ms, interval %3 ms, computation %4 ms, communication %5 ms, idle %6 ms</source>
         <translation>  卡 %1：迭代步 %2 ms，间隙 %3 ms，计算 %4 ms，通信 %5 ms，空闲 %6 ms</translation>
+    </message>
+    <message>
+        <source>%1: not a rank digest (the body does not say &quot;%2&quot;)</source>
+        <translation>%1：不是卡摘要（正文没有声明“%2”）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest has no valid rank number</source>
+        <translation>%1：卡摘要中没有有效的卡号</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: the rank digest is truncated (%n byte(s), the header alone is 24)</source>
+        <translation>
+            <numerusform>%1：卡摘要被截断（%n 字节，仅文件头就有 24 字节）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: not a rank digest (no RLDIGEST header)</source>
+        <translation>%1：不是卡摘要（没有 RLDIGEST 文件头）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest was written by a newer RunLens (format version %2; this one reads up to %3). Update RunLens or digest the rank again.</source>
+        <translation>%1：该卡摘要由更新版本的 RunLens 写入（格式版本 %2；当前版本最多读取 %3）。请升级 RunLens 或重新生成该卡的摘要。</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest&apos;s header is damaged (version %2, flags %3)</source>
+        <translation>%1：卡摘要的文件头已损坏（版本 %2，标志 %3）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest claims a body of %2 bytes, beyond what a rank digest holds</source>
+        <translation>%1：卡摘要声称正文有 %2 字节，超出卡摘要可能的大小</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest could not be inflated</source>
+        <translation>%1：无法解压卡摘要</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest is truncated or damaged (its body is %2 bytes, the header says %3)</source>
+        <translation>%1：卡摘要被截断或已损坏（正文为 %2 字节，文件头声明 %3 字节）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest&apos;s body is damaged (zlib: %2)</source>
+        <translation>%1：卡摘要的正文已损坏（zlib：%2）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest&apos;s body is not valid JSON (%2)</source>
+        <translation>%1：卡摘要的正文不是有效的 JSON（%2）</translation>
+    </message>
+    <message>
+        <source>%1: cannot write the rank digest (%2)</source>
+        <translation>%1：无法写入卡摘要（%2）</translation>
+    </message>
+    <message>
+        <source>%1: cannot open the rank digest (%2)</source>
+        <translation>%1：无法打开卡摘要（%2）</translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes is too big for a rank digest</source>
+        <translation>%1：%2 字节对卡摘要而言过大</translation>
+    </message>
+    <message>
+        <source>%1: no such trace file</source>
+        <translation>%1：没有此跟踪文件</translation>
+    </message>
+    <message>
+        <source>%1: canceled</source>
+        <translation>%1：已取消</translation>
+    </message>
+    <message>
+        <source>%1: the trace holds no events</source>
+        <translation>%1：跟踪中没有事件</translation>
+    </message>
+    <message>
+        <source>%1: a second digest of rank %2 (the first one read is kept)</source>
+        <translation>%1：卡 %2 的第二个摘要（保留先读取的那个）</translation>
     </message>
 </context>
 <context>
@@ -7688,6 +7884,8 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
                            run COMMAND and record the machine under it (CPU, memory, GPU...)
   export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
   export PATH --chart graph:NAME --out FILE.{svg,png}
+  digest PATH --out DIR [--ranks A-B]
+                           one rank digest per rank of a job (open DIR as its cluster)
   demo DIR                 write the demo run folder</source>
         <translation>RunLens：用于调试和调优深度学习训练运行的桌面工作台。
 
@@ -7702,6 +7900,8 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
                            运行 COMMAND 并记录其下的机器状态（CPU、内存、GPU…）
   export PATH --chart scalars:TAG --out FILE.{png,svg,pdf,csv}
   export PATH --chart graph:NAME --out FILE.{svg,png}
+  digest PATH --out DIR [--ranks A-B]
+                           为作业的每张卡生成一个卡摘要（将 DIR 作为其集群打开）
   demo DIR                 写入演示运行文件夹</translation>
     </message>
 </context>

@@ -7,6 +7,7 @@
 #include "models/summary/summarystore.h"
 #include "models/tensor/summarytensors.h"
 #include "importers/tensor/tensorcatalogbuilder.h"
+#include "models/core/profilerbundle.h"
 
 #include <QEventLoop>
 #include <QHash>
@@ -122,7 +123,18 @@ advisor::AdvisorInput loadAdvisorInput(const QString& path, QStringList* problem
                          }
                          input.profilers.push_back({ run, std::move(bundle) });
                      });
+    // Rank digests (`runlens digest`) of one job make its cluster, as a profiler's cluster files would.
+    QMap<QString, std::vector<std::shared_ptr<const cluster::RankDigest>>> digestsByJob;
+    QObject::connect(&session, &ImportSession::rankDigestArrived, &session,
+                     [&](int index, std::shared_ptr<const cluster::RankDigest> digest) {
+                         digestsByJob[jobOf(manifest.artifacts[index].run)].push_back(std::move(digest));
+                     });
     session.importBlocking();
+    for (auto it = digestsByJob.cbegin(); it != digestsByJob.cend(); ++it) {
+        auto bundle = std::make_shared<ProfilerBundle>();
+        bundle->cluster = std::make_shared<const cluster::Cluster>(cluster::clusterFromDigests(it.value()));
+        input.profilers.push_back({ it.key(), std::move(bundle) });
+    }
 
     for (const QList<int>& group : rankGroups) {
         QEventLoop loop;

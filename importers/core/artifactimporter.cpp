@@ -9,6 +9,7 @@
 #include "importers/summary/visualdlreader.h"
 #include "importers/tensor/tensorfileimporter.h"
 #include "importers/trace/tracefileimporter.h"
+#include "importers/cluster/rankdigestimporter.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -55,6 +56,8 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
         return std::make_unique<memory::MemoryFileImporter>(artifact.path, artifact.kind);
     case ArtifactKind::MsprobeDump:
         return std::make_unique<accuracy::MsprobeImporter>(artifact.path);
+    case ArtifactKind::RankDigest:
+        return std::make_unique<cluster::RankDigestImporter>(artifact.path);
     case ArtifactKind::ProfilerCsv:
     case ArtifactKind::ProfilerJson:
         if (memory::isMindSporeMemoryFileName(QFileInfo(artifact.path).fileName()))

@@ -14,6 +14,7 @@
 #include "models/tensor/tensorsummary.h"
 #include "models/trace/tracestore.h"
 #include "models/trace/tracesummary.h"
+#include "models/cluster/rankdigest.h"
 
 #include <QMap>
 #include <QStringList>
@@ -50,6 +51,8 @@ struct ImportUpdate
     std::shared_ptr<const ProfilerBundle> profiler;
     /// An msprobe dump folder: entries with their statistics, module tree, stacks and tensor files.
     std::shared_ptr<const accuracy::MsprobeDump> msprobeDump;
+    /// One rank's digest (`runlens digest`): the desktop shows the digests of a folder as a cluster.
+    std::shared_ptr<const cluster::RankDigest> rankDigest;
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:

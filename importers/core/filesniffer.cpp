@@ -250,6 +250,8 @@ ArtifactKind kindSuggestedByName(const NameFacts& name)
         return ArtifactKind::ChromeTrace;
     if ((name.ext == "pickle" || name.ext == "pkl") && contains(name.lower, "snapshot"))
         return ArtifactKind::MemorySnapshot;
+    if (name.ext == "rldigest")
+        return ArtifactKind::RankDigest;
     return ArtifactKind::Unknown;
 }
 
@@ -326,6 +328,8 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
     if (head.empty() || fileSize <= 0)
         return decide(ArtifactKind::Unknown);
 
+    if (head.substr(0, 8) == "RLDIGEST")
+        return decide(ArtifactKind::RankDigest);
     if (isNpy(head))
         return decide(ArtifactKind::TensorNpy);
     if (startsWith(head, std::string_view("PK\x03\x04", 4))) {

@@ -521,6 +521,8 @@ void ImportSession::deliver(const PollResult& result)
         emit graphArrived(result.index, update.graph);
     if (update.profiler && !update.profiler->isEmpty())
         emit profilerArrived(m_manifest.artifacts[result.index].run, update.profiler);
+    if (update.rankDigest)
+        emit rankDigestArrived(result.index, update.rankDigest);
     emit artifactChanged(result.index);
 }
 

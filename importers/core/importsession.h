@@ -81,6 +81,8 @@ signals:
     void profilerArrived(const QString& run, std::shared_ptr<const runlens::ProfilerBundle> bundle);
     /// A computation graph was read; the graph is shared and immutable.
     void graphArrived(int artifactIndex, std::shared_ptr<const runlens::graph::Graph> graph);
+    /// A rank digest (`runlens digest`) was read; the digests of one folder make a cluster.
+    void rankDigestArrived(int artifactIndex, std::shared_ptr<const runlens::cluster::RankDigest> digest);
     /// Traces read together by importTraces(); the store holds one source per artifact, in that order.
     void tracesArrived(const QList<int>& artifactIndices, std::shared_ptr<const runlens::trace::TraceStore> store);
     /// Artifacts [first, first + count) were appended to the manifest by addArtifacts().

@@ -174,77 +174,78 @@ bool isCommunicationKernel(std::string_view name)
         || name.find("ncclKernel") != std::string_view::npos || name.find("ncclDevKernel") != std::string_view::npos;
 }
 
-Cluster buildKinetoCluster(const trace::TraceStore& store, const trace::StepBreakdown* breakdown)
+RankFigures kinetoRankFigures(const trace::TraceStore& store, int source, const trace::StepBreakdown& breakdown,
+                              int* worldSize)
+{
+    const DeviceWork work = collectDeviceWork(store, source);
+    RankFigures rank;
+    rank.source = source;
+    const std::int64_t devicePid
+        = work.deviceProcess >= 0 ? store.processes()[std::size_t(work.deviceProcess)].pid : -1;
+    int declaredWorld = 0;
+    readEnvelope(store, source, int(devicePid), rank, declaredWorld);
+    if (worldSize)
+        *worldSize = std::max(*worldSize, declaredWorld);
+
+    if (!work.all.empty()) {
+        rank.hasTemporal = true;
+        TemporalBreakdown& t = rank.temporal;
+        const std::int64_t busy = totalLength(work.all);
+        const std::int64_t compute = totalLength(work.compute);
+        const std::int64_t span = work.all.back().end - work.all.front().start;
+        t.span = toMs(span);
+        t.compute = toMs(compute);
+        t.nonCompute = toMs(busy - compute);
+        t.idle = toMs(span - busy);
+        t.communication = toMs(totalLength(work.communication));
+        t.overlap = toMs(totalLength(intersect(work.communication, work.compute)));
+    }
+
+    const Intervals overlap = intersect(work.communication, work.compute);
+    if (const auto* summary = breakdown.summaryFor(source)) {
+        for (std::size_t k = 0; k < summary->stepCount; ++k) {
+            const trace::StepTimes& st = breakdown.steps[summary->firstStep + k];
+            if (st.end <= st.start)
+                continue;
+            RankStep step;
+            step.step = st.number;
+            step.stepTime = toMs(st.duration());
+            if (!work.all.empty()) {
+                const std::int64_t comm = lengthWithin(work.communication, st.start, st.end);
+                const std::int64_t over = lengthWithin(overlap, st.start, st.end);
+                step.computation = toMs(lengthWithin(work.compute, st.start, st.end));
+                step.communication = toMs(comm - over);
+                step.overlapped = toMs(over);
+                step.idle = toMs(st.duration() - lengthWithin(work.all, st.start, st.end));
+                step.communicationShare = double(comm) / double(st.duration());
+                auto last = std::lower_bound(work.communicationStarts.begin(), work.communicationStarts.end(), st.end);
+                if (last != work.communicationStarts.begin() && *std::prev(last) >= st.start)
+                    step.lastCommunicationOffset = toMs(*std::prev(last) - st.start);
+            }
+            rank.steps.push_back(step);
+        }
+    }
+    auto mean = [&rank](double RankStep::*field) {
+        std::vector<double> values;
+        for (const RankStep& s : rank.steps)
+            values.push_back(s.*field);
+        return meanOfKnown(values);
+    };
+    rank.stepTime = mean(&RankStep::stepTime);
+    rank.computation = mean(&RankStep::computation);
+    rank.communication = mean(&RankStep::communication);
+    rank.overlapped = mean(&RankStep::overlapped);
+    rank.idle = mean(&RankStep::idle);
+    rank.communicationShare = mean(&RankStep::communicationShare);
+    return rank;
+}
+
+Cluster assembleKinetoCluster(std::vector<RankFigures> ranks, int worldSize)
 {
     Cluster cluster;
     cluster.origin = ClusterOrigin::Kineto;
-    trace::StepBreakdown computed;
-    if (!breakdown) {
-        computed = trace::computeStepBreakdown(store);
-        breakdown = &computed;
-    }
-
-    for (int source = 0; source < int(store.sources().size()); ++source) {
-        const DeviceWork work = collectDeviceWork(store, source);
-        RankFigures rank;
-        rank.source = source;
-        const std::int64_t devicePid
-            = work.deviceProcess >= 0 ? store.processes()[std::size_t(work.deviceProcess)].pid : -1;
-        readEnvelope(store, source, int(devicePid), rank, cluster.worldSize);
-
-        if (!work.all.empty()) {
-            rank.hasTemporal = true;
-            TemporalBreakdown& t = rank.temporal;
-            const std::int64_t busy = totalLength(work.all);
-            const std::int64_t compute = totalLength(work.compute);
-            const std::int64_t span = work.all.back().end - work.all.front().start;
-            t.span = toMs(span);
-            t.compute = toMs(compute);
-            t.nonCompute = toMs(busy - compute);
-            t.idle = toMs(span - busy);
-            t.communication = toMs(totalLength(work.communication));
-            t.overlap = toMs(totalLength(intersect(work.communication, work.compute)));
-        }
-
-        const Intervals overlap = intersect(work.communication, work.compute);
-        if (const auto* summary = breakdown->summaryFor(source)) {
-            for (std::size_t k = 0; k < summary->stepCount; ++k) {
-                const trace::StepTimes& st = breakdown->steps[summary->firstStep + k];
-                if (st.end <= st.start)
-                    continue;
-                RankStep step;
-                step.step = st.number;
-                step.stepTime = toMs(st.duration());
-                if (!work.all.empty()) {
-                    const std::int64_t comm = lengthWithin(work.communication, st.start, st.end);
-                    const std::int64_t over = lengthWithin(overlap, st.start, st.end);
-                    step.computation = toMs(lengthWithin(work.compute, st.start, st.end));
-                    step.communication = toMs(comm - over);
-                    step.overlapped = toMs(over);
-                    step.idle = toMs(st.duration() - lengthWithin(work.all, st.start, st.end));
-                    step.communicationShare = double(comm) / double(st.duration());
-                    auto last
-                        = std::lower_bound(work.communicationStarts.begin(), work.communicationStarts.end(), st.end);
-                    if (last != work.communicationStarts.begin() && *std::prev(last) >= st.start)
-                        step.lastCommunicationOffset = toMs(*std::prev(last) - st.start);
-                }
-                rank.steps.push_back(step);
-            }
-        }
-        auto mean = [&rank](double RankStep::*field) {
-            std::vector<double> values;
-            for (const RankStep& s : rank.steps)
-                values.push_back(s.*field);
-            return meanOfKnown(values);
-        };
-        rank.stepTime = mean(&RankStep::stepTime);
-        rank.computation = mean(&RankStep::computation);
-        rank.communication = mean(&RankStep::communication);
-        rank.overlapped = mean(&RankStep::overlapped);
-        rank.idle = mean(&RankStep::idle);
-        rank.communicationShare = mean(&RankStep::communicationShare);
-        cluster.ranks.push_back(std::move(rank));
-    }
+    cluster.worldSize = worldSize;
+    cluster.ranks = std::move(ranks);
 
     // Stragglers: per step number present on at least two ranks with a communication kernel.
     std::map<std::int64_t, std::vector<std::pair<int, double>>> offsets; // step -> (rank, offset)
@@ -275,6 +276,20 @@ Cluster buildKinetoCluster(const trace::TraceStore& store, const trace::StepBrea
     cluster.worldSize = std::max(cluster.worldSize, int(cluster.ranks.size()));
     cluster.analyse();
     return cluster;
+}
+
+Cluster buildKinetoCluster(const trace::TraceStore& store, const trace::StepBreakdown* breakdown)
+{
+    trace::StepBreakdown computed;
+    if (!breakdown) {
+        computed = trace::computeStepBreakdown(store);
+        breakdown = &computed;
+    }
+    int worldSize = 0;
+    std::vector<RankFigures> ranks;
+    for (int source = 0; source < int(store.sources().size()); ++source)
+        ranks.push_back(kinetoRankFigures(store, source, *breakdown, &worldSize));
+    return assembleKinetoCluster(std::move(ranks), worldSize);
 }
 
 } // namespace runlens::cluster

@@ -25,4 +25,15 @@ bool isCommunicationKernel(std::string_view name);
 /// `breakdown` is computed when not given. O(n log n) in the device slices; thread-safe on a const store.
 Cluster buildKinetoCluster(const trace::TraceStore& store, const trace::StepBreakdown* breakdown = nullptr);
 
+/// The figures of one source (rank) of `store` as buildKinetoCluster computes them, before the cluster-wide
+/// analysis: temporal breakdown, steps and their means. `worldSize`, when given, is raised to the world size
+/// the source's envelope declares. A rank digest keeps exactly this, so a cluster assembled from digests
+/// equals the one built from a store holding every rank.
+RankFigures kinetoRankFigures(const trace::TraceStore& store, int source, const trace::StepBreakdown& breakdown,
+                              int* worldSize = nullptr);
+
+/// The cluster of ranks made by kinetoRankFigures (from one store or from one store per rank): the
+/// stragglers per step, then Cluster::analyse(). `worldSize` is the largest declared by the ranks.
+Cluster assembleKinetoCluster(std::vector<RankFigures> ranks, int worldSize);
+
 } // namespace runlens::cluster

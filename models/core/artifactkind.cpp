@@ -51,6 +51,8 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("table");
     case ArtifactKind::MsprobeDump:
         return QStringLiteral("msprobe-dump");
+    case ArtifactKind::RankDigest:
+        return QStringLiteral("rank-digest");
     case ArtifactKind::Unknown:
         return QStringLiteral("unknown");
     }
@@ -127,6 +129,9 @@ QString artifactKindName(ArtifactKind kind)
     case ArtifactKind::MsprobeDump:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "msprobe dump");
         break;
+    case ArtifactKind::RankDigest:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Rank digest");
+        break;
     case ArtifactKind::Unknown:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Other file");
         break;
@@ -142,7 +147,8 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
         || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors
         || kind == ArtifactKind::TensorPt || kind == ArtifactKind::MemoryTimeline
-        || kind == ArtifactKind::MemorySnapshot || kind == ArtifactKind::MsprobeDump;
+        || kind == ArtifactKind::MemorySnapshot || kind == ArtifactKind::MsprobeDump
+        || kind == ArtifactKind::RankDigest;
 }
 
 bool carriesScalars(ArtifactKind kind)

@@ -29,6 +29,7 @@ enum class ArtifactKind {
     ProfilerJson, ///< other profiler JSON (MindSpore summaries, step trace points ...)
     Table, ///< CSV metrics written by the training script
     MsprobeDump, ///< msprobe accuracy dump: `dump.json` of a `step*/rank*/` folder (construct/stack.json beside)
+    RankDigest, ///< one rank's digest written by `runlens digest` (`rank-N.rldigest`, header `RLDIGEST`)
     Unknown,
 };
 

@@ -2,6 +2,7 @@
 
 #include "importers/accuracy/msprobedumpreader.h"
 #include "importers/cluster/mindsporecluster.h"
+#include "importers/cluster/rankdigestfile.h"
 #include "importers/core/filesniffer.h"
 #include "importers/graph/anfirgraphreader.h"
 #include "importers/graph/dotgraphreader.h"
@@ -43,6 +44,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
+#include <QtEndian>
 #include <QtGlobal>
 
 #include <algorithm>
@@ -584,6 +586,34 @@ void fuzzMsprobe(const std::uint8_t* data, std::size_t size)
         accuracy::parseEntryName(QString::fromUtf8(bytes));
 }
 
+void fuzzRankDigest(const std::uint8_t* data, std::size_t size)
+{
+    // Byte 0: 0 the bytes are a whole .rldigest file; 1 they are its JSON body, framed and compressed here
+    // so that mutations reach the body's reader rather than dying in zlib. A digest read is assembled into
+    // a cluster (as the desktop does with a folder) and written again.
+    if (size == 0)
+        return;
+    const QByteArray rest(reinterpret_cast<const char*>(data + 1), qsizetype(size - 1));
+    QByteArray file = rest;
+    if (data[0] % 2 == 1) {
+        // qCompress: 4 bytes of length (big-endian), then one zlib stream.
+        const QByteArray stream = qCompress(rest).mid(4);
+        file = QByteArray("RLDIGEST", 8);
+        char header[16];
+        qToLittleEndian<quint32>(cluster::kRankDigestFormatVersion, header);
+        qToLittleEndian<quint32>(0, header + 4);
+        qToLittleEndian<quint64>(quint64(rest.size()), header + 8);
+        file.append(header, sizeof header);
+        file.append(stream);
+    }
+    const cluster::RankDigestResult read = cluster::decodeRankDigest(file, QStringLiteral("rank-0.rldigest"));
+    if (!read.digest)
+        return;
+    const cluster::Cluster assembled = cluster::clusterFromDigests({ read.digest, read.digest });
+    (void)assembled;
+    (void)cluster::encodeRankDigest(*read.digest);
+}
+
 void fuzzCompareMapping(const std::uint8_t* data, std::size_t size)
 {
     // A mapping file (JSON or YAML), then matching two small sides through it: the names the mapping makes
@@ -668,6 +698,7 @@ constexpr FuzzTarget kTargets[] = {
     { "cluster", fuzzCluster, "MindSpore cluster readers; byte 0 picks the file" },
     { "sniffer", fuzzSniffer, "FileSniffer; byte 0 picks the file name (or takes it from the input)" },
     { "msprobe", fuzzMsprobe, "msprobe dump (parseMsprobeDump); byte 0 picks dump.json, construct.json or stack.json" },
+    { "rankdigest", fuzzRankDigest, "rank digest files (decodeRankDigest); byte 0: whole file or JSON body" },
     { "comparemapping", fuzzCompareMapping,
       "runlens compare mapping file (NameMapping::parse) and matching through it" },
 };

@@ -301,6 +301,33 @@ def profiler_seeds(seeds, samples):
                     b' "stageDevices": [[0, 1], [2, 3]]}}', "strategy")
     seeds.add_bytes("cluster", b'\x05{"rank_id": 0, "rank_size": 4, "parallel_mode": "semi_auto_parallel",'
                     b' "stage_num": 2}', "profiler_info")
+    rank_digest_seeds(seeds)
+
+
+def rank_digest_seeds(seeds):
+    """Byte 0 picks what follows (see fuzzRankDigest): 0 a whole .rldigest file, 1 its JSON body alone."""
+    import json
+    import zlib
+    body = json.dumps({
+        "format": "runlens-rank-digest", "rank": 3, "world_size": 4, "host": "node1", "device": "NVIDIA H100 (0)",
+        "file": "/data/job/rank3.pt.trace.json", "file_size": 123456, "file_mtime_ms": 1759276800000,
+        "peak_memory_bytes": 6.5e9,
+        "temporal": {"span": 17, "compute": 8, "non_compute": 6, "idle": 3, "communication": 8, "overlap": 2},
+        "means": {"step_time": 10, "computation": 4, "communication": 3, "overlapped": 1, "idle": 3,
+                  "communication_share": 0.4},
+        "steps": [[1, 1759276800001000000, 1759276800011000000, 10, 4, 3, 1, 3, 0.4, 4, 0.1],
+                  [2, 1759276800011000000, 1759276800021000000, 10, 4, 3, 1, 3, 0.4, None, None]],
+        "collectives": [["allreduce", 1759276800005000000, 1759276800008000000, 4194304, "0 (default_pg)", 4,
+                         "[0, 1, 2, 3]"]],
+        "kernels": [["sm90_xmma_gemm_f16f16_f32", 12, 2.4, 0.2]],
+        "operators": [["aten::mm", 12, 0.12, 0.01]],
+    }, separators=(",", ":")).encode()
+    def framed(version, data):
+        return b"RLDIGEST" + struct.pack("<IIQ", version, 0, len(data)) + zlib.compress(data, 9)
+    seeds.add_bytes("rankdigest", b"\x00" + framed(1, body), "digest")
+    seeds.add_bytes("rankdigest", b"\x00" + framed(2, body), "newer")
+    seeds.add_bytes("rankdigest", b"\x00" + framed(1, b'{"format":"runlens-rank-digest","rank":0}'), "minimal")
+    seeds.add_bytes("rankdigest", b"\x01" + body, "body")
 
 
 if __name__ == "__main__":

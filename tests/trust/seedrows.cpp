@@ -4,6 +4,7 @@
 
 #include <QRegularExpression>
 #include <QStringList>
+#include <QtEndian>
 
 // Small real files of every format the importers read, and the damage only each format can be given.
 
@@ -166,6 +167,74 @@ Mutations msprobeHostile(const QByteArray& seed, std::uint64_t rowSeed)
                               QStringLiteral("100000 entries of one name")));
     out.append(textRepetition(seed, "\"data\": {", "\"Torch.abs.0.forward\": 7,", 1000,
                               QStringLiteral("entries that are numbers")));
+    return out;
+}
+
+/// The JSON body of a rank digest file (empty when the header or the stream is damaged).
+QByteArray rankDigestBody(const QByteArray& file)
+{
+    if (file.size() < 24)
+        return {};
+    QByteArray framed(4, '\0');
+    qToBigEndian<quint32>(quint32(qFromLittleEndian<quint64>(file.constData() + 16)), framed.data());
+    return qUncompress(framed + file.mid(24));
+}
+
+/// A rank digest file around `body`, its header fields as given (the length defaults to the body's).
+QByteArray rankDigestFile(const QByteArray& body, quint32 version = 1, quint32 flags = 0, qint64 length = -1)
+{
+    QByteArray header("RLDIGEST", 8);
+    header.resize(24);
+    qToLittleEndian<quint32>(version, header.data() + 8);
+    qToLittleEndian<quint32>(flags, header.data() + 12);
+    qToLittleEndian<quint64>(length < 0 ? quint64(body.size()) : quint64(length), header.data() + 16);
+    return header + qCompress(body, 9).mid(4);
+}
+
+/// Header fields a reader must not trust (lengths far beyond the body, versions, flags), a small file that
+/// inflates to 200 MiB, and the JSON body's own hostile forms (jsonHostile, huge counts and numbers) framed
+/// again with a consistent header so that they reach the body's reader.
+Mutations rankDigestHostile(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    const QByteArray body = rankDigestBody(seed);
+    Mutations out;
+    auto header = [&](const QString& name, quint32 version, quint32 flags, qint64 length) {
+        out.append({ name, [=] { return rankDigestFile(body, version, flags, length); } });
+    };
+    header(QStringLiteral("length 2^62"), 1, 0, qint64(1) << 62);
+    header(QStringLiteral("length 2^32 + body"), 1, 0, (qint64(1) << 32) + body.size());
+    header(QStringLiteral("length one past the body"), 1, 0, body.size() + 1);
+    header(QStringLiteral("length one short of the body"), 1, 0, body.size() - 1);
+    header(QStringLiteral("length 0"), 1, 0, 0);
+    header(QStringLiteral("version 2"), 2, 0, -1);
+    header(QStringLiteral("version 0xffffffff"), 0xffffffffu, 0, -1);
+    header(QStringLiteral("version 0"), 0, 0, -1);
+    header(QStringLiteral("flags set"), 1, 0x80000000u, -1);
+    out.append({ QStringLiteral("200 MiB of zeros behind a small file"),
+                 [] { return rankDigestFile(QByteArray(200 << 20, '0')); } });
+    out.append({ QStringLiteral("257 MiB claimed and inflated"), [] {
+                    const QByteArray big(257 << 20, ' ');
+                    return rankDigestFile(big);
+                } });
+    for (const Mutation& m : jsonHostile(body, rowSeed))
+        out.append({ QStringLiteral("body: ") + m.name, [m] { return rankDigestFile(m.make()); } });
+    auto bodyEdit = [&](const QString& name, const QByteArray& from, const QByteArray& to) {
+        out.append({ name, [=] {
+                        QByteArray edited = body;
+                        edited.replace(from, to);
+                        return rankDigestFile(edited);
+                    } });
+    };
+    bodyEdit(QStringLiteral("rank 2^40"), "\"rank\":3", "\"rank\":1099511627776");
+    bodyEdit(QStringLiteral("rank -1"), "\"rank\":3", "\"rank\":-1");
+    bodyEdit(QStringLiteral("rank 1e308"), "\"rank\":3", "\"rank\":1e308");
+    bodyEdit(QStringLiteral("world size 1e300"), "\"world_size\":4", "\"world_size\":1e300");
+    bodyEdit(QStringLiteral("steps of strings"), "\"steps\":[", "\"steps\":[\"a\",{},null,[\"x\",\"y\"],");
+    bodyEdit(QStringLiteral("step times beyond int64"), "\"steps\":[",
+             "\"steps\":[[1e300,-1e300,9.3e18,1,1,1,1,1,1,1,1],");
+    out.append(textRepetition(body, "\"collectives\":[", "[\"allreduce\",1,2,3,\"g\",2,\"[0, 1]\"],", 100000,
+                              QStringLiteral("100000 collectives")));
+    out.last().make = [inner = out.last().make] { return rankDigestFile(inner()); };
     return out;
 }
 
@@ -588,6 +657,14 @@ std::vector<SeedRow> seedRows()
           false,
           {},
           msprobeHostile },
+        { "rank digest",
+          Source::TestData,
+          "cluster/rank-3.rldigest",
+          "rank-3.rldigest",
+          ArtifactKind::RankDigest,
+          false,
+          {},
+          rankDigestHostile },
         { "profiler minddata pipeline",
           Source::Samples,
           "profiler/mindspore/profiler_misc/minddata_pipeline_raw_0.csv",

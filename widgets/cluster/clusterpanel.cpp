@@ -277,6 +277,7 @@ void ClusterPanel::setCluster(std::shared_ptr<const Cluster> cluster)
 {
     ++m_generation;
     m_computing = false;
+    m_digests.clear();
     m_cluster = withPeakMemory(std::move(cluster));
     rebuild();
     emit clusterReady();
@@ -315,22 +316,62 @@ void ClusterPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
     if (!store) {
         m_computing = false;
         m_cluster.reset();
+        m_digests.clear();
         rebuild();
         emit clusterReady();
         return;
     }
     m_computing = true;
     updateSummary();
+    // One digest per source, as if each rank had been read alone: the cluster is the same either way.
+    using Result = std::pair<DigestList, std::shared_ptr<const Cluster>>;
     QtConcurrent::run(workerPool(), [store] {
-        return std::make_shared<const Cluster>(cluster::buildKinetoCluster(*store));
-    }).then(this, [this, generation](std::shared_ptr<const Cluster> cluster) {
-        if (generation != m_generation)
-            return;
-        m_computing = false;
-        m_cluster = withPeakMemory(std::move(cluster));
-        rebuild();
-        emit clusterReady();
+        const trace::StepBreakdown breakdown = trace::computeStepBreakdown(*store);
+        DigestList digests;
+        for (int source = 0; source < int(store->sources().size()); ++source)
+            digests.push_back(std::make_shared<const cluster::RankDigest>(
+                cluster::computeRankDigest(*store, source, {}, &breakdown)));
+        auto cluster = std::make_shared<const Cluster>(cluster::clusterFromDigests(digests));
+        return Result(std::move(digests), std::move(cluster));
+    }).then(this, [this, generation](Result result) {
+        showDigests(generation, std::move(result.first), std::move(result.second));
     });
+}
+
+void ClusterPanel::setDigests(DigestList digests)
+{
+    const quint64 generation = ++m_generation;
+    if (digests.empty()) {
+        setCluster(nullptr);
+        return;
+    }
+    m_computing = true;
+    updateSummary();
+    QtConcurrent::run(workerPool(), [digests] {
+        return std::make_shared<const Cluster>(cluster::clusterFromDigests(digests));
+    }).then(this, [this, generation, digests](std::shared_ptr<const Cluster> cluster) {
+        showDigests(generation, digests, std::move(cluster));
+    });
+}
+
+void ClusterPanel::showDigests(quint64 generation, DigestList digests, std::shared_ptr<const Cluster> cluster)
+{
+    if (generation != m_generation)
+        return;
+    m_computing = false;
+    m_digests = std::move(digests);
+    m_cluster = withPeakMemory(std::move(cluster));
+    rebuild();
+    emit clusterReady();
+}
+
+std::shared_ptr<const cluster::RankDigest> ClusterPanel::digestOfRank(int rank) const
+{
+    for (const auto& digest : m_digests) {
+        if (digest && digest->rank() == rank)
+            return digest;
+    }
+    return nullptr;
 }
 
 void ClusterPanel::setGroupedByStage(bool grouped)
@@ -376,8 +417,8 @@ void ClusterPanel::rebuild()
     m_model->setCluster(m_cluster);
     const bool empty = !m_cluster || m_cluster->isEmpty();
     m_emptyLabel->setText(tr("No cluster to show. Open a run whose profiler folder holds several ranks' files "
-                             "(step_trace_raw, hccl_raw, ascend_cluster_analyse), or the traces of several "
-                             "ranks together."));
+                             "(step_trace_raw, hccl_raw, ascend_cluster_analyse), the traces of several "
+                             "ranks together, or a folder of rank digests (runlens digest)."));
     m_stack->setCurrentWidget(empty ? static_cast<QWidget*>(m_emptyLabel) : m_stack->widget(1));
     m_groupByStage->setEnabled(!empty && m_cluster->hasStages());
     m_exportButton->setEnabled(!empty);

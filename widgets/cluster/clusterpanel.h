@@ -4,6 +4,7 @@
 #include "widgets/common/chartdata.h"
 #include "widgets/common/chartexportmenu.h"
 #include "models/trace/tracestore.h"
+#include "models/cluster/rankdigest.h"
 
 #include <QWidget>
 
@@ -34,8 +35,10 @@ class PanelHeader;
 /// time) with the worst link outlined. Double-clicking a rank (row or bar) emits rankActivated so the
 /// application can open that rank's timeline. Both charts export as PNG/SVG/PDF/CSV.
 ///
-/// Give it an analysed cluster (setCluster), or a store with one source per rank (setStore): the Kineto
-/// cluster is then computed on a worker. The panel shares what it is given and never changes it.
+/// Give it an analysed cluster (setCluster), rank digests (setDigests: one per rank, from `runlens digest`
+/// files or from traces read one rank at a time), or a store with one source per rank (setStore: digested
+/// per source). Digests are assembled into the Kineto cluster on a worker and kept, so a thousand ranks cost
+/// a thousand digests, not a thousand stores. The panel shares what it is given and never changes it.
 class ClusterPanel final : public QWidget
 {
     Q_OBJECT
@@ -46,6 +49,11 @@ public:
     void setCluster(std::shared_ptr<const cluster::Cluster> cluster);
     std::shared_ptr<const cluster::Cluster> cluster() const { return m_cluster; }
     void setStore(std::shared_ptr<const trace::TraceStore> store);
+    void setDigests(std::vector<std::shared_ptr<const cluster::RankDigest>> digests);
+    /// The digests the shown cluster was assembled from (empty for a MindSpore cluster or setCluster()).
+    const std::vector<std::shared_ptr<const cluster::RankDigest>>& digests() const { return m_digests; }
+    /// The digest of rank `rank`, or null.
+    std::shared_ptr<const cluster::RankDigest> digestOfRank(int rank) const;
     /// Peak device memory by rank, from whatever memory model the application has; fills the peak
     /// memory column of ranks whose cluster data does not say, now and for clusters computed later.
     void setPeakMemory(std::map<int, double> bytesByRank);
@@ -112,6 +120,9 @@ private:
     std::vector<int> matrixRanks() const;
 
     std::shared_ptr<const cluster::Cluster> m_cluster;
+    std::vector<std::shared_ptr<const cluster::RankDigest>> m_digests;
+    using DigestList = std::vector<std::shared_ptr<const cluster::RankDigest>>;
+    void showDigests(quint64 generation, DigestList digests, std::shared_ptr<const cluster::Cluster> cluster);
     std::map<int, double> m_peakMemory;
     /// `cluster` with the peaks of m_peakMemory where its ranks have none.
     std::shared_ptr<const cluster::Cluster> withPeakMemory(std::shared_ptr<const cluster::Cluster> cluster) const;

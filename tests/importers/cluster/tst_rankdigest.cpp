@@ -1,0 +1,243 @@
+#include "importers/cluster/rankdigestfile.h"
+#include "importers/memory/tracememory.h"
+#include "importers/trace/chrometracereader.h"
+#include "models/cluster/clusterreport.h"
+#include "models/cluster/kinetocluster.h"
+#include "models/cluster/rankdigest.h"
+#include "models/memory/memoryanalysis.h"
+#include "tests/importers/cluster/kinetorankfixture.h"
+#include "tests/testutils.h"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtEndian>
+#include <QtTest>
+
+using namespace runlens;
+using namespace runlens::cluster;
+
+namespace {
+
+QByteArray reportOf(const Cluster& cluster)
+{
+    return QJsonDocument(clusterReport(cluster)).toJson(QJsonDocument::Indented);
+}
+
+/// Each file read alone into its own store, digested, the store dropped.
+std::vector<std::shared_ptr<const RankDigest>> digestsOf(const QStringList& paths)
+{
+    std::vector<std::shared_ptr<const RankDigest>> digests;
+    for (const QString& path : paths) {
+        RankDigestResult result = digestTraceFile(path);
+        if (!result.digest)
+            qWarning() << result.error;
+        digests.push_back(result.digest);
+    }
+    return digests;
+}
+
+/// Today's path: every rank in one store, the peak memory column filled from the memory model as the
+/// window does (each rank's highest device peak).
+Cluster combined(const QStringList& paths)
+{
+    const auto read = trace::ChromeTraceReader::read(paths);
+    Cluster cluster = buildKinetoCluster(*read.store);
+    const memory::MemoryReadResult memory = memory::memoryFromTrace(*read.store);
+    if (memory.profile) {
+        for (const memory::MemoryDevice& device : memory.profile->devices) {
+            const int index = cluster.indexOfRank(device.rank);
+            const memory::MemoryPeak peak = memory::devicePeak(device);
+            if (device.deviceId < 0 || device.relative || index < 0 || !peak.valid)
+                continue;
+            double& known = cluster.ranks[std::size_t(index)].peakMemoryBytes;
+            if (!(peak.bytes <= known))
+                known = peak.bytes;
+        }
+    }
+    return cluster;
+}
+
+QStringList writeJob(const QString& dir, int ranks, int slowRank)
+{
+    QStringList paths;
+    for (int r = 0; r < ranks; ++r) {
+        const QString path = dir + QStringLiteral("/rank%1.pt.trace.json").arg(r);
+        if (!test::writeKinetoRankFixture(path, r, ranks, 4, slowRank))
+            return {};
+        paths << path;
+    }
+    return paths;
+}
+
+} // namespace
+
+class TstRankDigest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void generatedJobEqualsCombinedStore();
+    void samplesEqualCombinedStore();
+    void roundTrip();
+    void corruptFiles_data();
+    void corruptFiles();
+    void folder();
+};
+
+void TstRankDigest::generatedJobEqualsCombinedStore()
+{
+    QTemporaryDir dir;
+    const QStringList paths = writeJob(dir.path(), 4, 2);
+    QCOMPARE(paths.size(), 4);
+    const Cluster today = combined(paths);
+    const auto digests = digestsOf(paths);
+    for (const auto& d : digests)
+        QVERIFY(d);
+    const Cluster fromDigests = clusterFromDigests(digests);
+    QCOMPARE(reportOf(fromDigests), reportOf(today));
+    QCOMPARE(int(fromDigests.ranks.size()), 4);
+    QCOMPARE(fromDigests.worldSize, 4);
+    QVERIFY(!fromDigests.stragglers.empty());
+    for (const StragglerStep& s : fromDigests.stragglers)
+        QCOMPARE(s.rank, 2);
+
+    // What the digest adds beyond the cluster figures.
+    const RankDigest& d = *digests[0];
+    QCOMPARE(int(d.steps.size()), 4);
+    QCOMPARE(d.steps.size(), d.figures.steps.size());
+    for (const DigestStep& s : d.steps) {
+        QVERIFY(s.end > s.start);
+        QVERIFY2(s.dataLoading > 0, "the DataLoader op counts as data loading");
+    }
+    QCOMPARE(int(d.collectives.size()), 4);
+    for (const DigestCollective& c : d.collectives) {
+        QCOMPARE(c.name, QStringLiteral("allreduce"));
+        QCOMPARE(c.bytes, 4.0 * 1048576);
+        QCOMPARE(c.group, QStringLiteral("0 (default_pg)"));
+        QCOMPARE(c.groupSize, 4);
+        QCOMPARE(c.groupRanks, QStringLiteral("[0, 1]"));
+        QVERIFY(c.end > c.start);
+    }
+    QCOMPARE(int(d.kernels.size()), 2);
+    QCOMPARE(d.kernels[1].name, QStringLiteral("sm90_xmma_gemm_f16f16_f32"));
+    QCOMPARE(d.kernels[1].count, quint64(12));
+    QCOMPARE(d.kernels[1].max, 0.2);
+    QVERIFY(d.kernels[0].total >= d.kernels[1].total);
+    QVERIFY(!d.operators.empty());
+    QCOMPARE(d.file, QFileInfo(paths[0]).absoluteFilePath());
+    QCOMPARE(d.fileSize, QFileInfo(paths[0]).size());
+    QVERIFY(d.fileModifiedMs > 0);
+}
+
+void TstRankDigest::samplesEqualCombinedStore()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    const QStringList paths {
+        samples + QStringLiteral("/traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz"),
+        samples + QStringLiteral("/traces/kineto/2024_nccl_rank0_of_2/nccl_data.json.gz"),
+    };
+    const Cluster today = combined(paths);
+    const auto digests = digestsOf(paths);
+    const Cluster fromDigests = clusterFromDigests(digests);
+    QCOMPARE(reportOf(fromDigests), reportOf(today));
+    QCOMPARE(int(fromDigests.stragglers.size()), 3);
+    // The 2024 trace's NCCL kernels carry their collective args.
+    const RankDigest& nccl = *digests[1];
+    QCOMPARE(nccl.rank(), 0);
+    QVERIFY(!nccl.collectives.empty());
+    const auto allReduce = std::find_if(nccl.collectives.begin(), nccl.collectives.end(),
+                                        [](const DigestCollective& c) { return c.name == QLatin1String("allreduce"); });
+    QVERIFY(allReduce != nccl.collectives.end());
+    QVERIFY(allReduce->bytes > 0);
+    QCOMPARE(allReduce->groupRanks, QStringLiteral("[0, 1]"));
+    // The 2022 trace has memory events: its device peak is known.
+    QVERIFY(isKnown(digests[0]->figures.peakMemoryBytes));
+}
+
+void TstRankDigest::roundTrip()
+{
+    QTemporaryDir dir;
+    const QStringList paths = writeJob(dir.path(), 2, 1);
+    std::vector<std::shared_ptr<const RankDigest>> read;
+    for (const auto& digest : digestsOf(paths)) {
+        QVERIFY(digest);
+        const QString file = dir.filePath(rankDigestFileName(digest->rank()));
+        QString error;
+        QVERIFY2(writeRankDigestFile(*digest, file, &error), qPrintable(error));
+        const RankDigestResult back = readRankDigestFile(file);
+        QVERIFY2(back.digest, qPrintable(back.error));
+        // Written, read and written again: the same bytes (every field survives the trip).
+        QCOMPARE(encodeRankDigest(*back.digest), encodeRankDigest(*digest));
+        QCOMPARE(back.digest->collectives.size(), digest->collectives.size());
+        QCOMPARE(back.digest->steps.front().start, digest->steps.front().start);
+        QCOMPARE(back.digest->figures.steps.front().lastCommunicationOffset,
+                 digest->figures.steps.front().lastCommunicationOffset);
+        read.push_back(back.digest);
+    }
+    QCOMPARE(reportOf(clusterFromDigests(read)), reportOf(combined(paths)));
+}
+
+void TstRankDigest::corruptFiles_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");
+
+    RankDigest digest;
+    digest.figures.rank = 3;
+    const QByteArray good = encodeRankDigest(digest);
+    QVERIFY(decodeRankDigest(good, QStringLiteral("x")).digest);
+
+    QByteArray newer = good;
+    qToLittleEndian<quint32>(7, newer.data() + 8);
+    QByteArray hugeLength = good;
+    qToLittleEndian<quint64>(quint64(1) << 62, hugeLength.data() + 16);
+    QByteArray shortLength = good;
+    qToLittleEndian<quint64>(10, shortLength.data() + 16);
+    QByteArray longLength = good;
+    qToLittleEndian<quint64>(qFromLittleEndian<quint64>(good.constData() + 16) + 100, longLength.data() + 16);
+    QByteArray garbageBody = good.left(24) + QByteArray(200, 'x');
+
+    QTest::newRow("empty") << QByteArray() << QStringLiteral("truncated");
+    QTest::newRow("header only half") << good.left(12) << QStringLiteral("truncated");
+    QTest::newRow("truncated body") << good.left(good.size() - 10) << QStringLiteral("truncated");
+    QTest::newRow("garbage") << QByteArray("{\"traceEvents\": []}") << QStringLiteral("not a rank digest");
+    QTest::newRow("newer version") << newer << QStringLiteral("newer RunLens");
+    QTest::newRow("hostile length") << hugeLength << QStringLiteral("beyond what a rank digest holds");
+    QTest::newRow("length too short") << shortLength << QStringLiteral("truncated or damaged");
+    QTest::newRow("length too long") << longLength << QStringLiteral("truncated or damaged");
+    QTest::newRow("garbage body") << garbageBody << QStringLiteral("damaged");
+}
+
+void TstRankDigest::corruptFiles()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    const RankDigestResult result = decodeRankDigest(bytes, QStringLiteral("rank-3.rldigest"));
+    QVERIFY(!result.digest);
+    QVERIFY2(result.error.contains(QStringLiteral("rank-3.rldigest")), qPrintable(result.error));
+    QVERIFY2(result.error.contains(expected), qPrintable(result.error));
+}
+
+void TstRankDigest::folder()
+{
+    QTemporaryDir dir;
+    const QStringList paths = writeJob(dir.path(), 3, 0);
+    QTemporaryDir out;
+    for (const auto& digest : digestsOf(paths)) {
+        QString error;
+        QVERIFY(writeRankDigestFile(*digest, out.filePath(rankDigestFileName(digest->rank())), &error));
+    }
+    QFile bad(out.filePath(QStringLiteral("rank-9.rldigest")));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("RLDIGEST");
+    bad.close();
+    QVERIFY(containsRankDigests(out.path()));
+    QVERIFY(!containsRankDigests(dir.path()));
+    const DigestFolder folder = readRankDigestFolder(out.path());
+    QCOMPARE(int(folder.digests.size()), 3);
+    QCOMPARE(folder.problems.size(), 1);
+    QVERIFY(folder.problems.front().contains(QStringLiteral("rank-9.rldigest")));
+    QCOMPARE(reportOf(clusterFromDigests(folder.digests)), reportOf(combined(paths)));
+}
+
+QTEST_GUILESS_MAIN(TstRankDigest)
+#include "tst_rankdigest.moc"
