@@ -137,6 +137,8 @@ void MainWindow::createAccuracyDock()
         m_advisorComparison = result ? std::make_shared<const accuracy::CompareResult>(*result) : nullptr;
         scheduleAdvice();
     });
+    // Double-clicking a row also opens the bench op's call stack at the user's frame.
+    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::sourceRequested, this, &MainWindow::showSource);
     connect(m_runBrowser, &RunBrowserWidget::compareDumpsRequested, this,
             [this](const QString& bench, const QString& target) { compareDumps(bench, target); });
 }

@@ -1,19 +1,19 @@
 #include "app/mainwindow.h"
 #include "app/runcontroller.h"
 
-#include "widgets/common/chartexporter.h"
-#include "widgets/common/sourceview.h"
 #include "importers/core/importsession.h"
 #include "models/graph/dumpindex.h"
+#include "models/graph/scopetree.h"
+#include "models/tensor/tensorcatalog.h"
+#include "widgets/common/chartexporter.h"
+#include "widgets/common/sourceview.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/graph/nodedetailswidget.h"
-#include "models/graph/scopetree.h"
 #include "widgets/operators/operatorspanel.h"
 #include "widgets/runbrowser/runbrowserwidget.h"
 #include "widgets/scalars/scalarchart.h"
 #include "widgets/scalars/scalarspanel.h"
 #include "widgets/steps/stepspanel.h"
-#include "models/tensor/tensorcatalog.h"
 #include "widgets/tensor/tensorpanel.h"
 #include "widgets/timeline/timelinepanel.h"
 #include "widgets/timeline/timelinesearchbar.h"
@@ -23,13 +23,13 @@
 #include "models/core/timerange.h"
 
 #include "app/appsettings.h"
-#include "models/core/runbrowsermodel.h"
-#include "widgets/distributions/distributionspanel.h"
 #include "app/notespanel.h"
-#include "models/scalars/scalarstore.h"
 #include "app/session.h"
-#include "models/summary/summarystore.h"
 #include "app/summarylimitsdialog.h"
+#include "models/core/runbrowsermodel.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
+#include "widgets/distributions/distributionspanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -253,12 +253,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_sourceDock);
     tabifyDockWidget(m_stepsDock, m_sourceDock);
     m_sourceDock->hide();
-    connect(m_nodeDetails, &graphview::NodeDetailsWidget::sourceRequested, this, [this](const QString& path, int line) {
-        m_sourceView->openFile(path, line);
-        m_sourceDock->setWindowTitle(line > 0 ? tr("Source — %1:%2").arg(QFileInfo(path).fileName()).arg(line)
-                                              : tr("Source — %1").arg(QFileInfo(path).fileName()));
-        raiseDock(m_sourceDock);
-    });
+    connect(m_nodeDetails, &graphview::NodeDetailsWidget::sourceRequested, this, &MainWindow::showSource);
     connect(m_nodeDetails, &graphview::NodeDetailsWidget::tensorRequested, this, [this](const QString& path) {
         if (m_tensorPanel->showLocation(path))
             raiseDock(m_tensorDock);
@@ -779,6 +774,14 @@ void MainWindow::about()
                        tr("<h3>RunLens %1</h3><p>A desktop workbench for debugging and tuning deep-learning "
                           "training runs: summaries, graphs, tensors, profiler traces and memory in one place.</p>")
                            .arg(QCoreApplication::applicationVersion()));
+}
+
+void MainWindow::showSource(const QString& path, int line)
+{
+    m_sourceView->openFile(path, line);
+    m_sourceDock->setWindowTitle(line > 0 ? tr("Source — %1:%2").arg(QFileInfo(path).fileName()).arg(line)
+                                          : tr("Source — %1").arg(QFileInfo(path).fileName()));
+    raiseDock(m_sourceDock);
 }
 
 } // namespace runlens

@@ -127,6 +127,8 @@ public:
     NotesPanel* notesPanel() const { return m_notesPanel; }
     accuracyview::AccuracyPanel* accuracyPanel() const { return m_accuracyPanel; }
 
+    /// Opens `path` in the Source dock at `line` (1-based; 0: none) and brings the dock to the front.
+    void showSource(const QString& path, int line);
     /// Compares two dumps (msprobe folders, dump folders, checkpoints) in the Accuracy dock, in the
     /// background; `mapping` is an optional mapping file. Brings the dock to the front.
     void compareDumps(const QString& bench, const QString& target, const QString& mapping = {});

@@ -135,6 +135,20 @@ private slots:
         QVERIFY(view);
         QCOMPARE(view->path(), net + QLatin1Char('/') + userFile);
         QCOMPARE(view->line(), n.sources.front().line);
+
+        // The dump compared with itself: double-clicking a row of the op opens its stack at the user's frame.
+        view->openFile(QString(), 0);
+        accuracyview::AccuracyPanel* accuracy = window.accuracyPanel();
+        QSignalSpy finished(accuracy, &accuracyview::AccuracyPanel::comparisonFinished);
+        window.compareDumps(dump, dump);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        QVERIFY(accuracy->result());
+        QVERIFY(accuracy->selectRow(entry + QStringLiteral(".input.0")));
+        const QModelIndex row = accuracy->tableView()->currentIndex();
+        QVERIFY(row.isValid());
+        emit accuracy->tableView()->activated(row);
+        QCOMPARE(view->path(), net + QLatin1Char('/') + userFile);
+        QCOMPARE(view->line(), n.sources.front().line);
     }
 
     /// Two dumps compared in the Accuracy dock: the Advisor lists the comparison's findings, and a finding's

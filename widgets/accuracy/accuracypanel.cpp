@@ -314,6 +314,8 @@ void AccuracyPanel::finish(const std::shared_ptr<Job>& job, CompareOutcome outco
     if (outcome.result) {
         m_result = std::move(outcome.result);
         m_model->setRows(m_result->rows);
+        m_benchGraph = outcome.benchGraph;
+        m_benchNodes = outcome.benchNodes;
         if (outcome.benchGraph) {
             m_graph->setComparison(outcome.benchGraph, m_result->rows, outcome.benchNodes);
             m_graph->show();
@@ -344,6 +346,26 @@ QString AccuracyPanel::headline() const
 QString AccuracyPanel::summaryText() const
 {
     return m_summary->text();
+}
+
+accuracy::Verdict AccuracyPanel::divergentOpVerdict() const
+{
+    // The op where the numbers part is as bad as its worst row: an output that only warns while the op's
+    // weight is an error is an error introduced there.
+    if (!m_result || !m_result->firstDivergence)
+        return accuracy::Verdict::None;
+    const int first = m_result->firstDivergence->row;
+    if (first < 0 || first >= int(m_result->rows.size()))
+        return accuracy::Verdict::Warning;
+    const accuracy::CompareRow& divergent = m_result->rows.at(first);
+    accuracy::Verdict worst = divergent.verdict;
+    if (divergent.op.isEmpty())
+        return worst;
+    for (const accuracy::CompareRow& row : m_result->rows) {
+        if (row.op == divergent.op && row.group == divergent.group)
+            worst = accuracy::worse(worst, row.verdict);
+    }
+    return worst;
 }
 
 void AccuracyPanel::updateHeader()
@@ -378,8 +400,7 @@ void AccuracyPanel::updateHeader()
                 reason = tr("a parameter differs");
             else if (reason == QLatin1String("inputs already differ"))
                 reason = tr("inputs already differ");
-            const bool error = first->row >= 0 && first->row < int(m_result->rows.size())
-                && m_result->rows.at(first->row).verdict == accuracy::Verdict::Error;
+            const bool error = divergentOpVerdict() == accuracy::Verdict::Error;
             QString op = first->op.isEmpty() ? first->name : first->op;
             // Across several ranks or steps, say which one.
             if (!first->op.isEmpty() && first->row >= 0 && first->row < int(m_result->rows.size())
@@ -406,12 +427,8 @@ void AccuracyPanel::updateHeader()
     Verdict severity = Verdict::Pass;
     if (!m_error.isEmpty())
         severity = Verdict::Error;
-    else if (m_result && m_result->firstDivergence) {
-        const int row = m_result->firstDivergence->row;
-        severity = row >= 0 && row < int(m_result->rows.size()) ? m_result->rows.at(row).verdict : Verdict::Warning;
-        if (severity != Verdict::Error)
-            severity = Verdict::Warning;
-    }
+    else if (m_result && m_result->firstDivergence)
+        severity = divergentOpVerdict() == Verdict::Error ? Verdict::Error : Verdict::Warning;
     QPalette palette = this->palette();
     if (severity == Verdict::Error)
         palette.setColor(QPalette::WindowText, alertColor());
@@ -476,6 +493,7 @@ void AccuracyPanel::onActivated(const QModelIndex& proxyIndex)
     if (!proxyIndex.isValid())
         return;
     const CompareRow& r = m_model->rows().at(proxyIndex.data(AccuracyTableModel::RowIndexRole).toInt());
+    requestStack(r);
     const auto bench = m_benchTensors.value(r.benchName);
     const auto target = m_targetTensors.value(r.targetName);
     if (bench && target) {
@@ -490,6 +508,31 @@ void AccuracyPanel::onActivated(const QModelIndex& proxyIndex)
             + tr("md5: bench %1, target %2").arg(r.benchMd5, r.targetMd5);
     m_details->setText(text.isEmpty() ? tr("%1: no values to show").arg(r.name) : r.name + QLatin1Char('\n') + text);
     m_details->show();
+}
+
+void AccuracyPanel::requestStack(const CompareRow& row)
+{
+    // The bench op's call stack (msprobe's stack.json): the innermost frame of the user's code, past the
+    // frames of the framework and the libraries, is where to look first.
+    if (!m_benchGraph)
+        return;
+    const int node = m_benchGraph->find(m_benchNodes.value(row.benchName).toStdString());
+    if (node < 0)
+        return;
+    const std::vector<graph::SourceLocation>& frames = m_benchGraph->nodes[size_t(node)].sources;
+    if (frames.empty())
+        return;
+    const auto library = [](const std::string& file) {
+        for (const char* part : { "site-packages/", "dist-packages/", "/lib/python", "<frozen" }) {
+            if (file.find(part) != std::string::npos)
+                return true;
+        }
+        return false;
+    };
+    const auto user = std::find_if(frames.begin(), frames.end(),
+                                   [&](const graph::SourceLocation& frame) { return !library(frame.file); });
+    const graph::SourceLocation& frame = user != frames.end() ? *user : frames.front();
+    emit sourceRequested(QString::fromStdString(frame.file), frame.line);
 }
 
 QByteArray AccuracyPanel::exportText(ExportFormat format) const

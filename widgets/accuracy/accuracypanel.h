@@ -120,6 +120,8 @@ signals:
     /// A row was activated whose two sides have tensor data: show them side by side.
     void tensorsRequested(const std::shared_ptr<const tensor::TensorSource>& bench, const QString& benchLabel,
                           const std::shared_ptr<const tensor::TensorSource>& target, const QString& targetLabel);
+    /// A row was activated whose bench op has a recorded call stack: the frame to show in the Source view.
+    void sourceRequested(const QString& path, int line);
     void exported(const QString& fileName);
     void exportFailed(const QString& message);
 
@@ -130,8 +132,11 @@ private:
     void flushRows(const std::shared_ptr<Job>& job);
     void finish(const std::shared_ptr<Job>& job, CompareOutcome outcome);
     void updateHeader();
+    /// The worst verdict among the rows of the op where the numbers part.
+    accuracy::Verdict divergentOpVerdict() const;
     void onCurrentChanged(const QModelIndex& proxyIndex);
     void onActivated(const QModelIndex& proxyIndex);
+    void requestStack(const accuracy::CompareRow& row);
     void requestExport(ExportFormat format);
 
     Comparer m_comparer;
@@ -143,6 +148,8 @@ private:
     bool m_running = false;
     bool m_cancelled = false;
     QHash<QString, QString> m_benchOps;
+    std::shared_ptr<const graph::Graph> m_benchGraph; ///< the bench's graph, whose nodes carry the call stacks
+    QHash<QString, QString> m_benchNodes; ///< bench row name -> node id in m_benchGraph
     QHash<QString, std::shared_ptr<const tensor::TensorSource>> m_benchTensors, m_targetTensors;
 
     AccuracyTableModel* m_model = nullptr;
