@@ -4291,6 +4291,12 @@ Target: %2</source>
         <source>The numbers begin to part at %1 (a warning, not an error): %2</source>
         <translation>数值从 %1 开始出现差异（警告，而非错误）：%2</translation>
     </message>
+    <message numerus="yes">
+        <source>No divergence among the %n matched row(s); %1 rows are unmatched: a mapping file (File &gt; Compare Dumps…) pairs renamed modules and APIs.</source>
+        <translation>
+            <numerusform>%n 个已匹配的行中没有分歧；%1 行未匹配：映射文件（文件 &gt; 比对转储…）可配对重命名的模块和 API。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>runlens::accuracyview::AccuracyTableModel</name>

@@ -408,6 +408,12 @@ void AccuracyPanel::updateHeader()
                 op = m_result->rows.at(first->row).group + QLatin1Char('/') + op;
             headline = error ? tr("Error introduced at %1: %2").arg(op, reason)
                              : tr("The numbers begin to part at %1 (a warning, not an error): %2").arg(op, reason);
+        } else if (s.matched > 0 && s.unmatchedBench + s.unmatchedTarget > s.matched) {
+            // Most rows found no partner: "no divergence" alone would overstate what was compared.
+            headline = tr("No divergence among the %n matched row(s); %1 rows are unmatched: a mapping file "
+                          "(File > Compare Dumps…) pairs renamed modules and APIs.",
+                          nullptr, s.matched)
+                           .arg(s.unmatchedBench + s.unmatchedTarget);
         } else if (s.matched > 0) {
             headline = tr("No divergence: every matched row passes.");
         } else {

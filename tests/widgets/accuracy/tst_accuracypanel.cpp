@@ -8,6 +8,8 @@
 #include "widgets/tensor/tensorcomparewidget.h"
 #include "widgets/tensor/tensorpanel.h"
 
+#include "tests/testutils.h"
+
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
@@ -299,11 +301,11 @@ private slots:
 
     void msprobePair()
     {
-        const QString samples = QStringLiteral(RUNLENS_SAMPLES_DIR);
+        RUNLENS_REQUIRE_SAMPLES(samples);
         const QString bench = samples + QStringLiteral("/accuracy/msprobe/pytorch_data");
         const QString target = samples + QStringLiteral("/accuracy/msprobe/mindspore_data");
-        if (!QDir(bench).exists() || !QDir(target).exists())
-            QSKIP("the msprobe samples are not here");
+        RUNLENS_REQUIRE_SAMPLE_FILE(bench + QStringLiteral("/dump.json"));
+        RUNLENS_REQUIRE_SAMPLE_FILE(target + QStringLiteral("/dump.json"));
         const auto expected = cliResult(bench, target);
         QVERIFY(expected);
         AccuracyPanel panel;
@@ -315,6 +317,11 @@ private slots:
         QCOMPARE(panel.result()->summary().matched, s.matched);
         QCOMPARE(panel.model()->rowCount(), expected->rows.size());
         QVERIFY(panel.summaryText().contains(QStringLiteral("%1 matched").arg(s.matched)));
+        // Most rows have no partner without a mapping: the headline says so rather than only "no divergence".
+        QVERIFY(s.unmatchedBench + s.unmatchedTarget > s.matched);
+        QVERIFY2(panel.headline().contains(
+                     QStringLiteral("%1 rows are unmatched").arg(s.unmatchedBench + s.unmatchedTarget)),
+                 qPrintable(panel.headline()));
         // Activating a statistics row shows its numbers.
         QSignalSpy tensors(&panel, &AccuracyPanel::tensorsRequested);
         int statsRow = -1;
