@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/diagnostic.h"
 #include "importers/core/importcontrol.h"
+#include "models/core/diagnostic.h"
 #include "models/trace/tracestore.h"
 
 #include <QStringList>
@@ -30,8 +30,12 @@ struct ChromeTraceResult
 class ChromeTraceReader
 {
 public:
-    /// Reads `paths` (each becomes a source, in that order) into one store.
+    /// Reads `paths` (each becomes a source, in that order) into one store. When the trace cache is on
+    /// (TraceCache), an unchanged set of files is read back from its index cache instead of parsed, and a
+    /// parse is written to it.
     static ChromeTraceResult read(const QStringList& paths, const ImportControl& control = {});
+    /// Parses `paths`, never using the index cache.
+    static ChromeTraceResult readFiles(const QStringList& paths, const ImportControl& control = {});
     /// Reads a trace held in memory (plain or gzip bytes); `name` labels the source and diagnostics.
     static ChromeTraceResult readBytes(const std::string& bytes, const QString& name,
                                        const ImportControl& control = {});
