@@ -1,12 +1,11 @@
 #include "models/trace/tracestorecodec.h"
 
-#include <QCoreApplication>
-
 #include <zlib.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -31,11 +30,6 @@ enum Section : std::uint32_t {
     DiagnosticList,
 };
 constexpr std::uint32_t kSectionCount = DiagnosticList;
-
-struct Text
-{
-    Q_DECLARE_TR_FUNCTIONS(runlens::TraceStoreCodec)
-};
 
 // ---- writing: every section is serialised twice, once to count its bytes for the table, once for real.
 
@@ -300,6 +294,9 @@ bool readHeader(Cursor& c, TraceCacheKey& key, std::string& version, std::uint32
     return c.ok();
 }
 
+// Times the trace reader accepts (about the year 2116 either side of the epoch, plus the longest duration).
+constexpr std::int64_t kTimeBound = (std::int64_t(1) << 62) + (std::int64_t(1) << 60);
+
 class Decoder
 {
 public:
@@ -325,6 +322,11 @@ public:
         case Summary:
             start = c.pod<std::int64_t>();
             end = c.pod<std::int64_t>();
+            // The range the reader accepts times in, and a span that fits in 64 bits.
+            if (c.ok()
+                && (start < -kTimeBound || end > kTimeBound || start > end
+                    || (start < 0 && end > std::numeric_limits<std::int64_t>::max() + start)))
+                return bad("time range");
             return c.ok();
         case Strings:
             return strings(c);
@@ -361,7 +363,7 @@ public:
 private:
     bool bad(const char* what)
     {
-        why = Text::tr("inconsistent %1").arg(QLatin1String(what));
+        why = QStringLiteral("inconsistent %1").arg(QLatin1String(what));
         return false;
     }
     bool validString(StringId id) const { return id < m_strings.size(); }
@@ -467,8 +469,13 @@ private:
                 || t.counterTime.size() != t.counterValue.size())
                 return bad("track arrays");
             const std::uint64_t inputSize = m_out.inputSizes[std::size_t(t.source)];
+            for (std::size_t k = 0; k < t.counterTime.size(); ++k) {
+                if (t.counterTime[k] < start || t.counterTime[k] > end)
+                    return bad("counter");
+            }
             for (std::size_t k = 0; k < size; ++k) {
-                if (!validString(t.name_[k]) || !validString(t.category[k])
+                if (t.start[k] < start || t.start[k] > end || t.duration[k] > end - t.start[k]
+                    || !validString(t.name_[k]) || !validString(t.category[k])
                     || std::uint8_t(t.kind[k]) >= kEventKindCount || t.depth[k] > t.maxDepth || t.duration[k] < 0
                     || t.duration[k] > t.maxDuration || t.args[k].offset > inputSize
                     || t.args[k].length > inputSize - t.args[k].offset)
@@ -559,7 +566,7 @@ bool TraceStoreCodec::readKey(std::span<const std::byte> bytes, TraceCacheKey& k
 }
 
 TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes, const TraceCacheKey* expected,
-                                               bool verifyChecksum, QString& why,
+                                               bool strict, QString& why,
                                                const std::function<void(std::size_t)>& consumed)
 {
     Decoded result;
@@ -569,15 +576,15 @@ TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes,
     std::uint32_t format = 0;
     std::array<std::uint64_t, kSectionCount> sizes {};
     if (!readHeader(c, key, version, format, sizes)) {
-        why = Text::tr("not an index cache file, or its header is damaged");
+        why = QStringLiteral("not an index cache file, or its header is damaged");
         return result;
     }
-    if (format != kFormatVersion || version != RUNLENS_VERSION) {
-        why = Text::tr("written by another version of RunLens");
+    if (format != kFormatVersion || (strict && version != RUNLENS_VERSION)) {
+        why = QStringLiteral("written by another version of RunLens");
         return result;
     }
     if (expected && key != *expected) {
-        why = Text::tr("the trace changed since the cache was written");
+        why = QStringLiteral("the trace changed since the cache was written");
         return result;
     }
     std::uint64_t total = 0;
@@ -587,17 +594,17 @@ TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes,
         total += size;
     }
     if (total + sizeof(std::uint32_t) != c.left()) {
-        why = Text::tr("the section sizes do not match the file size (truncated?)");
+        why = QStringLiteral("the section sizes do not match the file size (truncated?)");
         return result;
     }
     const std::byte* body = c.position();
-    if (verifyChecksum) {
+    if (strict) {
         std::uint32_t stored = 0;
         std::memcpy(&stored, body + total, sizeof stored);
         std::uint32_t crc = std::uint32_t(crc32_z(0, nullptr, 0));
         crc = std::uint32_t(crc32_z(crc, reinterpret_cast<const Bytef*>(body), std::size_t(total)));
         if (crc != stored) {
-            why = Text::tr("checksum mismatch");
+            why = QStringLiteral("checksum mismatch");
             return result;
         }
     }
@@ -608,7 +615,7 @@ TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes,
     for (std::uint32_t i = 0; i < kSectionCount; ++i) {
         Cursor section(bytes.subspan(offset, std::size_t(sizes[i])));
         if (!decoder.section(i + 1, section) || section.left() != 0) {
-            why = decoder.why.isEmpty() ? Text::tr("section %1 is damaged").arg(i + 1) : decoder.why;
+            why = decoder.why.isEmpty() ? QStringLiteral("section %1 is damaged").arg(i + 1) : decoder.why;
             result.diagnostics.clear();
             return result;
         }
