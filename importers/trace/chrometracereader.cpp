@@ -106,8 +106,7 @@ bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& inp
         scanning.join();
     }
     reader.finishSource();
-    if (input.damaged())
-        diagnostics.append({ Severity::Warning, name, -1, -1, input.mapping->damageMessage() });
+    input.reportDamage(diagnostics, name);
     return !reader.canceled();
 }
 

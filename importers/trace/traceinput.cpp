@@ -256,6 +256,12 @@ bool TraceInput::damaged() const
     return mapping && mapping->damaged();
 }
 
+void TraceInput::reportDamage(Diagnostics& diagnostics, const QString& name) const
+{
+    if (damaged())
+        diagnostics.append({ Severity::Warning, name, -1, -1, mapping->damageMessage() });
+}
+
 void TraceInput::releaseBefore(std::uint64_t offset) const
 {
     if (mapping)
@@ -383,7 +389,7 @@ TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics, const I
     TraceInput input = openTraceInput(path, diagnostics, control);
     while (!input.complete())
         readMore(input, std::size_t(64) << 20);
-    // A mapped input is read by the caller's parser after this: it checks damaged() when done.
+    // A mapped input is read by the caller's parser after this: it calls reportDamage() when done.
     if (input.truncatedRead) {
         diagnostics.append(
             { Severity::Warning, path, qint64(input.expected), -1,

@@ -42,6 +42,8 @@ struct TraceInput
     bool complete() const { return !file; }
     /// The mapped file shrank while it was read: part of the buffer reads as zeros.
     bool damaged() const;
+    /// When damaged(), appends the "file changed" warning naming `name` (call after parsing the buffer).
+    void reportDamage(Diagnostics& diagnostics, const QString& name) const;
     /// Lets the pages of [0, offset) of a mapped input leave memory (a parser is done with them).
     void releaseBefore(std::uint64_t offset) const;
 };
