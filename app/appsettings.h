@@ -1,9 +1,9 @@
 #pragma once
 
-#include "models/summary/summarydata.h"
 #include "widgets/common/numberformat.h"
 #include "widgets/common/theme.h"
 #include "widgets/scalars/scalarformat.h"
+#include "models/summary/summarydata.h"
 
 #include <QList>
 #include <QPair>

@@ -4,8 +4,8 @@
 #include "importers/trace/scanqueue.h"
 #include "importers/trace/sourcereader.h"
 #include "importers/trace/tracecache.h"
-#include "importers/trace/traceinput.h"
 #include "models/trace/tracestorebuilder.h"
+#include "importers/trace/traceinput.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -54,8 +54,8 @@ constexpr std::uint64_t kThreadedBytes = std::uint64_t(4) << 20;
 // Pages of a mapped input are let go in steps of this behind the parser.
 constexpr std::uint64_t kReleaseStep = std::uint64_t(64) << 20;
 
-// Reads one input into the builder as a new source. Large inputs are scanned (and, for plain files,
-// read from disk) on a second thread while this one parses the events.
+// Reads one input into the builder as a new source. Large inputs are scanned (and, for files that cannot be
+// mapped, read from disk) on a second thread while this one parses the events.
 bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& input, const ImportControl& control,
                 Diagnostics& diagnostics, int progressBase, int progressSpan)
 {
@@ -182,7 +182,7 @@ ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const Import
     TraceCacheKey key;
     QString entry;
     if (TraceCache::enabled() && TraceCache::keyOf(paths, key)) {
-        entry = TraceCache::entryPath(QStringLiteral("index"), key);
+        entry = TraceCache::indexPath(key);
         if (std::optional<ChromeTraceResult> cached = readIndex(paths, key, entry, control))
             return std::move(*cached);
     }

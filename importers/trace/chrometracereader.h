@@ -1,7 +1,7 @@
 #pragma once
 
-#include "importers/core/importcontrol.h"
 #include "models/core/diagnostic.h"
+#include "importers/core/importcontrol.h"
 #include "models/trace/tracestore.h"
 
 #include <QStringList>
@@ -25,8 +25,8 @@ struct ChromeTraceResult
 /// absolute time. Events are split by a light scanner and parsed one at a time with simdjson On Demand,
 /// so a bad event (invalid UTF-8, bad escape, wrong types) is skipped with a diagnostic and a truncated
 /// or broken file keeps everything before the damage. `args` are not parsed: the store keeps their
-/// position in the retained input. Large files are read from disk and split into events on a second
-/// thread while the calling thread parses them; no Qt event loop is needed.
+/// position in the retained input (the memory-mapped file). Large files are split into events on a
+/// second thread while the calling thread parses them; no Qt event loop is needed.
 class ChromeTraceReader
 {
 public:

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "models/core/diagnostic.h"
 #include "importers/core/importcontrol.h"
 #include "importers/trace/eventscanner.h"
+#include "models/trace/tracestorebuilder.h"
 #include "importers/trace/traceinput.h"
 #include "importers/trace/tracevalues.h"
-#include "models/core/diagnostic.h"
-#include "models/trace/tracestorebuilder.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>

@@ -1,5 +1,6 @@
 #include "importers/trace/tracecache.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
@@ -175,6 +176,16 @@ int TraceCache::indexReads()
 void TraceCache::countIndexRead()
 {
     ++g_indexReads;
+}
+
+QString TraceCache::indexPath(const TraceCacheKey& key)
+{
+    // The translation of one of the reader's sentences stands for the language: it changes exactly when the
+    // diagnostics would.
+    const QString probe
+        = QCoreApplication::translate("runlens::ChromeTraceReader", "The file could not be read completely");
+    const QByteArray language = QCryptographicHash::hash(probe.toUtf8(), QCryptographicHash::Sha256).toHex().left(8);
+    return entryPath(QStringLiteral("index"), key) + QLatin1Char('.') + QString::fromLatin1(language);
 }
 
 void TraceCache::touch(const QString& entry)

@@ -43,6 +43,9 @@ public:
     static bool keyOf(const QStringList& paths, TraceCacheKey& key);
     /// Where the entry of `kind` ("index", "inflated") for `key` lives.
     static QString entryPath(const QString& kind, const TraceCacheKey& key);
+    /// Where the index cache of `key` lives. The problems found by the first import are kept as the
+    /// sentences it wrote, in the language of the interface then, so each interface language has its own.
+    static QString indexPath(const TraceCacheKey& key);
     /// Marks an entry as just used (its modification time orders eviction).
     static void touch(const QString& entry);
 

@@ -52,10 +52,11 @@ public:
     };
     /// Reads a cache written by write(). Refuses (null store, `why` set) a file from another format, for
     /// another key (when `expected` is not null), from another RunLens version or with a bad checksum (when
-    /// `strict`; off only to fuzz what lies behind those checks) or with any inconsistency. `consumed` (optional) is told how far reading got, so a
-    /// caller reading from a mapping can let go of the pages behind it.
-    static Decoded read(std::span<const std::byte> bytes, const TraceCacheKey* expected, bool strict,
-                        QString& why, const std::function<void(std::size_t)>& consumed = {});
+    /// `strict`; off only to fuzz what lies behind those checks) or with any inconsistency. `consumed`
+    /// (optional) is told how far reading got, so a caller reading from a mapping can let go of the pages
+    /// behind it.
+    static Decoded read(std::span<const std::byte> bytes, const TraceCacheKey* expected, bool strict, QString& why,
+                        const std::function<void(std::size_t)>& consumed = {});
     /// The key stored in a cache file's header, without reading the rest; false when it has none.
     static bool readKey(std::span<const std::byte> bytes, TraceCacheKey& key);
 

@@ -1,9 +1,9 @@
 #include "app/appsettings.h"
-#include "app/settingsdialog.h"
-#include "importers/trace/tracecache.h"
 #include "widgets/common/chartstyle.h"
 #include "widgets/common/numberformat.h"
 #include "widgets/common/theme.h"
+#include "app/settingsdialog.h"
+#include "importers/trace/tracecache.h"
 
 #include <QApplication>
 #include <QCheckBox>

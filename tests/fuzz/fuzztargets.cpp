@@ -1,6 +1,7 @@
 #include "tests/fuzz/fuzztargets.h"
 
 #include "importers/accuracy/msprobedumpreader.h"
+#include "models/accuracy/dumpgraph.h"
 #include "importers/cluster/mindsporecluster.h"
 #include "importers/core/filesniffer.h"
 #include "importers/graph/anfirgraphreader.h"
@@ -34,7 +35,6 @@
 #include "importers/tensor/tensorfileimporter.h"
 #include "importers/trace/chrometracereader.h"
 #include "models/accuracy/divergence.h"
-#include "models/accuracy/dumpgraph.h"
 #include "models/accuracy/dumpmatching.h"
 #include "models/tensor/tensorslice.h"
 #include "models/tensor/tensorstatistics.h"

@@ -302,7 +302,7 @@ QString indexEntry(const QString& folder)
     trace::TraceCache::setEnabled(true);
     trace::TraceCacheKey key;
     trace::TraceCache::keyOf(QStringList { indexedTracePath() }, key);
-    return trace::TraceCache::entryPath(QStringLiteral("index"), key);
+    return trace::TraceCache::indexPath(key);
 }
 
 /// The index cache of a trace (the seed's JSON), as the program writes it.

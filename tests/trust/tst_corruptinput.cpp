@@ -1,7 +1,7 @@
-#include "tests/testutils.h"
 #include "tests/trust/isolatedbatch.h"
 #include "tests/trust/mutators.h"
 #include "tests/trust/seedrows.h"
+#include "tests/testutils.h"
 
 #include "importers/core/artifactimporter.h"
 #include "importers/core/filesniffer.h"

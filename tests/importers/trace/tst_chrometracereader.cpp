@@ -1,8 +1,8 @@
 #include "importers/trace/chrometracereader.h"
-#include "importers/trace/tracevalues.h"
 #include "models/trace/launchindex.h"
 #include "models/trace/opstatistics.h"
 #include "models/trace/tracestore.h"
+#include "importers/trace/tracevalues.h"
 
 #include "tests/testutils.h"
 

@@ -8,6 +8,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QtTest>
 
 #include <zlib.h>
@@ -279,6 +280,50 @@ private slots:
         QCOMPARE(TraceCache::indexReads(), reads + 2);
     }
 
+    void eachInterfaceLanguageHasItsOwnIndex()
+    {
+        // The problems come back as the first import wrote them: a cache written in English must not answer
+        // a reader whose interface is in another language.
+        QTemporaryDir cache;
+        QTemporaryDir run;
+        const CacheScope scope(cache.path());
+        const QString path = run.filePath(QStringLiteral("trace.json"));
+        std::string text = kinetoTrace(2, 3);
+        text.insert(text.find("\"ts\": 1000"), "\"ts\": \"bad\", ");
+        QVERIFY(writeFile(path, text));
+        ChromeTraceReader::read({ path });
+        const int reads = TraceCache::indexReads();
+        ChromeTraceReader::read({ path });
+        QCOMPARE(TraceCache::indexReads(), reads + 1);
+
+        class Marked final : public QTranslator
+        {
+        public:
+            QString translate(const char* context, const char* source, const char*, int) const override
+            {
+                return QLatin1String(context) == QLatin1String("runlens::ChromeTraceReader")
+                    ? QStringLiteral("[xx] ") + QString::fromUtf8(source)
+                    : QString();
+            }
+            bool isEmpty() const override { return false; }
+        };
+        Marked marked;
+        QCoreApplication::installTranslator(&marked);
+        const ChromeTraceResult translated = ChromeTraceReader::read({ path });
+        const ChromeTraceResult again = ChromeTraceReader::read({ path });
+        QCoreApplication::removeTranslator(&marked);
+        QCOMPARE(TraceCache::indexReads(), reads + 2);
+        QVERIFY(!translated.diagnostics.isEmpty());
+        for (const ChromeTraceResult* result : { &translated, &again }) {
+            bool seen = false;
+            for (const Diagnostic& d : result->diagnostics)
+                seen = seen || d.message.contains(QStringLiteral("[xx]"));
+            QVERIFY2(seen, qPrintable(describe(result->diagnostics)));
+        }
+        ChromeTraceReader::read({ path });
+        QCOMPARE(TraceCache::indexReads(), reads + 3);
+    }
+
     void aDamagedIndexIsRebuiltWithoutACrash()
     {
         QTemporaryDir cache;
@@ -290,7 +335,7 @@ private slots:
         ChromeTraceReader::read({ path });
         TraceCacheKey key;
         QVERIFY(TraceCache::keyOf(QStringList { path }, key));
-        const QString entry = TraceCache::entryPath(QStringLiteral("index"), key);
+        const QString entry = TraceCache::indexPath(key);
         QVERIFY(QFileInfo::exists(entry));
         QFile file(entry);
         QVERIFY(file.open(QIODevice::ReadOnly));
