@@ -4,8 +4,8 @@
 #include "importers/trace/scanqueue.h"
 #include "importers/trace/sourcereader.h"
 #include "importers/trace/tracecache.h"
-#include "models/trace/tracestorebuilder.h"
 #include "importers/trace/traceinput.h"
+#include "models/trace/tracestorebuilder.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -53,6 +53,9 @@ constexpr std::uint64_t kThreadedBytes = std::uint64_t(4) << 20;
 
 // Pages of a mapped input are let go in steps of this behind the parser.
 constexpr std::uint64_t kReleaseStep = std::uint64_t(64) << 20;
+// Pages of an index cache are let go in steps of this as its arrays are copied out: the copies are the
+// store, so what stays mapped is only overhead.
+constexpr std::uint64_t kIndexReleaseStep = std::uint64_t(16) << 20;
 
 // Reads one input into the builder as a new source. Large inputs are scanned (and, for files that cannot be
 // mapped, read from disk) on a second thread while this one parses the events.
@@ -125,7 +128,7 @@ std::optional<ChromeTraceResult> readIndex(const QStringList& paths, const Trace
     // The arrays are copied out; the pages already copied leave memory as reading goes on.
     std::size_t released = 0;
     TraceStoreCodec::Decoded decoded = TraceStoreCodec::read(bytes, &key, true, error, [&](std::size_t offset) {
-        if (offset >= released + kReleaseStep) {
+        if (offset >= released + kIndexReleaseStep) {
             mapping->release(0, std::int64_t(offset));
             released = offset;
         }

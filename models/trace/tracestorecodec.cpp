@@ -198,9 +198,11 @@ void writeHeader(Sink& s, const TraceCacheKey& key, const std::array<std::uint64
 class Cursor
 {
 public:
-    Cursor(std::span<const std::byte> bytes)
+    /// `copied` (optional) is told where reading got after each array is copied out.
+    explicit Cursor(std::span<const std::byte> bytes, std::function<void(const std::byte*)> copied = {})
         : m_p(bytes.data())
         , m_end(bytes.data() + bytes.size())
+        , m_copied(std::move(copied))
     { }
     bool ok() const { return m_ok; }
     void fail() { m_ok = false; }
@@ -239,6 +241,8 @@ public:
             return;
         out.resize(std::size_t(n));
         get(out.data(), std::size_t(n) * sizeof(T));
+        if (m_copied)
+            m_copied(m_p);
     }
     std::string_view str()
     {
@@ -260,6 +264,7 @@ public:
 private:
     const std::byte* m_p;
     const std::byte* m_end;
+    std::function<void(const std::byte*)> m_copied;
     bool m_ok = true;
 };
 
@@ -504,6 +509,9 @@ private:
                 return bad("step");
             if (s.track < -1)
                 return bad("step");
+            if (s.start < -kTimeBound || s.end > kTimeBound || s.start > s.end
+                || (s.start < 0 && s.end > std::numeric_limits<std::int64_t>::max() + s.start))
+                return bad("step time");
         }
         return true;
     }
@@ -613,7 +621,10 @@ TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes,
                     store->m_sources);
     std::size_t offset = std::size_t(body - bytes.data());
     for (std::uint32_t i = 0; i < kSectionCount; ++i) {
-        Cursor section(bytes.subspan(offset, std::size_t(sizes[i])));
+        std::function<void(const std::byte*)> copied;
+        if (consumed)
+            copied = [&](const std::byte* at) { consumed(std::size_t(at - bytes.data())); };
+        Cursor section(bytes.subspan(offset, std::size_t(sizes[i])), copied);
         if (!decoder.section(i + 1, section) || section.left() != 0) {
             why = decoder.why.isEmpty() ? QStringLiteral("section %1 is damaged").arg(i + 1) : decoder.why;
             result.diagnostics.clear();
