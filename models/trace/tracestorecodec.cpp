@@ -205,7 +205,6 @@ public:
         , m_copied(std::move(copied))
     { }
     bool ok() const { return m_ok; }
-    void fail() { m_ok = false; }
     std::size_t left() const { return std::size_t(m_end - m_p); }
     const std::byte* position() const { return m_p; }
     bool get(void* out, std::size_t size)
@@ -562,15 +561,6 @@ bool TraceStoreCodec::write(const TraceStore& store, const Diagnostics& diagnost
     body.flush();
     const std::uint32_t crc = body.crc();
     return header.ok() && body.ok() && out.write(reinterpret_cast<const char*>(&crc), sizeof crc) == sizeof crc;
-}
-
-bool TraceStoreCodec::readKey(std::span<const std::byte> bytes, TraceCacheKey& key)
-{
-    Cursor c(bytes);
-    std::string version;
-    std::uint32_t format = 0;
-    std::array<std::uint64_t, kSectionCount> sizes {};
-    return readHeader(c, key, version, format, sizes) && format == kFormatVersion;
 }
 
 TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes, const TraceCacheKey* expected,

@@ -57,8 +57,6 @@ public:
     /// behind it.
     static Decoded read(std::span<const std::byte> bytes, const TraceCacheKey* expected, bool strict, QString& why,
                         const std::function<void(std::size_t)>& consumed = {});
-    /// The key stored in a cache file's header, without reading the rest; false when it has none.
-    static bool readKey(std::span<const std::byte> bytes, TraceCacheKey& key);
 
     /// Gives source `source` of a decoded store its retained input (the trace's bytes, for lazy args).
     static void attachInput(TraceStore& store, int source, std::shared_ptr<const TraceBuffer> input);
