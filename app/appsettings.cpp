@@ -1,6 +1,7 @@
 #include "app/appsettings.h"
 
 #include "app/summarylimitsdialog.h"
+#include "importers/trace/tracecache.h"
 
 #include <QDir>
 #include <QSettings>
@@ -36,7 +37,8 @@ bool AppSettings::operator==(const AppSettings& other) const
     };
     return language == other.language && theme == other.theme && smoothing == other.smoothing && xAxis == other.xAxis
         && limitsTuple(limits) == limitsTuple(other.limits) && graphDirection == other.graphDirection
-        && numbers == other.numbers && rulesFolder == other.rulesFolder && restoreSession == other.restoreSession;
+        && numbers == other.numbers && rulesFolder == other.rulesFolder && restoreSession == other.restoreSession
+        && traceCacheLimit == other.traceCacheLimit;
 }
 
 AppSettings AppSettings::load()
@@ -67,6 +69,9 @@ AppSettings AppSettings::load()
     if (s.rulesFolder.isEmpty())
         s.rulesFolder = defaultRulesFolder();
     s.restoreSession = settings.value(kGroup + QStringLiteral("restoreSession"), true).toBool();
+    const qint64 limit = settings.value(kGroup + QStringLiteral("traceCacheLimit"), s.traceCacheLimit).toLongLong(&ok);
+    if (ok && limit >= 0)
+        s.traceCacheLimit = limit;
     return s;
 }
 
@@ -85,6 +90,7 @@ void AppSettings::save() const
     settings.setValue(kGroup + QStringLiteral("rulesFolder"),
                       rulesFolder == defaultRulesFolder() ? QString() : rulesFolder);
     settings.setValue(kGroup + QStringLiteral("restoreSession"), restoreSession);
+    settings.setValue(kGroup + QStringLiteral("traceCacheLimit"), traceCacheLimit);
 }
 
 void AppSettings::apply() const
@@ -92,6 +98,13 @@ void AppSettings::apply() const
     if (theme != currentTheme())
         applyTheme(theme);
     NumberFormat::setCurrent(numbers);
+    applyTraceCache();
+}
+
+void AppSettings::applyTraceCache() const
+{
+    trace::TraceCache::setSizeLimit(traceCacheLimit);
+    trace::TraceCache::setEnabled(traceCacheLimit > 0);
 }
 
 } // namespace runlens

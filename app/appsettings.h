@@ -26,6 +26,8 @@ struct AppSettings
     NumberFormat numbers;
     QString rulesFolder; ///< the folder of the user's rule threshold files
     bool restoreSession = true; ///< reopen the last session when RunLens starts without a path
+    /// Bytes the trace cache (inflated gzip traces, index caches) may hold; 0 turns the cache off.
+    qint64 traceCacheLimit = qint64(4) << 30;
 
     static constexpr double kMaxSmoothing = 0.999;
 
@@ -33,8 +35,10 @@ struct AppSettings
 
     static AppSettings load();
     void save() const;
-    /// Theme and number format into effect now.
+    /// Theme, number format and trace cache limit into effect now.
     void apply() const;
+    /// The trace cache limit into effect (also for the command line, which has no theme to apply).
+    void applyTraceCache() const;
 
     /// The languages offered besides the system's: code and name in that language.
     static QList<QPair<QString, QString>> languages();

@@ -107,6 +107,8 @@ int main(int argc, char** argv)
         }
         setIdentity();
         installTranslators(*app, language);
+        // The command line shares the desktop's trace cache (under XDG_CACHE_HOME) and its size limit.
+        runlens::AppSettings::load().applyTraceCache();
         return runlens::cli::runSubcommand(app->arguments());
     }
 

@@ -1,6 +1,8 @@
 #include "app/settingsdialog.h"
 
 #include "app/summarylimitsdialog.h"
+#include "importers/trace/tracecache.h"
+#include "models/core/runbrowsermodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,6 +22,8 @@
 #include <QSpinBox>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace runlens {
 
@@ -53,6 +57,8 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     , m_numberPreview(new QLabel(this))
     , m_rulesFolder(new QLineEdit(this))
     , m_restoreSession(new QCheckBox(tr("&Reopen the last session when RunLens starts without a folder"), this))
+    , m_cacheLimit(new QSpinBox(this))
+    , m_cacheUsage(new QLabel(this))
 {
     setWindowTitle(tr("Preferences"));
 
@@ -138,6 +144,25 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     auto* sessions = new QFormLayout;
     sessions->addRow(m_restoreSession);
 
+    m_cacheLimit->setObjectName(QStringLiteral("traceCacheLimit"));
+    m_cacheLimit->setRange(0, 1024);
+    m_cacheLimit->setSuffix(tr(" GiB"));
+    m_cacheLimit->setSpecialValueText(tr("Off"));
+    m_cacheLimit->setToolTip(tr("Room for inflated .gz traces and the indexes that let an unchanged trace open "
+                                "without being read again; the least recently used are removed first"));
+    m_cacheUsage->setObjectName(QStringLiteral("traceCacheUsage"));
+    m_cacheUsage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* clear = new QPushButton(tr("&Clear Cache"), this);
+    clear->setObjectName(QStringLiteral("clearTraceCache"));
+    clear->setToolTip(tr("Remove everything in the trace cache now; traces are read in full the next time"));
+    auto* usageRow = new QHBoxLayout;
+    usageRow->addWidget(m_cacheUsage, 1);
+    usageRow->addWidget(clear);
+    auto* cache = new QFormLayout;
+    cache->addRow(tr("Size &limit:"), m_cacheLimit);
+    cache->addRow(tr("In use:"), usageRow);
+    connect(clear, &QPushButton::clicked, this, &SettingsDialog::clearCache);
+
     auto* buttons = new QDialogButtonBox(
         QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
     buttons->button(QDialogButtonBox::RestoreDefaults)->setToolTip(tr("Show the default of every preference"));
@@ -162,6 +187,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     layout->addWidget(group(tr("Numbers"), numbers, this));
     layout->addWidget(group(tr("Advisor"), advisor, this));
     layout->addWidget(group(tr("Sessions"), sessions, this));
+    layout->addWidget(group(tr("Trace Cache"), cache, this));
     layout->addStretch(1);
     layout->addWidget(buttons);
     setSettings(AppSettings::load());
@@ -181,6 +207,7 @@ AppSettings SettingsDialog::settings() const
     const QString folder = m_rulesFolder->text().trimmed();
     s.rulesFolder = folder.isEmpty() ? AppSettings::defaultRulesFolder() : QDir::fromNativeSeparators(folder);
     s.restoreSession = m_restoreSession->isChecked();
+    s.traceCacheLimit = qint64(m_cacheLimit->value()) << 30;
     return s;
 }
 
@@ -196,6 +223,8 @@ void SettingsDialog::setSettings(const AppSettings& s)
     m_digits->setValue(s.numbers.significantDigits);
     m_rulesFolder->setText(QDir::toNativeSeparators(s.rulesFolder));
     m_restoreSession->setChecked(s.restoreSession);
+    m_cacheLimit->setValue(int(std::min<qint64>((s.traceCacheLimit + (qint64(1) << 29)) >> 30, 1024)));
+    updateCacheUsage();
     updateNumberPreview();
     updateLimitsSummary();
 }
@@ -244,6 +273,21 @@ void SettingsDialog::updateNumberPreview()
     format.useLocale = m_decimalSeparator->currentData().toBool();
     format.significantDigits = m_digits->value();
     m_numberPreview->setText(format.format(1234.56789012345) + QStringLiteral("   ") + format.format(0.000123456789));
+}
+
+void SettingsDialog::updateCacheUsage()
+{
+    const QString folder = QDir::toNativeSeparators(trace::TraceCache::directory());
+    m_cacheUsage->setText(tr("%1 in %2").arg(formatByteSize(trace::TraceCache::size()), folder));
+}
+
+void SettingsDialog::clearCache()
+{
+    if (!trace::TraceCache::clear())
+        QMessageBox::warning(
+            this, tr("Trace Cache"),
+            tr("Some files in %1 could not be removed.").arg(QDir::toNativeSeparators(trace::TraceCache::directory())));
+    updateCacheUsage();
 }
 
 void SettingsDialog::updateLimitsSummary()

@@ -14,7 +14,8 @@ class QSpinBox;
 namespace runlens {
 
 /// Edit > Preferences: language, theme, panel defaults (smoothing, x axis, sample limits, graph direction),
-/// number format, the folder of rule files and session restore. Shows the saved settings; OK saves what it
+/// number format, the folder of rule files, session restore and the trace cache (its size limit, what it
+/// holds now and a button that clears it). Shows the saved settings; OK saves what it
 /// shows (AppSettings::save) and puts the theme and number format into effect; the caller hands the panel
 /// defaults to its panels. The language is used from the next start.
 class SettingsDialog final : public QDialog
@@ -34,6 +35,8 @@ private:
     void editLimits();
     void updateNumberPreview();
     void updateLimitsSummary();
+    void updateCacheUsage();
+    void clearCache();
 
     summary::SummaryLimits m_limits;
     QComboBox* m_language;
@@ -47,6 +50,8 @@ private:
     QLabel* m_numberPreview;
     QLineEdit* m_rulesFolder;
     QCheckBox* m_restoreSession;
+    QSpinBox* m_cacheLimit; ///< GiB; 0 turns the trace cache off
+    QLabel* m_cacheUsage;
 };
 
 } // namespace runlens

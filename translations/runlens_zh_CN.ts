@@ -3011,6 +3011,46 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
         <source>Values kept per tag; new limits apply when the run folder is read again</source>
         <translation>每个标签保留的值数；新上限在重新读取运行文件夹时生效</translation>
     </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Room for inflated .gz traces and the indexes that let an unchanged trace open without being read again; the least recently used are removed first</source>
+        <translation>用于存放解压后的 .gz 跟踪文件，以及让未改动的跟踪无需重新读取即可打开的索引；空间不足时先删除最久未使用的条目</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Cache</source>
+        <translation>清除缓存(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Remove everything in the trace cache now; traces are read in full the next time</source>
+        <translation>立即删除跟踪缓存中的全部内容；下次打开跟踪时将完整读取</translation>
+    </message>
+    <message>
+        <source>Size &amp;limit:</source>
+        <translation>大小上限(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>In use:</source>
+        <translation>已用：</translation>
+    </message>
+    <message>
+        <source>Trace Cache</source>
+        <translation>跟踪缓存</translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation>%1，位于 %2</translation>
+    </message>
+    <message>
+        <source>Some files in %1 could not be removed.</source>
+        <translation>%1 中的部分文件无法删除。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ShortcutsDialog</name>

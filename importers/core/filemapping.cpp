@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QLoggingCategory>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <mutex>
@@ -132,6 +133,12 @@ FileMapping::~FileMapping()
 std::unique_ptr<FileMapping> FileMapping::map(const QString& path, std::int64_t offset, std::int64_t length,
                                               QString& error)
 {
+    return mapPadded(path, offset, length, 0, error);
+}
+
+std::unique_ptr<FileMapping> FileMapping::mapPadded(const QString& path, std::int64_t offset, std::int64_t length,
+                                                    std::size_t padding, QString& error)
+{
     installHandler();
     const QByteArray native = QFile::encodeName(path);
     // O_NONBLOCK: a FIFO in a run folder must not block the reader; it is refused below as not a regular file.
@@ -163,15 +170,35 @@ std::unique_ptr<FileMapping> FileMapping::map(const QString& path, std::int64_t 
     std::unique_ptr<FileMapping> mapping(new FileMapping);
     mapping->m_path = path;
     mapping->m_size = length;
-    if (length == 0) {
+    if (length == 0 && padding == 0) {
         ::close(fd);
         return mapping;
     }
     const auto pageSize = std::int64_t(sysconf(_SC_PAGESIZE));
     const std::int64_t alignedOffset = offset - offset % pageSize;
     const std::size_t mapLength = std::size_t(length + (offset - alignedOffset));
-    void* base = mmap(nullptr, mapLength, PROT_READ, MAP_SHARED, fd, off_t(alignedOffset));
-    const int mapErrno = errno;
+    // With padding, an anonymous zero region long enough for the file and the padding is reserved first and
+    // the file mapped over its start: the padding never lies on a file page past the end (which would fault).
+    const std::size_t regionLength = padding > 0
+        ? (mapLength + padding + std::size_t(pageSize) - 1) / std::size_t(pageSize) * std::size_t(pageSize)
+        : mapLength;
+    void* base = nullptr;
+    int mapErrno = 0;
+    if (padding > 0) {
+        base = mmap(nullptr, regionLength, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        mapErrno = errno;
+        if (base != MAP_FAILED && mapLength > 0) {
+            void* file = mmap(base, mapLength, PROT_READ, MAP_SHARED | MAP_FIXED, fd, off_t(alignedOffset));
+            mapErrno = errno;
+            if (file == MAP_FAILED) {
+                munmap(base, regionLength);
+                base = MAP_FAILED;
+            }
+        }
+    } else {
+        base = mmap(nullptr, mapLength, PROT_READ, MAP_SHARED, fd, off_t(alignedOffset));
+        mapErrno = errno;
+    }
     ::close(fd);
     if (base == MAP_FAILED) {
         error
@@ -179,7 +206,7 @@ std::unique_ptr<FileMapping> FileMapping::map(const QString& path, std::int64_t 
         return nullptr;
     }
     mapping->m_base = base;
-    mapping->m_length = mapLength;
+    mapping->m_length = regionLength;
     mapping->m_data = static_cast<const std::byte*>(base) + (offset - alignedOffset);
     const auto begin = reinterpret_cast<std::uintptr_t>(base);
     mapping->m_slot = registerRange(begin, begin + mapLength);
@@ -189,6 +216,24 @@ std::unique_ptr<FileMapping> FileMapping::map(const QString& path, std::int64_t 
         return nullptr;
     }
     return mapping;
+}
+
+void FileMapping::release(std::int64_t offset, std::int64_t length) const
+{
+    if (!m_base || offset < 0 || length <= 0)
+        return;
+    const auto pageSize = std::uintptr_t(sysconf(_SC_PAGESIZE));
+    const auto dataBegin = reinterpret_cast<std::uintptr_t>(m_data);
+    const std::uintptr_t from = (dataBegin + std::uintptr_t(offset) + pageSize - 1) & ~(pageSize - 1);
+    const std::uintptr_t to = (dataBegin + std::uintptr_t(std::min(offset + length, m_size))) & ~(pageSize - 1);
+    if (to > from)
+        madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+}
+
+void FileMapping::adviseSequential() const
+{
+    if (m_base)
+        madvise(m_base, m_length, MADV_SEQUENTIAL);
 }
 
 bool FileMapping::damaged() const

@@ -27,6 +27,10 @@ public:
     /// and sets `error` to a sentence naming the file.
     static std::unique_ptr<FileMapping> map(const QString& path, std::int64_t offset, std::int64_t length,
                                             QString& error);
+    /// As map(), followed by at least `padding` readable zero bytes after the last mapped byte, for parsers
+    /// that read a little past the end (simdjson); the file itself is never read past its end.
+    static std::unique_ptr<FileMapping> mapPadded(const QString& path, std::int64_t offset, std::int64_t length,
+                                                  std::size_t padding, QString& error);
 
     const std::byte* data() const { return m_data; }
     std::int64_t size() const { return m_size; }
@@ -35,6 +39,13 @@ public:
     bool damaged() const;
     /// "PATH: the file changed while it was read (…)": the message for a damaged mapping.
     QString damageMessage() const;
+
+    /// The pages wholly inside [offset, offset + length) leave this process's memory; the bytes stay in the
+    /// page cache and read back unchanged when touched again. Lets a single pass over a file larger than
+    /// memory keep its resident size small.
+    void release(std::int64_t offset, std::int64_t length) const;
+    /// Tells the kernel the mapping is about to be read front to back (more read-ahead).
+    void adviseSequential() const;
 
     /// How many registered mappings faulted since the program started (for tests).
     static int faultsHandled();

@@ -392,6 +392,8 @@ MemoryReadResult readMemoryTimeline(const QString& path, const ImportControl& co
     const qsizetype first = diagnostics.size();
     MemoryReadResult result = readBuffer(input, path, control, std::move(diagnostics));
     trace::placeInflatedOffsets(result.diagnostics, first, input);
+    // The file is mapped: one that shrank while it was parsed read as zeros past its new end.
+    input.reportDamage(result.diagnostics, path);
     return result;
 }
 

@@ -1,13 +1,20 @@
 #include "importers/trace/chrometracereader.h"
 
+#include "importers/core/filemapping.h"
 #include "importers/trace/scanqueue.h"
 #include "importers/trace/sourcereader.h"
-#include "models/trace/tracestorebuilder.h"
+#include "importers/trace/tracecache.h"
 #include "importers/trace/traceinput.h"
+#include "models/trace/tracestorebuilder.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QLoggingCategory>
+#include <QSaveFile>
 
 #include <algorithm>
+#include <optional>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -44,8 +51,14 @@ private:
 // Inputs below this are scanned and parsed on one thread: starting a thread costs more than it saves.
 constexpr std::uint64_t kThreadedBytes = std::uint64_t(4) << 20;
 
-// Reads one input into the builder as a new source. Large inputs are scanned (and, for plain files,
-// read from disk) on a second thread while this one parses the events.
+// Pages of a mapped input are let go in steps of this behind the parser.
+constexpr std::uint64_t kReleaseStep = std::uint64_t(64) << 20;
+// Pages of an index cache are let go in steps of this as its arrays are copied out: the copies are the
+// store, so what stays mapped is only overhead.
+constexpr std::uint64_t kIndexReleaseStep = std::uint64_t(16) << 20;
+
+// Reads one input into the builder as a new source. Large inputs are scanned (and, for files that cannot be
+// mapped, read from disk) on a second thread while this one parses the events.
 bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& input, const ImportControl& control,
                 Diagnostics& diagnostics, int progressBase, int progressSpan)
 {
@@ -73,11 +86,21 @@ bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& inp
         });
         std::vector<ScanItem> batch;
         bool going = true;
+        std::uint64_t released = 0;
         while (going && queue.pop(batch)) {
             for (const ScanItem& item : batch) {
                 if (!reader.handleItem(item)) {
                     going = false;
                     break;
+                }
+            }
+            // A mapped file's pages behind the parser leave memory (they stay in the page cache), so a
+            // trace larger than memory can be read. Args are parsed later from the same mapping on demand.
+            if (going && input.mapping && !batch.empty() && batch.back().begin >= input.buffer->data()) {
+                const auto done = std::uint64_t(batch.back().begin - input.buffer->data());
+                if (done >= released + kReleaseStep) {
+                    input.releaseBefore(done);
+                    released = done;
                 }
             }
         }
@@ -86,12 +109,95 @@ bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& inp
         scanning.join();
     }
     reader.finishSource();
+    input.reportDamage(diagnostics, name);
     return !reader.canceled();
+}
+
+// The store of `paths` from the index cache, with each source's input attached again; nothing when there
+// is no usable entry (missing, stale, from another version, damaged: the caller parses and rewrites it).
+std::optional<ChromeTraceResult> readIndex(const QStringList& paths, const TraceCacheKey& key, const QString& entry,
+                                           const ImportControl& control)
+{
+    if (!QFileInfo::exists(entry))
+        return std::nullopt;
+    QString error;
+    const std::unique_ptr<FileMapping> mapping = FileMapping::map(entry, 0, 0, error);
+    if (!mapping)
+        return std::nullopt;
+    const std::span bytes(mapping->data(), std::size_t(mapping->size()));
+    // The arrays are copied out; the pages already copied leave memory as reading goes on.
+    std::size_t released = 0;
+    TraceStoreCodec::Decoded decoded = TraceStoreCodec::read(bytes, &key, true, error, [&](std::size_t offset) {
+        if (offset >= released + kIndexReleaseStep) {
+            mapping->release(0, std::int64_t(offset));
+            released = offset;
+        }
+    });
+    if (!decoded.store || mapping->damaged() || decoded.store->sources().size() != std::size_t(paths.size())) {
+        qCInfo(lcTraceImport) << "rebuilding the index cache of" << paths << ":" << error;
+        return std::nullopt;
+    }
+    control.report(100);
+    ChromeTraceResult result;
+    for (qsizetype i = 0; i < paths.size(); ++i) {
+        Diagnostics opening;
+        TraceInput input = openTraceInput(paths[i], opening, control);
+        if (!input.buffer || !input.complete() || input.buffer->size() != decoded.inputSizes[std::size_t(i)])
+            return std::nullopt;
+        TraceStoreCodec::attachInput(*decoded.store, int(i), input.buffer);
+    }
+    // The entry is keyed by absolute path: name the sources and problems as this caller does.
+    std::vector<QString> cachedPaths;
+    for (const TraceSource& source : decoded.store->sources())
+        cachedPaths.push_back(source.path);
+    for (qsizetype i = 0; i < paths.size(); ++i)
+        TraceStoreCodec::renameSource(*decoded.store, int(i), paths[i]);
+    for (Diagnostic& d : decoded.diagnostics) {
+        const auto it = std::find(cachedPaths.begin(), cachedPaths.end(), d.file);
+        if (it != cachedPaths.end())
+            d.file = paths[it - cachedPaths.begin()];
+    }
+    TraceCache::touch(entry);
+    TraceCache::countIndexRead();
+    result.store = std::move(decoded.store);
+    result.diagnostics = std::move(decoded.diagnostics);
+    control.report(1000);
+    return result;
+}
+
+void writeIndex(const ChromeTraceResult& result, const TraceCacheKey& key, const QString& entry)
+{
+    QDir().mkpath(QFileInfo(entry).absolutePath());
+    // Written under a temporary name and renamed when complete: a crash leaves no partial entry.
+    QSaveFile file(entry);
+    if (!file.open(QIODevice::WriteOnly) || !TraceStoreCodec::write(*result.store, result.diagnostics, key, file)
+        || !file.commit()) {
+        qCInfo(lcTraceImport) << "cannot write the index cache" << entry << file.errorString();
+        return;
+    }
+    TraceCache::evict(entry);
 }
 
 } // namespace
 
 ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const ImportControl& control)
+{
+    TraceCacheKey key;
+    QString entry;
+    if (TraceCache::enabled() && TraceCache::keyOf(paths, key)) {
+        entry = TraceCache::indexPath(key);
+        if (std::optional<ChromeTraceResult> cached = readIndex(paths, key, entry, control))
+            return std::move(*cached);
+    }
+    ChromeTraceResult result = readFiles(paths, control);
+    // Only a complete read of files that did not change meanwhile is worth keeping.
+    TraceCacheKey after;
+    if (!entry.isEmpty() && !result.canceled && TraceCache::keyOf(paths, after) && after == key)
+        writeIndex(result, key, entry);
+    return result;
+}
+
+ChromeTraceResult ChromeTraceReader::readFiles(const QStringList& paths, const ImportControl& control)
 {
     TraceStoreBuilder builder;
     Diagnostics diagnostics;

@@ -25,13 +25,17 @@ struct ChromeTraceResult
 /// absolute time. Events are split by a light scanner and parsed one at a time with simdjson On Demand,
 /// so a bad event (invalid UTF-8, bad escape, wrong types) is skipped with a diagnostic and a truncated
 /// or broken file keeps everything before the damage. `args` are not parsed: the store keeps their
-/// position in the retained input. Large files are read from disk and split into events on a second
-/// thread while the calling thread parses them; no Qt event loop is needed.
+/// position in the retained input (the memory-mapped file). Large files are split into events on a
+/// second thread while the calling thread parses them; no Qt event loop is needed.
 class ChromeTraceReader
 {
 public:
-    /// Reads `paths` (each becomes a source, in that order) into one store.
+    /// Reads `paths` (each becomes a source, in that order) into one store. When the trace cache is on
+    /// (TraceCache), an unchanged set of files is read back from its index cache instead of parsed, and a
+    /// parse is written to it.
     static ChromeTraceResult read(const QStringList& paths, const ImportControl& control = {});
+    /// Parses `paths`, never using the index cache.
+    static ChromeTraceResult readFiles(const QStringList& paths, const ImportControl& control = {});
     /// Reads a trace held in memory (plain or gzip bytes); `name` labels the source and diagnostics.
     static ChromeTraceResult readBytes(const std::string& bytes, const QString& name,
                                        const ImportControl& control = {});

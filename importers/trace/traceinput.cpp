@@ -1,14 +1,20 @@
 #include "importers/trace/traceinput.h"
 
+#include "importers/core/filemapping.h"
 #include "importers/core/importbudget.h"
+#include "importers/trace/tracecache.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
 
 #include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace runlens::trace {
 
@@ -122,7 +128,145 @@ TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagno
     return result;
 }
 
+// An inflated cache entry ends with this trailer, so a damaged or foreign file is never taken for one.
+constexpr char kInflatedMagic[8] = { 'R', 'L', 'I', 'N', 'F', 'L', '0', '1' };
+struct InflatedTrailer
+{
+    char magic[8];
+    std::uint64_t content;
+    std::uint64_t compressed;
+};
+static_assert(sizeof(InflatedTrailer) == 24);
+
+// Inflates every gzip member of `in` into `out` in chunks; true only when every member ended cleanly within
+// the import budget and nothing was canceled (anything less is not cached: the in-memory path reports it).
+bool inflateToFile(std::string_view in, QIODevice& out, const ImportControl& control, std::uint64_t& produced)
+{
+    ImportBudget budget(qint64(in.size()));
+    z_stream stream {};
+    if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
+        return false;
+    std::vector<char> chunk(std::size_t(16) << 20);
+    std::size_t consumed = 0;
+    produced = 0;
+    bool ended = false;
+    bool ok = true;
+    while (ok && consumed < in.size()) {
+        if (control.canceled()) {
+            ok = false;
+            break;
+        }
+        const std::size_t chunkIn = std::min<std::size_t>(in.size() - consumed, 1u << 30);
+        stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + consumed));
+        stream.avail_in = uInt(chunkIn);
+        stream.next_out = reinterpret_cast<Bytef*>(chunk.data());
+        stream.avail_out = uInt(chunk.size());
+        const int rc = ::inflate(&stream, Z_NO_FLUSH);
+        consumed += chunkIn - stream.avail_in;
+        const std::size_t made = chunk.size() - stream.avail_out;
+        produced += made;
+        if (!budget.spendBytes(qint64(made)) || out.write(chunk.data(), qint64(made)) != qint64(made)) {
+            ok = false;
+            break;
+        }
+        if (rc == Z_STREAM_END) {
+            ended = true;
+            std::size_t next = consumed;
+            while (next < in.size() && in[next] == 0)
+                ++next;
+            if (next >= in.size() || std::uint8_t(in[next]) != 0x1f)
+                break;
+            consumed = next;
+            ended = false;
+            inflateReset(&stream);
+            continue;
+        }
+        if (rc != Z_OK && !(rc == Z_BUF_ERROR && stream.avail_in > 0))
+            ok = false;
+    }
+    inflateEnd(&stream);
+    return ok && ended;
+}
+
+// Maps a complete inflated cache entry (content followed by its trailer); null when there is none or it is
+// damaged.
+std::shared_ptr<const FileMapping> mapInflated(const QString& entry, std::uint64_t compressedSize,
+                                               std::uint64_t& content)
+{
+    if (!QFileInfo::exists(entry))
+        return nullptr;
+    QString error;
+    std::shared_ptr<const FileMapping> mapping = FileMapping::mapPadded(entry, 0, 0, TraceBuffer::kPadding, error);
+    if (!mapping || mapping->size() < std::int64_t(sizeof(InflatedTrailer)))
+        return nullptr;
+    InflatedTrailer trailer {};
+    std::memcpy(&trailer, mapping->data() + mapping->size() - std::int64_t(sizeof trailer), sizeof trailer);
+    if (std::memcmp(trailer.magic, kInflatedMagic, sizeof kInflatedMagic) != 0
+        || trailer.content != std::uint64_t(mapping->size()) - sizeof trailer || trailer.compressed != compressedSize
+        || mapping->damaged())
+        return nullptr;
+    content = trailer.content;
+    return mapping;
+}
+
+// The inflated content of gzip file `path` from the trace cache, inflating it there first when needed.
+TraceInput inflateCached(const QString& path, std::string_view compressed, const ImportControl& control)
+{
+    TraceCacheKey key;
+    if (!TraceCache::keyOf(QStringList { path }, key))
+        return {};
+    const QString entry = TraceCache::entryPath(QStringLiteral("inflated"), key);
+    std::uint64_t content = 0;
+    auto mapping = mapInflated(entry, compressed.size(), content);
+    if (!mapping) {
+        // Written under a temporary name and renamed when complete: a crash leaves no partial entry.
+        QDir().mkpath(QFileInfo(entry).absolutePath());
+        QSaveFile file(entry);
+        std::uint64_t produced = 0;
+        if (!file.open(QIODevice::WriteOnly) || !inflateToFile(compressed, file, control, produced)) {
+            file.cancelWriting();
+            return {};
+        }
+        InflatedTrailer trailer {};
+        std::memcpy(trailer.magic, kInflatedMagic, sizeof kInflatedMagic);
+        trailer.content = produced;
+        trailer.compressed = compressed.size();
+        if (file.write(reinterpret_cast<const char*>(&trailer), sizeof trailer) != qint64(sizeof trailer)
+            || !file.commit())
+            return {};
+        TraceCache::evict(entry);
+        mapping = mapInflated(entry, compressed.size(), content);
+        if (!mapping)
+            return {};
+    } else {
+        TraceCache::touch(entry);
+    }
+    TraceInput result;
+    result.compressed = true;
+    result.expected = content;
+    result.buffer = TraceBuffer::wrap(reinterpret_cast<const char*>(mapping->data()), std::size_t(content), mapping);
+    result.mapping = std::move(mapping);
+    return result;
+}
+
 } // namespace
+
+bool TraceInput::damaged() const
+{
+    return mapping && mapping->damaged();
+}
+
+void TraceInput::reportDamage(Diagnostics& diagnostics, const QString& name) const
+{
+    if (damaged())
+        diagnostics.append({ Severity::Warning, name, -1, -1, mapping->damageMessage() });
+}
+
+void TraceInput::releaseBefore(std::uint64_t offset) const
+{
+    if (mapping)
+        mapping->release(0, std::int64_t(offset));
+}
 
 TraceInput::TraceInput() = default;
 TraceInput::~TraceInput() = default;
@@ -145,6 +289,30 @@ TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, Di
 
 TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics, const ImportControl& control)
 {
+    QString mapError;
+    std::shared_ptr<const FileMapping> mapping = FileMapping::mapPadded(path, 0, 0, TraceBuffer::kPadding, mapError);
+    if (mapping) {
+        const auto* data = reinterpret_cast<const char*>(mapping->data());
+        const std::string_view bytes(data, std::size_t(mapping->size()));
+        if (isGzip(bytes)) {
+            if (TraceCache::enabled()) {
+                TraceInput cached = inflateCached(path, bytes, control);
+                if (cached.buffer)
+                    return cached;
+            }
+            TraceInput inflated = inflate(bytes, path, diagnostics, control);
+            if (mapping->damaged())
+                diagnostics.append({ Severity::Warning, path, -1, -1, mapping->damageMessage() });
+            return inflated;
+        }
+        mapping->adviseSequential();
+        TraceInput result;
+        result.expected = bytes.size();
+        result.buffer = TraceBuffer::wrap(data, bytes.size(), mapping);
+        result.mapping = std::move(mapping);
+        return result;
+    }
+    // Not mappable (a pipe, a special file): read it.
     auto file = std::make_unique<QFile>(path);
     if (!file->open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         diagnostics.append(
@@ -221,6 +389,7 @@ TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics, const I
     TraceInput input = openTraceInput(path, diagnostics, control);
     while (!input.complete())
         readMore(input, std::size_t(64) << 20);
+    // A mapped input is read by the caller's parser after this: it calls reportDamage() when done.
     if (input.truncatedRead) {
         diagnostics.append(
             { Severity::Warning, path, qint64(input.expected), -1,

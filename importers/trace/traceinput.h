@@ -13,12 +13,18 @@
 
 class QFile;
 
+namespace runlens {
+class FileMapping;
+}
+
 namespace runlens::trace {
 
 /// The bytes of one trace file, inflated when gzip-compressed (detected by the 1f 8b magic, not the
-/// name). A plain file can be read progressively: openTraceInput() reserves the whole buffer (so
-/// pointers into it stay valid) and readMore() fills it chunk by chunk, letting a parser start on the
-/// first chunks while the rest is still being read.
+/// name). A plain file is memory-mapped read-only (the buffer borrows the mapping: page cache the system
+/// can drop, not a copy); a gzip file is inflated into the trace cache once and mapped from there when the
+/// cache is on, else into memory. Files that cannot be mapped (pipes, special files) are read
+/// progressively: openTraceInput() reserves the whole buffer (so pointers into it stay valid) and
+/// readMore() fills it chunk by chunk, letting a parser start on the first chunks while the rest is read.
 struct TraceInput
 {
     TraceInput();
@@ -31,8 +37,15 @@ struct TraceInput
     std::unique_ptr<QFile> file; ///< still open while bytes remain to be read
     std::uint64_t expected = 0; ///< content size once fully read (the file size for plain files)
     bool truncatedRead = false; ///< the file ended before `expected` bytes (it shrank while read)
+    std::shared_ptr<const FileMapping> mapping; ///< the mapping `buffer` borrows from, when mapped
 
     bool complete() const { return !file; }
+    /// The mapped file shrank while it was read: part of the buffer reads as zeros.
+    bool damaged() const;
+    /// When damaged(), appends the "file changed" warning naming `name` (call after parsing the buffer).
+    void reportDamage(Diagnostics& diagnostics, const QString& name) const;
+    /// Lets the pages of [0, offset) of a mapped input leave memory (a parser is done with them).
+    void releaseBefore(std::uint64_t offset) const;
 };
 
 /// Opens `path`: gzip files are inflated completely, plain files are only opened (read with readMore()).

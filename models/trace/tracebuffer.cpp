@@ -33,9 +33,22 @@ TraceBuffer::~TraceBuffer()
     release();
 }
 
+std::shared_ptr<TraceBuffer> TraceBuffer::wrap(const char* data, std::size_t size, std::shared_ptr<const void> owner)
+{
+    auto buffer = std::make_shared<TraceBuffer>();
+    // Never written through: data() is non-const only for buffers this class allocated.
+    buffer->m_data = const_cast<char*>(data);
+    buffer->m_size = size;
+    buffer->m_capacity = size;
+    buffer->m_owner = owner ? std::move(owner) : std::make_shared<int>(0);
+    return buffer;
+}
+
 void TraceBuffer::release()
 {
-    if (m_mapped > 0)
+    if (m_owner)
+        m_owner.reset();
+    else if (m_mapped > 0)
         munmap(m_data, m_mapped);
     else
         std::free(m_data);
@@ -71,6 +84,8 @@ bool TraceBuffer::reserve(std::size_t capacity)
 {
     if (capacity <= m_capacity)
         return true;
+    if (m_owner)
+        return false;
     if (!m_data)
         return allocate(capacity);
     const std::size_t bytes = capacity + kPadding;
@@ -106,11 +121,15 @@ bool TraceBuffer::reserve(std::size_t capacity)
 
 void TraceBuffer::setSize(std::size_t size)
 {
+    if (m_owner)
+        return;
     m_size = std::min(size, m_capacity);
 }
 
 bool TraceBuffer::append(std::string_view bytes)
 {
+    if (m_owner)
+        return bytes.empty();
     if (m_size + bytes.size() > m_capacity
         && !reserve(std::max(m_size + bytes.size(), m_capacity + m_capacity / 2 + 256)))
         return false;
@@ -122,13 +141,13 @@ bool TraceBuffer::append(std::string_view bytes)
 
 void TraceBuffer::seal()
 {
-    if (m_data)
+    if (m_data && !m_owner)
         std::memset(m_data + m_size, ' ', kPadding);
 }
 
 void TraceBuffer::shrinkToFit()
 {
-    if (!m_data || m_capacity - m_size < std::max<std::size_t>(m_size / 8, 4096))
+    if (!m_data || m_owner || m_capacity - m_size < std::max<std::size_t>(m_size / 8, 4096))
         return;
     if (m_mapped > 0) {
         const std::size_t keep = roundUp(m_size + kPadding, std::size_t(sysconf(_SC_PAGESIZE)));

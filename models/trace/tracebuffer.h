@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string_view>
 
 namespace runlens::trace {
@@ -23,6 +24,14 @@ public:
     ~TraceBuffer();
     TraceBuffer(const TraceBuffer&) = delete;
     TraceBuffer& operator=(const TraceBuffer&) = delete;
+
+    /// Wraps `size` read-only bytes owned elsewhere (a file mapping) followed by at least kPadding readable
+    /// bytes; `owner` keeps them alive as long as the buffer. Such a buffer never grows and is never written:
+    /// reserve() and append() fail, seal() and shrinkToFit() do nothing.
+    static std::shared_ptr<TraceBuffer> wrap(const char* data, std::size_t size, std::shared_ptr<const void> owner);
+    /// The bytes are borrowed from an owner (see wrap()).
+    bool borrowed() const { return m_owner != nullptr; }
+    const std::shared_ptr<const void>& owner() const { return m_owner; }
 
     char* data() { return m_data; }
     const char* data() const { return m_data; }
@@ -49,6 +58,7 @@ private:
     std::size_t m_size = 0;
     std::size_t m_capacity = 0;
     std::size_t m_mapped = 0; ///< bytes mapped with mmap, 0 when the block came from malloc
+    std::shared_ptr<const void> m_owner; ///< set for borrowed bytes, which are never freed here
 };
 
 } // namespace runlens::trace

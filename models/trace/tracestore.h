@@ -188,6 +188,7 @@ public:
 
 private:
     friend class TraceStoreBuilder;
+    friend class TraceStoreCodec;
     StringTable m_strings;
     std::vector<Track> m_tracks;
     std::vector<Process> m_processes;

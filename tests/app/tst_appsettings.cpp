@@ -3,12 +3,14 @@
 #include "widgets/common/numberformat.h"
 #include "widgets/common/theme.h"
 #include "app/settingsdialog.h"
+#include "importers/trace/tracecache.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -171,6 +173,45 @@ private slots:
         QCOMPARE(dialog.settings().graphDirection, QStringLiteral("TB"));
         QCOMPARE(dialog.settings().numbers.significantDigits, 6);
         QCOMPARE(dialog.settings().rulesFolder, AppSettings::defaultRulesFolder());
+    }
+
+    void traceCachePreferences()
+    {
+        QTemporaryDir cache;
+        trace::TraceCache::setDirectory(cache.path());
+        QVERIFY(QDir().mkpath(cache.filePath(QStringLiteral("index"))));
+        QFile entry(cache.filePath(QStringLiteral("index/0123")));
+        QVERIFY(entry.open(QIODevice::WriteOnly));
+        entry.write(QByteArray(5000, 'x'));
+        entry.close();
+        QCOMPARE(AppSettings::load().traceCacheLimit, qint64(4) << 30);
+
+        SettingsDialog dialog;
+        auto* limit = child<QSpinBox>(dialog, "traceCacheLimit");
+        QCOMPARE(limit->value(), 4);
+        // What the cache holds and where it is, so the user knows what Clear Cache removes.
+        const QString usage = child<QLabel>(dialog, "traceCacheUsage")->text();
+        QVERIFY2(usage.contains(QDir::toNativeSeparators(cache.path())), qPrintable(usage));
+        QVERIFY2(usage.startsWith(QStringLiteral("5.0 KB")), qPrintable(usage));
+        child<QPushButton>(dialog, "clearTraceCache")->click();
+        QVERIFY(!QFileInfo::exists(entry.fileName()));
+        QCOMPARE(trace::TraceCache::size(), 0);
+        QVERIFY2(child<QLabel>(dialog, "traceCacheUsage")->text().startsWith(QStringLiteral("0 B")),
+                 qPrintable(child<QLabel>(dialog, "traceCacheUsage")->text()));
+
+        limit->setValue(2);
+        dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+        QCOMPARE(AppSettings::load().traceCacheLimit, qint64(2) << 30);
+        QCOMPARE(trace::TraceCache::sizeLimit(), qint64(2) << 30);
+        QVERIFY(trace::TraceCache::enabled());
+
+        SettingsDialog off;
+        child<QSpinBox>(off, "traceCacheLimit")->setValue(0);
+        QCOMPARE(child<QSpinBox>(off, "traceCacheLimit")->text(), QStringLiteral("Off"));
+        off.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+        QVERIFY(!trace::TraceCache::enabled());
+        trace::TraceCache::setDirectory({});
+        trace::TraceCache::setSizeLimit(trace::TraceCache::kDefaultSizeLimit);
     }
 
     void badValuesFallBack()

@@ -39,6 +39,8 @@
 #include "models/accuracy/dumpmatching.h"
 #include "models/tensor/tensorslice.h"
 #include "models/tensor/tensorstatistics.h"
+#include "models/trace/tracelod.h"
+#include "models/trace/tracestorecodec.h"
 
 #include <QDir>
 #include <QFile>
@@ -316,6 +318,23 @@ void fuzzChromeTrace(const std::uint8_t* data, std::size_t size)
     // The memory curves are read from the events' args kept in the store.
     if (result.store)
         memory::memoryFromTrace(*result.store);
+}
+
+void fuzzTraceIndex(const std::uint8_t* data, std::size_t size)
+{
+    // Not strict: the version and checksum checks would stop almost every input before the sections.
+    QString why;
+    const trace::TraceStoreCodec::Decoded decoded
+        = trace::TraceStoreCodec::read(std::span(reinterpret_cast<const std::byte*>(data), size), nullptr, false, why);
+    if (!decoded.store)
+        return;
+    // What the timeline builds first from a store read back, and every slice's args.
+    const trace::TraceLod lod(*decoded.store);
+    for (std::size_t t = 0; t < decoded.store->tracks().size(); ++t) {
+        for (std::size_t i = 0; i < decoded.store->tracks()[t].size(); ++i)
+            decoded.store->argsJson(int(t), i);
+    }
+    trace::TraceStoreCodec::equal(*decoded.store, *decoded.store);
 }
 
 void fuzzMemoryTimeline(const std::uint8_t* data, std::size_t size)
@@ -683,6 +702,7 @@ constexpr FuzzTarget kTargets[] = {
     { "parallelstrategy", fuzzParallelStrategy,
       "MindSpore parallel strategy JSON, profiler or checkpoint (ParallelStrategyReader)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
+    { "traceindex", fuzzTraceIndex, "trace index cache (TraceStoreCodec::read), version and checksum unchecked" },
     { "memorytimeline", fuzzMemoryTimeline, "torch export_memory_timeline output" },
     { "msmemory", fuzzMindSporeMemory, "MindSpore memory files; byte 0 picks the file name" },
     { "pickle", fuzzPickle, "data-only pickle decoder" },

@@ -2,9 +2,24 @@
 
 #include "tests/importers/core/artifactbytes.h"
 
+#include "importers/trace/chrometracereader.h"
+#include "importers/trace/tracecache.h"
+#include "models/trace/tracelod.h"
+#include "models/trace/tracestorecodec.h"
+
+#include <QDir>
+#include <QFile>
 #include <QRegularExpression>
 #include <QStringList>
 #include <QtEndian>
+#include <QTemporaryDir>
+
+#include <zlib.h>
+
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 // Small real files of every format the importers read, and the damage only each format can be given.
 
@@ -323,6 +338,147 @@ const char kMsOperatorMemory[]
 
 const QByteArray kTraceBombPrefix("{\"traceEvents\":[");
 const QByteArray kTimelineBombPrefix("[[-1, 1, 512, 7],");
+
+// ---------------------------------------------------------------------------------------------------------------
+// The trace index cache: not a run artifact, but a file the program reads back from its cache folder, so a
+// damaged one must be a rebuild, never a crash.
+
+/// The trace whose index the seed is: written once per process (forked children share it) with a fixed
+/// modification time, so the key in every case's cache file matches it.
+const QString& indexedTracePath()
+{
+    static QTemporaryDir folder;
+    static const QString path = [] {
+        const QString p = folder.filePath(QStringLiteral("worker0.pt.trace.json"));
+        return p;
+    }();
+    return path;
+}
+
+void writeIndexedTrace(const QByteArray& json)
+{
+    QFile file(indexedTracePath());
+    if (file.open(QIODevice::WriteOnly))
+        file.write(json);
+    file.close();
+    const struct timespec times[2] = { { 1700000000, 0 }, { 1700000000, 0 } };
+    ::utimensat(AT_FDCWD, QFile::encodeName(indexedTracePath()).constData(), times, 0);
+}
+
+QString indexEntry(const QString& folder)
+{
+    trace::TraceCache::setDirectory(folder + QStringLiteral("/cache"));
+    trace::TraceCache::setEnabled(true);
+    trace::TraceCacheKey key;
+    trace::TraceCache::keyOf(QStringList { indexedTracePath() }, key);
+    return trace::TraceCache::indexPath(key);
+}
+
+/// The index cache of a trace (the seed's JSON), as the program writes it.
+QByteArray traceIndexOf(const QByteArray& json)
+{
+    writeIndexedTrace(json);
+    QTemporaryDir cache;
+    const QString entry = indexEntry(cache.path());
+    trace::ChromeTraceReader::read({ indexedTracePath() });
+    trace::TraceCache::setEnabled(false);
+    QFile file(entry);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+/// Puts `bytes` where the index cache of the trace is kept and opens the trace. A file the reader refuses must
+/// give the store a fresh parse gives; one it accepts (a hostile case whose checksum was made to match holds
+/// consistent but different values) must give a store the timeline can index and read every slice's args of.
+QString readTraceIndex(const QString& folder, const QByteArray& bytes)
+{
+    QString refused;
+    const bool accepted = trace::TraceStoreCodec::read(std::span(reinterpret_cast<const std::byte*>(bytes.constData()),
+                                                                 std::size_t(bytes.size())),
+                                                       nullptr, true, refused)
+                              .store
+        != nullptr;
+    const QString entry = indexEntry(folder);
+    QDir().mkpath(QFileInfo(entry).absolutePath());
+    QFile::remove(entry);
+    {
+        QFile file(entry);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+            return QStringLiteral("cannot write %1").arg(entry);
+    }
+    const trace::ChromeTraceResult opened = trace::ChromeTraceReader::read({ indexedTracePath() });
+    if (!opened.store)
+        return QStringLiteral("no store");
+    if (accepted) {
+        const trace::TraceLod lod(*opened.store);
+        for (std::size_t t = 0; t < opened.store->tracks().size(); ++t) {
+            for (std::size_t i = 0; i < opened.store->tracks()[t].size(); ++i)
+                opened.store->argsJson(int(t), i);
+        }
+        return {};
+    }
+    const trace::ChromeTraceResult parsed = trace::ChromeTraceReader::readFiles({ indexedTracePath() });
+    QString difference;
+    if (!opened.store || !trace::TraceStoreCodec::equal(*opened.store, *parsed.store, &difference))
+        return QStringLiteral("the store read through the damaged cache differs from a fresh parse: %1")
+            .arg(difference);
+    return {};
+}
+
+/// Where the sections of an index cache start (after its header); -1 when the header cannot be walked.
+qsizetype indexBodyStart(const QByteArray& s)
+{
+    qsizetype at = 12;
+    auto u32 = [&](qsizetype where) {
+        std::uint32_t v = 0;
+        if (where + 4 <= s.size())
+            std::memcpy(&v, s.constData() + where, 4);
+        return v;
+    };
+    at += 4 + qsizetype(u32(at)); // version string
+    const std::uint32_t keys = u32(at);
+    at += 4;
+    for (std::uint32_t i = 0; i < keys && at < s.size(); ++i)
+        at += 4 + qsizetype(u32(at)) + 16;
+    at += 4 + 8 * 12; // section table
+    return at <= s.size() - 4 ? at : -1;
+}
+
+/// The sizes in the section table and counts and lengths inside the sections set far beyond the file, with the
+/// trailing CRC-32 recomputed so that the reader gets past its checksum to the allocation.
+Mutations traceIndexInflations(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    Mutations out;
+    const qsizetype body = indexBodyStart(seed);
+    if (body < 0)
+        return out;
+    auto withCrc = [body](QByteArray bytes) {
+        const std::uint32_t crc
+            = std::uint32_t(crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.constData() + body),
+                                    std::size_t(bytes.size() - 4 - body)));
+        std::memcpy(bytes.data() + bytes.size() - 4, &crc, 4);
+        return bytes;
+    };
+    const std::uint64_t values[] = { 0xffffffffffffffffull, 0x7fffffffull, 0xffffffffull, std::uint64_t(1) << 40 };
+    auto add = [&](const QString& name, qsizetype at, int width) {
+        for (const std::uint64_t value : values) {
+            out.append({ QStringLiteral("%1 at %2 = %3").arg(name).arg(at).arg(value), [=] {
+                            QByteArray bytes = seed;
+                            std::memcpy(bytes.data() + at, &value, std::size_t(width));
+                            return withCrc(bytes);
+                        } });
+        }
+    };
+    // The section table: eight (id, size) pairs ending where the body starts.
+    for (int i = 0; i < 8; ++i)
+        add(QStringLiteral("section %1 size").arg(i + 1), body - 8 * 12 + i * 12 + 4, 8);
+    // Counts and lengths inside the sections: a sample of 4- and 8-byte fields.
+    SeededRandom random(rowSeed);
+    for (int i = 0; i < 64; ++i) {
+        const qsizetype at = body + qsizetype(random.next() % std::uint64_t(seed.size() - 4 - body - 8));
+        add(QStringLiteral("field"), at, i % 2 == 0 ? 8 : 4);
+    }
+    return out;
+}
 
 } // namespace
 
@@ -665,6 +821,8 @@ std::vector<SeedRow> seedRows()
           false,
           {},
           rankDigestHostile },
+        { "trace index cache", Source::TestData, "tiny.pt.trace.json", "index", ArtifactKind::ChromeTrace, false,
+          [](const QByteArray& json) { return traceIndexOf(json); }, traceIndexInflations, readTraceIndex },
         { "profiler minddata pipeline",
           Source::Samples,
           "profiler/mindspore/profiler_misc/minddata_pipeline_raw_0.csv",

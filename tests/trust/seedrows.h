@@ -5,6 +5,7 @@
 #include "models/core/artifactkind.h"
 
 #include <QByteArray>
+#include <QString>
 
 #include <cstdint>
 #include <functional>
@@ -26,6 +27,10 @@ struct SeedRow
     bool profilerFolder = false; ///< read by a run's ProfilerImporter rather than createImporter()
     std::function<QByteArray(const QByteArray&)> cut = {};
     std::function<Mutations(const QByteArray& seed, std::uint64_t rowSeed)> hostile = {};
+    /// For a file that is not a run artifact (a cache the program writes for itself): reads `bytes` from
+    /// where the program keeps them and says what is wrong, or nothing; replaces the import boundary and the
+    /// sniffer check. Runs in the child.
+    std::function<QString(const QString& folder, const QByteArray& bytes)> read = {};
 };
 
 /// The formats of the corrupt-input test, one row each.
