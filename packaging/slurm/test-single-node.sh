@@ -43,8 +43,6 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! comm
             || fail "apt-get could not install slurm-wlm and munge"
     fi
 fi
-slurm_version=$(sbatch --version 2>/dev/null)
-say "using $slurm_version, $(munged --version 2>&1 | head -n 1)"
 
 # --- stop what an earlier, killed run left, then start from empty folders -------------------------------
 stop_recorded() {
@@ -65,8 +63,17 @@ stop_recorded() {
         rm -f "$file"
     done
 }
+wait_for_steps() {
+    # slurmstepd (one per job step, started by our slurmd) removes its socket in the spool folder when it
+    # ends; stopping slurmd first would leave it to finish alone.
+    for _ in $(seq 150); do
+        [ -n "$(find "$base/spool" -maxdepth 1 -type s -name '*_*' 2>/dev/null)" ] || return 0
+        sleep 0.1
+    done
+    echo "job steps still running: $(find "$base/spool" -maxdepth 1 -type s -name '*_*')"
+}
 stop_recorded
-trap 'stop_recorded' EXIT
+trap 'wait_for_steps; stop_recorded' EXIT
 trap 'exit 130' INT TERM
 
 rm -rf "${base:?}"/{munge,state,spool,log,job,digests-slurm,digests-local,slurm.conf}
@@ -128,6 +135,8 @@ $node_line NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=runlens Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$base/slurm.conf
+slurm_version=$(sbatch --version 2>/dev/null)
+say "using $slurm_version, $(munged --version 2>&1 | head -n 1)"
 say "slurm.conf: $node_line"
 
 # --- daemons, in the foreground of background jobs so their pids are ours ------------------------------
@@ -241,5 +250,33 @@ for r in $(seq 0 $((ranks - 1))); do
 done
 say "compared $ranks digests byte for byte: $equal equal"
 ls -l "$base/digests-slurm"
+
+# The folder opens as the job's cluster: the advisor finds rank 5, the straggler the generator made.
+QT_QPA_PLATFORM=offscreen "$runlens" advise "$base/digests-slurm" >"$base/log/advise.out" 2>&1
+if grep -q "^\[warning\].*straggler-rank" "$base/log/advise.out" && grep -q "Rank 5 " "$base/log/advise.out"; then
+    say "runlens advise on the Slurm digests: $(grep -m 1 "Rank 5 " "$base/log/advise.out" | sed 's/^ *//')"
+else
+    cat "$base/log/advise.out"
+    echo "runlens advise on the Slurm digests did not find rank 5 as the straggler"
+    problems=$((problems + 1))
+fi
+
+# A task whose slice holds no rank (an array larger than the job) must fail, and say so in its log.
+say "a task past the last rank must fail: sbatch --wait --array=$tasks"
+timeout 300 sbatch --wait --array=$tasks --cpus-per-task=1 --mem-per-cpu=256M --time=00:05:00 \
+    --chdir="$base/log" --output="$base/log/runlens-digest-%A_%a.log" \
+    --export="ALL,RUNLENS=$runlens,RUNLENS_RANKS_PER_TASK=$ranks_per_task" \
+    "$here/digest-array.sbatch" "$base/job" "$base/digests-slurm"
+bad_status=$?
+bad_log=$(find "$base/log" -name "runlens-digest-*_$tasks.log" | head -n 1)
+echo "-- $(basename "${bad_log:-no log}") (sbatch exit code $bad_status)"
+[ -n "$bad_log" ] && cat "$bad_log"
+if [ $bad_status -eq 0 ] || [ -z "$bad_log" ] || ! grep -q "runlens-digest: task $tasks: runlens digest failed" "$bad_log"; then
+    echo "the task past the last rank did not fail with its message in the Slurm log"
+    problems=$((problems + 1))
+fi
+[ "$(find "$base/digests-slurm" -name '*.rldigest' | wc -l)" -eq "$ranks" ] \
+    || { echo "the failing task changed the digest folder"; problems=$((problems + 1)); }
+
 [ $problems -eq 0 ] || fail "$problems problem(s); logs in $base/log"
 echo "PASS: $ranks ranks digested by a $tasks-task Slurm array ($slurm_version) equal the in-process digests"
