@@ -63,15 +63,27 @@ stop_recorded() {
         rm -f "$file"
     done
 }
+our_stepds() {
+    # slurmstepd (one per job step) is started by our slurmd and inherits its environment, SLURM_CONF
+    # naming our slurm.conf; it detaches from slurmd, so its pid is known only this way.
+    local pid
+    for pid in $(pgrep -x slurmstepd); do
+        tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$base/slurm.conf" && echo "$pid"
+    done
+}
 wait_for_steps() {
-    # slurmstepd (one per job step, started by our slurmd) removes its socket in the spool folder when it
-    # ends; stopping slurmd first would leave it to finish alone.
-    for _ in $(seq 150); do
-        [ -n "$(find "$base/spool" -maxdepth 1 -type s -name '*_*' 2>/dev/null)" ] || return 0
+    # A step ends a moment after its job: stopping slurmd first would leave it to finish alone.
+    local pid
+    for _ in $(seq 100); do
+        [ -z "$(our_stepds)" ] && return 0
         sleep 0.1
     done
-    echo "job steps still running: $(find "$base/spool" -maxdepth 1 -type s -name '*_*')"
+    for pid in $(our_stepds); do
+        echo "stopping job step $pid ($(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null))"
+        kill "$pid" 2>/dev/null
+    done
 }
+wait_for_steps
 stop_recorded
 trap 'wait_for_steps; stop_recorded' EXIT
 trap 'exit 130' INT TERM
