@@ -23,10 +23,10 @@ const QString kMemAvailable = QStringLiteral("system.mem_available_min");
 const QString kIbBelowPeers = QStringLiteral("system.ib_share_of_peers");
 const QString kUtilImbalance = QStringLiteral("system.util_deviation");
 
-QString tr(const char* text)
+struct Text
 {
-    return QCoreApplication::translate("runlens::advisor", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(runlens::advisor)
+};
 
 QString clockTime(double seconds)
 {
@@ -205,17 +205,17 @@ void measurePeers(const std::vector<system::SystemRun>& runs, AnalysisContext& c
             context.add(std::move(out));
         }
     } else {
-        context.markMissing(kIbBelowPeers, tr("no two hosts or ranks with InfiniBand traffic were recorded"));
+        context.markMissing(kIbBelowPeers, Text::tr("no two hosts or ranks with InfiniBand traffic were recorded"));
     }
 
     std::vector<Mean> util = meansOf(system::Summary::GpuUtil);
-    QString figure = tr("GPU utilisation");
+    QString figure = Text::tr("GPU utilisation");
     if (util.size() < 2) {
         util = meansOf(system::Summary::ProcessCpu);
-        figure = tr("process CPU");
+        figure = Text::tr("process CPU");
     }
     if (util.size() < 2) {
-        context.markMissing(kUtilImbalance, tr("no two hosts or ranks with system metrics were recorded"));
+        context.markMissing(kUtilImbalance, Text::tr("no two hosts or ranks with system metrics were recorded"));
         return;
     }
     context.markEvaluated(kUtilImbalance);
@@ -231,7 +231,7 @@ void measurePeers(const std::vector<system::SystemRun>& runs, AnalysisContext& c
         out.facts.insert(QStringLiteral("figure"), figure);
         out.facts.insert(QStringLiteral("mean"), m.mean);
         out.facts.insert(QStringLiteral("all"), mean);
-        out.facts.insert(QStringLiteral("direction"), m.mean < mean ? tr("below") : tr("above"));
+        out.facts.insert(QStringLiteral("direction"), m.mean < mean ? Text::tr("below") : Text::tr("above"));
         context.add(std::move(out));
     }
 }
@@ -255,16 +255,18 @@ void analyseSystem(const AdvisorInput& input, AnalysisContext& context)
         runs.push_back(std::move(run));
     system::sortRuns(runs);
 
-    const QString noSystem = tr("no system metrics were recorded (runlens record)");
-    const QString noGpu = tr("no GPU utilisation was recorded");
-    for (const QString& metric :
-         { kGpuIdleCpuBusy, kGpuAlternating, kSwapGrowth, kMemAvailable, kIbBelowPeers, kUtilImbalance }) {
-        context.markMissing(metric, runs.empty() ? noSystem : noGpu);
-    }
-    if (runs.empty())
+    if (runs.empty()) {
+        const QString noSystem = Text::tr("no system metrics were recorded (runlens record)");
+        for (const QString& metric :
+             { kGpuIdleCpuBusy, kGpuAlternating, kSwapGrowth, kMemAvailable, kIbBelowPeers, kUtilImbalance })
+            context.markMissing(metric, noSystem);
         return;
-    context.markMissing(kSwapGrowth, tr("no swap usage was recorded"));
-    context.markMissing(kMemAvailable, tr("no available memory was recorded"));
+    }
+    const QString noGpu = Text::tr("no GPU utilisation was recorded");
+    context.markMissing(kGpuIdleCpuBusy, noGpu);
+    context.markMissing(kGpuAlternating, noGpu);
+    context.markMissing(kSwapGrowth, Text::tr("no swap usage was recorded"));
+    context.markMissing(kMemAvailable, Text::tr("no available memory was recorded"));
     for (const system::SystemRun& run : runs) {
         if (context.isCanceled())
             return;

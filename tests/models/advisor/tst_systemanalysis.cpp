@@ -65,8 +65,6 @@ class TestSystemAnalysis : public QObject
 private:
     RuleBook m_rules = RuleBook::builtIn();
 
-    AdvisorReport adviseOn(const QString& root) { return evaluate(test::loadRun(root), m_rules); }
-
 private slots:
     void rulesAreLoaded()
     {
@@ -89,7 +87,7 @@ private slots:
         QVERIFY(writer.writeFileVersion());
         QVERIFY(writer.writeScalar(QStringLiteral("train/loss"), 0, kStart, 1.0));
         QVERIFY(writer.close());
-        const AdvisorReport report = adviseOn(dir.path());
+        const AdvisorReport report = evaluate(test::loadRun(dir.path()), m_rules);
         const RuleStatus* status = statusOf(report, QStringLiteral("system-gpu-idle-cpu-busy"));
         QVERIFY(status && !status->evaluated);
         QVERIFY2(status->reason.contains(QStringLiteral("runlens record")), qPrintable(status->reason));
@@ -111,7 +109,7 @@ private slots:
         writeSystem(dir.path(), QStringLiteral("system/rank_1"),
                     { { QStringLiteral("gpu0_util_percent"), constant(40, 92) },
                       { QStringLiteral("cpu_busy_percent"), constant(40, 85) } });
-        const AdvisorReport report = adviseOn(dir.path());
+        const AdvisorReport report = evaluate(test::loadRun(dir.path()), m_rules);
         const QList<Finding> findings = findingsOf(report, QStringLiteral("system-gpu-idle-cpu-busy"));
         QVERIFY2(findings.size() == 1, qPrintable(describe(findings)));
         const Finding& f = findings.front();
@@ -137,7 +135,7 @@ private slots:
         writeSystem(dir.path(), QStringLiteral("system/rank_0"),
                     { { QStringLiteral("gpu0_util_percent"), constant(40, 10) },
                       { QStringLiteral("cpu_busy_percent"), constant(40, 20) } });
-        const AdvisorReport report = adviseOn(dir.path());
+        const AdvisorReport report = evaluate(test::loadRun(dir.path()), m_rules);
         QVERIFY(statusOf(report, QStringLiteral("system-gpu-idle-cpu-busy"))->evaluated);
         QVERIFY(findingsOf(report, QStringLiteral("system-gpu-idle-cpu-busy")).isEmpty());
         // Idle all along is not alternating.
@@ -151,7 +149,7 @@ private slots:
         writeSystem(dir.path(), QStringLiteral("host-a"),
                     { { QStringLiteral("gpu0_util_percent"), constant(40, 97) },
                       { QStringLiteral("gpu1_util_percent"), alternating(40, 97, 3) } });
-        const AdvisorReport report = adviseOn(dir.path());
+        const AdvisorReport report = evaluate(test::loadRun(dir.path()), m_rules);
         const QList<Finding> findings = findingsOf(report, QStringLiteral("system-gpu-alternating"));
         QVERIFY2(findings.size() == 1, qPrintable(describe(findings)));
         QVERIFY2(findings.front().message.contains(QStringLiteral("gpu1")), qPrintable(findings.front().message));
@@ -175,7 +173,7 @@ private slots:
         writeSystem(dir.path(), QStringLiteral("system/rank_1"),
                     { { QStringLiteral("mem_available_percent"), constant(20, 40) },
                       { QStringLiteral("swap_used_MiB"), constant(20, 500) } });
-        const AdvisorReport report = adviseOn(dir.path());
+        const AdvisorReport report = evaluate(test::loadRun(dir.path()), m_rules);
         const QList<Finding> low = findingsOf(report, QStringLiteral("system-memory-low"));
         QVERIFY2(low.size() == 1, qPrintable(describe(low)));
         QCOMPARE(low.front().scope.rank, std::optional<int>(0));
@@ -200,7 +198,7 @@ private slots:
                           { QStringLiteral("ib_mlx5_0_1_rx_MiB_per_s"), constant(30, rank == 3 ? 100 : 1000) },
                           { QStringLiteral("ib_mlx5_0_1_tx_MiB_per_s"), constant(30, rank == 3 ? 100 : 1000) } });
         }
-        const AdvisorReport report = adviseOn(dir.path());
+        const AdvisorReport report = evaluate(test::loadRun(dir.path()), m_rules);
         const QList<Finding> ib = findingsOf(report, QStringLiteral("system-ib-below-peers"));
         QVERIFY2(ib.size() == 1, qPrintable(describe(ib)));
         QCOMPARE(ib.front().scope.rank, std::optional<int>(3));
@@ -222,7 +220,7 @@ private slots:
                         { { QStringLiteral("process_cpu_percent"), constant(30, 100 + 5 * rank) },
                           { QStringLiteral("ib_mlx5_0_1_rx_MiB_per_s"), constant(30, 900 + 50 * rank) } });
         }
-        const AdvisorReport report = adviseOn(dir.path());
+        const AdvisorReport report = evaluate(test::loadRun(dir.path()), m_rules);
         QVERIFY(statusOf(report, QStringLiteral("system-rank-imbalance"))->evaluated);
         QVERIFY(findingsOf(report, QStringLiteral("system-rank-imbalance")).isEmpty());
         QVERIFY(statusOf(report, QStringLiteral("system-ib-below-peers"))->evaluated);

@@ -1,5 +1,6 @@
 #include "models/scalars/scalarstore.h"
 #include "models/system/systemmetrics.h"
+#include "widgets/scalars/scalarspanel.h"
 #include "widgets/system/systemdetailchart.h"
 #include "widgets/system/systemoverviewmodel.h"
 #include "widgets/system/systempanel.h"
@@ -220,6 +221,45 @@ private slots:
         const ChartData data = chart->chartData();
         QCOMPARE(int(data.series.size()), 6);
         QCOMPARE(data.rowCount(), std::size_t(6 * 60));
+    }
+
+    void followsScalarsWallTimeAxis()
+    {
+        // Wired as the main window wires them: the System panel and Scalars' wall-time axis follow each other.
+        ScalarStore store;
+        store.append(QStringLiteral("system/rank_0"),
+                     batchOf({ { QStringLiteral("cpu_busy_percent"), ramp(100, 0, 100) } }));
+        TagPoints loss { QStringLiteral("train/loss"), std::nullopt, {} };
+        for (int i = 0; i < 100; ++i)
+            loss.points.push_back({ i, kStart + i, 1.0 / (1 + i) });
+        store.append(QStringLiteral("tb"), { loss });
+        ScalarsPanel scalars(&store);
+        SystemPanel system;
+        system.setStore(&store);
+        connect(&system, &SystemPanel::timeRangeChanged, &scalars, &ScalarsPanel::setWallTimeRange);
+        connect(&scalars, &ScalarsPanel::wallTimeRangeChanged, &system, &SystemPanel::setTimeRange);
+        scalars.resize(900, 700);
+        scalars.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&scalars));
+        scalars.setTagFilter(QStringLiteral("^train/loss$"));
+        scalars.flushPendingUpdates();
+        QTRY_VERIFY(scalars.chartForTag(QStringLiteral("train/loss")));
+        ScalarChart* chart = scalars.chartForTag(QStringLiteral("train/loss"));
+
+        // In step mode the System panel leaves Scalars alone.
+        const QCPRange steps = chart->xRange();
+        system.detailChart()->setTimeRange(kStart + 20, kStart + 30);
+        QCOMPARE(chart->xRange().lower, steps.lower);
+
+        scalars.setXAxisMode(XAxisMode::WallTime);
+        system.detailChart()->setTimeRange(kStart + 25, kStart + 35);
+        QCOMPARE(chart->xRange().lower, kStart + 25);
+        QCOMPARE(chart->xRange().upper, kStart + 35);
+        // And back: a zoom in Scalars moves the System charts.
+        chart->setXRange(kStart + 50, kStart + 70);
+        emit chart->viewChanged();
+        QCOMPARE(system.detailChart()->timeRange().lower, kStart + 50);
+        QCOMPARE(system.detailChart()->timeRange().upper, kStart + 70);
     }
 
     void showRunZoomsToTheFinding()
