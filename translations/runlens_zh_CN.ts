@@ -3496,10 +3496,6 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <source>%1 % %2 the mean of all ranks</source>
-        <translation>%2所有卡的平均值 %1 %</translation>
-    </message>
-    <message>
         <source>above</source>
         <translation>高于</translation>
     </message>
@@ -3524,8 +3520,12 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
         <translation>%1 p95（%2）</translation>
     </message>
     <message>
-        <source>Values more than 20 % away from the mean of all ranks are highlighted.</source>
-        <translation>与所有卡平均值相差超过 20 % 的值会高亮显示。</translation>
+        <source>%1 % %2 the median of all ranks</source>
+        <translation>%2所有卡的中位数 %1 %</translation>
+    </message>
+    <message>
+        <source>Values more than 20 % away from the median of all ranks are highlighted.</source>
+        <translation>与所有卡中位数相差超过 20 % 的值会高亮显示。</translation>
     </message>
 </context>
 <context>
@@ -6371,14 +6371,14 @@ Target: %2</source>
         <translation>某个 rank 的利用率与其他 rank 不同</translation>
     </message>
     <message>
-        <source>The {figure} of run {run}{where} averaged {mean} %, {value} {direction} the mean of all ranks ({all} %; threshold {threshold}).</source>
-        <extracomment>resources/rules/system.json, rule system-rank-imbalance: message</extracomment>
-        <translation>运行 {run}{where} 的{figure}平均为 {mean} %，{direction}所有 rank 的平均值（{all} %）{value}（阈值 {threshold}）。</translation>
-    </message>
-    <message>
         <source>Ranks of one job should be equally busy: look for uneven data shards, a slower host or device, or extra work on one rank (logging, evaluation, checkpointing on rank 0).</source>
         <extracomment>resources/rules/system.json, rule system-rank-imbalance: advice</extracomment>
         <translation>同一作业的各 rank 应当同样繁忙：检查数据分片是否不均、是否有较慢的主机或设备，或某个 rank 上的额外工作（rank 0 上的日志、评估、保存检查点）。</translation>
+    </message>
+    <message>
+        <source>The {figure} of run {run}{where} averaged {mean} %, {value} {direction} the median of all ranks ({all} %; threshold {threshold}).</source>
+        <extracomment>resources/rules/system.json, rule system-rank-imbalance: message</extracomment>
+        <translation>运行 {run}{where} 的{figure}平均为 {mean} %，{direction}所有 rank 的中位数（{all} %）{value}（阈值 {threshold}）。</translation>
     </message>
 </context>
 <context>

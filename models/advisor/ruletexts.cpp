@@ -342,7 +342,7 @@ namespace {
     //: resources/rules/system.json, rule system-rank-imbalance: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "A rank's utilisation differs from the others"),
     //: resources/rules/system.json, rule system-rank-imbalance: message
-    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The {figure} of run {run}{where} averaged {mean} %, {value} {direction} the mean of all ranks ({all} %; threshold {threshold})."),
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The {figure} of run {run}{where} averaged {mean} %, {value} {direction} the median of all ranks ({all} %; threshold {threshold})."),
     //: resources/rules/system.json, rule system-rank-imbalance: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Ranks of one job should be equally busy: look for uneven data shards, a slower host or device, or extra work on one rank (logging, evaluation, checkpointing on rank 0)."),
     nullptr,

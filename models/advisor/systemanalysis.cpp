@@ -219,10 +219,11 @@ void measurePeers(const std::vector<system::SystemRun>& runs, AnalysisContext& c
         return;
     }
     context.markEvaluated(kUtilImbalance);
-    double sum = 0.0;
+    // Against the median: two slow ranks out of four pull a mean far enough to make the healthy ones look off.
+    std::vector<double> values;
     for (const Mean& m : util)
-        sum += m.mean;
-    const double mean = sum / double(util.size());
+        values.push_back(m.mean);
+    const double mean = system::percentile(values, 0.5);
     if (mean <= 0)
         return;
     for (const Mean& m : util) {

@@ -118,19 +118,17 @@ double SystemOverviewModel::deviation(int row, int column) const
     const double value = valueAt(row, column);
     if (!std::isfinite(value))
         return std::nan("");
-    double sum = 0.0;
-    int count = 0;
+    std::vector<double> values;
     for (int r = 0; r < rowCount(); ++r) {
         const double v = valueAt(r, column);
-        if (std::isfinite(v)) {
-            sum += v;
-            ++count;
-        }
+        if (std::isfinite(v))
+            values.push_back(v);
     }
-    const double mean = count > 0 ? sum / count : 0.0;
-    if (count < 2 || mean <= 0.0)
+    // The median, not the mean: two slow ranks of four would pull a mean so far that the healthy ones stood out.
+    const double median = system::percentile(values, 0.5);
+    if (values.size() < 2 || !(median > 0.0))
         return std::nan("");
-    return (value - mean) / mean;
+    return (value - median) / median;
 }
 
 bool SystemOverviewModel::isOutlier(int row, int column) const
@@ -192,7 +190,7 @@ QVariant SystemOverviewModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (outlier) {
             const double d = deviation(index.row(), column);
-            return tr("%1 % %2 the mean of all ranks")
+            return tr("%1 % %2 the median of all ranks")
                 .arg(QLocale().toString(std::abs(d) * 100.0, 'f', 0), d > 0 ? tr("above") : tr("below"));
         }
         return {};
@@ -215,7 +213,7 @@ QVariant SystemOverviewModel::headerData(int section, Qt::Orientation orientatio
         return (mean ? tr("%1 avg (%2)") : tr("%1 p95 (%2)")).arg(summaryName(summary), summaryUnit(summary));
     }
     if (role == Qt::ToolTipRole && section >= kFixedColumns)
-        return tr("Values more than 20 % away from the mean of all ranks are highlighted.");
+        return tr("Values more than 20 % away from the median of all ranks are highlighted.");
     return {};
 }
 

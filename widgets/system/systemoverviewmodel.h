@@ -10,7 +10,7 @@ namespace runlens {
 
 /// The System panel's overview: one row per host or rank, the mean and 95th percentile of each summary figure
 /// (GPU utilisation, CPU busy, process CPU, memory used, InfiniBand traffic, power) that some row has data for.
-/// A value more than kOutlierShare away from the mean of its column is an outlier: highlighted, and said in its
+/// A value more than kOutlierShare away from the median of its column is an outlier: highlighted, and said in its
 /// tooltip. Cells hand their number under SortRole, so a QSortFilterProxyModel sorts numerically.
 class SystemOverviewModel final : public QAbstractTableModel
 {
@@ -45,7 +45,7 @@ public:
 private:
     static constexpr int kFixedColumns = 2; ///< run, rank
     double valueAt(int row, int column) const; ///< NaN when the row has no data for the column
-    /// How far the value is from its column's mean, as a share of that mean; NaN with fewer than two values.
+    /// How far the value is from its column's median, as a share of that median; NaN with fewer than two values.
     double deviation(int row, int column) const;
 
     std::vector<system::SystemRun> m_runs;

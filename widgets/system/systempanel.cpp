@@ -17,6 +17,7 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -33,7 +34,7 @@ SystemPanel::SystemPanel(QWidget* parent)
     m_header = new PanelHeader(this);
     m_runSelector = m_header->addSelector(QStringLiteral("systemRun"), tr("The host or rank shown in detail"));
     m_summary = m_header->addSummary(QStringLiteral("systemSummary"));
-    m_header->addExportButton(QStringLiteral("systemExport"));
+    m_exportButton = m_header->addExportButton(QStringLiteral("systemExport"));
     layout->addWidget(m_header);
 
     m_stack = new QStackedWidget(this);
@@ -147,6 +148,7 @@ void SystemPanel::refresh()
     for (const system::SystemRun& run : m_model->runs())
         m_runSelector->addItem(m_store ? m_store->runDisplayName(run.run) : run.run);
     m_runSelector->setVisible(m_model->rowCount() > 1);
+    m_exportButton->setVisible(m_model->rowCount() > 0);
     m_stack->setCurrentWidget(m_model->rowCount() == 0 ? static_cast<QWidget*>(m_emptyLabel) : m_stack->widget(1));
     if (m_model->rowCount() == 0) {
         m_summary->clear();

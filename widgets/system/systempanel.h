@@ -12,6 +12,7 @@ class QSplitter;
 class QStackedWidget;
 class QTableView;
 class QTimer;
+class QToolButton;
 
 namespace runlens {
 
@@ -70,6 +71,7 @@ private:
     PanelHeader* m_header = nullptr;
     QLabel* m_summary = nullptr;
     QComboBox* m_runSelector = nullptr;
+    QToolButton* m_exportButton = nullptr;
     QStackedWidget* m_stack = nullptr;
     QLabel* m_emptyLabel = nullptr;
     QTableView* m_table = nullptr;

@@ -108,7 +108,7 @@ private slots:
             model.index(1, model.columnOf(system::Summary::CpuBusy) + 1).data(SystemOverviewModel::SortRole).toDouble(),
             model.stats(1, system::Summary::CpuBusy).p95);
 
-        // Mean of the GPU column: (85 * 3 + 35) / 4 = 72.5; rank 2 is 52 % below, the others 17 % above.
+        // Median of the GPU column: 85; rank 2 is 59 % below, the others on it.
         QVERIFY(model.isOutlier(2, gpu));
         QVERIFY(model.index(2, gpu).data(SystemOverviewModel::OutlierRole).toBool());
         QVERIFY(model.index(2, gpu).data(Qt::BackgroundRole).isValid());
