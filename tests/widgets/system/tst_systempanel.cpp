@@ -1,5 +1,6 @@
 #include "models/scalars/scalarstore.h"
 #include "models/system/systemmetrics.h"
+#include "widgets/common/chartexportmenu.h"
 #include "widgets/scalars/scalarspanel.h"
 #include "widgets/system/systemdetailchart.h"
 #include "widgets/system/systemoverviewmodel.h"
@@ -8,6 +9,7 @@
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -221,6 +223,20 @@ private slots:
         const ChartData data = chart->chartData();
         QCOMPARE(int(data.series.size()), 6);
         QCOMPARE(data.rowCount(), std::size_t(6 * 60));
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(
+            chart->exportMenu()->exportTo(ChartExporter::Format::Csv, dir.filePath(QStringLiteral("s.csv")), &error),
+            qPrintable(error));
+        QFile csv(dir.filePath(QStringLiteral("s.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 6 * 60);
+        QVERIFY2(lines.front().startsWith("metric,wall_time,value"), lines.front().constData());
+        QVERIFY2(
+            chart->exportMenu()->exportTo(ChartExporter::Format::Png, dir.filePath(QStringLiteral("s.png")), &error),
+            qPrintable(error));
+        QVERIFY(QImage(dir.filePath(QStringLiteral("s.png"))).width() > 100);
     }
 
     void followsScalarsWallTimeAxis()
