@@ -1,15 +1,17 @@
 #include "app/mainwindow.h"
 #include "app/runcontroller.h"
 
-#include "widgets/accuracy/accuracypanel.h"
-#include "widgets/advisor/advisorpanel.h"
-#include "models/advisor/inputsnapshot.h"
 #include "app/appsettings.h"
-#include "widgets/cluster/clusterpanel.h"
 #include "importers/core/importsession.h"
+#include "models/advisor/inputsnapshot.h"
 #include "models/core/profilerbundle.h"
 #include "models/core/timerange.h"
 #include "models/core/workerpool.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
+#include "widgets/accuracy/accuracypanel.h"
+#include "widgets/advisor/advisorpanel.h"
+#include "widgets/cluster/clusterpanel.h"
 #include "widgets/distributions/distributionspanel.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/memory/memorypanel.h"
@@ -17,8 +19,7 @@
 #include "widgets/overview/overviewpanel.h"
 #include "widgets/pipeline/datapipelinepanel.h"
 #include "widgets/scalars/scalarspanel.h"
-#include "models/scalars/scalarstore.h"
-#include "models/summary/summarystore.h"
+#include "widgets/system/systempanel.h"
 #include "widgets/tensor/tensorpanel.h"
 #include "widgets/timeline/timelinepanel.h"
 
@@ -319,6 +320,11 @@ void MainWindow::showEvidence(const QString& locator)
         break;
     case EvidenceRoute::Target::Cluster:
         raiseDock(m_clusterDock);
+        break;
+    case EvidenceRoute::Target::System:
+        raiseDock(m_systemDock);
+        if (!m_systemPanel->showRun(route.systemRun, route.wallStart, route.wallEnd))
+            message = tr("%1 has no system metrics in the System panel.").arg(route.systemRun);
         break;
     case EvidenceRoute::Target::Accuracy:
         raiseDock(m_accuracyDock);

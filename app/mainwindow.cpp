@@ -153,6 +153,7 @@ MainWindow::~MainWindow()
     delete m_overviewDock;
     delete m_pipelineDock;
     delete m_clusterDock;
+    delete m_systemDock;
     delete m_sourceDock;
     delete m_notesDock;
     delete m_runDock;

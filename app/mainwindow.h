@@ -62,6 +62,7 @@ class MemoryPanel;
 class OverviewPanel;
 class DataPipelinePanel;
 class ClusterPanel;
+class SystemPanel;
 struct ProfilerBundle;
 namespace cluster {
 struct Cluster;
@@ -314,6 +315,8 @@ private:
     QDockWidget* m_pipelineDock = nullptr;
     ClusterPanel* m_clusterPanel = nullptr;
     QDockWidget* m_clusterDock = nullptr;
+    SystemPanel* m_systemPanel = nullptr;
+    QDockWidget* m_systemDock = nullptr;
     std::shared_ptr<const ProfilerBundle> m_profiler; ///< the run's profiler output in the docks
     QString m_profilerRun;
     QMap<QString, std::shared_ptr<const ProfilerBundle>> m_profilers; ///< every run's profiler output

@@ -1,6 +1,6 @@
 #include "app/mainwindow.h"
-#include "widgets/accuracy/accuracypanel.h"
 #include "app/runcontroller.h"
+#include "widgets/accuracy/accuracypanel.h"
 
 #include "app/shortcutsdialog.h"
 #include "importers/demo/demorun.h"
@@ -64,7 +64,7 @@ QList<PanelGroup> panelGroups()
         { QT_TRANSLATE_NOOP("runlens::MainWindow", "Profiler"),
           { QStringLiteral("TimelineDock"), QStringLiteral("OperatorsDock"), QStringLiteral("StepsDock"),
             QStringLiteral("MemoryDock"), QStringLiteral("OverviewDock"), QStringLiteral("DataPipelineDock"),
-            QStringLiteral("ClusterDock"), QStringLiteral("AccuracyDock") } },
+            QStringLiteral("ClusterDock"), QStringLiteral("AccuracyDock"), QStringLiteral("SystemDock") } },
     };
 }
 
@@ -87,6 +87,7 @@ QString dockIcon(const QString& objectName)
         { QStringLiteral("DataPipelineDock"), QStringLiteral("kind-table") },
         { QStringLiteral("ClusterDock"), QStringLiteral("kind-rank") },
         { QStringLiteral("AccuracyDock"), QStringLiteral("kind-table") },
+        { QStringLiteral("SystemDock"), QStringLiteral("kind-trace") },
     };
     const QString name = icons.value(objectName, QStringLiteral("kind-other"));
     return QStringLiteral(":/icons/%1.svg").arg(name);

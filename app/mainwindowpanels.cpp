@@ -20,6 +20,7 @@
 #include "widgets/memory/memorypanel.h"
 #include "widgets/overview/overviewpanel.h"
 #include "widgets/pipeline/datapipelinepanel.h"
+#include "widgets/system/systempanel.h"
 #include "widgets/tensor/tensorpanel.h"
 
 #include <QAction>
@@ -89,6 +90,8 @@ ImportedContent MainWindow::importedContent() const
         c.findings = int(report->findings.size());
     c.noteCharacters = int(m_notesPanel->text().trimmed().size());
     c.comparisons = m_accuracyPanel->isRunning() || m_accuracyPanel->result() ? 1 : 0;
+    m_systemPanel->flushPendingRefresh();
+    c.systemRuns = m_systemPanel->runCount();
     return c;
 }
 

@@ -1,35 +1,37 @@
 #include "app/mainwindow.h"
 #include "app/runcontroller.h"
 
-#include "widgets/cluster/clusterpanel.h"
+#include "importers/cluster/rankdigestfile.h"
 #include "importers/core/importsession.h"
+#include "importers/memory/tracememory.h"
+#include "importers/trace/chrometracereader.h"
 #include "models/core/profilerbundle.h"
 #include "models/core/runbrowsermodel.h"
 #include "models/core/timerange.h"
 #include "models/core/workerpool.h"
+#include "models/memory/memoryanalysis.h"
+#include "models/scalars/scalarstore.h"
+#include "models/trace/stepbreakdown.h"
+#include "widgets/cluster/clusterpanel.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/graph/nodedetailswidget.h"
-#include "models/memory/memoryanalysis.h"
 #include "widgets/memory/memorypanel.h"
-#include "importers/memory/tracememory.h"
 #include "widgets/operators/operatorspanel.h"
 #include "widgets/overview/overviewpanel.h"
 #include "widgets/pipeline/datapipelinepanel.h"
-#include "models/scalars/scalarstore.h"
+#include "widgets/scalars/scalarspanel.h"
 #include "widgets/steps/stepspanel.h"
+#include "widgets/system/systempanel.h"
 #include "widgets/timeline/timelinepanel.h"
 #include "widgets/timeline/timelineview.h"
-#include "models/trace/stepbreakdown.h"
-#include "importers/cluster/rankdigestfile.h"
-#include "importers/trace/chrometracereader.h"
 
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QStatusBar>
-#include <QtConcurrent>
 #include <QTimer>
+#include <QtConcurrent>
 
 // The docks of profiler data beyond the timeline: Memory, Overview, Data Pipeline and Cluster.
 
@@ -64,6 +66,15 @@ void MainWindow::createProfilerDocks()
     connect(m_clusterPanel, &ClusterPanel::chartExported, this, written);
     connect(m_clusterPanel, &ClusterPanel::chartExportFailed, this, failed);
     connect(m_clusterPanel, &ClusterPanel::rankActivated, this, &MainWindow::showRank);
+    // The machine under the run, from the system/* scalars; its wall-clock axis follows Scalars' wall-time axis.
+    m_systemPanel = new SystemPanel(this);
+    m_systemPanel->setStore(m_scalars);
+    m_systemDock = addPanelDock(m_systemPanel, tr("System"), QStringLiteral("SystemDock"), m_clusterDock);
+    m_systemPanel->setExportFileNameProvider(provider);
+    connect(m_systemPanel, &SystemPanel::chartExported, this, written);
+    connect(m_systemPanel, &SystemPanel::chartExportFailed, this, failed);
+    connect(m_systemPanel, &SystemPanel::timeRangeChanged, m_scalarsPanel, &ScalarsPanel::setWallTimeRange);
+    connect(m_scalarsPanel, &ScalarsPanel::wallTimeRangeChanged, m_systemPanel, &SystemPanel::setTimeRange);
     // The Overview and the Data Pipeline show the same rank.
     connect(m_overviewPanel, &OverviewPanel::rankChanged, m_pipelinePanel, &DataPipelinePanel::setCurrentRank);
     connect(m_overviewPanel, &OverviewPanel::rankChanged, this, [this] {

@@ -1,17 +1,17 @@
 #include "app/runcontroller.h"
 
-#include "models/advisor/evidence.h"
+#include "app/summarylimitsdialog.h"
 #include "importers/core/importsession.h"
+#include "importers/core/runscanner.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
+#include "models/advisor/evidence.h"
 #include "models/core/profilerbundle.h"
 #include "models/core/runbrowsermodel.h"
-#include "importers/core/runscanner.h"
 #include "models/core/workerpool.h"
 #include "models/graph/dumpindex.h"
 #include "models/scalars/scalarstore.h"
 #include "models/summary/summarystore.h"
-#include "app/summarylimitsdialog.h"
 #include "models/tensor/tensorcatalog.h"
-#include "importers/tensor/tensorcatalogbuilder.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -241,6 +241,20 @@ EvidenceRoute RunController::routeEvidence(const QString& locator) const
             route.message = tr("Cannot show this evidence: %1").arg(locator);
         else
             route.target = EvidenceRoute::Target::Accuracy;
+    } else if (kind == QLatin1String("system")) {
+        route.target = EvidenceRoute::Target::System;
+        route.systemRun = evidence->value(QStringLiteral("run"));
+        bool okStart = false;
+        bool okEnd = false;
+        const double start = evidence->value(QStringLiteral("start")).toDouble(&okStart);
+        const double end = evidence->value(QStringLiteral("end")).toDouble(&okEnd);
+        if (okStart && okEnd && end >= start) {
+            route.wallStart = start;
+            route.wallEnd = end;
+        }
+        const QString rank = evidence->value(QStringLiteral("rank"));
+        route.message = rank.isEmpty() ? tr("System metrics of %1").arg(route.systemRun)
+                                       : tr("System metrics of rank %1").arg(rank);
     } else {
         route.message = tr("Cannot show this evidence: %1").arg(locator);
     }

@@ -48,6 +48,7 @@ struct EvidenceRoute
         Pipeline,
         Cluster,
         Accuracy,
+        System,
     };
 
     Target target = Target::None;
@@ -69,6 +70,9 @@ struct EvidenceRoute
     int rankIndex = -1; ///< Overview, Pipeline: index of the rank in the run's profiler data
     std::optional<int> pipelineRank; ///< Overview, Pipeline: the rank to show in the Data Pipeline
     QString compareRow; ///< Accuracy: the row of the comparison to select (CompareRow::name)
+    QString systemRun; ///< System: the run (host or rank) to show in detail
+    double wallStart = 0.0; ///< System: the wall-time range to show and mark (s since the epoch); none when
+    double wallEnd = -1.0; ///< wallEnd < wallStart
 };
 
 /// The open run without its window: scans a path on a worker, imports what was found through an

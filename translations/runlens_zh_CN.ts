@@ -1592,6 +1592,14 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
             <numerusform>%n 张卡的集群已就绪</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 has no system metrics in the System panel.</source>
+        <translation>%1 在系统面板中没有系统指标。</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
 </context>
 <context>
     <name>runlens::MemoryChart</name>
@@ -2488,6 +2496,14 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
     <message>
         <source>Rank %1: double-click its row to open its timeline</source>
         <translation>rank %1：双击其所在行可打开其时间线</translation>
+    </message>
+    <message>
+        <source>System metrics of %1</source>
+        <translation>%1 的系统指标</translation>
+    </message>
+    <message>
+        <source>System metrics of rank %1</source>
+        <translation>rank %1 的系统指标</translation>
     </message>
 </context>
 <context>
@@ -3448,6 +3464,135 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
     <message>
         <source>the recorded values are fewer than the recorded shape needs.</source>
         <translation>记录的值少于记录的形状所需的数量。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::SystemDetailChart</name>
+    <message>
+        <source>System metrics of %1</source>
+        <translation>%1 的系统指标</translation>
+    </message>
+    <message>
+        <source>CPU %</source>
+        <translation>CPU %</translation>
+    </message>
+    <message>
+        <source>Memory MiB</source>
+        <translation>内存 MiB</translation>
+    </message>
+    <message>
+        <source>GPU util %</source>
+        <translation>GPU 利用率 %</translation>
+    </message>
+    <message>
+        <source>GPU mem MiB</source>
+        <translation>GPU 显存 MiB</translation>
+    </message>
+    <message>
+        <source>GPU power W</source>
+        <translation>GPU 功耗 W</translation>
+    </message>
+    <message>
+        <source>Disk MiB/s</source>
+        <translation>磁盘 MiB/s</translation>
+    </message>
+    <message>
+        <source>Network MiB/s</source>
+        <translation>网络 MiB/s</translation>
+    </message>
+    <message>
+        <source>IB MiB/s</source>
+        <translation>IB MiB/s</translation>
+    </message>
+    <message>
+        <source>Wall time (s since the epoch)</source>
+        <translation>挂钟时间（自 Unix 纪元起的秒数）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::SystemOverviewModel</name>
+    <message>
+        <source>GPU util</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>CPU busy</source>
+        <translation>CPU 繁忙</translation>
+    </message>
+    <message>
+        <source>Process CPU</source>
+        <translation>进程 CPU</translation>
+    </message>
+    <message>
+        <source>Memory used</source>
+        <translation>已用内存</translation>
+    </message>
+    <message>
+        <source>IB traffic</source>
+        <translation>IB 流量</translation>
+    </message>
+    <message>
+        <source>GPU power</source>
+        <translation>GPU 功耗</translation>
+    </message>
+    <message>
+        <source>above</source>
+        <translation>高于</translation>
+    </message>
+    <message>
+        <source>below</source>
+        <translation>低于</translation>
+    </message>
+    <message>
+        <source>Host / run</source>
+        <translation>主机 / 运行</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>%1 avg (%2)</source>
+        <translation>%1 平均（%2）</translation>
+    </message>
+    <message>
+        <source>%1 p95 (%2)</source>
+        <translation>%1 p95（%2）</translation>
+    </message>
+    <message>
+        <source>%1 % %2 the median of all ranks</source>
+        <translation>%2所有卡的中位数 %1 %</translation>
+    </message>
+    <message>
+        <source>Values more than 20 % away from the median of all ranks are highlighted.</source>
+        <translation>与所有卡中位数相差超过 20 % 的值会高亮显示。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::SystemPanel</name>
+    <message>
+        <source>The host or rank shown in detail</source>
+        <translation>详细显示的主机或卡</translation>
+    </message>
+    <message>
+        <source>No system metrics in this folder.
+
+Record the machine under a training job with
+runlens record --out RUN_FOLDER -- python train.py
+
+and open RUN_FOLDER: CPU, memory, disk, network, InfiniBand and GPU metrics appear here, next to the run&apos;s scalars.</source>
+        <translation>此文件夹中没有系统指标。
+
+用以下命令记录训练作业运行时的机器状态：
+runlens record --out RUN_FOLDER -- python train.py
+
+然后打开 RUN_FOLDER：CPU、内存、磁盘、网络、InfiniBand 和 GPU 指标会显示在这里，与该运行的标量并列。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n host(s) or rank(s) with system metrics</source>
+        <translation>
+            <numerusform>%n 台主机或卡有系统指标</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4895,6 +5040,46 @@ Target: %2</source>
         <source>no dump comparison was run</source>
         <translation>尚未进行转储比对</translation>
     </message>
+    <message>
+        <source>no two hosts or ranks with InfiniBand traffic were recorded</source>
+        <translation>没有记录到两台及以上主机或 rank 的 InfiniBand 流量</translation>
+    </message>
+    <message>
+        <source>GPU utilisation</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>process CPU</source>
+        <translation>进程 CPU</translation>
+    </message>
+    <message>
+        <source>no two hosts or ranks with system metrics were recorded</source>
+        <translation>没有记录到两台及以上主机或 rank 的系统指标</translation>
+    </message>
+    <message>
+        <source>below</source>
+        <translation>低于</translation>
+    </message>
+    <message>
+        <source>above</source>
+        <translation>高于</translation>
+    </message>
+    <message>
+        <source>no system metrics were recorded (runlens record)</source>
+        <translation>没有记录系统指标（runlens record）</translation>
+    </message>
+    <message>
+        <source>no GPU utilisation was recorded</source>
+        <translation>没有记录 GPU 利用率</translation>
+    </message>
+    <message>
+        <source>no swap usage was recorded</source>
+        <translation>没有记录交换分区用量</translation>
+    </message>
+    <message>
+        <source>no available memory was recorded</source>
+        <translation>没有记录可用内存</translation>
+    </message>
 </context>
 <context>
     <name>runlens::advisor::AdvisorFormat</name>
@@ -6150,6 +6335,96 @@ Target: %2</source>
         <source>If op {op} should run in the same precision on both sides, check the autocast or mixed precision settings of the target; otherwise expect the differences a lower precision brings from here on.</source>
         <extracomment>resources/rules/comparison.json, rule comparison-dtype-differs: advice</extracomment>
         <translation>如果算子 {op} 应在两侧以相同精度运行，请检查待测侧的 autocast 或混合精度设置；否则，从这里开始会出现更低精度带来的差异。</translation>
+    </message>
+    <message>
+        <source>GPU mostly idle while the CPU is busy</source>
+        <extracomment>resources/rules/system.json, rule system-gpu-idle-cpu-busy: title</extracomment>
+        <translation>CPU 繁忙而 GPU 大多空闲</translation>
+    </message>
+    <message>
+        <source>Run {run}{where}: from {start} to {end} the CPU was {cpu} % busy ({samples} samples) while the GPU was only {value} busy on average (threshold {threshold}).</source>
+        <extracomment>resources/rules/system.json, rule system-gpu-idle-cpu-busy: message</extracomment>
+        <translation>运行 {run}{where}：从 {start} 到 {end}，CPU 繁忙 {cpu} %（{samples} 个采样），而 GPU 平均只有 {value} 繁忙（阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>The job is CPU-bound: move preprocessing off the training loop (more DataLoader workers, pin_memory, prefetching), check for operators running on the CPU, and take a short trace of that period to see what the CPU does.</source>
+        <extracomment>resources/rules/system.json, rule system-gpu-idle-cpu-busy: advice</extracomment>
+        <translation>作业受 CPU 限制：把预处理移出训练循环（更多 DataLoader worker、pin_memory、预取），检查是否有算子在 CPU 上运行，并对这段时间采集一小段性能数据，看看 CPU 在做什么。</translation>
+    </message>
+    <message>
+        <source>GPU utilisation alternates between busy and idle</source>
+        <extracomment>resources/rules/system.json, rule system-gpu-alternating: title</extracomment>
+        <translation>GPU 利用率在繁忙与空闲之间交替</translation>
+    </message>
+    <message>
+        <source>{gpu} of run {run}{where} was idle in {value} of the samples and busy in {busy} % of them, switching {switches} times between {start} and {end} (threshold {threshold}).</source>
+        <extracomment>resources/rules/system.json, rule system-gpu-alternating: message</extracomment>
+        <translation>运行 {run}{where} 的 {gpu} 在 {value} 的采样中空闲、{busy} % 的采样中繁忙，在 {start} 到 {end} 之间切换了 {switches} 次（阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>The GPU waits for something between bursts of work: data loading, host-to-device copies, synchronisation or logging. Overlap them with the computation (prefetching, non_blocking copies, fewer .item() calls) and confirm with a trace.</source>
+        <extracomment>resources/rules/system.json, rule system-gpu-alternating: advice</extracomment>
+        <translation>GPU 在两段计算之间等待：数据加载、主机到设备的拷贝、同步或日志。让它们与计算重叠（预取、non_blocking 拷贝、减少 .item() 调用），并用性能数据确认。</translation>
+    </message>
+    <message>
+        <source>The host swapped during the run</source>
+        <extracomment>resources/rules/system.json, rule system-swap: title</extracomment>
+        <translation>运行期间主机发生了换页</translation>
+    </message>
+    <message>
+        <source>Swap in use on run {run}{where} grew by {growth} (to {peak}) between {start} and {end} (threshold {threshold} MiB).</source>
+        <extracomment>resources/rules/system.json, rule system-swap: message</extracomment>
+        <translation>运行 {run}{where} 的交换分区用量在 {start} 到 {end} 之间增长了 {growth}（达到 {peak}）（阈值 {threshold} MiB）。</translation>
+    </message>
+    <message>
+        <source>Host memory ran short and pages went to disk, which slows everything on the host. Lower the DataLoader&apos;s workers or prefetch factor, free cached datasets, or use a host with more memory.</source>
+        <extracomment>resources/rules/system.json, rule system-swap: advice</extracomment>
+        <translation>主机内存不足，内存页被换出到磁盘，会拖慢主机上的一切。减少 DataLoader 的 worker 数或预取系数，释放缓存的数据集，或使用内存更大的主机。</translation>
+    </message>
+    <message>
+        <source>Host memory almost exhausted</source>
+        <extracomment>resources/rules/system.json, rule system-memory-low: title</extracomment>
+        <translation>主机内存几乎耗尽</translation>
+    </message>
+    <message>
+        <source>Available memory on run {run}{where} fell to {value} between {start} and {end}, with up to {used} in use (threshold {threshold}).</source>
+        <extracomment>resources/rules/system.json, rule system-memory-low: message</extracomment>
+        <translation>运行 {run}{where} 的可用内存在 {start} 到 {end} 之间降到 {value}，已用内存最高 {used}（阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>The host is close to swapping or to the out-of-memory killer: fewer DataLoader workers, a smaller prefetch factor, memory-mapped datasets instead of loading them whole.</source>
+        <extracomment>resources/rules/system.json, rule system-memory-low: advice</extracomment>
+        <translation>主机接近换页或被 OOM killer 终止：减少 DataLoader worker，减小预取系数，用内存映射的数据集代替整体加载。</translation>
+    </message>
+    <message>
+        <source>One host&apos;s InfiniBand traffic far below its peers</source>
+        <extracomment>resources/rules/system.json, rule system-ib-below-peers: title</extracomment>
+        <translation>某台主机的 InfiniBand 流量远低于其他主机</translation>
+    </message>
+    <message>
+        <source>Run {run}{where} moved {mean} MiB/s over InfiniBand on average, {value} of its peers&apos; median ({peers} MiB/s; threshold {threshold}).</source>
+        <extracomment>resources/rules/system.json, rule system-ib-below-peers: message</extracomment>
+        <translation>运行 {run}{where} 平均通过 InfiniBand 传输 {mean} MiB/s，为其他主机中位数（{peers} MiB/s）的 {value}（阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>This host may talk over another network (NCCL_IB_DISABLE, a wrong NCCL_IB_HCA or NCCL_SOCKET_IFNAME), have a port down or degraded, or do less work. Compare its NCCL environment and `ibstat` with a peer&apos;s.</source>
+        <extracomment>resources/rules/system.json, rule system-ib-below-peers: advice</extracomment>
+        <translation>这台主机可能走了另一张网络（NCCL_IB_DISABLE、错误的 NCCL_IB_HCA 或 NCCL_SOCKET_IFNAME），端口断开或降级，或者承担的工作更少。将它的 NCCL 环境变量和 `ibstat` 输出与其他主机比较。</translation>
+    </message>
+    <message>
+        <source>A rank&apos;s utilisation differs from the others</source>
+        <extracomment>resources/rules/system.json, rule system-rank-imbalance: title</extracomment>
+        <translation>某个 rank 的利用率与其他 rank 不同</translation>
+    </message>
+    <message>
+        <source>Ranks of one job should be equally busy: look for uneven data shards, a slower host or device, or extra work on one rank (logging, evaluation, checkpointing on rank 0).</source>
+        <extracomment>resources/rules/system.json, rule system-rank-imbalance: advice</extracomment>
+        <translation>同一作业的各 rank 应当同样繁忙：检查数据分片是否不均、是否有较慢的主机或设备，或某个 rank 上的额外工作（rank 0 上的日志、评估、保存检查点）。</translation>
+    </message>
+    <message>
+        <source>The {figure} of run {run}{where} averaged {mean} %, {value} {direction} the median of all ranks ({all} %; threshold {threshold}).</source>
+        <extracomment>resources/rules/system.json, rule system-rank-imbalance: message</extracomment>
+        <translation>运行 {run}{where} 的{figure}平均为 {mean} %，{direction}所有 rank 的中位数（{all} %）{value}（阈值 {threshold}）。</translation>
     </message>
 </context>
 <context>

@@ -385,7 +385,7 @@ AdvisorReport evaluate(const AdvisorInput& input, const RuleBook& rules, const s
     context.setRoot(input.root);
     using Analyser = void (*)(const AdvisorInput&, AnalysisContext&);
     for (Analyser analyser : { analyseScalars, analyseWeights, analyseTraces, analyseMemory, analyseProfiler,
-                               analyseCluster, analyseComparison }) {
+                               analyseCluster, analyseSystem, analyseComparison }) {
         if (context.isCanceled())
             break;
         analyser(input, context);

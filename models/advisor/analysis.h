@@ -61,6 +61,7 @@ void analyseProfiler(const AdvisorInput& input,
                      AnalysisContext& context); // profileranalysis.cpp: MindSpore steps, pipeline
 void analyseCluster(const AdvisorInput& input,
                     AnalysisContext& context); // clusteranalysis.cpp: MindSpore and Kineto ranks
+void analyseSystem(const AdvisorInput& input, AnalysisContext& context); // systemanalysis.cpp: system/* scalars
 void analyseComparison(const AdvisorInput& input,
                        AnalysisContext& context); // comparisonanalysis.cpp: a dump comparison's rows
 

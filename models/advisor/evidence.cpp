@@ -106,4 +106,14 @@ QString compareEvidence(const QString& name)
     return makeEvidence(QStringLiteral("compare"), { { QStringLiteral("name"), name } });
 }
 
+QString systemEvidence(const QString& run, int rank, double startTime, double endTime)
+{
+    const bool range = endTime >= startTime;
+    return makeEvidence(QStringLiteral("system"),
+                        { { QStringLiteral("run"), run },
+                          { QStringLiteral("rank"), rank >= 0 ? number(rank) : QString() },
+                          { QStringLiteral("start"), range ? QString::number(startTime, 'f', 3) : QString() },
+                          { QStringLiteral("end"), range ? QString::number(endTime, 'f', 3) : QString() } });
+}
+
 } // namespace runlens::advisor

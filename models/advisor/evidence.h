@@ -18,6 +18,7 @@ namespace runlens::advisor {
 ///   profiler   run, rank, view (overview | pipeline), step
 ///   cluster    run, rank, link
 ///   compare    name                       (a row of the dump comparison in the Accuracy panel)
+///   system     run, rank, start, end      (a host's or rank's system metrics; wall times in s since the epoch)
 struct Evidence
 {
     QString kind;
@@ -41,5 +42,6 @@ QString memoryEvidence(const QString& path, const QString& device, qint64 timeNs
 QString profilerEvidence(const QString& run, int rank, const QString& view, qint64 step = -1);
 QString clusterEvidence(const QString& run, int rank, const QString& link = {});
 QString compareEvidence(const QString& name);
+QString systemEvidence(const QString& run, int rank, double startTime, double endTime);
 
 } // namespace runlens::advisor

@@ -31,7 +31,7 @@ struct Rule
     Unit unit = Unit::Value;
     ScopeKind scope = ScopeKind::Run;
     QString evidence; ///< evidence kind: "scalar", "histogram", "tensor", "graph", "trace", "memory", "profiler",
-                      ///< "cluster", "compare"
+                      ///< "cluster", "compare", "system"
     ReportMode report = ReportMode::Each;
     int limit = 50; ///< at most this many findings (ReportMode::Each)
     bool enabled = true;

@@ -43,11 +43,10 @@ const QStringList& overrideKeys()
 
 const QStringList& evidenceKinds()
 {
-    static const QStringList kinds {
-        QStringLiteral("scalar"),   QStringLiteral("histogram"), QStringLiteral("tensor"),
-        QStringLiteral("graph"),    QStringLiteral("trace"),     QStringLiteral("memory"),
-        QStringLiteral("profiler"), QStringLiteral("cluster"),   QStringLiteral("compare")
-    };
+    static const QStringList kinds { QStringLiteral("scalar"),   QStringLiteral("histogram"), QStringLiteral("tensor"),
+                                     QStringLiteral("graph"),    QStringLiteral("trace"),     QStringLiteral("memory"),
+                                     QStringLiteral("profiler"), QStringLiteral("cluster"),   QStringLiteral("compare"),
+                                     QStringLiteral("system") };
     return kinds;
 }
 

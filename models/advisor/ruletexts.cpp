@@ -309,6 +309,42 @@ namespace {
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The host CPU of run {run}{where} was busy {value} on average over {processors} processors (threshold {threshold})."),
     //: resources/rules/performance.json, rule cpu-busy: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Data processing may be limited by the CPU: lower num_parallel_workers where ops are idle, move augmentations to the device, or cache preprocessed data."),
+    //: resources/rules/system.json, rule system-gpu-idle-cpu-busy: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "GPU mostly idle while the CPU is busy"),
+    //: resources/rules/system.json, rule system-gpu-idle-cpu-busy: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Run {run}{where}: from {start} to {end} the CPU was {cpu} % busy ({samples} samples) while the GPU was only {value} busy on average (threshold {threshold})."),
+    //: resources/rules/system.json, rule system-gpu-idle-cpu-busy: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The job is CPU-bound: move preprocessing off the training loop (more DataLoader workers, pin_memory, prefetching), check for operators running on the CPU, and take a short trace of that period to see what the CPU does."),
+    //: resources/rules/system.json, rule system-gpu-alternating: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "GPU utilisation alternates between busy and idle"),
+    //: resources/rules/system.json, rule system-gpu-alternating: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{gpu} of run {run}{where} was idle in {value} of the samples and busy in {busy} % of them, switching {switches} times between {start} and {end} (threshold {threshold})."),
+    //: resources/rules/system.json, rule system-gpu-alternating: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The GPU waits for something between bursts of work: data loading, host-to-device copies, synchronisation or logging. Overlap them with the computation (prefetching, non_blocking copies, fewer .item() calls) and confirm with a trace."),
+    //: resources/rules/system.json, rule system-swap: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The host swapped during the run"),
+    //: resources/rules/system.json, rule system-swap: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Swap in use on run {run}{where} grew by {growth} (to {peak}) between {start} and {end} (threshold {threshold} MiB)."),
+    //: resources/rules/system.json, rule system-swap: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Host memory ran short and pages went to disk, which slows everything on the host. Lower the DataLoader's workers or prefetch factor, free cached datasets, or use a host with more memory."),
+    //: resources/rules/system.json, rule system-memory-low: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Host memory almost exhausted"),
+    //: resources/rules/system.json, rule system-memory-low: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Available memory on run {run}{where} fell to {value} between {start} and {end}, with up to {used} in use (threshold {threshold})."),
+    //: resources/rules/system.json, rule system-memory-low: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The host is close to swapping or to the out-of-memory killer: fewer DataLoader workers, a smaller prefetch factor, memory-mapped datasets instead of loading them whole."),
+    //: resources/rules/system.json, rule system-ib-below-peers: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "One host's InfiniBand traffic far below its peers"),
+    //: resources/rules/system.json, rule system-ib-below-peers: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Run {run}{where} moved {mean} MiB/s over InfiniBand on average, {value} of its peers' median ({peers} MiB/s; threshold {threshold})."),
+    //: resources/rules/system.json, rule system-ib-below-peers: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "This host may talk over another network (NCCL_IB_DISABLE, a wrong NCCL_IB_HCA or NCCL_SOCKET_IFNAME), have a port down or degraded, or do less work. Compare its NCCL environment and `ibstat` with a peer's."),
+    //: resources/rules/system.json, rule system-rank-imbalance: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "A rank's utilisation differs from the others"),
+    //: resources/rules/system.json, rule system-rank-imbalance: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The {figure} of run {run}{where} averaged {mean} %, {value} {direction} the median of all ranks ({all} %; threshold {threshold})."),
+    //: resources/rules/system.json, rule system-rank-imbalance: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Ranks of one job should be equally busy: look for uneven data shards, a slower host or device, or extra work on one rank (logging, evaluation, checkpointing on rank 0)."),
     nullptr,
 };
 

@@ -24,6 +24,7 @@ const QString kOverview = QStringLiteral("OverviewDock");
 const QString kDataPipeline = QStringLiteral("DataPipelineDock");
 const QString kCluster = QStringLiteral("ClusterDock");
 const QString kAccuracy = QStringLiteral("AccuracyDock");
+const QString kSystem = QStringLiteral("SystemDock");
 
 } // namespace
 
@@ -31,14 +32,14 @@ bool ImportedContent::isEmpty() const
 {
     return scalarTags == 0 && histogramTags == 0 && imageTags == 0 && textTags == 0 && prCurveTags == 0 && graphs == 0
         && tensors == 0 && traces == 0 && profilerRanks == 0 && pipelines == 0 && clusterRanks == 0
-        && memoryProfiles == 0 && comparisons == 0;
+        && memoryProfiles == 0 && comparisons == 0 && systemRuns == 0;
 }
 
 QStringList PanelChoice::managedDocks()
 {
     return { kRunBrowser, kNodeDetails, kNotes,    kScalars,      kDistributions, kImages,   kText,
              kPrCurves,   kCompareRuns, kAdvisor,  kGraph,        kTensors,       kTimeline, kOperators,
-             kSteps,      kMemory,      kOverview, kDataPipeline, kCluster,       kAccuracy };
+             kSteps,      kMemory,      kOverview, kDataPipeline, kCluster,       kAccuracy, kSystem };
 }
 
 PanelChoice::PanelChoice(const ImportedContent& c, const QStringList& preferred)
@@ -69,6 +70,7 @@ PanelChoice::PanelChoice(const ImportedContent& c, const QStringList& preferred)
         { kMemory, c.memoryProfiles > 0 },
         { kDataPipeline, c.pipelines > 0 },
         { kCluster, c.clusterRanks > 1 },
+        { kSystem, c.systemRuns > 0 },
         { kGraph, c.graphs > 0 },
         { kTensors, c.tensors > 0 },
         { kNodeDetails, c.graphs > 0 },

@@ -25,6 +25,7 @@ struct ImportedContent
     int findings = 0; ///< the Advisor's
     int noteCharacters = 0; ///< of the folder's notes
     int comparisons = 0; ///< dump comparisons in the Accuracy panel (running or finished)
+    int systemRuns = 0; ///< hosts or ranks with system metrics (`system/*` scalars)
 
     bool isEmpty() const;
 };

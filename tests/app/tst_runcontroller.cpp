@@ -1,12 +1,12 @@
 #include "app/runcontroller.h"
 
-#include "models/advisor/evidence.h"
 #include "importers/core/importsession.h"
+#include "importers/summary/eventfilewriter.h"
+#include "models/advisor/evidence.h"
 #include "models/core/profilerbundle.h"
 #include "models/core/runbrowsermodel.h"
 #include "models/graph/dumpindex.h"
 #include "models/scalars/scalarstore.h"
-#include "importers/summary/eventfilewriter.h"
 #include "models/tensor/tensorcatalog.h"
 #include "tests/testutils.h"
 
@@ -289,6 +289,19 @@ private slots:
         route = run.routeEvidence(advisor::tensorEvidence(QStringLiteral("fc9.bias"), series.run, 5));
         QCOMPARE(route.target, Target::None);
         QCOMPARE(route.message, QStringLiteral("The tensor fc9.bias is not in the Tensors panel."));
+
+        // System metrics: the run (host or rank) and the wall-time range of the finding.
+        route
+            = run.routeEvidence(advisor::systemEvidence(QStringLiteral("job/rank_2"), 2, 1700000000.5, 1700000030.25));
+        QCOMPARE(route.target, Target::System);
+        QCOMPARE(route.systemRun, QStringLiteral("job/rank_2"));
+        QCOMPARE(route.wallStart, 1700000000.5);
+        QCOMPARE(route.wallEnd, 1700000030.25);
+        QCOMPARE(route.message, QStringLiteral("System metrics of rank 2"));
+        route = run.routeEvidence(advisor::systemEvidence(QStringLiteral("host-a"), -1, 0, -1));
+        QCOMPARE(route.target, Target::System);
+        QVERIFY(route.wallEnd < route.wallStart);
+        QCOMPARE(route.message, QStringLiteral("System metrics of host-a"));
 
         // Graph nodes.
         route = run.routeEvidence(advisor::graphEvidence(QStringLiteral("layer1/conv1"), QStringLiteral("g.onnx")));

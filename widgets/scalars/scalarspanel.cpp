@@ -1,13 +1,13 @@
 #include "widgets/scalars/scalarspanel.h"
 
-#include "widgets/scalars/chartplaceholder.h"
-#include "widgets/scalars/chartsection.h"
+#include "models/scalars/scalarstore.h"
 #include "widgets/common/chartcolumn.h"
 #include "widgets/common/charticons.h"
 #include "widgets/common/chartpalette.h"
 #include "widgets/common/panelheader.h"
+#include "widgets/scalars/chartplaceholder.h"
+#include "widgets/scalars/chartsection.h"
 #include "widgets/scalars/runlegendmodel.h"
-#include "models/scalars/scalarstore.h"
 #include "widgets/scalars/scalarstoolbar.h"
 
 #include <QCheckBox>
@@ -516,6 +516,10 @@ ScalarChart* ScalarsPanel::createChart(const QString& tag)
     connect(menu, &ChartExportMenu::exported, this, &ScalarsPanel::chartExported);
     connect(menu, &ChartExportMenu::exportFailed, this, &ScalarsPanel::chartExportFailed);
     m_charts.insert(tag, chart);
+    connect(chart, &ScalarChart::viewChanged, this, [this, chart] {
+        if (!m_followingWallTime && m_options.xAxisMode == XAxisMode::WallTime)
+            emit wallTimeRangeChanged(chart->xRange().lower, chart->xRange().upper);
+    });
     if (m_pendingXRanges.contains(tag)) {
         const QVariantList range = m_pendingXRanges.take(tag).toList();
         if (range.size() == 2)
@@ -524,6 +528,16 @@ ScalarChart* ScalarsPanel::createChart(const QString& tag)
     if (tag == m_markedTag)
         chart->setMarkedStep(m_markedStep);
     return chart;
+}
+
+void ScalarsPanel::setWallTimeRange(double lower, double upper)
+{
+    if (m_options.xAxisMode != XAxisMode::WallTime)
+        return;
+    m_followingWallTime = true;
+    for (ScalarChart* chart : std::as_const(m_charts))
+        chart->setXRange(lower, upper);
+    m_followingWallTime = false;
 }
 
 void ScalarsPanel::markStep(const QString& tag, std::optional<qint64> step)

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "models/scalars/scalarstore.h"
 #include "widgets/common/cardgrid.h"
 #include "widgets/common/chartexportmenu.h"
 #include "widgets/scalars/scalarchart.h"
 #include "widgets/scalars/scalarformat.h"
-#include "models/scalars/scalarstore.h"
 
 #include <QHash>
 #include <QMap>
@@ -120,6 +120,9 @@ public:
     /// Zooms the charts of these tags to their ranges: those already created at once, the others when they
     /// are created (kept until the next call). Best called once the data is in, so y fits it.
     void setXRanges(const QVariantMap& ranges);
+    /// With the wall-time x axis, shows lower..upper (seconds since the epoch) in every chart, as another
+    /// time-based panel (System) asks; in the other axis modes nothing changes.
+    void setWallTimeRange(double lower, double upper);
 
     static constexpr int kUpdateDelayMs = 50;
     /// A medium card: two fit beside the runs legend in a dock of the default layout.
@@ -132,6 +135,8 @@ signals:
     void chartExportFailed(const QString& message);
     /// Smoothing, axis mode, scale, outliers, filter or run visibility changed.
     void optionsChanged();
+    /// With the wall-time x axis, the user zoomed or panned a chart to lower..upper (seconds since the epoch).
+    void wallTimeRangeChanged(double lower, double upper);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -176,6 +181,7 @@ private:
     std::optional<qint64> m_markedStep;
     Qt::KeyboardModifiers m_wheelZoomModifiers = Qt::ControlModifier;
     int m_columns = 2;
+    bool m_followingWallTime = false; ///< inside setWallTimeRange: the charts' changes are not the user's
     int m_chartHeight = 280;
     CardSize m_cardSize = CardSize::Medium;
 

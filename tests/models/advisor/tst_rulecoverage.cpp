@@ -65,6 +65,12 @@ const QHash<QString, FiringTest>& firingTests()
         { QStringLiteral("memory-peak"), { "tst_memoryrules.cpp", "peakAndOomMessages" } },
         { QStringLiteral("memory-oom"), { "tst_memoryrules.cpp", "peakAndOomMessages" } },
         { QStringLiteral("memory-growth"), { "tst_memoryrules.cpp", "growth" } },
+        { QStringLiteral("system-gpu-idle-cpu-busy"), { "tst_systemanalysis.cpp", "cpuBoundGpuIdleFires" } },
+        { QStringLiteral("system-gpu-alternating"), { "tst_systemanalysis.cpp", "alternatingGpuFires" } },
+        { QStringLiteral("system-swap"), { "tst_systemanalysis.cpp", "memoryRules" } },
+        { QStringLiteral("system-memory-low"), { "tst_systemanalysis.cpp", "memoryRules" } },
+        { QStringLiteral("system-ib-below-peers"), { "tst_systemanalysis.cpp", "peersRules" } },
+        { QStringLiteral("system-rank-imbalance"), { "tst_systemanalysis.cpp", "peersRules" } },
         { QStringLiteral("comparison-error-introduced"), { "tst_comparisonrules.cpp", "perturbedLayer" } },
         { QStringLiteral("comparison-difference-introduced"), { "tst_comparisonrules.cpp", "halfLayer" } },
         { QStringLiteral("comparison-half-underflow"), { "tst_comparisonrules.cpp", "halfLayer" } },
@@ -133,6 +139,7 @@ private slots:
         analyseMemory(input, context);
         analyseProfiler(input, context);
         analyseCluster(input, context);
+        analyseSystem(input, context);
         analyseComparison(input, context);
         QStringList orphans;
         for (const Rule& rule : rules.rules()) {

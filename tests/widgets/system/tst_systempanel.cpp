@@ -1,0 +1,301 @@
+#include "models/scalars/scalarstore.h"
+#include "models/system/systemmetrics.h"
+#include "widgets/common/chartexportmenu.h"
+#include "widgets/scalars/scalarspanel.h"
+#include "widgets/system/systemdetailchart.h"
+#include "widgets/system/systemoverviewmodel.h"
+#include "widgets/system/systempanel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace runlens;
+
+namespace {
+
+constexpr double kStart = 1'700'000'000.0;
+
+/// One sample per second of each metric of `values`, as a recorder writes them (one wall time per sample).
+ScalarBatch batchOf(const std::map<QString, std::vector<double>>& values)
+{
+    ScalarBatch batch;
+    for (const auto& [metric, series] : values) {
+        TagPoints points;
+        points.tag = system::kTagPrefix + metric;
+        for (std::size_t i = 0; i < series.size(); ++i)
+            points.points.push_back({ qint64(i), kStart + double(i), series[i] });
+        batch.push_back(std::move(points));
+    }
+    return batch;
+}
+
+std::vector<double> ramp(int n, double from, double to)
+{
+    std::vector<double> v;
+    for (int i = 0; i < n; ++i)
+        v.push_back(from + (to - from) * i / std::max(1, n - 1));
+    return v;
+}
+
+std::vector<double> constant(int n, double value)
+{
+    return std::vector<double>(std::size_t(n), value);
+}
+
+} // namespace
+
+class TestSystemPanel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void percentileMatchesNumpy()
+    {
+        // numpy.percentile(range(1, 101), 95) == 95.05; (1, 2, 3, 4) -> 3.85
+        QCOMPARE(system::percentile(ramp(100, 1, 100), 0.95), 95.05);
+        QVERIFY(std::abs(system::percentile({ 4, 1, 3, 2 }, 0.95) - 3.85) < 1e-12);
+        QVERIFY(std::isnan(system::percentile({}, 0.95)));
+        const system::Stats stats = system::statsOf({ 1, 2, std::nan(""), 3 });
+        QCOMPARE(stats.count, 3);
+        QCOMPARE(stats.mean, 2.0);
+    }
+
+    void rankOfRun()
+    {
+        QCOMPARE(system::rankOfRun(QStringLiteral("system/rank_3")), 3);
+        QCOMPARE(system::rankOfRun(QStringLiteral("job/rank-12/system")), 12);
+        QCOMPARE(system::rankOfRun(QStringLiteral("host-a/system")), -1);
+        QCOMPARE(system::rankOfRun(QStringLiteral("ranking")), -1);
+    }
+
+    void overviewRowsStatsAndOutliers()
+    {
+        ScalarStore store;
+        // Four ranks; rank 2's GPUs are much less busy: an outlier. Two GPUs each, averaged per sample.
+        for (int rank = 0; rank < 4; ++rank) {
+            const double level = rank == 2 ? 30.0 : 80.0;
+            store.append(QStringLiteral("job/rank_%1").arg(rank),
+                         batchOf({ { QStringLiteral("gpu0_util_percent"), constant(20, level) },
+                                   { QStringLiteral("gpu1_util_percent"), constant(20, level + 10) },
+                                   { QStringLiteral("cpu_busy_percent"), ramp(20, 0, 95) },
+                                   { QStringLiteral("gpu0_power_W"), constant(20, 200) },
+                                   { QStringLiteral("gpu1_power_W"), constant(20, 100) },
+                                   { QStringLiteral("mem_used_MiB"), constant(20, 1000.0 + rank) } }));
+        }
+        store.append(QStringLiteral("job/tb"),
+                     { TagPoints { QStringLiteral("train/loss"), std::nullopt, { { 0, kStart, 1.0 } } } });
+
+        SystemOverviewModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRuns(system::systemRunsOf(store));
+        QCOMPARE(model.rowCount(), 4); // the loss-only run has no system metrics
+        QCOMPARE(model.runs()[2].rank, 2);
+        // GPU util, CPU busy, memory and power have data; process CPU and IB do not and get no columns.
+        QCOMPARE(model.columnOf(system::Summary::ProcessCpu), -1);
+        QCOMPARE(model.columnOf(system::Summary::IbTraffic), -1);
+        QCOMPARE(model.columnCount(), 2 + 2 * 4);
+        const int gpu = model.columnOf(system::Summary::GpuUtil);
+        QVERIFY(gpu >= 0);
+        QCOMPARE(model.stats(0, system::Summary::GpuUtil).mean, 85.0); // (80 + 90) / 2
+        QCOMPARE(model.stats(2, system::Summary::GpuUtil).mean, 35.0);
+        QCOMPARE(model.stats(0, system::Summary::Power).mean, 300.0); // summed over the GPUs
+        // p95 of 0..95 in 20 steps, numpy's linear interpolation: 90.25.
+        QVERIFY(std::abs(model.stats(1, system::Summary::CpuBusy).p95 - 90.25) < 1e-9);
+        QCOMPARE(
+            model.index(1, model.columnOf(system::Summary::CpuBusy) + 1).data(SystemOverviewModel::SortRole).toDouble(),
+            model.stats(1, system::Summary::CpuBusy).p95);
+
+        // Median of the GPU column: 85; rank 2 is 59 % below, the others on it.
+        QVERIFY(model.isOutlier(2, gpu));
+        QVERIFY(model.index(2, gpu).data(SystemOverviewModel::OutlierRole).toBool());
+        QVERIFY(model.index(2, gpu).data(Qt::BackgroundRole).isValid());
+        QVERIFY(model.index(2, gpu).data(Qt::ToolTipRole).toString().contains(QStringLiteral("below")));
+        QVERIFY(!model.isOutlier(0, gpu));
+        QVERIFY(!model.isOutlier(0, model.columnOf(system::Summary::MemUsed)));
+        QVERIFY(!model.index(0, gpu).data(Qt::BackgroundRole).isValid());
+
+        // Sorting by the GPU mean through a proxy puts the outlier first.
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(SystemOverviewModel::SortRole);
+        proxy.sort(gpu, Qt::AscendingOrder);
+        QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("job/rank_2"));
+        proxy.sort(gpu, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(3, 0).data().toString(), QStringLiteral("job/rank_2"));
+    }
+
+    void singleRunHasNoOutliers()
+    {
+        ScalarStore store;
+        store.append(QStringLiteral("host"), batchOf({ { QStringLiteral("cpu_busy_percent"), ramp(10, 0, 100) } }));
+        SystemOverviewModel model;
+        model.setRuns(system::systemRunsOf(store));
+        QCOMPARE(model.rowCount(), 1);
+        QVERIFY(!model.isOutlier(0, model.columnOf(system::Summary::CpuBusy)));
+    }
+
+    void emptyStateSaysHowToRecord()
+    {
+        ScalarStore store;
+        SystemPanel panel;
+        panel.setStore(&store);
+        QVERIFY(panel.isEmptyStateShown());
+        QVERIFY(panel.emptyStateText().contains(QStringLiteral("runlens record")));
+        QVERIFY(panel.emptyStateText().contains(QStringLiteral("python train.py")));
+        store.append(QStringLiteral("system/rank_0"),
+                     batchOf({ { QStringLiteral("cpu_busy_percent"), ramp(5, 0, 100) } }));
+        panel.refresh();
+        QVERIFY(!panel.isEmptyStateShown());
+        QCOMPARE(panel.runCount(), 1);
+        store.clear();
+        QVERIFY(panel.isEmptyStateShown());
+    }
+
+    void detailChartsShareOneTimeAxis()
+    {
+        ScalarStore store;
+        store.append(QStringLiteral("system/rank_0"),
+                     batchOf({ { QStringLiteral("cpu_busy_percent"), ramp(60, 0, 100) },
+                               { QStringLiteral("process_cpu_percent"), ramp(60, 0, 150) },
+                               { QStringLiteral("mem_used_MiB"), ramp(60, 100, 200) },
+                               { QStringLiteral("gpu0_util_percent"), ramp(60, 100, 0) },
+                               { QStringLiteral("gpu0_power_W"), constant(60, 250) },
+                               { QStringLiteral("ib_mlx5_0_1_rx_MiB_per_s"), constant(60, 900) } }));
+        SystemPanel panel;
+        panel.resize(900, 900);
+        panel.setStore(&store);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        SystemDetailChart* chart = panel.detailChart();
+        QCOMPARE(chart->chartTitles(),
+                 QStringList({ QStringLiteral("CPU %"), QStringLiteral("Memory MiB"), QStringLiteral("GPU util %"),
+                               QStringLiteral("GPU power W"), QStringLiteral("IB MiB/s") }));
+        // The whole recording at first.
+        QCOMPARE(chart->timeRange().lower, kStart);
+        QCOMPARE(chart->timeRange().upper, kStart + 59);
+
+        // Zooming one chart (as the wheel or a drag does, through its axis) moves all of them, and the panel says so.
+        QSignalSpy ranges(&panel, &SystemPanel::timeRangeChanged);
+        const QList<QCPAxisRect*> rects = chart->chartRects();
+        rects[2]->axis(QCPAxis::atBottom)->setRange(kStart + 10, kStart + 20);
+        for (QCPAxisRect* rect : rects) {
+            QCOMPARE(rect->axis(QCPAxis::atBottom)->range().lower, kStart + 10);
+            QCOMPARE(rect->axis(QCPAxis::atBottom)->range().upper, kStart + 20);
+        }
+        QCOMPARE(ranges.size(), 1);
+        QCOMPARE(ranges.last().at(0).toDouble(), kStart + 10);
+
+        // Another panel's wall-time range is followed without echoing it back.
+        panel.setTimeRange(kStart + 30, kStart + 40);
+        QCOMPARE(rects.last()->axis(QCPAxis::atBottom)->range().lower, kStart + 30);
+        QCOMPARE(ranges.size(), 1);
+
+        // A drag with the mouse in one chart pans all of them.
+        chart->replot();
+        const QRect area = rects[1]->rect();
+        QTest::mousePress(chart, Qt::LeftButton, Qt::NoModifier, area.center());
+        QMouseEvent move(QEvent::MouseMove, QPointF(area.center() - QPoint(area.width() / 4, 0)),
+                         chart->mapToGlobal(QPointF(area.center() - QPoint(area.width() / 4, 0))), Qt::NoButton,
+                         Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(chart, &move);
+        QTest::mouseRelease(chart, Qt::LeftButton, Qt::NoModifier, area.center() - QPoint(area.width() / 4, 0));
+        const double lower = rects[0]->axis(QCPAxis::atBottom)->range().lower;
+        QVERIFY2(lower > kStart + 30, qPrintable(QString::number(lower - kStart)));
+        for (QCPAxisRect* rect : rects)
+            QCOMPARE(rect->axis(QCPAxis::atBottom)->range().lower, lower);
+
+        // Hovering one chart puts the line at the same time in all of them.
+        const QPoint over = rects[3]->rect().center();
+        QTest::mouseMove(chart, over);
+        QMouseEvent hover(QEvent::MouseMove, QPointF(over), chart->mapToGlobal(QPointF(over)), Qt::NoButton,
+                          Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(chart, &hover);
+        const double hovered = chart->hoverTime();
+        QVERIFY(std::isfinite(hovered));
+        QCOMPARE(hovered, rects[0]->axis(QCPAxis::atBottom)->pixelToCoord(over.x()));
+
+        // CSV export carries every metric's samples.
+        const ChartData data = chart->chartData();
+        QCOMPARE(int(data.series.size()), 6);
+        QCOMPARE(data.rowCount(), std::size_t(6 * 60));
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(
+            chart->exportMenu()->exportTo(ChartExporter::Format::Csv, dir.filePath(QStringLiteral("s.csv")), &error),
+            qPrintable(error));
+        QFile csv(dir.filePath(QStringLiteral("s.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 6 * 60);
+        QVERIFY2(lines.front().startsWith("metric,wall_time,value"), lines.front().constData());
+        QVERIFY2(
+            chart->exportMenu()->exportTo(ChartExporter::Format::Png, dir.filePath(QStringLiteral("s.png")), &error),
+            qPrintable(error));
+        QVERIFY(QImage(dir.filePath(QStringLiteral("s.png"))).width() > 100);
+    }
+
+    void followsScalarsWallTimeAxis()
+    {
+        // Wired as the main window wires them: the System panel and Scalars' wall-time axis follow each other.
+        ScalarStore store;
+        store.append(QStringLiteral("system/rank_0"),
+                     batchOf({ { QStringLiteral("cpu_busy_percent"), ramp(100, 0, 100) } }));
+        TagPoints loss { QStringLiteral("train/loss"), std::nullopt, {} };
+        for (int i = 0; i < 100; ++i)
+            loss.points.push_back({ i, kStart + i, 1.0 / (1 + i) });
+        store.append(QStringLiteral("tb"), { loss });
+        ScalarsPanel scalars(&store);
+        SystemPanel system;
+        system.setStore(&store);
+        connect(&system, &SystemPanel::timeRangeChanged, &scalars, &ScalarsPanel::setWallTimeRange);
+        connect(&scalars, &ScalarsPanel::wallTimeRangeChanged, &system, &SystemPanel::setTimeRange);
+        scalars.resize(900, 700);
+        scalars.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&scalars));
+        scalars.setTagFilter(QStringLiteral("^train/loss$"));
+        scalars.flushPendingUpdates();
+        QTRY_VERIFY(scalars.chartForTag(QStringLiteral("train/loss")));
+        ScalarChart* chart = scalars.chartForTag(QStringLiteral("train/loss"));
+
+        // In step mode the System panel leaves Scalars alone.
+        const QCPRange steps = chart->xRange();
+        system.detailChart()->setTimeRange(kStart + 20, kStart + 30);
+        QCOMPARE(chart->xRange().lower, steps.lower);
+
+        scalars.setXAxisMode(XAxisMode::WallTime);
+        system.detailChart()->setTimeRange(kStart + 25, kStart + 35);
+        QCOMPARE(chart->xRange().lower, kStart + 25);
+        QCOMPARE(chart->xRange().upper, kStart + 35);
+        // And back: a zoom in Scalars moves the System charts.
+        chart->setXRange(kStart + 50, kStart + 70);
+        emit chart->viewChanged();
+        QCOMPARE(system.detailChart()->timeRange().lower, kStart + 50);
+        QCOMPARE(system.detailChart()->timeRange().upper, kStart + 70);
+    }
+
+    void showRunZoomsToTheFinding()
+    {
+        ScalarStore store;
+        for (int rank = 0; rank < 2; ++rank)
+            store.append(QStringLiteral("system/rank_%1").arg(rank),
+                         batchOf({ { QStringLiteral("cpu_busy_percent"), ramp(100, 0, 100) } }));
+        SystemPanel panel;
+        panel.setStore(&store);
+        QCOMPARE(panel.currentRun(), QStringLiteral("system/rank_0"));
+        QVERIFY(panel.showRun(QStringLiteral("system/rank_1"), kStart + 40, kStart + 60));
+        QCOMPARE(panel.currentRun(), QStringLiteral("system/rank_1"));
+        QCOMPARE(panel.overviewTable()->currentIndex().data().toString(), QStringLiteral("system/rank_1"));
+        // A tenth of the range (at least a second) on each side.
+        QCOMPARE(panel.detailChart()->timeRange().lower, kStart + 38);
+        QCOMPARE(panel.detailChart()->timeRange().upper, kStart + 62);
+        QVERIFY(!panel.showRun(QStringLiteral("nope")));
+    }
+};
+
+QTEST_MAIN(TestSystemPanel)
+#include "tst_systempanel.moc"
