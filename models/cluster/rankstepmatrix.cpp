@@ -52,29 +52,49 @@ RankStepMatrix buildRankStepMatrix(const Cluster& cluster, StepMetric metric)
 {
     RankStepMatrix m;
     m.metric = metric;
+    // Ranks nearly always share their steps: look each up in the union so far, sort only what is new.
     std::vector<std::int64_t> steps;
     for (const RankFigures& r : cluster.ranks) {
         m.ranks.push_back(r.rank);
-        for (const RankStep& s : r.steps)
-            steps.push_back(s.step);
+        const std::size_t known = steps.size();
+        for (const RankStep& s : r.steps) {
+            if (!std::binary_search(steps.begin(), steps.begin() + std::ptrdiff_t(known), s.step))
+                steps.push_back(s.step);
+        }
+        if (steps.size() != known) {
+            std::sort(steps.begin(), steps.end());
+            steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+        }
     }
-    std::sort(steps.begin(), steps.end());
-    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
     m.steps = std::move(steps);
     const std::size_t columns = m.steps.size();
-    m.values.assign(m.ranks.size() * columns, std::numeric_limits<float>::quiet_NaN());
-    m.rankMeans.assign(m.ranks.size(), kMissing);
+    const std::size_t rows = m.ranks.size();
+    m.values.assign(rows * columns, std::numeric_limits<float>::quiet_NaN());
+    m.rankMeans.assign(rows, kMissing);
+    // Steps are nearly always consecutive numbers: then a step's column is an offset, not a search.
+    const bool consecutive = columns > 0 && m.steps.back() - m.steps.front() == std::int64_t(columns) - 1;
+    const auto columnOf = [&m, consecutive](std::int64_t step) {
+        return consecutive ? std::size_t(step - m.steps.front())
+                           : std::size_t(std::lower_bound(m.steps.begin(), m.steps.end(), step) - m.steps.begin());
+    };
+    // The columns again, each contiguous, for the medians.
+    std::vector<float> byColumn(rows * columns);
+    std::vector<std::size_t> filled(columns, 0);
     double low = std::numeric_limits<double>::max();
     double high = std::numeric_limits<double>::lowest();
-    for (std::size_t row = 0; row < cluster.ranks.size(); ++row) {
+    for (std::size_t row = 0; row < rows; ++row) {
         double sum = 0;
         int count = 0;
         for (const RankStep& s : cluster.ranks[row].steps) {
             const double v = figureOf(s, metric);
             if (!isKnown(v))
                 continue;
-            const auto column = std::size_t(std::lower_bound(m.steps.begin(), m.steps.end(), s.step) - m.steps.begin());
-            m.values[row * columns + column] = float(v);
+            const std::size_t column = columnOf(s.step);
+            float& cell = m.values[row * columns + column];
+            if (std::isfinite(cell))
+                continue; // a step twice in one rank: the first counts
+            cell = float(v);
+            byColumn[column * rows + filled[column]++] = float(v);
             sum += v;
             ++count;
             low = std::min(low, v);
@@ -88,22 +108,16 @@ RankStepMatrix buildRankStepMatrix(const Cluster& cluster, StepMetric metric)
         m.high = high;
     }
     m.stepMedians.assign(columns, std::numeric_limits<float>::quiet_NaN());
-    std::vector<float> column;
-    column.reserve(m.ranks.size());
     for (std::size_t c = 0; c < columns; ++c) {
-        column.clear();
-        for (std::size_t row = 0; row < m.ranks.size(); ++row) {
-            const float v = m.values[row * columns + c];
-            if (std::isfinite(v))
-                column.push_back(v);
-        }
-        if (column.empty())
+        if (filled[c] == 0)
             continue;
-        const std::size_t mid = column.size() / 2;
-        std::nth_element(column.begin(), column.begin() + std::ptrdiff_t(mid), column.end());
-        float median = column[mid];
-        if (column.size() % 2 == 0)
-            median = (median + *std::max_element(column.begin(), column.begin() + std::ptrdiff_t(mid))) / 2;
+        const auto first = byColumn.begin() + std::ptrdiff_t(c * rows);
+        const auto end = first + std::ptrdiff_t(filled[c]);
+        const std::size_t mid = filled[c] / 2;
+        std::nth_element(first, first + std::ptrdiff_t(mid), end);
+        float median = first[std::ptrdiff_t(mid)];
+        if (filled[c] % 2 == 0)
+            median = (median + *std::max_element(first, first + std::ptrdiff_t(mid))) / 2;
         m.stepMedians[c] = median;
     }
     return m;
