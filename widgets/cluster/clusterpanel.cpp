@@ -44,6 +44,10 @@ namespace {
 
 constexpr double kBarWidth = 0.7;
 constexpr int kMaxTickLabels = 32;
+/// Rows a table's column widths are measured on.
+constexpr int kSizedRows = 100;
+/// Ranks from which the heatmap starts with its rows by mean.
+constexpr int kHeatmapRanksByMean = 256;
 
 void styleAxes(QCustomPlot* plot, const QWidget* owner)
 {
@@ -125,6 +129,8 @@ void ClusterPanel::buildUi()
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->header()->setStretchLastSection(false);
     m_table->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Sizing the columns to every one of a thousand rows costs more than the rest of the view.
+    m_table->header()->setResizeContentsPrecision(kSizedRows);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { m_heatmap->setSelectedRank(selectedRank()); });
     connect(m_table, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
@@ -338,6 +344,7 @@ QTreeView* makeTable(QWidget* parent, QStandardItemModel* model, const QString& 
     view->setSortingEnabled(true);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->header()->setResizeContentsPrecision(kSizedRows);
     return view;
 }
 
@@ -728,6 +735,10 @@ void ClusterPanel::rebuild()
     const int ranks = empty ? 0 : int(m_cluster->ranks.size());
     if (ranks > kMaxTickLabels && previousRanks <= kMaxTickLabels)
         m_tabs->setCurrentWidget(m_heatmapPage);
+    // With more ranks than pixel rows each pixel shows the slowest of several ranks; sorted by mean, the ranks
+    // sharing a pixel are alike, so the picture stays true and the slow ranks gather at the top.
+    if (ranks > kHeatmapRanksByMean && previousRanks <= kHeatmapRanksByMean)
+        setHeatmapRowsByMean(true);
     rebuildBars();
     rebuildMatrix();
     updateSummary();
