@@ -614,6 +614,10 @@ Time %6</source>
         <source>slowest step time: rank %1 in %2 of %3 steps</source>
         <translation>迭代步时间最慢：卡 %1（%3 步中的 %2 步）</translation>
     </message>
+    <message>
+        <source>%1-%2, every %3 ranks</source>
+        <translation>%1-%2，每隔 %3 张</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ClusterRankModel</name>

@@ -46,6 +46,7 @@ constexpr double kBarWidth = 0.7;
 constexpr int kMaxTickLabels = 32;
 /// Rows a table's column widths are measured on.
 constexpr int kSizedRows = 100;
+constexpr int kMaxColumnWidth = 360;
 /// Ranks from which the heatmap starts with its rows by mean.
 constexpr int kHeatmapRanksByMean = 256;
 
@@ -332,6 +333,29 @@ QStandardItem* numberItem(qint64 n)
     return item;
 }
 
+QStandardItem* rankItem(int rank)
+{
+    auto* item = textItem(QString::number(rank), rank);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setData(rank, kRankValueRole);
+    return item;
+}
+
+/// The ranks of a group as ranges ("0-7, 16-23"), or, when they are every n-th rank (a data parallel group
+/// across nodes), as that progression: a list of 128 strided ranks reads as nothing.
+QString groupRanksText(const std::vector<int>& ranks)
+{
+    if (ranks.size() >= 3) {
+        const int stride = ranks[1] - ranks[0];
+        bool progression = stride > 1;
+        for (std::size_t i = 2; progression && i < ranks.size(); ++i)
+            progression = ranks[i] - ranks[i - 1] == stride;
+        if (progression)
+            return ClusterPanel::tr("%1-%2, every %3 ranks").arg(ranks.front()).arg(ranks.back()).arg(stride);
+    }
+    return cluster::formatRankRanges(ranks);
+}
+
 QTreeView* makeTable(QWidget* parent, QStandardItemModel* model, const QString& name)
 {
     model->setSortRole(kSortValueRole);
@@ -427,7 +451,7 @@ void ClusterPanel::rebuildViewTables()
     const cluster::SlowestRanks& slowest = m_views.slowest;
     const int stepCount = int(slowest.steps.size());
     for (const cluster::SlowestRankCount& c : slowest.counts) {
-        QList<QStandardItem*> row { numberItem(c.rank), numberItem(c.steps),
+        QList<QStandardItem*> row { rankItem(c.rank), numberItem(c.steps),
                                     textItem(tr("%1 %").arg(
                                                  QLocale().toString(100.0 * c.steps / std::max(1, stepCount), 'f', 1)),
                                              double(c.steps) / std::max(1, stepCount)),
@@ -439,7 +463,7 @@ void ClusterPanel::rebuildViewTables()
     m_slowestStepModel->setHorizontalHeaderLabels(
         { tr("Slowest rank"), tr("Step"), tr("Step time"), tr("Step median"), tr("Over the median") });
     for (const cluster::SlowestRankStep& s : slowest.steps) {
-        QList<QStandardItem*> row { numberItem(s.rank), numberItem(s.step), msItem(s.value), msItem(s.median),
+        QList<QStandardItem*> row { rankItem(s.rank), numberItem(s.step), msItem(s.value), msItem(s.median),
                                     msItem(isKnown(s.median) ? s.value - s.median : cluster::kMissing) };
         row[0]->setData(s.rank, kRankValueRole);
         m_slowestStepModel->appendRow(row);
@@ -454,27 +478,30 @@ void ClusterPanel::rebuildViewTables()
     int inferred = 0;
     for (const cluster::CommGroup& g : m_views.groups) {
         const QString name = g.inferred ? tr("inferred %1").arg(++inferred) : g.name;
-        QList<QStandardItem*> row {
-            textItem(name),
-            textItem(cluster::formatRankRanges(g.ranks), g.ranks.empty() ? -1 : g.ranks.front()),
-            numberItem(qint64(g.ranks.size())),
-            numberItem(g.collectives),
-            msItem(g.totalTime),
-            g.slowestRank >= 0 ? numberItem(g.slowestRank) : textItem(QStringLiteral("–"), -1),
-            msItem(g.slowestRank >= 0 ? g.slowestRankWait : cluster::kMissing),
-            textItem(g.linkWaiter >= 0 ? tr("%1 waits for %2").arg(g.linkWaiter).arg(g.linkLate) : QStringLiteral("–")),
-            msItem(g.linkWaiter >= 0 ? g.linkWait : cluster::kMissing)
-        };
+        QList<QStandardItem*> row { textItem(name),
+                                    textItem(groupRanksText(g.ranks), g.ranks.empty() ? -1 : g.ranks.front()),
+                                    numberItem(qint64(g.ranks.size())),
+                                    numberItem(g.collectives),
+                                    msItem(g.totalTime),
+                                    g.slowestRank >= 0 ? numberItem(g.slowestRank) : textItem(QStringLiteral("–"), -1),
+                                    msItem(g.slowestRank >= 0 ? g.slowestRankWait : cluster::kMissing),
+                                    textItem(g.linkWaiter >= 0 ? tr("%1 waits for %2").arg(g.linkWaiter).arg(g.linkLate)
+                                                               : QStringLiteral("–")),
+                                    msItem(g.linkWaiter >= 0 ? g.linkWait : cluster::kMissing) };
         row[0]->setToolTip(g.inferred ? tr("No process group in the traces: these ranks issued the same "
                                            "sequence of collectives")
                                       : tr("Process group %1, declared ranks %2").arg(g.name, g.declaredRanks));
         if (g.slowestRank >= 0)
             row[0]->setData(g.slowestRank, kRankValueRole);
+        row[1]->setToolTip(cluster::formatRankRanges(g.ranks));
         m_groupModel->appendRow(row);
     }
     for (QTreeView* view : { m_slowestTable, m_slowestStepTable, m_groupTable }) {
-        for (int c = 0; c < view->model()->columnCount(); ++c)
+        for (int c = 0; c < view->model()->columnCount(); ++c) {
             view->resizeColumnToContents(c);
+            // A long list of ranks must not push the figures out of sight; the tooltip has it whole.
+            view->setColumnWidth(c, std::min(view->columnWidth(c), kMaxColumnWidth));
+        }
     }
     const int groupTab = m_tabs->indexOf(m_groupTable);
     m_tabs->setTabEnabled(groupTab, !m_views.groups.empty());

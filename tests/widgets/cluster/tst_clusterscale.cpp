@@ -194,6 +194,17 @@ private slots:
             }
         }
         QCOMPARE(dpOf137, 1);
+        // Strided ranks read as a progression in the table, whole in the tooltip.
+        const QAbstractItemModel* groups = panel.groupTable()->model();
+        bool strided = false;
+        for (int row = 0; row < groups->rowCount(); ++row) {
+            const QModelIndex ranks = groups->index(row, 1);
+            if (ranks.data().toString() == QLatin1String("1-1017, every 8 ranks")) {
+                strided = true;
+                QVERIFY(ranks.data(Qt::ToolTipRole).toString().startsWith(QLatin1String("1, 9, 17")));
+            }
+        }
+        QVERIFY(strided);
 
         // Filter: ranges and a percentile.
         QVERIFY(panel.setRankFilter(QStringLiteral("0-7, 16-23")));
