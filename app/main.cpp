@@ -3,6 +3,8 @@
 #include "app/mainwindow.h"
 #include "app/singleinstance.h"
 #include "widgets/accuracy/accuracypanel.h"
+#include "widgets/cluster/clusterpanel.h"
+#include "widgets/cluster/rankstepheatmap.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -16,6 +18,7 @@
 #include <QTranslator>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 namespace {
@@ -260,17 +263,27 @@ int main(int argc, char** argv)
                       QTextStream(stderr)
                           << QCoreApplication::translate("runlens::main", "There is no panel named %1.").arg(dock)
                           << Qt::endl;
-                  // Let queued chart updates and the layout settle before grabbing.
-                  QTimer::singleShot(400, &window, [&window, screenshot]() {
-                      const QPixmap pixmap = window.grab();
-                      const bool ok = pixmap.save(screenshot);
-                      QTextStream(ok ? stdout : stderr)
-                          << (ok ? QCoreApplication::translate("runlens::main", "Screenshot written to %1")
-                                 : QCoreApplication::translate("runlens::main", "Cannot write the screenshot %1"))
-                                 .arg(screenshot)
-                          << Qt::endl;
-                      QCoreApplication::exit(ok ? 0 : 1);
-                  });
+                  // The Cluster panel analyses on its workers after the import: wait for it (at most a minute),
+                  // then let queued chart updates and the layout settle before grabbing.
+                  auto settled = std::make_shared<std::function<void(int)>>();
+                  *settled = [&window, screenshot, settled](int waitedMs) {
+                      const runlens::ClusterPanel* cluster = window.clusterPanel();
+                      if (waitedMs < 60000 && cluster && (cluster->isComputing() || cluster->heatmap()->isBuilding())) {
+                          QTimer::singleShot(50, &window, [settled, waitedMs]() { (*settled)(waitedMs + 50); });
+                          return;
+                      }
+                      QTimer::singleShot(400, &window, [&window, screenshot]() {
+                          const QPixmap pixmap = window.grab();
+                          const bool ok = pixmap.save(screenshot);
+                          QTextStream(ok ? stdout : stderr)
+                              << (ok ? QCoreApplication::translate("runlens::main", "Screenshot written to %1")
+                                     : QCoreApplication::translate("runlens::main", "Cannot write the screenshot %1"))
+                                     .arg(screenshot)
+                              << Qt::endl;
+                          QCoreApplication::exit(ok ? 0 : 1);
+                      });
+                  };
+                  (*settled)(0);
               };
         window.whenIdle(take);
         return app.exec();

@@ -474,6 +474,150 @@ Time %6</source>
         <source>No cluster to show. Open a run whose profiler folder holds several ranks&apos; files (step_trace_raw, hccl_raw, ascend_cluster_analyse), the traces of several ranks together, or a folder of rank digests (runlens digest).</source>
         <translation>没有可显示的集群。请打开其性能分析文件夹中包含多张卡文件（step_trace_raw、hccl_raw、ascend_cluster_analyse）的运行，或同时打开多张卡的跟踪，或打开卡摘要文件夹（runlens digest）。</translation>
     </message>
+    <message>
+        <source>Filter ranks: 0-7, 16 or &gt;p95</source>
+        <translation>筛选卡：0-7、16 或 &gt;p95</translation>
+    </message>
+    <message>
+        <source>Ranks and ranges of ranks (0-7, 16-23), and &gt;pN for the ranks slower than N % of the ranks</source>
+        <translation>卡号与卡号范围（0-7、16-23），以及 &gt;pN：比 N % 的卡更慢的卡</translation>
+    </message>
+    <message>
+        <source>Nothing to export on this tab</source>
+        <translation>此标签页没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>迭代步时间</translation>
+    </message>
+    <message>
+        <source>Wait time (communication not overlapped + idle)</source>
+        <translation>等待时间（未被掩盖的通信 + 空闲）</translation>
+    </message>
+    <message>
+        <source>Rows:</source>
+        <translation>行：</translation>
+    </message>
+    <message>
+        <source>By rank</source>
+        <translation>按卡号</translation>
+    </message>
+    <message>
+        <source>By mean, slowest first</source>
+        <translation>按均值，最慢的在前</translation>
+    </message>
+    <message>
+        <source>Rank × step</source>
+        <translation>卡 × 步</translation>
+    </message>
+    <message>
+        <source>Slowest rank per step</source>
+        <translation>每步最慢的卡</translation>
+    </message>
+    <message>
+        <source>Communication groups</source>
+        <translation>通信组</translation>
+    </message>
+    <message>
+        <source>Slowest in steps</source>
+        <translation>最慢的步数</translation>
+    </message>
+    <message>
+        <source>Share of steps</source>
+        <translation>占步数比例</translation>
+    </message>
+    <message>
+        <source>Total over the step median</source>
+        <translation>超出步中位数的总和</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Slowest rank</source>
+        <translation>最慢的卡</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Step median</source>
+        <translation>步中位数</translation>
+    </message>
+    <message>
+        <source>Over the median</source>
+        <translation>超出中位数</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>总时间</translation>
+    </message>
+    <message>
+        <source>Waited for it</source>
+        <translation>被等待时间</translation>
+    </message>
+    <message>
+        <source>Slowest link</source>
+        <translation>最慢链路</translation>
+    </message>
+    <message>
+        <source>Link wait</source>
+        <translation>链路等待</translation>
+    </message>
+    <message>
+        <source>inferred %1</source>
+        <translation>推断 %1</translation>
+    </message>
+    <message>
+        <source>%1 waits for %2</source>
+        <translation>%1 等待 %2</translation>
+    </message>
+    <message>
+        <source>No process group in the traces: these ranks issued the same sequence of collectives</source>
+        <translation>跟踪中没有进程组：这些卡发出了相同的集合通信序列</translation>
+    </message>
+    <message>
+        <source>Process group %1, declared ranks %2</source>
+        <translation>进程组 %1，声明的卡 %2</translation>
+    </message>
+    <message>
+        <source>Groups are inferred from the collectives of rank digests or traces</source>
+        <translation>通信组由卡摘要或跟踪中的集合通信推断得出</translation>
+    </message>
+    <message>
+        <source>Not understood: write ranks (3), ranges (0-7) and &gt;pN (&gt;p95)</source>
+        <translation>无法识别：请写卡号（3）、范围（0-7）和 &gt;pN（&gt;p95）</translation>
+    </message>
+    <message>
+        <source>slowest step time: rank %1 in %2 of %3 steps</source>
+        <translation>迭代步时间最慢：卡 %1（%3 步中的 %2 步）</translation>
+    </message>
+    <message>
+        <source>%1-%2, every %3 ranks</source>
+        <translation>%1-%2，每隔 %3 张</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ClusterRankModel</name>
@@ -2178,6 +2322,49 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
     <message>
         <source>No profiler data could be read from these files: the operator, step and timeline tables a profiler folder needs are missing.</source>
         <translation>无法从这些文件读取性能分析数据：缺少性能分析文件夹所需的算子、迭代和时间线表格。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::RankStepHeatmap</name>
+    <message>
+        <source>Wait time</source>
+        <translation>等待时间</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>迭代步时间</translation>
+    </message>
+    <message>
+        <source>Drawing…</source>
+        <translation>正在绘制…</translation>
+    </message>
+    <message>
+        <source>No per-step figures</source>
+        <translation>没有每步数据</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Rank (slowest mean first)</source>
+        <translation>卡（均值最慢的在前）</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>%1 per rank and step (ms)</source>
+        <translation>各卡各步的%1（ms）</translation>
+    </message>
+    <message>
+        <source>Rank %1, step %2</source>
+        <translation>卡 %1，第 %2 步</translation>
+    </message>
+    <message>
+        <source>Step median: %1 (%2%3 ms%4)</source>
+        <translation>步中位数：%1（%2%3 ms%4）</translation>
     </message>
 </context>
 <context>

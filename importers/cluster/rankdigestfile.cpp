@@ -18,9 +18,11 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <thread>
 
 namespace runlens::cluster {
 
@@ -415,8 +417,25 @@ DigestFolder readRankDigestFolder(const QString& folder)
     DigestFolder out;
     std::map<int, std::shared_ptr<const RankDigest>> byRank;
     const QDir dir(folder);
-    for (const QString& entry : dir.entryList({ QStringLiteral("*.") + rankDigestSuffix() }, QDir::Files, QDir::Name)) {
-        RankDigestResult read = readRankDigestFile(dir.filePath(entry));
+    const QStringList entries = dir.entryList({ QStringLiteral("*.") + rankDigestSuffix() }, QDir::Files, QDir::Name);
+    // A thousand digests take seconds on one core (inflate + JSON): read them on every core, then keep the
+    // files in name order so the first of two digests of a rank stays the one kept.
+    std::vector<RankDigestResult> results(std::size_t(entries.size()));
+    std::atomic<int> next { 0 };
+    const auto work = [&] {
+        for (int i = next++; i < int(entries.size()); i = next++)
+            results[std::size_t(i)] = readRankDigestFile(dir.filePath(entries[i]));
+    };
+    const int threads = std::clamp(int(std::thread::hardware_concurrency()), 1, std::max(1, int(entries.size()) / 8));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& thread : pool)
+        thread.join();
+    for (int i = 0; i < int(entries.size()); ++i) {
+        const QString& entry = entries[i];
+        RankDigestResult read = std::move(results[std::size_t(i)]);
         if (!read.digest) {
             out.problems << read.error;
             continue;

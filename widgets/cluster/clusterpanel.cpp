@@ -1,7 +1,8 @@
 #include "widgets/cluster/clusterpanel.h"
 
-#include "widgets/cluster/clusterrankmodel.h"
 #include "models/core/workerpool.h"
+#include "widgets/cluster/clusterrankmodel.h"
+#include "widgets/cluster/rankstepheatmap.h"
 
 #include "models/cluster/kinetocluster.h"
 #include "widgets/common/chartpalette.h"
@@ -13,10 +14,12 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QToolTip>
@@ -28,6 +31,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace runlens {
 
@@ -40,6 +44,11 @@ namespace {
 
 constexpr double kBarWidth = 0.7;
 constexpr int kMaxTickLabels = 32;
+/// Rows a table's column widths are measured on.
+constexpr int kSizedRows = 100;
+constexpr int kMaxColumnWidth = 360;
+/// Ranks from which the heatmap starts with its rows by mean.
+constexpr int kHeatmapRanksByMean = 256;
 
 void styleAxes(QCustomPlot* plot, const QWidget* owner)
 {
@@ -94,10 +103,22 @@ void ClusterPanel::buildUi()
     m_stack->addWidget(splitter);
 
     m_model = new ClusterRankModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy = new RankFilterProxy(this);
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(ClusterRankModel::SortRole);
-    m_table = new QTreeView(splitter);
+    auto* tablePage = new QWidget(splitter);
+    auto* tableLayout = new QVBoxLayout(tablePage);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->setSpacing(2);
+    m_filterEdit = new QLineEdit(tablePage);
+    m_filterEdit->setObjectName(QStringLiteral("clusterRankFilter"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_filterEdit->setPlaceholderText(tr("Filter ranks: 0-7, 16 or >p95"));
+    m_filterEdit->setToolTip(tr("Ranks and ranges of ranks (0-7, 16-23), and >pN for the ranks slower than N % "
+                                "of the ranks"));
+    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) { setRankFilter(text); });
+    tableLayout->addWidget(m_filterEdit);
+    m_table = new QTreeView(tablePage);
+    tableLayout->addWidget(m_table, 1);
     m_table->setObjectName(QStringLiteral("clusterTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
@@ -109,6 +130,10 @@ void ClusterPanel::buildUi()
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->header()->setStretchLastSection(false);
     m_table->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Sizing the columns to every one of a thousand rows costs more than the rest of the view.
+    m_table->header()->setResizeContentsPrecision(kSizedRows);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { m_heatmap->setSelectedRank(selectedRank()); });
     connect(m_table, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
         const int rank = index.data(ClusterRankModel::RankRole).toInt();
         if (index.isValid() && rank >= 0)
@@ -120,6 +145,9 @@ void ClusterPanel::buildUi()
     m_tabs->setDocumentMode(true);
     buildBarChart();
     buildMatrix();
+    buildHeatmap();
+    buildSlowest();
+    buildGroups();
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
 
@@ -127,7 +155,12 @@ void ClusterPanel::buildUi()
     // The export button exports the chart on the current tab.
     connect(menu, &QMenu::aboutToShow, this, [this, menu] {
         menu->clear();
-        (m_tabs->currentIndex() == 0 ? m_barExport : m_matrixExport)->addTo(menu);
+        if (m_tabs->currentWidget() == m_barPlot)
+            m_barExport->addTo(menu);
+        else if (m_tabs->currentWidget() == m_matrixPage)
+            m_matrixExport->addTo(menu);
+        else
+            menu->addAction(tr("Nothing to export on this tab"))->setEnabled(false);
     });
     connect(m_groupByStage, &QCheckBox::toggled, this, &ClusterPanel::setGroupedByStage);
 }
@@ -273,13 +306,289 @@ void ClusterPanel::buildMatrix()
     connect(m_matrixPlot, &QWidget::customContextMenuRequested, this, &ClusterPanel::showMatrixMenu);
 }
 
+namespace {
+
+constexpr int kSortValueRole = Qt::UserRole + 1;
+constexpr int kRankValueRole = Qt::UserRole + 2;
+
+QStandardItem* textItem(const QString& text, const QVariant& sortValue = {})
+{
+    auto* item = new QStandardItem(text);
+    item->setEditable(false);
+    item->setData(sortValue.isValid() ? sortValue : QVariant(text), kSortValueRole);
+    return item;
+}
+
+QStandardItem* msItem(double ms)
+{
+    auto* item = textItem(ClusterRankModel::formatMs(ms), isKnown(ms) ? ms : -1.0);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+QStandardItem* numberItem(qint64 n)
+{
+    auto* item = textItem(QLocale().toString(n), n);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+QStandardItem* rankItem(int rank)
+{
+    auto* item = textItem(QString::number(rank), rank);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setData(rank, kRankValueRole);
+    return item;
+}
+
+/// The ranks of a group as ranges ("0-7, 16-23"), or, when they are every n-th rank (a data parallel group
+/// across nodes), as that progression: a list of 128 strided ranks reads as nothing.
+QString groupRanksText(const std::vector<int>& ranks)
+{
+    if (ranks.size() >= 3) {
+        const int stride = ranks[1] - ranks[0];
+        bool progression = stride > 1;
+        for (std::size_t i = 2; progression && i < ranks.size(); ++i)
+            progression = ranks[i] - ranks[i - 1] == stride;
+        if (progression)
+            return ClusterPanel::tr("%1-%2, every %3 ranks").arg(ranks.front()).arg(ranks.back()).arg(stride);
+    }
+    return cluster::formatRankRanges(ranks);
+}
+
+QTreeView* makeTable(QWidget* parent, QStandardItemModel* model, const QString& name)
+{
+    model->setSortRole(kSortValueRole);
+    auto* view = new QTreeView(parent);
+    view->setObjectName(name);
+    view->setModel(model);
+    view->setRootIsDecorated(false);
+    view->setUniformRowHeights(true);
+    view->setAlternatingRowColors(true);
+    view->setSortingEnabled(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->header()->setResizeContentsPrecision(kSizedRows);
+    return view;
+}
+
+} // namespace
+
+void ClusterPanel::buildHeatmap()
+{
+    m_heatmapPage = new QWidget(m_tabs);
+    m_heatmapPage->setObjectName(QStringLiteral("clusterHeatmapPage"));
+    auto* layout = new QVBoxLayout(m_heatmapPage);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->setSpacing(4);
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(8, 0, 8, 0);
+    row->addWidget(new QLabel(tr("Show:"), m_heatmapPage));
+    m_metricCombo = new QComboBox(m_heatmapPage);
+    m_metricCombo->setObjectName(QStringLiteral("clusterHeatmapMetric"));
+    m_metricCombo->addItem(tr("Step time"), int(cluster::StepMetric::StepTime));
+    m_metricCombo->addItem(tr("Wait time (communication not overlapped + idle)"), int(cluster::StepMetric::WaitTime));
+    row->addWidget(m_metricCombo);
+    row->addSpacing(12);
+    row->addWidget(new QLabel(tr("Rows:"), m_heatmapPage));
+    m_orderCombo = new QComboBox(m_heatmapPage);
+    m_orderCombo->setObjectName(QStringLiteral("clusterHeatmapOrder"));
+    m_orderCombo->addItem(tr("By rank"));
+    m_orderCombo->addItem(tr("By mean, slowest first"));
+    row->addWidget(m_orderCombo);
+    row->addStretch(1);
+    layout->addLayout(row);
+    m_heatmap = new RankStepHeatmap(m_heatmapPage);
+    layout->addWidget(m_heatmap, 1);
+    m_tabs->addTab(m_heatmapPage, tr("Rank × step"));
+
+    connect(m_metricCombo, &QComboBox::currentIndexChanged, this,
+            [this] { setHeatmapMetric(cluster::StepMetric(m_metricCombo->currentData().toInt())); });
+    connect(m_orderCombo, &QComboBox::currentIndexChanged, this,
+            [this](int index) { m_heatmap->setRowsByMean(index == 1); });
+    connect(m_heatmap, &RankStepHeatmap::rankClicked, this, [this](int rank) { selectRank(rank); });
+    connect(m_heatmap, &RankStepHeatmap::rankActivated, this, &ClusterPanel::rankActivated);
+}
+
+void ClusterPanel::buildSlowest()
+{
+    m_slowestPage = new QWidget(m_tabs);
+    auto* layout = new QHBoxLayout(m_slowestPage);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* splitter = new QSplitter(Qt::Horizontal, m_slowestPage);
+    layout->addWidget(splitter);
+    m_slowestModel = new QStandardItemModel(this);
+    m_slowestTable = makeTable(splitter, m_slowestModel, QStringLiteral("clusterSlowestRanks"));
+    m_slowestStepModel = new QStandardItemModel(this);
+    m_slowestStepTable = makeTable(splitter, m_slowestStepModel, QStringLiteral("clusterSlowestSteps"));
+    for (QTreeView* view : { m_slowestTable, m_slowestStepTable }) {
+        connect(view, &QTreeView::clicked, this, [this](const QModelIndex& index) {
+            selectRank(index.siblingAtColumn(0).data(kRankValueRole).toInt());
+        });
+        connect(view, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
+            const QVariant rank = index.siblingAtColumn(0).data(kRankValueRole);
+            if (rank.isValid())
+                emit rankActivated(rank.toInt());
+        });
+    }
+    m_tabs->addTab(m_slowestPage, tr("Slowest rank per step"));
+}
+
+void ClusterPanel::buildGroups()
+{
+    m_groupModel = new QStandardItemModel(this);
+    m_groupTable = makeTable(m_tabs, m_groupModel, QStringLiteral("clusterGroups"));
+    m_groupTable->setWordWrap(false);
+    m_tabs->addTab(m_groupTable, tr("Communication groups"));
+}
+
+void ClusterPanel::rebuildViewTables()
+{
+    // Slowest rank per step: how often each rank was it, and the list of steps.
+    m_slowestModel->clear();
+    m_slowestModel->setHorizontalHeaderLabels(
+        { tr("Rank"), tr("Slowest in steps"), tr("Share of steps"), tr("Total over the step median") });
+    const cluster::SlowestRanks& slowest = m_views.slowest;
+    const int stepCount = int(slowest.steps.size());
+    for (const cluster::SlowestRankCount& c : slowest.counts) {
+        QList<QStandardItem*> row { rankItem(c.rank), numberItem(c.steps),
+                                    textItem(tr("%1 %").arg(
+                                                 QLocale().toString(100.0 * c.steps / std::max(1, stepCount), 'f', 1)),
+                                             double(c.steps) / std::max(1, stepCount)),
+                                    msItem(c.excess) };
+        row[0]->setData(c.rank, kRankValueRole);
+        m_slowestModel->appendRow(row);
+    }
+    m_slowestStepModel->clear();
+    m_slowestStepModel->setHorizontalHeaderLabels(
+        { tr("Slowest rank"), tr("Step"), tr("Step time"), tr("Step median"), tr("Over the median") });
+    for (const cluster::SlowestRankStep& s : slowest.steps) {
+        QList<QStandardItem*> row { rankItem(s.rank), numberItem(s.step), msItem(s.value), msItem(s.median),
+                                    msItem(isKnown(s.median) ? s.value - s.median : cluster::kMissing) };
+        row[0]->setData(s.rank, kRankValueRole);
+        m_slowestStepModel->appendRow(row);
+    }
+    m_slowestTable->sortByColumn(1, Qt::DescendingOrder);
+    m_slowestStepTable->sortByColumn(1, Qt::AscendingOrder);
+
+    m_groupModel->clear();
+    m_groupModel->setHorizontalHeaderLabels({ tr("Group"), tr("Ranks"), tr("Size"), tr("Collectives"), tr("Total time"),
+                                              tr("Slowest rank"), tr("Waited for it"), tr("Slowest link"),
+                                              tr("Link wait") });
+    int inferred = 0;
+    for (const cluster::CommGroup& g : m_views.groups) {
+        const QString name = g.inferred ? tr("inferred %1").arg(++inferred) : g.name;
+        QList<QStandardItem*> row { textItem(name),
+                                    textItem(groupRanksText(g.ranks), g.ranks.empty() ? -1 : g.ranks.front()),
+                                    numberItem(qint64(g.ranks.size())),
+                                    numberItem(g.collectives),
+                                    msItem(g.totalTime),
+                                    g.slowestRank >= 0 ? numberItem(g.slowestRank) : textItem(QStringLiteral("–"), -1),
+                                    msItem(g.slowestRank >= 0 ? g.slowestRankWait : cluster::kMissing),
+                                    textItem(g.linkWaiter >= 0 ? tr("%1 waits for %2").arg(g.linkWaiter).arg(g.linkLate)
+                                                               : QStringLiteral("–")),
+                                    msItem(g.linkWaiter >= 0 ? g.linkWait : cluster::kMissing) };
+        row[0]->setToolTip(g.inferred ? tr("No process group in the traces: these ranks issued the same "
+                                           "sequence of collectives")
+                                      : tr("Process group %1, declared ranks %2").arg(g.name, g.declaredRanks));
+        if (g.slowestRank >= 0)
+            row[0]->setData(g.slowestRank, kRankValueRole);
+        row[1]->setToolTip(cluster::formatRankRanges(g.ranks));
+        m_groupModel->appendRow(row);
+    }
+    for (QTreeView* view : { m_slowestTable, m_slowestStepTable, m_groupTable }) {
+        for (int c = 0; c < view->model()->columnCount(); ++c) {
+            view->resizeColumnToContents(c);
+            // A long list of ranks must not push the figures out of sight; the tooltip has it whole.
+            view->setColumnWidth(c, std::min(view->columnWidth(c), kMaxColumnWidth));
+        }
+    }
+    const int groupTab = m_tabs->indexOf(m_groupTable);
+    m_tabs->setTabEnabled(groupTab, !m_views.groups.empty());
+    m_tabs->setTabToolTip(
+        groupTab,
+        m_views.groups.empty() ? tr("Groups are inferred from the collectives of rank digests or traces") : QString());
+}
+
+void ClusterPanel::showViews(quint64 generation, cluster::ClusterViews views)
+{
+    if (generation != m_generation)
+        return;
+    m_views = std::move(views);
+    const bool wait = cluster::StepMetric(m_metricCombo->currentData().toInt()) == cluster::StepMetric::WaitTime;
+    m_heatmap->setMatrix(wait ? m_views.waitTime : m_views.stepTime);
+    rebuildViewTables();
+    updateSummary();
+}
+
+void ClusterPanel::setHeatmapMetric(cluster::StepMetric metric)
+{
+    const int index = m_metricCombo->findData(int(metric));
+    if (index != m_metricCombo->currentIndex()) {
+        const QSignalBlocker blocker(m_metricCombo);
+        m_metricCombo->setCurrentIndex(index);
+    }
+    m_heatmap->setMatrix(metric == cluster::StepMetric::WaitTime ? m_views.waitTime : m_views.stepTime);
+}
+
+void ClusterPanel::setHeatmapRowsByMean(bool byMean)
+{
+    m_orderCombo->setCurrentIndex(byMean ? 1 : 0);
+}
+
+bool ClusterPanel::setRankFilter(const QString& text)
+{
+    if (m_filterEdit->text() != text) {
+        const QSignalBlocker blocker(m_filterEdit);
+        m_filterEdit->setText(text);
+    }
+    const bool ok = m_proxy->setFilterText(text);
+    m_filterEdit->setStyleSheet(ok ? QString() : QStringLiteral("QLineEdit { color: %1; }").arg(alertColor().name()));
+    if (!ok)
+        m_filterEdit->setToolTip(tr("Not understood: write ranks (3), ranges (0-7) and >pN (>p95)"));
+    m_table->expandAll();
+    return ok;
+}
+
+bool ClusterPanel::selectRank(int rank)
+{
+    const std::function<QModelIndex(const QModelIndex&)> find = [&](const QModelIndex& parent) -> QModelIndex {
+        for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
+            const QModelIndex index = m_proxy->index(row, 0, parent);
+            if (index.data(ClusterRankModel::RankRole).toInt() == rank)
+                return index;
+            if (m_proxy->hasChildren(index)) {
+                const QModelIndex found = find(index);
+                if (found.isValid())
+                    return found;
+            }
+        }
+        return {};
+    };
+    const QModelIndex index = rank >= 0 ? find({}) : QModelIndex();
+    m_heatmap->setSelectedRank(rank);
+    if (!index.isValid())
+        return false;
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+    return true;
+}
+
+int ClusterPanel::selectedRank() const
+{
+    const QModelIndex index = m_table->currentIndex();
+    return index.isValid() ? index.siblingAtColumn(0).data(ClusterRankModel::RankRole).toInt() : -1;
+}
+
 void ClusterPanel::setCluster(std::shared_ptr<const Cluster> cluster)
 {
-    ++m_generation;
+    const quint64 generation = ++m_generation;
     m_computing = false;
     m_digests.clear();
     m_cluster = withPeakMemory(std::move(cluster));
     rebuild();
+    // A cluster without digests has no collectives: only the step matrices, which cost one pass.
+    showViews(generation, m_cluster ? cluster::computeClusterViews(*m_cluster, {}) : cluster::ClusterViews {});
     emit clusterReady();
 }
 
@@ -324,7 +633,12 @@ void ClusterPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
     m_computing = true;
     updateSummary();
     // One digest per source, as if each rank had been read alone: the cluster is the same either way.
-    using Result = std::pair<DigestList, std::shared_ptr<const Cluster>>;
+    struct Result
+    {
+        DigestList digests;
+        std::shared_ptr<const Cluster> cluster;
+        cluster::ClusterViews views;
+    };
     QtConcurrent::run(workerPool(), [store] {
         const trace::StepBreakdown breakdown = trace::computeStepBreakdown(*store);
         DigestList digests;
@@ -332,9 +646,10 @@ void ClusterPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
             digests.push_back(std::make_shared<const cluster::RankDigest>(
                 cluster::computeRankDigest(*store, source, {}, &breakdown)));
         auto cluster = std::make_shared<const Cluster>(cluster::clusterFromDigests(digests));
-        return Result(std::move(digests), std::move(cluster));
+        cluster::ClusterViews views = cluster::computeClusterViews(*cluster, digests);
+        return Result { std::move(digests), std::move(cluster), std::move(views) };
     }).then(this, [this, generation](Result result) {
-        showDigests(generation, std::move(result.first), std::move(result.second));
+        showDigests(generation, std::move(result.digests), std::move(result.cluster), std::move(result.views));
     });
 }
 
@@ -347,14 +662,18 @@ void ClusterPanel::setDigests(DigestList digests)
     }
     m_computing = true;
     updateSummary();
+    using Result = std::pair<std::shared_ptr<const Cluster>, cluster::ClusterViews>;
     QtConcurrent::run(workerPool(), [digests] {
-        return std::make_shared<const Cluster>(cluster::clusterFromDigests(digests));
-    }).then(this, [this, generation, digests](std::shared_ptr<const Cluster> cluster) {
-        showDigests(generation, digests, std::move(cluster));
+        auto cluster = std::make_shared<const Cluster>(cluster::clusterFromDigests(digests));
+        cluster::ClusterViews views = cluster::computeClusterViews(*cluster, digests);
+        return Result(std::move(cluster), std::move(views));
+    }).then(this, [this, generation, digests](Result result) {
+        showDigests(generation, digests, std::move(result.first), std::move(result.second));
     });
 }
 
-void ClusterPanel::showDigests(quint64 generation, DigestList digests, std::shared_ptr<const Cluster> cluster)
+void ClusterPanel::showDigests(quint64 generation, DigestList digests, std::shared_ptr<const Cluster> cluster,
+                               cluster::ClusterViews views)
 {
     if (generation != m_generation)
         return;
@@ -362,6 +681,7 @@ void ClusterPanel::showDigests(quint64 generation, DigestList digests, std::shar
     m_digests = std::move(digests);
     m_cluster = withPeakMemory(std::move(cluster));
     rebuild();
+    showViews(generation, std::move(views));
     emit clusterReady();
 }
 
@@ -414,7 +734,9 @@ QString ClusterPanel::summaryText() const
 
 void ClusterPanel::rebuild()
 {
+    const int previousRanks = m_model->cluster() ? int(m_model->cluster()->ranks.size()) : 0;
     m_model->setCluster(m_cluster);
+    m_proxy->refresh();
     const bool empty = !m_cluster || m_cluster->isEmpty();
     m_emptyLabel->setText(tr("No cluster to show. Open a run whose profiler folder holds several ranks' files "
                              "(step_trace_raw, hccl_raw, ascend_cluster_analyse), the traces of several "
@@ -436,6 +758,14 @@ void ClusterPanel::rebuild()
     }
     setGroupedByStage(m_groupByStage->isChecked());
     updateColumns();
+    // Past a few dozen ranks one bar per rank says little: start on the heatmap.
+    const int ranks = empty ? 0 : int(m_cluster->ranks.size());
+    if (ranks > kMaxTickLabels && previousRanks <= kMaxTickLabels)
+        m_tabs->setCurrentWidget(m_heatmapPage);
+    // With more ranks than pixel rows each pixel shows the slowest of several ranks; sorted by mean, the ranks
+    // sharing a pixel are alike, so the picture stays true and the slow ranks gather at the top.
+    if (ranks > kHeatmapRanksByMean && previousRanks <= kHeatmapRanksByMean)
+        setHeatmapRowsByMean(true);
     rebuildBars();
     rebuildMatrix();
     updateSummary();
@@ -482,6 +812,13 @@ void ClusterPanel::updateSummary()
                      .arg(l.type)
                      .arg(QLocale().toString(l.bandwidth, 'f', 2))
                      .arg(formatPercent(l.deviation));
+    }
+    if (!m_views.slowest.counts.empty() && m_views.slowest.steps.size() > 1) {
+        const cluster::SlowestRankCount& top = m_views.slowest.counts.front();
+        parts << tr("slowest step time: rank %1 in %2 of %3 steps")
+                     .arg(top.rank)
+                     .arg(top.steps)
+                     .arg(m_views.slowest.steps.size());
     }
     if (!c.stragglers.empty()) {
         const auto top

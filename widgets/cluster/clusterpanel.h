@@ -1,10 +1,12 @@
 #pragma once
 
 #include "models/cluster/cluster.h"
+#include "models/cluster/clusterviews.h"
+#include "models/cluster/rankdigest.h"
+#include "models/trace/tracestore.h"
+#include "widgets/cluster/rankfilterproxy.h"
 #include "widgets/common/chartdata.h"
 #include "widgets/common/chartexportmenu.h"
-#include "models/trace/tracestore.h"
-#include "models/cluster/rankdigest.h"
 
 #include <QWidget>
 
@@ -17,6 +19,8 @@ class QCPBars;
 class QCPColorMap;
 class QCustomPlot;
 class QLabel;
+class QLineEdit;
+class QStandardItemModel;
 class QSortFilterProxyModel;
 class QStackedWidget;
 class QTabWidget;
@@ -26,6 +30,7 @@ class QTreeView;
 namespace runlens {
 
 class ClusterRankModel;
+class RankStepHeatmap;
 class PanelHeader;
 
 /// The Cluster panel: one row per rank (sortable; grouped under pipeline stages on demand) with step
@@ -33,7 +38,10 @@ class PanelHeader;
 /// memory; the slowest rank and ranks more than 20 % off the mean highlighted; a per-rank stacked bar chart
 /// of where a step's time goes; the link bandwidth matrix (source × destination rank, one link type at a
 /// time) with the worst link outlined. Double-clicking a rank (row or bar) emits rankActivated so the
-/// application can open that rank's timeline. Both charts export as PNG/SVG/PDF/CSV.
+/// application can open that rank's timeline. Both charts export as PNG/SVG/PDF/CSV. For clusters of hundreds
+/// or thousands of ranks: a filter over the table (`0-7, 16`, `>p95`), a rank × step heatmap of step time or
+/// wait time, the slowest rank of each step and how often each rank was it, and the communication groups
+/// inferred from the ranks' collectives with their slowest rank and link.
 ///
 /// Give it an analysed cluster (setCluster), rank digests (setDigests: one per rank, from `runlens digest`
 /// files or from traces read one rank at a time), or a store with one source per rank (setStore: digested
@@ -58,6 +66,24 @@ public:
     /// memory column of ranks whose cluster data does not say, now and for clusters computed later.
     void setPeakMemory(std::map<int, double> bytesByRank);
     bool isComputing() const { return m_computing; }
+    /// The heatmap, straggler and group analyses of the shown cluster (empty until computed).
+    const cluster::ClusterViews& views() const { return m_views; }
+
+    /// Filters the table (see RankFilter); false when the text was not understood.
+    bool setRankFilter(const QString& text);
+    /// Selects rank `rank`'s row in the table (and in the heatmap); false when it is not shown.
+    bool selectRank(int rank);
+    /// The rank of the table's current row, or -1.
+    int selectedRank() const;
+    /// Shows wait time instead of step time in the heatmap.
+    void setHeatmapMetric(cluster::StepMetric metric);
+    void setHeatmapRowsByMean(bool byMean);
+    RankStepHeatmap* heatmap() const { return m_heatmap; }
+    QTreeView* groupTable() const { return m_groupTable; }
+    QTreeView* slowestTable() const { return m_slowestTable; }
+    QTreeView* slowestStepTable() const { return m_slowestStepTable; }
+    QLineEdit* filterEdit() const { return m_filterEdit; }
+    QTabWidget* chartTabs() const { return m_tabs; }
 
     void setGroupedByStage(bool grouped);
     bool isGroupedByStage() const;
@@ -108,6 +134,11 @@ private:
     void buildUi();
     void buildBarChart();
     void buildMatrix();
+    void buildHeatmap();
+    void buildGroups();
+    void buildSlowest();
+    void showViews(quint64 generation, cluster::ClusterViews views);
+    void rebuildViewTables();
     void rebuild();
     void rebuildBars();
     void rebuildMatrix();
@@ -122,7 +153,9 @@ private:
     std::shared_ptr<const cluster::Cluster> m_cluster;
     std::vector<std::shared_ptr<const cluster::RankDigest>> m_digests;
     using DigestList = std::vector<std::shared_ptr<const cluster::RankDigest>>;
-    void showDigests(quint64 generation, DigestList digests, std::shared_ptr<const cluster::Cluster> cluster);
+    void showDigests(quint64 generation, DigestList digests, std::shared_ptr<const cluster::Cluster> cluster,
+                     cluster::ClusterViews views);
+    cluster::ClusterViews m_views;
     std::map<int, double> m_peakMemory;
     /// `cluster` with the peaks of m_peakMemory where its ranks have none.
     std::shared_ptr<const cluster::Cluster> withPeakMemory(std::shared_ptr<const cluster::Cluster> cluster) const;
@@ -137,7 +170,19 @@ private:
     QLabel* m_emptyLabel = nullptr;
     QTreeView* m_table = nullptr;
     ClusterRankModel* m_model = nullptr;
-    QSortFilterProxyModel* m_proxy = nullptr;
+    RankFilterProxy* m_proxy = nullptr;
+    QLineEdit* m_filterEdit = nullptr;
+    RankStepHeatmap* m_heatmap = nullptr;
+    QWidget* m_heatmapPage = nullptr;
+    QComboBox* m_metricCombo = nullptr;
+    QComboBox* m_orderCombo = nullptr;
+    QTreeView* m_groupTable = nullptr;
+    QStandardItemModel* m_groupModel = nullptr;
+    QWidget* m_slowestPage = nullptr;
+    QTreeView* m_slowestTable = nullptr;
+    QStandardItemModel* m_slowestModel = nullptr;
+    QTreeView* m_slowestStepTable = nullptr;
+    QStandardItemModel* m_slowestStepModel = nullptr;
     QTabWidget* m_tabs = nullptr;
     QCustomPlot* m_barPlot = nullptr;
     QList<QCPBars*> m_bars;

@@ -1,0 +1,164 @@
+#include "models/cluster/rankstepmatrix.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+
+namespace runlens::cluster {
+
+namespace {
+
+double figureOf(const RankStep& step, StepMetric metric)
+{
+    if (metric == StepMetric::StepTime)
+        return step.stepTime;
+    // Either part alone is still a wait; both unknown is unknown.
+    if (!isKnown(step.communication) && !isKnown(step.idle))
+        return kMissing;
+    return (isKnown(step.communication) ? step.communication : 0.0) + (isKnown(step.idle) ? step.idle : 0.0);
+}
+
+} // namespace
+
+int RankStepMatrix::rowOfRank(int rank) const
+{
+    const auto it = std::lower_bound(ranks.begin(), ranks.end(), rank);
+    if (it != ranks.end() && *it == rank)
+        return int(it - ranks.begin());
+    // Ranks are sorted by the cluster; a hand-made matrix may not be.
+    const auto found = std::find(ranks.begin(), ranks.end(), rank);
+    return found == ranks.end() ? -1 : int(found - ranks.begin());
+}
+
+std::vector<int> RankStepMatrix::rowOrder(bool byMean) const
+{
+    std::vector<int> order(ranks.size());
+    std::iota(order.begin(), order.end(), 0);
+    if (byMean) {
+        std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
+            const double ma = rankMeans[std::size_t(a)];
+            const double mb = rankMeans[std::size_t(b)];
+            if (isKnown(ma) != isKnown(mb))
+                return isKnown(ma);
+            return isKnown(ma) && ma > mb;
+        });
+    }
+    return order;
+}
+
+RankStepMatrix buildRankStepMatrix(const Cluster& cluster, StepMetric metric)
+{
+    RankStepMatrix m;
+    m.metric = metric;
+    // Ranks nearly always share their steps: look each up in the union so far, sort only what is new.
+    std::vector<std::int64_t> steps;
+    for (const RankFigures& r : cluster.ranks) {
+        m.ranks.push_back(r.rank);
+        const std::size_t known = steps.size();
+        for (const RankStep& s : r.steps) {
+            if (!std::binary_search(steps.begin(), steps.begin() + std::ptrdiff_t(known), s.step))
+                steps.push_back(s.step);
+        }
+        if (steps.size() != known) {
+            std::sort(steps.begin(), steps.end());
+            steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+        }
+    }
+    m.steps = std::move(steps);
+    const std::size_t columns = m.steps.size();
+    const std::size_t rows = m.ranks.size();
+    m.values.assign(rows * columns, std::numeric_limits<float>::quiet_NaN());
+    m.rankMeans.assign(rows, kMissing);
+    // Steps are nearly always consecutive numbers: then a step's column is an offset, not a search.
+    const bool consecutive = columns > 0 && m.steps.back() - m.steps.front() == std::int64_t(columns) - 1;
+    const auto columnOf = [&m, consecutive](std::int64_t step) {
+        return consecutive ? std::size_t(step - m.steps.front())
+                           : std::size_t(std::lower_bound(m.steps.begin(), m.steps.end(), step) - m.steps.begin());
+    };
+    // The columns again, each contiguous, for the medians.
+    std::vector<float> byColumn(rows * columns);
+    std::vector<std::size_t> filled(columns, 0);
+    double low = std::numeric_limits<double>::max();
+    double high = std::numeric_limits<double>::lowest();
+    for (std::size_t row = 0; row < rows; ++row) {
+        double sum = 0;
+        int count = 0;
+        for (const RankStep& s : cluster.ranks[row].steps) {
+            const double v = figureOf(s, metric);
+            if (!isKnown(v))
+                continue;
+            const std::size_t column = columnOf(s.step);
+            float& cell = m.values[row * columns + column];
+            if (std::isfinite(cell))
+                continue; // a step twice in one rank: the first counts
+            cell = float(v);
+            byColumn[column * rows + filled[column]++] = float(v);
+            sum += v;
+            ++count;
+            low = std::min(low, v);
+            high = std::max(high, v);
+        }
+        if (count > 0)
+            m.rankMeans[row] = sum / count;
+    }
+    if (low <= high) {
+        m.low = low;
+        m.high = high;
+    }
+    m.stepMedians.assign(columns, std::numeric_limits<float>::quiet_NaN());
+    for (std::size_t c = 0; c < columns; ++c) {
+        if (filled[c] == 0)
+            continue;
+        const auto first = byColumn.begin() + std::ptrdiff_t(c * rows);
+        const auto end = first + std::ptrdiff_t(filled[c]);
+        const std::size_t mid = filled[c] / 2;
+        std::nth_element(first, first + std::ptrdiff_t(mid), end);
+        float median = first[std::ptrdiff_t(mid)];
+        if (filled[c] % 2 == 0)
+            median = (median + *std::max_element(first, first + std::ptrdiff_t(mid))) / 2;
+        m.stepMedians[c] = median;
+    }
+    return m;
+}
+
+SlowestRanks slowestRankPerStep(const RankStepMatrix& matrix)
+{
+    SlowestRanks out;
+    std::map<int, SlowestRankCount> counts;
+    for (int c = 0; c < matrix.columnCount(); ++c) {
+        int best = -1;
+        float bestValue = 0;
+        for (int row = 0; row < matrix.rowCount(); ++row) {
+            const float v = matrix.value(row, c);
+            if (!std::isfinite(v))
+                continue;
+            if (best < 0 || v > bestValue
+                || (v == bestValue && matrix.ranks[std::size_t(row)] < matrix.ranks[std::size_t(best)])) {
+                best = row;
+                bestValue = v;
+            }
+        }
+        if (best < 0)
+            continue;
+        SlowestRankStep s;
+        s.step = matrix.steps[std::size_t(c)];
+        s.rank = matrix.ranks[std::size_t(best)];
+        s.value = bestValue;
+        s.median = matrix.stepMedians[std::size_t(c)];
+        out.steps.push_back(s);
+        SlowestRankCount& count = counts[s.rank];
+        count.rank = s.rank;
+        ++count.steps;
+        if (isKnown(s.median))
+            count.excess += s.value - s.median;
+    }
+    for (const auto& [rank, count] : counts)
+        out.counts.push_back(count);
+    std::stable_sort(out.counts.begin(), out.counts.end(),
+                     [](const SlowestRankCount& a, const SlowestRankCount& b) { return a.steps > b.steps; });
+    return out;
+}
+
+} // namespace runlens::cluster

@@ -1,0 +1,313 @@
+#include "widgets/cluster/rankstepheatmap.h"
+
+#include "models/core/workerpool.h"
+#include "widgets/cluster/clusterrankmodel.h"
+#include "widgets/common/chartpalette.h"
+
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
+
+namespace runlens {
+
+namespace {
+
+constexpr int kPad = 6;
+constexpr int kColorBarWidth = 12;
+
+/// The smallest label stride from `nice` that leaves `needed` pixels between labels `spacing` apart.
+int labelStride(double spacing, double needed, std::initializer_list<int> nice)
+{
+    for (int base = 1;; base *= 10) {
+        for (int n : nice) {
+            if (n * base * spacing >= needed)
+                return n * base;
+        }
+        if (base > 100000000)
+            return 1;
+    }
+}
+
+} // namespace
+
+RankStepHeatmap::RankStepHeatmap(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("rankStepHeatmap"));
+    setMouseTracking(true);
+    setMinimumSize(240, 160);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+RankStepHeatmap::~RankStepHeatmap() = default;
+
+void RankStepHeatmap::setMatrix(std::shared_ptr<const cluster::RankStepMatrix> matrix)
+{
+    m_matrix = std::move(matrix);
+    rebuildImage();
+}
+
+void RankStepHeatmap::setRowsByMean(bool byMean)
+{
+    if (m_byMean == byMean)
+        return;
+    m_byMean = byMean;
+    rebuildImage();
+}
+
+void RankStepHeatmap::setSelectedRank(int rank)
+{
+    if (m_selectedRank == rank)
+        return;
+    m_selectedRank = rank;
+    update();
+}
+
+void RankStepHeatmap::rebuildImage()
+{
+    const quint64 generation = ++m_generation;
+    if (!m_matrix || m_matrix->isEmpty()) {
+        m_image.reset();
+        m_rendered = {};
+        update();
+        emit imageReady();
+        return;
+    }
+    ++m_pending;
+    const QSize size = plotRect().size();
+    auto matrix = m_matrix;
+    const bool byMean = m_byMean;
+    using Result = std::pair<std::shared_ptr<const RankStepImage>, QImage>;
+    QtConcurrent::run(workerPool(), [matrix, byMean, size] {
+        auto image = std::make_shared<const RankStepImage>(matrix, matrix->rowOrder(byMean));
+        QImage rendered = image->rendered(size);
+        return Result(std::move(image), std::move(rendered));
+    }).then(this, [this, generation, size](Result result) {
+        --m_pending;
+        if (generation != m_generation)
+            return;
+        m_image = std::move(result.first);
+        m_rendered = std::move(result.second);
+        if (size != plotRect().size())
+            renderAtSize();
+        update();
+        if (m_pending == 0)
+            emit imageReady();
+    });
+}
+
+void RankStepHeatmap::renderAtSize()
+{
+    if (!m_image)
+        return;
+    const QSize size = plotRect().size();
+    if (size.isEmpty() || m_rendered.size() == size)
+        return;
+    const quint64 generation = m_generation;
+    ++m_pending;
+    auto image = m_image;
+    QtConcurrent::run(workerPool(), [image, size] {
+        return image->rendered(size);
+    }).then(this, [this, generation, size](QImage rendered) {
+        --m_pending;
+        if (generation == m_generation && size == plotRect().size()) {
+            m_rendered = std::move(rendered);
+            update();
+        }
+        if (m_pending == 0)
+            emit imageReady();
+    });
+}
+
+QRect RankStepHeatmap::plotRect() const
+{
+    const QFontMetrics fm(font());
+    const int left = fm.height() + kPad + fm.horizontalAdvance(QStringLiteral("00000")) + kPad;
+    const int right = kPad + kColorBarWidth + kPad + fm.horizontalAdvance(QStringLiteral("0000.00 ms")) + kPad;
+    const int top = fm.height() + kPad;
+    const int bottom = 2 * fm.height() + 2 * kPad;
+    return QRect(left, top, std::max(1, width() - left - right), std::max(1, height() - top - bottom));
+}
+
+QString RankStepHeatmap::metricName() const
+{
+    return m_matrix && m_matrix->metric == cluster::StepMetric::WaitTime ? tr("Wait time") : tr("Step time");
+}
+
+void RankStepHeatmap::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    const QRect plot = plotRect();
+    const QFontMetrics fm(font());
+    p.setPen(palette().text().color());
+    if (!m_image || m_image->isEmpty()) {
+        p.drawText(rect(), Qt::AlignCenter,
+                   m_matrix && !m_matrix->isEmpty() ? tr("Drawing…") : tr("No per-step figures"));
+        return;
+    }
+    if (m_rendered.size() == plot.size())
+        p.drawImage(plot.topLeft(), m_rendered);
+    else if (!m_rendered.isNull())
+        p.drawImage(plot, m_rendered); // until the picture at this size arrives
+    const int rows = m_image->rowCount();
+    const int columns = m_image->columnCount();
+    const double rowHeight = double(plot.height()) / rows;
+    const double columnWidth = double(plot.width()) / columns;
+
+    // Rank labels: on multiples of a power of two when rows are ranks in order; thinned either way.
+    const int rowStride = labelStride(rowHeight, fm.height() * 1.3, { 1, 2, 4, 8 });
+    for (int row = 0; row < rows; row += rowStride) {
+        const int y = plot.top() + int((row + 0.5) * rowHeight);
+        const int rank = m_matrix->ranks[std::size_t(m_image->matrixRow(row))];
+        p.drawText(QRect(0, y - fm.height(), plot.left() - kPad, 2 * fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(rank));
+    }
+    const int stepWidth = fm.horizontalAdvance(QString::number(m_matrix->steps.back())) + 2 * kPad;
+    const int columnStride = labelStride(columnWidth, stepWidth, { 1, 2, 5 });
+    for (int c = 0; c < columns; c += columnStride) {
+        const int x = plot.left() + int((c + 0.5) * columnWidth);
+        p.drawText(QRect(x - stepWidth, plot.bottom() + 2, 2 * stepWidth, fm.height()), Qt::AlignCenter,
+                   QString::number(m_matrix->steps[std::size_t(c)]));
+    }
+    p.drawText(QRect(plot.left(), plot.bottom() + fm.height() + kPad, plot.width(), fm.height()), Qt::AlignCenter,
+               tr("Step"));
+    p.save();
+    p.translate(fm.height() / 2 + 2, plot.center().y());
+    p.rotate(-90);
+    p.drawText(QRect(-plot.height() / 2, -fm.height() / 2, plot.height(), fm.height()), Qt::AlignCenter,
+               m_byMean ? tr("Rank (slowest mean first)") : tr("Rank"));
+    p.restore();
+    p.drawText(QRect(plot.left(), 0, plot.width(), plot.top()), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("%1 per rank and step (ms)").arg(metricName()));
+
+    // Colour bar: high at the top.
+    const QRect bar(plot.right() + kPad, plot.top(), kColorBarWidth, plot.height());
+    p.drawImage(bar, colorBar(m_image->colorMap(), bar.size()));
+    p.drawText(QRect(bar.right() + kPad, plot.top(), width() - bar.right() - kPad, fm.height()), Qt::AlignLeft,
+               ClusterRankModel::formatMs(m_matrix->high));
+    p.drawText(QRect(bar.right() + kPad, plot.bottom() - fm.height(), width() - bar.right() - kPad, fm.height()),
+               Qt::AlignLeft, ClusterRankModel::formatMs(m_matrix->low));
+
+    if (m_selectedRank >= 0) {
+        const int row = m_image->displayRowOfRank(m_selectedRank);
+        if (row >= 0) {
+            const int y0 = plot.top() + int(row * rowHeight);
+            const int y1 = plot.top() + int((row + 1) * rowHeight);
+            p.setPen(QPen(alertColor(), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRect(plot.left() - 1, y0 - 1, plot.width() + 1, std::max(2, y1 - y0 + 1)));
+        }
+    }
+}
+
+void RankStepHeatmap::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    renderAtSize();
+}
+
+std::pair<int, int> RankStepHeatmap::cellAt(const QPoint& pos) const
+{
+    const QRect plot = plotRect();
+    if (!m_image || m_image->isEmpty() || !plot.contains(pos))
+        return { -1, -1 };
+    const int rows = m_image->rowCount();
+    const int columns = m_image->columnCount();
+    const qint64 x = pos.x() - plot.left();
+    const qint64 y = pos.y() - plot.top();
+    // The cells this pixel covers, as rendered() bins them; the largest is the one drawn.
+    const int row0 = int(y * rows / plot.height());
+    const int row1 = std::max(row0 + 1, int((y + 1) * rows / plot.height()));
+    const int col0 = int(x * columns / plot.width());
+    const int col1 = std::max(col0 + 1, int((x + 1) * columns / plot.width()));
+    std::pair<int, int> best { row0, col0 };
+    int bestLevel = -1;
+    for (int r = row0; r < std::min(rows, row1); ++r) {
+        for (int c = col0; c < std::min(columns, col1); ++c) {
+            if (m_image->level(r, c) > bestLevel) {
+                bestLevel = m_image->level(r, c);
+                best = { r, c };
+            }
+        }
+    }
+    return best;
+}
+
+QPoint RankStepHeatmap::cellCenter(int rank, int column) const
+{
+    const QRect plot = plotRect();
+    if (!m_image)
+        return {};
+    const int row = m_image->displayRowOfRank(rank);
+    return QPoint(plot.left() + int((column + 0.5) * plot.width() / m_image->columnCount()),
+                  plot.top() + int((row + 0.5) * plot.height() / m_image->rowCount()));
+}
+
+QString RankStepHeatmap::cellText(int row, int column) const
+{
+    if (!m_image || row < 0 || column < 0)
+        return {};
+    const int rank = m_matrix->ranks[std::size_t(m_image->matrixRow(row))];
+    const double value = m_image->value(row, column);
+    const double median = m_matrix->stepMedians[std::size_t(column)];
+    QStringList lines { tr("Rank %1, step %2").arg(rank).arg(m_matrix->steps[std::size_t(column)]) };
+    lines << QStringLiteral("%1: %2").arg(metricName(), ClusterRankModel::formatMs(value));
+    if (std::isfinite(value) && std::isfinite(median)) {
+        const double delta = value - median;
+        QString share;
+        if (median > 0)
+            share = QStringLiteral(", %1%2 %")
+                        .arg(delta >= 0 ? QStringLiteral("+") : QString())
+                        .arg(QLocale().toString(delta / median * 100.0, 'f', 1));
+        lines << tr("Step median: %1 (%2%3 ms%4)")
+                     .arg(ClusterRankModel::formatMs(median), delta >= 0 ? QStringLiteral("+") : QString(),
+                          QLocale().toString(delta, 'f', 3), share);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+int RankStepHeatmap::rankAt(const QPoint& pos) const
+{
+    const auto [row, column] = cellAt(pos);
+    return row < 0 ? -1 : m_matrix->ranks[std::size_t(m_image->matrixRow(row))];
+}
+
+void RankStepHeatmap::mouseMoveEvent(QMouseEvent* event)
+{
+    const auto [row, column] = cellAt(event->position().toPoint());
+    if (row < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), cellText(row, column), this);
+}
+
+void RankStepHeatmap::mousePressEvent(QMouseEvent* event)
+{
+    const int rank = event->button() == Qt::LeftButton ? rankAt(event->position().toPoint()) : -1;
+    if (rank < 0)
+        return QWidget::mousePressEvent(event);
+    setSelectedRank(rank);
+    emit rankClicked(rank);
+}
+
+void RankStepHeatmap::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const int rank = rankAt(event->position().toPoint());
+    if (rank >= 0)
+        emit rankActivated(rank);
+}
+
+void RankStepHeatmap::leaveEvent(QEvent* event)
+{
+    QToolTip::hideText();
+    QWidget::leaveEvent(event);
+}
+
+} // namespace runlens
