@@ -60,7 +60,8 @@ std::vector<std::string_view> jsonArrayElements(std::string_view text, std::size
     pos = skipBlank(text, pos + 1);
     while (pos < text.size() && text[pos] != ']') {
         const std::size_t end = skipValue(text, pos);
-        if (end == std::string_view::npos)
+        // A closing bracket of the wrong kind ends the value where it starts: the array cannot be delimited.
+        if (end == std::string_view::npos || (end == pos && text[pos] != ','))
             break;
         elements.push_back(text.substr(pos, end - pos));
         pos = skipBlank(text, end);

@@ -1,6 +1,7 @@
 #include "importers/core/artifactimporter.h"
 #include "importers/core/filesniffer.h"
 #include "importers/core/runscanner.h"
+#include "importers/loggers/flatjson.h"
 #include "importers/loggers/loggerruns.h"
 #include "importers/loggers/metricstable.h"
 
@@ -312,6 +313,8 @@ void TestLoggerImporter::numbers()
     QCOMPARE(*MetricsTableParser::parseNumber("-Infinity", false), -INFINITY);
     QCOMPARE(*MetricsTableParser::parseWallTime("1705314225500"), 1705314225.5);
     QCOMPARE(*MetricsTableParser::parseWallTime("2024-01-15T10:23:45Z"), 1705314225.0);
+    // A stray closing bracket once made the element list grow without end.
+    QCOMPARE(loggers::jsonArrayElements("[{\"step\": 1}, }, {}]", 0).size(), std::size_t(1));
     QCOMPARE(loggers::wandbSystemTag("system.gpu.3.powerWatts"), QStringLiteral("system/gpu3_power_W"));
     QCOMPARE(loggers::mlflowSystemTag("system/gpu_1_power_usage_watts").first, QStringLiteral("system/gpu1_power_W"));
 }
