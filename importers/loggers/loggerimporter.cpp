@@ -1,18 +1,13 @@
 #include "importers/loggers/loggerimporter.h"
 
 #include "importers/loggers/loggerruns.h"
+#include "importers/loggers/loggerstr.h"
 
-#include <QCoreApplication>
 #include <QFile>
 
 namespace runlens::loggers {
 
 namespace {
-
-QString trImporter(const char* text)
-{
-    return QCoreApplication::translate("runlens::loggers::LoggerImporter", text);
-}
 
 constexpr qint64 kChunk = 8 * 1024 * 1024;
 
@@ -40,7 +35,7 @@ ImportUpdate LoggerImporter::poll(const ImportControl& control)
         if (file.size() > kMaxBytes || !file.open(QIODevice::ReadOnly)) {
             update.status = ImportStatus::Failed;
             update.diagnostics.append({ Severity::Error, m_path, -1, -1,
-                                        trImporter("The file cannot be read: %1.").arg(file.errorString()) });
+                                        LoggersTr::tr("The file cannot be read: %1.").arg(file.errorString()) });
             return update;
         }
         const QByteArray data = file.readAll();
@@ -70,7 +65,7 @@ ImportUpdate LoggerImporter::pollTable(const ImportControl& control)
     if (!file.open(QIODevice::ReadOnly)) {
         update.status = ImportStatus::Failed;
         update.diagnostics.append(
-            { Severity::Error, m_path, -1, -1, trImporter("The file cannot be read: %1.").arg(file.errorString()) });
+            { Severity::Error, m_path, -1, -1, LoggersTr::tr("The file cannot be read: %1.").arg(file.errorString()) });
         return update;
     }
     const qint64 size = file.size();
@@ -83,7 +78,7 @@ ImportUpdate LoggerImporter::pollTable(const ImportControl& control)
     if (size > kMaxBytes) {
         update.status = ImportStatus::Failed;
         update.diagnostics.append(
-            { Severity::Error, m_path, -1, -1, trImporter("The file is too large to read as a table.") });
+            { Severity::Error, m_path, -1, -1, LoggersTr::tr("The file is too large to read as a table.") });
         return update;
     }
     if (!file.seek(m_offset)) {
@@ -139,7 +134,7 @@ ImportUpdate LoggerImporter::pollTable(const ImportControl& control)
     }
     if (m_parser.format() == TableFormat::Unknown && size > 0 && !partial) {
         update.status = ImportStatus::Failed;
-        update.diagnostics.append({ Severity::Error, m_path, -1, -1, trImporter("The file holds no table.") });
+        update.diagnostics.append({ Severity::Error, m_path, -1, -1, LoggersTr::tr("The file holds no table.") });
     }
     return update;
 }

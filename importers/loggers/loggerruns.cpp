@@ -1,9 +1,9 @@
 #include "importers/loggers/loggerruns.h"
 
 #include "importers/loggers/flatjson.h"
+#include "importers/loggers/loggerstr.h"
 #include "importers/loggers/metricstable.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -15,11 +15,6 @@
 namespace runlens::loggers {
 
 namespace {
-
-QString trRuns(const char* text, const char* disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("runlens::loggers::LoggerRuns", text, disambiguation, n);
-}
 
 constexpr double kMegabyteToMiB = 1e6 / (1024.0 * 1024.0);
 constexpr qint64 kMaxMetricFileBytes = qint64(1) << 31;
@@ -165,7 +160,7 @@ std::optional<summary::HParams> tableSideHparams(const QString& tablePath, Diagn
     }
     if (!skipped.isEmpty())
         diagnostics.append({ Severity::Info, source, -1, -1,
-                             trRuns("Hyper-parameters that are lists or nested settings are not shown: %1.")
+                             LoggersTr::tr("Hyper-parameters that are lists or nested settings are not shown: %1.")
                                  .arg(skipped.join(QStringLiteral(", "))) });
     if (hparams.values.isEmpty())
         return std::nullopt;
@@ -178,9 +173,10 @@ LoggerRun readTrainerState(QByteArrayView text, const QString& path)
     const std::string_view json(text.data(), std::size_t(text.size()));
     const std::size_t history = jsonTopLevelValue(json, "log_history");
     if (history == std::string_view::npos || json[history] != '[') {
-        run.diagnostics.append({ Severity::Error, path, -1, -1,
-                                 trRuns("The file has no \"log_history\" list; it is not a complete Hugging Face "
-                                        "trainer_state.json (perhaps cut while written).") });
+        run.diagnostics.append(
+            { Severity::Error, path, -1, -1,
+              LoggersTr::tr("The file has no \"log_history\" list; it is not a complete Hugging Face "
+                            "trainer_state.json (perhaps cut while written).") });
         return run;
     }
     QHash<QString, int> index;
@@ -213,8 +209,8 @@ LoggerRun readTrainerState(QByteArrayView text, const QString& path)
     }
     if (bad > 0)
         run.diagnostics.append({ Severity::Warning, path, -1, -1,
-                                 trRuns("%n log_history entries could not be read and were left out.", nullptr,
-                                        int(std::min<qint64>(bad, 1 << 30))) });
+                                 LoggersTr::tr("%n log_history entries could not be read and were left out.", nullptr,
+                                               int(std::min<qint64>(bad, 1 << 30))) });
     // The run's information: everything at the top level that is a number or a string.
     std::vector<JsonLine::Value> top;
     summary::HParams hparams;
@@ -276,7 +272,7 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
     QFile meta(metaYamlPath);
     if (!meta.open(QIODevice::ReadOnly)) {
         run.diagnostics.append({ Severity::Error, metaYamlPath, -1, -1,
-                                 trRuns("The file cannot be opened: %1.").arg(meta.errorString()) });
+                                 LoggersTr::tr("The file cannot be opened: %1.").arg(meta.errorString()) });
         return run;
     }
     // meta.yaml is flat `key: value` lines; only a few keys are wanted, no YAML parser is needed.
@@ -322,7 +318,7 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
         QFile f(file);
         if (f.size() > kMaxMetricFileBytes || !f.open(QIODevice::ReadOnly)) {
             run.diagnostics.append(
-                { Severity::Warning, file, -1, -1, trRuns("The metric file cannot be read; it is left out.") });
+                { Severity::Warning, file, -1, -1, LoggersTr::tr("The metric file cannot be read; it is left out.") });
             continue;
         }
         const QByteArray data = f.readAll();
@@ -353,8 +349,8 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
     }
     if (badLines > 0)
         run.diagnostics.append({ Severity::Warning, metaYamlPath, -1, -1,
-                                 trRuns("%n metric lines are not \"timestamp value step\" and were left out.", nullptr,
-                                        int(std::min<qint64>(badLines, 1 << 30))) });
+                                 LoggersTr::tr("%n metric lines are not \"timestamp value step\" and were left out.",
+                                               nullptr, int(std::min<qint64>(badLines, 1 << 30))) });
     if (!hparams.values.isEmpty())
         run.hparams = hparams;
     run.ok = true;

@@ -1,8 +1,8 @@
 #include "importers/loggers/metricstable.h"
 
 #include "importers/loggers/flatjson.h"
+#include "importers/loggers/loggerstr.h"
 
-#include <QCoreApplication>
 #include <QDateTime>
 #include <QTimeZone>
 
@@ -13,11 +13,6 @@
 namespace runlens::loggers {
 
 namespace {
-
-QString trLoggers(const char* text)
-{
-    return QCoreApplication::translate("runlens::loggers::MetricsTable", text);
-}
 
 std::string_view trim(std::string_view s)
 {
@@ -382,8 +377,9 @@ void MetricsTableParser::readHeader(const std::vector<std::string>& cells)
     if (stepColumn >= 0)
         m_columns[std::size_t(stepColumn)].role = Role::Step;
     else if (!m_nvidiaSmi)
-        note(Severity::Info, 1,
-             trLoggers("No step column (step, global_step, iteration, iter or epoch); the row number is the step."));
+        note(
+            Severity::Info, 1,
+            LoggersTr::tr("No step column (step, global_step, iteration, iter or epoch); the row number is the step."));
 }
 
 void MetricsTableParser::readCsvRow(const std::vector<std::string>& cells, qint64 lineNumber)
@@ -412,11 +408,11 @@ void MetricsTableParser::readCsvRow(const std::vector<std::string>& cells, qint6
     }
     if (cells.size() > m_columns.size())
         note(Severity::Warning, lineNumber,
-             trLoggers("The row has more cells than the header; the extra cells are left out."));
+             LoggersTr::tr("The row has more cells than the header; the extra cells are left out."));
     const bool stepColumn
         = std::any_of(m_columns.begin(), m_columns.end(), [](const Column& c) { return c.role == Role::Step; });
     if (stepColumn && !haveStep) {
-        note(Severity::Warning, lineNumber, trLoggers("The row has no step; it is left out."));
+        note(Severity::Warning, lineNumber, LoggersTr::tr("The row has no step; it is left out."));
         ++m_rows;
         return;
     }
@@ -435,10 +431,11 @@ void MetricsTableParser::readCsvRow(const std::vector<std::string>& cells, qint6
                 column.numeric = false;
                 column.decided = true;
                 note(Severity::Info, lineNumber,
-                     trLoggers("Column \"%1\" holds text, not numbers; it is not shown as a scalar.").arg(column.name));
+                     LoggersTr::tr("Column \"%1\" holds text, not numbers; it is not shown as a scalar.")
+                         .arg(column.name));
             } else if (++column.skippedCells == 1) {
                 note(Severity::Warning, lineNumber,
-                     trLoggers("Column \"%1\" has a cell that is not a number (\"%2\"); such cells are left out.")
+                     LoggersTr::tr("Column \"%1\" has a cell that is not a number (\"%2\"); such cells are left out.")
                          .arg(column.name, QString::fromStdString(cells[i]).left(40)));
             }
             continue;
@@ -453,7 +450,7 @@ void MetricsTableParser::readJsonLine(std::string_view line, qint64 lineNumber)
 {
     std::vector<JsonLine::Value> values;
     if (!JsonLine(line).parse(values)) {
-        note(Severity::Warning, lineNumber, trLoggers("The line is not a JSON object; it is left out."));
+        note(Severity::Warning, lineNumber, LoggersTr::tr("The line is not a JSON object; it is left out."));
         return;
     }
     qint64 step = m_rows;
@@ -486,7 +483,7 @@ void MetricsTableParser::readJsonLine(std::string_view line, qint64 lineNumber)
             if (v.isString && !m_textKeys.contains(name)) {
                 m_textKeys.insert(name, true);
                 note(Severity::Info, lineNumber,
-                     trLoggers("Key \"%1\" holds text, not numbers; it is not shown as a scalar.").arg(name));
+                     LoggersTr::tr("Key \"%1\" holds text, not numbers; it is not shown as a scalar.").arg(name));
             }
             continue;
         }
@@ -541,7 +538,7 @@ void MetricsTableParser::readDcgmi(std::string_view line, qint64 lineNumber)
     if (tokens[0] != "GPU" || tokens.size() < 2) {
         // Entities other than whole GPUs (GPU-I, GPU-CI, CPU …) and messages are not system tags.
         if (tokens[0] != "GPU-I" && tokens[0] != "GPU-CI" && tokens[0] != "CPU" && tokens[0] != "CPU-C")
-            note(Severity::Warning, lineNumber, trLoggers("The line is not a dcgmi dmon row; it is left out."));
+            note(Severity::Warning, lineNumber, LoggersTr::tr("The line is not a dcgmi dmon row; it is left out."));
         return;
     }
     const QString gpu = QString::fromUtf8(tokens[1].data(), qsizetype(tokens[1].size()));
@@ -549,7 +546,7 @@ void MetricsTableParser::readDcgmi(std::string_view line, qint64 lineNumber)
     for (const QChar c : gpu)
         isIndex = isIndex && c.isDigit();
     if (!isIndex) {
-        note(Severity::Warning, lineNumber, trLoggers("The line is not a dcgmi dmon row; it is left out."));
+        note(Severity::Warning, lineNumber, LoggersTr::tr("The line is not a dcgmi dmon row; it is left out."));
         return;
     }
     const qint64 step = nextGpuStep(gpu);
