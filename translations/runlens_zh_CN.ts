@@ -7902,6 +7902,14 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <source>The line is not a dcgmi dmon row; it is left out.</source>
         <translation>该行不是 dcgmi dmon 的数据行，已略过。</translation>
     </message>
+    <message>
+        <source>No header line: the columns are read as timestamp, index, utilization.gpu, memory.used, memory.total, power.draw, clocks.sm, temperature.gpu.</source>
+        <translation>没有表头行：各列按 timestamp、index、utilization.gpu、memory.used、memory.total、power.draw、clocks.sm、temperature.gpu 读取。</translation>
+    </message>
+    <message>
+        <source>No step or time column (step, global_step, iteration, iter, epoch, time, timestamp, wall_time); the table is not read as scalars.</source>
+        <translation>没有步数或时间列（step、global_step、iteration、iter、epoch、time、timestamp、wall_time），该表格不作为标量读取。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::main</name>

@@ -5,6 +5,7 @@
 #include "importers/core/protohead.h"
 #include "importers/core/sniffstrings.h"
 #include "importers/core/textformats.h"
+#include "importers/loggers/metricstable.h"
 #include "importers/memory/cudasnapshot.h"
 #include "importers/summary/crc32c.h"
 #include "importers/tensor/ptfile.h"
@@ -270,6 +271,10 @@ bool isGpuMetricsLog(std::string_view text)
     }
     if (firstLine.find(',') == std::string::npos)
         return false;
+    // `--format=csv,noheader`: a timestamp as nvidia-smi prints it, and the eight columns of the documented query.
+    if (loggers::isNvidiaSmiTimestamp(std::string_view(firstLine).substr(0, firstLine.find(',')))
+        && std::count(firstLine.begin(), firstLine.end(), ',') == 7)
+        return true;
     return contains(firstLine, "utilization.gpu") || contains(firstLine, "memory.used")
         || contains(firstLine, "power.draw") || contains(firstLine, "temperature.gpu");
 }

@@ -132,6 +132,10 @@ ImportUpdate LoggerImporter::pollTable(const ImportControl& control)
         if (d.severity != Severity::Info)
             update.status = ImportStatus::Partial;
     }
+    if (m_parser.notOverTime()) {
+        update.status = ImportStatus::Unsupported;
+        update.summaries.reset();
+    }
     if (m_parser.format() == TableFormat::Unknown && size > 0 && !partial) {
         update.status = ImportStatus::Failed;
         update.diagnostics.append({ Severity::Error, m_path, -1, -1, LoggersTr::tr("The file holds no table.") });

@@ -157,6 +157,21 @@ QString dcgmiTag(const std::string& field)
 
 } // namespace
 
+bool isNvidiaSmiTimestamp(std::string_view cell)
+{
+    // `2024/01/15 10:23:45.123`
+    cell = trim(cell);
+    if (cell.size() < 19)
+        return false;
+    for (std::size_t i = 0; i < 19; ++i) {
+        const char c = cell[i];
+        const bool digit = c >= '0' && c <= '9';
+        if ((i == 4 || i == 7) ? c != '/' : i == 10 ? c != ' ' : (i == 13 || i == 16) ? c != ':' : !digit)
+            return false;
+    }
+    return true;
+}
+
 QString wandbSystemTag(std::string_view key)
 {
     if (key.substr(0, 7) != "system.")
@@ -318,7 +333,17 @@ void MetricsTableParser::feedLine(std::string_view line, qint64 lineNumber)
             const auto commas = std::count(text.begin(), text.end(), ',');
             const auto tabs = std::count(text.begin(), text.end(), '\t');
             m_delimiter = tabs > commas ? '\t' : ',';
-            readHeader(splitCsv(text, m_delimiter));
+            std::vector<std::string> cells = splitCsv(text, m_delimiter);
+            if (isNvidiaSmiTimestamp(cells.front()) && cells.size() == std::size(kDocumentedQuery)) {
+                // `--format=csv,noheader`: the columns are those of the query the README documents.
+                readHeader(std::vector<std::string>(std::begin(kDocumentedQuery), std::end(kDocumentedQuery)));
+                note(Severity::Info, lineNumber,
+                     LoggersTr::tr("No header line: the columns are read as timestamp, index, utilization.gpu, "
+                                   "memory.used, memory.total, power.draw, clocks.sm, temperature.gpu."));
+                readCsvRow(cells, lineNumber);
+                return;
+            }
+            readHeader(cells);
             return;
         }
     }
@@ -374,16 +399,25 @@ void MetricsTableParser::readHeader(const std::vector<std::string>& cells)
         if (cells[i].empty())
             column.role = Role::Skipped;
     }
-    if (stepColumn >= 0)
+    if (stepColumn >= 0) {
         m_columns[std::size_t(stepColumn)].role = Role::Step;
-    else if (!m_nvidiaSmi)
+    } else if (!m_nvidiaSmi && haveWallTime) {
         note(
             Severity::Info, 1,
             LoggersTr::tr("No step column (step, global_step, iteration, iter or epoch); the row number is the step."));
+    } else if (!m_nvidiaSmi) {
+        // A data set or a results table, not a log over time: listed, not turned into scalars.
+        m_notOverTime = true;
+        note(Severity::Info, 1,
+             LoggersTr::tr("No step or time column (step, global_step, iteration, iter, epoch, time, timestamp, "
+                           "wall_time); the table is not read as scalars."));
+    }
 }
 
 void MetricsTableParser::readCsvRow(const std::vector<std::string>& cells, qint64 lineNumber)
 {
+    if (m_notOverTime)
+        return;
     // nvidia-smi repeats nothing, but a header written again (a restarted logger appending) is skipped.
     if (!cells.empty() && !m_columns.empty() && QString::fromStdString(cells[0]) == m_columns[0].name)
         return;

@@ -25,7 +25,8 @@ enum class TableFormat {
 /// still being written can be fed as it grows. Columns are classified by their header, never by the file's
 /// name: the step is the first of `step`, `global_step`, `_step`, `iteration`, `iter`, `epoch`
 /// (the row number when there is none), the wall time comes from `wall_time`, `timestamp`, `time` or
-/// `_timestamp` (seconds, milliseconds or a date and time). Empty cells are missing values; `nan` and `inf`
+/// `_timestamp` (seconds, milliseconds or a date and time); a table with neither is not a log and gives
+/// nothing (notOverTime()). Empty cells are missing values; `nan` and `inf`
 /// are values. A column whose cells are not numbers is skipped with one note. nvidia-smi `--query-gpu` logs,
 /// `dcgmi dmon` output and W&B `system.*` keys are named as `runlens record` names the same metrics
 /// (`system/gpu0_util_percent`, `system/cpu_busy_percent` …), each GPU counting its own samples as steps.
@@ -43,6 +44,8 @@ public:
     TableFormat format() const { return m_format; }
     bool isNvidiaSmi() const { return m_nvidiaSmi; }
     qint64 rows() const { return m_rows; }
+    /// A CSV table with neither a step nor a time column: a data set, not a log; it gives no scalars.
+    bool notOverTime() const { return m_notOverTime; }
 
     /// One cell as a number: plain numbers, `nan`/`inf` in any case, JSON's `NaN`/`Infinity`, and a unit after
     /// the number (`45 %`, `1024 MiB`); nullopt for empty cells, `[N/A]` and text.
@@ -75,6 +78,7 @@ private:
     TableFormat m_format = TableFormat::Unknown;
     char m_delimiter = ',';
     bool m_nvidiaSmi = false;
+    bool m_notOverTime = false;
     std::vector<Column> m_columns;
     std::vector<std::string> m_dcgmiFields;
     QHash<QString, qint64> m_gpuSteps; ///< samples seen per GPU (nvidia-smi, dcgmi)
@@ -85,6 +89,14 @@ private:
     qint64 m_rows = 0;
     qint64 m_badLines = 0;
 };
+
+/// The columns of an nvidia-smi log written with `noheader`: the query the README documents.
+inline constexpr const char* kDocumentedQuery[]
+    = { "timestamp",          "index",          "utilization.gpu [%]", "memory.used [MiB]",
+        "memory.total [MiB]", "power.draw [W]", "clocks.sm [MHz]",     "temperature.gpu" };
+
+/// True for nvidia-smi's timestamp cell, `2024/01/15 10:23:45.123`.
+bool isNvidiaSmiTimestamp(std::string_view cell);
 
 /// The `runlens record` name of a W&B system metric (`system.gpu.0.gpu` -> `system/gpu0_util_percent`), or an
 /// empty string for a key that is not one.

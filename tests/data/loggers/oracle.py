@@ -121,12 +121,16 @@ SMI_TAGS = {"utilization.gpu": "util_percent", "memory.used": "mem_used_MiB", "m
             "power.draw": "power_W", "clocks.sm": "sm_clock_MHz", "temperature.gpu": "temperature_C"}
 
 
-def nvidia_smi(path):
+QUERY = ["timestamp", "index", "utilization.gpu", "memory.used", "memory.total", "power.draw", "clocks.sm",
+         "temperature.gpu"]
+
+
+def nvidia_smi(path, noheader=False):
     out = {}
     counts = {}
     with open(path, newline="") as f:
         reader = csv.reader(f, skipinitialspace=True)
-        header = [h.split(" [")[0] for h in next(reader)]
+        header = QUERY if noheader else [h.split(" [")[0] for h in next(reader)]
         for row in reader:
             cells = dict(zip(header, row))
             gpu = cells["index"]
@@ -180,6 +184,7 @@ FILES = {
     W + "wandb-events.jsonl": lambda p: jsonl(p, "_step", "_timestamp", system=True),
     "gpu/nvidia-smi.csv": nvidia_smi,
     "gpu/nvidia-smi-nounits.csv": nvidia_smi,
+    "gpu/nvidia-smi-noheader.csv": lambda p: nvidia_smi(p, noheader=True),
     "gpu/dcgmi-dmon.txt": dcgmi,
 }
 

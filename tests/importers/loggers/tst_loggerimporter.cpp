@@ -133,6 +133,8 @@ void TestLoggerImporter::sniff_data()
                                 << "gpu-metrics-log";
     QTest::newRow("nvidia-smi nounits") << "gpu/nvidia-smi-nounits.csv"
                                         << "gpu-metrics-log";
+    QTest::newRow("nvidia-smi noheader") << "gpu/nvidia-smi-noheader.csv"
+                                         << "gpu-metrics-log";
     QTest::newRow("dcgmi") << "gpu/dcgmi-dmon.txt"
                            << "gpu-metrics-log";
 }
@@ -153,7 +155,7 @@ void TestLoggerImporter::againstPythonOracle()
     QVERIFY(python.waitForFinished(60000));
     QCOMPARE(python.exitCode(), 0);
     const QJsonObject oracle = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
-    QCOMPARE(oracle.size(), 11);
+    QCOMPARE(oracle.size(), 12);
     for (auto file = oracle.begin(); file != oracle.end(); ++file) {
         const QString path = kData + file.key();
         const ImportUpdate update = importAll(path, sniffFile(path));
@@ -249,14 +251,23 @@ void TestLoggerImporter::columnsByHeader()
     other.write("{\"name\": \"a\", \"size\": 3}\n{\"name\": \"b\", \"size\": 4}\n");
     other.close();
     QCOMPARE(sniffFile(other.fileName()), ArtifactKind::Unknown);
-    // Without a step column the row number is the step, said once.
+    // Without a step column a table with a time column counts its rows as steps, said once.
     QFile nostep(dir.filePath("losses.csv"));
     QVERIFY(nostep.open(QIODevice::WriteOnly));
-    nostep.write("loss,acc\n1.5,0.25\n1.25,0.5\n");
+    nostep.write("time,loss,acc\n1705314225,1.5,0.25\n1705314230,1.25,0.5\n");
     nostep.close();
     const ImportUpdate rows = importAll(nostep.fileName(), sniffFile(nostep.fileName()));
     QCOMPARE(findTag(rows.scalars, "acc")->points.back().step, qint64(1));
+    QCOMPARE(findTag(rows.scalars, "acc")->points.back().wallTime, 1705314230.0);
     QCOMPARE(rows.diagnostics.size(), 1);
+    // With neither it is a data set, not a log: listed, no scalars.
+    QFile dataset(dir.filePath("train.csv"));
+    QVERIFY(dataset.open(QIODevice::WriteOnly));
+    dataset.write("id,label,text\n1,0,good\n2,1,bad\n");
+    dataset.close();
+    const ImportUpdate data = importAll(dataset.fileName(), sniffFile(dataset.fileName()));
+    QCOMPARE(data.status, ImportStatus::Unsupported);
+    QVERIFY(data.scalars.empty());
 }
 
 void TestLoggerImporter::tailsAppendedLines()
