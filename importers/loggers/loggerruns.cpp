@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 namespace runlens::loggers {
@@ -217,8 +218,21 @@ LoggerRun readTrainerState(QByteArrayView text, const QString& path)
     std::string_view head = json;
     if (JsonLine(head).parse(top) || !top.empty()) {
         for (const JsonLine::Value& v : top) {
-            if (v.key.find('/') != std::string::npos)
-                continue; // nested settings (stateful callbacks)
+            // The run's outcome and settings; the process flags (`is_world_process_zero` …) say nothing about it.
+            static const char* const kKeys[] = { "best_metric",
+                                                 "best_model_checkpoint",
+                                                 "best_global_step",
+                                                 "global_step",
+                                                 "epoch",
+                                                 "max_steps",
+                                                 "num_train_epochs",
+                                                 "train_batch_size",
+                                                 "logging_steps",
+                                                 "eval_steps",
+                                                 "save_steps",
+                                                 "trial_name" };
+            if (std::find(std::begin(kKeys), std::end(kKeys), v.key) == std::end(kKeys))
+                continue;
             const QString key = QString::fromStdString(v.key);
             if (v.number)
                 hparams.values.insert(key, *v.number);
@@ -285,6 +299,13 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
         QString value = line.mid(colon + 1).trimmed();
         if (value.size() >= 2 && (value.startsWith(QLatin1Char('\'')) || value.startsWith(QLatin1Char('"'))))
             value = value.mid(1, value.size() - 2);
+        if (key == QLatin1String("status")) {
+            // MLflow's RunStatus numbers.
+            static const char* const kStatus[] = { "", "RUNNING", "SCHEDULED", "FINISHED", "FAILED", "KILLED" };
+            const int number = value.toInt();
+            if (number >= 1 && number <= 5)
+                value = QLatin1String(kStatus[number]);
+        }
         if (key == QLatin1String("run_name") || key == QLatin1String("run_id") || key == QLatin1String("status")
             || key == QLatin1String("experiment_id"))
             hparams.values.insert(QStringLiteral("mlflow.") + key, value);

@@ -217,6 +217,8 @@ void TestLoggerImporter::hyperParameters()
     QCOMPARE(fh.value("best_metric").toDouble(), 0.8125);
     QCOMPARE(fh.value("best_model_checkpoint").toString(), QStringLiteral("out/checkpoint-20"));
     QCOMPARE(fh.value("train_batch_size").toDouble(), 8.0);
+    QVERIFY(!fh.contains("is_world_process_zero"));
+    QCOMPARE(mh.value("mlflow.status").toString(), QStringLiteral("FINISHED"));
 }
 
 void TestLoggerImporter::columnsByHeader()
