@@ -1,9 +1,11 @@
 #include "importers/core/artifactimporter.h"
 #include "importers/core/filesniffer.h"
+#include "importers/core/importsession.h"
 #include "importers/core/runscanner.h"
 #include "importers/loggers/flatjson.h"
 #include "importers/loggers/loggerruns.h"
 #include "importers/loggers/metricstable.h"
+#include "models/scalars/scalarstore.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -98,6 +101,7 @@ private slots:
     void hyperParameters();
     void columnsByHeader();
     void tailsAppendedLines();
+    void sessionTailsATableLikeAnEventFile();
     void runNames();
     void numbers();
 };
@@ -299,6 +303,34 @@ void TestLoggerImporter::tailsAppendedLines()
     QVERIFY(!second.summaries); // side files are read once
     ImportUpdate third = importer->poll({});
     QVERIFY(third.scalars.empty());
+}
+
+void TestLoggerImporter::sessionTailsATableLikeAnEventFile()
+{
+    QTemporaryDir dir;
+    QFile file(dir.filePath("metrics.jsonl"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"step\": 0, \"loss\": 2.5}\n{\"step\": 1, \"loss\": 2.0}\n");
+    file.flush();
+    ImportSession session(RunScanner().scan(dir.path()));
+    ScalarStore store;
+    connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+    QSignalSpy finished(&session, &ImportSession::finished);
+    session.setLiveTail(true, 100);
+    session.start();
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(store.pointCount(), 2);
+    // Half a line is waited for; once complete it arrives.
+    file.write("{\"step\": 2, \"loss\": 1.5}\n{\"step\": 3, ");
+    file.flush();
+    QTRY_COMPARE_WITH_TIMEOUT(store.pointCount(), 3, 3000);
+    QTRY_VERIFY_WITH_TIMEOUT(!session.isBusy(), 2000);
+    QVERIFY(session.state(0).growing);
+    file.write("\"loss\": 1.25}\n");
+    file.close();
+    QTRY_COMPARE_WITH_TIMEOUT(store.pointCount(), 4, 3000);
+    QCOMPARE(store.series(QStringLiteral("."), QStringLiteral("loss"))->points.back().value, 1.25);
+    QCOMPARE(session.state(0).status, ImportStatus::Ok);
 }
 
 void TestLoggerImporter::runNames()
