@@ -256,9 +256,9 @@ std::pair<QString, double> mlflowSystemTag(const QString& name)
     if (name == QLatin1String("system/system_memory_usage_percentage"))
         return { QStringLiteral("system/mem_used_percent"), 1.0 };
     if (name == QLatin1String("system/network_receive_megabytes"))
-        return { QStringLiteral("system/net_total_rx_MiB"), kMegabyteToMiB };
+        return { QStringLiteral("system/net_total_rx_MiB_per_s"), kMegabyteToMiB };
     if (name == QLatin1String("system/network_transmit_megabytes"))
-        return { QStringLiteral("system/net_total_tx_MiB"), kMegabyteToMiB };
+        return { QStringLiteral("system/net_total_tx_MiB_per_s"), kMegabyteToMiB };
     const QRegularExpressionMatch match = gpu.match(name);
     if (match.hasMatch()) {
         const QString prefix = QStringLiteral("system/gpu") + match.captured(1) + QLatin1Char('_');
@@ -367,6 +367,19 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
             }
             addPoint(run.scalars, index, tag, { qint64(*step), *time / 1000.0, *value * factor });
         }
+    }
+    // MLflow's network metrics count megabytes since the run started; `runlens record` writes rates.
+    for (TagPoints& tag : run.scalars) {
+        if (!tag.tag.endsWith(QLatin1String("_MiB_per_s")))
+            continue;
+        std::vector<ScalarPoint> rates;
+        for (std::size_t i = 1; i < tag.points.size(); ++i) {
+            const ScalarPoint& a = tag.points[i - 1];
+            const ScalarPoint& b = tag.points[i];
+            if (b.wallTime > a.wallTime && b.value >= a.value)
+                rates.push_back({ b.step, b.wallTime, (b.value - a.value) / (b.wallTime - a.wallTime) });
+        }
+        tag.points = std::move(rates);
     }
     if (badLines > 0)
         run.diagnostics.append({ Severity::Warning, metaYamlPath, -1, -1,

@@ -186,9 +186,9 @@ QString wandbSystemTag(std::string_view key)
     if (rest == "proc.memory.availableMB")
         return QStringLiteral("system/mem_available_MiB");
     if (rest == "network.sent")
-        return QStringLiteral("system/net_total_tx_MiB");
+        return QStringLiteral("system/net_total_tx_MiB_per_s");
     if (rest == "network.recv")
-        return QStringLiteral("system/net_total_rx_MiB");
+        return QStringLiteral("system/net_total_rx_MiB_per_s");
     if (rest.substr(0, 4) == "gpu.") {
         const std::string_view gpu = rest.substr(4);
         const std::size_t dot = gpu.find('.');
@@ -529,8 +529,17 @@ void MetricsTableParser::readJsonLine(std::string_view line, qint64 lineNumber)
         double value = *v.number;
         if (system.endsWith(QLatin1String("_mem_used_MiB")) && v.key.find("Bytes") != std::string::npos)
             value /= 1024.0 * 1024.0;
-        else if (system.startsWith(QLatin1String("system/net_total_")))
-            value /= 1024.0 * 1024.0;
+        if (system.startsWith(QLatin1String("system/net_total_"))) {
+            // W&B counts bytes since the run started; `runlens record` writes rates between samples.
+            const double mib = value / (1024.0 * 1024.0);
+            const auto previous = m_counters.constFind(system);
+            const bool later = previous != m_counters.constEnd() && wallTime > previous->first;
+            const double rate = later ? (mib - previous->second) / (wallTime - previous->first) : 0.0;
+            m_counters.insert(system, { wallTime, mib });
+            if (later && rate >= 0)
+                add(system, step, wallTime, rate);
+            continue;
+        }
         add(system, step, wallTime, value);
     }
     ++m_rows;

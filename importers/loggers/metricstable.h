@@ -83,6 +83,7 @@ private:
     std::vector<std::string> m_dcgmiFields;
     QHash<QString, qint64> m_gpuSteps; ///< samples seen per GPU (nvidia-smi, dcgmi)
     QHash<QString, int> m_tagIndex;
+    QHash<QString, std::pair<double, double>> m_counters; ///< byte counters: last (wall time, MiB) per tag
     QHash<QString, bool> m_textKeys; ///< JSON keys whose values were not numbers (noted once)
     ScalarBatch m_batch;
     Diagnostics m_diagnostics;

@@ -46,6 +46,7 @@ def csv_table(path, step_col, wall_col=None, text_cols=()):
 
 def jsonl(path, step_key, wall_key, system=False):
     out = {}
+    counters = {}
     with open(path) as f:
         for row, line in enumerate(f):
             if not line.strip():
@@ -66,6 +67,13 @@ def jsonl(path, step_key, wall_key, system=False):
                     continue
                 if system:
                     k, v = WANDB[k](v)
+                    if k.endswith("_per_s"):
+                        # a byte counter since the start: the rate since the previous sample
+                        last = counters.get(k)
+                        counters[k] = (wall, v)
+                        if last is not None and wall > last[0]:
+                            add(out, k, step, wall, (v - last[1]) / (wall - last[0]))
+                        continue
                 add(out, k, step, wall, float(v))
     return out
 
@@ -78,8 +86,8 @@ WANDB = {
     "system.cpu": lambda v: ("system/cpu_busy_percent", v),
     "system.memory": lambda v: ("system/mem_used_percent", v),
     "system.proc.memory.rssMB": lambda v: ("system/process_rss_MiB", v),
-    "system.network.sent": lambda v: ("system/net_total_tx_MiB", v / MIB),
-    "system.network.recv": lambda v: ("system/net_total_rx_MiB", v / MIB),
+    "system.network.sent": lambda v: ("system/net_total_tx_MiB_per_s", v / MIB),
+    "system.network.recv": lambda v: ("system/net_total_rx_MiB_per_s", v / MIB),
 }
 
 
@@ -100,6 +108,7 @@ MLFLOW_SYSTEM = {
     "system/gpu_0_utilization_percentage": ("system/gpu0_util_percent", 1.0),
     "system/gpu_0_memory_usage_megabytes": ("system/gpu0_mem_used_MiB", 1e6 / MIB),
     "system/cpu_utilization_percentage": ("system/cpu_busy_percent", 1.0),
+    "system/network_receive_megabytes": ("system/net_total_rx_MiB_per_s", 1e6 / MIB),
 }
 
 
@@ -111,9 +120,17 @@ def mlflow(run_dir):
             tag = os.path.relpath(os.path.join(root, name), metrics)
             tag, factor = MLFLOW_SYSTEM.get(tag, (tag, 1.0))
             with open(os.path.join(root, name)) as f:
-                for line in f:
-                    ts, value, step = line.split()
-                    add(out, tag, int(step), int(ts) / 1000.0, float(value) * factor)
+                rows = [line.split() for line in f if line.strip()]
+            last = None
+            for ts, value, step in rows:
+                wall, v = int(ts) / 1000.0, float(value) * factor
+                if tag.endswith("_per_s"):
+                    # megabytes since the start: the rate since the previous sample
+                    if last is not None and wall > last[0]:
+                        add(out, tag, int(step), wall, (v - last[1]) / (wall - last[0]))
+                    last = (wall, v)
+                    continue
+                add(out, tag, int(step), wall, v)
     return out
 
 
