@@ -324,6 +324,19 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
                               paramValue(QString::fromUtf8(f.read(64 * 1024)).trimmed()));
     }
 
+    // tags/: the user's own tags; MLflow's (`mlflow.user`, `mlflow.source.name` …) describe the client, not the run.
+    const QString tagsDir = folder.filePath(QStringLiteral("tags"));
+    QDirIterator tags(tagsDir, QDir::Files | QDir::NoSymLinks, QDirIterator::Subdirectories);
+    count = 0;
+    while (tags.hasNext() && ++count < kMaxMetricFiles) {
+        const QString file = tags.next();
+        const QString name = QDir(tagsDir).relativeFilePath(file);
+        QFile f(file);
+        if (name.startsWith(QLatin1String("mlflow.")) || !f.open(QIODevice::ReadOnly))
+            continue;
+        hparams.values.insert(QStringLiteral("tag/") + name, QString::fromUtf8(f.read(64 * 1024)).trimmed());
+    }
+
     const QString metricsDir = folder.filePath(QStringLiteral("metrics"));
     QDirIterator metrics(metricsDir, QDir::Files | QDir::NoSymLinks, QDirIterator::Subdirectories);
     QHash<QString, int> index;

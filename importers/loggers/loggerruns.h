@@ -28,7 +28,7 @@ LoggerRun readTrainerState(QByteArrayView text, const QString& path);
 
 /// An MLflow file-store run, given its `meta.yaml`: `metrics/<name>` files (`timestamp value step` lines,
 /// names nested with '/'), system metrics (`metrics/system/*`) under the names `runlens record` writes,
-/// `params/` as hyper-parameters and `meta.yaml`'s `run_name` as run information.
+/// `params/` as hyper-parameters, the user's `tags/` as `tag/<name>` and `meta.yaml`'s `run_name` as run information.
 LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& control);
 
 /// Hyper-parameters from a YAML file beside a table: Lightning's `hparams.yaml` (`key: value` lines) and W&B's

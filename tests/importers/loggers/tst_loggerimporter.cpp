@@ -214,6 +214,8 @@ void TestLoggerImporter::hyperParameters()
     QCOMPARE(mh.value("lr").toDouble(), 0.001);
     QCOMPARE(mh.value("optimizer").toString(), QStringLiteral("adam"));
     QCOMPARE(mh.value("mlflow.run_name").toString(), QStringLiteral("bright-fox-42"));
+    QCOMPARE(mh.value("tag/team").toString(), QStringLiteral("vision"));
+    QVERIFY(!mh.contains("tag/mlflow.runName"));
 
     const ImportUpdate hf = importAll(kData + "hf/out/trainer_state.json", ArtifactKind::TrainerState);
     QVERIFY(hf.summaries && hf.summaries->hparams);
