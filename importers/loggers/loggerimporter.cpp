@@ -10,6 +10,7 @@ namespace runlens::loggers {
 namespace {
 
 constexpr qint64 kChunk = 8 * 1024 * 1024;
+constexpr qint64 kFirstLineBytes = 4096;
 
 } // namespace
 
@@ -69,12 +70,17 @@ ImportUpdate LoggerImporter::pollTable(const ImportControl& control)
         return update;
     }
     const qint64 size = file.size();
-    if (size < m_offset) {
-        // Truncated and rewritten: the points already delivered stay, new lines are read from the start.
+    // Lightning's CSVLogger rewrites the whole file under a wider header when a new metric appears; other
+    // writers may truncate and start again. Read from the start then: the steps it repeats replace what was
+    // delivered (the Scalars model drops points at or after a step that comes again).
+    const QByteArray firstLine = file.read(kFirstLineBytes).split('\n').value(0);
+    if (size < m_offset || (m_offset > 0 && firstLine != m_firstLine)) {
         m_offset = 0;
         m_line = 0;
         m_parser = MetricsTableParser(m_path);
     }
+    if (m_offset == 0)
+        m_firstLine = firstLine;
     if (size > kMaxBytes) {
         update.status = ImportStatus::Failed;
         update.diagnostics.append(

@@ -3,6 +3,7 @@
 #include "importers/core/artifactimporter.h"
 #include "importers/loggers/metricstable.h"
 
+#include <QByteArray>
 #include <QString>
 
 #include <string>
@@ -29,6 +30,7 @@ private:
     ArtifactKind m_kind;
     MetricsTableParser m_parser;
     qint64 m_offset = 0;
+    QByteArray m_firstLine; ///< the header (or first record), to notice a file rewritten from the start
     qint64 m_line = 0;
     bool m_done = false;
 };

@@ -305,6 +305,16 @@ void TestLoggerImporter::tailsAppendedLines()
     QVERIFY(!second.summaries); // side files are read once
     ImportUpdate third = importer->poll({});
     QVERIFY(third.scalars.empty());
+
+    // Lightning rewrites the file under a wider header when a metric appears: read again from the start.
+    file.close();
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("step,loss,val_acc\n0,2.5,\n1,2.25,\n2,1.9,0.5\n");
+    file.close();
+    ImportUpdate rewritten = importer->poll({});
+    QCOMPARE(findTag(rewritten.scalars, "loss")->points.size(), std::size_t(3));
+    QCOMPARE(findTag(rewritten.scalars, "loss")->points.front().step, qint64(0));
+    QCOMPARE(findTag(rewritten.scalars, "val_acc")->points.size(), std::size_t(1));
 }
 
 void TestLoggerImporter::sessionTailsATableLikeAnEventFile()
