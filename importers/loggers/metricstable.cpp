@@ -14,11 +14,12 @@ namespace runlens::loggers {
 
 namespace {
 
+/// A wall-time value before this (March 1973) is a duration, not a point in time.
+constexpr double kEarliestWallTime = 1e8;
+
 std::string_view trim(std::string_view s)
 {
-    while (!s.empty()
-           && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\xef' || s.front() == '\xbb'
-               || s.front() == '\xbf'))
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
         s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
         s.remove_suffix(1);
@@ -320,6 +321,9 @@ Diagnostics MetricsTableParser::takeDiagnostics()
 
 void MetricsTableParser::feedLine(std::string_view line, qint64 lineNumber)
 {
+    // A byte-order mark (Excel's "CSV UTF-8") before the header.
+    if (m_format == TableFormat::Unknown && line.substr(0, 3) == "\xef\xbb\xbf")
+        line.remove_prefix(3);
     const std::string_view text = trim(line);
     if (text.empty())
         return;
@@ -426,15 +430,22 @@ void MetricsTableParser::readCsvRow(const std::vector<std::string>& cells, qint6
     double wallTime = 0;
     QString gpu = QStringLiteral("0");
     for (std::size_t i = 0; i < cells.size() && i < m_columns.size(); ++i) {
-        const Column& column = m_columns[i];
+        Column& column = m_columns[i];
         if (column.role == Role::Step) {
             if (const std::optional<double> v = parseNumber(cells[i], false);
                 v && std::isfinite(*v) && std::abs(*v) < 9e18) {
                 step = qint64(*v);
                 haveStep = true;
             }
-        } else if (column.role == Role::WallTime) {
-            if (const std::optional<double> t = parseWallTime(cells[i]))
+        } else if (column.role == Role::WallTime && !cells[i].empty()) {
+            const std::optional<double> t = parseWallTime(cells[i]);
+            if (!column.decided && (!t || *t < kEarliestWallTime)) {
+                // `time` holding seconds per step, not a point in time: a metric like the others.
+                column.role = Role::Metric;
+                continue;
+            }
+            column.decided = true;
+            if (t)
                 wallTime = *t;
         } else if (column.role == Role::GpuIndex && !cells[i].empty()) {
             gpu = QString::fromStdString(cells[i]);
@@ -490,7 +501,7 @@ void MetricsTableParser::readJsonLine(std::string_view line, qint64 lineNumber)
     qint64 step = m_rows;
     int stepKeyRank = -1;
     double wallTime = 0;
-    bool haveWallTime = false;
+    std::string wallTimeKey;
     for (const JsonLine::Value& v : values) {
         if (!v.number || !std::isfinite(*v.number))
             continue;
@@ -500,14 +511,15 @@ void MetricsTableParser::readJsonLine(std::string_view line, qint64 lineNumber)
             stepKeyRank = rank;
             step = qint64(*v.number);
         }
-        if (!haveWallTime && isWallTimeName(key)) {
-            wallTime = *v.number > 1e11 ? *v.number / 1000.0 : *v.number;
-            haveWallTime = true;
+        const double seconds = *v.number > 1e11 ? *v.number / 1000.0 : *v.number;
+        if (wallTimeKey.empty() && isWallTimeName(key) && seconds >= kEarliestWallTime) {
+            wallTime = seconds;
+            wallTimeKey = key;
         }
     }
     for (const JsonLine::Value& v : values) {
         const std::string key = lower(v.key);
-        if ((stepKeyRank >= 0 && stepRank(key) == stepKeyRank) || isWallTimeName(key))
+        if ((stepKeyRank >= 0 && stepRank(key) == stepKeyRank) || key == wallTimeKey)
             continue;
         // W&B's own bookkeeping (`_runtime`, `_wandb/…`) is not a metric of the run.
         if (!v.key.empty() && v.key.front() == '_')

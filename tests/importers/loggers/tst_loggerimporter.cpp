@@ -268,6 +268,15 @@ void TestLoggerImporter::columnsByHeader()
     QCOMPARE(findTag(rows.scalars, "acc")->points.back().step, qint64(1));
     QCOMPARE(findTag(rows.scalars, "acc")->points.back().wallTime, 1705314230.0);
     QCOMPARE(rows.diagnostics.size(), 1);
+    // A `time` column of seconds per step is a metric, not the wall time; a byte-order mark is not a name.
+    QFile durations(dir.filePath("steps.csv"));
+    QVERIFY(durations.open(QIODevice::WriteOnly));
+    durations.write("\xef\xbb\xbfstep,time,\xe6\x8d\x9f\xe5\xa4\xb1\n0,0.25,1.5\n1,0.5,1.25\n");
+    durations.close();
+    const ImportUpdate timed = importAll(durations.fileName(), sniffFile(durations.fileName()));
+    QCOMPARE(findTag(timed.scalars, "time")->points.size(), std::size_t(2));
+    QCOMPARE(findTag(timed.scalars, "time")->points.back().wallTime, 0.0);
+    QCOMPARE(findTag(timed.scalars, QStringLiteral("损失"))->points.back().value, 1.25);
     // With neither it is a data set, not a log: listed, no scalars.
     QFile dataset(dir.filePath("train.csv"));
     QVERIFY(dataset.open(QIODevice::WriteOnly));
