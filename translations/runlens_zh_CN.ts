@@ -7910,6 +7910,10 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <source>No step or time column (step, global_step, iteration, iter, epoch, time, timestamp, wall_time); the table is not read as scalars.</source>
         <translation>没有步数或时间列（step、global_step、iteration、iter、epoch、time、timestamp、wall_time），该表格不作为标量读取。</translation>
     </message>
+    <message>
+        <source>%1 holds this history and more; this copy is not read.</source>
+        <translation>%1 包含这段历史及之后的记录，此副本不再读取。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::main</name>

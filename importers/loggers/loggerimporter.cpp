@@ -3,7 +3,10 @@
 #include "importers/loggers/loggerruns.h"
 #include "importers/loggers/loggerstr.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
 
 namespace runlens::loggers {
 
@@ -11,6 +14,39 @@ namespace {
 
 constexpr qint64 kChunk = 8 * 1024 * 1024;
 constexpr qint64 kFirstLineBytes = 4096;
+
+/// The Trainer saves its state in the output folder at the end and in every `checkpoint-N` folder on the way,
+/// each holding the whole history up to then. All of them belong to one run, so only the newest is read: the
+/// output folder's, else the highest checkpoint's. Returns the newer file that supersedes `path`, if any.
+QString newerTrainerState(const QString& path)
+{
+    const QFileInfo info(path);
+    const QDir folder = info.absoluteDir();
+    static const QRegularExpression checkpoint(QStringLiteral("^checkpoint-(\\d+)$"));
+    const QRegularExpressionMatch own = checkpoint.match(folder.dirName());
+    if (!own.hasMatch())
+        return {};
+    QDir output = folder;
+    if (!output.cdUp())
+        return {};
+    const QString top = output.filePath(info.fileName());
+    if (QFileInfo::exists(top))
+        return top;
+    const qint64 number = own.captured(1).toLongLong();
+    QString best;
+    qint64 bestNumber = number;
+    const QStringList siblings
+        = output.entryList({ QStringLiteral("checkpoint-*") }, QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& sibling : siblings) {
+        const QRegularExpressionMatch match = checkpoint.match(sibling);
+        const QString candidate = output.filePath(sibling + QLatin1Char('/') + info.fileName());
+        if (match.hasMatch() && match.captured(1).toLongLong() > bestNumber && QFileInfo::exists(candidate)) {
+            bestNumber = match.captured(1).toLongLong();
+            best = candidate;
+        }
+    }
+    return best;
+}
 
 } // namespace
 
@@ -29,6 +65,15 @@ ImportUpdate LoggerImporter::poll(const ImportControl& control)
         return update;
     m_done = true;
     LoggerRun run;
+    if (m_kind == ArtifactKind::TrainerState) {
+        const QString newer = newerTrainerState(m_path);
+        if (!newer.isEmpty()) {
+            update.diagnostics.append(
+                { Severity::Info, m_path, -1, -1,
+                  LoggersTr::tr("%1 holds this history and more; this copy is not read.").arg(newer) });
+            return update;
+        }
+    }
     if (m_kind == ArtifactKind::MlflowRun) {
         run = readMlflowRun(m_path, control);
     } else {

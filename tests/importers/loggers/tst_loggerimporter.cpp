@@ -103,6 +103,7 @@ private slots:
     void tailsAppendedLines();
     void sessionTailsATableLikeAnEventFile();
     void runNames();
+    void newestTrainerStateOnly();
     void numbers();
 };
 
@@ -365,6 +366,26 @@ void TestLoggerImporter::runNames()
     QCOMPARE(lightning.runs(), QStringList { "lightning_logs/version_0" });
     const RunManifest hf = RunScanner().scan(kData + "hf");
     QCOMPARE(hf.runs(), QStringList { "out" });
+}
+
+void TestLoggerImporter::newestTrainerStateOnly()
+{
+    // The output folder's state supersedes the checkpoints' (all in run "out"), and a later checkpoint an earlier.
+    const QString checkpoint = kData + "hf/out/checkpoint-10/trainer_state.json";
+    QCOMPARE(sniffFile(checkpoint), ArtifactKind::TrainerState);
+    const ImportUpdate superseded = importAll(checkpoint, ArtifactKind::TrainerState);
+    QVERIFY(superseded.scalars.empty());
+    QCOMPARE(superseded.status, ImportStatus::Ok);
+    QCOMPARE(superseded.diagnostics.size(), 1);
+    QVERIFY(superseded.diagnostics[0].message.contains("hf/out/trainer_state.json"));
+
+    QTemporaryDir dir;
+    for (const char* name : { "checkpoint-5", "checkpoint-10", "checkpoint-9" }) {
+        QVERIFY(QDir(dir.path()).mkpath(name));
+        QVERIFY(QFile::copy(checkpoint, dir.filePath(QString::fromLatin1(name) + "/trainer_state.json")));
+    }
+    QVERIFY(importAll(dir.filePath("checkpoint-9/trainer_state.json"), ArtifactKind::TrainerState).scalars.empty());
+    QVERIFY(!importAll(dir.filePath("checkpoint-10/trainer_state.json"), ArtifactKind::TrainerState).scalars.empty());
 }
 
 void TestLoggerImporter::numbers()
