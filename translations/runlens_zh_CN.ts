@@ -72,10 +72,6 @@
         <translation>性能数据</translation>
     </message>
     <message>
-        <source>Table (CSV)</source>
-        <translation>表格（CSV）</translation>
-    </message>
-    <message>
         <source>Other file</source>
         <translation>其他文件</translation>
     </message>
@@ -98,6 +94,22 @@
     <message>
         <source>Rank digest</source>
         <translation>卡摘要</translation>
+    </message>
+    <message>
+        <source>Metrics table</source>
+        <translation>指标表</translation>
+    </message>
+    <message>
+        <source>Hugging Face trainer state</source>
+        <translation>Hugging Face 训练器状态</translation>
+    </message>
+    <message>
+        <source>MLflow run</source>
+        <translation>MLflow 运行</translation>
+    </message>
+    <message>
+        <source>GPU metrics log</source>
+        <translation>GPU 指标日志</translation>
     </message>
 </context>
 <context>
@@ -8322,6 +8334,93 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>&lt;p&gt;&lt;b&gt;No texts yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder whose TensorBoard event files or VisualDL logs record text (for example with &lt;code&gt;add_text&lt;/code&gt;); it appears here while it loads.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;还没有文本&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开其 TensorBoard 事件文件或 VisualDL 日志记录了文本（例如使用 &lt;code&gt;add_text&lt;/code&gt;）的运行文件夹；文本会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::loggers</name>
+    <message>
+        <source>The file cannot be read: %1.</source>
+        <translation>无法读取该文件：%1。</translation>
+    </message>
+    <message>
+        <source>The file is too large to read as a table.</source>
+        <translation>该文件太大，无法作为表格读取。</translation>
+    </message>
+    <message>
+        <source>The file holds no table.</source>
+        <translation>该文件中没有表格。</translation>
+    </message>
+    <message>
+        <source>Hyper-parameters that are lists or nested settings are not shown: %1.</source>
+        <translation>列表或嵌套设置形式的超参数不显示：%1。</translation>
+    </message>
+    <message>
+        <source>The file has no &quot;log_history&quot; list; it is not a complete Hugging Face trainer_state.json (perhaps cut while written).</source>
+        <translation>该文件没有 &quot;log_history&quot; 列表，不是完整的 Hugging Face trainer_state.json（可能在写入时被截断）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n log_history entries could not be read and were left out.</source>
+        <translation>
+            <numerusform>有 %n 条 log_history 记录无法读取，已略过。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The file cannot be opened: %1.</source>
+        <translation>无法打开该文件：%1。</translation>
+    </message>
+    <message>
+        <source>The metric file cannot be read; it is left out.</source>
+        <translation>无法读取该指标文件，已略过。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n metric lines are not &quot;timestamp value step&quot; and were left out.</source>
+        <translation>
+            <numerusform>有 %n 行指标不是“时间戳 值 步数”格式，已略过。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No step column (step, global_step, iteration, iter or epoch); the row number is the step.</source>
+        <translation>没有步数列（step、global_step、iteration、iter 或 epoch），以行号作为步数。</translation>
+    </message>
+    <message>
+        <source>The row has more cells than the header; the extra cells are left out.</source>
+        <translation>该行的单元格多于表头，多出的单元格已略过。</translation>
+    </message>
+    <message>
+        <source>The row has no step; it is left out.</source>
+        <translation>该行没有步数，已略过。</translation>
+    </message>
+    <message>
+        <source>Column &quot;%1&quot; holds text, not numbers; it is not shown as a scalar.</source>
+        <translation>列 &quot;%1&quot; 是文本而非数字，不作为标量显示。</translation>
+    </message>
+    <message>
+        <source>Column &quot;%1&quot; has a cell that is not a number (&quot;%2&quot;); such cells are left out.</source>
+        <translation>列 &quot;%1&quot; 中有非数字的单元格（&quot;%2&quot;），这类单元格已略过。</translation>
+    </message>
+    <message>
+        <source>The line is not a JSON object; it is left out.</source>
+        <translation>该行不是 JSON 对象，已略过。</translation>
+    </message>
+    <message>
+        <source>Key &quot;%1&quot; holds text, not numbers; it is not shown as a scalar.</source>
+        <translation>键 &quot;%1&quot; 是文本而非数字，不作为标量显示。</translation>
+    </message>
+    <message>
+        <source>The line is not a dcgmi dmon row; it is left out.</source>
+        <translation>该行不是 dcgmi dmon 的数据行，已略过。</translation>
+    </message>
+    <message>
+        <source>No header line: the columns are read as timestamp, index, utilization.gpu, memory.used, memory.total, power.draw, clocks.sm, temperature.gpu.</source>
+        <translation>没有表头行：各列按 timestamp、index、utilization.gpu、memory.used、memory.total、power.draw、clocks.sm、temperature.gpu 读取。</translation>
+    </message>
+    <message>
+        <source>No step or time column (step, global_step, iteration, iter, epoch, time, timestamp, wall_time); the table is not read as scalars.</source>
+        <translation>没有步数或时间列（step、global_step、iteration、iter、epoch、time、timestamp、wall_time），该表格不作为标量读取。</translation>
+    </message>
+    <message>
+        <source>%1 holds this history and more; this copy is not read.</source>
+        <translation>%1 包含这段历史及之后的记录，此副本不再读取。</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,9 @@
 #include "importers/core/artifactimporter.h"
 
 #include "importers/accuracy/msprobeimporter.h"
+#include "importers/cluster/rankdigestimporter.h"
 #include "importers/graph/graphfileimporter.h"
+#include "importers/loggers/loggerimporter.h"
 #include "importers/memory/memoryfileimporter.h"
 #include "importers/memory/mindsporememory.h"
 #include "importers/summary/eventfilereader.h"
@@ -9,7 +11,6 @@
 #include "importers/summary/visualdlreader.h"
 #include "importers/tensor/tensorfileimporter.h"
 #include "importers/trace/tracefileimporter.h"
-#include "importers/cluster/rankdigestimporter.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -58,6 +59,11 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
         return std::make_unique<accuracy::MsprobeImporter>(artifact.path);
     case ArtifactKind::RankDigest:
         return std::make_unique<cluster::RankDigestImporter>(artifact.path);
+    case ArtifactKind::Table:
+    case ArtifactKind::TrainerState:
+    case ArtifactKind::MlflowRun:
+    case ArtifactKind::GpuMetricsLog:
+        return std::make_unique<loggers::LoggerImporter>(artifact.path, artifact.kind);
     case ArtifactKind::ProfilerCsv:
     case ArtifactKind::ProfilerJson:
         if (memory::isMindSporeMemoryFileName(QFileInfo(artifact.path).fileName()))

@@ -5,6 +5,7 @@
 #include "importers/core/protohead.h"
 #include "importers/core/sniffstrings.h"
 #include "importers/core/textformats.h"
+#include "importers/loggers/metricstable.h"
 #include "importers/memory/cudasnapshot.h"
 #include "importers/summary/crc32c.h"
 #include "importers/tensor/ptfile.h"
@@ -164,6 +165,10 @@ ArtifactKind sniffJson(std::string_view text, std::string_view jsonName, bool pr
                 result.wantsLongerHead = true;
             return ArtifactKind::ChromeTrace;
         }
+        // Hugging Face Trainer: `best_metric`, `best_model_checkpoint`, `epoch`, `eval_steps`, `global_step` …
+        // come before `log_history` in the file (keys sorted), so the head holds them.
+        if (json.hasTopKey("log_history") || (json.hasTopKey("best_model_checkpoint") && json.hasTopKey("global_step")))
+            return ArtifactKind::TrainerState;
         // msprobe's dump.json (debug.json of its save API): a few short header keys, then the entries.
         if (json.hasTopKey("task") && json.hasTopKey("level")
             && (json.hasTopKey("data") || json.hasTopKey("dump_data_dir") || json.hasTopKey("framework")))
@@ -201,11 +206,92 @@ ArtifactKind sniffJson(std::string_view text, std::string_view jsonName, bool pr
     return ArtifactKind::Unknown;
 }
 
+/// JSON lines of metrics: a first line that is a whole object with a step-like or time key, then a line break
+/// (and, in a `.json` file, which usually holds one object, a second object line).
+bool isMetricsJsonLines(std::string_view text, std::string_view ext)
+{
+    const std::size_t eol = text.find('\n');
+    if (eol == std::string_view::npos)
+        return false;
+    std::string_view line = text.substr(0, eol);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+        line.remove_suffix(1);
+    if (line.empty() || line.back() != '}' || contains(line, "\"traceEvents\""))
+        return false;
+    if (ext == "json" && !startsWith(skipSpace(text.substr(eol + 1)), "{"))
+        return false;
+    for (const std::string_view key : { "\"step\"", "\"_step\"", "\"global_step\"", "\"iteration\"", "\"iter\"",
+                                        "\"epoch\"", "\"_timestamp\"", "\"_runtime\"" }) {
+        if (contains(line, key))
+            return true;
+    }
+    return false;
+}
+
+/// MLflow's run `meta.yaml`: flat keys, among them `run_id`, `experiment_id` and `artifact_uri`.
+bool isMlflowRunMeta(std::string_view text)
+{
+    auto hasKey = [&](std::string_view key) {
+        if (startsWith(text, key))
+            return true;
+        for (std::size_t eol = text.find('\n'); eol != std::string_view::npos; eol = text.find('\n', eol + 1)) {
+            if (startsWith(text.substr(eol + 1), key))
+                return true;
+        }
+        return false;
+    };
+    return hasKey("run_id:") && hasKey("experiment_id:") && (hasKey("artifact_uri:") || hasKey("lifecycle_stage:"));
+}
+
+/// `run_name: bright-fox-42` of an MLflow meta.yaml (quotes removed; names with '/' are not used as folders).
+std::string mlflowRunName(std::string_view text)
+{
+    std::size_t at = startsWith(text, "run_name:") ? 0 : text.find("\nrun_name:");
+    if (at == std::string_view::npos)
+        return {};
+    at = text.find(':', at) + 1;
+    std::string_view value = text.substr(at, text.find('\n', at) - at);
+    value = skipSpace(value);
+    while (!value.empty() && (value.back() == '\r' || value.back() == ' '))
+        value.remove_suffix(1);
+    if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
+        value = value.substr(1, value.size() - 2);
+    if (value.empty() || value.size() > 200 || contains(value, "/") || value == "." || value == "..")
+        return {};
+    return std::string(value);
+}
+
+/// nvidia-smi `--query-gpu … --format=csv` (its property names in the header) or `dcgmi dmon` (`# Entity`).
+bool isGpuMetricsLog(std::string_view text)
+{
+    const std::string firstLine = toLower(text.substr(0, text.find('\n')));
+    if (startsWith(firstLine, "#") && contains(firstLine, "entity")) {
+        std::string_view rest = skipSpace(std::string_view(firstLine).substr(1));
+        return startsWith(rest, "entity");
+    }
+    if (firstLine.find(',') == std::string::npos)
+        return false;
+    // `--format=csv,noheader`: a timestamp as nvidia-smi prints it, and the eight columns of the documented query.
+    if (loggers::isNvidiaSmiTimestamp(std::string_view(firstLine).substr(0, firstLine.find(',')))
+        && std::count(firstLine.begin(), firstLine.end(), ',') == 7)
+        return true;
+    return contains(firstLine, "utilization.gpu") || contains(firstLine, "memory.used")
+        || contains(firstLine, "power.draw") || contains(firstLine, "temperature.gpu");
+}
+
 ArtifactKind sniffText(std::string_view text, const NameFacts& name, bool profilerFolder, SniffResult& result)
 {
     const std::string_view trimmed = skipBomAndSpace(text);
+    if (startsWith(trimmed, "{") && isMetricsJsonLines(trimmed, name.ext))
+        return ArtifactKind::Table;
     if (startsWith(trimmed, "{") || startsWith(trimmed, "["))
         return sniffJson(text, name.lower, profilerFolder, result);
+    if (isMlflowRunMeta(trimmed)) {
+        result.runName = mlflowRunName(trimmed);
+        return ArtifactKind::MlflowRun;
+    }
+    if (isGpuMetricsLog(trimmed))
+        return ArtifactKind::GpuMetricsLog;
 
     std::optional<int> rank;
     if ((name.ext == "csv" || name.ext == "txt") && matchProfilerTableName(name.lower, profilerFolder, rank)) {
@@ -278,6 +364,9 @@ bool FileSniffer::worthReading(std::string_view fileName)
 {
     const NameFacts name = nameFacts(fileName);
     if (name.tfevents || name.mindsporeSummary || name.vdlrecords)
+        return true;
+    // MLflow keeps each run's description in a `meta.yaml`; other YAML files are not read.
+    if (name.lower == "meta.yaml")
         return true;
     std::string_view ext = name.ext;
     if (ext == "gz") {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace runlens {
@@ -22,6 +23,8 @@ struct SniffResult
     /// The head ended inside a JSON header before what decides the kind (or Kineto's `distributedInfo`)
     /// appeared: sniffing again with FileSniffer::kLongHeadSize bytes may tell more.
     bool wantsLongerHead = false;
+    /// The run's own name where the file gives one (MLflow's `run_name`); the scanner names the run after it.
+    std::string runName;
 };
 
 /// Decides what a file is from its name and its first bytes. Content decides; the name only breaks ties

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <deque>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -47,6 +48,13 @@ std::string underRoot(const std::string& root, const std::string& rel)
 bool isSummaryStream(ArtifactKind kind)
 {
     return isSummaryKind(kind) || kind == ArtifactKind::MindSporeLineage || kind == ArtifactKind::VisualDlLog;
+}
+
+/// Scalars other loggers write: like event files, their folder is their run.
+bool isLoggerStream(ArtifactKind kind)
+{
+    return kind == ArtifactKind::Table || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun
+        || kind == ArtifactKind::GpuMetricsLog;
 }
 
 struct FileKey
@@ -633,6 +641,22 @@ void assignRuns(const std::vector<FoundFile>& files, std::vector<std::string>& r
         runDirs.insert(run);
     }
 
+    // 1b. Other loggers' folders, named like event folders without taking part in their collision rule (a
+    // `metrics.csv` beside `tb/` stays in the job's run). W&B keeps a run's files in `run-<time>-<id>/files/`.
+    std::unordered_map<std::string_view, std::string_view> loggerRun;
+    for (const FoundFile& file : files) {
+        if (!isLoggerStream(file.sniff.kind))
+            continue;
+        std::string_view dir = dirOf(file);
+        const std::string_view parent = parentOf(dir);
+        if (lastComponent(dir) == "files"
+            && (lastComponent(parent).substr(0, 4) == "run-" || lastComponent(parent).substr(0, 12) == "offline-run-"))
+            dir = parent;
+        const std::string_view run = withoutTrailingArtifactFolders(dir);
+        loggerRun.emplace(dirOf(file), run);
+        runDirs.insert(run);
+    }
+
     // 2. Jobs, less those inside another run's artifact folders.
     std::unordered_set<std::string_view> jobs;
     for (const std::string_view dir : dirs) {
@@ -669,8 +693,9 @@ void assignRuns(const std::vector<FoundFile>& files, std::vector<std::string>& r
     runs.resize(files.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
         const FoundFile& file = files[i];
-        if (isSummaryStream(file.sniff.kind)) {
-            const std::string_view run = eventRun.at(dirOf(file));
+        if (isSummaryStream(file.sniff.kind) || isLoggerStream(file.sniff.kind)) {
+            const std::string_view run
+                = isSummaryStream(file.sniff.kind) ? eventRun.at(dirOf(file)) : loggerRun.at(dirOf(file));
             runs[i] = run.empty() ? std::string(".") : std::string(run);
         } else {
             runs[i] = runOfDir.at(dirOf(file));
@@ -702,6 +727,28 @@ void reportMismatches(const std::vector<FoundFile>& files, const std::string& ro
     }
 }
 
+/// An MLflow run folder is named by its id; the run is shown under the `run_name` its meta.yaml gives, unless two
+/// runs of one experiment share that name.
+void nameRunsAsTheirLoggers(const std::vector<FoundFile>& files, std::vector<std::string>& runs)
+{
+    std::map<std::string, std::string> renamed; // run folder -> its run's name
+    std::map<std::string, int> uses;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const std::string& name = files[i].sniff.runName;
+        if (files[i].sniff.kind != ArtifactKind::MlflowRun || name.empty() || runs[i] == ".")
+            continue;
+        const std::string_view parent = parentOf(runs[i]);
+        const std::string target = parent.empty() ? name : std::string(parent) + '/' + name;
+        renamed.emplace(runs[i], target);
+        ++uses[target];
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const auto found = renamed.find(runs[i]);
+        if (found != renamed.end() && uses[found->second] == 1)
+            runs[i] = found->second;
+    }
+}
+
 void buildManifest(std::vector<FoundFile>& files, const std::string& rootBytes, const std::string& rootName,
                    const RunScanner::Options& options, RunManifest& manifest)
 {
@@ -719,6 +766,7 @@ void buildManifest(std::vector<FoundFile>& files, const std::string& rootBytes, 
 
     std::vector<std::string> runs;
     assignRuns(files, runs);
+    nameRunsAsTheirLoggers(files, runs);
 
     std::vector<std::size_t> order;
     order.reserve(files.size());

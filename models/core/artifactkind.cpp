@@ -49,6 +49,12 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("profiler-json");
     case ArtifactKind::Table:
         return QStringLiteral("table");
+    case ArtifactKind::TrainerState:
+        return QStringLiteral("trainer-state");
+    case ArtifactKind::MlflowRun:
+        return QStringLiteral("mlflow-run");
+    case ArtifactKind::GpuMetricsLog:
+        return QStringLiteral("gpu-metrics-log");
     case ArtifactKind::MsprobeDump:
         return QStringLiteral("msprobe-dump");
     case ArtifactKind::RankDigest:
@@ -124,7 +130,16 @@ QString artifactKindName(ArtifactKind kind)
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Profiler data");
         break;
     case ArtifactKind::Table:
-        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Table (CSV)");
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Metrics table");
+        break;
+    case ArtifactKind::TrainerState:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Hugging Face trainer state");
+        break;
+    case ArtifactKind::MlflowRun:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "MLflow run");
+        break;
+    case ArtifactKind::GpuMetricsLog:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "GPU metrics log");
         break;
     case ArtifactKind::MsprobeDump:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "msprobe dump");
@@ -147,13 +162,15 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
         || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors
         || kind == ArtifactKind::TensorPt || kind == ArtifactKind::MemoryTimeline
-        || kind == ArtifactKind::MemorySnapshot || kind == ArtifactKind::MsprobeDump
-        || kind == ArtifactKind::RankDigest;
+        || kind == ArtifactKind::MemorySnapshot || kind == ArtifactKind::MsprobeDump || kind == ArtifactKind::RankDigest
+        || kind == ArtifactKind::Table || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun
+        || kind == ArtifactKind::GpuMetricsLog;
 }
 
 bool carriesScalars(ArtifactKind kind)
 {
-    return isSummaryKind(kind) || kind == ArtifactKind::VisualDlLog;
+    return isSummaryKind(kind) || kind == ArtifactKind::VisualDlLog || kind == ArtifactKind::Table
+        || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun || kind == ArtifactKind::GpuMetricsLog;
 }
 
 bool isSummaryKind(ArtifactKind kind)

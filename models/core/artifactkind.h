@@ -27,7 +27,10 @@ enum class ArtifactKind {
     TensorPt, ///< PyTorch `torch.save` zip (`.pt`, `.pth`, `.bin`)
     ProfilerCsv, ///< MindSpore profiler CSV/TXT tables
     ProfilerJson, ///< other profiler JSON (MindSpore summaries, step trace points ...)
-    Table, ///< CSV metrics written by the training script
+    Table, ///< metrics a training script or logger writes: CSV/TSV with a header, JSON lines (Lightning, Keras, W&B)
+    TrainerState, ///< Hugging Face Trainer `trainer_state.json` (`log_history`)
+    MlflowRun, ///< an MLflow file-store run, found by its `meta.yaml` (`metrics/`, `params/` beside it)
+    GpuMetricsLog, ///< `nvidia-smi --query-gpu … --format=csv` logs and `dcgmi dmon` output
     MsprobeDump, ///< msprobe accuracy dump: `dump.json` of a `step*/rank*/` folder (construct/stack.json beside)
     RankDigest, ///< one rank's digest written by `runlens digest` (`rank-N.rldigest`, header `RLDIGEST`)
     Unknown,
@@ -41,7 +44,7 @@ QString artifactKindName(ArtifactKind kind);
 bool artifactKindImported(ArtifactKind kind);
 /// Summary kinds: TFRecord-framed summary streams read by the summary importer.
 bool isSummaryKind(ArtifactKind kind);
-/// Kinds whose values land in the Scalars panel: the summary kinds and VisualDL logs.
+/// Kinds whose values land in the Scalars panel: the summary kinds, VisualDL logs and other loggers' files.
 bool carriesScalars(ArtifactKind kind);
 
 } // namespace runlens

@@ -11,6 +11,9 @@
 #include "importers/graph/parallelstrategyreader.h"
 #include "importers/graph/tfgraphreader.h"
 #include "importers/graph/torchscriptreader.h"
+#include "importers/loggers/flatjson.h"
+#include "importers/loggers/loggerimporter.h"
+#include "importers/loggers/loggerruns.h"
 #include "importers/memory/cudasnapshot.h"
 #include "importers/memory/memorytimelinereader.h"
 #include "importers/memory/mindsporememory.h"
@@ -424,6 +427,49 @@ void fuzzPt(const std::uint8_t* data, std::size_t size)
 
 // --- profiler tables -------------------------------------------------------------------------------------
 
+void fuzzLoggers(const std::uint8_t* data, std::size_t size)
+{
+    // Byte 0 picks the file: a metrics table (CSV, JSON lines, nvidia-smi or dcgmi, one reader), a
+    // trainer_state.json, an MLflow metric file in a run folder, or a YAML file of hyper-parameters beside a table.
+    switch (pickVariant(data, size, 4)) {
+    case 0: {
+        loggers::LoggerImporter importer(writeFile("loggers", QStringLiteral("metrics.csv"), data, size),
+                                         ArtifactKind::Table);
+        pollImporter(importer);
+        break;
+    }
+    case 1: {
+        loggers::LoggerImporter importer(writeFile("loggers", QStringLiteral("trainer_state.json"), data, size),
+                                         ArtifactKind::TrainerState);
+        pollImporter(importer);
+        const std::string_view text = asText(data, size);
+        for (const std::string_view element : loggers::jsonArrayElements(text, text.find('[')))
+            loggers::jsonTopLevelValue(element, "step");
+        break;
+    }
+    case 2: {
+        const QString folder = writeInput("loggers", QStringLiteral("run/metrics/sub/loss"), data, size);
+        QFile meta(folder + QStringLiteral("/run/meta.yaml"));
+        if (meta.open(QIODevice::WriteOnly))
+            meta.write("run_id: abc\nexperiment_id: '0'\nartifact_uri: file:///x\nrun_name: r\n");
+        meta.close();
+        loggers::LoggerImporter importer(meta.fileName(), ArtifactKind::MlflowRun);
+        pollImporter(importer);
+        break;
+    }
+    default: {
+        const QString folder = writeInput("loggers", QStringLiteral("hparams.yaml"), data, size);
+        QFile table(folder + QStringLiteral("/metrics.csv"));
+        if (table.open(QIODevice::WriteOnly))
+            table.write("step,loss\n0,1\n");
+        table.close();
+        loggers::LoggerImporter importer(table.fileName(), ArtifactKind::Table);
+        pollImporter(importer);
+        break;
+    }
+    }
+}
+
 void fuzzCsvTable(const std::uint8_t* data, std::size_t size)
 {
     const profiler::CsvTable table
@@ -712,6 +758,8 @@ constexpr FuzzTarget kTargets[] = {
     { "npz", fuzzNpz, ".npz listed, statistics and strided views" },
     { "safetensors", fuzzSafetensors, ".safetensors listed, statistics and strided views" },
     { "pt", fuzzPt, "torch.save .pt listed (weights-only pickle), statistics and strided views" },
+    { "loggers", fuzzLoggers,
+      "other loggers' scalars (LoggerImporter); byte 0 picks table, trainer state, MLflow or YAML" },
     { "csvtable", fuzzCsvTable, "profiler CSV tables (CsvTable) with every getter" },
     { "profiler", fuzzProfiler, "MindSpore profiler folder readers; byte 0 picks the file" },
     { "pipeline", fuzzPipeline, "MindData pipeline file parsers; byte 0 picks the parser" },

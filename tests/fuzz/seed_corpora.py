@@ -108,6 +108,16 @@ def main():
         for variant, name in enumerate(("dump.json", "construct.json", "stack.json")):
             if (folder / name).exists():
                 seeds.add("msprobe", folder / name, prefix=bytes([variant]))
+    loggers = DATA / "loggers"
+    for path in sorted(loggers.glob("**/*")):
+        if path.suffix in (".csv", ".jsonl", ".txt"):
+            seeds.add("loggers", path, prefix=bytes([0]))
+    seeds.add("loggers", loggers / "hf" / "out" / "trainer_state.json", prefix=bytes([1]))
+    for path in sorted(loggers.glob("mlflow/mlruns/*/*/metrics/**/*")):
+        if path.is_file():
+            seeds.add("loggers", path, prefix=bytes([2]))
+    for path in sorted(loggers.glob("**/*.yaml")):
+        seeds.add("loggers", path, prefix=bytes([3]))
     for path in sorted(DATA.glob("accuracy/*.yaml")) + [ROOT / "models" / "accuracy" / "apimapping.json"]:
         seeds.add("comparemapping", path)
 

@@ -262,6 +262,16 @@ Mutations csvHostile(const QByteArray& seed, std::uint64_t rowSeed)
     return out;
 }
 
+Mutations jsonLinesHostile(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    Mutations out = textNumberInflations(seed, rowSeed);
+    out.append(textNesting(seed, "{", "\"a\": {", "}", 100000, QStringLiteral("objects nested x100000")));
+    out.append(textRepetition(seed, "\n", "{\"step\": 1e300, \"loss\": -1e-400}\n", 100000,
+                              QStringLiteral("100000 lines with steps beyond int64")));
+    out.append(textRepetition(seed, "\n", "\"", 1, QStringLiteral("unterminated string")));
+    return out;
+}
+
 Mutations pbtxtHostile(const QByteArray& seed, std::uint64_t rowSeed)
 {
     Mutations out = textNumberInflations(seed, rowSeed);
@@ -823,6 +833,68 @@ std::vector<SeedRow> seedRows()
           rankDigestHostile },
         { "trace index cache", Source::TestData, "tiny.pt.trace.json", "index", ArtifactKind::ChromeTrace, false,
           [](const QByteArray& json) { return traceIndexOf(json); }, traceIndexInflations, readTraceIndex },
+        { "lightning metrics.csv",
+          Source::TestData,
+          "loggers/lightning/lightning_logs/version_0/metrics.csv",
+          "metrics.csv",
+          ArtifactKind::Table,
+          false,
+          {},
+          csvHostile },
+        { "metrics jsonl",
+          Source::TestData,
+          "loggers/plain/metrics.jsonl",
+          "metrics.jsonl",
+          ArtifactKind::Table,
+          false,
+          {},
+          jsonLinesHostile },
+        { "wandb events jsonl",
+          Source::TestData,
+          "loggers/wandb/wandb/offline-run-20240115_102345-abc123de/files/wandb-events.jsonl",
+          "wandb-events.jsonl",
+          ArtifactKind::Table,
+          false,
+          {},
+          jsonLinesHostile },
+        { "hugging face trainer state",
+          Source::TestData,
+          "loggers/hf/out/trainer_state.json",
+          "trainer_state.json",
+          ArtifactKind::TrainerState,
+          false,
+          {},
+          jsonHostile },
+        { "mlflow run meta.yaml",
+          Source::TestData,
+          "loggers/mlflow/mlruns/0/5f2a9c1b3d4e4f6a8b7c6d5e4f3a2b1c/meta.yaml",
+          "meta.yaml",
+          ArtifactKind::MlflowRun,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t rowSeed) { return textNumberInflations(s, rowSeed); } },
+        { "nvidia-smi csv",
+          Source::TestData,
+          "loggers/gpu/nvidia-smi.csv",
+          "gpu.csv",
+          ArtifactKind::GpuMetricsLog,
+          false,
+          {},
+          csvHostile },
+        { "dcgmi dmon",
+          Source::TestData,
+          "loggers/gpu/dcgmi-dmon.txt",
+          "dcgmi.txt",
+          ArtifactKind::GpuMetricsLog,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t rowSeed) {
+              Mutations out = textNumberInflations(s, rowSeed);
+              out.append(textRepetition(s, "\n", "GPU 0 1 2 3 4 5\n", 100000, QStringLiteral("100000 rows")));
+              out.append(
+                  textRepetition(s, "\n", "GPU 99999999999999999999 1\n", 1, QStringLiteral("GPU id beyond int64")));
+              return out;
+          } },
         { "profiler minddata pipeline",
           Source::Samples,
           "profiler/mindspore/profiler_misc/minddata_pipeline_raw_0.csv",

@@ -1,0 +1,197 @@
+#include "importers/loggers/loggerimporter.h"
+
+#include "importers/loggers/loggerruns.h"
+#include "importers/loggers/loggerstr.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace runlens::loggers {
+
+namespace {
+
+constexpr qint64 kChunk = 8 * 1024 * 1024;
+constexpr qint64 kFirstLineBytes = 4096;
+
+/// The Trainer saves its state in the output folder at the end and in every `checkpoint-N` folder on the way,
+/// each holding the whole history up to then. All of them belong to one run, so only the newest is read: the
+/// output folder's, else the highest checkpoint's. Returns the newer file that supersedes `path`, if any.
+QString newerTrainerState(const QString& path)
+{
+    const QFileInfo info(path);
+    const QDir folder = info.absoluteDir();
+    static const QRegularExpression checkpoint(QStringLiteral("^checkpoint-(\\d+)$"));
+    const QRegularExpressionMatch own = checkpoint.match(folder.dirName());
+    if (!own.hasMatch())
+        return {};
+    QDir output = folder;
+    if (!output.cdUp())
+        return {};
+    const QString top = output.filePath(info.fileName());
+    if (QFileInfo::exists(top))
+        return top;
+    const qint64 number = own.captured(1).toLongLong();
+    QString best;
+    qint64 bestNumber = number;
+    const QStringList siblings
+        = output.entryList({ QStringLiteral("checkpoint-*") }, QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& sibling : siblings) {
+        const QRegularExpressionMatch match = checkpoint.match(sibling);
+        const QString candidate = output.filePath(sibling + QLatin1Char('/') + info.fileName());
+        if (match.hasMatch() && match.captured(1).toLongLong() > bestNumber && QFileInfo::exists(candidate)) {
+            bestNumber = match.captured(1).toLongLong();
+            best = candidate;
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+LoggerImporter::LoggerImporter(QString path, ArtifactKind kind)
+    : m_path(std::move(path))
+    , m_kind(kind)
+    , m_parser(m_path)
+{ }
+
+ImportUpdate LoggerImporter::poll(const ImportControl& control)
+{
+    if (m_kind == ArtifactKind::Table || m_kind == ArtifactKind::GpuMetricsLog)
+        return pollTable(control);
+    ImportUpdate update;
+    if (m_done)
+        return update;
+    m_done = true;
+    LoggerRun run;
+    if (m_kind == ArtifactKind::TrainerState) {
+        const QString newer = newerTrainerState(m_path);
+        if (!newer.isEmpty()) {
+            update.diagnostics.append(
+                { Severity::Info, m_path, -1, -1,
+                  LoggersTr::tr("%1 holds this history and more; this copy is not read.").arg(newer) });
+            return update;
+        }
+    }
+    if (m_kind == ArtifactKind::MlflowRun) {
+        run = readMlflowRun(m_path, control);
+    } else {
+        QFile file(m_path);
+        if (file.size() > kMaxBytes || !file.open(QIODevice::ReadOnly)) {
+            update.status = ImportStatus::Failed;
+            update.diagnostics.append({ Severity::Error, m_path, -1, -1,
+                                        LoggersTr::tr("The file cannot be read: %1.").arg(file.errorString()) });
+            return update;
+        }
+        const QByteArray data = file.readAll();
+        update.bytesRead = data.size();
+        run = readTrainerState(data, m_path);
+    }
+    update.scalars = std::move(run.scalars);
+    update.diagnostics = std::move(run.diagnostics);
+    if (run.hparams) {
+        auto batch = std::make_shared<summary::SummaryBatch>();
+        batch->hparams = std::move(run.hparams);
+        update.summaries = std::move(batch);
+    }
+    for (const TagPoints& tag : update.scalars)
+        update.recordsRead += qint64(tag.points.size());
+    if (!run.ok)
+        update.status = ImportStatus::Failed;
+    else if (!update.diagnostics.isEmpty())
+        update.status = ImportStatus::Partial;
+    return update;
+}
+
+ImportUpdate LoggerImporter::pollTable(const ImportControl& control)
+{
+    ImportUpdate update;
+    QFile file(m_path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        update.status = ImportStatus::Failed;
+        update.diagnostics.append(
+            { Severity::Error, m_path, -1, -1, LoggersTr::tr("The file cannot be read: %1.").arg(file.errorString()) });
+        return update;
+    }
+    const qint64 size = file.size();
+    // Lightning's CSVLogger rewrites the whole file under a wider header when a new metric appears; other
+    // writers may truncate and start again. Read from the start then: the steps it repeats replace what was
+    // delivered (the Scalars model drops points at or after a step that comes again).
+    const QByteArray firstLine = file.read(kFirstLineBytes).split('\n').value(0);
+    if (size < m_offset || (m_offset > 0 && firstLine != m_firstLine)) {
+        m_offset = 0;
+        m_line = 0;
+        m_parser = MetricsTableParser(m_path);
+    }
+    if (m_offset == 0)
+        m_firstLine = firstLine;
+    if (size > kMaxBytes) {
+        update.status = ImportStatus::Failed;
+        update.diagnostics.append(
+            { Severity::Error, m_path, -1, -1, LoggersTr::tr("The file is too large to read as a table.") });
+        return update;
+    }
+    if (!file.seek(m_offset)) {
+        update.status = ImportStatus::Failed;
+        return update;
+    }
+    const qint64 start = m_offset;
+    bool partial = false;
+    while (m_offset < size && !control.canceled()) {
+        const QByteArray chunk = file.read(std::min(kChunk, size - m_offset));
+        if (chunk.isEmpty())
+            break;
+        const qsizetype lastBreak = chunk.lastIndexOf('\n');
+        if (lastBreak < 0) {
+            // A line longer than a chunk: read on until its end, or wait for it.
+            if (chunk.size() < kChunk) {
+                partial = true;
+                break;
+            }
+            m_parser.feedLine(std::string_view(chunk.constData(), std::size_t(chunk.size())), ++m_line);
+            m_offset += chunk.size();
+            continue;
+        }
+        qsizetype pos = 0;
+        while (pos <= lastBreak) {
+            const qsizetype end = chunk.indexOf('\n', pos);
+            m_parser.feedLine(std::string_view(chunk.constData() + pos, std::size_t(end - pos)), ++m_line);
+            pos = end + 1;
+        }
+        m_offset += pos;
+        file.seek(m_offset);
+        if (pos < chunk.size() && m_offset + (chunk.size() - pos) >= size)
+            partial = true;
+        control.report(int(qint64(1000) * m_offset / std::max<qint64>(size, 1)));
+    }
+    update.bytesRead = m_offset - start;
+    update.mayGrow = partial;
+    update.recordsRead = 0;
+    update.scalars = m_parser.takeBatch();
+    for (const TagPoints& tag : update.scalars)
+        update.recordsRead += qint64(tag.points.size());
+    update.diagnostics = m_parser.takeDiagnostics();
+    if (start == 0 && m_kind == ArtifactKind::Table) {
+        if (auto hparams = tableSideHparams(m_path, update.diagnostics)) {
+            auto batch = std::make_shared<summary::SummaryBatch>();
+            batch->hparams = std::move(hparams);
+            update.summaries = std::move(batch);
+        }
+    }
+    for (const Diagnostic& d : update.diagnostics) {
+        if (d.severity != Severity::Info)
+            update.status = ImportStatus::Partial;
+    }
+    if (m_parser.notOverTime()) {
+        update.status = ImportStatus::Unsupported;
+        update.summaries.reset();
+    }
+    if (m_parser.format() == TableFormat::Unknown && size > 0 && !partial) {
+        update.status = ImportStatus::Failed;
+        update.diagnostics.append({ Severity::Error, m_path, -1, -1, LoggersTr::tr("The file holds no table.") });
+    }
+    return update;
+}
+
+} // namespace runlens::loggers
