@@ -313,6 +313,9 @@ void RunBrowserModel::classify(int id, bool insideTensorFolder)
                 = !insideTensorFolder && c.tensors > 0 && (c.tensors == c.files || isTensorFolderName(c.name));
             // A big folder, or one among many, would bury its neighbours: it waits until the user opens it.
             c.defaultExpanded = c.files <= kExpandLimit && !crowded;
+        } else if (c.type == NodeType::Rank) {
+            // A thousand ranks' rows, each open on its file, would be two thousand rows to scroll past.
+            c.defaultExpanded = c.files <= kExpandLimit && !crowded;
         }
         classify(child, insideTensorFolder || c.tensorFolder);
     }

@@ -403,6 +403,26 @@ private slots:
         QCOMPARE(dump.data(RunBrowserModel::PathRole).toString(), QStringLiteral("/runs/rank_1/dump"));
     }
 
+    // A job of many ranks lists them collapsed; a few ranks start open.
+    void manyRanksStartCollapsed()
+    {
+        for (const int ranks : { 2, 64 }) {
+            RunManifest m;
+            m.root = QStringLiteral("/runs");
+            for (int rank = 0; rank < ranks; ++rank)
+                m.artifacts.append(artifact(QStringLiteral("rank-%1.rldigest").arg(rank), ArtifactKind::RankDigest,
+                                            QStringLiteral("."), rank));
+            RunBrowserModel model;
+            QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+            model.setManifest(m);
+            const QModelIndex run = model.index(0, 0);
+            QCOMPARE(model.rowCount(run), ranks);
+            const QModelIndex first = model.index(0, 0, run);
+            QCOMPARE(typeOf(first), RunBrowserModel::NodeType::Rank);
+            QCOMPARE(first.data(RunBrowserModel::DefaultExpandedRole).toBool(), ranks == 2);
+        }
+    }
+
     void stateWords()
     {
         RunBrowserModel model;
