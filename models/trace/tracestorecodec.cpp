@@ -585,13 +585,18 @@ TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes,
         why = QStringLiteral("the trace changed since the cache was written");
         return result;
     }
+    // Every section must fit in what is left after the ones before it: a hostile size that does not would
+    // make a section span past the end of the bytes.
     std::uint64_t total = 0;
+    bool fits = true;
     for (std::uint64_t size : sizes) {
-        if (size > c.left())
+        if (size > c.left() - std::min<std::uint64_t>(total, c.left())) {
+            fits = false;
             break;
+        }
         total += size;
     }
-    if (total + sizeof(std::uint32_t) != c.left()) {
+    if (!fits || total + sizeof(std::uint32_t) != c.left()) {
         why = QStringLiteral("the section sizes do not match the file size (truncated?)");
         return result;
     }
