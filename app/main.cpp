@@ -265,11 +265,16 @@ int main(int argc, char** argv)
                           << Qt::endl;
                   // The Cluster panel analyses on its workers after the import: wait for it (at most a minute),
                   // then let queued chart updates and the layout settle before grabbing.
-                  auto settled = std::make_shared<std::function<void(int)>>();
-                  *settled = [&window, screenshot, settled](int waitedMs) {
+                  // Rank digests arrive in bursts, each starting an analysis: the panel must stay idle for a
+                  // second before the picture is taken.
+                  auto settled = std::make_shared<std::function<void(int, int)>>();
+                  *settled = [&window, screenshot, settled](int waitedMs, int idleMs) {
                       const runlens::ClusterPanel* cluster = window.clusterPanel();
-                      if (waitedMs < 60000 && cluster && (cluster->isComputing() || cluster->heatmap()->isBuilding())) {
-                          QTimer::singleShot(50, &window, [settled, waitedMs]() { (*settled)(waitedMs + 50); });
+                      const bool busy = cluster && (cluster->isComputing() || cluster->heatmap()->isBuilding());
+                      if (waitedMs < 60000 && (busy || idleMs < 1000)) {
+                          QTimer::singleShot(50, &window, [settled, waitedMs, busy, idleMs]() {
+                              (*settled)(waitedMs + 50, busy ? 0 : idleMs + 50);
+                          });
                           return;
                       }
                       QTimer::singleShot(400, &window, [&window, screenshot]() {
@@ -283,7 +288,7 @@ int main(int argc, char** argv)
                           QCoreApplication::exit(ok ? 0 : 1);
                       });
                   };
-                  (*settled)(0);
+                  (*settled)(0, 0);
               };
         window.whenIdle(take);
         return app.exec();

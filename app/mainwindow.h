@@ -7,6 +7,7 @@
 #include "models/core/runmanifest.h"
 #include "widgets/common/chartexporter.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
 
@@ -322,6 +323,8 @@ private:
     QMap<QString, std::shared_ptr<const ProfilerBundle>> m_profilers; ///< every run's profiler output
     std::map<int, std::shared_ptr<const cluster::RankDigest>> m_rankDigests; ///< of the open folder, by rank
     bool m_digestClusterPending = false;
+    QElapsedTimer m_lastDigestArrival; ///< when the last rank digest arrived
+    static constexpr int kDigestQuietMs = 250;
     int m_rankTraceGeneration = 0;
     int m_jobDigestGeneration = 0;
     QList<int> m_digestedJob; ///< the trace artifacts the Cluster's digests were made of (digestJobRanks)

@@ -359,15 +359,21 @@ void MainWindow::addRankDigest(int, std::shared_ptr<const cluster::RankDigest> d
 {
     // The first digest read of a rank is kept; a folder has one per rank.
     m_rankDigests.emplace(digest->rank(), std::move(digest));
-    // Digests arrive one per file: the cluster is assembled once per burst, not a thousand times.
+    // Digests arrive one per file, in bursts while a folder is read: the cluster is assembled once a quarter of
+    // a second passes without a new one, not once per burst (each assembly analyses every rank so far).
     if (!m_digestClusterPending) {
         m_digestClusterPending = true;
-        QTimer::singleShot(0, this, &MainWindow::showDigestCluster);
+        QTimer::singleShot(kDigestQuietMs, this, &MainWindow::showDigestCluster);
     }
+    m_lastDigestArrival.start();
 }
 
 void MainWindow::showDigestCluster()
 {
+    if (m_lastDigestArrival.isValid() && m_lastDigestArrival.elapsed() < kDigestQuietMs) {
+        QTimer::singleShot(kDigestQuietMs - int(m_lastDigestArrival.elapsed()), this, &MainWindow::showDigestCluster);
+        return;
+    }
     m_digestClusterPending = false;
     if (m_rankDigests.empty() || (m_profiler && m_profiler->cluster))
         return;

@@ -781,6 +781,9 @@ void ClusterPanel::updateSummary()
 {
     if (m_computing) {
         m_summary->setText(tr("Analysing the ranks…"));
+        // The first analysis of a folder: the empty page says what is happening, not that there is nothing.
+        if (isShowingEmptyState())
+            m_emptyLabel->setText(tr("Analysing the ranks…"));
         return;
     }
     if (!m_cluster || m_cluster->isEmpty()) {
