@@ -43,6 +43,8 @@ Result run(const QStringList& arguments, int timeoutMs = 120000)
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir::tempPath() + QStringLiteral("/runlens-test-config"));
+    // The trace index cache goes to a test folder, never the user's cache.
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), QDir::tempPath() + QStringLiteral("/runlens-test-cache"));
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(RUNLENS_EXECUTABLE), arguments);
     Result r;

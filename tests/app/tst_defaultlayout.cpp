@@ -60,6 +60,7 @@ private slots:
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), config.filePath(QStringLiteral("cache")));
         process.setProcessEnvironment(env);
         process.start(QStringLiteral(RUNLENS_EXECUTABLE), arguments);
         QVERIFY(process.waitForFinished(120000));

@@ -32,6 +32,7 @@ Result run(const QStringList& arguments)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), QDir::tempPath() + QStringLiteral("/runlens-test-cache"));
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(RUNLENS_EXECUTABLE), arguments);
     Result r;
@@ -163,6 +164,7 @@ void TstDigestCommand::adviseOnDigests()
     QProcess advise;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), out.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), out.filePath(QStringLiteral("cache")));
     advise.setProcessEnvironment(env);
     advise.start(QStringLiteral(RUNLENS_EXECUTABLE),
                  { QStringLiteral("advise"), out.path(), QStringLiteral("--json") });

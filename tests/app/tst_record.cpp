@@ -30,6 +30,9 @@ struct Run
 Run record(const QStringList& arguments, int timeoutMs = 60000)
 {
     QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), QDir::tempPath() + QStringLiteral("/runlens-test-cache"));
+    process.setProcessEnvironment(env);
     process.start(QStringLiteral(RUNLENS_EXECUTABLE), QStringList { QStringLiteral("record") } + arguments);
     Run r;
     if (!process.waitForFinished(timeoutMs)) {
@@ -78,6 +81,9 @@ Signalled signalWhenReady(const QString& script, int signal, const QStringList& 
 {
     QTemporaryDir dir;
     QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("cache")));
+    process.setProcessEnvironment(env);
     process.start(QStringLiteral(RUNLENS_EXECUTABLE),
                   QStringList { QStringLiteral("record"), QStringLiteral("--out"), dir.path() } + options
                       + QStringList { QStringLiteral("--"), kPython, QStringLiteral("-c"), script });
