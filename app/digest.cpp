@@ -151,16 +151,16 @@ int digest(const QStringList& args)
     }
 
     // Workers take the next rank until none is left: one trace store per worker at a time.
-    const std::vector<const Artifact*> todo(byRank.cbegin(), byRank.cend());
+    const std::vector<const Artifact*> ranks(byRank.cbegin(), byRank.cend());
     const std::vector<int> rankNumbers(byRank.keyBegin(), byRank.keyEnd());
     std::atomic<std::size_t> next { 0 };
     std::atomic<int> done { 0 };
     std::atomic<int> failed { 0 };
     QMutex printing;
-    const int total = int(todo.size());
+    const int total = int(ranks.size());
     auto work = [&] {
-        for (std::size_t i = next++; i < todo.size(); i = next++) {
-            const Artifact& artifact = *todo[i];
+        for (std::size_t i = next++; i < ranks.size(); i = next++) {
+            const Artifact& artifact = *ranks[i];
             const int rank = rankNumbers[i];
             const cluster::RankDigestResult result = cluster::digestTraceFile(artifact.path);
             QString line;

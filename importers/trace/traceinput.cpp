@@ -26,6 +26,20 @@ bool isGzip(std::string_view bytes)
 }
 
 // Inflates every gzip member of `in` into one buffer.
+/// After a gzip member ended at `consumed`: starts the next one when another follows (gzip allows
+/// concatenated members; trailing zero padding ends the data). False when the data is over.
+bool startNextMember(std::string_view in, std::size_t& consumed, z_stream& stream)
+{
+    std::size_t next = consumed;
+    while (next < in.size() && in[next] == 0)
+        ++next;
+    if (next >= in.size() || std::uint8_t(in[next]) != 0x1f)
+        return false;
+    consumed = next;
+    inflateReset(&stream);
+    return true;
+}
+
 TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagnostics, const ImportControl& control)
 {
     ImportBudget budget(qint64(in.size()));
@@ -88,16 +102,9 @@ TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagno
             break;
         }
         if (rc == Z_STREAM_END) {
-            ended = true;
-            // Concatenated members (gzip allows them); trailing zero padding ends the data.
-            std::size_t next = consumed;
-            while (next < in.size() && in[next] == 0)
-                ++next;
-            if (next >= in.size() || std::uint8_t(in[next]) != 0x1f)
+            ended = !startNextMember(in, consumed, stream);
+            if (ended)
                 break;
-            consumed = next;
-            ended = false;
-            inflateReset(&stream);
             continue;
         }
         if (rc != Z_OK && rc != Z_BUF_ERROR) {
@@ -170,15 +177,9 @@ bool inflateToFile(std::string_view in, QIODevice& out, const ImportControl& con
             break;
         }
         if (rc == Z_STREAM_END) {
-            ended = true;
-            std::size_t next = consumed;
-            while (next < in.size() && in[next] == 0)
-                ++next;
-            if (next >= in.size() || std::uint8_t(in[next]) != 0x1f)
+            ended = !startNextMember(in, consumed, stream);
+            if (ended)
                 break;
-            consumed = next;
-            ended = false;
-            inflateReset(&stream);
             continue;
         }
         if (rc != Z_OK && !(rc == Z_BUF_ERROR && stream.avail_in > 0))
