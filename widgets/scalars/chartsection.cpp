@@ -32,11 +32,17 @@ ChartSection::ChartSection(const QString& name, QWidget* parent)
     m_countLabel->setObjectName(QStringLiteral("sectionCount"));
     m_countLabel->setForegroundRole(QPalette::PlaceholderText);
 
+    m_noteLabel = new QLabel(this);
+    m_noteLabel->setObjectName(QStringLiteral("sectionNote"));
+    m_noteLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_noteLabel->hide();
+
     auto* headerRow = new QHBoxLayout;
     headerRow->setContentsMargins(0, 0, 0, 0);
     headerRow->setSpacing(6);
     headerRow->addWidget(m_header);
     headerRow->addWidget(m_countLabel);
+    headerRow->addWidget(m_noteLabel);
     headerRow->addStretch(1);
 
     m_grid = new CardGrid(this);
@@ -51,6 +57,17 @@ ChartSection::ChartSection(const QString& name, QWidget* parent)
 void ChartSection::setCount(int shown, int total)
 {
     m_countLabel->setText(shown == total ? QString::number(total) : tr("%1 of %2").arg(shown).arg(total));
+}
+
+void ChartSection::setNote(const QString& note)
+{
+    m_noteLabel->setText(note);
+    m_noteLabel->setVisible(!note.isEmpty());
+}
+
+QString ChartSection::note() const
+{
+    return m_noteLabel->text();
 }
 
 void ChartSection::setExpanded(bool expanded)

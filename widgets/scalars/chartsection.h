@@ -20,6 +20,9 @@ public:
 
     QString name() const { return m_name; }
     void setCount(int shown, int total);
+    /// A short line beside the header saying what the group is (empty: none).
+    void setNote(const QString& note);
+    QString note() const;
 
     void setExpanded(bool expanded);
     bool isExpanded() const { return m_expanded; }
@@ -42,6 +45,7 @@ private:
     QString m_name;
     QToolButton* m_header = nullptr;
     QLabel* m_countLabel = nullptr;
+    QLabel* m_noteLabel = nullptr;
     CardGrid* m_grid = nullptr;
     bool m_expanded = true;
 };

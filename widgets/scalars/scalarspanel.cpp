@@ -39,6 +39,8 @@ namespace {
 
 constexpr int kFilterDelayMs = 150;
 constexpr int kContentMargin = 12;
+/// The group of the `system/*` tags (machine metrics).
+const QString kSystemGroup = QStringLiteral("system");
 
 } // namespace
 
@@ -46,6 +48,8 @@ ScalarsPanel::ScalarsPanel(ScalarStore* store, QWidget* parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("ScalarsPanel"));
+    // Machine metrics (two dozen charts from `runlens record`) would bury the training curves: folded by default.
+    m_collapsedGroups.insert(kSystemGroup);
     m_runModel = new RunLegendModel(this);
     m_updateTimer = new QTimer(this);
     m_updateTimer->setSingleShot(true);
@@ -259,6 +263,14 @@ void ScalarsPanel::flushPendingUpdates()
     materializeVisible(std::numeric_limits<int>::max());
 }
 
+QStringList ScalarsPanel::orderedGroups() const
+{
+    QStringList groups = m_groups.keys();
+    if (groups.removeOne(kSystemGroup))
+        groups.append(kSystemGroup);
+    return groups;
+}
+
 QString ScalarsPanel::groupOfTag(const QString& tag)
 {
     const qsizetype slash = tag.indexOf(QLatin1Char('/'));
@@ -344,6 +356,8 @@ void ScalarsPanel::rebuildStructure()
             continue;
         auto* section = new ChartSection(it.key(), m_content);
         section->setExpanded(!m_collapsedGroups.contains(it.key()));
+        if (it.key() == kSystemGroup)
+            section->setNote(tr("Machine metrics: the System dock shows them over one wall-clock axis."));
         section->setColumns(m_columns, m_chartHeight);
         connect(section, &ChartSection::expandedChanged, this, [this, section](bool expanded) {
             if (expanded)
@@ -354,15 +368,15 @@ void ScalarsPanel::rebuildStructure()
         });
         m_sections.insert(it.key(), section);
     }
-    // Sections in sorted order between the empty-state label and the closing stretch.
+    m_tags = tags;
+    m_groups = groups;
+
+    // Sections in sorted order (the machine's last) between the empty-state label and the closing stretch.
     for (ChartSection* section : std::as_const(m_sections))
         m_sectionLayout->removeWidget(section);
     int position = 1;
-    for (ChartSection* section : std::as_const(m_sections))
-        m_sectionLayout->insertWidget(position++, section);
-
-    m_tags = tags;
-    m_groups = groups;
+    for (const QString& group : orderedGroups())
+        m_sectionLayout->insertWidget(position++, m_sections.value(group));
 
     // Existing charts whose set of runs (or run colours) changed re-read the store.
     const bool runsChanged = previousRuns != runs;
@@ -686,8 +700,8 @@ QStringList ScalarsPanel::visibleTags() const
 {
     QStringList out;
     const bool filtering = !m_filter.pattern().isEmpty();
-    for (auto it = m_groups.cbegin(); it != m_groups.cend(); ++it) {
-        for (const QString& tag : it.value()) {
+    for (const QString& group : orderedGroups()) {
+        for (const QString& tag : m_groups.value(group)) {
             if (!filtering || m_filter.match(tag).hasMatch())
                 out << tag;
         }
@@ -699,11 +713,11 @@ QStringList ScalarsPanel::visibleGroups() const
 {
     QStringList out;
     const bool filtering = !m_filter.pattern().isEmpty();
-    for (auto it = m_groups.cbegin(); it != m_groups.cend(); ++it) {
-        const QStringList& tags = it.value();
+    for (const QString& group : orderedGroups()) {
+        const QStringList tags = m_groups.value(group);
         if (!filtering
             || std::any_of(tags.begin(), tags.end(), [this](const QString& t) { return m_filter.match(t).hasMatch(); }))
-            out << it.key();
+            out << group;
     }
     return out;
 }
@@ -778,8 +792,12 @@ QVariantMap ScalarsPanel::saveState() const
     state.insert(QStringLiteral("ignoreOutliers"), m_options.ignoreOutliers);
     state.insert(QStringLiteral("filter"), tagFilter());
     QStringList collapsed(m_collapsedGroups.begin(), m_collapsedGroups.end());
+    collapsed.removeOne(kSystemGroup); // folded by default: only its opening is the user's choice
     collapsed.sort();
     state.insert(QStringLiteral("collapsedGroups"), collapsed);
+    // Groups folded by default stay open when the user opened them.
+    if (!m_collapsedGroups.contains(kSystemGroup))
+        state.insert(QStringLiteral("expandedGroups"), QStringList { kSystemGroup });
     QStringList hidden(m_options.hiddenRuns.begin(), m_options.hiddenRuns.end());
     hidden.sort();
     state.insert(QStringLiteral("hiddenRuns"), hidden);
@@ -800,6 +818,8 @@ void ScalarsPanel::restoreState(const QVariantMap& state)
         setIgnoreOutliers(state.value(QStringLiteral("ignoreOutliers")).toBool());
     for (const QString& group : state.value(QStringLiteral("collapsedGroups")).toStringList())
         setGroupExpanded(group, false);
+    for (const QString& group : state.value(QStringLiteral("expandedGroups")).toStringList())
+        setGroupExpanded(group, true);
     for (const QString& run : state.value(QStringLiteral("hiddenRuns")).toStringList())
         setRunVisible(run, false);
     if (state.contains(QStringLiteral("splitter")))

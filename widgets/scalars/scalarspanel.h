@@ -151,6 +151,8 @@ private:
     void rebuildStructure();
     void applyFilter();
     void updateSection(ChartSection* section);
+    /// Group names in display order: sorted, the machine metrics' group last.
+    QStringList orderedGroups() const;
     ScalarChart* createChart(const QString& tag);
     /// The chart of a tag if it exists, else its placeholder (created on demand).
     QWidget* slotFor(const QString& tag);

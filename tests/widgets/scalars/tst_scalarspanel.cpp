@@ -1,11 +1,11 @@
 #include "tests/widgets/scalars/scalartestdata.h"
 
+#include "models/scalars/smoothing.h"
 #include "widgets/common/cardgrid.h"
 #include "widgets/common/chartpalette.h"
 #include "widgets/scalars/chartsection.h"
 #include "widgets/scalars/runlegendmodel.h"
 #include "widgets/scalars/scalarspanel.h"
-#include "models/scalars/smoothing.h"
 
 #include <QAbstractItemModelTester>
 #include <QDoubleSpinBox>
@@ -102,6 +102,42 @@ private slots:
         QCOMPARE(m_panel->smoothing(), 0.6);
         QCOMPARE(m_panel->xAxisMode(), XAxisMode::Step);
         QCOMPARE(m_panel->findChild<QSlider*>(QStringLiteral("smoothingSlider"))->value(), 600);
+    }
+
+    void systemGroupFoldedAtTheBottom()
+    {
+        // Two dozen machine metrics from `runlens record` next to the user's own "system"-less tags.
+        ScalarBatch batch;
+        for (int i = 0; i < 24; ++i)
+            batch.push_back(makeTag(QStringLiteral("system/metric%1_percent").arg(i, 2, 10, QLatin1Char('0')), 10,
+                                    [i](int k) { return k + i; }));
+        batch.push_back(makeTag(QStringLiteral("zeta/own"), 10, [](int k) { return k; }));
+        m_store->append(kAlpha, batch);
+        m_panel->flushPendingUpdates();
+        const QString system = QStringLiteral("system");
+        // Kept, last (after "zeta", which sorts after it), folded, with a note that points to the System dock.
+        QCOMPARE(m_panel->visibleGroups(),
+                 (QStringList { kLr, QStringLiteral("train"), QStringLiteral("zeta"), system }));
+        QCOMPARE(m_panel->visibleTags().size(), 3 + 1 + 24);
+        QCOMPARE(m_panel->visibleTags().last(), QStringLiteral("system/metric23_percent"));
+        ChartSection* section = m_panel->sectionForGroup(system);
+        QVERIFY(section);
+        QVERIFY(!section->isHidden());
+        QVERIFY(!section->isExpanded());
+        QVERIFY(section->note().contains(QStringLiteral("System dock")));
+        // The user's own groups stay open, the system one comes below them on the page.
+        QVERIFY(m_panel->sectionForGroup(QStringLiteral("zeta"))->isExpanded());
+        QVERIFY(m_panel->sectionForGroup(QStringLiteral("train"))->isExpanded());
+        QTRY_VERIFY(section->y() > m_panel->sectionForGroup(QStringLiteral("zeta"))->y());
+        QVERIFY(m_panel->sectionForGroup(kLr)->note().isEmpty());
+        // The user may open it, and a saved layout keeps it open.
+        section->headerButton()->click();
+        QVERIFY(section->isExpanded());
+        ScalarsPanel other(m_store.get());
+        other.flushPendingUpdates();
+        QVERIFY(!other.sectionForGroup(system)->isExpanded());
+        other.restoreState(m_panel->saveState());
+        QVERIFY(other.sectionForGroup(system)->isExpanded());
     }
 
     void markStep()
