@@ -183,13 +183,19 @@ int record(const QStringList& args)
 
     system::SystemSampler sampler;
     sampler.setProcess(child);
-    for (const QString& note : sampler.notes())
-        err << QStringLiteral("runlens record: ") << note << Qt::endl;
+    qsizetype notesPrinted = 0;
+    const auto printNotes = [&] {
+        const QStringList notes = sampler.notes();
+        for (; notesPrinted < notes.size(); ++notesPrinted)
+            err << QStringLiteral("runlens record: ") << notes[notesPrinted] << Qt::endl;
+    };
+    printNotes();
     qint64 step = 0;
     int metrics = 0;
     bool writeFailed = false;
     const auto takeSample = [&] {
         const std::vector<system::Metric> sample = sampler.sample(monotonicSeconds());
+        printNotes();
         std::vector<summary::EventFileWriter::NamedValue> values;
         values.reserve(sample.size());
         for (const system::Metric& metric : sample) {

@@ -1,5 +1,6 @@
 #include "importers/system/systemsampler.h"
 
+#include "importers/system/npusmi.h"
 #include "importers/system/nvmlreader.h"
 #include "importers/system/procfiles.h"
 
@@ -37,6 +38,21 @@ QString stem(QString name)
 
 } // namespace
 
+void appendNpuMetrics(const std::vector<NpuReading>& npus, std::vector<Metric>& out)
+{
+    for (const NpuReading& npu : npus) {
+        const auto add = [&](const char* what, const std::optional<double>& value) {
+            if (value)
+                out.push_back({ QStringLiteral("system/npu%1_%2").arg(npu.index).arg(QLatin1String(what)), *value });
+        };
+        add("util_percent", npu.aicorePercent);
+        add("mem_used_MiB", npu.memoryUsedMiB);
+        add("mem_total_MiB", npu.memoryTotalMiB);
+        add("power_W", npu.powerWatts);
+        add("temperature_C", npu.temperatureC);
+    }
+}
+
 SystemSampler::SystemSampler(MachineRoots roots, bool readGpus)
     : m_roots(std::move(roots))
 {
@@ -46,8 +62,10 @@ SystemSampler::SystemSampler(MachineRoots roots, bool readGpus)
         m_pageBytes = double(page);
     if (readGpus) {
         m_nvml = std::make_unique<NvmlReader>();
-        if (!m_nvml->isAvailable())
-            m_notes << m_nvml->unavailableReason();
+        m_npuSmi = std::make_unique<NpuSmiReader>();
+        // A machine has one kind of accelerator: the missing tool of the other kind is not worth a note.
+        if (!m_nvml->isAvailable() && !m_npuSmi->isAvailable())
+            m_notes << m_nvml->unavailableReason() << m_npuSmi->unavailableReason();
     }
 }
 
@@ -81,6 +99,7 @@ std::vector<Metric> SystemSampler::sample(double seconds)
     readNuma(now, out);
     readResctrl(now);
     readGpus(out);
+    readNpus(out);
     addRates(now, out);
     m_previous = std::move(now);
     return out;
@@ -276,6 +295,17 @@ void SystemSampler::readGpus(std::vector<Metric>& out) const
         add("pcie_rx_MiB_per_s", gpu.pcieRxMiBPerSecond);
         add("pcie_tx_MiB_per_s", gpu.pcieTxMiBPerSecond);
     }
+}
+
+void SystemSampler::readNpus(std::vector<Metric>& out)
+{
+    if (!m_npuSmi || !m_npuSmi->isAvailable())
+        return;
+    const std::vector<NpuReading> npus = m_npuSmi->read();
+    // The tool failed once (and gave up): say so once, then record the rest.
+    if (!m_npuSmi->isAvailable())
+        m_notes << m_npuSmi->unavailableReason();
+    appendNpuMetrics(npus, out);
 }
 
 void SystemSampler::addRates(const Counters& now, std::vector<Metric>& out) const

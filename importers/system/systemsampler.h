@@ -13,6 +13,7 @@
 namespace runlens::system {
 
 class NvmlReader;
+class NpuSmiReader;
 
 /// Where the machine is read from: procfs and sysfs, or copies of them in a test.
 struct MachineRoots
@@ -28,11 +29,18 @@ struct Metric
     double value = 0;
 };
 
+struct NpuReading;
+
+/// The tags of NPU readings, as the sampler writes them: `system/npu<N>_util_percent` (AI Core),
+/// `_mem_used_MiB`, `_mem_total_MiB`, `_power_W`, `_temperature_C`.
+void appendNpuMetrics(const std::vector<NpuReading>& npus, std::vector<Metric>& out);
+
 /// Reads what the machine exposes, each time it is asked: CPU (total, per core mean and max, load, context
 /// switches), a process tree's CPU and resident memory, host memory and swap, page faults, disk and network
 /// throughput, InfiniBand port traffic, NUMA node memory and cross-node allocations, resctrl memory bandwidth
-/// and, through NVML, the GPUs. Counters become rates over the time since the previous sample, so the first
-/// sample has levels only. A source the machine lacks is left out (notes() says so for the GPUs).
+/// and, through NVML, the GPUs; through `npu-smi info` (when the tool is on PATH), Ascend NPUs under the same
+/// per-device metric names with `npu<N>` for `gpu<N>`. Counters become rates over the time since the previous sample,
+/// so the first sample has levels only. A source the machine lacks is left out (notes() says so for the GPUs).
 ///
 /// `runlens record` samples with it; it reads files only, never writes.
 class SystemSampler
@@ -48,6 +56,7 @@ public:
     /// Reads the machine; `seconds` is a monotonic clock reading, the rates' time base.
     std::vector<Metric> sample(double seconds);
     /// What the machine does not expose that a user might look for (no GPU library), one sentence each.
+    /// Grows when a source fails during recording (npu-smi stops answering); callers print what is new.
     QStringList notes() const { return m_notes; }
 
 private:
@@ -72,12 +81,14 @@ private:
     void readNuma(Counters& now, std::vector<Metric>& out) const;
     void readResctrl(Counters& now) const;
     void readGpus(std::vector<Metric>& out) const;
+    void readNpus(std::vector<Metric>& out);
     /// Rates of every counter present in both samples, appended to `out`.
     void addRates(const Counters& now, std::vector<Metric>& out) const;
 
     MachineRoots m_roots;
     std::int64_t m_process = 0;
     std::unique_ptr<NvmlReader> m_nvml;
+    std::unique_ptr<NpuSmiReader> m_npuSmi;
     std::optional<Counters> m_previous;
     QStringList m_notes;
     double m_ticksPerSecond = 100;

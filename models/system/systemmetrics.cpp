@@ -88,7 +88,7 @@ MetricSeries SystemRun::summary(Summary which) const
     bool average = false;
     switch (which) {
     case Summary::GpuUtil:
-        pattern = QStringLiteral("gpu\\d+_util_percent");
+        pattern = QStringLiteral("(gpu|npu)\\d+_util_percent");
         average = true;
         break;
     case Summary::CpuBusy:
@@ -104,7 +104,7 @@ MetricSeries SystemRun::summary(Summary which) const
         pattern = QStringLiteral("ib_.+_(rx|tx)_MiB_per_s");
         break;
     case Summary::Power:
-        pattern = QStringLiteral("gpu\\d+_power_W");
+        pattern = QStringLiteral("(gpu|npu)\\d+_power_W");
         break;
     }
     std::vector<const MetricSeries*> parts;

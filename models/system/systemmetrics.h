@@ -28,12 +28,12 @@ struct MetricSeries
 
 /// The figures the overview and the rules compare between ranks, each made of one or more metrics.
 enum class Summary {
-    GpuUtil, ///< mean over the GPUs of `gpu<N>_util_percent`
+    GpuUtil, ///< mean over the GPUs (and Ascend NPUs) of `gpu<N>_util_percent` (`npu<N>_util_percent`)
     CpuBusy, ///< `cpu_busy_percent`
     ProcessCpu, ///< `process_cpu_percent`
     MemUsed, ///< `mem_used_MiB`
     IbTraffic, ///< sum of every `ib_*_rx/tx_MiB_per_s`
-    Power, ///< sum over the GPUs of `gpu<N>_power_W`
+    Power, ///< sum over the GPUs and NPUs of `gpu<N>_power_W`, `npu<N>_power_W`
 };
 inline constexpr Summary kSummaries[]
     = { Summary::GpuUtil, Summary::CpuBusy, Summary::ProcessCpu, Summary::MemUsed, Summary::IbTraffic, Summary::Power };

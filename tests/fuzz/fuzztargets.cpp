@@ -30,6 +30,8 @@
 #include "importers/summary/recordreader.h"
 #include "importers/summary/summaryvalues.h"
 #include "importers/summary/visualdlreader.h"
+#include "importers/system/npusmi.h"
+#include "importers/system/systemsampler.h"
 #include "importers/tensor/npyfile.h"
 #include "importers/tensor/npyheader.h"
 #include "importers/tensor/npzfile.h"
@@ -427,6 +429,14 @@ void fuzzPt(const std::uint8_t* data, std::size_t size)
 
 // --- profiler tables -------------------------------------------------------------------------------------
 
+void fuzzNpuSmi(const std::uint8_t* data, std::size_t size)
+{
+    const std::vector<system::NpuReading> npus
+        = system::parseNpuSmiInfo(QByteArrayView(reinterpret_cast<const char*>(data), qsizetype(size)));
+    std::vector<system::Metric> metrics;
+    system::appendNpuMetrics(npus, metrics);
+}
+
 void fuzzLoggers(const std::uint8_t* data, std::size_t size)
 {
     // Byte 0 picks the file: a metrics table (CSV, JSON lines, nvidia-smi or dcgmi, one reader), a
@@ -767,6 +777,7 @@ constexpr FuzzTarget kTargets[] = {
     { "sniffer", fuzzSniffer, "FileSniffer; byte 0 picks the file name (or takes it from the input)" },
     { "msprobe", fuzzMsprobe, "msprobe dump (parseMsprobeDump); byte 0 picks dump.json, construct.json or stack.json" },
     { "rankdigest", fuzzRankDigest, "rank digest files (decodeRankDigest); byte 0: whole file or JSON body" },
+    { "npusmi", fuzzNpuSmi, "Ascend `npu-smi info` table (parseNpuSmiInfo)" },
     { "comparemapping", fuzzCompareMapping,
       "runlens compare mapping file (NameMapping::parse) and matching through it" },
 };

@@ -1,3 +1,4 @@
+#include "importers/system/npusmi.h"
 #include "importers/system/procfiles.h"
 #include "importers/system/systemsampler.h"
 
@@ -6,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <unistd.h>
 
 using namespace runlens::system;
@@ -126,6 +128,86 @@ class TestSystemSampler : public QObject
 {
     Q_OBJECT
 private slots:
+    void npuSmiTable_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("chips");
+        QTest::addColumn<int>("chip");
+        QTest::addColumn<int>("index");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("health");
+        QTest::addColumn<double>("aicore");
+        QTest::addColumn<double>("memUsed");
+        QTest::addColumn<double>("memTotal");
+        QTest::addColumn<double>("power"); // NaN: NA
+        QTest::addColumn<double>("temperature");
+        // HBM is the device memory where the chip has it; the 310P's DDR where it has none.
+        QTest::newRow("910B busy chip") << "910b-8chips.txt" << 3 << 1 << 1 << "910B3"
+                                        << "OK" << 87.0 << 58213.0 << 65536.0 << 385.7 << 52.0;
+        QTest::newRow("910B warning") << "910b-8chips.txt" << 3 << 2 << 2 << "910B3"
+                                      << "Warning" << 0.0 << 3161.0 << 65536.0 << 91.6 << 40.0;
+        QTest::newRow("910A") << "910a.txt" << 1 << 0 << 4 << "910A"
+                              << "OK" << 12.0 << 1024.0 << 32768.0 << 70.4 << 39.0;
+        QTest::newRow("310P second chip") << "310p-duo.txt" << 2 << 1 << 1 << "310P3"
+                                          << "OK" << 35.0 << 9212.0 << 21527.0 << std::nan("") << 45.0;
+    }
+
+    void npuSmiTable()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, chips);
+        QFETCH(int, chip);
+        QFile f(QStringLiteral(RUNLENS_TEST_DATA_DIR "/system/npu-smi/") + file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::vector<NpuReading> npus = parseNpuSmiInfo(f.readAll());
+        // The process table's rows are not chips.
+        QCOMPARE(int(npus.size()), chips);
+        const NpuReading& npu = npus.at(std::size_t(chip));
+        QTEST(npu.index, "index");
+        QTEST(npu.name, "name");
+        QTEST(npu.health, "health");
+        QTEST(*npu.aicorePercent, "aicore");
+        QTEST(*npu.memoryUsedMiB, "memUsed");
+        QTEST(*npu.memoryTotalMiB, "memTotal");
+        QFETCH(double, power);
+        QCOMPARE(npu.powerWatts.has_value(), !std::isnan(power));
+        if (npu.powerWatts)
+            QCOMPARE(*npu.powerWatts, power);
+        QTEST(*npu.temperatureC, "temperature");
+
+        // The tags the recorder writes, per device as for NVML's GPUs.
+        std::vector<Metric> metrics;
+        appendNpuMetrics({ npu }, metrics);
+        QStringList tags;
+        for (const Metric& m : metrics)
+            tags << m.tag;
+        const QString prefix = QStringLiteral("system/npu%1_").arg(npu.index);
+        QVERIFY(tags.contains(prefix + QStringLiteral("util_percent")));
+        QVERIFY(tags.contains(prefix + QStringLiteral("mem_used_MiB")));
+        QVERIFY(tags.contains(prefix + QStringLiteral("temperature_C")));
+        QCOMPARE(tags.contains(prefix + QStringLiteral("power_W")), !std::isnan(power));
+    }
+
+    void npuSmiGarbage_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("error message") << QByteArray("dcmi module initialize failed. ret is -8005\n");
+        QTest::newRow("binary") << QByteArray("\x00\xff|\x01|\x02\n|||\n", 12);
+        QTest::newRow("header only") << QByteArray(
+            "| NPU   Name | Health | Power(W) Temp(C) |\n| Chip | Bus-Id | AICore(%) |\n");
+        QTest::newRow("truncated after first line")
+            << QByteArray("| NPU   Name | Health | Power(W) Temp(C) |\n| Chip | Bus-Id | AICore(%) |\n"
+                          "+====+\n| 0  910B3 | OK | 93.2 41 |\n");
+        QTest::newRow("only pipes") << QByteArray(100000, '|');
+    }
+
+    void npuSmiGarbage()
+    {
+        QFETCH(QByteArray, text);
+        QVERIFY(parseNpuSmiInfo(text).empty());
+    }
+
     void procStat()
     {
         const CpuStat stat = parseProcStat(kProcStat);
