@@ -64,6 +64,7 @@ class OverviewPanel;
 class DataPipelinePanel;
 class ClusterPanel;
 class SystemPanel;
+class SystemTimelineLink;
 struct ProfilerBundle;
 namespace cluster {
 struct Cluster;
@@ -318,6 +319,7 @@ private:
     QDockWidget* m_clusterDock = nullptr;
     SystemPanel* m_systemPanel = nullptr;
     QDockWidget* m_systemDock = nullptr;
+    SystemTimelineLink* m_systemTimelineLink = nullptr;
     std::shared_ptr<const ProfilerBundle> m_profiler; ///< the run's profiler output in the docks
     QString m_profilerRun;
     QMap<QString, std::shared_ptr<const ProfilerBundle>> m_profilers; ///< every run's profiler output

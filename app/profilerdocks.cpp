@@ -11,6 +11,7 @@
 #include "models/core/workerpool.h"
 #include "models/memory/memoryanalysis.h"
 #include "models/scalars/scalarstore.h"
+#include "models/system/profilercpu.h"
 #include "models/trace/stepbreakdown.h"
 #include "widgets/cluster/clusterpanel.h"
 #include "widgets/graph/graphpanel.h"
@@ -22,6 +23,7 @@
 #include "widgets/scalars/scalarspanel.h"
 #include "widgets/steps/stepspanel.h"
 #include "widgets/system/systempanel.h"
+#include "widgets/system/systemtimelinelink.h"
 #include "widgets/timeline/timelinepanel.h"
 #include "widgets/timeline/timelineview.h"
 
@@ -75,6 +77,8 @@ void MainWindow::createProfilerDocks()
     connect(m_systemPanel, &SystemPanel::chartExportFailed, this, failed);
     connect(m_systemPanel, &SystemPanel::timeRangeChanged, m_scalarsPanel, &ScalarsPanel::setWallTimeRange);
     connect(m_scalarsPanel, &ScalarsPanel::wallTimeRangeChanged, m_systemPanel, &SystemPanel::setTimeRange);
+    // ... and the Timeline's, when the open trace has a wall clock and covers the same time.
+    m_systemTimelineLink = new SystemTimelineLink(m_systemPanel, m_timeRange, this);
     // The Overview and the Data Pipeline show the same rank.
     connect(m_overviewPanel, &OverviewPanel::rankChanged, m_pipelinePanel, &DataPipelinePanel::setCurrentRank);
     connect(m_overviewPanel, &OverviewPanel::rankChanged, this, [this] {
@@ -203,6 +207,7 @@ void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<co
 {
     m_run->setTraceShown(store != nullptr);
     m_timelinePanel->setStore(store);
+    m_systemTimelineLink->setTrace(store);
     m_operatorsPanel->setStore(store);
     m_stepsPanel->setStore(store);
     connect(m_graphPanel, &graphview::GraphPanel::profileChanged, m_nodeDetails,
@@ -238,6 +243,13 @@ void MainWindow::showProfiler(const QString& run, std::shared_ptr<const Profiler
     for (const QString& known : m_profilers.keys())
         names << (m_run->session() ? m_run->session()->manifest().runDisplayName(known) : known);
     m_overviewPanel->setProfilerRuns(m_profilers.keys(), m_profilerRun.isEmpty() ? run : m_profilerRun, names);
+    // The data pipeline's CPU samples of every profiler run join the System panel, one series per rank.
+    std::vector<system::SystemRun> cpuRuns;
+    for (auto it = m_profilers.cbegin(); it != m_profilers.cend(); ++it) {
+        for (system::SystemRun& r : system::systemRunsOfPipelines(it.key(), it.value()->pipelines))
+            cpuRuns.push_back(std::move(r));
+    }
+    m_systemPanel->setProfilerRuns(std::move(cpuRuns));
     if (m_profiler && m_profilerRun != run)
         return;
     m_profilerRun = run;
@@ -498,6 +510,7 @@ void MainWindow::clearProfiler()
     m_operatorsPanel->setProfilerData(nullptr, -1);
     m_overviewPanel->setTraceBreakdown(nullptr);
     m_pipelinePanel->setPipelines({});
+    m_systemPanel->setProfilerRuns({});
     m_clusterPanel->setCluster(nullptr);
 }
 

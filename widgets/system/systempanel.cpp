@@ -126,6 +126,12 @@ void SystemPanel::setStore(ScalarStore* store)
     refresh();
 }
 
+void SystemPanel::setProfilerRuns(std::vector<system::SystemRun> runs)
+{
+    m_profilerRuns = std::move(runs);
+    refresh();
+}
+
 void SystemPanel::scheduleRefresh()
 {
     if (!m_refreshTimer->isActive())
@@ -143,6 +149,10 @@ void SystemPanel::refresh()
     m_refreshTimer->stop();
     const QString shown = currentRun();
     std::vector<system::SystemRun> runs = m_store ? system::systemRunsOf(*m_store) : std::vector<system::SystemRun>();
+    if (!m_profilerRuns.empty()) {
+        runs.insert(runs.end(), m_profilerRuns.begin(), m_profilerRuns.end());
+        system::sortRuns(runs);
+    }
     m_model->setRuns(std::move(runs));
     m_runSelector->clear();
     for (const system::SystemRun& run : m_model->runs())

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/system/systemmetrics.h"
 #include "widgets/common/chartexportmenu.h"
 
 #include <QPointer>
@@ -33,6 +34,9 @@ public:
     ~SystemPanel() override;
 
     void setStore(ScalarStore* store);
+    /// Machine metrics that do not come from the store (a MindSpore profiler's CPU samples), shown beside its
+    /// runs; replaces the previous ones.
+    void setProfilerRuns(std::vector<system::SystemRun> runs);
     /// Reads the store again now instead of after the coalescing delay.
     void refresh();
     /// Reads the store now when a change is waiting for the coalescing delay.
@@ -66,6 +70,7 @@ private:
     void showRow(int sourceRow);
 
     QPointer<ScalarStore> m_store;
+    std::vector<system::SystemRun> m_profilerRuns;
     SystemOverviewModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     PanelHeader* m_header = nullptr;

@@ -1,10 +1,18 @@
+#include "importers/pipeline/pipelinereader.h"
+#include "importers/trace/chrometracereader.h"
+#include "models/core/timerange.h"
+#include "models/pipeline/datapipeline.h"
 #include "models/scalars/scalarstore.h"
+#include "models/system/profilercpu.h"
 #include "models/system/systemmetrics.h"
+#include "tests/testutils.h"
 #include "widgets/common/chartexportmenu.h"
 #include "widgets/scalars/scalarspanel.h"
 #include "widgets/system/systemdetailchart.h"
 #include "widgets/system/systemoverviewmodel.h"
 #include "widgets/system/systempanel.h"
+#include "widgets/system/systemtimelinelink.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -294,6 +302,119 @@ private slots:
         QCOMPARE(panel.detailChart()->timeRange().lower, kStart + 38);
         QCOMPARE(panel.detailChart()->timeRange().upper, kStart + 62);
         QVERIFY(!panel.showRun(QStringLiteral("nope")));
+    }
+
+    void followsTheTimelineOfTheSameRun()
+    {
+        // A recorded run (100 s from kStart) and a trace of it: 60 s of events from kStart + 10 s, on the wall clock.
+        ScalarStore store;
+        store.append(QStringLiteral("system/rank_0"),
+                     batchOf({ { QStringLiteral("cpu_busy_percent"), ramp(100, 0, 100) } }));
+        SystemPanel system;
+        system.setStore(&store);
+        const auto traceAt = [](std::int64_t baseNs) {
+            const std::string text = R"({"traceEvents": [
+                {"ph":"X","name":"step","pid":1,"tid":1,"ts":10000000,"dur":60000000},
+                {"ph":"X","name":"op","pid":1,"tid":1,"ts":20000000,"dur":1000}],
+                "baseTimeNanoseconds": )"
+                + std::to_string(baseNs) + "}";
+            return trace::ChromeTraceReader::readBytes(text, QStringLiteral("trace.json")).store;
+        };
+        const std::int64_t base = std::int64_t(kStart) * 1'000'000'000;
+        TimeRangeModel range;
+        TimelineView timeline(&range);
+        const auto trace = traceAt(base);
+        QVERIFY(trace && trace->sources().at(0).baseTimeNs == base);
+        timeline.setStore(trace);
+        SystemTimelineLink link(&system, &range);
+        link.setTrace(trace);
+        QVERIFY(link.isActive());
+
+        // A zoom in the Timeline moves the System charts...
+        range.setVisibleRange(base + 20'000'000'000, base + 30'000'000'000);
+        QCOMPARE(system.detailChart()->timeRange().lower, kStart + 20);
+        QCOMPARE(system.detailChart()->timeRange().upper, kStart + 30);
+        // ...and a zoom in the System charts moves the Timeline.
+        system.detailChart()->setTimeRange(kStart + 40, kStart + 50);
+        QCOMPARE(range.visibleRange().start, base + 40'000'000'000);
+        QCOMPARE(range.visibleRange().end, base + 50'000'000'000);
+        // The hover line, both ways.
+        range.setHoverTime(base + 45'000'000'000);
+        QCOMPARE(system.detailChart()->hoverTime(), kStart + 45);
+        system.detailChart()->setHoverTime(kStart + 42);
+        QCOMPARE(range.hoverTime(), base + 42'000'000'000);
+        range.setHoverTime(TimeRangeModel::kNoHover);
+        QVERIFY(std::isnan(system.detailChart()->hoverTime()));
+
+        // A trace of another time (a day later) is another run: the two stay apart.
+        const auto later = traceAt(base + 86'400'000'000'000);
+        timeline.setStore(later);
+        link.setTrace(later);
+        QVERIFY(!link.isActive());
+        const QCPRange before = system.detailChart()->timeRange();
+        range.setVisibleRange(later->startTime(), later->startTime() + 1'000'000'000);
+        QCOMPARE(system.detailChart()->timeRange().lower, before.lower);
+        // A trace without a base time has no wall clock.
+        const auto relative
+            = trace::ChromeTraceReader::readBytes(R"({"traceEvents": [{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})",
+                                           QStringLiteral("relative.json"))
+                  .store;
+        link.setTrace(relative);
+        QVERIFY(!link.isActive());
+        link.setTrace(nullptr);
+        QVERIFY(!link.isActive());
+    }
+
+    void minddataCpuOfAProfilerFolder()
+    {
+        RUNLENS_REQUIRE_SAMPLES(samples);
+        const QString dir = samples + QStringLiteral("/profiler/mindspore/profiler_misc");
+        std::vector<std::shared_ptr<const pipeline::DataPipeline>> pipelines;
+        for (const pipeline::PipelineReadResult& result : pipeline::readDataPipelines(dir))
+            if (result.pipeline)
+                pipelines.push_back(result.pipeline);
+        const std::vector<system::SystemRun> runs = system::systemRunsOfPipelines(QStringLiteral("ms"), pipelines);
+        // minddata_cpu_utilization_0.json: stamps 10, 20, 30 ms; user = sys = 10, 20, 30; io = idle = 10;
+        // process user = sys = 10, 20, 30 (percent of one core).
+        QCOMPARE(runs.size(), std::size_t(1));
+        const system::SystemRun& run = runs.front();
+        QCOMPARE(run.run, QStringLiteral("ms/rank_0"));
+        QCOMPARE(run.rank, 0);
+        const system::MetricSeries* busy = run.metric(QStringLiteral("cpu_busy_percent"));
+        QVERIFY(busy);
+        QCOMPARE(busy->times, (std::vector<double> { 0.01, 0.02, 0.03 }));
+        QCOMPARE(busy->values, (std::vector<double> { 90, 90, 90 }));
+        QCOMPARE(run.metric(QStringLiteral("cpu_user_percent"))->values, (std::vector<double> { 10, 20, 30 }));
+        QCOMPARE(run.metric(QStringLiteral("process_cpu_percent"))->values, (std::vector<double> { 20, 40, 60 }));
+
+        // It shows in the System panel as that rank, without any scalars.
+        ScalarStore store;
+        SystemPanel panel;
+        panel.setStore(&store);
+        QVERIFY(panel.isEmptyStateShown());
+        panel.setProfilerRuns(runs);
+        QVERIFY(!panel.isEmptyStateShown());
+        QCOMPARE(panel.runCount(), 1);
+        QCOMPARE(panel.currentRun(), QStringLiteral("ms/rank_0"));
+        QVERIFY(panel.detailChart()->chartTitles().contains(QStringLiteral("CPU %")));
+        panel.setProfilerRuns({});
+        QVERIFY(panel.isEmptyStateShown());
+    }
+
+    void minddataCpuPlaceholderSampleLeftOut()
+    {
+        // MindSpore's first sample has no previous reading: all zeros, which is not "100 % busy".
+        pipeline::CpuUtilization cpu;
+        cpu.timeStamps = { 1000, 2000, 3000 };
+        cpu.device = { { QStringLiteral("user_utilization"), { 0, 40, 50 } },
+                       { QStringLiteral("sys_utilization"), { 0, 5, 5 } },
+                       { QStringLiteral("io_utilization"), { 0, 1, 0 } },
+                       { QStringLiteral("idle_utilization"), { 0, 54, 45 } } };
+        const system::SystemRun run = system::systemRunOfMinddataCpu(cpu, QStringLiteral("r"), -1);
+        QCOMPARE(run.metric(QStringLiteral("cpu_busy_percent"))->times, (std::vector<double> { 2, 3 }));
+        QCOMPARE(run.metric(QStringLiteral("cpu_busy_percent"))->values, (std::vector<double> { 46, 55 }));
+        QVERIFY(!run.metric(QStringLiteral("process_cpu_percent")));
+        QVERIFY(system::systemRunOfMinddataCpu({}, QStringLiteral("r"), -1).isEmpty());
     }
 };
 
