@@ -2932,6 +2932,10 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
             <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Machine metrics: the System dock shows them over one wall-clock axis.</source>
+        <translation>机器指标：“系统”停靠窗口在同一墙钟时间轴上显示它们。</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ScalarsToolbar</name>
@@ -3706,6 +3710,18 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
     <message>
         <source>Wall time (s since the epoch)</source>
         <translation>挂钟时间（自 Unix 纪元起的秒数）</translation>
+    </message>
+    <message>
+        <source>NPU AI Core %</source>
+        <translation>NPU AI Core %</translation>
+    </message>
+    <message>
+        <source>NPU mem MiB</source>
+        <translation>NPU 内存 MiB</translation>
+    </message>
+    <message>
+        <source>NPU power W</source>
+        <translation>NPU 功耗 W</translation>
     </message>
 </context>
 <context>
@@ -9843,6 +9859,21 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>A metric declared by the hparams experiment</source>
         <translation>超参数实验声明的指标</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::system::NpuSmiReader</name>
+    <message>
+        <source>Ascend&apos;s npu-smi is not on PATH: no NPU metrics.</source>
+        <translation>PATH 中没有昇腾的 npu-smi：不记录 NPU 指标。</translation>
+    </message>
+    <message>
+        <source>npu-smi info failed or did not answer within %1 s: no NPU metrics.</source>
+        <translation>npu-smi info 执行失败或在 %1 秒内无响应：不记录 NPU 指标。</translation>
+    </message>
+    <message>
+        <source>npu-smi info printed no device table RunLens can read: no NPU metrics.</source>
+        <translation>npu-smi info 未输出 RunLens 能读取的设备表：不记录 NPU 指标。</translation>
     </message>
 </context>
 <context>
