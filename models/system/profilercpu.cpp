@@ -64,9 +64,11 @@ systemRunsOfPipelines(const QString& run, const std::vector<std::shared_ptr<cons
     for (const auto& pipeline : pipelines) {
         if (!pipeline || pipeline->cpu.timeStamps.empty())
             continue;
+        // The root folder's run is "."; its ranks read better as "rank_0" than "./rank_0".
         QString name = run;
         if (pipeline->rank >= 0)
-            name = (run.isEmpty() ? QString() : run + QLatin1Char('/')) + QStringLiteral("rank_%1").arg(pipeline->rank);
+            name = (run.isEmpty() || run == QLatin1String(".") ? QString() : run + QLatin1Char('/'))
+                + QStringLiteral("rank_%1").arg(pipeline->rank);
         SystemRun system = systemRunOfMinddataCpu(pipeline->cpu, name, pipeline->rank);
         if (!system.isEmpty())
             runs.push_back(std::move(system));

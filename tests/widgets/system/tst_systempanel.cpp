@@ -355,10 +355,10 @@ private slots:
         range.setVisibleRange(later->startTime(), later->startTime() + 1'000'000'000);
         QCOMPARE(system.detailChart()->timeRange().lower, before.lower);
         // A trace without a base time has no wall clock.
-        const auto relative
-            = trace::ChromeTraceReader::readBytes(R"({"traceEvents": [{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})",
-                                           QStringLiteral("relative.json"))
-                  .store;
+        const auto relative = trace::ChromeTraceReader::readBytes(
+                                  R"({"traceEvents": [{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})",
+                                  QStringLiteral("relative.json"))
+                                  .store;
         link.setTrace(relative);
         QVERIFY(!link.isActive());
         link.setTrace(nullptr);
@@ -399,6 +399,8 @@ private slots:
         QVERIFY(panel.detailChart()->chartTitles().contains(QStringLiteral("CPU %")));
         panel.setProfilerRuns({});
         QVERIFY(panel.isEmptyStateShown());
+        // The run folder itself is ".": its ranks are named without it.
+        QCOMPARE(system::systemRunsOfPipelines(QStringLiteral("."), pipelines).front().run, QStringLiteral("rank_0"));
     }
 
     void minddataCpuPlaceholderSampleLeftOut()
