@@ -40,6 +40,11 @@ const char* stepPhaseId(StepPhase phase);
 ///   forward       `nn.Module: Linear_0` scopes (with_modules)
 ///   any           `record_function` annotations naming their phase (`## forward ##`, `## backward ##`,
 ///                 `## optimizer ##` as in the 2024 NCCL and ns-resolution samples), case-insensitive.
+/// In the samples the 2021 ResNet-50 trace runs its `*Backward` nodes on a second thread (tid 25772, the
+/// steps on 25738); the 2022-2024 ones run `evaluate_function` there too. The research notes on the
+/// PyTorch profiler (tensorboard-pytorch.md, "Steps") give the same step, DataLoader and optimizer names.
+/// MindSpore's step trace (iteration interval, fp_and_bp, tail) cannot split forward from backward; the
+/// Overview panel shows it as it is.
 int stepPhaseOfSlice(EventKind kind, std::string_view name);
 
 /// Where the time of one step went, by phase. Host time (`cpuNs`) splits the step's CPU range (its
