@@ -3463,6 +3463,45 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
     </message>
 </context>
 <context>
+    <name>runlens::StepPhaseTableModel</name>
+    <message>
+        <source>N of ProfilerStep#N</source>
+        <translation>ProfilerStep#N 中的 N</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>The step&apos;s span on the host (its ProfilerStep marker)</source>
+        <translation>该迭代步在主机上的时长（其 ProfilerStep 标记）</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>迭代步时间</translation>
+    </message>
+    <message>
+        <source>Host time in %1</source>
+        <translation>%1 的主机时间</translation>
+    </message>
+    <message>
+        <source>Forward over backward, each the longer of its host and device time</source>
+        <translation>前向与反向之比，各取主机时间与设备时间中较长者</translation>
+    </message>
+    <message>
+        <source>Fwd/bwd</source>
+        <translation>前向/反向</translation>
+    </message>
+    <message>
+        <source>Device time launched from %1</source>
+        <translation>由 %1 启动的设备时间</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+</context>
+<context>
     <name>runlens::StepsPanel</name>
     <message>
         <source>%1 %</source>
@@ -3589,6 +3628,32 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
     <message>
         <source>Click to show the slowest step in the timeline</source>
         <translation>单击在时间线中显示最慢的一步</translation>
+    </message>
+    <message>
+        <source>Step phases</source>
+        <translation>迭代步阶段</translation>
+    </message>
+    <message numerus="yes">
+        <source>Mean of %n step(s)</source>
+        <translation>
+            <numerusform>%n 个迭代步的平均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Forward / backward: %1</source>
+        <translation>前向 / 反向：%1</translation>
+    </message>
+    <message>
+        <source>Host time (%1)</source>
+        <translation>主机时间（%1）</translation>
     </message>
 </context>
 <context>
@@ -5295,6 +5360,10 @@ Target: %2</source>
         <source>no available memory was recorded</source>
         <translation>没有记录可用内存</translation>
     </message>
+    <message>
+        <source>the trace&apos;s steps show no forward and backward phases (no autograd ops or phase annotations)</source>
+        <translation>迹线的迭代步中没有前向与反向阶段（没有 autograd 算子或阶段标注）</translation>
+    </message>
 </context>
 <context>
     <name>runlens::advisor::AdvisorFormat</name>
@@ -6640,6 +6709,21 @@ Target: %2</source>
         <source>The {figure} of run {run}{where} averaged {mean} %, {value} {direction} the median of all ranks ({all} %; threshold {threshold}).</source>
         <extracomment>resources/rules/system.json, rule system-rank-imbalance: message</extracomment>
         <translation>运行 {run}{where} 的{figure}平均为 {mean} %，{direction}所有 rank 的中位数（{all} %）{value}（阈值 {threshold}）。</translation>
+    </message>
+    <message>
+        <source>Forward takes longer than backward</source>
+        <extracomment>resources/rules/performance.json, rule forward-slower-than-backward: title</extracomment>
+        <translation>前向耗时超过反向</translation>
+    </message>
+    <message>
+        <source>The forward pass of run {run}{where} takes {value} times as long as the backward pass ({forward_ms} ms against {backward_ms} ms per step on average over {steps} steps, threshold {threshold}); steps {slow_steps} are above it. Backward normally costs about twice the forward.</source>
+        <extracomment>resources/rules/performance.json, rule forward-slower-than-backward: message</extracomment>
+        <translation>运行 {run}{where} 的前向耗时是反向的 {value} 倍（{steps} 个迭代步平均每步 {forward_ms} ms 对 {backward_ms} ms，阈值 {threshold}）；迭代步 {slow_steps} 超过阈值。反向通常约为前向的两倍。</translation>
+    </message>
+    <message>
+        <source>Look for forward operators running on the CPU instead of the device (an unsupported op falling back, tensors left on the host, .cpu()/.item() or numpy calls inside forward) and for host-side Python work in the model; the Steps panel shows the phases per step and the timeline the forward ops of the slowest step.</source>
+        <extracomment>resources/rules/performance.json, rule forward-slower-than-backward: advice</extracomment>
+        <translation>查找在 CPU 而非设备上运行的前向算子（不支持的算子回退、留在主机上的张量、forward 中的 .cpu()/.item() 或 numpy 调用），以及模型中主机端的 Python 工作；迭代步面板显示每步的各阶段，时间线显示最慢迭代步的前向算子。</translation>
     </message>
 </context>
 <context>
@@ -11059,6 +11143,29 @@ Input dims: %2</source>
     <message>
         <source>Idle</source>
         <translation>空闲</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::trace::StepPhases</name>
+    <message>
+        <source>Data loading</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
     </message>
 </context>
 </TS>

@@ -267,6 +267,12 @@ namespace {
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "{op} takes {value} of the {kind} time of run {run}{where} ({calls} calls, {time_ms} ms); threshold {threshold}."),
     //: resources/rules/performance.json, rule dominant-operator: advice
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Optimise that operator first: check its input shapes and dtype (tensor cores need fp16/bf16 and dimensions that are multiples of 8), try a fused or vendor implementation, or reduce how often it is called."),
+    //: resources/rules/performance.json, rule forward-slower-than-backward: title
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Forward takes longer than backward"),
+    //: resources/rules/performance.json, rule forward-slower-than-backward: message
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "The forward pass of run {run}{where} takes {value} times as long as the backward pass ({forward_ms} ms against {backward_ms} ms per step on average over {steps} steps, threshold {threshold}); steps {slow_steps} are above it. Backward normally costs about twice the forward."),
+    //: resources/rules/performance.json, rule forward-slower-than-backward: advice
+    QT_TRANSLATE_NOOP("runlens::advisor::Rules", "Look for forward operators running on the CPU instead of the device (an unsupported op falling back, tensors left on the host, .cpu()/.item() or numpy calls inside forward) and for host-side Python work in the model; the Steps panel shows the phases per step and the timeline the forward ops of the slowest step."),
     //: resources/rules/performance.json, rule zero-grad-not-set-to-none: title
     QT_TRANSLATE_NOOP("runlens::advisor::Rules", "zero_grad fills gradients with zeros"),
     //: resources/rules/performance.json, rule zero-grad-not-set-to-none: message

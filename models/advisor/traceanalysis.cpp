@@ -7,6 +7,7 @@
 #include "models/trace/launchindex.h"
 #include "models/trace/opstatistics.h"
 #include "models/trace/stepbreakdown.h"
+#include "models/trace/stepphases.h"
 
 #include <QCoreApplication>
 
@@ -24,12 +25,14 @@ const QString kLaunchDelayShare = QStringLiteral("trace.launch_delay_share");
 const QString kCommunicationShare = QStringLiteral("trace.communication_share");
 const QString kCommunicationOverlap = QStringLiteral("trace.comm_overlap");
 const QString kTopOperatorShare = QStringLiteral("trace.top_op_share");
+const QString kForwardBackwardRatio = QStringLiteral("trace.forward_backward_ratio");
+const QString kForwardBackwardRule = QStringLiteral("forward-slower-than-backward");
 
 const std::vector<QString>& traceMetrics()
 {
-    static const std::vector<QString> metrics { kDataLoaderShare,  kDeviceUtilization,  kShortKernelShare,
-                                                kLaunchDelayShare, kCommunicationShare, kCommunicationOverlap,
-                                                kTopOperatorShare };
+    static const std::vector<QString> metrics { kDataLoaderShare,  kDeviceUtilization,   kShortKernelShare,
+                                                kLaunchDelayShare, kCommunicationShare,  kCommunicationOverlap,
+                                                kTopOperatorShare, kForwardBackwardRatio };
     return metrics;
 }
 
@@ -329,10 +332,56 @@ void measureTopOperator(const SourceContext& ctx, AnalysisContext& context)
     context.add(std::move(m));
 }
 
+/// Forward against backward, each phase as long as the slower processor holds it: a GPU step's forward
+/// is mostly host time (launches run ahead of the device), its backward mostly device time. Comparing host
+/// times alone would flag healthy GPU runs (the 2020 ResNet-50 sample's host forward is 1.9x its host
+/// backward while its device backward is 1.8x its device forward); comparing device times alone would miss
+/// the forward ops that fell back to the CPU. Only sources whose steps have a backward phase are measured.
+bool measureForwardBackward(const SourceContext& ctx, const trace::StepPhases& phases,
+                            const trace::StepPhases::SourceSummary& summary, AnalysisContext& context)
+{
+    using trace::StepPhase;
+    std::int64_t forward = 0;
+    std::int64_t backward = 0;
+    for (std::size_t i = summary.firstStep; i < summary.firstStep + summary.stepCount; ++i) {
+        forward += phases.steps[i].busy(StepPhase::Forward);
+        backward += phases.steps[i].busy(StepPhase::Backward);
+    }
+    if (backward <= 0 || forward <= 0)
+        return false;
+    const double threshold = context.threshold(kForwardBackwardRule, 1.5);
+    QStringList slow;
+    const trace::StepPhaseTimes* worst = nullptr;
+    for (std::size_t i = summary.firstStep; i < summary.firstStep + summary.stepCount; ++i) {
+        const trace::StepPhaseTimes& st = phases.steps[i];
+        if (st.forwardBackwardRatio() > threshold)
+            slow << QString::number(st.number);
+        if (!worst || st.forwardBackwardRatio() > worst->forwardBackwardRatio())
+            worst = &st;
+    }
+    const auto count = std::int64_t(summary.stepCount);
+    Measurement m;
+    m.metric = kForwardBackwardRatio;
+    m.value = double(forward) / double(backward);
+    placeIn(m, ctx.scope());
+    m.facts.insert(QStringLiteral("steps"), qint64(count));
+    m.facts.insert(QStringLiteral("forward_ms"), nsToMs(forward / count));
+    m.facts.insert(QStringLiteral("backward_ms"), nsToMs(backward / count));
+    m.facts.insert(QStringLiteral("slow_steps"),
+                   slow.isEmpty() ? QStringLiteral("-") : slow.join(QStringLiteral(", ")));
+    m.facts.insert(QStringLiteral("worst_step"), qint64(worst->number));
+    // The worst step's host range: where its forward ops are.
+    m.evidence << ctx.evidence(worst->cpuStart, worst->cpuEnd);
+    m.order = ctx.source;
+    context.add(std::move(m));
+    return true;
+}
+
 void analyseTrace(const TraceInput& input, AnalysisContext& context)
 {
     const trace::TraceStore& store = *input.store;
     const trace::StepBreakdown breakdown = trace::computeStepBreakdown(store);
+    const trace::StepPhases phases = trace::computeStepPhases(store, breakdown);
     bool anyDevice = false;
     for (const trace::StepBreakdown::SourceSummary& summary : breakdown.sources) {
         if (context.isCanceled())
@@ -345,6 +394,9 @@ void analyseTrace(const TraceInput& input, AnalysisContext& context)
         context.markEvaluated(kTopOperatorShare);
         measureStepShares(ctx, breakdown, summary, context);
         measureTopOperator(ctx, context);
+        if (const trace::StepPhases::SourceSummary* phaseSummary = phases.summaryFor(summary.source);
+            phaseSummary && measureForwardBackward(ctx, phases, *phaseSummary, context))
+            context.markEvaluated(kForwardBackwardRatio);
         if (hasDeviceWork(store, summary.source)) {
             anyDevice = true;
             context.markEvaluated(kDeviceUtilization);
@@ -376,6 +428,10 @@ void analyseTrace(const TraceInput& input, AnalysisContext& context)
         context.markMissing(kCommunicationShare, reason);
         context.markMissing(kTopOperatorShare, reason);
     }
+    context.markMissing(kForwardBackwardRatio,
+                        QCoreApplication::translate("runlens::advisor",
+                                                    "the trace's steps show no forward and backward phases (no "
+                                                    "autograd ops or phase annotations)"));
     analyseTracePatterns(input, context);
 }
 

@@ -1,17 +1,21 @@
 #include "widgets/steps/stepspanel.h"
 
+#include "models/core/workerpool.h"
+#include "models/trace/opstatsmodel.h"
 #include "widgets/common/chartpalette.h"
 #include "widgets/common/chartstyle.h"
 #include "widgets/common/panelheader.h"
 #include "widgets/common/replotwhenshown.h"
 #include "widgets/common/stackedstepbars.h"
-#include "models/core/workerpool.h"
-#include "models/trace/opstatsmodel.h"
+#include "widgets/steps/stepphasetablemodel.h"
 
 #include <QComboBox>
+#include <QHeaderView>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QMenu>
+#include <QSplitter>
+#include <QTableView>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -25,6 +29,8 @@
 namespace runlens {
 
 using trace::StepCategory;
+using trace::StepPhase;
+using trace::StepPhaseTimes;
 using trace::StepTimes;
 
 namespace {
@@ -73,6 +79,23 @@ QColor StepsPanel::categoryColor(StepCategory category)
     return Qt::gray;
 }
 
+QColor StepsPanel::phaseColor(StepPhase phase)
+{
+    switch (phase) {
+    case StepPhase::DataLoading:
+        return categoryColor(StepCategory::DataLoader);
+    case StepPhase::Forward:
+        return QColor(0x4c, 0x78, 0xa8);
+    case StepPhase::Backward:
+        return QColor(0xf5, 0x85, 0x18);
+    case StepPhase::Optimizer:
+        return QColor(0x54, 0xa2, 0x4b);
+    case StepPhase::Other:
+        return categoryColor(StepCategory::Idle);
+    }
+    return Qt::gray;
+}
+
 void StepsPanel::buildUi()
 {
     auto* layout = new QVBoxLayout(this);
@@ -86,13 +109,17 @@ void StepsPanel::buildUi()
     m_exportButton = m_header->addExportButton(QStringLiteral("stepsExport"));
     layout->addWidget(m_header);
 
-    m_plot = new QCustomPlot(this);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("stepsSplitter"));
+    splitter->setChildrenCollapsible(false);
+    layout->addWidget(splitter, 1);
+    m_plot = new QCustomPlot(splitter);
     m_plot->setObjectName(QStringLiteral("stepsChart"));
     m_plot->setMinimumHeight(120);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setMouseTracking(true);
     m_plot->installEventFilter(this);
-    layout->addWidget(m_plot, 1);
+    splitter->addWidget(m_plot);
 
     const ChartChrome chrome = styleChartAxes(m_plot, font(), true);
     m_plot->xAxis->grid()->setVisible(false);
@@ -174,6 +201,102 @@ void StepsPanel::buildUi()
         }
     });
     connect(m_plot, &QWidget::customContextMenuRequested, this, &StepsPanel::showContextMenu);
+    buildPhaseUi(splitter);
+}
+
+void StepsPanel::buildPhaseUi(QSplitter* splitter)
+{
+    m_phasePlot = new QCustomPlot(splitter);
+    m_phasePlot->setObjectName(QStringLiteral("stepsPhaseChart"));
+    m_phasePlot->setMinimumHeight(120);
+    m_phasePlot->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_phasePlot->setMouseTracking(true);
+    m_phasePlot->installEventFilter(this);
+    splitter->addWidget(m_phasePlot);
+
+    const ChartChrome chrome = styleChartAxes(m_phasePlot, font(), true);
+    m_phasePlot->xAxis->grid()->setVisible(false);
+    m_phasePlot->xAxis->setLabel(tr("Step"));
+    m_phasePlot->legend->setVisible(true);
+    m_phasePlot->legend->setBorderPen(Qt::NoPen);
+    m_phasePlot->legend->setBrush(Qt::NoBrush);
+    m_phasePlot->legend->setFont(chrome.tickFont);
+    m_phasePlot->legend->setTextColor(chrome.muted);
+    m_phasePlot->legend->setIconSize(12, 10);
+    m_phasePlot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_phasePlot->legend->setWrap(5);
+    m_phasePlot->axisRect()->insetLayout()->take(m_phasePlot->legend);
+    m_phasePlot->axisRect()->insetLayout()->simplify();
+    m_phasePlot->plotLayout()->addElement(1, 0, m_phasePlot->legend);
+    m_phasePlot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_phasePlot->legend->setMargins(QMargins(8, 0, 8, 6));
+
+    QCPBars* below = nullptr;
+    for (int p = 0; p < trace::kStepPhaseCount; ++p) {
+        auto* bars = new QCPBars(m_phasePlot->xAxis, m_phasePlot->yAxis);
+        bars->setName(trace::stepPhaseName(StepPhase(p)));
+        bars->setWidth(StackedStepBars::kBarWidth);
+        bars->setPen(Qt::NoPen);
+        bars->setBrush(phaseColor(StepPhase(p)));
+        bars->setStackingGap(0);
+        bars->setAntialiased(false);
+        if (below)
+            bars->moveAbove(below);
+        below = bars;
+        m_phaseBars << bars;
+    }
+    m_phaseStepBars = new StackedStepBars(m_phasePlot, this);
+    m_phaseStepBars->setBars(m_phaseBars);
+
+    m_phaseExportMenu = new ChartExportMenu(m_phasePlot, this);
+    m_phaseExportMenu->setBaseName(QStringLiteral("step-phases"));
+    m_phaseExportMenu->setDataProvider([this] { return phaseChartData(); });
+    m_phaseExportMenu->setExportHook(exportTitleHook(m_phasePlot, this, [this] { return tr("Step phases"); }));
+    connect(m_phaseExportMenu, &ChartExportMenu::exported, this, &StepsPanel::chartExported);
+    connect(m_phaseExportMenu, &ChartExportMenu::exportFailed, this, &StepsPanel::chartExportFailed);
+    m_header->addChartExport(m_phaseExportMenu, tr("Step phases"));
+
+    connect(m_phasePlot, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        m_pressPos = event->button() == Qt::LeftButton ? event->position().toPoint() : QPoint(-1000, -1000);
+    });
+    connect(m_phasePlot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
+        if (event->button() != Qt::LeftButton
+            || (event->position().toPoint() - m_pressPos).manhattanLength() > kClickSlop)
+            return;
+        const int bar = phaseBarAt(event->position().toPoint());
+        const auto* summary = m_phases ? m_phases->summaryFor(m_source) : nullptr;
+        if (summary && bar >= 0 && bar < int(summary->stepCount)) {
+            const std::size_t index = summary->firstStep + std::size_t(bar);
+            const StepPhaseTimes& step = m_phases->steps[index];
+            emit stepActivated(int(index), step.start, step.end);
+        }
+    });
+    connect(m_phasePlot, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        m_phaseExportMenu->addTo(&menu);
+        menu.exec(m_phasePlot->mapToGlobal(pos));
+    });
+
+    m_phaseModel = new StepPhaseTableModel(this);
+    m_phaseTable = new QTableView(splitter);
+    m_phaseTable->setObjectName(QStringLiteral("stepsPhaseTable"));
+    m_phaseTable->setModel(m_phaseModel);
+    m_phaseTable->verticalHeader()->hide();
+    m_phaseTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_phaseTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_phaseTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_phaseTable->verticalHeader()->setDefaultSectionSize(m_phaseTable->fontMetrics().height() + 6);
+    m_phaseTable->setMinimumHeight(60);
+    splitter->addWidget(m_phaseTable);
+    connect(m_phaseTable, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
+        const auto* summary = m_phases ? m_phases->summaryFor(m_source) : nullptr;
+        if (const StepPhaseTimes* step = m_phaseModel->stepAt(index.row()); step && summary)
+            emit stepActivated(int(summary->firstStep) + index.row(), step->start, step->end);
+    });
+    // The charts are what the panel is for; the table is for reading exact numbers.
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 4);
+    splitter->setStretchFactor(2, 1);
 }
 
 bool StepsPanel::eventFilter(QObject* watched, QEvent* event)
@@ -189,6 +312,15 @@ bool StepsPanel::eventFilter(QObject* watched, QEvent* event)
     }
     if (watched == m_plot && event->type() == QEvent::Leave)
         m_hoverBar = -1;
+    if (watched == m_phasePlot && event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = phaseToolTipForBar(phaseBarAt(help->pos()));
+        if (!text.isEmpty())
+            QToolTip::showText(help->globalPos(), text, m_phasePlot);
+        else
+            QToolTip::hideText();
+        return true;
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -201,19 +333,24 @@ void StepsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
     if (!m_store) {
         m_computing = false;
         m_breakdown.reset();
+        m_phases.reset();
         rebuildChart();
         emit breakdownReady();
         return;
     }
     m_computing = true;
     updateSummary();
+    using Result = std::pair<std::shared_ptr<const trace::StepBreakdown>, std::shared_ptr<const trace::StepPhases>>;
     QtConcurrent::run(workerPool(), [store = m_store] {
-        return std::make_shared<const trace::StepBreakdown>(trace::computeStepBreakdown(*store));
-    }).then(this, [this, generation](std::shared_ptr<const trace::StepBreakdown> breakdown) {
+        auto breakdown = std::make_shared<const trace::StepBreakdown>(trace::computeStepBreakdown(*store));
+        auto phases = std::make_shared<const trace::StepPhases>(trace::computeStepPhases(*store, *breakdown));
+        return Result(std::move(breakdown), std::move(phases));
+    }).then(this, [this, generation](Result result) {
         if (generation != m_generation)
             return;
         m_computing = false;
-        m_breakdown = std::move(breakdown);
+        m_breakdown = std::move(result.first);
+        m_phases = std::move(result.second);
         rebuildChart();
         emit breakdownReady();
     });
@@ -224,6 +361,7 @@ void StepsPanel::setBreakdown(std::shared_ptr<const trace::StepBreakdown> breakd
     ++m_generation;
     m_computing = false;
     m_breakdown = std::move(breakdown);
+    m_phases.reset();
     rebuildChart();
     emit breakdownReady();
 }
@@ -434,7 +572,145 @@ void StepsPanel::rebuildChart()
     m_plot->yAxis->setRange(0, longest > 0 ? double(longest) / m_unit * 1.08 : 1.0);
     m_hoverBar = -1;
     replotWhenShown(m_plot);
+    rebuildPhaseChart();
     updateSummary();
+}
+
+int StepsPanel::phaseBarCount() const
+{
+    const auto* summary = m_phases ? m_phases->summaryFor(m_source) : nullptr;
+    return summary && summary->stepCount ? int(summary->stepCount) + 1 : 0;
+}
+
+const StepPhaseTimes* StepsPanel::phaseStepOfBar(int bar) const
+{
+    const auto* summary = m_phases ? m_phases->summaryFor(m_source) : nullptr;
+    if (!summary || bar < 0 || bar >= int(summary->stepCount))
+        return nullptr;
+    return &m_phases->steps[summary->firstStep + std::size_t(bar)];
+}
+
+int StepsPanel::phaseBarAt(const QPoint& plotPos) const
+{
+    if (!phaseBarCount() || !m_phasePlot->axisRect()->rect().contains(plotPos))
+        return -1;
+    const StackedStepBars::Hit hit = m_phaseStepBars->hitAt(m_phasePlot->xAxis->pixelToCoord(plotPos.x()));
+    if (hit.average)
+        return phaseBarCount() - 1;
+    return hit.count >= 1 ? hit.slowest : -1;
+}
+
+QPoint StepsPanel::phaseBarCenter(int bar) const
+{
+    const int steps = std::max(0, phaseBarCount() - 1);
+    const double x = bar < steps ? double(bar) : double(steps) + StackedStepBars::kAverageGap;
+    return QPoint(int(std::lround(m_phasePlot->xAxis->coordToPixel(x))),
+                  int(std::lround(m_phasePlot->yAxis->coordToPixel(m_phasePlot->yAxis->range().lower))) - 5);
+}
+
+QString StepsPanel::phaseToolTipForBar(int bar) const
+{
+    const auto* summary = m_phases ? m_phases->summaryFor(m_source) : nullptr;
+    if (!summary || bar < 0 || bar >= phaseBarCount())
+        return {};
+    const StepPhaseTimes* step = phaseStepOfBar(bar);
+    const StepPhaseTimes& times = step ? *step : summary->average;
+    const QString title
+        = step ? tr("Step %1").arg(step->number) : tr("Mean of %n step(s)", nullptr, int(summary->stepCount));
+    QString html = QStringLiteral("<b>%1</b> &nbsp; %2<table cellspacing=\"0\" cellpadding=\"1\"><tr><td></td>"
+                                  "<td align=\"right\">&nbsp;&nbsp;%3</td><td align=\"right\">&nbsp;&nbsp;%4</td></tr>")
+                       .arg(title.toHtmlEscaped(), trace::formatDuration(times.cpuDuration()).toHtmlEscaped(),
+                            tr("Host").toHtmlEscaped(), summary->hasDevice ? tr("GPU").toHtmlEscaped() : QString());
+    for (int p = 0; p < trace::kStepPhaseCount; ++p) {
+        const auto phase = StepPhase(p);
+        html += QStringLiteral(
+                    "<tr><td><span style=\"color:%1\">&#9632;</span> %2</td>"
+                    "<td align=\"right\">&nbsp;&nbsp;%3 (%4)</td><td align=\"right\">&nbsp;&nbsp;%5</td></tr>")
+                    .arg(phaseColor(phase).name(), trace::stepPhaseName(phase).toHtmlEscaped(),
+                         trace::formatDuration(times.cpu(phase)).toHtmlEscaped(),
+                         shareText(times.share(phase)).toHtmlEscaped(),
+                         summary->hasDevice ? trace::formatDuration(times.gpu(phase)).toHtmlEscaped() : QString());
+    }
+    html += QStringLiteral("</table>");
+    if (step && step->forwardBackwardRatio() > 0)
+        html += tr("Forward / backward: %1").arg(step->forwardBackwardRatio(), 0, 'f', 2).toHtmlEscaped();
+    return html;
+}
+
+void StepsPanel::rebuildPhaseChart()
+{
+    const auto* summary = m_phases ? m_phases->summaryFor(m_source) : nullptr;
+    m_phaseModel->setPhases(m_phases, m_source);
+    const int bars = phaseBarCount();
+    std::int64_t longest = 0;
+    for (int b = 0; b < bars; ++b) {
+        const StepPhaseTimes* step = phaseStepOfBar(b);
+        longest = std::max(longest, step ? step->cpuDuration() : summary->average.cpuDuration());
+    }
+    QString unitName;
+    if (longest >= 10'000'000'000) {
+        m_phaseUnit = 1e9;
+        unitName = tr("s");
+    } else if (longest >= 10'000'000) {
+        m_phaseUnit = 1e6;
+        unitName = tr("ms");
+    } else if (longest >= 10'000) {
+        m_phaseUnit = 1e3;
+        unitName = tr("µs");
+    } else {
+        m_phaseUnit = 1;
+        unitName = tr("ns");
+    }
+    m_phasePlot->yAxis->setLabel(tr("Host time (%1)").arg(unitName));
+    const int steps = std::max(0, bars - 1);
+    std::vector<double> values;
+    values.reserve(std::size_t(steps) * trace::kStepPhaseCount);
+    QStringList labels;
+    for (int b = 0; b < steps; ++b) {
+        const StepPhaseTimes* step = phaseStepOfBar(b);
+        for (std::int64_t ns : step->cpuNs)
+            values.push_back(double(ns) / m_phaseUnit);
+        labels << QString::number(step->number);
+    }
+    std::vector<double> average;
+    if (steps) {
+        for (std::int64_t ns : summary->average.cpuNs)
+            average.push_back(double(ns) / m_phaseUnit);
+    }
+    m_phaseStepBars->setSteps(std::move(values), std::move(average), std::move(labels), tr("Avg"), tr("Step"));
+    m_phasePlot->yAxis->setRange(0, longest > 0 ? double(longest) / m_phaseUnit * 1.08 : 1.0);
+    replotWhenShown(m_phasePlot);
+}
+
+ChartData StepsPanel::phaseChartData() const
+{
+    ChartData data;
+    data.title = tr("Step phases");
+    data.xLabel = tr("Step");
+    data.yLabel = tr("Time (ns)");
+    data.seriesColumn = QStringLiteral("step");
+    data.columns << QStringLiteral("cpu_start_ns") << QStringLiteral("cpu_end_ns") << QStringLiteral("cpu_duration_ns");
+    for (int p = 0; p < trace::kStepPhaseCount; ++p)
+        data.columns << QStringLiteral("%1_ns").arg(QLatin1String(trace::stepPhaseId(StepPhase(p))));
+    for (int p = 0; p < trace::kStepPhaseCount; ++p)
+        data.columns << QStringLiteral("gpu_%1_ns").arg(QLatin1String(trace::stepPhaseId(StepPhase(p))));
+    const std::int64_t origin = m_store ? m_store->startTime() : 0;
+    const auto* summary = m_phases ? m_phases->summaryFor(m_source) : nullptr;
+    for (int b = 0; b < phaseBarCount(); ++b) {
+        const StepPhaseTimes* step = phaseStepOfBar(b);
+        const StepPhaseTimes& times = step ? *step : summary->average;
+        ChartSeriesData series;
+        series.name = step ? QString::number(step->number) : QStringLiteral("average");
+        series.columns.push_back({ step ? double(step->cpuStart - origin) : std::nan("") });
+        series.columns.push_back({ step ? double(step->cpuEnd - origin) : std::nan("") });
+        series.columns.push_back({ double(times.cpuDuration()) });
+        for (std::int64_t ns : times.cpuNs)
+            series.columns.push_back({ double(ns) });
+        for (std::int64_t ns : times.gpuNs)
+            series.columns.push_back({ double(ns) });
+        data.series.push_back(std::move(series));
+    }
+    return data;
 }
 
 void StepsPanel::updateSummary()

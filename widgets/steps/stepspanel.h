@@ -1,10 +1,11 @@
 #pragma once
 
+#include "models/trace/stepbreakdown.h"
+#include "models/trace/stepphases.h"
+#include "models/trace/tracestore.h"
 #include "widgets/common/chartdata.h"
 #include "widgets/common/chartexportmenu.h"
 #include "widgets/common/stackedstepbars.h"
-#include "models/trace/stepbreakdown.h"
-#include "models/trace/tracestore.h"
 
 #include <QColor>
 #include <QWidget>
@@ -15,11 +16,14 @@ class QComboBox;
 class QCPBars;
 class QCustomPlot;
 class QLabel;
+class QSplitter;
+class QTableView;
 class QToolButton;
 
 namespace runlens {
 
 class PanelHeader;
+class StepPhaseTableModel;
 
 /// The Steps panel: one stacked bar per profiler step showing where its time went (kernel, memcpy,
 /// memset, communication, runtime, data loader, CPU op, other, idle; tb_plugin's priority), and an
@@ -41,6 +45,7 @@ public:
     void setBreakdown(std::shared_ptr<const trace::StepBreakdown> breakdown);
     std::shared_ptr<const trace::StepBreakdown> breakdown() const { return m_breakdown; }
     bool isComputing() const { return m_computing; }
+    std::shared_ptr<const trace::StepPhases> phases() const { return m_phases; }
 
     /// The source (rank) whose steps are shown.
     void setSource(int source);
@@ -68,7 +73,20 @@ public:
     void setExportDirectory(const QString& directory);
 
     static QColor categoryColor(trace::StepCategory category);
+    static QColor phaseColor(trace::StepPhase phase);
 
+    QCustomPlot* phasePlot() const { return m_phasePlot; }
+    ChartExportMenu* phaseExportMenu() const { return m_phaseExportMenu; }
+    QTableView* phaseTable() const { return m_phaseTable; }
+    StepPhaseTableModel* phaseTableModel() const { return m_phaseModel; }
+    /// Bars of the phase chart: the source's steps, then the mean (0 without phases).
+    int phaseBarCount() const;
+    /// The centre of a phase bar in phase plot coordinates.
+    QPoint phaseBarCenter(int bar) const;
+    /// Rich-text tooltip of a phase bar (a step or the mean): host and device time per phase.
+    QString phaseToolTipForBar(int bar) const;
+    /// The numbers behind the phase chart: one row per step and the mean, host and device ns per phase.
+    ChartData phaseChartData() const;
 signals:
     /// A step bar was clicked: its index in breakdown()->steps and the analysed range in ns.
     void stepActivated(int stepIndex, qint64 startNs, qint64 endNs);
@@ -81,8 +99,12 @@ protected:
 
 private:
     void buildUi();
+    void buildPhaseUi(QSplitter* splitter);
     void rebuildChart();
+    void rebuildPhaseChart();
     void updateSummary();
+    const trace::StepPhaseTimes* phaseStepOfBar(int bar) const;
+    int phaseBarAt(const QPoint& plotPos) const;
     /// The step of a bar (index into breakdown()->steps), or nullptr for the average.
     const trace::StepTimes* stepOfBar(int bar) const;
     StackedStepBars::Hit hitAt(const QPoint& plotPos) const;
@@ -93,6 +115,7 @@ private:
 
     std::shared_ptr<const trace::TraceStore> m_store;
     std::shared_ptr<const trace::StepBreakdown> m_breakdown;
+    std::shared_ptr<const trace::StepPhases> m_phases;
     quint64 m_generation = 0;
     bool m_computing = false;
     int m_source = 0;
@@ -108,6 +131,14 @@ private:
     QList<QCPBars*> m_bars; ///< one per category, bottom to top in priority order
     StackedStepBars* m_stepBars = nullptr;
     ChartExportMenu* m_exportMenu = nullptr;
+
+    QCustomPlot* m_phasePlot = nullptr;
+    QList<QCPBars*> m_phaseBars; ///< one per phase, in trace::StepPhase order, bottom to top
+    StackedStepBars* m_phaseStepBars = nullptr;
+    ChartExportMenu* m_phaseExportMenu = nullptr;
+    double m_phaseUnit = 1e6;
+    QTableView* m_phaseTable = nullptr;
+    StepPhaseTableModel* m_phaseModel = nullptr;
 };
 
 } // namespace runlens

@@ -49,6 +49,7 @@ const QHash<QString, FiringTest>& firingTests()
         { QStringLiteral("communication-share"), { "tst_traceanalysis.cpp", "communicationShareAndOverlap" } },
         { QStringLiteral("low-communication-overlap"), { "tst_traceanalysis.cpp", "communicationShareAndOverlap" } },
         { QStringLiteral("dominant-operator"), { "tst_traceanalysis.cpp", "topOperator" } },
+        { QStringLiteral("forward-slower-than-backward"), { "tst_traceanalysis.cpp", "forwardSlowerThanBackward" } },
         { QStringLiteral("zero-grad-not-set-to-none"), { "tst_traceanalysis.cpp", "patternMessages" } },
         { QStringLiteral("single-tensor-optimizer"), { "tst_traceanalysis.cpp", "patternMessages" } },
         { QStringLiteral("conv-bias-before-batchnorm"), { "tst_traceanalysis.cpp", "patternMessages" } },

@@ -47,6 +47,28 @@ std::shared_ptr<const trace::TraceStore> loaderTrace(const std::vector<double>& 
     return t.finish();
 }
 
+/// Steps of a GPU training loop whose forward takes `forwardMs` on the host without launching anything (ops
+/// that fell back to the CPU) and whose backward takes 3 ms on the autograd path launching 2 ms of kernels.
+std::shared_ptr<const trace::TraceStore> phaseTrace(const std::vector<double>& forwardMs)
+{
+    AnalysisTraceBuilder t;
+    std::int64_t start = 0;
+    for (std::size_t i = 0; i < forwardMs.size(); ++i) {
+        const auto forward = std::int64_t(forwardMs[i] * double(kMs));
+        const std::int64_t length = forward + 6 * kMs;
+        t.step(0, std::int64_t(i) + 1, start, length);
+        t.slice(t.cpu(), start + 100 * kUs, 800 * kUs, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+                EventKind::UserAnnotation);
+        t.slice(t.cpu(), start + 1 * kMs, forward, "aten::nonzero", EventKind::CpuOp);
+        const std::int64_t backward = start + 1 * kMs + forward;
+        t.slice(t.cpu(), backward, 3 * kMs, "autograd::engine::evaluate_function: AddmmBackward0", EventKind::CpuOp);
+        t.launch(0, backward + 100 * kUs, 20 * kUs, backward + 200 * kUs, 2 * kMs, "volta_sgemm_128x64_nt");
+        t.slice(t.cpu(), backward + 3 * kMs, 1 * kMs, "Optimizer.step#SGD.step", EventKind::UserAnnotation);
+        start += length + 100 * kUs;
+    }
+    return t.finish();
+}
+
 } // namespace
 
 class TestTraceAnalysis : public QObject
@@ -77,6 +99,9 @@ private slots:
     void resnetSampleNumWorkersZero();
     void slowLoaderRecordedWithTorch();
     void healthyBaselineSample();
+    void forwardSlowerThanBackward();
+    void forwardBackwardHealthySamples_data();
+    void forwardBackwardHealthySamples();
 };
 
 void TestTraceAnalysis::dataLoaderShare()
@@ -560,6 +585,83 @@ void TestTraceAnalysis::healthyBaselineSample()
             QVERIFY2(f.category != Category::Accuracy, qPrintable(f.message));
         }
     }
+}
+
+void TestTraceAnalysis::forwardSlowerThanBackward()
+{
+    // Forward 9 ms against backward 3 ms (host) / 2 ms (device): 3x, named with the steps above 1.5x.
+    const auto store = phaseTrace({ 9.0, 9.0, 4.0, 9.0 });
+    const auto a = analyse(store);
+    const auto ratio = measured(a->context, QStringLiteral("trace.forward_backward_ratio"));
+    QCOMPARE(ratio.size(), std::size_t(1));
+    QVERIFY2(qAbs(ratio.front().value - 31.0 / 12.0) < 1e-6, qPrintable(QString::number(ratio.front().value)));
+    QCOMPARE(ratio.front().facts.value(QStringLiteral("slow_steps")).toString(), QStringLiteral("1, 2, 4"));
+
+    const AdvisorReport report
+        = evaluate(test::traceInput(phaseTrace({ 9.0, 9.0, 9.0 }), QStringLiteral("fallback")), RuleBook::builtIn());
+    const auto finding = std::find_if(report.findings.begin(), report.findings.end(), [](const Finding& f) {
+        return f.ruleId == QLatin1String("forward-slower-than-backward");
+    });
+    QVERIFY(finding != report.findings.end());
+    QVERIFY(finding->category == Category::Performance);
+    QCOMPARE(finding->threshold, 1.5);
+    QVERIFY2(qAbs(finding->value - 3.0) < 1e-6, qPrintable(QString::number(finding->value)));
+    QVERIFY2(finding->message.contains(QLatin1String("steps 1, 2, 3")), qPrintable(finding->message));
+    QVERIFY2(test::firedRules(report).contains(QStringLiteral("forward-slower-than-backward")),
+             qPrintable(finding->message));
+    const auto evidence = parseEvidence(finding->evidence.value(0));
+    QVERIFY(evidence);
+    QCOMPARE(evidence->kind, QStringLiteral("trace"));
+    QVERIFY(evidence->value(QStringLiteral("end_ns")).toLongLong()
+            > evidence->value(QStringLiteral("start_ns")).toLongLong());
+
+    // Forward as long as backward: measured, nothing fires.
+    const AdvisorReport healthy
+        = evaluate(test::traceInput(phaseTrace({ 3.0, 3.0 }), QStringLiteral("ok")), RuleBook::builtIn());
+    QVERIFY(!test::firedRules(healthy).contains(QStringLiteral("forward-slower-than-backward")));
+}
+
+void TestTraceAnalysis::forwardBackwardHealthySamples_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("measuredHere"); // the sample's steps have a backward phase
+    QTest::newRow("2020 array") << QStringLiteral("traces/kineto/2020_toplevel_array/worker0.pt.trace.json.gz") << true;
+    QTest::newRow("2021 resnet50") << QStringLiteral(
+        "traces/kineto/2021_resnet50_v100/worker0.1623143089861.pt.trace.json.gz")
+                                   << true;
+    QTest::newRow("2022 memory") << QStringLiteral("traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz")
+                                 << true;
+    QTest::newRow("2024 nccl") << QStringLiteral("traces/kineto/2024_nccl_rank0_of_2/nccl_data.json.gz") << true;
+    QTest::newRow("ns resolution") << QStringLiteral(
+        "traces/kineto/ns_resolution/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")
+                                   << true;
+    QTest::newRow("amd mi250") << QStringLiteral("traces/kineto/amd_mi250/mi250_minitoy_train_ROCm6_2_kineto.json.gz")
+                               << false;
+    QTest::newRow("cpu only") << QStringLiteral(
+        "traces/kineto/cpu_only_rank34_of_300/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")
+                              << false;
+    QTest::newRow("triton") << QStringLiteral("traces/kineto/triton/triton_example.json.gz") << false;
+    QTest::newRow("baseline") << QStringLiteral(
+        "runs/pytorch_cnn_baseline/profiler/worker0.1795321630770.pt.trace.json")
+                              << true;
+}
+
+void TestTraceAnalysis::forwardBackwardHealthySamples()
+{
+    QFETCH(QString, path);
+    QFETCH(bool, measuredHere);
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    const QString file = samples + QLatin1Char('/') + path;
+    RUNLENS_REQUIRE_SAMPLE_FILE(file);
+    const auto store = test::readTraces({ file });
+    QVERIFY(store);
+    const auto a = analyse(store);
+    const auto ratio = measured(a->context, QStringLiteral("trace.forward_backward_ratio"));
+    if (measuredHere)
+        QVERIFY(!ratio.empty());
+    const AdvisorReport report = evaluate(test::traceInput(store, QStringLiteral("sample")), RuleBook::builtIn());
+    for (const Finding& f : report.findings)
+        QVERIFY2(f.ruleId != QLatin1String("forward-slower-than-backward"), qPrintable(f.message));
 }
 
 QTEST_GUILESS_MAIN(TestTraceAnalysis)

@@ -1,10 +1,13 @@
 #include "tests/models/trace/analysistestdata.h"
+#include "widgets/steps/stepphasetablemodel.h"
 #include "widgets/steps/stepspanel.h"
 
+#include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -96,6 +99,8 @@ private slots:
     void render();
     void manyStepsDrawnPerPixelColumn();
     void zoomedInDrawsEveryStep();
+    void phaseChart();
+    void phaseChartRendersAndExports();
 };
 
 void TstStepsPanel::bars()
@@ -327,6 +332,113 @@ void TstStepsPanel::zoomedInDrawsEveryStep()
     panel.plot()->replot();
     QVERIFY(panel.plot()->xAxis->range().lower >= -1.0 && panel.plot()->xAxis->range().upper < 10'002);
     QVERIFY(qobject_cast<QCPBars*>(panel.plot()->plottable(0))->data()->size() <= panel.plot()->axisRect()->width());
+}
+
+void TstStepsPanel::phaseChart()
+{
+    // Per step: 100 µs loading, 300 µs forward, 200 µs backward launching a 250 µs kernel, 100 µs optimizer.
+    test::AnalysisTraceBuilder t;
+    for (int n = 0; n < 3; ++n) {
+        const std::int64_t s = n * 1'000'000;
+        t.step(0, 1 + n, s, 1'000'000);
+        t.slice(t.cpu(), s, 100'000, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+                EventKind::UserAnnotation);
+        t.slice(t.cpu(), s + 100'000, 300'000, "aten::linear", EventKind::CpuOp);
+        t.slice(t.cpu(), s + 400'000, 200'000, "autograd::engine::evaluate_function: AddmmBackward0", EventKind::CpuOp);
+        t.launch(0, s + 450'000, 10'000, s + 500'000, 250'000, "gemm_nt");
+        t.slice(t.cpu(), s + 800'000, 100'000, "Optimizer.step#SGD.step", EventKind::UserAnnotation);
+    }
+    StepsPanel panel;
+    panel.setStore(t.finish());
+    QVERIFY(waitReady(panel));
+    QVERIFY(panel.phases());
+    QCOMPARE(panel.phaseBarCount(), 4);
+    QCOMPARE(panel.phasePlot()->objectName(), QStringLiteral("stepsPhaseChart"));
+    QVERIFY(panel.phasePlot()->yAxis->label().contains(QStringLiteral("µs")));
+    auto* forward = qobject_cast<QCPBars*>(panel.phasePlot()->plottable(int(trace::StepPhase::Forward)));
+    auto* backward = qobject_cast<QCPBars*>(panel.phasePlot()->plottable(int(trace::StepPhase::Backward)));
+    QVERIFY(forward && backward);
+    QCOMPARE(forward->data()->size(), 4);
+    QCOMPARE(forward->data()->at(0)->value, 300.0);
+    QCOMPARE(backward->data()->at(1)->value, 200.0);
+    QCOMPARE(forward->data()->at(3)->value, 300.0); // the mean bar
+    QCOMPARE(backward->barBelow(), forward);
+
+    const QString tip = panel.phaseToolTipForBar(0);
+    QVERIFY2(tip.contains(QLatin1String("Step 1")) && tip.contains(QLatin1String("Forward"))
+                 && tip.contains(QStringLiteral("250 µs")),
+             qPrintable(tip));
+    QVERIFY(panel.phaseToolTipForBar(3).contains(QLatin1String("Mean of 3 step")));
+
+    // The table: a row per step with the phases and the device time per phase.
+    auto* model = panel.phaseTableModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model->rowCount(), 3);
+    QCOMPARE(panel.phaseTable()->model(), model);
+    const int forwardColumn = StepPhaseTableModel::FirstHostPhaseColumn + int(trace::StepPhase::Forward);
+    const int gpuBackwardColumn = StepPhaseTableModel::FirstDevicePhaseColumn + int(trace::StepPhase::Backward);
+    QCOMPARE(model->headerData(forwardColumn, Qt::Horizontal).toString(), QStringLiteral("Forward"));
+    QCOMPARE(model->index(2, StepPhaseTableModel::StepColumn).data().toLongLong(), 3);
+    QCOMPARE(model->index(0, forwardColumn).data(StepPhaseTableModel::SortRole).toLongLong(), 300'000);
+    QCOMPARE(model->index(0, gpuBackwardColumn).data(StepPhaseTableModel::SortRole).toLongLong(), 250'000);
+    QCOMPARE(model->index(0, StepPhaseTableModel::RatioColumn).data(StepPhaseTableModel::SortRole).toDouble(), 1.2);
+
+    // A click on a phase bar shows that step, like the breakdown chart.
+    showPanel(panel);
+    panel.phasePlot()->replot();
+    QSignalSpy spy(&panel, &StepsPanel::stepActivated);
+    QTest::mouseClick(panel.phasePlot(), Qt::LeftButton, {}, panel.phaseBarCenter(2));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.last().at(0).toInt(), 2);
+
+    // A breakdown handed in without a store has no phases.
+    panel.setBreakdown(panel.breakdown());
+    QCOMPARE(panel.phaseBarCount(), 0);
+    QCOMPARE(model->rowCount(), 0);
+}
+
+void TstStepsPanel::phaseChartRendersAndExports()
+{
+    StepsPanel panel;
+    panel.setStore(test::syntheticTrainingTrace(8));
+    QVERIFY(waitReady(panel));
+    panel.resize(1000, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.phasePlot()->replot();
+    QCOMPARE(panel.phaseBarCount(), 9);
+    const QImage image = panel.grab().toImage();
+    // The forward colour is drawn at the foot of a step's bar.
+    const QPoint foot = panel.phasePlot()->mapTo(&panel, panel.phaseBarCenter(4)) - QPoint(0, 2);
+    bool sawForward = false;
+    for (int dy = 0; dy < 200 && !sawForward; ++dy)
+        sawForward = image.pixelColor(foot - QPoint(0, dy)) == StepsPanel::phaseColor(trace::StepPhase::Forward);
+    QVERIFY(sawForward);
+
+    QTemporaryDir dir;
+    panel.setExportDirectory(dir.path());
+    const QString csv = panel.phaseExportMenu()->requestExport(ChartExporter::Format::Csv);
+    QFile file(csv);
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(csv));
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    QCOMPARE(lines.value(0),
+             QByteArray("step,cpu_start_ns,cpu_end_ns,cpu_duration_ns,data_loading_ns,forward_ns,"
+                        "backward_ns,optimizer_ns,other_ns,gpu_data_loading_ns,gpu_forward_ns,"
+                        "gpu_backward_ns,gpu_optimizer_ns,gpu_other_ns"));
+    QVERIFY(lines.value(9).startsWith("average,nan,nan,"));
+    // Each step's host phases add up to its host time.
+    for (int row = 1; row <= 8; ++row) {
+        const QList<QByteArray> cells = lines.value(row).split(',');
+        double sum = 0;
+        for (int c = 4; c < 9; ++c)
+            sum += cells.value(c).toDouble();
+        QCOMPARE(sum, cells.value(3).toDouble());
+    }
+    const QString png = panel.phaseExportMenu()->requestExport(ChartExporter::Format::Png);
+    QVERIFY(QImage(png).width() > 100);
+    const QString out = qEnvironmentVariable("RUNLENS_RENDER_DIR");
+    if (!out.isEmpty())
+        QVERIFY(image.save(out + QStringLiteral("/steps-phases.png")));
 }
 
 QTEST_MAIN(TstStepsPanel)
