@@ -36,8 +36,6 @@
 
 #include <simdjson.h>
 
-#include <sys/resource.h>
-
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -89,8 +87,15 @@ int runChild(int jobs, const QStringList& paths)
         w.join();
     const cluster::Cluster assembled = cluster::clusterFromDigests(digests);
     const double elapsed = seconds(start);
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
+    // VmHWM, not getrusage(): ru_maxrss carries the parent's peak over fork and exec, VmHWM is this image's.
+    double peakRss = 0;
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (status.open(QIODevice::ReadOnly)) {
+        for (const QByteArray& line : status.readAll().split('\n')) {
+            if (line.startsWith("VmHWM:"))
+                peakRss = line.mid(6).trimmed().split(' ').value(0).toDouble() * 1024.0;
+        }
+    }
 
     double sums[5] = {};
     qint64 steps = 0;
@@ -119,7 +124,7 @@ int runChild(int jobs, const QStringList& paths)
     for (int v = 0; v < 5; ++v)
         totals.insert(QLatin1String(kTotalKeys[v]), sums[v]);
     const QJsonObject line { { QStringLiteral("seconds"), elapsed },
-                             { QStringLiteral("peak_rss_bytes"), double(usage.ru_maxrss) * 1024.0 },
+                             { QStringLiteral("peak_rss_bytes"), peakRss },
                              { QStringLiteral("failed"), int(failed) },
                              { QStringLiteral("totals"), totals } };
     std::printf("%s\n", QJsonDocument(line).toJson(QJsonDocument::Compact).constData());
