@@ -78,6 +78,7 @@ private slots:
     void generatedJobEqualsCombinedStore();
     void samplesEqualCombinedStore();
     void roundTrip();
+    void version1StillRead();
     void corruptFiles_data();
     void corruptFiles();
     void folder();
@@ -176,6 +177,26 @@ void TstRankDigest::roundTrip()
     QCOMPARE(reportOf(clusterFromDigests(read)), reportOf(combined(paths)));
 }
 
+void TstRankDigest::version1StillRead()
+{
+    QTemporaryDir dir;
+    const QStringList paths = writeJob(dir.path(), 2, 1);
+    std::vector<std::shared_ptr<const RankDigest>> read;
+    for (const auto& digest : digestsOf(paths)) {
+        QVERIFY(digest);
+        const QByteArray old = encodeRankDigest(*digest, 1);
+        QCOMPARE(qFromLittleEndian<quint32>(old.constData() + 8), 1u);
+        const RankDigestResult back = decodeRankDigest(old, QStringLiteral("old.rldigest"));
+        QVERIFY2(back.digest, qPrintable(back.error));
+        // A version 1 file read today is the same digest: written again (as version 2) it is the same bytes.
+        QCOMPARE(encodeRankDigest(*back.digest), encodeRankDigest(*digest));
+        read.push_back(back.digest);
+    }
+    QCOMPARE(reportOf(clusterFromDigests(read)), reportOf(combined(paths)));
+    QCOMPARE(qFromLittleEndian<quint32>(encodeRankDigest(RankDigest {}).constData() + 8), kRankDigestFormatVersion);
+    QVERIFY(encodeRankDigest(RankDigest {}, 99).isEmpty());
+}
+
 void TstRankDigest::corruptFiles_data()
 {
     QTest::addColumn<QByteArray>("bytes");
@@ -195,6 +216,27 @@ void TstRankDigest::corruptFiles_data()
     QByteArray longLength = good;
     qToLittleEndian<quint64>(qFromLittleEndian<quint64>(good.constData() + 16) + 100, longLength.data() + 16);
     QByteArray garbageBody = good.left(24) + QByteArray(200, 'x');
+    qToLittleEndian<quint64>(200, garbageBody.data() + 16);
+    // Version 2 bodies: a table count past the bytes left, a string index past the string table.
+    const auto withBody = [&good](QByteArray body) {
+        QByteArray file = good.left(24) + body;
+        qToLittleEndian<quint64>(quint64(body.size()), file.data() + 16);
+        return file;
+    };
+    const QByteArray body = good.mid(24);
+    QByteArray hostileStrings = body;
+    qToLittleEndian<quint32>(0xfffffff0u, hostileStrings.data());
+    // The string table of a digest with no strings set holds one (empty) string; the rank follows it.
+    QByteArray hostileRank = body;
+    qToLittleEndian<quint32>(0x7fffffffu, hostileRank.data() + 8);
+    QByteArray badIndex = body;
+    qToLittleEndian<quint32>(5, badIndex.data() + 16);
+    QByteArray hostileSteps = body;
+    const qsizetype stepCount = 8 + 4 + 4 + 12 + 24 + 4 + 48 + 48;
+    QCOMPARE(qFromLittleEndian<quint32>(hostileSteps.constData() + stepCount), 0u);
+    qToLittleEndian<quint32>(0x10000000u, hostileSteps.data() + stepCount);
+    QByteArray oldTruncated = encodeRankDigest(digest, 1);
+    oldTruncated.chop(5);
 
     QTest::newRow("empty") << QByteArray() << QStringLiteral("truncated");
     QTest::newRow("header only half") << good.left(12) << QStringLiteral("truncated");
@@ -205,6 +247,12 @@ void TstRankDigest::corruptFiles_data()
     QTest::newRow("length too short") << shortLength << QStringLiteral("truncated or damaged");
     QTest::newRow("length too long") << longLength << QStringLiteral("truncated or damaged");
     QTest::newRow("garbage body") << garbageBody << QStringLiteral("damaged");
+    QTest::newRow("body cut short") << withBody(body.left(body.size() - 3)) << QStringLiteral("damaged");
+    QTest::newRow("hostile string count") << withBody(hostileStrings) << QStringLiteral("string table");
+    QTest::newRow("hostile rank") << withBody(hostileRank) << QStringLiteral("no valid rank number");
+    QTest::newRow("string index past the table") << withBody(badIndex) << QStringLiteral("damaged");
+    QTest::newRow("hostile step count") << withBody(hostileSteps) << QStringLiteral("runs past the end");
+    QTest::newRow("version 1 truncated") << oldTruncated << QStringLiteral("truncated");
 }
 
 void TstRankDigest::corruptFiles()
