@@ -1,5 +1,7 @@
 #include "models/cluster/kinetocluster.h"
 
+#include "models/cluster/stepunion.h"
+
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -252,30 +254,18 @@ Cluster assembleKinetoCluster(std::vector<RankFigures> ranks, int worldSize)
     // Stragglers: per step number present on at least two ranks with a communication kernel. Ranks nearly
     // always share their step numbers: the steps are gathered once, then each step's offsets lie in one run
     // of a flat array (in rank order, as a map of lists had them), not in a thousand small lists.
-    std::vector<std::int64_t> steps;
+    const auto hasOffset = [](const RankStep& s) { return isKnown(s.lastCommunicationOffset); };
+    const StepColumns stepColumns(cluster.ranks, hasOffset);
+    const std::vector<std::int64_t>& steps = stepColumns.steps();
+    const auto indexOf = [&stepColumns](std::int64_t step) { return stepColumns.columnOf(step); };
     std::size_t entries = 0;
-    for (const RankFigures& r : cluster.ranks) {
-        const std::size_t known = steps.size();
-        for (const RankStep& s : r.steps) {
-            if (!isKnown(s.lastCommunicationOffset))
-                continue;
-            ++entries;
-            if (!std::binary_search(steps.begin(), steps.begin() + std::ptrdiff_t(known), s.step))
-                steps.push_back(s.step);
-        }
-        if (steps.size() != known) {
-            std::sort(steps.begin(), steps.end());
-            steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-        }
-    }
-    const auto indexOf = [&steps](std::int64_t step) {
-        return std::size_t(std::lower_bound(steps.begin(), steps.end(), step) - steps.begin());
-    };
     std::vector<std::size_t> runStart(steps.size() + 1, 0);
     for (const RankFigures& r : cluster.ranks) {
         for (const RankStep& s : r.steps) {
-            if (isKnown(s.lastCommunicationOffset))
+            if (isKnown(s.lastCommunicationOffset)) {
                 ++runStart[indexOf(s.step) + 1];
+                ++entries;
+            }
         }
     }
     for (std::size_t i = 1; i < runStart.size(); ++i)

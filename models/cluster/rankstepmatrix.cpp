@@ -1,5 +1,7 @@
 #include "models/cluster/rankstepmatrix.h"
 
+#include "models/cluster/stepunion.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -52,31 +54,15 @@ RankStepMatrix buildRankStepMatrix(const Cluster& cluster, StepMetric metric)
 {
     RankStepMatrix m;
     m.metric = metric;
-    // Ranks nearly always share their steps: look each up in the union so far, sort only what is new.
-    std::vector<std::int64_t> steps;
-    for (const RankFigures& r : cluster.ranks) {
+    for (const RankFigures& r : cluster.ranks)
         m.ranks.push_back(r.rank);
-        const std::size_t known = steps.size();
-        for (const RankStep& s : r.steps) {
-            if (!std::binary_search(steps.begin(), steps.begin() + std::ptrdiff_t(known), s.step))
-                steps.push_back(s.step);
-        }
-        if (steps.size() != known) {
-            std::sort(steps.begin(), steps.end());
-            steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-        }
-    }
-    m.steps = std::move(steps);
+    const StepColumns stepColumns(cluster.ranks, [](const RankStep&) { return true; });
+    m.steps = stepColumns.steps();
     const std::size_t columns = m.steps.size();
     const std::size_t rows = m.ranks.size();
     m.values.assign(rows * columns, std::numeric_limits<float>::quiet_NaN());
     m.rankMeans.assign(rows, kMissing);
-    // Steps are nearly always consecutive numbers: then a step's column is an offset, not a search.
-    const bool consecutive = columns > 0 && m.steps.back() - m.steps.front() == std::int64_t(columns) - 1;
-    const auto columnOf = [&m, consecutive](std::int64_t step) {
-        return consecutive ? std::size_t(step - m.steps.front())
-                           : std::size_t(std::lower_bound(m.steps.begin(), m.steps.end(), step) - m.steps.begin());
-    };
+    const auto columnOf = [&stepColumns](std::int64_t step) { return stepColumns.columnOf(step); };
     double low = std::numeric_limits<double>::max();
     double high = std::numeric_limits<double>::lowest();
     for (std::size_t row = 0; row < rows; ++row) {
