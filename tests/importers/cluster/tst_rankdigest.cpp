@@ -79,6 +79,7 @@ private slots:
     void samplesEqualCombinedStore();
     void roundTrip();
     void version1StillRead();
+    void seedsWrittenByHand();
     void corruptFiles_data();
     void corruptFiles();
     void folder();
@@ -195,6 +196,46 @@ void TstRankDigest::version1StillRead()
     QCOMPARE(reportOf(clusterFromDigests(read)), reportOf(combined(paths)));
     QCOMPARE(qFromLittleEndian<quint32>(encodeRankDigest(RankDigest {}).constData() + 8), kRankDigestFormatVersion);
     QVERIFY(encodeRankDigest(RankDigest {}, 99).isEmpty());
+}
+
+void TstRankDigest::seedsWrittenByHand()
+{
+    // The fuzz seeds are written by tests/fuzz/seed_corpora.py from the layouts the headers describe, not
+    // by this writer: the same digest as a version 1 and a version 2 file.
+    QByteArray version1;
+    QByteArray version2;
+    for (const QFileInfo& info : QDir(QStringLiteral(RUNLENS_DIGEST_SEEDS)).entryInfoList(QDir::Files)) {
+        QFile file(info.filePath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        // Byte 0 is the harness's choice; 0: a whole file.
+        if (!bytes.startsWith(QByteArray("\0RLDIGEST", 9)))
+            continue;
+        const quint32 version = qFromLittleEndian<quint32>(bytes.constData() + 9);
+        const quint64 length = qFromLittleEndian<quint64>(bytes.constData() + 17);
+        // The "digest" seeds, not the "newer" or the "minimal" ones.
+        if (version == 1 && length > 200)
+            version1 = bytes.mid(1);
+        else if (version == 2 && bytes.size() > 200)
+            version2 = bytes.mid(1);
+    }
+    QVERIFY(!version1.isEmpty());
+    QVERIFY(!version2.isEmpty());
+    const RankDigestResult one = decodeRankDigest(version1, QStringLiteral("v1"));
+    const RankDigestResult two = decodeRankDigest(version2, QStringLiteral("v2"));
+    QVERIFY2(one.digest, qPrintable(one.error));
+    QVERIFY2(two.digest, qPrintable(two.error));
+    const RankDigest& d = *two.digest;
+    QCOMPARE(d.rank(), 3);
+    QCOMPARE(d.worldSize, 4);
+    QCOMPARE(d.figures.device, QStringLiteral("NVIDIA H100 (0)"));
+    QCOMPARE(int(d.steps.size()), 2);
+    QCOMPARE(d.steps[1].start, std::int64_t(1759276800011000000));
+    QVERIFY(!isKnown(d.figures.steps[1].lastCommunicationOffset));
+    QCOMPARE(d.collectives.front().groupRanks, QStringLiteral("[0, 1, 2, 3]"));
+    QCOMPARE(d.operators.front().name, QStringLiteral("aten::mm"));
+    QCOMPARE(encodeRankDigest(*one.digest), version2);
+    QCOMPARE(encodeRankDigest(d), version2);
 }
 
 void TstRankDigest::corruptFiles_data()
