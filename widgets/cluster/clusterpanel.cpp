@@ -137,7 +137,7 @@ void ClusterPanel::buildUi()
             m_barExport->addTo(menu);
         else if (m_tabs->currentWidget() == m_matrixPage)
             m_matrixExport->addTo(menu);
-        else
+        else if (!addViewExports(menu))
             menu->addAction(tr("Nothing to export on this tab"))->setEnabled(false);
     });
     connect(m_groupByStage, &QCheckBox::toggled, this, &ClusterPanel::setGroupedByStage);
@@ -446,7 +446,8 @@ void ClusterPanel::updateSummary()
 void ClusterPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider provider)
 {
     m_barExport->setFileNameProvider(provider);
-    m_matrixExport->setFileNameProvider(std::move(provider));
+    m_matrixExport->setFileNameProvider(provider);
+    m_fileNameProvider = std::move(provider);
 }
 
 void ClusterPanel::setExportDirectory(const QString& directory)

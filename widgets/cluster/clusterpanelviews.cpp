@@ -1,5 +1,7 @@
 #include "widgets/cluster/clusterpanel.h"
 
+#include "widgets/cluster/clusterexport.h"
+
 #include "models/core/workerpool.h"
 #include "widgets/cluster/clusterpanelparts.h"
 #include "widgets/cluster/clusterrankmodel.h"
@@ -47,6 +49,8 @@ namespace {
 
 constexpr int kSortValueRole = Qt::UserRole + 1;
 constexpr int kRankValueRole = Qt::UserRole + 2;
+/// What a CSV export writes for a cell instead of its text: the figure itself (ms, a count, a rank).
+constexpr int kCsvValueRole = Qt::UserRole + 3;
 
 QStandardItem* textItem(const QString& text, const QVariant& sortValue = {})
 {
@@ -60,6 +64,7 @@ QStandardItem* msItem(double ms)
 {
     auto* item = textItem(ClusterRankModel::formatMs(ms), isKnown(ms) ? ms : -1.0);
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setData(isKnown(ms) ? QVariant(ms) : QVariant(QString()), kCsvValueRole);
     return item;
 }
 
@@ -67,6 +72,7 @@ QStandardItem* numberItem(qint64 n)
 {
     auto* item = textItem(QLocale().toString(n), n);
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setData(n, kCsvValueRole);
     return item;
 }
 
@@ -75,6 +81,7 @@ QStandardItem* rankItem(int rank)
     auto* item = textItem(QString::number(rank), rank);
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     item->setData(rank, kRankValueRole);
+    item->setData(rank, kCsvValueRole);
     return item;
 }
 
@@ -145,6 +152,12 @@ void ClusterPanel::buildHeatmap()
             [this](int index) { m_heatmap->setRowsByMean(index == 1); });
     connect(m_heatmap, &RankStepHeatmap::rankClicked, this, [this](int rank) { selectRank(rank); });
     connect(m_heatmap, &RankStepHeatmap::rankActivated, this, &ClusterPanel::rankActivated);
+    m_heatmap->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_heatmap, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        addHeatmapExports(&menu);
+        menu.exec(m_heatmap->mapToGlobal(pos));
+    });
 }
 
 void ClusterPanel::buildSlowest()
@@ -169,6 +182,14 @@ void ClusterPanel::buildSlowest()
         });
     }
     m_tabs->addTab(m_slowestPage, tr("Slowest rank per step"));
+    for (QTreeView* view : { m_slowestTable, m_slowestStepTable }) {
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(view, &QWidget::customContextMenuRequested, this, [this, view](const QPoint& pos) {
+            QMenu menu(this);
+            addViewExports(&menu);
+            menu.exec(view->viewport()->mapToGlobal(pos));
+        });
+    }
 }
 
 void ClusterPanel::buildGroups()
@@ -177,6 +198,12 @@ void ClusterPanel::buildGroups()
     m_groupTable = makeTable(m_tabs, m_groupModel, QStringLiteral("clusterGroups"));
     m_groupTable->setWordWrap(false);
     m_tabs->addTab(m_groupTable, tr("Communication groups"));
+    m_groupTable->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_groupTable, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        addViewExports(&menu);
+        menu.exec(m_groupTable->viewport()->mapToGlobal(pos));
+    });
 }
 
 void ClusterPanel::rebuildViewTables()
@@ -271,6 +298,83 @@ void ClusterPanel::setHeatmapMetric(cluster::StepMetric metric)
 void ClusterPanel::setHeatmapRowsByMean(bool byMean)
 {
     m_orderCombo->setCurrentIndex(byMean ? 1 : 0);
+}
+
+bool ClusterPanel::exportHeatmap(ChartExporter::Format format, const QString& fileName, QString* errorMessage)
+{
+    if (format != ChartExporter::Format::Png && format != ChartExporter::Format::Svg) {
+        if (errorMessage)
+            *errorMessage = tr("The heatmap exports as PNG or SVG, not %1").arg(ChartExporter::displayName(format));
+        return false;
+    }
+    return clusterexport::saveWidget(m_heatmap, format, fileName, errorMessage);
+}
+
+QByteArray ClusterPanel::tableCsv(const QTreeView* table) const
+{
+    return clusterexport::tableCsv(table, kCsvValueRole);
+}
+
+bool ClusterPanel::exportTable(const QTreeView* table, const QString& fileName, QString* errorMessage)
+{
+    return clusterexport::saveBytes(tableCsv(table), fileName, errorMessage);
+}
+
+void ClusterPanel::requestViewExport(ChartExporter::Format format, const QString& baseName,
+                                     const std::function<bool(const QString&, QString*)>& write)
+{
+    const QString fileName
+        = clusterexport::chooseFile(m_fileNameProvider, format, m_barExport->defaultDirectory(), baseName);
+    if (fileName.isEmpty())
+        return; // cancelled
+    QString error;
+    if (write(fileName, &error))
+        emit chartExported(fileName);
+    else
+        emit chartExportFailed(error);
+}
+
+void ClusterPanel::addHeatmapExports(QMenu* menu)
+{
+    const QString base = QStringLiteral("cluster-rank-step");
+    for (const auto format : { ChartExporter::Format::Png, ChartExporter::Format::Svg }) {
+        QAction* action = menu->addAction(tr("Export Heatmap as %1…").arg(ChartExporter::displayName(format)));
+        action->setEnabled(m_heatmap->image() && !m_heatmap->image()->isEmpty());
+        connect(action, &QAction::triggered, this, [this, format, base] {
+            requestViewExport(format, base, [this, format](const QString& file, QString* error) {
+                return exportHeatmap(format, file, error);
+            });
+        });
+    }
+}
+
+void ClusterPanel::addTableExport(QMenu* menu, const QTreeView* table, const QString& text, const QString& baseName)
+{
+    QAction* action = menu->addAction(text);
+    action->setEnabled(table->model()->rowCount() > 0);
+    const QString base = QStringLiteral("cluster-") + baseName;
+    connect(action, &QAction::triggered, this, [this, table, base] {
+        requestViewExport(ChartExporter::Format::Csv, base, [this, table](const QString& file, QString* error) {
+            return exportTable(table, file, error);
+        });
+    });
+}
+
+bool ClusterPanel::addViewExports(QMenu* menu)
+{
+    QWidget* page = m_tabs->currentWidget();
+    if (page == m_heatmapPage) {
+        addHeatmapExports(menu);
+    } else if (page == m_slowestPage) {
+        addTableExport(menu, m_slowestTable, tr("Export Slowest Ranks as CSV…"), QStringLiteral("slowest-ranks"));
+        addTableExport(menu, m_slowestStepTable, tr("Export Slowest Rank per Step as CSV…"),
+                       QStringLiteral("slowest-rank-per-step"));
+    } else if (page == m_groupTable) {
+        addTableExport(menu, m_groupTable, tr("Export Communication Groups as CSV…"), QStringLiteral("groups"));
+    } else {
+        return false;
+    }
+    return true;
 }
 
 } // namespace runlens
