@@ -110,13 +110,16 @@ void TstJobDigester::discardDropsTheJob()
     QSignalSpy progress(&digester, &JobDigester::progress);
     QSignalSpy finished(&digester, &JobDigester::finished);
     digester.start(ranks);
+    // A rank done before its continuation is attached reports at once, inside start(): count from here.
+    const int reported = int(progress.count());
+    QVERIFY(reported < kRanks);
     digester.discard();
     QVERIFY(!digester.isRunning());
     digester.waitForTasks();
     QCOMPARE(digester.busyTasks(), 0);
     QTest::qWait(200);
     QCOMPARE(finished.count(), 0);
-    QCOMPARE(progress.count(), 0);
+    QCOMPARE(int(progress.count()), reported);
 }
 
 QTEST_MAIN(TstJobDigester)
