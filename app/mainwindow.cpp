@@ -392,6 +392,7 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_cancelButton);
     m_progress->hide();
     m_cancelButton->hide();
+    createJobDigester();
 }
 
 void MainWindow::restoreSettings()

@@ -26,6 +26,7 @@ class QToolButton;
 namespace runlens {
 
 struct AppSettings;
+class JobDigester;
 struct ImportedContent;
 struct RunView;
 class NotesPanel;
@@ -177,6 +178,7 @@ private:
     /// The ranks of a job too large to read together: each rank digested alone on the workers (one store
     /// per worker at a time), and the Cluster shown from the digests.
     void digestJobRanks(const QList<int>& artifactIndices);
+    void createJobDigester();
     void selectProfilerRun(const QString& run);
     // The Advisor dock (advisordock.cpp)
     void createAdvisorDock();
@@ -328,7 +330,8 @@ private:
     QElapsedTimer m_lastDigestArrival; ///< when the last rank digest arrived
     static constexpr int kDigestQuietMs = 250;
     int m_rankTraceGeneration = 0;
-    int m_jobDigestGeneration = 0;
+    JobDigester* m_jobDigester = nullptr;
+    QToolButton* m_digestCancelButton = nullptr;
     QList<int> m_digestedJob; ///< the trace artifacts the Cluster's digests were made of (digestJobRanks)
     advisor::AdvisorPanel* m_advisorPanel = nullptr;
     QDockWidget* m_advisorDock = nullptr;

@@ -1,4 +1,6 @@
 #include "app/mainwindow.h"
+
+#include "app/jobdigester.h"
 #include "app/runcontroller.h"
 
 #include "importers/cluster/rankdigestfile.h"
@@ -444,60 +446,50 @@ void MainWindow::digestJobRanks(const QList<int>& artifactIndices)
     if (!m_run->session() || artifactIndices == m_digestedJob)
         return;
     m_digestedJob = artifactIndices;
-    const int generation = ++m_jobDigestGeneration;
-    struct Progress
-    {
-        std::vector<std::shared_ptr<const cluster::RankDigest>> digests;
-        int done = 0;
-        QStringList problems;
-    };
-    auto progress = std::make_shared<Progress>();
-    progress->digests.resize(std::size_t(artifactIndices.size()));
-    const int total = int(artifactIndices.size());
-    statusBar()->showMessage(tr("Digesting %n rank(s) for the Cluster…", nullptr, total));
-    // Each task holds one rank's store while it runs; the pool's size bounds how many are in memory.
-    for (int k = 0; k < total; ++k) {
-        const Artifact& artifact = m_run->session()->manifest().artifacts[artifactIndices[k]];
-        const QString path = artifact.path;
-        const int rank = artifact.rank.value_or(-1);
-        QtConcurrent::run(workerPool(), [path, rank] {
-            cluster::RankDigestResult result = cluster::digestTraceFile(path);
-            // The scanner's rank (the file, else its name or folder) is the one the Run Browser shows.
-            if (result.digest && rank >= 0 && result.digest->rank() != rank) {
-                auto renumbered = std::make_shared<cluster::RankDigest>(*result.digest);
-                renumbered->figures.rank = rank;
-                result.digest = std::move(renumbered);
-            }
-            return result;
-        }).then(this, [this, generation, progress, k, total](cluster::RankDigestResult result) {
-            if (generation != m_jobDigestGeneration)
-                return;
-            progress->digests[std::size_t(k)] = result.digest;
-            if (!result.digest)
-                progress->problems << result.error;
-            ++progress->done;
-            statusBar()->showMessage(tr("Digesting ranks for the Cluster: %1 of %2").arg(progress->done).arg(total));
-            if (progress->done < total)
-                return;
-            std::vector<std::shared_ptr<const cluster::RankDigest>> digests;
-            for (auto& digest : progress->digests) {
-                if (digest)
-                    digests.push_back(std::move(digest));
-            }
-            statusBar()->showMessage(progress->problems.isEmpty()
-                                         ? tr("Cluster of %n rank(s) ready", nullptr, int(digests.size()))
-                                         : progress->problems.front(),
-                                     8000);
-            if (!(m_profiler && m_profiler->cluster))
-                m_clusterPanel->setDigests(std::move(digests));
-        });
+    QList<JobDigester::Rank> ranks;
+    for (int index : artifactIndices) {
+        const Artifact& artifact = m_run->session()->manifest().artifacts[index];
+        ranks.append({ artifact.path, artifact.rank.value_or(-1) });
     }
+    statusBar()->showMessage(tr("Digesting %n rank(s) for the Cluster…", nullptr, int(ranks.size())));
+    m_digestCancelButton->show();
+    m_jobDigester->start(ranks);
+}
+
+void MainWindow::createJobDigester()
+{
+    m_jobDigester = new JobDigester(this);
+    m_digestCancelButton = new QToolButton(this);
+    m_digestCancelButton->setObjectName(QStringLiteral("cancelDigest"));
+    m_digestCancelButton->setText(tr("Cancel digesting"));
+    m_digestCancelButton->setToolTip(tr("Stop digesting ranks for the Cluster; the ranks already digested are shown"));
+    statusBar()->addPermanentWidget(m_digestCancelButton);
+    m_digestCancelButton->hide();
+    connect(m_digestCancelButton, &QToolButton::clicked, m_jobDigester, &JobDigester::cancel);
+    connect(m_jobDigester, &JobDigester::progress, this, [this](int done, int total) {
+        statusBar()->showMessage(tr("Digesting ranks for the Cluster: %1 of %2").arg(done).arg(total));
+    });
+    connect(m_jobDigester, &JobDigester::finished, this,
+            [this](const JobDigester::DigestList& digests, const QStringList& problems, bool cancelled, int total) {
+                m_digestCancelButton->hide();
+                const int digested = int(digests.size());
+                const QString text = cancelled ? tr("Digesting cancelled after %1 of %2 ranks").arg(digested).arg(total)
+                    : problems.isEmpty()       ? tr("Cluster of %n rank(s) ready", nullptr, digested)
+                                               : problems.front();
+                statusBar()->showMessage(text, 8000);
+                if (cancelled)
+                    // Opening the same job again digests it again, whole.
+                    m_digestedJob.clear();
+                if (!(m_profiler && m_profiler->cluster) && !digests.empty())
+                    m_clusterPanel->setDigests(digests);
+            });
 }
 
 void MainWindow::clearProfiler()
 {
     ++m_breakdownGeneration;
-    ++m_jobDigestGeneration;
+    m_jobDigester->discard();
+    m_digestCancelButton->hide();
     ++m_rankTraceGeneration;
     m_rankDigests.clear();
     m_digestedJob.clear();

@@ -630,6 +630,34 @@ Time %6</source>
         <source>%1-%2, every %3 ranks</source>
         <translation>%1-%2，每隔 %3 张</translation>
     </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>The heatmap exports as PNG or SVG, not %1</source>
+        <translation>热力图只能导出为 PNG 或 SVG，不能导出为 %1</translation>
+    </message>
+    <message>
+        <source>Export Heatmap as %1…</source>
+        <translation>将热力图导出为 %1…</translation>
+    </message>
+    <message>
+        <source>Export Slowest Ranks as CSV…</source>
+        <translation>将最慢 rank 导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Export Slowest Rank per Step as CSV…</source>
+        <translation>将每步最慢 rank 导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Export Communication Groups as CSV…</source>
+        <translation>将通信组导出为 CSV…</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ClusterRankModel</name>
@@ -1755,6 +1783,18 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
     <message>
         <source>System</source>
         <translation>系统</translation>
+    </message>
+    <message>
+        <source>Cancel digesting</source>
+        <translation>取消摘要</translation>
+    </message>
+    <message>
+        <source>Stop digesting ranks for the Cluster; the ranks already digested are shown</source>
+        <translation>停止为集群视图生成 rank 摘要；显示已生成摘要的 rank</translation>
+    </message>
+    <message>
+        <source>Digesting cancelled after %1 of %2 ranks</source>
+        <translation>摘要已取消：已完成 %2 个 rank 中的 %1 个</translation>
     </message>
 </context>
 <context>
@@ -7352,6 +7392,18 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
     <message>
         <source>%1: a second digest of rank %2 (the first one read is kept)</source>
         <translation>%1：卡 %2 的第二个摘要（保留先读取的那个）</translation>
+    </message>
+    <message>
+        <source>%1: the rank digest&apos;s body is damaged (%2)</source>
+        <translation>%1：rank 摘要的正文已损坏（%2）</translation>
+    </message>
+    <message>
+        <source>its string table runs past the end</source>
+        <translation>其字符串表超出了文件末尾</translation>
+    </message>
+    <message>
+        <source>a table runs past the end or names a string that is not there</source>
+        <translation>某个表超出了文件末尾，或引用了不存在的字符串</translation>
     </message>
 </context>
 <context>

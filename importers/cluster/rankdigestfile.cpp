@@ -1,5 +1,7 @@
 #include "importers/cluster/rankdigestfile.h"
 
+#include "importers/cluster/rankdigestbinary.h"
+
 #include "importers/memory/tracememory.h"
 #include "importers/trace/chrometracereader.h"
 #include "models/memory/memoryanalysis.h"
@@ -214,13 +216,24 @@ QString rankDigestFileName(int rank)
     return QStringLiteral("rank-%1.%2").arg(rank).arg(rankDigestSuffix());
 }
 
-QByteArray encodeRankDigest(const RankDigest& digest)
+QByteArray encodeRankDigest(const RankDigest& digest, quint32 version)
 {
+    if (version == kRankDigestFormatVersion) {
+        const QByteArray body = encodeRankDigestBody(digest);
+        QByteArray out(kHeaderBytes, Qt::Uninitialized);
+        std::memcpy(out.data(), kMagic, sizeof kMagic);
+        qToLittleEndian<quint32>(version, out.data() + 8);
+        qToLittleEndian<quint32>(0, out.data() + 12);
+        qToLittleEndian<quint64>(quint64(body.size()), out.data() + 16);
+        return out + body;
+    }
+    if (version != 1)
+        return {};
     const QByteArray json = QJsonDocument(toJson(digest)).toJson(QJsonDocument::Compact);
     uLongf bound = compressBound(uLong(json.size()));
     QByteArray out(kHeaderBytes + qsizetype(bound), Qt::Uninitialized);
     std::memcpy(out.data(), kMagic, sizeof kMagic);
-    qToLittleEndian<quint32>(kRankDigestFormatVersion, out.data() + 8);
+    qToLittleEndian<quint32>(1, out.data() + 8);
     qToLittleEndian<quint32>(0, out.data() + 12);
     qToLittleEndian<quint64>(quint64(json.size()), out.data() + 16);
     if (compress2(reinterpret_cast<Bytef*>(out.data() + kHeaderBytes), &bound,
@@ -277,8 +290,25 @@ RankDigestResult decodeRankDigest(const QByteArray& bytes, const QString& name)
                   .arg(length);
         return result;
     }
+    const quint64 stored = quint64(bytes.size() - kHeaderBytes);
+    if (version == 2) {
+        // Stored as it is: the rest of the file is the body, exactly.
+        if (stored != length) {
+            result.error = QCoreApplication::translate(
+                               "runlens::cluster",
+                               "%1: the rank digest is truncated or damaged (its body is %2 bytes, the header says %3)")
+                               .arg(name)
+                               .arg(stored)
+                               .arg(length);
+            return result;
+        }
+        RankDigestBodyResult body = decodeRankDigestBody(bytes.constData() + kHeaderBytes, qsizetype(length), name);
+        result.digest = std::move(body.digest);
+        result.error = std::move(body.error);
+        return result;
+    }
 
-    // Inflated in pieces up to the declared length: a stream that says less or more is damaged.
+    // Version 1: inflated in pieces up to the declared length: a stream that says less or more is damaged.
     QByteArray json;
     z_stream stream {};
     if (inflateInit(&stream) != Z_OK) {
@@ -418,7 +448,7 @@ DigestFolder readRankDigestFolder(const QString& folder)
     std::map<int, std::shared_ptr<const RankDigest>> byRank;
     const QDir dir(folder);
     const QStringList entries = dir.entryList({ QStringLiteral("*.") + rankDigestSuffix() }, QDir::Files, QDir::Name);
-    // A thousand digests take seconds on one core (inflate + JSON): read them on every core, then keep the
+    // Reading is mostly waiting for the files and making strings: read them on every core, then keep the
     // files in name order so the first of two digests of a rank stays the one kept.
     std::vector<RankDigestResult> results(std::size_t(entries.size()));
     std::atomic<int> next { 0 };

@@ -15,24 +15,29 @@
 //
 //   offset  size  field
 //   0       8     magic "RLDIGEST"
-//   8       4     format version, unsigned little-endian (kRankDigestFormatVersion)
+//   8       4     format version, unsigned little-endian (1 or 2; written: kRankDigestFormatVersion)
 //   12      4     flags, unsigned little-endian: 0 (readers reject others: they would change the body)
-//   16      8     length of the JSON body once inflated, unsigned little-endian (at most kMaxDigestJsonBytes)
-//   24      ...   the JSON body (UTF-8), compressed as one zlib stream
+//   16      8     length of the body, unsigned little-endian (at most kMaxDigestJsonBytes); in version 1 the
+//                 length once inflated
+//   24      ...   the body
 //
-// The body is one object: "format": "runlens-rank-digest"; "rank", "world_size", "host", "device";
-// "file", "file_size", "file_mtime_ms" (the trace the digest was made from); "peak_memory_bytes";
-// "temporal" {span, compute, non_compute, idle, communication, overlap} or null; "means" {step_time,
-// computation, communication, overlapped, idle, communication_share}; "steps" [[number, start_ns, end_ns,
-// step_time, computation, communication, overlapped, idle, communication_share, last_communication_offset,
-// data_loading], ...]; "collectives" [[name, start_ns, end_ns, bytes, group, group_size, group_ranks], ...];
-// "kernels" and "operators" [[name, count, total, max], ...]. Times are ms unless named _ns; a figure not
-// measured is null. Readers ignore keys they do not know; a new key is no new version, a changed meaning is.
+// Version 2 (written since the Cluster view had to open a thousand ranks in a blink): the binary body of
+// rankdigestbinary.h, stored as it is (the header's length is the rest of the file).
+//
+// Version 1 (still read): a JSON body (UTF-8) compressed as one zlib stream. The body is one object:
+// "format": "runlens-rank-digest"; "rank", "world_size", "host", "device"; "file", "file_size",
+// "file_mtime_ms" (the trace the digest was made from); "peak_memory_bytes"; "temporal" {span, compute,
+// non_compute, idle, communication, overlap} or null; "means" {step_time, computation, communication,
+// overlapped, idle, communication_share}; "steps" [[number, start_ns, end_ns, step_time, computation,
+// communication, overlapped, idle, communication_share, last_communication_offset, data_loading], ...];
+// "collectives" [[name, start_ns, end_ns, bytes, group, group_size, group_ranks], ...]; "kernels" and
+// "operators" [[name, count, total, max], ...]. Times are ms unless named _ns; a figure not measured is null.
+// Readers ignore keys they do not know.
 
 namespace runlens::cluster {
 
-constexpr quint32 kRankDigestFormatVersion = 1;
-/// A bigger body is refused before inflating: no real rank needs it (a million collectives is ~100 MB).
+constexpr quint32 kRankDigestFormatVersion = 2;
+/// A bigger body is refused before reading it: no real rank needs it (a million collectives is ~100 MB).
 constexpr quint64 kMaxDigestJsonBytes = quint64(256) << 20;
 /// The suffix of digest files, without the dot.
 inline QString rankDigestSuffix()
@@ -48,9 +53,9 @@ struct RankDigestResult
     QString error; ///< names the file; empty on success
 };
 
-/// The bytes of the file format above.
-QByteArray encodeRankDigest(const RankDigest& digest);
-/// Parses the file format above. `name` is the file named in errors. Never trusts a length or a count.
+/// The bytes of the file format above, in format `version` (1 or 2; version 1 for readers that know no other).
+QByteArray encodeRankDigest(const RankDigest& digest, quint32 version = kRankDigestFormatVersion);
+/// Parses the file format above, either version. `name` is the file named in errors. Never trusts a length or a count.
 RankDigestResult decodeRankDigest(const QByteArray& bytes, const QString& name);
 
 /// Writes `digest` to `path` atomically (a crash leaves no half file).

@@ -1,5 +1,7 @@
 #include "models/cluster/kinetocluster.h"
 
+#include "models/cluster/stepunion.h"
+
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -157,13 +159,15 @@ void readEnvelope(const trace::TraceStore& store, int source, int devicePid, Ran
     }
 }
 
-double median(std::vector<double> values)
+/// The middle value, or the mean of the two middle ones; reorders `values`.
+double medianInPlace(std::vector<double>& values)
 {
     if (values.empty())
         return kMissing;
-    std::sort(values.begin(), values.end());
     const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    const auto mid = values.begin() + std::ptrdiff_t(n / 2);
+    std::nth_element(values.begin(), mid, values.end());
+    return n % 2 ? *mid : (*std::max_element(values.begin(), mid) + *mid) / 2;
 }
 
 } // namespace
@@ -247,28 +251,52 @@ Cluster assembleKinetoCluster(std::vector<RankFigures> ranks, int worldSize)
     cluster.worldSize = worldSize;
     cluster.ranks = std::move(ranks);
 
-    // Stragglers: per step number present on at least two ranks with a communication kernel.
-    std::map<std::int64_t, std::vector<std::pair<int, double>>> offsets; // step -> (rank, offset)
+    // Stragglers: per step number present on at least two ranks with a communication kernel. Ranks nearly
+    // always share their step numbers: the steps are gathered once, then each step's offsets lie in one run
+    // of a flat array (in rank order, as a map of lists had them), not in a thousand small lists.
+    const auto hasOffset = [](const RankStep& s) { return isKnown(s.lastCommunicationOffset); };
+    const StepColumns stepColumns(cluster.ranks, hasOffset);
+    const std::vector<std::int64_t>& steps = stepColumns.steps();
+    const auto indexOf = [&stepColumns](std::int64_t step) { return stepColumns.columnOf(step); };
+    std::size_t entries = 0;
+    std::vector<std::size_t> runStart(steps.size() + 1, 0);
     for (const RankFigures& r : cluster.ranks) {
         for (const RankStep& s : r.steps) {
-            if (isKnown(s.lastCommunicationOffset))
-                offsets[s.step].push_back({ r.rank, s.lastCommunicationOffset });
+            if (isKnown(s.lastCommunicationOffset)) {
+                ++runStart[indexOf(s.step) + 1];
+                ++entries;
+            }
         }
     }
-    for (const auto& [step, list] : offsets) {
-        if (list.size() < 2)
+    for (std::size_t i = 1; i < runStart.size(); ++i)
+        runStart[i] += runStart[i - 1];
+    std::vector<std::pair<int, double>> offsets(entries); // (rank, offset), grouped by step
+    {
+        std::vector<std::size_t> next(runStart.begin(), runStart.end() - 1);
+        for (const RankFigures& r : cluster.ranks) {
+            for (const RankStep& s : r.steps) {
+                if (isKnown(s.lastCommunicationOffset))
+                    offsets[next[indexOf(s.step)]++] = { r.rank, s.lastCommunicationOffset };
+            }
+        }
+    }
+    std::vector<double> others;
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+        const auto first = offsets.begin() + std::ptrdiff_t(runStart[k]);
+        const auto last = offsets.begin() + std::ptrdiff_t(runStart[k + 1]);
+        if (last - first < 2)
             continue;
-        const auto latest = std::max_element(list.begin(), list.end(),
-                                             [](const auto& a, const auto& b) { return a.second < b.second; });
-        std::vector<double> others;
-        for (const auto& entry : list) {
-            if (&entry != &*latest)
-                others.push_back(entry.second);
+        const auto latest
+            = std::max_element(first, last, [](const auto& a, const auto& b) { return a.second < b.second; });
+        others.clear();
+        for (auto it = first; it != last; ++it) {
+            if (it != latest)
+                others.push_back(it->second);
         }
         StragglerStep straggler;
-        straggler.step = step;
+        straggler.step = steps[k];
         straggler.rank = latest->first;
-        straggler.lateness = latest->second - median(others);
+        straggler.lateness = latest->second - medianInPlace(others);
         // Ranks that reach the collective together have no straggler.
         if (straggler.lateness > 0)
             cluster.stragglers.push_back(straggler);

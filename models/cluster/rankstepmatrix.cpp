@@ -1,5 +1,7 @@
 #include "models/cluster/rankstepmatrix.h"
 
+#include "models/cluster/stepunion.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -52,34 +54,15 @@ RankStepMatrix buildRankStepMatrix(const Cluster& cluster, StepMetric metric)
 {
     RankStepMatrix m;
     m.metric = metric;
-    // Ranks nearly always share their steps: look each up in the union so far, sort only what is new.
-    std::vector<std::int64_t> steps;
-    for (const RankFigures& r : cluster.ranks) {
+    for (const RankFigures& r : cluster.ranks)
         m.ranks.push_back(r.rank);
-        const std::size_t known = steps.size();
-        for (const RankStep& s : r.steps) {
-            if (!std::binary_search(steps.begin(), steps.begin() + std::ptrdiff_t(known), s.step))
-                steps.push_back(s.step);
-        }
-        if (steps.size() != known) {
-            std::sort(steps.begin(), steps.end());
-            steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-        }
-    }
-    m.steps = std::move(steps);
+    const StepColumns stepColumns(cluster.ranks, [](const RankStep&) { return true; });
+    m.steps = stepColumns.steps();
     const std::size_t columns = m.steps.size();
     const std::size_t rows = m.ranks.size();
     m.values.assign(rows * columns, std::numeric_limits<float>::quiet_NaN());
     m.rankMeans.assign(rows, kMissing);
-    // Steps are nearly always consecutive numbers: then a step's column is an offset, not a search.
-    const bool consecutive = columns > 0 && m.steps.back() - m.steps.front() == std::int64_t(columns) - 1;
-    const auto columnOf = [&m, consecutive](std::int64_t step) {
-        return consecutive ? std::size_t(step - m.steps.front())
-                           : std::size_t(std::lower_bound(m.steps.begin(), m.steps.end(), step) - m.steps.begin());
-    };
-    // The columns again, each contiguous, for the medians.
-    std::vector<float> byColumn(rows * columns);
-    std::vector<std::size_t> filled(columns, 0);
+    const auto columnOf = [&stepColumns](std::int64_t step) { return stepColumns.columnOf(step); };
     double low = std::numeric_limits<double>::max();
     double high = std::numeric_limits<double>::lowest();
     for (std::size_t row = 0; row < rows; ++row) {
@@ -89,12 +72,10 @@ RankStepMatrix buildRankStepMatrix(const Cluster& cluster, StepMetric metric)
             const double v = figureOf(s, metric);
             if (!isKnown(v))
                 continue;
-            const std::size_t column = columnOf(s.step);
-            float& cell = m.values[row * columns + column];
-            if (std::isfinite(cell))
+            float& cell = m.values[row * columns + columnOf(s.step)];
+            if (!std::isnan(cell))
                 continue; // a step twice in one rank: the first counts
             cell = float(v);
-            byColumn[column * rows + filled[column]++] = float(v);
             sum += v;
             ++count;
             low = std::min(low, v);
@@ -107,18 +88,35 @@ RankStepMatrix buildRankStepMatrix(const Cluster& cluster, StepMetric metric)
         m.low = low;
         m.high = high;
     }
+    // The medians want each column contiguous. Gathered a block of columns at a time, so that every row is
+    // read in one short run: a column at a time (or a scatter into a transposed copy) strides a whole row
+    // per value, and a thousand ranks then cost more than the rest of the matrix.
     m.stepMedians.assign(columns, std::numeric_limits<float>::quiet_NaN());
-    for (std::size_t c = 0; c < columns; ++c) {
-        if (filled[c] == 0)
-            continue;
-        const auto first = byColumn.begin() + std::ptrdiff_t(c * rows);
-        const auto end = first + std::ptrdiff_t(filled[c]);
-        const std::size_t mid = filled[c] / 2;
-        std::nth_element(first, first + std::ptrdiff_t(mid), end);
-        float median = first[std::ptrdiff_t(mid)];
-        if (filled[c] % 2 == 0)
-            median = (median + *std::max_element(first, first + std::ptrdiff_t(mid))) / 2;
-        m.stepMedians[c] = median;
+    constexpr std::size_t kBlock = 64;
+    std::vector<float> gathered(kBlock * rows);
+    std::size_t filled[kBlock];
+    for (std::size_t c0 = 0; c0 < columns; c0 += kBlock) {
+        const std::size_t width = std::min(kBlock, columns - c0);
+        std::fill(filled, filled + width, 0);
+        for (std::size_t row = 0; row < rows; ++row) {
+            const float* cells = m.values.data() + row * columns + c0;
+            for (std::size_t k = 0; k < width; ++k) {
+                if (!std::isnan(cells[k]))
+                    gathered[k * rows + filled[k]++] = cells[k];
+            }
+        }
+        for (std::size_t k = 0; k < width; ++k) {
+            if (filled[k] == 0)
+                continue;
+            const auto first = gathered.begin() + std::ptrdiff_t(k * rows);
+            const auto end = first + std::ptrdiff_t(filled[k]);
+            const std::size_t mid = filled[k] / 2;
+            std::nth_element(first, first + std::ptrdiff_t(mid), end);
+            float median = first[std::ptrdiff_t(mid)];
+            if (filled[k] % 2 == 0)
+                median = (median + *std::max_element(first, first + std::ptrdiff_t(mid))) / 2;
+            m.stepMedians[c0 + k] = median;
+        }
     }
     return m;
 }

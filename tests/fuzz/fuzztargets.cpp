@@ -663,23 +663,28 @@ void fuzzMsprobe(const std::uint8_t* data, std::size_t size)
 
 void fuzzRankDigest(const std::uint8_t* data, std::size_t size)
 {
-    // Byte 0: 0 the bytes are a whole .rldigest file; 1 they are its JSON body, framed and compressed here
-    // so that mutations reach the body's reader rather than dying in zlib. A digest read is assembled into
-    // a cluster (as the desktop does with a folder) and written again.
+    // Byte 0: 0 the bytes are a whole .rldigest file; 1 they are a version 1 JSON body, framed and compressed
+    // here so that mutations reach the body's reader rather than dying in zlib; 2 they are a version 2
+    // binary body, framed here so that the header's length always matches. A digest read is assembled into
+    // a cluster (as the desktop does with a folder) and written again, in both versions.
     if (size == 0)
         return;
     const QByteArray rest(reinterpret_cast<const char*>(data + 1), qsizetype(size - 1));
     QByteArray file = rest;
-    if (data[0] % 2 == 1) {
+    const auto frame = [](quint32 version, quint64 length) {
+        QByteArray header("RLDIGEST", 8);
+        char fields[16];
+        qToLittleEndian<quint32>(version, fields);
+        qToLittleEndian<quint32>(0, fields + 4);
+        qToLittleEndian<quint64>(length, fields + 8);
+        header.append(fields, sizeof fields);
+        return header;
+    };
+    if (data[0] % 3 == 1) {
         // qCompress: 4 bytes of length (big-endian), then one zlib stream.
-        const QByteArray stream = qCompress(rest).mid(4);
-        file = QByteArray("RLDIGEST", 8);
-        char header[16];
-        qToLittleEndian<quint32>(cluster::kRankDigestFormatVersion, header);
-        qToLittleEndian<quint32>(0, header + 4);
-        qToLittleEndian<quint64>(quint64(rest.size()), header + 8);
-        file.append(header, sizeof header);
-        file.append(stream);
+        file = frame(1, quint64(rest.size())) + qCompress(rest).mid(4);
+    } else if (data[0] % 3 == 2) {
+        file = frame(2, quint64(rest.size())) + rest;
     }
     const cluster::RankDigestResult read = cluster::decodeRankDigest(file, QStringLiteral("rank-0.rldigest"));
     if (!read.digest)
@@ -687,6 +692,7 @@ void fuzzRankDigest(const std::uint8_t* data, std::size_t size)
     const cluster::Cluster assembled = cluster::clusterFromDigests({ read.digest, read.digest });
     (void)assembled;
     (void)cluster::encodeRankDigest(*read.digest);
+    (void)cluster::encodeRankDigest(*read.digest, 1);
 }
 
 void fuzzCompareMapping(const std::uint8_t* data, std::size_t size)
@@ -776,7 +782,8 @@ constexpr FuzzTarget kTargets[] = {
     { "cluster", fuzzCluster, "MindSpore cluster readers; byte 0 picks the file" },
     { "sniffer", fuzzSniffer, "FileSniffer; byte 0 picks the file name (or takes it from the input)" },
     { "msprobe", fuzzMsprobe, "msprobe dump (parseMsprobeDump); byte 0 picks dump.json, construct.json or stack.json" },
-    { "rankdigest", fuzzRankDigest, "rank digest files (decodeRankDigest); byte 0: whole file or JSON body" },
+    { "rankdigest", fuzzRankDigest,
+      "rank digest files (decodeRankDigest); byte 0: whole file, version 1 JSON body or version 2 binary body" },
     { "npusmi", fuzzNpuSmi, "Ascend `npu-smi info` table (parseNpuSmiInfo)" },
     { "comparemapping", fuzzCompareMapping,
       "runlens compare mapping file (NameMapping::parse) and matching through it" },

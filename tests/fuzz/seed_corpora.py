@@ -315,7 +315,8 @@ def profiler_seeds(seeds, samples):
 
 
 def rank_digest_seeds(seeds):
-    """Byte 0 picks what follows (see fuzzRankDigest): 0 a whole .rldigest file, 1 its JSON body alone."""
+    """Byte 0 picks what follows (see fuzzRankDigest): 0 a whole .rldigest file, 1 a version 1 JSON body alone,
+    2 a version 2 binary body alone."""
     import json
     import zlib
     body = json.dumps({
@@ -338,6 +339,34 @@ def rank_digest_seeds(seeds):
     seeds.add_bytes("rankdigest", b"\x00" + framed(2, body), "newer")
     seeds.add_bytes("rankdigest", b"\x00" + framed(1, b'{"format":"runlens-rank-digest","rank":0}'), "minimal")
     seeds.add_bytes("rankdigest", b"\x01" + body, "body")
+    binary = rank_digest_binary_body()
+    seeds.add_bytes("rankdigest", b"\x00" + b"RLDIGEST" + struct.pack("<IIQ", 2, 0, len(binary)) + binary, "digest v2")
+    seeds.add_bytes("rankdigest", b"\x02" + binary, "binary body")
+
+
+def rank_digest_binary_body():
+    """The digest of rank_digest_seeds as a version 2 body (importers/cluster/rankdigestbinary.h)."""
+    nan = float("nan")
+    strings = ["node1", "NVIDIA H100 (0)", "/data/job/rank3.pt.trace.json", "allreduce", "0 (default_pg)",
+               "[0, 1, 2, 3]", "sm90_xmma_gemm_f16f16_f32", "aten::mm"]
+    out = struct.pack("<I", len(strings))
+    for s in strings:
+        data = s.encode()
+        out += struct.pack("<I", len(data)) + data
+    out += struct.pack("<IIIII", 3, 4, 0, 1, 2)
+    out += struct.pack("<qqd", 123456, 1759276800000, 6.5e9)
+    out += struct.pack("<I6d", 1, 17, 8, 6, 3, 8, 2)
+    out += struct.pack("<6d", 10, 4, 3, 1, 3, 0.4)
+    steps = [(1, 1759276800001000000, 1759276800011000000, 10, 4, 3, 1, 3, 0.4, 4, 0.1),
+             (2, 1759276800011000000, 1759276800021000000, 10, 4, 3, 1, 3, 0.4, nan, nan)]
+    out += struct.pack("<I", len(steps))
+    for step in steps:
+        out += struct.pack("<qqq8d", *step)
+    out += struct.pack("<I", 1) + struct.pack("<Iqqdiii", 3, 1759276800005000000, 1759276800008000000, 4194304, 4,
+                                              4, 5)
+    out += struct.pack("<I", 1) + struct.pack("<IQdd", 6, 12, 2.4, 0.2)
+    out += struct.pack("<I", 1) + struct.pack("<IQdd", 7, 12, 0.12, 0.01)
+    return out
 
 
 if __name__ == "__main__":

@@ -11,8 +11,8 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QStringList>
-#include <QtEndian>
 #include <QTemporaryDir>
+#include <QtEndian>
 
 #include <zlib.h>
 
@@ -221,7 +221,7 @@ Mutations rankDigestHostile(const QByteArray& seed, std::uint64_t rowSeed)
     header(QStringLiteral("length one past the body"), 1, 0, body.size() + 1);
     header(QStringLiteral("length one short of the body"), 1, 0, body.size() - 1);
     header(QStringLiteral("length 0"), 1, 0, 0);
-    header(QStringLiteral("version 2"), 2, 0, -1);
+    header(QStringLiteral("version 2 header on a version 1 body"), 2, 0, -1);
     header(QStringLiteral("version 0xffffffff"), 0xffffffffu, 0, -1);
     header(QStringLiteral("version 0"), 0, 0, -1);
     header(QStringLiteral("flags set"), 1, 0x80000000u, -1);
@@ -250,6 +250,81 @@ Mutations rankDigestHostile(const QByteArray& seed, std::uint64_t rowSeed)
     out.append(textRepetition(body, "\"collectives\":[", "[\"allreduce\",1,2,3,\"g\",2,\"[0, 1]\"],", 100000,
                               QStringLiteral("100000 collectives")));
     out.last().make = [inner = out.last().make] { return rankDigestFile(inner()); };
+    return out;
+}
+
+/// A version 2 rank digest's body with `edit` applied, framed with a consistent header.
+QByteArray rankDigestV2File(const QByteArray& body, qint64 length = -1)
+{
+    QByteArray header("RLDIGEST", 8);
+    header.resize(24);
+    qToLittleEndian<quint32>(2, header.data() + 8);
+    qToLittleEndian<quint32>(0, header.data() + 12);
+    qToLittleEndian<quint64>(length < 0 ? quint64(body.size()) : quint64(length), header.data() + 16);
+    return header + body;
+}
+
+/// The counts and indexes of a version 2 body (importers/cluster/rankdigestbinary.h) a reader must not trust,
+/// each set to what a hostile file would hold, and header lengths that disagree with the body.
+Mutations rankDigestV2Hostile(const QByteArray& seed, std::uint64_t)
+{
+    const QByteArray body = seed.mid(24);
+    Mutations out;
+    if (body.size() < 4)
+        return out;
+    // Walk the string table to the fixed fields.
+    qsizetype at = 4;
+    const quint32 strings = qFromLittleEndian<quint32>(body.constData());
+    for (quint32 i = 0; i < strings && at + 4 <= body.size(); ++i)
+        at += 4 + qsizetype(qFromLittleEndian<quint32>(body.constData() + at));
+    const qsizetype fixed = at;
+    const qsizetype stepCount = fixed + 5 * 4 + 3 * 8 + 4 + 6 * 8 + 6 * 8;
+    if (stepCount + 4 > body.size())
+        return out;
+    const qsizetype collectiveCount
+        = stepCount + 4 + qsizetype(qFromLittleEndian<quint32>(body.constData() + stepCount)) * 88;
+    const qsizetype kernelCount
+        = collectiveCount + 4 + qsizetype(qFromLittleEndian<quint32>(body.constData() + collectiveCount)) * 40;
+    auto set32 = [&](const QString& name, qsizetype offset, quint32 value) {
+        out.append({ name, [=] {
+                        QByteArray edited = body;
+                        if (offset + 4 <= edited.size())
+                            qToLittleEndian<quint32>(value, edited.data() + offset);
+                        return rankDigestV2File(edited);
+                    } });
+    };
+    set32(QStringLiteral("string count 2^32-1"), 0, 0xffffffffu);
+    set32(QStringLiteral("first string 4 GiB long"), 4, 0xffffffffu);
+    set32(QStringLiteral("rank 2^31"), fixed, 0x80000000u);
+    set32(QStringLiteral("world size 2^32-1"), fixed + 4, 0xffffffffu);
+    set32(QStringLiteral("host string index past the table"), fixed + 8, 0xfffffff0u);
+    set32(QStringLiteral("temporal flag 7"), fixed + 5 * 4 + 3 * 8, 7);
+    set32(QStringLiteral("step count 2^32-1"), stepCount, 0xffffffffu);
+    set32(QStringLiteral("step count one more"), stepCount,
+          qFromLittleEndian<quint32>(body.constData() + stepCount) + 1);
+    set32(QStringLiteral("collective count 2^28"), collectiveCount, 1u << 28);
+    set32(QStringLiteral("collective group size -2^31"), collectiveCount + 4 + 4 + 24 + 4, 0x80000000u);
+    set32(QStringLiteral("kernel count 2^32-1"), kernelCount, 0xffffffffu);
+    auto framed = [&](const QString& name, qint64 length) {
+        out.append({ name, [=] { return rankDigestV2File(body, length); } });
+    };
+    framed(QStringLiteral("length 2^62"), qint64(1) << 62);
+    framed(QStringLiteral("length one past the body"), body.size() + 1);
+    framed(QStringLiteral("length one short of the body"), body.size() - 1);
+    framed(QStringLiteral("length 0"), 0);
+    out.append({ QStringLiteral("1 MiB of zeros after the tables"),
+                 [=] { return rankDigestV2File(body + QByteArray(1 << 20, '\0')); } });
+    out.append(
+        { QStringLiteral("body cut after the string table"), [=] { return rankDigestV2File(body.left(fixed)); } });
+    out.append({ QStringLiteral("100000 steps of NaN"), [=] {
+                    QByteArray edited = body.left(stepCount);
+                    char count[4];
+                    qToLittleEndian<quint32>(100000, count);
+                    edited.append(count, 4);
+                    edited.append(QByteArray(100000 * 88, '\xff'));
+                    edited.append(QByteArray(12, '\0')); // no collectives, kernels or operators
+                    return rankDigestV2File(edited);
+                } });
     return out;
 }
 
@@ -831,6 +906,14 @@ std::vector<SeedRow> seedRows()
           false,
           {},
           rankDigestHostile },
+        { "rank digest version 2",
+          Source::TestData,
+          "cluster-v2/rank-3.rldigest",
+          "rank-3.rldigest",
+          ArtifactKind::RankDigest,
+          false,
+          {},
+          rankDigestV2Hostile },
         { "trace index cache", Source::TestData, "tiny.pt.trace.json", "index", ArtifactKind::ChromeTrace, false,
           [](const QByteArray& json) { return traceIndexOf(json); }, traceIndexInflations, readTraceIndex },
         { "lightning metrics.csv",

@@ -10,6 +10,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -112,6 +113,13 @@ public:
     /// The centre of the matrix cell (src, dst) in matrix widget coordinates.
     QPoint matrixCellCenter(int src, int dst) const;
 
+    /// Writes the rank × step heatmap as painted, PNG or SVG; false with a message naming the file.
+    bool exportHeatmap(ChartExporter::Format format, const QString& fileName, QString* errorMessage = nullptr);
+    /// The CSV of a table of the tabs (slowestTable(), slowestStepTable(), groupTable()) with its rows as
+    /// sorted: figures as plain numbers (ms), a figure not known as an empty field.
+    QByteArray tableCsv(const QTreeView* table) const;
+    bool exportTable(const QTreeView* table, const QString& fileName, QString* errorMessage = nullptr);
+
     void setExportFileNameProvider(ChartExportMenu::FileNameProvider provider);
     void setExportDirectory(const QString& directory);
 
@@ -148,6 +156,12 @@ private:
     double restOfStep(const cluster::RankFigures& rank) const;
     void showBarMenu(const QPoint& pos);
     void showMatrixMenu(const QPoint& pos);
+    /// Adds the exports of the current tab when it is the heatmap's or a table's; false when it is neither.
+    bool addViewExports(QMenu* menu);
+    void addHeatmapExports(QMenu* menu);
+    void addTableExport(QMenu* menu, const QTreeView* table, const QString& text, const QString& baseName);
+    void requestViewExport(ChartExporter::Format format, const QString& baseName,
+                           const std::function<bool(const QString&, QString*)>& write);
     std::vector<int> matrixRanks() const;
 
     std::shared_ptr<const cluster::Cluster> m_cluster;
@@ -193,6 +207,7 @@ private:
     QCustomPlot* m_matrixPlot = nullptr;
     QCPColorMap* m_colorMap = nullptr;
     ChartExportMenu* m_matrixExport = nullptr;
+    ChartExportMenu::FileNameProvider m_fileNameProvider;
 };
 
 } // namespace runlens

@@ -19,6 +19,13 @@ namespace {
 
 constexpr int kPad = 6;
 constexpr int kColorBarWidth = 12;
+/// The least height of the cells: below it a thousand ranks are a smear.
+constexpr int kMinPlotHeight = 200;
+
+QString rankTitle(bool byMean)
+{
+    return byMean ? RankStepHeatmap::tr("Rank (slowest mean first)") : RankStepHeatmap::tr("Rank");
+}
 
 /// The smallest label stride from `nice` that leaves `needed` pixels between labels `spacing` apart.
 int labelStride(double spacing, double needed, std::initializer_list<int> nice)
@@ -40,7 +47,11 @@ RankStepHeatmap::RankStepHeatmap(QWidget* parent)
 {
     setObjectName(QStringLiteral("rankStepHeatmap"));
     setMouseTracking(true);
-    setMinimumSize(240, 160);
+    // Tall enough for the rank axis's title and a readable picture of a thousand ranks; the Cluster dock's
+    // splitter gives it no less.
+    const QFontMetrics fm(font());
+    setMinimumSize(
+        240, fm.height() * 3 + 3 * kPad + std::max(kMinPlotHeight, fm.horizontalAdvance(rankTitle(true)) + 2 * kPad));
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
@@ -180,8 +191,13 @@ void RankStepHeatmap::paintEvent(QPaintEvent*)
     p.save();
     p.translate(fm.height() / 2 + 2, plot.center().y());
     p.rotate(-90);
+    // Rotated, the title has the plot's height: when the long one does not fit, the short one does, elided at
+    // worst (never cut off at both ends).
+    QString title = rankTitle(m_byMean);
+    if (fm.horizontalAdvance(title) > plot.height())
+        title = rankTitle(false);
     p.drawText(QRect(-plot.height() / 2, -fm.height() / 2, plot.height(), fm.height()), Qt::AlignCenter,
-               m_byMean ? tr("Rank (slowest mean first)") : tr("Rank"));
+               fm.elidedText(title, Qt::ElideRight, plot.height()));
     p.restore();
     p.drawText(QRect(plot.left(), 0, plot.width(), plot.top()), Qt::AlignLeft | Qt::AlignVCenter,
                tr("%1 per rank and step (ms)").arg(metricName()));

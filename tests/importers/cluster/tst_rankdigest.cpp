@@ -78,6 +78,8 @@ private slots:
     void generatedJobEqualsCombinedStore();
     void samplesEqualCombinedStore();
     void roundTrip();
+    void version1StillRead();
+    void seedsWrittenByHand();
     void corruptFiles_data();
     void corruptFiles();
     void folder();
@@ -176,6 +178,66 @@ void TstRankDigest::roundTrip()
     QCOMPARE(reportOf(clusterFromDigests(read)), reportOf(combined(paths)));
 }
 
+void TstRankDigest::version1StillRead()
+{
+    QTemporaryDir dir;
+    const QStringList paths = writeJob(dir.path(), 2, 1);
+    std::vector<std::shared_ptr<const RankDigest>> read;
+    for (const auto& digest : digestsOf(paths)) {
+        QVERIFY(digest);
+        const QByteArray old = encodeRankDigest(*digest, 1);
+        QCOMPARE(qFromLittleEndian<quint32>(old.constData() + 8), 1u);
+        const RankDigestResult back = decodeRankDigest(old, QStringLiteral("old.rldigest"));
+        QVERIFY2(back.digest, qPrintable(back.error));
+        // A version 1 file read today is the same digest: written again (as version 2) it is the same bytes.
+        QCOMPARE(encodeRankDigest(*back.digest), encodeRankDigest(*digest));
+        read.push_back(back.digest);
+    }
+    QCOMPARE(reportOf(clusterFromDigests(read)), reportOf(combined(paths)));
+    QCOMPARE(qFromLittleEndian<quint32>(encodeRankDigest(RankDigest {}).constData() + 8), kRankDigestFormatVersion);
+    QVERIFY(encodeRankDigest(RankDigest {}, 99).isEmpty());
+}
+
+void TstRankDigest::seedsWrittenByHand()
+{
+    // The fuzz seeds are written by tests/fuzz/seed_corpora.py from the layouts the headers describe, not
+    // by this writer: the same digest as a version 1 and a version 2 file.
+    QByteArray version1;
+    QByteArray version2;
+    for (const QFileInfo& info : QDir(QStringLiteral(RUNLENS_DIGEST_SEEDS)).entryInfoList(QDir::Files)) {
+        QFile file(info.filePath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        // Byte 0 is the harness's choice; 0: a whole file.
+        if (!bytes.startsWith(QByteArray("\0RLDIGEST", 9)))
+            continue;
+        const quint32 version = qFromLittleEndian<quint32>(bytes.constData() + 9);
+        const quint64 length = qFromLittleEndian<quint64>(bytes.constData() + 17);
+        // The "digest" seeds, not the "newer" or the "minimal" ones.
+        if (version == 1 && length > 200)
+            version1 = bytes.mid(1);
+        else if (version == 2 && bytes.size() > 200)
+            version2 = bytes.mid(1);
+    }
+    QVERIFY(!version1.isEmpty());
+    QVERIFY(!version2.isEmpty());
+    const RankDigestResult one = decodeRankDigest(version1, QStringLiteral("v1"));
+    const RankDigestResult two = decodeRankDigest(version2, QStringLiteral("v2"));
+    QVERIFY2(one.digest, qPrintable(one.error));
+    QVERIFY2(two.digest, qPrintable(two.error));
+    const RankDigest& d = *two.digest;
+    QCOMPARE(d.rank(), 3);
+    QCOMPARE(d.worldSize, 4);
+    QCOMPARE(d.figures.device, QStringLiteral("NVIDIA H100 (0)"));
+    QCOMPARE(int(d.steps.size()), 2);
+    QCOMPARE(d.steps[1].start, std::int64_t(1759276800011000000));
+    QVERIFY(!isKnown(d.figures.steps[1].lastCommunicationOffset));
+    QCOMPARE(d.collectives.front().groupRanks, QStringLiteral("[0, 1, 2, 3]"));
+    QCOMPARE(d.operators.front().name, QStringLiteral("aten::mm"));
+    QCOMPARE(encodeRankDigest(*one.digest), version2);
+    QCOMPARE(encodeRankDigest(d), version2);
+}
+
 void TstRankDigest::corruptFiles_data()
 {
     QTest::addColumn<QByteArray>("bytes");
@@ -195,6 +257,27 @@ void TstRankDigest::corruptFiles_data()
     QByteArray longLength = good;
     qToLittleEndian<quint64>(qFromLittleEndian<quint64>(good.constData() + 16) + 100, longLength.data() + 16);
     QByteArray garbageBody = good.left(24) + QByteArray(200, 'x');
+    qToLittleEndian<quint64>(200, garbageBody.data() + 16);
+    // Version 2 bodies: a table count past the bytes left, a string index past the string table.
+    const auto withBody = [&good](QByteArray body) {
+        QByteArray file = good.left(24) + body;
+        qToLittleEndian<quint64>(quint64(body.size()), file.data() + 16);
+        return file;
+    };
+    const QByteArray body = good.mid(24);
+    QByteArray hostileStrings = body;
+    qToLittleEndian<quint32>(0xfffffff0u, hostileStrings.data());
+    // The string table of a digest with no strings set holds one (empty) string; the rank follows it.
+    QByteArray hostileRank = body;
+    qToLittleEndian<quint32>(0x7fffffffu, hostileRank.data() + 8);
+    QByteArray badIndex = body;
+    qToLittleEndian<quint32>(5, badIndex.data() + 16);
+    QByteArray hostileSteps = body;
+    const qsizetype stepCount = 8 + 4 + 4 + 12 + 24 + 4 + 48 + 48;
+    QCOMPARE(qFromLittleEndian<quint32>(hostileSteps.constData() + stepCount), 0u);
+    qToLittleEndian<quint32>(0x10000000u, hostileSteps.data() + stepCount);
+    QByteArray oldTruncated = encodeRankDigest(digest, 1);
+    oldTruncated.chop(5);
 
     QTest::newRow("empty") << QByteArray() << QStringLiteral("truncated");
     QTest::newRow("header only half") << good.left(12) << QStringLiteral("truncated");
@@ -205,6 +288,12 @@ void TstRankDigest::corruptFiles_data()
     QTest::newRow("length too short") << shortLength << QStringLiteral("truncated or damaged");
     QTest::newRow("length too long") << longLength << QStringLiteral("truncated or damaged");
     QTest::newRow("garbage body") << garbageBody << QStringLiteral("damaged");
+    QTest::newRow("body cut short") << withBody(body.left(body.size() - 3)) << QStringLiteral("damaged");
+    QTest::newRow("hostile string count") << withBody(hostileStrings) << QStringLiteral("string table");
+    QTest::newRow("hostile rank") << withBody(hostileRank) << QStringLiteral("no valid rank number");
+    QTest::newRow("string index past the table") << withBody(badIndex) << QStringLiteral("damaged");
+    QTest::newRow("hostile step count") << withBody(hostileSteps) << QStringLiteral("runs past the end");
+    QTest::newRow("version 1 truncated") << oldTruncated << QStringLiteral("truncated");
 }
 
 void TstRankDigest::corruptFiles()

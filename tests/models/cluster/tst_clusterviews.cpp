@@ -71,6 +71,31 @@ private slots:
         QCOMPARE(wait.value(1, 1), 4.0f); // 30 / 10 + 1
     }
 
+    void matrixOfRanksWithDifferentSteps()
+    {
+        // Steps out of order, missing, twice, and with gaps (not consecutive): each cell is the first value
+        // of its rank and step, the medians span every block of columns.
+        Cluster c;
+        std::vector<std::pair<std::int64_t, double>> many;
+        for (int s = 0; s < 150; ++s)
+            many.push_back({ s * 2, 100.0 + s });
+        c.ranks.push_back(rankWithSteps(0, many));
+        c.ranks.push_back(rankWithSteps(1, { { 298, 7 }, { 4, 5 }, { 4, 99 }, { 301, 6 } }));
+        c.ranks.push_back(rankWithSteps(2, { { 4, 3 }, { 0, 1 } }));
+        const RankStepMatrix m = buildRankStepMatrix(c, StepMetric::StepTime);
+        QCOMPARE(m.columnCount(), 151);
+        QCOMPARE(m.steps.back(), std::int64_t(301));
+        QCOMPARE(m.value(1, 2), 5.0f); // step 4, the first of two
+        QCOMPARE(m.value(1, 149), 7.0f);
+        QCOMPARE(m.value(1, 150), 6.0f);
+        QVERIFY(std::isnan(m.value(0, 150)));
+        QCOMPARE(m.value(2, 0), 1.0f);
+        QCOMPARE(m.stepMedians[2], 5.0f); // 102, 5, 3
+        QCOMPARE(m.stepMedians[0], 50.5f); // 100, 1
+        QCOMPARE(m.stepMedians[149], 128.0f); // 249, 7: in the third block of columns
+        QCOMPARE(m.stepMedians[150], 6.0f);
+    }
+
     void slowestRankPerStep()
     {
         Cluster c;

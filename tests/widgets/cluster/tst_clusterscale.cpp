@@ -10,10 +10,12 @@
 #include "widgets/cluster/rankstepimage.h"
 
 #include <QLineEdit>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTreeView>
 #include <QtTest>
 
@@ -235,6 +237,90 @@ private slots:
         QCOMPARE(panel.heatmap()->selectedRank(), 612);
         QVERIFY2(panel.summaryText().contains(QLatin1String("slowest step time: rank")),
                  qPrintable(panel.summaryText()));
+    }
+
+    void heatmapAndTablesExport()
+    {
+        synthetic::JobShape job;
+        job.worldSize = 64;
+        job.steps = 20;
+        job.collectiveSteps = 5;
+        job.slowRanks = { 9 };
+        std::vector<std::shared_ptr<const RankDigest>> digests;
+        for (int r = 0; r < job.worldSize; ++r)
+            digests.push_back(std::make_shared<const RankDigest>(synthetic::makeDigest(job, r)));
+        ClusterPanel panel;
+        panel.resize(1200, 500); // short: the default layout's Cluster dock
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy ready(&panel, &ClusterPanel::clusterReady);
+        panel.setDigests(digests);
+        QVERIFY(ready.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(panel.heatmap()->image() && !panel.heatmap()->isBuilding(), 20000);
+
+        // However short the dock, the cells keep a readable height and the rank axis's title fits beside them.
+        RankStepHeatmap* heatmap = panel.heatmap();
+        panel.setHeatmapRowsByMean(true);
+        const QFontMetrics fm(heatmap->font());
+        QVERIFY2(heatmap->plotRect().height() >= 200, qPrintable(QString::number(heatmap->plotRect().height())));
+        QVERIFY(heatmap->plotRect().height() >= fm.horizontalAdvance(RankStepHeatmap::tr("Rank (slowest mean first)")));
+
+        QTemporaryDir out;
+        QString error;
+        const QString png = out.filePath(QStringLiteral("heatmap.png"));
+        QVERIFY2(panel.exportHeatmap(ChartExporter::Format::Png, png, &error), qPrintable(error));
+        const QImage picture(png);
+        QCOMPARE(picture.size(), heatmap->size() * 2);
+        const QString svg = out.filePath(QStringLiteral("heatmap.svg"));
+        QVERIFY2(panel.exportHeatmap(ChartExporter::Format::Svg, svg, &error), qPrintable(error));
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        QVERIFY(svgFile.readAll().contains("<svg"));
+        QVERIFY(!panel.exportHeatmap(ChartExporter::Format::Csv, out.filePath(QStringLiteral("x.csv")), &error));
+
+        // The tables as CSV: a header, one line per row, figures as plain numbers.
+        const QByteArray groups = panel.tableCsv(panel.groupTable());
+        const QList<QByteArray> lines = groups.trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + panel.groupTable()->model()->rowCount());
+        QVERIFY2(lines.front().startsWith("Group,Ranks,Size,Collectives,Total time"), lines.front().constData());
+        QVERIFY(!lines[1].contains(" ms"));
+        const QByteArray steps = panel.tableCsv(panel.slowestStepTable());
+        QCOMPARE(int(steps.count('\n')), 1 + job.steps);
+        const QList<QByteArray> firstStep = steps.split('\n')[1].split(',');
+        bool numeric = false;
+        firstStep[2].toDouble(&numeric); // the step time, in ms
+        QVERIFY2(numeric, steps.split('\n')[1].constData());
+        const QString csv = out.filePath(QStringLiteral("slowest.csv"));
+        QVERIFY2(panel.exportTable(panel.slowestTable(), csv, &error), qPrintable(error));
+        QVERIFY(QFileInfo(csv).size() > 20);
+
+        // The header's Export offers them on their tabs, through the file name provider the charts use.
+        QStringList asked;
+        panel.setExportFileNameProvider([&](ChartExporter::Format, const QString& suggested) {
+            asked << QFileInfo(suggested).fileName();
+            return out.filePath(QFileInfo(suggested).fileName());
+        });
+        QSignalSpy exported(&panel, &ClusterPanel::chartExported);
+        const auto trigger = [&](QWidget* tab, const QString& text) {
+            panel.chartTabs()->setCurrentWidget(tab);
+            auto* button = panel.findChild<QToolButton*>(QStringLiteral("clusterExport"));
+            QMenu* menu = button ? button->menu() : nullptr;
+            if (!menu)
+                return false;
+            emit menu->aboutToShow();
+            QAction* found = nullptr;
+            for (QAction* a : menu->actions())
+                found = a->text().startsWith(text) ? a : found;
+            if (!found || !found->isEnabled())
+                return false;
+            found->trigger();
+            return true;
+        };
+        QVERIFY(trigger(heatmap->parentWidget(), QStringLiteral("Export Heatmap as PNG")));
+        QVERIFY(trigger(panel.groupTable(), QStringLiteral("Export Communication Groups as CSV")));
+        QCOMPARE(exported.count(), 2);
+        QCOMPARE(asked, (QStringList { "cluster-rank-step.png", "cluster-groups.csv" }));
+        QVERIFY(QFileInfo(out.filePath(QStringLiteral("cluster-groups.csv"))).size() > 100);
     }
 };
 
