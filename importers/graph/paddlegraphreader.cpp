@@ -37,6 +37,11 @@ enum AttrType {
 constexpr int kFeedMinibatch = 9;
 constexpr int kFetchList = 10;
 
+/// Sub-blocks nest a few levels in real programs (a while in a cond in a while). Each level adds two scope
+/// components to every node below it, and the blocks of a file are a flat list, so a small file can chain
+/// thousands: deeper ones are left out rather than making every scope thousands of components long.
+constexpr int kMaxBlockNesting = 16;
+
 using runlens_paddle::BlockDesc;
 using runlens_paddle::OpDesc;
 using runlens_paddle::ProgramDesc;
@@ -185,6 +190,24 @@ std::string scopeOfVariable(std::string_view name)
     return scope;
 }
 
+/// The output slots with the op's result first (`Out`, `Output`, `Y`): files list slots by name, which puts
+/// batch_norm's MeanOut before its Y, and the first output is what the op is known and labelled by.
+std::vector<const OpDesc::Var*> mainOutputFirst(const OpDesc& op)
+{
+    std::vector<const OpDesc::Var*> out;
+    for (const OpDesc::Var& slot : op.outputs()) {
+        const std::string& name = slot.parameter();
+        if (name == "Out" || name == "Output" || name == "Y")
+            out.push_back(&slot);
+    }
+    for (const OpDesc::Var& slot : op.outputs()) {
+        const std::string& name = slot.parameter();
+        if (!(name == "Out" || name == "Output" || name == "Y"))
+            out.push_back(&slot);
+    }
+    return out;
+}
+
 class Builder
 {
 public:
@@ -245,8 +268,9 @@ public:
             std::unordered_set<std::string_view> read;
             for (const OpDesc::Var& slot : op.inputs())
                 read.insert(slot.arguments().begin(), slot.arguments().end());
-            for (const OpDesc::Var& slot : op.outputs()) {
-                for (const std::string& argument : slot.arguments()) {
+            const std::vector<const OpDesc::Var*> outputs = mainOutputFirst(op);
+            for (const OpDesc::Var* slot : outputs) {
+                for (const std::string& argument : slot->arguments()) {
                     if (argument.empty())
                         continue;
                     if (firstOutput.empty() && !read.count(argument))
@@ -273,7 +297,8 @@ public:
                         { "input:" + parameter,
                           listText(slot.arguments(), [](const std::string& v) { return text::printable(v); }) });
             }
-            for (const OpDesc::Var& slot : op.outputs()) {
+            for (const OpDesc::Var* output : outputs) {
+                const OpDesc::Var& slot = *output;
                 const std::string parameter = text::printable(slot.parameter());
                 for (const std::string& argument : slot.arguments()) {
                     Port port;
@@ -303,12 +328,12 @@ public:
                     return false;
             }
             int slot = 0;
-            for (const OpDesc::Var& s : op.outputs()) {
-                for (const std::string& argument : s.arguments())
+            for (const OpDesc::Var* output : outputs) {
+                for (const std::string& argument : output->arguments())
                     values.producers[argument] = { nodeIndex, slot++ };
             }
         }
-        flattenLoneScopes(derived, first);
+        flattenLoneScopes(derived, first, subgraph);
 
         if (index == 0) {
             // Blocks no op names (a program saved with its backward blocks detached) are shown on their own.
@@ -343,7 +368,7 @@ private:
                 m_firstBadBlock = m_graph.nodes[std::size_t(owner)].id;
             return true;
         }
-        if (depth + 1 >= ImportLimits::kMaxDepth) {
+        if (depth + 1 > kMaxBlockNesting) {
             if (m_tooDeep++ == 0)
                 m_firstBadBlock = m_graph.nodes[std::size_t(owner)].id;
             return true;
@@ -410,8 +435,9 @@ private:
         return port;
     }
 
-    /// A scope taken from a variable name that holds one node only is no group, just a longer name.
-    void flattenLoneScopes(const std::vector<std::pair<int, std::string>>& derived, std::size_t first)
+    /// A scope taken from a variable name that holds one node only is no group, just a longer name. Only the
+    /// nodes of this block are looked at: bodies nested below are scoped under their op, which keeps its scope.
+    void flattenLoneScopes(const std::vector<std::pair<int, std::string>>& derived, std::size_t first, int subgraph)
     {
         std::unordered_map<std::string, int> ops;
         std::unordered_set<int> fromVariable;
@@ -421,23 +447,21 @@ private:
         }
         for (std::size_t i = first; i < m_graph.nodes.size(); ++i) {
             const Node& node = m_graph.nodes[i];
-            if (fromVariable.count(int(i)))
+            if (node.subgraph != subgraph)
+                continue;
+            const auto it = ops.find(node.scope);
+            if (it == ops.end())
                 continue;
             // A weight read by the op makes a group of two (a layer and its weights); an op of a named scope of
-            // the same name, or a body nested below it, makes it a group.
-            const auto it = ops.find(node.scope);
-            if (it != ops.end())
+            // the same name, or one whose body is scoped below it, makes it a group.
+            if (!node.bodies.empty())
+                it->second += 2;
+            else if (!fromVariable.count(int(i)))
                 it->second += node.implicit ? 1 : 2;
-            for (std::size_t slash = node.scope.find('/'); slash != std::string::npos;
-                 slash = node.scope.find('/', slash + 1)) {
-                const auto outer = ops.find(node.scope.substr(0, slash));
-                if (outer != ops.end())
-                    outer->second += 2;
-            }
         }
         for (std::size_t i = first; i < m_graph.nodes.size(); ++i) {
             Node& node = m_graph.nodes[i];
-            if (!node.implicit && !fromVariable.count(int(i)))
+            if (node.subgraph != subgraph || (!node.implicit && !fromVariable.count(int(i))))
                 continue;
             const auto it = ops.find(node.scope);
             if (it != ops.end() && it->second == 1) {
@@ -568,7 +592,7 @@ GraphResult PaddleGraphReader::read(std::string_view bytes, const QString& path,
             graphDiagnostic(Severity::Warning, path,
                             GraphTr::tr("Sub-blocks nest deeper than %1 levels; the deeper ones are "
                                         "left out (below op \"%2\").")
-                                .arg(ImportLimits::kMaxDepth)
+                                .arg(kMaxBlockNesting)
                                 .arg(QString::fromStdString(text::elide(builder.firstBadBlock(), 200)))));
     if (builder.unresolved() > 0)
         diagnostics.append(graphDiagnostic(
