@@ -111,6 +111,14 @@
         <source>GPU metrics log</source>
         <translation>GPU 指标日志</translation>
     </message>
+    <message>
+        <source>Paddle static model</source>
+        <translation>Paddle 静态模型</translation>
+    </message>
+    <message>
+        <source>VisualDL layer graph</source>
+        <translation>VisualDL 层级图</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChartExportMenu</name>
@@ -7874,6 +7882,64 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>The graph has no &quot;node&quot; list.</source>
         <translation>图中没有 &quot;node&quot; 列表。</translation>
+    </message>
+    <message>
+        <source>The program is larger than 2 GB, the limit of a protobuf message; it is not a Paddle model.</source>
+        <translation>程序大于 2 GB（protobuf 消息的上限），不是 Paddle 模型。</translation>
+    </message>
+    <message>
+        <source>The program is damaged or cut off after byte %1; the %2 ops before it were read.</source>
+        <translation>程序在第 %1 字节之后损坏或被截断；已读取其前的 %2 个算子。</translation>
+    </message>
+    <message>
+        <source>Not a readable Paddle program: the protobuf data is damaged or of another kind.</source>
+        <translation>不是可读的 Paddle 程序：protobuf 数据已损坏或属于其他类型。</translation>
+    </message>
+    <message>
+        <source>The Paddle program holds no block.</source>
+        <translation>该 Paddle 程序不含任何块。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n persistable variable(s) are shown as parameters with shape and type only: their values are in the parameter file (%1), which this version does not read.</source>
+        <translation>
+            <numerusform>%n 个持久化变量显示为仅有形状和类型的参数：其数值在参数文件（%1）中，本版本不读取该文件。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sub-block reference(s) name block 0, a block that does not exist or one already shown under another op; they are left out (the first is on op &quot;%1&quot;).</source>
+        <translation>
+            <numerusform>%n 个子块引用指向块 0、不存在的块或已显示在其他算子下的块；这些引用被略去（第一个位于算子“%1”）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sub-blocks nest deeper than %1 levels; the deeper ones are left out (below op &quot;%2&quot;).</source>
+        <translation>子块嵌套超过 %1 层；更深的子块被略去（位于算子“%2”之下）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op input(s) name variables the program does not declare.</source>
+        <translation>
+            <numerusform>%n 个算子输入引用了程序未声明的变量。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not a valid JSON document (%1): a VisualDL graph file is the JSON that LogWriter.add_graph writes.</source>
+        <translation>不是有效的 JSON 文档（%1）：VisualDL 图文件是 LogWriter.add_graph 写出的 JSON。</translation>
+    </message>
+    <message>
+        <source>The file holds no &quot;nodes&quot; list: it is not a VisualDL graph.</source>
+        <translation>文件中没有“nodes”列表：不是 VisualDL 图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter(s) are shown with shape and type only: a VisualDL graph file does not hold their values.</source>
+        <translation>
+            <numerusform>%n 个参数仅显示形状和类型：VisualDL 图文件不保存其数值。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op input(s) name variables the file does not list.</source>
+        <translation>
+            <numerusform>%n 个算子输入引用了文件未列出的变量。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -46,6 +46,8 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
     case ArtifactKind::GraphDot:
     case ArtifactKind::GraphTorchScript:
     case ArtifactKind::GraphParallelStrategy:
+    case ArtifactKind::GraphPaddle:
+    case ArtifactKind::GraphVisualDl:
         return std::make_unique<graph::GraphFileImporter>(artifact.path, artifact.kind);
     case ArtifactKind::TensorNpy:
     case ArtifactKind::TensorNpz:

@@ -34,6 +34,8 @@ struct NameFacts
     bool msSuffix = false; ///< ends with `_MS`
     bool lineageSuffix = false; ///< ends with `_lineage`
     bool vdlrecords = false;
+    bool vdlgraph = false; ///< `vdlgraph.<time>.log`, VisualDL's add_graph output
+    bool paddleModel = false; ///< `*.pdmodel` or the older `__model__`
 };
 
 NameFacts nameFacts(std::string_view fileName)
@@ -53,6 +55,8 @@ NameFacts nameFacts(std::string_view fileName)
     facts.msSuffix = endsWith(fileName, "_MS");
     facts.lineageSuffix = endsWith(facts.lower, "_lineage");
     facts.vdlrecords = startsWith(facts.lower, "vdlrecords.") && contains(facts.lower, ".log");
+    facts.vdlgraph = startsWith(facts.lower, "vdlgraph.") && contains(facts.lower, ".log");
+    facts.paddleModel = facts.ext == "pdmodel" || facts.lower == "__model__";
     return facts;
 }
 
@@ -311,6 +315,13 @@ ArtifactKind sniffText(std::string_view text, const NameFacts& name, bool profil
     return ArtifactKind::Unknown;
 }
 
+/// VisualDL's add_graph JSON (`json.dumps(..., indent=2)` of {"version", "nodes", "vars", "edges"}).
+bool looksLikeVisualDlGraph(std::string_view head)
+{
+    const std::string_view trimmed = skipBomAndSpace(head);
+    return startsWith(trimmed, "{") && (contains(head, "\"nodes\"") || contains(head, "\"version\""));
+}
+
 /// What the name alone suggests; used only to report files whose content disagrees.
 ArtifactKind kindSuggestedByName(const NameFacts& name)
 {
@@ -322,6 +333,10 @@ ArtifactKind kindSuggestedByName(const NameFacts& name)
         return ArtifactKind::MindSporeLineage;
     if (name.vdlrecords)
         return ArtifactKind::VisualDlLog;
+    if (name.vdlgraph)
+        return ArtifactKind::GraphVisualDl;
+    if (name.paddleModel)
+        return ArtifactKind::GraphPaddle;
     if (name.ext == "onnx")
         return ArtifactKind::GraphOnnx;
     if (name.ext == "npy")
@@ -363,7 +378,7 @@ bool isSkippedExtension(std::string_view ext)
 bool FileSniffer::worthReading(std::string_view fileName)
 {
     const NameFacts name = nameFacts(fileName);
-    if (name.tfevents || name.mindsporeSummary || name.vdlrecords)
+    if (name.tfevents || name.mindsporeSummary || name.vdlrecords || name.vdlgraph)
         return true;
     // MLflow keeps each run's description in a `meta.yaml`; other YAML files are not read.
     if (name.lower == "meta.yaml")
@@ -445,12 +460,17 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
         return decide(sniffTfRecord(name, head));
     if (name.vdlrecords && hasVisualDlFraming(head, fileSize))
         return decide(ArtifactKind::VisualDlLog);
+    if (name.vdlgraph && looksLikeVisualDlGraph(head))
+        return decide(ArtifactKind::GraphVisualDl);
     if (isSafetensors(name, head, fileSize))
         return decide(ArtifactKind::TensorSafetensors);
     if (memory::looksLikeCudaSnapshot(head))
         return decide(ArtifactKind::MemorySnapshot);
 
     // Binary protobuf graphs. An ONNX model starts with byte 0x08, which no text file does.
+    // A Paddle program opens with block 0 (`idx` 0, `parent_idx` -1): distinctive enough for any name.
+    if (looksLikePaddleProgram(head, name.paddleModel))
+        return decide(ArtifactKind::GraphPaddle);
     const ProtoGuess model = guessModelProto(head);
     if (model == ProtoGuess::Onnx)
         return decide(ArtifactKind::GraphOnnx);

@@ -61,6 +61,22 @@ bool readField(std::string_view s, std::size_t& pos, WireField& field)
     }
 }
 
+bool looksLikePaddleProgram(std::string_view head, bool named)
+{
+    std::size_t pos = 0;
+    WireField block;
+    if (!readField(head, pos, block) || block.number != 1 || block.wireType != 2)
+        return false;
+    std::size_t inner = 0;
+    WireField idx;
+    WireField parent;
+    if (!readField(block.bytes, inner, idx) || idx.number != 1 || idx.wireType != 0 || idx.varint != 0)
+        return false;
+    if (readField(block.bytes, inner, parent) && parent.number == 2 && parent.wireType == 0)
+        return parent.varint == ~quint64(0);
+    return named;
+}
+
 ProtoGuess guessModelProto(std::string_view head)
 {
     std::size_t pos = 0;

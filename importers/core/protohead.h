@@ -33,6 +33,11 @@ enum class ProtoGuess { None, Onnx, AnfIr, TfGraphDef, Ambiguous };
 /// {ir_version=1 varint, domain=2 string, model_version=3 varint, graph=4 message}.
 ProtoGuess guessModelProto(std::string_view head);
 
+/// A Paddle ProgramDesc: field 1 is a BlockDesc whose first fields are `idx` (1) = 0 and `parent_idx` (2) = -1,
+/// as every program's block 0 is written. With `named` (a `.pdmodel` or `__model__`) a block 0 whose parent is
+/// not written is accepted too.
+bool looksLikePaddleProgram(std::string_view head, bool named);
+
 /// A bare graph: field 1 is a repeated node message. TF NodeDef starts with its printable `name` (1)
 /// followed by `op` (2); a MindSpore NodeProto (anf_ir and debugger schemas) starts with `input` (1),
 /// an InputProto message, or with `name` (2) then `op_type` (3) when it has no inputs.

@@ -4,9 +4,11 @@
 #include "importers/graph/dotgraphreader.h"
 #include "importers/graph/mindsporeirreader.h"
 #include "importers/graph/onnxgraphreader.h"
+#include "importers/graph/paddlegraphreader.h"
 #include "importers/graph/parallelstrategyreader.h"
 #include "importers/graph/tfgraphreader.h"
 #include "importers/graph/torchscriptreader.h"
+#include "importers/graph/visualdlgraphreader.h"
 
 #include "importers/core/filemapping.h"
 
@@ -27,7 +29,8 @@ constexpr qint64 kMapThreshold = qint64(64) << 20;
 bool isText(ArtifactKind kind)
 {
     return kind == ArtifactKind::GraphDot || kind == ArtifactKind::GraphMindSporeIr
-        || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy;
+        || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
+        || kind == ArtifactKind::GraphVisualDl;
 }
 
 } // namespace
@@ -42,6 +45,8 @@ bool GraphReader::supports(ArtifactKind kind)
     case ArtifactKind::GraphDot:
     case ArtifactKind::GraphTorchScript:
     case ArtifactKind::GraphParallelStrategy:
+    case ArtifactKind::GraphPaddle:
+    case ArtifactKind::GraphVisualDl:
         return true;
     default:
         return false;
@@ -119,6 +124,10 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
             return TorchScriptReader::read(bytes, path, control);
         case ArtifactKind::GraphParallelStrategy:
             return ParallelStrategyReader::read(bytes, path, control);
+        case ArtifactKind::GraphPaddle:
+            return PaddleGraphReader::read(bytes, path, control);
+        case ArtifactKind::GraphVisualDl:
+            return VisualDlGraphReader::read(bytes, path, control);
         default:
             return GraphResult();
         }

@@ -1,6 +1,81 @@
 #include "importers/graph/graphresult.h"
 
+#include "importers/graph/graphtext.h"
+
+#include <algorithm>
+
 namespace runlens::graph {
+
+namespace {
+
+/// Finds the first newline at or after a position that only grows, remembering the last answer: every
+/// byte is searched once however many frames share a line.
+class NextNewline
+{
+public:
+    explicit NextNewline(std::string_view s)
+        : m_s(s)
+    { }
+    std::size_t from(std::size_t pos)
+    {
+        if (!m_searched || (m_found != std::string_view::npos && m_found < pos)) {
+            m_found = m_s.find('\n', pos);
+            m_searched = true;
+        }
+        return m_found;
+    }
+
+private:
+    std::string_view m_s;
+    std::size_t m_found = std::string_view::npos;
+    bool m_searched = false;
+};
+
+} // namespace
+
+std::vector<SourceLocation> stackTraceSources(std::string_view trace, bool& cut)
+{
+    std::vector<SourceLocation> out;
+    NextNewline eolAfterQuote(trace);
+    NextNewline eolAfterEol(trace);
+    std::size_t pos = 0;
+    while ((pos = trace.find("File \"", pos)) != std::string_view::npos) {
+        pos += 6;
+        const std::size_t quote = trace.find('"', pos);
+        if (quote == std::string_view::npos)
+            break;
+        SourceLocation location;
+        location.file = std::string(trace.substr(pos, quote - pos));
+        // `", line 12`: the number follows within a few characters of the quote.
+        const std::size_t lineAt = trace.substr(quote, 12).find("line ");
+        if (lineAt != std::string_view::npos) {
+            const std::string_view rest = trace.substr(quote + lineAt + 5, 11);
+            int line = 0;
+            if (text::toInt(rest.substr(0, std::min(rest.find_first_not_of("0123456789"), rest.size())), line))
+                location.line = line;
+        }
+        const std::size_t eol = eolAfterQuote.from(quote);
+        if (eol != std::string_view::npos) {
+            const std::size_t next = eolAfterEol.from(eol + 1);
+            const std::string_view code = text::trim(
+                trace.substr(eol + 1, next == std::string_view::npos ? std::string_view::npos : next - eol - 1));
+            if (!code.empty() && !text::startsWith(code, "File \""))
+                location.text = std::string(code);
+        }
+        out.push_back(std::move(location));
+        if (out.size() >= 2 * kMaxStackFrames) {
+            out.erase(out.begin(), out.begin() + std::ptrdiff_t(kMaxStackFrames));
+            cut = true;
+        }
+        pos = quote;
+    }
+    if (out.size() > kMaxStackFrames) {
+        out.erase(out.begin(), out.end() - std::ptrdiff_t(kMaxStackFrames));
+        cut = true;
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+}
 
 Diagnostic graphDiagnostic(Severity severity, const QString& path, const QString& message, qint64 offset, qint64 line)
 {

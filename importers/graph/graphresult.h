@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/diagnostic.h"
 #include "importers/core/importbudget.h"
+#include "models/core/diagnostic.h"
 #include "models/graph/graph.h"
 
 #include <QCoreApplication>
@@ -10,6 +10,8 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <string_view>
+#include <vector>
 
 namespace runlens::graph {
 
@@ -72,5 +74,13 @@ void dropDanglingProducers(Graph& graph);
 /// Records one more node with its ports against `budget`; false once the budget is spent (the caller
 /// stops, keeps what it has and reports budget.diagnostic()).
 bool chargeNode(ImportBudget& budget, const Node& node);
+
+/// Frames kept from one stack trace: the innermost ones, which say where the node was made.
+constexpr std::size_t kMaxStackFrames = 256;
+
+/// Parses the `File "x.py", line 12, in forward` lines of a Python stack trace (torch exporters, Paddle's
+/// `op_callstack`), innermost (last) first. Linear in the trace: every search moves forward. `cut` is set
+/// when frames beyond kMaxStackFrames were dropped.
+std::vector<SourceLocation> stackTraceSources(std::string_view trace, bool& cut);
 
 } // namespace runlens::graph

@@ -35,6 +35,10 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("graph-torchscript");
     case ArtifactKind::GraphParallelStrategy:
         return QStringLiteral("graph-parallel-strategy");
+    case ArtifactKind::GraphPaddle:
+        return QStringLiteral("graph-paddle");
+    case ArtifactKind::GraphVisualDl:
+        return QStringLiteral("graph-visualdl");
     case ArtifactKind::TensorNpy:
         return QStringLiteral("tensor-npy");
     case ArtifactKind::TensorNpz:
@@ -111,6 +115,12 @@ QString artifactKindName(ArtifactKind kind)
     case ArtifactKind::GraphParallelStrategy:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "MindSpore parallel strategy");
         break;
+    case ArtifactKind::GraphPaddle:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Paddle static model");
+        break;
+    case ArtifactKind::GraphVisualDl:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "VisualDL layer graph");
+        break;
     case ArtifactKind::TensorNpy:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "NumPy tensor");
         break;
@@ -160,11 +170,11 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx || kind == ArtifactKind::GraphTensorFlow
         || kind == ArtifactKind::GraphAnfIr || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
-        || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors
-        || kind == ArtifactKind::TensorPt || kind == ArtifactKind::MemoryTimeline
-        || kind == ArtifactKind::MemorySnapshot || kind == ArtifactKind::MsprobeDump || kind == ArtifactKind::RankDigest
-        || kind == ArtifactKind::Table || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun
-        || kind == ArtifactKind::GpuMetricsLog;
+        || kind == ArtifactKind::GraphPaddle || kind == ArtifactKind::GraphVisualDl || kind == ArtifactKind::TensorNpy
+        || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors || kind == ArtifactKind::TensorPt
+        || kind == ArtifactKind::MemoryTimeline || kind == ArtifactKind::MemorySnapshot
+        || kind == ArtifactKind::MsprobeDump || kind == ArtifactKind::RankDigest || kind == ArtifactKind::Table
+        || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun || kind == ArtifactKind::GpuMetricsLog;
 }
 
 bool carriesScalars(ArtifactKind kind)

@@ -21,6 +21,8 @@ enum class ArtifactKind {
     GraphAnfIr, ///< MindSpore anf_ir ModelProto `.pb` or debugger graph
     GraphTorchScript, ///< TorchScript / FX graph text dumps
     GraphParallelStrategy, ///< MindSpore `parallel_strategy_N.json` or a JSON strategy checkpoint
+    GraphPaddle, ///< Paddle static program: `ProgramDesc` protobuf (`*.pdmodel`, `__model__`)
+    GraphVisualDl, ///< VisualDL `add_graph` layer graph JSON (`vdlgraph.*.log`)
     TensorNpy, ///< numpy `.npy`
     TensorNpz, ///< numpy `.npz` (zip)
     TensorSafetensors, ///< `.safetensors`

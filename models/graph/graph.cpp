@@ -47,6 +47,10 @@ const char* graphFormatId(GraphFormat format)
         return "torchscript";
     case GraphFormat::MsprobeDump:
         return "msprobe-dump";
+    case GraphFormat::Paddle:
+        return "paddle";
+    case GraphFormat::VisualDlGraph:
+        return "visualdl-graph";
     }
     return "dot";
 }

@@ -31,9 +31,11 @@ enum class GraphFormat : std::uint8_t {
     TorchScript,
     ParallelStrategy, ///< MindSpore parallel strategy JSON (profiler or strategy checkpoint)
     MsprobeDump, ///< the module tree and API calls of an msprobe dump folder
+    Paddle, ///< Paddle static program (ProgramDesc)
+    VisualDlGraph, ///< VisualDL add_graph layer graph JSON
 };
 /// Stable id for JSON reports ("mindspore-ir", "dot", "anf-ir", "anf-ir-debugger", "tensorflow", "onnx",
-/// "torchscript", "mindspore-parallel-strategy", "msprobe-dump").
+/// "torchscript", "mindspore-parallel-strategy", "msprobe-dump", "paddle", "visualdl-graph").
 const char* graphFormatId(GraphFormat format);
 
 /// Shape and element type of a tensor flowing along an edge or through a port, as far as the file says.

@@ -298,6 +298,31 @@ private slots:
         QCOMPARE(loss[QStringLiteral("first_step")].toInt(), 7);
     }
 
+    void infoReportsPaddleGraphs()
+    {
+        // A Paddle program (our generated CNN) and a VisualDL add_graph file: both listed in the graph section.
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/cnn/inference.pdmodel"),
+                            dir.filePath(QStringLiteral("inference.pdmodel"))));
+        QVERIFY(QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/vdlgraph/vdlgraph.1700000000.log"),
+                            dir.filePath(QStringLiteral("vdlgraph.1700000000.log"))));
+        const Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        QCOMPARE(artifacts.size(), 2);
+        QMap<QString, QJsonObject> graphs;
+        for (const QJsonValue& v : artifacts)
+            graphs.insert(v[QStringLiteral("kind")].toString(), v[QStringLiteral("graph")].toObject());
+        const QJsonObject paddle = graphs.value(QStringLiteral("graph-paddle"));
+        QCOMPARE(paddle[QStringLiteral("format")].toString(), QStringLiteral("paddle"));
+        QCOMPARE(paddle[QStringLiteral("nodes")].toInt(), 24); // paddle_oracle.py: 24 ops in 3 blocks
+        QCOMPARE(paddle[QStringLiteral("subgraphs")].toInt(), 3);
+        const QJsonObject vdl = graphs.value(QStringLiteral("graph-visualdl"));
+        QCOMPARE(vdl[QStringLiteral("format")].toString(), QStringLiteral("visualdl-graph"));
+        QCOMPARE(vdl[QStringLiteral("nodes")].toInt(), 13);
+        QCOMPARE(vdl[QStringLiteral("groups")].toInt(), 6);
+    }
+
     void infoReportsMemoryPeaks()
     {
         RUNLENS_REQUIRE_SAMPLES(samples);

@@ -8,9 +8,11 @@
 #include "importers/graph/dotgraphreader.h"
 #include "importers/graph/mindsporeirreader.h"
 #include "importers/graph/onnxgraphreader.h"
+#include "importers/graph/paddlegraphreader.h"
 #include "importers/graph/parallelstrategyreader.h"
 #include "importers/graph/tfgraphreader.h"
 #include "importers/graph/torchscriptreader.h"
+#include "importers/graph/visualdlgraphreader.h"
 #include "importers/loggers/flatjson.h"
 #include "importers/loggers/loggerimporter.h"
 #include "importers/loggers/loggerruns.h"
@@ -312,6 +314,16 @@ void fuzzTorchScript(const std::uint8_t* data, std::size_t size)
 void fuzzParallelStrategy(const std::uint8_t* data, std::size_t size)
 {
     graph::ParallelStrategyReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzPaddle(const std::uint8_t* data, std::size_t size)
+{
+    graph::PaddleGraphReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzVisualDlGraph(const std::uint8_t* data, std::size_t size)
+{
+    graph::VisualDlGraphReader::read(asText(data, size), kGraphName);
 }
 
 // --- traces and memory -----------------------------------------------------------------------------------
@@ -763,6 +775,8 @@ constexpr FuzzTarget kTargets[] = {
     { "torchscript", fuzzTorchScript, "TorchScript / torch.fx graph text (TorchScriptReader)" },
     { "parallelstrategy", fuzzParallelStrategy,
       "MindSpore parallel strategy JSON, profiler or checkpoint (ParallelStrategyReader)" },
+    { "paddle", fuzzPaddle, "Paddle ProgramDesc .pdmodel / __model__ (PaddleGraphReader)" },
+    { "visualdlgraph", fuzzVisualDlGraph, "VisualDL add_graph JSON vdlgraph.*.log (VisualDlGraphReader)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
     { "traceindex", fuzzTraceIndex, "trace index cache (TraceStoreCodec::read), version and checksum unchecked" },
     { "memorytimeline", fuzzMemoryTimeline, "torch export_memory_timeline output" },

@@ -69,6 +69,10 @@ def main():
         seeds.add("torchscript", path)
     for path in sorted(DATA.glob("graph_*strategy*.json")):
         seeds.add("parallelstrategy", path)
+    for path in sorted(DATA.glob("paddle/**/*.pdmodel")) + sorted(DATA.glob("paddle/**/__model__")):
+        seeds.add("paddle", path)
+    for path in sorted(DATA.glob("paddle/**/vdlgraph.*")):
+        seeds.add("visualdlgraph", path)
 
     seeds.add("chrometrace", DATA / "tiny.pt.trace.json")
     seeds.add("chrometrace", DATA / "memory" / "small_memory_trace.json")

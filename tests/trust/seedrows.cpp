@@ -395,6 +395,52 @@ Mutations protobufHostile(const QByteArray& seed, int graphField, int nodeField)
     return out;
 }
 
+/// Paddle programs: the protobuf inflations, 100,000 copies of an op, and what only sub-blocks allow: 100,000
+/// blocks each the body of an op in the one before (nesting far past any limit), and blocks that are each
+/// other's bodies (a cycle between blocks, and a block that is its own body).
+Mutations paddleHostile(const QByteArray& seed, std::uint64_t)
+{
+    Mutations out = protobufHostile(seed, 1, 4);
+    auto varint = [](QByteArray& out, quint64 v) {
+        do {
+            out.append(char((v & 0x7f) | (v > 0x7f ? 0x80 : 0)));
+            v >>= 7;
+        } while (v);
+    };
+    auto field = [varint](int number, const QByteArray& payload) {
+        QByteArray out;
+        varint(out, quint64(number) << 3 | 2);
+        varint(out, quint64(payload.size()));
+        return out + payload;
+    };
+    auto number = [varint](int n, quint64 value) {
+        QByteArray out;
+        varint(out, quint64(n) << 3);
+        varint(out, value);
+        return out;
+    };
+    // block `idx` with one `while` op whose sub_block is `body`
+    auto block = [=](int idx, int body) {
+        const QByteArray attr = field(1, "sub_block") + number(2, 8) + number(12, quint64(body));
+        const QByteArray op = field(3, "while") + field(1, field(1, "X") + field(2, "x")) + field(4, attr);
+        return field(1, number(1, quint64(idx)) + number(2, quint64(idx ? idx - 1 : -1)) + field(4, op));
+    };
+    out.append({ QStringLiteral("100000 blocks each the body of the one before"), [block] {
+                    QByteArray bytes;
+                    for (int i = 0; i < 100000; ++i)
+                        bytes += block(i, i + 1);
+                    return bytes;
+                } });
+    out.append({ QStringLiteral("blocks that are each other's bodies, and their own"), [block] {
+                    QByteArray bytes = block(0, 1);
+                    bytes += block(1, 2);
+                    bytes += block(2, 1);
+                    bytes += block(3, 3);
+                    return bytes;
+                } });
+    return out;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // MindSpore memory files: no real ones are in the samples, so small ones in the layout the 1.x/2.x profilers
 // write (as in tst_mindsporememory).
@@ -637,6 +683,22 @@ std::vector<SeedRow> seedRows()
           false,
           {},
           [](const QByteArray& s, std::uint64_t) { return gzipInflations(s, kTraceBombPrefix); } },
+        { "paddle program",
+          Source::TestData,
+          "paddle/cnn/inference.pdmodel",
+          "inference.pdmodel",
+          ArtifactKind::GraphPaddle,
+          false,
+          {},
+          paddleHostile },
+        { "visualdl graph",
+          Source::TestData,
+          "paddle/vdlgraph/vdlgraph.1700000000.log",
+          "vdlgraph.1700000000.log",
+          ArtifactKind::GraphVisualDl,
+          false,
+          {},
+          jsonHostile },
         { "onnx loop",
           Source::Samples,
           "graphs/onnx/test_loop11/model.onnx",
