@@ -168,6 +168,7 @@ std::vector<SystemRun> systemRunsOf(const ScalarStore& store)
     for (const QString& run : store.runs()) {
         SystemRun system;
         system.run = run;
+        system.label = store.runDisplayName(run);
         system.rank = rankOfRun(run);
         for (const QString& tag : store.tagsOfRun(run)) {
             if (!tag.startsWith(kTagPrefix))

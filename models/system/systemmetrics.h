@@ -43,6 +43,7 @@ inline constexpr Summary kSummaries[]
 struct SystemRun
 {
     QString run; ///< the scalar run it was read from
+    QString label; ///< the run as users see it (the opened folder's own run "." by its folder name)
     int rank = -1; ///< from a `rank_N` folder in the run's name; -1 when it names none
     std::map<QString, MetricSeries> metrics; ///< metric name without the `system/` prefix
 
@@ -52,6 +53,8 @@ struct SystemRun
     /// Metric names matching the regular expression `pattern` (anchored), sorted.
     QStringList metricsMatching(const QString& pattern) const;
     double startTime() const;
+    /// label, or the run when no label was given.
+    QString displayName() const { return label.isEmpty() ? run : label; }
     double endTime() const;
     /// The figure `summary` over time; empty when the run has none of its metrics.
     MetricSeries summary(Summary summary) const;

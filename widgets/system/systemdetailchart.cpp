@@ -41,7 +41,7 @@ SystemDetailChart::SystemDetailChart(QWidget* parent)
     m_export = new ChartExportMenu(this, this);
     m_export->setBaseName(QStringLiteral("system"));
     m_export->setDataProvider([this] { return chartData(); });
-    m_export->setExportHook(exportTitleHook(this, this, [this] { return tr("System metrics of %1").arg(m_run.run); }));
+    m_export->setExportHook(exportTitleHook(this, this, [this] { return tr("System metrics of %1").arg(m_run.displayName()); }));
     connect(this, &QCustomPlot::customContextMenuRequested, this, [this](const QPoint& pos) {
         QMenu menu(this);
         m_export->addTo(&menu);
@@ -314,7 +314,7 @@ void SystemDetailChart::leaveEvent(QEvent* event)
 ChartData SystemDetailChart::chartData() const
 {
     ChartData data;
-    data.title = tr("System metrics of %1").arg(m_run.run);
+    data.title = tr("System metrics of %1").arg(m_run.displayName());
     data.xLabel = tr("Wall time (s since the epoch)");
     data.seriesColumn = QStringLiteral("metric");
     data.columns = { QStringLiteral("wall_time"), QStringLiteral("value") };

@@ -154,7 +154,9 @@ QVariant SystemOverviewModel::data(const QModelIndex& index, int role) const
     const system::SystemRun& run = m_runs[index.row()];
     const int column = index.column();
     if (column == 0) {
-        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
+        if (role == Qt::DisplayRole || role == SortRole)
+            return run.displayName();
+        if (role == Qt::ToolTipRole)
             return run.run;
         return {};
     }

@@ -147,6 +147,22 @@ private slots:
         QVERIFY(!model.isOutlier(0, model.columnOf(system::Summary::CpuBusy)));
     }
 
+    void openedFolderRunNamedByItsFolder()
+    {
+        // `runlens record --out rec` opened as the folder itself: its run is "." and reads as "rec".
+        const QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString root = dir.filePath(QStringLiteral("rec"));
+        ScalarStore store;
+        store.setRoot(root);
+        store.append(QStringLiteral("."), batchOf({ { QStringLiteral("cpu_busy_percent"), ramp(10, 0, 100) } }));
+        SystemOverviewModel model;
+        model.setRuns(system::systemRunsOf(store));
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("rec"));
+        QCOMPARE(model.index(0, 0).data(Qt::ToolTipRole).toString(), QStringLiteral("."));
+    }
+
     void emptyStateSaysHowToRecord()
     {
         ScalarStore store;
