@@ -11,8 +11,8 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QStringList>
-#include <QtEndian>
 #include <QTemporaryDir>
+#include <QtEndian>
 
 #include <zlib.h>
 
@@ -542,6 +542,14 @@ std::vector<SeedRow> seedRows()
           Source::TestData,
           "visualdl/vdlrecords.1700000000.log",
           "vdlrecords.1700000000.log",
+          ArtifactKind::VisualDlLog,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return visualDlInflations(s); } },
+        { "visualdl roc log",
+          Source::TestData,
+          "visualdl/roc/vdlrecords.1609220805.log",
+          "vdlrecords.1609220805.log",
           ArtifactKind::VisualDlLog,
           false,
           {},
