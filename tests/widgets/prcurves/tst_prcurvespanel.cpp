@@ -482,7 +482,7 @@ void TestPrCurvesPanel::tagFilterAndEmptyStates()
     store.clear();
     panel.flushPendingUpdates();
     QVERIFY(panel.charts().isEmpty());
-    QVERIFY(empty->text().contains(QStringLiteral("No PR curves")));
+    QVERIFY(empty->text().contains(QStringLiteral("No PR or ROC curves")));
 }
 
 void TestPrCurvesPanel::liveUpdatesFollowTheLatestStep()
