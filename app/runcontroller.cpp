@@ -112,7 +112,9 @@ ImportedContent RunController::importedContent() const
     c.histogramTags = int(m_summaries->allTags(summary::SummaryKind::Histograms).size());
     c.imageTags = int(m_summaries->allTags(summary::SummaryKind::Images).size());
     c.textTags = int(m_summaries->allTags(summary::SummaryKind::Texts).size());
-    c.prCurveTags = int(m_summaries->allTags(summary::SummaryKind::PrCurves).size());
+    // ROC-only tags are shown by the PR curves panel too.
+    c.prCurveTags = int(m_summaries->allTags(summary::SummaryKind::PrCurves).size())
+        + int(m_summaries->allTags(summary::SummaryKind::RocCurves).size());
     c.graphs = m_graphs;
     c.tensors = (m_catalog ? int(m_catalog->series().size()) : 0)
         + int(m_summaries->allTags(summary::SummaryKind::Tensors).size());

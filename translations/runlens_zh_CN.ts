@@ -8290,6 +8290,10 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <source>Step %1</source>
         <translation>第 %1 步</translation>
     </message>
+    <message>
+        <source>%1 API documentation</source>
+        <translation>%1 API 文档</translation>
+    </message>
 </context>
 <context>
     <name>runlens::images</name>
@@ -9474,6 +9478,18 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>Copy Image</source>
         <translation>复制图像</translation>
     </message>
+    <message>
+        <source>False positive rate</source>
+        <translation>假阳性率</translation>
+    </message>
+    <message>
+        <source>True positive rate</source>
+        <translation>真阳性率</translation>
+    </message>
+    <message>
+        <source>%1 (step %2) · AUC %3</source>
+        <translation>%1（步 %2）· AUC %3</translation>
+    </message>
 </context>
 <context>
     <name>runlens::prcurves::PrCurvesPanel</name>
@@ -9482,26 +9498,8 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <translation>筛选标签（正则表达式）</translation>
     </message>
     <message>
-        <source>Show only the PR curve tags that match this regular expression (case-insensitive)</source>
-        <translation>只显示与此正则表达式匹配的 PR 曲线标签（不区分大小写）</translation>
-    </message>
-    <message>
         <source>Invalid regular expression: %1</source>
         <translation>无效的正则表达式：%1</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;No PR curves&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder to see its precision-recall curves.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;没有 PR 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开运行文件夹以查看其精确率-召回率曲线。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;No PR curves yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files that hold PR curves (PyTorch &lt;code&gt;add_pr_curve&lt;/code&gt;, TensorFlow &lt;code&gt;pr_curve&lt;/code&gt; summaries) or VisualDL logs; they appear here while they load.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;还没有 PR 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含 PR 曲线的 TensorBoard 事件文件（PyTorch &lt;code&gt;add_pr_curve&lt;/code&gt;、TensorFlow &lt;code&gt;pr_curve&lt;/code&gt; 摘要）或 VisualDL 日志的运行文件夹；曲线会在加载时显示在这里。&lt;/p&gt;</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;&lt;b&gt;The selected runs have no PR curves&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Select other runs in Compare runs, or clear the selection to see all %n run(s) with PR curves.&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;&lt;b&gt;所选运行没有 PR 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或清除选择以查看全部 %n 个含 PR 曲线的运行。&lt;/p&gt;</numerusform>
-        </translation>
     </message>
     <message numerus="yes">
         <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
@@ -9513,6 +9511,36 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>%1 of %2 tags · %n run(s)</source>
         <translation>
             <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Draw the PR curve tags as precision over recall, or as ROC curves (true-positive over false-positive rate) from the same counts; ROC-only tags are always ROC curves</source>
+        <translation>将 PR 曲线标签绘制为精确率-召回率曲线，或由相同计数绘制为 ROC 曲线（真阳性率对假阳性率）；仅含 ROC 的标签始终显示为 ROC 曲线</translation>
+    </message>
+    <message>
+        <source>Precision-recall</source>
+        <translation>精确率-召回率</translation>
+    </message>
+    <message>
+        <source>ROC</source>
+        <translation>ROC</translation>
+    </message>
+    <message>
+        <source>Show only the curve tags that match this regular expression (case-insensitive)</source>
+        <translation>只显示匹配此正则表达式的曲线标签（不区分大小写）</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No PR or ROC curves&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder to see its precision-recall and ROC curves.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;没有 PR 或 ROC 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开一个运行文件夹以查看其精确率-召回率曲线和 ROC 曲线。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No PR or ROC curves yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files that hold PR curves (PyTorch &lt;code&gt;add_pr_curve&lt;/code&gt;, TensorFlow &lt;code&gt;pr_curve&lt;/code&gt; summaries) or VisualDL logs with PR or ROC curves; they appear here while they load.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;暂无 PR 或 ROC 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含 PR 曲线的 TensorBoard 事件文件（PyTorch &lt;code&gt;add_pr_curve&lt;/code&gt;、TensorFlow &lt;code&gt;pr_curve&lt;/code&gt; 摘要）或包含 PR、ROC 曲线的 VisualDL 日志的运行文件夹；曲线会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;The selected runs have no PR or ROC curves&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Select other runs in Compare runs, or clear the selection to see all %n run(s) with curves.&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;所选运行没有 PR 或 ROC 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或清除选择以查看全部 %n 个含曲线的运行。&lt;/p&gt;</numerusform>
         </translation>
     </message>
 </context>
@@ -9782,10 +9810,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <translation>嵌入</translation>
     </message>
     <message>
-        <source>ROC curves</source>
-        <translation>ROC 曲线</translation>
-    </message>
-    <message>
         <source>hyper-parameters</source>
         <translation>超参数</translation>
     </message>
@@ -9942,6 +9966,14 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>it has %L1 thresholds, more than the %L2 kept</source>
         <translation>它有 %L1 个阈值，超过保留上限 %L2</translation>
+    </message>
+    <message>
+        <source>its count arrays differ in length (TP %1, FP %2, TN %3, FN %4)</source>
+        <translation>其计数数组长度不一致（TP %1、FP %2、TN %3、FN %4）</translation>
+    </message>
+    <message>
+        <source>ROC curve</source>
+        <translation>ROC 曲线</translation>
     </message>
 </context>
 <context>

@@ -1,10 +1,10 @@
 #include "importers/core/importsession.h"
 
-#include "models/core/profilerbundle.h"
 #include "importers/core/profilerimporter.h"
-#include "models/core/workerpool.h"
 #include "importers/trace/chrometracereader.h"
 #include "importers/trace/tracefileimporter.h"
+#include "models/core/profilerbundle.h"
+#include "models/core/workerpool.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -443,6 +443,8 @@ void recordSummaryTags(ArtifactState& state, const summary::SummaryBatch& batch)
         recordTags(state.summaryTags[QStringLiteral("texts")], batch.texts);
     if (!batch.prCurves.empty())
         recordTags(state.summaryTags[QStringLiteral("pr_curves")], batch.prCurves);
+    if (!batch.rocCurves.empty())
+        recordTags(state.summaryTags[QStringLiteral("roc_curves")], batch.rocCurves);
     if (!batch.tensors.empty())
         recordTags(state.summaryTags[QStringLiteral("tensors")], batch.tensors);
     if (batch.hparams)

@@ -1,8 +1,8 @@
 #include "importers/core/report.h"
 
+#include "importers/profiler/profilerrunreader.h"
 #include "models/cluster/clusterreport.h"
 #include "models/core/profilerbundle.h"
-#include "importers/profiler/profilerrunreader.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -446,12 +446,14 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
         }
         if (state.lineage)
             o.insert(QStringLiteral("lineage"), QJsonObject::fromVariantMap(state.lineage->toVariantMap()));
-        // Histograms, images, texts, PR curves and summary tensors: the values kept per tag.
+        // Histograms, images, texts, PR and ROC curves and summary tensors: the values kept per tag. `count`
+        // came first; `points` is the name the scalars section and the documented contract use.
         for (auto kind = state.summaryTags.cbegin(); kind != state.summaryTags.cend(); ++kind) {
             QJsonObject tags;
             for (auto it = kind->cbegin(); it != kind->cend(); ++it) {
                 QJsonObject t;
                 t.insert(QStringLiteral("count"), double(it->points));
+                t.insert(QStringLiteral("points"), double(it->points));
                 t.insert(QStringLiteral("first_step"), double(it->firstStep));
                 t.insert(QStringLiteral("last_step"), double(it->lastStep));
                 tags.insert(it.key(), t);

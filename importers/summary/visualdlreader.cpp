@@ -1,10 +1,10 @@
 #include "importers/summary/visualdlreader.h"
 
 #include "importers/summary/proto/vdl_record.pb.h"
-#include "models/summary/reservoir.h"
-#include "importers/summary/summaryvalues.h"
 #include "importers/summary/summarytr.h"
+#include "importers/summary/summaryvalues.h"
 #include "importers/summary/taginterner.h"
+#include "models/summary/reservoir.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -34,7 +34,7 @@ constexpr int kMaxBadValueReports = 20;
 constexpr qint64 kRecordsPerCheck = 8192;
 
 /// The kinds of values this reader counts but does not deliver.
-enum class OtherKind { Audio, Embeddings, RocCurve, HParam, TagValue, Count };
+enum class OtherKind { Audio, Embeddings, HParam, TagValue, Count };
 
 QString otherKindName(OtherKind kind)
 {
@@ -45,9 +45,6 @@ QString otherKindName(OtherKind kind)
         break;
     case OtherKind::Embeddings:
         text = QT_TRANSLATE_NOOP("runlens::summary", "embeddings");
-        break;
-    case OtherKind::RocCurve:
-        text = QT_TRANSLATE_NOOP("runlens::summary", "ROC curves");
         break;
     case OtherKind::HParam:
         text = QT_TRANSLATE_NOOP("runlens::summary", "hyper-parameters");
@@ -78,6 +75,7 @@ struct TagState
     Kept<SummaryImage> images;
     Kept<SummaryText> texts;
     Kept<PrCurve> prCurves;
+    Kept<PrCurve> rocCurves;
     std::array<qint64, std::size_t(OtherKind::Count)> others = {}; ///< values of each other kind so far
     std::uint32_t announced = 0; ///< bit per OtherKind: the Info diagnostic was given
 };
@@ -194,6 +192,39 @@ QString prCurveFromVisualDl(const runlens::vdl::Record::PrCurve& proto, PrCurve*
     return {};
 }
 
+/// VisualDL's ROC curve: the counts of compute_roc_curve, entry i at the threshold i / (N - 1) as for PR
+/// curves. Its stored tpr is TP / (TN + FP), not a rate, so only the counts are kept; precision and recall
+/// are derived from them (0 where nothing is predicted positive, as the PR writers store it).
+QString rocCurveFromVisualDl(const runlens::vdl::Record::RocCurve& proto, PrCurve* out)
+{
+    const int n = proto.tp_size();
+    if (n == 0 && proto.fp_size() == 0 && proto.tpr_size() == 0)
+        return SummaryTr::tr("it holds no thresholds");
+    if (n == 0 || proto.fp_size() != n || proto.tn_size() != n || proto.fn_size() != n)
+        return SummaryTr::tr("its count arrays differ in length (TP %1, FP %2, TN %3, FN %4)")
+            .arg(proto.tp_size())
+            .arg(proto.fp_size())
+            .arg(proto.tn_size())
+            .arg(proto.fn_size());
+    if (n > values::kMaxPrCurveThresholds)
+        return SummaryTr::tr("it has %L1 thresholds, more than the %L2 kept").arg(n).arg(values::kMaxPrCurveThresholds);
+    auto toDoubles = [](const auto& values) { return std::vector<double>(values.begin(), values.end()); };
+    out->truePositives = toDoubles(proto.tp());
+    out->falsePositives = toDoubles(proto.fp());
+    out->trueNegatives = toDoubles(proto.tn());
+    out->falseNegatives = toDoubles(proto.fn());
+    out->precision.resize(std::size_t(n));
+    out->recall.resize(std::size_t(n));
+    for (std::size_t i = 0; i < std::size_t(n); ++i) {
+        const double tp = out->truePositives[i];
+        const double predicted = tp + out->falsePositives[i];
+        const double positives = tp + out->falseNegatives[i];
+        out->precision[i] = predicted > 0.0 ? tp / predicted : 0.0;
+        out->recall[i] = positives > 0.0 ? tp / positives : 0.0;
+    }
+    return {};
+}
+
 std::uint64_t loadLe64(const char* p)
 {
     std::uint64_t value = 0;
@@ -257,6 +288,7 @@ struct VisualDlReader::Private
     std::vector<int> touchedImages;
     std::vector<int> touchedTexts;
     std::vector<int> touchedPrCurves;
+    std::vector<int> touchedRocCurves;
     std::vector<std::pair<int, OtherKind>> toAnnounce; ///< (tag, kind) first seen in the current poll
 
     ImportUpdate* update = nullptr; ///< valid during one poll
@@ -320,7 +352,8 @@ void VisualDlReader::Private::badValue(qint64 at, const QString& tag, qint64 ste
 
 std::shared_ptr<const SummaryBatch> VisualDlReader::Private::takeSummaries()
 {
-    if (touchedHistograms.empty() && touchedImages.empty() && touchedTexts.empty() && touchedPrCurves.empty())
+    if (touchedHistograms.empty() && touchedImages.empty() && touchedTexts.empty() && touchedPrCurves.empty()
+        && touchedRocCurves.empty())
         return nullptr;
     auto batch = std::make_shared<SummaryBatch>();
     // TensorBoard's plugin names, which the panels know the kinds by.
@@ -328,6 +361,7 @@ std::shared_ptr<const SummaryBatch> VisualDlReader::Private::takeSummaries()
     takeSeries(tags, touchedImages, &TagState::images, QStringLiteral("images"), batch->images);
     takeSeries(tags, touchedTexts, &TagState::texts, QStringLiteral("text"), batch->texts);
     takeSeries(tags, touchedPrCurves, &TagState::prCurves, QStringLiteral("pr_curves"), batch->prCurves);
+    takeSeries(tags, touchedRocCurves, &TagState::rocCurves, QStringLiteral("roc_curves"), batch->rocCurves);
     return batch;
 }
 
@@ -390,9 +424,13 @@ bool VisualDlReader::Private::decode(const std::string& bytes, qint64 at)
                          SummaryTr::tr("PR curve"));
             break;
         }
-        case Value::kRocCurve:
-            countOther(index, OtherKind::RocCurve);
+        case Value::kRocCurve: {
+            auto curve = stamped<PrCurve>(step, wallTime);
+            const QString why = rocCurveFromVisualDl(value.roc_curve(), &curve);
+            keepOrReport(state.rocCurves, index, limits.prCurves, touchedRocCurves, std::move(curve), why, at,
+                         SummaryTr::tr("ROC curve"));
             break;
+        }
         case Value::kText: {
             auto text = stamped<SummaryText>(step, wallTime);
             text.cells.append(fromUtf8(value.text().encoded_text_string()));

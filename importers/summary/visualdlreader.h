@@ -14,11 +14,11 @@ namespace runlens::summary {
 /// a `visualdl.Record` payload, without checksums or a version record. Resumable like EventFileReader:
 /// each poll continues after the last complete record, and an incomplete last record is waited for
 /// (ImportUpdate::mayGrow), not reported. Scalars become ImportUpdate::scalars (step = `id`, wall time =
-/// `timestamp` in milliseconds converted to seconds). Histograms, images, texts and PR curves go through a
+/// `timestamp` in milliseconds converted to seconds). Histograms, images, texts, PR and ROC curves go through a
 /// per-tag summary::Reservoir bounded by the SummaryLimits given at construction, and each poll hands over,
 /// in ImportUpdate::summaries, the whole kept series of every tag that got a value in that poll (replace
 /// semantics, see SummaryBatch). A value whose arrays do not fit together is skipped with a warning;
-/// image bytes are handed over undecoded. Kinds not read (audio, embeddings, ROC curves, hyper-parameters,
+/// image bytes are handed over undecoded. Kinds not read (audio, embeddings, hyper-parameters,
 /// tagged values) are counted per tag and announced once per tag and kind as an Info diagnostic. Without
 /// checksums a damaged length cannot be told from a real one, so a length above maxPayload() ends the
 /// file, and an undecodable payload is skipped with a warning.

@@ -79,7 +79,8 @@ struct SummaryText
 };
 
 /// A precision-recall curve at one step: TensorBoard's `[6, N]` pr_curves tensor. Entry i belongs to the
-/// threshold i / (N - 1).
+/// threshold i / (N - 1). VisualDL ROC records use the same shape: their counts are what the ROC view
+/// draws, and precision and recall are derived from those counts.
 struct PrCurve
 {
     qint64 step = 0;
@@ -159,7 +160,10 @@ struct HParams
     double endTime = std::numeric_limits<double>::quiet_NaN();
     QString status; ///< "success", "failure", "running", "unknown" or empty when no end was written
 
-    bool isEmpty() const { return hparamInfos.isEmpty() && metricInfos.isEmpty() && values.isEmpty() && status.isEmpty(); }
+    bool isEmpty() const
+    {
+        return hparamInfos.isEmpty() && metricInfos.isEmpty() && values.isEmpty() && status.isEmpty();
+    }
 };
 
 /// What one poll of a summary file adds beyond scalars. Each series holds everything currently kept of
@@ -171,13 +175,14 @@ struct SummaryBatch
     std::vector<ImageSeries> images;
     std::vector<TextSeries> texts;
     std::vector<PrCurveSeries> prCurves;
+    std::vector<PrCurveSeries> rocCurves; ///< ROC-only records (VisualDL `add_roc_curve`)
     std::vector<TensorSeries> tensors;
     std::optional<HParams> hparams;
 
     bool isEmpty() const
     {
-        return histograms.empty() && images.empty() && texts.empty() && prCurves.empty() && tensors.empty()
-            && !hparams;
+        return histograms.empty() && images.empty() && texts.empty() && prCurves.empty() && rocCurves.empty()
+            && tensors.empty() && !hparams;
     }
 };
 
@@ -189,7 +194,7 @@ struct SummaryLimits
     int histograms = 500;
     int images = 100;
     int texts = 100;
-    int prCurves = 100;
+    int prCurves = 100; ///< also ROC curves
     int tensors = 20;
 };
 

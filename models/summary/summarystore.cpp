@@ -89,6 +89,7 @@ struct SummaryStore::Private
         PerTag<SummaryImage> images;
         PerTag<SummaryText> texts;
         PerTag<PrCurve> prCurves;
+        PerTag<PrCurve> rocCurves;
         PerTag<SummaryTensor> tensors;
         QMap<QString, HParams> hparams; ///< by source; merged in source name order
         std::optional<RunLineage> lineage;
@@ -96,7 +97,7 @@ struct SummaryStore::Private
         bool isEmpty() const
         {
             return histograms.isEmpty() && images.isEmpty() && texts.isEmpty() && prCurves.isEmpty()
-                && tensors.isEmpty() && hparams.isEmpty() && !lineage;
+                && rocCurves.isEmpty() && tensors.isEmpty() && hparams.isEmpty() && !lineage;
         }
         QStringList tags(SummaryKind kind) const
         {
@@ -109,6 +110,8 @@ struct SummaryStore::Private
                 return texts.keys();
             case SummaryKind::PrCurves:
                 return prCurves.keys();
+            case SummaryKind::RocCurves:
+                return rocCurves.keys();
             case SummaryKind::Tensors:
                 return tensors.keys();
             }
@@ -147,6 +150,7 @@ void SummaryStore::update(const QString& run, const QString& source, const Summa
     const QStringList images = take(data.images, source, batch.images, &added);
     const QStringList texts = take(data.texts, source, batch.texts, &added);
     const QStringList prCurves = take(data.prCurves, source, batch.prCurves, &added);
+    const QStringList rocCurves = take(data.rocCurves, source, batch.rocCurves, &added);
     const QStringList tensors = take(data.tensors, source, batch.tensors, &added);
     if (batch.hparams) {
         added = added || data.hparams.isEmpty();
@@ -162,6 +166,8 @@ void SummaryStore::update(const QString& run, const QString& source, const Summa
         emit seriesChanged(SummaryKind::Texts, run, texts);
     if (!prCurves.isEmpty())
         emit seriesChanged(SummaryKind::PrCurves, run, prCurves);
+    if (!rocCurves.isEmpty())
+        emit seriesChanged(SummaryKind::RocCurves, run, rocCurves);
     if (!tensors.isEmpty())
         emit seriesChanged(SummaryKind::Tensors, run, tensors);
     if (batch.hparams)
@@ -254,6 +260,12 @@ PrCurveSeries SummaryStore::prCurves(const QString& run, const QString& tag) con
 {
     const Private::Run* data = d->run(run);
     return data ? merged(data->prCurves, tag) : PrCurveSeries();
+}
+
+PrCurveSeries SummaryStore::rocCurves(const QString& run, const QString& tag) const
+{
+    const Private::Run* data = d->run(run);
+    return data ? merged(data->rocCurves, tag) : PrCurveSeries();
 }
 
 TensorSeries SummaryStore::tensors(const QString& run, const QString& tag) const

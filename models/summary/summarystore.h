@@ -11,9 +11,9 @@
 namespace runlens::summary {
 
 /// The kinds of summary data beyond scalars that the store keeps per run and tag.
-enum class SummaryKind { Histograms, Images, Texts, PrCurves, Tensors };
+enum class SummaryKind { Histograms, Images, Texts, PrCurves, RocCurves, Tensors };
 
-/// Every run's summary data beyond scalars: histograms, images, texts, PR curves, summary tensors,
+/// Every run's summary data beyond scalars: histograms, images, texts, PR and ROC curves, summary tensors,
 /// hyper-parameters and MindSpore lineage, shared by the Distributions, Images, Text, PR curves and
 /// Compare runs panels. Importers deliver per file (`source`); a run's series of a tag is the union of
 /// its files' series in step order. Lives on the GUI thread.
@@ -51,6 +51,8 @@ public:
     ImageSeries images(const QString& run, const QString& tag) const;
     TextSeries texts(const QString& run, const QString& tag) const;
     PrCurveSeries prCurves(const QString& run, const QString& tag) const;
+    /// ROC-only curves (VisualDL ROC records); PR curves give ROC views from their counts too.
+    PrCurveSeries rocCurves(const QString& run, const QString& tag) const;
     TensorSeries tensors(const QString& run, const QString& tag) const;
 
     /// The run's hyper-parameters, merged over its files (the latest file's values win); empty when none.

@@ -434,6 +434,8 @@ private slots:
         QCOMPARE(curves.size(), 1);
         const QJsonObject curve = curves.begin().value().toObject();
         QCOMPARE(curve[QStringLiteral("count")].toInt(), 5);
+        // `points` is the documented name; `count` stays for readers of earlier versions.
+        QCOMPARE(curve[QStringLiteral("points")].toInt(), 5);
         QCOMPARE(curve[QStringLiteral("first_step")].toInt(), 0);
         QCOMPARE(curve[QStringLiteral("last_step")].toInt(), 4);
 
@@ -453,6 +455,38 @@ private slots:
         const Result text
             = run({ QStringLiteral("info"), samples + QStringLiteral("/summaries/tensorboard/torch2_pr_curve") });
         QVERIFY2(text.out.contains("pr_curves Evaluations/PR_Curve: 5 kept, steps 0..4"), text.out.constData());
+    }
+
+    void infoReportsRocCurvesAndSummaryPoints()
+    {
+        // VisualDL's own ROC demo log: six tags of one ROC curve each at step 0, no samples needed. Every
+        // summary section gives `points` beside the older `count`.
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/visualdl/roc/vdlrecords.1609220805.log"),
+                            dir.filePath(QStringLiteral("vdlrecords.1609220805.log"))));
+        const Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        QCOMPARE(artifacts.size(), 1);
+        const QJsonObject artifact = artifacts[0].toObject();
+        QCOMPARE(artifact[QStringLiteral("kind")].toString(), QStringLiteral("visualdl-log"));
+        QCOMPARE(artifact[QStringLiteral("status")].toString(), QStringLiteral("ok"));
+        QVERIFY(!artifact.contains(QStringLiteral("pr_curves")));
+        const QJsonObject tags = artifact[QStringLiteral("roc_curves")][QStringLiteral("tags")].toObject();
+        QCOMPARE(tags.size(), 6);
+        const QJsonObject bocai = tags[QStringLiteral("vegetables_cls/bocai_roc_curve")].toObject();
+        QCOMPARE(bocai[QStringLiteral("points")].toInt(), 1);
+        QCOMPARE(bocai[QStringLiteral("count")].toInt(), 1);
+        QCOMPARE(bocai[QStringLiteral("first_step")].toInt(), 0);
+        QCOMPARE(bocai[QStringLiteral("last_step")].toInt(), 0);
+        // ROC curves are read now: no diagnostic says they are only counted.
+        for (const QJsonValue d : artifact[QStringLiteral("diagnostics")].toArray())
+            QVERIFY2(!d[QStringLiteral("message")].toString().contains(QLatin1String("ROC")),
+                     qPrintable(d[QStringLiteral("message")].toString()));
+
+        const Result text = run({ QStringLiteral("info"), dir.path() });
+        QVERIFY2(text.out.contains("roc_curves vegetables_cls/bocai_roc_curve: 1 kept, steps 0..0"),
+                 text.out.constData());
     }
 
     void exportDistributionsCsv()

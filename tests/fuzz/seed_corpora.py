@@ -47,6 +47,8 @@ def main():
     for path in lineages:
         seeds.add("lineage", path)
     seeds.add("visualdl", DATA / "visualdl" / "vdlrecords.1700000000.log")
+    # VisualDL's own ROC demo log: ROC_Curve records (field 11).
+    seeds.add("visualdl", DATA / "visualdl" / "roc" / "vdlrecords.1609220805.log")
 
     protos = compile_protos()
     summary_values(seeds, protos, tb_events, ms_summaries)

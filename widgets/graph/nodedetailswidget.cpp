@@ -1,5 +1,8 @@
 #include "widgets/graph/nodedetailswidget.h"
 
+#include "widgets/graph/opdocumentation.h"
+
+#include <QDesktopServices>
 #include <QFileInfo>
 #include <QTextBrowser>
 #include <QUrl>
@@ -26,6 +29,7 @@ QString row(const QString& key, const QString& value)
 
 NodeDetailsWidget::NodeDetailsWidget(QWidget* parent)
     : QWidget(parent)
+    , m_urlOpener([](const QUrl& url) { return QDesktopServices::openUrl(url); })
     , m_browser(new QTextBrowser(this))
 {
     auto* layout = new QVBoxLayout(this);
@@ -64,8 +68,26 @@ QString NodeDetailsWidget::text() const
     return m_browser->toPlainText();
 }
 
+QUrl NodeDetailsWidget::documentationUrl() const
+{
+    if (!m_tree || m_item < 0)
+        return {};
+    const graph::ScopeItem& item = m_tree->item(m_item);
+    if (item.kind != ScopeItemKind::Op)
+        return {};
+    const graph::Graph& g = m_tree->graph();
+    const graph::Node& node = g.nodes[std::size_t(item.node)];
+    return OpDocumentation::builtIn().url(OpDocumentation::frameworkFor(g.format), QString::fromStdString(node.opType));
+}
+
 void NodeDetailsWidget::onAnchorClicked(const QUrl& url)
 {
+    // Only the op documentation links are web pages; they open on this click alone.
+    if (url.scheme() == QLatin1String("https") || url.scheme() == QLatin1String("http")) {
+        if (m_urlOpener)
+            m_urlOpener(url);
+        return;
+    }
     if (url.scheme() == QLatin1String("item")) {
         bool ok = false;
         const int item = url.path().toInt(&ok);
@@ -125,7 +147,16 @@ QString NodeDetailsWidget::html() const
     const graph::Node& node = g.nodes[std::size_t(item.node)];
     out += row(tr("Name"), esc(node.name));
     out += row(tr("Scope"), esc(node.scope));
-    out += row(tr("Op type"), esc(node.opType));
+    QString opType = esc(node.opType);
+    const QUrl documentation = documentationUrl();
+    if (documentation.isValid()) {
+        const QString framework = OpDocumentation::builtIn().frameworkName(OpDocumentation::frameworkFor(g.format));
+        opType += QStringLiteral(" &nbsp;<a href='%1' title='%2'>%3</a>")
+                      .arg(documentation.toString(QUrl::FullyEncoded).toHtmlEscaped(),
+                           documentation.toString().toHtmlEscaped(),
+                           tr("%1 API documentation").arg(framework).toHtmlEscaped());
+    }
+    out += row(tr("Op type"), opType);
     out += row(tr("Kind"), QString::fromLatin1(graph::nodeKindId(node.kind)));
     out += row(tr("Id"), esc(node.id));
     out += QStringLiteral("</table>");

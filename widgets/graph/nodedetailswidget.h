@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
 class QTextBrowser;
@@ -15,7 +16,9 @@ namespace runlens::graphview {
 
 /// The details of one graph item for a dock next to the Graph panel: name, full scope, op type, kind,
 /// attributes, inputs and outputs with shapes and dtypes linking to the neighbouring nodes, folded
-/// weights, and source locations (shown at their line when the file exists).
+/// weights, and source locations (shown at their line when the file exists). An op type the framework
+/// documents links to its API page (OpDocumentation); a click opens it in the system browser, nothing
+/// opens without one.
 class NodeDetailsWidget final : public QWidget
 {
     Q_OBJECT
@@ -33,6 +36,11 @@ public:
     QString text() const;
     /// The link target that activates `item` ("item:N").
     static QString itemLink(int item);
+    /// The API page the shown node's op type links to, or an invalid QUrl.
+    QUrl documentationUrl() const;
+    /// Opens web links the user clicks; QDesktopServices::openUrl by default (tests replace it).
+    using UrlOpener = std::function<bool(const QUrl&)>;
+    void setUrlOpener(UrlOpener opener) { m_urlOpener = std::move(opener); }
 
 signals:
     /// The user followed a link to another item (a producer, a consumer or a member).
@@ -51,6 +59,7 @@ private:
     std::shared_ptr<const graph::ItemProfile> m_profile;
     std::shared_ptr<const graph::DumpIndex> m_dumps;
     int m_item = -1;
+    UrlOpener m_urlOpener;
     QTextBrowser* m_browser = nullptr;
 };
 

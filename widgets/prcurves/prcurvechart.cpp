@@ -1,11 +1,11 @@
 #include "widgets/prcurves/prcurvechart.h"
 
+#include "models/summary/summarystore.h"
 #include "widgets/common/chartexporter.h"
 #include "widgets/common/charticons.h"
 #include "widgets/common/chartpalette.h"
 #include "widgets/common/theme.h"
 #include "widgets/prcurves/prcurvedata.h"
-#include "models/summary/summarystore.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -45,9 +45,16 @@ struct PrCurveChart::RunCurve
 };
 
 PrCurveChart::PrCurveChart(const summary::SummaryStore* store, const QString& tag, QWidget* parent)
+    : PrCurveChart(store, tag, summary::SummaryKind::PrCurves, parent)
+{ }
+
+PrCurveChart::PrCurveChart(const summary::SummaryStore* store, const QString& tag, summary::SummaryKind source,
+                           QWidget* parent)
     : QWidget(parent)
     , m_store(store)
     , m_tag(tag)
+    , m_source(source == summary::SummaryKind::RocCurves ? source : summary::SummaryKind::PrCurves)
+    , m_mode(source == summary::SummaryKind::RocCurves ? CurveMode::Roc : CurveMode::PrecisionRecall)
 {
     setObjectName(QStringLiteral("prCurveChart"));
     m_plot = new QCustomPlot(this);
@@ -85,8 +92,6 @@ PrCurveChart::PrCurveChart(const summary::SummaryStore* store, const QString& ta
     m_header->setColumnStretchFactors({ 1.0, 0.001 });
     m_plot->axisRect()->setMinimumMargins(QMargins(8, 6, 14, 6));
 
-    m_plot->xAxis->setLabel(tr("Recall"));
-    m_plot->yAxis->setLabel(tr("Precision"));
     for (QCPAxis* axis : { m_plot->xAxis, m_plot->yAxis }) {
         auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
         ticker->setTickStep(0.2);
@@ -96,6 +101,10 @@ PrCurveChart::PrCurveChart(const summary::SummaryStore* store, const QString& ta
         axis->setNumberPrecision(1);
         axis->setRange(-kAxisPad, 1.0 + kAxisPad);
     }
+
+    m_diagonal = m_plot->addGraph();
+    m_diagonal->removeFromLegend();
+    m_diagonal->setData(QVector<double> { 0.0, 1.0 }, QVector<double> { 0.0, 1.0 });
 
     m_hoverMark = m_plot->addGraph();
     m_hoverMark->setLayer(QStringLiteral("overlay"));
@@ -132,7 +141,38 @@ PrCurveChart::PrCurveChart(const summary::SummaryStore* store, const QString& ta
     setBackgroundRole(QPalette::Base);
 
     applyTheme();
+    applyMode();
     refreshData();
+}
+
+void PrCurveChart::setMode(CurveMode mode)
+{
+    if (isRocOnly())
+        mode = CurveMode::Roc;
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    clearHover();
+    applyMode();
+    applyStep();
+}
+
+void PrCurveChart::applyMode()
+{
+    const bool roc = m_mode == CurveMode::Roc;
+    m_plot->xAxis->setLabel(roc ? tr("False positive rate") : tr("Recall"));
+    m_plot->yAxis->setLabel(roc ? tr("True positive rate") : tr("Precision"));
+    m_diagonal->setVisible(roc);
+    // A PR tag exported as ROC must not overwrite its PR export of the same name.
+    m_exportMenu->setBaseName(roc && !isRocOnly() ? m_tag + QStringLiteral(" ROC") : m_tag);
+}
+
+double PrCurveChart::shownAuc(const QString& run) const
+{
+    const RunCurve* c = runCurve(run);
+    if (!c || !c->shown || m_mode != CurveMode::Roc)
+        return summary::Histogram::kUnknown;
+    return rocAuc(*c->shown);
 }
 
 PrCurveChart::~PrCurveChart() = default;
@@ -171,9 +211,10 @@ void PrCurveChart::refreshData()
 {
     std::vector<std::unique_ptr<RunCurve>> next;
     if (m_store) {
-        const QStringList runs = m_store->runs(summary::SummaryKind::PrCurves);
+        const QStringList runs = m_store->runs(m_source);
         for (const QString& run : runs) {
-            summary::PrCurveSeries series = m_store->prCurves(run, m_tag);
+            summary::PrCurveSeries series
+                = isRocOnly() ? m_store->rocCurves(run, m_tag) : m_store->prCurves(run, m_tag);
             if (series.items.empty())
                 continue;
             std::unique_ptr<RunCurve> c;
@@ -311,17 +352,33 @@ void PrCurveChart::applyStep()
 {
     for (auto& c : m_curves) {
         c->shown = isRunVisible(c->run) && !m_steps.empty() ? curveAtStep(c->items, m_step) : nullptr;
-        c->entries = c->shown ? definedEntries(*c->shown) : std::vector<int> {};
+        const bool roc = m_mode == CurveMode::Roc;
+        if (!c->shown)
+            c->entries.clear();
+        else
+            c->entries = roc ? rocEntries(*c->shown) : definedEntries(*c->shown);
         QVector<double> t;
         QVector<double> keys;
         QVector<double> values;
-        t.reserve(qsizetype(c->entries.size()));
-        keys.reserve(qsizetype(c->entries.size()));
-        values.reserve(qsizetype(c->entries.size()));
+        t.reserve(qsizetype(c->entries.size()) + 2);
+        keys.reserve(qsizetype(c->entries.size()) + 2);
+        values.reserve(qsizetype(c->entries.size()) + 2);
+        // The ROC curve runs from (1, 1) at the lowest threshold to (0, 0) above every score; the ends are
+        // drawn so the area under the line is the AUC the legend gives.
+        if (roc && !c->entries.empty()) {
+            t << -1.0;
+            keys << 1.0;
+            values << 1.0;
+        }
         for (int i : c->entries) {
             t << double(i);
-            keys << c->shown->recall[std::size_t(i)];
-            values << c->shown->precision[std::size_t(i)];
+            keys << (roc ? falsePositiveRate(*c->shown, i) : c->shown->recall[std::size_t(i)]);
+            values << (roc ? truePositiveRate(*c->shown, i) : c->shown->precision[std::size_t(i)]);
+        }
+        if (roc && !c->entries.empty()) {
+            t << double(c->shown->thresholdCount());
+            keys << 0.0;
+            values << 0.0;
         }
         c->curve->setData(t, keys, values, true);
         c->curve->setVisible(c->shown != nullptr);
@@ -329,9 +386,14 @@ void PrCurveChart::applyStep()
         c->curve->setScatterStyle(c->entries.size() == 1
                                       ? QCPScatterStyle(QCPScatterStyle::ssDisc, c->color, c->color, 5)
                                       : QCPScatterStyle());
-        if (c->shown)
-            c->curve->setName(
-                tr("%1 (step %2)").arg(m_store ? m_store->runDisplayName(c->run) : c->run).arg(c->shown->step));
+        if (c->shown) {
+            const QString run = m_store ? m_store->runDisplayName(c->run) : c->run;
+            const double auc = roc ? rocAuc(*c->shown) : summary::Histogram::kUnknown;
+            if (roc && std::isfinite(auc))
+                c->curve->setName(tr("%1 (step %2) · AUC %3").arg(run).arg(c->shown->step).arg(formatRatio(auc)));
+            else
+                c->curve->setName(tr("%1 (step %2)").arg(run).arg(c->shown->step));
+        }
     }
     updateLegend();
     updateStepLabel();
@@ -387,6 +449,8 @@ std::vector<PrPoint> PrCurveChart::shownPoints(const QString& run) const
         p.falsePositives = entryValue(curve.falsePositives, i);
         p.trueNegatives = entryValue(curve.trueNegatives, i);
         p.falseNegatives = entryValue(curve.falseNegatives, i);
+        p.truePositiveRate = truePositiveRate(curve, i);
+        p.falsePositiveRate = falsePositiveRate(curve, i);
         points.push_back(p);
     }
     return points;
@@ -400,6 +464,9 @@ QCPCurve* PrCurveChart::curveForRun(const QString& run) const
 
 QPointF PrCurveChart::pixelPosition(const PrPoint& point) const
 {
+    if (m_mode == CurveMode::Roc)
+        return { m_plot->xAxis->coordToPixel(point.falsePositiveRate),
+                 m_plot->yAxis->coordToPixel(point.truePositiveRate) };
     return { m_plot->xAxis->coordToPixel(point.recall), m_plot->yAxis->coordToPixel(point.precision) };
 }
 
@@ -424,15 +491,20 @@ std::optional<PrPoint> PrCurveChart::pointNear(const QPointF& pos) const
     return best;
 }
 
-QString PrCurveChart::pointText(const PrPoint& point)
+QString PrCurveChart::pointText(const PrPoint& point, CurveMode mode)
 {
     const QString row = QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>");
     QString text = QStringLiteral("<b>%1</b> · %2<table cellspacing=0 cellpadding=1>")
                        .arg((point.runLabel.isEmpty() ? point.run : point.runLabel).toHtmlEscaped(),
                             tr("step %1").arg(point.step));
     text += row.arg(tr("Threshold"), formatRatio(point.threshold));
-    text += row.arg(tr("Precision"), formatRatio(point.precision));
-    text += row.arg(tr("Recall"), formatRatio(point.recall));
+    if (mode == CurveMode::Roc) {
+        text += row.arg(tr("True positive rate"), formatRatio(point.truePositiveRate));
+        text += row.arg(tr("False positive rate"), formatRatio(point.falsePositiveRate));
+    } else {
+        text += row.arg(tr("Precision"), formatRatio(point.precision));
+        text += row.arg(tr("Recall"), formatRatio(point.recall));
+    }
     text += row.arg(tr("TP"), formatCount(point.truePositives));
     text += row.arg(tr("FP"), formatCount(point.falsePositives));
     text += row.arg(tr("TN"), formatCount(point.trueNegatives));
@@ -452,10 +524,12 @@ void PrCurveChart::setHoverPosition(const QPointF& pos)
     const QColor color = c ? c->color : palette().color(QPalette::Text);
     m_hoverMark->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 2.0), palette().color(QPalette::Base), kHoverMarkSize));
-    m_hoverMark->setData(QVector<double> { point->recall }, QVector<double> { point->precision });
+    const bool roc = m_mode == CurveMode::Roc;
+    m_hoverMark->setData(QVector<double> { roc ? point->falsePositiveRate : point->recall },
+                         QVector<double> { roc ? point->truePositiveRate : point->precision });
     m_hoverMark->setVisible(true);
     replotOverlay();
-    m_hoverText = pointText(*point);
+    m_hoverText = pointText(*point, m_mode);
     QToolTip::showText(m_plot->mapToGlobal(pos.toPoint()) + QPoint(18, 18), m_hoverText, m_plot);
 }
 
@@ -482,13 +556,19 @@ void PrCurveChart::clearHover()
 ChartData PrCurveChart::chartData() const
 {
     ChartData data;
+    const bool roc = m_mode == CurveMode::Roc;
     data.title = m_tag;
-    data.xLabel = tr("Recall");
-    data.yLabel = tr("Precision");
+    data.xLabel = roc ? tr("False positive rate") : tr("Recall");
+    data.yLabel = roc ? tr("True positive rate") : tr("Precision");
     data.seriesColumn = QStringLiteral("run");
-    data.columns
-        = { QStringLiteral("step"), QStringLiteral("threshold"), QStringLiteral("precision"), QStringLiteral("recall"),
-            QStringLiteral("tp"),   QStringLiteral("fp"),        QStringLiteral("tn"),        QStringLiteral("fn") };
+    data.columns = { QStringLiteral("step"),
+                     QStringLiteral("threshold"),
+                     roc ? QStringLiteral("tpr") : QStringLiteral("precision"),
+                     roc ? QStringLiteral("fpr") : QStringLiteral("recall"),
+                     QStringLiteral("tp"),
+                     QStringLiteral("fp"),
+                     QStringLiteral("tn"),
+                     QStringLiteral("fn") };
     for (const auto& c : m_curves) {
         if (!c->shown)
             continue;
@@ -496,8 +576,14 @@ ChartData PrCurveChart::chartData() const
         series.name = c->run;
         series.columns.resize(std::size_t(data.columns.size()));
         for (const PrPoint& p : shownPoints(c->run)) {
-            const double row[] = { double(p.step),  p.threshold,      p.precision,     p.recall,
-                                   p.truePositives, p.falsePositives, p.trueNegatives, p.falseNegatives };
+            const double row[] = { double(p.step),
+                                   p.threshold,
+                                   roc ? p.truePositiveRate : p.precision,
+                                   roc ? p.falsePositiveRate : p.recall,
+                                   p.truePositives,
+                                   p.falsePositives,
+                                   p.trueNegatives,
+                                   p.falseNegatives };
             for (std::size_t k = 0; k < series.columns.size(); ++k)
                 series.columns[k].push_back(row[k]);
         }
@@ -590,6 +676,7 @@ void PrCurveChart::applyTheme()
     m_title->setTextColor(text);
     m_plot->legend->setFont(tickFont);
     m_plot->legend->setTextColor(muted);
+    m_diagonal->setPen(QPen(muted, 1, Qt::DashLine));
 }
 
 } // namespace runlens::prcurves

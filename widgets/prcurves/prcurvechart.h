@@ -1,9 +1,9 @@
 #pragma once
 
-#include "widgets/common/chartdata.h"
-#include "widgets/common/chartexportmenu.h"
 #include "models/summary/summarydata.h"
 #include "models/summary/summarystore.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
 
 #include <QColor>
 #include <QPointer>
@@ -29,6 +29,10 @@ namespace runlens::prcurves {
 /// The colour a run is drawn in; the panel hands the application's (the Scalars panel's) choice down.
 using RunColorProvider = std::function<QColor(const QString& run)>;
 
+/// What a chart draws: precision over recall, or the ROC curve (true-positive rate over false-positive rate)
+/// from the same TP/FP/TN/FN counts.
+enum class CurveMode { PrecisionRecall, Roc };
+
 /// One point of a drawn curve, as the tooltip and the tests see it.
 struct PrPoint
 {
@@ -43,6 +47,8 @@ struct PrPoint
     double falsePositives = 0.0;
     double trueNegatives = 0.0;
     double falseNegatives = 0.0;
+    double truePositiveRate = 0.0; ///< TP / (TP + FN), NaN without both classes
+    double falsePositiveRate = 0.0; ///< FP / (FP + TN)
 };
 
 /// The card of one PR-curve tag: precision (y) over recall (x) of every run that has the tag, overlaid in
@@ -52,15 +58,30 @@ struct PrPoint
 /// nearest point and shows its threshold, precision, recall and counts; the context menu exports PNG, SVG,
 /// PDF and CSV. Entries where precision is undefined are not drawn (see isDefinedEntry).
 ///
+/// In ROC mode the same chart draws TPR over FPR from the counts (see isRocEntry), with the chance diagonal
+/// and each curve's AUC in the legend. A chart of ROC-only data (`source` RocCurves: VisualDL ROC records)
+/// is always in ROC mode.
+///
 /// The chart copies what it shows from the store in refreshData() and does not own the store.
 class PrCurveChart final : public QWidget
 {
     Q_OBJECT
 public:
     PrCurveChart(const summary::SummaryStore* store, const QString& tag, QWidget* parent = nullptr);
+    /// `source` is SummaryKind::PrCurves or SummaryKind::RocCurves.
+    PrCurveChart(const summary::SummaryStore* store, const QString& tag, summary::SummaryKind source,
+                 QWidget* parent = nullptr);
     ~PrCurveChart() override;
 
     QString tag() const { return m_tag; }
+    summary::SummaryKind source() const { return m_source; }
+    /// Whether the data has only ROC counts, so the chart stays in ROC mode.
+    bool isRocOnly() const { return m_source == summary::SummaryKind::RocCurves; }
+    CurveMode mode() const { return m_mode; }
+    /// Switches between the PR and the ROC view; ignored for ROC-only charts.
+    void setMode(CurveMode mode);
+    /// The AUC of the curve a run shows now (ROC mode, or NaN).
+    double shownAuc(const QString& run) const;
 
     /// Re-reads this tag of every run from the store.
     void refreshData();
@@ -88,8 +109,8 @@ public:
     /// The point nearest to `pos` (widget coordinates of plot()) over the visible runs; nothing outside the
     /// plot area or without points.
     std::optional<PrPoint> pointNear(const QPointF& pos) const;
-    /// The tooltip (HTML) for a point.
-    static QString pointText(const PrPoint& point);
+    /// The tooltip (HTML) for a point, with the rates of `mode`.
+    static QString pointText(const PrPoint& point, CurveMode mode = CurveMode::PrecisionRecall);
     /// The tooltip shown for the last hover, empty when none.
     QString hoverText() const { return m_hoverText; }
     /// Where a point is drawn, in widget coordinates of plot().
@@ -122,6 +143,7 @@ private:
     void rebuildSteps();
     void applyStep();
     void applyTheme();
+    void applyMode();
     void updateStepLabel();
     void updateLegend();
     void setHoverPosition(const QPointF& pos);
@@ -131,6 +153,8 @@ private:
 
     QPointer<const summary::SummaryStore> m_store;
     QString m_tag;
+    summary::SummaryKind m_source = summary::SummaryKind::PrCurves;
+    CurveMode m_mode = CurveMode::PrecisionRecall;
     std::vector<std::unique_ptr<RunCurve>> m_curves;
     std::vector<qint64> m_steps;
     qint64 m_step = 0;
@@ -143,6 +167,7 @@ private:
     QCPLayoutGrid* m_header = nullptr;
     QCPTextElement* m_title = nullptr;
     QCPGraph* m_hoverMark = nullptr;
+    QCPGraph* m_diagonal = nullptr; ///< the chance line of ROC mode
     ChartExportMenu* m_exportMenu = nullptr;
     QSlider* m_slider = nullptr;
     QLabel* m_stepLabel = nullptr;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace runlens::prcurves {
 
@@ -28,6 +29,69 @@ std::vector<int> definedEntries(const summary::PrCurve& curve)
             entries.push_back(i);
     }
     return entries;
+}
+
+bool isRocEntry(const summary::PrCurve& curve, int i)
+{
+    if (i < 0)
+        return false;
+    const auto at = std::size_t(i);
+    if (curve.truePositives.size() <= at || curve.falsePositives.size() <= at || curve.trueNegatives.size() <= at
+        || curve.falseNegatives.size() <= at)
+        return false;
+    const double tp = curve.truePositives[at];
+    const double fp = curve.falsePositives[at];
+    const double tn = curve.trueNegatives[at];
+    const double fn = curve.falseNegatives[at];
+    if (!std::isfinite(tp) || !std::isfinite(fp) || !std::isfinite(tn) || !std::isfinite(fn))
+        return false;
+    return tp + fn > 0.0 && fp + tn > 0.0;
+}
+
+std::vector<int> rocEntries(const summary::PrCurve& curve)
+{
+    std::vector<int> entries;
+    const int n = int(curve.truePositives.size());
+    entries.reserve(std::size_t(n));
+    for (int i = 0; i < n; ++i) {
+        if (isRocEntry(curve, i))
+            entries.push_back(i);
+    }
+    return entries;
+}
+
+double truePositiveRate(const summary::PrCurve& curve, int i)
+{
+    if (!isRocEntry(curve, i))
+        return summary::Histogram::kUnknown;
+    const double tp = curve.truePositives[std::size_t(i)];
+    return tp / (tp + curve.falseNegatives[std::size_t(i)]);
+}
+
+double falsePositiveRate(const summary::PrCurve& curve, int i)
+{
+    if (!isRocEntry(curve, i))
+        return summary::Histogram::kUnknown;
+    const double fp = curve.falsePositives[std::size_t(i)];
+    return fp / (fp + curve.trueNegatives[std::size_t(i)]);
+}
+
+double rocAuc(const summary::PrCurve& curve)
+{
+    const std::vector<int> entries = rocEntries(curve);
+    if (entries.empty())
+        return summary::Histogram::kUnknown;
+    std::vector<std::pair<double, double>> points; // (FPR, TPR)
+    points.reserve(entries.size() + 2);
+    points.emplace_back(0.0, 0.0);
+    for (int i : entries)
+        points.emplace_back(falsePositiveRate(curve, i), truePositiveRate(curve, i));
+    points.emplace_back(1.0, 1.0);
+    std::sort(points.begin(), points.end());
+    double area = 0.0;
+    for (std::size_t k = 1; k < points.size(); ++k)
+        area += (points[k].first - points[k - 1].first) * (points[k].second + points[k - 1].second) / 2.0;
+    return area;
 }
 
 const summary::PrCurve* curveAtStep(const std::vector<summary::PrCurve>& items, qint64 step)

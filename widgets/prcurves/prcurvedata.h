@@ -19,6 +19,23 @@ bool isDefinedEntry(const summary::PrCurve& curve, int i);
 /// The entries drawn for a curve, in threshold order (see isDefinedEntry).
 std::vector<int> definedEntries(const summary::PrCurve& curve);
 
+/// Whether entry `i` has a point on the ROC curve: the four counts are there and finite, and the data has
+/// both classes (TP + FN > 0 and FP + TN > 0), so both rates are defined. Rates come from the counts, never
+/// from stored ratios: VisualDL stores TP / (TN + FP) as its "tpr".
+bool isRocEntry(const summary::PrCurve& curve, int i);
+
+/// The entries drawn on the ROC curve, in threshold order (see isRocEntry).
+std::vector<int> rocEntries(const summary::PrCurve& curve);
+
+/// TP / (TP + FN) and FP / (FP + TN) of entry `i`; NaN where isRocEntry is false.
+double truePositiveRate(const summary::PrCurve& curve, int i);
+double falsePositiveRate(const summary::PrCurve& curve, int i);
+
+/// The area under the ROC curve: the trapezoid rule over FPR of the entries' (FPR, TPR) points sorted by
+/// FPR then TPR, closed with (0, 0) and (1, 1) as a threshold above and below every score give them
+/// (scikit-learn's roc_curve closes the curve the same way). NaN when the curve has no ROC entry.
+double rocAuc(const summary::PrCurve& curve);
+
 /// The curve a run shows when the chart is at `step`: the latest one written at or before it (runs write
 /// at their own steps), or nullptr when the run has none that early. `items` are in step order.
 const summary::PrCurve* curveAtStep(const std::vector<summary::PrCurve>& items, qint64 step);

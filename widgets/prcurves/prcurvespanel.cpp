@@ -1,10 +1,11 @@
 #include "widgets/prcurves/prcurvespanel.h"
 
+#include "models/summary/summarystore.h"
 #include "widgets/common/cardgrid.h"
 #include "widgets/common/chartcolumn.h"
 #include "widgets/common/panelheader.h"
-#include "models/summary/summarystore.h"
 
+#include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -61,8 +62,16 @@ void PrCurvesPanel::buildUi()
     auto* toolbar = new PanelHeader(this);
     toolbar->setObjectName(QStringLiteral("prCurvesToolbar"));
     toolbar->enableOverflowMenu();
+    m_modeBox = toolbar->addSelector(QStringLiteral("curveMode"),
+                                     tr("Draw the PR curve tags as precision over recall, or as ROC curves (true-"
+                                        "positive over false-positive rate) from the same counts; ROC-only tags "
+                                        "are always ROC curves"));
+    m_modeBox->addItem(tr("Precision-recall"), int(CurveMode::PrecisionRecall));
+    m_modeBox->addItem(tr("ROC"), int(CurveMode::Roc));
+    connect(m_modeBox, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setMode(CurveMode(m_modeBox->itemData(index).toInt())); });
     m_filterEdit = toolbar->addFilter(QStringLiteral("tagFilter"), tr("Filter tags (regular expression)"));
-    m_filterEdit->setToolTip(tr("Show only the PR curve tags that match this regular expression (case-insensitive)"));
+    m_filterEdit->setToolTip(tr("Show only the curve tags that match this regular expression (case-insensitive)"));
     connect(m_filterEdit, &QLineEdit::textChanged, this, &PrCurvesPanel::onFilterTextChanged);
     m_summaryLabel = toolbar->addSummary(QStringLiteral("summary"), PanelHeader::TextMode::SingleLine);
     m_summaryLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -84,12 +93,26 @@ void PrCurvesPanel::buildUi()
     layout->addWidget(m_scroll, 1);
 }
 
+void PrCurvesPanel::setMode(CurveMode mode)
+{
+    if (m_mode == mode)
+        return;
+    m_mode = mode;
+    {
+        const QSignalBlocker block(m_modeBox);
+        m_modeBox->setCurrentIndex(m_modeBox->findData(int(mode)));
+    }
+    for (PrCurveChart* chart : std::as_const(m_charts))
+        chart->setMode(mode);
+    emit modeChanged(mode);
+}
+
 void PrCurvesPanel::setVisibleRuns(const QStringList& runs)
 {
     if (runs == m_visibleRuns)
         return;
     m_visibleRuns = runs;
-    for (PrCurveChart* chart : std::as_const(m_charts))
+    for (PrCurveChart* chart : charts())
         chart->setVisibleRuns(runs);
     relayout();
 }
@@ -109,8 +132,7 @@ void PrCurvesPanel::onFilterTextChanged(const QString& text)
     if (m_filterValid) {
         m_filter = candidate;
         m_filterEdit->setStyleSheet({});
-        m_filterEdit->setToolTip(
-            tr("Show only the PR curve tags that match this regular expression (case-insensitive)"));
+        m_filterEdit->setToolTip(tr("Show only the curve tags that match this regular expression (case-insensitive)"));
     } else {
         m_filterEdit->setStyleSheet(QStringLiteral("QLineEdit { color: #c0392b; }"));
         m_filterEdit->setToolTip(tr("Invalid regular expression: %1").arg(candidate.errorString()));
@@ -121,41 +143,56 @@ void PrCurvesPanel::onFilterTextChanged(const QString& text)
 void PrCurvesPanel::setRunColorProvider(RunColorProvider provider)
 {
     m_colorProvider = std::move(provider);
-    for (PrCurveChart* chart : std::as_const(m_charts))
+    for (PrCurveChart* chart : charts())
         chart->setRunColorProvider(m_colorProvider);
 }
 
 void PrCurvesPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider provider)
 {
     m_fileNameProvider = std::move(provider);
-    for (PrCurveChart* chart : std::as_const(m_charts))
+    for (PrCurveChart* chart : charts())
         chart->exportMenu()->setFileNameProvider(m_fileNameProvider);
 }
 
 void PrCurvesPanel::setExportDirectory(const QString& directory)
 {
     m_exportDirectory = directory;
-    for (PrCurveChart* chart : std::as_const(m_charts))
+    for (PrCurveChart* chart : charts())
         chart->exportMenu()->setDefaultDirectory(directory);
 }
 
-bool PrCurvesPanel::hasVisibleRun(const QString& tag) const
+bool PrCurvesPanel::hasVisibleRun(const QString& tag, summary::SummaryKind source) const
 {
     if (m_visibleRuns.isEmpty() || !m_store)
         return true;
-    return std::any_of(m_visibleRuns.begin(), m_visibleRuns.end(), [&](const QString& run) {
-        return m_store->tags(summary::SummaryKind::PrCurves, run).contains(tag);
-    });
+    return std::any_of(m_visibleRuns.begin(), m_visibleRuns.end(),
+                       [&](const QString& run) { return m_store->tags(source, run).contains(tag); });
 }
 
 QStringList PrCurvesPanel::visibleTags() const
 {
     QStringList visible;
     for (const QString& tag : m_tags) {
-        if (m_filter.match(tag).hasMatch() && hasVisibleRun(tag))
+        if (m_filter.match(tag).hasMatch() && hasVisibleRun(tag, summary::SummaryKind::PrCurves))
             visible << tag;
     }
     return visible;
+}
+
+QStringList PrCurvesPanel::visibleRocTags() const
+{
+    QStringList visible;
+    for (const QString& tag : m_rocTags) {
+        if (m_filter.match(tag).hasMatch() && hasVisibleRun(tag, summary::SummaryKind::RocCurves))
+            visible << tag;
+    }
+    return visible;
+}
+
+PrCurveChart* PrCurvesPanel::chartForTag(const QString& tag) const
+{
+    PrCurveChart* chart = m_charts.value(tag);
+    return chart ? chart : m_rocCharts.value(tag);
 }
 
 QList<PrCurveChart*> PrCurvesPanel::charts() const
@@ -165,16 +202,30 @@ QList<PrCurveChart*> PrCurvesPanel::charts() const
         if (PrCurveChart* chart = m_charts.value(tag))
             list << chart;
     }
+    for (const QString& tag : m_rocTags) {
+        if (PrCurveChart* chart = m_rocCharts.value(tag))
+            list << chart;
+    }
     return list;
+}
+
+int PrCurvesPanel::runCount() const
+{
+    if (!m_store)
+        return 0;
+    QStringList runs = m_store->runs(summary::SummaryKind::PrCurves) + m_store->runs(summary::SummaryKind::RocCurves);
+    runs.removeDuplicates();
+    return int(runs.size());
 }
 
 void PrCurvesPanel::onSeriesChanged(summary::SummaryKind kind, const QString& run, const QStringList& tags)
 {
     Q_UNUSED(run)
-    if (kind != summary::SummaryKind::PrCurves)
+    if (kind != summary::SummaryKind::PrCurves && kind != summary::SummaryKind::RocCurves)
         return;
+    QSet<QString>& pending = kind == summary::SummaryKind::PrCurves ? m_pendingTags : m_pendingRocTags;
     for (const QString& tag : tags)
-        m_pendingTags.insert(tag);
+        pending.insert(tag);
     m_updateTimer->start();
 }
 
@@ -184,18 +235,31 @@ void PrCurvesPanel::flushPendingUpdates()
     if (m_rebuildPending) {
         m_rebuildPending = false;
         m_pendingTags.clear();
+        m_pendingRocTags.clear();
         rebuild();
         return;
     }
-    if (m_pendingTags.isEmpty())
+    if (m_pendingTags.isEmpty() && m_pendingRocTags.isEmpty())
         return;
     const QSet<QString> tags = std::exchange(m_pendingTags, {});
-    refreshTags(tags);
+    const QSet<QString> rocTags = std::exchange(m_pendingRocTags, {});
+    bool newTag = false;
+    for (const QString& tag : rocTags) {
+        if (PrCurveChart* chart = m_rocCharts.value(tag))
+            chart->refreshData();
+        else
+            newTag = true;
+    }
+    if (newTag)
+        rebuild();
+    else
+        refreshTags(tags);
 }
 
-PrCurveChart* PrCurvesPanel::createChart(const QString& tag)
+PrCurveChart* PrCurvesPanel::createChart(const QString& tag, summary::SummaryKind source)
 {
-    auto* chart = new PrCurveChart(m_store, tag, m_content);
+    auto* chart = new PrCurveChart(m_store, tag, source, m_content);
+    chart->setMode(m_mode);
     if (m_colorProvider)
         chart->setRunColorProvider(m_colorProvider);
     chart->setVisibleRuns(m_visibleRuns);
@@ -211,25 +275,31 @@ PrCurveChart* PrCurvesPanel::createChart(const QString& tag)
     return chart;
 }
 
-void PrCurvesPanel::rebuild()
+QStringList PrCurvesPanel::syncCharts(QHash<QString, PrCurveChart*>& charts, summary::SummaryKind source)
 {
-    QStringList tags = m_store ? m_store->allTags(summary::SummaryKind::PrCurves) : QStringList {};
+    QStringList tags = m_store ? m_store->allTags(source) : QStringList {};
     // Charts of tags that are gone go; the others are refreshed in place (their step stays).
-    for (auto it = m_charts.begin(); it != m_charts.end();) {
+    for (auto it = charts.begin(); it != charts.end();) {
         if (!tags.contains(it.key())) {
             it.value()->deleteLater();
             it.value()->hide();
-            it = m_charts.erase(it);
+            it = charts.erase(it);
         } else {
             it.value()->refreshData();
             ++it;
         }
     }
     for (const QString& tag : tags) {
-        if (!m_charts.contains(tag))
-            m_charts.insert(tag, createChart(tag));
+        if (!charts.contains(tag))
+            charts.insert(tag, createChart(tag, source));
     }
-    m_tags = tags;
+    return tags;
+}
+
+void PrCurvesPanel::rebuild()
+{
+    m_tags = syncCharts(m_charts, summary::SummaryKind::PrCurves);
+    m_rocTags = syncCharts(m_rocCharts, summary::SummaryKind::RocCurves);
     m_columns = 0; // the set of charts changed: lay them out again
     relayout();
 }
@@ -251,14 +321,17 @@ void PrCurvesPanel::refreshTags(const QSet<QString>& tags)
 
 void PrCurvesPanel::relayout()
 {
-    const QStringList visible = visibleTags();
     const int columns = columnCount();
     QList<QWidget*> cards;
-    for (const QString& tag : visible) {
+    for (const QString& tag : visibleTags()) {
         if (PrCurveChart* chart = m_charts.value(tag))
             cards << chart;
     }
-    for (PrCurveChart* chart : std::as_const(m_charts)) {
+    for (const QString& tag : visibleRocTags()) {
+        if (PrCurveChart* chart = m_rocCharts.value(tag))
+            cards << chart;
+    }
+    for (PrCurveChart* chart : charts()) {
         if (!cards.contains(chart))
             chart->setVisible(false);
     }
@@ -281,18 +354,24 @@ int PrCurvesPanel::columnCount() const
 QString PrCurvesPanel::emptyStateText() const
 {
     if (!m_store)
-        return tr("<p><b>No PR curves</b></p><p>Open a run folder to see its precision-recall curves.</p>");
-    if (m_tags.isEmpty())
-        return tr("<p><b>No PR curves yet</b></p><p>Open a run folder with TensorBoard event files that hold PR "
-                  "curves (PyTorch <code>add_pr_curve</code>, TensorFlow <code>pr_curve</code> summaries) or "
-                  "VisualDL logs; they appear here while they load.</p>");
-    if (!std::any_of(m_tags.begin(), m_tags.end(), [this](const QString& tag) { return hasVisibleRun(tag); }))
-        return tr("<p><b>The selected runs have no PR curves</b></p><p>Select other runs in Compare runs, or "
-                  "clear the selection to see all %n run(s) with PR curves.</p>",
-                  nullptr, int(m_store->runs(summary::SummaryKind::PrCurves).size()));
-    if (visibleTags().isEmpty())
+        return tr("<p><b>No PR or ROC curves</b></p><p>Open a run folder to see its precision-recall and ROC "
+                  "curves.</p>");
+    if (m_tags.isEmpty() && m_rocTags.isEmpty())
+        return tr("<p><b>No PR or ROC curves yet</b></p><p>Open a run folder with TensorBoard event files that "
+                  "hold PR curves (PyTorch <code>add_pr_curve</code>, TensorFlow <code>pr_curve</code> summaries) "
+                  "or VisualDL logs with PR or ROC curves; they appear here while they load.</p>");
+    const bool anyRun
+        = std::any_of(m_tags.begin(), m_tags.end(),
+                      [this](const QString& tag) { return hasVisibleRun(tag, summary::SummaryKind::PrCurves); })
+        || std::any_of(m_rocTags.begin(), m_rocTags.end(),
+                       [this](const QString& tag) { return hasVisibleRun(tag, summary::SummaryKind::RocCurves); });
+    if (!anyRun)
+        return tr("<p><b>The selected runs have no PR or ROC curves</b></p><p>Select other runs in Compare runs, "
+                  "or clear the selection to see all %n run(s) with curves.</p>",
+                  nullptr, runCount());
+    if (visibleTags().isEmpty() && visibleRocTags().isEmpty())
         return tr("<p><b>No tag matches \"%1\"</b></p><p>Change or clear the filter to see the other %n tag(s).</p>",
-                  nullptr, int(m_tags.size()))
+                  nullptr, int(m_tags.size() + m_rocTags.size()))
             .arg(m_filter.pattern().toHtmlEscaped());
     return {};
 }
@@ -302,11 +381,13 @@ void PrCurvesPanel::updateEmptyState()
     const QString message = emptyStateText();
     m_emptyLabel->setText(message);
     m_emptyLabel->setVisible(!message.isEmpty());
-    const int runCount = m_store ? int(m_store->runs(summary::SummaryKind::PrCurves).size()) : 0;
-    m_summaryLabel->setText(
-        m_tags.isEmpty()
-            ? QString()
-            : tr("%1 of %2 tags · %n run(s)", nullptr, runCount).arg(visibleTags().size()).arg(m_tags.size()));
+    // The mode applies to PR tags only; ROC-only tags are ROC either way.
+    m_modeBox->setEnabled(!m_tags.isEmpty());
+    const qsizetype total = m_tags.size() + m_rocTags.size();
+    m_summaryLabel->setText(total == 0 ? QString()
+                                       : tr("%1 of %2 tags · %n run(s)", nullptr, runCount())
+                                             .arg(visibleTags().size() + visibleRocTags().size())
+                                             .arg(total));
 }
 
 bool PrCurvesPanel::eventFilter(QObject* watched, QEvent* event)

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "models/summary/summarystore.h"
 #include "widgets/common/chartexportmenu.h"
 #include "widgets/prcurves/prcurvechart.h"
-#include "models/summary/summarystore.h"
 
 #include <QHash>
 #include <QPointer>
@@ -11,6 +11,7 @@
 #include <QStringList>
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QScrollArea;
@@ -23,9 +24,11 @@ class CardGrid;
 namespace runlens::prcurves {
 
 /// The PR curves panel: one PrCurveChart per PR-curve tag of the SummaryStore (TensorBoard's pr_curves
-/// plugin, VisualDL pr curves), every run overlaid in its colour, each chart with its own step slider. A
-/// tag filter narrows the charts; setVisibleRuns (driven by the Compare runs selection) chooses the runs.
-/// Store changes are coalesced and refresh only the tags they name.
+/// plugin, VisualDL pr curves) and per ROC-only tag (VisualDL ROC records), every run overlaid in its
+/// colour, each chart with its own step slider. The mode selector shows the PR tags as precision-recall or
+/// as ROC curves (from the same counts); ROC-only tags are always ROC charts. A tag filter narrows the
+/// charts; setVisibleRuns (driven by the Compare runs selection) chooses the runs. Store changes are
+/// coalesced and refresh only the tags they name.
 ///
 /// The panel reads the store it is given and never owns it. File names for "Export as…" come from
 /// setExportFileNameProvider (the application shows a file dialog there).
@@ -51,10 +54,20 @@ public:
     /// The colour of each run; by default the run's position among the store's runs picks runColor().
     void setRunColorProvider(RunColorProvider provider);
 
+    /// How the PR tags are drawn (ROC-only tags are always ROC).
+    void setMode(CurveMode mode);
+    CurveMode mode() const { return m_mode; }
+
     /// Every PR-curve tag of the store, sorted; and those that pass the filter and have a visible run.
     QStringList tags() const { return m_tags; }
     QStringList visibleTags() const;
-    PrCurveChart* chartForTag(const QString& tag) const { return m_charts.value(tag); }
+    /// Every ROC-only tag, sorted; and those that pass the filter and have a visible run.
+    QStringList rocTags() const { return m_rocTags; }
+    QStringList visibleRocTags() const;
+    /// The chart of a PR tag, else of a ROC-only tag of that name.
+    PrCurveChart* chartForTag(const QString& tag) const;
+    PrCurveChart* rocChartForTag(const QString& tag) const { return m_rocCharts.value(tag); }
+    /// PR charts, then ROC-only charts, each in tag order.
     QList<PrCurveChart*> charts() const;
     /// The message shown instead of charts, empty when charts are shown.
     QString emptyStateText() const;
@@ -72,6 +85,7 @@ public:
     static constexpr int kChartHeight = 380;
 
 signals:
+    void modeChanged(runlens::prcurves::CurveMode mode);
     void chartExported(const QString& fileName);
     void chartExportFailed(const QString& message);
 
@@ -88,8 +102,11 @@ private:
     int columnCount() const;
     void updateEmptyState();
     void onFilterTextChanged(const QString& text);
-    PrCurveChart* createChart(const QString& tag);
-    bool hasVisibleRun(const QString& tag) const;
+    PrCurveChart* createChart(const QString& tag, summary::SummaryKind source);
+    bool hasVisibleRun(const QString& tag, summary::SummaryKind source) const;
+    /// Brings a hash of charts in line with the store's tags of `source`; returns those tags.
+    QStringList syncCharts(QHash<QString, PrCurveChart*>& charts, summary::SummaryKind source);
+    int runCount() const;
 
     QPointer<summary::SummaryStore> m_store;
     QStringList m_visibleRuns;
@@ -98,12 +115,17 @@ private:
     RunColorProvider m_colorProvider;
     ChartExportMenu::FileNameProvider m_fileNameProvider;
     QString m_exportDirectory;
+    CurveMode m_mode = CurveMode::PrecisionRecall;
     QStringList m_tags;
-    QHash<QString, PrCurveChart*> m_charts;
+    QStringList m_rocTags;
+    QHash<QString, PrCurveChart*> m_charts; ///< PR tags
+    QHash<QString, PrCurveChart*> m_rocCharts; ///< ROC-only tags
     QSet<QString> m_pendingTags;
+    QSet<QString> m_pendingRocTags;
     bool m_rebuildPending = false;
     int m_columns = 0;
 
+    QComboBox* m_modeBox = nullptr;
     QLineEdit* m_filterEdit = nullptr;
     QLabel* m_summaryLabel = nullptr;
     QScrollArea* m_scroll = nullptr;

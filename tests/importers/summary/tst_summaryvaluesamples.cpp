@@ -82,6 +82,8 @@ std::vector<qint64> keptSteps(const SummaryStore& store, SummaryKind kind, const
         return steps(store.texts(run, tag));
     case SummaryKind::PrCurves:
         return steps(store.prCurves(run, tag));
+    case SummaryKind::RocCurves:
+        return steps(store.rocCurves(run, tag));
     case SummaryKind::Tensors:
         return steps(store.tensors(run, tag));
     }

@@ -3,11 +3,12 @@
 #include "importers/core/artifactimporter.h"
 #include "importers/core/importsession.h"
 #include "importers/core/runscanner.h"
-#include "models/scalars/scalarstore.h"
 #include "importers/summary/proto/vdl_record.pb.h"
+#include "models/scalars/scalarstore.h"
 #include "models/summary/summarystore.h"
 
 #include "tests/importers/summary/pollresult.h"
+#include "tests/pythonoracle.h"
 
 #include <QDir>
 #include <QFile>
@@ -139,6 +140,7 @@ struct Summaries
     QMap<QString, ImageSeries> images;
     QMap<QString, TextSeries> texts;
     QMap<QString, PrCurveSeries> prCurves;
+    QMap<QString, PrCurveSeries> rocCurves;
     int batches = 0;
 
     void add(const ImportUpdate& update)
@@ -154,6 +156,8 @@ struct Summaries
             texts.insert(series.tag, series);
         for (const auto& series : update.summaries->prCurves)
             prCurves.insert(series.tag, series);
+        for (const auto& series : update.summaries->rocCurves)
+            rocCurves.insert(series.tag, series);
     }
 };
 
@@ -272,7 +276,7 @@ private slots:
             return framed(record);
         };
         bytes += opaque("speech", 0, [](Record::Value* v) { v->set_audio("RIFF"); });
-        bytes += opaque("roc", 0, [](Record::Value* v) { v->set_roc_curve("x"); });
+        bytes += opaque("emb", 0, [](Record::Value* v) { v->set_embeddings("x"); });
         bytes += opaque("speech", 1, [](Record::Value* v) { v->set_audio("RIFF"); });
         bytes += opaque("hp", 0, [](Record::Value* v) { v->set_hparam("y"); });
         bytes += histogramRecord("fc.weight", 0); // read, so neither counted nor announced
@@ -287,7 +291,7 @@ private slots:
         QCOMPARE(got.series.size(), 1);
         QCOMPARE(got.series.value(QStringLiteral("loss")).size(), std::size_t(1));
         QCOMPARE(reader.otherValueCount(QStringLiteral("speech")), 2);
-        QCOMPARE(reader.otherValueCount(QStringLiteral("roc")), 1);
+        QCOMPARE(reader.otherValueCount(QStringLiteral("emb")), 1);
         QCOMPARE(reader.otherValueCount(QStringLiteral("hp")), 1);
         QCOMPARE(reader.otherValueCount(QStringLiteral("loss")), 0);
         QCOMPARE(reader.otherValueCount(QStringLiteral("fc.weight")), 0);
@@ -308,7 +312,7 @@ private slots:
 
         // More of the same kinds later: counted, not announced again; a new kind on a known tag is.
         QByteArray more = opaque("speech", 2, [](Record::Value* v) { v->set_audio("RIFF"); })
-            + opaque("roc", 1, [](Record::Value* v) { v->set_roc_curve("x"); })
+            + opaque("emb", 1, [](Record::Value* v) { v->set_embeddings("x"); })
             + opaque("speech", 2, [](Record::Value* v) { v->set_embeddings("e"); });
         QVERIFY(writeFile(file, more, true));
         const ImportUpdate second = reader.poll({});
@@ -318,7 +322,7 @@ private slots:
         QVERIFY2(second.diagnostics[0].message.contains(QStringLiteral("embeddings")),
                  qPrintable(second.diagnostics[0].message));
         QCOMPARE(reader.otherValueCount(QStringLiteral("speech")), 4);
-        QCOMPARE(reader.otherValueCount(QStringLiteral("roc")), 2);
+        QCOMPARE(reader.otherValueCount(QStringLiteral("emb")), 2);
         QCOMPARE(second.status, ImportStatus::Ok);
         QVERIFY(!second.summaries); // no value of a read kind in this poll
     }
@@ -428,6 +432,93 @@ private slots:
             QCOMPARE(curve.thresholdCount(), 11);
             QCOMPARE(curve.threshold(10), 1.0);
         }
+    }
+
+    void rocCurvesOfVisualDlsDemoLog()
+    {
+        // VisualDL's own ROC demo log (tests/data/visualdl/roc/ORIGIN.md), compared with an oracle that
+        // decodes the wire format itself.
+        const QString file = QStringLiteral(RUNLENS_TEST_DATA_DIR "/visualdl/roc/vdlrecords.1609220805.log");
+        RUNLENS_PYTHON_ORACLE(output, { QStringLiteral(RUNLENS_TEST_DATA_DIR "/visualdl/roc/roc_oracle.py"), file });
+        const QJsonObject expected = QJsonDocument::fromJson(output.toUtf8()).object();
+        QCOMPARE(expected.size(), 6);
+
+        VisualDlReader reader(file);
+        const ImportUpdate update = reader.poll({});
+        Summaries got;
+        got.add(update);
+        QCOMPARE(update.status, ImportStatus::Ok);
+        QVERIFY(update.diagnostics.isEmpty()); // read, so no longer announced as counted only
+        QVERIFY(got.prCurves.isEmpty());
+        QCOMPARE(got.rocCurves.keys(), expected.keys());
+        for (auto it = expected.begin(); it != expected.end(); ++it) {
+            const PrCurveSeries& series = got.rocCurves[it.key()];
+            QCOMPARE(series.metadata.pluginName, QStringLiteral("roc_curves"));
+            const QJsonArray want = it.value().toArray();
+            QCOMPARE(series.items.size(), std::size_t(want.size()));
+            for (qsizetype k = 0; k < want.size(); ++k) {
+                const PrCurve& curve = series.items[std::size_t(k)];
+                const QJsonObject w = want[k].toObject();
+                QCOMPARE(curve.step, qint64(w[QStringLiteral("step")].toInteger()));
+                QCOMPARE(curve.truePositives, doublesOf(w[QStringLiteral("tp")]));
+                QCOMPARE(curve.falsePositives, doublesOf(w[QStringLiteral("fp")]));
+                QCOMPARE(curve.trueNegatives, doublesOf(w[QStringLiteral("tn")]));
+                QCOMPARE(curve.falseNegatives, doublesOf(w[QStringLiteral("fn")]));
+                QCOMPARE(curve.thresholdCount(), 100);
+                // Recall is TP / (TP + FN) from the counts, not VisualDL's stored tpr.
+                for (int i = 0; i < curve.thresholdCount(); ++i) {
+                    const double positives = curve.truePositives[std::size_t(i)] + curve.falseNegatives[std::size_t(i)];
+                    QCOMPARE(curve.recall[std::size_t(i)], curve.truePositives[std::size_t(i)] / positives);
+                }
+            }
+        }
+        QCOMPARE(reader.otherValueCount(QStringLiteral("vegetables_cls/bocai_roc_curve")), 0);
+    }
+
+    void malformedRocCurvesAreSkipped()
+    {
+        const QString file = path(QStringLiteral("vdlrecords.badroc.log"));
+        QByteArray bytes;
+        {
+            Record record;
+            auto* c = addValue(record, "roc", 0, 1700000000000)->mutable_roc_curve();
+            c->add_tp(3);
+            c->add_fp(2); // TN and FN missing
+            c->add_tpr(1.0);
+            bytes += framed(record);
+        }
+        {
+            Record record;
+            addValue(record, "roc", 1, 1700000000001)->mutable_roc_curve(); // no thresholds
+            bytes += framed(record);
+        }
+        {
+            Record record;
+            auto* c = addValue(record, "roc", 2, 1700000000002)->mutable_roc_curve();
+            for (int i = 0; i < 3; ++i) {
+                c->add_tp(4 - 2 * i);
+                c->add_fp(6 - 3 * i);
+                c->add_tn(3 * i);
+                c->add_fn(2 * i);
+                c->add_tpr(99.0); // VisualDL's stored ratio is ignored
+                c->add_fpr(99.0);
+            }
+            bytes += framed(record);
+        }
+        QVERIFY(writeFile(file, bytes));
+        VisualDlReader reader(file);
+        const ImportUpdate update = reader.poll({});
+        Summaries got;
+        got.add(update);
+        QCOMPARE(update.status, ImportStatus::Partial);
+        QCOMPARE(update.diagnostics.size(), 2);
+        QVERIFY2(update.diagnostics[0].message.contains(QStringLiteral("ROC curve")),
+                 qPrintable(update.diagnostics[0].message));
+        const PrCurveSeries roc = got.rocCurves.value(QStringLiteral("roc"));
+        QCOMPARE(stepsOf(roc), (std::vector<qint64> { 2 }));
+        const PrCurve& curve = roc.items[0];
+        QCOMPARE(curve.recall, (std::vector<double> { 1.0, 0.5, 0.0 }));
+        QCOMPARE(curve.precision, (std::vector<double> { 0.4, 2.0 / 5.0, 0.0 }));
     }
 
     void histogramsFromRecords()

@@ -1,9 +1,10 @@
 #include "importers/core/runscanner.h"
 #include "importers/graph/graphreader.h"
-#include "widgets/graph/nodedetailswidget.h"
-#include "tests/widgets/graph/graphviewtestdata.h"
 #include "importers/tensor/dumpindexer.h"
 #include "tests/testutils.h"
+#include "tests/widgets/graph/graphviewtestdata.h"
+#include "widgets/graph/nodedetailswidget.h"
+#include "widgets/graph/opdocumentation.h"
 
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -42,6 +43,106 @@ private slots:
         emit browser->anchorClicked(QUrl(NodeDetailsWidget::itemLink(fc1)));
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.at(0).at(0).toInt(), fc1);
+    }
+
+    void opDocumentationTable_data()
+    {
+        QTest::addColumn<QString>("framework");
+        QTest::addColumn<QString>("opType");
+        QTest::addColumn<QString>("url");
+        const QString torch = QStringLiteral("https://pytorch.org/docs/stable/generated/");
+        const QString ms = QStringLiteral("https://www.mindspore.cn/docs/en/master/api_python/");
+        const QString paddle = QStringLiteral("https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/");
+        auto row = [](const char* name, const char* framework, const char* op, const QString& url) {
+            QTest::newRow(name) << QString::fromLatin1(framework) << QString::fromLatin1(op) << url;
+        };
+        row("aten functional", "pytorch", "aten::conv2d", torch + QStringLiteral("torch.nn.functional.conv2d.html"));
+        row("aten in-place", "pytorch", "aten::relu_", torch + QStringLiteral("torch.nn.functional.relu.html"));
+        row("aten torch", "pytorch", "aten::matmul", torch + QStringLiteral("torch.matmul.html"));
+        row("aten private", "pytorch", "aten::_convolution", QString());
+        row("torch.nn module path", "pytorch", "torch.nn.modules.conv.Conv2d",
+            torch + QStringLiteral("torch.nn.Conv2d.html"));
+        row("torch.nn module", "pytorch", "torch.nn.Linear", torch + QStringLiteral("torch.nn.Linear.html"));
+        row("prim", "pytorch", "prim::Constant", QString());
+        row("onnx", "onnx", "Conv", QStringLiteral("https://onnx.ai/onnx/operators/onnx__Conv.html"));
+        row("onnx gelu", "onnx", "Gelu", QStringLiteral("https://onnx.ai/onnx/operators/onnx__Gelu.html"));
+        row("onnx custom", "onnx", "custom.Block", QString());
+        row("onnx unknown", "onnx", "FusedConvBn", QString());
+        row("mindspore op", "mindspore", "Conv2D", ms + QStringLiteral("ops/mindspore.ops.Conv2D.html"));
+        row("mindspore primfunc", "mindspore", "PrimFunc_MatMul", ms + QStringLiteral("ops/mindspore.ops.MatMul.html"));
+        row("mindspore nn", "mindspore", "nn.Dense", ms + QStringLiteral("nn/mindspore.nn.Dense.html"));
+        row("mindspore internal", "mindspore", "TupleGetItem", QString());
+        row("mindspore cnode", "mindspore", "CNode", QString());
+        row("paddle nn", "paddle", "paddle.nn.Conv2D", paddle + QStringLiteral("nn/Conv2D_en.html"));
+        row("paddle static", "paddle", "matmul_v2", paddle + QStringLiteral("matmul_en.html"));
+        row("paddle functional", "paddle", "relu", paddle + QStringLiteral("nn/functional/relu_en.html"));
+        row("paddle unknown", "paddle", "fetch", QString());
+        row("tf raw op", "tensorflow", "Conv2D",
+            QStringLiteral("https://www.tensorflow.org/api_docs/python/tf/raw_ops/Conv2D"));
+        row("tf lowercase", "tensorflow", "my_custom", QString());
+        row("no framework", "", "Conv", QString());
+        row("unknown framework", "caffe", "Convolution", QString());
+        row("empty op", "onnx", "", QString());
+    }
+
+    void opDocumentationTable()
+    {
+        QFETCH(QString, framework);
+        QFETCH(QString, opType);
+        QFETCH(QString, url);
+        const OpDocumentation& table = OpDocumentation::builtIn();
+        QVERIFY2(table.errorString().isEmpty(), qPrintable(table.errorString()));
+        QCOMPARE(table.frameworks().size(), 5);
+        const QUrl got = table.url(framework, opType);
+        QCOMPARE(got.isValid(), !url.isEmpty());
+        if (!url.isEmpty())
+            QCOMPARE(got.toString(), url);
+    }
+
+    void opDocumentationFormats()
+    {
+        QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::Onnx), QStringLiteral("onnx"));
+        QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::TorchScript), QStringLiteral("pytorch"));
+        QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::MindSporeIr), QStringLiteral("mindspore"));
+        QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::AnfIr), QStringLiteral("mindspore"));
+        QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::TensorFlow), QStringLiteral("tensorflow"));
+        QVERIFY(OpDocumentation::frameworkFor(GraphFormat::Dot).isEmpty());
+        // A broken table is empty and says why.
+        const OpDocumentation broken = OpDocumentation::fromJson("{\"frameworks\": ");
+        QVERIFY(broken.isEmpty());
+        QVERIFY(!broken.errorString().isEmpty());
+    }
+
+    void opTypeLinksToItsDocumentationOnClickOnly()
+    {
+        auto copy = std::make_shared<Graph>(*test::smallModel());
+        copy->format = GraphFormat::Onnx;
+        const auto tree = ScopeTree::build(copy);
+        NodeDetailsWidget details;
+        QList<QUrl> opened;
+        details.setUrlOpener([&opened](const QUrl& url) {
+            opened << url;
+            return true;
+        });
+        details.setTree(tree);
+        const QUrl gelu(QStringLiteral("https://onnx.ai/onnx/operators/onnx__Gelu.html"));
+        details.showItem(tree->itemOfNode(copy->find("model/mid/mlp/act")));
+        QCOMPARE(details.documentationUrl(), gelu);
+        auto* browser = details.findChild<QTextBrowser*>();
+        QVERIFY(browser->toHtml().contains(gelu.toString()));
+        QVERIFY2(details.text().contains(QStringLiteral("ONNX API documentation")), qPrintable(details.text()));
+        QVERIFY(opened.isEmpty()); // showing a node opens nothing
+        emit browser->anchorClicked(gelu);
+        QCOMPARE(opened, QList<QUrl> { gelu });
+
+        // Groups and graphs without a known framework have no link.
+        details.showItem(tree->item(tree->itemOfNode(copy->find("model/mid/mlp/act"))).parent);
+        QVERIFY(!details.documentationUrl().isValid());
+        const auto dotTree = ScopeTree::build(test::smallModel());
+        details.setTree(dotTree);
+        details.showItem(dotTree->itemOfNode(dotTree->graph().find("model/mid/mlp/act")));
+        QVERIFY(!details.documentationUrl().isValid());
+        QVERIFY(!browser->toHtml().contains(QStringLiteral("https://")));
     }
 
     void sourceLinksAskForTheLine()

@@ -1,13 +1,15 @@
-#include "widgets/common/chartexporter.h"
 #include "importers/core/importsession.h"
 #include "importers/core/runscanner.h"
+#include "importers/summary/visualdlreader.h"
+#include "models/summary/summarystore.h"
+#include "tests/pythonoracle.h"
+#include "tests/testutils.h"
+#include "widgets/common/chartexporter.h"
 #include "widgets/prcurves/prcurvechart.h"
 #include "widgets/prcurves/prcurvedata.h"
 #include "widgets/prcurves/prcurvespanel.h"
-#include "tests/pythonoracle.h"
-#include "models/summary/summarystore.h"
-#include "tests/testutils.h"
 
+#include <QComboBox>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -167,6 +169,10 @@ private slots:
     void shortOrNonFiniteRowsAreSkipped();
     void torch2PrCurveSample();
     void storeDeletedFirst();
+    void rocRatesAndAucFromTheCounts();
+    void rocModeOfPrData();
+    void rocOnlyTagsStayRoc();
+    void rocAucMatchesThePythonOracle();
 };
 
 void TestPrCurvesPanel::fixtureTrimsTheUndefinedTail()
@@ -450,7 +456,7 @@ void TestPrCurvesPanel::tagFilterAndEmptyStates()
     PrCurvesPanel panel(&store);
     auto* empty = panel.findChild<QLabel*>(QStringLiteral("emptyState"));
     QVERIFY(empty);
-    QVERIFY(empty->text().contains(QStringLiteral("No PR curves")));
+    QVERIFY(empty->text().contains(QStringLiteral("No PR or ROC curves")));
     QVERIFY(panel.charts().isEmpty());
 
     addRun(store, QStringLiteral("a"), QStringLiteral("pr/cat"), { 1 });
@@ -476,7 +482,7 @@ void TestPrCurvesPanel::tagFilterAndEmptyStates()
     store.clear();
     panel.flushPendingUpdates();
     QVERIFY(panel.charts().isEmpty());
-    QVERIFY(empty->text().contains(QStringLiteral("No PR curves")));
+    QVERIFY(empty->text().contains(QStringLiteral("No PR or ROC curves")));
 }
 
 void TestPrCurvesPanel::liveUpdatesFollowTheLatestStep()
@@ -605,7 +611,239 @@ void TestPrCurvesPanel::storeDeletedFirst()
     QCOMPARE(panel.charts().size(), 1);
     store.reset();
     QVERIFY(panel.charts().isEmpty());
-    QVERIFY(panel.emptyStateText().contains(QStringLiteral("No PR curves")));
+    QVERIFY(panel.emptyStateText().contains(QStringLiteral("No PR or ROC curves")));
+}
+
+namespace {
+
+/// The ROC points of the samples at the chart's thresholds, sorted by FPR then TPR, with the ends (0, 0)
+/// and (1, 1): what the trapezoid AUC is computed over, from the samples rather than the curve's counts.
+double sampleAuc(const std::vector<Sample>& samples)
+{
+    int positives = 0;
+    int negatives = 0;
+    for (const Sample& s : samples)
+        (s.positive ? positives : negatives) += 1;
+    std::vector<std::pair<double, double>> points { { 0.0, 0.0 }, { 1.0, 1.0 } };
+    for (int i = 0; i < kThresholds; ++i) {
+        const double t = double(i) / (kThresholds - 1);
+        int tp = 0, fp = 0;
+        for (const Sample& s : samples) {
+            if (s.score >= t)
+                (s.positive ? tp : fp) += 1;
+        }
+        points.emplace_back(double(fp) / negatives, double(tp) / positives);
+    }
+    std::sort(points.begin(), points.end());
+    double area = 0.0;
+    for (std::size_t k = 1; k < points.size(); ++k)
+        area += (points[k].first - points[k - 1].first) * (points[k].second + points[k - 1].second) / 2.0;
+    return area;
+}
+
+void addRocRun(summary::SummaryStore& store, const QString& run, const QString& tag, const std::vector<qint64>& steps)
+{
+    summary::SummaryBatch batch;
+    batch.rocCurves.push_back(makeSeries(tag, steps));
+    store.update(run, run + QStringLiteral("/vdlrecords.1.log"), batch);
+}
+
+} // namespace
+
+void TestPrCurvesPanel::rocRatesAndAucFromTheCounts()
+{
+    summary::PrCurve curve = makeCurve(0, samplesForStep(0), kThresholds);
+    QCOMPARE(int(rocEntries(curve).size()), kThresholds); // both classes everywhere: every entry has a point
+    QCOMPARE(truePositiveRate(curve, 0), 1.0);
+    QCOMPARE(falsePositiveRate(curve, 0), 1.0);
+    QCOMPARE(truePositiveRate(curve, 10), 0.0);
+    QVERIFY(std::abs(rocAuc(curve) - sampleAuc(samplesForStep(0))) < 1e-12);
+    // A perfect ranking has area 1, the reversed one 0.
+    const std::vector<Sample> perfect { { 0.9, true }, { 0.8, true }, { 0.2, false }, { 0.1, false } };
+    QVERIFY(std::abs(rocAuc(makeCurve(0, perfect, kThresholds)) - 1.0) < 1e-12);
+    const std::vector<Sample> reversed { { 0.1, true }, { 0.2, true }, { 0.8, false }, { 0.9, false } };
+    QVERIFY(std::abs(rocAuc(makeCurve(0, reversed, kThresholds))) < 1e-12);
+    // Without negatives FPR is undefined: no point, no AUC.
+    const std::vector<Sample> onlyPositives { { 0.3, true }, { 0.7, true } };
+    const summary::PrCurve single = makeCurve(0, onlyPositives, kThresholds);
+    QVERIFY(rocEntries(single).empty());
+    QVERIFY(std::isnan(rocAuc(single)));
+    // Missing counts (a writer that stored only ratios) give no ROC curve.
+    curve.trueNegatives.clear();
+    QVERIFY(rocEntries(curve).empty());
+}
+
+void TestPrCurvesPanel::rocModeOfPrData()
+{
+    summary::SummaryStore store;
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2 });
+    addRun(store, QStringLiteral("b"), QStringLiteral("pr"), { 2 });
+    PrCurvesPanel panel(&store);
+    panel.resize(900, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    PrCurveChart* chart = panel.chartForTag(QStringLiteral("pr"));
+    QVERIFY(chart);
+    QCOMPARE(chart->mode(), CurveMode::PrecisionRecall);
+
+    // The header's mode selector switches every PR chart.
+    auto* box = panel.findChild<QComboBox*>(QStringLiteral("curveMode"));
+    QVERIFY(box);
+    QSignalSpy modeSpy(&panel, &PrCurvesPanel::modeChanged);
+    box->setCurrentIndex(box->findData(int(CurveMode::Roc)));
+    QCOMPARE(panel.mode(), CurveMode::Roc);
+    QCOMPARE(modeSpy.count(), 1);
+    QCOMPARE(chart->mode(), CurveMode::Roc);
+    QCOMPARE(chart->plot()->xAxis->label(), QStringLiteral("False positive rate"));
+    QCOMPARE(chart->plot()->yAxis->label(), QStringLiteral("True positive rate"));
+
+    // TPR over FPR per threshold, from the samples; the curve is closed at (1, 1) and (0, 0).
+    const std::vector<Sample> samples = samplesForStep(2);
+    const QCPCurve* curve = chart->curveForRun(QStringLiteral("a"));
+    QCOMPARE(curve->dataCount(), kThresholds + 2);
+    auto it = curve->data()->constBegin();
+    QCOMPARE(it->key, 1.0);
+    QCOMPARE(it->value, 1.0);
+    ++it;
+    for (int i = 0; i < kThresholds; ++i, ++it) {
+        const double t = double(i) / (kThresholds - 1);
+        int tp = 0, fp = 0, p = 0, n = 0;
+        for (const Sample& s : samples) {
+            (s.positive ? p : n) += 1;
+            if (s.score >= t)
+                (s.positive ? tp : fp) += 1;
+        }
+        QCOMPARE(int(it->t), i);
+        QVERIFY(std::abs(it->key - double(fp) / n) < 1e-12);
+        QVERIFY(std::abs(it->value - double(tp) / p) < 1e-12);
+    }
+    QCOMPARE(it->key, 0.0);
+    QCOMPARE(it->value, 0.0);
+
+    // The legend names each run's AUC.
+    const double auc = sampleAuc(samples);
+    QVERIFY(std::abs(chart->shownAuc(QStringLiteral("a")) - auc) < 1e-12);
+    QVERIFY2(curve->name().contains(QStringLiteral("AUC %1").arg(auc, 0, 'f', 4)), qPrintable(curve->name()));
+
+    // The tooltip gives the threshold and both rates.
+    chart->plot()->replot();
+    const std::vector<PrPoint> points = chart->shownPoints(QStringLiteral("a"));
+    const PrPoint& target = points[5];
+    QTest::mouseMove(chart->plot(), chart->pixelPosition(target).toPoint());
+    QTRY_VERIFY(!chart->hoverText().isEmpty());
+    const QString text = chart->hoverText();
+    QVERIFY2(text.contains(QStringLiteral("True positive rate")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("False positive rate")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Threshold")), qPrintable(text));
+
+    // CSV has the rates as columns.
+    const QList<QByteArrayList> rows = csvRows(ChartExporter::toCsv(chart->chartData()));
+    QVERIFY(rows.size() > 1);
+    QVERIFY2(rows[0].contains("tpr") && rows[0].contains("fpr") && !rows[0].contains("precision"),
+             rows[0].join(',').constData());
+
+    // The Compare Runs selection narrows it as in PR mode.
+    panel.setVisibleRuns({ QStringLiteral("b") });
+    QCOMPARE(chart->shownRuns(), QStringList { QStringLiteral("b") });
+    panel.setVisibleRuns({});
+
+    // Back to PR: precision over recall again, no AUC.
+    panel.setMode(CurveMode::PrecisionRecall);
+    QCOMPARE(box->currentData().toInt(), int(CurveMode::PrecisionRecall));
+    QCOMPARE(chart->plot()->xAxis->label(), QStringLiteral("Recall"));
+    compareCurve(chart->curveForRun(QStringLiteral("a")), expectedPoints(2));
+    QVERIFY(!chart->curveForRun(QStringLiteral("a"))->name().contains(QStringLiteral("AUC")));
+    if (qEnvironmentVariableIsSet("RUNLENS_SCREENSHOT_DIR"))
+        panel.grab().save(QDir(qEnvironmentVariable("RUNLENS_SCREENSHOT_DIR")).filePath(QStringLiteral("roc.png")));
+}
+
+void TestPrCurvesPanel::rocOnlyTagsStayRoc()
+{
+    summary::SummaryStore store;
+    addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1 });
+    addRocRun(store, QStringLiteral("a"), QStringLiteral("roc"), { 1, 3 });
+    addRocRun(store, QStringLiteral("c"), QStringLiteral("roc"), { 2 });
+    PrCurvesPanel panel(&store);
+    panel.flushPendingUpdates();
+    QCOMPARE(panel.tags(), QStringList { QStringLiteral("pr") });
+    QCOMPARE(panel.rocTags(), QStringList { QStringLiteral("roc") });
+    QCOMPARE(panel.charts().size(), 2);
+    PrCurveChart* roc = panel.rocChartForTag(QStringLiteral("roc"));
+    QVERIFY(roc);
+    QVERIFY(roc->isRocOnly());
+    QCOMPARE(panel.mode(), CurveMode::PrecisionRecall);
+    QCOMPARE(roc->mode(), CurveMode::Roc); // ROC-only data is always shown as ROC
+    QVERIFY(panel.findChild<QComboBox*>(QStringLiteral("curveMode"))->isEnabled());
+    roc->setMode(CurveMode::PrecisionRecall);
+    QCOMPARE(roc->mode(), CurveMode::Roc);
+    QCOMPARE(roc->runs(), (QStringList { QStringLiteral("a"), QStringLiteral("c") }));
+    QCOMPARE(roc->steps(), (std::vector<qint64> { 1, 2, 3 }));
+    QVERIFY(std::abs(roc->shownAuc(QStringLiteral("a")) - sampleAuc(samplesForStep(3))) < 1e-12);
+    // The step slider moves the ROC curves like PR curves.
+    roc->setCurrentStep(1);
+    QCOMPARE(roc->shownStep(QStringLiteral("a")), std::optional<qint64>(1));
+    QVERIFY(std::abs(roc->shownAuc(QStringLiteral("a")) - sampleAuc(samplesForStep(1))) < 1e-12);
+
+    // Compare Runs narrows ROC-only tags too: run c has no PR tag.
+    panel.setVisibleRuns({ QStringLiteral("c") });
+    QCOMPARE(panel.visibleTags(), QStringList {});
+    QCOMPARE(panel.visibleRocTags(), QStringList { QStringLiteral("roc") });
+    QCOMPARE(roc->shownRuns(), QStringList { QStringLiteral("c") });
+    QVERIFY(panel.emptyStateText().isEmpty());
+    panel.setVisibleRuns({ QStringLiteral("nope") });
+    QVERIFY(panel.emptyStateText().contains(QStringLiteral("selected runs")));
+    panel.setVisibleRuns({});
+    panel.setTagFilter(QStringLiteral("^roc$"));
+    QCOMPARE(panel.visibleRocTags(), QStringList { QStringLiteral("roc") });
+    QCOMPARE(panel.visibleTags(), QStringList {});
+
+    // Live: a new ROC tag arrives through the store.
+    addRocRun(store, QStringLiteral("a"), QStringLiteral("roc2"), { 5 });
+    panel.flushPendingUpdates();
+    QCOMPARE(panel.rocTags(), (QStringList { QStringLiteral("roc"), QStringLiteral("roc2") }));
+}
+
+void TestPrCurvesPanel::rocAucMatchesThePythonOracle()
+{
+    // VisualDL's ROC demo log read by the VisualDL reader; AUC compared with a trapezoid oracle that decodes
+    // the same file itself.
+    const QString file = QStringLiteral(RUNLENS_TEST_DATA_DIR "/visualdl/roc/vdlrecords.1609220805.log");
+    RUNLENS_PYTHON_ORACLE(output, { QStringLiteral(RUNLENS_TEST_DATA_DIR "/visualdl/roc/roc_oracle.py"), file });
+    const QJsonObject expected = QJsonDocument::fromJson(output.toUtf8()).object();
+    QCOMPARE(expected.size(), 6);
+
+    summary::VisualDlReader reader(file);
+    const ImportUpdate update = reader.poll({});
+    QCOMPARE(update.status, ImportStatus::Ok);
+    QVERIFY(update.summaries);
+    summary::SummaryStore store;
+    store.update(QStringLiteral("."), file, *update.summaries);
+    PrCurvesPanel panel(&store);
+    panel.resize(1200, 900);
+    panel.flushPendingUpdates();
+    QCOMPARE(panel.rocTags(), expected.keys());
+    // Without PR tags the mode selector has nothing to switch.
+    QVERIFY(!panel.findChild<QComboBox*>(QStringLiteral("curveMode"))->isEnabled());
+    for (auto it = expected.begin(); it != expected.end(); ++it) {
+        PrCurveChart* chart = panel.rocChartForTag(it.key());
+        QVERIFY(chart);
+        const QJsonObject want = it.value().toArray().first().toObject();
+        const double auc = want[QStringLiteral("auc")].toDouble();
+        QVERIFY2(auc > 0.9 && auc < 1.0, qPrintable(QString::number(auc)));
+        QVERIFY2(std::abs(chart->shownAuc(QStringLiteral(".")) - auc) < 1e-12,
+                 qPrintable(
+                     QStringLiteral("%1: %2 vs %3").arg(it.key()).arg(chart->shownAuc(QStringLiteral("."))).arg(auc)));
+        const std::vector<PrPoint> points = chart->shownPoints(QStringLiteral("."));
+        const QJsonArray tpr = want[QStringLiteral("tpr")].toArray();
+        const QJsonArray fpr = want[QStringLiteral("fpr")].toArray();
+        QCOMPARE(qsizetype(points.size()), tpr.size());
+        for (std::size_t k = 0; k < points.size(); ++k) {
+            QVERIFY(std::abs(points[k].truePositiveRate - tpr[qsizetype(k)].toDouble()) < 1e-12);
+            QVERIFY(std::abs(points[k].falsePositiveRate - fpr[qsizetype(k)].toDouble()) < 1e-12);
+        }
+        QVERIFY2(chart->curveForRun(QStringLiteral("."))->name().contains(QStringLiteral("AUC %1").arg(auc, 0, 'f', 4)),
+                 qPrintable(chart->curveForRun(QStringLiteral("."))->name()));
+    }
 }
 
 QTEST_MAIN(TestPrCurvesPanel)
