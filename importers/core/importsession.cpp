@@ -348,7 +348,8 @@ ImportSession::snapshotSink(const QList<int>& indices)
     auto slot = std::make_shared<Slot>();
     return [this, slot, indices](std::shared_ptr<const trace::TraceStore> partial, int permille) {
         const std::lock_guard lock(slot->mutex);
-        slot->partial = std::move(partial);
+        if (partial) // a progress-only call does not drop a store not yet delivered
+            slot->partial = std::move(partial);
         slot->permille = permille;
         if (std::exchange(slot->posted, true))
             return;
@@ -363,7 +364,7 @@ ImportSession::snapshotSink(const QList<int>& indices)
                     permille = slot->permille;
                     slot->posted = false;
                 }
-                if (partial && !m_canceled)
+                if (!m_canceled)
                     emit traceSnapshot(indices, std::move(partial), permille);
             },
             Qt::QueuedConnection);

@@ -86,8 +86,8 @@ signals:
     /// Traces read together by importTraces(); the store holds one source per artifact, in that order.
     void tracesArrived(const QList<int>& artifactIndices, std::shared_ptr<const runlens::trace::TraceStore> store);
     /// What a trace being read (alone, or together by importTraces()) has indexed so far: an immutable
-    /// partial store, replaced by traceArrived()/tracesArrived() at the end. Only the latest one is
-    /// delivered when several were made while the event loop was busy.
+    /// partial store, replaced by traceArrived()/tracesArrived() at the end; null when only the progress
+    /// moved. Only the latest one is delivered when several were made while the event loop was busy.
     void traceSnapshot(const QList<int>& artifactIndices, std::shared_ptr<const runlens::trace::TraceStore> partial,
                        int permille);
     /// Artifacts [first, first + count) were appended to the manifest by addArtifacts().

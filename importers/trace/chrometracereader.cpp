@@ -54,8 +54,9 @@ private:
 constexpr std::uint64_t kThreadedBytes = std::uint64_t(4) << 20;
 
 // Slices and counter values a partial store holds at most: enough for the first frame of any trace, small
-// next to the store being built (about 35 B each), so painting while reading stays within its memory.
-constexpr std::size_t kSnapshotEvents = 2'000'000;
+// next to the store being built (about 45 B each while copied), so painting while reading stays within its
+// memory.
+constexpr std::size_t kSnapshotEvents = 1'000'000;
 
 // Pages of a mapped input are let go in steps of this behind the parser.
 constexpr std::uint64_t kReleaseStep = std::uint64_t(64) << 20;
@@ -64,8 +65,8 @@ constexpr std::uint64_t kReleaseStep = std::uint64_t(64) << 20;
 constexpr std::uint64_t kIndexReleaseStep = std::uint64_t(16) << 20;
 
 // Publishes partial stores of what the builder holds while a large input is read (ImportControl::
-// traceSnapshot). Once the budget of events is reached the last partial store is published again with the
-// new progress: a copy per interval would cost more than the frame it buys.
+// traceSnapshot). Once the budget of events is reached only the progress is published (a null store): a copy
+// per interval would cost more than the frame it buys, and holding the last one would cost its memory.
 class Snapshots
 {
 public:
@@ -89,11 +90,12 @@ public:
         const std::uint64_t done = position >= data ? std::uint64_t(position - data) : 0;
         const int permille = m_base
             + int(double(m_span) * std::min(1.0, double(done) / double(std::max<std::uint64_t>(m_input.expected, 1))));
+        std::shared_ptr<const TraceStore> partial;
         if (!m_full) {
             m_full = m_builder.eventCount() >= kSnapshotEvents;
-            m_partial = m_builder.snapshot(kSnapshotEvents);
+            partial = m_builder.snapshot(kSnapshotEvents);
         }
-        m_control.traceSnapshot(m_partial, permille);
+        m_control.traceSnapshot(std::move(partial), permille);
         m_last = std::chrono::steady_clock::now();
     }
 
@@ -104,7 +106,6 @@ private:
     int m_base;
     int m_span;
     std::chrono::steady_clock::time_point m_last;
-    std::shared_ptr<const TraceStore> m_partial;
     bool m_full = false;
 };
 

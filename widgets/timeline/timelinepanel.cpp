@@ -136,9 +136,11 @@ void TimelinePanel::setStore(std::shared_ptr<const trace::TraceStore> store)
 
 void TimelinePanel::showPartialStore(std::shared_ptr<const trace::TraceStore> partial, int permille)
 {
+    if (!partial && !m_partial)
+        return; // progress of a read whose partial store is not shown
     m_readingNote->setText(tr("Reading… %1 %").arg(std::clamp(permille, 0, 1000) / 10));
     m_readingNote->show();
-    if (partial == m_partial)
+    if (!partial || partial == m_partial)
         return;
     if (!m_partial) {
         // Leaving a complete store: its per-file state is written now, and none is kept for partial ones

@@ -42,7 +42,7 @@ public:
     void setStore(std::shared_ptr<const trace::TraceStore> store);
     const trace::TraceStore* store() const { return m_store.get(); }
     /// While a trace is read: paints `partial` (an immutable store of what is indexed so far) with a
-    /// "reading… N %" note, until setStore() brings the whole trace. The same partial store again only
+    /// "reading… N %" note, until setStore() brings the whole trace. A null or the same partial store only
     /// updates the note. Search and details wait for the whole trace; no per-file state is saved meanwhile.
     void showPartialStore(std::shared_ptr<const trace::TraceStore> partial, int permille);
     const trace::TraceStore* partialStore() const { return m_partial.get(); }
