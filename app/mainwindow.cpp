@@ -561,6 +561,12 @@ void MainWindow::connectSession(ImportSession* session)
                 if (indices == m_currentTraces)
                     showTrace(indices, std::move(store));
             });
+    connect(session, &ImportSession::traceSnapshot, this,
+            [this](const QList<int>& indices, std::shared_ptr<const trace::TraceStore> partial, int permille) {
+                // The first frame of a big trace comes from what is already read; the whole store follows.
+                if (indices == m_currentTraces)
+                    m_timelinePanel->showPartialStore(std::move(partial), permille);
+            });
     connect(session, &ImportSession::memoryArrived, this, &MainWindow::addMemory);
     connect(session, &ImportSession::profilerArrived, this, &MainWindow::showProfiler);
     connect(session, &ImportSession::rankDigestArrived, this, &MainWindow::addRankDigest);

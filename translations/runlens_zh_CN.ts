@@ -4186,6 +4186,14 @@ runlens record --out RUN_FOLDER -- python train.py
         <source>Show the flow arrows of the selected slice</source>
         <translation>显示所选切片的流箭头</translation>
     </message>
+    <message>
+        <source>The timeline shows what has been read so far; the whole trace replaces it when reading ends</source>
+        <translation>时间线显示目前已读取的部分；读取结束后由完整的跟踪替换</translation>
+    </message>
+    <message>
+        <source>Reading… %1 %</source>
+        <translation>正在读取… %1 %</translation>
+    </message>
 </context>
 <context>
     <name>runlens::TimelineSearchBar</name>

@@ -14,6 +14,7 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <mutex>
 
 Q_LOGGING_CATEGORY(lcImportSession, "runlens.importers.core", QtWarningMsg)
 
@@ -283,10 +284,12 @@ void ImportSession::importTraces(const QList<int>& artifactIndices)
     updateProgress();
 
     auto cancel = m_cancel;
-    m_combinedFuture = QtConcurrent::run(workerPool(), [this, read, paths, cancel]() {
+    auto sink = snapshotSink(artifactIndices);
+    m_combinedFuture = QtConcurrent::run(workerPool(), [this, read, paths, cancel, sink]() {
         ImportControl control;
         control.cancel = cancel.get();
         control.progress = [read](int permille) { read->progress = permille; };
+        control.traceSnapshot = sink;
         auto result = std::make_shared<trace::ChromeTraceResult>();
         const Diagnostics failure
             = runGuarded([&] { *result = trace::ChromeTraceReader::read(paths, control); }, paths);
@@ -330,6 +333,44 @@ void ImportSession::importTraces(const QList<int>& artifactIndices)
     });
 }
 
+std::function<void(std::shared_ptr<const trace::TraceStore>, int)>
+ImportSession::snapshotSink(const QList<int>& indices)
+{
+    // The reader's thread leaves only the latest partial store here; one queued call at a time takes it, so
+    // a busy event loop never holds a backlog of them.
+    struct Slot
+    {
+        std::mutex mutex;
+        std::shared_ptr<const trace::TraceStore> partial;
+        int permille = 0;
+        bool posted = false;
+    };
+    auto slot = std::make_shared<Slot>();
+    return [this, slot, indices](std::shared_ptr<const trace::TraceStore> partial, int permille) {
+        const std::lock_guard lock(slot->mutex);
+        if (partial) // a progress-only call does not drop a store not yet delivered
+            slot->partial = std::move(partial);
+        slot->permille = permille;
+        if (std::exchange(slot->posted, true))
+            return;
+        QMetaObject::invokeMethod(
+            this,
+            [this, slot, indices]() {
+                std::shared_ptr<const trace::TraceStore> partial;
+                int permille = 0;
+                {
+                    const std::lock_guard lock(slot->mutex);
+                    partial = std::move(slot->partial);
+                    permille = slot->permille;
+                    slot->posted = false;
+                }
+                if (!m_canceled)
+                    emit traceSnapshot(indices, std::move(partial), permille);
+            },
+            Qt::QueuedConnection);
+    };
+}
+
 void ImportSession::cancel()
 {
     m_canceled = true;
@@ -366,9 +407,13 @@ void ImportSession::launch(const std::shared_ptr<Group>& group)
 
     auto cancel = m_cancel;
     QStringList paths;
-    for (int index : group->indices)
+    std::vector<std::function<void(std::shared_ptr<const trace::TraceStore>, int)>> sinks;
+    for (int index : group->indices) {
         paths << m_manifest.artifacts[index].path;
-    group->future = QtConcurrent::run(workerPool(), [this, group, cancel, paths]() {
+        sinks.push_back(m_manifest.artifacts[index].kind == ArtifactKind::ChromeTrace ? snapshotSink({ index })
+                                                                                      : nullptr);
+    }
+    group->future = QtConcurrent::run(workerPool(), [this, group, cancel, paths, sinks]() {
         const size_t n = group->indices.size();
         for (size_t k = 0; k < n; ++k) {
             PollResult result;
@@ -380,6 +425,7 @@ void ImportSession::launch(const std::shared_ptr<Group>& group)
                 control.cancel = cancel.get();
                 control.progress
                     = [group, k, n](int permille) { group->progress = int((qint64(k) * 1000 + permille) / qint64(n)); };
+                control.traceSnapshot = sinks[k];
                 result.update = pollGuarded(*group->importers[k], control, paths[qsizetype(k)]);
                 if (cancel->load() && result.update.status == ImportStatus::Ok)
                     result.update.status = ImportStatus::Canceled;

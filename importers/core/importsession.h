@@ -85,6 +85,11 @@ signals:
     void rankDigestArrived(int artifactIndex, std::shared_ptr<const runlens::cluster::RankDigest> digest);
     /// Traces read together by importTraces(); the store holds one source per artifact, in that order.
     void tracesArrived(const QList<int>& artifactIndices, std::shared_ptr<const runlens::trace::TraceStore> store);
+    /// What a trace being read (alone, or together by importTraces()) has indexed so far: an immutable
+    /// partial store, replaced by traceArrived()/tracesArrived() at the end; null when only the progress
+    /// moved. Only the latest one is delivered when several were made while the event loop was busy.
+    void traceSnapshot(const QList<int>& artifactIndices, std::shared_ptr<const runlens::trace::TraceStore> partial,
+                       int permille);
     /// Artifacts [first, first + count) were appended to the manifest by addArtifacts().
     void artifactsAdded(int first, int count);
     /// Overall progress of the current import, 0..1000, with a line of text for the status bar.
@@ -105,6 +110,8 @@ private:
     void deliver(const PollResult& result);
     void checkGrowth();
     void updateProgress();
+    /// An ImportControl::traceSnapshot that emits traceSnapshot() for `indices` on this object's thread.
+    std::function<void(std::shared_ptr<const trace::TraceStore>, int)> snapshotSink(const QList<int>& indices);
 
     RunManifest m_manifest;
     summary::SummaryLimits m_summaryLimits;

@@ -5,6 +5,7 @@
 #include "importers/trace/sourcereader.h"
 #include "importers/trace/tracecache.h"
 #include "importers/trace/traceinput.h"
+#include "models/trace/tracelod.h"
 #include "models/trace/tracestorebuilder.h"
 
 #include <QDir>
@@ -13,6 +14,7 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <span>
 #include <thread>
@@ -51,11 +53,61 @@ private:
 // Inputs below this are scanned and parsed on one thread: starting a thread costs more than it saves.
 constexpr std::uint64_t kThreadedBytes = std::uint64_t(4) << 20;
 
+// Slices and counter values a partial store holds at most: enough for the first frame of any trace, small
+// next to the store being built (about 45 B each while copied), so painting while reading stays within its
+// memory.
+constexpr std::size_t kSnapshotEvents = 1'000'000;
+
 // Pages of a mapped input are let go in steps of this behind the parser.
 constexpr std::uint64_t kReleaseStep = std::uint64_t(64) << 20;
 // Pages of an index cache are let go in steps of this as its arrays are copied out: the copies are the
 // store, so what stays mapped is only overhead.
 constexpr std::uint64_t kIndexReleaseStep = std::uint64_t(16) << 20;
+
+// Publishes partial stores of what the builder holds while a large input is read (ImportControl::
+// traceSnapshot). Once the budget of events is reached only the progress is published (a null store): a copy
+// per interval would cost more than the frame it buys, and holding the last one would cost its memory.
+class Snapshots
+{
+public:
+    Snapshots(const TraceStoreBuilder& builder, const ImportControl& control, const TraceInput& input, int base,
+              int span)
+        : m_builder(builder)
+        , m_control(control)
+        , m_input(input)
+        , m_base(base)
+        , m_span(span)
+        , m_last(std::chrono::steady_clock::now())
+    { }
+    void after(const char* position)
+    {
+        if (!m_control.traceSnapshot)
+            return;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - m_last < std::chrono::milliseconds(m_control.snapshotIntervalMs))
+            return;
+        const char* data = m_input.buffer->data();
+        const std::uint64_t done = position >= data ? std::uint64_t(position - data) : 0;
+        const int permille = m_base
+            + int(double(m_span) * std::min(1.0, double(done) / double(std::max<std::uint64_t>(m_input.expected, 1))));
+        std::shared_ptr<const TraceStore> partial;
+        if (!m_full) {
+            m_full = m_builder.eventCount() >= kSnapshotEvents;
+            partial = m_builder.snapshot(kSnapshotEvents);
+        }
+        m_control.traceSnapshot(std::move(partial), permille);
+        m_last = std::chrono::steady_clock::now();
+    }
+
+private:
+    const TraceStoreBuilder& m_builder;
+    const ImportControl& m_control;
+    const TraceInput& m_input;
+    int m_base;
+    int m_span;
+    std::chrono::steady_clock::time_point m_last;
+    bool m_full = false;
+};
 
 // Reads one input into the builder as a new source. Large inputs are scanned (and, for files that cannot be
 // mapped, read from disk) on a second thread while this one parses the events.
@@ -87,6 +139,7 @@ bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& inp
         std::vector<ScanItem> batch;
         bool going = true;
         std::uint64_t released = 0;
+        Snapshots snapshots(builder, control, input, progressBase, progressSpan);
         while (going && queue.pop(batch)) {
             for (const ScanItem& item : batch) {
                 if (!reader.handleItem(item)) {
@@ -94,6 +147,8 @@ bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& inp
                     break;
                 }
             }
+            if (going && !batch.empty())
+                snapshots.after(batch.back().begin);
             // A mapped file's pages behind the parser leave memory (they stay in the page cache), so a
             // trace larger than memory can be read. Args are parsed later from the same mapping on demand.
             if (going && input.mapping && !batch.empty() && batch.back().begin >= input.buffer->data()) {
@@ -192,8 +247,13 @@ ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const Import
     ChromeTraceResult result = readFiles(paths, control);
     // Only a complete read of files that did not change meanwhile is worth keeping.
     TraceCacheKey after;
-    if (!entry.isEmpty() && !result.canceled && TraceCache::keyOf(paths, after) && after == key)
+    if (!entry.isEmpty() && !result.canceled && TraceCache::keyOf(paths, after) && after == key) {
+        // The painting index goes into the cache; built once here, the timeline takes it from the store
+        // too. The store is not shared with anyone yet.
+        auto store = std::const_pointer_cast<TraceStore>(result.store);
+        TraceStoreCodec::attachLod(*store, std::make_shared<const TraceLod>(*store));
         writeIndex(result, key, entry);
+    }
     return result;
 }
 

@@ -3,6 +3,7 @@
 #include "models/trace/tracestore.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace runlens::trace {
@@ -37,6 +38,13 @@ public:
         double counterMin = 0; ///< counter tracks: value range (0 included)
         double counterMax = 0;
     };
+
+    /// An index made of its parts, as read back from the index cache (TraceStoreCodec checks them against
+    /// the store they index before).
+    TraceLod(std::int64_t origin, std::vector<TrackRows> tracks)
+        : m_tracks(std::move(tracks))
+        , m_origin(origin)
+    { }
 
     const TrackRows& track(int track) const { return m_tracks[std::size_t(track)]; }
     std::int64_t origin() const { return m_origin; } ///< time of bucket 0 of every level

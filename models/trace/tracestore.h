@@ -167,6 +167,8 @@ struct TraceSource
 
 /// Every event of one or more Chrome traces, ready for the timeline and the analyses. Immutable once
 /// published (shared as std::shared_ptr<const TraceStore>); built by TraceStoreBuilder.
+class TraceLod;
+
 class TraceStore
 {
 public:
@@ -186,6 +188,10 @@ public:
     /// The `args` object of a slice as JSON text (raw, from the retained input); empty when none.
     std::string_view argsJson(int track, std::size_t slice) const;
 
+    /// The painting index that came with the store (read back from the index cache, or built when the
+    /// cache was written); null when the timeline has to build it.
+    const std::shared_ptr<const TraceLod>& lod() const { return m_lod; }
+
 private:
     friend class TraceStoreBuilder;
     friend class TraceStoreCodec;
@@ -197,6 +203,7 @@ private:
     std::vector<TraceSource> m_sources;
     std::int64_t m_start = 0;
     std::int64_t m_end = 0;
+    std::shared_ptr<const TraceLod> m_lod;
 };
 
 } // namespace runlens::trace

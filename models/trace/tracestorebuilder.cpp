@@ -197,20 +197,13 @@ void TraceStoreBuilder::shiftSource(int source, std::int64_t deltaNs)
     }
 }
 
-std::shared_ptr<const TraceStore> TraceStoreBuilder::finish()
-{
-    Private& p = *d;
-    p.sortTracks();
-    p.orderProcessesAndTracks();
-    p.resolveFlows();
-    p.resolveCorrelations();
-    p.resolveExternalIds();
-    p.findSteps();
+namespace {
 
-    TraceStore& s = *p.store;
+void setTimeRange(const std::vector<Track>& tracks, std::int64_t& start, std::int64_t& end)
+{
     std::int64_t first = std::numeric_limits<std::int64_t>::max();
     std::int64_t last = std::numeric_limits<std::int64_t>::min();
-    for (const Track& track : s.m_tracks) {
+    for (const Track& track : tracks) {
         if (!track.start.empty()) {
             first = std::min(first, track.start.front());
             for (std::size_t i = 0; i < track.size(); ++i)
@@ -225,8 +218,81 @@ std::shared_ptr<const TraceStore> TraceStoreBuilder::finish()
         first = 0;
         last = 0;
     }
-    s.m_start = first;
-    s.m_end = last;
+    start = first;
+    end = last;
+}
+
+template<typename T> void copyPrefix(std::vector<T>& to, const std::vector<T>& from, std::size_t n)
+{
+    to.assign(from.begin(), from.begin() + std::ptrdiff_t(std::min(n, from.size())));
+}
+
+} // namespace
+
+std::size_t TraceStoreBuilder::eventCount() const
+{
+    std::size_t total = 0;
+    for (const Track& t : d->store->m_tracks)
+        total += t.start.size() + t.counterTime.size();
+    return total;
+}
+
+std::shared_ptr<const TraceStore> TraceStoreBuilder::snapshot(std::size_t maxEvents) const
+{
+    const TraceStore& from = *d->store;
+    const std::size_t total = eventCount();
+    // Past the budget every track keeps the same share of what it has: the start of each is painted.
+    const double keep = total > maxEvents ? double(maxEvents) / double(total) : 1.0;
+    auto prefix = [keep](std::size_t n) { return keep < 1.0 ? std::size_t(double(n) * keep) : n; };
+    Private p;
+    TraceStore& to = *p.store;
+    // A fresh table: the builder's index keeps changing while the snapshot is read on another thread.
+    for (std::size_t i = 1; i < from.m_strings.size(); ++i)
+        to.m_strings.intern(from.m_strings.view(StringId(i)));
+    to.m_processes = from.m_processes;
+    to.m_sources = from.m_sources;
+    to.m_tracks.reserve(from.m_tracks.size());
+    for (const Track& t : from.m_tracks) {
+        Track c;
+        c.type = t.type;
+        c.process = t.process;
+        c.tid = t.tid;
+        c.name = t.name;
+        c.namedId = t.namedId;
+        c.sortIndex = t.sortIndex;
+        c.source = t.source;
+        const std::size_t n = prefix(t.start.size());
+        copyPrefix(c.start, t.start, n);
+        copyPrefix(c.duration, t.duration, n);
+        copyPrefix(c.name_, t.name_, n);
+        copyPrefix(c.category, t.category, n);
+        copyPrefix(c.kind, t.kind, n);
+        copyPrefix(c.flags, t.flags, n);
+        copyPrefix(c.args, t.args, n);
+        const std::size_t m = prefix(t.counterTime.size());
+        copyPrefix(c.counterTime, t.counterTime, m);
+        copyPrefix(c.counterValue, t.counterValue, m);
+        to.m_tracks.push_back(std::move(c));
+    }
+    p.explicitSortIndex = d->explicitSortIndex;
+    p.sortTracks();
+    p.orderProcessesAndTracks();
+    setTimeRange(to.m_tracks, to.m_start, to.m_end);
+    return std::shared_ptr<const TraceStore>(p.store.release());
+}
+
+std::shared_ptr<const TraceStore> TraceStoreBuilder::finish()
+{
+    Private& p = *d;
+    p.sortTracks();
+    p.orderProcessesAndTracks();
+    p.resolveFlows();
+    p.resolveCorrelations();
+    p.resolveExternalIds();
+    p.findSteps();
+
+    TraceStore& s = *p.store;
+    setTimeRange(s.m_tracks, s.m_start, s.m_end);
     Private::shrink(s.m_flows);
 
     std::shared_ptr<const TraceStore> result(p.store.release());

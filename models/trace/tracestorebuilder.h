@@ -57,6 +57,14 @@ public:
     /// Moves every event of a source by `deltaNs` (a time base found after the events it applies to).
     void shiftSource(int source, std::int64_t deltaNs);
 
+    /// An immutable store of what was added so far, for painting while an import goes on: at most about
+    /// `maxEvents` slices and counter values (the first of each track, in the order they were added),
+    /// tracks sorted, nested and ordered as finish() does; no flows, correlations or steps. Shares nothing
+    /// with the builder, which is unchanged.
+    std::shared_ptr<const TraceStore> snapshot(std::size_t maxEvents) const;
+    /// Slices and counter values added so far.
+    std::size_t eventCount() const;
+
     /// Builds the store; the builder is empty afterwards.
     std::shared_ptr<const TraceStore> finish();
 

@@ -1,9 +1,12 @@
 #include "models/trace/tracestorecodec.h"
 
+#include "models/trace/tracelod.h"
+
 #include <zlib.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -28,8 +31,9 @@ enum Section : std::uint32_t {
     Flows,
     Steps,
     DiagnosticList,
+    Lod,
 };
-constexpr std::uint32_t kSectionCount = DiagnosticList;
+constexpr std::uint32_t kSectionCount = Lod;
 
 // ---- writing: every section is serialised twice, once to count its bytes for the table, once for real.
 
@@ -90,7 +94,31 @@ private:
     bool m_ok = true;
 };
 
-void writeSection(Sink& s, std::uint32_t section, const TraceStore& store, const Diagnostics& diagnostics)
+void writeLod(Sink& s, const TraceLod& lod)
+{
+    s.pod(lod.origin());
+    s.pod(std::uint64_t(lod.trackCount()));
+    for (std::size_t i = 0; i < lod.trackCount(); ++i) {
+        const TraceLod::TrackRows& t = lod.track(int(i));
+        s.pod(t.counterMin);
+        s.pod(t.counterMax);
+        s.pod(std::uint64_t(t.rows.size()));
+        for (std::size_t d = 0; d < t.rows.size(); ++d) {
+            s.vec(t.rows[d]);
+            const std::vector<TraceLod::Level>& levels
+                = d < t.levels.size() ? t.levels[d] : std::vector<TraceLod::Level> {};
+            s.pod(std::uint64_t(levels.size()));
+            for (const TraceLod::Level& level : levels) {
+                s.pod(level.bucket);
+                s.vec(level.position);
+                s.vec(level.name);
+            }
+        }
+    }
+}
+
+void writeSection(Sink& s, std::uint32_t section, const TraceStore& store, const TraceLod& lod,
+                  const Diagnostics& diagnostics)
 {
     switch (section) {
     case Summary:
@@ -169,6 +197,9 @@ void writeSection(Sink& s, std::uint32_t section, const TraceStore& store, const
             s.pod(std::int64_t(d.line));
             s.qstr(d.message);
         }
+        break;
+    case Lod:
+        writeLod(s, lod);
         break;
     default:
         break;
@@ -319,6 +350,8 @@ public:
     QString why;
     std::int64_t start = 0;
     std::int64_t end = 0;
+    std::int64_t lodOrigin = 0;
+    std::vector<TraceLod::TrackRows> lodTracks;
 
     bool section(std::uint32_t id, Cursor& c)
     {
@@ -348,6 +381,8 @@ public:
             return c.ok() && steps();
         case DiagnosticList:
             return diagnostics(c);
+        case Lod:
+            return lod(c);
         default:
             return false;
         }
@@ -532,6 +567,78 @@ private:
         return c.ok();
     }
 
+    // The painting index is checked against the tracks it indexes as tightly as the painter relies on it:
+    // every slice in exactly one row, the row of its depth, in start order; levels shaped as buildLevels()
+    // makes them, pointing at positions of their row and at known strings.
+    bool lod(Cursor& c)
+    {
+        lodOrigin = c.pod<std::int64_t>();
+        const std::uint64_t n = c.count(24);
+        if (!c.ok())
+            return false;
+        if (lodOrigin != start || n != m_tracks.size())
+            return bad("painting index");
+        const std::int64_t span = end - start;
+        lodTracks.resize(std::size_t(n));
+        for (std::size_t t = 0; t < n && c.ok(); ++t) {
+            const Track& track = m_tracks[t];
+            TraceLod::TrackRows& out = lodTracks[t];
+            out.counterMin = c.pod<double>();
+            out.counterMax = c.pod<double>();
+            const std::uint64_t rows = c.count(16);
+            if (!c.ok())
+                return false;
+            if (!(out.counterMin <= 0.0) || !(out.counterMax >= 0.0) || !std::isfinite(out.counterMin)
+                || !std::isfinite(out.counterMax) || rows > std::uint64_t(track.maxDepth) + 1
+                || (track.size() > 0 && rows == 0))
+                return bad("painting index track");
+            out.rows.resize(std::size_t(rows));
+            out.levels.resize(std::size_t(rows));
+            std::size_t slices = 0;
+            for (std::size_t d = 0; d < rows && c.ok(); ++d) {
+                std::vector<std::uint32_t>& row = out.rows[d];
+                c.vec(row);
+                if (!c.ok())
+                    return false;
+                for (std::size_t p = 0; p < row.size(); ++p) {
+                    if (row[p] >= track.size() || track.depth[row[p]] != d || (p > 0 && row[p] <= row[p - 1]))
+                        return bad("painting index row");
+                }
+                slices += row.size();
+                const std::uint64_t levels = c.count(24);
+                if (!c.ok())
+                    return false;
+                out.levels[d].resize(std::size_t(levels));
+                std::int64_t bucket = 0;
+                std::size_t buckets = 0;
+                for (std::size_t l = 0; l < levels && c.ok(); ++l) {
+                    TraceLod::Level& level = out.levels[d][l];
+                    level.bucket = c.pod<std::int64_t>();
+                    c.vec(level.position);
+                    c.vec(level.name);
+                    if (!c.ok())
+                        return false;
+                    const bool shape = l == 0 ? level.bucket > 0 && span > 0
+                            && std::uint64_t(level.position.size()) == std::uint64_t(span / level.bucket) + 1
+                                              : bucket <= std::numeric_limits<std::int64_t>::max() / 4
+                            && level.bucket == bucket * 4 && level.position.size() == (buckets + 3) / 4;
+                    if (!shape || level.name.size() != level.position.size())
+                        return bad("painting index level");
+                    for (std::size_t b = 0; b < level.position.size(); ++b) {
+                        if ((level.position[b] != TraceLod::kEmpty && level.position[b] >= row.size())
+                            || !validString(level.name[b]))
+                            return bad("painting index level");
+                    }
+                    bucket = level.bucket;
+                    buckets = level.position.size();
+                }
+            }
+            if (slices != track.size())
+                return bad("painting index rows");
+        }
+        return c.ok();
+    }
+
     TraceStoreCodec::Decoded& m_out;
     StringTable& m_strings;
     std::vector<Track>& m_tracks;
@@ -546,10 +653,13 @@ private:
 bool TraceStoreCodec::write(const TraceStore& store, const Diagnostics& diagnostics, const TraceCacheKey& key,
                             QIODevice& out)
 {
+    std::shared_ptr<const TraceLod> lod = store.lod();
+    if (!lod)
+        lod = std::make_shared<const TraceLod>(store);
     std::array<std::uint64_t, kSectionCount> sizes {};
     for (std::uint32_t i = 0; i < kSectionCount; ++i) {
         Sink counter;
-        writeSection(counter, i + 1, store, diagnostics);
+        writeSection(counter, i + 1, store, *lod, diagnostics);
         sizes[i] = counter.bytes();
     }
     Sink header(&out);
@@ -557,7 +667,7 @@ bool TraceStoreCodec::write(const TraceStore& store, const Diagnostics& diagnost
     header.flush();
     Sink body(&out);
     for (std::uint32_t i = 0; i < kSectionCount; ++i)
-        writeSection(body, i + 1, store, diagnostics);
+        writeSection(body, i + 1, store, *lod, diagnostics);
     body.flush();
     const std::uint32_t crc = body.crc();
     return header.ok() && body.ok() && out.write(reinterpret_cast<const char*>(&crc), sizeof crc) == sizeof crc;
@@ -636,6 +746,7 @@ TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes,
     }
     store->m_start = decoder.start;
     store->m_end = decoder.end;
+    store->m_lod = std::make_shared<const TraceLod>(decoder.lodOrigin, std::move(decoder.lodTracks));
     result.store = std::move(store);
     return result;
 }
@@ -644,6 +755,11 @@ void TraceStoreCodec::attachInput(TraceStore& store, int source, std::shared_ptr
 {
     if (source >= 0 && std::size_t(source) < store.m_sources.size())
         store.m_sources[std::size_t(source)].input = std::move(input);
+}
+
+void TraceStoreCodec::attachLod(TraceStore& store, std::shared_ptr<const TraceLod> lod)
+{
+    store.m_lod = std::move(lod);
 }
 
 void TraceStoreCodec::renameSource(TraceStore& store, int source, const QString& path)
@@ -730,6 +846,35 @@ bool TraceStoreCodec::equal(const TraceStore& a, const TraceStore& b, QString* d
         if (x.number != y.number || x.start != y.start || x.end != y.end || x.source != y.source || x.track != y.track
             || x.slice != y.slice)
             return differ(QStringLiteral("step %1").arg(i));
+    }
+    return true;
+}
+
+bool TraceStoreCodec::equal(const TraceLod& a, const TraceLod& b, QString* difference)
+{
+    auto differ = [difference](const QString& what) {
+        if (difference)
+            *difference = what;
+        return false;
+    };
+    if (a.origin() != b.origin() || a.trackCount() != b.trackCount())
+        return differ(QStringLiteral("painting index header"));
+    for (std::size_t t = 0; t < a.trackCount(); ++t) {
+        const TraceLod::TrackRows& x = a.track(int(t));
+        const TraceLod::TrackRows& y = b.track(int(t));
+        if (x.counterMin != y.counterMin || x.counterMax != y.counterMax || x.rows != y.rows
+            || x.levels.size() != y.levels.size())
+            return differ(QStringLiteral("painting index track %1").arg(t));
+        for (std::size_t d = 0; d < x.levels.size(); ++d) {
+            if (x.levels[d].size() != y.levels[d].size())
+                return differ(QStringLiteral("painting index track %1 levels").arg(t));
+            for (std::size_t l = 0; l < x.levels[d].size(); ++l) {
+                const TraceLod::Level& p = x.levels[d][l];
+                const TraceLod::Level& q = y.levels[d][l];
+                if (p.bucket != q.bucket || p.position != q.position || p.name != q.name)
+                    return differ(QStringLiteral("painting index track %1 level %2").arg(t).arg(l));
+            }
+        }
     }
     return true;
 }

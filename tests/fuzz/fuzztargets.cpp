@@ -345,7 +345,24 @@ void fuzzTraceIndex(const std::uint8_t* data, std::size_t size)
         = trace::TraceStoreCodec::read(std::span(reinterpret_cast<const std::byte*>(data), size), nullptr, false, why);
     if (!decoded.store)
         return;
-    // What the timeline builds first from a store read back, and every slice's args.
+    // The painting index read back with it, walked as the painter and hit testing walk it; what the timeline
+    // builds first from a store without one; and every slice's args.
+    if (const std::shared_ptr<const trace::TraceLod>& cached = decoded.store->lod()) {
+        for (std::size_t t = 0; t < decoded.store->tracks().size(); ++t) {
+            const trace::Track& track = decoded.store->tracks()[t];
+            const auto& rows = cached->track(int(t)).rows;
+            for (std::size_t d = 0; d < rows.size(); ++d) {
+                trace::TraceLod::sliceAt(track, rows[d], decoded.store->startTime(), 1000);
+                trace::TraceLod::firstVisible(track, rows[d], decoded.store->endTime());
+                if (const trace::TraceLod::Level* level = cached->levelFor(int(t), int(d), 1e18)) {
+                    for (std::uint32_t p : level->position) {
+                        if (p != trace::TraceLod::kEmpty)
+                            (void)track.start[rows[d][p]];
+                    }
+                }
+            }
+        }
+    }
     const trace::TraceLod lod(*decoded.store);
     for (std::size_t t = 0; t < decoded.store->tracks().size(); ++t) {
         for (std::size_t i = 0; i < decoded.store->tracks()[t].size(); ++i)

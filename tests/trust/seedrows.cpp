@@ -540,6 +540,17 @@ QString readTraceIndex(const QString& folder, const QByteArray& bytes)
     if (!opened.store)
         return QStringLiteral("no store");
     if (accepted) {
+        // The painting index read back with the store is walked as the painter and hit testing walk it.
+        if (const std::shared_ptr<const trace::TraceLod>& cached = opened.store->lod()) {
+            for (std::size_t t = 0; t < opened.store->tracks().size(); ++t) {
+                const trace::Track& track = opened.store->tracks()[t];
+                const auto& rows = cached->track(int(t)).rows;
+                for (std::size_t d = 0; d < rows.size(); ++d) {
+                    trace::TraceLod::sliceAt(track, rows[d], opened.store->startTime(), 1000);
+                    cached->levelFor(int(t), int(d), 1e9);
+                }
+            }
+        }
         const trace::TraceLod lod(*opened.store);
         for (std::size_t t = 0; t < opened.store->tracks().size(); ++t) {
             for (std::size_t i = 0; i < opened.store->tracks()[t].size(); ++i)
@@ -554,6 +565,9 @@ QString readTraceIndex(const QString& folder, const QByteArray& bytes)
             .arg(difference);
     return {};
 }
+
+/// Sections of an index cache (TraceStoreCodec format 2: the eight of the store, then the painting index).
+constexpr int kIndexSections = 9;
 
 /// Where the sections of an index cache start (after its header); -1 when the header cannot be walked.
 qsizetype indexBodyStart(const QByteArray& s)
@@ -570,7 +584,7 @@ qsizetype indexBodyStart(const QByteArray& s)
     at += 4;
     for (std::uint32_t i = 0; i < keys && at < s.size(); ++i)
         at += 4 + qsizetype(u32(at)) + 16;
-    at += 4 + 8 * 12; // section table
+    at += 4 + kIndexSections * 12; // section table
     return at <= s.size() - 4 ? at : -1;
 }
 
@@ -599,9 +613,9 @@ Mutations traceIndexInflations(const QByteArray& seed, std::uint64_t rowSeed)
                         } });
         }
     };
-    // The section table: eight (id, size) pairs ending where the body starts.
-    for (int i = 0; i < 8; ++i)
-        add(QStringLiteral("section %1 size").arg(i + 1), body - 8 * 12 + i * 12 + 4, 8);
+    // The section table: one (id, size) pair per section, ending where the body starts.
+    for (int i = 0; i < kIndexSections; ++i)
+        add(QStringLiteral("section %1 size").arg(i + 1), body - kIndexSections * 12 + i * 12 + 4, 8);
     // Counts and lengths inside the sections: a sample of 4- and 8-byte fields.
     SeededRandom random(rowSeed);
     for (int i = 0; i < 64; ++i) {

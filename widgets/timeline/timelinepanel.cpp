@@ -1,9 +1,9 @@
 #include "widgets/timeline/timelinepanel.h"
 
+#include "models/trace/tracestore.h"
 #include "widgets/timeline/timelinedetails.h"
 #include "widgets/timeline/timelinesearchbar.h"
 #include "widgets/timeline/timelineview.h"
-#include "models/trace/tracestore.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -47,6 +47,12 @@ TimelinePanel::TimelinePanel(TimeRangeModel* range, QWidget* parent)
     barLayout->setSpacing(4);
     m_search = new TimelineSearchBar(bar);
     barLayout->addWidget(m_search, 1);
+    m_readingNote = new QLabel(bar);
+    m_readingNote->setObjectName(QStringLiteral("readingNote"));
+    m_readingNote->setToolTip(tr("The timeline shows what has been read so far; the whole trace replaces it when "
+                                 "reading ends"));
+    m_readingNote->hide();
+    barLayout->addWidget(m_readingNote);
     auto* colorLabel = new QLabel(tr("Colour by"), bar);
     m_colorBy = new QComboBox(bar);
     m_colorBy->addItem(tr("Name"));
@@ -119,11 +125,37 @@ void TimelinePanel::setStore(std::shared_ptr<const trace::TraceStore> store)
         saveTraceSettings();
     }
     m_store = std::move(store);
+    m_partial.reset();
+    m_readingNote->hide();
     m_settingsKey = m_store ? settingsKey(*m_store) : QString();
     m_view->setStore(m_store);
     m_details->setStore(m_store);
     m_search->setStore(m_store);
     restoreTraceSettings();
+}
+
+void TimelinePanel::showPartialStore(std::shared_ptr<const trace::TraceStore> partial, int permille)
+{
+    if (!partial && !m_partial)
+        return; // progress of a read whose partial store is not shown
+    m_readingNote->setText(tr("Reading… %1 %").arg(std::clamp(permille, 0, 1000) / 10));
+    m_readingNote->show();
+    if (!partial || partial == m_partial)
+        return;
+    if (!m_partial) {
+        // Leaving a complete store: its per-file state is written now, and none is kept for partial ones
+        // (their range and collapsed groups belong to the whole trace that follows).
+        if (m_saveTimer->isActive()) {
+            m_saveTimer->stop();
+            saveTraceSettings();
+        }
+        m_store.reset();
+        m_settingsKey.clear();
+        m_details->setStore(nullptr);
+        m_search->setStore(nullptr);
+    }
+    m_partial = std::move(partial);
+    m_view->setStore(m_partial);
 }
 
 void TimelinePanel::highlightOperator(const QString& name)

@@ -8,6 +8,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QSplitter;
 class QTimer;
 
@@ -37,8 +38,14 @@ public:
     explicit TimelinePanel(TimeRangeModel* range = nullptr, QWidget* parent = nullptr);
     ~TimelinePanel() override;
 
+    /// The complete store (replacing any partial one); null clears the panel.
     void setStore(std::shared_ptr<const trace::TraceStore> store);
     const trace::TraceStore* store() const { return m_store.get(); }
+    /// While a trace is read: paints `partial` (an immutable store of what is indexed so far) with a
+    /// "reading… N %" note, until setStore() brings the whole trace. A null or the same partial store only
+    /// updates the note. Search and details wait for the whole trace; no per-file state is saved meanwhile.
+    void showPartialStore(std::shared_ptr<const trace::TraceStore> partial, int permille);
+    const trace::TraceStore* partialStore() const { return m_partial.get(); }
     void setTimeRangeModel(TimeRangeModel* range);
     TimeRangeModel* timeRangeModel() const;
 
@@ -66,6 +73,8 @@ private:
     void saveViewSettings() const;
 
     std::shared_ptr<const trace::TraceStore> m_store;
+    std::shared_ptr<const trace::TraceStore> m_partial; ///< shown while reading, until m_store arrives
+    QLabel* m_readingNote = nullptr;
     TimelineView* m_view = nullptr;
     TimelineDetails* m_details = nullptr;
     TimelineSearchBar* m_search = nullptr;

@@ -1,12 +1,12 @@
 #include "widgets/timeline/timelineview.h"
 
-#include "widgets/common/theme.h"
 #include "models/core/workerpool.h"
+#include "widgets/common/theme.h"
 
-#include "widgets/timeline/timelinecolors.h"
-#include "widgets/timeline/timelineformat.h"
 #include "models/trace/tracelod.h"
 #include "models/trace/tracestore.h"
+#include "widgets/timeline/timelinecolors.h"
+#include "widgets/timeline/timelineformat.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -122,7 +122,9 @@ void TimelineView::setStore(std::shared_ptr<const trace::TraceStore> store)
         for (std::size_t i = 0; i < strings.size(); ++i)
             m_nameColors[i] = timelineNameColor(strings.view(trace::StringId(i)));
         m_range->setTraceRange(m_store->startTime(), std::max(m_store->endTime(), m_store->startTime() + 1));
-        if (m_store->eventCount() > kAsyncEvents) {
+        if (m_store->lod()) {
+            m_lod = m_store->lod(); // read back from the index cache with the store
+        } else if (m_store->eventCount() > kAsyncEvents) {
             m_preparing = true;
             m_lodWatcher->waitForFinished();
             m_lodWatcher->setFuture(

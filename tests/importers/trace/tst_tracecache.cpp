@@ -1,5 +1,7 @@
 #include "importers/trace/chrometracereader.h"
 #include "importers/trace/tracecache.h"
+#include "models/trace/tracelod.h"
+#include "models/trace/tracestorebuilder.h"
 #include "models/trace/tracestorecodec.h"
 
 #include "tests/testutils.h"
@@ -397,6 +399,92 @@ private slots:
         }
         for (qsizetype cut = 0; cut < good.size(); cut += 7)
             QVERIFY(!decode(good.left(cut), false));
+    }
+
+    void thePaintingIndexRoundTripsAndComesBackWithTheStore()
+    {
+        // Rows long enough to have coverage levels, nested rows, and a counter track.
+        TraceStoreBuilder builder;
+        const int source = builder.addSource(QStringLiteral("lod.json"), nullptr);
+        const int process = builder.process(source, 1);
+        const int thread = builder.threadTrack(process, 7);
+        const int stream = builder.threadTrack(process, 9, TrackType::GpuStream);
+        const StringId outer = builder.strings().intern("outer");
+        const StringId inner = builder.strings().intern("inner");
+        for (int i = 0; i < 6000; ++i) {
+            builder.addSlice(thread, std::int64_t(i) * 1000, 900, outer, kNoString, EventKind::CpuOp);
+            builder.addSlice(thread, std::int64_t(i) * 1000 + 100, 300, inner, kNoString, EventKind::CpuOp);
+            if (i % 3 == 0)
+                builder.addSlice(stream, std::int64_t(i) * 1000 + 50, 2000, inner, kNoString, EventKind::Kernel);
+        }
+        const int counter = builder.counterTrack(process, "memory");
+        for (int i = 0; i < 100; ++i)
+            builder.addCounter(counter, std::int64_t(i) * 60000, double(i % 7) - 2.5);
+        const std::shared_ptr<const TraceStore> store = builder.finish();
+        const TraceLod built(*store);
+        QVERIFY(built.levelFor(0, 0, 1e6) != nullptr); // the test covers coverage levels
+
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(TraceStoreCodec::write(*store, {}, {}, buffer));
+        const QByteArray good = buffer.data();
+        const auto span = std::span(reinterpret_cast<const std::byte*>(good.constData()), std::size_t(good.size()));
+        QString why;
+        const TraceStoreCodec::Decoded decoded = TraceStoreCodec::read(span, nullptr, true, why);
+        QVERIFY2(decoded.store, qPrintable(why));
+        QVERIFY(decoded.store->lod());
+        QVERIFY2(TraceStoreCodec::equal(built, *decoded.store->lod(), &why), qPrintable(why));
+        QVERIFY2(TraceStoreCodec::equal(TraceLod(*decoded.store), *decoded.store->lod(), &why), qPrintable(why));
+
+        // Damage anywhere in the painting index (the end of the file, before the checksum) is refused or
+        // decodes to an index consistent with its tracks; never a crash.
+        const qsizetype lodBytes = good.size() / 4;
+        for (qsizetype at = good.size() - lodBytes; at + 8 <= good.size() - 4; at += 61) {
+            for (const quint64 value : { quint64(0xffffffffffffffffull), quint64(0x7fffffff), quint64(1) << 40 }) {
+                QByteArray bad = good;
+                std::memcpy(bad.data() + at, &value, 8);
+                QString refused;
+                const auto badSpan
+                    = std::span(reinterpret_cast<const std::byte*>(bad.constData()), std::size_t(bad.size()));
+                const TraceStoreCodec::Decoded damaged = TraceStoreCodec::read(badSpan, nullptr, false, refused);
+                if (damaged.store)
+                    QVERIFY(damaged.store->lod());
+            }
+        }
+    }
+
+    void aReopenHandsThePaintingIndexWithTheStore()
+    {
+        QTemporaryDir cache;
+        QTemporaryDir run;
+        const CacheScope scope(cache.path());
+        const QString path = run.filePath(QStringLiteral("trace.json"));
+        QVERIFY(writeFile(path, kinetoTrace(4, 6)));
+        const ChromeTraceResult parsed = ChromeTraceReader::readFiles({ path });
+        QVERIFY(!parsed.store->lod()); // a plain parse leaves the index to the timeline
+        const ChromeTraceResult first = ChromeTraceReader::read({ path });
+        QVERIFY(first.store->lod()); // built once for the cache, and kept
+        const int reads = TraceCache::indexReads();
+        const ChromeTraceResult second = ChromeTraceReader::read({ path });
+        QCOMPARE(TraceCache::indexReads(), reads + 1);
+        QVERIFY(second.store->lod());
+        QString why;
+        QVERIFY2(TraceStoreCodec::equal(TraceLod(*parsed.store), *second.store->lod(), &why), qPrintable(why));
+
+        // An entry of the previous format (no painting index) is rebuilt, not read.
+        TraceCacheKey key;
+        QVERIFY(TraceCache::keyOf(QStringList { path }, key));
+        QFile file(TraceCache::indexPath(key));
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        file.seek(8);
+        const quint32 previous = 1;
+        file.write(reinterpret_cast<const char*>(&previous), sizeof previous);
+        file.close();
+        const ChromeTraceResult rebuilt = ChromeTraceReader::read({ path });
+        QCOMPARE(TraceCache::indexReads(), reads + 1);
+        QVERIFY2(TraceStoreCodec::equal(*parsed.store, *rebuilt.store, &why), qPrintable(why));
+        ChromeTraceReader::read({ path });
+        QCOMPARE(TraceCache::indexReads(), reads + 2);
     }
 
     void theLeastRecentlyUsedEntriesAreEvicted()
