@@ -99,6 +99,11 @@ std::optional<QVariant> plainValue(std::string_view json)
 
 } // namespace
 
+quint32 wandbFragmentChecksum(quint8 type, QByteArrayView data)
+{
+    return fragmentChecksum(type, data.data(), std::size_t(data.size()));
+}
+
 bool isWandbRunFile(std::string_view head)
 {
     return head.size() >= kWandbHeaderSize && head.substr(0, 4) == ":W&B" && quint8(head[4]) == 0xE1

@@ -20,6 +20,9 @@ inline constexpr std::size_t kWandbHeaderSize = 7;
 /// The records of a W&B run file are framed in blocks of this size, counted from the start of the file.
 inline constexpr qint64 kWandbBlockSize = 32768;
 
+/// The checksum of one fragment: zlib's CRC-32 of its type byte followed by its data.
+quint32 wandbFragmentChecksum(quint8 type, QByteArrayView data);
+
 /// True when `head` starts with the header of a W&B run file (`run-<id>.wandb`).
 bool isWandbRunFile(std::string_view head);
 
