@@ -401,6 +401,8 @@ void WandbRunReader::readRecord(std::string_view bytes, qint64 offset)
             tags.append(QString::fromStdString(tag));
         if (!tags.isEmpty())
             m_run.insert(QStringLiteral("wandb.tags"), tags.join(QStringLiteral(", ")));
+        if (run.has_start_time() && run.start_time().seconds() > 0)
+            m_startTime = double(run.start_time().seconds()) + run.start_time().nanos() / 1e9;
         m_hparamsChanged = true;
         if (!run.has_summary())
             break;
@@ -425,6 +427,8 @@ void WandbRunReader::readRecord(std::string_view bytes, qint64 offset)
     case wandb::Record::kExit:
         m_run.insert(QStringLiteral("wandb.exit_code"), double(record.exit().exit_code()));
         m_run.insert(QStringLiteral("wandb.runtime"), double(record.exit().runtime()));
+        m_exitCode = record.exit().exit_code();
+        m_runtime = record.exit().runtime();
         m_hparamsChanged = true;
         break;
     default:
@@ -461,6 +465,13 @@ std::optional<summary::HParams> WandbRunReader::takeHparams()
         hparams.values.insert(it.key(), it.value());
     for (auto it = m_run.cbegin(); it != m_run.cend(); ++it)
         hparams.values.insert(it.key(), it.value());
+    // As an hparams session's start and end: Compare Runs shows when the run ran and how it ended.
+    hparams.startTime = m_startTime;
+    if (m_exitCode) {
+        hparams.status = *m_exitCode == 0 ? QStringLiteral("success") : QStringLiteral("failure");
+        if (!std::isnan(m_startTime))
+            hparams.endTime = m_startTime + m_runtime;
+    }
     if (!m_skippedConfig.isEmpty())
         m_diagnostics.append({ Severity::Info, m_path, -1, -1,
                                LoggersTr::tr("Hyper-parameters that are lists or nested settings are not shown: %1.")

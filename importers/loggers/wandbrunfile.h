@@ -9,6 +9,7 @@
 #include <QString>
 #include <QVariantMap>
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,6 +80,9 @@ private:
     QVariantMap m_config;
     QVariantMap m_summary;
     QVariantMap m_run;
+    double m_startTime = std::numeric_limits<double>::quiet_NaN(); ///< seconds since the epoch
+    std::optional<int> m_exitCode;
+    double m_runtime = 0; ///< seconds, from the exit record
     QStringList m_skippedConfig;
     bool m_hparamsChanged = false;
     bool m_skippingOversized = false;

@@ -488,6 +488,9 @@ void TestLoggerImporter::wandbRunFileAgainstOracle()
         else
             QCOMPARE(values.value(it.key()).toDouble(), it.value().toDouble());
     }
+    QCOMPARE(update.summaries->hparams->status, QStringLiteral("success"));
+    QCOMPARE(update.summaries->hparams->startTime, 1795774210.0);
+    QCOMPARE(update.summaries->hparams->endTime, 1795774210.0 + 100);
     // The list and W&B's own settings are named, not shown.
     QVERIFY(!values.contains("layers") && !values.contains("_wandb"));
     QVERIFY(std::any_of(update.diagnostics.begin(), update.diagnostics.end(),
