@@ -119,6 +119,10 @@
         <source>VisualDL layer graph</source>
         <translation>VisualDL 层级图</translation>
     </message>
+    <message>
+        <source>W&amp;B run file</source>
+        <translation>W&amp;B 运行文件</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChartExportMenu</name>
@@ -8651,6 +8655,64 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>%1 holds this history and more; this copy is not read.</source>
         <translation>%1 包含这段历史及之后的记录，此副本不再读取。</translation>
+    </message>
+    <message>
+        <source>%1 holds this run&apos;s history; this copy is not read.</source>
+        <translation>%1 保存了此运行的历史记录；此副本不再读取。</translation>
+    </message>
+    <message>
+        <source>The W&amp;B run file is damaged in more places; they are not listed.</source>
+        <translation>W&amp;B 运行文件还有更多损坏之处，不再逐一列出。</translation>
+    </message>
+    <message>
+        <source>%1 does not start with the header of a W&amp;B run file (&quot;:W&amp;B&quot;, magic 0xBEE1, version 0); it is not read.</source>
+        <translation>%1 不是以 W&amp;B 运行文件的文件头（&quot;:W&amp;B&quot;、魔数 0xBEE1、版本 0）开始的；不读取该文件。</translation>
+    </message>
+    <message>
+        <source>a record declares %1 bytes, past the end of its 32 KiB block</source>
+        <translation>某条记录声明了 %1 字节，超出了其所在 32 KiB 块的末尾</translation>
+    </message>
+    <message>
+        <source>a record has the unknown fragment type %1</source>
+        <translation>某条记录的分片类型 %1 未知</translation>
+    </message>
+    <message>
+        <source>a record&apos;s checksum does not match its data</source>
+        <translation>某条记录的校验和与其数据不符</translation>
+    </message>
+    <message>
+        <source>a record split over blocks was never finished</source>
+        <translation>某条跨块拆分的记录没有写完</translation>
+    </message>
+    <message>
+        <source>the rest of a record appears without its start</source>
+        <translation>某条记录的后续部分出现了，但缺少其开头</translation>
+    </message>
+    <message>
+        <source>a record is larger than %1 MiB</source>
+        <translation>某条记录大于 %1 MiB</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n records of the W&amp;B run file are not W&amp;B records and were left out.</source>
+        <translation>
+            <numerusform>W&amp;B 运行文件中有 %n 条记录不是 W&amp;B 记录，已略过。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The W&amp;B run file is damaged here: %1; the rest of that 32 KiB block is left out.</source>
+        <translation>W&amp;B 运行文件在此处损坏：%1；该 32 KiB 块的剩余部分被略过。</translation>
+    </message>
+    <message>
+        <source>The W&amp;B run file is damaged here: %1; that record is left out.</source>
+        <translation>W&amp;B 运行文件在此处损坏：%1；该记录被略过。</translation>
+    </message>
+    <message>
+        <source>A history record holds a value that is not JSON; it is left out.</source>
+        <translation>某条历史记录包含不是 JSON 的值；该记录被略过。</translation>
+    </message>
+    <message>
+        <source>A system statistics record holds a value that is not JSON; it is left out.</source>
+        <translation>某条系统统计记录包含不是 JSON 的值；该记录被略过。</translation>
     </message>
 </context>
 <context>

@@ -65,6 +65,7 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
     case ArtifactKind::TrainerState:
     case ArtifactKind::MlflowRun:
     case ArtifactKind::GpuMetricsLog:
+    case ArtifactKind::WandbRun:
         return std::make_unique<loggers::LoggerImporter>(artifact.path, artifact.kind);
     case ArtifactKind::ProfilerCsv:
     case ArtifactKind::ProfilerJson:

@@ -6,6 +6,7 @@
 #include "importers/core/sniffstrings.h"
 #include "importers/core/textformats.h"
 #include "importers/loggers/metricstable.h"
+#include "importers/loggers/wandbrunfile.h"
 #include "importers/memory/cudasnapshot.h"
 #include "importers/summary/crc32c.h"
 #include "importers/tensor/ptfile.h"
@@ -353,6 +354,8 @@ ArtifactKind kindSuggestedByName(const NameFacts& name)
         return ArtifactKind::MemorySnapshot;
     if (name.ext == "rldigest")
         return ArtifactKind::RankDigest;
+    if (name.ext == "wandb")
+        return ArtifactKind::WandbRun;
     return ArtifactKind::Unknown;
 }
 
@@ -434,6 +437,10 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
 
     if (head.substr(0, 8) == "RLDIGEST")
         return decide(ArtifactKind::RankDigest);
+    if (loggers::isWandbRunFile(head)) {
+        result.runName = loggers::wandbRunDisplayName(head);
+        return decide(ArtifactKind::WandbRun);
+    }
     if (isNpy(head))
         return decide(ArtifactKind::TensorNpy);
     if (startsWith(head, std::string_view("PK\x03\x04", 4))) {

@@ -54,7 +54,7 @@ bool isSummaryStream(ArtifactKind kind)
 bool isLoggerStream(ArtifactKind kind)
 {
     return kind == ArtifactKind::Table || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun
-        || kind == ArtifactKind::GpuMetricsLog;
+        || kind == ArtifactKind::GpuMetricsLog || kind == ArtifactKind::WandbRun;
 }
 
 struct FileKey
@@ -727,15 +727,19 @@ void reportMismatches(const std::vector<FoundFile>& files, const std::string& ro
     }
 }
 
-/// An MLflow run folder is named by its id; the run is shown under the `run_name` its meta.yaml gives, unless two
-/// runs of one experiment share that name.
+/// An MLflow run folder is named by its id, a W&B run folder by its time and id; the run is shown under the name
+/// the logger gives it (MLflow's `run_name`, W&B's display name), unless two runs beside each other share that name.
 void nameRunsAsTheirLoggers(const std::vector<FoundFile>& files, std::vector<std::string>& runs)
 {
     std::map<std::string, std::string> renamed; // run folder -> its run's name
     std::map<std::string, int> uses;
     for (std::size_t i = 0; i < files.size(); ++i) {
         const std::string& name = files[i].sniff.runName;
-        if (files[i].sniff.kind != ArtifactKind::MlflowRun || name.empty() || runs[i] == ".")
+        const bool logger
+            = files[i].sniff.kind == ArtifactKind::MlflowRun || files[i].sniff.kind == ArtifactKind::WandbRun;
+        // A name that is not one folder name would put the run somewhere else in the tree.
+        if (!logger || name.empty() || name.size() > 200 || name.find('/') != std::string::npos || name == "."
+            || name == ".." || runs[i] == ".")
             continue;
         const std::string_view parent = parentOf(runs[i]);
         const std::string target = parent.empty() ? name : std::string(parent) + '/' + name;

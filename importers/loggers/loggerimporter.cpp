@@ -48,6 +48,21 @@ QString newerTrainerState(const QString& path)
     return best;
 }
 
+/// W&B clients that write the binary run file keep the run's history there; the JSON lines files in the run's
+/// `files/` folder then repeat part of it. Returns the run file that supersedes `path`, if any.
+QString wandbRunFileOf(const QString& path)
+{
+    const QFileInfo info(path);
+    if (info.fileName() != QLatin1String("wandb-history.jsonl")
+        && info.fileName() != QLatin1String("wandb-events.jsonl"))
+        return {};
+    QDir run = info.absoluteDir();
+    if (run.dirName() != QLatin1String("files") || !run.cdUp())
+        return {};
+    const QStringList files = run.entryList({ QStringLiteral("run-*.wandb") }, QDir::Files, QDir::Name);
+    return files.isEmpty() ? QString() : run.filePath(files.first());
+}
+
 } // namespace
 
 LoggerImporter::LoggerImporter(QString path, ArtifactKind kind)
@@ -58,6 +73,19 @@ LoggerImporter::LoggerImporter(QString path, ArtifactKind kind)
 
 ImportUpdate LoggerImporter::poll(const ImportControl& control)
 {
+    if (m_kind == ArtifactKind::WandbRun)
+        return pollWandbRun(control);
+    if (m_kind == ArtifactKind::Table) {
+        if (const QString runFile = wandbRunFileOf(m_path); !runFile.isEmpty()) {
+            ImportUpdate update;
+            if (!m_done)
+                update.diagnostics.append(
+                    { Severity::Info, m_path, -1, -1,
+                      LoggersTr::tr("%1 holds this run's history; this copy is not read.").arg(runFile) });
+            m_done = true;
+            return update;
+        }
+    }
     if (m_kind == ArtifactKind::Table || m_kind == ArtifactKind::GpuMetricsLog)
         return pollTable(control);
     ImportUpdate update;
@@ -101,6 +129,66 @@ ImportUpdate LoggerImporter::poll(const ImportControl& control)
         update.status = ImportStatus::Failed;
     else if (!update.diagnostics.isEmpty())
         update.status = ImportStatus::Partial;
+    return update;
+}
+
+ImportUpdate LoggerImporter::pollWandbRun(const ImportControl& control)
+{
+    ImportUpdate update;
+    QFile file(m_path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        update.status = ImportStatus::Failed;
+        update.diagnostics.append(
+            { Severity::Error, m_path, -1, -1, LoggersTr::tr("The file cannot be read: %1.").arg(file.errorString()) });
+        return update;
+    }
+    const qint64 size = file.size();
+    // The writer only appends: a shorter file was started again, and is read again from its start.
+    if (!m_wandb || size < m_offset) {
+        m_wandb = std::make_unique<WandbRunReader>(m_path);
+        m_offset = 0;
+    }
+    const qint64 start = m_wandb->resumeOffset();
+    bool cut = false;
+    qint64 want = kChunk;
+    while (m_wandb->resumeOffset() < size && !m_wandb->failed() && !control.canceled()) {
+        const qint64 from = m_wandb->resumeOffset();
+        if (!file.seek(from))
+            break;
+        const QByteArray chunk = file.read(std::min(want, size - from));
+        if (chunk.isEmpty())
+            break;
+        cut = m_wandb->feed(chunk);
+        if (m_wandb->resumeOffset() == from) {
+            // A record longer than the chunk: read more at once, or wait for the rest of it at the end of the file.
+            if (from + chunk.size() >= size || want > WandbRunReader::kMaxRecordBytes)
+                break;
+            want *= 2;
+            continue;
+        }
+        want = kChunk;
+        control.report(int(qint64(1000) * m_wandb->resumeOffset() / std::max<qint64>(size, 1)));
+    }
+    m_offset = size;
+    update.bytesRead = m_wandb->resumeOffset() - start;
+    update.mayGrow = cut && !m_wandb->failed();
+    update.scalars = m_wandb->takeBatch();
+    for (const TagPoints& tag : update.scalars)
+        update.recordsRead += qint64(tag.points.size());
+    if (auto hparams = m_wandb->takeHparams()) {
+        auto batch = std::make_shared<summary::SummaryBatch>();
+        batch->hparams = std::move(hparams);
+        update.summaries = std::move(batch);
+    }
+    update.diagnostics = m_wandb->takeDiagnostics();
+    if (m_wandb->failed()) {
+        update.status = ImportStatus::Failed;
+        return update;
+    }
+    for (const Diagnostic& d : update.diagnostics) {
+        if (d.severity != Severity::Info)
+            update.status = ImportStatus::Partial;
+    }
     return update;
 }
 

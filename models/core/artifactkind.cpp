@@ -59,6 +59,8 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("mlflow-run");
     case ArtifactKind::GpuMetricsLog:
         return QStringLiteral("gpu-metrics-log");
+    case ArtifactKind::WandbRun:
+        return QStringLiteral("wandb-run");
     case ArtifactKind::MsprobeDump:
         return QStringLiteral("msprobe-dump");
     case ArtifactKind::RankDigest:
@@ -151,6 +153,9 @@ QString artifactKindName(ArtifactKind kind)
     case ArtifactKind::GpuMetricsLog:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "GPU metrics log");
         break;
+    case ArtifactKind::WandbRun:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "W&B run file");
+        break;
     case ArtifactKind::MsprobeDump:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "msprobe dump");
         break;
@@ -174,13 +179,15 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors || kind == ArtifactKind::TensorPt
         || kind == ArtifactKind::MemoryTimeline || kind == ArtifactKind::MemorySnapshot
         || kind == ArtifactKind::MsprobeDump || kind == ArtifactKind::RankDigest || kind == ArtifactKind::Table
-        || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun || kind == ArtifactKind::GpuMetricsLog;
+        || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun || kind == ArtifactKind::GpuMetricsLog
+        || kind == ArtifactKind::WandbRun;
 }
 
 bool carriesScalars(ArtifactKind kind)
 {
     return isSummaryKind(kind) || kind == ArtifactKind::VisualDlLog || kind == ArtifactKind::Table
-        || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun || kind == ArtifactKind::GpuMetricsLog;
+        || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun || kind == ArtifactKind::GpuMetricsLog
+        || kind == ArtifactKind::WandbRun;
 }
 
 bool isSummaryKind(ArtifactKind kind)

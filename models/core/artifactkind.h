@@ -33,6 +33,7 @@ enum class ArtifactKind {
     TrainerState, ///< Hugging Face Trainer `trainer_state.json` (`log_history`)
     MlflowRun, ///< an MLflow file-store run, found by its `meta.yaml` (`metrics/`, `params/` beside it)
     GpuMetricsLog, ///< `nvidia-smi --query-gpu … --format=csv` logs and `dcgmi dmon` output
+    WandbRun, ///< a Weights & Biases run file, `run-<id>.wandb` (header `:W&B`)
     MsprobeDump, ///< msprobe accuracy dump: `dump.json` of a `step*/rank*/` folder (construct/stack.json beside)
     RankDigest, ///< one rank's digest written by `runlens digest` (`rank-N.rldigest`, header `RLDIGEST`)
     Unknown,

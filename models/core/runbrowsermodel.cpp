@@ -512,8 +512,18 @@ QVariant RunBrowserModel::runData(const Node& node, int column, int role) const
     case NameColumn:
         if (node.type == NodeType::Rank)
             return tr("rank %1").arg(node.rank);
-        if (role == Qt::ToolTipRole)
+        if (role == Qt::ToolTipRole) {
+            // A run named by its logger (MLflow's run_name, W&B's display name) is not a folder: show where it is.
+            int first = node.artifact;
+            for (const Node* n = &node; first < 0 && !n->children.empty();
+                 n = &m_nodes[std::size_t(n->children.front())])
+                first = m_nodes[std::size_t(n->children.front())].artifact;
+            const QString run = node.run + QLatin1Char('/');
+            if (first >= 0 && node.run != QLatin1String(".")
+                && !m_manifest.artifacts[first].relativePath.startsWith(run))
+                return QFileInfo(m_manifest.artifacts[first].path).absolutePath();
             return QDir(m_manifest.root).filePath(node.run);
+        }
         return runDisplayName(node.run);
     case KindColumn:
         return node.type == NodeType::Run ? tr("run") : tr("rank");

@@ -16,6 +16,7 @@
 #include "importers/loggers/flatjson.h"
 #include "importers/loggers/loggerimporter.h"
 #include "importers/loggers/loggerruns.h"
+#include "importers/loggers/wandbrunfile.h"
 #include "importers/memory/cudasnapshot.h"
 #include "importers/memory/memorytimelinereader.h"
 #include "importers/memory/mindsporememory.h"
@@ -456,6 +457,47 @@ void fuzzPt(const std::uint8_t* data, std::size_t size)
     fuzzTensorFile("pt", "model.pt", ArtifactKind::TensorPt, data, size);
 }
 
+void fuzzWandbRun(const std::uint8_t* data, std::size_t size)
+{
+    // Byte 0 picks the input: the whole file; the records after a valid header; or fragments (type byte, 16-bit
+    // length, data) that the target frames with valid checksums, so the record decoder is reached.
+    const std::size_t variant = pickVariant(data, size, 3);
+    QByteArray file;
+    if (variant != 0)
+        file = QByteArray(":W&B\xE1\xBE\x00", 7);
+    if (variant == 2) {
+        std::size_t pos = 0;
+        while (pos + 3 <= size) {
+            const std::uint8_t type = data[pos];
+            std::size_t length = std::size_t(data[pos + 1] | data[pos + 2] << 8);
+            pos += 3;
+            length = std::min(length, size - pos);
+            const QByteArrayView fragment(reinterpret_cast<const char*>(data + pos), qsizetype(length));
+            const quint32 crc = loggers::wandbFragmentChecksum(type, fragment);
+            char header[7] = { char(crc),    char(crc >> 8),    char(crc >> 16), char(crc >> 24),
+                               char(length), char(length >> 8), char(type) };
+            file.append(header, 7);
+            file.append(fragment);
+            pos += length;
+        }
+    } else {
+        file.append(reinterpret_cast<const char*>(data), qsizetype(size));
+    }
+    loggers::wandbRunDisplayName(std::string_view(file.constData(), std::size_t(file.size())));
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(file.constData());
+    loggers::LoggerImporter importer(
+        writeFile("wandbrun", QStringLiteral("run-x.wandb"), bytes, std::size_t(file.size())), ArtifactKind::WandbRun);
+    pollImporter(importer);
+    // The same bytes arriving in two parts, as while the client writes them.
+    loggers::WandbRunReader reader(QStringLiteral("run-x.wandb"));
+    const qsizetype half = file.size() / 2;
+    reader.feed(QByteArrayView(file.constData(), half));
+    reader.feed(QByteArrayView(file.constData() + reader.resumeOffset(), file.size() - reader.resumeOffset()));
+    reader.takeBatch();
+    reader.takeHparams();
+    reader.takeDiagnostics();
+}
+
 // --- profiler tables -------------------------------------------------------------------------------------
 
 void fuzzNpuSmi(const std::uint8_t* data, std::size_t size)
@@ -815,6 +857,7 @@ constexpr FuzzTarget kTargets[] = {
     { "msprobe", fuzzMsprobe, "msprobe dump (parseMsprobeDump); byte 0 picks dump.json, construct.json or stack.json" },
     { "rankdigest", fuzzRankDigest,
       "rank digest files (decodeRankDigest); byte 0: whole file, version 1 JSON body or version 2 binary body" },
+    { "wandbrun", fuzzWandbRun, "W&B run file (WandbRunReader); byte 0: whole file, records, or framed fragments" },
     { "npusmi", fuzzNpuSmi, "Ascend `npu-smi info` table (parseNpuSmiInfo)" },
     { "comparemapping", fuzzCompareMapping,
       "runlens compare mapping file (NameMapping::parse) and matching through it" },

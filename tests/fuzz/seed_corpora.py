@@ -124,6 +124,12 @@ def main():
             seeds.add("loggers", path, prefix=bytes([2]))
     for path in sorted(loggers.glob("**/*.yaml")):
         seeds.add("loggers", path, prefix=bytes([3]))
+    wandb_seed = loggers / "wandb-seed" / "run-seed.wandb"
+    if wandb_seed.exists():
+        run_file = wandb_seed.read_bytes()
+        seeds.add_bytes("wandbrun", b"\x00" + run_file, "file")
+        seeds.add_bytes("wandbrun", b"\x01" + run_file[7:], "records")
+        seeds.add_bytes("wandbrun", b"\x02" + wandb_fragments(run_file[:2048]), "fragments")
     for path in sorted(DATA.glob("accuracy/*.yaml")) + [ROOT / "models" / "accuracy" / "apimapping.json"]:
         seeds.add("comparemapping", path)
 
@@ -145,6 +151,20 @@ def main():
     seeds.add_bytes("sniffer", bytes([len(heads), len(name)]) + name + (DATA / "tiny.pt.trace.json").read_bytes(),
                     "named-trace")
     seeds.report()
+
+
+def wandb_fragments(data):
+    """The fragments of a W&B run file's first block as the fuzz target's third variant takes them: type byte,
+    16-bit length, data (the target adds the checksums)."""
+    out, pos = bytearray(), 7
+    while pos + 7 <= len(data):
+        length, kind = struct.unpack("<HB", data[pos + 4:pos + 7])
+        chunk = data[pos + 7:pos + 7 + length]
+        if len(chunk) < length:
+            break
+        out += struct.pack("<BH", kind, length) + chunk
+        pos += 7 + length
+    return bytes(out)
 
 
 class Seeds:

@@ -2,6 +2,7 @@
 
 #include "tests/importers/core/artifactbytes.h"
 
+#include "importers/loggers/wandbrunfile.h"
 #include "importers/trace/chrometracereader.h"
 #include "importers/trace/tracecache.h"
 #include "models/trace/tracelod.h"
@@ -324,6 +325,138 @@ Mutations rankDigestV2Hostile(const QByteArray& seed, std::uint64_t)
                     edited.append(QByteArray(100000 * 88, '\xff'));
                     edited.append(QByteArray(12, '\0')); // no collectives, kernels or operators
                     return rankDigestV2File(edited);
+
+/// One physical record of a W&B run file: checksum, length, type, data.
+QByteArray wandbFragment(quint8 type, const QByteArray& data)
+{
+    QByteArray out(7, '\0');
+    qToLittleEndian<quint32>(loggers::wandbFragmentChecksum(type, data), out.data());
+    qToLittleEndian<quint16>(quint16(data.size()), out.data() + 4);
+    out[6] = char(type);
+    return out + data;
+}
+
+/// Appends `payload` as one logical record, split over blocks as the writer splits it.
+void appendWandbRecord(QByteArray& file, QByteArray payload)
+{
+    bool first = true;
+    for (;;) {
+        const qsizetype left = loggers::kWandbBlockSize - file.size() % loggers::kWandbBlockSize;
+        if (left < 7) {
+            file.append(QByteArray(left, '\0'));
+            continue;
+        }
+        if (payload.size() <= left - 7) {
+            file += wandbFragment(first ? 1 : 4, payload);
+            return;
+        }
+        file += wandbFragment(first ? 2 : 3, payload.left(left - 7));
+        payload.remove(0, left - 7);
+        first = false;
+    }
+}
+
+/// Offsets of the physical records of a W&B run file.
+QList<qsizetype> wandbFragments(const QByteArray& file)
+{
+    QList<qsizetype> out;
+    qsizetype pos = 7;
+    while (pos + 7 <= file.size()) {
+        const qsizetype left = loggers::kWandbBlockSize - pos % loggers::kWandbBlockSize;
+        if (left < 7) {
+            pos += left;
+            continue;
+        }
+        out.append(pos);
+        pos += 7 + qFromLittleEndian<quint16>(file.constData() + pos + 4);
+    }
+    return out;
+}
+
+QByteArray protoVarint(quint64 value)
+{
+    QByteArray out;
+    do {
+        out += char((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
+        value >>= 7;
+    } while (value);
+    return out;
+}
+
+/// The framing's own damage: a cut inside a record, checksums, the header, a record started and never
+/// finished, fragments out of order, lengths past the block, and records the decoder must survive (nesting
+/// 100,000 deep, a 16 MiB record over 500 blocks, a history item declaring 2^62 bytes).
+Mutations wandbHostile(const QByteArray& seed, std::uint64_t)
+{
+    Mutations out;
+    const QList<qsizetype> fragments = wandbFragments(seed);
+    auto edit = [&](const QString& name, std::function<void(QByteArray&)> change) {
+        out.append({ name, [seed, change] {
+                        QByteArray s = seed;
+                        change(s);
+                        return s;
+                    } });
+    };
+    auto retype = [](QByteArray& s, qsizetype at, quint8 type) {
+        const quint16 length = qFromLittleEndian<quint16>(s.constData() + at + 4);
+        s[at + 6] = char(type);
+        qToLittleEndian<quint32>(loggers::wandbFragmentChecksum(type, s.mid(at + 7, length)), s.data() + at);
+    };
+    const qsizetype second = fragments.value(1, 7);
+    out.append({ QStringLiteral("cut inside the run record"), [seed, second] { return seed.left(second + 20); } });
+    edit(QStringLiteral("bad checksum of the run record"),
+         [second](QByteArray& s) { s[second] = char(s[second] ^ 1); });
+    edit(QStringLiteral("bad ident"), [](QByteArray& s) { s[1] = 'X'; });
+    edit(QStringLiteral("bad magic"), [](QByteArray& s) { s[5] = 0; });
+    edit(QStringLiteral("version 1"), [](QByteArray& s) { s[6] = 1; });
+    edit(QStringLiteral("first record a FIRST without LAST"), [retype](QByteArray& s) { retype(s, 7, 2); });
+    edit(QStringLiteral("every record a FIRST"), [retype](QByteArray& s) {
+        for (const qsizetype at : wandbFragments(s))
+            retype(s, at, 2);
+    });
+    edit(QStringLiteral("every record a MIDDLE"), [retype](QByteArray& s) {
+        for (const qsizetype at : wandbFragments(s))
+            retype(s, at, 3);
+    });
+    edit(QStringLiteral("fragment type 9"), [retype, second](QByteArray& s) { retype(s, second, 9); });
+    for (const qsizetype at : fragments) {
+        if (quint8(seed[at + 6]) == 2) {
+            edit(QStringLiteral("FIRST declares a length past its block"),
+                 [at](QByteArray& s) { qToLittleEndian<quint16>(0xffff, s.data() + at + 4); });
+            out.append(
+                { QStringLiteral("ends with a FIRST without LAST"), [seed, at] { return seed.left(at + 100); } });
+        }
+    }
+    edit(QStringLiteral("run record declares a length past its block"),
+         [second](QByteArray& s) { qToLittleEndian<quint16>(0x8000, s.data() + second + 4); });
+    out.append({ QStringLiteral("a record nested 100000 deep"), [seed] {
+                    // Record.history.item.… as nested length-delimited fields, written from the outside in.
+                    constexpr int kDepth = 100000;
+                    std::vector<quint64> lengths(kDepth + 1, 0);
+                    for (int i = 1; i <= kDepth; ++i)
+                        lengths[i] = 1 + quint64(protoVarint(lengths[i - 1]).size()) + lengths[i - 1];
+                    QByteArray payload;
+                    payload.reserve(qsizetype(lengths[kDepth]));
+                    for (int i = kDepth; i >= 1; --i)
+                        payload += char(0x12) + protoVarint(lengths[i - 1]);
+                    QByteArray file = seed;
+                    appendWandbRecord(file, payload);
+                    return file;
+                } });
+    out.append({ QStringLiteral("a 16 MiB history record"), [seed] {
+                    // A history record (field 2) holding one item whose value is 16 MiB of JSON text.
+                    const QByteArray value = '"' + QByteArray(16 << 20, 'x') + '"';
+                    const QByteArray itemBytes
+                        = QByteArray("\x0a\x01k\x82\x01", 5) + protoVarint(quint64(value.size())) + value;
+                    const QByteArray history = char(0x0a) + protoVarint(quint64(itemBytes.size())) + itemBytes;
+                    QByteArray file = seed;
+                    appendWandbRecord(file, char(0x12) + protoVarint(quint64(history.size())) + history);
+                    return file;
+                } });
+    out.append({ QStringLiteral("an item declaring 2^62 bytes"), [seed] {
+                    QByteArray file = seed;
+                    appendWandbRecord(file, QByteArray("\x12\x0c\x0a\x0a\x82\x01", 6) + protoVarint(quint64(1) << 62));
+                    return file;
                 } });
     return out;
 }
@@ -1024,6 +1157,14 @@ std::vector<SeedRow> seedRows()
           false,
           {},
           jsonLinesHostile },
+        { "wandb run file",
+          Source::TestData,
+          "loggers/wandb-seed/run-seed.wandb",
+          "run-seed.wandb",
+          ArtifactKind::WandbRun,
+          false,
+          {},
+          wandbHostile },
         { "hugging face trainer state",
           Source::TestData,
           "loggers/hf/out/trainer_state.json",

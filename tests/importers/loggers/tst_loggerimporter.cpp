@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace runlens;
@@ -27,6 +28,7 @@ namespace {
 const QString kData = QStringLiteral(RUNLENS_TEST_DATA_DIR "/loggers/");
 const QString kWandb = QStringLiteral("wandb/wandb/offline-run-20240115_102345-abc123de/files/");
 const QString kMlflow = QStringLiteral("mlflow/mlruns/0/5f2a9c1b3d4e4f6a8b7c6d5e4f3a2b1c/meta.yaml");
+const QString kWandbRunFile = QStringLiteral("wandb-binary/wandb/offline-run-20261127_101010-abc123/run-abc123.wandb");
 
 QByteArray readAll(const QString& path)
 {
@@ -105,6 +107,11 @@ private slots:
     void runNames();
     void newestTrainerStateOnly();
     void numbers();
+    void wandbRunFileAgainstOracle();
+    void wandbRunFileNamesItsRun();
+    void wandbRunFileSupersedesJsonLines();
+    void wandbRunFileTailsRecords();
+    void wandbRunFileDamage();
 };
 
 void TestLoggerImporter::sniff_data()
@@ -404,6 +411,189 @@ void TestLoggerImporter::numbers()
     QCOMPARE(loggers::jsonArrayElements("[{\"step\": 1}, }, {}]", 0).size(), std::size_t(1));
     QCOMPARE(loggers::wandbSystemTag("system.gpu.3.powerWatts"), QStringLiteral("system/gpu3_power_W"));
     QCOMPARE(loggers::mlflowSystemTag("system/gpu_1_power_usage_watts").first, QStringLiteral("system/gpu1_power_W"));
+}
+
+namespace {
+
+QJsonObject wandbOracle(const QString& path)
+{
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"), { kData + QStringLiteral("wandb_oracle.py"), path });
+    if (!python.waitForFinished(60000) || python.exitCode() != 0)
+        return {};
+    return QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+}
+
+/// The scalars of `update` equal the oracle's, point by point; `limit` keeps only the oracle's first points.
+void compareScalars(const ScalarBatch& scalars, const QJsonObject& tags)
+{
+    QCOMPARE(qsizetype(scalars.size()), tags.size());
+    for (auto tag = tags.begin(); tag != tags.end(); ++tag) {
+        const TagPoints* points = findTag(scalars, tag.key());
+        QVERIFY2(points, qPrintable(tag.key()));
+        const QJsonArray expected = tag.value().toArray();
+        QCOMPARE(qsizetype(points->points.size()), expected.size());
+        for (qsizetype i = 0; i < expected.size(); ++i) {
+            const QJsonArray row = expected[i].toArray();
+            const ScalarPoint& point = points->points[std::size_t(i)];
+            const QString where = tag.key() + QLatin1Char(' ') + QString::number(i);
+            QVERIFY2(point.step == qint64(row[0].toDouble()), qPrintable(where));
+            QVERIFY2(std::abs(point.wallTime - row[1].toDouble()) < 1e-3, qPrintable(where));
+            QVERIFY2(sameValue(point.value, oracleValue(row[2])), qPrintable(where));
+        }
+    }
+}
+
+ScalarBatch merged(const ScalarBatch& a, const ScalarBatch& b)
+{
+    ScalarBatch out = a;
+    for (const TagPoints& tag : b) {
+        auto found = std::find_if(out.begin(), out.end(), [&](const TagPoints& t) { return t.tag == tag.tag; });
+        if (found == out.end())
+            out.push_back(tag);
+        else
+            found->points.insert(found->points.end(), tag.points.begin(), tag.points.end());
+    }
+    return out;
+}
+
+} // namespace
+
+void TestLoggerImporter::wandbRunFileAgainstOracle()
+{
+    if (!QFileInfo::exists(QStringLiteral("/usr/bin/python3")))
+        QSKIP("/usr/bin/python3 is not installed");
+    const QString path = kData + kWandbRunFile;
+    const QJsonObject oracle = wandbOracle(path);
+    QVERIFY(!oracle.isEmpty());
+    // The fixture exercises every fragment type: one history record spans three blocks.
+    QCOMPARE(oracle.value("fragments").toObject().value("3").toInt(), 1);
+    QCOMPARE(sniffFile(path), ArtifactKind::WandbRun);
+    const ImportUpdate update = importAll(path, ArtifactKind::WandbRun);
+    QCOMPARE(update.status, ImportStatus::Ok);
+    QVERIFY(!update.mayGrow);
+    compareScalars(update.scalars, oracle.value("scalars").toObject());
+    QVERIFY(findTag(update.scalars, "system/gpu0_util_percent"));
+    QVERIFY(findTag(update.scalars, "eval/loss"));
+    QVERIFY(!findTag(update.scalars, "_runtime"));
+
+    QVERIFY(update.summaries && update.summaries->hparams);
+    const QVariantMap values = update.summaries->hparams->values;
+    const QJsonObject expected = oracle.value("hparams").toObject();
+    QCOMPARE(values.size(), expected.size());
+    for (auto it = expected.begin(); it != expected.end(); ++it) {
+        QVERIFY2(values.contains(it.key()), qPrintable(it.key()));
+        if (it.value().isString())
+            QCOMPARE(values.value(it.key()).toString(), it.value().toString());
+        else
+            QCOMPARE(values.value(it.key()).toDouble(), it.value().toDouble());
+    }
+    QCOMPARE(update.summaries->hparams->status, QStringLiteral("success"));
+    QCOMPARE(update.summaries->hparams->startTime, 1795774210.0);
+    QCOMPARE(update.summaries->hparams->endTime, 1795774210.0 + 100);
+    // The list and W&B's own settings are named, not shown.
+    QVERIFY(!values.contains("layers") && !values.contains("_wandb"));
+    QVERIFY(std::any_of(update.diagnostics.begin(), update.diagnostics.end(),
+                        [](const Diagnostic& d) { return d.message.contains("layers"); }));
+
+    const QByteArray head = readAll(path).left(int(FileSniffer::kHeadSize));
+    QCOMPARE(QString::fromStdString(FileSniffer::sniff("run-abc123.wandb", "",
+                                                       std::string_view(head.constData(), std::size_t(head.size())),
+                                                       head.size())
+                                        .runName),
+             oracle.value("display_name").toString());
+}
+
+void TestLoggerImporter::wandbRunFileNamesItsRun()
+{
+    const RunManifest manifest = RunScanner().scan(kData + "wandb-binary");
+    QCOMPARE(manifest.runs(), QStringList { "wandb/bright-fox-7" });
+    QCOMPARE(manifest.artifacts.size(), 1);
+    QCOMPARE(manifest.artifacts.first().kind, ArtifactKind::WandbRun);
+}
+
+void TestLoggerImporter::wandbRunFileSupersedesJsonLines()
+{
+    // A run folder of a client that wrote both: the JSON lines copies are listed but not read twice.
+    QTemporaryDir dir;
+    const QString run = dir.filePath("wandb/offline-run-20261127_101010-abc123");
+    QVERIFY(QDir().mkpath(run + "/files"));
+    QVERIFY(QFile::copy(kData + kWandbRunFile, run + "/run-abc123.wandb"));
+    for (const char* name : { "wandb-history.jsonl", "wandb-events.jsonl", "wandb-summary.json", "config.yaml" })
+        QVERIFY(QFile::copy(kData + kWandb + name, run + "/files/" + name));
+    const RunManifest manifest = RunScanner().scan(dir.path());
+    QCOMPARE(manifest.runs(), QStringList { "wandb/bright-fox-7" });
+    for (const char* name : { "wandb-history.jsonl", "wandb-events.jsonl" }) {
+        const ImportUpdate json = importAll(run + "/files/" + name, ArtifactKind::Table);
+        QVERIFY(json.scalars.empty());
+        QVERIFY(!json.summaries);
+        QCOMPARE(json.diagnostics.size(), 1);
+        QCOMPARE(json.diagnostics.first().severity, Severity::Info);
+        QVERIFY(json.diagnostics.first().message.contains("run-abc123.wandb"));
+    }
+}
+
+void TestLoggerImporter::wandbRunFileTailsRecords()
+{
+    if (!QFileInfo::exists(QStringLiteral("/usr/bin/python3")))
+        QSKIP("/usr/bin/python3 is not installed");
+    const QByteArray whole = readAll(kData + kWandbRunFile);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run-abc123.wandb");
+    // Cut inside the record that spans three blocks, then inside an ordinary record, then the rest.
+    const qsizetype cuts[] = { 40000, 76000, whole.size() };
+    Artifact artifact;
+    artifact.path = path;
+    artifact.kind = ArtifactKind::WandbRun;
+    const auto importer = createImporter(artifact);
+    QVERIFY(importer);
+    ScalarBatch all;
+    qsizetype written = 0;
+    for (const qsizetype cut : cuts) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::Append));
+        QCOMPARE(file.write(whole.mid(written, cut - written)), cut - written);
+        file.close();
+        written = cut;
+        const ImportUpdate update = importer->poll({});
+        QCOMPARE(update.status, ImportStatus::Ok);
+        QCOMPARE(update.mayGrow, cut < whole.size());
+        all = merged(all, update.scalars);
+    }
+    compareScalars(all, wandbOracle(kData + kWandbRunFile).value("scalars").toObject());
+}
+
+void TestLoggerImporter::wandbRunFileDamage()
+{
+    const QByteArray whole = readAll(kData + kWandbRunFile);
+    QTemporaryDir dir;
+    auto import = [&](const QByteArray& bytes) {
+        const QString path = dir.filePath("run-x.wandb");
+        QFile::remove(path);
+        QFile file(path);
+        file.open(QIODevice::WriteOnly);
+        file.write(bytes);
+        file.close();
+        return importAll(path, ArtifactKind::WandbRun);
+    };
+    // A bad header: nothing is read, and the message says what the file lacks.
+    QByteArray header = whole;
+    header[4] = 'X';
+    const ImportUpdate bad = import(header);
+    QCOMPARE(bad.status, ImportStatus::Failed);
+    QVERIFY(bad.diagnostics.first().message.contains("header"));
+    // A flipped byte in the middle of the first block: that block's rest is lost, the blocks after it are read.
+    QByteArray flipped = whole;
+    flipped[3000] = char(flipped[3000] ^ 0x40);
+    const ImportUpdate partial = import(flipped);
+    QCOMPARE(partial.status, ImportStatus::Partial);
+    QVERIFY(partial.diagnostics.first().message.contains("checksum"));
+    QVERIFY(partial.diagnostics.first().offset > 0 && partial.diagnostics.first().offset < 32768);
+    const TagPoints* loss = findTag(partial.scalars, "loss");
+    QVERIFY(loss && loss->points.size() > 10 && loss->points.size() < 50);
+    QCOMPARE(loss->points.front().step, 0);
+    QCOMPARE(loss->points.back().step, 49);
+    QVERIFY(partial.summaries && partial.summaries->hparams);
 }
 
 QTEST_GUILESS_MAIN(TestLoggerImporter)

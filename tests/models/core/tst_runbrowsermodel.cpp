@@ -403,6 +403,23 @@ private slots:
         QCOMPARE(dump.data(RunBrowserModel::PathRole).toString(), QStringLiteral("/runs/rank_1/dump"));
     }
 
+    // A run named by its logger is not a folder: its tooltip names the folder that holds it.
+    void loggerNamedRunShowsItsFolder()
+    {
+        RunManifest m;
+        m.root = QStringLiteral("/runs");
+        m.artifacts.append(artifact(QStringLiteral("wandb/offline-run-20261127_101010-abc123/run-abc123.wandb"),
+                                    ArtifactKind::WandbRun, QStringLiteral("wandb/bright-fox-7")));
+        m.artifacts.append(
+            artifact(QStringLiteral("wandb/plain/metrics.csv"), ArtifactKind::Table, QStringLiteral("wandb/plain")));
+        RunBrowserModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setManifest(m);
+        QCOMPARE(model.index(0, 0).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("/runs/wandb/offline-run-20261127_101010-abc123"));
+        QCOMPARE(model.index(1, 0).data(Qt::ToolTipRole).toString(), QStringLiteral("/runs/wandb/plain"));
+    }
+
     // A job of many ranks lists them collapsed; a few ranks start open.
     void manyRanksStartCollapsed()
     {
