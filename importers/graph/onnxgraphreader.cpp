@@ -421,7 +421,7 @@ public:
     /// file once per owner as well, but a file of nothing else (100,000 Loops) still makes millions of nodes,
     /// more than any view can show: the bodies together may make at most one node per kBodyNodeBytes bytes
     /// of the file (and at least kMinBodyNodes). A body past that is left out whole and reported.
-    static constexpr std::size_t kBodyNodeBytes = 128;
+    static constexpr std::size_t kBodyNodeBytes = 256;
     static constexpr std::size_t kMinBodyNodes = std::size_t(1) << 17;
     void limitBodyNodes(std::size_t fileBytes)
     {
