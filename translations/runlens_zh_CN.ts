@@ -7953,6 +7953,12 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
             <numerusform>%n 个算子输入引用了文件未列出的变量。</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n control-flow bodies (Loop, If, Scan) are not shown: together the bodies would make more than %1 nodes, the limit for a file of %2 bytes (the first left out belongs to node &quot;%3&quot;).</source>
+        <translation>
+            <numerusform>%n 个控制流子图（Loop、If、Scan）未显示：这些子图合计将超过 %1 个节点，即 %2 字节文件的上限（第一个被略去的子图属于节点“%3”）。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>runlens::graph::GraphOverlay</name>

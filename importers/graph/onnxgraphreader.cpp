@@ -5,7 +5,10 @@
 #include "importers/graph/protowire.h"
 #include "importers/graph/uniqueids.h"
 
+#include <google/protobuf/arena.h>
+
 #include <algorithm>
+#include <memory>
 
 #include <unordered_map>
 #include <unordered_set>
@@ -249,6 +252,24 @@ std::size_t parseModel(std::string_view bytes, onnx::ModelProto& model)
     return pos;
 }
 
+/// How many graph nodes reading `g` makes at most: its initializers, inputs, nodes and outputs, and those of
+/// every body its nodes own. Bounded by the messages already parsed, so sizing the node list and the id set
+/// from it up front saves regrowing both (a model of 100,000 Loops makes over a million nodes).
+std::size_t nodeEstimate(const onnx::GraphProto& g)
+{
+    std::size_t count = std::size_t(g.initializer_size()) + std::size_t(g.input_size()) + std::size_t(g.node_size())
+        + std::size_t(g.output_size());
+    for (const onnx::NodeProto& n : g.node()) {
+        for (const onnx::AttributeProto& a : n.attribute()) {
+            if (a.has_g())
+                count += nodeEstimate(a.g());
+            for (const onnx::GraphProto& body : a.graphs())
+                count += nodeEstimate(body);
+        }
+    }
+    return count;
+}
+
 class Builder
 {
 public:
@@ -383,8 +404,33 @@ public:
         return true;
     }
 
+    /// Sizes the node list and the id set for about `count` nodes, within what the budget would let through.
+    void reserve(std::size_t count)
+    {
+        count = std::min(count, std::size_t(m_budget.limits().maxBytes / std::int64_t(sizeof(Node))));
+        m_graph.nodes.reserve(count);
+        m_ids.reserve(count);
+    }
+
+    /// Frees the id set once every node is made; the graph indexes the ids itself when it is finalized.
+    void releaseIds() { m_ids = UniqueIds(); }
+
     int unresolved() const { return m_unresolved; }
     int badExternalData() const { return m_badExternalData; }
+    /// Control-flow bodies (Loop, If, Scan) make their nodes once per owner. The bytes of a body are in the
+    /// file once per owner as well, but a file of nothing else (100,000 Loops) still makes millions of nodes,
+    /// more than any view can show: the bodies together may make at most one node per kBodyNodeBytes bytes
+    /// of the file (and at least kMinBodyNodes). A body past that is left out whole and reported.
+    static constexpr std::size_t kBodyNodeBytes = 256;
+    static constexpr std::size_t kMinBodyNodes = std::size_t(1) << 17;
+    void limitBodyNodes(std::size_t fileBytes)
+    {
+        m_bodyNodeLimit = std::max(kMinBodyNodes, fileBytes / kBodyNodeBytes);
+    }
+    std::size_t bodyNodeLimit() const { return m_bodyNodeLimit; }
+    int skippedBodies() const { return m_skippedBodies; }
+    const std::string& firstSkippedBody() const { return m_firstSkippedBody; }
+
     int cutTraces() const { return m_cutTraces; }
     const std::string& firstCutTrace() const { return m_firstCutTrace; }
     const std::string& firstBadExternalData() const { return m_firstBadExternalData; }
@@ -520,6 +566,23 @@ private:
 
     void addBody(int owner, const std::string& attribute, const onnx::GraphProto& body, const ValueScope& values)
     {
+        // A body is read whole or not at all; nested bodies were counted with the outermost one.
+        if (m_bodyDepth == 0) {
+            const std::size_t estimate = nodeEstimate(body);
+            if (estimate > m_bodyNodeLimit - std::min(m_bodyNodes, m_bodyNodeLimit)) {
+                if (m_skippedBodies++ == 0)
+                    m_firstSkippedBody = text::elide(m_graph.nodes[std::size_t(owner)].id, 200);
+                return;
+            }
+            m_bodyNodes += estimate;
+        }
+        ++m_bodyDepth;
+        addBodyGraph(owner, attribute, body, values);
+        --m_bodyDepth;
+    }
+
+    void addBodyGraph(int owner, const std::string& attribute, const onnx::GraphProto& body, const ValueScope& values)
+    {
         const int index = int(m_graph.subgraphs.size());
         Subgraph s;
         s.name = m_graph.nodes[std::size_t(owner)].id + "/" + attribute;
@@ -542,6 +605,11 @@ private:
     std::string m_firstBadExternalData;
     int m_cutTraces = 0;
     std::string m_firstCutTrace;
+    std::size_t m_bodyNodeLimit = 0;
+    std::size_t m_bodyNodes = 0;
+    int m_bodyDepth = 0;
+    int m_skippedBodies = 0;
+    std::string m_firstSkippedBody;
 };
 
 } // namespace
@@ -571,7 +639,12 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
                                                        "file; store its weights as external data.")));
         return publishGraph(nullptr, diagnostics, true);
     }
-    onnx::ModelProto model;
+    // The parsed messages live in an arena: a model of a million nodes is then freed as a few large blocks
+    // instead of a million small ones, and parsing allocates less.
+    google::protobuf::ArenaOptions arenaOptions;
+    arenaOptions.max_block_size = std::size_t(1) << 20;
+    auto arena = std::make_unique<google::protobuf::Arena>(arenaOptions);
+    onnx::ModelProto& model = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena.get());
     const std::size_t stop = parseModel(bytes, model);
     if (stop < bytes.size()) {
         // Keep what the complete fields hold: a model cut off while being written still shows its nodes.
@@ -613,9 +686,21 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
     ImportBudget budget { std::int64_t(bytes.size()) };
     Builder builder(*graph, path, diagnostics, budget, control);
     builder.declareFunctions(model.functions());
+    std::size_t estimate = nodeEstimate(model.graph());
+    for (const onnx::FunctionProto& f : model.functions())
+        estimate += std::size_t(f.node_size() + f.input_size() + f.output_size());
+    builder.limitBodyNodes(bytes.size());
+    const onnx::GraphProto& top = model.graph();
+    const std::size_t topNodes = std::size_t(top.initializer_size()) + std::size_t(top.input_size())
+        + std::size_t(top.node_size()) + std::size_t(top.output_size());
+    builder.reserve(std::min(estimate, topNodes + builder.bodyNodeLimit()));
     bool complete = builder.addGraph(model.graph(), 0, std::string(), nullptr, &locations);
     for (const onnx::FunctionProto& f : model.functions())
         complete = complete && (budget.exceeded() || builder.addFunction(f));
+    // The parsed messages and the id set are as large as the graph itself: free them before the graph is
+    // finalized, so the peak holds one copy of the model rather than three. `model` is not used after this.
+    arena.reset();
+    builder.releaseIds();
     if (!complete) {
         GraphResult result = publishGraph(std::move(graph), diagnostics, true);
         result.canceled = true;
@@ -632,6 +717,15 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
                                                        "(the first is \"%1\").",
                                                        nullptr, builder.badExternalData())
                                                .arg(QString::fromStdString(builder.firstBadExternalData()))));
+    if (builder.skippedBodies() > 0)
+        diagnostics.append(graphDiagnostic(
+            Severity::Warning, path,
+            GraphTr::tr("%n control-flow bodies (Loop, If, Scan) are not shown: together the bodies would make more "
+                        "than %1 nodes, the limit for a file of %2 bytes (the first left out belongs to node \"%3\").",
+                        nullptr, builder.skippedBodies())
+                .arg(qulonglong(builder.bodyNodeLimit()))
+                .arg(qulonglong(bytes.size()))
+                .arg(QString::fromStdString(builder.firstSkippedBody()))));
     if (builder.cutTraces() > 0)
         diagnostics.append(
             graphDiagnostic(Severity::Info, path,

@@ -2,7 +2,6 @@
 
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace runlens::graph {
 
@@ -13,12 +12,15 @@ class UniqueIds
 {
 public:
     std::string take(const std::string& wanted);
+    /// Makes room for `count` ids up front: a graph of a million nodes then never rehashes.
+    void reserve(std::size_t count) { m_ids.reserve(count); }
     /// True when `id` was handed out.
     bool contains(const std::string& id) const { return m_ids.count(id) > 0; }
 
 private:
-    std::unordered_set<std::string> m_ids;
-    std::unordered_map<std::string, long long> m_nextSuffix;
+    /// Every id handed out, with the next suffix to try when it is wanted again: one lookup per free id,
+    /// which matters when a file makes a million of them.
+    std::unordered_map<std::string, long long> m_ids;
 };
 
 } // namespace runlens::graph

@@ -1,8 +1,8 @@
 #include "importers/graph/graphreader.h"
 
 #include "importers/graph/graphresult.h"
-#include "models/graph/scopetree.h"
 #include "importers/graph/uniqueids.h"
+#include "models/graph/scopetree.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -197,6 +197,7 @@ private slots:
     void edgeProducts_data();
     void edgeProducts();
     void literalArguments();
+    void manyLoopBodies();
 
 private:
     QTemporaryDir m_dir;
@@ -725,6 +726,36 @@ void TestGraphHostile::literalArguments()
         QCOMPARE(d.file, path);
         QVERIFY(d.offset < std::int64_t(text.size()));
     }
+}
+
+void TestGraphHostile::manyLoopBodies()
+{
+    // 20,000 Loops of ten-node bodies: each body is stored once per Loop, yet a file of nothing else grows
+    // into millions of nodes at this rate. The bodies stop at their limit, each either whole or left out.
+    constexpr int kLoops = 20000;
+    constexpr int kBodyNodes = 10;
+    const std::string body = repeated(bytesField(1, onnxNode("b", "Relu")), kBodyNodes);
+    const std::string loop = bytesField(
+        1, onnxNode("", "Loop", bytesField(5, bytesField(1, "body") + varintField(20, 5) + bytesField(6, body))));
+    const std::string model = onnxModel(repeated(loop, kLoops));
+    const QString path = writeFile(m_dir, QStringLiteral("loops.onnx"), model);
+    const GraphResult result = GraphReader::read(path, ArtifactKind::GraphOnnx);
+    QVERIFY2(result.graph, qPrintable(describe(result.diagnostics)));
+    const Graph& g = *result.graph;
+    checkConsistent(g);
+    QCOMPARE(g.nodeCount(0), kLoops);
+    QVERIFY2(mentions(result.diagnostics, QStringLiteral("control-flow bodies")),
+             qPrintable(describe(result.diagnostics)));
+    for (const Diagnostic& d : result.diagnostics)
+        QCOMPARE(d.file, path);
+    int withBody = 0;
+    for (std::size_t i = 1; i < g.subgraphs.size(); ++i) {
+        QCOMPARE(int(g.subgraphs[i].nodes.size()), kBodyNodes);
+        ++withBody;
+    }
+    // The limit for a file this small is its floor of 2^17 body nodes.
+    QCOMPARE(withBody, (1 << 17) / kBodyNodes);
+    QCOMPARE(g.nodeCount(), kLoops + withBody * kBodyNodes);
 }
 
 QTEST_GUILESS_MAIN(TestGraphHostile)

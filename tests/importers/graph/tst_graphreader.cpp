@@ -99,6 +99,8 @@ private slots:
     void anfModelAndGraphDef();
     void dotClustersAndLabels();
     void torchScriptText();
+    void onnxSampleSizes_data();
+    void onnxSampleSizes();
     void hostile_data();
     void hostile();
     void truncatedKeepsNodes_data();
@@ -762,6 +764,37 @@ void TestGraphReader::mutatedSamples()
         for (const Diagnostic& d : result.diagnostics)
             QCOMPARE(d.file, path);
     }
+}
+
+void TestGraphReader::onnxSampleSizes_data()
+{
+    // Every node and edge, declarations included, as the reader made them before control-flow bodies were
+    // limited and the parsed model moved to an arena: real models stay exactly as they were.
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("nodes");
+    QTest::addColumn<int>("edges");
+    QTest::addColumn<int>("subgraphs");
+    QTest::newRow("light_inception_v1") << "graphs/onnx/light_inception_v1.onnx" << 357 << 383 << 1;
+    QTest::newRow("light_resnet50") << "graphs/onnx/light_resnet50.onnx" << 686 << 700 << 1;
+    QTest::newRow("mnist-8") << "graphs/onnx/mnist-8.onnx" << 22 << 21 << 1;
+    QTest::newRow("attention_expanded") << "graphs/onnx/test_attention_4d_expanded/model.onnx" << 70 << 98 << 1;
+    QTest::newRow("test_loop11") << "graphs/onnx/test_loop11/model.onnx" << 21 << 19 << 2;
+}
+
+void TestGraphReader::onnxSampleSizes()
+{
+    RUNLENS_REQUIRE_SAMPLES(samples);
+    QFETCH(QString, file);
+    QFETCH(int, nodes);
+    QFETCH(int, edges);
+    QFETCH(int, subgraphs);
+    const QString path = samples + QLatin1Char('/') + file;
+    RUNLENS_REQUIRE_SAMPLE_FILE(path);
+    const GraphResult result = GraphReader::read(path, ArtifactKind::GraphOnnx);
+    QVERIFY(result.graph);
+    QCOMPARE(int(result.graph->nodes.size()), nodes);
+    QCOMPARE(int(result.graph->edges.size()), edges);
+    QCOMPARE(int(result.graph->subgraphs.size()), subgraphs);
 }
 
 QTEST_GUILESS_MAIN(TestGraphReader)
