@@ -8,8 +8,8 @@
 #include "importers/loggers/metricstable.h"
 #include "importers/loggers/wandbrunfile.h"
 #include "importers/memory/cudasnapshot.h"
-#include "importers/summary/crc32c.h"
 #include "importers/tensor/ptfile.h"
+#include "models/core/crc32c.h"
 
 #include <algorithm>
 #include <iterator>

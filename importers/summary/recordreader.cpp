@@ -1,6 +1,6 @@
 #include "importers/summary/recordreader.h"
 
-#include "importers/summary/crc32c.h"
+#include "models/core/crc32c.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,13 +1,13 @@
 #include "models/trace/tracestorecodec.h"
 
+#include "models/core/crc32c.h"
 #include "models/trace/tracelod.h"
-
-#include <zlib.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <future>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -48,7 +48,7 @@ public:
         m_bytes += size;
         if (!m_out || size == 0)
             return;
-        m_crc = crc32_z(m_crc, static_cast<const Bytef*>(data), size);
+        m_crc = summary::crc32cExtend(m_crc, data, size);
         // Large arrays go straight out; small fields are gathered first.
         if (size >= kBuffer) {
             flush();
@@ -82,7 +82,7 @@ public:
         m_buffer.clear();
     }
     std::uint64_t bytes() const { return m_bytes; }
-    std::uint32_t crc() const { return std::uint32_t(m_crc); }
+    std::uint32_t crc() const { return m_crc; }
     bool ok() const { return m_ok; }
 
 private:
@@ -90,7 +90,7 @@ private:
     QIODevice* m_out;
     std::string m_buffer;
     std::uint64_t m_bytes = 0;
-    uLong m_crc = crc32_z(0, nullptr, 0);
+    std::uint32_t m_crc = 0;
     bool m_ok = true;
 };
 
@@ -711,16 +711,21 @@ TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes,
         return result;
     }
     const std::byte* body = c.position();
+    // The checksum is computed on a second thread while the sections are decoded: nothing decoded is handed
+    // out before it matches, and a mismatch is the reason given even when decoding fails first.
+    std::future<bool> checksum;
     if (strict) {
         std::uint32_t stored = 0;
         std::memcpy(&stored, body + total, sizeof stored);
-        std::uint32_t crc = std::uint32_t(crc32_z(0, nullptr, 0));
-        crc = std::uint32_t(crc32_z(crc, reinterpret_cast<const Bytef*>(body), std::size_t(total)));
-        if (crc != stored) {
-            why = QStringLiteral("checksum mismatch");
-            return result;
-        }
+        checksum = std::async(std::launch::async,
+                              [body, total, stored] { return summary::crc32c(body, std::size_t(total)) == stored; });
     }
+    const auto checksumMismatch = [&] {
+        if (!checksum.valid() || checksum.get())
+            return false;
+        why = QStringLiteral("checksum mismatch");
+        return true;
+    };
     auto store = std::make_shared<TraceStore>();
     Decoder decoder(result, store->m_strings, store->m_tracks, store->m_processes, store->m_flows, store->m_steps,
                     store->m_sources);
@@ -731,7 +736,8 @@ TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes,
             copied = [&](const std::byte* at) { consumed(std::size_t(at - bytes.data())); };
         Cursor section(bytes.subspan(offset, std::size_t(sizes[i])), copied);
         if (!decoder.section(i + 1, section) || section.left() != 0) {
-            why = decoder.why.isEmpty() ? QStringLiteral("section %1 is damaged").arg(i + 1) : decoder.why;
+            if (!checksumMismatch())
+                why = decoder.why.isEmpty() ? QStringLiteral("section %1 is damaged").arg(i + 1) : decoder.why;
             result.diagnostics.clear();
             return result;
         }
@@ -739,8 +745,10 @@ TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes,
         if (consumed)
             consumed(offset);
     }
-    if (!decoder.finish()) {
-        why = decoder.why;
+    const bool mismatch = checksumMismatch();
+    if (mismatch || !decoder.finish()) {
+        if (!mismatch)
+            why = decoder.why;
         result.diagnostics.clear();
         return result;
     }

@@ -30,7 +30,7 @@ using TraceCacheKey = std::vector<TraceSourceKey>;
 /// store back instead of parsing the JSON again.
 ///
 /// Layout (little-endian): magic "RLTRCIDX", format version, the RunLens version that wrote it, the source
-/// key, a section table (id and byte size of each section), the sections, and a CRC-32 of the sections.
+/// key, a section table (id and byte size of each section), the sections, and a CRC-32C (Castagnoli) of the sections.
 /// Sections: summary (time range), strings, sources, processes, tracks, flows, steps, diagnostics of the
 /// first import, and the timeline's painting index (TraceLod), so a re-open paints without rebuilding it. The retained
 /// input of each source is not in it: the reader re-attaches the trace's bytes. Reading checks every size, count, index
@@ -38,7 +38,7 @@ using TraceCacheKey = std::vector<TraceSourceKey>;
 class TraceStoreCodec
 {
 public:
-    static constexpr std::uint32_t kFormatVersion = 2; ///< 2: the painting index section
+    static constexpr std::uint32_t kFormatVersion = 3; ///< 2: the painting index section; 3: CRC-32C checksum
 
     /// Writes `store` (and the diagnostics of its import) for `key`; false on a write error. The painting
     /// index written is the store's own (TraceStore::lod()), or one built here when it has none.

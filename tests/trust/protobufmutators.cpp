@@ -1,7 +1,7 @@
 #include "tests/trust/mutators.h"
 
+#include "models/core/crc32c.h"
 #include "tests/trust/mutatorutils.h"
-#include "importers/summary/crc32c.h"
 
 #include <memory>
 

@@ -5,6 +5,7 @@
 #include "importers/loggers/wandbrunfile.h"
 #include "importers/trace/chrometracereader.h"
 #include "importers/trace/tracecache.h"
+#include "models/core/crc32c.h"
 #include "models/trace/tracelod.h"
 #include "models/trace/tracestorecodec.h"
 
@@ -14,8 +15,6 @@
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QtEndian>
-
-#include <zlib.h>
 
 #include <cstring>
 
@@ -722,7 +721,7 @@ qsizetype indexBodyStart(const QByteArray& s)
 }
 
 /// The sizes in the section table and counts and lengths inside the sections set far beyond the file, with the
-/// trailing CRC-32 recomputed so that the reader gets past its checksum to the allocation.
+/// trailing CRC-32C recomputed so that the reader gets past its checksum to the allocation.
 Mutations traceIndexInflations(const QByteArray& seed, std::uint64_t rowSeed)
 {
     Mutations out;
@@ -730,9 +729,7 @@ Mutations traceIndexInflations(const QByteArray& seed, std::uint64_t rowSeed)
     if (body < 0)
         return out;
     auto withCrc = [body](QByteArray bytes) {
-        const std::uint32_t crc
-            = std::uint32_t(crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.constData() + body),
-                                    std::size_t(bytes.size() - 4 - body)));
+        const std::uint32_t crc = summary::crc32c(bytes.constData() + body, std::size_t(bytes.size() - 4 - body));
         std::memcpy(bytes.data() + bytes.size() - 4, &crc, 4);
         return bytes;
     };

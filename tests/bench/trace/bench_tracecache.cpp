@@ -183,8 +183,9 @@ int main(int argc, char** argv)
                   "%.2f s",
                   fileMb, ratio, rssFirst, rssReopen, frameFirst, frameReopen);
     // The peer is the first import in the same run: the ratio says how many times faster the re-open is.
-    bench::printRatio("trace re-open from the index cache against its first import",
-                      { "RunLens re-open", reopen * 1e3, runs, "1 thread (index read back, trace mapped)" },
-                      { "first import", first * 1e3, runs, "2 threads (reader + parser), index written" }, note);
+    bench::printRatio(
+        "trace re-open from the index cache against its first import",
+        { "RunLens re-open", reopen * 1e3, runs, "2 threads (index read back, its checksum beside it; trace mapped)" },
+        { "first import", first * 1e3, runs, "2 threads (reader + parser), index written" }, note);
     return 0;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "importers/summary/crc32c.h"
 #include "importers/summary/eventfilewriter.h"
+#include "models/core/crc32c.h"
 
 #include <QByteArray>
 #include <QString>

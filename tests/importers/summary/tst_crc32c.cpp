@@ -1,4 +1,4 @@
-#include "importers/summary/crc32c.h"
+#include "models/core/crc32c.h"
 
 #include <QByteArray>
 #include <QRandomGenerator>

@@ -1,9 +1,9 @@
 #include "importers/core/importbudget.h"
-#include "importers/summary/crc32c.h"
 #include "importers/summary/eventfilereader.h"
 #include "importers/summary/eventfilewriter.h"
 #include "importers/summary/proto/tb_event.pb.h"
 #include "importers/summary/recordreader.h"
+#include "models/core/crc32c.h"
 
 #include "tests/importers/summary/pollresult.h"
 #include "tests/testutils.h"

@@ -1,5 +1,5 @@
-#include "importers/summary/crc32c.h"
 #include "importers/summary/recordreader.h"
+#include "models/core/crc32c.h"
 
 #include <QFile>
 #include <QTemporaryDir>

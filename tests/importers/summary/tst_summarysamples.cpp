@@ -1,5 +1,5 @@
-#include "importers/summary/crc32c.h"
 #include "importers/summary/eventfilereader.h"
+#include "models/core/crc32c.h"
 
 #include "tests/importers/summary/pollresult.h"
 #include "tests/testutils.h"
@@ -138,8 +138,7 @@ private slots:
         QTest::newRow("cnn baseline") << kCnnEvents << 15 << 15 * 60 << ImportStatus::Ok << false << 0 << brain
                                       << 59; // 10 dangling inputs
         // mindinsight.md section 7: 20 steps of scalars (loss, learning_rate).
-        QTest::newRow("mindspore run_a") << kMsRunA << 2 << 40 << ImportStatus::Ok << false << 0 << mindSpore
-                                         << 20;
+        QTest::newRow("mindspore run_a") << kMsRunA << 2 << 40 << ImportStatus::Ok << false << 0 << mindSpore << 20;
         QTest::newRow("mindspore nested") << "summaries/mindspore_generated/run_a/nested_not_scanned/"
                                              "events.out.events.summary.1700000100.0.helperhost_MS"
                                           << 2 << 40 << ImportStatus::Ok << false << 0 << mindSpore << 20;
