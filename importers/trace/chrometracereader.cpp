@@ -165,7 +165,7 @@ std::optional<ChromeTraceResult> readIndex(const QStringList& paths, const Trace
     return result;
 }
 
-void writeIndex(const ChromeTraceResult& result, const TraceCacheKey& key, const QString& entry)
+void writeIndexEntry(const ChromeTraceResult& result, const TraceCacheKey& key, const QString& entry)
 {
     QDir().mkpath(QFileInfo(entry).absolutePath());
     // Written under a temporary name and renamed when complete: a crash leaves no partial entry.
@@ -180,7 +180,7 @@ void writeIndex(const ChromeTraceResult& result, const TraceCacheKey& key, const
 
 } // namespace
 
-ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const ImportControl& control)
+ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const ImportControl& control, bool writeIndex)
 {
     TraceCacheKey key;
     QString entry;
@@ -192,8 +192,8 @@ ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const Import
     ChromeTraceResult result = readFiles(paths, control);
     // Only a complete read of files that did not change meanwhile is worth keeping.
     TraceCacheKey after;
-    if (!entry.isEmpty() && !result.canceled && TraceCache::keyOf(paths, after) && after == key)
-        writeIndex(result, key, entry);
+    if (writeIndex && !entry.isEmpty() && !result.canceled && TraceCache::keyOf(paths, after) && after == key)
+        writeIndexEntry(result, key, entry);
     return result;
 }
 
