@@ -1,16 +1,11 @@
 #include "importers/trace/jsonscan.h"
 
 #include <array>
-#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace runlens::trace::jsonscan {
 
@@ -35,41 +30,36 @@ bool isSpace(char c)
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-#if defined(__SSE2__)
-// 64 bytes of input, compared a byte value at a time into one bit per byte.
-class Block
+constexpr std::uint64_t broadcast(char c)
 {
-public:
-    explicit Block(const char* p)
-    {
-        for (int k = 0; k < 4; ++k)
-            m_v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    }
-    std::uint64_t bits(char c) const
-    {
-        const __m128i m = _mm_set1_epi8(c);
-        std::uint64_t r = 0;
-        for (int k = 0; k < 4; ++k)
-            r |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(m_v[k], m)) & 0xffff)) << (16 * k);
-        return r;
-    }
-
-private:
-    __m128i m_v[4];
-};
-
-// Bit i: the parity of the bits 0..i of `x`.
-constexpr std::uint64_t prefixXor(std::uint64_t x)
-{
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
+    return 0x0101010101010101ull * std::uint8_t(c);
 }
-#endif
+
+// Non-zero when some byte of `v` is zero (the classic bit trick; exact enough to stop and look).
+constexpr std::uint64_t hasZeroByte(std::uint64_t v)
+{
+    return (v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull;
+}
+
+// Skips bytes that are not one of `"{}[]`, eight at a time.
+const char* skipPlain(const char* p, const char* end)
+{
+    while (end - p >= 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p, 8);
+        // '[' ']' and '{' '}' differ in bits 1 and 2: clearing them folds each pair onto one value
+        // (a few other bytes fold there too; the exact loop below sorts them out).
+        const std::uint64_t folded = w & ~broadcast(0x06);
+        const std::uint64_t hit = hasZeroByte(w ^ broadcast('"')) | hasZeroByte(folded ^ broadcast('[' & ~0x06))
+            | hasZeroByte(folded ^ broadcast('{' & ~0x06));
+        if (hit)
+            break;
+        p += 8;
+    }
+    while (p < end && kClasses[std::uint8_t(*p)] == Plain)
+        ++p;
+    return p;
+}
 
 } // namespace
 
@@ -108,78 +98,30 @@ const char* skipValue(const char* p, const char* end)
             ++p;
         return p < end ? p : nullptr;
     }
-    // Every event of a trace passes here, so it runs 64 bytes at a time (as simdjson's first stage does):
-    // quotes outside escapes open and close strings, brackets outside strings count. A block holding a
-    // backslash is walked byte by byte, which is also the reference for every other block.
     std::int64_t depth = 0;
-    bool inString = false;
-    bool escaped = false;
-    const auto walk = [&](const char* from, const char* to) -> const char* {
-        for (const char* q = from; q < to; ++q) {
-            const char c = *q;
-            if (inString) {
-                if (escaped)
-                    escaped = false;
-                else if (c == '\\')
-                    escaped = true;
-                else if (c == '"')
-                    inString = false;
-                continue;
-            }
-            switch (kClasses[std::uint8_t(c)]) {
-            case Quote:
-                inString = true;
-                break;
-            case Open:
-                ++depth;
-                break;
-            case Close:
-                if (--depth == 0)
-                    return q + 1;
-                break;
-            default:
-                break;
-            }
+    while (p < end) {
+        switch (kClasses[std::uint8_t(*p)]) {
+        case Plain:
+            ++p;
+            p = skipPlain(p, end);
+            break;
+        case Quote:
+            p = skipString(p, end);
+            if (!p)
+                return nullptr;
+            break;
+        case Open:
+            ++depth;
+            ++p;
+            break;
+        case Close:
+            ++p;
+            if (--depth == 0)
+                return p;
+            break;
         }
-        return nullptr;
-    };
-#if defined(__SSE2__)
-    while (end - p >= 64) {
-        const Block block(p);
-        if (block.bits('\\') != 0) {
-            if (const char* done = walk(p, p + 64))
-                return done;
-            p += 64;
-            if (escaped && p < end) {
-                if (const char* done = walk(p, p + 1))
-                    return done;
-                ++p;
-            }
-            continue;
-        }
-        // Bit i of `inside`: byte i is an opening quote or inside a string (the closing quote is not).
-        const std::uint64_t inside = prefixXor(block.bits('"')) ^ (inString ? ~std::uint64_t(0) : 0);
-        inString = (inside >> 63) != 0;
-        const std::uint64_t opens = (block.bits('{') | block.bits('[')) & ~inside;
-        const std::uint64_t closes = (block.bits('}') | block.bits(']')) & ~inside;
-        const int closeCount = std::popcount(closes);
-        if (closeCount < depth) {
-            // The value cannot end in this block.
-            depth += std::popcount(opens) - closeCount;
-            p += 64;
-            continue;
-        }
-        for (std::uint64_t marks = opens | closes; marks != 0; marks &= marks - 1) {
-            const int i = std::countr_zero(marks);
-            if ((opens >> i) & 1)
-                ++depth;
-            else if (--depth == 0)
-                return p + i + 1;
-        }
-        p += 64;
     }
-#endif
-    return walk(p, end);
+    return nullptr;
 }
 
 bool parseMicrosToNanos(std::string_view text, std::int64_t& nanos)
