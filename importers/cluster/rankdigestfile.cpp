@@ -398,7 +398,8 @@ RankDigestResult digestTraceFile(const QString& path, const RankDigestOptions& o
     }
     auto digest = std::make_shared<RankDigest>();
     {
-        const trace::ChromeTraceResult read = trace::ChromeTraceReader::read({ info.absoluteFilePath() }, control);
+        const trace::ChromeTraceResult read
+            = trace::ChromeTraceReader::read({ info.absoluteFilePath() }, control, false);
         if (read.canceled) {
             result.error = QCoreApplication::translate("runlens::cluster", "%1: canceled").arg(name);
             return result;

@@ -64,7 +64,8 @@ RankDigestResult readRankDigestFile(const QString& path);
 
 /// Reads the trace at `path` alone, computes its digest (with the memory peak of its device when the
 /// trace has memory events, and the file's size and time) and drops the store: one store in memory per
-/// call. `control` goes to the trace reader (progress and cancel).
+/// call. `control` goes to the trace reader (progress and cancel). An index cache of the trace is used when
+/// there is one, but none is written: a whole job's indexes would push every other trace out of the cache.
 RankDigestResult digestTraceFile(const QString& path, const RankDigestOptions& options = {},
                                  const ImportControl& control = {});
 

@@ -220,7 +220,7 @@ std::optional<ChromeTraceResult> readIndex(const QStringList& paths, const Trace
     return result;
 }
 
-void writeIndex(const ChromeTraceResult& result, const TraceCacheKey& key, const QString& entry)
+void writeIndexEntry(const ChromeTraceResult& result, const TraceCacheKey& key, const QString& entry)
 {
     QDir().mkpath(QFileInfo(entry).absolutePath());
     // Written under a temporary name and renamed when complete: a crash leaves no partial entry.
@@ -235,7 +235,7 @@ void writeIndex(const ChromeTraceResult& result, const TraceCacheKey& key, const
 
 } // namespace
 
-ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const ImportControl& control)
+ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const ImportControl& control, bool writeIndex)
 {
     TraceCacheKey key;
     QString entry;
@@ -247,12 +247,12 @@ ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const Import
     ChromeTraceResult result = readFiles(paths, control);
     // Only a complete read of files that did not change meanwhile is worth keeping.
     TraceCacheKey after;
-    if (!entry.isEmpty() && !result.canceled && TraceCache::keyOf(paths, after) && after == key) {
+    if (writeIndex && !entry.isEmpty() && !result.canceled && TraceCache::keyOf(paths, after) && after == key) {
         // The painting index goes into the cache; built once here, the timeline takes it from the store
         // too. The store is not shared with anyone yet.
         auto store = std::const_pointer_cast<TraceStore>(result.store);
         TraceStoreCodec::attachLod(*store, std::make_shared<const TraceLod>(*store));
-        writeIndex(result, key, entry);
+        writeIndexEntry(result, key, entry);
     }
     return result;
 }

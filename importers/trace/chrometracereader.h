@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/diagnostic.h"
 #include "importers/core/importcontrol.h"
+#include "models/core/diagnostic.h"
 #include "models/trace/tracestore.h"
 
 #include <QStringList>
@@ -32,8 +32,9 @@ class ChromeTraceReader
 public:
     /// Reads `paths` (each becomes a source, in that order) into one store. When the trace cache is on
     /// (TraceCache), an unchanged set of files is read back from its index cache instead of parsed, and a
-    /// parse is written to it.
-    static ChromeTraceResult read(const QStringList& paths, const ImportControl& control = {});
+    /// parse is written to it unless `writeIndex` is false (a job digested rank by rank would push every
+    /// other trace out of the cache with indexes nobody re-opens).
+    static ChromeTraceResult read(const QStringList& paths, const ImportControl& control = {}, bool writeIndex = true);
     /// Parses `paths`, never using the index cache.
     static ChromeTraceResult readFiles(const QStringList& paths, const ImportControl& control = {});
     /// Reads a trace held in memory (plain or gzip bytes); `name` labels the source and diagnostics.

@@ -1,6 +1,7 @@
 #include "models/cluster/rankdigest.h"
 
 #include "models/cluster/kinetocluster.h"
+#include "models/trace/launchindex.h"
 #include "models/trace/opstatistics.h"
 
 #include <QJsonDocument>
@@ -68,9 +69,13 @@ DigestCollective collectiveOf(const trace::TraceStore& store, int track, std::si
 RankDigest computeRankDigest(const trace::TraceStore& store, int source, const RankDigestOptions& options,
                              const trace::StepBreakdown* breakdown)
 {
+    // The step breakdown and the operator statistics both need the launch index: built once.
+    const trace::LaunchIndex launches(store);
     trace::StepBreakdown computed;
     if (!breakdown) {
-        computed = trace::computeStepBreakdown(store);
+        trace::StepBreakdownOptions breakdownOptions;
+        breakdownOptions.launches = &launches;
+        computed = trace::computeStepBreakdown(store, breakdownOptions);
         breakdown = &computed;
     }
     RankDigest digest;
@@ -107,6 +112,7 @@ RankDigest computeRankDigest(const trace::TraceStore& store, int source, const R
 
     trace::OperatorStatisticsOptions statsOptions;
     statsOptions.source = source;
+    statsOptions.launches = &launches;
     trace::OperatorStatistics stats = trace::computeOperatorStatistics(store, statsOptions);
     const std::size_t top = std::size_t(std::max(0, options.topCount));
     for (std::size_t k = 0; k < stats.kernels.size() && k < top; ++k) {

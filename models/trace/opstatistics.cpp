@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <unordered_map>
 
 namespace runlens::trace {
@@ -137,7 +138,8 @@ OperatorStatistics computeOperatorStatistics(const TraceStore& store, const Oper
     OperatorStatistics result;
     result.groupedByInputDims = options.groupByInputDims;
     const auto& tracks = store.tracks();
-    const LaunchIndex launches(store);
+    std::optional<LaunchIndex> built;
+    const LaunchIndex& launches = options.launches ? *options.launches : built.emplace(store);
     OperatorGroups groups(options.groupByInputDims);
     std::vector<KernelOpTime> kernelOps;
     std::size_t visited = 0;

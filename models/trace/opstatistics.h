@@ -11,6 +11,8 @@
 
 namespace runlens::trace {
 
+class LaunchIndex;
+
 /// Aggregate of one operator name (or name + input dims) over every CPU op slice of a store.
 /// Host times are the ops' own durations; device times are the kernels (and copies/sets) launched by
 /// runtime calls whose innermost enclosing CPU op is the op (self) or the op or any op below it (total).
@@ -81,6 +83,8 @@ struct OperatorStatisticsOptions
     int source = -1;
     /// Polled every few thousand slices; returning true stops with a partial result.
     std::function<bool()> cancelled = {};
+    /// The store's launch index when the caller already has one (it is built otherwise).
+    const LaunchIndex* launches = nullptr;
 };
 
 /// One pass over the CPU tracks with a nesting stack and one over the device streams: O(n log n).

@@ -3,6 +3,7 @@
 #include "models/trace/launchindex.h"
 
 #include <QCoreApplication>
+#include <optional>
 
 #include <algorithm>
 #include <limits>
@@ -241,7 +242,8 @@ StepBreakdown computeStepBreakdown(const TraceStore& store, const StepBreakdownO
             stepSlices.insert({ s.track, s.slice });
     }
 
-    const LaunchIndex launches(store);
+    std::optional<LaunchIndex> built;
+    const LaunchIndex& launches = options.launches ? *options.launches : built.emplace(store);
 
     for (int source = 0; source < sourceCount; ++source) {
         // Per category, the union of the source's busy intervals. Each track is merged first (its slices

@@ -10,6 +10,8 @@
 
 namespace runlens::trace {
 
+class LaunchIndex;
+
 /// Roles an instant of a step is attributed to, in tb_plugin's priority order (highest first); Idle is
 /// the time no event of the source is active.
 enum class StepCategory : std::uint8_t {
@@ -76,6 +78,9 @@ struct StepBreakdownOptions
 {
     /// Extend each step to the device work launched by runtime calls inside its CPU range.
     bool stretchToDevice = true;
+    /// The store's launch index when the caller already has one (it is built otherwise): callers that also
+    /// compute operator statistics build it once.
+    const LaunchIndex* launches = nullptr;
 };
 
 /// Sweeps every slice of each source once: O(n log n) in the number of slices. Thread-safe on a const

@@ -5,6 +5,7 @@
 #include "tests/importers/cluster/kinetorankfixture.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -26,13 +27,14 @@ struct Result
     QByteArray err;
 };
 
-Result run(const QStringList& arguments)
+Result run(const QStringList& arguments, const QString& cacheHome = {})
 {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
-    env.insert(QStringLiteral("XDG_CACHE_HOME"), QDir::tempPath() + QStringLiteral("/runlens-test-cache"));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"),
+               cacheHome.isEmpty() ? QDir::tempPath() + QStringLiteral("/runlens-test-cache") : cacheHome);
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(RUNLENS_EXECUTABLE), arguments);
     Result r;
@@ -71,6 +73,7 @@ class TstDigestCommand : public QObject
 private slots:
     void wholeJob();
     void rankRange();
+    void writesNoIndexCache();
     void failures();
     void adviseOnDigests();
 };
@@ -120,6 +123,24 @@ void TstDigestCommand::rankRange()
     QStringList names = QDir(out.path()).entryList(QDir::Files);
     names.sort();
     QCOMPARE(names, (QStringList { "rank-2.rldigest", "rank-3.rldigest", "rank-4.rldigest" }));
+}
+
+void TstDigestCommand::writesNoIndexCache()
+{
+    // A job of thousands of ranks would push every other trace out of the index cache: digesting reads an
+    // index when there is one but never writes one.
+    QTemporaryDir job;
+    QCOMPARE(writeJob(job.path(), 3).size(), 3);
+    QTemporaryDir cache;
+    QTemporaryDir out;
+    const Result r = run({ QStringLiteral("digest"), job.path(), QStringLiteral("--out"), out.path() }, cache.path());
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(QDir(out.path()).entryList(QDir::Files).size(), 3);
+    QStringList written;
+    QDirIterator it(cache.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        written << it.next();
+    QVERIFY2(written.isEmpty(), qPrintable(written.join('\n')));
 }
 
 void TstDigestCommand::failures()

@@ -8,6 +8,7 @@
 #include "tests/importers/cluster/kinetorankfixture.h"
 #include "tests/testutils.h"
 
+#include <QDirIterator>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtEndian>
@@ -57,6 +58,32 @@ Cluster combined(const QStringList& paths)
     return cluster;
 }
 
+/// The digest of `path` computed step by step from its store, each analysis on its own (the step breakdown
+/// and the operator statistics each build their launch index): the reference a faster digest must equal.
+QByteArray referenceDigest(const QString& path)
+{
+    const QFileInfo info(path);
+    const auto read = trace::ChromeTraceReader::readFiles({ info.absoluteFilePath() });
+    if (!read.store || read.store->sources().empty() || read.store->eventCount() == 0)
+        return {};
+    const trace::StepBreakdown breakdown = trace::computeStepBreakdown(*read.store);
+    RankDigest digest = computeRankDigest(*read.store, 0, {}, &breakdown);
+    const memory::MemoryReadResult memory = memory::memoryFromTrace(*read.store);
+    if (memory.profile) {
+        for (const memory::MemoryDevice& device : memory.profile->devices) {
+            const memory::MemoryPeak peak = memory::devicePeak(device);
+            if (device.deviceId >= 0 && !device.relative && peak.valid
+                && !(peak.bytes <= digest.figures.peakMemoryBytes))
+                digest.figures.peakMemoryBytes = peak.bytes;
+        }
+    }
+    digest.file = info.absoluteFilePath();
+    digest.figures.path = digest.file;
+    digest.fileSize = info.size();
+    digest.fileModifiedMs = info.lastModified().toMSecsSinceEpoch();
+    return encodeRankDigest(digest);
+}
+
 QStringList writeJob(const QString& dir, int ranks, int slowRank)
 {
     QStringList paths;
@@ -77,6 +104,7 @@ class TstRankDigest : public QObject
 private slots:
     void generatedJobEqualsCombinedStore();
     void samplesEqualCombinedStore();
+    void everyTraceEqualsReference();
     void roundTrip();
     void version1StillRead();
     void seedsWrittenByHand();
@@ -153,6 +181,31 @@ void TstRankDigest::samplesEqualCombinedStore()
     QCOMPARE(allReduce->groupRanks, QStringLiteral("[0, 1]"));
     // The 2022 trace has memory events: its device peak is known.
     QVERIFY(isKnown(digests[0]->figures.peakMemoryBytes));
+}
+
+void TstRankDigest::everyTraceEqualsReference()
+{
+    // Every Kineto/PyTorch sample and a generated job: byte-identical digests both ways.
+    QTemporaryDir dir;
+    QStringList paths = writeJob(dir.path(), 3, 1);
+    QCOMPARE(paths.size(), 3);
+    const QString samples = test::samplesDir();
+    if (!samples.isEmpty()) {
+        for (const QString& folder : { QStringLiteral("/traces/kineto"), QStringLiteral("/runs") }) {
+            QDirIterator it(samples + folder, { QStringLiteral("*.json"), QStringLiteral("*.json.gz") }, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext())
+                paths << it.next();
+        }
+        QVERIFY(paths.size() > 10);
+    }
+    for (const QString& path : paths) {
+        const RankDigestResult result = digestTraceFile(path);
+        const QByteArray reference = referenceDigest(path);
+        QVERIFY2(bool(result.digest) == !reference.isEmpty(), qPrintable(path + QLatin1Char(' ') + result.error));
+        if (result.digest)
+            QVERIFY2(encodeRankDigest(*result.digest) == reference, qPrintable(path));
+    }
 }
 
 void TstRankDigest::roundTrip()

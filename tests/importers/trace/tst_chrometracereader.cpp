@@ -1,8 +1,9 @@
 #include "importers/trace/chrometracereader.h"
+#include "importers/trace/jsonscan.h"
+#include "importers/trace/tracevalues.h"
 #include "models/trace/launchindex.h"
 #include "models/trace/opstatistics.h"
 #include "models/trace/tracestore.h"
-#include "importers/trace/tracevalues.h"
 
 #include "tests/testutils.h"
 
@@ -15,6 +16,7 @@
 #include <zlib.h>
 
 #include <map>
+#include <random>
 #include <string>
 
 using namespace runlens;
@@ -106,6 +108,7 @@ class TstChromeTraceReader : public QObject
     Q_OBJECT
 
 private slots:
+    void skipValueMatchesByteWalk();
     void samples_data();
     void samples();
     void everySampleLoads();
@@ -133,6 +136,64 @@ private slots:
     void externalIdJoinsKernelsWithoutRuntime();
     void largeInputTruncatedAndCanceled();
 };
+
+namespace {
+
+/// Where the object or array at `p` ends, one byte at a time: the scanner's contract.
+const char* byteWalk(const char* p, const char* end)
+{
+    std::int64_t depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (; p < end; ++p) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (*p == '\\')
+                escaped = true;
+            else if (*p == '"')
+                inString = false;
+        } else if (*p == '"') {
+            inString = true;
+        } else if (*p == '{' || *p == '[') {
+            ++depth;
+        } else if ((*p == '}' || *p == ']') && --depth == 0) {
+            return p + 1;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+void TstChromeTraceReader::skipValueMatchesByteWalk()
+{
+    // The scanner finds each event's end 64 bytes at a time; strings with brackets, escaped quotes and runs
+    // of backslashes across block edges must end where a byte-by-byte walk ends them (or nowhere).
+    std::mt19937_64 random(20);
+    const std::string alphabet = "{}[]\"\\a ,:\"\\";
+    int ended = 0;
+    for (int round = 0; round < 200000; ++round) {
+        const int length = 1 + int(random() % 400);
+        const bool dense = random() % 4 == 0;
+        std::string text(std::size_t(length) + 64, 'x');
+        for (int i = 0; i < length; ++i)
+            text[std::size_t(i)]
+                = dense || random() % 10 < 3 ? alphabet[random() % alphabet.size()] : char('a' + random() % 3);
+        text[0] = random() % 2 ? '{' : '[';
+        const char* begin = text.data();
+        const char* end = begin + length;
+        const char* expected = byteWalk(begin, end);
+        ended += expected != nullptr;
+        const char* got = trace::jsonscan::skipValue(begin, end);
+        if (got != expected)
+            QFAIL(qPrintable(QStringLiteral("round %1: ends at %2, expected %3")
+                                 .arg(round)
+                                 .arg(got ? got - begin : -1)
+                                 .arg(expected ? expected - begin : -1)));
+    }
+    QVERIFY(ended > 50000);
+}
 
 void TstChromeTraceReader::samples_data()
 {
