@@ -324,6 +324,9 @@ Mutations rankDigestV2Hostile(const QByteArray& seed, std::uint64_t)
                     edited.append(QByteArray(100000 * 88, '\xff'));
                     edited.append(QByteArray(12, '\0')); // no collectives, kernels or operators
                     return rankDigestV2File(edited);
+                } });
+    return out;
+}
 
 /// One physical record of a W&B run file: checksum, length, type, data.
 QByteArray wandbFragment(quint8 type, const QByteArray& data)
