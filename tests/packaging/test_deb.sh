@@ -68,7 +68,9 @@ binary="$work/root/usr/bin/runlens"
 [ -x "$binary" ] || { echo "FAIL: usr/bin/runlens is not in the package" >&2; exit 1; }
 declare -A lib_paths
 for needed in $(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-    path="$(ldd "$binary" | awk -v lib="$needed" '$1 == lib { print $3 }')"
+    # The dynamic loader (needed once the executable reads a library's thread-local storage, as
+    # protobuf's arena does) is listed by ldd under its full path, not as "name => path".
+    path="$(ldd "$binary" | awk -v lib="$needed" '$1 == lib { print $3 } $1 ~ ("/" lib "$") { print $1 }')"
     if [ -z "$path" ] || [ "$path" = "not" ]; then
         fail "$needed is not found on this machine"
         continue
