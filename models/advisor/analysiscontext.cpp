@@ -2,6 +2,8 @@
 
 #include "models/core/runmanifest.h"
 
+#include <QDir>
+
 #include <utility>
 
 namespace runlens::advisor {
@@ -30,8 +32,17 @@ void AnalysisContext::add(Measurement measurement)
         measurement.scope.step.reset();
     if (!m_root.isEmpty() && !measurement.scope.run.isEmpty()) {
         auto name = m_runNames.constFind(measurement.scope.run);
-        if (name == m_runNames.cend())
-            name = m_runNames.insert(measurement.scope.run, runDisplayName(m_root, measurement.scope.run));
+        if (name == m_runNames.cend()) {
+            // Analyses of a whole folder (a cluster of rank digests) give the folder's path as their run:
+            // inside the opened folder it is named like the run it is relative to.
+            QString run = measurement.scope.run;
+            if (QDir::isAbsolutePath(run)) {
+                const QString relative = QDir(m_root).relativeFilePath(run);
+                if (!relative.startsWith(QLatin1String("..")) && !QDir::isAbsolutePath(relative))
+                    run = relative.isEmpty() ? QStringLiteral(".") : relative;
+            }
+            name = m_runNames.insert(measurement.scope.run, runDisplayName(m_root, run));
+        }
         if (*name != measurement.scope.run)
             measurement.scope.runName = *name;
     }

@@ -438,10 +438,13 @@ private slots:
         context.add(measure(QStringLiteral("test.size"), 37.5, QStringLiteral("."), QStringLiteral("fc3"), 120, 120));
         context.add(
             measure(QStringLiteral("test.size"), 38.5, QStringLiteral("runs/exp1"), QStringLiteral("fc3"), 120, 120));
+        // A cluster of the opened folder names its run by the folder's path; it reads as the job too.
+        context.add(measure(QStringLiteral("test.size"), 39.5, QStringLiteral("/data/cnn_baseline"),
+                            QStringLiteral("fc3"), 120, 120));
         AdvisorReport report = applyRules(context, book);
         report.root = QStringLiteral("/data/cnn_baseline");
         const QList<Finding> findings = findingsOf(report, QStringLiteral("test-too-large"));
-        QCOMPARE(findings.size(), 2);
+        QCOMPARE(findings.size(), 3);
         QStringList messages;
         for (const Finding& f : findings) {
             messages << f.message;
@@ -450,6 +453,8 @@ private slots:
                 QVERIFY2(f.message.startsWith(QLatin1String("train/loss of run cnn_baseline is 37.5 %")),
                          qPrintable(f.message));
                 QVERIFY(f.evidence.first().contains(QLatin1String("run=.")));
+            } else if (f.scope.run == QLatin1String("/data/cnn_baseline")) {
+                QCOMPARE(f.scope.shownRun(), QStringLiteral("cnn_baseline"));
             } else {
                 QCOMPARE(f.scope.shownRun(), QStringLiteral("runs/exp1"));
             }
