@@ -36,6 +36,9 @@ private:
 /// A stable 64-bit hash of a row name, so each row has its own but a fixed sequence.
 std::uint64_t stableHash(const QByteArray& text);
 
+/// JSON seeds: numbers inflated, values of the wrong type, nesting 100,000 deep (objects, and unclosed arrays).
+Mutations jsonHostile(const QByteArray& seed, std::uint64_t rowSeed);
+
 // Generic damage: the same for every format.
 Mutations truncations(const QByteArray& seed, int spreadCount = 256);
 Mutations bitFlips(const QByteArray& seed, std::uint64_t rowSeed, int count);
