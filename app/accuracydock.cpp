@@ -20,15 +20,16 @@
 // The Accuracy dock: two dumps compared op by op. The panel runs the comparison the window gives it on the
 // worker pool; reading the dumps (importers) stays here, out of the widgets.
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
-accuracyview::CompareOutcome runComparison(const accuracyview::CompareRequest& request, const ImportControl& control,
-                                           const accuracyview::AccuracyPanel::RowCallback& rowReady)
+widgets::accuracy::CompareOutcome runComparison(const widgets::accuracy::CompareRequest& request,
+                                                const importers::ImportControl& control,
+                                                const widgets::accuracy::AccuracyPanel::RowCallback& rowReady)
 {
-    accuracyview::CompareOutcome outcome;
-    accuracy::CompareOptions options;
+    widgets::accuracy::CompareOutcome outcome;
+    importers::accuracy::CompareOptions options;
     if (!request.mapping.isEmpty()) {
         QFile file(request.mapping);
         if (!file.open(QIODevice::ReadOnly)) {
@@ -37,7 +38,8 @@ accuracyview::CompareOutcome runComparison(const accuracyview::CompareRequest& r
             return outcome;
         }
         QString error;
-        const std::optional<accuracy::NameMapping> mapping = accuracy::NameMapping::parse(file.readAll(), &error);
+        const std::optional<models::accuracy::NameMapping> mapping
+            = models::accuracy::NameMapping::parse(file.readAll(), &error);
         if (!mapping) {
             outcome.error = MainWindow::tr("Could not read the mapping file %1: %2")
                                 .arg(QDir::toNativeSeparators(request.mapping), error);
@@ -46,14 +48,14 @@ accuracyview::CompareOutcome runComparison(const accuracyview::CompareRequest& r
         options.mapping = *mapping;
     }
     // Reading takes a share of the progress, comparing the rest.
-    ImportControl readControl;
+    importers::ImportControl readControl;
     readControl.cancel = control.cancel;
-    const accuracy::DumpSideResult bench = accuracy::readDumpSide(request.bench, readControl);
+    const importers::accuracy::DumpSideResult bench = importers::accuracy::readDumpSide(request.bench, readControl);
     if (!bench.side) {
         outcome.error = bench.error;
         return outcome;
     }
-    const accuracy::DumpSideResult target = accuracy::readDumpSide(request.target, readControl);
+    const importers::accuracy::DumpSideResult target = importers::accuracy::readDumpSide(request.target, readControl);
     if (!target.side) {
         outcome.error = target.error;
         return outcome;
@@ -64,29 +66,29 @@ accuracyview::CompareOutcome runComparison(const accuracyview::CompareRequest& r
     if (bench.side->msprobe) {
         // The graph is the first dump's: only its rows are nodes there.
         const QString first = bench.side->groups.value(0);
-        for (const accuracy::SideRow& row : bench.side->rows)
+        for (const models::accuracy::SideRow& row : bench.side->rows)
             if (row.group == first)
-                outcome.benchOps.insert(accuracy::qualifiedName(row), row.op);
+                outcome.benchOps.insert(models::accuracy::qualifiedName(row), row.op);
         // The same graph the Graph panel shows for the folder: its node ids are the rows' ops.
-        outcome.benchGraph = accuracy::buildDumpGraph(*bench.side->msprobe);
+        outcome.benchGraph = models::accuracy::buildDumpGraph(*bench.side->msprobe);
     } else {
-        outcome.benchGraph = accuracy::buildOpsGraph(QFileInfo(request.bench).fileName(), bench.side->ops);
+        outcome.benchGraph = models::accuracy::buildOpsGraph(QFileInfo(request.bench).fileName(), bench.side->ops);
     }
     // The graph is the first dump's: rows of other ranks and steps have no node there.
     const QString firstGroup = bench.side->groups.value(0);
-    for (const accuracy::SideRow& row : bench.side->rows) {
+    for (const models::accuracy::SideRow& row : bench.side->rows) {
         if (row.group == firstGroup)
-            outcome.benchNodes.insert(accuracy::qualifiedName(row), row.op);
+            outcome.benchNodes.insert(models::accuracy::qualifiedName(row), row.op);
     }
-    for (const accuracy::SideRow& row : bench.side->rows) {
+    for (const models::accuracy::SideRow& row : bench.side->rows) {
         if (row.source)
-            outcome.benchTensors.insert(accuracy::qualifiedName(row), row.source);
+            outcome.benchTensors.insert(models::accuracy::qualifiedName(row), row.source);
     }
-    for (const accuracy::SideRow& row : target.side->rows) {
+    for (const models::accuracy::SideRow& row : target.side->rows) {
         if (row.source)
-            outcome.targetTensors.insert(accuracy::qualifiedName(row), row.source);
+            outcome.targetTensors.insert(models::accuracy::qualifiedName(row), row.source);
     }
-    outcome.result = accuracy::compareDumpSides(*bench.side, *target.side, options, control, rowReady);
+    outcome.result = importers::accuracy::compareDumpSides(*bench.side, *target.side, options, control, rowReady);
     if (outcome.result) {
         outcome.result->messages = bench.warnings + target.warnings + outcome.result->messages;
     }
@@ -97,7 +99,7 @@ accuracyview::CompareOutcome runComparison(const accuracyview::CompareRequest& r
 
 void MainWindow::createAccuracyDock()
 {
-    m_accuracyPanel = new accuracyview::AccuracyPanel(this);
+    m_accuracyPanel = new widgets::accuracy::AccuracyPanel(this);
     m_accuracyDock = addPanelDock(m_accuracyPanel, tr("Accuracy"), QStringLiteral("AccuracyDock"), m_timelineDock);
     m_accuracyDock->hide();
     m_accuracyPanel->setComparer(&runComparison);
@@ -110,36 +112,36 @@ void MainWindow::createAccuracyDock()
             settings.setValue(QStringLiteral("export/directory"), QFileInfo(fileName).absolutePath());
         return fileName;
     });
-    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::exported, this, [this](const QString& fileName) {
+    connect(m_accuracyPanel, &widgets::accuracy::AccuracyPanel::exported, this, [this](const QString& fileName) {
         statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(fileName)), 8000);
     });
-    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::exportFailed, this,
+    connect(m_accuracyPanel, &widgets::accuracy::AccuracyPanel::exportFailed, this,
             [this](const QString& message) { QMessageBox::warning(this, tr("Export failed"), message); });
     // A row of an msprobe bench is an entry of the bench's graph when that dump is the open folder.
-    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::nodeSelected, this, [this](const QString& node) {
+    connect(m_accuracyPanel, &widgets::accuracy::AccuracyPanel::nodeSelected, this, [this](const QString& node) {
         if (m_graphPanel->tree())
             showNodeInGraph(node);
     });
-    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::tensorsRequested, this,
+    connect(m_accuracyPanel, &widgets::accuracy::AccuracyPanel::tensorsRequested, this,
             [this](const auto& bench, const QString& benchLabel, const auto& target, const QString& targetLabel) {
                 m_tensorPanel->compareTensors(bench, benchLabel, target, targetLabel);
                 raiseDock(m_tensorDock);
             });
     // The Advisor's comparison rules run over each finished comparison; a failed or cancelled one has none.
-    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::comparisonStarted, this, [this] {
+    connect(m_accuracyPanel, &widgets::accuracy::AccuracyPanel::comparisonStarted, this, [this] {
         if (m_advisorComparison) {
             m_advisorComparison.reset();
             scheduleAdvice();
         }
     });
-    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::comparisonFinished, this, [this] {
-        const accuracy::CompareResult* result = m_accuracyPanel->result();
-        m_advisorComparison = result ? std::make_shared<const accuracy::CompareResult>(*result) : nullptr;
+    connect(m_accuracyPanel, &widgets::accuracy::AccuracyPanel::comparisonFinished, this, [this] {
+        const models::accuracy::CompareResult* result = m_accuracyPanel->result();
+        m_advisorComparison = result ? std::make_shared<const models::accuracy::CompareResult>(*result) : nullptr;
         scheduleAdvice();
     });
     // Double-clicking a row also opens the bench op's call stack at the user's frame.
-    connect(m_accuracyPanel, &accuracyview::AccuracyPanel::sourceRequested, this, &MainWindow::showSource);
-    connect(m_runBrowser, &RunBrowserWidget::compareDumpsRequested, this,
+    connect(m_accuracyPanel, &widgets::accuracy::AccuracyPanel::sourceRequested, this, &MainWindow::showSource);
+    connect(m_runBrowser, &widgets::runbrowser::RunBrowserWidget::compareDumpsRequested, this,
             [this](const QString& bench, const QString& target) { compareDumps(bench, target); });
 }
 
@@ -154,7 +156,7 @@ void MainWindow::compareDumps(const QString& bench, const QString& target, const
 void MainWindow::chooseDumpsToCompare()
 {
     CompareDumpsDialog dialog(this);
-    const accuracyview::CompareRequest last = m_accuracyPanel->request();
+    const widgets::accuracy::CompareRequest last = m_accuracyPanel->request();
     dialog.setBench(last.bench);
     dialog.setTarget(last.target);
     if (dialog.exec() != QDialog::Accepted)
@@ -162,4 +164,4 @@ void MainWindow::chooseDumpsToCompare()
     compareDumps(dialog.bench(), dialog.target(), dialog.mapping());
 }
 
-} // namespace runlens
+} // namespace runlens::app

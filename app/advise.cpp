@@ -1,7 +1,7 @@
 #include "app/commandline.h"
 
-#include "models/advisor/advisor.h"
 #include "importers/core/advisorloader.h"
+#include "models/advisor/advisor.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -11,26 +11,26 @@
 
 // `runlens advise`: the Advisor's rules over a run folder, for a terminal or a CI job.
 
-namespace runlens::cli {
+namespace runlens::app::cli {
 
 namespace {
 
 // A folder with hundreds of damaged files would bury the report; the rest is summarised.
 constexpr int kMaxImportProblems = 20;
 
-std::optional<advisor::Severity> failLevel(const QString& text)
+std::optional<models::advisor::Severity> failLevel(const QString& text)
 {
     if (text == QLatin1String("warning"))
-        return advisor::Severity::Warning;
+        return models::advisor::Severity::Warning;
     if (text == QLatin1String("error"))
-        return advisor::Severity::Error;
+        return models::advisor::Severity::Error;
     return std::nullopt;
 }
 
-bool atLeast(advisor::Severity severity, advisor::Severity level)
+bool atLeast(models::advisor::Severity severity, models::advisor::Severity level)
 {
-    auto rank = [](advisor::Severity s) {
-        return s == advisor::Severity::Error ? 2 : s == advisor::Severity::Warning ? 1 : 0;
+    auto rank = [](models::advisor::Severity s) {
+        return s == models::advisor::Severity::Error ? 2 : s == models::advisor::Severity::Warning ? 1 : 0;
     };
     return rank(severity) >= rank(level);
 }
@@ -75,7 +75,7 @@ int advise(const QStringList& args)
     if (parser.isSet(help))
         parser.showHelp(0);
 
-    std::optional<advisor::Severity> level;
+    std::optional<models::advisor::Severity> level;
     if (parser.isSet(QStringLiteral("fail-on"))) {
         level = failLevel(parser.value(QStringLiteral("fail-on")));
         if (!level) {
@@ -108,7 +108,7 @@ int advise(const QStringList& args)
     }
 
     QStringList problems;
-    advisor::RuleBook rules = advisor::RuleBook::effective({}, &problems);
+    models::advisor::RuleBook rules = models::advisor::RuleBook::effective({}, &problems);
     bool unreadable = false;
     for (const QString& file : parser.values(QStringLiteral("rules")))
         unreadable = !rules.load(file, &problems) || unreadable;
@@ -118,7 +118,7 @@ int advise(const QStringList& args)
         return 2;
 
     QStringList importProblems;
-    const advisor::AdvisorInput input = loadAdvisorInput(path, &importProblems);
+    const models::advisor::AdvisorInput input = importers::loadAdvisorInput(path, &importProblems);
     for (const QString& problem : importProblems.mid(0, kMaxImportProblems))
         err << problem << Qt::endl;
     if (importProblems.size() > kMaxImportProblems)
@@ -126,19 +126,19 @@ int advise(const QStringList& args)
                                            int(importProblems.size() - kMaxImportProblems))
             << Qt::endl;
 
-    const advisor::AdvisorReport report = advisor::evaluate(input, rules);
+    const models::advisor::AdvisorReport report = models::advisor::evaluate(input, rules);
     if (format == QLatin1String("json"))
-        out << QString::fromUtf8(QJsonDocument(advisor::reportJson(report)).toJson(QJsonDocument::Indented));
+        out << QString::fromUtf8(QJsonDocument(models::advisor::reportJson(report)).toJson(QJsonDocument::Indented));
     else if (format == QLatin1String("markdown"))
-        out << advisor::reportMarkdown(report);
+        out << models::advisor::reportMarkdown(report);
     else if (format == QLatin1String("html"))
-        out << advisor::reportHtml(report);
+        out << models::advisor::reportHtml(report);
     else
-        out << advisor::reportText(report);
+        out << models::advisor::reportText(report);
     out.flush();
 
     if (level) {
-        for (const advisor::Finding& finding : report.findings) {
+        for (const models::advisor::Finding& finding : report.findings) {
             if (atLeast(finding.severity, *level))
                 return 1;
         }
@@ -146,4 +146,4 @@ int advise(const QStringList& args)
     return 0;
 }
 
-} // namespace runlens::cli
+} // namespace runlens::app::cli

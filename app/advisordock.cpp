@@ -39,7 +39,7 @@
 // The Advisor dock: the expert rules evaluated on a worker over snapshots of everything loaded, again
 // whenever data arrives or the user changes a rule, and each finding's evidence shown in its panel.
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -68,7 +68,7 @@ QStringList ruleFiles(const QString& folder)
 
 void MainWindow::createAdvisorDock()
 {
-    m_advisorPanel = new advisor::AdvisorPanel(this);
+    m_advisorPanel = new widgets::advisor::AdvisorPanel(this);
     m_advisorDock = addPanelDock(m_advisorPanel, tr("Advisor"), QStringLiteral("AdvisorDock"), m_overviewDock);
     m_advisorTimer = new QTimer(this);
     m_advisorTimer->setSingleShot(true);
@@ -76,24 +76,24 @@ void MainWindow::createAdvisorDock()
     connect(m_advisorTimer, &QTimer::timeout, this, &MainWindow::runAdvisor);
 
     loadRuleBooks();
-    connect(m_advisorPanel, &advisor::AdvisorPanel::evidenceRequested, this, &MainWindow::showEvidence);
-    connect(m_advisorPanel, &advisor::AdvisorPanel::ruleBookEdited, this, &MainWindow::saveRuleBook);
-    connect(m_advisorPanel, &advisor::AdvisorPanel::countsChanged, this, [this] {
+    connect(m_advisorPanel, &widgets::advisor::AdvisorPanel::evidenceRequested, this, &MainWindow::showEvidence);
+    connect(m_advisorPanel, &widgets::advisor::AdvisorPanel::ruleBookEdited, this, &MainWindow::saveRuleBook);
+    connect(m_advisorPanel, &widgets::advisor::AdvisorPanel::countsChanged, this, [this] {
         const QString suffix = m_advisorPanel->titleSuffix();
         m_advisorDock->setWindowTitle(suffix.isEmpty() ? tr("Advisor") : tr("Advisor %1").arg(suffix));
     });
     m_advisorPanel->setExportFileNameProvider(
-        [this](advisor::AdvisorPanel::ExportFormat format, const QString& suggested) {
-            const QString suffix = advisor::AdvisorPanel::suffix(format);
+        [this](widgets::advisor::AdvisorPanel::ExportFormat format, const QString& suggested) {
+            const QString suffix = widgets::advisor::AdvisorPanel::suffix(format);
             QString filter;
             switch (format) {
-            case advisor::AdvisorPanel::ExportFormat::Markdown:
+            case widgets::advisor::AdvisorPanel::ExportFormat::Markdown:
                 filter = tr("Markdown (*.md)");
                 break;
-            case advisor::AdvisorPanel::ExportFormat::Html:
+            case widgets::advisor::AdvisorPanel::ExportFormat::Html:
                 filter = tr("HTML (*.html)");
                 break;
-            case advisor::AdvisorPanel::ExportFormat::Json:
+            case widgets::advisor::AdvisorPanel::ExportFormat::Json:
                 filter = tr("JSON (*.json)");
                 break;
             }
@@ -102,24 +102,24 @@ void MainWindow::createAdvisorDock()
                 file += QLatin1Char('.') + suffix;
             return file;
         });
-    connect(m_advisorPanel, &advisor::AdvisorPanel::reportExported, this, [this](const QString& fileName) {
+    connect(m_advisorPanel, &widgets::advisor::AdvisorPanel::reportExported, this, [this](const QString& fileName) {
         statusBar()->showMessage(tr("Findings written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
     });
-    connect(m_advisorPanel, &advisor::AdvisorPanel::exportFailed, this,
+    connect(m_advisorPanel, &widgets::advisor::AdvisorPanel::exportFailed, this,
             [this](const QString& message) { QMessageBox::warning(this, tr("Export Findings"), message); });
 
     // Every change of the shared models asks for a new evaluation.
-    connect(m_scalars, &ScalarStore::seriesChanged, this, &MainWindow::scheduleAdvice);
-    connect(m_scalars, &ScalarStore::cleared, this, &MainWindow::scheduleAdvice);
-    connect(m_summaries, &summary::SummaryStore::seriesChanged, this, &MainWindow::scheduleAdvice);
-    connect(m_summaries, &summary::SummaryStore::cleared, this, &MainWindow::scheduleAdvice);
+    connect(m_scalars, &models::scalars::ScalarStore::seriesChanged, this, &MainWindow::scheduleAdvice);
+    connect(m_scalars, &models::scalars::ScalarStore::cleared, this, &MainWindow::scheduleAdvice);
+    connect(m_summaries, &models::summary::SummaryStore::seriesChanged, this, &MainWindow::scheduleAdvice);
+    connect(m_summaries, &models::summary::SummaryStore::cleared, this, &MainWindow::scheduleAdvice);
 }
 
 void MainWindow::loadRuleBooks()
 {
     // Built in, then the user's rule files, then the thresholds edited in the pane (last, so they win).
     QStringList problems;
-    m_builtInRules = advisor::RuleBook::builtIn(&problems);
+    m_builtInRules = models::advisor::RuleBook::builtIn(&problems);
     m_rules = m_builtInRules;
     const QString folder = rulesFolder();
     const QString edited = QDir(folder).filePath(QLatin1String(kEditedRulesFile));
@@ -135,7 +135,7 @@ void MainWindow::loadRuleBooks()
         statusBar()->showMessage(tr("Rule files: %1").arg(problems.join(QStringLiteral("; "))), 15000);
 }
 
-void MainWindow::saveRuleBook(const advisor::RuleBook& book)
+void MainWindow::saveRuleBook(const models::advisor::RuleBook& book)
 {
     m_rules = book;
     const QString folder = rulesFolder();
@@ -151,19 +151,20 @@ void MainWindow::saveRuleBook(const advisor::RuleBook& book)
     scheduleAdvice();
 }
 
-void MainWindow::connectAdvisor(ImportSession* session)
+void MainWindow::connectAdvisor(importers::ImportSession* session)
 {
     m_advisorGraphs.clear();
-    connect(session, &ImportSession::graphArrived, this, [this](int index, std::shared_ptr<const graph::Graph> graph) {
-        const Artifact& artifact = m_run->session()->manifest().artifacts[index];
-        m_advisorGraphs.push_back({ artifact.run, artifact.path, std::move(graph) });
-        scheduleAdvice();
-    });
-    connect(session, &ImportSession::finished, this, &MainWindow::scheduleAdvice);
-    connect(session, &ImportSession::profilerArrived, this, &MainWindow::scheduleAdvice);
-    connect(session, &ImportSession::memoryArrived, this, &MainWindow::scheduleAdvice);
-    connect(session, &ImportSession::traceArrived, this, &MainWindow::scheduleAdvice);
-    connect(session, &ImportSession::tracesArrived, this, &MainWindow::scheduleAdvice);
+    connect(session, &importers::ImportSession::graphArrived, this,
+            [this](int index, std::shared_ptr<const models::graph::Graph> graph) {
+                const models::Artifact& artifact = m_run->session()->manifest().artifacts[index];
+                m_advisorGraphs.push_back({ artifact.run, artifact.path, std::move(graph) });
+                scheduleAdvice();
+            });
+    connect(session, &importers::ImportSession::finished, this, &MainWindow::scheduleAdvice);
+    connect(session, &importers::ImportSession::profilerArrived, this, &MainWindow::scheduleAdvice);
+    connect(session, &importers::ImportSession::memoryArrived, this, &MainWindow::scheduleAdvice);
+    connect(session, &importers::ImportSession::traceArrived, this, &MainWindow::scheduleAdvice);
+    connect(session, &importers::ImportSession::tracesArrived, this, &MainWindow::scheduleAdvice);
 }
 
 void MainWindow::scheduleAdvice()
@@ -172,24 +173,24 @@ void MainWindow::scheduleAdvice()
         m_advisorTimer->start();
 }
 
-advisor::AdvisorInput MainWindow::advisorInput() const
+models::advisor::AdvisorInput MainWindow::advisorInput() const
 {
-    advisor::AdvisorInput input;
+    models::advisor::AdvisorInput input;
     input.root = m_run->session() ? m_run->session()->manifest().root : QString();
-    input.scalars = advisor::scalarTracks(*m_scalars);
-    input.histograms = advisor::histogramTracks(*m_summaries);
+    input.scalars = models::advisor::scalarTracks(*m_scalars);
+    input.histograms = models::advisor::histogramTracks(*m_summaries);
     input.tensors = m_tensorPanel->catalog();
     input.graphs = m_advisorGraphs;
     // The trace in the Timeline: one file, or the ranks of a job read together.
     if (const auto store = m_operatorsPanel->store(); store && m_run->session() && !m_currentTraces.isEmpty()) {
-        const Artifact& artifact = m_run->session()->manifest().artifacts[m_currentTraces.front()];
+        const models::Artifact& artifact = m_run->session()->manifest().artifacts[m_currentTraces.front()];
         input.traces.push_back({ artifact.run, artifact.path, store });
     }
     if (m_traceMemory)
         input.memory.push_back({ input.traces.empty() ? QString() : input.traces.front().run,
                                  input.traces.empty() ? QString() : input.traces.front().path, m_traceMemory });
     for (auto it = m_fileMemory.cbegin(); it != m_fileMemory.cend(); ++it) {
-        const Artifact& artifact = m_run->session()->manifest().artifacts[it.key()];
+        const models::Artifact& artifact = m_run->session()->manifest().artifacts[it.key()];
         input.memory.push_back({ artifact.run, artifact.path, it.value() });
     }
     for (auto it = m_profilers.cbegin(); it != m_profilers.cend(); ++it)
@@ -199,7 +200,7 @@ advisor::AdvisorInput MainWindow::advisorInput() const
     // traces above: the cluster rules get it as a profiler's cluster.
     if ((!m_rankDigests.empty() || !m_digestedJob.isEmpty()) && !m_clusterPanel->digests().empty()
         && m_clusterPanel->cluster()) {
-        auto bundle = std::make_shared<ProfilerBundle>();
+        auto bundle = std::make_shared<models::ProfilerBundle>();
         bundle->cluster = m_clusterPanel->cluster();
         input.profilers.push_back(
             { m_run->session() ? m_run->session()->manifest().root : QString(), std::move(bundle) });
@@ -218,7 +219,7 @@ void MainWindow::runAdvisor()
         return;
     if (m_advisorCancel)
         m_advisorCancel->store(true);
-    auto input = std::make_shared<advisor::AdvisorInput>(advisorInput());
+    auto input = std::make_shared<models::advisor::AdvisorInput>(advisorInput());
     if (input->isEmpty()) {
         ++m_advisorGeneration;
         m_advisorRunning = false;
@@ -232,9 +233,10 @@ void MainWindow::runAdvisor()
     m_advisorCancel = cancel;
     m_advisorPanel->setBusy(true);
     m_advisorRunning = true;
-    QtConcurrent::run(workerPool(), [input, rules = m_rules, cancel] {
-        return std::make_shared<const advisor::AdvisorReport>(advisor::evaluate(*input, rules, cancel.get()));
-    }).then(this, [this, generation, cancel](std::shared_ptr<const advisor::AdvisorReport> report) {
+    QtConcurrent::run(models::workerPool(), [input, rules = m_rules, cancel] {
+        return std::make_shared<const models::advisor::AdvisorReport>(
+            models::advisor::evaluate(*input, rules, cancel.get()));
+    }).then(this, [this, generation, cancel](std::shared_ptr<const models::advisor::AdvisorReport> report) {
         if (generation != m_advisorGeneration || cancel->load())
             return;
         m_advisorRunning = false;
@@ -336,4 +338,4 @@ void MainWindow::showEvidence(const QString& locator)
         statusBar()->showMessage(message, 8000);
 }
 
-} // namespace runlens
+} // namespace runlens::app

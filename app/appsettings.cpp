@@ -11,7 +11,7 @@
 #include <cmath>
 #include <tuple>
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -32,7 +32,7 @@ QString AppSettings::defaultRulesFolder()
 
 bool AppSettings::operator==(const AppSettings& other) const
 {
-    const auto limitsTuple = [](const summary::SummaryLimits& l) {
+    const auto limitsTuple = [](const models::summary::SummaryLimits& l) {
         return std::tie(l.scalars, l.histograms, l.images, l.texts, l.prCurves, l.tensors);
     };
     return language == other.language && theme == other.theme && smoothing == other.smoothing && xAxis == other.xAxis
@@ -50,12 +50,13 @@ AppSettings AppSettings::load()
         if (offered.first == language)
             s.language = language;
     }
-    s.theme = themeFromKey(settings.value(kGroup + QStringLiteral("theme")).toString());
+    s.theme = widgets::themeFromKey(settings.value(kGroup + QStringLiteral("theme")).toString());
     bool ok = false;
     const double smoothing = settings.value(kGroup + QStringLiteral("smoothing"), s.smoothing).toDouble(&ok);
     if (ok && std::isfinite(smoothing))
         s.smoothing = std::clamp(smoothing, 0.0, kMaxSmoothing);
-    s.xAxis = scalarformat::axisModeFromKey(settings.value(kGroup + QStringLiteral("xAxis")).toString());
+    s.xAxis
+        = widgets::scalars::scalarformat::axisModeFromKey(settings.value(kGroup + QStringLiteral("xAxis")).toString());
     s.limits = SummaryLimitsDialog::load();
     const QString direction = settings.value(kGroup + QStringLiteral("graphDirection")).toString();
     if (direction == QLatin1String("LR"))
@@ -64,7 +65,8 @@ AppSettings AppSettings::load()
     const int digits
         = settings.value(kGroup + QStringLiteral("significantDigits"), s.numbers.significantDigits).toInt(&ok);
     if (ok)
-        s.numbers.significantDigits = std::clamp(digits, NumberFormat::kMinDigits, NumberFormat::kMaxDigits);
+        s.numbers.significantDigits
+            = std::clamp(digits, widgets::NumberFormat::kMinDigits, widgets::NumberFormat::kMaxDigits);
     s.rulesFolder = settings.value(kGroup + QStringLiteral("rulesFolder")).toString();
     if (s.rulesFolder.isEmpty())
         s.rulesFolder = defaultRulesFolder();
@@ -79,9 +81,9 @@ void AppSettings::save() const
 {
     QSettings settings;
     settings.setValue(kGroup + QStringLiteral("language"), language);
-    settings.setValue(kGroup + QStringLiteral("theme"), themeKey(theme));
+    settings.setValue(kGroup + QStringLiteral("theme"), widgets::themeKey(theme));
     settings.setValue(kGroup + QStringLiteral("smoothing"), smoothing);
-    settings.setValue(kGroup + QStringLiteral("xAxis"), scalarformat::axisModeKey(xAxis));
+    settings.setValue(kGroup + QStringLiteral("xAxis"), widgets::scalars::scalarformat::axisModeKey(xAxis));
     SummaryLimitsDialog::save(limits);
     settings.setValue(kGroup + QStringLiteral("graphDirection"), graphDirection);
     settings.setValue(kGroup + QStringLiteral("localeNumbers"), numbers.useLocale);
@@ -95,16 +97,16 @@ void AppSettings::save() const
 
 void AppSettings::apply() const
 {
-    if (theme != currentTheme())
-        applyTheme(theme);
-    NumberFormat::setCurrent(numbers);
+    if (theme != widgets::currentTheme())
+        widgets::applyTheme(theme);
+    widgets::NumberFormat::setCurrent(numbers);
     applyTraceCache();
 }
 
 void AppSettings::applyTraceCache() const
 {
-    trace::TraceCache::setSizeLimit(traceCacheLimit);
-    trace::TraceCache::setEnabled(traceCacheLimit > 0);
+    importers::trace::TraceCache::setSizeLimit(traceCacheLimit);
+    importers::trace::TraceCache::setEnabled(traceCacheLimit > 0);
 }
 
-} // namespace runlens
+} // namespace runlens::app

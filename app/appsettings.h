@@ -1,15 +1,15 @@
 #pragma once
 
+#include "models/summary/summarydata.h"
 #include "widgets/common/numberformat.h"
 #include "widgets/common/theme.h"
 #include "widgets/scalars/scalarformat.h"
-#include "models/summary/summarydata.h"
 
 #include <QList>
 #include <QPair>
 #include <QString>
 
-namespace runlens {
+namespace runlens::app {
 
 /// The user's preferences, as the Preferences dialog edits them. Kept with QSettings in the user's
 /// configuration (never in a run folder); load() falls back to the defaults for anything missing or invalid.
@@ -18,12 +18,12 @@ namespace runlens {
 struct AppSettings
 {
     QString language; ///< empty: the system's; else "en" or "zh_CN". Used from the next start.
-    Theme theme = Theme::System;
+    widgets::Theme theme = widgets::Theme::System;
     double smoothing = 0.6; ///< the Scalars panel's smoothing weight, 0 .. kMaxSmoothing
-    XAxisMode xAxis = XAxisMode::Step;
-    summary::SummaryLimits limits; ///< how many values per tag the summary readers keep
+    widgets::scalars::XAxisMode xAxis = widgets::scalars::XAxisMode::Step;
+    models::summary::SummaryLimits limits; ///< how many values per tag the summary readers keep
     QString graphDirection = QStringLiteral("TB"); ///< "TB" (top down) or "LR" (left to right)
-    NumberFormat numbers;
+    widgets::NumberFormat numbers;
     QString rulesFolder; ///< the folder of the user's rule threshold files
     bool restoreSession = true; ///< reopen the last session when RunLens starts without a path
     /// Bytes the trace cache (inflated gzip traces, index caches) may hold; 0 turns the cache off.
@@ -46,4 +46,4 @@ struct AppSettings
     static QString defaultRulesFolder();
 };
 
-} // namespace runlens
+} // namespace runlens::app

@@ -20,7 +20,7 @@
 
 #include <cstdio>
 
-namespace runlens::cli {
+namespace runlens::app::cli {
 
 namespace {
 
@@ -69,11 +69,11 @@ int scan(const QStringList& args)
     const QString path = parser.positionalArguments().value(0);
     if (!checkPath(path))
         return 2;
-    const RunManifest manifest = RunScanner().scan(path);
+    const models::RunManifest manifest = importers::RunScanner().scan(path);
     if (parser.isSet(QStringLiteral("json")))
-        printJson(scanReportJson(manifest));
+        printJson(importers::scanReportJson(manifest));
     else
-        out() << scanReportText(manifest) << Qt::flush;
+        out() << importers::scanReportText(manifest) << Qt::flush;
     return 0;
 }
 
@@ -92,14 +92,14 @@ int info(const QStringList& args)
     const QString path = parser.positionalArguments().value(0);
     if (!checkPath(path))
         return 2;
-    ImportSession session(RunScanner().scan(path));
+    importers::ImportSession session(importers::RunScanner().scan(path));
     session.importBlocking();
     if (parser.isSet(QStringLiteral("json")))
-        printJson(infoReportJson(session.manifest(), session.states()));
+        printJson(importers::infoReportJson(session.manifest(), session.states()));
     else
-        out() << infoReportText(session.manifest(), session.states()) << Qt::flush;
-    for (const ArtifactState& state : session.states()) {
-        if (state.status == ImportStatus::Failed)
+        out() << importers::infoReportText(session.manifest(), session.states()) << Qt::flush;
+    for (const models::ArtifactState& state : session.states()) {
+        if (state.status == models::ImportStatus::Failed)
             return 1;
     }
     return 0;
@@ -119,7 +119,7 @@ int demo(const QStringList& args)
         return 2;
     }
     QString error;
-    if (!DemoRun::write(dir, &error)) {
+    if (!importers::demo::DemoRun::write(dir, &error)) {
         err() << QCoreApplication::translate("runlens::cli", "runlens demo: %1").arg(error) << Qt::endl;
         return 1;
     }
@@ -132,12 +132,13 @@ int demo(const QStringList& args)
 /// collapsed to its top-level groups, as SVG or PNG.
 int exportGraph(const QString& path, const QString& name, const QString& outFile)
 {
-    ImportSession session(RunScanner().scan(path));
-    std::vector<std::shared_ptr<const graph::Graph>> graphs;
-    QObject::connect(&session, &ImportSession::graphArrived, &session,
-                     [&graphs](int, std::shared_ptr<const graph::Graph> graph) { graphs.push_back(std::move(graph)); });
+    importers::ImportSession session(importers::RunScanner().scan(path));
+    std::vector<std::shared_ptr<const models::graph::Graph>> graphs;
+    QObject::connect(
+        &session, &importers::ImportSession::graphArrived, &session,
+        [&graphs](int, std::shared_ptr<const models::graph::Graph> graph) { graphs.push_back(std::move(graph)); });
     session.importBlocking();
-    std::shared_ptr<const graph::Graph> chosen;
+    std::shared_ptr<const models::graph::Graph> chosen;
     QStringList names;
     for (const auto& graph : graphs) {
         const QString file = QFileInfo(graph->path).fileName();
@@ -157,7 +158,7 @@ int exportGraph(const QString& path, const QString& name, const QString& outFile
         return 1;
     }
     QString error;
-    if (!graphview::GraphPanel::exportGraph(chosen, outFile, &error)) {
+    if (!widgets::graph::GraphPanel::exportGraph(chosen, outFile, &error)) {
         err() << QCoreApplication::translate("runlens::cli", "runlens export: %1").arg(error) << Qt::endl;
         return 1;
     }
@@ -169,10 +170,11 @@ int exportGraph(const QString& path, const QString& name, const QString& outFile
 /// `--chart distributions:TAG [--run RUN]`: the percentile bands of a histogram tag of one run.
 int exportDistributions(const QString& path, const QString& tag, QString run, const QString& outFile)
 {
-    ImportSession session(RunScanner().scan(path));
-    summary::SummaryStore store;
+    importers::ImportSession session(importers::RunScanner().scan(path));
+    models::summary::SummaryStore store;
     store.setRoot(session.manifest().root);
-    QObject::connect(&session, &ImportSession::summariesArrived, &store, &summary::SummaryStore::update);
+    QObject::connect(&session, &importers::ImportSession::summariesArrived, &store,
+                     &models::summary::SummaryStore::update);
     session.importBlocking();
     // A run may be given as scan and info name it ("cnn_job" for the opened folder's own run ".").
     const QStringList runs = store.runs();
@@ -185,8 +187,8 @@ int exportDistributions(const QString& path, const QString& tag, QString run, co
         }
     }
     if (run.isEmpty()) {
-        for (const QString& candidate : store.runs(summary::SummaryKind::Histograms)) {
-            if (store.tags(summary::SummaryKind::Histograms, candidate).contains(tag)) {
+        for (const QString& candidate : store.runs(models::summary::SummaryKind::Histograms)) {
+            if (store.tags(models::summary::SummaryKind::Histograms, candidate).contains(tag)) {
                 run = candidate;
                 break;
             }
@@ -196,7 +198,7 @@ int exportDistributions(const QString& path, const QString& tag, QString run, co
         err()
             << QCoreApplication::translate("runlens::cli", "runlens export: no histogram tag '%1' in %2").arg(tag, path)
             << Qt::endl;
-        const QStringList tags = store.allTags(summary::SummaryKind::Histograms);
+        const QStringList tags = store.allTags(models::summary::SummaryKind::Histograms);
         if (!tags.isEmpty())
             err() << QCoreApplication::translate("runlens::cli", "available tags: %1")
                          .arg(tags.join(QStringLiteral(", ")))
@@ -204,7 +206,7 @@ int exportDistributions(const QString& path, const QString& tag, QString run, co
         return 1;
     }
     QString error;
-    if (!distributions::exportDistributionChart(store, run, tag, outFile, {}, QSize(800, 500), &error)) {
+    if (!widgets::distributions::exportDistributionChart(store, run, tag, outFile, {}, QSize(800, 500), &error)) {
         err() << QCoreApplication::translate("runlens::cli", "runlens export: %1").arg(error) << Qt::endl;
         return 1;
     }
@@ -263,9 +265,10 @@ int exportChart(const QStringList& args)
               << Qt::endl;
         return 2;
     }
-    ImportSession session(RunScanner().scan(path));
-    ScalarStore store;
-    QObject::connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
+    importers::ImportSession session(importers::RunScanner().scan(path));
+    models::scalars::ScalarStore store;
+    QObject::connect(&session, &importers::ImportSession::scalarsArrived, &store,
+                     &models::scalars::ScalarStore::append);
     session.importBlocking();
     if (!store.tags().contains(name)) {
         err() << QCoreApplication::translate("runlens::cli", "runlens export: no scalar tag '%1' in %2").arg(name, path)
@@ -278,7 +281,7 @@ int exportChart(const QStringList& args)
         return 1;
     }
     QString error;
-    ScalarChartOptions options;
+    widgets::scalars::ScalarChartOptions options;
     bool smoothingOk = false;
     options.smoothing = parser.value(QStringLiteral("smoothing")).toDouble(&smoothingOk);
     if (!smoothingOk || options.smoothing < 0.0 || options.smoothing > 0.999) {
@@ -287,7 +290,7 @@ int exportChart(const QStringList& args)
               << Qt::endl;
         return 2;
     }
-    if (!exportScalarChart(store, name, outFile, options, QSize(800, 500), &error)) {
+    if (!widgets::scalars::exportScalarChart(store, name, outFile, options, QSize(800, 500), &error)) {
         err() << QCoreApplication::translate("runlens::cli", "runlens export: %1").arg(error) << Qt::endl;
         return 1;
     }
@@ -336,4 +339,4 @@ int runSubcommand(const QStringList& arguments)
     return exportChart(rest);
 }
 
-} // namespace runlens::cli
+} // namespace runlens::app::cli

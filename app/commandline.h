@@ -2,7 +2,7 @@
 
 #include <QStringList>
 
-namespace runlens::cli {
+namespace runlens::app::cli {
 
 /// Subcommands that run without a window: `scan`, `info`, `advise`, `compare`, `record`, `digest`, `demo`,
 /// `export`. Returns the process exit code, or -1 when `arguments` is not a subcommand (then the GUI starts).
@@ -27,4 +27,4 @@ bool isSubcommand(const QStringList& arguments);
 /// True when the subcommand needs QtGui/QtWidgets (chart export).
 bool subcommandNeedsGui(const QStringList& arguments);
 
-} // namespace runlens::cli
+} // namespace runlens::app::cli

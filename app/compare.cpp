@@ -13,7 +13,7 @@
 
 // `runlens compare`: two runs' dumps matched op by op, the metrics per pair and the op where they part.
 
-namespace runlens::cli {
+namespace runlens::app::cli {
 
 namespace {
 
@@ -23,24 +23,24 @@ struct Text
 };
 
 /// The Advisor's rules over the comparison (resources/rules/comparison.json), with the user's rule files.
-advisor::AdvisorReport comparisonFindings(const accuracy::CompareResult& result, QTextStream& err)
+models::advisor::AdvisorReport comparisonFindings(const models::accuracy::CompareResult& result, QTextStream& err)
 {
     QStringList problems;
-    const advisor::RuleBook rules = advisor::RuleBook::effective({}, &problems);
+    const models::advisor::RuleBook rules = models::advisor::RuleBook::effective({}, &problems);
     for (const QString& problem : std::as_const(problems))
         err << problem << Qt::endl;
-    advisor::AdvisorInput input;
-    input.comparison = std::make_shared<const accuracy::CompareResult>(result);
-    return advisor::evaluate(input, rules);
+    models::advisor::AdvisorInput input;
+    input.comparison = std::make_shared<const models::accuracy::CompareResult>(result);
+    return models::advisor::evaluate(input, rules);
 }
 
-QString findingsText(const advisor::AdvisorReport& report)
+QString findingsText(const models::advisor::AdvisorReport& report)
 {
     QString out = QLatin1Char('\n') + Text::tr("Findings:") + QLatin1Char('\n');
     if (report.findings.isEmpty())
         out += QStringLiteral("  ") + Text::tr("none") + QLatin1Char('\n');
-    for (const advisor::Finding& finding : report.findings) {
-        out += QStringLiteral("  [%1] %2").arg(advisor::toString(finding.severity), finding.title);
+    for (const models::advisor::Finding& finding : report.findings) {
+        out += QStringLiteral("  [%1] %2").arg(models::advisor::toString(finding.severity), finding.title);
         if (finding.occurrences > 1)
             out += QStringLiteral(" (\u00d7%1)").arg(finding.occurrences);
         out += QStringLiteral(": ") + finding.message + QLatin1Char('\n');
@@ -48,23 +48,23 @@ QString findingsText(const advisor::AdvisorReport& report)
     return out;
 }
 
-QString findingsMarkdown(const advisor::AdvisorReport& report)
+QString findingsMarkdown(const models::advisor::AdvisorReport& report)
 {
     QString out = QStringLiteral("\n## ") + Text::tr("Findings") + QStringLiteral("\n\n");
     if (report.findings.isEmpty())
         out += Text::tr("No findings.") + QLatin1Char('\n');
-    for (const advisor::Finding& finding : report.findings) {
+    for (const models::advisor::Finding& finding : report.findings) {
         QString message = finding.message;
         message.replace(QLatin1Char('|'), QStringLiteral("\\|"));
         out += QStringLiteral("- **%1** (%2): %3\n")
-                   .arg(finding.title, advisor::displayName(finding.severity), message);
+                   .arg(finding.title, models::advisor::displayName(finding.severity), message);
     }
     return out;
 }
 
-QString textReport(const accuracy::CompareResult& result)
+QString textReport(const models::accuracy::CompareResult& result)
 {
-    using namespace accuracy;
+    using namespace models::accuracy;
     QString out;
     const CompareSummary s = result.summary();
     out += Text::tr("Bench:  %1").arg(result.bench) + QLatin1Char('\n');
@@ -133,13 +133,13 @@ int compare(const QStringList& args)
     if (parser.isSet(help))
         parser.showHelp(0);
 
-    std::optional<accuracy::Verdict> level;
+    std::optional<models::accuracy::Verdict> level;
     if (parser.isSet(QStringLiteral("fail-on"))) {
         const QString value = parser.value(QStringLiteral("fail-on"));
         if (value == QLatin1String("warning"))
-            level = accuracy::Verdict::Warning;
+            level = models::accuracy::Verdict::Warning;
         else if (value == QLatin1String("error"))
-            level = accuracy::Verdict::Error;
+            level = models::accuracy::Verdict::Error;
         else {
             err << Text::tr("runlens compare: --fail-on takes warning or error, not '%1'").arg(value) << Qt::endl;
             return 2;
@@ -157,7 +157,7 @@ int compare(const QStringList& args)
         }
     }
 
-    accuracy::CompareOptions options;
+    importers::accuracy::CompareOptions options;
     if (parser.isSet(QStringLiteral("mapping"))) {
         const QString file = parser.value(QStringLiteral("mapping"));
         QFile f(file);
@@ -166,7 +166,8 @@ int compare(const QStringList& args)
             return 2;
         }
         QString error;
-        const std::optional<accuracy::NameMapping> mapping = accuracy::NameMapping::parse(f.readAll(), &error);
+        const std::optional<models::accuracy::NameMapping> mapping
+            = models::accuracy::NameMapping::parse(f.readAll(), &error);
         if (!mapping) {
             err << Text::tr("runlens compare: %1: %2").arg(file, error) << Qt::endl;
             return 2;
@@ -175,8 +176,8 @@ int compare(const QStringList& args)
     }
 
     QString error;
-    const std::optional<accuracy::CompareResult> result
-        = accuracy::compareDumps(paths.at(0), paths.at(1), options, &error);
+    const std::optional<models::accuracy::CompareResult> result
+        = importers::accuracy::compareDumps(paths.at(0), paths.at(1), options, &error);
     if (!result) {
         err << Text::tr("runlens compare: %1").arg(error) << Qt::endl;
         return 2;
@@ -185,27 +186,27 @@ int compare(const QStringList& args)
         err << message << Qt::endl;
 
     if (parser.isSet(QStringLiteral("csv"))) {
-        out << accuracy::compareResultToCsv(*result);
+        out << models::accuracy::compareResultToCsv(*result);
     } else {
-        const advisor::AdvisorReport findings = comparisonFindings(*result, err);
+        const models::advisor::AdvisorReport findings = comparisonFindings(*result, err);
         if (parser.isSet(QStringLiteral("json"))) {
-            QJsonObject json = accuracy::compareResultToJson(*result);
+            QJsonObject json = models::accuracy::compareResultToJson(*result);
             QJsonArray array;
-            for (const advisor::Finding& finding : findings.findings)
-                array.append(advisor::findingJson(finding));
+            for (const models::advisor::Finding& finding : findings.findings)
+                array.append(models::advisor::findingJson(finding));
             json.insert(QStringLiteral("findings"), array);
             out << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
         } else if (parser.isSet(QStringLiteral("md"))) {
-            out << accuracy::compareResultToMarkdown(*result) << findingsMarkdown(findings);
+            out << models::accuracy::compareResultToMarkdown(*result) << findingsMarkdown(findings);
         } else {
             out << textReport(*result) << findingsText(findings);
         }
     }
     out.flush();
 
-    if (level && accuracy::reaches(result->worstVerdict(), *level))
+    if (level && models::accuracy::reaches(result->worstVerdict(), *level))
         return 1;
     return 0;
 }
 
-} // namespace runlens::cli
+} // namespace runlens::app::cli

@@ -10,7 +10,7 @@
 #include <QPushButton>
 #include <QToolButton>
 
-namespace runlens {
+namespace runlens::app {
 
 CompareDumpsDialog::CompareDumpsDialog(QWidget* parent)
     : QDialog(parent)
@@ -92,4 +92,4 @@ QString CompareDumpsDialog::mapping() const
     return QDir::fromNativeSeparators(m_mapping->text().trimmed());
 }
 
-} // namespace runlens
+} // namespace runlens::app

@@ -6,7 +6,7 @@ class QFormLayout;
 class QLineEdit;
 class QPushButton;
 
-namespace runlens {
+namespace runlens::app {
 
 /// File > Compare Dumps…: the bench and target dumps (folders or files) and an optional mapping file.
 class CompareDumpsDialog final : public QDialog
@@ -31,4 +31,4 @@ private:
     QPushButton* m_ok = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::app

@@ -22,7 +22,7 @@
 // `runlens digest`: one rank digest per rank of a job, written where the user says, for clusters whose
 // traces are too big (or too far away) to open together.
 
-namespace runlens::cli {
+namespace runlens::app::cli {
 
 namespace {
 
@@ -116,11 +116,11 @@ int digest(const QStringList& args)
     }
 
     // One trace per rank: the newest where a rank wrote several.
-    const RunManifest manifest = RunScanner().scan(path);
-    QMap<int, const Artifact*> byRank;
+    const models::RunManifest manifest = importers::RunScanner().scan(path);
+    QMap<int, const models::Artifact*> byRank;
     int unranked = 0;
-    for (const Artifact& artifact : manifest.artifacts) {
-        if (artifact.kind != ArtifactKind::ChromeTrace)
+    for (const models::Artifact& artifact : manifest.artifacts) {
+        if (artifact.kind != models::ArtifactKind::ChromeTrace)
             continue;
         if (!artifact.rank) {
             ++unranked;
@@ -128,7 +128,7 @@ int digest(const QStringList& args)
         }
         if (*artifact.rank < range.first || *artifact.rank > range.last)
             continue;
-        const Artifact*& known = byRank[*artifact.rank];
+        const models::Artifact*& known = byRank[*artifact.rank];
         if (!known || artifact.modified > known->modified)
             known = &artifact;
     }
@@ -151,7 +151,7 @@ int digest(const QStringList& args)
     }
 
     // Workers take the next rank until none is left: one trace store per worker at a time.
-    const std::vector<const Artifact*> ranks(byRank.cbegin(), byRank.cend());
+    const std::vector<const models::Artifact*> ranks(byRank.cbegin(), byRank.cend());
     const std::vector<int> rankNumbers(byRank.keyBegin(), byRank.keyEnd());
     std::atomic<std::size_t> next { 0 };
     std::atomic<int> done { 0 };
@@ -160,17 +160,17 @@ int digest(const QStringList& args)
     const int total = int(ranks.size());
     auto work = [&] {
         for (std::size_t i = next++; i < ranks.size(); i = next++) {
-            const Artifact& artifact = *ranks[i];
+            const models::Artifact& artifact = *ranks[i];
             const int rank = rankNumbers[i];
-            const cluster::RankDigestResult result = cluster::digestTraceFile(artifact.path);
+            const importers::cluster::RankDigestResult result = importers::cluster::digestTraceFile(artifact.path);
             QString line;
             if (result.digest) {
                 // The rank the folder names wins over an envelope that disagrees: it is what the user asked for.
-                cluster::RankDigest digest = *result.digest;
+                models::cluster::RankDigest digest = *result.digest;
                 digest.figures.rank = rank;
-                const QString file = QDir(out).filePath(cluster::rankDigestFileName(rank));
+                const QString file = QDir(out).filePath(importers::cluster::rankDigestFileName(rank));
                 QString error;
-                if (cluster::writeRankDigestFile(digest, file, &error)) {
+                if (importers::cluster::writeRankDigestFile(digest, file, &error)) {
                     line = QCoreApplication::translate("runlens::cli", "[%1/%2] rank %3: %4")
                                .arg(++done)
                                .arg(total)
@@ -216,4 +216,4 @@ int digest(const QStringList& args)
     return 0;
 }
 
-} // namespace runlens::cli
+} // namespace runlens::app::cli

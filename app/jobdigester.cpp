@@ -8,13 +8,13 @@
 
 #include <atomic>
 
-namespace runlens {
+namespace runlens::app {
 
 /// One job's: shared with its tasks, so a dropped job's tasks still find their cancel flag.
 struct JobDigester::State
 {
     std::atomic_bool cancel { false };
-    std::vector<std::shared_ptr<const cluster::RankDigest>> digests;
+    std::vector<std::shared_ptr<const models::cluster::RankDigest>> digests;
     QStringList problems;
     int returned = 0;
     int digested = 0;
@@ -25,7 +25,7 @@ namespace {
 
 struct TaskResult
 {
-    cluster::RankDigestResult read;
+    importers::cluster::RankDigestResult read;
     bool skipped = false; ///< cancelled before or while reading
 };
 
@@ -70,19 +70,19 @@ void JobDigester::start(const QList<Rank>& ranks)
     }
     for (int k = 0; k < int(ranks.size()); ++k) {
         const Rank rank = ranks[k];
-        QtConcurrent::run(workerPool(), [state, rank, busy = m_busy] {
+        QtConcurrent::run(models::workerPool(), [state, rank, busy = m_busy] {
             TaskResult result;
             if (state->cancel.load()) {
                 result.skipped = true;
                 return result;
             }
             ++*busy;
-            ImportControl control;
+            importers::ImportControl control;
             control.cancel = &state->cancel;
-            result.read = cluster::digestTraceFile(rank.path, {}, control);
+            result.read = importers::cluster::digestTraceFile(rank.path, {}, control);
             // The scanner's rank (the file, else its name or folder) is the one the Run Browser shows.
             if (result.read.digest && rank.rank >= 0 && result.read.digest->rank() != rank.rank) {
-                auto renumbered = std::make_shared<cluster::RankDigest>(*result.read.digest);
+                auto renumbered = std::make_shared<models::cluster::RankDigest>(*result.read.digest);
                 renumbered->figures.rank = rank.rank;
                 result.read.digest = std::move(renumbered);
             }
@@ -128,4 +128,4 @@ void JobDigester::discard()
     m_running = false;
 }
 
-} // namespace runlens
+} // namespace runlens::app

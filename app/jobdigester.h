@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens {
+namespace runlens::app {
 
 /// Digests the ranks of a job too big to combine, one rank per task on the worker pool (each task holds one
 /// rank's store while it runs), with progress per rank and cancel. Cancel stops the tasks promptly (the one
@@ -26,7 +26,7 @@ public:
         QString path; ///< the rank's trace
         int rank = -1; ///< the rank the Run Browser shows (replaces the trace's own when >= 0)
     };
-    using DigestList = std::vector<std::shared_ptr<const cluster::RankDigest>>;
+    using DigestList = std::vector<std::shared_ptr<const models::cluster::RankDigest>>;
 
     explicit JobDigester(QObject* parent = nullptr);
     /// Cancels and waits for the tasks still running (each stops within milliseconds).
@@ -49,7 +49,7 @@ signals:
     void progress(int done, int total);
     /// Every task returned. `digests` in the order of the ranks given (failed and skipped ranks left out);
     /// `cancelled` when cancel() stopped the job before every rank was digested.
-    void finished(const runlens::JobDigester::DigestList& digests, const QStringList& problems, bool cancelled,
+    void finished(const runlens::app::JobDigester::DigestList& digests, const QStringList& problems, bool cancelled,
                   int total);
 
 private:
@@ -60,4 +60,4 @@ private:
     bool m_running = false;
 };
 
-} // namespace runlens
+} // namespace runlens::app

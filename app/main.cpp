@@ -92,41 +92,41 @@ QString fallbackScreenshotPath(const QString& openedPath)
 
 int main(int argc, char** argv)
 {
-    const QString language = languageFromArguments(argc, argv);
+    const QString language = ::languageFromArguments(argc, argv);
     QStringList rawArguments;
     for (int i = 0; i < argc; ++i)
         rawArguments << QString::fromLocal8Bit(argv[i]);
 
-    if (runlens::cli::isSubcommand(rawArguments)) {
+    if (runlens::app::cli::isSubcommand(rawArguments)) {
         std::unique_ptr<QCoreApplication> app;
-        if (runlens::cli::subcommandNeedsGui(rawArguments)) {
-            if (!hasDisplay())
+        if (runlens::app::cli::subcommandNeedsGui(rawArguments)) {
+            if (!::hasDisplay())
                 qputenv("QT_QPA_PLATFORM", "offscreen");
             if (qgetenv("QT_QPA_PLATFORM") == "offscreen")
-                g_defaultHandler = qInstallMessageHandler(quietOffscreenMessages);
+                g_defaultHandler = qInstallMessageHandler(::quietOffscreenMessages);
             app = std::make_unique<QApplication>(argc, argv);
         } else {
             app = std::make_unique<QCoreApplication>(argc, argv);
         }
-        setIdentity();
-        installTranslators(*app, language);
+        ::setIdentity();
+        ::installTranslators(*app, language);
         // The command line shares the desktop's trace cache (under XDG_CACHE_HOME) and its size limit.
-        runlens::AppSettings::load().applyTraceCache();
-        return runlens::cli::runSubcommand(app->arguments());
+        runlens::app::AppSettings::load().applyTraceCache();
+        return runlens::app::cli::runSubcommand(app->arguments());
     }
 
-    const bool display = hasDisplay();
+    const bool display = ::hasDisplay();
     if (!display)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     if (qgetenv("QT_QPA_PLATFORM") == "offscreen")
-        g_defaultHandler = qInstallMessageHandler(quietOffscreenMessages);
+        g_defaultHandler = qInstallMessageHandler(::quietOffscreenMessages);
     QApplication app(argc, argv);
     // Links the window to its desktop entry (Wayland docks and task switchers).
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.runlens.RunLens"));
-    setIdentity();
+    ::setIdentity();
     // --lang wins over the language chosen in the preferences, which wins over the system's.
-    const runlens::AppSettings preferences = runlens::AppSettings::load();
-    installTranslators(app, language.isEmpty() ? preferences.language : language);
+    const runlens::app::AppSettings preferences = runlens::app::AppSettings::load();
+    ::installTranslators(app, language.isEmpty() ? preferences.language : language);
     preferences.apply();
 
     QCommandLineParser parser;
@@ -192,7 +192,7 @@ int main(int argc, char** argv)
         path = compareBench;
     }
     if (parser.isSet(QStringLiteral("list-docks"))) {
-        const runlens::MainWindow window;
+        const runlens::app::MainWindow window;
         QTextStream out(stdout);
         for (const QString& name : window.panelNames())
             out << name << Qt::endl;
@@ -200,7 +200,7 @@ int main(int argc, char** argv)
     }
     QString screenshot = parser.value(QStringLiteral("screenshot"));
     if (!display && screenshot.isEmpty()) {
-        screenshot = fallbackScreenshotPath(path);
+        screenshot = ::fallbackScreenshotPath(path);
         QTextStream(stderr) << QCoreApplication::translate("runlens::main",
                                                            "No display found: writing a screenshot to %1 instead of "
                                                            "opening a window.")
@@ -215,15 +215,15 @@ int main(int argc, char** argv)
     }
 
     // One window per user: a folder opened from the file manager lands in the window already open.
-    std::unique_ptr<runlens::SingleInstance> instance;
+    std::unique_ptr<runlens::app::SingleInstance> instance;
     if (screenshot.isEmpty() && !parser.isSet(QStringLiteral("new-window")) && compareBench.isEmpty()) {
-        instance = std::make_unique<runlens::SingleInstance>();
+        instance = std::make_unique<runlens::app::SingleInstance>();
         if (!path.isEmpty() && instance->sendToRunning({ QFileInfo(path).absoluteFilePath() }))
             return 0;
         instance->listen();
     }
 
-    runlens::MainWindow window;
+    runlens::app::MainWindow window;
     if (!screenshot.isEmpty()) {
         window.resize(1440, 900);
         window.show();
@@ -236,7 +236,7 @@ int main(int argc, char** argv)
                       && window.accuracyPanel()->errorText().isEmpty()) {
                       // Taken once the comparison is over, so the picture shows its rows.
                       QObject::connect(window.accuracyPanel(),
-                                       &runlens::accuracyview::AccuracyPanel::comparisonFinished, &window,
+                                       &runlens::widgets::accuracy::AccuracyPanel::comparisonFinished, &window,
                                        [&window, screenshot, dock]() {
                                            if (!dock.isEmpty())
                                                window.raisePanel(dock);
@@ -269,7 +269,7 @@ int main(int argc, char** argv)
                   // second before the picture is taken.
                   auto settled = std::make_shared<std::function<void(int, int)>>();
                   *settled = [&window, screenshot, settled](int waitedMs, int idleMs) {
-                      const runlens::ClusterPanel* cluster = window.clusterPanel();
+                      const runlens::widgets::cluster::ClusterPanel* cluster = window.clusterPanel();
                       const bool busy = cluster && (cluster->isComputing() || cluster->heatmap()->isBuilding());
                       if (waitedMs < 60000 && (busy || idleMs < 1000)) {
                           QTimer::singleShot(50, &window, [settled, waitedMs, busy, idleMs]() {
@@ -296,8 +296,8 @@ int main(int argc, char** argv)
 
     window.show();
     if (instance)
-        QObject::connect(instance.get(), &runlens::SingleInstance::pathsReceived, &window,
-                         &runlens::MainWindow::openForwardedPaths);
+        QObject::connect(instance.get(), &runlens::app::SingleInstance::pathsReceived, &window,
+                         &runlens::app::MainWindow::openForwardedPaths);
     if (!path.isEmpty())
         window.openPath(path);
     if (!compareBench.isEmpty())

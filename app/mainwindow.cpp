@@ -52,7 +52,7 @@
 #include <QTimer>
 #include <QToolButton>
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 constexpr int kMaxRecent = 10;
@@ -87,40 +87,40 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_run, &RunController::runCleared, this, &MainWindow::clearRun);
     connect(m_run, &RunController::sessionCreated, this, &MainWindow::connectSession);
-    connect(m_run, &RunController::importStarted, this, [this](const RunManifest& manifest) {
+    connect(m_run, &RunController::importStarted, this, [this](const models::RunManifest& manifest) {
         // Profiler traces are read when opened: the first one right away.
         for (int i = 0; i < manifest.artifacts.size(); ++i) {
-            if (manifest.artifacts[i].kind == ArtifactKind::ChromeTrace) {
+            if (manifest.artifacts[i].kind == models::ArtifactKind::ChromeTrace) {
                 openTrace(i);
                 break;
             }
         }
     });
-    connect(m_run, &RunController::nothingToImport, this, [this](const RunManifest& manifest) {
+    connect(m_run, &RunController::nothingToImport, this, [this](const models::RunManifest& manifest) {
         setBusy(false);
         m_statusText->setText(tr("No training artifacts found in %1.").arg(QDir::toNativeSeparators(manifest.root)));
         notifyIdle();
     });
     connect(m_run, &RunController::importFinished, this, &MainWindow::importFinished);
-    connect(
-        m_run, &RunController::catalogReady, this,
-        [this](std::shared_ptr<const tensor::TensorCatalog> catalog, std::shared_ptr<const graph::DumpIndex> dumps) {
-            m_tensorPanel->setCatalog(std::move(catalog));
-            schedulePanelChoice();
-            // A damaged dump file is left out of the list; say which (the rest are listed).
-            if (!dumps->diagnostics().isEmpty()) {
-                statusBar()->showMessage(
-                    dumps->diagnostics().size() == 1
-                        ? dumps->diagnostics().first().toString()
-                        : tr("%1 (and %n more dump file(s) skipped)", nullptr, int(dumps->diagnostics().size() - 1))
-                              .arg(dumps->diagnostics().first().toString()),
-                    10000);
-            }
-            m_nodeDetails->setDumps(std::move(dumps));
-        });
+    connect(m_run, &RunController::catalogReady, this,
+            [this](std::shared_ptr<const models::tensor::TensorCatalog> catalog,
+                   std::shared_ptr<const models::graph::DumpIndex> dumps) {
+                m_tensorPanel->setCatalog(std::move(catalog));
+                schedulePanelChoice();
+                // A damaged dump file is left out of the list; say which (the rest are listed).
+                if (!dumps->diagnostics().isEmpty()) {
+                    statusBar()->showMessage(
+                        dumps->diagnostics().size() == 1
+                            ? dumps->diagnostics().first().toString()
+                            : tr("%1 (and %n more dump file(s) skipped)", nullptr, int(dumps->diagnostics().size() - 1))
+                                  .arg(dumps->diagnostics().first().toString()),
+                        10000);
+                }
+                m_nodeDetails->setDumps(std::move(dumps));
+            });
 }
 
-ImportSession* MainWindow::importSession() const
+importers::ImportSession* MainWindow::importSession() const
 {
     return m_run->session();
 }
@@ -162,7 +162,7 @@ MainWindow::~MainWindow()
 void MainWindow::createDocks()
 {
     // The Scalars panel is the central view; the other panels are docks around it.
-    m_scalarsPanel = new ScalarsPanel(m_scalars, this);
+    m_scalarsPanel = new widgets::scalars::ScalarsPanel(m_scalars, this);
     m_scalarsPanel->setObjectName(QStringLiteral("ScalarsPanel"));
     m_scalarsDock = new QDockWidget(tr("Scalars"), this);
     m_scalarsDock->setObjectName(QStringLiteral("ScalarsDock"));
@@ -170,36 +170,36 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_scalarsDock);
 
     // Trace panels share one time range: the timeline, the operators and the steps follow each other.
-    m_timeRange = new TimeRangeModel(this);
-    m_timelinePanel = new TimelinePanel(m_timeRange, this);
+    m_timeRange = new models::TimeRangeModel(this);
+    m_timelinePanel = new widgets::timeline::TimelinePanel(m_timeRange, this);
     m_timelineDock = new QDockWidget(tr("Timeline"), this);
     m_timelineDock->setObjectName(QStringLiteral("TimelineDock"));
     m_timelineDock->setWidget(m_timelinePanel);
     addDockWidget(Qt::RightDockWidgetArea, m_timelineDock);
     tabifyDockWidget(m_scalarsDock, m_timelineDock);
 
-    m_operatorsPanel = new OperatorsPanel(this);
+    m_operatorsPanel = new widgets::operators::OperatorsPanel(this);
     m_operatorsDock = new QDockWidget(tr("Operators"), this);
     m_operatorsDock->setObjectName(QStringLiteral("OperatorsDock"));
     m_operatorsDock->setWidget(m_operatorsPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_operatorsDock);
     tabifyDockWidget(m_timelineDock, m_operatorsDock);
 
-    m_stepsPanel = new StepsPanel(this);
+    m_stepsPanel = new widgets::steps::StepsPanel(this);
     m_stepsDock = new QDockWidget(tr("Steps"), this);
     m_stepsDock->setObjectName(QStringLiteral("StepsDock"));
     m_stepsDock->setWidget(m_stepsPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_stepsDock);
     tabifyDockWidget(m_operatorsDock, m_stepsDock);
 
-    m_graphPanel = new graphview::GraphPanel(this);
+    m_graphPanel = new widgets::graph::GraphPanel(this);
     m_graphDock = new QDockWidget(tr("Graph"), this);
     m_graphDock->setObjectName(QStringLiteral("GraphDock"));
     m_graphDock->setWidget(m_graphPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_graphDock);
     tabifyDockWidget(m_stepsDock, m_graphDock);
 
-    m_tensorPanel = new tensorview::TensorPanel(this);
+    m_tensorPanel = new widgets::tensor::TensorPanel(this);
     m_tensorDock = new QDockWidget(tr("Tensors"), this);
     m_tensorDock->setObjectName(QStringLiteral("TensorDock"));
     m_tensorDock->setWidget(m_tensorPanel);
@@ -207,27 +207,31 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_graphDock, m_tensorDock);
     createSummaryDocks();
     createProfilerDocks();
-    connect(m_summaries, &summary::SummaryStore::cleared, m_tensorPanel, &tensorview::TensorPanel::clearSummaryTensors);
+    connect(m_summaries, &models::summary::SummaryStore::cleared, m_tensorPanel,
+            &widgets::tensor::TensorPanel::clearSummaryTensors);
     m_scalarsDock->raise();
 
-    connect(m_stepsPanel, &StepsPanel::stepActivated, this, [this](int, qint64 start, qint64 end) {
+    connect(m_stepsPanel, &widgets::steps::StepsPanel::stepActivated, this, [this](int, qint64 start, qint64 end) {
         m_timeRange->setVisibleRange(start, end, true);
         raiseDock(m_timelineDock);
     });
-    connect(m_operatorsPanel, &OperatorsPanel::operatorActivated, this, [this](const QString& name) {
-        // Every occurrence becomes a search result the user can step through with next/previous.
-        m_timelinePanel->searchBar()->setPattern(QLatin1Char('^') + QRegularExpression::escape(name)
-                                                 + QLatin1Char('$'));
-        raiseDock(m_timelineDock);
-    });
-    connect(m_operatorsPanel, &OperatorsPanel::operatorSelected, m_timelinePanel, &TimelinePanel::highlightOperator);
-    connect(m_operatorsPanel, &OperatorsPanel::longestOccurrenceRequested, this, [this](int track, quint32 slice) {
-        m_timelinePanel->view()->zoomToSlice(track, slice);
-        m_timelinePanel->view()->selectSlice(track, slice, true);
-        raiseDock(m_timelineDock);
-    });
+    connect(m_operatorsPanel, &widgets::operators::OperatorsPanel::operatorActivated, this,
+            [this](const QString& name) {
+                // Every occurrence becomes a search result the user can step through with next/previous.
+                m_timelinePanel->searchBar()->setPattern(QLatin1Char('^') + QRegularExpression::escape(name)
+                                                         + QLatin1Char('$'));
+                raiseDock(m_timelineDock);
+            });
+    connect(m_operatorsPanel, &widgets::operators::OperatorsPanel::operatorSelected, m_timelinePanel,
+            &widgets::timeline::TimelinePanel::highlightOperator);
+    connect(m_operatorsPanel, &widgets::operators::OperatorsPanel::longestOccurrenceRequested, this,
+            [this](int track, quint32 slice) {
+                m_timelinePanel->view()->zoomToSlice(track, slice);
+                m_timelinePanel->view()->selectSlice(track, slice, true);
+                raiseDock(m_timelineDock);
+            });
 
-    m_runBrowser = new RunBrowserWidget(m_runModel, this);
+    m_runBrowser = new widgets::runbrowser::RunBrowserWidget(m_runModel, this);
     m_runDock = new QDockWidget(tr("Run Browser"), this);
     m_runDock->setObjectName(QStringLiteral("RunBrowserDock"));
     m_runDock->setWidget(m_runBrowser);
@@ -235,39 +239,40 @@ void MainWindow::createDocks()
     resizeDocks({ m_runDock, m_scalarsDock }, { 460, 980 }, Qt::Horizontal);
 
     // Node details sit under the run browser, so they stay visible next to whichever panel is in front.
-    m_nodeDetails = new graphview::NodeDetailsWidget(this);
+    m_nodeDetails = new widgets::graph::NodeDetailsWidget(this);
     m_nodeDetailsDock = new QDockWidget(tr("Node Details"), this);
     m_nodeDetailsDock->setObjectName(QStringLiteral("NodeDetailsDock"));
     m_nodeDetailsDock->setWidget(m_nodeDetails);
     splitDockWidget(m_runDock, m_nodeDetailsDock, Qt::Vertical);
-    connect(m_graphPanel, &graphview::GraphPanel::treeChanged, m_nodeDetails, &graphview::NodeDetailsWidget::setTree);
-    connect(m_graphPanel, &graphview::GraphPanel::currentItemChanged, m_nodeDetails,
-            &graphview::NodeDetailsWidget::showItem);
-    connect(m_nodeDetails, &graphview::NodeDetailsWidget::itemActivated, m_graphPanel,
-            &graphview::GraphPanel::revealItem);
+    connect(m_graphPanel, &widgets::graph::GraphPanel::treeChanged, m_nodeDetails,
+            &widgets::graph::NodeDetailsWidget::setTree);
+    connect(m_graphPanel, &widgets::graph::GraphPanel::currentItemChanged, m_nodeDetails,
+            &widgets::graph::NodeDetailsWidget::showItem);
+    connect(m_nodeDetails, &widgets::graph::NodeDetailsWidget::itemActivated, m_graphPanel,
+            &widgets::graph::GraphPanel::revealItem);
 
     // Where a node came from: the training script at the line the IR or the exporter recorded.
-    m_sourceView = new SourceView(this);
+    m_sourceView = new widgets::SourceView(this);
     m_sourceDock = new QDockWidget(tr("Source"), this);
     m_sourceDock->setObjectName(QStringLiteral("SourceDock"));
     m_sourceDock->setWidget(m_sourceView);
     addDockWidget(Qt::RightDockWidgetArea, m_sourceDock);
     tabifyDockWidget(m_stepsDock, m_sourceDock);
     m_sourceDock->hide();
-    connect(m_nodeDetails, &graphview::NodeDetailsWidget::sourceRequested, this, &MainWindow::showSource);
-    connect(m_nodeDetails, &graphview::NodeDetailsWidget::tensorRequested, this, [this](const QString& path) {
+    connect(m_nodeDetails, &widgets::graph::NodeDetailsWidget::sourceRequested, this, &MainWindow::showSource);
+    connect(m_nodeDetails, &widgets::graph::NodeDetailsWidget::tensorRequested, this, [this](const QString& path) {
         if (m_tensorPanel->showLocation(path))
             raiseDock(m_tensorDock);
         else
             statusBar()->showMessage(
                 tr("%1 is not among the tensors read from this folder.").arg(QDir::toNativeSeparators(path)), 8000);
     });
-    connect(m_tensorPanel, &tensorview::TensorPanel::nodeRequested, this, &MainWindow::showNodeInGraph);
-    connect(m_graphPanel, &graphview::GraphPanel::treeChanged, m_tensorPanel,
-            [this](const std::shared_ptr<const graph::ScopeTree>& tree) {
+    connect(m_tensorPanel, &widgets::tensor::TensorPanel::nodeRequested, this, &MainWindow::showNodeInGraph);
+    connect(m_graphPanel, &widgets::graph::GraphPanel::treeChanged, m_tensorPanel,
+            [this](const std::shared_ptr<const models::graph::ScopeTree>& tree) {
                 m_tensorPanel->setNodeLinksEnabled(bool(tree));
             });
-    connect(m_tensorPanel, &tensorview::TensorPanel::statusMessage, this,
+    connect(m_tensorPanel, &widgets::tensor::TensorPanel::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     m_tensorPanel->setFileNameProvider([this](const QString& suggested, const QString& filter) {
         QSettings settings;
@@ -279,26 +284,30 @@ void MainWindow::createDocks()
         return fileName;
     });
     m_graphPanel->setFileNameProvider([this](const QString& suggested) {
-        const auto format = ChartExporter::formatForFileName(suggested).value_or(ChartExporter::Format::Png);
+        const auto format
+            = widgets::ChartExporter::formatForFileName(suggested).value_or(widgets::ChartExporter::Format::Png);
         return askExportFileName(format, suggested);
     });
 
-    m_scalarsPanel->setExportFileNameProvider([this](ChartExporter::Format format, const QString& suggested) {
+    m_scalarsPanel->setExportFileNameProvider([this](widgets::ChartExporter::Format format, const QString& suggested) {
         return askExportFileName(format, suggested);
     });
-    m_operatorsPanel->setExportFileNameProvider([this](ChartExporter::Format format, const QString& suggested) {
+    m_operatorsPanel->setExportFileNameProvider(
+        [this](widgets::ChartExporter::Format format, const QString& suggested) {
+            return askExportFileName(format, suggested);
+        });
+    m_stepsPanel->setExportFileNameProvider([this](widgets::ChartExporter::Format format, const QString& suggested) {
         return askExportFileName(format, suggested);
     });
-    m_stepsPanel->setExportFileNameProvider([this](ChartExporter::Format format, const QString& suggested) {
-        return askExportFileName(format, suggested);
-    });
-    connect(m_scalarsPanel, &ScalarsPanel::chartExported, this, [this](const QString& fileName) {
+    connect(m_scalarsPanel, &widgets::scalars::ScalarsPanel::chartExported, this, [this](const QString& fileName) {
         statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
     });
-    connect(m_scalarsPanel, &ScalarsPanel::chartExportFailed, this,
+    connect(m_scalarsPanel, &widgets::scalars::ScalarsPanel::chartExportFailed, this,
             [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); });
-    connect(m_runBrowser, &RunBrowserWidget::artifactActivated, this, &MainWindow::activateArtifact);
-    connect(m_runBrowser, &RunBrowserWidget::runActivated, this, [this](const QString&) { raiseDock(m_scalarsDock); });
+    connect(m_runBrowser, &widgets::runbrowser::RunBrowserWidget::artifactActivated, this,
+            &MainWindow::activateArtifact);
+    connect(m_runBrowser, &widgets::runbrowser::RunBrowserWidget::runActivated, this,
+            [this](const QString&) { raiseDock(m_scalarsDock); });
 }
 
 void MainWindow::createActions()
@@ -524,58 +533,61 @@ void MainWindow::clearRun()
     m_graphPanel->clear();
 }
 
-void MainWindow::connectSession(ImportSession* session)
+void MainWindow::connectSession(importers::ImportSession* session)
 {
-    const RunManifest& manifest = session->manifest();
-    for (const Diagnostic& d : manifest.diagnostics)
+    const models::RunManifest& manifest = session->manifest();
+    for (const models::Diagnostic& d : manifest.diagnostics)
         statusBar()->showMessage(d.toString(), 8000);
     // The Tensor inspector lists every tensor of the folder and the Node Details dock a node's dumped tensors
     // once the catalog is in.
     m_tensorPanel->setRunFolder(manifest.root);
     m_tensorPanel->setCatalog(nullptr);
     // The inspector keeps which summary file each step came from, so it takes the batches themselves.
-    connect(session, &ImportSession::summariesArrived, m_tensorPanel, &tensorview::TensorPanel::addSummaryTensors);
-    connect(session, &ImportSession::artifactChanged, this, [this, session](int index) {
-        const ArtifactState& state = session->state(index);
-        if (!state.diagnostics.isEmpty() && state.worstSeverity() != Severity::Info)
+    connect(session, &importers::ImportSession::summariesArrived, m_tensorPanel,
+            &widgets::tensor::TensorPanel::addSummaryTensors);
+    connect(session, &importers::ImportSession::artifactChanged, this, [this, session](int index) {
+        const models::ArtifactState& state = session->state(index);
+        if (!state.diagnostics.isEmpty() && state.worstSeverity() != models::Severity::Info)
             m_statusText->setText(state.diagnostics.constLast().toString());
     });
-    connect(session, &ImportSession::progressChanged, this, [this, session](int permille, const QString& text) {
-        m_progress->setValue(permille);
-        const bool busy = session->isBusy();
-        m_progress->setVisible(busy);
-        m_cancelButton->setVisible(busy);
-        if (isBusy())
-            m_statusText->setText(text);
-    });
+    connect(session, &importers::ImportSession::progressChanged, this,
+            [this, session](int permille, const QString& text) {
+                m_progress->setValue(permille);
+                const bool busy = session->isBusy();
+                m_progress->setVisible(busy);
+                m_cancelButton->setVisible(busy);
+                if (isBusy())
+                    m_statusText->setText(text);
+            });
     // Before importFinished(): the Advisor's evaluation is then pending when the window reports idle.
     connectAdvisor(session);
-    connect(session, &ImportSession::traceArrived, this,
-            [this](int index, std::shared_ptr<const trace::TraceStore> store) {
+    connect(session, &importers::ImportSession::traceArrived, this,
+            [this](int index, std::shared_ptr<const models::trace::TraceStore> store) {
                 // Stores are large: only the one the user opened is kept.
                 if (m_currentTraces == QList<int> { index })
                     showTrace({ index }, std::move(store));
             });
-    connect(session, &ImportSession::tracesArrived, this,
-            [this](const QList<int>& indices, std::shared_ptr<const trace::TraceStore> store) {
+    connect(session, &importers::ImportSession::tracesArrived, this,
+            [this](const QList<int>& indices, std::shared_ptr<const models::trace::TraceStore> store) {
                 if (indices == m_currentTraces)
                     showTrace(indices, std::move(store));
             });
-    connect(session, &ImportSession::traceSnapshot, this,
-            [this](const QList<int>& indices, std::shared_ptr<const trace::TraceStore> partial, int permille) {
+    connect(session, &importers::ImportSession::traceSnapshot, this,
+            [this](const QList<int>& indices, std::shared_ptr<const models::trace::TraceStore> partial, int permille) {
                 // The first frame of a big trace comes from what is already read; the whole store follows.
                 if (indices == m_currentTraces)
                     m_timelinePanel->showPartialStore(std::move(partial), permille);
             });
-    connect(session, &ImportSession::memoryArrived, this, &MainWindow::addMemory);
-    connect(session, &ImportSession::profilerArrived, this, &MainWindow::showProfiler);
-    connect(session, &ImportSession::rankDigestArrived, this, &MainWindow::addRankDigest);
-    connect(session, &ImportSession::graphArrived, this, [this](int, std::shared_ptr<const graph::Graph> graph) {
-        m_graphPanel->addGraph(std::move(graph));
-        schedulePanelChoice();
-    });
-    connect(session, &ImportSession::artifactsAdded, this, [this, session](int first, int count) {
-        const Artifact& a = session->manifest().artifacts[first];
+    connect(session, &importers::ImportSession::memoryArrived, this, &MainWindow::addMemory);
+    connect(session, &importers::ImportSession::profilerArrived, this, &MainWindow::showProfiler);
+    connect(session, &importers::ImportSession::rankDigestArrived, this, &MainWindow::addRankDigest);
+    connect(session, &importers::ImportSession::graphArrived, this,
+            [this](int, std::shared_ptr<const models::graph::Graph> graph) {
+                m_graphPanel->addGraph(std::move(graph));
+                schedulePanelChoice();
+            });
+    connect(session, &importers::ImportSession::artifactsAdded, this, [this, session](int first, int count) {
+        const models::Artifact& a = session->manifest().artifacts[first];
         m_statusText->setText(tr("New: %1").arg(QDir::toNativeSeparators(a.relativePath))
                               + (count > 1 ? tr(" and %n more file(s)", nullptr, count - 1) : QString()));
     });
@@ -586,11 +598,12 @@ void MainWindow::importFinished()
     setBusy(false);
     int problems = 0;
     int growing = 0;
-    for (const ArtifactState& state : m_run->session()->states()) {
-        problems += (state.status == ImportStatus::Partial || state.status == ImportStatus::Failed) ? 1 : 0;
+    for (const models::ArtifactState& state : m_run->session()->states()) {
+        problems
+            += (state.status == models::ImportStatus::Partial || state.status == models::ImportStatus::Failed) ? 1 : 0;
         growing += state.growing ? 1 : 0;
     }
-    const RunManifest& manifest = m_run->session()->manifest();
+    const models::RunManifest& manifest = m_run->session()->manifest();
     QString text = tr("%n run(s), ", nullptr, int(manifest.runs().size()))
         + tr("%n scalar tag(s), ", nullptr, int(m_scalars->tags().size()))
         + tr("%n point(s)", nullptr, int(m_scalars->pointCount()));
@@ -646,14 +659,14 @@ void MainWindow::activateArtifact(int artifactIndex)
 {
     if (!m_run->session() || artifactIndex < 0 || artifactIndex >= m_run->session()->artifactCount())
         return;
-    const Artifact& artifact = m_run->session()->manifest().artifacts[artifactIndex];
-    if (carriesScalars(artifact.kind)) {
+    const models::Artifact& artifact = m_run->session()->manifest().artifacts[artifactIndex];
+    if (models::carriesScalars(artifact.kind)) {
         raiseDock(m_scalarsDock);
         return;
     }
-    if (artifact.kind == ArtifactKind::ChromeTrace) {
+    if (artifact.kind == models::ArtifactKind::ChromeTrace) {
         if (!m_currentTraces.contains(artifactIndex)
-            || m_run->session()->state(artifactIndex).status == ImportStatus::Deferred)
+            || m_run->session()->state(artifactIndex).status == models::ImportStatus::Deferred)
             openTrace(artifactIndex);
         raiseDock(m_timelineDock);
         return;
@@ -662,13 +675,14 @@ void MainWindow::activateArtifact(int artifactIndex)
         raiseDock(m_graphDock);
         return;
     }
-    if (artifact.kind == ArtifactKind::TensorNpy || artifact.kind == ArtifactKind::TensorNpz
-        || artifact.kind == ArtifactKind::TensorSafetensors || artifact.kind == ArtifactKind::TensorPt) {
+    if (artifact.kind == models::ArtifactKind::TensorNpy || artifact.kind == models::ArtifactKind::TensorNpz
+        || artifact.kind == models::ArtifactKind::TensorSafetensors
+        || artifact.kind == models::ArtifactKind::TensorPt) {
         // An archive shows its first member; the list below the filter holds the others.
         const auto catalog = m_tensorPanel->catalog();
         bool shown = m_tensorPanel->showLocation(artifact.path);
         for (int s = 0; !shown && catalog && s < catalog->series().size(); ++s) {
-            for (const tensor::TensorInfo& info : catalog->series()[s].versions) {
+            for (const models::tensor::TensorInfo& info : catalog->series()[s].versions) {
                 if (info.path == artifact.path) {
                     shown = m_tensorPanel->showLocation(info.location());
                     break;
@@ -684,7 +698,7 @@ void MainWindow::activateArtifact(int artifactIndex)
         return;
     }
     statusBar()->showMessage(tr("%1: %2 files are listed, but this version of RunLens does not open them yet.")
-                                 .arg(QDir::toNativeSeparators(artifact.path), artifactKindName(artifact.kind)),
+                                 .arg(QDir::toNativeSeparators(artifact.path), models::artifactKindName(artifact.kind)),
                              8000);
 }
 
@@ -703,12 +717,12 @@ bool MainWindow::raisePanel(const QString& name)
 
 void MainWindow::showNodeInGraph(const QString& key)
 {
-    const std::shared_ptr<const graph::ScopeTree> tree = m_graphPanel->tree();
+    const std::shared_ptr<const models::graph::ScopeTree> tree = m_graphPanel->tree();
     if (!tree || key.isEmpty())
         return;
     int item = -1;
     // Dump names write a module path with dots ("layer1.0.conv1") where the graph has scopes.
-    for (const QString& candidate : { key, graph::DumpIndex::normalizedKey(key) }) {
+    for (const QString& candidate : { key, models::graph::DumpIndex::normalizedKey(key) }) {
         const int node = tree->graph().find(candidate.toStdString());
         item = node >= 0 ? tree->itemOfNode(node) : tree->findKey("g:" + candidate.toStdString());
         if (item >= 0)
@@ -738,38 +752,39 @@ void MainWindow::exportChart()
     const QString tag = QInputDialog::getItem(this, tr("Export Chart"), tr("Chart:"), tags, 0, false, &ok);
     if (!ok)
         return;
-    const QString fileName
-        = askExportFileName(ChartExporter::Format::Png, QString(tag).replace(QLatin1Char('/'), QLatin1Char('_')));
+    const QString fileName = askExportFileName(widgets::ChartExporter::Format::Png,
+                                               QString(tag).replace(QLatin1Char('/'), QLatin1Char('_')));
     if (fileName.isEmpty())
         return;
     QString error;
-    if (exportScalarChart(*m_scalars, tag, fileName, m_scalarsPanel->chartOptions(), QSize(1000, 620), &error))
+    if (widgets::scalars::exportScalarChart(*m_scalars, tag, fileName, m_scalarsPanel->chartOptions(), QSize(1000, 620),
+                                            &error))
         statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
     else
         QMessageBox::warning(this, tr("Export Chart"), error);
 }
 
-QString MainWindow::askExportFileName(ChartExporter::Format format, const QString& suggested)
+QString MainWindow::askExportFileName(widgets::ChartExporter::Format format, const QString& suggested)
 {
     QSettings settings;
     const QString dir = settings.value(QStringLiteral("export/directory"), QDir::homePath()).toString();
     QStringList filters;
-    for (auto f : { ChartExporter::Format::Png, ChartExporter::Format::Svg, ChartExporter::Format::Pdf,
-                    ChartExporter::Format::Csv })
-        filters << ChartExporter::fileDialogFilter(f);
-    QString selected = ChartExporter::fileDialogFilter(format);
+    for (auto f : { widgets::ChartExporter::Format::Png, widgets::ChartExporter::Format::Svg,
+                    widgets::ChartExporter::Format::Pdf, widgets::ChartExporter::Format::Csv })
+        filters << widgets::ChartExporter::fileDialogFilter(f);
+    QString selected = widgets::ChartExporter::fileDialogFilter(format);
     QString base = suggested;
     if (QFileInfo(base).suffix().isEmpty())
-        base += QLatin1Char('.') + ChartExporter::suffix(format);
+        base += QLatin1Char('.') + widgets::ChartExporter::suffix(format);
     QString fileName = QFileDialog::getSaveFileName(this, tr("Export Chart"), QDir(dir).filePath(base),
                                                     filters.join(QStringLiteral(";;")), &selected);
     if (fileName.isEmpty())
         return {};
-    if (!ChartExporter::formatForFileName(fileName)) {
-        for (auto f : { ChartExporter::Format::Png, ChartExporter::Format::Svg, ChartExporter::Format::Pdf,
-                        ChartExporter::Format::Csv }) {
-            if (selected == ChartExporter::fileDialogFilter(f))
-                fileName += QLatin1Char('.') + ChartExporter::suffix(f);
+    if (!widgets::ChartExporter::formatForFileName(fileName)) {
+        for (auto f : { widgets::ChartExporter::Format::Png, widgets::ChartExporter::Format::Svg,
+                        widgets::ChartExporter::Format::Pdf, widgets::ChartExporter::Format::Csv }) {
+            if (selected == widgets::ChartExporter::fileDialogFilter(f))
+                fileName += QLatin1Char('.') + widgets::ChartExporter::suffix(f);
         }
     }
     settings.setValue(QStringLiteral("export/directory"), QFileInfo(fileName).absolutePath());
@@ -792,4 +807,4 @@ void MainWindow::showSource(const QString& path, int line)
     raiseDock(m_sourceDock);
 }
 
-} // namespace runlens
+} // namespace runlens::app

@@ -23,68 +23,99 @@ class QMenu;
 class QProgressBar;
 class QToolButton;
 
-namespace runlens {
+namespace runlens::importers {
+class ImportSession;
+}
+namespace runlens::models {
+class RunBrowserModel;
+class TimeRangeModel;
+struct ImportedContent;
+struct ProfilerBundle;
+} // namespace runlens::models
+namespace runlens::models::cluster {
+struct Cluster;
+}
+namespace runlens::models::scalars {
+class ScalarStore;
+}
+namespace runlens::models::summary {
+class SummaryStore;
+}
+namespace runlens::models::trace {
+struct StepBreakdown;
+}
+namespace runlens::widgets {
+class SourceView;
+}
+namespace runlens::widgets::accuracy {
+class AccuracyPanel;
+}
+namespace runlens::widgets::advisor {
+class AdvisorPanel;
+}
+namespace runlens::widgets::cluster {
+class ClusterPanel;
+}
+namespace runlens::widgets::compare {
+class CompareRunsPanel;
+}
+namespace runlens::widgets::distributions {
+class DistributionsPanel;
+}
+namespace runlens::widgets::graph {
+class GraphPanel;
+class NodeDetailsWidget;
+} // namespace runlens::widgets::graph
+namespace runlens::widgets::images {
+class ImagesPanel;
+class TextPanel;
+} // namespace runlens::widgets::images
+namespace runlens::widgets::memory {
+class MemoryPanel;
+}
+namespace runlens::widgets::operators {
+class OperatorsPanel;
+}
+namespace runlens::widgets::overview {
+class OverviewPanel;
+}
+namespace runlens::widgets::pipeline {
+class DataPipelinePanel;
+}
+namespace runlens::widgets::prcurves {
+class PrCurvesPanel;
+}
+namespace runlens::widgets::runbrowser {
+class RunBrowserWidget;
+}
+namespace runlens::widgets::scalars {
+class ScalarsPanel;
+}
+namespace runlens::widgets::steps {
+class StepsPanel;
+}
+namespace runlens::widgets::system {
+class SystemPanel;
+class SystemTimelineLink;
+} // namespace runlens::widgets::system
+namespace runlens::widgets::tensor {
+class TensorPanel;
+}
+namespace runlens::widgets::timeline {
+class TimelinePanel;
+}
+namespace runlens::widgets::welcome {
+class WelcomePage;
+struct RecentEntry;
+} // namespace runlens::widgets::welcome
+
+namespace runlens::app {
 
 struct AppSettings;
 class JobDigester;
-struct ImportedContent;
 struct RunView;
 class NotesPanel;
-namespace advisor {
-class AdvisorPanel;
-}
-class ImportSession;
 class RunController;
-class WelcomePage;
-struct RecentEntry;
-class RunBrowserModel;
-class RunBrowserWidget;
-class SourceView;
-class OperatorsPanel;
-class ScalarStore;
-namespace summary {
-class SummaryStore;
-}
-namespace distributions {
-class DistributionsPanel;
-}
-namespace images {
-class ImagesPanel;
-class TextPanel;
-} // namespace images
-namespace prcurves {
-class PrCurvesPanel;
-}
-namespace compare {
-class CompareRunsPanel;
-}
-class ScalarsPanel;
-class StepsPanel;
-class MemoryPanel;
-class OverviewPanel;
-class DataPipelinePanel;
-class ClusterPanel;
-class SystemPanel;
-class SystemTimelineLink;
-struct ProfilerBundle;
-namespace cluster {
-struct Cluster;
-}
-namespace trace {
-struct StepBreakdown;
-}
-class TimeRangeModel;
-class TimelinePanel;
-namespace graphview {
-class GraphPanel;
-class NodeDetailsWidget;
-} // namespace graphview
-namespace tensorview {
-class TensorPanel;
-} // namespace tensorview
-namespace accuracyview {
-class AccuracyPanel;
-}
 
 /// RunLens's main window: opens run folders, runs the scanner and the importers in the background,
 /// routes their results into the shared models and shows the panels as docks. The only place with
@@ -112,24 +143,24 @@ public:
     void closeRun();
     bool isWelcomeVisible() const;
 
-    ScalarStore* scalarStore() const { return m_scalars; }
-    summary::SummaryStore* summaryStore() const { return m_summaries; }
-    ScalarsPanel* scalarsPanel() const { return m_scalarsPanel; }
-    RunBrowserModel* runBrowserModel() const { return m_runModel; }
-    ImportSession* importSession() const;
+    models::scalars::ScalarStore* scalarStore() const { return m_scalars; }
+    models::summary::SummaryStore* summaryStore() const { return m_summaries; }
+    widgets::scalars::ScalarsPanel* scalarsPanel() const { return m_scalarsPanel; }
+    models::RunBrowserModel* runBrowserModel() const { return m_runModel; }
+    importers::ImportSession* importSession() const;
     RunController* runController() const { return m_run; }
-    graphview::GraphPanel* graphPanel() const { return m_graphPanel; }
-    tensorview::TensorPanel* tensorPanel() const { return m_tensorPanel; }
-    distributions::DistributionsPanel* distributionsPanel() const { return m_distributionsPanel; }
-    images::ImagesPanel* imagesPanel() const { return m_imagesPanel; }
-    images::TextPanel* textPanel() const { return m_textPanel; }
-    prcurves::PrCurvesPanel* prCurvesPanel() const { return m_prCurvesPanel; }
-    compare::CompareRunsPanel* compareRunsPanel() const { return m_comparePanel; }
-    MemoryPanel* memoryPanel() const { return m_memoryPanel; }
-    ClusterPanel* clusterPanel() const { return m_clusterPanel; }
-    TimelinePanel* timelinePanel() const { return m_timelinePanel; }
+    widgets::graph::GraphPanel* graphPanel() const { return m_graphPanel; }
+    widgets::tensor::TensorPanel* tensorPanel() const { return m_tensorPanel; }
+    widgets::distributions::DistributionsPanel* distributionsPanel() const { return m_distributionsPanel; }
+    widgets::images::ImagesPanel* imagesPanel() const { return m_imagesPanel; }
+    widgets::images::TextPanel* textPanel() const { return m_textPanel; }
+    widgets::prcurves::PrCurvesPanel* prCurvesPanel() const { return m_prCurvesPanel; }
+    widgets::compare::CompareRunsPanel* compareRunsPanel() const { return m_comparePanel; }
+    widgets::memory::MemoryPanel* memoryPanel() const { return m_memoryPanel; }
+    widgets::cluster::ClusterPanel* clusterPanel() const { return m_clusterPanel; }
+    widgets::timeline::TimelinePanel* timelinePanel() const { return m_timelinePanel; }
     NotesPanel* notesPanel() const { return m_notesPanel; }
-    accuracyview::AccuracyPanel* accuracyPanel() const { return m_accuracyPanel; }
+    widgets::accuracy::AccuracyPanel* accuracyPanel() const { return m_accuracyPanel; }
 
     /// Opens `path` in the Source dock at `line` (1-based; 0: none) and brings the dock to the front.
     void showSource(const QString& path, int line);
@@ -158,19 +189,19 @@ private:
     void createSummaryDocks();
     void createProfilerDocks();
     /// Memory curves read from an artifact: a memory file (shown at once) or a trace (kept for showTraceMemory()).
-    void addMemory(int artifactIndex, std::shared_ptr<const memory::MemoryProfile> profile);
+    void addMemory(int artifactIndex, std::shared_ptr<const models::memory::MemoryProfile> profile);
     /// The memory curves of the trace(s) now in the trace panels, next to those of memory files.
-    void showTraceMemory(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store);
+    void showTraceMemory(const QList<int>& artifactIndices, std::shared_ptr<const models::trace::TraceStore> store);
     void updateMemoryPanel();
     void clearMemory();
     /// A run's MindSpore profiler output into the Overview, Data Pipeline and Cluster docks.
-    void showProfiler(const QString& run, std::shared_ptr<const ProfilerBundle> bundle);
+    void showProfiler(const QString& run, std::shared_ptr<const models::ProfilerBundle> bundle);
     /// The step breakdown of the trace(s) in view for the Overview; their cluster when several ranks.
-    void showTraceOverview(std::shared_ptr<const trace::TraceStore> store);
+    void showTraceOverview(std::shared_ptr<const models::trace::TraceStore> store);
     /// Opens a rank from the Cluster: its timeline, or its MindSpore overview.
     void showRank(int rank);
     /// A rank digest of the open folder: the digests make the Cluster (assembled once they stop arriving).
-    void addRankDigest(int artifactIndex, std::shared_ptr<const cluster::RankDigest> digest);
+    void addRankDigest(int artifactIndex, std::shared_ptr<const models::cluster::RankDigest> digest);
     void showDigestCluster();
     /// Reads the trace of `rank` at `path` alone into the trace panels (a rank of a digest folder).
     void openRankTrace(int rank, const QString& path);
@@ -186,10 +217,10 @@ private:
     void createAccuracyDock();
     void chooseDumpsToCompare();
     void loadRuleBooks();
-    void saveRuleBook(const advisor::RuleBook& book);
-    void connectAdvisor(ImportSession* session);
+    void saveRuleBook(const models::advisor::RuleBook& book);
+    void connectAdvisor(importers::ImportSession* session);
     void scheduleAdvice();
-    advisor::AdvisorInput advisorInput() const;
+    models::advisor::AdvisorInput advisorInput() const;
     void runAdvisor();
     /// An evaluation is pending or running.
     bool isAdvising() const;
@@ -197,8 +228,8 @@ private:
     void showEvidence(const QString& locator);
     void clearProfiler();
     /// The cluster with each rank's peak memory from the MindSpore memory files read so far.
-    std::shared_ptr<const cluster::Cluster>
-    clusterWithMemory(const std::shared_ptr<const cluster::Cluster>& cluster) const;
+    std::shared_ptr<const models::cluster::Cluster>
+    clusterWithMemory(const std::shared_ptr<const models::cluster::Cluster>& cluster) const;
     QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName, QDockWidget* tabWith);
     void createStatusBar();
     void restoreSettings();
@@ -217,7 +248,7 @@ private:
     void setWelcomeVisible(bool visible);
     void placeWelcomePage();
     void openDemo();
-    QList<RecentEntry> recentEntries() const;
+    QList<widgets::welcome::RecentEntry> recentEntries() const;
     void recordRecentTime(const QString& path);
     void removeRecent(const QString& path);
     /// Drops the open folder's data from every panel while the controller clears the run.
@@ -239,13 +270,13 @@ private:
     void chooseFile();
     void reload();
     void exportChart();
-    QString askExportFileName(ChartExporter::Format format, const QString& suggested);
+    QString askExportFileName(widgets::ChartExporter::Format format, const QString& suggested);
     void about();
     void rebuildRecentMenu();
     void addRecent(const QString& path);
 
     /// Connects the panels to the session of the scanned folder before it starts.
-    void connectSession(ImportSession* session);
+    void connectSession(importers::ImportSession* session);
     void importFinished();
     void cancelImport();
     void activateArtifact(int artifactIndex);
@@ -253,14 +284,14 @@ private:
     /// The traces of the other ranks of an artifact's run (itself included, by rank), when they can be
     /// shown together; empty when the artifact has no rank or the ranks are too many or too large.
     QList<int> rankSiblings(int artifactIndex, bool withinLimits = true) const;
-    void showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store);
+    void showTrace(const QList<int>& artifactIndices, std::shared_ptr<const models::trace::TraceStore> store);
     /// Shows and raises a dock the user asked for: it stays in front of its group and is not hidden for
     /// want of content while this folder is open.
     void raiseDock(QDockWidget* dock);
     // Which docks show and which is in front, from what the folder holds (mainwindowpanels.cpp).
     void createPanelChoice();
     /// What the open folder has produced so far, counted for PanelChoice.
-    ImportedContent importedContent() const;
+    models::ImportedContent importedContent() const;
     /// Applies the choice once the current burst of arrivals is over.
     void schedulePanelChoice();
     void applyPanelChoice();
@@ -276,56 +307,56 @@ private:
 
     RunController* m_run;
     // The run controller's, kept at hand.
-    ScalarStore* m_scalars;
-    summary::SummaryStore* m_summaries;
-    RunBrowserModel* m_runModel;
-    RunBrowserWidget* m_runBrowser = nullptr;
-    ScalarsPanel* m_scalarsPanel = nullptr;
+    models::scalars::ScalarStore* m_scalars;
+    models::summary::SummaryStore* m_summaries;
+    models::RunBrowserModel* m_runModel;
+    widgets::runbrowser::RunBrowserWidget* m_runBrowser = nullptr;
+    widgets::scalars::ScalarsPanel* m_scalarsPanel = nullptr;
     QDockWidget* m_runDock = nullptr;
     QDockWidget* m_scalarsDock = nullptr;
-    TimeRangeModel* m_timeRange = nullptr;
-    TimelinePanel* m_timelinePanel = nullptr;
-    OperatorsPanel* m_operatorsPanel = nullptr;
-    StepsPanel* m_stepsPanel = nullptr;
+    models::TimeRangeModel* m_timeRange = nullptr;
+    widgets::timeline::TimelinePanel* m_timelinePanel = nullptr;
+    widgets::operators::OperatorsPanel* m_operatorsPanel = nullptr;
+    widgets::steps::StepsPanel* m_stepsPanel = nullptr;
     QDockWidget* m_timelineDock = nullptr;
     QDockWidget* m_operatorsDock = nullptr;
     QDockWidget* m_stepsDock = nullptr;
-    graphview::GraphPanel* m_graphPanel = nullptr;
-    graphview::NodeDetailsWidget* m_nodeDetails = nullptr;
+    widgets::graph::GraphPanel* m_graphPanel = nullptr;
+    widgets::graph::NodeDetailsWidget* m_nodeDetails = nullptr;
     QDockWidget* m_graphDock = nullptr;
     QDockWidget* m_nodeDetailsDock = nullptr;
-    tensorview::TensorPanel* m_tensorPanel = nullptr;
+    widgets::tensor::TensorPanel* m_tensorPanel = nullptr;
     QDockWidget* m_tensorDock = nullptr;
-    distributions::DistributionsPanel* m_distributionsPanel = nullptr;
+    widgets::distributions::DistributionsPanel* m_distributionsPanel = nullptr;
     QDockWidget* m_distributionsDock = nullptr;
-    images::ImagesPanel* m_imagesPanel = nullptr;
+    widgets::images::ImagesPanel* m_imagesPanel = nullptr;
     QDockWidget* m_imagesDock = nullptr;
-    images::TextPanel* m_textPanel = nullptr;
+    widgets::images::TextPanel* m_textPanel = nullptr;
     QDockWidget* m_textDock = nullptr;
-    prcurves::PrCurvesPanel* m_prCurvesPanel = nullptr;
+    widgets::prcurves::PrCurvesPanel* m_prCurvesPanel = nullptr;
     QDockWidget* m_prCurvesDock = nullptr;
-    compare::CompareRunsPanel* m_comparePanel = nullptr;
+    widgets::compare::CompareRunsPanel* m_comparePanel = nullptr;
     QDockWidget* m_compareDock = nullptr;
-    MemoryPanel* m_memoryPanel = nullptr;
+    widgets::memory::MemoryPanel* m_memoryPanel = nullptr;
     QDockWidget* m_memoryDock = nullptr;
-    std::shared_ptr<const memory::MemoryProfile> m_traceMemory; ///< of the trace(s) in the trace panels
-    QMap<int, std::shared_ptr<const memory::MemoryProfile>> m_fileMemory; ///< by artifact
-    QMap<int, std::shared_ptr<const memory::MemoryProfile>> m_traceMemoryByArtifact;
-    QFutureWatcher<memory::MemoryReadResult> m_traceMemoryWatcher;
+    std::shared_ptr<const models::memory::MemoryProfile> m_traceMemory; ///< of the trace(s) in the trace panels
+    QMap<int, std::shared_ptr<const models::memory::MemoryProfile>> m_fileMemory; ///< by artifact
+    QMap<int, std::shared_ptr<const models::memory::MemoryProfile>> m_traceMemoryByArtifact;
+    QFutureWatcher<importers::memory::MemoryReadResult> m_traceMemoryWatcher;
     int m_traceMemoryGeneration = 0;
-    OverviewPanel* m_overviewPanel = nullptr;
+    widgets::overview::OverviewPanel* m_overviewPanel = nullptr;
     QDockWidget* m_overviewDock = nullptr;
-    DataPipelinePanel* m_pipelinePanel = nullptr;
+    widgets::pipeline::DataPipelinePanel* m_pipelinePanel = nullptr;
     QDockWidget* m_pipelineDock = nullptr;
-    ClusterPanel* m_clusterPanel = nullptr;
+    widgets::cluster::ClusterPanel* m_clusterPanel = nullptr;
     QDockWidget* m_clusterDock = nullptr;
-    SystemPanel* m_systemPanel = nullptr;
+    widgets::system::SystemPanel* m_systemPanel = nullptr;
     QDockWidget* m_systemDock = nullptr;
-    SystemTimelineLink* m_systemTimelineLink = nullptr;
-    std::shared_ptr<const ProfilerBundle> m_profiler; ///< the run's profiler output in the docks
+    widgets::system::SystemTimelineLink* m_systemTimelineLink = nullptr;
+    std::shared_ptr<const models::ProfilerBundle> m_profiler; ///< the run's profiler output in the docks
     QString m_profilerRun;
-    QMap<QString, std::shared_ptr<const ProfilerBundle>> m_profilers; ///< every run's profiler output
-    std::map<int, std::shared_ptr<const cluster::RankDigest>> m_rankDigests; ///< of the open folder, by rank
+    QMap<QString, std::shared_ptr<const models::ProfilerBundle>> m_profilers; ///< every run's profiler output
+    std::map<int, std::shared_ptr<const models::cluster::RankDigest>> m_rankDigests; ///< of the open folder, by rank
     bool m_digestClusterPending = false;
     QElapsedTimer m_lastDigestArrival; ///< when the last rank digest arrived
     static constexpr int kDigestQuietMs = 250;
@@ -333,34 +364,34 @@ private:
     JobDigester* m_jobDigester = nullptr;
     QToolButton* m_digestCancelButton = nullptr;
     QList<int> m_digestedJob; ///< the trace artifacts the Cluster's digests were made of (digestJobRanks)
-    advisor::AdvisorPanel* m_advisorPanel = nullptr;
+    widgets::advisor::AdvisorPanel* m_advisorPanel = nullptr;
     QDockWidget* m_advisorDock = nullptr;
     QTimer* m_advisorTimer = nullptr;
-    advisor::RuleBook m_builtInRules;
-    advisor::RuleBook m_rulesBase; ///< built in plus the user's rule files, before the pane's edits
-    advisor::RuleBook m_rules; ///< in effect
-    std::vector<advisor::GraphInput> m_advisorGraphs; ///< every graph read, for the rules
+    models::advisor::RuleBook m_builtInRules;
+    models::advisor::RuleBook m_rulesBase; ///< built in plus the user's rule files, before the pane's edits
+    models::advisor::RuleBook m_rules; ///< in effect
+    std::vector<models::advisor::GraphInput> m_advisorGraphs; ///< every graph read, for the rules
     /// The Accuracy panel's last finished comparison, for the rules over it; null when there is none.
-    std::shared_ptr<const accuracy::CompareResult> m_advisorComparison;
+    std::shared_ptr<const models::accuracy::CompareResult> m_advisorComparison;
     std::shared_ptr<std::atomic_bool> m_advisorCancel;
     int m_advisorGeneration = 0;
     bool m_advisorRunning = false;
-    QFutureWatcher<std::shared_ptr<const trace::StepBreakdown>> m_breakdownWatcher;
+    QFutureWatcher<std::shared_ptr<const models::trace::StepBreakdown>> m_breakdownWatcher;
     int m_breakdownGeneration = 0;
     QDockWidget* m_sourceDock = nullptr;
-    accuracyview::AccuracyPanel* m_accuracyPanel = nullptr;
+    widgets::accuracy::AccuracyPanel* m_accuracyPanel = nullptr;
     QDockWidget* m_accuracyDock = nullptr;
     NotesPanel* m_notesPanel = nullptr;
     QDockWidget* m_notesDock = nullptr;
     std::unique_ptr<RunView> m_pendingView; ///< what of the opened folder's saved view is still to restore
     int m_viewGeneration = 0;
-    SourceView* m_sourceView = nullptr;
+    widgets::SourceView* m_sourceView = nullptr;
     QList<int> m_currentTraces; ///< artifacts shown in the trace panels: one, or the ranks of a run
     QAction* m_combineRanksAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_panelsMenu = nullptr;
-    WelcomePage* m_welcome = nullptr;
+    widgets::welcome::WelcomePage* m_welcome = nullptr;
     QLabel* m_statusText = nullptr;
     QLabel* m_liveLabel = nullptr;
     QProgressBar* m_progress = nullptr;
@@ -375,4 +406,4 @@ private:
     bool m_arrangingPanels = false;
 };
 
-} // namespace runlens
+} // namespace runlens::app

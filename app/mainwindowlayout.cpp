@@ -31,7 +31,7 @@
 // The main window's shape: the welcome page, where the docks go by default, the Panels menu, menu tips
 // and Help > Keyboard Shortcuts.
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -53,15 +53,15 @@ struct PanelGroup
 QList<PanelGroup> panelGroups()
 {
     return {
-        { QT_TRANSLATE_NOOP("runlens::MainWindow", "Run"),
+        { QT_TRANSLATE_NOOP("runlens::app::MainWindow", "Run"),
           { QStringLiteral("RunBrowserDock"), QStringLiteral("NodeDetailsDock"), QStringLiteral("NotesDock") } },
-        { QT_TRANSLATE_NOOP("runlens::MainWindow", "Training"),
+        { QT_TRANSLATE_NOOP("runlens::app::MainWindow", "Training"),
           { QStringLiteral("ScalarsDock"), QStringLiteral("DistributionsDock"), QStringLiteral("ImagesDock"),
             QStringLiteral("TextDock"), QStringLiteral("PrCurvesDock"), QStringLiteral("CompareRunsDock"),
             QStringLiteral("AdvisorDock") } },
-        { QT_TRANSLATE_NOOP("runlens::MainWindow", "Model"),
+        { QT_TRANSLATE_NOOP("runlens::app::MainWindow", "Model"),
           { QStringLiteral("GraphDock"), QStringLiteral("TensorDock"), QStringLiteral("SourceDock") } },
-        { QT_TRANSLATE_NOOP("runlens::MainWindow", "Profiler"),
+        { QT_TRANSLATE_NOOP("runlens::app::MainWindow", "Profiler"),
           { QStringLiteral("TimelineDock"), QStringLiteral("OperatorsDock"), QStringLiteral("StepsDock"),
             QStringLiteral("MemoryDock"), QStringLiteral("OverviewDock"), QStringLiteral("DataPipelineDock"),
             QStringLiteral("ClusterDock"), QStringLiteral("AccuracyDock"), QStringLiteral("SystemDock") } },
@@ -228,7 +228,7 @@ void MainWindow::buildPanelsMenu()
         listed << dock;
     };
     for (const PanelGroup& group : panelGroups()) {
-        m_panelsMenu->addSection(QCoreApplication::translate("runlens::MainWindow", group.title));
+        m_panelsMenu->addSection(QCoreApplication::translate("runlens::app::MainWindow", group.title));
         for (const QString& name : group.docks) {
             if (auto* dock = findChild<QDockWidget*>(name))
                 add(dock);
@@ -312,12 +312,12 @@ void MainWindow::showShortcuts()
 
 void MainWindow::createWelcomePage()
 {
-    m_welcome = new WelcomePage(this);
-    connect(m_welcome, &WelcomePage::openFolderRequested, this, &MainWindow::chooseFolder);
-    connect(m_welcome, &WelcomePage::openFileRequested, this, &MainWindow::chooseFile);
-    connect(m_welcome, &WelcomePage::demoRequested, this, &MainWindow::openDemo);
-    connect(m_welcome, &WelcomePage::recentActivated, this, &MainWindow::openPath);
-    connect(m_welcome, &WelcomePage::recentRemoved, this, &MainWindow::removeRecent);
+    m_welcome = new widgets::welcome::WelcomePage(this);
+    connect(m_welcome, &widgets::welcome::WelcomePage::openFolderRequested, this, &MainWindow::chooseFolder);
+    connect(m_welcome, &widgets::welcome::WelcomePage::openFileRequested, this, &MainWindow::chooseFile);
+    connect(m_welcome, &widgets::welcome::WelcomePage::demoRequested, this, &MainWindow::openDemo);
+    connect(m_welcome, &widgets::welcome::WelcomePage::recentActivated, this, &MainWindow::openPath);
+    connect(m_welcome, &widgets::welcome::WelcomePage::recentRemoved, this, &MainWindow::removeRecent);
     m_welcome->setRecent(recentEntries());
     // The page lies over the dock area rather than replacing it, so the docks keep their layout (and
     // what saveState() records) while it is up.
@@ -406,9 +406,9 @@ void MainWindow::openDemo()
     const QString dir
         = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).filePath(QStringLiteral("demo-run"));
     setBusy(true, tr("Writing the demo run to %1…").arg(QDir::toNativeSeparators(dir)));
-    QtConcurrent::run(workerPool(), [dir]() {
+    QtConcurrent::run(models::workerPool(), [dir]() {
         QString error;
-        if (DemoRun::write(dir, &error))
+        if (importers::demo::DemoRun::write(dir, &error))
             return QString();
         return error.isEmpty() ? tr("unknown error") : error;
     }).then(this, [this, dir](const QString& error) {
@@ -423,12 +423,12 @@ void MainWindow::openDemo()
     });
 }
 
-QList<RecentEntry> MainWindow::recentEntries() const
+QList<widgets::welcome::RecentEntry> MainWindow::recentEntries() const
 {
     QSettings settings;
     const QStringList paths = settings.value(QLatin1String(kRecentKey)).toStringList();
     const QVariantMap times = settings.value(QLatin1String(kRecentTimesKey)).toMap();
-    QList<RecentEntry> entries;
+    QList<widgets::welcome::RecentEntry> entries;
     for (const QString& path : paths)
         entries.append({ path, times.value(path).toDateTime() });
     return entries;
@@ -458,4 +458,4 @@ void MainWindow::removeRecent(const QString& path)
     rebuildRecentMenu();
 }
 
-} // namespace runlens
+} // namespace runlens::app

@@ -32,7 +32,7 @@
 // Which docks are shown for the open folder and which of them is in front: the docks with something to
 // show, the one the folder was opened for in front (PanelChoice decides), the user's choices first.
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -49,7 +49,7 @@ void MainWindow::createPanelChoice()
     m_panelTimer->setInterval(0);
     connect(m_panelTimer, &QTimer::timeout, this, &MainWindow::applyPanelChoice);
 
-    const QStringList managed = PanelChoice::managedDocks();
+    const QStringList managed = models::PanelChoice::managedDocks();
     for (QDockWidget* dock : findChildren<QDockWidget*>()) {
         connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
             m_onScreen.removeAll(dock->objectName());
@@ -66,19 +66,19 @@ void MainWindow::createPanelChoice()
     }
 
     // What arrives changes what has content.
-    connect(m_scalars, &ScalarStore::structureChanged, this, &MainWindow::schedulePanelChoice);
-    connect(m_summaries, &summary::SummaryStore::structureChanged, this, &MainWindow::schedulePanelChoice);
-    connect(m_graphPanel, &graphview::GraphPanel::treeChanged, this, &MainWindow::schedulePanelChoice);
-    connect(m_clusterPanel, &ClusterPanel::clusterReady, this, &MainWindow::schedulePanelChoice);
+    connect(m_scalars, &models::scalars::ScalarStore::structureChanged, this, &MainWindow::schedulePanelChoice);
+    connect(m_summaries, &models::summary::SummaryStore::structureChanged, this, &MainWindow::schedulePanelChoice);
+    connect(m_graphPanel, &widgets::graph::GraphPanel::treeChanged, this, &MainWindow::schedulePanelChoice);
+    connect(m_clusterPanel, &widgets::cluster::ClusterPanel::clusterReady, this, &MainWindow::schedulePanelChoice);
 }
 
-ImportedContent MainWindow::importedContent() const
+models::ImportedContent MainWindow::importedContent() const
 {
     // The run's own counts come from the controller; what only the panels know is added here.
-    ImportedContent c = m_run->importedContent();
+    models::ImportedContent c = m_run->importedContent();
     c.comparableRuns = m_comparePanel->model()->rowCount();
     if (const auto breakdown = m_overviewPanel->traceBreakdown()) {
-        for (const trace::StepBreakdown::SourceSummary& source : breakdown->sources)
+        for (const models::trace::StepBreakdown::SourceSummary& source : breakdown->sources)
             c.traceSteps += source.wholeTrace ? 0 : int(source.stepCount);
     }
     if (const auto profiler = m_overviewPanel->profilerData())
@@ -105,9 +105,9 @@ void MainWindow::applyPanelChoice()
 {
     if (!m_run->session() || isWelcomeVisible())
         return;
-    const PanelChoice choice(importedContent(), m_pickedDocks);
+    const models::PanelChoice choice(importedContent(), m_pickedDocks);
     m_arrangingPanels = true;
-    for (const QString& name : PanelChoice::managedDocks()) {
+    for (const QString& name : models::PanelChoice::managedDocks()) {
         QDockWidget* dock = findChild<QDockWidget*>(name);
         if (!dock || dock->isFloating())
             continue;
@@ -202,4 +202,4 @@ void MainWindow::raiseDock(QDockWidget* dock)
     dock->raise();
 }
 
-} // namespace runlens
+} // namespace runlens::app

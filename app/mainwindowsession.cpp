@@ -5,12 +5,12 @@
 #include "app/runcontroller.h"
 
 #include "app/appsettings.h"
-#include "models/core/timerange.h"
-#include "widgets/graph/graphpanel.h"
 #include "app/notespanel.h"
-#include "widgets/scalars/scalarspanel.h"
 #include "app/session.h"
 #include "app/settingsdialog.h"
+#include "models/core/timerange.h"
+#include "widgets/graph/graphpanel.h"
+#include "widgets/scalars/scalarspanel.h"
 #include "widgets/tensor/tensorpanel.h"
 
 #include <QAction>
@@ -22,7 +22,7 @@
 #include <QStatusBar>
 #include <QTimer>
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -44,19 +44,20 @@ void MainWindow::createNotesDock()
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
 
     // A trace arrives after its folder opened: its saved zoom is applied once its span is known.
-    connect(m_timeRange, &TimeRangeModel::traceRangeChanged, this, [this](std::int64_t start, std::int64_t end) {
-        if (!m_pendingView || !m_pendingView->hasTimelineRange())
-            return;
-        const std::int64_t from = m_pendingView->timelineStart;
-        const std::int64_t to = m_pendingView->timelineEnd;
-        if (from < start || to > end)
-            return; // another trace than the one that was zoomed
-        m_pendingView->timelineEnd = m_pendingView->timelineStart - 1;
-        // After the panels have reacted to the new trace themselves.
-        QTimer::singleShot(0, this, [this, from, to] { m_timeRange->setVisibleRange(from, to); });
-    });
+    connect(m_timeRange, &models::TimeRangeModel::traceRangeChanged, this,
+            [this](std::int64_t start, std::int64_t end) {
+                if (!m_pendingView || !m_pendingView->hasTimelineRange())
+                    return;
+                const std::int64_t from = m_pendingView->timelineStart;
+                const std::int64_t to = m_pendingView->timelineEnd;
+                if (from < start || to > end)
+                    return; // another trace than the one that was zoomed
+                m_pendingView->timelineEnd = m_pendingView->timelineStart - 1;
+                // After the panels have reacted to the new trace themselves.
+                QTimer::singleShot(0, this, [this, from, to] { m_timeRange->setVisibleRange(from, to); });
+            });
     // The graph's hierarchy is built on a worker; its groups are expanded as they were once it is there.
-    connect(m_graphPanel, &graphview::GraphPanel::treeChanged, this, [this] {
+    connect(m_graphPanel, &widgets::graph::GraphPanel::treeChanged, this, [this] {
         if (!m_pendingView || m_pendingView->graphPath.isEmpty()
             || m_graphPanel->currentGraphPath() != m_pendingView->graphPath)
             return;
@@ -129,8 +130,8 @@ RunView MainWindow::currentRunView() const
     view.dockState = saveState();
     view.scalars = m_scalarsPanel->saveState();
     view.scalarRanges = m_scalarsPanel->xRanges();
-    const TimeSpan visible = m_timeRange->visibleRange();
-    const TimeSpan whole = m_timeRange->traceRange();
+    const models::TimeSpan visible = m_timeRange->visibleRange();
+    const models::TimeSpan whole = m_timeRange->traceRange();
     if (visible.valid() && whole.valid() && !(visible == whole)) {
         view.timelineStart = visible.start;
         view.timelineEnd = visible.end;
@@ -243,4 +244,4 @@ bool MainWindow::reopenLastSession()
     return true;
 }
 
-} // namespace runlens
+} // namespace runlens::app

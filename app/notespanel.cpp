@@ -13,7 +13,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-namespace runlens {
+namespace runlens::app {
 
 NotesPanel::NotesPanel(QWidget* parent)
     : QWidget(parent)
@@ -136,4 +136,4 @@ void NotesPanel::updatePreview()
     m_preview->document()->setMarkdown(m_editor->toPlainText());
 }
 
-} // namespace runlens
+} // namespace runlens::app

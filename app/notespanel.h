@@ -8,7 +8,7 @@ class QTimer;
 class QToolButton;
 class QLabel;
 
-namespace runlens {
+namespace runlens::app {
 
 /// The Notes dock: a Markdown pad for the open run folder, with a preview. What is typed is saved a moment
 /// later (and when another folder is opened or the window closes) through RunNotes, so notes live in the
@@ -53,4 +53,4 @@ private:
     QTimer* m_saveTimer;
 };
 
-} // namespace runlens
+} // namespace runlens::app

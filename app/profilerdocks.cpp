@@ -39,13 +39,13 @@
 
 // The docks of profiler data beyond the timeline: Memory, Overview, Data Pipeline and Cluster.
 
-namespace runlens {
+namespace runlens::app {
 
 namespace { } // namespace
 
 void MainWindow::createProfilerDocks()
 {
-    auto provider = [this](ChartExporter::Format format, const QString& suggested) {
+    auto provider = [this](widgets::ChartExporter::Format format, const QString& suggested) {
         return askExportFileName(format, suggested);
     };
     auto written = [this](const QString& fileName) {
@@ -53,42 +53,46 @@ void MainWindow::createProfilerDocks()
     };
     auto failed = [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); };
 
-    m_overviewPanel = new OverviewPanel(this);
+    m_overviewPanel = new widgets::overview::OverviewPanel(this);
     m_overviewDock = addPanelDock(m_overviewPanel, tr("Overview"), QStringLiteral("OverviewDock"), m_stepsDock);
     m_overviewPanel->setExportFileNameProvider(provider);
-    connect(m_overviewPanel, &OverviewPanel::chartExported, this, written);
-    connect(m_overviewPanel, &OverviewPanel::chartExportFailed, this, failed);
-    m_pipelinePanel = new DataPipelinePanel(this);
+    connect(m_overviewPanel, &widgets::overview::OverviewPanel::chartExported, this, written);
+    connect(m_overviewPanel, &widgets::overview::OverviewPanel::chartExportFailed, this, failed);
+    m_pipelinePanel = new widgets::pipeline::DataPipelinePanel(this);
     m_pipelineDock
         = addPanelDock(m_pipelinePanel, tr("Data Pipeline"), QStringLiteral("DataPipelineDock"), m_overviewDock);
     m_pipelinePanel->setExportFileNameProvider(provider);
-    connect(m_pipelinePanel, &DataPipelinePanel::chartExported, this, written);
-    connect(m_pipelinePanel, &DataPipelinePanel::chartExportFailed, this, failed);
-    m_clusterPanel = new ClusterPanel(this);
+    connect(m_pipelinePanel, &widgets::pipeline::DataPipelinePanel::chartExported, this, written);
+    connect(m_pipelinePanel, &widgets::pipeline::DataPipelinePanel::chartExportFailed, this, failed);
+    m_clusterPanel = new widgets::cluster::ClusterPanel(this);
     m_clusterDock = addPanelDock(m_clusterPanel, tr("Cluster"), QStringLiteral("ClusterDock"), m_pipelineDock);
     m_clusterPanel->setExportFileNameProvider(provider);
-    connect(m_clusterPanel, &ClusterPanel::chartExported, this, written);
-    connect(m_clusterPanel, &ClusterPanel::chartExportFailed, this, failed);
-    connect(m_clusterPanel, &ClusterPanel::rankActivated, this, &MainWindow::showRank);
+    connect(m_clusterPanel, &widgets::cluster::ClusterPanel::chartExported, this, written);
+    connect(m_clusterPanel, &widgets::cluster::ClusterPanel::chartExportFailed, this, failed);
+    connect(m_clusterPanel, &widgets::cluster::ClusterPanel::rankActivated, this, &MainWindow::showRank);
     // The machine under the run, from the system/* scalars; its wall-clock axis follows Scalars' wall-time axis.
-    m_systemPanel = new SystemPanel(this);
+    m_systemPanel = new widgets::system::SystemPanel(this);
     m_systemPanel->setStore(m_scalars);
     m_systemDock = addPanelDock(m_systemPanel, tr("System"), QStringLiteral("SystemDock"), m_clusterDock);
     m_systemPanel->setExportFileNameProvider(provider);
-    connect(m_systemPanel, &SystemPanel::chartExported, this, written);
-    connect(m_systemPanel, &SystemPanel::chartExportFailed, this, failed);
-    connect(m_systemPanel, &SystemPanel::timeRangeChanged, m_scalarsPanel, &ScalarsPanel::setWallTimeRange);
-    connect(m_scalarsPanel, &ScalarsPanel::wallTimeRangeChanged, m_systemPanel, &SystemPanel::setTimeRange);
+    connect(m_systemPanel, &widgets::system::SystemPanel::chartExported, this, written);
+    connect(m_systemPanel, &widgets::system::SystemPanel::chartExportFailed, this, failed);
+    connect(m_systemPanel, &widgets::system::SystemPanel::timeRangeChanged, m_scalarsPanel,
+            &widgets::scalars::ScalarsPanel::setWallTimeRange);
+    connect(m_scalarsPanel, &widgets::scalars::ScalarsPanel::wallTimeRangeChanged, m_systemPanel,
+            &widgets::system::SystemPanel::setTimeRange);
     // ... and the Timeline's, when the open trace has a wall clock and covers the same time.
-    m_systemTimelineLink = new SystemTimelineLink(m_systemPanel, m_timeRange, this);
+    m_systemTimelineLink = new widgets::system::SystemTimelineLink(m_systemPanel, m_timeRange, this);
     // The Overview and the Data Pipeline show the same rank.
-    connect(m_overviewPanel, &OverviewPanel::rankChanged, m_pipelinePanel, &DataPipelinePanel::setCurrentRank);
-    connect(m_overviewPanel, &OverviewPanel::rankChanged, this, [this] {
+    connect(m_overviewPanel, &widgets::overview::OverviewPanel::rankChanged, m_pipelinePanel,
+            &widgets::pipeline::DataPipelinePanel::setCurrentRank);
+    connect(m_overviewPanel, &widgets::overview::OverviewPanel::rankChanged, this, [this] {
         if (m_profiler && m_profiler->ranks)
             m_operatorsPanel->setProfilerData(m_profiler->ranks, m_overviewPanel->rankIndex());
     });
-    connect(m_overviewPanel, &OverviewPanel::profilerRunChanged, this, &MainWindow::selectProfilerRun);
-    connect(m_pipelinePanel, &DataPipelinePanel::currentRankChanged, this, [this](int rank) {
+    connect(m_overviewPanel, &widgets::overview::OverviewPanel::profilerRunChanged, this,
+            &MainWindow::selectProfilerRun);
+    connect(m_pipelinePanel, &widgets::pipeline::DataPipelinePanel::currentRankChanged, this, [this](int rank) {
         if (m_profiler && m_profiler->ranks) {
             const auto& ranks = m_profiler->ranks->ranks;
             for (std::size_t i = 0; i < ranks.size(); ++i)
@@ -96,29 +100,31 @@ void MainWindow::createProfilerDocks()
                     m_overviewPanel->setRankIndex(int(i));
         }
     });
-    connect(&m_breakdownWatcher, &QFutureWatcher<std::shared_ptr<const trace::StepBreakdown>>::finished, this, [this] {
-        if (m_breakdownGeneration == m_breakdownWatcher.property("generation").toInt()) {
-            m_overviewPanel->setTraceBreakdown(m_breakdownWatcher.result());
-            schedulePanelChoice();
-        }
-    });
+    connect(&m_breakdownWatcher, &QFutureWatcher<std::shared_ptr<const models::trace::StepBreakdown>>::finished, this,
+            [this] {
+                if (m_breakdownGeneration == m_breakdownWatcher.property("generation").toInt()) {
+                    m_overviewPanel->setTraceBreakdown(m_breakdownWatcher.result());
+                    schedulePanelChoice();
+                }
+            });
 
-    m_memoryPanel = new MemoryPanel(this);
+    m_memoryPanel = new widgets::memory::MemoryPanel(this);
     m_memoryPanel->setTimeRangeModel(m_timeRange);
     m_memoryDock = addPanelDock(m_memoryPanel, tr("Memory"), QStringLiteral("MemoryDock"), m_stepsDock);
-    connect(m_memoryPanel, &MemoryPanel::operatorSelected, m_timelinePanel, &TimelinePanel::highlightOperator);
-    m_memoryPanel->setExportFileNameProvider([this](ChartExporter::Format format, const QString& suggested) {
+    connect(m_memoryPanel, &widgets::memory::MemoryPanel::operatorSelected, m_timelinePanel,
+            &widgets::timeline::TimelinePanel::highlightOperator);
+    m_memoryPanel->setExportFileNameProvider([this](widgets::ChartExporter::Format format, const QString& suggested) {
         return askExportFileName(format, suggested);
     });
-    connect(m_memoryPanel, &MemoryPanel::chartExported, this, [this](const QString& fileName) {
+    connect(m_memoryPanel, &widgets::memory::MemoryPanel::chartExported, this, [this](const QString& fileName) {
         statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
     });
-    connect(m_memoryPanel, &MemoryPanel::chartExportFailed, this,
+    connect(m_memoryPanel, &widgets::memory::MemoryPanel::chartExportFailed, this,
             [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); });
-    connect(&m_traceMemoryWatcher, &QFutureWatcher<memory::MemoryReadResult>::finished, this, [this] {
+    connect(&m_traceMemoryWatcher, &QFutureWatcher<importers::memory::MemoryReadResult>::finished, this, [this] {
         if (m_traceMemoryWatcher.isCanceled())
             return;
-        const memory::MemoryReadResult result = m_traceMemoryWatcher.result();
+        const importers::memory::MemoryReadResult result = m_traceMemoryWatcher.result();
         if (m_traceMemoryGeneration != m_traceMemoryWatcher.property("generation").toInt())
             return;
         m_traceMemory = result.profile && !result.profile->empty() ? result.profile : nullptr;
@@ -126,10 +132,10 @@ void MainWindow::createProfilerDocks()
         // The Cluster table's peak memory of each Kineto rank: its highest device (not host) peak.
         std::map<int, double> peaks;
         if (m_traceMemory) {
-            for (const memory::MemoryDevice& device : m_traceMemory->devices) {
+            for (const models::memory::MemoryDevice& device : m_traceMemory->devices) {
                 if (device.deviceId < 0 || device.relative || device.rank < 0)
                     continue;
-                const memory::MemoryPeak peak = memory::devicePeak(device);
+                const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
                 if (peak.valid)
                     peaks[device.rank] = std::max(peaks[device.rank], peak.bytes);
             }
@@ -140,14 +146,14 @@ void MainWindow::createProfilerDocks()
 
     createAdvisorDock();
     // A Cluster made of rank digests feeds the cluster rules (see advisorInput()).
-    connect(m_clusterPanel, &ClusterPanel::clusterReady, this, &MainWindow::scheduleAdvice);
+    connect(m_clusterPanel, &widgets::cluster::ClusterPanel::clusterReady, this, &MainWindow::scheduleAdvice);
 }
 
 void MainWindow::openTrace(int artifactIndex)
 {
     const bool combine = m_combineRanksAction && m_combineRanksAction->isChecked();
     const QList<int> ranks = combine ? rankSiblings(artifactIndex) : QList<int>();
-    const Artifact& artifact = m_run->session()->manifest().artifacts[artifactIndex];
+    const models::Artifact& artifact = m_run->session()->manifest().artifacts[artifactIndex];
     // A job too large to read together still gets its Cluster: from one digest per rank.
     if (combine && ranks.size() <= 1) {
         const QList<int> all = rankSiblings(artifactIndex, false);
@@ -172,8 +178,8 @@ QList<int> MainWindow::rankSiblings(int artifactIndex, bool withinLimits) const
     // Beyond these the combined store would not fit comfortably in memory next to the rest.
     constexpr int kMaxRanks = 32;
     constexpr qint64 kMaxBytes = qint64(4) << 30;
-    const QList<Artifact>& artifacts = m_run->session()->manifest().artifacts;
-    const Artifact& chosen = artifacts[artifactIndex];
+    const QList<models::Artifact>& artifacts = m_run->session()->manifest().artifacts;
+    const models::Artifact& chosen = artifacts[artifactIndex];
     if (!chosen.rank)
         return {};
     // Ranks in folders of their own (rank_0/, rank_1/) are runs of their own: compare the runs without
@@ -182,8 +188,9 @@ QList<int> MainWindow::rankSiblings(int artifactIndex, bool withinLimits) const
     // One trace per rank: the one asked for, else the newest of that rank.
     QMap<int, int> byRank;
     for (int i = 0; i < artifacts.size(); ++i) {
-        const Artifact& a = artifacts[i];
-        if (a.kind != ArtifactKind::ChromeTrace || !a.rank || RunController::runWithoutRankFolders(a.run) != chosenJob)
+        const models::Artifact& a = artifacts[i];
+        if (a.kind != models::ArtifactKind::ChromeTrace || !a.rank
+            || RunController::runWithoutRankFolders(a.run) != chosenJob)
             continue;
         auto it = byRank.find(*a.rank);
         if (it == byRank.end())
@@ -205,21 +212,21 @@ QList<int> MainWindow::rankSiblings(int artifactIndex, bool withinLimits) const
     return byRank.values();
 }
 
-void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store)
+void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<const models::trace::TraceStore> store)
 {
     m_run->setTraceShown(store != nullptr);
     m_timelinePanel->setStore(store);
     m_systemTimelineLink->setTrace(store);
     m_operatorsPanel->setStore(store);
     m_stepsPanel->setStore(store);
-    connect(m_graphPanel, &graphview::GraphPanel::profileChanged, m_nodeDetails,
-            &graphview::NodeDetailsWidget::setProfile, Qt::UniqueConnection);
+    connect(m_graphPanel, &widgets::graph::GraphPanel::profileChanged, m_nodeDetails,
+            &widgets::graph::NodeDetailsWidget::setProfile, Qt::UniqueConnection);
     m_graphPanel->setProfile(store);
     showTraceMemory(artifactIndices, store);
     showTraceOverview(store);
     if (!store || !m_run->session() || artifactIndices.isEmpty())
         return;
-    const Artifact& first = m_run->session()->manifest().artifacts[artifactIndices.front()];
+    const models::Artifact& first = m_run->session()->manifest().artifacts[artifactIndices.front()];
     if (artifactIndices.size() > 1) {
         const QString job = m_run->jobDisplayName(artifactIndices.front());
         m_timelineDock->setWindowTitle(
@@ -236,7 +243,7 @@ void MainWindow::showTrace(const QList<int>& artifactIndices, std::shared_ptr<co
     schedulePanelChoice();
 }
 
-void MainWindow::showProfiler(const QString& run, std::shared_ptr<const ProfilerBundle> bundle)
+void MainWindow::showProfiler(const QString& run, std::shared_ptr<const models::ProfilerBundle> bundle)
 {
     // Every run's profiler output is kept; the docks show one run at a time (the first one read, until
     // another is picked in the Overview).
@@ -246,9 +253,9 @@ void MainWindow::showProfiler(const QString& run, std::shared_ptr<const Profiler
         names << (m_run->session() ? m_run->session()->manifest().runDisplayName(known) : known);
     m_overviewPanel->setProfilerRuns(m_profilers.keys(), m_profilerRun.isEmpty() ? run : m_profilerRun, names);
     // The data pipeline's CPU samples of every profiler run join the System panel, one series per rank.
-    std::vector<system::SystemRun> cpuRuns;
+    std::vector<models::system::SystemRun> cpuRuns;
     for (auto it = m_profilers.cbegin(); it != m_profilers.cend(); ++it) {
-        for (system::SystemRun& r : system::systemRunsOfPipelines(it.key(), it.value()->pipelines))
+        for (models::system::SystemRun& r : models::system::systemRunsOfPipelines(it.key(), it.value()->pipelines))
             cpuRuns.push_back(std::move(r));
     }
     m_systemPanel->setProfilerRuns(std::move(cpuRuns));
@@ -276,17 +283,17 @@ void MainWindow::selectProfilerRun(const QString& run)
     showProfiler(run, bundle);
 }
 
-std::shared_ptr<const cluster::Cluster>
-MainWindow::clusterWithMemory(const std::shared_ptr<const cluster::Cluster>& cluster) const
+std::shared_ptr<const models::cluster::Cluster>
+MainWindow::clusterWithMemory(const std::shared_ptr<const models::cluster::Cluster>& cluster) const
 {
     // MindSpore writes one memory usage summary per device; its id is the rank's.
     std::map<int, double> peaks;
     for (const auto& profile : std::as_const(m_fileMemory)) {
-        if (profile->kind != memory::MemorySourceKind::MindSporeSummary)
+        if (profile->kind != models::memory::MemorySourceKind::MindSporeSummary)
             continue;
-        for (const memory::MemoryDevice& device : profile->devices) {
+        for (const models::memory::MemoryDevice& device : profile->devices) {
             const int rank = device.rank >= 0 ? device.rank : device.deviceId;
-            const memory::MemoryPeak peak = memory::devicePeak(device);
+            const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
             const double bytes = peak.valid ? peak.bytes : double(device.reportedPeak);
             if (rank >= 0 && bytes > 0)
                 peaks[rank] = std::max(peaks[rank], bytes);
@@ -294,8 +301,8 @@ MainWindow::clusterWithMemory(const std::shared_ptr<const cluster::Cluster>& clu
     }
     if (peaks.empty())
         return cluster;
-    auto filled = std::make_shared<cluster::Cluster>(*cluster);
-    for (cluster::RankFigures& rank : filled->ranks) {
+    auto filled = std::make_shared<models::cluster::Cluster>(*cluster);
+    for (models::cluster::RankFigures& rank : filled->ranks) {
         const auto it = peaks.find(rank.rank);
         if (it != peaks.end())
             rank.peakMemoryBytes = it->second;
@@ -303,7 +310,7 @@ MainWindow::clusterWithMemory(const std::shared_ptr<const cluster::Cluster>& clu
     return filled;
 }
 
-void MainWindow::showTraceOverview(std::shared_ptr<const trace::TraceStore> store)
+void MainWindow::showTraceOverview(std::shared_ptr<const models::trace::TraceStore> store)
 {
     const int generation = ++m_breakdownGeneration;
     m_overviewPanel->setTraceBreakdown(nullptr);
@@ -314,18 +321,18 @@ void MainWindow::showTraceOverview(std::shared_ptr<const trace::TraceStore> stor
         m_clusterPanel->setStore(store);
     m_breakdownWatcher.setProperty("generation", generation);
     m_breakdownWatcher.setFuture(
-        QtConcurrent::run(workerPool(), [store]() -> std::shared_ptr<const trace::StepBreakdown> {
-            return std::make_shared<const trace::StepBreakdown>(trace::computeStepBreakdown(*store));
+        QtConcurrent::run(models::workerPool(), [store]() -> std::shared_ptr<const models::trace::StepBreakdown> {
+            return std::make_shared<const models::trace::StepBreakdown>(models::trace::computeStepBreakdown(*store));
         }));
 }
 
 void MainWindow::showRank(int rank)
 {
     // MindSpore ranks open in the Overview; ranks of a trace collapse every other rank in the timeline.
-    const trace::TraceStore* store = m_timelinePanel->store();
+    const models::trace::TraceStore* store = m_timelinePanel->store();
     bool inTrace = false;
     if (store) {
-        for (const trace::Process& process : store->processes())
+        for (const models::trace::Process& process : store->processes())
             inTrace = inTrace || process.rank == rank;
     }
     if (inTrace) {
@@ -369,7 +376,7 @@ void MainWindow::showRankMessage(const QString& text)
     box->open();
 }
 
-void MainWindow::addRankDigest(int, std::shared_ptr<const cluster::RankDigest> digest)
+void MainWindow::addRankDigest(int, std::shared_ptr<const models::cluster::RankDigest> digest)
 {
     // The first digest read of a rank is kept; a folder has one per rank.
     m_rankDigests.emplace(digest->rank(), std::move(digest));
@@ -391,7 +398,7 @@ void MainWindow::showDigestCluster()
     m_digestClusterPending = false;
     if (m_rankDigests.empty() || (m_profiler && m_profiler->cluster))
         return;
-    std::vector<std::shared_ptr<const cluster::RankDigest>> digests;
+    std::vector<std::shared_ptr<const models::cluster::RankDigest>> digests;
     digests.reserve(m_rankDigests.size());
     for (const auto& [rank, digest] : m_rankDigests)
         digests.push_back(digest);
@@ -403,10 +410,10 @@ void MainWindow::openRankTrace(int rank, const QString& path)
 {
     // A trace of the open folder is read as any other (alone, not with its job's other ranks).
     if (m_run->session()) {
-        const QList<Artifact>& artifacts = m_run->session()->manifest().artifacts;
+        const QList<models::Artifact>& artifacts = m_run->session()->manifest().artifacts;
         const QString wanted = QFileInfo(path).canonicalFilePath();
         for (int i = 0; i < artifacts.size(); ++i) {
-            if (artifacts[i].kind == ArtifactKind::ChromeTrace
+            if (artifacts[i].kind == models::ArtifactKind::ChromeTrace
                 && QFileInfo(artifacts[i].path).canonicalFilePath() == wanted) {
                 m_currentTraces = { i };
                 m_run->session()->importArtifact(i);
@@ -421,9 +428,9 @@ void MainWindow::openRankTrace(int rank, const QString& path)
     const int generation = ++m_rankTraceGeneration;
     m_currentTraces.clear();
     setBusy(true, tr("Reading the trace of rank %1…").arg(rank));
-    QtConcurrent::run(workerPool(), [path] {
-        return trace::ChromeTraceReader::read({ path });
-    }).then(this, [this, generation, rank, path](trace::ChromeTraceResult result) {
+    QtConcurrent::run(models::workerPool(), [path] {
+        return importers::trace::ChromeTraceReader::read({ path });
+    }).then(this, [this, generation, rank, path](importers::trace::ChromeTraceResult result) {
         if (generation != m_rankTraceGeneration)
             return;
         setBusy(false);
@@ -448,7 +455,7 @@ void MainWindow::digestJobRanks(const QList<int>& artifactIndices)
     m_digestedJob = artifactIndices;
     QList<JobDigester::Rank> ranks;
     for (int index : artifactIndices) {
-        const Artifact& artifact = m_run->session()->manifest().artifacts[index];
+        const models::Artifact& artifact = m_run->session()->manifest().artifacts[index];
         ranks.append({ artifact.path, artifact.rank.value_or(-1) });
     }
     statusBar()->showMessage(tr("Digesting %n rank(s) for the Cluster…", nullptr, int(ranks.size())));
@@ -516,21 +523,23 @@ void MainWindow::clearMemory()
     updateMemoryPanel();
 }
 
-void MainWindow::addMemory(int artifactIndex, std::shared_ptr<const memory::MemoryProfile> profile)
+void MainWindow::addMemory(int artifactIndex, std::shared_ptr<const models::memory::MemoryProfile> profile)
 {
-    if (m_run->session() && m_run->session()->manifest().artifacts[artifactIndex].kind == ArtifactKind::ChromeTrace) {
+    if (m_run->session()
+        && m_run->session()->manifest().artifacts[artifactIndex].kind == models::ArtifactKind::ChromeTrace) {
         // A trace's memory is shown with the trace it belongs to (see showTraceMemory()).
         m_traceMemoryByArtifact.insert(artifactIndex, std::move(profile));
         return;
     }
-    const bool mindSporeSummary = profile->kind == memory::MemorySourceKind::MindSporeSummary;
+    const bool mindSporeSummary = profile->kind == models::memory::MemorySourceKind::MindSporeSummary;
     m_fileMemory.insert(artifactIndex, std::move(profile));
     updateMemoryPanel();
     if (mindSporeSummary && m_profiler && m_profiler->cluster)
         m_clusterPanel->setCluster(clusterWithMemory(m_profiler->cluster));
 }
 
-void MainWindow::showTraceMemory(const QList<int>& artifactIndices, std::shared_ptr<const trace::TraceStore> store)
+void MainWindow::showTraceMemory(const QList<int>& artifactIndices,
+                                 std::shared_ptr<const models::trace::TraceStore> store)
 {
     const int generation = ++m_traceMemoryGeneration;
     m_memoryPanel->setTraceStore(store);
@@ -549,12 +558,12 @@ void MainWindow::showTraceMemory(const QList<int>& artifactIndices, std::shared_
     updateMemoryPanel();
     m_traceMemoryWatcher.setProperty("generation", generation);
     m_traceMemoryWatcher.setFuture(
-        QtConcurrent::run(workerPool(), [store] { return memory::memoryFromTrace(*store); }));
+        QtConcurrent::run(models::workerPool(), [store] { return importers::memory::memoryFromTrace(*store); }));
 }
 
 void MainWindow::updateMemoryPanel()
 {
-    std::vector<std::shared_ptr<const memory::MemoryProfile>> profiles;
+    std::vector<std::shared_ptr<const models::memory::MemoryProfile>> profiles;
     if (m_traceMemory)
         profiles.push_back(m_traceMemory);
     for (const auto& profile : std::as_const(m_fileMemory))
@@ -563,4 +572,4 @@ void MainWindow::updateMemoryPanel()
     schedulePanelChoice();
 }
 
-} // namespace runlens
+} // namespace runlens::app

@@ -23,7 +23,7 @@
 
 // `runlens record`: runs a training command and samples the machine under it into a TensorBoard event file.
 
-namespace runlens::cli {
+namespace runlens::app::cli {
 
 namespace {
 
@@ -142,8 +142,8 @@ int record(const QStringList& args)
             << Qt::endl;
         return 2;
     }
-    summary::EventFileWriter writer;
-    const QString file = QDir(folder).filePath(summary::EventFileWriter::tensorBoardFileName());
+    importers::summary::EventFileWriter writer;
+    const QString file = QDir(folder).filePath(importers::summary::EventFileWriter::tensorBoardFileName());
     if (!writer.open(file) || !writer.writeFileVersion() || !writer.flush()) {
         err << Text::tr("runlens record: cannot write %1: %2").arg(QDir::toNativeSeparators(file), writer.errorString())
             << Qt::endl;
@@ -181,7 +181,7 @@ int record(const QStringList& args)
         _exit(error == ENOENT ? 127 : 126);
     }
 
-    system::SystemSampler sampler;
+    importers::system::SystemSampler sampler;
     sampler.setProcess(child);
     qsizetype notesPrinted = 0;
     const auto printNotes = [&] {
@@ -194,17 +194,18 @@ int record(const QStringList& args)
     int metrics = 0;
     bool writeFailed = false;
     const auto takeSample = [&] {
-        const std::vector<system::Metric> sample = sampler.sample(monotonicSeconds());
+        const std::vector<importers::system::Metric> sample = sampler.sample(monotonicSeconds());
         printNotes();
-        std::vector<summary::EventFileWriter::NamedValue> values;
+        std::vector<importers::summary::EventFileWriter::NamedValue> values;
         values.reserve(sample.size());
-        for (const system::Metric& metric : sample) {
+        for (const importers::system::Metric& metric : sample) {
             if (std::isfinite(metric.value))
                 values.push_back({ metric.tag, metric.value });
         }
         metrics = std::max(metrics, int(values.size()));
         if (!writeFailed
-            && (!writer.writeScalars(step, summary::EventFileWriter::currentWallTime(), values) || !writer.flush())) {
+            && (!writer.writeScalars(step, importers::summary::EventFileWriter::currentWallTime(), values)
+                || !writer.flush())) {
             writeFailed = true;
             err << Text::tr("runlens record: cannot write %1: %2; the command goes on without recording")
                        .arg(QDir::toNativeSeparators(file), writer.errorString())
@@ -251,4 +252,4 @@ int record(const QStringList& args)
     return exitCodeOf(status);
 }
 
-} // namespace runlens::cli
+} // namespace runlens::app::cli

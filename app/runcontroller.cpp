@@ -18,22 +18,22 @@
 #include <QTimer>
 #include <QtConcurrent>
 
-namespace runlens {
+namespace runlens::app {
 
 RunController::RunController(QObject* parent)
     : QObject(parent)
-    , m_scalars(new ScalarStore(this))
-    , m_summaries(new summary::SummaryStore(this))
-    , m_runModel(new RunBrowserModel(this))
+    , m_scalars(new models::scalars::ScalarStore(this))
+    , m_summaries(new models::summary::SummaryStore(this))
+    , m_runModel(new models::RunBrowserModel(this))
 {
-    connect(&m_scanWatcher, &QFutureWatcher<RunManifest>::finished, this, &RunController::scanFinished);
+    connect(&m_scanWatcher, &QFutureWatcher<models::RunManifest>::finished, this, &RunController::scanFinished);
 
     // Files a running job creates later (a new event file after a restart, a new run) are picked up
     // by scanning again now and then, less often for folders that take long to scan.
     m_rescanTimer = new QTimer(this);
     m_rescanTimer->setSingleShot(true);
     connect(m_rescanTimer, &QTimer::timeout, this, &RunController::rescan);
-    connect(&m_rescanWatcher, &QFutureWatcher<RunManifest>::finished, this, &RunController::rescanFinished);
+    connect(&m_rescanWatcher, &QFutureWatcher<models::RunManifest>::finished, this, &RunController::rescanFinished);
 }
 
 RunController::~RunController()
@@ -80,7 +80,7 @@ void RunController::clear()
     m_profilers.clear();
     m_shownProfilerRun.clear();
     m_traceShown = false;
-    workerPool()->start([released = std::exchange(m_released, {})]() mutable { released.clear(); });
+    models::workerPool()->start([released = std::exchange(m_released, {})]() mutable { released.clear(); });
 }
 
 void RunController::close()
@@ -105,22 +105,22 @@ void RunController::releaseOnWorker(std::vector<std::shared_ptr<const void>> obj
                       std::make_move_iterator(objects.end()));
 }
 
-ImportedContent RunController::importedContent() const
+models::ImportedContent RunController::importedContent() const
 {
-    ImportedContent c;
+    models::ImportedContent c;
     c.scalarTags = int(m_scalars->tags().size());
-    c.histogramTags = int(m_summaries->allTags(summary::SummaryKind::Histograms).size());
-    c.imageTags = int(m_summaries->allTags(summary::SummaryKind::Images).size());
-    c.textTags = int(m_summaries->allTags(summary::SummaryKind::Texts).size());
+    c.histogramTags = int(m_summaries->allTags(models::summary::SummaryKind::Histograms).size());
+    c.imageTags = int(m_summaries->allTags(models::summary::SummaryKind::Images).size());
+    c.textTags = int(m_summaries->allTags(models::summary::SummaryKind::Texts).size());
     // ROC-only tags are shown by the PR curves panel too.
-    c.prCurveTags = int(m_summaries->allTags(summary::SummaryKind::PrCurves).size())
-        + int(m_summaries->allTags(summary::SummaryKind::RocCurves).size());
+    c.prCurveTags = int(m_summaries->allTags(models::summary::SummaryKind::PrCurves).size())
+        + int(m_summaries->allTags(models::summary::SummaryKind::RocCurves).size());
     c.graphs = m_graphs;
     c.tensors = (m_catalog ? int(m_catalog->series().size()) : 0)
-        + int(m_summaries->allTags(summary::SummaryKind::Tensors).size());
+        + int(m_summaries->allTags(models::summary::SummaryKind::Tensors).size());
     if (m_session) {
-        for (const Artifact& artifact : m_session->manifest().artifacts)
-            c.traces += artifact.kind == ArtifactKind::ChromeTrace ? 1 : 0;
+        for (const models::Artifact& artifact : m_session->manifest().artifacts)
+            c.traces += artifact.kind == models::ArtifactKind::ChromeTrace ? 1 : 0;
     }
     return c;
 }
@@ -138,7 +138,7 @@ QString RunController::jobDisplayName(int artifactIndex) const
 {
     if (!m_session || artifactIndex < 0 || artifactIndex >= m_session->manifest().artifacts.size())
         return {};
-    const RunManifest& manifest = m_session->manifest();
+    const models::RunManifest& manifest = m_session->manifest();
     const QString job = runWithoutRankFolders(manifest.artifacts[artifactIndex].run);
     return manifest.runDisplayName(job.isEmpty() ? QStringLiteral(".") : job);
 }
@@ -146,7 +146,7 @@ QString RunController::jobDisplayName(int artifactIndex) const
 EvidenceRoute RunController::routeEvidence(const QString& locator) const
 {
     EvidenceRoute route;
-    const std::optional<advisor::Evidence> evidence = advisor::parseEvidence(locator);
+    const std::optional<models::advisor::Evidence> evidence = models::advisor::parseEvidence(locator);
     if (!evidence) {
         route.message = tr("Cannot show this evidence: %1").arg(locator);
         return route;
@@ -168,9 +168,9 @@ EvidenceRoute RunController::routeEvidence(const QString& locator) const
         const QString name = evidence->value(QStringLiteral("name"));
         const int series = m_catalog ? m_catalog->indexOf(name, evidence->value(QStringLiteral("run"))) : -1;
         const int wanted = step.isEmpty() ? -1 : step.toInt();
-        const tensor::TensorInfo* info = nullptr;
+        const models::tensor::TensorInfo* info = nullptr;
         if (series >= 0) {
-            const tensor::TensorSeries& s = m_catalog->series()[series];
+            const models::tensor::TensorSeries& s = m_catalog->series()[series];
             info = wanted >= 0 ? s.atStep(wanted) : nullptr;
             if (!info && !s.versions.isEmpty())
                 info = &s.versions.front();
@@ -213,7 +213,7 @@ EvidenceRoute RunController::routeEvidence(const QString& locator) const
         const QString run = evidence->value(QStringLiteral("run"));
         if (!run.isEmpty() && m_profilers.contains(run))
             route.profilerRun = run;
-        const std::shared_ptr<const ProfilerBundle> bundle
+        const std::shared_ptr<const models::ProfilerBundle> bundle
             = m_profilers.value(route.profilerRun.isEmpty() ? m_shownProfilerRun : route.profilerRun);
         bool ok = false;
         const int rank = evidence->value(QStringLiteral("rank")).toInt(&ok);
@@ -263,15 +263,15 @@ EvidenceRoute RunController::routeEvidence(const QString& locator) const
     return route;
 }
 
-void RunController::startScan(QFutureWatcher<RunManifest>& watcher)
+void RunController::startScan(QFutureWatcher<models::RunManifest>& watcher)
 {
     auto cancel = m_scanCancel;
     const QString target = m_path;
     m_scanClock.start();
-    watcher.setFuture(QtConcurrent::run(workerPool(), [target, cancel]() {
-        ImportControl control;
+    watcher.setFuture(QtConcurrent::run(models::workerPool(), [target, cancel]() {
+        importers::ImportControl control;
         control.cancel = cancel.get();
-        return RunScanner().scan(target, control);
+        return importers::RunScanner().scan(target, control);
     }));
 }
 
@@ -284,7 +284,7 @@ void RunController::rescan()
 void RunController::rescanFinished()
 {
     m_lastScanMs = m_scanClock.elapsed();
-    const RunManifest manifest = m_rescanWatcher.result();
+    const models::RunManifest manifest = m_rescanWatcher.result();
     if (m_session && manifest.root == m_session->manifest().root && !manifest.truncated)
         m_session->addArtifacts(manifest);
     if (m_session)
@@ -300,29 +300,31 @@ void RunController::scanFinished()
     startImport(m_scanWatcher.result());
 }
 
-void RunController::startImport(const RunManifest& manifest)
+void RunController::startImport(const models::RunManifest& manifest)
 {
     m_runModel->setManifest(manifest);
-    const summary::SummaryLimits limits = SummaryLimitsDialog::load();
+    const models::summary::SummaryLimits limits = SummaryLimitsDialog::load();
     m_scalars->setPointLimit(limits.scalars);
     m_scalars->setRoot(manifest.root);
     m_summaries->setRoot(manifest.root);
-    m_session = new ImportSession(manifest, limits, this);
+    m_session = new importers::ImportSession(manifest, limits, this);
     for (int i = 0; i < m_session->artifactCount(); ++i)
         m_runModel->setArtifactState(i, m_session->state(i));
-    connect(m_session, &ImportSession::scalarsArrived, m_scalars, &ScalarStore::append);
-    connect(m_session, &ImportSession::summariesArrived, m_summaries, &summary::SummaryStore::update);
-    connect(m_session, &ImportSession::lineageArrived, m_summaries, &summary::SummaryStore::setLineage);
-    connect(m_session, &ImportSession::artifactChanged, this,
+    connect(m_session, &importers::ImportSession::scalarsArrived, m_scalars, &models::scalars::ScalarStore::append);
+    connect(m_session, &importers::ImportSession::summariesArrived, m_summaries,
+            &models::summary::SummaryStore::update);
+    connect(m_session, &importers::ImportSession::lineageArrived, m_summaries,
+            &models::summary::SummaryStore::setLineage);
+    connect(m_session, &importers::ImportSession::artifactChanged, this,
             [this](int index) { m_runModel->setArtifactState(index, m_session->state(index)); });
     // Before sessionCreated(): the window's receivers find the bundle here.
-    connect(m_session, &ImportSession::profilerArrived, this,
-            [this](const QString& run, const std::shared_ptr<const ProfilerBundle>& bundle) {
+    connect(m_session, &importers::ImportSession::profilerArrived, this,
+            [this](const QString& run, const std::shared_ptr<const models::ProfilerBundle>& bundle) {
                 m_profilers.insert(run, bundle);
             });
-    connect(m_session, &ImportSession::graphArrived, this,
-            [this](int, const std::shared_ptr<const graph::Graph>& graph) { m_graphs += graph ? 1 : 0; });
-    connect(m_session, &ImportSession::artifactsAdded, this, [this] {
+    connect(m_session, &importers::ImportSession::graphArrived, this,
+            [this](int, const std::shared_ptr<const models::graph::Graph>& graph) { m_graphs += graph ? 1 : 0; });
+    connect(m_session, &importers::ImportSession::artifactsAdded, this, [this] {
         m_runModel->setManifest(m_session->manifest());
         for (int i = 0; i < m_session->artifactCount(); ++i)
             m_runModel->setArtifactState(i, m_session->state(i));
@@ -331,18 +333,22 @@ void RunController::startImport(const RunManifest& manifest)
     // Launched after sessionCreated(), whose receivers drop the previous catalog: then() delivers at once when
     // the build is already over. One reading of each tensor file's header gives the catalog and the dump index;
     // values are mapped when a tensor is viewed.
-    QtConcurrent::run(workerPool(), [manifest] {
-        return std::make_shared<tensor::TensorCatalogBuilder::WithDumps>(
-            tensor::TensorCatalogBuilder::buildWithDumps(manifest));
-    }).then(this, [this, generation = m_generation](std::shared_ptr<tensor::TensorCatalogBuilder::WithDumps> built) {
-        if (generation != m_generation || !m_session)
-            return;
-        m_catalog = std::make_shared<const tensor::TensorCatalog>(std::move(built->catalog));
-        m_dumps = std::make_shared<const graph::DumpIndex>(std::move(built->dumps));
-        emit catalogReady(m_catalog, m_dumps);
-    });
+    QtConcurrent::run(models::workerPool(),
+                      [manifest] {
+                          return std::make_shared<importers::tensor::TensorCatalogBuilder::WithDumps>(
+                              importers::tensor::TensorCatalogBuilder::buildWithDumps(manifest));
+                      })
+        .then(this,
+              [this,
+               generation = m_generation](std::shared_ptr<importers::tensor::TensorCatalogBuilder::WithDumps> built) {
+                  if (generation != m_generation || !m_session)
+                      return;
+                  m_catalog = std::make_shared<const models::tensor::TensorCatalog>(std::move(built->catalog));
+                  m_dumps = std::make_shared<const models::graph::DumpIndex>(std::move(built->dumps));
+                  emit catalogReady(m_catalog, m_dumps);
+              });
     // Connected after sessionCreated(): what its receivers do when the session finishes comes first.
-    connect(m_session, &ImportSession::finished, this, &RunController::importFinished);
+    connect(m_session, &importers::ImportSession::finished, this, &RunController::importFinished);
     m_rescanTimer->start(std::max<qint64>(5000, 20 * m_lastScanMs));
     if (manifest.artifacts.isEmpty()) {
         emit nothingToImport(manifest);
@@ -350,11 +356,12 @@ void RunController::startImport(const RunManifest& manifest)
     }
     // Profiler traces can be gigabytes: they are read when opened. Tensor files are mapped by the Tensor
     // inspector when viewed.
-    m_session->setDeferredKinds({ ArtifactKind::ChromeTrace, ArtifactKind::TensorNpy, ArtifactKind::TensorNpz,
-                                  ArtifactKind::TensorSafetensors, ArtifactKind::TensorPt });
+    m_session->setDeferredKinds({ models::ArtifactKind::ChromeTrace, models::ArtifactKind::TensorNpy,
+                                  models::ArtifactKind::TensorNpz, models::ArtifactKind::TensorSafetensors,
+                                  models::ArtifactKind::TensorPt });
     m_session->setLiveTail(true, 1000);
     m_session->start();
     emit importStarted(manifest);
 }
 
-} // namespace runlens
+} // namespace runlens::app

@@ -16,21 +16,27 @@
 
 class QTimer;
 
-namespace runlens {
-
+namespace runlens::importers {
 class ImportSession;
-struct ProfilerBundle;
+}
+namespace runlens::models {
 class RunBrowserModel;
-class ScalarStore;
-namespace summary {
-class SummaryStore;
-}
-namespace tensor {
-class TensorCatalog;
-}
-namespace graph {
+struct ProfilerBundle;
+} // namespace runlens::models
+namespace runlens::models::graph {
 class DumpIndex;
 }
+namespace runlens::models::scalars {
+class ScalarStore;
+}
+namespace runlens::models::summary {
+class SummaryStore;
+}
+namespace runlens::models::tensor {
+class TensorCatalog;
+}
+
+namespace runlens::app {
 
 /// Where an Advisor evidence locator leads: the panel to bring to the front, what to select in it, and what to
 /// say in the status bar. A value computed by RunController::routeEvidence(); the window applies it.
@@ -90,11 +96,11 @@ public:
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
 
-    ScalarStore* scalars() const { return m_scalars; }
-    summary::SummaryStore* summaries() const { return m_summaries; }
-    RunBrowserModel* runModel() const { return m_runModel; }
+    models::scalars::ScalarStore* scalars() const { return m_scalars; }
+    models::summary::SummaryStore* summaries() const { return m_summaries; }
+    models::RunBrowserModel* runModel() const { return m_runModel; }
     /// The import of the open run; null while scanning and when nothing is open.
-    ImportSession* session() const { return m_session; }
+    importers::ImportSession* session() const { return m_session; }
     /// The absolute path opened last; empty when nothing is open.
     QString path() const { return m_path; }
     bool isScanning() const { return m_scanning; }
@@ -117,15 +123,15 @@ public:
     /// let go of large results while runCleared() is delivered.
     void releaseOnWorker(std::vector<std::shared_ptr<const void>> objects);
 
-    std::shared_ptr<const tensor::TensorCatalog> catalog() const { return m_catalog; }
-    std::shared_ptr<const graph::DumpIndex> dumps() const { return m_dumps; }
+    std::shared_ptr<const models::tensor::TensorCatalog> catalog() const { return m_catalog; }
+    std::shared_ptr<const models::graph::DumpIndex> dumps() const { return m_dumps; }
     /// What the run has produced so far, as far as the stores, the catalog and the session know it. The
     /// counts only the panels know (trace steps, profiler ranks, pipelines, cluster, memory, findings, notes,
     /// comparable runs) are left at zero for the window to fill in.
-    ImportedContent importedContent() const;
+    models::ImportedContent importedContent() const;
 
     /// Every run's MindSpore profiler output read so far, by run.
-    const QMap<QString, std::shared_ptr<const ProfilerBundle>>& profilers() const { return m_profilers; }
+    const QMap<QString, std::shared_ptr<const models::ProfilerBundle>>& profilers() const { return m_profilers; }
     /// The profiler run the window shows (the first one read until another is picked); empty for none.
     QString shownProfilerRun() const { return m_shownProfilerRun; }
     void setShownProfilerRun(const QString& run) { m_shownProfilerRun = run; }
@@ -144,42 +150,42 @@ public:
 
 signals:
     /// The session of the scanned run exists and has not started: connect to it now.
-    void sessionCreated(runlens::ImportSession* session);
+    void sessionCreated(runlens::importers::ImportSession* session);
     /// The session started reading.
-    void importStarted(const runlens::RunManifest& manifest);
+    void importStarted(const runlens::models::RunManifest& manifest);
     /// The scan found nothing to import (no session starts; the run counts as read).
-    void nothingToImport(const runlens::RunManifest& manifest);
+    void nothingToImport(const runlens::models::RunManifest& manifest);
     /// The session finished what it was started with (live tailing may go on).
     void importFinished();
     /// The tensor catalog and the dump index of the run, read from the tensor files' headers.
-    void catalogReady(std::shared_ptr<const runlens::tensor::TensorCatalog> catalog,
-                      std::shared_ptr<const runlens::graph::DumpIndex> dumps);
+    void catalogReady(std::shared_ptr<const runlens::models::tensor::TensorCatalog> catalog,
+                      std::shared_ptr<const runlens::models::graph::DumpIndex> dumps);
     /// The session is gone and the stores are about to be cleared: panels let go of the run's data now.
     void runCleared();
 
 private:
-    void startScan(QFutureWatcher<RunManifest>& watcher);
+    void startScan(QFutureWatcher<models::RunManifest>& watcher);
     void scanFinished();
     void rescan();
     void rescanFinished();
-    void startImport(const RunManifest& manifest);
+    void startImport(const models::RunManifest& manifest);
 
-    ScalarStore* m_scalars;
-    summary::SummaryStore* m_summaries;
-    RunBrowserModel* m_runModel;
-    QPointer<ImportSession> m_session;
+    models::scalars::ScalarStore* m_scalars;
+    models::summary::SummaryStore* m_summaries;
+    models::RunBrowserModel* m_runModel;
+    QPointer<importers::ImportSession> m_session;
     QString m_path;
-    std::shared_ptr<const tensor::TensorCatalog> m_catalog;
-    std::shared_ptr<const graph::DumpIndex> m_dumps;
+    std::shared_ptr<const models::tensor::TensorCatalog> m_catalog;
+    std::shared_ptr<const models::graph::DumpIndex> m_dumps;
     int m_graphs = 0;
-    QMap<QString, std::shared_ptr<const ProfilerBundle>> m_profilers;
+    QMap<QString, std::shared_ptr<const models::ProfilerBundle>> m_profilers;
     QString m_shownProfilerRun;
     bool m_traceShown = false;
     int m_generation = 0; ///< counts clears: work started for an earlier run is dropped when it ends
     std::vector<std::shared_ptr<const void>> m_released;
 
-    QFutureWatcher<RunManifest> m_scanWatcher;
-    QFutureWatcher<RunManifest> m_rescanWatcher;
+    QFutureWatcher<models::RunManifest> m_scanWatcher;
+    QFutureWatcher<models::RunManifest> m_rescanWatcher;
     QTimer* m_rescanTimer = nullptr;
     QElapsedTimer m_scanClock;
     qint64 m_lastScanMs = 0;
@@ -187,4 +193,4 @@ private:
     bool m_scanning = false;
 };
 
-} // namespace runlens
+} // namespace runlens::app

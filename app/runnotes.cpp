@@ -8,7 +8,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -16,7 +16,7 @@ constexpr qint64 kMaxNotesBytes = 16 * 1024 * 1024; ///< a pad of notes, not a d
 
 QString translate(const char* text)
 {
-    return QCoreApplication::translate("runlens::RunNotes", text);
+    return QCoreApplication::translate("runlens::app::RunNotes", text);
 }
 
 } // namespace
@@ -77,4 +77,4 @@ bool RunNotes::save(const QString& runFolder, const QString& text, QString* erro
     return true;
 }
 
-} // namespace runlens
+} // namespace runlens::app

@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace runlens {
+namespace runlens::app {
 
 /// A run folder's notes: a Markdown text kept in the user's data folder under a name derived from the
 /// folder's absolute path (`<AppDataLocation>/notes/<sha1>.md`), never inside the run folder, which stays
@@ -21,4 +21,4 @@ public:
     static bool save(const QString& runFolder, const QString& text, QString* error = nullptr);
 };
 
-} // namespace runlens
+} // namespace runlens::app

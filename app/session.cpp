@@ -4,7 +4,7 @@
 #include <QFileInfo>
 #include <QSettings>
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -102,4 +102,4 @@ void Session::saveAsLast() const
     settings.setValue(QStringLiteral("docks"), dockState);
 }
 
-} // namespace runlens
+} // namespace runlens::app

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace runlens {
+namespace runlens::app {
 
 /// How one run folder was being looked at: the panels' view settings and ranges, the docks, the expanded
 /// graph groups and the tensor in the inspector. Kept in the user's settings under a key derived from the
@@ -52,4 +52,4 @@ struct Session
     void saveAsLast() const;
 };
 
-} // namespace runlens
+} // namespace runlens::app

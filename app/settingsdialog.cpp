@@ -25,7 +25,7 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -69,9 +69,9 @@ SettingsDialog::SettingsDialog(QWidget* parent)
         m_language->addItem(name, code);
     m_language->setToolTip(tr("Language of the interface; takes effect the next time RunLens starts"));
     m_theme->setObjectName(QStringLiteral("theme"));
-    m_theme->addItem(tr("System"), themeKey(Theme::System));
-    m_theme->addItem(tr("Light"), themeKey(Theme::Light));
-    m_theme->addItem(tr("Dark"), themeKey(Theme::Dark));
+    m_theme->addItem(tr("System"), widgets::themeKey(widgets::Theme::System));
+    m_theme->addItem(tr("Light"), widgets::themeKey(widgets::Theme::Light));
+    m_theme->addItem(tr("Dark"), widgets::themeKey(widgets::Theme::Dark));
     m_theme->setToolTip(tr("Colours of the window, the panels and the charts"));
     auto* appearance = new QFormLayout;
     appearance->addRow(tr("&Language:"), m_language);
@@ -86,9 +86,9 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     m_smoothing->setSingleStep(0.05);
     m_smoothing->setToolTip(tr("Smoothing weight of the Scalars panel when RunLens starts (0 turns it off)"));
     m_xAxis->setObjectName(QStringLiteral("xAxis"));
-    m_xAxis->addItem(tr("Step"), int(XAxisMode::Step));
-    m_xAxis->addItem(tr("Relative time"), int(XAxisMode::RelativeTime));
-    m_xAxis->addItem(tr("Wall time"), int(XAxisMode::WallTime));
+    m_xAxis->addItem(tr("Step"), int(widgets::scalars::XAxisMode::Step));
+    m_xAxis->addItem(tr("Relative time"), int(widgets::scalars::XAxisMode::RelativeTime));
+    m_xAxis->addItem(tr("Wall time"), int(widgets::scalars::XAxisMode::WallTime));
     m_xAxis->setToolTip(tr("What the x axis of scalar charts measures when RunLens starts"));
     auto* limitsButton = new QPushButton(tr("Sample &Limits…"), this);
     limitsButton->setObjectName(QStringLiteral("limits"));
@@ -111,7 +111,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     m_decimalSeparator->addItem(tr("As the locale writes it (%1)").arg(QLocale().toString(1234.5, 'f', 1)), true);
     m_decimalSeparator->setToolTip(tr("How values are written in tooltips and tables"));
     m_digits->setObjectName(QStringLiteral("significantDigits"));
-    m_digits->setRange(NumberFormat::kMinDigits, NumberFormat::kMaxDigits);
+    m_digits->setRange(widgets::NumberFormat::kMinDigits, widgets::NumberFormat::kMaxDigits);
     m_digits->setToolTip(tr("Significant digits of values in tooltips and tables"));
     m_numberPreview->setObjectName(QStringLiteral("numberPreview"));
     auto* numbers = new QFormLayout;
@@ -197,9 +197,9 @@ AppSettings SettingsDialog::settings() const
 {
     AppSettings s;
     s.language = m_language->currentData().toString();
-    s.theme = themeFromKey(m_theme->currentData().toString());
+    s.theme = widgets::themeFromKey(m_theme->currentData().toString());
     s.smoothing = m_smoothing->value();
-    s.xAxis = XAxisMode(m_xAxis->currentData().toInt());
+    s.xAxis = widgets::scalars::XAxisMode(m_xAxis->currentData().toInt());
     s.limits = m_limits;
     s.graphDirection = m_graphDirection->currentData().toString();
     s.numbers.useLocale = m_decimalSeparator->currentData().toBool();
@@ -214,7 +214,7 @@ AppSettings SettingsDialog::settings() const
 void SettingsDialog::setSettings(const AppSettings& s)
 {
     selectData(m_language, s.language);
-    selectData(m_theme, themeKey(s.theme));
+    selectData(m_theme, widgets::themeKey(s.theme));
     m_smoothing->setValue(s.smoothing);
     selectData(m_xAxis, int(s.xAxis));
     m_limits = s.limits;
@@ -269,7 +269,7 @@ void SettingsDialog::editLimits()
 
 void SettingsDialog::updateNumberPreview()
 {
-    NumberFormat format;
+    widgets::NumberFormat format;
     format.useLocale = m_decimalSeparator->currentData().toBool();
     format.significantDigits = m_digits->value();
     m_numberPreview->setText(format.format(1234.56789012345) + QStringLiteral("   ") + format.format(0.000123456789));
@@ -277,16 +277,16 @@ void SettingsDialog::updateNumberPreview()
 
 void SettingsDialog::updateCacheUsage()
 {
-    const QString folder = QDir::toNativeSeparators(trace::TraceCache::directory());
-    m_cacheUsage->setText(tr("%1 in %2").arg(formatByteSize(trace::TraceCache::size()), folder));
+    const QString folder = QDir::toNativeSeparators(importers::trace::TraceCache::directory());
+    m_cacheUsage->setText(tr("%1 in %2").arg(models::formatByteSize(importers::trace::TraceCache::size()), folder));
 }
 
 void SettingsDialog::clearCache()
 {
-    if (!trace::TraceCache::clear())
-        QMessageBox::warning(
-            this, tr("Trace Cache"),
-            tr("Some files in %1 could not be removed.").arg(QDir::toNativeSeparators(trace::TraceCache::directory())));
+    if (!importers::trace::TraceCache::clear())
+        QMessageBox::warning(this, tr("Trace Cache"),
+                             tr("Some files in %1 could not be removed.")
+                                 .arg(QDir::toNativeSeparators(importers::trace::TraceCache::directory())));
     updateCacheUsage();
 }
 
@@ -298,4 +298,4 @@ void SettingsDialog::updateLimitsSummary()
     m_limitsSummary->setToolTip(tr("Values kept per tag; new limits apply when the run folder is read again"));
 }
 
-} // namespace runlens
+} // namespace runlens::app

@@ -11,7 +11,7 @@ class QLabel;
 class QLineEdit;
 class QSpinBox;
 
-namespace runlens {
+namespace runlens::app {
 
 /// Edit > Preferences: language, theme, panel defaults (smoothing, x axis, sample limits, graph direction),
 /// number format, the folder of rule files, session restore and the trace cache (its size limit, what it
@@ -38,7 +38,7 @@ private:
     void updateCacheUsage();
     void clearCache();
 
-    summary::SummaryLimits m_limits;
+    models::summary::SummaryLimits m_limits;
     QComboBox* m_language;
     QComboBox* m_theme;
     QDoubleSpinBox* m_smoothing;
@@ -54,4 +54,4 @@ private:
     QLabel* m_cacheUsage;
 };
 
-} // namespace runlens
+} // namespace runlens::app

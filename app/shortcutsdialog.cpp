@@ -13,7 +13,7 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -169,4 +169,4 @@ QList<ShortcutsDialog::Entry> ShortcutsDialog::panelShortcuts()
     };
 }
 
-} // namespace runlens
+} // namespace runlens::app

@@ -8,7 +8,7 @@ class QMenu;
 class QMenuBar;
 class QTreeWidget;
 
-namespace runlens {
+namespace runlens::app {
 
 /// Help > Keyboard Shortcuts: every menu command that has a key, read from the menu bar when the dialog
 /// opens (so it never disagrees with the menus), then the keys and gestures the panels handle themselves.
@@ -38,4 +38,4 @@ private:
     QTreeWidget* m_view = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::app

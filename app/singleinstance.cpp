@@ -7,7 +7,7 @@
 #include <QLocalSocket>
 #include <QLoggingCategory>
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -131,4 +131,4 @@ void SingleInstance::readRequest(QLocalSocket* socket)
     emit pathsReceived(paths);
 }
 
-} // namespace runlens
+} // namespace runlens::app

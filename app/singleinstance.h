@@ -6,7 +6,7 @@
 class QLocalServer;
 class QLocalSocket;
 
-namespace runlens {
+namespace runlens::app {
 
 /// One RunLens window per user: the first GUI process listens on a local socket named after the user;
 /// a later `runlens PATH` hands its paths to it and exits, so opening a folder from the file manager
@@ -42,4 +42,4 @@ private:
     QLocalServer* m_server = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::app

@@ -11,7 +11,7 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::app {
 
 namespace {
 
@@ -21,7 +21,7 @@ QSpinBox* limitBox(QWidget* parent, const QString& tooltip)
 {
     auto* box = new QSpinBox(parent);
     box->setRange(0, kMaximum);
-    box->setSpecialValueText(QCoreApplication::translate("runlens::SummaryLimitsDialog", "all"));
+    box->setSpecialValueText(QCoreApplication::translate("runlens::app::SummaryLimitsDialog", "all"));
     box->setToolTip(tooltip);
     return box;
 }
@@ -57,7 +57,7 @@ SummaryLimitsDialog::SummaryLimitsDialog(QWidget* parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
-            [this] { setLimits(summary::SummaryLimits()); });
+            [this] { setLimits(models::summary::SummaryLimits()); });
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addLayout(form);
@@ -65,9 +65,9 @@ SummaryLimitsDialog::SummaryLimitsDialog(QWidget* parent)
     setLimits(load());
 }
 
-summary::SummaryLimits SummaryLimitsDialog::limits() const
+models::summary::SummaryLimits SummaryLimitsDialog::limits() const
 {
-    summary::SummaryLimits limits;
+    models::summary::SummaryLimits limits;
     limits.scalars = m_scalars->value();
     limits.histograms = m_histograms->value();
     limits.images = m_images->value();
@@ -77,7 +77,7 @@ summary::SummaryLimits SummaryLimitsDialog::limits() const
     return limits;
 }
 
-void SummaryLimitsDialog::setLimits(const summary::SummaryLimits& limits)
+void SummaryLimitsDialog::setLimits(const models::summary::SummaryLimits& limits)
 {
     m_scalars->setValue(limits.scalars);
     m_histograms->setValue(limits.histograms);
@@ -87,16 +87,16 @@ void SummaryLimitsDialog::setLimits(const summary::SummaryLimits& limits)
     m_tensors->setValue(limits.tensors);
 }
 
-summary::SummaryLimits SummaryLimitsDialog::load()
+models::summary::SummaryLimits SummaryLimitsDialog::load()
 {
     const QSettings settings;
-    const summary::SummaryLimits defaults;
+    const models::summary::SummaryLimits defaults;
     auto read = [&](const char* key, int fallback) {
         bool ok = false;
         const int value = settings.value(QStringLiteral("summaries/") + QLatin1String(key), fallback).toInt(&ok);
         return ok && value >= 0 ? std::min(value, kMaximum) : fallback;
     };
-    summary::SummaryLimits limits;
+    models::summary::SummaryLimits limits;
     limits.scalars = read("scalars", defaults.scalars);
     limits.histograms = read("histograms", defaults.histograms);
     limits.images = read("images", defaults.images);
@@ -106,7 +106,7 @@ summary::SummaryLimits SummaryLimitsDialog::load()
     return limits;
 }
 
-void SummaryLimitsDialog::save(const summary::SummaryLimits& limits)
+void SummaryLimitsDialog::save(const models::summary::SummaryLimits& limits)
 {
     QSettings settings;
     settings.setValue(QStringLiteral("summaries/scalars"), limits.scalars);
@@ -117,4 +117,4 @@ void SummaryLimitsDialog::save(const summary::SummaryLimits& limits)
     settings.setValue(QStringLiteral("summaries/tensors"), limits.tensors);
 }
 
-} // namespace runlens
+} // namespace runlens::app

@@ -6,7 +6,7 @@
 
 class QSpinBox;
 
-namespace runlens {
+namespace runlens::app {
 
 /// Edits how many values per series the summary readers keep (TensorBoard's reservoir sizes; 0 keeps
 /// all). Stored in the user's settings, never in the run folder; used from the next import on.
@@ -16,12 +16,12 @@ class SummaryLimitsDialog final : public QDialog
 public:
     explicit SummaryLimitsDialog(QWidget* parent = nullptr);
 
-    summary::SummaryLimits limits() const;
-    void setLimits(const summary::SummaryLimits& limits);
+    models::summary::SummaryLimits limits() const;
+    void setLimits(const models::summary::SummaryLimits& limits);
 
     /// The limits in the settings, or the defaults for those never set.
-    static summary::SummaryLimits load();
-    static void save(const summary::SummaryLimits& limits);
+    static models::summary::SummaryLimits load();
+    static void save(const models::summary::SummaryLimits& limits);
 
 private:
     QSpinBox* m_scalars;
@@ -32,4 +32,4 @@ private:
     QSpinBox* m_tensors;
 };
 
-} // namespace runlens
+} // namespace runlens::app

@@ -2,6 +2,20 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>MainWindow</name>
+    <message>
+        <source>Could not read the mapping file %1: %2</source>
+        <translation>无法读取映射文件 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Text</name>
+    <message>
+        <source>%1 holds no tensor.</source>
+        <translation>%1 中没有张量。</translation>
+    </message>
+</context>
+<context>
     <name>runlens::ArtifactKind</name>
     <message>
         <source>TensorBoard events</source>
@@ -125,103 +139,6 @@
     </message>
 </context>
 <context>
-    <name>runlens::ChartExportMenu</name>
-    <message>
-        <source>Save the chart as a %1</source>
-        <translation>将图表保存为%1</translation>
-    </message>
-    <message>
-        <source>Export as PNG…</source>
-        <translation>导出为 PNG…</translation>
-    </message>
-    <message>
-        <source>Export as SVG…</source>
-        <translation>导出为 SVG…</translation>
-    </message>
-    <message>
-        <source>Export as PDF…</source>
-        <translation>导出为 PDF…</translation>
-    </message>
-    <message>
-        <source>Export as CSV…</source>
-        <translation>导出为 CSV…</translation>
-    </message>
-    <message>
-        <source>Cannot export to %1: the chart no longer exists.</source>
-        <translation>无法导出到 %1：该图表已不存在。</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::ChartExporter</name>
-    <message>
-        <source>Cannot write %1: the folder %2 does not exist.</source>
-        <translation>无法写入 %1：文件夹 %2 不存在。</translation>
-    </message>
-    <message>
-        <source>PNG image</source>
-        <translation>PNG 图像</translation>
-    </message>
-    <message>
-        <source>SVG drawing</source>
-        <translation>SVG 矢量图</translation>
-    </message>
-    <message>
-        <source>PDF document</source>
-        <translation>PDF 文档</translation>
-    </message>
-    <message>
-        <source>CSV table</source>
-        <translation>CSV 表格</translation>
-    </message>
-    <message>
-        <source>%1 (*.%2)</source>
-        <translation>%1 (*.%2)</translation>
-    </message>
-    <message>
-        <source>Cannot export to %1: unknown file type. Use a name ending in .png, .svg, .pdf or .csv.</source>
-        <translation>无法导出到 %1：未知的文件类型。请使用以 .png、.svg、.pdf 或 .csv 结尾的文件名。</translation>
-    </message>
-    <message>
-        <source>Cannot write the PNG image %1. Check that the folder is writable.</source>
-        <translation>无法写入 PNG 图像 %1。请检查文件夹是否可写。</translation>
-    </message>
-    <message>
-        <source>Cannot write the SVG drawing %1: %2</source>
-        <translation>无法写入 SVG 矢量图 %1：%2</translation>
-    </message>
-    <message>
-        <source>Chart exported by RunLens</source>
-        <translation>由 RunLens 导出的图表</translation>
-    </message>
-    <message>
-        <source>Cannot write the SVG drawing %1.</source>
-        <translation>无法写入 SVG 矢量图 %1。</translation>
-    </message>
-    <message>
-        <source>Cannot write the PDF document %1. Check that the folder is writable.</source>
-        <translation>无法写入 PDF 文档 %1。请检查文件夹是否可写。</translation>
-    </message>
-    <message>
-        <source>Cannot write the CSV table %1: %2</source>
-        <translation>无法写入 CSV 表格 %1：%2</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::ChartSection</name>
-    <message>
-        <source>Show or hide the charts of %1</source>
-        <translation>显示或隐藏 %1 的图表</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-</context>
-<context>
     <name>runlens::ChromeTraceReader</name>
     <message>
         <source>Skipped an event: %1</source>
@@ -333,500 +250,6 @@
     </message>
 </context>
 <context>
-    <name>runlens::ClusterPanel</name>
-    <message>
-        <source>Group by stage</source>
-        <translation>按阶段分组</translation>
-    </message>
-    <message>
-        <source>Show the ranks under their pipeline stage, with the stage&apos;s means</source>
-        <translation>将各卡显示在其所属的流水线阶段下，并显示该阶段的平均值</translation>
-    </message>
-    <message>
-        <source>Rank</source>
-        <translation>卡</translation>
-    </message>
-    <message>
-        <source>Time per step (ms)</source>
-        <translation>每步时间（ms）</translation>
-    </message>
-    <message>
-        <source>Per-rank breakdown</source>
-        <translation>各卡时间分解</translation>
-    </message>
-    <message>
-        <source>Time per step by rank</source>
-        <translation>各卡每步时间</translation>
-    </message>
-    <message>
-        <source>Rank %1</source>
-        <translation>卡 %1</translation>
-    </message>
-    <message>
-        <source>Double-click to open this rank</source>
-        <translation>双击以打开此卡</translation>
-    </message>
-    <message>
-        <source>Link type:</source>
-        <translation>链路类型：</translation>
-    </message>
-    <message>
-        <source>The link type whose bandwidth the matrix shows</source>
-        <translation>矩阵中显示带宽的链路类型</translation>
-    </message>
-    <message>
-        <source>No link information (hccl_raw files) in this cluster</source>
-        <translation>此集群中没有链路信息（hccl_raw 文件）</translation>
-    </message>
-    <message>
-        <source>Destination rank</source>
-        <translation>目标卡</translation>
-    </message>
-    <message>
-        <source>Source rank</source>
-        <translation>源卡</translation>
-    </message>
-    <message>
-        <source>Bandwidth (GB/s)</source>
-        <translation>带宽（GB/s）</translation>
-    </message>
-    <message>
-        <source>Link bandwidth</source>
-        <translation>链路带宽</translation>
-    </message>
-    <message>
-        <source>%1 link bandwidth (GB/s)</source>
-        <translation>%1 链路带宽（GB/s）</translation>
-    </message>
-    <message>
-        <source>%1 → %2 (%3)
-Bandwidth %4 GB/s
-Size %5 MB
-Time %6</source>
-        <translation>%1 → %2（%3）
-带宽 %4 GB/s
-大小 %5 MB
-时间 %6</translation>
-    </message>
-    <message>
-        <source>%1 against the %2 mean</source>
-        <translation>相对 %2 平均值 %1</translation>
-    </message>
-    <message>
-        <source>Slow link</source>
-        <translation>慢链路</translation>
-    </message>
-    <message>
-        <source>Analysing the ranks…</source>
-        <translation>正在分析各卡…</translation>
-    </message>
-    <message>
-        <source>No cluster</source>
-        <translation>没有集群</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rank(s)</source>
-        <translation>
-            <numerusform>%n 张卡</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 of %2 ranks</source>
-        <translation>%1 / %2 张卡</translation>
-    </message>
-    <message>
-        <source>step interval</source>
-        <translation>迭代间隙</translation>
-    </message>
-    <message>
-        <source>step time</source>
-        <translation>迭代步时间</translation>
-    </message>
-    <message>
-        <source>slowest rank %1: %2 %3 (%4 against the mean)</source>
-        <translation>最慢的卡 %1：%2 %3（相对平均值 %4）</translation>
-    </message>
-    <message>
-        <source>slowest rank %1 (within %2 % of the mean)</source>
-        <translation>最慢的卡 %1（与平均值相差不超过 %2 %）</translation>
-    </message>
-    <message>
-        <source>worst link %1 → %2 %3: %4 GB/s (%5)</source>
-        <translation>最差链路 %1 → %2 %3：%4 GB/s（%5）</translation>
-    </message>
-    <message>
-        <source>straggler: rank %1 in %2 of %3 steps</source>
-        <translation>慢卡：卡 %1 在 %3 步中的 %2 步落后</translation>
-    </message>
-    <message>
-        <source>Step interval</source>
-        <translation>迭代间隙</translation>
-    </message>
-    <message>
-        <source>Computation</source>
-        <translation>计算</translation>
-    </message>
-    <message>
-        <source>Communication</source>
-        <translation>通信</translation>
-    </message>
-    <message>
-        <source>Receive</source>
-        <translation>接收</translation>
-    </message>
-    <message>
-        <source>Tail</source>
-        <translation>拖尾</translation>
-    </message>
-    <message>
-        <source>Idle</source>
-        <translation>空闲</translation>
-    </message>
-    <message>
-        <source>Other</source>
-        <translation>其他</translation>
-    </message>
-    <message>
-        <source>%1 link bandwidth</source>
-        <translation>%1 链路带宽</translation>
-    </message>
-    <message>
-        <source>Open rank %1</source>
-        <translation>打开卡 %1</translation>
-    </message>
-    <message>
-        <source>No cluster to show. Open a run whose profiler folder holds several ranks&apos; files (step_trace_raw, hccl_raw, ascend_cluster_analyse), the traces of several ranks together, or a folder of rank digests (runlens digest).</source>
-        <translation>没有可显示的集群。请打开其性能分析文件夹中包含多张卡文件（step_trace_raw、hccl_raw、ascend_cluster_analyse）的运行，或同时打开多张卡的跟踪，或打开卡摘要文件夹（runlens digest）。</translation>
-    </message>
-    <message>
-        <source>Filter ranks: 0-7, 16 or &gt;p95</source>
-        <translation>筛选卡：0-7、16 或 &gt;p95</translation>
-    </message>
-    <message>
-        <source>Ranks and ranges of ranks (0-7, 16-23), and &gt;pN for the ranks slower than N % of the ranks</source>
-        <translation>卡号与卡号范围（0-7、16-23），以及 &gt;pN：比 N % 的卡更慢的卡</translation>
-    </message>
-    <message>
-        <source>Nothing to export on this tab</source>
-        <translation>此标签页没有可导出的内容</translation>
-    </message>
-    <message>
-        <source>Show:</source>
-        <translation>显示：</translation>
-    </message>
-    <message>
-        <source>Step time</source>
-        <translation>迭代步时间</translation>
-    </message>
-    <message>
-        <source>Wait time (communication not overlapped + idle)</source>
-        <translation>等待时间（未被掩盖的通信 + 空闲）</translation>
-    </message>
-    <message>
-        <source>Rows:</source>
-        <translation>行：</translation>
-    </message>
-    <message>
-        <source>By rank</source>
-        <translation>按卡号</translation>
-    </message>
-    <message>
-        <source>By mean, slowest first</source>
-        <translation>按均值，最慢的在前</translation>
-    </message>
-    <message>
-        <source>Rank × step</source>
-        <translation>卡 × 步</translation>
-    </message>
-    <message>
-        <source>Slowest rank per step</source>
-        <translation>每步最慢的卡</translation>
-    </message>
-    <message>
-        <source>Communication groups</source>
-        <translation>通信组</translation>
-    </message>
-    <message>
-        <source>Slowest in steps</source>
-        <translation>最慢的步数</translation>
-    </message>
-    <message>
-        <source>Share of steps</source>
-        <translation>占步数比例</translation>
-    </message>
-    <message>
-        <source>Total over the step median</source>
-        <translation>超出步中位数的总和</translation>
-    </message>
-    <message>
-        <source>%1 %</source>
-        <translation>%1 %</translation>
-    </message>
-    <message>
-        <source>Slowest rank</source>
-        <translation>最慢的卡</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <source>Step median</source>
-        <translation>步中位数</translation>
-    </message>
-    <message>
-        <source>Over the median</source>
-        <translation>超出中位数</translation>
-    </message>
-    <message>
-        <source>Group</source>
-        <translation>分组</translation>
-    </message>
-    <message>
-        <source>Ranks</source>
-        <translation>卡</translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation>大小</translation>
-    </message>
-    <message>
-        <source>Collectives</source>
-        <translation>集合通信</translation>
-    </message>
-    <message>
-        <source>Total time</source>
-        <translation>总时间</translation>
-    </message>
-    <message>
-        <source>Waited for it</source>
-        <translation>被等待时间</translation>
-    </message>
-    <message>
-        <source>Slowest link</source>
-        <translation>最慢链路</translation>
-    </message>
-    <message>
-        <source>Link wait</source>
-        <translation>链路等待</translation>
-    </message>
-    <message>
-        <source>inferred %1</source>
-        <translation>推断 %1</translation>
-    </message>
-    <message>
-        <source>%1 waits for %2</source>
-        <translation>%1 等待 %2</translation>
-    </message>
-    <message>
-        <source>No process group in the traces: these ranks issued the same sequence of collectives</source>
-        <translation>跟踪中没有进程组：这些卡发出了相同的集合通信序列</translation>
-    </message>
-    <message>
-        <source>Process group %1, declared ranks %2</source>
-        <translation>进程组 %1，声明的卡 %2</translation>
-    </message>
-    <message>
-        <source>Groups are inferred from the collectives of rank digests or traces</source>
-        <translation>通信组由卡摘要或跟踪中的集合通信推断得出</translation>
-    </message>
-    <message>
-        <source>Not understood: write ranks (3), ranges (0-7) and &gt;pN (&gt;p95)</source>
-        <translation>无法识别：请写卡号（3）、范围（0-7）和 &gt;pN（&gt;p95）</translation>
-    </message>
-    <message>
-        <source>slowest step time: rank %1 in %2 of %3 steps</source>
-        <translation>迭代步时间最慢：卡 %1（%3 步中的 %2 步）</translation>
-    </message>
-    <message>
-        <source>%1-%2, every %3 ranks</source>
-        <translation>%1-%2，每隔 %3 张</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Cannot write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-    <message>
-        <source>The heatmap exports as PNG or SVG, not %1</source>
-        <translation>热力图只能导出为 PNG 或 SVG，不能导出为 %1</translation>
-    </message>
-    <message>
-        <source>Export Heatmap as %1…</source>
-        <translation>将热力图导出为 %1…</translation>
-    </message>
-    <message>
-        <source>Export Slowest Ranks as CSV…</source>
-        <translation>将最慢 rank 导出为 CSV…</translation>
-    </message>
-    <message>
-        <source>Export Slowest Rank per Step as CSV…</source>
-        <translation>将每步最慢 rank 导出为 CSV…</translation>
-    </message>
-    <message>
-        <source>Export Communication Groups as CSV…</source>
-        <translation>将通信组导出为 CSV…</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::ClusterRankModel</name>
-    <message>
-        <source>%1 %</source>
-        <translation>%1 %</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>Rank %1</source>
-        <translation>卡 %1</translation>
-    </message>
-    <message>
-        <source>The slowest rank</source>
-        <translation>最慢的卡</translation>
-    </message>
-    <message>
-        <source>More than %1 % above the cluster mean</source>
-        <translation>比集群平均值高 %1 % 以上</translation>
-    </message>
-    <message>
-        <source>FLOPS more than %1 % below the cluster mean</source>
-        <translation>FLOPS 比集群平均值低 %1 % 以上</translation>
-    </message>
-    <message numerus="yes">
-        <source>Started the last collective latest in %n step(s)</source>
-        <translation>
-            <numerusform>在 %n 步中最晚开始最后一次集合通信</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Device time: compute %1, non-compute %2, idle %3</source>
-        <translation>设备时间：计算 %1，非计算 %2，空闲 %3</translation>
-    </message>
-    <message>
-        <source>Double-click to open this rank</source>
-        <translation>双击以打开此卡</translation>
-    </message>
-    <message>
-        <source>%1%2 %</source>
-        <translation>%1%2 %</translation>
-    </message>
-    <message numerus="yes">
-        <source>Stage %1 (%n rank(s))</source>
-        <translation>
-            <numerusform>阶段 %1（%n 张卡）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Gap before the step&apos;s first operator (waiting for data)</source>
-        <translation>迭代步第一个算子之前的间隙（等待数据）</translation>
-    </message>
-    <message>
-        <source>Communication not hidden under computation</source>
-        <translation>未被计算掩盖的通信</translation>
-    </message>
-    <message>
-        <source>Communication hidden under computation</source>
-        <translation>被计算掩盖的通信</translation>
-    </message>
-    <message>
-        <source>Receive operators between pipeline stages</source>
-        <translation>流水线阶段之间的接收算子</translation>
-    </message>
-    <message>
-        <source>From the last backward operator to the end of the step</source>
-        <translation>从最后一个反向算子到迭代步结束</translation>
-    </message>
-    <message>
-        <source>Communication kernels&apos; time as a share of the step</source>
-        <translation>通信内核时间占迭代步的比例</translation>
-    </message>
-    <message>
-        <source>Share of communication time overlapped by computation kernels</source>
-        <translation>被计算内核重叠的通信时间占比</translation>
-    </message>
-    <message>
-        <source>The slow-rank figure against the cluster mean; more than +%1 % is flagged</source>
-        <translation>慢卡指标相对集群平均值的偏差；超过 +%1 % 时标记</translation>
-    </message>
-    <message>
-        <source>Steps in which this rank started the last collective latest</source>
-        <translation>此卡最晚开始最后一次集合通信的步数</translation>
-    </message>
-    <message>
-        <source>Rank</source>
-        <translation>卡</translation>
-    </message>
-    <message>
-        <source>Stage</source>
-        <translation>阶段</translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <source>Step time</source>
-        <translation>迭代步时间</translation>
-    </message>
-    <message>
-        <source>Step interval</source>
-        <translation>迭代间隙</translation>
-    </message>
-    <message>
-        <source>Computation</source>
-        <translation>计算</translation>
-    </message>
-    <message>
-        <source>Communication</source>
-        <translation>通信</translation>
-    </message>
-    <message>
-        <source>Overlapped</source>
-        <translation>重叠</translation>
-    </message>
-    <message>
-        <source>Receive</source>
-        <translation>接收</translation>
-    </message>
-    <message>
-        <source>Tail</source>
-        <translation>拖尾</translation>
-    </message>
-    <message>
-        <source>Idle</source>
-        <translation>空闲</translation>
-    </message>
-    <message>
-        <source>Comm. share</source>
-        <translation>通信占比</translation>
-    </message>
-    <message>
-        <source>Comm. overlap</source>
-        <translation>通信重叠</translation>
-    </message>
-    <message>
-        <source>GFLOPS</source>
-        <translation>GFLOPS</translation>
-    </message>
-    <message>
-        <source>Peak memory</source>
-        <translation>内存峰值</translation>
-    </message>
-    <message>
-        <source>Off mean</source>
-        <translation>偏离平均值</translation>
-    </message>
-    <message>
-        <source>Straggler steps</source>
-        <translation>慢卡步数</translation>
-    </message>
-</context>
-<context>
     <name>runlens::ColorMap</name>
     <message>
         <source>Grey</source>
@@ -839,252 +262,6 @@ Time %6</source>
     <message>
         <source>Viridis</source>
         <translation>Viridis</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::CompareDumpsDialog</name>
-    <message>
-        <source>Compare Dumps</source>
-        <translation>比对转储</translation>
-    </message>
-    <message>
-        <source>Bench (reference):</source>
-        <translation>标杆（参考）：</translation>
-    </message>
-    <message>
-        <source>Target (compared):</source>
-        <translation>目标（被比对）：</translation>
-    </message>
-    <message>
-        <source>Mapping file (optional):</source>
-        <translation>映射文件（可选）：</translation>
-    </message>
-    <message>
-        <source>Folder…</source>
-        <translation>文件夹…</translation>
-    </message>
-    <message>
-        <source>File…</source>
-        <translation>文件…</translation>
-    </message>
-    <message>
-        <source>Mapping files (*.json *.yaml *.yml);;All files (*)</source>
-        <translation>映射文件 (*.json *.yaml *.yml);;所有文件 (*)</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::DataPipelinePanel</name>
-    <message>
-        <source>%1%</source>
-        <translation>%1%</translation>
-    </message>
-    <message>
-        <source>User</source>
-        <translation>用户</translation>
-    </message>
-    <message>
-        <source>System</source>
-        <translation>系统</translation>
-    </message>
-    <message>
-        <source>I/O wait</source>
-        <translation>I/O 等待</translation>
-    </message>
-    <message>
-        <source>Idle</source>
-        <translation>空闲</translation>
-    </message>
-    <message>
-        <source>The rank whose data pipeline is shown</source>
-        <translation>显示其数据处理流水线的卡</translation>
-    </message>
-    <message>
-        <source>Pipeline</source>
-        <translation>流水线</translation>
-    </message>
-    <message>
-        <source>Host and device queues</source>
-        <translation>主机与设备队列</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <source>Queue size (batches)</source>
-        <translation>队列大小（批）</translation>
-    </message>
-    <message>
-        <source>CPU utilisation</source>
-        <translation>CPU 利用率</translation>
-    </message>
-    <message>
-        <source>Whole machine</source>
-        <translation>整机</translation>
-    </message>
-    <message>
-        <source>Training process</source>
-        <translation>训练进程</translation>
-    </message>
-    <message>
-        <source>Per pipeline op</source>
-        <translation>按流水线算子</translation>
-    </message>
-    <message>
-        <source>CPU (%)</source>
-        <translation>CPU（%）</translation>
-    </message>
-    <message>
-        <source>Queue chart</source>
-        <translation>队列图表</translation>
-    </message>
-    <message>
-        <source>CPU chart</source>
-        <translation>CPU 图表</translation>
-    </message>
-    <message>
-        <source>Rank %1</source>
-        <translation>卡 %1</translation>
-    </message>
-    <message>
-        <source>Rank ?</source>
-        <translation>卡 ?</translation>
-    </message>
-    <message>
-        <source>The data pipeline files of this rank hold no data.</source>
-        <translation>此卡的数据处理流水线文件中没有数据。</translation>
-    </message>
-    <message>
-        <source>No data pipeline profile. Profile a MindSpore run with the Profiler&apos;s data processing analysis on (data_process=True) and open its profiler folder.</source>
-        <translation>没有数据处理流水线的性能数据。请在开启 Profiler 数据处理分析（data_process=True）的情况下对 MindSpore 运行进行性能分析，然后打开其性能分析文件夹。</translation>
-    </message>
-    <message>
-        <source>Rank %1: no data</source>
-        <translation>卡 %1：没有数据</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n op(s)</source>
-        <translation>
-            <numerusform>%n 个算子</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>host queue empty in %1 of steps</source>
-        <translation>主机队列在 %1 的迭代步中为空</translation>
-    </message>
-    <message>
-        <source>CPU busy %1</source>
-        <translation>CPU 繁忙 %1</translation>
-    </message>
-    <message>
-        <source>bottleneck %1</source>
-        <translation>瓶颈 %1</translation>
-    </message>
-    <message>
-        <source>Possible bottleneck: %1</source>
-        <translation>可能的瓶颈：%1</translation>
-    </message>
-    <message>
-        <source>Every queue inside the pipeline is at least 80% full: the pipeline keeps up.</source>
-        <translation>流水线中每个队列都至少 80% 满：流水线跟得上。</translation>
-    </message>
-    <message>
-        <source>The pipeline files have no queue samples, so bottlenecks cannot be judged.</source>
-        <translation>流水线文件中没有队列采样，因此无法判断瓶颈。</translation>
-    </message>
-    <message>
-        <source>The machine&apos;s CPUs were %1 busy on average (more than %2%), which may slow data processing.</source>
-        <translation>机器的 CPU 平均繁忙 %1（超过 %2%），可能会拖慢数据处理。</translation>
-    </message>
-    <message>
-        <source>MindSpore suggests: %1</source>
-        <translation>MindSpore 建议：%1</translation>
-    </message>
-    <message>
-        <source>Iterator queue size</source>
-        <translation>迭代器队列大小</translation>
-    </message>
-    <message>
-        <source>Host queue size</source>
-        <translation>主机队列大小</translation>
-    </message>
-    <message>
-        <source>Host queue capacity</source>
-        <translation>主机队列容量</translation>
-    </message>
-    <message>
-        <source>Empty</source>
-        <translation>空</translation>
-    </message>
-    <message>
-        <source>Full</source>
-        <translation>满</translation>
-    </message>
-    <message numerus="yes">
-        <source>host: empty %1, full %2 of %n step(s)</source>
-        <translation>
-            <numerusform>主机：%n 步中空 %1，满 %2</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Device queue size</source>
-        <translation>设备队列大小</translation>
-    </message>
-    <message>
-        <source>device: empty in %1 of %2 GetNext</source>
-        <translation>设备：%2 次 GetNext 中有 %1 次为空</translation>
-    </message>
-    <message>
-        <source>Time (s)</source>
-        <translation>时间（s）</translation>
-    </message>
-    <message>
-        <source>Sample</source>
-        <translation>采样</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n processor(s)</source>
-        <translation>
-            <numerusform>%n 个处理器</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>op %1</source>
-        <translation>算子 %1</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::DemoRun</name>
-    <message>
-        <source>cannot create the folder %1</source>
-        <translation>无法创建文件夹 %1</translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::Diagnostic</name>
-    <message>
-        <source>: offset %1</source>
-        <translation>：偏移 %1</translation>
-    </message>
-    <message>
-        <source>: line %1</source>
-        <translation>：第 %1 行</translation>
-    </message>
-    <message>
-        <source>Information</source>
-        <translation>信息</translation>
-    </message>
-    <message>
-        <source>Warning</source>
-        <translation>警告</translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation>错误</translation>
     </message>
 </context>
 <context>
@@ -1106,33 +283,6 @@ Time %6</source>
     </message>
 </context>
 <context>
-    <name>runlens::FileMapping</name>
-    <message>
-        <source>%1: cannot open: %2</source>
-        <translation>%1：无法打开：%2</translation>
-    </message>
-    <message>
-        <source>%1: not a regular file</source>
-        <translation>%1：不是普通文件</translation>
-    </message>
-    <message>
-        <source>%1: the file has %2 bytes; %3 bytes at offset %4 are beyond its end</source>
-        <translation>%1：文件共 %2 字节；偏移 %4 处的 %3 字节超出了文件末尾</translation>
-    </message>
-    <message>
-        <source>%1: cannot map the file into memory: %2</source>
-        <translation>%1：无法将文件映射到内存：%2</translation>
-    </message>
-    <message>
-        <source>%1: too many files are mapped at once; close some tensors and try again</source>
-        <translation>%1：同时映射的文件过多；请关闭一些张量后重试</translation>
-    </message>
-    <message>
-        <source>%1: the file shrank or was replaced while it was read; values past its new end read as zeros. Open it again to see its current content.</source>
-        <translation>%1：读取期间文件变小或被替换；超出其新末尾的值读作零。请重新打开以查看其当前内容。</translation>
-    </message>
-</context>
-<context>
     <name>runlens::ImportBoundary</name>
     <message>
         <source>Not enough memory to read this file; what was read before is kept. Close other runs or read the file on a machine with more memory.</source>
@@ -1149,46 +299,6 @@ Time %6</source>
     <message>
         <source>Not a regular file (a pipe, socket or device); it is not read.</source>
         <translation>不是普通文件（管道、套接字或设备）；不予读取。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::ImportBudget</name>
-    <message>
-        <source>more than %1 of data</source>
-        <translation>超过 %1 的数据</translation>
-    </message>
-    <message>
-        <source>more than %1 values</source>
-        <translation>超过 %1 个值</translation>
-    </message>
-    <message>
-        <source>structures nested deeper than %1 levels</source>
-        <translation>嵌套深度超过 %1 层的结构</translation>
-    </message>
-    <message>
-        <source>Reading stopped: the file would produce %1, the limit for an input of %2 bytes. It is damaged or was made to exhaust memory; what was read before is kept.</source>
-        <translation>读取已停止：该文件将产生%1，这是 %2 字节输入的上限。文件已损坏，或被刻意构造以耗尽内存；已读取的内容予以保留。</translation>
-    </message>
-    <message>
-        <source>Reading stopped: the file would produce %1. It is damaged or was made to exhaust memory; what was read before is kept.</source>
-        <translation>读取已停止：该文件将产生%1。文件已损坏，或被刻意构造以耗尽内存；已读取的内容予以保留。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::ImportSession</name>
-    <message numerus="yes">
-        <source>Imported %n file(s)</source>
-        <translation>
-            <numerusform>已导入 %n 个文件</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Importing %1 of %2 files…</source>
-        <translation>正在导入第 %1 个文件，共 %2 个…</translation>
-    </message>
-    <message>
-        <source>Nothing could be read from this file (%1). If it is part of a larger output, open the folder it came from.</source>
-        <translation>无法从此文件（%1）读取任何内容。如果它属于更大的输出，请打开它所在的文件夹。</translation>
     </message>
 </context>
 <context>
@@ -1224,1211 +334,6 @@ Time %6</source>
     <message>
         <source>Not read yet</source>
         <translation>暂不读取</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::MainWindow</name>
-    <message>
-        <source>RunLens</source>
-        <translation>RunLens</translation>
-    </message>
-    <message>
-        <source>Scalars</source>
-        <translation>标量</translation>
-    </message>
-    <message>
-        <source>Run Browser</source>
-        <translation>运行浏览器</translation>
-    </message>
-    <message>
-        <source>Chart written to %1</source>
-        <translation>图表已写入 %1</translation>
-    </message>
-    <message>
-        <source>Export Chart</source>
-        <translation>导出图表</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open Run Folder…</source>
-        <translation>打开运行文件夹(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;File…</source>
-        <translation>打开文件(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Reload</source>
-        <translation>重新加载(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Export Chart…</source>
-        <translation>导出图表(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;About RunLens</source>
-        <translation>关于 RunLens(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Open a run folder to begin (Ctrl+O), or drop one onto this window.</source>
-        <translation>打开一个运行文件夹开始（Ctrl+O），或将文件夹拖放到此窗口。</translation>
-    </message>
-    <message>
-        <source>Files that are still being written are read as they grow</source>
-        <translation>仍在写入的文件会随着增长被持续读取</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Stop importing; what was read so far is kept</source>
-        <translation>停止导入；已读取的内容会保留</translation>
-    </message>
-    <message>
-        <source>Open Run Folder</source>
-        <translation>打开运行文件夹</translation>
-    </message>
-    <message>
-        <source>Open File</source>
-        <translation>打开文件</translation>
-    </message>
-    <message>
-        <source>Clear List</source>
-        <translation>清空列表</translation>
-    </message>
-    <message>
-        <source>Cannot Open</source>
-        <translation>无法打开</translation>
-    </message>
-    <message>
-        <source>%1 does not exist.</source>
-        <translation>%1 不存在。</translation>
-    </message>
-    <message>
-        <source>%1 — RunLens</source>
-        <translation>%1 — RunLens</translation>
-    </message>
-    <message>
-        <source>Scanning %1…</source>
-        <translation>正在扫描 %1…</translation>
-    </message>
-    <message>
-        <source>No training artifacts found in %1.</source>
-        <translation>在 %1 中未找到训练产物。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n run(s), </source>
-        <translation>
-            <numerusform>%n 个运行，</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n scalar tag(s), </source>
-        <translation>
-            <numerusform>%n 个标量标签，</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n point(s)</source>
-        <translation>
-            <numerusform>%n 个数据点</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n file(s) with problems (see the Run Browser)</source>
-        <translation>
-            <numerusform>%n 个文件有问题（见运行浏览器）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>● live</source>
-        <translation>● 实时</translation>
-    </message>
-    <message>
-        <source>%1: %2 files are listed, but this version of RunLens does not open them yet.</source>
-        <translation>%1：%2 文件已列出，但此版本的 RunLens 尚不能打开它们。</translation>
-    </message>
-    <message>
-        <source>There is no chart to export yet.</source>
-        <translation>还没有可导出的图表。</translation>
-    </message>
-    <message>
-        <source>Chart:</source>
-        <translation>图表：</translation>
-    </message>
-    <message>
-        <source>About RunLens</source>
-        <translation>关于 RunLens</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;RunLens %1&lt;/h3&gt;&lt;p&gt;A desktop workbench for debugging and tuning deep-learning training runs: summaries, graphs, tensors, profiler traces and memory in one place.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;RunLens %1&lt;/h3&gt;&lt;p&gt;用于调试和调优深度学习训练的桌面工作台：摘要、计算图、张量、性能跟踪和内存尽在一处。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>New: %1</source>
-        <translation>新文件：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source> and %n more file(s)</source>
-        <translation>
-            <numerusform>，另有 %n 个文件</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Timeline</source>
-        <translation>时间线</translation>
-    </message>
-    <message>
-        <source>Operators</source>
-        <translation>算子</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>迭代步</translation>
-    </message>
-    <message>
-        <source>Reading %1…</source>
-        <translation>正在读取 %1…</translation>
-    </message>
-    <message>
-        <source>Timeline — %1</source>
-        <translation>时间线 — %1</translation>
-    </message>
-    <message>
-        <source>Graph</source>
-        <translation>计算图</translation>
-    </message>
-    <message>
-        <source>Node Details</source>
-        <translation>节点详情</translation>
-    </message>
-    <message>
-        <source>Show All &amp;Ranks of a Run in One Timeline</source>
-        <translation>在同一时间线中显示运行的所有 Rank(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Opening a rank&apos;s trace reads the traces of every rank of its run, aligned on absolute time</source>
-        <translation>打开某个 Rank 的跟踪时，会读取其运行中所有 Rank 的跟踪，并按绝对时间对齐</translation>
-    </message>
-    <message numerus="yes">
-        <source>Reading the traces of %n rank(s)…</source>
-        <translation>
-            <numerusform>正在读取 %n 个 Rank 的跟踪…</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Timeline — %1 (%n rank(s))</source>
-        <translation>
-            <numerusform>时间线 — %1（%n 个 Rank）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>源代码</translation>
-    </message>
-    <message>
-        <source>Source — %1:%2</source>
-        <translation>源代码 — %1:%2</translation>
-    </message>
-    <message>
-        <source>Source — %1</source>
-        <translation>源代码 — %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 (and %n more dump file(s) skipped)</source>
-        <translation>
-            <numerusform>%1（另有 %n 个转储文件被跳过）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Tensors</source>
-        <translation>张量</translation>
-    </message>
-    <message>
-        <source>%1 is not among the tensors read from this folder.</source>
-        <translation>%1 不在从此文件夹读取的张量中。</translation>
-    </message>
-    <message>
-        <source>Export Tensor</source>
-        <translation>导出张量</translation>
-    </message>
-    <message>
-        <source>%1: no tensor could be read from this file.</source>
-        <translation>%1：无法从此文件读取任何张量。</translation>
-    </message>
-    <message>
-        <source>The open graph has no node or module named %1.</source>
-        <translation>当前打开的计算图中没有名为 %1 的节点或模块。</translation>
-    </message>
-    <message>
-        <source>Distributions</source>
-        <translation>分布</translation>
-    </message>
-    <message>
-        <source>Images</source>
-        <translation>图像</translation>
-    </message>
-    <message>
-        <source>Text</source>
-        <translation>文本</translation>
-    </message>
-    <message>
-        <source>PR Curves</source>
-        <translation>PR 曲线</translation>
-    </message>
-    <message>
-        <source>Compare Runs</source>
-        <translation>比较运行</translation>
-    </message>
-    <message>
-        <source>Summary Sample &amp;Limits…</source>
-        <translation>摘要采样上限(&amp;L)…</translation>
-    </message>
-    <message>
-        <source>The new limits apply when the run folder is read again (File &gt; Reload).</source>
-        <translation>新的上限在重新读取运行文件夹时生效（文件 &gt; 重新加载）。</translation>
-    </message>
-    <message>
-        <source>Overview</source>
-        <translation>概览</translation>
-    </message>
-    <message>
-        <source>Data Pipeline</source>
-        <translation>数据处理流水线</translation>
-    </message>
-    <message>
-        <source>Cluster</source>
-        <translation>集群</translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <source>Rank %1 has no timeline or profiler data open.</source>
-        <translation>卡 %1 没有打开的时间线或性能分析数据。</translation>
-    </message>
-    <message>
-        <source>Advisor</source>
-        <translation>诊断助手</translation>
-    </message>
-    <message>
-        <source>Advisor %1</source>
-        <translation>诊断助手 %1</translation>
-    </message>
-    <message>
-        <source>Markdown (*.md)</source>
-        <translation>Markdown (*.md)</translation>
-    </message>
-    <message>
-        <source>HTML (*.html)</source>
-        <translation>HTML (*.html)</translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>Export Findings</source>
-        <translation>导出发现</translation>
-    </message>
-    <message>
-        <source>Findings written to %1</source>
-        <translation>发现已写入 %1</translation>
-    </message>
-    <message>
-        <source>Rule files: %1</source>
-        <translation>规则文件：%1</translation>
-    </message>
-    <message>
-        <source>Cannot save the rule thresholds to %1: %2</source>
-        <translation>无法将规则阈值保存到 %1：%2</translation>
-    </message>
-    <message>
-        <source>Open a training run folder: every artifact in it is found and read</source>
-        <translation>打开训练运行文件夹：自动查找并读取其中的所有产物</translation>
-    </message>
-    <message>
-        <source>Open one file: an event file, a trace, a graph or a tensor</source>
-        <translation>打开单个文件：事件文件、性能数据、计算图或张量</translation>
-    </message>
-    <message>
-        <source>Open a folder or file opened before</source>
-        <translation>打开之前打开过的文件夹或文件</translation>
-    </message>
-    <message>
-        <source>Read the open folder again from the start</source>
-        <translation>从头重新读取已打开的文件夹</translation>
-    </message>
-    <message>
-        <source>&amp;Close</source>
-        <translation>关闭(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Close the open folder or file and show the welcome page</source>
-        <translation>关闭已打开的文件夹或文件并显示欢迎页</translation>
-    </message>
-    <message>
-        <source>Save a scalar chart as PNG, SVG, PDF or CSV</source>
-        <translation>将标量图表保存为 PNG、SVG、PDF 或 CSV</translation>
-    </message>
-    <message>
-        <source>Close RunLens; the layout and the open folders are remembered</source>
-        <translation>关闭 RunLens；布局和已打开的文件夹会被记住</translation>
-    </message>
-    <message>
-        <source>How many points, histograms, images and texts of each tag are kept in memory</source>
-        <translation>每个标签在内存中保留多少个点、直方图、图像和文本</translation>
-    </message>
-    <message>
-        <source>Version and what RunLens is</source>
-        <translation>版本及 RunLens 简介</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>Training</source>
-        <translation>训练</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>Profiler</source>
-        <translation>性能分析</translation>
-    </message>
-    <message>
-        <source>Show or hide the %1 panel</source>
-        <translation>显示或隐藏%1面板</translation>
-    </message>
-    <message>
-        <source>&amp;Panels</source>
-        <translation>面板(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Other</source>
-        <translation>其他</translation>
-    </message>
-    <message>
-        <source>Show or hide each panel</source>
-        <translation>显示或隐藏各个面板</translation>
-    </message>
-    <message>
-        <source>Reset Panel &amp;Layout</source>
-        <translation>重置面板布局(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard Shortcuts</source>
-        <translation>键盘快捷键(&amp;K)</translation>
-    </message>
-    <message>
-        <source>List the keys of every command and panel</source>
-        <translation>列出每个命令和面板的快捷键</translation>
-    </message>
-    <message>
-        <source>Opened %1; RunLens opens one folder per window (run `runlens --new-window PATH` for another).</source>
-        <translation>已打开 %1；RunLens 每个窗口只打开一个文件夹（如需另开，请运行 `runlens --new-window PATH`）。</translation>
-    </message>
-    <message>
-        <source>Writing the demo run to %1…</source>
-        <translation>正在将演示运行写入 %1…</translation>
-    </message>
-    <message>
-        <source>unknown error</source>
-        <translation>未知错误</translation>
-    </message>
-    <message>
-        <source>Demo Run</source>
-        <translation>演示运行</translation>
-    </message>
-    <message>
-        <source>Cannot write the demo run to %1: %2
-Check that the cache folder is writable.</source>
-        <translation>无法将演示运行写入 %1：%2
-请检查缓存文件夹是否可写。</translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation>笔记</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Preferences…</source>
-        <translation>首选项(&amp;P)…</translation>
-    </message>
-    <message>
-        <source>Language, theme, panel defaults, number format, rules folder and sessions</source>
-        <translation>语言、主题、面板默认值、数字格式、规则文件夹和会话</translation>
-    </message>
-    <message>
-        <source>Reopen &amp;Last Session</source>
-        <translation>重新打开上次会话(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Open the folders of the last session again with their docks and views</source>
-        <translation>重新打开上次会话的文件夹，并恢复其面板和视图</translation>
-    </message>
-    <message>
-        <source>There is no earlier session to reopen.</source>
-        <translation>没有可重新打开的先前会话。</translation>
-    </message>
-    <message>
-        <source>The new language is used the next time RunLens starts.</source>
-        <translation>新语言将在下次启动 RunLens 时生效。</translation>
-    </message>
-    <message>
-        <source>Put every panel back where it starts: the run on the left, training and model panels on the right, profiler panels below them</source>
-        <translation>把所有面板放回初始位置：运行在左侧，训练与模型面板在右侧，性能分析面板在其下方</translation>
-    </message>
-    <message>
-        <source>Training artifacts (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors *.pt *.pth *.bin);;All files (*)</source>
-        <translation>训练产物 (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors *.pt *.pth *.bin);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Could not read the mapping file %1: %2</source>
-        <translation>无法读取映射文件 %1：%2</translation>
-    </message>
-    <message>
-        <source>Accuracy</source>
-        <translation>精度比对</translation>
-    </message>
-    <message>
-        <source>Export Comparison</source>
-        <translation>导出比对结果</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>&amp;Compare Dumps…</source>
-        <translation>比对转储(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Compare two dumps op by op: a bench and a target folder or file</source>
-        <translation>逐算子比对两份转储：标杆与目标文件夹或文件</translation>
-    </message>
-    <message>
-        <source>The row %1 is not in the Accuracy panel: compare the two dumps again.</source>
-        <translation>精度面板中没有行 %1：请重新比对这两个转储。</translation>
-    </message>
-    <message>
-        <source>The trace of rank %1 is not reachable from this computer:
-%2
-
-The Cluster shows its digest; copy the trace here, or open it where it lies, to see the rank&apos;s timeline.</source>
-        <translation>在这台计算机上无法访问卡 %1 的跟踪：
-%2
-
-集群视图显示的是它的摘要；请将跟踪复制到本机，或在其所在位置打开，以查看该卡的时间线。</translation>
-    </message>
-    <message>
-        <source>Open Rank</source>
-        <translation>打开卡</translation>
-    </message>
-    <message>
-        <source>Reading the trace of rank %1…</source>
-        <translation>正在读取卡 %1 的跟踪…</translation>
-    </message>
-    <message>
-        <source>The trace of rank %1 could not be read:
-%2
-%3</source>
-        <translation>无法读取卡 %1 的跟踪：
-%2
-%3</translation>
-    </message>
-    <message>
-        <source>Timeline — rank %1</source>
-        <translation>时间线 — 卡 %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Digesting %n rank(s) for the Cluster…</source>
-        <translation>
-            <numerusform>正在为集群视图生成 %n 张卡的摘要…</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Digesting ranks for the Cluster: %1 of %2</source>
-        <translation>正在为集群视图生成卡摘要：%1 / %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Cluster of %n rank(s) ready</source>
-        <translation>
-            <numerusform>%n 张卡的集群已就绪</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 has no system metrics in the System panel.</source>
-        <translation>%1 在系统面板中没有系统指标。</translation>
-    </message>
-    <message>
-        <source>System</source>
-        <translation>系统</translation>
-    </message>
-    <message>
-        <source>Cancel digesting</source>
-        <translation>取消摘要</translation>
-    </message>
-    <message>
-        <source>Stop digesting ranks for the Cluster; the ranks already digested are shown</source>
-        <translation>停止为集群视图生成 rank 摘要；显示已生成摘要的 rank</translation>
-    </message>
-    <message>
-        <source>Digesting cancelled after %1 of %2 ranks</source>
-        <translation>摘要已取消：已完成 %2 个 rank 中的 %1 个</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::MemoryChart</name>
-    <message>
-        <source>relative (unknown baseline)</source>
-        <translation>相对值（基线未知）</translation>
-    </message>
-    <message>
-        <source>Node (execution order)</source>
-        <translation>节点（执行顺序）</translation>
-    </message>
-    <message>
-        <source>Time (ms)</source>
-        <translation>时间（ms）</translation>
-    </message>
-    <message>
-        <source>Allocated</source>
-        <translation>已分配</translation>
-    </message>
-    <message>
-        <source>Reserved</source>
-        <translation>预留</translation>
-    </message>
-    <message>
-        <source>Active</source>
-        <translation>活跃</translation>
-    </message>
-    <message>
-        <source>Peak</source>
-        <translation>峰值</translation>
-    </message>
-    <message>
-        <source>Out of memory</source>
-        <translation>内存不足</translation>
-    </message>
-    <message>
-        <source>Node %1</source>
-        <translation>节点 %1</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <source>Bytes</source>
-        <translation>字节</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::MemoryLifetimeView</name>
-    <message>
-        <source>All tensors</source>
-        <translation>所有张量</translation>
-    </message>
-    <message>
-        <source>Alive at node</source>
-        <translation>在节点处存活</translation>
-    </message>
-    <message>
-        <source>Node (execution order)</source>
-        <translation>节点（执行顺序）</translation>
-    </message>
-    <message>
-        <source>No tensor lifetimes in this memory profile</source>
-        <translation>此内存性能数据中没有张量生命周期</translation>
-    </message>
-    <message>
-        <source>%1 tensors, the %2 largest shown</source>
-        <translation>%1 个张量，显示最大的 %2 个</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n tensor(s)</source>
-        <translation>
-            <numerusform>%n 个张量</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Size: %1</source>
-        <translation>大小：%1</translation>
-    </message>
-    <message>
-        <source>Shape: %1</source>
-        <translation>形状：%1</translation>
-    </message>
-    <message>
-        <source>Data type: %1</source>
-        <translation>数据类型：%1</translation>
-    </message>
-    <message>
-        <source>Type: %1</source>
-        <translation>类型：%1</translation>
-    </message>
-    <message>
-        <source>Format: %1</source>
-        <translation>格式：%1</translation>
-    </message>
-    <message>
-        <source>Alive: nodes %1 to %2</source>
-        <translation>存活：节点 %1 到 %2</translation>
-    </message>
-    <message>
-        <source>Created by: %1</source>
-        <translation>创建者：%1</translation>
-    </message>
-    <message>
-        <source>Tensor lifetimes</source>
-        <translation>张量生命周期</translation>
-    </message>
-    <message>
-        <source>Tensor</source>
-        <translation>张量</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::MemoryPanel</name>
-    <message>
-        <source>The device whose memory is shown</source>
-        <translation>显示其内存的设备</translation>
-    </message>
-    <message>
-        <source>Go to peak</source>
-        <translation>转到峰值</translation>
-    </message>
-    <message>
-        <source>Show the moment of the peak and the operator running then in the timeline</source>
-        <translation>在时间线中显示峰值时刻及当时运行的算子</translation>
-    </message>
-    <message>
-        <source>Curves</source>
-        <translation>曲线</translation>
-    </message>
-    <message>
-        <source>Tensor lifetimes</source>
-        <translation>张量生命周期</translation>
-    </message>
-    <message>
-        <source>Include children</source>
-        <translation>包含子算子</translation>
-    </message>
-    <message>
-        <source>Count the allocations of the ops an op calls as its own</source>
-        <translation>将算子所调用算子的分配计为其自身的分配</translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <source>Memory: %1</source>
-        <translation>内存：%1</translation>
-    </message>
-    <message>
-        <source>No memory data. Open a PyTorch profiler trace recorded with profile_memory=True, a memory timeline (export_memory_timeline, *.raw.json.gz), or MindSpore memory files (memory_usage_*.json, memory_record.csv, operator_memory_*.csv).</source>
-        <translation>没有内存数据。请打开使用 profile_memory=True 录制的 PyTorch 性能跟踪、内存时间线（export_memory_timeline，*.raw.json.gz）或 MindSpore 内存文件（memory_usage_*.json、memory_record.csv、operator_memory_*.csv）。</translation>
-    </message>
-    <message>
-        <source>All graphs</source>
-        <translation>所有计算图</translation>
-    </message>
-    <message>
-        <source>All devices over time</source>
-        <translation>所有设备随时间变化</translation>
-    </message>
-    <message>
-        <source>All devices</source>
-        <translation>所有设备</translation>
-    </message>
-    <message>
-        <source>node %1</source>
-        <translation>节点 %1</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>Peak %1 at %2</source>
-        <translation>峰值 %1，位于 %2</translation>
-    </message>
-    <message>
-        <source>(in %1)</source>
-        <translation>（在 %1 中）</translation>
-    </message>
-    <message>
-        <source>step %1</source>
-        <translation>第 %1 步</translation>
-    </message>
-    <message>
-        <source>capacity %1</source>
-        <translation>容量 %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n out-of-memory report(s)</source>
-        <translation>
-            <numerusform>%n 条内存不足报告</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>relative (unknown baseline)</source>
-        <translation>相对值（基线未知）</translation>
-    </message>
-    <message>
-        <source>Allocations in the selected range</source>
-        <translation>所选范围内的分配</translation>
-    </message>
-    <message>
-        <source>Allocations of the whole trace</source>
-        <translation>整个跟踪的分配</translation>
-    </message>
-    <message>
-        <source>Show all</source>
-        <translation>显示全部</translation>
-    </message>
-    <message>
-        <source>Clear selection</source>
-        <translation>清除选择</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::NotesPanel</name>
-    <message>
-        <source>Preview</source>
-        <translation>预览</translation>
-    </message>
-    <message>
-        <source>Show the notes rendered as Markdown (click again to edit)</source>
-        <translation>以 Markdown 渲染显示笔记（再次单击可编辑）</translation>
-    </message>
-    <message>
-        <source>Notes about this run, in Markdown: what changed, what you saw, what to try next. They are kept in your settings folder, not in the run folder.</source>
-        <translation>关于此运行的笔记，使用 Markdown 编写：改了什么、看到了什么、下一步尝试什么。笔记保存在您的设置文件夹中，而不是运行文件夹中。</translation>
-    </message>
-    <message>
-        <source>Open a run folder to write notes about it.</source>
-        <translation>打开一个运行文件夹后即可为其编写笔记。</translation>
-    </message>
-    <message>
-        <source>Saved in %1</source>
-        <translation>已保存到 %1</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::OperatorsPanel</name>
-    <message>
-        <source>Host operators</source>
-        <translation>主机侧算子</translation>
-    </message>
-    <message>
-        <source>Device operators</source>
-        <translation>设备侧算子</translation>
-    </message>
-    <message>
-        <source>Kernels</source>
-        <translation>内核</translation>
-    </message>
-    <message>
-        <source>Group by name</source>
-        <translation>按名称分组</translation>
-    </message>
-    <message>
-        <source>Group by name and input shapes</source>
-        <translation>按名称和输入形状分组</translation>
-    </message>
-    <message>
-        <source>Filter by name</source>
-        <translation>按名称筛选</translation>
-    </message>
-    <message>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <source>Write the table as shown (filtered and sorted) to a CSV file</source>
-        <translation>将当前显示的表格（已筛选和排序）写入 CSV 文件</translation>
-    </message>
-    <message>
-        <source>Computing…</source>
-        <translation>计算中…</translation>
-    </message>
-    <message>
-        <source>No profiler trace</source>
-        <translation>没有性能跟踪</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n kernel(s)</source>
-        <translation>
-            <numerusform>%n 个内核</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n operator(s)</source>
-        <translation>
-            <numerusform>%n 个算子</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <source>Show in timeline</source>
-        <translation>在时间线中显示</translation>
-    </message>
-    <message>
-        <source>Copy name</source>
-        <translation>复制名称</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Host: time on the CPU; Device: time of the kernels each operator launched; MindSpore: the profiler folder&apos;s operator types and operators</source>
-        <translation>主机：CPU 上的耗时；设备：每个算子启动的核函数的耗时；MindSpore：性能分析文件夹中的算子类型和算子</translation>
-    </message>
-    <message>
-        <source> (MindSpore, rank %1)</source>
-        <translation> （MindSpore，rank %1）</translation>
-    </message>
-    <message>
-        <source> (MindSpore)</source>
-        <translation> （MindSpore）</translation>
-    </message>
-    <message>
-        <source>Operator types</source>
-        <translation>算子类型</translation>
-    </message>
-    <message>
-        <source>Operators</source>
-        <translation>算子</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n operator type(s)</source>
-        <translation>
-            <numerusform>%n 种算子类型</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>runlens::OverviewPanel</name>
-    <message>
-        <source>s</source>
-        <translation>秒</translation>
-    </message>
-    <message>
-        <source>ms</source>
-        <translation>毫秒</translation>
-    </message>
-    <message>
-        <source>µs</source>
-        <translation>微秒</translation>
-    </message>
-    <message>
-        <source>The rank (device) shown</source>
-        <translation>显示的卡（设备）</translation>
-    </message>
-    <message>
-        <source>No profiler data. Open a run folder with a MindSpore profiler folder (profiler/ or *_ascend_ms/ASCEND_PROFILER_OUTPUT) or a PyTorch profiler trace to see its steps and top operators here.</source>
-        <translation>没有性能分析数据。请打开包含 MindSpore 性能分析文件夹（profiler/ 或 *_ascend_ms/ASCEND_PROFILER_OUTPUT）的运行文件夹或 PyTorch 性能跟踪，以在此查看其迭代步和耗时最多的算子。</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <source>Step time breakdown</source>
-        <translation>迭代步时间分解</translation>
-    </message>
-    <message>
-        <source>Top operator types</source>
-        <translation>耗时最多的算子类型</translation>
-    </message>
-    <message>
-        <source>Rank %1</source>
-        <translation>卡 %1</translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <source>Trace %1</source>
-        <translation>跟踪 %1</translation>
-    </message>
-    <message>
-        <source>Time (%1)</source>
-        <translation>时间（%1）</translation>
-    </message>
-    <message>
-        <source>Avg</source>
-        <translation>平均</translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
-    </message>
-    <message>
-        <source>Total time (%1)</source>
-        <translation>总时间（%1）</translation>
-    </message>
-    <message>
-        <source>Total time</source>
-        <translation>总时间</translation>
-    </message>
-    <message>
-        <source>MindSpore %1</source>
-        <translation>MindSpore %1</translation>
-    </message>
-    <message>
-        <source>CANN %1</source>
-        <translation>CANN %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rank(s)</source>
-        <translation>
-            <numerusform>%n 张卡</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>PyTorch profiler trace</source>
-        <translation>PyTorch 性能跟踪</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n step(s), average %1</source>
-        <translation>
-            <numerusform>%n 步，平均 %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 %2 (%3 %)</source>
-        <translation>%1 %2（%3 %）</translation>
-    </message>
-    <message>
-        <source>operators %1</source>
-        <translation>算子 %1</translation>
-    </message>
-    <message>
-        <source>Time (µs)</source>
-        <translation>时间（µs）</translation>
-    </message>
-    <message>
-        <source>rank %1</source>
-        <translation>卡 %1</translation>
-    </message>
-    <message>
-        <source>device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <source>Total time (µs)</source>
-        <translation>总时间（µs）</translation>
-    </message>
-    <message>
-        <source>Step %1</source>
-        <translation>第 %1 步</translation>
-    </message>
-    <message numerus="yes">
-        <source>Average of %n step(s)</source>
-        <translation>
-            <numerusform>%n 步的平均值</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 in %3 call(s), %4 per call, %5 % of the operator time</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2，共 %3 次调用，每次 %4，占算子时间的 %5 %</translation>
-    </message>
-    <message>
-        <source>The run whose profiler output is shown</source>
-        <translation>显示其性能分析输出的运行</translation>
-    </message>
-    <message>
-        <source>Steps %1–%2</source>
-        <translation>第 %1–%2 步</translation>
-    </message>
-    <message>
-        <source>mean %1</source>
-        <translation>均值 %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Each bar: the mean of %n step(s)</source>
-        <translation>
-            <numerusform>每条柱：%n 步的均值</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Slowest: step %1, %2</source>
-        <translation>最慢：第 %1 步，%2</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::PanelHeader</name>
-    <message>
-        <source>More controls that do not fit the panel&apos;s width</source>
-        <translation>面板宽度容纳不下的更多控件</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::PipelineGraphView</name>
-    <message>
-        <source>n/a</source>
-        <translation>不适用</translation>
-    </message>
-    <message>
-        <source>%1%</source>
-        <translation>%1%</translation>
-    </message>
-    <message>
-        <source>op %1</source>
-        <translation>算子 %1</translation>
-    </message>
-    <message>
-        <source>Workers</source>
-        <translation>工作线程</translation>
-    </message>
-    <message>
-        <source>Output queue usage</source>
-        <translation>输出队列使用率</translation>
-    </message>
-    <message>
-        <source>Average queue size</source>
-        <translation>平均队列大小</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <source>Queue empty</source>
-        <translation>队列为空</translation>
-    </message>
-    <message>
-        <source>Throughput</source>
-        <translation>吞吐量</translation>
-    </message>
-    <message>
-        <source>CPU (user + sys)</source>
-        <translation>CPU（用户 + 系统）</translation>
-    </message>
-    <message>
-        <source>Possible bottleneck</source>
-        <translation>可能的瓶颈</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n worker(s)</source>
-        <translation>
-            <numerusform>%n 个工作线程</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>workers n/a</source>
-        <translation>工作线程数不适用</translation>
-    </message>
-    <message>
-        <source>queue %1</source>
-        <translation>队列 %1</translation>
-    </message>
-    <message>
-        <source>Iterator</source>
-        <translation>迭代器</translation>
-    </message>
-    <message>
-        <source>Device queue</source>
-        <translation>设备队列</translation>
-    </message>
-    <message>
-        <source>empty %1</source>
-        <translation>空 %1</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::ProfilerImporter</name>
-    <message>
-        <source>No profiler data could be read from these files: the operator, step and timeline tables a profiler folder needs are missing.</source>
-        <translation>无法从这些文件读取性能分析数据：缺少性能分析文件夹所需的算子、迭代和时间线表格。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::RankStepHeatmap</name>
-    <message>
-        <source>Wait time</source>
-        <translation>等待时间</translation>
-    </message>
-    <message>
-        <source>Step time</source>
-        <translation>迭代步时间</translation>
-    </message>
-    <message>
-        <source>Drawing…</source>
-        <translation>正在绘制…</translation>
-    </message>
-    <message>
-        <source>No per-step figures</source>
-        <translation>没有每步数据</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <source>Rank (slowest mean first)</source>
-        <translation>卡（均值最慢的在前）</translation>
-    </message>
-    <message>
-        <source>Rank</source>
-        <translation>卡</translation>
-    </message>
-    <message>
-        <source>%1 per rank and step (ms)</source>
-        <translation>各卡各步的%1（ms）</translation>
-    </message>
-    <message>
-        <source>Rank %1, step %2</source>
-        <translation>卡 %1，第 %2 步</translation>
-    </message>
-    <message>
-        <source>Step median: %1 (%2%3 ms%4)</source>
-        <translation>步中位数：%1（%2%3 ms%4）</translation>
     </message>
 </context>
 <context>
@@ -2567,1215 +472,6 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
     </message>
 </context>
 <context>
-    <name>runlens::RunBrowserModel</name>
-    <message>
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation>大小</translation>
-    </message>
-    <message>
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>rank %1</source>
-        <translation>卡 %1</translation>
-    </message>
-    <message>
-        <source>run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>rank</source>
-        <translation>卡</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n file(s) with problems</source>
-        <translation>
-            <numerusform>%n 个文件有问题</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n file(s)</source>
-        <translation>
-            <numerusform>%n 个文件</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n scalar point(s) in %1 tag(s)</source>
-        <translation>
-            <numerusform>%1 个标签中共 %n 个标量数据点</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Still being written: new records are read as they arrive</source>
-        <translation>仍在写入：新记录到达后即被读取</translation>
-    </message>
-    <message>
-        <source>importing…</source>
-        <translation>导入中…</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n tensor</source>
-        <translation>
-            <numerusform>%n 个张量</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n tensors</source>
-        <translation>
-            <numerusform>%n 个张量</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>step %1</source>
-        <translation>第 %1 步</translation>
-    </message>
-    <message>
-        <source>steps %1–%2</source>
-        <translation>第 %1–%2 步</translation>
-    </message>
-    <message>
-        <source>%1 — %2</source>
-        <translation>%1 — %2</translation>
-    </message>
-    <message>
-        <source>, </source>
-        <translation>，</translation>
-    </message>
-    <message>
-        <source>waiting</source>
-        <translation>等待中</translation>
-    </message>
-    <message>
-        <source>imported</source>
-        <translation>已导入</translation>
-    </message>
-    <message>
-        <source>partly read — hover</source>
-        <translation>部分读取 — 悬停查看</translation>
-    </message>
-    <message>
-        <source>failed — hover for why</source>
-        <translation>失败 — 悬停查看原因</translation>
-    </message>
-    <message>
-        <source>listed only</source>
-        <translation>仅列出</translation>
-    </message>
-    <message>
-        <source>canceled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>double-click to open</source>
-        <translation>双击打开</translation>
-    </message>
-    <message>
-        <source>Double-click to open it</source>
-        <translation>双击即可打开</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::RunBrowserWidget</name>
-    <message>
-        <source>Filter files…</source>
-        <translation>筛选文件…</translation>
-    </message>
-    <message>
-        <source>No run folder open. Use File &gt; Open Run Folder or drop a folder here.</source>
-        <translation>尚未打开运行文件夹。请使用“文件 &gt; 打开运行文件夹”，或将文件夹拖放到这里。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n run(s), </source>
-        <translation>
-            <numerusform>%n 个运行，</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n file(s), %1</source>
-        <translation>
-            <numerusform>%n 个文件，%1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The folder holds more entries than were scanned.</source>
-        <translation>该文件夹中的条目多于已扫描的数量。</translation>
-    </message>
-    <message>
-        <source>Compare Dumps</source>
-        <translation>比对转储</translation>
-    </message>
-    <message>
-        <source>Select two runs or dump folders to compare them op by op</source>
-        <translation>选择两个运行或转储文件夹以逐算子比对</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::RunController</name>
-    <message>
-        <source>Cannot show this evidence: %1</source>
-        <translation>无法显示此证据：%1</translation>
-    </message>
-    <message>
-        <source>Showing %1</source>
-        <translation>正在显示 %1</translation>
-    </message>
-    <message>
-        <source>Showing %1 at step %2</source>
-        <translation>正在显示 %1（第 %2 步）</translation>
-    </message>
-    <message>
-        <source>The tensor %1 is not in the Tensors panel.</source>
-        <translation>张量 %1 不在“张量”面板中。</translation>
-    </message>
-    <message>
-        <source>Open the trace in the Run Browser to see this evidence.</source>
-        <translation>请在运行浏览器中打开该性能数据以查看此证据。</translation>
-    </message>
-    <message>
-        <source>Link %1</source>
-        <translation>链路 %1</translation>
-    </message>
-    <message>
-        <source>Rank %1: double-click its row to open its timeline</source>
-        <translation>rank %1：双击其所在行可打开其时间线</translation>
-    </message>
-    <message>
-        <source>System metrics of %1</source>
-        <translation>%1 的系统指标</translation>
-    </message>
-    <message>
-        <source>System metrics of rank %1</source>
-        <translation>rank %1 的系统指标</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::RunLegendModel</name>
-    <message numerus="yes">
-        <source>%n scalar point(s)</source>
-        <translation>
-            <numerusform>%n 个标量数据点</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Shown in every chart</source>
-        <translation>在所有图表中显示</translation>
-    </message>
-    <message>
-        <source>Hidden in every chart</source>
-        <translation>在所有图表中隐藏</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::RunScanner</name>
-    <message>
-        <source>No folder or file was given to scan.</source>
-        <translation>没有指定要扫描的文件夹或文件。</translation>
-    </message>
-    <message>
-        <source>%1 cannot be opened: %2.</source>
-        <translation>无法打开 %1：%2。</translation>
-    </message>
-    <message>
-        <source>The folder %1 cannot be read: %2. Check its permissions.</source>
-        <translation>无法读取文件夹 %1：%2。请检查其权限。</translation>
-    </message>
-    <message>
-        <source>The folder of %1 cannot be read: %2.</source>
-        <translation>无法读取 %1 所在的文件夹：%2。</translation>
-    </message>
-    <message>
-        <source>%1 is neither a folder nor a regular file.</source>
-        <translation>%1 既不是文件夹也不是普通文件。</translation>
-    </message>
-    <message>
-        <source>The scan of %1 was canceled; the list of files is incomplete.</source>
-        <translation>对 %1 的扫描已取消；文件列表不完整。</translation>
-    </message>
-    <message>
-        <source>Stopped after %1 entries: %2 holds more than the scan limit, files after %3 were not listed. Open a subfolder to see the rest.</source>
-        <translation>在 %1 个条目后停止：%2 中的条目超过扫描上限，%3 之后的文件未列出。请打开子文件夹查看其余部分。</translation>
-    </message>
-    <message>
-        <source>The folder %1 (a symbolic link) cannot be read: %2.</source>
-        <translation>无法读取文件夹 %1（符号链接）：%2。</translation>
-    </message>
-    <message>
-        <source>%1 is a symbolic link to %2, which contains it (a loop); it was not followed.</source>
-        <translation>%1 是指向 %2 的符号链接，而后者包含它（循环）；未跟随该链接。</translation>
-    </message>
-    <message>
-        <source>%1 is a symbolic link to %2, which was already scanned; it was not followed again.</source>
-        <translation>%1 是指向 %2 的符号链接，后者已被扫描；未再次跟随。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n folder(s) more than %1 levels below %2 were not scanned, for example %3.</source>
-        <translation>
-            <numerusform>%2 下超过 %1 层的 %n 个文件夹未被扫描，例如 %3。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The folder %1 cannot be read: %2.</source>
-        <translation>无法读取文件夹 %1：%2。</translation>
-    </message>
-    <message>
-        <source>Reading the folder %1 failed: %2; some files may be missing.</source>
-        <translation>读取文件夹 %1 失败：%2；可能缺少部分文件。</translation>
-    </message>
-    <message>
-        <source>The folder %1 cannot be read: %2. Its files were not listed.</source>
-        <translation>无法读取文件夹 %1：%2。其中的文件未被列出。</translation>
-    </message>
-    <message>
-        <source>%1 is the same folder as %2 (a mount loop); it was not scanned again.</source>
-        <translation>%1 与 %2 是同一个文件夹（挂载循环）；未再次扫描。</translation>
-    </message>
-    <message>
-        <source>The file %1 cannot be read: %2. Check its permissions.</source>
-        <translation>无法读取文件 %1：%2。请检查其权限。</translation>
-    </message>
-    <message>
-        <source>The file %1 cannot be read: %2.</source>
-        <translation>无法读取文件 %1：%2。</translation>
-    </message>
-    <message>
-        <source>%1 is not a regular file.</source>
-        <translation>%1 不是普通文件。</translation>
-    </message>
-    <message>
-        <source>The file %1 cannot be read.</source>
-        <translation>无法读取文件 %1。</translation>
-    </message>
-    <message>
-        <source>%1 is not a file RunLens can read.</source>
-        <translation>%1 不是 RunLens 能读取的文件。</translation>
-    </message>
-    <message>
-        <source>%1 is named like a %2 file but is empty, perhaps not written yet; scan again later.</source>
-        <translation>%1 的名称像 %2 文件，但内容为空，可能尚未写入；请稍后重新扫描。</translation>
-    </message>
-    <message>
-        <source>%1 is named like a %2 file but its content is not one; it was left out.</source>
-        <translation>%1 的名称像 %2 文件，但其内容并不是；已忽略。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::ScalarChart</name>
-    <message>
-        <source>Ctrl</source>
-        <translation>Ctrl</translation>
-    </message>
-    <message>
-        <source>Alt</source>
-        <translation>Alt</translation>
-    </message>
-    <message>
-        <source>Shift</source>
-        <translation>Shift</translation>
-    </message>
-    <message>
-        <source>Meta</source>
-        <translation>Meta</translation>
-    </message>
-    <message>
-        <source>Fit to Data</source>
-        <translation>适应数据</translation>
-    </message>
-    <message>
-        <source>Show all data (double-click the chart to do the same)</source>
-        <translation>显示全部数据（双击图表效果相同）</translation>
-    </message>
-    <message>
-        <source>Logarithmic Y Axis</source>
-        <translation>对数 Y 轴</translation>
-    </message>
-    <message>
-        <source>Copy Image</source>
-        <translation>复制图像</translation>
-    </message>
-    <message>
-        <source>Hold %1 and scroll to zoom</source>
-        <translation>按住 %1 并滚动鼠标滚轮以缩放</translation>
-    </message>
-    <message>
-        <source>There is no scalar tag &quot;%1&quot;. Available tags: %2.</source>
-        <translation>不存在标量标签“%1”。可用的标签：%2。</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <source>Smoothed</source>
-        <translation>平滑值</translation>
-    </message>
-    <message>
-        <source>Wall time</source>
-        <translation>挂钟时间</translation>
-    </message>
-    <message>
-        <source>Relative</source>
-        <translation>相对</translation>
-    </message>
-    <message>
-        <source>Relative time</source>
-        <translation>相对时间</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::ScalarsPanel</name>
-    <message>
-        <source>Runs</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>All</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>Show every run</source>
-        <translation>显示所有运行</translation>
-    </message>
-    <message>
-        <source>None</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <source>Hide every run</source>
-        <translation>隐藏所有运行</translation>
-    </message>
-    <message>
-        <source>Tick runs to show them; double-click a run to show only that run</source>
-        <translation>勾选运行以显示；双击某个运行只显示它</translation>
-    </message>
-    <message>
-        <source>Invalid regular expression: %1 (at character %2). The previous filter stays in effect.</source>
-        <translation>无效的正则表达式：%1（位于第 %2 个字符）。之前的筛选条件仍然有效。</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;No scalars yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files or MindSpore summaries; curves appear here while they load.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;还没有标量&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含 TensorBoard 事件文件或 MindSpore 摘要文件的运行文件夹；曲线会在加载时显示在这里。&lt;/p&gt;</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 of %2 tags · %n run(s)</source>
-        <translation>
-            <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Machine metrics: the System dock shows them over one wall-clock axis.</source>
-        <translation>机器指标：“系统”停靠窗口在同一墙钟时间轴上显示它们。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::ScalarsToolbar</name>
-    <message>
-        <source>Filter tags (regular expression)</source>
-        <translation>筛选标签（正则表达式）</translation>
-    </message>
-    <message>
-        <source>Smoothing</source>
-        <translation>平滑</translation>
-    </message>
-    <message>
-        <source>Exponential moving average weight (TensorBoard&apos;s debiased smoothing); 0 turns smoothing off</source>
-        <translation>指数移动平均权重（TensorBoard 的去偏平滑）；0 表示关闭平滑</translation>
-    </message>
-    <message>
-        <source>X axis</source>
-        <translation>X 轴</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <source>Relative time</source>
-        <translation>相对时间</translation>
-    </message>
-    <message>
-        <source>Wall time</source>
-        <translation>挂钟时间</translation>
-    </message>
-    <message>
-        <source>Measure the x axis in steps, time since each run started, or clock time</source>
-        <translation>X 轴可按步数、自运行开始以来的时间或时钟时间度量</translation>
-    </message>
-    <message>
-        <source>Log scale</source>
-        <translation>对数刻度</translation>
-    </message>
-    <message>
-        <source>Logarithmic y axis (values at or below zero are not drawn)</source>
-        <translation>对数 Y 轴（小于或等于零的值不绘制）</translation>
-    </message>
-    <message>
-        <source>Ignore outliers</source>
-        <translation>忽略离群值</translation>
-    </message>
-    <message>
-        <source>Fit the y axis to the bulk of the values (around the 5th to 95th percentile), so that spikes and the first steps do not flatten the curves</source>
-        <translation>让 Y 轴适应大部分数值（约第 5 到第 95 百分位），以免尖峰和最初几步把曲线压平</translation>
-    </message>
-    <message>
-        <source>Fit All</source>
-        <translation>全部适应</translation>
-    </message>
-    <message>
-        <source>Reset the zoom of every chart to show all data</source>
-        <translation>重置所有图表的缩放以显示全部数据</translation>
-    </message>
-    <message>
-        <source>Show only tags matching this regular expression (case-insensitive)</source>
-        <translation>只显示与此正则表达式匹配的标签（不区分大小写）</translation>
-    </message>
-    <message>
-        <source>Cards</source>
-        <translation>卡片</translation>
-    </message>
-    <message>
-        <source>Size of the chart cards: smaller cards put more charts on a row</source>
-        <translation>图表卡片的大小：卡片越小，每行放下的图表越多</translation>
-    </message>
-    <message>
-        <source>Small Cards</source>
-        <translation>小卡片</translation>
-    </message>
-    <message>
-        <source>Medium Cards</source>
-        <translation>中卡片</translation>
-    </message>
-    <message>
-        <source>Large Cards</source>
-        <translation>大卡片</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::SettingsDialog</name>
-    <message>
-        <source>&amp;Reopen the last session when RunLens starts without a folder</source>
-        <translation>RunLens 启动时未指定文件夹则重新打开上次会话(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Preferences</source>
-        <translation>首选项</translation>
-    </message>
-    <message>
-        <source>System</source>
-        <translation>系统</translation>
-    </message>
-    <message>
-        <source>System (%1)</source>
-        <translation>系统（%1）</translation>
-    </message>
-    <message>
-        <source>Language of the interface; takes effect the next time RunLens starts</source>
-        <translation>界面语言；下次启动 RunLens 时生效</translation>
-    </message>
-    <message>
-        <source>Light</source>
-        <translation>浅色</translation>
-    </message>
-    <message>
-        <source>Dark</source>
-        <translation>深色</translation>
-    </message>
-    <message>
-        <source>Colours of the window, the panels and the charts</source>
-        <translation>窗口、面板和图表的颜色</translation>
-    </message>
-    <message>
-        <source>&amp;Language:</source>
-        <translation>语言(&amp;L)：</translation>
-    </message>
-    <message>
-        <source>A new language is used from the next start of RunLens.</source>
-        <translation>新语言将从下次启动 RunLens 起使用。</translation>
-    </message>
-    <message>
-        <source>&amp;Theme:</source>
-        <translation>主题(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>Smoothing weight of the Scalars panel when RunLens starts (0 turns it off)</source>
-        <translation>RunLens 启动时“标量”面板的平滑权重（0 表示关闭）</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <source>Relative time</source>
-        <translation>相对时间</translation>
-    </message>
-    <message>
-        <source>Wall time</source>
-        <translation>挂钟时间</translation>
-    </message>
-    <message>
-        <source>What the x axis of scalar charts measures when RunLens starts</source>
-        <translation>RunLens 启动时标量图表 x 轴的度量</translation>
-    </message>
-    <message>
-        <source>Sample &amp;Limits…</source>
-        <translation>采样上限(&amp;L)…</translation>
-    </message>
-    <message>
-        <source>How many values per tag the summary readers keep</source>
-        <translation>摘要读取器为每个标签保留多少个值</translation>
-    </message>
-    <message>
-        <source>Top down</source>
-        <translation>自上而下</translation>
-    </message>
-    <message>
-        <source>Left to right</source>
-        <translation>从左到右</translation>
-    </message>
-    <message>
-        <source>Direction of the data flow in the Graph panel</source>
-        <translation>“计算图”面板中数据流的方向</translation>
-    </message>
-    <message>
-        <source>Scalar &amp;smoothing:</source>
-        <translation>标量平滑(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>Scalar &amp;x axis:</source>
-        <translation>标量 x 轴(&amp;X)：</translation>
-    </message>
-    <message>
-        <source>Summary samples:</source>
-        <translation>摘要采样：</translation>
-    </message>
-    <message>
-        <source>&amp;Graph direction:</source>
-        <translation>计算图方向(&amp;G)：</translation>
-    </message>
-    <message>
-        <source>Point (1234.5)</source>
-        <translation>小数点（1234.5）</translation>
-    </message>
-    <message>
-        <source>As the locale writes it (%1)</source>
-        <translation>按区域设置的写法（%1）</translation>
-    </message>
-    <message>
-        <source>How values are written in tooltips and tables</source>
-        <translation>提示框和表格中数值的书写方式</translation>
-    </message>
-    <message>
-        <source>Significant digits of values in tooltips and tables</source>
-        <translation>提示框和表格中数值的有效数字位数</translation>
-    </message>
-    <message>
-        <source>&amp;Decimal separator:</source>
-        <translation>小数分隔符(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>Significant &amp;digits:</source>
-        <translation>有效数字(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>Example:</source>
-        <translation>示例：</translation>
-    </message>
-    <message>
-        <source>The Advisor reads rule threshold files (*.json) from this folder</source>
-        <translation>诊断助手从此文件夹读取规则阈值文件（*.json）</translation>
-    </message>
-    <message>
-        <source>&amp;Browse…</source>
-        <translation>浏览(&amp;B)…</translation>
-    </message>
-    <message>
-        <source>Choose another folder for rule files</source>
-        <translation>为规则文件选择其他文件夹</translation>
-    </message>
-    <message>
-        <source>&amp;Open</source>
-        <translation>打开(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Show the folder in the file manager (it is created if missing)</source>
-        <translation>在文件管理器中显示该文件夹（不存在时会自动创建）</translation>
-    </message>
-    <message>
-        <source>De&amp;fault</source>
-        <translation>默认(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Use %1</source>
-        <translation>使用 %1</translation>
-    </message>
-    <message>
-        <source>Rules folder:</source>
-        <translation>规则文件夹：</translation>
-    </message>
-    <message>
-        <source>Open the folders of the last session again, with their docks, zoom ranges, expanded graph groups and selected tensors</source>
-        <translation>重新打开上次会话的文件夹，并恢复其面板、缩放范围、已展开的计算图分组和已选中的张量</translation>
-    </message>
-    <message>
-        <source>Show the default of every preference</source>
-        <translation>显示每个首选项的默认值</translation>
-    </message>
-    <message>
-        <source>Appearance</source>
-        <translation>外观</translation>
-    </message>
-    <message>
-        <source>Panels</source>
-        <translation>面板</translation>
-    </message>
-    <message>
-        <source>Numbers</source>
-        <translation>数字</translation>
-    </message>
-    <message>
-        <source>Advisor</source>
-        <translation>诊断助手</translation>
-    </message>
-    <message>
-        <source>Sessions</source>
-        <translation>会话</translation>
-    </message>
-    <message>
-        <source>Rules Folder</source>
-        <translation>规则文件夹</translation>
-    </message>
-    <message>
-        <source>Cannot create %1. Choose a folder you can write to.</source>
-        <translation>无法创建 %1。请选择一个您有写入权限的文件夹。</translation>
-    </message>
-    <message>
-        <source>all</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>scalars %1 · histograms %2 · images %3</source>
-        <translation>标量 %1 · 直方图 %2 · 图像 %3</translation>
-    </message>
-    <message>
-        <source>Values kept per tag; new limits apply when the run folder is read again</source>
-        <translation>每个标签保留的值数；新上限在重新读取运行文件夹时生效</translation>
-    </message>
-    <message>
-        <source> GiB</source>
-        <translation> GiB</translation>
-    </message>
-    <message>
-        <source>Off</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <source>Room for inflated .gz traces and the indexes that let an unchanged trace open without being read again; the least recently used are removed first</source>
-        <translation>用于存放解压后的 .gz 跟踪文件，以及让未改动的跟踪无需重新读取即可打开的索引；空间不足时先删除最久未使用的条目</translation>
-    </message>
-    <message>
-        <source>&amp;Clear Cache</source>
-        <translation>清除缓存(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Remove everything in the trace cache now; traces are read in full the next time</source>
-        <translation>立即删除跟踪缓存中的全部内容；下次打开跟踪时将完整读取</translation>
-    </message>
-    <message>
-        <source>Size &amp;limit:</source>
-        <translation>大小上限(&amp;L)：</translation>
-    </message>
-    <message>
-        <source>In use:</source>
-        <translation>已用：</translation>
-    </message>
-    <message>
-        <source>Trace Cache</source>
-        <translation>跟踪缓存</translation>
-    </message>
-    <message>
-        <source>%1 in %2</source>
-        <translation>%1，位于 %2</translation>
-    </message>
-    <message>
-        <source>Some files in %1 could not be removed.</source>
-        <translation>%1 中的部分文件无法删除。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::ShortcutsDialog</name>
-    <message>
-        <source>Keyboard Shortcuts</source>
-        <translation>键盘快捷键</translation>
-    </message>
-    <message>
-        <source>Filter by command or key</source>
-        <translation>按命令或按键筛选</translation>
-    </message>
-    <message>
-        <source>Shows only the lines whose command, keys or group contain this text</source>
-        <translation>仅显示命令、按键或分组包含此文本的行</translation>
-    </message>
-    <message>
-        <source>Command</source>
-        <translation>命令</translation>
-    </message>
-    <message>
-        <source>Keys</source>
-        <translation>按键</translation>
-    </message>
-    <message>
-        <source>Timeline</source>
-        <translation>时间线</translation>
-    </message>
-    <message>
-        <source>Graph</source>
-        <translation>计算图</translation>
-    </message>
-    <message>
-        <source>Scalars and Distributions</source>
-        <translation>标量和分布</translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <source>Tensors and Images</source>
-        <translation>张量和图像</translation>
-    </message>
-    <message>
-        <source>Zoom in / out (hold to keep going)</source>
-        <translation>放大 / 缩小（按住可持续）</translation>
-    </message>
-    <message>
-        <source>Pan left / right (hold to keep going)</source>
-        <translation>向左 / 向右平移（按住可持续）</translation>
-    </message>
-    <message>
-        <source>Pan by a step</source>
-        <translation>按一步平移</translation>
-    </message>
-    <message>
-        <source>Left / Right</source>
-        <translation>Left / Right</translation>
-    </message>
-    <message>
-        <source>Fit the whole trace</source>
-        <translation>适应整个性能数据</translation>
-    </message>
-    <message>
-        <source>Mark the selected range</source>
-        <translation>标记所选范围</translation>
-    </message>
-    <message>
-        <source>Clear the selection and highlight</source>
-        <translation>清除选择和高亮</translation>
-    </message>
-    <message>
-        <source>Esc</source>
-        <translation>Esc</translation>
-    </message>
-    <message>
-        <source>Undo the last zoom</source>
-        <translation>撤销上一次缩放</translation>
-    </message>
-    <message>
-        <source>Zoom at the cursor</source>
-        <translation>以光标为中心缩放</translation>
-    </message>
-    <message>
-        <source>Wheel</source>
-        <translation>滚轮</translation>
-    </message>
-    <message>
-        <source>Pan</source>
-        <translation>平移</translation>
-    </message>
-    <message>
-        <source>Shift+Wheel, drag</source>
-        <translation>Shift+滚轮、拖动</translation>
-    </message>
-    <message>
-        <source>Select a time range</source>
-        <translation>选择时间范围</translation>
-    </message>
-    <message>
-        <source>Shift+drag</source>
-        <translation>Shift+拖动</translation>
-    </message>
-    <message>
-        <source>Expand or collapse the selected group</source>
-        <translation>展开或折叠所选分组</translation>
-    </message>
-    <message>
-        <source>Enter, double-click</source>
-        <translation>Enter、双击</translation>
-    </message>
-    <message>
-        <source>Collapse the selected node&apos;s parent</source>
-        <translation>折叠所选节点的父节点</translation>
-    </message>
-    <message>
-        <source>Backspace</source>
-        <translation>Backspace</translation>
-    </message>
-    <message>
-        <source>Fit the graph to the view</source>
-        <translation>使计算图适应视图</translation>
-    </message>
-    <message>
-        <source>Space</source>
-        <translation>Space</translation>
-    </message>
-    <message>
-        <source>Zoom in / out</source>
-        <translation>放大 / 缩小</translation>
-    </message>
-    <message>
-        <source>+ / −, Wheel</source>
-        <translation>+ / −、滚轮</translation>
-    </message>
-    <message>
-        <source>Clear the selection</source>
-        <translation>清除选择</translation>
-    </message>
-    <message>
-        <source>Zoom a chart (the plain wheel scrolls the page)</source>
-        <translation>缩放图表（仅用滚轮会滚动页面）</translation>
-    </message>
-    <message>
-        <source>Ctrl+Wheel</source>
-        <translation>Ctrl+滚轮</translation>
-    </message>
-    <message>
-        <source>Fit the chart to its data</source>
-        <translation>使图表适应其数据</translation>
-    </message>
-    <message>
-        <source>Double-click</source>
-        <translation>双击</translation>
-    </message>
-    <message>
-        <source>Fit every curve</source>
-        <translation>适应所有曲线</translation>
-    </message>
-    <message>
-        <source>Copy the selected values</source>
-        <translation>复制所选的值</translation>
-    </message>
-    <message>
-        <source>Zoom the heat map or image</source>
-        <translation>缩放热力图或图像</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::SourceView</name>
-    <message>
-        <source>Cannot open %1: %2</source>
-        <translation>无法打开 %1：%2</translation>
-    </message>
-    <message>
-        <source>%1 is %2 MiB, too large to show here.</source>
-        <translation>%1 大小为 %2 MiB，太大，无法在此显示。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::StackedStepBars</name>
-    <message>
-        <source>Slowest step in a bar</source>
-        <translation>每条柱中最慢的一步</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 (each bar: mean of %n step(s))</source>
-        <translation>
-            <numerusform>%1（每条柱：%n 步的均值）</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>runlens::StepPhaseTableModel</name>
-    <message>
-        <source>N of ProfilerStep#N</source>
-        <translation>ProfilerStep#N 中的 N</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <source>The step&apos;s span on the host (its ProfilerStep marker)</source>
-        <translation>该迭代步在主机上的时长（其 ProfilerStep 标记）</translation>
-    </message>
-    <message>
-        <source>Step time</source>
-        <translation>迭代步时间</translation>
-    </message>
-    <message>
-        <source>Host time in %1</source>
-        <translation>%1 的主机时间</translation>
-    </message>
-    <message>
-        <source>Forward over backward, each the longer of its host and device time</source>
-        <translation>前向与反向之比，各取主机时间与设备时间中较长者</translation>
-    </message>
-    <message>
-        <source>Fwd/bwd</source>
-        <translation>前向/反向</translation>
-    </message>
-    <message>
-        <source>Device time launched from %1</source>
-        <translation>由 %1 启动的设备时间</translation>
-    </message>
-    <message>
-        <source>GPU %1</source>
-        <translation>GPU %1</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::StepsPanel</name>
-    <message>
-        <source>%1 %</source>
-        <translation>%1 %</translation>
-    </message>
-    <message>
-        <source>The rank whose steps are shown</source>
-        <translation>显示其迭代步的卡</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <source>Step time breakdown</source>
-        <translation>迭代步时间分解</translation>
-    </message>
-    <message numerus="yes">
-        <source>Average of %n step(s)</source>
-        <translation>
-            <numerusform>%n 个迭代步的平均值</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Whole trace (no step markers)</source>
-        <translation>整个跟踪（没有迭代步标记）</translation>
-    </message>
-    <message>
-        <source>Step %1</source>
-        <translation>第 %1 步</translation>
-    </message>
-    <message>
-        <source>Click to show this step in the timeline</source>
-        <translation>单击以在时间线中显示此迭代步</translation>
-    </message>
-    <message>
-        <source>Rank %1</source>
-        <translation>卡 %1</translation>
-    </message>
-    <message>
-        <source>Trace %1</source>
-        <translation>跟踪 %1</translation>
-    </message>
-    <message>
-        <source>s</source>
-        <translation>秒</translation>
-    </message>
-    <message>
-        <source>ms</source>
-        <translation>毫秒</translation>
-    </message>
-    <message>
-        <source>µs</source>
-        <translation>微秒</translation>
-    </message>
-    <message>
-        <source>ns</source>
-        <translation>纳秒</translation>
-    </message>
-    <message>
-        <source>Time (%1)</source>
-        <translation>时间（%1）</translation>
-    </message>
-    <message>
-        <source>Avg</source>
-        <translation>平均</translation>
-    </message>
-    <message>
-        <source>All</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>Computing the step breakdown…</source>
-        <translation>正在计算迭代步分解…</translation>
-    </message>
-    <message>
-        <source>No steps in this trace</source>
-        <translation>此跟踪中没有迭代步</translation>
-    </message>
-    <message>
-        <source>No profiler trace</source>
-        <translation>没有性能跟踪</translation>
-    </message>
-    <message>
-        <source>No step markers: the whole trace as one step</source>
-        <translation>没有迭代步标记：整个跟踪作为一个迭代步</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n step(s)</source>
-        <translation>
-            <numerusform>%n 个迭代步</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 · average %2 · kernel %3 · idle %4</source>
-        <translation>%1 · 平均 %2 · 内核 %3 · 空闲 %4</translation>
-    </message>
-    <message>
-        <source>Time (ns)</source>
-        <translation>时间（纳秒）</translation>
-    </message>
-    <message>
-        <source>Show step %1 in the timeline</source>
-        <translation>在时间线中显示第 %1 步</translation>
-    </message>
-    <message>
-        <source>Steps %1–%2</source>
-        <translation>第 %1–%2 步</translation>
-    </message>
-    <message>
-        <source>mean %1</source>
-        <translation>均值 %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Each bar: the mean of %n step(s)</source>
-        <translation>
-            <numerusform>每条柱：%n 步的均值</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Slowest: step %1, %2</source>
-        <translation>最慢：第 %1 步，%2</translation>
-    </message>
-    <message>
-        <source>Click to show the slowest step in the timeline</source>
-        <translation>单击在时间线中显示最慢的一步</translation>
-    </message>
-    <message>
-        <source>Step phases</source>
-        <translation>迭代步阶段</translation>
-    </message>
-    <message numerus="yes">
-        <source>Mean of %n step(s)</source>
-        <translation>
-            <numerusform>%n 个迭代步的平均值</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Host</source>
-        <translation>主机</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>Forward / backward: %1</source>
-        <translation>前向 / 反向：%1</translation>
-    </message>
-    <message>
-        <source>Host time (%1)</source>
-        <translation>主机时间（%1）</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::SummaryLimitsDialog</name>
-    <message>
-        <source>all</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>Summary Sample Limits</source>
-        <translation>摘要采样上限</translation>
-    </message>
-    <message>
-        <source>Histograms kept per tag (0 keeps all)</source>
-        <translation>每个标签保留的直方图数（0 表示全部保留）</translation>
-    </message>
-    <message>
-        <source>Steps with images kept per tag (0 keeps all)</source>
-        <translation>每个标签保留的含图像步数（0 表示全部保留）</translation>
-    </message>
-    <message>
-        <source>Texts kept per tag (0 keeps all)</source>
-        <translation>每个标签保留的文本数（0 表示全部保留）</translation>
-    </message>
-    <message>
-        <source>PR curves kept per tag (0 keeps all)</source>
-        <translation>每个标签保留的 PR 曲线数（0 表示全部保留）</translation>
-    </message>
-    <message>
-        <source>Summary tensors kept per tag (0 keeps all)</source>
-        <translation>每个标签保留的摘要张量数（0 表示全部保留）</translation>
-    </message>
-    <message>
-        <source>&amp;Histograms per tag:</source>
-        <translation>每个标签的直方图数(&amp;H)：</translation>
-    </message>
-    <message>
-        <source>&amp;Images per tag:</source>
-        <translation>每个标签的图像数(&amp;I)：</translation>
-    </message>
-    <message>
-        <source>&amp;Texts per tag:</source>
-        <translation>每个标签的文本数(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>&amp;PR curves per tag:</source>
-        <translation>每个标签的 PR 曲线数(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>T&amp;ensors per tag:</source>
-        <translation>每个标签的张量数(&amp;E)：</translation>
-    </message>
-    <message>
-        <source>Use the recommended limits</source>
-        <translation>使用推荐的上限</translation>
-    </message>
-    <message>
-        <source>Long runs write more values than are useful to keep in memory. Per tag, RunLens keeps at most this many values: always the latest, the others a uniform sample, as TensorBoard does. Scalars are kept whole unless you set a limit. Applies from the next reload.</source>
-        <translation>长时间的运行写入的值多于值得保留在内存中的数量。RunLens 对每个标签最多保留这么多个值：始终保留最新的值，其余均匀采样，与 TensorBoard 的做法相同。除非设置了上限，标量会完整保留。从下次重新加载起生效。</translation>
-    </message>
-    <message>
-        <source>Scalar points kept per tag and run (0 keeps all)</source>
-        <translation>每个运行的每个标签保留的标量数据点数（0 表示全部保留）</translation>
-    </message>
-    <message>
-        <source>&amp;Scalar points per tag:</source>
-        <translation>每个标签的标量数据点数(&amp;S)：</translation>
-    </message>
-</context>
-<context>
     <name>runlens::SummaryTensorSet</name>
     <message>
         <source>the summary holds no values for this tensor.</source>
@@ -3784,147 +480,6 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
     <message>
         <source>the recorded values are fewer than the recorded shape needs.</source>
         <translation>记录的值少于记录的形状所需的数量。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::SystemDetailChart</name>
-    <message>
-        <source>System metrics of %1</source>
-        <translation>%1 的系统指标</translation>
-    </message>
-    <message>
-        <source>CPU %</source>
-        <translation>CPU %</translation>
-    </message>
-    <message>
-        <source>Memory MiB</source>
-        <translation>内存 MiB</translation>
-    </message>
-    <message>
-        <source>GPU util %</source>
-        <translation>GPU 利用率 %</translation>
-    </message>
-    <message>
-        <source>GPU mem MiB</source>
-        <translation>GPU 显存 MiB</translation>
-    </message>
-    <message>
-        <source>GPU power W</source>
-        <translation>GPU 功耗 W</translation>
-    </message>
-    <message>
-        <source>Disk MiB/s</source>
-        <translation>磁盘 MiB/s</translation>
-    </message>
-    <message>
-        <source>Network MiB/s</source>
-        <translation>网络 MiB/s</translation>
-    </message>
-    <message>
-        <source>IB MiB/s</source>
-        <translation>IB MiB/s</translation>
-    </message>
-    <message>
-        <source>Wall time (s since the epoch)</source>
-        <translation>挂钟时间（自 Unix 纪元起的秒数）</translation>
-    </message>
-    <message>
-        <source>NPU AI Core %</source>
-        <translation>NPU AI Core %</translation>
-    </message>
-    <message>
-        <source>NPU mem MiB</source>
-        <translation>NPU 内存 MiB</translation>
-    </message>
-    <message>
-        <source>NPU power W</source>
-        <translation>NPU 功耗 W</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::SystemOverviewModel</name>
-    <message>
-        <source>GPU util</source>
-        <translation>GPU 利用率</translation>
-    </message>
-    <message>
-        <source>CPU busy</source>
-        <translation>CPU 繁忙</translation>
-    </message>
-    <message>
-        <source>Process CPU</source>
-        <translation>进程 CPU</translation>
-    </message>
-    <message>
-        <source>Memory used</source>
-        <translation>已用内存</translation>
-    </message>
-    <message>
-        <source>IB traffic</source>
-        <translation>IB 流量</translation>
-    </message>
-    <message>
-        <source>GPU power</source>
-        <translation>GPU 功耗</translation>
-    </message>
-    <message>
-        <source>above</source>
-        <translation>高于</translation>
-    </message>
-    <message>
-        <source>below</source>
-        <translation>低于</translation>
-    </message>
-    <message>
-        <source>Host / run</source>
-        <translation>主机 / 运行</translation>
-    </message>
-    <message>
-        <source>Rank</source>
-        <translation>卡</translation>
-    </message>
-    <message>
-        <source>%1 avg (%2)</source>
-        <translation>%1 平均（%2）</translation>
-    </message>
-    <message>
-        <source>%1 p95 (%2)</source>
-        <translation>%1 p95（%2）</translation>
-    </message>
-    <message>
-        <source>%1 % %2 the median of all ranks</source>
-        <translation>%2所有卡的中位数 %1 %</translation>
-    </message>
-    <message>
-        <source>Values more than 20 % away from the median of all ranks are highlighted.</source>
-        <translation>与所有卡中位数相差超过 20 % 的值会高亮显示。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::SystemPanel</name>
-    <message>
-        <source>The host or rank shown in detail</source>
-        <translation>详细显示的主机或卡</translation>
-    </message>
-    <message>
-        <source>No system metrics in this folder.
-
-Record the machine under a training job with
-runlens record --out RUN_FOLDER -- python train.py
-
-and open RUN_FOLDER: CPU, memory, disk, network, InfiniBand and GPU metrics appear here, next to the run&apos;s scalars.</source>
-        <translation>此文件夹中没有系统指标。
-
-用以下命令记录训练作业运行时的机器状态：
-runlens record --out RUN_FOLDER -- python train.py
-
-然后打开 RUN_FOLDER：CPU、内存、磁盘、网络、InfiniBand 和 GPU 指标会显示在这里，与该运行的标量并列。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n host(s) or rank(s) with system metrics</source>
-        <translation>
-            <numerusform>%n 台主机或卡有系统指标</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -3948,436 +503,6 @@ runlens record --out RUN_FOLDER -- python train.py
     <message>
         <source>Not enough memory to compare %L1 elements: compare a slice of the tensors.</source>
         <translation>内存不足，无法比较 %L1 个元素：请比较张量的切片。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::TimelineDetails</name>
-    <message>
-        <source>Click a slice to see its details.</source>
-        <translation>点击一个切片以查看其详细信息。</translation>
-    </message>
-    <message>
-        <source>Category</source>
-        <translation>类别</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>开始</translation>
-    </message>
-    <message>
-        <source>Duration</source>
-        <translation>持续时间</translation>
-    </message>
-    <message>
-        <source>instant</source>
-        <translation>瞬时事件</translation>
-    </message>
-    <message>
-        <source>Self time</source>
-        <translation>自身时间</translation>
-    </message>
-    <message>
-        <source>Depth</source>
-        <translation>深度</translation>
-    </message>
-    <message>
-        <source>Thread</source>
-        <translation>线程</translation>
-    </message>
-    <message>
-        <source>Process</source>
-        <translation>进程</translation>
-    </message>
-    <message>
-        <source>Note</source>
-        <translation>备注</translation>
-    </message>
-    <message>
-        <source>begin without end: runs to the end of the trace</source>
-        <translation>有开始无结束：持续到追踪结束</translation>
-    </message>
-    <message>
-        <source>longer than 7 days: excluded from statistics</source>
-        <translation>超过 7 天：不计入统计</translation>
-    </message>
-    <message>
-        <source>Flow out</source>
-        <translation>流出</translation>
-    </message>
-    <message>
-        <source>Flow in</source>
-        <translation>流入</translation>
-    </message>
-    <message>
-        <source>Arguments</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <source>raw</source>
-        <translation>原始</translation>
-    </message>
-    <message>
-        <source>Launched by</source>
-        <translation>启动者</translation>
-    </message>
-    <message numerus="yes">
-        <source>… and %n more</source>
-        <translation>
-            <numerusform>… 以及另外 %n 项</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Launched</source>
-        <translation>已启动</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::TimelineFormat</name>
-    <message>
-        <source>%1 ns</source>
-        <translation>%1 ns</translation>
-    </message>
-    <message>
-        <source>%1 µs</source>
-        <translation>%1 µs</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
-        <source>s</source>
-        <translation>秒</translation>
-    </message>
-    <message>
-        <source>ms</source>
-        <translation>毫秒</translation>
-    </message>
-    <message>
-        <source>µs</source>
-        <translation>微秒</translation>
-    </message>
-    <message>
-        <source>ns</source>
-        <translation>纳秒</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <source>%1 h</source>
-        <translation>%1 小时</translation>
-    </message>
-    <message>
-        <source>%1 d</source>
-        <translation>%1 天</translation>
-    </message>
-    <message>
-        <source>d</source>
-        <translation>天</translation>
-    </message>
-    <message>
-        <source>h</source>
-        <translation>小时</translation>
-    </message>
-    <message>
-        <source>min</source>
-        <translation>分钟</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::TimelineLayout</name>
-    <message>
-        <source>Device %1</source>
-        <translation>设备 %1</translation>
-    </message>
-    <message>
-        <source>Process %1</source>
-        <translation>进程 %1</translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
-    </message>
-    <message>
-        <source>%1 · %2</source>
-        <translation>%1 · %2</translation>
-    </message>
-    <message>
-        <source>Rank %1 · %2</source>
-        <translation>Rank %1 · %2</translation>
-    </message>
-    <message>
-        <source>Stream %1</source>
-        <translation>流 %1</translation>
-    </message>
-    <message>
-        <source>Counter</source>
-        <translation>计数器</translation>
-    </message>
-    <message>
-        <source>Async %1</source>
-        <translation>异步 %1</translation>
-    </message>
-    <message>
-        <source>Thread %1</source>
-        <translation>线程 %1</translation>
-    </message>
-    <message>
-        <source>Async</source>
-        <translation>异步</translation>
-    </message>
-    <message>
-        <source>Unnamed process</source>
-        <translation>未命名进程</translation>
-    </message>
-    <message>
-        <source>Unnamed thread</source>
-        <translation>未命名线程</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::TimelinePainter</name>
-    <message>
-        <source>max %1</source>
-        <translation>最大 %1</translation>
-    </message>
-    <message>
-        <source>+%1</source>
-        <translation>+%1</translation>
-    </message>
-    <message>
-        <source>Step %1</source>
-        <translation>第 %1 步</translation>
-    </message>
-    <message>
-        <source>Span %1</source>
-        <translation>跨度 %1</translation>
-    </message>
-    <message>
-        <source>No trace loaded</source>
-        <translation>未加载追踪</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::TimelinePanel</name>
-    <message>
-        <source>Colour by</source>
-        <translation>着色依据</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <source>Category</source>
-        <translation>类别</translation>
-    </message>
-    <message>
-        <source>Flows</source>
-        <translation>流</translation>
-    </message>
-    <message>
-        <source>Show the flow arrows of the selected slice</source>
-        <translation>显示所选切片的流箭头</translation>
-    </message>
-    <message>
-        <source>The timeline shows what has been read so far; the whole trace replaces it when reading ends</source>
-        <translation>时间线显示目前已读取的部分；读取结束后由完整的跟踪替换</translation>
-    </message>
-    <message>
-        <source>Reading… %1 %</source>
-        <translation>正在读取… %1 %</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::TimelineSearchBar</name>
-    <message>
-        <source>Search slices by name (regular expression)</source>
-        <translation>按名称搜索切片（正则表达式）</translation>
-    </message>
-    <message>
-        <source>Enter: next match, Shift+Enter: previous match</source>
-        <translation>Enter：下一个匹配，Shift+Enter：上一个匹配</translation>
-    </message>
-    <message>
-        <source>Previous match</source>
-        <translation>上一个匹配</translation>
-    </message>
-    <message>
-        <source>Next match</source>
-        <translation>下一个匹配</translation>
-    </message>
-    <message>
-        <source>Invalid regular expression: %1</source>
-        <translation>无效的正则表达式：%1</translation>
-    </message>
-    <message>
-        <source>searching…</source>
-        <translation>正在搜索…</translation>
-    </message>
-    <message>
-        <source>invalid pattern</source>
-        <translation>无效的模式</translation>
-    </message>
-    <message>
-        <source>no matches</source>
-        <translation>无匹配</translation>
-    </message>
-    <message>
-        <source>1 match</source>
-        <translation>1 个匹配</translation>
-    </message>
-    <message>
-        <source>%1 matches</source>
-        <translation>%1 个匹配</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::TimelineView</name>
-    <message>
-        <source>Preparing the timeline…</source>
-        <translation>正在准备时间线…</translation>
-    </message>
-    <message>
-        <source>No trace loaded</source>
-        <translation>未加载追踪</translation>
-    </message>
-    <message>
-        <source>Duration: %1</source>
-        <translation>持续时间：%1</translation>
-    </message>
-    <message>
-        <source>Category: %1</source>
-        <translation>类别：%1</translation>
-    </message>
-    <message>
-        <source>Start: %1</source>
-        <translation>开始：%1</translation>
-    </message>
-    <message>
-        <source>W/S zoom, A/D pan (hold to keep going), wheel zooms at the cursor, Shift+wheel pans, drag pans, Shift+drag selects a range, F fits, M marks, Escape clears, Ctrl+Z undoes a zoom.</source>
-        <translation>W/S 缩放，A/D 平移（按住可持续），滚轮在光标处缩放，Shift+滚轮平移，拖动平移，Shift+拖动选择范围，F 适应选区，M 标记，Esc 清除，Ctrl+Z 撤销缩放。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::WelcomePage</name>
-    <message>
-        <source>RunLens</source>
-        <translation>RunLens</translation>
-    </message>
-    <message>
-        <source>Debug and tune deep-learning training runs: summaries, graphs, tensors, profiler traces and memory in one place.</source>
-        <translation>调试和调优深度学习训练运行：摘要、计算图、张量、性能数据和内存尽在一处。</translation>
-    </message>
-    <message>
-        <source>Open Run Folder…</source>
-        <translation>打开运行文件夹…</translation>
-    </message>
-    <message>
-        <source>Choose a training run folder: every artifact in it is found and read (Ctrl+O)</source>
-        <translation>选择一个训练运行文件夹：自动查找并读取其中的所有产物（Ctrl+O）</translation>
-    </message>
-    <message>
-        <source>Open File…</source>
-        <translation>打开文件…</translation>
-    </message>
-    <message>
-        <source>Open one file: an event file, a trace, a graph or a tensor</source>
-        <translation>打开单个文件：事件文件、性能数据、计算图或张量</translation>
-    </message>
-    <message>
-        <source>Open the Demo Run</source>
-        <translation>打开演示运行</translation>
-    </message>
-    <message>
-        <source>Click a name to open it again; ✕ removes it from the list</source>
-        <translation>单击名称可再次打开；✕ 可将其从列表中移除</translation>
-    </message>
-    <message>
-        <source>Folders you open are listed here.</source>
-        <translation>您打开过的文件夹会列在这里。</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>开始</translation>
-    </message>
-    <message>
-        <source>Recent</source>
-        <translation>最近</translation>
-    </message>
-    <message>
-        <source>Supported formats</source>
-        <translation>支持的格式</translation>
-    </message>
-    <message>
-        <source>Tip: drop a run folder or a file anywhere on this window to open it. Help &gt; Keyboard Shortcuts lists what the keys do.</source>
-        <translation>提示：将运行文件夹或文件拖放到此窗口的任意位置即可打开。“帮助 &gt; 键盘快捷键”列出了各按键的作用。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Summaries&lt;/b&gt;: TensorBoard event files (&lt;code&gt;*tfevents*&lt;/code&gt;) from PyTorch, TensorFlow and tensorboardX; MindSpore summaries (&lt;code&gt;*.summary.*_MS&lt;/code&gt;, &lt;code&gt;*_lineage&lt;/code&gt;)</source>
-        <translation>&lt;b&gt;摘要&lt;/b&gt;：来自 PyTorch、TensorFlow 和 tensorboardX 的 TensorBoard 事件文件（&lt;code&gt;*tfevents*&lt;/code&gt;）；MindSpore 摘要（&lt;code&gt;*.summary.*_MS&lt;/code&gt;、&lt;code&gt;*_lineage&lt;/code&gt;）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;IR graphs&lt;/b&gt;: MindSpore &lt;code&gt;.ir&lt;/code&gt; and anf_ir &lt;code&gt;.pb&lt;/code&gt;, Graphviz &lt;code&gt;.dot&lt;/code&gt;, TensorFlow GraphDef (&lt;code&gt;.pb&lt;/code&gt;, &lt;code&gt;.pbtxt&lt;/code&gt;), ONNX &lt;code&gt;.onnx&lt;/code&gt;</source>
-        <translation>&lt;b&gt;IR 计算图&lt;/b&gt;：MindSpore &lt;code&gt;.ir&lt;/code&gt; 和 anf_ir &lt;code&gt;.pb&lt;/code&gt;、Graphviz &lt;code&gt;.dot&lt;/code&gt;、TensorFlow GraphDef（&lt;code&gt;.pb&lt;/code&gt;、&lt;code&gt;.pbtxt&lt;/code&gt;）、ONNX &lt;code&gt;.onnx&lt;/code&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Tensor dumps&lt;/b&gt;: &lt;code&gt;.npy&lt;/code&gt;, &lt;code&gt;.npz&lt;/code&gt;, &lt;code&gt;.safetensors&lt;/code&gt; and MindSpore dump folders</source>
-        <translation>&lt;b&gt;张量转储&lt;/b&gt;：&lt;code&gt;.npy&lt;/code&gt;、&lt;code&gt;.npz&lt;/code&gt;、&lt;code&gt;.safetensors&lt;/code&gt; 以及 MindSpore dump 文件夹</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Profiler traces&lt;/b&gt;: Chrome trace JSON (&lt;code&gt;.json&lt;/code&gt;, &lt;code&gt;.json.gz&lt;/code&gt;) from PyTorch Kineto, Paddle, TensorFlow and MindSpore</source>
-        <translation>&lt;b&gt;性能数据&lt;/b&gt;：来自 PyTorch Kineto、Paddle、TensorFlow 和 MindSpore 的 Chrome trace JSON（&lt;code&gt;.json&lt;/code&gt;、&lt;code&gt;.json.gz&lt;/code&gt;）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Profiler folders&lt;/b&gt;: MindSpore &lt;code&gt;profiler/&lt;/code&gt;, &lt;code&gt;ASCEND_PROFILER_OUTPUT/&lt;/code&gt; and &lt;code&gt;PROF_*&lt;/code&gt; folders (operators, steps, data pipeline, cluster of ranks)</source>
-        <translation>&lt;b&gt;性能分析文件夹&lt;/b&gt;：MindSpore &lt;code&gt;profiler/&lt;/code&gt;、&lt;code&gt;ASCEND_PROFILER_OUTPUT/&lt;/code&gt; 和 &lt;code&gt;PROF_*&lt;/code&gt; 文件夹（算子、步、数据管道、多卡集群）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Memory&lt;/b&gt;: memory events in Kineto traces, PyTorch &lt;code&gt;export_memory_timeline&lt;/code&gt; output and MindSpore memory usage files</source>
-        <translation>&lt;b&gt;内存&lt;/b&gt;：Kineto 性能数据中的内存事件、PyTorch &lt;code&gt;export_memory_timeline&lt;/code&gt; 输出以及 MindSpore 内存使用文件</translation>
-    </message>
-    <message>
-        <source>today %1</source>
-        <translation>今天 %1</translation>
-    </message>
-    <message>
-        <source>yesterday %1</source>
-        <translation>昨天 %1</translation>
-    </message>
-    <message>
-        <source>opened %1</source>
-        <translation>打开于 %1</translation>
-    </message>
-    <message>
-        <source>no longer there</source>
-        <translation>已不存在</translation>
-    </message>
-    <message>
-        <source>Open %1</source>
-        <translation>打开 %1</translation>
-    </message>
-    <message>
-        <source>Remove %1 from the list (the folder itself is not touched)</source>
-        <translation>从列表中移除 %1（不会改动文件夹本身）</translation>
-    </message>
-    <message>
-        <source>Write a small generated example (two runs with scalars and histograms, a profiler trace, a model graph and weight dumps) to the cache folder and open it</source>
-        <translation>把一个生成的小示例（两个带标量和直方图的运行、一份性能数据、一个模型计算图和权重转储）写入缓存文件夹并打开</translation>
     </message>
 </context>
 <context>
@@ -4663,281 +788,6 @@ Mode: %3</source>
     <message>
         <source>%1 is only in the target: its rows are listed unmatched.</source>
         <translation>%1 只存在于待测侧：其各行列为未匹配。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::accuracyview::AccuracyGraph</name>
-    <message>
-        <source>error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <source>warning</source>
-        <translation>警告</translation>
-    </message>
-    <message>
-        <source>unmatched</source>
-        <translation>未匹配</translation>
-    </message>
-    <message>
-        <source>pass</source>
-        <translation>通过</translation>
-    </message>
-    <message>
-        <source>not compared</source>
-        <translation>未比对</translation>
-    </message>
-    <message>
-        <source>Boxes show the worst verdict of their rows; groups the worst of the ops below them</source>
-        <translation>方框显示其各行中最差的判定；分组显示其下各算子中最差的判定</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::accuracyview::AccuracyPanel</name>
-    <message>
-        <source>Filter by name, kind or verdict</source>
-        <translation>按名称、类型或判定筛选</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Stop the comparison; the rows compared so far stay</source>
-        <translation>停止比对；已比对的行保留</translation>
-    </message>
-    <message>
-        <source>Write the comparison as CSV, Markdown or JSON (as runlens compare does)</source>
-        <translation>将比对结果写为 CSV、Markdown 或 JSON（与 runlens compare 相同）</translation>
-    </message>
-    <message>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <source>Export Markdown…</source>
-        <translation>导出 Markdown…</translation>
-    </message>
-    <message>
-        <source>Export JSON…</source>
-        <translation>导出 JSON…</translation>
-    </message>
-    <message>
-        <source>No comparison is available here.</source>
-        <translation>此处无法进行比对。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Comparing %1 with %2… %n row(s)</source>
-        <translation>
-            <numerusform>正在比对 %1 与 %2… %n 行</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Cancelled after %n row(s)</source>
-        <translation>
-            <numerusform>已在 %n 行后取消</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 matched · %2 pass · %3 warning · %4 error · %5 unmatched</source>
-        <translation>%1 已匹配 · %2 通过 · %3 警告 · %4 错误 · %5 未匹配</translation>
-    </message>
-    <message>
-        <source>Error introduced at %1: %2</source>
-        <translation>误差引入于 %1：%2</translation>
-    </message>
-    <message>
-        <source>No divergence: every matched row passes.</source>
-        <translation>无偏差：所有已匹配的行均通过。</translation>
-    </message>
-    <message>
-        <source>Nothing matched: the two dumps share no rows.</source>
-        <translation>无匹配：两份转储没有共同的行。</translation>
-    </message>
-    <message>
-        <source>Compare two dumps: File &gt; Compare Dumps…, or two runs in the Run Browser</source>
-        <translation>比对两份转储：文件 &gt; 比对转储…，或在运行浏览器中选择两个运行</translation>
-    </message>
-    <message>
-        <source>Bench: %1
-Target: %2</source>
-        <translation>标杆：%1
-目标：%2</translation>
-    </message>
-    <message>
-        <source>Could not write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>There is no finished comparison to export.</source>
-        <translation>没有已完成的比对可导出。</translation>
-    </message>
-    <message>
-        <source>CSV files (*.csv)</source>
-        <translation>CSV 文件 (*.csv)</translation>
-    </message>
-    <message>
-        <source>Markdown files (*.md)</source>
-        <translation>Markdown 文件 (*.md)</translation>
-    </message>
-    <message>
-        <source>JSON files (*.json)</source>
-        <translation>JSON 文件 (*.json)</translation>
-    </message>
-    <message>
-        <source>bench %1</source>
-        <translation>标杆 %1</translation>
-    </message>
-    <message>
-        <source>target %1</source>
-        <translation>目标 %1</translation>
-    </message>
-    <message>
-        <source>md5: bench %1, target %2</source>
-        <translation>md5：标杆 %1，目标 %2</translation>
-    </message>
-    <message>
-        <source>%1: no values to show</source>
-        <translation>%1：没有可显示的数值</translation>
-    </message>
-    <message>
-        <source>outputs fail while inputs pass</source>
-        <translation>输出不通过而输入通过</translation>
-    </message>
-    <message>
-        <source>a parameter differs</source>
-        <translation>有参数不同</translation>
-    </message>
-    <message>
-        <source>inputs already differ</source>
-        <translation>输入已经不同</translation>
-    </message>
-    <message>
-        <source>The numbers begin to part at %1 (a warning, not an error): %2</source>
-        <translation>数值从 %1 开始出现差异（警告，而非错误）：%2</translation>
-    </message>
-    <message numerus="yes">
-        <source>No divergence among the %n matched row(s); %1 rows are unmatched: a mapping file (File &gt; Compare Dumps…) pairs renamed modules and APIs.</source>
-        <translation>
-            <numerusform>%n 个已匹配的行中没有分歧；%1 行未匹配：映射文件（文件 &gt; 比对转储…）可配对重命名的模块和 API。</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>runlens::accuracyview::AccuracyTableModel</name>
-    <message>
-        <source>input</source>
-        <translation>输入</translation>
-    </message>
-    <message>
-        <source>output</source>
-        <translation>输出</translation>
-    </message>
-    <message>
-        <source>parameter</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <source>gradient</source>
-        <translation>梯度</translation>
-    </message>
-    <message>
-        <source>%1: difference %2, relative %3</source>
-        <translation>%1：差值 %2，相对 %3</translation>
-    </message>
-    <message>
-        <source>pass</source>
-        <translation>通过</translation>
-    </message>
-    <message>
-        <source>warning</source>
-        <translation>警告</translation>
-    </message>
-    <message>
-        <source>error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <source>not compared</source>
-        <translation>未比对</translation>
-    </message>
-    <message>
-        <source>unmatched</source>
-        <translation>未匹配</translation>
-    </message>
-    <message>
-        <source>introduced</source>
-        <translation>引入</translation>
-    </message>
-    <message>
-        <source>propagated</source>
-        <translation>传播</translation>
-    </message>
-    <message>
-        <source>Bench: %1
-Target: %2</source>
-        <translation>标杆：%1
-目标：%2</translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation>（无）</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <source>Dtypes</source>
-        <translation>数据类型</translation>
-    </message>
-    <message>
-        <source>Shapes</source>
-        <translation>形状</translation>
-    </message>
-    <message>
-        <source>Cosine</source>
-        <translation>余弦</translation>
-    </message>
-    <message>
-        <source>Max abs</source>
-        <translation>最大绝对误差</translation>
-    </message>
-    <message>
-        <source>Max rel</source>
-        <translation>最大相对误差</translation>
-    </message>
-    <message>
-        <source>Mean abs</source>
-        <translation>平均绝对误差</translation>
-    </message>
-    <message>
-        <source>RMSE</source>
-        <translation>RMSE</translation>
-    </message>
-    <message>
-        <source>Within 1e-3</source>
-        <translation>1e-3 以内</translation>
-    </message>
-    <message>
-        <source>Underflow</source>
-        <translation>下溢</translation>
-    </message>
-    <message>
-        <source>Overflow</source>
-        <translation>上溢</translation>
-    </message>
-    <message>
-        <source>Verdict</source>
-        <translation>判定</translation>
-    </message>
-    <message>
-        <source>Origin</source>
-        <translation>来源</translation>
     </message>
 </context>
 <context>
@@ -5494,438 +1344,6 @@ Target: %2</source>
     <message>
         <source>Cluster</source>
         <translation>集群</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::advisor::AdvisorPanel</name>
-    <message>
-        <source>1 error</source>
-        <translation>1 个错误</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n errors</source>
-        <translation>
-            <numerusform>%n 个错误</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>1 warning</source>
-        <translation>1 个警告</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n warnings</source>
-        <translation>
-            <numerusform>%n 个警告</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>1 info</source>
-        <translation>1 条提示</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n info</source>
-        <translation>
-            <numerusform>%n 条提示</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Findings of the last evaluation and how many rules could run on the loaded data</source>
-        <translation>上次评估得到的发现，以及有多少规则能在已加载的数据上运行</translation>
-    </message>
-    <message>
-        <source>Save the findings as a Markdown or HTML report, or as JSON</source>
-        <translation>将发现保存为 Markdown 或 HTML 报告，或保存为 JSON</translation>
-    </message>
-    <message>
-        <source>Markdown report…</source>
-        <translation>Markdown 报告…</translation>
-    </message>
-    <message>
-        <source>A report to paste into an issue or a wiki</source>
-        <translation>可粘贴到 issue 或 wiki 中的报告</translation>
-    </message>
-    <message>
-        <source>HTML report…</source>
-        <translation>HTML 报告…</translation>
-    </message>
-    <message>
-        <source>A report to open in a browser or attach to mail</source>
-        <translation>可在浏览器中打开或作为邮件附件的报告</translation>
-    </message>
-    <message>
-        <source>JSON…</source>
-        <translation>JSON…</translation>
-    </message>
-    <message>
-        <source>The findings as JSON, as runlens advise --json writes them</source>
-        <translation>以 JSON 格式导出发现，与 runlens advise --json 的输出相同</translation>
-    </message>
-    <message>
-        <source>The rules are being evaluated on the loaded data; the findings below are those of the previous evaluation</source>
-        <translation>正在已加载的数据上评估规则；下面列出的是上次评估的发现</translation>
-    </message>
-    <message>
-        <source>Evaluating the rules…</source>
-        <translation>正在评估规则…</translation>
-    </message>
-    <message>
-        <source>Findings</source>
-        <translation>发现</translation>
-    </message>
-    <message>
-        <source>What the rules found, with the numbers, advice and evidence</source>
-        <translation>规则发现的问题，附带数值、建议和证据</translation>
-    </message>
-    <message>
-        <source>Rules</source>
-        <translation>规则</translation>
-    </message>
-    <message>
-        <source>Every rule: switch it on or off, tune its threshold, see why it was not evaluated</source>
-        <translation>所有规则：启用或停用、调整阈值、查看未评估的原因</translation>
-    </message>
-    <message>
-        <source>Filter findings</source>
-        <translation>筛选发现</translation>
-    </message>
-    <message>
-        <source>Show only findings whose title, message, advice, rule or scope contain all these words</source>
-        <translation>仅显示标题、消息、建议、规则或范围中包含所有这些词的发现</translation>
-    </message>
-    <message>
-        <source>Show or hide errors</source>
-        <translation>显示或隐藏错误</translation>
-    </message>
-    <message>
-        <source>Show or hide warnings</source>
-        <translation>显示或隐藏警告</translation>
-    </message>
-    <message>
-        <source>Show or hide information</source>
-        <translation>显示或隐藏提示</translation>
-    </message>
-    <message>
-        <source>Double-click a finding to show its evidence</source>
-        <translation>双击某个发现以显示其证据</translation>
-    </message>
-    <message>
-        <source>Filter rules</source>
-        <translation>筛选规则</translation>
-    </message>
-    <message>
-        <source>Show only rules whose id, title, category, severity or status contain this text</source>
-        <translation>仅显示 ID、标题、类别、严重程度或状态中包含此文本的规则</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <source>Reset the selected rule to its recommended threshold and built-in state</source>
-        <translation>将所选规则重置为推荐阈值和内置状态</translation>
-    </message>
-    <message>
-        <source>Reset all</source>
-        <translation>全部重置</translation>
-    </message>
-    <message>
-        <source>Reset every rule to its recommended threshold and built-in state</source>
-        <translation>将所有规则重置为推荐阈值和内置状态</translation>
-    </message>
-    <message>
-        <source>Why the last threshold edit was not taken</source>
-        <translation>上次修改阈值未被采纳的原因</translation>
-    </message>
-    <message>
-        <source>(no problems)</source>
-        <translation>（无问题）</translation>
-    </message>
-    <message>
-        <source>(%1)</source>
-        <translation>（%1）</translation>
-    </message>
-    <message>
-        <source>, </source>
-        <translation>、</translation>
-    </message>
-    <message>
-        <source>No evaluation yet</source>
-        <translation>尚未评估</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 of %n rules evaluated</source>
-        <translation>
-            <numerusform>已评估 %n 条规则中的 %1 条</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>No problems found</source>
-        <translation>未发现问题</translation>
-    </message>
-    <message>
-        <source>%1 · %2</source>
-        <translation>%1 · %2</translation>
-    </message>
-    <message>
-        <source>Nothing to check yet. Open a run folder (File › Open) with TensorBoard or MindSpore summaries, profiler traces, memory files or tensor dumps: the Advisor checks them against its rules and lists what looks wrong, with the evidence.</source>
-        <translation>暂无可检查的内容。请打开一个包含 TensorBoard 或 MindSpore 摘要、性能跟踪、内存文件或张量转储的运行文件夹（文件 › 打开）：诊断助手会根据其规则检查这些数据，并列出看起来有问题的地方及其证据。</translation>
-    </message>
-    <message>
-        <source>No problems found — %1 rules evaluated, %2 not evaluated (missing data).</source>
-        <translation>未发现问题 — 已评估 %1 条规则，%2 条未评估（缺少数据）。</translation>
-    </message>
-    <message>
-        <source>The Rules tab says what each of those needs.</source>
-        <translation>“规则”选项卡说明了每条规则需要哪些数据。</translation>
-    </message>
-    <message numerus="yes">
-        <source>No finding matches the filter (%n hidden).</source>
-        <translation>
-            <numerusform>没有与筛选条件匹配的发现（%n 条已隐藏）。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 is outside the range of rule %2 (%3); the threshold stays %4.</source>
-        <translation>%1 超出了规则 %2 的范围（%3）；阈值保持为 %4。</translation>
-    </message>
-    <message>
-        <source>Reset %1 to recommended</source>
-        <translation>将 %1 重置为推荐值</translation>
-    </message>
-    <message>
-        <source>Edit threshold</source>
-        <translation>编辑阈值</translation>
-    </message>
-    <message>
-        <source>Reset all rules to recommended</source>
-        <translation>将所有规则重置为推荐值</translation>
-    </message>
-    <message>
-        <source>Cannot export the Advisor report to %1: use a .md, .html or .json file name.</source>
-        <translation>无法将诊断助手报告导出到 %1：请使用 .md、.html 或 .json 文件名。</translation>
-    </message>
-    <message>
-        <source>Cannot write the Advisor report to %1: %2</source>
-        <translation>无法将诊断助手报告写入 %1：%2</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::advisor::FindingDetails</name>
-    <message>
-        <source>The selected finding: what was measured, where, and what to try</source>
-        <translation>所选发现：测量了什么、在哪里，以及可以尝试的做法</translation>
-    </message>
-    <message>
-        <source>Everything that shows this finding; double-click one to show it</source>
-        <translation>体现此发现的所有证据；双击其中一项以显示它</translation>
-    </message>
-    <message>
-        <source>Show evidence</source>
-        <translation>显示证据</translation>
-    </message>
-    <message>
-        <source>Select what shows this finding in its panel: the chart point, graph node, tensor at the step or timeline range</source>
-        <translation>在相应面板中选中体现此发现的内容：图表点、计算图节点、该步的张量或时间线范围</translation>
-    </message>
-    <message>
-        <source>Select a finding to see its numbers, advice and evidence.</source>
-        <translation>选择一个发现以查看其数值、建议和证据。</translation>
-    </message>
-    <message>
-        <source>This finding has no evidence to show</source>
-        <translation>此发现没有可显示的证据</translation>
-    </message>
-    <message>
-        <source>Show %1</source>
-        <translation>显示%1</translation>
-    </message>
-    <message>
-        <source>Measured</source>
-        <translation>测量值</translation>
-    </message>
-    <message>
-        <source>Threshold</source>
-        <translation>阈值</translation>
-    </message>
-    <message>
-        <source>Where</source>
-        <translation>位置</translation>
-    </message>
-    <message>
-        <source>Occurrences</source>
-        <translation>出现次数</translation>
-    </message>
-    <message>
-        <source>Advice:</source>
-        <translation>建议：</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::advisor::FindingsModel</name>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n finding(s) of severity %1</source>
-        <translation>
-            <numerusform>%n 个严重程度为%1的发现</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n %1 finding(s) of severity %2</source>
-        <translation>
-            <numerusform>%n 个严重程度为%2的%1发现</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 (×%2)</source>
-        <translation>%1（×%2）</translation>
-    </message>
-    <message>
-        <source>Finding</source>
-        <translation>发现</translation>
-    </message>
-    <message>
-        <source>Where</source>
-        <translation>位置</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <source>Threshold</source>
-        <translation>阈值</translation>
-    </message>
-    <message>
-        <source>What the rule found, grouped by severity and category</source>
-        <translation>规则发现的问题，按严重程度和类别分组</translation>
-    </message>
-    <message>
-        <source>Run, rank, step, layer, tensor or operator the finding applies to</source>
-        <translation>发现所涉及的运行、rank、步、层、张量或算子</translation>
-    </message>
-    <message>
-        <source>The measured value</source>
-        <translation>测量到的值</translation>
-    </message>
-    <message>
-        <source>The rule&apos;s threshold the value was compared with</source>
-        <translation>与该值比较的规则阈值</translation>
-    </message>
-    <message>
-        <source>Comparison %1 (%2)</source>
-        <translation>比对 %1（%2）</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n finding(s) of the dump comparison %1</source>
-        <translation>
-            <numerusform>转储比对 %1 的 %n 个发现</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>runlens::advisor::RuleBook</name>
-    <message>
-        <source>%1: rule %2: %3</source>
-        <translation>%1：规则 %2：%3</translation>
-    </message>
-    <message>
-        <source>%1 to %2</source>
-        <translation>%1 到 %2</translation>
-    </message>
-    <message>
-        <source>&quot;params&quot; must be an object of names and numbers; ignored</source>
-        <translation>&quot;params&quot; 必须是由名称和数值组成的对象；已忽略</translation>
-    </message>
-    <message>
-        <source>parameter &apos;%1&apos; must be a number; ignored</source>
-        <translation>参数 &apos;%1&apos; 必须是数值；已忽略</translation>
-    </message>
-    <message>
-        <source>unknown %1 &apos;%2&apos; (one of %3)</source>
-        <translation>未知的%1 &apos;%2&apos;（应为 %3 之一）</translation>
-    </message>
-    <message>
-        <source>no rule with this id exists, and a new rule needs %1; skipped</source>
-        <translation>不存在具有此 ID 的规则，而新规则需要 %1；已跳过</translation>
-    </message>
-    <message>
-        <source>unknown evidence &apos;%1&apos; (one of %2)</source>
-        <translation>未知的证据 &apos;%1&apos;（应为 %2 之一）</translation>
-    </message>
-    <message>
-        <source>&quot;range&quot; must be [minimum, maximum] with minimum &lt;= maximum</source>
-        <translation>&quot;range&quot; 必须为 [minimum, maximum]，且 minimum &lt;= maximum</translation>
-    </message>
-    <message>
-        <source>the recommended threshold %1 is outside the range %2</source>
-        <translation>推荐阈值 %1 超出了范围 %2</translation>
-    </message>
-    <message>
-        <source>&quot;limit&quot; must be a whole number from 1 to %1</source>
-        <translation>&quot;limit&quot; 必须是 1 到 %1 之间的整数</translation>
-    </message>
-    <message>
-        <source>the rule is skipped</source>
-        <translation>已跳过该规则</translation>
-    </message>
-    <message>
-        <source>&quot;enabled&quot; must be true or false; ignored</source>
-        <translation>&quot;enabled&quot; 必须为 true 或 false；已忽略</translation>
-    </message>
-    <message>
-        <source>threshold %1 is outside the range %2; %3 is used</source>
-        <translation>阈值 %1 超出了范围 %2；改用 %3</translation>
-    </message>
-    <message>
-        <source>unknown field &apos;%1&apos; ignored</source>
-        <translation>已忽略未知字段 &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <source>the rule exists already (%1); a rule file may change only its threshold, enabled, severity and params, so %2 is ignored</source>
-        <translation>该规则已存在（%1）；规则文件只能修改其 threshold、enabled、severity 和 params，因此忽略 %2</translation>
-    </message>
-    <message>
-        <source>threshold must be a number; %1 is kept</source>
-        <translation>阈值必须是数值；保留 %1</translation>
-    </message>
-    <message>
-        <source>threshold %1 is outside the range %2; %3 is kept</source>
-        <translation>阈值 %1 超出了范围 %2；保留 %3</translation>
-    </message>
-    <message>
-        <source>%1: rule %2 is defined in %3 already; skipped</source>
-        <translation>%1：规则 %2 已在 %3 中定义；已跳过</translation>
-    </message>
-    <message>
-        <source>%1: cannot read the rule file: %2</source>
-        <translation>%1：无法读取规则文件：%2</translation>
-    </message>
-    <message>
-        <source>%1: %2 bytes is too large for a rule file</source>
-        <translation>%1：%2 字节，对规则文件而言过大</translation>
-    </message>
-    <message>
-        <source>%1: not valid JSON at offset %2: %3</source>
-        <translation>%1：偏移量 %2 处不是有效的 JSON：%3</translation>
-    </message>
-    <message>
-        <source>%1: not a rule file (an object with a &quot;rules&quot; array is expected)</source>
-        <translation>%1：不是规则文件（应为包含 &quot;rules&quot; 数组的对象）</translation>
-    </message>
-    <message>
-        <source>%1: no &quot;rules&quot; array</source>
-        <translation>%1：没有 &quot;rules&quot; 数组</translation>
-    </message>
-    <message>
-        <source>%1: entry %2 is not a rule (an object with an &quot;id&quot;)</source>
-        <translation>%1：条目 %2 不是规则（应为带有 &quot;id&quot; 的对象）</translation>
-    </message>
-    <message>
-        <source>%1: rule %2 appears more than once; entry %3 is ignored</source>
-        <translation>%1：规则 %2 出现了多次；忽略条目 %3</translation>
     </message>
 </context>
 <context>
@@ -6787,145 +2205,1160 @@ Target: %2</source>
     </message>
 </context>
 <context>
-    <name>runlens::advisor::RulesModel</name>
+    <name>runlens::app::CompareDumpsDialog</name>
     <message>
-        <source>%1 to %2</source>
-        <translation>%1 到 %2</translation>
+        <source>Compare Dumps</source>
+        <translation>比对转储</translation>
     </message>
     <message>
-        <source>at least %1</source>
-        <translation>至少 %1</translation>
+        <source>Bench (reference):</source>
+        <translation>标杆（参考）：</translation>
     </message>
     <message>
-        <source>at most %1</source>
-        <translation>至多 %1</translation>
+        <source>Target (compared):</source>
+        <translation>目标（被比对）：</translation>
     </message>
     <message>
-        <source>any number</source>
-        <translation>任意数值</translation>
+        <source>Mapping file (optional):</source>
+        <translation>映射文件（可选）：</translation>
     </message>
     <message>
-        <source>Disabled</source>
-        <translation>已停用</translation>
+        <source>Folder…</source>
+        <translation>文件夹…</translation>
     </message>
     <message>
-        <source>Not run yet</source>
-        <translation>尚未运行</translation>
+        <source>File…</source>
+        <translation>文件…</translation>
     </message>
     <message>
-        <source>Not evaluated</source>
-        <translation>未评估</translation>
-    </message>
-    <message>
-        <source>Not evaluated: %1</source>
-        <translation>未评估：%1</translation>
-    </message>
-    <message>
-        <source>Evaluated, no findings</source>
-        <translation>已评估，无发现</translation>
-    </message>
-    <message>
-        <source>Evaluated, 1 finding</source>
-        <translation>已评估，1 个发现</translation>
-    </message>
-    <message numerus="yes">
-        <source>Evaluated, %n findings</source>
-        <translation>
-            <numerusform>已评估，%n 个发现</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 (from %2). Uncheck to switch the rule off.</source>
-        <translation>%1（来自 %2）。取消勾选可停用该规则。</translation>
-    </message>
-    <message>
-        <source>built-in rules</source>
-        <translation>内置规则</translation>
-    </message>
-    <message>
-        <source>%1
-Advice: %2</source>
-        <translation>%1
-建议：%2</translation>
-    </message>
-    <message>
-        <source>Findings when the measured value is %1 this. Double-click to change it (%2).</source>
-        <translation>测量值%1此值时产生发现。双击可修改（%2）。</translation>
-    </message>
-    <message>
-        <source>Changed from the recommended %1.</source>
-        <translation>已从推荐值 %1 修改。</translation>
-    </message>
-    <message>
-        <source>The threshold the rule ships with</source>
-        <translation>规则自带的阈值</translation>
-    </message>
-    <message>
-        <source>Rule</source>
-        <translation>规则</translation>
-    </message>
-    <message>
-        <source>Title</source>
-        <translation>标题</translation>
-    </message>
-    <message>
-        <source>Category</source>
-        <translation>类别</translation>
-    </message>
-    <message>
-        <source>Severity</source>
-        <translation>严重程度</translation>
-    </message>
-    <message>
-        <source>Threshold</source>
-        <translation>阈值</translation>
-    </message>
-    <message>
-        <source>Recommended</source>
-        <translation>推荐值</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Rule id; the check box switches the rule on or off</source>
-        <translation>规则 ID；复选框用于启用或停用该规则</translation>
-    </message>
-    <message>
-        <source>What the rule looks for</source>
-        <translation>规则检查的内容</translation>
-    </message>
-    <message>
-        <source>Accuracy, performance, memory, distributed or data</source>
-        <translation>准确性、性能、内存、分布式或数据</translation>
-    </message>
-    <message>
-        <source>How serious a finding of this rule is</source>
-        <translation>此规则的发现有多严重</translation>
-    </message>
-    <message>
-        <source>The threshold in effect; double-click to change it within the rule&apos;s range</source>
-        <translation>当前生效的阈值；双击可在规则的范围内修改</translation>
-    </message>
-    <message>
-        <source>Whether the last evaluation could run the rule on the loaded data, and what it found</source>
-        <translation>上次评估能否在已加载的数据上运行该规则，以及发现了什么</translation>
+        <source>Mapping files (*.json *.yaml *.yml);;All files (*)</source>
+        <translation>映射文件 (*.json *.yaml *.yml);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
-    <name>runlens::advisor::ThresholdDelegate</name>
+    <name>runlens::app::MainWindow</name>
     <message>
-        <source>The threshold: %1, for example 0.05 or 1e-9</source>
-        <translation>阈值：%1，例如 0.05 或 1e-9</translation>
+        <source>RunLens</source>
+        <translation>RunLens</translation>
     </message>
     <message>
-        <source>“%1” is not a number; the threshold stays %2.</source>
-        <translation>“%1”不是数值；阈值保持为 %2。</translation>
+        <source>Scalars</source>
+        <translation>标量</translation>
     </message>
     <message>
-        <source>%1 is outside the rule&apos;s range (%2); the threshold stays %3.</source>
-        <translation>%1 超出了规则的范围（%2）；阈值保持为 %3。</translation>
+        <source>Run Browser</source>
+        <translation>运行浏览器</translation>
+    </message>
+    <message>
+        <source>Chart written to %1</source>
+        <translation>图表已写入 %1</translation>
+    </message>
+    <message>
+        <source>Export Chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Run Folder…</source>
+        <translation>打开运行文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;File…</source>
+        <translation>打开文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Reload</source>
+        <translation>重新加载(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Export Chart…</source>
+        <translation>导出图表(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About RunLens</source>
+        <translation>关于 RunLens(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Open a run folder to begin (Ctrl+O), or drop one onto this window.</source>
+        <translation>打开一个运行文件夹开始（Ctrl+O），或将文件夹拖放到此窗口。</translation>
+    </message>
+    <message>
+        <source>Files that are still being written are read as they grow</source>
+        <translation>仍在写入的文件会随着增长被持续读取</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop importing; what was read so far is kept</source>
+        <translation>停止导入；已读取的内容会保留</translation>
+    </message>
+    <message>
+        <source>Open Run Folder</source>
+        <translation>打开运行文件夹</translation>
+    </message>
+    <message>
+        <source>Open File</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>Cannot Open</source>
+        <translation>无法打开</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 — RunLens</source>
+        <translation>%1 — RunLens</translation>
+    </message>
+    <message>
+        <source>Scanning %1…</source>
+        <translation>正在扫描 %1…</translation>
+    </message>
+    <message>
+        <source>No training artifacts found in %1.</source>
+        <translation>在 %1 中未找到训练产物。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s), </source>
+        <translation>
+            <numerusform>%n 个运行，</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n scalar tag(s), </source>
+        <translation>
+            <numerusform>%n 个标量标签，</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s)</source>
+        <translation>
+            <numerusform>%n 个数据点</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) with problems (see the Run Browser)</source>
+        <translation>
+            <numerusform>%n 个文件有问题（见运行浏览器）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>● live</source>
+        <translation>● 实时</translation>
+    </message>
+    <message>
+        <source>%1: %2 files are listed, but this version of RunLens does not open them yet.</source>
+        <translation>%1：%2 文件已列出，但此版本的 RunLens 尚不能打开它们。</translation>
+    </message>
+    <message>
+        <source>There is no chart to export yet.</source>
+        <translation>还没有可导出的图表。</translation>
+    </message>
+    <message>
+        <source>Chart:</source>
+        <translation>图表：</translation>
+    </message>
+    <message>
+        <source>About RunLens</source>
+        <translation>关于 RunLens</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;RunLens %1&lt;/h3&gt;&lt;p&gt;A desktop workbench for debugging and tuning deep-learning training runs: summaries, graphs, tensors, profiler traces and memory in one place.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;RunLens %1&lt;/h3&gt;&lt;p&gt;用于调试和调优深度学习训练的桌面工作台：摘要、计算图、张量、性能跟踪和内存尽在一处。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>New: %1</source>
+        <translation>新文件：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more file(s)</source>
+        <translation>
+            <numerusform>，另有 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>迭代步</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Timeline — %1</source>
+        <translation>时间线 — %1</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Node Details</source>
+        <translation>节点详情</translation>
+    </message>
+    <message>
+        <source>Show All &amp;Ranks of a Run in One Timeline</source>
+        <translation>在同一时间线中显示运行的所有 Rank(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Opening a rank&apos;s trace reads the traces of every rank of its run, aligned on absolute time</source>
+        <translation>打开某个 Rank 的跟踪时，会读取其运行中所有 Rank 的跟踪，并按绝对时间对齐</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading the traces of %n rank(s)…</source>
+        <translation>
+            <numerusform>正在读取 %n 个 Rank 的跟踪…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Timeline — %1 (%n rank(s))</source>
+        <translation>
+            <numerusform>时间线 — %1（%n 个 Rank）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源代码</translation>
+    </message>
+    <message>
+        <source>Source — %1:%2</source>
+        <translation>源代码 — %1:%2</translation>
+    </message>
+    <message>
+        <source>Source — %1</source>
+        <translation>源代码 — %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (and %n more dump file(s) skipped)</source>
+        <translation>
+            <numerusform>%1（另有 %n 个转储文件被跳过）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>%1 is not among the tensors read from this folder.</source>
+        <translation>%1 不在从此文件夹读取的张量中。</translation>
+    </message>
+    <message>
+        <source>Export Tensor</source>
+        <translation>导出张量</translation>
+    </message>
+    <message>
+        <source>%1: no tensor could be read from this file.</source>
+        <translation>%1：无法从此文件读取任何张量。</translation>
+    </message>
+    <message>
+        <source>The open graph has no node or module named %1.</source>
+        <translation>当前打开的计算图中没有名为 %1 的节点或模块。</translation>
+    </message>
+    <message>
+        <source>Distributions</source>
+        <translation>分布</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>PR Curves</source>
+        <translation>PR 曲线</translation>
+    </message>
+    <message>
+        <source>Compare Runs</source>
+        <translation>比较运行</translation>
+    </message>
+    <message>
+        <source>Summary Sample &amp;Limits…</source>
+        <translation>摘要采样上限(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>The new limits apply when the run folder is read again (File &gt; Reload).</source>
+        <translation>新的上限在重新读取运行文件夹时生效（文件 &gt; 重新加载）。</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Data Pipeline</source>
+        <translation>数据处理流水线</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Rank %1 has no timeline or profiler data open.</source>
+        <translation>卡 %1 没有打开的时间线或性能分析数据。</translation>
+    </message>
+    <message>
+        <source>Advisor</source>
+        <translation>诊断助手</translation>
+    </message>
+    <message>
+        <source>Advisor %1</source>
+        <translation>诊断助手 %1</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export Findings</source>
+        <translation>导出发现</translation>
+    </message>
+    <message>
+        <source>Findings written to %1</source>
+        <translation>发现已写入 %1</translation>
+    </message>
+    <message>
+        <source>Rule files: %1</source>
+        <translation>规则文件：%1</translation>
+    </message>
+    <message>
+        <source>Cannot save the rule thresholds to %1: %2</source>
+        <translation>无法将规则阈值保存到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Open a training run folder: every artifact in it is found and read</source>
+        <translation>打开训练运行文件夹：自动查找并读取其中的所有产物</translation>
+    </message>
+    <message>
+        <source>Open one file: an event file, a trace, a graph or a tensor</source>
+        <translation>打开单个文件：事件文件、性能数据、计算图或张量</translation>
+    </message>
+    <message>
+        <source>Open a folder or file opened before</source>
+        <translation>打开之前打开过的文件夹或文件</translation>
+    </message>
+    <message>
+        <source>Read the open folder again from the start</source>
+        <translation>从头重新读取已打开的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Close the open folder or file and show the welcome page</source>
+        <translation>关闭已打开的文件夹或文件并显示欢迎页</translation>
+    </message>
+    <message>
+        <source>Save a scalar chart as PNG, SVG, PDF or CSV</source>
+        <translation>将标量图表保存为 PNG、SVG、PDF 或 CSV</translation>
+    </message>
+    <message>
+        <source>Close RunLens; the layout and the open folders are remembered</source>
+        <translation>关闭 RunLens；布局和已打开的文件夹会被记住</translation>
+    </message>
+    <message>
+        <source>How many points, histograms, images and texts of each tag are kept in memory</source>
+        <translation>每个标签在内存中保留多少个点、直方图、图像和文本</translation>
+    </message>
+    <message>
+        <source>Version and what RunLens is</source>
+        <translation>版本及 RunLens 简介</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Profiler</source>
+        <translation>性能分析</translation>
+    </message>
+    <message>
+        <source>Show or hide the %1 panel</source>
+        <translation>显示或隐藏%1面板</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>面板(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Show or hide each panel</source>
+        <translation>显示或隐藏各个面板</translation>
+    </message>
+    <message>
+        <source>Reset Panel &amp;Layout</source>
+        <translation>重置面板布局(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>List the keys of every command and panel</source>
+        <translation>列出每个命令和面板的快捷键</translation>
+    </message>
+    <message>
+        <source>Opened %1; RunLens opens one folder per window (run `runlens --new-window PATH` for another).</source>
+        <translation>已打开 %1；RunLens 每个窗口只打开一个文件夹（如需另开，请运行 `runlens --new-window PATH`）。</translation>
+    </message>
+    <message>
+        <source>Writing the demo run to %1…</source>
+        <translation>正在将演示运行写入 %1…</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>Demo Run</source>
+        <translation>演示运行</translation>
+    </message>
+    <message>
+        <source>Cannot write the demo run to %1: %2
+Check that the cache folder is writable.</source>
+        <translation>无法将演示运行写入 %1：%2
+请检查缓存文件夹是否可写。</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Language, theme, panel defaults, number format, rules folder and sessions</source>
+        <translation>语言、主题、面板默认值、数字格式、规则文件夹和会话</translation>
+    </message>
+    <message>
+        <source>Reopen &amp;Last Session</source>
+        <translation>重新打开上次会话(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open the folders of the last session again with their docks and views</source>
+        <translation>重新打开上次会话的文件夹，并恢复其面板和视图</translation>
+    </message>
+    <message>
+        <source>There is no earlier session to reopen.</source>
+        <translation>没有可重新打开的先前会话。</translation>
+    </message>
+    <message>
+        <source>The new language is used the next time RunLens starts.</source>
+        <translation>新语言将在下次启动 RunLens 时生效。</translation>
+    </message>
+    <message>
+        <source>Put every panel back where it starts: the run on the left, training and model panels on the right, profiler panels below them</source>
+        <translation>把所有面板放回初始位置：运行在左侧，训练与模型面板在右侧，性能分析面板在其下方</translation>
+    </message>
+    <message>
+        <source>Training artifacts (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors *.pt *.pth *.bin);;All files (*)</source>
+        <translation>训练产物 (*tfevents* *summary* *.json *.gz *.ir *.dot *.pb *.pbtxt *.onnx *.npy *.npz *.safetensors *.pt *.pth *.bin);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>精度比对</translation>
+    </message>
+    <message>
+        <source>Export Comparison</source>
+        <translation>导出比对结果</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>&amp;Compare Dumps…</source>
+        <translation>比对转储(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Compare two dumps op by op: a bench and a target folder or file</source>
+        <translation>逐算子比对两份转储：标杆与目标文件夹或文件</translation>
+    </message>
+    <message>
+        <source>The row %1 is not in the Accuracy panel: compare the two dumps again.</source>
+        <translation>精度面板中没有行 %1：请重新比对这两个转储。</translation>
+    </message>
+    <message>
+        <source>The trace of rank %1 is not reachable from this computer:
+%2
+
+The Cluster shows its digest; copy the trace here, or open it where it lies, to see the rank&apos;s timeline.</source>
+        <translation>在这台计算机上无法访问卡 %1 的跟踪：
+%2
+
+集群视图显示的是它的摘要；请将跟踪复制到本机，或在其所在位置打开，以查看该卡的时间线。</translation>
+    </message>
+    <message>
+        <source>Open Rank</source>
+        <translation>打开卡</translation>
+    </message>
+    <message>
+        <source>Reading the trace of rank %1…</source>
+        <translation>正在读取卡 %1 的跟踪…</translation>
+    </message>
+    <message>
+        <source>The trace of rank %1 could not be read:
+%2
+%3</source>
+        <translation>无法读取卡 %1 的跟踪：
+%2
+%3</translation>
+    </message>
+    <message>
+        <source>Timeline — rank %1</source>
+        <translation>时间线 — 卡 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Digesting %n rank(s) for the Cluster…</source>
+        <translation>
+            <numerusform>正在为集群视图生成 %n 张卡的摘要…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Digesting ranks for the Cluster: %1 of %2</source>
+        <translation>正在为集群视图生成卡摘要：%1 / %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cluster of %n rank(s) ready</source>
+        <translation>
+            <numerusform>%n 张卡的集群已就绪</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 has no system metrics in the System panel.</source>
+        <translation>%1 在系统面板中没有系统指标。</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>Cancel digesting</source>
+        <translation>取消摘要</translation>
+    </message>
+    <message>
+        <source>Stop digesting ranks for the Cluster; the ranks already digested are shown</source>
+        <translation>停止为集群视图生成 rank 摘要；显示已生成摘要的 rank</translation>
+    </message>
+    <message>
+        <source>Digesting cancelled after %1 of %2 ranks</source>
+        <translation>摘要已取消：已完成 %2 个 rank 中的 %1 个</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::app::NotesPanel</name>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>Show the notes rendered as Markdown (click again to edit)</source>
+        <translation>以 Markdown 渲染显示笔记（再次单击可编辑）</translation>
+    </message>
+    <message>
+        <source>Notes about this run, in Markdown: what changed, what you saw, what to try next. They are kept in your settings folder, not in the run folder.</source>
+        <translation>关于此运行的笔记，使用 Markdown 编写：改了什么、看到了什么、下一步尝试什么。笔记保存在您的设置文件夹中，而不是运行文件夹中。</translation>
+    </message>
+    <message>
+        <source>Open a run folder to write notes about it.</source>
+        <translation>打开一个运行文件夹后即可为其编写笔记。</translation>
+    </message>
+    <message>
+        <source>Saved in %1</source>
+        <translation>已保存到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::app::RunController</name>
+    <message>
+        <source>Cannot show this evidence: %1</source>
+        <translation>无法显示此证据：%1</translation>
+    </message>
+    <message>
+        <source>Showing %1</source>
+        <translation>正在显示 %1</translation>
+    </message>
+    <message>
+        <source>Showing %1 at step %2</source>
+        <translation>正在显示 %1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>The tensor %1 is not in the Tensors panel.</source>
+        <translation>张量 %1 不在“张量”面板中。</translation>
+    </message>
+    <message>
+        <source>Open the trace in the Run Browser to see this evidence.</source>
+        <translation>请在运行浏览器中打开该性能数据以查看此证据。</translation>
+    </message>
+    <message>
+        <source>Link %1</source>
+        <translation>链路 %1</translation>
+    </message>
+    <message>
+        <source>Rank %1: double-click its row to open its timeline</source>
+        <translation>rank %1：双击其所在行可打开其时间线</translation>
+    </message>
+    <message>
+        <source>System metrics of %1</source>
+        <translation>%1 的系统指标</translation>
+    </message>
+    <message>
+        <source>System metrics of rank %1</source>
+        <translation>rank %1 的系统指标</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::app::SettingsDialog</name>
+    <message>
+        <source>&amp;Reopen the last session when RunLens starts without a folder</source>
+        <translation>RunLens 启动时未指定文件夹则重新打开上次会话(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>System (%1)</source>
+        <translation>系统（%1）</translation>
+    </message>
+    <message>
+        <source>Language of the interface; takes effect the next time RunLens starts</source>
+        <translation>界面语言；下次启动 RunLens 时生效</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Colours of the window, the panels and the charts</source>
+        <translation>窗口、面板和图表的颜色</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>A new language is used from the next start of RunLens.</source>
+        <translation>新语言将从下次启动 RunLens 起使用。</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Smoothing weight of the Scalars panel when RunLens starts (0 turns it off)</source>
+        <translation>RunLens 启动时“标量”面板的平滑权重（0 表示关闭）</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Relative time</source>
+        <translation>相对时间</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>挂钟时间</translation>
+    </message>
+    <message>
+        <source>What the x axis of scalar charts measures when RunLens starts</source>
+        <translation>RunLens 启动时标量图表 x 轴的度量</translation>
+    </message>
+    <message>
+        <source>Sample &amp;Limits…</source>
+        <translation>采样上限(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>How many values per tag the summary readers keep</source>
+        <translation>摘要读取器为每个标签保留多少个值</translation>
+    </message>
+    <message>
+        <source>Top down</source>
+        <translation>自上而下</translation>
+    </message>
+    <message>
+        <source>Left to right</source>
+        <translation>从左到右</translation>
+    </message>
+    <message>
+        <source>Direction of the data flow in the Graph panel</source>
+        <translation>“计算图”面板中数据流的方向</translation>
+    </message>
+    <message>
+        <source>Scalar &amp;smoothing:</source>
+        <translation>标量平滑(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Scalar &amp;x axis:</source>
+        <translation>标量 x 轴(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>Summary samples:</source>
+        <translation>摘要采样：</translation>
+    </message>
+    <message>
+        <source>&amp;Graph direction:</source>
+        <translation>计算图方向(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>Point (1234.5)</source>
+        <translation>小数点（1234.5）</translation>
+    </message>
+    <message>
+        <source>As the locale writes it (%1)</source>
+        <translation>按区域设置的写法（%1）</translation>
+    </message>
+    <message>
+        <source>How values are written in tooltips and tables</source>
+        <translation>提示框和表格中数值的书写方式</translation>
+    </message>
+    <message>
+        <source>Significant digits of values in tooltips and tables</source>
+        <translation>提示框和表格中数值的有效数字位数</translation>
+    </message>
+    <message>
+        <source>&amp;Decimal separator:</source>
+        <translation>小数分隔符(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Significant &amp;digits:</source>
+        <translation>有效数字(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Example:</source>
+        <translation>示例：</translation>
+    </message>
+    <message>
+        <source>The Advisor reads rule threshold files (*.json) from this folder</source>
+        <translation>诊断助手从此文件夹读取规则阈值文件（*.json）</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Choose another folder for rule files</source>
+        <translation>为规则文件选择其他文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the folder in the file manager (it is created if missing)</source>
+        <translation>在文件管理器中显示该文件夹（不存在时会自动创建）</translation>
+    </message>
+    <message>
+        <source>De&amp;fault</source>
+        <translation>默认(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Use %1</source>
+        <translation>使用 %1</translation>
+    </message>
+    <message>
+        <source>Rules folder:</source>
+        <translation>规则文件夹：</translation>
+    </message>
+    <message>
+        <source>Open the folders of the last session again, with their docks, zoom ranges, expanded graph groups and selected tensors</source>
+        <translation>重新打开上次会话的文件夹，并恢复其面板、缩放范围、已展开的计算图分组和已选中的张量</translation>
+    </message>
+    <message>
+        <source>Show the default of every preference</source>
+        <translation>显示每个首选项的默认值</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>Panels</source>
+        <translation>面板</translation>
+    </message>
+    <message>
+        <source>Numbers</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>Advisor</source>
+        <translation>诊断助手</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Rules Folder</source>
+        <translation>规则文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot create %1. Choose a folder you can write to.</source>
+        <translation>无法创建 %1。请选择一个您有写入权限的文件夹。</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>scalars %1 · histograms %2 · images %3</source>
+        <translation>标量 %1 · 直方图 %2 · 图像 %3</translation>
+    </message>
+    <message>
+        <source>Values kept per tag; new limits apply when the run folder is read again</source>
+        <translation>每个标签保留的值数；新上限在重新读取运行文件夹时生效</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Room for inflated .gz traces and the indexes that let an unchanged trace open without being read again; the least recently used are removed first</source>
+        <translation>用于存放解压后的 .gz 跟踪文件，以及让未改动的跟踪无需重新读取即可打开的索引；空间不足时先删除最久未使用的条目</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Cache</source>
+        <translation>清除缓存(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Remove everything in the trace cache now; traces are read in full the next time</source>
+        <translation>立即删除跟踪缓存中的全部内容；下次打开跟踪时将完整读取</translation>
+    </message>
+    <message>
+        <source>Size &amp;limit:</source>
+        <translation>大小上限(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>In use:</source>
+        <translation>已用：</translation>
+    </message>
+    <message>
+        <source>Trace Cache</source>
+        <translation>跟踪缓存</translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation>%1，位于 %2</translation>
+    </message>
+    <message>
+        <source>Some files in %1 could not be removed.</source>
+        <translation>%1 中的部分文件无法删除。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::app::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Filter by command or key</source>
+        <translation>按命令或按键筛选</translation>
+    </message>
+    <message>
+        <source>Shows only the lines whose command, keys or group contain this text</source>
+        <translation>仅显示命令、按键或分组包含此文本的行</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Scalars and Distributions</source>
+        <translation>标量和分布</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Tensors and Images</source>
+        <translation>张量和图像</translation>
+    </message>
+    <message>
+        <source>Zoom in / out (hold to keep going)</source>
+        <translation>放大 / 缩小（按住可持续）</translation>
+    </message>
+    <message>
+        <source>Pan left / right (hold to keep going)</source>
+        <translation>向左 / 向右平移（按住可持续）</translation>
+    </message>
+    <message>
+        <source>Pan by a step</source>
+        <translation>按一步平移</translation>
+    </message>
+    <message>
+        <source>Left / Right</source>
+        <translation>Left / Right</translation>
+    </message>
+    <message>
+        <source>Fit the whole trace</source>
+        <translation>适应整个性能数据</translation>
+    </message>
+    <message>
+        <source>Mark the selected range</source>
+        <translation>标记所选范围</translation>
+    </message>
+    <message>
+        <source>Clear the selection and highlight</source>
+        <translation>清除选择和高亮</translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Undo the last zoom</source>
+        <translation>撤销上一次缩放</translation>
+    </message>
+    <message>
+        <source>Zoom at the cursor</source>
+        <translation>以光标为中心缩放</translation>
+    </message>
+    <message>
+        <source>Wheel</source>
+        <translation>滚轮</translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Shift+Wheel, drag</source>
+        <translation>Shift+滚轮、拖动</translation>
+    </message>
+    <message>
+        <source>Select a time range</source>
+        <translation>选择时间范围</translation>
+    </message>
+    <message>
+        <source>Shift+drag</source>
+        <translation>Shift+拖动</translation>
+    </message>
+    <message>
+        <source>Expand or collapse the selected group</source>
+        <translation>展开或折叠所选分组</translation>
+    </message>
+    <message>
+        <source>Enter, double-click</source>
+        <translation>Enter、双击</translation>
+    </message>
+    <message>
+        <source>Collapse the selected node&apos;s parent</source>
+        <translation>折叠所选节点的父节点</translation>
+    </message>
+    <message>
+        <source>Backspace</source>
+        <translation>Backspace</translation>
+    </message>
+    <message>
+        <source>Fit the graph to the view</source>
+        <translation>使计算图适应视图</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Space</translation>
+    </message>
+    <message>
+        <source>Zoom in / out</source>
+        <translation>放大 / 缩小</translation>
+    </message>
+    <message>
+        <source>+ / −, Wheel</source>
+        <translation>+ / −、滚轮</translation>
+    </message>
+    <message>
+        <source>Clear the selection</source>
+        <translation>清除选择</translation>
+    </message>
+    <message>
+        <source>Zoom a chart (the plain wheel scrolls the page)</source>
+        <translation>缩放图表（仅用滚轮会滚动页面）</translation>
+    </message>
+    <message>
+        <source>Ctrl+Wheel</source>
+        <translation>Ctrl+滚轮</translation>
+    </message>
+    <message>
+        <source>Fit the chart to its data</source>
+        <translation>使图表适应其数据</translation>
+    </message>
+    <message>
+        <source>Double-click</source>
+        <translation>双击</translation>
+    </message>
+    <message>
+        <source>Fit every curve</source>
+        <translation>适应所有曲线</translation>
+    </message>
+    <message>
+        <source>Copy the selected values</source>
+        <translation>复制所选的值</translation>
+    </message>
+    <message>
+        <source>Zoom the heat map or image</source>
+        <translation>缩放热力图或图像</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::app::SummaryLimitsDialog</name>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Summary Sample Limits</source>
+        <translation>摘要采样上限</translation>
+    </message>
+    <message>
+        <source>Histograms kept per tag (0 keeps all)</source>
+        <translation>每个标签保留的直方图数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>Steps with images kept per tag (0 keeps all)</source>
+        <translation>每个标签保留的含图像步数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>Texts kept per tag (0 keeps all)</source>
+        <translation>每个标签保留的文本数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>PR curves kept per tag (0 keeps all)</source>
+        <translation>每个标签保留的 PR 曲线数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>Summary tensors kept per tag (0 keeps all)</source>
+        <translation>每个标签保留的摘要张量数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>&amp;Histograms per tag:</source>
+        <translation>每个标签的直方图数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;Images per tag:</source>
+        <translation>每个标签的图像数(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>&amp;Texts per tag:</source>
+        <translation>每个标签的文本数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;PR curves per tag:</source>
+        <translation>每个标签的 PR 曲线数(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>T&amp;ensors per tag:</source>
+        <translation>每个标签的张量数(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Use the recommended limits</source>
+        <translation>使用推荐的上限</translation>
+    </message>
+    <message>
+        <source>Long runs write more values than are useful to keep in memory. Per tag, RunLens keeps at most this many values: always the latest, the others a uniform sample, as TensorBoard does. Scalars are kept whole unless you set a limit. Applies from the next reload.</source>
+        <translation>长时间的运行写入的值多于值得保留在内存中的数量。RunLens 对每个标签最多保留这么多个值：始终保留最新的值，其余均匀采样，与 TensorBoard 的做法相同。除非设置了上限，标量会完整保留。从下次重新加载起生效。</translation>
+    </message>
+    <message>
+        <source>Scalar points kept per tag and run (0 keeps all)</source>
+        <translation>每个运行的每个标签保留的标量数据点数（0 表示全部保留）</translation>
+    </message>
+    <message>
+        <source>&amp;Scalar points per tag:</source>
+        <translation>每个标签的标量数据点数(&amp;S)：</translation>
     </message>
 </context>
 <context>
@@ -7320,26 +3753,6 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
         <translation>设备 %1</translation>
     </message>
     <message>
-        <source>cluster: %1 rank(s) of %2%3</source>
-        <translation>集群：%2 张卡中的 %1 张%3</translation>
-    </message>
-    <message>
-        <source>  slowest rank %1: %2 ms (%3 % against the mean)%4</source>
-        <translation>  最慢的卡 %1：%2 ms（相对平均值 %3 %）%4</translation>
-    </message>
-    <message>
-        <source>, flagged</source>
-        <translation>，已标记</translation>
-    </message>
-    <message>
-        <source>  worst link %1-&gt;%2 %3: %4 GB/s (%5 % against the mean)%6</source>
-        <translation>  最差链路 %1-&gt;%2 %3：%4 GB/s（相对平均值 %5 %）%6</translation>
-    </message>
-    <message>
-        <source>  rank %1: step %2 ms, interval %3 ms, computation %4 ms, communication %5 ms, idle %6 ms</source>
-        <translation>  卡 %1：迭代步 %2 ms，间隙 %3 ms，计算 %4 ms，通信 %5 ms，空闲 %6 ms</translation>
-    </message>
-    <message>
         <source>%1: not a rank digest (the body does not say &quot;%2&quot;)</source>
         <translation>%1：不是卡摘要（正文没有声明“%2”）</translation>
     </message>
@@ -7427,114 +3840,6 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
     </message>
 </context>
 <context>
-    <name>runlens::compare::CompareRunsPanel</name>
-    <message>
-        <source>Filter runs and values</source>
-        <translation>筛选运行和值</translation>
-    </message>
-    <message>
-        <source>Shows only the runs with this text in their name or in any of their values</source>
-        <translation>只显示名称或任一值中包含此文本的运行</translation>
-    </message>
-    <message>
-        <source>Columns…</source>
-        <translation>列…</translation>
-    </message>
-    <message>
-        <source>Choose the hyper-parameters and metrics the table shows</source>
-        <translation>选择表格显示的超参数和指标</translation>
-    </message>
-    <message>
-        <source>Chart metric</source>
-        <translation>图表指标</translation>
-    </message>
-    <message>
-        <source>The metric on the chart&apos;s last axis; it also colours the runs&apos; lines</source>
-        <translation>图表最后一条轴上的指标；也用于为各运行的折线着色</translation>
-    </message>
-    <message>
-        <source>Export the parallel-coordinates chart as PNG, SVG, PDF or CSV</source>
-        <translation>将平行坐标图导出为 PNG、SVG、PDF 或 CSV</translation>
-    </message>
-    <message>
-        <source>Select runs to show only them in every chart; right-click a header for its options</source>
-        <translation>选中运行后，所有图表只显示这些运行；右键单击表头可查看其选项</translation>
-    </message>
-    <message>
-        <source>No runs to compare yet.
-Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore summary and lineage files.</source>
-        <translation>还没有可比较的运行。
-请打开包含 TensorBoard 事件文件（标量、超参数）或 MindSpore 摘要文件和谱系文件的运行文件夹。</translation>
-    </message>
-    <message>
-        <source>Show the Default Columns</source>
-        <translation>显示默认列</translation>
-    </message>
-    <message>
-        <source>Hyper-parameters</source>
-        <translation>超参数</translation>
-    </message>
-    <message>
-        <source>MindSpore lineage</source>
-        <translation>MindSpore 谱系</translation>
-    </message>
-    <message>
-        <source>Session</source>
-        <translation>会话</translation>
-    </message>
-    <message>
-        <source>Metrics</source>
-        <translation>指标</translation>
-    </message>
-    <message>
-        <source>No metric to compare: the runs have no scalar tags or evaluation metrics.</source>
-        <translation>没有可比较的指标：这些运行没有标量标签或评估指标。</translation>
-    </message>
-    <message>
-        <source>No hyper-parameters to compare: the runs have no hparams or lineage values in the shown columns.</source>
-        <translation>没有可比较的超参数：这些运行在显示的列中没有超参数或谱系值。</translation>
-    </message>
-    <message>
-        <source>No run passes the filter.</source>
-        <translation>没有运行符合筛选条件。</translation>
-    </message>
-    <message>
-        <source>Hide Column</source>
-        <translation>隐藏列</translation>
-    </message>
-    <message>
-        <source>Best value of %1</source>
-        <translation>%1 的最佳值</translation>
-    </message>
-    <message>
-        <source>By the Tag&apos;s Name (loss, error: lowest)</source>
-        <translation>按标签名称判断（loss、error 取最低）</translation>
-    </message>
-    <message>
-        <source>Lowest Value</source>
-        <translation>最低值</translation>
-    </message>
-    <message>
-        <source>Highest Value</source>
-        <translation>最高值</translation>
-    </message>
-    <message>
-        <source>Colour the Chart by This Column</source>
-        <translation>按此列为图表着色</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::compare::ParallelCoordinatesChart</name>
-    <message>
-        <source>Runs by hyper-parameter, coloured by %1</source>
-        <translation>各运行的超参数，按 %1 着色</translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation>（无）</translation>
-    </message>
-</context>
-<context>
     <name>runlens::distributions</name>
     <message>
         <source> … (%1 steps)</source>
@@ -7599,98 +3904,6 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>Step</source>
         <translation>步</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::distributions::DistributionChart</name>
-    <message>
-        <source>Fit to Data</source>
-        <translation>适应数据</translation>
-    </message>
-    <message>
-        <source>Show all steps (double-click the chart to do the same)</source>
-        <translation>显示所有步（双击图表效果相同）</translation>
-    </message>
-    <message>
-        <source>Copy Image</source>
-        <translation>复制图像</translation>
-    </message>
-    <message>
-        <source>The run &quot;%1&quot; has no histograms.</source>
-        <translation>运行“%1”没有直方图。</translation>
-    </message>
-    <message>
-        <source>The run &quot;%1&quot; has no histogram tag &quot;%2&quot;. Its histogram tags: %3.</source>
-        <translation>运行“%1”没有直方图标签“%2”。它的直方图标签：%3。</translation>
-    </message>
-    <message>
-        <source>Cannot export to %1: use a .png, .svg, .pdf or .csv file name.</source>
-        <translation>无法导出到 %1：请使用 .png、.svg、.pdf 或 .csv 文件名。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::distributions::DistributionsPanel</name>
-    <message>
-        <source>Filter tags (regular expression)</source>
-        <translation>筛选标签（正则表达式）</translation>
-    </message>
-    <message>
-        <source>Show only the histogram tags that match this regular expression (case-insensitive)</source>
-        <translation>只显示与此正则表达式匹配的直方图标签（不区分大小写）</translation>
-    </message>
-    <message>
-        <source>Bands</source>
-        <translation>百分位带</translation>
-    </message>
-    <message>
-        <source>Percentile bands over steps (TensorBoard distributions): minimum, ±1.5σ, ±1σ, ±0.5σ of a normal distribution and maximum, with the median as a line</source>
-        <translation>随步变化的百分位带（TensorBoard 分布）：最小值、正态分布的 ±1.5σ、±1σ、±0.5σ 处和最大值，中位数以折线表示</translation>
-    </message>
-    <message>
-        <source>Offset</source>
-        <translation>偏移</translation>
-    </message>
-    <message>
-        <source>One histogram per step, stacked down the step axis (TensorBoard offset histograms, MindInsight ridgeline); older steps are lighter</source>
-        <translation>每步一个直方图，沿步轴依次堆叠（TensorBoard 偏移直方图、MindInsight 山脊图）；越早的步颜色越浅</translation>
-    </message>
-    <message>
-        <source>Steps as</source>
-        <translation>步轴显示为</translation>
-    </message>
-    <message>
-        <source>Measure the step axis in training steps, time since the run&apos;s first histogram, or wall-clock time</source>
-        <translation>步轴可按训练步数、自运行第一个直方图以来的时间或挂钟时间度量</translation>
-    </message>
-    <message numerus="yes">
-        <source>Show or hide the distributions of %1 (%n run(s))</source>
-        <translation>
-            <numerusform>显示或隐藏 %1 的分布（%n 个运行）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;No distributions yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder whose TensorBoard event files or MindSpore summaries record histograms (&lt;code&gt;add_histogram&lt;/code&gt;, &lt;code&gt;tf.summary.histogram&lt;/code&gt;, &lt;code&gt;HistogramSummary&lt;/code&gt;); they appear here while they load.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;还没有分布&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开其 TensorBoard 事件文件或 MindSpore 摘要文件记录了直方图（&lt;code&gt;add_histogram&lt;/code&gt;、&lt;code&gt;tf.summary.histogram&lt;/code&gt;、&lt;code&gt;HistogramSummary&lt;/code&gt;）的运行文件夹；直方图会在加载时显示在这里。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;None of the selected runs has histograms&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Select other runs in Compare runs, or clear the selection to show every run.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;所选运行都没有直方图&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或清除选择以显示所有运行。&lt;/p&gt;</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 of %2 tags · %n run(s)</source>
-        <translation>
-            <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Invalid regular expression: %1 (at character %2). The previous filter stays in effect.</source>
-        <translation>无效的正则表达式：%1（位于第 %2 个字符）。之前的筛选条件仍然有效。</translation>
     </message>
 </context>
 <context>
@@ -7961,359 +4174,6 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     </message>
 </context>
 <context>
-    <name>runlens::graph::GraphOverlay</name>
-    <message>
-        <source>%1 of %2 nodes matched</source>
-        <translation>匹配了 %2 个节点中的 %1 个</translation>
-    </message>
-    <message>
-        <source> (%1 without -opN)</source>
-        <translation>（其中 %1 个去掉 -opN 后匹配）</translation>
-    </message>
-    <message>
-        <source>, %1% of op time</source>
-        <translation>，占算子时间的 %1%</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::graph::ScopeTree</name>
-    <message>
-        <source>section %1 of %2</source>
-        <translation>第 %1 部分，共 %2 部分</translation>
-    </message>
-    <message>
-        <source>Inputs</source>
-        <translation>输入</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::graphview::GraphPanel</name>
-    <message>
-        <source>graph</source>
-        <translation>计算图</translation>
-    </message>
-    <message>
-        <source>Regex</source>
-        <translation>正则</translation>
-    </message>
-    <message>
-        <source>Shapes</source>
-        <translation>形状</translation>
-    </message>
-    <message>
-        <source>Readable</source>
-        <translation>易读</translation>
-    </message>
-    <message>
-        <source>Search name, op type, attribute…</source>
-        <translation>搜索名称、算子类型、属性…</translation>
-    </message>
-    <message>
-        <source>Op type</source>
-        <translation>算子类型</translation>
-    </message>
-    <message>
-        <source>Namespace</source>
-        <translation>命名空间</translation>
-    </message>
-    <message>
-        <source>Down</source>
-        <translation>向下</translation>
-    </message>
-    <message>
-        <source>Right</source>
-        <translation>向右</translation>
-    </message>
-    <message>
-        <source>Direction of the data flow</source>
-        <translation>数据流方向</translation>
-    </message>
-    <message>
-        <source>Show tensor shapes on edges</source>
-        <translation>在边上显示张量形状</translation>
-    </message>
-    <message>
-        <source>Hide tuple and monad plumbing ops and the gradient and optimizer scopes</source>
-        <translation>隐藏元组与 monad 连接算子以及梯度和优化器作用域</translation>
-    </message>
-    <message>
-        <source>Trace </source>
-        <translation>追踪 </translation>
-    </message>
-    <message>
-        <source>Highlight this many steps upstream and downstream of the selected node</source>
-        <translation>高亮所选节点上游和下游的这么多步</translation>
-    </message>
-    <message>
-        <source>Expand all</source>
-        <translation>全部展开</translation>
-    </message>
-    <message>
-        <source>Expand everything below the selected group</source>
-        <translation>展开所选分组下的全部内容</translation>
-    </message>
-    <message>
-        <source>Collapse all</source>
-        <translation>全部折叠</translation>
-    </message>
-    <message>
-        <source>Collapse everything below the selected group</source>
-        <translation>折叠所选分组下的全部内容</translation>
-    </message>
-    <message>
-        <source>Fit</source>
-        <translation>适应</translation>
-    </message>
-    <message>
-        <source>Fit the graph into the view (Space)</source>
-        <translation>使计算图适应视图（空格键）</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <source>Export the current picture</source>
-        <translation>导出当前画面</translation>
-    </message>
-    <message>
-        <source>Export as SVG…</source>
-        <translation>导出为 SVG…</translation>
-    </message>
-    <message>
-        <source>Export as PNG…</source>
-        <translation>导出为 PNG…</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n ops, %1 shown; laid out %2 groups in %3 ms</source>
-        <translation>
-            <numerusform>%n 个算子，显示 %1 个；%3 毫秒内布局了 %2 个分组</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Building the hierarchy…</source>
-        <translation>正在构建层次结构…</translation>
-    </message>
-    <message>
-        <source>Invalid regular expression: %1</source>
-        <translation>无效的正则表达式：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n matches</source>
-        <translation>
-            <numerusform>%n 个匹配</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Nothing to export to %1: the graph has not been laid out yet.</source>
-        <translation>没有可导出到 %1 的内容：计算图尚未完成布局。</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: check that the folder exists and is writable.</source>
-        <translation>无法写入 %1：请检查文件夹是否存在且可写。</translation>
-    </message>
-    <message>
-        <source>Cannot export %1: use a .svg or .png file name.</source>
-        <translation>无法导出 %1：请使用 .svg 或 .png 文件名。</translation>
-    </message>
-    <message>
-        <source>Cannot export %1: the picture is too large.</source>
-        <translation>无法导出 %1：画面太大。</translation>
-    </message>
-    <message>
-        <source>Profiler time</source>
-        <translation>性能分析时间</translation>
-    </message>
-    <message>
-        <source>Colour the boxes by op type, by namespace or by the profiler time of a loaded trace</source>
-        <translation>按算子类型、命名空间或已加载跟踪的性能分析时间为方框着色</translation>
-    </message>
-    <message>
-        <source>Matching profiler ops to the graph…</source>
-        <translation>正在将性能分析算子与计算图匹配…</translation>
-    </message>
-    <message>
-        <source>Profiler time: %1</source>
-        <translation>性能分析时间：%1</translation>
-    </message>
-    <message>
-        <source>Pipeline stage</source>
-        <translation>流水线阶段</translation>
-    </message>
-    <message>
-        <source>Graph</source>
-        <translation>计算图</translation>
-    </message>
-    <message>
-        <source>Colour by</source>
-        <translation>着色依据</translation>
-    </message>
-    <message>
-        <source>Direction</source>
-        <translation>方向</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::graphview::GraphView</name>
-    <message>
-        <source>series of %1</source>
-        <translation>%1 序列</translation>
-    </message>
-    <message>
-        <source>1 op</source>
-        <translation>1 个算子</translation>
-    </message>
-    <message>
-        <source>%1 ops</source>
-        <translation>%1 个算子</translation>
-    </message>
-    <message>
-        <source>Expanding everything below &quot;%1&quot; would show %2 items (limit %3); expand a smaller group.</source>
-        <translation>展开“%1”下的全部内容将显示 %2 项（上限 %3）；请展开较小的分组。</translation>
-    </message>
-    <message>
-        <source>No graph loaded</source>
-        <translation>未加载计算图</translation>
-    </message>
-    <message>
-        <source>Laying out…</source>
-        <translation>正在布局…</translation>
-    </message>
-    <message>
-        <source>Empty graph</source>
-        <translation>空计算图</translation>
-    </message>
-    <message>
-        <source>Profiler time</source>
-        <translation>性能分析时间</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>no matched ops</source>
-        <translation>没有匹配的算子</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::graphview::NodeDetailsWidget</name>
-    <message>
-        <source>Select a node in the Graph panel to see its details.</source>
-        <translation>在计算图面板中选择一个节点以查看其详情。</translation>
-    </message>
-    <message>
-        <source>Series</source>
-        <translation>序列</translation>
-    </message>
-    <message>
-        <source>Section</source>
-        <translation>部分</translation>
-    </message>
-    <message>
-        <source>Group</source>
-        <translation>分组</translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <source>Scope</source>
-        <translation>作用域</translation>
-    </message>
-    <message>
-        <source>Ops</source>
-        <translation>算子</translation>
-    </message>
-    <message>
-        <source>Children</source>
-        <translation>子项</translation>
-    </message>
-    <message>
-        <source>Members</source>
-        <translation>成员</translation>
-    </message>
-    <message numerus="yes">
-        <source>… and %n more</source>
-        <translation>
-            <numerusform>… 以及另外 %n 项</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <source>Op type</source>
-        <translation>算子类型</translation>
-    </message>
-    <message>
-        <source>Id</source>
-        <translation>ID</translation>
-    </message>
-    <message>
-        <source>Attributes</source>
-        <translation>属性</translation>
-    </message>
-    <message>
-        <source>folded</source>
-        <translation>已折叠</translation>
-    </message>
-    <message>
-        <source>Inputs</source>
-        <translation>输入</translation>
-    </message>
-    <message>
-        <source>control</source>
-        <translation>控制</translation>
-    </message>
-    <message>
-        <source>Outputs</source>
-        <translation>输出</translation>
-    </message>
-    <message>
-        <source>Weights and constants</source>
-        <translation>权重和常量</translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>源代码</translation>
-    </message>
-    <message>
-        <source>none matched</source>
-        <translation>没有匹配</translation>
-    </message>
-    <message>
-        <source>%1 ms (%2% of the matched time)</source>
-        <translation>%1 毫秒（占已匹配时间的 %2%）</translation>
-    </message>
-    <message>
-        <source>Profiler time</source>
-        <translation>性能分析时间</translation>
-    </message>
-    <message>
-        <source>Tensors in dumps</source>
-        <translation>转储中的张量</translation>
-    </message>
-    <message>
-        <source>Step unknown</source>
-        <translation>步数未知</translation>
-    </message>
-    <message>
-        <source>Step %1</source>
-        <translation>第 %1 步</translation>
-    </message>
-    <message>
-        <source>%1 API documentation</source>
-        <translation>%1 API 文档</translation>
-    </message>
-</context>
-<context>
     <name>runlens::images</name>
     <message numerus="yes">
         <source>the image data is not a PNG, JPEG or GIF (%n bytes)</source>
@@ -8377,203 +4237,283 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     </message>
 </context>
 <context>
-    <name>runlens::images::ImageCard</name>
+    <name>runlens::importers::FileMapping</name>
     <message>
-        <source>Run %1, image tag %2</source>
-        <translation>运行 %1，图像标签 %2</translation>
+        <source>%1: cannot open: %2</source>
+        <translation>%1：无法打开：%2</translation>
     </message>
     <message>
-        <source>Choose the step to show (only steps with images are on the slider; arrow keys move one step)</source>
-        <translation>选择要显示的步（滑块上只有含图像的步；方向键每次移动一步）</translation>
+        <source>%1: not a regular file</source>
+        <translation>%1：不是普通文件</translation>
     </message>
     <message>
-        <source>Fit</source>
-        <translation>适应</translation>
+        <source>%1: the file has %2 bytes; %3 bytes at offset %4 are beyond its end</source>
+        <translation>%1：文件共 %2 字节；偏移 %4 处的 %3 字节超出了文件末尾</translation>
     </message>
     <message>
-        <source>Scale the images to fit the card</source>
-        <translation>缩放图像以适应卡片</translation>
+        <source>%1: cannot map the file into memory: %2</source>
+        <translation>%1：无法将文件映射到内存：%2</translation>
     </message>
     <message>
-        <source>1:1</source>
-        <translation>1:1</translation>
+        <source>%1: too many files are mapped at once; close some tensors and try again</source>
+        <translation>%1：同时映射的文件过多；请关闭一些张量后重试</translation>
     </message>
     <message>
-        <source>Show the images at their real size (one screen pixel per image pixel); scroll to see the rest</source>
-        <translation>以实际大小显示图像（每个图像像素对应一个屏幕像素）；滚动查看其余部分</translation>
+        <source>%1: the file shrank or was replaced while it was read; values past its new end read as zeros. Open it again to see its current content.</source>
+        <translation>%1：读取期间文件变小或被替换；超出其新末尾的值读作零。请重新打开以查看其当前内容。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::importers::ImportBudget</name>
+    <message>
+        <source>more than %1 of data</source>
+        <translation>超过 %1 的数据</translation>
     </message>
     <message>
-        <source>Zoom out (Ctrl+wheel over the image)</source>
-        <translation>缩小（在图像上按 Ctrl+滚轮）</translation>
+        <source>more than %1 values</source>
+        <translation>超过 %1 个值</translation>
     </message>
     <message>
-        <source>Zoom in (Ctrl+wheel over the image)</source>
-        <translation>放大（在图像上按 Ctrl+滚轮）</translation>
+        <source>structures nested deeper than %1 levels</source>
+        <translation>嵌套深度超过 %1 层的结构</translation>
     </message>
     <message>
-        <source>Screen pixels per image pixel</source>
-        <translation>每个图像像素对应的屏幕像素数</translation>
+        <source>Reading stopped: the file would produce %1, the limit for an input of %2 bytes. It is damaged or was made to exhaust memory; what was read before is kept.</source>
+        <translation>读取已停止：该文件将产生%1，这是 %2 字节输入的上限。文件已损坏，或被刻意构造以耗尽内存；已读取的内容予以保留。</translation>
     </message>
     <message>
-        <source>Auto contrast</source>
-        <translation>自动对比度</translation>
+        <source>Reading stopped: the file would produce %1. It is damaged or was made to exhaust memory; what was read before is kept.</source>
+        <translation>读取已停止：该文件将产生%1。文件已损坏，或被刻意构造以耗尽内存；已读取的内容予以保留。</translation>
     </message>
-    <message>
-        <source>Stretch the shown images&apos; values to the full range, so that dark or low-contrast pictures become readable (display only; hover still reports the recorded values)</source>
-        <translation>将所显示图像的数值拉伸到完整范围，使偏暗或低对比度的图片清晰可辨（仅影响显示；悬停时仍报告记录的值）</translation>
-    </message>
-    <message>
-        <source>PNG</source>
-        <translation>PNG</translation>
-    </message>
-    <message>
-        <source>Export the shown images as a PNG file, at their real size</source>
-        <translation>将所显示的图像按实际大小导出为 PNG 文件</translation>
-    </message>
-    <message>
-        <source>step %1, image %2: %3</source>
-        <translation>第 %1 步，图像 %2：%3</translation>
-    </message>
-    <message>
-        <source>step %1: %2</source>
-        <translation>第 %1 步：%2</translation>
-    </message>
-    <message>
-        <source>step %1: no image data was recorded</source>
-        <translation>第 %1 步：未记录图像数据</translation>
-    </message>
-    <message>
-        <source>no images</source>
-        <translation>没有图像</translation>
-    </message>
-    <message>
-        <source>step %1 · %2/%3</source>
-        <translation>第 %1 步 · %2/%3</translation>
-    </message>
-    <message>
-        <source>decoding…</source>
-        <translation>正在解码…</translation>
-    </message>
-    <message>
-        <source>%1 × %2 px</source>
-        <translation>%1 × %2 像素</translation>
-    </message>
-    <message>
-        <source>mixed sizes</source>
-        <translation>尺寸不一</translation>
-    </message>
+</context>
+<context>
+    <name>runlens::importers::ImportSession</name>
     <message numerus="yes">
-        <source>%n images · %1</source>
+        <source>Imported %n file(s)</source>
         <translation>
-            <numerusform>%n 张图像 · %1</numerusform>
+            <numerusform>已导入 %n 个文件</numerusform>
         </translation>
     </message>
     <message>
-        <source>Cannot export %1: step %2 of %3 has no decoded image to save.</source>
-        <translation>无法导出 %1：%3 的第 %2 步没有可保存的已解码图像。</translation>
+        <source>Importing %1 of %2 files…</source>
+        <translation>正在导入第 %1 个文件，共 %2 个…</translation>
     </message>
     <message>
-        <source>Cannot write %1: check that the folder exists and is writable.</source>
-        <translation>无法写入 %1：请检查文件夹是否存在且可写。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::images::ImageView</name>
-    <message>
-        <source>image %1 · %2</source>
-        <translation>图像 %1 · %2</translation>
+        <source>Nothing could be read from this file (%1). If it is part of a larger output, open the folder it came from.</source>
+        <translation>无法从此文件（%1）读取任何内容。如果它属于更大的输出，请打开它所在的文件夹。</translation>
     </message>
 </context>
 <context>
-    <name>runlens::images::ImagesPanel</name>
+    <name>runlens::importers::ProfilerImporter</name>
     <message>
-        <source>Auto contrast</source>
-        <translation>自动对比度</translation>
-    </message>
-    <message>
-        <source>Stretch every shown image&apos;s values to the full range, for dark or low-contrast pictures (display only)</source>
-        <translation>将每张所显示图像的数值拉伸到完整范围，适用于偏暗或低对比度的图片（仅影响显示）</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;No images yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files, MindSpore summaries or VisualDL logs that record images; they appear here while they load.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;还没有图像&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含记录了图像的 TensorBoard 事件文件、MindSpore 摘要文件或 VisualDL 日志的运行文件夹；图像会在加载时显示在这里。&lt;/p&gt;</translation>
+        <source>No profiler data could be read from these files: the operator, step and timeline tables a profiler folder needs are missing.</source>
+        <translation>无法从这些文件读取性能分析数据：缺少性能分析文件夹所需的算子、迭代和时间线表格。</translation>
     </message>
 </context>
 <context>
-    <name>runlens::images::SummaryCardsPanel</name>
+    <name>runlens::importers::RunScanner</name>
     <message>
-        <source>Filter tags (regular expression)</source>
-        <translation>筛选标签（正则表达式）</translation>
+        <source>No folder or file was given to scan.</source>
+        <translation>没有指定要扫描的文件夹或文件。</translation>
     </message>
     <message>
-        <source>Show only tags matching this regular expression (case-insensitive)</source>
-        <translation>只显示与此正则表达式匹配的标签（不区分大小写）</translation>
+        <source>%1 cannot be opened: %2.</source>
+        <translation>无法打开 %1：%2。</translation>
     </message>
     <message>
-        <source>Invalid regular expression: %1 (at character %2). The previous filter stays in effect.</source>
-        <translation>无效的正则表达式：%1（位于第 %2 个字符）。之前的筛选条件仍然有效。</translation>
+        <source>The folder %1 cannot be read: %2. Check its permissions.</source>
+        <translation>无法读取文件夹 %1：%2。请检查其权限。</translation>
+    </message>
+    <message>
+        <source>The folder of %1 cannot be read: %2.</source>
+        <translation>无法读取 %1 所在的文件夹：%2。</translation>
+    </message>
+    <message>
+        <source>%1 is neither a folder nor a regular file.</source>
+        <translation>%1 既不是文件夹也不是普通文件。</translation>
+    </message>
+    <message>
+        <source>The scan of %1 was canceled; the list of files is incomplete.</source>
+        <translation>对 %1 的扫描已取消；文件列表不完整。</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 entries: %2 holds more than the scan limit, files after %3 were not listed. Open a subfolder to see the rest.</source>
+        <translation>在 %1 个条目后停止：%2 中的条目超过扫描上限，%3 之后的文件未列出。请打开子文件夹查看其余部分。</translation>
+    </message>
+    <message>
+        <source>The folder %1 (a symbolic link) cannot be read: %2.</source>
+        <translation>无法读取文件夹 %1（符号链接）：%2。</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link to %2, which contains it (a loop); it was not followed.</source>
+        <translation>%1 是指向 %2 的符号链接，而后者包含它（循环）；未跟随该链接。</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link to %2, which was already scanned; it was not followed again.</source>
+        <translation>%1 是指向 %2 的符号链接，后者已被扫描；未再次跟随。</translation>
     </message>
     <message numerus="yes">
-        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
+        <source>%n folder(s) more than %1 levels below %2 were not scanned, for example %3.</source>
         <translation>
-            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
+            <numerusform>%2 下超过 %1 层的 %n 个文件夹未被扫描，例如 %3。</numerusform>
         </translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;None of the chosen runs has these tags&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Choose other runs in Compare runs, or clear the selection there to see every run.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;所选运行都没有这些标签&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或在那里清除选择以查看所有运行。&lt;/p&gt;</translation>
+        <source>The folder %1 cannot be read: %2.</source>
+        <translation>无法读取文件夹 %1：%2。</translation>
     </message>
     <message>
-        <source>%1 of %2 tags</source>
-        <translation>%1 / %2 个标签</translation>
+        <source>Reading the folder %1 failed: %2; some files may be missing.</source>
+        <translation>读取文件夹 %1 失败：%2；可能缺少部分文件。</translation>
+    </message>
+    <message>
+        <source>The folder %1 cannot be read: %2. Its files were not listed.</source>
+        <translation>无法读取文件夹 %1：%2。其中的文件未被列出。</translation>
+    </message>
+    <message>
+        <source>%1 is the same folder as %2 (a mount loop); it was not scanned again.</source>
+        <translation>%1 与 %2 是同一个文件夹（挂载循环）；未再次扫描。</translation>
+    </message>
+    <message>
+        <source>The file %1 cannot be read: %2. Check its permissions.</source>
+        <translation>无法读取文件 %1：%2。请检查其权限。</translation>
+    </message>
+    <message>
+        <source>The file %1 cannot be read: %2.</source>
+        <translation>无法读取文件 %1：%2。</translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file.</source>
+        <translation>%1 不是普通文件。</translation>
+    </message>
+    <message>
+        <source>The file %1 cannot be read.</source>
+        <translation>无法读取文件 %1。</translation>
+    </message>
+    <message>
+        <source>%1 is not a file RunLens can read.</source>
+        <translation>%1 不是 RunLens 能读取的文件。</translation>
+    </message>
+    <message>
+        <source>%1 is named like a %2 file but is empty, perhaps not written yet; scan again later.</source>
+        <translation>%1 的名称像 %2 文件，但内容为空，可能尚未写入；请稍后重新扫描。</translation>
+    </message>
+    <message>
+        <source>%1 is named like a %2 file but its content is not one; it was left out.</source>
+        <translation>%1 的名称像 %2 文件，但其内容并不是；已忽略。</translation>
     </message>
 </context>
 <context>
-    <name>runlens::images::TextCard</name>
+    <name>runlens::importers::demo::DemoRun</name>
     <message>
-        <source>Run %1, text tag %2</source>
-        <translation>运行 %1，文本标签 %2</translation>
+        <source>cannot create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
     </message>
     <message>
-        <source>Choose the step to show (only steps with a text are on the slider; arrow keys move one step)</source>
-        <translation>选择要显示的步（滑块上只有含文本的步；方向键每次移动一步）</translation>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::importers::memory::PickleDecoder</name>
+    <message>
+        <source>pickle opcode %1 at offset %2 %3; refused: RunLens reads only tensors, storages and containers (what torch.load with weights_only=True allows) and never imports or runs code from a file</source>
+        <translation>偏移 %2 处的 pickle 操作码 %1 %3；已拒绝：RunLens 只读取张量、存储和容器（即 torch.load 在 weights_only=True 时允许的内容），绝不导入或运行文件中的代码</translation>
     </message>
     <message>
-        <source>The text as recorded, rendered as Markdown</source>
-        <translation>按 Markdown 渲染的记录文本</translation>
+        <source>STACK_GLOBAL with fewer than two values on the stack</source>
+        <translation>STACK_GLOBAL 执行时栈上的值少于两个</translation>
     </message>
     <message>
-        <source>no text</source>
-        <translation>没有文本</translation>
+        <source>STACK_GLOBAL of values that are not strings</source>
+        <translation>STACK_GLOBAL 的操作数不是字符串</translation>
     </message>
+    <message>
+        <source>refers to the Python object %1</source>
+        <translation>引用了 Python 对象 %1</translation>
+    </message>
+    <message>
+        <source>REDUCE with fewer than two values on the stack</source>
+        <translation>REDUCE 执行时栈上的值少于两个</translation>
+    </message>
+    <message>
+        <source>calls a value that is not an allowed function</source>
+        <translation>调用了一个不是允许函数的值</translation>
+    </message>
+    <message>
+        <source>REDUCE arguments are not a tuple</source>
+        <translation>REDUCE 的参数不是元组</translation>
+    </message>
+    <message>
+        <source>collections.OrderedDict called with arguments</source>
+        <translation>调用 collections.OrderedDict 时带有参数</translation>
+    </message>
+    <message>
+        <source>torch.Size called without one sequence of sizes</source>
+        <translation>调用 torch.Size 时没有给出一个尺寸序列</translation>
+    </message>
+    <message>
+        <source>calls %1, which is not a function</source>
+        <translation>调用了 %1，它不是函数</translation>
+    </message>
+    <message>
+        <source>BUILD with fewer than two values on the stack</source>
+        <translation>BUILD 执行时栈上的值少于两个</translation>
+    </message>
+    <message>
+        <source>sets the state of a value that is neither a dict nor a tensor</source>
+        <translation>设置了一个既不是字典也不是张量的值的状态</translation>
+    </message>
+    <message>
+        <source>BINPERSID with an empty stack</source>
+        <translation>BINPERSID 执行时栈为空</translation>
+    </message>
+    <message>
+        <source>names a persistent object that is not a (&quot;storage&quot;, ...) tuple</source>
+        <translation>指定的持久化对象不是 (&quot;storage&quot;, ...) 元组</translation>
+    </message>
+    <message>
+        <source>would import, call or build Python objects</source>
+        <translation>会导入、调用或构造 Python 对象</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::importers::profiler::CsvTable</name>
     <message numerus="yes">
-        <source>%n step(s), newest first</source>
+        <source>%n more line(s) with problems were not listed</source>
         <translation>
-            <numerusform>共 %n 步，最新的在前</numerusform>
+            <numerusform>另有 %n 行有问题，未列出</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>runlens::importers::system::NpuSmiReader</name>
     <message>
-        <source>%1 of %2 recorded texts kept</source>
-        <translation>记录的 %2 条文本中保留了 %1 条</translation>
+        <source>Ascend&apos;s npu-smi is not on PATH: no NPU metrics.</source>
+        <translation>PATH 中没有昇腾的 npu-smi：不记录 NPU 指标。</translation>
     </message>
     <message>
-        <source>step %1 · %2/%3</source>
-        <translation>第 %1 步 · %2/%3</translation>
+        <source>npu-smi info failed or did not answer within %1 s: no NPU metrics.</source>
+        <translation>npu-smi info 执行失败或在 %1 秒内无响应：不记录 NPU 指标。</translation>
+    </message>
+    <message>
+        <source>npu-smi info printed no device table RunLens can read: no NPU metrics.</source>
+        <translation>npu-smi info 未输出 RunLens 能读取的设备表：不记录 NPU 指标。</translation>
     </message>
 </context>
 <context>
-    <name>runlens::images::TextPanel</name>
+    <name>runlens::importers::system::NvmlReader</name>
     <message>
-        <source>All steps</source>
-        <translation>所有步</translation>
+        <source>NVIDIA&apos;s management library (libnvidia-ml.so.1) is not installed: no GPU metrics.</source>
+        <translation>未安装 NVIDIA 管理库（libnvidia-ml.so.1）：没有 GPU 指标。</translation>
     </message>
     <message>
-        <source>List every step&apos;s text in each card, newest first, instead of one step chosen with the slider</source>
-        <translation>在每张卡片中列出每一步的文本（最新的在前），而不是只显示用滑块选中的一步</translation>
+        <source>libnvidia-ml.so.1 lacks the functions RunLens reads: no GPU metrics.</source>
+        <translation>libnvidia-ml.so.1 缺少 RunLens 读取的函数：没有 GPU 指标。</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;No texts yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder whose TensorBoard event files or VisualDL logs record text (for example with &lt;code&gt;add_text&lt;/code&gt;); it appears here while it loads.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;还没有文本&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开其 TensorBoard 事件文件或 VisualDL 日志记录了文本（例如使用 &lt;code&gt;add_text&lt;/code&gt;）的运行文件夹；文本会在加载时显示在这里。&lt;/p&gt;</translation>
+        <source>NVIDIA&apos;s management library could not start (error %1): no GPU metrics.</source>
+        <translation>NVIDIA 管理库无法启动（错误 %1）：没有 GPU 指标。</translation>
     </message>
 </context>
 <context>
@@ -9220,7 +5160,299 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     </message>
 </context>
 <context>
-    <name>runlens::memory::MemoryOpTableModel</name>
+    <name>runlens::models::Diagnostic</name>
+    <message>
+        <source>: offset %1</source>
+        <translation>：偏移 %1</translation>
+    </message>
+    <message>
+        <source>: line %1</source>
+        <translation>：第 %1 行</translation>
+    </message>
+    <message>
+        <source>Information</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::RunBrowserModel</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>卡</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) with problems</source>
+        <translation>
+            <numerusform>%n 个文件有问题</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n scalar point(s) in %1 tag(s)</source>
+        <translation>
+            <numerusform>%1 个标签中共 %n 个标量数据点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Still being written: new records are read as they arrive</source>
+        <translation>仍在写入：新记录到达后即被读取</translation>
+    </message>
+    <message>
+        <source>importing…</source>
+        <translation>导入中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensors</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>steps %1–%2</source>
+        <translation>第 %1–%2 步</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>已导入</translation>
+    </message>
+    <message>
+        <source>partly read — hover</source>
+        <translation>部分读取 — 悬停查看</translation>
+    </message>
+    <message>
+        <source>failed — hover for why</source>
+        <translation>失败 — 悬停查看原因</translation>
+    </message>
+    <message>
+        <source>listed only</source>
+        <translation>仅列出</translation>
+    </message>
+    <message>
+        <source>canceled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>double-click to open</source>
+        <translation>双击打开</translation>
+    </message>
+    <message>
+        <source>Double-click to open it</source>
+        <translation>双击即可打开</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::advisor::RuleBook</name>
+    <message>
+        <source>%1: rule %2: %3</source>
+        <translation>%1：规则 %2：%3</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 到 %2</translation>
+    </message>
+    <message>
+        <source>&quot;params&quot; must be an object of names and numbers; ignored</source>
+        <translation>&quot;params&quot; 必须是由名称和数值组成的对象；已忽略</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos; must be a number; ignored</source>
+        <translation>参数 &apos;%1&apos; 必须是数值；已忽略</translation>
+    </message>
+    <message>
+        <source>unknown %1 &apos;%2&apos; (one of %3)</source>
+        <translation>未知的%1 &apos;%2&apos;（应为 %3 之一）</translation>
+    </message>
+    <message>
+        <source>no rule with this id exists, and a new rule needs %1; skipped</source>
+        <translation>不存在具有此 ID 的规则，而新规则需要 %1；已跳过</translation>
+    </message>
+    <message>
+        <source>unknown evidence &apos;%1&apos; (one of %2)</source>
+        <translation>未知的证据 &apos;%1&apos;（应为 %2 之一）</translation>
+    </message>
+    <message>
+        <source>&quot;range&quot; must be [minimum, maximum] with minimum &lt;= maximum</source>
+        <translation>&quot;range&quot; 必须为 [minimum, maximum]，且 minimum &lt;= maximum</translation>
+    </message>
+    <message>
+        <source>the recommended threshold %1 is outside the range %2</source>
+        <translation>推荐阈值 %1 超出了范围 %2</translation>
+    </message>
+    <message>
+        <source>&quot;limit&quot; must be a whole number from 1 to %1</source>
+        <translation>&quot;limit&quot; 必须是 1 到 %1 之间的整数</translation>
+    </message>
+    <message>
+        <source>the rule is skipped</source>
+        <translation>已跳过该规则</translation>
+    </message>
+    <message>
+        <source>&quot;enabled&quot; must be true or false; ignored</source>
+        <translation>&quot;enabled&quot; 必须为 true 或 false；已忽略</translation>
+    </message>
+    <message>
+        <source>threshold %1 is outside the range %2; %3 is used</source>
+        <translation>阈值 %1 超出了范围 %2；改用 %3</translation>
+    </message>
+    <message>
+        <source>unknown field &apos;%1&apos; ignored</source>
+        <translation>已忽略未知字段 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>the rule exists already (%1); a rule file may change only its threshold, enabled, severity and params, so %2 is ignored</source>
+        <translation>该规则已存在（%1）；规则文件只能修改其 threshold、enabled、severity 和 params，因此忽略 %2</translation>
+    </message>
+    <message>
+        <source>threshold must be a number; %1 is kept</source>
+        <translation>阈值必须是数值；保留 %1</translation>
+    </message>
+    <message>
+        <source>threshold %1 is outside the range %2; %3 is kept</source>
+        <translation>阈值 %1 超出了范围 %2；保留 %3</translation>
+    </message>
+    <message>
+        <source>%1: rule %2 is defined in %3 already; skipped</source>
+        <translation>%1：规则 %2 已在 %3 中定义；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: cannot read the rule file: %2</source>
+        <translation>%1：无法读取规则文件：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes is too large for a rule file</source>
+        <translation>%1：%2 字节，对规则文件而言过大</translation>
+    </message>
+    <message>
+        <source>%1: not valid JSON at offset %2: %3</source>
+        <translation>%1：偏移量 %2 处不是有效的 JSON：%3</translation>
+    </message>
+    <message>
+        <source>%1: not a rule file (an object with a &quot;rules&quot; array is expected)</source>
+        <translation>%1：不是规则文件（应为包含 &quot;rules&quot; 数组的对象）</translation>
+    </message>
+    <message>
+        <source>%1: no &quot;rules&quot; array</source>
+        <translation>%1：没有 &quot;rules&quot; 数组</translation>
+    </message>
+    <message>
+        <source>%1: entry %2 is not a rule (an object with an &quot;id&quot;)</source>
+        <translation>%1：条目 %2 不是规则（应为带有 &quot;id&quot; 的对象）</translation>
+    </message>
+    <message>
+        <source>%1: rule %2 appears more than once; entry %3 is ignored</source>
+        <translation>%1：规则 %2 出现了多次；忽略条目 %3</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::cluster</name>
+    <message>
+        <source>cluster: %1 rank(s) of %2%3</source>
+        <translation>集群：%2 张卡中的 %1 张%3</translation>
+    </message>
+    <message>
+        <source>  slowest rank %1: %2 ms (%3 % against the mean)%4</source>
+        <translation>  最慢的卡 %1：%2 ms（相对平均值 %3 %）%4</translation>
+    </message>
+    <message>
+        <source>, flagged</source>
+        <translation>，已标记</translation>
+    </message>
+    <message>
+        <source>  worst link %1-&gt;%2 %3: %4 GB/s (%5 % against the mean)%6</source>
+        <translation>  最差链路 %1-&gt;%2 %3：%4 GB/s（相对平均值 %5 %）%6</translation>
+    </message>
+    <message>
+        <source>  rank %1: step %2 ms, interval %3 ms, computation %4 ms, communication %5 ms, idle %6 ms</source>
+        <translation>  卡 %1：迭代步 %2 ms，间隙 %3 ms，计算 %4 ms，通信 %5 ms，空闲 %6 ms</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::graph::GraphOverlay</name>
+    <message>
+        <source>%1 of %2 nodes matched</source>
+        <translation>匹配了 %2 个节点中的 %1 个</translation>
+    </message>
+    <message>
+        <source> (%1 without -opN)</source>
+        <translation>（其中 %1 个去掉 -opN 后匹配）</translation>
+    </message>
+    <message>
+        <source>, %1% of op time</source>
+        <translation>，占算子时间的 %1%</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::graph::ScopeTree</name>
+    <message>
+        <source>section %1 of %2</source>
+        <translation>第 %1 部分，共 %2 部分</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::memory::MemoryOpTableModel</name>
     <message>
         <source>%L1 bytes</source>
         <translation>%L1 字节</translation>
@@ -9287,66 +5519,478 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     </message>
 </context>
 <context>
-    <name>runlens::memory::PickleDecoder</name>
+    <name>runlens::models::profiler::ProfilerOpTableModel</name>
     <message>
-        <source>pickle opcode %1 at offset %2 %3; refused: RunLens reads only tensors, storages and containers (what torch.load with weights_only=True allows) and never imports or runs code from a file</source>
-        <translation>偏移 %2 处的 pickle 操作码 %1 %3；已拒绝：RunLens 只读取张量、存储和容器（即 torch.load 在 weights_only=True 时允许的内容），绝不导入或运行文件中的代码</translation>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
     </message>
     <message>
-        <source>STACK_GLOBAL with fewer than two values on the stack</source>
-        <translation>STACK_GLOBAL 执行时栈上的值少于两个</translation>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
     </message>
     <message>
-        <source>STACK_GLOBAL of values that are not strings</source>
-        <translation>STACK_GLOBAL 的操作数不是字符串</translation>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
     </message>
     <message>
-        <source>refers to the Python object %1</source>
-        <translation>引用了 Python 对象 %1</translation>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
     </message>
     <message>
-        <source>REDUCE with fewer than two values on the stack</source>
-        <translation>REDUCE 执行时栈上的值少于两个</translation>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
     </message>
     <message>
-        <source>calls a value that is not an allowed function</source>
-        <translation>调用了一个不是允许函数的值</translation>
+        <source>Type</source>
+        <translation>类型</translation>
     </message>
     <message>
-        <source>REDUCE arguments are not a tuple</source>
-        <translation>REDUCE 的参数不是元组</translation>
+        <source>Operator</source>
+        <translation>算子</translation>
     </message>
     <message>
-        <source>collections.OrderedDict called with arguments</source>
-        <translation>调用 collections.OrderedDict 时带有参数</translation>
+        <source>Core</source>
+        <translation>核类型</translation>
     </message>
     <message>
-        <source>torch.Size called without one sequence of sizes</source>
-        <translation>调用 torch.Size 时没有给出一个尺寸序列</translation>
+        <source>Calls</source>
+        <translation>调用次数</translation>
     </message>
     <message>
-        <source>calls %1, which is not a function</source>
-        <translation>调用了 %1，它不是函数</translation>
+        <source>Total</source>
+        <translation>总计</translation>
     </message>
     <message>
-        <source>BUILD with fewer than two values on the stack</source>
-        <translation>BUILD 执行时栈上的值少于两个</translation>
+        <source>Average</source>
+        <translation>平均值</translation>
     </message>
     <message>
-        <source>sets the state of a value that is neither a dict nor a tensor</source>
-        <translation>设置了一个既不是字典也不是张量的值的状态</translation>
+        <source>Share</source>
+        <translation>占比</translation>
     </message>
     <message>
-        <source>BINPERSID with an empty stack</source>
-        <translation>BINPERSID 执行时栈为空</translation>
+        <source>Stream</source>
+        <translation>流</translation>
     </message>
     <message>
-        <source>names a persistent object that is not a (&quot;storage&quot;, ...) tuple</source>
-        <translation>指定的持久化对象不是 (&quot;storage&quot;, ...) 元组</translation>
+        <source>Input shapes</source>
+        <translation>输入形状</translation>
     </message>
     <message>
-        <source>would import, call or build Python objects</source>
-        <translation>会导入、调用或构造 Python 对象</translation>
+        <source>Output shapes</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <source>Formats</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>MFLOPs</source>
+        <translation>MFLOPs</translation>
+    </message>
+    <message>
+        <source>GFLOPS</source>
+        <translation>GFLOPS</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::summary::RunComparison</name>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <source>Loss function</source>
+        <translation>损失函数</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备数</translation>
+    </message>
+    <message>
+        <source>Parallel mode</source>
+        <translation>并行模式</translation>
+    </message>
+    <message>
+        <source>Train dataset</source>
+        <translation>训练数据集</translation>
+    </message>
+    <message>
+        <source>Train dataset size</source>
+        <translation>训练数据集大小</translation>
+    </message>
+    <message>
+        <source>Validation dataset</source>
+        <translation>验证数据集</translation>
+    </message>
+    <message>
+        <source>Validation dataset size</source>
+        <translation>验证数据集大小</translation>
+    </message>
+    <message>
+        <source>Dataset pipeline</source>
+        <translation>数据处理流水线</translation>
+    </message>
+    <message>
+        <source>Final loss (lineage)</source>
+        <translation>最终损失（谱系）</translation>
+    </message>
+    <message>
+        <source>Model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <source>Model size</source>
+        <translation>模型大小</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>%1 (evaluation)</source>
+        <translation>%1（评估）</translation>
+    </message>
+    <message>
+        <source>%1 (user)</source>
+        <translation>%1（用户）</translation>
+    </message>
+    <message>
+        <source>MindSpore lineage: %1</source>
+        <translation>MindSpore 谱系：%1</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>How the hparams session ended</source>
+        <translation>超参数会话的结束方式</translation>
+    </message>
+    <message>
+        <source>%1 (final)</source>
+        <translation>%1（最终）</translation>
+    </message>
+    <message>
+        <source>%1 (best)</source>
+        <translation>%1（最佳）</translation>
+    </message>
+    <message>
+        <source>%1 (best step)</source>
+        <translation>%1（最佳步）</translation>
+    </message>
+    <message>
+        <source>final %1 at step %2; best %3 at step %4 of %5 values</source>
+        <translation>最终值 %1（第 %2 步）；最佳值 %3（第 %4 步），共 %5 个值</translation>
+    </message>
+    <message>
+        <source>Best is the lowest value</source>
+        <translation>最低值为最佳</translation>
+    </message>
+    <message>
+        <source>Best is the highest value</source>
+        <translation>最高值为最佳</translation>
+    </message>
+    <message>
+        <source>A metric declared by the hparams experiment</source>
+        <translation>超参数实验声明的指标</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::tensor::SummaryTensorSet</name>
+    <message>
+        <source>written %1</source>
+        <translation>写入于 %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::tensor::SummaryTensorSource</name>
+    <message>
+        <source>%1, tag %2, step %3: %4</source>
+        <translation>%1，标签 %2，第 %3 步：%4</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::tensor::TensorFilterModel</name>
+    <message>
+        <source>Words must all occur in the tensor name. Also:
+kind:weight   kind contains &apos;weight&apos;
+step:30       has a version at step 30
+step:10-50    has a version between steps 10 and 50
+dtype:float16 element type contains &apos;float16&apos;
+run:baseline  run name contains &apos;baseline&apos;
+Example: conv1 kind:weight step:30</source>
+        <translation>张量名称必须包含所有词。另外：
+kind:weight   类别包含“weight”
+step:30       在第 30 步有版本
+step:10-50    在第 10 到 50 步之间有版本
+dtype:float16 元素类型包含“float16”
+run:baseline  运行名称包含“baseline”
+示例：conv1 kind:weight step:30</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::tensor::TensorListModel</name>
+    <message>
+        <source>(no run)</source>
+        <translation>（无运行）</translation>
+    </message>
+    <message>
+        <source>(top folder)</source>
+        <translation>（顶层文件夹）</translation>
+    </message>
+    <message>
+        <source>%1 · rank %2</source>
+        <translation>%1 · 卡 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n tensor series</source>
+        <translation>
+            <numerusform>%1：%n 个张量序列</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>NaN/Inf</source>
+        <translation>NaN/Inf</translation>
+    </message>
+    <message>
+        <source>finite</source>
+        <translation>有限</translation>
+    </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>Holds NaN or Inf values.</source>
+        <translation>包含 NaN 或 Inf 值。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>数值</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::trace::OperatorStatsModel</name>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%L1 ns</source>
+        <translation>%L1 ns</translation>
+    </message>
+    <message>
+        <source>%1
+Input dims: %2</source>
+        <translation>%1
+输入维度：%2</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Duration minus the time of the CPU ops called inside</source>
+        <translation>持续时间减去其内部调用的 CPU 算子的时间</translation>
+    </message>
+    <message>
+        <source>Device time of kernels launched directly by this operator</source>
+        <translation>此算子直接启动的内核的设备时间</translation>
+    </message>
+    <message>
+        <source>Sum of the durations of every call</source>
+        <translation>所有调用的持续时间之和</translation>
+    </message>
+    <message>
+        <source>Device time of kernels launched by this operator or the operators it calls</source>
+        <translation>此算子或其调用的算子所启动内核的设备时间</translation>
+    </message>
+    <message>
+        <source>Share of all kernel time</source>
+        <translation>占全部内核时间的比例</translation>
+    </message>
+    <message>
+        <source>Share of the self time of all operators</source>
+        <translation>占全部算子自身时间的比例</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Input dims</source>
+        <translation>输入维度</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Host total</source>
+        <translation>主机总计</translation>
+    </message>
+    <message>
+        <source>Device total</source>
+        <translation>设备总计</translation>
+    </message>
+    <message>
+        <source>Host self</source>
+        <translation>主机自身</translation>
+    </message>
+    <message>
+        <source>Device self</source>
+        <translation>设备自身</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Launched by</source>
+        <translation>启动者</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::trace::StepBreakdown</name>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Memcpy</source>
+        <translation>内存拷贝</translation>
+    </message>
+    <message>
+        <source>Memset</source>
+        <translation>内存置值</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Runtime</source>
+        <translation>运行时</translation>
+    </message>
+    <message>
+        <source>Data loader</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <source>CPU op</source>
+        <translation>CPU 算子</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::models::trace::StepPhases</name>
+    <message>
+        <source>Data loading</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
     </message>
 </context>
 <context>
@@ -9501,126 +6145,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     </message>
 </context>
 <context>
-    <name>runlens::prcurves::PrCurveChart</name>
-    <message>
-        <source>Recall</source>
-        <translation>召回率</translation>
-    </message>
-    <message>
-        <source>Precision</source>
-        <translation>精确率</translation>
-    </message>
-    <message>
-        <source>The step whose curves are shown; the latest step follows new data</source>
-        <translation>显示其曲线的步；选中最新一步时会跟随新数据</translation>
-    </message>
-    <message>
-        <source>%1 (step %2)</source>
-        <translation>%1（第 %2 步）</translation>
-    </message>
-    <message>
-        <source>no step</source>
-        <translation>没有步</translation>
-    </message>
-    <message>
-        <source>step %1 (%2/%3)</source>
-        <translation>第 %1 步（%2/%3）</translation>
-    </message>
-    <message>
-        <source>step %1</source>
-        <translation>第 %1 步</translation>
-    </message>
-    <message>
-        <source>Threshold</source>
-        <translation>阈值</translation>
-    </message>
-    <message>
-        <source>TP</source>
-        <translation>TP</translation>
-    </message>
-    <message>
-        <source>FP</source>
-        <translation>FP</translation>
-    </message>
-    <message>
-        <source>TN</source>
-        <translation>TN</translation>
-    </message>
-    <message>
-        <source>FN</source>
-        <translation>FN</translation>
-    </message>
-    <message>
-        <source>Copy Image</source>
-        <translation>复制图像</translation>
-    </message>
-    <message>
-        <source>False positive rate</source>
-        <translation>假阳性率</translation>
-    </message>
-    <message>
-        <source>True positive rate</source>
-        <translation>真阳性率</translation>
-    </message>
-    <message>
-        <source>%1 (step %2) · AUC %3</source>
-        <translation>%1（步 %2）· AUC %3</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::prcurves::PrCurvesPanel</name>
-    <message>
-        <source>Filter tags (regular expression)</source>
-        <translation>筛选标签（正则表达式）</translation>
-    </message>
-    <message>
-        <source>Invalid regular expression: %1</source>
-        <translation>无效的正则表达式：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 of %2 tags · %n run(s)</source>
-        <translation>
-            <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Draw the PR curve tags as precision over recall, or as ROC curves (true-positive over false-positive rate) from the same counts; ROC-only tags are always ROC curves</source>
-        <translation>将 PR 曲线标签绘制为精确率-召回率曲线，或由相同计数绘制为 ROC 曲线（真阳性率对假阳性率）；仅含 ROC 的标签始终显示为 ROC 曲线</translation>
-    </message>
-    <message>
-        <source>Precision-recall</source>
-        <translation>精确率-召回率</translation>
-    </message>
-    <message>
-        <source>ROC</source>
-        <translation>ROC</translation>
-    </message>
-    <message>
-        <source>Show only the curve tags that match this regular expression (case-insensitive)</source>
-        <translation>只显示匹配此正则表达式的曲线标签（不区分大小写）</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;No PR or ROC curves&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder to see its precision-recall and ROC curves.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;没有 PR 或 ROC 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开一个运行文件夹以查看其精确率-召回率曲线和 ROC 曲线。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;No PR or ROC curves yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files that hold PR curves (PyTorch &lt;code&gt;add_pr_curve&lt;/code&gt;, TensorFlow &lt;code&gt;pr_curve&lt;/code&gt; summaries) or VisualDL logs with PR or ROC curves; they appear here while they load.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;暂无 PR 或 ROC 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含 PR 曲线的 TensorBoard 事件文件（PyTorch &lt;code&gt;add_pr_curve&lt;/code&gt;、TensorFlow &lt;code&gt;pr_curve&lt;/code&gt; 摘要）或包含 PR、ROC 曲线的 VisualDL 日志的运行文件夹；曲线会在加载时显示在这里。&lt;/p&gt;</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;&lt;b&gt;The selected runs have no PR or ROC curves&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Select other runs in Compare runs, or clear the selection to see all %n run(s) with curves.&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;&lt;b&gt;所选运行没有 PR 或 ROC 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或清除选择以查看全部 %n 个含曲线的运行。&lt;/p&gt;</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>runlens::profiler</name>
     <message>
         <source>Iteration interval</source>
@@ -9677,90 +6201,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>Unknown</source>
         <translation>未知</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::profiler::CsvTable</name>
-    <message numerus="yes">
-        <source>%n more line(s) with problems were not listed</source>
-        <translation>
-            <numerusform>另有 %n 行有问题，未列出</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>runlens::profiler::ProfilerOpTableModel</name>
-    <message>
-        <source>%1 %</source>
-        <translation>%1 %</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>%1 µs</source>
-        <translation>%1 µs</translation>
-    </message>
-    <message>
-        <source>%1 ns</source>
-        <translation>%1 ns</translation>
-    </message>
-    <message>
-        <source>Type</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <source>Operator</source>
-        <translation>算子</translation>
-    </message>
-    <message>
-        <source>Core</source>
-        <translation>核类型</translation>
-    </message>
-    <message>
-        <source>Calls</source>
-        <translation>调用次数</translation>
-    </message>
-    <message>
-        <source>Total</source>
-        <translation>总计</translation>
-    </message>
-    <message>
-        <source>Average</source>
-        <translation>平均值</translation>
-    </message>
-    <message>
-        <source>Share</source>
-        <translation>占比</translation>
-    </message>
-    <message>
-        <source>Stream</source>
-        <translation>流</translation>
-    </message>
-    <message>
-        <source>Input shapes</source>
-        <translation>输入形状</translation>
-    </message>
-    <message>
-        <source>Output shapes</source>
-        <translation>输出形状</translation>
-    </message>
-    <message>
-        <source>Formats</source>
-        <translation>格式</translation>
-    </message>
-    <message>
-        <source>MFLOPs</source>
-        <translation>MFLOPs</translation>
-    </message>
-    <message>
-        <source>GFLOPS</source>
-        <translation>GFLOPS</translation>
     </message>
 </context>
 <context>
@@ -10053,155 +6493,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     </message>
 </context>
 <context>
-    <name>runlens::summary::RunComparison</name>
-    <message>
-        <source>Network</source>
-        <translation>网络</translation>
-    </message>
-    <message>
-        <source>Optimizer</source>
-        <translation>优化器</translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <source>Batch size</source>
-        <translation>批大小</translation>
-    </message>
-    <message>
-        <source>Epochs</source>
-        <translation>轮数</translation>
-    </message>
-    <message>
-        <source>Loss function</source>
-        <translation>损失函数</translation>
-    </message>
-    <message>
-        <source>Devices</source>
-        <translation>设备数</translation>
-    </message>
-    <message>
-        <source>Parallel mode</source>
-        <translation>并行模式</translation>
-    </message>
-    <message>
-        <source>Train dataset</source>
-        <translation>训练数据集</translation>
-    </message>
-    <message>
-        <source>Train dataset size</source>
-        <translation>训练数据集大小</translation>
-    </message>
-    <message>
-        <source>Validation dataset</source>
-        <translation>验证数据集</translation>
-    </message>
-    <message>
-        <source>Validation dataset size</source>
-        <translation>验证数据集大小</translation>
-    </message>
-    <message>
-        <source>Dataset pipeline</source>
-        <translation>数据处理流水线</translation>
-    </message>
-    <message>
-        <source>Final loss (lineage)</source>
-        <translation>最终损失（谱系）</translation>
-    </message>
-    <message>
-        <source>Model file</source>
-        <translation>模型文件</translation>
-    </message>
-    <message>
-        <source>Model size</source>
-        <translation>模型大小</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>%1 (evaluation)</source>
-        <translation>%1（评估）</translation>
-    </message>
-    <message>
-        <source>%1 (user)</source>
-        <translation>%1（用户）</translation>
-    </message>
-    <message>
-        <source>MindSpore lineage: %1</source>
-        <translation>MindSpore 谱系：%1</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>How the hparams session ended</source>
-        <translation>超参数会话的结束方式</translation>
-    </message>
-    <message>
-        <source>%1 (final)</source>
-        <translation>%1（最终）</translation>
-    </message>
-    <message>
-        <source>%1 (best)</source>
-        <translation>%1（最佳）</translation>
-    </message>
-    <message>
-        <source>%1 (best step)</source>
-        <translation>%1（最佳步）</translation>
-    </message>
-    <message>
-        <source>final %1 at step %2; best %3 at step %4 of %5 values</source>
-        <translation>最终值 %1（第 %2 步）；最佳值 %3（第 %4 步），共 %5 个值</translation>
-    </message>
-    <message>
-        <source>Best is the lowest value</source>
-        <translation>最低值为最佳</translation>
-    </message>
-    <message>
-        <source>Best is the highest value</source>
-        <translation>最高值为最佳</translation>
-    </message>
-    <message>
-        <source>A metric declared by the hparams experiment</source>
-        <translation>超参数实验声明的指标</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::system::NpuSmiReader</name>
-    <message>
-        <source>Ascend&apos;s npu-smi is not on PATH: no NPU metrics.</source>
-        <translation>PATH 中没有昇腾的 npu-smi：不记录 NPU 指标。</translation>
-    </message>
-    <message>
-        <source>npu-smi info failed or did not answer within %1 s: no NPU metrics.</source>
-        <translation>npu-smi info 执行失败或在 %1 秒内无响应：不记录 NPU 指标。</translation>
-    </message>
-    <message>
-        <source>npu-smi info printed no device table RunLens can read: no NPU metrics.</source>
-        <translation>npu-smi info 未输出 RunLens 能读取的设备表：不记录 NPU 指标。</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::system::NvmlReader</name>
-    <message>
-        <source>NVIDIA&apos;s management library (libnvidia-ml.so.1) is not installed: no GPU metrics.</source>
-        <translation>未安装 NVIDIA 管理库（libnvidia-ml.so.1）：没有 GPU 指标。</translation>
-    </message>
-    <message>
-        <source>libnvidia-ml.so.1 lacks the functions RunLens reads: no GPU metrics.</source>
-        <translation>libnvidia-ml.so.1 缺少 RunLens 读取的函数：没有 GPU 指标。</translation>
-    </message>
-    <message>
-        <source>NVIDIA&apos;s management library could not start (error %1): no GPU metrics.</source>
-        <translation>NVIDIA 管理库无法启动（错误 %1）：没有 GPU 指标。</translation>
-    </message>
-</context>
-<context>
     <name>runlens::tensor</name>
     <message>
         <source>%1: element type &apos;%2&apos; (%3) is not a numeric type RunLens reads</source>
@@ -10475,10 +6766,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>the file holds no tensors</source>
         <translation>文件中没有张量</translation>
     </message>
-    <message>
-        <source>%1 holds no tensor.</source>
-        <translation>%1 中没有张量。</translation>
-    </message>
 </context>
 <context>
     <name>runlens::tensor::CopiedViewSource</name>
@@ -10512,104 +6799,6 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
     <message>
         <source>it ends after %1 of %2 bytes</source>
         <translation>应有 %2 字节，但在 %1 字节后结束</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::tensor::SummaryTensorSet</name>
-    <message>
-        <source>written %1</source>
-        <translation>写入于 %1</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::tensor::SummaryTensorSource</name>
-    <message>
-        <source>%1, tag %2, step %3: %4</source>
-        <translation>%1，标签 %2，第 %3 步：%4</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::tensor::TensorFilterModel</name>
-    <message>
-        <source>Words must all occur in the tensor name. Also:
-kind:weight   kind contains &apos;weight&apos;
-step:30       has a version at step 30
-step:10-50    has a version between steps 10 and 50
-dtype:float16 element type contains &apos;float16&apos;
-run:baseline  run name contains &apos;baseline&apos;
-Example: conv1 kind:weight step:30</source>
-        <translation>张量名称必须包含所有词。另外：
-kind:weight   类别包含“weight”
-step:30       在第 30 步有版本
-step:10-50    在第 10 到 50 步之间有版本
-dtype:float16 元素类型包含“float16”
-run:baseline  运行名称包含“baseline”
-示例：conv1 kind:weight step:30</translation>
-    </message>
-</context>
-<context>
-    <name>runlens::tensor::TensorListModel</name>
-    <message>
-        <source>(no run)</source>
-        <translation>（无运行）</translation>
-    </message>
-    <message>
-        <source>(top folder)</source>
-        <translation>（顶层文件夹）</translation>
-    </message>
-    <message>
-        <source>%1 · rank %2</source>
-        <translation>%1 · 卡 %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n tensor series</source>
-        <translation>
-            <numerusform>%1：%n 个张量序列</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>NaN/Inf</source>
-        <translation>NaN/Inf</translation>
-    </message>
-    <message>
-        <source>finite</source>
-        <translation>有限</translation>
-    </message>
-    <message>
-        <source>step %1: %2</source>
-        <translation>第 %1 步：%2</translation>
-    </message>
-    <message>
-        <source>Holds NaN or Inf values.</source>
-        <translation>包含 NaN 或 Inf 值。</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <translation>类别</translation>
-    </message>
-    <message>
-        <source>Shape</source>
-        <translation>形状</translation>
-    </message>
-    <message>
-        <source>Type</source>
-        <translation>数据类型</translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation>大小</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>步数</translation>
-    </message>
-    <message>
-        <source>Values</source>
-        <translation>数值</translation>
     </message>
 </context>
 <context>
@@ -10720,7 +6909,3580 @@ run:baseline  运行名称包含“baseline”
     </message>
 </context>
 <context>
-    <name>runlens::tensorview::HeatmapView</name>
+    <name>runlens::widgets::ChartExportMenu</name>
+    <message>
+        <source>Save the chart as a %1</source>
+        <translation>将图表保存为%1</translation>
+    </message>
+    <message>
+        <source>Export as PNG…</source>
+        <translation>导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Export as SVG…</source>
+        <translation>导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Export as PDF…</source>
+        <translation>导出为 PDF…</translation>
+    </message>
+    <message>
+        <source>Export as CSV…</source>
+        <translation>导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Cannot export to %1: the chart no longer exists.</source>
+        <translation>无法导出到 %1：该图表已不存在。</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::ChartExporter</name>
+    <message>
+        <source>Cannot write %1: the folder %2 does not exist.</source>
+        <translation>无法写入 %1：文件夹 %2 不存在。</translation>
+    </message>
+    <message>
+        <source>PNG image</source>
+        <translation>PNG 图像</translation>
+    </message>
+    <message>
+        <source>SVG drawing</source>
+        <translation>SVG 矢量图</translation>
+    </message>
+    <message>
+        <source>PDF document</source>
+        <translation>PDF 文档</translation>
+    </message>
+    <message>
+        <source>CSV table</source>
+        <translation>CSV 表格</translation>
+    </message>
+    <message>
+        <source>%1 (*.%2)</source>
+        <translation>%1 (*.%2)</translation>
+    </message>
+    <message>
+        <source>Cannot export to %1: unknown file type. Use a name ending in .png, .svg, .pdf or .csv.</source>
+        <translation>无法导出到 %1：未知的文件类型。请使用以 .png、.svg、.pdf 或 .csv 结尾的文件名。</translation>
+    </message>
+    <message>
+        <source>Cannot write the PNG image %1. Check that the folder is writable.</source>
+        <translation>无法写入 PNG 图像 %1。请检查文件夹是否可写。</translation>
+    </message>
+    <message>
+        <source>Cannot write the SVG drawing %1: %2</source>
+        <translation>无法写入 SVG 矢量图 %1：%2</translation>
+    </message>
+    <message>
+        <source>Chart exported by RunLens</source>
+        <translation>由 RunLens 导出的图表</translation>
+    </message>
+    <message>
+        <source>Cannot write the SVG drawing %1.</source>
+        <translation>无法写入 SVG 矢量图 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write the PDF document %1. Check that the folder is writable.</source>
+        <translation>无法写入 PDF 文档 %1。请检查文件夹是否可写。</translation>
+    </message>
+    <message>
+        <source>Cannot write the CSV table %1: %2</source>
+        <translation>无法写入 CSV 表格 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::PanelHeader</name>
+    <message>
+        <source>More controls that do not fit the panel&apos;s width</source>
+        <translation>面板宽度容纳不下的更多控件</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::SourceView</name>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is %2 MiB, too large to show here.</source>
+        <translation>%1 大小为 %2 MiB，太大，无法在此显示。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::StackedStepBars</name>
+    <message>
+        <source>Slowest step in a bar</source>
+        <translation>每条柱中最慢的一步</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (each bar: mean of %n step(s))</source>
+        <translation>
+            <numerusform>%1（每条柱：%n 步的均值）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::accuracy::AccuracyGraph</name>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>unmatched</source>
+        <translation>未匹配</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>not compared</source>
+        <translation>未比对</translation>
+    </message>
+    <message>
+        <source>Boxes show the worst verdict of their rows; groups the worst of the ops below them</source>
+        <translation>方框显示其各行中最差的判定；分组显示其下各算子中最差的判定</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::accuracy::AccuracyPanel</name>
+    <message>
+        <source>Filter by name, kind or verdict</source>
+        <translation>按名称、类型或判定筛选</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the comparison; the rows compared so far stay</source>
+        <translation>停止比对；已比对的行保留</translation>
+    </message>
+    <message>
+        <source>Write the comparison as CSV, Markdown or JSON (as runlens compare does)</source>
+        <translation>将比对结果写为 CSV、Markdown 或 JSON（与 runlens compare 相同）</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export Markdown…</source>
+        <translation>导出 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <source>No comparison is available here.</source>
+        <translation>此处无法进行比对。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparing %1 with %2… %n row(s)</source>
+        <translation>
+            <numerusform>正在比对 %1 与 %2… %n 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled after %n row(s)</source>
+        <translation>
+            <numerusform>已在 %n 行后取消</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 matched · %2 pass · %3 warning · %4 error · %5 unmatched</source>
+        <translation>%1 已匹配 · %2 通过 · %3 警告 · %4 错误 · %5 未匹配</translation>
+    </message>
+    <message>
+        <source>Error introduced at %1: %2</source>
+        <translation>误差引入于 %1：%2</translation>
+    </message>
+    <message>
+        <source>No divergence: every matched row passes.</source>
+        <translation>无偏差：所有已匹配的行均通过。</translation>
+    </message>
+    <message>
+        <source>Nothing matched: the two dumps share no rows.</source>
+        <translation>无匹配：两份转储没有共同的行。</translation>
+    </message>
+    <message>
+        <source>Compare two dumps: File &gt; Compare Dumps…, or two runs in the Run Browser</source>
+        <translation>比对两份转储：文件 &gt; 比对转储…，或在运行浏览器中选择两个运行</translation>
+    </message>
+    <message>
+        <source>Bench: %1
+Target: %2</source>
+        <translation>标杆：%1
+目标：%2</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>There is no finished comparison to export.</source>
+        <translation>没有已完成的比对可导出。</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Markdown files (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>bench %1</source>
+        <translation>标杆 %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标 %1</translation>
+    </message>
+    <message>
+        <source>md5: bench %1, target %2</source>
+        <translation>md5：标杆 %1，目标 %2</translation>
+    </message>
+    <message>
+        <source>%1: no values to show</source>
+        <translation>%1：没有可显示的数值</translation>
+    </message>
+    <message>
+        <source>outputs fail while inputs pass</source>
+        <translation>输出不通过而输入通过</translation>
+    </message>
+    <message>
+        <source>a parameter differs</source>
+        <translation>有参数不同</translation>
+    </message>
+    <message>
+        <source>inputs already differ</source>
+        <translation>输入已经不同</translation>
+    </message>
+    <message>
+        <source>The numbers begin to part at %1 (a warning, not an error): %2</source>
+        <translation>数值从 %1 开始出现差异（警告，而非错误）：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>No divergence among the %n matched row(s); %1 rows are unmatched: a mapping file (File &gt; Compare Dumps…) pairs renamed modules and APIs.</source>
+        <translation>
+            <numerusform>%n 个已匹配的行中没有分歧；%1 行未匹配：映射文件（文件 &gt; 比对转储…）可配对重命名的模块和 API。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::accuracy::AccuracyTableModel</name>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>gradient</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>%1: difference %2, relative %3</source>
+        <translation>%1：差值 %2，相对 %3</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>not compared</source>
+        <translation>未比对</translation>
+    </message>
+    <message>
+        <source>unmatched</source>
+        <translation>未匹配</translation>
+    </message>
+    <message>
+        <source>introduced</source>
+        <translation>引入</translation>
+    </message>
+    <message>
+        <source>propagated</source>
+        <translation>传播</translation>
+    </message>
+    <message>
+        <source>Bench: %1
+Target: %2</source>
+        <translation>标杆：%1
+目标：%2</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Dtypes</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Shapes</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦</translation>
+    </message>
+    <message>
+        <source>Max abs</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Max rel</source>
+        <translation>最大相对误差</translation>
+    </message>
+    <message>
+        <source>Mean abs</source>
+        <translation>平均绝对误差</translation>
+    </message>
+    <message>
+        <source>RMSE</source>
+        <translation>RMSE</translation>
+    </message>
+    <message>
+        <source>Within 1e-3</source>
+        <translation>1e-3 以内</translation>
+    </message>
+    <message>
+        <source>Underflow</source>
+        <translation>下溢</translation>
+    </message>
+    <message>
+        <source>Overflow</source>
+        <translation>上溢</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>来源</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::advisor::AdvisorPanel</name>
+    <message>
+        <source>1 error</source>
+        <translation>1 个错误</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n errors</source>
+        <translation>
+            <numerusform>%n 个错误</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 warning</source>
+        <translation>1 个警告</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warnings</source>
+        <translation>
+            <numerusform>%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 info</source>
+        <translation>1 条提示</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n info</source>
+        <translation>
+            <numerusform>%n 条提示</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Findings of the last evaluation and how many rules could run on the loaded data</source>
+        <translation>上次评估得到的发现，以及有多少规则能在已加载的数据上运行</translation>
+    </message>
+    <message>
+        <source>Save the findings as a Markdown or HTML report, or as JSON</source>
+        <translation>将发现保存为 Markdown 或 HTML 报告，或保存为 JSON</translation>
+    </message>
+    <message>
+        <source>Markdown report…</source>
+        <translation>Markdown 报告…</translation>
+    </message>
+    <message>
+        <source>A report to paste into an issue or a wiki</source>
+        <translation>可粘贴到 issue 或 wiki 中的报告</translation>
+    </message>
+    <message>
+        <source>HTML report…</source>
+        <translation>HTML 报告…</translation>
+    </message>
+    <message>
+        <source>A report to open in a browser or attach to mail</source>
+        <translation>可在浏览器中打开或作为邮件附件的报告</translation>
+    </message>
+    <message>
+        <source>JSON…</source>
+        <translation>JSON…</translation>
+    </message>
+    <message>
+        <source>The findings as JSON, as runlens advise --json writes them</source>
+        <translation>以 JSON 格式导出发现，与 runlens advise --json 的输出相同</translation>
+    </message>
+    <message>
+        <source>The rules are being evaluated on the loaded data; the findings below are those of the previous evaluation</source>
+        <translation>正在已加载的数据上评估规则；下面列出的是上次评估的发现</translation>
+    </message>
+    <message>
+        <source>Evaluating the rules…</source>
+        <translation>正在评估规则…</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>What the rules found, with the numbers, advice and evidence</source>
+        <translation>规则发现的问题，附带数值、建议和证据</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Every rule: switch it on or off, tune its threshold, see why it was not evaluated</source>
+        <translation>所有规则：启用或停用、调整阈值、查看未评估的原因</translation>
+    </message>
+    <message>
+        <source>Filter findings</source>
+        <translation>筛选发现</translation>
+    </message>
+    <message>
+        <source>Show only findings whose title, message, advice, rule or scope contain all these words</source>
+        <translation>仅显示标题、消息、建议、规则或范围中包含所有这些词的发现</translation>
+    </message>
+    <message>
+        <source>Show or hide errors</source>
+        <translation>显示或隐藏错误</translation>
+    </message>
+    <message>
+        <source>Show or hide warnings</source>
+        <translation>显示或隐藏警告</translation>
+    </message>
+    <message>
+        <source>Show or hide information</source>
+        <translation>显示或隐藏提示</translation>
+    </message>
+    <message>
+        <source>Double-click a finding to show its evidence</source>
+        <translation>双击某个发现以显示其证据</translation>
+    </message>
+    <message>
+        <source>Filter rules</source>
+        <translation>筛选规则</translation>
+    </message>
+    <message>
+        <source>Show only rules whose id, title, category, severity or status contain this text</source>
+        <translation>仅显示 ID、标题、类别、严重程度或状态中包含此文本的规则</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Reset the selected rule to its recommended threshold and built-in state</source>
+        <translation>将所选规则重置为推荐阈值和内置状态</translation>
+    </message>
+    <message>
+        <source>Reset all</source>
+        <translation>全部重置</translation>
+    </message>
+    <message>
+        <source>Reset every rule to its recommended threshold and built-in state</source>
+        <translation>将所有规则重置为推荐阈值和内置状态</translation>
+    </message>
+    <message>
+        <source>Why the last threshold edit was not taken</source>
+        <translation>上次修改阈值未被采纳的原因</translation>
+    </message>
+    <message>
+        <source>(no problems)</source>
+        <translation>（无问题）</translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>No evaluation yet</source>
+        <translation>尚未评估</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n rules evaluated</source>
+        <translation>
+            <numerusform>已评估 %n 条规则中的 %1 条</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No problems found</source>
+        <translation>未发现问题</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Nothing to check yet. Open a run folder (File › Open) with TensorBoard or MindSpore summaries, profiler traces, memory files or tensor dumps: the Advisor checks them against its rules and lists what looks wrong, with the evidence.</source>
+        <translation>暂无可检查的内容。请打开一个包含 TensorBoard 或 MindSpore 摘要、性能跟踪、内存文件或张量转储的运行文件夹（文件 › 打开）：诊断助手会根据其规则检查这些数据，并列出看起来有问题的地方及其证据。</translation>
+    </message>
+    <message>
+        <source>No problems found — %1 rules evaluated, %2 not evaluated (missing data).</source>
+        <translation>未发现问题 — 已评估 %1 条规则，%2 条未评估（缺少数据）。</translation>
+    </message>
+    <message>
+        <source>The Rules tab says what each of those needs.</source>
+        <translation>“规则”选项卡说明了每条规则需要哪些数据。</translation>
+    </message>
+    <message numerus="yes">
+        <source>No finding matches the filter (%n hidden).</source>
+        <translation>
+            <numerusform>没有与筛选条件匹配的发现（%n 条已隐藏）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is outside the range of rule %2 (%3); the threshold stays %4.</source>
+        <translation>%1 超出了规则 %2 的范围（%3）；阈值保持为 %4。</translation>
+    </message>
+    <message>
+        <source>Reset %1 to recommended</source>
+        <translation>将 %1 重置为推荐值</translation>
+    </message>
+    <message>
+        <source>Edit threshold</source>
+        <translation>编辑阈值</translation>
+    </message>
+    <message>
+        <source>Reset all rules to recommended</source>
+        <translation>将所有规则重置为推荐值</translation>
+    </message>
+    <message>
+        <source>Cannot export the Advisor report to %1: use a .md, .html or .json file name.</source>
+        <translation>无法将诊断助手报告导出到 %1：请使用 .md、.html 或 .json 文件名。</translation>
+    </message>
+    <message>
+        <source>Cannot write the Advisor report to %1: %2</source>
+        <translation>无法将诊断助手报告写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::advisor::FindingDetails</name>
+    <message>
+        <source>The selected finding: what was measured, where, and what to try</source>
+        <translation>所选发现：测量了什么、在哪里，以及可以尝试的做法</translation>
+    </message>
+    <message>
+        <source>Everything that shows this finding; double-click one to show it</source>
+        <translation>体现此发现的所有证据；双击其中一项以显示它</translation>
+    </message>
+    <message>
+        <source>Show evidence</source>
+        <translation>显示证据</translation>
+    </message>
+    <message>
+        <source>Select what shows this finding in its panel: the chart point, graph node, tensor at the step or timeline range</source>
+        <translation>在相应面板中选中体现此发现的内容：图表点、计算图节点、该步的张量或时间线范围</translation>
+    </message>
+    <message>
+        <source>Select a finding to see its numbers, advice and evidence.</source>
+        <translation>选择一个发现以查看其数值、建议和证据。</translation>
+    </message>
+    <message>
+        <source>This finding has no evidence to show</source>
+        <translation>此发现没有可显示的证据</translation>
+    </message>
+    <message>
+        <source>Show %1</source>
+        <translation>显示%1</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>测量值</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Occurrences</source>
+        <translation>出现次数</translation>
+    </message>
+    <message>
+        <source>Advice:</source>
+        <translation>建议：</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::advisor::FindingsModel</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finding(s) of severity %1</source>
+        <translation>
+            <numerusform>%n 个严重程度为%1的发现</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n %1 finding(s) of severity %2</source>
+        <translation>
+            <numerusform>%n 个严重程度为%2的%1发现</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (×%2)</source>
+        <translation>%1（×%2）</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>What the rule found, grouped by severity and category</source>
+        <translation>规则发现的问题，按严重程度和类别分组</translation>
+    </message>
+    <message>
+        <source>Run, rank, step, layer, tensor or operator the finding applies to</source>
+        <translation>发现所涉及的运行、rank、步、层、张量或算子</translation>
+    </message>
+    <message>
+        <source>The measured value</source>
+        <translation>测量到的值</translation>
+    </message>
+    <message>
+        <source>The rule&apos;s threshold the value was compared with</source>
+        <translation>与该值比较的规则阈值</translation>
+    </message>
+    <message>
+        <source>Comparison %1 (%2)</source>
+        <translation>比对 %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finding(s) of the dump comparison %1</source>
+        <translation>
+            <numerusform>转储比对 %1 的 %n 个发现</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::advisor::RulesModel</name>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 到 %2</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>至少 %1</translation>
+    </message>
+    <message>
+        <source>at most %1</source>
+        <translation>至多 %1</translation>
+    </message>
+    <message>
+        <source>any number</source>
+        <translation>任意数值</translation>
+    </message>
+    <message>
+        <source>Disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <source>Not run yet</source>
+        <translation>尚未运行</translation>
+    </message>
+    <message>
+        <source>Not evaluated</source>
+        <translation>未评估</translation>
+    </message>
+    <message>
+        <source>Not evaluated: %1</source>
+        <translation>未评估：%1</translation>
+    </message>
+    <message>
+        <source>Evaluated, no findings</source>
+        <translation>已评估，无发现</translation>
+    </message>
+    <message>
+        <source>Evaluated, 1 finding</source>
+        <translation>已评估，1 个发现</translation>
+    </message>
+    <message numerus="yes">
+        <source>Evaluated, %n findings</source>
+        <translation>
+            <numerusform>已评估，%n 个发现</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (from %2). Uncheck to switch the rule off.</source>
+        <translation>%1（来自 %2）。取消勾选可停用该规则。</translation>
+    </message>
+    <message>
+        <source>built-in rules</source>
+        <translation>内置规则</translation>
+    </message>
+    <message>
+        <source>%1
+Advice: %2</source>
+        <translation>%1
+建议：%2</translation>
+    </message>
+    <message>
+        <source>Findings when the measured value is %1 this. Double-click to change it (%2).</source>
+        <translation>测量值%1此值时产生发现。双击可修改（%2）。</translation>
+    </message>
+    <message>
+        <source>Changed from the recommended %1.</source>
+        <translation>已从推荐值 %1 修改。</translation>
+    </message>
+    <message>
+        <source>The threshold the rule ships with</source>
+        <translation>规则自带的阈值</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Recommended</source>
+        <translation>推荐值</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Rule id; the check box switches the rule on or off</source>
+        <translation>规则 ID；复选框用于启用或停用该规则</translation>
+    </message>
+    <message>
+        <source>What the rule looks for</source>
+        <translation>规则检查的内容</translation>
+    </message>
+    <message>
+        <source>Accuracy, performance, memory, distributed or data</source>
+        <translation>准确性、性能、内存、分布式或数据</translation>
+    </message>
+    <message>
+        <source>How serious a finding of this rule is</source>
+        <translation>此规则的发现有多严重</translation>
+    </message>
+    <message>
+        <source>The threshold in effect; double-click to change it within the rule&apos;s range</source>
+        <translation>当前生效的阈值；双击可在规则的范围内修改</translation>
+    </message>
+    <message>
+        <source>Whether the last evaluation could run the rule on the loaded data, and what it found</source>
+        <translation>上次评估能否在已加载的数据上运行该规则，以及发现了什么</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::advisor::ThresholdDelegate</name>
+    <message>
+        <source>The threshold: %1, for example 0.05 or 1e-9</source>
+        <translation>阈值：%1，例如 0.05 或 1e-9</translation>
+    </message>
+    <message>
+        <source>“%1” is not a number; the threshold stays %2.</source>
+        <translation>“%1”不是数值；阈值保持为 %2。</translation>
+    </message>
+    <message>
+        <source>%1 is outside the rule&apos;s range (%2); the threshold stays %3.</source>
+        <translation>%1 超出了规则的范围（%2）；阈值保持为 %3。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::cluster::ClusterPanel</name>
+    <message>
+        <source>Group by stage</source>
+        <translation>按阶段分组</translation>
+    </message>
+    <message>
+        <source>Show the ranks under their pipeline stage, with the stage&apos;s means</source>
+        <translation>将各卡显示在其所属的流水线阶段下，并显示该阶段的平均值</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Time per step (ms)</source>
+        <translation>每步时间（ms）</translation>
+    </message>
+    <message>
+        <source>Per-rank breakdown</source>
+        <translation>各卡时间分解</translation>
+    </message>
+    <message>
+        <source>Time per step by rank</source>
+        <translation>各卡每步时间</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Double-click to open this rank</source>
+        <translation>双击以打开此卡</translation>
+    </message>
+    <message>
+        <source>Link type:</source>
+        <translation>链路类型：</translation>
+    </message>
+    <message>
+        <source>The link type whose bandwidth the matrix shows</source>
+        <translation>矩阵中显示带宽的链路类型</translation>
+    </message>
+    <message>
+        <source>No link information (hccl_raw files) in this cluster</source>
+        <translation>此集群中没有链路信息（hccl_raw 文件）</translation>
+    </message>
+    <message>
+        <source>Destination rank</source>
+        <translation>目标卡</translation>
+    </message>
+    <message>
+        <source>Source rank</source>
+        <translation>源卡</translation>
+    </message>
+    <message>
+        <source>Bandwidth (GB/s)</source>
+        <translation>带宽（GB/s）</translation>
+    </message>
+    <message>
+        <source>Link bandwidth</source>
+        <translation>链路带宽</translation>
+    </message>
+    <message>
+        <source>%1 link bandwidth (GB/s)</source>
+        <translation>%1 链路带宽（GB/s）</translation>
+    </message>
+    <message>
+        <source>%1 → %2 (%3)
+Bandwidth %4 GB/s
+Size %5 MB
+Time %6</source>
+        <translation>%1 → %2（%3）
+带宽 %4 GB/s
+大小 %5 MB
+时间 %6</translation>
+    </message>
+    <message>
+        <source>%1 against the %2 mean</source>
+        <translation>相对 %2 平均值 %1</translation>
+    </message>
+    <message>
+        <source>Slow link</source>
+        <translation>慢链路</translation>
+    </message>
+    <message>
+        <source>Analysing the ranks…</source>
+        <translation>正在分析各卡…</translation>
+    </message>
+    <message>
+        <source>No cluster</source>
+        <translation>没有集群</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 张卡</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks</source>
+        <translation>%1 / %2 张卡</translation>
+    </message>
+    <message>
+        <source>step interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>迭代步时间</translation>
+    </message>
+    <message>
+        <source>slowest rank %1: %2 %3 (%4 against the mean)</source>
+        <translation>最慢的卡 %1：%2 %3（相对平均值 %4）</translation>
+    </message>
+    <message>
+        <source>slowest rank %1 (within %2 % of the mean)</source>
+        <translation>最慢的卡 %1（与平均值相差不超过 %2 %）</translation>
+    </message>
+    <message>
+        <source>worst link %1 → %2 %3: %4 GB/s (%5)</source>
+        <translation>最差链路 %1 → %2 %3：%4 GB/s（%5）</translation>
+    </message>
+    <message>
+        <source>straggler: rank %1 in %2 of %3 steps</source>
+        <translation>慢卡：卡 %1 在 %3 步中的 %2 步落后</translation>
+    </message>
+    <message>
+        <source>Step interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Receive</source>
+        <translation>接收</translation>
+    </message>
+    <message>
+        <source>Tail</source>
+        <translation>拖尾</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>%1 link bandwidth</source>
+        <translation>%1 链路带宽</translation>
+    </message>
+    <message>
+        <source>Open rank %1</source>
+        <translation>打开卡 %1</translation>
+    </message>
+    <message>
+        <source>No cluster to show. Open a run whose profiler folder holds several ranks&apos; files (step_trace_raw, hccl_raw, ascend_cluster_analyse), the traces of several ranks together, or a folder of rank digests (runlens digest).</source>
+        <translation>没有可显示的集群。请打开其性能分析文件夹中包含多张卡文件（step_trace_raw、hccl_raw、ascend_cluster_analyse）的运行，或同时打开多张卡的跟踪，或打开卡摘要文件夹（runlens digest）。</translation>
+    </message>
+    <message>
+        <source>Filter ranks: 0-7, 16 or &gt;p95</source>
+        <translation>筛选卡：0-7、16 或 &gt;p95</translation>
+    </message>
+    <message>
+        <source>Ranks and ranges of ranks (0-7, 16-23), and &gt;pN for the ranks slower than N % of the ranks</source>
+        <translation>卡号与卡号范围（0-7、16-23），以及 &gt;pN：比 N % 的卡更慢的卡</translation>
+    </message>
+    <message>
+        <source>Nothing to export on this tab</source>
+        <translation>此标签页没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>迭代步时间</translation>
+    </message>
+    <message>
+        <source>Wait time (communication not overlapped + idle)</source>
+        <translation>等待时间（未被掩盖的通信 + 空闲）</translation>
+    </message>
+    <message>
+        <source>Rows:</source>
+        <translation>行：</translation>
+    </message>
+    <message>
+        <source>By rank</source>
+        <translation>按卡号</translation>
+    </message>
+    <message>
+        <source>By mean, slowest first</source>
+        <translation>按均值，最慢的在前</translation>
+    </message>
+    <message>
+        <source>Rank × step</source>
+        <translation>卡 × 步</translation>
+    </message>
+    <message>
+        <source>Slowest rank per step</source>
+        <translation>每步最慢的卡</translation>
+    </message>
+    <message>
+        <source>Communication groups</source>
+        <translation>通信组</translation>
+    </message>
+    <message>
+        <source>Slowest in steps</source>
+        <translation>最慢的步数</translation>
+    </message>
+    <message>
+        <source>Share of steps</source>
+        <translation>占步数比例</translation>
+    </message>
+    <message>
+        <source>Total over the step median</source>
+        <translation>超出步中位数的总和</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Slowest rank</source>
+        <translation>最慢的卡</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Step median</source>
+        <translation>步中位数</translation>
+    </message>
+    <message>
+        <source>Over the median</source>
+        <translation>超出中位数</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>总时间</translation>
+    </message>
+    <message>
+        <source>Waited for it</source>
+        <translation>被等待时间</translation>
+    </message>
+    <message>
+        <source>Slowest link</source>
+        <translation>最慢链路</translation>
+    </message>
+    <message>
+        <source>Link wait</source>
+        <translation>链路等待</translation>
+    </message>
+    <message>
+        <source>inferred %1</source>
+        <translation>推断 %1</translation>
+    </message>
+    <message>
+        <source>%1 waits for %2</source>
+        <translation>%1 等待 %2</translation>
+    </message>
+    <message>
+        <source>No process group in the traces: these ranks issued the same sequence of collectives</source>
+        <translation>跟踪中没有进程组：这些卡发出了相同的集合通信序列</translation>
+    </message>
+    <message>
+        <source>Process group %1, declared ranks %2</source>
+        <translation>进程组 %1，声明的卡 %2</translation>
+    </message>
+    <message>
+        <source>Groups are inferred from the collectives of rank digests or traces</source>
+        <translation>通信组由卡摘要或跟踪中的集合通信推断得出</translation>
+    </message>
+    <message>
+        <source>Not understood: write ranks (3), ranges (0-7) and &gt;pN (&gt;p95)</source>
+        <translation>无法识别：请写卡号（3）、范围（0-7）和 &gt;pN（&gt;p95）</translation>
+    </message>
+    <message>
+        <source>slowest step time: rank %1 in %2 of %3 steps</source>
+        <translation>迭代步时间最慢：卡 %1（%3 步中的 %2 步）</translation>
+    </message>
+    <message>
+        <source>%1-%2, every %3 ranks</source>
+        <translation>%1-%2，每隔 %3 张</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>The heatmap exports as PNG or SVG, not %1</source>
+        <translation>热力图只能导出为 PNG 或 SVG，不能导出为 %1</translation>
+    </message>
+    <message>
+        <source>Export Heatmap as %1…</source>
+        <translation>将热力图导出为 %1…</translation>
+    </message>
+    <message>
+        <source>Export Slowest Ranks as CSV…</source>
+        <translation>将最慢 rank 导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Export Slowest Rank per Step as CSV…</source>
+        <translation>将每步最慢 rank 导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Export Communication Groups as CSV…</source>
+        <translation>将通信组导出为 CSV…</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::cluster::ClusterRankModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>The slowest rank</source>
+        <translation>最慢的卡</translation>
+    </message>
+    <message>
+        <source>More than %1 % above the cluster mean</source>
+        <translation>比集群平均值高 %1 % 以上</translation>
+    </message>
+    <message>
+        <source>FLOPS more than %1 % below the cluster mean</source>
+        <translation>FLOPS 比集群平均值低 %1 % 以上</translation>
+    </message>
+    <message numerus="yes">
+        <source>Started the last collective latest in %n step(s)</source>
+        <translation>
+            <numerusform>在 %n 步中最晚开始最后一次集合通信</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Device time: compute %1, non-compute %2, idle %3</source>
+        <translation>设备时间：计算 %1，非计算 %2，空闲 %3</translation>
+    </message>
+    <message>
+        <source>Double-click to open this rank</source>
+        <translation>双击以打开此卡</translation>
+    </message>
+    <message>
+        <source>%1%2 %</source>
+        <translation>%1%2 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stage %1 (%n rank(s))</source>
+        <translation>
+            <numerusform>阶段 %1（%n 张卡）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Gap before the step&apos;s first operator (waiting for data)</source>
+        <translation>迭代步第一个算子之前的间隙（等待数据）</translation>
+    </message>
+    <message>
+        <source>Communication not hidden under computation</source>
+        <translation>未被计算掩盖的通信</translation>
+    </message>
+    <message>
+        <source>Communication hidden under computation</source>
+        <translation>被计算掩盖的通信</translation>
+    </message>
+    <message>
+        <source>Receive operators between pipeline stages</source>
+        <translation>流水线阶段之间的接收算子</translation>
+    </message>
+    <message>
+        <source>From the last backward operator to the end of the step</source>
+        <translation>从最后一个反向算子到迭代步结束</translation>
+    </message>
+    <message>
+        <source>Communication kernels&apos; time as a share of the step</source>
+        <translation>通信内核时间占迭代步的比例</translation>
+    </message>
+    <message>
+        <source>Share of communication time overlapped by computation kernels</source>
+        <translation>被计算内核重叠的通信时间占比</translation>
+    </message>
+    <message>
+        <source>The slow-rank figure against the cluster mean; more than +%1 % is flagged</source>
+        <translation>慢卡指标相对集群平均值的偏差；超过 +%1 % 时标记</translation>
+    </message>
+    <message>
+        <source>Steps in which this rank started the last collective latest</source>
+        <translation>此卡最晚开始最后一次集合通信的步数</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>迭代步时间</translation>
+    </message>
+    <message>
+        <source>Step interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>Receive</source>
+        <translation>接收</translation>
+    </message>
+    <message>
+        <source>Tail</source>
+        <translation>拖尾</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Comm. share</source>
+        <translation>通信占比</translation>
+    </message>
+    <message>
+        <source>Comm. overlap</source>
+        <translation>通信重叠</translation>
+    </message>
+    <message>
+        <source>GFLOPS</source>
+        <translation>GFLOPS</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>内存峰值</translation>
+    </message>
+    <message>
+        <source>Off mean</source>
+        <translation>偏离平均值</translation>
+    </message>
+    <message>
+        <source>Straggler steps</source>
+        <translation>慢卡步数</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::cluster::RankStepHeatmap</name>
+    <message>
+        <source>Wait time</source>
+        <translation>等待时间</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>迭代步时间</translation>
+    </message>
+    <message>
+        <source>Drawing…</source>
+        <translation>正在绘制…</translation>
+    </message>
+    <message>
+        <source>No per-step figures</source>
+        <translation>没有每步数据</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Rank (slowest mean first)</source>
+        <translation>卡（均值最慢的在前）</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>%1 per rank and step (ms)</source>
+        <translation>各卡各步的%1（ms）</translation>
+    </message>
+    <message>
+        <source>Rank %1, step %2</source>
+        <translation>卡 %1，第 %2 步</translation>
+    </message>
+    <message>
+        <source>Step median: %1 (%2%3 ms%4)</source>
+        <translation>步中位数：%1（%2%3 ms%4）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::compare::CompareRunsPanel</name>
+    <message>
+        <source>Filter runs and values</source>
+        <translation>筛选运行和值</translation>
+    </message>
+    <message>
+        <source>Shows only the runs with this text in their name or in any of their values</source>
+        <translation>只显示名称或任一值中包含此文本的运行</translation>
+    </message>
+    <message>
+        <source>Columns…</source>
+        <translation>列…</translation>
+    </message>
+    <message>
+        <source>Choose the hyper-parameters and metrics the table shows</source>
+        <translation>选择表格显示的超参数和指标</translation>
+    </message>
+    <message>
+        <source>Chart metric</source>
+        <translation>图表指标</translation>
+    </message>
+    <message>
+        <source>The metric on the chart&apos;s last axis; it also colours the runs&apos; lines</source>
+        <translation>图表最后一条轴上的指标；也用于为各运行的折线着色</translation>
+    </message>
+    <message>
+        <source>Export the parallel-coordinates chart as PNG, SVG, PDF or CSV</source>
+        <translation>将平行坐标图导出为 PNG、SVG、PDF 或 CSV</translation>
+    </message>
+    <message>
+        <source>Select runs to show only them in every chart; right-click a header for its options</source>
+        <translation>选中运行后，所有图表只显示这些运行；右键单击表头可查看其选项</translation>
+    </message>
+    <message>
+        <source>No runs to compare yet.
+Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore summary and lineage files.</source>
+        <translation>还没有可比较的运行。
+请打开包含 TensorBoard 事件文件（标量、超参数）或 MindSpore 摘要文件和谱系文件的运行文件夹。</translation>
+    </message>
+    <message>
+        <source>Show the Default Columns</source>
+        <translation>显示默认列</translation>
+    </message>
+    <message>
+        <source>Hyper-parameters</source>
+        <translation>超参数</translation>
+    </message>
+    <message>
+        <source>MindSpore lineage</source>
+        <translation>MindSpore 谱系</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>No metric to compare: the runs have no scalar tags or evaluation metrics.</source>
+        <translation>没有可比较的指标：这些运行没有标量标签或评估指标。</translation>
+    </message>
+    <message>
+        <source>No hyper-parameters to compare: the runs have no hparams or lineage values in the shown columns.</source>
+        <translation>没有可比较的超参数：这些运行在显示的列中没有超参数或谱系值。</translation>
+    </message>
+    <message>
+        <source>No run passes the filter.</source>
+        <translation>没有运行符合筛选条件。</translation>
+    </message>
+    <message>
+        <source>Hide Column</source>
+        <translation>隐藏列</translation>
+    </message>
+    <message>
+        <source>Best value of %1</source>
+        <translation>%1 的最佳值</translation>
+    </message>
+    <message>
+        <source>By the Tag&apos;s Name (loss, error: lowest)</source>
+        <translation>按标签名称判断（loss、error 取最低）</translation>
+    </message>
+    <message>
+        <source>Lowest Value</source>
+        <translation>最低值</translation>
+    </message>
+    <message>
+        <source>Highest Value</source>
+        <translation>最高值</translation>
+    </message>
+    <message>
+        <source>Colour the Chart by This Column</source>
+        <translation>按此列为图表着色</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::compare::ParallelCoordinatesChart</name>
+    <message>
+        <source>Runs by hyper-parameter, coloured by %1</source>
+        <translation>各运行的超参数，按 %1 着色</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::distributions::DistributionChart</name>
+    <message>
+        <source>Fit to Data</source>
+        <translation>适应数据</translation>
+    </message>
+    <message>
+        <source>Show all steps (double-click the chart to do the same)</source>
+        <translation>显示所有步（双击图表效果相同）</translation>
+    </message>
+    <message>
+        <source>Copy Image</source>
+        <translation>复制图像</translation>
+    </message>
+    <message>
+        <source>The run &quot;%1&quot; has no histograms.</source>
+        <translation>运行“%1”没有直方图。</translation>
+    </message>
+    <message>
+        <source>The run &quot;%1&quot; has no histogram tag &quot;%2&quot;. Its histogram tags: %3.</source>
+        <translation>运行“%1”没有直方图标签“%2”。它的直方图标签：%3。</translation>
+    </message>
+    <message>
+        <source>Cannot export to %1: use a .png, .svg, .pdf or .csv file name.</source>
+        <translation>无法导出到 %1：请使用 .png、.svg、.pdf 或 .csv 文件名。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::distributions::DistributionsPanel</name>
+    <message>
+        <source>Filter tags (regular expression)</source>
+        <translation>筛选标签（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Show only the histogram tags that match this regular expression (case-insensitive)</source>
+        <translation>只显示与此正则表达式匹配的直方图标签（不区分大小写）</translation>
+    </message>
+    <message>
+        <source>Bands</source>
+        <translation>百分位带</translation>
+    </message>
+    <message>
+        <source>Percentile bands over steps (TensorBoard distributions): minimum, ±1.5σ, ±1σ, ±0.5σ of a normal distribution and maximum, with the median as a line</source>
+        <translation>随步变化的百分位带（TensorBoard 分布）：最小值、正态分布的 ±1.5σ、±1σ、±0.5σ 处和最大值，中位数以折线表示</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>偏移</translation>
+    </message>
+    <message>
+        <source>One histogram per step, stacked down the step axis (TensorBoard offset histograms, MindInsight ridgeline); older steps are lighter</source>
+        <translation>每步一个直方图，沿步轴依次堆叠（TensorBoard 偏移直方图、MindInsight 山脊图）；越早的步颜色越浅</translation>
+    </message>
+    <message>
+        <source>Steps as</source>
+        <translation>步轴显示为</translation>
+    </message>
+    <message>
+        <source>Measure the step axis in training steps, time since the run&apos;s first histogram, or wall-clock time</source>
+        <translation>步轴可按训练步数、自运行第一个直方图以来的时间或挂钟时间度量</translation>
+    </message>
+    <message numerus="yes">
+        <source>Show or hide the distributions of %1 (%n run(s))</source>
+        <translation>
+            <numerusform>显示或隐藏 %1 的分布（%n 个运行）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No distributions yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder whose TensorBoard event files or MindSpore summaries record histograms (&lt;code&gt;add_histogram&lt;/code&gt;, &lt;code&gt;tf.summary.histogram&lt;/code&gt;, &lt;code&gt;HistogramSummary&lt;/code&gt;); they appear here while they load.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;还没有分布&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开其 TensorBoard 事件文件或 MindSpore 摘要文件记录了直方图（&lt;code&gt;add_histogram&lt;/code&gt;、&lt;code&gt;tf.summary.histogram&lt;/code&gt;、&lt;code&gt;HistogramSummary&lt;/code&gt;）的运行文件夹；直方图会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;None of the selected runs has histograms&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Select other runs in Compare runs, or clear the selection to show every run.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;所选运行都没有直方图&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或清除选择以显示所有运行。&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 tags · %n run(s)</source>
+        <translation>
+            <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1 (at character %2). The previous filter stays in effect.</source>
+        <translation>无效的正则表达式：%1（位于第 %2 个字符）。之前的筛选条件仍然有效。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::graph::GraphPanel</name>
+    <message>
+        <source>graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Regex</source>
+        <translation>正则</translation>
+    </message>
+    <message>
+        <source>Shapes</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Readable</source>
+        <translation>易读</translation>
+    </message>
+    <message>
+        <source>Search name, op type, attribute…</source>
+        <translation>搜索名称、算子类型、属性…</translation>
+    </message>
+    <message>
+        <source>Op type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>向下</translation>
+    </message>
+    <message>
+        <source>Right</source>
+        <translation>向右</translation>
+    </message>
+    <message>
+        <source>Direction of the data flow</source>
+        <translation>数据流方向</translation>
+    </message>
+    <message>
+        <source>Show tensor shapes on edges</source>
+        <translation>在边上显示张量形状</translation>
+    </message>
+    <message>
+        <source>Hide tuple and monad plumbing ops and the gradient and optimizer scopes</source>
+        <translation>隐藏元组与 monad 连接算子以及梯度和优化器作用域</translation>
+    </message>
+    <message>
+        <source>Trace </source>
+        <translation>追踪 </translation>
+    </message>
+    <message>
+        <source>Highlight this many steps upstream and downstream of the selected node</source>
+        <translation>高亮所选节点上游和下游的这么多步</translation>
+    </message>
+    <message>
+        <source>Expand all</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <source>Expand everything below the selected group</source>
+        <translation>展开所选分组下的全部内容</translation>
+    </message>
+    <message>
+        <source>Collapse all</source>
+        <translation>全部折叠</translation>
+    </message>
+    <message>
+        <source>Collapse everything below the selected group</source>
+        <translation>折叠所选分组下的全部内容</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Fit the graph into the view (Space)</source>
+        <translation>使计算图适应视图（空格键）</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export the current picture</source>
+        <translation>导出当前画面</translation>
+    </message>
+    <message>
+        <source>Export as SVG…</source>
+        <translation>导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Export as PNG…</source>
+        <translation>导出为 PNG…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ops, %1 shown; laid out %2 groups in %3 ms</source>
+        <translation>
+            <numerusform>%n 个算子，显示 %1 个；%3 毫秒内布局了 %2 个分组</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Building the hierarchy…</source>
+        <translation>正在构建层次结构…</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1</source>
+        <translation>无效的正则表达式：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n matches</source>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Nothing to export to %1: the graph has not been laid out yet.</source>
+        <translation>没有可导出到 %1 的内容：计算图尚未完成布局。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check that the folder exists and is writable.</source>
+        <translation>无法写入 %1：请检查文件夹是否存在且可写。</translation>
+    </message>
+    <message>
+        <source>Cannot export %1: use a .svg or .png file name.</source>
+        <translation>无法导出 %1：请使用 .svg 或 .png 文件名。</translation>
+    </message>
+    <message>
+        <source>Cannot export %1: the picture is too large.</source>
+        <translation>无法导出 %1：画面太大。</translation>
+    </message>
+    <message>
+        <source>Profiler time</source>
+        <translation>性能分析时间</translation>
+    </message>
+    <message>
+        <source>Colour the boxes by op type, by namespace or by the profiler time of a loaded trace</source>
+        <translation>按算子类型、命名空间或已加载跟踪的性能分析时间为方框着色</translation>
+    </message>
+    <message>
+        <source>Matching profiler ops to the graph…</source>
+        <translation>正在将性能分析算子与计算图匹配…</translation>
+    </message>
+    <message>
+        <source>Profiler time: %1</source>
+        <translation>性能分析时间：%1</translation>
+    </message>
+    <message>
+        <source>Pipeline stage</source>
+        <translation>流水线阶段</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>方向</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::graph::GraphView</name>
+    <message>
+        <source>series of %1</source>
+        <translation>%1 序列</translation>
+    </message>
+    <message>
+        <source>1 op</source>
+        <translation>1 个算子</translation>
+    </message>
+    <message>
+        <source>%1 ops</source>
+        <translation>%1 个算子</translation>
+    </message>
+    <message>
+        <source>Expanding everything below &quot;%1&quot; would show %2 items (limit %3); expand a smaller group.</source>
+        <translation>展开“%1”下的全部内容将显示 %2 项（上限 %3）；请展开较小的分组。</translation>
+    </message>
+    <message>
+        <source>No graph loaded</source>
+        <translation>未加载计算图</translation>
+    </message>
+    <message>
+        <source>Laying out…</source>
+        <translation>正在布局…</translation>
+    </message>
+    <message>
+        <source>Empty graph</source>
+        <translation>空计算图</translation>
+    </message>
+    <message>
+        <source>Profiler time</source>
+        <translation>性能分析时间</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>no matched ops</source>
+        <translation>没有匹配的算子</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::graph::NodeDetailsWidget</name>
+    <message>
+        <source>Select a node in the Graph panel to see its details.</source>
+        <translation>在计算图面板中选择一个节点以查看其详情。</translation>
+    </message>
+    <message>
+        <source>Series</source>
+        <translation>序列</translation>
+    </message>
+    <message>
+        <source>Section</source>
+        <translation>部分</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>作用域</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Children</source>
+        <translation>子项</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>成员</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… 以及另外 %n 项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Op type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Attributes</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>folded</source>
+        <translation>已折叠</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>control</source>
+        <translation>控制</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Weights and constants</source>
+        <translation>权重和常量</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源代码</translation>
+    </message>
+    <message>
+        <source>none matched</source>
+        <translation>没有匹配</translation>
+    </message>
+    <message>
+        <source>%1 ms (%2% of the matched time)</source>
+        <translation>%1 毫秒（占已匹配时间的 %2%）</translation>
+    </message>
+    <message>
+        <source>Profiler time</source>
+        <translation>性能分析时间</translation>
+    </message>
+    <message>
+        <source>Tensors in dumps</source>
+        <translation>转储中的张量</translation>
+    </message>
+    <message>
+        <source>Step unknown</source>
+        <translation>步数未知</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>%1 API documentation</source>
+        <translation>%1 API 文档</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::images::ImageCard</name>
+    <message>
+        <source>Run %1, image tag %2</source>
+        <translation>运行 %1，图像标签 %2</translation>
+    </message>
+    <message>
+        <source>Choose the step to show (only steps with images are on the slider; arrow keys move one step)</source>
+        <translation>选择要显示的步（滑块上只有含图像的步；方向键每次移动一步）</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Scale the images to fit the card</source>
+        <translation>缩放图像以适应卡片</translation>
+    </message>
+    <message>
+        <source>1:1</source>
+        <translation>1:1</translation>
+    </message>
+    <message>
+        <source>Show the images at their real size (one screen pixel per image pixel); scroll to see the rest</source>
+        <translation>以实际大小显示图像（每个图像像素对应一个屏幕像素）；滚动查看其余部分</translation>
+    </message>
+    <message>
+        <source>Zoom out (Ctrl+wheel over the image)</source>
+        <translation>缩小（在图像上按 Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <source>Zoom in (Ctrl+wheel over the image)</source>
+        <translation>放大（在图像上按 Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <source>Screen pixels per image pixel</source>
+        <translation>每个图像像素对应的屏幕像素数</translation>
+    </message>
+    <message>
+        <source>Auto contrast</source>
+        <translation>自动对比度</translation>
+    </message>
+    <message>
+        <source>Stretch the shown images&apos; values to the full range, so that dark or low-contrast pictures become readable (display only; hover still reports the recorded values)</source>
+        <translation>将所显示图像的数值拉伸到完整范围，使偏暗或低对比度的图片清晰可辨（仅影响显示；悬停时仍报告记录的值）</translation>
+    </message>
+    <message>
+        <source>PNG</source>
+        <translation>PNG</translation>
+    </message>
+    <message>
+        <source>Export the shown images as a PNG file, at their real size</source>
+        <translation>将所显示的图像按实际大小导出为 PNG 文件</translation>
+    </message>
+    <message>
+        <source>step %1, image %2: %3</source>
+        <translation>第 %1 步，图像 %2：%3</translation>
+    </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>step %1: no image data was recorded</source>
+        <translation>第 %1 步：未记录图像数据</translation>
+    </message>
+    <message>
+        <source>no images</source>
+        <translation>没有图像</translation>
+    </message>
+    <message>
+        <source>step %1 · %2/%3</source>
+        <translation>第 %1 步 · %2/%3</translation>
+    </message>
+    <message>
+        <source>decoding…</source>
+        <translation>正在解码…</translation>
+    </message>
+    <message>
+        <source>%1 × %2 px</source>
+        <translation>%1 × %2 像素</translation>
+    </message>
+    <message>
+        <source>mixed sizes</source>
+        <translation>尺寸不一</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n images · %1</source>
+        <translation>
+            <numerusform>%n 张图像 · %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot export %1: step %2 of %3 has no decoded image to save.</source>
+        <translation>无法导出 %1：%3 的第 %2 步没有可保存的已解码图像。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check that the folder exists and is writable.</source>
+        <translation>无法写入 %1：请检查文件夹是否存在且可写。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::images::ImageView</name>
+    <message>
+        <source>image %1 · %2</source>
+        <translation>图像 %1 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::images::ImagesPanel</name>
+    <message>
+        <source>Auto contrast</source>
+        <translation>自动对比度</translation>
+    </message>
+    <message>
+        <source>Stretch every shown image&apos;s values to the full range, for dark or low-contrast pictures (display only)</source>
+        <translation>将每张所显示图像的数值拉伸到完整范围，适用于偏暗或低对比度的图片（仅影响显示）</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No images yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files, MindSpore summaries or VisualDL logs that record images; they appear here while they load.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;还没有图像&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含记录了图像的 TensorBoard 事件文件、MindSpore 摘要文件或 VisualDL 日志的运行文件夹；图像会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::images::SummaryCardsPanel</name>
+    <message>
+        <source>Filter tags (regular expression)</source>
+        <translation>筛选标签（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Show only tags matching this regular expression (case-insensitive)</source>
+        <translation>只显示与此正则表达式匹配的标签（不区分大小写）</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1 (at character %2). The previous filter stays in effect.</source>
+        <translation>无效的正则表达式：%1（位于第 %2 个字符）。之前的筛选条件仍然有效。</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;None of the chosen runs has these tags&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Choose other runs in Compare runs, or clear the selection there to see every run.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;所选运行都没有这些标签&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或在那里清除选择以查看所有运行。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tags</source>
+        <translation>%1 / %2 个标签</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::images::TextCard</name>
+    <message>
+        <source>Run %1, text tag %2</source>
+        <translation>运行 %1，文本标签 %2</translation>
+    </message>
+    <message>
+        <source>Choose the step to show (only steps with a text are on the slider; arrow keys move one step)</source>
+        <translation>选择要显示的步（滑块上只有含文本的步；方向键每次移动一步）</translation>
+    </message>
+    <message>
+        <source>The text as recorded, rendered as Markdown</source>
+        <translation>按 Markdown 渲染的记录文本</translation>
+    </message>
+    <message>
+        <source>no text</source>
+        <translation>没有文本</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s), newest first</source>
+        <translation>
+            <numerusform>共 %n 步，最新的在前</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 recorded texts kept</source>
+        <translation>记录的 %2 条文本中保留了 %1 条</translation>
+    </message>
+    <message>
+        <source>step %1 · %2/%3</source>
+        <translation>第 %1 步 · %2/%3</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::images::TextPanel</name>
+    <message>
+        <source>All steps</source>
+        <translation>所有步</translation>
+    </message>
+    <message>
+        <source>List every step&apos;s text in each card, newest first, instead of one step chosen with the slider</source>
+        <translation>在每张卡片中列出每一步的文本（最新的在前），而不是只显示用滑块选中的一步</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No texts yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder whose TensorBoard event files or VisualDL logs record text (for example with &lt;code&gt;add_text&lt;/code&gt;); it appears here while it loads.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;还没有文本&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开其 TensorBoard 事件文件或 VisualDL 日志记录了文本（例如使用 &lt;code&gt;add_text&lt;/code&gt;）的运行文件夹；文本会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::memory::MemoryChart</name>
+    <message>
+        <source>relative (unknown baseline)</source>
+        <translation>相对值（基线未知）</translation>
+    </message>
+    <message>
+        <source>Node (execution order)</source>
+        <translation>节点（执行顺序）</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间（ms）</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>预留</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>活跃</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>Node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::memory::MemoryLifetimeView</name>
+    <message>
+        <source>All tensors</source>
+        <translation>所有张量</translation>
+    </message>
+    <message>
+        <source>Alive at node</source>
+        <translation>在节点处存活</translation>
+    </message>
+    <message>
+        <source>Node (execution order)</source>
+        <translation>节点（执行顺序）</translation>
+    </message>
+    <message>
+        <source>No tensor lifetimes in this memory profile</source>
+        <translation>此内存性能数据中没有张量生命周期</translation>
+    </message>
+    <message>
+        <source>%1 tensors, the %2 largest shown</source>
+        <translation>%1 个张量，显示最大的 %2 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Size: %1</source>
+        <translation>大小：%1</translation>
+    </message>
+    <message>
+        <source>Shape: %1</source>
+        <translation>形状：%1</translation>
+    </message>
+    <message>
+        <source>Data type: %1</source>
+        <translation>数据类型：%1</translation>
+    </message>
+    <message>
+        <source>Type: %1</source>
+        <translation>类型：%1</translation>
+    </message>
+    <message>
+        <source>Format: %1</source>
+        <translation>格式：%1</translation>
+    </message>
+    <message>
+        <source>Alive: nodes %1 to %2</source>
+        <translation>存活：节点 %1 到 %2</translation>
+    </message>
+    <message>
+        <source>Created by: %1</source>
+        <translation>创建者：%1</translation>
+    </message>
+    <message>
+        <source>Tensor lifetimes</source>
+        <translation>张量生命周期</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::memory::MemoryPanel</name>
+    <message>
+        <source>The device whose memory is shown</source>
+        <translation>显示其内存的设备</translation>
+    </message>
+    <message>
+        <source>Go to peak</source>
+        <translation>转到峰值</translation>
+    </message>
+    <message>
+        <source>Show the moment of the peak and the operator running then in the timeline</source>
+        <translation>在时间线中显示峰值时刻及当时运行的算子</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>Tensor lifetimes</source>
+        <translation>张量生命周期</translation>
+    </message>
+    <message>
+        <source>Include children</source>
+        <translation>包含子算子</translation>
+    </message>
+    <message>
+        <source>Count the allocations of the ops an op calls as its own</source>
+        <translation>将算子所调用算子的分配计为其自身的分配</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Memory: %1</source>
+        <translation>内存：%1</translation>
+    </message>
+    <message>
+        <source>No memory data. Open a PyTorch profiler trace recorded with profile_memory=True, a memory timeline (export_memory_timeline, *.raw.json.gz), or MindSpore memory files (memory_usage_*.json, memory_record.csv, operator_memory_*.csv).</source>
+        <translation>没有内存数据。请打开使用 profile_memory=True 录制的 PyTorch 性能跟踪、内存时间线（export_memory_timeline，*.raw.json.gz）或 MindSpore 内存文件（memory_usage_*.json、memory_record.csv、operator_memory_*.csv）。</translation>
+    </message>
+    <message>
+        <source>All graphs</source>
+        <translation>所有计算图</translation>
+    </message>
+    <message>
+        <source>All devices over time</source>
+        <translation>所有设备随时间变化</translation>
+    </message>
+    <message>
+        <source>All devices</source>
+        <translation>所有设备</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Peak %1 at %2</source>
+        <translation>峰值 %1，位于 %2</translation>
+    </message>
+    <message>
+        <source>(in %1)</source>
+        <translation>（在 %1 中）</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>capacity %1</source>
+        <translation>容量 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n out-of-memory report(s)</source>
+        <translation>
+            <numerusform>%n 条内存不足报告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>relative (unknown baseline)</source>
+        <translation>相对值（基线未知）</translation>
+    </message>
+    <message>
+        <source>Allocations in the selected range</source>
+        <translation>所选范围内的分配</translation>
+    </message>
+    <message>
+        <source>Allocations of the whole trace</source>
+        <translation>整个跟踪的分配</translation>
+    </message>
+    <message>
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <source>Clear selection</source>
+        <translation>清除选择</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::operators::OperatorsPanel</name>
+    <message>
+        <source>Host operators</source>
+        <translation>主机侧算子</translation>
+    </message>
+    <message>
+        <source>Device operators</source>
+        <translation>设备侧算子</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Group by name</source>
+        <translation>按名称分组</translation>
+    </message>
+    <message>
+        <source>Group by name and input shapes</source>
+        <translation>按名称和输入形状分组</translation>
+    </message>
+    <message>
+        <source>Filter by name</source>
+        <translation>按名称筛选</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Write the table as shown (filtered and sorted) to a CSV file</source>
+        <translation>将当前显示的表格（已筛选和排序）写入 CSV 文件</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>No profiler trace</source>
+        <translation>没有性能跟踪</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kernel(s)</source>
+        <translation>
+            <numerusform>%n 个内核</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator(s)</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Show in timeline</source>
+        <translation>在时间线中显示</translation>
+    </message>
+    <message>
+        <source>Copy name</source>
+        <translation>复制名称</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Host: time on the CPU; Device: time of the kernels each operator launched; MindSpore: the profiler folder&apos;s operator types and operators</source>
+        <translation>主机：CPU 上的耗时；设备：每个算子启动的核函数的耗时；MindSpore：性能分析文件夹中的算子类型和算子</translation>
+    </message>
+    <message>
+        <source> (MindSpore, rank %1)</source>
+        <translation> （MindSpore，rank %1）</translation>
+    </message>
+    <message>
+        <source> (MindSpore)</source>
+        <translation> （MindSpore）</translation>
+    </message>
+    <message>
+        <source>Operator types</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator type(s)</source>
+        <translation>
+            <numerusform>%n 种算子类型</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::overview::OverviewPanel</name>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>微秒</translation>
+    </message>
+    <message>
+        <source>The rank (device) shown</source>
+        <translation>显示的卡（设备）</translation>
+    </message>
+    <message>
+        <source>No profiler data. Open a run folder with a MindSpore profiler folder (profiler/ or *_ascend_ms/ASCEND_PROFILER_OUTPUT) or a PyTorch profiler trace to see its steps and top operators here.</source>
+        <translation>没有性能分析数据。请打开包含 MindSpore 性能分析文件夹（profiler/ 或 *_ascend_ms/ASCEND_PROFILER_OUTPUT）的运行文件夹或 PyTorch 性能跟踪，以在此查看其迭代步和耗时最多的算子。</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Step time breakdown</source>
+        <translation>迭代步时间分解</translation>
+    </message>
+    <message>
+        <source>Top operator types</source>
+        <translation>耗时最多的算子类型</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Trace %1</source>
+        <translation>跟踪 %1</translation>
+    </message>
+    <message>
+        <source>Time (%1)</source>
+        <translation>时间（%1）</translation>
+    </message>
+    <message>
+        <source>Avg</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Total time (%1)</source>
+        <translation>总时间（%1）</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>总时间</translation>
+    </message>
+    <message>
+        <source>MindSpore %1</source>
+        <translation>MindSpore %1</translation>
+    </message>
+    <message>
+        <source>CANN %1</source>
+        <translation>CANN %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 张卡</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>PyTorch profiler trace</source>
+        <translation>PyTorch 性能跟踪</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s), average %1</source>
+        <translation>
+            <numerusform>%n 步，平均 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3 %)</source>
+        <translation>%1 %2（%3 %）</translation>
+    </message>
+    <message>
+        <source>operators %1</source>
+        <translation>算子 %1</translation>
+    </message>
+    <message>
+        <source>Time (µs)</source>
+        <translation>时间（µs）</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Total time (µs)</source>
+        <translation>总时间（µs）</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message numerus="yes">
+        <source>Average of %n step(s)</source>
+        <translation>
+            <numerusform>%n 步的平均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 in %3 call(s), %4 per call, %5 % of the operator time</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2，共 %3 次调用，每次 %4，占算子时间的 %5 %</translation>
+    </message>
+    <message>
+        <source>The run whose profiler output is shown</source>
+        <translation>显示其性能分析输出的运行</translation>
+    </message>
+    <message>
+        <source>Steps %1–%2</source>
+        <translation>第 %1–%2 步</translation>
+    </message>
+    <message>
+        <source>mean %1</source>
+        <translation>均值 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Each bar: the mean of %n step(s)</source>
+        <translation>
+            <numerusform>每条柱：%n 步的均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Slowest: step %1, %2</source>
+        <translation>最慢：第 %1 步，%2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::pipeline::DataPipelinePanel</name>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>I/O wait</source>
+        <translation>I/O 等待</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>The rank whose data pipeline is shown</source>
+        <translation>显示其数据处理流水线的卡</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>流水线</translation>
+    </message>
+    <message>
+        <source>Host and device queues</source>
+        <translation>主机与设备队列</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Queue size (batches)</source>
+        <translation>队列大小（批）</translation>
+    </message>
+    <message>
+        <source>CPU utilisation</source>
+        <translation>CPU 利用率</translation>
+    </message>
+    <message>
+        <source>Whole machine</source>
+        <translation>整机</translation>
+    </message>
+    <message>
+        <source>Training process</source>
+        <translation>训练进程</translation>
+    </message>
+    <message>
+        <source>Per pipeline op</source>
+        <translation>按流水线算子</translation>
+    </message>
+    <message>
+        <source>CPU (%)</source>
+        <translation>CPU（%）</translation>
+    </message>
+    <message>
+        <source>Queue chart</source>
+        <translation>队列图表</translation>
+    </message>
+    <message>
+        <source>CPU chart</source>
+        <translation>CPU 图表</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Rank ?</source>
+        <translation>卡 ?</translation>
+    </message>
+    <message>
+        <source>The data pipeline files of this rank hold no data.</source>
+        <translation>此卡的数据处理流水线文件中没有数据。</translation>
+    </message>
+    <message>
+        <source>No data pipeline profile. Profile a MindSpore run with the Profiler&apos;s data processing analysis on (data_process=True) and open its profiler folder.</source>
+        <translation>没有数据处理流水线的性能数据。请在开启 Profiler 数据处理分析（data_process=True）的情况下对 MindSpore 运行进行性能分析，然后打开其性能分析文件夹。</translation>
+    </message>
+    <message>
+        <source>Rank %1: no data</source>
+        <translation>卡 %1：没有数据</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s)</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>host queue empty in %1 of steps</source>
+        <translation>主机队列在 %1 的迭代步中为空</translation>
+    </message>
+    <message>
+        <source>CPU busy %1</source>
+        <translation>CPU 繁忙 %1</translation>
+    </message>
+    <message>
+        <source>bottleneck %1</source>
+        <translation>瓶颈 %1</translation>
+    </message>
+    <message>
+        <source>Possible bottleneck: %1</source>
+        <translation>可能的瓶颈：%1</translation>
+    </message>
+    <message>
+        <source>Every queue inside the pipeline is at least 80% full: the pipeline keeps up.</source>
+        <translation>流水线中每个队列都至少 80% 满：流水线跟得上。</translation>
+    </message>
+    <message>
+        <source>The pipeline files have no queue samples, so bottlenecks cannot be judged.</source>
+        <translation>流水线文件中没有队列采样，因此无法判断瓶颈。</translation>
+    </message>
+    <message>
+        <source>The machine&apos;s CPUs were %1 busy on average (more than %2%), which may slow data processing.</source>
+        <translation>机器的 CPU 平均繁忙 %1（超过 %2%），可能会拖慢数据处理。</translation>
+    </message>
+    <message>
+        <source>MindSpore suggests: %1</source>
+        <translation>MindSpore 建议：%1</translation>
+    </message>
+    <message>
+        <source>Iterator queue size</source>
+        <translation>迭代器队列大小</translation>
+    </message>
+    <message>
+        <source>Host queue size</source>
+        <translation>主机队列大小</translation>
+    </message>
+    <message>
+        <source>Host queue capacity</source>
+        <translation>主机队列容量</translation>
+    </message>
+    <message>
+        <source>Empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>Full</source>
+        <translation>满</translation>
+    </message>
+    <message numerus="yes">
+        <source>host: empty %1, full %2 of %n step(s)</source>
+        <translation>
+            <numerusform>主机：%n 步中空 %1，满 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Device queue size</source>
+        <translation>设备队列大小</translation>
+    </message>
+    <message>
+        <source>device: empty in %1 of %2 GetNext</source>
+        <translation>设备：%2 次 GetNext 中有 %1 次为空</translation>
+    </message>
+    <message>
+        <source>Time (s)</source>
+        <translation>时间（s）</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>采样</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n processor(s)</source>
+        <translation>
+            <numerusform>%n 个处理器</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>op %1</source>
+        <translation>算子 %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::pipeline::PipelineGraphView</name>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>op %1</source>
+        <translation>算子 %1</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>工作线程</translation>
+    </message>
+    <message>
+        <source>Output queue usage</source>
+        <translation>输出队列使用率</translation>
+    </message>
+    <message>
+        <source>Average queue size</source>
+        <translation>平均队列大小</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Queue empty</source>
+        <translation>队列为空</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>CPU (user + sys)</source>
+        <translation>CPU（用户 + 系统）</translation>
+    </message>
+    <message>
+        <source>Possible bottleneck</source>
+        <translation>可能的瓶颈</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s)</source>
+        <translation>
+            <numerusform>%n 个工作线程</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>workers n/a</source>
+        <translation>工作线程数不适用</translation>
+    </message>
+    <message>
+        <source>queue %1</source>
+        <translation>队列 %1</translation>
+    </message>
+    <message>
+        <source>Iterator</source>
+        <translation>迭代器</translation>
+    </message>
+    <message>
+        <source>Device queue</source>
+        <translation>设备队列</translation>
+    </message>
+    <message>
+        <source>empty %1</source>
+        <translation>空 %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::prcurves::PrCurveChart</name>
+    <message>
+        <source>Recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>The step whose curves are shown; the latest step follows new data</source>
+        <translation>显示其曲线的步；选中最新一步时会跟随新数据</translation>
+    </message>
+    <message>
+        <source>%1 (step %2)</source>
+        <translation>%1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>no step</source>
+        <translation>没有步</translation>
+    </message>
+    <message>
+        <source>step %1 (%2/%3)</source>
+        <translation>第 %1 步（%2/%3）</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>FP</source>
+        <translation>FP</translation>
+    </message>
+    <message>
+        <source>TN</source>
+        <translation>TN</translation>
+    </message>
+    <message>
+        <source>FN</source>
+        <translation>FN</translation>
+    </message>
+    <message>
+        <source>Copy Image</source>
+        <translation>复制图像</translation>
+    </message>
+    <message>
+        <source>False positive rate</source>
+        <translation>假阳性率</translation>
+    </message>
+    <message>
+        <source>True positive rate</source>
+        <translation>真阳性率</translation>
+    </message>
+    <message>
+        <source>%1 (step %2) · AUC %3</source>
+        <translation>%1（步 %2）· AUC %3</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::prcurves::PrCurvesPanel</name>
+    <message>
+        <source>Filter tags (regular expression)</source>
+        <translation>筛选标签（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1</source>
+        <translation>无效的正则表达式：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 tags · %n run(s)</source>
+        <translation>
+            <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Draw the PR curve tags as precision over recall, or as ROC curves (true-positive over false-positive rate) from the same counts; ROC-only tags are always ROC curves</source>
+        <translation>将 PR 曲线标签绘制为精确率-召回率曲线，或由相同计数绘制为 ROC 曲线（真阳性率对假阳性率）；仅含 ROC 的标签始终显示为 ROC 曲线</translation>
+    </message>
+    <message>
+        <source>Precision-recall</source>
+        <translation>精确率-召回率</translation>
+    </message>
+    <message>
+        <source>ROC</source>
+        <translation>ROC</translation>
+    </message>
+    <message>
+        <source>Show only the curve tags that match this regular expression (case-insensitive)</source>
+        <translation>只显示匹配此正则表达式的曲线标签（不区分大小写）</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No PR or ROC curves&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder to see its precision-recall and ROC curves.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;没有 PR 或 ROC 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开一个运行文件夹以查看其精确率-召回率曲线和 ROC 曲线。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No PR or ROC curves yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files that hold PR curves (PyTorch &lt;code&gt;add_pr_curve&lt;/code&gt;, TensorFlow &lt;code&gt;pr_curve&lt;/code&gt; summaries) or VisualDL logs with PR or ROC curves; they appear here while they load.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;暂无 PR 或 ROC 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含 PR 曲线的 TensorBoard 事件文件（PyTorch &lt;code&gt;add_pr_curve&lt;/code&gt;、TensorFlow &lt;code&gt;pr_curve&lt;/code&gt; 摘要）或包含 PR、ROC 曲线的 VisualDL 日志的运行文件夹；曲线会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;The selected runs have no PR or ROC curves&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Select other runs in Compare runs, or clear the selection to see all %n run(s) with curves.&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;所选运行没有 PR 或 ROC 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或清除选择以查看全部 %n 个含曲线的运行。&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::runbrowser::RunBrowserWidget</name>
+    <message>
+        <source>Filter files…</source>
+        <translation>筛选文件…</translation>
+    </message>
+    <message>
+        <source>No run folder open. Use File &gt; Open Run Folder or drop a folder here.</source>
+        <translation>尚未打开运行文件夹。请使用“文件 &gt; 打开运行文件夹”，或将文件夹拖放到这里。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s), </source>
+        <translation>
+            <numerusform>%n 个运行，</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s), %1</source>
+        <translation>
+            <numerusform>%n 个文件，%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The folder holds more entries than were scanned.</source>
+        <translation>该文件夹中的条目多于已扫描的数量。</translation>
+    </message>
+    <message>
+        <source>Compare Dumps</source>
+        <translation>比对转储</translation>
+    </message>
+    <message>
+        <source>Select two runs or dump folders to compare them op by op</source>
+        <translation>选择两个运行或转储文件夹以逐算子比对</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::scalars::ChartSection</name>
+    <message>
+        <source>Show or hide the charts of %1</source>
+        <translation>显示或隐藏 %1 的图表</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::scalars::RunLegendModel</name>
+    <message numerus="yes">
+        <source>%n scalar point(s)</source>
+        <translation>
+            <numerusform>%n 个标量数据点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shown in every chart</source>
+        <translation>在所有图表中显示</translation>
+    </message>
+    <message>
+        <source>Hidden in every chart</source>
+        <translation>在所有图表中隐藏</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::scalars::ScalarChart</name>
+    <message>
+        <source>Ctrl</source>
+        <translation>Ctrl</translation>
+    </message>
+    <message>
+        <source>Alt</source>
+        <translation>Alt</translation>
+    </message>
+    <message>
+        <source>Shift</source>
+        <translation>Shift</translation>
+    </message>
+    <message>
+        <source>Meta</source>
+        <translation>Meta</translation>
+    </message>
+    <message>
+        <source>Fit to Data</source>
+        <translation>适应数据</translation>
+    </message>
+    <message>
+        <source>Show all data (double-click the chart to do the same)</source>
+        <translation>显示全部数据（双击图表效果相同）</translation>
+    </message>
+    <message>
+        <source>Logarithmic Y Axis</source>
+        <translation>对数 Y 轴</translation>
+    </message>
+    <message>
+        <source>Copy Image</source>
+        <translation>复制图像</translation>
+    </message>
+    <message>
+        <source>Hold %1 and scroll to zoom</source>
+        <translation>按住 %1 并滚动鼠标滚轮以缩放</translation>
+    </message>
+    <message>
+        <source>There is no scalar tag &quot;%1&quot;. Available tags: %2.</source>
+        <translation>不存在标量标签“%1”。可用的标签：%2。</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Smoothed</source>
+        <translation>平滑值</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>挂钟时间</translation>
+    </message>
+    <message>
+        <source>Relative</source>
+        <translation>相对</translation>
+    </message>
+    <message>
+        <source>Relative time</source>
+        <translation>相对时间</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::scalars::ScalarsPanel</name>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Show every run</source>
+        <translation>显示所有运行</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Hide every run</source>
+        <translation>隐藏所有运行</translation>
+    </message>
+    <message>
+        <source>Tick runs to show them; double-click a run to show only that run</source>
+        <translation>勾选运行以显示；双击某个运行只显示它</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1 (at character %2). The previous filter stays in effect.</source>
+        <translation>无效的正则表达式：%1（位于第 %2 个字符）。之前的筛选条件仍然有效。</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No scalars yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files or MindSpore summaries; curves appear here while they load.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;还没有标量&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开包含 TensorBoard 事件文件或 MindSpore 摘要文件的运行文件夹；曲线会在加载时显示在这里。&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;No tag matches &quot;%1&quot;&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Change or clear the filter to see the other %n tag(s).&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;没有标签匹配“%1”&lt;/b&gt;&lt;/p&gt;&lt;p&gt;修改或清除筛选条件以查看其他 %n 个标签。&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 tags · %n run(s)</source>
+        <translation>
+            <numerusform>%1 / %2 个标签 · %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Machine metrics: the System dock shows them over one wall-clock axis.</source>
+        <translation>机器指标：“系统”停靠窗口在同一墙钟时间轴上显示它们。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::scalars::ScalarsToolbar</name>
+    <message>
+        <source>Filter tags (regular expression)</source>
+        <translation>筛选标签（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>Exponential moving average weight (TensorBoard&apos;s debiased smoothing); 0 turns smoothing off</source>
+        <translation>指数移动平均权重（TensorBoard 的去偏平滑）；0 表示关闭平滑</translation>
+    </message>
+    <message>
+        <source>X axis</source>
+        <translation>X 轴</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Relative time</source>
+        <translation>相对时间</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>挂钟时间</translation>
+    </message>
+    <message>
+        <source>Measure the x axis in steps, time since each run started, or clock time</source>
+        <translation>X 轴可按步数、自运行开始以来的时间或时钟时间度量</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数刻度</translation>
+    </message>
+    <message>
+        <source>Logarithmic y axis (values at or below zero are not drawn)</source>
+        <translation>对数 Y 轴（小于或等于零的值不绘制）</translation>
+    </message>
+    <message>
+        <source>Ignore outliers</source>
+        <translation>忽略离群值</translation>
+    </message>
+    <message>
+        <source>Fit the y axis to the bulk of the values (around the 5th to 95th percentile), so that spikes and the first steps do not flatten the curves</source>
+        <translation>让 Y 轴适应大部分数值（约第 5 到第 95 百分位），以免尖峰和最初几步把曲线压平</translation>
+    </message>
+    <message>
+        <source>Fit All</source>
+        <translation>全部适应</translation>
+    </message>
+    <message>
+        <source>Reset the zoom of every chart to show all data</source>
+        <translation>重置所有图表的缩放以显示全部数据</translation>
+    </message>
+    <message>
+        <source>Show only tags matching this regular expression (case-insensitive)</source>
+        <translation>只显示与此正则表达式匹配的标签（不区分大小写）</translation>
+    </message>
+    <message>
+        <source>Cards</source>
+        <translation>卡片</translation>
+    </message>
+    <message>
+        <source>Size of the chart cards: smaller cards put more charts on a row</source>
+        <translation>图表卡片的大小：卡片越小，每行放下的图表越多</translation>
+    </message>
+    <message>
+        <source>Small Cards</source>
+        <translation>小卡片</translation>
+    </message>
+    <message>
+        <source>Medium Cards</source>
+        <translation>中卡片</translation>
+    </message>
+    <message>
+        <source>Large Cards</source>
+        <translation>大卡片</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::steps::StepPhaseTableModel</name>
+    <message>
+        <source>N of ProfilerStep#N</source>
+        <translation>ProfilerStep#N 中的 N</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>The step&apos;s span on the host (its ProfilerStep marker)</source>
+        <translation>该迭代步在主机上的时长（其 ProfilerStep 标记）</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>迭代步时间</translation>
+    </message>
+    <message>
+        <source>Host time in %1</source>
+        <translation>%1 的主机时间</translation>
+    </message>
+    <message>
+        <source>Forward over backward, each the longer of its host and device time</source>
+        <translation>前向与反向之比，各取主机时间与设备时间中较长者</translation>
+    </message>
+    <message>
+        <source>Fwd/bwd</source>
+        <translation>前向/反向</translation>
+    </message>
+    <message>
+        <source>Device time launched from %1</source>
+        <translation>由 %1 启动的设备时间</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::steps::StepsPanel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>The rank whose steps are shown</source>
+        <translation>显示其迭代步的卡</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Step time breakdown</source>
+        <translation>迭代步时间分解</translation>
+    </message>
+    <message numerus="yes">
+        <source>Average of %n step(s)</source>
+        <translation>
+            <numerusform>%n 个迭代步的平均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Whole trace (no step markers)</source>
+        <translation>整个跟踪（没有迭代步标记）</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>Click to show this step in the timeline</source>
+        <translation>单击以在时间线中显示此迭代步</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Trace %1</source>
+        <translation>跟踪 %1</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>微秒</translation>
+    </message>
+    <message>
+        <source>ns</source>
+        <translation>纳秒</translation>
+    </message>
+    <message>
+        <source>Time (%1)</source>
+        <translation>时间（%1）</translation>
+    </message>
+    <message>
+        <source>Avg</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Computing the step breakdown…</source>
+        <translation>正在计算迭代步分解…</translation>
+    </message>
+    <message>
+        <source>No steps in this trace</source>
+        <translation>此跟踪中没有迭代步</translation>
+    </message>
+    <message>
+        <source>No profiler trace</source>
+        <translation>没有性能跟踪</translation>
+    </message>
+    <message>
+        <source>No step markers: the whole trace as one step</source>
+        <translation>没有迭代步标记：整个跟踪作为一个迭代步</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n 个迭代步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · average %2 · kernel %3 · idle %4</source>
+        <translation>%1 · 平均 %2 · 内核 %3 · 空闲 %4</translation>
+    </message>
+    <message>
+        <source>Time (ns)</source>
+        <translation>时间（纳秒）</translation>
+    </message>
+    <message>
+        <source>Show step %1 in the timeline</source>
+        <translation>在时间线中显示第 %1 步</translation>
+    </message>
+    <message>
+        <source>Steps %1–%2</source>
+        <translation>第 %1–%2 步</translation>
+    </message>
+    <message>
+        <source>mean %1</source>
+        <translation>均值 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Each bar: the mean of %n step(s)</source>
+        <translation>
+            <numerusform>每条柱：%n 步的均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Slowest: step %1, %2</source>
+        <translation>最慢：第 %1 步，%2</translation>
+    </message>
+    <message>
+        <source>Click to show the slowest step in the timeline</source>
+        <translation>单击在时间线中显示最慢的一步</translation>
+    </message>
+    <message>
+        <source>Step phases</source>
+        <translation>迭代步阶段</translation>
+    </message>
+    <message numerus="yes">
+        <source>Mean of %n step(s)</source>
+        <translation>
+            <numerusform>%n 个迭代步的平均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Forward / backward: %1</source>
+        <translation>前向 / 反向：%1</translation>
+    </message>
+    <message>
+        <source>Host time (%1)</source>
+        <translation>主机时间（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::system::SystemDetailChart</name>
+    <message>
+        <source>System metrics of %1</source>
+        <translation>%1 的系统指标</translation>
+    </message>
+    <message>
+        <source>CPU %</source>
+        <translation>CPU %</translation>
+    </message>
+    <message>
+        <source>Memory MiB</source>
+        <translation>内存 MiB</translation>
+    </message>
+    <message>
+        <source>GPU util %</source>
+        <translation>GPU 利用率 %</translation>
+    </message>
+    <message>
+        <source>GPU mem MiB</source>
+        <translation>GPU 显存 MiB</translation>
+    </message>
+    <message>
+        <source>GPU power W</source>
+        <translation>GPU 功耗 W</translation>
+    </message>
+    <message>
+        <source>Disk MiB/s</source>
+        <translation>磁盘 MiB/s</translation>
+    </message>
+    <message>
+        <source>Network MiB/s</source>
+        <translation>网络 MiB/s</translation>
+    </message>
+    <message>
+        <source>IB MiB/s</source>
+        <translation>IB MiB/s</translation>
+    </message>
+    <message>
+        <source>Wall time (s since the epoch)</source>
+        <translation>挂钟时间（自 Unix 纪元起的秒数）</translation>
+    </message>
+    <message>
+        <source>NPU AI Core %</source>
+        <translation>NPU AI Core %</translation>
+    </message>
+    <message>
+        <source>NPU mem MiB</source>
+        <translation>NPU 内存 MiB</translation>
+    </message>
+    <message>
+        <source>NPU power W</source>
+        <translation>NPU 功耗 W</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::system::SystemOverviewModel</name>
+    <message>
+        <source>GPU util</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>CPU busy</source>
+        <translation>CPU 繁忙</translation>
+    </message>
+    <message>
+        <source>Process CPU</source>
+        <translation>进程 CPU</translation>
+    </message>
+    <message>
+        <source>Memory used</source>
+        <translation>已用内存</translation>
+    </message>
+    <message>
+        <source>IB traffic</source>
+        <translation>IB 流量</translation>
+    </message>
+    <message>
+        <source>GPU power</source>
+        <translation>GPU 功耗</translation>
+    </message>
+    <message>
+        <source>above</source>
+        <translation>高于</translation>
+    </message>
+    <message>
+        <source>below</source>
+        <translation>低于</translation>
+    </message>
+    <message>
+        <source>Host / run</source>
+        <translation>主机 / 运行</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>%1 avg (%2)</source>
+        <translation>%1 平均（%2）</translation>
+    </message>
+    <message>
+        <source>%1 p95 (%2)</source>
+        <translation>%1 p95（%2）</translation>
+    </message>
+    <message>
+        <source>%1 % %2 the median of all ranks</source>
+        <translation>%2所有卡的中位数 %1 %</translation>
+    </message>
+    <message>
+        <source>Values more than 20 % away from the median of all ranks are highlighted.</source>
+        <translation>与所有卡中位数相差超过 20 % 的值会高亮显示。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::system::SystemPanel</name>
+    <message>
+        <source>The host or rank shown in detail</source>
+        <translation>详细显示的主机或卡</translation>
+    </message>
+    <message>
+        <source>No system metrics in this folder.
+
+Record the machine under a training job with
+runlens record --out RUN_FOLDER -- python train.py
+
+and open RUN_FOLDER: CPU, memory, disk, network, InfiniBand and GPU metrics appear here, next to the run&apos;s scalars.</source>
+        <translation>此文件夹中没有系统指标。
+
+用以下命令记录训练作业运行时的机器状态：
+runlens record --out RUN_FOLDER -- python train.py
+
+然后打开 RUN_FOLDER：CPU、内存、磁盘、网络、InfiniBand 和 GPU 指标会显示在这里，与该运行的标量并列。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n host(s) or rank(s) with system metrics</source>
+        <translation>
+            <numerusform>%n 台主机或卡有系统指标</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::tensor::HeatmapView</name>
     <message>
         <source>A heatmap shows one or two dimensions; choose the row and column dimensions of the slice.</source>
         <translation>热力图只显示一维或二维；请选择切片的行维度和列维度。</translation>
@@ -10735,7 +10497,7 @@ run:baseline  运行名称包含“baseline”
     </message>
 </context>
 <context>
-    <name>runlens::tensorview::SliceControls</name>
+    <name>runlens::widgets::tensor::SliceControls</name>
     <message>
         <source>dim %1 (%2)</source>
         <translation>维度 %1（%2）</translation>
@@ -10786,7 +10548,7 @@ run:baseline  运行名称包含“baseline”
     </message>
 </context>
 <context>
-    <name>runlens::tensorview::TensorCompareWidget</name>
+    <name>runlens::widgets::tensor::TensorCompareWidget</name>
     <message>
         <source>Difference a − b</source>
         <translation>差值 a − b</translation>
@@ -10859,7 +10621,7 @@ run:baseline  运行名称包含“baseline”
     </message>
 </context>
 <context>
-    <name>runlens::tensorview::TensorPanel</name>
+    <name>runlens::widgets::tensor::TensorPanel</name>
     <message>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
@@ -11078,7 +10840,7 @@ run:baseline  运行名称包含“baseline”
     </message>
 </context>
 <context>
-    <name>runlens::tensorview::TensorStatsWidget</name>
+    <name>runlens::widgets::tensor::TensorStatsWidget</name>
     <message>
         <source>Slice</source>
         <translation>切片</translation>
@@ -11201,7 +10963,7 @@ run:baseline  运行名称包含“baseline”
     </message>
 </context>
 <context>
-    <name>runlens::tensorview::TensorTableView</name>
+    <name>runlens::widgets::tensor::TensorTableView</name>
     <message>
         <source>Copy</source>
         <translation>复制</translation>
@@ -11212,7 +10974,88 @@ run:baseline  运行名称包含“baseline”
     </message>
 </context>
 <context>
-    <name>runlens::trace::OperatorStatsModel</name>
+    <name>runlens::widgets::timeline::TimelineDetails</name>
+    <message>
+        <source>Click a slice to see its details.</source>
+        <translation>点击一个切片以查看其详细信息。</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>持续时间</translation>
+    </message>
+    <message>
+        <source>instant</source>
+        <translation>瞬时事件</translation>
+    </message>
+    <message>
+        <source>Self time</source>
+        <translation>自身时间</translation>
+    </message>
+    <message>
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>Thread</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>begin without end: runs to the end of the trace</source>
+        <translation>有开始无结束：持续到追踪结束</translation>
+    </message>
+    <message>
+        <source>longer than 7 days: excluded from statistics</source>
+        <translation>超过 7 天：不计入统计</translation>
+    </message>
+    <message>
+        <source>Flow out</source>
+        <translation>流出</translation>
+    </message>
+    <message>
+        <source>Flow in</source>
+        <translation>流入</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>raw</source>
+        <translation>原始</translation>
+    </message>
+    <message>
+        <source>Launched by</source>
+        <translation>启动者</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… 以及另外 %n 项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Launched</source>
+        <translation>已启动</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::timeline::TimelineFormat</name>
     <message>
         <source>%1 ns</source>
         <translation>%1 ns</translation>
@@ -11230,168 +11073,334 @@ run:baseline  运行名称包含“baseline”
         <translation>%1 s</translation>
     </message>
     <message>
-        <source>%L1 ns</source>
-        <translation>%L1 ns</translation>
+        <source>s</source>
+        <translation>秒</translation>
     </message>
     <message>
-        <source>%1
-Input dims: %2</source>
-        <translation>%1
-输入维度：%2</translation>
+        <source>ms</source>
+        <translation>毫秒</translation>
     </message>
     <message>
-        <source>%1 %</source>
-        <translation>%1 %</translation>
+        <source>µs</source>
+        <translation>微秒</translation>
     </message>
     <message>
-        <source>Duration minus the time of the CPU ops called inside</source>
-        <translation>持续时间减去其内部调用的 CPU 算子的时间</translation>
+        <source>ns</source>
+        <translation>纳秒</translation>
     </message>
     <message>
-        <source>Device time of kernels launched directly by this operator</source>
-        <translation>此算子直接启动的内核的设备时间</translation>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
     </message>
     <message>
-        <source>Sum of the durations of every call</source>
-        <translation>所有调用的持续时间之和</translation>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
     </message>
     <message>
-        <source>Device time of kernels launched by this operator or the operators it calls</source>
-        <translation>此算子或其调用的算子所启动内核的设备时间</translation>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
     </message>
     <message>
-        <source>Share of all kernel time</source>
-        <translation>占全部内核时间的比例</translation>
+        <source>%1 d</source>
+        <translation>%1 天</translation>
     </message>
     <message>
-        <source>Share of the self time of all operators</source>
-        <translation>占全部算子自身时间的比例</translation>
+        <source>d</source>
+        <translation>天</translation>
     </message>
     <message>
-        <source>Kernel</source>
-        <translation>内核</translation>
+        <source>h</source>
+        <translation>小时</translation>
     </message>
     <message>
-        <source>Operator</source>
-        <translation>算子</translation>
-    </message>
-    <message>
-        <source>Input dims</source>
-        <translation>输入维度</translation>
-    </message>
-    <message>
-        <source>Calls</source>
-        <translation>调用次数</translation>
-    </message>
-    <message>
-        <source>Total</source>
-        <translation>总计</translation>
-    </message>
-    <message>
-        <source>Host total</source>
-        <translation>主机总计</translation>
-    </message>
-    <message>
-        <source>Device total</source>
-        <translation>设备总计</translation>
-    </message>
-    <message>
-        <source>Host self</source>
-        <translation>主机自身</translation>
-    </message>
-    <message>
-        <source>Device self</source>
-        <translation>设备自身</translation>
-    </message>
-    <message>
-        <source>Mean</source>
-        <translation>平均</translation>
-    </message>
-    <message>
-        <source>Average</source>
-        <translation>平均值</translation>
-    </message>
-    <message>
-        <source>Min</source>
-        <translation>最小</translation>
-    </message>
-    <message>
-        <source>Max</source>
-        <translation>最大</translation>
-    </message>
-    <message>
-        <source>Kernels</source>
-        <translation>内核</translation>
-    </message>
-    <message>
-        <source>Share</source>
-        <translation>占比</translation>
-    </message>
-    <message>
-        <source>Launched by</source>
-        <translation>启动者</translation>
+        <source>min</source>
+        <translation>分钟</translation>
     </message>
 </context>
 <context>
-    <name>runlens::trace::StepBreakdown</name>
+    <name>runlens::widgets::timeline::TimelineLayout</name>
     <message>
-        <source>Kernel</source>
-        <translation>内核</translation>
+        <source>Device %1</source>
+        <translation>设备 %1</translation>
     </message>
     <message>
-        <source>Memcpy</source>
-        <translation>内存拷贝</translation>
+        <source>Process %1</source>
+        <translation>进程 %1</translation>
     </message>
     <message>
-        <source>Memset</source>
-        <translation>内存置值</translation>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
-        <source>Communication</source>
-        <translation>通信</translation>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
     </message>
     <message>
-        <source>Runtime</source>
-        <translation>运行时</translation>
+        <source>Rank %1 · %2</source>
+        <translation>Rank %1 · %2</translation>
     </message>
     <message>
-        <source>Data loader</source>
-        <translation>数据加载</translation>
+        <source>Stream %1</source>
+        <translation>流 %1</translation>
     </message>
     <message>
-        <source>CPU op</source>
-        <translation>CPU 算子</translation>
+        <source>Counter</source>
+        <translation>计数器</translation>
     </message>
     <message>
-        <source>Other</source>
-        <translation>其他</translation>
+        <source>Async %1</source>
+        <translation>异步 %1</translation>
     </message>
     <message>
-        <source>Idle</source>
-        <translation>空闲</translation>
+        <source>Thread %1</source>
+        <translation>线程 %1</translation>
+    </message>
+    <message>
+        <source>Async</source>
+        <translation>异步</translation>
+    </message>
+    <message>
+        <source>Unnamed process</source>
+        <translation>未命名进程</translation>
+    </message>
+    <message>
+        <source>Unnamed thread</source>
+        <translation>未命名线程</translation>
     </message>
 </context>
 <context>
-    <name>runlens::trace::StepPhases</name>
+    <name>runlens::widgets::timeline::TimelinePainter</name>
     <message>
-        <source>Data loading</source>
-        <translation>数据加载</translation>
+        <source>max %1</source>
+        <translation>最大 %1</translation>
     </message>
     <message>
-        <source>Forward</source>
-        <translation>前向</translation>
+        <source>+%1</source>
+        <translation>+%1</translation>
     </message>
     <message>
-        <source>Backward</source>
-        <translation>反向</translation>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
     </message>
     <message>
-        <source>Optimizer</source>
-        <translation>优化器</translation>
+        <source>Span %1</source>
+        <translation>跨度 %1</translation>
     </message>
     <message>
-        <source>Other</source>
-        <translation>其他</translation>
+        <source>No trace loaded</source>
+        <translation>未加载追踪</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::timeline::TimelinePanel</name>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Flows</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <source>Show the flow arrows of the selected slice</source>
+        <translation>显示所选切片的流箭头</translation>
+    </message>
+    <message>
+        <source>The timeline shows what has been read so far; the whole trace replaces it when reading ends</source>
+        <translation>时间线显示目前已读取的部分；读取结束后由完整的跟踪替换</translation>
+    </message>
+    <message>
+        <source>Reading… %1 %</source>
+        <translation>正在读取… %1 %</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::timeline::TimelineSearchBar</name>
+    <message>
+        <source>Search slices by name (regular expression)</source>
+        <translation>按名称搜索切片（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Enter: next match, Shift+Enter: previous match</source>
+        <translation>Enter：下一个匹配，Shift+Enter：上一个匹配</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>上一个匹配</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>下一个匹配</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1</source>
+        <translation>无效的正则表达式：%1</translation>
+    </message>
+    <message>
+        <source>searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>invalid pattern</source>
+        <translation>无效的模式</translation>
+    </message>
+    <message>
+        <source>no matches</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <source>1 match</source>
+        <translation>1 个匹配</translation>
+    </message>
+    <message>
+        <source>%1 matches</source>
+        <translation>%1 个匹配</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::timeline::TimelineView</name>
+    <message>
+        <source>Preparing the timeline…</source>
+        <translation>正在准备时间线…</translation>
+    </message>
+    <message>
+        <source>No trace loaded</source>
+        <translation>未加载追踪</translation>
+    </message>
+    <message>
+        <source>Duration: %1</source>
+        <translation>持续时间：%1</translation>
+    </message>
+    <message>
+        <source>Category: %1</source>
+        <translation>类别：%1</translation>
+    </message>
+    <message>
+        <source>Start: %1</source>
+        <translation>开始：%1</translation>
+    </message>
+    <message>
+        <source>W/S zoom, A/D pan (hold to keep going), wheel zooms at the cursor, Shift+wheel pans, drag pans, Shift+drag selects a range, F fits, M marks, Escape clears, Ctrl+Z undoes a zoom.</source>
+        <translation>W/S 缩放，A/D 平移（按住可持续），滚轮在光标处缩放，Shift+滚轮平移，拖动平移，Shift+拖动选择范围，F 适应选区，M 标记，Esc 清除，Ctrl+Z 撤销缩放。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::welcome::WelcomePage</name>
+    <message>
+        <source>RunLens</source>
+        <translation>RunLens</translation>
+    </message>
+    <message>
+        <source>Debug and tune deep-learning training runs: summaries, graphs, tensors, profiler traces and memory in one place.</source>
+        <translation>调试和调优深度学习训练运行：摘要、计算图、张量、性能数据和内存尽在一处。</translation>
+    </message>
+    <message>
+        <source>Open Run Folder…</source>
+        <translation>打开运行文件夹…</translation>
+    </message>
+    <message>
+        <source>Choose a training run folder: every artifact in it is found and read (Ctrl+O)</source>
+        <translation>选择一个训练运行文件夹：自动查找并读取其中的所有产物（Ctrl+O）</translation>
+    </message>
+    <message>
+        <source>Open File…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>Open one file: an event file, a trace, a graph or a tensor</source>
+        <translation>打开单个文件：事件文件、性能数据、计算图或张量</translation>
+    </message>
+    <message>
+        <source>Open the Demo Run</source>
+        <translation>打开演示运行</translation>
+    </message>
+    <message>
+        <source>Click a name to open it again; ✕ removes it from the list</source>
+        <translation>单击名称可再次打开；✕ 可将其从列表中移除</translation>
+    </message>
+    <message>
+        <source>Folders you open are listed here.</source>
+        <translation>您打开过的文件夹会列在这里。</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation>最近</translation>
+    </message>
+    <message>
+        <source>Supported formats</source>
+        <translation>支持的格式</translation>
+    </message>
+    <message>
+        <source>Tip: drop a run folder or a file anywhere on this window to open it. Help &gt; Keyboard Shortcuts lists what the keys do.</source>
+        <translation>提示：将运行文件夹或文件拖放到此窗口的任意位置即可打开。“帮助 &gt; 键盘快捷键”列出了各按键的作用。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Summaries&lt;/b&gt;: TensorBoard event files (&lt;code&gt;*tfevents*&lt;/code&gt;) from PyTorch, TensorFlow and tensorboardX; MindSpore summaries (&lt;code&gt;*.summary.*_MS&lt;/code&gt;, &lt;code&gt;*_lineage&lt;/code&gt;)</source>
+        <translation>&lt;b&gt;摘要&lt;/b&gt;：来自 PyTorch、TensorFlow 和 tensorboardX 的 TensorBoard 事件文件（&lt;code&gt;*tfevents*&lt;/code&gt;）；MindSpore 摘要（&lt;code&gt;*.summary.*_MS&lt;/code&gt;、&lt;code&gt;*_lineage&lt;/code&gt;）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;IR graphs&lt;/b&gt;: MindSpore &lt;code&gt;.ir&lt;/code&gt; and anf_ir &lt;code&gt;.pb&lt;/code&gt;, Graphviz &lt;code&gt;.dot&lt;/code&gt;, TensorFlow GraphDef (&lt;code&gt;.pb&lt;/code&gt;, &lt;code&gt;.pbtxt&lt;/code&gt;), ONNX &lt;code&gt;.onnx&lt;/code&gt;</source>
+        <translation>&lt;b&gt;IR 计算图&lt;/b&gt;：MindSpore &lt;code&gt;.ir&lt;/code&gt; 和 anf_ir &lt;code&gt;.pb&lt;/code&gt;、Graphviz &lt;code&gt;.dot&lt;/code&gt;、TensorFlow GraphDef（&lt;code&gt;.pb&lt;/code&gt;、&lt;code&gt;.pbtxt&lt;/code&gt;）、ONNX &lt;code&gt;.onnx&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Tensor dumps&lt;/b&gt;: &lt;code&gt;.npy&lt;/code&gt;, &lt;code&gt;.npz&lt;/code&gt;, &lt;code&gt;.safetensors&lt;/code&gt; and MindSpore dump folders</source>
+        <translation>&lt;b&gt;张量转储&lt;/b&gt;：&lt;code&gt;.npy&lt;/code&gt;、&lt;code&gt;.npz&lt;/code&gt;、&lt;code&gt;.safetensors&lt;/code&gt; 以及 MindSpore dump 文件夹</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Profiler traces&lt;/b&gt;: Chrome trace JSON (&lt;code&gt;.json&lt;/code&gt;, &lt;code&gt;.json.gz&lt;/code&gt;) from PyTorch Kineto, Paddle, TensorFlow and MindSpore</source>
+        <translation>&lt;b&gt;性能数据&lt;/b&gt;：来自 PyTorch Kineto、Paddle、TensorFlow 和 MindSpore 的 Chrome trace JSON（&lt;code&gt;.json&lt;/code&gt;、&lt;code&gt;.json.gz&lt;/code&gt;）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Profiler folders&lt;/b&gt;: MindSpore &lt;code&gt;profiler/&lt;/code&gt;, &lt;code&gt;ASCEND_PROFILER_OUTPUT/&lt;/code&gt; and &lt;code&gt;PROF_*&lt;/code&gt; folders (operators, steps, data pipeline, cluster of ranks)</source>
+        <translation>&lt;b&gt;性能分析文件夹&lt;/b&gt;：MindSpore &lt;code&gt;profiler/&lt;/code&gt;、&lt;code&gt;ASCEND_PROFILER_OUTPUT/&lt;/code&gt; 和 &lt;code&gt;PROF_*&lt;/code&gt; 文件夹（算子、步、数据管道、多卡集群）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Memory&lt;/b&gt;: memory events in Kineto traces, PyTorch &lt;code&gt;export_memory_timeline&lt;/code&gt; output and MindSpore memory usage files</source>
+        <translation>&lt;b&gt;内存&lt;/b&gt;：Kineto 性能数据中的内存事件、PyTorch &lt;code&gt;export_memory_timeline&lt;/code&gt; 输出以及 MindSpore 内存使用文件</translation>
+    </message>
+    <message>
+        <source>today %1</source>
+        <translation>今天 %1</translation>
+    </message>
+    <message>
+        <source>yesterday %1</source>
+        <translation>昨天 %1</translation>
+    </message>
+    <message>
+        <source>opened %1</source>
+        <translation>打开于 %1</translation>
+    </message>
+    <message>
+        <source>no longer there</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>Remove %1 from the list (the folder itself is not touched)</source>
+        <translation>从列表中移除 %1（不会改动文件夹本身）</translation>
+    </message>
+    <message>
+        <source>Write a small generated example (two runs with scalars and histograms, a profiler trace, a model graph and weight dumps) to the cache folder and open it</source>
+        <translation>把一个生成的小示例（两个带标量和直方图的运行、一份性能数据、一个模型计算图和权重转储）写入缓存文件夹并打开</translation>
     </message>
 </context>
 </TS>

@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-namespace runlens::accuracy {
+namespace runlens::importers::accuracy {
 
 namespace {
 
@@ -45,7 +45,7 @@ QStringList dumpJsonFilesBelow(const QString& folder)
     QDirIterator it(folder, { QStringLiteral("dump.json") }, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext())
         found << it.next();
-    std::sort(found.begin(), found.end(), naturalLess);
+    std::sort(found.begin(), found.end(), models::accuracy::naturalLess);
     return found;
 }
 
@@ -53,15 +53,15 @@ DumpSideResult readMsprobeSide(const QString& path, const ImportControl& control
 {
     DumpSideResult out;
     const MsprobeReadResult read = readMsprobeDump(path, control);
-    if (read.status == ImportStatus::Failed || read.status == ImportStatus::Canceled || !read.dump) {
+    if (read.status == models::ImportStatus::Failed || read.status == models::ImportStatus::Canceled || !read.dump) {
         out.error = read.diagnostics.isEmpty() ? Text::tr("%1: the msprobe dump could not be read.").arg(path)
                                                : read.diagnostics.front().message;
         return out;
     }
-    for (const Diagnostic& d : read.diagnostics)
+    for (const models::Diagnostic& d : read.diagnostics)
         out.warnings << d.message;
-    DumpSide side = sideFromMsprobe(read.dump);
-    for (SideRow& row : side.rows)
+    models::accuracy::DumpSide side = models::accuracy::sideFromMsprobe(read.dump);
+    for (models::accuracy::SideRow& row : side.rows)
         if (!row.sourceText.isEmpty())
             row.source = tensor::dumpTensorFileSource(row.sourceText);
     out.side = std::move(side);
@@ -89,9 +89,9 @@ QString ownGroupLabel(const QString& folder)
 DumpSideResult readMsprobeSides(const QString& root, const QStringList& dumps, const ImportControl& control)
 {
     DumpSideResult out;
-    DumpSide combined;
+    models::accuracy::DumpSide combined;
     combined.path = root;
-    combined.kind = SideKind::Msprobe;
+    combined.kind = models::accuracy::SideKind::Msprobe;
     for (const QString& dump : dumps) {
         if (control.canceled())
             break;
@@ -102,7 +102,7 @@ DumpSideResult readMsprobeSides(const QString& root, const QStringList& dumps, c
             continue;
         }
         out.warnings << read.warnings;
-        DumpSide& side = *read.side;
+        models::accuracy::DumpSide& side = *read.side;
         if (combined.groups.isEmpty()) {
             // The first dump's tree and stacks stand for the side in views that show one dump.
             combined.framework = side.framework;
@@ -112,7 +112,7 @@ DumpSideResult readMsprobeSides(const QString& root, const QStringList& dumps, c
         combined.groups << label;
         const int opOffset = int(combined.ops.size());
         combined.ops << side.ops;
-        for (SideRow& row : side.rows) {
+        for (models::accuracy::SideRow& row : side.rows) {
             row.group = label;
             row.opIndex += opOffset;
             combined.rows << std::move(row);
@@ -129,20 +129,21 @@ DumpSideResult readMsprobeSides(const QString& root, const QStringList& dumps, c
 
 QString shapeOrNothing(const std::vector<std::int64_t>& shape)
 {
-    return tensor::shapeText(shape);
+    return models::tensor::shapeText(shape);
 }
 
 /// The element-wise part of one row in tensor mode: what the row gets once its pair is compared.
 struct PairOutcome
 {
-    Verdict verdict = Verdict::None;
+    models::accuracy::Verdict verdict = models::accuracy::Verdict::None;
     std::optional<QString> note; ///< replaces the row's note when set
-    std::optional<TensorMetrics> metrics;
+    std::optional<models::accuracy::TensorMetrics> metrics;
     bool message = false; ///< the note also goes to the result's messages (a file could not be read)
     bool cancelled = false;
 };
 
-PairOutcome comparePairData(const SideRow& b, const SideRow& t, const CompareThresholds& thresholds,
+PairOutcome comparePairData(const models::accuracy::SideRow& b, const models::accuracy::SideRow& t,
+                            const models::accuracy::CompareThresholds& thresholds,
                             const std::function<bool()>& cancelled)
 {
     PairOutcome out;
@@ -151,18 +152,18 @@ PairOutcome comparePairData(const SideRow& b, const SideRow& t, const CompareThr
         return out;
     }
     if (b.hasShape && t.hasShape && b.shape != t.shape) {
-        out.verdict = Verdict::Warning;
+        out.verdict = models::accuracy::Verdict::Warning;
         return out;
     }
     // The pair stays open only while it is compared: both tensors are released when this returns.
-    const tensor::TensorResult bt = b.source->open();
-    const tensor::TensorResult tt = t.source->open();
+    const models::tensor::TensorResult bt = b.source->open();
+    const models::tensor::TensorResult tt = t.source->open();
     if (!bt.tensor || !tt.tensor) {
         out.note = !bt.tensor ? bt.error : tt.error;
         out.message = true;
         return out;
     }
-    out.metrics = computeTensorMetrics(*bt.tensor, *tt.tensor, cancelled);
+    out.metrics = models::accuracy::computeTensorMetrics(*bt.tensor, *tt.tensor, cancelled);
     if (!out.metrics) {
         out.cancelled = true;
         return out;
@@ -170,8 +171,8 @@ PairOutcome comparePairData(const SideRow& b, const SideRow& t, const CompareThr
     if (!out.metrics->note.isEmpty())
         out.note = out.metrics->note;
     out.verdict = out.metrics->compared || bt.tensor->shape == tt.tensor->shape
-        ? tensorVerdict(*out.metrics, thresholds)
-        : Verdict::Warning;
+        ? models::accuracy::tensorVerdict(*out.metrics, thresholds)
+        : models::accuracy::Verdict::Warning;
     return out;
 }
 
@@ -257,10 +258,11 @@ private:
     std::atomic<bool> m_stop = false;
 };
 
-std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const DumpSide& target,
-                                                 const CompareOptions& options, const ImportControl& control,
-                                                 const std::function<void(const CompareRow&)>& rowReady,
-                                                 CompareResult result);
+std::optional<models::accuracy::CompareResult>
+compareGroupedSides(const models::accuracy::DumpSide& bench, const models::accuracy::DumpSide& target,
+                    const CompareOptions& options, const ImportControl& control,
+                    const std::function<void(const models::accuracy::CompareRow&)>& rowReady,
+                    models::accuracy::CompareResult result);
 
 } // namespace
 
@@ -290,9 +292,9 @@ DumpSideResult readDumpSide(const QString& path, const ImportControl& control)
         }
         if (!listing.error.isEmpty())
             out.warnings << listing.error;
-        for (const Diagnostic& d : listing.diagnostics)
+        for (const models::Diagnostic& d : listing.diagnostics)
             out.warnings << d.message;
-        out.side = sideFromCheckpoint(info.absoluteFilePath(), listing.tensors);
+        out.side = models::accuracy::sideFromCheckpoint(info.absoluteFilePath(), listing.tensors);
         return out;
     }
     if (!msprobeDumpJsonPath(path).isEmpty())
@@ -302,49 +304,51 @@ DumpSideResult readDumpSide(const QString& path, const ImportControl& control)
         return readMsprobeSide(dumps.front(), control);
     if (dumps.size() > 1)
         return readMsprobeSides(info.absoluteFilePath(), dumps, control);
-    const RunManifest manifest = RunScanner().scan(info.absoluteFilePath(), control);
-    const tensor::TensorCatalog catalog = tensor::TensorCatalogBuilder::build(manifest, control);
+    const models::RunManifest manifest = RunScanner().scan(info.absoluteFilePath(), control);
+    const models::tensor::TensorCatalog catalog = tensor::TensorCatalogBuilder::build(manifest, control);
     if (catalog.isEmpty()) {
         out.error = Text::tr("%1 holds no msprobe dump and no tensor dump.").arg(path);
         return out;
     }
-    for (const Diagnostic& d : catalog.diagnostics())
+    for (const models::Diagnostic& d : catalog.diagnostics())
         out.warnings << d.message;
-    out.side = sideFromCatalog(info.absoluteFilePath(), catalog);
+    out.side = models::accuracy::sideFromCatalog(info.absoluteFilePath(), catalog);
     return out;
 }
 
-std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpSide& target,
-                                              const CompareOptions& options, const ImportControl& control,
-                                              const std::function<void(const CompareRow&)>& rowReady)
+std::optional<models::accuracy::CompareResult>
+compareDumpSides(const models::accuracy::DumpSide& bench, const models::accuracy::DumpSide& target,
+                 const CompareOptions& options, const ImportControl& control,
+                 const std::function<void(const models::accuracy::CompareRow&)>& rowReady)
 {
-    CompareResult result;
+    models::accuracy::CompareResult result;
     result.bench = bench.path;
     result.target = target.path;
     // One side spans several dumps (ranks, steps), the other names one: the one pairs with the dump of the
     // same stepN/rankM.
-    std::optional<DumpSide> labelled;
-    auto withOwnGroup = [&labelled](const DumpSide& side) -> const DumpSide& {
+    std::optional<models::accuracy::DumpSide> labelled;
+    auto withOwnGroup = [&labelled](const models::accuracy::DumpSide& side) -> const models::accuracy::DumpSide& {
         labelled = side;
         const QString label = ownGroupLabel(side.path);
         labelled->groups = { label };
-        for (SideRow& row : labelled->rows)
+        for (models::accuracy::SideRow& row : labelled->rows)
             row.group = label;
         return *labelled;
     };
     const bool benchSingle = bench.groups.isEmpty() && !target.groups.isEmpty();
     const bool targetSingle = target.groups.isEmpty() && !bench.groups.isEmpty();
-    const DumpSide& b0 = benchSingle ? withOwnGroup(bench) : bench;
-    const DumpSide& t0 = targetSingle ? withOwnGroup(target) : target;
+    const models::accuracy::DumpSide& b0 = benchSingle ? withOwnGroup(bench) : bench;
+    const models::accuracy::DumpSide& t0 = targetSingle ? withOwnGroup(target) : target;
     return compareGroupedSides(b0, t0, options, control, rowReady, std::move(result));
 }
 
 namespace {
 
-std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const DumpSide& target,
-                                                 const CompareOptions& options, const ImportControl& control,
-                                                 const std::function<void(const CompareRow&)>& rowReady,
-                                                 CompareResult result)
+std::optional<models::accuracy::CompareResult>
+compareGroupedSides(const models::accuracy::DumpSide& bench, const models::accuracy::DumpSide& target,
+                    const CompareOptions& options, const ImportControl& control,
+                    const std::function<void(const models::accuracy::CompareRow&)>& rowReady,
+                    models::accuracy::CompareResult result)
 {
     for (const QString& g : bench.groups)
         if (!target.groups.contains(g))
@@ -352,33 +356,35 @@ std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const Du
     for (const QString& g : target.groups)
         if (!bench.groups.contains(g))
             result.messages << Text::tr("%1 is only in the target: its rows are listed unmatched.").arg(g);
-    const MatchResult match = matchSides(bench, target, options.mapping);
+    const models::accuracy::MatchResult match = models::accuracy::matchSides(bench, target, options.mapping);
 
     // The mode: real data when both sides have files for their rows, else what both msprobe dumps recorded.
-    auto hasData = [](const DumpSide& side) {
-        return std::any_of(side.rows.begin(), side.rows.end(), [](const SideRow& r) { return bool(r.source); });
+    auto hasData = [](const models::accuracy::DumpSide& side) {
+        return std::any_of(side.rows.begin(), side.rows.end(),
+                           [](const models::accuracy::SideRow& r) { return bool(r.source); });
     };
-    auto hasMd5 = [](const DumpSide& side) {
-        return std::any_of(side.rows.begin(), side.rows.end(), [](const SideRow& r) { return !r.md5.isEmpty(); });
+    auto hasMd5 = [](const models::accuracy::DumpSide& side) {
+        return std::any_of(side.rows.begin(), side.rows.end(),
+                           [](const models::accuracy::SideRow& r) { return !r.md5.isEmpty(); });
     };
     if (hasData(bench) && hasData(target))
-        result.mode = CompareMode::Tensor;
+        result.mode = models::accuracy::CompareMode::Tensor;
     else if (hasMd5(bench) && hasMd5(target))
-        result.mode = CompareMode::Md5;
+        result.mode = models::accuracy::CompareMode::Md5;
     else
-        result.mode = CompareMode::Statistics;
+        result.mode = models::accuracy::CompareMode::Statistics;
 
     const qsizetype total = std::max<qsizetype>(match.pairs.size(), 1);
     auto cancelled = [&control] { return control.canceled(); };
     // Tensor mode: pairs are compared on worker threads a few ahead of the row completed here.
     std::optional<PairPipeline> pipeline;
-    if (result.mode == CompareMode::Tensor) {
+    if (result.mode == models::accuracy::CompareMode::Tensor) {
         const int threads
             = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
         pipeline.emplace(
             int(match.pairs.size()), std::min<int>(threads, int(std::max<qsizetype>(match.pairs.size(), 1))),
             [&](int i, const std::function<bool()>& stop) {
-                const MatchedPair& pair = match.pairs[i];
+                const models::accuracy::MatchedPair& pair = match.pairs[i];
                 return comparePairData(bench.rows[pair.bench], target.rows[pair.target], options.thresholds, stop);
             },
             cancelled);
@@ -387,13 +393,13 @@ std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const Du
         if (control.canceled())
             return std::nullopt;
         control.report(int(1000 * i / total));
-        const MatchedPair& pair = match.pairs[i];
-        const SideRow& b = bench.rows[pair.bench];
-        const SideRow& t = target.rows[pair.target];
-        CompareRow row;
-        row.name = qualifiedName(t);
-        row.benchName = qualifiedName(b);
-        row.targetName = qualifiedName(t);
+        const models::accuracy::MatchedPair& pair = match.pairs[i];
+        const models::accuracy::SideRow& b = bench.rows[pair.bench];
+        const models::accuracy::SideRow& t = target.rows[pair.target];
+        models::accuracy::CompareRow row;
+        row.name = models::accuracy::qualifiedName(t);
+        row.benchName = models::accuracy::qualifiedName(b);
+        row.targetName = models::accuracy::qualifiedName(t);
         row.group = t.group;
         row.op = t.op;
         row.opIndex = t.opIndex;
@@ -412,7 +418,7 @@ std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const Du
             row.note = Text::tr("The shapes differ (%1 and %2).").arg(shapeOrNothing(b.shape), shapeOrNothing(t.shape));
 
         switch (result.mode) {
-        case CompareMode::Tensor: {
+        case models::accuracy::CompareMode::Tensor: {
             PairOutcome outcome = pipeline->take(int(i));
             if (outcome.cancelled)
                 return std::nullopt;
@@ -425,17 +431,17 @@ std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const Du
                 row.tensor = std::move(*outcome.metrics);
             break;
         }
-        case CompareMode::Statistics:
-            row.statistics = computeStatisticsMetrics(b.stats, t.stats);
-            row.verdict = statisticsVerdict(*row.statistics, options.thresholds);
+        case models::accuracy::CompareMode::Statistics:
+            row.statistics = models::accuracy::computeStatisticsMetrics(b.stats, t.stats);
+            row.verdict = models::accuracy::statisticsVerdict(*row.statistics, options.thresholds);
             break;
-        case CompareMode::Md5:
+        case models::accuracy::CompareMode::Md5:
             row.benchMd5 = b.md5;
             row.targetMd5 = t.md5;
-            row.verdict = md5Verdict(b.md5, t.md5);
+            row.verdict = models::accuracy::md5Verdict(b.md5, t.md5);
             break;
         }
-        if (pair.rule == MatchRule::Fuzzy)
+        if (pair.rule == models::accuracy::MatchRule::Fuzzy)
             row.note = (row.note.isEmpty() ? QString() : row.note + QLatin1Char(' '))
                 + Text::tr("Paired by call order: the call counters differ.");
         result.rows << row;
@@ -443,9 +449,9 @@ std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const Du
             rowReady(result.rows.back());
     }
     for (int t : match.unmatchedTarget) {
-        const SideRow& s = target.rows[t];
-        CompareRow row;
-        row.name = row.targetName = qualifiedName(s);
+        const models::accuracy::SideRow& s = target.rows[t];
+        models::accuracy::CompareRow row;
+        row.name = row.targetName = models::accuracy::qualifiedName(s);
         row.group = s.group;
         row.op = s.op;
         row.opIndex = s.opIndex;
@@ -455,13 +461,13 @@ std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const Du
         row.targetShape = s.shape;
         row.targetHasShape = s.hasShape;
         row.targetSource = s.sourceText;
-        row.verdict = Verdict::Unmatched;
+        row.verdict = models::accuracy::Verdict::Unmatched;
         result.rows << row;
     }
     for (int b : match.unmatchedBench) {
-        const SideRow& s = bench.rows[b];
-        CompareRow row;
-        row.name = row.benchName = qualifiedName(s);
+        const models::accuracy::SideRow& s = bench.rows[b];
+        models::accuracy::CompareRow row;
+        row.name = row.benchName = models::accuracy::qualifiedName(s);
         row.group = s.group;
         row.op = s.op;
         row.opIndex = s.opIndex;
@@ -471,18 +477,19 @@ std::optional<CompareResult> compareGroupedSides(const DumpSide& bench, const Du
         row.benchShape = s.shape;
         row.benchHasShape = s.hasShape;
         row.benchSource = s.sourceText;
-        row.verdict = Verdict::Unmatched;
+        row.verdict = models::accuracy::Verdict::Unmatched;
         result.rows << row;
     }
-    result.firstDivergence = findDivergence(result.rows, options.failLevel);
+    result.firstDivergence = models::accuracy::findDivergence(result.rows, options.failLevel);
     control.report(1000);
     return result;
 }
 
 } // namespace
 
-std::optional<CompareResult> compareDumps(const QString& bench, const QString& target, const CompareOptions& options,
-                                          QString* error, const ImportControl& control)
+std::optional<models::accuracy::CompareResult> compareDumps(const QString& bench, const QString& target,
+                                                            const CompareOptions& options, QString* error,
+                                                            const ImportControl& control)
 {
     const DumpSideResult b = readDumpSide(bench, control);
     if (!b.side) {
@@ -496,7 +503,7 @@ std::optional<CompareResult> compareDumps(const QString& bench, const QString& t
             *error = Text::tr("Target: %1").arg(t.error);
         return std::nullopt;
     }
-    std::optional<CompareResult> result = compareDumpSides(*b.side, *t.side, options, control);
+    std::optional<models::accuracy::CompareResult> result = compareDumpSides(*b.side, *t.side, options, control);
     if (result) {
         result->bench = bench;
         result->target = target;
@@ -507,4 +514,4 @@ std::optional<CompareResult> compareDumps(const QString& bench, const QString& t
     return result;
 }
 
-} // namespace runlens::accuracy
+} // namespace runlens::importers::accuracy

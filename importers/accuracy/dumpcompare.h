@@ -11,12 +11,12 @@
 #include <functional>
 #include <optional>
 
-namespace runlens::accuracy {
+namespace runlens::importers::accuracy {
 
 /// One side read from disk, or why it could not be.
 struct DumpSideResult
 {
-    std::optional<DumpSide> side;
+    std::optional<models::accuracy::DumpSide> side;
     QString error;
     QStringList warnings;
 };
@@ -32,9 +32,10 @@ DumpSideResult readDumpSide(const QString& path, const ImportControl& control = 
 
 struct CompareOptions
 {
-    NameMapping mapping;
-    CompareThresholds thresholds = CompareThresholds::builtIn();
-    Verdict failLevel = Verdict::Warning; ///< what counts as failing when looking for where the error is born
+    models::accuracy::NameMapping mapping;
+    models::accuracy::CompareThresholds thresholds = models::accuracy::CompareThresholds::builtIn();
+    models::accuracy::Verdict failLevel
+        = models::accuracy::Verdict::Warning; ///< what counts as failing when looking for where the error is born
     /// Threads comparing tensor pairs (0: one per hardware thread). Each holds one pair mapped; the rows still
     /// come in order.
     int threads = 0;
@@ -44,12 +45,14 @@ struct CompareOptions
 /// (`options.threads` pairs open at a time, each released when compared), else by msprobe's md5 when both dumps carry
 /// it, else by msprobe's statistics. `rowReady` is called with each compared row in order (from the calling thread).
 /// Progress and cancel through `control`; a cancelled comparison returns nullopt.
-std::optional<CompareResult> compareDumpSides(const DumpSide& bench, const DumpSide& target,
-                                              const CompareOptions& options = {}, const ImportControl& control = {},
-                                              const std::function<void(const CompareRow&)>& rowReady = {});
+std::optional<models::accuracy::CompareResult>
+compareDumpSides(const models::accuracy::DumpSide& bench, const models::accuracy::DumpSide& target,
+                 const CompareOptions& options = {}, const ImportControl& control = {},
+                 const std::function<void(const models::accuracy::CompareRow&)>& rowReady = {});
 
 /// readDumpSide() on both paths, then compareDumpSides(); `error` says which side could not be read.
-std::optional<CompareResult> compareDumps(const QString& bench, const QString& target, const CompareOptions& options,
-                                          QString* error, const ImportControl& control = {});
+std::optional<models::accuracy::CompareResult> compareDumps(const QString& bench, const QString& target,
+                                                            const CompareOptions& options, QString* error,
+                                                            const ImportControl& control = {});
 
-} // namespace runlens::accuracy
+} // namespace runlens::importers::accuracy

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::accuracy {
+namespace runlens::importers::accuracy {
 
 namespace {
 
@@ -141,7 +141,7 @@ class DumpParser
 {
 public:
     DumpParser(const MsprobeDumpFiles& files, const ImportControl& control, MsprobeReadResult& result,
-               MsprobeDump& dump)
+               models::accuracy::MsprobeDump& dump)
         : m_files(files)
         , m_control(control)
         , m_result(result)
@@ -172,26 +172,26 @@ public:
 private:
     // --- diagnostics -----------------------------------------------------------------------------------
 
-    void add(Severity severity, const QString& file, const QString& message, qint64 offset = -1)
+    void add(models::Severity severity, const QString& file, const QString& message, qint64 offset = -1)
     {
         m_result.diagnostics.append({ severity, file, offset, -1, message });
-        if (severity != Severity::Info && m_result.status == ImportStatus::Ok)
-            m_result.status = ImportStatus::Partial;
+        if (severity != models::Severity::Info && m_result.status == models::ImportStatus::Ok)
+            m_result.status = models::ImportStatus::Partial;
     }
 
     /// A problem with one entry or value: detailed for the first few, counted for the rest.
     void warn(const QString& file, const QString& message)
     {
         if (++m_warnings <= kDetailedWarnings)
-            add(Severity::Warning, file, message);
-        else if (m_result.status == ImportStatus::Ok)
-            m_result.status = ImportStatus::Partial;
+            add(models::Severity::Warning, file, message);
+        else if (m_result.status == models::ImportStatus::Ok)
+            m_result.status = models::ImportStatus::Partial;
     }
 
     void finishWarnings()
     {
         if (m_warnings > kDetailedWarnings)
-            add(Severity::Warning, m_files.dumpPath,
+            add(models::Severity::Warning, m_files.dumpPath,
                 QCoreApplication::translate(
                     "runlens::accuracy",
                     "%1 more problems with entries or values of this dump were skipped the same way")
@@ -200,10 +200,10 @@ private:
 
     void cancel()
     {
-        m_result.status = ImportStatus::Canceled;
-        add(Severity::Info, m_files.dumpPath,
+        m_result.status = models::ImportStatus::Canceled;
+        add(models::Severity::Info, m_files.dumpPath,
             QCoreApplication::translate("runlens::accuracy", "reading was canceled; the entries read before are kept"));
-        m_result.status = ImportStatus::Canceled;
+        m_result.status = models::ImportStatus::Canceled;
     }
 
     void parseError(const QString& file, const nlohmann::json::exception& error, qint64 fileSize,
@@ -216,7 +216,7 @@ private:
                 offset = sanitized->originalOffset(offset);
             offset = std::clamp<qint64>(offset, 0, fileSize);
         }
-        add(Severity::Error, file,
+        add(models::Severity::Error, file,
             QCoreApplication::translate("runlens::accuracy", "not valid JSON: %1").arg(QString::fromUtf8(error.what())),
             offset);
     }
@@ -229,7 +229,7 @@ private:
             = scanJsonLimits(std::string_view(text.constData(), std::size_t(text.size())), budget);
         if (overrun < 0)
             return true;
-        Diagnostic diagnostic = budget.diagnostic(
+        models::Diagnostic diagnostic = budget.diagnostic(
             file, std::clamp<qint64>(sanitized ? sanitized->originalOffset(overrun) : overrun, 0, fileSize));
         m_result.diagnostics.append(diagnostic);
         return false;
@@ -242,15 +242,15 @@ private:
         const QString& file = m_files.dumpPath;
         const qint64 fileSize = m_files.dumpJson.size();
         if (fileSize == 0) {
-            add(Severity::Error, file,
+            add(models::Severity::Error, file,
                 QCoreApplication::translate(
                     "runlens::accuracy", "dump.json is empty; the dump was probably stopped before its first flush"));
-            m_result.status = ImportStatus::Failed;
+            m_result.status = models::ImportStatus::Failed;
             return false;
         }
         const Sanitized sanitized = sanitizeNonFinite(m_files.dumpJson);
         if (!withinBudget(file, sanitized.text, fileSize, &sanitized)) {
-            m_result.status = ImportStatus::Failed;
+            m_result.status = models::ImportStatus::Failed;
             return false;
         }
         m_budget = std::make_unique<ImportBudget>(fileSize);
@@ -297,10 +297,10 @@ private:
             Json top = Json::parse(sanitized.text.constBegin(), sanitized.text.constEnd(), callback);
             complete = true;
             if (!top.is_object() && !sawTopObject) {
-                add(Severity::Error, file,
+                add(models::Severity::Error, file,
                     QCoreApplication::translate("runlens::accuracy",
                                                 "not an msprobe dump.json: the top level is not an object"));
-                m_result.status = ImportStatus::Failed;
+                m_result.status = models::ImportStatus::Failed;
                 return false;
             }
         } catch (const Canceled&) {
@@ -309,34 +309,34 @@ private:
         } catch (const nlohmann::json::exception& error) {
             parseError(file, error, fileSize, &sanitized);
         } catch (const std::bad_alloc&) {
-            add(Severity::Error, file,
+            add(models::Severity::Error, file,
                 QCoreApplication::translate("runlens::accuracy",
                                             "not enough memory to read dump.json; the entries read before are kept"));
         }
         finishHeader();
         if (!sawTopObject) {
-            m_result.status = ImportStatus::Failed;
+            m_result.status = models::ImportStatus::Failed;
             return false;
         }
         if (complete && !dataSeen) {
-            add(Severity::Error, file,
+            add(models::Severity::Error, file,
                 QCoreApplication::translate("runlens::accuracy", "no 'data' object: this is not an msprobe dump.json"));
-            m_result.status = ImportStatus::Failed;
+            m_result.status = models::ImportStatus::Failed;
             return false;
         }
         if (dataSeen && !dataIsObject) {
-            add(Severity::Error, file,
+            add(models::Severity::Error, file,
                 QCoreApplication::translate("runlens::accuracy",
                                             "'data' is not an object of entries; nothing can be read from it"));
-            m_result.status = ImportStatus::Failed;
+            m_result.status = models::ImportStatus::Failed;
             return false;
         }
         if (!complete) {
             if (m_dump.entries.isEmpty()) {
-                m_result.status = ImportStatus::Failed;
+                m_result.status = models::ImportStatus::Failed;
                 return false;
             }
-            add(Severity::Warning, file,
+            add(models::Severity::Warning, file,
                 QCoreApplication::translate("runlens::accuracy",
                                             "dump.json ends early; the %n entries before the cut are kept (a run "
                                             "that stopped while msprobe was writing leaves such a file)",
@@ -351,7 +351,7 @@ private:
             if (value.is_string())
                 out = fromStd(value.get_ref<const std::string&>());
             else if (!value.is_null())
-                add(Severity::Warning, m_files.dumpPath,
+                add(models::Severity::Warning, m_files.dumpPath,
                     QCoreApplication::translate("runlens::accuracy", "'%1' is not a string (%2); ignored")
                         .arg(fromStd(key), jsonText(value).left(80)));
         };
@@ -367,16 +367,16 @@ private:
 
     void finishHeader()
     {
-        m_dump.task = dumpTaskFromText(m_dump.taskText);
-        if (m_dump.task == DumpTask::Statistics && m_sawMd5)
-            m_dump.task = DumpTask::Md5;
-        m_dump.level = dumpLevelFromText(m_dump.levelText);
-        m_dump.framework = dumpFrameworkFromText(m_dump.frameworkText);
+        m_dump.task = models::accuracy::dumpTaskFromText(m_dump.taskText);
+        if (m_dump.task == models::accuracy::DumpTask::Statistics && m_sawMd5)
+            m_dump.task = models::accuracy::DumpTask::Md5;
+        m_dump.level = models::accuracy::dumpLevelFromText(m_dump.levelText);
+        m_dump.framework = models::accuracy::dumpFrameworkFromText(m_dump.frameworkText);
         // Older dumps name no framework; msprobe then looks at the tensor types.
-        if (m_dump.framework == DumpFramework::Unknown && m_dump.frameworkText.isEmpty())
-            m_dump.framework = m_sawTorchType ? DumpFramework::PyTorch
-                : m_sawMindSporeType          ? DumpFramework::MindSpore
-                                              : DumpFramework::Unknown;
+        if (m_dump.framework == models::accuracy::DumpFramework::Unknown && m_dump.frameworkText.isEmpty())
+            m_dump.framework = m_sawTorchType ? models::accuracy::DumpFramework::PyTorch
+                : m_sawMindSporeType          ? models::accuracy::DumpFramework::MindSpore
+                                              : models::accuracy::DumpFramework::Unknown;
     }
 
     void entry(const QString& name, const Json& record)
@@ -395,8 +395,8 @@ private:
                      .arg(name, jsonText(record).left(80)));
             return;
         }
-        DumpEntry entry;
-        entry.name = parseEntryName(name);
+        models::accuracy::DumpEntry entry;
+        entry.name = models::accuracy::parseEntryName(name);
         if (!entry.name.valid)
             warn(file,
                  QCoreApplication::translate(
@@ -404,20 +404,22 @@ private:
                      "entry '%1' is not named as msprobe names APIs and modules; its parts are unknown")
                      .arg(name));
         m_entry = &entry;
-        if (entry.name.direction == Direction::ParametersGrad) {
+        if (entry.name.direction == models::accuracy::Direction::ParametersGrad) {
             for (const auto& [key, value] : record.items())
-                flatten(value, ArgRole::ParameterGrad, fromStd(key), 0);
+                flatten(value, models::accuracy::ArgRole::ParameterGrad, fromStd(key), 0);
         } else {
             struct Section
             {
                 const char* key;
-                ArgRole role;
+                models::accuracy::ArgRole role;
                 bool isList;
             };
             static constexpr Section kSections[] = {
-                { "input_args", ArgRole::Input, true }, { "input_kwargs", ArgRole::Kwarg, false },
-                { "input", ArgRole::Input, true },      { "parameters", ArgRole::Parameter, false },
-                { "output", ArgRole::Output, true },
+                { "input_args", models::accuracy::ArgRole::Input, true },
+                { "input_kwargs", models::accuracy::ArgRole::Kwarg, false },
+                { "input", models::accuracy::ArgRole::Input, true },
+                { "parameters", models::accuracy::ArgRole::Parameter, false },
+                { "output", models::accuracy::ArgRole::Output, true },
             };
             for (const Section& section : kSections) {
                 const Json* value = member(record, section.key);
@@ -447,13 +449,13 @@ private:
         return path.isEmpty() ? part : path + QLatin1Char('.') + part;
     }
 
-    void flatten(const Json& value, ArgRole role, const QString& path, int depth)
+    void flatten(const Json& value, models::accuracy::ArgRole role, const QString& path, int depth)
     {
         if (depth > ImportLimits::kMaxDepth)
             return; // scanJsonLimits already refused deeper documents
         if (value.is_array()) {
             // parameters_grad holds one-element lists that add no index to the row name.
-            if (role == ArgRole::ParameterGrad && depth == 0 && value.size() == 1) {
+            if (role == models::accuracy::ArgRole::ParameterGrad && depth == 0 && value.size() == 1) {
                 flatten(value[0], role, path, depth + 1);
                 return;
             }
@@ -472,20 +474,20 @@ private:
         leaf(value, role, path);
     }
 
-    void leaf(const Json& value, ArgRole role, const QString& path)
+    void leaf(const Json& value, models::accuracy::ArgRole role, const QString& path)
     {
         if (!m_budget->spendElements(1)) {
             if (!m_rowBudgetExceeded)
                 m_result.diagnostics.append(m_budget->diagnostic(m_files.dumpPath, -1));
             m_rowBudgetExceeded = true;
-            m_result.status = ImportStatus::Partial;
+            m_result.status = models::ImportStatus::Partial;
             return;
         }
-        DumpRow row;
+        models::accuracy::DumpRow row;
         row.role = role;
         row.path = path;
         if (value.is_null()) {
-            row.kind = ValueKind::Null;
+            row.kind = models::accuracy::ValueKind::Null;
         } else if (value.is_object()) {
             if (const Json* type = member(value, "type"); type && type->is_string())
                 row.type = fromStd(type->get_ref<const std::string&>());
@@ -498,7 +500,7 @@ private:
             else
                 scalarRecord(value, row);
         } else {
-            row.kind = ValueKind::Scalar;
+            row.kind = models::accuracy::ValueKind::Scalar;
             row.value = plainValue(value, 0);
             row.type = value.is_boolean() ? QStringLiteral("bool")
                 : value.is_number_float() ? QStringLiteral("float")
@@ -508,32 +510,33 @@ private:
         const QString& entryName = m_entry->name.full;
         if (!row.dataName.isEmpty()) {
             row.name = stripDataExtension(row.dataName);
-        } else if (role == ArgRole::ParameterGrad) {
+        } else if (role == models::accuracy::ArgRole::ParameterGrad) {
             row.name = joinPath(entryName, path);
         } else {
-            const QLatin1String section = role == ArgRole::Parameter ? QLatin1String("parameters")
-                : role == ArgRole::Output                            ? QLatin1String("output")
-                                                                     : QLatin1String("input");
+            const QLatin1String section = role == models::accuracy::ArgRole::Parameter ? QLatin1String("parameters")
+                : role == models::accuracy::ArgRole::Output                            ? QLatin1String("output")
+                                                                                       : QLatin1String("input");
             row.name = joinPath(entryName + QLatin1Char('.') + section, path);
         }
         m_entry->rows.append(std::move(row));
     }
 
-    static QString where(const DumpRow& row)
+    static QString where(const models::accuracy::DumpRow& row)
     {
-        return row.path.isEmpty() ? argRoleId(row.role) : argRoleId(row.role) + QLatin1Char(' ') + row.path;
+        return row.path.isEmpty() ? models::accuracy::argRoleId(row.role)
+                                  : models::accuracy::argRoleId(row.role) + QLatin1Char(' ') + row.path;
     }
 
-    void wrongType(const DumpRow& row, const char* key, const Json& value, const QString& expected)
+    void wrongType(const models::accuracy::DumpRow& row, const char* key, const Json& value, const QString& expected)
     {
         warn(m_files.dumpPath,
              QCoreApplication::translate("runlens::accuracy", "entry '%1', %2: '%3' is not %4 (%5); ignored")
                  .arg(m_entry->name.full, where(row), QLatin1String(key), expected, jsonText(value).left(60)));
     }
 
-    void tensor(const Json& record, DumpRow& row)
+    void tensor(const Json& record, models::accuracy::DumpRow& row)
     {
-        row.kind = ValueKind::Tensor;
+        row.kind = models::accuracy::ValueKind::Tensor;
         if (const Json* dtype = member(record, "dtype"); dtype && !dtype->is_null()) {
             if (dtype->is_string())
                 row.dtype = fromStd(dtype->get_ref<const std::string&>());
@@ -585,7 +588,7 @@ private:
         }
     }
 
-    QString stringMember(const Json& record, const char* key, const DumpRow& row)
+    QString stringMember(const Json& record, const char* key, const models::accuracy::DumpRow& row)
     {
         const Json* value = member(record, key);
         if (!value || value->is_null())
@@ -596,7 +599,7 @@ private:
         return {};
     }
 
-    std::optional<double> statistic(const Json& record, const char* key, DumpRow& row)
+    std::optional<double> statistic(const Json& record, const char* key, models::accuracy::DumpRow& row)
     {
         const Json* value = member(record, key);
         if (!value || value->is_null())
@@ -614,16 +617,16 @@ private:
         return std::nullopt;
     }
 
-    void scalarRecord(const Json& record, DumpRow& row)
+    void scalarRecord(const Json& record, models::accuracy::DumpRow& row)
     {
-        row.kind = ValueKind::Scalar;
+        row.kind = models::accuracy::ValueKind::Scalar;
         const Json* value = member(record, "value");
         if (!value)
             value = member(record, "group_ranks"); // torch.ProcessGroup
         if (!value)
             value = member(record, "format"); // torch.memory_format
         if (!value) {
-            row.kind = row.type.isEmpty() ? ValueKind::Null : ValueKind::Scalar;
+            row.kind = row.type.isEmpty() ? models::accuracy::ValueKind::Null : models::accuracy::ValueKind::Scalar;
             return;
         }
         if (value->is_string() && (row.type == QLatin1String("float") || row.type.startsWith(QLatin1String("float"))))
@@ -667,21 +670,21 @@ private:
     std::optional<Json> parseSmall(const QString& file, const QByteArray& bytes)
     {
         if (bytes.trimmed().isEmpty()) {
-            add(Severity::Warning, file,
+            add(models::Severity::Warning, file,
                 QCoreApplication::translate("runlens::accuracy", "the file is empty; ignored"));
             return std::nullopt;
         }
         const Sanitized sanitized = sanitizeNonFinite(bytes);
         if (!withinBudget(file, sanitized.text, bytes.size(), &sanitized)) {
-            if (m_result.status == ImportStatus::Ok)
-                m_result.status = ImportStatus::Partial;
+            if (m_result.status == models::ImportStatus::Ok)
+                m_result.status = models::ImportStatus::Partial;
             return std::nullopt;
         }
         try {
             Json document = Json::parse(sanitized.text.constBegin(), sanitized.text.constEnd());
             if (document.is_object())
                 return document;
-            add(Severity::Warning, file,
+            add(models::Severity::Warning, file,
                 QCoreApplication::translate("runlens::accuracy", "the top level is not an object; ignored"));
         } catch (const nlohmann::json::exception& error) {
             parseError(file, error, bytes.size(), &sanitized);
@@ -702,7 +705,7 @@ private:
                     m_dump.megatronMicroSteps = value.get<std::int64_t>();
                 continue;
             }
-            ConstructParent parent;
+            models::accuracy::ConstructParent parent;
             if (value.is_string()) {
                 parent.parent = fromStd(value.get_ref<const std::string&>());
             } else if (value.is_array() && !value.empty() && (value[0].is_string() || value[0].is_null())) {
@@ -725,7 +728,7 @@ private:
 
     // --- stack.json --------------------------------------------------------------------------------------
 
-    std::optional<Stack> frames(const QString& file, const QString& owner, const Json& list)
+    std::optional<models::accuracy::Stack> frames(const QString& file, const QString& owner, const Json& list)
     {
         if (!list.is_array()) {
             warn(file,
@@ -734,13 +737,13 @@ private:
                      .arg(owner, jsonText(list).left(80)));
             return std::nullopt;
         }
-        Stack stack;
+        models::accuracy::Stack stack;
         stack.reserve(qsizetype(list.size()));
         for (const Json& frame : list) {
             if (frame.is_string())
-                stack.append(parseStackFrame(fromStd(frame.get_ref<const std::string&>())));
+                stack.append(models::accuracy::parseStackFrame(fromStd(frame.get_ref<const std::string&>())));
             else
-                stack.append(StackFrame { {}, -1, {}, {}, jsonText(frame).left(200) });
+                stack.append(models::accuracy::StackFrame { {}, -1, {}, {}, jsonText(frame).left(200) });
         }
         return stack;
     }
@@ -756,7 +759,7 @@ private:
         for (const auto& [key, value] : document->items()) {
             const QString owner = fromStd(key);
             if (!byId) {
-                if (std::optional<Stack> stack = frames(file, owner, value)) {
+                if (std::optional<models::accuracy::Stack> stack = frames(file, owner, value)) {
                     m_dump.stackIndex.insert(owner, int(m_dump.stacks.size()));
                     m_dump.stacks.append(std::move(*stack));
                 }
@@ -768,7 +771,7 @@ private:
                          .arg(owner, jsonText(value).left(80)));
                 continue;
             }
-            std::optional<Stack> stack = frames(file, owner, value[1]);
+            std::optional<models::accuracy::Stack> stack = frames(file, owner, value[1]);
             if (!stack)
                 continue;
             const int index = int(m_dump.stacks.size());
@@ -786,13 +789,13 @@ private:
         const QString dataDir = m_files.folder + QStringLiteral("/dump_tensor_data");
         for (const QString& name : m_files.tensorFileNames)
             m_dump.tensorFiles.insert(name, dataDir + QLatin1Char('/') + name);
-        if (m_files.tensorFileNames.isEmpty() && m_dump.task != DumpTask::Tensor)
+        if (m_files.tensorFileNames.isEmpty() && m_dump.task != models::accuracy::DumpTask::Tensor)
             return;
         int missing = 0;
         QString firstMissing;
         QSet<QString> named;
-        for (const DumpEntry& entry : std::as_const(m_dump.entries))
-            for (const DumpRow& row : entry.rows) {
+        for (const models::accuracy::DumpEntry& entry : std::as_const(m_dump.entries))
+            for (const models::accuracy::DumpRow& row : entry.rows) {
                 if (row.dataName.isEmpty())
                     continue;
                 named.insert(row.dataName);
@@ -800,7 +803,7 @@ private:
                     firstMissing = row.dataName;
             }
         if (missing > 0)
-            add(Severity::Warning, m_files.dumpPath,
+            add(models::Severity::Warning, m_files.dumpPath,
                 QCoreApplication::translate("runlens::accuracy",
                                             "%1 tensors named in dump.json have no file in %2 (the first: %3)")
                     .arg(missing)
@@ -809,7 +812,7 @@ private:
         for (const QString& name : m_files.tensorFileNames)
             orphans += named.contains(name) ? 0 : 1;
         if (orphans > 0)
-            add(Severity::Info, m_files.dumpPath,
+            add(models::Severity::Info, m_files.dumpPath,
                 QCoreApplication::translate(
                     "runlens::accuracy",
                     "%1 files in %2 are named by no entry of dump.json (a run that stopped before msprobe wrote "
@@ -821,9 +824,9 @@ private:
     const MsprobeDumpFiles& m_files;
     const ImportControl& m_control;
     MsprobeReadResult& m_result;
-    MsprobeDump& m_dump;
+    models::accuracy::MsprobeDump& m_dump;
     std::unique_ptr<ImportBudget> m_budget;
-    DumpEntry* m_entry = nullptr;
+    models::accuracy::DumpEntry* m_entry = nullptr;
     int m_warnings = 0;
     bool m_rowBudgetExceeded = false;
     bool m_sawMd5 = false;
@@ -836,7 +839,7 @@ private:
 MsprobeReadResult parseMsprobeDump(const MsprobeDumpFiles& files, const ImportControl& control)
 {
     MsprobeReadResult result;
-    auto dump = std::make_shared<MsprobeDump>();
+    auto dump = std::make_shared<models::accuracy::MsprobeDump>();
     DumpParser(files, control, result, *dump).run();
     result.dump = std::move(dump);
     return result;
@@ -861,10 +864,10 @@ MsprobeReadResult readMsprobeDump(const QString& path, const ImportControl& cont
     MsprobeReadResult result;
     const QString dumpPath = msprobeDumpJsonPath(path);
     if (dumpPath.isEmpty()) {
-        result.dump = std::make_shared<MsprobeDump>();
-        result.status = ImportStatus::Failed;
+        result.dump = std::make_shared<models::accuracy::MsprobeDump>();
+        result.status = models::ImportStatus::Failed;
         result.diagnostics.append(
-            { Severity::Error, QFileInfo(path).absoluteFilePath(), -1, -1,
+            { models::Severity::Error, QFileInfo(path).absoluteFilePath(), -1, -1,
               QCoreApplication::translate("runlens::accuracy",
                                           "no dump.json here: an msprobe dump folder (step*/rank*/) holds one") });
         return result;
@@ -879,7 +882,7 @@ MsprobeReadResult readMsprobeDump(const QString& path, const ImportControl& cont
             return std::nullopt;
         if (!f.open(QIODevice::ReadOnly)) {
             result.diagnostics.append(
-                { required ? Severity::Error : Severity::Warning, file, -1, -1,
+                { required ? models::Severity::Error : models::Severity::Warning, file, -1, -1,
                   QCoreApplication::translate("runlens::accuracy", "cannot read the file: %1").arg(f.errorString()) });
             return std::nullopt;
         }
@@ -887,8 +890,8 @@ MsprobeReadResult readMsprobeDump(const QString& path, const ImportControl& cont
     };
     const std::optional<QByteArray> dumpJson = read(dumpPath, true);
     if (!dumpJson) {
-        result.dump = std::make_shared<MsprobeDump>();
-        result.status = ImportStatus::Failed;
+        result.dump = std::make_shared<models::accuracy::MsprobeDump>();
+        result.status = models::ImportStatus::Failed;
         return result;
     }
     files.dumpJson = *dumpJson;
@@ -899,14 +902,14 @@ MsprobeReadResult readMsprobeDump(const QString& path, const ImportControl& cont
     const QDir tensorDir(dir.filePath(QStringLiteral("dump_tensor_data")));
     if (tensorDir.exists())
         files.tensorFileNames = tensorDir.entryList(QDir::Files | QDir::NoDotAndDotDot, QDir::Name);
-    const Diagnostics readProblems = result.diagnostics;
+    const models::Diagnostics readProblems = result.diagnostics;
     result = parseMsprobeDump(files, control);
     if (!readProblems.isEmpty()) {
         result.diagnostics = readProblems + result.diagnostics;
-        if (result.status == ImportStatus::Ok)
-            result.status = ImportStatus::Partial;
+        if (result.status == models::ImportStatus::Ok)
+            result.status = models::ImportStatus::Partial;
     }
     return result;
 }
 
-} // namespace runlens::accuracy
+} // namespace runlens::importers::accuracy

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "importers/core/importcontrol.h"
 #include "models/accuracy/msprobedump.h"
 #include "models/core/diagnostic.h"
-#include "importers/core/importcontrol.h"
 #include "models/core/importstate.h"
 
 #include <QByteArray>
@@ -12,16 +12,16 @@
 #include <memory>
 #include <optional>
 
-namespace runlens::accuracy {
+namespace runlens::importers::accuracy {
 
 /// What reading an msprobe dump produced: the dump (never null, possibly empty), every problem found, and
 /// how far the reading got (Ok; Partial when entries or values were skipped or dump.json was cut, what was
 /// read before is kept; Failed when dump.json gave nothing; Canceled).
 struct MsprobeReadResult
 {
-    std::shared_ptr<const MsprobeDump> dump;
-    Diagnostics diagnostics;
-    ImportStatus status = ImportStatus::Ok;
+    std::shared_ptr<const models::accuracy::MsprobeDump> dump;
+    models::Diagnostics diagnostics;
+    models::ImportStatus status = models::ImportStatus::Ok;
 };
 
 /// The inputs of the parsing core: the bytes of the JSON files of one `step*/rank*/` folder, the paths
@@ -51,4 +51,4 @@ MsprobeReadResult readMsprobeDump(const QString& path, const ImportControl& cont
 /// The dump.json (or debug.json) of `path` (a folder or the file itself), empty when there is none.
 QString msprobeDumpJsonPath(const QString& path);
 
-} // namespace runlens::accuracy
+} // namespace runlens::importers::accuracy

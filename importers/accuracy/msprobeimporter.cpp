@@ -5,7 +5,7 @@
 
 #include <QFileInfo>
 
-namespace runlens::accuracy {
+namespace runlens::importers::accuracy {
 
 MsprobeImporter::MsprobeImporter(QString path)
     : m_path(std::move(path))
@@ -21,12 +21,12 @@ ImportUpdate MsprobeImporter::poll(const ImportControl& control)
     update.recordsRead = result.dump ? qint64(result.dump->entries.size()) : 0;
     if (result.dump && !result.dump->entries.isEmpty()) {
         // The module tree and calls open in the Graph panel like any graph file.
-        std::shared_ptr<graph::Graph> graph = buildDumpGraph(*result.dump);
-        update.graphSummary = graph::summarizeGraph(*graph);
+        std::shared_ptr<models::graph::Graph> graph = models::accuracy::buildDumpGraph(*result.dump);
+        update.graphSummary = models::graph::summarizeGraph(*graph);
         update.graph = std::move(graph);
     }
     update.msprobeDump = std::move(result.dump);
     return update;
 }
 
-} // namespace runlens::accuracy
+} // namespace runlens::importers::accuracy

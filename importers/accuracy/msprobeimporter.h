@@ -4,7 +4,7 @@
 
 #include <QString>
 
-namespace runlens::accuracy {
+namespace runlens::importers::accuracy {
 
 /// Reads the msprobe dump whose dump.json is the artifact (with construct.json, stack.json and the
 /// dump_tensor_data/ listing beside it), whole, in one poll.
@@ -18,4 +18,4 @@ private:
     QString m_path;
 };
 
-} // namespace runlens::accuracy
+} // namespace runlens::importers::accuracy

@@ -6,7 +6,7 @@
 #include <map>
 #include <tuple>
 
-namespace runlens::cluster {
+namespace runlens::importers::cluster {
 
 using namespace mindspore;
 
@@ -21,15 +21,15 @@ bool MindSporeClusterReader::containsClusterFiles(const QString& folder)
     return !inputs.clusterStepTraceTimes.isEmpty();
 }
 
-Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportControl& control)
+models::cluster::Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportControl& control)
 {
-    Cluster cluster;
-    cluster.origin = ClusterOrigin::MindSpore;
+    models::cluster::Cluster cluster;
+    cluster.origin = models::cluster::ClusterOrigin::MindSpore;
     Inputs inputs = findInputs(paths);
     readProfilerInfos(inputs.profilerInfos, inputs, cluster.diagnostics);
     const std::map<int, int> strategyStages = readStrategies(inputs.strategies, cluster.diagnostics);
 
-    std::map<std::tuple<int, int, QString>, std::vector<ClusterLink>> links;
+    std::map<std::tuple<int, int, QString>, std::vector<models::cluster::ClusterLink>> links;
     int done = 0;
     for (const auto& [rankId, files] : inputs.ranks) {
         if (control.canceled())
@@ -37,7 +37,7 @@ Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportContr
         if (files.stepTrace.isEmpty() && files.clusterAnalyse.isEmpty() && files.hccl.isEmpty() && files.flops.isEmpty()
             && files.stepTraceTime.isEmpty() && files.communicationMatrix.isEmpty())
             continue;
-        RankFigures rank;
+        models::cluster::RankFigures rank;
         rank.rank = rankId;
         rank.path = files.folder;
         rank.device = QCoreApplication::translate("runlens::cluster", "Device %1").arg(files.deviceId);
@@ -57,34 +57,37 @@ Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportContr
             readCommunicationMatrix(files.communicationMatrix, links, cluster.diagnostics);
         if (auto it = strategyStages.find(rankId); it != strategyStages.end())
             rank.stage = it->second;
-        std::sort(rank.steps.begin(), rank.steps.end(),
-                  [](const RankStep& a, const RankStep& b) { return a.step < b.step; });
+        std::sort(
+            rank.steps.begin(), rank.steps.end(),
+            [](const models::cluster::RankStep& a, const models::cluster::RankStep& b) { return a.step < b.step; });
         cluster.ranks.push_back(std::move(rank));
         control.report(int(1000 * ++done / std::max<std::size_t>(1, inputs.ranks.size())));
     }
 
     // msprof-analyze's cluster table stands in for ranks that have no files of their own.
-    std::map<int, RankFigures> fromClusterTable;
+    std::map<int, models::cluster::RankFigures> fromClusterTable;
     for (const QString& path : std::as_const(inputs.clusterStepTraceTimes))
         readClusterStepTraceTime(path, fromClusterTable, cluster.diagnostics);
     for (auto& [rankId, rank] : fromClusterTable) {
         const bool known = std::any_of(cluster.ranks.begin(), cluster.ranks.end(),
-                                       [id = rankId](const RankFigures& r) { return r.rank == id; });
+                                       [id = rankId](const models::cluster::RankFigures& r) { return r.rank == id; });
         if (known)
             continue;
-        std::sort(rank.steps.begin(), rank.steps.end(),
-                  [](const RankStep& a, const RankStep& b) { return a.step < b.step; });
+        std::sort(
+            rank.steps.begin(), rank.steps.end(),
+            [](const models::cluster::RankStep& a, const models::cluster::RankStep& b) { return a.step < b.step; });
         averageSteps(rank);
         rank.device = QCoreApplication::translate("runlens::cluster", "Device %1").arg(rankId);
         if (auto it = strategyStages.find(rankId); it != strategyStages.end())
             rank.stage = it->second;
         cluster.ranks.push_back(std::move(rank));
     }
-    std::sort(cluster.ranks.begin(), cluster.ranks.end(),
-              [](const RankFigures& a, const RankFigures& b) { return a.rank < b.rank; });
+    std::sort(
+        cluster.ranks.begin(), cluster.ranks.end(),
+        [](const models::cluster::RankFigures& a, const models::cluster::RankFigures& b) { return a.rank < b.rank; });
     for (const QString& path : std::as_const(inputs.unranked))
         cluster.diagnostics.append(
-            { Severity::Warning, path, -1, -1,
+            { models::Severity::Warning, path, -1, -1,
               trCluster("Which rank wrote this file is unknown (no profiler_info_N.json next to "
                         "ASCEND_PROFILER_OUTPUT and no rank_N folder); it is left out of the cluster") });
 
@@ -98,7 +101,7 @@ Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportContr
     // Without a strategy file, MindInsight's rule: ranks split evenly over the stages, numbered from 1.
     if (cluster.parallelMode == QLatin1String("pipeline-parallel") && cluster.stageCount > 1) {
         const double perStage = double(cluster.worldSize) / cluster.stageCount;
-        for (RankFigures& r : cluster.ranks) {
+        for (models::cluster::RankFigures& r : cluster.ranks) {
             if (r.stage < 0)
                 r.stage = int(r.rank / perStage) + 1;
         }
@@ -110,7 +113,7 @@ Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportContr
         const int top = std::max(cluster.worldSize, cluster.ranks.back().rank + 1);
         for (int r = 0; r < top && missing.size() < 16; ++r) {
             const bool present = std::any_of(cluster.ranks.begin(), cluster.ranks.end(),
-                                             [r](const RankFigures& f) { return f.rank == r; });
+                                             [r](const models::cluster::RankFigures& f) { return f.rank == r; });
             if (!present)
                 missing << r;
         }
@@ -119,7 +122,7 @@ Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportContr
             for (int r : missing)
                 names << QString::number(r);
             cluster.diagnostics.append(
-                { Severity::Warning, paths.front(), -1, -1,
+                { models::Severity::Warning, paths.front(), -1, -1,
                   trCluster("No profiler files for rank(s) %1 of %2: the cluster view shows the others")
                       .arg(names.join(QStringLiteral(", ")))
                       .arg(cluster.worldSize) });
@@ -129,4 +132,4 @@ Cluster MindSporeClusterReader::read(const QStringList& paths, const ImportContr
     return cluster;
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::importers::cluster

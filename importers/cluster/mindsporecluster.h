@@ -1,12 +1,12 @@
 #pragma once
 
-#include "models/cluster/cluster.h"
 #include "importers/core/importcontrol.h"
+#include "models/cluster/cluster.h"
 
 #include <QString>
 #include <QStringList>
 
-namespace runlens::cluster {
+namespace runlens::importers::cluster {
 
 /// Reads the cluster files of MindSpore profiler output into a Cluster (analysed, diagnostics included):
 /// - `ascend_cluster_analyse_{mode}_{stages}_{ranks}_{rank}.csv`: per-step computation, communication
@@ -25,10 +25,10 @@ namespace runlens::cluster {
 class MindSporeClusterReader
 {
 public:
-    static Cluster read(const QStringList& paths, const ImportControl& control = {});
+    static models::cluster::Cluster read(const QStringList& paths, const ImportControl& control = {});
     /// True when `folder` (walked as read() does) holds step-trace, cluster-analyse or HCCL files of at
     /// least one rank: worth offering a cluster view.
     static bool containsClusterFiles(const QString& folder);
 };
 
-} // namespace runlens::cluster
+} // namespace runlens::importers::cluster

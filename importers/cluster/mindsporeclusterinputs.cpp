@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-namespace runlens::cluster::mindspore {
+namespace runlens::importers::cluster::mindspore {
 
 namespace {
 
@@ -152,30 +152,30 @@ Inputs findInputs(const QStringList& paths)
     return inputs;
 }
 
-std::optional<QJsonDocument> readJson(const QString& path, Diagnostics& diagnostics)
+std::optional<QJsonDocument> readJson(const QString& path, models::Diagnostics& diagnostics)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         diagnostics.append(
-            { Severity::Error, path, -1, -1, trCluster("Cannot open the file: %1").arg(file.errorString()) });
+            { models::Severity::Error, path, -1, -1, trCluster("Cannot open the file: %1").arg(file.errorString()) });
         return std::nullopt;
     }
     if (file.size() > kMaxJsonBytes) {
-        diagnostics.append({ Severity::Error, path, -1, -1,
+        diagnostics.append({ models::Severity::Error, path, -1, -1,
                              trCluster("The file is larger than %1 MB; it is not read").arg(kMaxJsonBytes >> 20) });
         return std::nullopt;
     }
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
     if (error.error != QJsonParseError::NoError) {
-        diagnostics.append({ Severity::Error, path, qint64(error.offset), -1,
+        diagnostics.append({ models::Severity::Error, path, qint64(error.offset), -1,
                              trCluster("Not valid JSON: %1").arg(error.errorString()) });
         return std::nullopt;
     }
     return doc;
 }
 
-std::map<int, int> readStrategies(const QStringList& paths, Diagnostics& diagnostics)
+std::map<int, int> readStrategies(const QStringList& paths, models::Diagnostics& diagnostics)
 {
     std::map<int, int> stages;
     for (const QString& path : paths) {
@@ -186,7 +186,8 @@ std::map<int, int> readStrategies(const QStringList& paths, Diagnostics& diagnos
         const QJsonValue rank = config.value(QLatin1String("rankId"));
         const QJsonValue stage = config.value(QLatin1String("stageId"));
         if (!rank.isDouble() || !stage.isDouble()) {
-            diagnostics.append({ Severity::Warning, path, -1, -1, trCluster("No config.rankId or config.stageId") });
+            diagnostics.append(
+                { models::Severity::Warning, path, -1, -1, trCluster("No config.rankId or config.stageId") });
             continue;
         }
         stages[rank.toInt()] = stage.toInt() + 1;
@@ -194,7 +195,7 @@ std::map<int, int> readStrategies(const QStringList& paths, Diagnostics& diagnos
     return stages;
 }
 
-void readProfilerInfos(const QStringList& paths, Inputs& inputs, Diagnostics& diagnostics)
+void readProfilerInfos(const QStringList& paths, Inputs& inputs, models::Diagnostics& diagnostics)
 {
     for (const QString& path : paths) {
         const auto doc = readJson(path, diagnostics);
@@ -209,4 +210,4 @@ void readProfilerInfos(const QStringList& paths, Inputs& inputs, Diagnostics& di
     }
 }
 
-} // namespace runlens::cluster::mindspore
+} // namespace runlens::importers::cluster::mindspore

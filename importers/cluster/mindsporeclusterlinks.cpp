@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace runlens::cluster::mindspore {
+namespace runlens::importers::cluster::mindspore {
 
 namespace {
 
@@ -35,14 +35,15 @@ template<typename Visit> void forEachTransfer(const QJsonObject& object, int dep
 /// A rank's 2.x `communication_matrix.json`: `{step: {collective|p2p: {op: {"src-dst": {"Transport Type",
 /// "Transit Size(MB)", "Transit Time(ms)", "Bandwidth(GB/s)"}}}}}`. Each link's bandwidth is its total size
 /// over its total time across the steps and operators; self-transfers are left out as MindInsight does.
-void readCommunicationMatrix(const QString& path, std::map<LinkKey, std::vector<ClusterLink>>& links,
-                             Diagnostics& diagnostics)
+void readCommunicationMatrix(const QString& path, std::map<LinkKey, std::vector<models::cluster::ClusterLink>>& links,
+                             models::Diagnostics& diagnostics)
 {
     const auto doc = readJson(path, diagnostics);
     if (!doc)
         return;
     if (!doc->isObject()) {
-        diagnostics.append({ Severity::Error, path, -1, -1, trCluster("Not a communication matrix: no JSON object") });
+        diagnostics.append(
+            { models::Severity::Error, path, -1, -1, trCluster("Not a communication matrix: no JSON object") });
         return;
     }
     struct Totals
@@ -66,41 +67,42 @@ void readCommunicationMatrix(const QString& path, std::map<LinkKey, std::vector<
         t.time += time;
     });
     if (transfers == 0) {
-        diagnostics.append({ Severity::Warning, path, -1, -1,
+        diagnostics.append({ models::Severity::Warning, path, -1, -1,
                              trCluster("No “src-dst” transfers with a Transport Type: not a communication matrix") });
         return;
     }
     for (const auto& [key, t] : totals) {
-        ClusterLink link;
+        models::cluster::ClusterLink link;
         link.src = std::get<0>(key);
         link.dst = std::get<1>(key);
         link.type = std::get<2>(key);
         link.size = t.size;
         link.time = t.time;
-        link.bandwidth = t.time > 0 ? t.size / t.time : kMissing; // MB/ms = GB/s
+        link.bandwidth = t.time > 0 ? t.size / t.time : models::cluster::kMissing; // MB/ms = GB/s
         links[key].push_back(link);
     }
 }
 
-ClusterLink meanLink(const std::vector<ClusterLink>& list)
+models::cluster::ClusterLink meanLink(const std::vector<models::cluster::ClusterLink>& list)
 {
-    ClusterLink mean = list.front();
+    models::cluster::ClusterLink mean = list.front();
     std::vector<double> time;
     std::vector<double> size;
     std::vector<double> bandwidth;
-    for (const ClusterLink& l : list) {
+    for (const models::cluster::ClusterLink& l : list) {
         time.push_back(l.time);
         size.push_back(l.size);
         bandwidth.push_back(l.bandwidth);
     }
-    mean.time = meanOfKnown(time);
-    mean.size = meanOfKnown(size);
-    mean.bandwidth = meanOfKnown(bandwidth);
+    mean.time = models::cluster::meanOfKnown(time);
+    mean.size = models::cluster::meanOfKnown(size);
+    mean.bandwidth = models::cluster::meanOfKnown(bandwidth);
     return mean;
 }
 
 /// Links of one hccl_raw file: the average row, or the mean over steps when it is missing.
-void readHccl(const QString& path, std::map<LinkKey, std::vector<ClusterLink>>& links, Diagnostics& diagnostics)
+void readHccl(const QString& path, std::map<LinkKey, std::vector<models::cluster::ClusterLink>>& links,
+              models::Diagnostics& diagnostics)
 {
     const auto table = profiler::CsvTable::readFile(path);
     diagnostics += table.diagnostics();
@@ -117,7 +119,7 @@ void readHccl(const QString& path, std::map<LinkKey, std::vector<ClusterLink>>& 
         if (isAverageRow(table, row, step))
             averageRow = row;
     }
-    std::map<LinkKey, std::vector<ClusterLink>> fileLinks;
+    std::map<LinkKey, std::vector<models::cluster::ClusterLink>> fileLinks;
     for (int row = 0; row < table.rowCount(); ++row) {
         if (averageRow >= 0 && row != averageRow)
             continue;
@@ -142,19 +144,19 @@ void readHccl(const QString& path, std::map<LinkKey, std::vector<ClusterLink>>& 
             const QJsonObject types = it.value().toObject();
             for (auto t = types.begin(); t != types.end(); ++t) {
                 const QJsonArray values = t.value().toArray();
-                ClusterLink link;
+                models::cluster::ClusterLink link;
                 link.src = src;
                 link.dst = dst;
                 link.type = t.key().toUpper();
                 auto at = [&values](int i) {
                     if (i >= values.size())
-                        return kMissing;
+                        return models::cluster::kMissing;
                     const QJsonValue v = values[i];
                     if (v.isDouble())
                         return v.toDouble();
                     bool ok = false;
                     const double d = v.toString().toDouble(&ok);
-                    return ok ? d : kMissing;
+                    return ok ? d : models::cluster::kMissing;
                 };
                 link.time = at(0);
                 link.size = at(1);
@@ -167,4 +169,4 @@ void readHccl(const QString& path, std::map<LinkKey, std::vector<ClusterLink>>& 
         links[key].push_back(meanLink(list));
 }
 
-} // namespace runlens::cluster::mindspore
+} // namespace runlens::importers::cluster::mindspore

@@ -16,11 +16,11 @@
 #include <tuple>
 #include <vector>
 
-namespace runlens::profiler {
+namespace runlens::importers::profiler {
 class CsvTable;
 }
 
-namespace runlens::cluster::mindspore {
+namespace runlens::importers::cluster::mindspore {
 
 QString trCluster(const char* text);
 
@@ -52,27 +52,29 @@ struct Inputs
 /// The cluster files under `paths` (folders are walked a few levels deep), grouped by rank.
 Inputs findInputs(const QStringList& paths);
 /// A JSON file of at most 64 MB; nothing, with a diagnostic, when it cannot be read.
-std::optional<QJsonDocument> readJson(const QString& path, Diagnostics& diagnostics);
+std::optional<QJsonDocument> readJson(const QString& path, models::Diagnostics& diagnostics);
 /// World size, stage count and parallel mode from profiler_info files.
-void readProfilerInfos(const QStringList& paths, Inputs& inputs, Diagnostics& diagnostics);
+void readProfilerInfos(const QStringList& paths, Inputs& inputs, models::Diagnostics& diagnostics);
 /// rank -> stage (1-based) from parallel_strategy files.
-std::map<int, int> readStrategies(const QStringList& paths, Diagnostics& diagnostics);
+std::map<int, int> readStrategies(const QStringList& paths, models::Diagnostics& diagnostics);
 
 /// Whether `row` is the "-" row MindSpore appends with the average of the steps.
 bool isAverageRow(const profiler::CsvTable& table, int row, int stepColumn);
-void readStepTrace(const QString& path, RankFigures& rank, Diagnostics& diagnostics);
-void readClusterAnalyse(const QString& path, RankFigures& rank, Diagnostics& diagnostics);
-void readStepTraceTime(const QString& path, RankFigures& rank, Diagnostics& diagnostics);
-void readClusterStepTraceTime(const QString& path, std::map<int, RankFigures>& ranks, Diagnostics& diagnostics);
+void readStepTrace(const QString& path, models::cluster::RankFigures& rank, models::Diagnostics& diagnostics);
+void readClusterAnalyse(const QString& path, models::cluster::RankFigures& rank, models::Diagnostics& diagnostics);
+void readStepTraceTime(const QString& path, models::cluster::RankFigures& rank, models::Diagnostics& diagnostics);
+void readClusterStepTraceTime(const QString& path, std::map<int, models::cluster::RankFigures>& ranks,
+                              models::Diagnostics& diagnostics);
 /// Fills the rank's averages from its steps where the files gave none.
-void averageSteps(RankFigures& rank);
-void readFlops(const QString& path, RankFigures& rank, Diagnostics& diagnostics);
+void averageSteps(models::cluster::RankFigures& rank);
+void readFlops(const QString& path, models::cluster::RankFigures& rank, models::Diagnostics& diagnostics);
 
 using LinkKey = std::tuple<int, int, QString>; ///< source rank, destination rank, transport type
-void readCommunicationMatrix(const QString& path, std::map<LinkKey, std::vector<ClusterLink>>& links,
-                             Diagnostics& diagnostics);
-void readHccl(const QString& path, std::map<LinkKey, std::vector<ClusterLink>>& links, Diagnostics& diagnostics);
+void readCommunicationMatrix(const QString& path, std::map<LinkKey, std::vector<models::cluster::ClusterLink>>& links,
+                             models::Diagnostics& diagnostics);
+void readHccl(const QString& path, std::map<LinkKey, std::vector<models::cluster::ClusterLink>>& links,
+              models::Diagnostics& diagnostics);
 /// One link from the same link's figures in several files or steps.
-ClusterLink meanLink(const std::vector<ClusterLink>& list);
+models::cluster::ClusterLink meanLink(const std::vector<models::cluster::ClusterLink>& list);
 
-} // namespace runlens::cluster::mindspore
+} // namespace runlens::importers::cluster::mindspore

@@ -7,34 +7,34 @@
 
 #include <algorithm>
 
-namespace runlens::cluster::mindspore {
+namespace runlens::importers::cluster::mindspore {
 
 namespace {
 
 constexpr double kTicksPerMs = 1e5; // step trace counts Ascend system ticks of 10 ns
 
-double number(const profiler::CsvTable& table, int row, int column, double scale, Diagnostics& diagnostics)
+double number(const profiler::CsvTable& table, int row, int column, double scale, models::Diagnostics& diagnostics)
 {
     if (column < 0 || table.isEmpty(row, column))
-        return kMissing;
+        return models::cluster::kMissing;
     bool ok = false;
     const double v = table.toDouble(row, column, &ok);
     if (!ok) {
         diagnostics.append(
             table.cellDiagnostic(row, column, trCluster("Not a number: “%1”").arg(table.text(row, column))));
-        return kMissing;
+        return models::cluster::kMissing;
     }
     return v / scale;
 }
 
 /// The RankStep of step `number`, created in order when new.
-RankStep& stepOf(RankFigures& rank, std::int64_t number)
+models::cluster::RankStep& stepOf(models::cluster::RankFigures& rank, std::int64_t number)
 {
-    for (RankStep& s : rank.steps) {
+    for (models::cluster::RankStep& s : rank.steps) {
         if (s.step == number)
             return s;
     }
-    RankStep step;
+    models::cluster::RankStep step;
     step.step = number;
     rank.steps.push_back(step);
     return rank.steps.back();
@@ -42,12 +42,12 @@ RankStep& stepOf(RankFigures& rank, std::int64_t number)
 
 /// What the average row would hold when a file has none: MindSpore leaves the first step out of it
 /// (graph compilation and warm-up make it an outlier), so the mean is over the other steps.
-double averageOf(const RankFigures& rank, double RankStep::*field)
+double averageOf(const models::cluster::RankFigures& rank, double models::cluster::RankStep::*field)
 {
     std::vector<double> values;
     for (std::size_t i = rank.steps.size() > 1 ? 1 : 0; i < rank.steps.size(); ++i)
         values.push_back(rank.steps[i].*field);
-    return meanOfKnown(values);
+    return models::cluster::meanOfKnown(values);
 }
 
 /// Columns of the 2.x step_trace_time tables (microseconds).
@@ -75,24 +75,25 @@ struct StepTimeColumns
     /// One row as a RankStep in milliseconds. The step is what the device did: computing, communication
     /// not hidden under it, and free time; receive is the not-overlapped communication that the
     /// "exclude receive" column leaves out.
-    RankStep read(const profiler::CsvTable& table, int row, Diagnostics& diagnostics) const
+    models::cluster::RankStep read(const profiler::CsvTable& table, int row, models::Diagnostics& diagnostics) const
     {
         constexpr double kUsPerMs = 1000.0;
-        RankStep values;
+        models::cluster::RankStep values;
         values.computation = number(table, row, computing, kUsPerMs, diagnostics);
         values.communication = number(table, row, notOverlapped, kUsPerMs, diagnostics);
         values.overlapped = number(table, row, overlapped, kUsPerMs, diagnostics);
         values.idle = number(table, row, free, kUsPerMs, diagnostics);
         const double exclude = number(table, row, excludeReceive, kUsPerMs, diagnostics);
-        if (isKnown(exclude) && isKnown(values.communication))
+        if (models::cluster::isKnown(exclude) && models::cluster::isKnown(values.communication))
             values.receive = std::max(0.0, values.communication - exclude);
-        if (isKnown(values.computation) && isKnown(values.communication))
-            values.stepTime = values.computation + values.communication + (isKnown(values.idle) ? values.idle : 0.0);
+        if (models::cluster::isKnown(values.computation) && models::cluster::isKnown(values.communication))
+            values.stepTime = values.computation + values.communication
+                + (models::cluster::isKnown(values.idle) ? values.idle : 0.0);
         return values;
     }
 };
 
-void assignStep(RankStep& target, const RankStep& values)
+void assignStep(models::cluster::RankStep& target, const models::cluster::RankStep& values)
 {
     target.stepTime = values.stepTime;
     target.computation = values.computation;
@@ -109,7 +110,7 @@ bool isAverageRow(const profiler::CsvTable& table, int row, int stepColumn)
     return stepColumn >= 0 && table.text(row, stepColumn) == QLatin1String("-");
 }
 
-void readStepTrace(const QString& path, RankFigures& rank, Diagnostics& diagnostics)
+void readStepTrace(const QString& path, models::cluster::RankFigures& rank, models::Diagnostics& diagnostics)
 {
     const auto table = profiler::CsvTable::readFile(path);
     diagnostics += table.diagnostics();
@@ -125,9 +126,9 @@ void readStepTrace(const QString& path, RankFigures& rank, Diagnostics& diagnost
         return;
     }
     bool haveAverage = false;
-    RankStep average;
+    models::cluster::RankStep average;
     for (int row = 0; row < table.rowCount(); ++row) {
-        RankStep values;
+        models::cluster::RankStep values;
         values.stepTime = number(table, row, total, kTicksPerMs, diagnostics);
         values.stepInterval = number(table, row, interval, kTicksPerMs, diagnostics);
         values.computation = number(table, row, fpBp, kTicksPerMs, diagnostics);
@@ -144,17 +145,17 @@ void readStepTrace(const QString& path, RankFigures& rank, Diagnostics& diagnost
                 table.cellDiagnostic(row, step, trCluster("Not a step number: “%1”").arg(table.text(row, step))));
             continue;
         }
-        RankStep& s = stepOf(rank, n);
+        models::cluster::RankStep& s = stepOf(rank, n);
         s.stepTime = values.stepTime;
         s.stepInterval = values.stepInterval;
         s.computation = values.computation;
         s.tail = values.tail;
     }
     if (!haveAverage) {
-        average.stepTime = averageOf(rank, &RankStep::stepTime);
-        average.stepInterval = averageOf(rank, &RankStep::stepInterval);
-        average.computation = averageOf(rank, &RankStep::computation);
-        average.tail = averageOf(rank, &RankStep::tail);
+        average.stepTime = averageOf(rank, &models::cluster::RankStep::stepTime);
+        average.stepInterval = averageOf(rank, &models::cluster::RankStep::stepInterval);
+        average.computation = averageOf(rank, &models::cluster::RankStep::computation);
+        average.tail = averageOf(rank, &models::cluster::RankStep::tail);
     }
     rank.stepTime = average.stepTime;
     rank.stepInterval = average.stepInterval;
@@ -162,7 +163,7 @@ void readStepTrace(const QString& path, RankFigures& rank, Diagnostics& diagnost
     rank.tail = average.tail;
 }
 
-void readClusterAnalyse(const QString& path, RankFigures& rank, Diagnostics& diagnostics)
+void readClusterAnalyse(const QString& path, models::cluster::RankFigures& rank, models::Diagnostics& diagnostics)
 {
     const auto table = profiler::CsvTable::readFile(path);
     diagnostics += table.diagnostics();
@@ -184,7 +185,7 @@ void readClusterAnalyse(const QString& path, RankFigures& rank, Diagnostics& dia
     // Rows are the steps in order (numbered as the step trace numbers them, else from 1); the last is the
     // average. A single row is both the average and the only step.
     std::vector<std::int64_t> numbers;
-    for (const RankStep& s : rank.steps)
+    for (const models::cluster::RankStep& s : rank.steps)
         numbers.push_back(s.step);
     for (int row = 0; row <= last; ++row) {
         const double comp = number(table, row, computation >= 0 ? computation : fpBp, 1.0, diagnostics);
@@ -194,17 +195,17 @@ void readClusterAnalyse(const QString& path, RankFigures& rank, Diagnostics& dia
         const double tailTime = number(table, row, tail, 1.0, diagnostics);
         const double stageTime = number(table, row, stage, 1.0, diagnostics);
         auto apply = [&](auto& target) {
-            if (isKnown(comp))
+            if (models::cluster::isKnown(comp))
                 target.computation = comp;
-            if (isKnown(comm))
+            if (models::cluster::isKnown(comm))
                 target.communication = comm;
-            if (isKnown(recv))
+            if (models::cluster::isKnown(recv))
                 target.receive = recv;
-            if (isKnown(gap))
+            if (models::cluster::isKnown(gap))
                 target.stepInterval = gap;
-            if (isKnown(tailTime))
+            if (models::cluster::isKnown(tailTime))
                 target.tail = tailTime;
-            if (isKnown(stageTime) && !isKnown(target.stepTime))
+            if (models::cluster::isKnown(stageTime) && !models::cluster::isKnown(target.stepTime))
                 target.stepTime = stageTime;
         };
         if (row == last)
@@ -216,24 +217,24 @@ void readClusterAnalyse(const QString& path, RankFigures& rank, Diagnostics& dia
 
 /// The rank's averages over its steps when no file gave them (every step counts: the 2.x tables have no
 /// average row and no warm-up convention).
-void averageSteps(RankFigures& rank)
+void averageSteps(models::cluster::RankFigures& rank)
 {
-    auto mean = [&rank](double RankStep::*field) {
+    auto mean = [&rank](double models::cluster::RankStep::*field) {
         std::vector<double> values;
-        for (const RankStep& s : rank.steps)
+        for (const models::cluster::RankStep& s : rank.steps)
             values.push_back(s.*field);
-        return meanOfKnown(values);
+        return models::cluster::meanOfKnown(values);
     };
-    rank.stepTime = mean(&RankStep::stepTime);
-    rank.computation = mean(&RankStep::computation);
-    rank.communication = mean(&RankStep::communication);
-    rank.overlapped = mean(&RankStep::overlapped);
-    rank.idle = mean(&RankStep::idle);
-    rank.receive = mean(&RankStep::receive);
+    rank.stepTime = mean(&models::cluster::RankStep::stepTime);
+    rank.computation = mean(&models::cluster::RankStep::computation);
+    rank.communication = mean(&models::cluster::RankStep::communication);
+    rank.overlapped = mean(&models::cluster::RankStep::overlapped);
+    rank.idle = mean(&models::cluster::RankStep::idle);
+    rank.receive = mean(&models::cluster::RankStep::receive);
 }
 
 /// A rank's 2.x `step_trace_time.csv`: one row per step.
-void readStepTraceTime(const QString& path, RankFigures& rank, Diagnostics& diagnostics)
+void readStepTraceTime(const QString& path, models::cluster::RankFigures& rank, models::Diagnostics& diagnostics)
 {
     const auto table = profiler::CsvTable::readFile(path);
     diagnostics += table.diagnostics();
@@ -259,7 +260,8 @@ void readStepTraceTime(const QString& path, RankFigures& rank, Diagnostics& diag
 
 /// msprof-analyze's `cluster_step_trace_time.csv`: rows of every rank (Type "rank", Index = rank id) and
 /// of every stage; the stage rows are left out.
-void readClusterStepTraceTime(const QString& path, std::map<int, RankFigures>& ranks, Diagnostics& diagnostics)
+void readClusterStepTraceTime(const QString& path, std::map<int, models::cluster::RankFigures>& ranks,
+                              models::Diagnostics& diagnostics)
 {
     const auto table = profiler::CsvTable::readFile(path);
     diagnostics += table.diagnostics();
@@ -286,7 +288,7 @@ void readClusterStepTraceTime(const QString& path, std::map<int, RankFigures>& r
                                                     trCluster("Not a rank or step number in this row")));
             continue;
         }
-        RankFigures& rank = ranks[rankId];
+        models::cluster::RankFigures& rank = ranks[rankId];
         rank.rank = rankId;
         if (rank.path.isEmpty())
             rank.path = QFileInfo(path).absolutePath();
@@ -294,7 +296,7 @@ void readClusterStepTraceTime(const QString& path, std::map<int, RankFigures>& r
     }
 }
 
-void readFlops(const QString& path, RankFigures& rank, Diagnostics& diagnostics)
+void readFlops(const QString& path, models::cluster::RankFigures& rank, models::Diagnostics& diagnostics)
 {
     const auto doc = readJson(path, diagnostics);
     if (!doc)
@@ -302,17 +304,18 @@ void readFlops(const QString& path, RankFigures& rank, Diagnostics& diagnostics)
     const QJsonObject o = doc->object();
     auto value = [&o](const char* key) {
         const QJsonValue v = o.value(QLatin1String(key));
-        return v.isDouble() ? v.toDouble() : kMissing;
+        return v.isDouble() ? v.toDouble() : models::cluster::kMissing;
     };
     rank.flops = value("FLOPS");
-    if (!isKnown(rank.flops) && isKnown(value("cube_FLOPS")))
-        rank.flops = value("cube_FLOPS") + (isKnown(value("vec_FLOPS")) ? value("vec_FLOPS") : 0.0);
+    if (!models::cluster::isKnown(rank.flops) && models::cluster::isKnown(value("cube_FLOPS")))
+        rank.flops = value("cube_FLOPS") + (models::cluster::isKnown(value("vec_FLOPS")) ? value("vec_FLOPS") : 0.0);
     rank.flopsTotal = value("FLOPs");
-    if (!isKnown(rank.flopsTotal) && isKnown(value("cube_FLOPs")))
-        rank.flopsTotal = value("cube_FLOPs") + (isKnown(value("vec_FLOPs")) ? value("vec_FLOPs") : 0.0);
-    if (!isKnown(rank.flops) && !isKnown(rank.flopsTotal))
+    if (!models::cluster::isKnown(rank.flopsTotal) && models::cluster::isKnown(value("cube_FLOPs")))
+        rank.flopsTotal
+            = value("cube_FLOPs") + (models::cluster::isKnown(value("vec_FLOPs")) ? value("vec_FLOPs") : 0.0);
+    if (!models::cluster::isKnown(rank.flops) && !models::cluster::isKnown(rank.flopsTotal))
         diagnostics.append(
-            { Severity::Warning, path, -1, -1, trCluster("No FLOPS or FLOPs figure in the FLOPs summary") });
+            { models::Severity::Warning, path, -1, -1, trCluster("No FLOPS or FLOPs figure in the FLOPs summary") });
 }
 
-} // namespace runlens::cluster::mindspore
+} // namespace runlens::importers::cluster::mindspore

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-namespace runlens::cluster {
+namespace runlens::importers::cluster {
 
 namespace {
 
@@ -29,7 +29,7 @@ public:
     void f64(double v)
     {
         // One bit pattern for every figure not measured: equal digests give equal files.
-        const double canonical = std::isfinite(v) ? v : kMissing;
+        const double canonical = std::isfinite(v) ? v : models::cluster::kMissing;
         quint64 bits;
         std::memcpy(&bits, &canonical, sizeof bits);
         u64(bits);
@@ -95,7 +95,7 @@ public:
         const quint64 bits = get<quint64>();
         double v;
         std::memcpy(&v, &bits, sizeof v);
-        return std::isfinite(v) ? v : kMissing;
+        return std::isfinite(v) ? v : models::cluster::kMissing;
     }
     /// A count of rows of `rowBytes` each: more rows than bytes left is a damaged body.
     quint32 count(qsizetype rowBytes)
@@ -140,10 +140,10 @@ private:
     std::vector<QString> m_strings;
 };
 
-void writeStats(Writer& w, const std::vector<DigestStat>& list)
+void writeStats(Writer& w, const std::vector<models::cluster::DigestStat>& list)
 {
     w.u32(quint32(list.size()));
-    for (const DigestStat& s : list) {
+    for (const models::cluster::DigestStat& s : list) {
         w.string(s.name);
         w.u64(s.count);
         w.f64(s.total);
@@ -151,10 +151,10 @@ void writeStats(Writer& w, const std::vector<DigestStat>& list)
     }
 }
 
-std::vector<DigestStat> readStats(Reader& r)
+std::vector<models::cluster::DigestStat> readStats(Reader& r)
 {
-    std::vector<DigestStat> out(r.count(kStatBytes));
-    for (DigestStat& s : out) {
+    std::vector<models::cluster::DigestStat> out(r.count(kStatBytes));
+    for (models::cluster::DigestStat& s : out) {
         s.name = r.string();
         s.count = r.u64();
         s.total = r.f64();
@@ -165,9 +165,9 @@ std::vector<DigestStat> readStats(Reader& r)
 
 } // namespace
 
-QByteArray encodeRankDigestBody(const RankDigest& d)
+QByteArray encodeRankDigestBody(const models::cluster::RankDigest& d)
 {
-    const RankFigures& f = d.figures;
+    const models::cluster::RankFigures& f = d.figures;
     Writer w;
     w.u32(quint32(f.rank));
     w.u32(quint32(std::max(0, d.worldSize)));
@@ -177,16 +177,17 @@ QByteArray encodeRankDigestBody(const RankDigest& d)
     w.i64(d.fileSize);
     w.i64(d.fileModifiedMs);
     w.f64(f.peakMemoryBytes);
-    const TemporalBreakdown& t = f.temporal;
+    const models::cluster::TemporalBreakdown& t = f.temporal;
     w.u32(f.hasTemporal ? 1 : 0);
     for (double v : { t.span, t.compute, t.nonCompute, t.idle, t.communication, t.overlap })
-        w.f64(f.hasTemporal ? v : kMissing);
+        w.f64(f.hasTemporal ? v : models::cluster::kMissing);
     for (double v : { f.stepTime, f.computation, f.communication, f.overlapped, f.idle, f.communicationShare })
         w.f64(v);
     w.u32(quint32(f.steps.size()));
     for (std::size_t i = 0; i < f.steps.size(); ++i) {
-        const RankStep& s = f.steps[i];
-        const DigestStep span = i < d.steps.size() ? d.steps[i] : DigestStep { s.step, 0, 0, kMissing };
+        const models::cluster::RankStep& s = f.steps[i];
+        const models::cluster::DigestStep span
+            = i < d.steps.size() ? d.steps[i] : models::cluster::DigestStep { s.step, 0, 0, models::cluster::kMissing };
         w.i64(s.step);
         w.i64(span.start);
         w.i64(span.end);
@@ -195,7 +196,7 @@ QByteArray encodeRankDigestBody(const RankDigest& d)
             w.f64(v);
     }
     w.u32(quint32(d.collectives.size()));
-    for (const DigestCollective& c : d.collectives) {
+    for (const models::cluster::DigestCollective& c : d.collectives) {
         w.string(c.name);
         w.i64(c.start);
         w.i64(c.end);
@@ -232,8 +233,8 @@ RankDigestBodyResult decodeRankDigestBody(const char* data, qsizetype size, cons
         }
         r.setStrings(std::move(strings));
     }
-    auto digest = std::make_shared<RankDigest>();
-    RankFigures& f = digest->figures;
+    auto digest = std::make_shared<models::cluster::RankDigest>();
+    models::cluster::RankFigures& f = digest->figures;
     const quint32 rank = r.u32();
     if (!r.failed() && rank > kMaxRank) {
         result.error
@@ -250,7 +251,7 @@ RankDigestBodyResult decodeRankDigestBody(const char* data, qsizetype size, cons
     digest->fileModifiedMs = r.i64();
     f.peakMemoryBytes = r.f64();
     f.hasTemporal = r.u32() == 1;
-    TemporalBreakdown& t = f.temporal;
+    models::cluster::TemporalBreakdown& t = f.temporal;
     for (double* v : { &t.span, &t.compute, &t.nonCompute, &t.idle, &t.communication, &t.overlap }) {
         const double read = r.f64();
         if (f.hasTemporal)
@@ -263,8 +264,8 @@ RankDigestBodyResult decodeRankDigestBody(const char* data, qsizetype size, cons
     f.steps.resize(steps);
     digest->steps.resize(steps);
     for (quint32 i = 0; i < steps; ++i) {
-        RankStep& s = f.steps[i];
-        DigestStep& span = digest->steps[i];
+        models::cluster::RankStep& s = f.steps[i];
+        models::cluster::DigestStep& span = digest->steps[i];
         s.step = r.i64();
         span.step = s.step;
         span.start = r.i64();
@@ -279,7 +280,7 @@ RankDigestBodyResult decodeRankDigestBody(const char* data, qsizetype size, cons
         span.dataLoading = r.f64();
     }
     digest->collectives.resize(r.count(kCollectiveBytes));
-    for (DigestCollective& c : digest->collectives) {
+    for (models::cluster::DigestCollective& c : digest->collectives) {
         c.name = r.string();
         c.start = r.i64();
         c.end = r.i64();
@@ -300,4 +301,4 @@ RankDigestBodyResult decodeRankDigestBody(const char* data, qsizetype size, cons
     return result;
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::importers::cluster

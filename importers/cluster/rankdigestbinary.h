@@ -29,14 +29,14 @@
 // Times are ms unless named _ns. Bytes after the operators are ignored (a later RunLens may append a table
 // without a new version); a changed meaning or layout of what is above is a new version.
 
-namespace runlens::cluster {
+namespace runlens::importers::cluster {
 
 /// The body above for `digest`.
-QByteArray encodeRankDigestBody(const RankDigest& digest);
+QByteArray encodeRankDigestBody(const models::cluster::RankDigest& digest);
 
 struct RankDigestBodyResult
 {
-    std::shared_ptr<RankDigest> digest; ///< null on failure
+    std::shared_ptr<models::cluster::RankDigest> digest; ///< null on failure
     QString error; ///< names `name`; empty on success
 };
 
@@ -44,4 +44,4 @@ struct RankDigestBodyResult
 /// the string table is a damaged body, named as such.
 RankDigestBodyResult decodeRankDigestBody(const char* data, qsizetype size, const QString& name);
 
-} // namespace runlens::cluster
+} // namespace runlens::importers::cluster

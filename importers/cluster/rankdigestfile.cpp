@@ -26,7 +26,7 @@
 #include <map>
 #include <thread>
 
-namespace runlens::cluster {
+namespace runlens::importers::cluster {
 
 namespace {
 
@@ -43,7 +43,7 @@ QJsonValue number(double value)
 
 double figure(const QJsonValue& value)
 {
-    return value.isDouble() ? value.toDouble() : kMissing;
+    return value.isDouble() ? value.toDouble() : models::cluster::kMissing;
 }
 
 std::int64_t integer(const QJsonValue& value, std::int64_t fallback = 0)
@@ -57,20 +57,20 @@ std::int64_t integer(const QJsonValue& value, std::int64_t fallback = 0)
     return value.toInteger(std::int64_t(d));
 }
 
-QJsonArray stats(const std::vector<DigestStat>& list)
+QJsonArray stats(const std::vector<models::cluster::DigestStat>& list)
 {
     QJsonArray out;
-    for (const DigestStat& s : list)
+    for (const models::cluster::DigestStat& s : list)
         out.append(QJsonArray { s.name, qint64(s.count), number(s.total), number(s.max) });
     return out;
 }
 
-std::vector<DigestStat> readStats(const QJsonArray& list)
+std::vector<models::cluster::DigestStat> readStats(const QJsonArray& list)
 {
-    std::vector<DigestStat> out;
+    std::vector<models::cluster::DigestStat> out;
     for (const QJsonValue& value : list) {
         const QJsonArray row = value.toArray();
-        DigestStat s;
+        models::cluster::DigestStat s;
         s.name = row.at(0).toString();
         s.count = std::uint64_t(std::max<std::int64_t>(0, integer(row.at(1))));
         s.total = figure(row.at(2));
@@ -80,9 +80,9 @@ std::vector<DigestStat> readStats(const QJsonArray& list)
     return out;
 }
 
-QJsonObject toJson(const RankDigest& d)
+QJsonObject toJson(const models::cluster::RankDigest& d)
 {
-    const RankFigures& f = d.figures;
+    const models::cluster::RankFigures& f = d.figures;
     QJsonObject o;
     o.insert(QStringLiteral("format"), QLatin1String(kFormatName));
     o.insert(QStringLiteral("rank"), f.rank);
@@ -94,7 +94,7 @@ QJsonObject toJson(const RankDigest& d)
     o.insert(QStringLiteral("file_mtime_ms"), d.fileModifiedMs);
     o.insert(QStringLiteral("peak_memory_bytes"), number(f.peakMemoryBytes));
     if (f.hasTemporal) {
-        const TemporalBreakdown& t = f.temporal;
+        const models::cluster::TemporalBreakdown& t = f.temporal;
         o.insert(QStringLiteral("temporal"),
                  QJsonObject { { QStringLiteral("span"), t.span },
                                { QStringLiteral("compute"), t.compute },
@@ -114,8 +114,9 @@ QJsonObject toJson(const RankDigest& d)
                            { QStringLiteral("communication_share"), number(f.communicationShare) } });
     QJsonArray steps;
     for (std::size_t i = 0; i < f.steps.size(); ++i) {
-        const RankStep& s = f.steps[i];
-        const DigestStep span = i < d.steps.size() ? d.steps[i] : DigestStep { s.step, 0, 0, kMissing };
+        const models::cluster::RankStep& s = f.steps[i];
+        const models::cluster::DigestStep span
+            = i < d.steps.size() ? d.steps[i] : models::cluster::DigestStep { s.step, 0, 0, models::cluster::kMissing };
         steps.append(QJsonArray { qint64(s.step), qint64(span.start), qint64(span.end), number(s.stepTime),
                                   number(s.computation), number(s.communication), number(s.overlapped), number(s.idle),
                                   number(s.communicationShare), number(s.lastCommunicationOffset),
@@ -123,7 +124,7 @@ QJsonObject toJson(const RankDigest& d)
     }
     o.insert(QStringLiteral("steps"), steps);
     QJsonArray collectives;
-    for (const DigestCollective& c : d.collectives)
+    for (const models::cluster::DigestCollective& c : d.collectives)
         collectives.append(
             QJsonArray { c.name, qint64(c.start), qint64(c.end), number(c.bytes), c.group, c.groupSize, c.groupRanks });
     o.insert(QStringLiteral("collectives"), collectives);
@@ -147,8 +148,8 @@ RankDigestResult fromJson(const QJsonObject& o, const QString& name)
             = QCoreApplication::translate("runlens::cluster", "%1: the rank digest has no valid rank number").arg(name);
         return result;
     }
-    auto digest = std::make_shared<RankDigest>();
-    RankFigures& f = digest->figures;
+    auto digest = std::make_shared<models::cluster::RankDigest>();
+    models::cluster::RankFigures& f = digest->figures;
     f.rank = int(rankNumber);
     digest->worldSize = int(std::clamp<std::int64_t>(integer(o.value(QLatin1String("world_size"))), 0, kMaxRank));
     f.host = o.value(QLatin1String("host")).toString();
@@ -179,7 +180,7 @@ RankDigestResult fromJson(const QJsonObject& o, const QString& name)
 
     for (const QJsonValue& value : o.value(QLatin1String("steps")).toArray()) {
         const QJsonArray row = value.toArray();
-        RankStep s;
+        models::cluster::RankStep s;
         s.step = integer(row.at(0));
         s.stepTime = figure(row.at(3));
         s.computation = figure(row.at(4));
@@ -193,7 +194,7 @@ RankDigestResult fromJson(const QJsonObject& o, const QString& name)
     }
     for (const QJsonValue& value : o.value(QLatin1String("collectives")).toArray()) {
         const QJsonArray row = value.toArray();
-        DigestCollective c;
+        models::cluster::DigestCollective c;
         c.name = row.at(0).toString();
         c.start = integer(row.at(1));
         c.end = integer(row.at(2));
@@ -216,7 +217,7 @@ QString rankDigestFileName(int rank)
     return QStringLiteral("rank-%1.%2").arg(rank).arg(rankDigestSuffix());
 }
 
-QByteArray encodeRankDigest(const RankDigest& digest, quint32 version)
+QByteArray encodeRankDigest(const models::cluster::RankDigest& digest, quint32 version)
 {
     if (version == kRankDigestFormatVersion) {
         const QByteArray body = encodeRankDigestBody(digest);
@@ -357,7 +358,7 @@ RankDigestResult decodeRankDigest(const QByteArray& bytes, const QString& name)
     return fromJson(document.object(), name);
 }
 
-bool writeRankDigestFile(const RankDigest& digest, const QString& path, QString* error)
+bool writeRankDigestFile(const models::cluster::RankDigest& digest, const QString& path, QString* error)
 {
     const QByteArray bytes = encodeRankDigest(digest);
     QSaveFile file(path);
@@ -387,7 +388,8 @@ RankDigestResult readRankDigestFile(const QString& path)
     return decodeRankDigest(file.readAll(), name);
 }
 
-RankDigestResult digestTraceFile(const QString& path, const RankDigestOptions& options, const ImportControl& control)
+RankDigestResult digestTraceFile(const QString& path, const models::cluster::RankDigestOptions& options,
+                                 const ImportControl& control)
 {
     RankDigestResult result;
     const QFileInfo info(path);
@@ -396,7 +398,7 @@ RankDigestResult digestTraceFile(const QString& path, const RankDigestOptions& o
         result.error = QCoreApplication::translate("runlens::cluster", "%1: no such trace file").arg(name);
         return result;
     }
-    auto digest = std::make_shared<RankDigest>();
+    auto digest = std::make_shared<models::cluster::RankDigest>();
     {
         const trace::ChromeTraceResult read
             = trace::ChromeTraceReader::read({ info.absoluteFilePath() }, control, false);
@@ -406,8 +408,8 @@ RankDigestResult digestTraceFile(const QString& path, const RankDigestOptions& o
         }
         if (!read.store || read.store->sources().empty() || read.store->eventCount() == 0) {
             QString why;
-            for (const Diagnostic& d : read.diagnostics) {
-                if (d.severity == Severity::Error) {
+            for (const models::Diagnostic& d : read.diagnostics) {
+                if (d.severity == models::Severity::Error) {
                     why = d.toString();
                     break;
                 }
@@ -417,14 +419,14 @@ RankDigestResult digestTraceFile(const QString& path, const RankDigestOptions& o
                 : why;
             return result;
         }
-        *digest = computeRankDigest(*read.store, 0, options);
+        *digest = models::cluster::computeRankDigest(*read.store, 0, options);
         // The cluster table's peak memory of a rank: its highest device (not host) peak.
         const memory::MemoryReadResult memory = memory::memoryFromTrace(*read.store);
         if (memory.profile) {
-            for (const memory::MemoryDevice& device : memory.profile->devices) {
+            for (const models::memory::MemoryDevice& device : memory.profile->devices) {
                 if (device.deviceId < 0 || device.relative)
                     continue;
-                const memory::MemoryPeak peak = memory::devicePeak(device);
+                const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
                 if (peak.valid && !(peak.bytes <= digest->figures.peakMemoryBytes))
                     digest->figures.peakMemoryBytes = peak.bytes;
             }
@@ -446,7 +448,7 @@ bool containsRankDigests(const QString& folder)
 DigestFolder readRankDigestFolder(const QString& folder)
 {
     DigestFolder out;
-    std::map<int, std::shared_ptr<const RankDigest>> byRank;
+    std::map<int, std::shared_ptr<const models::cluster::RankDigest>> byRank;
     const QDir dir(folder);
     const QStringList entries = dir.entryList({ QStringLiteral("*.") + rankDigestSuffix() }, QDir::Files, QDir::Name);
     // Reading is mostly waiting for the files and making strings: read them on every core, then keep the
@@ -486,4 +488,4 @@ DigestFolder readRankDigestFolder(const QString& folder)
     return out;
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::importers::cluster

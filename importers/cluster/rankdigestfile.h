@@ -34,7 +34,7 @@
 // "operators" [[name, count, total, max], ...]. Times are ms unless named _ns; a figure not measured is null.
 // Readers ignore keys they do not know.
 
-namespace runlens::cluster {
+namespace runlens::importers::cluster {
 
 constexpr quint32 kRankDigestFormatVersion = 2;
 /// A bigger body is refused before reading it: no real rank needs it (a million collectives is ~100 MB).
@@ -49,24 +49,24 @@ QString rankDigestFileName(int rank);
 
 struct RankDigestResult
 {
-    std::shared_ptr<const RankDigest> digest; ///< null on failure
+    std::shared_ptr<const models::cluster::RankDigest> digest; ///< null on failure
     QString error; ///< names the file; empty on success
 };
 
 /// The bytes of the file format above, in format `version` (1 or 2; version 1 for readers that know no other).
-QByteArray encodeRankDigest(const RankDigest& digest, quint32 version = kRankDigestFormatVersion);
+QByteArray encodeRankDigest(const models::cluster::RankDigest& digest, quint32 version = kRankDigestFormatVersion);
 /// Parses the file format above, either version. `name` is the file named in errors. Never trusts a length or a count.
 RankDigestResult decodeRankDigest(const QByteArray& bytes, const QString& name);
 
 /// Writes `digest` to `path` atomically (a crash leaves no half file).
-bool writeRankDigestFile(const RankDigest& digest, const QString& path, QString* error);
+bool writeRankDigestFile(const models::cluster::RankDigest& digest, const QString& path, QString* error);
 RankDigestResult readRankDigestFile(const QString& path);
 
 /// Reads the trace at `path` alone, computes its digest (with the memory peak of its device when the
 /// trace has memory events, and the file's size and time) and drops the store: one store in memory per
 /// call. `control` goes to the trace reader (progress and cancel). An index cache of the trace is used when
 /// there is one, but none is written: a whole job's indexes would push every other trace out of the cache.
-RankDigestResult digestTraceFile(const QString& path, const RankDigestOptions& options = {},
+RankDigestResult digestTraceFile(const QString& path, const models::cluster::RankDigestOptions& options = {},
                                  const ImportControl& control = {});
 
 /// True when `folder` holds at least one `.rldigest` file (not walked: the digests of one job lie together).
@@ -74,11 +74,11 @@ bool containsRankDigests(const QString& folder);
 
 struct DigestFolder
 {
-    std::vector<std::shared_ptr<const RankDigest>> digests; ///< by rank
+    std::vector<std::shared_ptr<const models::cluster::RankDigest>> digests; ///< by rank
     QStringList problems; ///< one per unreadable file, naming it
 };
 /// Reads every `.rldigest` file of `folder`; bad files are problems, the others still count. One digest
 /// per rank: a second file of the same rank is a problem.
 DigestFolder readRankDigestFolder(const QString& folder);
 
-} // namespace runlens::cluster
+} // namespace runlens::importers::cluster

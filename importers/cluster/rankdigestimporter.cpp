@@ -4,7 +4,7 @@
 
 #include <QFileInfo>
 
-namespace runlens::cluster {
+namespace runlens::importers::cluster {
 
 RankDigestImporter::RankDigestImporter(QString path)
     : m_path(std::move(path))
@@ -16,8 +16,8 @@ ImportUpdate RankDigestImporter::poll(const ImportControl&)
     const RankDigestResult read = readRankDigestFile(m_path);
     update.bytesRead = QFileInfo(m_path).size();
     if (!read.digest) {
-        update.status = ImportStatus::Failed;
-        update.diagnostics.append({ Severity::Error, m_path, -1, -1, read.error });
+        update.status = models::ImportStatus::Failed;
+        update.diagnostics.append({ models::Severity::Error, m_path, -1, -1, read.error });
         return update;
     }
     update.recordsRead = 1;
@@ -25,4 +25,4 @@ ImportUpdate RankDigestImporter::poll(const ImportControl&)
     return update;
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::importers::cluster

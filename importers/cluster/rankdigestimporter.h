@@ -4,7 +4,7 @@
 
 #include <QString>
 
-namespace runlens::cluster {
+namespace runlens::importers::cluster {
 
 /// Reads one `.rldigest` file in one poll: the digest, or Failed with a diagnostic naming the file (a digest
 /// from a newer RunLens says so).
@@ -18,4 +18,4 @@ private:
     QString m_path;
 };
 
-} // namespace runlens::cluster
+} // namespace runlens::importers::cluster

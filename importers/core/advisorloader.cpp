@@ -1,13 +1,13 @@
 #include "importers/core/advisorloader.h"
 
-#include "models/advisor/inputsnapshot.h"
 #include "importers/core/importsession.h"
 #include "importers/core/runscanner.h"
+#include "importers/tensor/tensorcatalogbuilder.h"
+#include "models/advisor/inputsnapshot.h"
+#include "models/core/profilerbundle.h"
 #include "models/scalars/scalarstore.h"
 #include "models/summary/summarystore.h"
 #include "models/tensor/summarytensors.h"
-#include "importers/tensor/tensorcatalogbuilder.h"
-#include "models/core/profilerbundle.h"
 
 #include <QEventLoop>
 #include <QHash>
@@ -15,7 +15,7 @@
 #include <QRegularExpression>
 #include <QSet>
 
-namespace runlens {
+namespace runlens::importers {
 
 namespace {
 
@@ -36,22 +36,22 @@ QString jobOf(const QString& run)
     return kept.isEmpty() ? QStringLiteral(".") : kept.join(QLatin1Char('/'));
 }
 
-void collectProblems(const Diagnostics& diagnostics, QStringList* problems)
+void collectProblems(const models::Diagnostics& diagnostics, QStringList* problems)
 {
-    for (const Diagnostic& diagnostic : diagnostics) {
-        if (diagnostic.severity != Severity::Info)
+    for (const models::Diagnostic& diagnostic : diagnostics) {
+        if (diagnostic.severity != models::Severity::Info)
             problems->append(diagnostic.toString());
     }
 }
 
 } // namespace
 
-QList<QList<int>> rankTraceGroups(const RunManifest& manifest)
+QList<QList<int>> rankTraceGroups(const models::RunManifest& manifest)
 {
     QMap<QString, QMap<int, int>> jobs; // job -> rank -> artifact
     for (int i = 0; i < manifest.artifacts.size(); ++i) {
-        const Artifact& artifact = manifest.artifacts[i];
-        if (artifact.kind != ArtifactKind::ChromeTrace || !artifact.rank)
+        const models::Artifact& artifact = manifest.artifacts[i];
+        if (artifact.kind != models::ArtifactKind::ChromeTrace || !artifact.rank)
             continue;
         QMap<int, int>& ranks = jobs[jobOf(artifact.run)];
         const auto known = ranks.constFind(*artifact.rank);
@@ -71,10 +71,10 @@ QList<QList<int>> rankTraceGroups(const RunManifest& manifest)
     return groups;
 }
 
-advisor::AdvisorInput loadAdvisorInput(const QString& path, QStringList* problems)
+models::advisor::AdvisorInput loadAdvisorInput(const QString& path, QStringList* problems)
 {
-    advisor::AdvisorInput input;
-    const RunManifest manifest = RunScanner().scan(path);
+    models::advisor::AdvisorInput input;
+    const models::RunManifest manifest = RunScanner().scan(path);
     input.root = manifest.root;
     const QList<QList<int>> rankGroups = rankTraceGroups(manifest);
     QSet<int> combined;
@@ -84,38 +84,39 @@ advisor::AdvisorInput loadAdvisorInput(const QString& path, QStringList* problem
     }
 
     ImportSession session(manifest);
-    ScalarStore scalars;
-    summary::SummaryStore summaries;
-    tensor::SummaryTensorSet summaryTensors;
-    QObject::connect(&session, &ImportSession::scalarsArrived, &scalars, &ScalarStore::append);
-    QObject::connect(&session, &ImportSession::summariesArrived, &summaries, &summary::SummaryStore::update);
-    QObject::connect(&session, &ImportSession::summariesArrived, &session,
-                     [&summaryTensors](const QString& run, const QString& source, const summary::SummaryBatch& batch) {
-                         summaryTensors.update(run, source, batch);
-                     });
+    models::scalars::ScalarStore scalars;
+    models::summary::SummaryStore summaries;
+    models::tensor::SummaryTensorSet summaryTensors;
+    QObject::connect(&session, &ImportSession::scalarsArrived, &scalars, &models::scalars::ScalarStore::append);
+    QObject::connect(&session, &ImportSession::summariesArrived, &summaries, &models::summary::SummaryStore::update);
+    QObject::connect(
+        &session, &ImportSession::summariesArrived, &session,
+        [&summaryTensors](const QString& run, const QString& source, const models::summary::SummaryBatch& batch) {
+            summaryTensors.update(run, source, batch);
+        });
     QObject::connect(&session, &ImportSession::graphArrived, &session,
-                     [&](int index, std::shared_ptr<const graph::Graph> graph) {
-                         const Artifact& artifact = manifest.artifacts[index];
+                     [&](int index, std::shared_ptr<const models::graph::Graph> graph) {
+                         const models::Artifact& artifact = manifest.artifacts[index];
                          input.graphs.push_back({ artifact.run, artifact.path, std::move(graph) });
                      });
     // The ranks of a job are kept only as the combined store read below; each trace read alone still
     // yields its memory curves.
     QObject::connect(&session, &ImportSession::traceArrived, &session,
-                     [&](int index, std::shared_ptr<const trace::TraceStore> store) {
+                     [&](int index, std::shared_ptr<const models::trace::TraceStore> store) {
                          if (combined.contains(index))
                              return;
-                         const Artifact& artifact = manifest.artifacts[index];
+                         const models::Artifact& artifact = manifest.artifacts[index];
                          input.traces.push_back({ artifact.run, artifact.path, std::move(store) });
                      });
     QObject::connect(&session, &ImportSession::memoryArrived, &session,
-                     [&](int index, std::shared_ptr<const memory::MemoryProfile> profile) {
-                         const Artifact& artifact = manifest.artifacts[index];
+                     [&](int index, std::shared_ptr<const models::memory::MemoryProfile> profile) {
+                         const models::Artifact& artifact = manifest.artifacts[index];
                          input.memory.push_back({ artifact.run, artifact.path, std::move(profile) });
                      });
     QObject::connect(&session, &ImportSession::profilerArrived, &session,
-                     [&](const QString& run, std::shared_ptr<const ProfilerBundle> bundle) {
+                     [&](const QString& run, std::shared_ptr<const models::ProfilerBundle> bundle) {
                          // A later delivery for the same run holds everything read so far.
-                         for (advisor::ProfilerInput& known : input.profilers) {
+                         for (models::advisor::ProfilerInput& known : input.profilers) {
                              if (known.run == run) {
                                  known.bundle = std::move(bundle);
                                  return;
@@ -124,45 +125,48 @@ advisor::AdvisorInput loadAdvisorInput(const QString& path, QStringList* problem
                          input.profilers.push_back({ run, std::move(bundle) });
                      });
     // Rank digests (`runlens digest`) of one job make its cluster, as a profiler's cluster files would.
-    QMap<QString, std::vector<std::shared_ptr<const cluster::RankDigest>>> digestsByJob;
+    QMap<QString, std::vector<std::shared_ptr<const models::cluster::RankDigest>>> digestsByJob;
     QObject::connect(&session, &ImportSession::rankDigestArrived, &session,
-                     [&](int index, std::shared_ptr<const cluster::RankDigest> digest) {
+                     [&](int index, std::shared_ptr<const models::cluster::RankDigest> digest) {
                          digestsByJob[jobOf(manifest.artifacts[index].run)].push_back(std::move(digest));
                      });
     session.importBlocking();
     for (auto it = digestsByJob.cbegin(); it != digestsByJob.cend(); ++it) {
-        auto bundle = std::make_shared<ProfilerBundle>();
-        bundle->cluster = std::make_shared<const cluster::Cluster>(cluster::clusterFromDigests(it.value()));
+        auto bundle = std::make_shared<models::ProfilerBundle>();
+        bundle->cluster
+            = std::make_shared<const models::cluster::Cluster>(models::cluster::clusterFromDigests(it.value()));
         input.profilers.push_back({ it.key(), std::move(bundle) });
     }
 
     for (const QList<int>& group : rankGroups) {
         QEventLoop loop;
-        std::shared_ptr<const trace::TraceStore> store;
-        const auto arrived = QObject::connect(
-            &session, &ImportSession::tracesArrived, &loop,
-            [&store](const QList<int>&, std::shared_ptr<const trace::TraceStore> read) { store = std::move(read); });
+        std::shared_ptr<const models::trace::TraceStore> store;
+        const auto arrived
+            = QObject::connect(&session, &ImportSession::tracesArrived, &loop,
+                               [&store](const QList<int>&, std::shared_ptr<const models::trace::TraceStore> read) {
+                                   store = std::move(read);
+                               });
         const auto done = QObject::connect(&session, &ImportSession::finished, &loop, &QEventLoop::quit);
         session.importTraces(group);
         loop.exec();
         QObject::disconnect(arrived);
         QObject::disconnect(done);
         if (store) {
-            const Artifact& first = manifest.artifacts[group.first()];
+            const models::Artifact& first = manifest.artifacts[group.first()];
             input.traces.push_back({ jobOf(first.run), first.path, std::move(store) });
         }
     }
 
-    input.scalars = advisor::scalarTracks(scalars);
-    input.histograms = advisor::histogramTracks(summaries);
-    tensor::TensorCatalog catalog = tensor::TensorCatalogBuilder::build(manifest);
+    input.scalars = models::advisor::scalarTracks(scalars);
+    input.histograms = models::advisor::histogramTracks(summaries);
+    models::tensor::TensorCatalog catalog = tensor::TensorCatalogBuilder::build(manifest);
     if (!summaryTensors.isEmpty())
         catalog = catalog.withSeries(summaryTensors.series());
-    input.tensors = std::make_shared<const tensor::TensorCatalog>(std::move(catalog));
+    input.tensors = std::make_shared<const models::tensor::TensorCatalog>(std::move(catalog));
 
     if (problems) {
         collectProblems(manifest.diagnostics, problems);
-        for (const ArtifactState& state : session.states())
+        for (const models::ArtifactState& state : session.states())
             collectProblems(state.diagnostics, problems);
         collectProblems(input.tensors->diagnostics(), problems);
         problems->removeDuplicates();
@@ -170,4 +174,4 @@ advisor::AdvisorInput loadAdvisorInput(const QString& path, QStringList* problem
     return input;
 }
 
-} // namespace runlens
+} // namespace runlens::importers

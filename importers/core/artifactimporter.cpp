@@ -24,51 +24,52 @@
 
 Q_LOGGING_CATEGORY(lcImportBoundary, "runlens.importers.boundary", QtWarningMsg)
 
-namespace runlens {
+namespace runlens::importers {
 
-std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const summary::SummaryLimits& limits)
+std::unique_ptr<ArtifactImporter> createImporter(const models::Artifact& artifact,
+                                                 const models::summary::SummaryLimits& limits)
 {
     switch (artifact.kind) {
-    case ArtifactKind::TensorBoardEvents:
+    case models::ArtifactKind::TensorBoardEvents:
         return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::TensorBoard, limits);
-    case ArtifactKind::MindSporeSummary:
+    case models::ArtifactKind::MindSporeSummary:
         return std::make_unique<summary::EventFileReader>(artifact.path, summary::SummaryFlavor::MindSpore, limits);
-    case ArtifactKind::VisualDlLog:
+    case models::ArtifactKind::VisualDlLog:
         return std::make_unique<summary::VisualDlReader>(artifact.path, limits);
-    case ArtifactKind::MindSporeLineage:
+    case models::ArtifactKind::MindSporeLineage:
         return std::make_unique<summary::LineageReader>(artifact.path);
-    case ArtifactKind::ChromeTrace:
+    case models::ArtifactKind::ChromeTrace:
         return std::make_unique<trace::TraceFileImporter>(artifact.path);
-    case ArtifactKind::GraphOnnx:
-    case ArtifactKind::GraphTensorFlow:
-    case ArtifactKind::GraphAnfIr:
-    case ArtifactKind::GraphMindSporeIr:
-    case ArtifactKind::GraphDot:
-    case ArtifactKind::GraphTorchScript:
-    case ArtifactKind::GraphParallelStrategy:
-    case ArtifactKind::GraphPaddle:
-    case ArtifactKind::GraphVisualDl:
+    case models::ArtifactKind::GraphOnnx:
+    case models::ArtifactKind::GraphTensorFlow:
+    case models::ArtifactKind::GraphAnfIr:
+    case models::ArtifactKind::GraphMindSporeIr:
+    case models::ArtifactKind::GraphDot:
+    case models::ArtifactKind::GraphTorchScript:
+    case models::ArtifactKind::GraphParallelStrategy:
+    case models::ArtifactKind::GraphPaddle:
+    case models::ArtifactKind::GraphVisualDl:
         return std::make_unique<graph::GraphFileImporter>(artifact.path, artifact.kind);
-    case ArtifactKind::TensorNpy:
-    case ArtifactKind::TensorNpz:
-    case ArtifactKind::TensorSafetensors:
-    case ArtifactKind::TensorPt:
+    case models::ArtifactKind::TensorNpy:
+    case models::ArtifactKind::TensorNpz:
+    case models::ArtifactKind::TensorSafetensors:
+    case models::ArtifactKind::TensorPt:
         return std::make_unique<tensor::TensorFileImporter>(artifact.path, artifact.kind);
-    case ArtifactKind::MemoryTimeline:
-    case ArtifactKind::MemorySnapshot:
+    case models::ArtifactKind::MemoryTimeline:
+    case models::ArtifactKind::MemorySnapshot:
         return std::make_unique<memory::MemoryFileImporter>(artifact.path, artifact.kind);
-    case ArtifactKind::MsprobeDump:
+    case models::ArtifactKind::MsprobeDump:
         return std::make_unique<accuracy::MsprobeImporter>(artifact.path);
-    case ArtifactKind::RankDigest:
+    case models::ArtifactKind::RankDigest:
         return std::make_unique<cluster::RankDigestImporter>(artifact.path);
-    case ArtifactKind::Table:
-    case ArtifactKind::TrainerState:
-    case ArtifactKind::MlflowRun:
-    case ArtifactKind::GpuMetricsLog:
-    case ArtifactKind::WandbRun:
+    case models::ArtifactKind::Table:
+    case models::ArtifactKind::TrainerState:
+    case models::ArtifactKind::MlflowRun:
+    case models::ArtifactKind::GpuMetricsLog:
+    case models::ArtifactKind::WandbRun:
         return std::make_unique<loggers::LoggerImporter>(artifact.path, artifact.kind);
-    case ArtifactKind::ProfilerCsv:
-    case ArtifactKind::ProfilerJson:
+    case models::ArtifactKind::ProfilerCsv:
+    case models::ArtifactKind::ProfilerJson:
         if (memory::isMindSporeMemoryFileName(QFileInfo(artifact.path).fileName()))
             return std::make_unique<memory::MemoryFileImporter>(artifact.path, artifact.kind);
         return nullptr;
@@ -77,7 +78,7 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
     }
 }
 
-Diagnostic importFailureDiagnostic(const QString& path, const char* what, bool outOfMemory)
+models::Diagnostic importFailureDiagnostic(const QString& path, const char* what, bool outOfMemory)
 {
     QString message;
     if (outOfMemory) {
@@ -93,13 +94,13 @@ Diagnostic importFailureDiagnostic(const QString& path, const char* what, bool o
                       .arg(reason);
     }
     qCWarning(lcImportBoundary).noquote() << path << message;
-    return { Severity::Error, path, -1, -1, message };
+    return { models::Severity::Error, path, -1, -1, message };
 }
 
 ImportUpdate pollGuarded(ArtifactImporter& importer, const ImportControl& control, const QString& path)
 {
     ImportUpdate failed;
-    failed.status = ImportStatus::Failed;
+    failed.status = models::ImportStatus::Failed;
     // A FIFO, socket or device put where a file was would block the reader or never end.
     struct stat info
     {
@@ -107,7 +108,7 @@ ImportUpdate pollGuarded(ArtifactImporter& importer, const ImportControl& contro
     const QByteArray native = QFile::encodeName(path);
     if (::stat(native.constData(), &info) == 0
         && (S_ISFIFO(info.st_mode) || S_ISSOCK(info.st_mode) || S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode))) {
-        failed.diagnostics.append({ Severity::Error, path, -1, -1,
+        failed.diagnostics.append({ models::Severity::Error, path, -1, -1,
                                     QCoreApplication::translate("runlens::ImportBoundary",
                                                                 "Not a regular file (a pipe, socket or device); "
                                                                 "it is not read.") });
@@ -118,9 +119,9 @@ ImportUpdate pollGuarded(ArtifactImporter& importer, const ImportControl& contro
     return failed.diagnostics.isEmpty() ? update : failed;
 }
 
-Diagnostics runGuarded(const std::function<void()>& work, const QStringList& paths)
+models::Diagnostics runGuarded(const std::function<void()>& work, const QStringList& paths)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     auto fail = [&](const char* what, bool outOfMemory) {
         for (const QString& path : paths)
             diagnostics.append(importFailureDiagnostic(path, what, outOfMemory));
@@ -137,4 +138,4 @@ Diagnostics runGuarded(const std::function<void()>& work, const QStringList& pat
     return diagnostics;
 }
 
-} // namespace runlens
+} // namespace runlens::importers

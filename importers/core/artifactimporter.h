@@ -3,6 +3,7 @@
 #include "importers/core/importcontrol.h"
 
 #include "models/accuracy/msprobedump.h"
+#include "models/cluster/rankdigest.h"
 #include "models/core/diagnostic.h"
 #include "models/core/importstate.h"
 #include "models/core/runmanifest.h"
@@ -14,7 +15,6 @@
 #include "models/tensor/tensorsummary.h"
 #include "models/trace/tracestore.h"
 #include "models/trace/tracesummary.h"
-#include "models/cluster/rankdigest.h"
 
 #include <QMap>
 #include <QStringList>
@@ -22,37 +22,37 @@
 #include <functional>
 #include <memory>
 
-namespace runlens {
+namespace runlens::importers {
 
 /// What one poll of an artifact produced: new data for the shared models, new diagnostics, and the
 /// state of the artifact afterwards.
 struct ImportUpdate
 {
-    ScalarBatch scalars;
-    Diagnostics diagnostics;
-    ImportStatus status = ImportStatus::Ok;
+    models::scalars::ScalarBatch scalars;
+    models::Diagnostics diagnostics;
+    models::ImportStatus status = models::ImportStatus::Ok;
     bool mayGrow = false; ///< ended at an incomplete tail: poll again when the file grows
     qint64 recordsRead = 0;
     qint64 bytesRead = 0;
-    std::shared_ptr<const trace::TraceStore> trace; ///< a profiler trace, read whole
-    std::optional<trace::TraceSummary> traceSummary;
-    std::shared_ptr<const graph::Graph> graph; ///< a computation graph, read whole
-    std::optional<graph::GraphSummary> graphSummary;
-    std::optional<QList<tensor::TensorSummary>> tensors; ///< a tensor file's tensors with their statistics
+    std::shared_ptr<const models::trace::TraceStore> trace; ///< a profiler trace, read whole
+    std::optional<models::trace::TraceSummary> traceSummary;
+    std::shared_ptr<const models::graph::Graph> graph; ///< a computation graph, read whole
+    std::optional<models::graph::GraphSummary> graphSummary;
+    std::optional<QList<models::tensor::TensorSummary>> tensors; ///< a tensor file's tensors with their statistics
     QMap<QString, QString> tensorFileMetadata; ///< a tensor file's free-form metadata (safetensors `__metadata__`)
-    std::optional<summary::RunLineage> lineage; ///< a lineage file's latest records of each kind
+    std::optional<models::summary::RunLineage> lineage; ///< a lineage file's latest records of each kind
     /// Histograms, images, texts, PR curves, tensors and hparams of a summary file (replacing per tag).
-    std::shared_ptr<const summary::SummaryBatch> summaries;
+    std::shared_ptr<const models::summary::SummaryBatch> summaries;
     /// Memory curves: of a trace with memory events, or of a memory file (memory timeline, MindSpore
     /// memory files, CUDA snapshot); with the per-device figures for reports.
-    std::shared_ptr<const memory::MemoryProfile> memory;
-    std::optional<QList<MemoryDeviceSummary>> memorySummary;
+    std::shared_ptr<const models::memory::MemoryProfile> memory;
+    std::optional<QList<models::MemoryDeviceSummary>> memorySummary;
     /// A run's MindSpore profiler output: operators, steps, data pipelines and cluster per rank.
-    std::shared_ptr<const ProfilerBundle> profiler;
+    std::shared_ptr<const models::ProfilerBundle> profiler;
     /// An msprobe dump folder: entries with their statistics, module tree, stacks and tensor files.
-    std::shared_ptr<const accuracy::MsprobeDump> msprobeDump;
+    std::shared_ptr<const models::accuracy::MsprobeDump> msprobeDump;
     /// One rank's digest (`runlens digest`): the desktop shows the digests of a folder as a cluster.
-    std::shared_ptr<const cluster::RankDigest> rankDigest;
+    std::shared_ptr<const models::cluster::RankDigest> rankDigest;
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:
@@ -66,7 +66,8 @@ public:
 
 /// The importer for an artifact's kind, or nullptr when this build does not read that kind. Summary
 /// readers keep at most `limits` values per series beyond scalars.
-std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const summary::SummaryLimits& limits = {});
+std::unique_ptr<ArtifactImporter> createImporter(const models::Artifact& artifact,
+                                                 const models::summary::SummaryLimits& limits = {});
 
 /// The import boundary: `importer.poll(control)` with every exception it lets escape (a library's
 /// `std::bad_alloc`, a parser's `type_error`, anything else) turned into a failed update with an error
@@ -74,9 +75,9 @@ std::unique_ptr<ArtifactImporter> createImporter(const Artifact& artifact, const
 ImportUpdate pollGuarded(ArtifactImporter& importer, const ImportControl& control, const QString& path);
 
 /// Runs `work`; whatever it lets escape becomes one error per path in the result (empty when it returned).
-Diagnostics runGuarded(const std::function<void()>& work, const QStringList& paths);
+models::Diagnostics runGuarded(const std::function<void()>& work, const QStringList& paths);
 
 /// The message for an exception caught at the import boundary; `what` may be null (not a std::exception).
-Diagnostic importFailureDiagnostic(const QString& path, const char* what, bool outOfMemory);
+models::Diagnostic importFailureDiagnostic(const QString& path, const char* what, bool outOfMemory);
 
-} // namespace runlens
+} // namespace runlens::importers

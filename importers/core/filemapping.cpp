@@ -17,7 +17,7 @@
 
 Q_LOGGING_CATEGORY(lcFileMapping, "runlens.importers.mapping", QtWarningMsg)
 
-namespace runlens {
+namespace runlens::importers {
 
 namespace {
 
@@ -114,7 +114,7 @@ int registerRange(std::uintptr_t begin, std::uintptr_t end)
 
 struct Text
 {
-    Q_DECLARE_TR_FUNCTIONS(runlens::FileMapping)
+    Q_DECLARE_TR_FUNCTIONS(runlens::importers::FileMapping)
 };
 
 } // namespace
@@ -253,4 +253,4 @@ int FileMapping::faultsHandled()
     return g_faults.load(std::memory_order_relaxed);
 }
 
-} // namespace runlens
+} // namespace runlens::importers

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <memory>
 
-namespace runlens {
+namespace runlens::importers {
 
 /// A read-only memory mapping of part of a file that survives the file shrinking under it.
 ///
@@ -61,4 +61,4 @@ private:
     int m_slot = -1;
 };
 
-} // namespace runlens
+} // namespace runlens::importers

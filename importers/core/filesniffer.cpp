@@ -15,7 +15,7 @@
 #include <iterator>
 #include <string>
 
-namespace runlens {
+namespace runlens::importers {
 
 using namespace sniff;
 
@@ -69,12 +69,12 @@ bool hasTfRecordFraming(std::string_view head)
     const quint64 length = readLe64(head.data());
     if (length == 0 || length > (quint64(1) << 40))
         return false;
-    return summary::maskedCrc32c(head.data(), 8) == readLe32(head.data() + 8);
+    return models::maskedCrc32c(head.data(), 8) == readLe32(head.data() + 8);
 }
 
 /// The kind a summary stream's first record announces: `file_version` "brain.Event:N" (TensorBoard) or
 /// `version` "MindSpore.Event:N" (MindSpore); both are field 3 strings of the Event message.
-ArtifactKind summaryKindFromFirstRecord(std::string_view head)
+models::ArtifactKind summaryKindFromFirstRecord(std::string_view head)
 {
     const quint64 length = readLe64(head.data());
     const std::string_view payload = head.substr(12, std::size_t(std::min<quint64>(length, head.size() - 12)));
@@ -84,31 +84,31 @@ ArtifactKind summaryKindFromFirstRecord(std::string_view head)
         if (field.number == 3 && field.wireType == 2) {
             const std::string lower = toLower(field.bytes);
             if (startsWith(lower, "brain.event:"))
-                return ArtifactKind::TensorBoardEvents;
+                return models::ArtifactKind::TensorBoardEvents;
             if (startsWith(lower, "mindspore.event:"))
-                return ArtifactKind::MindSporeSummary;
-            return ArtifactKind::Unknown;
+                return models::ArtifactKind::MindSporeSummary;
+            return models::ArtifactKind::Unknown;
         }
         if (field.number > 3)
             break;
     }
-    return ArtifactKind::Unknown;
+    return models::ArtifactKind::Unknown;
 }
 
-ArtifactKind sniffTfRecord(const NameFacts& name, std::string_view head)
+models::ArtifactKind sniffTfRecord(const NameFacts& name, std::string_view head)
 {
-    const ArtifactKind announced = summaryKindFromFirstRecord(head);
-    if (announced != ArtifactKind::Unknown) {
+    const models::ArtifactKind announced = summaryKindFromFirstRecord(head);
+    if (announced != models::ArtifactKind::Unknown) {
         // A MindSpore version record in a file named `_lineage` still makes it a summary stream.
         return announced;
     }
     if (name.tfevents)
-        return ArtifactKind::TensorBoardEvents;
+        return models::ArtifactKind::TensorBoardEvents;
     if (name.mindsporeSummary && name.msSuffix)
-        return ArtifactKind::MindSporeSummary;
+        return models::ArtifactKind::MindSporeSummary;
     if (name.mindsporeSummary && name.lineageSuffix)
-        return ArtifactKind::MindSporeLineage;
-    return ArtifactKind::Unknown; // a TFRecord of something else (a tf.data dataset, ...)
+        return models::ArtifactKind::MindSporeLineage;
+    return models::ArtifactKind::Unknown; // a TFRecord of something else (a tf.data dataset, ...)
 }
 
 /// VisualDL records: 8-byte length, then a `visualdl.Record` whose first field is `values` (field 1).
@@ -159,7 +159,8 @@ bool isSafetensors(const NameFacts& name, std::string_view head, qint64 fileSize
 // ---------------------------------------------------------------------------------------------------------------
 // Classification of the heads that are text or JSON, and what names promise.
 
-ArtifactKind sniffJson(std::string_view text, std::string_view jsonName, bool profilerFolder, SniffResult& result)
+models::ArtifactKind sniffJson(std::string_view text, std::string_view jsonName, bool profilerFolder,
+                               SniffResult& result)
 {
     const JsonHead json = scanJsonHead(text);
     if (json.top == '{') {
@@ -168,16 +169,16 @@ ArtifactKind sniffJson(std::string_view text, std::string_view jsonName, bool pr
                 result.contentRank = int(*json.distributedRank);
             else if (json.headCut && !json.hasTopKey("traceEvents"))
                 result.wantsLongerHead = true;
-            return ArtifactKind::ChromeTrace;
+            return models::ArtifactKind::ChromeTrace;
         }
         // Hugging Face Trainer: `best_metric`, `best_model_checkpoint`, `epoch`, `eval_steps`, `global_step` …
         // come before `log_history` in the file (keys sorted), so the head holds them.
         if (json.hasTopKey("log_history") || (json.hasTopKey("best_model_checkpoint") && json.hasTopKey("global_step")))
-            return ArtifactKind::TrainerState;
+            return models::ArtifactKind::TrainerState;
         // msprobe's dump.json (debug.json of its save API): a few short header keys, then the entries.
         if (json.hasTopKey("task") && json.hasTopKey("level")
             && (json.hasTopKey("data") || json.hasTopKey("dump_data_dir") || json.hasTopKey("framework")))
-            return ArtifactKind::MsprobeDump;
+            return models::ArtifactKind::MsprobeDump;
         // MindSpore parallel strategies: the profiler's `{"config": …, "graph": …}` (a long graph may hide the
         // other key, then the name decides) and JSON strategy checkpoints.
         const bool strategyName = contains(jsonName, "strategy");
@@ -185,30 +186,30 @@ ArtifactKind sniffJson(std::string_view text, std::string_view jsonName, bool pr
             || (strategyName && (json.hasTopKey("config") || json.hasTopKey("graph")))
             || json.hasTopKey("parallel_strategy_item") || json.hasTopKey("parallel_layout_item")
             || (strategyName && json.hasTopKey("current_stage")))
-            return ArtifactKind::GraphParallelStrategy;
+            return models::ArtifactKind::GraphParallelStrategy;
     } else if (json.top == '[') {
         const JsonHead::Element& first = json.elements[0];
         const JsonHead::Element& second = json.elements[1];
         if (first.type == '{' && elementHasKey(first, "ph")
             && (elementHasKey(first, "ts") || elementHasKey(first, "name")))
-            return ArtifactKind::ChromeTrace;
+            return models::ArtifactKind::ChromeTrace;
         const bool firstIsTuple = first.type == '[' && first.closed && first.onlyNumbers && first.numbers == 4;
         const bool secondFits
             = second.type == 0 || (second.type == '[' && second.onlyNumbers && (!second.closed || second.numbers == 4));
         if (firstIsTuple && secondFits)
-            return ArtifactKind::MemoryTimeline;
+            return models::ArtifactKind::MemoryTimeline;
     } else {
-        return ArtifactKind::Unknown;
+        return models::ArtifactKind::Unknown;
     }
     std::optional<int> rank;
     if (!jsonName.empty() && matchProfilerJsonName(jsonName, profilerFolder, rank)) {
         result.nameRank = rank;
-        return ArtifactKind::ProfilerJson;
+        return models::ArtifactKind::ProfilerJson;
     }
     // A long first key (a metadata block, a log array) or a huge first event hid what decides.
     if (json.headCut && (json.top == '{' || !json.elements[0].closed))
         result.wantsLongerHead = true;
-    return ArtifactKind::Unknown;
+    return models::ArtifactKind::Unknown;
 }
 
 /// JSON lines of metrics: a first line that is a whole object with a step-like or time key, then a line break
@@ -284,36 +285,36 @@ bool isGpuMetricsLog(std::string_view text)
         || contains(firstLine, "power.draw") || contains(firstLine, "temperature.gpu");
 }
 
-ArtifactKind sniffText(std::string_view text, const NameFacts& name, bool profilerFolder, SniffResult& result)
+models::ArtifactKind sniffText(std::string_view text, const NameFacts& name, bool profilerFolder, SniffResult& result)
 {
     const std::string_view trimmed = skipBomAndSpace(text);
     if (startsWith(trimmed, "{") && isMetricsJsonLines(trimmed, name.ext))
-        return ArtifactKind::Table;
+        return models::ArtifactKind::Table;
     if (startsWith(trimmed, "{") || startsWith(trimmed, "["))
         return sniffJson(text, name.lower, profilerFolder, result);
     if (isMlflowRunMeta(trimmed)) {
         result.runName = mlflowRunName(trimmed);
-        return ArtifactKind::MlflowRun;
+        return models::ArtifactKind::MlflowRun;
     }
     if (isGpuMetricsLog(trimmed))
-        return ArtifactKind::GpuMetricsLog;
+        return models::ArtifactKind::GpuMetricsLog;
 
     std::optional<int> rank;
     if ((name.ext == "csv" || name.ext == "txt") && matchProfilerTableName(name.lower, profilerFolder, rank)) {
         result.nameRank = rank;
-        return ArtifactKind::ProfilerCsv;
+        return models::ArtifactKind::ProfilerCsv;
     }
     if (isTorchScriptGraph(text))
-        return ArtifactKind::GraphTorchScript;
+        return models::ArtifactKind::GraphTorchScript;
     if (isDot(text))
-        return ArtifactKind::GraphDot;
+        return models::ArtifactKind::GraphDot;
     if (isGraphDefText(text))
-        return ArtifactKind::GraphTensorFlow;
+        return models::ArtifactKind::GraphTensorFlow;
     if (isMindSporeIr(text))
-        return ArtifactKind::GraphMindSporeIr;
+        return models::ArtifactKind::GraphMindSporeIr;
     if ((name.ext == "csv" && hasCsvHeader(text, ',')) || (name.ext == "tsv" && hasCsvHeader(text, '\t')))
-        return ArtifactKind::Table;
-    return ArtifactKind::Unknown;
+        return models::ArtifactKind::Table;
+    return models::ArtifactKind::Unknown;
 }
 
 /// VisualDL's add_graph JSON (`json.dumps(..., indent=2)` of {"version", "nodes", "vars", "edges"}).
@@ -324,39 +325,39 @@ bool looksLikeVisualDlGraph(std::string_view head)
 }
 
 /// What the name alone suggests; used only to report files whose content disagrees.
-ArtifactKind kindSuggestedByName(const NameFacts& name)
+models::ArtifactKind kindSuggestedByName(const NameFacts& name)
 {
     if (name.tfevents)
-        return ArtifactKind::TensorBoardEvents;
+        return models::ArtifactKind::TensorBoardEvents;
     if (name.mindsporeSummary && name.msSuffix)
-        return ArtifactKind::MindSporeSummary;
+        return models::ArtifactKind::MindSporeSummary;
     if (name.mindsporeSummary && name.lineageSuffix)
-        return ArtifactKind::MindSporeLineage;
+        return models::ArtifactKind::MindSporeLineage;
     if (name.vdlrecords)
-        return ArtifactKind::VisualDlLog;
+        return models::ArtifactKind::VisualDlLog;
     if (name.vdlgraph)
-        return ArtifactKind::GraphVisualDl;
+        return models::ArtifactKind::GraphVisualDl;
     if (name.paddleModel)
-        return ArtifactKind::GraphPaddle;
+        return models::ArtifactKind::GraphPaddle;
     if (name.ext == "onnx")
-        return ArtifactKind::GraphOnnx;
+        return models::ArtifactKind::GraphOnnx;
     if (name.ext == "npy")
-        return ArtifactKind::TensorNpy;
+        return models::ArtifactKind::TensorNpy;
     if (name.ext == "npz")
-        return ArtifactKind::TensorNpz;
+        return models::ArtifactKind::TensorNpz;
     if (name.ext == "safetensors")
-        return ArtifactKind::TensorSafetensors;
+        return models::ArtifactKind::TensorSafetensors;
     if (name.ext == "pt" || name.ext == "pth")
-        return ArtifactKind::TensorPt;
+        return models::ArtifactKind::TensorPt;
     if (endsWith(name.lower, ".pt.trace.json") || endsWith(name.lower, ".pt.trace.json.gz"))
-        return ArtifactKind::ChromeTrace;
+        return models::ArtifactKind::ChromeTrace;
     if ((name.ext == "pickle" || name.ext == "pkl") && contains(name.lower, "snapshot"))
-        return ArtifactKind::MemorySnapshot;
+        return models::ArtifactKind::MemorySnapshot;
     if (name.ext == "rldigest")
-        return ArtifactKind::RankDigest;
+        return models::ArtifactKind::RankDigest;
     if (name.ext == "wandb")
-        return ArtifactKind::WandbRun;
-    return ArtifactKind::Unknown;
+        return models::ArtifactKind::WandbRun;
+    return models::ArtifactKind::Unknown;
 }
 
 // Extensions of files that are never one of our kinds: not even opened. Pickles are opened (CUDA memory
@@ -425,90 +426,90 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
     const NameFacts name = nameFacts(fileName);
     const bool profilerFolder = inProfilerFolder(toLower(directory));
 
-    auto decide = [&](ArtifactKind kind) {
+    auto decide = [&](models::ArtifactKind kind) {
         result.kind = kind;
-        if (kind == ArtifactKind::Unknown)
+        if (kind == models::ArtifactKind::Unknown)
             result.expectedByName = kindSuggestedByName(name);
         return result;
     };
 
     if (head.empty() || fileSize <= 0)
-        return decide(ArtifactKind::Unknown);
+        return decide(models::ArtifactKind::Unknown);
 
     if (head.substr(0, 8) == "RLDIGEST")
-        return decide(ArtifactKind::RankDigest);
+        return decide(models::ArtifactKind::RankDigest);
     if (loggers::isWandbRunFile(head)) {
         result.runName = loggers::wandbRunDisplayName(head);
-        return decide(ArtifactKind::WandbRun);
+        return decide(models::ArtifactKind::WandbRun);
     }
     if (isNpy(head))
-        return decide(ArtifactKind::TensorNpy);
+        return decide(models::ArtifactKind::TensorNpy);
     if (startsWith(head, std::string_view("PK\x03\x04", 4))) {
         if (tensor::looksLikeTorchSaveZip(head))
-            return decide(ArtifactKind::TensorPt);
-        return decide(isNpz(name, head) ? ArtifactKind::TensorNpz : ArtifactKind::Unknown);
+            return decide(models::ArtifactKind::TensorPt);
+        return decide(isNpz(name, head) ? models::ArtifactKind::TensorNpz : models::ArtifactKind::Unknown);
     }
     // Legacy torch.save files are listed so that opening one says why it is not read.
     if (tensor::looksLikeLegacyTorchSave(head) && (name.ext == "pt" || name.ext == "pth" || name.ext == "bin"))
-        return decide(ArtifactKind::TensorPt);
+        return decide(models::ArtifactKind::TensorPt);
     // `.bin` is read only for torch.save checkpoints (`pytorch_model.bin`); raw dumps must not be guessed at.
     if (name.ext == "bin")
-        return decide(ArtifactKind::Unknown);
+        return decide(models::ArtifactKind::Unknown);
     if (head.size() >= 2 && quint8(head[0]) == 0x1f && quint8(head[1]) == 0x8b) {
         // Compressed heads are inflated as far as they go (a 4 KiB head usually holds 20-60 KiB of JSON).
         const std::string text
             = inflateHead(head, std::clamp<std::size_t>(head.size() * 16, 256 * 1024, kInflateLimit));
         if (!looksLikeText(std::string_view(text).substr(0, 1024)))
-            return decide(ArtifactKind::Unknown);
+            return decide(models::ArtifactKind::Unknown);
         // Profiler JSON names are not used for compressed files: MindSpore does not compress them.
         return decide(sniffJson(text, std::string_view(), profilerFolder, result));
     }
     if (hasTfRecordFraming(head))
         return decide(sniffTfRecord(name, head));
     if (name.vdlrecords && hasVisualDlFraming(head, fileSize))
-        return decide(ArtifactKind::VisualDlLog);
+        return decide(models::ArtifactKind::VisualDlLog);
     if (name.vdlgraph && looksLikeVisualDlGraph(head))
-        return decide(ArtifactKind::GraphVisualDl);
+        return decide(models::ArtifactKind::GraphVisualDl);
     if (isSafetensors(name, head, fileSize))
-        return decide(ArtifactKind::TensorSafetensors);
+        return decide(models::ArtifactKind::TensorSafetensors);
     if (memory::looksLikeCudaSnapshot(head))
-        return decide(ArtifactKind::MemorySnapshot);
+        return decide(models::ArtifactKind::MemorySnapshot);
 
     // Binary protobuf graphs. An ONNX model starts with byte 0x08, which no text file does.
     // A Paddle program opens with block 0 (`idx` 0, `parent_idx` -1): distinctive enough for any name.
     if (looksLikePaddleProgram(head, name.paddleModel))
-        return decide(ArtifactKind::GraphPaddle);
+        return decide(models::ArtifactKind::GraphPaddle);
     const ProtoGuess model = guessModelProto(head);
     if (model == ProtoGuess::Onnx)
-        return decide(ArtifactKind::GraphOnnx);
+        return decide(models::ArtifactKind::GraphOnnx);
     if (model == ProtoGuess::Ambiguous) {
         if (name.ext == "onnx")
-            return decide(ArtifactKind::GraphOnnx);
+            return decide(models::ArtifactKind::GraphOnnx);
         if (name.ext == "pb")
-            return decide(ArtifactKind::GraphAnfIr);
-        return decide(ArtifactKind::Unknown);
+            return decide(models::ArtifactKind::GraphAnfIr);
+        return decide(models::ArtifactKind::Unknown);
     }
     if (name.ext == "pb") {
         // Non-graph protobufs MindSpore and TensorFlow write next to graphs.
         std::optional<int> unused;
         if (globMatch("memory_usage_#.pb", name.lower, unused) || endsWith(name.lower, ".xplane.pb")
             || name.lower == "saved_model.pb" || endsWith(name.lower, ".paddle_trace.pb"))
-            return decide(ArtifactKind::Unknown);
+            return decide(models::ArtifactKind::Unknown);
         if (model == ProtoGuess::AnfIr)
-            return decide(ArtifactKind::GraphAnfIr);
+            return decide(models::ArtifactKind::GraphAnfIr);
         const ProtoGuess bare = guessBareGraph(head);
         if (bare == ProtoGuess::TfGraphDef) {
             // Dump folders name their (MindSpore) graphs `ms_output_trace_code_graph_<id>.pb`.
-            return decide(startsWith(name.lower, "ms_output_") ? ArtifactKind::GraphAnfIr
-                                                               : ArtifactKind::GraphTensorFlow);
+            return decide(startsWith(name.lower, "ms_output_") ? models::ArtifactKind::GraphAnfIr
+                                                               : models::ArtifactKind::GraphTensorFlow);
         }
         if (bare == ProtoGuess::AnfIr)
-            return decide(ArtifactKind::GraphAnfIr);
+            return decide(models::ArtifactKind::GraphAnfIr);
     }
 
     if (looksLikeText(head.substr(0, 1024)))
         return decide(sniffText(head, name, profilerFolder, result));
-    return decide(ArtifactKind::Unknown);
+    return decide(models::ArtifactKind::Unknown);
 }
 
-} // namespace runlens
+} // namespace runlens::importers

@@ -9,17 +9,17 @@
 #include <string>
 #include <string_view>
 
-namespace runlens {
+namespace runlens::importers {
 
 /// What FileSniffer concluded about one file.
 struct SniffResult
 {
-    ArtifactKind kind = ArtifactKind::Unknown;
+    models::ArtifactKind kind = models::ArtifactKind::Unknown;
     std::optional<int> contentRank; ///< rank written inside the file (Kineto `distributedInfo.rank`)
     std::optional<int> nameRank; ///< rank from a MindSpore profiler file name (`profiler_info_3.json`)
     /// Set when the content is unknown but the name promised a kind (`*tfevents*` holding garbage, an empty
     /// `model.onnx` ...): the scanner reports it instead of silently dropping the file.
-    ArtifactKind expectedByName = ArtifactKind::Unknown;
+    models::ArtifactKind expectedByName = models::ArtifactKind::Unknown;
     /// The head ended inside a JSON header before what decides the kind (or Kineto's `distributedInfo`)
     /// appeared: sniffing again with FileSniffer::kLongHeadSize bytes may tell more.
     bool wantsLongerHead = false;
@@ -49,4 +49,4 @@ public:
     static std::optional<int> rankFromName(std::string_view component);
 };
 
-} // namespace runlens
+} // namespace runlens::importers

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace runlens {
+namespace runlens::importers {
 
 namespace {
 
@@ -78,36 +78,38 @@ bool ImportBudget::enterDepth(int depth)
     return false;
 }
 
-Diagnostic ImportBudget::diagnostic(const QString& file, std::int64_t offset) const
+models::Diagnostic ImportBudget::diagnostic(const QString& file, std::int64_t offset) const
 {
     const QLocale locale = QLocale::c();
     QString what;
     switch (m_exceeded) {
     case Exceeded::Bytes:
-        what = QCoreApplication::translate("runlens::ImportBudget", "more than %1 of data")
+        what = QCoreApplication::translate("runlens::importers::ImportBudget", "more than %1 of data")
                    .arg(locale.formattedDataSize(m_limits.maxBytes, 1, QLocale::DataSizeTraditionalFormat));
         break;
     case Exceeded::Elements:
-        what = QCoreApplication::translate("runlens::ImportBudget", "more than %1 values").arg(m_limits.maxElements);
+        what = QCoreApplication::translate("runlens::importers::ImportBudget", "more than %1 values")
+                   .arg(m_limits.maxElements);
         break;
     case Exceeded::Depth:
     case Exceeded::None:
-        what = QCoreApplication::translate("runlens::ImportBudget", "structures nested deeper than %1 levels")
-                   .arg(m_limits.maxDepth);
+        what
+            = QCoreApplication::translate("runlens::importers::ImportBudget", "structures nested deeper than %1 levels")
+                  .arg(m_limits.maxDepth);
         break;
     }
     const QString message = m_inputBytes > 0
-        ? QCoreApplication::translate("runlens::ImportBudget",
+        ? QCoreApplication::translate("runlens::importers::ImportBudget",
                                       "Reading stopped: the file would produce %1, the limit for an input of %2 "
                                       "bytes. It is damaged or was made to exhaust memory; what was read before is "
                                       "kept.")
               .arg(what)
               .arg(m_inputBytes)
-        : QCoreApplication::translate("runlens::ImportBudget",
+        : QCoreApplication::translate("runlens::importers::ImportBudget",
                                       "Reading stopped: the file would produce %1. It is damaged or was made to "
                                       "exhaust memory; what was read before is kept.")
               .arg(what);
-    return { Severity::Error, file, offset, -1, message };
+    return { models::Severity::Error, file, offset, -1, message };
 }
 
-} // namespace runlens
+} // namespace runlens::importers

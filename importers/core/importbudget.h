@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace runlens {
+namespace runlens::importers {
 
 /// How much one import may materialise from one input, derived from the input's size with generous
 /// multiples: a legitimate file never comes near them, a hostile one (a gzip bomb, a tensor that expands
@@ -46,7 +46,7 @@ public:
 
     /// "Stopped at offset N: the file would produce more than L … (the limit for an input of S bytes)",
     /// an error on `file`.
-    Diagnostic diagnostic(const QString& file, std::int64_t offset) const;
+    models::Diagnostic diagnostic(const QString& file, std::int64_t offset) const;
 
 private:
     enum class Exceeded { None, Bytes, Elements, Depth };
@@ -57,4 +57,4 @@ private:
     Exceeded m_exceeded = Exceeded::None;
 };
 
-} // namespace runlens
+} // namespace runlens::importers

@@ -4,11 +4,11 @@
 #include <functional>
 #include <memory>
 
-namespace runlens {
-
-namespace trace {
+namespace runlens::models::trace {
 class TraceStore;
 }
+
+namespace runlens::importers {
 
 /// What a parsing core gets from whoever runs it: a way to report progress (0..1000) and to learn that
 /// the user cancelled. Both may be empty. Cores check `canceled()` at least every few milliseconds.
@@ -19,7 +19,7 @@ struct ImportControl
     /// A trace reader hands it immutable partial stores of what it has indexed so far (in file order,
     /// bounded in size) with the progress, at most every `snapshotIntervalMs`, from its own thread; the
     /// reader waits while it runs. Empty: no partial stores are made (they cost a copy).
-    std::function<void(std::shared_ptr<const trace::TraceStore> partial, int permille)> traceSnapshot;
+    std::function<void(std::shared_ptr<const models::trace::TraceStore> partial, int permille)> traceSnapshot;
     int snapshotIntervalMs = 500;
 
     bool canceled() const { return cancel && cancel->load(std::memory_order_relaxed); }
@@ -30,4 +30,4 @@ struct ImportControl
     }
 };
 
-} // namespace runlens
+} // namespace runlens::importers

@@ -18,7 +18,7 @@
 
 Q_LOGGING_CATEGORY(lcImportSession, "runlens.importers.core", QtWarningMsg)
 
-namespace runlens {
+namespace runlens::importers {
 
 struct ImportSession::Group
 {
@@ -44,14 +44,14 @@ struct ImportSession::PollResult
 
 namespace {
 
-int statusRank(ImportStatus status)
+int statusRank(models::ImportStatus status)
 {
     switch (status) {
-    case ImportStatus::Ok:
+    case models::ImportStatus::Ok:
         return 1;
-    case ImportStatus::Partial:
+    case models::ImportStatus::Partial:
         return 2;
-    case ImportStatus::Failed:
+    case models::ImportStatus::Failed:
         return 3;
     default:
         return 0;
@@ -65,11 +65,12 @@ qint64 currentSize(const QString& path)
 
 } // namespace
 
-ImportSession::ImportSession(RunManifest manifest, QObject* parent)
-    : ImportSession(std::move(manifest), summary::SummaryLimits(), parent)
+ImportSession::ImportSession(models::RunManifest manifest, QObject* parent)
+    : ImportSession(std::move(manifest), models::summary::SummaryLimits(), parent)
 { }
 
-ImportSession::ImportSession(RunManifest manifest, const summary::SummaryLimits& limits, QObject* parent)
+ImportSession::ImportSession(models::RunManifest manifest, const models::summary::SummaryLimits& limits,
+                             QObject* parent)
     : QObject(parent)
     , m_manifest(std::move(manifest))
     , m_summaryLimits(limits)
@@ -105,7 +106,7 @@ void ImportSession::buildGroups()
 std::shared_ptr<ImportSession::Group> ImportSession::addToGroup(int index)
 {
     // Summary files of one run, in name order, form one group; each other artifact is its own group.
-    const Artifact& artifact = m_manifest.artifacts[index];
+    const models::Artifact& artifact = m_manifest.artifacts[index];
     if (readWithProfilerFolder(artifact)) {
         // A run's MindSpore profiler tables are read together: the first one reads them all.
         auto& slot = m_profilerGroups[artifact.run];
@@ -126,11 +127,11 @@ std::shared_ptr<ImportSession::Group> ImportSession::addToGroup(int index)
     }
     auto importer = createImporter(artifact, m_summaryLimits);
     if (!importer) {
-        m_states[index].status = ImportStatus::Unsupported;
+        m_states[index].status = models::ImportStatus::Unsupported;
         return nullptr;
     }
     std::shared_ptr<Group> group;
-    if (isSummaryKind(artifact.kind)) {
+    if (models::isSummaryKind(artifact.kind)) {
         auto& slot = m_summaryGroups[artifact.run];
         if (!slot) {
             slot = std::make_shared<Group>();
@@ -170,24 +171,24 @@ void ImportSession::sortGroup(Group& group)
     group.knownSizes = std::move(sizes);
 }
 
-int ImportSession::addArtifacts(const RunManifest& rescanned)
+int ImportSession::addArtifacts(const models::RunManifest& rescanned)
 {
-    QList<Artifact> added;
-    for (const Artifact& artifact : rescanned.artifacts) {
+    QList<models::Artifact> added;
+    for (const models::Artifact& artifact : rescanned.artifacts) {
         if (m_manifest.indexOfPath(artifact.path) < 0)
             added.append(artifact);
     }
     if (added.isEmpty() || m_canceled)
         return 0;
     // A group being read on a worker must not change under it: new files join it once it is idle.
-    for (const Artifact& artifact : added) {
+    for (const models::Artifact& artifact : added) {
         const auto existing = m_summaryGroups.constFind(artifact.run);
-        if (isSummaryKind(artifact.kind) && existing != m_summaryGroups.cend() && (*existing)->running)
+        if (models::isSummaryKind(artifact.kind) && existing != m_summaryGroups.cend() && (*existing)->running)
             return 0;
     }
     const int first = int(m_manifest.artifacts.size());
     std::vector<std::shared_ptr<Group>> touched;
-    for (const Artifact& artifact : added) {
+    for (const models::Artifact& artifact : added) {
         m_manifest.artifacts.append(artifact);
         m_states.emplace_back();
         if (auto group = addToGroup(int(m_manifest.artifacts.size()) - 1)) {
@@ -201,7 +202,7 @@ int ImportSession::addArtifacts(const RunManifest& rescanned)
     for (const auto& group : touched) {
         if (isDeferred(*group)) {
             for (int index : group->indices)
-                m_states[index].status = ImportStatus::Deferred;
+                m_states[index].status = models::ImportStatus::Deferred;
             continue;
         }
         launch(group);
@@ -209,7 +210,7 @@ int ImportSession::addArtifacts(const RunManifest& rescanned)
     return int(added.size());
 }
 
-void ImportSession::setDeferredKinds(const QList<ArtifactKind>& kinds)
+void ImportSession::setDeferredKinds(const QList<models::ArtifactKind>& kinds)
 {
     m_deferredKinds = kinds;
 }
@@ -228,7 +229,7 @@ void ImportSession::start()
     for (const auto& group : m_groups) {
         if (isDeferred(*group)) {
             for (int index : group->indices) {
-                m_states[index].status = ImportStatus::Deferred;
+                m_states[index].status = models::ImportStatus::Deferred;
                 emit artifactChanged(index);
             }
             continue;
@@ -254,8 +255,8 @@ void ImportSession::importArtifact(int artifactIndex)
         if (std::find(group->indices.begin(), group->indices.end(), artifactIndex) == group->indices.end())
             continue;
         for (int index : group->indices) {
-            if (m_states[index].status == ImportStatus::Deferred)
-                m_states[index].status = ImportStatus::Pending;
+            if (m_states[index].status == models::ImportStatus::Deferred)
+                m_states[index].status = models::ImportStatus::Pending;
         }
         launch(group);
         return;
@@ -273,7 +274,7 @@ void ImportSession::importTraces(const QList<int>& artifactIndices)
     QStringList paths;
     for (int index : artifactIndices) {
         paths << m_manifest.artifacts[index].path;
-        m_states[index].status = ImportStatus::Importing;
+        m_states[index].status = models::ImportStatus::Importing;
         emit artifactChanged(index);
     }
     auto read = std::make_shared<CombinedRead>();
@@ -285,13 +286,13 @@ void ImportSession::importTraces(const QList<int>& artifactIndices)
 
     auto cancel = m_cancel;
     auto sink = snapshotSink(artifactIndices);
-    m_combinedFuture = QtConcurrent::run(workerPool(), [this, read, paths, cancel, sink]() {
+    m_combinedFuture = QtConcurrent::run(models::workerPool(), [this, read, paths, cancel, sink]() {
         ImportControl control;
         control.cancel = cancel.get();
         control.progress = [read](int permille) { read->progress = permille; };
         control.traceSnapshot = sink;
         auto result = std::make_shared<trace::ChromeTraceResult>();
-        const Diagnostics failure
+        const models::Diagnostics failure
             = runGuarded([&] { *result = trace::ChromeTraceReader::read(paths, control); }, paths);
         if (!failure.isEmpty()) {
             *result = {};
@@ -302,17 +303,17 @@ void ImportSession::importTraces(const QList<int>& artifactIndices)
             [this, read, paths, result]() {
                 m_combined.reset();
                 --m_running;
-                const trace::TraceStore* store = result->store.get();
+                const models::trace::TraceStore* store = result->store.get();
                 for (qsizetype k = 0; k < read->indices.size(); ++k) {
                     PollResult poll;
                     poll.index = read->indices[k];
-                    for (const Diagnostic& d : result->diagnostics) {
+                    for (const models::Diagnostic& d : result->diagnostics) {
                         if (d.file == paths[k])
                             poll.update.diagnostics.append(d);
                     }
                     const bool hasSource = store && std::size_t(k) < store->sources().size();
                     const bool empty = !hasSource || store->sources()[std::size_t(k)].events == 0;
-                    poll.update.status = result->canceled ? ImportStatus::Canceled
+                    poll.update.status = result->canceled ? models::ImportStatus::Canceled
                                                           : trace::traceImportStatus(poll.update.diagnostics, empty);
                     poll.update.recordsRead = hasSource ? qint64(store->sources()[std::size_t(k)].events) : 0;
                     deliver(poll);
@@ -333,7 +334,7 @@ void ImportSession::importTraces(const QList<int>& artifactIndices)
     });
 }
 
-std::function<void(std::shared_ptr<const trace::TraceStore>, int)>
+std::function<void(std::shared_ptr<const models::trace::TraceStore>, int)>
 ImportSession::snapshotSink(const QList<int>& indices)
 {
     // The reader's thread leaves only the latest partial store here; one queued call at a time takes it, so
@@ -341,12 +342,12 @@ ImportSession::snapshotSink(const QList<int>& indices)
     struct Slot
     {
         std::mutex mutex;
-        std::shared_ptr<const trace::TraceStore> partial;
+        std::shared_ptr<const models::trace::TraceStore> partial;
         int permille = 0;
         bool posted = false;
     };
     auto slot = std::make_shared<Slot>();
-    return [this, slot, indices](std::shared_ptr<const trace::TraceStore> partial, int permille) {
+    return [this, slot, indices](std::shared_ptr<const models::trace::TraceStore> partial, int permille) {
         const std::lock_guard lock(slot->mutex);
         if (partial) // a progress-only call does not drop a store not yet delivered
             slot->partial = std::move(partial);
@@ -356,7 +357,7 @@ ImportSession::snapshotSink(const QList<int>& indices)
         QMetaObject::invokeMethod(
             this,
             [this, slot, indices]() {
-                std::shared_ptr<const trace::TraceStore> partial;
+                std::shared_ptr<const models::trace::TraceStore> partial;
                 int permille = 0;
                 {
                     const std::lock_guard lock(slot->mutex);
@@ -396,8 +397,8 @@ void ImportSession::launch(const std::shared_ptr<Group>& group)
     for (size_t k = 0; k < group->indices.size(); ++k) {
         const int index = group->indices[k];
         group->knownSizes[k] = currentSize(m_manifest.artifacts[index].path);
-        if (m_states[index].status == ImportStatus::Pending) {
-            m_states[index].status = ImportStatus::Importing;
+        if (m_states[index].status == models::ImportStatus::Pending) {
+            m_states[index].status = models::ImportStatus::Importing;
             emit artifactChanged(index);
         }
     }
@@ -407,19 +408,19 @@ void ImportSession::launch(const std::shared_ptr<Group>& group)
 
     auto cancel = m_cancel;
     QStringList paths;
-    std::vector<std::function<void(std::shared_ptr<const trace::TraceStore>, int)>> sinks;
+    std::vector<std::function<void(std::shared_ptr<const models::trace::TraceStore>, int)>> sinks;
     for (int index : group->indices) {
         paths << m_manifest.artifacts[index].path;
-        sinks.push_back(m_manifest.artifacts[index].kind == ArtifactKind::ChromeTrace ? snapshotSink({ index })
-                                                                                      : nullptr);
+        sinks.push_back(m_manifest.artifacts[index].kind == models::ArtifactKind::ChromeTrace ? snapshotSink({ index })
+                                                                                              : nullptr);
     }
-    group->future = QtConcurrent::run(workerPool(), [this, group, cancel, paths, sinks]() {
+    group->future = QtConcurrent::run(models::workerPool(), [this, group, cancel, paths, sinks]() {
         const size_t n = group->indices.size();
         for (size_t k = 0; k < n; ++k) {
             PollResult result;
             result.index = group->indices[k];
             if (cancel->load()) {
-                result.update.status = ImportStatus::Canceled;
+                result.update.status = models::ImportStatus::Canceled;
             } else {
                 ImportControl control;
                 control.cancel = cancel.get();
@@ -427,8 +428,8 @@ void ImportSession::launch(const std::shared_ptr<Group>& group)
                     = [group, k, n](int permille) { group->progress = int((qint64(k) * 1000 + permille) / qint64(n)); };
                 control.traceSnapshot = sinks[k];
                 result.update = pollGuarded(*group->importers[k], control, paths[qsizetype(k)]);
-                if (cancel->load() && result.update.status == ImportStatus::Ok)
-                    result.update.status = ImportStatus::Canceled;
+                if (cancel->load() && result.update.status == models::ImportStatus::Ok)
+                    result.update.status = models::ImportStatus::Canceled;
             }
             QMetaObject::invokeMethod(
                 this, [this, result = std::move(result)]() { deliver(result); }, Qt::QueuedConnection);
@@ -466,10 +467,11 @@ void ImportSession::importBlocking()
 namespace {
 
 template<typename Item>
-void recordTags(QMap<QString, TagStatistics>& into, const std::vector<summary::SummarySeries<Item>>& batch)
+void recordTags(QMap<QString, models::TagStatistics>& into,
+                const std::vector<models::summary::SummarySeries<Item>>& batch)
 {
-    for (const summary::SummarySeries<Item>& series : batch) {
-        TagStatistics& stats = into[series.tag];
+    for (const models::summary::SummarySeries<Item>& series : batch) {
+        models::TagStatistics& stats = into[series.tag];
         stats.points = qint64(series.items.size());
         if (!series.items.empty()) {
             stats.firstStep = series.items.front().step;
@@ -478,7 +480,7 @@ void recordTags(QMap<QString, TagStatistics>& into, const std::vector<summary::S
     }
 }
 
-void recordSummaryTags(ArtifactState& state, const summary::SummaryBatch& batch)
+void recordSummaryTags(models::ArtifactState& state, const models::summary::SummaryBatch& batch)
 {
     // Each series holds all that is kept of its tag in this file, so counts are replaced, not added.
     if (!batch.histograms.empty())
@@ -501,34 +503,35 @@ void recordSummaryTags(ArtifactState& state, const summary::SummaryBatch& batch)
 
 void ImportSession::deliver(const PollResult& result)
 {
-    ArtifactState& state = m_states[result.index];
+    models::ArtifactState& state = m_states[result.index];
     const ImportUpdate& update = result.update;
-    if (update.status == ImportStatus::Canceled) {
-        if (state.status == ImportStatus::Importing || state.status == ImportStatus::Pending)
-            state.status = ImportStatus::Canceled;
+    if (update.status == models::ImportStatus::Canceled) {
+        if (state.status == models::ImportStatus::Importing || state.status == models::ImportStatus::Pending)
+            state.status = models::ImportStatus::Canceled;
     } else if (statusRank(update.status) >= statusRank(state.status) || statusRank(state.status) == 0) {
         state.status = update.status;
     }
     state.diagnostics.append(update.diagnostics);
     // A file never ends as failed without a reason: a reader that gave none still gets one the user can act on.
-    if (state.status == ImportStatus::Failed
-        && std::none_of(state.diagnostics.cbegin(), state.diagnostics.cend(),
-                        [](const Diagnostic& d) { return d.severity != Severity::Info && !d.message.isEmpty(); })) {
-        Diagnostic d;
-        d.severity = Severity::Error;
+    if (state.status == models::ImportStatus::Failed
+        && std::none_of(state.diagnostics.cbegin(), state.diagnostics.cend(), [](const models::Diagnostic& d) {
+               return d.severity != models::Severity::Info && !d.message.isEmpty();
+           })) {
+        models::Diagnostic d;
+        d.severity = models::Severity::Error;
         d.file = m_manifest.artifacts[result.index].path;
         d.message = tr("Nothing could be read from this file (%1). If it is part of a larger output, open the folder "
                        "it came from.")
-                        .arg(artifactKindName(m_manifest.artifacts[result.index].kind));
+                        .arg(models::artifactKindName(m_manifest.artifacts[result.index].kind));
         state.diagnostics.append(d);
     }
     state.recordsRead += update.recordsRead;
     state.bytesRead += update.bytesRead;
     state.growing = update.mayGrow;
-    for (const TagPoints& tag : update.scalars) {
+    for (const models::scalars::TagPoints& tag : update.scalars) {
         if (tag.points.empty())
             continue;
-        TagStatistics& stats = state.scalarTags[tag.tag];
+        models::TagStatistics& stats = state.scalarTags[tag.tag];
         if (stats.points == 0)
             stats.firstStep = tag.points.front().step;
         stats.points += qint64(tag.points.size());
@@ -550,12 +553,12 @@ void ImportSession::deliver(const PollResult& result)
         state.lineage = update.lineage;
     if (update.summaries)
         recordSummaryTags(state, *update.summaries);
-    for (const Diagnostic& d : update.diagnostics)
+    for (const models::Diagnostic& d : update.diagnostics)
         qCDebug(lcImportSession) << d.toString();
     if (!update.scalars.empty())
         emit scalarsArrived(m_manifest.artifacts[result.index].run, update.scalars);
     if (update.summaries && !update.summaries->isEmpty()) {
-        const Artifact& artifact = m_manifest.artifacts[result.index];
+        const models::Artifact& artifact = m_manifest.artifacts[result.index];
         emit summariesArrived(artifact.run, artifact.path, *update.summaries);
     }
     if (update.lineage)
@@ -577,12 +580,13 @@ void ImportSession::deliver(const PollResult& result)
 void ImportSession::checkGrowth()
 {
     for (const auto& group : m_groups) {
-        if (group->running || (isDeferred(*group) && m_states[group->indices.front()].status == ImportStatus::Deferred))
+        if (group->running
+            || (isDeferred(*group) && m_states[group->indices.front()].status == models::ImportStatus::Deferred))
             continue;
         bool grew = false;
         for (size_t k = 0; k < group->indices.size() && !grew; ++k) {
             const int index = group->indices[k];
-            if (m_states[index].status == ImportStatus::Failed)
+            if (m_states[index].status == models::ImportStatus::Failed)
                 continue;
             grew = currentSize(m_manifest.artifacts[index].path) > group->knownSizes[k];
         }
@@ -608,11 +612,11 @@ void ImportSession::updateProgress()
     }
     const int permille = files == 0 ? 1000 : int(weighted / files);
     const QString text = m_running == 0
-        ? QCoreApplication::translate("runlens::ImportSession", "Imported %n file(s)", nullptr, int(files))
-        : QCoreApplication::translate("runlens::ImportSession", "Importing %1 of %2 files…")
+        ? QCoreApplication::translate("runlens::importers::ImportSession", "Imported %n file(s)", nullptr, int(files))
+        : QCoreApplication::translate("runlens::importers::ImportSession", "Importing %1 of %2 files…")
               .arg(std::min<qint64>(done + 1, files))
               .arg(files);
     emit progressChanged(permille, text);
 }
 
-} // namespace runlens
+} // namespace runlens::importers

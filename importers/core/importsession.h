@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens {
+namespace runlens::importers {
 
 /// Imports every readable artifact of a RunManifest and keeps tailing the ones that grow.
 ///
@@ -28,21 +28,22 @@ class ImportSession final : public QObject
 {
     Q_OBJECT
 public:
-    explicit ImportSession(RunManifest manifest, QObject* parent = nullptr);
+    explicit ImportSession(models::RunManifest manifest, QObject* parent = nullptr);
     /// Summary readers keep at most `limits` values per series beyond scalars.
-    ImportSession(RunManifest manifest, const summary::SummaryLimits& limits, QObject* parent = nullptr);
+    ImportSession(models::RunManifest manifest, const models::summary::SummaryLimits& limits,
+                  QObject* parent = nullptr);
     ~ImportSession() override;
 
-    const RunManifest& manifest() const { return m_manifest; }
-    const ArtifactState& state(int artifactIndex) const { return m_states.at(artifactIndex); }
+    const models::RunManifest& manifest() const { return m_manifest; }
+    const models::ArtifactState& state(int artifactIndex) const { return m_states.at(artifactIndex); }
     int artifactCount() const { return int(m_manifest.artifacts.size()); }
-    const std::vector<ArtifactState>& states() const { return m_states; }
+    const std::vector<models::ArtifactState>& states() const { return m_states; }
 
     /// Artifacts of these kinds are not read by start() but when importArtifact() asks (large inputs the
     /// user opens one at a time). Set before start().
-    void setDeferredKinds(const QList<ArtifactKind>& kinds);
+    void setDeferredKinds(const QList<models::ArtifactKind>& kinds);
     /// How many values per series beyond scalars the summary readers keep.
-    const summary::SummaryLimits& summaryLimits() const { return m_summaryLimits; }
+    const models::summary::SummaryLimits& summaryLimits() const { return m_summaryLimits; }
     /// Starts reading in the background. Call once.
     void start();
     /// Reads a deferred artifact (or reads an artifact again if it changed) in the background.
@@ -63,33 +64,35 @@ public:
     /// Takes the artifacts of a newer scan of the same folder that this session does not know yet (a
     /// file a still-running job has just created) and imports them. Returns how many were added; 0 also
     /// when a run they belong to is being read right now (call again later).
-    int addArtifacts(const RunManifest& rescanned);
+    int addArtifacts(const models::RunManifest& rescanned);
 
 signals:
     /// New scalar points of one run; apply them to a ScalarStore in emission order.
-    void scalarsArrived(const QString& run, const runlens::ScalarBatch& batch);
+    void scalarsArrived(const QString& run, const runlens::models::scalars::ScalarBatch& batch);
     void artifactChanged(int artifactIndex);
     /// Summary data beyond scalars of the file `source` of `run` (see SummaryStore::update()).
-    void summariesArrived(const QString& run, const QString& source, const runlens::summary::SummaryBatch& batch);
+    void summariesArrived(const QString& run, const QString& source,
+                          const runlens::models::summary::SummaryBatch& batch);
     /// A MindSpore lineage file of `run` was read.
-    void lineageArrived(const QString& run, const runlens::summary::RunLineage& lineage);
+    void lineageArrived(const QString& run, const runlens::models::summary::RunLineage& lineage);
     /// A profiler trace was read; the store is shared and immutable.
-    void traceArrived(int artifactIndex, std::shared_ptr<const runlens::trace::TraceStore> store);
+    void traceArrived(int artifactIndex, std::shared_ptr<const runlens::models::trace::TraceStore> store);
     /// Memory curves were read (a memory file, or the memory events of a trace read alone).
-    void memoryArrived(int artifactIndex, std::shared_ptr<const runlens::memory::MemoryProfile> profile);
+    void memoryArrived(int artifactIndex, std::shared_ptr<const runlens::models::memory::MemoryProfile> profile);
     /// The MindSpore profiler output of `run` was read (operators, steps, data pipelines, cluster).
-    void profilerArrived(const QString& run, std::shared_ptr<const runlens::ProfilerBundle> bundle);
+    void profilerArrived(const QString& run, std::shared_ptr<const runlens::models::ProfilerBundle> bundle);
     /// A computation graph was read; the graph is shared and immutable.
-    void graphArrived(int artifactIndex, std::shared_ptr<const runlens::graph::Graph> graph);
+    void graphArrived(int artifactIndex, std::shared_ptr<const runlens::models::graph::Graph> graph);
     /// A rank digest (`runlens digest`) was read; the digests of one folder make a cluster.
-    void rankDigestArrived(int artifactIndex, std::shared_ptr<const runlens::cluster::RankDigest> digest);
+    void rankDigestArrived(int artifactIndex, std::shared_ptr<const runlens::models::cluster::RankDigest> digest);
     /// Traces read together by importTraces(); the store holds one source per artifact, in that order.
-    void tracesArrived(const QList<int>& artifactIndices, std::shared_ptr<const runlens::trace::TraceStore> store);
+    void tracesArrived(const QList<int>& artifactIndices,
+                       std::shared_ptr<const runlens::models::trace::TraceStore> store);
     /// What a trace being read (alone, or together by importTraces()) has indexed so far: an immutable
     /// partial store, replaced by traceArrived()/tracesArrived() at the end; null when only the progress
     /// moved. Only the latest one is delivered when several were made while the event loop was busy.
-    void traceSnapshot(const QList<int>& artifactIndices, std::shared_ptr<const runlens::trace::TraceStore> partial,
-                       int permille);
+    void traceSnapshot(const QList<int>& artifactIndices,
+                       std::shared_ptr<const runlens::models::trace::TraceStore> partial, int permille);
     /// Artifacts [first, first + count) were appended to the manifest by addArtifacts().
     void artifactsAdded(int first, int count);
     /// Overall progress of the current import, 0..1000, with a line of text for the status bar.
@@ -111,11 +114,11 @@ private:
     void checkGrowth();
     void updateProgress();
     /// An ImportControl::traceSnapshot that emits traceSnapshot() for `indices` on this object's thread.
-    std::function<void(std::shared_ptr<const trace::TraceStore>, int)> snapshotSink(const QList<int>& indices);
+    std::function<void(std::shared_ptr<const models::trace::TraceStore>, int)> snapshotSink(const QList<int>& indices);
 
-    RunManifest m_manifest;
-    summary::SummaryLimits m_summaryLimits;
-    std::vector<ArtifactState> m_states;
+    models::RunManifest m_manifest;
+    models::summary::SummaryLimits m_summaryLimits;
+    std::vector<models::ArtifactState> m_states;
     std::vector<std::shared_ptr<Group>> m_groups;
     QHash<QString, std::shared_ptr<Group>> m_summaryGroups; ///< run -> the group of its summary files
     QHash<QString, std::shared_ptr<Group>> m_profilerGroups; ///< run -> the group of its profiler tables
@@ -125,10 +128,10 @@ private:
     QTimer m_progressTimer;
     int m_running = 0;
     bool m_canceled = false;
-    QList<ArtifactKind> m_deferredKinds;
+    QList<models::ArtifactKind> m_deferredKinds;
     std::shared_ptr<CombinedRead> m_combined; ///< the running importTraces() read, if any
     QFuture<void> m_combinedFuture; ///< its worker, waited for on destruction
     QList<int> m_pendingCombined; ///< asked for while another combined read ran
 };
 
-} // namespace runlens
+} // namespace runlens::importers

@@ -4,7 +4,7 @@
 
 #include <zlib.h>
 
-namespace runlens::sniff {
+namespace runlens::importers::sniff {
 
 JsonHead scanJsonHead(std::string_view text)
 {
@@ -192,4 +192,4 @@ std::string inflateHead(std::string_view compressed, std::size_t maxOutput)
     return out;
 }
 
-} // namespace runlens::sniff
+} // namespace runlens::importers::sniff

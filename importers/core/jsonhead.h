@@ -11,7 +11,7 @@
 
 // The JSON side of FileSniffer: a tolerant scan of a document's first bytes, and inflating a gzip head to scan it.
 
-namespace runlens::sniff {
+namespace runlens::importers::sniff {
 
 /// What a tolerant scan of the first bytes of a JSON document found. The scan never builds a tree: it
 /// records the keys of the top-level object, the shape of the first elements of a top-level array, and
@@ -47,4 +47,4 @@ bool elementHasKey(const JsonHead::Element& element, std::string_view key);
 /// gzip: inflates the beginning of the stream only, at most `maxOutput` bytes; empty when the data is corrupt.
 std::string inflateHead(std::string_view compressed, std::size_t maxOutput);
 
-} // namespace runlens::sniff
+} // namespace runlens::importers::sniff

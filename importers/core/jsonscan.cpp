@@ -1,6 +1,6 @@
 #include "importers/core/jsonscan.h"
 
-namespace runlens {
+namespace runlens::importers {
 
 std::int64_t scanJsonLimits(std::string_view text, ImportBudget& budget)
 {
@@ -50,4 +50,4 @@ std::int64_t scanJsonLimits(std::string_view text, ImportBudget& budget)
     return -1;
 }
 
-} // namespace runlens
+} // namespace runlens::importers

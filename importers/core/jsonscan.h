@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace runlens {
+namespace runlens::importers {
 
 /// Checks JSON text against an ImportBudget before a DOM is built from it: the nesting of arrays and
 /// objects against the depth limit, and the number of values against the element limit (spent on the
@@ -15,4 +15,4 @@ namespace runlens {
 /// -1 when the text is within them; ImportBudget::diagnostic() then says which.
 std::int64_t scanJsonLimits(std::string_view text, ImportBudget& budget);
 
-} // namespace runlens
+} // namespace runlens::importers

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace runlens {
+namespace runlens::importers {
 
 /// Reads the MindSpore profiler output of one run in one go: every profiler table and JSON document of the
 /// run (except the memory files, read on their own) gives, per rank, the operators and steps and the data
@@ -33,6 +33,6 @@ public:
 
 /// Whether an artifact is read by a run's ProfilerImporter: a MindSpore profiler table or JSON document
 /// other than the memory files.
-bool readWithProfilerFolder(const Artifact& artifact);
+bool readWithProfilerFolder(const models::Artifact& artifact);
 
-} // namespace runlens
+} // namespace runlens::importers

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace runlens::sniff {
+namespace runlens::importers::sniff {
 
 namespace {
 
@@ -154,4 +154,4 @@ bool matchProfilerJsonName(std::string_view lowerName, bool profilerFolder, std:
     return matchNames(kProfilerJson, lowerName, profilerFolder, rank);
 }
 
-} // namespace runlens::sniff
+} // namespace runlens::importers::sniff

@@ -6,7 +6,7 @@
 // The documented file names of MindSpore profiler output, which FileSniffer trusts for profiler tables and JSON
 // documents whose content alone does not tell what they are. Names are matched lower-cased.
 
-namespace runlens::sniff {
+namespace runlens::importers::sniff {
 
 /// Name patterns: '#' matches one or more digits (the last one is captured into `number`), '*' anything.
 bool globMatch(std::string_view pattern, std::string_view name, std::optional<int>& number);
@@ -22,4 +22,4 @@ bool matchProfilerTableName(std::string_view lowerName, bool profilerFolder, std
 /// A MindSpore profiler JSON document that is not a Chrome trace; `rank` as for matchProfilerTableName().
 bool matchProfilerJsonName(std::string_view lowerName, bool profilerFolder, std::optional<int>& rank);
 
-} // namespace runlens::sniff
+} // namespace runlens::importers::sniff

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace runlens::sniff {
+namespace runlens::importers::sniff {
 
 std::optional<quint64> readVarint(std::string_view s, std::size_t& pos)
 {
@@ -168,4 +168,4 @@ ProtoGuess guessBareGraph(std::string_view head)
     return ProtoGuess::None;
 }
 
-} // namespace runlens::sniff
+} // namespace runlens::importers::sniff

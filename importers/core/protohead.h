@@ -9,7 +9,7 @@
 // Protobuf wire format, just enough to look at the first fields of a message, and the heuristics FileSniffer
 // uses to tell binary protobuf graphs apart (ONNX, MindSpore anf_ir, TensorFlow GraphDef) from a file's head.
 
-namespace runlens::sniff {
+namespace runlens::importers::sniff {
 
 struct WireField
 {
@@ -43,4 +43,4 @@ bool looksLikePaddleProgram(std::string_view head, bool named);
 /// an InputProto message, or with `name` (2) then `op_type` (3) when it has no inputs.
 ProtoGuess guessBareGraph(std::string_view head);
 
-} // namespace runlens::sniff
+} // namespace runlens::importers::sniff

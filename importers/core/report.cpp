@@ -9,21 +9,21 @@
 
 #include <cmath>
 
-namespace runlens {
+namespace runlens::importers {
 
 namespace {
 
-QJsonValue rankValue(const Artifact& artifact)
+QJsonValue rankValue(const models::Artifact& artifact)
 {
     return artifact.rank ? QJsonValue(*artifact.rank) : QJsonValue(QJsonValue::Null);
 }
 
-QJsonArray diagnosticsJson(const Diagnostics& diagnostics, const QString& root)
+QJsonArray diagnosticsJson(const models::Diagnostics& diagnostics, const QString& root)
 {
     QJsonArray out;
-    for (const Diagnostic& d : diagnostics) {
+    for (const models::Diagnostic& d : diagnostics) {
         QJsonObject o;
-        o.insert(QStringLiteral("severity"), severityId(d.severity));
+        o.insert(QStringLiteral("severity"), models::severityId(d.severity));
         o.insert(QStringLiteral("message"), d.message);
         o.insert(QStringLiteral("offset"), d.offset >= 0 ? QJsonValue(double(d.offset)) : QJsonValue());
         if (d.line >= 0)
@@ -37,11 +37,11 @@ QJsonArray diagnosticsJson(const Diagnostics& diagnostics, const QString& root)
     return out;
 }
 
-QJsonObject artifactBase(const Artifact& artifact, const RunManifest& manifest)
+QJsonObject artifactBase(const models::Artifact& artifact, const models::RunManifest& manifest)
 {
     QJsonObject o;
     o.insert(QStringLiteral("path"), artifact.relativePath);
-    o.insert(QStringLiteral("kind"), artifactKindId(artifact.kind));
+    o.insert(QStringLiteral("kind"), models::artifactKindId(artifact.kind));
     o.insert(QStringLiteral("run"), artifact.run);
     o.insert(QStringLiteral("run_display_name"), manifest.runDisplayName(artifact.run));
     o.insert(QStringLiteral("rank"), rankValue(artifact));
@@ -49,18 +49,18 @@ QJsonObject artifactBase(const Artifact& artifact, const RunManifest& manifest)
     return o;
 }
 
-QString contractStatus(ImportStatus status)
+QString contractStatus(models::ImportStatus status)
 {
     // The contract knows ok|partial|failed, plus "unsupported" for kinds this build lists only.
     switch (status) {
-    case ImportStatus::Ok:
+    case models::ImportStatus::Ok:
         return QStringLiteral("ok");
-    case ImportStatus::Partial:
-    case ImportStatus::Canceled:
+    case models::ImportStatus::Partial:
+    case models::ImportStatus::Canceled:
         return QStringLiteral("partial");
-    case ImportStatus::Unsupported:
+    case models::ImportStatus::Unsupported:
         return QStringLiteral("unsupported");
-    case ImportStatus::Deferred:
+    case models::ImportStatus::Deferred:
         return QStringLiteral("deferred");
     default:
         return QStringLiteral("failed");
@@ -75,7 +75,7 @@ QJsonObject countsJson(const QMap<QString, quint64>& counts)
     return o;
 }
 
-QJsonObject traceJson(const trace::TraceSummary& t)
+QJsonObject traceJson(const models::trace::TraceSummary& t)
 {
     QJsonObject o;
     o.insert(QStringLiteral("events"), double(t.events));
@@ -88,7 +88,7 @@ QJsonObject traceJson(const trace::TraceSummary& t)
     o.insert(QStringLiteral("flows"), double(t.flows));
     o.insert(QStringLiteral("span_ns"), double(t.spanNs));
     QJsonArray top;
-    for (const trace::TraceSummary::Operator& op : t.topOperators) {
+    for (const models::trace::TraceSummary::Operator& op : t.topOperators) {
         top.append(QJsonObject { { QStringLiteral("name"), op.name },
                                  { QStringLiteral("calls"), double(op.calls) },
                                  { QStringLiteral("total_ns"), double(op.totalNs) },
@@ -98,10 +98,10 @@ QJsonObject traceJson(const trace::TraceSummary& t)
     return o;
 }
 
-QJsonObject memoryJson(const QList<MemoryDeviceSummary>& devices)
+QJsonObject memoryJson(const QList<models::MemoryDeviceSummary>& devices)
 {
     QJsonArray list;
-    for (const MemoryDeviceSummary& m : devices) {
+    for (const models::MemoryDeviceSummary& m : devices) {
         QJsonObject o;
         o.insert(QStringLiteral("device"), m.device);
         o.insert(QStringLiteral("rank"), m.rank >= 0 ? QJsonValue(m.rank) : QJsonValue());
@@ -123,7 +123,7 @@ QString mebibytes(qint64 bytes)
     return QString::number(double(bytes) / double(1 << 20), 'f', 1);
 }
 
-QString memoryText(const MemoryDeviceSummary& m)
+QString memoryText(const models::MemoryDeviceSummary& m)
 {
     QString line;
     if (!m.peakLocated)
@@ -150,12 +150,12 @@ QString memoryText(const MemoryDeviceSummary& m)
     return line + QLatin1Char('\n');
 }
 
-QJsonObject profilerJson(const ProfilerBundle& bundle)
+QJsonObject profilerJson(const models::ProfilerBundle& bundle)
 {
     QJsonObject o;
     QJsonArray ranks;
     if (bundle.ranks) {
-        for (const profiler::ProfilerRankData& rank : bundle.ranks->ranks)
+        for (const models::profiler::ProfilerRankData& rank : bundle.ranks->ranks)
             ranks.append(profiler::rankInfoJson(rank));
     }
     o.insert(QStringLiteral("ranks"), ranks);
@@ -164,8 +164,8 @@ QJsonObject profilerJson(const ProfilerBundle& bundle)
         QJsonObject q;
         q.insert(QStringLiteral("rank"), p->rank);
         q.insert(QStringLiteral("ops"), int(p->ops.size()));
-        const pipeline::Bottleneck* b = p->primaryBottleneck();
-        const pipeline::PipelineOp* op = b ? p->op(b->opId) : nullptr;
+        const models::pipeline::Bottleneck* b = p->primaryBottleneck();
+        const models::pipeline::PipelineOp* op = b ? p->op(b->opId) : nullptr;
         q.insert(QStringLiteral("bottleneck"),
                  op ? QJsonValue(QStringLiteral("%1 (op %2)").arg(op->type).arg(op->id)) : QJsonValue());
         q.insert(QStringLiteral("keeps_up"), p->pipelineKeepsUp);
@@ -173,24 +173,24 @@ QJsonObject profilerJson(const ProfilerBundle& bundle)
     }
     o.insert(QStringLiteral("pipelines"), pipelines);
     if (bundle.cluster)
-        o.insert(QStringLiteral("cluster"), cluster::clusterReport(*bundle.cluster));
+        o.insert(QStringLiteral("cluster"), models::cluster::clusterReport(*bundle.cluster));
     return o;
 }
 
-QString profilerText(const ProfilerBundle& bundle)
+QString profilerText(const models::ProfilerBundle& bundle)
 {
     QString out;
     if (bundle.ranks) {
-        for (const profiler::ProfilerRankData& rank : bundle.ranks->ranks) {
+        for (const models::profiler::ProfilerRankData& rank : bundle.ranks->ranks) {
             QString line = QCoreApplication::translate("runlens::Report", "  profiler rank %1 (%2): %n step(s)",
                                                        nullptr, int(rank.steps.steps.size()))
                                .arg(rank.rank)
-                               .arg(profiler::deviceTypeName(rank.deviceType));
+                               .arg(models::profiler::deviceTypeName(rank.deviceType));
             if (!rank.steps.isEmpty())
                 line += QCoreApplication::translate("runlens::Report", ", average step %1 ms")
                             .arg(rank.steps.average.totalUs / 1000.0, 0, 'f', 3);
             if (!rank.operators.types.empty()) {
-                const profiler::OpTypeStats& top = rank.operators.types.front();
+                const models::profiler::OpTypeStats& top = rank.operators.types.front();
                 line += QCoreApplication::translate("runlens::Report", ", top operator type %1 (%2%)")
                             .arg(top.type)
                             .arg(top.share * 100.0, 0, 'f', 1);
@@ -199,8 +199,8 @@ QString profilerText(const ProfilerBundle& bundle)
         }
     }
     for (const auto& p : bundle.pipelines) {
-        const pipeline::Bottleneck* b = p->primaryBottleneck();
-        const pipeline::PipelineOp* op = b ? p->op(b->opId) : nullptr;
+        const models::pipeline::Bottleneck* b = p->primaryBottleneck();
+        const models::pipeline::PipelineOp* op = b ? p->op(b->opId) : nullptr;
         out += (op ? QCoreApplication::translate("runlens::Report", "  data pipeline rank %1: %n op(s), bottleneck %2",
                                                  nullptr, int(p->ops.size()))
                          .arg(p->rank)
@@ -211,20 +211,20 @@ QString profilerText(const ProfilerBundle& bundle)
             + QLatin1Char('\n');
     }
     if (bundle.cluster) {
-        for (const QString& line : cluster::clusterReportLines(*bundle.cluster))
+        for (const QString& line : models::cluster::clusterReportLines(*bundle.cluster))
             out += QStringLiteral("  ") + line + QLatin1Char('\n');
     }
     return out;
 }
 
-QJsonObject graphJson(const graph::GraphSummary& g)
+QJsonObject graphJson(const models::graph::GraphSummary& g)
 {
     QJsonObject o;
     o.insert(QStringLiteral("nodes"), g.nodes);
     o.insert(QStringLiteral("edges"), g.edges);
     o.insert(QStringLiteral("groups"), g.groups);
     o.insert(QStringLiteral("max_depth"), g.maxDepth);
-    o.insert(QStringLiteral("format"), QString::fromLatin1(graph::graphFormatId(g.format)));
+    o.insert(QStringLiteral("format"), QString::fromLatin1(models::graph::graphFormatId(g.format)));
     o.insert(QStringLiteral("subgraphs"), g.subgraphs);
     o.insert(QStringLiteral("implicit_nodes"), g.implicitNodes);
     o.insert(QStringLiteral("all_edges"), g.allEdges);
@@ -242,10 +242,10 @@ QJsonValue finiteOrNull(double value)
     return std::isfinite(value) ? QJsonValue(value) : QJsonValue();
 }
 
-QJsonObject tensorJson(const tensor::TensorSummary& t)
+QJsonObject tensorJson(const models::tensor::TensorSummary& t)
 {
     QJsonObject o;
-    o.insert(QStringLiteral("dtype"), QString::fromLatin1(tensor::dtypeName(t.dtype)));
+    o.insert(QStringLiteral("dtype"), QString::fromLatin1(models::tensor::dtypeName(t.dtype)));
     QJsonArray shape;
     for (const std::int64_t d : t.shape)
         shape.append(double(d));
@@ -253,7 +253,7 @@ QJsonObject tensorJson(const tensor::TensorSummary& t)
     if (!t.note.isEmpty())
         o.insert(QStringLiteral("note"), t.note);
     if (t.statistics) {
-        const tensor::TensorStatistics& s = *t.statistics;
+        const models::tensor::TensorStatistics& s = *t.statistics;
         o.insert(QStringLiteral("min"), finiteOrNull(s.min));
         o.insert(QStringLiteral("max"), finiteOrNull(s.max));
         o.insert(QStringLiteral("mean"), finiteOrNull(s.mean));
@@ -268,11 +268,11 @@ QJsonObject tensorJson(const tensor::TensorSummary& t)
     return o;
 }
 
-QString tensorText(const tensor::TensorSummary& t)
+QString tensorText(const models::tensor::TensorSummary& t)
 {
-    QString out = QLatin1String(tensor::dtypeName(t.dtype)) + tensor::shapeText(t.shape);
+    QString out = QLatin1String(models::tensor::dtypeName(t.dtype)) + models::tensor::shapeText(t.shape);
     if (t.statistics) {
-        const tensor::TensorStatistics& s = *t.statistics;
+        const models::tensor::TensorStatistics& s = *t.statistics;
         out += QCoreApplication::translate("runlens::Report",
                                            "  min %1  max %2  mean %3  std %4  NaN %5  +Inf %6  -Inf %7  zeros %8")
                    .arg(s.min, 0, 'g', 7)
@@ -289,7 +289,7 @@ QString tensorText(const tensor::TensorSummary& t)
     return out;
 }
 
-QJsonObject scanReportJson(const RunManifest& manifest)
+QJsonObject scanReportJson(const models::RunManifest& manifest)
 {
     QJsonObject root;
     root.insert(QStringLiteral("root"), manifest.root);
@@ -303,10 +303,10 @@ QJsonObject scanReportJson(const RunManifest& manifest)
         QJsonArray ranks;
         QJsonObject kinds;
         for (int i : manifest.artifactsOfRun(run)) {
-            const Artifact& a = manifest.artifacts[i];
+            const models::Artifact& a = manifest.artifacts[i];
             if (a.rank && !ranks.contains(*a.rank))
                 ranks.append(*a.rank);
-            const QString id = artifactKindId(a.kind);
+            const QString id = models::artifactKindId(a.kind);
             kinds.insert(id, kinds.value(id).toInt() + 1);
         }
         r.insert(QStringLiteral("ranks"), ranks);
@@ -315,14 +315,14 @@ QJsonObject scanReportJson(const RunManifest& manifest)
     }
     root.insert(QStringLiteral("runs"), runs);
     QJsonArray artifacts;
-    for (const Artifact& a : manifest.artifacts)
+    for (const models::Artifact& a : manifest.artifacts)
         artifacts.append(artifactBase(a, manifest));
     root.insert(QStringLiteral("artifacts"), artifacts);
     root.insert(QStringLiteral("diagnostics"), diagnosticsJson(manifest.diagnostics, manifest.root));
     return root;
 }
 
-QString scanReportText(const RunManifest& manifest)
+QString scanReportText(const models::RunManifest& manifest)
 {
     QString out;
     out += QCoreApplication::translate("runlens::Report", "Run folder: %1").arg(manifest.root) + QLatin1Char('\n');
@@ -333,8 +333,8 @@ QString scanReportText(const RunManifest& manifest)
                    .arg(members.size())
             + QLatin1Char('\n');
         for (int i : members) {
-            const Artifact& a = manifest.artifacts[i];
-            QString line = QStringLiteral("  %1  [%2]").arg(a.relativePath, artifactKindId(a.kind));
+            const models::Artifact& a = manifest.artifacts[i];
+            QString line = QStringLiteral("  %1  [%2]").arg(a.relativePath, models::artifactKindId(a.kind));
             if (a.rank)
                 line += QStringLiteral("  rank %1").arg(*a.rank);
             line += QStringLiteral("  %1 bytes").arg(a.size);
@@ -347,8 +347,8 @@ QString scanReportText(const RunManifest& manifest)
         out += QCoreApplication::translate("runlens::Report",
                                            "The walk stopped at the entry limit; some files were not scanned.")
             + QLatin1Char('\n');
-    for (const Diagnostic& d : manifest.diagnostics)
-        out += severityId(d.severity) + QStringLiteral(": ") + d.toString() + QLatin1Char('\n');
+    for (const models::Diagnostic& d : manifest.diagnostics)
+        out += models::severityId(d.severity) + QStringLiteral(": ") + d.toString() + QLatin1Char('\n');
     return out;
 }
 
@@ -359,12 +359,12 @@ QJsonValue finiteOrNull(double value)
     return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
 }
 
-QJsonObject hparamsJson(const summary::HParams& h)
+QJsonObject hparamsJson(const models::summary::HParams& h)
 {
     QJsonObject o;
     o.insert(QStringLiteral("values"), QJsonObject::fromVariantMap(h.values));
     QJsonArray infos;
-    for (const summary::HParamInfo& info : h.hparamInfos) {
+    for (const models::summary::HParamInfo& info : h.hparamInfos) {
         QJsonObject i;
         i.insert(QStringLiteral("name"), info.name);
         i.insert(QStringLiteral("type"), info.type);
@@ -377,7 +377,7 @@ QJsonObject hparamsJson(const summary::HParams& h)
     }
     o.insert(QStringLiteral("hparam_infos"), infos);
     QJsonArray metrics;
-    for (const summary::MetricInfo& m : h.metricInfos)
+    for (const models::summary::MetricInfo& m : h.metricInfos)
         metrics.append(QJsonObject { { QStringLiteral("tag"), m.tag }, { QStringLiteral("group"), m.group } });
     o.insert(QStringLiteral("metrics"), metrics);
     if (!h.status.isEmpty())
@@ -389,17 +389,17 @@ QJsonObject hparamsJson(const summary::HParams& h)
 
 } // namespace
 
-QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<ArtifactState>& states)
+QJsonObject infoReportJson(const models::RunManifest& manifest, const std::vector<models::ArtifactState>& states)
 {
     QJsonObject root;
     root.insert(QStringLiteral("root"), manifest.root);
     QJsonArray artifacts;
     for (int i = 0; i < manifest.artifacts.size(); ++i) {
-        const Artifact& a = manifest.artifacts[i];
-        const ArtifactState& state = states.at(i);
+        const models::Artifact& a = manifest.artifacts[i];
+        const models::ArtifactState& state = states.at(i);
         QJsonObject o;
         o.insert(QStringLiteral("path"), a.relativePath);
-        o.insert(QStringLiteral("kind"), artifactKindId(a.kind));
+        o.insert(QStringLiteral("kind"), models::artifactKindId(a.kind));
         o.insert(QStringLiteral("run"), a.run);
         o.insert(QStringLiteral("run_display_name"), manifest.runDisplayName(a.run));
         o.insert(QStringLiteral("rank"), rankValue(a));
@@ -407,7 +407,7 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
         o.insert(QStringLiteral("diagnostics"), diagnosticsJson(state.diagnostics, manifest.root));
         if (state.growing)
             o.insert(QStringLiteral("incomplete_tail"), true);
-        if (carriesScalars(a.kind) && state.status != ImportStatus::Unsupported) {
+        if (models::carriesScalars(a.kind) && state.status != models::ImportStatus::Unsupported) {
             QJsonObject tags;
             for (auto it = state.scalarTags.cbegin(); it != state.scalarTags.cend(); ++it) {
                 QJsonObject t;
@@ -428,12 +428,12 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
             o.insert(QStringLiteral("profiler"), profilerJson(*state.profiler));
         if (state.tensors) {
             // A .npy is one tensor; archives and safetensors files hold several, by member name.
-            if ((a.kind == ArtifactKind::TensorNpy || a.kind == ArtifactKind::TensorPt) && state.tensors->size() == 1
-                && state.tensors->first().member.isEmpty()) {
+            if ((a.kind == models::ArtifactKind::TensorNpy || a.kind == models::ArtifactKind::TensorPt)
+                && state.tensors->size() == 1 && state.tensors->first().member.isEmpty()) {
                 o.insert(QStringLiteral("tensor"), tensorJson(state.tensors->first()));
             } else {
                 QJsonObject members;
-                for (const tensor::TensorSummary& t : *state.tensors)
+                for (const models::tensor::TensorSummary& t : *state.tensors)
                     members.insert(t.member, tensorJson(t));
                 o.insert(QStringLiteral("tensors"), members);
             }
@@ -468,15 +468,15 @@ QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<Artifa
     return root;
 }
 
-QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactState>& states)
+QString infoReportText(const models::RunManifest& manifest, const std::vector<models::ArtifactState>& states)
 {
     QString out;
     out += QCoreApplication::translate("runlens::Report", "Run folder: %1").arg(manifest.root) + QLatin1Char('\n');
     for (int i = 0; i < manifest.artifacts.size(); ++i) {
-        const Artifact& a = manifest.artifacts[i];
-        const ArtifactState& state = states.at(i);
+        const models::Artifact& a = manifest.artifacts[i];
+        const models::ArtifactState& state = states.at(i);
         out += QStringLiteral("%1  [%2]  run %3  %4\n")
-                   .arg(a.relativePath, artifactKindId(a.kind), manifest.runDisplayName(a.run),
+                   .arg(a.relativePath, models::artifactKindId(a.kind), manifest.runDisplayName(a.run),
                         contractStatus(state.status));
         if (state.growing)
             out += QStringLiteral("  ")
@@ -484,7 +484,7 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                                               "ends in an incomplete record: the writer may still be adding to it")
                 + QLatin1Char('\n');
         if (state.trace) {
-            const trace::TraceSummary& t = *state.trace;
+            const models::trace::TraceSummary& t = *state.trace;
             QStringList phases;
             for (auto it = t.byPhase.cbegin(); it != t.byPhase.cend(); ++it)
                 phases << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
@@ -499,7 +499,7 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                        .arg(t.flows)
                        .arg(double(t.spanNs) / 1e6, 0, 'f', 3)
                 + QLatin1Char('\n');
-            for (const trace::TraceSummary::Operator& op : t.topOperators) {
+            for (const models::trace::TraceSummary::Operator& op : t.topOperators) {
                 out += QCoreApplication::translate("runlens::Report", "    %1: %2 calls, %3 ms total, %4 ms self")
                            .arg(op.name)
                            .arg(op.calls)
@@ -511,11 +511,11 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
         if (state.profiler)
             out += profilerText(*state.profiler);
         if (state.memory) {
-            for (const MemoryDeviceSummary& m : *state.memory)
+            for (const models::MemoryDeviceSummary& m : *state.memory)
                 out += memoryText(m);
         }
         if (state.tensors) {
-            for (const tensor::TensorSummary& t : *state.tensors) {
+            for (const models::tensor::TensorSummary& t : *state.tensors) {
                 out += (t.member.isEmpty() ? QCoreApplication::translate("runlens::Report", "  tensor: %1")
                                            : QStringLiteral("  %1: ").arg(t.member) + QStringLiteral("%1"))
                            .arg(tensorText(t))
@@ -533,11 +533,11 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                     + QLatin1Char('\n');
         }
         if (state.graph) {
-            const graph::GraphSummary& g = *state.graph;
+            const models::graph::GraphSummary& g = *state.graph;
             out += QCoreApplication::translate("runlens::Report",
                                                "  graph (%1): %2 nodes, %3 edges, %4 groups, depth %5, %6 subgraphs, "
                                                "%7 weights/constants/inputs/outputs")
-                       .arg(QString::fromLatin1(graph::graphFormatId(g.format)))
+                       .arg(QString::fromLatin1(models::graph::graphFormatId(g.format)))
                        .arg(g.nodes)
                        .arg(g.edges)
                        .arg(g.groups)
@@ -578,7 +578,7 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                            .arg(it.key(), it.value().toString())
                     + QLatin1Char('\n');
             QStringList metrics;
-            for (const summary::MetricInfo& m : state.hparams->metricInfos)
+            for (const models::summary::MetricInfo& m : state.hparams->metricInfos)
                 metrics << (m.group.isEmpty() ? m.tag : m.group + QLatin1Char('/') + m.tag);
             if (!metrics.isEmpty())
                 out += QCoreApplication::translate("runlens::Report", "  hparams metrics: %1")
@@ -589,8 +589,8 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
                            .arg(state.hparams->status)
                     + QLatin1Char('\n');
         }
-        for (const Diagnostic& d : state.diagnostics)
-            out += QStringLiteral("  ") + severityId(d.severity) + QStringLiteral(": ") + d.toString()
+        for (const models::Diagnostic& d : state.diagnostics)
+            out += QStringLiteral("  ") + models::severityId(d.severity) + QStringLiteral(": ") + d.toString()
                 + QLatin1Char('\n');
     }
     if (manifest.artifacts.isEmpty())
@@ -598,4 +598,4 @@ QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactSt
     return out;
 }
 
-} // namespace runlens
+} // namespace runlens::importers

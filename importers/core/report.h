@@ -8,15 +8,15 @@
 
 #include <vector>
 
-namespace runlens {
+namespace runlens::importers {
 
 /// The reports of `runlens scan` and `runlens info`, as JSON (the stable contract documented in the
 /// README) and as text for a terminal. Paths in reports are relative to the root.
-QJsonObject scanReportJson(const RunManifest& manifest);
-QString scanReportText(const RunManifest& manifest);
+QJsonObject scanReportJson(const models::RunManifest& manifest);
+QString scanReportText(const models::RunManifest& manifest);
 
 /// `states` has one entry per manifest artifact.
-QJsonObject infoReportJson(const RunManifest& manifest, const std::vector<ArtifactState>& states);
-QString infoReportText(const RunManifest& manifest, const std::vector<ArtifactState>& states);
+QJsonObject infoReportJson(const models::RunManifest& manifest, const std::vector<models::ArtifactState>& states);
+QString infoReportText(const models::RunManifest& manifest, const std::vector<models::ArtifactState>& states);
 
-} // namespace runlens
+} // namespace runlens::importers

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace runlens {
+namespace runlens::importers {
 
 namespace {
 
@@ -45,16 +45,18 @@ std::string underRoot(const std::string& root, const std::string& rel)
     return !root.empty() && root.back() == '/' ? root + rel : root + '/' + rel;
 }
 
-bool isSummaryStream(ArtifactKind kind)
+bool isSummaryStream(models::ArtifactKind kind)
 {
-    return isSummaryKind(kind) || kind == ArtifactKind::MindSporeLineage || kind == ArtifactKind::VisualDlLog;
+    return models::isSummaryKind(kind) || kind == models::ArtifactKind::MindSporeLineage
+        || kind == models::ArtifactKind::VisualDlLog;
 }
 
 /// Scalars other loggers write: like event files, their folder is their run.
-bool isLoggerStream(ArtifactKind kind)
+bool isLoggerStream(models::ArtifactKind kind)
 {
-    return kind == ArtifactKind::Table || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun
-        || kind == ArtifactKind::GpuMetricsLog || kind == ArtifactKind::WandbRun;
+    return kind == models::ArtifactKind::Table || kind == models::ArtifactKind::TrainerState
+        || kind == models::ArtifactKind::MlflowRun || kind == models::ArtifactKind::GpuMetricsLog
+        || kind == models::ArtifactKind::WandbRun;
 }
 
 struct FileKey
@@ -123,7 +125,7 @@ qint64 readHead(int fd, char* buffer, std::size_t size)
 class Walker
 {
 public:
-    Walker(const RunScanner::Options& options, const ImportControl& control, RunManifest& manifest,
+    Walker(const RunScanner::Options& options, const ImportControl& control, models::RunManifest& manifest,
            std::string rootBytes, std::string rootName)
         : m_options(options)
         , m_control(control)
@@ -163,14 +165,14 @@ private:
     {
         return dir.empty() ? std::string(name) : dir + '/' + name;
     }
-    void diagnose(Severity severity, const QString& file, const QString& message)
+    void diagnose(models::Severity severity, const QString& file, const QString& message)
     {
-        m_manifest.diagnostics.append(Diagnostic { severity, file, -1, -1, message });
+        m_manifest.diagnostics.append(models::Diagnostic { severity, file, -1, -1, message });
     }
 
     const RunScanner::Options& m_options;
     const ImportControl& m_control;
-    RunManifest& m_manifest;
+    models::RunManifest& m_manifest;
     const std::string m_rootBytes;
     const std::string m_rootName;
 
@@ -192,8 +194,8 @@ bool Walker::admitEntry(const std::string& dirRel)
     if (m_control.canceled()) {
         m_stop = true;
         m_manifest.truncated = true;
-        diagnose(Severity::Info, absolute({}),
-                 QCoreApplication::translate("runlens::RunScanner",
+        diagnose(models::Severity::Info, absolute({}),
+                 QCoreApplication::translate("runlens::importers::RunScanner",
                                              "The scan of %1 was canceled; the list of files is incomplete.")
                      .arg(absolute({})));
         return false;
@@ -201,9 +203,9 @@ bool Walker::admitEntry(const std::string& dirRel)
     if (m_manifest.entriesVisited >= m_options.maxEntries) {
         m_stop = true;
         m_manifest.truncated = true;
-        diagnose(Severity::Warning, absolute({}),
+        diagnose(models::Severity::Warning, absolute({}),
                  QCoreApplication::translate(
-                     "runlens::RunScanner",
+                     "runlens::importers::RunScanner",
                      "Stopped after %1 entries: %2 holds more than the scan limit, files after %3 were not listed. "
                      "Open a subfolder to see the rest.")
                      .arg(m_manifest.entriesVisited)
@@ -258,8 +260,8 @@ void Walker::walkRoot(int rootFd)
         const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0) {
             const int error = errno;
-            diagnose(Severity::Warning, absolute(link.rel),
-                     QCoreApplication::translate("runlens::RunScanner",
+            diagnose(models::Severity::Warning, absolute(link.rel),
+                     QCoreApplication::translate("runlens::importers::RunScanner",
                                                  "The folder %1 (a symbolic link) cannot be read: %2.")
                          .arg(absolute(link.rel), errnoText(error)));
             continue;
@@ -275,15 +277,15 @@ void Walker::walkRoot(int rootFd)
             const std::string& target = seen->second;
             const bool loop = target.empty() || link.rel.compare(0, target.size() + 1, target + '/') == 0;
             if (loop) {
-                diagnose(Severity::Warning, absolute(link.rel),
+                diagnose(models::Severity::Warning, absolute(link.rel),
                          QCoreApplication::translate(
-                             "runlens::RunScanner",
+                             "runlens::importers::RunScanner",
                              "%1 is a symbolic link to %2, which contains it (a loop); it was not followed.")
                              .arg(absolute(link.rel), absolute(target)));
             } else {
-                diagnose(Severity::Info, absolute(link.rel),
+                diagnose(models::Severity::Info, absolute(link.rel),
                          QCoreApplication::translate(
-                             "runlens::RunScanner",
+                             "runlens::importers::RunScanner",
                              "%1 is a symbolic link to %2, which was already scanned; it was not followed again.")
                              .arg(absolute(link.rel), absolute(target)));
             }
@@ -294,9 +296,9 @@ void Walker::walkRoot(int rootFd)
     }
 
     if (m_tooDeep > 0) {
-        diagnose(Severity::Info, absolute(m_firstTooDeep),
+        diagnose(models::Severity::Info, absolute(m_firstTooDeep),
                  QCoreApplication::translate(
-                     "runlens::RunScanner",
+                     "runlens::importers::RunScanner",
                      "%n folder(s) more than %1 levels below %2 were not scanned, for example %3.", nullptr, m_tooDeep)
                      .arg(m_options.maxDepth)
                      .arg(absolute({}), absolute(m_firstTooDeep)));
@@ -309,8 +311,8 @@ void Walker::walkTree(int fd, std::string rel, int depth)
     if (!dir) {
         const int error = errno;
         ::close(fd);
-        diagnose(Severity::Warning, absolute(rel),
-                 QCoreApplication::translate("runlens::RunScanner", "The folder %1 cannot be read: %2.")
+        diagnose(models::Severity::Warning, absolute(rel),
+                 QCoreApplication::translate("runlens::importers::RunScanner", "The folder %1 cannot be read: %2.")
                      .arg(absolute(rel), errnoText(error)));
         return;
     }
@@ -330,8 +332,8 @@ void Walker::walkTree(int fd, std::string rel, int depth)
         if (!entry) {
             if (errno != 0) {
                 const int error = errno;
-                diagnose(Severity::Warning, absolute(frame.rel),
-                         QCoreApplication::translate("runlens::RunScanner",
+                diagnose(models::Severity::Warning, absolute(frame.rel),
+                         QCoreApplication::translate("runlens::importers::RunScanner",
                                                      "Reading the folder %1 failed: %2; some files may be missing.")
                              .arg(absolute(frame.rel), errnoText(error)));
             }
@@ -399,8 +401,8 @@ void Walker::enterDirectory(int parentFd, const char* name, const std::string& r
     const int fd = ::openat(parentFd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         const int error = errno;
-        diagnose(Severity::Warning, absolute(rel),
-                 QCoreApplication::translate("runlens::RunScanner",
+        diagnose(models::Severity::Warning, absolute(rel),
+                 QCoreApplication::translate("runlens::importers::RunScanner",
                                              "The folder %1 cannot be read: %2. Its files were not listed.")
                      .arg(absolute(rel), errnoText(error)));
         return;
@@ -415,8 +417,8 @@ void Walker::enterDirectory(int parentFd, const char* name, const std::string& r
     if (seen != m_visitedDirs.end()) {
         // Only bind mounts get here: the same folder reached twice without a symbolic link.
         ::close(fd);
-        diagnose(Severity::Warning, absolute(rel),
-                 QCoreApplication::translate("runlens::RunScanner",
+        diagnose(models::Severity::Warning, absolute(rel),
+                 QCoreApplication::translate("runlens::importers::RunScanner",
                                              "%1 is the same folder as %2 (a mount loop); it was not scanned again.")
                      .arg(absolute(rel), absolute(seen->second)));
         return;
@@ -425,8 +427,8 @@ void Walker::enterDirectory(int parentFd, const char* name, const std::string& r
     if (!dir) {
         const int error = errno;
         ::close(fd);
-        diagnose(Severity::Warning, absolute(rel),
-                 QCoreApplication::translate("runlens::RunScanner", "The folder %1 cannot be read: %2.")
+        diagnose(models::Severity::Warning, absolute(rel),
+                 QCoreApplication::translate("runlens::importers::RunScanner", "The folder %1 cannot be read: %2.")
                      .arg(absolute(rel), errnoText(error)));
         return;
     }
@@ -453,8 +455,8 @@ void Walker::visitFile(int dirFd, const char* name, const Frame& frame, bool via
         const int fd = openForReading(dirFd, name);
         if (fd < 0) {
             const int error = errno;
-            diagnose(Severity::Warning, absolute(found.rel),
-                     QCoreApplication::translate("runlens::RunScanner",
+            diagnose(models::Severity::Warning, absolute(found.rel),
+                     QCoreApplication::translate("runlens::importers::RunScanner",
                                                  "The file %1 cannot be read: %2. Check its permissions.")
                          .arg(absolute(found.rel), errnoText(error)));
             return;
@@ -467,8 +469,8 @@ void Walker::visitFile(int dirFd, const char* name, const Frame& frame, bool via
         if (got < 0) {
             const int error = errno;
             ::close(fd);
-            diagnose(Severity::Warning, absolute(found.rel),
-                     QCoreApplication::translate("runlens::RunScanner", "The file %1 cannot be read: %2.")
+            diagnose(models::Severity::Warning, absolute(found.rel),
+                     QCoreApplication::translate("runlens::importers::RunScanner", "The file %1 cannot be read: %2.")
                          .arg(absolute(found.rel), errnoText(error)));
             return;
         }
@@ -497,17 +499,18 @@ void Walker::sniffSingleFile(int dirFd, const std::string& name)
     const int fd = openForReading(dirFd, name.c_str());
     if (fd < 0) {
         const int error = errno;
-        diagnose(
-            Severity::Error, absolute(name),
-            QCoreApplication::translate("runlens::RunScanner", "The file %1 cannot be read: %2. Check its permissions.")
-                .arg(absolute(name), errnoText(error)));
+        diagnose(models::Severity::Error, absolute(name),
+                 QCoreApplication::translate("runlens::importers::RunScanner",
+                                             "The file %1 cannot be read: %2. Check its permissions.")
+                     .arg(absolute(name), errnoText(error)));
         return;
     }
     StatBuffer st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        diagnose(Severity::Error, absolute(name),
-                 QCoreApplication::translate("runlens::RunScanner", "%1 is not a regular file.").arg(absolute(name)));
+        diagnose(models::Severity::Error, absolute(name),
+                 QCoreApplication::translate("runlens::importers::RunScanner", "%1 is not a regular file.")
+                     .arg(absolute(name)));
         return;
     }
     FoundFile found;
@@ -515,8 +518,9 @@ void Walker::sniffSingleFile(int dirFd, const std::string& name)
     const qint64 got = readHead(fd, m_head.data(), FileSniffer::kLongHeadSize);
     ::close(fd);
     if (got < 0) {
-        diagnose(Severity::Error, absolute(name),
-                 QCoreApplication::translate("runlens::RunScanner", "The file %1 cannot be read.").arg(absolute(name)));
+        diagnose(models::Severity::Error, absolute(name),
+                 QCoreApplication::translate("runlens::importers::RunScanner", "The file %1 cannot be read.")
+                     .arg(absolute(name)));
         return;
     }
     found.sniff
@@ -525,9 +529,10 @@ void Walker::sniffSingleFile(int dirFd, const std::string& name)
     found.mtimeMs = mtimeMsOf(st);
     found.key = FileKey { st.st_dev, st.st_ino };
     m_manifest.entriesVisited = 1;
-    if (found.sniff.kind == ArtifactKind::Unknown && found.sniff.expectedByName == ArtifactKind::Unknown && !include)
-        diagnose(Severity::Warning, absolute(name),
-                 QCoreApplication::translate("runlens::RunScanner", "%1 is not a file RunLens can read.")
+    if (found.sniff.kind == models::ArtifactKind::Unknown && found.sniff.expectedByName == models::ArtifactKind::Unknown
+        && !include)
+        diagnose(models::Severity::Warning, absolute(name),
+                 QCoreApplication::translate("runlens::importers::RunScanner", "%1 is not a file RunLens can read.")
                      .arg(absolute(name)));
     m_files.push_back(std::move(found));
 }
@@ -571,7 +576,7 @@ std::string_view lastComponent(std::string_view dir)
 /// `dir` without its trailing artifact-named folders: "job/tb/rank_0" -> "job", "runs/exp1" -> itself.
 std::string_view withoutTrailingArtifactFolders(std::string_view dir)
 {
-    while (!dir.empty() && isArtifactFolderName(lastComponent(dir)))
+    while (!dir.empty() && models::isArtifactFolderName(lastComponent(dir)))
         dir = parentOf(dir);
     return dir;
 }
@@ -582,7 +587,7 @@ std::optional<std::string_view> jobAbove(std::string_view dir)
 {
     bool inBlock = false;
     while (!dir.empty()) {
-        if (isArtifactFolderName(lastComponent(dir)))
+        if (models::isArtifactFolderName(lastComponent(dir)))
             inBlock = true;
         else if (inBlock)
             return dir;
@@ -668,7 +673,7 @@ void assignRuns(const std::vector<FoundFile>& files, std::vector<std::string>& r
         bool inside = false;
         for (std::string_view above = job; !above.empty() && !inside;) {
             above = parentOf(above);
-            inside = isRunOrJob(above) && isArtifactFolderName(componentBelow(job, above));
+            inside = isRunOrJob(above) && models::isArtifactFolderName(componentBelow(job, above));
         }
         if (!inside)
             runDirs.insert(job);
@@ -703,24 +708,25 @@ void assignRuns(const std::vector<FoundFile>& files, std::vector<std::string>& r
     }
 }
 
-void reportMismatches(const std::vector<FoundFile>& files, const std::string& rootBytes, RunManifest& manifest)
+void reportMismatches(const std::vector<FoundFile>& files, const std::string& rootBytes, models::RunManifest& manifest)
 {
     for (const FoundFile& file : files) {
-        if (file.sniff.kind != ArtifactKind::Unknown || file.sniff.expectedByName == ArtifactKind::Unknown)
+        if (file.sniff.kind != models::ArtifactKind::Unknown
+            || file.sniff.expectedByName == models::ArtifactKind::Unknown)
             continue;
         const QString path = fromBytes(underRoot(rootBytes, file.rel));
-        const QString kind = artifactKindName(file.sniff.expectedByName);
+        const QString kind = models::artifactKindName(file.sniff.expectedByName);
         if (file.size == 0) {
-            manifest.diagnostics.append(
-                Diagnostic { Severity::Info, path, -1, -1,
-                             QCoreApplication::translate(
-                                 "runlens::RunScanner",
-                                 "%1 is named like a %2 file but is empty, perhaps not written yet; scan again later.")
-                                 .arg(path, kind) });
+            manifest.diagnostics.append(models::Diagnostic {
+                models::Severity::Info, path, -1, -1,
+                QCoreApplication::translate(
+                    "runlens::importers::RunScanner",
+                    "%1 is named like a %2 file but is empty, perhaps not written yet; scan again later.")
+                    .arg(path, kind) });
         } else {
-            manifest.diagnostics.append(Diagnostic {
-                Severity::Warning, path, -1, -1,
-                QCoreApplication::translate("runlens::RunScanner",
+            manifest.diagnostics.append(models::Diagnostic {
+                models::Severity::Warning, path, -1, -1,
+                QCoreApplication::translate("runlens::importers::RunScanner",
                                             "%1 is named like a %2 file but its content is not one; it was left out.")
                     .arg(path, kind) });
         }
@@ -735,8 +741,8 @@ void nameRunsAsTheirLoggers(const std::vector<FoundFile>& files, std::vector<std
     std::map<std::string, int> uses;
     for (std::size_t i = 0; i < files.size(); ++i) {
         const std::string& name = files[i].sniff.runName;
-        const bool logger
-            = files[i].sniff.kind == ArtifactKind::MlflowRun || files[i].sniff.kind == ArtifactKind::WandbRun;
+        const bool logger = files[i].sniff.kind == models::ArtifactKind::MlflowRun
+            || files[i].sniff.kind == models::ArtifactKind::WandbRun;
         // A name that is not one folder name would put the run somewhere else in the tree.
         if (!logger || name.empty() || name.size() > 200 || name.find('/') != std::string::npos || name == "."
             || name == ".." || runs[i] == ".")
@@ -754,7 +760,7 @@ void nameRunsAsTheirLoggers(const std::vector<FoundFile>& files, std::vector<std
 }
 
 void buildManifest(std::vector<FoundFile>& files, const std::string& rootBytes, const std::string& rootName,
-                   const RunScanner::Options& options, RunManifest& manifest)
+                   const RunScanner::Options& options, models::RunManifest& manifest)
 {
     // A symbolic link to a file that is also listed under its real name would be imported twice.
     std::unordered_set<FileKey, FileKeyHash> direct;
@@ -775,7 +781,7 @@ void buildManifest(std::vector<FoundFile>& files, const std::string& rootBytes, 
     std::vector<std::size_t> order;
     order.reserve(files.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
-        if (files[i].sniff.kind != ArtifactKind::Unknown || options.includeUnknown)
+        if (files[i].sniff.kind != models::ArtifactKind::Unknown || options.includeUnknown)
             order.push_back(i);
     }
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -789,7 +795,7 @@ void buildManifest(std::vector<FoundFile>& files, const std::string& rootBytes, 
     std::string lastRun;
     for (const std::size_t i : order) {
         const FoundFile& file = files[i];
-        Artifact artifact;
+        models::Artifact artifact;
         artifact.relativePath = fromBytes(file.rel);
         artifact.path = root.endsWith(QLatin1Char('/')) ? root + artifact.relativePath
                                                         : root + QLatin1Char('/') + artifact.relativePath;
@@ -814,13 +820,13 @@ RunScanner::RunScanner(Options options)
     : m_options(options)
 { }
 
-RunManifest RunScanner::scan(const QString& path, const ImportControl& control) const
+models::RunManifest RunScanner::scan(const QString& path, const ImportControl& control) const
 {
-    RunManifest manifest;
+    models::RunManifest manifest;
     if (path.isEmpty()) {
-        manifest.diagnostics.append(
-            Diagnostic { Severity::Error, QString(), -1, -1,
-                         QCoreApplication::translate("runlens::RunScanner", "No folder or file was given to scan.") });
+        manifest.diagnostics.append(models::Diagnostic {
+            models::Severity::Error, QString(), -1, -1,
+            QCoreApplication::translate("runlens::importers::RunScanner", "No folder or file was given to scan.") });
         return manifest;
     }
     const QFileInfo info(path);
@@ -831,10 +837,10 @@ RunManifest RunScanner::scan(const QString& path, const ImportControl& control) 
     if (::stat(absoluteBytes.constData(), &st) != 0) {
         const int error = errno;
         manifest.root = absolute;
-        manifest.diagnostics.append(
-            Diagnostic { Severity::Error, absolute, -1, -1,
-                         QCoreApplication::translate("runlens::RunScanner", "%1 cannot be opened: %2.")
-                             .arg(absolute, errnoText(error)) });
+        manifest.diagnostics.append(models::Diagnostic {
+            models::Severity::Error, absolute, -1, -1,
+            QCoreApplication::translate("runlens::importers::RunScanner", "%1 cannot be opened: %2.")
+                .arg(absolute, errnoText(error)) });
         return manifest;
     }
 
@@ -843,11 +849,11 @@ RunManifest RunScanner::scan(const QString& path, const ImportControl& control) 
         const int fd = ::open(absoluteBytes.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0) {
             const int error = errno;
-            manifest.diagnostics.append(
-                Diagnostic { Severity::Error, absolute, -1, -1,
-                             QCoreApplication::translate("runlens::RunScanner",
-                                                         "The folder %1 cannot be read: %2. Check its permissions.")
-                                 .arg(absolute, errnoText(error)) });
+            manifest.diagnostics.append(models::Diagnostic {
+                models::Severity::Error, absolute, -1, -1,
+                QCoreApplication::translate("runlens::importers::RunScanner",
+                                            "The folder %1 cannot be read: %2. Check its permissions.")
+                    .arg(absolute, errnoText(error)) });
             return manifest;
         }
         const std::string rootBytes(absoluteBytes.constData(), std::size_t(absoluteBytes.size()));
@@ -869,10 +875,10 @@ RunManifest RunScanner::scan(const QString& path, const ImportControl& control) 
         const int dirFd = ::open(dirBytes.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dirFd < 0) {
             const int error = errno;
-            manifest.diagnostics.append(
-                Diagnostic { Severity::Error, absolute, -1, -1,
-                             QCoreApplication::translate("runlens::RunScanner", "The folder of %1 cannot be read: %2.")
-                                 .arg(absolute, errnoText(error)) });
+            manifest.diagnostics.append(models::Diagnostic {
+                models::Severity::Error, absolute, -1, -1,
+                QCoreApplication::translate("runlens::importers::RunScanner", "The folder of %1 cannot be read: %2.")
+                    .arg(absolute, errnoText(error)) });
             return manifest;
         }
         const std::string rootBytes(dirBytes.constData(), std::size_t(dirBytes.size()));
@@ -888,14 +894,14 @@ RunManifest RunScanner::scan(const QString& path, const ImportControl& control) 
     }
 
     manifest.root = absolute;
-    manifest.diagnostics.append(
-        Diagnostic { Severity::Error, absolute, -1, -1,
-                     QCoreApplication::translate("runlens::RunScanner", "%1 is neither a folder nor a regular file.")
-                         .arg(absolute) });
+    manifest.diagnostics.append(models::Diagnostic {
+        models::Severity::Error, absolute, -1, -1,
+        QCoreApplication::translate("runlens::importers::RunScanner", "%1 is neither a folder nor a regular file.")
+            .arg(absolute) });
     return manifest;
 }
 
-ArtifactKind RunScanner::classify(const QString& fileName, const QByteArray& head, qint64 fileSize)
+models::ArtifactKind RunScanner::classify(const QString& fileName, const QByteArray& head, qint64 fileSize)
 {
     const QByteArray bytes = QFile::encodeName(QDir::fromNativeSeparators(fileName));
     const std::string_view full(bytes.constData(), std::size_t(bytes.size()));
@@ -905,4 +911,4 @@ ArtifactKind RunScanner::classify(const QString& fileName, const QByteArray& hea
     return FileSniffer::sniff(base, dir, std::string_view(head.constData(), std::size_t(head.size())), fileSize).kind;
 }
 
-} // namespace runlens
+} // namespace runlens::importers

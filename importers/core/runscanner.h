@@ -6,7 +6,7 @@
 
 #include <QString>
 
-namespace runlens {
+namespace runlens::importers {
 
 /// Walks a run folder (or takes a single file) and returns what it holds, classified by content,
 /// grouped into runs and ranks. Reads at most a small header of each file, never whole files.
@@ -24,13 +24,13 @@ public:
     explicit RunScanner(Options options);
 
     /// `path` may be a folder or a single file. Never throws; problems become manifest diagnostics.
-    RunManifest scan(const QString& path, const ImportControl& control = {}) const;
+    models::RunManifest scan(const QString& path, const ImportControl& control = {}) const;
 
     /// Classifies one file from its name and first bytes (exposed for tests and for `Open File`).
-    static ArtifactKind classify(const QString& fileName, const QByteArray& head, qint64 fileSize);
+    static models::ArtifactKind classify(const QString& fileName, const QByteArray& head, qint64 fileSize);
 
 private:
     Options m_options;
 };
 
-} // namespace runlens
+} // namespace runlens::importers

@@ -9,7 +9,7 @@
 // Small string helpers on byte views shared by FileSniffer and its format checks (file names are bytes; no
 // QString in the hot path). Inline because the JSON and text scanners call them for every byte.
 
-namespace runlens::sniff {
+namespace runlens::importers::sniff {
 
 inline char lowerAscii(char c)
 {
@@ -120,4 +120,4 @@ inline bool isPrintableText(std::string_view s)
     return true;
 }
 
-} // namespace runlens::sniff
+} // namespace runlens::importers::sniff

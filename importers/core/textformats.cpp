@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-namespace runlens::sniff {
+namespace runlens::importers::sniff {
 
 namespace {
 
@@ -150,4 +150,4 @@ bool hasCsvHeader(std::string_view text, char delimiter)
     return false;
 }
 
-} // namespace runlens::sniff
+} // namespace runlens::importers::sniff

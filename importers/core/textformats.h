@@ -4,7 +4,7 @@
 
 // The text formats FileSniffer recognises from a file's head: graphs written as text and tables with a header.
 
-namespace runlens::sniff {
+namespace runlens::importers::sniff {
 
 /// Graphviz DOT: `[strict] (graph|digraph) [ID] {` after blank lines and comments.
 bool isDot(std::string_view text);
@@ -21,4 +21,4 @@ bool isGraphDefText(std::string_view text);
 /// A header line: at least two delimited fields, one of them starting with a letter.
 bool hasCsvHeader(std::string_view text, char delimiter);
 
-} // namespace runlens::sniff
+} // namespace runlens::importers::sniff

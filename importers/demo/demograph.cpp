@@ -6,7 +6,7 @@
 #include <QDir>
 #include <QSaveFile>
 
-namespace runlens::demo {
+namespace runlens::importers::demo::demo {
 
 namespace {
 
@@ -97,18 +97,19 @@ bool DemoGraph::write(const QString& directory, QString* error)
 {
     if (!QDir().mkpath(directory)) {
         if (error)
-            *error = QCoreApplication::translate("runlens::DemoRun", "cannot create the folder %1").arg(directory);
+            *error = QCoreApplication::translate("runlens::importers::demo::DemoRun", "cannot create the folder %1")
+                         .arg(directory);
         return false;
     }
     const QString path = QDir(directory).filePath(QStringLiteral("model.dot"));
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(dot()) < 0 || !file.commit()) {
         if (error)
-            *error
-                = QCoreApplication::translate("runlens::DemoRun", "cannot write %1: %2").arg(path, file.errorString());
+            *error = QCoreApplication::translate("runlens::importers::demo::DemoRun", "cannot write %1: %2")
+                         .arg(path, file.errorString());
         return false;
     }
     return true;
 }
 
-} // namespace runlens::demo
+} // namespace runlens::importers::demo::demo

@@ -15,7 +15,7 @@
 #include <numbers>
 #include <vector>
 
-namespace runlens {
+namespace runlens::importers::demo {
 
 namespace {
 
@@ -47,10 +47,10 @@ double warmupCosine(int step)
 
 /// The distribution of `count` roughly normal values (mean, spread) in 30 equal buckets, as a writer
 /// would summarise a layer's weights or gradients.
-summary::Histogram sampleHistogram(Noise& noise, double mean, double spread, int count = 2000)
+models::summary::Histogram sampleHistogram(Noise& noise, double mean, double spread, int count = 2000)
 {
     std::vector<double> values(static_cast<std::size_t>(count));
-    summary::Histogram h;
+    models::summary::Histogram h;
     h.min = std::numeric_limits<double>::infinity();
     h.max = -h.min;
     h.sum = 0.0;
@@ -76,7 +76,7 @@ bool writeRun(const QDir& root, const Schedule& schedule, QString* error)
 {
     if (!root.mkpath(schedule.name)) {
         if (error)
-            *error = QCoreApplication::translate("runlens::DemoRun", "cannot create the folder %1")
+            *error = QCoreApplication::translate("runlens::importers::demo::DemoRun", "cannot create the folder %1")
                          .arg(root.filePath(schedule.name));
         return false;
     }
@@ -150,7 +150,8 @@ bool DemoRun::write(const QString& directory, QString* error)
     QDir root(directory);
     if (!root.mkpath(QStringLiteral("."))) {
         if (error)
-            *error = QCoreApplication::translate("runlens::DemoRun", "cannot create the folder %1").arg(directory);
+            *error = QCoreApplication::translate("runlens::importers::demo::DemoRun", "cannot create the folder %1")
+                         .arg(directory);
         return false;
     }
     const Schedule schedules[] = {
@@ -168,4 +169,4 @@ bool DemoRun::write(const QString& directory, QString* error)
         && demo::DemoTensors::write(profiled.filePath(QStringLiteral("dump")), error);
 }
 
-} // namespace runlens
+} // namespace runlens::importers::demo

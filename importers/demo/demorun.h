@@ -4,7 +4,7 @@
 
 #include <QString>
 
-namespace runlens {
+namespace runlens::importers::demo {
 
 /// Writes RunLens's demo run folder with the project's own writers: two training runs of TensorBoard
 /// event files (loss, accuracy and learning-rate curves over 1,000 steps, weight and gradient histograms) that differ
@@ -29,4 +29,4 @@ public:
     static QStringList tags();
 };
 
-} // namespace runlens
+} // namespace runlens::importers::demo

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <vector>
 
-namespace runlens::demo {
+namespace runlens::importers::demo::demo {
 
 namespace {
 
@@ -114,18 +114,19 @@ bool DemoTensors::write(const QString& directory, QString* error)
             const QString folder = QStringLiteral("step_%1").arg(dumpSteps[s]);
             QDir dir(directory);
             if (!dir.mkpath(folder))
-                return fail(error,
-                            QCoreApplication::translate("runlens::DemoRun", "cannot create the folder %1")
-                                .arg(dir.filePath(folder)));
+                return fail(
+                    error,
+                    QCoreApplication::translate("runlens::importers::demo::DemoRun", "cannot create the folder %1")
+                        .arg(dir.filePath(folder)));
             const QString path = QDir(dir.filePath(folder)).filePath(p.name + QStringLiteral(".npy"));
             QSaveFile file(path);
             if (!file.open(QIODevice::WriteOnly) || file.write(npy(p.shape, values)) < 0 || !file.commit())
                 return fail(error,
-                            QCoreApplication::translate("runlens::DemoRun", "cannot write %1: %2")
+                            QCoreApplication::translate("runlens::importers::demo::DemoRun", "cannot write %1: %2")
                                 .arg(path, file.errorString()));
         }
     }
     return true;
 }
 
-} // namespace runlens::demo
+} // namespace runlens::importers::demo::demo

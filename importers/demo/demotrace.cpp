@@ -12,7 +12,7 @@
 #include <cmath>
 #include <vector>
 
-namespace runlens::demo {
+namespace runlens::importers::demo::demo {
 
 namespace {
 
@@ -541,18 +541,19 @@ bool DemoTrace::write(const QString& directory, qint64 startTime, QString* error
 {
     if (!QDir().mkpath(directory)) {
         if (error)
-            *error = QCoreApplication::translate("runlens::DemoRun", "cannot create the folder %1").arg(directory);
+            *error = QCoreApplication::translate("runlens::importers::demo::DemoRun", "cannot create the folder %1")
+                         .arg(directory);
         return false;
     }
     const QString path = QDir(directory).filePath(fileName(startTime));
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(json(startTime, fileName(startTime))) < 0 || !file.commit()) {
         if (error)
-            *error
-                = QCoreApplication::translate("runlens::DemoRun", "cannot write %1: %2").arg(path, file.errorString());
+            *error = QCoreApplication::translate("runlens::importers::demo::DemoRun", "cannot write %1: %2")
+                         .arg(path, file.errorString());
         return false;
     }
     return true;
 }
 
-} // namespace runlens::demo
+} // namespace runlens::importers::demo::demo

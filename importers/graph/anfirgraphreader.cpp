@@ -9,7 +9,7 @@
 
 #include <unordered_map>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
@@ -55,10 +55,10 @@ int elementSize(int type)
 }
 
 /// Flattens a type: tensors give dtype and shape, tuples their elements.
-void collectTypes(const anf::TypeProto& type, std::vector<TensorType>& out)
+void collectTypes(const anf::TypeProto& type, std::vector<models::graph::TensorType>& out)
 {
     if (type.data_type() == kDtTensor || type.has_tensor_type()) {
-        TensorType t;
+        models::graph::TensorType t;
         t.dtype = anfTypeName(type.tensor_type().elem_type());
         t.rankKnown = true;
         for (const auto& dim : type.tensor_type().shape().dim())
@@ -68,7 +68,7 @@ void collectTypes(const anf::TypeProto& type, std::vector<TensorType>& out)
         for (const auto& element : type.sequence_type().elem_types())
             collectTypes(element, out);
     } else if (type.data_type() != 0) {
-        TensorType t;
+        models::graph::TensorType t;
         t.dtype = anfTypeName(type.data_type());
         out.push_back(std::move(t));
     }
@@ -178,9 +178,9 @@ std::string valueText(const anf::ValueProto& value, bool debugger, int depth = 0
     return anfTypeName(value.dtype());
 }
 
-TensorType valueType(const anf::ValueProto& value, bool debugger)
+models::graph::TensorType valueType(const anf::ValueProto& value, bool debugger)
 {
-    TensorType t;
+    models::graph::TensorType t;
     if (!value.tensor_val().empty()) {
         t.rankKnown = true;
         if (debugger) {
@@ -200,8 +200,9 @@ TensorType valueType(const anf::ValueProto& value, bool debugger)
     return t;
 }
 
-GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QString& path, Diagnostics diagnostics,
-                  bool debuggerHint, const ImportControl& control, const std::vector<Attribute>& metadata)
+GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QString& path,
+                  models::Diagnostics diagnostics, bool debuggerHint, const ImportControl& control,
+                  const std::vector<models::graph::Attribute>& metadata)
 {
     int anfVotes = 0;
     int debugVotes = 0;
@@ -217,23 +218,23 @@ GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QStri
     }
     const bool debugger = debugFields || debugVotes > anfVotes || (debuggerHint && anfVotes == 0);
 
-    auto graph = std::make_unique<Graph>();
+    auto graph = std::make_unique<models::graph::Graph>();
     graph->path = path;
-    graph->format = debugger ? GraphFormat::AnfIrDebugger : GraphFormat::AnfIr;
+    graph->format = debugger ? models::graph::GraphFormat::AnfIrDebugger : models::graph::GraphFormat::AnfIr;
     graph->name = text::printable(g.name());
     graph->metadata = metadata;
     if (!g.root_name().empty())
         graph->metadata.push_back({ "root_name", text::printable(g.root_name()) });
-    Subgraph main;
+    models::graph::Subgraph main;
     main.name = graph->name;
     graph->subgraphs.push_back(std::move(main));
-    Subgraph& sub = graph->subgraphs.front();
+    models::graph::Subgraph& sub = graph->subgraphs.front();
 
     std::unordered_map<std::string, int> byName;
     UniqueIds ids;
     auto uniqueId = [&ids](const std::string& wanted) { return ids.take(wanted); };
     ImportBudget budget { inputBytes };
-    auto addImplicit = [&](Node node) {
+    auto addImplicit = [&](models::graph::Node node) {
         const int index = int(graph->nodes.size());
         byName.emplace(node.id, index);
         node.id = uniqueId(node.id);
@@ -242,15 +243,15 @@ GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QStri
         return index;
     };
     for (const auto& p : g.parameters()) {
-        Node node;
-        node.kind = NodeKind::Parameter;
+        models::graph::Node node;
+        node.kind = models::graph::NodeKind::Parameter;
         node.implicit = true;
         node.opType = "Parameter";
         node.id = text::printable(p.name());
         node.name = node.id;
-        std::vector<TensorType> types;
+        std::vector<models::graph::TensorType> types;
         collectTypes(p.type(), types);
-        Port out;
+        models::graph::Port out;
         out.name = node.id;
         if (!types.empty())
             out.type = types.front();
@@ -260,13 +261,13 @@ GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QStri
         sub.parameters.push_back(addImplicit(std::move(node)));
     }
     for (const auto& c : g.const_vals()) {
-        Node node;
-        node.kind = NodeKind::Constant;
+        models::graph::Node node;
+        node.kind = models::graph::NodeKind::Constant;
         node.implicit = true;
         node.opType = "Const";
         node.id = text::printable(c.key());
         node.name = node.id;
-        Port out;
+        models::graph::Port out;
         out.name = node.id;
         out.type = valueType(c.value(), debugger);
         node.outputs.push_back(std::move(out));
@@ -286,8 +287,8 @@ GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QStri
             return result;
         }
         const anf::NodeProto& n = g.node(i);
-        Node node;
-        node.kind = NodeKind::Op;
+        models::graph::Node node;
+        node.kind = models::graph::NodeKind::Op;
         node.opType = text::printable(n.op_type());
         node.id = uniqueId(text::printable(n.name()));
         std::string fullName = text::printable(n.full_name());
@@ -302,25 +303,25 @@ GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QStri
         for (const auto& a : n.attribute())
             node.attributes.push_back({ text::printable(a.name()), valueText(a.value(), debugger) });
         if (!n.source_address().empty()) {
-            SourceLocation location;
+            models::graph::SourceLocation location;
             location.text = text::elide(text::printable(n.source_address()), 4096);
             node.sources.push_back(std::move(location));
         }
-        std::vector<TensorType> types;
+        std::vector<models::graph::TensorType> types;
         collectTypes(n.output_type(), types);
         for (std::size_t k = 0; k < types.size(); ++k) {
-            Port out;
+            models::graph::Port out;
             out.name = node.id + ":" + std::to_string(k);
             out.type = types[k];
             node.outputs.push_back(std::move(out));
         }
         if (node.outputs.empty()) {
-            Port out;
+            models::graph::Port out;
             out.name = node.id + ":0";
             node.outputs.push_back(std::move(out));
         }
         for (const auto& input : n.input()) {
-            Port port;
+            models::graph::Port port;
             const std::string inputName = input.name();
             port.name = text::printable(inputName);
             port.control = input.type() == 1;
@@ -342,7 +343,7 @@ GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QStri
             port.producer = producer;
             if (producer >= 0 && producer < first + i && producer < int(graph->nodes.size()))
                 port.type = graph->nodes[std::size_t(producer)].outputs.empty()
-                    ? TensorType()
+                    ? models::graph::TensorType()
                     : graph->nodes[std::size_t(producer)].outputs.front().type;
             node.inputs.push_back(std::move(port));
         }
@@ -354,13 +355,13 @@ GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QStri
     for (const auto& o : g.outputs()) {
         if (budget.exceeded())
             break;
-        Node node;
-        node.kind = NodeKind::Output;
+        models::graph::Node node;
+        node.kind = models::graph::NodeKind::Output;
         node.implicit = true;
         node.opType = "Output";
         node.id = uniqueId("output:" + text::printable(o.name()));
         node.name = text::printable(o.name());
-        Port in;
+        models::graph::Port in;
         in.name = node.name;
         if (const auto it = nodeIds.find(o.name()); it != nodeIds.end())
             in.producer = it->second;
@@ -379,13 +380,13 @@ GraphResult build(const anf::GraphProto& g, std::int64_t inputBytes, const QStri
     // stay unconnected there, which is worth saying but not a fault of the file.
     if (unresolved > 0)
         diagnostics.append(graphDiagnostic(
-            Severity::Info, path,
+            models::Severity::Info, path,
             GraphTr::tr("%n input(s) name no node, parameter or constant of the graph.", nullptr, unresolved)));
     return publishGraph(std::move(graph), diagnostics);
 }
 
 /// Parses a GraphProto, keeping the complete fields of a damaged one.
-bool parseGraph(std::string_view bytes, anf::GraphProto& g, const QString& path, Diagnostics& diagnostics)
+bool parseGraph(std::string_view bytes, anf::GraphProto& g, const QString& path, models::Diagnostics& diagnostics)
 {
     if (wire::parse(g, bytes))
         return true;
@@ -393,13 +394,13 @@ bool parseGraph(std::string_view bytes, anf::GraphProto& g, const QString& path,
     const std::size_t stop = wire::salvage(g, bytes);
     if (g.node_size() == 0) {
         diagnostics.append(graphDiagnostic(
-            Severity::Error, path,
+            models::Severity::Error, path,
             GraphTr::tr("Not a readable MindSpore graph: the protobuf data is damaged or of another kind."),
             qint64(stop)));
         return false;
     }
     diagnostics.append(
-        graphDiagnostic(Severity::Warning, path,
+        graphDiagnostic(models::Severity::Warning, path,
                         GraphTr::tr("The graph is damaged or cut off after byte %1; the %2 nodes before it were read.")
                             .arg(stop)
                             .arg(g.node_size()),
@@ -411,9 +412,9 @@ bool parseGraph(std::string_view bytes, anf::GraphProto& g, const QString& path,
 
 GraphResult AnfIrGraphReader::read(std::string_view bytes, const QString& path, const ImportControl& control)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     if (bytes.empty()) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The file is empty.")));
         return publishGraph(nullptr, diagnostics, true);
     }
     const bool debuggerHint = QFileInfo(path).fileName().startsWith(QLatin1String("ms_output_"));
@@ -422,7 +423,7 @@ GraphResult AnfIrGraphReader::read(std::string_view bytes, const QString& path, 
     wire::Field first;
     if (wire::next(bytes, pos, first) && first.number == 1 && first.wireType == 0) {
         anf::ModelProto model;
-        std::vector<Attribute> metadata;
+        std::vector<models::graph::Attribute> metadata;
         if (wire::parse(model, bytes)) {
             metadata.push_back({ "ir_version", std::to_string(model.ir_version()) });
             if (!model.domain().empty())
@@ -447,7 +448,7 @@ GraphResult AnfIrGraphReader::read(std::string_view bytes, const QString& path, 
                 return publishGraph(nullptr, diagnostics, true);
             return build(g, std::int64_t(bytes.size()), path, diagnostics, debuggerHint, control, metadata);
         }
-        diagnostics.append(graphDiagnostic(Severity::Error, path,
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path,
                                            GraphTr::tr("Not a readable MindSpore model: the protobuf data is "
                                                        "damaged or of another kind."),
                                            qint64(p)));
@@ -462,7 +463,7 @@ GraphResult AnfIrGraphReader::read(std::string_view bytes, const QString& path, 
 GraphResult AnfIrGraphReader::readGraphProto(std::string_view bytes, const QString& path, const ImportControl& control)
 {
     return guardedRead(path, [&]() -> GraphResult {
-        Diagnostics diagnostics;
+        models::Diagnostics diagnostics;
         anf::GraphProto g;
         if (!parseGraph(bytes, g, path, diagnostics))
             return publishGraph(nullptr, diagnostics, true);
@@ -470,4 +471,4 @@ GraphResult AnfIrGraphReader::readGraphProto(std::string_view bytes, const QStri
     });
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Reads MindSpore anf_ir graphs: a standalone ModelProto `.pb`, a bare GraphProto (the `graph_def` of a
 /// summary record), and the debugger's variant of the schema (`ms_output_trace_code_graph_*.pb`). The
@@ -25,4 +25,4 @@ public:
     static GraphResult readGraphProto(std::string_view bytes, const QString& path, const ImportControl& control = {});
 };
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

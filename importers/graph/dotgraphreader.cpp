@@ -13,7 +13,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
@@ -154,7 +154,7 @@ bool callForm(const std::string& s, std::string& op, std::string& inner)
     return true;
 }
 
-void describeNode(Agnode_t* n, Node& node)
+void describeNode(Agnode_t* n, models::graph::Node& node)
 {
     const std::string id = agnameof(n);
     char* rawLabel = agget(n, const_cast<char*>("label"));
@@ -175,8 +175,9 @@ void describeNode(Agnode_t* n, Node& node)
                 display += (k > 1 ? " " : "") + cells[k];
             // MindSpore draws values (Primitive, Int32Imm, ...) in lavender tables.
             if (label.find("lavender") != std::string::npos)
-                node.kind
-                    = node.opType == "Primitive" || node.opType == "PrimitivePy" ? NodeKind::Op : NodeKind::Constant;
+                node.kind = node.opType == "Primitive" || node.opType == "PrimitivePy"
+                    ? models::graph::NodeKind::Op
+                    : models::graph::NodeKind::Constant;
         } else if (!cells.empty()) {
             display = cells.front();
         }
@@ -205,12 +206,12 @@ void describeNode(Agnode_t* n, Node& node)
                     }
                 }
                 if (text::startsWith(node.opType, "get_parameter")) {
-                    node.kind = NodeKind::Parameter;
+                    node.kind = models::graph::NodeKind::Parameter;
                     node.opType = "get_parameter";
                 } else if (node.opType == "placeholder") {
-                    node.kind = NodeKind::Input;
+                    node.kind = models::graph::NodeKind::Input;
                 } else if (node.opType == "output") {
-                    node.kind = NodeKind::Output;
+                    node.kind = models::graph::NodeKind::Output;
                 }
             } else {
                 for (const std::string& line : lines) {
@@ -236,7 +237,7 @@ void describeNode(Agnode_t* n, Node& node)
         }
     }
     if (shape == "octagon" && fill.find("turquoise") != std::string::npos)
-        node.kind = NodeKind::Parameter;
+        node.kind = models::graph::NodeKind::Parameter;
     auto [scope, name] = text::splitScope(display);
     node.name = name.empty() ? display : name;
     node.scope = scope;
@@ -509,16 +510,16 @@ std::int64_t chargeDotEdges(std::string_view t, ImportBudget& budget)
 
 GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, const ImportControl& control)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     if (text::trim(dotText).empty()) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The file is empty.")));
         return publishGraph(nullptr, diagnostics, true);
     }
     // agmemread wants a NUL-terminated string; a NUL inside the text would end it early.
     std::string owned(dotText);
     if (owned.find('\0') != std::string::npos) {
-        diagnostics.append(
-            graphDiagnostic(Severity::Error, path, GraphTr::tr("Not a Graphviz file: it contains binary data.")));
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path,
+                                           GraphTr::tr("Not a Graphviz file: it contains binary data.")));
         return publishGraph(nullptr, diagnostics, true);
     }
 
@@ -529,7 +530,7 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
         return publishGraph(nullptr, diagnostics, true);
     }
 
-    std::lock_guard<std::mutex> lock(graphvizMutex());
+    std::lock_guard<std::mutex> lock(models::graph::graphvizMutex());
     std::string errors;
     g_errors = &errors;
     const agusererrf previous = agseterrf(&collectError);
@@ -547,17 +548,17 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
         QString message = QString::fromStdString(std::string(text::trim(errors)));
         if (message.isEmpty())
             message = GraphTr::tr("no graph found");
-        diagnostics.append(
-            graphDiagnostic(Severity::Error, path, GraphTr::tr("Not a readable Graphviz file: %1").arg(message)));
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path,
+                                           GraphTr::tr("Not a readable Graphviz file: %1").arg(message)));
         return publishGraph(nullptr, diagnostics, true);
     }
     if (!text::trim(errors).empty())
         diagnostics.append(
-            graphDiagnostic(Severity::Warning, path, QString::fromStdString(std::string(text::trim(errors)))));
+            graphDiagnostic(models::Severity::Warning, path, QString::fromStdString(std::string(text::trim(errors)))));
 
-    auto graph = std::make_unique<Graph>();
+    auto graph = std::make_unique<models::graph::Graph>();
     graph->path = path;
-    graph->format = GraphFormat::Dot;
+    graph->format = models::graph::GraphFormat::Dot;
     graph->name = agnameof(g);
     graph->metadata.push_back({ "directed", agisdirected(g) ? "true" : "false" });
     for (Agsym_t* sym = agnxtattr(g, AGRAPH, nullptr); sym; sym = agnxtattr(g, AGRAPH, sym)) {
@@ -573,7 +574,7 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
     collectClusters(g, std::string(), clusterScopes, depths, 0, 0, clusters, cut);
     graph->metadata.push_back({ "clusters", std::to_string(clusters) });
     if (cut)
-        diagnostics.append(graphDiagnostic(Severity::Warning, path,
+        diagnostics.append(graphDiagnostic(models::Severity::Warning, path,
                                            GraphTr::tr("Subgraphs are nested deeper than %1 levels (or clusters "
                                                        "deeper than %2); the deeper ones do not become groups.")
                                                .arg(ImportLimits::kMaxDepth)
@@ -587,13 +588,13 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
             canceled = true;
             break;
         }
-        Node node;
+        models::graph::Node node;
         node.id = agnameof(n);
         describeNode(n, node);
         const auto cluster = clusterScopes.find(n);
         if (cluster != clusterScopes.end() && !cluster->second.empty())
             node.scope = node.scope.empty() ? cluster->second : cluster->second + "/" + node.scope;
-        Port out;
+        models::graph::Port out;
         out.name = node.id;
         node.outputs.push_back(std::move(out));
         indices.emplace(n, int(graph->nodes.size()));
@@ -604,7 +605,7 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
         for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
             const int from = indices[agtail(e)];
             const int to = indices[aghead(e)];
-            Port in;
+            models::graph::Port in;
             in.name = attribute(e, "headport");
             in.producer = from;
             const std::string style = attribute(e, "style");
@@ -616,14 +617,15 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
     agclose(g);
     // Numbered head ports are input slots (MindSpore: 0 is the operator, then the arguments): put them in
     // slot order; other inputs keep the order cgraph gave.
-    for (Node& node : graph->nodes) {
-        std::stable_sort(node.inputs.begin(), node.inputs.end(), [](const Port& a, const Port& b) {
-            const bool an = !a.name.empty() && a.name.find_first_not_of("0123456789") == std::string::npos;
-            const bool bn = !b.name.empty() && b.name.find_first_not_of("0123456789") == std::string::npos;
-            if (an && bn)
-                return a.name.size() != b.name.size() ? a.name.size() < b.name.size() : a.name < b.name;
-            return an && !bn;
-        });
+    for (models::graph::Node& node : graph->nodes) {
+        std::stable_sort(
+            node.inputs.begin(), node.inputs.end(), [](const models::graph::Port& a, const models::graph::Port& b) {
+                const bool an = !a.name.empty() && a.name.find_first_not_of("0123456789") == std::string::npos;
+                const bool bn = !b.name.empty() && b.name.find_first_not_of("0123456789") == std::string::npos;
+                if (an && bn)
+                    return a.name.size() != b.name.size() ? a.name.size() < b.name.size() : a.name < b.name;
+                return an && !bn;
+            });
     }
     if (canceled) {
         GraphResult result = publishGraph(nullptr, diagnostics, true);
@@ -634,4 +636,4 @@ GraphResult DotGraphReader::read(std::string_view dotText, const QString& path, 
     return publishGraph(std::move(graph), diagnostics);
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

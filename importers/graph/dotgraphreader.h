@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Reads a Graphviz `.dot` file through cgraph into a Graph: every dot node is a node and every dot edge
 /// an edge (into a new input port of its head, named after the head port when there is one). Nested
@@ -22,4 +22,4 @@ public:
     static GraphResult read(std::string_view text, const QString& path, const ImportControl& control = {});
 };
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -4,9 +4,9 @@
 
 #include <QFileInfo>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
-GraphFileImporter::GraphFileImporter(QString path, ArtifactKind kind)
+GraphFileImporter::GraphFileImporter(QString path, models::ArtifactKind kind)
     : m_path(std::move(path))
     , m_kind(kind)
 { }
@@ -18,21 +18,21 @@ ImportUpdate GraphFileImporter::poll(const ImportControl& control)
     update.diagnostics = std::move(result.diagnostics);
     update.bytesRead = QFileInfo(m_path).size();
     if (result.canceled) {
-        update.status = ImportStatus::Canceled;
+        update.status = models::ImportStatus::Canceled;
         return update;
     }
     bool problems = false;
-    for (const Diagnostic& d : update.diagnostics)
-        problems = problems || d.severity != Severity::Info;
+    for (const models::Diagnostic& d : update.diagnostics)
+        problems = problems || d.severity != models::Severity::Info;
     if (!result.graph) {
-        update.status = ImportStatus::Failed;
+        update.status = models::ImportStatus::Failed;
         return update;
     }
-    update.status = problems ? ImportStatus::Partial : ImportStatus::Ok;
+    update.status = problems ? models::ImportStatus::Partial : models::ImportStatus::Ok;
     update.recordsRead = result.graph->nodeCount();
-    update.graphSummary = summarizeGraph(*result.graph);
+    update.graphSummary = models::graph::summarizeGraph(*result.graph);
     update.graph = std::move(result.graph);
     return update;
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

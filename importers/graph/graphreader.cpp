@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
@@ -26,54 +26,54 @@ constexpr qint64 kMaxBinary = (qint64(1) << 31) - 1;
 constexpr qint64 kMaxText = qint64(1) << 30;
 constexpr qint64 kMapThreshold = qint64(64) << 20;
 
-bool isText(ArtifactKind kind)
+bool isText(models::ArtifactKind kind)
 {
-    return kind == ArtifactKind::GraphDot || kind == ArtifactKind::GraphMindSporeIr
-        || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
-        || kind == ArtifactKind::GraphVisualDl;
+    return kind == models::ArtifactKind::GraphDot || kind == models::ArtifactKind::GraphMindSporeIr
+        || kind == models::ArtifactKind::GraphTorchScript || kind == models::ArtifactKind::GraphParallelStrategy
+        || kind == models::ArtifactKind::GraphVisualDl;
 }
 
 } // namespace
 
-bool GraphReader::supports(ArtifactKind kind)
+bool GraphReader::supports(models::ArtifactKind kind)
 {
     switch (kind) {
-    case ArtifactKind::GraphOnnx:
-    case ArtifactKind::GraphTensorFlow:
-    case ArtifactKind::GraphAnfIr:
-    case ArtifactKind::GraphMindSporeIr:
-    case ArtifactKind::GraphDot:
-    case ArtifactKind::GraphTorchScript:
-    case ArtifactKind::GraphParallelStrategy:
-    case ArtifactKind::GraphPaddle:
-    case ArtifactKind::GraphVisualDl:
+    case models::ArtifactKind::GraphOnnx:
+    case models::ArtifactKind::GraphTensorFlow:
+    case models::ArtifactKind::GraphAnfIr:
+    case models::ArtifactKind::GraphMindSporeIr:
+    case models::ArtifactKind::GraphDot:
+    case models::ArtifactKind::GraphTorchScript:
+    case models::ArtifactKind::GraphParallelStrategy:
+    case models::ArtifactKind::GraphPaddle:
+    case models::ArtifactKind::GraphVisualDl:
         return true;
     default:
         return false;
     }
 }
 
-GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const ImportControl& control)
+GraphResult GraphReader::read(const QString& path, models::ArtifactKind kind, const ImportControl& control)
 {
     GraphResult result;
-    if (kind == ArtifactKind::TensorBoardEvents)
+    if (kind == models::ArtifactKind::TensorBoardEvents)
         return guardedRead(path, [&]() { return readEventFileGraph(path, control); });
     if (!supports(kind)) {
-        result.diagnostics.append(graphDiagnostic(Severity::Error, path,
+        result.diagnostics.append(graphDiagnostic(models::Severity::Error, path,
                                                   GraphTr::tr("This kind of graph file is not read by this version.")));
         return result;
     }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        result.diagnostics.append(
-            graphDiagnostic(Severity::Error, path, GraphTr::tr("Cannot open the file: %1").arg(file.errorString())));
+        result.diagnostics.append(graphDiagnostic(models::Severity::Error, path,
+                                                  GraphTr::tr("Cannot open the file: %1").arg(file.errorString())));
         return result;
     }
     const qint64 size = file.size();
     const qint64 limit = isText(kind) ? kMaxText : kMaxBinary;
     if (size > limit) {
         result.diagnostics.append(
-            graphDiagnostic(Severity::Error, path,
+            graphDiagnostic(models::Severity::Error, path,
                             GraphTr::tr("The file is %1 MiB, more than the %2 MiB a graph of this kind can hold.")
                                 .arg(size >> 20)
                                 .arg(limit >> 20)));
@@ -102,7 +102,7 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
         }
         if (got < size) {
             result.diagnostics.append(graphDiagnostic(
-                Severity::Warning, path,
+                models::Severity::Warning, path,
                 GraphTr::tr("Only %1 of %2 bytes could be read: %3").arg(got).arg(size).arg(file.errorString())));
             owned.resize(std::size_t(got));
         }
@@ -110,23 +110,23 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
     }
     GraphResult read = guardedRead(path, [&]() {
         switch (kind) {
-        case ArtifactKind::GraphOnnx:
+        case models::ArtifactKind::GraphOnnx:
             return OnnxGraphReader::read(bytes, path, control);
-        case ArtifactKind::GraphTensorFlow:
+        case models::ArtifactKind::GraphTensorFlow:
             return TfGraphReader::read(bytes, path, control);
-        case ArtifactKind::GraphAnfIr:
+        case models::ArtifactKind::GraphAnfIr:
             return AnfIrGraphReader::read(bytes, path, control);
-        case ArtifactKind::GraphMindSporeIr:
+        case models::ArtifactKind::GraphMindSporeIr:
             return MindSporeIrReader::read(bytes, path, control);
-        case ArtifactKind::GraphDot:
+        case models::ArtifactKind::GraphDot:
             return DotGraphReader::read(bytes, path, control);
-        case ArtifactKind::GraphTorchScript:
+        case models::ArtifactKind::GraphTorchScript:
             return TorchScriptReader::read(bytes, path, control);
-        case ArtifactKind::GraphParallelStrategy:
+        case models::ArtifactKind::GraphParallelStrategy:
             return ParallelStrategyReader::read(bytes, path, control);
-        case ArtifactKind::GraphPaddle:
+        case models::ArtifactKind::GraphPaddle:
             return PaddleGraphReader::read(bytes, path, control);
-        case ArtifactKind::GraphVisualDl:
+        case models::ArtifactKind::GraphVisualDl:
             return VisualDlGraphReader::read(bytes, path, control);
         default:
             return GraphResult();
@@ -134,9 +134,9 @@ GraphResult GraphReader::read(const QString& path, ArtifactKind kind, const Impo
     });
     control.report(1000);
     if (mapping && mapping->damaged())
-        result.diagnostics.append(graphDiagnostic(Severity::Error, path, mapping->damageMessage()));
+        result.diagnostics.append(graphDiagnostic(models::Severity::Error, path, mapping->damageMessage()));
     read.diagnostics = result.diagnostics + read.diagnostics;
     return read;
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

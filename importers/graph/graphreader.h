@@ -1,12 +1,12 @@
 #pragma once
 
-#include "models/core/artifactkind.h"
 #include "importers/core/importcontrol.h"
 #include "importers/graph/graphresult.h"
+#include "models/core/artifactkind.h"
 
 #include <QString>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Reads a graph file of any kind the run scanner recognises (ONNX, TensorFlow GraphDef binary or text,
 /// MindSpore anf_ir in both schemas, MindSpore text IR, Graphviz dot, the GraphDef of an event file) with
@@ -14,9 +14,9 @@ namespace runlens::graph {
 class GraphReader
 {
 public:
-    static GraphResult read(const QString& path, ArtifactKind kind, const ImportControl& control = {});
+    static GraphResult read(const QString& path, models::ArtifactKind kind, const ImportControl& control = {});
     /// True for the kinds read() understands.
-    static bool supports(ArtifactKind kind);
+    static bool supports(models::ArtifactKind kind);
 };
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

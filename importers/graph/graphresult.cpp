@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
@@ -33,9 +33,9 @@ private:
 
 } // namespace
 
-std::vector<SourceLocation> stackTraceSources(std::string_view trace, bool& cut)
+std::vector<models::graph::SourceLocation> stackTraceSources(std::string_view trace, bool& cut)
 {
-    std::vector<SourceLocation> out;
+    std::vector<models::graph::SourceLocation> out;
     NextNewline eolAfterQuote(trace);
     NextNewline eolAfterEol(trace);
     std::size_t pos = 0;
@@ -44,7 +44,7 @@ std::vector<SourceLocation> stackTraceSources(std::string_view trace, bool& cut)
         const std::size_t quote = trace.find('"', pos);
         if (quote == std::string_view::npos)
             break;
-        SourceLocation location;
+        models::graph::SourceLocation location;
         location.file = std::string(trace.substr(pos, quote - pos));
         // `", line 12`: the number follows within a few characters of the quote.
         const std::size_t lineAt = trace.substr(quote, 12).find("line ");
@@ -77,9 +77,10 @@ std::vector<SourceLocation> stackTraceSources(std::string_view trace, bool& cut)
     return out;
 }
 
-Diagnostic graphDiagnostic(Severity severity, const QString& path, const QString& message, qint64 offset, qint64 line)
+models::Diagnostic graphDiagnostic(models::Severity severity, const QString& path, const QString& message,
+                                   qint64 offset, qint64 line)
 {
-    Diagnostic d;
+    models::Diagnostic d;
     d.severity = severity;
     d.file = path;
     d.offset = offset;
@@ -113,41 +114,43 @@ bool boundScope(std::string& scope)
     return true;
 }
 
-bool chargeNode(ImportBudget& budget, const Node& node)
+bool chargeNode(ImportBudget& budget, const models::graph::Node& node)
 {
     const std::int64_t ports = std::int64_t(node.inputs.size() + node.outputs.size());
     const bool elements = budget.spendElements(1 + ports);
-    return budget.spendBytes(std::int64_t(sizeof(Node)) + ports * std::int64_t(sizeof(Port))) && elements;
+    return budget.spendBytes(std::int64_t(sizeof(models::graph::Node))
+                             + ports * std::int64_t(sizeof(models::graph::Port)))
+        && elements;
 }
 
-void dropDanglingProducers(Graph& graph)
+void dropDanglingProducers(models::graph::Graph& graph)
 {
     const int count = int(graph.nodes.size());
-    for (Node& node : graph.nodes) {
-        for (Port& in : node.inputs) {
+    for (models::graph::Node& node : graph.nodes) {
+        for (models::graph::Port& in : node.inputs) {
             if (in.producer >= count)
                 in.producer = -1;
         }
     }
-    for (Subgraph& s : graph.subgraphs) {
+    for (models::graph::Subgraph& s : graph.subgraphs) {
         if (s.output >= count)
             s.output = -1;
     }
 }
 
-GraphResult publishGraph(std::unique_ptr<Graph> graph, Diagnostics diagnostics, bool failed)
+GraphResult publishGraph(std::unique_ptr<models::graph::Graph> graph, models::Diagnostics diagnostics, bool failed)
 {
     GraphResult result;
     if (graph && !failed) {
         int cut = 0;
-        const Node* first = nullptr;
-        for (Node& node : graph->nodes) {
+        const models::graph::Node* first = nullptr;
+        for (models::graph::Node& node : graph->nodes) {
             if (boundScope(node.scope) && cut++ == 0)
                 first = &node;
         }
         if (cut > 0)
             diagnostics.append(graphDiagnostic(
-                Severity::Warning, graph->path,
+                models::Severity::Warning, graph->path,
                 GraphTr::tr("%n node scope(s) nested deeper than %1 levels or longer than %2 bytes were cut to "
                             "that size (the first is node \"%3\").",
                             nullptr, cut)
@@ -156,10 +159,10 @@ GraphResult publishGraph(std::unique_ptr<Graph> graph, Diagnostics diagnostics, 
                     .arg(QString::fromStdString(first->id.substr(0, 200)))));
         graph->finalize();
         graph->diagnostics = diagnostics;
-        result.graph = std::shared_ptr<const Graph>(std::move(graph));
+        result.graph = std::shared_ptr<const models::graph::Graph>(std::move(graph));
     }
     result.diagnostics = std::move(diagnostics);
     return result;
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// The translation context ("runlens::graph") of the graph importers' messages.
 struct GraphTr
@@ -26,19 +26,20 @@ struct GraphTr
 /// show them.
 struct GraphResult
 {
-    std::shared_ptr<const Graph> graph;
-    Diagnostics diagnostics;
+    std::shared_ptr<const models::graph::Graph> graph;
+    models::Diagnostics diagnostics;
     bool canceled = false;
 };
 
 /// A diagnostic about `path`; `offset` is a byte offset and `line` a 1-based line, each -1 when unknown.
-Diagnostic graphDiagnostic(Severity severity, const QString& path, const QString& message, qint64 offset = -1,
-                           qint64 line = -1);
+models::Diagnostic graphDiagnostic(models::Severity severity, const QString& path, const QString& message,
+                                   qint64 offset = -1, qint64 line = -1);
 
 /// Finalizes `graph` (edges, index), copies the diagnostics into it and publishes it. An empty graph is
 /// still published when the file was understood; `failed` drops it. Scopes deeper or longer than the
 /// limits below are cut first (with a warning), so no reader hands the scope tree a path it cannot afford.
-GraphResult publishGraph(std::unique_ptr<Graph> graph, Diagnostics diagnostics, bool failed = false);
+GraphResult publishGraph(std::unique_ptr<models::graph::Graph> graph, models::Diagnostics diagnostics,
+                         bool failed = false);
 
 /// Scopes keep at most ImportLimits::kMaxDepth components and kMaxScopeBytes bytes: real ones have a few
 /// dozen components and a few hundred bytes, while the scope tree and the summary spend time and memory
@@ -55,13 +56,14 @@ template<class Read> GraphResult guardedRead(const QString& path, Read&& read)
         return read();
     } catch (const std::bad_alloc&) {
         GraphResult result;
-        result.diagnostics.append(graphDiagnostic(
-            Severity::Error, path, GraphTr::tr("Reading stopped: the graph needs more memory than is available.")));
+        result.diagnostics.append(
+            graphDiagnostic(models::Severity::Error, path,
+                            GraphTr::tr("Reading stopped: the graph needs more memory than is available.")));
         return result;
     } catch (const std::exception& e) {
         GraphResult result;
         result.diagnostics.append(
-            graphDiagnostic(Severity::Error, path,
+            graphDiagnostic(models::Severity::Error, path,
                             GraphTr::tr("Reading stopped by an internal error: %1").arg(QString::fromUtf8(e.what()))));
         return result;
     }
@@ -69,11 +71,11 @@ template<class Read> GraphResult guardedRead(const QString& path, Read&& read)
 
 /// Unlinks inputs and subgraph outputs that name nodes never added: a reader stopped by its budget has
 /// registered names of nodes it then did not keep.
-void dropDanglingProducers(Graph& graph);
+void dropDanglingProducers(models::graph::Graph& graph);
 
 /// Records one more node with its ports against `budget`; false once the budget is spent (the caller
 /// stops, keeps what it has and reports budget.diagnostic()).
-bool chargeNode(ImportBudget& budget, const Node& node);
+bool chargeNode(ImportBudget& budget, const models::graph::Node& node);
 
 /// Frames kept from one stack trace: the innermost ones, which say where the node was made.
 constexpr std::size_t kMaxStackFrames = 256;
@@ -81,6 +83,6 @@ constexpr std::size_t kMaxStackFrames = 256;
 /// Parses the `File "x.py", line 12, in forward` lines of a Python stack trace (torch exporters, Paddle's
 /// `op_callstack`), innermost (last) first. Linear in the trace: every search moves forward. `cut` is set
 /// when frames beyond kMaxStackFrames were dropped.
-std::vector<SourceLocation> stackTraceSources(std::string_view trace, bool& cut);
+std::vector<models::graph::SourceLocation> stackTraceSources(std::string_view trace, bool& cut);
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cstdio>
 
-namespace runlens::graph::text {
+namespace runlens::importers::graph::text {
 
 std::string_view trim(std::string_view s)
 {
@@ -260,4 +260,4 @@ std::string printable(std::string_view bytes)
     return out;
 }
 
-} // namespace runlens::graph::text
+} // namespace runlens::importers::graph::text

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Small text helpers shared by the graph importers.
 namespace text {
@@ -60,4 +60,4 @@ std::string printable(std::string_view bytes);
 
 } // namespace text
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

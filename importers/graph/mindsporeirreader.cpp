@@ -10,7 +10,7 @@
 #include <cctype>
 #include <unordered_map>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
@@ -71,9 +71,9 @@ public:
     }
 
     std::vector<ParsedSubgraph> subgraphs;
-    std::vector<std::pair<std::string, TensorType>> globalParameters;
+    std::vector<std::pair<std::string, models::graph::TensorType>> globalParameters;
     std::string entry;
-    std::vector<Attribute> metadata;
+    std::vector<models::graph::Attribute> metadata;
     int unknownLines = 0;
     int firstUnknownLine = 0;
 
@@ -238,7 +238,7 @@ private:
         if (startsWith(body, "In file ")) {
             if (!m_node)
                 return; // a subgraph's own location
-            SourceLocation location;
+            models::graph::SourceLocation location;
             std::string trailer;
             if (parseSource(body.substr(8), location, &trailer)) {
                 m_sources.push_back(std::move(location));
@@ -274,7 +274,7 @@ private:
 
     void setScope(std::string_view value, bool fullName)
     {
-        Node& node = m_node->node;
+        models::graph::Node& node = m_node->node;
         m_node->hasScope = true;
         if (fullName) {
             auto [scope, name] = text::splitScope(value);
@@ -295,11 +295,11 @@ private:
             setScope(value, true);
             return;
         }
-        std::vector<TensorType> inputs;
-        TensorType output;
+        std::vector<models::graph::TensorType> inputs;
+        models::graph::TensorType output;
         if (!parseSpec(spec, inputs, output))
             return;
-        Node& node = m_node->node;
+        models::graph::Node& node = m_node->node;
         if (m_specLines++ > 0) {
             // The second spec line of kernel graphs gives device formats.
             node.attributes.push_back({ "device_types", text::elide(std::string(spec)) });
@@ -367,7 +367,7 @@ private:
         if (!parseCall(rest, parsed, after))
             return false;
         if (!outputType.empty()) {
-            Port out;
+            models::graph::Port out;
             out.type = parseType(outputType);
             parsed.node.outputs.push_back(std::move(out));
         }
@@ -408,9 +408,9 @@ private:
         const std::int64_t literals = std::count_if(parsed.args.begin(), parsed.args.end(),
                                                     [](const Ref& ref) { return ref.kind == Ref::Literal; });
         m_budget.spendElements(1 + args + literals);
-        m_budget.spendBytes(std::int64_t(sizeof(ParsedNode) + sizeof(graph::Node))
-                            + args * std::int64_t(sizeof(Ref) + sizeof(graph::Port))
-                            + literals * std::int64_t(sizeof(graph::Node) + sizeof(graph::Port)));
+        m_budget.spendBytes(std::int64_t(sizeof(ParsedNode) + sizeof(models::graph::Node))
+                            + args * std::int64_t(sizeof(Ref) + sizeof(models::graph::Port))
+                            + literals * std::int64_t(sizeof(models::graph::Node) + sizeof(models::graph::Port)));
         ParsedSubgraph& s = current();
         s.nodes.push_back(std::move(parsed));
         m_node = &s.nodes.back();
@@ -423,7 +423,7 @@ private:
     {
         if (!m_node)
             return;
-        Node& node = m_node->node;
+        models::graph::Node& node = m_node->node;
         // The dump prints the stack outermost first; we keep innermost first.
         std::reverse(m_sources.begin(), m_sources.end());
         node.sources = std::move(m_sources);
@@ -432,7 +432,7 @@ private:
             node.name = m_datDebugName;
         m_datDebugName.clear();
         for (std::size_t k = 0; k < m_node->args.size(); ++k) {
-            Port port;
+            models::graph::Port port;
             port.name = m_node->args[k].kind == Ref::Node ? "%" + m_node->args[k].key
                 : m_node->args[k].kind == Ref::Graph      ? "@" + m_node->args[k].key
                                                           : m_node->args[k].key;
@@ -449,7 +449,7 @@ private:
 
 public:
     void finish() { flushNode(); }
-    std::unordered_map<std::string, TensorType> m_parameterTypes;
+    std::unordered_map<std::string, models::graph::TensorType> m_parameterTypes;
     std::unordered_map<std::string, std::string> m_parameterNames;
 
 private:
@@ -457,8 +457,8 @@ private:
     const ImportControl& m_control;
     ImportBudget& m_budget;
     ParsedNode* m_node = nullptr;
-    std::vector<SourceLocation> m_sources;
-    std::vector<TensorType> m_inputTypes;
+    std::vector<models::graph::SourceLocation> m_sources;
+    std::vector<models::graph::TensorType> m_inputTypes;
     std::string m_pendingDatName;
     std::string m_datDebugName;
     int m_specLines = 0;
@@ -496,7 +496,7 @@ public:
         , m_path(path)
     { }
 
-    std::unique_ptr<Graph> assemble()
+    std::unique_ptr<models::graph::Graph> assemble()
     {
         orderSubgraphs();
         createGraph();
@@ -515,7 +515,7 @@ private:
     {
         int consumer = -1;
         std::size_t slot = 0;
-        Node node;
+        models::graph::Node node;
     };
 
     void orderSubgraphs()
@@ -533,14 +533,14 @@ private:
 
     void createGraph()
     {
-        m_graph = std::make_unique<Graph>();
+        m_graph = std::make_unique<models::graph::Graph>();
         m_graph->path = m_path;
-        m_graph->format = GraphFormat::MindSporeIr;
+        m_graph->format = models::graph::GraphFormat::MindSporeIr;
         m_graph->name = m_parser.entry.empty() ? m_parsed[m_order.front()].name : m_parser.entry;
         m_graph->metadata = m_parser.metadata;
         for (std::size_t k = 0; k < m_order.size(); ++k) {
             const ParsedSubgraph& s = m_parsed[m_order[k]];
-            Subgraph sub;
+            models::graph::Subgraph sub;
             sub.name = s.name;
             m_subgraphIndex.emplace(s.name, int(k));
             for (const std::string& alias : s.aliases)
@@ -556,24 +556,25 @@ private:
         for (std::size_t k = 0; k < m_order.size(); ++k) {
             for (const std::string& name : m_parsed[m_order[k]].parameters) {
                 const auto type = m_parser.m_parameterTypes.find(name);
-                addParameter(name, type != m_parser.m_parameterTypes.end() ? type->second : TensorType(), int(k));
+                addParameter(name, type != m_parser.m_parameterTypes.end() ? type->second : models::graph::TensorType(),
+                             int(k));
             }
         }
     }
 
-    void addParameter(const std::string& name, const TensorType& type, int subgraph)
+    void addParameter(const std::string& name, const models::graph::TensorType& type, int subgraph)
     {
         if (m_parameters.count(name))
             return;
-        Node node;
-        node.kind = NodeKind::Parameter;
+        models::graph::Node node;
+        node.kind = models::graph::NodeKind::Parameter;
         node.implicit = true;
         node.opType = "Parameter";
         node.id = m_ids.take(name);
         const auto debugName = m_parser.m_parameterNames.find(name);
         node.name = debugName != m_parser.m_parameterNames.end() ? debugName->second : parameterDisplayName(name);
         node.subgraph = subgraph;
-        Port out;
+        models::graph::Port out;
         out.name = name;
         out.type = type;
         node.outputs.push_back(std::move(out));
@@ -609,7 +610,7 @@ private:
     {
         const std::string prefix = s.name.empty() ? std::string() : s.name + ":";
         for (ParsedNode& p : s.nodes) {
-            Node& node = p.node;
+            models::graph::Node& node = p.node;
             node.subgraph = subgraph;
             node.id = m_ids.take(prefix + (p.number.empty() ? std::string("return") : "%" + p.number));
             if (node.name.empty())
@@ -635,7 +636,7 @@ private:
             ParsedNode& p = s.nodes[i];
             for (std::size_t a = 0; a < p.args.size() && a < p.node.inputs.size(); ++a) {
                 const Ref& ref = p.args[a];
-                Port& port = p.node.inputs[a];
+                models::graph::Port& port = p.node.inputs[a];
                 switch (ref.kind) {
                 case Ref::Node: {
                     const auto it = numbers.find(ref.key);
@@ -664,18 +665,19 @@ private:
     }
 
     /// Literal arguments are constants of their consumer's scope.
-    Node literalConstant(const ParsedNode& p, std::size_t a, const Port& port, int subgraph)
+    models::graph::Node literalConstant(const ParsedNode& p, std::size_t a, const models::graph::Port& port,
+                                        int subgraph)
     {
         const Ref& ref = p.args[a];
-        Node constant;
-        constant.kind = NodeKind::Constant;
+        models::graph::Node constant;
+        constant.kind = models::graph::NodeKind::Constant;
         constant.implicit = true;
         constant.opType = "Value";
         constant.name = text::elide(ref.key, 64);
         constant.scope = p.node.scope;
         constant.subgraph = subgraph;
         constant.id = m_ids.take(p.node.id + ".arg" + std::to_string(a));
-        Port out;
+        models::graph::Port out;
         out.name = ref.key;
         out.type = port.type;
         constant.outputs.push_back(std::move(out));
@@ -688,7 +690,7 @@ private:
         // Literal constants go after all cnodes so cnode indices stay as numbered above.
         for (Literal& literal : m_literals) {
             const int index = int(m_graph->nodes.size());
-            Node& target = m_graph->nodes[std::size_t(literal.consumer)];
+            models::graph::Node& target = m_graph->nodes[std::size_t(literal.consumer)];
             if (literal.slot < target.inputs.size())
                 target.inputs[literal.slot].producer = index;
             m_graph->subgraphs[std::size_t(literal.node.subgraph)].nodes.push_back(index);
@@ -700,7 +702,7 @@ private:
     std::vector<ParsedSubgraph>& m_parsed;
     QString m_path;
     std::vector<std::size_t> m_order;
-    std::unique_ptr<Graph> m_graph;
+    std::unique_ptr<models::graph::Graph> m_graph;
     std::unordered_map<std::string, int> m_subgraphIndex;
     UniqueIds m_ids;
     std::unordered_map<std::string, int> m_parameters;
@@ -716,26 +718,26 @@ std::size_t cnodeCount(const std::vector<ParsedSubgraph>& parsed)
 }
 
 /// The notes about a graph that was read: where the budget stopped it, and what was skipped or unresolved.
-void appendReadDiagnostics(Diagnostics& diagnostics, const QString& path, const ImportBudget& budget,
+void appendReadDiagnostics(models::Diagnostics& diagnostics, const QString& path, const ImportBudget& budget,
                            const Parser& parser, const GraphAssembler& assembler)
 {
     if (budget.exceeded())
         diagnostics.append(budget.diagnostic(path, parser.stoppedAt));
     if (parser.unknownLines > 0)
-        diagnostics.append(graphDiagnostic(Severity::Info, path,
+        diagnostics.append(graphDiagnostic(models::Severity::Info, path,
                                            GraphTr::tr("%n line(s) were not understood and skipped (the first is "
                                                        "line %1).",
                                                        nullptr, parser.unknownLines)
                                                .arg(parser.firstUnknownLine),
                                            -1, parser.firstUnknownLine));
     if (assembler.unresolved > 0)
-        diagnostics.append(graphDiagnostic(Severity::Info, path,
+        diagnostics.append(graphDiagnostic(models::Severity::Info, path,
                                            GraphTr::tr("%n argument(s) refer to nodes or parameters that are not in "
                                                        "the file (an excerpt?).",
                                                        nullptr, assembler.unresolved)));
     if (assembler.unknownCallees > 0)
         diagnostics.append(graphDiagnostic(
-            Severity::Info, path,
+            models::Severity::Info, path,
             GraphTr::tr("%n call(s) name subgraphs that are not in the file.", nullptr, assembler.unknownCallees)));
 }
 
@@ -743,9 +745,9 @@ void appendReadDiagnostics(Diagnostics& diagnostics, const QString& path, const 
 
 GraphResult MindSporeIrReader::read(std::string_view input, const QString& path, const ImportControl& control)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     if (trim(input).empty()) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The file is empty.")));
         return publishGraph(nullptr, diagnostics, true);
     }
     ImportBudget budget { std::int64_t(input.size()) };
@@ -757,14 +759,14 @@ GraphResult MindSporeIrReader::read(std::string_view input, const QString& path,
     }
     parser.finish();
     if (cnodeCount(parser.subgraphs) == 0) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path,
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path,
                                            GraphTr::tr("No MindSpore IR nodes (`%N(name) = Op(...)`) were found.")));
         return publishGraph(nullptr, diagnostics, true);
     }
     GraphAssembler assembler(parser, path);
-    std::unique_ptr<Graph> graph = assembler.assemble();
+    std::unique_ptr<models::graph::Graph> graph = assembler.assemble();
     appendReadDiagnostics(diagnostics, path, budget, parser, assembler);
     return publishGraph(std::move(graph), diagnostics);
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Reads MindSpore's text IR into a Graph: `.ir` files of 2.x and 1.x (and excerpts of them) and 1.x
 /// `.dat` files. Each `subgraph @name(...)` / `funcgraph` is a Subgraph (the `# IR entry` one first); each
@@ -23,4 +23,4 @@ public:
     static GraphResult read(std::string_view text, const QString& path, const ImportControl& control = {});
 };
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
-namespace runlens::graph::msir {
+namespace runlens::importers::graph::msir {
 
 using text::endsWith;
 using text::startsWith;
@@ -56,9 +56,9 @@ std::string normalizedDtype(std::string_view t)
 
 /// `<Tensor[Float32], (3, 8)>`, `<Ref[Tensor[Float32]], (4), ref_key=b>`, `<Int64, NoShape>`,
 /// 1.x `<Tensor[Float32]x(2, 3)>`, `.dat` `Tensor(F32)[2,3]`.
-TensorType parseType(std::string_view s)
+models::graph::TensorType parseType(std::string_view s)
 {
-    TensorType t;
+    models::graph::TensorType t;
     s = trim(s);
     if (s.size() >= 2 && s.front() == '<' && s.back() == '>')
         s = trim(s.substr(1, s.size() - 2));
@@ -103,7 +103,7 @@ TensorType parseType(std::string_view s)
 }
 
 /// `(T1, T2) -> (T)`: input types and the output type.
-bool parseSpec(std::string_view s, std::vector<TensorType>& inputs, TensorType& output)
+bool parseSpec(std::string_view s, std::vector<models::graph::TensorType>& inputs, models::graph::TensorType& output)
 {
     s = trim(s);
     if (s.empty() || s.front() != '(')
@@ -128,7 +128,7 @@ bool parseSpec(std::string_view s, std::vector<TensorType>& inputs, TensorType& 
 }
 
 /// `# In file t6.py:16, 12~25/    a = ops.sub(x, 1)/` (2.x), `# In file train.py(34)/ code/` (1.x).
-bool parseSource(std::string_view s, SourceLocation& location, std::string* trailer)
+bool parseSource(std::string_view s, models::graph::SourceLocation& location, std::string* trailer)
 {
     std::size_t codeStart = std::string_view::npos;
     for (std::size_t p = 0; p < s.size(); ++p) {
@@ -183,7 +183,7 @@ bool parseSource(std::string_view s, SourceLocation& location, std::string* trai
     return true;
 }
 
-void parseAttributeBlocks(std::string_view rest, std::vector<Attribute>& out)
+void parseAttributeBlocks(std::string_view rest, std::vector<models::graph::Attribute>& out)
 {
     // `{instance name: sub} primitive_attrs: {k: v, ...} cnode_attrs: {...}`
     std::size_t pos = 0;
@@ -246,11 +246,11 @@ bool parseCall(std::string_view rhs, ParsedNode& parsed, std::string& rest)
     rest = std::string(rhs.substr(close + 1));
     for (std::string_view a : text::splitTopLevel(rhs.substr(open + 1, close - open - 1), ','))
         parsed.args.push_back(parseArg(a));
-    Node& node = parsed.node;
+    models::graph::Node& node = parsed.node;
     if (startsWith(callee, "call "))
         callee = trim(callee.substr(5));
     if (startsWith(callee, "FuncGraph::")) {
-        node.kind = NodeKind::Call;
+        node.kind = models::graph::NodeKind::Call;
         parsed.calleeGraph = std::string(callee.substr(11));
         node.opType = "call";
         return true;
@@ -276,14 +276,14 @@ bool parseCall(std::string_view rhs, ParsedNode& parsed, std::string& rest)
         return true;
     }
     if (!callee.empty() && callee.front() == '@') {
-        node.kind = NodeKind::Call;
+        node.kind = models::graph::NodeKind::Call;
         parsed.calleeGraph = std::string(callee.substr(1));
         node.opType = "call";
         return true;
     }
     if (!callee.empty() && callee.front() == '%') {
         // A call through a value: `%0(...)`, `%5[@FuncUnion(@a, @b)]()`.
-        node.kind = NodeKind::Call;
+        node.kind = models::graph::NodeKind::Call;
         node.opType = "call";
         const std::size_t bracket = callee.find('[');
         const std::string_view target = bracket == std::string_view::npos ? callee : callee.substr(0, bracket);
@@ -296,4 +296,4 @@ bool parseCall(std::string_view rhs, ParsedNode& parsed, std::string& rest)
     return !node.opType.empty();
 }
 
-} // namespace runlens::graph::msir
+} // namespace runlens::importers::graph::msir

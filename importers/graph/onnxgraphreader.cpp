@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
@@ -32,7 +32,7 @@ struct ValueScope
 {
     const ValueScope* parent = nullptr;
     std::unordered_map<std::string, Producer> producers;
-    std::unordered_map<std::string, TensorType> types;
+    std::unordered_map<std::string, models::graph::TensorType> types;
 
     const Producer* findProducer(const std::string& name) const
     {
@@ -43,7 +43,7 @@ struct ValueScope
         }
         return nullptr;
     }
-    const TensorType* findType(const std::string& name) const
+    const models::graph::TensorType* findType(const std::string& name) const
     {
         for (const ValueScope* s = this; s; s = s->parent) {
             const auto it = s->types.find(name);
@@ -54,9 +54,9 @@ struct ValueScope
     }
 };
 
-TensorType tensorType(const onnx::TypeProto& type)
+models::graph::TensorType tensorType(const onnx::TypeProto& type)
 {
-    TensorType out;
+    models::graph::TensorType out;
     const onnx::TypeProto::Tensor* tensor = nullptr;
     if (type.has_tensor_type())
         tensor = &type.tensor_type();
@@ -91,9 +91,9 @@ TensorType tensorType(const onnx::TypeProto& type)
     return out;
 }
 
-TensorType tensorType(const onnx::TensorProto& tensor)
+models::graph::TensorType tensorType(const onnx::TensorProto& tensor)
 {
-    TensorType out;
+    models::graph::TensorType out;
     out.dtype = onnxDataTypeName(tensor.data_type());
     out.rankKnown = true;
     out.dims.assign(tensor.dims().begin(), tensor.dims().end());
@@ -144,9 +144,9 @@ std::string attributeText(const onnx::AttributeProto& a)
 }
 
 /// Byte ranges of the top-level initializers' values, in file order.
-std::vector<TensorLocation> initializerLocations(std::string_view bytes)
+std::vector<models::graph::TensorLocation> initializerLocations(std::string_view bytes)
 {
-    std::vector<TensorLocation> out;
+    std::vector<models::graph::TensorLocation> out;
     std::size_t pos = 0;
     wire::Field field;
     while (wire::next(bytes, pos, field)) {
@@ -158,7 +158,7 @@ std::vector<TensorLocation> initializerLocations(std::string_view bytes)
         while (wire::next(graph, gpos, g)) {
             if (g.number != kGraphInitializer || g.wireType != 2)
                 continue;
-            TensorLocation location;
+            models::graph::TensorLocation location;
             const std::string_view tensor = wire::payload(graph, g);
             std::size_t tpos = 0;
             wire::Field t;
@@ -273,7 +273,7 @@ std::size_t nodeEstimate(const onnx::GraphProto& g)
 class Builder
 {
 public:
-    Builder(Graph& graph, const QString& path, Diagnostics& diagnostics, ImportBudget& budget,
+    Builder(models::graph::Graph& graph, const QString& path, models::Diagnostics& diagnostics, ImportBudget& budget,
             const ImportControl& control)
         : m_graph(graph)
         , m_path(path)
@@ -284,7 +284,7 @@ public:
 
     /// Adds the nodes of `g` to subgraph `subgraph`; `scope` prefixes the scopes of body nodes.
     bool addGraph(const onnx::GraphProto& g, int subgraph, const std::string& scope, const ValueScope* parent,
-                  const std::vector<TensorLocation>* locations)
+                  const std::vector<models::graph::TensorLocation>* locations)
     {
         ValueScope values;
         values.parent = parent;
@@ -296,17 +296,17 @@ public:
         for (int i = 0; i < g.initializer_size(); ++i) {
             const onnx::TensorProto& tensor = g.initializer(i);
             initialized.insert(tensor.name());
-            Node node;
-            node.kind = NodeKind::Parameter;
+            models::graph::Node node;
+            node.kind = models::graph::NodeKind::Parameter;
             node.implicit = true;
             node.opType = "Initializer";
             setNames(node, text::printable(tensor.name()), scope);
             node.subgraph = subgraph;
-            Port out;
+            models::graph::Port out;
             out.name = text::printable(tensor.name());
             out.type = tensorType(tensor);
             node.outputs.push_back(out);
-            TensorLocation location;
+            models::graph::TensorLocation location;
             if (locations && i < int(locations->size()))
                 location = (*locations)[i];
             location.type = out.type;
@@ -339,12 +339,12 @@ public:
         for (const onnx::ValueInfoProto& info : g.input()) {
             if (initialized.count(info.name()))
                 continue;
-            Node node;
-            node.kind = NodeKind::Input;
+            models::graph::Node node;
+            node.kind = models::graph::NodeKind::Input;
             node.implicit = true;
             node.opType = "Input";
             setNames(node, text::printable(info.name()), scope);
-            Port out;
+            models::graph::Port out;
             out.name = text::printable(info.name());
             out.type = values.types[info.name()];
             node.outputs.push_back(out);
@@ -365,7 +365,7 @@ public:
         for (int i = 0; i < g.node_size() && !m_budget.exceeded(); ++i) {
             if ((i & 1023) == 0 && m_control.canceled())
                 return false;
-            Node node = makeNode(g.node(i), subgraph, scope, values);
+            models::graph::Node node = makeNode(g.node(i), subgraph, scope, values);
             if (!chargeNode(m_budget, node))
                 break;
             m_graph.nodes.push_back(std::move(node));
@@ -383,13 +383,13 @@ public:
             }
         }
         for (const onnx::ValueInfoProto& info : g.output()) {
-            Node node;
-            node.kind = NodeKind::Output;
+            models::graph::Node node;
+            node.kind = models::graph::NodeKind::Output;
             node.implicit = true;
             node.opType = "Output";
             setNames(node, text::printable(info.name()), scope);
             node.id = "output:" + node.id;
-            Port in;
+            models::graph::Port in;
             in.name = text::printable(info.name());
             in.type = values.types[info.name()];
             if (const Producer* p = values.findProducer(info.name())) {
@@ -407,7 +407,7 @@ public:
     /// Sizes the node list and the id set for about `count` nodes, within what the budget would let through.
     void reserve(std::size_t count)
     {
-        count = std::min(count, std::size_t(m_budget.limits().maxBytes / std::int64_t(sizeof(Node))));
+        count = std::min(count, std::size_t(m_budget.limits().maxBytes / std::int64_t(sizeof(models::graph::Node))));
         m_graph.nodes.reserve(count);
         m_ids.reserve(count);
     }
@@ -439,7 +439,7 @@ public:
     void declareFunctions(const google::protobuf::RepeatedPtrField<onnx::FunctionProto>& functions)
     {
         for (const onnx::FunctionProto& f : functions) {
-            Subgraph s;
+            models::graph::Subgraph s;
             s.name = functionName(f.domain(), f.name());
             m_functions.emplace(f.domain() + "::" + f.name() + "::" + f.overload(), int(m_graph.subgraphs.size()));
             m_graph.subgraphs.push_back(std::move(s));
@@ -469,7 +469,7 @@ private:
         return domain.empty() ? text::printable(name) : text::printable(domain) + "." + text::printable(name);
     }
 
-    void setNames(Node& node, const std::string& fullName, const std::string& scope)
+    void setNames(models::graph::Node& node, const std::string& fullName, const std::string& scope)
     {
         auto [own, name] = text::splitScope(fullName);
         node.name = name.empty() ? fullName : name;
@@ -479,7 +479,7 @@ private:
 
     std::string uniqueId(const std::string& wanted) { return m_ids.take(wanted); }
 
-    int add(Node node, int subgraph, bool parameter)
+    int add(models::graph::Node node, int subgraph, bool parameter)
     {
         // Past the budget a declaration still gets its index (callers register it by name), but further
         // nodes are not kept: dropDanglingProducers() unlinks what refers to them.
@@ -488,18 +488,20 @@ private:
         node.subgraph = subgraph;
         const int index = int(m_graph.nodes.size());
         m_graph.nodes.push_back(std::move(node));
-        Subgraph& s = m_graph.subgraphs[std::size_t(subgraph)];
+        models::graph::Subgraph& s = m_graph.subgraphs[std::size_t(subgraph)];
         s.nodes.push_back(index);
         if (parameter)
             s.parameters.push_back(index);
         return index;
     }
 
-    Node makeNode(const onnx::NodeProto& n, int subgraph, const std::string& scope, const ValueScope& values)
+    models::graph::Node makeNode(const onnx::NodeProto& n, int subgraph, const std::string& scope,
+                                 const ValueScope& values)
     {
-        Node node;
+        models::graph::Node node;
         // Constant ops are listed nodes (and counted) but hold a literal, so they fold like weights.
-        node.kind = n.op_type() == "Constant" && n.domain().empty() ? NodeKind::Constant : NodeKind::Op;
+        node.kind = n.op_type() == "Constant" && n.domain().empty() ? models::graph::NodeKind::Constant
+                                                                    : models::graph::NodeKind::Op;
         node.subgraph = subgraph;
         node.opType = text::printable(n.op_type());
         if (!n.domain().empty() && n.domain() != "ai.onnx")
@@ -536,11 +538,11 @@ private:
             node.attributes.push_back({ text::printable(a.name()), attributeText(a) });
         const auto function = m_functions.find(n.domain() + "::" + n.op_type() + "::" + n.overload());
         if (function != m_functions.end()) {
-            node.kind = NodeKind::Call;
+            node.kind = models::graph::NodeKind::Call;
             node.callee = function->second;
         }
         for (const std::string& input : n.input()) {
-            Port port;
+            models::graph::Port port;
             port.name = text::printable(input);
             if (!input.empty()) {
                 if (const Producer* p = values.findProducer(input)) {
@@ -549,15 +551,15 @@ private:
                 } else {
                     ++m_unresolved;
                 }
-                if (const TensorType* t = values.findType(input))
+                if (const models::graph::TensorType* t = values.findType(input))
                     port.type = *t;
             }
             node.inputs.push_back(std::move(port));
         }
         for (const std::string& output : n.output()) {
-            Port port;
+            models::graph::Port port;
             port.name = text::printable(output);
-            if (const TensorType* t = values.findType(output))
+            if (const models::graph::TensorType* t = values.findType(output))
                 port.type = *t;
             node.outputs.push_back(std::move(port));
         }
@@ -584,7 +586,7 @@ private:
     void addBodyGraph(int owner, const std::string& attribute, const onnx::GraphProto& body, const ValueScope& values)
     {
         const int index = int(m_graph.subgraphs.size());
-        Subgraph s;
+        models::graph::Subgraph s;
         s.name = m_graph.nodes[std::size_t(owner)].id + "/" + attribute;
         s.owner = owner;
         m_graph.subgraphs.push_back(std::move(s));
@@ -593,9 +595,9 @@ private:
         addGraph(body, index, scope, &values, nullptr);
     }
 
-    Graph& m_graph;
+    models::graph::Graph& m_graph;
     const QString& m_path;
-    Diagnostics& m_diagnostics;
+    models::Diagnostics& m_diagnostics;
     ImportBudget& m_budget;
     const ImportControl& m_control;
     UniqueIds m_ids;
@@ -628,13 +630,13 @@ std::string onnxDataTypeName(int type)
 
 GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, const ImportControl& control)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     if (bytes.empty()) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The file is empty.")));
         return publishGraph(nullptr, diagnostics, true);
     }
     if (bytes.size() > std::size_t(std::numeric_limits<int>::max())) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path,
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path,
                                            GraphTr::tr("The model is larger than 2 GB, the limit of an ONNX "
                                                        "file; store its weights as external data.")));
         return publishGraph(nullptr, diagnostics, true);
@@ -650,7 +652,7 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
         // Keep what the complete fields hold: a model cut off while being written still shows its nodes.
         const bool anything = model.has_graph() && model.graph().node_size() > 0;
         diagnostics.append(graphDiagnostic(
-            anything ? Severity::Warning : Severity::Error, path,
+            anything ? models::Severity::Warning : models::Severity::Error, path,
             anything ? GraphTr::tr("The model is damaged or cut off after byte %1; the %2 nodes before it were read.")
                            .arg(stop)
                            .arg(model.graph().node_size())
@@ -660,13 +662,14 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
             return publishGraph(nullptr, diagnostics, true);
     }
     if (!model.has_graph()) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The ONNX model holds no graph.")));
+        diagnostics.append(
+            graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The ONNX model holds no graph.")));
         return publishGraph(nullptr, diagnostics, true);
     }
 
-    auto graph = std::make_unique<Graph>();
+    auto graph = std::make_unique<models::graph::Graph>();
     graph->path = path;
-    graph->format = GraphFormat::Onnx;
+    graph->format = models::graph::GraphFormat::Onnx;
     graph->name = text::printable(model.graph().name());
     graph->metadata.push_back({ "ir_version", std::to_string(model.ir_version()) });
     if (!model.producer_name().empty())
@@ -679,10 +682,10 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
     for (const auto& entry : model.metadata_props())
         graph->metadata.push_back({ text::printable(entry.key()), text::elide(text::printable(entry.value())) });
 
-    Subgraph main;
+    models::graph::Subgraph main;
     main.name = graph->name;
     graph->subgraphs.push_back(std::move(main));
-    const std::vector<TensorLocation> locations = initializerLocations(bytes);
+    const std::vector<models::graph::TensorLocation> locations = initializerLocations(bytes);
     ImportBudget budget { std::int64_t(bytes.size()) };
     Builder builder(*graph, path, diagnostics, budget, control);
     builder.declareFunctions(model.functions());
@@ -711,7 +714,7 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
         diagnostics.append(budget.diagnostic(path, -1));
     }
     if (builder.badExternalData() > 0)
-        diagnostics.append(graphDiagnostic(Severity::Warning, path,
+        diagnostics.append(graphDiagnostic(models::Severity::Warning, path,
                                            GraphTr::tr("%n initializer(s) give an external data offset or length "
                                                        "that is not a byte count; their values cannot be shown "
                                                        "(the first is \"%1\").",
@@ -719,7 +722,7 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
                                                .arg(QString::fromStdString(builder.firstBadExternalData()))));
     if (builder.skippedBodies() > 0)
         diagnostics.append(graphDiagnostic(
-            Severity::Warning, path,
+            models::Severity::Warning, path,
             GraphTr::tr("%n control-flow bodies (Loop, If, Scan) are not shown: together the bodies would make more "
                         "than %1 nodes, the limit for a file of %2 bytes (the first left out belongs to node \"%3\").",
                         nullptr, builder.skippedBodies())
@@ -728,18 +731,18 @@ GraphResult OnnxGraphReader::read(std::string_view bytes, const QString& path, c
                 .arg(QString::fromStdString(builder.firstSkippedBody()))));
     if (builder.cutTraces() > 0)
         diagnostics.append(
-            graphDiagnostic(Severity::Info, path,
+            graphDiagnostic(models::Severity::Info, path,
                             GraphTr::tr("%n node stack trace(s) hold more than %1 frames; the "
                                         "innermost %1 are kept (the first is node \"%2\").",
                                         nullptr, builder.cutTraces())
                                 .arg(qulonglong(kMaxStackFrames))
                                 .arg(QString::fromStdString(text::elide(builder.firstCutTrace(), 200)))));
     if (builder.unresolved() > 0)
-        diagnostics.append(graphDiagnostic(Severity::Warning, path,
+        diagnostics.append(graphDiagnostic(models::Severity::Warning, path,
                                            GraphTr::tr("%n node input(s) name values no node, initializer or graph "
                                                        "input produces.",
                                                        nullptr, builder.unresolved())));
     return publishGraph(std::move(graph), diagnostics);
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Reads an ONNX ModelProto into a Graph. Each `graph.node` is a node (the node count); initializers
 /// become implicit Parameter nodes with the byte range of their values in the file (not read), graph
@@ -24,4 +24,4 @@ public:
 /// "float32", "int64" ... for ONNX TensorProto.DataType values; "" for 0, "type<N>" for unknown ones.
 std::string onnxDataTypeName(int type);
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

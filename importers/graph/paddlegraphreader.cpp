@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
@@ -72,9 +72,9 @@ bool isListVar(const VarDesc& var)
     return var.type().type() == kFeedMinibatch || var.type().type() == kFetchList;
 }
 
-TensorType varType(const VarDesc& var)
+models::graph::TensorType varType(const VarDesc& var)
 {
-    TensorType out;
+    models::graph::TensorType out;
     const runlens_paddle::VarType& type = var.type();
     const runlens_paddle::VarType::TensorDesc* desc = nullptr;
     if (type.has_lod_tensor())
@@ -211,7 +211,7 @@ std::vector<const OpDesc::Var*> mainOutputFirst(const OpDesc& op)
 class Builder
 {
 public:
-    Builder(Graph& graph, const ProgramDesc& program, ImportBudget& budget, const ImportControl& control)
+    Builder(models::graph::Graph& graph, const ProgramDesc& program, ImportBudget& budget, const ImportControl& control)
         : m_graph(graph)
         , m_program(program)
         , m_budget(budget)
@@ -235,7 +235,7 @@ public:
             if ((i & 1023) == 0 && m_control.canceled())
                 return false;
             const OpDesc& op = block.ops(i);
-            Node node;
+            models::graph::Node node;
             node.opType = op.type().empty() ? std::string("op") : text::printable(op.type());
             node.name = node.opType;
             std::string ownScope;
@@ -301,7 +301,7 @@ public:
                 const OpDesc::Var& slot = *output;
                 const std::string parameter = text::printable(slot.parameter());
                 for (const std::string& argument : slot.arguments()) {
-                    Port port;
+                    models::graph::Port port;
                     port.name = text::printable(argument);
                     if (const VarDesc* var = values.findVar(argument))
                         port.type = varType(*var);
@@ -341,7 +341,7 @@ public:
                 if (m_attached[std::size_t(b)])
                     continue;
                 const int sub = int(m_graph.subgraphs.size());
-                Subgraph s;
+                models::graph::Subgraph s;
                 s.name = "block_" + std::to_string(b);
                 m_graph.subgraphs.push_back(std::move(s));
                 if (!addBlock(b, sub, "block_" + std::to_string(b), &values, 1))
@@ -374,7 +374,7 @@ private:
             return true;
         }
         const int body = int(m_graph.subgraphs.size());
-        Subgraph s;
+        models::graph::Subgraph s;
         s.name = m_graph.nodes[std::size_t(owner)].id + "/block_" + std::to_string(blockIndex);
         s.owner = owner;
         m_graph.subgraphs.push_back(std::move(s));
@@ -384,9 +384,10 @@ private:
         return addBlock(blockIndex, body, bodyScope, &values, depth + 1);
     }
 
-    Port inputPort(const std::string& argument, BlockValues& values, int subgraph, const std::string& scope)
+    models::graph::Port inputPort(const std::string& argument, BlockValues& values, int subgraph,
+                                  const std::string& scope)
     {
-        Port port;
+        models::graph::Port port;
         port.name = text::printable(argument);
         const VarDesc* var = values.findVar(argument);
         if (var)
@@ -397,20 +398,20 @@ private:
         if (!producer && var) {
             // Weights and fed inputs are nobody's output: they get a node the first time an op reads them, in
             // that op's scope, so a layer's weights fold with it.
-            Node node;
-            node.kind = var->persistable() ? NodeKind::Parameter : NodeKind::Input;
+            models::graph::Node node;
+            node.kind = var->persistable() ? models::graph::NodeKind::Parameter : models::graph::NodeKind::Input;
             node.implicit = true;
             node.opType = var->persistable() ? "Parameter" : "Input";
             node.name = port.name;
             node.scope = scope;
             node.id = m_ids.take(port.name);
             node.subgraph = subgraph;
-            Port out;
+            models::graph::Port out;
             out.name = port.name;
             out.type = port.type;
             node.outputs.push_back(out);
             if (var->persistable()) {
-                TensorLocation location;
+                models::graph::TensorLocation location;
                 location.type = port.type;
                 node.data = location;
                 node.attributes.push_back({ "persistable", "true" });
@@ -420,7 +421,7 @@ private:
                 return port;
             const int index = int(m_graph.nodes.size());
             m_graph.nodes.push_back(std::move(node));
-            Subgraph& s = m_graph.subgraphs[std::size_t(subgraph)];
+            models::graph::Subgraph& s = m_graph.subgraphs[std::size_t(subgraph)];
             s.nodes.push_back(index);
             s.parameters.push_back(index);
             values.producers[argument] = { index, 0 };
@@ -446,7 +447,7 @@ private:
             fromVariable.insert(node);
         }
         for (std::size_t i = first; i < m_graph.nodes.size(); ++i) {
-            const Node& node = m_graph.nodes[i];
+            const models::graph::Node& node = m_graph.nodes[i];
             if (node.subgraph != subgraph)
                 continue;
             const auto it = ops.find(node.scope);
@@ -460,7 +461,7 @@ private:
                 it->second += node.implicit ? 1 : 2;
         }
         for (std::size_t i = first; i < m_graph.nodes.size(); ++i) {
-            Node& node = m_graph.nodes[i];
+            models::graph::Node& node = m_graph.nodes[i];
             if (node.subgraph != subgraph || (!node.implicit && !fromVariable.count(int(i))))
                 continue;
             const auto it = ops.find(node.scope);
@@ -471,7 +472,7 @@ private:
         }
     }
 
-    Graph& m_graph;
+    models::graph::Graph& m_graph;
     const ProgramDesc& m_program;
     ImportBudget& m_budget;
     const ImportControl& m_control;
@@ -516,13 +517,13 @@ std::string paddleDataTypeName(int type)
 
 GraphResult PaddleGraphReader::read(std::string_view bytes, const QString& path, const ImportControl& control)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     if (bytes.empty()) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The file is empty.")));
         return publishGraph(nullptr, diagnostics, true);
     }
     if (bytes.size() > std::size_t(std::numeric_limits<int>::max())) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path,
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path,
                                            GraphTr::tr("The program is larger than 2 GB, the limit of a protobuf "
                                                        "message; it is not a Paddle model.")));
         return publishGraph(nullptr, diagnostics, true);
@@ -535,7 +536,7 @@ GraphResult PaddleGraphReader::read(std::string_view bytes, const QString& path,
     if (stop < bytes.size()) {
         const bool anything = ops > 0;
         diagnostics.append(graphDiagnostic(
-            anything ? Severity::Warning : Severity::Error, path,
+            anything ? models::Severity::Warning : models::Severity::Error, path,
             anything ? GraphTr::tr("The program is damaged or cut off after byte %1; the %2 ops before it were read.")
                            .arg(stop)
                            .arg(ops)
@@ -545,18 +546,19 @@ GraphResult PaddleGraphReader::read(std::string_view bytes, const QString& path,
             return publishGraph(nullptr, diagnostics, true);
     }
     if (program.blocks_size() == 0) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The Paddle program holds no block.")));
+        diagnostics.append(
+            graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The Paddle program holds no block.")));
         return publishGraph(nullptr, diagnostics, true);
     }
 
-    auto graph = std::make_unique<Graph>();
+    auto graph = std::make_unique<models::graph::Graph>();
     graph->path = path;
-    graph->format = GraphFormat::Paddle;
+    graph->format = models::graph::GraphFormat::Paddle;
     graph->name = QFileInfo(path).completeBaseName().toStdString();
     graph->metadata.push_back({ "blocks", std::to_string(program.blocks_size()) });
     if (program.has_version())
         graph->metadata.push_back({ "version", std::to_string(program.version().version()) });
-    graph->subgraphs.push_back(Subgraph { "block_0", -1, {}, {}, -1 });
+    graph->subgraphs.push_back(models::graph::Subgraph { "block_0", -1, {}, {}, -1 });
 
     ImportBudget budget { std::int64_t(bytes.size()) };
     Builder builder(*graph, program, budget, control);
@@ -573,7 +575,7 @@ GraphResult PaddleGraphReader::read(std::string_view bytes, const QString& path,
         const QFileInfo info(path);
         const QString params = info.completeBaseName() + QStringLiteral(".pdiparams");
         diagnostics.append(graphDiagnostic(
-            Severity::Info, path,
+            models::Severity::Info, path,
             GraphTr::tr("%n persistable variable(s) are shown as parameters with shape and type only: their values "
                         "are in the parameter file (%1), which this version does not read.",
                         nullptr, builder.parameters())
@@ -581,7 +583,7 @@ GraphResult PaddleGraphReader::read(std::string_view bytes, const QString& path,
     }
     if (builder.badBlocks() > 0)
         diagnostics.append(
-            graphDiagnostic(Severity::Warning, path,
+            graphDiagnostic(models::Severity::Warning, path,
                             GraphTr::tr("%n sub-block reference(s) name block 0, a block that does not "
                                         "exist or one already shown under another op; they are "
                                         "left out (the first is on op \"%1\").",
@@ -589,16 +591,16 @@ GraphResult PaddleGraphReader::read(std::string_view bytes, const QString& path,
                                 .arg(QString::fromStdString(text::elide(builder.firstBadBlock(), 200)))));
     if (builder.tooDeep() > 0)
         diagnostics.append(
-            graphDiagnostic(Severity::Warning, path,
+            graphDiagnostic(models::Severity::Warning, path,
                             GraphTr::tr("Sub-blocks nest deeper than %1 levels; the deeper ones are "
                                         "left out (below op \"%2\").")
                                 .arg(kMaxBlockNesting)
                                 .arg(QString::fromStdString(text::elide(builder.firstBadBlock(), 200)))));
     if (builder.unresolved() > 0)
         diagnostics.append(graphDiagnostic(
-            Severity::Warning, path,
+            models::Severity::Warning, path,
             GraphTr::tr("%n op input(s) name variables the program does not declare.", nullptr, builder.unresolved())));
     return publishGraph(std::move(graph), diagnostics);
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Reads a Paddle static program (`ProgramDesc` protobuf: `*.pdmodel`, the older `__model__`) into a Graph.
 /// Each op of each block is a node (the node count); block 0 is the main graph, a block named by a
@@ -28,4 +28,4 @@ public:
 /// "float32", "int64" ... for Paddle VarType.Type values of tensors; "type<N>" for others.
 std::string paddleDataTypeName(int type);
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

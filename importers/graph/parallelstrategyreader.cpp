@@ -11,7 +11,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
@@ -149,9 +149,9 @@ std::string elementTypeName(std::string_view anfType)
     return name;
 }
 
-TensorType typeOf(dom::element typeProto)
+models::graph::TensorType typeOf(dom::element typeProto)
 {
-    TensorType type;
+    models::graph::TensorType type;
     dom::element tensor;
     if (typeProto.at_key("tensorType").get(tensor))
         return type;
@@ -176,10 +176,10 @@ public:
         : m_path(path)
         , m_control(control)
         , m_budget(inputBytes)
-        , m_graph(std::make_unique<Graph>())
+        , m_graph(std::make_unique<models::graph::Graph>())
     {
         m_graph->path = path;
-        m_graph->format = GraphFormat::ParallelStrategy;
+        m_graph->format = models::graph::GraphFormat::ParallelStrategy;
     }
 
     GraphResult read(std::string_view bytes)
@@ -218,19 +218,22 @@ public:
         }
         if (m_skipped > 0)
             m_diagnostics.append(
-                graphDiagnostic(Severity::Warning, m_path,
+                graphDiagnostic(models::Severity::Warning, m_path,
                                 GraphTr::tr("%n entry(ies) without a name or of the wrong type were skipped.", nullptr,
                                             int(m_skipped))));
         if (m_budget.exceeded())
             m_diagnostics.append(m_budget.diagnostic(m_path, -1));
         if (m_graph->nodes.empty())
-            m_diagnostics.append(
-                graphDiagnostic(Severity::Warning, m_path, GraphTr::tr("The strategy file lists no operators.")));
+            m_diagnostics.append(graphDiagnostic(models::Severity::Warning, m_path,
+                                                 GraphTr::tr("The strategy file lists no operators.")));
         return publishGraph(std::move(m_graph), m_diagnostics);
     }
 
 private:
-    void fail(const QString& message) { m_diagnostics.append(graphDiagnostic(Severity::Error, m_path, message)); }
+    void fail(const QString& message)
+    {
+        m_diagnostics.append(graphDiagnostic(models::Severity::Error, m_path, message));
+    }
 
     bool keepGoing()
     {
@@ -239,7 +242,7 @@ private:
         return !m_canceled && !m_budget.exceeded();
     }
 
-    int addNode(Node node)
+    int addNode(models::graph::Node node)
     {
         boundScope(node.scope);
         node.id = m_ids.take(node.id);
@@ -249,7 +252,7 @@ private:
         return int(m_graph->nodes.size()) - 1;
     }
 
-    void addStage(Node& node, std::int64_t stage)
+    void addStage(models::graph::Node& node, std::int64_t stage)
     {
         if (stage < 0 || stage > 1'000'000)
             return;
@@ -303,8 +306,9 @@ private:
                 }
             }
         } else {
-            m_diagnostics.append(graphDiagnostic(
-                Severity::Warning, m_path, GraphTr::tr("No \"config\": the rank and pipeline stage are unknown.")));
+            m_diagnostics.append(
+                graphDiagnostic(models::Severity::Warning, m_path,
+                                GraphTr::tr("No \"config\": the rank and pipeline stage are unknown.")));
         }
         m_graph->name = "parallel strategy" + (rank >= 0 ? " (rank " + std::to_string(rank) + ")" : std::string());
         std::string_view name = stringField(graph, "name");
@@ -322,12 +326,12 @@ private:
                     ++m_skipped;
                     continue;
                 }
-                Node node;
-                node.kind = NodeKind::Parameter;
+                models::graph::Node node;
+                node.kind = models::graph::NodeKind::Parameter;
                 node.implicit = true;
                 node.opType = "Parameter";
                 node.id = node.name = text::printable(std::string(id));
-                Port out;
+                models::graph::Port out;
                 out.name = node.id;
                 dom::element type;
                 if (!parameter.at_key("type").get(type))
@@ -347,8 +351,8 @@ private:
                     ++m_skipped;
                     continue;
                 }
-                Node node;
-                node.kind = NodeKind::Constant;
+                models::graph::Node node;
+                node.kind = models::graph::NodeKind::Constant;
                 node.implicit = true;
                 node.opType = "Const";
                 node.id = node.name = text::printable(std::string(id));
@@ -366,7 +370,7 @@ private:
         }
         if (graph.at_key("node").get_array().get(list)) {
             m_diagnostics.append(
-                graphDiagnostic(Severity::Warning, m_path, GraphTr::tr("The graph has no \"node\" list.")));
+                graphDiagnostic(models::Severity::Warning, m_path, GraphTr::tr("The graph has no \"node\" list.")));
             return;
         }
         // Ops name their inputs by op name ("12"), parameter name or constant key; ops come in file order,
@@ -380,7 +384,7 @@ private:
                 ++m_skipped;
                 continue;
             }
-            Node node;
+            models::graph::Node node;
             node.opType = text::printable(std::string(stringField(op, "opType")));
             node.scope = text::printable(std::string(stringField(op, "scope")));
             const std::string fullName = text::printable(std::string(stringField(op, "fullName")));
@@ -417,7 +421,7 @@ private:
                 node.attributes.push_back({ "role", "gradient aggregation" });
             else if (instance.find("redistribution") != std::string_view::npos)
                 node.attributes.push_back({ "role", "redistribution" });
-            Port out;
+            models::graph::Port out;
             dom::element type;
             if (!op.at_key("outputType").get(type))
                 out.type = typeOf(type);
@@ -430,7 +434,7 @@ private:
                     if (from.empty())
                         continue;
                     inputs.emplace_back(from);
-                    Port port;
+                    models::graph::Port port;
                     port.name = text::printable(std::string(from));
                     port.control = stringField(input, "type") == "CONTROL_EDGE";
                     node.inputs.push_back(std::move(port));
@@ -443,7 +447,7 @@ private:
             pending.emplace_back(index, std::move(inputs));
         }
         for (auto& [index, inputs] : pending) {
-            Node& node = m_graph->nodes[std::size_t(index)];
+            models::graph::Node& node = m_graph->nodes[std::size_t(index)];
             for (std::size_t i = 0; i < inputs.size() && i < node.inputs.size(); ++i) {
                 if (const auto found = producers.find(inputs[i]); found != producers.end())
                     node.inputs[i].producer = found->second;
@@ -467,7 +471,7 @@ private:
                     continue;
                 }
                 const std::string fullName = text::printable(std::string(item.key));
-                Node node;
+                models::graph::Node node;
                 node.id = fullName;
                 const std::size_t slash = fullName.rfind('/');
                 node.name = slash == std::string::npos ? fullName : fullName.substr(slash + 1);
@@ -498,8 +502,8 @@ private:
                     ++m_skipped;
                     continue;
                 }
-                Node node;
-                node.kind = NodeKind::Parameter;
+                models::graph::Node node;
+                node.kind = models::graph::NodeKind::Parameter;
                 node.opType = "Parameter";
                 node.id = node.name = text::printable(std::string(layout.key));
                 for (const dom::key_value_pair field : dom::object(layout.value)) {
@@ -517,8 +521,8 @@ private:
     QString m_path;
     const ImportControl& m_control;
     ImportBudget m_budget;
-    std::unique_ptr<Graph> m_graph;
-    Diagnostics m_diagnostics;
+    std::unique_ptr<models::graph::Graph> m_graph;
+    models::Diagnostics m_diagnostics;
     UniqueIds m_ids;
     std::int64_t m_skipped = 0;
     std::uint64_t m_visited = 0;
@@ -533,4 +537,4 @@ GraphResult ParallelStrategyReader::read(std::string_view bytes, const QString& 
     return reader.read(bytes);
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Reads MindSpore's parallel strategy files into a Graph, so that the Graph panel shows how each operator
 /// is sharded (MindInsight's parallel strategy view):
@@ -27,4 +27,4 @@ public:
     static GraphResult read(std::string_view bytes, const QString& path, const ImportControl& control = {});
 };
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

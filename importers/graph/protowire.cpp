@@ -1,6 +1,6 @@
 #include "importers/graph/protowire.h"
 
-namespace runlens::graph::wire {
+namespace runlens::importers::graph::wire {
 
 namespace {
 
@@ -81,4 +81,4 @@ bool cutField(std::string_view bytes, std::size_t pos, Field& field)
     return true;
 }
 
-} // namespace runlens::graph::wire
+} // namespace runlens::importers::graph::wire

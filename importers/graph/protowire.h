@@ -9,7 +9,7 @@
 #include <limits>
 #include <string_view>
 
-namespace runlens::graph::wire {
+namespace runlens::importers::graph::wire {
 
 // The field walker below never recurses: it reads one level of one message. Everything that descends into
 // nested messages goes through protobuf with the nesting bounded by ImportLimits::kMaxDepth (parse(),
@@ -79,4 +79,4 @@ template<class Message> std::size_t salvage(Message& message, std::string_view b
     return pos;
 }
 
-} // namespace runlens::graph::wire
+} // namespace runlens::importers::graph::wire

@@ -14,13 +14,13 @@
 #include <map>
 #include <unordered_map>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
-TensorType shapeType(const tb::TensorShapeProto& shape, int dtype)
+models::graph::TensorType shapeType(const tb::TensorShapeProto& shape, int dtype)
 {
-    TensorType out;
+    models::graph::TensorType out;
     out.dtype = tfDataTypeName(dtype);
     if (shape.unknown_rank())
         return out;
@@ -100,15 +100,15 @@ std::string attrText(const tf::AttrValue& value)
     }
 }
 
-NodeKind kindOf(const std::string& op)
+models::graph::NodeKind kindOf(const std::string& op)
 {
     if (op == "Const" || op == "HostConst")
-        return NodeKind::Constant;
+        return models::graph::NodeKind::Constant;
     if (op == "Placeholder" || op == "PlaceholderWithDefault")
-        return NodeKind::Input;
+        return models::graph::NodeKind::Input;
     if (op == "Variable" || op == "VariableV2" || op == "VarHandleOp" || op == "VarHandleOpV2")
-        return NodeKind::Parameter;
-    return NodeKind::Op;
+        return models::graph::NodeKind::Parameter;
+    return models::graph::NodeKind::Op;
 }
 
 /// No operation has this many outputs; a slot beyond it is damage or an attempt to make the reader create
@@ -151,7 +151,7 @@ InputRef parseInput(std::string_view input)
 class Builder
 {
 public:
-    Builder(Graph& graph, ImportBudget& budget, const ImportControl& control)
+    Builder(models::graph::Graph& graph, ImportBudget& budget, const ImportControl& control)
         : m_graph(graph)
         , m_budget(budget)
         , m_control(control)
@@ -161,7 +161,7 @@ public:
     {
         // Library functions are subgraphs 1..n; calls resolve to them by name.
         for (const tf::FunctionDef& f : def.library().function()) {
-            Subgraph s;
+            models::graph::Subgraph s;
             s.name = f.signature().name();
             m_functions.emplace(s.name, int(m_graph.subgraphs.size()));
             m_graph.subgraphs.push_back(std::move(s));
@@ -207,13 +207,13 @@ private:
             if (m_budget.exceeded())
                 break;
             const tf::NodeDef& def = defs[i];
-            Node node;
+            models::graph::Node node;
             node.subgraph = subgraph;
             node.opType = def.op();
             node.kind = kindOf(def.op());
             const auto call = m_functions.find(def.op());
             if (call != m_functions.end()) {
-                node.kind = NodeKind::Call;
+                node.kind = models::graph::NodeKind::Call;
                 node.callee = call->second;
             }
             auto [scope, name] = text::splitScope(def.name());
@@ -237,7 +237,7 @@ private:
             const auto shapes = attrs.find("_output_shapes");
             if (shapes != attrs.end() && shapes->second->value_case() == tf::AttrValue::kList) {
                 for (const auto& shape : shapes->second->list().shape()) {
-                    Port out;
+                    models::graph::Port out;
                     out.type = shapeType(shape, dtype);
                     out.name = def.name() + ":" + std::to_string(node.outputs.size());
                     node.outputs.push_back(std::move(out));
@@ -245,7 +245,7 @@ private:
             }
             for (const std::string& input : def.input()) {
                 const InputRef ref = checkedInput(input, def.name());
-                Port port;
+                models::graph::Port port;
                 port.name = input;
                 port.control = ref.control;
                 port.producerSlot = ref.slot;
@@ -265,19 +265,19 @@ private:
         // Producers learn how many output slots their consumers use, when `_output_shapes` did not say.
         const int count = int(m_graph.nodes.size());
         for (int i = first; i < count; ++i) {
-            for (Port& in : m_graph.nodes[std::size_t(i)].inputs) {
+            for (models::graph::Port& in : m_graph.nodes[std::size_t(i)].inputs) {
                 if (in.producer < 0 || in.control || in.producer >= count)
                     continue;
                 auto& outputs = m_graph.nodes[std::size_t(in.producer)].outputs;
                 const std::int64_t missing = std::int64_t(in.producerSlot) + 1 - std::int64_t(outputs.size());
                 if (missing > 0
                     && (m_budget.exceeded() || !m_budget.spendElements(missing)
-                        || !m_budget.spendBytes(missing * std::int64_t(sizeof(Port))))) {
+                        || !m_budget.spendBytes(missing * std::int64_t(sizeof(models::graph::Port))))) {
                     in.producer = -1;
                     continue;
                 }
                 while (int(outputs.size()) <= in.producerSlot) {
-                    Port out;
+                    models::graph::Port out;
                     out.name = m_graph.nodes[std::size_t(in.producer)].id + ":" + std::to_string(outputs.size());
                     outputs.push_back(std::move(out));
                 }
@@ -291,15 +291,15 @@ private:
         const std::string prefix = f.signature().name();
         std::unordered_map<std::string, int> known;
         for (const auto& arg : f.signature().input_arg()) {
-            Node node;
-            node.kind = NodeKind::Input;
+            models::graph::Node node;
+            node.kind = models::graph::NodeKind::Input;
             node.implicit = true;
             node.opType = "Arg";
             node.name = arg.name();
             node.scope = prefix;
             node.subgraph = subgraph;
             node.id = uniqueId(prefix + "/" + arg.name());
-            Port out;
+            models::graph::Port out;
             out.name = arg.name();
             out.type.dtype = tfDataTypeName(arg.type());
             node.outputs.push_back(std::move(out));
@@ -313,15 +313,15 @@ private:
         for (int index : m_graph.subgraphs[std::size_t(subgraph)].nodes)
             byName.emplace(m_graph.nodes[std::size_t(index)].name, index);
         for (const auto& arg : f.signature().output_arg()) {
-            Node node;
-            node.kind = NodeKind::Output;
+            models::graph::Node node;
+            node.kind = models::graph::NodeKind::Output;
             node.implicit = true;
             node.opType = "Retval";
             node.name = arg.name();
             node.scope = prefix;
             node.subgraph = subgraph;
             node.id = uniqueId(prefix + "/output:" + arg.name());
-            Port in;
+            models::graph::Port in;
             const auto ret = f.ret().find(arg.name());
             if (ret != f.ret().end()) {
                 in.name = ret->second;
@@ -340,7 +340,7 @@ private:
         }
     }
 
-    Graph& m_graph;
+    models::graph::Graph& m_graph;
     ImportBudget& m_budget;
     const ImportControl& m_control;
     std::unordered_map<std::string, int> m_functions;
@@ -350,12 +350,12 @@ private:
     std::string m_firstBadSlot;
 };
 
-GraphResult build(const tf::GraphDef& def, std::size_t inputBytes, const QString& path, Diagnostics diagnostics,
+GraphResult build(const tf::GraphDef& def, std::size_t inputBytes, const QString& path, models::Diagnostics diagnostics,
                   const ImportControl& control)
 {
-    auto graph = std::make_unique<Graph>();
+    auto graph = std::make_unique<models::graph::Graph>();
     graph->path = path;
-    graph->format = GraphFormat::TensorFlow;
+    graph->format = models::graph::GraphFormat::TensorFlow;
     if (def.has_versions())
         graph->metadata.push_back({ "producer", std::to_string(def.versions().producer()) });
     graph->subgraphs.emplace_back();
@@ -370,7 +370,7 @@ GraphResult build(const tf::GraphDef& def, std::size_t inputBytes, const QString
         diagnostics.append(budget.diagnostic(path, -1));
     if (builder.badSlots() > 0)
         diagnostics.append(graphDiagnostic(
-            Severity::Warning, path,
+            models::Severity::Warning, path,
             GraphTr::tr("%n input(s) name an output slot that is negative, not a number or beyond %1, which no "
                         "operation has; they were left unconnected (the first is %2).",
                         nullptr, builder.badSlots())
@@ -379,7 +379,7 @@ GraphResult build(const tf::GraphDef& def, std::size_t inputBytes, const QString
     // torch's add_graph always leaves the inputs of prim::GetAttr nodes dangling: worth saying, not a fault.
     if (builder.unresolved() > 0)
         diagnostics.append(graphDiagnostic(
-            Severity::Info, path,
+            models::Severity::Info, path,
             GraphTr::tr("%n node input(s) name nodes that are not in the graph.", nullptr, builder.unresolved())));
     return publishGraph(std::move(graph), diagnostics);
 }
@@ -446,9 +446,9 @@ GraphResult TfGraphReader::read(std::string_view bytes, const QString& path, con
 GraphResult TfGraphReader::readGraphDef(std::string_view bytes, const QString& path, const ImportControl& control)
 {
     return guardedRead(path, [&]() -> GraphResult {
-        Diagnostics diagnostics;
+        models::Diagnostics diagnostics;
         if (bytes.empty()) {
-            diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The graph is empty.")));
+            diagnostics.append(graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The graph is empty.")));
             return publishGraph(nullptr, diagnostics, true);
         }
         tf::GraphDef def;
@@ -457,13 +457,13 @@ GraphResult TfGraphReader::readGraphDef(std::string_view bytes, const QString& p
             const std::size_t stop = wire::salvage(def, bytes);
             if (def.node_size() == 0) {
                 diagnostics.append(graphDiagnostic(
-                    Severity::Error, path,
+                    models::Severity::Error, path,
                     GraphTr::tr("Not a readable TensorFlow GraphDef: the protobuf data is damaged or of another kind."),
                     qint64(stop)));
                 return publishGraph(nullptr, diagnostics, true);
             }
             diagnostics.append(graphDiagnostic(
-                Severity::Warning, path,
+                models::Severity::Warning, path,
                 GraphTr::tr("The GraphDef is damaged or cut off after byte %1; the %2 nodes before it were read.")
                     .arg(stop)
                     .arg(def.node_size()),
@@ -476,7 +476,7 @@ GraphResult TfGraphReader::readGraphDef(std::string_view bytes, const QString& p
 GraphResult TfGraphReader::readText(std::string_view text, const QString& path, const ImportControl& control)
 {
     return guardedRead(path, [&]() -> GraphResult {
-        Diagnostics diagnostics;
+        models::Diagnostics diagnostics;
         tf::GraphDef def;
         google::protobuf::TextFormat::Parser parser;
         TextErrors errors;
@@ -491,7 +491,7 @@ GraphResult TfGraphReader::readText(std::string_view text, const QString& path, 
         if (!parser.Parse(&input, &def)) {
             // The text parser stops at the first error; nodes before it are kept (Parse fills as it goes).
             const bool anything = def.node_size() > 0;
-            diagnostics.append(graphDiagnostic(anything ? Severity::Warning : Severity::Error, path,
+            diagnostics.append(graphDiagnostic(anything ? models::Severity::Warning : models::Severity::Error, path,
                                                GraphTr::tr("Not valid GraphDef text at line %1, column %2: %3")
                                                    .arg(errors.firstLine)
                                                    .arg(errors.firstColumn)
@@ -510,7 +510,7 @@ GraphResult readEventFileGraph(const QString& path, const ImportControl& control
     if (!reader.open()) {
         GraphResult result;
         result.diagnostics.append(graphDiagnostic(
-            Severity::Error, path, GraphTr::tr("Cannot open the event file: %1").arg(reader.errorString())));
+            models::Severity::Error, path, GraphTr::tr("Cannot open the event file: %1").arg(reader.errorString())));
         return result;
     }
     tb::Event event;
@@ -531,9 +531,9 @@ GraphResult readEventFileGraph(const QString& path, const ImportControl& control
         return TfGraphReader::readGraphDef(event.graph_def(), path, control);
     }
     GraphResult result;
-    result.diagnostics.append(
-        graphDiagnostic(Severity::Warning, path, GraphTr::tr("The event file holds no graph (no graph_def record).")));
+    result.diagnostics.append(graphDiagnostic(models::Severity::Warning, path,
+                                              GraphTr::tr("The event file holds no graph (no graph_def record).")));
     return result;
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

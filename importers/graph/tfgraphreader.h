@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Reads a TensorFlow GraphDef (also what torch's `add_graph` writes into event files) into a Graph.
 /// Every NodeDef is a node (the node count); `^name` inputs are control edges, `name:k` picks output
@@ -33,4 +33,4 @@ GraphResult readEventFileGraph(const QString& path, const ImportControl& control
 /// "float32", "int64" ... for TensorFlow DataType values (references drop their `_ref`).
 std::string tfDataTypeName(int type);
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -7,7 +7,7 @@
 #include <limits>
 #include <unordered_map>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
@@ -30,9 +30,9 @@ std::string torchDtype(std::string_view t)
 
 /// `Float(2, 6, 28, 28, strides=[...], requires_grad=0, device=cpu)`, `Double(9216!, 4096!)`, `Tensor`,
 /// `int[]`, fx's `[#users=1]` (no type).
-TensorType parseType(std::string_view s)
+models::graph::TensorType parseType(std::string_view s)
 {
-    TensorType t;
+    models::graph::TensorType t;
     s = trim(s);
     if (s.empty() || s.front() == '[')
         return t;
@@ -104,7 +104,7 @@ std::string modulePath(std::string_view dotted)
 class Parser
 {
 public:
-    Parser(Graph& graph, const ImportControl& control, ImportBudget& budget)
+    Parser(models::graph::Graph& graph, const ImportControl& control, ImportBudget& budget)
         : m_graph(graph)
         , m_control(control)
         , m_budget(budget)
@@ -176,12 +176,12 @@ private:
             const std::size_t colon = param.find(" : ");
             const std::string name(
                 trim(param.substr(1, colon == std::string_view::npos ? std::string_view::npos : colon - 1)));
-            Node node;
-            node.kind = NodeKind::Input;
+            models::graph::Node node;
+            node.kind = models::graph::NodeKind::Input;
             node.implicit = true;
             node.opType = "Input";
             node.name = name;
-            Port out;
+            models::graph::Port out;
             out.name = "%" + name;
             if (colon != std::string_view::npos)
                 out.type = parseType(param.substr(colon + 3));
@@ -219,8 +219,8 @@ private:
             unknown(line);
             return;
         }
-        Node node;
-        node.kind = NodeKind::Op;
+        models::graph::Node node;
+        node.kind = models::graph::NodeKind::Op;
         node.opType = op;
         std::string_view rest = rhs.substr(p);
         if (startsWith(rest, "[")) {
@@ -265,7 +265,7 @@ private:
                 scope = {};
             node.scope = modulePath(scope);
         }
-        for (const Attribute& a : node.attributes) {
+        for (const models::graph::Attribute& a : node.attributes) {
             // fx: call_module[target=layer1.0.conv1] sits in layer1/0.
             if (a.name == "target" && (op == "call_module" || op == "get_attr")) {
                 const std::string path = modulePath(a.value);
@@ -273,11 +273,11 @@ private:
             }
         }
         if (op == "prim::Constant")
-            node.kind = NodeKind::Constant;
+            node.kind = models::graph::NodeKind::Constant;
         else if (op == "placeholder")
-            node.kind = NodeKind::Input;
+            node.kind = models::graph::NodeKind::Input;
         else if (op == "get_attr")
-            node.kind = NodeKind::Parameter;
+            node.kind = models::graph::NodeKind::Parameter;
         std::vector<std::string> outputNames;
         for (std::string_view out : text::splitTopLevel(outputs, ',')) {
             if (out.empty() || out.front() != '%')
@@ -285,7 +285,7 @@ private:
             const std::size_t colon = out.find(" : ");
             const std::string name(
                 trim(out.substr(1, colon == std::string_view::npos ? std::string_view::npos : colon - 1)));
-            Port port;
+            models::graph::Port port;
             port.name = "%" + name;
             if (colon != std::string_view::npos)
                 port.type = parseType(out.substr(colon + 3));
@@ -294,7 +294,7 @@ private:
         }
         if (op == "prim::GetAttr" && node.outputs.size() == 1 && node.outputs.front().type.dtype.empty()
             && !node.outputs.front().type.rankKnown)
-            node.kind = NodeKind::Parameter; // `%weight : Tensor = prim::GetAttr[name="weight"](%conv1)`
+            node.kind = models::graph::NodeKind::Parameter; // `%weight : Tensor = prim::GetAttr[name="weight"](%conv1)`
         if (!groups.empty()) {
             for (const std::string& ref : valueRefs(groups.back()))
                 node.inputs.push_back(input(ref));
@@ -306,14 +306,14 @@ private:
             define(outputNames[k], index, int(k));
     }
 
-    void parseSource(std::string_view s, Node& node)
+    void parseSource(std::string_view s, models::graph::Node& node)
     {
         // `/usr/lib/python3/dist-packages/torch/nn/modules/conv.py:459:0`
         const std::size_t last = s.rfind(':');
         if (last == std::string_view::npos)
             return;
         const std::size_t before = s.rfind(':', last - 1);
-        SourceLocation location;
+        models::graph::SourceLocation location;
         int line = 0;
         int column = 0;
         if (before != std::string_view::npos && text::toInt(s.substr(before + 1, last - before - 1), line)) {
@@ -331,8 +331,8 @@ private:
 
     void addReturn(std::string_view values)
     {
-        Node node;
-        node.kind = NodeKind::Output;
+        models::graph::Node node;
+        node.kind = models::graph::NodeKind::Output;
         node.implicit = true;
         node.opType = "Output";
         node.name = "return";
@@ -356,15 +356,15 @@ private:
             m_graph.subgraphs[0].output = index;
     }
 
-    Port input(const std::string& name)
+    models::graph::Port input(const std::string& name)
     {
-        Port port;
+        models::graph::Port port;
         port.name = "%" + name;
         const auto it = m_values.find(name);
         if (it != m_values.end()) {
             port.producer = it->second.first;
             port.producerSlot = it->second.second;
-            const Node& producer = m_graph.nodes[std::size_t(port.producer)];
+            const models::graph::Node& producer = m_graph.nodes[std::size_t(port.producer)];
             if (std::size_t(port.producerSlot) < producer.outputs.size())
                 port.type = producer.outputs[std::size_t(port.producerSlot)].type;
         } else {
@@ -375,7 +375,7 @@ private:
 
     void define(const std::string& name, int node, int slot) { m_values[name] = { node, slot }; }
 
-    int add(Node node, const std::string& id)
+    int add(models::graph::Node node, const std::string& id)
     {
         node.id = m_ids.take(id);
         node.subgraph = 0;
@@ -392,7 +392,7 @@ private:
             firstUnknownLine = line;
     }
 
-    Graph& m_graph;
+    models::graph::Graph& m_graph;
     const ImportControl& m_control;
     ImportBudget& m_budget;
     std::unordered_map<std::string, std::pair<int, int>> m_values;
@@ -403,14 +403,14 @@ private:
 
 GraphResult TorchScriptReader::read(std::string_view input, const QString& path, const ImportControl& control)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     if (trim(input).empty()) {
-        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The file is empty.")));
         return publishGraph(nullptr, diagnostics, true);
     }
-    auto graph = std::make_unique<Graph>();
+    auto graph = std::make_unique<models::graph::Graph>();
     graph->path = path;
-    graph->format = GraphFormat::TorchScript;
+    graph->format = models::graph::GraphFormat::TorchScript;
     graph->subgraphs.emplace_back();
     ImportBudget budget { std::int64_t(input.size()) };
     Parser parser(*graph, control, budget);
@@ -420,14 +420,14 @@ GraphResult TorchScriptReader::read(std::string_view input, const QString& path,
         return result;
     }
     if (graph->nodeCount() == 0) {
-        diagnostics.append(
-            graphDiagnostic(Severity::Error, path, GraphTr::tr("No TorchScript or torch.fx statements were found.")));
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path,
+                                           GraphTr::tr("No TorchScript or torch.fx statements were found.")));
         return publishGraph(nullptr, diagnostics, true);
     }
     if (budget.exceeded())
         diagnostics.append(budget.diagnostic(path, parser.stoppedAt));
     if (parser.unknownLines > 0)
-        diagnostics.append(graphDiagnostic(Severity::Info, path,
+        diagnostics.append(graphDiagnostic(models::Severity::Info, path,
                                            GraphTr::tr("%n line(s) were not understood and skipped (the first is "
                                                        "line %1).",
                                                        nullptr, parser.unknownLines)
@@ -435,9 +435,9 @@ GraphResult TorchScriptReader::read(std::string_view input, const QString& path,
                                            -1, parser.firstUnknownLine));
     if (parser.unresolved > 0)
         diagnostics.append(graphDiagnostic(
-            Severity::Warning, path,
+            models::Severity::Warning, path,
             GraphTr::tr("%n argument(s) name values that no statement defines.", nullptr, parser.unresolved)));
     return publishGraph(std::move(graph), diagnostics);
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

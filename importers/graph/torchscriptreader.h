@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Reads the text form of TorchScript graphs (`print(traced.graph)`, `inlined_graph`, the old tracer's
 /// `.expect` files) and of torch.fx graphs (`print(gm.graph)`) into a Graph. Every statement that defines
@@ -22,4 +22,4 @@ public:
     static GraphResult read(std::string_view text, const QString& path, const ImportControl& control = {});
 };
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -1,6 +1,6 @@
 #include "importers/graph/uniqueids.h"
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 std::string UniqueIds::take(const std::string& wanted)
 {
@@ -18,4 +18,4 @@ std::string UniqueIds::take(const std::string& wanted)
     }
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

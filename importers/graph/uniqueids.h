@@ -3,7 +3,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Hands out the node ids of one graph: a wanted id that is free is kept, a taken one gets the first free
 /// suffix `#2`, `#3` … Each base name remembers where its search stopped, so a file whose 300k nodes share
@@ -23,4 +23,4 @@ private:
     std::unordered_map<std::string, long long> m_ids;
 };
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 namespace {
 
@@ -40,7 +40,7 @@ std::string dtypeName(std::string_view dtype)
 
 struct Variable
 {
-    TensorType type;
+    models::graph::TensorType type;
     bool persistable = false;
     bool list = false; ///< the feed or fetch list, not a tensor of the model
 };
@@ -81,11 +81,11 @@ public:
         : m_path(path)
         , m_control(control)
         , m_budget(std::int64_t(size))
-        , m_graph(std::make_unique<Graph>())
+        , m_graph(std::make_unique<models::graph::Graph>())
     {
         m_graph->path = path;
-        m_graph->format = GraphFormat::VisualDlGraph;
-        m_graph->subgraphs.push_back(Subgraph { "main", -1, {}, {}, -1 });
+        m_graph->format = models::graph::GraphFormat::VisualDlGraph;
+        m_graph->subgraphs.push_back(models::graph::Subgraph { "main", -1, {}, {}, -1 });
     }
 
     GraphResult read(std::string_view bytes)
@@ -139,8 +139,8 @@ public:
             addOp(ops[i], int(i));
         }
         // Inputs named producers by op number; now that implicit nodes sit between ops, map them to nodes.
-        for (Node& node : m_graph->nodes) {
-            for (Port& port : node.inputs) {
+        for (models::graph::Node& node : m_graph->nodes) {
+            for (models::graph::Port& port : node.inputs) {
                 if (port.producer >= kOpBase) {
                     const int op = port.producer - kOpBase;
                     port.producer = op < int(m_opIndex.size()) ? m_opIndex[std::size_t(op)] : -1;
@@ -153,13 +153,13 @@ public:
         }
         if (m_parameters > 0)
             m_diagnostics.append(graphDiagnostic(
-                Severity::Info, m_path,
+                models::Severity::Info, m_path,
                 GraphTr::tr("%n parameter(s) are shown with shape and type only: a VisualDL graph file does not hold "
                             "their values.",
                             nullptr, m_parameters)));
         if (m_unresolved > 0)
             m_diagnostics.append(graphDiagnostic(
-                Severity::Warning, m_path,
+                models::Severity::Warning, m_path,
                 GraphTr::tr("%n op input(s) name variables the file does not list.", nullptr, m_unresolved)));
         return publishGraph(std::move(m_graph), m_diagnostics);
     }
@@ -176,7 +176,7 @@ private:
 
     GraphResult fail(const QString& message)
     {
-        m_diagnostics.append(graphDiagnostic(Severity::Error, m_path, message));
+        m_diagnostics.append(graphDiagnostic(models::Severity::Error, m_path, message));
         return publishGraph(nullptr, m_diagnostics, true);
     }
 
@@ -199,7 +199,7 @@ private:
 
     void addOp(dom::element op, int opNumber)
     {
-        Node node;
+        models::graph::Node node;
         const std::string_view fullName = stringField(op, "name");
         auto [scope, name] = splitName(fullName);
         node.scope = scope;
@@ -234,7 +234,7 @@ private:
             node.attributes.push_back({ "input:" + text::printable(slot), text::printable(var) });
         });
         forEachVariable(op, "output_vars", [&](std::string_view slot, std::string_view var) {
-            Port port;
+            models::graph::Port port;
             port.name = text::printable(var);
             const auto it = m_vars.find(std::string(var));
             if (it != m_vars.end())
@@ -251,9 +251,9 @@ private:
         m_graph->nodes.push_back(std::move(node));
     }
 
-    Port inputPort(std::string_view var, int opNumber, const std::string& scope)
+    models::graph::Port inputPort(std::string_view var, int opNumber, const std::string& scope)
     {
-        Port port;
+        models::graph::Port port;
         port.name = text::printable(var);
         const std::string key(var);
         const auto v = m_vars.find(key);
@@ -277,19 +277,19 @@ private:
             ++m_unresolved;
             return port;
         }
-        Node node;
-        node.kind = v->second.persistable ? NodeKind::Parameter : NodeKind::Input;
+        models::graph::Node node;
+        node.kind = v->second.persistable ? models::graph::NodeKind::Parameter : models::graph::NodeKind::Input;
         node.implicit = true;
         node.opType = v->second.persistable ? "Parameter" : "Input";
         node.name = port.name;
         node.scope = scope;
         node.id = m_ids.take(port.name);
-        Port out;
+        models::graph::Port out;
         out.name = port.name;
         out.type = port.type;
         node.outputs.push_back(out);
         if (v->second.persistable) {
-            TensorLocation location;
+            models::graph::TensorLocation location;
             location.type = port.type;
             node.data = location;
             ++m_parameters;
@@ -308,8 +308,8 @@ private:
     QString m_path;
     const ImportControl& m_control;
     ImportBudget m_budget;
-    std::unique_ptr<Graph> m_graph;
-    Diagnostics m_diagnostics;
+    std::unique_ptr<models::graph::Graph> m_graph;
+    models::Diagnostics m_diagnostics;
     UniqueIds m_ids;
     std::unordered_map<std::string, Variable> m_vars;
     std::unordered_map<std::string, Producer> m_producers;
@@ -324,12 +324,12 @@ private:
 GraphResult VisualDlGraphReader::read(std::string_view bytes, const QString& path, const ImportControl& control)
 {
     if (bytes.empty()) {
-        Diagnostics diagnostics;
-        diagnostics.append(graphDiagnostic(Severity::Error, path, GraphTr::tr("The file is empty.")));
+        models::Diagnostics diagnostics;
+        diagnostics.append(graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The file is empty.")));
         return publishGraph(nullptr, diagnostics, true);
     }
     Reader reader(path, control, bytes.size());
     return reader.read(bytes);
 }
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::graph {
+namespace runlens::importers::graph {
 
 /// Reads the layer graph VisualDL's `LogWriter.add_graph` writes (`vdlgraph.<time>.log`: JSON with `nodes`,
 /// `vars` and `edges`, made from the model's static program with every op inside the name scope of the
@@ -22,4 +22,4 @@ public:
     static GraphResult read(std::string_view bytes, const QString& path, const ImportControl& control = {});
 };
 
-} // namespace runlens::graph
+} // namespace runlens::importers::graph

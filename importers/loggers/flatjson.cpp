@@ -1,6 +1,6 @@
 #include "importers/loggers/flatjson.h"
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 namespace {
 
@@ -96,4 +96,4 @@ std::size_t jsonTopLevelValue(std::string_view text, std::string_view key)
     return std::string_view::npos;
 }
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

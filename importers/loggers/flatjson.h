@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 /// A small JSON reader for one line: numbers (with NaN/Infinity as Python writes them), strings, literals,
 /// nested objects flattened with '/', arrays skipped. Returns false on a syntax error.
@@ -184,4 +184,4 @@ std::vector<std::string_view> jsonArrayElements(std::string_view text, std::size
 /// The position of the value of the top-level key `key` of the object `text`, or npos.
 std::size_t jsonTopLevelValue(std::string_view text, std::string_view key);
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

@@ -8,7 +8,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 namespace {
 
@@ -65,7 +65,7 @@ QString wandbRunFileOf(const QString& path)
 
 } // namespace
 
-LoggerImporter::LoggerImporter(QString path, ArtifactKind kind)
+LoggerImporter::LoggerImporter(QString path, models::ArtifactKind kind)
     : m_path(std::move(path))
     , m_kind(kind)
     , m_parser(m_path)
@@ -73,42 +73,42 @@ LoggerImporter::LoggerImporter(QString path, ArtifactKind kind)
 
 ImportUpdate LoggerImporter::poll(const ImportControl& control)
 {
-    if (m_kind == ArtifactKind::WandbRun)
+    if (m_kind == models::ArtifactKind::WandbRun)
         return pollWandbRun(control);
-    if (m_kind == ArtifactKind::Table) {
+    if (m_kind == models::ArtifactKind::Table) {
         if (const QString runFile = wandbRunFileOf(m_path); !runFile.isEmpty()) {
             ImportUpdate update;
             if (!m_done)
                 update.diagnostics.append(
-                    { Severity::Info, m_path, -1, -1,
+                    { models::Severity::Info, m_path, -1, -1,
                       LoggersTr::tr("%1 holds this run's history; this copy is not read.").arg(runFile) });
             m_done = true;
             return update;
         }
     }
-    if (m_kind == ArtifactKind::Table || m_kind == ArtifactKind::GpuMetricsLog)
+    if (m_kind == models::ArtifactKind::Table || m_kind == models::ArtifactKind::GpuMetricsLog)
         return pollTable(control);
     ImportUpdate update;
     if (m_done)
         return update;
     m_done = true;
     LoggerRun run;
-    if (m_kind == ArtifactKind::TrainerState) {
+    if (m_kind == models::ArtifactKind::TrainerState) {
         const QString newer = newerTrainerState(m_path);
         if (!newer.isEmpty()) {
             update.diagnostics.append(
-                { Severity::Info, m_path, -1, -1,
+                { models::Severity::Info, m_path, -1, -1,
                   LoggersTr::tr("%1 holds this history and more; this copy is not read.").arg(newer) });
             return update;
         }
     }
-    if (m_kind == ArtifactKind::MlflowRun) {
+    if (m_kind == models::ArtifactKind::MlflowRun) {
         run = readMlflowRun(m_path, control);
     } else {
         QFile file(m_path);
         if (file.size() > kMaxBytes || !file.open(QIODevice::ReadOnly)) {
-            update.status = ImportStatus::Failed;
-            update.diagnostics.append({ Severity::Error, m_path, -1, -1,
+            update.status = models::ImportStatus::Failed;
+            update.diagnostics.append({ models::Severity::Error, m_path, -1, -1,
                                         LoggersTr::tr("The file cannot be read: %1.").arg(file.errorString()) });
             return update;
         }
@@ -119,16 +119,16 @@ ImportUpdate LoggerImporter::poll(const ImportControl& control)
     update.scalars = std::move(run.scalars);
     update.diagnostics = std::move(run.diagnostics);
     if (run.hparams) {
-        auto batch = std::make_shared<summary::SummaryBatch>();
+        auto batch = std::make_shared<models::summary::SummaryBatch>();
         batch->hparams = std::move(run.hparams);
         update.summaries = std::move(batch);
     }
-    for (const TagPoints& tag : update.scalars)
+    for (const models::scalars::TagPoints& tag : update.scalars)
         update.recordsRead += qint64(tag.points.size());
     if (!run.ok)
-        update.status = ImportStatus::Failed;
+        update.status = models::ImportStatus::Failed;
     else if (!update.diagnostics.isEmpty())
-        update.status = ImportStatus::Partial;
+        update.status = models::ImportStatus::Partial;
     return update;
 }
 
@@ -137,9 +137,9 @@ ImportUpdate LoggerImporter::pollWandbRun(const ImportControl& control)
     ImportUpdate update;
     QFile file(m_path);
     if (!file.open(QIODevice::ReadOnly)) {
-        update.status = ImportStatus::Failed;
-        update.diagnostics.append(
-            { Severity::Error, m_path, -1, -1, LoggersTr::tr("The file cannot be read: %1.").arg(file.errorString()) });
+        update.status = models::ImportStatus::Failed;
+        update.diagnostics.append({ models::Severity::Error, m_path, -1, -1,
+                                    LoggersTr::tr("The file cannot be read: %1.").arg(file.errorString()) });
         return update;
     }
     const qint64 size = file.size();
@@ -173,21 +173,21 @@ ImportUpdate LoggerImporter::pollWandbRun(const ImportControl& control)
     update.bytesRead = m_wandb->resumeOffset() - start;
     update.mayGrow = cut && !m_wandb->failed();
     update.scalars = m_wandb->takeBatch();
-    for (const TagPoints& tag : update.scalars)
+    for (const models::scalars::TagPoints& tag : update.scalars)
         update.recordsRead += qint64(tag.points.size());
     if (auto hparams = m_wandb->takeHparams()) {
-        auto batch = std::make_shared<summary::SummaryBatch>();
+        auto batch = std::make_shared<models::summary::SummaryBatch>();
         batch->hparams = std::move(hparams);
         update.summaries = std::move(batch);
     }
     update.diagnostics = m_wandb->takeDiagnostics();
     if (m_wandb->failed()) {
-        update.status = ImportStatus::Failed;
+        update.status = models::ImportStatus::Failed;
         return update;
     }
-    for (const Diagnostic& d : update.diagnostics) {
-        if (d.severity != Severity::Info)
-            update.status = ImportStatus::Partial;
+    for (const models::Diagnostic& d : update.diagnostics) {
+        if (d.severity != models::Severity::Info)
+            update.status = models::ImportStatus::Partial;
     }
     return update;
 }
@@ -197,9 +197,9 @@ ImportUpdate LoggerImporter::pollTable(const ImportControl& control)
     ImportUpdate update;
     QFile file(m_path);
     if (!file.open(QIODevice::ReadOnly)) {
-        update.status = ImportStatus::Failed;
-        update.diagnostics.append(
-            { Severity::Error, m_path, -1, -1, LoggersTr::tr("The file cannot be read: %1.").arg(file.errorString()) });
+        update.status = models::ImportStatus::Failed;
+        update.diagnostics.append({ models::Severity::Error, m_path, -1, -1,
+                                    LoggersTr::tr("The file cannot be read: %1.").arg(file.errorString()) });
         return update;
     }
     const qint64 size = file.size();
@@ -215,13 +215,13 @@ ImportUpdate LoggerImporter::pollTable(const ImportControl& control)
     if (m_offset == 0)
         m_firstLine = firstLine;
     if (size > kMaxBytes) {
-        update.status = ImportStatus::Failed;
+        update.status = models::ImportStatus::Failed;
         update.diagnostics.append(
-            { Severity::Error, m_path, -1, -1, LoggersTr::tr("The file is too large to read as a table.") });
+            { models::Severity::Error, m_path, -1, -1, LoggersTr::tr("The file is too large to read as a table.") });
         return update;
     }
     if (!file.seek(m_offset)) {
-        update.status = ImportStatus::Failed;
+        update.status = models::ImportStatus::Failed;
         return update;
     }
     const qint64 start = m_offset;
@@ -257,29 +257,30 @@ ImportUpdate LoggerImporter::pollTable(const ImportControl& control)
     update.mayGrow = partial;
     update.recordsRead = 0;
     update.scalars = m_parser.takeBatch();
-    for (const TagPoints& tag : update.scalars)
+    for (const models::scalars::TagPoints& tag : update.scalars)
         update.recordsRead += qint64(tag.points.size());
     update.diagnostics = m_parser.takeDiagnostics();
-    if (start == 0 && m_kind == ArtifactKind::Table) {
+    if (start == 0 && m_kind == models::ArtifactKind::Table) {
         if (auto hparams = tableSideHparams(m_path, update.diagnostics)) {
-            auto batch = std::make_shared<summary::SummaryBatch>();
+            auto batch = std::make_shared<models::summary::SummaryBatch>();
             batch->hparams = std::move(hparams);
             update.summaries = std::move(batch);
         }
     }
-    for (const Diagnostic& d : update.diagnostics) {
-        if (d.severity != Severity::Info)
-            update.status = ImportStatus::Partial;
+    for (const models::Diagnostic& d : update.diagnostics) {
+        if (d.severity != models::Severity::Info)
+            update.status = models::ImportStatus::Partial;
     }
     if (m_parser.notOverTime()) {
-        update.status = ImportStatus::Unsupported;
+        update.status = models::ImportStatus::Unsupported;
         update.summaries.reset();
     }
     if (m_parser.format() == TableFormat::Unknown && size > 0 && !partial) {
-        update.status = ImportStatus::Failed;
-        update.diagnostics.append({ Severity::Error, m_path, -1, -1, LoggersTr::tr("The file holds no table.") });
+        update.status = models::ImportStatus::Failed;
+        update.diagnostics.append(
+            { models::Severity::Error, m_path, -1, -1, LoggersTr::tr("The file holds no table.") });
     }
     return update;
 }
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

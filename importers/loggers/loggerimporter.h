@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 /// Reads the scalars other training loggers and system-metrics tools write, into ImportUpdate::scalars:
 /// metric tables (CSV with a header, JSON lines, nvidia-smi logs, `dcgmi dmon` output) line by line, resuming
@@ -20,7 +20,7 @@ namespace runlens::loggers {
 class LoggerImporter final : public ArtifactImporter
 {
 public:
-    LoggerImporter(QString path, ArtifactKind kind);
+    LoggerImporter(QString path, models::ArtifactKind kind);
     ImportUpdate poll(const ImportControl& control) override;
 
     /// Files above this size are refused (tables are read whole into scalars).
@@ -31,7 +31,7 @@ private:
     ImportUpdate pollWandbRun(const ImportControl& control);
 
     QString m_path;
-    ArtifactKind m_kind;
+    models::ArtifactKind m_kind;
     MetricsTableParser m_parser;
     std::unique_ptr<WandbRunReader> m_wandb;
     qint64 m_offset = 0;
@@ -40,4 +40,4 @@ private:
     bool m_done = false;
 };
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 namespace {
 
@@ -21,12 +21,13 @@ constexpr double kMegabyteToMiB = 1e6 / (1024.0 * 1024.0);
 constexpr qint64 kMaxMetricFileBytes = qint64(1) << 31;
 constexpr int kMaxMetricFiles = 100000;
 
-void addPoint(ScalarBatch& batch, QHash<QString, int>& index, const QString& tag, const ScalarPoint& point)
+void addPoint(models::scalars::ScalarBatch& batch, QHash<QString, int>& index, const QString& tag,
+              const models::scalars::ScalarPoint& point)
 {
     auto found = index.constFind(tag);
     if (found == index.constEnd()) {
         found = index.insert(tag, int(batch.size()));
-        batch.push_back(TagPoints { tag, std::nullopt, {} });
+        batch.push_back(models::scalars::TagPoints { tag, std::nullopt, {} });
     }
     batch[std::size_t(*found)].points.push_back(point);
 }
@@ -64,9 +65,9 @@ QVariant yamlScalar(const QString& text)
 
 } // namespace
 
-summary::HParams readHparamsYaml(QByteArrayView text, QStringList* skipped)
+models::summary::HParams readHparamsYaml(QByteArrayView text, QStringList* skipped)
 {
-    summary::HParams hparams;
+    models::summary::HParams hparams;
     const QList<QByteArray> lines = QByteArray(text.data(), text.size()).split('\n');
     for (qsizetype i = 0; i < lines.size(); ++i) {
         const QString line = QString::fromUtf8(lines[i]);
@@ -119,7 +120,7 @@ summary::HParams readHparamsYaml(QByteArrayView text, QStringList* skipped)
     return hparams;
 }
 
-std::optional<summary::HParams> tableSideHparams(const QString& tablePath, Diagnostics& diagnostics)
+std::optional<models::summary::HParams> tableSideHparams(const QString& tablePath, models::Diagnostics& diagnostics)
 {
     const QFileInfo info(tablePath);
     const QDir dir = info.absoluteDir();
@@ -128,7 +129,7 @@ std::optional<summary::HParams> tableSideHparams(const QString& tablePath, Diagn
         QFile file(path);
         return file.size() < (8 << 20) && file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     };
-    summary::HParams hparams;
+    models::summary::HParams hparams;
     QStringList skipped;
     QString source;
     if (name == QLatin1String("metrics.csv") && dir.exists(QStringLiteral("hparams.yaml"))) {
@@ -160,7 +161,7 @@ std::optional<summary::HParams> tableSideHparams(const QString& tablePath, Diagn
         }
     }
     if (!skipped.isEmpty())
-        diagnostics.append({ Severity::Info, source, -1, -1,
+        diagnostics.append({ models::Severity::Info, source, -1, -1,
                              LoggersTr::tr("Hyper-parameters that are lists or nested settings are not shown: %1.")
                                  .arg(skipped.join(QStringLiteral(", "))) });
     if (hparams.values.isEmpty())
@@ -175,7 +176,7 @@ LoggerRun readTrainerState(QByteArrayView text, const QString& path)
     const std::size_t history = jsonTopLevelValue(json, "log_history");
     if (history == std::string_view::npos || json[history] != '[') {
         run.diagnostics.append(
-            { Severity::Error, path, -1, -1,
+            { models::Severity::Error, path, -1, -1,
               LoggersTr::tr("The file has no \"log_history\" list; it is not a complete Hugging Face "
                             "trainer_state.json (perhaps cut while written).") });
         return run;
@@ -209,12 +210,12 @@ LoggerRun readTrainerState(QByteArrayView text, const QString& path)
         }
     }
     if (bad > 0)
-        run.diagnostics.append({ Severity::Warning, path, -1, -1,
+        run.diagnostics.append({ models::Severity::Warning, path, -1, -1,
                                  LoggersTr::tr("%n log_history entries could not be read and were left out.", nullptr,
                                                int(std::min<qint64>(bad, 1 << 30))) });
     // The run's information: everything at the top level that is a number or a string.
     std::vector<JsonLine::Value> top;
-    summary::HParams hparams;
+    models::summary::HParams hparams;
     std::string_view head = json;
     if (JsonLine(head).parse(top) || !top.empty()) {
         for (const JsonLine::Value& v : top) {
@@ -281,11 +282,11 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
 {
     LoggerRun run;
     const QDir folder = QFileInfo(metaYamlPath).absoluteDir();
-    summary::HParams hparams;
+    models::summary::HParams hparams;
 
     QFile meta(metaYamlPath);
     if (!meta.open(QIODevice::ReadOnly)) {
-        run.diagnostics.append({ Severity::Error, metaYamlPath, -1, -1,
+        run.diagnostics.append({ models::Severity::Error, metaYamlPath, -1, -1,
                                  LoggersTr::tr("The file cannot be opened: %1.").arg(meta.errorString()) });
         return run;
     }
@@ -351,8 +352,8 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
             = name.startsWith(QLatin1String("system/")) ? mlflowSystemTag(name) : std::pair<QString, double>(name, 1.0);
         QFile f(file);
         if (f.size() > kMaxMetricFileBytes || !f.open(QIODevice::ReadOnly)) {
-            run.diagnostics.append(
-                { Severity::Warning, file, -1, -1, LoggersTr::tr("The metric file cannot be read; it is left out.") });
+            run.diagnostics.append({ models::Severity::Warning, file, -1, -1,
+                                     LoggersTr::tr("The metric file cannot be read; it is left out.") });
             continue;
         }
         const QByteArray data = f.readAll();
@@ -382,20 +383,20 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
         }
     }
     // MLflow's network metrics count megabytes since the run started; `runlens record` writes rates.
-    for (TagPoints& tag : run.scalars) {
+    for (models::scalars::TagPoints& tag : run.scalars) {
         if (!tag.tag.endsWith(QLatin1String("_MiB_per_s")))
             continue;
-        std::vector<ScalarPoint> rates;
+        std::vector<models::scalars::ScalarPoint> rates;
         for (std::size_t i = 1; i < tag.points.size(); ++i) {
-            const ScalarPoint& a = tag.points[i - 1];
-            const ScalarPoint& b = tag.points[i];
+            const models::scalars::ScalarPoint& a = tag.points[i - 1];
+            const models::scalars::ScalarPoint& b = tag.points[i];
             if (b.wallTime > a.wallTime && b.value >= a.value)
                 rates.push_back({ b.step, b.wallTime, (b.value - a.value) / (b.wallTime - a.wallTime) });
         }
         tag.points = std::move(rates);
     }
     if (badLines > 0)
-        run.diagnostics.append({ Severity::Warning, metaYamlPath, -1, -1,
+        run.diagnostics.append({ models::Severity::Warning, metaYamlPath, -1, -1,
                                  LoggersTr::tr("%n metric lines are not \"timestamp value step\" and were left out.",
                                                nullptr, int(std::min<qint64>(badLines, 1 << 30))) });
     if (!hparams.values.isEmpty())
@@ -404,4 +405,4 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
     return run;
 }
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

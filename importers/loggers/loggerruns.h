@@ -10,14 +10,14 @@
 
 #include <optional>
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 /// What a whole-file logger reader produced.
 struct LoggerRun
 {
-    ScalarBatch scalars;
-    std::optional<summary::HParams> hparams; ///< the run's hyper-parameters and run information
-    Diagnostics diagnostics;
+    models::scalars::ScalarBatch scalars;
+    std::optional<models::summary::HParams> hparams; ///< the run's hyper-parameters and run information
+    models::Diagnostics diagnostics;
     bool ok = false; ///< false: nothing could be read
 };
 
@@ -34,15 +34,15 @@ LoggerRun readMlflowRun(const QString& metaYamlPath, const ImportControl& contro
 /// Hyper-parameters from a YAML file beside a table: Lightning's `hparams.yaml` (`key: value` lines) and W&B's
 /// `config.yaml` (`key:` with an indented `value: x`). Top-level scalar values only; lists and nested maps are
 /// named in `skipped`. `_wandb` (W&B's own settings) is left out.
-summary::HParams readHparamsYaml(QByteArrayView text, QStringList* skipped = nullptr);
+models::summary::HParams readHparamsYaml(QByteArrayView text, QStringList* skipped = nullptr);
 
 /// The hyper-parameters of the run a table belongs to, from the files its logger writes beside it:
 /// `hparams.yaml` (Lightning), `config.yaml` and `wandb-summary.json` (W&B, summary values as `summary/<key>`).
 /// Empty when there are none.
-std::optional<summary::HParams> tableSideHparams(const QString& tablePath, Diagnostics& diagnostics);
+std::optional<models::summary::HParams> tableSideHparams(const QString& tablePath, models::Diagnostics& diagnostics);
 
 /// The `runlens record` name of an MLflow system metric (`system/gpu_0_utilization_percentage` ->
 /// `system/gpu0_util_percent`) and the factor its values are multiplied by (MLflow's megabytes are 10^6 bytes).
 std::pair<QString, double> mlflowSystemTag(const QString& name);
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 /// The translation context ("runlens::loggers") of the user-visible messages of the loggers importer.
 struct LoggersTr
@@ -10,4 +10,4 @@ struct LoggersTr
     Q_DECLARE_TR_FUNCTIONS(runlens::loggers)
 };
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 namespace {
 
@@ -280,10 +280,10 @@ MetricsTableParser::MetricsTableParser(QString path)
     : m_path(std::move(path))
 { }
 
-void MetricsTableParser::note(Severity severity, qint64 lineNumber, const QString& message)
+void MetricsTableParser::note(models::Severity severity, qint64 lineNumber, const QString& message)
 {
     // A damaged file would otherwise give a message per line.
-    if (severity != Severity::Info && ++m_badLines > 20)
+    if (severity != models::Severity::Info && ++m_badLines > 20)
         return;
     m_diagnostics.append({ severity, m_path, -1, lineNumber, message });
 }
@@ -295,7 +295,7 @@ void MetricsTableParser::add(const QString& tag, qint64 step, double wallTime, d
     if (found == m_tagIndex.constEnd()) {
         index = int(m_batch.size());
         m_tagIndex.insert(tag, index);
-        m_batch.push_back(TagPoints { tag, std::nullopt, {} });
+        m_batch.push_back(models::scalars::TagPoints { tag, std::nullopt, {} });
     } else {
         index = *found;
     }
@@ -308,13 +308,13 @@ qint64 MetricsTableParser::nextGpuStep(const QString& gpu)
     return count++;
 }
 
-ScalarBatch MetricsTableParser::takeBatch()
+models::scalars::ScalarBatch MetricsTableParser::takeBatch()
 {
     m_tagIndex.clear();
     return std::exchange(m_batch, {});
 }
 
-Diagnostics MetricsTableParser::takeDiagnostics()
+models::Diagnostics MetricsTableParser::takeDiagnostics()
 {
     return std::exchange(m_diagnostics, {});
 }
@@ -341,7 +341,7 @@ void MetricsTableParser::feedLine(std::string_view line, qint64 lineNumber)
             if (isNvidiaSmiTimestamp(cells.front()) && cells.size() == std::size(kDocumentedQuery)) {
                 // `--format=csv,noheader`: the columns are those of the query the README documents.
                 readHeader(std::vector<std::string>(std::begin(kDocumentedQuery), std::end(kDocumentedQuery)));
-                note(Severity::Info, lineNumber,
+                note(models::Severity::Info, lineNumber,
                      LoggersTr::tr("No header line: the columns are read as timestamp, index, utilization.gpu, "
                                    "memory.used, memory.total, power.draw, clocks.sm, temperature.gpu."));
                 readCsvRow(cells, lineNumber);
@@ -407,12 +407,12 @@ void MetricsTableParser::readHeader(const std::vector<std::string>& cells)
         m_columns[std::size_t(stepColumn)].role = Role::Step;
     } else if (!m_nvidiaSmi && haveWallTime) {
         note(
-            Severity::Info, 1,
+            models::Severity::Info, 1,
             LoggersTr::tr("No step column (step, global_step, iteration, iter or epoch); the row number is the step."));
     } else if (!m_nvidiaSmi) {
         // A data set or a results table, not a log over time: listed, not turned into scalars.
         m_notOverTime = true;
-        note(Severity::Info, 1,
+        note(models::Severity::Info, 1,
              LoggersTr::tr("No step or time column (step, global_step, iteration, iter, epoch, time, timestamp, "
                            "wall_time); the table is not read as scalars."));
     }
@@ -452,12 +452,12 @@ void MetricsTableParser::readCsvRow(const std::vector<std::string>& cells, qint6
         }
     }
     if (cells.size() > m_columns.size())
-        note(Severity::Warning, lineNumber,
+        note(models::Severity::Warning, lineNumber,
              LoggersTr::tr("The row has more cells than the header; the extra cells are left out."));
     const bool stepColumn
         = std::any_of(m_columns.begin(), m_columns.end(), [](const Column& c) { return c.role == Role::Step; });
     if (stepColumn && !haveStep) {
-        note(Severity::Warning, lineNumber, LoggersTr::tr("The row has no step; it is left out."));
+        note(models::Severity::Warning, lineNumber, LoggersTr::tr("The row has no step; it is left out."));
         ++m_rows;
         return;
     }
@@ -475,11 +475,11 @@ void MetricsTableParser::readCsvRow(const std::vector<std::string>& cells, qint6
             if (!column.decided) {
                 column.numeric = false;
                 column.decided = true;
-                note(Severity::Info, lineNumber,
+                note(models::Severity::Info, lineNumber,
                      LoggersTr::tr("Column \"%1\" holds text, not numbers; it is not shown as a scalar.")
                          .arg(column.name));
             } else if (++column.skippedCells == 1) {
-                note(Severity::Warning, lineNumber,
+                note(models::Severity::Warning, lineNumber,
                      LoggersTr::tr("Column \"%1\" has a cell that is not a number (\"%2\"); such cells are left out.")
                          .arg(column.name, QString::fromStdString(cells[i]).left(40)));
             }
@@ -495,7 +495,7 @@ void MetricsTableParser::readJsonLine(std::string_view line, qint64 lineNumber)
 {
     std::vector<JsonLine::Value> values;
     if (!JsonLine(line).parse(values)) {
-        note(Severity::Warning, lineNumber, LoggersTr::tr("The line is not a JSON object; it is left out."));
+        note(models::Severity::Warning, lineNumber, LoggersTr::tr("The line is not a JSON object; it is left out."));
         return;
     }
     qint64 step = m_rows;
@@ -528,7 +528,7 @@ void MetricsTableParser::readJsonLine(std::string_view line, qint64 lineNumber)
         if (!v.number) {
             if (v.isString && !m_textKeys.contains(name)) {
                 m_textKeys.insert(name, true);
-                note(Severity::Info, lineNumber,
+                note(models::Severity::Info, lineNumber,
                      LoggersTr::tr("Key \"%1\" holds text, not numbers; it is not shown as a scalar.").arg(name));
             }
             continue;
@@ -593,7 +593,8 @@ void MetricsTableParser::readDcgmi(std::string_view line, qint64 lineNumber)
     if (tokens[0] != "GPU" || tokens.size() < 2) {
         // Entities other than whole GPUs (GPU-I, GPU-CI, CPU …) and messages are not system tags.
         if (tokens[0] != "GPU-I" && tokens[0] != "GPU-CI" && tokens[0] != "CPU" && tokens[0] != "CPU-C")
-            note(Severity::Warning, lineNumber, LoggersTr::tr("The line is not a dcgmi dmon row; it is left out."));
+            note(models::Severity::Warning, lineNumber,
+                 LoggersTr::tr("The line is not a dcgmi dmon row; it is left out."));
         return;
     }
     const QString gpu = QString::fromUtf8(tokens[1].data(), qsizetype(tokens[1].size()));
@@ -601,7 +602,7 @@ void MetricsTableParser::readDcgmi(std::string_view line, qint64 lineNumber)
     for (const QChar c : gpu)
         isIndex = isIndex && c.isDigit();
     if (!isIndex) {
-        note(Severity::Warning, lineNumber, LoggersTr::tr("The line is not a dcgmi dmon row; it is left out."));
+        note(models::Severity::Warning, lineNumber, LoggersTr::tr("The line is not a dcgmi dmon row; it is left out."));
         return;
     }
     const qint64 step = nextGpuStep(gpu);
@@ -612,4 +613,4 @@ void MetricsTableParser::readDcgmi(std::string_view line, qint64 lineNumber)
     ++m_rows;
 }
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 /// The line formats MetricsTableParser reads; the first non-empty line decides.
 enum class TableFormat {
@@ -38,8 +38,8 @@ public:
     /// Feeds one complete line (without its line break); `line` is 1-based, for diagnostics.
     void feedLine(std::string_view line, qint64 lineNumber);
     /// The points of the lines fed since the last call, grouped by tag in first-seen order.
-    ScalarBatch takeBatch();
-    Diagnostics takeDiagnostics();
+    models::scalars::ScalarBatch takeBatch();
+    models::Diagnostics takeDiagnostics();
 
     TableFormat format() const { return m_format; }
     bool isNvidiaSmi() const { return m_nvidiaSmi; }
@@ -71,7 +71,7 @@ private:
     void readJsonLine(std::string_view line, qint64 lineNumber);
     void readDcgmi(std::string_view line, qint64 lineNumber);
     void add(const QString& tag, qint64 step, double wallTime, double value);
-    void note(Severity severity, qint64 lineNumber, const QString& message);
+    void note(models::Severity severity, qint64 lineNumber, const QString& message);
     qint64 nextGpuStep(const QString& gpu);
 
     QString m_path;
@@ -85,8 +85,8 @@ private:
     QHash<QString, int> m_tagIndex;
     QHash<QString, std::pair<double, double>> m_counters; ///< byte counters: last (wall time, MiB) per tag
     QHash<QString, bool> m_textKeys; ///< JSON keys whose values were not numbers (noted once)
-    ScalarBatch m_batch;
-    Diagnostics m_diagnostics;
+    models::scalars::ScalarBatch m_batch;
+    models::Diagnostics m_diagnostics;
     qint64 m_rows = 0;
     qint64 m_badLines = 0;
 };
@@ -103,4 +103,4 @@ bool isNvidiaSmiTimestamp(std::string_view cell);
 /// empty string for a key that is not one.
 QString wandbSystemTag(std::string_view key);
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

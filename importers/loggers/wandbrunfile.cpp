@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 namespace {
 
@@ -143,9 +143,9 @@ void WandbRunReader::warn(qint64 offset, const QString& message)
     // A file damaged all over would otherwise bury everything else under its messages.
     constexpr int kMaxWarnings = 50;
     if (++m_warnings < kMaxWarnings)
-        m_diagnostics.append({ Severity::Warning, m_path, offset, -1, message });
+        m_diagnostics.append({ models::Severity::Warning, m_path, offset, -1, message });
     else if (m_warnings == kMaxWarnings)
-        m_diagnostics.append({ Severity::Warning, m_path, offset, -1,
+        m_diagnostics.append({ models::Severity::Warning, m_path, offset, -1,
                                LoggersTr::tr("The W&B run file is damaged in more places; they are not listed.") });
 }
 
@@ -162,7 +162,7 @@ bool WandbRunReader::feed(QByteArrayView data)
         if (!isWandbRunFile(std::string_view(base, kWandbHeaderSize))) {
             m_failed = true;
             m_diagnostics.append(
-                { Severity::Error, m_path, 0, -1,
+                { models::Severity::Error, m_path, 0, -1,
                   LoggersTr::tr("%1 does not start with the header of a W&B run file (\":W&B\", magic 0xBEE1, "
                                 "version 0); it is not read.")
                       .arg(m_path) });
@@ -436,30 +436,30 @@ void WandbRunReader::readRecord(std::string_view bytes, qint64 offset)
     }
 }
 
-ScalarBatch WandbRunReader::takeBatch()
+models::scalars::ScalarBatch WandbRunReader::takeBatch()
 {
-    ScalarBatch batch = m_history.takeBatch();
-    ScalarBatch stats = m_stats.takeBatch();
-    for (TagPoints& tag : stats)
+    models::scalars::ScalarBatch batch = m_history.takeBatch();
+    models::scalars::ScalarBatch stats = m_stats.takeBatch();
+    for (models::scalars::TagPoints& tag : stats)
         batch.push_back(std::move(tag));
     return batch;
 }
 
-Diagnostics WandbRunReader::takeDiagnostics()
+models::Diagnostics WandbRunReader::takeDiagnostics()
 {
-    Diagnostics out = std::move(m_diagnostics);
+    models::Diagnostics out = std::move(m_diagnostics);
     m_diagnostics.clear();
     out.append(m_history.takeDiagnostics());
     out.append(m_stats.takeDiagnostics());
     return out;
 }
 
-std::optional<summary::HParams> WandbRunReader::takeHparams()
+std::optional<models::summary::HParams> WandbRunReader::takeHparams()
 {
     if (!m_hparamsChanged)
         return std::nullopt;
     m_hparamsChanged = false;
-    summary::HParams hparams;
+    models::summary::HParams hparams;
     hparams.values = m_config;
     for (auto it = m_summary.cbegin(); it != m_summary.cend(); ++it)
         hparams.values.insert(it.key(), it.value());
@@ -473,10 +473,10 @@ std::optional<summary::HParams> WandbRunReader::takeHparams()
             hparams.endTime = m_startTime + m_runtime;
     }
     if (!m_skippedConfig.isEmpty())
-        m_diagnostics.append({ Severity::Info, m_path, -1, -1,
+        m_diagnostics.append({ models::Severity::Info, m_path, -1, -1,
                                LoggersTr::tr("Hyper-parameters that are lists or nested settings are not shown: %1.")
                                    .arg(m_skippedConfig.join(QStringLiteral(", "))) });
     return hparams;
 }
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace runlens::loggers {
+namespace runlens::importers::loggers {
 
 /// Bytes of the header every W&B run file starts with: `:W&B`, magic 0xBEE1 (little-endian), version 0.
 inline constexpr std::size_t kWandbHeaderSize = 7;
@@ -55,10 +55,10 @@ public:
     qint64 records() const { return m_records; }
 
     /// Points of the records fed since the last call: history first, then system statistics.
-    ScalarBatch takeBatch();
-    Diagnostics takeDiagnostics();
+    models::scalars::ScalarBatch takeBatch();
+    models::Diagnostics takeDiagnostics();
     /// The run's hyper-parameters as read so far (config, summary, identity), when changed since the last call.
-    std::optional<summary::HParams> takeHparams();
+    std::optional<models::summary::HParams> takeHparams();
 
     /// Records above this size are damage, not data (W&B's largest are media summaries of a few MiB).
     static constexpr qint64 kMaxRecordBytes = qint64(64) * 1024 * 1024;
@@ -89,7 +89,7 @@ private:
     int m_warnings = 0;
     qint64 m_badRecords = 0;
     qint64 m_firstBadRecord = -1;
-    Diagnostics m_diagnostics;
+    models::Diagnostics m_diagnostics;
 };
 
-} // namespace runlens::loggers
+} // namespace runlens::importers::loggers

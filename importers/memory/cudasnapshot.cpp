@@ -13,7 +13,7 @@
 #include <numeric>
 #include <unordered_map>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 namespace {
 
@@ -92,7 +92,8 @@ std::int64_t visitCost(const PickleValue& value)
 
 /// Memory a kept trace entry or live block costs once it is turned into samples, events and lifetimes.
 constexpr std::int64_t kEntryBytes = std::int64_t(sizeof(TraceEntry)) + 3 * 16 + 24;
-constexpr std::int64_t kBlockBytes = std::int64_t(sizeof(LiveBlock)) + std::int64_t(sizeof(TensorLifetime));
+constexpr std::int64_t kBlockBytes
+    = std::int64_t(sizeof(LiveBlock)) + std::int64_t(sizeof(models::memory::TensorLifetime));
 
 /// "file.py:123 forward" of the frame a user recognises: the innermost Python frame when there is one
 /// (C++ frames of the allocator come first when the snapshot recorded them), else the innermost frame.
@@ -139,7 +140,7 @@ class SnapshotReader
 public:
     /// `complete`: the pickle was read to its end, so the traces end where the segments were taken.
     SnapshotReader(const QString& path, bool complete, ImportBudget& budget, MemoryReadResult& result,
-                   MemoryProfile& profile)
+                   models::memory::MemoryProfile& profile)
         : m_path(path)
         , m_complete(complete)
         , m_budget(budget)
@@ -150,9 +151,9 @@ public:
     void read(const PickleValue& root);
 
 private:
-    void warn(const QString& message, Severity severity = Severity::Warning)
+    void warn(const QString& message, models::Severity severity = models::Severity::Warning)
     {
-        Diagnostic diagnostic;
+        models::Diagnostic diagnostic;
         diagnostic.severity = severity;
         diagnostic.file = m_path;
         diagnostic.message = message;
@@ -169,7 +170,7 @@ private:
     bool m_complete = true;
     ImportBudget& m_budget;
     MemoryReadResult& m_result;
-    MemoryProfile& m_profile;
+    models::memory::MemoryProfile& m_profile;
     std::map<int, DeviceState> m_devices;
     bool m_timed = false;
 };
@@ -291,12 +292,12 @@ void SnapshotReader::readTraces(const PickleValue& traces)
         warn(Text::tr("%1 entries of 'device_traces' are not dicts and were skipped").arg(skipped));
     if (unknown > 0)
         warn(Text::tr("%1 trace entries have an action this version does not know; they were ignored").arg(unknown),
-             Severity::Info);
+             models::Severity::Info);
 }
 
 void SnapshotReader::buildDevice(int id, DeviceState& state)
 {
-    MemoryDevice device;
+    models::memory::MemoryDevice device;
     device.label = QStringLiteral("cuda:%1").arg(id);
     device.deviceType = kCudaDeviceType;
     device.deviceId = id;
@@ -362,7 +363,7 @@ void SnapshotReader::buildDevice(int id, DeviceState& state)
 
     const std::int64_t first = trace.empty() ? 0 : trace.front().x;
     const std::int64_t last = trace.empty() ? 0 : trace.back().x;
-    auto sample = [](MemorySeries& series, std::int64_t x, std::int64_t bytes) {
+    auto sample = [](models::memory::MemorySeries& series, std::int64_t x, std::int64_t bytes) {
         series.x.push_back(x);
         series.bytes.push_back(double(bytes));
     };
@@ -399,7 +400,7 @@ void SnapshotReader::buildDevice(int id, DeviceState& state)
             sample(device.reserved, entry.x, reserved);
             break;
         case Action::Oom: {
-            OomMarker oom;
+            models::memory::OomMarker oom;
             oom.x = entry.x;
             oom.bytes = entry.size;
             oom.deviceFree = entry.deviceFree;
@@ -412,7 +413,7 @@ void SnapshotReader::buildDevice(int id, DeviceState& state)
     }
 
     for (LiveBlock& block : state.blocks) {
-        TensorLifetime lifetime;
+        models::memory::TensorLifetime lifetime;
         lifetime.name = std::move(block.name);
         lifetime.bytes = block.size;
         const auto found = allocatedAt.find(block.address);
@@ -428,14 +429,14 @@ void SnapshotReader::read(const PickleValue& root)
 {
     if (!root.isDict()) {
         warn(Text::tr("the pickle holds no dict; a CUDA memory snapshot is a dict with 'segments' and 'device_traces'"),
-             Severity::Error);
+             models::Severity::Error);
         return;
     }
     const PickleValue segments = root.value("segments");
     const PickleValue traces = root.value("device_traces");
     if (!segments.isValid() && !traces.isValid()) {
         warn(Text::tr("the pickle has neither 'segments' nor 'device_traces'; it is not a CUDA memory snapshot"),
-             Severity::Error);
+             models::Severity::Error);
         return;
     }
     readSegments(segments);
@@ -445,12 +446,12 @@ void SnapshotReader::read(const PickleValue& root)
         // The pickle's values carry no offsets: the limit is reported for the file as a whole.
         m_result.diagnostics.append(m_budget.diagnostic(m_path, -1));
     }
-    m_profile.axis = m_timed ? MemoryAxis::TimeNs : MemoryAxis::NodeIndex;
+    m_profile.axis = m_timed ? models::memory::MemoryAxis::TimeNs : models::memory::MemoryAxis::NodeIndex;
     for (auto& [id, state] : m_devices)
         buildDevice(id, state);
     if (!m_complete
         && std::any_of(m_profile.devices.cbegin(), m_profile.devices.cend(),
-                       [](const MemoryDevice& device) { return device.relative; }))
+                       [](const models::memory::MemoryDevice& device) { return device.relative; }))
         warn(Text::tr("the file ends before its allocation history does; the curves show changes from zero, not the "
                       "memory in use"));
 }
@@ -460,15 +461,15 @@ void SnapshotReader::read(const PickleValue& root)
 MemoryReadResult readCudaSnapshotBytes(std::string_view bytes, const QString& path, const ImportControl& control)
 {
     MemoryReadResult result;
-    auto profile = std::make_shared<MemoryProfile>();
-    profile->kind = MemorySourceKind::CudaSnapshot;
+    auto profile = std::make_shared<models::memory::MemoryProfile>();
+    profile->kind = models::memory::MemorySourceKind::CudaSnapshot;
     profile->paths << path;
 
     ImportBudget budget { std::int64_t(bytes.size()) };
     PickleResult pickle = decodePickle(bytes, path, budget, control);
     result.diagnostics = std::move(pickle.diagnostics);
     if (control.canceled()) {
-        result.status = ImportStatus::Canceled;
+        result.status = models::ImportStatus::Canceled;
         result.profile = std::move(profile);
         return result;
     }
@@ -478,11 +479,11 @@ MemoryReadResult readCudaSnapshotBytes(std::string_view bytes, const QString& pa
     }
 
     const bool problems = std::any_of(result.diagnostics.cbegin(), result.diagnostics.cend(),
-                                      [](const Diagnostic& d) { return d.severity != Severity::Info; });
+                                      [](const models::Diagnostic& d) { return d.severity != models::Severity::Info; });
     if (profile->empty() && (problems || !pickle.ok))
-        result.status = ImportStatus::Failed;
+        result.status = models::ImportStatus::Failed;
     else if (problems || !pickle.ok)
-        result.status = ImportStatus::Partial;
+        result.status = models::ImportStatus::Partial;
     result.profile = std::move(profile);
     return result;
 }
@@ -492,13 +493,13 @@ MemoryReadResult readCudaSnapshot(const QString& path, const ImportControl& cont
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         MemoryReadResult result;
-        auto profile = std::make_shared<MemoryProfile>();
-        profile->kind = MemorySourceKind::CudaSnapshot;
+        auto profile = std::make_shared<models::memory::MemoryProfile>();
+        profile->kind = models::memory::MemorySourceKind::CudaSnapshot;
         profile->paths << path;
         result.profile = std::move(profile);
-        result.status = ImportStatus::Failed;
-        Diagnostic diagnostic;
-        diagnostic.severity = Severity::Error;
+        result.status = models::ImportStatus::Failed;
+        models::Diagnostic diagnostic;
+        diagnostic.severity = models::Severity::Error;
         diagnostic.file = path;
         diagnostic.message = Text::tr("cannot open the file: %1").arg(file.errorString());
         result.diagnostics.append(diagnostic);
@@ -513,13 +514,13 @@ MemoryReadResult readCudaSnapshot(const QString& path, const ImportControl& cont
                 std::string_view(reinterpret_cast<const char*>(mapping->data()), std::size_t(mapping->size())), path,
                 control);
             if (mapping->damaged()) {
-                Diagnostic diagnostic;
-                diagnostic.severity = Severity::Error;
+                models::Diagnostic diagnostic;
+                diagnostic.severity = models::Severity::Error;
                 diagnostic.file = path;
                 diagnostic.message = mapping->damageMessage();
                 result.diagnostics.append(diagnostic);
-                if (result.status == ImportStatus::Ok)
-                    result.status = ImportStatus::Partial;
+                if (result.status == models::ImportStatus::Ok)
+                    result.status = models::ImportStatus::Partial;
             }
             return result;
         }
@@ -536,4 +537,4 @@ bool looksLikeCudaSnapshot(std::string_view head)
     return start.find("segments") != std::string_view::npos || start.find("device_traces") != std::string_view::npos;
 }
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 /// Reads a PyTorch CUDA memory snapshot (the pickle `torch.cuda.memory._dump_snapshot()` writes) through
 /// the data-only pickle decoder, so nothing in the file is ever executed. Per device it builds the
@@ -23,4 +23,4 @@ MemoryReadResult readCudaSnapshotBytes(std::string_view bytes, const QString& pa
 /// of the snapshot's top-level keys (`segments`, `device_traces`) near the start.
 bool looksLikeCudaSnapshot(std::string_view head);
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

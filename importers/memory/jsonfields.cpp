@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 namespace {
 
@@ -20,7 +20,7 @@ constexpr int kDetailedWarnings = 5; // per file; the rest are counted in one me
 
 } // namespace
 
-JsonFields::JsonFields(const QString& file, Diagnostics& diagnostics)
+JsonFields::JsonFields(const QString& file, models::Diagnostics& diagnostics)
     : m_file(file)
     , m_diagnostics(diagnostics)
 { }
@@ -37,8 +37,8 @@ std::optional<nlohmann::json> JsonFields::parse(const QByteArray& bytes, ImportB
         return nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
     } catch (const nlohmann::json::exception& error) {
         const auto* parseError = dynamic_cast<const nlohmann::json::parse_error*>(&error);
-        Diagnostic diagnostic;
-        diagnostic.severity = Severity::Error;
+        models::Diagnostic diagnostic;
+        diagnostic.severity = models::Severity::Error;
         diagnostic.file = m_file;
         diagnostic.offset = parseError && parseError->byte > 0 ? qint64(parseError->byte) - 1 : 0;
         diagnostic.message = Text::tr("not valid JSON: %1").arg(QString::fromUtf8(error.what()));
@@ -125,8 +125,8 @@ void JsonFields::wrongType(std::string_view key, const QString& where, qint64 in
     if (++m_wrongTypes > kDetailedWarnings)
         return;
     const QString place = index >= 0 ? QStringLiteral("%1 %2").arg(where).arg(index) : where;
-    Diagnostic diagnostic;
-    diagnostic.severity = Severity::Warning;
+    models::Diagnostic diagnostic;
+    diagnostic.severity = models::Severity::Warning;
     diagnostic.file = m_file;
     diagnostic.message = Text::tr("%1: '%2' is not %3; the value is ignored")
                              .arg(place, QString::fromUtf8(key.data(), qsizetype(key.size())), expected);
@@ -136,8 +136,8 @@ void JsonFields::wrongType(std::string_view key, const QString& where, qint64 in
 void JsonFields::finish()
 {
     if (m_wrongTypes > kDetailedWarnings) {
-        Diagnostic diagnostic;
-        diagnostic.severity = Severity::Warning;
+        models::Diagnostic diagnostic;
+        diagnostic.severity = models::Severity::Warning;
         diagnostic.file = m_file;
         diagnostic.message
             = Text::tr("%1 more values of the wrong type were ignored").arg(m_wrongTypes - kDetailedWarnings);
@@ -146,4 +146,4 @@ void JsonFields::finish()
     m_wrongTypes = 0;
 }
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/diagnostic.h"
 #include "importers/core/importbudget.h"
+#include "models/core/diagnostic.h"
 
 #include <QByteArray>
 #include <QString>
@@ -12,7 +12,7 @@
 #include <optional>
 #include <string_view>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 /// Type-checked reads of the JSON files of memory profilers. A member holding the wrong type (a string
 /// where a number belongs, an object where a list belongs) is a warning on the file instead of the
@@ -22,7 +22,7 @@ namespace runlens::memory {
 class JsonFields
 {
 public:
-    JsonFields(const QString& file, Diagnostics& diagnostics);
+    JsonFields(const QString& file, models::Diagnostics& diagnostics);
 
     /// The document of `bytes`, or nothing with an error on the file when it is not JSON or passes the
     /// budget's limits.
@@ -53,8 +53,8 @@ public:
 
 private:
     const QString& m_file;
-    Diagnostics& m_diagnostics;
+    models::Diagnostics& m_diagnostics;
     int m_wrongTypes = 0;
 };
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

@@ -7,9 +7,9 @@
 
 #include <QFileInfo>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
-MemoryFileImporter::MemoryFileImporter(QString path, ArtifactKind kind)
+MemoryFileImporter::MemoryFileImporter(QString path, models::ArtifactKind kind)
     : m_path(std::move(path))
     , m_kind(kind)
 { }
@@ -19,10 +19,10 @@ ImportUpdate MemoryFileImporter::poll(const ImportControl& control)
     ImportUpdate update;
     MemoryReadResult result;
     switch (m_kind) {
-    case ArtifactKind::MemoryTimeline:
+    case models::ArtifactKind::MemoryTimeline:
         result = readMemoryTimeline(m_path, control);
         break;
-    case ArtifactKind::MemorySnapshot:
+    case models::ArtifactKind::MemorySnapshot:
         result = readCudaSnapshot(m_path, control);
         break;
     default:
@@ -34,7 +34,7 @@ ImportUpdate MemoryFileImporter::poll(const ImportControl& control)
     update.bytesRead = QFileInfo(m_path).size();
     if (result.profile) {
         std::size_t samples = 0;
-        for (const MemoryDevice& device : result.profile->devices)
+        for (const models::memory::MemoryDevice& device : result.profile->devices)
             samples += device.allocated.size() + device.reserved.size() + device.events.size() + device.nodes.size()
                 + device.operators.size();
         update.recordsRead = qint64(samples);
@@ -44,4 +44,4 @@ ImportUpdate MemoryFileImporter::poll(const ImportControl& control)
     return update;
 }
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

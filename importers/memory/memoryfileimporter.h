@@ -4,7 +4,7 @@
 
 #include <QString>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 /// Reads a file that holds memory data only: a torch memory timeline, a CUDA memory snapshot, or one of
 /// MindSpore's memory files (usage summary and details, 2.x memory records and operator memory). Read
@@ -12,12 +12,12 @@ namespace runlens::memory {
 class MemoryFileImporter final : public ArtifactImporter
 {
 public:
-    MemoryFileImporter(QString path, ArtifactKind kind);
+    MemoryFileImporter(QString path, models::ArtifactKind kind);
     ImportUpdate poll(const ImportControl& control) override;
 
 private:
     QString m_path;
-    ArtifactKind m_kind;
+    models::ArtifactKind m_kind;
 };
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

@@ -6,17 +6,17 @@
 #include <algorithm>
 #include <limits>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 namespace {
 
-std::int64_t firstX(const MemoryDevice& device)
+std::int64_t firstX(const models::memory::MemoryDevice& device)
 {
     std::int64_t first = std::numeric_limits<std::int64_t>::max();
-    for (const MemorySeries* series : { &device.allocated, &device.reserved, &device.active })
+    for (const models::memory::MemorySeries* series : { &device.allocated, &device.reserved, &device.active })
         if (!series->empty())
             first = std::min(first, series->x.front());
-    for (const MemorySeries& series : device.categories)
+    for (const models::memory::MemorySeries& series : device.categories)
         if (!series.empty())
             first = std::min(first, series.x.front());
     return first == std::numeric_limits<std::int64_t>::max() ? 0 : first;
@@ -24,25 +24,26 @@ std::int64_t firstX(const MemoryDevice& device)
 
 } // namespace
 
-QList<MemoryDeviceSummary> summarizeMemory(const MemoryProfile& profile, const trace::TraceStore* store)
+QList<models::MemoryDeviceSummary> summarizeMemory(const models::memory::MemoryProfile& profile,
+                                                   const models::trace::TraceStore* store)
 {
-    QList<MemoryDeviceSummary> out;
-    for (const MemoryDevice& device : profile.devices) {
-        MemoryDeviceSummary s;
+    QList<models::MemoryDeviceSummary> out;
+    for (const models::memory::MemoryDevice& device : profile.devices) {
+        models::MemoryDeviceSummary s;
         s.device = device.label;
         s.rank = device.rank;
-        s.timeAxis = profile.axis == MemoryAxis::TimeNs;
+        s.timeAxis = profile.axis == models::memory::MemoryAxis::TimeNs;
         s.relative = device.relative;
         s.capacity = device.capacity;
         s.ooms = int(device.ooms.size());
-        const MemoryPeak peak = devicePeak(device);
+        const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
         if (peak.valid) {
             s.peakBytes = qint64(peak.bytes);
             s.peakAt = peak.x;
             s.origin = store ? store->startTime() : firstX(device);
             if (store && s.timeAxis) {
-                const MemoryContext context = memoryContextAt(*store, device, peak.x);
-                s.peakOp = contextOpName(*store, context);
+                const models::memory::MemoryContext context = models::memory::memoryContextAt(*store, device, peak.x);
+                s.peakOp = models::memory::contextOpName(*store, context);
                 if (context.step >= 0)
                     s.peakStep = store->steps()[std::size_t(context.step)].number;
             }
@@ -56,4 +57,4 @@ QList<MemoryDeviceSummary> summarizeMemory(const MemoryProfile& profile, const t
     return out;
 }
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

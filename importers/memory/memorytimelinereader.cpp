@@ -12,7 +12,7 @@
 #include <limits>
 #include <vector>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 namespace {
 
@@ -115,8 +115,8 @@ struct Reading
     /// `what` is marked with QT_TRANSLATE_NOOP("runlens::memory", ...) where it is written.
     void fail(const NumberScanner& scanner, const char* what)
     {
-        Diagnostic d;
-        d.severity = Severity::Error;
+        models::Diagnostic d;
+        d.severity = models::Severity::Error;
         d.file = name;
         d.offset = scanner.offset();
         d.message = Text::tr(what);
@@ -135,7 +135,9 @@ struct Reading
 int categoryIndex(std::int64_t category)
 {
     // Tensors the profiler could not classify are written with the last index (or null).
-    return category >= 0 && category < kMemoryCategoryCount ? int(category) : int(MemoryCategory::Unknown);
+    return category >= 0 && category < models::memory::kMemoryCategoryCount
+        ? int(category)
+        : int(models::memory::MemoryCategory::Unknown);
 }
 
 /// The raw tuples after the opening bracket of the top-level array.
@@ -184,7 +186,7 @@ std::vector<Tuple> readTuples(NumberScanner& scanner, Reading& reading)
 }
 
 /// Curves of raw tuples: per category the running sum of signed sizes, sampled once per distinct time.
-void buildFromTuples(std::vector<Tuple>& tuples, MemoryDevice& device)
+void buildFromTuples(std::vector<Tuple>& tuples, models::memory::MemoryDevice& device)
 {
     std::int64_t firstReal = std::numeric_limits<std::int64_t>::max();
     for (const Tuple& tuple : tuples) {
@@ -200,12 +202,12 @@ void buildFromTuples(std::vector<Tuple>& tuples, MemoryDevice& device)
     }
     std::stable_sort(tuples.begin(), tuples.end(), [](const Tuple& a, const Tuple& b) { return a.ts < b.ts; });
 
-    std::array<double, kMemoryCategoryCount> current {};
+    std::array<double, models::memory::kMemoryCategoryCount> current {};
     device.events.reserve(tuples.size());
     for (std::size_t i = 0; i < tuples.size(); ++i) {
         const Tuple& tuple = tuples[i];
         current[std::size_t(tuple.category)] += double(tuple.bytes);
-        MemoryEvent event;
+        models::memory::MemoryEvent event;
         event.x = tuple.ts;
         event.bytes = tuple.bytes;
         event.category = std::int8_t(tuple.category);
@@ -213,7 +215,7 @@ void buildFromTuples(std::vector<Tuple>& tuples, MemoryDevice& device)
         if (i + 1 < tuples.size() && tuples[i + 1].ts == tuple.ts)
             continue;
         double total = 0;
-        for (int c = 0; c < kMemoryCategoryCount; ++c) {
+        for (int c = 0; c < models::memory::kMemoryCategoryCount; ++c) {
             device.categories[std::size_t(c)].x.push_back(tuple.ts);
             device.categories[std::size_t(c)].bytes.push_back(current[std::size_t(c)]);
             total += current[std::size_t(c)];
@@ -225,7 +227,7 @@ void buildFromTuples(std::vector<Tuple>& tuples, MemoryDevice& device)
 
 /// The `[times, sizes]` form after the opening bracket of the top-level array: times in µs, each size
 /// entry one value per category (torch writes a leading unused slot, so 9 values).
-void readCoalesced(NumberScanner& scanner, Reading& reading, MemoryDevice& device)
+void readCoalesced(NumberScanner& scanner, Reading& reading, models::memory::MemoryDevice& device)
 {
     std::vector<std::int64_t> times;
     if (!scanner.take('[')) {
@@ -289,9 +291,9 @@ void readCoalesced(NumberScanner& scanner, Reading& reading, MemoryDevice& devic
                                   "The memory timeline has more sizes than times; the extra sizes were skipped"));
             return;
         }
-        const std::size_t skip = values.size() > std::size_t(kMemoryCategoryCount) ? 1 : 0;
+        const std::size_t skip = values.size() > std::size_t(models::memory::kMemoryCategoryCount) ? 1 : 0;
         double total = 0;
-        for (int c = 0; c < kMemoryCategoryCount; ++c) {
+        for (int c = 0; c < models::memory::kMemoryCategoryCount; ++c) {
             const std::size_t at = skip + std::size_t(c);
             const double bytes = at < values.size() ? double(values[at]) : 0.0;
             device.categories[std::size_t(c)].x.push_back(times[row] * 1000);
@@ -316,21 +318,21 @@ void readCoalesced(NumberScanner& scanner, Reading& reading, MemoryDevice& devic
 }
 
 MemoryReadResult readBuffer(const trace::TraceInput& input, const QString& name, const ImportControl& control,
-                            Diagnostics diagnostics)
+                            models::Diagnostics diagnostics)
 {
     MemoryReadResult result;
     result.diagnostics = std::move(diagnostics);
-    auto profile = std::make_shared<MemoryProfile>();
-    profile->kind = MemorySourceKind::MemoryTimeline;
-    profile->axis = MemoryAxis::TimeNs;
+    auto profile = std::make_shared<models::memory::MemoryProfile>();
+    profile->kind = models::memory::MemorySourceKind::MemoryTimeline;
+    profile->axis = models::memory::MemoryAxis::TimeNs;
     profile->paths = QStringList { name };
 
-    MemoryDevice device;
+    models::memory::MemoryDevice device;
     device.label = QStringLiteral("device"); // the raw export does not say which device it profiled
     device.allocated.name = Text::tr("Total");
-    device.categories.resize(std::size_t(kMemoryCategoryCount));
-    for (int c = 0; c < kMemoryCategoryCount; ++c)
-        device.categories[std::size_t(c)].name = memoryCategoryName(MemoryCategory(c));
+    device.categories.resize(std::size_t(models::memory::kMemoryCategoryCount));
+    for (int c = 0; c < models::memory::kMemoryCategoryCount; ++c)
+        device.categories[std::size_t(c)].name = models::memory::memoryCategoryName(models::memory::MemoryCategory(c));
 
     Reading reading { name, control, result };
     if (input.buffer) {
@@ -371,14 +373,14 @@ MemoryReadResult readBuffer(const trace::TraceInput& input, const QString& name,
     if (!empty)
         profile->devices.push_back(std::move(device));
     bool errors = false;
-    for (const Diagnostic& d : result.diagnostics)
-        errors = errors || d.severity != Severity::Info;
+    for (const models::Diagnostic& d : result.diagnostics)
+        errors = errors || d.severity != models::Severity::Info;
     if (reading.canceled)
-        result.status = ImportStatus::Canceled;
+        result.status = models::ImportStatus::Canceled;
     else if (!input.buffer || (errors && empty))
-        result.status = ImportStatus::Failed;
+        result.status = models::ImportStatus::Failed;
     else
-        result.status = errors ? ImportStatus::Partial : ImportStatus::Ok;
+        result.status = errors ? models::ImportStatus::Partial : models::ImportStatus::Ok;
     result.profile = std::move(profile);
     return result;
 }
@@ -387,7 +389,7 @@ MemoryReadResult readBuffer(const trace::TraceInput& input, const QString& name,
 
 MemoryReadResult readMemoryTimeline(const QString& path, const ImportControl& control)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     const trace::TraceInput input = trace::readTraceInput(path, diagnostics, control);
     const qsizetype first = diagnostics.size();
     MemoryReadResult result = readBuffer(input, path, control, std::move(diagnostics));
@@ -399,7 +401,7 @@ MemoryReadResult readMemoryTimeline(const QString& path, const ImportControl& co
 
 MemoryReadResult readMemoryTimelineBytes(const std::string& bytes, const QString& name, const ImportControl& control)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     const trace::TraceInput input = trace::traceInputFromBytes(bytes, name, diagnostics, control);
     const qsizetype first = diagnostics.size();
     MemoryReadResult result = readBuffer(input, name, control, std::move(diagnostics));
@@ -407,4 +409,4 @@ MemoryReadResult readMemoryTimelineBytes(const std::string& bytes, const QString
     return result;
 }
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

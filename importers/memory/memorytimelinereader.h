@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 /// Reads torch `export_memory_timeline` output: the raw form (`.raw.json.gz`, `.raw.gz` or plain JSON: an
 /// array of `[ts_ns, action, bytes, category]` tuples) and the plain `.json` form (`[times, sizes]` with
@@ -20,4 +20,4 @@ MemoryReadResult readMemoryTimeline(const QString& path, const ImportControl& co
 MemoryReadResult readMemoryTimelineBytes(const std::string& bytes, const QString& name,
                                          const ImportControl& control = {});
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

@@ -12,7 +12,7 @@
 #include <map>
 #include <optional>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 namespace {
 
@@ -67,7 +67,7 @@ std::int64_t gibToBytes(double gib)
 class Reader
 {
 public:
-    Reader(const QString& path, qint64 inputBytes, MemoryReadResult& result, MemoryProfile& profile)
+    Reader(const QString& path, qint64 inputBytes, MemoryReadResult& result, models::memory::MemoryProfile& profile)
         : m_path(path)
         , m_result(result)
         , m_profile(profile)
@@ -80,9 +80,9 @@ public:
     void readRecord(const QByteArray& bytes);
     void readOperators(const QByteArray& bytes);
 
-    void diagnose(Severity severity, const QString& message, qint64 line = -1)
+    void diagnose(models::Severity severity, const QString& message, qint64 line = -1)
     {
-        Diagnostic diagnostic;
+        models::Diagnostic diagnostic;
         diagnostic.severity = severity;
         diagnostic.file = m_path;
         diagnostic.line = line;
@@ -101,7 +101,7 @@ private:
 
     const QString& m_path;
     MemoryReadResult& m_result;
-    MemoryProfile& m_profile;
+    models::memory::MemoryProfile& m_profile;
     ImportBudget m_budget;
     JsonFields m_json;
     int m_rowProblems = 0;
@@ -111,7 +111,7 @@ std::optional<std::int64_t> Reader::gib(const nlohmann::json& object, const char
                                         qint64 index, bool required)
 {
     if (required && !JsonFields::find(object, key))
-        diagnose(Severity::Warning, Text::tr("the key '%1' is missing").arg(QLatin1String(key)));
+        diagnose(models::Severity::Warning, Text::tr("the key '%1' is missing").arg(QLatin1String(key)));
     const std::optional<double> value = m_json.number(object, key, where, index);
     return value ? std::optional(gibToBytes(*value)) : std::nullopt;
 }
@@ -119,13 +119,13 @@ std::optional<std::int64_t> Reader::gib(const nlohmann::json& object, const char
 void Reader::rowProblem(qint64 line, const QString& message)
 {
     if (++m_rowProblems <= kMaxRowDiagnostics)
-        diagnose(Severity::Warning, message, line);
+        diagnose(models::Severity::Warning, message, line);
 }
 
 void Reader::noUsableRows(std::size_t rows)
 {
     // A file cut right after its header (a profiler still writing, or stopped early) is the common case.
-    diagnose(Severity::Error,
+    diagnose(models::Severity::Error,
              rows == 0
                  ? Text::tr("no rows after the header; the file may be truncated or still being written")
                  : Text::tr("no usable rows after the header: none of its %1 rows holds the values this table needs")
@@ -135,7 +135,7 @@ void Reader::noUsableRows(std::size_t rows)
 void Reader::finishRows()
 {
     if (m_rowProblems > kMaxRowDiagnostics)
-        diagnose(Severity::Warning,
+        diagnose(models::Severity::Warning,
                  Text::tr("%1 more rows with problems were skipped").arg(m_rowProblems - kMaxRowDiagnostics));
 }
 
@@ -148,11 +148,11 @@ void Reader::readSummary(const QByteArray& bytes)
     if (!json)
         return;
     if (!json->is_object()) {
-        diagnose(Severity::Error, Text::tr("a memory usage summary must be a JSON object"));
+        diagnose(models::Severity::Error, Text::tr("a memory usage summary must be a JSON object"));
         return;
     }
     const int id = idOfName(QFileInfo(m_path).fileName());
-    MemoryDevice device;
+    models::memory::MemoryDevice device;
     device.label = id >= 0 ? QStringLiteral("Ascend %1").arg(id) : QStringLiteral("Ascend");
     device.deviceId = id;
     const QString where = Text::tr("the summary");
@@ -160,7 +160,7 @@ void Reader::readSummary(const QByteArray& bytes)
     device.reportedPeak = gib(*json, "peak_mem", where, -1, true).value_or(0);
     device.staticBytes = gib(*json, "static_mem", where).value_or(0);
     m_json.finish();
-    m_profile.axis = MemoryAxis::NodeIndex;
+    m_profile.axis = models::memory::MemoryAxis::NodeIndex;
     m_profile.devices.push_back(std::move(device));
 }
 
@@ -173,17 +173,17 @@ void Reader::readDetails(const QByteArray& bytes)
     if (!json)
         return;
     if (!json->is_object()) {
-        diagnose(Severity::Error, Text::tr("memory usage details must be a JSON object of graphs"));
+        diagnose(models::Severity::Error, Text::tr("memory usage details must be a JSON object of graphs"));
         return;
     }
-    m_profile.axis = MemoryAxis::NodeIndex;
+    m_profile.axis = models::memory::MemoryAxis::NodeIndex;
     for (const auto& [key, graph] : json->items()) {
         if (!graph.is_object()) {
-            diagnose(Severity::Warning,
+            diagnose(models::Severity::Warning,
                      Text::tr("graph '%1' is not a JSON object; skipped").arg(QString::fromStdString(key)));
             continue;
         }
-        MemoryDevice device;
+        models::memory::MemoryDevice device;
         const QString graphKey = Text::tr("graph '%1'").arg(QString::fromStdString(key));
         const std::int64_t graphId
             = m_json.integer(graph, "graph_id", graphKey).value_or(QString::fromStdString(key).toLongLong());
@@ -203,7 +203,7 @@ void Reader::readDetails(const QByteArray& bytes)
                 if (!item.is_object())
                     continue;
                 const qint64 at = qint64(device.nodes.size());
-                MemoryNode node;
+                models::memory::MemoryNode node;
                 node.name = JsonFields::text(item, "name");
                 node.fullName = JsonFields::text(item, "fullname");
                 node.bytes = gib(item, "size", nodeWhere, at).value_or(0);
@@ -240,7 +240,7 @@ void Reader::readDetails(const QByteArray& bytes)
             if (!tensor.is_object())
                 return;
             const qint64 at = qint64(device.lifetimes.size());
-            TensorLifetime lifetime;
+            models::memory::TensorLifetime lifetime;
             lifetime.name = JsonFields::text(tensor, "tensor_name");
             lifetime.bytes = gib(tensor, "size", tensorWhere, at).value_or(0);
             lifetime.start = m_json.integer(tensor, "life_start", tensorWhere, at).value_or(0);
@@ -278,7 +278,7 @@ void Reader::readDetails(const QByteArray& bytes)
     }
     m_json.finish();
     if (m_profile.devices.empty())
-        diagnose(Severity::Warning, Text::tr("the file lists no graphs"));
+        diagnose(models::Severity::Warning, Text::tr("the file lists no graphs"));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -444,38 +444,38 @@ void Reader::readRecord(const QByteArray& bytes)
 {
     const Table table = readTable(bytes);
     if (table.header.isEmpty()) {
-        diagnose(Severity::Error,
+        diagnose(models::Severity::Error,
                  Text::tr("the file is empty; a header with Timestamp and Total Allocated was expected"));
         return;
     }
     const Column time = findColumn(table.header, QStringLiteral("Timestamp"));
     if (!time.found()) {
-        diagnose(Severity::Error,
+        diagnose(models::Severity::Error,
                  Text::tr("no 'Timestamp' column; the columns are: %1").arg(table.header.join(QStringLiteral(", "))));
         return;
     }
     const std::int64_t perUnit = time.unit.isEmpty() ? 1 : nsPerUnit(time.unit);
     if (perUnit == 0) {
-        diagnose(Severity::Error, Text::tr("column '%1': unknown time unit '%2'").arg(time.header, time.unit));
+        diagnose(models::Severity::Error, Text::tr("column '%1': unknown time unit '%2'").arg(time.header, time.unit));
         return;
     }
     struct Curve
     {
         Column column;
         double scale = 1.0;
-        MemorySeries MemoryDevice::*series = nullptr;
+        models::memory::MemorySeries models::memory::MemoryDevice::*series = nullptr;
         const char* name = nullptr;
     };
     std::vector<Curve> curves;
-    for (const auto& [name, series] : { std::pair { "Total Allocated", &MemoryDevice::allocated },
-                                        std::pair { "Total Reserved", &MemoryDevice::reserved },
-                                        std::pair { "Total Active", &MemoryDevice::active } }) {
+    for (const auto& [name, series] : { std::pair { "Total Allocated", &models::memory::MemoryDevice::allocated },
+                                        std::pair { "Total Reserved", &models::memory::MemoryDevice::reserved },
+                                        std::pair { "Total Active", &models::memory::MemoryDevice::active } }) {
         Curve curve { findColumn(table.header, QLatin1String(name)), 1.0, series, name };
         if (!curve.column.found())
             continue;
         curve.scale = bytesPerUnit(curve.column.unit);
         if (curve.scale == 0.0) {
-            diagnose(Severity::Warning,
+            diagnose(models::Severity::Warning,
                      Text::tr("column '%1': unknown size unit '%2'; the column is skipped")
                          .arg(curve.column.header, curve.column.unit));
             continue;
@@ -483,14 +483,14 @@ void Reader::readRecord(const QByteArray& bytes)
         curves.push_back(curve);
     }
     if (curves.empty()) {
-        diagnose(Severity::Error,
+        diagnose(models::Severity::Error,
                  Text::tr("none of the columns 'Total Allocated', 'Total Reserved', 'Total Active' is there "
                           "(or none has a known unit); the columns are: %1")
                      .arg(table.header.join(QStringLiteral(", "))));
         return;
     }
     if (!findColumn(table.header, QStringLiteral("Total Allocated")).found())
-        diagnose(Severity::Warning, Text::tr("no 'Total Allocated' column; only the other curves are shown"));
+        diagnose(models::Severity::Warning, Text::tr("no 'Total Allocated' column; only the other curves are shown"));
 
     // Rows of several devices or components (memory_record.csv: APP, PTA, GE ...) make one curve set each.
     const Column deviceColumn = findColumn(table.header, QStringLiteral("Device Type"));
@@ -502,7 +502,7 @@ void Reader::readRecord(const QByteArray& bytes)
         : (id >= 0 ? QStringLiteral("device %1").arg(id) : QStringLiteral("device"));
 
     std::map<QString, std::size_t> deviceIndex;
-    auto deviceFor = [&](const QStringList& cells) -> MemoryDevice& {
+    auto deviceFor = [&](const QStringList& cells) -> models::memory::MemoryDevice& {
         QString label = deviceAlt.found() && deviceAlt.index < cells.size() ? cells[deviceAlt.index] : QString();
         if (label.isEmpty())
             label = defaultLabel;
@@ -510,7 +510,7 @@ void Reader::readRecord(const QByteArray& bytes)
             label += QStringLiteral(" (%1)").arg(cells[component.index]);
         const auto [it, added] = deviceIndex.emplace(label, m_profile.devices.size());
         if (added) {
-            MemoryDevice device;
+            models::memory::MemoryDevice device;
             device.label = label;
             device.allocated.name = QStringLiteral("Allocated");
             device.reserved.name = QStringLiteral("Reserved");
@@ -529,7 +529,7 @@ void Reader::readRecord(const QByteArray& bytes)
                        Text::tr("line %1: column '%2' holds no time; the row is skipped").arg(line).arg(time.header));
             continue;
         }
-        MemoryDevice& device = deviceFor(cells);
+        models::memory::MemoryDevice& device = deviceFor(cells);
         for (const Curve& curve : curves) {
             const std::optional<double> value
                 = curve.column.index < cells.size() ? parseNumber(cells[curve.column.index]) : std::nullopt;
@@ -537,7 +537,7 @@ void Reader::readRecord(const QByteArray& bytes)
                 rowProblem(line, Text::tr("line %1: column '%2' holds no number").arg(line).arg(curve.column.header));
                 continue;
             }
-            MemorySeries& series = device.*curve.series;
+            models::memory::MemorySeries& series = device.*curve.series;
             series.x.push_back(*x);
             series.bytes.push_back(*value * curve.scale);
             ++usableValues;
@@ -550,8 +550,8 @@ void Reader::readRecord(const QByteArray& bytes)
     }
 
     // Rows are written as they come; keep each curve ascending in time without reordering equal times.
-    for (MemoryDevice& device : m_profile.devices) {
-        for (MemorySeries* series : { &device.allocated, &device.reserved, &device.active }) {
+    for (models::memory::MemoryDevice& device : m_profile.devices) {
+        for (models::memory::MemorySeries* series : { &device.allocated, &device.reserved, &device.active }) {
             if (std::is_sorted(series->x.begin(), series->x.end()))
                 continue;
             std::vector<std::size_t> order(series->x.size());
@@ -559,7 +559,7 @@ void Reader::readRecord(const QByteArray& bytes)
                 order[i] = i;
             std::stable_sort(order.begin(), order.end(),
                              [&](std::size_t a, std::size_t b) { return series->x[a] < series->x[b]; });
-            MemorySeries sorted;
+            models::memory::MemorySeries sorted;
             sorted.name = series->name;
             for (const std::size_t i : order) {
                 sorted.x.push_back(series->x[i]);
@@ -568,7 +568,7 @@ void Reader::readRecord(const QByteArray& bytes)
             *series = std::move(sorted);
         }
     }
-    m_profile.axis = MemoryAxis::TimeNs;
+    m_profile.axis = models::memory::MemoryAxis::TimeNs;
 }
 
 // operator_memory_{id}.csv / operator_memory.csv:
@@ -577,7 +577,7 @@ void Reader::readOperators(const QByteArray& bytes)
 {
     const Table table = readTable(bytes);
     if (table.header.isEmpty()) {
-        diagnose(Severity::Error, Text::tr("the file is empty; a header with Name and Size was expected"));
+        diagnose(models::Severity::Error, Text::tr("the file is empty; a header with Name and Size was expected"));
         return;
     }
     const Column name = findColumn(table.header, QStringLiteral("Name"));
@@ -589,7 +589,7 @@ void Reader::readOperators(const QByteArray& bytes)
         : findColumn(table.header, QStringLiteral("Device"));
     for (const auto& [column, title] : { std::pair { &name, "Name" }, std::pair { &size, "Size" } }) {
         if (!column->found()) {
-            diagnose(Severity::Error,
+            diagnose(models::Severity::Error,
                      Text::tr("no '%1' column; the columns are: %2")
                          .arg(QLatin1String(title), table.header.join(QStringLiteral(", "))));
             return;
@@ -599,10 +599,10 @@ void Reader::readOperators(const QByteArray& bytes)
     for (const auto& [column, title] :
          { std::pair { &allocation, "Allocation Time" }, std::pair { &duration, "Duration" } })
         if (!column->found())
-            diagnose(Severity::Warning, Text::tr("no '%1' column").arg(QLatin1String(title)));
+            diagnose(models::Severity::Warning, Text::tr("no '%1' column").arg(QLatin1String(title)));
     const double sizeScale = size.unit.isEmpty() ? 1024.0 : bytesPerUnit(size.unit); // documented as KB
     if (sizeScale == 0.0) {
-        diagnose(Severity::Error, Text::tr("column '%1': unknown size unit '%2'").arg(size.header, size.unit));
+        diagnose(models::Severity::Error, Text::tr("column '%1': unknown size unit '%2'").arg(size.header, size.unit));
         return;
     }
     const std::int64_t allocationScale = allocation.unit.isEmpty() ? 1000 : nsPerUnit(allocation.unit);
@@ -612,7 +612,7 @@ void Reader::readOperators(const QByteArray& bytes)
     const QString defaultLabel = id >= 0 ? QStringLiteral("device %1").arg(id) : QStringLiteral("device");
     std::map<QString, std::size_t> deviceIndex;
     for (const auto& [line, cells] : table.rows) {
-        OperatorMemoryRecord record;
+        models::memory::OperatorMemoryRecord record;
         record.name = name.index < cells.size() ? cells[name.index] : QString();
         const std::optional<double> bytes = size.index < cells.size() ? parseNumber(cells[size.index]) : std::nullopt;
         if (record.name.isEmpty() || !bytes) {
@@ -636,7 +636,7 @@ void Reader::readOperators(const QByteArray& bytes)
         const QString label = record.device.isEmpty() ? defaultLabel : record.device;
         const auto [it, added] = deviceIndex.emplace(label, m_profile.devices.size());
         if (added) {
-            MemoryDevice device;
+            models::memory::MemoryDevice device;
             device.label = label;
             m_profile.devices.push_back(std::move(device));
         }
@@ -647,7 +647,7 @@ void Reader::readOperators(const QByteArray& bytes)
         noUsableRows(table.rows.size());
         return;
     }
-    m_profile.axis = MemoryAxis::TimeNs;
+    m_profile.axis = models::memory::MemoryAxis::TimeNs;
 }
 
 } // namespace
@@ -660,23 +660,24 @@ bool isMindSporeMemoryFileName(const QString& fileName)
 MemoryReadResult readMindSporeMemory(const QString& path, const ImportControl& control)
 {
     MemoryReadResult result;
-    auto profile = std::make_shared<MemoryProfile>();
+    auto profile = std::make_shared<models::memory::MemoryProfile>();
     profile->paths << path;
     const FileKind kind = fileKindOf(QFileInfo(path).fileName());
-    profile->kind = kind == FileKind::Summary || kind == FileKind::Details ? MemorySourceKind::MindSporeSummary
-                                                                           : MemorySourceKind::MindSporeRecord;
+    profile->kind = kind == FileKind::Summary || kind == FileKind::Details
+        ? models::memory::MemorySourceKind::MindSporeSummary
+        : models::memory::MemorySourceKind::MindSporeRecord;
     QFile file(path);
     Reader reader(path, QFileInfo(path).size(), result, *profile);
 
     if (kind == FileKind::Unknown) {
-        reader.diagnose(Severity::Error,
+        reader.diagnose(models::Severity::Error,
                         Text::tr("not a MindSpore memory file name (memory_usage_summary_N.json, "
                                  "memory_usage_details_N.json, cpu_ms_memory_record_N.txt, "
                                  "memory_record.csv, operator_memory[_N].csv)"));
     } else if (!file.open(QIODevice::ReadOnly)) {
-        reader.diagnose(Severity::Error, Text::tr("cannot open the file: %1").arg(file.errorString()));
+        reader.diagnose(models::Severity::Error, Text::tr("cannot open the file: %1").arg(file.errorString()));
     } else if (file.size() > kMaxFileBytes) {
-        reader.diagnose(Severity::Error,
+        reader.diagnose(models::Severity::Error,
                         Text::tr("the file is %1 bytes, more than the %2 bytes a memory file of this kind "
                                  "can sensibly hold; not read")
                             .arg(file.size())
@@ -704,15 +705,15 @@ MemoryReadResult readMindSporeMemory(const QString& path, const ImportControl& c
     }
 
     const bool problems = std::any_of(result.diagnostics.cbegin(), result.diagnostics.cend(),
-                                      [](const Diagnostic& d) { return d.severity != Severity::Info; });
+                                      [](const models::Diagnostic& d) { return d.severity != models::Severity::Info; });
     if (control.canceled())
-        result.status = ImportStatus::Canceled;
+        result.status = models::ImportStatus::Canceled;
     else if (profile->empty())
-        result.status = ImportStatus::Failed;
+        result.status = models::ImportStatus::Failed;
     else if (problems)
-        result.status = ImportStatus::Partial;
+        result.status = models::ImportStatus::Partial;
     result.profile = std::move(profile);
     return result;
 }
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

@@ -5,7 +5,7 @@
 
 #include <QString>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 /// Reads one of MindSpore's memory files, chosen by its name:
 /// - `memory_usage_summary_{id}.json`: device capacity, peak and static memory (Ascend, 1.x profiler);
@@ -20,4 +20,4 @@ MemoryReadResult readMindSporeMemory(const QString& path, const ImportControl& c
 /// Whether readMindSporeMemory() knows the base name `fileName` (case-insensitive).
 bool isMindSporeMemoryFileName(const QString& fileName);
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

@@ -6,7 +6,7 @@
 
 // Reading the values of a decoded pickle document.
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 PickleType PickleValue::type() const
 {
@@ -137,4 +137,4 @@ PickleValue PickleValue::value(std::string_view key) const
     return {};
 }
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

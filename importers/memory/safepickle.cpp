@@ -12,7 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 namespace {
 
@@ -229,15 +229,15 @@ public:
 
 private:
     // Under the class's own context, where lupdate files the strings of its members.
-    Q_DECLARE_TR_FUNCTIONS(runlens::memory::PickleDecoder)
+    Q_DECLARE_TR_FUNCTIONS(runlens::importers::memory::PickleDecoder)
 
     /// What one opcode left the decoder to do.
     enum class Stop { Continue, Done, Error };
 
     void error(std::size_t offset, const QString& message)
     {
-        Diagnostic diagnostic;
-        diagnostic.severity = Severity::Error;
+        models::Diagnostic diagnostic;
+        diagnostic.severity = models::Severity::Error;
         diagnostic.file = m_fileName;
         diagnostic.offset = qint64(offset);
         diagnostic.message = message;
@@ -1025,4 +1025,4 @@ PickleResult decodePickle(std::string_view data, const QString& fileName, const 
     return decodePickle(data, fileName, budget, control, limits);
 }
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

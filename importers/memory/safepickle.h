@@ -1,8 +1,8 @@
 #pragma once
 
-#include "models/core/diagnostic.h"
 #include "importers/core/importbudget.h"
 #include "importers/core/importcontrol.h"
+#include "models/core/diagnostic.h"
 
 #include <QString>
 
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 /// The kinds of value a data-only pickle can hold.
 enum class PickleType : std::uint8_t {
@@ -118,7 +118,7 @@ private:
 struct PickleResult
 {
     PickleDocument document;
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     bool ok = false; ///< the whole pickle was decoded up to its STOP
 };
 
@@ -153,4 +153,4 @@ PickleResult decodePickle(std::string_view data, const QString& fileName, const 
 /// True when `head` starts like a pickle of protocol 2 or later (PROTO opcode).
 bool looksLikePickle(std::string_view head);
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

@@ -17,14 +17,14 @@
 #include <string_view>
 #include <thread>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 namespace {
 
 namespace od = simdjson::ondemand;
-using trace::EventKind;
-using trace::TraceBuffer;
-using trace::Track;
+using models::trace::EventKind;
+using models::trace::TraceBuffer;
+using models::trace::Track;
 
 static_assert(TraceBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
 
@@ -242,7 +242,7 @@ struct DeviceBuild
     int id = -1;
     std::vector<RawEvent> events;
     std::vector<std::size_t> runs; ///< where the events of each unit begin (each run is in time order)
-    std::vector<OomMarker> ooms;
+    std::vector<models::memory::OomMarker> ooms;
 };
 
 bool rawBefore(const RawEvent& a, const RawEvent& b)
@@ -298,7 +298,7 @@ struct UnitResult
     std::uint64_t firstBadOffset = 0;
 };
 
-void scanUnit(const trace::TraceStore& store, const ScanUnit& unit, od::parser& parser, UnitResult& out)
+void scanUnit(const models::trace::TraceStore& store, const ScanUnit& unit, od::parser& parser, UnitResult& out)
 {
     const Track& track = store.tracks()[std::size_t(unit.track)];
     out.source = track.source;
@@ -307,7 +307,7 @@ void scanUnit(const trace::TraceStore& store, const ScanUnit& unit, od::parser& 
     const std::string_view oomName = "[OutOfMemory]";
     DeviceBuild* last = nullptr;
     for (std::size_t i = unit.begin; i < unit.end; ++i) {
-        if (track.kind[i] != EventKind::Memory || !(track.flags[i] & trace::Instant))
+        if (track.kind[i] != EventKind::Memory || !(track.flags[i] & models::trace::Instant))
             continue;
         const std::string_view name = store.strings().view(track.name_[i]);
         const bool oom = name == oomName;
@@ -348,7 +348,7 @@ void scanUnit(const trace::TraceStore& store, const ScanUnit& unit, od::parser& 
             }
         }
         if (oom) {
-            OomMarker marker;
+            models::memory::OomMarker marker;
             marker.x = track.start[i];
             marker.bytes = args.bytes.value_or(0);
             marker.track = unit.track;
@@ -395,13 +395,13 @@ QString message(const char* text)
 
 } // namespace
 
-MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::function<bool()>& cancelled)
+MemoryReadResult memoryFromTrace(const models::trace::TraceStore& store, const std::function<bool()>& cancelled)
 {
     MemoryReadResult result;
-    auto profile = std::make_shared<MemoryProfile>();
-    profile->kind = MemorySourceKind::KinetoTrace;
-    profile->axis = MemoryAxis::TimeNs;
-    for (const trace::TraceSource& source : store.sources())
+    auto profile = std::make_shared<models::memory::MemoryProfile>();
+    profile->kind = models::memory::MemorySourceKind::KinetoTrace;
+    profile->axis = models::memory::MemoryAxis::TimeNs;
+    for (const models::trace::TraceSource& source : store.sources())
         profile->paths.append(source.path);
 
     // The tracks are cut into units of consecutive slices, read on several threads (the args of millions
@@ -411,7 +411,7 @@ MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::func
     std::size_t slices = 0;
     for (std::size_t t = 0; t < tracks.size(); ++t) {
         const Track& track = tracks[t];
-        if (track.type == trace::TrackType::Counter || track.source < 0
+        if (track.type == models::trace::TrackType::Counter || track.source < 0
             || std::size_t(track.source) >= store.sources().size())
             continue;
         for (std::size_t begin = 0; begin < track.size(); begin += kUnitSlices)
@@ -478,8 +478,8 @@ MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::func
     for (std::size_t s = 0; s < badArgs.size(); ++s) {
         if (badArgs[s] == 0)
             continue;
-        Diagnostic d;
-        d.severity = Severity::Warning;
+        models::Diagnostic d;
+        d.severity = models::Severity::Warning;
         d.file = store.sources()[s].path;
         d.offset = qint64(firstBadOffset[s]);
         const int skipped = int(std::min(badArgs[s], std::uint64_t(INT_MAX)));
@@ -495,12 +495,12 @@ MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::func
     std::vector<QJsonObject> metadata(store.sources().size());
     std::vector<bool> metadataRead(store.sources().size(), false);
     for (DeviceBuild& build : devices) {
-        MemoryDevice device;
+        models::memory::MemoryDevice device;
         device.deviceType = build.type;
         device.deviceId = build.type == 0 ? -1 : build.id;
         device.source = build.source;
         device.label = deviceLabel(build.type, build.id);
-        const trace::TraceSource& source = store.sources()[std::size_t(build.source)];
+        const models::trace::TraceSource& source = store.sources()[std::size_t(build.source)];
         device.rank = source.rank;
         if (build.type != 0 && build.id >= 0) {
             if (!metadataRead[std::size_t(build.source)]) {
@@ -530,7 +530,7 @@ MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::func
         }
         double runningSum = 0;
         for (const RawEvent& event : build.events) {
-            MemoryEvent out;
+            models::memory::MemoryEvent out;
             out.x = event.x;
             out.bytes = event.bytes;
             out.address = event.address;
@@ -553,18 +553,18 @@ MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::func
             }
         }
         std::sort(build.ooms.begin(), build.ooms.end(),
-                  [](const OomMarker& a, const OomMarker& b) { return a.x < b.x; });
+                  [](const models::memory::OomMarker& a, const models::memory::OomMarker& b) { return a.x < b.x; });
         device.ooms = std::move(build.ooms);
         build.events = {};
         profile->devices.push_back(std::move(device));
     }
 
     if (canceled)
-        result.status = ImportStatus::Canceled;
+        result.status = models::ImportStatus::Canceled;
     else if (!result.diagnostics.isEmpty())
-        result.status = profile->devices.empty() ? ImportStatus::Failed : ImportStatus::Partial;
+        result.status = profile->devices.empty() ? models::ImportStatus::Failed : models::ImportStatus::Partial;
     result.profile = std::move(profile);
     return result;
 }
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

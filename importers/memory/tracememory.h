@@ -5,7 +5,7 @@
 
 #include <functional>
 
-namespace runlens::memory {
+namespace runlens::importers::memory {
 
 /// Memory curves of the `[memory]` and `[OutOfMemory]` instants of a trace (PyTorch profiler with
 /// profile_memory=True). One MemoryDevice per (source, Device Type, Device Id), labelled "cpu",
@@ -15,6 +15,6 @@ namespace runlens::memory {
 /// `relative`. Args are parsed here from the store's retained input; a bad one is skipped with a
 /// diagnostic naming the file. `cancelled` is polled now and then; when it returns true the result is
 /// Canceled and holds what was read.
-MemoryReadResult memoryFromTrace(const trace::TraceStore& store, const std::function<bool()>& cancelled = {});
+MemoryReadResult memoryFromTrace(const models::trace::TraceStore& store, const std::function<bool()>& cancelled = {});
 
-} // namespace runlens::memory
+} // namespace runlens::importers::memory

@@ -14,7 +14,7 @@
 #include <map>
 #include <optional>
 
-namespace runlens::pipeline {
+namespace runlens::importers::pipeline {
 
 namespace {
 
@@ -28,10 +28,10 @@ struct Text
     Q_DECLARE_TR_FUNCTIONS(runlens::pipeline)
 };
 
-Diagnostic fileDiagnostic(const QString& path, const QString& message, Severity severity = Severity::Warning,
-                          qint64 line = -1)
+models::Diagnostic fileDiagnostic(const QString& path, const QString& message,
+                                  models::Severity severity = models::Severity::Warning, qint64 line = -1)
 {
-    Diagnostic d;
+    models::Diagnostic d;
     d.severity = severity;
     d.file = path;
     d.line = line;
@@ -44,20 +44,21 @@ bool isCount(double v)
     return std::isfinite(v) && v >= -1 && v <= kMaxCount && v == std::floor(v);
 }
 
-std::optional<QJsonObject> parseJsonObject(QByteArrayView data, const QString& path, Diagnostics& diagnostics)
+std::optional<QJsonObject> parseJsonObject(QByteArrayView data, const QString& path, models::Diagnostics& diagnostics)
 {
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromRawData(data.data(), data.size()), &error);
     if (error.error != QJsonParseError::NoError) {
-        Diagnostic d = fileDiagnostic(
-            path, Text::tr("Not valid JSON (%1); the file is skipped.").arg(error.errorString()), Severity::Error);
+        models::Diagnostic d
+            = fileDiagnostic(path, Text::tr("Not valid JSON (%1); the file is skipped.").arg(error.errorString()),
+                             models::Severity::Error);
         d.offset = error.offset;
         diagnostics << d;
         return std::nullopt;
     }
     if (!doc.isObject()) {
         diagnostics << fileDiagnostic(path, Text::tr("Expected a JSON object at the top; the file is skipped."),
-                                      Severity::Error);
+                                      models::Severity::Error);
         return std::nullopt;
     }
     return doc.object();
@@ -70,7 +71,7 @@ std::vector<double> numberArray(const QJsonValue& value)
         const QJsonArray array = value.toArray();
         out.reserve(std::size_t(array.size()));
         for (const QJsonValue& v : array)
-            out.push_back(v.isDouble() ? v.toDouble() : kUnknown);
+            out.push_back(v.isDouble() ? v.toDouble() : models::pipeline::kUnknown);
     } else if (value.isDouble()) {
         out.push_back(value.toDouble());
     }
@@ -102,31 +103,35 @@ QStringList stringList(const QJsonValue& value)
     return out;
 }
 
-void sortAndLinkOps(std::vector<PipelineOp>& ops, bool parentsFromChildren)
+void sortAndLinkOps(std::vector<models::pipeline::PipelineOp>& ops, bool parentsFromChildren)
 {
-    std::stable_sort(ops.begin(), ops.end(), [](const PipelineOp& a, const PipelineOp& b) { return a.id < b.id; });
+    std::stable_sort(
+        ops.begin(), ops.end(),
+        [](const models::pipeline::PipelineOp& a, const models::pipeline::PipelineOp& b) { return a.id < b.id; });
     // Duplicate ids: keep the first row, a later one is a corrupt or concatenated file.
-    ops.erase(
-        std::unique(ops.begin(), ops.end(), [](const PipelineOp& a, const PipelineOp& b) { return a.id == b.id; }),
-        ops.end());
+    ops.erase(std::unique(ops.begin(), ops.end(),
+                          [](const models::pipeline::PipelineOp& a, const models::pipeline::PipelineOp& b) {
+                              return a.id == b.id;
+                          }),
+              ops.end());
     if (!parentsFromChildren)
         return;
     std::map<int, int> parentOf;
-    for (const PipelineOp& op : ops) {
+    for (const models::pipeline::PipelineOp& op : ops) {
         for (int child : op.children)
             parentOf.emplace(child, op.id);
     }
-    for (PipelineOp& op : ops) {
+    for (models::pipeline::PipelineOp& op : ops) {
         const auto it = parentOf.find(op.id);
         op.parent = it != parentOf.end() ? it->second : -1;
     }
 }
 
 /// CPU curves in reading order: the utilisation kinds first, then whatever else the file has.
-std::vector<CpuCurve> curvesOf(const QJsonObject& object)
+std::vector<models::pipeline::CpuCurve> curvesOf(const QJsonObject& object)
 {
     static const char* const kOrder[] = { "user_utilization", "sys_utilization", "io_utilization", "idle_utilization" };
-    std::vector<CpuCurve> curves;
+    std::vector<models::pipeline::CpuCurve> curves;
     for (const char* key : kOrder) {
         if (object.contains(QLatin1String(key)))
             curves.push_back({ QString::fromLatin1(key), numberArray(object.value(QLatin1String(key))) });
@@ -154,8 +159,8 @@ struct SummaryLists
     std::vector<double> cpuPct;
 };
 
-bool opsFromSummary(const SummaryLists& lists, const QString& path, std::vector<PipelineOp>& ops,
-                    Diagnostics& diagnostics)
+bool opsFromSummary(const SummaryLists& lists, const QString& path, std::vector<models::pipeline::PipelineOp>& ops,
+                    models::Diagnostics& diagnostics)
 {
     if (lists.opIds.empty()) {
         diagnostics << fileDiagnostic(path, Text::tr("The summary has no op_ids list; its ops are not shown."));
@@ -169,7 +174,7 @@ bool opsFromSummary(const SummaryLists& lists, const QString& path, std::vector<
                 path, Text::tr("Op id %1 of the summary is not a valid id; that op is skipped.").arg(lists.opIds[i]));
             continue;
         }
-        PipelineOp op;
+        models::pipeline::PipelineOp op;
         op.id = int(lists.opIds[i]);
         op.type = i < std::size_t(lists.opNames.size()) ? lists.opNames[qsizetype(i)] : QString();
         const double workers = at(lists.workers, i);
@@ -219,7 +224,7 @@ bool parseNumberList(QStringView text, std::vector<double>& values)
     return true;
 }
 
-void completeQueueFigures(PipelineOp& op)
+void completeQueueFigures(models::pipeline::PipelineOp& op)
 {
     if (!op.queueSizes.empty()) {
         double total = 0;
@@ -243,8 +248,8 @@ void completeQueueFigures(PipelineOp& op)
     }
 }
 
-bool readPipelineRawCsv(QByteArrayView data, const QString& path, std::vector<PipelineOp>& ops, int& sampleIntervalMs,
-                        Diagnostics& diagnostics)
+bool readPipelineRawCsv(QByteArrayView data, const QString& path, std::vector<models::pipeline::PipelineOp>& ops,
+                        int& sampleIntervalMs, models::Diagnostics& diagnostics)
 {
     using profiler::CsvTable;
     sampleIntervalMs = -1;
@@ -253,7 +258,7 @@ bool readPipelineRawCsv(QByteArrayView data, const QString& path, std::vector<Pi
     const int cId = table.column({ "op_id" });
     if (!table.hasHeader() || cId < 0) {
         diagnostics << fileDiagnostic(path, Text::tr("No op_id column in the header; this is not a pipeline table."),
-                                      Severity::Error);
+                                      models::Severity::Error);
         return false;
     }
     const int cType = table.column({ "op_type" });
@@ -277,7 +282,7 @@ bool readPipelineRawCsv(QByteArrayView data, const QString& path, std::vector<Pi
             problem(row, cId, Text::tr("Not an op id; the row is skipped."));
             continue;
         }
-        PipelineOp op;
+        models::pipeline::PipelineOp op;
         op.id = int(id);
         op.type = table.text(row, cType);
         if (const auto workers = table.int64At(row, cWorkers); workers && *workers >= 0 && *workers <= kMaxCount)
@@ -317,8 +322,8 @@ bool readPipelineRawCsv(QByteArrayView data, const QString& path, std::vector<Pi
     return !ops.empty();
 }
 
-bool readPipelineProfilingJson(QByteArrayView data, const QString& path, std::vector<PipelineOp>& ops,
-                               int& samplingIntervalMs, Diagnostics& diagnostics)
+bool readPipelineProfilingJson(QByteArrayView data, const QString& path, std::vector<models::pipeline::PipelineOp>& ops,
+                               int& samplingIntervalMs, models::Diagnostics& diagnostics)
 {
     samplingIntervalMs = -1;
     const auto root = parseJsonObject(data, path, diagnostics);
@@ -328,7 +333,8 @@ bool readPipelineProfilingJson(QByteArrayView data, const QString& path, std::ve
         samplingIntervalMs = root->value(QLatin1String("sampling_interval")).toInt(-1);
     const QJsonValue info = root->value(QLatin1String("op_info"));
     if (!info.isArray()) {
-        diagnostics << fileDiagnostic(path, Text::tr("No op_info list; the pipeline is not shown."), Severity::Error);
+        diagnostics << fileDiagnostic(path, Text::tr("No op_info list; the pipeline is not shown."),
+                                      models::Severity::Error);
         return false;
     }
     int index = 0;
@@ -341,7 +347,7 @@ bool readPipelineProfilingJson(QByteArrayView data, const QString& path, std::ve
                 path, Text::tr("Entry %1 of op_info has no valid op_id; it is skipped.").arg(index));
             continue;
         }
-        PipelineOp op;
+        models::pipeline::PipelineOp op;
         op.id = int(id);
         op.type = o.value(QLatin1String("op_type")).toString();
         const double workers = o.value(QLatin1String("num_workers")).toDouble(-1);
@@ -364,7 +370,8 @@ bool readPipelineProfilingJson(QByteArrayView data, const QString& path, std::ve
     return !ops.empty();
 }
 
-bool readHostQueueText(QByteArrayView data, const QString& path, HostQueue& queue, Diagnostics& diagnostics)
+bool readHostQueueText(QByteArrayView data, const QString& path, models::pipeline::HostQueue& queue,
+                       models::Diagnostics& diagnostics)
 {
     queue.path = path;
     int problems = 0;
@@ -389,7 +396,7 @@ bool readHostQueueText(QByteArrayView data, const QString& path, HostQueue& queu
             if (++problems <= kMaxLineDiagnostics)
                 diagnostics << fileDiagnostic(
                     path, Text::tr("Expected \"type extra step value\" numbers; the line is skipped."),
-                    Severity::Warning, lineNumber);
+                    models::Severity::Warning, lineNumber);
             continue;
         }
         if (type == 1) {
@@ -403,7 +410,9 @@ bool readHostQueueText(QByteArrayView data, const QString& path, HostQueue& queu
         diagnostics << fileDiagnostic(
             path, Text::tr("%n more line(s) could not be read.", nullptr, problems - kMaxLineDiagnostics));
     std::stable_sort(queue.samples.begin(), queue.samples.end(),
-                     [](const HostQueueSample& a, const HostQueueSample& b) { return a.step < b.step; });
+                     [](const models::pipeline::HostQueueSample& a, const models::pipeline::HostQueueSample& b) {
+                         return a.step < b.step;
+                     });
     for (auto* list : { &queue.getMs, &queue.pushMs, &queue.totalMs })
         std::stable_sort(list->begin(), list->end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     const bool any = !queue.samples.empty() || !queue.totalMs.empty() || !queue.getMs.empty() || !queue.pushMs.empty();
@@ -412,8 +421,8 @@ bool readHostQueueText(QByteArrayView data, const QString& path, HostQueue& queu
     return any;
 }
 
-bool readDeviceQueueText(QByteArrayView data, const QString& path, bool gpuNanoseconds, DeviceQueue& queue,
-                         Diagnostics& diagnostics)
+bool readDeviceQueueText(QByteArrayView data, const QString& path, bool gpuNanoseconds,
+                         models::pipeline::DeviceQueue& queue, models::Diagnostics& diagnostics)
 {
     queue.path = path;
     queue.gpu = gpuNanoseconds;
@@ -435,10 +444,10 @@ bool readDeviceQueueText(QByteArrayView data, const QString& path, bool gpuNanos
             if (++problems <= kMaxLineDiagnostics)
                 diagnostics << fileDiagnostic(
                     path, Text::tr("Expected \"GetNext start end queue_size\"; the line is skipped."),
-                    Severity::Warning, lineNumber);
+                    models::Severity::Warning, lineNumber);
             continue;
         }
-        DeviceQueueSample sample;
+        models::pipeline::DeviceQueueSample sample;
         sample.startUs = start * toUs;
         sample.endUs = end * toUs;
         if (fields.size() > 3) {
@@ -456,7 +465,8 @@ bool readDeviceQueueText(QByteArrayView data, const QString& path, bool gpuNanos
     return !queue.samples.empty();
 }
 
-bool readCpuUtilizationJson(QByteArrayView data, const QString& path, CpuUtilization& cpu, Diagnostics& diagnostics)
+bool readCpuUtilizationJson(QByteArrayView data, const QString& path, models::pipeline::CpuUtilization& cpu,
+                            models::Diagnostics& diagnostics)
 {
     cpu.path = path;
     const auto root = parseJsonObject(data, path, diagnostics);
@@ -475,17 +485,18 @@ bool readCpuUtilizationJson(QByteArrayView data, const QString& path, CpuUtiliza
         // Threads outside the pipeline are reported as op -1.
         if (!isCount(id) || id < 0)
             continue;
-        OpCpuUsage usage;
+        models::pipeline::OpCpuUsage usage;
         usage.opId = int(id);
         usage.curves = curvesOf(o.value(QLatin1String("metrics")).toObject());
         cpu.ops.push_back(std::move(usage));
     }
-    std::stable_sort(cpu.ops.begin(), cpu.ops.end(),
-                     [](const OpCpuUsage& a, const OpCpuUsage& b) { return a.opId < b.opId; });
+    std::stable_sort(
+        cpu.ops.begin(), cpu.ops.end(),
+        [](const models::pipeline::OpCpuUsage& a, const models::pipeline::OpCpuUsage& b) { return a.opId < b.opId; });
     // Curves longer than the time axis cannot be placed; shorter ones are drawn as far as they go.
     const std::size_t samples = cpu.timeStamps.size();
     bool trimmed = false;
-    auto trim = [&](std::vector<CpuCurve>& curves) {
+    auto trim = [&](std::vector<models::pipeline::CpuCurve>& curves) {
         for (auto& c : curves) {
             if (samples && c.values.size() > samples) {
                 c.values.resize(samples);
@@ -506,8 +517,8 @@ bool readCpuUtilizationJson(QByteArrayView data, const QString& path, CpuUtiliza
     return !cpu.empty();
 }
 
-bool readPipelineSummaryJson(QByteArrayView data, const QString& path, std::vector<PipelineOp>& ops,
-                             QStringList& warnings, QStringList& suggestions, Diagnostics& diagnostics)
+bool readPipelineSummaryJson(QByteArrayView data, const QString& path, std::vector<models::pipeline::PipelineOp>& ops,
+                             QStringList& warnings, QStringList& suggestions, models::Diagnostics& diagnostics)
 {
     const auto root = parseJsonObject(data, path, diagnostics);
     if (!root)
@@ -530,14 +541,14 @@ bool readPipelineSummaryJson(QByteArrayView data, const QString& path, std::vect
     return haveOps || !warnings.isEmpty();
 }
 
-bool readPipelineSummaryCsv(QByteArrayView data, const QString& path, std::vector<PipelineOp>& ops,
-                            QStringList& warnings, QStringList& suggestions, Diagnostics& diagnostics)
+bool readPipelineSummaryCsv(QByteArrayView data, const QString& path, std::vector<models::pipeline::PipelineOp>& ops,
+                            QStringList& warnings, QStringList& suggestions, models::Diagnostics& diagnostics)
 {
     using profiler::CsvTable;
     const CsvTable table = CsvTable::parse(data, path, CsvTable::Options { ',', qint64(64) * 1024 * 1024 });
     // Rows of this file differ in length by design; only hard errors of the reader matter.
-    for (const Diagnostic& d : table.diagnostics()) {
-        if (d.severity == Severity::Error)
+    for (const models::Diagnostic& d : table.diagnostics()) {
+        if (d.severity == models::Severity::Error)
             diagnostics << d;
     }
     SummaryLists lists;
@@ -593,4 +604,4 @@ bool readPipelineSummaryCsv(QByteArrayView data, const QString& path, std::vecto
     return haveOps || !warnings.isEmpty();
 }
 
-} // namespace runlens::pipeline
+} // namespace runlens::importers::pipeline

@@ -1,7 +1,7 @@
 #include "importers/pipeline/pipelinereader.h"
 
-#include "models/pipeline/pipelineanalysis.h"
 #include "importers/pipeline/pipelinefiles.h"
+#include "models/pipeline/pipelineanalysis.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -14,7 +14,7 @@
 #include <optional>
 #include <set>
 
-namespace runlens::pipeline {
+namespace runlens::importers::pipeline {
 
 namespace {
 
@@ -45,11 +45,11 @@ const NamePattern kPatterns[] = {
     { "minddata_pipeline_summary_%1.csv", &PipelineFiles::summaryCsv },
 };
 
-std::optional<QByteArray> readWhole(const QString& path, Diagnostics& diagnostics)
+std::optional<QByteArray> readWhole(const QString& path, models::Diagnostics& diagnostics)
 {
     QFile file(path);
-    Diagnostic d;
-    d.severity = Severity::Error;
+    models::Diagnostic d;
+    d.severity = models::Severity::Error;
     d.file = path;
     if (!file.open(QIODevice::ReadOnly)) {
         d.message = Text::tr("Cannot open the file: %1").arg(file.errorString());
@@ -71,7 +71,7 @@ std::optional<QByteArray> readWhole(const QString& path, Diagnostics& diagnostic
     return data;
 }
 
-PipelineOp* findOp(std::vector<PipelineOp>& ops, int id)
+models::pipeline::PipelineOp* findOp(std::vector<models::pipeline::PipelineOp>& ops, int id)
 {
     for (auto& op : ops) {
         if (op.id == id)
@@ -81,23 +81,24 @@ PipelineOp* findOp(std::vector<PipelineOp>& ops, int id)
 }
 
 /// Makes parent and children lists agree, whichever of them a file gave.
-void linkOps(std::vector<PipelineOp>& ops)
+void linkOps(std::vector<models::pipeline::PipelineOp>& ops)
 {
     for (auto& op : ops) {
         for (int childId : op.children) {
-            PipelineOp* child = findOp(ops, childId);
+            models::pipeline::PipelineOp* child = findOp(ops, childId);
             if (child && child->parent < 0 && child->id != op.id)
                 child->parent = op.id;
         }
     }
     for (auto& op : ops) {
-        PipelineOp* parent = op.parent >= 0 ? findOp(ops, op.parent) : nullptr;
+        models::pipeline::PipelineOp* parent = op.parent >= 0 ? findOp(ops, op.parent) : nullptr;
         if (parent && std::find(parent->children.begin(), parent->children.end(), op.id) == parent->children.end())
             parent->children.push_back(op.id);
     }
 }
 
-bool sameStructure(const std::vector<PipelineOp>& a, const std::vector<PipelineOp>& b)
+bool sameStructure(const std::vector<models::pipeline::PipelineOp>& a,
+                   const std::vector<models::pipeline::PipelineOp>& b)
 {
     if (a.size() != b.size())
         return false;
@@ -181,9 +182,9 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
     if (!files.any())
         return result;
 
-    auto pipeline = std::make_shared<DataPipeline>();
+    auto pipeline = std::make_shared<models::pipeline::DataPipeline>();
     pipeline->rank = rank;
-    Diagnostics& diagnostics = result.diagnostics;
+    models::Diagnostics& diagnostics = result.diagnostics;
     int step = 0;
     constexpr int kSteps = 7;
     // Each file: read, parse, remember the path when anything came of it.
@@ -203,7 +204,7 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
     pipeline->samplingIntervalMs = interval;
 
     load(files.pipelineProfiling, [&](QByteArrayView data) {
-        std::vector<PipelineOp> ops;
+        std::vector<models::pipeline::PipelineOp> ops;
         int jsonInterval = -1;
         if (!readPipelineProfilingJson(data, files.pipelineProfiling, ops, jsonInterval, diagnostics))
             return false;
@@ -214,16 +215,16 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
             return true;
         }
         if (!sameStructure(pipeline->ops, ops)) {
-            Diagnostic d;
-            d.severity = Severity::Info;
+            models::Diagnostic d;
+            d.severity = models::Severity::Info;
             d.file = files.pipelineProfiling;
             d.message = Text::tr("Describes a different pipeline than %1; the ops of %1 are shown.")
                             .arg(QFileInfo(files.pipelineRaw).fileName());
             diagnostics << d;
         }
         // The JSON has what the CSV leaves out: throughput, and queue samples of older CSVs.
-        for (const PipelineOp& j : ops) {
-            PipelineOp* op = findOp(pipeline->ops, j.id);
+        for (const models::pipeline::PipelineOp& j : ops) {
+            models::pipeline::PipelineOp* op = findOp(pipeline->ops, j.id);
             if (!op || op->displayType() != j.displayType())
                 continue;
             if (op->queueSizes.empty() && !j.queueSizes.empty()) {
@@ -232,7 +233,7 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
                     op->queueCapacity = j.queueCapacity;
             }
             op->throughput = j.throughput;
-            op->averageThroughput = kUnknown;
+            op->averageThroughput = models::pipeline::kUnknown;
             completeQueueFigures(*op);
         }
         return true;
@@ -240,7 +241,7 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
 
     auto loadSummary = [&](const QString& path, bool json) {
         load(path, [&](QByteArrayView data) {
-            std::vector<PipelineOp> ops;
+            std::vector<models::pipeline::PipelineOp> ops;
             const bool ok = json ? readPipelineSummaryJson(data, path, ops, pipeline->summaryWarnings,
                                                            pipeline->summarySuggestions, diagnostics)
                                  : readPipelineSummaryCsv(data, path, ops, pipeline->summaryWarnings,
@@ -248,8 +249,8 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
             if (pipeline->ops.empty()) {
                 pipeline->ops = std::move(ops);
             } else {
-                for (const PipelineOp& s : ops) {
-                    PipelineOp* op = findOp(pipeline->ops, s.id);
+                for (const models::pipeline::PipelineOp& s : ops) {
+                    models::pipeline::PipelineOp* op = findOp(pipeline->ops, s.id);
                     if (op && std::isnan(op->cpuPercent))
                         op->cpuPercent = s.cpuPercent;
                 }
@@ -275,8 +276,8 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
     });
 
     if (control.canceled()) {
-        Diagnostic d;
-        d.severity = Severity::Info;
+        models::Diagnostic d;
+        d.severity = models::Severity::Info;
         d.file = folder;
         d.message = Text::tr("Reading the data pipeline of rank %1 was cancelled; what was read is shown.").arg(rank);
         diagnostics << d;
@@ -284,13 +285,13 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
 
     linkOps(pipeline->ops);
     for (auto& op : pipeline->ops) {
-        if (const OpCpuUsage* usage = pipeline->cpu.op(op.id)) {
+        if (const models::pipeline::OpCpuUsage* usage = pipeline->cpu.op(op.id)) {
             const double percent = usage->averagePercent();
             if (!std::isnan(percent))
                 op.cpuPercent = percent;
         }
     }
-    analysePipeline(*pipeline);
+    models::pipeline::analysePipeline(*pipeline);
     control.report(1000);
     if (!pipeline->paths.isEmpty())
         result.pipeline = std::move(pipeline);
@@ -314,4 +315,4 @@ std::vector<PipelineReadResult> readDataPipelines(const QString& folder, const I
     return results;
 }
 
-} // namespace runlens::pipeline
+} // namespace runlens::importers::pipeline

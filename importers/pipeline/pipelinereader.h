@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/diagnostic.h"
 #include "importers/core/importcontrol.h"
+#include "models/core/diagnostic.h"
 #include "models/pipeline/datapipeline.h"
 
 #include <QString>
@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::pipeline {
+namespace runlens::importers::pipeline {
 
 /// The data pipeline files of one rank in a profiler folder; empty paths for files that are not there.
 struct PipelineFiles
@@ -40,8 +40,9 @@ std::vector<int> pipelineRanks(const QString& folder);
 
 struct PipelineReadResult
 {
-    std::shared_ptr<const DataPipeline> pipeline; ///< nullptr when the rank has no pipeline file at all
-    Diagnostics diagnostics;
+    std::shared_ptr<const models::pipeline::DataPipeline>
+        pipeline; ///< nullptr when the rank has no pipeline file at all
+    models::Diagnostics diagnostics;
 };
 
 /// Reads every data pipeline file of one rank and analyses the result (bottlenecks). A file that cannot
@@ -53,4 +54,4 @@ PipelineReadResult readDataPipeline(const QString& folder, int rank, const Impor
 /// Reads every rank of the folder (pipelineRanks()), in rank order.
 std::vector<PipelineReadResult> readDataPipelines(const QString& folder, const ImportControl& control = {});
 
-} // namespace runlens::pipeline
+} // namespace runlens::importers::pipeline

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::profiler {
+namespace runlens::importers::profiler {
 
 namespace {
 
@@ -16,7 +16,7 @@ constexpr int kMaxRowDiagnostics = 20;
 
 QString trCsv(const char* text)
 {
-    return QCoreApplication::translate("runlens::profiler::CsvTable", text);
+    return QCoreApplication::translate("runlens::importers::profiler::CsvTable", text);
 }
 
 bool isBlank(char c)
@@ -106,10 +106,10 @@ public:
         m_table.m_rowFirstField.push_back(quint32(m_table.m_fields.size()));
         if (!headerDone)
             m_table.m_diagnostics.append(
-                m_table.fileDiagnostic(trCsv("The table is empty: no header line was found"), Severity::Error));
+                m_table.fileDiagnostic(trCsv("The table is empty: no header line was found"), models::Severity::Error));
         if (m_suppressed > 0) {
             m_table.m_diagnostics.append(m_table.fileDiagnostic(QCoreApplication::translate(
-                "runlens::profiler::CsvTable", "%n more line(s) with problems were not listed", nullptr,
+                "runlens::importers::profiler::CsvTable", "%n more line(s) with problems were not listed", nullptr,
                 int(m_suppressed))));
         }
     }
@@ -255,8 +255,8 @@ private:
             return;
         }
         ++m_rowDiagnostics;
-        Diagnostic diagnostic;
-        diagnostic.severity = Severity::Warning;
+        models::Diagnostic diagnostic;
+        diagnostic.severity = models::Severity::Warning;
         diagnostic.file = m_table.m_fileName;
         diagnostic.line = line;
         diagnostic.message = message;
@@ -280,7 +280,7 @@ CsvTable CsvTable::parse(QByteArrayView data, const QString& fileName, const Opt
         table.m_rowFirstField.push_back(0);
         table.m_diagnostics.append(table.fileDiagnostic(
             trCsv("The table is too large to read (%1 bytes); split it or read a smaller export").arg(data.size()),
-            Severity::Error));
+            models::Severity::Error));
         return table;
     }
     QByteArrayView body = data;
@@ -300,7 +300,7 @@ CsvTable CsvTable::readFile(const QString& path, const Options& options)
         table.m_fileName = path;
         table.m_rowFirstField.push_back(0);
         table.m_diagnostics.append(
-            table.fileDiagnostic(trCsv("Cannot open the table: %1").arg(file.errorString()), Severity::Error));
+            table.fileDiagnostic(trCsv("Cannot open the table: %1").arg(file.errorString()), models::Severity::Error));
         return table;
     }
     if (file.size() > options.maxBytes) {
@@ -309,7 +309,7 @@ CsvTable CsvTable::readFile(const QString& path, const Options& options)
         table.m_rowFirstField.push_back(0);
         table.m_diagnostics.append(table.fileDiagnostic(
             trCsv("The table is too large to read (%1 bytes); split it or read a smaller export").arg(file.size()),
-            Severity::Error));
+            models::Severity::Error));
         return table;
     }
     const QByteArray data = file.readAll();
@@ -445,9 +445,10 @@ qint64 CsvTable::lineOf(int row) const
     return m_rowLines[size_t(row)];
 }
 
-Diagnostic CsvTable::cellDiagnostic(int row, int column, const QString& message, Severity severity) const
+models::Diagnostic CsvTable::cellDiagnostic(int row, int column, const QString& message,
+                                            models::Severity severity) const
 {
-    Diagnostic diagnostic;
+    models::Diagnostic diagnostic;
     diagnostic.severity = severity;
     diagnostic.file = m_fileName;
     diagnostic.line = lineOf(row);
@@ -456,13 +457,13 @@ Diagnostic CsvTable::cellDiagnostic(int row, int column, const QString& message,
     return diagnostic;
 }
 
-Diagnostic CsvTable::fileDiagnostic(const QString& message, Severity severity) const
+models::Diagnostic CsvTable::fileDiagnostic(const QString& message, models::Severity severity) const
 {
-    Diagnostic diagnostic;
+    models::Diagnostic diagnostic;
     diagnostic.severity = severity;
     diagnostic.file = m_fileName;
     diagnostic.message = message;
     return diagnostic;
 }
 
-} // namespace runlens::profiler
+} // namespace runlens::importers::profiler

@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens::profiler {
+namespace runlens::importers::profiler {
 
 /// A comma or tab separated table as MindSpore and CANN profilers write them, read once and kept compact.
 ///
@@ -76,11 +76,13 @@ public:
     /// 1-based line in the file where a row starts.
     qint64 lineOf(int row) const;
     /// A diagnostic pointing at a cell: file, the row's line, and the column's header name in the message.
-    Diagnostic cellDiagnostic(int row, int column, const QString& message, Severity severity = Severity::Warning) const;
+    models::Diagnostic cellDiagnostic(int row, int column, const QString& message,
+                                      models::Severity severity = models::Severity::Warning) const;
     /// A diagnostic about the whole file.
-    Diagnostic fileDiagnostic(const QString& message, Severity severity = Severity::Warning) const;
+    models::Diagnostic fileDiagnostic(const QString& message,
+                                      models::Severity severity = models::Severity::Warning) const;
     /// Problems found while reading (quoting, ragged rows, missing header, unreadable file).
-    const Diagnostics& diagnostics() const { return m_diagnostics; }
+    const models::Diagnostics& diagnostics() const { return m_diagnostics; }
 
 private:
     struct Field
@@ -97,9 +99,9 @@ private:
     std::vector<Field> m_fields;
     std::vector<quint32> m_rowFirstField; ///< index into m_fields, one extra entry at the end
     std::vector<qint64> m_rowLines;
-    Diagnostics m_diagnostics;
+    models::Diagnostics m_diagnostics;
 
     friend class CsvParser;
 };
 
-} // namespace runlens::profiler
+} // namespace runlens::importers::profiler

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::profiler {
+namespace runlens::importers::profiler {
 
 namespace {
 
@@ -30,7 +30,7 @@ QString trOps(const char* text)
 class TableReader
 {
 public:
-    TableReader(const QString& path, Diagnostics& diagnostics)
+    TableReader(const QString& path, models::Diagnostics& diagnostics)
         : m_table(CsvTable::readFile(path))
         , m_diagnostics(diagnostics)
     {
@@ -49,7 +49,7 @@ public:
                 wanted << QString::fromUtf8(name);
             m_diagnostics.append(m_table.fileDiagnostic(
                 trOps("no column named %1; the table is skipped").arg(wanted.join(QStringLiteral(" / "))),
-                Severity::Error));
+                models::Severity::Error));
         }
         return column;
     }
@@ -92,7 +92,7 @@ private:
     }
 
     CsvTable m_table;
-    Diagnostics& m_diagnostics;
+    models::Diagnostics& m_diagnostics;
     int m_complaints = 0;
 };
 
@@ -144,7 +144,7 @@ void fillFromOpInfo(OpInfo& info, QByteArrayView json)
     info.dataTypes = inputTypes.join(QLatin1Char(',')) + QStringLiteral("->") + outputTypes.join(QLatin1Char(','));
 }
 
-QHash<QString, OpInfo> readFrameworkRaw(const QString& path, Diagnostics& diagnostics)
+QHash<QString, OpInfo> readFrameworkRaw(const QString& path, models::Diagnostics& diagnostics)
 {
     QHash<QString, OpInfo> infos;
     TableReader reader(path, diagnostics);
@@ -173,7 +173,7 @@ struct Flops
     std::optional<double> utilization;
 };
 
-QHash<QString, Flops> readFlops(const QString& path, Diagnostics& diagnostics)
+QHash<QString, Flops> readFlops(const QString& path, models::Diagnostics& diagnostics)
 {
     QHash<QString, Flops> result;
     TableReader reader(path, diagnostics);
@@ -204,7 +204,7 @@ QHash<QString, Flops> readFlops(const QString& path, Diagnostics& diagnostics)
     return result;
 }
 
-void readAicoreTypes(const QString& path, OperatorTable& out, Diagnostics& diagnostics)
+void readAicoreTypes(const QString& path, models::profiler::OperatorTable& out, models::Diagnostics& diagnostics)
 {
     TableReader reader(path, diagnostics);
     const CsvTable& table = reader.table();
@@ -218,7 +218,7 @@ void readAicoreTypes(const QString& path, OperatorTable& out, Diagnostics& diagn
         const auto total = reader.number(row, time);
         if (!total)
             continue;
-        OpTypeStats stats;
+        models::profiler::OpTypeStats stats;
         stats.type = table.text(row, type);
         stats.core = QString::fromLatin1(kAiCore);
         stats.totalUs = *total * scale;
@@ -229,7 +229,7 @@ void readAicoreTypes(const QString& path, OperatorTable& out, Diagnostics& diagn
 }
 
 void readAicoreDetail(const QString& path, const QHash<QString, OpInfo>& framework, const QHash<QString, Flops>& flops,
-                      OperatorTable& out, Diagnostics& diagnostics)
+                      models::profiler::OperatorTable& out, models::Diagnostics& diagnostics)
 {
     TableReader reader(path, diagnostics);
     const CsvTable& table = reader.table();
@@ -244,7 +244,7 @@ void readAicoreDetail(const QString& path, const QHash<QString, OpInfo>& framewo
         const auto perCall = reader.number(row, time);
         if (!perCall)
             continue;
-        OpStats op;
+        models::profiler::OpStats op;
         op.name = table.text(row, name);
         op.core = QString::fromLatin1(kAiCore);
         // execution_time is the time of one call; without a frequency column each row is one call.
@@ -275,7 +275,7 @@ void readAicoreDetail(const QString& path, const QHash<QString, OpInfo>& framewo
     out.sources << path;
 }
 
-void readAicpu(const QString& path, OperatorTable& out, Diagnostics& diagnostics)
+void readAicpu(const QString& path, models::profiler::OperatorTable& out, models::Diagnostics& diagnostics)
 {
     TableReader reader(path, diagnostics);
     const CsvTable& table = reader.table();
@@ -293,12 +293,12 @@ void readAicpu(const QString& path, OperatorTable& out, Diagnostics& diagnostics
         auto it = index.find(name);
         if (it == index.end()) {
             it = index.insert(name, out.types.size());
-            OpTypeStats stats;
+            models::profiler::OpTypeStats stats;
             stats.type = name;
             stats.core = QString::fromLatin1(kAiCpu);
             out.types.push_back(stats);
         }
-        OpTypeStats& stats = out.types[it.value()];
+        models::profiler::OpTypeStats& stats = out.types[it.value()];
         stats.calls += 1;
         stats.totalUs += *total * scale;
     }
@@ -306,8 +306,8 @@ void readAicpu(const QString& path, OperatorTable& out, Diagnostics& diagnostics
 }
 
 /// GPU and CPU op tables of MindInsight: a type file and a detail file, one row per type / op.
-void readHostStyleTypes(const QString& path, const QString& core, double defaultScale, OperatorTable& out,
-                        Diagnostics& diagnostics)
+void readHostStyleTypes(const QString& path, const QString& core, double defaultScale,
+                        models::profiler::OperatorTable& out, models::Diagnostics& diagnostics)
 {
     TableReader reader(path, diagnostics);
     const CsvTable& table = reader.table();
@@ -321,7 +321,7 @@ void readHostStyleTypes(const QString& path, const QString& core, double default
         const auto total = reader.number(row, time);
         if (!total)
             continue;
-        OpTypeStats stats;
+        models::profiler::OpTypeStats stats;
         stats.type = table.text(row, type);
         stats.core = core;
         stats.totalUs = *total * scale;
@@ -331,8 +331,8 @@ void readHostStyleTypes(const QString& path, const QString& core, double default
     out.sources << path;
 }
 
-void readHostStyleDetail(const QString& path, const QString& core, double defaultScale, OperatorTable& out,
-                         Diagnostics& diagnostics)
+void readHostStyleDetail(const QString& path, const QString& core, double defaultScale,
+                         models::profiler::OperatorTable& out, models::Diagnostics& diagnostics)
 {
     TableReader reader(path, diagnostics);
     const CsvTable& table = reader.table();
@@ -347,7 +347,7 @@ void readHostStyleDetail(const QString& path, const QString& core, double defaul
         const auto total = reader.number(row, time);
         if (!total)
             continue;
-        OpStats op;
+        models::profiler::OpStats op;
         op.name = table.text(row, name);
         op.type = table.text(row, type);
         op.core = core;
@@ -358,7 +358,7 @@ void readHostStyleDetail(const QString& path, const QString& core, double defaul
     out.sources << path;
 }
 
-void readOpStatistic(const QString& path, OperatorTable& out, Diagnostics& diagnostics)
+void readOpStatistic(const QString& path, models::profiler::OperatorTable& out, models::Diagnostics& diagnostics)
 {
     TableReader reader(path, diagnostics);
     const CsvTable& table = reader.table();
@@ -375,7 +375,7 @@ void readOpStatistic(const QString& path, OperatorTable& out, Diagnostics& diagn
         const auto total = reader.number(row, time);
         if (!total)
             continue;
-        OpTypeStats stats;
+        models::profiler::OpTypeStats stats;
         stats.type = table.text(row, type);
         stats.core = table.text(row, core);
         stats.totalUs = *total * scale;
@@ -388,7 +388,7 @@ void readOpStatistic(const QString& path, OperatorTable& out, Diagnostics& diagn
 }
 
 /// kernel_details.csv has one row per launch: aggregate by name.
-void readKernelDetails(const QString& path, OperatorTable& out, Diagnostics& diagnostics)
+void readKernelDetails(const QString& path, models::profiler::OperatorTable& out, models::Diagnostics& diagnostics)
 {
     TableReader reader(path, diagnostics);
     const CsvTable& table = reader.table();
@@ -416,7 +416,7 @@ void readKernelDetails(const QString& path, OperatorTable& out, Diagnostics& dia
         auto it = index.find(opName);
         if (it == index.end()) {
             it = index.insert(opName, out.ops.size());
-            OpStats op;
+            models::profiler::OpStats op;
             op.name = opName;
             op.type = table.text(row, type);
             op.core = table.text(row, core);
@@ -429,7 +429,7 @@ void readKernelDetails(const QString& path, OperatorTable& out, Diagnostics& dia
                 op.dataTypes = table.text(row, inTypes) + QStringLiteral("->") + table.text(row, outTypes);
             out.ops.push_back(op);
         }
-        OpStats& op = out.ops[firstOp + (it.value() - firstOp)];
+        models::profiler::OpStats& op = out.ops[firstOp + (it.value() - firstOp)];
         op.calls += 1;
         op.totalUs += *duration * scale;
     }
@@ -453,9 +453,9 @@ double unitToMicroseconds(const QString& header, double fallback)
     return fallback;
 }
 
-OperatorTable readOperatorTable(const ProfilerRank& rank, Diagnostics& diagnostics)
+models::profiler::OperatorTable readOperatorTable(const ProfilerRank& rank, models::Diagnostics& diagnostics)
 {
-    OperatorTable table;
+    models::profiler::OperatorTable table;
     // 2.x tables first: when a folder has both generations, the newer one is what the user just recorded.
     if (rank.has(FileRole::OpStatistic) || rank.has(FileRole::KernelDetails)) {
         if (rank.has(FileRole::OpStatistic))
@@ -508,4 +508,4 @@ OperatorTable readOperatorTable(const ProfilerRank& rank, Diagnostics& diagnosti
     return table;
 }
 
-} // namespace runlens::profiler
+} // namespace runlens::importers::profiler

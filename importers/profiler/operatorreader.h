@@ -5,7 +5,7 @@
 
 #include <QString>
 
-namespace runlens::profiler {
+namespace runlens::importers::profiler {
 
 struct ProfilerRank;
 
@@ -17,6 +17,6 @@ double unitToMicroseconds(const QString& header, double fallback);
 /// framework_raw (types, shapes, formats, streams) and flops_{id}.txt, AI CPU rows, GPU and CPU op CSVs, and the
 /// 2.x op_statistic.csv / kernel_details.csv. Every column is found by its header name. Missing files are skipped;
 /// broken rows are reported in `diagnostics` and left out, the rest is kept.
-OperatorTable readOperatorTable(const ProfilerRank& rank, Diagnostics& diagnostics);
+models::profiler::OperatorTable readOperatorTable(const ProfilerRank& rank, models::Diagnostics& diagnostics);
 
-} // namespace runlens::profiler
+} // namespace runlens::importers::profiler

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <set>
 
-namespace runlens::profiler {
+namespace runlens::importers::profiler {
 
 namespace {
 
@@ -136,12 +136,13 @@ void locate(const QString& path, QString& folder, QString& layout, QString& cann
     }
 }
 
-QJsonObject readSmallJson(const QString& path, Diagnostics* diagnostics)
+QJsonObject readSmallJson(const QString& path, models::Diagnostics* diagnostics)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxInfoBytes) {
         if (diagnostics)
-            diagnostics->append({ Severity::Warning, path, -1, -1, trFolder("Cannot read the profiler information") });
+            diagnostics->append(
+                { models::Severity::Warning, path, -1, -1, trFolder("Cannot read the profiler information") });
         return {};
     }
     QJsonParseError error;
@@ -149,7 +150,7 @@ QJsonObject readSmallJson(const QString& path, Diagnostics* diagnostics)
     if (!document.isObject()) {
         if (diagnostics)
             diagnostics->append(
-                { Severity::Warning, path, error.offset, -1,
+                { models::Severity::Warning, path, error.offset, -1,
                   trFolder("The profiler information is not a JSON object: %1").arg(error.errorString()) });
         return {};
     }
@@ -181,28 +182,28 @@ QString findVersion(const QJsonObject& object, const QStringList& keys)
     return {};
 }
 
-DeviceType detectDevice(const ProfilerRank& rank)
+models::profiler::DeviceType detectDevice(const ProfilerRank& rank)
 {
     // MindInsight's order: Ascend, then GPU, then CPU (CPU op files also appear beside device files).
     for (const QString& path : rank.filesOf(FileRole::TimelineDisplay)) {
         const QString name = QFileInfo(path).fileName().toLower();
         if (name.startsWith(QLatin1String("ascend_")) || name == QLatin1String("trace_view.json")
             || name.startsWith(QLatin1String("msprof")))
-            return DeviceType::Ascend;
+            return models::profiler::DeviceType::Ascend;
     }
     if (rank.layout != QLatin1String("mindinsight") || rank.has(FileRole::AicoreType)
         || rank.has(FileRole::AicoreDetail) || rank.has(FileRole::OpComputeTime) || rank.has(FileRole::FrameworkRaw)
         || rank.has(FileRole::KernelDetails) || rank.has(FileRole::AicpuIntermediate))
-        return DeviceType::Ascend;
+        return models::profiler::DeviceType::Ascend;
     for (const QString& path : rank.filesOf(FileRole::TimelineDisplay)) {
         if (QFileInfo(path).fileName().toLower().startsWith(QLatin1String("gpu_")))
-            return DeviceType::Gpu;
+            return models::profiler::DeviceType::Gpu;
     }
     if (rank.has(FileRole::GpuOpType) || rank.has(FileRole::GpuOpDetail) || rank.has(FileRole::GpuActivity))
-        return DeviceType::Gpu;
+        return models::profiler::DeviceType::Gpu;
     if (rank.has(FileRole::CpuOpType) || rank.has(FileRole::CpuOpDetail))
-        return DeviceType::Cpu;
-    return DeviceType::Unknown;
+        return models::profiler::DeviceType::Cpu;
+    return models::profiler::DeviceType::Unknown;
 }
 
 } // namespace
@@ -248,7 +249,7 @@ FileRole profilerFileRole(const QString& fileName, bool inProfilerFolder, std::o
     return FileRole::Other;
 }
 
-std::vector<ProfilerRank> groupProfilerFiles(const QStringList& paths, Diagnostics* diagnostics)
+std::vector<ProfilerRank> groupProfilerFiles(const QStringList& paths, models::Diagnostics* diagnostics)
 {
     std::map<QString, Group> groups;
     for (const QString& rawPath : paths) {
@@ -345,7 +346,7 @@ std::vector<ProfilerRank> groupProfilerFiles(const QStringList& paths, Diagnosti
     return result;
 }
 
-std::vector<ProfilerRank> findProfilerRanks(const QString& directory, Diagnostics* diagnostics)
+std::vector<ProfilerRank> findProfilerRanks(const QString& directory, models::Diagnostics* diagnostics)
 {
     QStringList files;
     std::vector<std::pair<QString, int>> pending { { QFileInfo(directory).absoluteFilePath(), 0 } };
@@ -377,10 +378,10 @@ std::vector<ProfilerRank> findProfilerRanks(const QString& directory, Diagnostic
     }
     if (truncated && diagnostics) {
         diagnostics->append(
-            { Severity::Warning, directory, -1, -1,
+            { models::Severity::Warning, directory, -1, -1,
               trFolder("The folder has more than %1 entries; only the first were looked at").arg(kMaxEntries) });
     }
     return groupProfilerFiles(files, diagnostics);
 }
 
-} // namespace runlens::profiler
+} // namespace runlens::importers::profiler

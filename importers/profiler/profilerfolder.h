@@ -8,7 +8,7 @@
 
 #include <map>
 
-namespace runlens::profiler {
+namespace runlens::importers::profiler {
 
 /// What a file of a MindSpore profiler folder is for.
 enum class FileRole {
@@ -63,7 +63,7 @@ QString fileRoleId(FileRole role);
 struct ProfilerRank
 {
     int rank = -1; ///< -1 when neither a file name nor profiler_info says
-    DeviceType deviceType = DeviceType::Unknown;
+    models::profiler::DeviceType deviceType = models::profiler::DeviceType::Unknown;
     QString version; ///< MindSpore version (profiler_info's ms_version)
     QString folder; ///< the profiler*/ folder, or the 2.x {host}_{pid}_{ts}_ascend_ms folder
     QString layout; ///< "mindinsight" or "ascend_ms"
@@ -86,9 +86,9 @@ FileRole profilerFileRole(const QString& fileName, bool inProfilerFolder, std::o
 /// Groups profiler files (absolute paths, e.g. those RunScanner classified as ProfilerCsv/ProfilerJson and
 /// traces) into ranks: one ProfilerRank per (folder, rank id), sorted by folder then rank. Reads only the
 /// small profiler_info/profiler_metadata JSON documents. Files that belong to no profiler folder are ignored.
-std::vector<ProfilerRank> groupProfilerFiles(const QStringList& paths, Diagnostics* diagnostics = nullptr);
+std::vector<ProfilerRank> groupProfilerFiles(const QStringList& paths, models::Diagnostics* diagnostics = nullptr);
 
 /// Walks `directory` (bounded depth and entry count, no symlinked folders) and groups what it finds.
-std::vector<ProfilerRank> findProfilerRanks(const QString& directory, Diagnostics* diagnostics = nullptr);
+std::vector<ProfilerRank> findProfilerRanks(const QString& directory, models::Diagnostics* diagnostics = nullptr);
 
-} // namespace runlens::profiler
+} // namespace runlens::importers::profiler

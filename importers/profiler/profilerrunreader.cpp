@@ -5,19 +5,21 @@
 
 #include <QJsonArray>
 
-namespace runlens::profiler {
+namespace runlens::importers::profiler {
 
 namespace {
 
-std::shared_ptr<const ProfilerRunData> readRanks(const QString& root, const std::vector<ProfilerRank>& ranks,
-                                                 Diagnostics folderDiagnostics, const std::function<bool()>& cancelled)
+std::shared_ptr<const models::profiler::ProfilerRunData> readRanks(const QString& root,
+                                                                   const std::vector<ProfilerRank>& ranks,
+                                                                   models::Diagnostics folderDiagnostics,
+                                                                   const std::function<bool()>& cancelled)
 {
-    auto run = std::make_shared<ProfilerRunData>();
+    auto run = std::make_shared<models::profiler::ProfilerRunData>();
     run->root = root;
     for (const ProfilerRank& rank : ranks) {
         if (cancelled && cancelled())
             break;
-        ProfilerRankData data = readProfilerRank(rank);
+        models::profiler::ProfilerRankData data = readProfilerRank(rank);
         // Folder-level problems (unreadable profiler_info) go with the first rank that is shown.
         if (!folderDiagnostics.isEmpty()) {
             data.diagnostics = folderDiagnostics + data.diagnostics;
@@ -30,9 +32,9 @@ std::shared_ptr<const ProfilerRunData> readRanks(const QString& root, const std:
 
 } // namespace
 
-ProfilerRankData readProfilerRank(const ProfilerRank& rank)
+models::profiler::ProfilerRankData readProfilerRank(const ProfilerRank& rank)
 {
-    ProfilerRankData data;
+    models::profiler::ProfilerRankData data;
     data.rank = rank.rank;
     data.deviceType = rank.deviceType;
     data.msVersion = rank.version;
@@ -45,28 +47,28 @@ ProfilerRankData readProfilerRank(const ProfilerRank& rank)
     return data;
 }
 
-std::shared_ptr<const ProfilerRunData> readProfilerFiles(const QString& root, const QStringList& paths,
-                                                         const std::function<bool()>& cancelled)
+std::shared_ptr<const models::profiler::ProfilerRunData>
+readProfilerFiles(const QString& root, const QStringList& paths, const std::function<bool()>& cancelled)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     const std::vector<ProfilerRank> ranks = groupProfilerFiles(paths, &diagnostics);
     return readRanks(root, ranks, diagnostics, cancelled);
 }
 
-std::shared_ptr<const ProfilerRunData> readProfilerDirectory(const QString& directory,
-                                                             const std::function<bool()>& cancelled)
+std::shared_ptr<const models::profiler::ProfilerRunData> readProfilerDirectory(const QString& directory,
+                                                                               const std::function<bool()>& cancelled)
 {
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     const std::vector<ProfilerRank> ranks = findProfilerRanks(directory, &diagnostics);
     return readRanks(directory, ranks, diagnostics, cancelled);
 }
 
-QJsonObject rankInfoJson(const ProfilerRankData& rank)
+QJsonObject rankInfoJson(const models::profiler::ProfilerRankData& rank)
 {
     constexpr int kTopTypes = 5;
     QJsonObject json;
     json.insert(QStringLiteral("rank"), rank.rank >= 0 ? QJsonValue(rank.rank) : QJsonValue());
-    json.insert(QStringLiteral("device"), deviceTypeId(rank.deviceType));
+    json.insert(QStringLiteral("device"), models::profiler::deviceTypeId(rank.deviceType));
     json.insert(QStringLiteral("ms_version"), rank.msVersion);
     json.insert(QStringLiteral("layout"), rank.layout);
     if (!rank.steps.isEmpty()) {
@@ -87,7 +89,7 @@ QJsonObject rankInfoJson(const ProfilerRankData& rank)
         operators.insert(QStringLiteral("ops"), qint64(rank.operators.ops.size()));
         operators.insert(QStringLiteral("total_us"), rank.operators.totalUs);
         QJsonArray top;
-        for (const OpTypeStats& type : rank.operators.types) {
+        for (const models::profiler::OpTypeStats& type : rank.operators.types) {
             if (top.size() >= kTopTypes)
                 break;
             top.append(QJsonObject { { QStringLiteral("type"), type.type },
@@ -102,4 +104,4 @@ QJsonObject rankInfoJson(const ProfilerRankData& rank)
     return json;
 }
 
-} // namespace runlens::profiler
+} // namespace runlens::importers::profiler

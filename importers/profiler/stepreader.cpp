@@ -12,7 +12,7 @@
 
 #include <cmath>
 
-namespace runlens::profiler {
+namespace runlens::importers::profiler {
 
 namespace {
 
@@ -47,7 +47,8 @@ std::vector<int> findColumns(const CsvTable& table, const ColumnSpec (&specs)[N]
 }
 
 /// Compares the file's average row with the computed mean; true when they agree within `tolerance` (µs).
-bool averagesAgree(const StepSeries::Step& file, const StepSeries::Step& mean, double tolerance)
+bool averagesAgree(const models::profiler::StepSeries::Step& file, const models::profiler::StepSeries::Step& mean,
+                   double tolerance)
 {
     auto close = [tolerance](double a, double b) {
         return std::fabs(a - b) <= tolerance + 1e-9 * std::max(std::fabs(a), std::fabs(b));
@@ -61,20 +62,20 @@ bool averagesAgree(const StepSeries::Step& file, const StepSeries::Step& mean, d
     return true;
 }
 
-void checkFileAverage(StepSeries& series, const CsvTable& table, int averageRow, double tolerance,
-                      Diagnostics& diagnostics)
+void checkFileAverage(models::profiler::StepSeries& series, const CsvTable& table, int averageRow, double tolerance,
+                      models::Diagnostics& diagnostics)
 {
     if (!series.fileAverage || series.steps.empty())
         return;
     if (averagesAgree(*series.fileAverage, series.average, tolerance))
         return;
     // Some writers average over every step: accept that too.
-    StepSeries all = series;
+    models::profiler::StepSeries all = series;
     all.steps.insert(all.steps.begin(), all.steps.front());
     all.computeAverage();
     if (averagesAgree(*series.fileAverage, all.average, tolerance))
         return;
-    Diagnostic diagnostic = table.fileDiagnostic(
+    models::Diagnostic diagnostic = table.fileDiagnostic(
         trSteps("the average row (step \"-\") says %1 µs per step, the mean of the %2 steps is %3 µs; the "
                 "steps shown may be a part of the run")
             .arg(series.fileAverage->totalUs, 0, 'f', 2)
@@ -86,9 +87,9 @@ void checkFileAverage(StepSeries& series, const CsvTable& table, int averageRow,
 
 } // namespace
 
-StepSeries readStepTraceRaw(const QString& path, Diagnostics& diagnostics, double tickUs)
+models::profiler::StepSeries readStepTraceRaw(const QString& path, models::Diagnostics& diagnostics, double tickUs)
 {
-    StepSeries series;
+    models::profiler::StepSeries series;
     const CsvTable table = CsvTable::readFile(path);
     diagnostics.append(table.diagnostics());
     if (!table.hasHeader())
@@ -96,7 +97,7 @@ StepSeries readStepTraceRaw(const QString& path, Diagnostics& diagnostics, doubl
     const int stepColumn = table.column({ "step_num", "step" });
     if (stepColumn < 0) {
         diagnostics.append(
-            table.fileDiagnostic(trSteps("no step_num column; the step trace is skipped"), Severity::Error));
+            table.fileDiagnostic(trSteps("no step_num column; the step trace is skipped"), models::Severity::Error));
         return series;
     }
     const int totalColumn = table.column({ "total" });
@@ -111,7 +112,7 @@ StepSeries readStepTraceRaw(const QString& path, Diagnostics& diagnostics, doubl
     if (columns.empty()) {
         diagnostics.append(table.fileDiagnostic(
             trSteps("none of the columns iteration_interval, fp_and_bp, tail, fp is there; the step trace is skipped"),
-            Severity::Error));
+            models::Severity::Error));
         return series;
     }
     // Per-stream reduce (and, in newer files, send/receive) durations: "stream_*" minus the start/end points.
@@ -130,7 +131,7 @@ StepSeries readStepTraceRaw(const QString& path, Diagnostics& diagnostics, doubl
     int badRows = 0;
     for (int row = 0; row < table.rowCount(); ++row) {
         const QString stepText = table.text(row, stepColumn);
-        StepSeries::Step step;
+        models::profiler::StepSeries::Step step;
         bool ok = true;
         const bool average = stepText == QLatin1String("-");
         if (!average) {
@@ -175,9 +176,9 @@ StepSeries readStepTraceRaw(const QString& path, Diagnostics& diagnostics, doubl
     return series;
 }
 
-StepSeries readStepTraceTime(const QString& path, Diagnostics& diagnostics)
+models::profiler::StepSeries readStepTraceTime(const QString& path, models::Diagnostics& diagnostics)
 {
-    StepSeries series;
+    models::profiler::StepSeries series;
     const CsvTable table = CsvTable::readFile(path);
     diagnostics.append(table.diagnostics());
     if (!table.hasHeader())
@@ -206,14 +207,14 @@ StepSeries readStepTraceTime(const QString& path, Diagnostics& diagnostics)
         diagnostics.append(table.fileDiagnostic(
             trSteps("none of the columns Computing, Communication(Not Overlapped), Free is there; the step times "
                     "are skipped"),
-            Severity::Error));
+            models::Severity::Error));
         return series;
     }
     const std::vector<int> extraColumns = findColumns(table, extras, series.extraIds, series.extraNames);
     const int stepColumn = table.column({ "Step", "Step Id", "step_num" });
     int badRows = 0;
     for (int row = 0; row < table.rowCount(); ++row) {
-        StepSeries::Step step;
+        models::profiler::StepSeries::Step step;
         step.number = table.int64At(row, stepColumn).value_or(qint64(series.steps.size()) + 1);
         bool ok = true;
         for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -240,11 +241,11 @@ StepSeries readStepTraceTime(const QString& path, Diagnostics& diagnostics)
     return series;
 }
 
-void readStepTracePoints(const QString& path, StepSeries& steps, Diagnostics& diagnostics)
+void readStepTracePoints(const QString& path, models::profiler::StepSeries& steps, models::Diagnostics& diagnostics)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxPointInfoBytes) {
-        diagnostics.append({ Severity::Warning, path, -1, -1, trSteps("Cannot read the step trace points") });
+        diagnostics.append({ models::Severity::Warning, path, -1, -1, trSteps("Cannot read the step trace points") });
         return;
     }
     QJsonParseError error;
@@ -258,7 +259,7 @@ void readStepTracePoints(const QString& path, StepSeries& steps, Diagnostics& di
     } else if (document.isArray() && !document.array().isEmpty()) {
         points = document.array().first().toObject();
     } else {
-        diagnostics.append({ Severity::Warning, path, error.offset, -1,
+        diagnostics.append({ models::Severity::Warning, path, error.offset, -1,
                              trSteps("The step trace points are not JSON: %1").arg(error.errorString()) });
         return;
     }
@@ -267,14 +268,14 @@ void readStepTracePoints(const QString& path, StepSeries& steps, Diagnostics& di
     steps.sources << path;
 }
 
-StepSeries readRankSteps(const ProfilerRank& rank, Diagnostics& diagnostics)
+models::profiler::StepSeries readRankSteps(const ProfilerRank& rank, models::Diagnostics& diagnostics)
 {
-    StepSeries series;
+    models::profiler::StepSeries series;
     if (rank.has(FileRole::StepTraceTime)) {
         series = readStepTraceTime(rank.file(FileRole::StepTraceTime), diagnostics);
     } else if (rank.has(FileRole::StepTraceRaw)) {
         // MindInsight's GPU step trace counts nanoseconds; Ascend counts 10 ns system ticks.
-        const double tick = rank.deviceType == DeviceType::Gpu ? 0.001 : kAscendTickUs;
+        const double tick = rank.deviceType == models::profiler::DeviceType::Gpu ? 0.001 : kAscendTickUs;
         series = readStepTraceRaw(rank.file(FileRole::StepTraceRaw), diagnostics, tick);
     }
     if (rank.has(FileRole::StepTracePointInfo))
@@ -282,4 +283,4 @@ StepSeries readRankSteps(const ProfilerRank& rank, Diagnostics& diagnostics)
     return series;
 }
 
-} // namespace runlens::profiler
+} // namespace runlens::importers::profiler

@@ -5,7 +5,7 @@
 
 #include <QString>
 
-namespace runlens::profiler {
+namespace runlens::importers::profiler {
 
 struct ProfilerRank;
 
@@ -16,16 +16,17 @@ constexpr double kAscendTickUs = 0.01;
 /// stack, the per-stream reduce durations as extras, and the file's average row (step "-"). The average row is
 /// compared with the mean of the steps (first step left out, as MindSpore does); a mismatch beyond rounding is
 /// reported as a warning.
-StepSeries readStepTraceRaw(const QString& path, Diagnostics& diagnostics, double tickUs = kAscendTickUs);
+models::profiler::StepSeries readStepTraceRaw(const QString& path, models::Diagnostics& diagnostics,
+                                              double tickUs = kAscendTickUs);
 
 /// Reads the 2.x `ASCEND_PROFILER_OUTPUT/step_trace_time.csv` (microseconds): computing, communication not
 /// overlapped and free as the stack; overlapped, communication, stage, bubble, preparing as extras.
-StepSeries readStepTraceTime(const QString& path, Diagnostics& diagnostics);
+models::profiler::StepSeries readStepTraceTime(const QString& path, models::Diagnostics& diagnostics);
 
 /// Adds the FP start and BP end op names of `step_trace_point_info*.json` to `steps`.
-void readStepTracePoints(const QString& path, StepSeries& steps, Diagnostics& diagnostics);
+void readStepTracePoints(const QString& path, models::profiler::StepSeries& steps, models::Diagnostics& diagnostics);
 
 /// The step series of a rank from whichever step files it has (2.x preferred).
-StepSeries readRankSteps(const ProfilerRank& rank, Diagnostics& diagnostics);
+models::profiler::StepSeries readRankSteps(const ProfilerRank& rank, models::Diagnostics& diagnostics);
 
-} // namespace runlens::profiler
+} // namespace runlens::importers::profiler

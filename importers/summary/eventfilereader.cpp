@@ -1,14 +1,14 @@
 #include "importers/summary/eventfilereader.h"
 
 #include "importers/summary/eventgraphs.h"
-#include "importers/summary/recordpoll.h"
-#include "importers/summary/recordreader.h"
 #include "importers/summary/proto/ms_summary.pb.h"
 #include "importers/summary/proto/tb_event.pb.h"
-#include "models/summary/reservoir.h"
+#include "importers/summary/recordpoll.h"
+#include "importers/summary/recordreader.h"
 #include "importers/summary/summarytr.h"
 #include "importers/summary/summaryvalues.h"
 #include "importers/summary/taginterner.h"
+#include "models/summary/reservoir.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 Q_LOGGING_CATEGORY(lcSummaryImport, "runlens.importers.summary", QtWarningMsg)
 
@@ -49,8 +49,11 @@ constexpr qint64 kRecordsPerCheck = 8192;
 /// The reservoir of one tag with values beyond scalars, and whether this poll added to it.
 struct TagSeries
 {
-    std::variant<std::monostate, Reservoir<Histogram>, Reservoir<SummaryImage>, Reservoir<SummaryText>,
-                 Reservoir<PrCurve>, Reservoir<SummaryTensor>>
+    std::variant<std::monostate, models::summary::Reservoir<models::summary::Histogram>,
+                 models::summary::Reservoir<models::summary::SummaryImage>,
+                 models::summary::Reservoir<models::summary::SummaryText>,
+                 models::summary::Reservoir<models::summary::PrCurve>,
+                 models::summary::Reservoir<models::summary::SummaryTensor>>
         reservoir;
     qint64 preempted = 0;
     bool touched = false;
@@ -59,7 +62,7 @@ struct TagSeries
 struct TagState
 {
     QString name;
-    TagMetadata metadata;
+    models::scalars::TagMetadata metadata;
     bool hasMetadata = false; ///< metadata seen (writers attach it to the tag's first value only)
     bool scalarPlugin = false; ///< the metadata says its tensors are scalars
     bool metadataDelivered = false; ///< a batch carried the metadata already
@@ -69,9 +72,10 @@ struct TagState
 };
 
 /// One encoded image as TensorBoard's and MindSpore's Image messages record it (decoded by the panel).
-SummaryImage encodedImage(qint64 step, double wallTime, int width, int height, int colorspace, const std::string& bytes)
+models::summary::SummaryImage encodedImage(qint64 step, double wallTime, int width, int height, int colorspace,
+                                           const std::string& bytes)
 {
-    SummaryImage image;
+    models::summary::SummaryImage image;
     image.step = step;
     image.wallTime = wallTime;
     image.width = width;
@@ -91,7 +95,7 @@ QString dtypeName(int dtype)
 
 struct EventFileReader::Private
 {
-    Private(QString path, SummaryFlavor flavor, SummaryLimits limits)
+    Private(QString path, SummaryFlavor flavor, models::summary::SummaryLimits limits)
         : path(std::move(path))
         , file(QFileInfo(this->path).absoluteFilePath())
         , flavor(flavor)
@@ -125,15 +129,16 @@ struct EventFileReader::Private
                                                 double wallTime);
     void deliverSummaries(ImportUpdate& result);
     /// Adds a diagnostic unless this kind was reported often enough; `message()` is only called when needed.
-    template<typename Message> void report(Problem problem, Severity severity, qint64 offset, Message&& message);
+    template<typename Message>
+    void report(Problem problem, models::Severity severity, qint64 offset, Message&& message);
     void reportFatal(RecordStatus status, const RecordReader& reader);
     void finishPoll();
-    ImportStatus status() const;
+    models::ImportStatus status() const;
 
     QString path;
     QString file; ///< absolute path for diagnostics
     SummaryFlavor flavor;
-    SummaryLimits limits;
+    models::summary::SummaryLimits limits;
     qint64 offset = 0;
     bool dead = false;
     bool hadProblems = false;
@@ -147,7 +152,7 @@ struct EventFileReader::Private
     std::vector<TagState> tags; ///< by TagInterner index
     std::vector<int> touchedTags; ///< tags with a batch in the current update
     std::vector<int> touchedSeries; ///< tags whose reservoir this poll added to
-    HParams hparams; ///< the hyper-parameters plugin data of this file so far
+    models::summary::HParams hparams; ///< the hyper-parameters plugin data of this file so far
     bool hparamsChanged = false;
 
     int reports[int(Problem::Count)] = {};
@@ -194,7 +199,7 @@ void EventFileReader::Private::addPoint(int tag, qint64 step, double wallTime, d
     if (state.batch < 0) {
         state.batch = int(update->scalars.size());
         touchedTags.push_back(tag);
-        TagPoints points;
+        models::scalars::TagPoints points;
         points.tag = state.name;
         if (!state.metadataDelivered) {
             points.metadata = state.metadata;
@@ -202,11 +207,11 @@ void EventFileReader::Private::addPoint(int tag, qint64 step, double wallTime, d
         }
         update->scalars.push_back(std::move(points));
     }
-    update->scalars[std::size_t(state.batch)].points.push_back(ScalarPoint { step, wallTime, value });
+    update->scalars[std::size_t(state.batch)].points.push_back(models::scalars::ScalarPoint { step, wallTime, value });
 }
 
 template<typename Message>
-void EventFileReader::Private::report(Problem problem, Severity severity, qint64 at, Message&& message)
+void EventFileReader::Private::report(Problem problem, models::Severity severity, qint64 at, Message&& message)
 {
     hadProblems = true;
     const int kind = int(problem);
@@ -215,7 +220,7 @@ void EventFileReader::Private::report(Problem problem, Severity severity, qint64
         return;
     }
     ++reports[kind];
-    Diagnostic diagnostic { severity, file, at, -1, message() };
+    models::Diagnostic diagnostic { severity, file, at, -1, message() };
     qCDebug(lcSummaryImport) << file << at << diagnostic.message;
     update->diagnostics.append(std::move(diagnostic));
 }
@@ -248,7 +253,7 @@ void EventFileReader::Private::decodeTensorBoard()
         takeTensorBoardGraph();
     const runlens::tb::Event& event = tbEvent;
     if (std::isnan(event.wall_time())) {
-        report(Problem::NanWallTime, Severity::Warning, recordOffset, [&] {
+        report(Problem::NanWallTime, models::Severity::Warning, recordOffset, [&] {
             return SummaryTr::tr("The event at step %1 has no valid wall time (NaN); it was skipped.")
                 .arg(event.step());
         });
@@ -273,7 +278,7 @@ void EventFileReader::Private::decodeTensorBoard()
                 addPoint(index, step, wallTime, number);
             } else if (!tag.badTensorReported) {
                 tag.badTensorReported = true;
-                report(Problem::BadScalarTensor, Severity::Warning, recordOffset, [&] {
+                report(Problem::BadScalarTensor, models::Severity::Warning, recordOffset, [&] {
                     return SummaryTr::tr(
                                "The tag \"%1\" is a scalar, but its value at step %2 is a %3 tensor with %4 dimensions "
                                "that does not hold one number; such values of this tag are skipped.")
@@ -297,9 +302,10 @@ void EventFileReader::Private::decodeTensorBoardValue(int index, const runlens::
     const QString& plugin = tag.metadata.pluginName;
     QString why;
     if (value.has_histo()) {
-        why = takeDecoded<Histogram>(index, step, wallTime, limits.histograms, [&](Histogram& item) {
-            return values::histogramFromProto(value.histo(), &item, &*budget);
-        });
+        why = takeDecoded<models::summary::Histogram>(
+            index, step, wallTime, limits.histograms, [&](models::summary::Histogram& item) {
+                return values::histogramFromProto(value.histo(), &item, &*budget);
+            });
     } else if (value.has_image()) {
         const auto& image = value.image();
         if (spendOnValue(qint64(image.encoded_image_string().size())))
@@ -316,28 +322,32 @@ void EventFileReader::Private::decodeTensorBoardValue(int index, const runlens::
     } else if (!value.has_tensor()) {
         return;
     } else if (plugin == QLatin1String("histograms")) {
-        why = takeDecoded<Histogram>(index, step, wallTime, limits.histograms, [&](Histogram& item) {
-            return values::histogramFromTensor(value.tensor(), &item, &*budget);
-        });
+        why = takeDecoded<models::summary::Histogram>(
+            index, step, wallTime, limits.histograms, [&](models::summary::Histogram& item) {
+                return values::histogramFromTensor(value.tensor(), &item, &*budget);
+            });
     } else if (plugin == QLatin1String("images")) {
-        why = takeDecoded<SummaryImage>(index, step, wallTime, limits.images, [&](SummaryImage& item) {
-            return values::imagesFromTensor(value.tensor(), &item, &*budget);
-        });
+        why = takeDecoded<models::summary::SummaryImage>(
+            index, step, wallTime, limits.images, [&](models::summary::SummaryImage& item) {
+                return values::imagesFromTensor(value.tensor(), &item, &*budget);
+            });
     } else if (plugin == QLatin1String("text")) {
-        why = takeDecoded<SummaryText>(index, step, wallTime, limits.texts, [&](SummaryText& item) {
-            return values::textFromTensor(value.tensor(), &item, &*budget);
-        });
+        why = takeDecoded<models::summary::SummaryText>(
+            index, step, wallTime, limits.texts, [&](models::summary::SummaryText& item) {
+                return values::textFromTensor(value.tensor(), &item, &*budget);
+            });
     } else if (plugin == QLatin1String("pr_curves")) {
-        why = takeDecoded<PrCurve>(index, step, wallTime, limits.prCurves, [&](PrCurve& item) {
-            return values::prCurveFromTensor(value.tensor(), &item, &*budget);
-        });
+        why = takeDecoded<models::summary::PrCurve>(
+            index, step, wallTime, limits.prCurves,
+            [&](models::summary::PrCurve& item) { return values::prCurveFromTensor(value.tensor(), &item, &*budget); });
     } else if (plugin.isEmpty() && value.tensor().dtype() != runlens::tb::DT_STRING) {
         // A tensor summary of no plugin (tf.summary.tensor_summary, TF2 tf.summary.write).
-        why = takeDecoded<SummaryTensor>(index, step, wallTime, limits.tensors, [&](SummaryTensor& item) {
-            QString why = values::numericTensor(value.tensor(), &item.tensor, &*budget);
-            item.tensor.name = tag.name; // the decoded tensor replaces the whole item's tensor
-            return why;
-        });
+        why = takeDecoded<models::summary::SummaryTensor>(
+            index, step, wallTime, limits.tensors, [&](models::summary::SummaryTensor& item) {
+                QString why = values::numericTensor(value.tensor(), &item.tensor, &*budget);
+                item.tensor.name = tag.name; // the decoded tensor replaces the whole item's tensor
+                return why;
+            });
     }
     if (!budgetRanOut() && !why.isEmpty())
         reportBadValue(tag, step, why);
@@ -357,7 +367,7 @@ bool EventFileReader::Private::budgetRanOut()
         return false;
     budgetSpent = true;
     hadProblems = true;
-    Diagnostic diagnostic = budget->diagnostic(file, recordOffset);
+    models::Diagnostic diagnostic = budget->diagnostic(file, recordOffset);
     diagnostic.message += QLatin1Char(' ')
         + SummaryTr::tr("Only the histograms, images, texts and tensors after this offset are left out; scalars "
                         "are still read.");
@@ -373,7 +383,7 @@ void EventFileReader::Private::reportBadValue(TagState& tag, qint64 step, const 
         return;
     }
     tag.badTensorReported = true;
-    report(Problem::BadValue, Severity::Warning, recordOffset, [&] {
+    report(Problem::BadValue, models::Severity::Warning, recordOffset, [&] {
         return SummaryTr::tr("The value of the tag \"%1\" at step %2 cannot be read: %3. Such values of this tag are "
                              "skipped.")
             .arg(tag.name)
@@ -387,9 +397,9 @@ template<typename Item> void EventFileReader::Private::addSummary(int index, Ite
     TagState& tag = tags[std::size_t(index)];
     if (!tag.series) {
         tag.series = std::make_unique<TagSeries>();
-        tag.series->reservoir.template emplace<Reservoir<Item>>(capacity);
+        tag.series->reservoir.template emplace<models::summary::Reservoir<Item>>(capacity);
     }
-    auto* reservoir = std::get_if<Reservoir<Item>>(&tag.series->reservoir);
+    auto* reservoir = std::get_if<models::summary::Reservoir<Item>>(&tag.series->reservoir);
     if (!reservoir) {
         // A tag that changes kind midway (an image tag that gets a histogram) keeps its first kind.
         reportBadValue(tag, item.step, SummaryTr::tr("this tag held another kind of value before"));
@@ -419,7 +429,7 @@ void EventFileReader::Private::deliverSummaries(ImportUpdate& result)
 {
     if (touchedSeries.empty() && !hparamsChanged)
         return;
-    auto batch = std::make_shared<SummaryBatch>();
+    auto batch = std::make_shared<models::summary::SummaryBatch>();
     for (const int index : touchedSeries) {
         TagState& tag = tags[std::size_t(index)];
         TagSeries& series = *tag.series;
@@ -429,19 +439,19 @@ void EventFileReader::Private::deliverSummaries(ImportUpdate& result)
                 using R = std::decay_t<decltype(reservoir)>;
                 if constexpr (!std::is_same_v<R, std::monostate>) {
                     using Item = std::decay_t<decltype(reservoir.items().front())>;
-                    SummarySeries<Item> out;
+                    models::summary::SummarySeries<Item> out;
                     out.tag = tag.name;
                     out.metadata = tag.metadata;
                     out.items = reservoir.items();
                     out.seen = reservoir.seen();
                     out.preempted = series.preempted;
-                    if constexpr (std::is_same_v<Item, Histogram>)
+                    if constexpr (std::is_same_v<Item, models::summary::Histogram>)
                         batch->histograms.push_back(std::move(out));
-                    else if constexpr (std::is_same_v<Item, SummaryImage>)
+                    else if constexpr (std::is_same_v<Item, models::summary::SummaryImage>)
                         batch->images.push_back(std::move(out));
-                    else if constexpr (std::is_same_v<Item, SummaryText>)
+                    else if constexpr (std::is_same_v<Item, models::summary::SummaryText>)
                         batch->texts.push_back(std::move(out));
-                    else if constexpr (std::is_same_v<Item, PrCurve>)
+                    else if constexpr (std::is_same_v<Item, models::summary::PrCurve>)
                         batch->prCurves.push_back(std::move(out));
                     else
                         batch->tensors.push_back(std::move(out));
@@ -463,7 +473,7 @@ void EventFileReader::Private::decodeMindSpore()
         takeMindSporeGraph();
     const runlens::ms::Event& event = msEvent;
     if (std::isnan(event.wall_time())) {
-        report(Problem::NanWallTime, Severity::Warning, recordOffset, [&] {
+        report(Problem::NanWallTime, models::Severity::Warning, recordOffset, [&] {
             return SummaryTr::tr("The event at step %1 has no valid wall time (NaN); it was skipped.")
                 .arg(event.step());
         });
@@ -497,9 +507,10 @@ void EventFileReader::Private::decodeMindSporeValue(int index, const runlens::ms
     TagState& tag = tags[std::size_t(index)];
     QString why;
     if (value.has_histogram()) {
-        why = takeDecoded<Histogram>(index, step, wallTime, limits.histograms, [&](Histogram& item) {
-            return values::histogramFromMindSpore(value.histogram(), &item, &*budget);
-        });
+        why = takeDecoded<models::summary::Histogram>(
+            index, step, wallTime, limits.histograms, [&](models::summary::Histogram& item) {
+                return values::histogramFromMindSpore(value.histogram(), &item, &*budget);
+            });
     } else if (value.has_image()) {
         const auto& image = value.image();
         if (spendOnValue(qint64(image.encoded_image().size())))
@@ -508,11 +519,12 @@ void EventFileReader::Private::decodeMindSporeValue(int index, const runlens::ms
                 encodedImage(step, wallTime, image.width(), image.height(), image.colorspace(), image.encoded_image()),
                 limits.images);
     } else if (value.has_tensor()) {
-        why = takeDecoded<SummaryTensor>(index, step, wallTime, limits.tensors, [&](SummaryTensor& item) {
-            QString why = values::mindSporeTensor(value.tensor(), &item.tensor, &*budget);
-            item.tensor.name = tag.name; // the decoded tensor replaces the whole item's tensor
-            return why;
-        });
+        why = takeDecoded<models::summary::SummaryTensor>(
+            index, step, wallTime, limits.tensors, [&](models::summary::SummaryTensor& item) {
+                QString why = values::mindSporeTensor(value.tensor(), &item.tensor, &*budget);
+                item.tensor.name = tag.name; // the decoded tensor replaces the whole item's tensor
+                return why;
+            });
     }
     if (!budgetRanOut() && !why.isEmpty())
         reportBadValue(tag, step, why);
@@ -525,7 +537,7 @@ bool EventFileReader::Private::decode(const RecordReader::Record& record)
     const bool parsed = flavor == SummaryFlavor::TensorBoard ? tbEvent.ParseFromArray(record.data, size)
                                                              : msEvent.ParseFromArray(record.data, size);
     if (!parsed) {
-        report(Problem::Undecodable, Severity::Warning, record.offset, [&] {
+        report(Problem::Undecodable, models::Severity::Warning, record.offset, [&] {
             return SummaryTr::tr("The record of %1 bytes is not a valid %2 event; it was skipped.")
                 .arg(record.size)
                 .arg(flavor == SummaryFlavor::TensorBoard ? QStringLiteral("TensorBoard")
@@ -569,7 +581,7 @@ void EventFileReader::Private::reportFatal(RecordStatus status, const RecordRead
         return;
     }
     qCInfo(lcSummaryImport) << file << at << message;
-    update->diagnostics.append(Diagnostic { Severity::Error, file, at, -1, message });
+    update->diagnostics.append(models::Diagnostic { models::Severity::Error, file, at, -1, message });
 }
 
 void EventFileReader::Private::readRecords(RecordReader& reader, const ImportControl& control, ImportUpdate& result)
@@ -582,7 +594,7 @@ void EventFileReader::Private::readRecords(RecordReader& reader, const ImportCon
     for (;;) {
         if ((records & (kRecordsPerCheck - 1)) == 0 && records > 0) {
             if (control.canceled()) {
-                result.status = ImportStatus::Canceled;
+                result.status = models::ImportStatus::Canceled;
                 break;
             }
             const qint64 total = std::max<qint64>(1, reader.fileSize() - start);
@@ -597,7 +609,7 @@ void EventFileReader::Private::readRecords(RecordReader& reader, const ImportCon
         }
         if (status == RecordStatus::BadDataCrc) {
             ++records;
-            report(Problem::DataCrc, Severity::Warning, record.offset, [&] {
+            report(Problem::DataCrc, models::Severity::Warning, record.offset, [&] {
                 return SummaryTr::tr("The contents of the record of %1 bytes at this offset fail their checksum; "
                                      "the record was skipped. The file is damaged.")
                     .arg(record.size);
@@ -625,22 +637,22 @@ void EventFileReader::Private::finishPoll()
     for (int kind = 0; kind < int(Problem::Count); ++kind) {
         if (unreported[kind] == 0)
             continue;
-        update->diagnostics.append(Diagnostic {
-            Severity::Warning, file, -1, -1,
+        update->diagnostics.append(models::Diagnostic {
+            models::Severity::Warning, file, -1, -1,
             SummaryTr::tr("%n more record(s) with the same problem were skipped.", nullptr, int(unreported[kind])) });
         unreported[kind] = 0;
     }
     update = nullptr;
 }
 
-ImportStatus EventFileReader::Private::status() const
+models::ImportStatus EventFileReader::Private::status() const
 {
     if (hadProblems)
-        return goodRecords == 0 ? ImportStatus::Failed : ImportStatus::Partial;
-    return ImportStatus::Ok;
+        return goodRecords == 0 ? models::ImportStatus::Failed : models::ImportStatus::Partial;
+    return models::ImportStatus::Ok;
 }
 
-EventFileReader::EventFileReader(QString path, SummaryFlavor flavor, SummaryLimits limits)
+EventFileReader::EventFileReader(QString path, SummaryFlavor flavor, models::summary::SummaryLimits limits)
     : d(std::make_unique<Private>(std::move(path), flavor, limits))
 { }
 
@@ -658,14 +670,14 @@ ImportUpdate EventFileReader::poll(const ImportControl& control)
         d->readRecords(reader, control, result);
         d->deliverSummaries(result);
         // A canceled graph decode is retried by the next poll.
-        if (d->graphs && result.status != ImportStatus::Canceled) {
+        if (d->graphs && result.status != models::ImportStatus::Canceled) {
             if (!d->graphs->deliver(result, control))
-                result.status = ImportStatus::Canceled;
+                result.status = models::ImportStatus::Canceled;
             d->hadProblems = d->hadProblems || d->graphs->hadProblems();
         }
     });
     d->finishPoll();
-    if (result.status != ImportStatus::Canceled)
+    if (result.status != models::ImportStatus::Canceled)
         result.status = d->status();
     control.report(1000);
     return result;
@@ -691,4 +703,4 @@ QString EventFileReader::fileVersion() const
     return d->fileVersion;
 }
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -1,8 +1,8 @@
 #include "importers/summary/eventfilewriter.h"
 
-#include "importers/summary/recordreader.h"
 #include "importers/summary/proto/ms_summary.pb.h"
 #include "importers/summary/proto/tb_event.pb.h"
+#include "importers/summary/recordreader.h"
 #include "importers/summary/summarytr.h"
 
 #include <QCoreApplication>
@@ -15,7 +15,7 @@
 #include <cstring>
 #include <string>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 namespace {
 
@@ -40,7 +40,7 @@ struct HistogramStatistics
     double sum;
     double sumSquares;
 
-    explicit HistogramStatistics(const Histogram& h)
+    explicit HistogramStatistics(const models::summary::Histogram& h)
         : count(std::isnan(h.count) ? h.bucketTotal() : h.count)
         , min(std::isnan(h.min) ? (h.buckets.empty() ? 0.0 : h.lowestEdge()) : h.min)
         , max(std::isnan(h.max) ? (h.buckets.empty() ? 0.0 : h.highestEdge()) : h.max)
@@ -62,7 +62,7 @@ void appendLittleEndian(std::string& out, double value)
         out.push_back(char((bits >> (8 * i)) & 0xffu));
 }
 
-void fillHistogramProto(runlens::tb::HistogramProto* proto, const Histogram& histogram)
+void fillHistogramProto(runlens::tb::HistogramProto* proto, const models::summary::Histogram& histogram)
 {
     const HistogramStatistics stats(histogram);
     proto->set_min(stats.min);
@@ -73,13 +73,13 @@ void fillHistogramProto(runlens::tb::HistogramProto* proto, const Histogram& his
     // The format keeps right edges only; the first bucket's left edge is understood to be `min`.
     proto->mutable_bucket_limit()->Reserve(int(histogram.buckets.size()));
     proto->mutable_bucket()->Reserve(int(histogram.buckets.size()));
-    for (const HistogramBucket& bucket : histogram.buckets) {
+    for (const models::summary::HistogramBucket& bucket : histogram.buckets) {
         proto->add_bucket_limit(bucket.right);
         proto->add_bucket(bucket.count);
     }
 }
 
-void fillHistogramTensor(runlens::tb::TensorProto* tensor, const Histogram& histogram)
+void fillHistogramTensor(runlens::tb::TensorProto* tensor, const models::summary::Histogram& histogram)
 {
     tensor->set_dtype(runlens::tb::DT_DOUBLE);
     runlens::tb::TensorShapeProto* shape = tensor->mutable_tensor_shape();
@@ -87,7 +87,7 @@ void fillHistogramTensor(runlens::tb::TensorProto* tensor, const Histogram& hist
     shape->add_dim()->set_size(3);
     std::string content;
     content.reserve(histogram.buckets.size() * 3 * sizeof(double));
-    for (const HistogramBucket& bucket : histogram.buckets) {
+    for (const models::summary::HistogramBucket& bucket : histogram.buckets) {
         appendLittleEndian(content, bucket.left);
         appendLittleEndian(content, bucket.right);
         appendLittleEndian(content, bucket.count);
@@ -95,10 +95,10 @@ void fillHistogramTensor(runlens::tb::TensorProto* tensor, const Histogram& hist
     tensor->set_tensor_content(std::move(content));
 }
 
-void fillMindSporeHistogram(runlens::ms::Summary::Histogram* proto, const Histogram& histogram)
+void fillMindSporeHistogram(runlens::ms::Summary::Histogram* proto, const models::summary::Histogram& histogram)
 {
     const HistogramStatistics stats(histogram);
-    for (const HistogramBucket& bucket : histogram.buckets) {
+    for (const models::summary::HistogramBucket& bucket : histogram.buckets) {
         runlens::ms::Summary::Histogram::Bucket* out = proto->add_buckets();
         out->set_left(bucket.left);
         out->set_width(bucket.right - bucket.left);
@@ -331,8 +331,8 @@ bool EventFileWriter::writeTensorScalar(const QString& tag, qint64 step, double 
     return appendRecord(e.serialize(e.tbEvent));
 }
 
-bool EventFileWriter::writeHistogram(const QString& tag, qint64 step, double wallTime, const Histogram& histogram,
-                                     HistogramEncoding encoding)
+bool EventFileWriter::writeHistogram(const QString& tag, qint64 step, double wallTime,
+                                     const models::summary::Histogram& histogram, HistogramEncoding encoding)
 {
     const NamedHistogram one { tag, histogram };
     return writeHistograms(step, wallTime, std::span<const NamedHistogram>(&one, 1), encoding);
@@ -396,4 +396,4 @@ QString EventFileWriter::mindSporeFileName(qint64 unixSeconds, int deviceId, con
         .arg(host.isEmpty() ? thisHost() : host);
 }
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -13,7 +13,7 @@
 #include <memory>
 #include <span>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 /// Writes TFRecord-framed summary files as TensorBoard (or MindSpore) writers do: a version record first,
 /// then one record per event. Used for the demo run folder, tests and benchmarks.
@@ -56,7 +56,7 @@ public:
     struct NamedHistogram
     {
         QString tag;
-        Histogram histogram;
+        models::summary::Histogram histogram;
     };
 
     explicit EventFileWriter(SummaryFlavor flavor = SummaryFlavor::TensorBoard);
@@ -90,7 +90,7 @@ public:
     /// infinity counts. Statistics the histogram leaves unknown (NaN) are derived from its buckets where
     /// they can be (count, min, max) and written as 0 otherwise (sum, sum of squares), as neither format
     /// can say "unknown".
-    bool writeHistogram(const QString& tag, qint64 step, double wallTime, const Histogram& histogram,
+    bool writeHistogram(const QString& tag, qint64 step, double wallTime, const models::summary::Histogram& histogram,
                         HistogramEncoding encoding = HistogramEncoding::Proto);
     /// Several histograms in one event (a step's parameters, as MindSpore's and Keras' callbacks write).
     bool writeHistograms(qint64 step, double wallTime, std::span<const NamedHistogram> values,
@@ -134,4 +134,4 @@ private:
     std::unique_ptr<Encoder> m_encoder;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 namespace {
 
@@ -72,8 +72,8 @@ bool EventGraphs::deliver(ImportUpdate& update, const ImportControl& control)
     } else if (findMetaGraphGraph(bytes, &bytes) == MetaGraph::HasGraph) {
         result = graph::TfGraphReader::readGraphDef(bytes, m_file, control);
     } else {
-        result.diagnostics.append(Diagnostic {
-            Severity::Warning, m_file, -1, -1,
+        result.diagnostics.append(models::Diagnostic {
+            models::Severity::Warning, m_file, -1, -1,
             SummaryTr::tr("The MetaGraphDef is damaged before its graph_def; no graph was read from it.") });
     }
     if (result.canceled)
@@ -81,8 +81,8 @@ bool EventGraphs::deliver(ImportUpdate& update, const ImportControl& control)
     m_pending = false;
 
     // The graph readers count offsets inside the graph's bytes; the user needs the record in the file.
-    for (Diagnostic& diagnostic : result.diagnostics) {
-        if (diagnostic.severity != Severity::Info)
+    for (models::Diagnostic& diagnostic : result.diagnostics) {
+        if (diagnostic.severity != models::Severity::Info)
             m_problems = true;
         const QString where = diagnostic.offset >= 0
             ? SummaryTr::tr("The graph of the event at step %1 (byte %2 of the graph): %3")
@@ -90,28 +90,28 @@ bool EventGraphs::deliver(ImportUpdate& update, const ImportControl& control)
                   .arg(diagnostic.offset)
                   .arg(diagnostic.message)
             : SummaryTr::tr("The graph of the event at step %1: %2").arg(m_step).arg(diagnostic.message);
-        update.diagnostics.append(Diagnostic { diagnostic.severity, m_file, m_offset, -1, where });
+        update.diagnostics.append(models::Diagnostic { diagnostic.severity, m_file, m_offset, -1, where });
     }
     if (!result.graph && result.diagnostics.isEmpty()) {
         m_problems = true;
         update.diagnostics.append(
-            Diagnostic { Severity::Warning, m_file, m_offset, -1,
-                         SummaryTr::tr("The graph of the event at step %1 could not be read.").arg(m_step) });
+            models::Diagnostic { models::Severity::Warning, m_file, m_offset, -1,
+                                 SummaryTr::tr("The graph of the event at step %1 could not be read.").arg(m_step) });
     }
     if (m_seen > 1) {
-        update.diagnostics.append(
-            Diagnostic { Severity::Info, m_file, m_offset, -1,
-                         SummaryTr::tr("The file holds %n graph(s); the last one (step %1, at this offset) is shown.",
-                                       nullptr, m_seen)
-                             .arg(m_step) });
+        update.diagnostics.append(models::Diagnostic {
+            models::Severity::Info, m_file, m_offset, -1,
+            SummaryTr::tr("The file holds %n graph(s); the last one (step %1, at this offset) is shown.", nullptr,
+                          m_seen)
+                .arg(m_step) });
     }
     // The bytes are no longer needed; a long-running tail should not keep a large graph twice.
     std::string().swap(m_bytes);
     if (result.graph) {
-        update.graphSummary = graph::summarizeGraph(*result.graph);
+        update.graphSummary = models::graph::summarizeGraph(*result.graph);
         update.graph = std::move(result.graph);
     }
     return true;
 }
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 /// The computation graphs an event file carries (TensorBoard `graph_def` / `meta_graph_def`, MindSpore's
 /// anf_ir `graph_def`). EventFileReader hands over the serialized bytes of each graph record as it meets
@@ -43,4 +43,4 @@ private:
     bool m_problems = false;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -1,8 +1,8 @@
 #include "importers/summary/lineagereader.h"
 
+#include "importers/summary/proto/ms_lineage.pb.h"
 #include "importers/summary/recordpoll.h"
 #include "importers/summary/recordreader.h"
-#include "importers/summary/proto/ms_lineage.pb.h"
 #include "importers/summary/summarytr.h"
 
 #include <QFileInfo>
@@ -20,7 +20,7 @@
 #include <optional>
 #include <string>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 Q_LOGGING_CATEGORY(lcLineageImport, "runlens.importers.summary.lineage", QtWarningMsg)
 
@@ -56,9 +56,9 @@ QString numberText(double value)
     return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
-RunLineage::Train trainFrom(const pb::TrainLineage& in)
+models::summary::RunLineage::Train trainFrom(const pb::TrainLineage& in)
 {
-    RunLineage::Train t;
+    models::summary::RunLineage::Train t;
     if (in.has_hyper_parameters()) {
         const auto& h = in.hyper_parameters();
         if (h.has_optimizer())
@@ -188,11 +188,11 @@ QString joinedParameters(const QMap<QString, QString>& parameters)
 }
 
 /// Appends the pipeline that ends in `node`, sources first: a node's children are the nodes feeding it.
-void flattenDataset(const pb::DatasetGraph& node, QList<DatasetOp>& out)
+void flattenDataset(const pb::DatasetGraph& node, QList<models::summary::DatasetOp>& out)
 {
     for (const pb::DatasetGraph& child : node.children())
         flattenDataset(child, out);
-    DatasetOp op;
+    models::summary::DatasetOp op;
     op.parameters = parameterTexts(node.parameter());
     op.type = op.parameters.take(QStringLiteral("op_type"));
     if (node.has_sampler())
@@ -234,11 +234,11 @@ struct LineageReader::Private
 
     void readRecords(RecordReader& reader, const ImportControl& control, ImportUpdate& result);
     void decode(const RecordReader::Record& record);
-    RunLineage::Evaluation evaluationFrom(const pb::EvaluationLineage& in);
+    models::summary::RunLineage::Evaluation evaluationFrom(const pb::EvaluationLineage& in);
     template<typename Message> void report(Problem problem, qint64 at, Message&& message);
     void reportFatal(RecordStatus status, const RecordReader& reader);
     void finishPoll();
-    ImportStatus status() const;
+    models::ImportStatus status() const;
 
     QString path;
     QString file; ///< absolute path for diagnostics
@@ -246,7 +246,7 @@ struct LineageReader::Private
     bool dead = false;
     bool hadProblems = false;
     qint64 goodRecords = 0;
-    RunLineage lineage;
+    models::summary::RunLineage lineage;
     bool changed = false; ///< the current poll took a record
 
     pb::LineageEvent event;
@@ -265,14 +265,14 @@ template<typename Message> void LineageReader::Private::report(Problem problem, 
         return;
     }
     ++reports[kind];
-    Diagnostic diagnostic { Severity::Warning, file, at, -1, message() };
+    models::Diagnostic diagnostic { models::Severity::Warning, file, at, -1, message() };
     qCDebug(lcLineageImport) << file << at << diagnostic.message;
     update->diagnostics.append(std::move(diagnostic));
 }
 
-RunLineage::Evaluation LineageReader::Private::evaluationFrom(const pb::EvaluationLineage& in)
+models::summary::RunLineage::Evaluation LineageReader::Private::evaluationFrom(const pb::EvaluationLineage& in)
 {
-    RunLineage::Evaluation e;
+    models::summary::RunLineage::Evaluation e;
     if (in.has_valid_dataset()) {
         const auto& d = in.valid_dataset();
         if (d.has_valid_dataset_path())
@@ -327,7 +327,7 @@ void LineageReader::Private::decode(const RecordReader::Record& record)
         changed = true;
     }
     if (event.has_dataset_graph()) {
-        QList<DatasetOp> ops;
+        QList<models::summary::DatasetOp> ops;
         flattenDataset(event.dataset_graph(), ops);
         lineage.datasetGraph = std::move(ops);
         changed = true;
@@ -366,7 +366,7 @@ void LineageReader::Private::reportFatal(RecordStatus status, const RecordReader
         return;
     }
     qCInfo(lcLineageImport) << file << at << message;
-    update->diagnostics.append(Diagnostic { Severity::Error, file, at, -1, message });
+    update->diagnostics.append(models::Diagnostic { models::Severity::Error, file, at, -1, message });
 }
 
 void LineageReader::Private::readRecords(RecordReader& reader, const ImportControl& control, ImportUpdate& result)
@@ -377,7 +377,7 @@ void LineageReader::Private::readRecords(RecordReader& reader, const ImportContr
     for (;;) {
         if (records > 0 && records % kRecordsPerCheck == 0) {
             if (control.canceled()) {
-                result.status = ImportStatus::Canceled;
+                result.status = models::ImportStatus::Canceled;
                 break;
             }
             const qint64 total = std::max<qint64>(1, reader.fileSize() - start);
@@ -414,8 +414,8 @@ void LineageReader::Private::finishPoll()
     for (int kind = 0; kind < int(Problem::Count); ++kind) {
         if (unreported[kind] == 0)
             continue;
-        update->diagnostics.append(Diagnostic {
-            Severity::Warning, file, -1, -1,
+        update->diagnostics.append(models::Diagnostic {
+            models::Severity::Warning, file, -1, -1,
             SummaryTr::tr("%n more record(s) with the same problem were skipped.", nullptr, int(unreported[kind])) });
         unreported[kind] = 0;
     }
@@ -425,11 +425,11 @@ void LineageReader::Private::finishPoll()
     update = nullptr;
 }
 
-ImportStatus LineageReader::Private::status() const
+models::ImportStatus LineageReader::Private::status() const
 {
     if (hadProblems)
-        return goodRecords == 0 ? ImportStatus::Failed : ImportStatus::Partial;
-    return ImportStatus::Ok;
+        return goodRecords == 0 ? models::ImportStatus::Failed : models::ImportStatus::Partial;
+    return models::ImportStatus::Ok;
 }
 
 LineageReader::LineageReader(QString path)
@@ -449,13 +449,13 @@ ImportUpdate LineageReader::poll(const ImportControl& control)
     pollRecordFile(d->path, d->file, d->offset, d->dead, d->hadProblems, result.diagnostics,
                    [&](RecordReader& reader) { d->readRecords(reader, control, result); });
     d->finishPoll();
-    if (result.status != ImportStatus::Canceled)
+    if (result.status != models::ImportStatus::Canceled)
         result.status = d->status();
     control.report(1000);
     return result;
 }
 
-const RunLineage& LineageReader::lineage() const
+const models::summary::RunLineage& LineageReader::lineage() const
 {
     return d->lineage;
 }
@@ -465,4 +465,4 @@ qint64 LineageReader::offset() const
     return d->offset;
 }
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -7,7 +7,7 @@
 
 #include <memory>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 /// Reads a MindSpore lineage file (`*.summary.<ts>*_lineage`: TFRecord-framed LineageEvent records)
 /// resumably, like the event file reader: each poll continues after the last complete record. Of each kind
@@ -23,7 +23,7 @@ public:
     ImportUpdate poll(const ImportControl& control) override;
 
     /// Everything read so far.
-    const RunLineage& lineage() const;
+    const models::summary::RunLineage& lineage() const;
     qint64 offset() const; ///< byte offset after the last complete record
 
 private:
@@ -31,4 +31,4 @@ private:
     std::unique_ptr<Private> d;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

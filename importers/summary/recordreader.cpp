@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 namespace {
 
@@ -31,12 +31,12 @@ inline void storeLe32(char* p, std::uint32_t value)
 
 inline bool lengthCrcMatches(const char* header)
 {
-    return maskedCrc32c(header, 8) == loadLe32(header + 8);
+    return models::maskedCrc32c(header, 8) == loadLe32(header + 8);
 }
 
 inline bool dataCrcMatches(const char* payload, std::size_t size)
 {
-    return maskedCrc32c(payload, size) == loadLe32(payload + size);
+    return models::maskedCrc32c(payload, size) == loadLe32(payload + size);
 }
 
 constexpr std::size_t kMinimumBuffer = 64 * 1024;
@@ -82,9 +82,9 @@ void appendFramed(QByteArray& out, QByteArrayView payload)
     const auto length = std::uint64_t(payload.size());
     for (int i = 0; i < 8; ++i)
         header[i] = char((length >> (8 * i)) & 0xffu);
-    storeLe32(header + 8, maskedCrc32c(header, 8));
+    storeLe32(header + 8, models::maskedCrc32c(header, 8));
     char footer[kFooterSize];
-    storeLe32(footer, maskedCrc32c(payload.data(), std::size_t(payload.size())));
+    storeLe32(footer, models::maskedCrc32c(payload.data(), std::size_t(payload.size())));
     out.append(header, kHeaderSize);
     out.append(payload.data(), payload.size());
     out.append(footer, kFooterSize);
@@ -238,4 +238,4 @@ RecordStatus RecordReader::next(Record& record)
     return RecordStatus::Ok;
 }
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 /// How one TFRecord frame looks.
 enum class RecordStatus {
@@ -118,4 +118,4 @@ private:
     QString m_error;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -1,6 +1,6 @@
 #pragma once
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 /// Which Event schema the records of a TFRecord-framed summary file hold.
 enum class SummaryFlavor {
@@ -8,4 +8,4 @@ enum class SummaryFlavor {
     MindSpore, ///< mindinsight Event (`_MS` files)
 };
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 /// The translation context ("runlens::summary") of the user-visible messages of the summary importer.
 struct SummaryTr
@@ -10,4 +10,4 @@ struct SummaryTr
     Q_DECLARE_TR_FUNCTIONS(runlens::summary)
 };
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

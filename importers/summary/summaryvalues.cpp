@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstring>
 
-namespace runlens::summary::values {
+namespace runlens::importers::summary::values {
 
 namespace {
 
@@ -21,35 +21,35 @@ QString fromUtf8(const std::string& bytes)
     return QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
 }
 
-std::optional<tensor::DType> dtypeOf(int dtype)
+std::optional<models::tensor::DType> dtypeOf(int dtype)
 {
     switch (dtype) {
     case tb::DT_FLOAT:
-        return tensor::DType::Float32;
+        return models::tensor::DType::Float32;
     case tb::DT_DOUBLE:
-        return tensor::DType::Float64;
+        return models::tensor::DType::Float64;
     case tb::DT_HALF:
-        return tensor::DType::Float16;
+        return models::tensor::DType::Float16;
     case tb::DT_BFLOAT16:
-        return tensor::DType::BFloat16;
+        return models::tensor::DType::BFloat16;
     case tb::DT_INT8:
-        return tensor::DType::Int8;
+        return models::tensor::DType::Int8;
     case tb::DT_INT16:
-        return tensor::DType::Int16;
+        return models::tensor::DType::Int16;
     case tb::DT_INT32:
-        return tensor::DType::Int32;
+        return models::tensor::DType::Int32;
     case tb::DT_INT64:
-        return tensor::DType::Int64;
+        return models::tensor::DType::Int64;
     case tb::DT_UINT8:
-        return tensor::DType::UInt8;
+        return models::tensor::DType::UInt8;
     case tb::DT_UINT16:
-        return tensor::DType::UInt16;
+        return models::tensor::DType::UInt16;
     case tb::DT_UINT32:
-        return tensor::DType::UInt32;
+        return models::tensor::DType::UInt32;
     case tb::DT_UINT64:
-        return tensor::DType::UInt64;
+        return models::tensor::DType::UInt64;
     case tb::DT_BOOL:
-        return tensor::DType::Bool;
+        return models::tensor::DType::Bool;
     default:
         return std::nullopt;
     }
@@ -144,9 +144,9 @@ QString stringTensor(const tb::TensorProto& proto, std::vector<std::int64_t>* sh
 
 } // namespace
 
-QString numericTensor(const tb::TensorProto& proto, tensor::Tensor* out, ImportBudget* budget)
+QString numericTensor(const tb::TensorProto& proto, models::tensor::Tensor* out, ImportBudget* budget)
 {
-    const std::optional<tensor::DType> type = dtypeOf(proto.dtype());
+    const std::optional<models::tensor::DType> type = dtypeOf(proto.dtype());
     if (!type)
         return SummaryTr::tr("its type %1 is not numeric").arg(dtypeText(proto.dtype()));
     std::vector<std::int64_t> shape;
@@ -155,7 +155,7 @@ QString numericTensor(const tb::TensorProto& proto, tensor::Tensor* out, ImportB
         return SummaryTr::tr("its shape is invalid");
     if (count > kMaxTensorElements)
         return SummaryTr::tr("it has %L1 elements, more than the %L2 kept").arg(count).arg(kMaxTensorElements);
-    const int item = tensor::itemSize(*type);
+    const int item = models::tensor::itemSize(*type);
     if (QString why = spend(budget, count * item); !why.isEmpty())
         return why;
     std::vector<std::byte> bytes;
@@ -165,48 +165,48 @@ QString numericTensor(const tb::TensorProto& proto, tensor::Tensor* out, ImportB
         if (qint64(content.size()) != count * item)
             return SummaryTr::tr("its %1 bytes of content do not match its shape %2 of %3")
                 .arg(content.size())
-                .arg(tensor::shapeText(shape), dtypeText(proto.dtype()));
+                .arg(models::tensor::shapeText(shape), dtypeText(proto.dtype()));
         bytes.resize(content.size());
         std::memcpy(bytes.data(), content.data(), content.size());
     } else {
         switch (*type) {
-        case tensor::DType::Float32:
+        case models::tensor::DType::Float32:
             ok = fillFrom<float>(proto.float_val(), count, &bytes, identity<float>);
             break;
-        case tensor::DType::Float64:
+        case models::tensor::DType::Float64:
             ok = fillFrom<double>(proto.double_val(), count, &bytes, identity<double>);
             break;
-        case tensor::DType::Float16:
-        case tensor::DType::BFloat16:
+        case models::tensor::DType::Float16:
+        case models::tensor::DType::BFloat16:
             ok = fillFrom<std::uint16_t>(proto.half_val(), count, &bytes,
                                          [](std::int32_t v) { return std::uint16_t(v & 0xffff); });
             break;
-        case tensor::DType::Int8:
+        case models::tensor::DType::Int8:
             ok = fillFrom<std::int8_t>(proto.int_val(), count, &bytes, [](std::int32_t v) { return std::int8_t(v); });
             break;
-        case tensor::DType::UInt8:
+        case models::tensor::DType::UInt8:
             ok = fillFrom<std::uint8_t>(proto.int_val(), count, &bytes, [](std::int32_t v) { return std::uint8_t(v); });
             break;
-        case tensor::DType::Int16:
+        case models::tensor::DType::Int16:
             ok = fillFrom<std::int16_t>(proto.int_val(), count, &bytes, [](std::int32_t v) { return std::int16_t(v); });
             break;
-        case tensor::DType::UInt16:
+        case models::tensor::DType::UInt16:
             ok = fillFrom<std::uint16_t>(proto.int_val(), count, &bytes,
                                          [](std::int32_t v) { return std::uint16_t(v); });
             break;
-        case tensor::DType::Int32:
+        case models::tensor::DType::Int32:
             ok = fillFrom<std::int32_t>(proto.int_val(), count, &bytes, identity<std::int32_t>);
             break;
-        case tensor::DType::Int64:
+        case models::tensor::DType::Int64:
             ok = fillFrom<std::int64_t>(proto.int64_val(), count, &bytes, identity<std::int64_t>);
             break;
-        case tensor::DType::UInt32:
+        case models::tensor::DType::UInt32:
             ok = fillFrom<std::uint32_t>(proto.uint32_val(), count, &bytes, identity<std::uint32_t>);
             break;
-        case tensor::DType::UInt64:
+        case models::tensor::DType::UInt64:
             ok = fillFrom<std::uint64_t>(proto.uint64_val(), count, &bytes, identity<std::uint64_t>);
             break;
-        case tensor::DType::Bool:
+        case models::tensor::DType::Bool:
             ok = fillFrom<std::uint8_t>(proto.bool_val(), count, &bytes, [](bool v) { return std::uint8_t(v); });
             break;
         default:
@@ -214,21 +214,21 @@ QString numericTensor(const tb::TensorProto& proto, tensor::Tensor* out, ImportB
         }
         if (!ok)
             return SummaryTr::tr("its shape %1 holds %2 elements but no values are recorded")
-                .arg(tensor::shapeText(shape))
+                .arg(models::tensor::shapeText(shape))
                 .arg(count);
     }
-    tensor::Tensor result;
+    models::tensor::Tensor result;
     result.dtype = *type;
     result.shape = std::move(shape);
-    result.strides = tensor::Tensor::contiguousStrides(result.shape, item);
+    result.strides = models::tensor::Tensor::contiguousStrides(result.shape, item);
     // Event files are little-endian whatever machine wrote them; the typed fields were stored natively.
     result.swap = !content.empty() && std::endian::native == std::endian::big;
-    result.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    result.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
     *out = std::move(result);
     return {};
 }
 
-std::vector<double> tensorValues(const tensor::Tensor& t)
+std::vector<double> tensorValues(const models::tensor::Tensor& t)
 {
     std::vector<double> values;
     const qint64 count = t.elementCount();
@@ -241,7 +241,7 @@ std::vector<double> tensorValues(const tensor::Tensor& t)
         std::int64_t at = t.offset;
         for (std::size_t k = 0; k < index.size(); ++k)
             at += index[k] * t.strides[k];
-        values.push_back(tensor::loadElement(base + at, t.dtype, t.swap));
+        values.push_back(models::tensor::loadElement(base + at, t.dtype, t.swap));
         for (int k = int(index.size()) - 1; k >= 0; --k) {
             if (++index[std::size_t(k)] < t.shape[std::size_t(k)])
                 break;
@@ -257,14 +257,14 @@ bool tensorScalar(const tb::TensorProto& proto, double* value)
         if (dim.size() != 1)
             return false;
     }
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     if (!numericTensor(proto, &t).isEmpty() || t.elementCount() != 1)
         return false;
-    *value = tensor::loadElement(t.data->data(), t.dtype, t.swap);
+    *value = models::tensor::loadElement(t.data->data(), t.dtype, t.swap);
     return true;
 }
 
-QString histogramFromProto(const tb::HistogramProto& proto, Histogram* out, ImportBudget* budget)
+QString histogramFromProto(const tb::HistogramProto& proto, models::summary::Histogram* out, ImportBudget* budget)
 {
     if (proto.bucket_size() != proto.bucket_limit_size())
         return SummaryTr::tr("it has %1 bucket counts for %2 bucket limits")
@@ -274,9 +274,10 @@ QString histogramFromProto(const tb::HistogramProto& proto, Histogram* out, Impo
         return SummaryTr::tr("it has %L1 buckets, more than the %L2 kept")
             .arg(proto.bucket_size())
             .arg(kMaxHistogramBuckets);
-    if (QString why = spend(budget, qint64(proto.bucket_size()) * qint64(sizeof(HistogramBucket))); !why.isEmpty())
+    if (QString why = spend(budget, qint64(proto.bucket_size()) * qint64(sizeof(models::summary::HistogramBucket)));
+        !why.isEmpty())
         return why;
-    Histogram h;
+    models::summary::Histogram h;
     h.min = proto.min();
     h.max = proto.max();
     h.count = proto.num();
@@ -290,7 +291,7 @@ QString histogramFromProto(const tb::HistogramProto& proto, Histogram* out, Impo
         --last;
     for (int i = first; i <= last; ++i) {
         // Writers give the outermost buckets limits of ±DBL_MAX: the recorded min and max bound them.
-        HistogramBucket bucket;
+        models::summary::HistogramBucket bucket;
         bucket.right = proto.bucket_limit(i);
         if (i == first && std::isfinite(h.min))
             bucket.left = std::min(h.min, bucket.right);
@@ -305,7 +306,7 @@ QString histogramFromProto(const tb::HistogramProto& proto, Histogram* out, Impo
     return {};
 }
 
-QString histogramFromTensor(const tb::TensorProto& proto, Histogram* out, ImportBudget* budget)
+QString histogramFromTensor(const tb::TensorProto& proto, models::summary::Histogram* out, ImportBudget* budget)
 {
     // The declared shape is checked before numericTensor() makes the elements: [k, 3] rows, k capped.
     std::vector<std::int64_t> shape;
@@ -313,23 +314,24 @@ QString histogramFromTensor(const tb::TensorProto& proto, Histogram* out, Import
     if (shapeOf(proto, &shape, &count)) {
         if (count / 3 > kMaxHistogramBuckets)
             return SummaryTr::tr("it has %L1 buckets, more than the %L2 kept").arg(count / 3).arg(kMaxHistogramBuckets);
-        if (QString why = spend(budget, count / 3 * qint64(sizeof(HistogramBucket))); !why.isEmpty())
+        if (QString why = spend(budget, count / 3 * qint64(sizeof(models::summary::HistogramBucket))); !why.isEmpty())
             return why;
     }
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     if (QString why = numericTensor(proto, &t, budget); !why.isEmpty())
         return why;
     // An empty histogram is written as shape [0, 3] (or [0]).
     if (t.elementCount() == 0) {
-        *out = Histogram();
+        *out = models::summary::Histogram();
         return {};
     }
     if (t.rank() != 2 || t.shape[1] != 3)
-        return SummaryTr::tr("a histogram tensor must have the shape [k, 3], not %1").arg(tensor::shapeText(t.shape));
+        return SummaryTr::tr("a histogram tensor must have the shape [k, 3], not %1")
+            .arg(models::tensor::shapeText(t.shape));
     const std::vector<double> v = tensorValues(t);
-    Histogram h;
+    models::summary::Histogram h;
     for (std::size_t row = 0; row + 2 < v.size(); row += 3)
-        h.buckets.push_back(HistogramBucket { v[row], v[row + 1], v[row + 2] });
+        h.buckets.push_back(models::summary::HistogramBucket { v[row], v[row + 1], v[row + 2] });
     // TF2 histograms record buckets only: the edges bound min and max.
     h.count = h.bucketTotal();
     h.min = h.lowestEdge();
@@ -338,15 +340,17 @@ QString histogramFromTensor(const tb::TensorProto& proto, Histogram* out, Import
     return {};
 }
 
-QString histogramFromMindSpore(const ms::Summary_Histogram& proto, Histogram* out, ImportBudget* budget)
+QString histogramFromMindSpore(const ms::Summary_Histogram& proto, models::summary::Histogram* out,
+                               ImportBudget* budget)
 {
     if (proto.buckets_size() > kMaxHistogramBuckets)
         return SummaryTr::tr("it has %L1 buckets, more than the %L2 kept")
             .arg(proto.buckets_size())
             .arg(kMaxHistogramBuckets);
-    if (QString why = spend(budget, qint64(proto.buckets_size()) * qint64(sizeof(HistogramBucket))); !why.isEmpty())
+    if (QString why = spend(budget, qint64(proto.buckets_size()) * qint64(sizeof(models::summary::HistogramBucket)));
+        !why.isEmpty())
         return why;
-    Histogram h;
+    models::summary::Histogram h;
     h.nanCount = proto.nan_count();
     h.posInfCount = proto.pos_inf_count();
     h.negInfCount = proto.neg_inf_count();
@@ -359,17 +363,20 @@ QString histogramFromMindSpore(const ms::Summary_Histogram& proto, Histogram* ou
     for (const auto& bucket : proto.buckets()) {
         if (bucket.width() < 0.0 || bucket.count() < 0)
             return SummaryTr::tr("a bucket has a negative width or count");
-        h.buckets.push_back(HistogramBucket { bucket.left(), bucket.left() + bucket.width(), double(bucket.count()) });
+        h.buckets.push_back(
+            models::summary::HistogramBucket { bucket.left(), bucket.left() + bucket.width(), double(bucket.count()) });
     }
     std::sort(h.buckets.begin(), h.buckets.end(),
-              [](const HistogramBucket& a, const HistogramBucket& b) { return a.left < b.left; });
+              [](const models::summary::HistogramBucket& a, const models::summary::HistogramBucket& b) {
+                  return a.left < b.left;
+              });
     // MindSpore's count includes NaN and infinities; ours counts the finite values the buckets hold.
     h.count = h.bucketTotal();
     *out = std::move(h);
     return {};
 }
 
-QString imagesFromTensor(const tb::TensorProto& proto, SummaryImage* out, ImportBudget* budget)
+QString imagesFromTensor(const tb::TensorProto& proto, models::summary::SummaryImage* out, ImportBudget* budget)
 {
     if (proto.dtype() != tb::DT_STRING)
         return SummaryTr::tr("it is a %1 tensor, not a string tensor").arg(dtypeText(proto.dtype()));
@@ -386,7 +393,7 @@ QString imagesFromTensor(const tb::TensorProto& proto, SummaryImage* out, Import
         encodedBytes += qint64(proto.string_val(i).size());
     if (QString why = spend(budget, encodedBytes); !why.isEmpty())
         return why;
-    SummaryImage image;
+    models::summary::SummaryImage image;
     image.width = width;
     image.height = height;
     for (int i = 2; i < proto.string_val_size(); ++i)
@@ -395,9 +402,9 @@ QString imagesFromTensor(const tb::TensorProto& proto, SummaryImage* out, Import
     return {};
 }
 
-QString textFromTensor(const tb::TensorProto& proto, SummaryText* out, ImportBudget* budget)
+QString textFromTensor(const tb::TensorProto& proto, models::summary::SummaryText* out, ImportBudget* budget)
 {
-    SummaryText text;
+    models::summary::SummaryText text;
     std::vector<std::int64_t> shape;
     if (QString why = stringTensor(proto, &shape, &text.cells, budget); !why.isEmpty())
         return why;
@@ -406,7 +413,7 @@ QString textFromTensor(const tb::TensorProto& proto, SummaryText* out, ImportBud
     return {};
 }
 
-QString prCurveFromTensor(const tb::TensorProto& proto, PrCurve* out, ImportBudget* budget)
+QString prCurveFromTensor(const tb::TensorProto& proto, models::summary::PrCurve* out, ImportBudget* budget)
 {
     std::vector<std::int64_t> shape;
     qint64 count = 0;
@@ -418,14 +425,15 @@ QString prCurveFromTensor(const tb::TensorProto& proto, PrCurve* out, ImportBudg
         if (QString why = spend(budget, count * qint64(sizeof(double))); !why.isEmpty())
             return why;
     }
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     if (QString why = numericTensor(proto, &t, budget); !why.isEmpty())
         return why;
     if (t.rank() != 2 || t.shape[0] != 6)
-        return SummaryTr::tr("a PR curve tensor must have the shape [6, N], not %1").arg(tensor::shapeText(t.shape));
+        return SummaryTr::tr("a PR curve tensor must have the shape [6, N], not %1")
+            .arg(models::tensor::shapeText(t.shape));
     const std::vector<double> v = tensorValues(t);
     const std::size_t n = std::size_t(t.shape[1]);
-    PrCurve curve;
+    models::summary::PrCurve curve;
     std::vector<double>* rows[] = { &curve.truePositives,  &curve.falsePositives, &curve.trueNegatives,
                                     &curve.falseNegatives, &curve.precision,      &curve.recall };
     for (std::size_t row = 0; row < 6; ++row)
@@ -455,7 +463,7 @@ QVariant paramValue(const tb::ParamValue& value)
 
 } // namespace
 
-QString hparamsFromPluginData(const std::string& content, HParams* out)
+QString hparamsFromPluginData(const std::string& content, models::summary::HParams* out)
 {
     tb::HParamsPluginData data;
     if (!data.ParseFromString(content))
@@ -466,7 +474,7 @@ QString hparamsFromPluginData(const std::string& content, HParams* out)
         out->experimentDescription = fromUtf8(e.description());
         out->hparamInfos.clear();
         for (const tb::HParamsInfo& info : e.hparam_infos()) {
-            HParamInfo h;
+            models::summary::HParamInfo h;
             h.name = fromUtf8(info.name());
             h.displayName = fromUtf8(info.display_name());
             h.description = fromUtf8(info.description());
@@ -484,7 +492,7 @@ QString hparamsFromPluginData(const std::string& content, HParams* out)
         }
         out->metricInfos.clear();
         for (const tb::HParamsMetricInfo& info : e.metric_infos()) {
-            MetricInfo m;
+            models::summary::MetricInfo m;
             m.tag = fromUtf8(info.name().tag());
             m.group = fromUtf8(info.name().group());
             m.displayName = fromUtf8(info.display_name());
@@ -511,7 +519,7 @@ QString hparamsFromPluginData(const std::string& content, HParams* out)
     return {};
 }
 
-QString mindSporeTensor(const ms::TensorProto& proto, tensor::Tensor* out, ImportBudget* budget)
+QString mindSporeTensor(const ms::TensorProto& proto, models::tensor::Tensor* out, ImportBudget* budget)
 {
     std::vector<std::int64_t> shape;
     qint64 count = 1;
@@ -525,7 +533,7 @@ QString mindSporeTensor(const ms::TensorProto& proto, tensor::Tensor* out, Impor
         return SummaryTr::tr("it has %L1 elements, more than the %L2 kept").arg(count).arg(kMaxTensorElements);
     if (count != proto.float_data_size())
         return SummaryTr::tr("its shape %1 holds %2 elements but %3 values are recorded")
-            .arg(tensor::shapeText(shape))
+            .arg(models::tensor::shapeText(shape))
             .arg(count)
             .arg(proto.float_data_size());
     if (QString why = spend(budget, count * qint64(sizeof(float))); !why.isEmpty())
@@ -533,13 +541,13 @@ QString mindSporeTensor(const ms::TensorProto& proto, tensor::Tensor* out, Impor
     std::vector<std::byte> bytes(std::size_t(count) * sizeof(float));
     if (count > 0)
         std::memcpy(bytes.data(), proto.float_data().data(), bytes.size());
-    tensor::Tensor t;
-    t.dtype = tensor::DType::Float32;
+    models::tensor::Tensor t;
+    t.dtype = models::tensor::DType::Float32;
     t.shape = std::move(shape);
-    t.strides = tensor::Tensor::contiguousStrides(t.shape, 4);
-    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    t.strides = models::tensor::Tensor::contiguousStrides(t.shape, 4);
+    t.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
     *out = std::move(t);
     return {};
 }
 
-} // namespace runlens::summary::values
+} // namespace runlens::importers::summary::values

@@ -25,7 +25,7 @@ class TensorProto;
 /// A value may declare a shape far larger than its bytes (one value repeated to the whole shape), so the
 /// declared size is checked before anything is made: against the per-value caps below, and against
 /// `budget` when one is given (the bytes the value will take are spent on it; a value past it is refused).
-namespace runlens::summary::values {
+namespace runlens::importers::summary::values {
 
 /// Tensors larger than this are not kept (MindInsight drops those above 10 million elements too).
 constexpr qint64 kMaxTensorElements = 10'000'000;
@@ -41,9 +41,9 @@ constexpr qint64 kMaxPrCurveThresholds = 10'000;
 /// A numeric TensorBoard tensor as a tensor::Tensor over a copy of its bytes (little-endian
 /// `tensor_content`, or the typed value fields, where a shorter list repeats its last value as
 /// TensorFlow does). Strings, complex numbers and resources are refused.
-QString numericTensor(const tb::TensorProto& proto, tensor::Tensor* out, ImportBudget* budget = nullptr);
+QString numericTensor(const tb::TensorProto& proto, models::tensor::Tensor* out, ImportBudget* budget = nullptr);
 /// The elements of a tensor in row-major order as doubles.
-std::vector<double> tensorValues(const tensor::Tensor& tensor);
+std::vector<double> tensorValues(const models::tensor::Tensor& tensor);
 
 /// The single number of a one-element numeric tensor (TF2 scalars). False when it is not one.
 bool tensorScalar(const tb::TensorProto& proto, double* value);
@@ -51,22 +51,26 @@ bool tensorScalar(const tb::TensorProto& proto, double* value);
 /// TensorBoard's legacy HistogramProto: bucket i holds (bucket_limit[i-1], bucket_limit[i]]. Empty
 /// buckets at either end are dropped and `min`/`max` bound the outermost buckets (writers put ±DBL_MAX
 /// limits there).
-QString histogramFromProto(const tb::HistogramProto& proto, Histogram* out, ImportBudget* budget = nullptr);
+QString histogramFromProto(const tb::HistogramProto& proto, models::summary::Histogram* out,
+                           ImportBudget* budget = nullptr);
 /// TF2 histogram tensors: `[k, 3]` rows (left, right, count).
-QString histogramFromTensor(const tb::TensorProto& proto, Histogram* out, ImportBudget* budget = nullptr);
+QString histogramFromTensor(const tb::TensorProto& proto, models::summary::Histogram* out,
+                            ImportBudget* budget = nullptr);
 /// MindSpore's Histogram: buckets (left, width, count) with NaN and infinity counts.
-QString histogramFromMindSpore(const ms::Summary_Histogram& proto, Histogram* out, ImportBudget* budget = nullptr);
+QString histogramFromMindSpore(const ms::Summary_Histogram& proto, models::summary::Histogram* out,
+                               ImportBudget* budget = nullptr);
 
 /// TF2 image tensors: a rank-1 string tensor `[width, height, image, image, ...]` (sizes as text).
-QString imagesFromTensor(const tb::TensorProto& proto, SummaryImage* out, ImportBudget* budget = nullptr);
+QString imagesFromTensor(const tb::TensorProto& proto, models::summary::SummaryImage* out,
+                         ImportBudget* budget = nullptr);
 /// The text plugin: a string tensor of any rank, row-major.
-QString textFromTensor(const tb::TensorProto& proto, SummaryText* out, ImportBudget* budget = nullptr);
+QString textFromTensor(const tb::TensorProto& proto, models::summary::SummaryText* out, ImportBudget* budget = nullptr);
 /// The pr_curves plugin: a `[6, N]` float tensor (TP, FP, TN, FN, precision, recall).
-QString prCurveFromTensor(const tb::TensorProto& proto, PrCurve* out, ImportBudget* budget = nullptr);
+QString prCurveFromTensor(const tb::TensorProto& proto, models::summary::PrCurve* out, ImportBudget* budget = nullptr);
 /// The hparams plugin's `plugin_data.content`: merges the experiment, session start or session end it
 /// holds into `out`.
-QString hparamsFromPluginData(const std::string& content, HParams* out);
+QString hparamsFromPluginData(const std::string& content, models::summary::HParams* out);
 /// MindSpore's TensorSummary: `dims` and `float_data` (MindSpore writes every dtype as float32 values).
-QString mindSporeTensor(const ms::TensorProto& proto, tensor::Tensor* out, ImportBudget* budget = nullptr);
+QString mindSporeTensor(const ms::TensorProto& proto, models::tensor::Tensor* out, ImportBudget* budget = nullptr);
 
-} // namespace runlens::summary::values
+} // namespace runlens::importers::summary::values

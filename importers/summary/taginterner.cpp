@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 namespace {
 
@@ -108,4 +108,4 @@ void TagInterner::rehash(std::size_t capacity)
     }
 }
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 /// Maps the raw bytes of tags to dense indices (0, 1, 2, ... in order of first appearance). An event file
 /// repeats a few dozen tags millions of times; looking up a known tag costs one hash over its bytes and
@@ -36,4 +36,4 @@ private:
     std::vector<std::string> m_keys;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

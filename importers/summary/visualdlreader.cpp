@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 Q_LOGGING_CATEGORY(lcVisualDl, "runlens.importers.summary.visualdl", QtWarningMsg)
 
@@ -61,7 +61,7 @@ QString otherKindName(OtherKind kind)
 /// What is kept of one tag's values of one summary kind.
 template<typename Item> struct Kept
 {
-    std::optional<Reservoir<Item>> reservoir; ///< created with the tag's first value of this kind
+    std::optional<models::summary::Reservoir<Item>> reservoir; ///< created with the tag's first value of this kind
     qint64 preempted = 0; ///< values removed by step regressions so far
     bool touched = false; ///< got a value in the current poll
 };
@@ -71,11 +71,11 @@ struct TagState
     QString name;
     bool metadataDelivered = false;
     int batch = -1; ///< index of this tag's TagPoints in the current update, or -1
-    Kept<Histogram> histograms;
-    Kept<SummaryImage> images;
-    Kept<SummaryText> texts;
-    Kept<PrCurve> prCurves;
-    Kept<PrCurve> rocCurves;
+    Kept<models::summary::Histogram> histograms;
+    Kept<models::summary::SummaryImage> images;
+    Kept<models::summary::SummaryText> texts;
+    Kept<models::summary::PrCurve> prCurves;
+    Kept<models::summary::PrCurve> rocCurves;
     std::array<qint64, std::size_t(OtherKind::Count)> others = {}; ///< values of each other kind so far
     std::uint32_t announced = 0; ///< bit per OtherKind: the Info diagnostic was given
 };
@@ -108,14 +108,14 @@ template<typename Item> Item stamped(qint64 step, double wallTime)
 /// The whole kept series of each changed tag, in the order the tags first changed in this poll.
 template<typename Item>
 void takeSeries(std::vector<TagState>& tags, std::vector<int>& touched, Kept<Item> TagState::*member,
-                const QString& pluginName, std::vector<SummarySeries<Item>>& out)
+                const QString& pluginName, std::vector<models::summary::SummarySeries<Item>>& out)
 {
     out.reserve(touched.size());
     for (const int tag : touched) {
         TagState& state = tags[std::size_t(tag)];
         Kept<Item>& kept = state.*member;
         kept.touched = false;
-        SummarySeries<Item> series;
+        models::summary::SummarySeries<Item> series;
         series.tag = state.name;
         series.metadata.pluginName = pluginName;
         series.items = kept.reservoir->items();
@@ -129,7 +129,7 @@ void takeSeries(std::vector<TagState>& tags, std::vector<int>& touched, Kept<Ite
 /// VisualDL's histogram is numpy.histogram's output: `hist` counts and `bin_edges` one longer; bucket i
 /// holds (edges[i], edges[i + 1]], and numpy's default range puts the data's min and max on the outer
 /// edges. Returns why the value cannot be read, or an empty string.
-QString histogramFromVisualDl(const runlens::vdl::Record::Histogram& proto, Histogram* out)
+QString histogramFromVisualDl(const runlens::vdl::Record::Histogram& proto, models::summary::Histogram* out)
 {
     const int buckets = proto.hist_size();
     if (buckets == 0 && proto.bin_edges_size() <= 1) {
@@ -155,7 +155,7 @@ QString histogramFromVisualDl(const runlens::vdl::Record::Histogram& proto, Hist
         const double count = proto.hist(i);
         if (!std::isfinite(count) || count < 0.0)
             return SummaryTr::tr("bucket %1 has the count %2").arg(i).arg(count);
-        out->buckets.push_back(HistogramBucket { proto.bin_edges(i), proto.bin_edges(i + 1), count });
+        out->buckets.push_back(models::summary::HistogramBucket { proto.bin_edges(i), proto.bin_edges(i + 1), count });
         total += count;
     }
     out->min = proto.bin_edges(0);
@@ -166,7 +166,7 @@ QString histogramFromVisualDl(const runlens::vdl::Record::Histogram& proto, Hist
 
 /// VisualDL's PR curve: the six arrays of compute_curve, entry i at the threshold i / (N - 1) as in
 /// TensorBoard. Returns why the value cannot be read, or an empty string.
-QString prCurveFromVisualDl(const runlens::vdl::Record::PrCurve& proto, PrCurve* out)
+QString prCurveFromVisualDl(const runlens::vdl::Record::PrCurve& proto, models::summary::PrCurve* out)
 {
     const int n = proto.precision_size();
     if (n == 0 && proto.tp_size() == 0 && proto.recall_size() == 0)
@@ -195,7 +195,7 @@ QString prCurveFromVisualDl(const runlens::vdl::Record::PrCurve& proto, PrCurve*
 /// VisualDL's ROC curve: the counts of compute_roc_curve, entry i at the threshold i / (N - 1) as for PR
 /// curves. Its stored tpr is TP / (TN + FP), not a rate, so only the counts are kept; precision and recall
 /// are derived from them (0 where nothing is predicted positive, as the PR writers store it).
-QString rocCurveFromVisualDl(const runlens::vdl::Record::RocCurve& proto, PrCurve* out)
+QString rocCurveFromVisualDl(const runlens::vdl::Record::RocCurve& proto, models::summary::PrCurve* out)
 {
     const int n = proto.tp_size();
     if (n == 0 && proto.fp_size() == 0 && proto.tpr_size() == 0)
@@ -237,7 +237,7 @@ std::uint64_t loadLe64(const char* p)
 
 struct VisualDlReader::Private
 {
-    Private(QString path, SummaryLimits limits)
+    Private(QString path, models::summary::SummaryLimits limits)
         : path(std::move(path))
         , file(QFileInfo(this->path).absoluteFilePath())
         , limits(limits)
@@ -259,14 +259,14 @@ struct VisualDlReader::Private
         else
             badValue(at, tags[std::size_t(tag)].name, item.step, kind, why);
     }
-    std::shared_ptr<const SummaryBatch> takeSummaries();
+    std::shared_ptr<const models::summary::SummaryBatch> takeSummaries();
     void fail(qint64 at, const QString& message);
     void finishPoll();
-    ImportStatus status() const;
+    models::ImportStatus status() const;
 
     QString path;
     QString file; ///< absolute path for diagnostics
-    SummaryLimits limits;
+    models::summary::SummaryLimits limits;
     std::uint64_t maxPayload = kDefaultMaxPayload;
     qint64 offset = 0;
     bool dead = false;
@@ -312,15 +312,15 @@ void VisualDlReader::Private::addPoint(int tag, qint64 step, double wallTime, do
     if (state.batch < 0) {
         state.batch = int(update->scalars.size());
         touchedTags.push_back(tag);
-        TagPoints points;
+        models::scalars::TagPoints points;
         points.tag = state.name;
         if (!state.metadataDelivered) {
-            points.metadata = TagMetadata {};
+            points.metadata = models::scalars::TagMetadata {};
             state.metadataDelivered = true;
         }
         update->scalars.push_back(std::move(points));
     }
-    update->scalars[std::size_t(state.batch)].points.push_back(ScalarPoint { step, wallTime, value });
+    update->scalars[std::size_t(state.batch)].points.push_back(models::scalars::ScalarPoint { step, wallTime, value });
 }
 
 void VisualDlReader::Private::countOther(int tag, OtherKind kind)
@@ -342,20 +342,20 @@ void VisualDlReader::Private::badValue(qint64 at, const QString& tag, qint64 ste
         return;
     }
     ++badValueReports;
-    update->diagnostics.append(Diagnostic {
-        Severity::Warning, file, at, -1,
+    update->diagnostics.append(models::Diagnostic {
+        models::Severity::Warning, file, at, -1,
         SummaryTr::tr("The %1 of the tag \"%2\" at step %3 was skipped: %4. The writer or the file is damaged.")
             .arg(kind, tag)
             .arg(step)
             .arg(reason) });
 }
 
-std::shared_ptr<const SummaryBatch> VisualDlReader::Private::takeSummaries()
+std::shared_ptr<const models::summary::SummaryBatch> VisualDlReader::Private::takeSummaries()
 {
     if (touchedHistograms.empty() && touchedImages.empty() && touchedTexts.empty() && touchedPrCurves.empty()
         && touchedRocCurves.empty())
         return nullptr;
-    auto batch = std::make_shared<SummaryBatch>();
+    auto batch = std::make_shared<models::summary::SummaryBatch>();
     // TensorBoard's plugin names, which the panels know the kinds by.
     takeSeries(tags, touchedHistograms, &TagState::histograms, QStringLiteral("histograms"), batch->histograms);
     takeSeries(tags, touchedImages, &TagState::images, QStringLiteral("images"), batch->images);
@@ -374,8 +374,8 @@ bool VisualDlReader::Private::decode(const std::string& bytes, qint64 at)
             return false;
         }
         ++undecodableReports;
-        update->diagnostics.append(Diagnostic {
-            Severity::Warning, file, at, -1,
+        update->diagnostics.append(models::Diagnostic {
+            models::Severity::Warning, file, at, -1,
             SummaryTr::tr("The record of %1 bytes at this offset is not a VisualDL record; it was skipped. The "
                           "file is damaged, or the records after it are misaligned.")
                 .arg(bytes.size()) });
@@ -398,7 +398,7 @@ bool VisualDlReader::Private::decode(const std::string& bytes, qint64 at)
             break;
         case Value::kImage: {
             // Handed over undecoded: the panel decodes what it shows and reports what it cannot.
-            auto image = stamped<SummaryImage>(step, wallTime);
+            auto image = stamped<models::summary::SummaryImage>(step, wallTime);
             const std::string& encoded = value.image().encoded_image_string();
             image.encoded.append(QByteArray(encoded.data(), qsizetype(encoded.size())));
             keep(state.images, index, limits.images, touchedImages, std::move(image));
@@ -411,28 +411,28 @@ bool VisualDlReader::Private::decode(const std::string& bytes, qint64 at)
             countOther(index, OtherKind::Embeddings);
             break;
         case Value::kHistogram: {
-            auto histogram = stamped<Histogram>(step, wallTime);
+            auto histogram = stamped<models::summary::Histogram>(step, wallTime);
             const QString why = histogramFromVisualDl(value.histogram(), &histogram);
             keepOrReport(state.histograms, index, limits.histograms, touchedHistograms, std::move(histogram), why, at,
                          SummaryTr::tr("histogram"));
             break;
         }
         case Value::kPrCurve: {
-            auto curve = stamped<PrCurve>(step, wallTime);
+            auto curve = stamped<models::summary::PrCurve>(step, wallTime);
             const QString why = prCurveFromVisualDl(value.pr_curve(), &curve);
             keepOrReport(state.prCurves, index, limits.prCurves, touchedPrCurves, std::move(curve), why, at,
                          SummaryTr::tr("PR curve"));
             break;
         }
         case Value::kRocCurve: {
-            auto curve = stamped<PrCurve>(step, wallTime);
+            auto curve = stamped<models::summary::PrCurve>(step, wallTime);
             const QString why = rocCurveFromVisualDl(value.roc_curve(), &curve);
             keepOrReport(state.rocCurves, index, limits.prCurves, touchedRocCurves, std::move(curve), why, at,
                          SummaryTr::tr("ROC curve"));
             break;
         }
         case Value::kText: {
-            auto text = stamped<SummaryText>(step, wallTime);
+            auto text = stamped<models::summary::SummaryText>(step, wallTime);
             text.cells.append(fromUtf8(value.text().encoded_text_string()));
             keep(state.texts, index, limits.texts, touchedTexts, std::move(text));
             break;
@@ -455,7 +455,7 @@ void VisualDlReader::Private::fail(qint64 at, const QString& message)
     hadProblems = true;
     dead = true;
     qCInfo(lcVisualDl) << file << at << message;
-    update->diagnostics.append(Diagnostic { Severity::Error, file, at, -1, message });
+    update->diagnostics.append(models::Diagnostic { models::Severity::Error, file, at, -1, message });
 }
 
 void VisualDlReader::Private::readRecords(QFile& input, const ImportControl& control, ImportUpdate& result)
@@ -473,7 +473,7 @@ void VisualDlReader::Private::readRecords(QFile& input, const ImportControl& con
     for (;;) {
         if ((records & (kRecordsPerCheck - 1)) == 0 && records > 0) {
             if (control.canceled()) {
-                result.status = ImportStatus::Canceled;
+                result.status = models::ImportStatus::Canceled;
                 break;
             }
             const qint64 total = std::max<qint64>(1, fileSize - start);
@@ -529,8 +529,8 @@ void VisualDlReader::Private::finishPoll()
     touchedTags.clear();
     for (const auto& [tag, kind] : toAnnounce) {
         const TagState& state = tags[std::size_t(tag)];
-        update->diagnostics.append(Diagnostic {
-            Severity::Info, file, -1, -1,
+        update->diagnostics.append(models::Diagnostic {
+            models::Severity::Info, file, -1, -1,
             SummaryTr::tr("The tag \"%1\" holds %2 (%n value(s) so far): they are counted, and shown by a later "
                           "version of RunLens that reads them.",
                           nullptr, int(std::min<qint64>(state.others[std::size_t(kind)], INT_MAX)))
@@ -540,29 +540,29 @@ void VisualDlReader::Private::finishPoll()
     update->summaries = takeSummaries();
     if (badValuesUnreported > 0) {
         update->diagnostics.append(
-            Diagnostic { Severity::Warning, file, -1, -1,
-                         SummaryTr::tr("%n more value(s) whose arrays do not fit together were skipped.", nullptr,
-                                       int(std::min<qint64>(badValuesUnreported, INT_MAX))) });
+            models::Diagnostic { models::Severity::Warning, file, -1, -1,
+                                 SummaryTr::tr("%n more value(s) whose arrays do not fit together were skipped.",
+                                               nullptr, int(std::min<qint64>(badValuesUnreported, INT_MAX))) });
         badValuesUnreported = 0;
     }
     if (undecodableUnreported > 0) {
         update->diagnostics.append(
-            Diagnostic { Severity::Warning, file, -1, -1,
-                         SummaryTr::tr("%n more record(s) that are not VisualDL records were skipped.", nullptr,
-                                       int(std::min<qint64>(undecodableUnreported, INT_MAX))) });
+            models::Diagnostic { models::Severity::Warning, file, -1, -1,
+                                 SummaryTr::tr("%n more record(s) that are not VisualDL records were skipped.", nullptr,
+                                               int(std::min<qint64>(undecodableUnreported, INT_MAX))) });
         undecodableUnreported = 0;
     }
     update = nullptr;
 }
 
-ImportStatus VisualDlReader::Private::status() const
+models::ImportStatus VisualDlReader::Private::status() const
 {
     if (hadProblems)
-        return goodRecords == 0 ? ImportStatus::Failed : ImportStatus::Partial;
-    return ImportStatus::Ok;
+        return goodRecords == 0 ? models::ImportStatus::Failed : models::ImportStatus::Partial;
+    return models::ImportStatus::Ok;
 }
 
-VisualDlReader::VisualDlReader(QString path, SummaryLimits limits)
+VisualDlReader::VisualDlReader(QString path, models::summary::SummaryLimits limits)
     : d(std::make_unique<Private>(std::move(path), limits))
 { }
 
@@ -595,7 +595,7 @@ ImportUpdate VisualDlReader::poll(const ImportControl& control)
         d->fail(d->offset, SummaryTr::tr("Reading stopped: %1.").arg(QString::fromLocal8Bit(error.what())));
     }
     d->finishPoll();
-    if (result.status != ImportStatus::Canceled)
+    if (result.status != models::ImportStatus::Canceled)
         result.status = d->status();
     control.report(1000);
     return result;
@@ -611,7 +611,7 @@ std::uint64_t VisualDlReader::maxPayload() const
     return d->maxPayload;
 }
 
-SummaryLimits VisualDlReader::limits() const
+models::summary::SummaryLimits VisualDlReader::limits() const
 {
     return d->limits;
 }
@@ -647,4 +647,4 @@ qint64 VisualDlReader::otherValueCount(const QString& tag) const
     return total;
 }
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <memory>
 
-namespace runlens::summary {
+namespace runlens::importers::summary {
 
 /// Reads one VisualDL log (`vdlrecords.<time>.log`): records framed as an 8-byte little-endian length and
 /// a `visualdl.Record` payload, without checksums or a version record. Resumable like EventFileReader:
@@ -28,7 +28,7 @@ public:
     /// Default limit for one payload: VisualDL's largest records are encoded images, far below this.
     static constexpr std::uint64_t kDefaultMaxPayload = std::uint64_t(1) << 30;
 
-    explicit VisualDlReader(QString path, SummaryLimits limits = {});
+    explicit VisualDlReader(QString path, models::summary::SummaryLimits limits = {});
     ~VisualDlReader() override;
 
     ImportUpdate poll(const ImportControl& control) override;
@@ -40,7 +40,7 @@ public:
     qint64 offset() const; ///< byte offset after the last complete record
     bool isDead() const; ///< no further poll can make progress
     QString displayName() const; ///< the run name a writer's `meta_data` value gave, when seen
-    SummaryLimits limits() const;
+    models::summary::SummaryLimits limits() const;
     /// Values of the tag of the kinds this reader does not read (audio, embeddings, ...) seen so far.
     qint64 otherValueCount(const QString& tag) const;
 
@@ -49,4 +49,4 @@ private:
     std::unique_ptr<Private> d;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::importers::summary

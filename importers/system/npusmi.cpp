@@ -8,13 +8,13 @@
 #include <algorithm>
 #include <map>
 
-namespace runlens::system {
+namespace runlens::importers::system {
 
 namespace {
 
 struct Text
 {
-    Q_DECLARE_TR_FUNCTIONS(runlens::system::NpuSmiReader)
+    Q_DECLARE_TR_FUNCTIONS(runlens::importers::system::NpuSmiReader)
 };
 
 /// Longest output accepted from the tool: a 16-chip server prints a few KiB.
@@ -92,7 +92,8 @@ QString valueOf(const std::map<QString, QString>& row, const char* column)
 
 std::vector<NpuReading> parseNpuSmiInfo(QByteArrayView text)
 {
-    const QStringList lines = QString::fromUtf8(text.first(std::min(text.size(), kMaxOutputBytes))).split(QLatin1Char('\n'));
+    const QStringList lines
+        = QString::fromUtf8(text.first(std::min(text.size(), kMaxOutputBytes))).split(QLatin1Char('\n'));
     std::vector<NpuReading> out;
     QStringList header1, header2;
     QStringList pending; ///< the first line of a chip, waiting for its second
@@ -204,4 +205,4 @@ std::vector<NpuReading> NpuSmiReader::read()
     return readings;
 }
 
-} // namespace runlens::system
+} // namespace runlens::importers::system

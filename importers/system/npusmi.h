@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens::system {
+namespace runlens::importers::system {
 
 /// One Ascend NPU chip's readings from `npu-smi info`; a value the tool shows as NA stays empty.
 struct NpuReading
@@ -45,4 +45,4 @@ private:
     QString m_reason;
 };
 
-} // namespace runlens::system
+} // namespace runlens::importers::system

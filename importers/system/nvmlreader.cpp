@@ -4,13 +4,13 @@
 
 #include <dlfcn.h>
 
-namespace runlens::system {
+namespace runlens::importers::system {
 
 namespace {
 
 struct Text
 {
-    Q_DECLARE_TR_FUNCTIONS(runlens::system::NvmlReader)
+    Q_DECLARE_TR_FUNCTIONS(runlens::importers::system::NvmlReader)
 };
 
 // The types NVML's header declares, with the layouts its documentation gives.
@@ -132,4 +132,4 @@ std::vector<GpuReading> NvmlReader::read() const
     return out;
 }
 
-} // namespace runlens::system
+} // namespace runlens::importers::system

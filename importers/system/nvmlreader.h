@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens::system {
+namespace runlens::importers::system {
 
 /// One GPU's readings; a value the driver does not report for this device stays empty.
 struct GpuReading
@@ -44,4 +44,4 @@ private:
     QString m_reason;
 };
 
-} // namespace runlens::system
+} // namespace runlens::importers::system

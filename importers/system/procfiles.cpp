@@ -3,7 +3,7 @@
 #include <QByteArray>
 #include <QList>
 
-namespace runlens::system {
+namespace runlens::importers::system {
 
 namespace {
 
@@ -221,4 +221,4 @@ std::optional<std::uint64_t> parseCounter(QByteArrayView text)
     return toUnsigned(text.trimmed());
 }
 
-} // namespace runlens::system
+} // namespace runlens::importers::system

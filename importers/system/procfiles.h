@@ -13,7 +13,7 @@
 // Each takes the file's text and returns what it understood; lines it does not know are skipped, so a newer
 // kernel with more fields still parses.
 
-namespace runlens::system {
+namespace runlens::importers::system {
 
 /// Jiffies spent busy and in total by one CPU line of /proc/stat.
 struct CpuTimes
@@ -78,4 +78,4 @@ std::optional<ProcessStat> parseProcessStat(QByteArrayView text);
 /// A single unsigned number (an InfiniBand or resctrl counter file).
 std::optional<std::uint64_t> parseCounter(QByteArrayView text);
 
-} // namespace runlens::system
+} // namespace runlens::importers::system

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <unistd.h>
 
-namespace runlens::system {
+namespace runlens::importers::system {
 
 namespace {
 
@@ -365,4 +365,4 @@ void SystemSampler::addRates(const Counters& now, std::vector<Metric>& out) cons
     }
 }
 
-} // namespace runlens::system
+} // namespace runlens::importers::system

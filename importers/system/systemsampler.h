@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens::system {
+namespace runlens::importers::system {
 
 class NvmlReader;
 class NpuSmiReader;
@@ -95,4 +95,4 @@ private:
     double m_pageBytes = 4096;
 };
 
-} // namespace runlens::system
+} // namespace runlens::importers::system

@@ -5,14 +5,14 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
-graph::DumpIndex DumpIndexer::index(const RunManifest& manifest, const ImportControl& control)
+models::graph::DumpIndex DumpIndexer::index(const models::RunManifest& manifest, const ImportControl& control)
 {
-    QList<graph::DumpEntry> entries;
-    Diagnostics diagnostics;
-    for (const Artifact& artifact : manifest.artifacts) {
-        if (artifact.kind != ArtifactKind::TensorNpy)
+    QList<models::graph::DumpEntry> entries;
+    models::Diagnostics diagnostics;
+    for (const models::Artifact& artifact : manifest.artifacts) {
+        if (artifact.kind != models::ArtifactKind::TensorNpy)
             continue;
         if (control.canceled())
             break;
@@ -21,18 +21,20 @@ graph::DumpIndex DumpIndexer::index(const RunManifest& manifest, const ImportCon
             diagnostics << skipped(artifact.path, header.error);
             continue;
         }
-        const std::optional<DumpFileName> msprobe = parseMsprobeDataName(artifact.relativePath);
+        const std::optional<models::tensor::DumpFileName> msprobe
+            = models::tensor::parseMsprobeDataName(artifact.relativePath);
         entries << entry(artifact, *header.header,
-                         msprobe ? *msprobe : parseDumpFileName(QFileInfo(artifact.path).fileName()));
+                         msprobe ? *msprobe : models::tensor::parseDumpFileName(QFileInfo(artifact.path).fileName()));
     }
-    return graph::DumpIndex(std::move(entries), std::move(diagnostics));
+    return models::graph::DumpIndex(std::move(entries), std::move(diagnostics));
 }
 
-graph::DumpEntry DumpIndexer::entry(const Artifact& artifact, const NpyHeader& header, const DumpFileName& name)
+models::graph::DumpEntry DumpIndexer::entry(const models::Artifact& artifact, const NpyHeader& header,
+                                            const models::tensor::DumpFileName& name)
 {
-    graph::DumpEntry entry;
+    models::graph::DumpEntry entry;
     entry.path = artifact.path;
-    entry.step = stepOfFolders(artifact.relativePath);
+    entry.step = models::tensor::stepOfFolders(artifact.relativePath);
     entry.nodeKey = name.nodeKey;
     entry.opType = name.opType;
     entry.io = name.io;
@@ -46,10 +48,10 @@ graph::DumpEntry DumpIndexer::entry(const Artifact& artifact, const NpyHeader& h
     return entry;
 }
 
-Diagnostic DumpIndexer::skipped(const QString& path, const std::string& headerError)
+models::Diagnostic DumpIndexer::skipped(const QString& path, const std::string& headerError)
 {
-    Diagnostic d;
-    d.severity = Severity::Warning;
+    models::Diagnostic d;
+    d.severity = models::Severity::Warning;
     d.file = path;
     // The message from the header reader starts with the path; keep only what went wrong.
     QString message = QString::fromStdString(headerError);
@@ -60,4 +62,4 @@ Diagnostic DumpIndexer::skipped(const QString& path, const std::string& headerEr
     return d;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

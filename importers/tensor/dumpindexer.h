@@ -1,14 +1,14 @@
 #pragma once
 
 #include "importers/core/importcontrol.h"
+#include "importers/tensor/npyheader.h"
 #include "models/core/runmanifest.h"
 #include "models/graph/dumpindex.h"
 #include "models/tensor/dumpnaming.h"
-#include "importers/tensor/npyheader.h"
 
 #include <QString>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 /// Builds the DumpIndex of a run folder from the `.npy` artifacts of its manifest, reading only their
 /// headers. Recognises MindSpore offline dumps (`{op_type}.{op_name}.{task}.{stream}.{ts}.{input|output}.
@@ -18,11 +18,12 @@ class DumpIndexer
 {
 public:
     /// Indexes the TensorNpy artifacts of `manifest`; cancellation is checked between files.
-    static graph::DumpIndex index(const RunManifest& manifest, const ImportControl& control = {});
+    static models::graph::DumpIndex index(const models::RunManifest& manifest, const ImportControl& control = {});
     /// The entry of one `.npy` artifact whose header has been read.
-    static graph::DumpEntry entry(const Artifact& artifact, const NpyHeader& header, const DumpFileName& name);
+    static models::graph::DumpEntry entry(const models::Artifact& artifact, const NpyHeader& header,
+                                          const models::tensor::DumpFileName& name);
     /// "Dump tensor skipped: …" for a file whose header cannot be read.
-    static Diagnostic skipped(const QString& path, const std::string& headerError);
+    static models::Diagnostic skipped(const QString& path, const std::string& headerError);
 };
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

@@ -9,7 +9,7 @@
 
 #include <bit>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 namespace {
 
@@ -18,13 +18,13 @@ struct Text
     Q_DECLARE_TR_FUNCTIONS(runlens::tensor)
 };
 
-class NpySource final : public TensorSource
+class NpySource final : public models::tensor::TensorSource
 {
 public:
     explicit NpySource(QString path)
         : m_path(std::move(path))
     { }
-    TensorResult open() const override
+    models::tensor::TensorResult open() const override
     {
         NpyFileResult opened = openNpyFile(m_path);
         return { std::move(opened.tensor), std::move(opened.error) };
@@ -36,25 +36,27 @@ private:
 
 } // namespace
 
-std::shared_ptr<const TensorSource> npyTensorSource(const QString& path)
+std::shared_ptr<const models::tensor::TensorSource> npyTensorSource(const QString& path)
 {
     return std::make_shared<NpySource>(path);
 }
 
-std::optional<DType> dtypeFromNpy(char typeCode, std::int64_t itemSize)
+std::optional<models::tensor::DType> dtypeFromNpy(char typeCode, std::int64_t itemSize)
 {
     struct Entry
     {
         char code;
         std::int64_t size;
-        DType type;
+        models::tensor::DType type;
     };
     static constexpr Entry kTypes[] = {
-        { 'b', 1, DType::Bool },      { 'i', 1, DType::Int8 },        { 'i', 2, DType::Int16 },
-        { 'i', 4, DType::Int32 },     { 'i', 8, DType::Int64 },       { 'u', 1, DType::UInt8 },
-        { 'u', 2, DType::UInt16 },    { 'u', 4, DType::UInt32 },      { 'u', 8, DType::UInt64 },
-        { 'f', 2, DType::Float16 },   { 'f', 4, DType::Float32 },     { 'f', 8, DType::Float64 },
-        { 'c', 8, DType::Complex64 }, { 'c', 16, DType::Complex128 },
+        { 'b', 1, models::tensor::DType::Bool },      { 'i', 1, models::tensor::DType::Int8 },
+        { 'i', 2, models::tensor::DType::Int16 },     { 'i', 4, models::tensor::DType::Int32 },
+        { 'i', 8, models::tensor::DType::Int64 },     { 'u', 1, models::tensor::DType::UInt8 },
+        { 'u', 2, models::tensor::DType::UInt16 },    { 'u', 4, models::tensor::DType::UInt32 },
+        { 'u', 8, models::tensor::DType::UInt64 },    { 'f', 2, models::tensor::DType::Float16 },
+        { 'f', 4, models::tensor::DType::Float32 },   { 'f', 8, models::tensor::DType::Float64 },
+        { 'c', 8, models::tensor::DType::Complex64 }, { 'c', 16, models::tensor::DType::Complex128 },
     };
     for (const Entry& entry : kTypes) {
         if (entry.code == typeCode && entry.size == itemSize)
@@ -67,8 +69,9 @@ NpyElementType npyElementType(const NpyHeader& header, const QString& fileName)
 {
     NpyElementType out;
     if (header.typeCode == kExtensionTypeCode) {
-        for (DType type : { DType::BFloat16, DType::Float8E4M3, DType::Float8E5M2 }) {
-            if (dtypeName(type) == header.dtype)
+        for (models::tensor::DType type : { models::tensor::DType::BFloat16, models::tensor::DType::Float8E4M3,
+                                            models::tensor::DType::Float8E5M2 }) {
+            if (models::tensor::dtypeName(type) == header.dtype)
                 out.type = type;
         }
         return out;
@@ -76,14 +79,14 @@ NpyElementType npyElementType(const NpyHeader& header, const QString& fileName)
     if (header.typeCode == 'V') {
         const QString name = QFileInfo(fileName).fileName().toLower();
         if (header.itemSize == 2) {
-            out.type = DType::BFloat16;
+            out.type = models::tensor::DType::BFloat16;
             out.note = Text::tr("raw 2-byte elements (%1) read as bfloat16").arg(QString::fromStdString(header.descr));
         } else if (header.itemSize == 1 && name.contains(QLatin1String("e4m3"))) {
-            out.type = DType::Float8E4M3;
+            out.type = models::tensor::DType::Float8E4M3;
             out.note = Text::tr("raw bytes (%1) read as float8_e4m3fn, as the file name says")
                            .arg(QString::fromStdString(header.descr));
         } else if (header.itemSize == 1 && name.contains(QLatin1String("e5m2"))) {
-            out.type = DType::Float8E5M2;
+            out.type = models::tensor::DType::Float8E5M2;
             out.note = Text::tr("raw bytes (%1) read as float8_e5m2, as the file name says")
                            .arg(QString::fromStdString(header.descr));
         }
@@ -103,7 +106,7 @@ NpyFileResult openNpyFile(const QString& path)
     }
     const NpyHeader& header = *parsed.header;
     const NpyElementType element = npyElementType(header, path);
-    const std::optional<DType> type = element.type;
+    const std::optional<models::tensor::DType> type = element.type;
     result.note = element.note;
     if (!type) {
         result.error = Text::tr("%1: element type '%2' (%3) is not a numeric type RunLens reads")
@@ -111,7 +114,7 @@ NpyFileResult openNpyFile(const QString& path)
         return result;
     }
 
-    Tensor tensor;
+    models::tensor::Tensor tensor;
     QString name = QFileInfo(path).fileName();
     if (name.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
         name.chop(4);
@@ -123,14 +126,14 @@ NpyFileResult openNpyFile(const QString& path)
     if (header.fortranOrder) {
         // Fortran order: the first index varies fastest, i.e. C strides of the reversed shape, reversed.
         std::vector<std::int64_t> reversed(header.shape.rbegin(), header.shape.rend());
-        std::vector<std::int64_t> strides = Tensor::contiguousStrides(reversed, itemSize(*type));
+        std::vector<std::int64_t> strides = models::tensor::Tensor::contiguousStrides(reversed, itemSize(*type));
         tensor.strides.assign(strides.rbegin(), strides.rend());
     } else {
-        tensor.strides = Tensor::contiguousStrides(header.shape, itemSize(*type));
+        tensor.strides = models::tensor::Tensor::contiguousStrides(header.shape, itemSize(*type));
     }
 
     if (header.dataSize == 0) {
-        tensor.data = std::make_shared<MemoryTensorData>(std::vector<std::byte>());
+        tensor.data = std::make_shared<models::tensor::MemoryTensorData>(std::vector<std::byte>());
         result.tensor = std::move(tensor);
         return result;
     }
@@ -150,4 +153,4 @@ NpyFileResult openNpyFile(const QString& path)
     return result;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

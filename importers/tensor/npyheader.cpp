@@ -5,7 +5,7 @@
 #include <fstream>
 #include <limits>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 namespace {
 
@@ -343,4 +343,4 @@ NpyHeaderResult readNpyHeader(const std::string& path)
     return parseNpyHeader(bytes, fileSize, path);
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

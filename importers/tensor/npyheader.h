@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 /// The header of a numpy `.npy` file (format versions 1.0, 2.0 and 3.0): element type, layout, shape and
 /// where the data starts. Only the header is read here; the Tensor inspector reads the data from
@@ -48,4 +48,4 @@ NpyHeaderResult parseNpyHeader(std::string_view bytes, std::int64_t fileSize, st
 /// Reads and parses the header of the file at `path` without reading its data.
 NpyHeaderResult readNpyHeader(const std::string& path);
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 namespace {
 
@@ -43,9 +43,10 @@ constexpr std::int64_t kMaxDeflateRatio = 1032;
 constexpr std::int64_t kDeflateSlackBytes = 1024;
 
 /// The member as a Tensor without its data, `offset` bytes into whatever holds the member's bytes.
-Tensor layoutOf(const NpyHeader& header, DType type, const QString& name, std::int64_t offset)
+models::tensor::Tensor layoutOf(const NpyHeader& header, models::tensor::DType type, const QString& name,
+                                std::int64_t offset)
 {
-    Tensor layout;
+    models::tensor::Tensor layout;
     layout.name = name;
     layout.dtype = type;
     layout.shape = header.shape;
@@ -54,20 +55,21 @@ Tensor layoutOf(const NpyHeader& header, DType type, const QString& name, std::i
     if (header.fortranOrder) {
         // The first index varies fastest: C strides of the reversed shape, reversed.
         const std::vector<std::int64_t> reversed(header.shape.rbegin(), header.shape.rend());
-        const std::vector<std::int64_t> strides = Tensor::contiguousStrides(reversed, itemSize(type));
+        const std::vector<std::int64_t> strides
+            = models::tensor::Tensor::contiguousStrides(reversed, models::tensor::itemSize(type));
         layout.strides.assign(strides.rbegin(), strides.rend());
     } else {
-        layout.strides = Tensor::contiguousStrides(header.shape, itemSize(type));
+        layout.strides = models::tensor::Tensor::contiguousStrides(header.shape, models::tensor::itemSize(type));
     }
     return layout;
 }
 
 /// A compressed member: inflated on the first open() and shared while any Tensor holds it.
-class InflatedMemberSource final : public TensorSource
+class InflatedMemberSource final : public models::tensor::TensorSource
 {
 public:
     /// `layout.offset` is where the data starts in the inflated member; `neededBytes` the header and data.
-    InflatedMemberSource(QString path, QByteArray rawName, std::int64_t uncompressedSize, Tensor layout,
+    InflatedMemberSource(QString path, QByteArray rawName, std::int64_t uncompressedSize, models::tensor::Tensor layout,
                          std::int64_t neededBytes)
         : m_path(std::move(path))
         , m_rawName(std::move(rawName))
@@ -78,11 +80,11 @@ public:
 
     bool isImmediate() const override { return false; }
 
-    TensorResult open() const override
+    models::tensor::TensorResult open() const override
     {
-        TensorResult result;
+        models::tensor::TensorResult result;
         const std::lock_guard lock(m_mutex);
-        std::shared_ptr<const TensorData> data = m_data.lock();
+        std::shared_ptr<const models::tensor::TensorData> data = m_data.lock();
         if (!data) {
             data = inflate(result.error);
             m_data = data;
@@ -95,7 +97,7 @@ public:
     }
 
 private:
-    std::shared_ptr<const TensorData> inflate(QString& error) const
+    std::shared_ptr<const models::tensor::TensorData> inflate(QString& error) const
     {
         const QString member = QString::fromUtf8(m_rawName);
         const ZipArchive zip(m_path);
@@ -160,16 +162,16 @@ private:
                                 : readError);
             return nullptr;
         }
-        return std::make_shared<const MemoryTensorData>(std::move(bytes));
+        return std::make_shared<const models::tensor::MemoryTensorData>(std::move(bytes));
     }
 
     QString m_path;
     QByteArray m_rawName;
     std::int64_t m_uncompressedSize = 0;
-    Tensor m_layout;
+    models::tensor::Tensor m_layout;
     std::int64_t m_neededBytes = 0;
     mutable std::mutex m_mutex;
-    mutable std::weak_ptr<const TensorData> m_data;
+    mutable std::weak_ptr<const models::tensor::TensorData> m_data;
 };
 
 /// The first bytes of a compressed member, enough for its .npy header; empty with `error` on failure, or
@@ -224,8 +226,8 @@ TensorListing listNpzFile(const QString& path)
     // Offsets come from the archive's own tables, which may be damaged: one that is not inside the file
     // is left out rather than reported as a place in it.
     const auto inFile = [&](qint64 offset) { return offset >= 0 && offset <= fileSize ? offset : qint64(-1); };
-    const auto diagnose = [&](Severity severity, const QString& message, qint64 offset = -1) {
-        Diagnostic diagnostic;
+    const auto diagnose = [&](models::Severity severity, const QString& message, qint64 offset = -1) {
+        models::Diagnostic diagnostic;
         diagnostic.severity = severity;
         diagnostic.file = absolutePath;
         diagnostic.offset = inFile(offset);
@@ -240,7 +242,7 @@ TensorListing listNpzFile(const QString& path)
     }
     const auto mapping = std::make_shared<const SharedFileMapping>(absolutePath, QFileInfo(absolutePath).size());
     QString mapError;
-    const std::shared_ptr<const TensorData> mapped = mapping->get(mapError);
+    const std::shared_ptr<const models::tensor::TensorData> mapped = mapping->get(mapError);
     if (!mapped) {
         listing.error = mapError;
         return listing;
@@ -256,7 +258,7 @@ TensorListing listNpzFile(const QString& path)
         zip_stat_init(&stat);
         if (zip_stat_index(zip.archive, zip_uint64_t(i), ZIP_FL_ENC_RAW, &stat) != 0 || !stat.name) {
             diagnose(
-                Severity::Error,
+                models::Severity::Error,
                 Text::tr("member %1 cannot be read: %2").arg(i).arg(QString::fromLocal8Bit(zip_strerror(zip.archive))));
             continue;
         }
@@ -264,18 +266,19 @@ TensorListing listNpzFile(const QString& path)
         const QString memberName = QString::fromUtf8(rawName);
         if (!memberName.endsWith(QLatin1String(".npy"))) {
             if (!memberName.endsWith(u'/'))
-                diagnose(Severity::Warning, Text::tr("member '%1' is not a .npy array; skipped").arg(memberName));
+                diagnose(models::Severity::Warning,
+                         Text::tr("member '%1' is not a .npy array; skipped").arg(memberName));
             continue;
         }
         const QString key = memberName.chopped(4);
         if ((stat.valid & ZIP_STAT_ENCRYPTION_METHOD) && stat.encryption_method != ZIP_EM_NONE) {
-            diagnose(Severity::Error,
+            diagnose(models::Severity::Error,
                      Text::tr("member '%1' is encrypted; RunLens does not read encrypted archives").arg(memberName));
             continue;
         }
         const bool stored = stat.comp_method == ZIP_CM_STORE;
         if (!stored && !zip_compression_method_supported(stat.comp_method, 0)) {
-            diagnose(Severity::Error,
+            diagnose(models::Severity::Error,
                      Text::tr("member '%1' uses compression method %2, which RunLens cannot inflate")
                          .arg(memberName)
                          .arg(stat.comp_method));
@@ -283,13 +286,13 @@ TensorListing listNpzFile(const QString& path)
         }
         if (stat.size > zip_uint64_t(std::numeric_limits<std::int64_t>::max())
             || (stored && stat.comp_size != stat.size)) {
-            diagnose(Severity::Error, Text::tr("member '%1' claims an impossible size").arg(memberName));
+            diagnose(models::Severity::Error, Text::tr("member '%1' claims an impossible size").arg(memberName));
             continue;
         }
         const std::int64_t memberSize = std::int64_t(stat.size);
         const CentralEntry entry = entries ? entries->value(rawName) : CentralEntry();
         if (entry.entry >= 0 && !entry.inside) {
-            diagnose(Severity::Error,
+            diagnose(models::Severity::Error,
                      Text::tr("member '%1' skipped: its directory entry places it at offset %2, beyond the end of the "
                               "archive (%3 bytes); the archive is damaged or truncated")
                          .arg(memberName)
@@ -306,15 +309,15 @@ TensorListing listNpzFile(const QString& path)
             // The local header's own extra field decides where the data starts (numpy writes a zip64 extra
             // field there that the central directory lacks).
             if (local < 0 || !bytes.has(local, kLocalHeaderBytes) || bytes.le(local, 4) != kLocalHeaderSignature) {
-                diagnose(Severity::Error,
+                diagnose(models::Severity::Error,
                          Text::tr("member '%1': its local header is missing or damaged").arg(memberName), local);
                 continue;
             }
             dataStart = local + kLocalHeaderBytes + std::int64_t(bytes.le(local + 26, 2))
                 + std::int64_t(bytes.le(local + 28, 2));
             if (!bytes.has(dataStart, memberSize)) {
-                diagnose(Severity::Error, Text::tr("member '%1' runs past the end of the archive").arg(memberName),
-                         local);
+                diagnose(models::Severity::Error,
+                         Text::tr("member '%1' runs past the end of the archive").arg(memberName), local);
                 continue;
             }
             const std::int64_t headerBytes = std::min(memberSize, kMaxNpyHeaderBytes);
@@ -330,27 +333,28 @@ TensorListing listNpzFile(const QString& path)
                 break;
             }
             if (!readError.isEmpty()) {
-                diagnose(Severity::Error, Text::tr("member '%1' cannot be inflated: %2").arg(memberName, readError));
+                diagnose(models::Severity::Error,
+                         Text::tr("member '%1' cannot be inflated: %2").arg(memberName, readError));
                 continue;
             }
             parsed = parseNpyHeader(head, memberSize);
         }
         if (!parsed.header) {
-            diagnose(Severity::Error,
+            diagnose(models::Severity::Error,
                      Text::tr("member '%1' skipped: %2").arg(memberName, QString::fromStdString(parsed.error)));
             continue;
         }
         const NpyHeader& header = *parsed.header;
         const NpyElementType element = npyElementType(header, memberName);
-        const std::optional<DType> type = element.type;
+        const std::optional<models::tensor::DType> type = element.type;
         if (!type) {
-            diagnose(Severity::Error,
+            diagnose(models::Severity::Error,
                      Text::tr("member '%1' skipped: element type '%2' (%3) is not a numeric type RunLens reads")
                          .arg(memberName, QString::fromStdString(header.descr), QString::fromStdString(header.dtype)));
             continue;
         }
 
-        TensorInfo info;
+        models::tensor::TensorInfo info;
         info.path = absolutePath;
         info.member = key;
         info.format = QStringLiteral("npz");
@@ -366,7 +370,7 @@ TensorListing listNpzFile(const QString& path)
             // fit in the member, deflate must be able to produce it, and it must fit the archive's budget.
             const std::int64_t needed = header.dataOffset + header.dataSize;
             if (needed > memberSize) {
-                diagnose(Severity::Error,
+                diagnose(models::Severity::Error,
                          Text::tr("member '%1' skipped: its header declares %2 bytes but the member holds %3")
                              .arg(memberName)
                              .arg(needed)
@@ -376,7 +380,7 @@ TensorListing listNpzFile(const QString& path)
             }
             if (stat.comp_method == ZIP_CM_DEFLATE
                 && std::uint64_t(memberSize) / kMaxDeflateRatio > stat.comp_size + kDeflateSlackBytes) {
-                diagnose(Severity::Error,
+                diagnose(models::Severity::Error,
                          Text::tr("member '%1' skipped: it claims to inflate %2 bytes from %3, more than deflate can; "
                                   "the archive is damaged")
                              .arg(memberName)
@@ -387,7 +391,7 @@ TensorListing listNpzFile(const QString& path)
             }
             ImportBudget memberBudget { bytes.size };
             if (!memberBudget.spendBytes(needed)) {
-                Diagnostic diagnostic = memberBudget.diagnostic(absolutePath, inFile(local));
+                models::Diagnostic diagnostic = memberBudget.diagnostic(absolutePath, inFile(local));
                 diagnostic.message = Text::tr("member '%1' skipped: %2").arg(memberName, diagnostic.message);
                 listing.diagnostics.append(diagnostic);
                 continue;
@@ -409,4 +413,4 @@ TensorListing listNpzFile(const QString& path)
     return listing;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

@@ -4,7 +4,7 @@
 
 #include <QString>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 /// Lists the arrays of a numpy `.npz` archive (np.savez / np.savez_compressed) from their `.npy` headers.
 /// Stored members are read through one read-only mapping of the archive shared by all of them, at the
@@ -14,4 +14,4 @@ namespace runlens::tensor {
 /// refused, never unpickled. Runs on any thread.
 TensorListing listNpzFile(const QString& path);
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 namespace {
 
@@ -59,37 +59,42 @@ constexpr std::int64_t kMaxByteorderBytes = 16;
 struct StorageType
 {
     std::string_view name;
-    DType dtype;
+    models::tensor::DType dtype;
 };
 
 constexpr StorageType kStorageTypes[] = {
-    { "torch.FloatStorage", DType::Float32 },     { "torch.HalfStorage", DType::Float16 },
-    { "torch.BFloat16Storage", DType::BFloat16 }, { "torch.DoubleStorage", DType::Float64 },
-    { "torch.LongStorage", DType::Int64 },        { "torch.IntStorage", DType::Int32 },
-    { "torch.ShortStorage", DType::Int16 },       { "torch.CharStorage", DType::Int8 },
-    { "torch.ByteStorage", DType::UInt8 },        { "torch.BoolStorage", DType::Bool },
+    { "torch.FloatStorage", models::tensor::DType::Float32 },
+    { "torch.HalfStorage", models::tensor::DType::Float16 },
+    { "torch.BFloat16Storage", models::tensor::DType::BFloat16 },
+    { "torch.DoubleStorage", models::tensor::DType::Float64 },
+    { "torch.LongStorage", models::tensor::DType::Int64 },
+    { "torch.IntStorage", models::tensor::DType::Int32 },
+    { "torch.ShortStorage", models::tensor::DType::Int16 },
+    { "torch.CharStorage", models::tensor::DType::Int8 },
+    { "torch.ByteStorage", models::tensor::DType::UInt8 },
+    { "torch.BoolStorage", models::tensor::DType::Bool },
 };
 
 constexpr StorageType kDtypes[] = {
-    { "torch.float32", DType::Float32 },
-    { "torch.float16", DType::Float16 },
-    { "torch.bfloat16", DType::BFloat16 },
-    { "torch.float64", DType::Float64 },
-    { "torch.int64", DType::Int64 },
-    { "torch.int32", DType::Int32 },
-    { "torch.int16", DType::Int16 },
-    { "torch.int8", DType::Int8 },
-    { "torch.uint8", DType::UInt8 },
-    { "torch.bool", DType::Bool },
-    { "torch.uint16", DType::UInt16 },
-    { "torch.uint32", DType::UInt32 },
-    { "torch.uint64", DType::UInt64 },
-    { "torch.float8_e4m3fn", DType::Float8E4M3 },
-    { "torch.float8_e5m2", DType::Float8E5M2 },
+    { "torch.float32", models::tensor::DType::Float32 },
+    { "torch.float16", models::tensor::DType::Float16 },
+    { "torch.bfloat16", models::tensor::DType::BFloat16 },
+    { "torch.float64", models::tensor::DType::Float64 },
+    { "torch.int64", models::tensor::DType::Int64 },
+    { "torch.int32", models::tensor::DType::Int32 },
+    { "torch.int16", models::tensor::DType::Int16 },
+    { "torch.int8", models::tensor::DType::Int8 },
+    { "torch.uint8", models::tensor::DType::UInt8 },
+    { "torch.bool", models::tensor::DType::Bool },
+    { "torch.uint16", models::tensor::DType::UInt16 },
+    { "torch.uint32", models::tensor::DType::UInt32 },
+    { "torch.uint64", models::tensor::DType::UInt64 },
+    { "torch.float8_e4m3fn", models::tensor::DType::Float8E4M3 },
+    { "torch.float8_e5m2", models::tensor::DType::Float8E5M2 },
 };
 constexpr std::string_view kUntypedStorage = "torch.UntypedStorage";
 
-std::optional<DType> dtypeOfName(std::string_view name)
+std::optional<models::tensor::DType> dtypeOfName(std::string_view name)
 {
     for (const StorageType& type : kDtypes) {
         if (type.name == name)
@@ -98,7 +103,7 @@ std::optional<DType> dtypeOfName(std::string_view name)
     return std::nullopt;
 }
 
-std::optional<DType> dtypeOfStorage(std::string_view name)
+std::optional<models::tensor::DType> dtypeOfStorage(std::string_view name)
 {
     for (const StorageType& type : kStorageTypes) {
         if (type.name == name)
@@ -117,32 +122,32 @@ struct StorageRecord
 
 /// A view whose strides are not C order: copied out element by element when opened, so that every consumer
 /// (statistics over one run of values, exports) sees a dense tensor.
-class CopiedViewSource final : public TensorSource
+class CopiedViewSource final : public models::tensor::TensorSource
 {
 public:
-    CopiedViewSource(std::shared_ptr<const SharedFileMapping> mapping, Tensor layout)
+    CopiedViewSource(std::shared_ptr<const SharedFileMapping> mapping, models::tensor::Tensor layout)
         : m_mapping(std::move(mapping))
         , m_layout(std::move(layout))
     { }
 
     bool isImmediate() const override { return false; }
 
-    TensorResult open() const override
+    models::tensor::TensorResult open() const override
     {
-        TensorResult result;
-        const std::shared_ptr<const TensorData> data = m_mapping->get(result.error);
+        models::tensor::TensorResult result;
+        const std::shared_ptr<const models::tensor::TensorData> data = m_mapping->get(result.error);
         if (!data)
             return result;
-        const int item = itemSize(m_layout.dtype);
+        const int item = models::tensor::itemSize(m_layout.dtype);
         const std::int64_t count = m_layout.elementCount();
         std::vector<std::byte> bytes;
         try {
-            bytes.resize(std::size_t(byteCount(count, item)));
+            bytes.resize(std::size_t(models::tensor::byteCount(count, item)));
         } catch (const std::bad_alloc&) {
             result.error = QCoreApplication::translate("runlens::tensor::CopiedViewSource",
                                                        "%1: not enough memory to copy tensor '%2' (%3 bytes)")
                                .arg(m_mapping->path(), m_layout.name)
-                               .arg(byteCount(count, item));
+                               .arg(models::tensor::byteCount(count, item));
             return result;
         }
         // The listing checked that every element lies inside its storage record and the file.
@@ -162,10 +167,10 @@ public:
                 index[std::size_t(d)] = 0;
             }
         }
-        Tensor tensor = m_layout;
+        models::tensor::Tensor tensor = m_layout;
         tensor.offset = 0;
-        tensor.strides = Tensor::contiguousStrides(tensor.shape, item);
-        tensor.data = std::make_shared<const MemoryTensorData>(std::move(bytes));
+        tensor.strides = models::tensor::Tensor::contiguousStrides(tensor.shape, item);
+        tensor.data = std::make_shared<const models::tensor::MemoryTensorData>(std::move(bytes));
         result.tensor = std::move(tensor);
         if (const QString damage = data->damage(); !damage.isEmpty())
             result.error = damage;
@@ -174,7 +179,7 @@ public:
 
 private:
     std::shared_ptr<const SharedFileMapping> m_mapping;
-    Tensor m_layout;
+    models::tensor::Tensor m_layout;
 };
 
 /// Walks the decoded data.pkl and lists every tensor in it under its dotted name.
@@ -198,9 +203,9 @@ public:
 private:
     // Under the class's own context, where lupdate files the strings of its members.
     Q_DECLARE_TR_FUNCTIONS(runlens::tensor::Walker)
-    void diagnose(Severity severity, const QString& message)
+    void diagnose(models::Severity severity, const QString& message)
     {
-        m_listing.diagnostics.append(Diagnostic { severity, m_path, -1, -1, message });
+        m_listing.diagnostics.append(models::Diagnostic { severity, m_path, -1, -1, message });
     }
     void addTensor(const PickleValue& object, const QString& name);
     void addMetadata(const QString& name, const PickleValue& value);
@@ -239,7 +244,7 @@ void Walker::walk(const PickleValue& value, const QString& name, int depth)
     }
     if (depth > kMaxWalkDepth) {
         if (!m_deepNoted)
-            diagnose(Severity::Warning,
+            diagnose(models::Severity::Warning,
                      tr("values nested deeper than %1 levels (at '%2') are skipped").arg(kMaxWalkDepth).arg(name));
         m_deepNoted = true;
         return;
@@ -307,7 +312,7 @@ void Walker::addMetadata(const QString& name, const PickleValue& value)
     }
     if (m_listing.metadata.size() >= kMaxMetadataEntries) {
         if (m_metadataLeftOut++ == 0)
-            diagnose(Severity::Info,
+            diagnose(models::Severity::Info,
                      tr("more than %1 values that are not tensors; the rest are not listed").arg(kMaxMetadataEntries));
         return;
     }
@@ -353,7 +358,7 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
         // Parameter(data, requires_grad, backward_hooks): the data is a rebuilt tensor.
         const PickleValue data = args.at(0);
         if (data.type() != PickleType::Object || data.at(0).globalName() == function) {
-            diagnose(Severity::Error, tr("%1: a parameter without a tensor; skipped").arg(label(name)));
+            diagnose(models::Severity::Error, tr("%1: a parameter without a tensor; skipped").arg(label(name)));
             return;
         }
         addTensor(data, name);
@@ -364,7 +369,7 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
     const bool v2 = function == "torch._utils._rebuild_tensor_v2";
     const bool v3 = function == "torch._utils._rebuild_tensor_v3";
     if (args.size() < 4 || (v2 && args.size() < 6) || (v3 && args.size() < 7)) {
-        diagnose(Severity::Error,
+        diagnose(models::Severity::Error,
                  tr("%1: %2 called with %3 arguments; skipped")
                      .arg(label(name), QString::fromUtf8(function.data(), qsizetype(function.size())))
                      .arg(args.size()));
@@ -374,21 +379,22 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
     const PickleValue id = persistent.at(0);
     if (persistent.type() != PickleType::PersistentId || id.size() != 5) {
         diagnose(
-            Severity::Error,
+            models::Severity::Error,
             tr("%1: its storage is not a ('storage', type, key, location, size) record; skipped").arg(label(name)));
         return;
     }
     const std::string_view typeName = id.at(1).globalName();
     const bool untyped = typeName == kUntypedStorage;
-    const std::optional<DType> dtype = v3 ? dtypeOfName(args.at(6).globalName()) : dtypeOfStorage(typeName);
+    const std::optional<models::tensor::DType> dtype
+        = v3 ? dtypeOfName(args.at(6).globalName()) : dtypeOfStorage(typeName);
     std::optional<std::int64_t> numel = nonNegative(id.at(4));
     if (dtype && numel && untyped) {
         // An untyped storage counts bytes; its whole elements are what a view may reach.
-        numel = *numel / itemSize(*dtype);
+        numel = *numel / models::tensor::itemSize(*dtype);
     }
     if (!dtype || !id.at(2).isString() || !numel || untyped != v3) {
         diagnose(
-            Severity::Error,
+            models::Severity::Error,
             tr("%1: its storage record names no storage type, key or size RunLens reads; skipped").arg(label(name)));
         return;
     }
@@ -397,7 +403,7 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
     const std::optional<std::vector<std::int64_t>> shape = nonNegativeList(args.at(2));
     const std::optional<std::vector<std::int64_t>> stride = nonNegativeList(args.at(3));
     if (!offset || !shape || !stride || shape->size() != stride->size()) {
-        diagnose(Severity::Error,
+        diagnose(models::Severity::Error,
                  tr("%1: its offset, sizes or strides are not non-negative integers of matching rank (at most %2); "
                     "skipped")
                      .arg(label(name))
@@ -406,18 +412,19 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
     }
     const auto record = m_storages.constFind(key);
     if (record == m_storages.constEnd()) {
-        diagnose(Severity::Error,
+        diagnose(models::Severity::Error,
                  tr("%1: its storage record data/%2 is missing from the archive; skipped").arg(label(name), key));
         return;
     }
     if (record->dataStart < 0) {
-        diagnose(Severity::Error, tr("%1: storage record data/%2 %3; skipped").arg(label(name), key, record->problem));
+        diagnose(models::Severity::Error,
+                 tr("%1: storage record data/%2 %3; skipped").arg(label(name), key, record->problem));
         return;
     }
-    const int item = itemSize(*dtype);
+    const int item = models::tensor::itemSize(*dtype);
     std::int64_t storageBytes = 0;
     if (!multiplyFits(*numel, item, storageBytes) || storageBytes > record->size) {
-        diagnose(Severity::Error,
+        diagnose(models::Severity::Error,
                  tr("%1: storage data/%2 claims %3 elements of %4 bytes but its record holds %5 bytes; skipped")
                      .arg(label(name), key)
                      .arg(*numel)
@@ -441,20 +448,20 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
         }
     }
     if (!fits || (count > 0 && last >= *numel) || (count == 0 && *offset > *numel)) {
-        diagnose(Severity::Error,
+        diagnose(models::Severity::Error,
                  tr("%1: sizes %2, strides %3 and offset %4 reach beyond its storage data/%5 of %6 elements; skipped")
-                     .arg(label(name), shapeText(*shape), shapeText(*stride))
+                     .arg(label(name), models::tensor::shapeText(*shape), models::tensor::shapeText(*stride))
                      .arg(*offset)
                      .arg(key)
                      .arg(*numel));
         return;
     }
-    const std::vector<std::int64_t> contiguous = Tensor::contiguousStrides(*shape, 1);
+    const std::vector<std::int64_t> contiguous = models::tensor::Tensor::contiguousStrides(*shape, 1);
     bool isContiguous = true;
     for (std::size_t d = 0; d < shape->size(); ++d)
         isContiguous = isContiguous && ((*shape)[d] <= 1 || (*stride)[d] == contiguous[d]);
 
-    Tensor layout;
+    models::tensor::Tensor layout;
     layout.name = name;
     layout.dtype = *dtype;
     layout.shape = *shape;
@@ -467,27 +474,27 @@ void Walker::addTensor(const PickleValue& object, const QString& name)
     }
     layout.swap = std::endian::native == std::endian::big && item > 1;
 
-    TensorInfo info;
+    models::tensor::TensorInfo info;
     info.path = m_path;
     info.member = name;
     info.format = QStringLiteral("pt");
     info.dtype = *dtype;
     info.shape = *shape;
-    info.byteSize = byteCount(count, item);
+    info.byteSize = models::tensor::byteCount(count, item);
     if (isContiguous) {
         info.source = std::make_shared<MappedTensorSource>(m_mapping, std::move(layout));
     } else {
         ImportBudget copyBudget { m_fileSize };
         if (info.byteSize > kMaxCopyBytes || !copyBudget.spendBytes(info.byteSize)) {
-            diagnose(Severity::Error,
+            diagnose(models::Severity::Error,
                      tr("%1: a view of %2 bytes with strides %3 would have to be copied, more than RunLens copies "
                         "out of a file of this size; skipped")
                          .arg(label(name))
                          .arg(info.byteSize)
-                         .arg(shapeText(*stride)));
+                         .arg(models::tensor::shapeText(*stride)));
             return;
         }
-        info.note = tr("view with strides %1, copied in C order").arg(shapeText(*stride));
+        info.note = tr("view with strides %1, copied in C order").arg(models::tensor::shapeText(*stride));
         info.source = std::make_shared<CopiedViewSource>(m_mapping, std::move(layout));
     }
     if (!m_budget.spendBytes(kListedTensorBytes + 2 * std::int64_t(name.size()))) {
@@ -508,7 +515,7 @@ void Walker::noteSharing()
         const int others = users.value(m_keyOfTensor[i]) - 1;
         if (others <= 0)
             continue;
-        TensorInfo& info = m_listing.tensors[i];
+        models::tensor::TensorInfo& info = m_listing.tensors[i];
         const QString note
             = tr("shares storage data/%1 with %n other tensor(s)", nullptr, others).arg(m_keyOfTensor[i]);
         info.note = info.note.isEmpty() ? note : info.note + QStringLiteral("; ") + note;
@@ -569,8 +576,8 @@ TensorListing listPtFile(const QString& path)
         const std::string_view headView(head.constData(), std::size_t(head.size()));
         if (looksLikeLegacyTorchSave(headView)) {
             listing.error = Text::tr("%1: a torch.save file in the legacy format (PyTorch before 1.6, or "
-                               "_use_new_zipfile_serialization=False), which RunLens does not read; load it in "
-                               "Python and save it again with a current PyTorch")
+                                     "_use_new_zipfile_serialization=False), which RunLens does not read; load it in "
+                                     "Python and save it again with a current PyTorch")
                                 .arg(absolutePath);
             return listing;
         }
@@ -589,7 +596,7 @@ TensorListing listPtFile(const QString& path)
     const std::int64_t fileSize = QFileInfo(absolutePath).size();
     const auto mapping = std::make_shared<const SharedFileMapping>(absolutePath, fileSize);
     QString mapError;
-    const std::shared_ptr<const TensorData> mapped = mapping->get(mapError);
+    const std::shared_ptr<const models::tensor::TensorData> mapped = mapping->get(mapError);
     if (!mapped) {
         listing.error = mapError;
         return listing;
@@ -673,22 +680,24 @@ TensorListing listPtFile(const QString& path)
             && readWholeMember(zip.archive, zip_uint64_t(byteorderIndex), byteorderSize, order, readError)) {
             if (order == "big") {
                 listing.error = Text::tr("%1: the tensors are stored big-endian (byteorder 'big'), which RunLens does "
-                                   "not read; save them again on a little-endian machine")
+                                         "not read; save them again on a little-endian machine")
                                     .arg(absolutePath);
                 return listing;
             }
             if (order != "little")
-                listing.diagnostics.append(Diagnostic { Severity::Warning, absolutePath, -1, -1,
-                                                        Text::tr("unknown byteorder record; little-endian assumed") });
+                listing.diagnostics.append(
+                    models::Diagnostic { models::Severity::Warning, absolutePath, -1, -1,
+                                         Text::tr("unknown byteorder record; little-endian assumed") });
         }
     }
 
     ImportBudget budget { fileSize };
     if (pickleSize > kMaxPickleBytes || !budget.spendBytes(pickleSize)) {
-        listing.error = Text::tr("%1: %2/data.pkl claims %3 bytes, more than a torch.save structure can need; the file is "
-                           "damaged")
-                            .arg(absolutePath, folder)
-                            .arg(pickleSize);
+        listing.error
+            = Text::tr("%1: %2/data.pkl claims %3 bytes, more than a torch.save structure can need; the file is "
+                       "damaged")
+                  .arg(absolutePath, folder)
+                  .arg(pickleSize);
         return listing;
     }
     std::string pickle;
@@ -711,7 +720,7 @@ TensorListing listPtFile(const QString& path)
         return listing;
     }
     // A damaged pickle keeps what was decoded before the damage, which is listed.
-    for (Diagnostic diagnostic : decoded.diagnostics) {
+    for (models::Diagnostic diagnostic : decoded.diagnostics) {
         diagnostic.file = absolutePath;
         diagnostic.message = Text::tr("%1/data.pkl: %2").arg(folder, diagnostic.message);
         listing.diagnostics.append(diagnostic);
@@ -722,8 +731,8 @@ TensorListing listPtFile(const QString& path)
     walker.noteSharing();
     if (listing.tensors.isEmpty() && listing.diagnostics.isEmpty())
         listing.diagnostics.append(
-            Diagnostic { Severity::Info, absolutePath, -1, -1, Text::tr("the file holds no tensors") });
+            models::Diagnostic { models::Severity::Info, absolutePath, -1, -1, Text::tr("the file holds no tensors") });
     return listing;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 namespace {
 
@@ -30,19 +30,29 @@ constexpr std::int64_t kLengthBytes = 8;
 // The reference implementation refuses headers above 100 MB; a larger one is damage, not a model.
 constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;
 
-std::optional<DType> dtypeFromSafetensors(std::string_view name)
+std::optional<models::tensor::DType> dtypeFromSafetensors(std::string_view name)
 {
     struct Entry
     {
         std::string_view name;
-        DType type;
+        models::tensor::DType type;
     };
     static constexpr Entry kTypes[] = {
-        { "BOOL", DType::Bool },   { "U8", DType::UInt8 },           { "I8", DType::Int8 },
-        { "U16", DType::UInt16 },  { "I16", DType::Int16 },          { "U32", DType::UInt32 },
-        { "I32", DType::Int32 },   { "U64", DType::UInt64 },         { "I64", DType::Int64 },
-        { "F16", DType::Float16 }, { "BF16", DType::BFloat16 },      { "F32", DType::Float32 },
-        { "F64", DType::Float64 }, { "F8_E4M3", DType::Float8E4M3 }, { "F8_E5M2", DType::Float8E5M2 },
+        { "BOOL", models::tensor::DType::Bool },
+        { "U8", models::tensor::DType::UInt8 },
+        { "I8", models::tensor::DType::Int8 },
+        { "U16", models::tensor::DType::UInt16 },
+        { "I16", models::tensor::DType::Int16 },
+        { "U32", models::tensor::DType::UInt32 },
+        { "I32", models::tensor::DType::Int32 },
+        { "U64", models::tensor::DType::UInt64 },
+        { "I64", models::tensor::DType::Int64 },
+        { "F16", models::tensor::DType::Float16 },
+        { "BF16", models::tensor::DType::BFloat16 },
+        { "F32", models::tensor::DType::Float32 },
+        { "F64", models::tensor::DType::Float64 },
+        { "F8_E4M3", models::tensor::DType::Float8E4M3 },
+        { "F8_E5M2", models::tensor::DType::Float8E5M2 },
     };
     for (const Entry& entry : kTypes) {
         if (entry.name == name)
@@ -69,7 +79,7 @@ std::optional<std::int64_t> nonNegative(const nlohmann::json& value)
 struct Entry
 {
     QString name;
-    DType dtype = DType::Float32;
+    models::tensor::DType dtype = models::tensor::DType::Float32;
     std::vector<std::int64_t> shape;
     std::int64_t begin = 0;
     std::int64_t end = 0;
@@ -94,7 +104,7 @@ std::optional<Entry> readEntry(const QString& name, const nlohmann::json& value,
     Entry entry;
     entry.name = name;
     const std::string& dtypeText = dtype->get_ref<const std::string&>();
-    const std::optional<DType> type = dtypeFromSafetensors(dtypeText);
+    const std::optional<models::tensor::DType> type = dtypeFromSafetensors(dtypeText);
     if (!type) {
         problem = Text::tr("entry '%1' has dtype '%2', which RunLens does not read; skipped")
                       .arg(name, QString::fromStdString(dtypeText));
@@ -116,7 +126,7 @@ std::optional<Entry> readEntry(const QString& name, const nlohmann::json& value,
             count *= *d;
     }
     const bool empty = std::find(entry.shape.begin(), entry.shape.end(), 0) != entry.shape.end();
-    const int item = itemSize(entry.dtype);
+    const int item = models::tensor::itemSize(entry.dtype);
     if (!empty && (overflow || count > std::numeric_limits<std::int64_t>::max() / item)) {
         problem = Text::tr("entry '%1' has a shape describing more data than any file can hold; skipped").arg(name);
         return std::nullopt;
@@ -157,8 +167,8 @@ TensorListing listSafetensorsFile(const QString& path)
 {
     TensorListing listing;
     const QString absolutePath = QFileInfo(path).absoluteFilePath();
-    const auto diagnose = [&](Severity severity, const QString& message) {
-        Diagnostic diagnostic;
+    const auto diagnose = [&](models::Severity severity, const QString& message) {
+        models::Diagnostic diagnostic;
         diagnostic.severity = severity;
         diagnostic.file = absolutePath;
         diagnostic.message = message;
@@ -208,7 +218,7 @@ TensorListing listSafetensorsFile(const QString& path)
     const std::int64_t overrun
         = scanJsonLimits(std::string_view(headerText.constData(), std::size_t(headerText.size())), budget);
     if (overrun >= 0) {
-        const Diagnostic diagnostic = budget.diagnostic(absolutePath, kLengthBytes + overrun);
+        const models::Diagnostic diagnostic = budget.diagnostic(absolutePath, kLengthBytes + overrun);
         listing.diagnostics.append(diagnostic);
         listing.error
             = Text::tr("%1: the .safetensors header cannot be read: %2").arg(absolutePath, diagnostic.message);
@@ -227,7 +237,7 @@ TensorListing listSafetensorsFile(const QString& path)
             const QString name = QString::fromStdString(key);
             if (key == "__metadata__") {
                 if (!value.is_object()) {
-                    diagnose(Severity::Warning, Text::tr("__metadata__ is not a JSON object; ignored"));
+                    diagnose(models::Severity::Warning, Text::tr("__metadata__ is not a JSON object; ignored"));
                     continue;
                 }
                 for (const auto& [metaKey, metaValue] : value.items()) {
@@ -235,7 +245,7 @@ TensorListing listSafetensorsFile(const QString& path)
                         listing.metadata.insert(QString::fromStdString(metaKey),
                                                 QString::fromStdString(metaValue.get<std::string>()));
                     else
-                        diagnose(Severity::Warning,
+                        diagnose(models::Severity::Warning,
                                  Text::tr("__metadata__ value of '%1' is not a string; ignored")
                                      .arg(QString::fromStdString(metaKey)));
                 }
@@ -245,7 +255,7 @@ TensorListing listSafetensorsFile(const QString& path)
             if (std::optional<Entry> entry = readEntry(name, value, dataSize, problem))
                 entries.push_back(std::move(*entry));
             else
-                diagnose(Severity::Error, problem);
+                diagnose(models::Severity::Error, problem);
         }
     } catch (const nlohmann::json::exception& e) {
         // The checks above leave nothing to throw; kept so a library surprise stays a message.
@@ -261,7 +271,8 @@ TensorListing listSafetensorsFile(const QString& path)
         if (entry.begin == entry.end)
             continue;
         if (last && entry.begin < last->end)
-            diagnose(Severity::Warning, Text::tr("entries '%1' and '%2' share data bytes").arg(last->name, entry.name));
+            diagnose(models::Severity::Warning,
+                     Text::tr("entries '%1' and '%2' share data bytes").arg(last->name, entry.name));
         if (!last || entry.end > last->end)
             last = &entry;
     }
@@ -269,15 +280,15 @@ TensorListing listSafetensorsFile(const QString& path)
     const auto mapping = std::make_shared<const SharedFileMapping>(absolutePath, fileSize);
     const bool swap = std::endian::native == std::endian::big;
     for (const Entry& entry : entries) {
-        Tensor layout;
+        models::tensor::Tensor layout;
         layout.name = entry.name;
         layout.dtype = entry.dtype;
         layout.shape = entry.shape;
-        layout.strides = Tensor::contiguousStrides(entry.shape, itemSize(entry.dtype));
+        layout.strides = models::tensor::Tensor::contiguousStrides(entry.shape, models::tensor::itemSize(entry.dtype));
         layout.offset = dataStart + entry.begin;
-        layout.swap = swap && itemSize(entry.dtype) > 1;
+        layout.swap = swap && models::tensor::itemSize(entry.dtype) > 1;
 
-        TensorInfo info;
+        models::tensor::TensorInfo info;
         info.path = absolutePath;
         info.member = entry.name;
         info.format = QStringLiteral("safetensors");
@@ -290,4 +301,4 @@ TensorListing listSafetensorsFile(const QString& path)
     return listing;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

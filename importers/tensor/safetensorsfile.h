@@ -4,7 +4,7 @@
 
 #include <QString>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 /// Lists the tensors of a `.safetensors` file (Hugging Face): an 8-byte little-endian header length, a JSON
 /// header mapping each name to its dtype, shape and `data_offsets` (from the byte after the header), and the
@@ -14,4 +14,4 @@ namespace runlens::tensor {
 /// thread.
 TensorListing listSafetensorsFile(const QString& path);
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

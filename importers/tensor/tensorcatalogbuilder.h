@@ -9,7 +9,7 @@
 
 #include <memory>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 /// Builds the TensorCatalog of an opened folder from the tensor files of its manifest, reading only
 /// headers: `.npy` (torch-style `step_N/{module}.{kind}.npy` dumps and MindSpore offline dumps
@@ -22,19 +22,19 @@ namespace runlens::tensor {
 class TensorCatalogBuilder
 {
 public:
-    static TensorCatalog build(const RunManifest& manifest, const ImportControl& control = {});
+    static models::tensor::TensorCatalog build(const models::RunManifest& manifest, const ImportControl& control = {});
 
     struct WithDumps
     {
-        TensorCatalog catalog;
-        graph::DumpIndex dumps; ///< what DumpIndexer::index() gives, from the same reading of each header
+        models::tensor::TensorCatalog catalog;
+        models::graph::DumpIndex dumps; ///< what DumpIndexer::index() gives, from the same reading of each header
     };
     /// The catalog and the dump index of the `.npy` files together, each header read once.
-    static WithDumps buildWithDumps(const RunManifest& manifest, const ImportControl& control = {});
+    static WithDumps buildWithDumps(const models::RunManifest& manifest, const ImportControl& control = {});
 };
 
 /// The values of one tensor file of a dump (an msprobe `.npy`, or a torch.save `.pt` of one tensor), read
 /// when opened: for views that know the file from elsewhere (dump.json's data_name) and not from a catalog.
-std::shared_ptr<const TensorSource> dumpTensorFileSource(const QString& path);
+std::shared_ptr<const models::tensor::TensorSource> dumpTensorFileSource(const QString& path);
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

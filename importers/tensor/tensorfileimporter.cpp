@@ -9,7 +9,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 namespace {
 
@@ -21,23 +21,23 @@ struct Text
 /// The tensors of one file, each with a way to open it.
 struct Listed
 {
-    QList<TensorInfo> tensors;
+    QList<models::tensor::TensorInfo> tensors;
     QMap<QString, QString> metadata;
     QString error;
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
 };
 
-Listed listFile(const QString& path, ArtifactKind kind)
+Listed listFile(const QString& path, models::ArtifactKind kind)
 {
     Listed out;
     switch (kind) {
-    case ArtifactKind::TensorNpy: {
+    case models::ArtifactKind::TensorNpy: {
         NpyFileResult opened = openNpyFile(path);
         if (!opened.tensor) {
             out.error = opened.error;
             break;
         }
-        TensorInfo info;
+        models::tensor::TensorInfo info;
         info.path = path;
         info.format = QStringLiteral("npy");
         info.dtype = opened.tensor->dtype;
@@ -47,12 +47,12 @@ Listed listFile(const QString& path, ArtifactKind kind)
         out.tensors << info;
         break;
     }
-    case ArtifactKind::TensorNpz:
-    case ArtifactKind::TensorSafetensors:
-    case ArtifactKind::TensorPt: {
-        TensorListing listing = kind == ArtifactKind::TensorNpz ? listNpzFile(path)
-            : kind == ArtifactKind::TensorPt                    ? listPtFile(path)
-                                                                : listSafetensorsFile(path);
+    case models::ArtifactKind::TensorNpz:
+    case models::ArtifactKind::TensorSafetensors:
+    case models::ArtifactKind::TensorPt: {
+        TensorListing listing = kind == models::ArtifactKind::TensorNpz ? listNpzFile(path)
+            : kind == models::ArtifactKind::TensorPt                    ? listPtFile(path)
+                                                                        : listSafetensorsFile(path);
         out.tensors = std::move(listing.tensors);
         out.metadata = std::move(listing.metadata);
         out.diagnostics = std::move(listing.diagnostics);
@@ -61,8 +61,8 @@ Listed listFile(const QString& path, ArtifactKind kind)
             if (out.tensors.isEmpty()) {
                 out.error = listing.error;
             } else {
-                Diagnostic d;
-                d.severity = Severity::Error;
+                models::Diagnostic d;
+                d.severity = models::Severity::Error;
                 d.file = path;
                 d.message = listing.error;
                 out.diagnostics << d;
@@ -78,7 +78,7 @@ Listed listFile(const QString& path, ArtifactKind kind)
 
 } // namespace
 
-TensorFileImporter::TensorFileImporter(QString path, ArtifactKind kind)
+TensorFileImporter::TensorFileImporter(QString path, models::ArtifactKind kind)
     : m_path(std::move(path))
     , m_kind(kind)
 { }
@@ -89,27 +89,27 @@ ImportUpdate TensorFileImporter::poll(const ImportControl& control)
     Listed listed = listFile(m_path, m_kind);
     update.diagnostics = listed.diagnostics;
     if (!listed.error.isEmpty()) {
-        Diagnostic d;
-        d.severity = Severity::Error;
+        models::Diagnostic d;
+        d.severity = models::Severity::Error;
         d.file = m_path;
         d.message = listed.error;
         update.diagnostics << d;
-        update.status = ImportStatus::Failed;
+        update.status = models::ImportStatus::Failed;
         return update;
     }
-    QList<TensorSummary> summaries;
+    QList<models::tensor::TensorSummary> summaries;
     bool partial = !listed.diagnostics.isEmpty();
     for (int i = 0; i < listed.tensors.size(); ++i) {
-        const TensorInfo& info = listed.tensors[i];
-        TensorSummary summary;
+        const models::tensor::TensorInfo& info = listed.tensors[i];
+        models::tensor::TensorSummary summary;
         summary.member = info.member;
         summary.dtype = info.dtype;
         summary.shape = info.shape;
         summary.note = info.note;
-        const TensorResult opened = info.source->open();
+        const models::tensor::TensorResult opened = info.source->open();
         if (!opened.tensor) {
-            Diagnostic d;
-            d.severity = Severity::Warning;
+            models::Diagnostic d;
+            d.severity = models::Severity::Warning;
             d.file = m_path;
             d.message = opened.error;
             update.diagnostics << d;
@@ -117,19 +117,19 @@ ImportUpdate TensorFileImporter::poll(const ImportControl& control)
         } else {
             // Files hold their tensors densely (C or Fortran order), and statistics do not depend on the
             // order of the elements, so the values are read as one run.
-            const Tensor& t = *opened.tensor;
-            StatisticsOptions options;
+            const models::tensor::Tensor& t = *opened.tensor;
+            models::tensor::StatisticsOptions options;
             options.cancel = [&control] { return control.canceled(); };
-            const TensorStatistics stats
-                = computeStatistics(t.data->data() + t.offset, t.elementCount(), t.dtype, t.swap, options);
+            const models::tensor::TensorStatistics stats = models::tensor::computeStatistics(
+                t.data->data() + t.offset, t.elementCount(), t.dtype, t.swap, options);
             if (stats.cancelled) {
-                update.status = ImportStatus::Canceled;
+                update.status = models::ImportStatus::Canceled;
                 return update;
             }
             summary.statistics = stats;
-            update.bytesRead += byteCount(t.elementCount(), itemSize(t.dtype));
+            update.bytesRead += models::tensor::byteCount(t.elementCount(), models::tensor::itemSize(t.dtype));
             if (const QString damage = t.data->damage(); !damage.isEmpty()) {
-                update.diagnostics << Diagnostic { Severity::Error, m_path, -1, -1, damage };
+                update.diagnostics << models::Diagnostic { models::Severity::Error, m_path, -1, -1, damage };
                 partial = true;
             }
         }
@@ -139,8 +139,8 @@ ImportUpdate TensorFileImporter::poll(const ImportControl& control)
     update.recordsRead = summaries.size();
     update.tensors = std::move(summaries);
     update.tensorFileMetadata = std::move(listed.metadata);
-    update.status = partial ? ImportStatus::Partial : ImportStatus::Ok;
+    update.status = partial ? models::ImportStatus::Partial : models::ImportStatus::Ok;
     return update;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

@@ -5,7 +5,7 @@
 
 #include <QString>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 /// Reads a tensor file whole for `runlens info`: every tensor it holds with its type and whole-tensor
 /// statistics (computed in parallel over the mapped data). The desktop leaves tensor files to the Tensor
@@ -13,12 +13,12 @@ namespace runlens::tensor {
 class TensorFileImporter final : public ArtifactImporter
 {
 public:
-    TensorFileImporter(QString path, ArtifactKind kind);
+    TensorFileImporter(QString path, models::ArtifactKind kind);
     ImportUpdate poll(const ImportControl& control) override;
 
 private:
     QString m_path;
-    ArtifactKind m_kind;
+    models::ArtifactKind m_kind;
 };
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/diagnostic.h"
 #include "importers/core/filemapping.h"
+#include "models/core/diagnostic.h"
 #include "models/tensor/tensor.h"
 #include "models/tensor/tensorcatalog.h"
 
@@ -15,7 +15,7 @@
 #include <memory>
 #include <mutex>
 
-namespace runlens::tensor {
+namespace runlens::importers::tensor {
 
 /// The tensors a container file (`.npz`, `.safetensors`) holds, as far as its headers tell, with a source
 /// per tensor to read its values. `error` is set when the file as a whole cannot be read (then `tensors`
@@ -23,15 +23,15 @@ namespace runlens::tensor {
 /// entries are left out. `metadata` is the file's free-form string map (safetensors `__metadata__`).
 struct TensorListing
 {
-    QList<TensorInfo> tensors;
+    QList<models::tensor::TensorInfo> tensors;
     QString error;
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     QMap<QString, QString> metadata;
 };
 
 /// Bytes of a file mapped read-only (see FileMapping), kept while any Tensor views them; damage() tells when
 /// the file shrank under the mapping.
-class MappedTensorData final : public TensorData
+class MappedTensorData final : public models::tensor::TensorData
 {
 public:
     explicit MappedTensorData(std::shared_ptr<const FileMapping> mapping)
@@ -60,7 +60,7 @@ public:
     const QString& path() const { return m_path; }
 
     /// The mapping, or nullptr with `error` naming the file.
-    std::shared_ptr<const TensorData> get(QString& error) const
+    std::shared_ptr<const models::tensor::TensorData> get(QString& error) const
     {
         const std::lock_guard lock(m_mutex);
         if (auto data = m_data.lock())
@@ -92,23 +92,23 @@ private:
     QString m_path;
     std::int64_t m_expectedSize = 0;
     mutable std::mutex m_mutex;
-    mutable std::weak_ptr<const TensorData> m_data;
+    mutable std::weak_ptr<const models::tensor::TensorData> m_data;
 };
 
 /// A tensor viewed in place in a mapped container file: `layout` is the Tensor without its data, its
 /// `offset` counted from the start of the file.
-class MappedTensorSource final : public TensorSource
+class MappedTensorSource final : public models::tensor::TensorSource
 {
 public:
-    MappedTensorSource(std::shared_ptr<const SharedFileMapping> mapping, Tensor layout)
+    MappedTensorSource(std::shared_ptr<const SharedFileMapping> mapping, models::tensor::Tensor layout)
         : m_mapping(std::move(mapping))
         , m_layout(std::move(layout))
     { }
 
-    TensorResult open() const override
+    models::tensor::TensorResult open() const override
     {
-        TensorResult result;
-        std::shared_ptr<const TensorData> data = m_mapping->get(result.error);
+        models::tensor::TensorResult result;
+        std::shared_ptr<const models::tensor::TensorData> data = m_mapping->get(result.error);
         if (data) {
             result.tensor = m_layout;
             result.tensor->data = std::move(data);
@@ -118,7 +118,7 @@ public:
 
 private:
     std::shared_ptr<const SharedFileMapping> m_mapping;
-    Tensor m_layout;
+    models::tensor::Tensor m_layout;
 };
 
-} // namespace runlens::tensor
+} // namespace runlens::importers::tensor

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace runlens::tensor::ziparchive {
+namespace runlens::importers::tensor::ziparchive {
 
 std::optional<QHash<QByteArray, CentralEntry>> centralEntries(const Bytes& bytes)
 {
@@ -93,4 +93,4 @@ bool readMember(zip_file_t* file, std::byte* out, std::int64_t count, std::int64
     return true;
 }
 
-} // namespace runlens::tensor::ziparchive
+} // namespace runlens::importers::tensor::ziparchive

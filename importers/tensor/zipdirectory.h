@@ -15,7 +15,7 @@
 // The parts of a zip archive the tensor containers (.npz, torch.save) read themselves: libzip lists and
 // inflates members but does not tell where a stored member's bytes lie in the file, which a mapping needs.
 
-namespace runlens::tensor::ziparchive {
+namespace runlens::importers::tensor::ziparchive {
 
 constexpr std::uint32_t kLocalHeaderSignature = 0x04034b50;
 constexpr std::uint32_t kCentralHeaderSignature = 0x02014b50;
@@ -91,4 +91,4 @@ struct ZipArchive
 /// Reads up to `count` bytes of an open member into `out` from its current position; false on a read error.
 bool readMember(zip_file_t* file, std::byte* out, std::int64_t count, std::int64_t& got);
 
-} // namespace runlens::tensor::ziparchive
+} // namespace runlens::importers::tensor::ziparchive

@@ -22,12 +22,12 @@
 
 Q_LOGGING_CATEGORY(lcTraceImport, "runlens.importers.trace")
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 namespace {
 
-ChromeTraceResult finishResult(TraceStoreBuilder& builder, Diagnostics diagnostics, bool canceled,
-                               const ImportControl& control)
+ChromeTraceResult finishResult(models::trace::TraceStoreBuilder& builder, models::Diagnostics diagnostics,
+                               bool canceled, const ImportControl& control)
 {
     ChromeTraceResult result;
     result.store = builder.finish();
@@ -70,8 +70,8 @@ constexpr std::uint64_t kIndexReleaseStep = std::uint64_t(16) << 20;
 class Snapshots
 {
 public:
-    Snapshots(const TraceStoreBuilder& builder, const ImportControl& control, const TraceInput& input, int base,
-              int span)
+    Snapshots(const models::trace::TraceStoreBuilder& builder, const ImportControl& control, const TraceInput& input,
+              int base, int span)
         : m_builder(builder)
         , m_control(control)
         , m_input(input)
@@ -90,7 +90,7 @@ public:
         const std::uint64_t done = position >= data ? std::uint64_t(position - data) : 0;
         const int permille = m_base
             + int(double(m_span) * std::min(1.0, double(done) / double(std::max<std::uint64_t>(m_input.expected, 1))));
-        std::shared_ptr<const TraceStore> partial;
+        std::shared_ptr<const models::trace::TraceStore> partial;
         if (!m_full) {
             m_full = m_builder.eventCount() >= kSnapshotEvents;
             partial = m_builder.snapshot(kSnapshotEvents);
@@ -100,7 +100,7 @@ public:
     }
 
 private:
-    const TraceStoreBuilder& m_builder;
+    const models::trace::TraceStoreBuilder& m_builder;
     const ImportControl& m_control;
     const TraceInput& m_input;
     int m_base;
@@ -111,8 +111,8 @@ private:
 
 // Reads one input into the builder as a new source. Large inputs are scanned (and, for files that cannot be
 // mapped, read from disk) on a second thread while this one parses the events.
-bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& input, const ImportControl& control,
-                Diagnostics& diagnostics, int progressBase, int progressSpan)
+bool readSource(models::trace::TraceStoreBuilder& builder, const QString& name, TraceInput& input,
+                const ImportControl& control, models::Diagnostics& diagnostics, int progressBase, int progressSpan)
 {
     const int source = builder.addSource(name, input.buffer);
     if (!input.buffer)
@@ -120,7 +120,7 @@ bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& inp
     const qsizetype firstDiagnostic = diagnostics.size();
     const struct PlaceOffsets
     {
-        Diagnostics& diagnostics;
+        models::Diagnostics& diagnostics;
         qsizetype first;
         const TraceInput& input;
         ~PlaceOffsets() { placeInflatedOffsets(diagnostics, first, input); }
@@ -170,8 +170,8 @@ bool readSource(TraceStoreBuilder& builder, const QString& name, TraceInput& inp
 
 // The store of `paths` from the index cache, with each source's input attached again; nothing when there
 // is no usable entry (missing, stale, from another version, damaged: the caller parses and rewrites it).
-std::optional<ChromeTraceResult> readIndex(const QStringList& paths, const TraceCacheKey& key, const QString& entry,
-                                           const ImportControl& control)
+std::optional<ChromeTraceResult> readIndex(const QStringList& paths, const models::trace::TraceCacheKey& key,
+                                           const QString& entry, const ImportControl& control)
 {
     if (!QFileInfo::exists(entry))
         return std::nullopt;
@@ -182,12 +182,13 @@ std::optional<ChromeTraceResult> readIndex(const QStringList& paths, const Trace
     const std::span bytes(mapping->data(), std::size_t(mapping->size()));
     // The arrays are copied out; the pages already copied leave memory as reading goes on.
     std::size_t released = 0;
-    TraceStoreCodec::Decoded decoded = TraceStoreCodec::read(bytes, &key, true, error, [&](std::size_t offset) {
-        if (offset >= released + kIndexReleaseStep) {
-            mapping->release(0, std::int64_t(offset));
-            released = offset;
-        }
-    });
+    models::trace::TraceStoreCodec::Decoded decoded
+        = models::trace::TraceStoreCodec::read(bytes, &key, true, error, [&](std::size_t offset) {
+              if (offset >= released + kIndexReleaseStep) {
+                  mapping->release(0, std::int64_t(offset));
+                  released = offset;
+              }
+          });
     if (!decoded.store || mapping->damaged() || decoded.store->sources().size() != std::size_t(paths.size())) {
         qCInfo(lcTraceImport) << "rebuilding the index cache of" << paths << ":" << error;
         return std::nullopt;
@@ -195,19 +196,19 @@ std::optional<ChromeTraceResult> readIndex(const QStringList& paths, const Trace
     control.report(100);
     ChromeTraceResult result;
     for (qsizetype i = 0; i < paths.size(); ++i) {
-        Diagnostics opening;
+        models::Diagnostics opening;
         TraceInput input = openTraceInput(paths[i], opening, control);
         if (!input.buffer || !input.complete() || input.buffer->size() != decoded.inputSizes[std::size_t(i)])
             return std::nullopt;
-        TraceStoreCodec::attachInput(*decoded.store, int(i), input.buffer);
+        models::trace::TraceStoreCodec::attachInput(*decoded.store, int(i), input.buffer);
     }
     // The entry is keyed by absolute path: name the sources and problems as this caller does.
     std::vector<QString> cachedPaths;
-    for (const TraceSource& source : decoded.store->sources())
+    for (const models::trace::TraceSource& source : decoded.store->sources())
         cachedPaths.push_back(source.path);
     for (qsizetype i = 0; i < paths.size(); ++i)
-        TraceStoreCodec::renameSource(*decoded.store, int(i), paths[i]);
-    for (Diagnostic& d : decoded.diagnostics) {
+        models::trace::TraceStoreCodec::renameSource(*decoded.store, int(i), paths[i]);
+    for (models::Diagnostic& d : decoded.diagnostics) {
         const auto it = std::find(cachedPaths.begin(), cachedPaths.end(), d.file);
         if (it != cachedPaths.end())
             d.file = paths[it - cachedPaths.begin()];
@@ -220,13 +221,13 @@ std::optional<ChromeTraceResult> readIndex(const QStringList& paths, const Trace
     return result;
 }
 
-void writeIndexEntry(const ChromeTraceResult& result, const TraceCacheKey& key, const QString& entry)
+void writeIndexEntry(const ChromeTraceResult& result, const models::trace::TraceCacheKey& key, const QString& entry)
 {
     QDir().mkpath(QFileInfo(entry).absolutePath());
     // Written under a temporary name and renamed when complete: a crash leaves no partial entry.
     QSaveFile file(entry);
-    if (!file.open(QIODevice::WriteOnly) || !TraceStoreCodec::write(*result.store, result.diagnostics, key, file)
-        || !file.commit()) {
+    if (!file.open(QIODevice::WriteOnly)
+        || !models::trace::TraceStoreCodec::write(*result.store, result.diagnostics, key, file) || !file.commit()) {
         qCInfo(lcTraceImport) << "cannot write the index cache" << entry << file.errorString();
         return;
     }
@@ -237,7 +238,7 @@ void writeIndexEntry(const ChromeTraceResult& result, const TraceCacheKey& key, 
 
 ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const ImportControl& control, bool writeIndex)
 {
-    TraceCacheKey key;
+    models::trace::TraceCacheKey key;
     QString entry;
     if (TraceCache::enabled() && TraceCache::keyOf(paths, key)) {
         entry = TraceCache::indexPath(key);
@@ -246,12 +247,12 @@ ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const Import
     }
     ChromeTraceResult result = readFiles(paths, control);
     // Only a complete read of files that did not change meanwhile is worth keeping.
-    TraceCacheKey after;
+    models::trace::TraceCacheKey after;
     if (writeIndex && !entry.isEmpty() && !result.canceled && TraceCache::keyOf(paths, after) && after == key) {
         // The painting index goes into the cache; built once here, the timeline takes it from the store
         // too. The store is not shared with anyone yet.
-        auto store = std::const_pointer_cast<TraceStore>(result.store);
-        TraceStoreCodec::attachLod(*store, std::make_shared<const TraceLod>(*store));
+        auto store = std::const_pointer_cast<models::trace::TraceStore>(result.store);
+        models::trace::TraceStoreCodec::attachLod(*store, std::make_shared<const models::trace::TraceLod>(*store));
         writeIndexEntry(result, key, entry);
     }
     return result;
@@ -259,8 +260,8 @@ ChromeTraceResult ChromeTraceReader::read(const QStringList& paths, const Import
 
 ChromeTraceResult ChromeTraceReader::readFiles(const QStringList& paths, const ImportControl& control)
 {
-    TraceStoreBuilder builder;
-    Diagnostics diagnostics;
+    models::trace::TraceStoreBuilder builder;
+    models::Diagnostics diagnostics;
     const int count = int(std::max<qsizetype>(paths.size(), 1));
     bool canceled = false;
     for (int i = 0; i < paths.size() && !canceled; ++i) {
@@ -279,11 +280,11 @@ ChromeTraceResult ChromeTraceReader::readFiles(const QStringList& paths, const I
 ChromeTraceResult ChromeTraceReader::readBytes(const std::string& bytes, const QString& name,
                                                const ImportControl& control)
 {
-    TraceStoreBuilder builder;
-    Diagnostics diagnostics;
+    models::trace::TraceStoreBuilder builder;
+    models::Diagnostics diagnostics;
     TraceInput input = traceInputFromBytes(bytes, name, diagnostics, control);
     const bool canceled = !readSource(builder, name, input, control, diagnostics, 0, 1000);
     return finishResult(builder, std::move(diagnostics), canceled, control);
 }
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

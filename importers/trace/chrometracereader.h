@@ -9,14 +9,14 @@
 #include <memory>
 #include <string>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 /// What reading one or more Chrome traces produced: the store (never null, possibly empty) and every
 /// problem found. `canceled` is set when the control asked to stop; the store then holds what was read.
 struct ChromeTraceResult
 {
-    std::shared_ptr<const TraceStore> store;
-    Diagnostics diagnostics;
+    std::shared_ptr<const models::trace::TraceStore> store;
+    models::Diagnostics diagnostics;
     bool canceled = false;
 };
 
@@ -42,4 +42,4 @@ public:
                                        const ImportControl& control = {});
 };
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 using namespace jsonscan;
 
@@ -205,4 +205,4 @@ const char* EventScanner::events(const char* p)
     }
 }
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 struct TraceInput;
 
@@ -78,4 +78,4 @@ private:
     bool m_stopped = false;
 };
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 
-namespace runlens::trace::jsonscan {
+namespace runlens::importers::trace::jsonscan {
 
 namespace {
 
@@ -257,4 +257,4 @@ std::int64_t stableId(std::string_view text)
     return std::int64_t((h & 0x3fffffffffffffffull) | 0x4000000000000000ull);
 }
 
-} // namespace runlens::trace::jsonscan
+} // namespace runlens::importers::trace::jsonscan

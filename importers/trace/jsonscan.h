@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace runlens::trace::jsonscan {
+namespace runlens::importers::trace::jsonscan {
 
 /// Light structural scanning of JSON text, used to find where each trace event starts and ends without
 /// parsing it. Mismatched brackets are not detected here (the per-event parser reports them).
@@ -26,4 +26,4 @@ bool parseUInt64(std::string_view text, std::uint64_t& value);
 /// equals a real pid/tid a profiler writes.
 std::int64_t stableId(std::string_view text);
 
-} // namespace runlens::trace::jsonscan
+} // namespace runlens::importers::trace::jsonscan

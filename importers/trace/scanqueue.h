@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 // Hands scanned items from the scanning thread to the parsing thread in batches, so the two threads
 // meet once per few thousand events. Bounded, so a fast scanner does not run far ahead in memory.
@@ -88,4 +88,4 @@ private:
     bool m_done = false;
 };
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 namespace od = simdjson::ondemand;
 
@@ -14,7 +14,7 @@ void SourceReader::badEvent(const char* at, const QString& why)
     if (m_firstBadOffset < 0)
         m_firstBadOffset = offsetOf(at);
     if (m_badEvents <= kDetailedDiagnostics)
-        report(Severity::Warning, at,
+        report(models::Severity::Warning, at,
                QCoreApplication::translate("runlens::ChromeTraceReader", "Skipped an event: %1").arg(why));
 }
 
@@ -44,7 +44,8 @@ int SourceReader::trackFor(const Ident& pid, const Ident& tid, bool device)
     if (entry.track >= 0 && entry.pid == pid.value && entry.tid == tid.value && (entry.device || !device))
         return entry.track;
     const int process = processFor(pid);
-    const int track = m_builder.threadTrack(process, tid.value, device ? TrackType::GpuStream : TrackType::Thread);
+    const int track = m_builder.threadTrack(
+        process, tid.value, device ? models::trace::TrackType::GpuStream : models::trace::TrackType::Thread);
     if (std::size_t(track) >= m_trackNamed.size())
         m_trackNamed.resize(std::size_t(track) + 1, 0);
     if (tid.named)
@@ -58,15 +59,15 @@ int SourceReader::trackFor(const Ident& pid, const Ident& tid, bool device)
     return track;
 }
 
-EventKind SourceReader::kindOf(StringId name, StringId category, std::string_view categoryText,
-                               std::string_view nameText, bool& device)
+models::trace::EventKind SourceReader::kindOf(models::trace::StringId name, models::trace::StringId category,
+                                              std::string_view categoryText, std::string_view nameText, bool& device)
 {
     if (name >= m_kinds.size())
         m_kinds.resize(std::max<std::size_t>(name + 1, m_kinds.size() * 2));
     KindCache& cache = m_kinds[name];
     if (!cache.valid || cache.category != category) {
         cache.category = category;
-        cache.kind = eventKindFrom(categoryText, nameText);
+        cache.kind = models::trace::eventKindFrom(categoryText, nameText);
         cache.device = isDeviceCategory(cache.kind, categoryText);
         cache.valid = true;
     }
@@ -124,7 +125,7 @@ void SourceReader::handleEvent(const char* begin, const char* end)
 
     m_namedIds.resolve(e.pid);
     m_namedIds.resolve(e.tid);
-    TraceSource& source = m_builder.source(m_source);
+    models::trace::TraceSource& source = m_builder.source(m_source);
     if (e.fields == 0) {
         ++source.sentinelEvents;
         return;
@@ -261,15 +262,15 @@ bool SourceReader::eventStart(const char* begin, const EventFields& e, std::int6
     return true;
 }
 
-void SourceReader::handleSlice(char phase, const EventFields& e, std::int64_t start, TraceSource& source)
+void SourceReader::handleSlice(char phase, const EventFields& e, std::int64_t start, models::trace::TraceSource& source)
 {
-    StringTable& strings = m_builder.strings();
-    const StringId nameId = strings.intern(e.name);
-    const StringId catId = strings.intern(e.cat);
+    models::trace::StringTable& strings = m_builder.strings();
+    const models::trace::StringId nameId = strings.intern(e.name);
+    const models::trace::StringId catId = strings.intern(e.cat);
     bool device = false;
-    const EventKind kind = kindOf(nameId, catId, e.cat, e.name, device);
+    const models::trace::EventKind kind = kindOf(nameId, catId, e.cat, e.name, device);
     const int track = trackFor(e.pid, e.tid, device);
-    const ArgsRef ref = argsRef(e.args);
+    const models::trace::ArgsRef ref = argsRef(e.args);
     if (phase == 'B') {
         if (std::size_t(track) >= m_stacks.size())
             m_stacks.resize(std::size_t(track) + 1);
@@ -282,10 +283,10 @@ void SourceReader::handleSlice(char phase, const EventFields& e, std::int64_t st
     if (phase == 'X') {
         duration = e.hasDur ? std::clamp<std::int64_t>(e.dur, 0, kDurationLimitNs) : 0;
         if (duration > kAbsurdNs)
-            flags |= SliceFlag::AbsurdDuration;
+            flags |= models::trace::SliceFlag::AbsurdDuration;
     } else {
-        flags |= SliceFlag::Instant;
-        if (kind == EventKind::Memory && e.name == "[memory]")
+        flags |= models::trace::SliceFlag::Instant;
+        if (kind == models::trace::EventKind::Memory && e.name == "[memory]")
             ++source.memoryEvents;
     }
     m_builder.addSlice(track, start, duration, nameId, catId, kind, ref, flags);
@@ -295,7 +296,8 @@ void SourceReader::handleSlice(char phase, const EventFields& e, std::int64_t st
         if (findUnsignedArg(e.args, "\"correlation\"", correlation) && correlation != 0)
             m_builder.setCorrelation(track, start, correlation);
     }
-    if (!e.args.empty() && (kind == EventKind::CpuOp || (device && LaunchIndex::isDeviceWork(kind)))) {
+    if (!e.args.empty()
+        && (kind == models::trace::EventKind::CpuOp || (device && models::trace::LaunchIndex::isDeviceWork(kind)))) {
         std::uint64_t external = 0;
         if (findUnsignedArg(e.args, "\"External id\"", external) && external != 0)
             m_builder.setExternalId(track, start, external);
@@ -310,12 +312,13 @@ void SourceReader::handleEnd(const char* begin, const EventFields& e, std::int64
         m_stacks[std::size_t(track)].pop_back();
         const std::int64_t duration = std::max<std::int64_t>(start - open.start, 0);
         m_builder.addSlice(track, open.start, duration, open.name, open.category, open.kind, open.args,
-                           duration > kAbsurdNs ? std::uint8_t(SliceFlag::AbsurdDuration) : std::uint8_t(0));
+                           duration > kAbsurdNs ? std::uint8_t(models::trace::SliceFlag::AbsurdDuration)
+                                                : std::uint8_t(0));
         noteEnd(start);
     } else {
         ++m_unmatchedEnds;
         if (m_unmatchedEnds <= kDetailedDiagnostics)
-            report(Severity::Warning, begin,
+            report(models::Severity::Warning, begin,
                    QCoreApplication::translate("runlens::ChromeTraceReader",
                                                "An \"E\" event has no matching \"B\" on its thread; ignored"));
     }
@@ -334,20 +337,20 @@ void SourceReader::handleFlow(const char* begin, char phase, const EventFields& 
 
 void SourceReader::handleAsync(char phase, const EventFields& e, std::int64_t start)
 {
-    StringTable& strings = m_builder.strings();
+    models::trace::StringTable& strings = m_builder.strings();
     const int process = processFor(e.pid);
     const int track = m_builder.asyncTrack(process, e.cat, e.id);
-    const StringId nameId = strings.intern(e.name);
-    const StringId catId = strings.intern(e.cat);
+    const models::trace::StringId nameId = strings.intern(e.name);
+    const models::trace::StringId catId = strings.intern(e.cat);
     bool device = false;
-    const EventKind kind = kindOf(nameId, catId, e.cat, e.name, device);
+    const models::trace::EventKind kind = kindOf(nameId, catId, e.cat, e.name, device);
     if (std::size_t(track) >= m_stacks.size())
         m_stacks.resize(std::size_t(track) + 1);
     auto& stack = m_stacks[std::size_t(track)];
     if (phase == 'b') {
         stack.push_back({ start, nameId, catId, kind, argsRef(e.args) });
     } else if (phase == 'n') {
-        m_builder.addSlice(track, start, 0, nameId, catId, kind, argsRef(e.args), SliceFlag::Instant);
+        m_builder.addSlice(track, start, 0, nameId, catId, kind, argsRef(e.args), models::trace::SliceFlag::Instant);
     } else if (!stack.empty()) {
         const Open open = stack.back();
         stack.pop_back();
@@ -359,4 +362,4 @@ void SourceReader::handleAsync(char phase, const EventFields& e, std::int64_t st
     noteEnd(start);
 }
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "models/core/diagnostic.h"
 #include "importers/core/importcontrol.h"
 #include "importers/trace/eventscanner.h"
-#include "models/trace/tracestorebuilder.h"
 #include "importers/trace/traceinput.h"
 #include "importers/trace/tracevalues.h"
+#include "models/core/diagnostic.h"
+#include "models/trace/tracestorebuilder.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -24,9 +24,9 @@
 
 Q_DECLARE_LOGGING_CATEGORY(lcTraceImport)
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
-static_assert(TraceBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
+static_assert(models::trace::TraceBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
 
 /// Reads the items of one Chrome trace source, as the scanner splits them, into a TraceStoreBuilder. Events
 /// are decoded in sourcereader.cpp; top-level metadata, process and thread names, scan problems and the end
@@ -34,13 +34,13 @@ static_assert(TraceBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
 class SourceReader
 {
 public:
-    SourceReader(TraceStoreBuilder& builder, int source, const QString& name, const TraceInput& input,
-                 const ImportControl& control, Diagnostics& diagnostics, int progressBase, int progressSpan)
+    SourceReader(models::trace::TraceStoreBuilder& builder, int source, const QString& name, const TraceInput& input,
+                 const ImportControl& control, models::Diagnostics& diagnostics, int progressBase, int progressSpan)
         : m_builder(builder)
         , m_source(source)
         , m_name(name)
         , m_data(input.buffer->data())
-        , m_bufferEnd(input.buffer->data() + input.buffer->capacity() + TraceBuffer::kPadding)
+        , m_bufferEnd(input.buffer->data() + input.buffer->capacity() + models::trace::TraceBuffer::kPadding)
         , m_expected(std::max<std::uint64_t>(input.expected, 1))
         , m_control(control)
         , m_diagnostics(diagnostics)
@@ -64,22 +64,22 @@ private:
     struct Open
     {
         std::int64_t start;
-        StringId name;
-        StringId category;
-        EventKind kind;
-        ArgsRef args;
+        models::trace::StringId name;
+        models::trace::StringId category;
+        models::trace::EventKind kind;
+        models::trace::ArgsRef args;
     };
 
     struct KindCache
     {
-        StringId category = 0;
-        EventKind kind = EventKind::Other;
+        models::trace::StringId category = 0;
+        models::trace::EventKind kind = models::trace::EventKind::Other;
         bool device = false;
         bool valid = false;
     };
 
     qint64 offsetOf(const char* p) const { return qint64(p - m_data); }
-    void report(Severity severity, const char* at, const QString& message)
+    void report(models::Severity severity, const char* at, const QString& message)
     {
         m_diagnostics.append({ severity, m_name, at ? offsetOf(at) : -1, -1, message });
     }
@@ -101,7 +101,7 @@ private:
     // The steps of handleEvent(); the reading steps return false after reporting a bad event.
     bool readFields(const char* begin, const char* end, simdjson::ondemand::object& obj, EventFields& e);
     bool eventStart(const char* begin, const EventFields& e, std::int64_t& start);
-    void handleSlice(char phase, const EventFields& e, std::int64_t start, TraceSource& source);
+    void handleSlice(char phase, const EventFields& e, std::int64_t start, models::trace::TraceSource& source);
     void handleEnd(const char* begin, const EventFields& e, std::int64_t start);
     void handleFlow(const char* begin, char phase, const EventFields& e, std::int64_t start);
     void handleAsync(char phase, const EventFields& e, std::int64_t start);
@@ -110,9 +110,9 @@ private:
     int processFor(const Ident& pid);
     void applyMetadata(std::string_view name, const Ident& pid, const Ident& tid, std::string_view args);
     void addCounters(const Ident& pid, std::string_view name, std::int64_t time, std::string_view args);
-    EventKind kindOf(StringId name, StringId category, std::string_view categoryText, std::string_view nameText,
-                     bool& device);
-    ArgsRef argsRef(std::string_view args) const
+    models::trace::EventKind kindOf(models::trace::StringId name, models::trace::StringId category,
+                                    std::string_view categoryText, std::string_view nameText, bool& device);
+    models::trace::ArgsRef argsRef(std::string_view args) const
     {
         if (args.empty())
             return {};
@@ -120,14 +120,14 @@ private:
     }
     void noteEnd(std::int64_t t) { m_maxEnd = std::max(m_maxEnd, t); }
 
-    TraceStoreBuilder& m_builder;
+    models::trace::TraceStoreBuilder& m_builder;
     int m_source;
     QString m_name;
     const char* m_data;
     const char* m_bufferEnd;
     std::uint64_t m_expected;
     const ImportControl& m_control;
-    Diagnostics& m_diagnostics;
+    models::Diagnostics& m_diagnostics;
     int m_progressBase;
     int m_progressSpan;
 
@@ -170,7 +170,7 @@ inline bool SourceReader::handleItem(const ScanItem& item)
             m_sinceCheck = 0;
             if (m_control.canceled()) {
                 m_canceled = true;
-                report(Severity::Info, item.end,
+                report(models::Severity::Info, item.end,
                        QCoreApplication::translate("runlens::ChromeTraceReader",
                                                    "Import canceled; the events read so far are kept"));
                 return false;
@@ -189,4 +189,4 @@ inline bool SourceReader::handleItem(const ScanItem& item)
     return true;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

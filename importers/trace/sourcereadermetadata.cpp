@@ -2,7 +2,7 @@
 
 #include "importers/trace/jsonscan.h"
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 namespace od = simdjson::ondemand;
 using namespace jsonscan;
@@ -12,38 +12,38 @@ void SourceReader::reportProblem(const ScanItem& item)
     struct Text
     {
         ScanProblem problem;
-        Severity severity;
+        models::Severity severity;
         const char* text;
     };
     static constexpr Text kTexts[] = {
-        { ScanProblem::Empty, Severity::Error,
+        { ScanProblem::Empty, models::Severity::Error,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader", "The trace file is empty") },
-        { ScanProblem::NotATrace, Severity::Error,
+        { ScanProblem::NotATrace, models::Severity::Error,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
                             "Not a Chrome trace: expected a JSON object with \"traceEvents\" or an array of events") },
-        { ScanProblem::EndsInsideObject, Severity::Error,
+        { ScanProblem::EndsInsideObject, models::Severity::Error,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
                             "The trace ends inside its top-level object (truncated file?)") },
-        { ScanProblem::UnexpectedTopLevel, Severity::Error,
+        { ScanProblem::UnexpectedTopLevel, models::Severity::Error,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
                             "Unexpected character in the top-level object; the rest is ignored") },
-        { ScanProblem::EndsInsideKey, Severity::Error,
+        { ScanProblem::EndsInsideKey, models::Severity::Error,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader", "The trace ends inside a key (truncated file?)") },
-        { ScanProblem::ExpectedColon, Severity::Error,
+        { ScanProblem::ExpectedColon, models::Severity::Error,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader", "Expected ':' after a top-level key; the rest is ignored") },
-        { ScanProblem::EndsInsideValue, Severity::Error,
+        { ScanProblem::EndsInsideValue, models::Severity::Error,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
                             "The trace ends inside the value of \"%1\" (truncated file?)") },
-        { ScanProblem::EndsInsideEventList, Severity::Error,
+        { ScanProblem::EndsInsideEventList, models::Severity::Error,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
                             "The trace ends inside the event list (truncated file?); the events before are kept") },
-        { ScanProblem::UnexpectedBetweenEvents, Severity::Warning,
+        { ScanProblem::UnexpectedBetweenEvents, models::Severity::Warning,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
                             "Unexpected text between events; skipped to the next event") },
-        { ScanProblem::EndsInsideEvent, Severity::Error,
+        { ScanProblem::EndsInsideEvent, models::Severity::Error,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader",
                             "The trace ends inside an event (truncated file?); the events before it are kept") },
-        { ScanProblem::ReadIncomplete, Severity::Warning,
+        { ScanProblem::ReadIncomplete, models::Severity::Warning,
           QT_TRANSLATE_NOOP("runlens::ChromeTraceReader", "The file could not be read completely") },
     };
     for (const Text& t : kTexts) {
@@ -136,7 +136,7 @@ void SourceReader::applyMetadata(std::string_view name, const Ident& pid, const 
 
 void SourceReader::finishSource()
 {
-    TraceSource& source = m_builder.source(m_source);
+    models::trace::TraceSource& source = m_builder.source(m_source);
     if (!m_metadata.empty()) {
         m_metadata += '}';
         source.metadataJson = QByteArray(m_metadata.data(), qsizetype(m_metadata.size()));
@@ -147,26 +147,26 @@ void SourceReader::finishSource()
     for (std::size_t track = 0; track < m_stacks.size(); ++track) {
         for (const Open& open : m_stacks[track]) {
             m_builder.addSlice(int(track), open.start, std::max<std::int64_t>(traceEnd - open.start, 0), open.name,
-                               open.category, open.kind, open.args, SliceFlag::Unterminated);
+                               open.category, open.kind, open.args, models::trace::SliceFlag::Unterminated);
             ++unterminated;
         }
     }
     m_stacks.clear();
     if (unterminated > 0) {
-        report(Severity::Warning, nullptr,
+        report(models::Severity::Warning, nullptr,
                QCoreApplication::translate("runlens::ChromeTraceReader",
                                            "%1 begin event(s) without an end; shown as running to the end of the trace")
                    .arg(unterminated));
     }
     if (m_unmatchedEnds > kDetailedDiagnostics) {
-        report(Severity::Warning, nullptr,
+        report(models::Severity::Warning, nullptr,
                QCoreApplication::translate("runlens::ChromeTraceReader",
                                            "%1 end event(s) without a matching begin were ignored")
                    .arg(m_unmatchedEnds));
     }
     if (m_badEvents > 0) {
         m_diagnostics.append(
-            { Severity::Warning, m_name, m_firstBadOffset, -1,
+            { models::Severity::Warning, m_name, m_firstBadOffset, -1,
               QCoreApplication::translate("runlens::ChromeTraceReader",
                                           "%1 event(s) were skipped (invalid UTF-8, bad escapes or fields of the wrong "
                                           "type); the first one is at this offset")
@@ -176,4 +176,4 @@ void SourceReader::finishSource()
         qCDebug(lcTraceImport) << m_name << "skipped" << source.sentinelEvents << "empty sentinel events";
 }
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

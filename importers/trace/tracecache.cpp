@@ -16,7 +16,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 namespace {
 
@@ -130,7 +130,7 @@ void TraceCache::evict(const QString& keep)
     }
 }
 
-bool TraceCache::keyOf(const QString& path, TraceSourceKey& key)
+bool TraceCache::keyOf(const QString& path, models::trace::TraceSourceKey& key)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     struct stat info
@@ -144,11 +144,11 @@ bool TraceCache::keyOf(const QString& path, TraceSourceKey& key)
     return true;
 }
 
-bool TraceCache::keyOf(const QStringList& paths, TraceCacheKey& key)
+bool TraceCache::keyOf(const QStringList& paths, models::trace::TraceCacheKey& key)
 {
     key.clear();
     for (const QString& path : paths) {
-        TraceSourceKey k;
+        models::trace::TraceSourceKey k;
         if (!keyOf(path, k))
             return false;
         key.push_back(k);
@@ -156,10 +156,10 @@ bool TraceCache::keyOf(const QStringList& paths, TraceCacheKey& key)
     return !key.empty();
 }
 
-QString TraceCache::entryPath(const QString& kind, const TraceCacheKey& key)
+QString TraceCache::entryPath(const QString& kind, const models::trace::TraceCacheKey& key)
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    for (const TraceSourceKey& k : key) {
+    for (const models::trace::TraceSourceKey& k : key) {
         hash.addData(k.path.toUtf8());
         hash.addData(QByteArray(1, '\0'));
         hash.addData(QByteArray::number(qint64(k.size)) + '/' + QByteArray::number(qint64(k.mtimeNs)) + '\n');
@@ -178,7 +178,7 @@ void TraceCache::countIndexRead()
     ++g_indexReads;
 }
 
-QString TraceCache::indexPath(const TraceCacheKey& key)
+QString TraceCache::indexPath(const models::trace::TraceCacheKey& key)
 {
     // The translation of one of the reader's sentences stands for the language: it changes exactly when the
     // diagnostics would.
@@ -194,4 +194,4 @@ void TraceCache::touch(const QString& entry)
     ::utimensat(AT_FDCWD, QFile::encodeName(entry).constData(), nullptr, 0);
 }
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

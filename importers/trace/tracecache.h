@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 /// The trace cache in the user's cache folder (`QStandardPaths::CacheLocation`, which follows
 /// `XDG_CACHE_HOME`; never a run folder): gzip traces inflated once (`inflated/`), and the index of every
@@ -38,14 +38,14 @@ public:
     static void evict(const QString& keep = {});
 
     /// The key of one input file; false when it cannot be read (it does not exist, is not a regular file).
-    static bool keyOf(const QString& path, TraceSourceKey& key);
+    static bool keyOf(const QString& path, models::trace::TraceSourceKey& key);
     /// The key of several input files; false when one has none.
-    static bool keyOf(const QStringList& paths, TraceCacheKey& key);
+    static bool keyOf(const QStringList& paths, models::trace::TraceCacheKey& key);
     /// Where the entry of `kind` ("index", "inflated") for `key` lives.
-    static QString entryPath(const QString& kind, const TraceCacheKey& key);
+    static QString entryPath(const QString& kind, const models::trace::TraceCacheKey& key);
     /// Where the index cache of `key` lives. The problems found by the first import are kept as the
     /// sentences it wrote, in the language of the interface then, so each interface language has its own.
-    static QString indexPath(const TraceCacheKey& key);
+    static QString indexPath(const models::trace::TraceCacheKey& key);
     /// Marks an entry as just used (its modification time orders eviction).
     static void touch(const QString& entry);
 
@@ -54,4 +54,4 @@ public:
     static void countIndexRead();
 };
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

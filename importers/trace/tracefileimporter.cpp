@@ -6,16 +6,17 @@
 
 #include <QFileInfo>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 namespace {
 
 /// `[memory]` or `[OutOfMemory]` instants anywhere (profile_memory=True traces).
-bool hasMemoryInstants(const TraceStore& store)
+bool hasMemoryInstants(const models::trace::TraceStore& store)
 {
-    for (const Track& track : store.tracks()) {
+    for (const models::trace::Track& track : store.tracks()) {
         for (std::size_t i = 0; i < track.size(); ++i) {
-            if (track.kind[i] == EventKind::Memory && (track.flags[i] & SliceFlag::Instant))
+            if (track.kind[i] == models::trace::EventKind::Memory
+                && (track.flags[i] & models::trace::SliceFlag::Instant))
                 return true;
         }
     }
@@ -24,15 +25,17 @@ bool hasMemoryInstants(const TraceStore& store)
 
 } // namespace
 
-ImportStatus traceImportStatus(const Diagnostics& diagnostics, bool empty)
+models::ImportStatus traceImportStatus(const models::Diagnostics& diagnostics, bool empty)
 {
     bool problems = false;
     bool errors = false;
-    for (const Diagnostic& d : diagnostics) {
-        problems = problems || d.severity != Severity::Info;
-        errors = errors || d.severity == Severity::Error;
+    for (const models::Diagnostic& d : diagnostics) {
+        problems = problems || d.severity != models::Severity::Info;
+        errors = errors || d.severity == models::Severity::Error;
     }
-    return empty && errors ? ImportStatus::Failed : problems ? ImportStatus::Partial : ImportStatus::Ok;
+    return empty && errors ? models::ImportStatus::Failed
+        : problems         ? models::ImportStatus::Partial
+                           : models::ImportStatus::Ok;
 }
 
 TraceFileImporter::TraceFileImporter(QString path)
@@ -47,13 +50,13 @@ ImportUpdate TraceFileImporter::poll(const ImportControl& control)
     update.diagnostics = std::move(result.diagnostics);
     update.bytesRead = info.size();
     if (result.canceled) {
-        update.status = ImportStatus::Canceled;
+        update.status = models::ImportStatus::Canceled;
         return update;
     }
     update.status = traceImportStatus(update.diagnostics, !result.store || result.store->eventCount() == 0);
     if (result.store) {
         update.recordsRead = qint64(result.store->eventCount());
-        update.traceSummary = summarizeTrace(*result.store, [&control]() { return control.canceled(); });
+        update.traceSummary = models::trace::summarizeTrace(*result.store, [&control]() { return control.canceled(); });
         if (hasMemoryInstants(*result.store)) {
             memory::MemoryReadResult memory
                 = memory::memoryFromTrace(*result.store, [&control]() { return control.canceled(); });
@@ -68,4 +71,4 @@ ImportUpdate TraceFileImporter::poll(const ImportControl& control)
     return update;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

@@ -4,11 +4,11 @@
 
 #include <QString>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 /// The status of a trace read with these diagnostics: failed when nothing was read and an error says
 /// why, partial when something was wrong, else ok.
-ImportStatus traceImportStatus(const Diagnostics& diagnostics, bool empty);
+models::ImportStatus traceImportStatus(const models::Diagnostics& diagnostics, bool empty);
 
 /// Reads one profiler trace file whole (traces are written once, at the end of profiling) into its own
 /// TraceStore, with a summary for reports. Every poll reads the file again: the store is large, so the
@@ -23,4 +23,4 @@ private:
     QString m_path;
 };
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

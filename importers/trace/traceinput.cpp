@@ -16,7 +16,7 @@
 #include <cstring>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 namespace {
 
@@ -40,12 +40,13 @@ bool startNextMember(std::string_view in, std::size_t& consumed, z_stream& strea
     return true;
 }
 
-TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagnostics, const ImportControl& control)
+TraceInput inflate(std::string_view in, const QString& name, models::Diagnostics& diagnostics,
+                   const ImportControl& control)
 {
     ImportBudget budget(qint64(in.size()));
     TraceInput result;
     result.compressed = true;
-    auto out = std::make_shared<TraceBuffer>();
+    auto out = std::make_shared<models::trace::TraceBuffer>();
     // The trailer's ISIZE (size mod 2^32) is only a hint: trust it within a sane ratio of the input.
     std::size_t hint = in.size() * 4;
     if (in.size() >= 18) {
@@ -57,14 +58,14 @@ TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagno
     hint = std::min<std::size_t>(hint, std::size_t(budget.limits().maxBytes));
     if (!out->reserve(hint + 1)) {
         diagnostics.append(
-            { Severity::Error, name, -1, -1,
+            { models::Severity::Error, name, -1, -1,
               QCoreApplication::translate("runlens::ChromeTraceReader", "Not enough memory to inflate the trace") });
         return {};
     }
 
     z_stream stream {};
     if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) {
-        diagnostics.append({ Severity::Error, name, -1, -1,
+        diagnostics.append({ models::Severity::Error, name, -1, -1,
                              QCoreApplication::translate("runlens::ChromeTraceReader",
                                                          "Cannot initialise zlib to inflate the trace") });
         return {};
@@ -122,7 +123,7 @@ TraceInput inflate(std::string_view in, const QString& name, Diagnostics& diagno
         // The caller sees the cancel; nothing to say about the file.
     } else if (failed) {
         diagnostics.append(
-            { Severity::Warning, name, qint64(consumed), -1,
+            { models::Severity::Warning, name, qint64(consumed), -1,
               QCoreApplication::translate("runlens::ChromeTraceReader",
                                           "The gzip stream is truncated or corrupt; using the %1 bytes inflated so far")
                   .arg(produced) });
@@ -197,7 +198,8 @@ std::shared_ptr<const FileMapping> mapInflated(const QString& entry, std::uint64
     if (!QFileInfo::exists(entry))
         return nullptr;
     QString error;
-    std::shared_ptr<const FileMapping> mapping = FileMapping::mapPadded(entry, 0, 0, TraceBuffer::kPadding, error);
+    std::shared_ptr<const FileMapping> mapping
+        = FileMapping::mapPadded(entry, 0, 0, models::trace::TraceBuffer::kPadding, error);
     if (!mapping || mapping->size() < std::int64_t(sizeof(InflatedTrailer)))
         return nullptr;
     InflatedTrailer trailer {};
@@ -213,7 +215,7 @@ std::shared_ptr<const FileMapping> mapInflated(const QString& entry, std::uint64
 // The inflated content of gzip file `path` from the trace cache, inflating it there first when needed.
 TraceInput inflateCached(const QString& path, std::string_view compressed, const ImportControl& control)
 {
-    TraceCacheKey key;
+    models::trace::TraceCacheKey key;
     if (!TraceCache::keyOf(QStringList { path }, key))
         return {};
     const QString entry = TraceCache::entryPath(QStringLiteral("inflated"), key);
@@ -245,7 +247,8 @@ TraceInput inflateCached(const QString& path, std::string_view compressed, const
     TraceInput result;
     result.compressed = true;
     result.expected = content;
-    result.buffer = TraceBuffer::wrap(reinterpret_cast<const char*>(mapping->data()), std::size_t(content), mapping);
+    result.buffer = models::trace::TraceBuffer::wrap(reinterpret_cast<const char*>(mapping->data()),
+                                                     std::size_t(content), mapping);
     result.mapping = std::move(mapping);
     return result;
 }
@@ -257,10 +260,10 @@ bool TraceInput::damaged() const
     return mapping && mapping->damaged();
 }
 
-void TraceInput::reportDamage(Diagnostics& diagnostics, const QString& name) const
+void TraceInput::reportDamage(models::Diagnostics& diagnostics, const QString& name) const
 {
     if (damaged())
-        diagnostics.append({ Severity::Warning, name, -1, -1, mapping->damageMessage() });
+        diagnostics.append({ models::Severity::Warning, name, -1, -1, mapping->damageMessage() });
 }
 
 void TraceInput::releaseBefore(std::uint64_t offset) const
@@ -274,13 +277,13 @@ TraceInput::~TraceInput() = default;
 TraceInput::TraceInput(TraceInput&&) noexcept = default;
 TraceInput& TraceInput::operator=(TraceInput&&) noexcept = default;
 
-TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, Diagnostics& diagnostics,
+TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, models::Diagnostics& diagnostics,
                                const ImportControl& control)
 {
     if (isGzip(bytes))
         return inflate(bytes, name, diagnostics, control);
     TraceInput result;
-    auto buffer = std::make_shared<TraceBuffer>(bytes.size());
+    auto buffer = std::make_shared<models::trace::TraceBuffer>(bytes.size());
     buffer->append(bytes);
     buffer->seal();
     result.expected = bytes.size();
@@ -288,10 +291,11 @@ TraceInput traceInputFromBytes(const std::string& bytes, const QString& name, Di
     return result;
 }
 
-TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics, const ImportControl& control)
+TraceInput openTraceInput(const QString& path, models::Diagnostics& diagnostics, const ImportControl& control)
 {
     QString mapError;
-    std::shared_ptr<const FileMapping> mapping = FileMapping::mapPadded(path, 0, 0, TraceBuffer::kPadding, mapError);
+    std::shared_ptr<const FileMapping> mapping
+        = FileMapping::mapPadded(path, 0, 0, models::trace::TraceBuffer::kPadding, mapError);
     if (mapping) {
         const auto* data = reinterpret_cast<const char*>(mapping->data());
         const std::string_view bytes(data, std::size_t(mapping->size()));
@@ -303,13 +307,13 @@ TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics, const I
             }
             TraceInput inflated = inflate(bytes, path, diagnostics, control);
             if (mapping->damaged())
-                diagnostics.append({ Severity::Warning, path, -1, -1, mapping->damageMessage() });
+                diagnostics.append({ models::Severity::Warning, path, -1, -1, mapping->damageMessage() });
             return inflated;
         }
         mapping->adviseSequential();
         TraceInput result;
         result.expected = bytes.size();
-        result.buffer = TraceBuffer::wrap(data, bytes.size(), mapping);
+        result.buffer = models::trace::TraceBuffer::wrap(data, bytes.size(), mapping);
         result.mapping = std::move(mapping);
         return result;
     }
@@ -317,7 +321,7 @@ TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics, const I
     auto file = std::make_unique<QFile>(path);
     if (!file->open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         diagnostics.append(
-            { Severity::Error, path, -1, -1,
+            { models::Severity::Error, path, -1, -1,
               QCoreApplication::translate("runlens::ChromeTraceReader",
                                           "Cannot open the trace: %1. Check that the file exists and is readable.")
                   .arg(file->errorString()) });
@@ -334,9 +338,9 @@ TraceInput openTraceInput(const QString& path, Diagnostics& diagnostics, const I
         return inflate(compressed, path, diagnostics, control);
     }
     TraceInput result;
-    result.buffer = std::make_shared<TraceBuffer>(std::size_t(size));
+    result.buffer = std::make_shared<models::trace::TraceBuffer>(std::size_t(size));
     if (result.buffer->capacity() < std::size_t(size)) {
-        diagnostics.append({ Severity::Error, path, -1, -1,
+        diagnostics.append({ models::Severity::Error, path, -1, -1,
                              QCoreApplication::translate("runlens::ChromeTraceReader",
                                                          "Not enough memory to read the trace (%1 bytes)")
                                  .arg(size) });
@@ -353,7 +357,7 @@ std::size_t readMore(TraceInput& input, std::size_t chunk)
 {
     if (!input.file || !input.buffer)
         return 0;
-    TraceBuffer& buffer = *input.buffer;
+    models::trace::TraceBuffer& buffer = *input.buffer;
     const std::size_t want = std::min<std::size_t>(chunk, std::size_t(input.expected) - buffer.size());
     qint64 n = 0;
     if (want > 0) {
@@ -370,12 +374,12 @@ std::size_t readMore(TraceInput& input, std::size_t chunk)
     return std::size_t(std::max<qint64>(n, 0));
 }
 
-void placeInflatedOffsets(Diagnostics& diagnostics, qsizetype first, const TraceInput& input)
+void placeInflatedOffsets(models::Diagnostics& diagnostics, qsizetype first, const TraceInput& input)
 {
     if (!input.compressed)
         return;
     for (qsizetype i = std::max<qsizetype>(first, 0); i < diagnostics.size(); ++i) {
-        Diagnostic& d = diagnostics[i];
+        models::Diagnostic& d = diagnostics[i];
         if (d.offset < 0)
             continue;
         d.message = QCoreApplication::translate("runlens::ChromeTraceReader", "At byte %1 of the inflated content: %2")
@@ -385,7 +389,7 @@ void placeInflatedOffsets(Diagnostics& diagnostics, qsizetype first, const Trace
     }
 }
 
-TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics, const ImportControl& control)
+TraceInput readTraceInput(const QString& path, models::Diagnostics& diagnostics, const ImportControl& control)
 {
     TraceInput input = openTraceInput(path, diagnostics, control);
     while (!input.complete())
@@ -393,10 +397,10 @@ TraceInput readTraceInput(const QString& path, Diagnostics& diagnostics, const I
     // A mapped input is read by the caller's parser after this: it calls reportDamage() when done.
     if (input.truncatedRead) {
         diagnostics.append(
-            { Severity::Warning, path, qint64(input.expected), -1,
+            { models::Severity::Warning, path, qint64(input.expected), -1,
               QCoreApplication::translate("runlens::ChromeTraceReader", "The file could not be read completely") });
     }
     return input;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

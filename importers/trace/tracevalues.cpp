@@ -4,35 +4,35 @@
 
 #include <limits>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 namespace od = simdjson::ondemand;
 using namespace jsonscan;
 
-bool isDeviceCategory(EventKind kind, std::string_view category)
+bool isDeviceCategory(models::trace::EventKind kind, std::string_view category)
 {
     switch (kind) {
-    case EventKind::Kernel:
-    case EventKind::Memcpy:
-    case EventKind::Memset:
-    case EventKind::GpuAnnotation:
+    case models::trace::EventKind::Kernel:
+    case models::trace::EventKind::Memcpy:
+    case models::trace::EventKind::Memset:
+    case models::trace::EventKind::GpuAnnotation:
         return true;
-    case EventKind::Communication:
+    case models::trace::EventKind::Communication:
         return category.size() == 6 && (category == "kernel" || category == "Kernel");
     default:
         return false;
     }
 }
 
-bool needsCorrelation(EventKind kind)
+bool needsCorrelation(models::trace::EventKind kind)
 {
     switch (kind) {
-    case EventKind::Runtime:
-    case EventKind::Driver:
-    case EventKind::Kernel:
-    case EventKind::Memcpy:
-    case EventKind::Memset:
-    case EventKind::Communication:
+    case models::trace::EventKind::Runtime:
+    case models::trace::EventKind::Driver:
+    case models::trace::EventKind::Kernel:
+    case models::trace::EventKind::Memcpy:
+    case models::trace::EventKind::Memset:
+    case models::trace::EventKind::Communication:
         return true;
     default:
         return false;
@@ -165,4 +165,4 @@ bool readTime(simdjson::ondemand::value& v, std::int64_t& out)
     return false;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

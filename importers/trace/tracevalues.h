@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace runlens::trace {
+namespace runlens::importers::trace {
 
 // How the fields of one Chrome trace event are decoded, whatever type a producer wrote them as.
 
@@ -49,10 +49,10 @@ bool readUnsigned(simdjson::ondemand::value& v, std::uint64_t& out);
 bool readTime(simdjson::ondemand::value& v, std::int64_t& out);
 
 /// Device-side kinds: their tracks are GPU streams.
-bool isDeviceCategory(EventKind kind, std::string_view category);
+bool isDeviceCategory(models::trace::EventKind kind, std::string_view category);
 /// Kinds whose `correlation` arg joins a launching call to what it launched.
-bool needsCorrelation(EventKind kind);
+bool needsCorrelation(models::trace::EventKind kind);
 /// Finds `"key": <unsigned integer>` directly in an args object's text (no parse of the object).
 bool findUnsignedArg(std::string_view args, std::string_view quotedKey, std::uint64_t& value);
 
-} // namespace runlens::trace
+} // namespace runlens::importers::trace

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 namespace {
 
@@ -333,4 +333,4 @@ Verdict md5Verdict(const QString& bench, const QString& target)
     return bench == target ? Verdict::Pass : Verdict::Error;
 }
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

@@ -10,7 +10,7 @@
 #include <functional>
 #include <optional>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 /// The judgement on one compared pair. None: nothing could be compared (empty tensor, missing file, a
 /// scalar); Unmatched: the row exists on one side only.
@@ -109,4 +109,4 @@ Verdict statisticsVerdict(const StatisticsMetrics& metrics, const CompareThresho
 /// md5 mode: equal CRC strings pass, different ones are an error, an absent one gives None.
 Verdict md5Verdict(const QString& bench, const QString& target);
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

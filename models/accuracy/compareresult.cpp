@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 namespace {
 
@@ -326,4 +326,4 @@ QString compareResultToMarkdown(const CompareResult& result)
     return out;
 }
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 /// How the pairs were compared: element by element, by msprobe's statistics, by msprobe's CRC ("md5").
 enum class CompareMode { Tensor, Statistics, Md5 };
@@ -97,4 +97,4 @@ QString compareResultToCsv(const CompareResult& result);
 /// A Markdown report: the headline, the counts, a table of the rows.
 QString compareResultToMarkdown(const CompareResult& result);
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

@@ -2,7 +2,7 @@
 
 #include <QHash>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict failLevel)
 {
@@ -73,4 +73,4 @@ std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict f
     return first;
 }
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

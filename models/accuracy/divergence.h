@@ -4,7 +4,7 @@
 
 #include <optional>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 /// Where the error is born. Walks the ops in execution order (rows grouped by op, in row order): an op whose
 /// outputs reach `failLevel` while none of its inputs does introduced an error there (a failing parameter
@@ -16,4 +16,4 @@ namespace runlens::accuracy {
 /// `failLevel`.
 std::optional<FirstDivergence> findDivergence(QList<CompareRow>& rows, Verdict failLevel = Verdict::Warning);
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <utility>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 namespace {
 
@@ -535,4 +535,4 @@ std::shared_ptr<graph::Graph> buildOpsGraph(const QString& name, const QStringLi
     return g;
 }
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

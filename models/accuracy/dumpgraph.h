@@ -7,7 +7,7 @@
 
 #include <memory>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 /// The top groups of a dump graph. Backward entries and parameter gradients go under "Gradients" so the
 /// Graph panel treats them as the gradient part of a training graph (coloured, hidden in readable mode).
@@ -45,4 +45,4 @@ QString dumpRowLabel(const DumpEntry& entry, const DumpRow& row);
 /// "NaN", "Infinity", "-Infinity".
 QString dumpStatText(double value);
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <array>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 namespace {
 
@@ -999,4 +999,4 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
     return result;
 }
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

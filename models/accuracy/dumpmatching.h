@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 /// What a dump side was read from.
 enum class SideKind {
@@ -160,4 +160,4 @@ MatchResult matchSides(const DumpSide& bench, const DumpSide& target, const Name
 /// MindSpore -> PyTorch table.
 QString mapOpName(const QString& op, const NameMapping& mapping, bool crossFramework);
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

@@ -5,7 +5,7 @@
 #include <array>
 #include <utility>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 namespace {
 
@@ -324,4 +324,4 @@ QString argRoleId(ArgRole role)
     return QStringLiteral("input");
 }
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace runlens::accuracy {
+namespace runlens::models::accuracy {
 
 /// What the dumper collected (`task` in dump.json; md5 is a summary mode of the statistics task, told
 /// apart by the `md5` members of the tensor records).
@@ -181,4 +181,4 @@ QString entryKindId(EntryKind kind);
 QString directionId(Direction direction);
 QString argRoleId(ArgRole role);
 
-} // namespace runlens::accuracy
+} // namespace runlens::models::accuracy

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -395,4 +395,4 @@ AdvisorReport evaluate(const AdvisorInput& input, const RuleBook& rules, const s
     return report;
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

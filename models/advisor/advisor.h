@@ -11,7 +11,7 @@
 
 #include <atomic>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 /// The result of one evaluation: findings ordered by severity (errors first), then category, then rule
 /// order; and for every rule whether it was evaluated.
@@ -52,4 +52,4 @@ QString reportMarkdown(const AdvisorReport& report);
 QString reportHtml(const AdvisorReport& report);
 QString reportText(const AdvisorReport& report); ///< for a terminal
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

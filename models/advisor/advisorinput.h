@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 /// A scalar tag of one run, copied out of the ScalarStore so analysers can run off the GUI thread.
 struct ScalarTrack
@@ -85,4 +85,4 @@ struct AdvisorInput
     }
 };
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -9,7 +9,7 @@
 // The exports of an AdvisorReport: JSON (the stable contract of ARCHITECTURE.md §5), Markdown, HTML and
 // terminal text.
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -385,4 +385,4 @@ QString reportHtml(const AdvisorReport& report)
     return out;
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

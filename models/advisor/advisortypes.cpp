@@ -6,7 +6,7 @@
 #include <cmath>
 #include <utility>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -149,4 +149,4 @@ QString displayName(Category category)
     return {};
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -6,7 +6,7 @@
 
 #include <optional>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 enum class Severity { Info, Warning, Error };
 enum class Category { Accuracy, Performance, Memory, Distributed, Data };
@@ -105,4 +105,4 @@ bool holds(Comparator comparator, double value, double threshold);
 QString displayName(Severity severity);
 QString displayName(Category category);
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -10,7 +10,7 @@
 #include <atomic>
 #include <vector>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 /// What the analysers write to while they run over an AdvisorInput: measurements, and for every metric
 /// they own whether it could be measured on this input (and if not, why). Analysers read the thresholds
@@ -68,4 +68,4 @@ void analyseComparison(const AdvisorInput& input,
 /// "fp32 vs fp16": the last parts of the two paths that differ, which is how findings name a comparison.
 QString comparisonDisplayName(const QString& bench, const QString& target);
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -6,7 +6,7 @@
 
 #include <utility>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 AnalysisContext::AnalysisContext(const RuleBook& rules, const std::atomic_bool* canceled)
     : m_rules(rules)
@@ -71,4 +71,4 @@ QString AnalysisContext::missingReason(const QString& metric) const
     return isEvaluated(metric) ? QString() : m_missing.value(metric);
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -5,7 +5,7 @@
 #include <array>
 #include <cmath>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 QString formatByteSize(double bytes)
 {
@@ -42,4 +42,4 @@ void placeIn(Measurement& measurement, const Scope& scope)
                                         : QString());
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 /// Bytes as a message shows them ("1.5 GiB"): facts carry text so that the engine's number formatting
 /// does not turn sizes into raw byte counts.
@@ -22,4 +22,4 @@ Scope runScope(const QString& run, int rank);
 /// so that messages of single-process runs do not show a rank placeholder.
 void placeIn(Measurement& measurement, const Scope& scope);
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -192,4 +192,4 @@ void analyseCluster(const AdvisorInput& input, AnalysisContext& context)
                         QCoreApplication::translate("runlens::advisor", "the cluster has no communication times"));
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

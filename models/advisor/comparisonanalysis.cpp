@@ -10,7 +10,7 @@
 // The rules over a dump comparison (resources/rules/comparison.json): where the error is born, half precision
 // underflow and overflow, NaN/Inf on one side only, unmatched ops, shapes and dtypes that differ.
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -291,4 +291,4 @@ void analyseComparison(const AdvisorInput& input, AnalysisContext& context)
     ComparisonAnalyser(*input.comparison, context).run();
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -2,7 +2,7 @@
 
 #include <QUrl>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -116,4 +116,4 @@ QString systemEvidence(const QString& run, int rank, double startTime, double en
                           { QStringLiteral("end"), range ? QString::number(endTime, 'f', 3) : QString() } });
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 /// Evidence locators: `runlens://KIND?key=value&...`, stable strings that the Advisor pane resolves to a
 /// panel selection and that JSON reports carry. Kinds and keys:
@@ -44,4 +44,4 @@ QString clusterEvidence(const QString& run, int rank, const QString& link = {});
 QString compareEvidence(const QString& name);
 QString systemEvidence(const QString& run, int rank, double startTime, double endTime);
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -41,7 +41,7 @@ def generate(rules_dir, root):
         "#include <QtGlobal>",
         "",
         "// clang-format off",
-        "namespace runlens::advisor {",
+        "namespace runlens::models::advisor {",
         "",
         "namespace {",
         "",
@@ -71,7 +71,7 @@ def generate(rules_dir, root):
         "",
         "} // namespace",
         "",
-        "} // namespace runlens::advisor",
+        "} // namespace runlens::models::advisor",
         "// clang-format on",
         "",
     ]

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 bool executesBefore(const Overflow& a, const Overflow& b)
 {
@@ -233,4 +233,4 @@ void WeightAnalyser::emitGradientPatterns()
     }
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

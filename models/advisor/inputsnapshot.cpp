@@ -5,29 +5,30 @@
 
 #include <algorithm>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
-std::vector<ScalarTrack> scalarTracks(const ScalarStore& store)
+std::vector<ScalarTrack> scalarTracks(const scalars::ScalarStore& store)
 {
     std::vector<ScalarTrack> tracks;
     for (const QString& run : store.runs()) {
         QStringList tags = store.tagsOfRun(run);
         tags.sort();
         for (const QString& tag : std::as_const(tags)) {
-            const ScalarSeries* series = store.series(run, tag);
+            const scalars::ScalarSeries* series = store.series(run, tag);
             if (!series || series->points.empty())
                 continue;
-            std::vector<ScalarPoint> points = series->points;
+            std::vector<scalars::ScalarPoint> points = series->points;
             // Preemption keeps steps ascending; points of equal steps keep their file order.
-            std::stable_sort(points.begin(), points.end(),
-                             [](const ScalarPoint& a, const ScalarPoint& b) { return a.step < b.step; });
+            std::stable_sort(
+                points.begin(), points.end(),
+                [](const scalars::ScalarPoint& a, const scalars::ScalarPoint& b) { return a.step < b.step; });
             ScalarTrack track;
             track.run = run;
             track.tag = tag;
             track.steps.reserve(points.size());
             track.values.reserve(points.size());
             track.wallTimes.reserve(points.size());
-            for (const ScalarPoint& point : points) {
+            for (const scalars::ScalarPoint& point : points) {
                 track.steps.push_back(point.step);
                 track.values.push_back(point.value);
                 track.wallTimes.push_back(point.wallTime);
@@ -54,4 +55,4 @@ std::vector<HistogramTrack> histogramTracks(const summary::SummaryStore& store)
     return tracks;
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

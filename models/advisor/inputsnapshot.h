@@ -4,21 +4,21 @@
 
 #include <vector>
 
-namespace runlens {
+namespace runlens::models::scalars {
 class ScalarStore;
-namespace summary {
+}
+namespace runlens::models::summary {
 class SummaryStore;
 }
-} // namespace runlens
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 /// Copies of the GUI thread's stores for an evaluation on a worker: the stores keep changing while a
 /// run is tailed, the copies do not. Call on the thread that owns the store.
 ///
 /// Every (run, tag) of the scalar store, runs and tags in the store's order, points in ascending step order.
-std::vector<ScalarTrack> scalarTracks(const ScalarStore& store);
+std::vector<ScalarTrack> scalarTracks(const scalars::ScalarStore& store);
 /// Every (run, tag) of the histogram summaries, in run then tag order, items in step order.
 std::vector<HistogramTrack> histogramTracks(const summary::SummaryStore& store);
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

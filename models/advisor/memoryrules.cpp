@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -256,4 +256,4 @@ void analyseMemory(const AdvisorInput& input, AnalysisContext& context)
                                     "no profiler steps on the memory's clock to compare memory across steps"));
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

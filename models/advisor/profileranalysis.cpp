@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -160,4 +160,4 @@ void analyseProfiler(const AdvisorInput& input, AnalysisContext& context)
         QCoreApplication::translate("runlens::advisor", "the profiler output has no minddata pipeline ops"));
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

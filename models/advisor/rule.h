@@ -9,7 +9,7 @@
 
 #include <optional>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 /// One expert rule, as data (resources/rules/*.json, user rule files). Title, message and advice are
 /// English source texts; the engine translates them in the "runlens::advisor::Rules" context.
@@ -82,4 +82,4 @@ private:
     QList<Rule> m_rules;
 };
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

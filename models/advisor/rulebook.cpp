@@ -14,7 +14,7 @@
 #include <limits>
 #include <optional>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -64,8 +64,8 @@ public:
     {
         ++m_count;
         if (m_problems)
-            m_problems->append(
-                QCoreApplication::translate("runlens::advisor::RuleBook", "%1: rule %2: %3").arg(m_origin, m_id, text));
+            m_problems->append(QCoreApplication::translate("runlens::models::advisor::RuleBook", "%1: rule %2: %3")
+                                   .arg(m_origin, m_id, text));
     }
     int count() const { return m_count; }
 
@@ -83,7 +83,7 @@ QString numberText(double value)
 
 QString rangeText(const Rule& rule)
 {
-    return QCoreApplication::translate("runlens::advisor::RuleBook", "%1 to %2")
+    return QCoreApplication::translate("runlens::models::advisor::RuleBook", "%1 to %2")
         .arg(std::isfinite(rule.minimum) ? numberText(rule.minimum) : QStringLiteral("-inf"),
              std::isfinite(rule.maximum) ? numberText(rule.maximum) : QStringLiteral("inf"));
 }
@@ -97,16 +97,16 @@ bool inRange(const Rule& rule, double value)
 void readParams(const QJsonValue& value, QVariantMap& into, EntryProblems& problems)
 {
     if (!value.isObject()) {
-        problems.add(QCoreApplication::translate("runlens::advisor::RuleBook",
+        problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                  "\"params\" must be an object of names and numbers; ignored"));
         return;
     }
     const QJsonObject params = value.toObject();
     for (auto it = params.begin(); it != params.end(); ++it) {
         if (!it.value().isDouble()) {
-            problems.add(
-                QCoreApplication::translate("runlens::advisor::RuleBook", "parameter '%1' must be a number; ignored")
-                    .arg(it.key()));
+            problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
+                                                     "parameter '%1' must be a number; ignored")
+                             .arg(it.key()));
             continue;
         }
         into.insert(it.key(), it.value().toDouble());
@@ -121,7 +121,7 @@ std::optional<Enum> readEnum(const QJsonObject& entry, const QString& key, std::
     const std::optional<Enum> value = parse(text);
     if (!value)
         problems.add(
-            QCoreApplication::translate("runlens::advisor::RuleBook", "unknown %1 '%2' (one of %3)")
+            QCoreApplication::translate("runlens::models::advisor::RuleBook", "unknown %1 '%2' (one of %3)")
                 .arg(key, text.isEmpty() ? entry.value(key).toVariant().toString() : text, QString::fromLatin1(known)));
     return value;
 }
@@ -149,7 +149,7 @@ std::optional<Rule> parseRule(const QJsonObject& entry, const QString& origin, Q
             missing << QStringLiteral("condition.recommended");
     }
     if (!missing.isEmpty()) {
-        problems.add(QCoreApplication::translate("runlens::advisor::RuleBook",
+        problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                  "no rule with this id exists, and a new rule needs %1; skipped")
                          .arg(missing.join(QStringLiteral(", "))));
         return std::nullopt;
@@ -177,8 +177,9 @@ std::optional<Rule> parseRule(const QJsonObject& entry, const QString& origin, Q
 
     rule.evidence = entry.value(QStringLiteral("evidence")).toString();
     if (!rule.evidence.isEmpty() && !evidenceKinds().contains(rule.evidence))
-        problems.add(QCoreApplication::translate("runlens::advisor::RuleBook", "unknown evidence '%1' (one of %2)")
-                         .arg(rule.evidence, evidenceKinds().join(QStringLiteral(", "))));
+        problems.add(
+            QCoreApplication::translate("runlens::models::advisor::RuleBook", "unknown evidence '%1' (one of %2)")
+                .arg(rule.evidence, evidenceKinds().join(QStringLiteral(", "))));
 
     rule.minimum = -kInfinity;
     rule.maximum = kInfinity;
@@ -186,7 +187,7 @@ std::optional<Rule> parseRule(const QJsonObject& entry, const QString& origin, Q
         const QJsonArray range = condition.value(QStringLiteral("range")).toArray();
         if (range.size() != 2 || !range[0].isDouble() || !range[1].isDouble()
             || range[0].toDouble() > range[1].toDouble()) {
-            problems.add(QCoreApplication::translate("runlens::advisor::RuleBook",
+            problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                      "\"range\" must be [minimum, maximum] with minimum <= maximum"));
         } else {
             rule.minimum = range[0].toDouble();
@@ -195,7 +196,7 @@ std::optional<Rule> parseRule(const QJsonObject& entry, const QString& origin, Q
     }
     rule.recommended = condition.value(QStringLiteral("recommended")).toDouble();
     if (problems.count() == before && !inRange(rule, rule.recommended))
-        problems.add(QCoreApplication::translate("runlens::advisor::RuleBook",
+        problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                  "the recommended threshold %1 is outside the range %2")
                          .arg(numberText(rule.recommended), rangeText(rule)));
     rule.threshold = rule.recommended;
@@ -204,14 +205,14 @@ std::optional<Rule> parseRule(const QJsonObject& entry, const QString& origin, Q
     if (!limit.isUndefined()) {
         if (!limit.isDouble() || limit.toDouble() < 1 || limit.toDouble() > kMaxLimit
             || limit.toDouble() != std::floor(limit.toDouble()))
-            problems.add(QCoreApplication::translate("runlens::advisor::RuleBook",
+            problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                      "\"limit\" must be a whole number from 1 to %1")
                              .arg(kMaxLimit));
         else
             rule.limit = limit.toInt();
     }
     if (problems.count() != before) {
-        problems.add(QCoreApplication::translate("runlens::advisor::RuleBook", "the rule is skipped"));
+        problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook", "the rule is skipped"));
         return std::nullopt;
     }
 
@@ -233,7 +234,7 @@ std::optional<Rule> parseRule(const QJsonObject& entry, const QString& origin, Q
         if (entry.value(QStringLiteral("enabled")).isBool())
             rule.enabled = entry.value(QStringLiteral("enabled")).toBool();
         else
-            problems.add(QCoreApplication::translate("runlens::advisor::RuleBook",
+            problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                      "\"enabled\" must be true or false; ignored"));
     }
     for (const QJsonValue& threshold :
@@ -243,14 +244,14 @@ std::optional<Rule> parseRule(const QJsonObject& entry, const QString& origin, Q
         if (threshold.isDouble() && inRange(rule, threshold.toDouble()))
             rule.threshold = threshold.toDouble();
         else
-            problems.add(QCoreApplication::translate("runlens::advisor::RuleBook",
+            problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                      "threshold %1 is outside the range %2; %3 is used")
                              .arg(threshold.toVariant().toString(), rangeText(rule), numberText(rule.threshold)));
     }
     for (auto it = entry.begin(); it != entry.end(); ++it) {
         if (!definitionKeys().contains(it.key()))
-            problems.add(
-                QCoreApplication::translate("runlens::advisor::RuleBook", "unknown field '%1' ignored").arg(it.key()));
+            problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook", "unknown field '%1' ignored")
+                             .arg(it.key()));
     }
     return rule;
 }
@@ -266,7 +267,7 @@ void applyOverride(Rule& rule, const QJsonObject& entry, const QString& origin, 
             ignored << it.key();
     }
     if (!ignored.isEmpty())
-        problems.add(QCoreApplication::translate("runlens::advisor::RuleBook",
+        problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                  "the rule exists already (%1); a rule file may change only its "
                                                  "threshold, enabled, severity and params, so %2 is ignored")
                          .arg(rule.source, ignored.join(QStringLiteral(", "))));
@@ -274,11 +275,11 @@ void applyOverride(Rule& rule, const QJsonObject& entry, const QString& origin, 
     const QJsonValue threshold = entry.value(QStringLiteral("threshold"));
     if (!threshold.isUndefined()) {
         if (!threshold.isDouble())
-            problems.add(
-                QCoreApplication::translate("runlens::advisor::RuleBook", "threshold must be a number; %1 is kept")
-                    .arg(numberText(rule.threshold)));
+            problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
+                                                     "threshold must be a number; %1 is kept")
+                             .arg(numberText(rule.threshold)));
         else if (!inRange(rule, threshold.toDouble()))
-            problems.add(QCoreApplication::translate("runlens::advisor::RuleBook",
+            problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                      "threshold %1 is outside the range %2; %3 is kept")
                              .arg(numberText(threshold.toDouble()), rangeText(rule), numberText(rule.threshold)));
         else {
@@ -292,7 +293,7 @@ void applyOverride(Rule& rule, const QJsonObject& entry, const QString& origin, 
             rule.enabled = enabled.toBool();
             changed = true;
         } else {
-            problems.add(QCoreApplication::translate("runlens::advisor::RuleBook",
+            problems.add(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                      "\"enabled\" must be true or false; ignored"));
         }
     }
@@ -362,7 +363,7 @@ RuleBook RuleBook::builtIn(QStringList* problems)
         for (const Rule& rule : std::as_const(part.m_rules)) {
             if (const Rule* earlier = book.rule(rule.id)) {
                 if (problems)
-                    problems->append(QCoreApplication::translate("runlens::advisor::RuleBook",
+                    problems->append(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                                  "%1: rule %2 is defined in %3 already; skipped")
                                          .arg(path, rule.id, earlier->source));
                 continue;
@@ -405,16 +406,16 @@ bool RuleBook::load(const QString& path, QStringList* problems)
     if (!file.open(QIODevice::ReadOnly)) {
         if (problems)
             problems->append(
-                QCoreApplication::translate("runlens::advisor::RuleBook", "%1: cannot read the rule file: %2")
+                QCoreApplication::translate("runlens::models::advisor::RuleBook", "%1: cannot read the rule file: %2")
                     .arg(path, file.errorString()));
         return false;
     }
     if (file.size() > kMaxRuleFileBytes) {
         if (problems)
-            problems->append(
-                QCoreApplication::translate("runlens::advisor::RuleBook", "%1: %2 bytes is too large for a rule file")
-                    .arg(path)
-                    .arg(file.size()));
+            problems->append(QCoreApplication::translate("runlens::models::advisor::RuleBook",
+                                                         "%1: %2 bytes is too large for a rule file")
+                                 .arg(path)
+                                 .arg(file.size()));
         return false;
     }
     QJsonParseError error;
@@ -422,7 +423,7 @@ bool RuleBook::load(const QString& path, QStringList* problems)
     if (error.error != QJsonParseError::NoError) {
         if (problems)
             problems->append(
-                QCoreApplication::translate("runlens::advisor::RuleBook", "%1: not valid JSON at offset %2: %3")
+                QCoreApplication::translate("runlens::models::advisor::RuleBook", "%1: not valid JSON at offset %2: %3")
                     .arg(path)
                     .arg(error.offset)
                     .arg(error.errorString()));
@@ -430,7 +431,7 @@ bool RuleBook::load(const QString& path, QStringList* problems)
     }
     if (!document.isObject() || !document.object().value(QStringLiteral("rules")).isArray()) {
         if (problems)
-            problems->append(QCoreApplication::translate("runlens::advisor::RuleBook",
+            problems->append(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                          "%1: not a rule file (an object with a \"rules\" array is "
                                                          "expected)")
                                  .arg(path));
@@ -445,8 +446,8 @@ void RuleBook::apply(const QJsonObject& document, const QString& origin, QString
     const QJsonValue list = document.value(QStringLiteral("rules"));
     if (!list.isArray()) {
         if (problems)
-            problems->append(
-                QCoreApplication::translate("runlens::advisor::RuleBook", "%1: no \"rules\" array").arg(origin));
+            problems->append(QCoreApplication::translate("runlens::models::advisor::RuleBook", "%1: no \"rules\" array")
+                                 .arg(origin));
         return;
     }
     QSet<QString> seen;
@@ -457,7 +458,7 @@ void RuleBook::apply(const QJsonObject& document, const QString& origin, QString
         const QString id = entry.value(QStringLiteral("id")).toString();
         if (!value.isObject() || id.isEmpty()) {
             if (problems)
-                problems->append(QCoreApplication::translate("runlens::advisor::RuleBook",
+                problems->append(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                              "%1: entry %2 is not a rule (an object with an \"id\")")
                                      .arg(origin)
                                      .arg(position));
@@ -465,7 +466,7 @@ void RuleBook::apply(const QJsonObject& document, const QString& origin, QString
         }
         if (seen.contains(id)) {
             if (problems)
-                problems->append(QCoreApplication::translate("runlens::advisor::RuleBook",
+                problems->append(QCoreApplication::translate("runlens::models::advisor::RuleBook",
                                                              "%1: rule %2 appears more than once; entry %3 is ignored")
                                      .arg(origin, id)
                                      .arg(position));
@@ -553,4 +554,4 @@ QJsonObject RuleBook::overrides(const RuleBook& base) const
     return QJsonObject { { QStringLiteral("rules"), entries } };
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

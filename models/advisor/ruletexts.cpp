@@ -4,7 +4,7 @@
 #include <QtGlobal>
 
 // clang-format off
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -356,5 +356,5 @@ namespace {
 
 } // namespace
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor
 // clang-format on

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -291,4 +291,4 @@ void analyseScalars(const AdvisorInput& input, AnalysisContext& context)
         context.markMissing(kSpike, Text::tr("no loss series has enough positive finite points for a spike baseline"));
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -12,7 +12,7 @@
 // The rules over the machine under a run: the `system/*` scalars that `runlens record` (or a reader of
 // nvidia-smi, dcgmi, MLflow or W&B system metrics) produced, one host or rank per run.
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -278,4 +278,4 @@ void analyseSystem(const AdvisorInput& input, AnalysisContext& context)
     measurePeers(runs, context);
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -233,4 +233,4 @@ double LayerOrder::position(const QString& layer, bool* fromGraph) const
     return double(m_graph.size()) + m_byName.value(layer, int(m_layers.size()));
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

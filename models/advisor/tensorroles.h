@@ -8,7 +8,7 @@
 
 #include <vector>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 /// What a tensor is to training, as far as its name, dump kind and op type tell (MindInsight's node
 /// categories, PyTorch module paths, TensorBoard tags): the accuracy rules ask different questions of
@@ -63,4 +63,4 @@ private:
     QHash<QString, int> m_byName;
 };
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -456,4 +456,4 @@ void analyseTraces(const AdvisorInput& input, AnalysisContext& context)
     }
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -354,4 +354,4 @@ void analyseTracePatterns(const TraceInput& input, AnalysisContext& context)
     }
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -2,7 +2,7 @@
 
 #include "models/advisor/analysis.h"
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 /// PyTorch anti-patterns read from the op tree of a trace's CPU threads (the patterns PyTorch's own
 /// profiler pattern matcher knows): zero_grad without set_to_none, single-tensor optimizers, loading
@@ -13,4 +13,4 @@ void analyseTracePatterns(const TraceInput& input, AnalysisContext& context);
 /// Marks every pattern metric as missing (no trace at all).
 void markTracePatternsMissing(const QString& reason, AnalysisContext& context);
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

@@ -21,7 +21,7 @@
 // (the driver and the findings it emits), weightseries.cpp (tensor dumps over steps), weighthistograms.cpp
 // (weight and gradient histograms) and gradientpatterns.cpp (overflow order, global norm, depth pattern).
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 inline const QString kTensorNonfinite = QStringLiteral("tensor.nonfinite");
 inline const QString kGradientNonfinite = QStringLiteral("gradient.nonfinite");
@@ -368,4 +368,4 @@ private:
     bool m_sawTensorValues = false;
 };
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

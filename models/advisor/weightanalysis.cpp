@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -215,4 +215,4 @@ void analyseWeights(const AdvisorInput& input, AnalysisContext& context)
     WeightAnalyser(input, context).run();
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

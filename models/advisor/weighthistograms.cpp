@@ -1,7 +1,7 @@
 #include "models/advisor/evidence.h"
 #include "models/advisor/weightanalyser.h"
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -130,4 +130,4 @@ void WeightAnalyser::analyseHistogram(const HistogramTrack& track, const TensorC
         m_unchanged.push_back(std::move(unchanged));
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

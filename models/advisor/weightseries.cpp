@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace runlens::advisor {
+namespace runlens::models::advisor {
 
 namespace {
 
@@ -429,4 +429,4 @@ void WeightAnalyser::finishSeries(const TensorSeries& series, const TensorClass&
     }
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::models::advisor

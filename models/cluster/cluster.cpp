@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 double meanOfKnown(const std::vector<double>& values)
 {
@@ -165,4 +165,4 @@ void Cluster::analyse()
     }
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

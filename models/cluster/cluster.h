@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 /// A figure that was not measured (a file or column absent): shown as a dash, skipped by means.
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
@@ -170,4 +170,4 @@ struct Cluster
 /// Mean of the known values; kMissing when none.
 double meanOfKnown(const std::vector<double>& values);
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

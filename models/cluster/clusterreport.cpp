@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 namespace {
 
@@ -126,4 +126,4 @@ QStringList clusterReportLines(const Cluster& c)
     return lines;
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

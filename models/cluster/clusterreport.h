@@ -5,7 +5,7 @@
 #include <QJsonObject>
 #include <QStringList>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 /// The cluster as the `"cluster"` section of `runlens info --json`: origin, parallel mode, world size,
 /// per-rank figures (ms; null where not measured), the slowest rank, the worst link, every link and the
@@ -15,4 +15,4 @@ QJsonObject clusterReport(const Cluster& cluster);
 /// The same for the text output of `runlens info`: a few lines, the slowest rank and worst link first.
 QStringList clusterReportLines(const Cluster& cluster);
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

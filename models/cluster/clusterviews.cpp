@@ -2,7 +2,7 @@
 
 #include <future>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 ClusterViews computeClusterViews(const Cluster& cluster, const std::vector<std::shared_ptr<const RankDigest>>& digests)
 {
@@ -20,4 +20,4 @@ ClusterViews computeClusterViews(const Cluster& cluster, const std::vector<std::
     return views;
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

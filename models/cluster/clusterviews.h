@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 /// What the Cluster panel shows beyond the rank table, computed once on a worker: the rank × step
 /// matrices of step time and wait time, the slowest rank of each step and the communication groups
@@ -21,4 +21,4 @@ struct ClusterViews
 
 ClusterViews computeClusterViews(const Cluster& cluster, const std::vector<std::shared_ptr<const RankDigest>>& digests);
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

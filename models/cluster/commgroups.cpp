@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 namespace {
 
@@ -166,4 +166,4 @@ QString formatRankRanges(std::vector<int> ranks)
     return parts.join(QStringLiteral(", "));
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 /// Ranks that take part in the same collectives, and where they wait for each other. The n-th collective
 /// of a group on one rank is the n-th on every other member (collectives of one group are issued in the
@@ -37,4 +37,4 @@ std::vector<CommGroup> inferCommGroups(const std::vector<std::shared_ptr<const R
 /// "0-7, 16-23, 40" of `ranks` (sorted or not, duplicates ignored).
 QString formatRankRanges(std::vector<int> ranks);
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

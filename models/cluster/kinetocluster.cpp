@@ -11,7 +11,7 @@
 #include <limits>
 #include <map>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 namespace {
 
@@ -320,4 +320,4 @@ Cluster buildKinetoCluster(const trace::TraceStore& store, const trace::StepBrea
     return assembleKinetoCluster(std::move(ranks), worldSize);
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 /// True for communication kernels by name (HTA's rule: NCCL/HCCL kernels, `ncclKernel`/`ncclDevKernel`
 /// anywhere in the name).
@@ -36,4 +36,4 @@ RankFigures kinetoRankFigures(const trace::TraceStore& store, int source, const 
 /// stragglers per step, then Cluster::analyse(). `worldSize` is the largest declared by the ranks.
 Cluster assembleKinetoCluster(std::vector<RankFigures> ranks, int worldSize);
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 namespace {
 
@@ -147,4 +147,4 @@ Cluster clusterFromDigests(const std::vector<std::shared_ptr<const RankDigest>>&
     return assembleKinetoCluster(std::move(ranks), worldSize);
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 /// Where one step of a rank lies on its trace clock, and its data loading time.
 struct DigestStep
@@ -80,4 +80,4 @@ RankDigest computeRankDigest(const trace::TraceStore& store, int source = 0, con
 /// makes it from a store holding every rank. Each rank's `source` is its index in `digests`.
 Cluster clusterFromDigests(const std::vector<std::shared_ptr<const RankDigest>>& digests);
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

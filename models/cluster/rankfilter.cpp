@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 bool RankFilter::accepts(int rank, double value, double threshold) const
 {
@@ -65,4 +65,4 @@ double percentileOf(std::vector<double> values, double percent)
     return values[below] + (values[above] - values[below]) * (position - double(below));
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 /// The rank table's filter text: comma- or space-separated terms, each a rank (`12`), a range of ranks
 /// (`0-7`) or a percentile of the step time (`>p95`: ranks slower than 95 % of the ranks). A rank passes
@@ -26,4 +26,4 @@ RankFilter parseRankFilter(const QString& text);
 /// The `percent` percentile of `values` (NaNs skipped; linear between neighbours), NaN when none.
 double percentileOf(std::vector<double> values, double percent);
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

@@ -8,7 +8,7 @@
 #include <map>
 #include <numeric>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 namespace {
 
@@ -159,4 +159,4 @@ SlowestRanks slowestRankPerStep(const RankStepMatrix& matrix)
     return out;
 }
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 /// Which per-step figure a rank × step matrix holds.
 enum class StepMetric : std::uint8_t {
@@ -68,4 +68,4 @@ struct SlowestRanks
 /// The slowest rank of each step of `matrix` (ties go to the lower rank) and how often each was it.
 SlowestRanks slowestRankPerStep(const RankStepMatrix& matrix);
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace runlens::cluster {
+namespace runlens::models::cluster {
 
 /// The step numbers of many ranks as columns: their sorted union, and a step's column in it. Ranks nearly
 /// always share their steps, in the same order, and the numbers are nearly always consecutive: each step is
@@ -57,4 +57,4 @@ private:
     bool m_consecutive = false;
 };
 
-} // namespace runlens::cluster
+} // namespace runlens::models::cluster

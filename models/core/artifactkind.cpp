@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>
 
-namespace runlens {
+namespace runlens::models {
 
 QString artifactKindId(ArtifactKind kind)
 {
@@ -195,4 +195,4 @@ bool isSummaryKind(ArtifactKind kind)
     return kind == ArtifactKind::TensorBoardEvents || kind == ArtifactKind::MindSporeSummary;
 }
 
-} // namespace runlens
+} // namespace runlens::models

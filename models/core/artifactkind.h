@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace runlens {
+namespace runlens::models {
 
 /// What a file in a run folder is, decided from its content (see RunScanner). The ids are part of
 /// the JSON contract of `runlens scan/info` and never change once published.
@@ -50,4 +50,4 @@ bool isSummaryKind(ArtifactKind kind);
 /// Kinds whose values land in the Scalars panel: the summary kinds, VisualDL logs and other loggers' files.
 bool carriesScalars(ArtifactKind kind);
 
-} // namespace runlens
+} // namespace runlens::models

@@ -8,7 +8,7 @@
 #define RUNLENS_CRC32C_X86 1
 #endif
 
-namespace runlens::summary {
+namespace runlens::models {
 
 namespace {
 
@@ -158,4 +158,4 @@ std::uint32_t crc32c(const void* data, std::size_t size)
     return implementation()(0, data, size);
 }
 
-} // namespace runlens::summary
+} // namespace runlens::models

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace runlens::summary {
+namespace runlens::models {
 
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) as TFRecord framing uses it.
 ///
@@ -45,4 +45,4 @@ inline std::uint32_t maskedCrc32c(const void* data, std::size_t size)
     return maskCrc32c(crc32c(data, size));
 }
 
-} // namespace runlens::summary
+} // namespace runlens::models

@@ -1,14 +1,14 @@
 #include "models/core/diagnostic.h"
 
-namespace runlens {
+namespace runlens::models {
 
 QString Diagnostic::toString() const
 {
     QString where = file;
     if (offset >= 0)
-        where += QCoreApplication::translate("runlens::Diagnostic", ": offset %1").arg(offset);
+        where += QCoreApplication::translate("runlens::models::Diagnostic", ": offset %1").arg(offset);
     else if (line >= 0)
-        where += QCoreApplication::translate("runlens::Diagnostic", ": line %1").arg(line);
+        where += QCoreApplication::translate("runlens::models::Diagnostic", ": line %1").arg(line);
     return where.isEmpty() ? message : where + QStringLiteral(": ") + message;
 }
 
@@ -29,13 +29,13 @@ QString severityName(Severity severity)
 {
     switch (severity) {
     case Severity::Info:
-        return QCoreApplication::translate("runlens::Diagnostic", "Information");
+        return QCoreApplication::translate("runlens::models::Diagnostic", "Information");
     case Severity::Warning:
-        return QCoreApplication::translate("runlens::Diagnostic", "Warning");
+        return QCoreApplication::translate("runlens::models::Diagnostic", "Warning");
     case Severity::Error:
-        return QCoreApplication::translate("runlens::Diagnostic", "Error");
+        return QCoreApplication::translate("runlens::models::Diagnostic", "Error");
     }
     return {};
 }
 
-} // namespace runlens
+} // namespace runlens::models

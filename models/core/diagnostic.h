@@ -4,7 +4,7 @@
 #include <QList>
 #include <QString>
 
-namespace runlens {
+namespace runlens::models {
 
 enum class Severity { Info, Warning, Error };
 
@@ -29,4 +29,4 @@ QString severityId(Severity severity);
 /// Translated name for display.
 QString severityName(Severity severity);
 
-} // namespace runlens
+} // namespace runlens::models

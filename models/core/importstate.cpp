@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>
 
-namespace runlens {
+namespace runlens::models {
 
 QString importStatusId(ImportStatus status)
 {
@@ -68,4 +68,4 @@ Severity ArtifactState::worstSeverity() const
     return worst;
 }
 
-} // namespace runlens
+} // namespace runlens::models

@@ -12,7 +12,7 @@
 
 #include <optional>
 
-namespace runlens {
+namespace runlens::models {
 
 /// How far the import of one artifact got.
 enum class ImportStatus {
@@ -83,4 +83,4 @@ struct ArtifactState
     Severity worstSeverity() const;
 };
 
-} // namespace runlens
+} // namespace runlens::models

@@ -1,6 +1,6 @@
 #include "models/core/panelchoice.h"
 
-namespace runlens {
+namespace runlens::models {
 
 namespace {
 
@@ -119,4 +119,4 @@ QString PanelChoice::front(const QStringList& group) const
     return {};
 }
 
-} // namespace runlens
+} // namespace runlens::models

@@ -3,7 +3,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace runlens {
+namespace runlens::models {
 
 /// What the import of a folder has produced so far, counted by kind: what PanelChoice decides from.
 struct ImportedContent
@@ -62,4 +62,4 @@ private:
     QStringList m_frontOrder;
 };
 
-} // namespace runlens
+} // namespace runlens::models

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens {
+namespace runlens::models {
 
 /// What the MindSpore profiler output of one run holds: each rank's operators and steps, each rank's
 /// data pipeline, and the cluster figures across the ranks (when there are several). Immutable once
@@ -21,4 +21,4 @@ struct ProfilerBundle
     bool isEmpty() const { return (!ranks || ranks->isEmpty()) && pipelines.empty() && !cluster; }
 };
 
-} // namespace runlens
+} // namespace runlens::models

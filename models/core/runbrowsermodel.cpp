@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <optional>
 
-namespace runlens {
+namespace runlens::models {
 
 namespace {
 
@@ -657,4 +657,4 @@ QVariant RunBrowserModel::artifactData(const Node& node, int column, int role) c
     }
 }
 
-} // namespace runlens
+} // namespace runlens::models

@@ -11,7 +11,7 @@
 
 class QSortFilterProxyModel;
 
-namespace runlens {
+namespace runlens::models {
 
 /// The Run Browser's tree: runs > ranks (when a run has several) > the folders below the run's (or rank's)
 /// folder > artifacts, with each artifact's kind, size and import state. Folders of tensor files carry a
@@ -122,4 +122,4 @@ private:
 /// "1.2 MB"-style size for tables and messages.
 QString formatByteSize(qint64 bytes);
 
-} // namespace runlens
+} // namespace runlens::models

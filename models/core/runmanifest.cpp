@@ -4,7 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 
-namespace runlens {
+namespace runlens::models {
 
 namespace {
 
@@ -154,7 +154,7 @@ QString runDisplayName(const QString& root, const QString& run)
 
 QString RunManifest::runDisplayName(const QString& run) const
 {
-    return runlens::runDisplayName(root, run);
+    return runlens::models::runDisplayName(root, run);
 }
 
 QStringList RunManifest::runs() const
@@ -188,4 +188,4 @@ int RunManifest::indexOfPath(const QString& path) const
     return -1;
 }
 
-} // namespace runlens
+} // namespace runlens::models

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string_view>
 
-namespace runlens {
+namespace runlens::models {
 
 /// One file found in a run folder, classified by content.
 struct Artifact
@@ -56,4 +56,4 @@ bool isArtifactFolderName(std::string_view name);
 /// name (GUI, `runlens scan`/`info`/`advise`, the Advisor's messages) uses this.
 QString runDisplayName(const QString& root, const QString& run);
 
-} // namespace runlens
+} // namespace runlens::models

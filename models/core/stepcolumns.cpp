@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::models {
 
 std::size_t stepsPerColumn(double visibleSteps, double pixels)
 {
@@ -58,4 +58,4 @@ void aggregateStepColumns(std::span<const double> values, std::size_t categories
     }
 }
 
-} // namespace runlens
+} // namespace runlens::models

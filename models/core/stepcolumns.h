@@ -4,7 +4,7 @@
 #include <span>
 #include <vector>
 
-namespace runlens {
+namespace runlens::models {
 
 /// Consecutive steps drawn as one stacked bar of a step chart.
 struct StepColumn
@@ -41,4 +41,4 @@ std::size_t stepsPerColumn(double visibleSteps, double pixels);
 void aggregateStepColumns(std::span<const double> values, std::size_t categories, std::size_t first, std::size_t last,
                           std::size_t stepsPerColumn, StepColumns& out);
 
-} // namespace runlens
+} // namespace runlens::models

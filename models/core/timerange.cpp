@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::models {
 
 namespace {
 constexpr int kUndoLimit = 100;
@@ -151,4 +151,4 @@ void TimeRangeModel::clearMarks()
     emit marksChanged();
 }
 
-} // namespace runlens
+} // namespace runlens::models

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace runlens {
+namespace runlens::models {
 
 /// A closed time interval in nanoseconds; `valid()` is false for the empty selection.
 struct TimeSpan
@@ -92,4 +92,4 @@ private:
     QList<TimeSpan> m_undo;
 };
 
-} // namespace runlens
+} // namespace runlens::models

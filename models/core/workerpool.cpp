@@ -14,7 +14,7 @@
 #include <unistd.h>
 #endif
 
-namespace runlens {
+namespace runlens::models {
 
 namespace {
 
@@ -67,4 +67,4 @@ QThreadPool* workerPool()
     return pool;
 }
 
-} // namespace runlens
+} // namespace runlens::models

@@ -2,7 +2,7 @@
 
 class QThreadPool;
 
-namespace runlens {
+namespace runlens::models {
 
 /// The thread pool for RunLens's own background work: imports, scans, statistics, searches, summaries of
 /// traces. Qt's global pool is left to Qt, whose raster paint engine splits large fills and image
@@ -10,4 +10,4 @@ namespace runlens {
 /// for seconds would stop every paint for as long. Same size as the global pool; lives until exit.
 QThreadPool* workerPool();
 
-} // namespace runlens
+} // namespace runlens::models

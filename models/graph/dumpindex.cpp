@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 QString DumpEntry::role() const
 {
@@ -102,4 +102,4 @@ QList<int> DumpIndex::findForItem(const ScopeTree& tree, int item) const
     return {};
 }
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

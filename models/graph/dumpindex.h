@@ -6,7 +6,7 @@
 #include <QList>
 #include <QString>
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 struct Node;
 class ScopeTree;
@@ -70,4 +70,4 @@ private:
     QMultiHash<QString, int> m_byKey;
 };
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

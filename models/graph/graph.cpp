@@ -5,7 +5,7 @@
 #include <set>
 #include <tuple>
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 const char* nodeKindId(NodeKind kind)
 {
@@ -194,4 +194,4 @@ std::vector<std::pair<std::string, int>> Graph::opTypeHistogram() const
     return result;
 }
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 /// What a node stands for. Parameters are weights/variables, constants are literal tensors or values,
 /// inputs/outputs are the graph's own boundary, calls invoke another subgraph (MindSpore `@fn(...)`,
@@ -204,4 +204,4 @@ struct HierarchyScore
 };
 HierarchyScore hierarchyScore(const Graph& graph);
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

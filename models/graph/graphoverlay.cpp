@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 namespace {
 
@@ -243,16 +243,17 @@ std::shared_ptr<const ItemProfile> ItemProfile::compute(std::shared_ptr<const Sc
 QString GraphOverlay::summary(const Graph& graph) const
 {
     const int nodes = graph.nodeCount();
-    QString text = QCoreApplication::translate("runlens::graph::GraphOverlay", "%1 of %2 nodes matched")
+    QString text = QCoreApplication::translate("runlens::models::graph::GraphOverlay", "%1 of %2 nodes matched")
                        .arg(matchedNodes)
                        .arg(nodes);
     if (strippedNodes > 0)
-        text += QCoreApplication::translate("runlens::graph::GraphOverlay", " (%1 without -opN)").arg(strippedNodes);
+        text += QCoreApplication::translate("runlens::models::graph::GraphOverlay", " (%1 without -opN)")
+                    .arg(strippedNodes);
     if (opTime > 0) {
-        text += QCoreApplication::translate("runlens::graph::GraphOverlay", ", %1% of op time")
+        text += QCoreApplication::translate("runlens::models::graph::GraphOverlay", ", %1% of op time")
                     .arg(100.0 * double(matchedTime) / double(opTime), 0, 'f', 0);
     }
     return text;
 }
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

@@ -9,11 +9,11 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 class TraceStore;
 }
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 /// Profiler time per graph node: the durations of the trace's op slices (host ops, device kernels,
 /// collectives, MindSpore device ops) summed onto the nodes they name. A slice is matched, in order, by
@@ -62,4 +62,4 @@ struct ItemProfile
 /// `Conv2D-op29` -> `Conv2D`, `a/b/Relu-op7` -> `a/b/Relu`; anything else unchanged.
 std::string_view stripOpSuffix(std::string_view name);
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

@@ -1,6 +1,6 @@
 #include "models/graph/graphvizlock.h"
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 std::mutex& graphvizMutex()
 {
@@ -8,4 +8,4 @@ std::mutex& graphvizMutex()
     return mutex;
 }
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <unordered_set>
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 void ExpansionState::setExpanded(int item, bool expanded)
 {
@@ -183,4 +183,4 @@ std::vector<int> ScopeTree::neighbourhood(int id, int depth, bool downstream) co
     return result;
 }
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 /// What an item of the hierarchy is. Groups come from namespace paths, series from >= N alike siblings,
 /// sections from splitting a group that has too many direct children; ops are the graph's nodes.
@@ -152,4 +152,4 @@ private:
     friend class ScopeTreeBuilder;
 };
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <unordered_set>
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 namespace {
 
@@ -420,4 +420,4 @@ void ScopeTreeBuilder::liftEdges()
     }
 }
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 /// Builds a ScopeTree in passes: effective edges (readable-mode bypasses), folding, groups and ops,
 /// series, sections, then edge lifting over the final tree. Private to the ScopeTree implementation: the
@@ -93,4 +93,4 @@ private:
     int m_seriesCounter = 0;
 };
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

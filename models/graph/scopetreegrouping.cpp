@@ -8,7 +8,7 @@
 #include <string_view>
 #include <unordered_set>
 
-namespace runlens::graph {
+namespace runlens::models::graph {
 
 namespace {
 
@@ -202,7 +202,7 @@ void ScopeTreeBuilder::gatherInputs()
         group.parent = id;
         group.role = at(id).role;
         group.gathersInputs = true;
-        group.label = QCoreApplication::translate("runlens::graph::ScopeTree", "Inputs").toStdString();
+        group.label = QCoreApplication::translate("runlens::models::graph::ScopeTree", "Inputs").toStdString();
         group.key = at(id).key + "/inputs:";
         group.children = members;
         const int groupId = addItem(std::move(group));
@@ -230,7 +230,7 @@ void ScopeTreeBuilder::splitSections()
                 section.kind = ScopeItemKind::Section;
                 section.parent = id;
                 section.role = at(id).role;
-                section.label = QCoreApplication::translate("runlens::graph::ScopeTree", "section %1 of %2")
+                section.label = QCoreApplication::translate("runlens::models::graph::ScopeTree", "section %1 of %2")
                                     .arg(s + 1)
                                     .arg(count)
                                     .toStdString();
@@ -249,4 +249,4 @@ void ScopeTreeBuilder::splitSections()
     }
 }
 
-} // namespace runlens::graph
+} // namespace runlens::models::graph

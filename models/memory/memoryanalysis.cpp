@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace runlens::memory {
+namespace runlens::models::memory {
 
 using trace::EventKind;
 using trace::Track;
@@ -268,4 +268,4 @@ MemoryOpTable memoryOpTable(const trace::TraceStore& store, const MemoryDevice& 
     return table;
 }
 
-} // namespace runlens::memory
+} // namespace runlens::models::memory

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace runlens::memory {
+namespace runlens::models::memory {
 
 /// The highest sample of a curve (the first one when several are equal).
 struct MemoryPeak
@@ -85,4 +85,4 @@ MemoryOpTable memoryOpTable(const trace::TraceStore& store, const MemoryDevice& 
                             std::int64_t x1 = std::numeric_limits<std::int64_t>::max(),
                             const std::function<bool()>& cancelled = {});
 
-} // namespace runlens::memory
+} // namespace runlens::models::memory

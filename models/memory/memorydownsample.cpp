@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace runlens::memory {
+namespace runlens::models::memory {
 
 std::vector<std::size_t> downsampleIndices(const MemorySeries& series, std::int64_t x0, std::int64_t x1, int maxPoints)
 {
@@ -68,4 +68,4 @@ MemorySeries downsample(const MemorySeries& series, std::int64_t x0, std::int64_
     return out;
 }
 
-} // namespace runlens::memory
+} // namespace runlens::models::memory

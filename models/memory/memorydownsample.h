@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace runlens::memory {
+namespace runlens::models::memory {
 
 /// Most points a curve is drawn with (about one bucket of four per pixel column of a wide screen).
 constexpr int kMaxCurvePoints = 4096;
@@ -20,4 +20,4 @@ std::vector<std::size_t> downsampleIndices(const MemorySeries& series, std::int6
 /// The same as a series (same name) ready for a chart.
 MemorySeries downsample(const MemorySeries& series, std::int64_t x0, std::int64_t x1, int maxPoints = kMaxCurvePoints);
 
-} // namespace runlens::memory
+} // namespace runlens::models::memory

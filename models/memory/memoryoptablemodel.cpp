@@ -4,7 +4,7 @@
 
 #include <limits>
 
-namespace runlens::memory {
+namespace runlens::models::memory {
 
 QString formatSignedBytes(qint64 bytes)
 {
@@ -203,4 +203,4 @@ QVariant MemoryOpTableModel::headerData(int section, Qt::Orientation orientation
     return {};
 }
 
-} // namespace runlens::memory
+} // namespace runlens::models::memory

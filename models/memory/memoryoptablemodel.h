@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::memory {
+namespace runlens::models::memory {
 
 /// "1.2 MB", "-340 KB": formatByteSize with a sign, for sizes that may shrink.
 QString formatSignedBytes(qint64 bytes);
@@ -64,4 +64,4 @@ private:
     std::vector<QString> m_names; ///< row names, converted once
 };
 
-} // namespace runlens::memory
+} // namespace runlens::models::memory

@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>
 
-namespace runlens::memory {
+namespace runlens::models::memory {
 
 const char* memoryCategoryId(MemoryCategory category)
 {
@@ -50,4 +50,4 @@ QString memoryCategoryName(MemoryCategory category)
     return QCoreApplication::translate("runlens::memory", "Unknown");
 }
 
-} // namespace runlens::memory
+} // namespace runlens::models::memory

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::memory {
+namespace runlens::models::memory {
 
 /// Where a memory profile was read from; decides how its curves are labelled.
 enum class MemorySourceKind : std::uint8_t {
@@ -154,4 +154,4 @@ struct MemoryProfile
     bool empty() const { return devices.empty(); }
 };
 
-} // namespace runlens::memory
+} // namespace runlens::models::memory

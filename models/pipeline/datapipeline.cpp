@@ -5,7 +5,7 @@
 #include <numeric>
 #include <unordered_map>
 
-namespace runlens::pipeline {
+namespace runlens::models::pipeline {
 
 namespace {
 
@@ -197,4 +197,4 @@ std::vector<int> DataPipeline::pipelineOrder() const
     return ids;
 }
 
-} // namespace runlens::pipeline
+} // namespace runlens::models::pipeline

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-namespace runlens::pipeline {
+namespace runlens::models::pipeline {
 
 constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
 
@@ -186,4 +186,4 @@ struct DataPipeline
     std::vector<int> depths() const;
 };
 
-} // namespace runlens::pipeline
+} // namespace runlens::models::pipeline

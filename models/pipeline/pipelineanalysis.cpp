@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::pipeline {
+namespace runlens::models::pipeline {
 
 namespace {
 
@@ -179,4 +179,4 @@ QString queueVerdictText(const DataPipeline& pipeline)
     return {};
 }
 
-} // namespace runlens::pipeline
+} // namespace runlens::models::pipeline

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace runlens::pipeline {
+namespace runlens::models::pipeline {
 
 /// The queue-usage thresholds of MindInsight's pipeline analysis (usage rates 0..1).
 struct BottleneckThresholds
@@ -42,4 +42,4 @@ QString bottleneckAdvice(const PipelineOp& op);
 /// The verdict as a sentence with the ratios (translated); empty for Unknown.
 QString queueVerdictText(const DataPipeline& pipeline);
 
-} // namespace runlens::pipeline
+} // namespace runlens::models::pipeline

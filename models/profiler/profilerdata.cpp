@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::profiler {
+namespace runlens::models::profiler {
 
 QString deviceTypeId(DeviceType type)
 {
@@ -122,4 +122,4 @@ const ProfilerRankData* ProfilerRunData::rank(int rank) const
     return nullptr;
 }
 
-} // namespace runlens::profiler
+} // namespace runlens::models::profiler

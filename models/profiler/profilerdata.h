@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens::profiler {
+namespace runlens::models::profiler {
 
 /// The device a MindSpore profiler folder describes, told by which files it holds.
 enum class DeviceType { Unknown, Ascend, Gpu, Cpu };
@@ -126,4 +126,4 @@ struct ProfilerRunData
     bool isEmpty() const { return ranks.empty(); }
 };
 
-} // namespace runlens::profiler
+} // namespace runlens::models::profiler

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace runlens::profiler {
+namespace runlens::models::profiler {
 
 namespace {
 
@@ -268,4 +268,4 @@ QVariant ProfilerOpTableModel::headerData(int section, Qt::Orientation orientati
     return {};
 }
 
-} // namespace runlens::profiler
+} // namespace runlens::models::profiler

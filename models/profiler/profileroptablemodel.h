@@ -7,7 +7,7 @@
 
 #include <memory>
 
-namespace runlens::profiler {
+namespace runlens::models::profiler {
 
 /// The operator table of one rank of a MindSpore profiler folder, at type level (one row per operator type and
 /// core) or op level (one row per full op name with shapes, formats and FLOPs). Display text is formatted;
@@ -74,4 +74,4 @@ private:
     QList<Column> m_columns;
 };
 
-} // namespace runlens::profiler
+} // namespace runlens::models::profiler

@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::models::scalars {
 
 namespace {
 
@@ -120,4 +120,4 @@ std::vector<std::size_t> downsampleMinMax(std::span<const double> x, std::span<c
     return out;
 }
 
-} // namespace runlens
+} // namespace runlens::models::scalars

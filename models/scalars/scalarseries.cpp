@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::models::scalars {
 
 void ScalarSeries::append(const ScalarPoint& point)
 {
@@ -21,4 +21,4 @@ void ScalarSeries::append(const ScalarPoint& point)
     summary::sampleInto(points, capacity, ++seen, sampling, point);
 }
 
-} // namespace runlens
+} // namespace runlens::models::scalars

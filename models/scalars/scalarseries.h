@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens {
+namespace runlens::models::scalars {
 
 struct ScalarPoint
 {
@@ -52,4 +52,4 @@ struct ScalarSeries
     bool isEmpty() const { return points.empty(); }
 };
 
-} // namespace runlens
+} // namespace runlens::models::scalars

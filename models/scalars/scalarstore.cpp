@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::models::scalars {
 
 ScalarStore::ScalarStore(QObject* parent)
     : QObject(parent)
@@ -14,7 +14,7 @@ ScalarStore::~ScalarStore() = default;
 
 QString ScalarStore::runDisplayName(const QString& run) const
 {
-    return m_root.isEmpty() ? run : runlens::runDisplayName(m_root, run);
+    return m_root.isEmpty() ? run : runlens::models::runDisplayName(m_root, run);
 }
 
 void ScalarStore::append(const QString& run, const ScalarBatch& batch)
@@ -111,4 +111,4 @@ qint64 ScalarStore::pointCount() const
     return n;
 }
 
-} // namespace runlens
+} // namespace runlens::models::scalars

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <memory>
 
-namespace runlens {
+namespace runlens::models::scalars {
 
 /// All scalar series of the open run folder, keyed by (run, tag). Lives on the GUI thread: importers
 /// hand over ScalarBatch values and the application appends them here; panels read and listen.
@@ -59,4 +59,4 @@ private:
     int m_pointLimit = 0;
 };
 
-} // namespace runlens
+} // namespace runlens::models::scalars

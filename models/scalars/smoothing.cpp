@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::models::scalars {
 
 std::vector<double> smoothDebiasedEma(std::span<const double> values, double weight)
 {
@@ -35,4 +35,4 @@ std::vector<double> smoothDebiasedEma(std::span<const double> values, double wei
     return out;
 }
 
-} // namespace runlens
+} // namespace runlens::models::scalars

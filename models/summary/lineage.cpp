@@ -2,7 +2,7 @@
 
 #include <QStringList>
 
-namespace runlens::summary {
+namespace runlens::models::summary {
 
 namespace {
 
@@ -52,4 +52,4 @@ QVariantMap RunLineage::toVariantMap() const
     return out;
 }
 
-} // namespace runlens::summary
+} // namespace runlens::models::summary

@@ -8,7 +8,7 @@
 
 #include <optional>
 
-namespace runlens::summary {
+namespace runlens::models::summary {
 
 /// One operation of a dataset pipeline, as MindSpore's lineage records it.
 struct DatasetOp
@@ -63,4 +63,4 @@ struct RunLineage
     QVariantMap toVariantMap() const;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::models::summary

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace runlens::summary {
+namespace runlens::models::summary {
 
 /// splitmix64: a small, fast generator that gives the same numbers on every platform.
 inline std::uint64_t nextRandom(std::uint64_t& state)
@@ -81,4 +81,4 @@ private:
     std::uint64_t m_state = 0;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::models::summary

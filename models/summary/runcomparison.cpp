@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::summary {
+namespace runlens::models::summary {
 
 namespace {
 
@@ -22,22 +22,23 @@ struct LineageKey
 };
 
 constexpr LineageKey kLineageKeys[] = {
-    { "network", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Network"), true },
-    { "optimizer", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Optimizer"), true },
-    { "learning_rate", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Learning rate"), true },
-    { "batch_size", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Batch size"), true },
-    { "epoch", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Epochs"), true },
-    { "loss_function", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Loss function"), true },
-    { "device_num", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Devices"), true },
-    { "parallel_mode", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Parallel mode"), false },
-    { "train_dataset_path", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Train dataset"), true },
-    { "train_dataset_size", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Train dataset size"), true },
-    { "valid_dataset_path", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Validation dataset"), false },
-    { "valid_dataset_size", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Validation dataset size"), false },
-    { "dataset_pipeline", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Dataset pipeline"), false },
-    { "loss", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Final loss (lineage)"), true },
-    { "model_path", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Model file"), false },
-    { "model_size", QT_TRANSLATE_NOOP("runlens::summary::RunComparison", "Model size"), false },
+    { "network", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Network"), true },
+    { "optimizer", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Optimizer"), true },
+    { "learning_rate", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Learning rate"), true },
+    { "batch_size", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Batch size"), true },
+    { "epoch", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Epochs"), true },
+    { "loss_function", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Loss function"), true },
+    { "device_num", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Devices"), true },
+    { "parallel_mode", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Parallel mode"), false },
+    { "train_dataset_path", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Train dataset"), true },
+    { "train_dataset_size", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Train dataset size"), true },
+    { "valid_dataset_path", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Validation dataset"), false },
+    { "valid_dataset_size", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Validation dataset size"),
+      false },
+    { "dataset_pipeline", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Dataset pipeline"), false },
+    { "loss", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Final loss (lineage)"), true },
+    { "model_path", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Model file"), false },
+    { "model_size", QT_TRANSLATE_NOOP("runlens::models::summary::RunComparison", "Model size"), false },
 };
 
 bool isNumber(const QVariant& value)
@@ -98,7 +99,7 @@ void addValueColumns(std::vector<RunComparison::Column>& out, RunComparison::Col
 
 } // namespace
 
-RunComparison::RunComparison(const ScalarStore* scalars, const SummaryStore* summaries, QObject* parent)
+RunComparison::RunComparison(const scalars::ScalarStore* scalars, const SummaryStore* summaries, QObject* parent)
     : QAbstractTableModel(parent)
 {
     m_timer = new QTimer(this);
@@ -110,7 +111,7 @@ RunComparison::RunComparison(const ScalarStore* scalars, const SummaryStore* sum
 
 RunComparison::~RunComparison() = default;
 
-void RunComparison::setStores(const ScalarStore* scalars, const SummaryStore* summaries)
+void RunComparison::setStores(const scalars::ScalarStore* scalars, const SummaryStore* summaries)
 {
     if (m_scalars)
         disconnect(m_scalars, nullptr, this, nullptr);
@@ -119,9 +120,9 @@ void RunComparison::setStores(const ScalarStore* scalars, const SummaryStore* su
     m_scalars = scalars;
     m_summaries = summaries;
     if (m_scalars) {
-        connect(m_scalars, &ScalarStore::structureChanged, this, &RunComparison::scheduleRefresh);
-        connect(m_scalars, &ScalarStore::seriesChanged, this, &RunComparison::scheduleRefresh);
-        connect(m_scalars, &ScalarStore::cleared, this, &RunComparison::scheduleRefresh);
+        connect(m_scalars, &scalars::ScalarStore::structureChanged, this, &RunComparison::scheduleRefresh);
+        connect(m_scalars, &scalars::ScalarStore::seriesChanged, this, &RunComparison::scheduleRefresh);
+        connect(m_scalars, &scalars::ScalarStore::cleared, this, &RunComparison::scheduleRefresh);
         connect(m_scalars, &QObject::destroyed, this, &RunComparison::scheduleRefresh);
     }
     if (m_summaries) {
@@ -168,7 +169,7 @@ void RunComparison::setGoal(const QString& tag, Goal goal)
         emit headerDataChanged(Qt::Horizontal, best, best + 1);
 }
 
-RunComparison::MetricSummary RunComparison::summarize(const ScalarSeries& series, Goal goal)
+RunComparison::MetricSummary RunComparison::summarize(const scalars::ScalarSeries& series, Goal goal)
 {
     if (goal == Goal::Auto)
         goal = minimizesByName(series.tag) ? Goal::Minimize : Goal::Maximize;
@@ -179,7 +180,7 @@ RunComparison::MetricSummary RunComparison::summarize(const ScalarSeries& series
     s.points = qint64(series.points.size());
     s.finalValue = series.points.back().value;
     s.finalStep = series.points.back().step;
-    for (const ScalarPoint& p : series.points) {
+    for (const scalars::ScalarPoint& p : series.points) {
         if (!std::isfinite(p.value))
             continue;
         const bool better = std::isnan(s.best) || (goal == Goal::Minimize ? p.value < s.best : p.value > s.best);
@@ -203,7 +204,7 @@ RunComparison::MetricSummary RunComparison::metric(const QString& run, const QSt
 {
     if (!m_scalars)
         return {};
-    const ScalarSeries* series = m_scalars->series(scalarRunFor(run, m_metricGroups.value(tag), tag), tag);
+    const scalars::ScalarSeries* series = m_scalars->series(scalarRunFor(run, m_metricGroups.value(tag), tag), tag);
     return series ? summarize(*series, goal(tag)) : MetricSummary {};
 }
 
@@ -619,4 +620,4 @@ QVariant RunComparison::headerData(int section, Qt::Orientation orientation, int
     }
 }
 
-} // namespace runlens::summary
+} // namespace runlens::models::summary

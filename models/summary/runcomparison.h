@@ -11,12 +11,12 @@
 
 class QTimer;
 
-namespace runlens {
+namespace runlens::models::scalars {
 class ScalarStore;
 struct ScalarSeries;
-} // namespace runlens
+} // namespace runlens::models::scalars
 
-namespace runlens::summary {
+namespace runlens::models::summary {
 
 class SummaryStore;
 struct HParams;
@@ -70,11 +70,11 @@ public:
         qint64 points = 0;
     };
 
-    explicit RunComparison(const ScalarStore* scalars = nullptr, const SummaryStore* summaries = nullptr,
+    explicit RunComparison(const scalars::ScalarStore* scalars = nullptr, const SummaryStore* summaries = nullptr,
                            QObject* parent = nullptr);
     ~RunComparison() override;
 
-    void setStores(const ScalarStore* scalars, const SummaryStore* summaries);
+    void setStores(const scalars::ScalarStore* scalars, const SummaryStore* summaries);
 
     /// Rebuilds now instead of after the coalescing delay.
     void refresh();
@@ -97,7 +97,7 @@ public:
     /// the folder.
     QString runDisplayName(const QString& run) const;
     /// Computes the summary of a series with the given goal (Auto decides by the tag's name).
-    static MetricSummary summarize(const ScalarSeries& series, Goal goal);
+    static MetricSummary summarize(const scalars::ScalarSeries& series, Goal goal);
     /// True when a tag's best value is its lowest by name alone (loss, error, perplexity).
     static bool minimizesByName(const QString& tag);
 
@@ -141,7 +141,7 @@ private:
                        QHash<QString, MetricSummary>& summaries) const;
     void publish(const QStringList& runs, std::vector<Column> columns, std::vector<std::vector<QVariant>> cells);
 
-    QPointer<const ScalarStore> m_scalars;
+    QPointer<const scalars::ScalarStore> m_scalars;
     QPointer<const SummaryStore> m_summaries;
     QStringList m_runs;
     std::vector<Column> m_columns;
@@ -151,4 +151,4 @@ private:
     QTimer* m_timer = nullptr;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::models::summary

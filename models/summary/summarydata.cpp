@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace runlens::summary {
+namespace runlens::models::summary {
 
 double Histogram::bucketTotal() const
 {
@@ -49,4 +49,4 @@ double Histogram::highestEdge() const
     return kUnknown;
 }
 
-} // namespace runlens::summary
+} // namespace runlens::models::summary

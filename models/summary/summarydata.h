@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens::summary {
+namespace runlens::models::summary {
 
 /// One bucket of a histogram: the values in (left, right], or [left, right] for the last bucket.
 struct HistogramBucket
@@ -112,7 +112,7 @@ struct SummaryTensor
 template<typename Item> struct SummarySeries
 {
     QString tag;
-    TagMetadata metadata;
+    scalars::TagMetadata metadata;
     std::vector<Item> items;
     qint64 seen = 0;
     qint64 preempted = 0;
@@ -198,4 +198,4 @@ struct SummaryLimits
     int tensors = 20;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::models::summary

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace runlens::summary {
+namespace runlens::models::summary {
 
 namespace {
 
@@ -45,7 +45,7 @@ QStringList take(PerTag<Item>& tags, const QString& source, const std::vector<Su
             *added = true;
         }
         auto& slot = (*tag)[source];
-        const TagMetadata metadata = slot.metadata;
+        const scalars::TagMetadata metadata = slot.metadata;
         slot = series;
         // Writers attach metadata to a tag's first value only; a later batch without it keeps the first.
         if (slot.metadata.pluginName.isEmpty() && slot.metadata.displayName.isEmpty())
@@ -137,7 +137,7 @@ SummaryStore::~SummaryStore() = default;
 
 QString SummaryStore::runDisplayName(const QString& run) const
 {
-    return m_root.isEmpty() ? run : runlens::runDisplayName(m_root, run);
+    return m_root.isEmpty() ? run : runlens::models::runDisplayName(m_root, run);
 }
 
 void SummaryStore::update(const QString& run, const QString& source, const SummaryBatch& batch)
@@ -300,4 +300,4 @@ RunLineage SummaryStore::lineage(const QString& run) const
     return data && data->lineage ? *data->lineage : RunLineage();
 }
 
-} // namespace runlens::summary
+} // namespace runlens::models::summary

@@ -8,7 +8,7 @@
 #include <QObject>
 #include <QStringList>
 
-namespace runlens::summary {
+namespace runlens::models::summary {
 
 /// The kinds of summary data beyond scalars that the store keeps per run and tag.
 enum class SummaryKind { Histograms, Images, Texts, PrCurves, RocCurves, Tensors };
@@ -64,7 +64,7 @@ public:
 
 signals:
     /// Data of `kind` changed for these tags of `run`.
-    void seriesChanged(runlens::summary::SummaryKind kind, const QString& run, const QStringList& tags);
+    void seriesChanged(runlens::models::summary::SummaryKind kind, const QString& run, const QStringList& tags);
     /// A run's hyper-parameters or lineage changed.
     void parametersChanged(const QString& run);
     /// Runs or tags were added or removed.
@@ -77,4 +77,4 @@ private:
     QString m_root;
 };
 
-} // namespace runlens::summary
+} // namespace runlens::models::summary

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace runlens::system {
+namespace runlens::models::system {
 
 namespace {
 
@@ -77,4 +77,4 @@ systemRunsOfPipelines(const QString& run, const std::vector<std::shared_ptr<cons
     return runs;
 }
 
-} // namespace runlens::system
+} // namespace runlens::models::system

@@ -5,12 +5,12 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::pipeline {
+namespace runlens::models::pipeline {
 struct CpuUtilization;
 struct DataPipeline;
-} // namespace runlens::pipeline
+} // namespace runlens::models::pipeline
 
-namespace runlens::system {
+namespace runlens::models::system {
 
 /// The CPU that MindSpore's data-pipeline profiler sampled (`minddata_cpu_utilization_{id}.json`) as the metrics
 /// `runlens record` writes: `cpu_busy_percent` (100 - idle, the whole machine), `cpu_user_percent`,
@@ -23,4 +23,4 @@ SystemRun systemRunOfMinddataCpu(const pipeline::CpuUtilization& cpu, const QStr
 std::vector<SystemRun>
 systemRunsOfPipelines(const QString& run, const std::vector<std::shared_ptr<const pipeline::DataPipeline>>& pipelines);
 
-} // namespace runlens::system
+} // namespace runlens::models::system

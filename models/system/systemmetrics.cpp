@@ -8,7 +8,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace runlens::system {
+namespace runlens::models::system {
 
 namespace {
 
@@ -162,7 +162,7 @@ void sortRuns(std::vector<SystemRun>& runs)
     });
 }
 
-std::vector<SystemRun> systemRunsOf(const ScalarStore& store)
+std::vector<SystemRun> systemRunsOf(const scalars::ScalarStore& store)
 {
     std::vector<SystemRun> runs;
     for (const QString& run : store.runs()) {
@@ -173,12 +173,12 @@ std::vector<SystemRun> systemRunsOf(const ScalarStore& store)
         for (const QString& tag : store.tagsOfRun(run)) {
             if (!tag.startsWith(kTagPrefix))
                 continue;
-            const ScalarSeries* series = store.series(run, tag);
+            const scalars::ScalarSeries* series = store.series(run, tag);
             if (!series || series->isEmpty())
                 continue;
             std::vector<std::pair<double, double>> points;
             points.reserve(series->points.size());
-            for (const ScalarPoint& p : series->points)
+            for (const scalars::ScalarPoint& p : series->points)
                 points.emplace_back(p.wallTime, p.value);
             // Arrival order is step order; a restarted recorder can interleave, the charts need time order.
             std::stable_sort(points.begin(), points.end(),
@@ -196,4 +196,4 @@ std::vector<SystemRun> systemRunsOf(const ScalarStore& store)
     return runs;
 }
 
-} // namespace runlens::system
+} // namespace runlens::models::system

@@ -7,11 +7,11 @@
 #include <map>
 #include <vector>
 
-namespace runlens {
+namespace runlens::models::scalars {
 class ScalarStore;
 }
 
-namespace runlens::system {
+namespace runlens::models::system {
 
 /// Tags of machine metrics start with this (`runlens record` and the readers of nvidia-smi, dcgmi, MLflow and
 /// W&B system metrics write them so).
@@ -75,8 +75,8 @@ double percentile(std::vector<double> values, double q);
 int rankOfRun(const QString& run);
 
 /// Every run of `store` with `system/*` tags, sorted by rank and then run.
-std::vector<SystemRun> systemRunsOf(const ScalarStore& store);
+std::vector<SystemRun> systemRunsOf(const scalars::ScalarStore& store);
 /// Sorts runs as systemRunsOf does.
 void sortRuns(std::vector<SystemRun>& runs);
 
-} // namespace runlens::system
+} // namespace runlens::models::system

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <limits>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 namespace {
 
@@ -191,4 +191,4 @@ double loadElement(const std::byte* p, DType type, bool swap)
     return 0.0;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

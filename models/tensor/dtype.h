@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string_view>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 /// Element types of the tensors training runs write (numpy, safetensors, MindSpore dumps). Complex types
 /// are read as their real part where a single number is needed.
@@ -51,4 +51,4 @@ float float8E5M2ToFloat(std::uint8_t bits);
 /// values give their real part.
 double loadElement(const std::byte* p, DType type, bool swap);
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

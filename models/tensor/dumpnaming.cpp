@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 namespace {
 
@@ -161,4 +161,4 @@ std::optional<DumpFileName> parseMsprobeDataName(const QString& relativePath)
     return std::nullopt;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

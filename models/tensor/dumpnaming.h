@@ -6,7 +6,7 @@
 
 #include <optional>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 // Which tensor and which step a tensor file is, from its path alone. The one place these rules live: the
 // tensor catalog, the dump index and the Run Browser's folder summaries all read names through them.
@@ -56,4 +56,4 @@ QString folderWithoutStep(const QString& relativePath, bool mindsporeLayout);
 /// folder above it ("." when there is none).
 QString runWithoutStep(const QString& run);
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

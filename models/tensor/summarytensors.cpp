@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 namespace {
 
@@ -58,7 +58,7 @@ TensorResult SummaryTensorSource::open() const
 {
     auto fail = [this](const char* why) {
         return TensorResult { std::nullopt,
-                              QCoreApplication::translate("runlens::tensor::SummaryTensorSource",
+                              QCoreApplication::translate("runlens::models::tensor::SummaryTensorSource",
                                                           "%1, tag %2, step %3: %4")
                                   .arg(m_file, m_tag)
                                   .arg(m_step)
@@ -128,9 +128,10 @@ QList<TensorSeries> SummaryTensorSet::series() const
                     info.shape = item.tensor.shape;
                     info.byteSize = byteCount(item.tensor.elementCount(), itemSize(item.tensor.dtype));
                     if (item.wallTime > 0)
-                        info.note = QCoreApplication::translate("runlens::tensor::SummaryTensorSet", "written %1")
-                                        .arg(QDateTime::fromMSecsSinceEpoch(qint64(item.wallTime * 1000.0), Qt::UTC)
-                                                 .toString(Qt::ISODate));
+                        info.note
+                            = QCoreApplication::translate("runlens::models::tensor::SummaryTensorSet", "written %1")
+                                  .arg(QDateTime::fromMSecsSinceEpoch(qint64(item.wallTime * 1000.0), Qt::UTC)
+                                           .toString(Qt::ISODate));
                     info.source = std::make_shared<SummaryTensorSource>(item.tensor, file.key(), tag.key(), item.step);
                     series.versions << info;
                 }
@@ -142,4 +143,4 @@ QList<TensorSeries> SummaryTensorSet::series() const
     return out;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

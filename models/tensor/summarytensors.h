@@ -9,7 +9,7 @@
 
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 /// Opens a tensor recorded in a summary: the values are already in memory, so open() only checks that
 /// the bytes cover the recorded shape (a message names the file, tag and step when they do not).
@@ -59,4 +59,4 @@ private:
     QMap<QString, QMap<QString, QMap<QString, summary::TensorSeries>>> m_runs;
 };
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

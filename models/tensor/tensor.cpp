@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 namespace {
 
@@ -95,4 +95,4 @@ double Tensor::value(const std::vector<std::int64_t>& index) const
     return loadElement(data->data() + position, dtype, swap);
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

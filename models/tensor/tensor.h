@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 /// A read-only run of bytes a Tensor views: a memory mapping of a file, an inflated archive member, or
 /// bytes in memory. Kept alive by every Tensor (and view) that reads it.
@@ -71,4 +71,4 @@ struct Tensor
     double value(const std::vector<std::int64_t>& index) const;
 };
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

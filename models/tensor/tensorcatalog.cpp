@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 std::int64_t TensorInfo::elementCount() const
 {
@@ -115,4 +115,4 @@ QList<int> TensorCatalog::steps() const
     return QList<int>(all.begin(), all.end());
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 /// A tensor opened for viewing, or why it could not be (the message names the file).
 struct TensorResult
@@ -113,4 +113,4 @@ private:
     QMultiHash<QString, int> m_byNodeKey;
 };
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

@@ -11,7 +11,7 @@
 #include <new>
 #include <queue>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 namespace {
 
@@ -286,4 +286,4 @@ CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode,
     return result;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 enum class CompareMode {
     Difference, ///< a - b
@@ -62,4 +62,4 @@ bool forEachElementRun(
 CompareResult compareTensors(const Tensor& a, const Tensor& b, CompareMode mode, int topK = 20,
                              const std::function<bool()>& cancelled = {});
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

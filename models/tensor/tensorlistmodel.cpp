@@ -6,7 +6,7 @@
 #include <QRegularExpression>
 #include <QStringList>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 namespace {
 
@@ -365,4 +365,4 @@ bool TensorFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourc
     return true;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 /// The series of a TensorCatalog as rows for the tensor inspector's list: name, kind, shape, dtype, size,
 /// step count and a NaN/Inf badge once statistics are known. When the catalog holds several runs or ranks
@@ -118,4 +118,4 @@ private:
     QList<Term> m_terms;
 };
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

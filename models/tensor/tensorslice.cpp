@@ -4,7 +4,7 @@
 
 #include <limits>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 namespace {
 
@@ -253,4 +253,4 @@ SliceResult sliceTensor(const Tensor& tensor, const QString& expression)
     return applySlice(tensor, parsed.items);
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 /// One entry of a numpy index expression: an integer (drops its dimension), a range `start:stop:step`
 /// with any part left out, or `...` (as many full ranges as the other entries leave over).
@@ -48,4 +48,4 @@ SliceResult applySlice(const Tensor& tensor, const std::vector<SliceItem>& items
 /// parseSlice then applySlice; the error names the position in the expression.
 SliceResult sliceTensor(const Tensor& tensor, const QString& expression);
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

@@ -9,7 +9,7 @@
 #include <thread>
 #include <type_traits>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 namespace {
 
@@ -579,4 +579,4 @@ std::vector<std::int64_t> histogram(const Tensor& view, int bins, double min, do
     return counts;
 }
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 /// Whole-range statistics of a tensor. NaN is left out of min/max/mean/std/meanAbs/l2 as numpy's nan*
 /// functions do; infinities take part (a mean over +Inf is +Inf, a std over any Inf is NaN). With no
@@ -66,4 +66,4 @@ TensorStatistics computeStatistics(const Tensor& view, const StatisticsOptions& 
 std::vector<std::int64_t> histogram(const Tensor& view, int bins, double min, double max, bool log,
                                     const StatisticsOptions& options = {});
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

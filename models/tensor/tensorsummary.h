@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 
 /// What `runlens info` reports for one tensor of a tensor file: its type and whole-tensor statistics.
 struct TensorSummary
@@ -21,4 +21,4 @@ struct TensorSummary
     std::optional<TensorStatistics> statistics; ///< absent when the values could not be read
 };
 
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor

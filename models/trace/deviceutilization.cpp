@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 DeviceUtilizationResult computeDeviceUtilization(const TraceStore& store, int binCount, std::int64_t start,
                                                  std::int64_t end)
@@ -95,4 +95,4 @@ DeviceUtilizationResult computeDeviceUtilization(const TraceStore& store, int bi
     return result;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

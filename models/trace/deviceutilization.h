@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 /// How busy one device (a process holding GPU/NPU streams) was over time: the fraction of each bin during
 /// which at least one of its streams ran a kernel, copy or set (tb_plugin's "GPU utilization").
@@ -36,4 +36,4 @@ struct DeviceUtilizationResult
 DeviceUtilizationResult computeDeviceUtilization(const TraceStore& store, int binCount, std::int64_t start = 0,
                                                  std::int64_t end = 0);
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

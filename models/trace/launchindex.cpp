@@ -4,7 +4,7 @@
 #include <tuple>
 #include <utility>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 LaunchIndex::LaunchIndex(const TraceStore& store)
 {
@@ -80,4 +80,4 @@ const LaunchIndex::Launch* LaunchIndex::launcherOf(int deviceTrack, std::uint32_
     return &m_launches[*it];
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 /// Which device slices (kernels, copies, sets on GPU streams) each host slice launched, from the store's
 /// flows (`correlation`, `ac2g` and friends). A device slice is listed once even when several flows join
@@ -42,4 +42,4 @@ private:
     std::vector<std::uint32_t> m_byDevice; ///< indices into m_launches sorted by (deviceTrack, deviceSlice)
 };
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -7,7 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 namespace {
 
@@ -291,4 +291,4 @@ OperatorStatistics computeOperatorStatistics(const TraceStore& store, const Oper
     return result;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

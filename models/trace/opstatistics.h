@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 class LaunchIndex;
 
@@ -95,4 +95,4 @@ OperatorStatistics computeOperatorStatistics(const TraceStore& store, const Oper
 /// empty when absent. Tolerates broken JSON by returning what it could read.
 std::string extractInputDims(std::string_view argsJson);
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 QString formatDuration(qint64 ns)
 {
@@ -15,17 +15,17 @@ QString formatDuration(qint64 ns)
     const char* unit = nullptr;
     if (magnitude < 1000000) {
         value /= 1e3;
-        unit = QT_TRANSLATE_NOOP("runlens::trace::OperatorStatsModel", "%1 µs");
+        unit = QT_TRANSLATE_NOOP("runlens::models::trace::OperatorStatsModel", "%1 µs");
     } else if (magnitude < 1000000000) {
         value /= 1e6;
-        unit = QT_TRANSLATE_NOOP("runlens::trace::OperatorStatsModel", "%1 ms");
+        unit = QT_TRANSLATE_NOOP("runlens::models::trace::OperatorStatsModel", "%1 ms");
     } else {
         value /= 1e9;
-        unit = QT_TRANSLATE_NOOP("runlens::trace::OperatorStatsModel", "%1 s");
+        unit = QT_TRANSLATE_NOOP("runlens::models::trace::OperatorStatsModel", "%1 s");
     }
     const double a = std::abs(value);
     const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
-    return QCoreApplication::translate("runlens::trace::OperatorStatsModel", unit).arg(value, 0, 'f', decimals);
+    return QCoreApplication::translate("runlens::models::trace::OperatorStatsModel", unit).arg(value, 0, 'f', decimals);
 }
 
 OperatorStatsModel::OperatorStatsModel(QObject* parent)
@@ -325,4 +325,4 @@ QVariant OperatorStatsModel::headerData(int section, Qt::Orientation orientation
     return {};
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

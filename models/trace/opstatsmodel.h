@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 /// "1.23 ms", "456 µs", "12.0 s": three significant digits with the largest unit that keeps the value
 /// at or above 1 (ns values under 1 µs are shown whole).
@@ -81,4 +81,4 @@ private:
     std::vector<QString> m_names; ///< row names, converted once
 };
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

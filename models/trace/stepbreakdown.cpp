@@ -9,7 +9,7 @@
 #include <limits>
 #include <set>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 namespace {
 
@@ -131,34 +131,34 @@ QString stepCategoryName(StepCategory category)
     const char* text = "";
     switch (category) {
     case StepCategory::Kernel:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepBreakdown", "Kernel");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepBreakdown", "Kernel");
         break;
     case StepCategory::Memcpy:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepBreakdown", "Memcpy");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepBreakdown", "Memcpy");
         break;
     case StepCategory::Memset:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepBreakdown", "Memset");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepBreakdown", "Memset");
         break;
     case StepCategory::Communication:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepBreakdown", "Communication");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepBreakdown", "Communication");
         break;
     case StepCategory::Runtime:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepBreakdown", "Runtime");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepBreakdown", "Runtime");
         break;
     case StepCategory::DataLoader:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepBreakdown", "Data loader");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepBreakdown", "Data loader");
         break;
     case StepCategory::CpuOp:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepBreakdown", "CPU op");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepBreakdown", "CPU op");
         break;
     case StepCategory::Other:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepBreakdown", "Other");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepBreakdown", "Other");
         break;
     case StepCategory::Idle:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepBreakdown", "Idle");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepBreakdown", "Idle");
         break;
     }
-    return QCoreApplication::translate("runlens::trace::StepBreakdown", text);
+    return QCoreApplication::translate("runlens::models::trace::StepBreakdown", text);
 }
 
 const char* stepCategoryId(StepCategory category)
@@ -380,4 +380,4 @@ StepBreakdown computeStepBreakdown(const TraceStore& store, const StepBreakdownO
     return result;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

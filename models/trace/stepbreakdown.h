@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 class LaunchIndex;
 
@@ -87,4 +87,4 @@ struct StepBreakdownOptions
 /// store; meant to run on a worker.
 StepBreakdown computeStepBreakdown(const TraceStore& store, const StepBreakdownOptions& options = {});
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

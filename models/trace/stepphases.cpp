@@ -8,7 +8,7 @@
 #include <cctype>
 #include <set>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 namespace {
 
@@ -159,22 +159,22 @@ QString stepPhaseName(StepPhase phase)
     const char* text = "";
     switch (phase) {
     case StepPhase::DataLoading:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepPhases", "Data loading");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepPhases", "Data loading");
         break;
     case StepPhase::Forward:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepPhases", "Forward");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepPhases", "Forward");
         break;
     case StepPhase::Backward:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepPhases", "Backward");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepPhases", "Backward");
         break;
     case StepPhase::Optimizer:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepPhases", "Optimizer");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepPhases", "Optimizer");
         break;
     case StepPhase::Other:
-        text = QT_TRANSLATE_NOOP("runlens::trace::StepPhases", "Other");
+        text = QT_TRANSLATE_NOOP("runlens::models::trace::StepPhases", "Other");
         break;
     }
-    return QCoreApplication::translate("runlens::trace::StepPhases", text);
+    return QCoreApplication::translate("runlens::models::trace::StepPhases", text);
 }
 
 const char* stepPhaseId(StepPhase phase)
@@ -379,4 +379,4 @@ StepPhases computeStepPhases(const TraceStore& store, const StepBreakdown& break
     return result;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 /// The phases of a training step, in the order they run. Other is the step time no phase covers (Python
 /// between phases, idle host, unnamed work).
@@ -109,4 +109,4 @@ struct StepPhases
 /// worker next to computeStepBreakdown.
 StepPhases computeStepPhases(const TraceStore& store, const StepBreakdown& breakdown);
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 namespace {
 
@@ -164,4 +164,4 @@ void TraceBuffer::shrinkToFit()
     }
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

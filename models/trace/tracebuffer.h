@@ -4,7 +4,7 @@
 #include <memory>
 #include <string_view>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 /// The bytes of one trace file as the importer holds them: `size()` bytes of content followed by at
 /// least kPadding readable bytes (spaces once sealed), so SIMD parsers may read a little past the end.
@@ -61,4 +61,4 @@ private:
     std::shared_ptr<const void> m_owner; ///< set for borrowed bytes, which are never freed here
 };
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 TraceLod::TraceLod(const TraceStore& store)
     : m_origin(store.startTime())
@@ -180,4 +180,4 @@ std::size_t TraceLod::counterLowerBound(const Track& track, std::size_t from, st
                        - time.begin());
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

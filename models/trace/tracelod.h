@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 /// Painting index of a TraceStore: for every track, the slices of each depth row in start order, and the
 /// value range of counter tracks. Slices on one depth row do not overlap, so a row is sorted by start and
@@ -75,4 +75,4 @@ private:
     std::int64_t m_origin = 0;
 };
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 namespace {
 
@@ -306,4 +306,4 @@ std::string_view TraceStore::argsJson(int track, std::size_t slice) const
     return std::string_view(input->data() + ref.offset, ref.length);
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

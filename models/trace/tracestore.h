@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 /// Canonical event kinds; categories of every era (2020 `Operator`/`Runtime`, 2022 `cpu_op`/`cuda_runtime`,
 /// Paddle's `Operator`/`CudaRuntime`, MindSpore timelines ...) map onto these.
@@ -206,4 +206,4 @@ private:
     std::shared_ptr<const TraceLod> m_lod;
 };
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 namespace {
 
@@ -300,4 +300,4 @@ std::shared_ptr<const TraceStore> TraceStoreBuilder::finish()
     return result;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

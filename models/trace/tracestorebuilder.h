@@ -7,7 +7,7 @@
 #include <memory>
 #include <string_view>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 /// Collects events in any order (as a trace file lists them) and turns them into a TraceStore: sorts
 /// every track, computes nesting depths, resolves flows and correlations, finds steps. Used by the trace
@@ -73,4 +73,4 @@ private:
     std::unique_ptr<Private> d;
 };
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

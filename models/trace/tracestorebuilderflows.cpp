@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 namespace {
 
@@ -275,4 +275,4 @@ void TraceStoreBuilder::Private::resolveExternalIds()
     }
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 // The builder's working state, shared by the files of its stages: intake (tracestorebuilder.cpp), track
 // order and nesting (tracestorebuildertracks.cpp), flows and correlations (tracestorebuilderflows.cpp) and
@@ -93,4 +93,4 @@ struct TraceStoreBuilder::Private
     void addMarkerSteps();
 };
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <string_view>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 namespace {
 
@@ -139,4 +139,4 @@ void TraceStoreBuilder::Private::findSteps()
     });
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -7,7 +7,7 @@
 #include <numeric>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 namespace {
 
@@ -193,4 +193,4 @@ void TraceStoreBuilder::Private::orderProcessesAndTracks()
     }
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -16,7 +16,7 @@
 #define RUNLENS_VERSION "unknown"
 #endif
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 namespace {
 
@@ -48,7 +48,7 @@ public:
         m_bytes += size;
         if (!m_out || size == 0)
             return;
-        m_crc = summary::crc32cExtend(m_crc, data, size);
+        m_crc = models::crc32cExtend(m_crc, data, size);
         // Large arrays go straight out; small fields are gathered first.
         if (size >= kBuffer) {
             flush();
@@ -718,7 +718,7 @@ TraceStoreCodec::Decoded TraceStoreCodec::read(std::span<const std::byte> bytes,
         std::uint32_t stored = 0;
         std::memcpy(&stored, body + total, sizeof stored);
         checksum = std::async(std::launch::async,
-                              [body, total, stored] { return summary::crc32c(body, std::size_t(total)) == stored; });
+                              [body, total, stored] { return models::crc32c(body, std::size_t(total)) == stored; });
     }
     const auto checksumMismatch = [&] {
         if (!checksum.valid() || checksum.get())
@@ -887,4 +887,4 @@ bool TraceStoreCodec::equal(const TraceLod& a, const TraceLod& b, QString* diffe
     return true;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 /// What a cached store was made from: each input file by absolute path, size and modification time. A cache
 /// whose key differs from the files' current one is stale.
@@ -73,4 +73,4 @@ public:
     static bool equal(const TraceLod& a, const TraceLod& b, QString* difference = nullptr);
 };
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 TraceSummary summarizeTrace(const TraceStore& store, const std::function<bool()>& cancelled)
 {
@@ -43,9 +43,9 @@ TraceSummary summarizeTrace(const TraceStore& store, const std::function<bool()>
     for (const OperatorStats& op : stats.operators) {
         if (summary.topOperators.size() == 10)
             break;
-        summary.topOperators.append({store.strings().text(op.name), op.hostTotal, op.hostSelf, op.calls});
+        summary.topOperators.append({ store.strings().text(op.name), op.hostTotal, op.hostSelf, op.calls });
     }
     return summary;
 }
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

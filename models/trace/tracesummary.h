@@ -6,7 +6,7 @@
 
 #include <functional>
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 
 class TraceStore;
 
@@ -38,4 +38,4 @@ struct TraceSummary
 /// Summarises a store; `cancelled` is polled by the operator statistics.
 TraceSummary summarizeTrace(const TraceStore& store, const std::function<bool()>& cancelled = {});
 
-} // namespace runlens::trace
+} // namespace runlens::models::trace

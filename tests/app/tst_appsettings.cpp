@@ -1,9 +1,9 @@
 #include "app/appsettings.h"
+#include "app/settingsdialog.h"
+#include "importers/trace/tracecache.h"
 #include "widgets/common/chartstyle.h"
 #include "widgets/common/numberformat.h"
 #include "widgets/common/theme.h"
-#include "app/settingsdialog.h"
-#include "importers/trace/tracecache.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -25,6 +25,9 @@
 #include <cmath>
 
 using namespace runlens;
+using namespace runlens::app;
+using namespace runlens::widgets;
+using namespace runlens::widgets::scalars;
 
 namespace {
 
@@ -178,7 +181,7 @@ private slots:
     void traceCachePreferences()
     {
         QTemporaryDir cache;
-        trace::TraceCache::setDirectory(cache.path());
+        importers::trace::TraceCache::setDirectory(cache.path());
         QVERIFY(QDir().mkpath(cache.filePath(QStringLiteral("index"))));
         QFile entry(cache.filePath(QStringLiteral("index/0123")));
         QVERIFY(entry.open(QIODevice::WriteOnly));
@@ -195,23 +198,23 @@ private slots:
         QVERIFY2(usage.startsWith(QStringLiteral("5.0 KB")), qPrintable(usage));
         child<QPushButton>(dialog, "clearTraceCache")->click();
         QVERIFY(!QFileInfo::exists(entry.fileName()));
-        QCOMPARE(trace::TraceCache::size(), 0);
+        QCOMPARE(importers::trace::TraceCache::size(), 0);
         QVERIFY2(child<QLabel>(dialog, "traceCacheUsage")->text().startsWith(QStringLiteral("0 B")),
                  qPrintable(child<QLabel>(dialog, "traceCacheUsage")->text()));
 
         limit->setValue(2);
         dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
         QCOMPARE(AppSettings::load().traceCacheLimit, qint64(2) << 30);
-        QCOMPARE(trace::TraceCache::sizeLimit(), qint64(2) << 30);
-        QVERIFY(trace::TraceCache::enabled());
+        QCOMPARE(importers::trace::TraceCache::sizeLimit(), qint64(2) << 30);
+        QVERIFY(importers::trace::TraceCache::enabled());
 
         SettingsDialog off;
         child<QSpinBox>(off, "traceCacheLimit")->setValue(0);
         QCOMPARE(child<QSpinBox>(off, "traceCacheLimit")->text(), QStringLiteral("Off"));
         off.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
-        QVERIFY(!trace::TraceCache::enabled());
-        trace::TraceCache::setDirectory({});
-        trace::TraceCache::setSizeLimit(trace::TraceCache::kDefaultSizeLimit);
+        QVERIFY(!importers::trace::TraceCache::enabled());
+        importers::trace::TraceCache::setDirectory({});
+        importers::trace::TraceCache::setSizeLimit(importers::trace::TraceCache::kDefaultSizeLimit);
     }
 
     void badValuesFallBack()

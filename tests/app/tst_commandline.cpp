@@ -20,6 +20,7 @@
 #include <vector>
 
 using namespace runlens;
+using namespace runlens::importers::demo;
 
 namespace {
 
@@ -82,7 +83,7 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         m_demo = m_dir.filePath(QStringLiteral("demo"));
-        const Result r = run({ QStringLiteral("demo"), m_demo });
+        const ::Result r = run({ QStringLiteral("demo"), m_demo });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(QDir(m_demo).exists(QStringLiteral("baseline")));
         m_listing = listing(m_demo);
@@ -91,7 +92,7 @@ private slots:
 
     void scanJson()
     {
-        const Result r = run({ QStringLiteral("scan"), m_demo, QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("scan"), m_demo, QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject root = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(root.value(QStringLiteral("root")).toString(), QDir(m_demo).absolutePath());
@@ -116,7 +117,7 @@ private slots:
 
     void infoJsonFollowsTheContract()
     {
-        const Result r = run({ QStringLiteral("info"), m_demo, QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("info"), m_demo, QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         QJsonParseError error;
         const QJsonObject root = QJsonDocument::fromJson(r.out, &error).object();
@@ -162,7 +163,7 @@ private slots:
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write(QByteArray(64, 'x'));
         bad.close();
-        const Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
         QVERIFY(r.exitCode == 0 || r.exitCode == 1);
         QCOMPARE(r.exitCode == -1, false);
         // Content, not the name, decides: garbage named like an event file is not imported as one.
@@ -192,7 +193,7 @@ private slots:
         };
         npy(QStringLiteral("a.npy"), { 1.0f, -2.0f, 0.0f, std::nanf(""), 4.5f, 0.0f });
         npy(QStringLiteral("b.npy"), { 1.0f, std::numeric_limits<float>::infinity(), 1.0f });
-        const Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
         QCOMPARE(artifacts.size(), 2);
@@ -211,7 +212,7 @@ private slots:
         QVERIFY(b[QStringLiteral("max")].isNull());
         QCOMPARE(b[QStringLiteral("min")].toDouble(), 1.0);
 
-        const Result text = run({ QStringLiteral("info"), dir.filePath(QStringLiteral("a.npy")) });
+        const ::Result text = run({ QStringLiteral("info"), dir.filePath(QStringLiteral("a.npy")) });
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains("tensor: float32[6]") && text.out.contains("NaN 1"), text.out.constData());
     }
@@ -232,7 +233,7 @@ private slots:
         file.write(bytes);
         file.close();
 
-        const Result r = run({ QStringLiteral("info"), file.fileName(), QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("info"), file.fileName(), QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject a
             = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray()[0].toObject();
@@ -243,7 +244,7 @@ private slots:
             a[QStringLiteral("tensors")].toObject()[QStringLiteral("w")].toObject()[QStringLiteral("min")].toDouble(),
             -3.0);
 
-        const Result text = run({ QStringLiteral("info"), file.fileName() });
+        const ::Result text = run({ QStringLiteral("info"), file.fileName() });
         QVERIFY2(text.out.contains("metadata format: pt"), text.out.constData());
     }
 
@@ -251,7 +252,7 @@ private slots:
     {
         // Fixtures written by tests/data/torchsave/make_pt_fixtures.py with torch.save.
         const QString single = QStringLiteral(RUNLENS_TEST_DATA_DIR "/torchsave/single.pt");
-        const Result one = run({ QStringLiteral("info"), single, QStringLiteral("--json") });
+        const ::Result one = run({ QStringLiteral("info"), single, QStringLiteral("--json") });
         QCOMPARE(one.exitCode, 0);
         const QJsonObject a
             = QJsonDocument::fromJson(one.out).object()[QStringLiteral("artifacts")].toArray()[0].toObject();
@@ -262,7 +263,7 @@ private slots:
         QCOMPARE(tensor[QStringLiteral("max")].toDouble(), 4.5);
 
         const QString checkpoint = QStringLiteral(RUNLENS_TEST_DATA_DIR "/torchsave/checkpoint.pt");
-        const Result nested = run({ QStringLiteral("info"), checkpoint, QStringLiteral("--json") });
+        const ::Result nested = run({ QStringLiteral("info"), checkpoint, QStringLiteral("--json") });
         QCOMPARE(nested.exitCode, 0);
         const QJsonObject c
             = QJsonDocument::fromJson(nested.out).object()[QStringLiteral("artifacts")].toArray()[0].toObject();
@@ -287,7 +288,7 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(bytes);
         file.close();
-        const Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
         QCOMPARE(artifacts.size(), 1);
@@ -306,7 +307,7 @@ private slots:
                             dir.filePath(QStringLiteral("inference.pdmodel"))));
         QVERIFY(QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/vdlgraph/vdlgraph.1700000000.log"),
                             dir.filePath(QStringLiteral("vdlgraph.1700000000.log"))));
-        const Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
         QCOMPARE(artifacts.size(), 2);
@@ -342,7 +343,7 @@ private slots:
         }
         QCOMPARE(expected.size(), 2);
 
-        const Result r = run({ QStringLiteral("info"), trace, QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("info"), trace, QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject a
             = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray()[0].toObject();
@@ -361,7 +362,7 @@ private slots:
             QCOMPARE(d[QStringLiteral("oom_count")].toInt(), 0);
         }
 
-        const Result text = run({ QStringLiteral("info"), trace });
+        const ::Result text = run({ QStringLiteral("info"), trace });
         QVERIFY2(text.out.contains("memory cuda:1: peak") && text.out.contains("in aten::empty"), text.out.constData());
         // A memory timeline file: its peak (the sum of the categories) is the device's.
         const QString timeline = samples + QStringLiteral("/traces/memory_timeline/memory_timeline.raw.gz");
@@ -369,7 +370,7 @@ private slots:
             timelineOracle,
             { QStringLiteral(RUNLENS_TEST_DATA_DIR "/memory/memory_oracle.py"), QStringLiteral("timeline"), timeline });
         const QJsonObject peak = QJsonDocument::fromJson(timelineOracle.toUtf8()).object();
-        const Result t = run({ QStringLiteral("info"), timeline, QStringLiteral("--json") });
+        const ::Result t = run({ QStringLiteral("info"), timeline, QStringLiteral("--json") });
         const QJsonObject m = QJsonDocument::fromJson(t.out).object()[QStringLiteral("artifacts")][0].toObject();
         QCOMPARE(m[QStringLiteral("kind")].toString(), QStringLiteral("memory-timeline"));
         QCOMPARE(m[QStringLiteral("memory")][QStringLiteral("devices")][0][QStringLiteral("peak_bytes")].toDouble(),
@@ -394,7 +395,7 @@ private slots:
         const QJsonObject steps = QJsonDocument::fromJson(oracle.toUtf8()).object();
         QVERIFY(!steps.isEmpty());
 
-        const Result r = run({ QStringLiteral("info"), folder, QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("info"), folder, QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         QJsonObject profiler;
         int sections = 0;
@@ -424,7 +425,7 @@ private slots:
         RUNLENS_REQUIRE_SAMPLES(samples);
         // The sample facts: 5 PR curves of one tag at steps 0..4, and an add_hparams session with 2
         // metrics that ended successfully.
-        const Result pr
+        const ::Result pr
             = run({ QStringLiteral("info"), samples + QStringLiteral("/summaries/tensorboard/torch2_pr_curve"),
                     QStringLiteral("--json") });
         QCOMPARE(pr.exitCode, 0);
@@ -439,7 +440,7 @@ private slots:
         QCOMPARE(curve[QStringLiteral("first_step")].toInt(), 0);
         QCOMPARE(curve[QStringLiteral("last_step")].toInt(), 4);
 
-        const Result hp
+        const ::Result hp
             = run({ QStringLiteral("info"), samples + QStringLiteral("/summaries/tensorboard/torch2_hparams"),
                     QStringLiteral("--json") });
         QCOMPARE(hp.exitCode, 0);
@@ -452,7 +453,7 @@ private slots:
         QCOMPARE(hparams[QStringLiteral("status")].toString(), QStringLiteral("success"));
         QVERIFY(!hparams[QStringLiteral("values")].toObject().isEmpty());
         // The text form lists them too.
-        const Result text
+        const ::Result text
             = run({ QStringLiteral("info"), samples + QStringLiteral("/summaries/tensorboard/torch2_pr_curve") });
         QVERIFY2(text.out.contains("pr_curves Evaluations/PR_Curve: 5 kept, steps 0..4"), text.out.constData());
     }
@@ -464,7 +465,7 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/visualdl/roc/vdlrecords.1609220805.log"),
                             dir.filePath(QStringLiteral("vdlrecords.1609220805.log"))));
-        const Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
         QCOMPARE(artifacts.size(), 1);
@@ -484,7 +485,7 @@ private slots:
             QVERIFY2(!d[QStringLiteral("message")].toString().contains(QLatin1String("ROC")),
                      qPrintable(d[QStringLiteral("message")].toString()));
 
-        const Result text = run({ QStringLiteral("info"), dir.path() });
+        const ::Result text = run({ QStringLiteral("info"), dir.path() });
         QVERIFY2(text.out.contains("roc_curves vegetables_cls/bocai_roc_curve: 1 kept, steps 0..0"),
                  text.out.constData());
     }
@@ -495,9 +496,9 @@ private slots:
         // The CNN sample writes a histogram of conv2.weight every 5 steps from 0 to 55.
         QTemporaryDir dir;
         const QString csv = dir.filePath(QStringLiteral("d.csv"));
-        const Result r = run({ QStringLiteral("export"), samples + QStringLiteral("/runs/pytorch_cnn_baseline/tb"),
-                               QStringLiteral("--chart"), QStringLiteral("distributions:weights/conv2.weight"),
-                               QStringLiteral("--out"), csv });
+        const ::Result r = run({ QStringLiteral("export"), samples + QStringLiteral("/runs/pytorch_cnn_baseline/tb"),
+                                 QStringLiteral("--chart"), QStringLiteral("distributions:weights/conv2.weight"),
+                                 QStringLiteral("--out"), csv });
         QCOMPARE(r.exitCode, 0);
         QFile file(csv);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -515,7 +516,7 @@ private slots:
             QVERIFY(cells[p50].toDouble() <= cells[p100].toDouble());
         }
         // An unknown tag names the tags there are.
-        const Result missing
+        const ::Result missing
             = run({ QStringLiteral("export"), samples + QStringLiteral("/runs/pytorch_cnn_baseline/tb"),
                     QStringLiteral("--chart"), QStringLiteral("distributions:nope"), QStringLiteral("--out"),
                     dir.filePath(QStringLiteral("x.png")) });
@@ -538,8 +539,8 @@ private slots:
         QFETCH(QString, extension);
         QFETCH(QByteArray, magic);
         const QString out = m_dir.filePath(QStringLiteral("loss.") + extension);
-        const Result r = run({ QStringLiteral("export"), m_demo, QStringLiteral("--chart"),
-                               QStringLiteral("scalars:train/loss"), QStringLiteral("--out"), out });
+        const ::Result r = run({ QStringLiteral("export"), m_demo, QStringLiteral("--chart"),
+                                 QStringLiteral("scalars:train/loss"), QStringLiteral("--out"), out });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -564,7 +565,7 @@ private slots:
 
     void exportUnknownTagFails()
     {
-        const Result r
+        const ::Result r
             = run({ QStringLiteral("export"), m_demo, QStringLiteral("--chart"), QStringLiteral("scalars:nope"),
                     QStringLiteral("--out"), m_dir.filePath(QStringLiteral("x.png")) });
         QCOMPARE(r.exitCode, 1);
@@ -574,13 +575,13 @@ private slots:
 
     void missingPathIsAnError()
     {
-        const Result r = run({ QStringLiteral("info"), m_dir.filePath(QStringLiteral("does-not-exist")) });
+        const ::Result r = run({ QStringLiteral("info"), m_dir.filePath(QStringLiteral("does-not-exist")) });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("does-not-exist"));
         // Without a window nobody could close a message box: the screenshot mode says so and stops.
         QTemporaryDir out;
-        const Result shot = run({ QStringLiteral("--screenshot"), out.filePath(QStringLiteral("s.png")),
-                                  m_dir.filePath(QStringLiteral("does-not-exist")) });
+        const ::Result shot = run({ QStringLiteral("--screenshot"), out.filePath(QStringLiteral("s.png")),
+                                    m_dir.filePath(QStringLiteral("does-not-exist")) });
         QCOMPARE(shot.exitCode, 2);
         QVERIFY(shot.err.contains("does-not-exist"));
         QVERIFY(!QFileInfo::exists(out.filePath(QStringLiteral("s.png"))));
@@ -589,7 +590,7 @@ private slots:
     void screenshot()
     {
         const QString out = m_dir.filePath(QStringLiteral("window.png"));
-        const Result r = run({ QStringLiteral("--screenshot"), out, m_demo });
+        const ::Result r = run({ QStringLiteral("--screenshot"), out, m_demo });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QImage image(out);
         QVERIFY(!image.isNull());
@@ -612,7 +613,7 @@ private slots:
 
     void adviseJsonFollowsTheContract()
     {
-        const Result r = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QJsonParseError error;
         const QJsonObject root = QJsonDocument::fromJson(r.out, &error).object();
@@ -706,7 +707,7 @@ private slots:
                             { QStringLiteral("threshold"), 100 },
                             { QStringLiteral("params"), QJsonObject { { QStringLiteral("converged_fall"), 101 } } },
                             { QStringLiteral("severity"), QStringLiteral("error") } } });
-        const Result r
+        const ::Result r
             = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json"), QStringLiteral("--rules"), rules });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject root = QJsonDocument::fromJson(r.out).object();
@@ -734,7 +735,7 @@ private slots:
                      + countErrorsBesides(root, QStringLiteral("loss-not-decreasing")));
 
         // The text report names the rule and its new severity.
-        const Result text = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--rules"), rules });
+        const ::Result text = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--rules"), rules });
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains("[error] Loss is not decreasing (loss-not-decreasing, accuracy)"),
                  text.out.constData());
@@ -755,15 +756,16 @@ private slots:
         QCOMPARE(advise({ QStringLiteral("--rules"), strict }), 0);
 
         // Every rule disabled: nothing can be found, whatever the level.
-        const Result all = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json") });
+        const ::Result all = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json") });
         QJsonArray off;
         for (const QJsonValue& v : QJsonDocument::fromJson(all.out).object().value(QStringLiteral("rules")).toArray())
             off.append(QJsonObject { { QStringLiteral("id"), v[QStringLiteral("id")].toString() },
                                      { QStringLiteral("enabled"), false } });
         QVERIFY(!off.isEmpty());
         const QString quiet = writeRules(QStringLiteral("quiet.json"), off);
-        const Result none = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json"), QStringLiteral("--rules"),
-                                  quiet, QStringLiteral("--fail-on"), QStringLiteral("warning") });
+        const ::Result none
+            = run({ QStringLiteral("advise"), m_demo, QStringLiteral("--json"), QStringLiteral("--rules"), quiet,
+                    QStringLiteral("--fail-on"), QStringLiteral("warning") });
         QCOMPARE(none.exitCode, 0);
         const QJsonObject root = QJsonDocument::fromJson(none.out).object();
         QVERIFY(root.value(QStringLiteral("findings")).toArray().isEmpty());
@@ -824,8 +826,8 @@ private slots:
     void compareJsonFollowsTheContract()
     {
         const QString runs = QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/runs");
-        const Result r = run({ QStringLiteral("compare"), runs + QStringLiteral("/fp32/msprobe"),
-                               runs + QStringLiteral("/fp16/msprobe"), QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("compare"), runs + QStringLiteral("/fp32/msprobe"),
+                                 runs + QStringLiteral("/fp16/msprobe"), QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QJsonParseError error;
         const QJsonObject root = QJsonDocument::fromJson(r.out, &error).object();
@@ -897,8 +899,8 @@ private slots:
                     .startsWith(QStringLiteral("Half precision underflow at ") + half));
 
         // Checkpoints of two formats: the perturbed weight is where they part.
-        const Result ckpt = run({ QStringLiteral("compare"), runs + QStringLiteral("/fp32/model.pt"),
-                                  runs + QStringLiteral("/perturbed/model.npz"), QStringLiteral("--json") });
+        const ::Result ckpt = run({ QStringLiteral("compare"), runs + QStringLiteral("/fp32/model.pt"),
+                                    runs + QStringLiteral("/perturbed/model.npz"), QStringLiteral("--json") });
         QVERIFY2(ckpt.exitCode == 0, ckpt.err.constData());
         const QJsonObject c = QJsonDocument::fromJson(ckpt.out).object();
         QCOMPARE(c.value(QLatin1String("first_divergence")).toObject().value(QLatin1String("name")).toString(),
@@ -926,18 +928,18 @@ private slots:
             0);
         QCOMPARE(compare(QStringLiteral("/perturbed/npy"), {}).exitCode, 0);
 
-        const Result csv = compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--csv") });
+        const ::Result csv = compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--csv") });
         QCOMPARE(csv.exitCode, 0);
         const QList<QByteArray> lines = csv.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 17);
         QVERIFY(lines.front().startsWith("name,bench_name,target_name,kind,index"));
-        const Result md = compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--md") });
+        const ::Result md = compare(QStringLiteral("/fp16/npy"), { QStringLiteral("--md") });
         QVERIFY(md.out.contains("layers.2.output"));
         QVERIFY(md.out.contains("| name |"));
         QVERIFY2(md.out.contains("## Findings\n\n- **Numbers part at an op** (Warning): The numbers begin to part at "
                                  "layers.2.output"),
                  md.out.constData());
-        const Result text = compare(QStringLiteral("/fp16/npy"), {});
+        const ::Result text = compare(QStringLiteral("/fp16/npy"), {});
         QVERIFY2(text.out.contains("layers.2.output"), text.out.constData());
         QVERIFY2(text.out.contains(
                      "Findings:\n  [warning] Numbers part at an op: The numbers begin to part at layers.2.output"),
@@ -967,7 +969,7 @@ private slots:
         RUNLENS_REQUIRE_SAMPLES(samples);
         const QString healthy = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
         RUNLENS_REQUIRE_SAMPLE_FILE(healthy);
-        const Result r = run({ QStringLiteral("advise"), healthy, QStringLiteral("--json") });
+        const ::Result r = run({ QStringLiteral("advise"), healthy, QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject root = QJsonDocument::fromJson(r.out).object();
         QVERIFY(root.contains(QStringLiteral("findings")));
@@ -986,7 +988,7 @@ private slots:
         RUNLENS_REQUIRE_SAMPLE_FILE(job);
         const QString name = QStringLiteral("pytorch_cnn_baseline");
 
-        const Result scanText = run({ QStringLiteral("scan"), job });
+        const ::Result scanText = run({ QStringLiteral("scan"), job });
         QCOMPARE(scanText.exitCode, 0);
         QStringList runLines;
         for (const QByteArray& line : scanText.out.split('\n')) {
@@ -997,7 +999,7 @@ private slots:
         QVERIFY2(runLines.first().startsWith(QStringLiteral("run ") + name + QStringLiteral(" (")),
                  qPrintable(runLines.first()));
 
-        const Result scanJson = run({ QStringLiteral("scan"), job, QStringLiteral("--json") });
+        const ::Result scanJson = run({ QStringLiteral("scan"), job, QStringLiteral("--json") });
         QCOMPARE(scanJson.exitCode, 0);
         const QJsonObject scan = QJsonDocument::fromJson(scanJson.out).object();
         const QJsonArray runs = scan.value(QStringLiteral("runs")).toArray();
@@ -1007,7 +1009,7 @@ private slots:
         for (const QJsonValue& v : scan.value(QStringLiteral("artifacts")).toArray())
             QCOMPARE(v[QStringLiteral("run_display_name")].toString(), name);
 
-        const Result info = run({ QStringLiteral("info"), job });
+        const ::Result info = run({ QStringLiteral("info"), job });
         QVERIFY2(info.exitCode == 0, info.err.constData());
         int artifactLines = 0;
         for (const QByteArray& line : info.out.split('\n')) {
@@ -1018,7 +1020,7 @@ private slots:
         }
         QVERIFY(artifactLines > 100);
 
-        const Result advise = run({ QStringLiteral("advise"), job, QStringLiteral("--json") });
+        const ::Result advise = run({ QStringLiteral("advise"), job, QStringLiteral("--json") });
         QVERIFY2(advise.exitCode == 0, advise.err.constData());
         const QJsonArray findings
             = QJsonDocument::fromJson(advise.out).object().value(QStringLiteral("findings")).toArray();
@@ -1034,12 +1036,12 @@ private slots:
         }
         // export --run takes the name scan shows too.
         QTemporaryDir dir;
-        const Result exported = run({ QStringLiteral("export"), job, QStringLiteral("--chart"),
-                                      QStringLiteral("distributions:weights/conv2.weight"), QStringLiteral("--run"),
-                                      name, QStringLiteral("--out"), dir.filePath(QStringLiteral("d.csv")) });
+        const ::Result exported = run({ QStringLiteral("export"), job, QStringLiteral("--chart"),
+                                        QStringLiteral("distributions:weights/conv2.weight"), QStringLiteral("--run"),
+                                        name, QStringLiteral("--out"), dir.filePath(QStringLiteral("d.csv")) });
         QVERIFY2(exported.exitCode == 0, exported.err.constData());
 
-        const Result adviseText = run({ QStringLiteral("advise"), job });
+        const ::Result adviseText = run({ QStringLiteral("advise"), job });
         QVERIFY2(adviseText.exitCode == 0, adviseText.err.constData());
         for (const char* other : { "run .", "run tb,", "run dump", "run graph", "run profiler" })
             QVERIFY2(!adviseText.out.contains(other), adviseText.out.constData());

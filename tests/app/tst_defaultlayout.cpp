@@ -31,7 +31,7 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_demo = m_dir.filePath(QStringLiteral("demo"));
         QString error;
-        QVERIFY2(runlens::DemoRun::write(m_demo, &error), qPrintable(error));
+        QVERIFY2(runlens::importers::demo::DemoRun::write(m_demo, &error), qPrintable(error));
     }
 
     void windowKeepsScreenSize_data()

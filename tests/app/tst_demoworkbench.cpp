@@ -12,6 +12,10 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::importers;
+using namespace runlens::importers::demo;
+using namespace runlens::models::scalars;
+using namespace runlens::widgets::scalars;
 
 /// Opens the demo run the way the main window does (scan, background import into the shared store,
 /// the Scalars panel on that store) and checks what a user would see.
@@ -31,15 +35,15 @@ private slots:
 
         ImportSession session(RunScanner().scan(dir.path()));
         connect(&session, &ImportSession::scalarsArrived, &store, &ScalarStore::append);
-        summary::SummaryStore summaries;
-        connect(&session, &ImportSession::summariesArrived, &summaries, &summary::SummaryStore::update);
+        models::summary::SummaryStore summaries;
+        connect(&session, &ImportSession::summariesArrived, &summaries, &models::summary::SummaryStore::update);
         QSignalSpy finished(&session, &ImportSession::finished);
         session.start();
         QVERIFY(finished.wait(30000));
         panel.flushPendingUpdates();
 
-        QCOMPARE(panel.visibleGroups(), (QStringList {QStringLiteral("eval"), QStringLiteral("perf"),
-                                                      QStringLiteral("train")}));
+        QCOMPARE(panel.visibleGroups(),
+                 (QStringList { QStringLiteral("eval"), QStringLiteral("perf"), QStringLiteral("train") }));
         QStringList tags = panel.visibleTags();
         tags.sort();
         QCOMPARE(tags, DemoRun::tags());
@@ -59,12 +63,14 @@ private slots:
 
         // Weight and gradient histograms every kHistogramEvery steps; the gradients narrow as the loss falls.
         for (const QString& run : DemoRun::runNames()) {
-            QCOMPARE(summaries.tags(summary::SummaryKind::Histograms, run),
+            QCOMPARE(summaries.tags(models::summary::SummaryKind::Histograms, run),
                      (QStringList { QStringLiteral("gradients/fc1"), QStringLiteral("weights/fc1") }));
-            const summary::HistogramSeries gradients = summaries.histograms(run, QStringLiteral("gradients/fc1"));
+            const models::summary::HistogramSeries gradients
+                = summaries.histograms(run, QStringLiteral("gradients/fc1"));
             QCOMPARE(int(gradients.items.size()), DemoRun::kSteps / DemoRun::kHistogramEvery);
             QCOMPARE(gradients.items.front().bucketTotal(), gradients.items.front().count);
-            const double firstSpread = gradients.items.front().percentile(0.9) - gradients.items.front().percentile(0.1);
+            const double firstSpread
+                = gradients.items.front().percentile(0.9) - gradients.items.front().percentile(0.1);
             const double lastSpread = gradients.items.back().percentile(0.9) - gradients.items.back().percentile(0.1);
             QVERIFY(lastSpread < firstSpread / 2);
         }
@@ -72,7 +78,7 @@ private slots:
         panel.setTagFilter(QStringLiteral("^eval/"));
         panel.flushPendingUpdates();
         QCOMPARE(panel.visibleTags().size(), 2);
-        QCOMPARE(panel.visibleGroups(), QStringList {QStringLiteral("eval")});
+        QCOMPARE(panel.visibleGroups(), QStringList { QStringLiteral("eval") });
 
         // Something is drawn: the panel's picture is far from a single colour.
         const QImage image = panel.grab().toImage();

@@ -17,7 +17,8 @@
 // per rank out, equal to the digests made in-process, nothing written into the job's folder.
 
 using namespace runlens;
-using namespace runlens::cluster;
+using namespace runlens::importers::cluster;
+using namespace runlens::models::cluster;
 
 namespace {
 
@@ -85,7 +86,7 @@ void TstDigestCommand::wholeJob()
     QCOMPARE(paths.size(), 8);
     const QStringList before = QDir(job.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
     QTemporaryDir out;
-    const Result r = run({ QStringLiteral("digest"), job.path(), QStringLiteral("--out"), out.filePath("digests") });
+    const ::Result r = run({ QStringLiteral("digest"), job.path(), QStringLiteral("--out"), out.filePath("digests") });
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(r.err.contains("[8/8]"), r.err.constData());
     QCOMPARE(QDir(job.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), before);
@@ -101,7 +102,7 @@ void TstDigestCommand::wholeJob()
         QCOMPARE(encodeRankDigest(*folder.digests[std::size_t(r)]), encodeRankDigest(*local.digest));
     }
     // The cluster of the digests is the one of every rank read together.
-    const auto together = trace::ChromeTraceReader::read(paths);
+    const auto together = importers::trace::ChromeTraceReader::read(paths);
     const Cluster today = buildKinetoCluster(*together.store);
     const Cluster fromDigests = clusterFromDigests(folder.digests);
     QCOMPARE(reportOf(fromDigests), reportOf(today));
@@ -116,7 +117,7 @@ void TstDigestCommand::rankRange()
     QTemporaryDir job;
     QCOMPARE(writeJob(job.path(), 6).size(), 6);
     QTemporaryDir out;
-    const Result r
+    const ::Result r
         = run({ QStringLiteral("digest"), job.path(), QStringLiteral("--out"), out.path(), QStringLiteral("--ranks"),
                 QStringLiteral("2-4"), QStringLiteral("--jobs"), QStringLiteral("2") });
     QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -133,7 +134,7 @@ void TstDigestCommand::writesNoIndexCache()
     QCOMPARE(writeJob(job.path(), 3).size(), 3);
     QTemporaryDir cache;
     QTemporaryDir out;
-    const Result r = run({ QStringLiteral("digest"), job.path(), QStringLiteral("--out"), out.path() }, cache.path());
+    const ::Result r = run({ QStringLiteral("digest"), job.path(), QStringLiteral("--out"), out.path() }, cache.path());
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QCOMPARE(QDir(out.path()).entryList(QDir::Files).size(), 3);
     QStringList written;

@@ -24,7 +24,13 @@
 // when the digest's path is reachable, else says it is not.
 
 using namespace runlens;
-using namespace runlens::cluster;
+using namespace runlens::app;
+using namespace runlens::importers;
+using namespace runlens::importers::cluster;
+using namespace runlens::models;
+using namespace runlens::models::cluster;
+using namespace runlens::widgets::cluster;
+using namespace runlens::widgets::runbrowser;
 
 class TstDigestFolder : public QObject
 {
@@ -74,14 +80,14 @@ private slots:
         QVERIFY(!panel->isShowingEmptyState());
         QCOMPARE(int(panel->digests().size()), 4);
         // The same table as the four traces read together.
-        const auto together = trace::ChromeTraceReader::read(m_traces);
+        const auto together = importers::trace::ChromeTraceReader::read(m_traces);
         QCOMPARE(QJsonDocument(clusterReport(*panel->cluster())).toJson(),
                  QJsonDocument(clusterReport(buildKinetoCluster(*together.store))).toJson());
 
         // A rank whose trace is reachable: its timeline, that rank alone.
         emit panel->rankActivated(1);
         QTRY_VERIFY_WITH_TIMEOUT(window.timelinePanel()->store() != nullptr, 20000);
-        const trace::TraceStore* store = window.timelinePanel()->store();
+        const models::trace::TraceStore* store = window.timelinePanel()->store();
         QCOMPARE(int(store->sources().size()), 1);
         QCOMPARE(store->sources().front().path, QFileInfo(m_traces[1]).absoluteFilePath());
 
@@ -126,7 +132,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(panel->digests().size() == std::size_t(kRanks) && !panel->isComputing(), 60000);
         QTRY_VERIFY_WITH_TIMEOUT(window.timelinePanel()->store() != nullptr, 20000);
         QCOMPARE(int(window.timelinePanel()->store()->sources().size()), 1);
-        const auto together = trace::ChromeTraceReader::read(traces);
+        const auto together = importers::trace::ChromeTraceReader::read(traces);
         QCOMPARE(QJsonDocument(clusterReport(*panel->cluster())).toJson(),
                  QJsonDocument(clusterReport(buildKinetoCluster(*together.store))).toJson());
         QCOMPARE(panel->cluster()->stragglers.front().rank, 7);

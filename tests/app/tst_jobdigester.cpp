@@ -9,8 +9,9 @@
 #include <set>
 
 using namespace runlens;
+using namespace runlens::app;
 
-Q_DECLARE_METATYPE(runlens::JobDigester::DigestList)
+Q_DECLARE_METATYPE(runlens::app::JobDigester::DigestList)
 
 namespace {
 

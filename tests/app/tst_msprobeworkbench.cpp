@@ -23,6 +23,8 @@
 #include <QTextBrowser>
 
 using namespace runlens;
+using namespace runlens::app;
+using namespace runlens::widgets;
 
 namespace {
 
@@ -96,13 +98,13 @@ private slots:
         window.whenIdle([&] { idle = true; });
         QTRY_VERIFY_WITH_TIMEOUT(idle, 30000);
 
-        graphview::GraphPanel* panel = window.graphPanel();
+        runlens::widgets::graph::GraphPanel* panel = window.graphPanel();
         QCOMPARE(panel->graphCount(), 1);
         // Picking it by its name rebuilds its hierarchy: select a node once that one has arrived.
-        QSignalSpy built(panel, &graphview::GraphPanel::treeChanged);
+        QSignalSpy built(panel, &runlens::widgets::graph::GraphPanel::treeChanged);
         QVERIFY(panel->selectGraph(folder));
         QTRY_VERIFY_WITH_TIMEOUT(!built.isEmpty(), 10000);
-        const std::shared_ptr<const graph::ScopeTree> tree = panel->tree();
+        const std::shared_ptr<const models::graph::ScopeTree> tree = panel->tree();
         QCOMPARE(QString::fromStdString(tree->graph().name), folder);
         QVERIFY(tree->findKey("g:Forward") >= 0);
 
@@ -111,7 +113,7 @@ private slots:
         const int item = tree->itemOfNode(node);
         QVERIFY(item > 0);
         panel->view()->setSelectedItem(item);
-        auto* details = window.findChild<graphview::NodeDetailsWidget*>();
+        auto* details = window.findChild<runlens::widgets::graph::NodeDetailsWidget*>();
         QVERIFY(details);
         QTRY_VERIFY(details->text().contains(entry));
         const QString text = details->text();
@@ -120,7 +122,7 @@ private slots:
         QVERIFY2(text.contains(net + QLatin1Char('/') + userFile), qPrintable(text));
 
         // The first source is the user's line, openable because the file exists here.
-        const graph::Node& n = tree->graph().nodes[std::size_t(node)];
+        const models::graph::Node& n = tree->graph().nodes[std::size_t(node)];
         QVERIFY(!n.sources.empty());
         QCOMPARE(QString::fromStdString(n.sources.front().file), net + QLatin1Char('/') + userFile);
         auto* browser = details->findChild<QTextBrowser*>();
@@ -138,8 +140,8 @@ private slots:
 
         // The dump compared with itself: double-clicking a row of the op opens its stack at the user's frame.
         view->openFile(QString(), 0);
-        accuracyview::AccuracyPanel* accuracy = window.accuracyPanel();
-        QSignalSpy finished(accuracy, &accuracyview::AccuracyPanel::comparisonFinished);
+        runlens::widgets::accuracy::AccuracyPanel* accuracy = window.accuracyPanel();
+        QSignalSpy finished(accuracy, &runlens::widgets::accuracy::AccuracyPanel::comparisonFinished);
         window.compareDumps(dump, dump);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
         QVERIFY(accuracy->result());
@@ -157,8 +159,8 @@ private slots:
     {
         const QString runs = QStringLiteral(RUNLENS_TEST_DATA_DIR "/accuracy/runs");
         MainWindow window;
-        accuracyview::AccuracyPanel* accuracy = window.accuracyPanel();
-        QSignalSpy finished(accuracy, &accuracyview::AccuracyPanel::comparisonFinished);
+        runlens::widgets::accuracy::AccuracyPanel* accuracy = window.accuracyPanel();
+        QSignalSpy finished(accuracy, &runlens::widgets::accuracy::AccuracyPanel::comparisonFinished);
         window.compareDumps(runs + QStringLiteral("/fp32/msprobe"), runs + QStringLiteral("/fp16/msprobe"));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
         QVERIFY(accuracy->result());
@@ -166,9 +168,9 @@ private slots:
         window.whenIdle([&] { idle = true; });
         QTRY_VERIFY_WITH_TIMEOUT(idle, 30000);
 
-        auto* advisor = window.findChild<advisor::AdvisorPanel*>();
+        auto* advisor = window.findChild<widgets::advisor::AdvisorPanel*>();
         QVERIFY(advisor && advisor->report());
-        const QList<advisor::Finding>& findings = advisor->report()->findings;
+        const QList<models::advisor::Finding>& findings = advisor->report()->findings;
         int underflow = -1;
         for (int i = 0; i < findings.size(); ++i) {
             QCOMPARE(findings[i].scope.comparison, QStringLiteral("fp32 vs fp16"));
@@ -214,7 +216,7 @@ private slots:
         QVERIFY(accuracy->isHidden());
         QTRY_VERIFY(!graph->visibleRegion().isEmpty());
 
-        QSignalSpy finished(window.accuracyPanel(), &accuracyview::AccuracyPanel::comparisonFinished);
+        QSignalSpy finished(window.accuracyPanel(), &runlens::widgets::accuracy::AccuracyPanel::comparisonFinished);
         window.compareDumps(bench, runs + QStringLiteral("/perturbed/msprobe"));
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
         QVERIFY(window.accuracyPanel()->result());

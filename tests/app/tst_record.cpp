@@ -14,7 +14,9 @@
 // `runlens record` run for real: a python child that works and allocates, its exit code, signals passed on.
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::importers::summary;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
 using namespace runlens::test;
 
 namespace {
@@ -134,8 +136,8 @@ while time.time() - start < 1.2:
     sum(range(20000))
 time.sleep(0.6)
 )");
-        const Run r = record({ QStringLiteral("--interval"), QStringLiteral("200ms"), QStringLiteral("--out"),
-                               dir.path(), QStringLiteral("--"), kPython, QStringLiteral("-c"), script });
+        const ::Run r = record({ QStringLiteral("--interval"), QStringLiteral("200ms"), QStringLiteral("--out"),
+                                 dir.path(), QStringLiteral("--"), kPython, QStringLiteral("-c"), script });
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains(QLatin1String("samples of")), qPrintable(r.err));
         const QStringList files = eventFiles(dir.path() + QStringLiteral("/system"));
@@ -164,20 +166,20 @@ time.sleep(0.6)
     void exitCodesAndRank()
     {
         QTemporaryDir dir;
-        const Run seven
+        const ::Run seven
             = record({ QStringLiteral("--out"), dir.path(), QStringLiteral("--rank"), QStringLiteral("3"),
                        QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("exit 7") });
         QCOMPARE(seven.exitCode, 7);
         // A rank's samples go to its own folder, read as that rank.
         QCOMPARE(eventFiles(dir.path() + QStringLiteral("/system/rank_3")).size(), 1);
 
-        const Run missing = record(
+        const ::Run missing = record(
             { QStringLiteral("--out"), dir.path(), QStringLiteral("--"), QStringLiteral("/nonexistent/trainer") });
         QCOMPARE(missing.exitCode, 127);
         QVERIFY2(missing.err.contains(QLatin1String("/nonexistent/trainer")), qPrintable(missing.err));
 
-        const Run killed = record({ QStringLiteral("--out"), dir.path(), QStringLiteral("--"), QStringLiteral("sh"),
-                                    QStringLiteral("-c"), QStringLiteral("kill -KILL $$") });
+        const ::Run killed = record({ QStringLiteral("--out"), dir.path(), QStringLiteral("--"), QStringLiteral("sh"),
+                                      QStringLiteral("-c"), QStringLiteral("kill -KILL $$") });
         QCOMPARE(killed.exitCode, 128 + SIGKILL);
     }
 
@@ -185,8 +187,8 @@ time.sleep(0.6)
     {
         QTemporaryDir dir;
         QCOMPARE(record({ QStringLiteral("--out"), dir.path() }).exitCode, 2);
-        const Run interval = record({ QStringLiteral("--interval"), QStringLiteral("soon"), QStringLiteral("--out"),
-                                      dir.path(), QStringLiteral("--"), QStringLiteral("true") });
+        const ::Run interval = record({ QStringLiteral("--interval"), QStringLiteral("soon"), QStringLiteral("--out"),
+                                        dir.path(), QStringLiteral("--"), QStringLiteral("true") });
         QCOMPARE(interval.exitCode, 2);
         QVERIFY(interval.err.contains(QLatin1String("soon")));
         QCOMPARE(record({ QStringLiteral("--rank"), QStringLiteral("-1"), QStringLiteral("--out"), dir.path(),
@@ -220,7 +222,8 @@ signal.signal(signal.SIGHUP, lambda *a: sys.exit(44))
 print('ready', flush=True)
 time.sleep(60)
 )");
-        const Signalled s = signalWhenReady(script, signal, { QStringLiteral("--interval"), QStringLiteral("100ms") });
+        const ::Signalled s
+            = signalWhenReady(script, signal, { QStringLiteral("--interval"), QStringLiteral("100ms") });
         QVERIFY(s.started);
         QCOMPARE(s.exitCode, exitCode);
     }

@@ -20,6 +20,10 @@
 #include <QTest>
 
 using namespace runlens;
+using namespace runlens::app;
+using namespace runlens::importers;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
 
 namespace {
 
@@ -46,7 +50,7 @@ QByteArray npyBytes()
 bool writeRunFolder(const QString& root, const QString& tag, int steps)
 {
     QDir().mkpath(root + QStringLiteral("/train"));
-    summary::EventFileWriter writer;
+    importers::summary::EventFileWriter writer;
     if (!writer.open(root + QStringLiteral("/train/events.out.tfevents.1700000000.host")))
         return false;
     writer.writeFileVersion(1000.0);
@@ -107,8 +111,8 @@ private slots:
         // The catalog and the dump index reach the listeners and stay with the controller.
         QVERIFY(run.catalog());
         QVERIFY(run.dumps());
-        QCOMPARE(catalogs.first().at(0).value<std::shared_ptr<const tensor::TensorCatalog>>(), run.catalog());
-        QCOMPARE(catalogs.first().at(1).value<std::shared_ptr<const graph::DumpIndex>>(), run.dumps());
+        QCOMPARE(catalogs.first().at(0).value<std::shared_ptr<const models::tensor::TensorCatalog>>(), run.catalog());
+        QCOMPARE(catalogs.first().at(1).value<std::shared_ptr<const models::graph::DumpIndex>>(), run.dumps());
         QCOMPARE(run.catalog()->series().size(), 1);
         QCOMPARE(run.catalog()->series().first().name, QStringLiteral("conv1.weight"));
         QCOMPARE(run.dumps()->entries().size(), 1);
@@ -179,10 +183,11 @@ private slots:
             if (switched)
                 tagsSeen += run.scalars()->tags();
         });
-        QList<std::shared_ptr<const tensor::TensorCatalog>> catalogsSeen;
+        QList<std::shared_ptr<const models::tensor::TensorCatalog>> catalogsSeen;
         QStringList rootsSeen;
         connect(&run, &RunController::catalogReady, this,
-                [&](std::shared_ptr<const tensor::TensorCatalog> catalog, std::shared_ptr<const graph::DumpIndex>) {
+                [&](std::shared_ptr<const models::tensor::TensorCatalog> catalog,
+                    std::shared_ptr<const models::graph::DumpIndex>) {
                     if (!switched)
                         return; // the first folder's, in before the switch
                     catalogsSeen << catalog;
@@ -255,19 +260,22 @@ private slots:
         QCOMPARE(route.message, QStringLiteral("Cannot show this evidence: runlens://weather?city=x"));
 
         // Scalars: the tag alone (a regular expression's characters escaped), the step marked.
-        route = run.routeEvidence(advisor::scalarEvidence(QStringLiteral("train"), QStringLiteral("loss (a)"), 42));
+        route = run.routeEvidence(
+            models::advisor::scalarEvidence(QStringLiteral("train"), QStringLiteral("loss (a)"), 42));
         QCOMPARE(route.target, Target::Scalars);
         QCOMPARE(route.tag, QStringLiteral("loss (a)"));
         QCOMPARE(route.tagFilter, QStringLiteral("^loss\\ \\(a\\)$"));
         QCOMPARE(route.step, std::optional<qint64>(42));
         QCOMPARE(route.message, QStringLiteral("Showing loss (a) at step 42"));
-        route = run.routeEvidence(advisor::scalarEvidence(QStringLiteral("train"), QStringLiteral("loss_a"), -1));
+        route
+            = run.routeEvidence(models::advisor::scalarEvidence(QStringLiteral("train"), QStringLiteral("loss_a"), -1));
         QCOMPARE(route.target, Target::Scalars);
         QCOMPARE(route.step, std::nullopt);
         QCOMPARE(route.message, QStringLiteral("Showing loss_a"));
 
         // Histograms: the tag, expanded; no step marked.
-        route = run.routeEvidence(advisor::histogramEvidence(QStringLiteral("train"), QStringLiteral("fc.grad"), 7));
+        route = run.routeEvidence(
+            models::advisor::histogramEvidence(QStringLiteral("train"), QStringLiteral("fc.grad"), 7));
         QCOMPARE(route.target, Target::Distributions);
         QCOMPARE(route.tag, QStringLiteral("fc.grad"));
         QCOMPARE(route.tagFilter, QStringLiteral("^fc\\.grad$"));
@@ -275,43 +283,44 @@ private slots:
         QCOMPARE(route.message, QStringLiteral("Showing fc.grad at step 7"));
 
         // Tensors: the version at the step, else the first one; a tensor the catalog lacks is said so.
-        const tensor::TensorSeries& series = run.catalog()->series().first();
+        const models::tensor::TensorSeries& series = run.catalog()->series().first();
         const QString location = series.versions.front().location();
-        route = run.routeEvidence(advisor::tensorEvidence(series.name, series.run, 5));
+        route = run.routeEvidence(models::advisor::tensorEvidence(series.name, series.run, 5));
         QCOMPARE(route.target, Target::Tensors);
         QCOMPARE(route.tensorLocation, location);
         QVERIFY(route.tensorLocation.endsWith(QStringLiteral("dump/step_5/conv1.weight.npy")));
         QCOMPARE(route.failureMessage, QStringLiteral("The tensor conv1.weight is not in the Tensors panel."));
         QVERIFY(route.message.isEmpty());
-        route = run.routeEvidence(advisor::tensorEvidence(series.name, series.run, 9));
+        route = run.routeEvidence(models::advisor::tensorEvidence(series.name, series.run, 9));
         QCOMPARE(route.target, Target::Tensors);
         QCOMPARE(route.tensorLocation, location);
-        route = run.routeEvidence(advisor::tensorEvidence(QStringLiteral("fc9.bias"), series.run, 5));
+        route = run.routeEvidence(models::advisor::tensorEvidence(QStringLiteral("fc9.bias"), series.run, 5));
         QCOMPARE(route.target, Target::None);
         QCOMPARE(route.message, QStringLiteral("The tensor fc9.bias is not in the Tensors panel."));
 
         // System metrics: the run (host or rank) and the wall-time range of the finding.
-        route
-            = run.routeEvidence(advisor::systemEvidence(QStringLiteral("job/rank_2"), 2, 1700000000.5, 1700000030.25));
+        route = run.routeEvidence(
+            models::advisor::systemEvidence(QStringLiteral("job/rank_2"), 2, 1700000000.5, 1700000030.25));
         QCOMPARE(route.target, Target::System);
         QCOMPARE(route.systemRun, QStringLiteral("job/rank_2"));
         QCOMPARE(route.wallStart, 1700000000.5);
         QCOMPARE(route.wallEnd, 1700000030.25);
         QCOMPARE(route.message, QStringLiteral("System metrics of rank 2"));
-        route = run.routeEvidence(advisor::systemEvidence(QStringLiteral("host-a"), -1, 0, -1));
+        route = run.routeEvidence(models::advisor::systemEvidence(QStringLiteral("host-a"), -1, 0, -1));
         QCOMPARE(route.target, Target::System);
         QVERIFY(route.wallEnd < route.wallStart);
         QCOMPARE(route.message, QStringLiteral("System metrics of host-a"));
 
         // Graph nodes.
-        route = run.routeEvidence(advisor::graphEvidence(QStringLiteral("layer1/conv1"), QStringLiteral("g.onnx")));
+        route = run.routeEvidence(
+            models::advisor::graphEvidence(QStringLiteral("layer1/conv1"), QStringLiteral("g.onnx")));
         QCOMPARE(route.target, Target::Graph);
         QCOMPARE(route.node, QStringLiteral("layer1/conv1"));
 
         // Traces: only once one is shown; then the range with a tenth on each side (at least a microsecond),
         // selected, and the operator highlighted.
-        const QString trace = advisor::traceEvidence(QStringLiteral("w.pt.trace.json"), 1'000'000, 3'000'000, 0,
-                                                     QStringLiteral("aten::mm"));
+        const QString trace = models::advisor::traceEvidence(QStringLiteral("w.pt.trace.json"), 1'000'000, 3'000'000, 0,
+                                                             QStringLiteral("aten::mm"));
         route = run.routeEvidence(trace);
         QCOMPARE(route.target, Target::None);
         QCOMPARE(route.message, QStringLiteral("Open the trace in the Run Browser to see this evidence."));
@@ -325,34 +334,35 @@ private slots:
         QCOMPARE(route.selectionEnd, 3'000'000);
         QCOMPARE(route.op, QStringLiteral("aten::mm"));
         QVERIFY(route.message.isEmpty());
-        route = run.routeEvidence(advisor::traceEvidence(QStringLiteral("w.pt.trace.json"), 5000, 5500));
+        route = run.routeEvidence(models::advisor::traceEvidence(QStringLiteral("w.pt.trace.json"), 5000, 5500));
         QCOMPARE(route.visibleStart, 4000);
         QCOMPARE(route.visibleEnd, 6500);
         QVERIFY(route.op.isEmpty());
-        route = run.routeEvidence(advisor::traceEvidence(QStringLiteral("w.pt.trace.json"), 5000, 5000));
+        route = run.routeEvidence(models::advisor::traceEvidence(QStringLiteral("w.pt.trace.json"), 5000, 5000));
         QCOMPARE(route.target, Target::Timeline);
         QVERIFY(!route.hasTimeRange);
 
         // Memory: the device, whose peak the view goes to.
-        route = run.routeEvidence(advisor::memoryEvidence(QStringLiteral("m.json"), QStringLiteral("GPU 0"), 12));
+        route
+            = run.routeEvidence(models::advisor::memoryEvidence(QStringLiteral("m.json"), QStringLiteral("GPU 0"), 12));
         QCOMPARE(route.target, Target::Memory);
         QCOMPARE(route.device, QStringLiteral("GPU 0"));
 
         // Cluster: a link or a rank is named in the status bar.
-        route = run.routeEvidence(advisor::clusterEvidence(QStringLiteral("job"), 3, QStringLiteral("0-3")));
+        route = run.routeEvidence(models::advisor::clusterEvidence(QStringLiteral("job"), 3, QStringLiteral("0-3")));
         QCOMPARE(route.target, Target::Cluster);
         QCOMPARE(route.message, QStringLiteral("Link 0-3"));
-        route = run.routeEvidence(advisor::clusterEvidence(QStringLiteral("job"), 3));
+        route = run.routeEvidence(models::advisor::clusterEvidence(QStringLiteral("job"), 3));
         QCOMPARE(route.target, Target::Cluster);
         QCOMPARE(route.message, QStringLiteral("Rank 3: double-click its row to open its timeline"));
-        route = run.routeEvidence(advisor::clusterEvidence(QStringLiteral("job"), -1));
+        route = run.routeEvidence(models::advisor::clusterEvidence(QStringLiteral("job"), -1));
         QCOMPARE(route.target, Target::Cluster);
         QVERIFY(route.message.isEmpty());
 
         // A row of the dump comparison: the Accuracy panel, whatever run is open; its name decoded ('&', '=', '#'
         // and spaces are data), and a locator without a name shows nothing.
         const QString rowName = QStringLiteral("Module.layers.2.Linear.forward.0.output.0 a&b=c#d");
-        route = run.routeEvidence(advisor::compareEvidence(rowName));
+        route = run.routeEvidence(models::advisor::compareEvidence(rowName));
         QCOMPARE(route.target, Target::Accuracy);
         QCOMPARE(route.compareRow, rowName);
         QVERIFY(route.message.isEmpty());
@@ -361,7 +371,8 @@ private slots:
         QCOMPARE(route.message, QStringLiteral("Cannot show this evidence: runlens://compare"));
 
         // Profiler evidence without profiler output: the Overview, nothing selected.
-        route = run.routeEvidence(advisor::profilerEvidence(QStringLiteral("job"), 0, QStringLiteral("overview")));
+        route = run.routeEvidence(
+            models::advisor::profilerEvidence(QStringLiteral("job"), 0, QStringLiteral("overview")));
         QCOMPARE(route.target, Target::Overview);
         QVERIFY(route.profilerRun.isEmpty());
         QCOMPARE(route.rankIndex, -1);
@@ -389,29 +400,29 @@ private slots:
         const int lastIndex = int(bundle->ranks->ranks.size()) - 1;
         const int lastRank = bundle->ranks->ranks.back().rank;
 
-        EvidenceRoute route
-            = run.routeEvidence(advisor::profilerEvidence(profilerRun, lastRank, QStringLiteral("overview"), 3));
+        EvidenceRoute route = run.routeEvidence(
+            models::advisor::profilerEvidence(profilerRun, lastRank, QStringLiteral("overview"), 3));
         QCOMPARE(route.target, Target::Overview);
         QCOMPARE(route.profilerRun, profilerRun);
         QCOMPARE(route.rankIndex, lastIndex);
         QCOMPARE(route.pipelineRank, std::optional<int>(lastRank));
-        route = run.routeEvidence(advisor::profilerEvidence(profilerRun, lastRank, QStringLiteral("pipeline")));
+        route = run.routeEvidence(models::advisor::profilerEvidence(profilerRun, lastRank, QStringLiteral("pipeline")));
         QCOMPARE(route.target, Target::Pipeline);
         QCOMPARE(route.rankIndex, lastIndex);
 
         // A rank the run lacks selects none in the Overview; the Data Pipeline is still told.
-        route = run.routeEvidence(advisor::profilerEvidence(profilerRun, 99, QStringLiteral("pipeline")));
+        route = run.routeEvidence(models::advisor::profilerEvidence(profilerRun, 99, QStringLiteral("pipeline")));
         QCOMPARE(route.rankIndex, -1);
         QCOMPARE(route.pipelineRank, std::optional<int>(99));
 
         // A run without profiler output keeps the shown one, whose ranks are looked up.
         route = run.routeEvidence(
-            advisor::profilerEvidence(QStringLiteral("other"), lastRank, QStringLiteral("overview")));
+            models::advisor::profilerEvidence(QStringLiteral("other"), lastRank, QStringLiteral("overview")));
         QVERIFY(route.profilerRun.isEmpty());
         QCOMPARE(route.rankIndex, -1);
         run.setShownProfilerRun(profilerRun);
         route = run.routeEvidence(
-            advisor::profilerEvidence(QStringLiteral("other"), lastRank, QStringLiteral("overview")));
+            models::advisor::profilerEvidence(QStringLiteral("other"), lastRank, QStringLiteral("overview")));
         QVERIFY(route.profilerRun.isEmpty());
         QCOMPARE(route.rankIndex, lastIndex);
         run.close();

@@ -9,6 +9,7 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::app;
 
 namespace {
 

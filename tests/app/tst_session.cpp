@@ -1,12 +1,12 @@
 #include "app/session.h"
 
 #include "models/core/timerange.h"
+#include "models/scalars/scalarstore.h"
+#include "tests/widgets/graph/graphviewtestdata.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/graph/graphview.h"
 #include "widgets/scalars/scalarchart.h"
 #include "widgets/scalars/scalarspanel.h"
-#include "models/scalars/scalarstore.h"
-#include "tests/widgets/graph/graphviewtestdata.h"
 
 #include <QDockWidget>
 #include <QLabel>
@@ -17,6 +17,10 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::app;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
+using namespace runlens::widgets::scalars;
 
 namespace {
 
@@ -195,7 +199,7 @@ private slots:
         QSettings().clear();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("model.onnx"));
-        graphview::GraphPanel panel;
+        runlens::widgets::graph::GraphPanel panel;
         panel.resize(1000, 700);
         panel.show();
         QVERIFY(!panel.setExpandedGroups({})); // no graph yet

@@ -7,7 +7,7 @@
 #include <QTreeWidget>
 #include <QtTest>
 
-using runlens::ShortcutsDialog;
+using runlens::app::ShortcutsDialog;
 
 class TestShortcutsDialog : public QObject
 {

@@ -14,7 +14,7 @@
 
 #include <cstring>
 
-using runlens::SingleInstance;
+using runlens::app::SingleInstance;
 
 class TestSingleInstance : public QObject
 {

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::app;
 
 class TestSummaryLimitsDialog : public QObject
 {
@@ -23,8 +24,8 @@ private slots:
 
     void defaultsUntilSaved()
     {
-        const summary::SummaryLimits loaded = SummaryLimitsDialog::load();
-        const summary::SummaryLimits defaults;
+        const models::summary::SummaryLimits loaded = SummaryLimitsDialog::load();
+        const models::summary::SummaryLimits defaults;
         QCOMPARE(loaded.histograms, defaults.histograms);
         QCOMPARE(loaded.images, defaults.images);
         QCOMPARE(loaded.tensors, defaults.tensors);
@@ -53,16 +54,16 @@ private slots:
         auto* buttons = again.findChild<QDialogButtonBox*>();
         QVERIFY(buttons);
         QTest::mouseClick(buttons->button(QDialogButtonBox::RestoreDefaults), Qt::LeftButton);
-        QCOMPARE(again.limits().histograms, summary::SummaryLimits().histograms);
+        QCOMPARE(again.limits().histograms, models::summary::SummaryLimits().histograms);
     }
 
     void badSettingsFallBack()
     {
         QSettings().setValue(QStringLiteral("summaries/images"), QStringLiteral("many"));
         QSettings().setValue(QStringLiteral("summaries/texts"), -5);
-        const summary::SummaryLimits loaded = SummaryLimitsDialog::load();
-        QCOMPARE(loaded.images, summary::SummaryLimits().images);
-        QCOMPARE(loaded.texts, summary::SummaryLimits().texts);
+        const models::summary::SummaryLimits loaded = SummaryLimitsDialog::load();
+        QCOMPARE(loaded.images, models::summary::SummaryLimits().images);
+        QCOMPARE(loaded.texts, models::summary::SummaryLimits().texts);
         QSettings().clear();
     }
 };

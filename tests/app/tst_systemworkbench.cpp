@@ -12,6 +12,8 @@
 #include <QTest>
 
 using namespace runlens;
+using namespace runlens::app;
+using namespace runlens::widgets::system;
 
 namespace {
 
@@ -22,12 +24,12 @@ void writeRank(const QString& root, int rank)
 {
     const QString dir = QStringLiteral("%1/system/rank_%2").arg(root).arg(rank);
     QVERIFY(QDir().mkpath(dir));
-    summary::EventFileWriter writer;
-    QVERIFY(writer.open(dir + QLatin1Char('/') + summary::EventFileWriter::tensorBoardFileName()));
+    importers::summary::EventFileWriter writer;
+    QVERIFY(writer.open(dir + QLatin1Char('/') + importers::summary::EventFileWriter::tensorBoardFileName()));
     QVERIFY(writer.writeFileVersion(kStart));
     for (int i = 0; i < 60; ++i) {
         const bool cpuBound = rank == 2 && i >= 20;
-        const std::vector<summary::EventFileWriter::NamedValue> values = {
+        const std::vector<importers::summary::EventFileWriter::NamedValue> values = {
             { QStringLiteral("system/gpu0_util_percent"), cpuBound ? 15.0 : 90.0 },
             { QStringLiteral("system/cpu_busy_percent"), cpuBound ? 90.0 : 30.0 },
             { QStringLiteral("system/mem_used_MiB"), 4000.0 },
@@ -67,9 +69,9 @@ private slots:
         QVERIFY(panel);
         QTRY_COMPARE(panel->runCount(), 4);
 
-        auto* advisor = window.findChild<advisor::AdvisorPanel*>();
+        auto* advisor = window.findChild<widgets::advisor::AdvisorPanel*>();
         QTRY_VERIFY_WITH_TIMEOUT(advisor->report(), 30000);
-        const QList<advisor::Finding>& findings = advisor->report()->findings;
+        const QList<models::advisor::Finding>& findings = advisor->report()->findings;
         int cpuBound = -1;
         for (int i = 0; i < findings.size(); ++i) {
             if (findings[i].ruleId == QLatin1String("system-gpu-idle-cpu-busy"))

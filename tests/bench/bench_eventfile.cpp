@@ -28,7 +28,10 @@
 #include <vector>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::importers;
+using namespace runlens::importers::summary;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
 
 namespace {
 
@@ -162,7 +165,7 @@ int main(int argc, char** argv)
             return 1;
         }
     }
-    const Timing framing = summarize(framingSeconds);
+    const ::Timing framing = summarize(framingSeconds);
     std::printf("RecordReader (framing + both CRCs): best %.0f MB/s, median %.0f MB/s\n", megabytes / framing.best,
                 megabytes / framing.median);
 
@@ -190,8 +193,8 @@ int main(int argc, char** argv)
             readCpuSeconds.push_back(cpuSeconds);
         }
     }
-    const Timing read = summarize(readSeconds);
-    const Timing readCpu = summarize(readCpuSeconds);
+    const ::Timing read = summarize(readSeconds);
+    const ::Timing readCpu = summarize(readCpuSeconds);
     std::printf("EventFileReader (CRCs verified, %d runs, 1 thread): median %.3f s = %.0f MB/s, %.2f M records/s; "
                 "best %.0f MB/s; by thread CPU time median %.0f MB/s\n",
                 repeat, read.median, megabytes / read.median, double(records) / read.median / 1e6,

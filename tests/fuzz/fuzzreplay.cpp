@@ -44,11 +44,11 @@ bool collect(const QString& argument, QStringList& files)
 int main(int argc, char** argv)
 {
     if (argc < 3)
-        return usage();
+        return ::usage();
     const runlens::fuzz::FuzzTarget* target = runlens::fuzz::findFuzzTarget(argv[1]);
     if (!target) {
         std::fprintf(stderr, "unknown target %s\n", argv[1]);
-        return usage();
+        return ::usage();
     }
     runlens::fuzz::initializeFuzzing();
 

@@ -63,6 +63,9 @@
 #include <cstdlib>
 #include <string>
 
+using namespace runlens::importers;
+using namespace runlens::models;
+
 namespace runlens::fuzz {
 
 namespace {
@@ -146,64 +149,66 @@ void fuzzTfRecord(const std::uint8_t* data, std::size_t size)
     const char* bytes = reinterpret_cast<const char*>(data);
     std::size_t at = 0;
     while (at < size) {
-        const summary::tfrecord::Frame frame = summary::tfrecord::frame(bytes + at, size - at);
-        if (frame.status != summary::RecordStatus::Ok && frame.status != summary::RecordStatus::BadDataCrc)
+        const importers::summary::tfrecord::Frame frame = importers::summary::tfrecord::frame(bytes + at, size - at);
+        if (frame.status != importers::summary::RecordStatus::Ok
+            && frame.status != importers::summary::RecordStatus::BadDataCrc)
             break;
         if (frame.recordSize == 0 || frame.recordSize > size - at)
             std::abort(); // a frame that does not move forward or leaves the buffer is the bug
         at += frame.recordSize;
     }
     // From a file, with a chunk far smaller than the records so that the buffer refills mid-record.
-    summary::RecordReader reader(writeFile("tfrecord", QStringLiteral("records.tfrecord"), data, size));
+    importers::summary::RecordReader reader(writeFile("tfrecord", QStringLiteral("records.tfrecord"), data, size));
     reader.setChunkSize(64);
     if (!reader.open())
         return;
-    summary::RecordReader::Record record;
+    importers::summary::RecordReader::Record record;
     for (;;) {
-        const summary::RecordStatus status = reader.next(record);
-        if (status != summary::RecordStatus::Ok && status != summary::RecordStatus::BadDataCrc)
+        const importers::summary::RecordStatus status = reader.next(record);
+        if (status != importers::summary::RecordStatus::Ok && status != importers::summary::RecordStatus::BadDataCrc)
             break;
     }
 }
 
 void fuzzEventFile(const std::uint8_t* data, std::size_t size)
 {
-    summary::EventFileReader reader(
+    importers::summary::EventFileReader reader(
         writeFile("eventfile", QStringLiteral("events.out.tfevents.1700000000.host"), data, size),
-        summary::SummaryFlavor::TensorBoard);
+        importers::summary::SummaryFlavor::TensorBoard);
     pollImporter(reader);
 }
 
 void fuzzMindSporeSummary(const std::uint8_t* data, std::size_t size)
 {
-    summary::EventFileReader reader(
+    importers::summary::EventFileReader reader(
         writeFile("mssummary", QStringLiteral("events.summary.1700000000.0.host_MS"), data, size),
-        summary::SummaryFlavor::MindSpore);
+        importers::summary::SummaryFlavor::MindSpore);
     pollImporter(reader);
 }
 
 void fuzzVisualDl(const std::uint8_t* data, std::size_t size)
 {
-    summary::VisualDlReader reader(writeFile("visualdl", QStringLiteral("vdlrecords.1700000000.log"), data, size));
+    importers::summary::VisualDlReader reader(
+        writeFile("visualdl", QStringLiteral("vdlrecords.1700000000.log"), data, size));
     pollImporter(reader);
 }
 
 void fuzzLineage(const std::uint8_t* data, std::size_t size)
 {
-    summary::LineageReader reader(
+    importers::summary::LineageReader reader(
         writeFile("lineage", QStringLiteral("events.summary.1700000000.0.host_lineage"), data, size));
     pollImporter(reader);
 }
 
 void fuzzSummaryValues(const std::uint8_t* data, std::size_t size)
 {
-    namespace values = summary::values;
+    namespace values = importers::summary::values;
     const std::size_t decoder = pickVariant(data, size, 10);
     const std::string bytes(asText(data, size));
     switch (decoder) {
     case 0: {
         tb::TensorProto proto;
-        tensor::Tensor out;
+        models::tensor::Tensor out;
         if (proto.ParseFromString(bytes) && values::numericTensor(proto, &out).isEmpty()
             && out.elementCount() <= kMaxTensorValues)
             values::tensorValues(out);
@@ -218,54 +223,54 @@ void fuzzSummaryValues(const std::uint8_t* data, std::size_t size)
     }
     case 2: {
         tb::HistogramProto proto;
-        summary::Histogram out;
+        models::summary::Histogram out;
         if (proto.ParseFromString(bytes))
             values::histogramFromProto(proto, &out);
         break;
     }
     case 3: {
         tb::TensorProto proto;
-        summary::Histogram out;
+        models::summary::Histogram out;
         if (proto.ParseFromString(bytes))
             values::histogramFromTensor(proto, &out);
         break;
     }
     case 4: {
         ms::Summary_Histogram proto;
-        summary::Histogram out;
+        models::summary::Histogram out;
         if (proto.ParseFromString(bytes))
             values::histogramFromMindSpore(proto, &out);
         break;
     }
     case 5: {
         tb::TensorProto proto;
-        summary::SummaryImage out;
+        models::summary::SummaryImage out;
         if (proto.ParseFromString(bytes))
             values::imagesFromTensor(proto, &out);
         break;
     }
     case 6: {
         tb::TensorProto proto;
-        summary::SummaryText out;
+        models::summary::SummaryText out;
         if (proto.ParseFromString(bytes))
             values::textFromTensor(proto, &out);
         break;
     }
     case 7: {
         tb::TensorProto proto;
-        summary::PrCurve out;
+        models::summary::PrCurve out;
         if (proto.ParseFromString(bytes))
             values::prCurveFromTensor(proto, &out);
         break;
     }
     case 8: {
-        summary::HParams out;
+        models::summary::HParams out;
         values::hparamsFromPluginData(bytes, &out);
         break;
     }
     default: {
         ms::TensorProto proto;
-        tensor::Tensor out;
+        models::tensor::Tensor out;
         if (proto.ParseFromString(bytes))
             values::mindSporeTensor(proto, &out);
         break;
@@ -279,102 +284,102 @@ const QString kGraphName = QStringLiteral("fuzz-input");
 
 void fuzzOnnx(const std::uint8_t* data, std::size_t size)
 {
-    graph::OnnxGraphReader::read(asText(data, size), kGraphName);
+    importers::graph::OnnxGraphReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzTfGraph(const std::uint8_t* data, std::size_t size)
 {
-    graph::TfGraphReader::readGraphDef(asText(data, size), kGraphName);
+    importers::graph::TfGraphReader::readGraphDef(asText(data, size), kGraphName);
 }
 
 void fuzzTfGraphText(const std::uint8_t* data, std::size_t size)
 {
-    graph::TfGraphReader::readText(asText(data, size), kGraphName);
+    importers::graph::TfGraphReader::readText(asText(data, size), kGraphName);
 }
 
 void fuzzAnfIr(const std::uint8_t* data, std::size_t size)
 {
-    graph::AnfIrGraphReader::read(asText(data, size), kGraphName);
+    importers::graph::AnfIrGraphReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzMindSporeIr(const std::uint8_t* data, std::size_t size)
 {
-    graph::MindSporeIrReader::read(asText(data, size), kGraphName);
+    importers::graph::MindSporeIrReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzDot(const std::uint8_t* data, std::size_t size)
 {
-    graph::DotGraphReader::read(asText(data, size), kGraphName);
+    importers::graph::DotGraphReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzTorchScript(const std::uint8_t* data, std::size_t size)
 {
-    graph::TorchScriptReader::read(asText(data, size), kGraphName);
+    importers::graph::TorchScriptReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzParallelStrategy(const std::uint8_t* data, std::size_t size)
 {
-    graph::ParallelStrategyReader::read(asText(data, size), kGraphName);
+    importers::graph::ParallelStrategyReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzPaddle(const std::uint8_t* data, std::size_t size)
 {
-    graph::PaddleGraphReader::read(asText(data, size), kGraphName);
+    importers::graph::PaddleGraphReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzVisualDlGraph(const std::uint8_t* data, std::size_t size)
 {
-    graph::VisualDlGraphReader::read(asText(data, size), kGraphName);
+    importers::graph::VisualDlGraphReader::read(asText(data, size), kGraphName);
 }
 
 // --- traces and memory -----------------------------------------------------------------------------------
 
 void fuzzChromeTrace(const std::uint8_t* data, std::size_t size)
 {
-    const trace::ChromeTraceResult result
-        = trace::ChromeTraceReader::readBytes(std::string(asText(data, size)), kGraphName);
+    const importers::trace::ChromeTraceResult result
+        = importers::trace::ChromeTraceReader::readBytes(std::string(asText(data, size)), kGraphName);
     // The memory curves are read from the events' args kept in the store.
     if (result.store)
-        memory::memoryFromTrace(*result.store);
+        importers::memory::memoryFromTrace(*result.store);
 }
 
 void fuzzTraceIndex(const std::uint8_t* data, std::size_t size)
 {
     // Not strict: the version and checksum checks would stop almost every input before the sections.
     QString why;
-    const trace::TraceStoreCodec::Decoded decoded
-        = trace::TraceStoreCodec::read(std::span(reinterpret_cast<const std::byte*>(data), size), nullptr, false, why);
+    const models::trace::TraceStoreCodec::Decoded decoded = models::trace::TraceStoreCodec::read(
+        std::span(reinterpret_cast<const std::byte*>(data), size), nullptr, false, why);
     if (!decoded.store)
         return;
     // The painting index read back with it, walked as the painter and hit testing walk it; what the timeline
     // builds first from a store without one; and every slice's args.
-    if (const std::shared_ptr<const trace::TraceLod>& cached = decoded.store->lod()) {
+    if (const std::shared_ptr<const models::trace::TraceLod>& cached = decoded.store->lod()) {
         for (std::size_t t = 0; t < decoded.store->tracks().size(); ++t) {
-            const trace::Track& track = decoded.store->tracks()[t];
+            const models::trace::Track& track = decoded.store->tracks()[t];
             const auto& rows = cached->track(int(t)).rows;
             for (std::size_t d = 0; d < rows.size(); ++d) {
-                trace::TraceLod::sliceAt(track, rows[d], decoded.store->startTime(), 1000);
-                trace::TraceLod::firstVisible(track, rows[d], decoded.store->endTime());
-                if (const trace::TraceLod::Level* level = cached->levelFor(int(t), int(d), 1e18)) {
+                models::trace::TraceLod::sliceAt(track, rows[d], decoded.store->startTime(), 1000);
+                models::trace::TraceLod::firstVisible(track, rows[d], decoded.store->endTime());
+                if (const models::trace::TraceLod::Level* level = cached->levelFor(int(t), int(d), 1e18)) {
                     for (std::uint32_t p : level->position) {
-                        if (p != trace::TraceLod::kEmpty)
+                        if (p != models::trace::TraceLod::kEmpty)
                             (void)track.start[rows[d][p]];
                     }
                 }
             }
         }
     }
-    const trace::TraceLod lod(*decoded.store);
+    const models::trace::TraceLod lod(*decoded.store);
     for (std::size_t t = 0; t < decoded.store->tracks().size(); ++t) {
         for (std::size_t i = 0; i < decoded.store->tracks()[t].size(); ++i)
             decoded.store->argsJson(int(t), i);
     }
-    trace::TraceStoreCodec::equal(*decoded.store, *decoded.store);
+    models::trace::TraceStoreCodec::equal(*decoded.store, *decoded.store);
 }
 
 void fuzzMemoryTimeline(const std::uint8_t* data, std::size_t size)
 {
-    memory::readMemoryTimelineBytes(std::string(asText(data, size)), kGraphName);
+    importers::memory::readMemoryTimelineBytes(std::string(asText(data, size)), kGraphName);
 }
 
 void fuzzMindSporeMemory(const std::uint8_t* data, std::size_t size)
@@ -383,24 +388,24 @@ void fuzzMindSporeMemory(const std::uint8_t* data, std::size_t size)
         = { "memory_usage_summary_0.json", "memory_usage_details_0.json", "cpu_ms_memory_record_0.txt",
             "memory_record.csv",           "operator_memory_0.csv",       "operator_memory.csv" };
     const std::size_t name = pickVariant(data, size, names.size());
-    memory::readMindSporeMemory(writeFile("msmemory", QString::fromLatin1(names[name]), data, size));
+    importers::memory::readMindSporeMemory(writeFile("msmemory", QString::fromLatin1(names[name]), data, size));
 }
 
 void fuzzPickle(const std::uint8_t* data, std::size_t size)
 {
-    memory::decodePickle(asText(data, size), kGraphName);
+    importers::memory::decodePickle(asText(data, size), kGraphName);
 }
 
 void fuzzCudaSnapshot(const std::uint8_t* data, std::size_t size)
 {
-    memory::readCudaSnapshotBytes(asText(data, size), kGraphName);
+    importers::memory::readCudaSnapshotBytes(asText(data, size), kGraphName);
 }
 
 // --- tensors ---------------------------------------------------------------------------------------------
 
 void fuzzNpyHeader(const std::uint8_t* data, std::size_t size)
 {
-    tensor::parseNpyHeader(asText(data, size), std::int64_t(size), "fuzz-input.npy");
+    importers::tensor::parseNpyHeader(asText(data, size), std::int64_t(size), "fuzz-input.npy");
 }
 
 /// Lists a tensor file, opens every tensor with statistics (what `runlens info` does) and views a few
@@ -408,32 +413,33 @@ void fuzzNpyHeader(const std::uint8_t* data, std::size_t size)
 void fuzzTensorFile(const char* target, const char* name, ArtifactKind kind, const std::uint8_t* data, std::size_t size)
 {
     const QString path = writeFile(target, QString::fromLatin1(name), data, size);
-    tensor::TensorFileImporter importer(path, kind);
+    importers::tensor::TensorFileImporter importer(path, kind);
     pollImporter(importer);
 
-    QList<tensor::TensorInfo> listed;
+    QList<models::tensor::TensorInfo> listed;
     if (kind == ArtifactKind::TensorNpz)
-        listed = tensor::listNpzFile(path).tensors;
+        listed = importers::tensor::listNpzFile(path).tensors;
     else if (kind == ArtifactKind::TensorSafetensors)
-        listed = tensor::listSafetensorsFile(path).tensors;
+        listed = importers::tensor::listSafetensorsFile(path).tensors;
     else if (kind == ArtifactKind::TensorPt)
-        listed = tensor::listPtFile(path).tensors;
-    else if (tensor::NpyFileResult opened = tensor::openNpyFile(path); opened.tensor) {
-        tensor::TensorInfo info;
-        info.source = tensor::npyTensorSource(path);
+        listed = importers::tensor::listPtFile(path).tensors;
+    else if (importers::tensor::NpyFileResult opened = importers::tensor::openNpyFile(path); opened.tensor) {
+        models::tensor::TensorInfo info;
+        info.source = importers::tensor::npyTensorSource(path);
         listed << info;
     }
-    tensor::StatisticsOptions options;
+    models::tensor::StatisticsOptions options;
     options.threads = 1;
     for (int i = 0; i < listed.size() && i < kMaxViewedTensors; ++i) {
         if (!listed[i].source)
             continue;
-        const tensor::TensorResult opened = listed[i].source->open();
+        const models::tensor::TensorResult opened = listed[i].source->open();
         if (!opened.tensor)
             continue;
-        const tensor::SliceResult view = tensor::sliceTensor(*opened.tensor, QStringLiteral("..., ::-2"));
+        const models::tensor::SliceResult view
+            = models::tensor::sliceTensor(*opened.tensor, QStringLiteral("..., ::-2"));
         if (view.tensor)
-            tensor::computeStatistics(*view.tensor, options);
+            models::tensor::computeStatistics(*view.tensor, options);
     }
 }
 
@@ -473,7 +479,7 @@ void fuzzWandbRun(const std::uint8_t* data, std::size_t size)
             pos += 3;
             length = std::min(length, size - pos);
             const QByteArrayView fragment(reinterpret_cast<const char*>(data + pos), qsizetype(length));
-            const quint32 crc = loggers::wandbFragmentChecksum(type, fragment);
+            const quint32 crc = importers::loggers::wandbFragmentChecksum(type, fragment);
             char header[7] = { char(crc),    char(crc >> 8),    char(crc >> 16), char(crc >> 24),
                                char(length), char(length >> 8), char(type) };
             file.append(header, 7);
@@ -483,13 +489,13 @@ void fuzzWandbRun(const std::uint8_t* data, std::size_t size)
     } else {
         file.append(reinterpret_cast<const char*>(data), qsizetype(size));
     }
-    loggers::wandbRunDisplayName(std::string_view(file.constData(), std::size_t(file.size())));
+    importers::loggers::wandbRunDisplayName(std::string_view(file.constData(), std::size_t(file.size())));
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(file.constData());
-    loggers::LoggerImporter importer(
+    importers::loggers::LoggerImporter importer(
         writeFile("wandbrun", QStringLiteral("run-x.wandb"), bytes, std::size_t(file.size())), ArtifactKind::WandbRun);
     pollImporter(importer);
     // The same bytes arriving in two parts, as while the client writes them.
-    loggers::WandbRunReader reader(QStringLiteral("run-x.wandb"));
+    importers::loggers::WandbRunReader reader(QStringLiteral("run-x.wandb"));
     const qsizetype half = file.size() / 2;
     reader.feed(QByteArrayView(file.constData(), half));
     reader.feed(QByteArrayView(file.constData() + reader.resumeOffset(), file.size() - reader.resumeOffset()));
@@ -502,10 +508,10 @@ void fuzzWandbRun(const std::uint8_t* data, std::size_t size)
 
 void fuzzNpuSmi(const std::uint8_t* data, std::size_t size)
 {
-    const std::vector<system::NpuReading> npus
-        = system::parseNpuSmiInfo(QByteArrayView(reinterpret_cast<const char*>(data), qsizetype(size)));
-    std::vector<system::Metric> metrics;
-    system::appendNpuMetrics(npus, metrics);
+    const std::vector<importers::system::NpuReading> npus
+        = importers::system::parseNpuSmiInfo(QByteArrayView(reinterpret_cast<const char*>(data), qsizetype(size)));
+    std::vector<importers::system::Metric> metrics;
+    importers::system::appendNpuMetrics(npus, metrics);
 }
 
 void fuzzLoggers(const std::uint8_t* data, std::size_t size)
@@ -514,18 +520,18 @@ void fuzzLoggers(const std::uint8_t* data, std::size_t size)
     // trainer_state.json, an MLflow metric file in a run folder, or a YAML file of hyper-parameters beside a table.
     switch (pickVariant(data, size, 4)) {
     case 0: {
-        loggers::LoggerImporter importer(writeFile("loggers", QStringLiteral("metrics.csv"), data, size),
-                                         ArtifactKind::Table);
+        importers::loggers::LoggerImporter importer(writeFile("loggers", QStringLiteral("metrics.csv"), data, size),
+                                                    ArtifactKind::Table);
         pollImporter(importer);
         break;
     }
     case 1: {
-        loggers::LoggerImporter importer(writeFile("loggers", QStringLiteral("trainer_state.json"), data, size),
-                                         ArtifactKind::TrainerState);
+        importers::loggers::LoggerImporter importer(
+            writeFile("loggers", QStringLiteral("trainer_state.json"), data, size), ArtifactKind::TrainerState);
         pollImporter(importer);
         const std::string_view text = asText(data, size);
-        for (const std::string_view element : loggers::jsonArrayElements(text, text.find('[')))
-            loggers::jsonTopLevelValue(element, "step");
+        for (const std::string_view element : importers::loggers::jsonArrayElements(text, text.find('[')))
+            importers::loggers::jsonTopLevelValue(element, "step");
         break;
     }
     case 2: {
@@ -534,7 +540,7 @@ void fuzzLoggers(const std::uint8_t* data, std::size_t size)
         if (meta.open(QIODevice::WriteOnly))
             meta.write("run_id: abc\nexperiment_id: '0'\nartifact_uri: file:///x\nrun_name: r\n");
         meta.close();
-        loggers::LoggerImporter importer(meta.fileName(), ArtifactKind::MlflowRun);
+        importers::loggers::LoggerImporter importer(meta.fileName(), ArtifactKind::MlflowRun);
         pollImporter(importer);
         break;
     }
@@ -544,7 +550,7 @@ void fuzzLoggers(const std::uint8_t* data, std::size_t size)
         if (table.open(QIODevice::WriteOnly))
             table.write("step,loss\n0,1\n");
         table.close();
-        loggers::LoggerImporter importer(table.fileName(), ArtifactKind::Table);
+        importers::loggers::LoggerImporter importer(table.fileName(), ArtifactKind::Table);
         pollImporter(importer);
         break;
     }
@@ -553,8 +559,8 @@ void fuzzLoggers(const std::uint8_t* data, std::size_t size)
 
 void fuzzCsvTable(const std::uint8_t* data, std::size_t size)
 {
-    const profiler::CsvTable table
-        = profiler::CsvTable::parse(QByteArrayView(data, qsizetype(size)), QStringLiteral("fuzz-input.csv"));
+    const importers::profiler::CsvTable table
+        = importers::profiler::CsvTable::parse(QByteArrayView(data, qsizetype(size)), QStringLiteral("fuzz-input.csv"));
     // Every getter over every cell: bounded by the input, since each field is at least its delimiter.
     for (int row = 0; row < table.rowCount(); ++row) {
         for (int column = 0; column < table.fieldCount(row) + 1; ++column) {
@@ -589,7 +595,7 @@ void fuzzProfiler(const std::uint8_t* data, std::size_t size)
         "host_1_2_ascend_ms/profiler_metadata.json",
     };
     const std::size_t name = pickVariant(data, size, names.size());
-    profiler::readProfilerDirectory(writeInput("profiler", QString::fromLatin1(names[name]), data, size));
+    importers::profiler::readProfilerDirectory(writeInput("profiler", QString::fromLatin1(names[name]), data, size));
 }
 
 void fuzzPipeline(const std::uint8_t* data, std::size_t size)
@@ -597,43 +603,43 @@ void fuzzPipeline(const std::uint8_t* data, std::size_t size)
     const std::size_t parser = pickVariant(data, size, 8);
     const QByteArrayView bytes(data, qsizetype(size));
     const QString path = QStringLiteral("fuzz-input");
-    std::vector<pipeline::PipelineOp> ops;
+    std::vector<models::pipeline::PipelineOp> ops;
     Diagnostics diagnostics;
     int interval = 0;
     QStringList warnings;
     QStringList suggestions;
     switch (parser) {
     case 0:
-        pipeline::readPipelineRawCsv(bytes, path, ops, interval, diagnostics);
+        importers::pipeline::readPipelineRawCsv(bytes, path, ops, interval, diagnostics);
         break;
     case 1:
-        pipeline::readPipelineProfilingJson(bytes, path, ops, interval, diagnostics);
+        importers::pipeline::readPipelineProfilingJson(bytes, path, ops, interval, diagnostics);
         break;
     case 2: {
-        pipeline::HostQueue queue;
-        pipeline::readHostQueueText(bytes, path, queue, diagnostics);
+        models::pipeline::HostQueue queue;
+        importers::pipeline::readHostQueueText(bytes, path, queue, diagnostics);
         break;
     }
     case 3:
     case 4: {
-        pipeline::DeviceQueue queue;
-        pipeline::readDeviceQueueText(bytes, path, parser == 4, queue, diagnostics);
+        models::pipeline::DeviceQueue queue;
+        importers::pipeline::readDeviceQueueText(bytes, path, parser == 4, queue, diagnostics);
         break;
     }
     case 5: {
-        pipeline::CpuUtilization cpu;
-        pipeline::readCpuUtilizationJson(bytes, path, cpu, diagnostics);
+        models::pipeline::CpuUtilization cpu;
+        importers::pipeline::readCpuUtilizationJson(bytes, path, cpu, diagnostics);
         break;
     }
     case 6:
-        pipeline::readPipelineSummaryJson(bytes, path, ops, warnings, suggestions, diagnostics);
+        importers::pipeline::readPipelineSummaryJson(bytes, path, ops, warnings, suggestions, diagnostics);
         break;
     default:
-        pipeline::readPipelineSummaryCsv(bytes, path, ops, warnings, suggestions, diagnostics);
+        importers::pipeline::readPipelineSummaryCsv(bytes, path, ops, warnings, suggestions, diagnostics);
         break;
     }
-    for (pipeline::PipelineOp& op : ops)
-        pipeline::completeQueueFigures(op);
+    for (models::pipeline::PipelineOp& op : ops)
+        importers::pipeline::completeQueueFigures(op);
 }
 
 void fuzzCluster(const std::uint8_t* data, std::size_t size)
@@ -647,7 +653,8 @@ void fuzzCluster(const std::uint8_t* data, std::size_t size)
         "profiler/profiler_info_0.json",
     };
     const std::size_t name = pickVariant(data, size, names.size());
-    cluster::MindSporeClusterReader::read({ writeInput("cluster", QString::fromLatin1(names[name]), data, size) });
+    importers::cluster::MindSporeClusterReader::read(
+        { writeInput("cluster", QString::fromLatin1(names[name]), data, size) });
 }
 
 // --- the scanner's sniffer -------------------------------------------------------------------------------
@@ -688,13 +695,13 @@ void fuzzSniffer(const std::uint8_t* data, std::size_t size)
 // --- accuracy dumps --------------------------------------------------------------------------------------
 
 /// Everything the model offers a viewer of the dump, on whatever the reader made of the input.
-void walkMsprobeDump(const accuracy::MsprobeDump& dump)
+void walkMsprobeDump(const models::accuracy::MsprobeDump& dump)
 {
-    for (const accuracy::DumpEntry& entry : dump.entries) {
+    for (const models::accuracy::DumpEntry& entry : dump.entries) {
         dump.stackOf(entry.name.full);
         dump.parentOf(entry.name.full);
         entry.name.scope();
-        for (const accuracy::DumpRow& row : entry.rows)
+        for (const models::accuracy::DumpRow& row : entry.rows)
             dump.tensorFilePath(row);
     }
     for (auto it = dump.parents.constBegin(); it != dump.parents.constEnd(); ++it)
@@ -712,7 +719,7 @@ void fuzzMsprobe(const std::uint8_t* data, std::size_t size)
         "Torch.abs.0.backward": {"input": [], "output": []}}})j";
     const std::size_t file = pickVariant(data, size, 3);
     const QByteArray bytes(reinterpret_cast<const char*>(data), qsizetype(size));
-    accuracy::MsprobeDumpFiles files;
+    importers::accuracy::MsprobeDumpFiles files;
     files.folder = QStringLiteral("/fuzz");
     files.dumpPath = QStringLiteral("/fuzz/dump.json");
     files.constructPath = QStringLiteral("/fuzz/construct.json");
@@ -723,13 +730,13 @@ void fuzzMsprobe(const std::uint8_t* data, std::size_t size)
         files.constructJson = bytes;
     if (file == 2)
         files.stackJson = bytes;
-    const accuracy::MsprobeReadResult result = accuracy::parseMsprobeDump(files);
+    const importers::accuracy::MsprobeReadResult result = importers::accuracy::parseMsprobeDump(files);
     walkMsprobeDump(*result.dump);
     // The importer turns every dump into a graph: shapes, statistics and the module tree of the input go
     // through the converter too.
-    accuracy::buildDumpGraph(*result.dump);
+    models::accuracy::buildDumpGraph(*result.dump);
     if (file == 0 && size < 4096)
-        accuracy::parseEntryName(QString::fromUtf8(bytes));
+        models::accuracy::parseEntryName(QString::fromUtf8(bytes));
 }
 
 void fuzzRankDigest(const std::uint8_t* data, std::size_t size)
@@ -757,13 +764,14 @@ void fuzzRankDigest(const std::uint8_t* data, std::size_t size)
     } else if (data[0] % 3 == 2) {
         file = frame(2, quint64(rest.size())) + rest;
     }
-    const cluster::RankDigestResult read = cluster::decodeRankDigest(file, QStringLiteral("rank-0.rldigest"));
+    const importers::cluster::RankDigestResult read
+        = importers::cluster::decodeRankDigest(file, QStringLiteral("rank-0.rldigest"));
     if (!read.digest)
         return;
-    const cluster::Cluster assembled = cluster::clusterFromDigests({ read.digest, read.digest });
+    const models::cluster::Cluster assembled = models::cluster::clusterFromDigests({ read.digest, read.digest });
     (void)assembled;
-    (void)cluster::encodeRankDigest(*read.digest);
-    (void)cluster::encodeRankDigest(*read.digest, 1);
+    (void)importers::cluster::encodeRankDigest(*read.digest);
+    (void)importers::cluster::encodeRankDigest(*read.digest, 1);
 }
 
 void fuzzCompareMapping(const std::uint8_t* data, std::size_t size)
@@ -772,22 +780,22 @@ void fuzzCompareMapping(const std::uint8_t* data, std::size_t size)
     // up go through the entry name parser and the call counter alignment.
     const QByteArray bytes(reinterpret_cast<const char*>(data), qsizetype(size));
     QString error;
-    const std::optional<accuracy::NameMapping> mapping = accuracy::NameMapping::parse(bytes, &error);
+    const std::optional<models::accuracy::NameMapping> mapping = models::accuracy::NameMapping::parse(bytes, &error);
     if (!mapping)
         return;
     auto side = [](const QStringList& ops) {
-        accuracy::DumpSide s;
+        models::accuracy::DumpSide s;
         for (const QString& op : ops) {
-            accuracy::SideRow row;
+            models::accuracy::SideRow row;
             row.op = op;
             row.opIndex = int(s.ops.size());
             row.name = op + QStringLiteral(".output.0");
-            row.kind = accuracy::RowKind::Output;
+            row.kind = models::accuracy::RowKind::Output;
             s.rows << row;
             // Inputs too, so api_mapping argument slots are translated.
             for (const char* slot : { ".input.0", ".input.1", ".input.k", ".parameters.weight" }) {
                 row.name = op + QLatin1String(slot);
-                row.kind = accuracy::RowKind::Input;
+                row.kind = models::accuracy::RowKind::Input;
                 s.rows << row;
             }
             s.ops << op;
@@ -802,20 +810,20 @@ void fuzzCompareMapping(const std::uint8_t* data, std::size_t size)
     QStringList benchOps = mapping->rows.values().mid(0, 16);
     for (const QString& api : mapping->apis.values().mid(0, 8))
         benchOps << api + QStringLiteral(".1.forward");
-    accuracy::DumpSide bench = side(benchOps);
-    accuracy::DumpSide target = side(targetOps);
-    bench.framework = accuracy::DumpFramework::PyTorch;
-    target.framework = accuracy::DumpFramework::MindSpore;
-    const accuracy::MatchResult match = accuracy::matchSides(bench, target, *mapping);
-    QList<accuracy::CompareRow> rows;
-    for (const accuracy::MatchedPair& pair : match.pairs) {
-        accuracy::CompareRow row;
+    models::accuracy::DumpSide bench = side(benchOps);
+    models::accuracy::DumpSide target = side(targetOps);
+    bench.framework = models::accuracy::DumpFramework::PyTorch;
+    target.framework = models::accuracy::DumpFramework::MindSpore;
+    const models::accuracy::MatchResult match = models::accuracy::matchSides(bench, target, *mapping);
+    QList<models::accuracy::CompareRow> rows;
+    for (const models::accuracy::MatchedPair& pair : match.pairs) {
+        models::accuracy::CompareRow row;
         row.op = target.rows[pair.target].op;
-        row.kind = accuracy::RowKind::Output;
-        row.verdict = accuracy::Verdict::Warning;
+        row.kind = models::accuracy::RowKind::Output;
+        row.verdict = models::accuracy::Verdict::Warning;
         rows << row;
     }
-    accuracy::findDivergence(rows);
+    models::accuracy::findDivergence(rows);
 }
 
 constexpr FuzzTarget kTargets[] = {

@@ -58,10 +58,10 @@ bool writeFile(const QString& path, const QByteArray& bytes)
 }
 
 /// The messages of `diagnostics`, one per line, to find one in and to show when none matches.
-QString messagesOf(const runlens::Diagnostics& diagnostics)
+QString messagesOf(const runlens::models::Diagnostics& diagnostics)
 {
     QStringList out;
-    for (const runlens::Diagnostic& d : diagnostics)
+    for (const runlens::models::Diagnostic& d : diagnostics)
         out << d.message;
     return out.join(QLatin1Char('\n'));
 }
@@ -87,13 +87,13 @@ private slots:
         lupdate.setWorkingDirectory(source);
         lupdate.start(QStringLiteral(RUNLENS_LUPDATE),
                       { QStringLiteral("-I"), QStringLiteral("."), QStringLiteral("-locations"), QStringLiteral("none"),
-                        QStringLiteral("-extensions"),
-                        QStringLiteral("cpp,h"), QStringLiteral("app"), QStringLiteral("widgets"),
-                        QStringLiteral("models"), QStringLiteral("importers"), QStringLiteral("-ts"), copy });
+                        QStringLiteral("-extensions"), QStringLiteral("cpp,h"), QStringLiteral("app"),
+                        QStringLiteral("widgets"), QStringLiteral("models"), QStringLiteral("importers"),
+                        QStringLiteral("-ts"), copy });
         QVERIFY(lupdate.waitForFinished(300000));
         QCOMPARE(lupdate.exitCode(), 0);
 
-        const Catalogue c = readCatalogue(copy);
+        const ::Catalogue c = readCatalogue(copy);
         QVERIFY2(c.messages > 100, "lupdate found far too few strings");
         QVERIFY2(c.unfinished.isEmpty(),
                  qPrintable(QStringLiteral("untranslated: ") + c.unfinished.join(QStringLiteral(" | "))));
@@ -144,9 +144,9 @@ private slots:
         auto uninstall = qScopeGuard([&] { QCoreApplication::removeTranslator(&translator); });
 
         // importers/memory/jsonfields.cpp, from JsonFields's members.
-        runlens::Diagnostics diagnostics;
-        runlens::memory::JsonFields fields(QStringLiteral("m.json"), diagnostics);
-        runlens::ImportBudget budget(16);
+        runlens::models::Diagnostics diagnostics;
+        runlens::importers::memory::JsonFields fields(QStringLiteral("m.json"), diagnostics);
+        runlens::importers::ImportBudget budget(16);
         QVERIFY(!fields.parse(QByteArrayLiteral("{bad"), budget));
         QVERIFY(!fields.number(nlohmann::json { { "size", "big" } }, "size", QStringLiteral("row"), 3));
         QCOMPARE(diagnostics.size(), 2);
@@ -154,15 +154,15 @@ private slots:
         QCOMPARE(diagnostics.at(1).message, QStringLiteral("row 3：“size”不是数字；已忽略该值"));
 
         // importers/memory/memorytimelinereader.cpp, through a text that is passed to the helper.
-        const runlens::memory::MemoryReadResult timeline
-            = runlens::memory::readMemoryTimelineBytes("{}", QStringLiteral("t.json"));
+        const runlens::importers::memory::MemoryReadResult timeline
+            = runlens::importers::memory::readMemoryTimelineBytes("{}", QStringLiteral("t.json"));
         QVERIFY2(messagesOf(timeline.diagnostics).contains(u"不是内存时间线：应为 JSON 数组"),
                  qPrintable(messagesOf(timeline.diagnostics)));
 
         // importers/core/filemapping.cpp.
         QString error;
         const QString missing = dir.filePath(QStringLiteral("missing.bin"));
-        QVERIFY(!runlens::FileMapping::map(missing, 0, 16, error));
+        QVERIFY(!runlens::importers::FileMapping::map(missing, 0, 16, error));
         QVERIFY2(error.startsWith(missing + QStringLiteral("：无法打开：")), qPrintable(error));
 
         // importers/tensor/npyfile.cpp: four strings, which numpy can hold and RunLens does not read.
@@ -176,7 +176,7 @@ private slots:
         npy += header + QByteArray(4 * 8, '\0');
         const QString npyPath = dir.filePath(QStringLiteral("strings.npy"));
         QVERIFY(writeFile(npyPath, npy));
-        const runlens::tensor::NpyFileResult opened = runlens::tensor::openNpyFile(npyPath);
+        const runlens::importers::tensor::NpyFileResult opened = runlens::importers::tensor::openNpyFile(npyPath);
         QVERIFY(!opened.tensor);
         QVERIFY2(opened.error.contains(u"：元素类型“<U2”（"), qPrintable(opened.error));
 
@@ -184,7 +184,8 @@ private slots:
         const QString profiler = dir.filePath(QStringLiteral("profiler"));
         QVERIFY(QDir().mkpath(profiler));
         QVERIFY(writeFile(profiler + QStringLiteral("/minddata_pipeline_summary_0.json"), QByteArrayLiteral("{bad")));
-        const runlens::pipeline::PipelineReadResult pipeline = runlens::pipeline::readDataPipeline(profiler, 0);
+        const runlens::importers::pipeline::PipelineReadResult pipeline
+            = runlens::importers::pipeline::readDataPipeline(profiler, 0);
         QVERIFY2(messagesOf(pipeline.diagnostics).contains(u"不是有效的 JSON（"),
                  qPrintable(messagesOf(pipeline.diagnostics)));
     }

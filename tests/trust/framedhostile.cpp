@@ -167,7 +167,7 @@ Mutations rankDigestV2Hostile(const QByteArray& seed, std::uint64_t)
 static QByteArray wandbFragment(quint8 type, const QByteArray& data)
 {
     QByteArray out(7, '\0');
-    qToLittleEndian<quint32>(loggers::wandbFragmentChecksum(type, data), out.data());
+    qToLittleEndian<quint32>(importers::loggers::wandbFragmentChecksum(type, data), out.data());
     qToLittleEndian<quint16>(quint16(data.size()), out.data() + 4);
     out[6] = char(type);
     return out + data;
@@ -178,7 +178,7 @@ static void appendWandbRecord(QByteArray& file, QByteArray payload)
 {
     bool first = true;
     for (;;) {
-        const qsizetype left = loggers::kWandbBlockSize - file.size() % loggers::kWandbBlockSize;
+        const qsizetype left = importers::loggers::kWandbBlockSize - file.size() % importers::loggers::kWandbBlockSize;
         if (left < 7) {
             file.append(QByteArray(left, '\0'));
             continue;
@@ -199,7 +199,7 @@ static QList<qsizetype> wandbFragments(const QByteArray& file)
     QList<qsizetype> out;
     qsizetype pos = 7;
     while (pos + 7 <= file.size()) {
-        const qsizetype left = loggers::kWandbBlockSize - pos % loggers::kWandbBlockSize;
+        const qsizetype left = importers::loggers::kWandbBlockSize - pos % importers::loggers::kWandbBlockSize;
         if (left < 7) {
             pos += left;
             continue;
@@ -237,7 +237,7 @@ Mutations wandbHostile(const QByteArray& seed, std::uint64_t)
     auto retype = [](QByteArray& s, qsizetype at, quint8 type) {
         const quint16 length = qFromLittleEndian<quint16>(s.constData() + at + 4);
         s[at + 6] = char(type);
-        qToLittleEndian<quint32>(loggers::wandbFragmentChecksum(type, s.mid(at + 7, length)), s.data() + at);
+        qToLittleEndian<quint32>(importers::loggers::wandbFragmentChecksum(type, s.mid(at + 7, length)), s.data() + at);
     };
     const qsizetype second = fragments.value(1, 7);
     out.append({ QStringLiteral("cut inside the run record"), [seed, second] { return seed.left(second + 20); } });
@@ -326,11 +326,11 @@ static void writeIndexedTrace(const QByteArray& json)
 
 static QString indexEntry(const QString& folder)
 {
-    trace::TraceCache::setDirectory(folder + QStringLiteral("/cache"));
-    trace::TraceCache::setEnabled(true);
-    trace::TraceCacheKey key;
-    trace::TraceCache::keyOf(QStringList { indexedTracePath() }, key);
-    return trace::TraceCache::indexPath(key);
+    importers::trace::TraceCache::setDirectory(folder + QStringLiteral("/cache"));
+    importers::trace::TraceCache::setEnabled(true);
+    models::trace::TraceCacheKey key;
+    importers::trace::TraceCache::keyOf(QStringList { indexedTracePath() }, key);
+    return importers::trace::TraceCache::indexPath(key);
 }
 
 /// The index cache of a trace (the seed's JSON), as the program writes it.
@@ -339,8 +339,8 @@ QByteArray traceIndexOf(const QByteArray& json)
     writeIndexedTrace(json);
     QTemporaryDir cache;
     const QString entry = indexEntry(cache.path());
-    trace::ChromeTraceReader::read({ indexedTracePath() });
-    trace::TraceCache::setEnabled(false);
+    importers::trace::ChromeTraceReader::read({ indexedTracePath() });
+    importers::trace::TraceCache::setEnabled(false);
     QFile file(entry);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
@@ -351,10 +351,11 @@ QByteArray traceIndexOf(const QByteArray& json)
 QString readTraceIndex(const QString& folder, const QByteArray& bytes)
 {
     QString refused;
-    const bool accepted = trace::TraceStoreCodec::read(std::span(reinterpret_cast<const std::byte*>(bytes.constData()),
-                                                                 std::size_t(bytes.size())),
-                                                       nullptr, true, refused)
-                              .store
+    const bool accepted
+        = models::trace::TraceStoreCodec::read(
+              std::span(reinterpret_cast<const std::byte*>(bytes.constData()), std::size_t(bytes.size())), nullptr,
+              true, refused)
+              .store
         != nullptr;
     const QString entry = indexEntry(folder);
     QDir().mkpath(QFileInfo(entry).absolutePath());
@@ -364,31 +365,33 @@ QString readTraceIndex(const QString& folder, const QByteArray& bytes)
         if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
             return QStringLiteral("cannot write %1").arg(entry);
     }
-    const trace::ChromeTraceResult opened = trace::ChromeTraceReader::read({ indexedTracePath() });
+    const importers::trace::ChromeTraceResult opened
+        = importers::trace::ChromeTraceReader::read({ indexedTracePath() });
     if (!opened.store)
         return QStringLiteral("no store");
     if (accepted) {
         // The painting index read back with the store is walked as the painter and hit testing walk it.
-        if (const std::shared_ptr<const trace::TraceLod>& cached = opened.store->lod()) {
+        if (const std::shared_ptr<const models::trace::TraceLod>& cached = opened.store->lod()) {
             for (std::size_t t = 0; t < opened.store->tracks().size(); ++t) {
-                const trace::Track& track = opened.store->tracks()[t];
+                const models::trace::Track& track = opened.store->tracks()[t];
                 const auto& rows = cached->track(int(t)).rows;
                 for (std::size_t d = 0; d < rows.size(); ++d) {
-                    trace::TraceLod::sliceAt(track, rows[d], opened.store->startTime(), 1000);
+                    models::trace::TraceLod::sliceAt(track, rows[d], opened.store->startTime(), 1000);
                     cached->levelFor(int(t), int(d), 1e9);
                 }
             }
         }
-        const trace::TraceLod lod(*opened.store);
+        const models::trace::TraceLod lod(*opened.store);
         for (std::size_t t = 0; t < opened.store->tracks().size(); ++t) {
             for (std::size_t i = 0; i < opened.store->tracks()[t].size(); ++i)
                 opened.store->argsJson(int(t), i);
         }
         return {};
     }
-    const trace::ChromeTraceResult parsed = trace::ChromeTraceReader::readFiles({ indexedTracePath() });
+    const importers::trace::ChromeTraceResult parsed
+        = importers::trace::ChromeTraceReader::readFiles({ indexedTracePath() });
     QString difference;
-    if (!opened.store || !trace::TraceStoreCodec::equal(*opened.store, *parsed.store, &difference))
+    if (!opened.store || !models::trace::TraceStoreCodec::equal(*opened.store, *parsed.store, &difference))
         return QStringLiteral("the store read through the damaged cache differs from a fresh parse: %1")
             .arg(difference);
     return {};
@@ -425,7 +428,7 @@ Mutations traceIndexInflations(const QByteArray& seed, std::uint64_t rowSeed)
     if (body < 0)
         return out;
     auto withCrc = [body](QByteArray bytes) {
-        const std::uint32_t crc = summary::crc32c(bytes.constData() + body, std::size_t(bytes.size() - 4 - body));
+        const std::uint32_t crc = models::crc32c(bytes.constData() + body, std::size_t(bytes.size() - 4 - body));
         std::memcpy(bytes.data() + bytes.size() - 4, &crc, 4);
         return bytes;
     };

@@ -226,10 +226,10 @@ QByteArray tfRecordFrame(const QByteArray& payload)
 {
     QByteArray out(12, '\0');
     putLe<quint64>(out, 0, quint64(payload.size()));
-    putLe<quint32>(out, 8, summary::maskedCrc32c(out.constData(), 8));
+    putLe<quint32>(out, 8, models::maskedCrc32c(out.constData(), 8));
     out += payload;
     QByteArray crc(4, '\0');
-    putLe<quint32>(crc, 0, summary::maskedCrc32c(payload.constData(), size_t(payload.size())));
+    putLe<quint32>(crc, 0, models::maskedCrc32c(payload.constData(), size_t(payload.size())));
     return out + crc;
 }
 
@@ -248,8 +248,7 @@ Mutations tfRecordInflations(const QByteArray& seed)
                 { QStringLiteral("record%1 length=%2 (crc ok)").arg(index).arg(hex(length)), [seed, frame, length] {
                      QByteArray bytes = seed;
                      putLe<quint64>(bytes, frame.offset, length);
-                     putLe<quint32>(bytes, frame.offset + 8,
-                                    summary::maskedCrc32c(bytes.constData() + frame.offset, 8));
+                     putLe<quint32>(bytes, frame.offset + 8, models::maskedCrc32c(bytes.constData() + frame.offset, 8));
                      return bytes;
                  } });
         }

@@ -23,6 +23,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+using namespace runlens::models;
+
 // Small real files of every format the importers read, and the damage only each format can be given.
 
 namespace runlens::test {

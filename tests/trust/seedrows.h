@@ -23,7 +23,7 @@ struct SeedRow
     Source source;
     const char* path; ///< below the samples or tests/data; for Inline the content itself
     const char* fileName; ///< as written in the case folder (readers and the sniffer look at names)
-    ArtifactKind kind;
+    models::ArtifactKind kind;
     bool profilerFolder = false; ///< read by a run's ProfilerImporter rather than createImporter()
     std::function<QByteArray(const QByteArray&)> cut = {};
     std::function<Mutations(const QByteArray& seed, std::uint64_t rowSeed)> hostile = {};

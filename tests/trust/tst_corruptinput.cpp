@@ -1,7 +1,7 @@
+#include "tests/testutils.h"
 #include "tests/trust/isolatedbatch.h"
 #include "tests/trust/mutators.h"
 #include "tests/trust/seedrows.h"
-#include "tests/testutils.h"
 
 #include "importers/core/artifactimporter.h"
 #include "importers/core/filesniffer.h"
@@ -31,6 +31,8 @@
 
 using namespace runlens;
 using namespace runlens::test;
+using namespace runlens::importers;
+using namespace runlens::models;
 
 namespace {
 
@@ -245,7 +247,7 @@ void TestCorruptInput::corruptInput()
                 // more per 4 MiB, so only a reader slower than that on a loaded machine counts as hung.
                 const QByteArray bytes = family.cases[index].make();
                 alarm(limits.seconds + unsigned(bytes.size() >> 22));
-                return importCase(seedRow, folder, bytes, family.pristine);
+                return ::importCase(seedRow, folder, bytes, family.pristine);
             },
             limits);
         summary << QStringLiteral("%1 %2 (%3 ms)").arg(family.cases.size()).arg(family.name).arg(clock.restart());

@@ -1,11 +1,11 @@
 #include "tests/testutils.h"
 
-#include "models/advisor/advisor.h"
-#include "models/advisor/rule.h"
 #include "importers/core/advisorloader.h"
 #include "importers/core/importsession.h"
 #include "importers/core/runscanner.h"
 #include "importers/demo/demorun.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/rule.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -25,6 +25,9 @@
 // every entry is as it was: the same names, sizes, times and contents.
 
 using namespace runlens;
+using namespace runlens::importers;
+using namespace runlens::importers::demo;
+using namespace runlens::models;
 
 namespace {
 
@@ -235,7 +238,7 @@ void TestReadOnlyRun::runApp(const QStringList& arguments, int expectedExit, int
 
 void TestReadOnlyRun::nothingWritten()
 {
-    const FolderState before = snapshot(m_run);
+    const ::FolderState before = snapshot(m_run);
     QVERIFY(before.size() > 20);
 
     // The scanner and every importer, as the window runs them.
@@ -270,9 +273,9 @@ void TestReadOnlyRun::nothingWritten()
 
     // The Advisor, headless as `runlens advise` runs it.
     QStringList problems;
-    const advisor::AdvisorInput input = loadAdvisorInput(m_run, &problems);
-    const advisor::RuleBook rules = advisor::RuleBook::effective({}, &problems);
-    const advisor::AdvisorReport report = advisor::evaluate(input, rules);
+    const models::advisor::AdvisorInput input = loadAdvisorInput(m_run, &problems);
+    const models::advisor::RuleBook rules = models::advisor::RuleBook::effective({}, &problems);
+    const models::advisor::AdvisorReport report = models::advisor::evaluate(input, rules);
     Q_UNUSED(report);
 
     // The command line and the window.

@@ -8,9 +8,9 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-namespace runlens::accuracyview {
+namespace runlens::widgets::accuracy {
 
-using accuracy::Verdict;
+using models::accuracy::Verdict;
 
 namespace {
 
@@ -61,11 +61,11 @@ AccuracyGraph::AccuracyGraph(QWidget* parent)
     m_legend->setText(legend);
     m_legend->setToolTip(tr("Boxes show the worst verdict of their rows; groups the worst of the ops below them"));
     layout->addWidget(m_legend);
-    m_view = new graphview::GraphView(this);
+    m_view = new graph::GraphView(this);
     m_view->setObjectName(QStringLiteral("accuracyGraphView"));
     m_view->setMinimapVisible(false); // the pane is narrow: a minimap would cover its boxes
     layout->addWidget(m_view, 1);
-    connect(m_view, &graphview::GraphView::selectionChanged, this, &AccuracyGraph::onSelectionChanged);
+    connect(m_view, &graph::GraphView::selectionChanged, this, &AccuracyGraph::onSelectionChanged);
 }
 
 AccuracyGraph::~AccuracyGraph() = default;
@@ -100,7 +100,8 @@ void AccuracyGraph::clear()
     m_view->setTree(nullptr);
 }
 
-void AccuracyGraph::setComparison(std::shared_ptr<const graph::Graph> graph, const QList<accuracy::CompareRow>& rows,
+void AccuracyGraph::setComparison(std::shared_ptr<const models::graph::Graph> graph,
+                                  const QList<models::accuracy::CompareRow>& rows,
                                   const QHash<QString, QString>& benchNodes)
 {
     clear();
@@ -109,15 +110,15 @@ void AccuracyGraph::setComparison(std::shared_ptr<const graph::Graph> graph, con
     m_rows = rows;
     m_benchNodes = benchNodes;
     const quint64 serial = m_serial;
-    QtConcurrent::run(workerPool(), [graph = std::move(graph)] {
-        return graph::ScopeTree::build(graph);
-    }).then(this, [this, serial](std::shared_ptr<const graph::ScopeTree> tree) {
+    QtConcurrent::run(models::workerPool(), [graph = std::move(graph)] {
+        return models::graph::ScopeTree::build(graph);
+    }).then(this, [this, serial](std::shared_ptr<const models::graph::ScopeTree> tree) {
         if (serial == m_serial)
             applyTree(std::move(tree));
     });
 }
 
-void AccuracyGraph::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
+void AccuracyGraph::applyTree(std::shared_ptr<const models::graph::ScopeTree> tree)
 {
     m_tree = std::move(tree);
     const int items = m_tree->itemCount();
@@ -126,7 +127,7 @@ void AccuracyGraph::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
     m_rowItems.assign(std::size_t(m_rows.size()), -1);
     // Rows come in execution order: a later row takes an item over only when it is strictly worse.
     for (int r = 0; r < m_rows.size(); ++r) {
-        const accuracy::CompareRow& row = m_rows.at(r);
+        const models::accuracy::CompareRow& row = m_rows.at(r);
         const int item = row.benchName.isEmpty() ? -1 : itemOfNode(m_benchNodes.value(row.benchName));
         m_rowItems[std::size_t(r)] = item;
         for (int at = item; at >= 0; at = m_tree->item(at).parent) {
@@ -139,7 +140,7 @@ void AccuracyGraph::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
     std::vector<QColor> colors(static_cast<std::size_t>(items));
     for (int i = 1; i < items; ++i)
         colors[std::size_t(i)] = verdictFill(m_itemVerdicts[std::size_t(i)]);
-    m_view->setTree(m_tree, graphview::GraphView::openingState(*m_tree, kOpeningItems));
+    m_view->setTree(m_tree, graph::GraphView::openingState(*m_tree, kOpeningItems));
     m_view->setItemColors(std::move(colors));
     emit treeReady();
     if (m_pendingRow >= 0)
@@ -192,4 +193,4 @@ void AccuracyGraph::onSelectionChanged(int item)
         emit rowRequested(row);
 }
 
-} // namespace runlens::accuracyview
+} // namespace runlens::widgets::accuracy

@@ -12,11 +12,11 @@
 
 class QLabel;
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 class GraphView;
 }
 
-namespace runlens::accuracyview {
+namespace runlens::widgets::accuracy {
 
 /// The bench side's graph beside the Accuracy table, each box filled by the worst verdict of its rows (error,
 /// warning, unmatched, pass; "not compared" for ops without rows), groups by the worst below them, with a
@@ -32,15 +32,15 @@ public:
 
     void clear();
     /// Shows `graph` coloured by `rows`; a null graph clears the view.
-    void setComparison(std::shared_ptr<const graph::Graph> graph, const QList<accuracy::CompareRow>& rows,
-                       const QHash<QString, QString>& benchNodes);
+    void setComparison(std::shared_ptr<const models::graph::Graph> graph,
+                       const QList<models::accuracy::CompareRow>& rows, const QHash<QString, QString>& benchNodes);
     /// True once the hierarchy of the last comparison is built (treeReady was emitted).
     bool isReady() const { return m_tree != nullptr; }
-    graphview::GraphView* view() const { return m_view; }
-    std::shared_ptr<const graph::ScopeTree> tree() const { return m_tree; }
+    graph::GraphView* view() const { return m_view; }
+    std::shared_ptr<const models::graph::ScopeTree> tree() const { return m_tree; }
 
     /// The worst verdict below an item; Verdict::None when none of its ops was compared.
-    accuracy::Verdict itemVerdict(int item) const;
+    models::accuracy::Verdict itemVerdict(int item) const;
     /// The item of a row's node; -1 when the row has none (a target-only row).
     int itemOfRow(int row) const;
     /// The item of a graph node id; -1 when absent.
@@ -51,7 +51,7 @@ public:
     void showRow(int row);
 
     /// The fill of a verdict on the graph (Verdict::None: not compared); light enough for dark text except error.
-    static QColor verdictFill(accuracy::Verdict verdict);
+    static QColor verdictFill(models::accuracy::Verdict verdict);
 
 signals:
     void treeReady();
@@ -59,20 +59,20 @@ signals:
     void rowRequested(int row);
 
 private:
-    void applyTree(std::shared_ptr<const graph::ScopeTree> tree);
+    void applyTree(std::shared_ptr<const models::graph::ScopeTree> tree);
     void onSelectionChanged(int item);
 
-    graphview::GraphView* m_view = nullptr;
+    graph::GraphView* m_view = nullptr;
     QLabel* m_legend = nullptr;
-    std::shared_ptr<const graph::ScopeTree> m_tree;
-    QList<accuracy::CompareRow> m_rows;
+    std::shared_ptr<const models::graph::ScopeTree> m_tree;
+    QList<models::accuracy::CompareRow> m_rows;
     QHash<QString, QString> m_benchNodes;
     std::vector<int> m_rowItems; ///< per row
-    std::vector<accuracy::Verdict> m_itemVerdicts; ///< per item
+    std::vector<models::accuracy::Verdict> m_itemVerdicts; ///< per item
     std::vector<int> m_itemRows; ///< per item: rowOfItem
     quint64 m_serial = 0;
     int m_pendingRow = -1;
     bool m_showing = false; ///< the view's selection is being set from a row
 };
 
-} // namespace runlens::accuracyview
+} // namespace runlens::widgets::accuracy

@@ -30,10 +30,10 @@
 
 #include <algorithm>
 
-namespace runlens::accuracyview {
+namespace runlens::widgets::accuracy {
 
-using accuracy::CompareRow;
-using accuracy::Verdict;
+using models::accuracy::CompareRow;
+using models::accuracy::Verdict;
 
 namespace {
 
@@ -233,8 +233,8 @@ void AccuracyPanel::compare(const CompareRequest& request)
     };
     const QPointer<AccuracyPanel> self(this);
     const Comparer comparer = m_comparer;
-    QtConcurrent::run(workerPool(), [job, request, comparer, post, self]() {
-        ImportControl control;
+    QtConcurrent::run(models::workerPool(), [job, request, comparer, post, self]() {
+        importers::ImportControl control;
         control.cancel = &job->cancel;
         control.progress = [job](int permille) { job->progress = permille; };
         const RowCallback rowReady = [job, post, self](const CompareRow& row) {
@@ -348,22 +348,22 @@ QString AccuracyPanel::summaryText() const
     return m_summary->text();
 }
 
-accuracy::Verdict AccuracyPanel::divergentOpVerdict() const
+models::accuracy::Verdict AccuracyPanel::divergentOpVerdict() const
 {
     // The op where the numbers part is as bad as its worst row: an output that only warns while the op's
     // weight is an error is an error introduced there.
     if (!m_result || !m_result->firstDivergence)
-        return accuracy::Verdict::None;
+        return models::accuracy::Verdict::None;
     const int first = m_result->firstDivergence->row;
     if (first < 0 || first >= int(m_result->rows.size()))
-        return accuracy::Verdict::Warning;
-    const accuracy::CompareRow& divergent = m_result->rows.at(first);
-    accuracy::Verdict worst = divergent.verdict;
+        return models::accuracy::Verdict::Warning;
+    const models::accuracy::CompareRow& divergent = m_result->rows.at(first);
+    models::accuracy::Verdict worst = divergent.verdict;
     if (divergent.op.isEmpty())
         return worst;
-    for (const accuracy::CompareRow& row : m_result->rows) {
+    for (const models::accuracy::CompareRow& row : m_result->rows) {
         if (row.op == divergent.op && row.group == divergent.group)
-            worst = accuracy::worse(worst, row.verdict);
+            worst = models::accuracy::worse(worst, row.verdict);
     }
     return worst;
 }
@@ -384,7 +384,7 @@ void AccuracyPanel::updateHeader()
     } else if (m_cancelled) {
         summary = tr("Cancelled after %n row(s)", nullptr, m_model->rowCount());
     } else if (m_result) {
-        const accuracy::CompareSummary s = m_result->summary();
+        const models::accuracy::CompareSummary s = m_result->summary();
         summary = tr("%1 matched · %2 pass · %3 warning · %4 error · %5 unmatched")
                       .arg(s.matched)
                       .arg(s.pass)
@@ -400,7 +400,7 @@ void AccuracyPanel::updateHeader()
                 reason = tr("a parameter differs");
             else if (reason == QLatin1String("inputs already differ"))
                 reason = tr("inputs already differ");
-            const bool error = divergentOpVerdict() == accuracy::Verdict::Error;
+            const bool error = divergentOpVerdict() == models::accuracy::Verdict::Error;
             QString op = first->op.isEmpty() ? first->name : first->op;
             // Across several ranks or steps, say which one.
             if (!first->op.isEmpty() && first->row >= 0 && first->row < int(m_result->rows.size())
@@ -525,7 +525,7 @@ void AccuracyPanel::requestStack(const CompareRow& row)
     const int node = m_benchGraph->find(m_benchNodes.value(row.benchName).toStdString());
     if (node < 0)
         return;
-    const std::vector<graph::SourceLocation>& frames = m_benchGraph->nodes[size_t(node)].sources;
+    const std::vector<models::graph::SourceLocation>& frames = m_benchGraph->nodes[size_t(node)].sources;
     if (frames.empty())
         return;
     const auto library = [](const std::string& file) {
@@ -536,8 +536,8 @@ void AccuracyPanel::requestStack(const CompareRow& row)
         return false;
     };
     const auto user = std::find_if(frames.begin(), frames.end(),
-                                   [&](const graph::SourceLocation& frame) { return !library(frame.file); });
-    const graph::SourceLocation& frame = user != frames.end() ? *user : frames.front();
+                                   [&](const models::graph::SourceLocation& frame) { return !library(frame.file); });
+    const models::graph::SourceLocation& frame = user != frames.end() ? *user : frames.front();
     emit sourceRequested(QString::fromStdString(frame.file), frame.line);
 }
 
@@ -547,11 +547,11 @@ QByteArray AccuracyPanel::exportText(ExportFormat format) const
         return {};
     switch (format) {
     case ExportFormat::Csv:
-        return accuracy::compareResultToCsv(*m_result).toUtf8();
+        return models::accuracy::compareResultToCsv(*m_result).toUtf8();
     case ExportFormat::Markdown:
-        return accuracy::compareResultToMarkdown(*m_result).toUtf8();
+        return models::accuracy::compareResultToMarkdown(*m_result).toUtf8();
     case ExportFormat::Json:
-        return QJsonDocument(accuracy::compareResultToJson(*m_result)).toJson(QJsonDocument::Indented);
+        return QJsonDocument(models::accuracy::compareResultToJson(*m_result)).toJson(QJsonDocument::Indented);
     }
     return {};
 }
@@ -593,4 +593,4 @@ void AccuracyPanel::requestExport(ExportFormat format)
         emit exportFailed(error);
 }
 
-} // namespace runlens::accuracyview
+} // namespace runlens::widgets::accuracy

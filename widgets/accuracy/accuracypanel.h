@@ -21,7 +21,7 @@ class QSplitter;
 class QTableView;
 class QToolButton;
 
-namespace runlens::accuracyview {
+namespace runlens::widgets::accuracy {
 
 class AccuracyGraph;
 class AccuracyTableModel;
@@ -36,14 +36,14 @@ struct CompareRequest
 /// What a comparison gave: the result, or why there is none (an empty error with no result: cancelled).
 struct CompareOutcome
 {
-    std::optional<accuracy::CompareResult> result;
+    std::optional<models::accuracy::CompareResult> result;
     QString error;
     /// Bench row name -> its op, when the bench is an msprobe dump (its ops are the Graph panel's node ids).
     QHash<QString, QString> benchOps;
     /// Where each row's values are (bench row name, target row name -> source), for showing the two tensors.
-    QHash<QString, std::shared_ptr<const tensor::TensorSource>> benchTensors, targetTensors;
+    QHash<QString, std::shared_ptr<const models::tensor::TensorSource>> benchTensors, targetTensors;
     /// The bench side as a graph (its dump graph for msprobe, its ops by module path otherwise), or null.
-    std::shared_ptr<const graph::Graph> benchGraph;
+    std::shared_ptr<const models::graph::Graph> benchGraph;
     /// Bench row name -> its node id in benchGraph.
     QHash<QString, QString> benchNodes;
 };
@@ -62,9 +62,10 @@ class AccuracyPanel final : public QWidget
 {
     Q_OBJECT
 public:
-    using RowCallback = std::function<void(const accuracy::CompareRow&)>;
+    using RowCallback = std::function<void(const models::accuracy::CompareRow&)>;
     /// Runs on a worker thread: reads both sides and compares them, calling `rowReady` per row in order.
-    using Comparer = std::function<CompareOutcome(const CompareRequest&, const ImportControl&, const RowCallback&)>;
+    using Comparer
+        = std::function<CompareOutcome(const CompareRequest&, const importers::ImportControl&, const RowCallback&)>;
     /// Returns the file to write, given a suggested file name and a file dialog filter; empty cancels.
     using FileNameProvider = std::function<QString(const QString& suggested, const QString& filter)>;
     enum class ExportFormat { Csv, Markdown, Json };
@@ -80,7 +81,7 @@ public:
     void cancel();
     bool isRunning() const { return m_running; }
     /// The finished comparison; null while running, after a cancel or an error.
-    const accuracy::CompareResult* result() const { return m_result ? &*m_result : nullptr; }
+    const models::accuracy::CompareResult* result() const { return m_result ? &*m_result : nullptr; }
     QString errorText() const { return m_error; }
     CompareRequest request() const { return m_request; }
 
@@ -118,8 +119,9 @@ signals:
     /// The bench op of the selected row, for the Graph panel.
     void nodeSelected(const QString& nodeId);
     /// A row was activated whose two sides have tensor data: show them side by side.
-    void tensorsRequested(const std::shared_ptr<const tensor::TensorSource>& bench, const QString& benchLabel,
-                          const std::shared_ptr<const tensor::TensorSource>& target, const QString& targetLabel);
+    void tensorsRequested(const std::shared_ptr<const models::tensor::TensorSource>& bench, const QString& benchLabel,
+                          const std::shared_ptr<const models::tensor::TensorSource>& target,
+                          const QString& targetLabel);
     /// A row was activated whose bench op has a recorded call stack: the frame to show in the Source view.
     void sourceRequested(const QString& path, int line);
     void exported(const QString& fileName);
@@ -133,24 +135,24 @@ private:
     void finish(const std::shared_ptr<Job>& job, CompareOutcome outcome);
     void updateHeader();
     /// The worst verdict among the rows of the op where the numbers part.
-    accuracy::Verdict divergentOpVerdict() const;
+    models::accuracy::Verdict divergentOpVerdict() const;
     void onCurrentChanged(const QModelIndex& proxyIndex);
     void onActivated(const QModelIndex& proxyIndex);
-    void requestStack(const accuracy::CompareRow& row);
+    void requestStack(const models::accuracy::CompareRow& row);
     void requestExport(ExportFormat format);
 
     Comparer m_comparer;
     FileNameProvider m_fileNameProvider;
     CompareRequest m_request;
     std::shared_ptr<Job> m_job;
-    std::optional<accuracy::CompareResult> m_result;
+    std::optional<models::accuracy::CompareResult> m_result;
     QString m_error;
     bool m_running = false;
     bool m_cancelled = false;
     QHash<QString, QString> m_benchOps;
-    std::shared_ptr<const graph::Graph> m_benchGraph; ///< the bench's graph, whose nodes carry the call stacks
+    std::shared_ptr<const models::graph::Graph> m_benchGraph; ///< the bench's graph, whose nodes carry the call stacks
     QHash<QString, QString> m_benchNodes; ///< bench row name -> node id in m_benchGraph
-    QHash<QString, std::shared_ptr<const tensor::TensorSource>> m_benchTensors, m_targetTensors;
+    QHash<QString, std::shared_ptr<const models::tensor::TensorSource>> m_benchTensors, m_targetTensors;
 
     AccuracyTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
@@ -166,4 +168,4 @@ private:
     QToolButton* m_exportButton = nullptr;
 };
 
-} // namespace runlens::accuracyview
+} // namespace runlens::widgets::accuracy

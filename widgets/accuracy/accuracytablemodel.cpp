@@ -8,11 +8,11 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::accuracyview {
+namespace runlens::widgets::accuracy {
 
-using accuracy::CompareRow;
-using accuracy::RowKind;
-using accuracy::Verdict;
+using models::accuracy::CompareRow;
+using models::accuracy::RowKind;
+using models::accuracy::Verdict;
 
 namespace {
 
@@ -36,7 +36,7 @@ QString pairText(const QString& bench, const QString& target)
 
 std::optional<double> metric(const CompareRow& row, int column)
 {
-    const accuracy::TensorMetrics& m = row.tensor;
+    const models::accuracy::TensorMetrics& m = row.tensor;
     switch (column) {
     case AccuracyTableModel::Cosine:
         return m.cosine;
@@ -201,7 +201,7 @@ QVariant AccuracyTableModel::data(const QModelIndex& index, int role) const
     if (role == RowIndexRole)
         return index.row();
     if (role == VerdictRole)
-        return accuracy::verdictId(row.verdict);
+        return models::accuracy::verdictId(row.verdict);
 
     const bool numeric = column >= Cosine && column <= Overflow;
     std::optional<double> value;
@@ -322,4 +322,4 @@ QVariant AccuracyTableModel::headerData(int section, Qt::Orientation orientation
     }
 }
 
-} // namespace runlens::accuracyview
+} // namespace runlens::widgets::accuracy

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace runlens::accuracyview {
+namespace runlens::widgets::accuracy {
 
 /// The rows of a dump comparison as a table, in the order they were compared (the target's execution
 /// order, unmatched rows last). Rows are appended while the comparison runs and replaced by the finished
@@ -42,10 +42,10 @@ public:
     explicit AccuracyTableModel(QObject* parent = nullptr);
 
     void clear();
-    void appendRows(const QList<accuracy::CompareRow>& rows);
+    void appendRows(const QList<models::accuracy::CompareRow>& rows);
     /// The finished comparison's rows: updated in place when they are the rows already shown.
-    void setRows(const QList<accuracy::CompareRow>& rows);
-    const QList<accuracy::CompareRow>& rows() const { return m_rows; }
+    void setRows(const QList<models::accuracy::CompareRow>& rows);
+    const QList<models::accuracy::CompareRow>& rows() const { return m_rows; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -53,12 +53,12 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     /// The user-facing word for a verdict ("pass", "unmatched"…).
-    static QString verdictText(accuracy::Verdict verdict);
+    static QString verdictText(models::accuracy::Verdict verdict);
     /// The colour a verdict is shown in; invalid for verdicts without one.
-    static QColor verdictColor(accuracy::Verdict verdict);
+    static QColor verdictColor(models::accuracy::Verdict verdict);
 
 private:
-    QList<accuracy::CompareRow> m_rows;
+    QList<models::accuracy::CompareRow> m_rows;
 };
 
-} // namespace runlens::accuracyview
+} // namespace runlens::widgets::accuracy

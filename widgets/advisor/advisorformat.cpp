@@ -8,7 +8,7 @@
 #include <QCoreApplication>
 #include <QStyle>
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 namespace {
 
@@ -18,31 +18,31 @@ QString nanoseconds(const QString& text)
 {
     bool ok = false;
     const double ns = text.toDouble(&ok);
-    return ok ? formatValue(ns, Unit::Nanoseconds) : text;
+    return ok ? models::advisor::formatValue(ns, models::advisor::Unit::Nanoseconds) : text;
 }
 
 } // namespace
 
-QString unitSuffix(Unit unit)
+QString unitSuffix(models::advisor::Unit unit)
 {
     switch (unit) {
-    case Unit::Percent:
+    case models::advisor::Unit::Percent:
         return QStringLiteral(" %");
-    case Unit::Milliseconds:
+    case models::advisor::Unit::Milliseconds:
         return QStringLiteral(" ms");
-    case Unit::Nanoseconds:
+    case models::advisor::Unit::Nanoseconds:
         return QStringLiteral(" ns");
-    case Unit::Bytes:
+    case models::advisor::Unit::Bytes:
         return QStringLiteral(" B");
-    case Unit::Value:
-    case Unit::Count:
-    case Unit::Ratio:
+    case models::advisor::Unit::Value:
+    case models::advisor::Unit::Count:
+    case models::advisor::Unit::Ratio:
         break;
     }
     return {};
 }
 
-QString scopeText(const Scope& scope)
+QString scopeText(const models::advisor::Scope& scope)
 {
     QStringList parts;
     if (!scope.run.isEmpty())
@@ -66,12 +66,12 @@ QString scopeText(const Scope& scope)
     return parts.join(QStringLiteral(" \u00b7 "));
 }
 
-QString describeEvidence(const QString& locator, const Scope& scope)
+QString describeEvidence(const QString& locator, const models::advisor::Scope& scope)
 {
-    const std::optional<Evidence> evidence = parseEvidence(locator);
+    const std::optional<models::advisor::Evidence> evidence = models::advisor::parseEvidence(locator);
     if (!evidence)
         return locator;
-    const Evidence& e = *evidence;
+    const models::advisor::Evidence& e = *evidence;
     QStringList where;
     auto add = [&](const char* key, const char* format) {
         QString value = e.value(QLatin1String(key));
@@ -125,17 +125,17 @@ QString describeEvidence(const QString& locator, const Scope& scope)
     return where.isEmpty() ? what : QStringLiteral("%1 (%2)").arg(what, where.join(QStringLiteral(", ")));
 }
 
-QIcon severityIcon(Severity severity)
+QIcon severityIcon(models::advisor::Severity severity)
 {
     switch (severity) {
-    case Severity::Error:
+    case models::advisor::Severity::Error:
         return chartIcon(QStringLiteral("status-error"));
-    case Severity::Warning:
+    case models::advisor::Severity::Warning:
         return chartIcon(QStringLiteral("status-warning"));
-    case Severity::Info:
+    case models::advisor::Severity::Info:
         break;
     }
     return qApp ? qApp->style()->standardIcon(QStyle::SP_MessageBoxInformation) : QIcon();
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

@@ -6,15 +6,15 @@
 #include <QIcon>
 #include <QString>
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 /// The unit as a threshold editor's suffix (" %", " ms", " B"); empty for plain values and ratios.
-QString unitSuffix(Unit unit);
+QString unitSuffix(models::advisor::Unit unit);
 /// "run baseline · rank 3 · step 120 · layer fc3": the parts of a scope that apply, in a fixed order.
-QString scopeText(const Scope& scope);
+QString scopeText(const models::advisor::Scope& scope);
 /// A short description of an evidence locator ("Scalar train/loss of run a at step 12"); the locator
 /// itself when it cannot be parsed. The run of `scope` is named as `scope` shows it.
-QString describeEvidence(const QString& locator, const Scope& scope = {});
-QIcon severityIcon(Severity severity);
+QString describeEvidence(const QString& locator, const models::advisor::Scope& scope = {});
+QIcon severityIcon(models::advisor::Severity severity);
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

@@ -32,7 +32,7 @@
 
 #include <algorithm>
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 namespace {
 
@@ -48,20 +48,21 @@ QString groupKey(const QModelIndex& index)
 }
 
 /// "1 error", "3 warnings": English needs no "(s)" in the dock title; %n keeps plural forms translatable.
-QString countText(Severity severity, int count)
+QString countText(models::advisor::Severity severity, int count)
 {
     switch (severity) {
-    case Severity::Error:
+    case models::advisor::Severity::Error:
         return count == 1 ? AdvisorPanel::tr("1 error") : AdvisorPanel::tr("%n errors", nullptr, count);
-    case Severity::Warning:
+    case models::advisor::Severity::Warning:
         return count == 1 ? AdvisorPanel::tr("1 warning") : AdvisorPanel::tr("%n warnings", nullptr, count);
-    case Severity::Info:
+    case models::advisor::Severity::Info:
         break;
     }
     return count == 1 ? AdvisorPanel::tr("1 info") : AdvisorPanel::tr("%n info", nullptr, count);
 }
 
-QToolButton* makeToggle(const QString& objectName, Severity severity, const QString& toolTip, QWidget* parent)
+QToolButton* makeToggle(const QString& objectName, models::advisor::Severity severity, const QString& toolTip,
+                        QWidget* parent)
 {
     auto* button = new QToolButton(parent);
     button->setObjectName(objectName);
@@ -158,9 +159,12 @@ QWidget* AdvisorPanel::buildFindingsTab()
     m_filterEdit->setToolTip(tr("Show only findings whose title, message, advice, rule or scope contain all "
                                 "these words"));
     filterRow->addWidget(m_filterEdit, 1);
-    m_errorsButton = makeToggle(QStringLiteral("showErrors"), Severity::Error, tr("Show or hide errors"), page);
-    m_warningsButton = makeToggle(QStringLiteral("showWarnings"), Severity::Warning, tr("Show or hide warnings"), page);
-    m_infoButton = makeToggle(QStringLiteral("showInfo"), Severity::Info, tr("Show or hide information"), page);
+    m_errorsButton
+        = makeToggle(QStringLiteral("showErrors"), models::advisor::Severity::Error, tr("Show or hide errors"), page);
+    m_warningsButton = makeToggle(QStringLiteral("showWarnings"), models::advisor::Severity::Warning,
+                                  tr("Show or hide warnings"), page);
+    m_infoButton
+        = makeToggle(QStringLiteral("showInfo"), models::advisor::Severity::Info, tr("Show or hide information"), page);
     filterRow->addWidget(m_errorsButton);
     filterRow->addWidget(m_warningsButton);
     filterRow->addWidget(m_infoButton);
@@ -215,9 +219,10 @@ QWidget* AdvisorPanel::buildFindingsTab()
             [this](const QModelIndex& index) { m_collapsedGroups.remove(groupKey(index)); });
     connect(m_details, &FindingDetails::evidenceRequested, this, &AdvisorPanel::evidenceRequested);
     connect(m_filterEdit, &QLineEdit::textChanged, this, &AdvisorPanel::applyFilter);
-    const std::pair<QToolButton*, Severity> toggles[] = { { m_errorsButton, Severity::Error },
-                                                          { m_warningsButton, Severity::Warning },
-                                                          { m_infoButton, Severity::Info } };
+    const std::pair<QToolButton*, models::advisor::Severity> toggles[]
+        = { { m_errorsButton, models::advisor::Severity::Error },
+            { m_warningsButton, models::advisor::Severity::Warning },
+            { m_infoButton, models::advisor::Severity::Info } };
     for (const auto& [button, severity] : toggles) {
         connect(button, &QToolButton::toggled, this,
                 [this, severity = severity](bool on) { setSeverityShown(severity, on); });
@@ -334,23 +339,23 @@ void AdvisorPanel::fitScopeColumn()
 
 // --- report ------------------------------------------------------------------------------------------
 
-void AdvisorPanel::setReport(std::shared_ptr<const AdvisorReport> report)
+void AdvisorPanel::setReport(std::shared_ptr<const models::advisor::AdvisorReport> report)
 {
     // The selection follows the finding (rule and scope) across evaluations, so a re-evaluation after a
     // threshold edit does not lose the user's place.
     QString selectedKey;
     if (const int current = currentFinding(); current >= 0) {
-        const Finding& finding = m_report->findings.at(current);
+        const models::advisor::Finding& finding = m_report->findings.at(current);
         selectedKey = finding.ruleId + QLatin1Char('\n') + scopeText(finding.scope);
     }
     m_report = std::move(report);
-    m_findingsModel->setFindings(m_report ? m_report->findings : QList<Finding> {});
-    m_rulesModel->setStatuses(m_report ? m_report->statuses : QList<RuleStatus> {});
+    m_findingsModel->setFindings(m_report ? m_report->findings : QList<models::advisor::Finding> {});
+    m_rulesModel->setStatuses(m_report ? m_report->statuses : QList<models::advisor::RuleStatus> {});
     restoreGroups();
     fitScopeColumn();
     if (!selectedKey.isEmpty() && m_report) {
         for (int i = 0; i < m_report->findings.size(); ++i) {
-            const Finding& finding = m_report->findings.at(i);
+            const models::advisor::Finding& finding = m_report->findings.at(i);
             if (finding.ruleId + QLatin1Char('\n') + scopeText(finding.scope) == selectedKey) {
                 const QModelIndex index = m_findingsModel->indexOfFinding(i);
                 if (index.isValid())
@@ -363,10 +368,11 @@ void AdvisorPanel::setReport(std::shared_ptr<const AdvisorReport> report)
     updateSeverityButtons();
     updateFindingsState();
     updateSummary();
-    emit countsChanged(count(Severity::Error), count(Severity::Warning), count(Severity::Info));
+    emit countsChanged(count(models::advisor::Severity::Error), count(models::advisor::Severity::Warning),
+                       count(models::advisor::Severity::Info));
 }
 
-void AdvisorPanel::setRuleBook(const RuleBook& current, const RuleBook& builtIn)
+void AdvisorPanel::setRuleBook(const models::advisor::RuleBook& current, const models::advisor::RuleBook& builtIn)
 {
     const QString selected = m_rulesView->currentIndex().data(RulesModel::RuleIdRole).toString();
     m_rulesModel->setRuleBook(current, builtIn);
@@ -378,7 +384,7 @@ void AdvisorPanel::setRuleBook(const RuleBook& current, const RuleBook& builtIn)
     updateFindingsState();
 }
 
-const RuleBook& AdvisorPanel::ruleBook() const
+const models::advisor::RuleBook& AdvisorPanel::ruleBook() const
 {
     return m_rulesModel->ruleBook();
 }
@@ -392,7 +398,7 @@ void AdvisorPanel::setBusy(bool busy)
     updateFindingsState();
 }
 
-int AdvisorPanel::count(Severity severity) const
+int AdvisorPanel::count(models::advisor::Severity severity) const
 {
     return m_report ? m_report->count(severity) : 0;
 }
@@ -402,7 +408,8 @@ QString AdvisorPanel::titleSuffix() const
     if (!m_report)
         return {};
     QStringList parts;
-    for (Severity severity : { Severity::Error, Severity::Warning, Severity::Info }) {
+    for (models::advisor::Severity severity :
+         { models::advisor::Severity::Error, models::advisor::Severity::Warning, models::advisor::Severity::Info }) {
         if (const int n = count(severity))
             parts << countText(severity, n);
     }
@@ -416,7 +423,7 @@ int AdvisorPanel::evaluatedRules() const
     if (!m_report)
         return 0;
     return int(std::count_if(m_report->statuses.cbegin(), m_report->statuses.cend(),
-                             [](const RuleStatus& status) { return status.evaluated; }));
+                             [](const models::advisor::RuleStatus& status) { return status.evaluated; }));
 }
 
 QString AdvisorPanel::summaryText() const
@@ -445,7 +452,7 @@ void AdvisorPanel::setFilterText(const QString& text)
     m_filterEdit->setText(text); // applyFilter() runs from textChanged
 }
 
-void AdvisorPanel::setSeverityShown(Severity severity, bool shown)
+void AdvisorPanel::setSeverityShown(models::advisor::Severity severity, bool shown)
 {
     if (m_shownSeverities.contains(severity) == shown)
         return;
@@ -458,14 +465,14 @@ void AdvisorPanel::setSeverityShown(Severity severity, bool shown)
     applyFilter();
 }
 
-QToolButton* AdvisorPanel::severityButton(Severity severity) const
+QToolButton* AdvisorPanel::severityButton(models::advisor::Severity severity) const
 {
     switch (severity) {
-    case Severity::Error:
+    case models::advisor::Severity::Error:
         return m_errorsButton;
-    case Severity::Warning:
+    case models::advisor::Severity::Warning:
         return m_warningsButton;
-    case Severity::Info:
+    case models::advisor::Severity::Info:
         break;
     }
     return m_infoButton;
@@ -504,7 +511,8 @@ void AdvisorPanel::restoreGroups()
 
 void AdvisorPanel::updateSeverityButtons()
 {
-    for (Severity severity : { Severity::Error, Severity::Warning, Severity::Info })
+    for (models::advisor::Severity severity :
+         { models::advisor::Severity::Error, models::advisor::Severity::Warning, models::advisor::Severity::Info })
         severityButton(severity)->setText(countText(severity, count(severity)));
 }
 
@@ -531,7 +539,8 @@ void AdvisorPanel::updateFindingsState()
     m_findingsStack->setCurrentIndex(message.isEmpty() ? 1 : 0);
     const bool haveFindings = m_report && !m_report->findings.isEmpty();
     m_filterEdit->setEnabled(haveFindings);
-    for (Severity severity : { Severity::Error, Severity::Warning, Severity::Info })
+    for (models::advisor::Severity severity :
+         { models::advisor::Severity::Error, models::advisor::Severity::Warning, models::advisor::Severity::Info })
         severityButton(severity)->setEnabled(haveFindings);
     m_exportButton->setEnabled(m_report != nullptr);
 }
@@ -559,7 +568,8 @@ void AdvisorPanel::selectFinding(int findingIndex)
     QModelIndex index = m_findingsModel->indexOfFinding(findingIndex);
     if (!index.isValid()) {
         m_filterEdit->clear();
-        for (Severity severity : { Severity::Error, Severity::Warning, Severity::Info })
+        for (models::advisor::Severity severity :
+             { models::advisor::Severity::Error, models::advisor::Severity::Warning, models::advisor::Severity::Info })
             setSeverityShown(severity, true);
         index = m_findingsModel->indexOfFinding(findingIndex);
     }
@@ -571,7 +581,8 @@ void AdvisorPanel::onCurrentFindingChanged()
 {
     const int finding = currentFinding();
     const bool valid = m_report && finding >= 0 && finding < m_report->findings.size();
-    const std::optional<Finding> shown = valid ? std::optional<Finding>(m_report->findings.at(finding)) : std::nullopt;
+    const std::optional<models::advisor::Finding> shown
+        = valid ? std::optional<models::advisor::Finding>(m_report->findings.at(finding)) : std::nullopt;
     const bool changed = m_details->finding().has_value() != shown.has_value()
         || (shown
             && (m_details->finding()->ruleId != shown->ruleId || m_details->finding()->message != shown->message));
@@ -593,12 +604,13 @@ bool AdvisorPanel::showEvidence()
 
 bool AdvisorPanel::setThreshold(const QString& ruleId, double threshold)
 {
-    const Rule* rule = m_rulesModel->ruleBook().rule(ruleId);
+    const models::advisor::Rule* rule = m_rulesModel->ruleBook().rule(ruleId);
     if (!m_rulesModel->setThreshold(ruleId, threshold)) {
         if (rule) {
             setRuleMessage(tr("%1 is outside the range of rule %2 (%3); the threshold stays %4.")
-                               .arg(formatValue(threshold, rule->unit), ruleId, RulesModel::rangeText(*rule),
-                                    formatValue(rule->threshold, rule->unit)));
+                               .arg(models::advisor::formatValue(threshold, rule->unit), ruleId,
+                                    RulesModel::rangeText(*rule),
+                                    models::advisor::formatValue(rule->threshold, rule->unit)));
         }
         return false;
     }
@@ -708,16 +720,16 @@ QString AdvisorPanel::requestExport(ExportFormat format)
     return fileName;
 }
 
-bool AdvisorPanel::exportReport(const AdvisorReport& report, const QString& fileName, QString* error)
+bool AdvisorPanel::exportReport(const models::advisor::AdvisorReport& report, const QString& fileName, QString* error)
 {
     const QString ext = QFileInfo(fileName).suffix().toLower();
     QByteArray bytes;
     if (ext == QLatin1String("md") || ext == QLatin1String("markdown")) {
-        bytes = reportMarkdown(report).toUtf8();
+        bytes = models::advisor::reportMarkdown(report).toUtf8();
     } else if (ext == QLatin1String("html") || ext == QLatin1String("htm")) {
-        bytes = reportHtml(report).toUtf8();
+        bytes = models::advisor::reportHtml(report).toUtf8();
     } else if (ext == QLatin1String("json")) {
-        bytes = QJsonDocument(reportJson(report)).toJson(QJsonDocument::Indented);
+        bytes = QJsonDocument(models::advisor::reportJson(report)).toJson(QJsonDocument::Indented);
     } else {
         if (error)
             *error = tr("Cannot export the Advisor report to %1: use a .md, .html or .json file name.")
@@ -734,4 +746,4 @@ bool AdvisorPanel::exportReport(const AdvisorReport& report, const QString& file
     return true;
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

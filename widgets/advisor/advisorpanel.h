@@ -22,7 +22,7 @@ class QToolButton;
 class QTreeView;
 class QWidget;
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 class FindingDetails;
 class FindingsModel;
@@ -52,24 +52,24 @@ public:
     explicit AdvisorPanel(QWidget* parent = nullptr);
     ~AdvisorPanel() override;
 
-    void setReport(std::shared_ptr<const AdvisorReport> report);
-    std::shared_ptr<const AdvisorReport> report() const { return m_report; }
+    void setReport(std::shared_ptr<const models::advisor::AdvisorReport> report);
+    std::shared_ptr<const models::advisor::AdvisorReport> report() const { return m_report; }
     /// The rules in effect and the built-in ones (for "reset to recommended" and what counts as changed).
-    void setRuleBook(const RuleBook& current, const RuleBook& builtIn);
+    void setRuleBook(const models::advisor::RuleBook& current, const models::advisor::RuleBook& builtIn);
     /// The book with the user's edits.
-    const RuleBook& ruleBook() const;
+    const models::advisor::RuleBook& ruleBook() const;
     /// An evaluation is running: a busy line is shown above the findings, which stay as they are.
     void setBusy(bool busy);
     bool isBusy() const { return m_busy; }
 
     /// For the dock title: "(2 errors, 3 warnings)", "(no problems)", or empty when no report is loaded.
     QString titleSuffix() const;
-    int count(Severity severity) const;
+    int count(models::advisor::Severity severity) const;
 
     // Findings tab
     void setFilterText(const QString& text);
-    void setSeverityShown(Severity severity, bool shown);
-    bool isSeverityShown(Severity severity) const { return m_shownSeverities.contains(severity); }
+    void setSeverityShown(models::advisor::Severity severity, bool shown);
+    bool isSeverityShown(models::advisor::Severity severity) const { return m_shownSeverities.contains(severity); }
     /// Selects finding `findingIndex` of report()->findings (clears the filter when it hides it).
     void selectFinding(int findingIndex);
     /// Index into report()->findings of the selected finding, or -1.
@@ -101,7 +101,8 @@ public:
     QString requestExport(ExportFormat format);
     /// Writes `report` to `fileName` as Markdown (.md, .markdown), HTML (.html, .htm) or JSON (.json),
     /// chosen by the suffix. On failure returns false and says why (naming the file) in `error`.
-    static bool exportReport(const AdvisorReport& report, const QString& fileName, QString* error = nullptr);
+    static bool exportReport(const models::advisor::AdvisorReport& report, const QString& fileName,
+                             QString* error = nullptr);
     static QString suffix(ExportFormat format);
 
     // Parts, for tests and the application's wiring.
@@ -110,7 +111,7 @@ public:
     FindingsModel* findingsModel() const { return m_findingsModel; }
     FindingDetails* details() const { return m_details; }
     QLineEdit* filterEdit() const { return m_filterEdit; }
-    QToolButton* severityButton(Severity severity) const;
+    QToolButton* severityButton(models::advisor::Severity severity) const;
     QTreeView* rulesView() const { return m_rulesView; }
     RulesModel* rulesModel() const { return m_rulesModel; }
     QSortFilterProxyModel* rulesProxy() const { return m_rulesProxy; }
@@ -123,7 +124,7 @@ signals:
     /// The selected finding changed: an index into report()->findings, or -1.
     void findingSelected(int findingIndex);
     /// The user changed a threshold, an enabled state or reset rules: re-evaluate with this book.
-    void ruleBookEdited(const runlens::advisor::RuleBook& book);
+    void ruleBookEdited(const runlens::models::advisor::RuleBook& book);
     /// The counts behind titleSuffix() changed (new report or none).
     void countsChanged(int errors, int warnings, int infos);
     void reportExported(const QString& fileName);
@@ -148,9 +149,11 @@ private:
     void setRuleMessage(const QString& message);
     QString uniqueDefaultFileName(ExportFormat format) const;
 
-    std::shared_ptr<const AdvisorReport> m_report;
+    std::shared_ptr<const models::advisor::AdvisorReport> m_report;
     bool m_busy = false;
-    QSet<Severity> m_shownSeverities { Severity::Error, Severity::Warning, Severity::Info };
+    QSet<models::advisor::Severity> m_shownSeverities { models::advisor::Severity::Error,
+                                                        models::advisor::Severity::Warning,
+                                                        models::advisor::Severity::Info };
     /// Groups the user collapsed, kept across reports: comparison, then severity * 16 + category (+1; 0 for
     /// severity rows); a comparison's own row by its name.
     QSet<QString> m_collapsedGroups;
@@ -183,4 +186,4 @@ private:
     ThresholdDelegate* m_thresholdDelegate = nullptr;
 };
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

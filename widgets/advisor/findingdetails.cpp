@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 namespace {
 
@@ -67,7 +67,7 @@ FindingDetails::FindingDetails(QWidget* parent)
     setFinding(std::nullopt);
 }
 
-void FindingDetails::setFinding(const std::optional<Finding>& finding)
+void FindingDetails::setFinding(const std::optional<models::advisor::Finding>& finding)
 {
     m_finding = finding;
     m_evidenceList->clear();
@@ -98,18 +98,18 @@ void FindingDetails::setFinding(const std::optional<Finding>& finding)
                                                                finding->evidence.constFirst(), finding->scope)));
 }
 
-QString FindingDetails::html(const Finding& finding) const
+QString FindingDetails::html(const models::advisor::Finding& finding) const
 {
     const QString muted = palette().color(QPalette::PlaceholderText).name();
-    const QColor severityColor = finding.severity == Severity::Error ? alertColor()
-        : finding.severity == Severity::Warning                      ? QColor(0xc0, 0x7a, 0x00)
-                                                                     : palette().color(QPalette::Link);
+    const QColor severityColor = finding.severity == models::advisor::Severity::Error ? alertColor()
+        : finding.severity == models::advisor::Severity::Warning                      ? QColor(0xc0, 0x7a, 0x00)
+                                                                                      : palette().color(QPalette::Link);
     QString text;
     text += QStringLiteral("<p style=\"margin-bottom:2px\"><b>%1</b></p>").arg(escaped(finding.title));
     text += QStringLiteral("<p style=\"margin-top:0\"><span style=\"color:%1\">%2</span>"
                            "<span style=\"color:%3\"> \u00b7 %4 \u00b7 %5</span></p>")
-                .arg(severityColor.name(), escaped(displayName(finding.severity)), muted,
-                     escaped(displayName(finding.category)), escaped(finding.ruleId));
+                .arg(severityColor.name(), escaped(models::advisor::displayName(finding.severity)), muted,
+                     escaped(models::advisor::displayName(finding.category)), escaped(finding.ruleId));
     if (!finding.message.isEmpty())
         text += QStringLiteral("<p>%1</p>").arg(escaped(finding.message));
 
@@ -118,10 +118,10 @@ QString FindingDetails::html(const Finding& finding) const
             .arg(muted, escaped(label), escaped(value));
     };
     text += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\">");
-    text += row(tr("Measured"), formatValue(finding.value, finding.unit));
-    text
-        += row(tr("Threshold"),
-               QStringLiteral("%1 %2").arg(toString(finding.comparator), formatValue(finding.threshold, finding.unit)));
+    text += row(tr("Measured"), models::advisor::formatValue(finding.value, finding.unit));
+    text += row(tr("Threshold"),
+                QStringLiteral("%1 %2").arg(toString(finding.comparator),
+                                            models::advisor::formatValue(finding.threshold, finding.unit)));
     const QString where = scopeText(finding.scope);
     if (!where.isEmpty())
         text += row(tr("Where"), where);
@@ -145,4 +145,4 @@ QString FindingDetails::currentEvidence() const
     return m_finding && !m_finding->evidence.isEmpty() ? m_finding->evidence.constFirst() : QString();
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

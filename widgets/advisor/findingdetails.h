@@ -10,7 +10,7 @@ class QListWidget;
 class QPushButton;
 class QTextBrowser;
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 /// The selected finding in full: title, severity and category, the message with its numbers, the
 /// measured value against the threshold, where it applies, the advice, and its evidence: a "Show
@@ -22,8 +22,8 @@ public:
     explicit FindingDetails(QWidget* parent = nullptr);
 
     /// Shows `finding`, or the hint to select one when nullopt.
-    void setFinding(const std::optional<Finding>& finding);
-    const std::optional<Finding>& finding() const { return m_finding; }
+    void setFinding(const std::optional<models::advisor::Finding>& finding);
+    const std::optional<models::advisor::Finding>& finding() const { return m_finding; }
 
     /// The text shown, without markup.
     QString plainText() const;
@@ -37,12 +37,12 @@ signals:
     void evidenceRequested(const QString& locator);
 
 private:
-    QString html(const Finding& finding) const;
+    QString html(const models::advisor::Finding& finding) const;
 
-    std::optional<Finding> m_finding;
+    std::optional<models::advisor::Finding> m_finding;
     QTextBrowser* m_text = nullptr;
     QListWidget* m_evidenceList = nullptr;
     QPushButton* m_showEvidence = nullptr;
 };
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

@@ -6,13 +6,15 @@
 
 #include <array>
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 namespace {
 
-constexpr std::array kSeverityOrder { Severity::Error, Severity::Warning, Severity::Info };
-constexpr std::array kCategoryOrder { Category::Accuracy, Category::Performance, Category::Memory,
-                                      Category::Distributed, Category::Data };
+constexpr std::array kSeverityOrder { models::advisor::Severity::Error, models::advisor::Severity::Warning,
+                                      models::advisor::Severity::Info };
+constexpr std::array kCategoryOrder { models::advisor::Category::Accuracy, models::advisor::Category::Performance,
+                                      models::advisor::Category::Memory, models::advisor::Category::Distributed,
+                                      models::advisor::Category::Data };
 
 } // namespace
 
@@ -20,7 +22,7 @@ FindingsModel::FindingsModel(QObject* parent)
     : QAbstractItemModel(parent)
 { }
 
-void FindingsModel::setFindings(const QList<Finding>& findings)
+void FindingsModel::setFindings(const QList<models::advisor::Finding>& findings)
 {
     beginResetModel();
     m_findings = findings;
@@ -28,7 +30,7 @@ void FindingsModel::setFindings(const QList<Finding>& findings)
     endResetModel();
 }
 
-void FindingsModel::setFilter(const QString& text, const QSet<Severity>& severities)
+void FindingsModel::setFilter(const QString& text, const QSet<models::advisor::Severity>& severities)
 {
     beginResetModel();
     m_filterText = text;
@@ -38,7 +40,7 @@ void FindingsModel::setFilter(const QString& text, const QSet<Severity>& severit
     endResetModel();
 }
 
-bool FindingsModel::accepts(const Finding& finding) const
+bool FindingsModel::accepts(const models::advisor::Finding& finding) const
 {
     if (!m_severities.contains(finding.severity))
         return false;
@@ -49,8 +51,8 @@ bool FindingsModel::accepts(const Finding& finding) const
                                            finding.advice,
                                            finding.ruleId,
                                            scopeText(finding.scope),
-                                           displayName(finding.category),
-                                           displayName(finding.severity) }
+                                           models::advisor::displayName(finding.category),
+                                           models::advisor::displayName(finding.severity) }
                                  .join(QLatin1Char('\n'));
     for (const QString& word : m_filterWords) {
         if (!haystack.contains(word, Qt::CaseInsensitive))
@@ -65,7 +67,7 @@ void FindingsModel::rebuild()
     m_roots.clear();
     m_sections.clear();
     m_shown = 0;
-    for (const Finding& finding : std::as_const(m_findings)) {
+    for (const models::advisor::Finding& finding : std::as_const(m_findings)) {
         if (!finding.scope.comparison.isEmpty() && !m_sections.contains(finding.scope.comparison))
             m_sections << finding.scope.comparison;
     }
@@ -95,14 +97,14 @@ int FindingsModel::addSeverityGroups(int parent, int section, std::vector<int>& 
 {
     const QString comparison = section < 0 ? QString() : m_sections.at(section);
     int total = 0;
-    for (Severity severity : kSeverityOrder) {
+    for (models::advisor::Severity severity : kSeverityOrder) {
         const int severityNode = int(m_nodes.size());
         m_nodes.push_back(Node { parent, int(rows.size()), -1, severity, -1, 0, {}, section, false });
-        for (Category category : kCategoryOrder) {
+        for (models::advisor::Category category : kCategoryOrder) {
             const int categoryNode = int(m_nodes.size());
             m_nodes.push_back(Node { severityNode, 0, -1, severity, int(category), 0, {}, section, false });
             for (int i = 0; i < m_findings.size(); ++i) {
-                const Finding& finding = m_findings.at(i);
+                const models::advisor::Finding& finding = m_findings.at(i);
                 if (finding.severity != severity || finding.category != category
                     || finding.scope.comparison != comparison || !accepts(finding))
                     continue;
@@ -225,7 +227,8 @@ QVariant FindingsModel::groupData(const Node& node, int column, int role) const
     switch (role) {
     case Qt::DisplayRole:
         return tr("%1 (%2)")
-            .arg(node.category < 0 ? displayName(node.severity) : displayName(Category(node.category)))
+            .arg(node.category < 0 ? models::advisor::displayName(node.severity)
+                                   : models::advisor::displayName(models::advisor::Category(node.category)))
             .arg(node.count);
     case Qt::DecorationRole:
         return node.category < 0 ? QVariant(severityIcon(node.severity)) : QVariant();
@@ -236,15 +239,16 @@ QVariant FindingsModel::groupData(const Node& node, int column, int role) const
     }
     case Qt::ToolTipRole:
         return node.category < 0
-            ? tr("%n finding(s) of severity %1", nullptr, node.count).arg(displayName(node.severity))
+            ? tr("%n finding(s) of severity %1", nullptr, node.count).arg(models::advisor::displayName(node.severity))
             : tr("%n %1 finding(s) of severity %2", nullptr, node.count)
-                  .arg(displayName(Category(node.category)), displayName(node.severity));
+                  .arg(models::advisor::displayName(models::advisor::Category(node.category)),
+                       models::advisor::displayName(node.severity));
     default:
         return {};
     }
 }
 
-QVariant FindingsModel::findingData(const Finding& finding, int column, int role) const
+QVariant FindingsModel::findingData(const models::advisor::Finding& finding, int column, int role) const
 {
     if (role == Qt::ToolTipRole)
         return finding.message.isEmpty() ? finding.title : finding.message;
@@ -259,9 +263,10 @@ QVariant FindingsModel::findingData(const Finding& finding, int column, int role
     case ScopeColumn:
         return scopeText(finding.scope);
     case ValueColumn:
-        return formatValue(finding.value, finding.unit);
+        return models::advisor::formatValue(finding.value, finding.unit);
     case ThresholdColumn:
-        return QStringLiteral("%1 %2").arg(toString(finding.comparator), formatValue(finding.threshold, finding.unit));
+        return QStringLiteral("%1 %2").arg(models::advisor::toString(finding.comparator),
+                                           models::advisor::formatValue(finding.threshold, finding.unit));
     default:
         return {};
     }
@@ -309,4 +314,4 @@ Qt::ItemFlags FindingsModel::flags(const QModelIndex& index) const
     return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 /// The Advisor's findings as a tree: severity groups (errors first), category groups inside them, the
 /// findings inside those, each with its title, scope, measured value and threshold. The findings of a dump
@@ -32,16 +32,16 @@ public:
 
     explicit FindingsModel(QObject* parent = nullptr);
 
-    void setFindings(const QList<Finding>& findings);
-    const QList<Finding>& findings() const { return m_findings; }
+    void setFindings(const QList<models::advisor::Finding>& findings);
+    const QList<models::advisor::Finding>& findings() const { return m_findings; }
 
     /// Shows only findings whose texts contain every whitespace-separated word of `text` (case
     /// insensitive) and whose severity is in `severities`.
-    void setFilter(const QString& text, const QSet<Severity>& severities);
+    void setFilter(const QString& text, const QSet<models::advisor::Severity>& severities);
     QString filterText() const { return m_filterText; }
     /// Findings that pass the filter.
     int shownCount() const { return m_shown; }
-    bool accepts(const Finding& finding) const;
+    bool accepts(const models::advisor::Finding& finding) const;
 
     /// The row of finding `findingIndex`, or an invalid index when it is filtered out.
     QModelIndex indexOfFinding(int findingIndex) const;
@@ -60,7 +60,7 @@ private:
         int parent = -1; ///< node index; -1 for top-level rows
         int row = 0; ///< row within the parent
         int finding = -1; ///< index into m_findings for finding rows
-        Severity severity = Severity::Info;
+        models::advisor::Severity severity = models::advisor::Severity::Info;
         int category = -1; ///< int(Category) for category and finding rows
         int count = 0;
         std::vector<int> children;
@@ -73,16 +73,17 @@ private:
     /// how many findings they hold.
     int addSeverityGroups(int parent, int section, std::vector<int>& rows);
     QVariant groupData(const Node& node, int column, int role) const;
-    QVariant findingData(const Finding& finding, int column, int role) const;
+    QVariant findingData(const models::advisor::Finding& finding, int column, int role) const;
 
-    QList<Finding> m_findings;
+    QList<models::advisor::Finding> m_findings;
     QString m_filterText;
     QStringList m_filterWords;
-    QSet<Severity> m_severities { Severity::Error, Severity::Warning, Severity::Info };
+    QSet<models::advisor::Severity> m_severities { models::advisor::Severity::Error, models::advisor::Severity::Warning,
+                                                   models::advisor::Severity::Info };
     std::vector<Node> m_nodes;
     std::vector<int> m_roots;
     QStringList m_sections; ///< the comparisons, in the order of their first finding
     int m_shown = 0;
 };
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

@@ -9,13 +9,13 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 RulesModel::RulesModel(QObject* parent)
     : QAbstractTableModel(parent)
 { }
 
-void RulesModel::setRuleBook(const RuleBook& current, const RuleBook& builtIn)
+void RulesModel::setRuleBook(const models::advisor::RuleBook& current, const models::advisor::RuleBook& builtIn)
 {
     beginResetModel();
     m_book = current;
@@ -23,22 +23,22 @@ void RulesModel::setRuleBook(const RuleBook& current, const RuleBook& builtIn)
     endResetModel();
 }
 
-void RulesModel::setStatuses(const QList<RuleStatus>& statuses)
+void RulesModel::setStatuses(const QList<models::advisor::RuleStatus>& statuses)
 {
     m_statuses.clear();
-    for (const RuleStatus& status : statuses)
+    for (const models::advisor::RuleStatus& status : statuses)
         m_statuses.insert(status.ruleId, status);
     if (rowCount() > 0)
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
-const RuleStatus* RulesModel::status(const QString& ruleId) const
+const models::advisor::RuleStatus* RulesModel::status(const QString& ruleId) const
 {
     const auto it = m_statuses.constFind(ruleId);
     return it == m_statuses.constEnd() ? nullptr : &it.value();
 }
 
-std::pair<double, double> RulesModel::range(const Rule& rule)
+std::pair<double, double> RulesModel::range(const models::advisor::Rule& rule)
 {
     constexpr double kLowest = std::numeric_limits<double>::lowest();
     constexpr double kHighest = std::numeric_limits<double>::max();
@@ -50,23 +50,24 @@ std::pair<double, double> RulesModel::range(const Rule& rule)
              std::isfinite(rule.maximum) ? rule.maximum : kHighest };
 }
 
-QString RulesModel::rangeText(const Rule& rule)
+QString RulesModel::rangeText(const models::advisor::Rule& rule)
 {
     const auto [minimum, maximum] = range(rule);
     const bool low = minimum > std::numeric_limits<double>::lowest();
     const bool high = maximum < std::numeric_limits<double>::max();
     if (low && high)
-        return tr("%1 to %2").arg(formatValue(minimum, rule.unit), formatValue(maximum, rule.unit));
+        return tr("%1 to %2")
+            .arg(models::advisor::formatValue(minimum, rule.unit), models::advisor::formatValue(maximum, rule.unit));
     if (low)
-        return tr("at least %1").arg(formatValue(minimum, rule.unit));
+        return tr("at least %1").arg(models::advisor::formatValue(minimum, rule.unit));
     if (high)
-        return tr("at most %1").arg(formatValue(maximum, rule.unit));
+        return tr("at most %1").arg(models::advisor::formatValue(maximum, rule.unit));
     return tr("any number");
 }
 
 int RulesModel::rowOf(const QString& ruleId) const
 {
-    const QList<Rule>& rules = m_book.rules();
+    const QList<models::advisor::Rule>& rules = m_book.rules();
     for (int row = 0; row < rules.size(); ++row) {
         if (rules.at(row).id == ruleId)
             return row;
@@ -77,7 +78,7 @@ int RulesModel::rowOf(const QString& ruleId) const
 bool RulesModel::setThreshold(const QString& ruleId, double threshold)
 {
     const int row = rowOf(ruleId);
-    Rule* rule = m_book.rule(ruleId);
+    models::advisor::Rule* rule = m_book.rule(ruleId);
     if (row < 0 || !rule || !std::isfinite(threshold))
         return false;
     const auto [minimum, maximum] = range(*rule);
@@ -94,7 +95,7 @@ bool RulesModel::setThreshold(const QString& ruleId, double threshold)
 bool RulesModel::setEnabled(const QString& ruleId, bool enabled)
 {
     const int row = rowOf(ruleId);
-    Rule* rule = m_book.rule(ruleId);
+    models::advisor::Rule* rule = m_book.rule(ruleId);
     if (row < 0 || !rule)
         return false;
     if (rule->enabled == enabled)
@@ -107,8 +108,8 @@ bool RulesModel::setEnabled(const QString& ruleId, bool enabled)
 
 bool RulesModel::resetRow(int row)
 {
-    Rule* rule = m_book.rule(m_book.rules().at(row).id);
-    const Rule* original = m_builtIn.rule(rule->id);
+    models::advisor::Rule* rule = m_book.rule(m_book.rules().at(row).id);
+    const models::advisor::Rule* original = m_builtIn.rule(rule->id);
     const bool enabled = original ? original->enabled : true;
     if (rule->threshold == rule->recommended && rule->enabled == enabled)
         return false;
@@ -134,9 +135,9 @@ void RulesModel::resetAllToRecommended()
         emit edited();
 }
 
-bool RulesModel::isModified(const Rule& rule) const
+bool RulesModel::isModified(const models::advisor::Rule& rule) const
 {
-    const Rule* original = m_builtIn.rule(rule.id);
+    const models::advisor::Rule* original = m_builtIn.rule(rule.id);
     return rule.threshold != rule.recommended || (original && original->enabled != rule.enabled);
 }
 
@@ -150,11 +151,11 @@ int RulesModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString RulesModel::statusText(const Rule& rule) const
+QString RulesModel::statusText(const models::advisor::Rule& rule) const
 {
     if (!rule.enabled)
         return tr("Disabled");
-    const RuleStatus* s = status(rule.id);
+    const models::advisor::RuleStatus* s = status(rule.id);
     if (!s)
         return tr("Not run yet");
     if (!s->evaluated)
@@ -168,7 +169,7 @@ QVariant RulesModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount())
         return {};
-    const Rule& rule = m_book.rules().at(index.row());
+    const models::advisor::Rule& rule = m_book.rules().at(index.row());
     const int column = index.column();
     switch (role) {
     case RuleIdRole:
@@ -196,13 +197,14 @@ QVariant RulesModel::data(const QModelIndex& index, int role) const
         case TitleColumn:
             return rule.title;
         case CategoryColumn:
-            return displayName(rule.category);
+            return models::advisor::displayName(rule.category);
         case SeverityColumn:
-            return displayName(rule.severity);
+            return models::advisor::displayName(rule.severity);
         case ThresholdColumn:
-            return QStringLiteral("%1 %2").arg(toString(rule.comparator), formatValue(rule.threshold, rule.unit));
+            return QStringLiteral("%1 %2").arg(models::advisor::toString(rule.comparator),
+                                               models::advisor::formatValue(rule.threshold, rule.unit));
         case RecommendedColumn:
-            return formatValue(rule.recommended, rule.unit);
+            return models::advisor::formatValue(rule.recommended, rule.unit);
         case StatusColumn:
             return statusText(rule);
         default:
@@ -218,7 +220,7 @@ QVariant RulesModel::data(const QModelIndex& index, int role) const
         }
         break;
     case Qt::ForegroundRole: {
-        const RuleStatus* s = status(rule.id);
+        const models::advisor::RuleStatus* s = status(rule.id);
         if (column == StatusColumn && (!rule.enabled || !s || !s->evaluated))
             return QApplication::palette().brush(QPalette::PlaceholderText);
         break;
@@ -236,10 +238,11 @@ QVariant RulesModel::data(const QModelIndex& index, int role) const
             return rule.advice.isEmpty() ? rule.title : tr("%1\nAdvice: %2").arg(rule.title, rule.advice);
         case ThresholdColumn: {
             QString tip = tr("Findings when the measured value is %1 this. Double-click to change it (%2).")
-                              .arg(toString(rule.comparator), rangeText(rule));
+                              .arg(models::advisor::toString(rule.comparator), rangeText(rule));
             if (rule.threshold != rule.recommended)
                 tip += QLatin1Char('\n')
-                    + tr("Changed from the recommended %1.").arg(formatValue(rule.recommended, rule.unit));
+                    + tr("Changed from the recommended %1.")
+                          .arg(models::advisor::formatValue(rule.recommended, rule.unit));
             return tip;
         }
         case RecommendedColumn:
@@ -329,4 +332,4 @@ Qt::ItemFlags RulesModel::flags(const QModelIndex& index) const
     return result;
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

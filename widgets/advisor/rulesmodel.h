@@ -8,7 +8,7 @@
 
 #include <utility>
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 /// Every rule of the book in effect, one row each: enabled check box and id, title, category, severity,
 /// threshold (editable within the rule's range), recommended value and whether the last evaluation could
@@ -39,16 +39,16 @@ public:
 
     explicit RulesModel(QObject* parent = nullptr);
 
-    void setRuleBook(const RuleBook& current, const RuleBook& builtIn);
-    const RuleBook& ruleBook() const { return m_book; }
-    void setStatuses(const QList<RuleStatus>& statuses);
-    const RuleStatus* status(const QString& ruleId) const;
+    void setRuleBook(const models::advisor::RuleBook& current, const models::advisor::RuleBook& builtIn);
+    const models::advisor::RuleBook& ruleBook() const { return m_book; }
+    void setStatuses(const QList<models::advisor::RuleStatus>& statuses);
+    const models::advisor::RuleStatus* status(const QString& ruleId) const;
 
     /// The thresholds a rule accepts. Rules whose range is empty or does not hold their own values accept
     /// any finite number.
-    static std::pair<double, double> range(const Rule& rule);
+    static std::pair<double, double> range(const models::advisor::Rule& rule);
     /// The range for messages: "0 % to 100 %", "at least 0", "any number".
-    static QString rangeText(const Rule& rule);
+    static QString rangeText(const models::advisor::Rule& rule);
 
     /// Sets a threshold; false (and nothing changes) when the rule is unknown or the value is out of range.
     bool setThreshold(const QString& ruleId, double threshold);
@@ -56,7 +56,7 @@ public:
     /// Back to the recommended threshold and the built-in enabled state.
     void resetToRecommended(const QString& ruleId);
     void resetAllToRecommended();
-    bool isModified(const Rule& rule) const;
+    bool isModified(const models::advisor::Rule& rule) const;
     int rowOf(const QString& ruleId) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -71,12 +71,12 @@ signals:
     void edited();
 
 private:
-    QString statusText(const Rule& rule) const;
+    QString statusText(const models::advisor::Rule& rule) const;
     bool resetRow(int row);
 
-    RuleBook m_book;
-    RuleBook m_builtIn;
-    QHash<QString, RuleStatus> m_statuses;
+    models::advisor::RuleBook m_book;
+    models::advisor::RuleBook m_builtIn;
+    QHash<QString, models::advisor::RuleStatus> m_statuses;
 };
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

@@ -10,7 +10,7 @@
 
 #include <cmath>
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 namespace {
 
@@ -65,7 +65,7 @@ bool ThresholdDelegate::parse(const QString& text, double* value)
 
 QWidget* ThresholdDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex& index) const
 {
-    const Unit unit = Unit(index.data(RulesModel::UnitRole).toInt());
+    const models::advisor::Unit unit = models::advisor::Unit(index.data(RulesModel::UnitRole).toInt());
     auto* editor = new ThresholdEdit(unitSuffix(unit).trimmed(), parent);
     // Only the number's form is validated while typing: a value out of range is still committed, so that
     // setModelData() can say why it is not taken.
@@ -88,16 +88,17 @@ void ThresholdDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
 {
     const auto* e = static_cast<QLineEdit*>(editor);
     double value = 0.0;
-    const Unit unit = Unit(index.data(RulesModel::UnitRole).toInt());
+    const models::advisor::Unit unit = models::advisor::Unit(index.data(RulesModel::UnitRole).toInt());
     if (!parse(e->text(), &value)) {
         emit rejected(tr("\u201c%1\u201d is not a number; the threshold stays %2.")
-                          .arg(e->text(), formatValue(index.data(Qt::EditRole).toDouble(), unit)));
+                          .arg(e->text(), models::advisor::formatValue(index.data(Qt::EditRole).toDouble(), unit)));
         return;
     }
     if (!model->setData(index, value, Qt::EditRole)) {
         emit rejected(tr("%1 is outside the rule's range (%2); the threshold stays %3.")
-                          .arg(formatValue(value, unit), index.data(RulesModel::RangeTextRole).toString(),
-                               formatValue(index.data(Qt::EditRole).toDouble(), unit)));
+                          .arg(models::advisor::formatValue(value, unit),
+                               index.data(RulesModel::RangeTextRole).toString(),
+                               models::advisor::formatValue(index.data(Qt::EditRole).toDouble(), unit)));
     }
 }
 
@@ -107,4 +108,4 @@ void ThresholdDelegate::updateEditorGeometry(QWidget* editor, const QStyleOption
     editor->setGeometry(option.rect);
 }
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

@@ -2,7 +2,7 @@
 
 #include <QStyledItemDelegate>
 
-namespace runlens::advisor {
+namespace runlens::widgets::advisor {
 
 /// Edits a rule's threshold in a line edit that accepts plain or scientific numbers (1e-9 thresholds are
 /// common) within the rule's range (RulesModel::RangeRole), with the unit shown after the number. A
@@ -26,4 +26,4 @@ signals:
     void rejected(const QString& message) const;
 };
 
-} // namespace runlens::advisor
+} // namespace runlens::widgets::advisor

@@ -10,7 +10,7 @@
 #include <QSvgGenerator>
 #include <QTreeView>
 
-namespace runlens::clusterexport {
+namespace runlens::widgets::cluster::clusterexport {
 
 namespace {
 
@@ -63,8 +63,9 @@ bool saveBytes(const QByteArray& bytes, const QString& fileName, QString* errorM
     QSaveFile file(fileName);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         if (errorMessage)
-            *errorMessage = QCoreApplication::translate("runlens::ClusterPanel", "Cannot write %1: %2")
-                                .arg(QDir::toNativeSeparators(fileName), file.errorString());
+            *errorMessage
+                = QCoreApplication::translate("runlens::widgets::cluster::ClusterPanel", "Cannot write %1: %2")
+                      .arg(QDir::toNativeSeparators(fileName), file.errorString());
         return false;
     }
     return true;
@@ -97,7 +98,7 @@ bool saveWidget(QWidget* widget, ChartExporter::Format format, const QString& fi
         ok = image.save(fileName, "PNG");
     }
     if (!ok && errorMessage)
-        *errorMessage = QCoreApplication::translate("runlens::ClusterPanel", "Cannot write %1")
+        *errorMessage = QCoreApplication::translate("runlens::widgets::cluster::ClusterPanel", "Cannot write %1")
                             .arg(QDir::toNativeSeparators(fileName));
     return ok;
 }
@@ -116,4 +117,4 @@ QString chooseFile(const ChartExportMenu::FileNameProvider& provider, ChartExpor
     return candidate;
 }
 
-} // namespace runlens::clusterexport
+} // namespace runlens::widgets::cluster::clusterexport

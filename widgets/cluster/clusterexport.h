@@ -9,7 +9,7 @@
 class QTreeView;
 class QWidget;
 
-namespace runlens::clusterexport {
+namespace runlens::widgets::cluster::clusterexport {
 
 /// The CSV of a table as shown (its rows in the view's order, every column): the header texts, then per cell
 /// the value of `rawRole` when the cell has one (numbers as numbers, not "12.3 ms"), else its text. A cell
@@ -27,4 +27,4 @@ bool saveBytes(const QByteArray& bytes, const QString& fileName, QString* errorM
 QString chooseFile(const ChartExportMenu::FileNameProvider& provider, ChartExporter::Format format,
                    const QString& directory, const QString& baseName);
 
-} // namespace runlens::clusterexport
+} // namespace runlens::widgets::cluster::clusterexport

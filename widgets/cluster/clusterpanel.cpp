@@ -34,12 +34,12 @@
 #include <cmath>
 #include <functional>
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
-using cluster::Cluster;
-using cluster::ClusterLink;
-using cluster::isKnown;
-using cluster::RankFigures;
+using models::cluster::Cluster;
+using models::cluster::ClusterLink;
+using models::cluster::isKnown;
+using models::cluster::RankFigures;
 
 using namespace clusterparts;
 
@@ -195,7 +195,8 @@ void ClusterPanel::setCluster(std::shared_ptr<const Cluster> cluster)
     m_cluster = withPeakMemory(std::move(cluster));
     rebuild();
     // A cluster without digests has no collectives: only the step matrices, which cost one pass.
-    showViews(generation, m_cluster ? cluster::computeClusterViews(*m_cluster, {}) : cluster::ClusterViews {});
+    showViews(generation,
+              m_cluster ? models::cluster::computeClusterViews(*m_cluster, {}) : models::cluster::ClusterViews {});
     emit clusterReady();
 }
 
@@ -213,12 +214,12 @@ std::shared_ptr<const Cluster> ClusterPanel::withPeakMemory(std::shared_ptr<cons
     if (!cluster || m_peakMemory.empty())
         return cluster;
     bool missing = false;
-    for (const cluster::RankFigures& rank : cluster->ranks)
+    for (const models::cluster::RankFigures& rank : cluster->ranks)
         missing = missing || (std::isnan(rank.peakMemoryBytes) && m_peakMemory.count(rank.rank));
     if (!missing)
         return cluster;
     auto filled = std::make_shared<Cluster>(*cluster);
-    for (cluster::RankFigures& rank : filled->ranks) {
+    for (models::cluster::RankFigures& rank : filled->ranks) {
         const auto it = m_peakMemory.find(rank.rank);
         if (std::isnan(rank.peakMemoryBytes) && it != m_peakMemory.end())
             rank.peakMemoryBytes = it->second;
@@ -226,7 +227,7 @@ std::shared_ptr<const Cluster> ClusterPanel::withPeakMemory(std::shared_ptr<cons
     return filled;
 }
 
-void ClusterPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
+void ClusterPanel::setStore(std::shared_ptr<const models::trace::TraceStore> store)
 {
     const quint64 generation = ++m_generation;
     if (!store) {
@@ -244,16 +245,16 @@ void ClusterPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
     {
         DigestList digests;
         std::shared_ptr<const Cluster> cluster;
-        cluster::ClusterViews views;
+        models::cluster::ClusterViews views;
     };
-    QtConcurrent::run(workerPool(), [store] {
-        const trace::StepBreakdown breakdown = trace::computeStepBreakdown(*store);
+    QtConcurrent::run(models::workerPool(), [store] {
+        const models::trace::StepBreakdown breakdown = models::trace::computeStepBreakdown(*store);
         DigestList digests;
         for (int source = 0; source < int(store->sources().size()); ++source)
-            digests.push_back(std::make_shared<const cluster::RankDigest>(
-                cluster::computeRankDigest(*store, source, {}, &breakdown)));
-        auto cluster = std::make_shared<const Cluster>(cluster::clusterFromDigests(digests));
-        cluster::ClusterViews views = cluster::computeClusterViews(*cluster, digests);
+            digests.push_back(std::make_shared<const models::cluster::RankDigest>(
+                models::cluster::computeRankDigest(*store, source, {}, &breakdown)));
+        auto cluster = std::make_shared<const Cluster>(models::cluster::clusterFromDigests(digests));
+        models::cluster::ClusterViews views = models::cluster::computeClusterViews(*cluster, digests);
         return Result { std::move(digests), std::move(cluster), std::move(views) };
     }).then(this, [this, generation](Result result) {
         showDigests(generation, std::move(result.digests), std::move(result.cluster), std::move(result.views));
@@ -269,10 +270,10 @@ void ClusterPanel::setDigests(DigestList digests)
     }
     m_computing = true;
     updateSummary();
-    using Result = std::pair<std::shared_ptr<const Cluster>, cluster::ClusterViews>;
-    QtConcurrent::run(workerPool(), [digests] {
-        auto cluster = std::make_shared<const Cluster>(cluster::clusterFromDigests(digests));
-        cluster::ClusterViews views = cluster::computeClusterViews(*cluster, digests);
+    using Result = std::pair<std::shared_ptr<const Cluster>, models::cluster::ClusterViews>;
+    QtConcurrent::run(models::workerPool(), [digests] {
+        auto cluster = std::make_shared<const Cluster>(models::cluster::clusterFromDigests(digests));
+        models::cluster::ClusterViews views = models::cluster::computeClusterViews(*cluster, digests);
         return Result(std::move(cluster), std::move(views));
     }).then(this, [this, generation, digests](Result result) {
         showDigests(generation, digests, std::move(result.first), std::move(result.second));
@@ -280,7 +281,7 @@ void ClusterPanel::setDigests(DigestList digests)
 }
 
 void ClusterPanel::showDigests(quint64 generation, DigestList digests, std::shared_ptr<const Cluster> cluster,
-                               cluster::ClusterViews views)
+                               models::cluster::ClusterViews views)
 {
     if (generation != m_generation)
         return;
@@ -292,7 +293,7 @@ void ClusterPanel::showDigests(quint64 generation, DigestList digests, std::shar
     emit clusterReady();
 }
 
-std::shared_ptr<const cluster::RankDigest> ClusterPanel::digestOfRank(int rank) const
+std::shared_ptr<const models::cluster::RankDigest> ClusterPanel::digestOfRank(int rank) const
 {
     for (const auto& digest : m_digests) {
         if (digest && digest->rank() == rank)
@@ -412,7 +413,7 @@ void ClusterPanel::updateSummary()
                                .arg(figure, ClusterRankModel::formatMs(c.slowFigure(r)), formatPercent(r.deviation))
                          : tr("slowest rank %1 (within %2 % of the mean)")
                                .arg(r.rank)
-                               .arg(int(cluster::kOffMeanThreshold * 100)));
+                               .arg(int(models::cluster::kOffMeanThreshold * 100)));
     }
     if (c.worstLink >= 0) {
         const ClusterLink& l = c.links[std::size_t(c.worstLink)];
@@ -424,7 +425,7 @@ void ClusterPanel::updateSummary()
                      .arg(formatPercent(l.deviation));
     }
     if (!m_views.slowest.counts.empty() && m_views.slowest.steps.size() > 1) {
-        const cluster::SlowestRankCount& top = m_views.slowest.counts.front();
+        const models::cluster::SlowestRankCount& top = m_views.slowest.counts.front();
         parts << tr("slowest step time: rank %1 in %2 of %3 steps")
                      .arg(top.rank)
                      .arg(top.steps)
@@ -456,4 +457,4 @@ void ClusterPanel::setExportDirectory(const QString& directory)
     m_matrixExport->setDefaultDirectory(directory);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

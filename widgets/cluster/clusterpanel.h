@@ -28,11 +28,14 @@ class QTabWidget;
 class QToolButton;
 class QTreeView;
 
-namespace runlens {
+namespace runlens::widgets {
+class PanelHeader;
+}
+
+namespace runlens::widgets::cluster {
 
 class ClusterRankModel;
 class RankStepHeatmap;
-class PanelHeader;
 
 /// The Cluster panel: one row per rank (sortable; grouped under pipeline stages on demand) with step
 /// time, step interval, computation, communication alone and overlapped, receive, idle, FLOPS and peak
@@ -55,20 +58,20 @@ public:
     explicit ClusterPanel(QWidget* parent = nullptr);
     ~ClusterPanel() override;
 
-    void setCluster(std::shared_ptr<const cluster::Cluster> cluster);
-    std::shared_ptr<const cluster::Cluster> cluster() const { return m_cluster; }
-    void setStore(std::shared_ptr<const trace::TraceStore> store);
-    void setDigests(std::vector<std::shared_ptr<const cluster::RankDigest>> digests);
+    void setCluster(std::shared_ptr<const models::cluster::Cluster> cluster);
+    std::shared_ptr<const models::cluster::Cluster> cluster() const { return m_cluster; }
+    void setStore(std::shared_ptr<const models::trace::TraceStore> store);
+    void setDigests(std::vector<std::shared_ptr<const models::cluster::RankDigest>> digests);
     /// The digests the shown cluster was assembled from (empty for a MindSpore cluster or setCluster()).
-    const std::vector<std::shared_ptr<const cluster::RankDigest>>& digests() const { return m_digests; }
+    const std::vector<std::shared_ptr<const models::cluster::RankDigest>>& digests() const { return m_digests; }
     /// The digest of rank `rank`, or null.
-    std::shared_ptr<const cluster::RankDigest> digestOfRank(int rank) const;
+    std::shared_ptr<const models::cluster::RankDigest> digestOfRank(int rank) const;
     /// Peak device memory by rank, from whatever memory model the application has; fills the peak
     /// memory column of ranks whose cluster data does not say, now and for clusters computed later.
     void setPeakMemory(std::map<int, double> bytesByRank);
     bool isComputing() const { return m_computing; }
     /// The heatmap, straggler and group analyses of the shown cluster (empty until computed).
-    const cluster::ClusterViews& views() const { return m_views; }
+    const models::cluster::ClusterViews& views() const { return m_views; }
 
     /// Filters the table (see RankFilter); false when the text was not understood.
     bool setRankFilter(const QString& text);
@@ -77,7 +80,7 @@ public:
     /// The rank of the table's current row, or -1.
     int selectedRank() const;
     /// Shows wait time instead of step time in the heatmap.
-    void setHeatmapMetric(cluster::StepMetric metric);
+    void setHeatmapMetric(models::cluster::StepMetric metric);
     void setHeatmapRowsByMean(bool byMean);
     RankStepHeatmap* heatmap() const { return m_heatmap; }
     QTreeView* groupTable() const { return m_groupTable; }
@@ -136,7 +139,7 @@ private:
     {
         QString name;
         QColor color;
-        double cluster::RankFigures::*field = nullptr; ///< nullptr: the rest of the step
+        double models::cluster::RankFigures::*field = nullptr; ///< nullptr: the rest of the step
     };
 
     void buildUi();
@@ -145,7 +148,7 @@ private:
     void buildHeatmap();
     void buildGroups();
     void buildSlowest();
-    void showViews(quint64 generation, cluster::ClusterViews views);
+    void showViews(quint64 generation, models::cluster::ClusterViews views);
     void rebuildViewTables();
     void rebuild();
     void rebuildBars();
@@ -153,7 +156,7 @@ private:
     void updateColumns();
     void updateSummary();
     std::vector<BarPart> barParts() const;
-    double restOfStep(const cluster::RankFigures& rank) const;
+    double restOfStep(const models::cluster::RankFigures& rank) const;
     void showBarMenu(const QPoint& pos);
     void showMatrixMenu(const QPoint& pos);
     /// Adds the exports of the current tab when it is the heatmap's or a table's; false when it is neither.
@@ -164,15 +167,16 @@ private:
                            const std::function<bool(const QString&, QString*)>& write);
     std::vector<int> matrixRanks() const;
 
-    std::shared_ptr<const cluster::Cluster> m_cluster;
-    std::vector<std::shared_ptr<const cluster::RankDigest>> m_digests;
-    using DigestList = std::vector<std::shared_ptr<const cluster::RankDigest>>;
-    void showDigests(quint64 generation, DigestList digests, std::shared_ptr<const cluster::Cluster> cluster,
-                     cluster::ClusterViews views);
-    cluster::ClusterViews m_views;
+    std::shared_ptr<const models::cluster::Cluster> m_cluster;
+    std::vector<std::shared_ptr<const models::cluster::RankDigest>> m_digests;
+    using DigestList = std::vector<std::shared_ptr<const models::cluster::RankDigest>>;
+    void showDigests(quint64 generation, DigestList digests, std::shared_ptr<const models::cluster::Cluster> cluster,
+                     models::cluster::ClusterViews views);
+    models::cluster::ClusterViews m_views;
     std::map<int, double> m_peakMemory;
     /// `cluster` with the peaks of m_peakMemory where its ranks have none.
-    std::shared_ptr<const cluster::Cluster> withPeakMemory(std::shared_ptr<const cluster::Cluster> cluster) const;
+    std::shared_ptr<const models::cluster::Cluster>
+    withPeakMemory(std::shared_ptr<const models::cluster::Cluster> cluster) const;
     quint64 m_generation = 0;
     bool m_computing = false;
 
@@ -210,4 +214,4 @@ private:
     ChartExportMenu::FileNameProvider m_fileNameProvider;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

@@ -34,12 +34,12 @@
 #include <cmath>
 #include <functional>
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
-using cluster::Cluster;
-using cluster::ClusterLink;
-using cluster::isKnown;
-using cluster::RankFigures;
+using models::cluster::Cluster;
+using models::cluster::ClusterLink;
+using models::cluster::isKnown;
+using models::cluster::RankFigures;
 
 using namespace clusterparts;
 
@@ -452,4 +452,4 @@ void ClusterPanel::showMatrixMenu(const QPoint& pos)
     menu.exec(m_matrixPlot->mapToGlobal(pos));
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

@@ -12,7 +12,7 @@
 
 #include <qcustomplot.h>
 
-namespace runlens::clusterparts {
+namespace runlens::widgets::cluster::clusterparts {
 
 constexpr double kBarWidth = 0.7;
 constexpr int kMaxTickLabels = 32;
@@ -35,4 +35,4 @@ inline QString formatPercent(double fraction)
         .arg(QLocale().toString(fraction * 100.0, 'f', 1));
 }
 
-} // namespace runlens::clusterparts
+} // namespace runlens::widgets::cluster::clusterparts

@@ -36,12 +36,12 @@
 #include <cmath>
 #include <functional>
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
-using cluster::Cluster;
-using cluster::ClusterLink;
-using cluster::isKnown;
-using cluster::RankFigures;
+using models::cluster::Cluster;
+using models::cluster::ClusterLink;
+using models::cluster::isKnown;
+using models::cluster::RankFigures;
 
 using namespace clusterparts;
 
@@ -97,7 +97,7 @@ QString groupRanksText(const std::vector<int>& ranks)
         if (progression)
             return ClusterPanel::tr("%1-%2, every %3 ranks").arg(ranks.front()).arg(ranks.back()).arg(stride);
     }
-    return cluster::formatRankRanges(ranks);
+    return models::cluster::formatRankRanges(ranks);
 }
 
 QTreeView* makeTable(QWidget* parent, QStandardItemModel* model, const QString& name)
@@ -130,8 +130,9 @@ void ClusterPanel::buildHeatmap()
     row->addWidget(new QLabel(tr("Show:"), m_heatmapPage));
     m_metricCombo = new QComboBox(m_heatmapPage);
     m_metricCombo->setObjectName(QStringLiteral("clusterHeatmapMetric"));
-    m_metricCombo->addItem(tr("Step time"), int(cluster::StepMetric::StepTime));
-    m_metricCombo->addItem(tr("Wait time (communication not overlapped + idle)"), int(cluster::StepMetric::WaitTime));
+    m_metricCombo->addItem(tr("Step time"), int(models::cluster::StepMetric::StepTime));
+    m_metricCombo->addItem(tr("Wait time (communication not overlapped + idle)"),
+                           int(models::cluster::StepMetric::WaitTime));
     row->addWidget(m_metricCombo);
     row->addSpacing(12);
     row->addWidget(new QLabel(tr("Rows:"), m_heatmapPage));
@@ -147,7 +148,7 @@ void ClusterPanel::buildHeatmap()
     m_tabs->addTab(m_heatmapPage, tr("Rank × step"));
 
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this,
-            [this] { setHeatmapMetric(cluster::StepMetric(m_metricCombo->currentData().toInt())); });
+            [this] { setHeatmapMetric(models::cluster::StepMetric(m_metricCombo->currentData().toInt())); });
     connect(m_orderCombo, &QComboBox::currentIndexChanged, this,
             [this](int index) { m_heatmap->setRowsByMean(index == 1); });
     connect(m_heatmap, &RankStepHeatmap::rankClicked, this, [this](int rank) { selectRank(rank); });
@@ -212,9 +213,9 @@ void ClusterPanel::rebuildViewTables()
     m_slowestModel->clear();
     m_slowestModel->setHorizontalHeaderLabels(
         { tr("Rank"), tr("Slowest in steps"), tr("Share of steps"), tr("Total over the step median") });
-    const cluster::SlowestRanks& slowest = m_views.slowest;
+    const models::cluster::SlowestRanks& slowest = m_views.slowest;
     const int stepCount = int(slowest.steps.size());
-    for (const cluster::SlowestRankCount& c : slowest.counts) {
+    for (const models::cluster::SlowestRankCount& c : slowest.counts) {
         QList<QStandardItem*> row { rankItem(c.rank), numberItem(c.steps),
                                     textItem(tr("%1 %").arg(
                                                  QLocale().toString(100.0 * c.steps / std::max(1, stepCount), 'f', 1)),
@@ -226,9 +227,9 @@ void ClusterPanel::rebuildViewTables()
     m_slowestStepModel->clear();
     m_slowestStepModel->setHorizontalHeaderLabels(
         { tr("Slowest rank"), tr("Step"), tr("Step time"), tr("Step median"), tr("Over the median") });
-    for (const cluster::SlowestRankStep& s : slowest.steps) {
+    for (const models::cluster::SlowestRankStep& s : slowest.steps) {
         QList<QStandardItem*> row { rankItem(s.rank), numberItem(s.step), msItem(s.value), msItem(s.median),
-                                    msItem(isKnown(s.median) ? s.value - s.median : cluster::kMissing) };
+                                    msItem(isKnown(s.median) ? s.value - s.median : models::cluster::kMissing) };
         row[0]->setData(s.rank, kRankValueRole);
         m_slowestStepModel->appendRow(row);
     }
@@ -240,7 +241,7 @@ void ClusterPanel::rebuildViewTables()
                                               tr("Slowest rank"), tr("Waited for it"), tr("Slowest link"),
                                               tr("Link wait") });
     int inferred = 0;
-    for (const cluster::CommGroup& g : m_views.groups) {
+    for (const models::cluster::CommGroup& g : m_views.groups) {
         const QString name = g.inferred ? tr("inferred %1").arg(++inferred) : g.name;
         QList<QStandardItem*> row { textItem(name),
                                     textItem(groupRanksText(g.ranks), g.ranks.empty() ? -1 : g.ranks.front()),
@@ -248,16 +249,16 @@ void ClusterPanel::rebuildViewTables()
                                     numberItem(g.collectives),
                                     msItem(g.totalTime),
                                     g.slowestRank >= 0 ? numberItem(g.slowestRank) : textItem(QStringLiteral("–"), -1),
-                                    msItem(g.slowestRank >= 0 ? g.slowestRankWait : cluster::kMissing),
+                                    msItem(g.slowestRank >= 0 ? g.slowestRankWait : models::cluster::kMissing),
                                     textItem(g.linkWaiter >= 0 ? tr("%1 waits for %2").arg(g.linkWaiter).arg(g.linkLate)
                                                                : QStringLiteral("–")),
-                                    msItem(g.linkWaiter >= 0 ? g.linkWait : cluster::kMissing) };
+                                    msItem(g.linkWaiter >= 0 ? g.linkWait : models::cluster::kMissing) };
         row[0]->setToolTip(g.inferred ? tr("No process group in the traces: these ranks issued the same "
                                            "sequence of collectives")
                                       : tr("Process group %1, declared ranks %2").arg(g.name, g.declaredRanks));
         if (g.slowestRank >= 0)
             row[0]->setData(g.slowestRank, kRankValueRole);
-        row[1]->setToolTip(cluster::formatRankRanges(g.ranks));
+        row[1]->setToolTip(models::cluster::formatRankRanges(g.ranks));
         m_groupModel->appendRow(row);
     }
     for (QTreeView* view : { m_slowestTable, m_slowestStepTable, m_groupTable }) {
@@ -274,25 +275,26 @@ void ClusterPanel::rebuildViewTables()
         m_views.groups.empty() ? tr("Groups are inferred from the collectives of rank digests or traces") : QString());
 }
 
-void ClusterPanel::showViews(quint64 generation, cluster::ClusterViews views)
+void ClusterPanel::showViews(quint64 generation, models::cluster::ClusterViews views)
 {
     if (generation != m_generation)
         return;
     m_views = std::move(views);
-    const bool wait = cluster::StepMetric(m_metricCombo->currentData().toInt()) == cluster::StepMetric::WaitTime;
+    const bool wait
+        = models::cluster::StepMetric(m_metricCombo->currentData().toInt()) == models::cluster::StepMetric::WaitTime;
     m_heatmap->setMatrix(wait ? m_views.waitTime : m_views.stepTime);
     rebuildViewTables();
     updateSummary();
 }
 
-void ClusterPanel::setHeatmapMetric(cluster::StepMetric metric)
+void ClusterPanel::setHeatmapMetric(models::cluster::StepMetric metric)
 {
     const int index = m_metricCombo->findData(int(metric));
     if (index != m_metricCombo->currentIndex()) {
         const QSignalBlocker blocker(m_metricCombo);
         m_metricCombo->setCurrentIndex(index);
     }
-    m_heatmap->setMatrix(metric == cluster::StepMetric::WaitTime ? m_views.waitTime : m_views.stepTime);
+    m_heatmap->setMatrix(metric == models::cluster::StepMetric::WaitTime ? m_views.waitTime : m_views.stepTime);
 }
 
 void ClusterPanel::setHeatmapRowsByMean(bool byMean)
@@ -377,4 +379,4 @@ bool ClusterPanel::addViewExports(QMenu* menu)
     return true;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

@@ -5,11 +5,11 @@
 #include <QFont>
 #include <QLocale>
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
-using cluster::isKnown;
-using cluster::RankFigures;
-using cluster::StageGroup;
+using models::cluster::isKnown;
+using models::cluster::RankFigures;
+using models::cluster::StageGroup;
 
 namespace {
 
@@ -91,7 +91,7 @@ QString ClusterRankModel::formatMs(double ms)
     return tr("%1 ms").arg(QLocale().toString(ms, 'f', ms >= 100 ? 1 : 3));
 }
 
-void ClusterRankModel::setCluster(std::shared_ptr<const cluster::Cluster> cluster)
+void ClusterRankModel::setCluster(std::shared_ptr<const models::cluster::Cluster> cluster)
 {
     beginResetModel();
     m_cluster = std::move(cluster);
@@ -238,9 +238,10 @@ QVariant ClusterRankModel::rankData(const RankFigures& r, int rankIndex, int col
         if (slowest)
             lines << tr("The slowest rank");
         if (r.slow)
-            lines << tr("More than %1 % above the cluster mean").arg(int(cluster::kOffMeanThreshold * 100));
+            lines << tr("More than %1 % above the cluster mean").arg(int(models::cluster::kOffMeanThreshold * 100));
         if (r.lowFlops)
-            lines << tr("FLOPS more than %1 % below the cluster mean").arg(int(cluster::kOffMeanThreshold * 100));
+            lines
+                << tr("FLOPS more than %1 % below the cluster mean").arg(int(models::cluster::kOffMeanThreshold * 100));
         if (r.stragglerSteps > 0)
             lines << tr("Started the last collective latest in %n step(s)", nullptr, r.stragglerSteps);
         if (r.hasTemporal)
@@ -276,7 +277,7 @@ QVariant ClusterRankModel::rankData(const RankFigures& r, int rankIndex, int col
     case DeviceColumn:
         return r.device;
     case OverlapRatioColumn: {
-        const double ratio = r.hasTemporal ? r.temporal.overlapRatio() : cluster::kMissing;
+        const double ratio = r.hasTemporal ? r.temporal.overlapRatio() : models::cluster::kMissing;
         return sort ? sortValue(ratio) : formatShare(ratio);
     }
     case DeviationColumn:
@@ -360,7 +361,7 @@ QVariant ClusterRankModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Share of communication time overlapped by computation kernels");
         case DeviationColumn:
             return tr("The slow-rank figure against the cluster mean; more than +%1 % is flagged")
-                .arg(int(cluster::kOffMeanThreshold * 100));
+                .arg(int(models::cluster::kOffMeanThreshold * 100));
         case StragglerColumn:
             return tr("Steps in which this rank started the last collective latest");
         default:
@@ -409,4 +410,4 @@ QVariant ClusterRankModel::headerData(int section, Qt::Orientation orientation, 
     }
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
 /// The rows of the Cluster panel's table: one per rank, or, grouped, one per pipeline stage (its means)
 /// with its ranks below. Columns that no rank has a figure for are reported by isColumnEmpty() so the view
@@ -45,8 +45,8 @@ public:
 
     explicit ClusterRankModel(QObject* parent = nullptr);
 
-    void setCluster(std::shared_ptr<const cluster::Cluster> cluster);
-    std::shared_ptr<const cluster::Cluster> cluster() const { return m_cluster; }
+    void setCluster(std::shared_ptr<const models::cluster::Cluster> cluster);
+    std::shared_ptr<const models::cluster::Cluster> cluster() const { return m_cluster; }
     /// Groups ranks under their pipeline stage (only when the cluster has stages).
     void setGroupedByStage(bool grouped);
     bool isGroupedByStage() const { return m_grouped; }
@@ -64,15 +64,15 @@ public:
 
 private:
     static constexpr quintptr kTopLevel = ~quintptr(0);
-    const cluster::RankFigures* rankAt(const QModelIndex& index) const;
-    const cluster::StageGroup* stageAt(const QModelIndex& index) const;
-    QVariant rankData(const cluster::RankFigures& rank, int rankIndex, int column, int role) const;
-    QVariant stageData(const cluster::StageGroup& stage, int column, int role) const;
+    const models::cluster::RankFigures* rankAt(const QModelIndex& index) const;
+    const models::cluster::StageGroup* stageAt(const QModelIndex& index) const;
+    QVariant rankData(const models::cluster::RankFigures& rank, int rankIndex, int column, int role) const;
+    QVariant stageData(const models::cluster::StageGroup& stage, int column, int role) const;
     void rebuild();
 
-    std::shared_ptr<const cluster::Cluster> m_cluster;
-    std::vector<cluster::StageGroup> m_stages;
+    std::shared_ptr<const models::cluster::Cluster> m_cluster;
+    std::vector<models::cluster::StageGroup> m_stages;
     bool m_grouped = false;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

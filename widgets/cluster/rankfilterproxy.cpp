@@ -2,7 +2,7 @@
 
 #include "widgets/cluster/clusterrankmodel.h"
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
 RankFilterProxy::RankFilterProxy(QObject* parent)
     : QSortFilterProxyModel(parent)
@@ -14,7 +14,7 @@ RankFilterProxy::RankFilterProxy(QObject* parent)
 bool RankFilterProxy::setFilterText(const QString& text)
 {
     m_text = text;
-    m_filter = cluster::parseRankFilter(text);
+    m_filter = models::cluster::parseRankFilter(text);
     refresh();
     return m_filter.valid;
 }
@@ -24,12 +24,12 @@ void RankFilterProxy::refresh()
     m_threshold = 0;
     const auto* model = qobject_cast<const ClusterRankModel*>(sourceModel());
     if (m_filter.abovePercentile >= 0 && model && model->cluster()) {
-        const cluster::Cluster& c = *model->cluster();
+        const models::cluster::Cluster& c = *model->cluster();
         std::vector<double> values;
         values.reserve(c.ranks.size());
-        for (const cluster::RankFigures& r : c.ranks)
+        for (const models::cluster::RankFigures& r : c.ranks)
             values.push_back(c.slowFigure(r));
-        m_threshold = cluster::percentileOf(std::move(values), m_filter.abovePercentile);
+        m_threshold = models::cluster::percentileOf(std::move(values), m_filter.abovePercentile);
     }
     invalidateFilter();
 }
@@ -43,10 +43,10 @@ bool RankFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceP
     const int rank = index.data(ClusterRankModel::RankRole).toInt();
     if (!model || !model->cluster() || rank < 0)
         return true;
-    const cluster::Cluster& c = *model->cluster();
+    const models::cluster::Cluster& c = *model->cluster();
     const int at = c.indexOfRank(rank);
-    const double value = at >= 0 ? c.slowFigure(c.ranks[std::size_t(at)]) : cluster::kMissing;
+    const double value = at >= 0 ? c.slowFigure(c.ranks[std::size_t(at)]) : models::cluster::kMissing;
     return m_filter.accepts(rank, value, m_threshold);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

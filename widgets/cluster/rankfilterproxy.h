@@ -4,7 +4,7 @@
 
 #include <QSortFilterProxyModel>
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
 /// The Cluster table's sort and filter: keeps the rank rows that pass a RankFilter (`0-7, 16`, `>p95` of
 /// the slow-rank figure over every rank); stage rows stay so their ranks keep a parent.
@@ -25,8 +25,8 @@ protected:
 
 private:
     QString m_text;
-    cluster::RankFilter m_filter;
+    models::cluster::RankFilter m_filter;
     double m_threshold = 0;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

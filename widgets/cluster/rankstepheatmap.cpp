@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
 namespace {
 
@@ -57,7 +57,7 @@ RankStepHeatmap::RankStepHeatmap(QWidget* parent)
 
 RankStepHeatmap::~RankStepHeatmap() = default;
 
-void RankStepHeatmap::setMatrix(std::shared_ptr<const cluster::RankStepMatrix> matrix)
+void RankStepHeatmap::setMatrix(std::shared_ptr<const models::cluster::RankStepMatrix> matrix)
 {
     m_matrix = std::move(matrix);
     rebuildImage();
@@ -94,7 +94,7 @@ void RankStepHeatmap::rebuildImage()
     auto matrix = m_matrix;
     const bool byMean = m_byMean;
     using Result = std::pair<std::shared_ptr<const RankStepImage>, QImage>;
-    QtConcurrent::run(workerPool(), [matrix, byMean, size] {
+    QtConcurrent::run(models::workerPool(), [matrix, byMean, size] {
         auto image = std::make_shared<const RankStepImage>(matrix, matrix->rowOrder(byMean));
         QImage rendered = image->rendered(size);
         return Result(std::move(image), std::move(rendered));
@@ -122,7 +122,7 @@ void RankStepHeatmap::renderAtSize()
     const quint64 generation = m_generation;
     ++m_pending;
     auto image = m_image;
-    QtConcurrent::run(workerPool(), [image, size] {
+    QtConcurrent::run(models::workerPool(), [image, size] {
         return image->rendered(size);
     }).then(this, [this, generation, size](QImage rendered) {
         --m_pending;
@@ -147,7 +147,7 @@ QRect RankStepHeatmap::plotRect() const
 
 QString RankStepHeatmap::metricName() const
 {
-    return m_matrix && m_matrix->metric == cluster::StepMetric::WaitTime ? tr("Wait time") : tr("Step time");
+    return m_matrix && m_matrix->metric == models::cluster::StepMetric::WaitTime ? tr("Wait time") : tr("Step time");
 }
 
 void RankStepHeatmap::paintEvent(QPaintEvent*)
@@ -326,4 +326,4 @@ void RankStepHeatmap::leaveEvent(QEvent* event)
     QWidget::leaveEvent(event);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

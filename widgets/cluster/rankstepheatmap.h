@@ -7,7 +7,7 @@
 
 #include <memory>
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
 /// The rank × step heatmap of the Cluster panel: one row per rank, one column per step, coloured by a step
 /// figure (step time or wait time), with a colour bar, thinned rank and step labels and the selected rank
@@ -23,8 +23,8 @@ public:
     ~RankStepHeatmap() override;
 
     /// Shows `matrix` (null: nothing); the picture follows on a worker (imageReady).
-    void setMatrix(std::shared_ptr<const cluster::RankStepMatrix> matrix);
-    std::shared_ptr<const cluster::RankStepMatrix> matrix() const { return m_matrix; }
+    void setMatrix(std::shared_ptr<const models::cluster::RankStepMatrix> matrix);
+    std::shared_ptr<const models::cluster::RankStepMatrix> matrix() const { return m_matrix; }
     /// Rows by rank number (default) or by the rank's mean, the slowest on top.
     void setRowsByMean(bool byMean);
     bool rowsByMean() const { return m_byMean; }
@@ -63,7 +63,7 @@ private:
     QString metricName() const;
     int rankAt(const QPoint& pos) const;
 
-    std::shared_ptr<const cluster::RankStepMatrix> m_matrix;
+    std::shared_ptr<const models::cluster::RankStepMatrix> m_matrix;
     std::shared_ptr<const RankStepImage> m_image;
     QImage m_rendered;
     bool m_byMean = false;
@@ -72,4 +72,4 @@ private:
     int m_pending = 0;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

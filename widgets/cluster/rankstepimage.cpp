@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
 namespace {
 
@@ -12,7 +12,7 @@ constexpr QRgb kMissingColor = 0xffd8d8d8u;
 
 } // namespace
 
-RankStepImage::RankStepImage(std::shared_ptr<const cluster::RankStepMatrix> matrix, std::vector<int> rowOrder,
+RankStepImage::RankStepImage(std::shared_ptr<const models::cluster::RankStepMatrix> matrix, std::vector<int> rowOrder,
                              ColorMap map)
     : m_matrix(std::move(matrix))
     , m_rowOrder(std::move(rowOrder))
@@ -123,4 +123,4 @@ QImage RankStepImage::rendered(QSize size) const
     return image;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens {
+namespace runlens::widgets::cluster {
 
 /// The picture of a rank × step matrix: one pixel per (row, step) in the display order of the rows, the
 /// value's level on the colour map's 255 steps from the matrix's low to its high (level 0: no value, drawn
@@ -20,11 +20,11 @@ class RankStepImage
 {
 public:
     RankStepImage() = default;
-    RankStepImage(std::shared_ptr<const cluster::RankStepMatrix> matrix, std::vector<int> rowOrder,
+    RankStepImage(std::shared_ptr<const models::cluster::RankStepMatrix> matrix, std::vector<int> rowOrder,
                   ColorMap map = ColorMap::Viridis);
 
-    const cluster::RankStepMatrix* matrix() const { return m_matrix.get(); }
-    std::shared_ptr<const cluster::RankStepMatrix> sharedMatrix() const { return m_matrix; }
+    const models::cluster::RankStepMatrix* matrix() const { return m_matrix.get(); }
+    std::shared_ptr<const models::cluster::RankStepMatrix> sharedMatrix() const { return m_matrix; }
     bool isEmpty() const { return !m_matrix || m_matrix->isEmpty(); }
     int rowCount() const { return int(m_rowOrder.size()); }
     int columnCount() const { return m_matrix ? m_matrix->columnCount() : 0; }
@@ -54,11 +54,11 @@ public:
     QImage rendered(QSize size) const;
 
 private:
-    std::shared_ptr<const cluster::RankStepMatrix> m_matrix;
+    std::shared_ptr<const models::cluster::RankStepMatrix> m_matrix;
     std::vector<int> m_rowOrder;
     std::vector<std::uint8_t> m_levels; ///< display rows × columns
     ColorMap m_map = ColorMap::Viridis;
     QList<QRgb> m_colors;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::cluster

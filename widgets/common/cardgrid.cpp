@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets {
 
 QString cardSizeKey(CardSize size)
 {
@@ -134,4 +134,4 @@ void CardGrid::relayout()
         m_grid->setColumnStretch(c, c < m_columns ? 1 : 0);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

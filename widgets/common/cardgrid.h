@@ -6,7 +6,7 @@
 
 class QGridLayout;
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// How large the cards of a grid panel are: smaller cards put more charts on a row.
 enum class CardSize { Small, Medium, Large };
@@ -74,4 +74,4 @@ private:
     int m_cardHeight = 280;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -5,7 +5,7 @@
 #include <QScrollBar>
 #include <QVBoxLayout>
 
-namespace runlens {
+namespace runlens::widgets {
 
 ChartColumn createChartColumn(QWidget* parent, QObject* viewportFilter, int sideMargin, int topMargin, int spacing)
 {
@@ -36,4 +36,4 @@ ChartColumn createChartColumn(QWidget* parent, QObject* viewportFilter, int side
     return column;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -6,7 +6,7 @@ class QScrollArea;
 class QVBoxLayout;
 class QWidget;
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// The scrolling page a chart panel lays its sections or cards on: a vertical scroll area (object name
 /// "chartScroll") whose content ("chartContent") starts with the empty-state message ("emptyState").
@@ -24,4 +24,4 @@ struct ChartColumn
 ChartColumn createChartColumn(QWidget* parent, QObject* viewportFilter, int sideMargin, int topMargin = 8,
                               int spacing = 8);
 
-} // namespace runlens
+} // namespace runlens::widgets

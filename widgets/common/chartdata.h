@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// One series of a chart as numbers: parallel columns named by ChartData::columns.
 struct ChartSeriesData
@@ -36,4 +36,4 @@ struct ChartData
     }
 };
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -10,7 +10,7 @@
 #include <charconv>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets {
 
 namespace {
 
@@ -260,4 +260,4 @@ QByteArray ChartExporter::toCsv(const ChartData& data)
     return out;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -12,7 +12,7 @@
 
 class QCustomPlot;
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// Writes a QCustomPlot chart to a file: PNG (rendered at 2x for crisp output on high-density screens
 /// and in documents), SVG and PDF (vector), or CSV (the ChartData behind the chart, not its pixels).
@@ -20,7 +20,7 @@ namespace runlens {
 class ChartExporter final
 {
     Q_GADGET
-    Q_DECLARE_TR_FUNCTIONS(runlens::ChartExporter)
+    Q_DECLARE_TR_FUNCTIONS(runlens::widgets::ChartExporter)
 public:
     enum class Format { Png, Svg, Pdf, Csv };
     Q_ENUM(Format)
@@ -59,4 +59,4 @@ private:
     static QSize effectiveSize(const QCustomPlot* plot, QSize size);
 };
 
-} // namespace runlens
+} // namespace runlens::widgets

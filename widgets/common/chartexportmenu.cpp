@@ -12,7 +12,7 @@
 
 #include <qcustomplot.h>
 
-namespace runlens {
+namespace runlens::widgets {
 
 ChartExportMenu::ChartExportMenu(QCustomPlot* plot, QObject* parent)
     : QObject(parent ? parent : plot)
@@ -137,4 +137,4 @@ QString ChartExportMenu::safeFileName(const QString& name)
     return out.left(120);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

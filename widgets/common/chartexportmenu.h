@@ -12,7 +12,7 @@ class QAction;
 class QCustomPlot;
 class QMenu;
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// The "Export as PNG/SVG/PDF/CSV…" actions of one chart. Owns its four actions; the chart adds them to
 /// its context menu with addTo(). Choosing the file name is the application's business (widgets show no
@@ -80,4 +80,4 @@ private:
     QAction* m_csv = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -5,7 +5,7 @@
 #include <QHash>
 #include <QToolButton>
 
-namespace runlens {
+namespace runlens::widgets {
 
 QIcon chartIcon(const QString& name)
 {
@@ -23,7 +23,7 @@ QToolButton* makeExportButton(QWidget* parent, const QString& objectName, const 
 {
     auto* button = new QToolButton(parent);
     button->setObjectName(objectName);
-    button->setText(QCoreApplication::translate("runlens::ChartExportMenu", "Export"));
+    button->setText(QCoreApplication::translate("runlens::widgets::ChartExportMenu", "Export"));
     button->setIcon(chartIcon(icon));
     button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     button->setPopupMode(QToolButton::InstantPopup);
@@ -31,4 +31,4 @@ QToolButton* makeExportButton(QWidget* parent, const QString& objectName, const 
     return button;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -6,7 +6,7 @@
 class QToolButton;
 class QWidget;
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// The icon ":/icons/<name>.svg" when the application's resources hold it, else a null icon (menus and
 /// buttons then show their text only). Checking first keeps tests and tools without resources quiet.
@@ -17,4 +17,4 @@ QIcon chartIcon(const QString& name);
 QToolButton* makeExportButton(QWidget* parent, const QString& objectName,
                               const QString& icon = QStringLiteral("chart-export-image"));
 
-} // namespace runlens
+} // namespace runlens::widgets

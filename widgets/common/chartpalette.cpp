@@ -4,7 +4,7 @@
 
 #include <array>
 
-namespace runlens {
+namespace runlens::widgets {
 
 namespace {
 
@@ -59,4 +59,4 @@ QColor blendColors(const QColor& a, const QColor& b, double t)
         float(a.blueF() + (b.blueF() - a.blueF()) * t), float(a.alphaF() + (b.alphaF() - a.alphaF()) * t));
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

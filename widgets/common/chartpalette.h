@@ -2,7 +2,7 @@
 
 #include <QColor>
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// Categorical colours for runs and series. The first ten are a Tableau-10-like set chosen to stay
 /// distinguishable on light and dark backgrounds; later indices cycle through them with a lightness shift
@@ -18,4 +18,4 @@ QColor alertColor();
 /// Blends `a` towards `b`: t = 0 gives a, t = 1 gives b. Used for grid lines and muted text derived from a palette.
 QColor blendColors(const QColor& a, const QColor& b, double t);
 
-} // namespace runlens
+} // namespace runlens::widgets

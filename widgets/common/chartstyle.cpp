@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::widgets {
 
 ChartChrome styleChartAxes(QCustomPlot* plot, const QFont& font, bool bareValueAxis)
 {
@@ -60,4 +60,4 @@ std::function<void(bool exporting)> exportTitleHook(QCustomPlot* plot, const QWi
     };
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -9,7 +9,7 @@
 class QCustomPlot;
 class QWidget;
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// The colours and tick font of a chart's axes, derived from the widget's palette and font.
 struct ChartChrome
@@ -33,4 +33,4 @@ ChartChrome styleChartAxes(QCustomPlot* plot, const QFont& font, bool bareValueA
 std::function<void(bool exporting)> exportTitleHook(QCustomPlot* plot, const QWidget* owner,
                                                     std::function<QString()> title);
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets {
 
 namespace {
 
@@ -125,4 +125,4 @@ QImage colorBar(ColorMap map, QSize size)
     return image;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

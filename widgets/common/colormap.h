@@ -7,7 +7,7 @@
 
 #include <array>
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// Colour maps for value pictures (tensor heatmaps). Viridis is perceptually uniform for magnitudes, Grey
 /// for printing, Diverging (blue - white - red) for signed values around zero.
@@ -22,4 +22,4 @@ QString colorMapName(ColorMap map);
 /// A picture of the map, low values on the left (or at the bottom when `size` is taller than wide).
 QImage colorBar(ColorMap map, QSize size);
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets {
 
 namespace {
 
@@ -49,4 +49,4 @@ QString formatNumber(double value)
     return currentFormat().format(value);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

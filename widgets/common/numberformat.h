@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// How panels write plain numbers (values in tooltips, tables and labels): with the C decimal point or the
 /// user's locale's separator, to a number of significant digits. One application-wide setting, kept by the
@@ -29,4 +29,4 @@ struct NumberFormat
 /// A value in the format in effect.
 QString formatNumber(double value);
 
-} // namespace runlens
+} // namespace runlens::widgets

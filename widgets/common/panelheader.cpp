@@ -23,7 +23,7 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::widgets {
 
 namespace {
 
@@ -511,4 +511,4 @@ void PanelHeader::addDefaultEntry(QMenu* menu, const Group& group)
     menu->addAction(action);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

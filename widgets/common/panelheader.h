@@ -17,7 +17,7 @@ class QLineEdit;
 class QMenu;
 class QToolButton;
 
-namespace runlens {
+namespace runlens::widgets {
 
 class ChartExportMenu;
 
@@ -132,4 +132,4 @@ private:
     bool m_updating = false;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -4,7 +4,7 @@
 
 #include <QEvent>
 
-namespace runlens {
+namespace runlens::widgets {
 
 namespace {
 
@@ -71,4 +71,4 @@ void replotWhenShown(QCustomPlot* plot)
     deferred->pending = true;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

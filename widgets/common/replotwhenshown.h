@@ -2,7 +2,7 @@
 
 class QCustomPlot;
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// Replots `plot` at once when it is on screen, otherwise when it is next painted. A chart of ten thousand
 /// stacked bars (the steps of a long trace) takes the GUI thread about 45 ms per replot; a panel in a dock
@@ -10,4 +10,4 @@ namespace runlens {
 /// resize, until the user brings it to the front.
 void replotWhenShown(QCustomPlot* plot);
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -5,7 +5,7 @@
 #include <QPainter>
 #include <QTextBlock>
 
-namespace runlens {
+namespace runlens::widgets {
 
 class SourceView::Gutter final : public QWidget
 {
@@ -113,4 +113,4 @@ void SourceView::paintGutter(QPaintEvent* event)
     }
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

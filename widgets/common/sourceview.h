@@ -2,7 +2,7 @@
 
 #include <QPlainTextEdit>
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// A read-only view of a source file with line numbers, scrolled to and highlighting one line: where a
 /// graph node (or any other artifact) says it came from. Large files are refused with a message rather
@@ -37,4 +37,4 @@ private:
     int m_line = 0;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets

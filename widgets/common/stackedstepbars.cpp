@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets {
 
 namespace {
 
@@ -117,10 +117,10 @@ StackedStepBars::Hit StackedStepBars::hitAt(double x) const
             return hit;
         const auto& columns = m_columns.columns;
         const auto it = std::upper_bound(columns.begin(), columns.end(), std::size_t(step),
-                                         [](std::size_t s, const StepColumn& c) { return s < c.first; });
+                                         [](std::size_t s, const models::StepColumn& c) { return s < c.first; });
         if (it == columns.begin())
             return hit;
-        const StepColumn& column = *(it - 1);
+        const models::StepColumn& column = *(it - 1);
         if (std::size_t(step) >= column.first + column.count)
             return hit;
         hit.column = int(it - 1 - columns.begin());
@@ -148,7 +148,7 @@ void StackedStepBars::refresh()
     // Before the first layout the axis width is not known: every step is given its bar then, and the first
     // replot groups them before it draws.
     const double pixels = m_laidOut ? m_plot->axisRect()->width() : 0.0;
-    const std::size_t perColumn = runlens::stepsPerColumn(double(last - first), pixels);
+    const std::size_t perColumn = runlens::models::stepsPerColumn(double(last - first), pixels);
     const bool average = !m_average.empty() && perColumn == 1 && averageX() - kBarWidth / 2 < range.upper
         && averageX() + kBarWidth / 2 > range.lower;
     const int visible = std::max(1, int(std::ceil(range.size())));
@@ -164,12 +164,12 @@ void StackedStepBars::refresh()
     m_drawnTickStride = tickStride;
 
     const std::size_t categories = categoryCount();
-    aggregateStepColumns(m_values, categories, std::size_t(first), std::size_t(last), perColumn, m_columns);
+    models::aggregateStepColumns(m_values, categories, std::size_t(first), std::size_t(last), perColumn, m_columns);
     const double width = perColumn > 1 ? double(perColumn) : kBarWidth;
     for (std::size_t c = 0; c < categories; ++c) {
         m_scratch.clear();
         for (std::size_t col = 0; col < m_columns.columns.size(); ++col) {
-            const StepColumn& column = m_columns.columns[col];
+            const models::StepColumn& column = m_columns.columns[col];
             m_scratch.append(
                 QCPBarsData(double(column.first) + double(column.count - 1) / 2.0, m_columns.mean(col, c)));
         }
@@ -182,7 +182,7 @@ void StackedStepBars::refresh()
     if (m_slowest) {
         m_scratchGraph.clear();
         if (perColumn > 1) {
-            for (const StepColumn& column : m_columns.columns)
+            for (const models::StepColumn& column : m_columns.columns)
                 m_scratchGraph.append(
                     QCPGraphData(double(column.first) + double(column.count - 1) / 2.0, column.slowestTotal));
         }
@@ -211,4 +211,4 @@ void StackedStepBars::refresh()
                                 : m_axisLabel);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -17,7 +17,7 @@ class QCPGraph;
 class QCPGraphData;
 class QCustomPlot;
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// The bars of a stacked step chart: one QCPBars per category (bottom first), one bar per step at x = step
 /// index and an "Average" bar after the last step. The x axis zooms and pans (wheel, drag; a double click
@@ -70,7 +70,7 @@ public:
 
     /// Steps per drawn bar (1: every step its own bar).
     std::size_t stepsPerColumn() const { return m_columns.stepsPerColumn; }
-    const StepColumns& columns() const { return m_columns; }
+    const models::StepColumns& columns() const { return m_columns; }
     /// The line over the columns through each one's slowest step (empty and hidden while every step has its bar).
     QCPGraph* slowestLine() const;
 
@@ -89,7 +89,7 @@ private:
     QStringList m_labels;
     QString m_averageLabel;
     QString m_axisLabel;
-    StepColumns m_columns;
+    models::StepColumns m_columns;
     QVector<QCPBarsData> m_scratch;
     QVector<QCPGraphData> m_scratchGraph;
     // What the bars hold now: refresh() skips the work when the same would be drawn again.
@@ -102,4 +102,4 @@ private:
     int m_drawnTickStride = 0;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -6,7 +6,7 @@
 #include <functional>
 #include <utility>
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// A table's filter field: keeps the top-level rows where any of the texts the panel names for a row
 /// contains the filter text (case-insensitive). Panels name the texts worth matching (names, kinds), not the
@@ -45,4 +45,4 @@ private:
     QString m_text;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets

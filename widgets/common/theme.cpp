@@ -6,7 +6,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 
-namespace runlens {
+namespace runlens::widgets {
 
 namespace {
 
@@ -155,4 +155,4 @@ ChartTheme chartTheme(const QPalette& palette)
     return theme;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets

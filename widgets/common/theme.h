@@ -3,7 +3,7 @@
 #include <QColor>
 #include <QPalette>
 
-namespace runlens {
+namespace runlens::widgets {
 
 /// The application's colour scheme: the desktop's, or RunLens's own light or dark one.
 enum class Theme {
@@ -47,4 +47,4 @@ struct ChartTheme
 
 ChartTheme chartTheme(const QPalette& palette);
 
-} // namespace runlens
+} // namespace runlens::widgets

@@ -1,11 +1,11 @@
 #include "widgets/compare/comparerunspanel.h"
 
-#include "widgets/common/charticons.h"
-#include "widgets/common/panelheader.h"
-#include "widgets/compare/parallelcoordinateschart.h"
 #include "models/scalars/scalarstore.h"
 #include "models/summary/runcomparison.h"
 #include "models/summary/summarystore.h"
+#include "widgets/common/charticons.h"
+#include "widgets/common/panelheader.h"
+#include "widgets/compare/parallelcoordinateschart.h"
 
 #include <QActionGroup>
 #include <QComboBox>
@@ -29,9 +29,9 @@
 #include <algorithm>
 #include <functional>
 
-namespace runlens::compare {
+namespace runlens::widgets::compare {
 
-using summary::RunComparison;
+using models::summary::RunComparison;
 using ColumnKind = RunComparison::ColumnKind;
 
 namespace {
@@ -55,7 +55,8 @@ bool isChartMetric(const RunComparison::Column& c)
 
 } // namespace
 
-CompareRunsPanel::CompareRunsPanel(ScalarStore* scalars, summary::SummaryStore* summaries, QWidget* parent)
+CompareRunsPanel::CompareRunsPanel(models::scalars::ScalarStore* scalars, models::summary::SummaryStore* summaries,
+                                   QWidget* parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("compareRunsPanel"));
@@ -536,4 +537,4 @@ void CompareRunsPanel::setExportDirectory(const QString& directory)
     m_chart->exportMenu()->setDefaultDirectory(directory);
 }
 
-} // namespace runlens::compare
+} // namespace runlens::widgets::compare

@@ -17,15 +17,15 @@ class QTableView;
 class QTimer;
 class QToolButton;
 
-namespace runlens {
+namespace runlens::models::scalars {
 class ScalarStore;
-namespace summary {
+}
+namespace runlens::models::summary {
 class RunComparison;
 class SummaryStore;
-} // namespace summary
-} // namespace runlens
+} // namespace runlens::models::summary
 
-namespace runlens::compare {
+namespace runlens::widgets::compare {
 
 class ParallelCoordinatesChart;
 
@@ -41,10 +41,11 @@ class CompareRunsPanel final : public QWidget
 {
     Q_OBJECT
 public:
-    CompareRunsPanel(ScalarStore* scalars, summary::SummaryStore* summaries, QWidget* parent = nullptr);
+    CompareRunsPanel(models::scalars::ScalarStore* scalars, models::summary::SummaryStore* summaries,
+                     QWidget* parent = nullptr);
     ~CompareRunsPanel() override;
 
-    summary::RunComparison* model() const { return m_model; }
+    models::summary::RunComparison* model() const { return m_model; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     QTableView* table() const { return m_table; }
     ParallelCoordinatesChart* chart() const { return m_chart; }
@@ -103,7 +104,7 @@ private:
     void fitColumns();
     bool eventFilter(QObject* watched, QEvent* event) override;
 
-    summary::RunComparison* m_model = nullptr;
+    models::summary::RunComparison* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QHash<QString, bool> m_columnChoices; ///< the user's show/hide choices by column key
     QString m_metricKey;
@@ -126,4 +127,4 @@ private:
     QTimer* m_chartTimer = nullptr;
 };
 
-} // namespace runlens::compare
+} // namespace runlens::widgets::compare

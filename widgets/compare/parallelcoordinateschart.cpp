@@ -14,7 +14,7 @@
 #include <limits>
 #include <memory>
 
-namespace runlens::compare {
+namespace runlens::widgets::compare {
 
 namespace {
 
@@ -504,4 +504,4 @@ ChartData ParallelCoordinatesChart::chartData() const
     return data;
 }
 
-} // namespace runlens::compare
+} // namespace runlens::widgets::compare

@@ -12,11 +12,13 @@
 
 #include <vector>
 
+namespace runlens::widgets {
+class ChartExportMenu;
+}
+
 namespace runlens {
 
-class ChartExportMenu;
-
-namespace compare {
+namespace widgets::compare {
 
 /// A parallel-coordinates chart: one vertical axis per hyper-parameter and, last, the metric; each run is a
 /// polyline through its values, coloured by its metric value (viridis, low to high). Numeric axes span
@@ -119,5 +121,5 @@ private:
     ChartExportMenu* m_exportMenu = nullptr;
 };
 
-} // namespace compare
+} // namespace widgets::compare
 } // namespace runlens

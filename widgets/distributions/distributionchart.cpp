@@ -1,12 +1,12 @@
 #include "widgets/distributions/distributionchart.h"
 
+#include "models/summary/summarystore.h"
 #include "widgets/common/chartexporter.h"
 #include "widgets/common/charticons.h"
 #include "widgets/common/chartpalette.h"
 #include "widgets/common/theme.h"
 #include "widgets/distributions/distributionchartparts.h"
 #include "widgets/scalars/scalarchartparts.h"
-#include "models/summary/summarystore.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -19,7 +19,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::distributions {
+namespace runlens::widgets::distributions {
 
 namespace {
 
@@ -31,7 +31,7 @@ const QString kOverlayLayer = QStringLiteral("overlay");
 
 } // namespace
 
-DistributionChart::DistributionChart(const summary::SummaryStore* store, const QString& run, const QString& tag,
+DistributionChart::DistributionChart(const models::summary::SummaryStore* store, const QString& run, const QString& tag,
                                      const DistributionChartOptions& options, QWidget* parent)
     : QCustomPlot(parent)
     , m_store(store)
@@ -125,7 +125,7 @@ void DistributionChart::ensureData()
 void DistributionChart::buildData()
 {
     m_stale = false;
-    summary::HistogramSeries series;
+    models::summary::HistogramSeries series;
     if (m_store)
         series = m_store->histograms(m_run, m_tag);
     m_series = prepareSeries(m_run, series);
@@ -210,7 +210,7 @@ void DistributionChart::setMode(DistributionMode mode)
     setOptions({ mode, m_options.xAxisMode });
 }
 
-void DistributionChart::setXAxisMode(XAxisMode mode)
+void DistributionChart::setXAxisMode(scalars::XAxisMode mode)
 {
     setOptions({ m_options.mode, mode });
 }
@@ -239,13 +239,13 @@ void DistributionChart::applyAxisTickers()
     QCPAxis* keys = keyAxis();
     QCPAxis* values = valueAxis();
     switch (m_options.xAxisMode) {
-    case XAxisMode::Step:
-        keys->setTicker(QSharedPointer<runlens::detail::CompactNumberTicker>::create());
+    case scalars::XAxisMode::Step:
+        keys->setTicker(QSharedPointer<runlens::widgets::scalars::detail::CompactNumberTicker>::create());
         break;
-    case XAxisMode::RelativeTime:
-        keys->setTicker(QSharedPointer<runlens::detail::DurationTicker>::create());
+    case scalars::XAxisMode::RelativeTime:
+        keys->setTicker(QSharedPointer<runlens::widgets::scalars::detail::DurationTicker>::create());
         break;
-    case XAxisMode::WallTime: {
+    case scalars::XAxisMode::WallTime: {
         auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
         ticker->setDateTimeSpec(Qt::LocalTime);
         ticker->setDateTimeFormat(QStringLiteral("HH:mm"));
@@ -254,7 +254,7 @@ void DistributionChart::applyAxisTickers()
     }
     }
     keys->ticker()->setTickCount(m_options.mode == DistributionMode::Bands ? 5 : 4);
-    keys->setLabel(scalarformat::axisTitle(m_options.xAxisMode));
+    keys->setLabel(scalars::scalarformat::axisTitle(m_options.xAxisMode));
     keys->setNumberFormat(QStringLiteral("g"));
     auto valueTicker = QSharedPointer<QCPAxisTicker>::create();
     valueTicker->setTickCount(5);
@@ -578,9 +578,9 @@ void DistributionChart::changeEvent(QEvent* event)
     }
 }
 
-std::unique_ptr<DistributionChart> createDistributionChart(const summary::SummaryStore& store, const QString& run,
-                                                           const QString& tag, const DistributionChartOptions& options,
-                                                           QSize size)
+std::unique_ptr<DistributionChart> createDistributionChart(const models::summary::SummaryStore& store,
+                                                           const QString& run, const QString& tag,
+                                                           const DistributionChartOptions& options, QSize size)
 {
     if (size.isEmpty())
         size = ChartExporter::kDefaultSize;
@@ -592,11 +592,11 @@ std::unique_ptr<DistributionChart> createDistributionChart(const summary::Summar
     return chart;
 }
 
-bool exportDistributionChart(const summary::SummaryStore& store, const QString& run, const QString& tag,
+bool exportDistributionChart(const models::summary::SummaryStore& store, const QString& run, const QString& tag,
                              const QString& fileName, const DistributionChartOptions& options, QSize size,
                              QString* errorMessage)
 {
-    const QStringList tags = store.tags(summary::SummaryKind::Histograms, run);
+    const QStringList tags = store.tags(models::summary::SummaryKind::Histograms, run);
     if (!tags.contains(tag)) {
         if (errorMessage) {
             *errorMessage = tags.isEmpty()
@@ -619,4 +619,4 @@ bool exportDistributionChart(const summary::SummaryStore& store, const QString& 
     return chart->exportMenu()->exportTo(*format, fileName, errorMessage);
 }
 
-} // namespace runlens::distributions
+} // namespace runlens::widgets::distributions

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "models/summary/summarystore.h"
 #include "widgets/common/chartdata.h"
 #include "widgets/common/chartexportmenu.h"
 #include "widgets/distributions/distributiondata.h"
 #include "widgets/scalars/scalarformat.h"
-#include "models/summary/summarystore.h"
 
 #include <QPointer>
 #include <QSize>
@@ -15,7 +15,7 @@
 
 class QMenu;
 
-namespace runlens::distributions {
+namespace runlens::widgets::distributions {
 
 namespace detail {
 class RidgelineLayer;
@@ -27,7 +27,7 @@ class DistributionHover;
 struct DistributionChartOptions
 {
     DistributionMode mode = DistributionMode::Bands;
-    XAxisMode xAxisMode = XAxisMode::Step;
+    scalars::XAxisMode xAxisMode = scalars::XAxisMode::Step;
 };
 
 /// One run's histograms of one tag. In Bands mode (TensorBoard's distributions) the nine basis-point
@@ -43,7 +43,7 @@ class DistributionChart final : public QCustomPlot
 {
     Q_OBJECT
 public:
-    DistributionChart(const summary::SummaryStore* store, const QString& run, const QString& tag,
+    DistributionChart(const models::summary::SummaryStore* store, const QString& run, const QString& tag,
                       const DistributionChartOptions& options = {}, QWidget* parent = nullptr);
     ~DistributionChart() override;
 
@@ -60,8 +60,8 @@ public:
     DistributionChartOptions options() const { return m_options; }
     void setMode(DistributionMode mode);
     DistributionMode mode() const { return m_options.mode; }
-    void setXAxisMode(XAxisMode mode);
-    XAxisMode xAxisMode() const { return m_options.xAxisMode; }
+    void setXAxisMode(scalars::XAxisMode mode);
+    scalars::XAxisMode xAxisMode() const { return m_options.xAxisMode; }
     void setColor(const QColor& color);
     QColor color() const { return m_color; }
 
@@ -135,7 +135,7 @@ private:
     QCPAxis* keyAxis() const;
     QCPAxis* valueAxis() const;
 
-    QPointer<const summary::SummaryStore> m_store;
+    QPointer<const models::summary::SummaryStore> m_store;
     QString m_run;
     QString m_tag;
     DistributionChartOptions m_options;
@@ -159,15 +159,15 @@ private:
 
 /// A chart not part of a panel, sized `size`, with its data loaded and drawn; for the command line
 /// (`runlens export PATH --chart distributions:RUN/TAG`), works offscreen.
-std::unique_ptr<DistributionChart> createDistributionChart(const summary::SummaryStore& store, const QString& run,
-                                                           const QString& tag,
+std::unique_ptr<DistributionChart> createDistributionChart(const models::summary::SummaryStore& store,
+                                                           const QString& run, const QString& tag,
                                                            const DistributionChartOptions& options = {},
                                                            QSize size = { 800, 500 });
 
 /// Creates the chart as above and writes it to `fileName` (.png, .svg, .pdf or .csv by suffix). Fails with a
 /// message listing what there is when the run has no such histogram tag.
-bool exportDistributionChart(const summary::SummaryStore& store, const QString& run, const QString& tag,
+bool exportDistributionChart(const models::summary::SummaryStore& store, const QString& run, const QString& tag,
                              const QString& fileName, const DistributionChartOptions& options = {},
                              QSize size = { 800, 500 }, QString* errorMessage = nullptr);
 
-} // namespace runlens::distributions
+} // namespace runlens::widgets::distributions

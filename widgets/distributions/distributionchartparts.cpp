@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::distributions::detail {
+namespace runlens::widgets::distributions::detail {
 
 namespace {
 
@@ -69,7 +69,7 @@ RidgelineLayer::RidgelineLayer(QCustomPlot* plot)
     : QCPLayerable(plot, QStringLiteral("main"))
 { }
 
-void RidgelineLayer::setData(const DistributionSeries* series, XAxisMode mode, Ridges ridges)
+void RidgelineLayer::setData(const DistributionSeries* series, scalars::XAxisMode mode, Ridges ridges)
 {
     m_series = series;
     m_mode = mode;
@@ -132,7 +132,7 @@ NonFiniteMarks::NonFiniteMarks(QCustomPlot* plot)
     : QCPLayerable(plot, QStringLiteral("main"))
 { }
 
-void NonFiniteMarks::setData(const DistributionSeries* series, DistributionMode mode, XAxisMode xMode)
+void NonFiniteMarks::setData(const DistributionSeries* series, DistributionMode mode, scalars::XAxisMode xMode)
 {
     m_series = series;
     m_mode = mode;
@@ -191,7 +191,7 @@ DistributionHover::DistributionHover(QCustomPlot* plot, const RidgelineLayer* ri
     , m_ridges(ridges)
 { }
 
-void DistributionHover::setHover(const DistributionSeries* series, DistributionMode mode, XAxisMode xMode,
+void DistributionHover::setHover(const DistributionSeries* series, DistributionMode mode, scalars::XAxisMode xMode,
                                  std::ptrdiff_t index)
 {
     m_series = series;
@@ -281,7 +281,7 @@ int outlineBinCount(const DistributionSeries& series, int maximum)
 {
     constexpr int kMinimum = 8;
     std::size_t widest = 0;
-    for (const summary::Histogram& h : series.histograms) {
+    for (const models::summary::Histogram& h : series.histograms) {
         // Buckets between the first and the last counted one: what the writer's resolution shows.
         std::size_t first = h.buckets.size();
         std::size_t last = 0;
@@ -297,4 +297,4 @@ int outlineBinCount(const DistributionSeries& series, int maximum)
     return std::clamp(int(widest), kMinimum, std::max(kMinimum, maximum));
 }
 
-} // namespace runlens::distributions::detail
+} // namespace runlens::widgets::distributions::detail

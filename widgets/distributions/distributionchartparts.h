@@ -11,7 +11,7 @@
 
 #include <vector>
 
-namespace runlens::distributions::detail {
+namespace runlens::widgets::distributions::detail {
 
 /// Outline height in Offset mode as a share of the plot height: outlines overlap like TensorBoard's.
 inline constexpr double kRidgeShare = 0.24;
@@ -41,7 +41,7 @@ class RidgelineLayer final : public QCPLayerable
 public:
     explicit RidgelineLayer(QCustomPlot* plot);
 
-    void setData(const DistributionSeries* series, XAxisMode mode, Ridges ridges);
+    void setData(const DistributionSeries* series, scalars::XAxisMode mode, Ridges ridges);
     const Ridges& ridges() const { return m_ridges; }
     void setColors(const QColor& color, const QColor& background);
     /// Outline height in pixels for the current plot size.
@@ -54,7 +54,7 @@ protected:
 
 private:
     const DistributionSeries* m_series = nullptr;
-    XAxisMode m_mode = XAxisMode::Step;
+    scalars::XAxisMode m_mode = scalars::XAxisMode::Step;
     Ridges m_ridges;
     QColor m_color;
     QColor m_background;
@@ -67,7 +67,7 @@ class NonFiniteMarks final : public QCPLayerable
 public:
     explicit NonFiniteMarks(QCustomPlot* plot);
 
-    void setData(const DistributionSeries* series, DistributionMode mode, XAxisMode xMode);
+    void setData(const DistributionSeries* series, DistributionMode mode, scalars::XAxisMode xMode);
     QList<QPointF> positions() const;
 
     static constexpr double kSize = 7.0;
@@ -80,7 +80,7 @@ protected:
 private:
     const DistributionSeries* m_series = nullptr;
     DistributionMode m_mode = DistributionMode::Bands;
-    XAxisMode m_xMode = XAxisMode::Step;
+    scalars::XAxisMode m_xMode = scalars::XAxisMode::Step;
 };
 
 /// The hovered step: a guide line at its key and, in Bands mode, a dot on the median; in Offset mode the
@@ -90,7 +90,8 @@ class DistributionHover final : public QCPLayerable
 public:
     DistributionHover(QCustomPlot* plot, const RidgelineLayer* ridges);
 
-    void setHover(const DistributionSeries* series, DistributionMode mode, XAxisMode xMode, std::ptrdiff_t index);
+    void setHover(const DistributionSeries* series, DistributionMode mode, scalars::XAxisMode xMode,
+                  std::ptrdiff_t index);
     void clear() { m_index = -1; }
     bool hasHover() const { return m_index >= 0; }
     void setColors(const QColor& line, const QColor& accent);
@@ -104,7 +105,7 @@ private:
     const RidgelineLayer* m_ridges;
     const DistributionSeries* m_series = nullptr;
     DistributionMode m_mode = DistributionMode::Bands;
-    XAxisMode m_xMode = XAxisMode::Step;
+    scalars::XAxisMode m_xMode = scalars::XAxisMode::Step;
     std::ptrdiff_t m_index = -1;
     QColor m_line;
     QColor m_accent;
@@ -130,4 +131,4 @@ private:
 /// histograms keep their shape instead of turning into staircases), within sane bounds.
 int outlineBinCount(const DistributionSeries& series, int maximum);
 
-} // namespace runlens::distributions::detail
+} // namespace runlens::widgets::distributions::detail

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::distributions {
+namespace runlens::widgets::distributions {
 
 namespace {
 
@@ -22,26 +22,26 @@ struct Text
 
 QString number(double v)
 {
-    return scalarformat::value(v);
+    return scalars::scalarformat::value(v);
 }
 
 } // namespace
 
-double DistributionSeries::key(std::size_t i, XAxisMode mode) const
+double DistributionSeries::key(std::size_t i, scalars::XAxisMode mode) const
 {
-    const summary::Histogram& h = histograms[i];
+    const models::summary::Histogram& h = histograms[i];
     switch (mode) {
-    case XAxisMode::Step:
+    case scalars::XAxisMode::Step:
         return double(h.step);
-    case XAxisMode::RelativeTime:
+    case scalars::XAxisMode::RelativeTime:
         return std::isfinite(h.wallTime) ? h.wallTime - firstWallTime : 0.0;
-    case XAxisMode::WallTime:
+    case scalars::XAxisMode::WallTime:
         return std::isfinite(h.wallTime) ? h.wallTime : firstWallTime;
     }
     return double(h.step);
 }
 
-std::ptrdiff_t DistributionSeries::nearest(double wanted, XAxisMode mode) const
+std::ptrdiff_t DistributionSeries::nearest(double wanted, scalars::XAxisMode mode) const
 {
     // Linear: a few hundred kept steps per series, and wall times need not be sorted.
     std::ptrdiff_t best = -1;
@@ -60,14 +60,14 @@ std::vector<std::size_t> DistributionSeries::nonFiniteIndices() const
 {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < size(); ++i) {
-        const summary::Histogram& h = histograms[i];
+        const models::summary::Histogram& h = histograms[i];
         if (h.nanCount > 0 || h.posInfCount > 0 || h.negInfCount > 0)
             out.push_back(i);
     }
     return out;
 }
 
-DistributionSeries prepareSeries(const QString& run, const summary::HistogramSeries& series)
+DistributionSeries prepareSeries(const QString& run, const models::summary::HistogramSeries& series)
 {
     DistributionSeries out;
     out.run = run;
@@ -79,7 +79,7 @@ DistributionSeries prepareSeries(const QString& run, const summary::HistogramSer
     double hi = -lo;
     bool haveWallTime = false;
     for (std::size_t i = 0; i < out.histograms.size(); ++i) {
-        const summary::Histogram& h = out.histograms[i];
+        const models::summary::Histogram& h = out.histograms[i];
         for (std::size_t p = 0; p < kBasisPoints.size(); ++p)
             out.percentiles[i][p] = h.percentile(kBasisPoints[p]);
         const double left = h.lowestEdge();
@@ -107,14 +107,14 @@ DistributionSeries prepareSeries(const QString& run, const summary::HistogramSer
     return out;
 }
 
-std::vector<double> rebin(const summary::Histogram& histogram, double lo, double hi, int bins)
+std::vector<double> rebin(const models::summary::Histogram& histogram, double lo, double hi, int bins)
 {
     std::vector<double> out(std::size_t(std::max(bins, 0)), 0.0);
     if (bins <= 0 || !(hi > lo))
         return out;
     const double width = (hi - lo) / bins;
     auto binOf = [&](double v) { return std::clamp(int(std::floor((v - lo) / width)), 0, bins - 1); };
-    for (const summary::HistogramBucket& b : histogram.buckets) {
+    for (const models::summary::HistogramBucket& b : histogram.buckets) {
         if (!(b.count > 0.0) || !std::isfinite(b.left) || !std::isfinite(b.right))
             continue;
         const double left = std::max(b.left, lo);
@@ -153,17 +153,17 @@ QString nonFiniteNote(const DistributionSeries& series, int maxSteps)
     struct Kind
     {
         const char* label;
-        qint64 summary::Histogram::*count;
+        qint64 models::summary::Histogram::*count;
     };
-    static constexpr Kind kKinds[] = { { "NaN", &summary::Histogram::nanCount },
-                                       { "+Inf", &summary::Histogram::posInfCount },
-                                       { "\u2212Inf", &summary::Histogram::negInfCount } };
+    static constexpr Kind kKinds[] = { { "NaN", &models::summary::Histogram::nanCount },
+                                       { "+Inf", &models::summary::Histogram::posInfCount },
+                                       { "\u2212Inf", &models::summary::Histogram::negInfCount } };
     QStringList parts;
     for (const Kind& kind : kKinds) {
         QStringList steps;
         int total = 0;
         for (std::size_t i : indices) {
-            const summary::Histogram& h = series.histograms[i];
+            const models::summary::Histogram& h = series.histograms[i];
             if (h.*kind.count <= 0)
                 continue;
             if (total++ < maxSteps)
@@ -184,7 +184,7 @@ QString histogramTooltip(const DistributionSeries& series, std::size_t index, co
 {
     if (index >= series.size())
         return {};
-    const summary::Histogram& h = series.histograms[index];
+    const models::summary::Histogram& h = series.histograms[index];
     const auto& pct = series.percentiles[index];
     QString html;
     const QString run = series.runLabel.isEmpty() ? series.run : series.runLabel;
@@ -192,7 +192,8 @@ QString histogramTooltip(const DistributionSeries& series, std::size_t index, co
     html += Text::tr("Step <b>%1</b>").arg(h.step);
     if (std::isfinite(h.wallTime) && h.wallTime > 0.0)
         html += QStringLiteral(" &middot; %1 &middot; %2")
-                    .arg(scalarformat::wallTime(h.wallTime), scalarformat::duration(h.wallTime - series.firstWallTime));
+                    .arg(scalars::scalarformat::wallTime(h.wallTime),
+                         scalars::scalarformat::duration(h.wallTime - series.firstWallTime));
     html += QStringLiteral("<br>");
 
     QStringList stats;
@@ -286,7 +287,7 @@ ChartData chartData(const DistributionSeries& series, DistributionMode mode)
         data.columns << QStringLiteral("nan") << QStringLiteral("posinf") << QStringLiteral("neginf");
         s.columns.assign(std::size_t(data.columns.size()), std::vector<double>(n));
         for (std::size_t i = 0; i < n; ++i) {
-            const summary::Histogram& h = series.histograms[i];
+            const models::summary::Histogram& h = series.histograms[i];
             s.columns[0][i] = double(h.step);
             s.columns[1][i] = h.wallTime;
             for (std::size_t p = 0; p < kBasisPoints.size(); ++p)
@@ -300,8 +301,8 @@ ChartData chartData(const DistributionSeries& series, DistributionMode mode)
                          QStringLiteral("right"),  QStringLiteral("count"),     QStringLiteral("nan"),
                          QStringLiteral("posinf"), QStringLiteral("neginf") };
         s.columns.assign(std::size_t(data.columns.size()), {});
-        for (const summary::Histogram& h : series.histograms) {
-            for (const summary::HistogramBucket& b : h.buckets) {
+        for (const models::summary::Histogram& h : series.histograms) {
+            for (const models::summary::HistogramBucket& b : h.buckets) {
                 const double row[]
                     = { double(h.step),        h.wallTime,           b.left, b.right, b.count, double(h.nanCount),
                         double(h.posInfCount), double(h.negInfCount) };
@@ -314,4 +315,4 @@ ChartData chartData(const DistributionSeries& series, DistributionMode mode)
     return data;
 }
 
-} // namespace runlens::distributions
+} // namespace runlens::widgets::distributions

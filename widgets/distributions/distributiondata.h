@@ -1,8 +1,8 @@
 #pragma once
 
+#include "models/summary/summarydata.h"
 #include "widgets/common/chartdata.h"
 #include "widgets/scalars/scalarformat.h"
-#include "models/summary/summarydata.h"
 
 #include <QColor>
 #include <QString>
@@ -10,7 +10,7 @@
 #include <array>
 #include <vector>
 
-namespace runlens::distributions {
+namespace runlens::widgets::distributions {
 
 /// The two ways the Distributions panel draws a histogram series.
 enum class DistributionMode {
@@ -30,7 +30,7 @@ struct DistributionSeries
     QString run;
     QString runLabel; ///< the run as users see it (runDisplayName); empty: run
     QString tag;
-    std::vector<summary::Histogram> histograms; ///< step order
+    std::vector<models::summary::Histogram> histograms; ///< step order
     std::vector<std::array<double, 9>> percentiles; ///< per histogram, NaN when it is empty
     double firstWallTime = 0.0;
     double lowestEdge = 0.0; ///< over all histograms; 0..1 when there are no counted values
@@ -40,20 +40,20 @@ struct DistributionSeries
     std::size_t size() const { return histograms.size(); }
     bool isEmpty() const { return histograms.empty(); }
     /// The coordinate of histogram `i` on the step axis for `mode`.
-    double key(std::size_t i, XAxisMode mode) const;
+    double key(std::size_t i, scalars::XAxisMode mode) const;
     /// The histogram whose key is nearest to `key` (ties go to the later one), or -1 when empty.
-    std::ptrdiff_t nearest(double key, XAxisMode mode) const;
+    std::ptrdiff_t nearest(double key, scalars::XAxisMode mode) const;
     /// Indices of the histograms with NaN or infinite values.
     std::vector<std::size_t> nonFiniteIndices() const;
 };
 
 /// Copies and prepares a series (percentiles are computed here, once per refresh).
-DistributionSeries prepareSeries(const QString& run, const summary::HistogramSeries& series);
+DistributionSeries prepareSeries(const QString& run, const models::summary::HistogramSeries& series);
 
 /// Redistributes a histogram's counts over `bins` equal bins between `lo` and `hi`, spreading each bucket
 /// uniformly over its width (a zero-width bucket falls into the bin that holds it). Lets histograms whose
 /// writers chose different bucket edges be drawn on one scale.
-std::vector<double> rebin(const summary::Histogram& histogram, double lo, double hi, int bins);
+std::vector<double> rebin(const models::summary::Histogram& histogram, double lo, double hi, int bins);
 
 /// "0%", "6.68%", … "100%": the label of a basis point.
 QString basisPointLabel(std::size_t index);
@@ -70,4 +70,4 @@ QString histogramTooltip(const DistributionSeries& series, std::size_t index, co
 /// row per bucket (step, left, right, count). Non-finite counts are columns in both.
 ChartData chartData(const DistributionSeries& series, DistributionMode mode);
 
-} // namespace runlens::distributions
+} // namespace runlens::widgets::distributions

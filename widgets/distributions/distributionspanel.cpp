@@ -1,12 +1,12 @@
 #include "widgets/distributions/distributionspanel.h"
 
+#include "models/summary/summarystore.h"
 #include "widgets/common/cardgrid.h"
 #include "widgets/common/chartcolumn.h"
 #include "widgets/common/chartpalette.h"
 #include "widgets/common/panelheader.h"
 #include "widgets/scalars/chartplaceholder.h"
 #include "widgets/scalars/chartsection.h"
-#include "models/summary/summarystore.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -27,7 +27,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::distributions {
+namespace runlens::widgets::distributions {
 
 namespace {
 
@@ -56,14 +56,14 @@ const char* modeKey(DistributionMode mode)
     return mode == DistributionMode::Offset ? "offset" : "bands";
 }
 
-const char* axisKey(XAxisMode mode)
+const char* axisKey(scalars::XAxisMode mode)
 {
     switch (mode) {
-    case XAxisMode::Step:
+    case scalars::XAxisMode::Step:
         return "step";
-    case XAxisMode::RelativeTime:
+    case scalars::XAxisMode::RelativeTime:
         return "relative";
-    case XAxisMode::WallTime:
+    case scalars::XAxisMode::WallTime:
         return "wall";
     }
     return "step";
@@ -71,7 +71,7 @@ const char* axisKey(XAxisMode mode)
 
 } // namespace
 
-DistributionsPanel::DistributionsPanel(summary::SummaryStore* store, QWidget* parent)
+DistributionsPanel::DistributionsPanel(models::summary::SummaryStore* store, QWidget* parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("DistributionsPanel"));
@@ -127,14 +127,16 @@ void DistributionsPanel::buildUi()
     auto* axisLabel = new QLabel(tr("Steps as"), toolbar);
     m_xAxisCombo = new QComboBox(toolbar);
     m_xAxisCombo->setObjectName(QStringLiteral("xAxisMode"));
-    m_xAxisCombo->addItem(scalarformat::axisTitle(XAxisMode::Step), int(XAxisMode::Step));
-    m_xAxisCombo->addItem(scalarformat::axisTitle(XAxisMode::RelativeTime), int(XAxisMode::RelativeTime));
-    m_xAxisCombo->addItem(scalarformat::axisTitle(XAxisMode::WallTime), int(XAxisMode::WallTime));
+    m_xAxisCombo->addItem(scalars::scalarformat::axisTitle(scalars::XAxisMode::Step), int(scalars::XAxisMode::Step));
+    m_xAxisCombo->addItem(scalars::scalarformat::axisTitle(scalars::XAxisMode::RelativeTime),
+                          int(scalars::XAxisMode::RelativeTime));
+    m_xAxisCombo->addItem(scalars::scalarformat::axisTitle(scalars::XAxisMode::WallTime),
+                          int(scalars::XAxisMode::WallTime));
     m_xAxisCombo->setToolTip(tr("Measure the step axis in training steps, time since the run's first histogram, "
                                 "or wall-clock time"));
     axisLabel->setBuddy(m_xAxisCombo);
     connect(m_xAxisCombo, &QComboBox::activated, this,
-            [this](int index) { setXAxisMode(XAxisMode(m_xAxisCombo->itemData(index).toInt())); });
+            [this](int index) { setXAxisMode(scalars::XAxisMode(m_xAxisCombo->itemData(index).toInt())); });
     toolbar->addWidget(axisLabel);
     toolbar->addWidget(m_xAxisCombo);
     toolbar->groupForOverflow({ axisLabel, m_xAxisCombo });
@@ -165,7 +167,7 @@ void DistributionsPanel::buildUi()
     layout->addWidget(m_scroll, 1);
 }
 
-void DistributionsPanel::setStore(summary::SummaryStore* store)
+void DistributionsPanel::setStore(models::summary::SummaryStore* store)
 {
     if (m_store)
         disconnect(m_store, nullptr, this, nullptr);
@@ -179,12 +181,12 @@ void DistributionsPanel::setStore(summary::SummaryStore* store)
     m_sections.clear();
     m_pendingKeys.clear();
     if (m_store) {
-        connect(m_store, &summary::SummaryStore::seriesChanged, this, &DistributionsPanel::onSeriesChanged);
-        connect(m_store, &summary::SummaryStore::structureChanged, this, [this] {
+        connect(m_store, &models::summary::SummaryStore::seriesChanged, this, &DistributionsPanel::onSeriesChanged);
+        connect(m_store, &models::summary::SummaryStore::structureChanged, this, [this] {
             m_structurePending = true;
             scheduleUpdate();
         });
-        connect(m_store, &summary::SummaryStore::cleared, this, [this] {
+        connect(m_store, &models::summary::SummaryStore::cleared, this, [this] {
             m_structurePending = true;
             scheduleUpdate();
         });
@@ -193,10 +195,10 @@ void DistributionsPanel::setStore(summary::SummaryStore* store)
     rebuildStructure();
 }
 
-void DistributionsPanel::onSeriesChanged(summary::SummaryKind kind, const QString& run, const QStringList& tags)
+void DistributionsPanel::onSeriesChanged(models::summary::SummaryKind kind, const QString& run, const QStringList& tags)
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    if (kind != summary::SummaryKind::Histograms)
+    if (kind != models::summary::SummaryKind::Histograms)
         return;
     for (const QString& tag : tags) {
         m_pendingKeys.insert(slotKey(tag, run));
@@ -236,8 +238,8 @@ void DistributionsPanel::rebuildStructure()
     m_runs = runs;
     QMap<QString, QStringList> runsOfTag;
     if (m_store) {
-        for (const QString& run : m_store->runs(summary::SummaryKind::Histograms)) {
-            for (const QString& tag : m_store->tags(summary::SummaryKind::Histograms, run))
+        for (const QString& run : m_store->runs(models::summary::SummaryKind::Histograms)) {
+            for (const QString& tag : m_store->tags(models::summary::SummaryKind::Histograms, run))
                 runsOfTag[tag].append(run);
         }
     }
@@ -255,7 +257,7 @@ void DistributionsPanel::rebuildStructure()
                 ++it;
                 continue;
             }
-            if (ChartSection* section = m_sections.value(parts.value(0))) {
+            if (scalars::ChartSection* section = m_sections.value(parts.value(0))) {
                 QList<QWidget*> widgets = section->widgets();
                 widgets.removeAll(it.value());
                 section->setWidgets(widgets);
@@ -280,11 +282,11 @@ void DistributionsPanel::rebuildStructure()
     for (auto it = runsOfTag.cbegin(); it != runsOfTag.cend(); ++it) {
         if (m_sections.contains(it.key()))
             continue;
-        auto* section = new ChartSection(it.key(), m_content);
+        auto* section = new scalars::ChartSection(it.key(), m_content);
         section->setObjectName(QStringLiteral("section:") + it.key());
         section->setExpanded(!m_collapsedTags.contains(it.key()));
         section->setColumns(m_columns, m_chartHeight);
-        connect(section, &ChartSection::expandedChanged, this, [this, section](bool expanded) {
+        connect(section, &scalars::ChartSection::expandedChanged, this, [this, section](bool expanded) {
             if (expanded)
                 m_collapsedTags.remove(section->name());
             else
@@ -294,10 +296,10 @@ void DistributionsPanel::rebuildStructure()
         m_sections.insert(it.key(), section);
     }
     // Sections in tag order between the empty-state label and the closing stretch.
-    for (ChartSection* section : std::as_const(m_sections))
+    for (scalars::ChartSection* section : std::as_const(m_sections))
         m_sectionLayout->removeWidget(section);
     int position = 1;
-    for (ChartSection* section : std::as_const(m_sections))
+    for (scalars::ChartSection* section : std::as_const(m_sections))
         m_sectionLayout->insertWidget(position++, section);
 
     m_runsOfTag = runsOfTag;
@@ -327,12 +329,12 @@ bool DistributionsPanel::tagPassesFilter(const QString& tag) const
 void DistributionsPanel::updateAllSections()
 {
     m_filterTimer->stop();
-    for (ChartSection* section : std::as_const(m_sections))
+    for (scalars::ChartSection* section : std::as_const(m_sections))
         updateSection(section);
     updateEmptyState();
 }
 
-void DistributionsPanel::updateSection(ChartSection* section)
+void DistributionsPanel::updateSection(scalars::ChartSection* section)
 {
     const QString tag = section->name();
     const QStringList runs = runsOfTag(tag);
@@ -357,7 +359,7 @@ QWidget* DistributionsPanel::slotFor(const QString& tag, const QString& run)
         return chart;
     QWidget*& placeholder = m_placeholders[key];
     if (!placeholder)
-        placeholder = new ChartPlaceholder(run, m_content);
+        placeholder = new scalars::ChartPlaceholder(run, m_content);
     return placeholder;
 }
 
@@ -401,13 +403,13 @@ void DistributionsPanel::materializeVisible(int budget)
     const QRect onScreen = viewport.translated(m_content->mapFrom(m_scroll->viewport(), QPoint(0, 0)));
     const QRect nearby = onScreen.adjusted(0, -viewport.height() / 2, 0, viewport.height() / 2);
     for (const QRect& wanted : { onScreen, nearby }) {
-        for (ChartSection* section : std::as_const(m_sections)) {
+        for (scalars::ChartSection* section : std::as_const(m_sections)) {
             if (section->isHidden() || !section->isExpanded()
                 || !QRect(section->mapTo(m_content, QPoint(0, 0)), section->size()).intersects(wanted))
                 continue;
             const QList<QWidget*> widgets = section->widgets();
             for (QWidget* widget : widgets) {
-                auto* placeholder = qobject_cast<ChartPlaceholder*>(widget);
+                auto* placeholder = qobject_cast<scalars::ChartPlaceholder*>(widget);
                 if (!placeholder || !QRect(widget->mapTo(m_content, QPoint(0, 0)), widget->size()).intersects(wanted))
                     continue;
                 if (budget-- <= 0) {
@@ -461,7 +463,7 @@ void DistributionsPanel::updateColumns()
         return;
     m_columns = columns;
     m_chartHeight = height;
-    for (ChartSection* section : std::as_const(m_sections))
+    for (scalars::ChartSection* section : std::as_const(m_sections))
         section->setColumns(columns, height);
 }
 
@@ -521,7 +523,7 @@ void DistributionsPanel::setMode(DistributionMode mode)
     emit optionsChanged();
 }
 
-void DistributionsPanel::setXAxisMode(XAxisMode mode)
+void DistributionsPanel::setXAxisMode(scalars::XAxisMode mode)
 {
     {
         const QSignalBlocker blocker(m_xAxisCombo);
@@ -595,7 +597,7 @@ QStringList DistributionsPanel::visibleTags() const
 DistributionChart* DistributionsPanel::chart(const QString& tag, const QString& run) const
 {
     DistributionChart* chart = m_charts.value(slotKey(tag, run));
-    const ChartSection* section = m_sections.value(tag);
+    const scalars::ChartSection* section = m_sections.value(tag);
     return chart && section && section->widgets().contains(chart) ? chart : nullptr;
 }
 
@@ -617,7 +619,7 @@ void DistributionsPanel::setTagExpanded(const QString& tag, bool expanded)
         m_collapsedTags.remove(tag);
     else
         m_collapsedTags.insert(tag);
-    if (ChartSection* section = m_sections.value(tag))
+    if (scalars::ChartSection* section = m_sections.value(tag))
         section->setExpanded(expanded);
 }
 
@@ -650,12 +652,12 @@ void DistributionsPanel::restoreState(const QVariantMap& state)
     setMode(state.value(QStringLiteral("mode")).toString() == QLatin1String("offset") ? DistributionMode::Offset
                                                                                       : DistributionMode::Bands);
     const QString axis = state.value(QStringLiteral("xAxis")).toString();
-    setXAxisMode(axis == QLatin1String("relative")   ? XAxisMode::RelativeTime
-                     : axis == QLatin1String("wall") ? XAxisMode::WallTime
-                                                     : XAxisMode::Step);
+    setXAxisMode(axis == QLatin1String("relative")   ? scalars::XAxisMode::RelativeTime
+                     : axis == QLatin1String("wall") ? scalars::XAxisMode::WallTime
+                                                     : scalars::XAxisMode::Step);
     for (const QString& tag : state.value(QStringLiteral("collapsed")).toStringList())
         setTagExpanded(tag, false);
     setTagFilter(state.value(QStringLiteral("filter")).toString());
 }
 
-} // namespace runlens::distributions
+} // namespace runlens::widgets::distributions

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "models/summary/summarystore.h"
 #include "widgets/common/chartexportmenu.h"
 #include "widgets/distributions/distributionchart.h"
-#include "models/summary/summarystore.h"
 
 #include <QHash>
 #include <QMap>
@@ -20,11 +20,11 @@ class QScrollArea;
 class QTimer;
 class QVBoxLayout;
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 class ChartSection;
 }
 
-namespace runlens::distributions {
+namespace runlens::widgets::distributions {
 
 /// The Distributions panel: every histogram tag of every run, as TensorBoard users know it. One section
 /// per tag (collapsible, filtered by a regular expression over tags) holding one chart per run, so runs
@@ -40,11 +40,11 @@ class DistributionsPanel final : public QWidget
 {
     Q_OBJECT
 public:
-    explicit DistributionsPanel(summary::SummaryStore* store = nullptr, QWidget* parent = nullptr);
+    explicit DistributionsPanel(models::summary::SummaryStore* store = nullptr, QWidget* parent = nullptr);
     ~DistributionsPanel() override;
 
-    void setStore(summary::SummaryStore* store);
-    summary::SummaryStore* store() const { return m_store; }
+    void setStore(models::summary::SummaryStore* store);
+    models::summary::SummaryStore* store() const { return m_store; }
 
     /// Shows only these runs (an empty list shows every run). Runs that appear later are shown only when
     /// listed (or when the list is empty).
@@ -54,8 +54,8 @@ public:
 
     void setMode(DistributionMode mode);
     DistributionMode mode() const { return m_options.mode; }
-    void setXAxisMode(XAxisMode mode);
-    XAxisMode xAxisMode() const { return m_options.xAxisMode; }
+    void setXAxisMode(scalars::XAxisMode mode);
+    scalars::XAxisMode xAxisMode() const { return m_options.xAxisMode; }
 
     /// Case-insensitive regular expression matched anywhere in the tag. An invalid pattern is shown in
     /// red with the error as tooltip and the last valid filter stays in effect.
@@ -73,7 +73,7 @@ public:
     DistributionChart* chart(const QString& tag, const QString& run) const;
     /// Charts that exist and are shown, in display order.
     QList<DistributionChart*> charts() const;
-    ChartSection* sectionForTag(const QString& tag) const { return m_sections.value(tag); }
+    scalars::ChartSection* sectionForTag(const QString& tag) const { return m_sections.value(tag); }
     void setTagExpanded(const QString& tag, bool expanded);
 
     /// Applies store changes waiting for the coalescing timer now and creates the charts in view.
@@ -106,10 +106,10 @@ protected:
 
 private:
     void buildUi();
-    void onSeriesChanged(summary::SummaryKind kind, const QString& run, const QStringList& tags);
+    void onSeriesChanged(models::summary::SummaryKind kind, const QString& run, const QStringList& tags);
     void scheduleUpdate();
     void rebuildStructure();
-    void updateSection(ChartSection* section);
+    void updateSection(scalars::ChartSection* section);
     void updateAllSections();
     QWidget* slotFor(const QString& tag, const QString& run);
     DistributionChart* createChart(const QString& tag, const QString& run);
@@ -121,7 +121,7 @@ private:
     QColor colorOfRun(const QString& run) const;
     bool tagPassesFilter(const QString& tag) const;
 
-    QPointer<summary::SummaryStore> m_store;
+    QPointer<models::summary::SummaryStore> m_store;
     DistributionChartOptions m_options;
     QStringList m_visibleRuns;
     QRegularExpression m_filter;
@@ -129,7 +129,7 @@ private:
     QStringList m_tags;
     QStringList m_runs; ///< every run of the store, in store order (colours follow it)
     QMap<QString, QStringList> m_runsOfTag; ///< tag -> runs that have it
-    QMap<QString, ChartSection*> m_sections;
+    QMap<QString, scalars::ChartSection*> m_sections;
     QHash<QString, DistributionChart*> m_charts; ///< by slot key (tag, run)
     QHash<QString, QWidget*> m_placeholders; ///< slots whose chart is not created yet
     QSet<QString> m_collapsedTags;
@@ -153,4 +153,4 @@ private:
     QTimer* m_materializeTimer = nullptr;
 };
 
-} // namespace runlens::distributions
+} // namespace runlens::widgets::distributions

@@ -15,7 +15,7 @@
 
 Q_LOGGING_CATEGORY(lcGraphLayout, "runlens.widgets.graph.layout")
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 namespace {
 
@@ -108,14 +108,14 @@ LayoutResult GraphLayoutEngine::layoutNow(const LayoutRequest& request, LayoutCa
     result.frame = request.frame;
     if (!request.tree)
         return result;
-    const graph::ScopeTree& tree = *request.tree;
+    const models::graph::ScopeTree& tree = *request.tree;
     if (cache.tree != &tree || cache.entries.size() > kMaxCacheEntries) {
         cache.entries.clear();
         cache.tree = &tree;
     }
 
     // Visible expanded containers, deepest first, so each one's children already have their sizes.
-    std::vector<int> containers { graph::ScopeTree::root() };
+    std::vector<int> containers { models::graph::ScopeTree::root() };
     for (const int id : tree.visibleItems(request.state)) {
         if (tree.item(id).isContainer() && request.state.isExpanded(id))
             containers.push_back(id);
@@ -139,7 +139,7 @@ LayoutResult GraphLayoutEngine::layoutNow(const LayoutRequest& request, LayoutCa
         if (cached == cache.entries.end()) {
             GroupLayout layout;
             {
-                const std::lock_guard<std::mutex> lock(graph::graphvizMutex());
+                const std::lock_guard<std::mutex> lock(models::graph::graphvizMutex());
                 layout = runDot(tree, container, sizes, request.rankDir);
             }
             ++result.dotRuns;
@@ -151,7 +151,7 @@ LayoutResult GraphLayoutEngine::layoutNow(const LayoutRequest& request, LayoutCa
     return result;
 }
 
-GroupLayout GraphLayoutEngine::runDot(const graph::ScopeTree& tree, int container,
+GroupLayout GraphLayoutEngine::runDot(const models::graph::ScopeTree& tree, int container,
                                       const std::vector<QSizeF>& childSizes, const QString& rankDir)
 {
     const auto& children = tree.item(container).children;
@@ -277,4 +277,4 @@ GroupLayout GraphLayoutEngine::runDot(const graph::ScopeTree& tree, int containe
     return layout;
 }
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 /// Geometry of one container's direct children as laid out by Graphviz `dot`, in points with the origin at
 /// the top-left of the container's content area (y down).
@@ -53,8 +53,8 @@ struct FrameMetrics
 /// Everything a layout pass needs, captured by value so the pass can run on the layout thread.
 struct LayoutRequest
 {
-    std::shared_ptr<const graph::ScopeTree> tree;
-    graph::ExpansionState state;
+    std::shared_ptr<const models::graph::ScopeTree> tree;
+    models::graph::ExpansionState state;
     QHash<int, QSizeF> collapsedSizes; ///< fixed box sizes of the visible collapsed items
     QString rankDir = QStringLiteral("TB");
     FrameMetrics frame;
@@ -65,8 +65,8 @@ struct LayoutRequest
 struct LayoutResult
 {
     quint64 serial = 0;
-    std::shared_ptr<const graph::ScopeTree> tree;
-    graph::ExpansionState state;
+    std::shared_ptr<const models::graph::ScopeTree> tree;
+    models::graph::ExpansionState state;
     FrameMetrics frame;
     std::unordered_map<int, std::shared_ptr<const GroupLayout>> groups;
     int dotRuns = 0; ///< how many containers were laid out (the others came from the cache)
@@ -76,7 +76,7 @@ struct LayoutResult
 /// Per-container layouts of one tree, reused while the sizes of the container's children stay the same.
 struct LayoutCache
 {
-    const graph::ScopeTree* tree = nullptr;
+    const models::graph::ScopeTree* tree = nullptr;
     std::unordered_map<std::string, std::shared_ptr<const GroupLayout>> entries;
 };
 
@@ -97,12 +97,12 @@ public:
     static LayoutResult layoutNow(const LayoutRequest& request, LayoutCache& cache);
 
     /// Lays out one container with `dot` (the caller holds the Graphviz lock). Public for tests.
-    static GroupLayout runDot(const graph::ScopeTree& tree, int container, const std::vector<QSizeF>& childSizes,
-                              const QString& rankDir);
+    static GroupLayout runDot(const models::graph::ScopeTree& tree, int container,
+                              const std::vector<QSizeF>& childSizes, const QString& rankDir);
 
 private:
     struct Private;
     std::unique_ptr<Private> d;
 };
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

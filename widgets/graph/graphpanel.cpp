@@ -1,8 +1,8 @@
 #include "widgets/graph/graphpanel.h"
 
+#include "models/core/workerpool.h"
 #include "widgets/common/chartexportmenu.h"
 #include "widgets/common/panelheader.h"
-#include "models/core/workerpool.h"
 #include "widgets/graph/graphview.h"
 
 #include <QCheckBox>
@@ -31,7 +31,7 @@
 
 #include <algorithm>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 namespace {
 
@@ -55,7 +55,7 @@ constexpr double kMaxPngSide = 16384;
 constexpr int kExportItems = 120;
 constexpr int kOpeningItems = 60;
 
-QString graphTitle(const graph::Graph& graph)
+QString graphTitle(const models::graph::Graph& graph)
 {
     const QString file = QFileInfo(graph.path).fileName();
     if (graph.name.empty() || QString::fromStdString(graph.name) == file)
@@ -201,17 +201,17 @@ GraphPanel::GraphPanel(QWidget* parent)
 
 GraphPanel::~GraphPanel() = default;
 
-std::shared_ptr<const graph::ScopeTree> GraphPanel::tree() const
+std::shared_ptr<const models::graph::ScopeTree> GraphPanel::tree() const
 {
     return m_tree;
 }
 
-void GraphPanel::addGraph(std::shared_ptr<const graph::Graph> graph)
+void GraphPanel::addGraph(std::shared_ptr<const models::graph::Graph> graph)
 {
     if (!graph)
         return;
     m_graphs.push_back(graph);
-    m_scores.push_back(graph::hierarchyScore(*graph));
+    m_scores.push_back(models::graph::hierarchyScore(*graph));
     m_graphChoice->addItem(graphTitle(*graph)); // the first one triggers buildTree(0)
     const int current = m_graphChoice->currentIndex();
     if (!m_graphChosen && current >= 0 && m_scores.back().richerThan(m_scores[std::size_t(current)]))
@@ -223,14 +223,14 @@ int GraphPanel::currentGraphIndex() const
     return m_graphChoice->currentIndex();
 }
 
-void GraphPanel::showTree(std::shared_ptr<const graph::ScopeTree> tree)
+void GraphPanel::showTree(std::shared_ptr<const models::graph::ScopeTree> tree)
 {
     if (!tree)
         return;
     ++m_buildSerial;
     const QSignalBlocker blocker(m_graphChoice);
     m_graphs.push_back(tree->graphPtr());
-    m_scores.push_back(graph::hierarchyScore(tree->graph()));
+    m_scores.push_back(models::graph::hierarchyScore(tree->graph()));
     m_graphChosen = true;
     m_graphChoice->addItem(graphTitle(tree->graph()));
     m_graphChoice->setCurrentIndex(m_graphChoice->count() - 1);
@@ -253,7 +253,7 @@ void GraphPanel::clear()
     updateProfile();
 }
 
-void GraphPanel::setProfile(std::shared_ptr<const trace::TraceStore> store)
+void GraphPanel::setProfile(std::shared_ptr<const models::trace::TraceStore> store)
 {
     if (store == m_store)
         return;
@@ -276,9 +276,9 @@ void GraphPanel::updateProfile()
         return;
     }
     m_status->setText(tr("Matching profiler ops to the graph\u2026"));
-    QtConcurrent::run(workerPool(), [tree = m_tree, store = m_store] {
-        return graph::ItemProfile::compute(tree, *store);
-    }).then(this, [this, serial](std::shared_ptr<const graph::ItemProfile> profile) {
+    QtConcurrent::run(models::workerPool(), [tree = m_tree, store = m_store] {
+        return models::graph::ItemProfile::compute(tree, *store);
+    }).then(this, [this, serial](std::shared_ptr<const models::graph::ItemProfile> profile) {
         if (serial != m_profileSerial)
             return;
         m_profile = std::move(profile);
@@ -291,7 +291,7 @@ void GraphPanel::updateProfile()
 bool GraphPanel::selectGraph(const QString& nameOrFile)
 {
     for (std::size_t i = 0; i < m_graphs.size(); ++i) {
-        const graph::Graph& graph = *m_graphs[i];
+        const models::graph::Graph& graph = *m_graphs[i];
         if (QString::fromStdString(graph.name) == nameOrFile || QFileInfo(graph.path).fileName() == nameOrFile
             || graph.path == nameOrFile) {
             m_graphChosen = true;
@@ -309,13 +309,13 @@ void GraphPanel::buildTree(int index)
 {
     if (index < 0 || std::size_t(index) >= m_graphs.size())
         return;
-    graph::ScopeTree::Options options;
+    models::graph::ScopeTree::Options options;
     options.readable = m_readable->isChecked();
     const quint64 serial = ++m_buildSerial;
     m_status->setText(tr("Building the hierarchy\u2026"));
-    QtConcurrent::run(workerPool(), [graph = m_graphs[std::size_t(index)], options] {
-        return graph::ScopeTree::build(graph, options);
-    }).then(this, [this, serial](std::shared_ptr<const graph::ScopeTree> tree) {
+    QtConcurrent::run(models::workerPool(), [graph = m_graphs[std::size_t(index)], options] {
+        return models::graph::ScopeTree::build(graph, options);
+    }).then(this, [this, serial](std::shared_ptr<const models::graph::ScopeTree> tree) {
         if (serial == m_buildSerial)
             applyTree(std::move(tree));
     });
@@ -360,7 +360,7 @@ bool GraphPanel::setExpandedGroups(const QStringList& keys)
 {
     if (!m_tree || m_view->tree() != m_tree)
         return false;
-    graph::ExpansionState state;
+    models::graph::ExpansionState state;
     for (const QString& key : keys) {
         const int id = m_tree->findKey(key.toStdString());
         if (id > 0)
@@ -370,12 +370,12 @@ bool GraphPanel::setExpandedGroups(const QStringList& keys)
     return true;
 }
 
-void GraphPanel::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
+void GraphPanel::applyTree(std::shared_ptr<const models::graph::ScopeTree> tree)
 {
     m_tree = std::move(tree);
     m_results->clear();
     m_results->setVisible(false);
-    graph::ExpansionState state;
+    models::graph::ExpansionState state;
     QSettings settings;
     const bool remembered = !m_tree->graph().path.isEmpty();
     if (remembered) {
@@ -394,7 +394,7 @@ void GraphPanel::applyTree(std::shared_ptr<const graph::ScopeTree> tree)
     // A parallel strategy is read for its stages: it opens coloured by them.
     setColorModeEnabled(m_color, GraphView::ColorMode::Stage, m_view->hasStages());
     const auto mode = GraphView::ColorMode(m_color->currentData().toInt());
-    if (m_view->hasStages() && m_tree->graph().format == graph::GraphFormat::ParallelStrategy)
+    if (m_view->hasStages() && m_tree->graph().format == models::graph::GraphFormat::ParallelStrategy)
         m_color->setCurrentIndex(m_color->findData(int(GraphView::ColorMode::Stage)));
     else if (!m_view->hasStages() && mode == GraphView::ColorMode::Stage)
         m_color->setCurrentIndex(m_color->findData(int(GraphView::ColorMode::OpType)));
@@ -428,7 +428,7 @@ int GraphPanel::search(const QString& pattern)
         m_results->setVisible(false);
         return 0;
     }
-    graph::ScopeTree::SearchOptions options;
+    models::graph::ScopeTree::SearchOptions options;
     options.regex = m_regex->isChecked();
     QString error;
     const std::vector<int> hits = m_tree->search(pattern, options, &error);
@@ -438,10 +438,10 @@ int GraphPanel::search(const QString& pattern)
         return 0;
     }
     for (const int id : hits) {
-        const graph::ScopeItem& item = m_tree->item(id);
+        const models::graph::ScopeItem& item = m_tree->item(id);
         QString text = QString::fromStdString(item.label);
-        if (item.kind == graph::ScopeItemKind::Op) {
-            const graph::Node& node = m_tree->graph().nodes[std::size_t(item.node)];
+        if (item.kind == models::graph::ScopeItemKind::Op) {
+            const models::graph::Node& node = m_tree->graph().nodes[std::size_t(item.node)];
             text = QStringLiteral("%1  [%2]")
                        .arg(QString::fromStdString(node.fullName()), QString::fromStdString(node.opType));
         } else {
@@ -497,10 +497,11 @@ bool GraphPanel::exportTo(const QString& fileName, QString* errorMessage) const
     return exportView(*m_view, fileName, errorMessage);
 }
 
-bool GraphPanel::exportGraph(std::shared_ptr<const graph::Graph> graph, const QString& fileName, QString* errorMessage)
+bool GraphPanel::exportGraph(std::shared_ptr<const models::graph::Graph> graph, const QString& fileName,
+                             QString* errorMessage)
 {
-    const auto tree = graph::ScopeTree::build(std::move(graph));
-    const graph::ExpansionState state = GraphView::openingState(*tree, kExportItems);
+    const auto tree = models::graph::ScopeTree::build(std::move(graph));
+    const models::graph::ExpansionState state = GraphView::openingState(*tree, kExportItems);
     GraphView view;
     view.resize(1600, 1000);
     view.setTree(tree, state);
@@ -560,4 +561,4 @@ bool GraphPanel::exportView(const GraphView& view, const QString& fileName, QStr
     return true;
 }
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

@@ -17,11 +17,11 @@ class QLineEdit;
 class QListWidget;
 class QSpinBox;
 
-namespace runlens::trace {
+namespace runlens::models::trace {
 class TraceStore;
 }
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 class GraphView;
 
@@ -43,9 +43,9 @@ public:
     /// Adds a graph to the choice. Until a graph is chosen (by the user, selectGraph or showTree) the panel
     /// shows the one with the richest hierarchy so far (graph::HierarchyScore); the hierarchy is built on a
     /// worker.
-    void addGraph(std::shared_ptr<const graph::Graph> graph);
+    void addGraph(std::shared_ptr<const models::graph::Graph> graph);
     /// Shows an already built hierarchy (and adds its graph to the choice).
-    void showTree(std::shared_ptr<const graph::ScopeTree> tree);
+    void showTree(std::shared_ptr<const models::graph::ScopeTree> tree);
     void clear();
     int graphCount() const { return int(m_graphs.size()); }
     /// Shows the graph with this name or file name and keeps it shown as others arrive; false when there is none.
@@ -54,7 +54,7 @@ public:
     int currentGraphIndex() const;
 
     GraphView* view() const { return m_view; }
-    std::shared_ptr<const graph::ScopeTree> tree() const;
+    std::shared_ptr<const models::graph::ScopeTree> tree() const;
     QListWidget* resultList() const { return m_results; }
 
     /// Runs a search with the toolbar's options and lists the hits; returns their number.
@@ -63,16 +63,16 @@ public:
 
     /// The trace whose op times the "Profiler time" colouring shows (null: none, the mode is disabled).
     /// Ops are matched to the shown graph on a worker whenever the trace or the hierarchy changes.
-    void setProfile(std::shared_ptr<const trace::TraceStore> store);
+    void setProfile(std::shared_ptr<const models::trace::TraceStore> store);
     /// The profile of the shown tree, once matched; null without a trace.
-    const std::shared_ptr<const graph::ItemProfile>& profile() const { return m_profile; }
+    const std::shared_ptr<const models::graph::ItemProfile>& profile() const { return m_profile; }
 
     void setFileNameProvider(FileNameProvider provider) { m_fileNameProvider = std::move(provider); }
     /// Writes the current picture (all of it, at the current expansion) as SVG or PNG by the suffix.
     bool exportTo(const QString& fileName, QString* errorMessage = nullptr) const;
     static bool exportView(const GraphView& view, const QString& fileName, QString* errorMessage = nullptr);
     /// Lays out `graph` collapsed, without a window, and writes it as SVG or PNG (the command line export).
-    static bool exportGraph(std::shared_ptr<const graph::Graph> graph, const QString& fileName,
+    static bool exportGraph(std::shared_ptr<const models::graph::Graph> graph, const QString& fileName,
                             QString* errorMessage = nullptr);
     /// The direction of the data flow: "TB" (top down) or "LR" (left to right), as the toolbar shows it.
     QString rankDir() const;
@@ -92,25 +92,25 @@ public slots:
 
 signals:
     void currentItemChanged(int item);
-    void treeChanged(std::shared_ptr<const graph::ScopeTree> tree);
+    void treeChanged(std::shared_ptr<const models::graph::ScopeTree> tree);
     /// A new profile for the shown tree (null when the trace went away), e.g. for NodeDetailsWidget.
-    void profileChanged(std::shared_ptr<const graph::ItemProfile> profile);
+    void profileChanged(std::shared_ptr<const models::graph::ItemProfile> profile);
 
 private:
     void buildTree(int index);
-    void applyTree(std::shared_ptr<const graph::ScopeTree> tree);
+    void applyTree(std::shared_ptr<const models::graph::ScopeTree> tree);
     void saveState() const;
     void requestExport(const QString& suffix);
     void onResultActivated();
     void updateProfile();
 
-    std::vector<std::shared_ptr<const graph::Graph>> m_graphs;
-    std::vector<graph::HierarchyScore> m_scores; ///< per graph
+    std::vector<std::shared_ptr<const models::graph::Graph>> m_graphs;
+    std::vector<models::graph::HierarchyScore> m_scores; ///< per graph
     bool m_graphChosen = false; ///< a graph was picked on purpose: arrivals no longer change it
-    std::shared_ptr<const graph::ScopeTree> m_tree;
+    std::shared_ptr<const models::graph::ScopeTree> m_tree;
     quint64 m_buildSerial = 0;
-    std::shared_ptr<const trace::TraceStore> m_store;
-    std::shared_ptr<const graph::ItemProfile> m_profile;
+    std::shared_ptr<const models::trace::TraceStore> m_store;
+    std::shared_ptr<const models::graph::ItemProfile> m_profile;
     quint64 m_profileSerial = 0;
     FileNameProvider m_fileNameProvider;
     bool m_restoring = false;
@@ -128,4 +128,4 @@ private:
     GraphView* m_view = nullptr;
 };
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

@@ -2,13 +2,13 @@
 
 #include <QLineF>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 GraphScene GraphScene::compose(const LayoutResult& result)
 {
     GraphScene scene;
-    if (result.tree && result.groups.count(graph::ScopeTree::root()))
-        scene.place(result, graph::ScopeTree::root(), QPointF(0, 0));
+    if (result.tree && result.groups.count(models::graph::ScopeTree::root()))
+        scene.place(result, models::graph::ScopeTree::root(), QPointF(0, 0));
     for (const SceneBox& box : scene.boxes)
         scene.bounds = scene.bounds.isNull() ? box.rect : scene.bounds.united(box.rect);
     return scene;
@@ -73,4 +73,4 @@ int GraphScene::boxAt(QPointF scenePos) const
     return -1;
 }
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

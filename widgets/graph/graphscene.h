@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 /// One visible item placed in scene coordinates: a collapsed box or the frame of an expanded container.
 struct SceneBox
@@ -55,4 +55,4 @@ private:
     std::unordered_map<int, int> m_boxOfItem;
 };
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <set>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
-using graph::ScopeItemKind;
-using graph::ScopeTree;
+using models::graph::ScopeItemKind;
+using models::graph::ScopeTree;
 
 namespace {
 
@@ -23,7 +23,7 @@ std::vector<int> itemStages(const ScopeTree& tree, int* distinct)
     while (!stack.empty()) {
         const auto [id, done] = stack.back();
         stack.pop_back();
-        const graph::ScopeItem& item = tree.item(id);
+        const models::graph::ScopeItem& item = tree.item(id);
         if (item.kind == ScopeItemKind::Op) {
             const int stage = tree.graph().nodes[std::size_t(item.node)].stage;
             stages[std::size_t(id)] = stage;
@@ -64,7 +64,7 @@ GraphView::GraphView(QWidget* parent)
 
 GraphView::~GraphView() = default;
 
-void GraphView::setTree(std::shared_ptr<const ScopeTree> tree, const graph::ExpansionState& state)
+void GraphView::setTree(std::shared_ptr<const ScopeTree> tree, const models::graph::ExpansionState& state)
 {
     m_tree = std::move(tree);
     m_state = state;
@@ -84,7 +84,7 @@ void GraphView::setTree(std::shared_ptr<const ScopeTree> tree, const graph::Expa
     emit selectionChanged(-1);
 }
 
-void GraphView::setExpansionState(const graph::ExpansionState& state)
+void GraphView::setExpansionState(const models::graph::ExpansionState& state)
 {
     if (state == m_state)
         return;
@@ -116,7 +116,7 @@ int GraphView::expandAllBelow(int item, int maxVisible)
         return 0;
     if (item < 0)
         item = ScopeTree::root();
-    graph::ExpansionState next = m_state;
+    models::graph::ExpansionState next = m_state;
     std::vector<int> stack { item };
     while (!stack.empty()) {
         const int current = stack.back();
@@ -146,7 +146,7 @@ void GraphView::collapseAllBelow(int item)
         return;
     if (item < 0)
         item = ScopeTree::root();
-    graph::ExpansionState next = m_state;
+    models::graph::ExpansionState next = m_state;
     for (const int expanded : m_state.expanded()) {
         if (expanded == item || m_tree->isAncestor(item, expanded))
             next.setExpanded(expanded, false);
@@ -154,9 +154,9 @@ void GraphView::collapseAllBelow(int item)
     setExpansionState(next);
 }
 
-graph::ExpansionState GraphView::openingState(const ScopeTree& tree, int maxItems)
+models::graph::ExpansionState GraphView::openingState(const ScopeTree& tree, int maxItems)
 {
-    graph::ExpansionState state;
+    models::graph::ExpansionState state;
     int visible = int(tree.item(ScopeTree::root()).children.size());
     std::vector<int> level { ScopeTree::root() };
     while (!level.empty()) {
@@ -249,4 +249,4 @@ void GraphView::applyLayout(LayoutResult result)
     emit layoutFinished();
 }
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

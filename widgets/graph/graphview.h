@@ -12,7 +12,7 @@
 #include <memory>
 #include <unordered_set>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 /// Paints a ScopeTree as nested per-group layouts and lets the user expand, collapse, zoom, pan and select.
 /// A plain QWidget painting flat arrays (no item objects): at 20k ops collapsed the picture holds a few
@@ -29,12 +29,12 @@ public:
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
 
-    void setTree(std::shared_ptr<const graph::ScopeTree> tree, const graph::ExpansionState& state = {});
-    const std::shared_ptr<const graph::ScopeTree>& tree() const { return m_tree; }
+    void setTree(std::shared_ptr<const models::graph::ScopeTree> tree, const models::graph::ExpansionState& state = {});
+    const std::shared_ptr<const models::graph::ScopeTree>& tree() const { return m_tree; }
 
     /// The latest requested state; the picture follows when its layout is done.
-    const graph::ExpansionState& expansionState() const { return m_state; }
-    void setExpansionState(const graph::ExpansionState& state);
+    const models::graph::ExpansionState& expansionState() const { return m_state; }
+    void setExpansionState(const models::graph::ExpansionState& state);
     void setExpanded(int item, bool expanded);
     void toggleExpanded(int item);
     /// Expands `item` and every container below it unless that would show more than `maxVisible` items;
@@ -56,8 +56,8 @@ public:
     static QColor stageColor(int stage);
     void setColorMode(ColorMode mode);
     /// Profiler time per item for the ProfilerTime colouring; ignored unless made for the shown tree.
-    void setProfile(std::shared_ptr<const graph::ItemProfile> profile);
-    const std::shared_ptr<const graph::ItemProfile>& profile() const { return m_profile; }
+    void setProfile(std::shared_ptr<const models::graph::ItemProfile> profile);
+    const std::shared_ptr<const models::graph::ItemProfile>& profile() const { return m_profile; }
     /// The heat colour of a share of the largest shown time (0..1).
     static QColor heatColor(double fraction);
     /// The colour of boxes without profiler time in ProfilerTime mode.
@@ -97,7 +97,7 @@ public:
 
     /// Containers opened breadth-first from the root while at most `maxItems` items show: how a graph
     /// looks on its first visit (a lone "Default" box says little).
-    static graph::ExpansionState openingState(const graph::ScopeTree& tree, int maxItems);
+    static models::graph::ExpansionState openingState(const models::graph::ScopeTree& tree, int maxItems);
 
     /// The size a collapsed item gets, measured with the widget's font.
     QSizeF boxSize(int item) const;
@@ -140,8 +140,8 @@ private:
     bool onFrameTitle(int boxIndex, QPointF scenePos) const;
     void zoomAt(QPointF widgetPos, double factor);
 
-    std::shared_ptr<const graph::ScopeTree> m_tree;
-    graph::ExpansionState m_state;
+    std::shared_ptr<const models::graph::ScopeTree> m_tree;
+    models::graph::ExpansionState m_state;
     std::unique_ptr<GraphLayoutEngine> m_engine;
     LayoutResult m_result;
     GraphScene m_scene;
@@ -151,7 +151,7 @@ private:
 
     QString m_rankDir = QStringLiteral("TB");
     ColorMode m_colorMode = ColorMode::OpType;
-    std::shared_ptr<const graph::ItemProfile> m_profile;
+    std::shared_ptr<const models::graph::ItemProfile> m_profile;
     mutable std::int64_t m_heatMax = 0;
     std::vector<QColor> m_itemColors; ///< per item, see setItemColors
     std::vector<int> m_itemStages; ///< per item: the stage all its ops share, -1 none, -2 several
@@ -177,4 +177,4 @@ private:
     QRectF m_minimapScene;
 };
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

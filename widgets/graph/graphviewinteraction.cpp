@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 void GraphView::setSelectedItem(int item)
 {
@@ -28,7 +28,7 @@ void GraphView::revealItem(int item)
 {
     if (!m_tree || item <= 0 || item >= m_tree->itemCount())
         return;
-    graph::ExpansionState next = m_state;
+    models::graph::ExpansionState next = m_state;
     for (const int ancestor : m_tree->ancestors(item))
         next.setExpanded(ancestor, true);
     setSelectedItem(item);
@@ -249,10 +249,10 @@ bool GraphView::event(QEvent* event)
         event->ignore();
         return true;
     }
-    const graph::ScopeItem& item = m_tree->item(m_scene.boxes[std::size_t(box)].item);
+    const models::graph::ScopeItem& item = m_tree->item(m_scene.boxes[std::size_t(box)].item);
     QString text = QString::fromStdString(item.label);
-    if (item.kind == graph::ScopeItemKind::Op) {
-        const graph::Node& node = m_tree->graph().nodes[std::size_t(item.node)];
+    if (item.kind == models::graph::ScopeItemKind::Op) {
+        const models::graph::Node& node = m_tree->graph().nodes[std::size_t(item.node)];
         const QString full = QString::fromStdString(node.id.empty() ? node.fullName() : node.id);
         if (full != text)
             text = full;
@@ -296,4 +296,4 @@ void GraphView::keyPressEvent(QKeyEvent* event)
     }
 }
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
-using graph::ScopeItem;
-using graph::ScopeItemKind;
-using graph::ScopeTree;
+using models::graph::ScopeItem;
+using models::graph::ScopeItemKind;
+using models::graph::ScopeTree;
 
 namespace {
 
@@ -43,12 +43,12 @@ QString itemSubtitle(const ScopeTree& tree, int id)
     const ScopeItem& item = tree.item(id);
     switch (item.kind) {
     case ScopeItemKind::Op: {
-        const graph::Node& node = tree.graph().nodes[std::size_t(item.node)];
+        const models::graph::Node& node = tree.graph().nodes[std::size_t(item.node)];
         // A name that repeats the op type says nothing new; the output's shape does.
         if ((node.name == item.opType || item.opType.empty()) && !node.outputs.empty()
             && node.outputs.front().type.known())
             return QString::fromStdString(node.outputs.front().type.text());
-        return QString::fromStdString(item.opType.empty() ? graph::nodeKindId(node.kind) : item.opType);
+        return QString::fromStdString(item.opType.empty() ? models::graph::nodeKindId(node.kind) : item.opType);
     }
     case ScopeItemKind::Series:
         return GraphView::tr("series of %1").arg(item.children.size());
@@ -61,17 +61,17 @@ QString itemSubtitle(const ScopeTree& tree, int id)
 
 /// Frames and collapsed groups: blue-grey for the forward pass, tinted for gradients, recomputation and
 /// the optimizer, a little darker at each nesting level so nested frames stay apart.
-QColor roleTint(graph::ScopeRole role, int depth)
+QColor roleTint(models::graph::ScopeRole role, int depth)
 {
     const int shade = std::max(0, 24 - 4 * std::min(depth, 6));
     switch (role) {
-    case graph::ScopeRole::Gradient:
+    case models::graph::ScopeRole::Gradient:
         return QColor(232 + shade / 2, 214 + shade, 214 + shade);
-    case graph::ScopeRole::Recompute:
+    case models::graph::ScopeRole::Recompute:
         return QColor(232 + shade / 2, 226 + shade, 206 + shade);
-    case graph::ScopeRole::Optimizer:
+    case models::graph::ScopeRole::Optimizer:
         return QColor(214 + shade, 232 + shade / 2, 214 + shade);
-    case graph::ScopeRole::Forward:
+    case models::graph::ScopeRole::Forward:
         break;
     }
     return QColor(214 + shade, 222 + shade, 240 + shade / 2);
@@ -82,7 +82,7 @@ QString foldedText(const ScopeTree& tree, const ScopeItem& item)
     QStringList names;
     for (const int index : item.folded) {
         // Generated weights are often unnamed ops ("ConstantOfShape"); their value's name says more.
-        const graph::Node& node = tree.graph().nodes[std::size_t(index)];
+        const models::graph::Node& node = tree.graph().nodes[std::size_t(index)];
         const bool anonymous = node.name.empty() || node.name == node.opType;
         names << QString::fromStdString(anonymous && !node.outputs.empty() && !node.outputs.front().name.empty()
                                             ? node.outputs.front().name
@@ -107,7 +107,7 @@ void GraphView::setItemColors(std::vector<QColor> colors)
     update();
 }
 
-void GraphView::setProfile(std::shared_ptr<const graph::ItemProfile> profile)
+void GraphView::setProfile(std::shared_ptr<const models::graph::ItemProfile> profile)
 {
     m_profile = std::move(profile);
     rebuildMinimap();
@@ -226,9 +226,9 @@ QColor GraphView::fillColor(int id) const
     if (item.kind == ScopeItemKind::Op || item.kind == ScopeItemKind::Series) {
         if (item.kind == ScopeItemKind::Op) {
             const auto kind = m_tree->graph().nodes[std::size_t(item.node)].kind;
-            if (kind == graph::NodeKind::Input || kind == graph::NodeKind::Output)
+            if (kind == models::graph::NodeKind::Input || kind == models::graph::NodeKind::Output)
                 return QColor(220, 220, 220);
-            if (kind == graph::NodeKind::Parameter || kind == graph::NodeKind::Constant)
+            if (kind == models::graph::NodeKind::Parameter || kind == models::graph::NodeKind::Constant)
                 return QColor(236, 232, 210);
         }
         return pastel(item.opType);
@@ -287,7 +287,7 @@ void GraphView::paintScene(QPainter& painter, const QRectF& sceneRect, double sc
         const auto downstream = [this](int item) { return item == m_selected || m_downstream.count(item) > 0; };
         const bool hot = m_selected >= 0
             && ((upstream(edge.from) && upstream(edge.to)) || (downstream(edge.from) && downstream(edge.to)));
-        const graph::LiftedEdge& lifted = tree.edgesOf(edge.container)[std::size_t(edge.edge)];
+        const models::graph::LiftedEdge& lifted = tree.edgesOf(edge.container)[std::size_t(edge.edge)];
         QPen pen = hot ? highlightPen : edgePen;
         if (lifted.control)
             pen.setStyle(Qt::DashLine);
@@ -453,4 +453,4 @@ void GraphView::rebuildMinimap()
     }
 }
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

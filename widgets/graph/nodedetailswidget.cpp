@@ -9,9 +9,9 @@
 #include <QUrlQuery>
 #include <QVBoxLayout>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
-using graph::ScopeItemKind;
+using models::graph::ScopeItemKind;
 
 namespace {
 
@@ -40,7 +40,7 @@ NodeDetailsWidget::NodeDetailsWidget(QWidget* parent)
     connect(m_browser, &QTextBrowser::anchorClicked, this, &NodeDetailsWidget::onAnchorClicked);
 }
 
-void NodeDetailsWidget::setTree(std::shared_ptr<const graph::ScopeTree> tree)
+void NodeDetailsWidget::setTree(std::shared_ptr<const models::graph::ScopeTree> tree)
 {
     m_tree = std::move(tree);
     showItem(-1);
@@ -57,7 +57,7 @@ void NodeDetailsWidget::showItem(int item)
     m_browser->setHtml(m_item < 0 ? QString() : html() + dumpsHtml());
 }
 
-void NodeDetailsWidget::setProfile(std::shared_ptr<const graph::ItemProfile> profile)
+void NodeDetailsWidget::setProfile(std::shared_ptr<const models::graph::ItemProfile> profile)
 {
     m_profile = std::move(profile);
     showItem(m_item);
@@ -72,11 +72,11 @@ QUrl NodeDetailsWidget::documentationUrl() const
 {
     if (!m_tree || m_item < 0)
         return {};
-    const graph::ScopeItem& item = m_tree->item(m_item);
+    const models::graph::ScopeItem& item = m_tree->item(m_item);
     if (item.kind != ScopeItemKind::Op)
         return {};
-    const graph::Graph& g = m_tree->graph();
-    const graph::Node& node = g.nodes[std::size_t(item.node)];
+    const models::graph::Graph& g = m_tree->graph();
+    const models::graph::Node& node = g.nodes[std::size_t(item.node)];
     return OpDocumentation::builtIn().url(OpDocumentation::frameworkFor(g.format), QString::fromStdString(node.opType));
 }
 
@@ -107,8 +107,8 @@ void NodeDetailsWidget::onAnchorClicked(const QUrl& url)
 
 QString NodeDetailsWidget::html() const
 {
-    const graph::ScopeTree& tree = *m_tree;
-    const graph::ScopeItem& item = tree.item(m_item);
+    const models::graph::ScopeTree& tree = *m_tree;
+    const models::graph::ScopeItem& item = tree.item(m_item);
     const auto link = [&tree](int id, const QString& text) {
         if (id < 0)
             return text.toHtmlEscaped();
@@ -143,8 +143,8 @@ QString NodeDetailsWidget::html() const
         }
         return out;
     }
-    const graph::Graph& g = tree.graph();
-    const graph::Node& node = g.nodes[std::size_t(item.node)];
+    const models::graph::Graph& g = tree.graph();
+    const models::graph::Node& node = g.nodes[std::size_t(item.node)];
     out += row(tr("Name"), esc(node.name));
     out += row(tr("Scope"), esc(node.scope));
     QString opType = esc(node.opType);
@@ -157,19 +157,19 @@ QString NodeDetailsWidget::html() const
                            tr("%1 API documentation").arg(framework).toHtmlEscaped());
     }
     out += row(tr("Op type"), opType);
-    out += row(tr("Kind"), QString::fromLatin1(graph::nodeKindId(node.kind)));
+    out += row(tr("Kind"), QString::fromLatin1(models::graph::nodeKindId(node.kind)));
     out += row(tr("Id"), esc(node.id));
     out += QStringLiteral("</table>");
     if (!node.attributes.empty()) {
         out += QStringLiteral("<h4>%1</h4><table>").arg(tr("Attributes"));
-        for (const graph::Attribute& attribute : node.attributes)
+        for (const models::graph::Attribute& attribute : node.attributes)
             out += row(esc(attribute.name), esc(attribute.value));
         out += QStringLiteral("</table>");
     }
-    const auto producerText = [&](const graph::Port& port) {
+    const auto producerText = [&](const models::graph::Port& port) {
         if (port.producer < 0)
             return QString();
-        const graph::Node& producer = g.nodes[std::size_t(port.producer)];
+        const models::graph::Node& producer = g.nodes[std::size_t(port.producer)];
         const int target = tree.itemOfNode(port.producer);
         QString text = link(target, QString::fromStdString(producer.fullName()));
         if (tree.isFolded(port.producer))
@@ -178,7 +178,7 @@ QString NodeDetailsWidget::html() const
     };
     out += QStringLiteral("<h4>%1</h4><table>").arg(tr("Inputs"));
     for (std::size_t i = 0; i < node.inputs.size(); ++i) {
-        const graph::Port& port = node.inputs[i];
+        const models::graph::Port& port = node.inputs[i];
         QString value = esc(port.type.text());
         const QString producer = producerText(port);
         if (!producer.isEmpty())
@@ -189,9 +189,9 @@ QString NodeDetailsWidget::html() const
     }
     out += QStringLiteral("</table><h4>%1</h4><table>").arg(tr("Outputs"));
     for (std::size_t i = 0; i < node.outputs.size(); ++i) {
-        const graph::Port& port = node.outputs[i];
+        const models::graph::Port& port = node.outputs[i];
         QStringList consumers;
-        for (const graph::Edge& edge : g.edges) {
+        for (const models::graph::Edge& edge : g.edges) {
             if (edge.from == item.node && edge.fromSlot == int(i))
                 consumers << link(tree.itemOfNode(edge.to),
                                   QString::fromStdString(g.nodes[std::size_t(edge.to)].fullName()));
@@ -207,7 +207,7 @@ QString NodeDetailsWidget::html() const
     if (!item.folded.empty()) {
         out += QStringLiteral("<h4>%1</h4><table>").arg(tr("Weights and constants"));
         for (const int folded : item.folded) {
-            const graph::Node& weight = g.nodes[std::size_t(folded)];
+            const models::graph::Node& weight = g.nodes[std::size_t(folded)];
             const std::string type = weight.outputs.empty() ? std::string() : weight.outputs.front().type.text();
             out += row(esc(weight.fullName()), esc(type));
         }
@@ -215,7 +215,7 @@ QString NodeDetailsWidget::html() const
     }
     if (!node.sources.empty()) {
         out += QStringLiteral("<h4>%1</h4>").arg(tr("Source"));
-        for (const graph::SourceLocation& source : node.sources) {
+        for (const models::graph::SourceLocation& source : node.sources) {
             const QString location = QStringLiteral("%1:%2").arg(QString::fromStdString(source.file)).arg(source.line);
             const QString file = QString::fromStdString(source.file);
             QUrl link;
@@ -233,7 +233,7 @@ QString NodeDetailsWidget::html() const
     return out;
 }
 
-void NodeDetailsWidget::setDumps(std::shared_ptr<const graph::DumpIndex> dumps)
+void NodeDetailsWidget::setDumps(std::shared_ptr<const models::graph::DumpIndex> dumps)
 {
     m_dumps = std::move(dumps);
     showItem(m_item);
@@ -256,7 +256,7 @@ QString NodeDetailsWidget::dumpsHtml() const
             out += tr("\u2026 and %n more", nullptr, int(found.size()) - kMaxRows);
             return out;
         }
-        const graph::DumpEntry& entry = m_dumps->entries()[index];
+        const models::graph::DumpEntry& entry = m_dumps->entries()[index];
         if (entry.step != step) {
             step = entry.step;
             const QString title = step < 0 ? tr("Step unknown") : tr("Step %1").arg(step);
@@ -272,4 +272,4 @@ QString NodeDetailsWidget::dumpsHtml() const
     return out;
 }
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

@@ -12,7 +12,7 @@
 class QTextBrowser;
 class QUrl;
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 /// The details of one graph item for a dock next to the Graph panel: name, full scope, op type, kind,
 /// attributes, inputs and outputs with shapes and dtypes linking to the neighbouring nodes, folded
@@ -25,12 +25,12 @@ class NodeDetailsWidget final : public QWidget
 public:
     explicit NodeDetailsWidget(QWidget* parent = nullptr);
 
-    void setTree(std::shared_ptr<const graph::ScopeTree> tree);
+    void setTree(std::shared_ptr<const models::graph::ScopeTree> tree);
     void showItem(int item);
     /// Profiler time per item: shown with its share when made for the shown tree.
-    void setProfile(std::shared_ptr<const graph::ItemProfile> profile);
+    void setProfile(std::shared_ptr<const models::graph::ItemProfile> profile);
     /// The run's dump tensors: those of the shown item are listed by step.
-    void setDumps(std::shared_ptr<const graph::DumpIndex> dumps);
+    void setDumps(std::shared_ptr<const models::graph::DumpIndex> dumps);
     int shownItem() const { return m_item; }
     /// The shown details as plain text.
     QString text() const;
@@ -55,12 +55,12 @@ private:
     QString html() const;
     QString dumpsHtml() const;
 
-    std::shared_ptr<const graph::ScopeTree> m_tree;
-    std::shared_ptr<const graph::ItemProfile> m_profile;
-    std::shared_ptr<const graph::DumpIndex> m_dumps;
+    std::shared_ptr<const models::graph::ScopeTree> m_tree;
+    std::shared_ptr<const models::graph::ItemProfile> m_profile;
+    std::shared_ptr<const models::graph::DumpIndex> m_dumps;
     int m_item = -1;
     UrlOpener m_urlOpener;
     QTextBrowser* m_browser = nullptr;
 };
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 Q_LOGGING_CATEGORY(lcOpDocs, "runlens.widgets.graph.opdocs", QtWarningMsg)
 
@@ -87,22 +87,22 @@ OpDocumentation OpDocumentation::fromJson(const QByteArray& json)
     return table;
 }
 
-QString OpDocumentation::frameworkFor(graph::GraphFormat format)
+QString OpDocumentation::frameworkFor(models::graph::GraphFormat format)
 {
     switch (format) {
-    case graph::GraphFormat::Onnx:
+    case models::graph::GraphFormat::Onnx:
         return QStringLiteral("onnx");
-    case graph::GraphFormat::TorchScript:
+    case models::graph::GraphFormat::TorchScript:
         return QStringLiteral("pytorch");
-    case graph::GraphFormat::MindSporeIr:
-    case graph::GraphFormat::AnfIr:
-    case graph::GraphFormat::AnfIrDebugger:
-    case graph::GraphFormat::ParallelStrategy:
+    case models::graph::GraphFormat::MindSporeIr:
+    case models::graph::GraphFormat::AnfIr:
+    case models::graph::GraphFormat::AnfIrDebugger:
+    case models::graph::GraphFormat::ParallelStrategy:
         return QStringLiteral("mindspore");
-    case graph::GraphFormat::TensorFlow:
+    case models::graph::GraphFormat::TensorFlow:
         return QStringLiteral("tensorflow");
-    case graph::GraphFormat::Dot:
-    case graph::GraphFormat::MsprobeDump:
+    case models::graph::GraphFormat::Dot:
+    case models::graph::GraphFormat::MsprobeDump:
         break;
     }
     return {};
@@ -142,4 +142,4 @@ QUrl OpDocumentation::url(const QString& framework, const QString& opType) const
     return {};
 }
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

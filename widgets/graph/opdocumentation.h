@@ -11,7 +11,7 @@
 
 #include <vector>
 
-namespace runlens::graphview {
+namespace runlens::widgets::graph {
 
 /// Maps a node's op type to its framework's API page, from the table in
 /// resources/opdocs/op_documentation.json (a Qt resource): exact op types first, then prefix rules with a
@@ -27,7 +27,7 @@ public:
 
     /// The framework whose API a graph read from `format` uses ("pytorch", "onnx", "mindspore",
     /// "tensorflow"), or empty when the format does not say (Graphviz files, msprobe dumps).
-    static QString frameworkFor(graph::GraphFormat format);
+    static QString frameworkFor(models::graph::GraphFormat format);
 
     /// The API page of `opType` in `framework`, or an invalid QUrl.
     QUrl url(const QString& framework, const QString& opType) const;
@@ -58,4 +58,4 @@ private:
     QString m_error;
 };
 
-} // namespace runlens::graphview
+} // namespace runlens::widgets::graph

@@ -8,7 +8,7 @@
 #include <QSlider>
 #include <QWidget>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 namespace {
 
@@ -86,4 +86,4 @@ void paintCardFrame(QWidget* card)
     painter.drawRect(QRectF(card->rect()).adjusted(0.5, 0.5, -0.5, -0.5));
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

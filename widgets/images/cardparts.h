@@ -12,7 +12,7 @@ class QLabel;
 class QSlider;
 class QWidget;
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 /// A small disc in a run's colour, as in the Scalars legend.
 QPixmap runColorChip(const QColor& color);
@@ -55,4 +55,4 @@ int indexAfterUpdate(const std::vector<Item>& items, int previousCount, int prev
     return std::clamp(int(it - items.begin()), 0, count - 1);
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

@@ -1,8 +1,8 @@
 #include "widgets/images/imagecard.h"
 
-#include "widgets/images/cardparts.h"
 #include "widgets/common/charticons.h"
 #include "widgets/common/chartpalette.h"
+#include "widgets/images/cardparts.h"
 #include "widgets/images/imagedecodecache.h"
 #include "widgets/images/imageview.h"
 
@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 namespace {
 
@@ -173,7 +173,7 @@ void ImageCard::setRunColor(const QColor& color)
     m_colorChip->setPixmap(runColorChip(color));
 }
 
-void ImageCard::setSeries(const summary::ImageSeries& series)
+void ImageCard::setSeries(const models::summary::ImageSeries& series)
 {
     const int previousCount = int(m_series.items.size());
     const int index = indexAfterUpdate(series.items, previousCount, m_slider->value(), currentStep());
@@ -210,7 +210,7 @@ void ImageCard::setAutoContrast(bool enabled)
     showCurrentStep();
 }
 
-QString ImageCard::cacheKey(const summary::SummaryImage& item, int index) const
+QString ImageCard::cacheKey(const models::summary::SummaryImage& item, int index) const
 {
     const QByteArray& bytes = item.encoded.at(index);
     return QStringLiteral("%1\x1f%2\x1f%3\x1f%4\x1f%5\x1f%6")
@@ -234,7 +234,7 @@ void ImageCard::showCurrentStep()
         updateStatus();
         return;
     }
-    const summary::SummaryImage& item = m_series.items.at(size_t(index));
+    const models::summary::SummaryImage& item = m_series.items.at(size_t(index));
     QList<QImage> shown;
     QList<QImage> originals;
     QStringList errors;
@@ -285,7 +285,7 @@ void ImageCard::requestMissing()
     const int index = currentIndex();
     if (index < 0)
         return;
-    const summary::SummaryImage& item = m_series.items.at(size_t(index));
+    const models::summary::SummaryImage& item = m_series.items.at(size_t(index));
     for (int i = 0; i < item.encoded.size(); ++i) {
         const QString key = cacheKey(item, i);
         if (m_missingKeys.contains(key))
@@ -435,4 +435,4 @@ void ImageCard::paintEvent(QPaintEvent* event)
     paintCardFrame(this);
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

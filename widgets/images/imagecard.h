@@ -1,8 +1,8 @@
 #pragma once
 
+#include "models/summary/summarydata.h"
 #include "widgets/common/chartexportmenu.h"
 #include "widgets/images/imagedecodecache.h"
-#include "models/summary/summarydata.h"
 
 #include <QColor>
 #include <QHash>
@@ -15,7 +15,7 @@ class QScrollArea;
 class QSlider;
 class QToolButton;
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 class ImageView;
 
@@ -41,8 +41,8 @@ public:
 
     /// Takes the run's current series of the tag. The slider stays on its step, or follows the newest
     /// step when it was there.
-    void setSeries(const summary::ImageSeries& series);
-    const summary::ImageSeries& series() const { return m_series; }
+    void setSeries(const models::summary::ImageSeries& series);
+    const models::summary::ImageSeries& series() const { return m_series; }
 
     /// Index of the shown step in the series, -1 when there is none.
     int currentIndex() const;
@@ -74,7 +74,7 @@ public:
     void setExportDirectory(const QString& directory) { m_exportDirectory = directory; }
 
     /// The cache key of image `index` of a step of this card.
-    QString cacheKey(const summary::SummaryImage& item, int index) const;
+    QString cacheKey(const models::summary::SummaryImage& item, int index) const;
 
 signals:
     void exported(const QString& fileName);
@@ -96,7 +96,7 @@ private:
     QString m_run;
     QString m_tag;
     QColor m_runColor;
-    summary::ImageSeries m_series;
+    models::summary::ImageSeries m_series;
     bool m_autoContrast = false;
     QSet<QString> m_missingKeys; ///< images of the current step not decoded yet
     /// The current step's decoded images, held here too so that the cache evicting them cannot make the
@@ -125,4 +125,4 @@ private:
     QLabel* m_statusLabel = nullptr;
 };
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

@@ -5,7 +5,7 @@
 #include <QThread>
 #include <QtConcurrent>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 namespace {
 
@@ -43,7 +43,7 @@ void ImageDecodeCache::request(const QString& key, const QByteArray& bytes, bool
     // A stretched request reuses the decoded picture when it is still cached.
     const Entry* cached = m_cache.object(key);
     const DecodedImage known = cached ? cached->decoded : DecodedImage {};
-    QtConcurrent::run(workerPool(), [bytes, stretched, known] {
+    QtConcurrent::run(models::workerPool(), [bytes, stretched, known] {
         Entry entry;
         entry.decoded = known.isValid() ? known : decodeImage(bytes);
         if (stretched && entry.decoded.isValid())
@@ -68,4 +68,4 @@ void ImageDecodeCache::clear()
     m_cache.clear();
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

@@ -7,7 +7,7 @@
 #include <QSet>
 #include <QString>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 /// Decoded summary images shared by the cards of the Images panel: decodes on worker threads and keeps
 /// the results in a cache bounded by their size in memory, so scrolling back to a step is instant while
@@ -52,4 +52,4 @@ private:
     QSet<QString> m_pending;
 };
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 namespace {
 
@@ -139,4 +139,4 @@ QString describePixel(const QImage& image, QPoint position)
     return where + QStringLiteral(" · ") + value;
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

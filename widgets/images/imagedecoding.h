@@ -6,7 +6,7 @@
 #include <QPoint>
 #include <QString>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 /// An image of a summary decoded for display: the picture, or why it could not be decoded.
 struct DecodedImage
@@ -37,4 +37,4 @@ QImage autoStretched(const QImage& image);
 /// at `position`, or an empty string outside the image.
 QString describePixel(const QImage& image, QPoint position);
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

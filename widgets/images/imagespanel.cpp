@@ -5,10 +5,10 @@
 
 #include <QCheckBox>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
-ImagesPanel::ImagesPanel(summary::SummaryStore* store, QWidget* parent)
-    : SummaryCardsPanel(store, summary::SummaryKind::Images, parent)
+ImagesPanel::ImagesPanel(models::summary::SummaryStore* store, QWidget* parent)
+    : SummaryCardsPanel(store, models::summary::SummaryKind::Images, parent)
 {
     setObjectName(QStringLiteral("ImagesPanel"));
     m_cache = new ImageDecodeCache(this);
@@ -89,4 +89,4 @@ void ImagesPanel::setExportDirectory(const QString& directory)
         static_cast<ImageCard*>(widget)->setExportDirectory(directory);
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

@@ -5,7 +5,7 @@
 
 class QCheckBox;
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 class ImageCard;
 class ImageDecodeCache;
@@ -18,7 +18,7 @@ class ImagesPanel final : public SummaryCardsPanel
 {
     Q_OBJECT
 public:
-    explicit ImagesPanel(summary::SummaryStore* store = nullptr, QWidget* parent = nullptr);
+    explicit ImagesPanel(models::summary::SummaryStore* store = nullptr, QWidget* parent = nullptr);
     ~ImagesPanel() override;
 
     ImageCard* card(const QString& run, const QString& tag) const;
@@ -56,4 +56,4 @@ private:
     QString m_exportDirectory;
 };
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 namespace {
 
@@ -211,4 +211,4 @@ void ImageView::leaveEvent(QEvent* event)
     emit hovered({});
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

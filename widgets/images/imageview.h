@@ -4,7 +4,7 @@
 #include <QList>
 #include <QWidget>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 /// Shows the images of one step side by side, scaled by a zoom factor or fitted to the widget. Pixels
 /// stay sharp when magnified (no smoothing above 1:1), so a 28x28 digit reads as its pixels. Ctrl+wheel
@@ -73,4 +73,4 @@ private:
     double m_zoom = 1.0;
 };
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

@@ -18,7 +18,7 @@
 
 #include <algorithm>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 namespace {
 
@@ -40,7 +40,8 @@ QFrame* rule(QFrame::Shape shape, QWidget* parent)
 
 } // namespace
 
-SummaryCardsPanel::SummaryCardsPanel(summary::SummaryStore* store, summary::SummaryKind kind, QWidget* parent)
+SummaryCardsPanel::SummaryCardsPanel(models::summary::SummaryStore* store, models::summary::SummaryKind kind,
+                                     QWidget* parent)
     : QWidget(parent)
     , m_store(store)
     , m_kind(kind)
@@ -88,7 +89,7 @@ void SummaryCardsPanel::initialize()
     setStore(m_store);
 }
 
-void SummaryCardsPanel::setStore(summary::SummaryStore* store)
+void SummaryCardsPanel::setStore(models::summary::SummaryStore* store)
 {
     if (m_store)
         disconnect(m_store, nullptr, this, nullptr);
@@ -99,15 +100,16 @@ void SummaryCardsPanel::setStore(summary::SummaryStore* store)
     m_cards.clear();
     m_pendingCards.clear();
     if (m_store) {
-        connect(m_store, &summary::SummaryStore::seriesChanged, this, &SummaryCardsPanel::onSeriesChanged);
-        connect(m_store, &summary::SummaryStore::structureChanged, this, &SummaryCardsPanel::onStructureChanged);
-        connect(m_store, &summary::SummaryStore::cleared, this, &SummaryCardsPanel::onStructureChanged);
+        connect(m_store, &models::summary::SummaryStore::seriesChanged, this, &SummaryCardsPanel::onSeriesChanged);
+        connect(m_store, &models::summary::SummaryStore::structureChanged, this,
+                &SummaryCardsPanel::onStructureChanged);
+        connect(m_store, &models::summary::SummaryStore::cleared, this, &SummaryCardsPanel::onStructureChanged);
         connect(m_store, &QObject::destroyed, this, [this] { setStore(nullptr); });
     }
     rebuild();
 }
 
-void SummaryCardsPanel::onSeriesChanged(summary::SummaryKind kind, const QString& run, const QStringList& tags)
+void SummaryCardsPanel::onSeriesChanged(models::summary::SummaryKind kind, const QString& run, const QStringList& tags)
 {
     Q_ASSERT(QThread::currentThread() == thread());
     if (kind != m_kind)
@@ -167,7 +169,7 @@ void SummaryCardsPanel::rebuild()
             ++it;
             continue;
         }
-        if (ChartSection* section = m_sections.value(tag)) {
+        if (scalars::ChartSection* section = m_sections.value(tag)) {
             QList<QWidget*> widgets = section->widgets();
             widgets.removeAll(it.value());
             section->setWidgets(widgets);
@@ -189,7 +191,7 @@ void SummaryCardsPanel::rebuild()
     // New sections and cards; existing cards take the run colours of the new set of runs.
     for (auto it = runsByTag.cbegin(); it != runsByTag.cend(); ++it) {
         if (!m_sections.contains(it.key())) {
-            auto* section = new ChartSection(it.key(), m_content);
+            auto* section = new scalars::ChartSection(it.key(), m_content);
             section->setObjectName(QStringLiteral("section:") + it.key());
             section->setColumns(m_columns, cardHeight());
             m_sections.insert(it.key(), section);
@@ -200,10 +202,10 @@ void SummaryCardsPanel::rebuild()
                 m_cards.insert(key, createCard(run, it.key()));
         }
     }
-    for (ChartSection* section : std::as_const(m_sections))
+    for (scalars::ChartSection* section : std::as_const(m_sections))
         m_sectionLayout->removeWidget(section);
     int position = 1; // after the empty-state label
-    for (ChartSection* section : std::as_const(m_sections))
+    for (scalars::ChartSection* section : std::as_const(m_sections))
         m_sectionLayout->insertWidget(position++, section);
     m_runsByTag = runsByTag;
     applyFilter();
@@ -266,7 +268,7 @@ void SummaryCardsPanel::applyFilter()
     const bool filtering = !m_filter.pattern().isEmpty();
     for (auto it = m_sections.cbegin(); it != m_sections.cend(); ++it) {
         const QString& tag = it.key();
-        ChartSection* section = it.value();
+        scalars::ChartSection* section = it.value();
         const QStringList runs = m_runsByTag.value(tag);
         QList<QWidget*> widgets;
         if (!filtering || m_filter.match(tag).hasMatch()) {
@@ -284,7 +286,7 @@ void SummaryCardsPanel::applyFilter()
 
 void SummaryCardsPanel::relayoutCards()
 {
-    for (ChartSection* section : std::as_const(m_sections)) {
+    for (scalars::ChartSection* section : std::as_const(m_sections)) {
         section->setColumns(m_columns, cardHeight());
         // A new height for the same columns needs the cards placed again.
         const QList<QWidget*> widgets = section->widgets();
@@ -311,7 +313,7 @@ QWidget* SummaryCardsPanel::cardWidget(const QString& run, const QString& tag) c
 QList<QWidget*> SummaryCardsPanel::visibleCardWidgets() const
 {
     QList<QWidget*> out;
-    for (ChartSection* section : std::as_const(m_sections))
+    for (scalars::ChartSection* section : std::as_const(m_sections))
         out << section->widgets();
     return out;
 }
@@ -357,7 +359,7 @@ void SummaryCardsPanel::updateColumns()
     if (columns == m_columns)
         return;
     m_columns = columns;
-    for (ChartSection* section : std::as_const(m_sections))
+    for (scalars::ChartSection* section : std::as_const(m_sections))
         section->setColumns(columns, cardHeight());
 }
 
@@ -368,4 +370,4 @@ bool SummaryCardsPanel::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

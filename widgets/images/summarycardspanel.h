@@ -15,12 +15,14 @@ class QScrollArea;
 class QTimer;
 class QVBoxLayout;
 
-namespace runlens {
-class ChartSection;
+namespace runlens::widgets {
 class PanelHeader;
-} // namespace runlens
+}
+namespace runlens::widgets::scalars {
+class ChartSection;
+}
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 /// The frame the Images and Text panels share: a toolbar with a tag filter, one collapsible section per
 /// tag holding a card per run, an empty state, the runs chosen in Compare runs, and store updates
@@ -32,8 +34,8 @@ class SummaryCardsPanel : public QWidget
 public:
     ~SummaryCardsPanel() override;
 
-    summary::SummaryStore* store() const { return m_store; }
-    void setStore(summary::SummaryStore* store);
+    models::summary::SummaryStore* store() const { return m_store; }
+    void setStore(models::summary::SummaryStore* store);
 
     /// Shows only these runs' cards; an empty list shows every run.
     void setVisibleRuns(const QStringList& runs);
@@ -51,7 +53,7 @@ public:
     QWidget* cardWidget(const QString& run, const QString& tag) const;
     /// The cards shown, in display order.
     QList<QWidget*> visibleCardWidgets() const;
-    ChartSection* sectionForTag(const QString& tag) const { return m_sections.value(tag); }
+    scalars::ChartSection* sectionForTag(const QString& tag) const { return m_sections.value(tag); }
     /// The empty-state text, or an empty string when cards are shown.
     QString emptyStateText() const;
 
@@ -61,7 +63,7 @@ public:
     static constexpr int kUpdateDelayMs = 50;
 
 protected:
-    SummaryCardsPanel(summary::SummaryStore* store, summary::SummaryKind kind, QWidget* parent);
+    SummaryCardsPanel(models::summary::SummaryStore* store, models::summary::SummaryKind kind, QWidget* parent);
 
     /// Call at the end of the subclass constructor: reads the store.
     void initialize();
@@ -84,7 +86,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void onSeriesChanged(summary::SummaryKind kind, const QString& run, const QStringList& tags);
+    void onSeriesChanged(models::summary::SummaryKind kind, const QString& run, const QStringList& tags);
     void onStructureChanged();
     void rebuild();
     void applyFilter();
@@ -94,13 +96,13 @@ private:
     bool isRunShown(const QString& run) const;
     static QString cardKey(const QString& run, const QString& tag) { return run + QLatin1Char('\n') + tag; }
 
-    QPointer<summary::SummaryStore> m_store;
-    summary::SummaryKind m_kind;
+    QPointer<models::summary::SummaryStore> m_store;
+    models::summary::SummaryKind m_kind;
     QStringList m_visibleRuns;
     QRegularExpression m_filter;
     bool m_filterValid = true;
     QMap<QString, QStringList> m_runsByTag; ///< tag -> runs with that tag, sorted
-    QMap<QString, ChartSection*> m_sections;
+    QMap<QString, scalars::ChartSection*> m_sections;
     QHash<QString, QWidget*> m_cards; ///< by cardKey
     QSet<QString> m_pendingCards; ///< cardKeys whose series changed
     bool m_structurePending = false;
@@ -116,4 +118,4 @@ private:
     QTimer* m_updateTimer = nullptr;
 };
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

@@ -10,7 +10,7 @@
 #include <QSlider>
 #include <QVBoxLayout>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 SummaryTextBrowser::SummaryTextBrowser(QWidget* parent)
     : QTextBrowser(parent)
@@ -87,7 +87,7 @@ void TextCard::setRunColor(const QColor& color)
     m_colorChip->setPixmap(runColorChip(color));
 }
 
-void TextCard::setSeries(const summary::TextSeries& series)
+void TextCard::setSeries(const models::summary::TextSeries& series)
 {
     const int index = indexAfterUpdate(series.items, int(m_series.items.size()), m_slider->value(), currentStep());
     m_series = series;
@@ -151,7 +151,7 @@ void TextCard::render()
         m_browser->verticalScrollBar()->setValue(scroll);
         return;
     }
-    const summary::SummaryText& text = m_series.items.at(size_t(index));
+    const models::summary::SummaryText& text = m_series.items.at(size_t(index));
     renderSummaryText(m_browser->document(), text);
     m_browser->moveCursor(QTextCursor::Start); // read from the top, not where the text was built
     m_stepLabel->setText(tr("step %1 · %2/%3").arg(text.step).arg(index + 1).arg(count));
@@ -164,4 +164,4 @@ void TextCard::paintEvent(QPaintEvent* event)
     paintCardFrame(this);
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

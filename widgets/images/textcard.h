@@ -9,7 +9,7 @@
 class QLabel;
 class QSlider;
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 /// A text browser for texts from summary files: loads no resource the text names (no local files, no
 /// network), and opens only http(s) links, in the user's browser.
@@ -37,8 +37,8 @@ public:
     void setRunLabel(const QString& label);
 
     /// Takes the run's current series; the slider stays on its step or follows the newest one when it was there.
-    void setSeries(const summary::TextSeries& series);
-    const summary::TextSeries& series() const { return m_series; }
+    void setSeries(const models::summary::TextSeries& series);
+    const models::summary::TextSeries& series() const { return m_series; }
 
     void setAllSteps(bool allSteps);
     bool allSteps() const { return m_allSteps; }
@@ -61,7 +61,7 @@ private:
     QString m_run;
     QString m_tag;
     QColor m_runColor;
-    summary::TextSeries m_series;
+    models::summary::TextSeries m_series;
     bool m_allSteps = false;
 
     QLabel* m_colorChip = nullptr;
@@ -71,4 +71,4 @@ private:
     QLabel* m_statusLabel = nullptr;
 };
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

@@ -4,10 +4,10 @@
 
 #include <QCheckBox>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
-TextPanel::TextPanel(summary::SummaryStore* store, QWidget* parent)
-    : SummaryCardsPanel(store, summary::SummaryKind::Texts, parent)
+TextPanel::TextPanel(models::summary::SummaryStore* store, QWidget* parent)
+    : SummaryCardsPanel(store, models::summary::SummaryKind::Texts, parent)
 {
     setObjectName(QStringLiteral("TextPanel"));
     m_allStepsCheck = new QCheckBox(tr("All steps"));
@@ -71,4 +71,4 @@ void TextPanel::setAllSteps(bool allSteps)
     relayoutCards();
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

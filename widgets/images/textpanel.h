@@ -4,7 +4,7 @@
 
 class QCheckBox;
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 class TextCard;
 
@@ -15,7 +15,7 @@ class TextPanel final : public SummaryCardsPanel
 {
     Q_OBJECT
 public:
-    explicit TextPanel(summary::SummaryStore* store = nullptr, QWidget* parent = nullptr);
+    explicit TextPanel(models::summary::SummaryStore* store = nullptr, QWidget* parent = nullptr);
     ~TextPanel() override;
 
     TextCard* card(const QString& run, const QString& tag) const;
@@ -40,4 +40,4 @@ private:
     bool m_allSteps = false;
 };
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-namespace runlens::images {
+namespace runlens::widgets::images {
 
 namespace {
 
@@ -87,7 +87,7 @@ void appendTable(QTextCursor& cursor, const QStringList& cells, int rows, int co
 
 } // namespace
 
-void appendSummaryText(QTextCursor& cursor, const summary::SummaryText& text)
+void appendSummaryText(QTextCursor& cursor, const models::summary::SummaryText& text)
 {
     const std::vector<qint64>& shape = text.shape;
     if (shape.empty()) {
@@ -129,14 +129,14 @@ void appendSummaryText(QTextCursor& cursor, const summary::SummaryText& text)
     appendTable(cursor, text.cells, int(rows), int(columns));
 }
 
-void renderSummaryText(QTextDocument* document, const summary::SummaryText& text)
+void renderSummaryText(QTextDocument* document, const models::summary::SummaryText& text)
 {
     document->clear();
     QTextCursor cursor(document);
     appendSummaryText(cursor, text);
 }
 
-void renderAllSteps(QTextDocument* document, const summary::TextSeries& series)
+void renderAllSteps(QTextDocument* document, const models::summary::TextSeries& series)
 {
     document->clear();
     QTextCursor cursor(document);
@@ -166,7 +166,7 @@ void renderAllSteps(QTextDocument* document, const summary::TextSeries& series)
     }
 }
 
-QString describeTextShape(const summary::SummaryText& text)
+QString describeTextShape(const models::summary::SummaryText& text)
 {
     if (text.shape.empty())
         return Text::tr("text");
@@ -178,4 +178,4 @@ QString describeTextShape(const summary::SummaryText& text)
     return Text::tr("%1 table").arg(dims.join(QStringLiteral(" × ")));
 }
 
-} // namespace runlens::images
+} // namespace runlens::widgets::images

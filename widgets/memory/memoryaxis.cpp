@@ -5,7 +5,7 @@
 #include <array>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::memory {
 
 namespace {
 
@@ -79,4 +79,4 @@ QString MemoryByteTicker::getTickLabel(double tick, const QLocale&, QChar, int)
                                        QLatin1String(kUnitNames[std::size_t(unitIndex(m_unit))]));
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::memory

@@ -4,7 +4,7 @@
 
 #include <qcustomplot.h>
 
-namespace runlens {
+namespace runlens::widgets::memory {
 
 /// Byte sizes on a chart axis: ticks at 1, 2 or 5 times a power of ten of the unit that fits the range
 /// (B, KB, MB, GB, TB; decimal like the rest of RunLens), labelled "512 MB", "1.5 GB". Negative values
@@ -27,4 +27,4 @@ private:
     double m_unit = 1.0;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::memory

@@ -1,10 +1,10 @@
 #include "widgets/memory/memorychart.h"
 
-#include "widgets/common/chartpalette.h"
-#include "widgets/common/chartstyle.h"
 #include "models/core/workerpool.h"
 #include "models/memory/memoryanalysis.h"
 #include "models/memory/memorydownsample.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/common/chartstyle.h"
 #include "widgets/memory/memoryaxis.h"
 
 #include <QHelpEvent>
@@ -14,11 +14,11 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::memory {
 
-using memory::MemoryAxis;
-using memory::MemoryDevice;
-using memory::MemorySeries;
+using models::memory::MemoryAxis;
+using models::memory::MemoryDevice;
+using models::memory::MemorySeries;
 
 namespace {
 
@@ -37,7 +37,7 @@ QColor categoryColor(int category)
 /// What a worker needs to downsample the curves for one range; keeps the profiles alive.
 struct ResampleJob
 {
-    std::vector<std::shared_ptr<const memory::MemoryProfile>> profiles;
+    std::vector<std::shared_ptr<const models::memory::MemoryProfile>> profiles;
     std::vector<const MemorySeries*> lines;
     std::vector<std::vector<const MemorySeries*>> stacks;
     std::int64_t x0 = 0;
@@ -60,7 +60,7 @@ ResampleResult runResample(const ResampleJob& job)
     result.lines.reserve(job.lines.size());
     for (const MemorySeries* series : job.lines) {
         QVector<QCPGraphData> data;
-        const auto indices = memory::downsampleIndices(*series, job.x0, job.x1);
+        const auto indices = models::memory::downsampleIndices(*series, job.x0, job.x1);
         data.reserve(qsizetype(indices.size()));
         for (std::size_t i : indices)
             data.append(QCPGraphData(key(series->x[i]), series->bytes[i]));
@@ -76,10 +76,10 @@ ResampleResult runResample(const ResampleJob& job)
         int nonEmpty = 0;
         for (const MemorySeries* layer : layers)
             nonEmpty += layer->empty() ? 0 : 1;
-        const int perLayer = std::max(16, memory::kMaxCurvePoints / std::max(1, nonEmpty));
+        const int perLayer = std::max(16, models::memory::kMaxCurvePoints / std::max(1, nonEmpty));
         std::vector<std::int64_t> xs;
         for (const MemorySeries* layer : layers) {
-            for (std::size_t i : memory::downsampleIndices(*layer, job.x0, job.x1, perLayer))
+            for (std::size_t i : models::memory::downsampleIndices(*layer, job.x0, job.x1, perLayer))
                 xs.push_back(layer->x[i]);
         }
         std::sort(xs.begin(), xs.end());
@@ -90,7 +90,7 @@ ResampleResult runResample(const ResampleJob& job)
             QVector<QCPGraphData> data;
             data.reserve(qsizetype(xs.size()));
             for (std::size_t i = 0; i < xs.size(); ++i) {
-                total[i] += memory::valueAt(*layer, xs[i]);
+                total[i] += models::memory::valueAt(*layer, xs[i]);
                 data.append(QCPGraphData(key(xs[i]), total[i]));
             }
             graphs.push_back(std::move(data));
@@ -204,8 +204,8 @@ void MemoryChart::setDevices(std::vector<MemoryChartDevice> devices, MemoryAxis 
             if (s.empty())
                 return;
             m_dataRange = m_dataRange.valid()
-                ? TimeSpan { std::min(m_dataRange.start, s.x.front()), std::max(m_dataRange.end, s.x.back()) }
-                : TimeSpan { s.x.front(), s.x.back() };
+                ? models::TimeSpan { std::min(m_dataRange.start, s.x.front()), std::max(m_dataRange.end, s.x.back()) }
+                : models::TimeSpan { s.x.front(), s.x.back() };
         };
         extend(device.allocated);
         extend(device.reserved);
@@ -221,14 +221,14 @@ void MemoryChart::setDevices(std::vector<MemoryChartDevice> devices, MemoryAxis 
     fitValueAxis();
     connectModel();
     if (isLinked()) {
-        const TimeSpan v = m_model->visibleRange();
+        const models::TimeSpan v = m_model->visibleRange();
         applyVisibleRange(v.start, v.end);
     } else {
         m_localVisible = m_dataRange;
         applyVisibleRange(m_dataRange.start, m_dataRange.end);
     }
     updateBand();
-    setCursorX(isLinked() ? m_model->hoverTime() : TimeRangeModel::kNoHover);
+    setCursorX(isLinked() ? m_model->hoverTime() : models::TimeRangeModel::kNoHover);
 }
 
 void MemoryChart::buildCurves()
@@ -243,8 +243,8 @@ void MemoryChart::buildCurves()
             QCPGraph* below = nullptr;
             for (std::size_t c = 0; c < device.categories.size(); ++c) {
                 auto* graph = addGraph();
-                graph->setName(c < std::size_t(memory::kMemoryCategoryCount)
-                                   ? memory::memoryCategoryName(memory::MemoryCategory(c))
+                graph->setName(c < std::size_t(models::memory::kMemoryCategoryCount)
+                                   ? models::memory::memoryCategoryName(models::memory::MemoryCategory(c))
                                    : device.categories[c].name);
                 graph->setLineStyle(QCPGraph::lsStepLeft);
                 QColor color = categoryColor(int(c));
@@ -302,13 +302,13 @@ void MemoryChart::buildMarkers()
     for (const MemoryChartDevice& d : m_devices) {
         const MemoryDevice& device = d.data();
         relative = relative || device.relative;
-        const memory::MemoryPeak peak = memory::devicePeak(device);
+        const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
         if (peak.valid)
             m_peakGraph->addData(keyOf(peak.x), peak.bytes);
         const MemorySeries& level = device.allocated.empty() ? device.reserved : device.allocated;
-        for (const memory::OomMarker& oom : device.ooms) {
+        for (const models::memory::OomMarker& oom : device.ooms) {
             // At the level the allocation failed from; at the capacity when the curve is unknown.
-            const double y = level.empty() ? double(device.capacity) : memory::valueAt(level, oom.x);
+            const double y = level.empty() ? double(device.capacity) : models::memory::valueAt(level, oom.x);
             m_oomGraph->addData(keyOf(oom.x), y);
         }
         if (device.capacity > 0) {
@@ -338,7 +338,7 @@ void MemoryChart::fitValueAxis()
     }
     double capacity = 0;
     for (const MemoryChartDevice& d : m_devices) {
-        const memory::MemoryPeak peak = memory::devicePeak(d.data());
+        const models::memory::MemoryPeak peak = models::memory::devicePeak(d.data());
         if (peak.valid)
             high = std::max(high, peak.bytes);
         capacity = std::max(capacity, double(d.data().capacity));
@@ -352,14 +352,14 @@ void MemoryChart::fitValueAxis()
     yAxis->setRange(low < 0 ? low - pad : 0, high + pad);
 }
 
-void MemoryChart::setTimeRangeModel(TimeRangeModel* model)
+void MemoryChart::setTimeRangeModel(models::TimeRangeModel* model)
 {
     if (model == m_model)
         return;
     m_model = model;
     connectModel();
     if (isLinked()) {
-        const TimeSpan v = m_model->visibleRange();
+        const models::TimeSpan v = m_model->visibleRange();
         applyVisibleRange(v.start, v.end);
         updateBand();
     }
@@ -372,24 +372,25 @@ void MemoryChart::connectModel()
     m_modelConnections.clear();
     if (!m_model)
         return;
-    m_modelConnections << connect(m_model, &TimeRangeModel::visibleRangeChanged, this, [this](qint64 s, qint64 e) {
-        if (isLinked())
-            applyVisibleRange(s, e);
-    });
-    m_modelConnections << connect(m_model, &TimeRangeModel::traceRangeChanged, this, [this] {
+    m_modelConnections << connect(m_model, &models::TimeRangeModel::visibleRangeChanged, this,
+                                  [this](qint64 s, qint64 e) {
+                                      if (isLinked())
+                                          applyVisibleRange(s, e);
+                                  });
+    m_modelConnections << connect(m_model, &models::TimeRangeModel::traceRangeChanged, this, [this] {
         if (isLinked()) {
-            const TimeSpan v = m_model->visibleRange();
+            const models::TimeSpan v = m_model->visibleRange();
             applyVisibleRange(v.start, v.end);
         }
         updateBand();
     });
-    m_modelConnections << connect(m_model, &TimeRangeModel::selectionChanged, this, [this](qint64 s, qint64 e) {
+    m_modelConnections << connect(m_model, &models::TimeRangeModel::selectionChanged, this, [this](qint64 s, qint64 e) {
         if (!isLinked())
             return;
         updateBand();
         emit selectionChanged(s, e);
     });
-    m_modelConnections << connect(m_model, &TimeRangeModel::hoverTimeChanged, this, [this](qint64 t) {
+    m_modelConnections << connect(m_model, &models::TimeRangeModel::hoverTimeChanged, this, [this](qint64 t) {
         if (isLinked())
             setCursorX(t);
     });
@@ -403,7 +404,7 @@ bool MemoryChart::isLinked() const
 {
     if (!m_model || m_axis != MemoryAxis::TimeNs || !m_dataRange.valid())
         return false;
-    const TimeSpan trace = m_model->traceRange();
+    const models::TimeSpan trace = m_model->traceRange();
     return trace.duration() > 0 && m_dataRange.start <= trace.end && m_dataRange.end >= trace.start;
 }
 
@@ -417,7 +418,7 @@ std::int64_t MemoryChart::xOf(double key) const
     return m_axis == MemoryAxis::TimeNs ? m_origin + std::llround(key * kNsPerMs) : std::llround(key);
 }
 
-TimeSpan MemoryChart::visibleRange() const
+models::TimeSpan MemoryChart::visibleRange() const
 {
     return isLinked() ? m_model->visibleRange() : m_localVisible;
 }
@@ -431,7 +432,7 @@ void MemoryChart::setVisibleRange(std::int64_t start, std::int64_t end, bool rec
     if (!m_dataRange.valid())
         return;
     // Keep at least a few units in view and stay within the data.
-    const std::int64_t minimum = m_axis == MemoryAxis::TimeNs ? TimeRangeModel::kMinimumSpan : 4;
+    const std::int64_t minimum = m_axis == MemoryAxis::TimeNs ? models::TimeRangeModel::kMinimumSpan : 4;
     if (end - start < minimum) {
         const std::int64_t mid = start + (end - start) / 2;
         start = mid - minimum / 2;
@@ -460,7 +461,7 @@ void MemoryChart::applyVisibleRange(std::int64_t start, std::int64_t end)
     emit visibleRangeChanged(start, end);
 }
 
-TimeSpan MemoryChart::selection() const
+models::TimeSpan MemoryChart::selection() const
 {
     return isLinked() ? m_model->selection() : m_localSelection;
 }
@@ -471,7 +472,7 @@ void MemoryChart::setSelection(std::int64_t start, std::int64_t end)
         m_model->setSelection(start, end);
         return;
     }
-    const TimeSpan span { std::min(start, end), std::max(start, end) };
+    const models::TimeSpan span { std::min(start, end), std::max(start, end) };
     if (span == m_localSelection)
         return;
     m_localSelection = span;
@@ -494,7 +495,7 @@ void MemoryChart::clearSelection()
 
 void MemoryChart::updateBand()
 {
-    const TimeSpan s = selection();
+    const models::TimeSpan s = selection();
     m_band->setVisible(s.valid() && !m_devices.empty());
     if (s.valid()) {
         m_band->topLeft->setCoords(keyOf(s.start), 0);
@@ -505,7 +506,7 @@ void MemoryChart::updateBand()
 
 void MemoryChart::setCursorX(std::int64_t x)
 {
-    const bool visible = x != TimeRangeModel::kNoHover && !m_devices.empty();
+    const bool visible = x != models::TimeRangeModel::kNoHover && !m_devices.empty();
     if (!visible && !m_cursor->visible())
         return;
     m_cursor->setVisible(visible);
@@ -520,7 +521,7 @@ void MemoryChart::setCursorX(std::int64_t x)
 void MemoryChart::resample()
 {
     ResampleJob job;
-    const TimeSpan v = visibleRange();
+    const models::TimeSpan v = visibleRange();
     job.x0 = v.start;
     job.x1 = std::max(v.end, v.start + 1);
     job.dataEnd = m_dataRange.end;
@@ -568,7 +569,7 @@ void MemoryChart::resample()
     // Until the worker is done the previous points are drawn, stretched to the new range.
     ++m_pending;
     replot(rpQueuedReplot);
-    QtConcurrent::run(workerPool(), [job = std::move(job)] {
+    QtConcurrent::run(models::workerPool(), [job = std::move(job)] {
         return runResample(job);
     }).then(this, [this, generation, apply](const ResampleResult& result) {
         if (generation != m_generation)
@@ -610,10 +611,10 @@ QString MemoryChart::hoverText(std::int64_t x) const
     };
     for (const StackCurve& stack : m_stacks) {
         for (std::size_t g = stack.graphs.size(); g-- > 0;)
-            row(stack.graphs[g]->pen().color(), stack.graphs[g]->name(), memory::valueAt(*stack.layers[g], x));
+            row(stack.graphs[g]->pen().color(), stack.graphs[g]->name(), models::memory::valueAt(*stack.layers[g], x));
     }
     for (const LineCurve& line : m_lines)
-        row(line.graph->pen().color(), line.graph->name(), memory::valueAt(*line.series, x));
+        row(line.graph->pen().color(), line.graph->name(), models::memory::valueAt(*line.series, x));
     html += QStringLiteral("</table>");
     return html;
 }
@@ -626,7 +627,7 @@ ChartData MemoryChart::chartData() const
     data.yLabel = tr("Bytes");
     data.columns << (m_axis == MemoryAxis::NodeIndex ? QStringLiteral("node") : QStringLiteral("time_ms"))
                  << QStringLiteral("bytes");
-    const TimeSpan v = visibleRange();
+    const models::TimeSpan v = visibleRange();
     auto add = [&](const QString& name, const MemorySeries& series) {
         ChartSeriesData out;
         out.name = name;
@@ -693,9 +694,9 @@ void MemoryChart::mouseMoveEvent(QMouseEvent* event)
     const bool inside = !m_devices.empty() && insidePlot(pos);
     const std::int64_t x = xAtPixel(pos.x());
     if (isLinked())
-        m_model->setHoverTime(inside ? x : TimeRangeModel::kNoHover);
+        m_model->setHoverTime(inside ? x : models::TimeRangeModel::kNoHover);
     else
-        setCursorX(inside ? x : TimeRangeModel::kNoHover);
+        setCursorX(inside ? x : models::TimeRangeModel::kNoHover);
     if (m_drag == Drag::None)
         return;
     if (!m_moved && (pos - m_pressPos).manhattanLength() < kDragThreshold)
@@ -748,7 +749,7 @@ void MemoryChart::wheelEvent(QWheelEvent* event)
     if (isLinked()) {
         m_model->zoom(factor, anchor);
     } else {
-        const TimeSpan v = m_localVisible;
+        const models::TimeSpan v = m_localVisible;
         const auto start = anchor - std::int64_t(std::llround(double(anchor - v.start) * factor));
         const auto end = anchor + std::int64_t(std::llround(double(v.end - anchor) * factor));
         setVisibleRange(start, end);
@@ -760,9 +761,9 @@ void MemoryChart::leaveEvent(QEvent* event)
 {
     QCustomPlot::leaveEvent(event);
     if (isLinked())
-        m_model->setHoverTime(TimeRangeModel::kNoHover);
+        m_model->setHoverTime(models::TimeRangeModel::kNoHover);
     else
-        setCursorX(TimeRangeModel::kNoHover);
+        setCursorX(models::TimeRangeModel::kNoHover);
 }
 
 bool MemoryChart::event(QEvent* event)
@@ -778,4 +779,4 @@ bool MemoryChart::event(QEvent* event)
     return QCustomPlot::event(event);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::memory

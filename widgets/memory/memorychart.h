@@ -1,8 +1,8 @@
 #pragma once
 
-#include "widgets/common/chartdata.h"
 #include "models/core/timerange.h"
 #include "models/memory/memoryprofile.h"
+#include "widgets/common/chartdata.h"
 
 #include <QList>
 #include <QPointer>
@@ -13,16 +13,16 @@
 #include <memory>
 #include <vector>
 
-namespace runlens {
+namespace runlens::widgets::memory {
 
 /// One device of a profile as drawn by a MemoryChart; the chart keeps the profile alive.
 struct MemoryChartDevice
 {
-    std::shared_ptr<const memory::MemoryProfile> profile;
+    std::shared_ptr<const models::memory::MemoryProfile> profile;
     int device = 0;
     QString label; ///< names the device's curves when several devices are overlaid ("cuda:0")
 
-    const memory::MemoryDevice& data() const { return profile->devices[std::size_t(device)]; }
+    const models::memory::MemoryDevice& data() const { return profile->devices[std::size_t(device)]; }
 };
 
 /// The memory curves of one or more devices as step lines over time (ms from the trace start) or over the
@@ -43,15 +43,15 @@ public:
     ~MemoryChart() override;
 
     /// Shows `devices`, all on `axis`. `origin` is the ns drawn as 0 on a time axis (the trace start).
-    void setDevices(std::vector<MemoryChartDevice> devices, memory::MemoryAxis axis, std::int64_t origin);
+    void setDevices(std::vector<MemoryChartDevice> devices, models::memory::MemoryAxis axis, std::int64_t origin);
     const std::vector<MemoryChartDevice>& devices() const { return m_devices; }
-    memory::MemoryAxis axis() const { return m_axis; }
+    models::memory::MemoryAxis axis() const { return m_axis; }
     std::int64_t origin() const { return m_origin; }
     /// The x span of the data (ns or node index); invalid without data.
-    TimeSpan dataRange() const { return m_dataRange; }
+    models::TimeSpan dataRange() const { return m_dataRange; }
 
-    void setTimeRangeModel(TimeRangeModel* model);
-    TimeRangeModel* timeRangeModel() const { return m_model; }
+    void setTimeRangeModel(models::TimeRangeModel* model);
+    models::TimeRangeModel* timeRangeModel() const { return m_model; }
     /// Whether the chart follows and writes the shared time range.
     bool isLinked() const;
 
@@ -60,11 +60,11 @@ public:
     std::int64_t xOf(double key) const;
 
     /// The x range shown (ns or node index). Linked charts read and write the model's visible range.
-    TimeSpan visibleRange() const;
+    models::TimeSpan visibleRange() const;
     void setVisibleRange(std::int64_t start, std::int64_t end, bool recordUndo = false);
     void fitAll();
     /// The selected range (linked: the model's); end < start when none.
-    TimeSpan selection() const;
+    models::TimeSpan selection() const;
     void setSelection(std::int64_t start, std::int64_t end);
     void clearSelection();
 
@@ -110,12 +110,12 @@ protected:
 private:
     struct LineCurve
     {
-        const memory::MemorySeries* series = nullptr;
+        const models::memory::MemorySeries* series = nullptr;
         QCPGraph* graph = nullptr;
     };
     struct StackCurve
     {
-        std::vector<const memory::MemorySeries*> layers;
+        std::vector<const models::memory::MemorySeries*> layers;
         std::vector<QCPGraph*> graphs;
     };
 
@@ -133,12 +133,12 @@ private:
     bool insidePlot(const QPointF& pos) const;
 
     std::vector<MemoryChartDevice> m_devices;
-    memory::MemoryAxis m_axis = memory::MemoryAxis::TimeNs;
+    models::memory::MemoryAxis m_axis = models::memory::MemoryAxis::TimeNs;
     std::int64_t m_origin = 0;
-    TimeSpan m_dataRange;
-    TimeSpan m_localVisible;
-    TimeSpan m_localSelection;
-    QPointer<TimeRangeModel> m_model;
+    models::TimeSpan m_dataRange;
+    models::TimeSpan m_localVisible;
+    models::TimeSpan m_localSelection;
+    QPointer<models::TimeRangeModel> m_model;
     QList<QMetaObject::Connection> m_modelConnections;
 
     std::vector<LineCurve> m_lines;
@@ -156,8 +156,8 @@ private:
     Drag m_drag = Drag::None;
     QPointF m_pressPos;
     std::int64_t m_pressX = 0;
-    TimeSpan m_pressRange;
+    models::TimeSpan m_pressRange;
     bool m_moved = false;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::memory

@@ -18,10 +18,10 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::memory {
 
-using memory::MemoryDevice;
-using memory::TensorLifetime;
+using models::memory::MemoryDevice;
+using models::memory::TensorLifetime;
 
 namespace {
 constexpr double kBarWidth = 0.8;
@@ -128,7 +128,7 @@ bool MemoryLifetimeView::hasLifetimes() const
     return d && !d->lifetimes.empty();
 }
 
-void MemoryLifetimeView::setDevice(std::shared_ptr<const memory::MemoryProfile> profile, int device)
+void MemoryLifetimeView::setDevice(std::shared_ptr<const models::memory::MemoryProfile> profile, int device)
 {
     m_profile = std::move(profile);
     m_device = device;
@@ -287,4 +287,4 @@ bool MemoryLifetimeView::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::memory

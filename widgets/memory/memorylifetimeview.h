@@ -1,7 +1,7 @@
 #pragma once
 
-#include "widgets/common/chartdata.h"
 #include "models/memory/memoryprofile.h"
+#include "widgets/common/chartdata.h"
 
 #include <QWidget>
 
@@ -14,9 +14,11 @@ class QCustomPlot;
 class QLabel;
 class QSpinBox;
 
-namespace runlens {
-
+namespace runlens::widgets {
 class ChartExportMenu;
+}
+
+namespace runlens::widgets::memory {
 
 /// The tensor lifetimes of a MindSpore graph (memory_usage_details) or of a snapshot's blocks: one
 /// horizontal bar per tensor from its first to its last node, the largest on top, for the tensors alive
@@ -29,7 +31,7 @@ public:
     explicit MemoryLifetimeView(QWidget* parent = nullptr);
     ~MemoryLifetimeView() override;
 
-    void setDevice(std::shared_ptr<const memory::MemoryProfile> profile, int device);
+    void setDevice(std::shared_ptr<const models::memory::MemoryProfile> profile, int device);
     bool hasLifetimes() const;
 
     /// Shows the tensors alive at node `node` (its x on the device's axis), or all of them for -1.
@@ -57,9 +59,9 @@ protected:
 
 private:
     void rebuild();
-    const memory::MemoryDevice* device() const;
+    const models::memory::MemoryDevice* device() const;
 
-    std::shared_ptr<const memory::MemoryProfile> m_profile;
+    std::shared_ptr<const models::memory::MemoryProfile> m_profile;
     int m_device = -1;
     qint64 m_node = -1;
     std::vector<int> m_shown;
@@ -74,4 +76,4 @@ private:
     ChartExportMenu* m_exportMenu = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::memory

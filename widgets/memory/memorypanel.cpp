@@ -1,14 +1,14 @@
 #include "widgets/memory/memorypanel.h"
 
-#include "widgets/common/chartstyle.h"
-#include "widgets/common/panelheader.h"
 #include "models/core/timerange.h"
 #include "models/core/workerpool.h"
 #include "models/memory/memoryoptablemodel.h"
+#include "models/trace/tracestore.h"
+#include "widgets/common/chartstyle.h"
+#include "widgets/common/panelheader.h"
 #include "widgets/memory/memoryaxis.h"
 #include "widgets/memory/memorychart.h"
 #include "widgets/memory/memorylifetimeview.h"
-#include "models/trace/tracestore.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -32,12 +32,12 @@
 #include <algorithm>
 #include <limits>
 
-namespace runlens {
+namespace runlens::widgets::memory {
 
-using memory::MemoryAxis;
-using memory::MemoryDevice;
-using memory::MemoryOpTableModel;
-using memory::MemoryProfile;
+using models::memory::MemoryAxis;
+using models::memory::MemoryDevice;
+using models::memory::MemoryOpTableModel;
+using models::memory::MemoryProfile;
 
 namespace {
 
@@ -49,7 +49,7 @@ bool hasCurves(const MemoryDevice& device)
     if (!device.allocated.empty() || !device.reserved.empty() || !device.active.empty())
         return true;
     return std::any_of(device.categories.begin(), device.categories.end(),
-                       [](const memory::MemorySeries& s) { return !s.empty(); });
+                       [](const models::memory::MemorySeries& s) { return !s.empty(); });
 }
 
 bool isSelfColumn(MemoryOpTableModel::Column column)
@@ -225,7 +225,7 @@ void MemoryPanel::setProfiles(std::vector<std::shared_ptr<const MemoryProfile>> 
     rebuildEntries();
 }
 
-void MemoryPanel::setTraceStore(std::shared_ptr<const trace::TraceStore> store)
+void MemoryPanel::setTraceStore(std::shared_ptr<const models::trace::TraceStore> store)
 {
     if (store == m_store)
         return;
@@ -233,7 +233,7 @@ void MemoryPanel::setTraceStore(std::shared_ptr<const trace::TraceStore> store)
     showEntry();
 }
 
-void MemoryPanel::setTimeRangeModel(TimeRangeModel* model)
+void MemoryPanel::setTimeRangeModel(models::TimeRangeModel* model)
 {
     if (model == m_model)
         return;
@@ -242,7 +242,7 @@ void MemoryPanel::setTimeRangeModel(TimeRangeModel* model)
     m_model = model;
     m_chart->setTimeRangeModel(model);
     if (m_model)
-        connect(m_model, &TimeRangeModel::traceRangeChanged, this, &MemoryPanel::showEntry);
+        connect(m_model, &models::TimeRangeModel::traceRangeChanged, this, &MemoryPanel::showEntry);
     showEntry();
 }
 
@@ -271,8 +271,8 @@ void MemoryPanel::rebuildEntries()
         const Entry& entry = m_entries[std::size_t(e)];
         if (entry.profile < 0)
             continue;
-        const memory::MemoryPeak p
-            = memory::devicePeak(m_profiles[std::size_t(entry.profile)]->devices[std::size_t(entry.device)]);
+        const models::memory::MemoryPeak p
+            = models::memory::devicePeak(m_profiles[std::size_t(entry.profile)]->devices[std::size_t(entry.device)]);
         if (p.valid && p.bytes > busiest) {
             busiest = p.bytes;
             m_entry = e;
@@ -322,7 +322,8 @@ void MemoryPanel::setCurrentDeviceEntry(int entry)
 
 bool MemoryPanel::hasTraceContext(const MemoryProfile& profile) const
 {
-    return m_store && profile.kind == memory::MemorySourceKind::KinetoTrace && profile.axis == MemoryAxis::TimeNs;
+    return m_store && profile.kind == models::memory::MemorySourceKind::KinetoTrace
+        && profile.axis == MemoryAxis::TimeNs;
 }
 
 std::int64_t MemoryPanel::originFor(const std::vector<int>& entries) const
@@ -333,13 +334,13 @@ std::int64_t MemoryPanel::originFor(const std::vector<int>& entries) const
     for (int i : entries) {
         const Entry& e = m_entries[std::size_t(i)];
         const MemoryDevice& d = m_profiles[std::size_t(e.profile)]->devices[std::size_t(e.device)];
-        for (const memory::MemorySeries* s : { &d.allocated, &d.reserved, &d.active }) {
+        for (const models::memory::MemorySeries* s : { &d.allocated, &d.reserved, &d.active }) {
             if (!s->empty()) {
                 first = std::min(first, s->x.front());
                 last = std::max(last, s->x.back());
             }
         }
-        for (const memory::MemorySeries& s : d.categories) {
+        for (const models::memory::MemorySeries& s : d.categories) {
             if (!s.empty()) {
                 first = std::min(first, s.x.front());
                 last = std::max(last, s.x.back());
@@ -349,7 +350,7 @@ std::int64_t MemoryPanel::originFor(const std::vector<int>& entries) const
     if (first > last)
         return 0;
     if (m_model && m_model->traceRange().duration() > 0) {
-        const TimeSpan trace = m_model->traceRange();
+        const models::TimeSpan trace = m_model->traceRange();
         if (first <= trace.end && last >= trace.start)
             return trace.start;
     }
@@ -420,8 +421,8 @@ void MemoryPanel::showEntry()
     m_peakDeviceIndex = -1;
     for (int i : shown) {
         const Entry& e = m_entries[std::size_t(i)];
-        const memory::MemoryPeak p
-            = memory::devicePeak(m_profiles[std::size_t(e.profile)]->devices[std::size_t(e.device)]);
+        const models::memory::MemoryPeak p
+            = models::memory::devicePeak(m_profiles[std::size_t(e.profile)]->devices[std::size_t(e.device)]);
         if (p.valid && (!m_peak.valid || p.bytes > m_peak.bytes)) {
             m_peak = p;
             m_peakProfile = e.profile;
@@ -445,7 +446,7 @@ void MemoryPanel::updatePeak()
     m_peakContext = {};
     const MemoryDevice* device = peakDevice();
     if (device && hasTraceContext(*m_profiles[std::size_t(m_peakProfile)]))
-        m_peakContext = memory::memoryContextAt(*m_store, *device, m_peak.x);
+        m_peakContext = models::memory::memoryContextAt(*m_store, *device, m_peak.x);
     m_peakLabel->setText(peakText());
     m_peakLabel->setToolTip(peakText());
     m_peakButton->setEnabled(m_peak.valid);
@@ -469,9 +470,9 @@ QString MemoryPanel::peakText() const
     if (m_chart->devices().size() > 1)
         text += QStringLiteral(" · ") + device->label;
     if (m_peakContext.hasOp()) {
-        text += QStringLiteral(" · ") + memory::contextOpName(*m_store, m_peakContext);
+        text += QStringLiteral(" · ") + models::memory::contextOpName(*m_store, m_peakContext);
         if (m_peakContext.chain.size() > 1) {
-            const trace::Track& track = m_store->tracks()[std::size_t(m_peakContext.track)];
+            const models::trace::Track& track = m_store->tracks()[std::size_t(m_peakContext.track)];
             const QString outer = m_store->strings().text(track.name_[m_peakContext.chain.front()]);
             text += QStringLiteral(" ") + tr("(in %1)").arg(outer);
         }
@@ -506,11 +507,11 @@ void MemoryPanel::goToPeak()
 {
     if (!m_peak.valid)
         return;
-    const TimeSpan data = m_chart->dataRange();
+    const models::TimeSpan data = m_chart->dataRange();
     std::int64_t start = m_peak.x;
     std::int64_t end = m_peak.x;
     if (m_peakContext.hasOp() && m_chart->isLinked()) {
-        const trace::Track& track = m_store->tracks()[std::size_t(m_peakContext.track)];
+        const models::trace::Track& track = m_store->tracks()[std::size_t(m_peakContext.track)];
         const std::uint32_t slice = m_peakContext.innermost();
         start = track.start[slice];
         end = start + track.duration[slice];
@@ -574,16 +575,16 @@ void MemoryPanel::computeOpTable()
         return;
     }
     m_computingOps = true;
-    const TimeSpan selection = m_chart->selection();
+    const models::TimeSpan selection = m_chart->selection();
     const std::int64_t x0 = selection.valid() ? selection.start : std::numeric_limits<std::int64_t>::min();
     const std::int64_t x1 = selection.valid() ? selection.end : std::numeric_limits<std::int64_t>::max();
     m_tableNote->setText(selection.valid() ? tr("Allocations in the selected range")
                                            : tr("Allocations of the whole trace"));
     m_opCancel = std::make_shared<std::atomic_bool>(false);
-    QtConcurrent::run(workerPool(), [store = m_store, profile, device, x0, x1, cancel = m_opCancel] {
-        return std::make_shared<const memory::MemoryOpTable>(
-            memory::memoryOpTable(*store, *device, x0, x1, [cancel] { return cancel->load(); }));
-    }).then(this, [this, generation, store = m_store](std::shared_ptr<const memory::MemoryOpTable> table) {
+    QtConcurrent::run(models::workerPool(), [store = m_store, profile, device, x0, x1, cancel = m_opCancel] {
+        return std::make_shared<const models::memory::MemoryOpTable>(
+            models::memory::memoryOpTable(*store, *device, x0, x1, [cancel] { return cancel->load(); }));
+    }).then(this, [this, generation, store = m_store](std::shared_ptr<const models::memory::MemoryOpTable> table) {
         if (generation != m_opGeneration)
             return;
         m_computingOps = false;
@@ -626,4 +627,4 @@ void MemoryPanel::showChartMenu(const QPoint& pos)
     menu.exec(m_chart->mapToGlobal(pos));
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::memory

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "widgets/common/chartdata.h"
-#include "widgets/common/chartexportmenu.h"
 #include "models/memory/memoryanalysis.h"
 #include "models/memory/memoryprofile.h"
+#include "widgets/common/chartdata.h"
+#include "widgets/common/chartexportmenu.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -22,18 +22,23 @@ class QTableView;
 class QTimer;
 class QToolButton;
 
-namespace runlens {
-
-namespace memory {
+namespace runlens::models {
+class TimeRangeModel;
+}
+namespace runlens::models::memory {
 class MemoryOpTableModel;
 }
-namespace trace {
+namespace runlens::models::trace {
 class TraceStore;
 }
+namespace runlens::widgets {
+class PanelHeader;
+}
+
+namespace runlens::widgets::memory {
+
 class MemoryChart;
 class MemoryLifetimeView;
-class PanelHeader;
-class TimeRangeModel;
 
 /// The Memory panel: the memory curves of every device of the profiles it is given (a trace's
 /// `[memory]` events, torch memory timelines, MindSpore memory files), one device at a time or all
@@ -51,14 +56,14 @@ public:
     ~MemoryPanel() override;
 
     /// The profiles to show (a trace's profile plus memory files); empty ones are skipped.
-    void setProfiles(std::vector<std::shared_ptr<const memory::MemoryProfile>> profiles);
-    const std::vector<std::shared_ptr<const memory::MemoryProfile>>& profiles() const { return m_profiles; }
+    void setProfiles(std::vector<std::shared_ptr<const models::memory::MemoryProfile>> profiles);
+    const std::vector<std::shared_ptr<const models::memory::MemoryProfile>>& profiles() const { return m_profiles; }
     /// The trace whose ops and steps explain the curves of Kineto profiles (peak context, op table).
-    void setTraceStore(std::shared_ptr<const trace::TraceStore> store);
-    std::shared_ptr<const trace::TraceStore> traceStore() const { return m_store; }
+    void setTraceStore(std::shared_ptr<const models::trace::TraceStore> store);
+    std::shared_ptr<const models::trace::TraceStore> traceStore() const { return m_store; }
     /// The shared time state of the time-based panels (not owned).
-    void setTimeRangeModel(TimeRangeModel* model);
-    TimeRangeModel* timeRangeModel() const { return m_model; }
+    void setTimeRangeModel(models::TimeRangeModel* model);
+    models::TimeRangeModel* timeRangeModel() const { return m_model; }
 
     /// Entries of the device picker: every device of every profile, then "All devices" when several
     /// devices lie on the same axis.
@@ -72,9 +77,9 @@ public:
     QString emptyStateText() const;
 
     /// The peak of the shown curves (of the highest device when overlaid) and what ran then.
-    memory::MemoryPeak peak() const { return m_peak; }
-    const memory::MemoryDevice* peakDevice() const;
-    memory::MemoryContext peakContext() const { return m_peakContext; }
+    models::memory::MemoryPeak peak() const { return m_peak; }
+    const models::memory::MemoryDevice* peakDevice() const;
+    models::memory::MemoryContext peakContext() const { return m_peakContext; }
     QString peakText() const;
     /// Shows the peak: selects its innermost op in the timeline (linked curves) and zooms around it.
     void goToPeak();
@@ -87,7 +92,7 @@ public:
     MemoryChart* chart() const { return m_chart; }
     MemoryLifetimeView* lifetimeView() const { return m_lifetimes; }
     QTableView* opTable() const { return m_table; }
-    memory::MemoryOpTableModel* opTableModel() const { return m_opModel; }
+    models::memory::MemoryOpTableModel* opTableModel() const { return m_opModel; }
     ChartExportMenu* exportMenu() const { return m_exportMenu; }
     /// The samples of the shown curves inside the visible range (what CSV export writes).
     ChartData chartData() const;
@@ -106,7 +111,7 @@ private:
     {
         int profile = -1; ///< -1: all devices on `axis`
         int device = -1;
-        memory::MemoryAxis axis = memory::MemoryAxis::TimeNs;
+        models::memory::MemoryAxis axis = models::memory::MemoryAxis::TimeNs;
     };
 
     void buildUi();
@@ -119,17 +124,17 @@ private:
     void updateTableColumns();
     void showChartMenu(const QPoint& pos);
     std::int64_t originFor(const std::vector<int>& devices) const;
-    bool hasTraceContext(const memory::MemoryProfile& profile) const;
+    bool hasTraceContext(const models::memory::MemoryProfile& profile) const;
 
-    std::vector<std::shared_ptr<const memory::MemoryProfile>> m_profiles;
-    std::shared_ptr<const trace::TraceStore> m_store;
-    QPointer<TimeRangeModel> m_model;
+    std::vector<std::shared_ptr<const models::memory::MemoryProfile>> m_profiles;
+    std::shared_ptr<const models::trace::TraceStore> m_store;
+    QPointer<models::TimeRangeModel> m_model;
     std::vector<Entry> m_entries;
     int m_entry = -1;
-    memory::MemoryPeak m_peak;
+    models::memory::MemoryPeak m_peak;
     int m_peakProfile = -1;
     int m_peakDeviceIndex = -1;
-    memory::MemoryContext m_peakContext;
+    models::memory::MemoryContext m_peakContext;
     bool m_includeChildren = true;
     bool m_computingOps = false;
     quint64 m_opGeneration = 0;
@@ -150,10 +155,10 @@ private:
     QCheckBox* m_childrenCheck = nullptr;
     QLabel* m_tableNote = nullptr;
     QTableView* m_table = nullptr;
-    memory::MemoryOpTableModel* m_opModel = nullptr;
+    models::memory::MemoryOpTableModel* m_opModel = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTimer* m_opTimer = nullptr;
     ChartExportMenu* m_exportMenu = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::memory

@@ -25,10 +25,10 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-namespace runlens {
+namespace runlens::widgets::operators {
 
-using profiler::ProfilerOpTableModel;
-using trace::OperatorStatsModel;
+using models::profiler::ProfilerOpTableModel;
+using models::trace::OperatorStatsModel;
 
 namespace {
 
@@ -196,7 +196,7 @@ void OperatorsPanel::fitColumns(bool measure)
     m_table->setColumnWidth(name, std::max(std::min(m_nameWidth, 160), available));
 }
 
-void OperatorsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
+void OperatorsPanel::setStore(std::shared_ptr<const models::trace::TraceStore> store)
 {
     if (store == m_store)
         return;
@@ -209,8 +209,8 @@ void OperatorsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
         rebuildViewCombo();
 }
 
-void OperatorsPanel::setStatistics(std::shared_ptr<const trace::OperatorStatistics> statistics,
-                                   std::shared_ptr<const trace::TraceStore> store)
+void OperatorsPanel::setStatistics(std::shared_ptr<const models::trace::OperatorStatistics> statistics,
+                                   std::shared_ptr<const models::trace::TraceStore> store)
 {
     if (m_cancel)
         m_cancel->store(true);
@@ -253,12 +253,13 @@ void OperatorsPanel::recompute()
     auto cancel = std::make_shared<std::atomic_bool>(false);
     m_cancel = cancel;
     const bool byDims = m_groupByDims;
-    QtConcurrent::run(workerPool(), [store = m_store, byDims, cancel] {
-        trace::OperatorStatisticsOptions options;
+    QtConcurrent::run(models::workerPool(), [store = m_store, byDims, cancel] {
+        models::trace::OperatorStatisticsOptions options;
         options.groupByInputDims = byDims;
         options.cancelled = [cancel] { return cancel->load(); };
-        return std::make_shared<const trace::OperatorStatistics>(trace::computeOperatorStatistics(*store, options));
-    }).then(this, [this, generation, byDims](std::shared_ptr<const trace::OperatorStatistics> statistics) {
+        return std::make_shared<const models::trace::OperatorStatistics>(
+            models::trace::computeOperatorStatistics(*store, options));
+    }).then(this, [this, generation, byDims](std::shared_ptr<const models::trace::OperatorStatistics> statistics) {
         if (generation != m_generation)
             return; // settings or store changed meanwhile
         m_computing = false;
@@ -267,7 +268,7 @@ void OperatorsPanel::recompute()
     });
 }
 
-void OperatorsPanel::applyStatistics(std::shared_ptr<const trace::OperatorStatistics> statistics)
+void OperatorsPanel::applyStatistics(std::shared_ptr<const models::trace::OperatorStatistics> statistics)
 {
     m_model->setStatistics(std::move(statistics), m_store);
     updateStatus();
@@ -306,7 +307,7 @@ void OperatorsPanel::setView(View view)
     layoutTable();
 }
 
-void OperatorsPanel::setProfilerData(std::shared_ptr<const profiler::ProfilerRunData> run, int rankIndex)
+void OperatorsPanel::setProfilerData(std::shared_ptr<const models::profiler::ProfilerRunData> run, int rankIndex)
 {
     if (run
         && (rankIndex < 0 || rankIndex >= int(run->ranks.size())
@@ -587,4 +588,4 @@ QString OperatorsPanel::requestCsvExport()
     return fileName;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::operators

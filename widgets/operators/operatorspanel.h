@@ -1,10 +1,10 @@
 #pragma once
 
-#include "widgets/common/chartexportmenu.h"
 #include "models/profiler/profilerdata.h"
 #include "models/trace/opstatistics.h"
 #include "models/trace/opstatsmodel.h"
 #include "models/trace/tracestore.h"
+#include "widgets/common/chartexportmenu.h"
 
 #include <QWidget>
 
@@ -18,11 +18,11 @@ class QSortFilterProxyModel;
 class QTableView;
 class QToolButton;
 
-namespace runlens {
-
-namespace profiler {
+namespace runlens::models::profiler {
 class ProfilerOpTableModel;
 }
+
+namespace runlens::widgets::operators {
 
 /// The Operators panel: a sortable, filterable table of operator statistics of a profiler trace (grouped
 /// by name or by name + input shapes; host or device times) or of kernel statistics. Statistics are
@@ -41,21 +41,21 @@ class OperatorsPanel final : public QWidget
 {
     Q_OBJECT
 public:
-    using View = trace::OperatorStatsModel::View;
+    using View = models::trace::OperatorStatsModel::View;
 
     explicit OperatorsPanel(QWidget* parent = nullptr);
     ~OperatorsPanel() override;
 
     /// Computes the statistics of `store` on a worker; nullptr clears the panel.
-    void setStore(std::shared_ptr<const trace::TraceStore> store);
-    std::shared_ptr<const trace::TraceStore> store() const { return m_store; }
+    void setStore(std::shared_ptr<const models::trace::TraceStore> store);
+    std::shared_ptr<const models::trace::TraceStore> store() const { return m_store; }
     /// Shows statistics computed elsewhere (e.g. by the import job); no worker is started.
-    void setStatistics(std::shared_ptr<const trace::OperatorStatistics> statistics,
-                       std::shared_ptr<const trace::TraceStore> store);
+    void setStatistics(std::shared_ptr<const models::trace::OperatorStatistics> statistics,
+                       std::shared_ptr<const models::trace::TraceStore> store);
 
     /// Adds the operator tables of the rank at `rankIndex` of a MindSpore profiler run as views; null
     /// removes them. When no trace is loaded they are shown at once.
-    void setProfilerData(std::shared_ptr<const profiler::ProfilerRunData> run, int rankIndex);
+    void setProfilerData(std::shared_ptr<const models::profiler::ProfilerRunData> run, int rankIndex);
     /// Whether the table shows a MindSpore profiler view rather than trace statistics.
     bool isShowingProfiler() const { return m_showingProfiler; }
     /// Selects the profiler's type-level (true) or op-level view; false when there is no profiler data.
@@ -73,7 +73,7 @@ public:
     bool isComputing() const { return m_computing; }
     int visibleRowCount() const;
 
-    trace::OperatorStatsModel* model() const { return m_model; }
+    models::trace::OperatorStatsModel* model() const { return m_model; }
     QSortFilterProxyModel* proxyModel() const { return m_proxy; }
     QTableView* tableView() const { return m_table; }
 
@@ -104,7 +104,7 @@ private:
     /// Sizes columns to their contents and gives the name column the rest of the width.
     void fitColumns(bool measure);
     void recompute();
-    void applyStatistics(std::shared_ptr<const trace::OperatorStatistics> statistics);
+    void applyStatistics(std::shared_ptr<const models::trace::OperatorStatistics> statistics);
     void sortByDefault();
     void updateStatus();
     void onActivated(const QModelIndex& proxyIndex);
@@ -119,8 +119,8 @@ private:
     void layoutTable();
     QSortFilterProxyModel* currentProxy() const;
 
-    std::shared_ptr<const trace::TraceStore> m_store;
-    std::shared_ptr<const trace::OperatorStatistics> m_cache[2]; ///< by name, by name + dims
+    std::shared_ptr<const models::trace::TraceStore> m_store;
+    std::shared_ptr<const models::trace::OperatorStatistics> m_cache[2]; ///< by name, by name + dims
     std::shared_ptr<std::atomic_bool> m_cancel;
     quint64 m_generation = 0;
     bool m_groupByDims = false;
@@ -128,14 +128,14 @@ private:
     ChartExportMenu::FileNameProvider m_fileNameProvider;
     QString m_exportDirectory;
 
-    std::shared_ptr<const profiler::ProfilerRunData> m_profilerRun;
+    std::shared_ptr<const models::profiler::ProfilerRunData> m_profilerRun;
     int m_profilerRank = -1;
     bool m_showingProfiler = false;
-    profiler::ProfilerOpTableModel* m_profilerModel = nullptr;
+    models::profiler::ProfilerOpTableModel* m_profilerModel = nullptr;
     QSortFilterProxyModel* m_profilerProxy = nullptr;
     QMetaObject::Connection m_selectionConnection;
 
-    trace::OperatorStatsModel* m_model = nullptr;
+    models::trace::OperatorStatsModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
     QComboBox* m_groupCombo = nullptr;
@@ -146,4 +146,4 @@ private:
     int m_nameWidth = 0; ///< the name column's width from its contents, before it takes spare space
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::operators

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::widgets::operators {
 
 ShareBarDelegate::ShareBarDelegate(int shareRole, QObject* parent)
     : QStyledItemDelegate(parent)
@@ -47,4 +47,4 @@ QSize ShareBarDelegate::sizeHint(const QStyleOptionViewItem& option, const QMode
     return size;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::operators

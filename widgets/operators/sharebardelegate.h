@@ -2,7 +2,7 @@
 
 #include <QStyledItemDelegate>
 
-namespace runlens {
+namespace runlens::widgets::operators {
 
 /// Draws a cell's share (a 0..1 fraction read from `shareRole`) as a horizontal bar behind its text, the
 /// way profilers show "% of total" columns so the heavy rows stand out while scrolling.
@@ -19,4 +19,4 @@ private:
     int m_shareRole;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::operators

@@ -1,11 +1,11 @@
 #include "widgets/overview/overviewpanel.h"
 
+#include "models/profiler/profileroptablemodel.h"
 #include "widgets/common/chartpalette.h"
 #include "widgets/common/chartstyle.h"
 #include "widgets/common/panelheader.h"
 #include "widgets/common/replotwhenshown.h"
 #include "widgets/common/stackedstepbars.h"
-#include "models/profiler/profileroptablemodel.h"
 
 #include <QComboBox>
 #include <QHeaderView>
@@ -24,10 +24,10 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::overview {
 
-using profiler::ProfilerOpTableModel;
-using profiler::ProfilerRankData;
+using models::profiler::ProfilerOpTableModel;
+using models::profiler::ProfilerRankData;
 
 namespace {
 
@@ -220,14 +220,14 @@ bool OverviewPanel::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
-void OverviewPanel::setProfilerData(std::shared_ptr<const profiler::ProfilerRunData> run)
+void OverviewPanel::setProfilerData(std::shared_ptr<const models::profiler::ProfilerRunData> run)
 {
     m_run = std::move(run);
     m_rankIndex = 0;
     rebuild();
 }
 
-void OverviewPanel::setTraceBreakdown(std::shared_ptr<const trace::StepBreakdown> breakdown)
+void OverviewPanel::setTraceBreakdown(std::shared_ptr<const models::trace::StepBreakdown> breakdown)
 {
     m_breakdown = std::move(breakdown);
     if (!m_run || m_run->isEmpty())
@@ -276,7 +276,7 @@ OverviewPanel::StepView OverviewPanel::stepView() const
 {
     StepView view;
     if (const ProfilerRankData* data = currentRankData()) {
-        const profiler::StepSeries& steps = data->steps;
+        const models::profiler::StepSeries& steps = data->steps;
         view.ids = steps.categoryIds;
         view.names = steps.categoryNames;
         for (const auto& step : steps.steps) {
@@ -289,12 +289,12 @@ OverviewPanel::StepView OverviewPanel::stepView() const
     }
     if (m_breakdown && m_rankIndex < int(m_breakdown->sources.size())) {
         const auto& summary = m_breakdown->sources[std::size_t(m_rankIndex)];
-        for (int c = 0; c < trace::kStepCategoryCount; ++c) {
-            view.ids << QString::fromLatin1(trace::stepCategoryId(trace::StepCategory(c)));
-            view.names << trace::stepCategoryName(trace::StepCategory(c));
+        for (int c = 0; c < models::trace::kStepCategoryCount; ++c) {
+            view.ids << QString::fromLatin1(models::trace::stepCategoryId(models::trace::StepCategory(c)));
+            view.names << models::trace::stepCategoryName(models::trace::StepCategory(c));
         }
         for (std::size_t i = 0; i < summary.stepCount; ++i) {
-            const trace::StepTimes& step = m_breakdown->steps[summary.firstStep + i];
+            const models::trace::StepTimes& step = m_breakdown->steps[summary.firstStep + i];
             view.numbers.push_back(step.number);
             std::vector<double> values;
             for (std::int64_t ns : step.ns)
@@ -502,7 +502,7 @@ void OverviewPanel::updateSummary()
 {
     QStringList device;
     if (const ProfilerRankData* data = currentRankData()) {
-        device << profiler::deviceTypeName(data->deviceType);
+        device << models::profiler::deviceTypeName(data->deviceType);
         if (!data->msVersion.isEmpty())
             device << tr("MindSpore %1").arg(data->msVersion);
         if (!data->cannVersion.isEmpty())
@@ -635,8 +635,8 @@ QString OverviewPanel::toolTipAt(QCustomPlot* plot, const QPoint& pos) const
 
 QString OverviewPanel::columnToolTip(const StackedStepBars::Hit& hit) const
 {
-    const StepColumns& columns = m_stepBars->columns();
-    const StepColumn& column = columns.columns[std::size_t(hit.column)];
+    const models::StepColumns& columns = m_stepBars->columns();
+    const models::StepColumn& column = columns.columns[std::size_t(hit.column)];
     const std::size_t slowest = std::size_t(hit.slowest);
     double slowestUs = 0.0;
     for (double v : m_view.valuesUs[slowest])
@@ -670,4 +670,4 @@ void OverviewPanel::setExportDirectory(const QString& directory)
     m_opExport->setDefaultDirectory(directory);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::overview

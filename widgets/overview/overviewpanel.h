@@ -1,10 +1,10 @@
 #pragma once
 
+#include "models/profiler/profilerdata.h"
+#include "models/trace/stepbreakdown.h"
 #include "widgets/common/chartdata.h"
 #include "widgets/common/chartexportmenu.h"
 #include "widgets/common/stackedstepbars.h"
-#include "models/profiler/profilerdata.h"
-#include "models/trace/stepbreakdown.h"
 
 #include <QColor>
 #include <QWidget>
@@ -20,13 +20,14 @@ class QStackedWidget;
 class QTableView;
 class QToolButton;
 
-namespace runlens {
-
-class PanelHeader;
-
-namespace profiler {
+namespace runlens::models::profiler {
 class ProfilerOpTableModel;
 }
+namespace runlens::widgets {
+class PanelHeader;
+}
+
+namespace runlens::widgets::overview {
 
 /// The Overview panel: one device (rank) at a glance. A stacked step-time chart over the steps (MindSpore:
 /// iteration interval / FP+BP / tail; 2.x: computing / communication not overlapped / free; Kineto traces: the
@@ -43,10 +44,10 @@ public:
     explicit OverviewPanel(QWidget* parent = nullptr);
     ~OverviewPanel() override;
 
-    void setProfilerData(std::shared_ptr<const profiler::ProfilerRunData> run);
-    std::shared_ptr<const profiler::ProfilerRunData> profilerData() const { return m_run; }
-    void setTraceBreakdown(std::shared_ptr<const trace::StepBreakdown> breakdown);
-    std::shared_ptr<const trace::StepBreakdown> traceBreakdown() const { return m_breakdown; }
+    void setProfilerData(std::shared_ptr<const models::profiler::ProfilerRunData> run);
+    std::shared_ptr<const models::profiler::ProfilerRunData> profilerData() const { return m_run; }
+    void setTraceBreakdown(std::shared_ptr<const models::trace::StepBreakdown> breakdown);
+    std::shared_ptr<const models::trace::StepBreakdown> traceBreakdown() const { return m_breakdown; }
 
     /// Runs with MindSpore profiler output to pick from (the picker shows when there are several);
     /// choosing one emits profilerRunChanged for the application to show that run's data. `names`: the
@@ -82,7 +83,7 @@ public:
     QCustomPlot* operatorChart() const { return m_opPlot; }
     ChartExportMenu* stepExportMenu() const { return m_stepExport; }
     ChartExportMenu* operatorExportMenu() const { return m_opExport; }
-    profiler::ProfilerOpTableModel* operatorModel() const { return m_opModel; }
+    models::profiler::ProfilerOpTableModel* operatorModel() const { return m_opModel; }
     QTableView* operatorTable() const { return m_opTable; }
     /// The numbers behind the step chart: one row per step and the average, a column per category (µs).
     ChartData stepChartData() const;
@@ -127,13 +128,13 @@ private:
     void fitOperatorLabels();
     void updateSummary();
     StepView stepView() const;
-    const profiler::ProfilerRankData* currentRankData() const;
+    const models::profiler::ProfilerRankData* currentRankData() const;
     QString toolTipAt(QCustomPlot* plot, const QPoint& pos) const;
     /// The tooltip of a bar standing for several steps: their range, means and slowest step.
     QString columnToolTip(const StackedStepBars::Hit& hit) const;
 
-    std::shared_ptr<const profiler::ProfilerRunData> m_run;
-    std::shared_ptr<const trace::StepBreakdown> m_breakdown;
+    std::shared_ptr<const models::profiler::ProfilerRunData> m_run;
+    std::shared_ptr<const models::trace::StepBreakdown> m_breakdown;
     int m_rankIndex = 0;
     StepView m_view;
 
@@ -151,9 +152,9 @@ private:
     double m_stepUnit = 1.0; ///< µs per step chart axis unit
     QStringList m_opNames; ///< whole names of the operator bars, top down
     QTableView* m_opTable = nullptr;
-    profiler::ProfilerOpTableModel* m_opModel = nullptr;
+    models::profiler::ProfilerOpTableModel* m_opModel = nullptr;
     ChartExportMenu* m_stepExport = nullptr;
     ChartExportMenu* m_opExport = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::overview

@@ -1,10 +1,10 @@
 #include "widgets/pipeline/datapipelinepanel.h"
 
+#include "models/pipeline/pipelineanalysis.h"
 #include "widgets/common/chartcolumn.h"
 #include "widgets/common/chartpalette.h"
 #include "widgets/common/chartstyle.h"
 #include "widgets/common/panelheader.h"
-#include "models/pipeline/pipelineanalysis.h"
 #include "widgets/pipeline/pipelinegraphview.h"
 
 #include <QComboBox>
@@ -21,10 +21,10 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::pipeline {
 
-using pipeline::CpuCurve;
-using pipeline::DataPipeline;
+using models::pipeline::CpuCurve;
+using models::pipeline::DataPipeline;
 
 namespace {
 
@@ -344,9 +344,9 @@ void DataPipelinePanel::updateFindings()
             break;
         const auto* op = p->op(b.opId);
         QString item = mark.arg(PipelineGraphView::bottleneckColor().name())
-            + tr("Possible bottleneck: %1").arg(pipeline::bottleneckReasonText(*p, b)).toHtmlEscaped();
+            + tr("Possible bottleneck: %1").arg(models::pipeline::bottleneckReasonText(*p, b)).toHtmlEscaped();
         if (op)
-            item += QStringLiteral(" <i>%1</i>").arg(pipeline::bottleneckAdvice(*op).toHtmlEscaped());
+            item += QStringLiteral(" <i>%1</i>").arg(models::pipeline::bottleneckAdvice(*op).toHtmlEscaped());
         items << item;
     }
     if (p->pipelineKeepsUp)
@@ -354,13 +354,13 @@ void DataPipelinePanel::updateFindings()
     else if (!p->ops.empty() && p->bottlenecks.empty()
              && std::none_of(p->ops.begin(), p->ops.end(), [](const auto& op) { return op.hasQueue(); }))
         items << tr("The pipeline files have no queue samples, so bottlenecks cannot be judged.").toHtmlEscaped();
-    const QString verdict = pipeline::queueVerdictText(*p);
+    const QString verdict = models::pipeline::queueVerdictText(*p);
     if (!verdict.isEmpty())
         items << verdict.toHtmlEscaped();
-    if (!p->cpu.device.empty() && p->cpu.deviceBusyPercent() > pipeline::kCpuBusyWarning)
+    if (!p->cpu.device.empty() && p->cpu.deviceBusyPercent() > models::pipeline::kCpuBusyWarning)
         items << tr("The machine's CPUs were %1 busy on average (more than %2%), which may slow data processing.")
                      .arg(percent(p->cpu.deviceBusyPercent() / 100.0))
-                     .arg(pipeline::kCpuBusyWarning)
+                     .arg(models::pipeline::kCpuBusyWarning)
                      .toHtmlEscaped();
     for (const QString& s : p->summarySuggestions)
         items << tr("MindSpore suggests: %1").arg(s).toHtmlEscaped();
@@ -584,4 +584,4 @@ void DataPipelinePanel::showPlotMenu(QCustomPlot* plot, ChartExportMenu* menu, c
     context.exec(plot->mapToGlobal(pos));
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::pipeline

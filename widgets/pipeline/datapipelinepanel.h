@@ -1,8 +1,8 @@
 #pragma once
 
+#include "models/pipeline/datapipeline.h"
 #include "widgets/common/chartdata.h"
 #include "widgets/common/chartexportmenu.h"
-#include "models/pipeline/datapipeline.h"
 
 #include <QWidget>
 
@@ -14,9 +14,12 @@ class QCustomPlot;
 class QLabel;
 class QToolButton;
 
-namespace runlens {
-
+namespace runlens::widgets {
 class PanelHeader;
+}
+
+namespace runlens::widgets::pipeline {
+
 class PipelineGraphView;
 
 /// The Data pipeline panel: for one rank of a MindSpore profiler folder, the dataset pipeline as a graph
@@ -38,11 +41,11 @@ public:
     ~DataPipelinePanel() override;
 
     /// One pipeline per rank (nullptr entries are skipped); replaces what was shown.
-    void setPipelines(std::vector<std::shared_ptr<const pipeline::DataPipeline>> pipelines);
-    void setPipeline(std::shared_ptr<const pipeline::DataPipeline> pipeline);
+    void setPipelines(std::vector<std::shared_ptr<const models::pipeline::DataPipeline>> pipelines);
+    void setPipeline(std::shared_ptr<const models::pipeline::DataPipeline> pipeline);
     void clear();
     /// The pipeline shown (of the current rank), or nullptr.
-    std::shared_ptr<const pipeline::DataPipeline> pipeline() const;
+    std::shared_ptr<const models::pipeline::DataPipeline> pipeline() const;
     /// Ranks that can be picked, in the order given.
     QList<int> ranks() const;
     int currentRank() const;
@@ -86,7 +89,7 @@ private:
     void updateFindings();
     void showPlotMenu(QCustomPlot* plot, ChartExportMenu* menu, const QPoint& pos);
 
-    std::vector<std::shared_ptr<const pipeline::DataPipeline>> m_pipelines;
+    std::vector<std::shared_ptr<const models::pipeline::DataPipeline>> m_pipelines;
     int m_current = -1; ///< index into m_pipelines
     CpuView m_cpuView = CpuView::Device;
 
@@ -108,4 +111,4 @@ private:
     QList<QWidget*> m_sections; ///< hidden in the empty state
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::pipeline

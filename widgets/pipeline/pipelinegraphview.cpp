@@ -12,10 +12,10 @@
 #include <cmath>
 #include <map>
 
-namespace runlens {
+namespace runlens::widgets::pipeline {
 
-using pipeline::DataPipeline;
-using pipeline::PipelineOp;
+using models::pipeline::DataPipeline;
+using models::pipeline::PipelineOp;
 
 namespace {
 
@@ -376,4 +376,4 @@ void PipelineGraphView::paintEvent(QPaintEvent*)
     }
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::pipeline

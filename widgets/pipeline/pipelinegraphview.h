@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-namespace runlens {
+namespace runlens::widgets::pipeline {
 
 /// The dataset pipeline as a small left-to-right graph: sources on the left, the root (usually Batch) and
 /// then the queue to the device on the right. Each op is a box with its type, id and worker count; the
@@ -23,8 +23,8 @@ public:
     explicit PipelineGraphView(QWidget* parent = nullptr);
     ~PipelineGraphView() override;
 
-    void setPipeline(std::shared_ptr<const pipeline::DataPipeline> pipeline);
-    std::shared_ptr<const pipeline::DataPipeline> pipeline() const { return m_pipeline; }
+    void setPipeline(std::shared_ptr<const models::pipeline::DataPipeline> pipeline);
+    std::shared_ptr<const models::pipeline::DataPipeline> pipeline() const { return m_pipeline; }
 
     /// Op boxes drawn (the device queue box is not counted).
     int nodeCount() const { return int(m_nodes.size()); }
@@ -70,7 +70,7 @@ private:
     QRectF toWidget(const QRectF& rect) const;
     const Node* nodeFor(int opId) const;
 
-    std::shared_ptr<const pipeline::DataPipeline> m_pipeline;
+    std::shared_ptr<const models::pipeline::DataPipeline> m_pipeline;
     std::vector<Node> m_nodes;
     QRectF m_device; ///< layout coordinates
     QRectF m_bounds; ///< everything drawn, layout coordinates
@@ -80,4 +80,4 @@ private:
     int m_selected = -1;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::pipeline

@@ -24,7 +24,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::prcurves {
+namespace runlens::widgets::prcurves {
 
 namespace {
 
@@ -38,23 +38,23 @@ struct PrCurveChart::RunCurve
 {
     QString run;
     QColor color;
-    std::vector<summary::PrCurve> items; ///< step order
-    const summary::PrCurve* shown = nullptr; ///< into items
+    std::vector<models::summary::PrCurve> items; ///< step order
+    const models::summary::PrCurve* shown = nullptr; ///< into items
     std::vector<int> entries; ///< defined entries of `shown`
     QCPCurve* curve = nullptr;
 };
 
-PrCurveChart::PrCurveChart(const summary::SummaryStore* store, const QString& tag, QWidget* parent)
-    : PrCurveChart(store, tag, summary::SummaryKind::PrCurves, parent)
+PrCurveChart::PrCurveChart(const models::summary::SummaryStore* store, const QString& tag, QWidget* parent)
+    : PrCurveChart(store, tag, models::summary::SummaryKind::PrCurves, parent)
 { }
 
-PrCurveChart::PrCurveChart(const summary::SummaryStore* store, const QString& tag, summary::SummaryKind source,
-                           QWidget* parent)
+PrCurveChart::PrCurveChart(const models::summary::SummaryStore* store, const QString& tag,
+                           models::summary::SummaryKind source, QWidget* parent)
     : QWidget(parent)
     , m_store(store)
     , m_tag(tag)
-    , m_source(source == summary::SummaryKind::RocCurves ? source : summary::SummaryKind::PrCurves)
-    , m_mode(source == summary::SummaryKind::RocCurves ? CurveMode::Roc : CurveMode::PrecisionRecall)
+    , m_source(source == models::summary::SummaryKind::RocCurves ? source : models::summary::SummaryKind::PrCurves)
+    , m_mode(source == models::summary::SummaryKind::RocCurves ? CurveMode::Roc : CurveMode::PrecisionRecall)
 {
     setObjectName(QStringLiteral("prCurveChart"));
     m_plot = new QCustomPlot(this);
@@ -171,7 +171,7 @@ double PrCurveChart::shownAuc(const QString& run) const
 {
     const RunCurve* c = runCurve(run);
     if (!c || !c->shown || m_mode != CurveMode::Roc)
-        return summary::Histogram::kUnknown;
+        return models::summary::Histogram::kUnknown;
     return rocAuc(*c->shown);
 }
 
@@ -213,7 +213,7 @@ void PrCurveChart::refreshData()
     if (m_store) {
         const QStringList runs = m_store->runs(m_source);
         for (const QString& run : runs) {
-            summary::PrCurveSeries series
+            models::summary::PrCurveSeries series
                 = isRocOnly() ? m_store->rocCurves(run, m_tag) : m_store->prCurves(run, m_tag);
             if (series.items.empty())
                 continue;
@@ -291,7 +291,7 @@ void PrCurveChart::rebuildSteps()
     for (const auto& c : m_curves) {
         if (!isRunVisible(c->run))
             continue;
-        for (const summary::PrCurve& curve : c->items)
+        for (const models::summary::PrCurve& curve : c->items)
             steps.push_back(curve.step);
     }
     std::sort(steps.begin(), steps.end());
@@ -388,7 +388,7 @@ void PrCurveChart::applyStep()
                                       : QCPScatterStyle());
         if (c->shown) {
             const QString run = m_store ? m_store->runDisplayName(c->run) : c->run;
-            const double auc = roc ? rocAuc(*c->shown) : summary::Histogram::kUnknown;
+            const double auc = roc ? rocAuc(*c->shown) : models::summary::Histogram::kUnknown;
             if (roc && std::isfinite(auc))
                 c->curve->setName(tr("%1 (step %2) · AUC %3").arg(run).arg(c->shown->step).arg(formatRatio(auc)));
             else
@@ -434,7 +434,7 @@ std::vector<PrPoint> PrCurveChart::shownPoints(const QString& run) const
     const RunCurve* c = runCurve(run);
     if (!c || !c->shown)
         return points;
-    const summary::PrCurve& curve = *c->shown;
+    const models::summary::PrCurve& curve = *c->shown;
     points.reserve(c->entries.size());
     for (int i : c->entries) {
         PrPoint p;
@@ -679,4 +679,4 @@ void PrCurveChart::applyTheme()
     m_diagonal->setPen(QPen(muted, 1, Qt::DashLine));
 }
 
-} // namespace runlens::prcurves
+} // namespace runlens::widgets::prcurves

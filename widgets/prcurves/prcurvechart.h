@@ -24,7 +24,7 @@ class QLabel;
 class QMenu;
 class QSlider;
 
-namespace runlens::prcurves {
+namespace runlens::widgets::prcurves {
 
 /// The colour a run is drawn in; the panel hands the application's (the Scalars panel's) choice down.
 using RunColorProvider = std::function<QColor(const QString& run)>;
@@ -67,16 +67,16 @@ class PrCurveChart final : public QWidget
 {
     Q_OBJECT
 public:
-    PrCurveChart(const summary::SummaryStore* store, const QString& tag, QWidget* parent = nullptr);
+    PrCurveChart(const models::summary::SummaryStore* store, const QString& tag, QWidget* parent = nullptr);
     /// `source` is SummaryKind::PrCurves or SummaryKind::RocCurves.
-    PrCurveChart(const summary::SummaryStore* store, const QString& tag, summary::SummaryKind source,
+    PrCurveChart(const models::summary::SummaryStore* store, const QString& tag, models::summary::SummaryKind source,
                  QWidget* parent = nullptr);
     ~PrCurveChart() override;
 
     QString tag() const { return m_tag; }
-    summary::SummaryKind source() const { return m_source; }
+    models::summary::SummaryKind source() const { return m_source; }
     /// Whether the data has only ROC counts, so the chart stays in ROC mode.
-    bool isRocOnly() const { return m_source == summary::SummaryKind::RocCurves; }
+    bool isRocOnly() const { return m_source == models::summary::SummaryKind::RocCurves; }
     CurveMode mode() const { return m_mode; }
     /// Switches between the PR and the ROC view; ignored for ROC-only charts.
     void setMode(CurveMode mode);
@@ -151,9 +151,9 @@ private:
     void replotOverlay();
     void onSliderMoved(int value);
 
-    QPointer<const summary::SummaryStore> m_store;
+    QPointer<const models::summary::SummaryStore> m_store;
     QString m_tag;
-    summary::SummaryKind m_source = summary::SummaryKind::PrCurves;
+    models::summary::SummaryKind m_source = models::summary::SummaryKind::PrCurves;
     CurveMode m_mode = CurveMode::PrecisionRecall;
     std::vector<std::unique_ptr<RunCurve>> m_curves;
     std::vector<qint64> m_steps;
@@ -173,4 +173,4 @@ private:
     QLabel* m_stepLabel = nullptr;
 };
 
-} // namespace runlens::prcurves
+} // namespace runlens::widgets::prcurves

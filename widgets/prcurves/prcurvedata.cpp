@@ -4,9 +4,9 @@
 #include <cmath>
 #include <utility>
 
-namespace runlens::prcurves {
+namespace runlens::widgets::prcurves {
 
-bool isDefinedEntry(const summary::PrCurve& curve, int i)
+bool isDefinedEntry(const models::summary::PrCurve& curve, int i)
 {
     const double precision = entryValue(curve.precision, i);
     const double recall = entryValue(curve.recall, i);
@@ -19,7 +19,7 @@ bool isDefinedEntry(const summary::PrCurve& curve, int i)
     return predictedPositive > 0.0;
 }
 
-std::vector<int> definedEntries(const summary::PrCurve& curve)
+std::vector<int> definedEntries(const models::summary::PrCurve& curve)
 {
     std::vector<int> entries;
     const int n = curve.thresholdCount();
@@ -31,7 +31,7 @@ std::vector<int> definedEntries(const summary::PrCurve& curve)
     return entries;
 }
 
-bool isRocEntry(const summary::PrCurve& curve, int i)
+bool isRocEntry(const models::summary::PrCurve& curve, int i)
 {
     if (i < 0)
         return false;
@@ -48,7 +48,7 @@ bool isRocEntry(const summary::PrCurve& curve, int i)
     return tp + fn > 0.0 && fp + tn > 0.0;
 }
 
-std::vector<int> rocEntries(const summary::PrCurve& curve)
+std::vector<int> rocEntries(const models::summary::PrCurve& curve)
 {
     std::vector<int> entries;
     const int n = int(curve.truePositives.size());
@@ -60,27 +60,27 @@ std::vector<int> rocEntries(const summary::PrCurve& curve)
     return entries;
 }
 
-double truePositiveRate(const summary::PrCurve& curve, int i)
+double truePositiveRate(const models::summary::PrCurve& curve, int i)
 {
     if (!isRocEntry(curve, i))
-        return summary::Histogram::kUnknown;
+        return models::summary::Histogram::kUnknown;
     const double tp = curve.truePositives[std::size_t(i)];
     return tp / (tp + curve.falseNegatives[std::size_t(i)]);
 }
 
-double falsePositiveRate(const summary::PrCurve& curve, int i)
+double falsePositiveRate(const models::summary::PrCurve& curve, int i)
 {
     if (!isRocEntry(curve, i))
-        return summary::Histogram::kUnknown;
+        return models::summary::Histogram::kUnknown;
     const double fp = curve.falsePositives[std::size_t(i)];
     return fp / (fp + curve.trueNegatives[std::size_t(i)]);
 }
 
-double rocAuc(const summary::PrCurve& curve)
+double rocAuc(const models::summary::PrCurve& curve)
 {
     const std::vector<int> entries = rocEntries(curve);
     if (entries.empty())
-        return summary::Histogram::kUnknown;
+        return models::summary::Histogram::kUnknown;
     std::vector<std::pair<double, double>> points; // (FPR, TPR)
     points.reserve(entries.size() + 2);
     points.emplace_back(0.0, 0.0);
@@ -94,10 +94,10 @@ double rocAuc(const summary::PrCurve& curve)
     return area;
 }
 
-const summary::PrCurve* curveAtStep(const std::vector<summary::PrCurve>& items, qint64 step)
+const models::summary::PrCurve* curveAtStep(const std::vector<models::summary::PrCurve>& items, qint64 step)
 {
     const auto after = std::upper_bound(items.begin(), items.end(), step,
-                                        [](qint64 s, const summary::PrCurve& c) { return s < c.step; });
+                                        [](qint64 s, const models::summary::PrCurve& c) { return s < c.step; });
     return after == items.begin() ? nullptr : &*std::prev(after);
 }
 
@@ -115,4 +115,4 @@ QString formatRatio(double value)
     return QString::number(value, 'f', 4);
 }
 
-} // namespace runlens::prcurves
+} // namespace runlens::widgets::prcurves

@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <utility>
 
-namespace runlens::prcurves {
+namespace runlens::widgets::prcurves {
 
 namespace {
 
@@ -26,7 +26,7 @@ constexpr int kSpacing = 10;
 
 } // namespace
 
-PrCurvesPanel::PrCurvesPanel(summary::SummaryStore* store, QWidget* parent)
+PrCurvesPanel::PrCurvesPanel(models::summary::SummaryStore* store, QWidget* parent)
     : QWidget(parent)
     , m_store(store)
 {
@@ -40,13 +40,13 @@ PrCurvesPanel::PrCurvesPanel(summary::SummaryStore* store, QWidget* parent)
     connect(m_updateTimer, &QTimer::timeout, this, &PrCurvesPanel::flushPendingUpdates);
 
     if (m_store) {
-        connect(m_store, &summary::SummaryStore::seriesChanged, this, &PrCurvesPanel::onSeriesChanged);
+        connect(m_store, &models::summary::SummaryStore::seriesChanged, this, &PrCurvesPanel::onSeriesChanged);
         auto structure = [this] {
             m_rebuildPending = true;
             m_updateTimer->start();
         };
-        connect(m_store, &summary::SummaryStore::structureChanged, this, structure);
-        connect(m_store, &summary::SummaryStore::cleared, this, structure);
+        connect(m_store, &models::summary::SummaryStore::structureChanged, this, structure);
+        connect(m_store, &models::summary::SummaryStore::cleared, this, structure);
         connect(m_store, &QObject::destroyed, this, [this] {
             m_rebuildPending = true;
             flushPendingUpdates();
@@ -161,7 +161,7 @@ void PrCurvesPanel::setExportDirectory(const QString& directory)
         chart->exportMenu()->setDefaultDirectory(directory);
 }
 
-bool PrCurvesPanel::hasVisibleRun(const QString& tag, summary::SummaryKind source) const
+bool PrCurvesPanel::hasVisibleRun(const QString& tag, models::summary::SummaryKind source) const
 {
     if (m_visibleRuns.isEmpty() || !m_store)
         return true;
@@ -173,7 +173,7 @@ QStringList PrCurvesPanel::visibleTags() const
 {
     QStringList visible;
     for (const QString& tag : m_tags) {
-        if (m_filter.match(tag).hasMatch() && hasVisibleRun(tag, summary::SummaryKind::PrCurves))
+        if (m_filter.match(tag).hasMatch() && hasVisibleRun(tag, models::summary::SummaryKind::PrCurves))
             visible << tag;
     }
     return visible;
@@ -183,7 +183,7 @@ QStringList PrCurvesPanel::visibleRocTags() const
 {
     QStringList visible;
     for (const QString& tag : m_rocTags) {
-        if (m_filter.match(tag).hasMatch() && hasVisibleRun(tag, summary::SummaryKind::RocCurves))
+        if (m_filter.match(tag).hasMatch() && hasVisibleRun(tag, models::summary::SummaryKind::RocCurves))
             visible << tag;
     }
     return visible;
@@ -213,17 +213,18 @@ int PrCurvesPanel::runCount() const
 {
     if (!m_store)
         return 0;
-    QStringList runs = m_store->runs(summary::SummaryKind::PrCurves) + m_store->runs(summary::SummaryKind::RocCurves);
+    QStringList runs = m_store->runs(models::summary::SummaryKind::PrCurves)
+        + m_store->runs(models::summary::SummaryKind::RocCurves);
     runs.removeDuplicates();
     return int(runs.size());
 }
 
-void PrCurvesPanel::onSeriesChanged(summary::SummaryKind kind, const QString& run, const QStringList& tags)
+void PrCurvesPanel::onSeriesChanged(models::summary::SummaryKind kind, const QString& run, const QStringList& tags)
 {
     Q_UNUSED(run)
-    if (kind != summary::SummaryKind::PrCurves && kind != summary::SummaryKind::RocCurves)
+    if (kind != models::summary::SummaryKind::PrCurves && kind != models::summary::SummaryKind::RocCurves)
         return;
-    QSet<QString>& pending = kind == summary::SummaryKind::PrCurves ? m_pendingTags : m_pendingRocTags;
+    QSet<QString>& pending = kind == models::summary::SummaryKind::PrCurves ? m_pendingTags : m_pendingRocTags;
     for (const QString& tag : tags)
         pending.insert(tag);
     m_updateTimer->start();
@@ -256,7 +257,7 @@ void PrCurvesPanel::flushPendingUpdates()
         refreshTags(tags);
 }
 
-PrCurveChart* PrCurvesPanel::createChart(const QString& tag, summary::SummaryKind source)
+PrCurveChart* PrCurvesPanel::createChart(const QString& tag, models::summary::SummaryKind source)
 {
     auto* chart = new PrCurveChart(m_store, tag, source, m_content);
     chart->setMode(m_mode);
@@ -275,7 +276,7 @@ PrCurveChart* PrCurvesPanel::createChart(const QString& tag, summary::SummaryKin
     return chart;
 }
 
-QStringList PrCurvesPanel::syncCharts(QHash<QString, PrCurveChart*>& charts, summary::SummaryKind source)
+QStringList PrCurvesPanel::syncCharts(QHash<QString, PrCurveChart*>& charts, models::summary::SummaryKind source)
 {
     QStringList tags = m_store ? m_store->allTags(source) : QStringList {};
     // Charts of tags that are gone go; the others are refreshed in place (their step stays).
@@ -298,8 +299,8 @@ QStringList PrCurvesPanel::syncCharts(QHash<QString, PrCurveChart*>& charts, sum
 
 void PrCurvesPanel::rebuild()
 {
-    m_tags = syncCharts(m_charts, summary::SummaryKind::PrCurves);
-    m_rocTags = syncCharts(m_rocCharts, summary::SummaryKind::RocCurves);
+    m_tags = syncCharts(m_charts, models::summary::SummaryKind::PrCurves);
+    m_rocTags = syncCharts(m_rocCharts, models::summary::SummaryKind::RocCurves);
     m_columns = 0; // the set of charts changed: lay them out again
     relayout();
 }
@@ -362,9 +363,10 @@ QString PrCurvesPanel::emptyStateText() const
                   "or VisualDL logs with PR or ROC curves; they appear here while they load.</p>");
     const bool anyRun
         = std::any_of(m_tags.begin(), m_tags.end(),
-                      [this](const QString& tag) { return hasVisibleRun(tag, summary::SummaryKind::PrCurves); })
-        || std::any_of(m_rocTags.begin(), m_rocTags.end(),
-                       [this](const QString& tag) { return hasVisibleRun(tag, summary::SummaryKind::RocCurves); });
+                      [this](const QString& tag) { return hasVisibleRun(tag, models::summary::SummaryKind::PrCurves); })
+        || std::any_of(m_rocTags.begin(), m_rocTags.end(), [this](const QString& tag) {
+               return hasVisibleRun(tag, models::summary::SummaryKind::RocCurves);
+           });
     if (!anyRun)
         return tr("<p><b>The selected runs have no PR or ROC curves</b></p><p>Select other runs in Compare runs, "
                   "or clear the selection to see all %n run(s) with curves.</p>",
@@ -399,4 +401,4 @@ bool PrCurvesPanel::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
-} // namespace runlens::prcurves
+} // namespace runlens::widgets::prcurves

@@ -17,11 +17,11 @@ class QLineEdit;
 class QScrollArea;
 class QTimer;
 
-namespace runlens {
+namespace runlens::widgets {
 class CardGrid;
 }
 
-namespace runlens::prcurves {
+namespace runlens::widgets::prcurves {
 
 /// The PR curves panel: one PrCurveChart per PR-curve tag of the SummaryStore (TensorBoard's pr_curves
 /// plugin, VisualDL pr curves) and per ROC-only tag (VisualDL ROC records), every run overlaid in its
@@ -36,10 +36,10 @@ class PrCurvesPanel final : public QWidget
 {
     Q_OBJECT
 public:
-    explicit PrCurvesPanel(summary::SummaryStore* store, QWidget* parent = nullptr);
+    explicit PrCurvesPanel(models::summary::SummaryStore* store, QWidget* parent = nullptr);
     ~PrCurvesPanel() override;
 
-    summary::SummaryStore* store() const { return m_store; }
+    models::summary::SummaryStore* store() const { return m_store; }
 
     /// Runs shown in every chart; an empty list shows all runs.
     void setVisibleRuns(const QStringList& runs);
@@ -85,7 +85,7 @@ public:
     static constexpr int kChartHeight = 380;
 
 signals:
-    void modeChanged(runlens::prcurves::CurveMode mode);
+    void modeChanged(runlens::widgets::prcurves::CurveMode mode);
     void chartExported(const QString& fileName);
     void chartExportFailed(const QString& message);
 
@@ -94,7 +94,7 @@ protected:
 
 private:
     void buildUi();
-    void onSeriesChanged(summary::SummaryKind kind, const QString& run, const QStringList& tags);
+    void onSeriesChanged(models::summary::SummaryKind kind, const QString& run, const QStringList& tags);
     void rebuild();
     void refreshTags(const QSet<QString>& tags);
     void relayout();
@@ -102,13 +102,13 @@ private:
     int columnCount() const;
     void updateEmptyState();
     void onFilterTextChanged(const QString& text);
-    PrCurveChart* createChart(const QString& tag, summary::SummaryKind source);
-    bool hasVisibleRun(const QString& tag, summary::SummaryKind source) const;
+    PrCurveChart* createChart(const QString& tag, models::summary::SummaryKind source);
+    bool hasVisibleRun(const QString& tag, models::summary::SummaryKind source) const;
     /// Brings a hash of charts in line with the store's tags of `source`; returns those tags.
-    QStringList syncCharts(QHash<QString, PrCurveChart*>& charts, summary::SummaryKind source);
+    QStringList syncCharts(QHash<QString, PrCurveChart*>& charts, models::summary::SummaryKind source);
     int runCount() const;
 
-    QPointer<summary::SummaryStore> m_store;
+    QPointer<models::summary::SummaryStore> m_store;
     QStringList m_visibleRuns;
     QRegularExpression m_filter;
     bool m_filterValid = true;
@@ -135,4 +135,4 @@ private:
     QTimer* m_updateTimer = nullptr;
 };
 
-} // namespace runlens::prcurves
+} // namespace runlens::widgets::prcurves

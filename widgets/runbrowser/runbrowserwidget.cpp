@@ -15,7 +15,7 @@
 
 #include <functional>
 
-namespace runlens {
+namespace runlens::widgets::runbrowser {
 
 namespace {
 
@@ -46,33 +46,33 @@ public:
     {
         if (role != Qt::DecorationRole)
             return QIdentityProxyModel::data(index, role);
-        const auto type = RunBrowserModel::NodeType(index.data(RunBrowserModel::NodeTypeRole).toInt());
-        if (index.column() == RunBrowserModel::NameColumn) {
-            if (type == RunBrowserModel::NodeType::Run)
+        const auto type = models::RunBrowserModel::NodeType(index.data(models::RunBrowserModel::NodeTypeRole).toInt());
+        if (index.column() == models::RunBrowserModel::NameColumn) {
+            if (type == models::RunBrowserModel::NodeType::Run)
                 return icon(QStringLiteral(":/icons/kind-run.svg"));
-            if (type == RunBrowserModel::NodeType::Rank)
+            if (type == models::RunBrowserModel::NodeType::Rank)
                 return icon(QStringLiteral(":/icons/kind-rank.svg"));
-            if (type == RunBrowserModel::NodeType::Folder)
+            if (type == models::RunBrowserModel::NodeType::Folder)
                 return icon(QStringLiteral(":/icons/kind-folder.svg"));
-            return icon(kindIcon(index.data(RunBrowserModel::KindIdRole).toString()));
+            return icon(kindIcon(index.data(models::RunBrowserModel::KindIdRole).toString()));
         }
-        if (index.column() == RunBrowserModel::StatusColumn) {
-            const int severity = index.data(RunBrowserModel::SeverityRole).toInt();
-            if (severity == int(Severity::Error))
+        if (index.column() == models::RunBrowserModel::StatusColumn) {
+            const int severity = index.data(models::RunBrowserModel::SeverityRole).toInt();
+            if (severity == int(models::Severity::Error))
                 return icon(QStringLiteral(":/icons/status-error.svg"));
-            if (severity == int(Severity::Warning))
+            if (severity == int(models::Severity::Warning))
                 return icon(QStringLiteral(":/icons/status-warning.svg"));
-            if (type != RunBrowserModel::NodeType::Artifact)
+            if (type != models::RunBrowserModel::NodeType::Artifact)
                 return {};
-            switch (ImportStatus(index.data(RunBrowserModel::StatusRole).toInt())) {
-            case ImportStatus::Ok:
+            switch (models::ImportStatus(index.data(models::RunBrowserModel::StatusRole).toInt())) {
+            case models::ImportStatus::Ok:
                 return icon(QStringLiteral(":/icons/status-ok.svg"));
-            case ImportStatus::Importing:
-            case ImportStatus::Pending:
+            case models::ImportStatus::Importing:
+            case models::ImportStatus::Pending:
                 return icon(QStringLiteral(":/icons/status-busy.svg"));
-            case ImportStatus::Failed:
+            case models::ImportStatus::Failed:
                 return icon(QStringLiteral(":/icons/status-error.svg"));
-            case ImportStatus::Partial:
+            case models::ImportStatus::Partial:
                 return icon(QStringLiteral(":/icons/status-warning.svg"));
             default:
                 return {};
@@ -94,7 +94,7 @@ private:
 
 } // namespace
 
-RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
+RunBrowserWidget::RunBrowserWidget(models::RunBrowserModel* model, QWidget* parent)
     : QWidget(parent)
     , m_model(model)
     , m_proxy(new QSortFilterProxyModel(this))
@@ -106,7 +106,7 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     auto* icons = new IconProxy(this);
     icons->setSourceModel(model);
     m_proxy->setSourceModel(icons);
-    RunBrowserModel::configureFilter(m_proxy);
+    models::RunBrowserModel::configureFilter(m_proxy);
 
     m_filter->setPlaceholderText(tr("Filter files…"));
     m_filter->setClearButtonEnabled(true);
@@ -133,10 +133,11 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(false);
     header->setMinimumSectionSize(24);
-    header->setSectionResizeMode(RunBrowserModel::NameColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(models::RunBrowserModel::NameColumn, QHeaderView::Stretch);
     // Kind, Size and State are fitted once per batch of changes (see fitColumns()): ResizeToContents would
     // measure every visible row again for each state change of an import.
-    for (int column : { RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn, RunBrowserModel::StatusColumn })
+    for (int column : { models::RunBrowserModel::KindColumn, models::RunBrowserModel::SizeColumn,
+                        models::RunBrowserModel::StatusColumn })
         header->setSectionResizeMode(column, QHeaderView::Interactive);
     m_fitTimer->setSingleShot(true);
     m_fitTimer->setInterval(0);
@@ -146,13 +147,14 @@ RunBrowserWidget::RunBrowserWidget(RunBrowserModel* model, QWidget* parent)
     // State is at least as wide as the words an import goes through, so it does not jump while files are read.
     const QFontMetrics metrics = m_view->fontMetrics();
     const int iconRoom = m_view->iconSize().width() > 0 ? m_view->iconSize().width() + 16 : 32;
-    for (ImportStatus status : { ImportStatus::Pending, ImportStatus::Importing, ImportStatus::Ok }) {
-        ArtifactState state;
+    for (models::ImportStatus status :
+         { models::ImportStatus::Pending, models::ImportStatus::Importing, models::ImportStatus::Ok }) {
+        models::ArtifactState state;
         state.status = status;
-        m_stateWidth
-            = std::max(m_stateWidth, metrics.horizontalAdvance(RunBrowserModel::artifactStateText(state)) + iconRoom);
+        m_stateWidth = std::max(
+            m_stateWidth, metrics.horizontalAdvance(models::RunBrowserModel::artifactStateText(state)) + iconRoom);
     }
-    header->resizeSection(RunBrowserModel::StatusColumn, m_stateWidth);
+    header->resizeSection(models::RunBrowserModel::StatusColumn, m_stateWidth);
     m_view->installEventFilter(this);
     connect(m_view, &QTreeView::activated, this, &RunBrowserWidget::activate);
 
@@ -195,15 +197,15 @@ void RunBrowserWidget::applyExpansion()
     std::function<bool(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
         bool matchBelow = false;
         for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
-            const QModelIndex index = m_proxy->index(row, RunBrowserModel::NameColumn, parent);
+            const QModelIndex index = m_proxy->index(row, models::RunBrowserModel::NameColumn, parent);
             const bool matches = !filter.isEmpty()
-                && index.data(RunBrowserModel::NameRole).toString().contains(filter, Qt::CaseInsensitive);
+                && index.data(models::RunBrowserModel::NameRole).toString().contains(filter, Qt::CaseInsensitive);
             if (!m_proxy->hasChildren(index)) {
                 matchBelow = matchBelow || matches;
                 continue;
             }
             const bool inside = walk(index);
-            m_view->setExpanded(index, inside || index.data(RunBrowserModel::DefaultExpandedRole).toBool());
+            m_view->setExpanded(index, inside || index.data(models::RunBrowserModel::DefaultExpandedRole).toBool());
             matchBelow = matchBelow || matches || inside;
         }
         return matchBelow;
@@ -213,14 +215,15 @@ void RunBrowserWidget::applyExpansion()
 
 void RunBrowserWidget::fitColumns()
 {
-    for (int column : { RunBrowserModel::KindColumn, RunBrowserModel::SizeColumn, RunBrowserModel::StatusColumn })
+    for (int column : { models::RunBrowserModel::KindColumn, models::RunBrowserModel::SizeColumn,
+                        models::RunBrowserModel::StatusColumn })
         m_view->resizeColumnToContents(column);
-    m_kindWidth = m_view->header()->sectionSize(RunBrowserModel::KindColumn);
+    m_kindWidth = m_view->header()->sectionSize(models::RunBrowserModel::KindColumn);
     // The deepest row in view sets how much of the Name column indentation takes.
     int deepest = 0;
     std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent, int depth) {
         for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
-            const QModelIndex index = m_proxy->index(row, RunBrowserModel::NameColumn, parent);
+            const QModelIndex index = m_proxy->index(row, models::RunBrowserModel::NameColumn, parent);
             deepest = std::max(deepest, depth);
             if (m_view->isExpanded(index))
                 walk(index, depth + 1);
@@ -229,8 +232,8 @@ void RunBrowserWidget::fitColumns()
     walk({}, 1);
     m_deepest = deepest;
     m_view->header()->resizeSection(
-        RunBrowserModel::StatusColumn,
-        std::max(m_stateWidth, m_view->header()->sectionSize(RunBrowserModel::StatusColumn)));
+        models::RunBrowserModel::StatusColumn,
+        std::max(m_stateWidth, m_view->header()->sectionSize(models::RunBrowserModel::StatusColumn)));
     shareWidth();
 }
 
@@ -240,8 +243,8 @@ void RunBrowserWidget::shareWidth()
     // Name keeps a good part of the width; Size and State are short and keep theirs.
     QHeaderView* header = m_view->header();
     const int available = m_view->viewport()->width();
-    const int others
-        = header->sectionSize(RunBrowserModel::SizeColumn) + header->sectionSize(RunBrowserModel::StatusColumn);
+    const int others = header->sectionSize(models::RunBrowserModel::SizeColumn)
+        + header->sectionSize(models::RunBrowserModel::StatusColumn);
     // Name keeps two fifths of the width, and at least the indentation of the deepest row in view plus
     // room for about sixteen characters of its name.
     const int iconRoom = m_view->iconSize().width() > 0 ? m_view->iconSize().width() + 8 : 24;
@@ -250,7 +253,7 @@ void RunBrowserWidget::shareWidth()
     const int nameShare = std::max(available * 2 / 5, nameNeed);
     const int kindRoom
         = std::max(m_view->fontMetrics().horizontalAdvance(QStringLiteral("Profiler")), available - nameShare - others);
-    header->resizeSection(RunBrowserModel::KindColumn, std::min(m_kindWidth, kindRoom));
+    header->resizeSection(models::RunBrowserModel::KindColumn, std::min(m_kindWidth, kindRoom));
 }
 
 bool RunBrowserWidget::eventFilter(QObject* watched, QEvent* event)
@@ -264,7 +267,7 @@ void RunBrowserWidget::showContextMenu(const QPoint& pos)
 {
     QStringList paths;
     for (const QModelIndex& index : m_view->selectionModel()->selectedRows()) {
-        const QString path = index.data(RunBrowserModel::PathRole).toString();
+        const QString path = index.data(models::RunBrowserModel::PathRole).toString();
         if (!path.isEmpty() && !paths.contains(path))
             paths << path;
     }
@@ -278,28 +281,28 @@ void RunBrowserWidget::showContextMenu(const QPoint& pos)
 
 void RunBrowserWidget::activate(const QModelIndex& proxyIndex)
 {
-    const auto type = RunBrowserModel::NodeType(proxyIndex.data(RunBrowserModel::NodeTypeRole).toInt());
-    if (type == RunBrowserModel::NodeType::Artifact)
-        emit artifactActivated(proxyIndex.data(RunBrowserModel::ArtifactIndexRole).toInt());
-    else if (type == RunBrowserModel::NodeType::Run)
-        emit runActivated(proxyIndex.data(RunBrowserModel::RunRole).toString());
+    const auto type = models::RunBrowserModel::NodeType(proxyIndex.data(models::RunBrowserModel::NodeTypeRole).toInt());
+    if (type == models::RunBrowserModel::NodeType::Artifact)
+        emit artifactActivated(proxyIndex.data(models::RunBrowserModel::ArtifactIndexRole).toInt());
+    else if (type == models::RunBrowserModel::NodeType::Run)
+        emit runActivated(proxyIndex.data(models::RunBrowserModel::RunRole).toString());
 }
 
 void RunBrowserWidget::updateSummary()
 {
-    const RunManifest& manifest = m_model->manifest();
+    const models::RunManifest& manifest = m_model->manifest();
     if (manifest.root.isEmpty()) {
         m_summary->setText(tr("No run folder open. Use File > Open Run Folder or drop a folder here."));
         return;
     }
     qint64 bytes = 0;
-    for (const Artifact& a : manifest.artifacts)
+    for (const models::Artifact& a : manifest.artifacts)
         bytes += a.size;
     QString text = tr("%n run(s), ", nullptr, int(manifest.runs().size()))
-        + tr("%n file(s), %1", nullptr, int(manifest.artifacts.size())).arg(formatByteSize(bytes));
+        + tr("%n file(s), %1", nullptr, int(manifest.artifacts.size())).arg(models::formatByteSize(bytes));
     if (manifest.truncated)
         text += QLatin1Char('\n') + tr("The folder holds more entries than were scanned.");
     m_summary->setText(text);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::runbrowser

@@ -8,9 +8,11 @@ class QSortFilterProxyModel;
 class QTimer;
 class QTreeView;
 
-namespace runlens {
-
+namespace runlens::models {
 class RunBrowserModel;
+}
+
+namespace runlens::widgets::runbrowser {
 
 /// The Run Browser dock's content: a tree of runs, ranks, folders and artifacts with kind and state icons,
 /// a filter field and a one-line summary. It shows a RunBrowserModel owned by the application.
@@ -18,7 +20,7 @@ class RunBrowserWidget final : public QWidget
 {
     Q_OBJECT
 public:
-    explicit RunBrowserWidget(RunBrowserModel* model, QWidget* parent = nullptr);
+    explicit RunBrowserWidget(models::RunBrowserModel* model, QWidget* parent = nullptr);
 
     QTreeView* view() const { return m_view; }
     /// Selects and reveals an artifact.
@@ -44,7 +46,7 @@ private:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void updateSummary();
 
-    RunBrowserModel* m_model;
+    models::RunBrowserModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTreeView* m_view;
     QLineEdit* m_filter;
@@ -55,4 +57,4 @@ private:
     int m_deepest = 1; ///< depth of the deepest row in view (top-level rows are 1)
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::runbrowser

@@ -4,7 +4,7 @@
 
 #include <QPainter>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 ChartPlaceholder::ChartPlaceholder(const QString& tag, QWidget* parent)
     : QWidget(parent)
@@ -30,4 +30,4 @@ void ChartPlaceholder::paintEvent(QPaintEvent* event)
     painter.drawText(rect().adjusted(12, 8, -12, -8), Qt::AlignLeft | Qt::AlignTop, m_tag);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

@@ -2,7 +2,7 @@
 
 #include <QWidget>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 /// Holds a chart's place in the Scalars panel until the chart scrolls into view: the same card, with the
 /// tag as title and no plot. Costs nothing to create, so a page with hundreds of tags opens at once.
@@ -22,4 +22,4 @@ private:
     QString m_tag;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

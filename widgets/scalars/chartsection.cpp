@@ -7,7 +7,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 ChartSection::ChartSection(const QString& name, QWidget* parent)
     : QWidget(parent)
@@ -105,4 +105,4 @@ int ChartSection::columns() const
     return m_grid->columns();
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

@@ -6,9 +6,11 @@
 class QLabel;
 class QToolButton;
 
-namespace runlens {
-
+namespace runlens::widgets {
 class CardGrid;
+}
+
+namespace runlens::widgets::scalars {
 
 /// A collapsible group of charts with a header (arrow, name, count) and the charts in a grid whose column
 /// count the owner sets from the available width. Does not own the chart logic, only lays widgets out.
@@ -50,4 +52,4 @@ private:
     bool m_expanded = true;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

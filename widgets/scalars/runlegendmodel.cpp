@@ -6,7 +6,7 @@
 #include <QPainter>
 #include <QPixmap>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 namespace {
 
@@ -137,4 +137,4 @@ QHash<int, QByteArray> RunLegendModel::roleNames() const
     return names;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

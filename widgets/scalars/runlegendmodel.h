@@ -5,7 +5,7 @@
 #include <QSet>
 #include <QStringList>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 /// The runs of the scalar panel as a checkable list: display name, colour swatch (DecorationRole) and
 /// visibility (CheckStateRole). Toggling a check emits runVisibilityChanged; the panel applies it to all
@@ -47,4 +47,4 @@ private:
     QSet<QString> m_hidden; ///< kept across setRuns so a run hidden before a reload stays hidden
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

@@ -1,17 +1,17 @@
 // Construction, the curves' data and smoothing, the options, fitting and resampling.
 #include "widgets/scalars/scalarchart.h"
 
-#include "widgets/common/chartpalette.h"
-#include "widgets/scalars/scalarchartparts.h"
 #include "models/scalars/downsample.h"
 #include "models/scalars/scalarstore.h"
+#include "widgets/common/chartpalette.h"
+#include "widgets/scalars/scalarchartparts.h"
 
 #include <QTimer>
 
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 using detail::isDrawable;
 using detail::ScalarCurve;
@@ -24,12 +24,12 @@ const QString kRawLayer = QStringLiteral("raw");
 
 } // namespace
 
-ScalarChart::ScalarChart(const ScalarStore* store, const QString& tag, QWidget* parent)
+ScalarChart::ScalarChart(const models::scalars::ScalarStore* store, const QString& tag, QWidget* parent)
     : ScalarChart(store, tag, ScalarChartOptions {}, parent)
 { }
 
-ScalarChart::ScalarChart(const ScalarStore* store, const QString& tag, const ScalarChartOptions& options,
-                         QWidget* parent)
+ScalarChart::ScalarChart(const models::scalars::ScalarStore* store, const QString& tag,
+                         const ScalarChartOptions& options, QWidget* parent)
     : QCustomPlot(parent)
     , m_store(store)
     , m_tag(tag)
@@ -113,7 +113,7 @@ ScalarChart::~ScalarChart()
     }
 }
 
-void ScalarChart::setStore(const ScalarStore* store)
+void ScalarChart::setStore(const models::scalars::ScalarStore* store)
 {
     m_store = store;
     refreshData();
@@ -136,7 +136,7 @@ void ScalarChart::refreshData()
     if (m_store) {
         const QStringList runs = m_store->runs();
         for (const QString& run : runs) {
-            const ScalarSeries* series = m_store->series(run, m_tag);
+            const models::scalars::ScalarSeries* series = m_store->series(run, m_tag);
             if (!series || series->isEmpty())
                 continue;
             std::unique_ptr<ScalarCurve> c;
@@ -166,7 +166,7 @@ void ScalarChart::refreshData()
             c->values.resize(n);
             c->nonFiniteCount = 0;
             for (std::size_t i = 0; i < n; ++i) {
-                const ScalarPoint& p = series->points[i];
+                const models::scalars::ScalarPoint& p = series->points[i];
                 c->steps[i] = p.step;
                 c->wallTimes[i] = p.wallTime;
                 c->values[i] = p.value;
@@ -354,7 +354,7 @@ void ScalarChart::resampleCurve(ScalarCurve& c, const QCPRange& range, int bucke
     const bool logY = m_options.logY;
     const auto xs = c.xAscending();
     auto build = [&](std::span<const double> ys) {
-        const auto indices = downsampleMinMax(xs, ys, range.lower, range.upper, buckets);
+        const auto indices = models::scalars::downsampleMinMax(xs, ys, range.lower, range.upper, buckets);
         QVector<QCPGraphData> data;
         data.reserve(qsizetype(indices.size()));
         for (std::size_t i : indices) {
@@ -430,4 +430,4 @@ QList<QPointF> ScalarChart::nonFiniteMarkerPositions() const
     return out;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

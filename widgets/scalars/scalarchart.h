@@ -1,9 +1,9 @@
 #pragma once
 
+#include "models/scalars/scalarstore.h"
 #include "widgets/common/chartdata.h"
 #include "widgets/common/chartexportmenu.h"
 #include "widgets/scalars/scalarformat.h"
-#include "models/scalars/scalarstore.h"
 
 #include <QPointer>
 #include <QSet>
@@ -18,7 +18,7 @@
 
 class QTimer;
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 namespace detail {
 struct ScalarCurve;
@@ -49,8 +49,8 @@ class ScalarChart final : public QCustomPlot
 {
     Q_OBJECT
 public:
-    ScalarChart(const ScalarStore* store, const QString& tag, QWidget* parent = nullptr);
-    ScalarChart(const ScalarStore* store, const QString& tag, const ScalarChartOptions& options,
+    ScalarChart(const models::scalars::ScalarStore* store, const QString& tag, QWidget* parent = nullptr);
+    ScalarChart(const models::scalars::ScalarStore* store, const QString& tag, const ScalarChartOptions& options,
                 QWidget* parent = nullptr);
     ~ScalarChart() override;
 
@@ -61,7 +61,7 @@ public:
 
     /// Re-reads this tag of every run from the store (runs that appeared or disappeared included).
     void refreshData();
-    void setStore(const ScalarStore* store);
+    void setStore(const models::scalars::ScalarStore* store);
 
     void setOptions(const ScalarChartOptions& options);
     ScalarChartOptions options() const { return m_options; }
@@ -170,7 +170,7 @@ private:
     void clearHover();
     void showHint(const QString& text);
 
-    QPointer<const ScalarStore> m_store;
+    QPointer<const models::scalars::ScalarStore> m_store;
     QString m_tag;
     QString m_displayName;
     QString m_description;
@@ -197,12 +197,12 @@ private:
 
 /// A chart for `tag` that is not part of a panel, sized `size`, with its data loaded, fitted and drawn;
 /// for the command line (`runlens export PATH --chart scalars:TAG --out FILE`, works offscreen).
-std::unique_ptr<ScalarChart> createScalarChart(const ScalarStore& store, const QString& tag,
+std::unique_ptr<ScalarChart> createScalarChart(const models::scalars::ScalarStore& store, const QString& tag,
                                                const ScalarChartOptions& options = {}, QSize size = { 800, 500 });
 
 /// Creates the chart as above and writes it to `fileName` (.png, .svg, .pdf or .csv by suffix).
-bool exportScalarChart(const ScalarStore& store, const QString& tag, const QString& fileName,
+bool exportScalarChart(const models::scalars::ScalarStore& store, const QString& tag, const QString& fileName,
                        const ScalarChartOptions& options = {}, QSize size = { 800, 500 },
                        QString* errorMessage = nullptr);
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

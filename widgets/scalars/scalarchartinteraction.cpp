@@ -1,10 +1,10 @@
 // Hover tooltips, mouse and wheel handling, the context menu, and export.
 #include "widgets/scalars/scalarchart.h"
 
+#include "models/scalars/scalarstore.h"
 #include "widgets/common/chartexporter.h"
 #include "widgets/common/charticons.h"
 #include "widgets/scalars/scalarchartparts.h"
-#include "models/scalars/scalarstore.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -13,7 +13,7 @@
 #include <QMenu>
 #include <QToolTip>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 using detail::isDrawable;
 using detail::ScalarCurve;
@@ -218,7 +218,7 @@ void ScalarChart::showHint(const QString& text)
 
 // -------------------------------------------------------------------------------------------------------------
 
-std::unique_ptr<ScalarChart> createScalarChart(const ScalarStore& store, const QString& tag,
+std::unique_ptr<ScalarChart> createScalarChart(const models::scalars::ScalarStore& store, const QString& tag,
                                                const ScalarChartOptions& options, QSize size)
 {
     if (size.isEmpty())
@@ -233,7 +233,7 @@ std::unique_ptr<ScalarChart> createScalarChart(const ScalarStore& store, const Q
     return chart;
 }
 
-bool exportScalarChart(const ScalarStore& store, const QString& tag, const QString& fileName,
+bool exportScalarChart(const models::scalars::ScalarStore& store, const QString& tag, const QString& fileName,
                        const ScalarChartOptions& options, QSize size, QString* errorMessage)
 {
     if (!store.tags().contains(tag)) {
@@ -246,4 +246,4 @@ bool exportScalarChart(const ScalarStore& store, const QString& tag, const QStri
     return ChartExporter::exportChart(chart.get(), chart->chartData(), fileName, size, errorMessage);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 using detail::ScalarCurve;
 
@@ -225,4 +225,4 @@ void ScalarChart::changeEvent(QEvent* event)
     }
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

@@ -1,7 +1,7 @@
 #include "widgets/scalars/scalarchartparts.h"
 
-#include "widgets/common/chartpalette.h"
 #include "models/scalars/smoothing.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QCoreApplication>
 
@@ -10,7 +10,7 @@
 #include <limits>
 #include <numeric>
 
-namespace runlens::detail {
+namespace runlens::widgets::scalars::detail {
 
 namespace {
 
@@ -77,7 +77,7 @@ void ScalarCurve::updateX(XAxisMode mode)
 
 void ScalarCurve::updateSmoothing(double weight)
 {
-    smoothed = smoothDebiasedEma(values, weight);
+    smoothed = models::scalars::smoothDebiasedEma(values, weight);
     if (!order.empty())
         sortedSmoothed = permuted(smoothed, order);
 }
@@ -180,12 +180,12 @@ QString hoverTable(const std::vector<std::unique_ptr<ScalarCurve>>& curves, doub
     const QString header = QStringLiteral("<tr><th></th><th align=\"left\">%1</th><th align=\"right\">%2</th>"
                                           "<th align=\"right\">%3</th><th align=\"right\">%4</th>"
                                           "<th align=\"left\">%5</th><th align=\"right\">%6</th></tr>")
-                               .arg(QCoreApplication::translate("runlens::ScalarChart", "Run"),
-                                    QCoreApplication::translate("runlens::ScalarChart", "Step"),
-                                    QCoreApplication::translate("runlens::ScalarChart", "Value"),
-                                    QCoreApplication::translate("runlens::ScalarChart", "Smoothed"),
-                                    QCoreApplication::translate("runlens::ScalarChart", "Wall time"),
-                                    QCoreApplication::translate("runlens::ScalarChart", "Relative"));
+                               .arg(QCoreApplication::translate("runlens::widgets::scalars::ScalarChart", "Run"),
+                                    QCoreApplication::translate("runlens::widgets::scalars::ScalarChart", "Step"),
+                                    QCoreApplication::translate("runlens::widgets::scalars::ScalarChart", "Value"),
+                                    QCoreApplication::translate("runlens::widgets::scalars::ScalarChart", "Smoothed"),
+                                    QCoreApplication::translate("runlens::widgets::scalars::ScalarChart", "Wall time"),
+                                    QCoreApplication::translate("runlens::widgets::scalars::ScalarChart", "Relative"));
     return QStringLiteral("<b>%1</b><table cellspacing=\"0\" cellpadding=\"2\">%2%3</table>")
         .arg(tag.toHtmlEscaped(), header, rows);
 }
@@ -368,4 +368,4 @@ QString DurationTicker::getTickLabel(double tick, const QLocale& locale, QChar f
     return scalarformat::duration(tick);
 }
 
-} // namespace runlens::detail
+} // namespace runlens::widgets::scalars::detail

@@ -16,7 +16,7 @@
 #include <span>
 #include <vector>
 
-namespace runlens::detail {
+namespace runlens::widgets::scalars::detail {
 
 /// One run's series of one tag as the chart uses it: the store's points copied (the chart never keeps
 /// pointers into the store, so coalesced updates are safe), smoothed, with x values for the current mode.
@@ -154,4 +154,4 @@ protected:
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
 };
 
-} // namespace runlens::detail
+} // namespace runlens::widgets::scalars::detail

@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-namespace runlens::scalarformat {
+namespace runlens::widgets::scalars::scalarformat {
 
 namespace {
 
@@ -87,11 +87,11 @@ QString axisTitle(XAxisMode mode)
 {
     switch (mode) {
     case XAxisMode::Step:
-        return QCoreApplication::translate("runlens::ScalarChart", "Step");
+        return QCoreApplication::translate("runlens::widgets::scalars::ScalarChart", "Step");
     case XAxisMode::RelativeTime:
-        return QCoreApplication::translate("runlens::ScalarChart", "Relative time");
+        return QCoreApplication::translate("runlens::widgets::scalars::ScalarChart", "Relative time");
     case XAxisMode::WallTime:
-        return QCoreApplication::translate("runlens::ScalarChart", "Wall time");
+        return QCoreApplication::translate("runlens::widgets::scalars::ScalarChart", "Wall time");
     }
     return {};
 }
@@ -118,4 +118,4 @@ XAxisMode axisModeFromKey(const QString& key)
     return XAxisMode::Step;
 }
 
-} // namespace runlens::scalarformat
+} // namespace runlens::widgets::scalars::scalarformat

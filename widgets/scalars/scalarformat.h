@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 /// How the x axis of scalar charts is measured.
 enum class XAxisMode {
@@ -31,4 +31,4 @@ QString axisModeKey(XAxisMode mode);
 XAxisMode axisModeFromKey(const QString& key);
 
 } // namespace scalarformat
-} // namespace runlens
+} // namespace runlens::widgets::scalars

@@ -33,7 +33,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 namespace {
 
@@ -44,7 +44,7 @@ const QString kSystemGroup = QStringLiteral("system");
 
 } // namespace
 
-ScalarsPanel::ScalarsPanel(ScalarStore* store, QWidget* parent)
+ScalarsPanel::ScalarsPanel(models::scalars::ScalarStore* store, QWidget* parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("ScalarsPanel"));
@@ -179,7 +179,7 @@ void ScalarsPanel::buildUi()
     layout->addWidget(m_splitter, 1);
 }
 
-void ScalarsPanel::setStore(ScalarStore* store)
+void ScalarsPanel::setStore(models::scalars::ScalarStore* store)
 {
     if (m_store)
         disconnect(m_store, nullptr, this, nullptr);
@@ -198,9 +198,9 @@ void ScalarsPanel::setStore(ScalarStore* store)
     m_tags.clear();
     m_pendingTags.clear();
     if (m_store) {
-        connect(m_store, &ScalarStore::structureChanged, this, &ScalarsPanel::onStructureChanged);
-        connect(m_store, &ScalarStore::seriesChanged, this, &ScalarsPanel::onSeriesChanged);
-        connect(m_store, &ScalarStore::cleared, this, &ScalarsPanel::onStoreCleared);
+        connect(m_store, &models::scalars::ScalarStore::structureChanged, this, &ScalarsPanel::onStructureChanged);
+        connect(m_store, &models::scalars::ScalarStore::seriesChanged, this, &ScalarsPanel::onSeriesChanged);
+        connect(m_store, &models::scalars::ScalarStore::cleared, this, &ScalarsPanel::onStoreCleared);
         connect(m_store, &QObject::destroyed, this, &ScalarsPanel::onStoreDestroyed);
     }
     rebuildStructure();
@@ -292,7 +292,7 @@ void ScalarsPanel::rebuildStructure()
         names << m_store->runDisplayName(run);
         qint64 n = 0;
         for (const QString& tag : m_store->tagsOfRun(run)) {
-            if (const ScalarSeries* s = m_store->series(run, tag))
+            if (const models::scalars::ScalarSeries* s = m_store->series(run, tag))
                 n += qint64(s->points.size());
         }
         pointCounts << n;
@@ -386,7 +386,7 @@ void ScalarsPanel::rebuildStructure()
         if (!stale) {
             QStringList expected;
             for (const QString& run : runs) {
-                const ScalarSeries* s = m_store->series(run, it.key());
+                const models::scalars::ScalarSeries* s = m_store->series(run, it.key());
                 if (s && !s->isEmpty())
                     expected << run;
             }
@@ -856,4 +856,4 @@ void ScalarsPanel::setXRanges(const QVariantMap& ranges)
     }
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

@@ -23,7 +23,7 @@ class QSplitter;
 class QTimer;
 class QVBoxLayout;
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 class ChartSection;
 class RunLegendModel;
@@ -42,11 +42,11 @@ class ScalarsPanel final : public QWidget
 {
     Q_OBJECT
 public:
-    explicit ScalarsPanel(ScalarStore* store = nullptr, QWidget* parent = nullptr);
+    explicit ScalarsPanel(models::scalars::ScalarStore* store = nullptr, QWidget* parent = nullptr);
     ~ScalarsPanel() override;
 
-    void setStore(ScalarStore* store);
-    ScalarStore* store() const { return m_store; }
+    void setStore(models::scalars::ScalarStore* store);
+    models::scalars::ScalarStore* store() const { return m_store; }
 
     /// Case-insensitive regular expression matched anywhere in the tag. An invalid pattern is shown in
     /// red with the error as tooltip and the last valid filter stays in effect.
@@ -163,7 +163,7 @@ private:
     void updateEmptyState();
     void onFilterTextChanged(const QString& text);
 
-    QPointer<ScalarStore> m_store;
+    QPointer<models::scalars::ScalarStore> m_store;
     ScalarChartOptions m_options;
     QRegularExpression m_filter;
     bool m_filterValid = true;
@@ -200,4 +200,4 @@ private:
     QTimer* m_materializeTimer = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

@@ -17,7 +17,7 @@
 
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::scalars {
 
 namespace {
 
@@ -199,4 +199,4 @@ void ScalarsToolbar::setSummary(const QString& text)
     m_summaryLabel->setText(text);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

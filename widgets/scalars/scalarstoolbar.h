@@ -15,9 +15,11 @@ class QSlider;
 class QToolButton;
 class QWidget;
 
-namespace runlens {
-
+namespace runlens::widgets {
 class PanelHeader;
+}
+
+namespace runlens::widgets::scalars {
 
 /// The controls of the Scalars panel's header: tag filter, smoothing (slider and value), x-axis mode, log
 /// scale, ignore outliers, "Fit All", card size and the tag count. It puts them on `header` (buttons and
@@ -44,11 +46,11 @@ public:
 signals:
     void filterTextChanged(const QString& text);
     void smoothingChanged(double weight);
-    void xAxisModeChanged(runlens::XAxisMode mode);
+    void xAxisModeChanged(runlens::widgets::scalars::XAxisMode mode);
     void logYChanged(bool enabled);
     void ignoreOutliersChanged(bool enabled);
     void fitAllRequested();
-    void cardSizeChanged(runlens::CardSize size);
+    void cardSizeChanged(runlens::widgets::CardSize size);
 
 private:
     QLineEdit* m_filterEdit = nullptr;
@@ -63,4 +65,4 @@ private:
     QLabel* m_summaryLabel = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::scalars

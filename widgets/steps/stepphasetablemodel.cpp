@@ -2,15 +2,15 @@
 
 #include "models/trace/opstatsmodel.h"
 
-namespace runlens {
+namespace runlens::widgets::steps {
 
-using trace::StepPhase;
+using models::trace::StepPhase;
 
 StepPhaseTableModel::StepPhaseTableModel(QObject* parent)
     : QAbstractTableModel(parent)
 { }
 
-void StepPhaseTableModel::setPhases(std::shared_ptr<const trace::StepPhases> phases, int source)
+void StepPhaseTableModel::setPhases(std::shared_ptr<const models::trace::StepPhases> phases, int source)
 {
     beginResetModel();
     m_phases = std::move(phases);
@@ -18,7 +18,7 @@ void StepPhaseTableModel::setPhases(std::shared_ptr<const trace::StepPhases> pha
     endResetModel();
 }
 
-const trace::StepPhaseTimes* StepPhaseTableModel::stepAt(int row) const
+const models::trace::StepPhaseTimes* StepPhaseTableModel::stepAt(int row) const
 {
     if (!m_summary || row < 0 || row >= int(m_summary->stepCount))
         return nullptr;
@@ -37,7 +37,7 @@ int StepPhaseTableModel::columnCount(const QModelIndex& parent) const
 
 QVariant StepPhaseTableModel::data(const QModelIndex& index, int role) const
 {
-    const trace::StepPhaseTimes* step = index.isValid() ? stepAt(index.row()) : nullptr;
+    const models::trace::StepPhaseTimes* step = index.isValid() ? stepAt(index.row()) : nullptr;
     if (!step)
         return {};
     const int column = index.column();
@@ -47,7 +47,7 @@ QVariant StepPhaseTableModel::data(const QModelIndex& index, int role) const
         return {};
     const bool display = role == Qt::DisplayRole;
     const auto duration = [display](std::int64_t ns) -> QVariant {
-        return display ? QVariant(trace::formatDuration(ns)) : QVariant(qint64(ns));
+        return display ? QVariant(models::trace::formatDuration(ns)) : QVariant(qint64(ns));
     };
     if (column == StepColumn)
         return qint64(step->number);
@@ -79,16 +79,16 @@ QVariant StepPhaseTableModel::headerData(int section, Qt::Orientation orientatio
     if (section == HostTimeColumn)
         return tip ? tr("The step's span on the host (its ProfilerStep marker)") : tr("Step time");
     if (section >= FirstHostPhaseColumn && section < RatioColumn) {
-        const QString name = trace::stepPhaseName(StepPhase(section - FirstHostPhaseColumn));
+        const QString name = models::trace::stepPhaseName(StepPhase(section - FirstHostPhaseColumn));
         return tip ? tr("Host time in %1").arg(name) : name;
     }
     if (section == RatioColumn)
         return tip ? tr("Forward over backward, each the longer of its host and device time") : tr("Fwd/bwd");
     if (section >= FirstDevicePhaseColumn && section < ColumnCount) {
-        const QString name = trace::stepPhaseName(StepPhase(section - FirstDevicePhaseColumn));
+        const QString name = models::trace::stepPhaseName(StepPhase(section - FirstDevicePhaseColumn));
         return tip ? tr("Device time launched from %1").arg(name) : tr("GPU %1").arg(name);
     }
     return {};
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::steps

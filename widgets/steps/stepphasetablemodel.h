@@ -6,7 +6,7 @@
 
 #include <memory>
 
-namespace runlens {
+namespace runlens::widgets::steps {
 
 /// The Steps panel's table: one row per step of one source, with its host step time, the host time of
 /// each phase, forward over backward, and the device time launched from each phase. Reads a shared,
@@ -19,17 +19,17 @@ public:
         StepColumn,
         HostTimeColumn,
         FirstHostPhaseColumn, ///< then one column per trace::StepPhase
-        RatioColumn = FirstHostPhaseColumn + trace::kStepPhaseCount,
+        RatioColumn = FirstHostPhaseColumn + models::trace::kStepPhaseCount,
         FirstDevicePhaseColumn, ///< then one column per trace::StepPhase
-        ColumnCount = FirstDevicePhaseColumn + trace::kStepPhaseCount,
+        ColumnCount = FirstDevicePhaseColumn + models::trace::kStepPhaseCount,
     };
     /// The raw number behind a cell (ns, or the ratio) for sorting and tests.
     static constexpr int SortRole = Qt::UserRole + 1;
 
     explicit StepPhaseTableModel(QObject* parent = nullptr);
 
-    void setPhases(std::shared_ptr<const trace::StepPhases> phases, int source);
-    const trace::StepPhaseTimes* stepAt(int row) const;
+    void setPhases(std::shared_ptr<const models::trace::StepPhases> phases, int source);
+    const models::trace::StepPhaseTimes* stepAt(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -37,8 +37,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::shared_ptr<const trace::StepPhases> m_phases;
-    const trace::StepPhases::SourceSummary* m_summary = nullptr;
+    std::shared_ptr<const models::trace::StepPhases> m_phases;
+    const models::trace::StepPhases::SourceSummary* m_summary = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::steps

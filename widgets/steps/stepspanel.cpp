@@ -26,12 +26,12 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::steps {
 
-using trace::StepCategory;
-using trace::StepPhase;
-using trace::StepPhaseTimes;
-using trace::StepTimes;
+using models::trace::StepCategory;
+using models::trace::StepPhase;
+using models::trace::StepPhaseTimes;
+using models::trace::StepTimes;
 
 namespace {
 
@@ -141,10 +141,10 @@ void StepsPanel::buildUi()
     m_plot->legend->setMargins(QMargins(8, 0, 8, 6));
 
     QCPBars* below = nullptr;
-    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+    for (int c = 0; c < models::trace::kStepCategoryCount; ++c) {
         auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
         const StepCategory category = StepCategory(c);
-        bars->setName(trace::stepCategoryName(category));
+        bars->setName(models::trace::stepCategoryName(category));
         bars->setWidth(StackedStepBars::kBarWidth);
         bars->setPen(Qt::NoPen);
         bars->setBrush(categoryColor(category));
@@ -232,9 +232,9 @@ void StepsPanel::buildPhaseUi(QSplitter* splitter)
     m_phasePlot->legend->setMargins(QMargins(8, 0, 8, 6));
 
     QCPBars* below = nullptr;
-    for (int p = 0; p < trace::kStepPhaseCount; ++p) {
+    for (int p = 0; p < models::trace::kStepPhaseCount; ++p) {
         auto* bars = new QCPBars(m_phasePlot->xAxis, m_phasePlot->yAxis);
-        bars->setName(trace::stepPhaseName(StepPhase(p)));
+        bars->setName(models::trace::stepPhaseName(StepPhase(p)));
         bars->setWidth(StackedStepBars::kBarWidth);
         bars->setPen(Qt::NoPen);
         bars->setBrush(phaseColor(StepPhase(p)));
@@ -324,7 +324,7 @@ bool StepsPanel::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
-void StepsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
+void StepsPanel::setStore(std::shared_ptr<const models::trace::TraceStore> store)
 {
     if (store == m_store)
         return;
@@ -340,10 +340,13 @@ void StepsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
     }
     m_computing = true;
     updateSummary();
-    using Result = std::pair<std::shared_ptr<const trace::StepBreakdown>, std::shared_ptr<const trace::StepPhases>>;
-    QtConcurrent::run(workerPool(), [store = m_store] {
-        auto breakdown = std::make_shared<const trace::StepBreakdown>(trace::computeStepBreakdown(*store));
-        auto phases = std::make_shared<const trace::StepPhases>(trace::computeStepPhases(*store, *breakdown));
+    using Result = std::pair<std::shared_ptr<const models::trace::StepBreakdown>,
+                             std::shared_ptr<const models::trace::StepPhases>>;
+    QtConcurrent::run(models::workerPool(), [store = m_store] {
+        auto breakdown
+            = std::make_shared<const models::trace::StepBreakdown>(models::trace::computeStepBreakdown(*store));
+        auto phases
+            = std::make_shared<const models::trace::StepPhases>(models::trace::computeStepPhases(*store, *breakdown));
         return Result(std::move(breakdown), std::move(phases));
     }).then(this, [this, generation](Result result) {
         if (generation != m_generation)
@@ -356,7 +359,7 @@ void StepsPanel::setStore(std::shared_ptr<const trace::TraceStore> store)
     });
 }
 
-void StepsPanel::setBreakdown(std::shared_ptr<const trace::StepBreakdown> breakdown)
+void StepsPanel::setBreakdown(std::shared_ptr<const models::trace::StepBreakdown> breakdown)
 {
     ++m_generation;
     m_computing = false;
@@ -442,28 +445,29 @@ QString StepsPanel::toolTipAt(const QPoint& plotPos) const
     const StepTimes* slowest = stepOfBar(hit.slowest);
     if (!firstStep || !lastStep || !slowest)
         return {};
-    const StepColumn& column = m_stepBars->columns().columns[std::size_t(hit.column)];
+    const models::StepColumn& column = m_stepBars->columns().columns[std::size_t(hit.column)];
     const QString title = tr("Steps %1–%2").arg(firstStep->number).arg(lastStep->number);
-    QString html
-        = QStringLiteral("<b>%1</b> &nbsp; %2<br>%3<table cellspacing=\"0\" cellpadding=\"1\">")
-              .arg(title.toHtmlEscaped(),
-                   tr("mean %1").arg(trace::formatDuration(std::int64_t(column.meanTotal * m_unit))).toHtmlEscaped(),
-                   tr("Each bar: the mean of %n step(s)", nullptr, hit.count).toHtmlEscaped());
-    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+    QString html = QStringLiteral("<b>%1</b> &nbsp; %2<br>%3<table cellspacing=\"0\" cellpadding=\"1\">")
+                       .arg(title.toHtmlEscaped(),
+                            tr("mean %1")
+                                .arg(models::trace::formatDuration(std::int64_t(column.meanTotal * m_unit)))
+                                .toHtmlEscaped(),
+                            tr("Each bar: the mean of %n step(s)", nullptr, hit.count).toHtmlEscaped());
+    for (int c = 0; c < models::trace::kStepCategoryCount; ++c) {
         const double mean = m_stepBars->columns().mean(std::size_t(hit.column), std::size_t(c)) * m_unit;
         if (mean <= 0)
             continue;
         const StepCategory category = StepCategory(c);
         html += QStringLiteral("<tr><td><span style=\"color:%1\">&#9632;</span> %2</td>"
                                "<td align=\"right\">&nbsp;&nbsp;%3</td><td align=\"right\">&nbsp;&nbsp;%4</td></tr>")
-                    .arg(categoryColor(category).name(), trace::stepCategoryName(category).toHtmlEscaped(),
-                         trace::formatDuration(std::int64_t(std::llround(mean))).toHtmlEscaped(),
+                    .arg(categoryColor(category).name(), models::trace::stepCategoryName(category).toHtmlEscaped(),
+                         models::trace::formatDuration(std::int64_t(std::llround(mean))).toHtmlEscaped(),
                          shareText(column.meanTotal > 0 ? mean / (column.meanTotal * m_unit) : 0.0).toHtmlEscaped());
     }
     html += QStringLiteral("</table>");
     html += tr("Slowest: step %1, %2")
                 .arg(slowest->number)
-                .arg(trace::formatDuration(slowest->duration()))
+                .arg(models::trace::formatDuration(slowest->duration()))
                 .toHtmlEscaped();
     html += QStringLiteral("<br><i>%1</i>").arg(tr("Click to show the slowest step in the timeline").toHtmlEscaped());
     return html;
@@ -491,15 +495,15 @@ QString StepsPanel::toolTipForBar(int bar) const
     else
         title = tr("Step %1").arg(step->number);
     QString html = QStringLiteral("<b>%1</b> &nbsp; %2<table cellspacing=\"0\" cellpadding=\"1\">")
-                       .arg(title.toHtmlEscaped(), trace::formatDuration(times.duration()).toHtmlEscaped());
-    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+                       .arg(title.toHtmlEscaped(), models::trace::formatDuration(times.duration()).toHtmlEscaped());
+    for (int c = 0; c < models::trace::kStepCategoryCount; ++c) {
         const StepCategory category = StepCategory(c);
         if (times.time(category) == 0)
             continue;
         html += QStringLiteral("<tr><td><span style=\"color:%1\">&#9632;</span> %2</td>"
                                "<td align=\"right\">&nbsp;&nbsp;%3</td><td align=\"right\">&nbsp;&nbsp;%4</td></tr>")
-                    .arg(categoryColor(category).name(), trace::stepCategoryName(category).toHtmlEscaped(),
-                         trace::formatDuration(times.time(category)).toHtmlEscaped(),
+                    .arg(categoryColor(category).name(), models::trace::stepCategoryName(category).toHtmlEscaped(),
+                         models::trace::formatDuration(times.time(category)).toHtmlEscaped(),
                          shareText(times.share(category)).toHtmlEscaped());
     }
     html += QStringLiteral("</table>");
@@ -554,7 +558,7 @@ void StepsPanel::rebuildChart()
 
     const int steps = std::max(0, bars - 1);
     std::vector<double> values;
-    values.reserve(std::size_t(steps) * trace::kStepCategoryCount);
+    values.reserve(std::size_t(steps) * models::trace::kStepCategoryCount);
     QStringList labels;
     labels.reserve(steps);
     for (int b = 0; b < steps; ++b) {
@@ -619,17 +623,18 @@ QString StepsPanel::phaseToolTipForBar(int bar) const
         = step ? tr("Step %1").arg(step->number) : tr("Mean of %n step(s)", nullptr, int(summary->stepCount));
     QString html = QStringLiteral("<b>%1</b> &nbsp; %2<table cellspacing=\"0\" cellpadding=\"1\"><tr><td></td>"
                                   "<td align=\"right\">&nbsp;&nbsp;%3</td><td align=\"right\">&nbsp;&nbsp;%4</td></tr>")
-                       .arg(title.toHtmlEscaped(), trace::formatDuration(times.cpuDuration()).toHtmlEscaped(),
+                       .arg(title.toHtmlEscaped(), models::trace::formatDuration(times.cpuDuration()).toHtmlEscaped(),
                             tr("Host").toHtmlEscaped(), summary->hasDevice ? tr("GPU").toHtmlEscaped() : QString());
-    for (int p = 0; p < trace::kStepPhaseCount; ++p) {
+    for (int p = 0; p < models::trace::kStepPhaseCount; ++p) {
         const auto phase = StepPhase(p);
         html += QStringLiteral(
                     "<tr><td><span style=\"color:%1\">&#9632;</span> %2</td>"
                     "<td align=\"right\">&nbsp;&nbsp;%3 (%4)</td><td align=\"right\">&nbsp;&nbsp;%5</td></tr>")
-                    .arg(phaseColor(phase).name(), trace::stepPhaseName(phase).toHtmlEscaped(),
-                         trace::formatDuration(times.cpu(phase)).toHtmlEscaped(),
+                    .arg(phaseColor(phase).name(), models::trace::stepPhaseName(phase).toHtmlEscaped(),
+                         models::trace::formatDuration(times.cpu(phase)).toHtmlEscaped(),
                          shareText(times.share(phase)).toHtmlEscaped(),
-                         summary->hasDevice ? trace::formatDuration(times.gpu(phase)).toHtmlEscaped() : QString());
+                         summary->hasDevice ? models::trace::formatDuration(times.gpu(phase)).toHtmlEscaped()
+                                            : QString());
     }
     html += QStringLiteral("</table>");
     if (step && step->forwardBackwardRatio() > 0)
@@ -664,7 +669,7 @@ void StepsPanel::rebuildPhaseChart()
     m_phasePlot->yAxis->setLabel(tr("Host time (%1)").arg(unitName));
     const int steps = std::max(0, bars - 1);
     std::vector<double> values;
-    values.reserve(std::size_t(steps) * trace::kStepPhaseCount);
+    values.reserve(std::size_t(steps) * models::trace::kStepPhaseCount);
     QStringList labels;
     for (int b = 0; b < steps; ++b) {
         const StepPhaseTimes* step = phaseStepOfBar(b);
@@ -690,10 +695,10 @@ ChartData StepsPanel::phaseChartData() const
     data.yLabel = tr("Time (ns)");
     data.seriesColumn = QStringLiteral("step");
     data.columns << QStringLiteral("cpu_start_ns") << QStringLiteral("cpu_end_ns") << QStringLiteral("cpu_duration_ns");
-    for (int p = 0; p < trace::kStepPhaseCount; ++p)
-        data.columns << QStringLiteral("%1_ns").arg(QLatin1String(trace::stepPhaseId(StepPhase(p))));
-    for (int p = 0; p < trace::kStepPhaseCount; ++p)
-        data.columns << QStringLiteral("gpu_%1_ns").arg(QLatin1String(trace::stepPhaseId(StepPhase(p))));
+    for (int p = 0; p < models::trace::kStepPhaseCount; ++p)
+        data.columns << QStringLiteral("%1_ns").arg(QLatin1String(models::trace::stepPhaseId(StepPhase(p))));
+    for (int p = 0; p < models::trace::kStepPhaseCount; ++p)
+        data.columns << QStringLiteral("gpu_%1_ns").arg(QLatin1String(models::trace::stepPhaseId(StepPhase(p))));
     const std::int64_t origin = m_store ? m_store->startTime() : 0;
     const auto* summary = m_phases ? m_phases->summaryFor(m_source) : nullptr;
     for (int b = 0; b < phaseBarCount(); ++b) {
@@ -728,7 +733,7 @@ void StepsPanel::updateSummary()
     const QString steps = summary->wholeTrace ? tr("No step markers: the whole trace as one step")
                                               : tr("%n step(s)", nullptr, int(summary->stepCount));
     m_summary->setText(tr("%1 · average %2 · kernel %3 · idle %4")
-                           .arg(steps, trace::formatDuration(avg.duration()),
+                           .arg(steps, models::trace::formatDuration(avg.duration()),
                                 shareText(avg.share(StepCategory::Kernel)), shareText(avg.share(StepCategory::Idle))));
 }
 
@@ -743,8 +748,8 @@ ChartData StepsPanel::chartData() const
     // the epoch do not fit a double exactly.
     data.columns << QStringLiteral("start_ns") << QStringLiteral("end_ns") << QStringLiteral("duration_ns");
     const std::int64_t origin = m_store ? m_store->startTime() : 0;
-    for (int c = 0; c < trace::kStepCategoryCount; ++c)
-        data.columns << QStringLiteral("%1_ns").arg(QLatin1String(trace::stepCategoryId(StepCategory(c))));
+    for (int c = 0; c < models::trace::kStepCategoryCount; ++c)
+        data.columns << QStringLiteral("%1_ns").arg(QLatin1String(models::trace::stepCategoryId(StepCategory(c))));
     const auto* summary = m_breakdown ? m_breakdown->summaryFor(m_source) : nullptr;
     const int bars = barCount();
     for (int b = 0; b < bars; ++b) {
@@ -755,7 +760,7 @@ ChartData StepsPanel::chartData() const
         series.columns.push_back({ step ? double(step->start - origin) : std::nan("") });
         series.columns.push_back({ step ? double(step->end - origin) : std::nan("") });
         series.columns.push_back({ double(times.duration()) });
-        for (int c = 0; c < trace::kStepCategoryCount; ++c)
+        for (int c = 0; c < models::trace::kStepCategoryCount; ++c)
             series.columns.push_back({ double(times.ns[std::size_t(c)]) });
         data.series.push_back(std::move(series));
     }
@@ -786,4 +791,4 @@ void StepsPanel::showContextMenu(const QPoint& pos)
     menu.exec(m_plot->mapToGlobal(pos));
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::steps

@@ -20,9 +20,12 @@ class QSplitter;
 class QTableView;
 class QToolButton;
 
-namespace runlens {
-
+namespace runlens::widgets {
 class PanelHeader;
+}
+
+namespace runlens::widgets::steps {
+
 class StepPhaseTableModel;
 
 /// The Steps panel: one stacked bar per profiler step showing where its time went (kernel, memcpy,
@@ -40,12 +43,12 @@ public:
     explicit StepsPanel(QWidget* parent = nullptr);
     ~StepsPanel() override;
 
-    void setStore(std::shared_ptr<const trace::TraceStore> store);
-    std::shared_ptr<const trace::TraceStore> store() const { return m_store; }
-    void setBreakdown(std::shared_ptr<const trace::StepBreakdown> breakdown);
-    std::shared_ptr<const trace::StepBreakdown> breakdown() const { return m_breakdown; }
+    void setStore(std::shared_ptr<const models::trace::TraceStore> store);
+    std::shared_ptr<const models::trace::TraceStore> store() const { return m_store; }
+    void setBreakdown(std::shared_ptr<const models::trace::StepBreakdown> breakdown);
+    std::shared_ptr<const models::trace::StepBreakdown> breakdown() const { return m_breakdown; }
     bool isComputing() const { return m_computing; }
-    std::shared_ptr<const trace::StepPhases> phases() const { return m_phases; }
+    std::shared_ptr<const models::trace::StepPhases> phases() const { return m_phases; }
 
     /// The source (rank) whose steps are shown.
     void setSource(int source);
@@ -72,8 +75,8 @@ public:
     void setExportFileNameProvider(ChartExportMenu::FileNameProvider provider);
     void setExportDirectory(const QString& directory);
 
-    static QColor categoryColor(trace::StepCategory category);
-    static QColor phaseColor(trace::StepPhase phase);
+    static QColor categoryColor(models::trace::StepCategory category);
+    static QColor phaseColor(models::trace::StepPhase phase);
 
     QCustomPlot* phasePlot() const { return m_phasePlot; }
     ChartExportMenu* phaseExportMenu() const { return m_phaseExportMenu; }
@@ -103,19 +106,19 @@ private:
     void rebuildChart();
     void rebuildPhaseChart();
     void updateSummary();
-    const trace::StepPhaseTimes* phaseStepOfBar(int bar) const;
+    const models::trace::StepPhaseTimes* phaseStepOfBar(int bar) const;
     int phaseBarAt(const QPoint& plotPos) const;
     /// The step of a bar (index into breakdown()->steps), or nullptr for the average.
-    const trace::StepTimes* stepOfBar(int bar) const;
+    const models::trace::StepTimes* stepOfBar(int bar) const;
     StackedStepBars::Hit hitAt(const QPoint& plotPos) const;
     /// What the pointer is over, to show a new tooltip only when that changes.
     int hoverKey(const QPoint& plotPos) const;
     double barX(int bar) const;
     void showContextMenu(const QPoint& pos);
 
-    std::shared_ptr<const trace::TraceStore> m_store;
-    std::shared_ptr<const trace::StepBreakdown> m_breakdown;
-    std::shared_ptr<const trace::StepPhases> m_phases;
+    std::shared_ptr<const models::trace::TraceStore> m_store;
+    std::shared_ptr<const models::trace::StepBreakdown> m_breakdown;
+    std::shared_ptr<const models::trace::StepPhases> m_phases;
     quint64 m_generation = 0;
     bool m_computing = false;
     int m_source = 0;
@@ -141,4 +144,4 @@ private:
     StepPhaseTableModel* m_phaseModel = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::steps

@@ -10,7 +10,7 @@
 
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::system {
 
 namespace {
 
@@ -41,7 +41,8 @@ SystemDetailChart::SystemDetailChart(QWidget* parent)
     m_export = new ChartExportMenu(this, this);
     m_export->setBaseName(QStringLiteral("system"));
     m_export->setDataProvider([this] { return chartData(); });
-    m_export->setExportHook(exportTitleHook(this, this, [this] { return tr("System metrics of %1").arg(m_run.displayName()); }));
+    m_export->setExportHook(
+        exportTitleHook(this, this, [this] { return tr("System metrics of %1").arg(m_run.displayName()); }));
     connect(this, &QCustomPlot::customContextMenuRequested, this, [this](const QPoint& pos) {
         QMenu menu(this);
         m_export->addTo(&menu);
@@ -49,7 +50,7 @@ SystemDetailChart::SystemDetailChart(QWidget* parent)
     });
 }
 
-std::vector<SystemDetailChart::Group> SystemDetailChart::groupsOf(const system::SystemRun& run) const
+std::vector<SystemDetailChart::Group> SystemDetailChart::groupsOf(const models::system::SystemRun& run) const
 {
     const std::vector<Group> candidates = {
         { tr("CPU %"),
@@ -89,7 +90,7 @@ void SystemDetailChart::styleAxis(QCPAxis* axis) const
     axis->grid()->setAntialiased(false);
 }
 
-void SystemDetailChart::setRun(const system::SystemRun& run)
+void SystemDetailChart::setRun(const models::system::SystemRun& run)
 {
     const bool sameRun = run.run == m_run.run && !m_rects.isEmpty();
     const QCPRange previous = timeRange();
@@ -142,7 +143,7 @@ void SystemDetailChart::setRun(const system::SystemRun& run)
 
         double yMax = 0.0;
         for (const QString& name : groups[g].metrics) {
-            const system::MetricSeries* series = m_run.metric(name);
+            const models::system::MetricSeries* series = m_run.metric(name);
             auto* graph = new QCPGraph(x, y);
             graph->setName(legendName(name));
             graph->setProperty("metric", name);
@@ -327,4 +328,4 @@ ChartData SystemDetailChart::chartData() const
     return data;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::system

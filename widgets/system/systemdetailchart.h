@@ -8,9 +8,11 @@
 
 #include <vector>
 
-namespace runlens {
-
+namespace runlens::widgets {
 class ChartExportMenu;
+}
+
+namespace runlens::widgets::system {
 
 /// One host or rank in detail: stacked charts (CPU, memory, GPU utilisation, memory and power, disk, network,
 /// InfiniBand; each only with data) over one wall-clock x axis. Zooming or dragging any of them moves all, and
@@ -22,8 +24,8 @@ public:
     explicit SystemDetailChart(QWidget* parent = nullptr);
     static constexpr int kMinChartHeight = 110; ///< per stacked chart: the panel scrolls below that
 
-    void setRun(const system::SystemRun& run);
-    const system::SystemRun& run() const { return m_run; }
+    void setRun(const models::system::SystemRun& run);
+    const models::system::SystemRun& run() const { return m_run; }
 
     /// Titles of the stacked charts, top to bottom.
     QStringList chartTitles() const;
@@ -55,12 +57,12 @@ private:
         QString title;
         QStringList metrics;
     };
-    std::vector<Group> groupsOf(const system::SystemRun& run) const;
+    std::vector<Group> groupsOf(const models::system::SystemRun& run) const;
     void styleAxis(QCPAxis* axis) const;
     void onRangeChanged(const QCPRange& range);
     void updateHoverText();
 
-    system::SystemRun m_run;
+    models::system::SystemRun m_run;
     ChartChrome m_chrome;
     QList<QCPAxisRect*> m_rects;
     QList<QCPItemStraightLine*> m_hoverLines;
@@ -72,4 +74,4 @@ private:
     bool m_syncing = false;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::system

@@ -6,11 +6,11 @@
 
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::system {
 
 namespace {
 
-int summaryIndex(system::Summary summary)
+int summaryIndex(models::system::Summary summary)
 {
     return int(summary);
 }
@@ -21,58 +21,58 @@ SystemOverviewModel::SystemOverviewModel(QObject* parent)
     : QAbstractTableModel(parent)
 { }
 
-QString SystemOverviewModel::summaryName(system::Summary summary)
+QString SystemOverviewModel::summaryName(models::system::Summary summary)
 {
     switch (summary) {
-    case system::Summary::GpuUtil:
+    case models::system::Summary::GpuUtil:
         return tr("GPU util");
-    case system::Summary::CpuBusy:
+    case models::system::Summary::CpuBusy:
         return tr("CPU busy");
-    case system::Summary::ProcessCpu:
+    case models::system::Summary::ProcessCpu:
         return tr("Process CPU");
-    case system::Summary::MemUsed:
+    case models::system::Summary::MemUsed:
         return tr("Memory used");
-    case system::Summary::IbTraffic:
+    case models::system::Summary::IbTraffic:
         return tr("IB traffic");
-    case system::Summary::Power:
+    case models::system::Summary::Power:
         return tr("GPU power");
     }
     return {};
 }
 
-QString SystemOverviewModel::summaryUnit(system::Summary summary)
+QString SystemOverviewModel::summaryUnit(models::system::Summary summary)
 {
     switch (summary) {
-    case system::Summary::GpuUtil:
-    case system::Summary::CpuBusy:
-    case system::Summary::ProcessCpu:
+    case models::system::Summary::GpuUtil:
+    case models::system::Summary::CpuBusy:
+    case models::system::Summary::ProcessCpu:
         return QStringLiteral("%");
-    case system::Summary::MemUsed:
+    case models::system::Summary::MemUsed:
         return QStringLiteral("MiB");
-    case system::Summary::IbTraffic:
+    case models::system::Summary::IbTraffic:
         return QStringLiteral("MiB/s");
-    case system::Summary::Power:
+    case models::system::Summary::Power:
         return QStringLiteral("W");
     }
     return {};
 }
 
-void SystemOverviewModel::setRuns(std::vector<system::SystemRun> runs)
+void SystemOverviewModel::setRuns(std::vector<models::system::SystemRun> runs)
 {
     beginResetModel();
     m_runs = std::move(runs);
     m_stats.clear();
     m_shown.clear();
-    std::vector<bool> present(std::size(system::kSummaries), false);
-    for (const system::SystemRun& run : m_runs) {
-        std::vector<system::Stats> row;
-        for (system::Summary summary : system::kSummaries) {
-            row.push_back(system::statsOf(run.summary(summary).values));
+    std::vector<bool> present(std::size(models::system::kSummaries), false);
+    for (const models::system::SystemRun& run : m_runs) {
+        std::vector<models::system::Stats> row;
+        for (models::system::Summary summary : models::system::kSummaries) {
+            row.push_back(models::system::statsOf(run.summary(summary).values));
             present[summaryIndex(summary)] = present[summaryIndex(summary)] || row.back().count > 0;
         }
         m_stats.push_back(std::move(row));
     }
-    for (system::Summary summary : system::kSummaries) {
+    for (models::system::Summary summary : models::system::kSummaries) {
         if (present[summaryIndex(summary)])
             m_shown.push_back(summary);
     }
@@ -88,7 +88,7 @@ int SystemOverviewModel::rowOfRun(const QString& run) const
     return -1;
 }
 
-int SystemOverviewModel::columnOf(system::Summary summary) const
+int SystemOverviewModel::columnOf(models::system::Summary summary) const
 {
     for (std::size_t i = 0; i < m_shown.size(); ++i) {
         if (m_shown[i] == summary)
@@ -97,7 +97,7 @@ int SystemOverviewModel::columnOf(system::Summary summary) const
     return -1;
 }
 
-system::Stats SystemOverviewModel::stats(int row, system::Summary summary) const
+models::system::Stats SystemOverviewModel::stats(int row, models::system::Summary summary) const
 {
     if (row < 0 || row >= int(m_stats.size()))
         return {};
@@ -109,7 +109,7 @@ double SystemOverviewModel::valueAt(int row, int column) const
     const int shown = (column - kFixedColumns) / 2;
     if (row < 0 || row >= int(m_stats.size()) || column < kFixedColumns || shown >= int(m_shown.size()))
         return std::nan("");
-    const system::Stats& s = m_stats[row][summaryIndex(m_shown[shown])];
+    const models::system::Stats& s = m_stats[row][summaryIndex(m_shown[shown])];
     return (column - kFixedColumns) % 2 == 0 ? s.mean : s.p95;
 }
 
@@ -125,7 +125,7 @@ double SystemOverviewModel::deviation(int row, int column) const
             values.push_back(v);
     }
     // The median, not the mean: two slow ranks of four would pull a mean so far that the healthy ones stood out.
-    const double median = system::percentile(values, 0.5);
+    const double median = models::system::percentile(values, 0.5);
     if (values.size() < 2 || !(median > 0.0))
         return std::nan("");
     return (value - median) / median;
@@ -151,7 +151,7 @@ QVariant SystemOverviewModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount())
         return {};
-    const system::SystemRun& run = m_runs[index.row()];
+    const models::system::SystemRun& run = m_runs[index.row()];
     const int column = index.column();
     if (column == 0) {
         if (role == Qt::DisplayRole || role == SortRole)
@@ -210,7 +210,7 @@ QVariant SystemOverviewModel::headerData(int section, Qt::Orientation orientatio
             return tr("Host / run");
         if (section == 1)
             return tr("Rank");
-        const system::Summary summary = m_shown[(section - kFixedColumns) / 2];
+        const models::system::Summary summary = m_shown[(section - kFixedColumns) / 2];
         const bool mean = (section - kFixedColumns) % 2 == 0;
         return (mean ? tr("%1 avg (%2)") : tr("%1 p95 (%2)")).arg(summaryName(summary), summaryUnit(summary));
     }
@@ -219,4 +219,4 @@ QVariant SystemOverviewModel::headerData(int section, Qt::Orientation orientatio
     return {};
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::system

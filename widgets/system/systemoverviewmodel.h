@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace runlens {
+namespace runlens::widgets::system {
 
 /// The System panel's overview: one row per host or rank, the mean and 95th percentile of each summary figure
 /// (GPU utilisation, CPU busy, process CPU, memory used, InfiniBand traffic, power) that some row has data for.
@@ -22,20 +22,20 @@ public:
 
     explicit SystemOverviewModel(QObject* parent = nullptr);
 
-    void setRuns(std::vector<system::SystemRun> runs);
-    const std::vector<system::SystemRun>& runs() const { return m_runs; }
+    void setRuns(std::vector<models::system::SystemRun> runs);
+    const std::vector<models::system::SystemRun>& runs() const { return m_runs; }
     /// The row of `run`, -1 when absent.
     int rowOfRun(const QString& run) const;
 
     /// The summary figures shown as columns (each as mean and p95), in column order.
-    const std::vector<system::Summary>& shownSummaries() const { return m_shown; }
+    const std::vector<models::system::Summary>& shownSummaries() const { return m_shown; }
     /// The column of the mean (p95: the next one) of `summary`; -1 when not shown.
-    int columnOf(system::Summary summary) const;
-    system::Stats stats(int row, system::Summary summary) const;
+    int columnOf(models::system::Summary summary) const;
+    models::system::Stats stats(int row, models::system::Summary summary) const;
     bool isOutlier(int row, int column) const;
 
-    static QString summaryName(system::Summary summary);
-    static QString summaryUnit(system::Summary summary);
+    static QString summaryName(models::system::Summary summary);
+    static QString summaryUnit(models::system::Summary summary);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -48,9 +48,9 @@ private:
     /// How far the value is from its column's median, as a share of that median; NaN with fewer than two values.
     double deviation(int row, int column) const;
 
-    std::vector<system::SystemRun> m_runs;
-    std::vector<system::Summary> m_shown;
-    std::vector<std::vector<system::Stats>> m_stats; ///< row -> index in kSummaries
+    std::vector<models::system::SystemRun> m_runs;
+    std::vector<models::system::Summary> m_shown;
+    std::vector<std::vector<models::system::Stats>> m_stats; ///< row -> index in kSummaries
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::system

@@ -22,7 +22,7 @@
 
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::system {
 
 SystemPanel::SystemPanel(QWidget* parent)
     : QWidget(parent)
@@ -106,27 +106,28 @@ SystemPanel::SystemPanel(QWidget* parent)
 
 SystemPanel::~SystemPanel() = default;
 
-void SystemPanel::setStore(ScalarStore* store)
+void SystemPanel::setStore(models::scalars::ScalarStore* store)
 {
     if (m_store)
         disconnect(m_store, nullptr, this, nullptr);
     m_store = store;
     if (m_store) {
-        connect(m_store, &ScalarStore::structureChanged, this, &SystemPanel::scheduleRefresh);
-        connect(m_store, &ScalarStore::cleared, this, &SystemPanel::refresh);
-        connect(m_store, &ScalarStore::seriesChanged, this, [this](const QString&, const QStringList& tags) {
-            for (const QString& tag : tags) {
-                if (tag.startsWith(system::kTagPrefix)) {
-                    scheduleRefresh();
-                    return;
-                }
-            }
-        });
+        connect(m_store, &models::scalars::ScalarStore::structureChanged, this, &SystemPanel::scheduleRefresh);
+        connect(m_store, &models::scalars::ScalarStore::cleared, this, &SystemPanel::refresh);
+        connect(m_store, &models::scalars::ScalarStore::seriesChanged, this,
+                [this](const QString&, const QStringList& tags) {
+                    for (const QString& tag : tags) {
+                        if (tag.startsWith(models::system::kTagPrefix)) {
+                            scheduleRefresh();
+                            return;
+                        }
+                    }
+                });
     }
     refresh();
 }
 
-void SystemPanel::setProfilerRuns(std::vector<system::SystemRun> runs)
+void SystemPanel::setProfilerRuns(std::vector<models::system::SystemRun> runs)
 {
     m_profilerRuns = std::move(runs);
     refresh();
@@ -148,14 +149,15 @@ void SystemPanel::refresh()
 {
     m_refreshTimer->stop();
     const QString shown = currentRun();
-    std::vector<system::SystemRun> runs = m_store ? system::systemRunsOf(*m_store) : std::vector<system::SystemRun>();
+    std::vector<models::system::SystemRun> runs
+        = m_store ? models::system::systemRunsOf(*m_store) : std::vector<models::system::SystemRun>();
     if (!m_profilerRuns.empty()) {
         runs.insert(runs.end(), m_profilerRuns.begin(), m_profilerRuns.end());
-        system::sortRuns(runs);
+        models::system::sortRuns(runs);
     }
     m_model->setRuns(std::move(runs));
     m_runSelector->clear();
-    for (const system::SystemRun& run : m_model->runs())
+    for (const models::system::SystemRun& run : m_model->runs())
         m_runSelector->addItem(m_store ? m_store->runDisplayName(run.run) : run.run);
     m_runSelector->setVisible(m_model->rowCount() > 1);
     m_exportButton->setVisible(m_model->rowCount() > 0);
@@ -180,7 +182,7 @@ void SystemPanel::showRow(int sourceRow)
 {
     if (sourceRow < 0 || sourceRow >= m_model->rowCount())
         return;
-    const system::SystemRun& run = m_model->runs()[std::size_t(sourceRow)];
+    const models::system::SystemRun& run = m_model->runs()[std::size_t(sourceRow)];
     if (m_runSelector->currentIndex() != sourceRow)
         m_runSelector->setCurrentIndex(sourceRow);
     const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(sourceRow, 0));
@@ -242,4 +244,4 @@ void SystemPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider pr
     m_chart->exportMenu()->setFileNameProvider(std::move(provider));
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::system

@@ -15,10 +15,15 @@ class QTableView;
 class QTimer;
 class QToolButton;
 
-namespace runlens {
-
-class PanelHeader;
+namespace runlens::models::scalars {
 class ScalarStore;
+}
+namespace runlens::widgets {
+class PanelHeader;
+}
+
+namespace runlens::widgets::system {
+
 class SystemDetailChart;
 class SystemOverviewModel;
 
@@ -33,10 +38,10 @@ public:
     explicit SystemPanel(QWidget* parent = nullptr);
     ~SystemPanel() override;
 
-    void setStore(ScalarStore* store);
+    void setStore(models::scalars::ScalarStore* store);
     /// Machine metrics that do not come from the store (a MindSpore profiler's CPU samples), shown beside its
     /// runs; replaces the previous ones.
-    void setProfilerRuns(std::vector<system::SystemRun> runs);
+    void setProfilerRuns(std::vector<models::system::SystemRun> runs);
     /// Reads the store again now instead of after the coalescing delay.
     void refresh();
     /// Reads the store now when a change is waiting for the coalescing delay.
@@ -69,8 +74,8 @@ private:
     void scheduleRefresh();
     void showRow(int sourceRow);
 
-    QPointer<ScalarStore> m_store;
-    std::vector<system::SystemRun> m_profilerRuns;
+    QPointer<models::scalars::ScalarStore> m_store;
+    std::vector<models::system::SystemRun> m_profilerRuns;
     SystemOverviewModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     PanelHeader* m_header = nullptr;
@@ -86,4 +91,4 @@ private:
     bool m_following = false;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::system

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::system {
 
 namespace {
 
@@ -25,7 +25,7 @@ std::int64_t nanoseconds(double s)
 
 } // namespace
 
-SystemTimelineLink::SystemTimelineLink(SystemPanel* panel, TimeRangeModel* range, QObject* parent)
+SystemTimelineLink::SystemTimelineLink(SystemPanel* panel, models::TimeRangeModel* range, QObject* parent)
     : QObject(parent)
     , m_panel(panel)
     , m_range(range)
@@ -33,19 +33,19 @@ SystemTimelineLink::SystemTimelineLink(SystemPanel* panel, TimeRangeModel* range
     Q_ASSERT(panel && range);
     connect(panel, &SystemPanel::timeRangeChanged, this, &SystemTimelineLink::fromSystem);
     connect(panel->detailChart(), &SystemDetailChart::hoverTimeChanged, this, &SystemTimelineLink::hoverFromSystem);
-    connect(range, &TimeRangeModel::visibleRangeChanged, this, &SystemTimelineLink::fromTimeline);
-    connect(range, &TimeRangeModel::hoverTimeChanged, this, &SystemTimelineLink::hoverFromTimeline);
+    connect(range, &models::TimeRangeModel::visibleRangeChanged, this, &SystemTimelineLink::fromTimeline);
+    connect(range, &models::TimeRangeModel::hoverTimeChanged, this, &SystemTimelineLink::hoverFromTimeline);
 }
 
 SystemTimelineLink::~SystemTimelineLink() = default;
 
-void SystemTimelineLink::setTrace(std::shared_ptr<const trace::TraceStore> store)
+void SystemTimelineLink::setTrace(std::shared_ptr<const models::trace::TraceStore> store)
 {
     m_store = std::move(store);
     m_wallClock = false;
     if (m_store) {
         // Without a base time a trace's clock is the profiler's own (often the boot clock): no wall time.
-        for (const trace::TraceSource& source : m_store->sources())
+        for (const models::trace::TraceSource& source : m_store->sources())
             m_wallClock = m_wallClock || source.baseTimeNs != 0;
     }
 }
@@ -54,7 +54,7 @@ bool SystemTimelineLink::isActive() const
 {
     if (!m_store || !m_wallClock || !m_panel || !m_range || m_store->endTime() <= m_store->startTime())
         return false;
-    const system::SystemRun& run = m_panel->detailChart()->run();
+    const models::system::SystemRun& run = m_panel->detailChart()->run();
     if (run.isEmpty())
         return false;
     // The recorder samples every second or so: a trace that starts within a sample of the metrics still belongs.
@@ -86,7 +86,7 @@ void SystemTimelineLink::hoverFromSystem(double time)
     if (m_syncing || !isActive())
         return;
     m_syncing = true;
-    m_range->setHoverTime(std::isfinite(time) ? nanoseconds(time) : TimeRangeModel::kNoHover);
+    m_range->setHoverTime(std::isfinite(time) ? nanoseconds(time) : models::TimeRangeModel::kNoHover);
     m_syncing = false;
 }
 
@@ -95,8 +95,8 @@ void SystemTimelineLink::hoverFromTimeline(std::int64_t time)
     if (m_syncing || !isActive())
         return;
     m_syncing = true;
-    m_panel->detailChart()->setHoverTime(time == TimeRangeModel::kNoHover ? std::nan("") : seconds(time));
+    m_panel->detailChart()->setHoverTime(time == models::TimeRangeModel::kNoHover ? std::nan("") : seconds(time));
     m_syncing = false;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::system

@@ -6,14 +6,16 @@
 #include <cstdint>
 #include <memory>
 
-namespace runlens {
-
-namespace trace {
+namespace runlens::models {
+class TimeRangeModel;
+}
+namespace runlens::models::trace {
 class TraceStore;
 }
 
+namespace runlens::widgets::system {
+
 class SystemPanel;
-class TimeRangeModel;
 
 /// Keeps the System panel's wall-clock axis and the Timeline's time range (the shared TimeRangeModel) together:
 /// a zoom or a drag in either moves the other, and the hover line stands at the same time in both. It acts only
@@ -24,11 +26,11 @@ class SystemTimelineLink final : public QObject
 {
     Q_OBJECT
 public:
-    SystemTimelineLink(SystemPanel* panel, TimeRangeModel* range, QObject* parent = nullptr);
+    SystemTimelineLink(SystemPanel* panel, models::TimeRangeModel* range, QObject* parent = nullptr);
     ~SystemTimelineLink() override;
 
     /// The trace the Timeline shows; nullptr when none.
-    void setTrace(std::shared_ptr<const trace::TraceStore> store);
+    void setTrace(std::shared_ptr<const models::trace::TraceStore> store);
     /// The trace has a wall clock and overlaps the System panel's run: the two follow each other.
     bool isActive() const;
 
@@ -39,10 +41,10 @@ private:
     void hoverFromTimeline(std::int64_t time);
 
     QPointer<SystemPanel> m_panel;
-    QPointer<TimeRangeModel> m_range;
-    std::shared_ptr<const trace::TraceStore> m_store;
+    QPointer<models::TimeRangeModel> m_range;
+    std::shared_ptr<const models::trace::TraceStore> m_store;
     bool m_wallClock = false;
     bool m_syncing = false; ///< inside a change this link made: the echo is not passed back
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::system

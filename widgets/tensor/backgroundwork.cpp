@@ -8,7 +8,7 @@
 #include <unistd.h>
 #endif
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 void runAtBackgroundPriority(const std::function<void()>& work)
 {
@@ -24,4 +24,4 @@ void runAtBackgroundPriority(const std::function<void()>& work)
     thread.join();
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

@@ -17,7 +17,7 @@
 #include <numeric>
 #include <vector>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 namespace {
 
@@ -107,14 +107,14 @@ QRgb HeatmapView::infMarkerColor()
     return qRgb(0xff, 0x80, 0x00);
 }
 
-void HeatmapView::setTensor(const tensor::Tensor& view)
+void HeatmapView::setTensor(const models::tensor::Tensor& view)
 {
     m_tensor = {};
     m_rows = m_columns = 0;
     m_message.clear();
     if (view.rank() != 1 && view.rank() != 2)
         m_message = tr("A heatmap shows one or two dimensions; choose the row and column dimensions of the slice.");
-    else if (!tensor::viewInsideData(view))
+    else if (!models::tensor::viewInsideData(view))
         m_message = tr("The data of %1 is shorter than its shape needs.").arg(view.name);
     else if (view.elementCount() > kMaxElements)
         m_message = tr("%L1 elements are too many to draw; slice a smaller part.").arg(view.elementCount());
@@ -180,12 +180,12 @@ double HeatmapView::elementValue(std::int64_t row, std::int64_t column) const
     if (row < 0 || column < 0 || row >= m_rows || column >= m_columns)
         return std::numeric_limits<double>::quiet_NaN();
     const std::byte* p = m_tensor.data->data() + m_tensor.offset + row * rowStride() + column * columnStride();
-    return tensor::loadElement(p, m_tensor.dtype, m_tensor.swap);
+    return models::tensor::loadElement(p, m_tensor.dtype, m_tensor.swap);
 }
 
 bool HeatmapView::isFastFloat() const
 {
-    return m_tensor.dtype == tensor::DType::Float32 && !m_tensor.swap;
+    return m_tensor.dtype == models::tensor::DType::Float32 && !m_tensor.swap;
 }
 
 std::pair<double, double> HeatmapView::shownRange() const
@@ -217,7 +217,7 @@ void HeatmapView::computeSliceRange() const
         const std::int64_t rs = rowStride();
         const std::int64_t cs = columnStride();
         const bool fast = isFastFloat();
-        const tensor::DType type = m_tensor.dtype;
+        const models::tensor::DType type = m_tensor.dtype;
         const bool swap = m_tensor.swap;
         const std::int64_t columns = m_columns;
         std::vector<std::pair<double, double>> parts(size_t(std::max(1, QThread::idealThreadCount())), { lo, hi });
@@ -238,7 +238,7 @@ void HeatmapView::computeSliceRange() const
             } else {
                 for (std::int64_t r = r0; r < r1; ++r) {
                     for (std::int64_t c = 0; c < columns; ++c) {
-                        const double v = tensor::loadElement(base + r * rs + c * cs, type, swap);
+                        const double v = models::tensor::loadElement(base + r * rs + c * cs, type, swap);
                         if (std::isfinite(v)) {
                             blockLo = std::min(blockLo, v);
                             blockHi = std::max(blockHi, v);
@@ -282,7 +282,7 @@ void HeatmapView::ensureImage() const
     const std::int64_t rs = rowStride();
     const std::int64_t cs = columnStride();
     const bool fast = isFastFloat() && !flat;
-    const tensor::DType type = m_tensor.dtype;
+    const models::tensor::DType type = m_tensor.dtype;
     const bool swap = m_tensor.swap;
     const std::int64_t columns = m_columns;
     // Row addresses taken here, on this thread: scanLine() may detach, which must not happen in the workers.
@@ -300,7 +300,7 @@ void HeatmapView::ensureImage() const
                 continue;
             }
             for (std::int64_t c = 0; c < columns; ++c) {
-                const double v = tensor::loadElement(row + c * cs, type, swap);
+                const double v = models::tensor::loadElement(row + c * cs, type, swap);
                 if (std::isnan(v)) {
                     out[c] = nan;
                     continue;
@@ -452,7 +452,7 @@ void HeatmapView::paintEvent(QPaintEvent* event)
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     painter.drawImage(target, m_image, source);
 
-    if (m_zoom >= kMarkerZoom && tensor::isFloating(m_tensor.dtype)) {
+    if (m_zoom >= kMarkerZoom && models::tensor::isFloating(m_tensor.dtype)) {
         painter.setRenderHint(QPainter::Antialiasing, true);
         painter.setPen(Qt::NoPen);
         painter.setBrush(QColor(infMarkerColor()));
@@ -581,4 +581,4 @@ void HeatmapView::updateHover(QPoint viewportPos)
     emit hovered(row, column, value);
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "widgets/common/colormap.h"
 #include "models/tensor/tensor.h"
+#include "widgets/common/colormap.h"
 
 #include <QAbstractScrollArea>
 #include <QImage>
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <utility>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 /// A rank 1 or 2 tensor view drawn as coloured cells, one per element: a vector is one row. The picture
 /// of all elements (one pixel each) is built once per tensor, range and colour map and then only the
@@ -28,8 +28,8 @@ public:
     ~HeatmapView() override;
 
     /// Shows `view` (rank 1 or 2; anything else shows nothing).
-    void setTensor(const tensor::Tensor& view);
-    const tensor::Tensor& tensor() const { return m_tensor; }
+    void setTensor(const models::tensor::Tensor& view);
+    const models::tensor::Tensor& tensor() const { return m_tensor; }
     void setColorMap(ColorMap map);
     ColorMap colorMap() const { return m_colorMap; }
     void setScale(Scale scale);
@@ -93,7 +93,7 @@ private:
     std::int64_t columnStride() const;
     bool isFastFloat() const;
 
-    tensor::Tensor m_tensor;
+    models::tensor::Tensor m_tensor;
     std::int64_t m_rows = 0;
     std::int64_t m_columns = 0;
     ColorMap m_colorMap = ColorMap::Viridis;
@@ -116,4 +116,4 @@ private:
     QPoint m_overlayPos;
 };
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

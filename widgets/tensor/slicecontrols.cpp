@@ -18,7 +18,7 @@
 #include <algorithm>
 #include <climits>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 namespace {
 
@@ -35,27 +35,27 @@ struct DimPart
     std::int64_t step = 1;
 };
 
-std::vector<DimPart> expand(const std::vector<tensor::SliceItem>& items, const std::vector<std::int64_t>& shape)
+std::vector<DimPart> expand(const std::vector<models::tensor::SliceItem>& items, const std::vector<std::int64_t>& shape)
 {
     const int rank = int(shape.size());
     int consumed = 0;
-    for (const tensor::SliceItem& item : items)
-        consumed += item.kind == tensor::SliceItem::Kind::Ellipsis ? 0 : 1;
+    for (const models::tensor::SliceItem& item : items)
+        consumed += item.kind == models::tensor::SliceItem::Kind::Ellipsis ? 0 : 1;
     std::vector<DimPart> parts;
     auto whole = [&](int count) {
         for (int k = 0; k < count && int(parts.size()) < rank; ++k)
             parts.push_back(DimPart { true, true, 0, 0, 1 });
     };
-    for (const tensor::SliceItem& item : items) {
-        if (int(parts.size()) >= rank && item.kind != tensor::SliceItem::Kind::Ellipsis)
+    for (const models::tensor::SliceItem& item : items) {
+        if (int(parts.size()) >= rank && item.kind != models::tensor::SliceItem::Kind::Ellipsis)
             break;
-        if (item.kind == tensor::SliceItem::Kind::Ellipsis) {
+        if (item.kind == models::tensor::SliceItem::Kind::Ellipsis) {
             whole(rank - consumed);
             continue;
         }
         const std::int64_t n = shape[parts.size()];
         DimPart part;
-        if (item.kind == tensor::SliceItem::Kind::Index) {
+        if (item.kind == models::tensor::SliceItem::Kind::Index) {
             part.index = item.index < 0 ? item.index + n : item.index;
         } else {
             part.kept = true;
@@ -163,7 +163,7 @@ void SliceControls::clear()
     setEnabled(false);
 }
 
-void SliceControls::setTensor(const tensor::Tensor& tensor, bool keepSlice)
+void SliceControls::setTensor(const models::tensor::Tensor& tensor, bool keepSlice)
 {
     const bool sameShape = keepSlice && m_view && tensor.shape == m_tensor.shape;
     m_tensor = tensor;
@@ -357,17 +357,17 @@ bool SliceControls::setExpression(const QString& text)
 
 bool SliceControls::applyText(const QString& text, bool emitChange)
 {
-    const tensor::SliceParseResult parsed = tensor::parseSlice(text);
+    const models::tensor::SliceParseResult parsed = models::tensor::parseSlice(text);
     if (!parsed.ok()) {
         showError(tr("Column %1: %2").arg(parsed.errorPosition + 1).arg(parsed.error));
         return false;
     }
-    tensor::SliceResult sliced = tensor::applySlice(m_tensor, parsed.items);
+    models::tensor::SliceResult sliced = models::tensor::applySlice(m_tensor, parsed.items);
     if (!sliced.tensor) {
         showError(sliced.error);
         return false;
     }
-    tensor::Tensor view = std::move(*sliced.tensor);
+    models::tensor::Tensor view = std::move(*sliced.tensor);
     if (view.rank() > 2) {
         showError(tr("The slice has %1 dimensions; pick indices for %2 more dimensions (at most two can be shown).")
                       .arg(view.rank())
@@ -454,4 +454,4 @@ void SliceControls::setState(const State& state)
     resetToDefault();
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

@@ -16,7 +16,7 @@ class QSlider;
 class QSpinBox;
 class QTimer;
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 /// Chooses a view of at most two dimensions of a tensor: "Rows" and "Columns" pick the dimensions shown
 /// (Columns may be none, for a vector), every other dimension gets a spin box and a slider for its index,
@@ -44,14 +44,14 @@ public:
     /// Shows controls for `tensor`. With `keepSlice` and an unchanged shape the slice stays (a step of the
     /// same series); otherwise the view becomes the last two dimensions at index 0 of the others.
     /// Does not emit sliceChanged().
-    void setTensor(const tensor::Tensor& tensor, bool keepSlice = false);
+    void setTensor(const models::tensor::Tensor& tensor, bool keepSlice = false);
     void clear();
-    const tensor::Tensor& tensor() const { return m_tensor; }
+    const models::tensor::Tensor& tensor() const { return m_tensor; }
 
     /// The expression of the current view (the last valid one).
     QString expression() const { return m_expression; }
     /// The current view of the tensor, sliced and transposed as chosen; nullopt without a valid one.
-    const std::optional<tensor::Tensor>& view() const { return m_view; }
+    const std::optional<models::tensor::Tensor>& view() const { return m_view; }
     /// Whether the view shows the later dimension as rows.
     bool isTransposed() const { return m_transposed; }
     int rowDimension() const { return m_rowDim; }
@@ -111,9 +111,9 @@ private:
     bool applyText(const QString& text, bool emitChange);
     void showError(const QString& message);
 
-    tensor::Tensor m_tensor;
+    models::tensor::Tensor m_tensor;
     QString m_expression;
-    std::optional<tensor::Tensor> m_view;
+    std::optional<models::tensor::Tensor> m_view;
     bool m_transposed = false;
     int m_rowDim = -1;
     int m_colDim = -1;
@@ -131,4 +131,4 @@ private:
     QTimer* m_editTimer = nullptr;
 };
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

@@ -1,8 +1,8 @@
 #include "widgets/tensor/tensorcomparewidget.h"
 
 #include "models/core/workerpool.h"
-#include "widgets/tensor/heatmapview.h"
 #include "models/tensor/tensorcompare.h"
+#include "widgets/tensor/heatmapview.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -18,7 +18,7 @@
 #include <climits>
 #include <cmath>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 namespace {
 
@@ -39,29 +39,29 @@ QString indexText(const std::vector<std::int64_t>& index)
     return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
 }
 
-tensor::CompareMode toCompareMode(TensorCompareWidget::Mode mode)
+models::tensor::CompareMode toCompareMode(TensorCompareWidget::Mode mode)
 {
     switch (mode) {
     case TensorCompareWidget::Mode::Difference:
-        return tensor::CompareMode::Difference;
+        return models::tensor::CompareMode::Difference;
     case TensorCompareWidget::Mode::AbsoluteDifference:
-        return tensor::CompareMode::AbsoluteDifference;
+        return models::tensor::CompareMode::AbsoluteDifference;
     case TensorCompareWidget::Mode::RelativeDifference:
-        return tensor::CompareMode::RelativeDifference;
+        return models::tensor::CompareMode::RelativeDifference;
     }
-    return tensor::CompareMode::Difference;
+    return models::tensor::CompareMode::Difference;
 }
 
 /// The difference as the heatmap can draw it: rank 0 as one cell, rank > 2 with the leading dimensions
 /// folded into rows (the difference is C-ordered, so this is only new shape and strides).
-tensor::Tensor heatmapView(tensor::Tensor difference)
+models::tensor::Tensor heatmapView(models::tensor::Tensor difference)
 {
     if (difference.rank() <= 2 && difference.rank() >= 1)
         return difference;
     const std::int64_t columns = difference.rank() == 0 ? 1 : difference.shape.back();
     const std::int64_t rows = columns == 0 ? 0 : difference.elementCount() / columns;
     difference.shape = { rows, columns };
-    difference.strides = tensor::Tensor::contiguousStrides(difference.shape, int(sizeof(double)));
+    difference.strides = models::tensor::Tensor::contiguousStrides(difference.shape, int(sizeof(double)));
     return difference;
 }
 
@@ -69,7 +69,7 @@ tensor::Tensor heatmapView(tensor::Tensor difference)
 
 struct TensorCompareWidget::Outcome
 {
-    tensor::CompareResult result;
+    models::tensor::CompareResult result;
     std::int64_t count = 0;
 };
 
@@ -136,8 +136,8 @@ TensorCompareWidget::~TensorCompareWidget()
     stopJob();
 }
 
-void TensorCompareWidget::setTensors(const tensor::Tensor& a, const QString& labelA, const tensor::Tensor& b,
-                                     const QString& labelB)
+void TensorCompareWidget::setTensors(const models::tensor::Tensor& a, const QString& labelA,
+                                     const models::tensor::Tensor& b, const QString& labelB)
 {
     m_a = a;
     m_b = b;
@@ -185,7 +185,7 @@ std::vector<std::vector<std::int64_t>> TensorCompareWidget::largestIndices() con
 {
     std::vector<std::vector<std::int64_t>> indices;
     if (m_outcome) {
-        for (const tensor::CompareEntry& entry : m_outcome->result.largest)
+        for (const models::tensor::CompareEntry& entry : m_outcome->result.largest)
             indices.push_back(entry.index);
     }
     return indices;
@@ -194,10 +194,11 @@ std::vector<std::vector<std::int64_t>> TensorCompareWidget::largestIndices() con
 void TensorCompareWidget::start()
 {
     stopJob();
-    const tensor::CompareMode mode = toCompareMode(m_mode);
-    auto run = [mode](const tensor::Tensor& a, const tensor::Tensor& b, const std::function<bool()>& cancelled) {
+    const models::tensor::CompareMode mode = toCompareMode(m_mode);
+    auto run = [mode](const models::tensor::Tensor& a, const models::tensor::Tensor& b,
+                      const std::function<bool()>& cancelled) {
         auto outcome = std::make_shared<Outcome>();
-        outcome->result = tensor::compareTensors(a, b, mode, kLargest, cancelled);
+        outcome->result = models::tensor::compareTensors(a, b, mode, kLargest, cancelled);
         outcome->count = a.elementCount();
         return std::shared_ptr<const Outcome>(std::move(outcome));
     };
@@ -209,7 +210,7 @@ void TensorCompareWidget::start()
     m_job = job;
     m_outcome.reset();
     showMessage(tr("Comparing %Ln elements\u2026", nullptr, int(std::min<std::int64_t>(m_a.elementCount(), INT_MAX))));
-    QtConcurrent::run(workerPool(), [a = m_a, b = m_b, job, run] {
+    QtConcurrent::run(models::workerPool(), [a = m_a, b = m_b, job, run] {
         return run(a, b, [job] { return job->cancelled.load(); });
     }).then(this, [this, job](const std::shared_ptr<const Outcome>& outcome) {
         if (job != m_job)
@@ -266,7 +267,7 @@ void TensorCompareWidget::showMessage(const QString& message)
 void TensorCompareWidget::showOutcome(const std::shared_ptr<const Outcome>& outcome)
 {
     m_outcome = outcome;
-    const tensor::CompareResult& r = outcome->result;
+    const models::tensor::CompareResult& r = outcome->result;
     if (!r.ok()) {
         showMessage(r.error);
         emit comparisonReady();
@@ -291,7 +292,7 @@ void TensorCompareWidget::showOutcome(const std::shared_ptr<const Outcome>& outc
 
     m_table->setRowCount(int(r.largest.size()));
     for (int row = 0; row < int(r.largest.size()); ++row) {
-        const tensor::CompareEntry& e = r.largest[std::size_t(row)];
+        const models::tensor::CompareEntry& e = r.largest[std::size_t(row)];
         const QString texts[] = { indexText(e.index), formatNumber(e.a), formatNumber(e.b), formatNumber(e.diff) };
         for (int column = 0; column < 4; ++column) {
             auto* item = new QTableWidgetItem(texts[column]);
@@ -302,4 +303,4 @@ void TensorCompareWidget::showOutcome(const std::shared_ptr<const Outcome>& outc
     emit comparisonReady();
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

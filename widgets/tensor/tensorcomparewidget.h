@@ -14,7 +14,7 @@ class QLabel;
 class QTableWidget;
 class QVBoxLayout;
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 class HeatmapView;
 
@@ -35,7 +35,8 @@ public:
     explicit TensorCompareWidget(QWidget* parent = nullptr);
     ~TensorCompareWidget() override;
 
-    void setTensors(const tensor::Tensor& a, const QString& labelA, const tensor::Tensor& b, const QString& labelB);
+    void setTensors(const models::tensor::Tensor& a, const QString& labelA, const models::tensor::Tensor& b,
+                    const QString& labelB);
     void clear();
 
     Mode mode() const { return m_mode; }
@@ -72,8 +73,8 @@ private:
     void showMessage(const QString& message);
     void showHovered(std::int64_t row, std::int64_t column, double diff);
 
-    tensor::Tensor m_a;
-    tensor::Tensor m_b;
+    models::tensor::Tensor m_a;
+    models::tensor::Tensor m_b;
     QString m_labelA;
     QString m_labelB;
     bool m_hasTensors = false;
@@ -91,4 +92,4 @@ private:
     QTableWidget* m_table = nullptr;
 };
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 namespace {
 
@@ -19,14 +19,14 @@ struct Text
 };
 
 /// numpy has no bfloat16 or float8: those are widened to float32 on export.
-bool widensToFloat32(tensor::DType type)
+bool widensToFloat32(models::tensor::DType type)
 {
-    using tensor::DType;
+    using models::tensor::DType;
     return type == DType::BFloat16 || type == DType::Float8E4M3 || type == DType::Float8E5M2;
 }
 
 /// Calls `visit(const std::byte* element)` for every element of `view` in C order.
-template<typename Visit> void forEachElement(const tensor::Tensor& view, Visit&& visit)
+template<typename Visit> void forEachElement(const models::tensor::Tensor& view, Visit&& visit)
 {
     if (!view.data)
         return;
@@ -51,7 +51,7 @@ template<typename Visit> void forEachElement(const tensor::Tensor& view, Visit&&
 }
 
 /// Whether every element of `view` lies inside its data.
-bool withinData(const tensor::Tensor& view)
+bool withinData(const models::tensor::Tensor& view)
 {
     if (view.elementCount() == 0)
         return true;
@@ -62,7 +62,7 @@ bool withinData(const tensor::Tensor& view)
         const std::int64_t span = view.strides[d] * (view.shape[d] - 1);
         (span < 0 ? lo : hi) += span;
     }
-    return lo >= 0 && hi + tensor::itemSize(view.dtype) <= view.data->size();
+    return lo >= 0 && hi + models::tensor::itemSize(view.dtype) <= view.data->size();
 }
 
 bool writeAll(QIODevice& device, const QByteArray& bytes, QString* errorMessage)
@@ -76,9 +76,9 @@ bool writeAll(QIODevice& device, const QByteArray& bytes, QString* errorMessage)
 
 } // namespace
 
-QString npyDescr(const tensor::Tensor& view)
+QString npyDescr(const models::tensor::Tensor& view)
 {
-    using tensor::DType;
+    using models::tensor::DType;
     if (widensToFloat32(view.dtype))
         return QStringLiteral("<f4").replace(0, 1, std::endian::native == std::endian::little ? u'<' : u'>');
     QString code;
@@ -129,14 +129,14 @@ QString npyDescr(const tensor::Tensor& view)
         code = QStringLiteral("f4");
         break;
     }
-    if (tensor::itemSize(view.dtype) == 1)
+    if (models::tensor::itemSize(view.dtype) == 1)
         return QLatin1Char('|') + code;
     // Complex values swap each half on their own, which numpy's byte order of a complex type means too.
     const bool little = (std::endian::native == std::endian::little) != view.swap;
     return (little ? QLatin1Char('<') : QLatin1Char('>')) + code;
 }
 
-bool writeNpy(const tensor::Tensor& view, QIODevice& device, QString* errorMessage)
+bool writeNpy(const models::tensor::Tensor& view, QIODevice& device, QString* errorMessage)
 {
     if (!withinData(view)) {
         if (errorMessage)
@@ -175,14 +175,14 @@ bool writeNpy(const tensor::Tensor& view, QIODevice& device, QString* errorMessa
     constexpr qsizetype kChunk = 1 << 20;
     QByteArray chunk;
     chunk.reserve(kChunk + 16);
-    const int item = tensor::itemSize(view.dtype);
+    const int item = models::tensor::itemSize(view.dtype);
     const bool widen = widensToFloat32(view.dtype);
     bool ok = true;
     forEachElement(view, [&](const std::byte* p) {
         if (!ok)
             return;
         if (widen) {
-            const float value = float(tensor::loadElement(p, view.dtype, view.swap));
+            const float value = float(models::tensor::loadElement(p, view.dtype, view.swap));
             chunk.append(reinterpret_cast<const char*>(&value), sizeof value);
         } else {
             chunk.append(reinterpret_cast<const char*>(p), item);
@@ -195,7 +195,7 @@ bool writeNpy(const tensor::Tensor& view, QIODevice& device, QString* errorMessa
     return ok && writeAll(device, chunk, errorMessage);
 }
 
-bool writeCsv(const tensor::Tensor& view, QIODevice& device, QString* errorMessage)
+bool writeCsv(const models::tensor::Tensor& view, QIODevice& device, QString* errorMessage)
 {
     if (view.rank() > 2) {
         if (errorMessage)
@@ -215,7 +215,7 @@ bool writeCsv(const tensor::Tensor& view, QIODevice& device, QString* errorMessa
     forEachElement(view, [&](const std::byte* p) {
         if (!ok)
             return;
-        const double value = tensor::loadElement(p, view.dtype, view.swap);
+        const double value = models::tensor::loadElement(p, view.dtype, view.swap);
         chunk.append(QByteArray::number(value, 'g', QLocale::FloatingPointShortest));
         chunk.append(++n % columns == 0 ? '\n' : ',');
         if (chunk.size() >= (1 << 20)) {
@@ -226,4 +226,4 @@ bool writeCsv(const tensor::Tensor& view, QIODevice& device, QString* errorMessa
     return ok && writeAll(device, chunk, errorMessage);
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

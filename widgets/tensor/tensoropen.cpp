@@ -5,22 +5,22 @@
 
 #include <QtConcurrent>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
-void openSource(const std::shared_ptr<const tensor::TensorSource>& source, QObject* context,
-                std::function<void(const tensor::TensorResult&)> done)
+void openSource(const std::shared_ptr<const models::tensor::TensorSource>& source, QObject* context,
+                std::function<void(const models::tensor::TensorResult&)> done)
 {
     if (!source) {
-        done(tensor::TensorResult { std::nullopt, TensorPanel::tr("The tensor has no readable source.") });
+        done(models::tensor::TensorResult { std::nullopt, TensorPanel::tr("The tensor has no readable source.") });
         return;
     }
     if (source->isImmediate()) {
         done(source->open());
         return;
     }
-    QtConcurrent::run(workerPool(), [source] {
+    QtConcurrent::run(models::workerPool(), [source] {
         return source->open();
-    }).then(context, [done = std::move(done)](const tensor::TensorResult& result) { done(result); });
+    }).then(context, [done = std::move(done)](const models::tensor::TensorResult& result) { done(result); });
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

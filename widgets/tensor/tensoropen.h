@@ -7,10 +7,10 @@
 
 class QObject;
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 /// Opens a source at once when that is cheap, else on a worker; `done` runs on `context`'s thread.
-void openSource(const std::shared_ptr<const tensor::TensorSource>& source, QObject* context,
-                std::function<void(const tensor::TensorResult&)> done);
+void openSource(const std::shared_ptr<const models::tensor::TensorSource>& source, QObject* context,
+                std::function<void(const models::tensor::TensorResult&)> done);
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

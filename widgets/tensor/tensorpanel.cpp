@@ -1,8 +1,8 @@
 #include "widgets/tensor/tensorpanel.h"
 
+#include "models/tensor/tensorlistmodel.h"
 #include "widgets/tensor/heatmapview.h"
 #include "widgets/tensor/tensorcomparewidget.h"
-#include "models/tensor/tensorlistmodel.h"
 #include "widgets/tensor/tensorstatswidget.h"
 #include "widgets/tensor/tensortablemodel.h"
 
@@ -16,7 +16,7 @@
 
 #include <cstdlib>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 namespace {
 
@@ -45,7 +45,7 @@ void TensorPanel::setRunFolder(const QString& root)
     m_listModel->setRoot(root);
 }
 
-void TensorPanel::setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog)
+void TensorPanel::setCatalog(std::shared_ptr<const models::tensor::TensorCatalog> catalog)
 {
     m_fileCatalog = std::move(catalog);
     m_summaryTimer->stop(); // the summaries gathered so far are shown with the files
@@ -55,7 +55,8 @@ void TensorPanel::setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalo
     m_rebuildMs = clock.elapsed();
 }
 
-void TensorPanel::addSummaryTensors(const QString& run, const QString& source, const summary::SummaryBatch& batch)
+void TensorPanel::addSummaryTensors(const QString& run, const QString& source,
+                                    const models::summary::SummaryBatch& batch)
 {
     // Every poll of a summary file arrives here; only those carrying tensors change the list.
     if (m_summaryTensors.update(run, source, batch))
@@ -103,25 +104,25 @@ void TensorPanel::rebuildWithSummaries()
     m_rebuildMs = clock.elapsed();
 }
 
-std::shared_ptr<const tensor::TensorCatalog> TensorPanel::mergedCatalog() const
+std::shared_ptr<const models::tensor::TensorCatalog> TensorPanel::mergedCatalog() const
 {
     if (m_summaryTensors.isEmpty())
         return m_fileCatalog;
     if (!m_fileCatalog)
-        return std::make_shared<const tensor::TensorCatalog>(m_summaryTensors.series());
-    return std::make_shared<const tensor::TensorCatalog>(m_fileCatalog->withSeries(m_summaryTensors.series()));
+        return std::make_shared<const models::tensor::TensorCatalog>(m_summaryTensors.series());
+    return std::make_shared<const models::tensor::TensorCatalog>(m_fileCatalog->withSeries(m_summaryTensors.series()));
 }
 
 namespace {
 
-QString seriesKey(const tensor::TensorSeries& s)
+QString seriesKey(const models::tensor::TensorSeries& s)
 {
     return s.run + QLatin1Char('\n') + QString::number(s.rank) + QLatin1Char('\n') + s.name;
 }
 
 } // namespace
 
-void TensorPanel::applyCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog, bool keepShown)
+void TensorPanel::applyCatalog(std::shared_ptr<const models::tensor::TensorCatalog> catalog, bool keepShown)
 {
     // What is shown, by name rather than by index: the new catalog may order its series differently.
     QString shownKey;
@@ -135,7 +136,7 @@ void TensorPanel::applyCatalog(std::shared_ptr<const tensor::TensorCatalog> cata
         for (auto it = m_sliceStates.cbegin(); it != m_sliceStates.cend(); ++it)
             if (it.key() >= 0 && it.key() < m_catalog->series().size())
                 states.insert(seriesKey(m_catalog->series()[it.key()]), it.value());
-        if (const tensor::TensorInfo* info = currentInfo()) {
+        if (const models::tensor::TensorInfo* info = currentInfo()) {
             shownKey = seriesKey(m_catalog->series()[m_series]);
             shownLocation = info->location();
             shownStep = info->step;
@@ -164,18 +165,18 @@ void TensorPanel::applyCatalog(std::shared_ptr<const tensor::TensorCatalog> cata
     m_list->setRootIsDecorated(m_listModel->isGrouped());
     if (m_listModel->isGrouped())
         m_list->expandAll();
-    for (int c = 1; c < tensor::TensorListModel::ColumnCount; ++c)
+    for (int c = 1; c < models::tensor::TensorListModel::ColumnCount; ++c)
         m_list->resizeColumnToContents(c);
     // Names get the room the other columns leave, within reason.
-    m_list->resizeColumnToContents(tensor::TensorListModel::NameColumn);
-    m_list->setColumnWidth(tensor::TensorListModel::NameColumn,
-                           std::min(m_list->columnWidth(tensor::TensorListModel::NameColumn), 320));
+    m_list->resizeColumnToContents(models::tensor::TensorListModel::NameColumn);
+    m_list->setColumnWidth(models::tensor::TensorListModel::NameColumn,
+                           std::min(m_list->columnWidth(models::tensor::TensorListModel::NameColumn), 320));
     const bool empty = !m_catalog || m_catalog->isEmpty();
     m_pages->setCurrentIndex(empty ? 0 : 1);
     if (!empty) {
         // Statistics computed before (another panel, an earlier catalog) show their badge at once.
-        for (const tensor::TensorSeries& s : m_catalog->series())
-            for (const tensor::TensorInfo& info : s.versions)
+        for (const models::tensor::TensorSeries& s : m_catalog->series())
+            for (const models::tensor::TensorInfo& info : s.versions)
                 if (const auto stats = m_cache->find(info.location()))
                     m_listModel->setStatistics(info.location(), stats->nan + stats->posInf + stats->negInf > 0);
     }
@@ -214,7 +215,7 @@ void TensorPanel::applyCatalog(std::shared_ptr<const tensor::TensorCatalog> cata
     m_message->setVisible(false);
     if (keptSeries >= 0) {
         // The shown step is gone (the summary's reservoir let it go): the nearest step of the same tensor.
-        const tensor::TensorSeries& s = m_catalog->series()[keptSeries];
+        const models::tensor::TensorSeries& s = m_catalog->series()[keptSeries];
         int nearest = int(s.versions.size()) - 1;
         for (int v = 0; v < s.versions.size(); ++v)
             if (std::abs(qint64(s.versions[v].step) - shownStep)
@@ -227,15 +228,15 @@ void TensorPanel::applyCatalog(std::shared_ptr<const tensor::TensorCatalog> cata
     updateStepControls();
 }
 
-const tensor::TensorInfo* TensorPanel::currentInfo() const
+const models::tensor::TensorInfo* TensorPanel::currentInfo() const
 {
     if (!m_catalog || m_series < 0 || m_series >= m_catalog->series().size())
         return nullptr;
-    const tensor::TensorSeries& s = m_catalog->series()[m_series];
+    const models::tensor::TensorSeries& s = m_catalog->series()[m_series];
     return m_version >= 0 && m_version < s.versions.size() ? &s.versions[m_version] : nullptr;
 }
 
-const tensor::TensorInfo* TensorPanel::infoAt(const QString& location) const
+const models::tensor::TensorInfo* TensorPanel::infoAt(const QString& location) const
 {
     if (!m_catalog)
         return nullptr;
@@ -245,13 +246,13 @@ const tensor::TensorInfo* TensorPanel::infoAt(const QString& location) const
 
 QString TensorPanel::currentLocation() const
 {
-    const tensor::TensorInfo* info = currentInfo();
+    const models::tensor::TensorInfo* info = currentInfo();
     return info ? info->location() : QString();
 }
 
-std::optional<tensor::Tensor> TensorPanel::currentView() const
+std::optional<models::tensor::Tensor> TensorPanel::currentView() const
 {
     return m_tensor ? m_slice->view() : std::nullopt;
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

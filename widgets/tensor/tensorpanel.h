@@ -27,13 +27,13 @@ class QToolButton;
 class QTimer;
 class QTreeView;
 
-namespace runlens::tensor {
+namespace runlens::models::tensor {
 class TensorFilterModel;
 class TensorListModel;
 struct TensorStatistics;
-} // namespace runlens::tensor
+} // namespace runlens::models::tensor
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 class HeatmapView;
 class TensorCompareWidget;
@@ -69,22 +69,23 @@ public:
     /// The opened folder, which names the run "." of the catalogs given from now on.
     void setRunFolder(const QString& root);
     /// The tensors of the opened folder's files; summary tensors added before are kept.
-    void setCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog);
+    void setCatalog(std::shared_ptr<const models::tensor::TensorCatalog> catalog);
     /// What the list shows: the files' catalog with the summary tensors' series merged in.
-    const std::shared_ptr<const tensor::TensorCatalog>& catalog() const { return m_catalog; }
+    const std::shared_ptr<const models::tensor::TensorCatalog>& catalog() const { return m_catalog; }
     /// The catalog last given to setCatalog().
-    const std::shared_ptr<const tensor::TensorCatalog>& fileCatalog() const { return m_fileCatalog; }
+    const std::shared_ptr<const models::tensor::TensorCatalog>& fileCatalog() const { return m_fileCatalog; }
 
     /// Takes one poll of a summary file (`source`) of `run`, as ImportSession::summariesArrived delivers
     /// it: its tensors replace what that file gave before for their tags; other kinds are ignored. The
     /// shown tensor, its slice and the filter stay. The list follows at once while rebuilding it is quick;
     /// when it is not (a folder of thousands of dumps), polls arriving close together are gathered and
     /// shown a moment later (hasPendingSummaryTensors() until then).
-    void addSummaryTensors(const QString& run, const QString& source, const runlens::summary::SummaryBatch& batch);
+    void addSummaryTensors(const QString& run, const QString& source,
+                           const runlens::models::summary::SummaryBatch& batch);
     /// Forgets the summary tensors of one run, or of all (when a new folder is opened).
     void removeSummaryRun(const QString& run);
     void clearSummaryTensors();
-    const tensor::SummaryTensorSet& summaryTensors() const { return m_summaryTensors; }
+    const models::tensor::SummaryTensorSet& summaryTensors() const { return m_summaryTensors; }
     bool hasPendingSummaryTensors() const;
     /// Shares a statistics cache (e.g. with `runlens info` or other panels); the panel has its own
     /// otherwise. Not owned.
@@ -101,15 +102,15 @@ public:
     int currentSeries() const { return m_series; }
     int currentVersion() const { return m_version; }
     /// The opened tensor and the view of it that is shown, when one is open.
-    const std::optional<tensor::Tensor>& currentTensor() const { return m_tensor; }
-    std::optional<tensor::Tensor> currentView() const;
+    const std::optional<models::tensor::Tensor>& currentTensor() const { return m_tensor; }
+    std::optional<models::tensor::Tensor> currentView() const;
 
     /// Offers "Show in the graph" for tensors linked to a node (when a graph is open to show them in).
     void setNodeLinksEnabled(bool enabled);
 
     /// Shows two tensors from elsewhere (two dumps compared) in the compare view, whatever the list shows.
-    void compareTensors(const std::shared_ptr<const tensor::TensorSource>& a, const QString& labelA,
-                        const std::shared_ptr<const tensor::TensorSource>& b, const QString& labelB);
+    void compareTensors(const std::shared_ptr<const models::tensor::TensorSource>& a, const QString& labelA,
+                        const std::shared_ptr<const models::tensor::TensorSource>& b, const QString& labelB);
 
     void setViewMode(ViewMode mode);
     ViewMode viewMode() const;
@@ -129,8 +130,8 @@ public:
     // Parts, for tests and the application's wiring.
     QLineEdit* filterEdit() const { return m_filter; }
     QTreeView* listView() const { return m_list; }
-    tensor::TensorListModel* listModel() const { return m_listModel; }
-    tensor::TensorFilterModel* filterModel() const { return m_filterModel; }
+    models::tensor::TensorListModel* listModel() const { return m_listModel; }
+    models::tensor::TensorFilterModel* filterModel() const { return m_filterModel; }
     SliceControls* sliceControls() const { return m_slice; }
     QSlider* stepSlider() const { return m_stepSlider; }
     QLabel* stepLabel() const { return m_stepLabel; }
@@ -177,14 +178,14 @@ private:
 
     /// Shows `catalog`; with `keepShown` the shown tensor (same run, name and location), the slices and
     /// the comparison stay when the new catalog still has them.
-    void applyCatalog(std::shared_ptr<const tensor::TensorCatalog> catalog, bool keepShown);
-    std::shared_ptr<const tensor::TensorCatalog> mergedCatalog() const;
+    void applyCatalog(std::shared_ptr<const models::tensor::TensorCatalog> catalog, bool keepShown);
+    std::shared_ptr<const models::tensor::TensorCatalog> mergedCatalog() const;
     /// Shows the merged catalog now, or soon when the last rebuild took long.
     void scheduleSummaryRebuild();
     void rebuildWithSummaries();
     void showSeries(int series, int version);
     void openCurrent(bool keepSlice);
-    void applyOpened(const tensor::TensorResult& result, bool keepSlice);
+    void applyOpened(const models::tensor::TensorResult& result, bool keepSlice);
     void showMessage(const QString& message);
     void updateHeader();
     void updateStepControls();
@@ -194,19 +195,19 @@ private:
     void fillCompareChoices();
     void updateCompare();
     void onListCurrentChanged();
-    void onWholeStatistics(const QString& location, const tensor::TensorStatistics& statistics);
+    void onWholeStatistics(const QString& location, const models::tensor::TensorStatistics& statistics);
     QString suggestedExportName(ExportFormat format) const;
-    const tensor::TensorInfo* currentInfo() const;
-    const tensor::TensorInfo* infoAt(const QString& location) const;
+    const models::tensor::TensorInfo* currentInfo() const;
+    const models::tensor::TensorInfo* infoAt(const QString& location) const;
 
-    std::shared_ptr<const tensor::TensorCatalog> m_catalog;
-    std::shared_ptr<const tensor::TensorCatalog> m_fileCatalog;
-    tensor::SummaryTensorSet m_summaryTensors;
+    std::shared_ptr<const models::tensor::TensorCatalog> m_catalog;
+    std::shared_ptr<const models::tensor::TensorCatalog> m_fileCatalog;
+    models::tensor::SummaryTensorSet m_summaryTensors;
     QTimer* m_summaryTimer = nullptr;
     qint64 m_rebuildMs = 0; ///< what showing the last catalog cost on the GUI thread
     int m_series = -1;
     int m_version = -1;
-    std::optional<tensor::Tensor> m_tensor;
+    std::optional<models::tensor::Tensor> m_tensor;
     quint64 m_openSerial = 0;
     quint64 m_compareSerial = 0;
     QHash<int, SliceControls::State> m_sliceStates; ///< per series
@@ -219,8 +220,8 @@ private:
     std::vector<std::int64_t> m_heatmapShape; ///< shape of the view the heatmap was last fitted to
     bool m_heatmapNeedsFit = false;
 
-    tensor::TensorListModel* m_listModel = nullptr;
-    tensor::TensorFilterModel* m_filterModel = nullptr;
+    models::tensor::TensorListModel* m_listModel = nullptr;
+    models::tensor::TensorFilterModel* m_filterModel = nullptr;
     TensorStatsCache* m_ownCache = nullptr;
     TensorStatsCache* m_cache = nullptr;
 
@@ -250,4 +251,4 @@ private:
     QToolButton* m_exportButton = nullptr;
 };
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

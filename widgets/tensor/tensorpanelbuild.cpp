@@ -28,7 +28,7 @@
 #include <QToolButton>
 #include <QTreeView>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 TensorPanel::TensorPanel(QWidget* parent)
     : QWidget(parent)
@@ -60,8 +60,8 @@ TensorPanel::TensorPanel(QWidget* parent)
 
 void TensorPanel::createModels()
 {
-    m_listModel = new tensor::TensorListModel(this);
-    m_filterModel = new tensor::TensorFilterModel(this);
+    m_listModel = new models::tensor::TensorListModel(this);
+    m_filterModel = new models::tensor::TensorFilterModel(this);
     m_filterModel->setSourceModel(m_listModel);
     m_ownCache = new TensorStatsCache(this);
     m_summaryTimer = new QTimer(this);
@@ -135,7 +135,7 @@ QWidget* TensorPanel::buildTensorList(QWidget* parent)
     m_filter->setObjectName(QStringLiteral("tensorFilter"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setPlaceholderText(tr("Filter: name kind:weight step:30"));
-    m_filter->setToolTip(tensor::TensorFilterModel::syntaxHelp());
+    m_filter->setToolTip(models::tensor::TensorFilterModel::syntaxHelp());
     leftLayout->addWidget(m_filter);
     m_list = new QTreeView(left);
     m_list->setObjectName(QStringLiteral("tensorList"));
@@ -345,4 +345,4 @@ void TensorPanel::connectViewControls()
     });
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

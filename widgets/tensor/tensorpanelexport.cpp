@@ -11,7 +11,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 namespace {
 
@@ -66,7 +66,7 @@ QString TensorPanel::defaultExportDirectory() const
 
 QString TensorPanel::suggestedExportName(ExportFormat format) const
 {
-    const tensor::TensorInfo* info = currentInfo();
+    const models::tensor::TensorInfo* info = currentInfo();
     QString base = info ? m_catalog->series()[m_series].name : QStringLiteral("tensor");
     if (info && info->step >= 0)
         base += QStringLiteral("-step%1").arg(info->step);
@@ -110,7 +110,7 @@ bool TensorPanel::exportTo(ExportFormat format, const QString& fileName, QString
             *errorMessage = tr("Cannot export to %1: %2").arg(QDir::toNativeSeparators(fileName), why);
         return false;
     };
-    const std::optional<tensor::Tensor> view = currentView();
+    const std::optional<models::tensor::Tensor> view = currentView();
     if (!view)
         return fail(tr("no tensor is shown."));
     QSaveFile file(fileName);
@@ -145,4 +145,4 @@ bool TensorPanel::exportTo(ExportFormat format, const QString& fileName, QString
     return true;
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

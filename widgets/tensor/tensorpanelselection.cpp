@@ -1,11 +1,11 @@
 #include "widgets/tensor/tensorpanel.h"
 
+#include "models/tensor/tensorlistmodel.h"
 #include "widgets/tensor/heatmapview.h"
 #include "widgets/tensor/tensorcomparewidget.h"
-#include "models/tensor/tensorlistmodel.h"
+#include "widgets/tensor/tensoropen.h"
 #include "widgets/tensor/tensorstatswidget.h"
 #include "widgets/tensor/tensortablemodel.h"
-#include "widgets/tensor/tensoropen.h"
 
 #include <QDir>
 #include <QLabel>
@@ -16,7 +16,7 @@
 #include <QStringList>
 #include <QTreeView>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 bool TensorPanel::showLocation(const QString& location)
 {
@@ -38,9 +38,9 @@ bool TensorPanel::showNodeKey(const QString& key)
     const QList<int> matches = m_catalog->findNodeKey(key);
     if (matches.isEmpty())
         return false;
-    const tensor::TensorSeries& s = m_catalog->series()[matches.first()];
+    const models::tensor::TensorSeries& s = m_catalog->series()[matches.first()];
     int version = int(s.versions.size()) - 1;
-    if (const tensor::TensorInfo* info = currentInfo()) {
+    if (const models::tensor::TensorInfo* info = currentInfo()) {
         for (int v = 0; v < s.versions.size(); ++v)
             if (s.versions[v].step == info->step)
                 version = v;
@@ -85,14 +85,15 @@ void TensorPanel::onListCurrentChanged()
 {
     if (m_selecting)
         return;
-    const int series
-        = m_filterModel->mapToSource(m_list->currentIndex()).data(tensor::TensorListModel::SeriesIndexRole).toInt();
+    const int series = m_filterModel->mapToSource(m_list->currentIndex())
+                           .data(models::tensor::TensorListModel::SeriesIndexRole)
+                           .toInt();
     if (series < 0 || series == m_series || !m_catalog)
         return;
     // Stay at the shown step when the new series has it.
-    const tensor::TensorSeries& s = m_catalog->series()[series];
+    const models::tensor::TensorSeries& s = m_catalog->series()[series];
     int version = int(s.versions.size()) - 1;
-    if (const tensor::TensorInfo* info = currentInfo())
+    if (const models::tensor::TensorInfo* info = currentInfo())
         for (int v = 0; v < s.versions.size(); ++v)
             if (s.versions[v].step == info->step)
                 version = v;
@@ -106,13 +107,13 @@ void TensorPanel::updateStepControls()
     m_stepBox->setVisible(count > 1);
     m_stepSlider->setRange(0, std::max(0, count - 1));
     m_stepSlider->setValue(std::max(0, m_version));
-    const tensor::TensorInfo* info = currentInfo();
+    const models::tensor::TensorInfo* info = currentInfo();
     m_stepLabel->setText(info ? tr("step %1 (%2 of %3)").arg(info->step).arg(m_version + 1).arg(count) : QString());
 }
 
 void TensorPanel::openCurrent(bool keepSlice)
 {
-    const tensor::TensorInfo* info = currentInfo();
+    const models::tensor::TensorInfo* info = currentInfo();
     if (!info)
         return;
     const quint64 serial = ++m_openSerial;
@@ -121,16 +122,16 @@ void TensorPanel::openCurrent(bool keepSlice)
     if (info->source && !info->source->isImmediate())
         emit statusMessage(tr("Opening %1…").arg(location));
     QPointer<TensorPanel> self(this);
-    openSource(info->source, this, [self, serial, keepSlice](const tensor::TensorResult& result) {
+    openSource(info->source, this, [self, serial, keepSlice](const models::tensor::TensorResult& result) {
         if (self && serial == self->m_openSerial)
             self->applyOpened(result, keepSlice);
     });
     emit currentLocationChanged(location);
 }
 
-void TensorPanel::applyOpened(const tensor::TensorResult& result, bool keepSlice)
+void TensorPanel::applyOpened(const models::tensor::TensorResult& result, bool keepSlice)
 {
-    const tensor::TensorInfo* info = currentInfo();
+    const models::tensor::TensorInfo* info = currentInfo();
     if (!info)
         return;
     if (!result.tensor) {
@@ -182,12 +183,12 @@ void TensorPanel::setNodeLinksEnabled(bool enabled)
 
 void TensorPanel::updateHeader()
 {
-    const tensor::TensorInfo* info = currentInfo();
+    const models::tensor::TensorInfo* info = currentInfo();
     if (!info) {
         m_header->clear();
         return;
     }
-    const tensor::TensorSeries& s = m_catalog->series()[m_series];
+    const models::tensor::TensorSeries& s = m_catalog->series()[m_series];
     QStringList lines;
     QString title = QStringLiteral("<b>%1</b>").arg(s.name.toHtmlEscaped());
     // The graph node or module the tensor belongs to, one click away when a graph is open.
@@ -196,21 +197,22 @@ void TensorPanel::updateHeader()
                      .arg(tr("Show %1 in the graph").arg(s.nodeKey).toHtmlEscaped());
     lines << title;
     const std::vector<std::int64_t>& shape = m_tensor ? m_tensor->shape : info->shape;
-    QString type = tr("%1 %2").arg(QLatin1String(tensor::dtypeName(info->dtype)), tensor::shapeText(shape));
+    QString type
+        = tr("%1 %2").arg(QLatin1String(models::tensor::dtypeName(info->dtype)), models::tensor::shapeText(shape));
     if (m_tensor) {
-        type += tr(" · strides %1 bytes").arg(tensor::shapeText(m_tensor->strides));
+        type += tr(" · strides %1 bytes").arg(models::tensor::shapeText(m_tensor->strides));
         if (m_tensor->swap)
             type += tr(" · byte-swapped");
     }
-    type += tr(" · %1").arg(tensor::TensorListModel::humanBytes(info->byteSize));
+    type += tr(" · %1").arg(models::tensor::TensorListModel::humanBytes(info->byteSize));
     if (!s.kind.isEmpty())
         type += tr(" · %1").arg(s.kind);
     if (info->step >= 0)
         type += tr(" · step %1").arg(info->step);
     lines << type.toHtmlEscaped();
     QString file = info->path;
-    if (tensor::SummaryTensorSet::isSummaryTensor(*info))
-        file = tr("summary file %1, tag %2").arg(info->path, tensor::SummaryTensorSet::tagOf(*info));
+    if (models::tensor::SummaryTensorSet::isSummaryTensor(*info))
+        file = tr("summary file %1, tag %2").arg(info->path, models::tensor::SummaryTensorSet::tagOf(*info));
     else if (!info->member.isEmpty())
         file = tr("%1, member %2").arg(info->path, info->member);
     lines << file.toHtmlEscaped();
@@ -232,4 +234,4 @@ void TensorPanel::updateHeader()
         m_header->setToolTip(info->location());
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

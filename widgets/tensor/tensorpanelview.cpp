@@ -18,7 +18,7 @@
 
 #include <algorithm>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 namespace {
 
@@ -29,7 +29,7 @@ constexpr int kMaxCompareChoices = 200;
 
 void TensorPanel::updateView()
 {
-    const std::optional<tensor::Tensor> view = currentView();
+    const std::optional<models::tensor::Tensor> view = currentView();
     if (!view) {
         m_tableModel->setTensor({});
         m_heatmap->setTensor({});
@@ -80,7 +80,7 @@ void TensorPanel::updateHeatmapRange()
     updateHeatmapLegend();
 }
 
-void TensorPanel::onWholeStatistics(const QString& location, const tensor::TensorStatistics& statistics)
+void TensorPanel::onWholeStatistics(const QString& location, const models::tensor::TensorStatistics& statistics)
 {
     if (statistics.cancelled)
         return;
@@ -93,10 +93,10 @@ void TensorPanel::fillCompareChoices()
 {
     const QSignalBlocker blocker(m_compareWith);
     m_compareWith->clear();
-    const tensor::TensorInfo* info = currentInfo();
+    const models::tensor::TensorInfo* info = currentInfo();
     if (!info || !m_tensor)
         return;
-    const tensor::TensorSeries& s = m_catalog->series()[m_series];
+    const models::tensor::TensorSeries& s = m_catalog->series()[m_series];
     for (int v = 0; v < s.versions.size(); ++v) {
         if (v == m_version || s.versions[v].shape != m_tensor->shape)
             continue;
@@ -105,15 +105,15 @@ void TensorPanel::fillCompareChoices()
     // The previous step by default; the next one when this is the first.
     int preferred = -1;
     for (int i = 0; i < m_compareWith->count(); ++i)
-        if (const tensor::TensorInfo* other = infoAt(m_compareWith->itemData(i).toString()))
+        if (const models::tensor::TensorInfo* other = infoAt(m_compareWith->itemData(i).toString()))
             if (other->step < info->step)
                 preferred = i;
     int others = 0;
     for (int i = 0; i < m_catalog->series().size() && others < kMaxCompareChoices; ++i) {
         if (i == m_series)
             continue;
-        const tensor::TensorSeries& o = m_catalog->series()[i];
-        for (const tensor::TensorInfo& version : o.versions) {
+        const models::tensor::TensorSeries& o = m_catalog->series()[i];
+        for (const models::tensor::TensorInfo& version : o.versions) {
             if (version.shape != m_tensor->shape)
                 continue;
             const QString label = version.step >= 0 ? tr("%1 (step %2)").arg(o.name).arg(version.step) : o.name;
@@ -127,9 +127,9 @@ void TensorPanel::fillCompareChoices()
 
 void TensorPanel::updateCompare()
 {
-    const tensor::TensorInfo* info = currentInfo();
-    const std::optional<tensor::Tensor> view = currentView();
-    const tensor::TensorInfo* other = infoAt(m_compareWith->currentData().toString());
+    const models::tensor::TensorInfo* info = currentInfo();
+    const std::optional<models::tensor::Tensor> view = currentView();
+    const models::tensor::TensorInfo* other = infoAt(m_compareWith->currentData().toString());
     if (!info || !view || !other) {
         m_compare->clear();
         return;
@@ -139,9 +139,9 @@ void TensorPanel::updateCompare()
     const bool transposed = m_slice->isTransposed();
     const QString labelA = info->step >= 0 ? tr("step %1").arg(info->step) : m_catalog->series()[m_series].name;
     const QString labelB = m_compareWith->currentText();
-    const tensor::Tensor a = *view;
+    const models::tensor::Tensor a = *view;
     QPointer<TensorPanel> self(this);
-    openSource(other->source, this, [=](const tensor::TensorResult& result) {
+    openSource(other->source, this, [=](const models::tensor::TensorResult& result) {
         if (!self || serial != self->m_compareSerial)
             return;
         if (!result.tensor) {
@@ -149,13 +149,13 @@ void TensorPanel::updateCompare()
             emit self->statusMessage(result.error);
             return;
         }
-        tensor::SliceResult sliced = tensor::sliceTensor(*result.tensor, expression);
+        models::tensor::SliceResult sliced = models::tensor::sliceTensor(*result.tensor, expression);
         if (!sliced.tensor) {
             self->m_compare->clear();
             emit self->statusMessage(sliced.error);
             return;
         }
-        tensor::Tensor b = std::move(*sliced.tensor);
+        models::tensor::Tensor b = std::move(*sliced.tensor);
         if (transposed && b.rank() == 2) {
             std::swap(b.shape[0], b.shape[1]);
             std::swap(b.strides[0], b.strides[1]);
@@ -164,8 +164,8 @@ void TensorPanel::updateCompare()
     });
 }
 
-void TensorPanel::compareTensors(const std::shared_ptr<const tensor::TensorSource>& a, const QString& labelA,
-                                 const std::shared_ptr<const tensor::TensorSource>& b, const QString& labelB)
+void TensorPanel::compareTensors(const std::shared_ptr<const models::tensor::TensorSource>& a, const QString& labelA,
+                                 const std::shared_ptr<const models::tensor::TensorSource>& b, const QString& labelB)
 {
     if (!a || !b)
         return;
@@ -174,15 +174,15 @@ void TensorPanel::compareTensors(const std::shared_ptr<const tensor::TensorSourc
     m_pages->setCurrentIndex(1);
     setViewMode(ViewMode::Compare);
     QPointer<TensorPanel> self(this);
-    openSource(a, this, [=](const tensor::TensorResult& first) {
+    openSource(a, this, [=](const models::tensor::TensorResult& first) {
         if (!self || serial != self->m_compareSerial)
             return;
         if (!first.tensor) {
             emit self->statusMessage(first.error);
             return;
         }
-        const tensor::Tensor ta = *first.tensor;
-        openSource(b, self, [=](const tensor::TensorResult& second) {
+        const models::tensor::Tensor ta = *first.tensor;
+        openSource(b, self, [=](const models::tensor::TensorResult& second) {
             if (!self || serial != self->m_compareSerial)
                 return;
             if (!second.tensor) {
@@ -204,4 +204,4 @@ TensorPanel::ViewMode TensorPanel::viewMode() const
     return ViewMode(std::clamp(m_tabs->currentIndex(), 0, 2));
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

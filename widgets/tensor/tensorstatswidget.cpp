@@ -25,7 +25,7 @@
 #include <cmath>
 #include <limits>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 namespace {
 
@@ -57,7 +57,7 @@ TensorStatsCache::TensorStatsCache(QObject* parent)
     : QObject(parent)
 { }
 
-std::optional<tensor::TensorStatistics> TensorStatsCache::find(const QString& location) const
+std::optional<models::tensor::TensorStatistics> TensorStatsCache::find(const QString& location) const
 {
     const auto it = m_entries.constFind(location);
     if (it == m_entries.constEnd())
@@ -66,7 +66,7 @@ std::optional<tensor::TensorStatistics> TensorStatsCache::find(const QString& lo
     return it->statistics;
 }
 
-void TensorStatsCache::insert(const QString& location, const tensor::TensorStatistics& statistics)
+void TensorStatsCache::insert(const QString& location, const models::tensor::TensorStatistics& statistics)
 {
     auto it = m_entries.find(location);
     if (it != m_entries.end()) {
@@ -267,16 +267,16 @@ QString TensorStatsWidget::cellText(int row, int column) const
     return item ? item->text() : QString();
 }
 
-TensorStatsWidget::Result TensorStatsWidget::compute(const tensor::Tensor& tensor,
-                                                     const std::optional<tensor::TensorStatistics>& known,
-                                                     const tensor::StatisticsOptions& options)
+TensorStatsWidget::Result TensorStatsWidget::compute(const models::tensor::Tensor& tensor,
+                                                     const std::optional<models::tensor::TensorStatistics>& known,
+                                                     const models::tensor::StatisticsOptions& options)
 {
     Result result;
     // The histogram pass converts every element, so it takes about as long as the statistics.
-    tensor::StatisticsOptions first = options;
+    models::tensor::StatisticsOptions first = options;
     if (options.progress && !known)
         first.progress = [&options](double f) { options.progress(f * 0.5); };
-    result.statistics = known ? *known : tensor::computeStatistics(tensor, first);
+    result.statistics = known ? *known : models::tensor::computeStatistics(tensor, first);
     if (result.statistics.cancelled)
         return result;
     double lo = result.statistics.finiteMin;
@@ -288,17 +288,17 @@ TensorStatsWidget::Result TensorStatsWidget::compute(const tensor::Tensor& tenso
         lo -= 0.5;
         hi += 0.5;
         bins = 1;
-    } else if (!tensor::isFloating(tensor.dtype) && hi - lo < kHistogramBins) {
+    } else if (!models::tensor::isFloating(tensor.dtype) && hi - lo < kHistogramBins) {
         // One bar per integer value.
         bins = int(hi - lo) + 1;
         lo -= 0.5;
         hi += 0.5;
     }
-    tensor::StatisticsOptions second = options;
+    models::tensor::StatisticsOptions second = options;
     const double base = known ? 0.0 : 0.5;
     if (options.progress)
         second.progress = [&options, base](double f) { options.progress(base + f * (1 - base)); };
-    auto counts = tensor::histogram(tensor, bins, lo, hi, false, second);
+    auto counts = models::tensor::histogram(tensor, bins, lo, hi, false, second);
     if (counts.empty()) {
         result.statistics.cancelled = true;
         return result;
@@ -309,7 +309,7 @@ TensorStatsWidget::Result TensorStatsWidget::compute(const tensor::Tensor& tenso
     return result;
 }
 
-void TensorStatsWidget::setSlice(const tensor::Tensor& slice)
+void TensorStatsWidget::setSlice(const models::tensor::Tensor& slice)
 {
     stopSliceJob();
     m_slice = slice;
@@ -333,8 +333,8 @@ void TensorStatsWidget::startSlice()
     m_sliceJob = job;
     showColumn(0, std::nullopt, tr("computing\u2026"));
     updateHistogram();
-    QtConcurrent::run(workerPool(), [tensor = m_slice, job] {
-        tensor::StatisticsOptions options;
+    QtConcurrent::run(models::workerPool(), [tensor = m_slice, job] {
+        models::tensor::StatisticsOptions options;
         options.cancel = [job] { return job->cancelled.load(); };
         return compute(tensor, std::nullopt, options);
     }).then(this, [this, job](const Result& result) {
@@ -350,7 +350,7 @@ void TensorStatsWidget::startSlice()
     });
 }
 
-void TensorStatsWidget::setWhole(const QString& location, const tensor::Tensor& whole)
+void TensorStatsWidget::setWhole(const QString& location, const models::tensor::Tensor& whole)
 {
     if (m_hasWhole && location == m_location && !location.isEmpty() && (m_wholeStats || m_wholeJob))
         return; // the same tensor again (a new slice of it)
@@ -390,8 +390,8 @@ void TensorStatsWidget::startWhole()
         showColumn(1, std::nullopt, tr("computing\u2026"));
     m_progress->setValue(0);
     m_progressTimer->start();
-    QtConcurrent::run(workerPool(), [tensor = m_whole, known = m_wholeStats, job] {
-        tensor::StatisticsOptions options;
+    QtConcurrent::run(models::workerPool(), [tensor = m_whole, known = m_wholeStats, job] {
+        models::tensor::StatisticsOptions options;
         options.cancel = [job] { return job->cancelled.load(); };
         options.progress = [job](double f) { job->permille = int(f * 1000); };
         Result result;
@@ -477,7 +477,7 @@ void TensorStatsWidget::clear()
     updateHistogram();
 }
 
-void TensorStatsWidget::showColumn(int column, const std::optional<tensor::TensorStatistics>& statistics,
+void TensorStatsWidget::showColumn(int column, const std::optional<models::tensor::TensorStatistics>& statistics,
                                    const QString& pending)
 {
     for (int row = 0; row < RowCount; ++row) {
@@ -490,7 +490,7 @@ void TensorStatsWidget::showColumn(int column, const std::optional<tensor::Tenso
             item->setFont(font);
             continue;
         }
-        const tensor::TensorStatistics& s = *statistics;
+        const models::tensor::TensorStatistics& s = *statistics;
         std::int64_t special = 0;
         QString text;
         switch (Row(row)) {
@@ -664,4 +664,4 @@ ChartData TensorStatsWidget::chartData() const
     return data;
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

@@ -26,11 +26,11 @@ class QToolButton;
 class QTableWidget;
 class QTimer;
 
-namespace runlens {
+namespace runlens::widgets {
 class ChartExportMenu;
 }
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 /// Whole-tensor statistics by location (a file, or `file:member` inside an archive), shared by every
 /// statistics pane of the window so a tensor is scanned once. Bounded: the least recently used entries
@@ -41,8 +41,8 @@ class TensorStatsCache : public QObject
 public:
     explicit TensorStatsCache(QObject* parent = nullptr);
 
-    std::optional<tensor::TensorStatistics> find(const QString& location) const;
-    void insert(const QString& location, const tensor::TensorStatistics& statistics);
+    std::optional<models::tensor::TensorStatistics> find(const QString& location) const;
+    void insert(const QString& location, const models::tensor::TensorStatistics& statistics);
     bool contains(const QString& location) const { return m_entries.contains(location); }
     int size() const { return int(m_entries.size()); }
     void clear();
@@ -59,7 +59,7 @@ private:
 
     struct Entry
     {
-        tensor::TensorStatistics statistics;
+        models::tensor::TensorStatistics statistics;
         std::list<QString>::iterator use;
     };
     // find() is const but marks the entry as recently used.
@@ -87,15 +87,15 @@ public:
     void setCache(TensorStatsCache* cache);
     TensorStatsCache* cache() const { return m_cache; }
 
-    void setSlice(const tensor::Tensor& slice);
-    void setWhole(const QString& location, const tensor::Tensor& whole);
+    void setSlice(const models::tensor::Tensor& slice);
+    void setWhole(const QString& location, const models::tensor::Tensor& whole);
     void clear();
 
     /// Cancels the whole-tensor computation, if one runs.
     void cancelWhole();
 
-    std::optional<tensor::TensorStatistics> sliceStatistics() const { return m_sliceStats; }
-    std::optional<tensor::TensorStatistics> wholeStatistics() const { return m_wholeStats; }
+    std::optional<models::tensor::TensorStatistics> sliceStatistics() const { return m_sliceStats; }
+    std::optional<models::tensor::TensorStatistics> wholeStatistics() const { return m_wholeStats; }
     QString location() const { return m_location; }
     bool isComputingSlice() const { return m_sliceJob != nullptr; }
     bool isComputingWhole() const { return m_wholeJob != nullptr; }
@@ -131,7 +131,7 @@ public:
     QSize minimumSizeHint() const override;
 
 signals:
-    void wholeStatisticsReady(const QString& location, const tensor::TensorStatistics& statistics);
+    void wholeStatisticsReady(const QString& location, const models::tensor::TensorStatistics& statistics);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -146,36 +146,38 @@ private:
     /// What a worker hands back: statistics (unless given) and the histogram over their finite range.
     struct Result
     {
-        tensor::TensorStatistics statistics;
+        models::tensor::TensorStatistics statistics;
         Histogram histogram;
         QString damage; ///< the file changed under the tensor while it was read
     };
     struct Job;
 
-    static Result compute(const tensor::Tensor& tensor, const std::optional<tensor::TensorStatistics>& known,
-                          const tensor::StatisticsOptions& options);
+    static Result compute(const models::tensor::Tensor& tensor,
+                          const std::optional<models::tensor::TensorStatistics>& known,
+                          const models::tensor::StatisticsOptions& options);
     void startSlice();
     /// Starts the whole-tensor job: statistics unless known, and the histogram.
     void startWhole();
     void stopSliceJob();
     void stopWholeJob();
     void wholeFinished(const Result& result, bool computedStatistics);
-    void showColumn(int column, const std::optional<tensor::TensorStatistics>& statistics, const QString& pending);
+    void showColumn(int column, const std::optional<models::tensor::TensorStatistics>& statistics,
+                    const QString& pending);
     void updateHistogram();
     void updateProgress();
     void updateWholeControls();
     ChartData chartData() const;
 
     QPointer<TensorStatsCache> m_cache;
-    tensor::Tensor m_slice;
+    models::tensor::Tensor m_slice;
     bool m_hasSlice = false;
-    tensor::Tensor m_whole;
+    models::tensor::Tensor m_whole;
     bool m_hasWhole = false;
     bool m_wholeCancelled = false;
     QString m_damage; ///< set when the file under the tensor shrank while its statistics were computed
     QString m_location;
-    std::optional<tensor::TensorStatistics> m_sliceStats;
-    std::optional<tensor::TensorStatistics> m_wholeStats;
+    std::optional<models::tensor::TensorStatistics> m_sliceStats;
+    std::optional<models::tensor::TensorStatistics> m_wholeStats;
     std::optional<Histogram> m_sliceHistogram;
     std::optional<Histogram> m_wholeHistogram;
     Histogram m_histogram; ///< the one shown
@@ -202,4 +204,4 @@ private:
     ChartExportMenu* m_exportMenu = nullptr;
 };
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

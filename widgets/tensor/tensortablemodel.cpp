@@ -1,7 +1,7 @@
 #include "widgets/tensor/tensortablemodel.h"
 
-#include "widgets/common/chartpalette.h"
 #include "models/tensor/tensorcompare.h"
+#include "widgets/common/chartpalette.h"
 
 #include <QGuiApplication>
 #include <QPalette>
@@ -14,7 +14,7 @@
 #include <cmath>
 #include <cstring>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 namespace {
 
@@ -57,9 +57,9 @@ QString formatted(double value, bool scientific, int precision)
 }
 
 /// Floating types whose values are exactly floats: their shortest text is that of the float.
-bool isSinglePrecision(tensor::DType type)
+bool isSinglePrecision(models::tensor::DType type)
 {
-    using tensor::DType;
+    using models::tensor::DType;
     return type == DType::Float16 || type == DType::BFloat16 || type == DType::Float32 || type == DType::Complex64
         || type == DType::Float8E4M3 || type == DType::Float8E5M2;
 }
@@ -72,13 +72,13 @@ TensorTableModel::TensorTableModel(QObject* parent)
 
 TensorTableModel::~TensorTableModel() = default;
 
-void TensorTableModel::setTensor(const tensor::Tensor& view)
+void TensorTableModel::setTensor(const models::tensor::Tensor& view)
 {
     beginResetModel();
     m_tensor = view;
     m_rows = m_columns = 0;
     m_rowStride = m_columnStride = 0;
-    if (view.rank() <= 2 && tensor::viewInsideData(view)) {
+    if (view.rank() <= 2 && models::tensor::viewInsideData(view)) {
         switch (view.rank()) {
         case 0:
             m_rows = m_columns = 1;
@@ -158,12 +158,12 @@ const std::byte* TensorTableModel::elementPointer(int row, int column) const
 double TensorTableModel::elementValue(int row, int column) const
 {
     const std::byte* p = elementPointer(row, column);
-    return p ? tensor::loadElement(p, m_tensor.dtype, m_tensor.swap) : std::nan("");
+    return p ? models::tensor::loadElement(p, m_tensor.dtype, m_tensor.swap) : std::nan("");
 }
 
 QString TensorTableModel::formatElement(const std::byte* p, bool full) const
 {
-    using tensor::DType;
+    using models::tensor::DType;
     const bool swap = m_tensor.swap;
     switch (m_tensor.dtype) {
     case DType::Bool:
@@ -186,8 +186,8 @@ QString TensorTableModel::formatElement(const std::byte* p, bool full) const
         return QString::number(quint64(loadRaw<std::uint64_t>(p, swap)));
     case DType::Complex64:
     case DType::Complex128: {
-        const int half = tensor::itemSize(m_tensor.dtype) / 2;
-        const double re = tensor::loadElement(p, m_tensor.dtype, swap);
+        const int half = models::tensor::itemSize(m_tensor.dtype) / 2;
+        const double re = models::tensor::loadElement(p, m_tensor.dtype, swap);
         const double im = m_tensor.dtype == DType::Complex64 ? double(loadRaw<float>(p + half, swap))
                                                              : loadRaw<double>(p + half, swap);
         QString imText;
@@ -203,7 +203,7 @@ QString TensorTableModel::formatElement(const std::byte* p, bool full) const
     default:
         break;
     }
-    const double value = tensor::loadElement(p, m_tensor.dtype, swap);
+    const double value = models::tensor::loadElement(p, m_tensor.dtype, swap);
     if (!full)
         return formatted(value, m_scientific, m_precision);
     return isSinglePrecision(m_tensor.dtype) ? shortest(float(value)) : shortest(value);
@@ -243,7 +243,7 @@ QVariant TensorTableModel::data(const QModelIndex& index, int role) const
     case ValueRole:
         return elementValue(row, column);
     case Qt::BackgroundRole: {
-        if (!tensor::isFloating(m_tensor.dtype))
+        if (!models::tensor::isFloating(m_tensor.dtype))
             return {};
         const double value = elementValue(row, column);
         const QColor base = QGuiApplication::palette().color(QPalette::Base);
@@ -377,4 +377,4 @@ QString TensorTableModel::selectionToTsv(const QItemSelection& selection, bool w
                    [&selection, this](int row, int column) { return selection.contains(index(row, column)); });
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

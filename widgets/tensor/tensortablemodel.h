@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 /// The values of a rank 0, 1 or 2 tensor view as a table: a scalar is one cell, a vector one column, a
 /// matrix rows x columns. Nothing is stored per cell: each cell is read from the view when asked, so a
@@ -25,8 +25,8 @@ public:
     ~TensorTableModel() override;
 
     /// Shows `view`; a rank above 2 gives an empty model.
-    void setTensor(const tensor::Tensor& view);
-    const tensor::Tensor& tensor() const { return m_tensor; }
+    void setTensor(const models::tensor::Tensor& view);
+    const models::tensor::Tensor& tensor() const { return m_tensor; }
 
     /// Header labels: row r shows rowStart + r * rowStep, column c shows colStart + c * colStep.
     void setAxisOrigins(std::int64_t rowStart, std::int64_t rowStep, std::int64_t colStart, std::int64_t colStep);
@@ -59,7 +59,7 @@ private:
     double elementValue(int row, int column) const;
     QString formatElement(const std::byte* p, bool full) const;
 
-    tensor::Tensor m_tensor;
+    models::tensor::Tensor m_tensor;
     std::int64_t m_rows = 0;
     std::int64_t m_columns = 0;
     std::int64_t m_rowStride = 0; ///< bytes
@@ -72,4 +72,4 @@ private:
     bool m_scientific = false;
 };
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

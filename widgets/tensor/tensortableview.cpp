@@ -9,7 +9,7 @@
 #include <QKeyEvent>
 #include <QMenu>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 TensorTableView::TensorTableView(QWidget* parent)
     : QTableView(parent)
@@ -79,4 +79,4 @@ void TensorTableView::contextMenuEvent(QContextMenuEvent* event)
     menu.exec(event->globalPos());
 }
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

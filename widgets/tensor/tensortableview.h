@@ -2,7 +2,7 @@
 
 #include <QTableView>
 
-namespace runlens::tensorview {
+namespace runlens::widgets::tensor {
 
 class TensorTableModel;
 
@@ -29,4 +29,4 @@ private:
     TensorTableModel* tensorModel() const;
 };
 
-} // namespace runlens::tensorview
+} // namespace runlens::widgets::tensor

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdint>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
 namespace {
 
@@ -27,9 +27,9 @@ QRgb timelineNameColor(std::string_view name)
     return kPalette[hash % kPalette.size()];
 }
 
-QRgb timelineKindColor(trace::EventKind kind)
+QRgb timelineKindColor(models::trace::EventKind kind)
 {
-    using trace::EventKind;
+    using models::trace::EventKind;
     switch (kind) {
     case EventKind::CpuOp:
         return 0xff5b8fc7;
@@ -65,4 +65,4 @@ QRgb timelineTextColor(QRgb background)
     return luma > 150 ? 0xff202124 : 0xffffffff;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

@@ -1,9 +1,9 @@
 #include "widgets/timeline/timelinedetails.h"
 
-#include "widgets/timeline/timelineformat.h"
-#include "widgets/timeline/timelinelayout.h"
 #include "models/trace/launchindex.h"
 #include "models/trace/tracestore.h"
+#include "widgets/timeline/timelineformat.h"
+#include "widgets/timeline/timelinelayout.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
 namespace {
 
@@ -59,16 +59,16 @@ TimelineDetails::TimelineDetails(QWidget* parent)
 
 TimelineDetails::~TimelineDetails() = default;
 
-void TimelineDetails::setStore(std::shared_ptr<const trace::TraceStore> store)
+void TimelineDetails::setStore(std::shared_ptr<const models::trace::TraceStore> store)
 {
     m_store = std::move(store);
     m_launches.reset();
     showSlice(-1, -1);
 }
 
-std::int64_t TimelineDetails::selfTime(const trace::TraceStore& store, int track, std::size_t index)
+std::int64_t TimelineDetails::selfTime(const models::trace::TraceStore& store, int track, std::size_t index)
 {
-    const trace::Track& t = store.tracks()[std::size_t(track)];
+    const models::trace::Track& t = store.tracks()[std::size_t(track)];
     const std::int64_t s = t.start[index];
     const std::int64_t e = t.end(index);
     const int depth = t.depth[index] + 1;
@@ -94,21 +94,21 @@ void TimelineDetails::showSlice(int track, std::int64_t index)
     }
     m_track = track;
     m_index = index;
-    const trace::TraceStore& store = *m_store;
-    const trace::Track& t = store.tracks()[std::size_t(track)];
+    const models::trace::TraceStore& store = *m_store;
+    const models::trace::Track& t = store.tracks()[std::size_t(track)];
     const auto i = std::size_t(index);
     const auto& strings = store.strings();
 
     QString html = QStringLiteral("<h3 style='margin:2px 0 6px 0'>%1</h3><table cellspacing='0' cellpadding='1'>")
                        .arg(strings.text(t.name_[i]).toHtmlEscaped());
     const QString category = strings.text(t.category[i]);
-    const QString kind = QString::fromLatin1(trace::eventKindId(t.kind[i]));
+    const QString kind = QString::fromLatin1(models::trace::eventKindId(t.kind[i]));
     html += row(tr("Category"),
                 category.isEmpty() || category == kind
                     ? kind
                     : QStringLiteral("%1 <span style='color:#6b7380'>(%2)</span>").arg(category.toHtmlEscaped(), kind));
     html += row(tr("Start"), TimelineFormat::duration(t.start[i] - store.startTime()).toHtmlEscaped());
-    if (t.flags[i] & trace::SliceFlag::Instant) {
+    if (t.flags[i] & models::trace::SliceFlag::Instant) {
         html += row(tr("Duration"), tr("instant").toHtmlEscaped());
     } else {
         html += row(tr("Duration"), TimelineFormat::duration(t.duration[i]).toHtmlEscaped());
@@ -118,14 +118,14 @@ void TimelineDetails::showSlice(int track, std::int64_t index)
     html += row(tr("Thread"), TimelineLayout::trackLabel(store, track).toHtmlEscaped());
     if (t.process >= 0 && std::size_t(t.process) < store.processes().size())
         html += row(tr("Process"), TimelineLayout::processLabel(store, t.process).toHtmlEscaped());
-    if (t.flags[i] & trace::SliceFlag::Unterminated)
+    if (t.flags[i] & models::trace::SliceFlag::Unterminated)
         html += row(tr("Note"), tr("begin without end: runs to the end of the trace").toHtmlEscaped());
-    if (t.flags[i] & trace::SliceFlag::AbsurdDuration)
+    if (t.flags[i] & models::trace::SliceFlag::AbsurdDuration)
         html += row(tr("Note"), tr("longer than 7 days: excluded from statistics").toHtmlEscaped());
 
     // Flows in and out: links to the other end.
     QString flows;
-    for (const trace::Flow& flow : store.flows()) {
+    for (const models::trace::Flow& flow : store.flows()) {
         const bool out = flow.fromTrack == track && flow.fromSlice == i;
         const bool in = flow.toTrack == track && flow.toSlice == i;
         if (!out && !in)
@@ -135,7 +135,7 @@ void TimelineDetails::showSlice(int track, std::int64_t index)
         if (otherTrack < 0 || std::size_t(otherTrack) >= store.tracks().size()
             || otherSlice >= store.tracks()[std::size_t(otherTrack)].size())
             continue;
-        const trace::Track& other = store.tracks()[std::size_t(otherTrack)];
+        const models::trace::Track& other = store.tracks()[std::size_t(otherTrack)];
         const QString link = QStringLiteral("<a href='slice:%1:%2'>%3</a>")
                                  .arg(otherTrack)
                                  .arg(otherSlice)
@@ -171,21 +171,21 @@ void TimelineDetails::showSlice(int track, std::int64_t index)
 
 QString TimelineDetails::launchRows(int track, std::size_t index)
 {
-    const trace::TraceStore& store = *m_store;
+    const models::trace::TraceStore& store = *m_store;
     if (store.flows().empty())
         return {};
     if (!m_launches)
-        m_launches = std::make_unique<trace::LaunchIndex>(store);
+        m_launches = std::make_unique<models::trace::LaunchIndex>(store);
     const auto& strings = store.strings();
     auto link = [&](int t, std::uint32_t slice) {
-        const trace::Track& other = store.tracks()[std::size_t(t)];
+        const models::trace::Track& other = store.tracks()[std::size_t(t)];
         return QStringLiteral("<a href='slice:%1:%2'>%3</a> <span style='color:#6b7380'>(%4, %5)</span>")
             .arg(t)
             .arg(slice)
             .arg(strings.text(other.name_[slice]).toHtmlEscaped(), TimelineLayout::trackLabel(store, t).toHtmlEscaped(),
                  TimelineFormat::duration(other.duration[slice]).toHtmlEscaped());
     };
-    const trace::Track& t = store.tracks()[std::size_t(track)];
+    const models::trace::Track& t = store.tracks()[std::size_t(track)];
     if (const auto* launcher = m_launches->launcherOf(track, std::uint32_t(index)))
         return row(tr("Launched by"), link(launcher->hostTrack, launcher->hostSlice));
     // Host slice: the device work launched anywhere in its subtree (children follow it in start order).
@@ -193,10 +193,11 @@ QString TimelineDetails::launchRows(int track, std::size_t index)
     const auto subtreeEnd = std::size_t(
         std::lower_bound(t.start.begin() + std::ptrdiff_t(index) + 1, t.start.end(), end) - t.start.begin());
     const auto& all = m_launches->launches();
-    auto it = std::lower_bound(all.begin(), all.end(), std::pair(track, std::uint32_t(index)),
-                               [](const trace::LaunchIndex::Launch& l, const std::pair<int, std::uint32_t>& key) {
-                                   return std::pair(l.hostTrack, l.hostSlice) < key;
-                               });
+    auto it
+        = std::lower_bound(all.begin(), all.end(), std::pair(track, std::uint32_t(index)),
+                           [](const models::trace::LaunchIndex::Launch& l, const std::pair<int, std::uint32_t>& key) {
+                               return std::pair(l.hostTrack, l.hostSlice) < key;
+                           });
     constexpr int kShown = 12;
     QStringList items;
     int total = 0;
@@ -228,4 +229,4 @@ void TimelineDetails::openLink(const QUrl& url)
         emit jumpToSlice(track, index);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

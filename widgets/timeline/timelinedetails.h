@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <memory>
 
-namespace runlens {
-
-namespace trace {
-class TraceStore;
+namespace runlens::models::trace {
 class LaunchIndex;
-} // namespace trace
+class TraceStore;
+} // namespace runlens::models::trace
+
+namespace runlens::widgets::timeline {
 
 /// Details of the selected timeline slice: name, category, start, duration, self time, depth, thread and
 /// process, the parsed `args`, flows in and out, the device work an op launched (in its whole subtree) and
@@ -23,13 +23,13 @@ public:
     explicit TimelineDetails(QWidget* parent = nullptr);
     ~TimelineDetails() override;
 
-    void setStore(std::shared_ptr<const trace::TraceStore> store);
+    void setStore(std::shared_ptr<const models::trace::TraceStore> store);
     /// Shows a slice (track = -1 clears).
     void showSlice(int track, std::int64_t index);
     int shownTrack() const { return m_track; }
     std::int64_t shownIndex() const { return m_index; }
     /// Duration minus the time covered by direct children (slices one depth deeper inside it).
-    static std::int64_t selfTime(const trace::TraceStore& store, int track, std::size_t index);
+    static std::int64_t selfTime(const models::trace::TraceStore& store, int track, std::size_t index);
 
 signals:
     /// A flow link was clicked: the other end of the flow.
@@ -39,10 +39,10 @@ private:
     void openLink(const QUrl& url);
     QString launchRows(int track, std::size_t index);
 
-    std::shared_ptr<const trace::TraceStore> m_store;
-    std::unique_ptr<trace::LaunchIndex> m_launches; ///< built when first needed
+    std::shared_ptr<const models::trace::TraceStore> m_store;
+    std::unique_ptr<models::trace::LaunchIndex> m_launches; ///< built when first needed
     int m_track = -1;
     std::int64_t m_index = -1;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
 namespace {
 
@@ -98,4 +98,4 @@ std::int64_t TimelineFormat::tickStep(double nsPerPixel, double minPixels)
     }
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

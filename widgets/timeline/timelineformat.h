@@ -5,12 +5,12 @@
 
 #include <cstdint>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
 /// Text for times and durations on the timeline, with units chosen by magnitude (ns, µs, ms, s).
 class TimelineFormat
 {
-    Q_DECLARE_TR_FUNCTIONS(runlens::TimelineFormat)
+    Q_DECLARE_TR_FUNCTIONS(runlens::widgets::timeline::TimelineFormat)
 public:
     /// "1.25 ms", "830 ns", "2.5 s"; three significant digits.
     static QString duration(std::int64_t ns);
@@ -22,4 +22,4 @@ public:
     static std::int64_t tickStep(double nsPerPixel, double minPixels);
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
-TimelineHighlight::TimelineHighlight(const trace::TraceStore& store, const std::vector<TimelineMatch>& matches)
+TimelineHighlight::TimelineHighlight(const models::trace::TraceStore& store, const std::vector<TimelineMatch>& matches)
 {
     const auto& tracks = store.tracks();
     m_tracks.resize(tracks.size());
@@ -14,7 +14,7 @@ TimelineHighlight::TimelineHighlight(const trace::TraceStore& store, const std::
     for (const TimelineMatch& m : matches) {
         if (m.track < 0 || std::size_t(m.track) >= tracks.size())
             continue;
-        const trace::Track& track = tracks[std::size_t(m.track)];
+        const models::trace::Track& track = tracks[std::size_t(m.track)];
         if (m.index >= track.size())
             continue;
         Rows& rows = m_tracks[std::size_t(m.track)];
@@ -26,7 +26,7 @@ TimelineHighlight::TimelineHighlight(const trace::TraceStore& store, const std::
     }
     // Matches usually arrive in time order; sort anyway so any caller's list paints correctly.
     for (std::size_t t = 0; t < m_tracks.size(); ++t) {
-        const trace::Track& track = tracks[t];
+        const models::trace::Track& track = tracks[t];
         for (auto& row : m_tracks[t]) {
             std::sort(row.begin(), row.end(), [&](std::uint32_t a, std::uint32_t b) {
                 return std::tie(track.start[a], a) < std::tie(track.start[b], b);
@@ -45,13 +45,13 @@ TimelineHighlight::TimelineHighlight(const trace::TraceStore& store, const std::
         m_levels[t].resize(m_tracks[t].size());
         for (std::size_t d = 0; d < m_tracks[t].size(); ++d)
             m_levels[t][d]
-                = trace::TraceLod::buildLevels(tracks[t], m_tracks[t][d], store.startTime(), store.endTime());
+                = models::trace::TraceLod::buildLevels(tracks[t], m_tracks[t][d], store.startTime(), store.endTime());
     }
 }
 
-const std::vector<trace::TraceLod::Level>& TimelineHighlight::levels(int track, int depth) const
+const std::vector<models::trace::TraceLod::Level>& TimelineHighlight::levels(int track, int depth) const
 {
-    static const std::vector<trace::TraceLod::Level> kNone;
+    static const std::vector<models::trace::TraceLod::Level> kNone;
     if (track < 0 || std::size_t(track) >= m_levels.size() || depth < 0
         || std::size_t(depth) >= m_levels[std::size_t(track)].size())
         return kNone;
@@ -66,10 +66,10 @@ const TimelineHighlight::Rows& TimelineHighlight::rows(int track) const
     return m_tracks[std::size_t(track)];
 }
 
-bool TimelineHighlight::contains(const trace::TraceStore& store, int track, std::uint32_t index) const
+bool TimelineHighlight::contains(const models::trace::TraceStore& store, int track, std::uint32_t index) const
 {
     const Rows& r = rows(track);
-    const trace::Track& t = store.tracks()[std::size_t(track)];
+    const models::trace::Track& t = store.tracks()[std::size_t(track)];
     if (index >= t.size() || t.depth[index] >= r.size())
         return false;
     const auto& row = r[t.depth[index]];
@@ -79,4 +79,4 @@ bool TimelineHighlight::contains(const trace::TraceStore& store, int track, std:
     return it != row.end() && *it == index;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

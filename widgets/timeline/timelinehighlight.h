@@ -1,16 +1,16 @@
 #pragma once
 
-#include "widgets/timeline/timelinesearch.h"
 #include "models/trace/tracelod.h"
+#include "widgets/timeline/timelinesearch.h"
 
 #include <cstdint>
 #include <vector>
 
-namespace runlens {
-
-namespace trace {
+namespace runlens::models::trace {
 class TraceStore;
 }
+
+namespace runlens::widgets::timeline {
 
 /// The slices a search or an operator selection highlights, arranged for painting: per track and depth
 /// row, the highlighted slices in start order (the shape of a TraceLod row, so the painter walks them with
@@ -23,7 +23,7 @@ public:
     using Rows = std::vector<std::vector<std::uint32_t>>;
 
     TimelineHighlight() = default;
-    TimelineHighlight(const trace::TraceStore& store, const std::vector<TimelineMatch>& matches);
+    TimelineHighlight(const models::trace::TraceStore& store, const std::vector<TimelineMatch>& matches);
 
     bool isEmpty() const { return m_count == 0; }
     std::size_t count() const { return m_count; }
@@ -31,17 +31,17 @@ public:
     const Rows& rows(int track) const;
     bool hasTrack(int track) const { return !rows(track).empty(); }
     /// Coverage levels of rows(track)[depth] (positions index that list), finest first; empty for short rows.
-    const std::vector<trace::TraceLod::Level>& levels(int track, int depth) const;
+    const std::vector<models::trace::TraceLod::Level>& levels(int track, int depth) const;
     /// Start times of every highlighted slice, ascending.
     const std::vector<std::int64_t>& starts() const { return m_starts; }
     /// Whether slice `index` of `track` is highlighted (binary search in its row).
-    bool contains(const trace::TraceStore& store, int track, std::uint32_t index) const;
+    bool contains(const models::trace::TraceStore& store, int track, std::uint32_t index) const;
 
 private:
     std::vector<Rows> m_tracks;
-    std::vector<std::vector<std::vector<trace::TraceLod::Level>>> m_levels; ///< [track][depth]
+    std::vector<std::vector<std::vector<models::trace::TraceLod::Level>>> m_levels; ///< [track][depth]
     std::vector<std::int64_t> m_starts;
     std::size_t m_count = 0;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <numeric>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
-using trace::TrackType;
+using models::trace::TrackType;
 
-QString TimelineLayout::processLabel(const trace::TraceStore& store, int process)
+QString TimelineLayout::processLabel(const models::trace::TraceStore& store, int process)
 {
-    const trace::Process& p = store.processes()[std::size_t(process)];
+    const models::trace::Process& p = store.processes()[std::size_t(process)];
     QString label = store.strings().text(p.name);
     if (p.namedId) {
         // A string pid ("CPU functions", "Spans") is the name; its number is an internal key.
@@ -33,9 +33,9 @@ QString TimelineLayout::processLabel(const trace::TraceStore& store, int process
     return label;
 }
 
-QString TimelineLayout::trackLabel(const trace::TraceStore& store, int track)
+QString TimelineLayout::trackLabel(const models::trace::TraceStore& store, int track)
 {
-    const trace::Track& t = store.tracks()[std::size_t(track)];
+    const models::trace::Track& t = store.tracks()[std::size_t(track)];
     const QString name = store.strings().text(t.name);
     if (!name.isEmpty())
         return name;
@@ -54,7 +54,7 @@ QString TimelineLayout::trackLabel(const trace::TraceStore& store, int track)
     return tr("Thread %1").arg(t.tid);
 }
 
-void TimelineLayout::build(const trace::TraceStore* store, const trace::TraceLod* lod,
+void TimelineLayout::build(const models::trace::TraceStore* store, const models::trace::TraceLod* lod,
                            const QSet<int>& collapsedProcesses)
 {
     m_rows.clear();
@@ -69,20 +69,20 @@ void TimelineLayout::build(const trace::TraceStore* store, const trace::TraceLod
     std::vector<int> order(processes.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        const trace::Process& pa = processes[std::size_t(a)];
-        const trace::Process& pb = processes[std::size_t(b)];
+        const models::trace::Process& pa = processes[std::size_t(a)];
+        const models::trace::Process& pb = processes[std::size_t(b)];
         return std::tie(pa.source, pa.sortIndex, pa.device, pa.pid)
             < std::tie(pb.source, pb.sortIndex, pb.device, pb.pid);
     });
 
     int y = 0;
     for (int p : order) {
-        const trace::Process& process = processes[std::size_t(p)];
+        const models::trace::Process& process = processes[std::size_t(p)];
         std::vector<int> shown;
         for (int t : process.tracks) {
             if (t < 0 || std::size_t(t) >= tracks.size())
                 continue;
-            const trace::Track& track = tracks[std::size_t(t)];
+            const models::trace::Track& track = tracks[std::size_t(t)];
             if (track.size() > 0 || !track.counterTime.empty())
                 shown.push_back(t);
         }
@@ -97,7 +97,7 @@ void TimelineLayout::build(const trace::TraceStore* store, const trace::TraceLod
                               [&](int t) { return tracks[std::size_t(t)].type != TrackType::Async; });
         bool asyncHeader = false;
         for (int t : shown) {
-            const trace::Track& track = tracks[std::size_t(t)];
+            const models::trace::Track& track = tracks[std::size_t(t)];
             if (track.type == TrackType::Async && !asyncHeader) {
                 m_rows.push_back({ TimelineRow::AsyncHeader, p, -1, y, kAsyncHeaderHeight, 0, false, tr("Async") });
                 y += kAsyncHeaderHeight;
@@ -146,4 +146,4 @@ int TimelineLayout::rowOfTrack(int track) const
     return m_rowOfTrack[std::size_t(track)];
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

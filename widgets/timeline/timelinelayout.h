@@ -6,12 +6,12 @@
 
 #include <vector>
 
-namespace runlens {
-
-namespace trace {
-class TraceStore;
+namespace runlens::models::trace {
 class TraceLod;
-} // namespace trace
+class TraceStore;
+} // namespace runlens::models::trace
+
+namespace runlens::widgets::timeline {
 
 /// One vertical band of the timeline: a process header, a track of nested slices, a counter track, or the
 /// "Async" sub-header above the async tracks of a process.
@@ -34,7 +34,7 @@ struct TimelineRow
 /// collapsed set changes; cheap (one entry per track).
 class TimelineLayout
 {
-    Q_DECLARE_TR_FUNCTIONS(runlens::TimelineLayout)
+    Q_DECLARE_TR_FUNCTIONS(runlens::widgets::timeline::TimelineLayout)
 public:
     static constexpr int kHeaderHeight = 24;
     static constexpr int kSliceRowHeight = 18;
@@ -42,7 +42,8 @@ public:
     static constexpr int kCounterHeight = 40;
     static constexpr int kAsyncHeaderHeight = 18;
 
-    void build(const trace::TraceStore* store, const trace::TraceLod* lod, const QSet<int>& collapsedProcesses);
+    void build(const models::trace::TraceStore* store, const models::trace::TraceLod* lod,
+               const QSet<int>& collapsedProcesses);
 
     const std::vector<TimelineRow>& rows() const { return m_rows; }
     int totalHeight() const { return m_totalHeight; }
@@ -53,8 +54,8 @@ public:
     /// Top y of slice depth `depth` inside a Slices row.
     static int depthY(const TimelineRow& row, int depth) { return row.y + kTrackPadding + depth * kSliceRowHeight; }
 
-    static QString processLabel(const trace::TraceStore& store, int process);
-    static QString trackLabel(const trace::TraceStore& store, int track);
+    static QString processLabel(const models::trace::TraceStore& store, int process);
+    static QString trackLabel(const models::trace::TraceStore& store, int track);
 
 private:
     std::vector<TimelineRow> m_rows;
@@ -62,4 +63,4 @@ private:
     int m_totalHeight = 0;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

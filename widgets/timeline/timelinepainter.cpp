@@ -1,10 +1,10 @@
 #include "widgets/timeline/timelinepainter.h"
 
+#include "models/trace/tracelod.h"
+#include "models/trace/tracestore.h"
 #include "widgets/timeline/timelinecolors.h"
 #include "widgets/timeline/timelineformat.h"
 #include "widgets/timeline/timelinehighlight.h"
-#include "models/trace/tracelod.h"
-#include "models/trace/tracestore.h"
 
 #include <QFontMetrics>
 #include <QHash>
@@ -15,12 +15,12 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
 namespace {
 
-using trace::TraceLod;
-using trace::Track;
+using models::trace::TraceLod;
+using models::trace::Track;
 
 constexpr QRgb kSelection = 0xff2f6fde;
 constexpr QRgb kMark = 0xffe0a020;
@@ -46,7 +46,7 @@ struct Frame
     QFontMetrics fm;
     QImage column; ///< one pixel high: merged sub-pixel slices of one depth row
     QImage caps; ///< the outline of highlighted columns, same shape
-    QHash<trace::StringId, std::pair<QString, int>> labels; ///< name text and width, per frame
+    QHash<models::trace::StringId, std::pair<QString, int>> labels; ///< name text and width, per frame
     bool dim = false; ///< a highlight is active: ordinary slices fade
     bool emphasis = false; ///< painting the highlighted slices over the faded ones
     const TimelineChrome& chrome; ///< colours of everything but the slices
@@ -76,7 +76,7 @@ struct Frame
     {
         if (s.colorByCategory)
             return timelineKindColor(track.kind[i]);
-        const trace::StringId id = track.name_[i];
+        const models::trace::StringId id = track.name_[i];
         if (s.nameColors && id < s.nameColors->size())
             return (*s.nameColors)[id];
         return timelineNameColor(s.store->strings().view(id));
@@ -98,7 +98,7 @@ struct Frame
 void fillSlice(Frame& f, const Track& track, const QRectF& r, QRgb color)
 {
     const QColor c = QColor::fromRgba(color);
-    if (track.type == trace::TrackType::Async) {
+    if (track.type == models::trace::TrackType::Async) {
         f.p.setRenderHint(QPainter::Antialiasing, true);
         f.p.setPen(QPen(QColor::fromRgba(f.shade(c.darker(135).rgba())), 1));
         f.p.setBrush(QColor::fromRgba(f.shade(c.lighter(112).rgba())));
@@ -120,7 +120,7 @@ void paintStepBands(Frame& f)
 {
     const auto& steps = f.s.store->steps();
     for (std::size_t i = 0; i < steps.size(); ++i) {
-        const trace::Step& step = steps[i];
+        const models::trace::Step& step = steps[i];
         if (step.end < f.v0 || step.start > f.v1)
             continue;
         const double a = std::max(f.x0, f.xOf(step.start));
@@ -134,7 +134,7 @@ void paintStepLines(Frame& f)
 {
     QPen pen(QColor::fromRgba(0xffb4bcc8), 1, Qt::DashLine);
     f.p.setPen(pen);
-    for (const trace::Step& step : f.s.store->steps()) {
+    for (const models::trace::Step& step : f.s.store->steps()) {
         if (step.start < f.v0 || step.start > f.v1)
             continue;
         const double x = std::round(f.xOf(step.start)) + 0.5;
@@ -163,7 +163,7 @@ void paintLabel(Frame& f, const QRectF& r, const Track& track, std::size_t i, QR
     if (available < 8)
         return;
     // Names repeat across a frame: convert and measure each once, elide only when it does not fit.
-    const trace::StringId id = track.name_[i];
+    const models::trace::StringId id = track.name_[i];
     auto it = f.labels.find(id);
     if (it == f.labels.end()) {
         const QString text = f.s.store->strings().text(id);
@@ -233,7 +233,7 @@ void paintDepthRow(Frame& f, const Track& track, const std::vector<std::uint32_t
             break;
         ++f.stats.slicesVisited;
         const double xs = f.xOf(s);
-        if (track.flags[i] & trace::SliceFlag::Instant) {
+        if (track.flags[i] & models::trace::SliceFlag::Instant) {
             if (xs - lastDiamond >= 4) {
                 paintDiamond(f, xs, y, h, f.colorOf(track, i));
                 lastDiamond = xs;
@@ -291,7 +291,7 @@ void paintDepthRowFromLevel(Frame& f, const Track& track, const std::vector<std:
     int colMin = columns;
     int colMax = -1;
     std::uint32_t runPos = TraceLod::kEmpty;
-    trace::StringId runName = trace::kNoString;
+    models::trace::StringId runName = models::trace::kNoString;
     int runStart = 0;
     auto flush = [&](int end) { // columns [runStart, end) show slice position runPos
         if (runPos == TraceLod::kEmpty)
@@ -327,7 +327,7 @@ void paintDepthRowFromLevel(Frame& f, const Track& track, const std::vector<std:
         b0 = std::max<std::int64_t>(b0, 0);
         b1 = std::min(b1, buckets - 1);
         std::uint32_t pos = TraceLod::kEmpty;
-        trace::StringId name = trace::kNoString;
+        models::trace::StringId name = models::trace::kNoString;
         for (std::int64_t b = b0; b <= b1; ++b) {
             if (level.position[std::size_t(b)] != TraceLod::kEmpty) {
                 pos = level.position[std::size_t(b)];
@@ -523,7 +523,7 @@ void paintFlows(Frame& f)
     };
     f.p.setRenderHint(QPainter::Antialiasing, true);
     const QColor color = QColor::fromRgba(0xff3c4550);
-    for (const trace::Flow& flow : s.store->flows()) {
+    for (const models::trace::Flow& flow : s.store->flows()) {
         const bool from = flow.fromTrack == s.selectedTrack && std::int64_t(flow.fromSlice) == s.selectedIndex;
         const bool to = flow.toTrack == s.selectedTrack && std::int64_t(flow.toSlice) == s.selectedIndex;
         if (!from && !to)
@@ -548,7 +548,7 @@ void paintFlows(Frame& f)
 void paintOverlays(Frame& f)
 {
     const auto& s = f.s;
-    for (const TimeSpan& mark : s.marks) {
+    for (const models::TimeSpan& mark : s.marks) {
         const double a = f.xOf(mark.start);
         const double b = f.xOf(mark.end);
         if (b < f.x0 || a > f.x1)
@@ -706,7 +706,7 @@ void paintRuler(Frame& f)
     if (s.store) {
         const auto& steps = s.store->steps();
         for (std::size_t i = 0; i < steps.size(); ++i) {
-            const trace::Step& st = steps[i];
+            const models::trace::Step& st = steps[i];
             if (st.end < f.v0 || st.start > f.v1)
                 continue;
             const double a = std::max(f.x0, f.xOf(st.start));
@@ -832,4 +832,4 @@ TimelinePaintStats TimelinePainter::paint(QPainter& painter, const QSize& size, 
     return f.stats;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

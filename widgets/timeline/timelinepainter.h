@@ -14,12 +14,12 @@
 
 class QPainter;
 
-namespace runlens {
-
-namespace trace {
-class TraceStore;
+namespace runlens::models::trace {
 class TraceLod;
-} // namespace trace
+class TraceStore;
+} // namespace runlens::models::trace
+
+namespace runlens::widgets::timeline {
 
 class TimelineHighlight;
 
@@ -48,8 +48,8 @@ struct TimelineChrome
 
 struct TimelinePaintState
 {
-    const trace::TraceStore* store = nullptr;
-    const trace::TraceLod* lod = nullptr;
+    const models::trace::TraceStore* store = nullptr;
+    const models::trace::TraceLod* lod = nullptr;
     const TimelineLayout* layout = nullptr;
     const std::vector<QRgb>* nameColors = nullptr; ///< per StringId
     bool colorByCategory = false;
@@ -57,9 +57,9 @@ struct TimelinePaintState
     /// non-empty, and the ruler shows a tick per match so they are findable at any zoom.
     const TimelineHighlight* highlight = nullptr;
     bool showFlows = true;
-    TimeSpan visible;
-    TimeSpan selection;
-    QList<TimeSpan> marks;
+    models::TimeSpan visible;
+    models::TimeSpan selection;
+    QList<models::TimeSpan> marks;
     int selectedTrack = -1;
     std::int64_t selectedIndex = -1;
     int hoverTrack = -1;
@@ -86,7 +86,7 @@ struct TimelinePaintStats
 /// Stateless.
 class TimelinePainter
 {
-    Q_DECLARE_TR_FUNCTIONS(runlens::TimelinePainter)
+    Q_DECLARE_TR_FUNCTIONS(runlens::widgets::timeline::TimelinePainter)
 public:
     static constexpr int kRulerHeight = 36;
     static constexpr int kTickRowHeight = 19;
@@ -98,4 +98,4 @@ public:
     static std::int64_t xToTime(const TimelinePaintState& state, int width, double x);
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

@@ -18,7 +18,7 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
 namespace {
 constexpr auto kColorByKey = "timeline/colorByCategory";
@@ -26,14 +26,14 @@ constexpr auto kFlowsKey = "timeline/showFlows";
 constexpr int kSaveDelayMs = 500;
 
 /// A process across loads of the same file: its source and pid (indices may change with the importer).
-QString processId(const trace::TraceStore& store, int process)
+QString processId(const models::trace::TraceStore& store, int process)
 {
-    const trace::Process& p = store.processes()[std::size_t(process)];
+    const models::trace::Process& p = store.processes()[std::size_t(process)];
     return QStringLiteral("%1:%2").arg(p.source).arg(p.pid);
 }
 } // namespace
 
-TimelinePanel::TimelinePanel(TimeRangeModel* range, QWidget* parent)
+TimelinePanel::TimelinePanel(models::TimeRangeModel* range, QWidget* parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("TimelinePanel"));
@@ -118,7 +118,7 @@ TimelinePanel::~TimelinePanel()
         saveTraceSettings();
 }
 
-void TimelinePanel::setStore(std::shared_ptr<const trace::TraceStore> store)
+void TimelinePanel::setStore(std::shared_ptr<const models::trace::TraceStore> store)
 {
     if (m_saveTimer->isActive()) {
         m_saveTimer->stop();
@@ -134,7 +134,7 @@ void TimelinePanel::setStore(std::shared_ptr<const trace::TraceStore> store)
     restoreTraceSettings();
 }
 
-void TimelinePanel::showPartialStore(std::shared_ptr<const trace::TraceStore> partial, int permille)
+void TimelinePanel::showPartialStore(std::shared_ptr<const models::trace::TraceStore> partial, int permille)
 {
     if (!partial && !m_partial)
         return; // progress of a read whose partial store is not shown
@@ -164,10 +164,10 @@ void TimelinePanel::highlightOperator(const QString& name)
                                         : QLatin1Char('^') + QRegularExpression::escape(name) + QLatin1Char('$'));
 }
 
-QString TimelinePanel::settingsKey(const trace::TraceStore& store)
+QString TimelinePanel::settingsKey(const models::trace::TraceStore& store)
 {
     QStringList paths;
-    for (const trace::TraceSource& source : store.sources()) {
+    for (const models::trace::TraceSource& source : store.sources()) {
         if (!source.path.isEmpty())
             paths << source.path;
     }
@@ -203,7 +203,7 @@ void TimelinePanel::saveTraceSettings() const
         settings.remove(QStringLiteral("collapsed"));
     else
         settings.setValue(QStringLiteral("collapsed"), collapsed);
-    const TimeSpan v = m_view->visibleRange();
+    const models::TimeSpan v = m_view->visibleRange();
     settings.setValue(QStringLiteral("visible"), QVariantList { qint64(v.start), qint64(v.end) });
 }
 
@@ -231,13 +231,13 @@ void TimelinePanel::restoreTraceSettings()
     m_restoring = false;
 }
 
-void TimelinePanel::setTimeRangeModel(TimeRangeModel* range)
+void TimelinePanel::setTimeRangeModel(models::TimeRangeModel* range)
 {
     m_view->setTimeRangeModel(range);
     connectRange();
 }
 
-TimeRangeModel* TimelinePanel::timeRangeModel() const
+models::TimeRangeModel* TimelinePanel::timeRangeModel() const
 {
     return m_view->timeRangeModel();
 }
@@ -245,7 +245,7 @@ TimeRangeModel* TimelinePanel::timeRangeModel() const
 void TimelinePanel::connectRange()
 {
     disconnect(m_visibleConnection);
-    m_visibleConnection = connect(m_view->timeRangeModel(), &TimeRangeModel::visibleRangeChanged, this,
+    m_visibleConnection = connect(m_view->timeRangeModel(), &models::TimeRangeModel::visibleRangeChanged, this,
                                   [this](qint64 start, qint64 end) {
                                       if (!m_restoring && m_store)
                                           m_saveTimer->start();
@@ -253,4 +253,4 @@ void TimelinePanel::connectRange()
                                   });
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

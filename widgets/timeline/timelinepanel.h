@@ -12,11 +12,11 @@ class QLabel;
 class QSplitter;
 class QTimer;
 
-namespace runlens {
-
-namespace trace {
+namespace runlens::models::trace {
 class TraceStore;
 }
+
+namespace runlens::widgets::timeline {
 
 class TimelineDetails;
 class TimelineSearchBar;
@@ -35,19 +35,19 @@ class TimelinePanel final : public QWidget
 {
     Q_OBJECT
 public:
-    explicit TimelinePanel(TimeRangeModel* range = nullptr, QWidget* parent = nullptr);
+    explicit TimelinePanel(models::TimeRangeModel* range = nullptr, QWidget* parent = nullptr);
     ~TimelinePanel() override;
 
     /// The complete store (replacing any partial one); null clears the panel.
-    void setStore(std::shared_ptr<const trace::TraceStore> store);
-    const trace::TraceStore* store() const { return m_store.get(); }
+    void setStore(std::shared_ptr<const models::trace::TraceStore> store);
+    const models::trace::TraceStore* store() const { return m_store.get(); }
     /// While a trace is read: paints `partial` (an immutable store of what is indexed so far) with a
     /// "reading… N %" note, until setStore() brings the whole trace. A null or the same partial store only
     /// updates the note. Search and details wait for the whole trace; no per-file state is saved meanwhile.
-    void showPartialStore(std::shared_ptr<const trace::TraceStore> partial, int permille);
-    const trace::TraceStore* partialStore() const { return m_partial.get(); }
-    void setTimeRangeModel(TimeRangeModel* range);
-    TimeRangeModel* timeRangeModel() const;
+    void showPartialStore(std::shared_ptr<const models::trace::TraceStore> partial, int permille);
+    const models::trace::TraceStore* partialStore() const { return m_partial.get(); }
+    void setTimeRangeModel(models::TimeRangeModel* range);
+    models::TimeRangeModel* timeRangeModel() const;
 
     TimelineView* view() const { return m_view; }
     TimelineDetails* details() const { return m_details; }
@@ -58,7 +58,7 @@ public:
 
     /// The QSettings group of a store's per-file state: derived from its source paths; empty when the store
     /// has no file behind it.
-    static QString settingsKey(const trace::TraceStore& store);
+    static QString settingsKey(const models::trace::TraceStore& store);
     /// Writes the per-file state of the current store now (it is otherwise written shortly after a change).
     void saveTraceSettings() const;
 
@@ -72,8 +72,8 @@ private:
     void restoreTraceSettings();
     void saveViewSettings() const;
 
-    std::shared_ptr<const trace::TraceStore> m_store;
-    std::shared_ptr<const trace::TraceStore> m_partial; ///< shown while reading, until m_store arrives
+    std::shared_ptr<const models::trace::TraceStore> m_store;
+    std::shared_ptr<const models::trace::TraceStore> m_partial; ///< shown while reading, until m_store arrives
     QLabel* m_readingNote = nullptr;
     TimelineView* m_view = nullptr;
     TimelineDetails* m_details = nullptr;
@@ -87,4 +87,4 @@ private:
     QMetaObject::Connection m_visibleConnection;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
-std::vector<TimelineMatch> findTimelineMatches(const trace::TraceStore& store, const QRegularExpression& expression,
-                                               const std::atomic_bool* cancel)
+std::vector<TimelineMatch> findTimelineMatches(const models::trace::TraceStore& store,
+                                               const QRegularExpression& expression, const std::atomic_bool* cancel)
 {
     std::vector<TimelineMatch> matches;
     if (!expression.isValid() || expression.pattern().isEmpty())
@@ -17,16 +17,16 @@ std::vector<TimelineMatch> findTimelineMatches(const trace::TraceStore& store, c
     for (std::size_t id = 1; id < strings.size(); ++id) {
         if ((id & 0xfff) == 0 && cancel && cancel->load(std::memory_order_relaxed))
             return {};
-        if (expression.match(strings.text(trace::StringId(id))).hasMatch())
+        if (expression.match(strings.text(models::trace::StringId(id))).hasMatch())
             nameMatches[id] = 1;
     }
     const auto& tracks = store.tracks();
     for (std::size_t t = 0; t < tracks.size(); ++t) {
         if (cancel && cancel->load(std::memory_order_relaxed))
             return {};
-        const trace::Track& track = tracks[t];
+        const models::trace::Track& track = tracks[t];
         for (std::size_t i = 0; i < track.size(); ++i) {
-            const trace::StringId id = track.name_[i];
+            const models::trace::StringId id = track.name_[i];
             if (id < nameMatches.size() && nameMatches[id])
                 matches.push_back({ track.start[i], int(t), std::uint32_t(i) });
         }
@@ -37,4 +37,4 @@ std::vector<TimelineMatch> findTimelineMatches(const trace::TraceStore& store, c
     return matches;
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <vector>
 
-namespace runlens {
-
-namespace trace {
+namespace runlens::models::trace {
 class TraceStore;
 }
+
+namespace runlens::widgets::timeline {
 
 /// One search hit: a slice, ordered by start time.
 struct TimelineMatch
@@ -24,7 +24,8 @@ struct TimelineMatch
 /// per distinct name (names are interned), then the slices are scanned for matching name ids, so a
 /// search over millions of slices costs one pass over integers. Thread-safe on an immutable store;
 /// `cancel` is polled between tracks.
-std::vector<TimelineMatch> findTimelineMatches(const trace::TraceStore& store, const QRegularExpression& expression,
+std::vector<TimelineMatch> findTimelineMatches(const models::trace::TraceStore& store,
+                                               const QRegularExpression& expression,
                                                const std::atomic_bool* cancel = nullptr);
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

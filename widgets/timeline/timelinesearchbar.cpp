@@ -12,7 +12,7 @@
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
 TimelineSearchBar::TimelineSearchBar(QWidget* parent)
     : QWidget(parent)
@@ -70,7 +70,7 @@ TimelineSearchBar::~TimelineSearchBar()
     m_watcher->waitForFinished();
 }
 
-void TimelineSearchBar::setStore(std::shared_ptr<const trace::TraceStore> store)
+void TimelineSearchBar::setStore(std::shared_ptr<const models::trace::TraceStore> store)
 {
     m_store = std::move(store);
     startSearch();
@@ -122,7 +122,7 @@ void TimelineSearchBar::startSearch()
     m_matches.clear();
     m_current = -1;
     m_count->setText(tr("searching…"));
-    m_watcher->setFuture(QtConcurrent::run(workerPool(), [store = m_store, expression, cancel] {
+    m_watcher->setFuture(QtConcurrent::run(models::workerPool(), [store = m_store, expression, cancel] {
         return findTimelineMatches(*store, expression, cancel.get());
     }));
 }
@@ -180,4 +180,4 @@ void TimelineSearchBar::updateCount()
         m_count->setText(tr("%1 of %2").arg(m_current + 1).arg(m_matches.size()));
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

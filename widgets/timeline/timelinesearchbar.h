@@ -14,11 +14,11 @@ class QLineEdit;
 class QTimer;
 class QToolButton;
 
-namespace runlens {
-
-namespace trace {
+namespace runlens::models::trace {
 class TraceStore;
 }
+
+namespace runlens::widgets::timeline {
 
 /// Search by slice name for the timeline: a regular-expression field, previous/next buttons and an
 /// "n of m" count. Big stores are searched on a worker thread (the GUI never waits); a newer pattern
@@ -30,7 +30,7 @@ public:
     explicit TimelineSearchBar(QWidget* parent = nullptr);
     ~TimelineSearchBar() override;
 
-    void setStore(std::shared_ptr<const trace::TraceStore> store);
+    void setStore(std::shared_ptr<const models::trace::TraceStore> store);
     /// Sets the pattern and searches (on a worker above kSyncLimit events; see isSearching()).
     void setPattern(const QString& pattern);
     QString pattern() const;
@@ -56,7 +56,7 @@ private:
     void activate(int current);
     void updateCount();
 
-    std::shared_ptr<const trace::TraceStore> m_store;
+    std::shared_ptr<const models::trace::TraceStore> m_store;
     QLineEdit* m_edit = nullptr;
     QToolButton* m_previous = nullptr;
     QToolButton* m_next = nullptr;
@@ -69,4 +69,4 @@ private:
     bool m_invalid = false;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

@@ -21,7 +21,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens {
+namespace runlens::widgets::timeline {
 
 namespace {
 constexpr double kZoomStep = 0.8; ///< one wheel notch
@@ -38,7 +38,7 @@ constexpr int kDragThreshold = 3;
 constexpr int kHitTolerancePx = 2;
 } // namespace
 
-TimelineView::TimelineView(TimeRangeModel* range, QWidget* parent)
+TimelineView::TimelineView(models::TimeRangeModel* range, QWidget* parent)
     : QWidget(parent)
 {
     setFocusPolicy(Qt::StrongFocus);
@@ -48,7 +48,7 @@ TimelineView::TimelineView(TimeRangeModel* range, QWidget* parent)
     m_scrollBar = new QScrollBar(Qt::Vertical, this);
     m_scrollBar->setSingleStep(TimelineLayout::kSliceRowHeight);
     connect(m_scrollBar, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
-    m_lodWatcher = new QFutureWatcher<std::shared_ptr<const trace::TraceLod>>(this);
+    m_lodWatcher = new QFutureWatcher<std::shared_ptr<const models::trace::TraceLod>>(this);
     connect(m_lodWatcher, &QFutureWatcherBase::finished, this, [this] {
         // Only the index of the current store: an older one finishing late is dropped.
         auto lod = m_lodWatcher->future().resultCount() > 0 ? m_lodWatcher->result() : nullptr;
@@ -73,18 +73,18 @@ TimelineView::~TimelineView()
     m_lodWatcher->waitForFinished();
 }
 
-void TimelineView::setTimeRangeModel(TimeRangeModel* range)
+void TimelineView::setTimeRangeModel(models::TimeRangeModel* range)
 {
     for (auto& c : m_rangeConnections)
         disconnect(c);
     if (!range) {
         if (!m_ownRange)
-            m_ownRange = new TimeRangeModel(this);
+            m_ownRange = new models::TimeRangeModel(this);
         range = m_ownRange;
     }
     m_range = range;
     connectRange();
-    if (m_store && m_range->traceRange() != TimeSpan { m_store->startTime(), m_store->endTime() })
+    if (m_store && m_range->traceRange() != models::TimeSpan { m_store->startTime(), m_store->endTime() })
         m_range->setTraceRange(m_store->startTime(), m_store->endTime());
     update();
 }
@@ -92,21 +92,21 @@ void TimelineView::setTimeRangeModel(TimeRangeModel* range)
 void TimelineView::connectRange()
 {
     auto repaint = [this] { update(); };
-    m_rangeConnections[0] = connect(m_range, &TimeRangeModel::visibleRangeChanged, this, repaint);
-    m_rangeConnections[1]
-        = connect(m_range, &TimeRangeModel::selectionChanged, this, [this](std::int64_t start, std::int64_t end) {
-              update();
-              emit selectionRangeChanged(start, end);
-          });
+    m_rangeConnections[0] = connect(m_range, &models::TimeRangeModel::visibleRangeChanged, this, repaint);
+    m_rangeConnections[1] = connect(m_range, &models::TimeRangeModel::selectionChanged, this,
+                                    [this](std::int64_t start, std::int64_t end) {
+                                        update();
+                                        emit selectionRangeChanged(start, end);
+                                    });
     m_rangeConnections[2]
-        = connect(m_range, &TimeRangeModel::selectedSliceChanged, this, [this](int track, std::int64_t index) {
+        = connect(m_range, &models::TimeRangeModel::selectedSliceChanged, this, [this](int track, std::int64_t index) {
               update();
               emit sliceSelected(track, index);
           });
-    m_rangeConnections[3] = connect(m_range, &TimeRangeModel::marksChanged, this, repaint);
+    m_rangeConnections[3] = connect(m_range, &models::TimeRangeModel::marksChanged, this, repaint);
 }
 
-void TimelineView::setStore(std::shared_ptr<const trace::TraceStore> store)
+void TimelineView::setStore(std::shared_ptr<const models::trace::TraceStore> store)
 {
     m_store = std::move(store);
     m_lod.reset();
@@ -120,25 +120,25 @@ void TimelineView::setStore(std::shared_ptr<const trace::TraceStore> store)
         const auto& strings = m_store->strings();
         m_nameColors.resize(strings.size());
         for (std::size_t i = 0; i < strings.size(); ++i)
-            m_nameColors[i] = timelineNameColor(strings.view(trace::StringId(i)));
+            m_nameColors[i] = timelineNameColor(strings.view(models::trace::StringId(i)));
         m_range->setTraceRange(m_store->startTime(), std::max(m_store->endTime(), m_store->startTime() + 1));
         if (m_store->lod()) {
             m_lod = m_store->lod(); // read back from the index cache with the store
         } else if (m_store->eventCount() > kAsyncEvents) {
             m_preparing = true;
             m_lodWatcher->waitForFinished();
-            m_lodWatcher->setFuture(
-                QtConcurrent::run(workerPool(), [store = m_store]() -> std::shared_ptr<const trace::TraceLod> {
-                    return std::make_shared<const trace::TraceLod>(*store);
+            m_lodWatcher->setFuture(QtConcurrent::run(
+                models::workerPool(), [store = m_store]() -> std::shared_ptr<const models::trace::TraceLod> {
+                    return std::make_shared<const models::trace::TraceLod>(*store);
                 }));
         } else {
-            m_lod = std::make_shared<const trace::TraceLod>(*m_store);
+            m_lod = std::make_shared<const models::trace::TraceLod>(*m_store);
         }
     }
     relayout();
 }
 
-void TimelineView::setLod(std::shared_ptr<const trace::TraceLod> lod)
+void TimelineView::setLod(std::shared_ptr<const models::trace::TraceLod> lod)
 {
     m_lod = std::move(lod);
     m_preparing = false;
@@ -242,7 +242,7 @@ QRectF TimelineView::sliceRect(int track, std::int64_t index) const
 {
     if (!m_store || track < 0 || std::size_t(track) >= m_store->tracks().size())
         return {};
-    const trace::Track& t = m_store->tracks()[std::size_t(track)];
+    const models::trace::Track& t = m_store->tracks()[std::size_t(track)];
     if (index < 0 || std::size_t(index) >= t.size())
         return {};
     const int r = m_layout.rowOfTrack(track);
@@ -274,8 +274,8 @@ std::pair<int, std::int64_t> TimelineView::sliceAt(const QPoint& pos) const
     const std::int64_t t = timeAt(pos.x());
     const double nsPerPixel = double(visibleRange().duration()) / std::max(1, contentWidth() - m_labelWidth);
     const auto tolerance = std::int64_t(std::ceil(nsPerPixel * kHitTolerancePx));
-    const std::int64_t index
-        = trace::TraceLod::sliceAt(m_store->tracks()[std::size_t(row.track)], rows[std::size_t(depth)], t, tolerance);
+    const std::int64_t index = models::trace::TraceLod::sliceAt(m_store->tracks()[std::size_t(row.track)],
+                                                                rows[std::size_t(depth)], t, tolerance);
     if (index < 0)
         return { -1, -1 };
     return { row.track, index };
@@ -285,7 +285,7 @@ std::int64_t TimelineView::anchorTime() const
 {
     if (m_mouseInside && m_mousePos.x() >= m_labelWidth && m_mousePos.x() < contentWidth())
         return timeAt(m_mousePos.x());
-    const TimeSpan v = visibleRange();
+    const models::TimeSpan v = visibleRange();
     return v.start + v.duration() / 2;
 }
 
@@ -294,13 +294,13 @@ void TimelineView::selectSlice(int track, std::int64_t index, bool reveal)
     m_range->setSelectedSlice(track, index);
     if (!reveal || !m_store || track < 0)
         return;
-    const trace::Track& t = m_store->tracks()[std::size_t(track)];
+    const models::trace::Track& t = m_store->tracks()[std::size_t(track)];
     if (index < 0 || std::size_t(index) >= t.size())
         return;
     revealTrack(track);
     const std::int64_t s = t.start[std::size_t(index)];
     const std::int64_t e = t.end(std::size_t(index));
-    const TimeSpan v = visibleRange();
+    const models::TimeSpan v = visibleRange();
     std::int64_t span = v.duration();
     // Zoom in when the slice would be a sliver, out when it does not fit.
     if (e - s > span * 9 / 10)
@@ -334,18 +334,18 @@ void TimelineView::zoomToSlice(int track, std::int64_t index)
 {
     if (!m_store || track < 0 || std::size_t(track) >= m_store->tracks().size())
         return;
-    const trace::Track& t = m_store->tracks()[std::size_t(track)];
+    const models::trace::Track& t = m_store->tracks()[std::size_t(track)];
     if (index < 0 || std::size_t(index) >= t.size())
         return;
     const std::int64_t s = t.start[std::size_t(index)];
-    const std::int64_t d = std::max<std::int64_t>(t.duration[std::size_t(index)], TimeRangeModel::kMinimumSpan);
+    const std::int64_t d = std::max<std::int64_t>(t.duration[std::size_t(index)], models::TimeRangeModel::kMinimumSpan);
     const std::int64_t margin = d / 10;
     m_range->setVisibleRange(s - margin, s + d + margin, true);
 }
 
 void TimelineView::fit()
 {
-    const TimeSpan sel = m_range->selection();
+    const models::TimeSpan sel = m_range->selection();
     if (sel.valid() && sel.duration() > 0) {
         m_range->setVisibleRange(sel.start, sel.end, true);
         return;
@@ -359,13 +359,13 @@ void TimelineView::fit()
 
 void TimelineView::markSelection()
 {
-    const TimeSpan sel = m_range->selection();
+    const models::TimeSpan sel = m_range->selection();
     if (sel.valid()) {
         m_range->addMark(sel);
         return;
     }
     if (m_store && m_range->selectedTrack() >= 0) {
-        const trace::Track& t = m_store->tracks()[std::size_t(m_range->selectedTrack())];
+        const models::trace::Track& t = m_store->tracks()[std::size_t(m_range->selectedTrack())];
         const auto i = std::size_t(m_range->selectedIndex());
         if (i < t.size())
             m_range->addMark({ t.start[i], t.end(i) });
@@ -473,7 +473,7 @@ void TimelineView::setHover(int track, std::int64_t index)
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
 {
-    const TimeSpan v = visibleRange();
+    const models::TimeSpan v = visibleRange();
     const auto panStep = std::int64_t(double(v.duration()) * kPanFraction);
     const int key = event->key();
     if (key == Qt::Key_W || key == Qt::Key_S || key == Qt::Key_A || key == Qt::Key_D) {
@@ -611,7 +611,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
     if (m_store && pos.x() >= m_labelWidth)
         m_range->setHoverTime(timeAt(pos.x()));
     else
-        m_range->setHoverTime(TimeRangeModel::kNoHover);
+        m_range->setHoverTime(models::TimeRangeModel::kNoHover);
     if (m_drag == Drag::None || !(event->buttons() & Qt::LeftButton)) {
         const auto [track, index] = sliceAt(pos);
         setHover(track, index);
@@ -626,7 +626,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
         m_range->setVisibleRange(m_pressRange.start - dt, m_pressRange.end - dt);
         setScrollOffset(m_pressScroll - (pos.y() - m_pressPos.y()));
     } else {
-        const TimeSpan trace = m_range->traceRange();
+        const models::TimeSpan trace = m_range->traceRange();
         const std::int64_t t
             = std::clamp(timeAt(std::clamp(pos.x(), m_labelWidth, contentWidth())), trace.start, trace.end);
         m_range->setSelection(std::min(m_pressTime, t), std::max(m_pressTime, t));
@@ -662,7 +662,7 @@ void TimelineView::leaveEvent(QEvent*)
 {
     m_mouseInside = false;
     setHover(-1, -1);
-    m_range->setHoverTime(TimeRangeModel::kNoHover);
+    m_range->setHoverTime(models::TimeRangeModel::kNoHover);
 }
 
 bool TimelineView::event(QEvent* event)
@@ -675,7 +675,7 @@ bool TimelineView::event(QEvent* event)
             event->ignore();
             return true;
         }
-        const trace::Track& t = m_store->tracks()[std::size_t(track)];
+        const models::trace::Track& t = m_store->tracks()[std::size_t(track)];
         const auto i = std::size_t(index);
         QString text = QStringLiteral("<b>%1</b>").arg(m_store->strings().text(t.name_[i]).toHtmlEscaped());
         text
@@ -691,4 +691,4 @@ bool TimelineView::event(QEvent* event)
     return QWidget::event(event);
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

@@ -16,12 +16,12 @@
 class QScrollBar;
 class QTimer;
 
-namespace runlens {
-
-namespace trace {
-class TraceStore;
+namespace runlens::models::trace {
 class TraceLod;
-} // namespace trace
+class TraceStore;
+} // namespace runlens::models::trace
+
+namespace runlens::widgets::timeline {
 
 /// The trace timeline: a QPainter widget showing every track of a TraceStore grouped by process, with
 /// nested slices, instants, counters, steps, marks and the selection (see TimelinePainter). Navigation
@@ -38,21 +38,21 @@ class TimelineView final : public QWidget
 {
     Q_OBJECT
 public:
-    explicit TimelineView(TimeRangeModel* range = nullptr, QWidget* parent = nullptr);
+    explicit TimelineView(models::TimeRangeModel* range = nullptr, QWidget* parent = nullptr);
     ~TimelineView() override;
 
     /// Shows a store. The painting index of a big store (over kAsyncEvents) is built on a worker thread;
     /// until it is ready the view says so (isPreparing()).
-    void setStore(std::shared_ptr<const trace::TraceStore> store);
-    const trace::TraceStore* store() const { return m_store.get(); }
+    void setStore(std::shared_ptr<const models::trace::TraceStore> store);
+    const models::trace::TraceStore* store() const { return m_store.get(); }
     bool isPreparing() const { return m_preparing; }
     static constexpr std::uint64_t kAsyncEvents = 300'000;
     /// Uses `range` (not owned) instead of the current model; nullptr falls back to a private one.
-    void setTimeRangeModel(TimeRangeModel* range);
-    TimeRangeModel* timeRangeModel() const { return m_range; }
+    void setTimeRangeModel(models::TimeRangeModel* range);
+    models::TimeRangeModel* timeRangeModel() const { return m_range; }
 
-    TimeSpan visibleRange() const { return m_range->visibleRange(); }
-    TimeSpan selection() const { return m_range->selection(); }
+    models::TimeSpan visibleRange() const { return m_range->visibleRange(); }
+    models::TimeSpan selection() const { return m_range->selection(); }
     int selectedTrack() const { return m_range->selectedTrack(); }
     std::int64_t selectedIndex() const { return m_range->selectedIndex(); }
 
@@ -142,17 +142,17 @@ private:
     /// Zooms (+1 in, -1 out) and pans (+1 later, -1 earlier) by `ms` of key animation.
     void move(int zoom, int pan, double ms);
 
-    std::shared_ptr<const trace::TraceStore> m_store;
-    void setLod(std::shared_ptr<const trace::TraceLod> lod);
+    std::shared_ptr<const models::trace::TraceStore> m_store;
+    void setLod(std::shared_ptr<const models::trace::TraceLod> lod);
 
-    std::shared_ptr<const trace::TraceLod> m_lod;
-    QFutureWatcher<std::shared_ptr<const trace::TraceLod>>* m_lodWatcher = nullptr;
+    std::shared_ptr<const models::trace::TraceLod> m_lod;
+    QFutureWatcher<std::shared_ptr<const models::trace::TraceLod>>* m_lodWatcher = nullptr;
     bool m_preparing = false;
     std::vector<QRgb> m_nameColors;
     TimelineLayout m_layout;
     QSet<int> m_collapsed;
-    QPointer<TimeRangeModel> m_range;
-    TimeRangeModel* m_ownRange = nullptr;
+    QPointer<models::TimeRangeModel> m_range;
+    models::TimeRangeModel* m_ownRange = nullptr;
     QScrollBar* m_scrollBar = nullptr;
     QMetaObject::Connection m_rangeConnections[4];
     bool m_colorByCategory = false;
@@ -169,7 +169,7 @@ private:
     Drag m_drag = Drag::None;
     QPoint m_pressPos;
     std::int64_t m_pressTime = 0;
-    TimeSpan m_pressRange;
+    models::TimeSpan m_pressRange;
     int m_pressScroll = 0;
     bool m_moved = false;
     QPoint m_mousePos;
@@ -179,4 +179,4 @@ private:
     mutable TimelinePaintStats m_lastStats;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::timeline

@@ -13,7 +13,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-namespace runlens {
+namespace runlens::widgets::welcome {
 
 namespace {
 
@@ -75,10 +75,11 @@ WelcomePage::WelcomePage(QWidget* parent)
     auto* openFile = startButton(QIcon::fromTheme(QStringLiteral("document-open")), tr("Open File…"),
                                  tr("Open one file: an event file, a trace, a graph or a tensor"), content);
     openFile->setObjectName(QStringLiteral("openFileButton"));
-    auto* demo = startButton(QIcon(QStringLiteral(":/icons/kind-run.svg")), tr("Open the Demo Run"),
-                             tr("Write a small generated example (two runs with scalars and histograms, a profiler trace, "
-                                "a model graph and weight dumps) to the cache folder and open it"),
-                             content);
+    auto* demo
+        = startButton(QIcon(QStringLiteral(":/icons/kind-run.svg")), tr("Open the Demo Run"),
+                      tr("Write a small generated example (two runs with scalars and histograms, a profiler trace, "
+                         "a model graph and weight dumps) to the cache folder and open it"),
+                      content);
     demo->setObjectName(QStringLiteral("demoButton"));
     connect(openFolder, &QPushButton::clicked, this, &WelcomePage::openFolderRequested);
     connect(openFile, &QPushButton::clicked, this, &WelcomePage::openFileRequested);
@@ -260,4 +261,4 @@ void WelcomePage::rebuildRecentList()
     m_noRecent->setVisible(m_recent.isEmpty());
 }
 
-} // namespace runlens
+} // namespace runlens::widgets::welcome

@@ -8,7 +8,7 @@
 class QLabel;
 class QListWidget;
 
-namespace runlens {
+namespace runlens::widgets::welcome {
 
 /// A folder or file opened before, as the welcome page lists it.
 struct RecentEntry
@@ -52,4 +52,4 @@ private:
     QLabel* m_noRecent = nullptr;
 };
 
-} // namespace runlens
+} // namespace runlens::widgets::welcome

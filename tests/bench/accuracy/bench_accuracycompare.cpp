@@ -78,19 +78,19 @@ RunLensRun compareOnce(const QString& bench, const QString& target, const QStrin
     RunLensRun run;
     QElapsedTimer timer;
     timer.start();
-    const accuracy::DumpSideResult b = accuracy::readDumpSide(bench);
-    const accuracy::DumpSideResult t = accuracy::readDumpSide(target);
+    const importers::accuracy::DumpSideResult b = importers::accuracy::readDumpSide(bench);
+    const importers::accuracy::DumpSideResult t = importers::accuracy::readDumpSide(target);
     if (!b.side || !t.side) {
         run.error = !b.side ? b.error : t.error;
         return run;
     }
-    accuracy::CompareOptions options;
+    importers::accuracy::CompareOptions options;
     options.threads = threads;
-    std::optional<accuracy::CompareResult> result
-        = accuracy::compareDumpSides(*b.side, *t.side, options, {}, [&](const accuracy::CompareRow&) {
-              if (run.firstRowSeconds < 0)
-                  run.firstRowSeconds = double(timer.nsecsElapsed()) / 1e9;
-          });
+    std::optional<models::accuracy::CompareResult> result = importers::accuracy::compareDumpSides(
+        *b.side, *t.side, options, {}, [&](const models::accuracy::CompareRow&) {
+            if (run.firstRowSeconds < 0)
+                run.firstRowSeconds = double(timer.nsecsElapsed()) / 1e9;
+        });
     if (!result) {
         run.error = QStringLiteral("cancelled");
         return run;
@@ -99,7 +99,8 @@ RunLensRun compareOnce(const QString& bench, const QString& target, const QStrin
     result->target = target;
     QFile file(out);
     if (!file.open(QIODevice::WriteOnly)
-        || file.write(QJsonDocument(accuracy::compareResultToJson(*result)).toJson(QJsonDocument::Indented)) < 0) {
+        || file.write(QJsonDocument(models::accuracy::compareResultToJson(*result)).toJson(QJsonDocument::Indented))
+            < 0) {
         run.error = QStringLiteral("cannot write %1").arg(out);
         return run;
     }
@@ -268,7 +269,7 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     if (args.size() == 5 && args[1] == QLatin1String("--child"))
-        return memoryChild(args[2], args[3], args[4]);
+        return ::memoryChild(args[2], args[3], args[4]);
 
     int tensors = 2000;
     int mib = 4096;
@@ -342,7 +343,7 @@ int main(int argc, char** argv)
                 for (const int useThreads : { allThreads, 1 }) {
                     if (useThreads == 1 && allThreads == 1)
                         break;
-                    const RunLensRun r = compareOnce(bench, target, ourJson, useThreads);
+                    const ::RunLensRun r = compareOnce(bench, target, ourJson, useThreads);
                     if (!r.error.isEmpty()) {
                         std::fprintf(stderr, "RunLens failed: %s\n", qPrintable(r.error));
                         return 1;
@@ -355,7 +356,7 @@ int main(int argc, char** argv)
                                 bench::threadsText(useThreads).c_str(), r.seconds, r.firstRowSeconds * 1e3);
                 }
             } else if (peer) {
-                const PeerRun p = peerOnce(bench, target, peerJson);
+                const ::PeerRun p = peerOnce(bench, target, peerJson);
                 if (!p.error.isEmpty()) {
                     std::fprintf(stderr, "%s\n", qPrintable(p.error));
                     return 1;

@@ -66,12 +66,12 @@ const char* kTotalKeys[] = { "computation", "communication", "overlapped", "idle
 int runChild(int jobs, const QStringList& paths)
 {
     const auto start = Clock::now();
-    std::vector<std::shared_ptr<const cluster::RankDigest>> digests(std::size_t(paths.size()));
+    std::vector<std::shared_ptr<const models::cluster::RankDigest>> digests(std::size_t(paths.size()));
     std::atomic<int> next { 0 };
     std::atomic<int> failed { 0 };
     auto work = [&] {
         for (int i = next++; i < paths.size(); i = next++) {
-            const cluster::RankDigestResult result = cluster::digestTraceFile(paths[i]);
+            const importers::cluster::RankDigestResult result = importers::cluster::digestTraceFile(paths[i]);
             if (!result.digest) {
                 std::fprintf(stderr, "%s\n", qPrintable(result.error));
                 ++failed;
@@ -85,7 +85,7 @@ int runChild(int jobs, const QStringList& paths)
     work();
     for (auto& w : workers)
         w.join();
-    const cluster::Cluster assembled = cluster::clusterFromDigests(digests);
+    const models::cluster::Cluster assembled = models::cluster::clusterFromDigests(digests);
     const double elapsed = seconds(start);
     // VmHWM, not getrusage(): ru_maxrss carries the parent's peak over fork and exec, VmHWM is this image's.
     double peakRss = 0;
@@ -106,7 +106,7 @@ int runChild(int jobs, const QStringList& paths)
             continue;
         steps += qint64(d->figures.steps.size());
         for (std::size_t k = 0; k < d->figures.steps.size(); ++k) {
-            const cluster::RankStep& s = d->figures.steps[k];
+            const models::cluster::RankStep& s = d->figures.steps[k];
             const double values[5] = { s.computation, s.communication, s.overlapped, s.idle,
                                        k < d->steps.size() ? d->steps[k].dataLoading : 0.0 };
             for (int v = 0; v < 5; ++v)
@@ -280,7 +280,7 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     if (args.size() >= 3 && args[1] == QLatin1String("--child"))
-        return runChild(std::max(1, args[2].toInt()), args.mid(3));
+        return ::runChild(std::max(1, args[2].toInt()), args.mid(3));
 
     int ranks = 64;
     int mb = 300;

@@ -11,9 +11,9 @@
 //   bench_clusterload [--ranks N] [--steps S] [--kineto-ranks K] [--kineto-events E] [--runs R]
 //                     [--kineto-runs R] [--dir DIR] [--keep] [--no-peers]
 
-#include "models/cluster/kinetocluster.h"
 #include "importers/cluster/mindsporecluster.h"
 #include "importers/trace/chrometracereader.h"
+#include "models/cluster/kinetocluster.h"
 
 #include "tests/bench/benchcommon.h"
 #include "tests/bench/benchpeer.h"
@@ -271,11 +271,11 @@ int main(int argc, char** argv)
                 seconds(start), qPrintable(msDir));
 
     // One untimed run (the files in the page cache), then the median of R, as the peer does.
-    cluster::Cluster result = cluster::MindSporeClusterReader::read({ msDir });
+    models::cluster::Cluster result = importers::cluster::MindSporeClusterReader::read({ msDir });
     std::vector<double> msSeconds;
     for (int run = 0; run < runs; ++run) {
         start = Clock::now();
-        result = cluster::MindSporeClusterReader::read({ msDir });
+        result = importers::cluster::MindSporeClusterReader::read({ msDir });
         msSeconds.push_back(seconds(start));
     }
     const double msMedian = bench::median(msSeconds);
@@ -325,13 +325,13 @@ int main(int argc, char** argv)
         std::vector<double> totals;
         std::vector<double> reads;
         std::vector<double> analyses;
-        cluster::Cluster kineto;
+        models::cluster::Cluster kineto;
         for (int run = 0; run < kinetoRuns; ++run) {
             start = Clock::now();
-            const auto read = trace::ChromeTraceReader::read(paths);
+            const auto read = importers::trace::ChromeTraceReader::read(paths);
             reads.push_back(seconds(start));
             const auto analyseStart = Clock::now();
-            kineto = cluster::buildKinetoCluster(*read.store);
+            kineto = models::cluster::buildKinetoCluster(*read.store);
             analyses.push_back(seconds(analyseStart));
             totals.push_back(seconds(start));
         }

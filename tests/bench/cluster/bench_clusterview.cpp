@@ -33,6 +33,7 @@
 #include <vector>
 
 using namespace runlens;
+using namespace runlens::widgets::cluster;
 
 namespace {
 
@@ -66,7 +67,7 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const QStringList args = app.arguments();
-    cluster::synthetic::JobShape job;
+    models::cluster::synthetic::JobShape job;
     job.worldSize = intArgument(args, QStringLiteral("--ranks"), 1024);
     job.steps = intArgument(args, QStringLiteral("--steps"), 1000);
     job.collectiveSteps = intArgument(args, QStringLiteral("--collective-steps"), 100);
@@ -87,11 +88,11 @@ int main(int argc, char** argv)
     timer.start();
     qint64 bytes = 0;
     // --dir with digests already in it (from an earlier --keep) skips the writing.
-    const bool reuse = dirAt >= 0 && cluster::containsRankDigests(dir);
+    const bool reuse = dirAt >= 0 && importers::cluster::containsRankDigests(dir);
     for (int r = 0; r < job.worldSize && !reuse; ++r) {
-        const QString path = QDir(dir).filePath(cluster::rankDigestFileName(r));
+        const QString path = QDir(dir).filePath(importers::cluster::rankDigestFileName(r));
         QString error;
-        if (!cluster::writeRankDigestFile(cluster::synthetic::makeDigest(job, r), path, &error)) {
+        if (!importers::cluster::writeRankDigestFile(models::cluster::synthetic::makeDigest(job, r), path, &error)) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
             return 1;
         }
@@ -110,7 +111,7 @@ int main(int argc, char** argv)
         panel.show();
         QCoreApplication::processEvents();
         timer.restart();
-        const cluster::DigestFolder folder = cluster::readRankDigestFolder(dir);
+        const importers::cluster::DigestFolder folder = importers::cluster::readRankDigestFolder(dir);
         const double read = timer.nsecsElapsed() / 1e6;
         QSignalSpy clusterReady(&panel, &ClusterPanel::clusterReady);
         panel.setDigests(folder.digests);
@@ -131,15 +132,16 @@ int main(int argc, char** argv)
 
     // Where the analysis time goes, on this thread: the cluster from the digests, then the views.
     {
-        const auto digests = cluster::readRankDigestFolder(dir).digests;
+        const auto digests = importers::cluster::readRankDigestFolder(dir).digests;
         timer.restart();
-        const cluster::Cluster assembled = cluster::clusterFromDigests(digests);
+        const models::cluster::Cluster assembled = models::cluster::clusterFromDigests(digests);
         const double clusterMs = timer.nsecsElapsed() / 1e6;
         timer.restart();
-        const cluster::RankStepMatrix matrix = cluster::buildRankStepMatrix(assembled, cluster::StepMetric::StepTime);
+        const models::cluster::RankStepMatrix matrix
+            = models::cluster::buildRankStepMatrix(assembled, models::cluster::StepMetric::StepTime);
         const double matrixMs = timer.nsecsElapsed() / 1e6;
         timer.restart();
-        const std::vector<cluster::CommGroup> groups = cluster::inferCommGroups(digests);
+        const std::vector<models::cluster::CommGroup> groups = models::cluster::inferCommGroups(digests);
         const double groupsMs = timer.nsecsElapsed() / 1e6;
         std::printf("analysis on one thread: cluster %.0f ms, one matrix %.0f ms, groups %.0f ms\n", clusterMs,
                     matrixMs, groupsMs);
@@ -149,7 +151,7 @@ int main(int argc, char** argv)
     ClusterPanel panel;
     panel.show();
     QSignalSpy clusterReady(&panel, &ClusterPanel::clusterReady);
-    panel.setDigests(cluster::readRankDigestFolder(dir).digests);
+    panel.setDigests(importers::cluster::readRankDigestFolder(dir).digests);
     waitUntil([&] { return clusterReady.count() > 0; }, 120000);
     RankStepHeatmap heatmap;
     heatmap.resize(1920, 1080);

@@ -14,10 +14,10 @@
 //
 //   bench_graphlayout [--layers N] [--heads H] [--runs R] [--dot-timeout SECONDS] [--keep DIR]
 
-#include "models/graph/graph.h"
 #include "importers/graph/graphreader.h"
-#include "widgets/graph/graphview.h"
+#include "models/graph/graph.h"
 #include "models/graph/scopetree.h"
+#include "widgets/graph/graphview.h"
 
 #include "tests/bench/benchcommon.h"
 
@@ -40,6 +40,7 @@
 #include <vector>
 
 using namespace runlens;
+using namespace runlens::models;
 
 namespace {
 
@@ -48,21 +49,21 @@ class Generator
 {
 public:
     int add(const std::string& scope, const std::string& name, const std::string& opType, std::vector<int> inputs,
-            std::vector<std::int64_t> shape, graph::NodeKind kind = graph::NodeKind::Op)
+            std::vector<std::int64_t> shape, models::graph::NodeKind kind = models::graph::NodeKind::Op)
     {
-        graph::Node node;
+        models::graph::Node node;
         node.id = scope.empty() ? name : scope + '/' + name;
         node.name = name;
         node.scope = scope;
         node.opType = opType;
         node.kind = kind;
-        graph::Port out;
+        models::graph::Port out;
         out.type.dtype = "float32";
         out.type.dims = shape;
         out.type.rankKnown = true;
         node.outputs.push_back(out);
         for (const int input : inputs) {
-            graph::Port port;
+            models::graph::Port port;
             port.producer = input;
             port.type = m_graph->nodes[std::size_t(input)].outputs.front().type;
             node.inputs.push_back(port);
@@ -73,7 +74,7 @@ public:
 
     int weight(const std::string& scope, const std::string& name, std::vector<std::int64_t> shape)
     {
-        return add(scope, name, "Parameter", {}, std::move(shape), graph::NodeKind::Parameter);
+        return add(scope, name, "Parameter", {}, std::move(shape), models::graph::NodeKind::Parameter);
     }
 
     /// A linear projection: MatMul with a weight, Add with a bias.
@@ -100,11 +101,11 @@ public:
         return add(scope, "Add_1", "Add", { mul, beta }, { 1, 512, 1024 });
     }
 
-    std::shared_ptr<graph::Graph> build(int layers, int heads)
+    std::shared_ptr<models::graph::Graph> build(int layers, int heads)
     {
-        m_graph = std::make_shared<graph::Graph>();
+        m_graph = std::make_shared<models::graph::Graph>();
         m_graph->name = "transformer";
-        const int ids = add({}, "input_ids", "Input", {}, { 1, 512 }, graph::NodeKind::Input);
+        const int ids = add({}, "input_ids", "Input", {}, { 1, 512 }, models::graph::NodeKind::Input);
         const int table = weight("model/embed", "weight", { 32000, 1024 });
         int x = add("model/embed", "Gather", "Gather", { table, ids }, { 1, 512, 1024 });
         for (int l = 0; l < layers; ++l) {
@@ -143,17 +144,17 @@ public:
         }
         const int norm = layerNorm("model/norm", x);
         const int logits = linear("lm_head", norm, 1024, 32000);
-        add({}, "logits", "Output", { logits }, { 1, 512, 32000 }, graph::NodeKind::Output);
+        add({}, "logits", "Output", { logits }, { 1, 512, 32000 }, models::graph::NodeKind::Output);
         m_graph->finalize();
         return m_graph;
     }
 
 private:
-    std::shared_ptr<graph::Graph> m_graph;
+    std::shared_ptr<models::graph::Graph> m_graph;
 };
 
 /// The flattened graph as dot: one node per op (weights included), fixed-size boxes, no clusters.
-bool writeDot(const graph::Graph& g, const QString& fileName)
+bool writeDot(const models::graph::Graph& g, const QString& fileName)
 {
     QFile file(fileName);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -162,7 +163,7 @@ bool writeDot(const graph::Graph& g, const QString& fileName)
     out << "digraph transformer {\n  newrank=true;\n  node [shape=box, fixedsize=true, width=1.6, height=0.5];\n";
     for (std::size_t i = 0; i < g.nodes.size(); ++i)
         out << "  n" << i << " [label=\"" << QString::fromStdString(g.nodes[i].opType) << "\"];\n";
-    for (const graph::Edge& edge : g.edges)
+    for (const models::graph::Edge& edge : g.edges)
         out << "  n" << edge.from << " -> n" << edge.to << ";\n";
     out << "}\n";
     return true;
@@ -172,8 +173,8 @@ bool writeDot(const graph::Graph& g, const QString& fileName)
 /// GraphLayoutEngine::runDot builds it: the container's direct children as fixed-size boxes of the sizes
 /// they were laid out with, the edges among them, the same graph attributes, and the same invisible chains
 /// that stack unconnected children.
-bool writeGroupsDot(const graph::ScopeTree& tree, const graphview::LayoutResult& result, const QString& rankDir,
-                    const QString& fileName)
+bool writeGroupsDot(const models::graph::ScopeTree& tree, const runlens::widgets::graph::LayoutResult& result,
+                    const QString& rankDir, const QString& fileName)
 {
     constexpr std::size_t kIsolatedRowMax = 8; // as in graphlayout.cpp
     QFile file(fileName);
@@ -195,7 +196,7 @@ bool writeGroupsDot(const graph::ScopeTree& tree, const graphview::LayoutResult&
             indexOf.emplace(children[i], i);
         }
         std::vector<std::uint8_t> connected(children.size(), 0);
-        for (const graph::LiftedEdge& edge : tree.edgesOf(container)) {
+        for (const models::graph::LiftedEdge& edge : tree.edgesOf(container)) {
             const auto from = indexOf.find(edge.from);
             const auto to = indexOf.find(edge.to);
             if (from == indexOf.end() || to == indexOf.end())
@@ -274,9 +275,9 @@ private:
 /// The graph as an ONNX model (upstream field numbers of onnx.proto): ops as nodes named by their full
 /// path ("/model/layers.0/self_attn/q_proj/MatMul", the exporter's convention), weights as initializers
 /// whose data lives in an external file (as large models store them), shapes on the graph input and output.
-bool writeOnnx(const graph::Graph& g, const QString& fileName)
+bool writeOnnx(const models::graph::Graph& g, const QString& fileName)
 {
-    auto valueInfo = [](const std::string& name, const graph::TensorType& type) {
+    auto valueInfo = [](const std::string& name, const models::graph::TensorType& type) {
         ProtoWriter shape;
         for (const std::int64_t d : type.dims) {
             ProtoWriter dim;
@@ -295,9 +296,9 @@ bool writeOnnx(const graph::Graph& g, const QString& fileName)
     };
     ProtoWriter graphProto;
     std::uint64_t offset = 0;
-    for (const graph::Node& node : g.nodes) {
+    for (const models::graph::Node& node : g.nodes) {
         const std::string& out = node.id;
-        if (node.kind == graph::NodeKind::Parameter) {
+        if (node.kind == models::graph::NodeKind::Parameter) {
             ProtoWriter tensor;
             std::uint64_t elements = 1;
             for (const std::int64_t d : node.outputs.front().type.dims) {
@@ -319,17 +320,17 @@ bool writeOnnx(const graph::Graph& g, const QString& fileName)
             graphProto.message(5, tensor); // initializer
             continue;
         }
-        if (node.kind == graph::NodeKind::Input) {
+        if (node.kind == models::graph::NodeKind::Input) {
             graphProto.message(11, valueInfo(out, node.outputs.front().type));
             continue;
         }
-        if (node.kind == graph::NodeKind::Output) {
-            const graph::Node& producer = g.nodes[std::size_t(node.inputs.front().producer)];
+        if (node.kind == models::graph::NodeKind::Output) {
+            const models::graph::Node& producer = g.nodes[std::size_t(node.inputs.front().producer)];
             graphProto.message(12, valueInfo(producer.id, node.outputs.front().type));
             continue;
         }
         ProtoWriter n;
-        for (const graph::Port& in : node.inputs)
+        for (const models::graph::Port& in : node.inputs)
             n.bytes(1, g.nodes[std::size_t(in.producer)].id); // input
         n.bytes(2, out); // output
         n.bytes(3, '/' + node.id); // name
@@ -355,24 +356,24 @@ std::pair<double, int> importMs(const QString& path, ArtifactKind kind)
 {
     QElapsedTimer timer;
     timer.start();
-    const graph::GraphResult result = graph::GraphReader::read(path, kind);
+    const importers::graph::GraphResult result = importers::graph::GraphReader::read(path, kind);
     const double ms = double(timer.nsecsElapsed()) / 1e6;
     return { ms, result.graph ? result.graph->nodeCount() : -1 };
 }
 
-double settleAndPaint(QApplication& app, graphview::GraphView& view, QElapsedTimer& timer);
+double settleAndPaint(QApplication& app, runlens::widgets::graph::GraphView& view, QElapsedTimer& timer);
 
 /// Opening a file as a user does: import, hierarchy, layout of the collapsed view, first paint.
 double openToFirstFrameMs(QApplication& app, const QString& path, ArtifactKind kind)
 {
     QElapsedTimer timer;
     timer.start();
-    const graph::GraphResult result = graph::GraphReader::read(path, kind);
+    const importers::graph::GraphResult result = importers::graph::GraphReader::read(path, kind);
     if (!result.graph)
         return -1;
-    graphview::GraphView view;
+    runlens::widgets::graph::GraphView view;
     view.resize(1600, 1000);
-    view.setTree(graph::ScopeTree::build(result.graph));
+    view.setTree(models::graph::ScopeTree::build(result.graph));
     return settleAndPaint(app, view, timer);
 }
 
@@ -389,7 +390,7 @@ long peakRssKb()
 }
 
 /// Waits for the view's layout, then paints one frame; returns the elapsed milliseconds since `timer` start.
-double settleAndPaint(QApplication& app, graphview::GraphView& view, QElapsedTimer& timer)
+double settleAndPaint(QApplication& app, runlens::widgets::graph::GraphView& view, QElapsedTimer& timer)
 {
     while (view.isLayoutPending())
         app.processEvents(QEventLoop::WaitForMoreEvents, 5);
@@ -398,7 +399,7 @@ double settleAndPaint(QApplication& app, graphview::GraphView& view, QElapsedTim
     return double(timer.nsecsElapsed()) / 1e6;
 }
 
-int findChild(const graph::ScopeTree& tree, int container, const std::string& label)
+int findChild(const models::graph::ScopeTree& tree, int container, const std::string& label)
 {
     for (const int id : tree.item(container).children) {
         if (tree.item(id).label == label)
@@ -438,14 +439,14 @@ int main(int argc, char** argv)
     const auto graph = Generator().build(layers, heads);
     const double generateMs = double(timer.nsecsElapsed()) / 1e6;
     int ops = 0;
-    for (const graph::Node& node : graph->nodes)
-        ops += node.kind == graph::NodeKind::Op ? 1 : 0;
+    for (const models::graph::Node& node : graph->nodes)
+        ops += node.kind == models::graph::NodeKind::Op ? 1 : 0;
 
     timer.restart();
-    const auto tree = graph::ScopeTree::build(graph);
+    const auto tree = models::graph::ScopeTree::build(graph);
     const double treeMs = double(timer.nsecsElapsed()) / 1e6;
 
-    graphview::GraphView view;
+    runlens::widgets::graph::GraphView view;
     view.resize(1600, 1000);
     timer.restart();
     view.setTree(tree);
@@ -453,7 +454,7 @@ int main(int argc, char** argv)
     const int firstGroups = view.layoutResult().dotRuns;
 
     // Layers are chained, so they stay apart (no series): the model shows 48 layer boxes.
-    const int model = findChild(*tree, graph::ScopeTree::root(), "model");
+    const int model = findChild(*tree, models::graph::ScopeTree::root(), "model");
     timer.restart();
     view.setExpanded(model, true);
     const double expandModelMs = settleAndPaint(app, view, timer);
@@ -491,26 +492,26 @@ int main(int argc, char** argv)
     const double onnxOpenMs = openToFirstFrameMs(app, onnxFile, ArtifactKind::GraphOnnx);
 
     // The expanded picture from nothing, R times: a new view (empty layout cache), layout, first paint.
-    const graph::ExpansionState expandedState = view.expansionState();
+    const models::graph::ExpansionState expandedState = view.expansionState();
     std::vector<double> fromNothing;
     std::vector<double> layoutOnly;
-    graphview::LayoutResult expandedLayout;
+    runlens::widgets::graph::LayoutResult expandedLayout;
     for (int run = 0; run < runs; ++run) {
-        graphview::GraphView fresh;
+        runlens::widgets::graph::GraphView fresh;
         fresh.resize(1600, 1000);
         timer.restart();
         fresh.setTree(tree, expandedState);
         fromNothing.push_back(settleAndPaint(app, fresh, timer));
         expandedLayout = fresh.layoutResult();
         // The layout pass alone, on this thread, with an empty cache and the sizes the view measured.
-        graphview::LayoutRequest request;
+        runlens::widgets::graph::LayoutRequest request;
         request.tree = tree;
         request.state = expandedState;
         for (const int item : fresh.shownItems())
             request.collapsedSizes.insert(item, fresh.boxSize(item));
-        graphview::LayoutCache cache;
+        runlens::widgets::graph::LayoutCache cache;
         timer.restart();
-        graphview::GraphLayoutEngine::layoutNow(request, cache);
+        runlens::widgets::graph::GraphLayoutEngine::layoutNow(request, cache);
         layoutOnly.push_back(double(timer.nsecsElapsed()) / 1e6);
     }
     const double expandedMs = bench::median(fromNothing);

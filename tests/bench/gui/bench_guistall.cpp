@@ -43,6 +43,8 @@
 #include <vector>
 
 using namespace runlens;
+using namespace runlens::app;
+using namespace runlens::widgets::timeline;
 
 namespace {
 
@@ -712,12 +714,12 @@ int main(int argc, char** argv)
              [&] { return timeline && timeline->store() != nullptr; });
     if (only.contains(QLatin1String("graph")))
         open(QStringLiteral("graph"), graphFile, QStringLiteral("Graph"), [&] {
-            const graphview::GraphPanel* panel = window.graphPanel();
+            const runlens::widgets::graph::GraphPanel* panel = window.graphPanel();
             return panel->tree() && !panel->view()->isLayoutPending() && panel->view()->layoutResult().tree;
         });
     if (only.contains(QLatin1String("tensor")))
         open(QStringLiteral("tensor"), tensorFile, QStringLiteral("Tensors"), [&] {
-            const tensorview::TensorPanel* panel = window.tensorPanel();
+            const runlens::widgets::tensor::TensorPanel* panel = window.tensorPanel();
             return panel->currentTensor().has_value() && !panel->statsWidget()->isComputingWhole();
         });
 

@@ -9,10 +9,10 @@
 //
 //   bench_memorycurves [--events N] [--runs R] [--dir DIR] [--keep] [--no-peers]
 
-#include "models/memory/memoryanalysis.h"
-#include "models/memory/memorydownsample.h"
 #include "importers/memory/tracememory.h"
 #include "importers/trace/chrometracereader.h"
+#include "models/memory/memoryanalysis.h"
+#include "models/memory/memorydownsample.h"
 #include "models/trace/tracestore.h"
 
 #include "tests/bench/benchcommon.h"
@@ -164,8 +164,8 @@ int main(int argc, char** argv)
     // R runs of the whole path; the medians of each phase are printed, the last run's results are used below.
     std::vector<double> importWall, importCpuTimes, curveWall, curveCpuTimes, downsampleWall, downsampleCpuTimes,
         totalWall;
-    trace::ChromeTraceResult trace;
-    memory::MemoryReadResult result;
+    importers::trace::ChromeTraceResult trace;
+    importers::memory::MemoryReadResult result;
     std::size_t points = 0;
     for (int run = 0; run < runs; ++run) {
         trace = {};
@@ -173,7 +173,7 @@ int main(int argc, char** argv)
         start = Clock::now();
         const auto runStart = start;
         double cpu = processCpuSeconds();
-        trace = trace::ChromeTraceReader::read({ path });
+        trace = importers::trace::ChromeTraceReader::read({ path });
         importWall.push_back(seconds(start));
         importCpuTimes.push_back(processCpuSeconds() - cpu);
         if (!trace.store) {
@@ -182,16 +182,16 @@ int main(int argc, char** argv)
         }
         start = Clock::now();
         cpu = processCpuSeconds(); // the curves are read on several threads
-        result = memory::memoryFromTrace(*trace.store);
+        result = importers::memory::memoryFromTrace(*trace.store);
         curveWall.push_back(seconds(start));
         curveCpuTimes.push_back(processCpuSeconds() - cpu);
         start = Clock::now();
         cpu = threadCpuSeconds();
         points = 0;
-        for (const memory::MemoryDevice& device : result.profile->devices) {
-            for (const memory::MemorySeries* series : { &device.allocated, &device.reserved }) {
+        for (const models::memory::MemoryDevice& device : result.profile->devices) {
+            for (const models::memory::MemorySeries* series : { &device.allocated, &device.reserved }) {
                 if (!series->empty())
-                    points += memory::downsample(*series, series->x.front(), series->x.back()).size();
+                    points += models::memory::downsample(*series, series->x.front(), series->x.back()).size();
             }
         }
         downsampleWall.push_back(seconds(start));
@@ -205,7 +205,7 @@ int main(int argc, char** argv)
     const double curveSeconds = bench::median(curveWall);
     const double curveCpu = bench::median(curveCpuTimes);
     std::uint64_t memoryEvents = 0;
-    for (const memory::MemoryDevice& device : result.profile->devices)
+    for (const models::memory::MemoryDevice& device : result.profile->devices)
         memoryEvents += device.events.size();
     std::printf(
         "memory curves (memoryFromTrace, %d threads): %.3f s wall, %.3f s CPU (all threads) = %.2f M memory events/s "
@@ -215,21 +215,21 @@ int main(int argc, char** argv)
     const double downsampleSeconds = bench::median(downsampleWall);
     const double downsampleCpu = bench::median(downsampleCpuTimes);
     std::printf("downsampling every curve to <= %d points: %.3f s wall, %.3f s CPU (%zu points kept)\n",
-                memory::kMaxCurvePoints, downsampleSeconds, downsampleCpu, points);
+                models::memory::kMaxCurvePoints, downsampleSeconds, downsampleCpu, points);
 
     start = Clock::now();
-    for (const memory::MemoryDevice& device : result.profile->devices) {
-        const memory::MemoryPeak peak = memory::devicePeak(device);
-        const memory::MemoryContext context = memory::memoryContextAt(*trace.store, device, peak.x);
+    for (const models::memory::MemoryDevice& device : result.profile->devices) {
+        const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
+        const models::memory::MemoryContext context = models::memory::memoryContextAt(*trace.store, device, peak.x);
         std::printf("  %s: peak %.0f bytes at %lld ns in %s\n", qPrintable(device.label), peak.bytes, (long long)peak.x,
-                    qPrintable(memory::contextOpName(*trace.store, context)));
+                    qPrintable(models::memory::contextOpName(*trace.store, context)));
     }
     std::printf("peaks and ops at the peaks: %.3f s\n", seconds(start));
 
     start = Clock::now();
     std::size_t rows = 0;
-    for (const memory::MemoryDevice& device : result.profile->devices)
-        rows += memory::memoryOpTable(*trace.store, device).rows.size();
+    for (const models::memory::MemoryDevice& device : result.profile->devices)
+        rows += models::memory::memoryOpTable(*trace.store, device).rows.size();
     std::printf("per-operator tables: %.3f s (%zu rows)\n", seconds(start), rows);
 
     const double oursEndToEnd = bench::median(totalWall);

@@ -6,8 +6,8 @@
 // are the median of K frames; the ratio is peer time / ours.
 // `bench_memorypaint [--events N] [--frames K] [--png DIR]`.
 #include "models/core/timerange.h"
-#include "widgets/memory/memorychart.h"
 #include "models/memory/memoryprofile.h"
+#include "widgets/memory/memorychart.h"
 
 #include "tests/bench/benchcommon.h"
 
@@ -23,16 +23,18 @@
 #include <vector>
 
 using namespace runlens;
+using namespace runlens::models;
+using namespace runlens::widgets::memory;
 
 namespace {
 
 /// A training-like allocator: each event allocates or frees a block, a sawtooth per step (activations
 /// allocated in the forward pass, freed in the backward pass) with noise; every event is a sample of the
 /// allocated curve.
-std::shared_ptr<const memory::MemoryProfile> makeProfile(std::int64_t events)
+std::shared_ptr<const models::memory::MemoryProfile> makeProfile(std::int64_t events)
 {
-    auto profile = std::make_shared<memory::MemoryProfile>();
-    memory::MemoryDevice device;
+    auto profile = std::make_shared<models::memory::MemoryProfile>();
+    models::memory::MemoryDevice device;
     device.label = QStringLiteral("cuda:0");
     device.capacity = 40'000'000'000;
     device.allocated.x.reserve(std::size_t(events));
@@ -103,7 +105,7 @@ int main(int argc, char** argv)
     QElapsedTimer timer;
     timer.start();
     const auto profile = makeProfile(events);
-    const memory::MemoryDevice& device = profile->devices.front();
+    const models::memory::MemoryDevice& device = profile->devices.front();
     std::printf("profile: %lld events, %zu allocated samples, %zu reserved samples, built in %lld ms\n",
                 static_cast<long long>(device.events.size()), device.allocated.size(), device.reserved.size(),
                 static_cast<long long>(timer.elapsed()));
@@ -117,7 +119,7 @@ int main(int argc, char** argv)
     chart.resize(size);
     chart.setTimeRangeModel(&range);
     timer.restart();
-    chart.setDevices({ { profile, 0, device.label } }, memory::MemoryAxis::TimeNs, start);
+    chart.setDevices({ { profile, 0, device.label } }, models::memory::MemoryAxis::TimeNs, start);
     waitResampled(chart);
     std::printf("setDevices + first downsampling: %lld ms\n", static_cast<long long>(timer.elapsed()));
 

@@ -32,6 +32,8 @@
 #include <vector>
 
 using namespace runlens;
+using namespace runlens::importers;
+using namespace runlens::models;
 
 namespace {
 
@@ -89,10 +91,10 @@ int generate(const QString& root, int files)
             const QString base = QStringLiteral("%1/f%2").arg(dir).arg(k);
             bool ok = true;
             if (kind == QLatin1String("events")) {
-                summary::EventFileWriter writer;
-                ok = writer.open(
-                    dir + QLatin1Char('/')
-                    + summary::EventFileWriter::tensorBoardFileName(1700000000 + leaf, QStringLiteral("bench"), 7));
+                importers::summary::EventFileWriter writer;
+                ok = writer.open(dir + QLatin1Char('/')
+                                 + importers::summary::EventFileWriter::tensorBoardFileName(
+                                     1700000000 + leaf, QStringLiteral("bench"), 7));
                 writer.writeFileVersion(1700000000.0);
                 for (int step = 0; step < 50; ++step)
                     writer.writeScalar(QStringLiteral("loss"), step, 1700000000.0 + step, 1.0 / (step + 1));
@@ -255,8 +257,8 @@ int main(int argc, char** argv)
         bench::printNoRatio(what, runlensSide, "peer skipped");
         return 0;
     }
-    const NameRule rule = nameRule(root);
-    const PeerResult peer = pythonPeer(root, iterations, rule.skipped);
+    const ::NameRule rule = nameRule(root);
+    const ::PeerResult peer = pythonPeer(root, iterations, rule.skipped);
     if (!peer.error.isEmpty()) {
         bench::printNoRatio(what, runlensSide, peer.error.toStdString());
         return 0;

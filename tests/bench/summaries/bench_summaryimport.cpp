@@ -11,10 +11,10 @@
 
 #include "importers/core/importsession.h"
 #include "importers/core/runscanner.h"
-#include "models/scalars/scalarstore.h"
 #include "importers/summary/eventfilereader.h"
 #include "importers/summary/eventfilewriter.h"
 #include "importers/summary/recordreader.h"
+#include "models/scalars/scalarstore.h"
 #include "models/summary/summarystore.h"
 
 #include "tests/bench/benchcommon.h"
@@ -40,7 +40,11 @@
 #include <vector>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::importers;
+using namespace runlens::importers::summary;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
+using namespace runlens::models::summary;
 
 namespace {
 
@@ -347,7 +351,7 @@ int main(int argc, char** argv)
                         noPeerOption, pythonOption, memoryChildOption });
     parser.process(app);
     if (parser.isSet(memoryChildOption))
-        return memoryChild(parser.value(memoryChildOption));
+        return ::memoryChild(parser.value(memoryChildOption));
 
     Shape shape;
     shape.histogramEvents = std::max<qint64>(0, parser.value(histogramEventsOption).toLongLong());
@@ -413,7 +417,7 @@ int main(int argc, char** argv)
                 return 1;
             }
         }
-        const Timing read = summarize(seconds);
+        const ::Timing read = summarize(seconds);
         std::printf("EventFileReader alone (%d runs): best %.3f s = %.0f MB/s, median %.0f MB/s\n", repeat, read.best,
                     megabytes / read.best, megabytes / read.median);
     }
@@ -433,8 +437,8 @@ int main(int argc, char** argv)
         importSeconds.push_back(last.seconds);
         importCpuSeconds.push_back(last.cpuSeconds);
     }
-    const Timing import = summarize(importSeconds);
-    const Timing importCpu = summarize(importCpuSeconds);
+    const ::Timing import = summarize(importSeconds);
+    const ::Timing importCpu = summarize(importCpuSeconds);
     const double runlensMBps = megabytes / import.median;
     std::printf("ImportSession -> ScalarStore + SummaryStore (%d runs, 1 thread): median %.3f s = %.0f MB/s, %.2f M "
                 "records/s; best %.3f s; by thread CPU time median %.3f s\n",

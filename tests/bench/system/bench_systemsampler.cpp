@@ -73,7 +73,7 @@ int main(int argc, char** argv)
     }
 
     // In process: the sampler alone, measuring this process's tree, samples back to back, median of 5 runs.
-    runlens::system::SystemSampler sampler;
+    runlens::importers::system::SystemSampler sampler;
     sampler.setProcess(getpid());
     sampler.sample(wallSeconds());
     std::vector<double> perSampleMs;

@@ -10,8 +10,8 @@
 //
 //   bench_firstview [--mib N] [--runs R] [--keep DIR]
 
-#include "models/core/runmanifest.h"
 #include "importers/tensor/tensorcatalogbuilder.h"
+#include "models/core/runmanifest.h"
 #include "widgets/tensor/tensorpanel.h"
 #include "widgets/tensor/tensortablemodel.h"
 
@@ -34,6 +34,7 @@
 #include <vector>
 
 using namespace runlens;
+using namespace runlens::models;
 
 namespace {
 
@@ -97,13 +98,14 @@ Phases g_phases;
 
 double firstView(const QString& path, const RunManifest& manifest)
 {
-    tensorview::TensorPanel panel;
+    runlens::widgets::tensor::TensorPanel panel;
     panel.resize(1400, 900);
     panel.show();
     QApplication::processEvents();
     QElapsedTimer timer;
     timer.start();
-    auto catalog = std::make_shared<const tensor::TensorCatalog>(tensor::TensorCatalogBuilder::build(manifest));
+    auto catalog = std::make_shared<const models::tensor::TensorCatalog>(
+        importers::tensor::TensorCatalogBuilder::build(manifest));
     g_phases.catalog.push_back(timer.nsecsElapsed() / 1e6);
     panel.setCatalog(catalog);
     const bool shown = panel.showLocation(path);

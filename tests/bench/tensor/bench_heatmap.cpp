@@ -33,7 +33,7 @@
 #include <vector>
 
 using namespace runlens;
-using namespace runlens::tensor;
+using namespace runlens::models::tensor;
 
 namespace {
 
@@ -102,7 +102,7 @@ CaseResult runCase(const Case& c, const std::shared_ptr<const TensorData>& data,
     view.offset = c.viewOffset * 4;
     view.data = data;
 
-    tensorview::HeatmapView heatmap;
+    runlens::widgets::tensor::HeatmapView heatmap;
     heatmap.resize(1024, 1024);
     std::vector<double> build, paint, buildCpu, paintCpu;
     QImage target(heatmap.size(), QImage::Format_RGB32);
@@ -173,7 +173,7 @@ int main(int argc, char** argv)
     }
     const auto data = std::make_shared<MemoryTensorData>(std::move(bytes));
 
-    const Case cases[] = {
+    const ::Case cases[] = {
         // a[1] of a (3, 2048, 2048) array: rows one after another.
         { "a[1] of (3,2048,2048)", { 3, kSide, kSide }, { kSide, 1 }, std::int64_t(kSide) * kSide },
         // a[:, 1, :] of a (2048, 2, 2048) array: each row followed by a gap.
@@ -187,7 +187,7 @@ int main(int argc, char** argv)
     bool allPass = true;
     std::vector<CaseResult> results;
     QJsonObject peerCases;
-    for (const Case& c : cases) {
+    for (const ::Case& c : cases) {
         results.push_back(runCase(c, data, runs));
         allPass = results.back().pass && allPass;
         peerCases.insert(QString::fromLatin1(c.name),

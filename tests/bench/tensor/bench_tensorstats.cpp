@@ -139,23 +139,24 @@ int main(int argc, char** argv)
     const auto* data = reinterpret_cast<const std::byte*>(mapped + dataOffset);
 
     // One untimed pass maps the pages in; then R timed passes, all threads and one thread.
-    const auto medianSeconds = [&](int useThreads, tensor::TensorStatistics& stats) {
-        tensor::StatisticsOptions options;
+    const auto medianSeconds = [&](int useThreads, models::tensor::TensorStatistics& stats) {
+        models::tensor::StatisticsOptions options;
         options.threads = useThreads;
         std::vector<double> seconds;
         for (int run = 0; run < runs; ++run) {
             timer.restart();
-            stats = tensor::computeStatistics(data, count, tensor::DType::Float32, false, options);
+            stats = models::tensor::computeStatistics(data, count, models::tensor::DType::Float32, false, options);
             seconds.push_back(double(timer.nsecsElapsed()) / 1e9);
         }
         return bench::median(seconds);
     };
-    tensor::TensorStatistics stats = tensor::computeStatistics(data, count, tensor::DType::Float32, false, {});
+    models::tensor::TensorStatistics stats
+        = models::tensor::computeStatistics(data, count, models::tensor::DType::Float32, false, {});
     const int allThreads = threads > 0 ? threads : bench::hardwareThreads();
     const double allSeconds = medianSeconds(allThreads, stats);
     std::printf("RunLens, %d threads: %.3f s (%.2f GB/s, median of %d)\n", allThreads, allSeconds,
                 double(count) * 4 / allSeconds / 1e9, runs);
-    tensor::TensorStatistics single;
+    models::tensor::TensorStatistics single;
     const double oneSeconds = medianSeconds(1, single);
     std::printf("RunLens, 1 thread:  %.3f s (%.2f GB/s, median of %d)\n", oneSeconds,
                 double(count) * 4 / oneSeconds / 1e9, runs);

@@ -3,11 +3,11 @@
 // highlighted (a quarter of all slices). Each figure is the median of K frames, painted on one thread; the
 // frames keep nothing from one another. No peer runs on this machine, so no ratio is printed.
 // `bench_timelinepaint [--events N] [--frames K] [--png DIR]`.
+#include "models/trace/tracestore.h"
+#include "models/trace/tracestorebuilder.h"
 #include "widgets/timeline/timelinepainter.h"
 #include "widgets/timeline/timelinesearch.h"
 #include "widgets/timeline/timelineview.h"
-#include "models/trace/tracestore.h"
-#include "models/trace/tracestorebuilder.h"
 
 #include "tests/bench/benchcommon.h"
 
@@ -22,14 +22,16 @@
 #include <vector>
 
 using namespace runlens;
+using namespace runlens::models;
+using namespace runlens::widgets::timeline;
 
 namespace {
 
 /// Kineto-like: 8 CPU threads with ops nested 4 deep (step > module > op > runtime call) and 4 GPU
 /// streams of kernels, `events` slices in all, over about `events` µs.
-std::shared_ptr<const trace::TraceStore> makeTrace(std::int64_t events)
+std::shared_ptr<const models::trace::TraceStore> makeTrace(std::int64_t events)
 {
-    using namespace trace;
+    using namespace models::trace;
     TraceStoreBuilder b;
     const int source = b.addSource(QStringLiteral("bench.json"), nullptr);
     const int cpu = b.process(source, 1000);

@@ -33,7 +33,8 @@
 #include <string>
 #include <vector>
 
-using namespace runlens::trace;
+using namespace runlens::importers::trace;
+using namespace runlens::models::trace;
 namespace bench = runlens::bench;
 using Clock = std::chrono::steady_clock;
 
@@ -56,7 +57,7 @@ int runPhase(const QString& path, const QString& cache)
     TraceCache::setEnabled(true);
     const auto start = Clock::now();
     double firstFrame = -1;
-    runlens::ImportControl control;
+    runlens::importers::ImportControl control;
     control.traceSnapshot = [&](std::shared_ptr<const TraceStore> partial, int) {
         if (firstFrame >= 0 || !partial)
             return;
@@ -102,7 +103,7 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     if (args.size() == 4 && args[1] == QLatin1String("--phase"))
-        return runPhase(args[2], args[3]);
+        return ::runPhase(args[2], args[3]);
 
     constexpr double kEventsPerGb = 3'800'000;
     std::uint64_t events = std::uint64_t(kEventsPerGb); // about 1 GB

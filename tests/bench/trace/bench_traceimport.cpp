@@ -32,7 +32,8 @@
 #include <optional>
 #include <string>
 
-using namespace runlens::trace;
+using namespace runlens::importers::trace;
+using namespace runlens::models::trace;
 namespace bench = runlens::bench;
 using runlens::bench::writeTrace;
 using Clock = std::chrono::steady_clock;

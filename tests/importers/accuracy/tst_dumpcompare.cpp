@@ -14,7 +14,9 @@
 #include <cmath>
 
 using namespace runlens;
-using namespace runlens::accuracy;
+using namespace runlens::importers;
+using namespace runlens::importers::accuracy;
+using namespace runlens::models::accuracy;
 
 namespace {
 

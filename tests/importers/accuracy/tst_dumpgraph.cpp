@@ -20,7 +20,10 @@
 #include <map>
 
 using namespace runlens;
-using namespace runlens::accuracy;
+using namespace runlens::importers;
+using namespace runlens::importers::accuracy;
+using namespace runlens::models;
+using namespace runlens::models::accuracy;
 
 namespace {
 
@@ -32,10 +35,10 @@ void writeFile(const QString& path, const QByteArray& bytes)
     QCOMPARE(file.write(bytes), bytes.size());
 }
 
-std::map<std::string, std::string> attributesOf(const graph::Node& node)
+std::map<std::string, std::string> attributesOf(const models::graph::Node& node)
 {
     std::map<std::string, std::string> out;
-    for (const graph::Attribute& a : node.attributes)
+    for (const models::graph::Attribute& a : node.attributes)
         out.emplace(a.name, a.value);
     return out;
 }
@@ -57,7 +60,7 @@ bool sameStatistic(const QJsonValue& expected, const std::string& text)
     return ok && actual == expected.toDouble();
 }
 
-QStringList scopeParts(const graph::Node& node)
+QStringList scopeParts(const models::graph::Node& node)
 {
     return QString::fromStdString(node.scope).split(QLatin1Char('/'));
 }
@@ -91,8 +94,8 @@ private slots:
 
         const MsprobeReadResult read = readMsprobeDump(path);
         QCOMPARE(read.status, ImportStatus::Ok);
-        const std::shared_ptr<graph::Graph> g = buildDumpGraph(*read.dump);
-        QCOMPARE(g->format, graph::GraphFormat::MsprobeDump);
+        const std::shared_ptr<models::graph::Graph> g = buildDumpGraph(*read.dump);
+        QCOMPARE(g->format, models::graph::GraphFormat::MsprobeDump);
         QCOMPARE(QString::fromStdString(g->name), QFileInfo(path).fileName());
         QCOMPARE(g->nodeCount(), entries.size());
         QCOMPARE(int(g->nodes.size()), entries.size());
@@ -101,7 +104,7 @@ private slots:
         int statistics = 0;
         for (int i = 0; i < entries.size(); ++i) {
             const QJsonObject want = entries[i].toObject();
-            const graph::Node& node = g->nodes[std::size_t(i)];
+            const models::graph::Node& node = g->nodes[std::size_t(i)];
             const QString name = want.value("name").toString();
             QCOMPARE(QString::fromStdString(node.id), name);
             const auto attributes = attributesOf(node);
@@ -166,10 +169,10 @@ private slots:
         QVERIFY(statistics > entries.size());
 
         // The tree opens to the two directions, the modules below them as collapsible groups.
-        const auto tree = graph::ScopeTree::build(g);
+        const auto tree = models::graph::ScopeTree::build(g);
         const int forward = tree->findKey(std::string("g:") + kForwardGroup);
         QVERIFY(forward >= 0);
-        QCOMPARE(tree->item(forward).kind, graph::ScopeItemKind::Group);
+        QCOMPARE(tree->item(forward).kind, models::graph::ScopeItemKind::Group);
         QCOMPARE(tree->item(forward).depth, 1);
         QVERIFY(tree->findKey(std::string("g:") + kBackwardGroup) >= 0);
         QVERIFY(tree->groupCount() >= 4);
@@ -231,11 +234,11 @@ private slots:
         QCOMPARE(g->nodes[std::size_t(g->find("head.weight"))].scope, std::string("head"));
         // Joined in execution order by control edges.
         QCOMPARE(g->edges.size(), std::size_t(2));
-        for (const graph::Edge& e : g->edges) {
+        for (const models::graph::Edge& e : g->edges) {
             QVERIFY(e.control);
             QCOMPARE(e.to, e.from + 1);
         }
-        const auto tree = graph::ScopeTree::build(g);
+        const auto tree = models::graph::ScopeTree::build(g);
         QVERIFY(tree->findKey("g:layers") >= 0 || tree->groupCount() >= 2);
     }
 
@@ -268,7 +271,7 @@ private slots:
         // a -> b and a -> c by the [2,3] tensor (the 0-d one is never joined); b -> c by call order only.
         QCOMPARE(int(g->edges.size()), 3);
         int data = 0;
-        for (const graph::Edge& e : g->edges) {
+        for (const models::graph::Edge& e : g->edges) {
             if (e.control) {
                 QCOMPARE(e.from, 1);
                 QCOMPARE(e.to, 2);
@@ -315,9 +318,9 @@ private slots:
                            QString::fromUtf8(record).arg("Module.conv1.Conv2d.forward.0.output.0.npy"))
                       .toUtf8());
 
-        const auto built = tensor::TensorCatalogBuilder::buildWithDumps(RunScanner().scan(dir.path()));
+        const auto built = importers::tensor::TensorCatalogBuilder::buildWithDumps(RunScanner().scan(dir.path()));
         QMap<QString, QString> nodeOf;
-        for (const tensor::TensorSeries& series : built.catalog.series())
+        for (const models::tensor::TensorSeries& series : built.catalog.series())
             nodeOf.insert(series.name, series.nodeKey);
         QCOMPARE(nodeOf.value("Functional.relu.0.forward.input.0"), QStringLiteral("Functional.relu.0.forward"));
         QCOMPARE(nodeOf.value("Functional.relu.0.forward.output.0"), QStringLiteral("Functional.relu.0.forward"));
@@ -327,7 +330,7 @@ private slots:
 
         const MsprobeReadResult read = readMsprobeDump(rank);
         const auto g = buildDumpGraph(*read.dump);
-        const graph::Node& relu = g->nodes[std::size_t(g->find("Functional.relu.0.forward"))];
+        const models::graph::Node& relu = g->nodes[std::size_t(g->find("Functional.relu.0.forward"))];
         const auto attributes = attributesOf(relu);
         QCOMPARE(QString::fromStdString(attributes.at("input.0 file")),
                  QDir::toNativeSeparators(rank + "/dump_tensor_data/Functional.relu.0.forward.input.0.npy"));

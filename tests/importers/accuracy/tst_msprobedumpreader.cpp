@@ -17,7 +17,10 @@
 #include <cmath>
 
 using namespace runlens;
-using namespace runlens::accuracy;
+using namespace runlens::importers;
+using namespace runlens::importers::accuracy;
+using namespace runlens::models;
+using namespace runlens::models::accuracy;
 
 namespace {
 

@@ -7,7 +7,9 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::cluster;
+using namespace runlens::importers::cluster;
+using namespace runlens::models;
+using namespace runlens::models::cluster;
 
 namespace {
 

@@ -15,7 +15,8 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::cluster;
+using namespace runlens::importers::cluster;
+using namespace runlens::models::cluster;
 
 namespace {
 
@@ -41,13 +42,13 @@ std::vector<std::shared_ptr<const RankDigest>> digestsOf(const QStringList& path
 /// window does (each rank's highest device peak).
 Cluster combined(const QStringList& paths)
 {
-    const auto read = trace::ChromeTraceReader::read(paths);
+    const auto read = importers::trace::ChromeTraceReader::read(paths);
     Cluster cluster = buildKinetoCluster(*read.store);
-    const memory::MemoryReadResult memory = memory::memoryFromTrace(*read.store);
+    const importers::memory::MemoryReadResult memory = importers::memory::memoryFromTrace(*read.store);
     if (memory.profile) {
-        for (const memory::MemoryDevice& device : memory.profile->devices) {
+        for (const models::memory::MemoryDevice& device : memory.profile->devices) {
             const int index = cluster.indexOfRank(device.rank);
-            const memory::MemoryPeak peak = memory::devicePeak(device);
+            const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
             if (device.deviceId < 0 || device.relative || index < 0 || !peak.valid)
                 continue;
             double& known = cluster.ranks[std::size_t(index)].peakMemoryBytes;
@@ -63,15 +64,15 @@ Cluster combined(const QStringList& paths)
 QByteArray referenceDigest(const QString& path)
 {
     const QFileInfo info(path);
-    const auto read = trace::ChromeTraceReader::readFiles({ info.absoluteFilePath() });
+    const auto read = importers::trace::ChromeTraceReader::readFiles({ info.absoluteFilePath() });
     if (!read.store || read.store->sources().empty() || read.store->eventCount() == 0)
         return {};
-    const trace::StepBreakdown breakdown = trace::computeStepBreakdown(*read.store);
+    const models::trace::StepBreakdown breakdown = models::trace::computeStepBreakdown(*read.store);
     RankDigest digest = computeRankDigest(*read.store, 0, {}, &breakdown);
-    const memory::MemoryReadResult memory = memory::memoryFromTrace(*read.store);
+    const importers::memory::MemoryReadResult memory = importers::memory::memoryFromTrace(*read.store);
     if (memory.profile) {
-        for (const memory::MemoryDevice& device : memory.profile->devices) {
-            const memory::MemoryPeak peak = memory::devicePeak(device);
+        for (const models::memory::MemoryDevice& device : memory.profile->devices) {
+            const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
             if (device.deviceId >= 0 && !device.relative && peak.valid
                 && !(peak.bytes <= digest.figures.peakMemoryBytes))
                 digest.figures.peakMemoryBytes = peak.bytes;

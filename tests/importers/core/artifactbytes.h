@@ -65,8 +65,8 @@ inline QByteArray protoDouble(int field, double value)
 inline QByteArray tfRecord(const QByteArray& payload)
 {
     const QByteArray length = le64(quint64(payload.size()));
-    return length + le32(summary::maskedCrc32c(length.constData(), 8)) + payload
-        + le32(summary::maskedCrc32c(payload.constData(), std::size_t(payload.size())));
+    return length + le32(models::maskedCrc32c(length.constData(), 8)) + payload
+        + le32(models::maskedCrc32c(payload.constData(), std::size_t(payload.size())));
 }
 
 /// An Event (TensorBoard and MindSpore share the numbering): wall_time, then a version string.
@@ -167,7 +167,7 @@ inline QByteArray tfGraphDefBytes()
 
 inline QString tbName(int counter = 0)
 {
-    return summary::EventFileWriter::tensorBoardFileName(1700000000, QStringLiteral("host"), 42, counter);
+    return importers::summary::EventFileWriter::tensorBoardFileName(1700000000, QStringLiteral("host"), 42, counter);
 }
 
 } // namespace runlens::test

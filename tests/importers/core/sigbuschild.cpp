@@ -18,7 +18,7 @@ int main(int argc, char** argv)
     if (argc != 3)
         return 2;
     QString error;
-    const auto registered = runlens::FileMapping::map(QString::fromLocal8Bit(argv[1]), 0, 0, error);
+    const auto registered = runlens::importers::FileMapping::map(QString::fromLocal8Bit(argv[1]), 0, 0, error);
     if (!registered)
         return 3;
     const int fd = ::open(argv[2], O_RDONLY);

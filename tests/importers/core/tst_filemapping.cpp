@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 using namespace runlens;
+using namespace runlens::importers;
 
 namespace {
 
@@ -94,11 +95,11 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("weights.npy"));
         const qint64 count = 1 << 20;
         QVERIFY(writeFile(path, npyOfOnes(count)));
-        const tensor::NpyFileResult opened = tensor::openNpyFile(path);
+        const importers::tensor::NpyFileResult opened = importers::tensor::openNpyFile(path);
         QVERIFY2(opened.tensor, qPrintable(opened.error));
         QVERIFY(opened.tensor->data->damage().isEmpty());
         QVERIFY(::truncate(QFile::encodeName(path).constData(), 128 + 4 * 1000) == 0);
-        const tensor::TensorStatistics stats = tensor::computeStatistics(*opened.tensor, {});
+        const models::tensor::TensorStatistics stats = models::tensor::computeStatistics(*opened.tensor, {});
         QCOMPARE(stats.count, count);
         QVERIFY(stats.zeros > 0);
         const QString damage = opened.tensor->data->damage();

@@ -11,6 +11,8 @@
 
 using namespace runlens;
 using namespace runlens::test;
+using namespace runlens::importers;
+using namespace runlens::models;
 
 class TestFileSniffer : public QObject
 {

@@ -19,7 +19,11 @@
 #include <sys/stat.h>
 
 using namespace runlens;
-using summary::EventFileWriter;
+using namespace runlens::importers;
+using namespace runlens::importers::demo;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
+using importers::summary::EventFileWriter;
 
 namespace {
 
@@ -237,12 +241,12 @@ private slots:
         session.importArtifact(0);
         QVERIFY(finished.wait(10000));
         QCOMPARE(arrived.count(), 1);
-        const auto store = arrived.first().at(1).value<std::shared_ptr<const trace::TraceStore>>();
+        const auto store = arrived.first().at(1).value<std::shared_ptr<const models::trace::TraceStore>>();
         QVERIFY(store);
         QCOMPARE(store->steps().size(), size_t(1));
         QCOMPARE(session.state(0).status, ImportStatus::Ok);
         QVERIFY(session.state(0).trace.has_value());
-        const trace::TraceSummary& summary = *session.state(0).trace;
+        const models::trace::TraceSummary& summary = *session.state(0).trace;
         QCOMPARE(summary.byPhase.value(QStringLiteral("X")), quint64(5));
         QCOMPARE(summary.memoryEvents, quint64(1));
         QCOMPARE(summary.steps, 1);
@@ -305,14 +309,14 @@ private slots:
         QCOMPARE(arrived.count(), 1);
         QVERIFY(single.isEmpty());
         QCOMPARE(arrived.first().at(0).value<QList<int>>(), QList<int>({ 0, 1 }));
-        const auto store = arrived.first().at(1).value<std::shared_ptr<const trace::TraceStore>>();
+        const auto store = arrived.first().at(1).value<std::shared_ptr<const models::trace::TraceStore>>();
         QVERIFY(store);
         QCOMPARE(store->sources().size(), std::size_t(2));
         QCOMPARE(store->sources()[0].path, manifest.artifacts[0].path);
         QVERIFY(store->sources()[1].events < store->sources()[0].events);
         // Each rank is a process group of its own.
         QSet<int> sources;
-        for (const trace::Process& p : store->processes())
+        for (const models::trace::Process& p : store->processes())
             sources.insert(p.source);
         QCOMPARE(sources, QSet<int>({ 0, 1 }));
         // Each artifact keeps the diagnostics of its own file.

@@ -10,6 +10,8 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::importers;
+using namespace runlens::models;
 
 namespace {
 
@@ -36,7 +38,7 @@ bool hasError(const Diagnostics& diagnostics)
 
 } // namespace
 
-Q_DECLARE_METATYPE(runlens::ArtifactKind)
+Q_DECLARE_METATYPE(runlens::models::ArtifactKind)
 
 // Conformance on tests/data/real: one small file of each major writer (see its README.md), committed so that
 // this much runs on every checkout, with or without ../shared/samples.
@@ -72,8 +74,8 @@ private slots:
     void torchProfilerTrace()
     {
         // make_torch_trace.py: 5 iterations under a schedule of 1 wait, 1 warmup, 3 active steps.
-        const trace::ChromeTraceResult result
-            = trace::ChromeTraceReader::read({ realFile("torch113_cpu.pt.trace.json") });
+        const importers::trace::ChromeTraceResult result
+            = importers::trace::ChromeTraceReader::read({ realFile("torch113_cpu.pt.trace.json") });
         QVERIFY2(!hasError(result.diagnostics), qPrintable(describe(result.diagnostics)));
         QVERIFY(result.store);
         QCOMPARE(result.store->sources().size(), std::size_t(1));
@@ -87,11 +89,11 @@ private slots:
     {
         // MANIFEST.tsv: events=220; ProfilerStep=3 (copies on the GPU tracks are not steps);
         // phases=X:113,M:60,f:25,s:20,i:2.
-        const trace::ChromeTraceResult result
-            = trace::ChromeTraceReader::read({ realFile("mi250_minitoy_train_ROCm6_2_kineto.json.gz") });
+        const importers::trace::ChromeTraceResult result
+            = importers::trace::ChromeTraceReader::read({ realFile("mi250_minitoy_train_ROCm6_2_kineto.json.gz") });
         QVERIFY2(!hasError(result.diagnostics), qPrintable(describe(result.diagnostics)));
         QVERIFY(result.store);
-        const trace::TraceSource& source = result.store->sources().at(0);
+        const models::trace::TraceSource& source = result.store->sources().at(0);
         QCOMPARE(source.events, std::uint64_t(220));
         QCOMPARE(source.eventsByPhase[int('X')], std::uint64_t(113));
         QCOMPARE(source.eventsByPhase[int('s')], std::uint64_t(20));
@@ -118,8 +120,9 @@ private slots:
         QFETCH(int, tags);
         QFETCH(int, points);
         const QString path = kReal + QLatin1Char('/') + name;
-        summary::EventFileReader reader(
-            path, mindSpore ? summary::SummaryFlavor::MindSpore : summary::SummaryFlavor::TensorBoard);
+        importers::summary::EventFileReader reader(path,
+                                                   mindSpore ? importers::summary::SummaryFlavor::MindSpore
+                                                             : importers::summary::SummaryFlavor::TensorBoard);
         const test::PollResult result = test::pollOnce(reader);
         QCOMPARE(result.update.status, ImportStatus::Ok);
         QVERIFY2(result.collected.count(Severity::Error) == 0, qPrintable(describe(result.collected.diagnostics)));
@@ -132,8 +135,8 @@ private slots:
     {
         // 20 steps, then the "-" row MindSpore writes with the average.
         Diagnostics diagnostics;
-        const profiler::StepSeries series
-            = profiler::readStepTraceRaw(realFile("step_trace_raw_0_detail_time.csv"), diagnostics);
+        const models::profiler::StepSeries series
+            = importers::profiler::readStepTraceRaw(realFile("step_trace_raw_0_detail_time.csv"), diagnostics);
         QVERIFY2(!hasError(diagnostics), qPrintable(describe(diagnostics)));
         QCOMPARE(series.steps.size(), std::size_t(20));
         QCOMPARE(series.steps.front().number, 1);

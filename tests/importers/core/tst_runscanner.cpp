@@ -21,8 +21,10 @@
 
 using namespace runlens;
 using namespace runlens::test;
-using summary::EventFileWriter;
-using summary::SummaryFlavor;
+using namespace runlens::importers;
+using namespace runlens::models;
+using importers::summary::EventFileWriter;
+using importers::summary::SummaryFlavor;
 
 namespace {
 
@@ -736,7 +738,7 @@ void TestRunScanner::unreadableEntriesAreReported()
     QCOMPARE(::chmod(locked.constData(), 0), 0);
     QCOMPARE(::chmod(secret.constData(), 0), 0);
     const QString problem
-        = asRoot ? inUnprivilegedChild([&root] { return unreadableProblem(root); }) : unreadableProblem(root);
+        = asRoot ? inUnprivilegedChild([&root] { return ::unreadableProblem(root); }) : unreadableProblem(root);
     ::chmod(locked.constData(), 0755);
     ::chmod(secret.constData(), 0644);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));

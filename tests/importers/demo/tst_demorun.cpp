@@ -4,8 +4,8 @@
 #include "importers/demo/demorun.h"
 #include "importers/demo/demotensors.h"
 #include "importers/demo/demotrace.h"
-#include "models/graph/graph.h"
 #include "importers/tensor/tensorcatalogbuilder.h"
+#include "models/graph/graph.h"
 
 #include <QDirIterator>
 #include <QFile>
@@ -20,6 +20,9 @@
 #include <memory>
 
 using namespace runlens;
+using namespace runlens::importers;
+using namespace runlens::importers::demo;
+using namespace runlens::models;
 
 namespace {
 
@@ -58,7 +61,7 @@ private slots:
         m_manifest = RunScanner().scan(m_dir.path());
         m_session = std::make_unique<ImportSession>(m_manifest);
         connect(m_session.get(), &ImportSession::graphArrived, this,
-                [this](int, std::shared_ptr<const graph::Graph> graph) { m_graph = std::move(graph); });
+                [this](int, std::shared_ptr<const models::graph::Graph> graph) { m_graph = std::move(graph); });
         m_session->importBlocking();
         const QString profiler = m_dir.filePath(QStringLiteral("baseline/profiler"));
         const QStringList traces = QDir(profiler).entryList({ QStringLiteral("*.pt.trace.json") }, QDir::Files);
@@ -95,7 +98,8 @@ private slots:
         QCOMPARE(kinds.value(ArtifactKind::ChromeTrace), 1);
         QCOMPARE(kinds.value(ArtifactKind::GraphDot), 1);
         QCOMPARE(kinds.value(ArtifactKind::TensorNpy),
-                 int(demo::DemoTensors::names().size() * demo::DemoTensors::steps().size()));
+                 int(importers::demo::demo::DemoTensors::names().size()
+                     * importers::demo::demo::DemoTensors::steps().size()));
         QCOMPARE(kinds.size(), 4);
         QCOMPARE(m_manifest.runs(), DemoRun::runNames());
     }
@@ -145,11 +149,11 @@ private slots:
                 memory << e;
         }
         QStringList expectedSteps;
-        for (int s = 0; s < demo::DemoTrace::kProfilerSteps; ++s)
-            expectedSteps << QStringLiteral("ProfilerStep#%1").arg(demo::DemoTrace::kFirstStep + s);
+        for (int s = 0; s < importers::demo::demo::DemoTrace::kProfilerSteps; ++s)
+            expectedSteps << QStringLiteral("ProfilerStep#%1").arg(importers::demo::demo::DemoTrace::kFirstStep + s);
         QCOMPARE(steps, expectedSteps);
-        QCOMPARE(dataLoader, demo::DemoTrace::kProfilerSteps);
-        QVERIFY(memcpy >= demo::DemoTrace::kProfilerSteps);
+        QCOMPARE(dataLoader, importers::demo::demo::DemoTrace::kProfilerSteps);
+        QVERIFY(memcpy >= importers::demo::demo::DemoTrace::kProfilerSteps);
 
         // Every kernel has its launch: same correlation and External id, launched before it started.
         QVERIFY(kernels.size() > 100);
@@ -183,8 +187,8 @@ private slots:
         }
         QCOMPARE(totals.size(), 2); // the CPU batch and the CUDA device
 
-        const trace::TraceSummary& summary = *state.trace;
-        QCOMPARE(summary.steps, demo::DemoTrace::kProfilerSteps);
+        const models::trace::TraceSummary& summary = *state.trace;
+        QCOMPARE(summary.steps, importers::demo::demo::DemoTrace::kProfilerSteps);
         QCOMPARE(qint64(summary.byKind.value(QStringLiteral("kernel"))), qint64(kernels.size()));
         QCOMPARE(qint64(summary.memoryEvents), qint64(memory.size()));
         // One flow (a start and its finish) from each launch and each copy to what it started.
@@ -196,7 +200,7 @@ private slots:
         });
         QVERIFY(cuda != state.memory->end());
         QCOMPARE(cuda->peakBytes, peak);
-        QCOMPARE(cuda->capacity, demo::DemoTrace::kDeviceMemory);
+        QCOMPARE(cuda->capacity, importers::demo::demo::DemoTrace::kDeviceMemory);
         QVERIFY(!cuda->peakOp.isEmpty());
         // A real peak: well above what the step starts and ends with.
         QVERIFY(peak > 100 * 1024 * 1024);
@@ -204,7 +208,8 @@ private slots:
 
         const QJsonArray devices = m_trace.value(QStringLiteral("deviceProperties")).toArray();
         QCOMPARE(devices.size(), 1);
-        QCOMPARE(devices[0][QStringLiteral("totalGlobalMem")].toInteger(), demo::DemoTrace::kDeviceMemory);
+        QCOMPARE(devices[0][QStringLiteral("totalGlobalMem")].toInteger(),
+                 importers::demo::demo::DemoTrace::kDeviceMemory);
     }
 
     void graphHasScopes()
@@ -221,24 +226,24 @@ private slots:
         QCOMPARE(state.graph->maxDepth, 3);
 
         QVERIFY(m_graph);
-        QHash<QString, const graph::Node*> byName;
-        for (const graph::Node& node : m_graph->nodes)
+        QHash<QString, const models::graph::Node*> byName;
+        for (const models::graph::Node& node : m_graph->nodes)
             byName.insert(QString::fromStdString(node.fullName()), &node);
-        for (const demo::DemoModel::Layer& layer : demo::DemoModel::layers()) {
-            const graph::Node* node = byName.value(layer.node);
+        for (const importers::demo::demo::DemoModel::Layer& layer : importers::demo::demo::DemoModel::layers()) {
+            const models::graph::Node* node = byName.value(layer.node);
             QVERIFY2(node, qPrintable(layer.node));
-            QCOMPARE(QString::fromStdString(node->opType), demo::DemoModel::opType(layer.type));
+            QCOMPARE(QString::fromStdString(node->opType), importers::demo::demo::DemoModel::opType(layer.type));
         }
-        const graph::Node* conv = byName.value(QStringLiteral("layer1/0/conv1"));
+        const models::graph::Node* conv = byName.value(QStringLiteral("layer1/0/conv1"));
         QVERIFY(conv);
         QCOMPARE(conv->scope, std::string("layer1/0"));
         QCOMPARE(conv->name, std::string("conv1"));
-        const graph::Node* weight = byName.value(QStringLiteral("layer1/0/conv1.weight"));
+        const models::graph::Node* weight = byName.value(QStringLiteral("layer1/0/conv1.weight"));
         QVERIFY(weight);
-        QCOMPARE(weight->kind, graph::NodeKind::Parameter);
+        QCOMPARE(weight->kind, models::graph::NodeKind::Parameter);
         // The weight feeds the convolution, whose input is the stem's ReLU.
         QStringList producers;
-        for (const graph::Port& port : conv->inputs)
+        for (const models::graph::Port& port : conv->inputs)
             producers << QString::fromStdString(m_graph->nodes[std::size_t(port.producer)].fullName());
         producers.sort();
         QCOMPARE(producers, (QStringList { QStringLiteral("layer1/0/conv1.weight"), QStringLiteral("relu") }));
@@ -246,14 +251,14 @@ private slots:
 
     void tensorCatalogHasSeriesWithSteps()
     {
-        const tensor::TensorCatalog catalog = tensor::TensorCatalogBuilder::build(m_manifest);
+        const models::tensor::TensorCatalog catalog = importers::tensor::TensorCatalogBuilder::build(m_manifest);
         QVERIFY(catalog.diagnostics().isEmpty());
-        QCOMPARE(catalog.steps(), demo::DemoTensors::steps());
-        for (const QString& name : demo::DemoTensors::names()) {
+        QCOMPARE(catalog.steps(), importers::demo::demo::DemoTensors::steps());
+        for (const QString& name : importers::demo::demo::DemoTensors::names()) {
             const int index = catalog.indexOf(name);
             QVERIFY2(index >= 0, qPrintable(name));
-            const tensor::TensorSeries& series = catalog.series()[index];
-            QCOMPARE(series.steps(), demo::DemoTensors::steps());
+            const models::tensor::TensorSeries& series = catalog.series()[index];
+            QCOMPARE(series.steps(), importers::demo::demo::DemoTensors::steps());
             QCOMPARE(series.run, DemoRun::runNames().first());
         }
         // The graph's convolution finds its weights, '/' and '.' alike.
@@ -266,7 +271,7 @@ private slots:
     {
         const QDir dump(m_dir.filePath(QStringLiteral("baseline/dump")));
         QByteArray previous;
-        for (const int step : demo::DemoTensors::steps()) {
+        for (const int step : importers::demo::demo::DemoTensors::steps()) {
             const QByteArray bytes = readAll(dump.filePath(QStringLiteral("step_%1/conv1.weight.npy").arg(step)));
             // The format as numpy documents it: magic, version 1.0, a little-endian header length, a
             // Python dict padded so the data starts on a 64-byte boundary, then the raw values.
@@ -291,7 +296,7 @@ private:
     QTemporaryDir m_dir;
     RunManifest m_manifest;
     std::unique_ptr<ImportSession> m_session;
-    std::shared_ptr<const graph::Graph> m_graph;
+    std::shared_ptr<const models::graph::Graph> m_graph;
     QString m_tracePath;
     QJsonObject m_trace;
 };

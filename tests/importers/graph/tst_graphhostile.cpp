@@ -13,9 +13,12 @@
 #include <vector>
 
 using namespace runlens;
-using namespace runlens::graph;
+using namespace runlens::importers;
+using namespace runlens::importers::graph;
+using namespace runlens::models;
+using namespace runlens::models::graph;
 
-Q_DECLARE_METATYPE(runlens::ArtifactKind)
+Q_DECLARE_METATYPE(runlens::models::ArtifactKind)
 
 // Files made to crash, hang or exhaust the graph readers, each generated here: nesting far past any
 // recursion limit, output slots that would create billions of ports, 300k nodes of one name, numbers past
@@ -510,7 +513,7 @@ void TestGraphHostile::numbersOutOfRange_data()
     {
         // TensorProto.external_data offset and length that fit no integer, or are negative.
         auto entry = [](std::string_view key, std::string_view value) {
-            return bytesField(13, bytesField(1, key) + bytesField(2, value));
+            return ::bytesField(13, bytesField(1, key) + bytesField(2, value));
         };
         const std::string w1 = bytesField(8, "w1") + entry("location", "w.bin") + entry("offset", huge)
             + entry("length", "4") + varintField(14, 1);

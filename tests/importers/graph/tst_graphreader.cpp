@@ -14,10 +14,12 @@
 #include <set>
 
 using namespace runlens;
-using namespace runlens::graph;
+using namespace runlens::importers::graph;
+using namespace runlens::models;
+using namespace runlens::models::graph;
 
-Q_DECLARE_METATYPE(runlens::ArtifactKind)
-Q_DECLARE_METATYPE(runlens::graph::GraphFormat)
+Q_DECLARE_METATYPE(runlens::models::ArtifactKind)
+Q_DECLARE_METATYPE(runlens::models::graph::GraphFormat)
 
 namespace {
 

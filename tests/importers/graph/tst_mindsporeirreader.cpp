@@ -6,7 +6,9 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::graph;
+using namespace runlens::importers::graph;
+using namespace runlens::models;
+using namespace runlens::models::graph;
 
 namespace {
 

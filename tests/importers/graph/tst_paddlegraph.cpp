@@ -15,7 +15,10 @@
 #include <map>
 
 using namespace runlens;
-using namespace runlens::graph;
+using namespace runlens::importers;
+using namespace runlens::importers::graph;
+using namespace runlens::models;
+using namespace runlens::models::graph;
 
 namespace {
 

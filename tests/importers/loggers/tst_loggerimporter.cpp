@@ -22,6 +22,9 @@
 #include <cmath>
 
 using namespace runlens;
+using namespace runlens::importers;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
 
 namespace {
 
@@ -397,7 +400,7 @@ void TestLoggerImporter::newestTrainerStateOnly()
 
 void TestLoggerImporter::numbers()
 {
-    using loggers::MetricsTableParser;
+    using importers::loggers::MetricsTableParser;
     QCOMPARE(*MetricsTableParser::parseNumber("45 %", true), 45.0);
     QCOMPARE(*MetricsTableParser::parseNumber("250.12 W", true), 250.12);
     QVERIFY(!MetricsTableParser::parseNumber("250.12 W", false));
@@ -408,9 +411,10 @@ void TestLoggerImporter::numbers()
     QCOMPARE(*MetricsTableParser::parseWallTime("1705314225500"), 1705314225.5);
     QCOMPARE(*MetricsTableParser::parseWallTime("2024-01-15T10:23:45Z"), 1705314225.0);
     // A stray closing bracket once made the element list grow without end.
-    QCOMPARE(loggers::jsonArrayElements("[{\"step\": 1}, }, {}]", 0).size(), std::size_t(1));
-    QCOMPARE(loggers::wandbSystemTag("system.gpu.3.powerWatts"), QStringLiteral("system/gpu3_power_W"));
-    QCOMPARE(loggers::mlflowSystemTag("system/gpu_1_power_usage_watts").first, QStringLiteral("system/gpu1_power_W"));
+    QCOMPARE(importers::loggers::jsonArrayElements("[{\"step\": 1}, }, {}]", 0).size(), std::size_t(1));
+    QCOMPARE(importers::loggers::wandbSystemTag("system.gpu.3.powerWatts"), QStringLiteral("system/gpu3_power_W"));
+    QCOMPARE(importers::loggers::mlflowSystemTag("system/gpu_1_power_usage_watts").first,
+             QStringLiteral("system/gpu1_power_W"));
 }
 
 namespace {
@@ -574,7 +578,7 @@ void TestLoggerImporter::wandbRunFileDamage()
         file.open(QIODevice::WriteOnly);
         file.write(bytes);
         file.close();
-        return importAll(path, ArtifactKind::WandbRun);
+        return ::importAll(path, ArtifactKind::WandbRun);
     };
     // A bad header: nothing is read, and the message says what the file lacks.
     QByteArray header = whole;

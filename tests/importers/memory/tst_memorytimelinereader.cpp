@@ -1,5 +1,5 @@
-#include "models/memory/memoryanalysis.h"
 #include "importers/memory/memorytimelinereader.h"
+#include "models/memory/memoryanalysis.h"
 
 #include "tests/importers/memory/memoryoracle.h"
 #include "tests/testutils.h"
@@ -15,7 +15,9 @@
 #include <string>
 
 using namespace runlens;
-using namespace runlens::memory;
+using namespace runlens::importers::memory;
+using namespace runlens::models;
+using namespace runlens::models::memory;
 
 namespace {
 

@@ -8,7 +8,9 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::memory;
+using namespace runlens::importers::memory;
+using namespace runlens::models;
+using namespace runlens::models::memory;
 
 namespace {
 

@@ -9,7 +9,9 @@
 #include <random>
 
 using namespace runlens;
-using namespace runlens::memory;
+using namespace runlens::importers;
+using namespace runlens::importers::memory;
+using namespace runlens::models;
 
 namespace {
 

@@ -1,6 +1,6 @@
-#include "models/memory/memoryanalysis.h"
 #include "importers/memory/tracememory.h"
 #include "importers/trace/chrometracereader.h"
+#include "models/memory/memoryanalysis.h"
 #include "models/trace/tracestore.h"
 
 #include "tests/importers/memory/memoryoracle.h"
@@ -15,7 +15,9 @@
 #include <algorithm>
 
 using namespace runlens;
-using namespace runlens::memory;
+using namespace runlens::importers::memory;
+using namespace runlens::models;
+using namespace runlens::models::memory;
 
 namespace {
 
@@ -47,7 +49,7 @@ private slots:
 void TstTraceMemory::smallTrace()
 {
     const QString path = QStringLiteral(RUNLENS_TEST_DATA_DIR "/memory/small_memory_trace.json");
-    const trace::ChromeTraceResult trace = trace::ChromeTraceReader::read({ path });
+    const importers::trace::ChromeTraceResult trace = importers::trace::ChromeTraceReader::read({ path });
     QVERIFY(trace.store);
     const MemoryReadResult result = memoryFromTrace(*trace.store);
     QVERIFY(result.profile);
@@ -86,7 +88,7 @@ void TstTraceMemory::smallTrace()
     // Each event points at its instant on the thread it came from.
     for (const MemoryEvent& event : gpu.events) {
         QVERIFY(event.track >= 0);
-        const trace::Track& track = trace.store->tracks()[std::size_t(event.track)];
+        const models::trace::Track& track = trace.store->tracks()[std::size_t(event.track)];
         QCOMPARE(track.start[event.slice], event.x);
         QCOMPARE(trace.store->strings().view(track.name_[event.slice]), std::string_view("[memory]"));
     }
@@ -103,7 +105,7 @@ void TstTraceMemory::smallTrace()
 
 void TstTraceMemory::noMemory()
 {
-    trace::ChromeTraceResult trace = trace::ChromeTraceReader::readBytes(
+    importers::trace::ChromeTraceResult trace = importers::trace::ChromeTraceReader::readBytes(
         std::string("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"cat\": \"cpu_op\", \"pid\": 1, "
                     "\"tid\": 1, \"ts\": 1, \"dur\": 2}]}"),
         QStringLiteral("plain.json"));
@@ -118,7 +120,7 @@ void TstTraceMemory::noMemory()
 void TstTraceMemory::canceled()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
-    const trace::ChromeTraceResult trace = trace::ChromeTraceReader::read(
+    const importers::trace::ChromeTraceResult trace = importers::trace::ChromeTraceReader::read(
         { samples + QStringLiteral("/traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz") });
     QVERIFY(trace.store);
     const MemoryReadResult result = memoryFromTrace(*trace.store, [] { return true; });
@@ -149,7 +151,7 @@ void TstTraceMemory::memory2022()
     const QJsonObject expected = memoryOracle(QStringLiteral("kineto"), path);
     QVERIFY2(!expected.isEmpty(), "the python oracle failed");
 
-    const trace::ChromeTraceResult trace = trace::ChromeTraceReader::read({ path });
+    const importers::trace::ChromeTraceResult trace = importers::trace::ChromeTraceReader::read({ path });
     QVERIFY(trace.store);
     const MemoryReadResult result = memoryFromTrace(*trace.store);
     QCOMPARE(result.status, ImportStatus::Ok);
@@ -204,7 +206,7 @@ void TstTraceMemory::memory2022()
         QCOMPARE(rowsWithSelf, selfs.size());
         QVERIFY(rowsWithSelf > 0);
         if (!trace.store->steps().empty() && context.step >= 0) {
-            const trace::Step& step = trace.store->steps()[std::size_t(context.step)];
+            const models::trace::Step& step = trace.store->steps()[std::size_t(context.step)];
             QVERIFY(step.start <= peak.x && peak.x < step.end);
         }
     }
@@ -219,7 +221,7 @@ void TstTraceMemory::relative2021()
         = samples + QStringLiteral("/traces/kineto/2021_resnet50_v100/worker0.1623143089861.pt.trace.json.gz");
     const QJsonObject expected = memoryOracle(QStringLiteral("kineto"), path);
     QVERIFY2(!expected.isEmpty(), "the python oracle failed");
-    const trace::ChromeTraceResult trace = trace::ChromeTraceReader::read({ path });
+    const importers::trace::ChromeTraceResult trace = importers::trace::ChromeTraceReader::read({ path });
     QVERIFY(trace.store);
     const MemoryReadResult result = memoryFromTrace(*trace.store);
     QCOMPARE(result.status, ImportStatus::Ok);

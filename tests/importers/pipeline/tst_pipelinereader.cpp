@@ -1,5 +1,5 @@
-#include "models/pipeline/pipelineanalysis.h"
 #include "importers/pipeline/pipelinereader.h"
+#include "models/pipeline/pipelineanalysis.h"
 
 #include "tests/testutils.h"
 
@@ -14,7 +14,10 @@
 #include <atomic>
 
 using namespace runlens;
-using namespace runlens::pipeline;
+using namespace runlens::importers;
+using namespace runlens::importers::pipeline;
+using namespace runlens::models;
+using namespace runlens::models::pipeline;
 
 namespace {
 

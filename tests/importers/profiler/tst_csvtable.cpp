@@ -10,8 +10,8 @@
 
 #include <cmath>
 
-using runlens::Severity;
-using runlens::profiler::CsvTable;
+using runlens::importers::profiler::CsvTable;
+using runlens::models::Severity;
 
 class TestCsvTable : public QObject
 {
@@ -145,7 +145,7 @@ void TestCsvTable::typedGetters()
     QVERIFY(!ok);
     QCOMPARE(table.text(-1, 0), QString());
 
-    const runlens::Diagnostic cell = table.cellDiagnostic(1, 1, QStringLiteral("not a number"));
+    const runlens::models::Diagnostic cell = table.cellDiagnostic(1, 1, QStringLiteral("not a number"));
     QCOMPARE(cell.file, QStringLiteral("n.csv"));
     QCOMPARE(cell.line, 3);
     QVERIFY(cell.message.contains(QStringLiteral("\"b\"")));

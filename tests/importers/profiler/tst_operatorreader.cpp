@@ -12,7 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-using namespace runlens::profiler;
+using namespace runlens::importers::profiler;
+using namespace runlens::models::profiler;
 
 using runlens::test::writeFile;
 
@@ -91,7 +92,7 @@ void TestOperatorReader::ascendSampleTypeTotalsMatchPython()
     RUNLENS_PYTHON_ORACLE(python,
                           { QStringLiteral("-c"), QString::fromLatin1(kPythonTypeTotals), dir, QStringLiteral("1") });
 
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const OperatorTable table = readOperatorTable(onlyRank(dir, 1), diagnostics);
     QVERIFY2(diagnostics.isEmpty(), qPrintable(diagnostics.value(0).toString()));
 
@@ -143,7 +144,7 @@ void TestOperatorReader::ascendSampleJoinsFramework()
     const QStringList expected = python.trimmed().split(QLatin1Char('|'));
     QCOMPARE(expected.size(), 4);
 
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const OperatorTable table = readOperatorTable(onlyRank(dir, 1), diagnostics);
     const OpStats* op = findOp(table, expected[0]);
     QVERIFY2(op, qPrintable(expected[0]));
@@ -160,7 +161,7 @@ void TestOperatorReader::olderHeaders()
     RUNLENS_REQUIRE_SAMPLES(samples);
     // op_type / execution_time type file, a detail file with "full_op_time" and no frequency, full_op_name.
     const QString dir = samples + QStringLiteral("/profiler/mindspore/minddata_pipeline_fixture");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const OperatorTable table = readOperatorTable(onlyRank(dir, 0), diagnostics);
     QVERIFY2(diagnostics.isEmpty(), qPrintable(diagnostics.value(0).toString()));
     const OpTypeStats* matmul = findType(table, QStringLiteral("MatMul"));
@@ -179,7 +180,7 @@ void TestOperatorReader::splitCubeAndVectorFlops()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString dir = samples + QStringLiteral("/profiler/mindspore/profiler_misc");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const OperatorTable table = readOperatorTable(onlyRank(dir, 1), diagnostics);
     const OpStats* op = findOp(table, QStringLiteral("Default/AtomicAddrClean-op104"));
     QVERIFY(op);
@@ -209,7 +210,7 @@ void TestOperatorReader::ascendMsLayout()
               "FLOAT16,ND\n"
               "2,1,10,2,Default/MatMul-op1,MatMulV2,AI_CORE,300.0,110.0,0,8,\"32,64;64,16\",FLOAT16,ND,\"32,16\","
               "FLOAT16,ND\n");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const OperatorTable table = readOperatorTable(onlyRank(temp.path(), 0), diagnostics);
     QVERIFY2(diagnostics.isEmpty(), qPrintable(diagnostics.value(0).toString()));
     QCOMPARE(table.types.size(), std::size_t(2));
@@ -247,7 +248,7 @@ void TestOperatorReader::gpuAndCpuTables()
     writeFile(root + QStringLiteral("/cpu_op_type_info_1.csv"),
               "op_type,type_occurrences,execution_frequency,total_compute_time,avg_time,total_time_proportion\n"
               "Add,2,4,1.5,0.375,100\n");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const OperatorTable gpu = readOperatorTable(onlyRank(temp.path(), 0), diagnostics);
     QCOMPARE(gpu.types.size(), std::size_t(2));
     QCOMPARE(findType(gpu, QStringLiteral("Conv2D"))->totalUs, 120.5);
@@ -271,7 +272,7 @@ void TestOperatorReader::aicpuTypesAddToAicore()
     writeFile(root + QStringLiteral("/aicpu_intermediate_0.csv"),
               "serial_number,kernel_type,total_time,dispatch_time,execution_time,run_start,run_end\n"
               "1,GetNext,0.25,0.01,0.2,1,2\n2,GetNext,0.75,0.01,0.7,3,4\n3,DropoutGenMask,1.0,0.1,0.9,5,6\n");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const OperatorTable table = readOperatorTable(onlyRank(temp.path(), 0), diagnostics);
     QVERIFY2(diagnostics.isEmpty(), qPrintable(diagnostics.value(0).toString()));
     const OpTypeStats* conv = findType(table, QStringLiteral("Conv2D"), QStringLiteral("AI Core"));
@@ -294,17 +295,17 @@ void TestOperatorReader::brokenRowsAreReportedAndSkipped()
               "kernel_type,total_time,execution_frequency,percent\nConv2D,1.0,2,50\nBad,abc,1,0\nAdd,1.0,1\n");
     const QString detailFile = root + QStringLiteral("/aicore_intermediate_0_detail.csv");
     writeFile(detailFile, "name_without_meaning,x\n1,2\n");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const OperatorTable table = readOperatorTable(onlyRank(temp.path(), 0), diagnostics);
     QCOMPARE(table.types.size(), std::size_t(2));
     QCOMPARE(table.totalUs, 2000.0);
     bool badCell = false;
     bool ragged = false;
     bool missingColumn = false;
-    for (const runlens::Diagnostic& d : diagnostics) {
+    for (const runlens::models::Diagnostic& d : diagnostics) {
         badCell = badCell || (d.file == typeFile && d.line == 3 && d.message.contains(QStringLiteral("abc")));
         ragged = ragged || (d.file == typeFile && d.line == 4);
-        missingColumn = missingColumn || (d.file == detailFile && d.severity == runlens::Severity::Error);
+        missingColumn = missingColumn || (d.file == detailFile && d.severity == runlens::models::Severity::Error);
     }
     QVERIFY(badCell);
     QVERIFY(ragged);

@@ -8,7 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-using namespace runlens::profiler;
+using namespace runlens::importers::profiler;
+using namespace runlens::models::profiler;
 
 using runlens::test::writeFile;
 
@@ -76,7 +77,7 @@ void TestProfilerFolder::mindInsightSampleRun()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString dir = samples + QStringLiteral("/profiler/mindspore/run_1_profiler");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const std::vector<ProfilerRank> ranks = findProfilerRanks(dir, &diagnostics);
     QCOMPARE(ranks.size(), std::size_t(1));
     const ProfilerRank& rank = ranks.front();
@@ -192,7 +193,7 @@ void TestProfilerFolder::brokenProfilerInfoIsReported()
     const QString root = temp.path() + QStringLiteral("/profiler");
     writeFile(root + QStringLiteral("/profiler_info_0.json"), "{\"ms_version\": ");
     writeFile(root + QStringLiteral("/aicore_intermediate_0_type.csv"), "kernel_type,total_time\n");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const std::vector<ProfilerRank> ranks = findProfilerRanks(temp.path(), &diagnostics);
     QCOMPARE(ranks.size(), std::size_t(1));
     QCOMPARE(ranks.front().deviceType, DeviceType::Ascend);

@@ -15,15 +15,16 @@
 
 #include <cmath>
 
-using namespace runlens::profiler;
+using namespace runlens::importers::profiler;
+using namespace runlens::models::profiler;
 
 using runlens::test::writeFile;
 
 namespace {
 
-bool hasAverageWarning(const runlens::Diagnostics& diagnostics)
+bool hasAverageWarning(const runlens::models::Diagnostics& diagnostics)
 {
-    for (const runlens::Diagnostic& d : diagnostics) {
+    for (const runlens::models::Diagnostic& d : diagnostics) {
         if (d.message.contains(QStringLiteral("average row")))
             return true;
     }
@@ -78,7 +79,7 @@ void TestStepReader::stepTraceSamplesMatchPython()
     const QStringList numbers = python.simplified().split(QLatin1Char(' '));
     QCOMPARE(numbers.size(), 10);
 
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const StepSeries series = readStepTraceRaw(path, diagnostics);
     QCOMPARE(qsizetype(series.steps.size()), numbers[0].toLongLong());
     QCOMPARE(
@@ -116,7 +117,7 @@ void TestStepReader::pointInfo()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
     StepSeries series;
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     readStepTracePoints(samples + QStringLiteral("/profiler/mindspore/run_1_profiler/step_trace_point_info.json"),
                         series, diagnostics);
     QCOMPARE(series.fpStart, QStringLiteral("Default/Cast-op6"));
@@ -147,7 +148,7 @@ void TestStepReader::wrongAverageRowIsReported()
               "2,0,400,400,0,0,200,100,100\n"
               "3,0,400,400,0,0,200,100,100\n"
               "-,0,0,999,0,0,333,333,333\n");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const StepSeries series = readStepTraceRaw(path, diagnostics);
     QCOMPARE(series.steps.size(), std::size_t(3));
     QCOMPARE(series.average.totalUs, 4.0);
@@ -161,7 +162,7 @@ void TestStepReader::wrongAverageRowIsReported()
     writeFile(all,
               "step_num,total,iteration_interval,fp_and_bp,tail\n"
               "1,900,300,300,300\n2,400,200,100,100\n3,400,200,100,100\n-,567,233,167,167\n");
-    runlens::Diagnostics second;
+    runlens::models::Diagnostics second;
     readStepTraceRaw(all, second);
     QVERIFY2(second.isEmpty(), qPrintable(second.value(0).toString()));
 }
@@ -173,7 +174,7 @@ void TestStepReader::inferenceColumns()
     writeFile(path,
               "step_num,start_point,end_point,total,fp_point,bp_point,iteration_interval,fp\n"
               "1,0,300,300,0,0,100,200\n");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const StepSeries series = readStepTraceRaw(path, diagnostics);
     QCOMPARE(series.categoryIds, QStringList({ QStringLiteral("iteration_interval"), QStringLiteral("fp") }));
     QCOMPARE(series.steps.size(), std::size_t(1));
@@ -192,7 +193,7 @@ void TestStepReader::stepTraceTime2x()
               "1,1000.5,200,50,250,99.5,0,0,200,10\r\n"
               "2,900,100,40,140,0,0,0,100,\r\n"
               "3,950,150,45,195,100,0,0,150,12\r\n");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const StepSeries series = readStepTraceTime(path, diagnostics);
     QVERIFY2(diagnostics.isEmpty(), qPrintable(diagnostics.value(0).toString()));
     QCOMPARE(series.categoryIds,
@@ -217,21 +218,21 @@ void TestStepReader::brokenStepRows()
     writeFile(path,
               "step_num,total,iteration_interval,fp_and_bp,tail\n1,300,100,100,100\nx,1,2,3\n2,300,100,,100\n"
               "3,600,200,200,200\n");
-    runlens::Diagnostics diagnostics;
+    runlens::models::Diagnostics diagnostics;
     const StepSeries series = readStepTraceRaw(path, diagnostics);
     QCOMPARE(series.steps.size(), std::size_t(2));
     QCOMPARE(series.steps[1].number, 3);
     int rowProblems = 0;
-    for (const runlens::Diagnostic& d : diagnostics)
+    for (const runlens::models::Diagnostic& d : diagnostics)
         rowProblems += d.message.contains(QStringLiteral("left out")) && (d.line == 3 || d.line == 4);
     QCOMPARE(rowProblems, 2);
 
-    runlens::Diagnostics missing;
+    runlens::models::Diagnostics missing;
     const QString none = temp.filePath(QStringLiteral("step_trace_time.csv"));
     writeFile(none, "Step,Something\n1,2\n");
     QVERIFY(readStepTraceTime(none, missing).isEmpty());
     QCOMPARE(missing.size(), 1);
-    QCOMPARE(missing.first().severity, runlens::Severity::Error);
+    QCOMPARE(missing.first().severity, runlens::models::Severity::Error);
 }
 
 void TestStepReader::rankReaderPrefersNewLayout()

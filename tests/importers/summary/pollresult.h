@@ -15,20 +15,20 @@
 
 namespace runlens::test {
 
-using Series = QMap<QString, std::vector<ScalarPoint>>;
+using Series = QMap<QString, std::vector<models::scalars::ScalarPoint>>;
 
 /// Everything a reader delivered over several polls, merged.
 struct Collected
 {
     Series series;
-    QMap<QString, TagMetadata> metadata;
+    QMap<QString, models::scalars::TagMetadata> metadata;
     QStringList tagOrder; ///< tags in order of their first batch
-    Diagnostics diagnostics;
+    models::Diagnostics diagnostics;
     int metadataBatches = 0; ///< batches that carried metadata (must be one per tag)
 
-    void add(const ImportUpdate& update)
+    void add(const importers::ImportUpdate& update)
     {
-        for (const TagPoints& batch : update.scalars) {
+        for (const models::scalars::TagPoints& batch : update.scalars) {
             if (!series.contains(batch.tag))
                 tagOrder.append(batch.tag);
             if (batch.metadata) {
@@ -49,20 +49,20 @@ struct Collected
         return total;
     }
 
-    int count(Severity severity) const
+    int count(models::Severity severity) const
     {
         return int(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                 [&](const Diagnostic& d) { return d.severity == severity; }));
+                                 [&](const models::Diagnostic& d) { return d.severity == severity; }));
     }
 };
 
 struct PollResult
 {
-    ImportUpdate update;
+    importers::ImportUpdate update;
     Collected collected;
 };
 
-inline PollResult pollOnce(summary::EventFileReader& reader, const ImportControl& control = {})
+inline PollResult pollOnce(importers::summary::EventFileReader& reader, const importers::ImportControl& control = {})
 {
     PollResult result;
     result.update = reader.poll(control);

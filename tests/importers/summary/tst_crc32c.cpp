@@ -6,7 +6,7 @@
 
 #include <vector>
 
-using namespace runlens::summary;
+using namespace runlens::models;
 
 namespace {
 

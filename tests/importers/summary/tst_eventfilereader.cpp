@@ -19,7 +19,11 @@
 #include <limits>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::importers;
+using namespace runlens::importers::summary;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
+using namespace runlens::models::summary;
 using namespace runlens::test;
 
 namespace {
@@ -53,9 +57,9 @@ runlens::tb::Event tensorEvent(const std::string& tag, qint64 step, bool scalarM
 
 } // namespace
 
-Q_DECLARE_METATYPE(runlens::ImportStatus)
-Q_DECLARE_METATYPE(runlens::Severity)
-Q_DECLARE_METATYPE(runlens::summary::SummaryFlavor)
+Q_DECLARE_METATYPE(runlens::models::ImportStatus)
+Q_DECLARE_METATYPE(runlens::models::Severity)
+Q_DECLARE_METATYPE(runlens::importers::summary::SummaryFlavor)
 
 class TestEventFileReader : public QObject
 {

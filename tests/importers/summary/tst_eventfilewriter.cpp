@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-using namespace runlens::summary;
+using namespace runlens::importers::summary;
+using namespace runlens::models::summary;
 
 namespace {
 

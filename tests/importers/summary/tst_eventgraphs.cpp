@@ -23,7 +23,9 @@
 #include <string>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::importers;
+using namespace runlens::importers::summary;
+using namespace runlens::models;
 using namespace runlens::test;
 
 namespace {
@@ -138,11 +140,11 @@ void TestEventGraphs::torchAddGraphThroughSession()
     session.importBlocking();
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.first().at(0).toInt(), 0);
-    const auto graph = spy.first().at(1).value<std::shared_ptr<const graph::Graph>>();
+    const auto graph = spy.first().at(1).value<std::shared_ptr<const models::graph::Graph>>();
     QVERIFY(graph);
     // MANIFEST.tsv (and a python count of the GraphDef's `node` fields) says 30 nodes.
     QCOMPARE(graph->nodeCount(), 30);
-    QCOMPARE(graph->format, graph::GraphFormat::TensorFlow);
+    QCOMPARE(graph->format, models::graph::GraphFormat::TensorFlow);
     // torch leaves 4 inputs of prim::GetAttr nodes dangling (a python walk of the GraphDef finds them): the
     // graph reader notes it once, about the graph record (offset 88, after the 88-byte version record).
     const Diagnostics& diagnostics = session.state(0).diagnostics;
@@ -159,7 +161,7 @@ void TestEventGraphs::torchAddGraphThroughSession()
     QCOMPARE(artifact[QStringLiteral("status")].toString(), QStringLiteral("ok"));
     const QJsonObject g = artifact[QStringLiteral("graph")].toObject();
     QCOMPARE(g[QStringLiteral("nodes")].toInt(), 30);
-    QCOMPARE(g[QStringLiteral("format")].toString(), QString::fromLatin1(graph::graphFormatId(graph->format)));
+    QCOMPARE(g[QStringLiteral("format")].toString(), QString::fromLatin1(models::graph::graphFormatId(graph->format)));
     const QString text = infoReportText(session.manifest(), session.states());
     QVERIFY2(text.contains(QLatin1String(": 30 nodes,")), qPrintable(text));
 }
@@ -187,7 +189,7 @@ void TestEventGraphs::mindSporeAnfIrGraph()
     const PollResult result = pollOnce(reader);
     QCOMPARE(result.update.status, ImportStatus::Ok);
     QVERIFY(result.update.graph);
-    QCOMPARE(result.update.graph->format, graph::GraphFormat::AnfIr);
+    QCOMPARE(result.update.graph->format, models::graph::GraphFormat::AnfIr);
     QCOMPARE(result.update.graph->name, std::string("2_train_network"));
     QCOMPARE(result.update.graph->nodeCount(), 3);
     QVERIFY(result.update.graphSummary);
@@ -202,7 +204,7 @@ void TestEventGraphs::mindSporeAnfIrGraph()
     QSignalSpy spy(&session, &ImportSession::graphArrived);
     session.importBlocking();
     QCOMPARE(spy.count(), 1);
-    QCOMPARE(spy.first().at(1).value<std::shared_ptr<const graph::Graph>>()->nodeCount(), 3);
+    QCOMPARE(spy.first().at(1).value<std::shared_ptr<const models::graph::Graph>>()->nodeCount(), 3);
 }
 
 void TestEventGraphs::lastGraphWins()

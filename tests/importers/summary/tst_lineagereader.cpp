@@ -15,7 +15,10 @@
 #include <cmath>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::importers;
+using namespace runlens::importers::summary;
+using namespace runlens::models;
+using namespace runlens::models::summary;
 namespace pb = runlens::ms::lineage;
 
 namespace {
@@ -23,7 +26,7 @@ namespace {
 QByteArray record(const pb::LineageEvent& event)
 {
     const std::string bytes = event.SerializeAsString();
-    return tfrecord::framed(QByteArrayView(bytes.data(), qsizetype(bytes.size())));
+    return importers::summary::tfrecord::framed(QByteArrayView(bytes.data(), qsizetype(bytes.size())));
 }
 
 bool writeFile(const QString& path, const QByteArray& bytes, bool append = false)
@@ -233,7 +236,8 @@ private slots:
         const QString file = path(QStringLiteral("crc_lineage"));
         const QByteArray first = record(trainEvent("Momentum", 0.1f, 32));
         QByteArray damaged = record(trainEvent("Adam", 0.2f, 64));
-        damaged[int(tfrecord::kHeaderSize) + 3] = char(damaged[int(tfrecord::kHeaderSize) + 3] ^ 0x40);
+        damaged[int(importers::summary::tfrecord::kHeaderSize) + 3]
+            = char(damaged[int(importers::summary::tfrecord::kHeaderSize) + 3] ^ 0x40);
         const QByteArray last = record(evaluationEvent("{\"Accuracy\": 0.5}"));
         QVERIFY(writeFile(file, first + damaged + last));
 

@@ -5,7 +5,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-using namespace runlens::summary;
+using namespace runlens::importers::summary;
+using namespace runlens::models;
 
 namespace {
 
@@ -166,7 +167,7 @@ private slots:
             reader.setChunkSize(std::size_t(chunkSize));
         QVERIFY(reader.open(0));
         QCOMPARE(reader.fileSize(), qint64(file.size()));
-        const ReadResult result = readAll(reader);
+        const ::ReadResult result = readAll(reader);
         QCOMPARE(result.last, RecordStatus::End);
         QCOMPARE(result.payloads, payloads);
         qint64 expectedOffset = 0;
@@ -186,7 +187,7 @@ private slots:
         RecordReader reader(path("boundary"));
         const qint64 second = 5 + qint64(tfrecord::kOverhead);
         QVERIFY(reader.open(second));
-        const ReadResult result = readAll(reader);
+        const ::ReadResult result = readAll(reader);
         QCOMPARE(result.payloads, (QList<QByteArray> { "second", "third" }));
         QCOMPARE(result.offsets.first(), second);
         QVERIFY(!reader.open(1000)); // beyond the end
@@ -241,7 +242,7 @@ private slots:
             QVERIFY(writeFile(path("first"), file.left(cut)));
             RecordReader reader(path("first"));
             QVERIFY(reader.open(0));
-            const ReadResult result = readAll(reader);
+            const ::ReadResult result = readAll(reader);
             QCOMPARE(result.last, RecordStatus::Truncated);
             QVERIFY(result.payloads.isEmpty());
             QCOMPARE(reader.offset(), 0);
@@ -265,7 +266,7 @@ private slots:
         QVERIFY(writeFile(path("badlength"), file));
         RecordReader reader(path("badlength"));
         QVERIFY(reader.open(0));
-        const ReadResult result = readAll(reader);
+        const ::ReadResult result = readAll(reader);
         // Flipping a bit of a length that then points past the file still fails the length CRC first.
         QCOMPARE(result.last, RecordStatus::BadLengthCrc);
         QCOMPARE(result.payloads, QList<QByteArray> { "one" });
@@ -301,7 +302,7 @@ private slots:
         QCOMPARE(record.offset, second);
         QCOMPARE(record.size, std::size_t(10));
         QCOMPARE(reader.problemOffset(), second);
-        const ReadResult rest = readAll(reader);
+        const ::ReadResult rest = readAll(reader);
         QCOMPARE(rest.last, RecordStatus::End);
         QCOMPARE(rest.payloads, (QList<QByteArray> { "three", "four" }));
 
@@ -317,7 +318,7 @@ private slots:
         QVERIFY(writeFile(path("zero"), file));
         RecordReader reader(path("zero"));
         QVERIFY(reader.open(0));
-        const ReadResult result = readAll(reader);
+        const ::ReadResult result = readAll(reader);
         QCOMPARE(result.last, RecordStatus::End);
         QCOMPARE(result.payloads, (QList<QByteArray> { "", "payload", "" }));
         QCOMPARE(result.offsets, (QList<qint64> { 0, 16, 39 }));
@@ -341,7 +342,7 @@ private slots:
         QVERIFY(writeFile(path("large"), good + tail));
         RecordReader reader(path("large"));
         QVERIFY(reader.open(0));
-        const ReadResult result = readAll(reader);
+        const ::ReadResult result = readAll(reader);
         QCOMPARE(result.last, status);
         QCOMPARE(result.payloads, QList<QByteArray> { "good" });
         QCOMPARE(reader.offset(), qint64(good.size()));
@@ -354,7 +355,7 @@ private slots:
         RecordReader reader(path("limit"));
         reader.setMaxPayload(1000);
         QVERIFY(reader.open(0));
-        const ReadResult result = readAll(reader);
+        const ::ReadResult result = readAll(reader);
         QCOMPARE(result.last, RecordStatus::TooLarge);
         QCOMPARE(reader.problemLength(), std::uint64_t(2000));
         QCOMPARE(result.payloads.size(), 1);

@@ -13,7 +13,9 @@
 #include <cstdint>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::importers::summary;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
 using namespace runlens::test;
 
 namespace {
@@ -62,7 +64,7 @@ const char* const kCnnEvents = "runs/pytorch_cnn_baseline/tb/events.out.tfevents
 
 } // namespace
 
-Q_DECLARE_METATYPE(runlens::ImportStatus)
+Q_DECLARE_METATYPE(runlens::models::ImportStatus)
 
 // Conformance of EventFileReader with the real summary files of ../shared/samples.
 class TestSummarySamples : public QObject

@@ -17,7 +17,10 @@
 #include <cstring>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::importers;
+using namespace runlens::importers::summary;
+using namespace runlens::models;
+using namespace runlens::models::summary;
 
 namespace {
 
@@ -96,11 +99,12 @@ struct Delivered
     }
 };
 
-std::vector<double> valuesOf(const tensor::Tensor& t)
+std::vector<double> valuesOf(const models::tensor::Tensor& t)
 {
     std::vector<double> out;
     for (qint64 i = 0; i < t.elementCount(); ++i)
-        out.push_back(tensor::loadElement(t.data->data() + t.offset + i * tensor::itemSize(t.dtype), t.dtype, t.swap));
+        out.push_back(models::tensor::loadElement(t.data->data() + t.offset + i * models::tensor::itemSize(t.dtype),
+                                                  t.dtype, t.swap));
     return out;
 }
 
@@ -142,7 +146,8 @@ private slots:
     {
         // Metadata on the first value only, as writers do; content as packed float64 bytes, then as double_val.
         std::vector<runlens::tb::Event> events;
-        const double rows[2][3][3] = { { { -1, 0, 4 }, { 0, 1, 6 }, { 1, 2, 0 } }, { { -2, 0, 1 }, { 0, 2, 9 }, { 2, 4, 2 } } };
+        const double rows[2][3][3]
+            = { { { -1, 0, 4 }, { 0, 1, 6 }, { 1, 2, 0 } }, { { -2, 0, 1 }, { 0, 2, 9 }, { 2, 4, 2 } } };
         for (int step = 0; step < 2; ++step) {
             auto event = tbEvent(step * 10);
             auto* value = addValue(event, "w/hist", step == 0 ? "histograms" : "");
@@ -157,7 +162,7 @@ private slots:
                         tensor->add_double_val(v);
             events.push_back(event);
         }
-        const Delivered d = read(write(events, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
+        const ::Delivered d = read(write(events, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
         QCOMPARE(d.status, ImportStatus::Ok);
         QVERIFY(d.histograms.contains(QStringLiteral("w/hist")));
         const HistogramSeries s = d.histograms[QStringLiteral("w/hist")];
@@ -196,7 +201,8 @@ private slots:
             histo->add_bucket_limit(limits[i]);
             histo->add_bucket(counts[i]);
         }
-        const Delivered d = read(write(std::vector { event }, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
+        const ::Delivered d
+            = read(write(std::vector { event }, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
         const Histogram h = d.histograms[QStringLiteral("legacy")].items.at(0);
         QCOMPARE(int(h.buckets.size()), 4);
         QCOMPARE(h.buckets[0].left, -0.5); // min, not the previous limit -1
@@ -212,7 +218,7 @@ private slots:
         auto bad = tbEvent(4);
         auto* badHisto = addValue(bad, "legacy")->mutable_histo();
         badHisto->add_bucket_limit(1);
-        const Delivered broken
+        const ::Delivered broken
             = read(write(std::vector { event, bad, bad }, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
         QCOMPARE(broken.status, ImportStatus::Partial);
         QCOMPARE(broken.diagnostics.size(), 1);
@@ -272,7 +278,7 @@ private slots:
         t->mutable_tensor()->add_float_data(1.0f);
         events.push_back(bad);
 
-        const Delivered d = read(write(events, SummaryFlavor::MindSpore), SummaryFlavor::MindSpore);
+        const ::Delivered d = read(write(events, SummaryFlavor::MindSpore), SummaryFlavor::MindSpore);
         QCOMPARE(d.status, ImportStatus::Partial);
         QCOMPARE(d.diagnostics.size(), 1);
         QVERIFY2(d.diagnostics[0].message.contains(QStringLiteral("holds 4 elements but 1 values")),
@@ -300,7 +306,7 @@ private slots:
         const TensorSeries ts = d.tensors[QStringLiteral("fc.bias[:Tensor]")];
         QCOMPARE(int(ts.items.size()), 2);
         QCOMPARE(ts.items[1].tensor.shape, (std::vector<std::int64_t> { 2, 3 }));
-        QCOMPARE(ts.items[1].tensor.dtype, tensor::DType::Float32);
+        QCOMPARE(ts.items[1].tensor.dtype, models::tensor::DType::Float32);
         QCOMPARE(valuesOf(ts.items[1].tensor), (std::vector<double> { 2.0, 2.5, 3.0, 3.5, 4.0, 4.5 }));
         QCOMPARE(ts.items[1].tensor.value({ 1, 2 }), 4.5);
     }
@@ -351,7 +357,7 @@ private slots:
         badTensor->add_float_val(1);
         events.push_back(badPr);
 
-        const Delivered d = read(write(events, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
+        const ::Delivered d = read(write(events, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
         const SummaryImage noise = d.images[QStringLiteral("noise")].items.at(0);
         QCOMPARE(noise.encoded.at(0), QByteArray("not a png"));
         QCOMPARE(noise.width, 4);
@@ -403,7 +409,7 @@ private slots:
         setShape(pr, { 6, 1'000'000 });
         pr->add_float_val(0.5f);
         const QString path = write(std::vector { event }, SummaryFlavor::TensorBoard);
-        const Delivered d = read(path, SummaryFlavor::TensorBoard);
+        const ::Delivered d = read(path, SummaryFlavor::TensorBoard);
 
         QCOMPARE(d.status, ImportStatus::Partial);
         QCOMPARE(d.texts[QStringLiteral("repeated_text")].items.at(0).cells, (QStringList { "same", "same", "same" }));
@@ -431,15 +437,15 @@ private slots:
         ImportLimits limits = ImportLimits::forInputSize(100);
         limits.maxBytes = 20'000'000; // two of these 8 MB tensors, not three
         ImportBudget budget(limits);
-        tensor::Tensor t;
-        QVERIFY(values::numericTensor(splat, &t, &budget).isEmpty());
+        models::tensor::Tensor t;
+        QVERIFY(importers::summary::values::numericTensor(splat, &t, &budget).isEmpty());
         QCOMPARE(t.elementCount(), 1'000'000);
-        QVERIFY(values::numericTensor(splat, &t, &budget).isEmpty());
-        const QString why = values::numericTensor(splat, &t, &budget);
+        QVERIFY(importers::summary::values::numericTensor(splat, &t, &budget).isEmpty());
+        const QString why = importers::summary::values::numericTensor(splat, &t, &budget);
         QVERIFY2(why.contains(QStringLiteral("bytes one import of this file may hold")), qPrintable(why));
         QVERIFY(budget.exceeded());
         // Without a budget only the per-value cap applies.
-        QVERIFY(values::numericTensor(splat, &t).isEmpty());
+        QVERIFY(importers::summary::values::numericTensor(splat, &t).isEmpty());
     }
 
     void hparamsPluginData()
@@ -486,7 +492,7 @@ private slots:
             value->mutable_metadata()->mutable_plugin_data()->set_content(data->SerializeAsString());
             events.push_back(event);
         }
-        const Delivered d = read(write(events, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
+        const ::Delivered d = read(write(events, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
         QVERIFY(d.hparams);
         const HParams& h = *d.hparams;
         QCOMPARE(h.hparamInfos.size(), 2);
@@ -516,12 +522,12 @@ private slots:
         auto* text = addValue(strings, "names")->mutable_tensor();
         text->set_dtype(runlens::tb::DT_STRING);
         text->add_string_val("x");
-        const Delivered d
+        const ::Delivered d
             = read(write(std::vector { event, strings }, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
         QCOMPARE(d.status, ImportStatus::Ok);
         QCOMPARE(d.tensors.size(), 1);
-        const tensor::Tensor t = d.tensors[QStringLiteral("activations")].items.at(0).tensor;
-        QCOMPARE(t.dtype, tensor::DType::Int32);
+        const models::tensor::Tensor t = d.tensors[QStringLiteral("activations")].items.at(0).tensor;
+        QCOMPARE(t.dtype, models::tensor::DType::Int32);
         QCOMPARE(t.name, QStringLiteral("activations"));
         QCOMPARE(valuesOf(t), (std::vector<double> { 5, -3, -3, -3 }));
     }
@@ -545,7 +551,7 @@ private slots:
         SummaryLimits limits;
         limits.histograms = 10;
         const QString path = write(events, SummaryFlavor::TensorBoard);
-        const Delivered d = read(path, SummaryFlavor::TensorBoard, limits);
+        const ::Delivered d = read(path, SummaryFlavor::TensorBoard, limits);
         const HistogramSeries s = d.histograms[QStringLiteral("h")];
         QCOMPARE(int(s.items.size()), 10);
         QCOMPARE(s.seen, 50);
@@ -554,7 +560,7 @@ private slots:
                                [](const Histogram& a, const Histogram& b) { return a.step < b.step; }));
         QVERIFY2(s.items.front().step < 40, "an early step survives the sampling");
         // Reading again gives the same sample.
-        const Delivered again = read(path, SummaryFlavor::TensorBoard, limits);
+        const ::Delivered again = read(path, SummaryFlavor::TensorBoard, limits);
         for (int i = 0; i < 10; ++i)
             QCOMPARE(again.histograms[QStringLiteral("h")].items[std::size_t(i)].step, s.items[std::size_t(i)].step);
 
@@ -564,7 +570,7 @@ private slots:
             restarted.push_back(histogramAt(step));
         for (qint64 step = 5; step < 7; ++step)
             restarted.push_back(histogramAt(step));
-        const Delivered r = read(write(restarted, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
+        const ::Delivered r = read(write(restarted, SummaryFlavor::TensorBoard), SummaryFlavor::TensorBoard);
         const HistogramSeries rs = r.histograms[QStringLiteral("h")];
         std::vector<qint64> steps;
         for (const Histogram& h : rs.items)

@@ -23,7 +23,10 @@
 #include <vector>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::importers;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
+using namespace runlens::models::summary;
 
 namespace {
 
@@ -221,7 +224,7 @@ private slots:
         qint64 scalarPoints = 0;
         int files = 0;
         for (const QString& folder : std::as_const(folders)) {
-            const Imported imported(folder);
+            const ::Imported imported(folder);
             // run -> kind -> tags the oracle finds in the run's files
             QMap<QString, QMap<SummaryKind, QStringList>> expectedTags;
             for (const Artifact& artifact : imported.manifest.artifacts) {
@@ -283,7 +286,7 @@ private slots:
             = singleTag(folder + QLatin1Char('/') + QLatin1String(kImagesFile), QStringLiteral("image"));
         QVERIFY(!tag.isEmpty());
 
-        const Imported imported(folder, kImagesFile);
+        const ::Imported imported(folder, kImagesFile);
         QVERIFY(imported.index >= 0);
         QCOMPARE(imported.state().status, ImportStatus::Ok);
         const QString& run = imported.run;
@@ -328,7 +331,7 @@ private slots:
             = singleTag(folder + QLatin1Char('/') + QLatin1String(kPrCurveFile), QStringLiteral("pr_curve"));
         QVERIFY(!tag.isEmpty());
 
-        const Imported imported(folder, kPrCurveFile);
+        const ::Imported imported(folder, kPrCurveFile);
         QVERIFY(imported.index >= 0);
         QCOMPARE(imported.state().status, ImportStatus::Ok);
         const QString& run = imported.run;
@@ -390,7 +393,7 @@ private slots:
                                     .toObject();
         QVERIFY(!experiment.isEmpty() && !start.isEmpty() && !end.isEmpty());
 
-        const Imported imported(folder, kHparamsSubFile);
+        const ::Imported imported(folder, kHparamsSubFile);
         QVERIFY(imported.index >= 0);
         QCOMPARE(imported.state().status, ImportStatus::Ok);
         const QString& run = imported.run;
@@ -468,7 +471,7 @@ private slots:
         QVERIFY(!histogramTags.isEmpty());
         QCOMPARE(textTags, QStringList { QStringLiteral("config/text_summary") });
 
-        const Imported imported(folder, kCnnFile);
+        const ::Imported imported(folder, kCnnFile);
         QVERIFY(imported.index >= 0);
         const ArtifactState& state = imported.state();
         QCOMPARE(state.status, ImportStatus::Ok);
@@ -553,7 +556,7 @@ private slots:
         const QJsonObject expected = oracle(folder + QLatin1Char('/') + QLatin1String(kMsRunAFile));
         const std::vector<qint64> everyFifth { 5, 10, 15, 20 }; // mindinsight.md section 7
 
-        const Imported imported(folder, kMsRunAFile);
+        const ::Imported imported(folder, kMsRunAFile);
         QVERIFY(imported.index >= 0);
         QCOMPARE(imported.state().status, ImportStatus::Ok);
         const QString& run = imported.run;
@@ -617,14 +620,14 @@ private slots:
         QCOMPARE(steps(tensors), everyFifth);
         QCOMPARE(steps(tensorTag), everyFifth);
         for (std::size_t i = 0; i < tensors.items.size(); ++i) {
-            const tensor::Tensor& t = tensors.items[i].tensor;
+            const models::tensor::Tensor& t = tensors.items[i].tensor;
             const QJsonObject want = values(tensorTag)[qsizetype(i)].toObject();
             std::vector<std::int64_t> dims;
             for (const QJsonValue& dim : want.value(QLatin1String("dims")).toArray())
                 dims.push_back(std::int64_t(dim.toDouble()));
             QCOMPARE(t.shape, dims);
             QCOMPARE(t.shape, (std::vector<std::int64_t> { 2, 5 }));
-            QCOMPARE(t.dtype, tensor::DType::Float32);
+            QCOMPARE(t.dtype, models::tensor::DType::Float32);
             QVERIFY(t.data);
             const std::vector<double> wantValues = numbers(want.value(QLatin1String("float_data")));
             QCOMPARE(t.elementCount(), qint64(wantValues.size()));

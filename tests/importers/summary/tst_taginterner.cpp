@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-using namespace runlens::summary;
+using namespace runlens::importers::summary;
 
 class TestTagInterner : public QObject
 {

@@ -28,7 +28,11 @@
 #include <vector>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::importers;
+using namespace runlens::importers::summary;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
+using namespace runlens::models::summary;
 using namespace runlens::test;
 
 namespace {
@@ -273,7 +277,7 @@ private slots:
         auto opaque = [](const std::string& tag, qint64 step, auto set) {
             Record record;
             set(addValue(record, tag, step, 1700000000000 + step));
-            return framed(record);
+            return ::framed(record);
         };
         bytes += opaque("speech", 0, [](Record::Value* v) { v->set_audio("RIFF"); });
         bytes += opaque("emb", 0, [](Record::Value* v) { v->set_embeddings("x"); });

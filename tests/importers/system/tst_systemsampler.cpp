@@ -10,7 +10,7 @@
 #include <cmath>
 #include <unistd.h>
 
-using namespace runlens::system;
+using namespace runlens::importers::system;
 
 namespace {
 

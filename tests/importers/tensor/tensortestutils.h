@@ -51,15 +51,15 @@ inline void writeFile(const QString& path, const QByteArray& bytes)
 
 /// A manifest listing the .npy files at `relativePaths` below `root` as one run, the way RunScanner would
 /// list a folder that is a single run.
-inline RunManifest npyManifest(const QString& root, const QStringList& relativePaths)
+inline models::RunManifest npyManifest(const QString& root, const QStringList& relativePaths)
 {
-    RunManifest manifest;
+    models::RunManifest manifest;
     manifest.root = root;
     for (const QString& relative : relativePaths) {
-        Artifact artifact;
+        models::Artifact artifact;
         artifact.path = QDir(root).filePath(relative);
         artifact.relativePath = relative;
-        artifact.kind = ArtifactKind::TensorNpy;
+        artifact.kind = models::ArtifactKind::TensorNpy;
         artifact.run = QStringLiteral(".");
         manifest.artifacts << artifact;
     }

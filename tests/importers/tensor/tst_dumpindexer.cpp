@@ -10,10 +10,13 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::graph;
-using namespace runlens::tensor;
+using namespace runlens::importers;
+using namespace runlens::importers::tensor;
+using namespace runlens::models;
+using namespace runlens::models::graph;
+using namespace runlens::models::tensor;
 
-Q_DECLARE_METATYPE(runlens::graph::DumpIo)
+Q_DECLARE_METATYPE(runlens::models::graph::DumpIo)
 
 namespace {
 

@@ -13,7 +13,8 @@
 #include <cmath>
 #include <cstring>
 
-using namespace runlens::tensor;
+using namespace runlens::importers::tensor;
+using namespace runlens::models::tensor;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-using namespace runlens::tensor;
+using namespace runlens::importers::tensor;
 
 namespace {
 

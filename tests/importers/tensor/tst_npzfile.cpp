@@ -1,8 +1,8 @@
 #include "importers/tensor/npzfile.h"
 
 #include "tests/importers/tensor/tensortestutils.h"
-#include "tests/testutils.h"
 #include "tests/importers/tensor/tst_npzfile_common.h"
+#include "tests/testutils.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -12,7 +12,9 @@
 #include <thread>
 
 using namespace runlens;
-using namespace runlens::tensor;
+using namespace runlens::importers::tensor;
+using namespace runlens::models;
+using namespace runlens::models::tensor;
 
 namespace {
 

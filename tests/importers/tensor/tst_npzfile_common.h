@@ -4,8 +4,8 @@
 // container fixtures hold (tests/data/tensor/container_expected.tsv, written by make_container_fixtures.py),
 // and small helpers for files written by the tests.
 
-#include "models/tensor/tensor.h"
 #include "importers/tensor/tensorlisting.h"
+#include "models/tensor/tensor.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -96,7 +96,7 @@ inline bool sameValue(double a, double b)
 }
 
 /// Empty when every element of `tensor` equals `expected` in C order, else the first mismatch.
-inline QString compareValues(const tensor::Tensor& tensor, const std::vector<double>& expected)
+inline QString compareValues(const models::tensor::Tensor& tensor, const std::vector<double>& expected)
 {
     if (std::int64_t(expected.size()) != tensor.elementCount())
         return QStringLiteral("%1 elements, %2 expected").arg(tensor.elementCount()).arg(expected.size());
@@ -122,16 +122,16 @@ inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QB
 }
 
 /// Every diagnostic of a listing, one a line, for failure messages.
-inline QString diagnosticsText(const tensor::TensorListing& listing)
+inline QString diagnosticsText(const importers::tensor::TensorListing& listing)
 {
     QStringList lines;
-    for (const Diagnostic& d : listing.diagnostics)
+    for (const models::Diagnostic& d : listing.diagnostics)
         lines << d.toString();
     return lines.join(u'\n');
 }
 
 /// Whether every element `tensor` can address lies inside its data (always so for an empty tensor).
-inline bool viewInsideData(const tensor::Tensor& tensor)
+inline bool viewInsideData(const models::tensor::Tensor& tensor)
 {
     if (tensor.elementCount() == 0)
         return true;
@@ -140,7 +140,7 @@ inline bool viewInsideData(const tensor::Tensor& tensor)
     std::int64_t low = tensor.offset, high = tensor.offset;
     for (std::size_t k = 0; k < tensor.shape.size(); ++k)
         (tensor.strides[k] < 0 ? low : high) += (tensor.shape[k] - 1) * tensor.strides[k];
-    return low >= 0 && high + tensor::itemSize(tensor.dtype) <= tensor.data->size();
+    return low >= 0 && high + models::tensor::itemSize(tensor.dtype) <= tensor.data->size();
 }
 
 /// Lists `bytes` written to a file once per damaged copy (byte `i * step` xor-ed for each i), opens every
@@ -154,9 +154,9 @@ QString damagedCopiesStayInside(const QByteArray& bytes, const QString& name, Li
         QByteArray damaged = bytes;
         damaged[at] = char(damaged[at] ^ (0x11 + at % 0xee));
         const QString path = writeFile(dir, name, damaged);
-        const tensor::TensorListing listing = list(path);
-        for (const tensor::TensorInfo& info : listing.tensors) {
-            const tensor::TensorResult opened = info.source->open();
+        const importers::tensor::TensorListing listing = list(path);
+        for (const models::tensor::TensorInfo& info : listing.tensors) {
+            const models::tensor::TensorResult opened = info.source->open();
             if (opened.tensor && !viewInsideData(*opened.tensor))
                 return QStringLiteral("byte %1 changed: %2 views outside its data").arg(at).arg(info.member);
             if (!opened.tensor && opened.error.isEmpty())
@@ -168,7 +168,8 @@ QString damagedCopiesStayInside(const QByteArray& bytes, const QString& name, Li
 
 /// Empty when `listing` has no diagnostic (`expected` empty) or exactly one, about the file at `path`, whose
 /// message contains `expected`; otherwise what it has instead.
-inline QString diagnosticMismatch(const tensor::TensorListing& listing, const QString& path, const QString& expected)
+inline QString diagnosticMismatch(const importers::tensor::TensorListing& listing, const QString& path,
+                                  const QString& expected)
 {
     if (expected.isEmpty())
         return listing.diagnostics.isEmpty() ? QString() : QStringLiteral("unexpected: ") + diagnosticsText(listing);

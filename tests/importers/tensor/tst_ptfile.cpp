@@ -15,7 +15,8 @@
 #include <cmath>
 
 using namespace runlens;
-using namespace runlens::tensor;
+using namespace runlens::importers::tensor;
+using namespace runlens::models::tensor;
 
 namespace {
 
@@ -357,9 +358,9 @@ private slots:
     {
         QFETCH(QByteArray, pickle);
         QFETCH(QString, refused);
-        memory::PickleLimits limits;
+        importers::memory::PickleLimits limits;
         limits.torchWeights = true;
-        const memory::PickleResult result = memory::decodePickle(
+        const importers::memory::PickleResult result = importers::memory::decodePickle(
             std::string_view(pickle.constData(), std::size_t(pickle.size())), QStringLiteral("x.pkl"), {}, limits);
         if (refused.isEmpty()) {
             QVERIFY(result.ok);
@@ -372,7 +373,7 @@ private slots:
         QVERIFY2(result.diagnostics[0].message.contains(refused), qPrintable(result.diagnostics[0].message));
 
         // Without the allow-list nothing of the kind is read at all.
-        const memory::PickleResult plain = memory::decodePickle(
+        const importers::memory::PickleResult plain = importers::memory::decodePickle(
             std::string_view(pickle.constData(), std::size_t(pickle.size())), QStringLiteral("x.pkl"));
         QVERIFY(!plain.ok);
     }

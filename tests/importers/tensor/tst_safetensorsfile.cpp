@@ -1,7 +1,7 @@
 #include "importers/tensor/safetensorsfile.h"
 
-#include "tests/testutils.h"
 #include "tests/importers/tensor/tst_npzfile_common.h"
+#include "tests/testutils.h"
 
 #include <QDirIterator>
 #include <QFile>
@@ -11,7 +11,9 @@
 #include <optional>
 
 using namespace runlens;
-using namespace runlens::tensor;
+using namespace runlens::importers::tensor;
+using namespace runlens::models;
+using namespace runlens::models::tensor;
 
 namespace {
 

@@ -18,7 +18,10 @@
 #include <cstring>
 
 using namespace runlens;
-using namespace runlens::tensor;
+using namespace runlens::importers;
+using namespace runlens::importers::tensor;
+using namespace runlens::models;
+using namespace runlens::models::tensor;
 
 namespace {
 
@@ -151,7 +154,7 @@ private slots:
         const TensorSeries& s = catalog.series()[out];
         QCOMPARE(s.steps(), (QList<int> { 0, 1 }));
         QCOMPARE(s.opType, QStringLiteral("Conv2D"));
-        QCOMPARE(s.io, graph::DumpIo::Output);
+        QCOMPARE(s.io, models::graph::DumpIo::Output);
         QCOMPARE(s.slot, 0);
         QCOMPARE(s.rank, 1);
         QCOMPARE(catalog.findNodeKey(QStringLiteral("Conv2D-op12")).size(), 2);
@@ -160,7 +163,7 @@ private slots:
         QCOMPARE(second.tensor->value({ 3 }), 13.0);
         const int in = catalog.indexOf(QStringLiteral("Conv2D-op12 input 1"));
         QVERIFY(in >= 0);
-        QCOMPARE(catalog.series()[in].io, graph::DumpIo::Input);
+        QCOMPARE(catalog.series()[in].io, models::graph::DumpIo::Input);
     }
 
     void checkpointStepsFromFileNames()

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 using namespace runlens;
-using namespace runlens::trace;
+using namespace runlens::importers;
+using namespace runlens::importers::trace;
+using namespace runlens::models;
 
 int main(int argc, char** argv)
 {

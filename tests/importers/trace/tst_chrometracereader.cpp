@@ -20,7 +20,10 @@
 #include <string>
 
 using namespace runlens;
-using namespace runlens::trace;
+using namespace runlens::importers;
+using namespace runlens::importers::trace;
+using namespace runlens::models;
+using namespace runlens::models::trace;
 
 namespace {
 
@@ -185,7 +188,7 @@ void TstChromeTraceReader::skipValueMatchesByteWalk()
         const char* end = begin + length;
         const char* expected = byteWalk(begin, end);
         ended += expected != nullptr;
-        const char* got = trace::jsonscan::skipValue(begin, end);
+        const char* got = importers::trace::jsonscan::skipValue(begin, end);
         if (got != expected)
             QFAIL(qPrintable(QStringLiteral("round %1: ends at %2, expected %3")
                                  .arg(round)

@@ -23,7 +23,9 @@
 #include <unistd.h>
 
 using namespace runlens;
-using namespace runlens::trace;
+using namespace runlens::importers::trace;
+using namespace runlens::models;
+using namespace runlens::models::trace;
 
 namespace {
 
@@ -204,7 +206,7 @@ private slots:
     {
         QTemporaryDir cache;
         QTemporaryDir run;
-        const CacheScope scope(cache.path());
+        const ::CacheScope scope(cache.path());
         const QString path = run.filePath(QStringLiteral("trace.json.gz"));
         const std::string text = kinetoTrace(3, 5);
         QVERIFY(writeFile(path, gzipped(text)));
@@ -248,7 +250,7 @@ private slots:
     {
         QTemporaryDir cache;
         QTemporaryDir run;
-        const CacheScope scope(cache.path());
+        const ::CacheScope scope(cache.path());
         const QString plain = run.filePath(QStringLiteral("rank3.pt.trace.json"));
         const QString packed = run.filePath(QStringLiteral("rank4.pt.trace.json.gz"));
         QVERIFY(writeFile(plain, kinetoTrace(5, 8)));
@@ -288,7 +290,7 @@ private slots:
         // a reader whose interface is in another language.
         QTemporaryDir cache;
         QTemporaryDir run;
-        const CacheScope scope(cache.path());
+        const ::CacheScope scope(cache.path());
         const QString path = run.filePath(QStringLiteral("trace.json"));
         std::string text = kinetoTrace(2, 3);
         text.insert(text.find("\"ts\": 1000"), "\"ts\": \"bad\", ");
@@ -330,7 +332,7 @@ private slots:
     {
         QTemporaryDir cache;
         QTemporaryDir run;
-        const CacheScope scope(cache.path());
+        const ::CacheScope scope(cache.path());
         const QString path = run.filePath(QStringLiteral("trace.json"));
         QVERIFY(writeFile(path, kinetoTrace(3, 4)));
         const ChromeTraceResult parsed = ChromeTraceReader::readFiles({ path });
@@ -457,7 +459,7 @@ private slots:
     {
         QTemporaryDir cache;
         QTemporaryDir run;
-        const CacheScope scope(cache.path());
+        const ::CacheScope scope(cache.path());
         const QString path = run.filePath(QStringLiteral("trace.json"));
         QVERIFY(writeFile(path, kinetoTrace(4, 6)));
         const ChromeTraceResult parsed = ChromeTraceReader::readFiles({ path });
@@ -491,7 +493,7 @@ private slots:
     {
         QTemporaryDir cache;
         QTemporaryDir run;
-        const CacheScope scope(cache.path());
+        const ::CacheScope scope(cache.path());
         QStringList paths;
         for (int i = 0; i < 3; ++i) {
             paths << run.filePath(QStringLiteral("trace%1.json").arg(i));
@@ -521,7 +523,7 @@ private slots:
     {
         RUNLENS_REQUIRE_SAMPLES(root);
         QTemporaryDir cache;
-        const CacheScope scope(cache.path());
+        const ::CacheScope scope(cache.path());
         QDirIterator it(root + QStringLiteral("/traces/kineto"), QDir::Files, QDirIterator::Subdirectories);
         int checked = 0;
         while (it.hasNext()) {

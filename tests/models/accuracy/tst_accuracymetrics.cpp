@@ -13,22 +13,22 @@
 #include <limits>
 
 using namespace runlens;
-using namespace runlens::accuracy;
+using namespace runlens::models::accuracy;
 
 namespace {
 
-tensor::Tensor floats(const std::vector<float>& values, std::vector<std::int64_t> shape = {})
+models::tensor::Tensor floats(const std::vector<float>& values, std::vector<std::int64_t> shape = {})
 {
     if (shape.empty() && values.size() != 1)
         shape = { std::int64_t(values.size()) };
     std::vector<std::byte> bytes(values.size() * sizeof(float));
     if (!values.empty())
         std::memcpy(bytes.data(), values.data(), bytes.size());
-    tensor::Tensor t;
-    t.dtype = tensor::DType::Float32;
+    models::tensor::Tensor t;
+    t.dtype = models::tensor::DType::Float32;
     t.shape = shape;
-    t.strides = tensor::Tensor::contiguousStrides(shape, sizeof(float));
-    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    t.strides = models::tensor::Tensor::contiguousStrides(shape, sizeof(float));
+    t.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
     return t;
 }
 
@@ -73,8 +73,10 @@ private slots:
         for (const QJsonValue& value : cases) {
             const QJsonObject c = value.toObject();
             const QString name = c.value(QLatin1String("name")).toString();
-            const tensor::NpyFileResult bench = tensor::openNpyFile(c.value(QLatin1String("bench")).toString());
-            const tensor::NpyFileResult target = tensor::openNpyFile(c.value(QLatin1String("target")).toString());
+            const importers::tensor::NpyFileResult bench
+                = importers::tensor::openNpyFile(c.value(QLatin1String("bench")).toString());
+            const importers::tensor::NpyFileResult target
+                = importers::tensor::openNpyFile(c.value(QLatin1String("target")).toString());
             QVERIFY2(bench.tensor && target.tensor, qPrintable(name));
             const std::optional<TensorMetrics> m = computeTensorMetrics(*bench.tensor, *target.tensor);
             QVERIFY(m);
@@ -134,7 +136,7 @@ private slots:
 
     void emptyAndShapeDifferencesAreNotCompared()
     {
-        tensor::Tensor empty = floats({}, { 0, 3 });
+        models::tensor::Tensor empty = floats({}, { 0, 3 });
         const auto e = computeTensorMetrics(empty, empty);
         QVERIFY(!e->compared);
         QCOMPARE(tensorVerdict(*e, {}), Verdict::None);

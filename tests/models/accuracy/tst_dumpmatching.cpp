@@ -3,7 +3,7 @@
 
 #include <QtTest>
 
-using namespace runlens::accuracy;
+using namespace runlens::models::accuracy;
 
 namespace {
 

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "models/advisor/advisor.h"
-#include "models/advisor/analysis.h"
 #include "importers/core/runscanner.h"
-#include "tests/pythonoracle.h"
 #include "importers/summary/eventfilereader.h"
 #include "importers/tensor/tensorcatalogbuilder.h"
+#include "models/advisor/advisor.h"
+#include "models/advisor/analysis.h"
+#include "tests/pythonoracle.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -57,17 +57,18 @@ inline void writeFloats(const QString& root, const QString& relative, const std:
 }
 
 /// The catalog of every tensor file below `root`, the way the application builds it.
-inline std::shared_ptr<const tensor::TensorCatalog> catalogOf(const QString& root)
+inline std::shared_ptr<const models::tensor::TensorCatalog> catalogOf(const QString& root)
 {
-    return std::make_shared<const tensor::TensorCatalog>(tensor::TensorCatalogBuilder::build(RunScanner().scan(root)));
+    return std::make_shared<const models::tensor::TensorCatalog>(
+        importers::tensor::TensorCatalogBuilder::build(importers::RunScanner().scan(root)));
 }
 
 /// The measurements of `metric`, optionally only those of tensor `tensor`.
-inline std::vector<advisor::Measurement> measurementsOf(const advisor::AnalysisContext& context, const QString& metric,
-                                                        const QString& tensor = {})
+inline std::vector<models::advisor::Measurement> measurementsOf(const models::advisor::AnalysisContext& context,
+                                                                const QString& metric, const QString& tensor = {})
 {
-    std::vector<advisor::Measurement> out;
-    for (const advisor::Measurement& m : context.measurements()) {
+    std::vector<models::advisor::Measurement> out;
+    for (const models::advisor::Measurement& m : context.measurements()) {
         if (m.metric == metric && (tensor.isEmpty() || m.scope.tensor == tensor))
             out.push_back(m);
     }
@@ -75,10 +76,11 @@ inline std::vector<advisor::Measurement> measurementsOf(const advisor::AnalysisC
 }
 
 /// The measurement of `metric` with the lowest order (what a "first" rule reports).
-inline std::optional<advisor::Measurement> firstOf(const advisor::AnalysisContext& context, const QString& metric)
+inline std::optional<models::advisor::Measurement> firstOf(const models::advisor::AnalysisContext& context,
+                                                           const QString& metric)
 {
-    std::optional<advisor::Measurement> first;
-    for (const advisor::Measurement& m : context.measurements()) {
+    std::optional<models::advisor::Measurement> first;
+    for (const models::advisor::Measurement& m : context.measurements()) {
         if (m.metric == metric && (!first || m.order < first->order))
             first = m;
     }
@@ -87,22 +89,22 @@ inline std::optional<advisor::Measurement> firstOf(const advisor::AnalysisContex
 
 /// The scalars of every TensorBoard event file below `root` (run = the folder above `tb/`, relative to
 /// `root`), plus the tensor catalog of the folder: what the Advisor reads of a PyTorch run.
-inline advisor::AdvisorInput loadRun(const QString& root)
+inline models::advisor::AdvisorInput loadRun(const QString& root)
 {
-    advisor::AdvisorInput input;
+    models::advisor::AdvisorInput input;
     input.root = root;
     input.tensors = catalogOf(root);
     QDirIterator it(root, { QStringLiteral("*tfevents*") }, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
-        summary::EventFileReader reader(path, summary::SummaryFlavor::TensorBoard);
-        std::map<QString, advisor::ScalarTrack> tracks;
+        importers::summary::EventFileReader reader(path, importers::summary::SummaryFlavor::TensorBoard);
+        std::map<QString, models::advisor::ScalarTrack> tracks;
         for (int polls = 0; polls < 100; ++polls) {
-            const ImportUpdate update = reader.poll({});
-            for (const TagPoints& points : update.scalars) {
-                advisor::ScalarTrack& track = tracks[points.tag];
+            const importers::ImportUpdate update = reader.poll({});
+            for (const models::scalars::TagPoints& points : update.scalars) {
+                models::advisor::ScalarTrack& track = tracks[points.tag];
                 track.tag = points.tag;
-                for (const ScalarPoint& p : points.points) {
+                for (const models::scalars::ScalarPoint& p : points.points) {
                     track.steps.push_back(p.step);
                     track.values.push_back(p.value);
                     track.wallTimes.push_back(p.wallTime);
@@ -124,10 +126,10 @@ inline advisor::AdvisorInput loadRun(const QString& root)
 }
 
 /// The findings of rule `ruleId` in `report`.
-inline QList<advisor::Finding> findingsOf(const advisor::AdvisorReport& report, const QString& ruleId)
+inline QList<models::advisor::Finding> findingsOf(const models::advisor::AdvisorReport& report, const QString& ruleId)
 {
-    QList<advisor::Finding> out;
-    for (const advisor::Finding& f : report.findings) {
+    QList<models::advisor::Finding> out;
+    for (const models::advisor::Finding& f : report.findings) {
         if (f.ruleId == ruleId)
             out << f;
     }
@@ -135,9 +137,9 @@ inline QList<advisor::Finding> findingsOf(const advisor::AdvisorReport& report, 
 }
 
 /// Whether rule `ruleId` was evaluated in `report`; null for an unknown rule.
-inline const advisor::RuleStatus* statusOf(const advisor::AdvisorReport& report, const QString& ruleId)
+inline const models::advisor::RuleStatus* statusOf(const models::advisor::AdvisorReport& report, const QString& ruleId)
 {
-    for (const advisor::RuleStatus& status : report.statuses) {
+    for (const models::advisor::RuleStatus& status : report.statuses) {
         if (status.ruleId == ruleId)
             return &status;
     }
@@ -145,10 +147,10 @@ inline const advisor::RuleStatus* statusOf(const advisor::AdvisorReport& report,
 }
 
 /// One line per finding ("rule-id: message"), for failure messages and logs.
-inline QString describe(const QList<advisor::Finding>& findings)
+inline QString describe(const QList<models::advisor::Finding>& findings)
 {
     QStringList lines;
-    for (const advisor::Finding& f : findings)
+    for (const models::advisor::Finding& f : findings)
         lines << f.ruleId + QStringLiteral(": ") + f.message;
     return lines.join(QLatin1Char('\n'));
 }

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "tests/models/trace/analysistestdata.h"
+#include "importers/trace/chrometracereader.h"
 #include "models/advisor/advisor.h"
 #include "models/advisor/analysis.h"
+#include "tests/models/trace/analysistestdata.h"
 #include "tests/pythonoracle.h"
-#include "importers/trace/chrometracereader.h"
 
 #include <QString>
 #include <QStringList>
@@ -17,11 +17,11 @@
 namespace runlens::test {
 
 /// An AdvisorInput holding one trace store, as the app hands it to the analysers.
-inline advisor::AdvisorInput traceInput(std::shared_ptr<const trace::TraceStore> store,
-                                        const QString& run = QStringLiteral("run"))
+inline models::advisor::AdvisorInput traceInput(std::shared_ptr<const models::trace::TraceStore> store,
+                                                const QString& run = QStringLiteral("run"))
 {
-    advisor::AdvisorInput input;
-    advisor::TraceInput trace;
+    models::advisor::AdvisorInput input;
+    models::advisor::TraceInput trace;
     trace.run = run;
     trace.path = store->sources().empty() ? QString() : store->sources().front().path;
     trace.store = std::move(store);
@@ -30,17 +30,18 @@ inline advisor::AdvisorInput traceInput(std::shared_ptr<const trace::TraceStore>
 }
 
 /// Reads trace files with the project's importer (each file a rank).
-inline std::shared_ptr<const trace::TraceStore> readTraces(const QStringList& paths)
+inline std::shared_ptr<const models::trace::TraceStore> readTraces(const QStringList& paths)
 {
-    return trace::ChromeTraceReader::read(paths).store;
+    return importers::trace::ChromeTraceReader::read(paths).store;
 }
 
 /// What one analyser measured of one metric, in the order it measured them.
-inline std::vector<advisor::Measurement> measured(const advisor::AnalysisContext& context, const QString& metric)
+inline std::vector<models::advisor::Measurement> measured(const models::advisor::AnalysisContext& context,
+                                                          const QString& metric)
 {
-    std::vector<advisor::Measurement> out;
+    std::vector<models::advisor::Measurement> out;
     std::copy_if(context.measurements().begin(), context.measurements().end(), std::back_inserter(out),
-                 [&metric](const advisor::Measurement& m) { return m.metric == metric; });
+                 [&metric](const models::advisor::Measurement& m) { return m.metric == metric; });
     return out;
 }
 
@@ -52,10 +53,10 @@ inline PythonRun runPerformanceOracle(const QString& script, const QStringList& 
 
 /// The rules of `report`'s findings, after checking that every finding's message has all its
 /// placeholders filled in (a fact the analyser forgot would stay as "{name}").
-inline QStringList firedRules(const advisor::AdvisorReport& report)
+inline QStringList firedRules(const models::advisor::AdvisorReport& report)
 {
     QStringList fired;
-    for (const advisor::Finding& f : report.findings) {
+    for (const models::advisor::Finding& f : report.findings) {
         if (f.message.contains(QLatin1Char('{')) || f.message.contains(QLatin1Char('}')))
             qWarning("unfilled placeholder in %s: %s", qPrintable(f.ruleId), qPrintable(f.message));
         else

@@ -1,7 +1,7 @@
-#include "tests/models/advisor/accuracytestutils.h"
 #include "models/advisor/advisor.h"
 #include "models/advisor/evidence.h"
 #include "models/advisor/tensorroles.h"
+#include "tests/models/advisor/accuracytestutils.h"
 #include "tests/testutils.h"
 
 #include <QJsonArray>
@@ -16,7 +16,7 @@
 #include <vector>
 
 using namespace runlens;
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
 
 namespace {
 
@@ -38,7 +38,8 @@ QString fixtures()
     return QStringLiteral(RUNLENS_TEST_DATA_DIR "/advisor/accuracy/runs");
 }
 
-QList<Finding> accuracyFindings(const AdvisorReport& report, std::optional<advisor::Severity> severity = std::nullopt)
+QList<Finding> accuracyFindings(const AdvisorReport& report,
+                                std::optional<models::advisor::Severity> severity = std::nullopt)
 {
     QList<Finding> out;
     for (const Finding& f : report.findings) {
@@ -114,7 +115,7 @@ private:
             QVERIFY(firstBad > 0);
             const QList<Finding> loss = findingsOf(report, QStringLiteral("loss-nan"));
             QCOMPARE(loss.size(), 1);
-            QVERIFY(loss.front().severity == advisor::Severity::Error);
+            QVERIFY(loss.front().severity == models::advisor::Severity::Error);
             QCOMPARE(loss.front().scope.step, std::optional<qint64>(firstBad));
             QVERIFY2(loss.front().message.contains(QStringLiteral("step %1").arg(firstBad)), qPrintable(all));
             const QJsonArray losses = facts.value(QStringLiteral("losses")).toArray();
@@ -309,8 +310,8 @@ private slots:
         QVERIFY(input.tensors && !input.tensors->isEmpty());
         const AdvisorReport report = evaluate(input, m_rules);
 
-        const QList<Finding> alarms
-            = accuracyFindings(report, advisor::Severity::Warning) + accuracyFindings(report, advisor::Severity::Error);
+        const QList<Finding> alarms = accuracyFindings(report, models::advisor::Severity::Warning)
+            + accuracyFindings(report, models::advisor::Severity::Error);
         QVERIFY2(alarms.isEmpty(), qPrintable(describe(alarms)));
         // ... and not because nothing was looked at.
         for (const char* id :
@@ -333,7 +334,7 @@ private slots:
         QVERIFY2(last < 0.5 * first, qPrintable(QStringLiteral("%1 -> %2").arg(first).arg(last)));
 
         // Every info finding is listed, and the ones the model has by construction are there.
-        const QList<Finding> infos = accuracyFindings(report, advisor::Severity::Info);
+        const QList<Finding> infos = accuracyFindings(report, models::advisor::Severity::Info);
         qInfo().noquote() << name << "info findings:" << (infos.isEmpty() ? QStringLiteral("none") : describe(infos));
         QStringList noGradient;
         for (const Finding& f : findingsOf(report, QStringLiteral("no-gradient"))) {
@@ -390,7 +391,7 @@ private slots:
         const QList<Finding> found = findingsOf(report, QStringLiteral("no-gradient"));
         QCOMPARE(found.size(), 1);
         const Finding& f = found.front();
-        QVERIFY(f.severity == advisor::Severity::Info);
+        QVERIFY(f.severity == models::advisor::Severity::Info);
         QVERIFY(f.category == Category::Accuracy);
         QCOMPARE(f.scope.layer, QStringLiteral("skip"));
         QCOMPARE(f.scope.tensor, QStringLiteral("skip.weight_grad"));
@@ -403,8 +404,8 @@ private slots:
         QCOMPARE(evidence->value(QStringLiteral("name")), QStringLiteral("skip.weight_grad"));
         // Nothing else about skip: its zero gradient neither vanishes nor is an all-zero tensor, and its weight
         // does not change because it receives no gradient.
-        const QList<Finding> alarms
-            = accuracyFindings(report, advisor::Severity::Warning) + accuracyFindings(report, advisor::Severity::Error);
+        const QList<Finding> alarms = accuracyFindings(report, models::advisor::Severity::Warning)
+            + accuracyFindings(report, models::advisor::Severity::Error);
         QVERIFY2(alarms.isEmpty(), qPrintable(describe(alarms)));
         QVERIFY(statusOf(report, QStringLiteral("gradient-vanishing"))->evaluated);
         QVERIFY(statusOf(report, QStringLiteral("weight-not-changed"))->evaluated);

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <limits>
 
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
 
 namespace {
 

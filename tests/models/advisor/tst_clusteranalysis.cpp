@@ -6,9 +6,10 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::advisor;
+using namespace runlens::models;
+using namespace runlens::models::advisor;
+using models::trace::EventKind;
 using runlens::test::measured;
-using trace::EventKind;
 
 namespace {
 
@@ -19,10 +20,10 @@ constexpr std::int64_t kMs = 1'000'000;
 AdvisorInput mindsporeCluster(const std::vector<double>& stepTimes, double communication,
                               const std::vector<double>& bandwidths)
 {
-    auto c = std::make_shared<cluster::Cluster>();
-    c->origin = cluster::ClusterOrigin::MindSpore;
+    auto c = std::make_shared<models::cluster::Cluster>();
+    c->origin = models::cluster::ClusterOrigin::MindSpore;
     for (std::size_t i = 0; i < stepTimes.size(); ++i) {
-        cluster::RankFigures rank;
+        models::cluster::RankFigures rank;
         rank.rank = int(i);
         rank.stepTime = stepTimes[i];
         rank.computation = 80.0;
@@ -30,7 +31,7 @@ AdvisorInput mindsporeCluster(const std::vector<double>& stepTimes, double commu
         c->ranks.push_back(rank);
     }
     for (std::size_t i = 0; i < bandwidths.size(); ++i) {
-        cluster::ClusterLink link;
+        models::cluster::ClusterLink link;
         link.src = 0;
         link.dst = int(i) + 1;
         link.type = QStringLiteral("RDMA");
@@ -47,7 +48,7 @@ AdvisorInput mindsporeCluster(const std::vector<double>& stepTimes, double commu
 
 /// Two ranks, three 10 ms steps each, one compute kernel then one all-reduce per step; the all-reduce of
 /// rank 1 starts `lateMs` later within its step than rank 0's.
-std::shared_ptr<const trace::TraceStore> kinetoRanks(double lateMs, std::int64_t slowStepMs = 10)
+std::shared_ptr<const models::trace::TraceStore> kinetoRanks(double lateMs, std::int64_t slowStepMs = 10)
 {
     test::AnalysisTraceBuilder t(2);
     for (int source = 0; source < 2; ++source) {
@@ -214,7 +215,9 @@ void TestClusterAnalysis::unknownFigures()
     // Ranks whose files gave no times (kMissing everywhere): nothing measured, each metric says why.
     RuleBook rules;
     AnalysisContext context(rules);
-    analyseCluster(mindsporeCluster({ cluster::kMissing, cluster::kMissing }, cluster::kMissing, {}), context);
+    analyseCluster(
+        mindsporeCluster({ models::cluster::kMissing, models::cluster::kMissing }, models::cluster::kMissing, {}),
+        context);
     QVERIFY(measured(context, QStringLiteral("cluster.rank_slowdown")).empty());
     QCOMPARE(context.missingReason(QStringLiteral("cluster.rank_slowdown")), QStringLiteral("no rank has step times"));
     QVERIFY(!context.missingReason(QStringLiteral("cluster.link_bandwidth_deficit")).isEmpty());

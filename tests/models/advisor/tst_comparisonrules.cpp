@@ -11,10 +11,10 @@
 #include <memory>
 
 using namespace runlens;
-using namespace runlens::advisor;
-using accuracy::CompareResult;
-using accuracy::CompareRow;
-using accuracy::Verdict;
+using namespace runlens::models::advisor;
+using models::accuracy::CompareResult;
+using models::accuracy::CompareRow;
+using models::accuracy::Verdict;
 
 namespace {
 
@@ -27,12 +27,12 @@ const QStringList kComparisonRules {
     QStringLiteral("comparison-dtype-differs")
 };
 
-CompareResult compare(const QString& bench, const QString& target, const accuracy::NameMapping& mapping = {})
+CompareResult compare(const QString& bench, const QString& target, const models::accuracy::NameMapping& mapping = {})
 {
-    accuracy::CompareOptions options;
+    importers::accuracy::CompareOptions options;
     options.mapping = mapping;
     QString error;
-    const std::optional<CompareResult> result = accuracy::compareDumps(bench, target, options, &error);
+    const std::optional<CompareResult> result = importers::accuracy::compareDumps(bench, target, options, &error);
     if (!result)
         qWarning() << error;
     return result.value_or(CompareResult {});
@@ -72,7 +72,7 @@ CompareRow tensorRow(const QString& name, const QString& op)
     CompareRow row;
     row.name = row.benchName = row.targetName = name;
     row.op = op;
-    row.kind = accuracy::RowKind::Output;
+    row.kind = models::accuracy::RowKind::Output;
     row.index = 0;
     row.benchDtype = row.targetDtype = QStringLiteral("torch.float16");
     row.benchShape = row.targetShape = { 4, 8 };
@@ -105,7 +105,7 @@ private slots:
         QVERIFY(findingsOf(report, QStringLiteral("comparison-error-introduced")).isEmpty());
         const QList<Finding> introduced = findingsOf(report, QStringLiteral("comparison-difference-introduced"));
         QCOMPARE(introduced.size(), 1);
-        QVERIFY(introduced.first().severity == advisor::Severity::Warning);
+        QVERIFY(introduced.first().severity == models::advisor::Severity::Warning);
         QCOMPARE(evidenceRow(introduced.first()), half);
         QCOMPARE(introduced.first().scope.comparison, QStringLiteral("fp32 vs fp16"));
         QVERIFY2(introduced.first().message.contains(
@@ -113,7 +113,7 @@ private slots:
                                     "its inputs pass")
                          .arg(half)),
                  qPrintable(introduced.first().message));
-        const accuracy::CompareSummary s = result.summary();
+        const models::accuracy::CompareSummary s = result.summary();
         QCOMPARE(introduced.first().value, double(s.warning + s.error));
 
         const QList<Finding> underflow = findingsOf(report, QStringLiteral("comparison-half-underflow"));
@@ -155,7 +155,7 @@ private slots:
         QCOMPARE(introduced.size(), 1);
         QCOMPARE(evidenceRow(introduced.first()), QStringLiteral("Module.layers.0.Linear.forward.0.output.0"));
         QCOMPARE(introduced.first().scope.op, QStringLiteral("Module.layers.0.Linear.forward.0"));
-        QVERIFY(introduced.first().severity == advisor::Severity::Error);
+        QVERIFY(introduced.first().severity == models::advisor::Severity::Error);
         QVERIFY2(introduced.first().message.startsWith(QLatin1String(
                      "The error is born at Module.layers.0.Linear.forward.0.output.0: a parameter of it differs")),
                  qPrintable(introduced.first().message));
@@ -199,7 +199,7 @@ private slots:
     {
         const CompareResult result
             = compare(kRuns + QStringLiteral("/fp32/npy"), kRuns + QStringLiteral("/fp16/msprobe"));
-        const accuracy::CompareSummary s = result.summary();
+        const models::accuracy::CompareSummary s = result.summary();
         QCOMPARE(s.matched, 0);
         QCOMPARE(s.unmatchedBench, 16);
         QCOMPARE(s.unmatchedTarget, 16);
@@ -287,7 +287,7 @@ private slots:
         shape.verdict = Verdict::Warning;
         CompareRow statistics = tensorRow(QStringLiteral("f.output.0"), QStringLiteral("f"));
         statistics.tensor = {};
-        statistics.statistics = accuracy::StatisticsMetrics {};
+        statistics.statistics = models::accuracy::StatisticsMetrics {};
         statistics.statistics->targetNonFinite = true;
         statistics.verdict = Verdict::Error;
         result.rows = { ok, overflow, nan, laterNan, shape, statistics };

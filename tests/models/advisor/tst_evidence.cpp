@@ -4,7 +4,7 @@
 #include <QJsonDocument>
 #include <QtTest>
 
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
 
 class TestEvidence : public QObject
 {

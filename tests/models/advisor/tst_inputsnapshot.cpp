@@ -5,7 +5,8 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
+using namespace runlens::models::scalars;
 
 namespace {
 
@@ -18,9 +19,9 @@ TagPoints points(const QString& tag, std::initializer_list<std::pair<qint64, dou
     return out;
 }
 
-summary::Histogram histogram(qint64 step, double min, double max)
+models::summary::Histogram histogram(qint64 step, double min, double max)
 {
-    summary::Histogram h;
+    models::summary::Histogram h;
     h.step = step;
     h.min = min;
     h.max = max;
@@ -58,15 +59,15 @@ private slots:
 
     void copiesHistograms()
     {
-        summary::SummaryStore store;
-        summary::SummaryBatch batch;
-        summary::HistogramSeries weights;
+        models::summary::SummaryStore store;
+        models::summary::SummaryBatch batch;
+        models::summary::HistogramSeries weights;
         weights.tag = QStringLiteral("weights/fc1");
         weights.items = { histogram(0, -1, 1), histogram(20, -2, 2) };
         batch.histograms.push_back(weights);
         store.update(QStringLiteral("run"), QStringLiteral("/runs/run/events.1"), batch);
-        summary::SummaryBatch images;
-        images.images.push_back(summary::ImageSeries { QStringLiteral("img"), {}, {}, 0, 0 });
+        models::summary::SummaryBatch images;
+        images.images.push_back(models::summary::ImageSeries { QStringLiteral("img"), {}, {}, 0, 0 });
         store.update(QStringLiteral("other"), QStringLiteral("/runs/other/events.1"), images);
 
         const std::vector<HistogramTrack> tracks = histogramTracks(store);

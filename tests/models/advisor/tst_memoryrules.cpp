@@ -1,14 +1,14 @@
+#include "importers/memory/tracememory.h"
 #include "models/advisor/advisor.h"
 #include "models/advisor/analysis.h"
 #include "models/advisor/evidence.h"
-#include "importers/memory/tracememory.h"
 #include "tests/models/advisor/performancetestutils.h"
 #include "tests/testutils.h"
 
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
 using runlens::test::measured;
 
 namespace {
@@ -17,9 +17,9 @@ constexpr std::int64_t kMs = 1'000'000;
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
 
-memory::MemoryDevice cudaDevice(std::int64_t capacity)
+models::memory::MemoryDevice cudaDevice(std::int64_t capacity)
 {
-    memory::MemoryDevice device;
+    models::memory::MemoryDevice device;
     device.label = QStringLiteral("cuda:0");
     device.deviceType = 1;
     device.deviceId = 0;
@@ -28,15 +28,16 @@ memory::MemoryDevice cudaDevice(std::int64_t capacity)
     return device;
 }
 
-void sample(memory::MemoryDevice& device, std::int64_t x, double bytes)
+void sample(models::memory::MemoryDevice& device, std::int64_t x, double bytes)
 {
     device.allocated.x.push_back(x);
     device.allocated.bytes.push_back(bytes);
 }
 
-AdvisorInput memoryInput(memory::MemoryDevice device, std::shared_ptr<const trace::TraceStore> store = {})
+AdvisorInput memoryInput(models::memory::MemoryDevice device,
+                         std::shared_ptr<const models::trace::TraceStore> store = {})
 {
-    auto profile = std::make_shared<memory::MemoryProfile>();
+    auto profile = std::make_shared<models::memory::MemoryProfile>();
     profile->paths << QStringLiteral("rank0.json");
     profile->devices.push_back(std::move(device));
     AdvisorInput input = store ? test::traceInput(std::move(store)) : AdvisorInput {};
@@ -46,11 +47,11 @@ AdvisorInput memoryInput(memory::MemoryDevice device, std::shared_ptr<const trac
 
 /// 10 ms steps; within step i the allocated memory starts at floorsMiB[i], peaks 1 GiB higher, and falls
 /// back.
-std::pair<memory::MemoryDevice, std::shared_ptr<const trace::TraceStore>>
+std::pair<models::memory::MemoryDevice, std::shared_ptr<const models::trace::TraceStore>>
 steppedMemory(const std::vector<double>& floorsMiB)
 {
     test::AnalysisTraceBuilder t;
-    memory::MemoryDevice device = cudaDevice(std::int64_t(32 * kGiB));
+    models::memory::MemoryDevice device = cudaDevice(std::int64_t(32 * kGiB));
     for (std::size_t i = 0; i < floorsMiB.size(); ++i) {
         const std::int64_t start = std::int64_t(i) * 10 * kMs;
         const double floor = floorsMiB[i] * kMiB;
@@ -90,7 +91,7 @@ private slots:
 void TestMemoryRules::peakShare()
 {
     for (const auto& [peak, expected] : { std::pair { 15.0, 93.75 }, { 8.0, 50.0 } }) {
-        memory::MemoryDevice device = cudaDevice(std::int64_t(16 * kGiB));
+        models::memory::MemoryDevice device = cudaDevice(std::int64_t(16 * kGiB));
         sample(device, 1000, 2 * kGiB);
         sample(device, 2000, peak * kGiB);
         sample(device, 3000, 1 * kGiB);
@@ -111,7 +112,7 @@ void TestMemoryRules::peakShare()
 
 void TestMemoryRules::peakShareWithoutCapacity()
 {
-    memory::MemoryDevice device = cudaDevice(0);
+    models::memory::MemoryDevice device = cudaDevice(0);
     sample(device, 1000, 2 * kGiB);
     RuleBook rules;
     AnalysisContext context(rules);
@@ -124,7 +125,7 @@ void TestMemoryRules::peakShareWithoutCapacity()
 
 void TestMemoryRules::outOfMemory()
 {
-    memory::MemoryDevice device = cudaDevice(std::int64_t(16 * kGiB));
+    models::memory::MemoryDevice device = cudaDevice(std::int64_t(16 * kGiB));
     sample(device, 1000, 15 * kGiB);
     device.ooms.push_back({ 5000, std::int64_t(2 * kGiB), std::int64_t(512 * kMiB), -1, 0 });
     device.ooms.push_back({ 3000, std::int64_t(4 * kGiB), std::int64_t(256 * kMiB), -1, 0 });
@@ -142,7 +143,7 @@ void TestMemoryRules::outOfMemory()
 
 void TestMemoryRules::peakAndOomMessages()
 {
-    memory::MemoryDevice device = cudaDevice(std::int64_t(16 * kGiB));
+    models::memory::MemoryDevice device = cudaDevice(std::int64_t(16 * kGiB));
     sample(device, 1000, 15.5 * kGiB);
     device.ooms.push_back({ 3000, std::int64_t(4 * kGiB), std::int64_t(256 * kMiB), -1, 0 });
     const AdvisorReport report = evaluate(memoryInput(std::move(device)), RuleBook::builtIn());
@@ -203,7 +204,7 @@ void TestMemoryRules::growthOfOneRankOfCombinedTraces()
     // Two ranks read into one store; the memory file of rank 1 was read alone (its device is source 0 of
     // its own profile) and named by an absolute path. Only rank 1 has steps where its floor rises.
     test::AnalysisTraceBuilder t(2);
-    memory::MemoryDevice device = cudaDevice(std::int64_t(32 * kGiB));
+    models::memory::MemoryDevice device = cudaDevice(std::int64_t(32 * kGiB));
     for (int i = 0; i < 6; ++i) {
         const std::int64_t start = 1000 * kMs + std::int64_t(i) * 10 * kMs;
         t.step(1, i + 1, start, 10 * kMs);
@@ -212,7 +213,7 @@ void TestMemoryRules::growthOfOneRankOfCombinedTraces()
     }
     t.step(0, 1, 0, 10 * kMs);
     AdvisorInput input = test::traceInput(t.finish());
-    auto profile = std::make_shared<memory::MemoryProfile>();
+    auto profile = std::make_shared<models::memory::MemoryProfile>();
     profile->paths << QStringLiteral("/data/runs/job/rank1.json");
     profile->devices.push_back(std::move(device));
     input.memory.push_back({ QStringLiteral("job"), QStringLiteral("/data/runs/job/rank1.json"), profile });
@@ -240,7 +241,7 @@ void TestMemoryRules::kinetoSample()
     const QString path = samples + QStringLiteral("/traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz");
     const auto store = test::readTraces({ path });
     QVERIFY(store);
-    const memory::MemoryReadResult read = memory::memoryFromTrace(*store);
+    const importers::memory::MemoryReadResult read = importers::memory::memoryFromTrace(*store);
     QVERIFY(read.profile && !read.profile->empty());
     AdvisorInput input = test::traceInput(store);
     input.memory.push_back({ QStringLiteral("run"), store->sources().front().path, read.profile });

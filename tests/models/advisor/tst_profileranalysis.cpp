@@ -1,28 +1,29 @@
+#include "importers/pipeline/pipelinereader.h"
 #include "models/advisor/advisor.h"
 #include "models/advisor/analysis.h"
 #include "models/advisor/evidence.h"
-#include "tests/models/advisor/performancetestutils.h"
 #include "models/pipeline/pipelineanalysis.h"
-#include "importers/pipeline/pipelinereader.h"
+#include "tests/models/advisor/performancetestutils.h"
 #include "tests/testutils.h"
 
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::advisor;
+using namespace runlens::models;
+using namespace runlens::models::advisor;
 using runlens::test::measured;
 
 namespace {
 
 /// One rank's MindSpore step trace (iteration interval, FP+BP, tail) with the given intervals in µs.
-profiler::ProfilerRankData rankWithIntervals(int rank, const std::vector<double>& intervalsUs)
+models::profiler::ProfilerRankData rankWithIntervals(int rank, const std::vector<double>& intervalsUs)
 {
-    profiler::ProfilerRankData data;
+    models::profiler::ProfilerRankData data;
     data.rank = rank;
     data.steps.categoryIds
         = QStringList { QStringLiteral("iteration_interval"), QStringLiteral("fp_and_bp"), QStringLiteral("tail") };
     for (std::size_t i = 0; i < intervalsUs.size(); ++i) {
-        profiler::StepSeries::Step step;
+        models::profiler::StepSeries::Step step;
         step.number = qint64(i) + 1;
         step.valuesUs = { intervalsUs[i], 9000.0, 1000.0 };
         step.totalUs = intervalsUs[i] + 10000.0;
@@ -41,7 +42,7 @@ AdvisorInput bundleInput(std::shared_ptr<ProfilerBundle> bundle)
 
 AdvisorInput stepInput(const std::vector<double>& intervalsUs)
 {
-    auto ranks = std::make_shared<profiler::ProfilerRunData>();
+    auto ranks = std::make_shared<models::profiler::ProfilerRunData>();
     ranks->ranks.push_back(rankWithIntervals(0, intervalsUs));
     auto bundle = std::make_shared<ProfilerBundle>();
     bundle->ranks = ranks;
@@ -50,17 +51,17 @@ AdvisorInput stepInput(const std::vector<double>& intervalsUs)
 
 /// A pipeline whose host queue was empty in `empty` of `steps` steps, with an idle curve and three ops:
 /// Batch (root) <- Map <- TFReader with the given queue usages of Map and TFReader.
-std::shared_ptr<pipeline::DataPipeline> pipelineWith(int empty, int steps, const std::vector<double>& idle,
-                                                     double mapUsage, double readerUsage)
+std::shared_ptr<models::pipeline::DataPipeline> pipelineWith(int empty, int steps, const std::vector<double>& idle,
+                                                             double mapUsage, double readerUsage)
 {
-    auto data = std::make_shared<pipeline::DataPipeline>();
+    auto data = std::make_shared<models::pipeline::DataPipeline>();
     data->rank = 0;
     for (int s = 0; s < steps; ++s)
         data->hostQueue.samples.push_back({ s + 1, s < empty ? 0 : 16, 32 });
     data->cpu.processorCount = 8;
     data->cpu.device.push_back({ QStringLiteral("idle_utilization"), idle });
     const auto op = [](int id, const char* type, int parent, std::vector<int> children, double usage) {
-        pipeline::PipelineOp o;
+        models::pipeline::PipelineOp o;
         o.id = id;
         o.type = QLatin1String(type);
         o.parent = parent;
@@ -72,11 +73,11 @@ std::shared_ptr<pipeline::DataPipeline> pipelineWith(int empty, int steps, const
     };
     data->ops = { op(0, "Batch", -1, { 1 }, std::nan("")), op(1, "Map", 0, { 2 }, mapUsage),
                   op(2, "TFReader", 1, {}, readerUsage) };
-    pipeline::analysePipeline(*data);
+    models::pipeline::analysePipeline(*data);
     return data;
 }
 
-AdvisorInput pipelineInput(std::shared_ptr<pipeline::DataPipeline> data)
+AdvisorInput pipelineInput(std::shared_ptr<models::pipeline::DataPipeline> data)
 {
     auto bundle = std::make_shared<ProfilerBundle>();
     bundle->pipelines.push_back(std::move(data));
@@ -205,7 +206,7 @@ void TestProfilerAnalysis::mindInsightPipelineSample()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString folder = samples + QStringLiteral("/profiler/mindspore/profiler_misc");
-    const pipeline::PipelineReadResult read = pipeline::readDataPipeline(folder, 0);
+    const importers::pipeline::PipelineReadResult read = importers::pipeline::readDataPipeline(folder, 0);
     QVERIFY(read.pipeline);
     auto bundle = std::make_shared<ProfilerBundle>();
     bundle->pipelines.push_back(read.pipeline);

@@ -8,7 +8,7 @@
 #include <QSet>
 #include <QtTest>
 
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
 
 namespace {
 
@@ -161,7 +161,7 @@ private slots:
             ids.insert(rule.id);
             QVERIFY2(firingTests().contains(rule.id),
                      qPrintable(QStringLiteral("built-in rule %1 has no test that makes it fire").arg(rule.id)));
-            const FiringTest test = firingTests().value(rule.id);
+            const ::FiringTest test = firingTests().value(rule.id);
             const QString file = QString::fromLatin1(test.file);
             if (!sources.contains(file)) {
                 QFile source(QStringLiteral(RUNLENS_TEST_DATA_DIR "/../models/advisor/") + file);

@@ -1,6 +1,6 @@
-#include "tests/models/advisor/accuracytestutils.h"
 #include "models/advisor/advisor.h"
 #include "models/advisor/evidence.h"
+#include "tests/models/advisor/accuracytestutils.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -10,7 +10,7 @@
 #include <cmath>
 
 using namespace runlens;
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
 using test::describe;
 using test::findingsOf;
 using test::statusOf;
@@ -120,7 +120,7 @@ private:
         const QList<Finding> exploding = findingsOfRule(report, "gradient-exploding");
         QCOMPARE(exploding.size(), 1);
         const Finding& f = exploding.front();
-        QVERIFY(f.severity == advisor::Severity::Error);
+        QVERIFY(f.severity == models::advisor::Severity::Error);
         const qint64 step = first.value(QStringLiteral("step")).toInteger(-1);
         const qint64 nan = first.value(QStringLiteral("nan")).toInteger(-1);
         const qint64 inf = first.value(QStringLiteral("inf")).toInteger(-1);
@@ -157,7 +157,7 @@ private:
         QVERIFY(firstLarge < step); // large before it overflowed
         const QList<Finding> norm = findingsOfRule(report, "gradient-norm-too-large");
         QCOMPARE(norm.size(), 1);
-        QVERIFY(norm.front().severity == advisor::Severity::Warning);
+        QVERIFY(norm.front().severity == models::advisor::Severity::Warning);
         QCOMPARE(norm.front().scope.step, std::optional<qint64>(firstLarge));
         const double value = expected.value(QStringLiteral("value")).toDouble();
         QVERIFY2(near(norm.front().value, value, 1e-6), qPrintable(numbers(norm.front().value, value)));
@@ -241,7 +241,7 @@ private:
         QCOMPARE(tensorsOf(init), zeroed);
         const QJsonObject zero = oracle.value(QStringLiteral("init_zero_share")).toObject();
         for (const Finding& f : init) {
-            QVERIFY(f.severity == advisor::Severity::Error);
+            QVERIFY(f.severity == models::advisor::Severity::Error);
             QCOMPARE(f.value, oracleValue(zero.value(f.scope.tensor)));
             QCOMPARE(f.scope.step, std::optional<qint64>(0));
             QCOMPARE(f.scope.layer, f.scope.tensor.section(QLatin1Char('.'), 0, 0));
@@ -254,7 +254,7 @@ private:
         const QList<Finding> found = findingsOfRule(report, "weight-initialization-range");
         QCOMPARE(tensorsOf(found), wide);
         const Finding& f = found.front();
-        QVERIFY(f.severity == advisor::Severity::Warning);
+        QVERIFY(f.severity == models::advisor::Severity::Warning);
         const QJsonObject expected = range.value(f.scope.tensor).toObject();
         const double value = expected.value(QStringLiteral("value")).toDouble();
         QVERIFY2(near(f.value, value, 1e-12), qPrintable(numbers(f.value, value)));
@@ -303,7 +303,7 @@ private:
         const QList<Finding> found = findingsOfRule(report, "weight-change-too-small");
         QCOMPARE(tensorsOf(found), expected);
         for (const Finding& f : found) {
-            QVERIFY(f.severity == advisor::Severity::Info);
+            QVERIFY(f.severity == models::advisor::Severity::Info);
             const double value = oracleValue(ratios.value(f.scope.tensor));
             QVERIFY2(near(f.value, value, 1e-6), qPrintable(f.scope.tensor + u' ' + numbers(f.value, value)));
             QCOMPARE(f.scope.layer, moduleOf(f.scope.tensor));
@@ -332,7 +332,7 @@ private:
         const QList<Finding> found = findingsOfRule(report, "activation-dead-relu");
         QCOMPARE(tensorsOf(found), expected);
         const Finding& f = found.front();
-        QVERIFY(f.severity == advisor::Severity::Warning);
+        QVERIFY(f.severity == models::advisor::Severity::Warning);
         const QJsonObject worst = dead.value(f.scope.tensor).toObject();
         const double value = worst.value(QStringLiteral("value")).toDouble();
         QVERIFY2(near(f.value, value, 1e-12), qPrintable(numbers(f.value, value)));
@@ -360,7 +360,7 @@ private:
         const QList<Finding> found = findingsOfRule(report, "activation-saturation");
         QCOMPARE(tensorsOf(found), expected);
         const Finding& f = found.front();
-        QVERIFY(f.severity == advisor::Severity::Warning);
+        QVERIFY(f.severity == models::advisor::Severity::Warning);
         const QJsonObject worst = saturation.value(f.scope.tensor).toObject();
         const double value = worst.value(QStringLiteral("value")).toDouble();
         QVERIFY2(near(f.value, value, 1e-12), qPrintable(numbers(f.value, value)));
@@ -386,7 +386,7 @@ private:
         const QList<Finding> found = findingsOfRule(report, "fp16-risk");
         QCOMPARE(tensorsOf(found), expected);
         for (const Finding& f : found) {
-            QVERIFY(f.severity == advisor::Severity::Warning);
+            QVERIFY(f.severity == models::advisor::Severity::Warning);
             const QJsonObject worst = shares.value(f.scope.tensor).toObject();
             const double value = worst.value(QStringLiteral("value")).toDouble();
             QVERIFY2(near(f.value, value, 1e-12), qPrintable(f.scope.tensor + u' ' + numbers(f.value, value)));
@@ -411,10 +411,10 @@ private:
 
         // fc1.weight is stored as float16 and is still a weight: its initial range is checked.
         bool half = false;
-        for (const tensor::TensorSeries& series : input.tensors->series())
+        for (const models::tensor::TensorSeries& series : input.tensors->series())
             half = half
                 || (series.name == QLatin1String("fc1.weight") && !series.versions.isEmpty()
-                    && series.versions.first().dtype == tensor::DType::Float16);
+                    && series.versions.first().dtype == models::tensor::DType::Float16);
         QVERIFY(half);
         const QStringList wide = tensorsMeeting(oracle.value(QStringLiteral("init_abs_max")).toObject(),
                                                 rule("weight-initialization-range"));

@@ -1,6 +1,6 @@
-#include "tests/models/advisor/accuracytestutils.h"
 #include "models/advisor/analysis.h"
 #include "models/advisor/evidence.h"
+#include "tests/models/advisor/accuracytestutils.h"
 
 #include <QtTest>
 
@@ -8,7 +8,7 @@
 #include <limits>
 
 using namespace runlens;
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
 using runlens::test::measurementsOf;
 
 namespace {

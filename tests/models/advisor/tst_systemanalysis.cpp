@@ -9,7 +9,7 @@
 #include <map>
 
 using namespace runlens;
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
 using test::describe;
 using test::findingsOf;
 using test::statusOf;
@@ -26,14 +26,14 @@ void writeSystem(const QString& root, const QString& run, const Metrics& metrics
 {
     const QString dir = root + QLatin1Char('/') + run;
     QVERIFY(QDir().mkpath(dir));
-    summary::EventFileWriter writer;
-    QVERIFY(writer.open(dir + QLatin1Char('/') + summary::EventFileWriter::tensorBoardFileName()));
+    importers::summary::EventFileWriter writer;
+    QVERIFY(writer.open(dir + QLatin1Char('/') + importers::summary::EventFileWriter::tensorBoardFileName()));
     QVERIFY(writer.writeFileVersion(kStart));
     std::size_t samples = 0;
     for (const auto& [name, values] : metrics)
         samples = std::max(samples, values.size());
     for (std::size_t i = 0; i < samples; ++i) {
-        std::vector<summary::EventFileWriter::NamedValue> values;
+        std::vector<importers::summary::EventFileWriter::NamedValue> values;
         for (const auto& [name, series] : metrics) {
             if (i < series.size())
                 values.push_back({ QStringLiteral("system/") + name, series[i] });
@@ -81,9 +81,10 @@ private slots:
     void withoutSystemMetricsNothingIsEvaluated()
     {
         QTemporaryDir dir;
-        summary::EventFileWriter writer;
+        importers::summary::EventFileWriter writer;
         QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("tb"))));
-        QVERIFY(writer.open(dir.filePath(QStringLiteral("tb/") + summary::EventFileWriter::tensorBoardFileName())));
+        QVERIFY(writer.open(
+            dir.filePath(QStringLiteral("tb/") + importers::summary::EventFileWriter::tensorBoardFileName())));
         QVERIFY(writer.writeFileVersion());
         QVERIFY(writer.writeScalar(QStringLiteral("train/loss"), 0, kStart, 1.0));
         QVERIFY(writer.close());

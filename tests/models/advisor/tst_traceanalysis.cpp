@@ -10,10 +10,10 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
+using models::trace::EventKind;
 using runlens::test::AnalysisTraceBuilder;
 using runlens::test::measured;
-using trace::EventKind;
 
 namespace {
 
@@ -26,7 +26,7 @@ struct Analysed
     AnalysisContext context { rules };
 };
 
-std::unique_ptr<Analysed> analyse(std::shared_ptr<const trace::TraceStore> store)
+std::unique_ptr<Analysed> analyse(std::shared_ptr<const models::trace::TraceStore> store)
 {
     auto result = std::make_unique<Analysed>();
     analyseTraces(test::traceInput(std::move(store)), result->context);
@@ -34,7 +34,7 @@ std::unique_ptr<Analysed> analyse(std::shared_ptr<const trace::TraceStore> store
 }
 
 /// Steps of 10 ms whose data loader spans take `loaderMs[i]` at the start of step i + 1.
-std::shared_ptr<const trace::TraceStore> loaderTrace(const std::vector<double>& loaderMs)
+std::shared_ptr<const models::trace::TraceStore> loaderTrace(const std::vector<double>& loaderMs)
 {
     AnalysisTraceBuilder t;
     std::int64_t start = 0;
@@ -49,7 +49,7 @@ std::shared_ptr<const trace::TraceStore> loaderTrace(const std::vector<double>& 
 
 /// Steps of a GPU training loop whose forward takes `forwardMs` on the host without launching anything (ops
 /// that fell back to the CPU) and whose backward takes 3 ms on the autograd path launching 2 ms of kernels.
-std::shared_ptr<const trace::TraceStore> phaseTrace(const std::vector<double>& forwardMs)
+std::shared_ptr<const models::trace::TraceStore> phaseTrace(const std::vector<double>& forwardMs)
 {
     AnalysisTraceBuilder t;
     std::int64_t start = 0;
@@ -484,7 +484,7 @@ void TestTraceAnalysis::brokenTrace()
     // A file that is no trace at all, and one cut off in its first event: no crash, reasons instead.
     for (const std::string bytes :
          { std::string("not a trace"), std::string("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"ProfilerSt") }) {
-        const auto store = trace::ChromeTraceReader::readBytes(bytes, QStringLiteral("broken.json")).store;
+        const auto store = importers::trace::ChromeTraceReader::readBytes(bytes, QStringLiteral("broken.json")).store;
         QVERIFY(store);
         const auto a = analyse(store);
         QVERIFY(a->context.measurements().empty());

@@ -1,8 +1,8 @@
-#include "tests/models/advisor/accuracytestutils.h"
 #include "models/advisor/analysis.h"
 #include "models/advisor/evidence.h"
 #include "models/advisor/tensorroles.h"
 #include "models/graph/graph.h"
+#include "tests/models/advisor/accuracytestutils.h"
 #include "tests/testutils.h"
 
 #include <QJsonDocument>
@@ -15,7 +15,7 @@
 #include <numeric>
 
 using namespace runlens;
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
 using runlens::test::catalogOf;
 using runlens::test::firstOf;
 using runlens::test::measurementsOf;
@@ -73,9 +73,9 @@ std::unique_ptr<AnalysisContext> analyse(const AdvisorInput& input, const RuleBo
     return context;
 }
 
-summary::Histogram histogram(qint64 step, double min, double max, double count, double sum, double sumSquares)
+models::summary::Histogram histogram(qint64 step, double min, double max, double count, double sum, double sumSquares)
 {
-    summary::Histogram h;
+    models::summary::Histogram h;
     h.step = step;
     h.min = min;
     h.max = max;
@@ -128,7 +128,7 @@ private slots:
         QFETCH(QString, kind);
         QFETCH(int, role);
         QFETCH(QString, layer);
-        tensor::TensorSeries series;
+        models::tensor::TensorSeries series;
         series.name = name;
         series.kind = kind;
         series.nodeKey = name.left(name.lastIndexOf(QLatin1Char('.')));
@@ -242,10 +242,10 @@ private slots:
         QCOMPARE(gradient.front().value, 1.0);
 
         // A loaded graph that runs fc3 before fc2 decides the order instead.
-        auto graph = std::make_shared<graph::Graph>();
+        auto graph = std::make_shared<models::graph::Graph>();
         graph->path = root + QStringLiteral("/model.onnx");
         for (const char* scope : { "fc1", "fc3", "fc2" }) {
-            graph::Node node;
+            models::graph::Node node;
             node.id = std::string(scope) + "/Gemm";
             node.name = "Gemm";
             node.scope = scope;
@@ -535,7 +535,7 @@ private slots:
         writeHalves(root, "dump/step_1/fc1.weight.npy", { 0.f, 0.f, 0.f, 0.f });
         writeHalves(root, "dump/step_0/fc1.weight_fp16.npy", { 0.5f, 1.f }); // a copy named as such is not
         const AdvisorInput input = inputOf(root);
-        for (const tensor::TensorSeries& series : input.tensors->series()) {
+        for (const models::tensor::TensorSeries& series : input.tensors->series()) {
             const TensorClass cls = classifySeries(series);
             QVERIFY(cls.halfPrecision);
             QCOMPARE(int(cls.role),
@@ -603,7 +603,7 @@ private slots:
         const QList<Finding> found = test::findingsOf(later, QStringLiteral("weight-initialization"));
         QCOMPARE(found.size(), 1);
         QCOMPARE(found.front().scope.tensor, QStringLiteral("fc1.weight"));
-        QVERIFY(found.front().severity == advisor::Severity::Error);
+        QVERIFY(found.front().severity == models::advisor::Severity::Error);
     }
 
     void activations()

@@ -15,7 +15,7 @@
 #include <set>
 #include <vector>
 
-namespace runlens::cluster::synthetic {
+namespace runlens::models::cluster::synthetic {
 
 struct JobShape
 {
@@ -57,11 +57,11 @@ inline double computationMs(const JobShape& job, int rank, std::int64_t step)
     return job.slowRanks.count(rank) ? base * job.slowFactor : base;
 }
 
-inline RankDigest makeDigest(const JobShape& job, int rank)
+inline models::cluster::RankDigest makeDigest(const JobShape& job, int rank)
 {
-    RankDigest d;
+    models::cluster::RankDigest d;
     d.worldSize = job.worldSize;
-    RankFigures& f = d.figures;
+    models::cluster::RankFigures& f = d.figures;
     f.rank = rank;
     f.host = QStringLiteral("node%1").arg(rank / job.ranksPerNode, 3, 10, QLatin1Char('0'));
     f.device = QStringLiteral("NVIDIA H100 80GB HBM3");
@@ -101,7 +101,7 @@ inline RankDigest makeDigest(const JobShape& job, int rank)
         const double idle = 2.0 + 0.5 * noise(rank, step, 4) + (rank == 3 && step % 50 == 7 ? 40.0 : 0.0);
         const double waitTp = slowestTp - compute;
         const double waitDp = slowest - std::max(compute, slowestTp);
-        RankStep rs;
+        models::cluster::RankStep rs;
         rs.step = step;
         rs.computation = compute;
         rs.overlapped = 20.0 + noise(rank, step, 5);
@@ -116,12 +116,12 @@ inline RankDigest makeDigest(const JobShape& job, int rank)
         for (int k = 0; k < 6; ++k)
             sums[k] += values[k];
         const auto ns = [](double ms) { return std::int64_t(ms * 1e6); };
-        DigestStep ds { step, clock, clock + ns(rs.stepTime), s % 97 == 11 ? 12.5 : 0.4 };
+        models::cluster::DigestStep ds { step, clock, clock + ns(rs.stepTime), s % 97 == 11 ? 12.5 : 0.4 };
         d.steps.push_back(ds);
         if (job.collectiveSteps < 0 || s >= job.steps - job.collectiveSteps) {
             // The tensor parallel all-reduce starts when this rank's computation is done and ends when the
             // slowest member's is: its duration holds the wait.
-            DigestCollective tp;
+            models::cluster::DigestCollective tp;
             tp.name = QStringLiteral("allreduce");
             tp.start = clock + ns(compute);
             tp.end = clock + ns(slowestTp + tpTime);
@@ -131,7 +131,7 @@ inline RankDigest makeDigest(const JobShape& job, int rank)
                 tp.groupSize = int(tpRanks.size());
                 tp.groupRanks = tpList;
             }
-            DigestCollective dp;
+            models::cluster::DigestCollective dp;
             dp.name = job.namedGroups ? QStringLiteral("allreduce") : QStringLiteral("reduce_scatter");
             dp.start = tp.end;
             dp.end = clock + ns(slowest + tpTime + dpTime);
@@ -165,4 +165,4 @@ inline RankDigest makeDigest(const JobShape& job, int rank)
     return d;
 }
 
-} // namespace runlens::cluster::synthetic
+} // namespace runlens::models::cluster::synthetic

@@ -5,7 +5,7 @@
 
 #include <QtTest>
 
-using namespace runlens::cluster;
+using namespace runlens::models::cluster;
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 
 using namespace runlens;
-using namespace runlens::cluster;
+using namespace runlens::models::cluster;
 
 namespace {
 
@@ -26,11 +26,11 @@ RankFigures rankWithSteps(int rank, std::vector<std::pair<std::int64_t, double>>
     return f;
 }
 
-std::vector<std::shared_ptr<const RankDigest>> digestsOf(const synthetic::JobShape& job)
+std::vector<std::shared_ptr<const RankDigest>> digestsOf(const models::cluster::synthetic::JobShape& job)
 {
     std::vector<std::shared_ptr<const RankDigest>> digests;
     for (int r = 0; r < job.worldSize; ++r)
-        digests.push_back(std::make_shared<const RankDigest>(synthetic::makeDigest(job, r)));
+        digests.push_back(std::make_shared<const RankDigest>(models::cluster::synthetic::makeDigest(job, r)));
     return digests;
 }
 
@@ -102,7 +102,7 @@ private slots:
         c.ranks.push_back(rankWithSteps(0, { { 1, 10 }, { 2, 20 }, { 3, 11 } }));
         c.ranks.push_back(rankWithSteps(1, { { 1, 15 }, { 2, 12 }, { 3, 16 } }));
         c.ranks.push_back(rankWithSteps(2, { { 1, 11 }, { 2, 13 }, { 3, 16 } }));
-        const SlowestRanks s = cluster::slowestRankPerStep(buildRankStepMatrix(c, StepMetric::StepTime));
+        const SlowestRanks s = models::cluster::slowestRankPerStep(buildRankStepMatrix(c, StepMetric::StepTime));
         QCOMPARE(s.steps.size(), std::size_t(3));
         QCOMPARE(s.steps[0].rank, 1);
         QCOMPARE(s.steps[0].value, 15.0);
@@ -119,7 +119,7 @@ private slots:
 
     void syntheticSlowRankIsTheStraggler()
     {
-        synthetic::JobShape job;
+        models::cluster::synthetic::JobShape job;
         job.worldSize = 32;
         job.steps = 30;
         job.slowRanks = { 21 };
@@ -137,7 +137,7 @@ private slots:
 
     void groupsFromTwoProcessGroups()
     {
-        synthetic::JobShape job;
+        models::cluster::synthetic::JobShape job;
         job.worldSize = 16;
         job.steps = 10;
         job.slowRanks = { 5 };
@@ -180,7 +180,7 @@ private slots:
 
     void groupsInferredFromSequences()
     {
-        synthetic::JobShape job;
+        models::cluster::synthetic::JobShape job;
         job.worldSize = 16;
         job.steps = 4;
         job.namedGroups = false;

@@ -1,17 +1,17 @@
+#include "importers/trace/chrometracereader.h"
 #include "models/cluster/kinetocluster.h"
 #include "tests/models/trace/analysistestdata.h"
 #include "tests/pythonoracle.h"
 #include "tests/testutils.h"
-#include "importers/trace/chrometracereader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
 
-using namespace runlens::cluster;
+using namespace runlens::models::cluster;
+using runlens::models::trace::EventKind;
 using runlens::test::AnalysisTraceBuilder;
-using runlens::trace::EventKind;
 
 namespace {
 
@@ -19,7 +19,7 @@ constexpr std::int64_t kMs = 1'000'000;
 
 /// Three ranks, two steps of 10 ms each. Every step: a compute kernel over [1, 5) ms and a collective
 /// that ends at 8 ms; ranks 0 and 1 start it at 4 ms (1 ms hidden under compute), rank 2 at 6 ms.
-std::shared_ptr<const runlens::trace::TraceStore> threeRanks(bool lateRank = true)
+std::shared_ptr<const runlens::models::trace::TraceStore> threeRanks(bool lateRank = true)
 {
     AnalysisTraceBuilder t(3);
     for (int source = 0; source < 3; ++source) {
@@ -121,7 +121,7 @@ void TstKinetoCluster::samplesAgainstOracle()
         samples + QStringLiteral("/traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz"),
         samples + QStringLiteral("/traces/kineto/2024_nccl_rank0_of_2/nccl_data.json.gz"),
     };
-    const auto result = runlens::trace::ChromeTraceReader::read(paths);
+    const auto result = runlens::importers::trace::ChromeTraceReader::read(paths);
     QVERIFY(result.store);
     QCOMPARE(int(result.store->sources().size()), 2);
     const Cluster cluster = buildKinetoCluster(*result.store);
@@ -194,7 +194,7 @@ void TstKinetoCluster::samplesAgainstOracle()
 void TstKinetoCluster::cpuOnlyRank()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
-    const auto result = runlens::trace::ChromeTraceReader::read(
+    const auto result = runlens::importers::trace::ChromeTraceReader::read(
         { samples
           + QStringLiteral("/traces/kineto/cpu_only_rank34_of_300/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz") });
     const Cluster cluster = buildKinetoCluster(*result.store);
@@ -210,7 +210,8 @@ void TstKinetoCluster::cpuOnlyRank()
 
 void TstKinetoCluster::emptyStore()
 {
-    const auto result = runlens::trace::ChromeTraceReader::readBytes(std::string(), QStringLiteral("empty.json"));
+    const auto result
+        = runlens::importers::trace::ChromeTraceReader::readBytes(std::string(), QStringLiteral("empty.json"));
     const Cluster cluster = buildKinetoCluster(*result.store);
     QVERIFY(cluster.stragglers.empty());
     QCOMPARE(cluster.slowestRank, -1);

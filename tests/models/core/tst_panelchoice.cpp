@@ -3,6 +3,7 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::models;
 
 // The panel in front of each tab group after a folder is read, for the default layout's groups.
 

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::models;
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 using namespace runlens;
+using namespace runlens::models;
 
 namespace {
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 using namespace runlens;
+using namespace runlens::models;
 
 namespace {
 

@@ -22,9 +22,9 @@ public:
     };
 
     GraphBuilder& node(const std::string& fullName, const std::string& opType, std::vector<In> inputs = {},
-                       graph::NodeKind kind = graph::NodeKind::Op)
+                       models::graph::NodeKind kind = models::graph::NodeKind::Op)
     {
-        graph::Node node;
+        models::graph::Node node;
         node.id = fullName;
         const auto slash = fullName.rfind('/');
         node.name = slash == std::string::npos ? fullName : fullName.substr(slash + 1);
@@ -33,7 +33,7 @@ public:
         node.kind = kind;
         node.outputs.push_back({});
         for (const In& in : inputs) {
-            graph::Port port;
+            models::graph::Port port;
             port.name = in.producer;
             port.control = in.control;
             if (!in.dims.empty()) {
@@ -47,14 +47,14 @@ public:
         return *this;
     }
 
-    std::shared_ptr<const graph::Graph> finish()
+    std::shared_ptr<const models::graph::Graph> finish()
     {
         // The last node of a name produces it, as a linear search from the front would find.
         std::unordered_map<std::string, int> producers;
         for (std::size_t i = 0; i < m_graph->nodes.size(); ++i)
             producers[m_graph->nodes[i].id] = int(i);
-        for (graph::Node& node : m_graph->nodes) {
-            for (graph::Port& port : node.inputs) {
+        for (models::graph::Node& node : m_graph->nodes) {
+            for (models::graph::Port& port : node.inputs) {
                 if (const auto found = producers.find(port.name); found != producers.end())
                     port.producer = found->second;
             }
@@ -64,7 +64,7 @@ public:
     }
 
 private:
-    std::shared_ptr<graph::Graph> m_graph = std::make_shared<graph::Graph>();
+    std::shared_ptr<models::graph::Graph> m_graph = std::make_shared<models::graph::Graph>();
 };
 
 } // namespace runlens::test

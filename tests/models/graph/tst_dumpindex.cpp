@@ -5,7 +5,7 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::graph;
+using namespace runlens::models::graph;
 
 namespace {
 

@@ -1,15 +1,15 @@
-#include "tests/models/trace/analysistestdata.h"
 #include "models/graph/graphoverlay.h"
 #include "models/graph/scopetree.h"
 #include "tests/models/graph/graphtestdata.h"
+#include "tests/models/trace/analysistestdata.h"
 
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::graph;
+using namespace runlens::models::graph;
+using models::trace::EventKind;
 using runlens::test::AnalysisTraceBuilder;
 using runlens::test::GraphBuilder;
-using trace::EventKind;
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::graph;
+using namespace runlens::models::graph;
 using runlens::test::GraphBuilder;
 
 namespace {

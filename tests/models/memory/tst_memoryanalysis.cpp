@@ -9,8 +9,8 @@
 #include <map>
 
 using namespace runlens;
-using namespace runlens::memory;
-using namespace runlens::trace;
+using namespace runlens::models::memory;
+using namespace runlens::models::trace;
 
 namespace {
 
@@ -131,7 +131,7 @@ void TstMemoryAnalysis::categoryTotals()
 
 void TstMemoryAnalysis::context()
 {
-    const Fixture f = makeFixture();
+    const ::Fixture f = makeFixture();
     const TraceStore& store = *f.store;
     MemoryContext c = memoryContextAt(store, f.device, 25);
     QVERIFY(c.hasOp());
@@ -162,7 +162,7 @@ void TstMemoryAnalysis::context()
 
 void TstMemoryAnalysis::opTable()
 {
-    const Fixture f = makeFixture();
+    const ::Fixture f = makeFixture();
     const TraceStore& store = *f.store;
     const MemoryOpTable table = memoryOpTable(store, f.device);
     QCOMPARE(table.events, std::uint64_t(8));
@@ -222,7 +222,7 @@ void TstMemoryAnalysis::opTable()
 
 void TstMemoryAnalysis::opTableRange()
 {
-    const Fixture f = makeFixture();
+    const ::Fixture f = makeFixture();
     const MemoryOpTable table = memoryOpTable(*f.store, f.device, 30, 100);
     QCOMPARE(table.events, std::uint64_t(3)); // 40, 75, 95
     QCOMPARE(table.unattributed, std::uint64_t(0));
@@ -253,7 +253,7 @@ void TstMemoryAnalysis::opTableRange()
 
 void TstMemoryAnalysis::tableModel()
 {
-    const Fixture f = makeFixture();
+    const ::Fixture f = makeFixture();
     auto table = std::make_shared<const MemoryOpTable>(memoryOpTable(*f.store, f.device));
     MemoryOpTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

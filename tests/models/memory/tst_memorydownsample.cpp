@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <random>
 
-using namespace runlens::memory;
+using namespace runlens::models::memory;
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include <QtTest>
 
-using namespace runlens::pipeline;
+using namespace runlens::models::pipeline;
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <QAbstractItemModelTester>
 #include <QtTest>
 
-using namespace runlens::profiler;
+using namespace runlens::models::profiler;
 
 namespace {
 

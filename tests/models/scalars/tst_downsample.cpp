@@ -9,6 +9,7 @@
 #include <vector>
 
 using namespace runlens;
+using namespace runlens::models::scalars;
 
 namespace {
 
@@ -55,7 +56,7 @@ private slots:
 
     void smallInputUntouched()
     {
-        const Series s = noisySeries(50);
+        const ::Series s = noisySeries(50);
         const auto idx = downsampleMinMax(s.x, s.y, 0, 49, 100);
         QCOMPARE(idx.size(), std::size_t(50));
         for (std::size_t i = 0; i < idx.size(); ++i)
@@ -84,7 +85,7 @@ private slots:
     void keepsEnvelopePerColumn()
     {
         // Within every pixel column the kept points span the same y range as all points.
-        const Series s = noisySeries(20000, 7);
+        const ::Series s = noisySeries(20000, 7);
         const int buckets = 97;
         const double xMin = 0, xMax = 19999;
         const auto idx = downsampleMinMax(s.x, s.y, xMin, xMax, buckets);
@@ -108,7 +109,7 @@ private slots:
 
     void neighboursOutsideRangeKept()
     {
-        const Series s = noisySeries(100000);
+        const ::Series s = noisySeries(100000);
         const int buckets = 100;
         const auto idx = downsampleMinMax(s.x, s.y, 40000.5, 60000.5, buckets);
         QVERIFY(strictlyIncreasing(idx));
@@ -123,7 +124,7 @@ private slots:
 
     void neighboursKeptWhenFewPointsInRange()
     {
-        const Series s = noisySeries(100000);
+        const ::Series s = noisySeries(100000);
         const auto idx = downsampleMinMax(s.x, s.y, 10.5, 20.5, 100);
         QCOMPARE(idx.size(), std::size_t(12)); // 11..20 plus 10 and 21
         QCOMPARE(idx.front(), std::size_t(10));
@@ -132,7 +133,7 @@ private slots:
 
     void rangeOutsideData()
     {
-        const Series s = noisySeries(1000);
+        const ::Series s = noisySeries(1000);
         const auto right = downsampleMinMax(s.x, s.y, 5000, 6000, 10);
         QCOMPARE(right, std::vector<std::size_t> { 999 });
         const auto left = downsampleMinMax(s.x, s.y, -600, -500, 10);

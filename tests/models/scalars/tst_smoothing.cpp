@@ -7,6 +7,7 @@
 #include <vector>
 
 using namespace runlens;
+using namespace runlens::models::scalars;
 
 namespace {
 

@@ -16,12 +16,12 @@ using Points = std::vector<std::pair<qint64, double>>;
 
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-inline TagPoints tagPoints(const QString& tag, const Points& points)
+inline models::scalars::TagPoints tagPoints(const QString& tag, const Points& points)
 {
-    TagPoints tp;
+    models::scalars::TagPoints tp;
     tp.tag = tag;
     for (const auto& [step, value] : points)
-        tp.points.push_back(ScalarPoint { step, 1000.0 + double(step), value });
+        tp.points.push_back(models::scalars::ScalarPoint { step, 1000.0 + double(step), value });
     return tp;
 }
 
@@ -32,18 +32,18 @@ inline const Points kAccB { { 0, 0.6 }, { 10, 0.9 } };
 inline const Points kLossC { { 0, 1.0 }, { 1, kNaN }, { 2, 0.8 }, { 3, kNaN } };
 inline const Points kValAccA { { 0, 0.55 }, { 3, 0.85 }, { 6, 0.8 } };
 
-inline summary::HParams hparams(double lr, const QString& optimizer, qint64 layers)
+inline models::summary::HParams hparams(double lr, const QString& optimizer, qint64 layers)
 {
-    summary::HParams h;
-    summary::HParamInfo lrInfo;
+    models::summary::HParams h;
+    models::summary::HParamInfo lrInfo;
     lrInfo.name = QStringLiteral("lr");
     lrInfo.displayName = QStringLiteral("Learning rate");
-    summary::HParamInfo optInfo;
+    models::summary::HParamInfo optInfo;
     optInfo.name = QStringLiteral("optimizer");
     h.hparamInfos << lrInfo << optInfo;
-    summary::MetricInfo acc;
+    models::summary::MetricInfo acc;
     acc.tag = QStringLiteral("accuracy");
-    summary::MetricInfo valAcc;
+    models::summary::MetricInfo valAcc;
     valAcc.tag = QStringLiteral("val/acc");
     valAcc.group = QStringLiteral("validation");
     h.metricInfos << acc << valAcc;
@@ -53,10 +53,10 @@ inline summary::HParams hparams(double lr, const QString& optimizer, qint64 laye
     return h;
 }
 
-inline summary::RunLineage lineageC()
+inline models::summary::RunLineage lineageC()
 {
-    summary::RunLineage l;
-    summary::RunLineage::Train t;
+    models::summary::RunLineage l;
+    models::summary::RunLineage::Train t;
     t.optimizer = QStringLiteral("Momentum");
     t.learningRate = 0.05;
     t.batchSize = 32;
@@ -67,14 +67,14 @@ inline summary::RunLineage lineageC()
     t.network = QStringLiteral("LeNet5");
     t.deviceNum = 8;
     l.train = t;
-    summary::RunLineage::Evaluation e;
+    models::summary::RunLineage::Evaluation e;
     e.metrics.insert(QStringLiteral("accuracy"), 0.97);
     l.evaluation = e;
     l.userDefined = QMap<QString, QVariant> { { QStringLiteral("note"), QStringLiteral("baseline") } };
     return l;
 }
 
-inline void fill(ScalarStore& scalars, summary::SummaryStore& summaries)
+inline void fill(models::scalars::ScalarStore& scalars, models::summary::SummaryStore& summaries)
 {
     scalars.append(QStringLiteral("a"),
                    { tagPoints(QStringLiteral("train/loss"), kLossA), tagPoints(QStringLiteral("accuracy"), kAccA) });
@@ -83,14 +83,14 @@ inline void fill(ScalarStore& scalars, summary::SummaryStore& summaries)
                    { tagPoints(QStringLiteral("train/loss"), kLossB), tagPoints(QStringLiteral("accuracy"), kAccB) });
     scalars.append(QStringLiteral("c"), { tagPoints(QStringLiteral("train/loss"), kLossC) });
 
-    summary::SummaryBatch a;
+    models::summary::SummaryBatch a;
     a.hparams = hparams(0.01, QStringLiteral("adam"), 10);
     summaries.update(QStringLiteral("a"), QStringLiteral("a/events.0"), a);
-    summary::SummaryBatch b;
+    models::summary::SummaryBatch b;
     b.hparams = hparams(0.1, QStringLiteral("sgd"), 2);
     b.hparams->status = QStringLiteral("success");
     summaries.update(QStringLiteral("b"), QStringLiteral("b/events.0"), b);
-    summary::SummaryBatch d;
+    models::summary::SummaryBatch d;
     d.hparams = hparams(0.001, QStringLiteral("adamw"), 100);
     summaries.update(QStringLiteral("d"), QStringLiteral("d/events.0"), d);
     summaries.setLineage(QStringLiteral("c"), lineageC());

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-using runlens::summary::Reservoir;
+using runlens::models::summary::Reservoir;
 
 namespace {
 

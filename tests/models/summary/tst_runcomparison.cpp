@@ -1,7 +1,7 @@
-#include "tests/models/summary/comparisontestdata.h"
 #include "models/scalars/scalarstore.h"
 #include "models/summary/runcomparison.h"
 #include "models/summary/summarystore.h"
+#include "tests/models/summary/comparisontestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -11,7 +11,8 @@
 #include <limits>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::models::scalars;
+using namespace runlens::models::summary;
 
 using namespace runlens::test::comparison;
 
@@ -174,7 +175,7 @@ void TestRunComparison::finalAndBest()
     };
     for (const Case& k : cases) {
         const QString what = QStringLiteral("%1 %2").arg(QLatin1String(k.run), QLatin1String(k.tag));
-        const Expected e = expected(k.points, k.minimize);
+        const ::Expected e = expected(k.points, k.minimize);
         const int row = model.rowOfRun(QLatin1String(k.run));
         const double finalValue = model.number(row, model.columnOf(QStringLiteral("final/") + k.tag));
         if (std::isnan(e.finalValue))
@@ -292,7 +293,7 @@ void TestRunComparison::goalSwitch()
     const int best = model.columnOf("best/train/loss");
     QCOMPARE(model.effectiveGoal("train/loss"), RunComparison::Goal::Minimize);
     model.setGoal(QStringLiteral("train/loss"), RunComparison::Goal::Maximize);
-    const Expected e = expected(kLossA, false);
+    const ::Expected e = expected(kLossA, false);
     QCOMPARE(model.number(row, best), e.best);
     QCOMPARE(model.number(row, model.columnOf("beststep/train/loss")), double(e.bestStep));
     QVERIFY(model.headerData(best, Qt::Horizontal, Qt::ToolTipRole).toString().contains("highest"));

@@ -7,9 +7,9 @@
 #include <vector>
 
 using namespace runlens;
-using namespace runlens::summary;
+using namespace runlens::models::summary;
 
-Q_DECLARE_METATYPE(runlens::summary::SummaryKind)
+Q_DECLARE_METATYPE(runlens::models::summary::SummaryKind)
 
 namespace {
 
@@ -81,7 +81,7 @@ class TestSummaryStore : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { qRegisterMetaType<runlens::summary::SummaryKind>(); }
+    void initTestCase() { qRegisterMetaType<runlens::models::summary::SummaryKind>(); }
 
     void emptyStore()
     {

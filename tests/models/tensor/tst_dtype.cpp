@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstddef>
 
-using namespace runlens::tensor;
+using namespace runlens::models::tensor;
 
 class TstDType : public QObject
 {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-using namespace runlens::tensor;
+using namespace runlens::models::tensor;
 
 namespace {
 

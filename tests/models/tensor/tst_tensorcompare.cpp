@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-using namespace runlens::tensor;
+using namespace runlens::models::tensor;
 
 namespace {
 

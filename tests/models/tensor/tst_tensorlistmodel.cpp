@@ -4,7 +4,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-using namespace runlens::tensor;
+using namespace runlens::models::tensor;
 
 namespace {
 

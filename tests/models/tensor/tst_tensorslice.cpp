@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-using namespace runlens::tensor;
+using namespace runlens::models::tensor;
 
 namespace {
 

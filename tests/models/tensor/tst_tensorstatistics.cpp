@@ -1,7 +1,7 @@
 #include "models/tensor/tensorstatistics.h"
 
-#include "tests/pythonoracle.h"
 #include "models/tensor/tensorslice.h"
+#include "tests/pythonoracle.h"
 
 #include <QtTest>
 
@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-using namespace runlens::tensor;
+using namespace runlens::models::tensor;
 
 namespace {
 

@@ -27,45 +27,45 @@ public:
     explicit AnalysisTraceBuilder(int sources = 1)
     {
         for (int s = 0; s < sources; ++s) {
-            m_inputs.push_back(std::make_shared<trace::TraceBuffer>());
+            m_inputs.push_back(std::make_shared<models::trace::TraceBuffer>());
             m_sources.push_back(m_builder.addSource(QStringLiteral("rank%1.json").arg(s), m_inputs.back()));
             const int cpu = m_builder.process(m_sources.back(), 100 + s);
             m_builder.setProcessName(cpu, "python");
-            m_cpuTracks.push_back(m_builder.threadTrack(cpu, 1, trace::TrackType::Thread));
+            m_cpuTracks.push_back(m_builder.threadTrack(cpu, 1, models::trace::TrackType::Thread));
             const int gpu = m_builder.process(m_sources.back(), s);
             m_builder.setProcessLabels(gpu, "GPU " + std::to_string(s));
-            m_gpuTracks.push_back(m_builder.threadTrack(gpu, 7, trace::TrackType::GpuStream));
+            m_gpuTracks.push_back(m_builder.threadTrack(gpu, 7, models::trace::TrackType::GpuStream));
         }
     }
 
-    trace::TraceStoreBuilder& builder() { return m_builder; }
+    models::trace::TraceStoreBuilder& builder() { return m_builder; }
     int cpu(int source = 0) const { return m_cpuTracks[std::size_t(source)]; }
     int gpu(int source = 0) const { return m_gpuTracks[std::size_t(source)]; }
 
     /// Adds a slice; `args` (a JSON object) is appended to the source's input and referenced.
-    void slice(int track, std::int64_t start, std::int64_t duration, std::string_view name, trace::EventKind kind,
-               std::string_view args = {})
+    void slice(int track, std::int64_t start, std::int64_t duration, std::string_view name,
+               models::trace::EventKind kind, std::string_view args = {})
     {
-        trace::ArgsRef ref;
+        models::trace::ArgsRef ref;
         if (!args.empty()) {
-            trace::TraceBuffer& input = *m_inputs[std::size_t(sourceOfTrack(track))];
+            models::trace::TraceBuffer& input = *m_inputs[std::size_t(sourceOfTrack(track))];
             ref.offset = input.size();
             ref.length = std::uint32_t(args.size());
             input.append(args);
             input.append("\n");
         }
-        const trace::StringId id = m_builder.strings().intern(name);
-        const trace::StringId cat = m_builder.strings().intern(trace::eventKindId(kind));
+        const models::trace::StringId id = m_builder.strings().intern(name);
+        const models::trace::StringId cat = m_builder.strings().intern(models::trace::eventKindId(kind));
         m_builder.addSlice(track, start, duration, id, cat, kind, ref);
     }
 
     /// A runtime call on the CPU track of `source` launching a kernel-like slice on its GPU stream.
     void launch(int source, std::int64_t runtimeStart, std::int64_t runtimeDuration, std::int64_t kernelStart,
                 std::int64_t kernelDuration, std::string_view kernelName,
-                trace::EventKind kind = trace::EventKind::Kernel)
+                models::trace::EventKind kind = models::trace::EventKind::Kernel)
     {
         const std::uint64_t correlation = ++m_correlation;
-        slice(cpu(source), runtimeStart, runtimeDuration, "cudaLaunchKernel", trace::EventKind::Runtime);
+        slice(cpu(source), runtimeStart, runtimeDuration, "cudaLaunchKernel", models::trace::EventKind::Runtime);
         slice(gpu(source), kernelStart, kernelDuration, kernelName, kind);
         m_builder.setCorrelation(cpu(source), runtimeStart, correlation);
         m_builder.setCorrelation(gpu(source), kernelStart, correlation);
@@ -73,10 +73,11 @@ public:
 
     void step(int source, std::int64_t number, std::int64_t start, std::int64_t duration)
     {
-        slice(cpu(source), start, duration, "ProfilerStep#" + std::to_string(number), trace::EventKind::UserAnnotation);
+        slice(cpu(source), start, duration, "ProfilerStep#" + std::to_string(number),
+              models::trace::EventKind::UserAnnotation);
     }
 
-    std::shared_ptr<const trace::TraceStore> finish() { return m_builder.finish(); }
+    std::shared_ptr<const models::trace::TraceStore> finish() { return m_builder.finish(); }
 
 private:
     int sourceOfTrack(int track) const
@@ -88,8 +89,8 @@ private:
         return 0;
     }
 
-    trace::TraceStoreBuilder m_builder;
-    std::vector<std::shared_ptr<trace::TraceBuffer>> m_inputs;
+    models::trace::TraceStoreBuilder m_builder;
+    std::vector<std::shared_ptr<models::trace::TraceBuffer>> m_inputs;
     std::vector<int> m_sources;
     std::vector<int> m_cpuTracks;
     std::vector<int> m_gpuTracks;
@@ -99,9 +100,9 @@ private:
 /// A training-like trace: per step a data loader call, forward and backward ops launching kernels on the
 /// GPU (which lags the CPU a little), a host-to-device copy, an all-reduce and an optimizer step. Numbers
 /// vary per step so charts look like real ones.
-inline std::shared_ptr<const trace::TraceStore> syntheticTrainingTrace(int steps = 8, unsigned seed = 7)
+inline std::shared_ptr<const models::trace::TraceStore> syntheticTrainingTrace(int steps = 8, unsigned seed = 7)
 {
-    using trace::EventKind;
+    using models::trace::EventKind;
     AnalysisTraceBuilder t;
     std::uint64_t state = seed;
     const auto rnd = [&state](int range) {

@@ -1,11 +1,11 @@
-#include "tests/models/trace/analysistestdata.h"
 #include "models/trace/deviceutilization.h"
 #include "models/trace/launchindex.h"
 #include "models/trace/opstatistics.h"
+#include "tests/models/trace/analysistestdata.h"
 
 #include <QtTest>
 
-using namespace runlens::trace;
+using namespace runlens::models::trace;
 using runlens::test::AnalysisTraceBuilder;
 
 namespace {

@@ -1,11 +1,11 @@
-#include "tests/models/trace/analysistestdata.h"
 #include "models/trace/opstatsmodel.h"
+#include "tests/models/trace/analysistestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 #include <QtTest>
 
-using namespace runlens::trace;
+using namespace runlens::models::trace;
 using runlens::test::AnalysisTraceBuilder;
 
 namespace {

@@ -1,10 +1,10 @@
-#include "tests/models/trace/analysistestdata.h"
 #include "models/trace/stepbreakdown.h"
+#include "tests/models/trace/analysistestdata.h"
 
 #include <QRandomGenerator>
 #include <QtTest>
 
-using namespace runlens::trace;
+using namespace runlens::models::trace;
 using runlens::test::AnalysisTraceBuilder;
 
 namespace {

@@ -5,7 +5,8 @@
 
 #include <QtTest>
 
-using namespace runlens::trace;
+using namespace runlens::importers::trace;
+using namespace runlens::models::trace;
 using runlens::test::AnalysisTraceBuilder;
 
 namespace {

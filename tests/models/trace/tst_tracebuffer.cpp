@@ -6,7 +6,7 @@
 
 #include <string>
 
-using namespace runlens::trace;
+using namespace runlens::models::trace;
 
 class TstTraceBuffer : public QObject
 {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-using namespace runlens::trace;
+using namespace runlens::models::trace;
 
 class TstTraceStore : public QObject
 {

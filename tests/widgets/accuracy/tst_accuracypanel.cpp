@@ -23,8 +23,10 @@
 #include <QThread>
 
 using namespace runlens;
-using namespace runlens::accuracyview;
-using accuracy::Verdict;
+using namespace runlens::importers;
+using namespace runlens::widgets;
+using namespace runlens::widgets::accuracy;
+using models::accuracy::Verdict;
 
 namespace {
 
@@ -37,41 +39,41 @@ AccuracyPanel::Comparer comparer(int rowDelayMs = 0)
     return [rowDelayMs](const CompareRequest& request, const ImportControl& control,
                         const AccuracyPanel::RowCallback& rowReady) {
         CompareOutcome outcome;
-        const accuracy::DumpSideResult bench = accuracy::readDumpSide(request.bench, control);
-        const accuracy::DumpSideResult target = accuracy::readDumpSide(request.target, control);
+        const importers::accuracy::DumpSideResult bench = importers::accuracy::readDumpSide(request.bench, control);
+        const importers::accuracy::DumpSideResult target = importers::accuracy::readDumpSide(request.target, control);
         if (!bench.side || !target.side) {
             outcome.error = bench.side ? target.error : bench.error;
             return outcome;
         }
         if (bench.side->msprobe) {
-            for (const accuracy::SideRow& row : bench.side->rows)
+            for (const models::accuracy::SideRow& row : bench.side->rows)
                 outcome.benchOps.insert(row.name, row.op);
-            outcome.benchGraph = accuracy::buildDumpGraph(*bench.side->msprobe);
+            outcome.benchGraph = models::accuracy::buildDumpGraph(*bench.side->msprobe);
         } else {
-            outcome.benchGraph = accuracy::buildOpsGraph(QFileInfo(request.bench).fileName(), bench.side->ops);
+            outcome.benchGraph = models::accuracy::buildOpsGraph(QFileInfo(request.bench).fileName(), bench.side->ops);
         }
-        for (const accuracy::SideRow& row : bench.side->rows)
+        for (const models::accuracy::SideRow& row : bench.side->rows)
             outcome.benchNodes.insert(row.name, row.op);
-        for (const accuracy::SideRow& row : bench.side->rows)
+        for (const models::accuracy::SideRow& row : bench.side->rows)
             if (row.source)
                 outcome.benchTensors.insert(row.name, row.source);
-        for (const accuracy::SideRow& row : target.side->rows)
+        for (const models::accuracy::SideRow& row : target.side->rows)
             if (row.source)
                 outcome.targetTensors.insert(row.name, row.source);
-        outcome.result
-            = accuracy::compareDumpSides(*bench.side, *target.side, {}, control, [&](const accuracy::CompareRow& row) {
-                  if (rowDelayMs > 0)
-                      QThread::msleep(rowDelayMs);
-                  rowReady(row);
-              });
+        outcome.result = importers::accuracy::compareDumpSides(*bench.side, *target.side, {}, control,
+                                                               [&](const models::accuracy::CompareRow& row) {
+                                                                   if (rowDelayMs > 0)
+                                                                       QThread::msleep(rowDelayMs);
+                                                                   rowReady(row);
+                                                               });
         return outcome;
     };
 }
 
-std::optional<accuracy::CompareResult> cliResult(const QString& bench, const QString& target)
+std::optional<models::accuracy::CompareResult> cliResult(const QString& bench, const QString& target)
 {
     QString error;
-    auto result = accuracy::compareDumps(bench, target, {}, &error);
+    auto result = importers::accuracy::compareDumps(bench, target, {}, &error);
     if (!result)
         qWarning() << error;
     return result;
@@ -86,10 +88,10 @@ bool waitGraph(AccuracyPanel& panel)
 }
 
 /// The op of every row, and whether all of its rows pass.
-QHash<QString, bool> opsPassing(const accuracy::CompareResult& result)
+QHash<QString, bool> opsPassing(const models::accuracy::CompareResult& result)
 {
     QHash<QString, bool> passing;
-    for (const accuracy::CompareRow& row : result.rows) {
+    for (const models::accuracy::CompareRow& row : result.rows) {
         if (row.benchName.isEmpty())
             continue;
         auto it = passing.find(row.op);
@@ -109,13 +111,13 @@ bool waitFinished(AccuracyPanel& panel)
 }
 
 /// The worst verdict among the rows of the op where the numbers part (same op, same rank and step).
-Verdict divergentOpWorst(const accuracy::CompareResult& result)
+Verdict divergentOpWorst(const models::accuracy::CompareResult& result)
 {
-    const accuracy::CompareRow& first = result.rows.at(result.firstDivergence->row);
+    const models::accuracy::CompareRow& first = result.rows.at(result.firstDivergence->row);
     Verdict worst = first.verdict;
-    for (const accuracy::CompareRow& row : result.rows) {
+    for (const models::accuracy::CompareRow& row : result.rows) {
         if (row.op == first.op && row.group == first.group)
-            worst = accuracy::worse(worst, row.verdict);
+            worst = models::accuracy::worse(worst, row.verdict);
     }
     return worst;
 }
@@ -160,7 +162,7 @@ private slots:
         QCOMPARE(panel.headline().startsWith(QStringLiteral("Error introduced")), error);
 
         // Verdict counts equal summary().
-        const accuracy::CompareSummary s = expected->summary();
+        const models::accuracy::CompareSummary s = expected->summary();
         QCOMPARE(panel.result()->summary().error, s.error);
         int counts[5] = {};
         for (int r = 0; r < panel.model()->rowCount(); ++r)
@@ -195,14 +197,14 @@ private slots:
         QVERIFY(tensors.first().at(1).toString().contains(expected->rows.at(introducedRow).benchName));
         QVERIFY(panel.detailsLabel()->isHidden());
         // … which the Tensors panel shows in its compare view.
-        tensorview::TensorPanel tensorPanel;
+        runlens::widgets::tensor::TensorPanel tensorPanel;
         tensorPanel.resize(900, 600);
         tensorPanel.show();
-        tensorPanel.compareTensors(tensors.first().at(0).value<std::shared_ptr<const tensor::TensorSource>>(),
+        tensorPanel.compareTensors(tensors.first().at(0).value<std::shared_ptr<const models::tensor::TensorSource>>(),
                                    tensors.first().at(1).toString(),
-                                   tensors.first().at(2).value<std::shared_ptr<const tensor::TensorSource>>(),
+                                   tensors.first().at(2).value<std::shared_ptr<const models::tensor::TensorSource>>(),
                                    tensors.first().at(3).toString());
-        QCOMPARE(tensorPanel.viewMode(), tensorview::TensorPanel::ViewMode::Compare);
+        QCOMPARE(tensorPanel.viewMode(), runlens::widgets::tensor::TensorPanel::ViewMode::Compare);
         QTRY_VERIFY_WITH_TIMEOUT(tensorPanel.compareWidget()->largestTable()->rowCount() > 0, 10000);
         QTRY_VERIFY(!tensorPanel.compareWidget()->isComputing());
         if (qEnvironmentVariableIsSet("ACCURACY_GRAB"))
@@ -214,9 +216,9 @@ private slots:
         QVERIFY(panel.exportTo(AccuracyPanel::ExportFormat::Csv, csv));
         QFile file(csv);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(file.readAll()), accuracy::compareResultToCsv(*expected));
+        QCOMPARE(QString::fromUtf8(file.readAll()), models::accuracy::compareResultToCsv(*expected));
         QVERIFY(panel.exportText(AccuracyPanel::ExportFormat::Markdown)
-                    .startsWith(accuracy::compareResultToMarkdown(*expected).left(40).toUtf8()));
+                    .startsWith(models::accuracy::compareResultToMarkdown(*expected).left(40).toUtf8()));
     }
 
     void sortAndFilter()
@@ -313,7 +315,7 @@ private slots:
         panel.compare({ bench, target, {} });
         QVERIFY(waitFinished(panel));
         QVERIFY(panel.result());
-        const accuracy::CompareSummary s = expected->summary();
+        const models::accuracy::CompareSummary s = expected->summary();
         QCOMPARE(panel.result()->summary().matched, s.matched);
         QCOMPARE(panel.model()->rowCount(), expected->rows.size());
         QVERIFY(panel.summaryText().contains(QStringLiteral("%1 matched").arg(s.matched)));
@@ -358,7 +360,7 @@ private slots:
         QVERIFY(waitGraph(panel));
         const auto tree = panel.graph()->tree();
         QVERIFY(tree);
-        graphview::GraphView* view = panel.graph()->view();
+        runlens::widgets::graph::GraphView* view = panel.graph()->view();
         QCOMPARE(view->tree(), tree);
 
         // The perturbed layer (layers.0's weight) is where the error is born: its node and its group are errors.
@@ -496,17 +498,17 @@ private slots:
             panel.setComparer(
                 [verdict](const CompareRequest& request, const ImportControl&, const AccuracyPanel::RowCallback&) {
                     CompareOutcome outcome;
-                    accuracy::CompareResult result;
+                    models::accuracy::CompareResult result;
                     result.bench = request.bench;
                     result.target = request.target;
-                    accuracy::CompareRow row;
+                    models::accuracy::CompareRow row;
                     row.name = row.benchName = row.targetName = QStringLiteral("Functional.linear.0.forward.output.0");
                     row.op = QStringLiteral("Functional.linear.0.forward");
-                    row.kind = accuracy::RowKind::Output;
+                    row.kind = models::accuracy::RowKind::Output;
                     row.verdict = verdict;
                     row.introduced = true;
                     result.rows << row;
-                    accuracy::FirstDivergence first;
+                    models::accuracy::FirstDivergence first;
                     first.row = 0;
                     first.name = row.name;
                     first.op = row.op;

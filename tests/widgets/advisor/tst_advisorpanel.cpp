@@ -1,5 +1,5 @@
-#include "widgets/advisor/advisorpanel.h"
 #include "models/advisor/evidence.h"
+#include "widgets/advisor/advisorpanel.h"
 #include "widgets/advisor/findingdetails.h"
 #include "widgets/advisor/findingsmodel.h"
 #include "widgets/advisor/rulesmodel.h"
@@ -20,7 +20,8 @@
 #include <QTreeView>
 #include <QtTest>
 
-using namespace runlens::advisor;
+using namespace runlens::models::advisor;
+using namespace runlens::widgets::advisor;
 
 namespace {
 

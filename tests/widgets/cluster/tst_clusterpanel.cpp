@@ -1,6 +1,6 @@
+#include "tests/models/trace/analysistestdata.h"
 #include "widgets/cluster/clusterpanel.h"
 #include "widgets/cluster/clusterrankmodel.h"
-#include "tests/models/trace/analysistestdata.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -16,7 +16,9 @@
 #include <qcustomplot.h>
 
 using namespace runlens;
-using namespace runlens::cluster;
+using namespace runlens::models::cluster;
+using namespace runlens::widgets;
+using namespace runlens::widgets::cluster;
 
 namespace {
 

@@ -22,7 +22,10 @@
 #include <cmath>
 
 using namespace runlens;
-using namespace runlens::cluster;
+using namespace runlens::importers::cluster;
+using namespace runlens::models::cluster;
+using namespace runlens::widgets;
+using namespace runlens::widgets::cluster;
 
 namespace {
 
@@ -142,7 +145,7 @@ private slots:
 
     void thousandRankFolder()
     {
-        synthetic::JobShape job;
+        models::cluster::synthetic::JobShape job;
         job.worldSize = 1024;
         job.steps = 100;
         job.collectiveSteps = 10;
@@ -151,7 +154,8 @@ private slots:
         QVERIFY(dir.isValid());
         for (int r = 0; r < job.worldSize; ++r) {
             QString error;
-            QVERIFY2(writeRankDigestFile(synthetic::makeDigest(job, r), dir.filePath(rankDigestFileName(r)), &error),
+            QVERIFY2(writeRankDigestFile(models::cluster::synthetic::makeDigest(job, r),
+                                         dir.filePath(rankDigestFileName(r)), &error),
                      qPrintable(error));
         }
         const DigestFolder folder = readRankDigestFolder(dir.path());
@@ -241,14 +245,14 @@ private slots:
 
     void heatmapAndTablesExport()
     {
-        synthetic::JobShape job;
+        models::cluster::synthetic::JobShape job;
         job.worldSize = 64;
         job.steps = 20;
         job.collectiveSteps = 5;
         job.slowRanks = { 9 };
         std::vector<std::shared_ptr<const RankDigest>> digests;
         for (int r = 0; r < job.worldSize; ++r)
-            digests.push_back(std::make_shared<const RankDigest>(synthetic::makeDigest(job, r)));
+            digests.push_back(std::make_shared<const RankDigest>(models::cluster::synthetic::makeDigest(job, r)));
         ClusterPanel panel;
         panel.resize(1200, 500); // short: the default layout's Cluster dock
         panel.show();

@@ -5,6 +5,7 @@
 #include <memory>
 
 using namespace runlens;
+using namespace runlens::widgets;
 
 // The card grid shared by the Scalars, Distributions and Images panels: columns from the width and the card
 // size, cards placed row by row.

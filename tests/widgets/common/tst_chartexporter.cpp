@@ -18,6 +18,7 @@
 #include <memory>
 
 using namespace runlens;
+using namespace runlens::widgets;
 
 namespace {
 
@@ -105,7 +106,7 @@ private slots:
         QCustomPlot plot;
         const int rows = plot.plotLayout()->rowCount();
         int asked = 0;
-        const auto hook = runlens::exportTitleHook(&plot, &owner, [&asked] {
+        const auto hook = runlens::widgets::exportTitleHook(&plot, &owner, [&asked] {
             ++asked;
             return QStringLiteral("Step time breakdown");
         });

@@ -18,6 +18,7 @@
 #include <qcustomplot.h>
 
 using namespace runlens;
+using namespace runlens::widgets;
 
 // The header row shared by the Overview, Steps, Memory, Cluster, Data pipeline, Operators and Advisor
 // panels: widgets in the order added, one set of margins, the summary or filter taking the free width,

@@ -1,9 +1,13 @@
+#include "models/core/timerange.h"
+#include "models/scalars/scalarstore.h"
+#include "models/summary/runcomparison.h"
+#include "models/summary/summarystore.h"
+#include "tests/widgets/scalars/scalartestdata.h"
 #include "widgets/advisor/advisorpanel.h"
 #include "widgets/cluster/clusterpanel.h"
 #include "widgets/common/panelheader.h"
 #include "widgets/compare/comparerunspanel.h"
 #include "widgets/compare/parallelcoordinateschart.h"
-#include "models/core/timerange.h"
 #include "widgets/distributions/distributionspanel.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/images/imagespanel.h"
@@ -14,12 +18,8 @@
 #include "widgets/pipeline/datapipelinepanel.h"
 #include "widgets/prcurves/prcurvespanel.h"
 #include "widgets/scalars/scalarspanel.h"
-#include "models/scalars/scalarstore.h"
 #include "widgets/steps/stepspanel.h"
-#include "models/summary/runcomparison.h"
-#include "models/summary/summarystore.h"
 #include "widgets/tensor/tensorpanel.h"
-#include "tests/widgets/scalars/scalartestdata.h"
 
 #include <QLabel>
 #include <QLayout>
@@ -32,6 +32,15 @@
 #include <memory>
 
 using namespace runlens;
+using namespace runlens::models::scalars;
+using namespace runlens::widgets;
+using namespace runlens::widgets::cluster;
+using namespace runlens::widgets::memory;
+using namespace runlens::widgets::operators;
+using namespace runlens::widgets::overview;
+using namespace runlens::widgets::pipeline;
+using namespace runlens::widgets::scalars;
+using namespace runlens::widgets::steps;
 using runlens::test::makeTag;
 
 // Every panel's top row is a PanelHeader, and none makes a dock wider than its default: at 360 px the
@@ -73,7 +82,7 @@ class TestPanelHeaders : public QObject
 
 private:
     ScalarStore m_scalars;
-    summary::SummaryStore m_summaries;
+    models::summary::SummaryStore m_summaries;
 
 private slots:
     void initTestCase()
@@ -96,21 +105,23 @@ private slots:
         QTest::addColumn<PanelFactory>("factory");
         QTest::newRow("Scalars") << PanelFactory([this](QWidget* p) { return new ScalarsPanel(&m_scalars, p); });
         QTest::newRow("Distributions") << PanelFactory(
-            [this](QWidget* p) { return new distributions::DistributionsPanel(&m_summaries, p); });
+            [this](QWidget* p) { return new widgets::distributions::DistributionsPanel(&m_summaries, p); });
         QTest::newRow("Images") << PanelFactory(
-            [this](QWidget* p) { return new images::ImagesPanel(&m_summaries, p); });
-        QTest::newRow("Text") << PanelFactory([this](QWidget* p) { return new images::TextPanel(&m_summaries, p); });
+            [this](QWidget* p) { return new widgets::images::ImagesPanel(&m_summaries, p); });
+        QTest::newRow("Text") << PanelFactory(
+            [this](QWidget* p) { return new widgets::images::TextPanel(&m_summaries, p); });
         QTest::newRow("PR Curves") << PanelFactory(
-            [this](QWidget* p) { return new prcurves::PrCurvesPanel(&m_summaries, p); });
-        QTest::newRow("Graph") << PanelFactory([](QWidget* p) { return new graphview::GraphPanel(p); });
-        QTest::newRow("Tensors") << PanelFactory([](QWidget* p) { return new tensorview::TensorPanel(p); });
+            [this](QWidget* p) { return new widgets::prcurves::PrCurvesPanel(&m_summaries, p); });
+        QTest::newRow("Graph") << PanelFactory([](QWidget* p) { return new runlens::widgets::graph::GraphPanel(p); });
+        QTest::newRow("Tensors") << PanelFactory(
+            [](QWidget* p) { return new runlens::widgets::tensor::TensorPanel(p); });
         QTest::newRow("Compare Runs") << PanelFactory(
-            [this](QWidget* p) { return new compare::CompareRunsPanel(&m_scalars, &m_summaries, p); });
+            [this](QWidget* p) { return new widgets::compare::CompareRunsPanel(&m_scalars, &m_summaries, p); });
         QTest::newRow("Overview") << PanelFactory([](QWidget* p) { return new OverviewPanel(p); });
         QTest::newRow("Operators") << PanelFactory([](QWidget* p) { return new OperatorsPanel(p); });
         QTest::newRow("Data Pipeline") << PanelFactory([](QWidget* p) { return new DataPipelinePanel(p); });
         QTest::newRow("Steps") << PanelFactory([](QWidget* p) { return new StepsPanel(p); });
-        QTest::newRow("Advisor") << PanelFactory([](QWidget* p) { return new advisor::AdvisorPanel(p); });
+        QTest::newRow("Advisor") << PanelFactory([](QWidget* p) { return new widgets::advisor::AdvisorPanel(p); });
         QTest::newRow("Cluster") << PanelFactory([](QWidget* p) { return new ClusterPanel(p); });
         QTest::newRow("Memory") << PanelFactory([](QWidget* p) { return new MemoryPanel(p); });
     }
@@ -186,11 +197,11 @@ private slots:
 
     void compareRunsNamesTheFolderRunAfterTheFolder()
     {
-        compare::CompareRunsPanel panel(&m_scalars, &m_summaries);
+        widgets::compare::CompareRunsPanel panel(&m_scalars, &m_summaries);
         panel.resize(900, 700);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        const summary::RunComparison* model = panel.model();
+        const models::summary::RunComparison* model = panel.model();
         QTRY_COMPARE(model->rowCount(), 2);
         QStringList names;
         for (int row = 0; row < model->rowCount(); ++row) {
@@ -204,7 +215,7 @@ private slots:
         names.sort();
         QCOMPARE(names, (QStringList { QStringLiteral("exp1"), QStringLiteral("resnet_job") }));
         // The chart's tooltips and exports name runs the same way.
-        compare::ParallelCoordinatesChart* chart = panel.chart();
+        widgets::compare::ParallelCoordinatesChart* chart = panel.chart();
         for (const QString& run : { QStringLiteral("."), QStringLiteral("exp1") }) {
             const QString tip = chart->runToolTip(run);
             QVERIFY2(!tip.contains(QLatin1String("<b>.</b>")), qPrintable(tip));

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::widgets;
 
 class TstSourceView : public QObject
 {

@@ -1,13 +1,13 @@
-#include "widgets/compare/comparerunspanel.h"
-#include "widgets/compare/parallelcoordinateschart.h"
-#include "tests/models/summary/comparisontestdata.h"
-#include "widgets/scalars/scalarspanel.h"
-#include "models/scalars/scalarstore.h"
 #include "importers/summary/eventfilereader.h"
 #include "importers/summary/lineagereader.h"
+#include "models/scalars/scalarstore.h"
 #include "models/summary/runcomparison.h"
 #include "models/summary/summarystore.h"
+#include "tests/models/summary/comparisontestdata.h"
 #include "tests/testutils.h"
+#include "widgets/compare/comparerunspanel.h"
+#include "widgets/compare/parallelcoordinateschart.h"
+#include "widgets/scalars/scalarspanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -29,10 +29,14 @@
 #include <cmath>
 
 using namespace runlens;
-using namespace runlens::compare;
+using namespace runlens::importers;
+using namespace runlens::models::scalars;
+using namespace runlens::widgets;
+using namespace runlens::widgets::compare;
+using namespace runlens::widgets::scalars;
 using namespace runlens::test::comparison;
-using summary::RunComparison;
-using summary::SummaryStore;
+using models::summary::RunComparison;
+using models::summary::SummaryStore;
 
 namespace {
 
@@ -392,7 +396,7 @@ private slots:
         RUNLENS_REQUIRE_SAMPLES(samples);
         const QString file = samples
             + QStringLiteral("/summaries/tensorboard/torch2_hparams/events.out.tfevents.1771595857.zyzkings.1216.1");
-        summary::EventFileReader reader(file, summary::SummaryFlavor::TensorBoard);
+        importers::summary::EventFileReader reader(file, importers::summary::SummaryFlavor::TensorBoard);
         const ImportUpdate update = reader.poll({});
         QVERIFY(update.summaries);
         ScalarStore scalars;
@@ -436,9 +440,10 @@ private slots:
     void lineageSample()
     {
         RUNLENS_REQUIRE_SAMPLES(samples);
-        summary::LineageReader reader(samples
-                                      + QStringLiteral("/summaries/mindspore_generated/run_a/"
-                                                       "events.out.events.summary.1700000000.0.helperhost_lineage"));
+        importers::summary::LineageReader reader(
+            samples
+            + QStringLiteral("/summaries/mindspore_generated/run_a/"
+                             "events.out.events.summary.1700000000.0.helperhost_lineage"));
         const ImportUpdate update = reader.poll({});
         QVERIFY(update.lineage);
         ScalarStore scalars;

@@ -11,9 +11,9 @@
 namespace runlens::test {
 
 /// A bell-shaped histogram of 12 buckets of width 0.5 over [-3, 3], its centre moved by `shift`.
-inline summary::Histogram bellHistogram(qint64 step, double shift)
+inline models::summary::Histogram bellHistogram(qint64 step, double shift)
 {
-    summary::Histogram h;
+    models::summary::Histogram h;
     h.step = step;
     h.wallTime = 1.7e9 + double(step) * 2.0;
     double total = 0.0;
@@ -31,9 +31,9 @@ inline summary::Histogram bellHistogram(qint64 step, double shift)
 }
 
 /// The histogram whose percentiles the tests work out by hand: 2 values in [0, 1], 6 in [1, 2], 2 in [2, 4].
-inline summary::Histogram handHistogram(qint64 step)
+inline models::summary::Histogram handHistogram(qint64 step)
 {
-    summary::Histogram h;
+    models::summary::Histogram h;
     h.step = step;
     h.wallTime = 1.7e9 + double(step) * 2.0;
     h.buckets = { { 0.0, 1.0, 2.0 }, { 1.0, 2.0, 6.0 }, { 2.0, 4.0, 2.0 } };
@@ -46,9 +46,10 @@ inline summary::Histogram handHistogram(qint64 step)
 }
 
 /// A series of `steps` histograms at steps 0, 5, 10, …; the one at `handStep` is handHistogram().
-inline summary::HistogramSeries histogramSeries(const QString& tag, int steps, double drift, qint64 handStep = -1)
+inline models::summary::HistogramSeries histogramSeries(const QString& tag, int steps, double drift,
+                                                        qint64 handStep = -1)
 {
-    summary::HistogramSeries s;
+    models::summary::HistogramSeries s;
     s.tag = tag;
     for (int i = 0; i < steps; ++i) {
         const qint64 step = qint64(i) * 5;

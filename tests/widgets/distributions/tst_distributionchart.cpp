@@ -13,7 +13,9 @@
 #include <numeric>
 
 using namespace runlens;
-using namespace runlens::distributions;
+using namespace runlens::widgets;
+using namespace runlens::widgets::distributions;
+using namespace runlens::widgets::scalars;
 using runlens::test::handHistogram;
 using runlens::test::histogramSeries;
 
@@ -24,7 +26,7 @@ const QString kTag = QStringLiteral("conv1/weight");
 
 // Percentile of a histogram worked out independently of Histogram::percentile: walk the cumulative counts
 // to the first bucket whose upper cumulative count reaches the target and interpolate inside it.
-double referencePercentile(const summary::Histogram& h, double fraction)
+double referencePercentile(const models::summary::Histogram& h, double fraction)
 {
     std::vector<double> cumulative;
     double running = 0.0;
@@ -52,7 +54,7 @@ private slots:
         // 10 values: 2 in [0,1], 6 in [1,2], 2 in [2,4]. The median is the 5th value: 3 into the 6 of [1,2] -> 1.5.
         // 30.85 % is 3.085 values: 1.085 into [1,2] -> 1 + 1.085 / 6. 93.32 % is 9.332: 1.332 into [2,4] -> 2 + 2
         // * 1.332 / 2.
-        summary::HistogramSeries s;
+        models::summary::HistogramSeries s;
         s.tag = kTag;
         s.items = { handHistogram(0) };
         const DistributionSeries d = prepareSeries(kRun, s);
@@ -82,14 +84,14 @@ private slots:
 
     void rebinKeepsCounts()
     {
-        const summary::Histogram h = handHistogram(0);
+        const models::summary::Histogram h = handHistogram(0);
         // Over [0, 4] in 4 bins: [0,1] 2, [1,2] 6, and [2,4]'s 2 values split evenly over [2,3] and [3,4].
         const std::vector<double> bins = rebin(h, 0.0, 4.0, 4);
         QCOMPARE(bins, (std::vector<double> { 2.0, 6.0, 1.0, 1.0 }));
         const std::vector<double> fine = rebin(h, 0.0, 4.0, 48);
         QVERIFY(qFuzzyCompare(std::accumulate(fine.begin(), fine.end(), 0.0), 10.0));
         // A zero-width bucket (all values equal) lands in one bin.
-        summary::Histogram spike;
+        models::summary::Histogram spike;
         spike.buckets = { { 2.0, 2.0, 7.0 } };
         const std::vector<double> one = rebin(spike, 0.0, 4.0, 4);
         QCOMPARE(one, (std::vector<double> { 0.0, 0.0, 7.0, 0.0 }));
@@ -126,8 +128,8 @@ private slots:
 
     void hoverShowsTheHistogram()
     {
-        summary::SummaryStore store;
-        summary::SummaryBatch batch;
+        models::summary::SummaryStore store;
+        models::summary::SummaryBatch batch;
         batch.histograms.push_back(histogramSeries(kTag, 12, 0.1, 25));
         store.update(kRun, QStringLiteral("events.1"), batch);
         DistributionChart chart(&store, kRun, kTag);
@@ -160,8 +162,8 @@ private slots:
 
     void modesDrawDifferently()
     {
-        summary::SummaryStore store;
-        summary::SummaryBatch batch;
+        models::summary::SummaryStore store;
+        models::summary::SummaryBatch batch;
         batch.histograms.push_back(histogramSeries(kTag, 200, 0.01));
         store.update(kRun, QStringLiteral("events.1"), batch);
         auto chart = createDistributionChart(store, kRun, kTag);
@@ -181,8 +183,8 @@ private slots:
 
     void exportsPngAndCsv()
     {
-        summary::SummaryStore store;
-        summary::SummaryBatch batch;
+        models::summary::SummaryStore store;
+        models::summary::SummaryBatch batch;
         batch.histograms.push_back(histogramSeries(kTag, 9, 0.2, 20));
         store.update(kRun, QStringLiteral("events.1"), batch);
         auto chart = createDistributionChart(store, kRun, kTag);
@@ -230,8 +232,8 @@ private slots:
 
     void exportWithoutAWindow()
     {
-        summary::SummaryStore store;
-        summary::SummaryBatch batch;
+        models::summary::SummaryStore store;
+        models::summary::SummaryBatch batch;
         batch.histograms.push_back(histogramSeries(kTag, 7, 0.2));
         store.update(kRun, QStringLiteral("events.1"), batch);
         QTemporaryDir dir;

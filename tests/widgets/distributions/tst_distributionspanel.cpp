@@ -1,11 +1,11 @@
 #include "tests/widgets/distributions/distributionstestdata.h"
 
+#include "importers/summary/eventfilereader.h"
+#include "tests/testutils.h"
 #include "widgets/common/chartexporter.h"
 #include "widgets/common/chartpalette.h"
 #include "widgets/distributions/distributionspanel.h"
 #include "widgets/scalars/chartsection.h"
-#include "importers/summary/eventfilereader.h"
-#include "tests/testutils.h"
 
 #include <QFile>
 #include <QImage>
@@ -19,7 +19,10 @@
 #include <memory>
 
 using namespace runlens;
-using namespace runlens::distributions;
+using namespace runlens::importers;
+using namespace runlens::widgets;
+using namespace runlens::widgets::distributions;
+using namespace runlens::widgets::scalars;
 using runlens::test::histogramSeries;
 
 namespace {
@@ -30,14 +33,14 @@ const QString kWeight = QStringLiteral("layer1/weight");
 const QString kBias = QStringLiteral("layer1/bias");
 const QString kGrad = QStringLiteral("layer2/grad");
 
-void fillStore(summary::SummaryStore& store)
+void fillStore(models::summary::SummaryStore& store)
 {
-    summary::SummaryBatch alpha;
+    models::summary::SummaryBatch alpha;
     alpha.histograms.push_back(histogramSeries(kWeight, 20, 0.05, 25));
     alpha.histograms.push_back(histogramSeries(kBias, 20, -0.05));
     store.update(kAlpha, QStringLiteral("alpha/events.1"), alpha);
 
-    summary::SummaryBatch beta;
+    models::summary::SummaryBatch beta;
     beta.histograms.push_back(histogramSeries(kWeight, 20, 0.1));
     auto grad = histogramSeries(kGrad, 20, 0.0);
     grad.items[2].nanCount = 4; // step 10
@@ -55,7 +58,7 @@ class TestDistributionsPanel : public QObject
 private slots:
     void init()
     {
-        m_store = std::make_unique<summary::SummaryStore>();
+        m_store = std::make_unique<models::summary::SummaryStore>();
         fillStore(*m_store);
         m_panel = std::make_unique<DistributionsPanel>(m_store.get());
         m_panel->resize(1300, 1000);
@@ -123,7 +126,7 @@ private slots:
         QVERIFY(chart->percentileGraph(kMedianIndex)->visible());
         // Charts created later start in the panel's mode.
         m_panel->setMode(DistributionMode::Offset);
-        summary::SummaryBatch more;
+        models::summary::SummaryBatch more;
         more.histograms.push_back(histogramSeries(QStringLiteral("layer3/weight"), 5, 0.0));
         m_store->update(kAlpha, QStringLiteral("alpha/events.2"), more);
         m_panel->flushPendingUpdates();
@@ -247,12 +250,12 @@ private slots:
         QTRY_VERIFY(m_panel->chart(kWeight, kAlpha));
         DistributionChart* chart = m_panel->chart(kWeight, kAlpha);
         QCOMPARE(chart->series().size(), std::size_t(20));
-        summary::SummaryBatch next;
+        models::summary::SummaryBatch next;
         next.histograms.push_back(histogramSeries(kWeight, 30, 0.05, 25));
         m_store->update(kAlpha, QStringLiteral("alpha/events.1"), next);
         QTRY_COMPARE(chart->series().size(), std::size_t(30));
         // A run that appears gets its chart in the tag's section.
-        summary::SummaryBatch gamma;
+        models::summary::SummaryBatch gamma;
         gamma.histograms.push_back(histogramSeries(kBias, 4, 0.0));
         m_store->update(QStringLiteral("gamma"), QStringLiteral("gamma/events.1"), gamma);
         QTRY_COMPARE(m_panel->runsOfTag(kBias), (QStringList { kAlpha, QStringLiteral("gamma") }));
@@ -289,8 +292,8 @@ private slots:
         // its bucket).
         const QString file
             = root + QStringLiteral("/runs/pytorch_cnn_baseline/tb/events.out.tfevents.1795321629.vm.1522.0");
-        summary::EventFileReader reader(file, summary::SummaryFlavor::TensorBoard);
-        summary::SummaryStore store;
+        importers::summary::EventFileReader reader(file, importers::summary::SummaryFlavor::TensorBoard);
+        models::summary::SummaryStore store;
         for (int poll = 0; poll < 100; ++poll) {
             const ImportUpdate update = reader.poll({});
             if (update.summaries)
@@ -340,7 +343,7 @@ private slots:
     }
 
 private:
-    std::unique_ptr<summary::SummaryStore> m_store;
+    std::unique_ptr<models::summary::SummaryStore> m_store;
     std::unique_ptr<DistributionsPanel> m_panel;
 };
 

@@ -10,16 +10,16 @@ namespace runlens::test {
 
 /// A small transformer-like graph: input -> embed -> three blocks (attention + mlp groups, weights folded)
 /// with residual adds -> head -> output. Namespaces are three levels deep.
-inline std::shared_ptr<const graph::Graph> smallModel(const std::string& path = {})
+inline std::shared_ptr<const models::graph::Graph> smallModel(const std::string& path = {})
 {
     GraphBuilder b;
-    b.node("input", "Input", {}, graph::NodeKind::Input);
-    b.node("model/embed/weight", "Parameter", {}, graph::NodeKind::Parameter);
+    b.node("input", "Input", {}, models::graph::NodeKind::Input);
+    b.node("model/embed/weight", "Parameter", {}, models::graph::NodeKind::Parameter);
     b.node("model/embed/gather", "Gather", { { "model/embed/weight" }, { "input", { 1, 16 } } });
     std::string last = "model/embed/gather";
     for (const std::string block : { "enc", "mid", "dec" }) {
         const std::string p = "model/" + block;
-        b.node(p + "/attn/q_w", "Parameter", {}, graph::NodeKind::Parameter);
+        b.node(p + "/attn/q_w", "Parameter", {}, models::graph::NodeKind::Parameter);
         b.node(p + "/attn/q", "MatMul", { { last, { 1, 16, 64 } }, { p + "/attn/q_w" } });
         b.node(p + "/attn/k", "MatMul", { { last, { 1, 16, 64 } } });
         b.node(p + "/attn/v", "MatMul", { { last, { 1, 16, 64 } } });
@@ -34,8 +34,8 @@ inline std::shared_ptr<const graph::Graph> smallModel(const std::string& path = 
         last = p + "/add2";
     }
     b.node("model/head", "MatMul", { { last, { 1, 16, 64 } } });
-    b.node("output", "Output", { { "model/head", { 1, 16, 1000 } } }, graph::NodeKind::Output);
-    auto graph = std::const_pointer_cast<graph::Graph>(b.finish());
+    b.node("output", "Output", { { "model/head", { 1, 16, 1000 } } }, models::graph::NodeKind::Output);
+    auto graph = std::const_pointer_cast<models::graph::Graph>(b.finish());
     graph->path = QString::fromStdString(path);
     graph->name = "small-model";
     graph->nodes[std::size_t(graph->find("model/mid/mlp/act"))].attributes.push_back({ "approximate", "tanh" });

@@ -1,12 +1,12 @@
-#include "widgets/graph/graphlayout.h"
 #include "models/graph/graphvizlock.h"
 #include "tests/widgets/graph/graphviewtestdata.h"
+#include "widgets/graph/graphlayout.h"
 
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::graph;
-using namespace runlens::graphview;
+using namespace runlens::models::graph;
+using namespace runlens::widgets::graph;
 
 namespace {
 

@@ -1,7 +1,7 @@
+#include "tests/models/trace/analysistestdata.h"
+#include "tests/widgets/graph/graphviewtestdata.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/graph/graphview.h"
-#include "tests/widgets/graph/graphviewtestdata.h"
-#include "tests/models/trace/analysistestdata.h"
 
 #include <QComboBox>
 #include <QListWidget>
@@ -10,8 +10,8 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::graph;
-using namespace runlens::graphview;
+using namespace runlens::models::graph;
+using namespace runlens::widgets::graph;
 
 namespace {
 
@@ -107,11 +107,11 @@ private slots:
         test::AnalysisTraceBuilder t;
         std::int64_t at = 0;
         for (const char* op : { "model/enc/attn/q", "model/enc/attn/k", "model/enc/mlp/fc1" }) {
-            t.slice(t.gpu(), at, 1'000'000, op, trace::EventKind::Kernel);
+            t.slice(t.gpu(), at, 1'000'000, op, models::trace::EventKind::Kernel);
             at += 2'000'000;
         }
-        t.slice(t.gpu(), at, 100'000, "fc1", trace::EventKind::Kernel); // ambiguous short name: unmatched
-        t.slice(t.gpu(), at + 200'000, 100'000, "model/mid/mlp/fc1", trace::EventKind::Kernel);
+        t.slice(t.gpu(), at, 100'000, "fc1", models::trace::EventKind::Kernel); // ambiguous short name: unmatched
+        t.slice(t.gpu(), at + 200'000, 100'000, "model/mid/mlp/fc1", models::trace::EventKind::Kernel);
         QSignalSpy profiled(&panel, &GraphPanel::profileChanged);
         panel.setProfile(t.finish());
         QVERIFY(model->item(profileIndex)->isEnabled());

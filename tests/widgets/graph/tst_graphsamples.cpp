@@ -1,14 +1,16 @@
-#include "widgets/graph/graphpanel.h"
 #include "importers/graph/graphreader.h"
-#include "widgets/graph/graphview.h"
 #include "models/graph/scopetree.h"
 #include "tests/testutils.h"
+#include "widgets/graph/graphpanel.h"
+#include "widgets/graph/graphview.h"
 
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::graph;
-using namespace runlens::graphview;
+using namespace runlens::importers::graph;
+using namespace runlens::models;
+using namespace runlens::models::graph;
+using namespace runlens::widgets::graph;
 
 namespace {
 

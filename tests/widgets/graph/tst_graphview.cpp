@@ -4,8 +4,8 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::graph;
-using namespace runlens::graphview;
+using namespace runlens::models::graph;
+using namespace runlens::widgets::graph;
 
 namespace {
 
@@ -63,15 +63,15 @@ private slots:
         test::GraphBuilder b;
         std::vector<test::GraphBuilder::In> features;
         for (int i = 0; i < 20; ++i) {
-            b.node("feature_" + std::to_string(i), "Input", {}, graph::NodeKind::Input);
+            b.node("feature_" + std::to_string(i), "Input", {}, models::graph::NodeKind::Input);
             features.push_back({ "feature_" + std::to_string(i) });
         }
         b.node("model/concat", "Concat", features);
-        const auto tree = graph::ScopeTree::build(b.finish());
-        const graph::ExpansionState state = GraphView::openingState(*tree, 60);
+        const auto tree = models::graph::ScopeTree::build(b.finish());
+        const models::graph::ExpansionState state = GraphView::openingState(*tree, 60);
         int inputs = -1;
         int model = -1;
-        for (const int id : tree->item(graph::ScopeTree::root()).children)
+        for (const int id : tree->item(models::graph::ScopeTree::root()).children)
             (tree->item(id).gathersInputs ? inputs : model) = id;
         QVERIFY(inputs > 0 && model > 0);
         QVERIFY(!state.isExpanded(inputs)); // 20 inputs would fit, but they are not what the graph is about

@@ -11,8 +11,11 @@
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::graph;
-using namespace runlens::graphview;
+using namespace runlens::importers;
+using namespace runlens::importers::graph;
+using namespace runlens::models;
+using namespace runlens::models::graph;
+using namespace runlens::widgets::graph;
 
 class TestNodeDetailsWidget : public QObject
 {
@@ -290,7 +293,8 @@ private slots:
         NodeDetailsWidget details;
         details.resize(420, 900);
         details.setTree(tree);
-        details.setDumps(std::make_shared<const DumpIndex>(tensor::DumpIndexer::index(RunScanner().scan(root))));
+        details.setDumps(
+            std::make_shared<const DumpIndex>(importers::tensor::DumpIndexer::index(RunScanner().scan(root))));
         details.showItem(tree->itemOfNode(graph.graph->find("/conv1/Conv")));
         const QString text = details.text();
         for (const char* step : { "Step 0", "Step 30", "Step 59" })

@@ -41,18 +41,19 @@ inline QImage darkImage(int width, int height, int low, int mid, int high)
     return image;
 }
 
-inline summary::SummaryImage imageAt(qint64 step, const QList<QByteArray>& encoded)
+inline models::summary::SummaryImage imageAt(qint64 step, const QList<QByteArray>& encoded)
 {
-    summary::SummaryImage item;
+    models::summary::SummaryImage item;
     item.step = step;
     item.wallTime = 1700000000.0 + step;
     item.encoded = encoded;
     return item;
 }
 
-inline summary::ImageSeries imageSeries(const QString& tag, const std::vector<summary::SummaryImage>& items)
+inline models::summary::ImageSeries imageSeries(const QString& tag,
+                                                const std::vector<models::summary::SummaryImage>& items)
 {
-    summary::ImageSeries series;
+    models::summary::ImageSeries series;
     series.tag = tag;
     series.items = items;
     series.seen = qint64(items.size());

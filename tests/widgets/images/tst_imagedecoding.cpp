@@ -1,12 +1,12 @@
 #include "tests/widgets/images/imagetestdata.h"
 
-#include "widgets/images/imagedecoding.h"
 #include "tests/testutils.h"
+#include "widgets/images/imagedecoding.h"
 
 #include <QtTest>
 
 using namespace runlens;
-using namespace runlens::images;
+using namespace runlens::widgets::images;
 
 class TestImageDecoding : public QObject
 {

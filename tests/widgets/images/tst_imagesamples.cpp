@@ -1,11 +1,11 @@
 #include "importers/core/importsession.h"
 #include "importers/core/runscanner.h"
+#include "models/summary/summarystore.h"
 #include "widgets/images/imagecard.h"
 #include "widgets/images/imagespanel.h"
 #include "widgets/images/imageview.h"
 #include "widgets/images/textcard.h"
 #include "widgets/images/textpanel.h"
-#include "models/summary/summarystore.h"
 
 #include "tests/testutils.h"
 
@@ -18,7 +18,9 @@
 #include <memory>
 
 using namespace runlens;
-using namespace runlens::images;
+using namespace runlens::importers;
+using namespace runlens::models;
+using namespace runlens::widgets::images;
 
 namespace {
 
@@ -27,13 +29,14 @@ struct Imported
 {
     RunManifest manifest;
     std::unique_ptr<ImportSession> session;
-    summary::SummaryStore summaries;
+    models::summary::SummaryStore summaries;
 
     explicit Imported(const QString& folder)
         : manifest(RunScanner().scan(folder))
         , session(std::make_unique<ImportSession>(manifest))
     {
-        QObject::connect(session.get(), &ImportSession::summariesArrived, &summaries, &summary::SummaryStore::update);
+        QObject::connect(session.get(), &ImportSession::summariesArrived, &summaries,
+                         &models::summary::SummaryStore::update);
         session->importBlocking();
     }
 };
@@ -56,7 +59,7 @@ private slots:
     {
         RUNLENS_REQUIRE_SAMPLES(samples);
         Imported imported(samples + QStringLiteral("/summaries/tensorboard/torch2_images"));
-        const QStringList runs = imported.summaries.runs(summary::SummaryKind::Images);
+        const QStringList runs = imported.summaries.runs(models::summary::SummaryKind::Images);
         QCOMPARE(runs.size(), 1);
         ImagesPanel panel(&imported.summaries);
         panel.resize(900, 700);
@@ -71,7 +74,7 @@ private slots:
         for (int i = 4; i >= 0; --i) {
             card->setCurrentIndex(i);
             QTRY_VERIFY(card->isCurrentStepReady());
-            const summary::SummaryImage& item = card->series().items.at(size_t(i));
+            const models::summary::SummaryImage& item = card->series().items.at(size_t(i));
             QCOMPARE(card->message(), QString());
             QCOMPARE(card->view()->imageCount(), 1);
             // The size the writer declared in Summary.Image.

@@ -1,11 +1,11 @@
 #include "tests/widgets/images/imagetestdata.h"
 
+#include "models/summary/summarystore.h"
 #include "widgets/images/imagecard.h"
 #include "widgets/images/imagedecodecache.h"
 #include "widgets/images/imagespanel.h"
 #include "widgets/images/imageview.h"
 #include "widgets/scalars/chartsection.h"
-#include "models/summary/summarystore.h"
 
 #include <QLabel>
 #include <QScrollArea>
@@ -18,7 +18,8 @@
 #include <memory>
 
 using namespace runlens;
-using namespace runlens::images;
+using namespace runlens::widgets;
+using namespace runlens::widgets::images;
 
 namespace {
 
@@ -34,12 +35,12 @@ QColor digitsColor(int step)
     return QColor(40 * step + 20, 100, 180);
 }
 
-summary::SummaryBatch digitsBatch(int steps)
+models::summary::SummaryBatch digitsBatch(int steps)
 {
-    std::vector<summary::SummaryImage> items;
+    std::vector<models::summary::SummaryImage> items;
     for (int i = 0; i < steps; ++i)
         items.push_back(test::imageAt(i, { test::encodeImage(test::solidImage(16, 12, digitsColor(i))) }));
-    summary::SummaryBatch batch;
+    models::summary::SummaryBatch batch;
     batch.images.push_back(test::imageSeries(kDigits, items));
     return batch;
 }
@@ -66,7 +67,7 @@ class TestImagesPanel : public QObject
 private slots:
     void init()
     {
-        m_store = std::make_unique<summary::SummaryStore>();
+        m_store = std::make_unique<models::summary::SummaryStore>();
         m_store->update(kAlpha, QStringLiteral("alpha/events"), digitsBatch(kSteps));
         m_panel = std::make_unique<ImagesPanel>(m_store.get());
         m_panel->resize(1100, 900);
@@ -83,7 +84,7 @@ private slots:
 
     void emptyStateNamesWhatToOpen()
     {
-        summary::SummaryStore empty;
+        models::summary::SummaryStore empty;
         ImagesPanel panel(&empty);
         QVERIFY(panel.emptyStateText().contains(QStringLiteral("No images yet")));
         QVERIFY(panel.visibleCards().isEmpty());
@@ -130,7 +131,7 @@ private slots:
         const QList<QByteArray> three { test::encodeImage(test::solidImage(10, 10, Qt::red)),
                                         test::encodeImage(test::solidImage(10, 10, Qt::green)),
                                         test::encodeImage(test::solidImage(20, 10, Qt::blue)) };
-        summary::SummaryBatch batch;
+        models::summary::SummaryBatch batch;
         batch.images.push_back(test::imageSeries(kSamples, { test::imageAt(7, three) }));
         m_store->update(kAlpha, QStringLiteral("alpha/events"), batch);
         m_panel->flushPendingUpdates();
@@ -158,11 +159,11 @@ private slots:
     void corruptBytesAreReportedInTheCard()
     {
         const QByteArray garbage("not an image", 12);
-        std::vector<summary::SummaryImage> items {
+        std::vector<models::summary::SummaryImage> items {
             test::imageAt(1, { test::encodeImage(test::solidImage(8, 8, Qt::red)) }), test::imageAt(3, { garbage }),
             test::imageAt(4, { test::encodeImage(test::solidImage(8, 8, Qt::red)), garbage })
         };
-        summary::SummaryBatch batch;
+        models::summary::SummaryBatch batch;
         batch.images.push_back(test::imageSeries(kSamples, items));
         m_store->update(kAlpha, QStringLiteral("alpha/events"), batch);
         m_panel->flushPendingUpdates();
@@ -225,7 +226,7 @@ private slots:
 
     void autoContrastChangesDisplayedPixels()
     {
-        summary::SummaryBatch batch;
+        models::summary::SummaryBatch batch;
         batch.images.push_back(test::imageSeries(
             kSamples, { test::imageAt(0, { test::encodeImage(test::darkImage(64, 8, 10, 25, 40)) }) }));
         m_store->update(kAlpha, QStringLiteral("alpha/events"), batch);
@@ -306,7 +307,7 @@ private slots:
     void visibleRunsAndTagFilter()
     {
         m_store->update(kBeta, QStringLiteral("beta/events"), digitsBatch(2));
-        summary::SummaryBatch batch;
+        models::summary::SummaryBatch batch;
         batch.images.push_back(
             test::imageSeries(kSamples, { test::imageAt(0, { test::encodeImage(test::solidImage(4, 4, Qt::red)) }) }));
         m_store->update(kBeta, QStringLiteral("beta/events"), batch);
@@ -363,7 +364,7 @@ private slots:
     void decodesOnlyOnceAndOnlyOnScreen()
     {
         // A card far below the visible part of the page does not decode until scrolled to.
-        summary::SummaryBatch batch;
+        models::summary::SummaryBatch batch;
         for (int t = 0; t < 12; ++t) {
             batch.images.push_back(test::imageSeries(
                 QStringLiteral("z/tag%1").arg(t, 2, 10, QLatin1Char('0')),
@@ -385,7 +386,7 @@ private slots:
     void screenshot()
     {
         m_store->update(kBeta, QStringLiteral("beta/events"), digitsBatch(3));
-        summary::SummaryBatch batch;
+        models::summary::SummaryBatch batch;
         batch.images.push_back(test::imageSeries(
             kSamples,
             { test::imageAt(2, { test::encodeImage(test::darkImage(64, 48, 10, 25, 40)), QByteArray("oops") }) }));
@@ -400,7 +401,7 @@ private slots:
     }
 
 private:
-    std::unique_ptr<summary::SummaryStore> m_store;
+    std::unique_ptr<models::summary::SummaryStore> m_store;
     std::unique_ptr<ImagesPanel> m_panel;
 };
 

@@ -1,8 +1,8 @@
+#include "models/summary/summarystore.h"
 #include "widgets/images/textcard.h"
 #include "widgets/images/textpanel.h"
 #include "widgets/images/textrendering.h"
 #include "widgets/scalars/chartsection.h"
-#include "models/summary/summarystore.h"
 
 #include <QCheckBox>
 #include <QLabel>
@@ -17,7 +17,7 @@
 #include <memory>
 
 using namespace runlens;
-using namespace runlens::images;
+using namespace runlens::widgets::images;
 
 namespace {
 
@@ -27,27 +27,27 @@ const QString kConfig = QStringLiteral("config");
 const QString kTable = QStringLiteral("eval/table");
 const QString kList = QStringLiteral("eval/classes");
 
-summary::SummaryText text(qint64 step, const QString& markdown)
+models::summary::SummaryText text(qint64 step, const QString& markdown)
 {
-    summary::SummaryText t;
+    models::summary::SummaryText t;
     t.step = step;
     t.wallTime = 1700000000.0 + step;
     t.cells = { markdown };
     return t;
 }
 
-summary::SummaryText tensorText(qint64 step, std::vector<qint64> shape, const QStringList& cells)
+models::summary::SummaryText tensorText(qint64 step, std::vector<qint64> shape, const QStringList& cells)
 {
-    summary::SummaryText t;
+    models::summary::SummaryText t;
     t.step = step;
     t.shape = std::move(shape);
     t.cells = cells;
     return t;
 }
 
-summary::TextSeries series(const QString& tag, const std::vector<summary::SummaryText>& items)
+models::summary::TextSeries series(const QString& tag, const std::vector<models::summary::SummaryText>& items)
 {
-    summary::TextSeries s;
+    models::summary::TextSeries s;
     s.tag = tag;
     s.items = items;
     s.seen = qint64(items.size());
@@ -60,12 +60,12 @@ QString configMarkdown(int step)
     return QStringLiteral("# Run setup %1\n\nThe optimizer is **adam** with `lr=0.001`.\n").arg(step);
 }
 
-summary::SummaryBatch configBatch(int steps)
+models::summary::SummaryBatch configBatch(int steps)
 {
-    std::vector<summary::SummaryText> items;
+    std::vector<models::summary::SummaryText> items;
     for (int i = 0; i < steps; ++i)
         items.push_back(text(i * 10, configMarkdown(i * 10)));
-    summary::SummaryBatch batch;
+    models::summary::SummaryBatch batch;
     batch.texts.push_back(series(kConfig, items));
     return batch;
 }
@@ -116,7 +116,7 @@ class TestTextPanel : public QObject
 private slots:
     void init()
     {
-        m_store = std::make_unique<summary::SummaryStore>();
+        m_store = std::make_unique<models::summary::SummaryStore>();
         m_store->update(kAlpha, QStringLiteral("alpha/events"), configBatch(3));
         m_panel = std::make_unique<TextPanel>(m_store.get());
         m_panel->resize(1000, 800);
@@ -133,7 +133,7 @@ private slots:
 
     void emptyState()
     {
-        summary::SummaryStore empty;
+        models::summary::SummaryStore empty;
         TextPanel panel(&empty);
         QVERIFY(panel.emptyStateText().contains(QStringLiteral("No texts yet")));
         QVERIFY(panel.visibleCards().isEmpty());
@@ -166,7 +166,7 @@ private slots:
 
     void rankTwoIsATable()
     {
-        summary::SummaryBatch batch;
+        models::summary::SummaryBatch batch;
         batch.texts.push_back(
             series(kTable,
                    { tensorText(5, { 2, 3 },
@@ -188,7 +188,7 @@ private slots:
 
     void rankOneIsAList()
     {
-        summary::SummaryBatch batch;
+        models::summary::SummaryBatch batch;
         batch.texts.push_back(series(
             kList,
             { tensorText(1, { 3 }, { QStringLiteral("cat"), QStringLiteral("*dog*"), QStringLiteral("bird") }) }));
@@ -223,9 +223,10 @@ private slots:
         QCOMPARE(card->height(), TextPanel::kAllStepsCardHeight);
         // A list after a step heading is still a whole list.
         QTextDocument document;
-        summary::TextSeries lists = series(kList,
-                                           { tensorText(1, { 2 }, { QStringLiteral("cat"), QStringLiteral("dog") }),
-                                             tensorText(2, { 2 }, { QStringLiteral("cow"), QStringLiteral("hen") }) });
+        models::summary::TextSeries lists
+            = series(kList,
+                     { tensorText(1, { 2 }, { QStringLiteral("cat"), QStringLiteral("dog") }),
+                       tensorText(2, { 2 }, { QStringLiteral("cow"), QStringLiteral("hen") }) });
         renderAllSteps(&document, lists);
         QStringList items;
         for (QTextBlock b = document.begin(); b.isValid(); b = b.next()) {
@@ -263,7 +264,7 @@ private slots:
     void textNamesNoResources()
     {
         // An image reference in a text must not read a local file.
-        summary::SummaryBatch batch;
+        models::summary::SummaryBatch batch;
         batch.texts.push_back(
             series(QStringLiteral("notes"),
                    { text(0, QStringLiteral("![x](file:///etc/hostname) and <img src=\"/etc/passwd\">")) }));
@@ -313,7 +314,7 @@ private slots:
 
     void screenshot()
     {
-        summary::SummaryBatch batch;
+        models::summary::SummaryBatch batch;
         batch.texts.push_back(
             series(kTable,
                    { tensorText(5, { 2, 3 },
@@ -328,7 +329,7 @@ private slots:
     }
 
 private:
-    std::unique_ptr<summary::SummaryStore> m_store;
+    std::unique_ptr<models::summary::SummaryStore> m_store;
     std::unique_ptr<TextPanel> m_panel;
 };
 

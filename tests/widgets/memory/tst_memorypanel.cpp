@@ -1,14 +1,14 @@
-#include "models/core/timerange.h"
-#include "widgets/memory/memoryaxis.h"
-#include "widgets/memory/memorychart.h"
-#include "models/memory/memorydownsample.h"
-#include "widgets/memory/memorylifetimeview.h"
-#include "models/memory/memoryoptablemodel.h"
-#include "widgets/memory/memorypanel.h"
 #include "importers/memory/tracememory.h"
+#include "importers/trace/chrometracereader.h"
+#include "models/core/timerange.h"
+#include "models/memory/memorydownsample.h"
+#include "models/memory/memoryoptablemodel.h"
 #include "tests/models/trace/analysistestdata.h"
 #include "tests/testutils.h"
-#include "importers/trace/chrometracereader.h"
+#include "widgets/memory/memoryaxis.h"
+#include "widgets/memory/memorychart.h"
+#include "widgets/memory/memorylifetimeview.h"
+#include "widgets/memory/memorypanel.h"
 
 #include <QAbstractItemModel>
 #include <QFile>
@@ -25,8 +25,12 @@
 #include <map>
 
 using namespace runlens;
-using namespace runlens::memory;
-using trace::EventKind;
+using namespace runlens::importers::memory;
+using namespace runlens::models;
+using namespace runlens::models::memory;
+using namespace runlens::widgets;
+using namespace runlens::widgets::memory;
+using models::trace::EventKind;
 
 namespace {
 
@@ -49,7 +53,7 @@ double allocatedAt(int i)
 
 struct Trace
 {
-    std::shared_ptr<const trace::TraceStore> store;
+    std::shared_ptr<const models::trace::TraceStore> store;
     int cpu = -1;
     std::map<int, std::uint32_t> memorySlices; ///< sample index -> its `[memory]` instant on the CPU track
 };
@@ -68,15 +72,15 @@ Trace peakTrace()
     auto& strings = t.builder().strings();
     for (int i = kFirstInstant; i <= kLastInstant; ++i)
         t.builder().addSlice(t.cpu(), sampleX(i), 0, strings.intern("[memory]"), strings.intern("cpu_instant_event"),
-                             EventKind::Memory, {}, trace::Instant);
+                             EventKind::Memory, {}, models::trace::Instant);
     Trace trace;
     trace.store = t.finish();
     // Track indices change when the store is finished: find the CPU thread again.
     for (std::size_t i = 0; i < trace.store->tracks().size(); ++i) {
-        if (trace.store->tracks()[i].type == trace::TrackType::Thread)
+        if (trace.store->tracks()[i].type == models::trace::TrackType::Thread)
             trace.cpu = int(i);
     }
-    const trace::Track& cpu = trace.store->tracks()[std::size_t(trace.cpu)];
+    const models::trace::Track& cpu = trace.store->tracks()[std::size_t(trace.cpu)];
     for (std::size_t s = 0; s < cpu.start.size(); ++s) {
         if (cpu.kind[s] == EventKind::Memory)
             trace.memorySlices[int((cpu.start[s] - kT0) / kStep)] = std::uint32_t(s);
@@ -119,9 +123,9 @@ std::shared_ptr<const MemoryProfile> kinetoProfile(const Trace* trace = nullptr,
     return profile;
 }
 
-std::int64_t sliceIndex(const trace::TraceStore& store, int track, const QString& name)
+std::int64_t sliceIndex(const models::trace::TraceStore& store, int track, const QString& name)
 {
-    const trace::Track& t = store.tracks()[std::size_t(track)];
+    const models::trace::Track& t = store.tracks()[std::size_t(track)];
     for (std::size_t i = 0; i < t.start.size(); ++i) {
         if (store.strings().text(t.name_[i]) == name)
             return std::int64_t(i);
@@ -243,7 +247,7 @@ void TstMemoryPanel::curvesAndMarkers()
 
 void TstMemoryPanel::peakMarkerAndContext()
 {
-    const Trace trace = peakTrace();
+    const ::Trace trace = peakTrace();
     MemoryPanel panel;
     panel.setTraceStore(trace.store);
     panel.setProfiles({ kinetoProfile(&trace) });
@@ -284,7 +288,7 @@ void TstMemoryPanel::peakMarkerAndContext()
 
 void TstMemoryPanel::goToPeak()
 {
-    const Trace trace = peakTrace();
+    const ::Trace trace = peakTrace();
     TimeRangeModel model;
     model.setTraceRange(trace.store->startTime(), trace.store->endTime());
     MemoryPanel panel;
@@ -304,7 +308,7 @@ void TstMemoryPanel::goToPeak()
 
 void TstMemoryPanel::selectionSyncBothWays()
 {
-    const Trace trace = peakTrace();
+    const ::Trace trace = peakTrace();
     TimeRangeModel model;
     model.setTraceRange(trace.store->startTime(), trace.store->endTime());
     MemoryPanel panel;
@@ -363,7 +367,7 @@ void TstMemoryPanel::selectionSyncBothWays()
 
 void TstMemoryPanel::visibleRangeAndWheelFollowModel()
 {
-    const Trace trace = peakTrace();
+    const ::Trace trace = peakTrace();
     TimeRangeModel model;
     model.setTraceRange(trace.store->startTime(), trace.store->endTime());
     MemoryPanel panel;
@@ -399,7 +403,7 @@ void TstMemoryPanel::visibleRangeAndWheelFollowModel()
 
 void TstMemoryPanel::hoverCursor()
 {
-    const Trace trace = peakTrace();
+    const ::Trace trace = peakTrace();
     TimeRangeModel model;
     model.setTraceRange(trace.store->startTime(), trace.store->endTime());
     MemoryPanel panel;
@@ -631,7 +635,7 @@ void TstMemoryPanel::lifetimes()
 
 void TstMemoryPanel::opTable()
 {
-    const Trace trace = peakTrace();
+    const ::Trace trace = peakTrace();
     MemoryPanel panel;
     QSignalSpy ready(&panel, &MemoryPanel::opTableReady);
     panel.setTraceStore(trace.store);
@@ -763,7 +767,7 @@ void TstMemoryPanel::realTrace()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
     const QString path = samples + QStringLiteral("/traces/kineto/2022_memory_rank1_of_2/df_index_resolver.json.gz");
-    const trace::ChromeTraceResult trace = trace::ChromeTraceReader::read({ path });
+    const importers::trace::ChromeTraceResult trace = importers::trace::ChromeTraceReader::read({ path });
     QVERIFY(trace.store);
     const MemoryReadResult memory = memoryFromTrace(*trace.store);
     QVERIFY(memory.profile);

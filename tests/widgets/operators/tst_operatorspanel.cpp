@@ -14,12 +14,14 @@
 #include <QtTest>
 
 using namespace runlens;
-using trace::EventKind;
-using trace::OperatorStatsModel;
+using namespace runlens::widgets;
+using namespace runlens::widgets::operators;
+using models::trace::EventKind;
+using models::trace::OperatorStatsModel;
 
 namespace {
 
-std::shared_ptr<const trace::TraceStore> smallStore()
+std::shared_ptr<const models::trace::TraceStore> smallStore()
 {
     test::AnalysisTraceBuilder t;
     t.slice(t.cpu(), 0, 1000, "aten::linear", EventKind::CpuOp, R"({"Input Dims": [[32, 64]]})");
@@ -31,22 +33,22 @@ std::shared_ptr<const trace::TraceStore> smallStore()
 }
 
 /// A MindSpore rank with two Conv2D ops (300 and 600 µs) and one Add (100 µs).
-std::shared_ptr<const profiler::ProfilerRunData> profilerRun()
+std::shared_ptr<const models::profiler::ProfilerRunData> profilerRun()
 {
-    auto run = std::make_shared<profiler::ProfilerRunData>();
-    profiler::ProfilerRankData rank;
+    auto run = std::make_shared<models::profiler::ProfilerRunData>();
+    models::profiler::ProfilerRankData rank;
     rank.rank = 5;
-    profiler::OpStats conv;
+    models::profiler::OpStats conv;
     conv.name = QStringLiteral("Default/Conv2D-op1");
     conv.type = QStringLiteral("Conv2D");
     conv.core = QStringLiteral("AI Core");
     conv.calls = 4;
     conv.totalUs = 300.0;
-    profiler::OpStats add = conv;
+    models::profiler::OpStats add = conv;
     add.name = QStringLiteral("Default/Add-op2");
     add.type = QStringLiteral("Add");
     add.totalUs = 100.0;
-    profiler::OpStats conv2 = conv;
+    models::profiler::OpStats conv2 = conv;
     conv2.name = QStringLiteral("Default/Conv2D-op3");
     conv2.totalUs = 600.0;
     rank.operators.ops = { add, conv, conv2 };

@@ -1,6 +1,6 @@
-#include "widgets/overview/overviewpanel.h"
-#include "models/profiler/profileroptablemodel.h"
 #include "importers/profiler/profilerrunreader.h"
+#include "models/profiler/profileroptablemodel.h"
+#include "widgets/overview/overviewpanel.h"
 
 #include "tests/testutils.h"
 
@@ -18,64 +18,66 @@
 #include <qcustomplot.h>
 
 using namespace runlens;
+using namespace runlens::widgets;
+using namespace runlens::widgets::overview;
 
 namespace {
 
 /// Two ranks of hand-made data: rank 4 with three 2.x steps and two operator types, rank 5 with nothing.
-std::shared_ptr<const profiler::ProfilerRunData> handMadeRun()
+std::shared_ptr<const models::profiler::ProfilerRunData> handMadeRun()
 {
-    auto run = std::make_shared<profiler::ProfilerRunData>();
-    profiler::ProfilerRankData four;
+    auto run = std::make_shared<models::profiler::ProfilerRunData>();
+    models::profiler::ProfilerRankData four;
     four.rank = 4;
-    four.deviceType = profiler::DeviceType::Ascend;
+    four.deviceType = models::profiler::DeviceType::Ascend;
     four.msVersion = QStringLiteral("2.3.1");
     four.steps.categoryIds = { QStringLiteral("computing"), QStringLiteral("free") };
     four.steps.categoryNames = { QStringLiteral("Computing"), QStringLiteral("Free") };
     for (int i = 1; i <= 3; ++i) {
-        profiler::StepSeries::Step step;
+        models::profiler::StepSeries::Step step;
         step.number = i;
         step.valuesUs = { 100.0 * i, 10.0 };
         step.totalUs = 100.0 * i + 10.0;
         four.steps.steps.push_back(step);
     }
     four.steps.computeAverage();
-    profiler::OpTypeStats matmul;
+    models::profiler::OpTypeStats matmul;
     matmul.type = QStringLiteral("MatMul");
     matmul.calls = 3;
     matmul.totalUs = 300.0;
-    profiler::OpTypeStats add;
+    models::profiler::OpTypeStats add;
     add.type = QStringLiteral("Add");
     add.calls = 9;
     add.totalUs = 100.0;
     four.operators.types = { add, matmul };
     four.operators.finish();
     run->ranks.push_back(four);
-    profiler::ProfilerRankData five;
+    models::profiler::ProfilerRankData five;
     five.rank = 5;
-    five.deviceType = profiler::DeviceType::Gpu;
+    five.deviceType = models::profiler::DeviceType::Gpu;
     run->ranks.push_back(five);
     return run;
 }
 
 /// `count` steps of a long trace: 10 ms each, shared among the categories, every 97th step a straggler.
-std::shared_ptr<const trace::StepBreakdown> manySteps(int count)
+std::shared_ptr<const models::trace::StepBreakdown> manySteps(int count)
 {
-    auto breakdown = std::make_shared<trace::StepBreakdown>();
-    std::array<std::int64_t, trace::kStepCategoryCount> sum {};
+    auto breakdown = std::make_shared<models::trace::StepBreakdown>();
+    std::array<std::int64_t, models::trace::kStepCategoryCount> sum {};
     for (int i = 0; i < count; ++i) {
-        trace::StepTimes step;
+        models::trace::StepTimes step;
         step.number = i + 1;
-        for (int c = 0; c < trace::kStepCategoryCount; ++c)
+        for (int c = 0; c < models::trace::kStepCategoryCount; ++c)
             step.ns[std::size_t(c)] = 1'000'000 + 10'000 * ((i * 7 + c * 13) % 17);
         if (i % 97 == 50)
-            step.ns[std::size_t(trace::StepCategory::Communication)] += 40'000'000;
-        for (int c = 0; c < trace::kStepCategoryCount; ++c)
+            step.ns[std::size_t(models::trace::StepCategory::Communication)] += 40'000'000;
+        for (int c = 0; c < models::trace::kStepCategoryCount; ++c)
             sum[std::size_t(c)] += step.ns[std::size_t(c)];
         breakdown->steps.push_back(step);
     }
-    trace::StepBreakdown::SourceSummary summary;
+    models::trace::StepBreakdown::SourceSummary summary;
     summary.stepCount = std::size_t(count);
-    for (int c = 0; c < trace::kStepCategoryCount; ++c)
+    for (int c = 0; c < models::trace::kStepCategoryCount; ++c)
         summary.average.ns[std::size_t(c)] = count ? sum[std::size_t(c)] / count : 0;
     breakdown->sources.push_back(summary);
     return breakdown;
@@ -108,7 +110,7 @@ void TestOverviewPanel::emptyState()
     QVERIFY(empty);
     QVERIFY(!empty->text().isEmpty());
     QVERIFY(!panel.findChild<QComboBox*>(QStringLiteral("overviewRank"))->isVisibleTo(&panel));
-    panel.setProfilerData(std::make_shared<profiler::ProfilerRunData>());
+    panel.setProfilerData(std::make_shared<models::profiler::ProfilerRunData>());
     QVERIFY(panel.isEmpty());
 }
 
@@ -151,7 +153,8 @@ void TestOverviewPanel::handMadeRanks()
 void TestOverviewPanel::sampleRunChartHasTheSteps()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
-    const auto run = profiler::readProfilerDirectory(samples + QStringLiteral("/profiler/mindspore/run_1_profiler"));
+    const auto run
+        = importers::profiler::readProfilerDirectory(samples + QStringLiteral("/profiler/mindspore/run_1_profiler"));
     QCOMPARE(run->ranks.size(), std::size_t(1));
     OverviewPanel panel;
     panel.setProfilerData(run);
@@ -209,19 +212,19 @@ void TestOverviewPanel::exports()
 
 void TestOverviewPanel::traceBreakdown()
 {
-    auto breakdown = std::make_shared<trace::StepBreakdown>();
+    auto breakdown = std::make_shared<models::trace::StepBreakdown>();
     for (int s = 0; s < 2; ++s) {
-        trace::StepBreakdown::SourceSummary summary;
+        models::trace::StepBreakdown::SourceSummary summary;
         summary.source = s;
         summary.firstStep = breakdown->steps.size();
         summary.stepCount = 2;
         for (int n = 0; n < 2; ++n) {
-            trace::StepTimes step;
+            models::trace::StepTimes step;
             step.source = s;
             step.number = 10 + n;
             step.end = 1000;
-            step.ns[std::size_t(trace::StepCategory::Kernel)] = 600;
-            step.ns[std::size_t(trace::StepCategory::Idle)] = 400;
+            step.ns[std::size_t(models::trace::StepCategory::Kernel)] = 600;
+            step.ns[std::size_t(models::trace::StepCategory::Idle)] = 400;
             breakdown->steps.push_back(step);
         }
         summary.average = breakdown->steps.back();
@@ -232,8 +235,8 @@ void TestOverviewPanel::traceBreakdown()
     QVERIFY(!panel.isEmpty());
     QCOMPARE(panel.rankCount(), 2);
     QCOMPARE(panel.stepNumbers(), QList<qint64>({ 10, 11, -1 }));
-    QCOMPARE(panel.stackNames().size(), trace::kStepCategoryCount);
-    QCOMPARE(panel.averageUs()[std::size_t(trace::StepCategory::Kernel)], 0.6);
+    QCOMPARE(panel.stackNames().size(), models::trace::kStepCategoryCount);
+    QCOMPARE(panel.averageUs()[std::size_t(models::trace::StepCategory::Kernel)], 0.6);
     panel.setRankIndex(1);
     QCOMPARE(panel.currentRank(), 1);
     // Profiler data, when it comes, takes over.
@@ -271,12 +274,12 @@ void TestOverviewPanel::profilerRunPicker()
 // at least a line apart, and each bar's tooltip has its whole name; a tall chart names every bar.
 void TestOverviewPanel::operatorLabelsDoNotOverlap()
 {
-    auto run = std::make_shared<profiler::ProfilerRunData>();
-    profiler::ProfilerRankData rank;
+    auto run = std::make_shared<models::profiler::ProfilerRunData>();
+    models::profiler::ProfilerRankData rank;
     rank.rank = 0;
     QStringList names;
     for (int i = 0; i < 10; ++i) {
-        profiler::OpTypeStats type;
+        models::profiler::OpTypeStats type;
         type.type = QStringLiteral("Default/network-WithLossCell/_backbone-ResNet/layer%1-SequentialCell/"
                                    "FusionOp_ReluGradV2_Cast_%1")
                         .arg(i);
@@ -340,7 +343,8 @@ void TestOverviewPanel::operatorLabelsDoNotOverlap()
 void TestOverviewPanel::stepChartReplotsOnceWhenShown()
 {
     RUNLENS_REQUIRE_SAMPLES(samples);
-    const auto run = profiler::readProfilerDirectory(samples + QStringLiteral("/profiler/mindspore/run_1_profiler"));
+    const auto run
+        = importers::profiler::readProfilerDirectory(samples + QStringLiteral("/profiler/mindspore/run_1_profiler"));
     QWidget window;
     window.resize(1000, 700);
     auto* panel = new OverviewPanel(&window);
@@ -372,9 +376,10 @@ void TestOverviewPanel::manyStepsDrawnPerPixelColumn()
     plot->replot();
     const int width = plot->axisRect()->width();
     QVERIFY(width > 0 && width <= 800);
-    QCOMPARE(plot->plottableCount(), trace::kStepCategoryCount + 1); // the bars and the line of the slowest steps
-    QVERIFY(plot->plottable(trace::kStepCategoryCount)->visible());
-    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+    QCOMPARE(plot->plottableCount(),
+             models::trace::kStepCategoryCount + 1); // the bars and the line of the slowest steps
+    QVERIFY(plot->plottable(models::trace::kStepCategoryCount)->visible());
+    for (int c = 0; c < models::trace::kStepCategoryCount; ++c) {
         auto* bars = qobject_cast<QCPBars*>(plot->plottable(c));
         QVERIFY2(bars->data()->size() <= width, qPrintable(QString::number(bars->data()->size())));
     }
@@ -387,7 +392,7 @@ void TestOverviewPanel::manyStepsDrawnPerPixelColumn()
 
     plot->xAxis->setRange(999.5, 1099.5);
     plot->replot();
-    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+    for (int c = 0; c < models::trace::kStepCategoryCount; ++c) {
         auto* bars = qobject_cast<QCPBars*>(plot->plottable(c));
         QCOMPARE(bars->data()->size(), 100);
         QCOMPARE(bars->width(), 0.7);

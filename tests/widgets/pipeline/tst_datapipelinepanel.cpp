@@ -1,6 +1,6 @@
+#include "importers/pipeline/pipelinereader.h"
 #include "widgets/pipeline/datapipelinepanel.h"
 #include "widgets/pipeline/pipelinegraphview.h"
-#include "importers/pipeline/pipelinereader.h"
 
 #include "tests/testutils.h"
 
@@ -13,7 +13,10 @@
 #include <qcustomplot.h>
 
 using namespace runlens;
-using namespace runlens::pipeline;
+using namespace runlens::importers::pipeline;
+using namespace runlens::models::pipeline;
+using namespace runlens::widgets;
+using namespace runlens::widgets::pipeline;
 
 namespace {
 

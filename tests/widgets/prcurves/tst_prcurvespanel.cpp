@@ -25,7 +25,10 @@
 #include <cmath>
 
 using namespace runlens;
-using namespace runlens::prcurves;
+using namespace runlens::importers;
+using namespace runlens::models;
+using namespace runlens::widgets;
+using namespace runlens::widgets::prcurves;
 
 namespace {
 
@@ -38,9 +41,9 @@ struct Sample
     bool positive;
 };
 
-summary::PrCurve makeCurve(qint64 step, const std::vector<Sample>& samples, int thresholds)
+models::summary::PrCurve makeCurve(qint64 step, const std::vector<Sample>& samples, int thresholds)
 {
-    summary::PrCurve curve;
+    models::summary::PrCurve curve;
     curve.step = step;
     curve.wallTime = 1000.0 + double(step);
     for (int i = 0; i < thresholds; ++i) {
@@ -83,9 +86,9 @@ std::vector<Sample> samplesForStep(qint64 step)
 
 constexpr int kThresholds = 11;
 
-summary::PrCurveSeries makeSeries(const QString& tag, const std::vector<qint64>& steps)
+models::summary::PrCurveSeries makeSeries(const QString& tag, const std::vector<qint64>& steps)
 {
-    summary::PrCurveSeries series;
+    models::summary::PrCurveSeries series;
     series.tag = tag;
     for (qint64 step : steps)
         series.items.push_back(makeCurve(step, samplesForStep(step), kThresholds));
@@ -93,9 +96,10 @@ summary::PrCurveSeries makeSeries(const QString& tag, const std::vector<qint64>&
     return series;
 }
 
-void addRun(summary::SummaryStore& store, const QString& run, const QString& tag, const std::vector<qint64>& steps)
+void addRun(models::summary::SummaryStore& store, const QString& run, const QString& tag,
+            const std::vector<qint64>& steps)
 {
-    summary::SummaryBatch batch;
+    models::summary::SummaryBatch batch;
     batch.prCurves.push_back(makeSeries(tag, steps));
     store.update(run, run + QStringLiteral("/events"), batch);
 }
@@ -178,7 +182,7 @@ private slots:
 void TestPrCurvesPanel::fixtureTrimsTheUndefinedTail()
 {
     // The fixture has scores below 0.9: thresholds 0.9 and 1.0 predict nothing and carry precision 0.
-    const summary::PrCurve curve = makeCurve(0, samplesForStep(0), kThresholds);
+    const models::summary::PrCurve curve = makeCurve(0, samplesForStep(0), kThresholds);
     QCOMPARE(curve.precision[10], 0.0);
     QCOMPARE(curve.precision[9], 0.0);
     QCOMPARE(curve.truePositives[9] + curve.falsePositives[9], 0.0);
@@ -191,7 +195,7 @@ void TestPrCurvesPanel::fixtureTrimsTheUndefinedTail()
 
 void TestPrCurvesPanel::curvePointsMatchTheData()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     addRun(store, QStringLiteral("a"), QStringLiteral("pr/cls0"), { 1, 2, 3 });
     PrCurvesPanel panel(&store);
     panel.flushPendingUpdates();
@@ -210,7 +214,7 @@ void TestPrCurvesPanel::curvePointsMatchTheData()
 
 void TestPrCurvesPanel::stepSliderChangesTheCurve()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2, 3 });
     PrCurvesPanel panel(&store);
     panel.resize(900, 600);
@@ -237,7 +241,7 @@ void TestPrCurvesPanel::stepSliderChangesTheCurve()
     const std::vector<Expected> one = expectedPoints(1);
     const std::vector<Expected> two = expectedPoints(2);
     QVERIFY(one.size() != two.size()
-            || !std::equal(one.begin(), one.end(), two.begin(), [](const Expected& x, const Expected& y) {
+            || !std::equal(one.begin(), one.end(), two.begin(), [](const ::Expected& x, const ::Expected& y) {
                    return x.recall == y.recall && x.precision == y.precision;
                }));
 
@@ -249,7 +253,7 @@ void TestPrCurvesPanel::stepSliderChangesTheCurve()
 
 void TestPrCurvesPanel::runsWithOtherStepsShowTheirLatestEarlierCurve()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 3 });
     addRun(store, QStringLiteral("b"), QStringLiteral("pr"), { 2 });
     PrCurvesPanel panel(&store);
@@ -276,7 +280,7 @@ void TestPrCurvesPanel::runsWithOtherStepsShowTheirLatestEarlierCurve()
 
 void TestPrCurvesPanel::tooltipAtAPoint()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     addRun(store, QStringLiteral("run-1"), QStringLiteral("pr"), { 4 });
     PrCurvesPanel panel(&store);
     panel.resize(700, 600);
@@ -291,7 +295,7 @@ void TestPrCurvesPanel::tooltipAtAPoint()
     // A point that no other threshold shares (equal counts at neighbouring thresholds draw at one place).
     std::size_t k = expected.size();
     for (std::size_t j = 1; j < expected.size() && k == expected.size(); ++j) {
-        const bool unique = std::none_of(expected.begin(), expected.end(), [&](const Expected& e) {
+        const bool unique = std::none_of(expected.begin(), expected.end(), [&](const ::Expected& e) {
             return e.index != expected[j].index && e.recall == expected[j].recall
                 && e.precision == expected[j].precision;
         });
@@ -311,7 +315,7 @@ void TestPrCurvesPanel::tooltipAtAPoint()
     const std::vector<Sample> samples = samplesForStep(4);
     const double t = double(expected[k].index) / (kThresholds - 1);
     int tp = 0, fp = 0, tn = 0, fn = 0;
-    for (const Sample& s : samples) {
+    for (const ::Sample& s : samples) {
         const bool predicted = s.score >= t;
         (predicted ? (s.positive ? tp : fp) : (s.positive ? fn : tn)) += 1;
     }
@@ -340,7 +344,7 @@ void TestPrCurvesPanel::tooltipAtAPoint()
 
 void TestPrCurvesPanel::csvRowsPerRunAndStep()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2 });
     addRun(store, QStringLiteral("b"), QStringLiteral("pr"), { 2 });
     PrCurvesPanel panel(&store);
@@ -375,7 +379,7 @@ void TestPrCurvesPanel::csvRowsPerRunAndStep()
 
 void TestPrCurvesPanel::pngExportIsNotEmpty()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     addRun(store, QStringLiteral("a"), QStringLiteral("pr/cls0"), { 1, 2, 3 });
     addRun(store, QStringLiteral("b"), QStringLiteral("pr/cls0"), { 1 }); // a curve of its own at step 3
     addRun(store, QStringLiteral("b"), QStringLiteral("pr/cls1"), { 5 });
@@ -421,7 +425,7 @@ void TestPrCurvesPanel::pngExportIsNotEmpty()
 
 void TestPrCurvesPanel::visibleRunsHideARun()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2 });
     addRun(store, QStringLiteral("b"), QStringLiteral("pr"), { 3 });
     addRun(store, QStringLiteral("a"), QStringLiteral("only-a"), { 1 });
@@ -452,7 +456,7 @@ void TestPrCurvesPanel::visibleRunsHideARun()
 
 void TestPrCurvesPanel::tagFilterAndEmptyStates()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     PrCurvesPanel panel(&store);
     auto* empty = panel.findChild<QLabel*>(QStringLiteral("emptyState"));
     QVERIFY(empty);
@@ -487,7 +491,7 @@ void TestPrCurvesPanel::tagFilterAndEmptyStates()
 
 void TestPrCurvesPanel::liveUpdatesFollowTheLatestStep()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2 });
     PrCurvesPanel panel(&store);
     PrCurveChart* chart = panel.chartForTag(QStringLiteral("pr"));
@@ -513,7 +517,7 @@ void TestPrCurvesPanel::liveUpdatesFollowTheLatestStep()
 
 void TestPrCurvesPanel::shortOrNonFiniteRowsAreSkipped()
 {
-    summary::PrCurve curve;
+    models::summary::PrCurve curve;
     curve.precision = { 0.5, std::nan(""), 0.75, 1.0 };
     curve.recall = { 1.0, 0.8, 0.5 }; // one short
     QCOMPARE(definedEntries(curve), (std::vector<int> { 0, 2 })); // no count rows: the ratios decide
@@ -524,9 +528,9 @@ void TestPrCurvesPanel::shortOrNonFiniteRowsAreSkipped()
     curve.truePositives = { 4, 4, 0 };
     QCOMPARE(definedEntries(curve), std::vector<int> { 0 });
 
-    summary::SummaryStore store;
-    summary::SummaryBatch batch;
-    summary::PrCurveSeries series;
+    models::summary::SummaryStore store;
+    models::summary::SummaryBatch batch;
+    models::summary::PrCurveSeries series;
     series.tag = QStringLiteral("odd");
     series.items.push_back(curve);
     batch.prCurves.push_back(series);
@@ -557,9 +561,9 @@ void TestPrCurvesPanel::torch2PrCurveSample()
 
     const RunManifest manifest = RunScanner().scan(folder);
     ImportSession session(manifest);
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     PrCurvesPanel panel(&store);
-    connect(&session, &ImportSession::summariesArrived, &store, &summary::SummaryStore::update);
+    connect(&session, &ImportSession::summariesArrived, &store, &models::summary::SummaryStore::update);
     session.importBlocking();
     panel.flushPendingUpdates();
     QCOMPARE(panel.tags(), QStringList { tag });
@@ -605,7 +609,7 @@ void TestPrCurvesPanel::torch2PrCurveSample()
 
 void TestPrCurvesPanel::storeDeletedFirst()
 {
-    auto store = std::make_unique<summary::SummaryStore>();
+    auto store = std::make_unique<models::summary::SummaryStore>();
     addRun(*store, QStringLiteral("a"), QStringLiteral("pr"), { 1 });
     PrCurvesPanel panel(store.get());
     QCOMPARE(panel.charts().size(), 1);
@@ -641,9 +645,10 @@ double sampleAuc(const std::vector<Sample>& samples)
     return area;
 }
 
-void addRocRun(summary::SummaryStore& store, const QString& run, const QString& tag, const std::vector<qint64>& steps)
+void addRocRun(models::summary::SummaryStore& store, const QString& run, const QString& tag,
+               const std::vector<qint64>& steps)
 {
-    summary::SummaryBatch batch;
+    models::summary::SummaryBatch batch;
     batch.rocCurves.push_back(makeSeries(tag, steps));
     store.update(run, run + QStringLiteral("/vdlrecords.1.log"), batch);
 }
@@ -652,7 +657,7 @@ void addRocRun(summary::SummaryStore& store, const QString& run, const QString& 
 
 void TestPrCurvesPanel::rocRatesAndAucFromTheCounts()
 {
-    summary::PrCurve curve = makeCurve(0, samplesForStep(0), kThresholds);
+    models::summary::PrCurve curve = makeCurve(0, samplesForStep(0), kThresholds);
     QCOMPARE(int(rocEntries(curve).size()), kThresholds); // both classes everywhere: every entry has a point
     QCOMPARE(truePositiveRate(curve, 0), 1.0);
     QCOMPARE(falsePositiveRate(curve, 0), 1.0);
@@ -665,7 +670,7 @@ void TestPrCurvesPanel::rocRatesAndAucFromTheCounts()
     QVERIFY(std::abs(rocAuc(makeCurve(0, reversed, kThresholds))) < 1e-12);
     // Without negatives FPR is undefined: no point, no AUC.
     const std::vector<Sample> onlyPositives { { 0.3, true }, { 0.7, true } };
-    const summary::PrCurve single = makeCurve(0, onlyPositives, kThresholds);
+    const models::summary::PrCurve single = makeCurve(0, onlyPositives, kThresholds);
     QVERIFY(rocEntries(single).empty());
     QVERIFY(std::isnan(rocAuc(single)));
     // Missing counts (a writer that stored only ratios) give no ROC curve.
@@ -675,7 +680,7 @@ void TestPrCurvesPanel::rocRatesAndAucFromTheCounts()
 
 void TestPrCurvesPanel::rocModeOfPrData()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1, 2 });
     addRun(store, QStringLiteral("b"), QStringLiteral("pr"), { 2 });
     PrCurvesPanel panel(&store);
@@ -708,7 +713,7 @@ void TestPrCurvesPanel::rocModeOfPrData()
     for (int i = 0; i < kThresholds; ++i, ++it) {
         const double t = double(i) / (kThresholds - 1);
         int tp = 0, fp = 0, p = 0, n = 0;
-        for (const Sample& s : samples) {
+        for (const ::Sample& s : samples) {
             (s.positive ? p : n) += 1;
             if (s.score >= t)
                 (s.positive ? tp : fp) += 1;
@@ -759,7 +764,7 @@ void TestPrCurvesPanel::rocModeOfPrData()
 
 void TestPrCurvesPanel::rocOnlyTagsStayRoc()
 {
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     addRun(store, QStringLiteral("a"), QStringLiteral("pr"), { 1 });
     addRocRun(store, QStringLiteral("a"), QStringLiteral("roc"), { 1, 3 });
     addRocRun(store, QStringLiteral("c"), QStringLiteral("roc"), { 2 });
@@ -812,11 +817,11 @@ void TestPrCurvesPanel::rocAucMatchesThePythonOracle()
     const QJsonObject expected = QJsonDocument::fromJson(output.toUtf8()).object();
     QCOMPARE(expected.size(), 6);
 
-    summary::VisualDlReader reader(file);
+    importers::summary::VisualDlReader reader(file);
     const ImportUpdate update = reader.poll({});
     QCOMPARE(update.status, ImportStatus::Ok);
     QVERIFY(update.summaries);
-    summary::SummaryStore store;
+    models::summary::SummaryStore store;
     store.update(QStringLiteral("."), file, *update.summaries);
     PrCurvesPanel panel(&store);
     panel.resize(1200, 900);

@@ -10,6 +10,8 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::models;
+using namespace runlens::widgets::runbrowser;
 
 namespace {
 

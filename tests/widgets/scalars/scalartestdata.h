@@ -10,14 +10,14 @@
 namespace runlens::test {
 
 /// Points step 0..n-1 (times `stepScale`), wall time 1000 + 2 s per point, value f(i).
-inline TagPoints makeTag(const QString& tag, int n, const std::function<double(int)>& f, int firstStep = 0,
-                         int stepScale = 1)
+inline models::scalars::TagPoints makeTag(const QString& tag, int n, const std::function<double(int)>& f,
+                                          int firstStep = 0, int stepScale = 1)
 {
-    TagPoints tp;
+    models::scalars::TagPoints tp;
     tp.tag = tag;
     for (int i = 0; i < n; ++i) {
         const qint64 step = qint64(firstStep + i) * stepScale;
-        tp.points.push_back(ScalarPoint { step, 1000.0 + 2.0 * double(step), f(firstStep + i) });
+        tp.points.push_back(models::scalars::ScalarPoint { step, 1000.0 + 2.0 * double(step), f(firstStep + i) });
     }
     return tp;
 }

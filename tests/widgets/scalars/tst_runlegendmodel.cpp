@@ -7,6 +7,8 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::widgets;
+using namespace runlens::widgets::scalars;
 
 class TestRunLegendModel : public QObject
 {

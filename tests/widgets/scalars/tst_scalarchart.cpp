@@ -1,9 +1,9 @@
 #include "tests/widgets/scalars/scalartestdata.h"
 
+#include "models/scalars/smoothing.h"
 #include "widgets/common/chartpalette.h"
 #include "widgets/scalars/scalarchart.h"
 #include "widgets/scalars/scalarformat.h"
-#include "models/scalars/smoothing.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -13,6 +13,9 @@
 #include <limits>
 
 using namespace runlens;
+using namespace runlens::models::scalars;
+using namespace runlens::widgets;
+using namespace runlens::widgets::scalars;
 using runlens::test::countColor;
 using runlens::test::makeTag;
 
@@ -82,7 +85,7 @@ private slots:
         QVERIFY(!custom->rawGraph(QStringLiteral("a"))->visible());
         QVERIFY(!custom->smoothedGraph(QStringLiteral("b"))->visible());
         QCOMPARE(custom->chartData().series.size(), std::size_t(1));
-        QCOMPARE(custom->xAxis->label(), scalarformat::axisTitle(XAxisMode::RelativeTime));
+        QCOMPARE(custom->xAxis->label(), widgets::scalars::scalarformat::axisTitle(XAxisMode::RelativeTime));
     }
 
     void exportFiles_data()
@@ -183,8 +186,8 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("second")));
         QVERIFY(text.contains(QStringLiteral(">19<"))); // nearest step of the first run (last point)
         QVERIFY(text.contains(QStringLiteral(">40<"))); // nearest step of the second run
-        QVERIFY(text.contains(scalarformat::value(1.0))); // 4 * 0.25
-        QVERIFY(text.contains(scalarformat::wallTime(1000.0 + 2.0 * 40)));
+        QVERIFY(text.contains(widgets::scalars::scalarformat::value(1.0))); // 4 * 0.25
+        QVERIFY(text.contains(widgets::scalars::scalarformat::wallTime(1000.0 + 2.0 * 40)));
         QVERIFY(text.contains(runColor(0).name()));
         const QPointF inside = chart->axisRect()->rect().center();
         QVERIFY(!chart->hoverTextAt(inside).isEmpty());
@@ -283,18 +286,18 @@ private slots:
 
     void formatting()
     {
-        QCOMPARE(scalarformat::compactNumber(950), QStringLiteral("950"));
-        QCOMPARE(scalarformat::compactNumber(12500), QStringLiteral("12.5k"));
-        QCOMPARE(scalarformat::compactNumber(3e6), QStringLiteral("3M"));
-        QCOMPARE(scalarformat::compactNumber(0), QStringLiteral("0"));
-        QCOMPARE(scalarformat::duration(45), QStringLiteral("45s"));
-        QCOMPARE(scalarformat::duration(12 * 60 + 5), QStringLiteral("12m 5s"));
-        QCOMPARE(scalarformat::duration(3 * 3600 + 20 * 60), QStringLiteral("3h 20m"));
-        QCOMPARE(scalarformat::duration(2 * 86400 + 4 * 3600), QStringLiteral("2d 4h"));
-        QCOMPARE(scalarformat::duration(3600), QStringLiteral("1h"));
-        QCOMPARE(scalarformat::value(kNaN), QStringLiteral("NaN"));
-        QCOMPARE(scalarformat::value(kInf), QStringLiteral("+Inf"));
-        QCOMPARE(scalarformat::value(0.1234567), QStringLiteral("0.123457"));
+        QCOMPARE(widgets::scalars::scalarformat::compactNumber(950), QStringLiteral("950"));
+        QCOMPARE(widgets::scalars::scalarformat::compactNumber(12500), QStringLiteral("12.5k"));
+        QCOMPARE(widgets::scalars::scalarformat::compactNumber(3e6), QStringLiteral("3M"));
+        QCOMPARE(widgets::scalars::scalarformat::compactNumber(0), QStringLiteral("0"));
+        QCOMPARE(widgets::scalars::scalarformat::duration(45), QStringLiteral("45s"));
+        QCOMPARE(widgets::scalars::scalarformat::duration(12 * 60 + 5), QStringLiteral("12m 5s"));
+        QCOMPARE(widgets::scalars::scalarformat::duration(3 * 3600 + 20 * 60), QStringLiteral("3h 20m"));
+        QCOMPARE(widgets::scalars::scalarformat::duration(2 * 86400 + 4 * 3600), QStringLiteral("2d 4h"));
+        QCOMPARE(widgets::scalars::scalarformat::duration(3600), QStringLiteral("1h"));
+        QCOMPARE(widgets::scalars::scalarformat::value(kNaN), QStringLiteral("NaN"));
+        QCOMPARE(widgets::scalars::scalarformat::value(kInf), QStringLiteral("+Inf"));
+        QCOMPARE(widgets::scalars::scalarformat::value(0.1234567), QStringLiteral("0.123457"));
     }
 };
 

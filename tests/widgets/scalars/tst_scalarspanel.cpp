@@ -21,6 +21,9 @@
 #include <memory>
 
 using namespace runlens;
+using namespace runlens::models::scalars;
+using namespace runlens::widgets;
+using namespace runlens::widgets::scalars;
 using runlens::test::countColor;
 using runlens::test::makeTag;
 
@@ -250,7 +253,7 @@ private slots:
 
         m_store->append(kAlpha,
                         { makeTag(
-                            kLoss, 50, [](int i) { return lossValue(i, 0); }, kPoints) });
+                            kLoss, 50, [](int i) { return ::lossValue(i, 0); }, kPoints) });
         QCOMPARE(loss->pointCount(kAlpha), kPoints); // coalesced, not yet applied
         QTRY_COMPARE(loss->pointCount(kAlpha), kPoints + 50);
         QCOMPARE(acc->pointCount(kAlpha), kPoints);

@@ -16,12 +16,14 @@
 #include <qcustomplot.h>
 
 using namespace runlens;
-using trace::EventKind;
-using trace::StepCategory;
+using namespace runlens::widgets;
+using namespace runlens::widgets::steps;
+using models::trace::EventKind;
+using models::trace::StepCategory;
 
 namespace {
 
-std::shared_ptr<const trace::TraceStore> threeSteps()
+std::shared_ptr<const models::trace::TraceStore> threeSteps()
 {
     test::AnalysisTraceBuilder t;
     for (int n = 0; n < 3; ++n) {
@@ -50,21 +52,21 @@ void showPanel(StepsPanel& panel)
 }
 
 /// `count` steps of a long run: 10 ms each, shared among the categories, every 97th step a straggler.
-std::shared_ptr<const trace::StepBreakdown> manySteps(int count)
+std::shared_ptr<const models::trace::StepBreakdown> manySteps(int count)
 {
-    auto breakdown = std::make_shared<trace::StepBreakdown>();
+    auto breakdown = std::make_shared<models::trace::StepBreakdown>();
     std::int64_t t = 0;
-    std::array<std::int64_t, trace::kStepCategoryCount> sum {};
+    std::array<std::int64_t, models::trace::kStepCategoryCount> sum {};
     for (int i = 0; i < count; ++i) {
-        trace::StepTimes step;
+        models::trace::StepTimes step;
         step.number = i + 1;
         step.start = t;
-        for (int c = 0; c < trace::kStepCategoryCount; ++c)
+        for (int c = 0; c < models::trace::kStepCategoryCount; ++c)
             step.ns[std::size_t(c)] = 1'000'000 + 10'000 * ((i * 7 + c * 13) % 17);
         if (i % 97 == 50)
             step.ns[std::size_t(StepCategory::Communication)] += 40'000'000;
         std::int64_t duration = 0;
-        for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+        for (int c = 0; c < models::trace::kStepCategoryCount; ++c) {
             duration += step.ns[std::size_t(c)];
             sum[std::size_t(c)] += step.ns[std::size_t(c)];
         }
@@ -74,9 +76,9 @@ std::shared_ptr<const trace::StepBreakdown> manySteps(int count)
         t = step.end;
         breakdown->steps.push_back(step);
     }
-    trace::StepBreakdown::SourceSummary summary;
+    models::trace::StepBreakdown::SourceSummary summary;
     summary.stepCount = std::size_t(count);
-    for (int c = 0; c < trace::kStepCategoryCount; ++c)
+    for (int c = 0; c < models::trace::kStepCategoryCount; ++c)
         summary.average.ns[std::size_t(c)] = count ? sum[std::size_t(c)] / count : 0;
     summary.average.end = summary.average.start
         + std::accumulate(summary.average.ns.begin(), summary.average.ns.end(), std::int64_t(0));
@@ -110,8 +112,8 @@ void TstStepsPanel::bars()
     QVERIFY(waitReady(panel));
     QCOMPARE(panel.barCount(), 4);
     // The bars, then the line of the slowest steps (drawn only when bars stand for several steps).
-    QCOMPARE(panel.plot()->plottableCount(), trace::kStepCategoryCount + 1);
-    QVERIFY(!panel.plot()->plottable(trace::kStepCategoryCount)->visible());
+    QCOMPARE(panel.plot()->plottableCount(), models::trace::kStepCategoryCount + 1);
+    QVERIFY(!panel.plot()->plottable(models::trace::kStepCategoryCount)->visible());
     auto* kernel = qobject_cast<QCPBars*>(panel.plot()->plottable(int(StepCategory::Kernel)));
     QVERIFY(kernel);
     QCOMPARE(kernel->data()->size(), 4);
@@ -256,7 +258,7 @@ void TstStepsPanel::manyStepsDrawnPerPixelColumn()
     QVERIFY(width > 0 && width <= 800);
     QCOMPARE(panel.barCount(), 10'001);
     double kernelSum = 0.0;
-    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+    for (int c = 0; c < models::trace::kStepCategoryCount; ++c) {
         auto* bars = qobject_cast<QCPBars*>(panel.plot()->plottable(c));
         QVERIFY(bars);
         QVERIFY2(bars->data()->size() <= width, qPrintable(QString::number(bars->data()->size())));
@@ -277,7 +279,7 @@ void TstStepsPanel::manyStepsDrawnPerPixelColumn()
     QVERIFY(std::abs(kernelSum * 1e6 - expected) < 1e-6 * expected); // the axis is in ms
     QVERIFY2(panel.plot()->xAxis->label().contains(QLatin1String("mean of")), qPrintable(panel.plot()->xAxis->label()));
     // A mean hides stragglers: the line of each bar's slowest step reaches the straggler's whole time.
-    auto* slowest = qobject_cast<QCPGraph*>(panel.plot()->plottable(trace::kStepCategoryCount));
+    auto* slowest = qobject_cast<QCPGraph*>(panel.plot()->plottable(models::trace::kStepCategoryCount));
     QVERIFY(slowest && slowest->visible());
     QCOMPARE(slowest->data()->size(), qobject_cast<QCPBars*>(panel.plot()->plottable(0))->data()->size());
     double highest = 0.0;
@@ -312,7 +314,7 @@ void TstStepsPanel::zoomedInDrawsEveryStep()
     panel.plot()->replot();
     panel.plot()->xAxis->setRange(999.5, 1099.5); // steps 1000..1099
     panel.plot()->replot();
-    for (int c = 0; c < trace::kStepCategoryCount; ++c) {
+    for (int c = 0; c < models::trace::kStepCategoryCount; ++c) {
         auto* bars = qobject_cast<QCPBars*>(panel.plot()->plottable(c));
         QCOMPARE(bars->data()->size(), 100);
         QCOMPARE(bars->width(), 0.7);
@@ -320,7 +322,7 @@ void TstStepsPanel::zoomedInDrawsEveryStep()
         QCOMPARE(bars->data()->at(99)->key, 1099.0);
     }
     QCOMPARE(panel.plot()->xAxis->label(), QStringLiteral("Step"));
-    QVERIFY(!panel.plot()->plottable(trace::kStepCategoryCount)->visible());
+    QVERIFY(!panel.plot()->plottable(models::trace::kStepCategoryCount)->visible());
     // The axis names the steps shown (every fifth of the hundred), not those of the whole run.
     const QList<QString> ticks = panel.plot()->xAxis->tickVectorLabels();
     QVERIFY2(ticks.contains(QStringLiteral("1001")) && ticks.contains(QStringLiteral("1096")),
@@ -355,8 +357,8 @@ void TstStepsPanel::phaseChart()
     QCOMPARE(panel.phaseBarCount(), 4);
     QCOMPARE(panel.phasePlot()->objectName(), QStringLiteral("stepsPhaseChart"));
     QVERIFY(panel.phasePlot()->yAxis->label().contains(QStringLiteral("µs")));
-    auto* forward = qobject_cast<QCPBars*>(panel.phasePlot()->plottable(int(trace::StepPhase::Forward)));
-    auto* backward = qobject_cast<QCPBars*>(panel.phasePlot()->plottable(int(trace::StepPhase::Backward)));
+    auto* forward = qobject_cast<QCPBars*>(panel.phasePlot()->plottable(int(models::trace::StepPhase::Forward)));
+    auto* backward = qobject_cast<QCPBars*>(panel.phasePlot()->plottable(int(models::trace::StepPhase::Backward)));
     QVERIFY(forward && backward);
     QCOMPARE(forward->data()->size(), 4);
     QCOMPARE(forward->data()->at(0)->value, 300.0);
@@ -375,8 +377,8 @@ void TstStepsPanel::phaseChart()
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model->rowCount(), 3);
     QCOMPARE(panel.phaseTable()->model(), model);
-    const int forwardColumn = StepPhaseTableModel::FirstHostPhaseColumn + int(trace::StepPhase::Forward);
-    const int gpuBackwardColumn = StepPhaseTableModel::FirstDevicePhaseColumn + int(trace::StepPhase::Backward);
+    const int forwardColumn = StepPhaseTableModel::FirstHostPhaseColumn + int(models::trace::StepPhase::Forward);
+    const int gpuBackwardColumn = StepPhaseTableModel::FirstDevicePhaseColumn + int(models::trace::StepPhase::Backward);
     QCOMPARE(model->headerData(forwardColumn, Qt::Horizontal).toString(), QStringLiteral("Forward"));
     QCOMPARE(model->index(2, StepPhaseTableModel::StepColumn).data().toLongLong(), 3);
     QCOMPARE(model->index(0, forwardColumn).data(StepPhaseTableModel::SortRole).toLongLong(), 300'000);
@@ -412,7 +414,8 @@ void TstStepsPanel::phaseChartRendersAndExports()
     const QPoint foot = panel.phasePlot()->mapTo(&panel, panel.phaseBarCenter(4)) - QPoint(0, 2);
     bool sawForward = false;
     for (int dy = 0; dy < 200 && !sawForward; ++dy)
-        sawForward = image.pixelColor(foot - QPoint(0, dy)) == StepsPanel::phaseColor(trace::StepPhase::Forward);
+        sawForward
+            = image.pixelColor(foot - QPoint(0, dy)) == StepsPanel::phaseColor(models::trace::StepPhase::Forward);
     QVERIFY(sawForward);
 
     QTemporaryDir dir;

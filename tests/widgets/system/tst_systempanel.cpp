@@ -23,6 +23,12 @@
 #include <cmath>
 
 using namespace runlens;
+using namespace runlens::models;
+using namespace runlens::models::scalars;
+using namespace runlens::widgets;
+using namespace runlens::widgets::scalars;
+using namespace runlens::widgets::system;
+using namespace runlens::widgets::timeline;
 
 namespace {
 
@@ -34,7 +40,7 @@ ScalarBatch batchOf(const std::map<QString, std::vector<double>>& values)
     ScalarBatch batch;
     for (const auto& [metric, series] : values) {
         TagPoints points;
-        points.tag = system::kTagPrefix + metric;
+        points.tag = models::system::kTagPrefix + metric;
         for (std::size_t i = 0; i < series.size(); ++i)
             points.points.push_back({ qint64(i), kStart + double(i), series[i] });
         batch.push_back(std::move(points));
@@ -65,20 +71,20 @@ private slots:
     void percentileMatchesNumpy()
     {
         // numpy.percentile(range(1, 101), 95) == 95.05; (1, 2, 3, 4) -> 3.85
-        QCOMPARE(system::percentile(ramp(100, 1, 100), 0.95), 95.05);
-        QVERIFY(std::abs(system::percentile({ 4, 1, 3, 2 }, 0.95) - 3.85) < 1e-12);
-        QVERIFY(std::isnan(system::percentile({}, 0.95)));
-        const system::Stats stats = system::statsOf({ 1, 2, std::nan(""), 3 });
+        QCOMPARE(models::system::percentile(ramp(100, 1, 100), 0.95), 95.05);
+        QVERIFY(std::abs(models::system::percentile({ 4, 1, 3, 2 }, 0.95) - 3.85) < 1e-12);
+        QVERIFY(std::isnan(models::system::percentile({}, 0.95)));
+        const models::system::Stats stats = models::system::statsOf({ 1, 2, std::nan(""), 3 });
         QCOMPARE(stats.count, 3);
         QCOMPARE(stats.mean, 2.0);
     }
 
     void rankOfRun()
     {
-        QCOMPARE(system::rankOfRun(QStringLiteral("system/rank_3")), 3);
-        QCOMPARE(system::rankOfRun(QStringLiteral("job/rank-12/system")), 12);
-        QCOMPARE(system::rankOfRun(QStringLiteral("host-a/system")), -1);
-        QCOMPARE(system::rankOfRun(QStringLiteral("ranking")), -1);
+        QCOMPARE(models::system::rankOfRun(QStringLiteral("system/rank_3")), 3);
+        QCOMPARE(models::system::rankOfRun(QStringLiteral("job/rank-12/system")), 12);
+        QCOMPARE(models::system::rankOfRun(QStringLiteral("host-a/system")), -1);
+        QCOMPARE(models::system::rankOfRun(QStringLiteral("ranking")), -1);
     }
 
     void overviewRowsStatsAndOutliers()
@@ -100,23 +106,24 @@ private slots:
 
         SystemOverviewModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setRuns(system::systemRunsOf(store));
+        model.setRuns(models::system::systemRunsOf(store));
         QCOMPARE(model.rowCount(), 4); // the loss-only run has no system metrics
         QCOMPARE(model.runs()[2].rank, 2);
         // GPU util, CPU busy, memory and power have data; process CPU and IB do not and get no columns.
-        QCOMPARE(model.columnOf(system::Summary::ProcessCpu), -1);
-        QCOMPARE(model.columnOf(system::Summary::IbTraffic), -1);
+        QCOMPARE(model.columnOf(models::system::Summary::ProcessCpu), -1);
+        QCOMPARE(model.columnOf(models::system::Summary::IbTraffic), -1);
         QCOMPARE(model.columnCount(), 2 + 2 * 4);
-        const int gpu = model.columnOf(system::Summary::GpuUtil);
+        const int gpu = model.columnOf(models::system::Summary::GpuUtil);
         QVERIFY(gpu >= 0);
-        QCOMPARE(model.stats(0, system::Summary::GpuUtil).mean, 85.0); // (80 + 90) / 2
-        QCOMPARE(model.stats(2, system::Summary::GpuUtil).mean, 35.0);
-        QCOMPARE(model.stats(0, system::Summary::Power).mean, 300.0); // summed over the GPUs
+        QCOMPARE(model.stats(0, models::system::Summary::GpuUtil).mean, 85.0); // (80 + 90) / 2
+        QCOMPARE(model.stats(2, models::system::Summary::GpuUtil).mean, 35.0);
+        QCOMPARE(model.stats(0, models::system::Summary::Power).mean, 300.0); // summed over the GPUs
         // p95 of 0..95 in 20 steps, numpy's linear interpolation: 90.25.
-        QVERIFY(std::abs(model.stats(1, system::Summary::CpuBusy).p95 - 90.25) < 1e-9);
-        QCOMPARE(
-            model.index(1, model.columnOf(system::Summary::CpuBusy) + 1).data(SystemOverviewModel::SortRole).toDouble(),
-            model.stats(1, system::Summary::CpuBusy).p95);
+        QVERIFY(std::abs(model.stats(1, models::system::Summary::CpuBusy).p95 - 90.25) < 1e-9);
+        QCOMPARE(model.index(1, model.columnOf(models::system::Summary::CpuBusy) + 1)
+                     .data(SystemOverviewModel::SortRole)
+                     .toDouble(),
+                 model.stats(1, models::system::Summary::CpuBusy).p95);
 
         // Median of the GPU column: 85; rank 2 is 59 % below, the others on it.
         QVERIFY(model.isOutlier(2, gpu));
@@ -124,7 +131,7 @@ private slots:
         QVERIFY(model.index(2, gpu).data(Qt::BackgroundRole).isValid());
         QVERIFY(model.index(2, gpu).data(Qt::ToolTipRole).toString().contains(QStringLiteral("below")));
         QVERIFY(!model.isOutlier(0, gpu));
-        QVERIFY(!model.isOutlier(0, model.columnOf(system::Summary::MemUsed)));
+        QVERIFY(!model.isOutlier(0, model.columnOf(models::system::Summary::MemUsed)));
         QVERIFY(!model.index(0, gpu).data(Qt::BackgroundRole).isValid());
 
         // Sorting by the GPU mean through a proxy puts the outlier first.
@@ -142,9 +149,9 @@ private slots:
         ScalarStore store;
         store.append(QStringLiteral("host"), batchOf({ { QStringLiteral("cpu_busy_percent"), ramp(10, 0, 100) } }));
         SystemOverviewModel model;
-        model.setRuns(system::systemRunsOf(store));
+        model.setRuns(models::system::systemRunsOf(store));
         QCOMPARE(model.rowCount(), 1);
-        QVERIFY(!model.isOutlier(0, model.columnOf(system::Summary::CpuBusy)));
+        QVERIFY(!model.isOutlier(0, model.columnOf(models::system::Summary::CpuBusy)));
     }
 
     void openedFolderRunNamedByItsFolder()
@@ -157,7 +164,7 @@ private slots:
         store.setRoot(root);
         store.append(QStringLiteral("."), batchOf({ { QStringLiteral("cpu_busy_percent"), ramp(10, 0, 100) } }));
         SystemOverviewModel model;
-        model.setRuns(system::systemRunsOf(store));
+        model.setRuns(models::system::systemRunsOf(store));
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("rec"));
         QCOMPARE(model.index(0, 0).data(Qt::ToolTipRole).toString(), QStringLiteral("."));
@@ -334,7 +341,7 @@ private slots:
                 {"ph":"X","name":"op","pid":1,"tid":1,"ts":20000000,"dur":1000}],
                 "baseTimeNanoseconds": )"
                 + std::to_string(baseNs) + "}";
-            return trace::ChromeTraceReader::readBytes(text, QStringLiteral("trace.json")).store;
+            return importers::trace::ChromeTraceReader::readBytes(text, QStringLiteral("trace.json")).store;
         };
         const std::int64_t base = std::int64_t(kStart) * 1'000'000'000;
         TimeRangeModel range;
@@ -371,7 +378,7 @@ private slots:
         range.setVisibleRange(later->startTime(), later->startTime() + 1'000'000'000);
         QCOMPARE(system.detailChart()->timeRange().lower, before.lower);
         // A trace without a base time has no wall clock.
-        const auto relative = trace::ChromeTraceReader::readBytes(
+        const auto relative = importers::trace::ChromeTraceReader::readBytes(
                                   R"({"traceEvents": [{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})",
                                   QStringLiteral("relative.json"))
                                   .store;
@@ -385,18 +392,19 @@ private slots:
     {
         RUNLENS_REQUIRE_SAMPLES(samples);
         const QString dir = samples + QStringLiteral("/profiler/mindspore/profiler_misc");
-        std::vector<std::shared_ptr<const pipeline::DataPipeline>> pipelines;
-        for (const pipeline::PipelineReadResult& result : pipeline::readDataPipelines(dir))
+        std::vector<std::shared_ptr<const models::pipeline::DataPipeline>> pipelines;
+        for (const importers::pipeline::PipelineReadResult& result : importers::pipeline::readDataPipelines(dir))
             if (result.pipeline)
                 pipelines.push_back(result.pipeline);
-        const std::vector<system::SystemRun> runs = system::systemRunsOfPipelines(QStringLiteral("ms"), pipelines);
+        const std::vector<models::system::SystemRun> runs
+            = models::system::systemRunsOfPipelines(QStringLiteral("ms"), pipelines);
         // minddata_cpu_utilization_0.json: stamps 10, 20, 30 ms; user = sys = 10, 20, 30; io = idle = 10;
         // process user = sys = 10, 20, 30 (percent of one core).
         QCOMPARE(runs.size(), std::size_t(1));
-        const system::SystemRun& run = runs.front();
+        const models::system::SystemRun& run = runs.front();
         QCOMPARE(run.run, QStringLiteral("ms/rank_0"));
         QCOMPARE(run.rank, 0);
-        const system::MetricSeries* busy = run.metric(QStringLiteral("cpu_busy_percent"));
+        const models::system::MetricSeries* busy = run.metric(QStringLiteral("cpu_busy_percent"));
         QVERIFY(busy);
         QCOMPARE(busy->times, (std::vector<double> { 0.01, 0.02, 0.03 }));
         QCOMPARE(busy->values, (std::vector<double> { 90, 90, 90 }));
@@ -416,23 +424,24 @@ private slots:
         panel.setProfilerRuns({});
         QVERIFY(panel.isEmptyStateShown());
         // The run folder itself is ".": its ranks are named without it.
-        QCOMPARE(system::systemRunsOfPipelines(QStringLiteral("."), pipelines).front().run, QStringLiteral("rank_0"));
+        QCOMPARE(models::system::systemRunsOfPipelines(QStringLiteral("."), pipelines).front().run,
+                 QStringLiteral("rank_0"));
     }
 
     void minddataCpuPlaceholderSampleLeftOut()
     {
         // MindSpore's first sample has no previous reading: all zeros, which is not "100 % busy".
-        pipeline::CpuUtilization cpu;
+        models::pipeline::CpuUtilization cpu;
         cpu.timeStamps = { 1000, 2000, 3000 };
         cpu.device = { { QStringLiteral("user_utilization"), { 0, 40, 50 } },
                        { QStringLiteral("sys_utilization"), { 0, 5, 5 } },
                        { QStringLiteral("io_utilization"), { 0, 1, 0 } },
                        { QStringLiteral("idle_utilization"), { 0, 54, 45 } } };
-        const system::SystemRun run = system::systemRunOfMinddataCpu(cpu, QStringLiteral("r"), -1);
+        const models::system::SystemRun run = models::system::systemRunOfMinddataCpu(cpu, QStringLiteral("r"), -1);
         QCOMPARE(run.metric(QStringLiteral("cpu_busy_percent"))->times, (std::vector<double> { 2, 3 }));
         QCOMPARE(run.metric(QStringLiteral("cpu_busy_percent"))->values, (std::vector<double> { 46, 55 }));
         QVERIFY(!run.metric(QStringLiteral("process_cpu_percent")));
-        QVERIFY(system::systemRunOfMinddataCpu({}, QStringLiteral("r"), -1).isEmpty());
+        QVERIFY(models::system::systemRunOfMinddataCpu({}, QStringLiteral("r"), -1).isEmpty());
     }
 };
 

@@ -8,7 +8,7 @@
 
 #include <thread>
 
-using namespace runlens::tensorview;
+using namespace runlens::widgets::tensor;
 
 namespace {
 

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::widgets;
 
 class TestColorMap : public QObject
 {

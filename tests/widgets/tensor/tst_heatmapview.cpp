@@ -14,8 +14,9 @@
 #include <vector>
 
 using namespace runlens;
-using namespace runlens::tensor;
-using runlens::tensorview::HeatmapView;
+using namespace runlens::models::tensor;
+using namespace runlens::widgets;
+using runlens::widgets::tensor::HeatmapView;
 
 namespace {
 

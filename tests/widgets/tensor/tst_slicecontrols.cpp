@@ -11,12 +11,12 @@
 #include <cstring>
 
 using namespace runlens;
-using runlens::tensorview::SliceControls;
+using runlens::widgets::tensor::SliceControls;
 
 namespace {
 
 /// A C-ordered float32 tensor whose element (i, j, k, l) is 1000 i + 100 j + 10 k + l (fewer dims alike).
-tensor::Tensor patterned(const std::vector<std::int64_t>& shape)
+models::tensor::Tensor patterned(const std::vector<std::int64_t>& shape)
 {
     std::int64_t count = 1;
     for (const std::int64_t n : shape)
@@ -34,16 +34,16 @@ tensor::Tensor patterned(const std::vector<std::int64_t>& shape)
             value = value * 10 + float(index[d]);
         std::memcpy(bytes.data() + n * 4, &value, 4);
     }
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     t.name = QStringLiteral("pattern");
-    t.dtype = tensor::DType::Float32;
+    t.dtype = models::tensor::DType::Float32;
     t.shape = shape;
-    t.strides = tensor::Tensor::contiguousStrides(shape, 4);
-    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    t.strides = models::tensor::Tensor::contiguousStrides(shape, 4);
+    t.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
     return t;
 }
 
-double at(const tensor::Tensor& view, std::int64_t r, std::int64_t c = -1)
+double at(const models::tensor::Tensor& view, std::int64_t r, std::int64_t c = -1)
 {
     if (c < 0)
         return view.value({ r });
@@ -122,7 +122,7 @@ void TestSliceControls::rowComboChangesTheShownDimension()
     QCOMPARE(controls.rowDimension(), 0);
     QCOMPARE(controls.columnDimension(), 3);
     QCOMPARE(controls.expression(), QStringLiteral("[:, 1, 0, :]"));
-    const tensor::Tensor view = *controls.view();
+    const models::tensor::Tensor view = *controls.view();
     QCOMPARE(view.shape, (std::vector<std::int64_t> { 2, 5 }));
     QCOMPARE(at(view, 1, 4), 1104.0);
     QCOMPARE(at(view, 0, 2), 102.0);
@@ -133,7 +133,7 @@ void TestSliceControls::rowComboChangesTheShownDimension()
 void TestSliceControls::transposedChoiceSwapsStrides()
 {
     SliceControls controls;
-    const tensor::Tensor t = patterned({ 2, 3, 4, 5 });
+    const models::tensor::Tensor t = patterned({ 2, 3, 4, 5 });
     controls.setTensor(t);
     controls.show();
     // Rows dim 3 (currently the columns): rows and columns swap.
@@ -143,7 +143,7 @@ void TestSliceControls::transposedChoiceSwapsStrides()
     QCOMPARE(controls.columnDimension(), 2);
     QVERIFY(controls.isTransposed());
     QCOMPARE(controls.expression(), QStringLiteral("[0, 0, :, :]"));
-    const tensor::Tensor view = *controls.view();
+    const models::tensor::Tensor view = *controls.view();
     QCOMPARE(view.shape, (std::vector<std::int64_t> { 5, 4 }));
     QCOMPARE(view.strides, (std::vector<std::int64_t> { 4, 20 }));
     QCOMPARE(view.data.get(), t.data.get()); // a view, not a copy
@@ -212,7 +212,7 @@ void TestSliceControls::rangeExpressionDeterminesViewOnly()
     SliceControls controls;
     controls.setTensor(patterned({ 2, 3, 4, 5 }));
     QVERIFY(controls.setExpression(QStringLiteral("[1, 2, 1:4, ::-2]")));
-    const tensor::Tensor view = *controls.view();
+    const models::tensor::Tensor view = *controls.view();
     QCOMPARE(view.shape, (std::vector<std::int64_t> { 3, 3 }));
     // Rows k = 1, 2, 3; columns l = 4, 2, 0.
     QCOMPARE(at(view, 0, 0), 1214.0);
@@ -334,7 +334,7 @@ void TestSliceControls::vectorAndScalar()
     QCOMPARE(controls.view()->rank(), 0);
     QCOMPARE(controls.view()->value({}), 5.0);
 
-    tensor::Tensor scalar = patterned({});
+    models::tensor::Tensor scalar = patterned({});
     controls.setTensor(scalar);
     QCOMPARE(controls.view()->rank(), 0);
     QCOMPARE(controls.view()->value({}), 0.0);

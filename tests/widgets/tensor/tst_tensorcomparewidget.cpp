@@ -18,24 +18,26 @@
 #include <future>
 
 using namespace runlens;
-using runlens::tensorview::TensorCompareWidget;
+using namespace runlens::models;
+using namespace runlens::widgets;
+using runlens::widgets::tensor::TensorCompareWidget;
 
 namespace {
 
 const QString kOracle = QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/stats_compare_oracle.py");
 
-tensor::Tensor floats(const std::vector<float>& values, std::vector<std::int64_t> shape)
+models::tensor::Tensor floats(const std::vector<float>& values, std::vector<std::int64_t> shape)
 {
     std::vector<std::byte> bytes(values.size() * sizeof(float));
     std::memcpy(bytes.data(), values.data(), bytes.size());
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     t.shape = std::move(shape);
-    t.strides = tensor::Tensor::contiguousStrides(t.shape, 4);
-    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    t.strides = models::tensor::Tensor::contiguousStrides(t.shape, 4);
+    t.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
     return t;
 }
 
-tensor::Tensor readFloats(const QString& path, std::vector<std::int64_t> shape)
+models::tensor::Tensor readFloats(const QString& path, std::vector<std::int64_t> shape)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -49,8 +51,8 @@ tensor::Tensor readFloats(const QString& path, std::vector<std::int64_t> shape)
 /// The oracle's two tensors and, per mode, its summary numbers and largest-difference rows.
 struct Known
 {
-    tensor::Tensor a;
-    tensor::Tensor b;
+    models::tensor::Tensor a;
+    models::tensor::Tensor b;
     QHash<QString, QStringList> summary;
     QHash<QString, QList<QStringList>> rows;
 };
@@ -85,7 +87,7 @@ bool loadKnown(Known& known)
 /// `count` copies of one float through a zero stride: many elements without the memory.
 /// Bytes whose first read waits until the test opens the gate: a comparison on them is surely still
 /// running when the test looks.
-class GatedTensorData : public tensor::TensorData
+class GatedTensorData : public models::tensor::TensorData
 {
 public:
     GatedTensorData(std::vector<std::byte> bytes, std::shared_future<void> gate)
@@ -104,12 +106,12 @@ private:
     std::shared_future<void> m_gate;
 };
 
-tensor::Tensor gated(float value, std::int64_t count, const std::shared_future<void>& gate)
+models::tensor::Tensor gated(float value, std::int64_t count, const std::shared_future<void>& gate)
 {
     std::vector<std::byte> bytes(std::size_t(count) * sizeof(float));
     for (std::int64_t i = 0; i < count; ++i)
         std::memcpy(bytes.data() + i * 4, &value, 4);
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     t.shape = { count };
     t.strides = { 4 };
     t.data = std::make_shared<GatedTensorData>(std::move(bytes), gate);

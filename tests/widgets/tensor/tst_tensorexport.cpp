@@ -1,7 +1,7 @@
 #include "widgets/tensor/tensorexport.h"
 
-#include "tests/pythonoracle.h"
 #include "models/tensor/tensorslice.h"
+#include "tests/pythonoracle.h"
 
 #include <QBuffer>
 #include <QFile>
@@ -19,18 +19,19 @@ using namespace runlens;
 namespace {
 
 /// A C-ordered tensor of shape [2, 3, 4] whose element n (in C order) is `make(n)` stored as `type`.
-tensor::Tensor arange(tensor::DType type, bool bigEndian, const std::function<void(std::byte*, int)>& store)
+models::tensor::Tensor arange(models::tensor::DType type, bool bigEndian,
+                              const std::function<void(std::byte*, int)>& store)
 {
-    const int item = tensor::itemSize(type);
+    const int item = models::tensor::itemSize(type);
     std::vector<std::byte> bytes(std::size_t(24 * item));
     for (int n = 0; n < 24; ++n)
         store(bytes.data() + n * item, n);
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     t.dtype = type;
     t.shape = { 2, 3, 4 };
-    t.strides = tensor::Tensor::contiguousStrides(t.shape, item);
+    t.strides = models::tensor::Tensor::contiguousStrides(t.shape, item);
     t.swap = bigEndian != (std::endian::native == std::endian::big);
-    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    t.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
     return t;
 }
 
@@ -44,13 +45,13 @@ template<typename T> std::function<void(std::byte*, int)> storeAs(bool bigEndian
     };
 }
 
-tensor::Tensor sliced(const tensor::Tensor& t, const QString& expression)
+models::tensor::Tensor sliced(const models::tensor::Tensor& t, const QString& expression)
 {
-    tensor::SliceResult r = tensor::sliceTensor(t, expression);
-    return r.tensor ? *r.tensor : tensor::Tensor {};
+    models::tensor::SliceResult r = models::tensor::sliceTensor(t, expression);
+    return r.tensor ? *r.tensor : models::tensor::Tensor {};
 }
 
-tensor::Tensor transposed(tensor::Tensor t)
+models::tensor::Tensor transposed(models::tensor::Tensor t)
 {
     std::swap(t.shape[0], t.shape[1]);
     std::swap(t.strides[0], t.strides[1]);
@@ -60,7 +61,7 @@ tensor::Tensor transposed(tensor::Tensor t)
 struct Case
 {
     QString name;
-    tensor::Tensor view;
+    models::tensor::Tensor view;
     QString expected; ///< numpy expression over A = np.arange(24).reshape(2, 3, 4)
     QString descr;
 };
@@ -79,10 +80,10 @@ private slots:
 
 void TestTensorExport::headerIsAligned()
 {
-    const tensor::Tensor t = arange(tensor::DType::Float32, false, storeAs<float>());
+    const models::tensor::Tensor t = arange(models::tensor::DType::Float32, false, storeAs<float>());
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
-    QVERIFY(tensorview::writeNpy(t, buffer));
+    QVERIFY(runlens::widgets::tensor::writeNpy(t, buffer));
     const QByteArray bytes = buffer.data();
     QVERIFY(bytes.startsWith(QByteArray("\x93NUMPY\x01\x00", 8)));
     const int headerLength = quint8(bytes[8]) | (quint8(bytes[9]) << 8);
@@ -102,31 +103,32 @@ void TestTensorExport::roundTripThroughNumpy()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
 
-    const tensor::Tensor f4 = arange(tensor::DType::Float32, false, storeAs<float>());
-    const tensor::Tensor f8be = arange(tensor::DType::Float64, true, [](std::byte* p, int n) {
+    const models::tensor::Tensor f4 = arange(models::tensor::DType::Float32, false, storeAs<float>());
+    const models::tensor::Tensor f8be = arange(models::tensor::DType::Float64, true, [](std::byte* p, int n) {
         const quint64 bits = qToBigEndian(std::bit_cast<quint64>(double(n) / 4));
         std::memcpy(p, &bits, 8);
     });
-    const tensor::Tensor i8 = arange(tensor::DType::Int64, false, [](std::byte* p, int n) {
+    const models::tensor::Tensor i8 = arange(models::tensor::DType::Int64, false, [](std::byte* p, int n) {
         const qint64 v = qint64(n) * 1000000007LL - 5;
         std::memcpy(p, &v, 8);
     });
-    const tensor::Tensor i2be = arange(tensor::DType::Int16, true, [](std::byte* p, int n) {
+    const models::tensor::Tensor i2be = arange(models::tensor::DType::Int16, true, [](std::byte* p, int n) {
         const qint16 v = qToBigEndian(qint16(n - 12));
         std::memcpy(p, &v, 2);
     });
-    const tensor::Tensor b1
-        = arange(tensor::DType::Bool, false, [](std::byte* p, int n) { *p = std::byte(n % 3 == 0); });
-    const tensor::Tensor u1 = arange(tensor::DType::UInt8, false, [](std::byte* p, int n) { *p = std::byte(n * 10); });
-    const tensor::Tensor f2 = arange(tensor::DType::Float16, false, [](std::byte* p, int n) {
+    const models::tensor::Tensor b1
+        = arange(models::tensor::DType::Bool, false, [](std::byte* p, int n) { *p = std::byte(n % 3 == 0); });
+    const models::tensor::Tensor u1
+        = arange(models::tensor::DType::UInt8, false, [](std::byte* p, int n) { *p = std::byte(n * 10); });
+    const models::tensor::Tensor f2 = arange(models::tensor::DType::Float16, false, [](std::byte* p, int n) {
         const qfloat16 h(float(n) / 8);
         std::memcpy(p, &h, 2);
     });
-    const tensor::Tensor bf16 = arange(tensor::DType::BFloat16, false, [](std::byte* p, int n) {
+    const models::tensor::Tensor bf16 = arange(models::tensor::DType::BFloat16, false, [](std::byte* p, int n) {
         const quint16 bits = quint16(std::bit_cast<quint32>(float(n) - 7.5f) >> 16);
         std::memcpy(p, &bits, 2);
     });
-    const tensor::Tensor c8 = arange(tensor::DType::Complex64, false, [](std::byte* p, int n) {
+    const models::tensor::Tensor c8 = arange(models::tensor::DType::Complex64, false, [](std::byte* p, int n) {
         const float parts[2] = { float(n), -float(n) / 2 };
         std::memcpy(p, parts, 8);
     });
@@ -157,13 +159,13 @@ void TestTensorExport::roundTripThroughNumpy()
     };
 
     QString script = QStringLiteral("import numpy as np\nA = np.arange(24).reshape(2, 3, 4)\n");
-    for (const Case& c : cases) {
+    for (const ::Case& c : cases) {
         QVERIFY2(c.view.data, qPrintable(c.name));
-        QCOMPARE(tensorview::npyDescr(c.view), c.descr);
+        QCOMPARE(runlens::widgets::tensor::npyDescr(c.view), c.descr);
         QFile file(dir.filePath(c.name + QStringLiteral(".npy")));
         QVERIFY(file.open(QIODevice::WriteOnly));
         QString error;
-        QVERIFY2(tensorview::writeNpy(c.view, file, &error), qPrintable(error));
+        QVERIFY2(runlens::widgets::tensor::writeNpy(c.view, file, &error), qPrintable(error));
         file.close();
         script += QStringLiteral("a = np.load(%1, allow_pickle=False)\n"
                                  "e = %2\n"
@@ -181,7 +183,7 @@ void TestTensorExport::roundTripThroughNumpy()
 void TestTensorExport::csvThroughNumpy()
 {
     QTemporaryDir dir;
-    const tensor::Tensor f4 = arange(tensor::DType::Float32, false, [](std::byte* p, int n) {
+    const models::tensor::Tensor f4 = arange(models::tensor::DType::Float32, false, [](std::byte* p, int n) {
         float v = float(n) / 10;
         if (n == 5)
             v = std::numeric_limits<float>::quiet_NaN();
@@ -194,7 +196,7 @@ void TestTensorExport::csvThroughNumpy()
     struct CsvCase
     {
         QString name;
-        tensor::Tensor view;
+        models::tensor::Tensor view;
         QString expected;
     };
     const QList<CsvCase> cases {
@@ -211,7 +213,7 @@ void TestTensorExport::csvThroughNumpy()
         QFile file(dir.filePath(c.name + QStringLiteral(".csv")));
         QVERIFY(file.open(QIODevice::WriteOnly));
         QString error;
-        QVERIFY2(tensorview::writeCsv(c.view, file, &error), qPrintable(error));
+        QVERIFY2(runlens::widgets::tensor::writeCsv(c.view, file, &error), qPrintable(error));
         file.close();
         script += QStringLiteral("a = np.loadtxt('%1', delimiter=',', ndmin=2)\ne = %2\n"
                                  "print('%3', 'ok' if a.shape == e.shape and np.array_equal(a, e, equal_nan=True) "
@@ -227,11 +229,11 @@ void TestTensorExport::csvThroughNumpy()
 
 void TestTensorExport::csvRefusesHighRank()
 {
-    const tensor::Tensor f4 = arange(tensor::DType::Float32, false, storeAs<float>());
+    const models::tensor::Tensor f4 = arange(models::tensor::DType::Float32, false, storeAs<float>());
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     QString error;
-    QVERIFY(!tensorview::writeCsv(f4, buffer, &error));
+    QVERIFY(!runlens::widgets::tensor::writeCsv(f4, buffer, &error));
     QVERIFY2(error.contains(QStringLiteral("3")), qPrintable(error));
     QCOMPARE(buffer.size(), 0);
 }

@@ -39,12 +39,15 @@
 #include <cstring>
 
 using namespace runlens;
-using runlens::tensorview::TensorPanel;
+using namespace runlens::importers;
+using namespace runlens::models;
+using namespace runlens::widgets;
+using runlens::widgets::tensor::TensorPanel;
 
 namespace {
 
 /// A float32 tensor of `shape` in memory whose element (i, j, k, l) is base + 1000 i + 100 j + 10 k + l.
-tensor::Tensor patterned(const std::vector<std::int64_t>& shape, float base)
+models::tensor::Tensor patterned(const std::vector<std::int64_t>& shape, float base)
 {
     std::int64_t count = 1;
     for (const std::int64_t n : shape)
@@ -63,23 +66,23 @@ tensor::Tensor patterned(const std::vector<std::int64_t>& shape, float base)
         value += base;
         std::memcpy(bytes.data() + n * 4, &value, 4);
     }
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     t.shape = shape;
-    t.strides = tensor::Tensor::contiguousStrides(shape, 4);
-    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    t.strides = models::tensor::Tensor::contiguousStrides(shape, 4);
+    t.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
     return t;
 }
 
 /// A source over a tensor in memory, or one that fails with a message; optionally not immediate.
-class TestSource final : public tensor::TensorSource
+class TestSource final : public models::tensor::TensorSource
 {
 public:
-    TestSource(std::optional<tensor::Tensor> tensor, QString error, bool immediate = true)
+    TestSource(std::optional<models::tensor::Tensor> tensor, QString error, bool immediate = true)
         : m_tensor(std::move(tensor))
         , m_error(std::move(error))
         , m_immediate(immediate)
     { }
-    tensor::TensorResult open() const override
+    models::tensor::TensorResult open() const override
     {
         ++opens;
         return { m_tensor, m_error };
@@ -88,15 +91,15 @@ public:
     mutable std::atomic<int> opens { 0 };
 
 private:
-    std::optional<tensor::Tensor> m_tensor;
+    std::optional<models::tensor::Tensor> m_tensor;
     QString m_error;
     bool m_immediate;
 };
 
-tensor::TensorInfo version(const QString& path, int step, const std::vector<std::int64_t>& shape, float base,
-                           bool immediate = true)
+models::tensor::TensorInfo version(const QString& path, int step, const std::vector<std::int64_t>& shape, float base,
+                                   bool immediate = true)
 {
-    tensor::TensorInfo info;
+    models::tensor::TensorInfo info;
     info.path = path;
     info.format = QStringLiteral("npy");
     info.step = step;
@@ -110,11 +113,11 @@ tensor::TensorInfo version(const QString& path, int step, const std::vector<std:
 
 /// conv1.weight [2, 3, 4, 5] at steps 0, 30, 59 (element base: 10000 * step); conv1.bias [5] at 30 (not
 /// immediate); fc1.weight [2, 3, 4, 5] at 59 (base 500000); zz.broken failing to open.
-std::shared_ptr<const tensor::TensorCatalog> catalog()
+std::shared_ptr<const models::tensor::TensorCatalog> catalog()
 {
     const std::vector<std::int64_t> shape { 2, 3, 4, 5 };
-    QList<tensor::TensorSeries> all;
-    tensor::TensorSeries weight;
+    QList<models::tensor::TensorSeries> all;
+    models::tensor::TensorSeries weight;
     weight.name = QStringLiteral("conv1.weight");
     weight.kind = QStringLiteral("weight");
     weight.nodeKey = QStringLiteral("conv1");
@@ -122,21 +125,21 @@ std::shared_ptr<const tensor::TensorCatalog> catalog()
         weight.versions << version(QStringLiteral("/run/step_%1/conv1.weight.npy").arg(step), step, shape,
                                    10000.0f * step);
     all << weight;
-    tensor::TensorSeries bias;
+    models::tensor::TensorSeries bias;
     bias.name = QStringLiteral("conv1.bias");
     bias.kind = QStringLiteral("bias");
     bias.nodeKey = QStringLiteral("conv1");
     bias.versions << version(QStringLiteral("/run/step_30/conv1.bias.npy"), 30, { 5 }, 7.0f, false);
     all << bias;
-    tensor::TensorSeries fc;
+    models::tensor::TensorSeries fc;
     fc.name = QStringLiteral("fc1.weight");
     fc.kind = QStringLiteral("weight");
     fc.nodeKey = QStringLiteral("fc1");
     fc.versions << version(QStringLiteral("/run/step_59/fc1.weight.npy"), 59, shape, 500000.0f);
     all << fc;
-    tensor::TensorSeries broken;
+    models::tensor::TensorSeries broken;
     broken.name = QStringLiteral("zz.broken");
-    tensor::TensorInfo info;
+    models::tensor::TensorInfo info;
     info.path = QStringLiteral("/run/step_59/zz.broken.npy");
     info.step = 59;
     info.shape = { 3 };
@@ -145,13 +148,13 @@ std::shared_ptr<const tensor::TensorCatalog> catalog()
                                                               "is shorter than the shape claims"));
     broken.versions << info;
     all << broken;
-    return std::make_shared<const tensor::TensorCatalog>(all);
+    return std::make_shared<const models::tensor::TensorCatalog>(all);
 }
 
 double cell(const TensorPanel& panel, int row, int column = 0)
 {
     auto* model = panel.tableModel();
-    return model->data(model->index(row, column), tensorview::TensorTableModel::ValueRole).toDouble();
+    return model->data(model->index(row, column), runlens::widgets::tensor::TensorTableModel::ValueRole).toDouble();
 }
 
 const QString kSummaryFile = QStringLiteral("/logs/run1/events.out.tfevents.1700000000.host");
@@ -164,9 +167,9 @@ double summaryValue(qint64 step, int i, int j)
 
 /// One poll of a summary file: tag "layer1/w", float32 [3, 4] at each of `steps`; `shortAt` gets a shape
 /// its values do not cover.
-summary::SummaryBatch summaryBatch(std::initializer_list<qint64> steps, qint64 shortAt = -1)
+models::summary::SummaryBatch summaryBatch(std::initializer_list<qint64> steps, qint64 shortAt = -1)
 {
-    summary::TensorSeries series;
+    models::summary::TensorSeries series;
     series.tag = QStringLiteral("layer1/w");
     for (const qint64 step : steps) {
         std::vector<std::byte> bytes(12 * sizeof(float));
@@ -176,14 +179,14 @@ summary::SummaryBatch summaryBatch(std::initializer_list<qint64> steps, qint64 s
                 std::memcpy(bytes.data() + (i * 4 + j) * sizeof(float), &v, sizeof(float));
             }
         }
-        summary::SummaryTensor item;
+        models::summary::SummaryTensor item;
         item.step = step;
         item.tensor.shape = step == shortAt ? std::vector<std::int64_t> { 3, 40 } : std::vector<std::int64_t> { 3, 4 };
-        item.tensor.strides = tensor::Tensor::contiguousStrides(item.tensor.shape, 4);
-        item.tensor.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+        item.tensor.strides = models::tensor::Tensor::contiguousStrides(item.tensor.shape, 4);
+        item.tensor.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
         series.items.push_back(item);
     }
-    summary::SummaryBatch batch;
+    models::summary::SummaryBatch batch;
     batch.tensors.push_back(series);
     return batch;
 }
@@ -245,7 +248,7 @@ void TestTensorPanel::emptyState()
     QVERIFY(panel.emptyLabel()->text().contains(QStringLiteral("MindSpore")));
     QVERIFY(panel.currentLocation().isEmpty());
     QVERIFY(!panel.showLocation(QStringLiteral("/x.npy")));
-    panel.setCatalog(std::make_shared<const tensor::TensorCatalog>());
+    panel.setCatalog(std::make_shared<const models::tensor::TensorCatalog>());
     QVERIFY(panel.emptyLabel()->isVisible());
 }
 
@@ -274,7 +277,7 @@ void TestTensorPanel::slicingByKeyboardChangesCells()
     QVERIFY(panel.showLocation(QStringLiteral("/run/step_59/conv1.weight.npy")));
     QCOMPARE(panel.currentVersion(), 2);
     QVERIFY(panel.headerLabel()->text().contains(QStringLiteral("strides [240, 80, 20, 4]")));
-    tensorview::SliceControls* slice = panel.sliceControls();
+    runlens::widgets::tensor::SliceControls* slice = panel.sliceControls();
     QCOMPARE(panel.tableModel()->rowCount(), 4);
     QCOMPARE(panel.tableModel()->columnCount(), 5);
     QCOMPARE(cell(panel, 3, 4), 590034.0);
@@ -404,11 +407,11 @@ void TestTensorPanel::locationsAndNodeKeys()
     QVERIFY(!panel.headerLabel()->text().contains(QStringLiteral("File metadata")));
     {
         // A safetensors entry shows what the writer recorded about its file.
-        QList<tensor::TensorSeries> all = catalog()->series();
+        QList<models::tensor::TensorSeries> all = catalog()->series();
         all[0].versions[0].fileMetadata = std::make_shared<const QMap<QString, QString>>(
             QMap<QString, QString> { { QStringLiteral("format"), QStringLiteral("pt") } });
         TensorPanel withMetadata;
-        withMetadata.setCatalog(std::make_shared<const tensor::TensorCatalog>(all));
+        withMetadata.setCatalog(std::make_shared<const models::tensor::TensorCatalog>(all));
         QVERIFY(withMetadata.showLocation(all[0].versions[0].location()));
         QVERIFY2(withMetadata.headerLabel()->text().contains(QStringLiteral("File metadata: format = pt")),
                  qPrintable(withMetadata.headerLabel()->text()));
@@ -562,10 +565,10 @@ void TestTensorPanel::toolbarDrivesTableAndHeatmap()
     // Slice range: [590000, 590034] for [0, 0, :, :]; whole range: [590000, 591234] once computed.
     QCOMPARE(panel.heatmap()->shownRange(), (std::pair<double, double>(590000, 590034)));
     panel.scaleCombo()->setCurrentIndex(1);
-    QTRY_COMPARE(panel.heatmap()->scale(), tensorview::HeatmapView::Scale::Fixed);
+    QTRY_COMPARE(panel.heatmap()->scale(), runlens::widgets::tensor::HeatmapView::Scale::Fixed);
     QCOMPARE(panel.heatmap()->shownRange(), (std::pair<double, double>(590000, 591234)));
     panel.scaleCombo()->setCurrentIndex(0);
-    QCOMPARE(panel.heatmap()->scale(), tensorview::HeatmapView::Scale::Slice);
+    QCOMPARE(panel.heatmap()->scale(), runlens::widgets::tensor::HeatmapView::Scale::Slice);
     // The colour scale under the heatmap follows the map and the range.
     auto* legend = panel.findChild<QLabel*>(QStringLiteral("tensorHeatmapLegend"));
     QVERIFY(legend && legend->isVisible());
@@ -596,23 +599,23 @@ void TestTensorPanel::nanBadgeOnceStatisticsAreKnown()
     std::vector<std::byte> bytes(4 * 4);
     const float values[4] = { 1.0f, std::numeric_limits<float>::quiet_NaN(), 2.0f, 3.0f };
     std::memcpy(bytes.data(), values, sizeof values);
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     t.shape = { 4 };
     t.strides = { 4 };
-    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
-    tensor::TensorSeries s;
+    t.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
+    models::tensor::TensorSeries s;
     s.name = QStringLiteral("loss.act");
     s.kind = QStringLiteral("act");
-    tensor::TensorInfo info;
+    models::tensor::TensorInfo info;
     info.path = QStringLiteral("/run/loss.act.npy");
     info.shape = { 4 };
     info.byteSize = 16;
     info.source = std::make_shared<TestSource>(t, QString());
     s.versions << info;
     TensorPanel panel;
-    panel.setCatalog(std::make_shared<const tensor::TensorCatalog>(QList<tensor::TensorSeries> { s }));
-    const QModelIndex status = panel.listModel()->index(0, tensor::TensorListModel::StatusColumn);
-    QTRY_COMPARE(status.data(tensor::TensorListModel::NanInfRole), QVariant(true));
+    panel.setCatalog(std::make_shared<const models::tensor::TensorCatalog>(QList<models::tensor::TensorSeries> { s }));
+    const QModelIndex status = panel.listModel()->index(0, models::tensor::TensorListModel::StatusColumn);
+    QTRY_COMPARE(status.data(models::tensor::TensorListModel::NanInfRole), QVariant(true));
     QCOMPARE(status.data().toString(), QStringLiteral("NaN/Inf"));
 }
 
@@ -622,8 +625,8 @@ void TestTensorPanel::sampleRunDumps()
     const QString root = samples + QStringLiteral("/runs/pytorch_cnn_baseline");
     const QString file = root + QStringLiteral("/dump/step_30/conv1.weight.npy");
     RUNLENS_REQUIRE_SAMPLE_FILE(file);
-    auto catalog
-        = std::make_shared<const tensor::TensorCatalog>(tensor::TensorCatalogBuilder::build(RunScanner().scan(root)));
+    auto catalog = std::make_shared<const models::tensor::TensorCatalog>(
+        importers::tensor::TensorCatalogBuilder::build(RunScanner().scan(root)));
     TensorPanel panel;
     panel.show();
     panel.setCatalog(catalog);
@@ -681,8 +684,9 @@ void TestTensorPanel::summaryTensorsJoinTheList()
     const int series = panel.catalog()->indexOf(QStringLiteral("layer1/w"), QStringLiteral("run1"));
     QVERIFY(series >= 0);
     const QModelIndex source = panel.listModel()->indexOfSeries(series);
-    QCOMPARE(source.siblingAtColumn(tensor::TensorListModel::KindColumn).data().toString(), QStringLiteral("summary"));
-    QCOMPARE(source.siblingAtColumn(tensor::TensorListModel::StepsColumn).data().toInt(), 3);
+    QCOMPARE(source.siblingAtColumn(models::tensor::TensorListModel::KindColumn).data().toString(),
+             QStringLiteral("summary"));
+    QCOMPARE(source.siblingAtColumn(models::tensor::TensorListModel::StepsColumn).data().toInt(), 3);
     QCOMPARE(source.parent().data().toString(), QStringLiteral("run1"));
 
     // Chosen in the list with the mouse: the last step.
@@ -712,14 +716,14 @@ void TestTensorPanel::summaryTensorsJoinTheList()
 
     // Whole-tensor statistics of step 20, against numpy: min 4, max 27, mean 15.5, std 8.241157.
     QTRY_VERIFY(panel.statsWidget()->wholeStatistics().has_value());
-    const tensor::TensorStatistics stats = *panel.statsWidget()->wholeStatistics();
+    const models::tensor::TensorStatistics stats = *panel.statsWidget()->wholeStatistics();
     QCOMPARE(panel.statsWidget()->location(), summaryLocation(20));
     QCOMPARE(stats.count, 12);
     QCOMPARE(stats.min, 4.0);
     QCOMPARE(stats.max, 27.0);
     QCOMPARE(stats.mean, 15.5);
     QVERIFY(qAbs(stats.std - 8.241157) < 1e-5);
-    QTRY_COMPARE(source.siblingAtColumn(tensor::TensorListModel::StatusColumn).data().toString(),
+    QTRY_COMPARE(source.siblingAtColumn(models::tensor::TensorListModel::StatusColumn).data().toString(),
                  QStringLiteral("finite"));
 
     // The filter finds summary tensors by kind.
@@ -771,8 +775,9 @@ void TestTensorPanel::summaryPollsKeepTheShownTensor()
 
     // Other kinds of data from the same file change nothing.
     const auto before = panel.catalog();
-    summary::SummaryBatch histograms;
-    histograms.histograms.push_back(summary::HistogramSeries { QStringLiteral("h"), {}, { summary::Histogram {} } });
+    models::summary::SummaryBatch histograms;
+    histograms.histograms.push_back(
+        models::summary::HistogramSeries { QStringLiteral("h"), {}, { models::summary::Histogram {} } });
     panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, histograms);
     QCOMPARE(panel.catalog(), before);
 
@@ -878,7 +883,7 @@ void TestTensorPanel::summaryTensorsOfASampleRun()
     QVERIFY(panel.catalog());
     const int series = panel.catalog()->indexOf(QStringLiteral("fc3.bias"));
     QVERIFY(series >= 0);
-    const tensor::TensorSeries& s = panel.catalog()->series()[series];
+    const models::tensor::TensorSeries& s = panel.catalog()->series()[series];
     QCOMPARE(s.kind, QStringLiteral("summary"));
     QList<int> steps;
     for (const QJsonValue& step : wantSteps)
@@ -908,9 +913,9 @@ void TestTensorPanel::summaryTensorsOfASampleRun()
 void TestTensorPanel::summaryPollsBesideManyFiles()
 {
     // A folder of many dumps: polls may be gathered, but every one of them reaches the list.
-    QList<tensor::TensorSeries> files;
+    QList<models::tensor::TensorSeries> files;
     for (int i = 0; i < 20000; ++i) {
-        tensor::TensorSeries s;
+        models::tensor::TensorSeries s;
         s.name = QStringLiteral("layer%1.weight").arg(i);
         s.run = QStringLiteral("dumps");
         s.versions << version(QStringLiteral("/run/dumps/layer%1.weight.npy").arg(i), 0, { 3, 4 }, float(i));
@@ -918,7 +923,7 @@ void TestTensorPanel::summaryPollsBesideManyFiles()
     }
     TensorPanel panel;
     panel.show();
-    panel.setCatalog(std::make_shared<const tensor::TensorCatalog>(files));
+    panel.setCatalog(std::make_shared<const models::tensor::TensorCatalog>(files));
     const QString shown = panel.currentLocation();
     QVERIFY(!shown.isEmpty());
     panel.addSummaryTensors(QStringLiteral("run1"), kSummaryFile, summaryBatch({ 0 }));
@@ -951,7 +956,7 @@ void TestTensorPanel::fitsItsDock()
             page = area;
     }
     QVERIFY(page);
-    auto* stats = panel.findChild<tensorview::TensorStatsWidget*>();
+    auto* stats = panel.findChild<runlens::widgets::tensor::TensorStatsWidget*>();
     QVERIFY(stats);
     QCoreApplication::processEvents();
     QCOMPARE(page->horizontalScrollBar()->maximum(), 0);

@@ -1,8 +1,8 @@
 #include "widgets/tensor/tensorstatswidget.h"
 
-#include "widgets/common/chartexportmenu.h"
-#include "tests/pythonoracle.h"
 #include "models/tensor/tensorslice.h"
+#include "tests/pythonoracle.h"
+#include "widgets/common/chartexportmenu.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,8 +18,9 @@
 #include <cstring>
 
 using namespace runlens;
-using runlens::tensorview::TensorStatsCache;
-using runlens::tensorview::TensorStatsWidget;
+using namespace runlens::widgets;
+using runlens::widgets::tensor::TensorStatsCache;
+using runlens::widgets::tensor::TensorStatsWidget;
 
 namespace {
 
@@ -28,7 +29,7 @@ const QString kOracle = QStringLiteral(RUNLENS_TEST_DATA_DIR "/tensor/stats_widg
 /// The oracle's known tensor and what numpy says the pane must show for it.
 struct Known
 {
-    tensor::Tensor whole;
+    models::tensor::Tensor whole;
     QHash<QString, QStringList> lines;
 };
 
@@ -52,29 +53,30 @@ bool loadKnown(Known& known)
     const auto* begin = reinterpret_cast<const std::byte*>(bytes.constData());
     known.whole.name = QStringLiteral("known");
     known.whole.shape = { 4, 6 };
-    known.whole.strides = tensor::Tensor::contiguousStrides(known.whole.shape, 4);
-    known.whole.data = std::make_shared<tensor::MemoryTensorData>(std::vector<std::byte>(begin, begin + bytes.size()));
+    known.whole.strides = models::tensor::Tensor::contiguousStrides(known.whole.shape, 4);
+    known.whole.data
+        = std::make_shared<models::tensor::MemoryTensorData>(std::vector<std::byte>(begin, begin + bytes.size()));
     return known.whole.isContiguous() && bytes.size() == 24 * 4;
 }
 
-tensor::Tensor floats(const std::vector<float>& values, std::vector<std::int64_t> shape = {})
+models::tensor::Tensor floats(const std::vector<float>& values, std::vector<std::int64_t> shape = {})
 {
     if (shape.empty())
         shape = { std::int64_t(values.size()) };
     std::vector<std::byte> bytes(values.size() * sizeof(float));
     std::memcpy(bytes.data(), values.data(), bytes.size());
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     t.shape = std::move(shape);
-    t.strides = tensor::Tensor::contiguousStrides(t.shape, 4);
-    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    t.strides = models::tensor::Tensor::contiguousStrides(t.shape, 4);
+    t.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
     return t;
 }
 
 /// `count` copies of one float through a zero stride: as many elements as wanted without the memory, and
 /// slow enough to scan (element by element) that a job is still running when the test acts on it.
-tensor::Tensor endless(std::int64_t count = std::int64_t(1) << 34)
+models::tensor::Tensor endless(std::int64_t count = std::int64_t(1) << 34)
 {
-    tensor::Tensor t = floats({ 1.5f });
+    models::tensor::Tensor t = floats({ 1.5f });
     t.shape = { count };
     t.strides = { 0 };
     return t;
@@ -99,7 +101,7 @@ private slots:
     {
         Known known;
         QVERIFY(loadKnown(known));
-        const auto slice = tensor::sliceTensor(known.whole, QStringLiteral("1:3, ::2"));
+        const auto slice = models::tensor::sliceTensor(known.whole, QStringLiteral("1:3, ::2"));
         QVERIFY(slice.tensor);
         QVERIFY(!slice.tensor->isContiguous());
 
@@ -144,7 +146,7 @@ private slots:
     {
         Known known;
         QVERIFY(loadKnown(known));
-        const auto slice = tensor::sliceTensor(known.whole, QStringLiteral("1:3, ::2"));
+        const auto slice = models::tensor::sliceTensor(known.whole, QStringLiteral("1:3, ::2"));
         QVERIFY(slice.tensor);
         TensorStatsWidget widget;
         widget.show();
@@ -199,11 +201,11 @@ private slots:
             values.push_back(i % 10);
         std::vector<std::byte> bytes(values.size() * 4);
         std::memcpy(bytes.data(), values.data(), bytes.size());
-        tensor::Tensor t;
-        t.dtype = tensor::DType::Int32;
+        models::tensor::Tensor t;
+        t.dtype = models::tensor::DType::Int32;
         t.shape = { 20 };
         t.strides = { 4 };
-        t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+        t.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
         TensorStatsWidget widget;
         widget.setSlice(t);
         QCOMPARE(widget.histogramCounts(), std::vector<std::int64_t>(10, 2));
@@ -319,7 +321,7 @@ private slots:
         TensorStatsCache cache;
         QCOMPARE(cache.maxEntries(), TensorStatsCache::kDefaultMaxEntries);
         cache.setMaxEntries(2);
-        tensor::TensorStatistics s;
+        models::tensor::TensorStatistics s;
         s.count = 1;
         cache.insert(QStringLiteral("a"), s);
         s.count = 2;

@@ -16,9 +16,9 @@
 #include <limits>
 #include <vector>
 
-using namespace runlens::tensor;
-using runlens::tensorview::TensorTableModel;
-using runlens::tensorview::TensorTableView;
+using namespace runlens::models::tensor;
+using runlens::widgets::tensor::TensorTableModel;
+using runlens::widgets::tensor::TensorTableView;
 
 namespace {
 

@@ -10,15 +10,16 @@ namespace runlens::test {
 
 /// A C-ordered tensor of `type` over a copy of `values` in memory, for the table and heatmap view tests.
 template<typename T>
-tensor::Tensor tensorOf(const std::vector<T>& values, tensor::DType type, std::vector<std::int64_t> shape)
+models::tensor::Tensor tensorOf(const std::vector<T>& values, models::tensor::DType type,
+                                std::vector<std::int64_t> shape)
 {
     std::vector<std::byte> bytes(values.size() * sizeof(T));
     std::memcpy(bytes.data(), values.data(), bytes.size());
-    tensor::Tensor t;
+    models::tensor::Tensor t;
     t.dtype = type;
     t.shape = std::move(shape);
-    t.strides = tensor::Tensor::contiguousStrides(t.shape, int(sizeof(T)));
-    t.data = std::make_shared<tensor::MemoryTensorData>(std::move(bytes));
+    t.strides = models::tensor::Tensor::contiguousStrides(t.shape, int(sizeof(T)));
+    t.data = std::make_shared<models::tensor::MemoryTensorData>(std::move(bytes));
     return t;
 }
 

@@ -12,7 +12,7 @@ namespace runlens::test {
 /// Tracks and slices of the small store, for assertions.
 struct SmallTrace
 {
-    std::shared_ptr<const trace::TraceStore> store;
+    std::shared_ptr<const models::trace::TraceStore> store;
     int cpuTrack = -1;
     int gpuTrack = -1;
     int counterTrack = -1;
@@ -23,7 +23,7 @@ struct SmallTrace
 
 /// The retained input of a test source, in whatever buffer type TraceSource keeps (a string or a padded
 /// buffer), so the fixtures do not depend on how the store holds file content.
-template<class Input = std::remove_const_t<typename decltype(trace::TraceSource::input)::element_type>>
+template<class Input = std::remove_const_t<typename decltype(models::trace::TraceSource::input)::element_type>>
 std::shared_ptr<const Input> makeTraceInput(const std::string& text)
 {
     if constexpr (std::is_same_v<Input, std::string>) {
@@ -37,9 +37,9 @@ std::shared_ptr<const Input> makeTraceInput(const std::string& text)
 }
 
 /// Finds the index of the first slice named `name` on a track, or -1.
-inline std::int64_t findSlice(const trace::TraceStore& store, int track, std::string_view name, int nth = 0)
+inline std::int64_t findSlice(const models::trace::TraceStore& store, int track, std::string_view name, int nth = 0)
 {
-    const trace::Track& t = store.tracks()[std::size_t(track)];
+    const models::trace::Track& t = store.tracks()[std::size_t(track)];
     for (std::size_t i = 0; i < t.size(); ++i) {
         if (store.strings().view(t.name_[i]) == name && nth-- == 0)
             return std::int64_t(i);
@@ -52,7 +52,7 @@ inline std::int64_t findSlice(const trace::TraceStore& store, int track, std::st
 /// and a memory counter. Starts at 1 s absolute so that relative times are exercised.
 inline SmallTrace makeSmallTrace()
 {
-    using namespace trace;
+    using namespace models::trace;
     static const std::string args = R"({"Input Dims": [[32, 3, 224, 224]], "External id": 42, "Sequence number": 7})";
     TraceStoreBuilder b;
     const int source = b.addSource(QStringLiteral("test.json"), makeTraceInput(args));
@@ -109,9 +109,9 @@ inline SmallTrace makeSmallTrace()
 
 /// `threads` CPU threads of `perThread` slices each, nested three deep, packed tightly (1 µs slices), so
 /// that a full-range frame covers far more slices than pixels.
-inline std::shared_ptr<const trace::TraceStore> makeDenseTrace(int threads, std::int64_t perThread)
+inline std::shared_ptr<const models::trace::TraceStore> makeDenseTrace(int threads, std::int64_t perThread)
 {
-    using namespace trace;
+    using namespace models::trace;
     TraceStoreBuilder b;
     const int source = b.addSource(QStringLiteral("dense.json"), nullptr);
     const int process = b.process(source, 1);

@@ -17,6 +17,8 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::models;
+using namespace runlens::widgets::timeline;
 using runlens::test::findSlice;
 using runlens::test::makeDenseTrace;
 using runlens::test::makeSmallTrace;
@@ -59,7 +61,7 @@ private slots:
         const auto trace = makeSmallTrace();
         // The fixture holds a launch flow; a store without it is a regression in the store builder.
         QVERIFY2(!trace.store->flows().empty(), "the store builder produced no flows for the fixture");
-        const trace::Flow flow = trace.store->flows().front();
+        const models::trace::Flow flow = trace.store->flows().front();
         TimelineDetails details;
         details.setStore(trace.store);
         details.showSlice(flow.fromTrack, flow.fromSlice);
@@ -128,7 +130,7 @@ private slots:
         QCOMPARE(range.selectedIndex(), findSlice(*trace.store, trace.gpuTrack, "volta_sgemm_128x64_nn", 1));
         QCOMPARE(count->text(), QStringLiteral("2 of 3"));
         // The selected match is on screen.
-        const trace::Track& gpu = trace.store->tracks()[std::size_t(trace.gpuTrack)];
+        const models::trace::Track& gpu = trace.store->tracks()[std::size_t(trace.gpuTrack)];
         const TimeSpan v = range.visibleRange();
         QVERIFY(v.start <= gpu.start[std::size_t(range.selectedIndex())]);
         QVERIFY(v.end >= gpu.end(std::size_t(range.selectedIndex())));
@@ -184,7 +186,7 @@ private slots:
         // An operator highlights exactly its own name, not names that contain it.
         panel.highlightOperator(QStringLiteral("aten::conv2d"));
         int conv2d = 0;
-        const trace::Track& cpu = trace.store->tracks()[std::size_t(trace.cpuTrack)];
+        const models::trace::Track& cpu = trace.store->tracks()[std::size_t(trace.cpuTrack)];
         for (std::size_t i = 0; i < cpu.size(); ++i)
             conv2d += trace.store->strings().view(cpu.name_[i]) == "aten::conv2d";
         QVERIFY(conv2d > 0);

@@ -16,7 +16,10 @@
 #include <string>
 
 using namespace runlens;
-using namespace runlens::trace;
+using namespace runlens::importers;
+using namespace runlens::importers::trace;
+using namespace runlens::models::trace;
+using namespace runlens::widgets::timeline;
 
 namespace {
 

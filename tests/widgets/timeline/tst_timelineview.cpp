@@ -1,13 +1,13 @@
 #include "tests/widgets/timeline/timelinetestdata.h"
 
 #include "models/core/timerange.h"
+#include "models/trace/tracestore.h"
+#include "models/trace/tracestorebuilder.h"
 #include "widgets/timeline/timelinecolors.h"
 #include "widgets/timeline/timelinelayout.h"
 #include "widgets/timeline/timelinepainter.h"
 #include "widgets/timeline/timelinesearch.h"
 #include "widgets/timeline/timelineview.h"
-#include "models/trace/tracestore.h"
-#include "models/trace/tracestorebuilder.h"
 
 #include <QImage>
 #include <QPainter>
@@ -16,6 +16,8 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::models;
+using namespace runlens::widgets::timeline;
 using runlens::test::findSlice;
 using runlens::test::makeDenseTrace;
 using runlens::test::makeSmallTrace;
@@ -249,7 +251,7 @@ private slots:
         view.setStore(store);
         while (view.isPreparing())
             QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-        const trace::Track& track = store->tracks()[0];
+        const models::trace::Track& track = store->tracks()[0];
         std::uint32_t target = 0;
         for (std::uint32_t i = 0; i < track.size(); ++i) {
             if (track.depth[i] == 0 && track.start[i] > (store->endTime() - store->startTime()) / 2) {
@@ -274,7 +276,7 @@ private slots:
 
     void asyncTracksHaveTheirOwnSectionAndLook()
     {
-        using namespace trace;
+        using namespace models::trace;
         TraceStoreBuilder b;
         const int source = b.addSource(QStringLiteral("async.json"), nullptr);
         const int process = b.process(source, 5);
@@ -311,7 +313,7 @@ private slots:
 
     void stringIdsLabelAsTheirNames()
     {
-        using namespace trace;
+        using namespace models::trace;
         TraceStoreBuilder b;
         const int source = b.addSource(QStringLiteral("names.json"), nullptr);
         const int named = b.process(source, 4805050999359452200);
@@ -432,7 +434,7 @@ private slots:
         const std::int64_t relu = findSlice(*m_trace.store, m_trace.cpuTrack, "aten::relu");
         const QPoint pos = m_view->sliceRect(m_trace.cpuTrack, relu).center().toPoint();
         QTest::mouseDClick(m_view.get(), Qt::LeftButton, Qt::NoModifier, pos);
-        const trace::Track& t = m_trace.store->tracks()[std::size_t(m_trace.cpuTrack)];
+        const models::trace::Track& t = m_trace.store->tracks()[std::size_t(m_trace.cpuTrack)];
         const TimeSpan v = m_view->visibleRange();
         QVERIFY(v.start <= t.start[std::size_t(relu)]);
         QVERIFY(v.end >= t.end(std::size_t(relu)));

@@ -5,6 +5,8 @@
 #include <QtTest>
 
 using namespace runlens;
+using namespace runlens::models;
+using namespace runlens::widgets::timeline;
 
 class TestTimeRange : public QObject
 {

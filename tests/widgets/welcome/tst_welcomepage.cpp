@@ -8,8 +8,8 @@
 #include <QToolButton>
 #include <QtTest>
 
-using runlens::RecentEntry;
-using runlens::WelcomePage;
+using runlens::widgets::welcome::RecentEntry;
+using runlens::widgets::welcome::WelcomePage;
 
 class TestWelcomePage : public QObject
 {
