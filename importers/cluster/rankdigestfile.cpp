@@ -1,9 +1,11 @@
 #include "importers/cluster/rankdigestfile.h"
 
 #include "importers/cluster/rankdigestbinary.h"
+#include "importers/cluster/rankdigestpass.h"
 
 #include "importers/memory/tracememory.h"
 #include "importers/trace/chrometracereader.h"
+#include "importers/trace/traceinput.h"
 #include "models/memory/memoryanalysis.h"
 
 #include <QCoreApplication>
@@ -24,6 +26,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <thread>
 
 namespace runlens::importers::cluster {
@@ -399,7 +402,25 @@ RankDigestResult digestTraceFile(const QString& path, const models::cluster::Ran
         return result;
     }
     auto digest = std::make_shared<models::cluster::RankDigest>();
+    bool singlePass = false;
     {
+        // The single pass first; anything it does not cover (it says so) goes through the store.
+        models::Diagnostics opening;
+        trace::TraceInput input = trace::readTraceInput(info.absoluteFilePath(), opening, control);
+        if (control.canceled()) {
+            result.error = QCoreApplication::translate("runlens::cluster", "%1: canceled").arg(name);
+            return result;
+        }
+        if (input.buffer && opening.isEmpty()) {
+            if (std::optional<models::cluster::RankDigest> made
+                = digestTraceSinglePass(input, info.absoluteFilePath(), options)) {
+                *digest = std::move(*made);
+                singlePass = true;
+                control.report(1000);
+            }
+        }
+    }
+    if (!singlePass) {
         const trace::ChromeTraceResult read
             = trace::ChromeTraceReader::read({ info.absoluteFilePath() }, control, false);
         if (read.canceled) {
@@ -432,6 +453,7 @@ RankDigestResult digestTraceFile(const QString& path, const models::cluster::Ran
             }
         }
     } // the store is dropped here
+    result.singlePass = singlePass;
     digest->file = info.absoluteFilePath();
     digest->figures.path = digest->file;
     digest->fileSize = info.size();

@@ -51,6 +51,7 @@ struct RankDigestResult
 {
     std::shared_ptr<const models::cluster::RankDigest> digest; ///< null on failure
     QString error; ///< names the file; empty on success
+    bool singlePass = false; ///< made by the single pass (rankdigestpass.h), not through a trace store
 };
 
 /// The bytes of the file format above, in format `version` (1 or 2; version 1 for readers that know no other).
@@ -62,10 +63,12 @@ RankDigestResult decodeRankDigest(const QByteArray& bytes, const QString& name);
 bool writeRankDigestFile(const models::cluster::RankDigest& digest, const QString& path, QString* error);
 RankDigestResult readRankDigestFile(const QString& path);
 
-/// Reads the trace at `path` alone, computes its digest (with the memory peak of its device when the
-/// trace has memory events, and the file's size and time) and drops the store: one store in memory per
-/// call. `control` goes to the trace reader (progress and cancel). An index cache of the trace is used when
-/// there is one, but none is written: a whole job's indexes would push every other trace out of the cache.
+/// Computes the digest of the trace at `path` (with the memory peak of its device when the trace has memory
+/// events, and the file's size and time): in one pass over its bytes when the single pass covers it
+/// (rankdigestpass.h: the same digest without a store), else by reading it alone into a store and dropping
+/// the store: one store in memory per call. `control` goes to the trace reader (progress and cancel). An index cache of
+/// the trace is used when there is one, but none is written: a whole job's indexes would push every other trace out of
+/// the cache.
 RankDigestResult digestTraceFile(const QString& path, const models::cluster::RankDigestOptions& options = {},
                                  const ImportControl& control = {});
 

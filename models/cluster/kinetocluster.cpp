@@ -17,11 +17,7 @@ namespace {
 
 constexpr double kNsPerMs = 1e6;
 
-struct Interval
-{
-    std::int64_t start;
-    std::int64_t end;
-};
+using Interval = KinetoDeviceWork::Interval;
 using Intervals = std::vector<Interval>;
 
 void mergeIntervals(Intervals& intervals)
@@ -86,19 +82,10 @@ bool countsForStatistics(const trace::Track& track, std::size_t i)
     return track.duration[i] > 0 && !(track.flags[i] & (trace::SliceFlag::Instant | trace::SliceFlag::AbsurdDuration));
 }
 
-/// Device work of one source, as merged unions, and the starts of its communication kernels.
-struct DeviceWork
+KinetoDeviceWork collectDeviceWork(const trace::TraceStore& store, int source)
 {
-    Intervals all;
-    Intervals compute;
-    Intervals communication;
-    std::vector<std::int64_t> communicationStarts; ///< sorted
+    KinetoDeviceWork work;
     int deviceProcess = -1;
-};
-
-DeviceWork collectDeviceWork(const trace::TraceStore& store, int source)
-{
-    DeviceWork work;
     const auto& tracks = store.tracks();
     for (const trace::Track& track : tracks) {
         if (track.source != source || track.type != trace::TrackType::GpuStream)
@@ -120,14 +107,13 @@ DeviceWork collectDeviceWork(const trace::TraceStore& store, int source)
                 work.communication.push_back(iv);
                 work.communicationStarts.push_back(iv.start);
             }
-            if (work.deviceProcess < 0)
-                work.deviceProcess = track.process;
+            if (deviceProcess < 0)
+                deviceProcess = track.process;
         }
     }
-    mergeIntervals(work.all);
-    mergeIntervals(work.compute);
-    mergeIntervals(work.communication);
-    std::sort(work.communicationStarts.begin(), work.communicationStarts.end());
+    if (deviceProcess >= 0)
+        work.devicePid = store.processes()[std::size_t(deviceProcess)].pid;
+    work.finish();
     return work;
 }
 
@@ -137,10 +123,9 @@ double toMs(std::int64_t ns)
 }
 
 /// Rank, world size, device and host names from the trace's envelope (distributedInfo, deviceProperties).
-void readEnvelope(const trace::TraceStore& store, int source, int devicePid, RankFigures& rank, int& worldSize)
+void readEnvelope(const KinetoEnvelope& src, int devicePid, RankFigures& rank, int& worldSize)
 {
-    const trace::TraceSource& src = store.sources()[std::size_t(source)];
-    rank.rank = src.rank >= 0 ? src.rank : source;
+    rank.rank = src.rank >= 0 ? src.rank : src.source;
     rank.path = src.path;
     if (src.metadataJson.isEmpty())
         return;
@@ -178,16 +163,37 @@ bool isCommunicationKernel(std::string_view name)
         || name.find("ncclKernel") != std::string_view::npos || name.find("ncclDevKernel") != std::string_view::npos;
 }
 
+void KinetoDeviceWork::finish()
+{
+    mergeIntervals(all);
+    mergeIntervals(compute);
+    mergeIntervals(communication);
+    std::sort(communicationStarts.begin(), communicationStarts.end());
+}
+
 RankFigures kinetoRankFigures(const trace::TraceStore& store, int source, const trace::StepBreakdown& breakdown,
                               int* worldSize)
 {
-    const DeviceWork work = collectDeviceWork(store, source);
+    const KinetoDeviceWork work = collectDeviceWork(store, source);
+    std::vector<KinetoStepWindow> steps;
+    if (const auto* summary = breakdown.summaryFor(source)) {
+        for (std::size_t k = 0; k < summary->stepCount; ++k) {
+            const trace::StepTimes& st = breakdown.steps[summary->firstStep + k];
+            if (st.end > st.start)
+                steps.push_back({ st.number, st.start, st.end });
+        }
+    }
+    const trace::TraceSource& src = store.sources()[std::size_t(source)];
+    return kinetoRankFiguresFrom(work, steps, { source, src.rank, src.path, src.metadataJson }, worldSize);
+}
+
+RankFigures kinetoRankFiguresFrom(const KinetoDeviceWork& work, const std::vector<KinetoStepWindow>& steps,
+                                  const KinetoEnvelope& envelope, int* worldSize)
+{
     RankFigures rank;
-    rank.source = source;
-    const std::int64_t devicePid
-        = work.deviceProcess >= 0 ? store.processes()[std::size_t(work.deviceProcess)].pid : -1;
+    rank.source = envelope.source;
     int declaredWorld = 0;
-    readEnvelope(store, source, int(devicePid), rank, declaredWorld);
+    readEnvelope(envelope, int(work.devicePid), rank, declaredWorld);
     if (worldSize)
         *worldSize = std::max(*worldSize, declaredWorld);
 
@@ -206,28 +212,24 @@ RankFigures kinetoRankFigures(const trace::TraceStore& store, int source, const 
     }
 
     const Intervals overlap = intersect(work.communication, work.compute);
-    if (const auto* summary = breakdown.summaryFor(source)) {
-        for (std::size_t k = 0; k < summary->stepCount; ++k) {
-            const trace::StepTimes& st = breakdown.steps[summary->firstStep + k];
-            if (st.end <= st.start)
-                continue;
-            RankStep step;
-            step.step = st.number;
-            step.stepTime = toMs(st.duration());
-            if (!work.all.empty()) {
-                const std::int64_t comm = lengthWithin(work.communication, st.start, st.end);
-                const std::int64_t over = lengthWithin(overlap, st.start, st.end);
-                step.computation = toMs(lengthWithin(work.compute, st.start, st.end));
-                step.communication = toMs(comm - over);
-                step.overlapped = toMs(over);
-                step.idle = toMs(st.duration() - lengthWithin(work.all, st.start, st.end));
-                step.communicationShare = double(comm) / double(st.duration());
-                auto last = std::lower_bound(work.communicationStarts.begin(), work.communicationStarts.end(), st.end);
-                if (last != work.communicationStarts.begin() && *std::prev(last) >= st.start)
-                    step.lastCommunicationOffset = toMs(*std::prev(last) - st.start);
-            }
-            rank.steps.push_back(step);
+    for (const KinetoStepWindow& st : steps) {
+        const std::int64_t duration = st.end - st.start;
+        RankStep step;
+        step.step = st.number;
+        step.stepTime = toMs(duration);
+        if (!work.all.empty()) {
+            const std::int64_t comm = lengthWithin(work.communication, st.start, st.end);
+            const std::int64_t over = lengthWithin(overlap, st.start, st.end);
+            step.computation = toMs(lengthWithin(work.compute, st.start, st.end));
+            step.communication = toMs(comm - over);
+            step.overlapped = toMs(over);
+            step.idle = toMs(duration - lengthWithin(work.all, st.start, st.end));
+            step.communicationShare = double(comm) / double(duration);
+            auto last = std::lower_bound(work.communicationStarts.begin(), work.communicationStarts.end(), st.end);
+            if (last != work.communicationStarts.begin() && *std::prev(last) >= st.start)
+                step.lastCommunicationOffset = toMs(*std::prev(last) - st.start);
         }
+        rank.steps.push_back(step);
     }
     auto mean = [&rank](double RankStep::*field) {
         std::vector<double> values;

@@ -5,7 +5,12 @@
 #include "models/trace/stepbreakdown.h"
 #include "models/trace/tracestore.h"
 
+#include <QByteArray>
+#include <QString>
+
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace runlens::models::cluster {
 
@@ -31,6 +36,47 @@ Cluster buildKinetoCluster(const trace::TraceStore& store, const trace::StepBrea
 /// equals the one built from a store holding every rank.
 RankFigures kinetoRankFigures(const trace::TraceStore& store, int source, const trace::StepBreakdown& breakdown,
                               int* worldSize = nullptr);
+
+/// The device work of one rank that kinetoRankFigures measures: the intervals of the work on its device
+/// streams (every kernel, copy and set; compute kernels; communication kernels), merged, and the sorted
+/// starts of its communication kernels. Filled from a store or by a reader that keeps no store.
+struct KinetoDeviceWork
+{
+    struct Interval
+    {
+        std::int64_t start;
+        std::int64_t end;
+    };
+    std::vector<Interval> all;
+    std::vector<Interval> compute;
+    std::vector<Interval> communication;
+    std::vector<std::int64_t> communicationStarts;
+    std::int64_t devicePid = -1; ///< the process of the first device work, -1 when none
+
+    /// Sorts and merges the interval lists and sorts the starts (call once every interval is added).
+    void finish();
+};
+
+/// One step of a rank as the step breakdown analyses it (its device-stretched range), end > start.
+struct KinetoStepWindow
+{
+    std::int64_t number = 0;
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+};
+
+/// What kinetoRankFigures reads from a source besides its slices.
+struct KinetoEnvelope
+{
+    int source = 0;
+    int rank = -1; ///< from distributedInfo, -1 when not declared (the source index is taken)
+    QString path;
+    QByteArray metadataJson; ///< the trace's top-level keys other than traceEvents, as one JSON object
+};
+
+/// kinetoRankFigures from its parts: the finished device work, the steps in start order and the envelope.
+RankFigures kinetoRankFiguresFrom(const KinetoDeviceWork& work, const std::vector<KinetoStepWindow>& steps,
+                                  const KinetoEnvelope& envelope, int* worldSize = nullptr);
 
 /// The cluster of ranks made by kinetoRankFigures (from one store or from one store per rank): the
 /// stragglers per step, then Cluster::analyse(). `worldSize` is the largest declared by the ranks.

@@ -35,14 +35,15 @@ int dtypeBytes(const QString& dtype)
     return 0;
 }
 
-DigestCollective collectiveOf(const trace::TraceStore& store, int track, std::size_t slice)
+} // namespace
+
+DigestCollective digestCollective(std::string_view name, std::int64_t start, std::int64_t end,
+                                  std::string_view argsText)
 {
-    const trace::Track& t = store.tracks()[std::size_t(track)];
     DigestCollective c;
-    c.start = t.start[slice];
-    c.end = t.end(slice);
-    c.name = QString::fromUtf8(store.strings().view(t.name_[slice]));
-    const std::string_view argsText = store.argsJson(track, slice);
+    c.start = start;
+    c.end = end;
+    c.name = QString::fromUtf8(name.data(), qsizetype(name.size()));
     if (argsText.empty())
         return c;
     const QJsonObject args
@@ -63,8 +64,6 @@ DigestCollective collectiveOf(const trace::TraceStore& store, int track, std::si
     c.groupRanks = args.value(QLatin1String("Process Group Ranks")).toString();
     return c;
 }
-
-} // namespace
 
 RankDigest computeRankDigest(const trace::TraceStore& store, int source, const RankDigestOptions& options,
                              const trace::StepBreakdown* breakdown)
@@ -104,7 +103,8 @@ RankDigest computeRankDigest(const trace::TraceStore& store, int source, const R
             const trace::EventKind kind = track.kind[i];
             if (kind == trace::EventKind::Communication
                 || (kind == trace::EventKind::Kernel && isCommunicationKernel(store.strings().view(track.name_[i]))))
-                digest.collectives.push_back(collectiveOf(store, ti, i));
+                digest.collectives.push_back(digestCollective(store.strings().view(track.name_[i]), track.start[i],
+                                                              track.end(i), store.argsJson(ti, i)));
         }
     }
     std::stable_sort(digest.collectives.begin(), digest.collectives.end(),

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace runlens::models::cluster {
@@ -75,6 +76,11 @@ struct RankDigestOptions
 /// caller, who knows the memory model and the file. Thread-safe on a const store.
 RankDigest computeRankDigest(const trace::TraceStore& store, int source = 0, const RankDigestOptions& options = {},
                              const trace::StepBreakdown* breakdown = nullptr);
+
+/// One collective from its kernel's name, span (ns) and args object text (Kineto's "Collective name",
+/// "In msg nelems", "dtype", "Process Group Name" / "Description" / "Ranks", "Group size").
+DigestCollective digestCollective(std::string_view name, std::int64_t start, std::int64_t end,
+                                  std::string_view argsText);
 
 /// The Kineto cluster of the ranks of `digests` (stragglers, means, slow ranks), as buildKinetoCluster
 /// makes it from a store holding every rank. Each rank's `source` is its index in `digests`.

@@ -3,6 +3,7 @@
 #include "importers/accuracy/msprobedumpreader.h"
 #include "importers/cluster/mindsporecluster.h"
 #include "importers/cluster/rankdigestfile.h"
+#include "importers/cluster/rankdigestpass.h"
 #include "importers/core/filesniffer.h"
 #include "importers/graph/anfirgraphreader.h"
 #include "importers/graph/dotgraphreader.h"
@@ -42,9 +43,11 @@
 #include "importers/tensor/safetensorsfile.h"
 #include "importers/tensor/tensorfileimporter.h"
 #include "importers/trace/chrometracereader.h"
+#include "importers/trace/traceinput.h"
 #include "models/accuracy/divergence.h"
 #include "models/accuracy/dumpgraph.h"
 #include "models/accuracy/dumpmatching.h"
+#include "models/memory/memoryanalysis.h"
 #include "models/tensor/tensorslice.h"
 #include "models/tensor/tensorstatistics.h"
 #include "models/trace/tracelod.h"
@@ -341,6 +344,40 @@ void fuzzChromeTrace(const std::uint8_t* data, std::size_t size)
     // The memory curves are read from the events' args kept in the store.
     if (result.store)
         importers::memory::memoryFromTrace(*result.store);
+}
+
+void fuzzDigestPass(const std::uint8_t* data, std::size_t size)
+{
+    // Differential: whenever the single pass makes a digest, the store path must make the same one.
+    Diagnostics diagnostics;
+    const importers::trace::TraceInput input
+        = importers::trace::traceInputFromBytes(std::string(asText(data, size)), kGraphName, diagnostics);
+    if (!input.buffer || !diagnostics.isEmpty())
+        return;
+    const std::optional<models::cluster::RankDigest> fast
+        = importers::cluster::digestTraceSinglePass(input, kGraphName, {});
+    if (!fast)
+        return;
+    const importers::trace::ChromeTraceResult read
+        = importers::trace::ChromeTraceReader::readBytes(std::string(asText(data, size)), kGraphName);
+    if (!read.store || read.store->sources().empty()) {
+        fprintf(stderr, "the single pass made a digest the store path cannot\n");
+        std::abort();
+    }
+    models::cluster::RankDigest reference = models::cluster::computeRankDigest(*read.store);
+    const importers::memory::MemoryReadResult memory = importers::memory::memoryFromTrace(*read.store);
+    if (memory.profile) {
+        for (const models::memory::MemoryDevice& device : memory.profile->devices) {
+            const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
+            if (device.deviceId >= 0 && !device.relative && peak.valid
+                && !(peak.bytes <= reference.figures.peakMemoryBytes))
+                reference.figures.peakMemoryBytes = peak.bytes;
+        }
+    }
+    if (importers::cluster::encodeRankDigest(*fast) != importers::cluster::encodeRankDigest(reference)) {
+        fprintf(stderr, "the single pass and the store path made different digests\n");
+        std::abort();
+    }
 }
 
 void fuzzTraceIndex(const std::uint8_t* data, std::size_t size)
@@ -845,6 +882,8 @@ constexpr FuzzTarget kTargets[] = {
     { "paddle", fuzzPaddle, "Paddle ProgramDesc .pdmodel / __model__ (PaddleGraphReader)" },
     { "visualdlgraph", fuzzVisualDlGraph, "VisualDL add_graph JSON vdlgraph.*.log (VisualDlGraphReader)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
+    { "digestpass", fuzzDigestPass,
+      "rank digest single pass (digestTraceSinglePass) against the store path: any difference aborts" },
     { "traceindex", fuzzTraceIndex, "trace index cache (TraceStoreCodec::read), version and checksum unchecked" },
     { "memorytimeline", fuzzMemoryTimeline, "torch export_memory_timeline output" },
     { "msmemory", fuzzMindSporeMemory, "MindSpore memory files; byte 0 picks the file name" },

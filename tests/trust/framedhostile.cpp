@@ -1,9 +1,13 @@
 #include "tests/trust/framedhostile.h"
 
+#include "importers/cluster/rankdigestfile.h"
 #include "importers/loggers/wandbrunfile.h"
+#include "importers/memory/tracememory.h"
 #include "importers/trace/chrometracereader.h"
 #include "importers/trace/tracecache.h"
+#include "models/cluster/rankdigest.h"
 #include "models/core/crc32c.h"
+#include "models/memory/memoryanalysis.h"
 #include "models/trace/tracelod.h"
 #include "models/trace/tracestorecodec.h"
 
@@ -452,6 +456,69 @@ Mutations traceIndexInflations(const QByteArray& seed, std::uint64_t rowSeed)
         add(QStringLiteral("field"), at, i % 2 == 0 ? 8 : 4);
     }
     return out;
+}
+
+const char* const kDigestTraceSeed = R"({"schemaVersion": 1, "distributedInfo": {"rank": 1, "world_size": 2},
+ "deviceProperties": [{"id": 0, "name": "GPU"}], "traceEvents": [
+ {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "python"}},
+ {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#0", "pid": 1, "tid": 1, "ts": 100, "dur": 1000},
+ {"ph": "X", "cat": "cpu_op", "name": "enumerate(DataLoader)#_Iter.__next__", "pid": 1, "tid": 1, "ts": 110, "dur": 80},
+ {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 200, "dur": 300, "args": {"External id": 3}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 250, "dur": 20,
+  "args": {"External id": 3, "correlation": 7}},
+ {"ph": "s", "id": 7, "pid": 1, "tid": 1, "ts": 250, "cat": "ac2g", "name": "ac2g"},
+ {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 300, "dur": 150,
+  "args": {"External id": 3, "correlation": 7}},
+ {"ph": "f", "id": 7, "pid": 0, "tid": 7, "ts": 300, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+ {"ph": "X", "cat": "cpu_op", "name": "nccl:all_reduce", "pid": 1, "tid": 1, "ts": 600, "dur": 100, "args": {"External id": 4}},
+ {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "pid": 0, "tid": 20, "ts": 700,
+  "dur": 500, "args": {"External id": 4, "Collective name": "allreduce", "In msg nelems": 1024, "dtype": "Float",
+  "Group size": 2, "Process Group Name": "0", "Process Group Ranks": "[0, 1]"}},
+ {"ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 1, "ts": 210,
+  "args": {"Bytes": 4096, "Total Allocated": 4096, "Device Id": 0, "Device Type": 1, "Ev Idx": 5}},
+ {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 1300, "dur": 400},
+ {}
+], "baseTimeNanoseconds": 1700000000000000000}
+)";
+
+QString readTraceDigest(const QString& folder, const QByteArray& bytes)
+{
+    QDir().mkpath(folder);
+    const QString path = folder + QStringLiteral("/worker1.pt.trace.json");
+    QFile::remove(path);
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+            return QStringLiteral("cannot write %1").arg(path);
+    }
+    const importers::cluster::RankDigestResult result = importers::cluster::digestTraceFile(path);
+    if (!result.digest)
+        return result.error.contains(QFileInfo(path).fileName())
+            ? QString()
+            : QStringLiteral("refused without naming the file: %1").arg(result.error);
+    if (!result.singlePass)
+        return {};
+    // Made by the single pass: the store path must agree.
+    const importers::trace::ChromeTraceResult read = importers::trace::ChromeTraceReader::readFiles({ path });
+    if (!read.store || read.store->sources().empty())
+        return QStringLiteral("the single pass made a digest of a trace the store path cannot read");
+    models::cluster::RankDigest reference = models::cluster::computeRankDigest(*read.store);
+    const importers::memory::MemoryReadResult memory = importers::memory::memoryFromTrace(*read.store);
+    if (memory.profile) {
+        for (const models::memory::MemoryDevice& device : memory.profile->devices) {
+            const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
+            if (device.deviceId >= 0 && !device.relative && peak.valid
+                && !(peak.bytes <= reference.figures.peakMemoryBytes))
+                reference.figures.peakMemoryBytes = peak.bytes;
+        }
+    }
+    reference.file = result.digest->file;
+    reference.figures.path = result.digest->figures.path;
+    reference.fileSize = result.digest->fileSize;
+    reference.fileModifiedMs = result.digest->fileModifiedMs;
+    if (importers::cluster::encodeRankDigest(reference) != importers::cluster::encodeRankDigest(*result.digest))
+        return QStringLiteral("the single pass and the store path made different digests");
+    return {};
 }
 
 } // namespace runlens::test

@@ -24,4 +24,10 @@ QString readTraceIndex(const QString& folder, const QByteArray& bytes);
 /// Index files whose section sizes and counts are inflated, with the checksum made to match.
 Mutations traceIndexInflations(const QByteArray& seed, std::uint64_t rowSeed);
 
+/// A small Kineto trace the rank digest's single pass reads (steps, launches, a collective, memory).
+extern const char* const kDigestTraceSeed;
+/// Writes `bytes` as a trace in `folder` and digests it as `runlens digest` does: empty when the digest is
+/// refused with an error naming the file, or made and equal to the store path's, otherwise what went wrong.
+QString readTraceDigest(const QString& folder, const QByteArray& bytes);
+
 } // namespace runlens::test

@@ -1,10 +1,13 @@
 #include "importers/cluster/rankdigestfile.h"
+#include "importers/cluster/rankdigestpass.h"
 #include "importers/memory/tracememory.h"
 #include "importers/trace/chrometracereader.h"
+#include "importers/trace/traceinput.h"
 #include "models/cluster/clusterreport.h"
 #include "models/cluster/kinetocluster.h"
 #include "models/cluster/rankdigest.h"
 #include "models/memory/memoryanalysis.h"
+#include "tests/bench/cluster/kinetojob.h"
 #include "tests/importers/cluster/kinetorankfixture.h"
 #include "tests/testutils.h"
 
@@ -16,6 +19,7 @@
 
 using namespace runlens;
 using namespace runlens::importers::cluster;
+using namespace runlens::models;
 using namespace runlens::models::cluster;
 
 namespace {
@@ -85,6 +89,49 @@ QByteArray referenceDigest(const QString& path)
     return encodeRankDigest(digest);
 }
 
+/// The first field where two digests differ ("steps[3].dataLoading: 1.5 vs 1.25"), empty when equal: the
+/// version 1 body is a JSON object of every field, compared key by key.
+QString firstDifference(const RankDigest& a, const RankDigest& b)
+{
+    auto bodyOf = [](const RankDigest& d) {
+        const QByteArray bytes = encodeRankDigest(d, 1);
+        QByteArray compressed = bytes.mid(24);
+        const quint64 length = qFromLittleEndian<quint64>(bytes.constData() + 16);
+        QByteArray sized(4, 0);
+        qToBigEndian<quint32>(quint32(length), sized.data());
+        return QJsonDocument::fromJson(qUncompress(sized + compressed)).object();
+    };
+    const QJsonObject x = bodyOf(a);
+    const QJsonObject y = bodyOf(b);
+    if (x.isEmpty() || y.isEmpty())
+        return QStringLiteral("unreadable body");
+    QStringList keys = x.keys() + y.keys();
+    keys.removeDuplicates();
+    for (const QString& key : keys) {
+        const QJsonValue u = x.value(key);
+        const QJsonValue v = y.value(key);
+        if (u == v)
+            continue;
+        if (u.isArray() && v.isArray()) {
+            const QJsonArray ua = u.toArray();
+            const QJsonArray va = v.toArray();
+            for (qsizetype i = 0; i < std::min(ua.size(), va.size()); ++i) {
+                if (ua[i] != va[i])
+                    return QStringLiteral("%1[%2]: %3 vs %4")
+                        .arg(key)
+                        .arg(i)
+                        .arg(QString::fromUtf8(QJsonDocument(QJsonArray { ua[i] }).toJson(QJsonDocument::Compact)),
+                             QString::fromUtf8(QJsonDocument(QJsonArray { va[i] }).toJson(QJsonDocument::Compact)));
+            }
+            return QStringLiteral("%1: %2 vs %3 entries").arg(key).arg(ua.size()).arg(va.size());
+        }
+        return QStringLiteral("%1: %2 vs %3")
+            .arg(key, QString::fromUtf8(QJsonDocument(QJsonArray { u }).toJson(QJsonDocument::Compact)),
+                 QString::fromUtf8(QJsonDocument(QJsonArray { v }).toJson(QJsonDocument::Compact)));
+    }
+    return encodeRankDigest(a) == encodeRankDigest(b) ? QString() : QStringLiteral("the binary bodies differ");
+}
+
 QStringList writeJob(const QString& dir, int ranks, int slowRank)
 {
     QStringList paths;
@@ -106,6 +153,7 @@ private slots:
     void generatedJobEqualsCombinedStore();
     void samplesEqualCombinedStore();
     void everyTraceEqualsReference();
+    void singlePassEqualsStorePath();
     void roundTrip();
     void version1StillRead();
     void seedsWrittenByHand();
@@ -207,6 +255,64 @@ void TstRankDigest::everyTraceEqualsReference()
         if (result.digest)
             QVERIFY2(encodeRankDigest(*result.digest) == reference, qPrintable(path));
     }
+}
+
+void TstRankDigest::singlePassEqualsStorePath()
+{
+    // The single pass must be taken on Kineto traces as profilers write them (the samples with steps and the
+    // generated jobs, small and of the benchmark's kind) and give the store path's digest, field by field.
+    QTemporaryDir dir;
+    QStringList mustTake = writeJob(dir.path(), 3, 1);
+    QVERIFY(bench::writeKinetoRankTrace(dir.filePath(QStringLiteral("bench0.json")), 0, 16, 600'000, 6));
+    QVERIFY(bench::writeKinetoRankTrace(dir.filePath(QStringLiteral("bench6.json")), 6, 16, 300'000, 6));
+    mustTake << dir.filePath(QStringLiteral("bench0.json")) << dir.filePath(QStringLiteral("bench6.json"));
+    QStringList others;
+    const QString samples = test::samplesDir();
+    if (!samples.isEmpty()) {
+        QDirIterator it(samples + QStringLiteral("/traces/kineto"),
+                        { QStringLiteral("*.json"), QStringLiteral("*.json.gz") }, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext())
+            others << it.next();
+    }
+    int taken = 0;
+    for (const QString& path : mustTake + others) {
+        const QFileInfo info(path);
+        Diagnostics diagnostics;
+        const importers::trace::TraceInput input
+            = importers::trace::readTraceInput(info.absoluteFilePath(), diagnostics);
+        QVERIFY2(input.buffer, qPrintable(path));
+        QString why;
+        std::optional<RankDigest> fast = digestTraceSinglePass(input, info.absoluteFilePath(), {}, &why);
+        if (!fast) {
+            QVERIFY2(!mustTake.contains(path), qPrintable(path + QStringLiteral(": declined: ") + why));
+            qInfo().noquote() << "store path for" << info.fileName() << "-" << why;
+            continue;
+        }
+        ++taken;
+        const auto read = importers::trace::ChromeTraceReader::readFiles({ info.absoluteFilePath() });
+        QVERIFY(read.store);
+        RankDigest reference = computeRankDigest(*read.store);
+        const importers::memory::MemoryReadResult memory = importers::memory::memoryFromTrace(*read.store);
+        if (memory.profile) {
+            for (const models::memory::MemoryDevice& device : memory.profile->devices) {
+                const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
+                if (device.deviceId >= 0 && !device.relative && peak.valid
+                    && !(peak.bytes <= reference.figures.peakMemoryBytes))
+                    reference.figures.peakMemoryBytes = peak.bytes;
+            }
+        }
+        const QString difference = firstDifference(*fast, reference);
+        QVERIFY2(difference.isEmpty(), qPrintable(path + QStringLiteral(": ") + difference));
+
+        // digestTraceFile takes the same way and says so.
+        const auto before = singlePassCounts();
+        const RankDigestResult result = digestTraceFile(path);
+        QVERIFY(result.singlePass);
+        QCOMPARE(singlePassCounts().taken, before.taken + 1);
+    }
+    // Every generated trace and most samples (the others: no steps, a top-level array, string tids, ...).
+    QVERIFY2(taken >= mustTake.size() + others.size() / 2, qPrintable(QString::number(taken)));
 }
 
 void TstRankDigest::roundTrip()
