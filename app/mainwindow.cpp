@@ -76,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createDocks();
     createAccuracyDock();
+    createProjectorDock();
     createNotesDock();
     createPanelChoice();
     createActions();

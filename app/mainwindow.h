@@ -85,6 +85,9 @@ class DataPipelinePanel;
 namespace runlens::widgets::prcurves {
 class PrCurvesPanel;
 }
+namespace runlens::widgets::projector {
+class ProjectorPanel;
+}
 namespace runlens::widgets::runbrowser {
 class RunBrowserWidget;
 }
@@ -161,6 +164,7 @@ public:
     widgets::timeline::TimelinePanel* timelinePanel() const { return m_timelinePanel; }
     NotesPanel* notesPanel() const { return m_notesPanel; }
     widgets::accuracy::AccuracyPanel* accuracyPanel() const { return m_accuracyPanel; }
+    widgets::projector::ProjectorPanel* projectorPanel() const { return m_projectorPanel; }
 
     /// Opens `path` in the Source dock at `line` (1-based; 0: none) and brings the dock to the front.
     void showSource(const QString& path, int line);
@@ -215,6 +219,8 @@ private:
     void createAdvisorDock();
     // The Accuracy dock (accuracydock.cpp)
     void createAccuracyDock();
+    // The Projector dock (projectordock.cpp)
+    void createProjectorDock();
     void chooseDumpsToCompare();
     void loadRuleBooks();
     void saveRuleBook(const models::advisor::RuleBook& book);
@@ -381,6 +387,8 @@ private:
     QDockWidget* m_sourceDock = nullptr;
     widgets::accuracy::AccuracyPanel* m_accuracyPanel = nullptr;
     QDockWidget* m_accuracyDock = nullptr;
+    widgets::projector::ProjectorPanel* m_projectorPanel = nullptr;
+    QDockWidget* m_projectorDock = nullptr;
     NotesPanel* m_notesPanel = nullptr;
     QDockWidget* m_notesDock = nullptr;
     std::unique_ptr<RunView> m_pendingView; ///< what of the opened folder's saved view is still to restore

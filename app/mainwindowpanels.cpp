@@ -1,5 +1,7 @@
 #include "app/mainwindow.h"
+
 #include "app/runcontroller.h"
+#include "widgets/projector/projectorpanel.h"
 
 #include "app/notespanel.h"
 #include "importers/core/importsession.h"
@@ -92,6 +94,7 @@ models::ImportedContent MainWindow::importedContent() const
     c.comparisons = m_accuracyPanel->isRunning() || m_accuracyPanel->result() ? 1 : 0;
     m_systemPanel->flushPendingRefresh();
     c.systemRuns = m_systemPanel->runCount();
+    c.embeddingSets = m_projectorPanel->setCount();
     return c;
 }
 

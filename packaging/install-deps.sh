@@ -15,6 +15,7 @@ packages=(
     libprotobuf-dev protobuf-compiler
     nlohmann-json3-dev libsimdjson-dev zlib1g-dev libzip-dev zipcmp zipmerge ziptool
     libbenchmark-dev
+    libeigen3-dev
     xvfb xauth
     python3 python3-numpy python3-protobuf python3-crc32c python3-torch
     fonts-noto-cjk

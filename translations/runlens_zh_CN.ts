@@ -137,6 +137,10 @@
         <source>W&amp;B run file</source>
         <translation>W&amp;B 运行文件</translation>
     </message>
+    <message>
+        <source>Embedding projector</source>
+        <translation>嵌入投影</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChromeTraceReader</name>
@@ -469,6 +473,10 @@
     <message>
         <source>  metadata %1: %2</source>
         <translation>  元数据 %1：%2</translation>
+    </message>
+    <message>
+        <source>  embeddings %1: %2 points x %3 dimensions</source>
+        <translation>  嵌入 %1：%2 个点 × %3 维</translation>
     </message>
 </context>
 <context>
@@ -2813,6 +2821,10 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
         <source>Digesting cancelled after %1 of %2 ranks</source>
         <translation>摘要已取消：已完成 %2 个 rank 中的 %1 个</translation>
     </message>
+    <message>
+        <source>Projector</source>
+        <translation>投影器</translation>
+    </message>
 </context>
 <context>
     <name>runlens::app::NotesPanel</name>
@@ -3904,6 +3916,109 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
     <message>
         <source>Step</source>
         <translation>步</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::embeddings::ProjectorReader</name>
+    <message>
+        <source>%1 is not a size: %2</source>
+        <translation>%1 不是有效的尺寸：%2</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>cannot open: %1 (named by %2)</source>
+        <translation>无法打开：%1（由 %2 指定）</translation>
+    </message>
+    <message>
+        <source>%1 bytes is more than the %2 bytes read for such a file</source>
+        <translation>%1 字节超过了此类文件可读取的 %2 字节</translation>
+    </message>
+    <message>
+        <source>unbalanced &apos;%1&apos;; the rest of the file is not read</source>
+        <translation>&apos;%1&apos; 不配对；文件其余部分未读取</translation>
+    </message>
+    <message>
+        <source>expected a field name; the rest of the file is not read</source>
+        <translation>此处应为字段名；文件其余部分未读取</translation>
+    </message>
+    <message>
+        <source>nested deeper than %1 levels; the rest of the file is not read</source>
+        <translation>嵌套超过 %1 层；文件其余部分未读取</translation>
+    </message>
+    <message>
+        <source>unterminated list; the rest of the file is not read</source>
+        <translation>列表未结束；文件其余部分未读取</translation>
+    </message>
+    <message>
+        <source>no value for field %1; the rest of the file is not read</source>
+        <translation>字段 %1 没有值；文件其余部分未读取</translation>
+    </message>
+    <message>
+        <source>the file ends inside &apos;%1 {&apos;</source>
+        <translation>文件在 &apos;%1 {&apos; 内部结束</translation>
+    </message>
+    <message>
+        <source>%1 dimensions; only the first %2 are read</source>
+        <translation>共 %1 维；只读取前 %2 维</translation>
+    </message>
+    <message>
+        <source>%1 values where the lines before have %2; the table ends before this line</source>
+        <translation>此行有 %1 个值，而之前的行有 %2 个；表格在此行之前结束</translation>
+    </message>
+    <message>
+        <source>more points than the %1 read; the rest are left out</source>
+        <translation>点数超过已读取的 %1 个；其余的点被略去</translation>
+    </message>
+    <message>
+        <source>value %1 of the line is not a finite number (%2); it reads as 0</source>
+        <translation>该行第 %1 个值不是有限数（%2）；按 0 读取</translation>
+    </message>
+    <message>
+        <source>%1 values in all were not finite numbers and read as 0</source>
+        <translation>共有 %1 个值不是有限数，已按 0 读取</translation>
+    </message>
+    <message>
+        <source>%1 metadata columns; only the first %2 are read</source>
+        <translation>共 %1 个元数据列；只读取前 %2 列</translation>
+    </message>
+    <message>
+        <source>label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>%1 metadata rows for %2 points; %3</source>
+        <translation>%2 个点有 %1 行元数据；%3</translation>
+    </message>
+    <message>
+        <source>the extra rows are left out</source>
+        <translation>多出的行被略去</translation>
+    </message>
+    <message>
+        <source>the missing rows read as empty</source>
+        <translation>缺少的行按空值读取</translation>
+    </message>
+    <message>
+        <source>%1 cells where the header names %2 columns</source>
+        <translation>此行有 %1 个单元格，而表头有 %2 列</translation>
+    </message>
+    <message>
+        <source>%1 embeddings; only the first %2 are read</source>
+        <translation>共 %1 个嵌入；只读取前 %2 个</translation>
+    </message>
+    <message>
+        <source>embedding %1 has no tensor_path (tensors in a checkpoint are not read)</source>
+        <translation>嵌入 %1 没有 tensor_path（不读取检查点中的张量）</translation>
+    </message>
+    <message>
+        <source>no points</source>
+        <translation>没有点</translation>
+    </message>
+    <message>
+        <source>the sprite image named by %1 does not exist</source>
+        <translation>%1 指定的精灵图不存在</translation>
     </message>
 </context>
 <context>
@@ -6201,6 +6316,13 @@ Input dims: %2</source>
     <message>
         <source>Unknown</source>
         <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::projector::ProjectorPanel</name>
+    <message>
+        <source>%1 has more than %2 distinct values and not only numbers: one colour for all</source>
+        <translation>%1 有超过 %2 个不同的值且不全是数字：所有点使用同一种颜色</translation>
     </message>
 </context>
 <context>
@@ -9876,6 +9998,165 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <translation>
             <numerusform>&lt;p&gt;&lt;b&gt;所选运行没有 PR 或 ROC 曲线&lt;/b&gt;&lt;/p&gt;&lt;p&gt;在“比较运行”中选择其他运行，或清除选择以查看全部 %n 个含曲线的运行。&lt;/p&gt;</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::projector::ProjectorPanel</name>
+    <message>
+        <source>The embedding set shown</source>
+        <translation>显示的嵌入集</translation>
+    </message>
+    <message>
+        <source>Principal component on the horizontal axis</source>
+        <translation>横轴上的主成分</translation>
+    </message>
+    <message>
+        <source>Principal component on the vertical axis</source>
+        <translation>纵轴上的主成分</translation>
+    </message>
+    <message>
+        <source>Metadata column that colours the points</source>
+        <translation>为点着色的元数据列</translation>
+    </message>
+    <message>
+        <source>Metadata column shown beside the point under the mouse and in the neighbour list</source>
+        <translation>在鼠标所指的点旁和近邻列表中显示的元数据列</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>导出 PNG…</translation>
+    </message>
+    <message>
+        <source>Write the scatter as a PNG image</source>
+        <translation>将散点图写为 PNG 图像</translation>
+    </message>
+    <message>
+        <source>Embedding:</source>
+        <translation>嵌入：</translation>
+    </message>
+    <message>
+        <source>X:</source>
+        <translation>X：</translation>
+    </message>
+    <message>
+        <source>Y:</source>
+        <translation>Y：</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <source>Label by:</source>
+        <translation>标签依据：</translation>
+    </message>
+    <message>
+        <source>Search metadata (regular expression)</source>
+        <translation>搜索元数据（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Click a point to list its nearest neighbours.</source>
+        <translation>点击一个点以列出其最近邻。</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦</translation>
+    </message>
+    <message>
+        <source>Euclidean</source>
+        <translation>欧氏</translation>
+    </message>
+    <message>
+        <source>Distance in the original space</source>
+        <translation>原始空间中的距离</translation>
+    </message>
+    <message>
+        <source>Number of neighbours</source>
+        <translation>近邻数量</translation>
+    </message>
+    <message>
+        <source>Neighbours:</source>
+        <translation>近邻：</translation>
+    </message>
+    <message>
+        <source>%1 (%2 × %3)</source>
+        <translation>%1（%2 × %3）</translation>
+    </message>
+    <message>
+        <source>No embeddings in this folder. Open a folder holding a projector_config.pbtxt (TensorBoard&apos;s add_embedding writes one).</source>
+        <translation>此文件夹中没有嵌入。请打开包含 projector_config.pbtxt 的文件夹（TensorBoard 的 add_embedding 会写入该文件）。</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>(index)</source>
+        <translation>（索引）</translation>
+    </message>
+    <message>
+        <source>Computing principal components of %1 points…</source>
+        <translation>正在计算 %1 个点的主成分…</translation>
+    </message>
+    <message>
+        <source>Principal components cancelled.</source>
+        <translation>主成分计算已取消。</translation>
+    </message>
+    <message>
+        <source>The principal components could not be computed.</source>
+        <translation>无法计算主成分。</translation>
+    </message>
+    <message>
+        <source>PC%1 (%2%)</source>
+        <translation>PC%1（%2%）</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <source>%1: dark violet %2 … yellow %3</source>
+        <translation>%1：深紫 %2 … 黄 %3</translation>
+    </message>
+    <message>
+        <source>%1 points × %2 dimensions</source>
+        <translation>%1 个点 × %2 维</translation>
+    </message>
+    <message>
+        <source>invalid regular expression: %1</source>
+        <translation>无效的正则表达式：%1</translation>
+    </message>
+    <message>
+        <source>%1 matches</source>
+        <translation>%1 个匹配</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>Nearest to %1 (#%2), in the original space:</source>
+        <translation>原始空间中与 %1（#%2）最近的点：</translation>
+    </message>
+    <message>
+        <source>%1 (#%2) — %3</source>
+        <translation>%1（#%2）— %3</translation>
+    </message>
+    <message>
+        <source>PC%1: %2%</source>
+        <translation>PC%1：%2%</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Explained variance&lt;/b&gt; (top %1: %2%)&lt;br&gt;%3</source>
+        <translation>&lt;b&gt;解释方差&lt;/b&gt;（前 %1 个：%2%）&lt;br&gt;%3</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>无法写入 %1。</translation>
     </message>
 </context>
 <context>

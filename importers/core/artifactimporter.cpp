@@ -1,5 +1,7 @@
 #include "importers/core/artifactimporter.h"
 
+#include "importers/embeddings/projectorreader.h"
+
 #include "importers/accuracy/msprobeimporter.h"
 #include "importers/cluster/rankdigestimporter.h"
 #include "importers/graph/graphfileimporter.h"
@@ -62,6 +64,8 @@ std::unique_ptr<ArtifactImporter> createImporter(const models::Artifact& artifac
         return std::make_unique<accuracy::MsprobeImporter>(artifact.path);
     case models::ArtifactKind::RankDigest:
         return std::make_unique<cluster::RankDigestImporter>(artifact.path);
+    case models::ArtifactKind::EmbeddingProjector:
+        return std::make_unique<embeddings::ProjectorImporter>(artifact.path);
     case models::ArtifactKind::Table:
     case models::ArtifactKind::TrainerState:
     case models::ArtifactKind::MlflowRun:

@@ -7,6 +7,7 @@
 #include "models/core/diagnostic.h"
 #include "models/core/importstate.h"
 #include "models/core/runmanifest.h"
+#include "models/embeddings/embeddingset.h"
 #include "models/graph/graph.h"
 #include "models/memory/memoryprofile.h"
 #include "models/scalars/scalarseries.h"
@@ -53,6 +54,9 @@ struct ImportUpdate
     std::shared_ptr<const models::accuracy::MsprobeDump> msprobeDump;
     /// One rank's digest (`runlens digest`): the desktop shows the digests of a folder as a cluster.
     std::shared_ptr<const models::cluster::RankDigest> rankDigest;
+    /// The embedding sets of a projector folder, read whole, with what `runlens info` says of them.
+    std::shared_ptr<const std::vector<models::embeddings::EmbeddingSetPtr>> embeddings;
+    std::optional<QList<models::embeddings::EmbeddingSummary>> embeddingSummaries;
 };
 
 /// Reads one artifact, possibly in several polls as the file grows (live tail). Not thread-safe:

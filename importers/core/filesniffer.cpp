@@ -304,6 +304,12 @@ models::ArtifactKind sniffText(std::string_view text, const NameFacts& name, boo
         result.nameRank = rank;
         return models::ArtifactKind::ProfilerCsv;
     }
+    // The projector's config is text-format protobuf like a GraphDef: its fixed name tells them apart.
+    if (name.lower == "projector_config.pbtxt")
+        return models::ArtifactKind::EmbeddingProjector;
+    // The tables add_embedding writes beside it are read through the config, not as metrics tables.
+    if (name.lower == "metadata.tsv" || name.lower == "tensors.tsv")
+        return models::ArtifactKind::Unknown;
     if (isTorchScriptGraph(text))
         return models::ArtifactKind::GraphTorchScript;
     if (isDot(text))

@@ -551,6 +551,8 @@ void ImportSession::deliver(const PollResult& result)
     }
     if (update.lineage)
         state.lineage = update.lineage;
+    if (update.embeddingSummaries)
+        state.embeddings = update.embeddingSummaries;
     if (update.summaries)
         recordSummaryTags(state, *update.summaries);
     for (const models::Diagnostic& d : update.diagnostics)
@@ -574,6 +576,8 @@ void ImportSession::deliver(const PollResult& result)
         emit profilerArrived(m_manifest.artifacts[result.index].run, update.profiler);
     if (update.rankDigest)
         emit rankDigestArrived(result.index, update.rankDigest);
+    if (update.embeddings && !update.embeddings->empty())
+        emit embeddingsArrived(result.index, update.embeddings);
     emit artifactChanged(result.index);
 }
 

@@ -85,6 +85,9 @@ signals:
     void graphArrived(int artifactIndex, std::shared_ptr<const runlens::models::graph::Graph> graph);
     /// A rank digest (`runlens digest`) was read; the digests of one folder make a cluster.
     void rankDigestArrived(int artifactIndex, std::shared_ptr<const runlens::models::cluster::RankDigest> digest);
+    /// The embedding sets of a projector folder were read; shared and immutable.
+    void embeddingsArrived(int artifactIndex,
+                           std::shared_ptr<const std::vector<runlens::models::embeddings::EmbeddingSetPtr>> sets);
     /// Traces read together by importTraces(); the store holds one source per artifact, in that order.
     void tracesArrived(const QList<int>& artifactIndices,
                        std::shared_ptr<const runlens::models::trace::TraceStore> store);

@@ -462,6 +462,18 @@ QJsonObject infoReportJson(const models::RunManifest& manifest, const std::vecto
         }
         if (state.hparams)
             o.insert(QStringLiteral("hparams"), hparamsJson(*state.hparams));
+        if (state.embeddings) {
+            QJsonObject sets;
+            for (const models::embeddings::EmbeddingSummary& e : *state.embeddings) {
+                sets.insert(
+                    e.name,
+                    QJsonObject { { QStringLiteral("points"), e.points },
+                                  { QStringLiteral("dims"), e.dims },
+                                  { QStringLiteral("metadata_columns"), QJsonArray::fromStringList(e.metadataColumns) },
+                                  { QStringLiteral("sprite"), e.sprite } });
+            }
+            o.insert(QStringLiteral("embeddings"), sets);
+        }
         artifacts.append(o);
     }
     root.insert(QStringLiteral("artifacts"), artifacts);
@@ -568,6 +580,15 @@ QString infoReportText(const models::RunManifest& manifest, const std::vector<mo
                            .arg(it->points)
                            .arg(it->firstStep)
                            .arg(it->lastStep)
+                    + QLatin1Char('\n');
+            }
+        }
+        if (state.embeddings) {
+            for (const models::embeddings::EmbeddingSummary& e : *state.embeddings) {
+                out += QCoreApplication::translate("runlens::Report", "  embeddings %1: %2 points x %3 dimensions")
+                           .arg(e.name)
+                           .arg(e.points)
+                           .arg(e.dims)
                     + QLatin1Char('\n');
             }
         }

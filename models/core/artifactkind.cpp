@@ -65,6 +65,8 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("msprobe-dump");
     case ArtifactKind::RankDigest:
         return QStringLiteral("rank-digest");
+    case ArtifactKind::EmbeddingProjector:
+        return QStringLiteral("tensorboard-projector");
     case ArtifactKind::Unknown:
         return QStringLiteral("unknown");
     }
@@ -162,6 +164,9 @@ QString artifactKindName(ArtifactKind kind)
     case ArtifactKind::RankDigest:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Rank digest");
         break;
+    case ArtifactKind::EmbeddingProjector:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Embedding projector");
+        break;
     case ArtifactKind::Unknown:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "Other file");
         break;
@@ -180,7 +185,7 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::MemoryTimeline || kind == ArtifactKind::MemorySnapshot
         || kind == ArtifactKind::MsprobeDump || kind == ArtifactKind::RankDigest || kind == ArtifactKind::Table
         || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun || kind == ArtifactKind::GpuMetricsLog
-        || kind == ArtifactKind::WandbRun;
+        || kind == ArtifactKind::WandbRun || kind == ArtifactKind::EmbeddingProjector;
 }
 
 bool carriesScalars(ArtifactKind kind)

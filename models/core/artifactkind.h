@@ -36,6 +36,7 @@ enum class ArtifactKind {
     WandbRun, ///< a Weights & Biases run file, `run-<id>.wandb` (header `:W&B`)
     MsprobeDump, ///< msprobe accuracy dump: `dump.json` of a `step*/rank*/` folder (construct/stack.json beside)
     RankDigest, ///< one rank's digest written by `runlens digest` (`rank-N.rldigest`, header `RLDIGEST`)
+    EmbeddingProjector, ///< TensorBoard projector folder, found by its `projector_config.pbtxt`
     Unknown,
 };
 

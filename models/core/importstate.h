@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/diagnostic.h"
+#include "models/embeddings/embeddingset.h"
 #include "models/graph/graph.h"
 #include "models/summary/lineage.h"
 #include "models/summary/summarydata.h"
@@ -75,6 +76,7 @@ struct ArtifactState
     QMap<QString, QMap<QString, TagStatistics>> summaryTags;
     std::optional<summary::HParams> hparams; ///< for summary files with hyper-parameters plugin data
     std::optional<QList<MemoryDeviceSummary>> memory;
+    std::optional<QList<embeddings::EmbeddingSummary>> embeddings; ///< for projector folders that were read
     /// For the first profiler artifact of a run: what the run's MindSpore profiler output holds.
     std::shared_ptr<const ProfilerBundle> profiler; ///< for traces with memory events and memory files
 

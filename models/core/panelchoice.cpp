@@ -24,6 +24,7 @@ const QString kOverview = QStringLiteral("OverviewDock");
 const QString kDataPipeline = QStringLiteral("DataPipelineDock");
 const QString kCluster = QStringLiteral("ClusterDock");
 const QString kAccuracy = QStringLiteral("AccuracyDock");
+const QString kProjector = QStringLiteral("ProjectorDock");
 const QString kSystem = QStringLiteral("SystemDock");
 
 } // namespace
@@ -32,14 +33,14 @@ bool ImportedContent::isEmpty() const
 {
     return scalarTags == 0 && histogramTags == 0 && imageTags == 0 && textTags == 0 && prCurveTags == 0 && graphs == 0
         && tensors == 0 && traces == 0 && profilerRanks == 0 && pipelines == 0 && clusterRanks == 0
-        && memoryProfiles == 0 && comparisons == 0 && systemRuns == 0;
+        && memoryProfiles == 0 && comparisons == 0 && systemRuns == 0 && embeddingSets == 0;
 }
 
 QStringList PanelChoice::managedDocks()
 {
-    return { kRunBrowser, kNodeDetails, kNotes,    kScalars,      kDistributions, kImages,   kText,
-             kPrCurves,   kCompareRuns, kAdvisor,  kGraph,        kTensors,       kTimeline, kOperators,
-             kSteps,      kMemory,      kOverview, kDataPipeline, kCluster,       kAccuracy, kSystem };
+    return { kRunBrowser,  kNodeDetails,  kNotes,   kScalars,  kDistributions, kImages,    kText,  kPrCurves,
+             kCompareRuns, kAdvisor,      kGraph,   kTensors,  kTimeline,      kOperators, kSteps, kMemory,
+             kOverview,    kDataPipeline, kCluster, kAccuracy, kSystem,        kProjector };
 }
 
 PanelChoice::PanelChoice(const ImportedContent& c, const QStringList& preferred)
@@ -61,6 +62,7 @@ PanelChoice::PanelChoice(const ImportedContent& c, const QStringList& preferred)
         { kImages, c.imageTags > 0 },
         { kText, c.textTags > 0 },
         { kPrCurves, c.prCurveTags > 0 },
+        { kProjector, c.embeddingSets > 0 },
         // A trace without step markers has an overview of one "step": the Timeline says more.
         { kOverview, overviewData },
         { kTimeline, c.traces > 0 },

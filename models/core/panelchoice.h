@@ -26,6 +26,7 @@ struct ImportedContent
     int noteCharacters = 0; ///< of the folder's notes
     int comparisons = 0; ///< dump comparisons in the Accuracy panel (running or finished)
     int systemRuns = 0; ///< hosts or ranks with system metrics (`system/*` scalars)
+    int embeddingSets = 0; ///< sets in the Projector (TensorBoard projector folders)
 
     bool isEmpty() const;
 };

@@ -490,6 +490,35 @@ private slots:
                  text.out.constData());
     }
 
+    void infoJsonEmbeddings()
+    {
+        // The projector folder torch's add_embedding lays out: one artifact, its sets under "embeddings";
+        // the tables beside the config are read through it, not listed as metrics tables.
+        const QString folder = QStringLiteral(RUNLENS_TEST_DATA_DIR "/embeddings/projector");
+        const ::Result r = run({ QStringLiteral("info"), folder, QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        QCOMPARE(artifacts.size(), 1);
+        const QJsonObject artifact = artifacts[0].toObject();
+        QCOMPARE(artifact[QStringLiteral("kind")].toString(), QStringLiteral("tensorboard-projector"));
+        QCOMPARE(artifact[QStringLiteral("status")].toString(), QStringLiteral("ok"));
+        const QJsonObject sets = artifact[QStringLiteral("embeddings")].toObject();
+        QCOMPARE(sets.size(), 2);
+        const QJsonObject features = sets[QStringLiteral("features:00000")].toObject();
+        QCOMPARE(features[QStringLiteral("points")].toInt(), 60);
+        QCOMPARE(features[QStringLiteral("dims")].toInt(), 16);
+        QCOMPARE(features[QStringLiteral("metadata_columns")].toArray(),
+                 (QJsonArray { QStringLiteral("class"), QStringLiteral("score") }));
+        QCOMPARE(features[QStringLiteral("sprite")].toBool(), true);
+        const QJsonObject words = sets[QStringLiteral("words:00003")].toObject();
+        QCOMPARE(words[QStringLiteral("points")].toInt(), 12);
+        QCOMPARE(words[QStringLiteral("sprite")].toBool(), false);
+        QCOMPARE(words[QStringLiteral("metadata_columns")].toArray(), (QJsonArray { QStringLiteral("label") }));
+
+        const ::Result text = run({ QStringLiteral("info"), folder });
+        QVERIFY2(text.out.contains("embeddings features:00000: 60 points x 16 dimensions"), text.out.constData());
+    }
+
     void exportDistributionsCsv()
     {
         RUNLENS_REQUIRE_SAMPLES(samples);

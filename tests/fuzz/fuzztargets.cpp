@@ -5,6 +5,7 @@
 #include "importers/cluster/rankdigestfile.h"
 #include "importers/cluster/rankdigestpass.h"
 #include "importers/core/filesniffer.h"
+#include "importers/embeddings/projectorreader.h"
 #include "importers/graph/anfirgraphreader.h"
 #include "importers/graph/dotgraphreader.h"
 #include "importers/graph/mindsporeirreader.h"
@@ -47,6 +48,8 @@
 #include "models/accuracy/divergence.h"
 #include "models/accuracy/dumpgraph.h"
 #include "models/accuracy/dumpmatching.h"
+#include "models/embeddings/neighbours.h"
+#include "models/embeddings/pca.h"
 #include "models/memory/memoryanalysis.h"
 #include "models/tensor/tensorslice.h"
 #include "models/tensor/tensorstatistics.h"
@@ -551,6 +554,54 @@ void fuzzNpuSmi(const std::uint8_t* data, std::size_t size)
     importers::system::appendNpuMetrics(npus, metrics);
 }
 
+void fuzzProjector(const std::uint8_t* data, std::size_t size)
+{
+    // Byte 0 picks the input: the text-format config, tensors.tsv, metadata.tsv, or a whole folder whose
+    // config names the input as both of its tables (then PCA and neighbours run over what was read).
+    const std::size_t variant = pickVariant(data, size, 4);
+    const QByteArray bytes(reinterpret_cast<const char*>(data), qsizetype(size));
+    Diagnostics diagnostics;
+    importers::embeddings::ProjectorLimits limits;
+    limits.maxRows = 2000;
+    limits.maxDims = 64;
+    switch (variant) {
+    case 0:
+        importers::embeddings::parseProjectorConfig(bytes, QStringLiteral("projector_config.pbtxt"), diagnostics);
+        break;
+    case 1: {
+        models::embeddings::EmbeddingSet set;
+        importers::embeddings::parseTensorsTsv(bytes, QStringLiteral("tensors.tsv"), limits, set, diagnostics);
+        break;
+    }
+    case 2: {
+        models::embeddings::EmbeddingSet set;
+        set.rows = 16;
+        set.dims = 1;
+        set.values.assign(16, 0.0f);
+        importers::embeddings::parseMetadataTsv(bytes, QStringLiteral("metadata.tsv"), set, diagnostics);
+        break;
+    }
+    default: {
+        const QString tensors = writeFile("projector", QStringLiteral("tensors.tsv"), data, size);
+        const QString config = QFileInfo(tensors).dir().filePath(QStringLiteral("projector_config.pbtxt"));
+        QFile file(config);
+        if (!file.open(QIODevice::WriteOnly))
+            return;
+        file.write("embeddings { tensor_name: 'f' tensor_path: 'tensors.tsv' metadata_path: 'tensors.tsv' }\n");
+        file.close();
+        const importers::embeddings::ProjectorReadResult read
+            = importers::embeddings::readProjectorFolder(config, limits);
+        for (const models::embeddings::EmbeddingSetPtr& set : read.sets) {
+            models::embeddings::computePca(*set, 3);
+            const models::embeddings::NeighbourIndex index(*set);
+            index.nearest(0, 5, models::embeddings::Distance::Cosine);
+            index.nearest(set->rows - 1, 5, models::embeddings::Distance::Euclidean);
+        }
+        break;
+    }
+    }
+}
+
 void fuzzLoggers(const std::uint8_t* data, std::size_t size)
 {
     // Byte 0 picks the file: a metrics table (CSV, JSON lines, nvidia-smi or dcgmi, one reader), a
@@ -905,6 +956,8 @@ constexpr FuzzTarget kTargets[] = {
     { "rankdigest", fuzzRankDigest,
       "rank digest files (decodeRankDigest); byte 0: whole file, version 1 JSON body or version 2 binary body" },
     { "wandbrun", fuzzWandbRun, "W&B run file (WandbRunReader); byte 0: whole file, records, or framed fragments" },
+    { "projector", fuzzProjector,
+      "TensorBoard projector folder: byte 0 picks projector_config.pbtxt, tensors.tsv, metadata.tsv or a folder" },
     { "npusmi", fuzzNpuSmi, "Ascend `npu-smi info` table (parseNpuSmiInfo)" },
     { "comparemapping", fuzzCompareMapping,
       "runlens compare mapping file (NameMapping::parse) and matching through it" },

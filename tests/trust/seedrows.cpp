@@ -4,6 +4,7 @@
 
 #include "tests/importers/core/artifactbytes.h"
 
+#include "importers/embeddings/projectorreader.h"
 #include "importers/loggers/wandbrunfile.h"
 #include "importers/trace/chrometracereader.h"
 #include "importers/trace/tracecache.h"
@@ -23,6 +24,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+using namespace runlens::importers;
 using namespace runlens::models;
 
 // Small real files of every format the importers read, and the damage only each format can be given.
@@ -334,6 +336,66 @@ const char kMsOperatorMemory[]
 
 const QByteArray kTraceBombPrefix("{\"traceEvents\":[");
 const QByteArray kTimelineBombPrefix("[[-1, 1, 512, 7],");
+
+} // namespace
+
+namespace {
+
+// A projector config naming the torch fixture's tables by absolute path, so the damaged config alone is the
+// case's file.
+const char kProjectorConfig[]
+    = "embeddings {\n  tensor_name: \"words:00003\"\n  metadata_path: \"" RUNLENS_TEST_DATA_DIR
+      "/embeddings/projector/00003/words/metadata.tsv\"\n  tensor_path: \"" RUNLENS_TEST_DATA_DIR
+      "/embeddings/projector/00003/words/tensors.tsv\"\n}\n";
+
+Mutations projectorConfigHostile(const QByteArray& seed, std::uint64_t rowSeed)
+{
+    Mutations cases = textNumberInflations(seed, rowSeed);
+    cases.append({ QStringLiteral("nested a million levels"),
+                   [] { return QByteArray("embeddings { ") + QByteArray("a { ").repeated(1000000); } });
+    cases.append({ QStringLiteral("a hundred thousand embeddings"), [seed] { return seed.repeated(100000); } });
+    cases.append(
+        { QStringLiteral("unterminated string"), [] { return QByteArray("embeddings { tensor_path: \"abc"); } });
+    cases.append({ QStringLiteral("sprite dims huge"), [seed] {
+                      return seed
+                          + "embeddings { tensor_path: 'x' sprite { single_image_dim: 4294967295 "
+                            "single_image_dim: 99999999999999999999 } }\n";
+                  } });
+    return cases;
+}
+
+/// Reads `bytes` as the tensors.tsv of a projector folder through its importer. Runs in the child.
+QString readProjectorTable(const QString& folder, const QByteArray& bytes, bool metadata)
+{
+    QDir().mkpath(folder);
+    const QString table = folder + (metadata ? QStringLiteral("/metadata.tsv") : QStringLiteral("/tensors.tsv"));
+    const QString config = folder + QStringLiteral("/projector_config.pbtxt");
+    QFile::remove(table);
+    QFile::remove(config);
+    QFile tableFile(table);
+    QFile configFile(config);
+    if (!tableFile.open(QIODevice::WriteOnly) || tableFile.write(bytes) != bytes.size()
+        || !configFile.open(QIODevice::WriteOnly))
+        return QStringLiteral("cannot write %1").arg(folder);
+    tableFile.close();
+    const QByteArray tensors = QByteArray(RUNLENS_TEST_DATA_DIR "/embeddings/projector/00003/words/tensors.tsv");
+    configFile.write("embeddings { tensor_name: 'x' tensor_path: '" + (metadata ? tensors : QByteArray("tensors.tsv"))
+                     + (metadata ? QByteArray("' metadata_path: 'metadata.tsv") : QByteArray()) + "' }\n");
+    configFile.close();
+    importers::embeddings::ProjectorImporter importer(config);
+    ImportUpdate update;
+    try {
+        update = importer.poll({});
+    } catch (const std::exception& e) {
+        return QStringLiteral("exception escaped poll(): %1").arg(QString::fromLocal8Bit(e.what()));
+    }
+    bool named = false;
+    for (const Diagnostic& d : std::as_const(update.diagnostics))
+        named = named || d.file == table;
+    if (update.status != ImportStatus::Ok && !named)
+        return QStringLiteral("status %1 without a diagnostic naming %2").arg(importStatusId(update.status), table);
+    return {};
+}
 
 } // namespace
 
@@ -743,6 +805,44 @@ std::vector<SeedRow> seedRows()
           false,
           {},
           jsonLinesHostile },
+        { "tensorboard projector config",
+          Source::Inline,
+          kProjectorConfig,
+          "projector_config.pbtxt",
+          ArtifactKind::EmbeddingProjector,
+          false,
+          {},
+          projectorConfigHostile },
+        { "tensorboard projector tensors.tsv",
+          Source::TestData,
+          "embeddings/projector/00000/features/tensors.tsv",
+          "tensors.tsv",
+          ArtifactKind::EmbeddingProjector,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t rowSeed) {
+              Mutations cases = textNumberInflations(s, rowSeed);
+              cases.append({ QStringLiteral("one line of a million values"),
+                             [] { return QByteArray("1\t").repeated(1000000); } });
+              cases.append({ QStringLiteral("a million empty-valued lines"),
+                             [] { return QByteArray("\t\t\n").repeated(1000000); } });
+              return cases;
+          },
+          [](const QString& folder, const QByteArray& bytes) { return readProjectorTable(folder, bytes, false); } },
+        { "tensorboard projector metadata.tsv",
+          Source::TestData,
+          "embeddings/projector/00003/words/metadata.tsv",
+          "metadata.tsv",
+          ArtifactKind::EmbeddingProjector,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t rowSeed) {
+              Mutations cases = textNumberInflations(s, rowSeed);
+              cases.append({ QStringLiteral("a header of a million columns"),
+                             [] { return QByteArray("c\t").repeated(1000000) + "\n"; } });
+              return cases;
+          },
+          [](const QString& folder, const QByteArray& bytes) { return readProjectorTable(folder, bytes, true); } },
         { "wandb run file",
           Source::TestData,
           "loggers/wandb-seed/run-seed.wandb",

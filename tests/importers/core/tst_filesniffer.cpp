@@ -176,8 +176,12 @@ void TestFileSniffer::classify_data()
     QTest::newRow("graphdef pbtxt") << "graph.pbtxt"
                                     << QByteArray("node {\n  name: \"x\"\n  op: \"Placeholder\"\n}\nversions {\n}\n")
                                     << "graph-tensorflow";
-    QTest::newRow("pbtxt of something else")
-        << "projector_config.pbtxt" << QByteArray("embeddings {\n  tensor_name: \"a\"\n}\n") << "unknown";
+    // A text-format protobuf that is no graph: TensorBoard's projector config, known by its name.
+    QTest::newRow("projector config pbtxt")
+        << "projector_config.pbtxt" << QByteArray("embeddings {\n  tensor_name: \"a\"\n}\n") << "tensorboard-projector";
+    // The tables add_embedding writes beside it are read through the config, never as metrics tables.
+    QTest::newRow("projector metadata.tsv with a header")
+        << "metadata.tsv" << QByteArray("class\tscore\nclass0\t0.5\nclass1\t1.0\n") << "unknown";
     QTest::newRow("plain text") << "notes.txt" << QByteArray("loss went down, then up\n") << "unknown";
 
     // Graphs as protobuf.

@@ -188,6 +188,24 @@ private slots:
         QCOMPARE(choice.front(kProfilerGroup), QString());
     }
 
+    void embeddingsShowTheProjector()
+    {
+        ImportedContent c;
+        c.embeddingSets = 2;
+        QVERIFY(!c.isEmpty());
+        const PanelChoice choice(c);
+        QVERIFY(choice.hasContent(QStringLiteral("ProjectorDock")));
+        QVERIFY(!choice.hasContent(QStringLiteral("ScalarsDock")));
+        QCOMPARE(choice.front(kUpperGroup + QStringList { QStringLiteral("ProjectorDock") }),
+                 QStringLiteral("ProjectorDock"));
+        // Beside scalars, Scalars keeps the front.
+        ImportedContent both = scalarsOnly();
+        both.embeddingSets = 1;
+        QCOMPARE(PanelChoice(both).front(kUpperGroup + QStringList { QStringLiteral("ProjectorDock") }),
+                 QStringLiteral("ScalarsDock"));
+        QVERIFY(PanelChoice(scalarsOnly()).withoutContent().contains(QStringLiteral("ProjectorDock")));
+    }
+
     void advisorAndComparison()
     {
         ImportedContent c = scalarsOnly();

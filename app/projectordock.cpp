@@ -1,0 +1,40 @@
+#include "app/mainwindow.h"
+
+#include "app/runcontroller.h"
+#include "importers/core/importsession.h"
+#include "widgets/projector/projectorpanel.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QMessageBox>
+#include <QStatusBar>
+
+// The Projector dock: embedding sets of the open folder as a scatter of their principal components.
+
+namespace runlens::app {
+
+void MainWindow::createProjectorDock()
+{
+    m_projectorPanel = new widgets::projector::ProjectorPanel(this);
+    m_projectorDock = addPanelDock(m_projectorPanel, tr("Projector"), QStringLiteral("ProjectorDock"), m_prCurvesDock);
+    m_projectorPanel->setExportFileNameProvider(
+        [this](widgets::ChartExporter::Format format, const QString& suggested) {
+            return askExportFileName(format, suggested);
+        });
+    connect(m_projectorPanel, &widgets::projector::ProjectorPanel::chartExported, this,
+            [this](const QString& fileName) {
+                statusBar()->showMessage(tr("Chart written to %1").arg(QDir::toNativeSeparators(fileName)), 8000);
+            });
+    connect(m_projectorPanel, &widgets::projector::ProjectorPanel::chartExportFailed, this,
+            [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); });
+    connect(m_run, &RunController::runCleared, m_projectorPanel, &widgets::projector::ProjectorPanel::clear);
+    connect(m_run, &RunController::sessionCreated, this, [this](importers::ImportSession* session) {
+        connect(session, &importers::ImportSession::embeddingsArrived, this,
+                [this](int, std::shared_ptr<const std::vector<models::embeddings::EmbeddingSetPtr>> sets) {
+                    m_projectorPanel->addEmbeddings(*sets);
+                    schedulePanelChoice();
+                });
+    });
+}
+
+} // namespace runlens::app

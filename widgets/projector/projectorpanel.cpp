@@ -1,0 +1,530 @@
+#include "widgets/projector/projectorpanel.h"
+
+#include "widgets/projector/pointcolors.h"
+#include "widgets/projector/projectorscatter.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace runlens::widgets::projector {
+
+namespace {
+
+// Components computed per set: enough to pick any pair a user looks at, cheap next to the covariance.
+constexpr int kComponents = 10;
+constexpr int kDefaultNeighbours = 10;
+
+} // namespace
+
+ProjectorPanel::ProjectorPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    m_setBox = new QComboBox(this);
+    m_setBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_setBox->setToolTip(tr("The embedding set shown"));
+    m_xBox = new QComboBox(this);
+    m_yBox = new QComboBox(this);
+    m_xBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_yBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_xBox->setToolTip(tr("Principal component on the horizontal axis"));
+    m_yBox->setToolTip(tr("Principal component on the vertical axis"));
+    m_colorBox = new QComboBox(this);
+    m_colorBox->setToolTip(tr("Metadata column that colours the points"));
+    m_labelBox = new QComboBox(this);
+    m_labelBox->setToolTip(tr("Metadata column shown beside the point under the mouse and in the neighbour list"));
+    m_exportButton = new QToolButton(this);
+    m_exportButton->setText(tr("Export PNG…"));
+    m_exportButton->setToolTip(tr("Write the scatter as a PNG image"));
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Embedding:"), this));
+    top->addWidget(m_setBox);
+    top->addSpacing(8);
+    top->addWidget(new QLabel(tr("X:"), this));
+    top->addWidget(m_xBox);
+    top->addWidget(new QLabel(tr("Y:"), this));
+    top->addWidget(m_yBox);
+    top->addSpacing(8);
+    top->addWidget(new QLabel(tr("Colour by:"), this));
+    top->addWidget(m_colorBox);
+    top->addWidget(new QLabel(tr("Label by:"), this));
+    top->addWidget(m_labelBox);
+    top->addStretch(1);
+    top->addWidget(m_exportButton);
+
+    m_searchEdit = new QLineEdit(this);
+    m_searchEdit->setPlaceholderText(tr("Search metadata (regular expression)"));
+    m_searchEdit->setClearButtonEnabled(true);
+    m_status = new QLabel(this);
+    m_progressBar = new QProgressBar(this);
+    m_progressBar->setRange(0, 1000);
+    m_progressBar->setTextVisible(false);
+    m_progressBar->setMaximumWidth(160);
+    m_progressBar->hide();
+    m_cancelButton = new QToolButton(this);
+    m_cancelButton->setText(tr("Cancel"));
+    m_cancelButton->hide();
+    auto* second = new QHBoxLayout;
+    second->addWidget(m_searchEdit, 2);
+    second->addWidget(m_status, 3);
+    second->addWidget(m_progressBar);
+    second->addWidget(m_cancelButton);
+
+    m_scatter = new ProjectorScatter(this);
+    m_scatter->setLabelProvider([this](int index) { return labelFor(index); });
+
+    auto* side = new QWidget(this);
+    m_variance = new QLabel(side);
+    m_variance->setWordWrap(true);
+    m_variance->setTextFormat(Qt::RichText);
+    m_legend = new QLabel(side);
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    m_neighbourTitle = new QLabel(tr("Click a point to list its nearest neighbours."), side);
+    m_neighbourTitle->setWordWrap(true);
+    m_distanceBox = new QComboBox(side);
+    m_distanceBox->addItem(tr("Cosine"), int(models::embeddings::Distance::Cosine));
+    m_distanceBox->addItem(tr("Euclidean"), int(models::embeddings::Distance::Euclidean));
+    m_distanceBox->setToolTip(tr("Distance in the original space"));
+    m_kBox = new QSpinBox(side);
+    m_kBox->setRange(1, 1000);
+    m_kBox->setValue(kDefaultNeighbours);
+    m_kBox->setToolTip(tr("Number of neighbours"));
+    m_neighbourList = new QListWidget(side);
+    auto* neighbourOptions = new QHBoxLayout;
+    neighbourOptions->addWidget(new QLabel(tr("Neighbours:"), side));
+    neighbourOptions->addWidget(m_kBox);
+    neighbourOptions->addWidget(m_distanceBox, 1);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(4, 0, 0, 0);
+    sideLayout->addWidget(m_variance);
+    sideLayout->addWidget(m_legend);
+    sideLayout->addLayout(neighbourOptions);
+    sideLayout->addWidget(m_neighbourTitle);
+    sideLayout->addWidget(m_neighbourList, 1);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_scatter);
+    splitter->addWidget(side);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addLayout(second);
+    layout->addWidget(splitter, 1);
+
+    connect(m_setBox, &QComboBox::currentIndexChanged, this, [this](int index) { setCurrentSet(index); });
+    connect(m_xBox, &QComboBox::currentIndexChanged, this, [this] { updateScatterPoints(); });
+    connect(m_yBox, &QComboBox::currentIndexChanged, this, [this] { updateScatterPoints(); });
+    connect(m_colorBox, &QComboBox::currentIndexChanged, this, [this] { updateColors(); });
+    connect(m_labelBox, &QComboBox::currentIndexChanged, this, [this] {
+        updateNeighbourList();
+        m_scatter->update();
+    });
+    connect(m_searchEdit, &QLineEdit::textChanged, this, [this](const QString& text) { setSearch(text); });
+    connect(m_distanceBox, &QComboBox::currentIndexChanged, this, [this] { selectPoint(m_selected); });
+    connect(m_kBox, &QSpinBox::valueChanged, this, [this] { selectPoint(m_selected); });
+    connect(m_scatter, &ProjectorScatter::pointClicked, this, [this](int index) { selectPoint(index); });
+    connect(m_neighbourList, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { selectPoint(item->data(Qt::UserRole).toInt()); });
+    connect(m_cancelButton, &QToolButton::clicked, this, [this] { cancelPca(); });
+    connect(m_exportButton, &QToolButton::clicked, this, [this] { requestExport(); });
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] { pcaFinished(); });
+
+    clear();
+}
+
+ProjectorPanel::~ProjectorPanel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_watcher.waitForFinished();
+}
+
+void ProjectorPanel::addEmbeddings(const std::vector<models::embeddings::EmbeddingSetPtr>& sets)
+{
+    const bool first = m_sets.empty();
+    const QSignalBlocker blocker(m_setBox);
+    for (const models::embeddings::EmbeddingSetPtr& set : sets) {
+        if (!set)
+            continue;
+        m_sets.push_back(set);
+        m_setBox->addItem(tr("%1 (%2 × %3)").arg(set->name).arg(set->rows).arg(set->dims));
+    }
+    if (first && !m_sets.empty())
+        setCurrentSet(0);
+}
+
+void ProjectorPanel::clear()
+{
+    cancelPca();
+    m_sets.clear();
+    const QSignalBlocker blocker(m_setBox);
+    m_setBox->clear();
+    m_pca.reset();
+    m_index.reset();
+    m_selected = -1;
+    m_neighbours.clear();
+    m_scatter->setPoints({}, {});
+    m_status->setText(tr("No embeddings in this folder. Open a folder holding a projector_config.pbtxt "
+                         "(TensorBoard's add_embedding writes one)."));
+    updateVarianceText();
+    updateNeighbourList();
+    m_legend->clear();
+}
+
+models::embeddings::EmbeddingSetPtr ProjectorPanel::currentSet() const
+{
+    const int index = m_setBox->currentIndex();
+    return index >= 0 && index < int(m_sets.size()) ? m_sets[std::size_t(index)] : nullptr;
+}
+
+void ProjectorPanel::setCurrentSet(int index)
+{
+    if (index < 0 || index >= int(m_sets.size()))
+        return;
+    if (m_setBox->currentIndex() != index) {
+        m_setBox->setCurrentIndex(index); // comes back here through the signal
+        return;
+    }
+    const models::embeddings::EmbeddingSetPtr set = m_sets[std::size_t(index)];
+    m_pca.reset();
+    m_selected = -1;
+    m_neighbours.clear();
+    m_index = std::make_unique<models::embeddings::NeighbourIndex>(*set);
+    {
+        const QSignalBlocker colorBlocker(m_colorBox);
+        const QSignalBlocker labelBlocker(m_labelBox);
+        m_colorBox->clear();
+        m_labelBox->clear();
+        m_colorBox->addItem(tr("(none)"), -1);
+        m_labelBox->addItem(tr("(index)"), -1);
+        for (int c = 0; c < set->metadataColumns.size(); ++c) {
+            m_colorBox->addItem(set->metadataColumns.at(c), c);
+            m_labelBox->addItem(set->metadataColumns.at(c), c);
+        }
+        // A single column is what most folders have: colour and label by it at once.
+        if (!set->metadataColumns.isEmpty()) {
+            m_colorBox->setCurrentIndex(1);
+            m_labelBox->setCurrentIndex(1);
+        }
+    }
+    m_scatter->setPoints({}, {});
+    updateColors();
+    updateNeighbourList();
+    startPca();
+}
+
+void ProjectorPanel::startPca()
+{
+    cancelPca();
+    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    if (!set)
+        return;
+    m_cancel = std::make_shared<std::atomic_bool>(false);
+    m_computingSet = m_setBox->currentIndex();
+    m_progressBar->setValue(0);
+    m_progressBar->show();
+    m_cancelButton->show();
+    m_status->setText(tr("Computing principal components of %1 points…").arg(set->rows));
+    QPointer<QProgressBar> bar = m_progressBar;
+    models::embeddings::OperationControl control;
+    control.cancel = m_cancel.get();
+    control.progress = [bar](int permille) {
+        QMetaObject::invokeMethod(
+            bar,
+            [bar, permille] {
+                if (bar)
+                    bar->setValue(permille);
+            },
+            Qt::QueuedConnection);
+    };
+    std::shared_ptr<std::atomic_bool> cancel = m_cancel;
+    m_watcher.setFuture(QtConcurrent::run([set, control, cancel] {
+        // `cancel` keeps the flag alive while the computation reads it.
+        Q_UNUSED(cancel);
+        return models::embeddings::computePca(*set, kComponents, control);
+    }));
+}
+
+void ProjectorPanel::cancelPca()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    if (m_watcher.isRunning()) {
+        m_watcher.waitForFinished();
+    }
+    m_progressBar->hide();
+    m_cancelButton->hide();
+}
+
+void ProjectorPanel::pcaFinished()
+{
+    m_progressBar->hide();
+    m_cancelButton->hide();
+    const bool canceled = m_cancel && m_cancel->load();
+    if (m_computingSet != m_setBox->currentIndex() || !m_watcher.future().isValid())
+        return;
+    m_pca = m_watcher.future().result();
+    if (!m_pca) {
+        m_status->setText(canceled ? tr("Principal components cancelled.")
+                                   : tr("The principal components could not be computed."));
+        emit reductionFinished();
+        return;
+    }
+    updateComponentChoices();
+    updateScatterPoints();
+    updateVarianceText();
+    updateMarks();
+    emit reductionFinished();
+}
+
+void ProjectorPanel::updateComponentChoices()
+{
+    const QSignalBlocker xBlocker(m_xBox);
+    const QSignalBlocker yBlocker(m_yBox);
+    m_xBox->clear();
+    m_yBox->clear();
+    if (!m_pca)
+        return;
+    for (int c = 0; c < m_pca->components; ++c) {
+        const QString text
+            = tr("PC%1 (%2%)").arg(c + 1).arg(m_pca->explainedVarianceRatio[std::size_t(c)] * 100.0, 0, 'f', 1);
+        m_xBox->addItem(text, c);
+        m_yBox->addItem(text, c);
+    }
+    m_xBox->setCurrentIndex(0);
+    m_yBox->setCurrentIndex(std::min(1, m_pca->components - 1));
+}
+
+void ProjectorPanel::setComponents(int x, int y)
+{
+    m_xBox->setCurrentIndex(x);
+    m_yBox->setCurrentIndex(y);
+}
+
+void ProjectorPanel::updateScatterPoints()
+{
+    if (!m_pca)
+        return;
+    const int cx = std::max(0, m_xBox->currentIndex());
+    const int cy = std::max(0, m_yBox->currentIndex());
+    std::vector<float> xs(std::size_t(m_pca->rows));
+    std::vector<float> ys(std::size_t(m_pca->rows));
+    for (int i = 0; i < m_pca->rows; ++i) {
+        xs[std::size_t(i)] = m_pca->at(i, cx);
+        ys[std::size_t(i)] = m_pca->components > 1 ? m_pca->at(i, cy) : 0.0f;
+    }
+    m_scatter->setPoints(std::move(xs), std::move(ys));
+    m_scatter->setAxisTitles(m_xBox->currentText(), m_yBox->currentText());
+    updateMarks();
+}
+
+void ProjectorPanel::updateColors()
+{
+    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    if (!set)
+        return;
+    const int column = m_colorBox->currentData().toInt();
+    PointColors colors = colorPoints(*set, m_colorBox->currentIndex() > 0 ? column : -1);
+    QString legend;
+    if (colors.kind == PointColors::Kind::Categorical) {
+        QStringList items;
+        for (int c = 0; c < colors.categories.size(); ++c) {
+            const QString name = colors.categories.at(c).isEmpty() ? tr("(empty)") : colors.categories.at(c);
+            items.append(QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2")
+                             .arg(colors.categoryColors.at(c).name(), name.toHtmlEscaped()));
+        }
+        legend = items.join(QStringLiteral("&nbsp;&nbsp; "));
+    } else if (colors.kind == PointColors::Kind::Continuous) {
+        legend = tr("%1: dark violet %2 … yellow %3")
+                     .arg(m_colorBox->currentText().toHtmlEscaped())
+                     .arg(colors.minimum, 0, 'g', 4)
+                     .arg(colors.maximum, 0, 'g', 4);
+    } else {
+        legend = colors.note.toHtmlEscaped();
+    }
+    m_legend->setText(legend);
+    m_scatter->setColors(std::move(colors.colors));
+}
+
+void ProjectorPanel::setColorColumn(int column)
+{
+    m_colorBox->setCurrentIndex(column + 1);
+}
+
+void ProjectorPanel::setLabelColumn(int column)
+{
+    m_labelBox->setCurrentIndex(column + 1);
+}
+
+void ProjectorPanel::setSearch(const QString& pattern)
+{
+    if (m_searchEdit->text() != pattern) {
+        m_searchEdit->setText(pattern); // comes back here through the signal
+        return;
+    }
+    m_search = pattern;
+    updateMarks();
+}
+
+void ProjectorPanel::setDistance(models::embeddings::Distance distance)
+{
+    m_distanceBox->setCurrentIndex(m_distanceBox->findData(int(distance)));
+}
+
+void ProjectorPanel::setNeighbourCount(int k)
+{
+    m_kBox->setValue(k);
+}
+
+void ProjectorPanel::updateMarks()
+{
+    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    if (!set || !m_pca)
+        return;
+    std::vector<quint8> marks(std::size_t(set->rows), ProjectorScatter::None);
+    m_matchCount = 0;
+    m_searchValid = true;
+    const QRegularExpression expression(m_search, QRegularExpression::CaseInsensitiveOption);
+    const bool searching = !m_search.isEmpty();
+    if (searching && !expression.isValid()) {
+        m_searchValid = false;
+    } else if (searching) {
+        for (int i = 0; i < set->rows; ++i) {
+            bool match = false;
+            if (set->hasMetadata()) {
+                for (const QString& cell : set->metadata[std::size_t(i)])
+                    match = match || expression.match(cell).hasMatch();
+            } else {
+                match = expression.match(QString::number(i)).hasMatch();
+            }
+            if (match) {
+                marks[std::size_t(i)] |= ProjectorScatter::Match;
+                ++m_matchCount;
+            }
+        }
+    }
+    for (const models::embeddings::Neighbour& n : m_neighbours)
+        marks[std::size_t(n.index)] |= ProjectorScatter::Neighbour;
+    if (m_selected >= 0 && m_selected < set->rows)
+        marks[std::size_t(m_selected)] |= ProjectorScatter::Selected;
+    const bool dim = (searching && m_searchValid) || m_selected >= 0;
+    m_scatter->setMarks(std::move(marks), dim);
+
+    QString status = tr("%1 points × %2 dimensions").arg(set->rows).arg(set->dims);
+    if (searching && !m_searchValid)
+        status += QStringLiteral(" · ") + tr("invalid regular expression: %1").arg(expression.errorString());
+    else if (searching)
+        status += QStringLiteral(" · ") + tr("%1 matches").arg(m_matchCount);
+    m_status->setText(status);
+}
+
+void ProjectorPanel::selectPoint(int index)
+{
+    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    m_neighbours.clear();
+    m_selected = set && index >= 0 && index < set->rows ? index : -1;
+    if (m_selected >= 0 && m_index) {
+        const auto distance = models::embeddings::Distance(m_distanceBox->currentData().toInt());
+        m_neighbours = m_index->nearest(m_selected, m_kBox->value(), distance);
+    }
+    updateNeighbourList();
+    updateMarks();
+}
+
+QString ProjectorPanel::labelFor(int index) const
+{
+    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    if (!set)
+        return {};
+    const int column = m_labelBox->currentData().toInt();
+    const QString cell = m_labelBox->currentIndex() > 0 ? set->cell(index, column) : QString();
+    return cell.isEmpty() ? tr("#%1").arg(index) : cell;
+}
+
+void ProjectorPanel::updateNeighbourList()
+{
+    m_neighbourList->clear();
+    if (m_selected < 0) {
+        m_neighbourTitle->setText(tr("Click a point to list its nearest neighbours."));
+        return;
+    }
+    m_neighbourTitle->setText(
+        tr("Nearest to %1 (#%2), in the original space:").arg(labelFor(m_selected)).arg(m_selected));
+    for (const models::embeddings::Neighbour& n : m_neighbours) {
+        auto* item = new QListWidgetItem(
+            tr("%1 (#%2) — %3").arg(labelFor(n.index)).arg(n.index).arg(n.distance, 0, 'g', 4), m_neighbourList);
+        item->setData(Qt::UserRole, n.index);
+    }
+}
+
+void ProjectorPanel::updateVarianceText()
+{
+    if (!m_pca) {
+        m_variance->clear();
+        return;
+    }
+    QStringList lines;
+    double total = 0.0;
+    for (int c = 0; c < m_pca->components; ++c) {
+        const double ratio = m_pca->explainedVarianceRatio[std::size_t(c)];
+        total += ratio;
+        lines.append(tr("PC%1: %2%").arg(c + 1).arg(ratio * 100.0, 0, 'f', 2));
+    }
+    m_variance->setText(tr("<b>Explained variance</b> (top %1: %2%)<br>%3")
+                            .arg(m_pca->components)
+                            .arg(total * 100.0, 0, 'f', 1)
+                            .arg(lines.join(QStringLiteral("<br>"))));
+}
+
+void ProjectorPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider provider)
+{
+    m_fileNameProvider = std::move(provider);
+}
+
+bool ProjectorPanel::exportPng(const QString& fileName, QString* errorMessage) const
+{
+    const QImage image = m_scatter->render(
+        m_scatter->size().isEmpty() ? ChartExporter::kDefaultSize : m_scatter->size(), ChartExporter::kPngScale);
+    if (image.save(fileName, "PNG"))
+        return true;
+    if (errorMessage)
+        *errorMessage = tr("Could not write %1.").arg(QDir::toNativeSeparators(fileName));
+    return false;
+}
+
+void ProjectorPanel::requestExport()
+{
+    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    const QString base = ChartExportMenu::safeFileName(set ? set->name : QStringLiteral("projector"));
+    QString directory = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    if (directory.isEmpty())
+        directory = QDir::homePath();
+    const QString suggested = QDir(directory).filePath(base + QStringLiteral(".png"));
+    const QString fileName = m_fileNameProvider ? m_fileNameProvider(ChartExporter::Format::Png, suggested) : suggested;
+    if (fileName.isEmpty())
+        return;
+    QString error;
+    if (exportPng(fileName, &error))
+        emit chartExported(fileName);
+    else
+        emit chartExportFailed(error);
+}
+
+} // namespace runlens::widgets::projector
