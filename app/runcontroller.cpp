@@ -111,6 +111,7 @@ models::ImportedContent RunController::importedContent() const
     c.scalarTags = int(m_scalars->tags().size());
     c.histogramTags = int(m_summaries->allTags(models::summary::SummaryKind::Histograms).size());
     c.imageTags = int(m_summaries->allTags(models::summary::SummaryKind::Images).size());
+    c.audioTags = int(m_summaries->allTags(models::summary::SummaryKind::Audio).size());
     c.textTags = int(m_summaries->allTags(models::summary::SummaryKind::Texts).size());
     // ROC-only tags are shown by the PR curves panel too.
     c.prCurveTags = int(m_summaries->allTags(models::summary::SummaryKind::PrCurves).size())

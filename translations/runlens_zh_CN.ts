@@ -2825,6 +2825,22 @@ The Cluster shows its digest; copy the trace here, or open it where it lies, to 
         <source>Projector</source>
         <translation>投影器</translation>
     </message>
+    <message>
+        <source>Audio</source>
+        <translation>音频</translation>
+    </message>
+    <message>
+        <source>Export WAV</source>
+        <translation>导出 WAV</translation>
+    </message>
+    <message>
+        <source>WAV audio (*.wav)</source>
+        <translation>WAV 音频 (*.wav)</translation>
+    </message>
+    <message>
+        <source>Clip written to %1</source>
+        <translation>音频片段已写入 %1</translation>
+    </message>
 </context>
 <context>
     <name>runlens::app::NotesPanel</name>
@@ -6440,10 +6456,6 @@ Input dims: %2</source>
         <translation>此偏移处的记录声称有 %1 字节，超过谱系记录可容纳的大小；文件其余部分未读取。</translation>
     </message>
     <message>
-        <source>audio clips</source>
-        <translation>音频片段</translation>
-    </message>
-    <message>
         <source>embeddings</source>
         <translation>嵌入</translation>
     </message>
@@ -6582,10 +6594,6 @@ Input dims: %2</source>
         </translation>
     </message>
     <message>
-        <source>Only the histograms, images, texts and tensors after this offset are left out; scalars are still read.</source>
-        <translation>仅略去此偏移之后的直方图、图像、文本和张量；标量仍会读取。</translation>
-    </message>
-    <message>
         <source>its %L1 bytes would pass the %L2 bytes one import of this file may hold</source>
         <translation>其 %L1 字节将超过此文件一次导入可容纳的 %L2 字节</translation>
     </message>
@@ -6612,6 +6620,85 @@ Input dims: %2</source>
     <message>
         <source>ROC curve</source>
         <translation>ROC 曲线</translation>
+    </message>
+    <message>
+        <source>Only the histograms, images, audio, texts and tensors after this offset are left out; scalars are still read.</source>
+        <translation>只略过此偏移之后的直方图、图像、音频、文本和张量；标量仍会读取。</translation>
+    </message>
+    <message>
+        <source>its shape is not valid</source>
+        <translation>其形状无效</translation>
+    </message>
+    <message>
+        <source>an audio tensor has the shape [clips, 2] or [clips]</source>
+        <translation>音频张量的形状应为 [片段数, 2] 或 [片段数]</translation>
+    </message>
+    <message>
+        <source>it declares %L1 strings but holds %L2</source>
+        <translation>它声明了 %L1 个字符串，但包含 %L2 个</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::summary::wav</name>
+    <message>
+        <source>%1 bytes are too short for a WAV header (12 bytes at least)</source>
+        <translation>%1 字节不足以构成 WAV 文件头（至少 12 字节）</translation>
+    </message>
+    <message>
+        <source>RF64 (WAV over 4 GiB) is not supported</source>
+        <translation>不支持 RF64（超过 4 GiB 的 WAV）</translation>
+    </message>
+    <message>
+        <source>the bytes do not begin with &quot;RIFF&quot; (a WAV file does)</source>
+        <translation>数据不以 &quot;RIFF&quot; 开头（WAV 文件应以此开头）</translation>
+    </message>
+    <message>
+        <source>the RIFF file holds &quot;%1&quot;, not &quot;WAVE&quot; audio</source>
+        <translation>该 RIFF 文件包含的是 &quot;%1&quot;，而不是 &quot;WAVE&quot; 音频</translation>
+    </message>
+    <message>
+        <source>the format chunk declares %1 bytes; 16 to %2 are possible here</source>
+        <translation>格式块声明了 %1 字节；此处只能是 16 到 %2 字节</translation>
+    </message>
+    <message>
+        <source>the extensible format chunk has %1 bytes, not the 40 it needs</source>
+        <translation>可扩展格式块有 %1 字节，而不是所需的 40 字节</translation>
+    </message>
+    <message>
+        <source>the sample format %1 is not supported (only PCM and IEEE float are)</source>
+        <translation>不支持采样格式 %1（只支持 PCM 和 IEEE 浮点）</translation>
+    </message>
+    <message>
+        <source>%1 channels declared; 1 to %2 are supported</source>
+        <translation>声明了 %1 个声道；支持 1 到 %2 个</translation>
+    </message>
+    <message>
+        <source>the sample rate %1 Hz is not possible</source>
+        <translation>采样率 %1 Hz 不可能</translation>
+    </message>
+    <message>
+        <source>%1-bit PCM is not supported (8, 16, 24 and 32 bits are)</source>
+        <translation>不支持 %1 位 PCM（支持 8、16、24 和 32 位）</translation>
+    </message>
+    <message>
+        <source>%1-bit float samples are not supported (32 and 64 bits are)</source>
+        <translation>不支持 %1 位浮点采样（支持 32 和 64 位）</translation>
+    </message>
+    <message>
+        <source>the block size %1 does not match %2 channels of %3 bits</source>
+        <translation>块大小 %1 与 %2 个 %3 位声道不符</translation>
+    </message>
+    <message>
+        <source>the data chunk comes before the format chunk</source>
+        <translation>数据块出现在格式块之前</translation>
+    </message>
+    <message>
+        <source>no data chunk was found</source>
+        <translation>未找到数据块</translation>
+    </message>
+    <message>
+        <source>no format chunk was found</source>
+        <translation>未找到格式块</translation>
     </message>
 </context>
 <context>
@@ -7891,6 +7978,179 @@ Advice: %2</source>
     <message>
         <source>%1 is outside the rule&apos;s range (%2); the threshold stays %3.</source>
         <translation>%1 超出了规则的范围（%2）；阈值保持为 %3。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::audio::AudioCard</name>
+    <message>
+        <source>unknown rate</source>
+        <translation>采样率未知</translation>
+    </message>
+    <message>
+        <source>%1 kHz</source>
+        <translation>%1 kHz</translation>
+    </message>
+    <message>
+        <source>%1 Hz</source>
+        <translation>%1 Hz</translation>
+    </message>
+    <message>
+        <source>mono</source>
+        <translation>单声道</translation>
+    </message>
+    <message>
+        <source>stereo</source>
+        <translation>立体声</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n channels</source>
+        <translation>
+            <numerusform>%n 个声道</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run %1, audio tag %2</source>
+        <translation>运行 %1，音频标签 %2</translation>
+    </message>
+    <message>
+        <source>Choose the step to show (only steps with audio are on the slider; arrow keys move one step)</source>
+        <translation>选择要显示的步（滑块上只有含音频的步；方向键每次移动一步）</translation>
+    </message>
+    <message>
+        <source>clip </source>
+        <translation>片段 </translation>
+    </message>
+    <message>
+        <source>This step holds several clips: choose the one to show</source>
+        <translation>此步包含多个音频片段：选择要显示的一个</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Export WAV…</source>
+        <translation>导出 WAV…</translation>
+    </message>
+    <message>
+        <source>Save the shown clip as a WAV file, exactly as it was recorded</source>
+        <translation>将显示的片段按记录时的原样保存为 WAV 文件</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> / %1</translation>
+    </message>
+    <message>
+        <source>no audio</source>
+        <translation>无音频</translation>
+    </message>
+    <message>
+        <source>step %1 · %2/%3</source>
+        <translation>第 %1 步 · %2/%3</translation>
+    </message>
+    <message>
+        <source>step %1: no audio data was recorded</source>
+        <translation>第 %1 步：未记录音频数据</translation>
+    </message>
+    <message>
+        <source>step %1: the clip cannot be shown: %2</source>
+        <translation>第 %1 步：无法显示该片段：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>step %1: the clip is cut off; the %n frames present are shown</source>
+        <translation>
+            <numerusform>第 %1 步：片段被截断；显示现有的 %n 帧</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1-bit %2</source>
+        <translation>%1 位 %2</translation>
+    </message>
+    <message>
+        <source>float</source>
+        <translation>浮点</translation>
+    </message>
+    <message>
+        <source>PCM</source>
+        <translation>PCM</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>No audio output was found on this machine: export the clip as WAV to listen to it elsewhere</source>
+        <translation>本机未找到音频输出设备：请将片段导出为 WAV，在其他地方收听</translation>
+    </message>
+    <message>
+        <source>This clip cannot be played: it could not be decoded</source>
+        <translation>无法播放此片段：它无法被解码</translation>
+    </message>
+    <message>
+        <source>Stop playing</source>
+        <translation>停止播放</translation>
+    </message>
+    <message>
+        <source>Play the clip (click the waveform to play from that point)</source>
+        <translation>播放片段（点击波形可从该处开始播放）</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1 for playback.</source>
+        <translation>无法为播放创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1 for playback: %2</source>
+        <translation>无法为播放写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>The clip cannot be played: %1</source>
+        <translation>无法播放该片段：%1</translation>
+    </message>
+    <message>
+        <source>There is no clip to export.</source>
+        <translation>没有可导出的片段。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2. Check that the folder exists and is writable.</source>
+        <translation>无法写入 %1：%2。请检查文件夹是否存在且可写。</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::audio::AudioPanel</name>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No audio yet&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Open a run folder with TensorBoard event files (&lt;tt&gt;add_audio&lt;/tt&gt;, &lt;tt&gt;tf.summary.audio&lt;/tt&gt;) or VisualDL logs that record audio; the clips appear here while they load.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;还没有音频&lt;/b&gt;&lt;/p&gt;&lt;p&gt;打开一个包含记录了音频的 TensorBoard 事件文件（&lt;tt&gt;add_audio&lt;/tt&gt;、&lt;tt&gt;tf.summary.audio&lt;/tt&gt;）或 VisualDL 日志的运行文件夹；音频片段会在加载时出现在这里。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::audio::AudioPlot</name>
+    <message>
+        <source>Waveform (top) and spectrogram (bottom) of the clip; click to play from that point</source>
+        <translation>片段的波形（上）和频谱图（下）；点击可从该处开始播放</translation>
+    </message>
+    <message>
+        <source>No clip to show</source>
+        <translation>没有可显示的片段</translation>
+    </message>
+    <message>
+        <source>L</source>
+        <translation>左</translation>
+    </message>
+    <message>
+        <source>R</source>
+        <translation>右</translation>
+    </message>
+    <message>
+        <source>ch %1</source>
+        <translation>声道 %1</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
     </message>
 </context>
 <context>

@@ -489,6 +489,16 @@ void recordSummaryTags(models::ArtifactState& state, const models::summary::Summ
         recordTags(state.summaryTags[QStringLiteral("images")], batch.images);
     if (!batch.texts.empty())
         recordTags(state.summaryTags[QStringLiteral("texts")], batch.texts);
+    if (!batch.audio.empty()) {
+        QMap<QString, models::TagStatistics>& tags = state.summaryTags[QStringLiteral("audio")];
+        recordTags(tags, batch.audio);
+        for (const models::summary::AudioSeries& series : batch.audio) {
+            if (!series.items.empty()) {
+                tags[series.tag].sampleRate = series.items.back().sampleRate;
+                tags[series.tag].channels = series.items.back().channels;
+            }
+        }
+    }
     if (!batch.prCurves.empty())
         recordTags(state.summaryTags[QStringLiteral("pr_curves")], batch.prCurves);
     if (!batch.rocCurves.empty())

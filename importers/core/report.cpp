@@ -446,8 +446,8 @@ QJsonObject infoReportJson(const models::RunManifest& manifest, const std::vecto
         }
         if (state.lineage)
             o.insert(QStringLiteral("lineage"), QJsonObject::fromVariantMap(state.lineage->toVariantMap()));
-        // Histograms, images, texts, PR and ROC curves and summary tensors: the values kept per tag. `count`
-        // came first; `points` is the name the scalars section and the documented contract use.
+        // Histograms, images, texts, audio, PR and ROC curves and summary tensors: the values kept per tag.
+        // `count` came first; `points` is the name the scalars section and the documented contract use.
         for (auto kind = state.summaryTags.cbegin(); kind != state.summaryTags.cend(); ++kind) {
             QJsonObject tags;
             for (auto it = kind->cbegin(); it != kind->cend(); ++it) {
@@ -456,6 +456,10 @@ QJsonObject infoReportJson(const models::RunManifest& manifest, const std::vecto
                 t.insert(QStringLiteral("points"), double(it->points));
                 t.insert(QStringLiteral("first_step"), double(it->firstStep));
                 t.insert(QStringLiteral("last_step"), double(it->lastStep));
+                if (kind.key() == QLatin1String("audio")) {
+                    t.insert(QStringLiteral("sample_rate"), it->sampleRate);
+                    t.insert(QStringLiteral("channels"), it->channels);
+                }
                 tags.insert(it.key(), t);
             }
             o.insert(kind.key(), QJsonObject { { QStringLiteral("tags"), tags } });

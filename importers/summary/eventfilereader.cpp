@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,7 +54,8 @@ struct TagSeries
                  models::summary::Reservoir<models::summary::SummaryImage>,
                  models::summary::Reservoir<models::summary::SummaryText>,
                  models::summary::Reservoir<models::summary::PrCurve>,
-                 models::summary::Reservoir<models::summary::SummaryTensor>>
+                 models::summary::Reservoir<models::summary::SummaryTensor>,
+                 models::summary::Reservoir<models::summary::SummaryAudio>>
         reservoir;
     qint64 preempted = 0;
     bool touched = false;
@@ -288,7 +290,8 @@ void EventFileReader::Private::decodeTensorBoard()
                         .arg(value.tensor().tensor_shape().dim_size());
                 });
             }
-        } else if ((value.has_histo() || value.has_image() || value.has_tensor() || value.has_metadata())
+        } else if ((value.has_histo() || value.has_image() || value.has_audio() || value.has_tensor()
+                    || value.has_metadata())
                    && keepsValues()) {
             decodeTensorBoardValue(index, value, step, wallTime);
         }
@@ -313,6 +316,22 @@ void EventFileReader::Private::decodeTensorBoardValue(int index, const runlens::
                        encodedImage(step, wallTime, image.width(), image.height(), image.colorspace(),
                                     image.encoded_image_string()),
                        limits.images);
+    } else if (value.has_audio()) {
+        const auto& audio = value.audio();
+        if (spendOnValue(qint64(audio.encoded_audio_string().size()))) {
+            models::summary::SummaryAudio item;
+            item.step = step;
+            item.wallTime = wallTime;
+            item.sampleRate = audio.sample_rate();
+            item.channels = int(std::clamp<qint64>(audio.num_channels(), 0, std::numeric_limits<int>::max()));
+            item.frames = audio.length_frames();
+            item.contentType = fromUtf8(audio.content_type());
+            const std::string& bytes = audio.encoded_audio_string();
+            item.clips.append(
+                models::summary::AudioClip { QByteArray(bytes.data(), qsizetype(bytes.size())), QString() });
+            values::completeAudioFormat(&item);
+            addSummary(index, std::move(item), limits.audio);
+        }
     } else if (plugin == QLatin1String("hparams")) {
         // The plugin data is the value; writers attach it to every hparams value.
         if (value.has_metadata()) {
@@ -330,6 +349,11 @@ void EventFileReader::Private::decodeTensorBoardValue(int index, const runlens::
         why = takeDecoded<models::summary::SummaryImage>(
             index, step, wallTime, limits.images, [&](models::summary::SummaryImage& item) {
                 return values::imagesFromTensor(value.tensor(), &item, &*budget);
+            });
+    } else if (plugin == QLatin1String("audio")) {
+        why = takeDecoded<models::summary::SummaryAudio>(
+            index, step, wallTime, limits.audio, [&](models::summary::SummaryAudio& item) {
+                return values::audioFromTensor(value.tensor(), &item, &*budget);
             });
     } else if (plugin == QLatin1String("text")) {
         why = takeDecoded<models::summary::SummaryText>(
@@ -369,7 +393,7 @@ bool EventFileReader::Private::budgetRanOut()
     hadProblems = true;
     models::Diagnostic diagnostic = budget->diagnostic(file, recordOffset);
     diagnostic.message += QLatin1Char(' ')
-        + SummaryTr::tr("Only the histograms, images, texts and tensors after this offset are left out; scalars "
+        + SummaryTr::tr("Only the histograms, images, audio, texts and tensors after this offset are left out; scalars "
                         "are still read.");
     qCInfo(lcSummaryImport) << file << recordOffset << diagnostic.message;
     update->diagnostics.append(std::move(diagnostic));
@@ -453,6 +477,8 @@ void EventFileReader::Private::deliverSummaries(ImportUpdate& result)
                         batch->texts.push_back(std::move(out));
                     else if constexpr (std::is_same_v<Item, models::summary::PrCurve>)
                         batch->prCurves.push_back(std::move(out));
+                    else if constexpr (std::is_same_v<Item, models::summary::SummaryAudio>)
+                        batch->audio.push_back(std::move(out));
                     else
                         batch->tensors.push_back(std::move(out));
                 }

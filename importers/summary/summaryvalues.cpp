@@ -5,6 +5,7 @@
 #include "importers/summary/proto/tb_summary.pb.h"
 #include "importers/summary/proto/tb_tensor.pb.h"
 #include "importers/summary/summarytr.h"
+#include "models/summary/wavdecode.h"
 #include "models/tensor/dtype.h"
 
 #include <algorithm>
@@ -399,6 +400,57 @@ QString imagesFromTensor(const tb::TensorProto& proto, models::summary::SummaryI
     for (int i = 2; i < proto.string_val_size(); ++i)
         image.encoded.append(QByteArray(proto.string_val(i).data(), qsizetype(proto.string_val(i).size())));
     *out = std::move(image);
+    return {};
+}
+
+void completeAudioFormat(models::summary::SummaryAudio* audio)
+{
+    if (audio->clips.isEmpty())
+        return;
+    // The WAV header is what a player goes by; writers' own fields can be wrong (VisualDL's length_frames
+    // counts bytes), so the header wins where it can be read.
+    models::summary::wav::Header header;
+    if (!models::summary::wav::readHeader(audio->clips.front().encoded, &header).isEmpty())
+        return;
+    audio->sampleRate = header.sampleRate;
+    audio->channels = header.channels;
+    audio->frames = header.frames;
+    if (audio->contentType.isEmpty())
+        audio->contentType = QStringLiteral("audio/wav");
+}
+
+QString audioFromTensor(const tb::TensorProto& proto, models::summary::SummaryAudio* out, ImportBudget* budget)
+{
+    if (proto.dtype() != tb::DT_STRING)
+        return SummaryTr::tr("it is a %1 tensor, not a string tensor").arg(dtypeText(proto.dtype()));
+    std::vector<std::int64_t> shape;
+    qint64 count = 0;
+    if (!shapeOf(proto, &shape, &count))
+        return SummaryTr::tr("its shape is not valid");
+    // [k, 2]: (WAV bytes, label) rows; [k]: clips without labels.
+    const bool labelled = shape.size() == 2 && shape[1] == 2;
+    if (!labelled && shape.size() != 1)
+        return SummaryTr::tr("an audio tensor has the shape [clips, 2] or [clips]");
+    if (count != proto.string_val_size())
+        return SummaryTr::tr("it declares %L1 strings but holds %L2").arg(count).arg(proto.string_val_size());
+    qint64 bytes = 0;
+    for (const std::string& value : proto.string_val())
+        bytes += qint64(value.size());
+    if (QString why = spend(budget, bytes); !why.isEmpty())
+        return why;
+    models::summary::SummaryAudio audio;
+    const int stride = labelled ? 2 : 1;
+    for (int i = 0; i + stride <= proto.string_val_size(); i += stride) {
+        const std::string& wav = proto.string_val(i);
+        models::summary::AudioClip clip;
+        clip.encoded = QByteArray(wav.data(), qsizetype(wav.size()));
+        if (labelled)
+            clip.label = fromUtf8(proto.string_val(i + 1));
+        audio.clips.append(std::move(clip));
+    }
+    audio.contentType = QStringLiteral("audio/wav"); // the only encoding the plugin has
+    completeAudioFormat(&audio);
+    *out = std::move(audio);
     return {};
 }
 

@@ -63,6 +63,12 @@ QString histogramFromMindSpore(const ms::Summary_Histogram& proto, models::summa
 /// TF2 image tensors: a rank-1 string tensor `[width, height, image, image, ...]` (sizes as text).
 QString imagesFromTensor(const tb::TensorProto& proto, models::summary::SummaryImage* out,
                          ImportBudget* budget = nullptr);
+/// The TF2 audio plugin: a string tensor of shape `[k, 2]` (WAV bytes, label) or `[k]` (WAV bytes).
+QString audioFromTensor(const tb::TensorProto& proto, models::summary::SummaryAudio* out,
+                        ImportBudget* budget = nullptr);
+/// Fills the sample rate, channels, frames and content type of `audio` from its first clip's WAV header
+/// when that can be read (writers' declared values are kept otherwise).
+void completeAudioFormat(models::summary::SummaryAudio* audio);
 /// The text plugin: a string tensor of any rank, row-major.
 QString textFromTensor(const tb::TensorProto& proto, models::summary::SummaryText* out, ImportBudget* budget = nullptr);
 /// The pr_curves plugin: a `[6, N]` float tensor (TP, FP, TN, FN, precision, recall).

@@ -34,15 +34,12 @@ constexpr int kMaxBadValueReports = 20;
 constexpr qint64 kRecordsPerCheck = 8192;
 
 /// The kinds of values this reader counts but does not deliver.
-enum class OtherKind { Audio, Embeddings, HParam, TagValue, Count };
+enum class OtherKind { Embeddings, HParam, TagValue, Count };
 
 QString otherKindName(OtherKind kind)
 {
     const char* text = nullptr;
     switch (kind) {
-    case OtherKind::Audio:
-        text = QT_TRANSLATE_NOOP("runlens::summary", "audio clips");
-        break;
     case OtherKind::Embeddings:
         text = QT_TRANSLATE_NOOP("runlens::summary", "embeddings");
         break;
@@ -74,6 +71,7 @@ struct TagState
     Kept<models::summary::Histogram> histograms;
     Kept<models::summary::SummaryImage> images;
     Kept<models::summary::SummaryText> texts;
+    Kept<models::summary::SummaryAudio> audio;
     Kept<models::summary::PrCurve> prCurves;
     Kept<models::summary::PrCurve> rocCurves;
     std::array<qint64, std::size_t(OtherKind::Count)> others = {}; ///< values of each other kind so far
@@ -287,6 +285,7 @@ struct VisualDlReader::Private
     std::vector<int> touchedHistograms; ///< tags with new values of each kind in the current poll
     std::vector<int> touchedImages;
     std::vector<int> touchedTexts;
+    std::vector<int> touchedAudio;
     std::vector<int> touchedPrCurves;
     std::vector<int> touchedRocCurves;
     std::vector<std::pair<int, OtherKind>> toAnnounce; ///< (tag, kind) first seen in the current poll
@@ -352,14 +351,15 @@ void VisualDlReader::Private::badValue(qint64 at, const QString& tag, qint64 ste
 
 std::shared_ptr<const models::summary::SummaryBatch> VisualDlReader::Private::takeSummaries()
 {
-    if (touchedHistograms.empty() && touchedImages.empty() && touchedTexts.empty() && touchedPrCurves.empty()
-        && touchedRocCurves.empty())
+    if (touchedHistograms.empty() && touchedImages.empty() && touchedTexts.empty() && touchedAudio.empty()
+        && touchedPrCurves.empty() && touchedRocCurves.empty())
         return nullptr;
     auto batch = std::make_shared<models::summary::SummaryBatch>();
     // TensorBoard's plugin names, which the panels know the kinds by.
     takeSeries(tags, touchedHistograms, &TagState::histograms, QStringLiteral("histograms"), batch->histograms);
     takeSeries(tags, touchedImages, &TagState::images, QStringLiteral("images"), batch->images);
     takeSeries(tags, touchedTexts, &TagState::texts, QStringLiteral("text"), batch->texts);
+    takeSeries(tags, touchedAudio, &TagState::audio, QStringLiteral("audio"), batch->audio);
     takeSeries(tags, touchedPrCurves, &TagState::prCurves, QStringLiteral("pr_curves"), batch->prCurves);
     takeSeries(tags, touchedRocCurves, &TagState::rocCurves, QStringLiteral("roc_curves"), batch->rocCurves);
     return batch;
@@ -404,9 +404,20 @@ bool VisualDlReader::Private::decode(const std::string& bytes, qint64 at)
             keep(state.images, index, limits.images, touchedImages, std::move(image));
             break;
         }
-        case Value::kAudio:
-            countOther(index, OtherKind::Audio);
+        case Value::kAudio: {
+            const auto& clip = value.audio();
+            auto audio = stamped<models::summary::SummaryAudio>(step, wallTime);
+            audio.sampleRate = clip.sample_rate();
+            audio.channels = int(std::clamp<qint64>(clip.num_channels(), 0, 1 << 16));
+            audio.frames = clip.length_frames();
+            audio.contentType = fromUtf8(clip.content_type());
+            const std::string& encoded = clip.encoded_audio_string();
+            audio.clips.append(
+                models::summary::AudioClip { QByteArray(encoded.data(), qsizetype(encoded.size())), QString() });
+            values::completeAudioFormat(&audio);
+            keep(state.audio, index, limits.audio, touchedAudio, std::move(audio));
             break;
+        }
         case Value::kEmbeddings:
             countOther(index, OtherKind::Embeddings);
             break;

@@ -14,11 +14,12 @@ namespace runlens::importers::summary {
 /// a `visualdl.Record` payload, without checksums or a version record. Resumable like EventFileReader:
 /// each poll continues after the last complete record, and an incomplete last record is waited for
 /// (ImportUpdate::mayGrow), not reported. Scalars become ImportUpdate::scalars (step = `id`, wall time =
-/// `timestamp` in milliseconds converted to seconds). Histograms, images, texts, PR and ROC curves go through a
+/// `timestamp` in milliseconds converted to seconds). Histograms, images, audio, texts, PR and ROC curves go
+/// through a
 /// per-tag summary::Reservoir bounded by the SummaryLimits given at construction, and each poll hands over,
 /// in ImportUpdate::summaries, the whole kept series of every tag that got a value in that poll (replace
 /// semantics, see SummaryBatch). A value whose arrays do not fit together is skipped with a warning;
-/// image bytes are handed over undecoded. Kinds not read (audio, embeddings, hyper-parameters,
+/// image and audio bytes are handed over undecoded. Kinds not read (embeddings, hyper-parameters,
 /// tagged values) are counted per tag and announced once per tag and kind as an Info diagnostic. Without
 /// checksums a damaged length cannot be told from a real one, so a length above maxPayload() ends the
 /// file, and an undecodable payload is skipped with a warning.
@@ -41,7 +42,7 @@ public:
     bool isDead() const; ///< no further poll can make progress
     QString displayName() const; ///< the run name a writer's `meta_data` value gave, when seen
     models::summary::SummaryLimits limits() const;
-    /// Values of the tag of the kinds this reader does not read (audio, embeddings, ...) seen so far.
+    /// Values of the tag of the kinds this reader does not read (embeddings, ...) seen so far.
     qint64 otherValueCount(const QString& tag) const;
 
 private:

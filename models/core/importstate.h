@@ -36,6 +36,8 @@ struct TagStatistics
     qint64 points = 0;
     qint64 firstStep = 0;
     qint64 lastStep = 0;
+    double sampleRate = 0.0; ///< audio tags: of the newest clip (0 when unknown)
+    int channels = 0; ///< audio tags: of the newest clip
 };
 
 struct ProfilerBundle;
@@ -71,8 +73,8 @@ struct ArtifactState
     std::optional<QList<tensor::TensorSummary>> tensors; ///< for tensor files that were read
     QMap<QString, QString> tensorFileMetadata; ///< safetensors `__metadata__`
     std::optional<summary::RunLineage> lineage; ///< for MindSpore lineage files that were read
-    /// Summary data beyond scalars, per kind ("histograms", "images", "texts", "pr_curves", "roc_curves", "tensors")
-    /// and tag: values kept (after reservoir sampling) and the step range of what was kept.
+    /// Summary data beyond scalars, per kind ("histograms", "images", "texts", "audio", "pr_curves", "roc_curves",
+    /// "tensors") and tag: values kept (after reservoir sampling) and the step range of what was kept.
     QMap<QString, QMap<QString, TagStatistics>> summaryTags;
     std::optional<summary::HParams> hparams; ///< for summary files with hyper-parameters plugin data
     std::optional<QList<MemoryDeviceSummary>> memory;

@@ -11,6 +11,7 @@ const QString kScalars = QStringLiteral("ScalarsDock");
 const QString kDistributions = QStringLiteral("DistributionsDock");
 const QString kImages = QStringLiteral("ImagesDock");
 const QString kText = QStringLiteral("TextDock");
+const QString kAudio = QStringLiteral("AudioDock");
 const QString kPrCurves = QStringLiteral("PrCurvesDock");
 const QString kCompareRuns = QStringLiteral("CompareRunsDock");
 const QString kAdvisor = QStringLiteral("AdvisorDock");
@@ -31,16 +32,16 @@ const QString kSystem = QStringLiteral("SystemDock");
 
 bool ImportedContent::isEmpty() const
 {
-    return scalarTags == 0 && histogramTags == 0 && imageTags == 0 && textTags == 0 && prCurveTags == 0 && graphs == 0
-        && tensors == 0 && traces == 0 && profilerRanks == 0 && pipelines == 0 && clusterRanks == 0
-        && memoryProfiles == 0 && comparisons == 0 && systemRuns == 0 && embeddingSets == 0;
+    return scalarTags == 0 && histogramTags == 0 && imageTags == 0 && textTags == 0 && audioTags == 0
+        && prCurveTags == 0 && graphs == 0 && tensors == 0 && traces == 0 && profilerRanks == 0 && pipelines == 0
+        && clusterRanks == 0 && memoryProfiles == 0 && comparisons == 0 && systemRuns == 0 && embeddingSets == 0;
 }
 
 QStringList PanelChoice::managedDocks()
 {
-    return { kRunBrowser,  kNodeDetails,  kNotes,   kScalars,  kDistributions, kImages,    kText,  kPrCurves,
-             kCompareRuns, kAdvisor,      kGraph,   kTensors,  kTimeline,      kOperators, kSteps, kMemory,
-             kOverview,    kDataPipeline, kCluster, kAccuracy, kSystem,        kProjector };
+    return { kRunBrowser, kNodeDetails, kNotes,        kScalars, kDistributions, kImages,   kText,      kAudio,
+             kPrCurves,   kCompareRuns, kAdvisor,      kGraph,   kTensors,       kTimeline, kOperators, kSteps,
+             kMemory,     kOverview,    kDataPipeline, kCluster, kAccuracy,      kSystem,   kProjector };
 }
 
 PanelChoice::PanelChoice(const ImportedContent& c, const QStringList& preferred)
@@ -61,6 +62,7 @@ PanelChoice::PanelChoice(const ImportedContent& c, const QStringList& preferred)
         { kDistributions, c.histogramTags > 0 },
         { kImages, c.imageTags > 0 },
         { kText, c.textTags > 0 },
+        { kAudio, c.audioTags > 0 },
         { kPrCurves, c.prCurveTags > 0 },
         { kProjector, c.embeddingSets > 0 },
         // A trace without step markers has an overview of one "step": the Timeline says more.

@@ -12,6 +12,7 @@ struct ImportedContent
     int histogramTags = 0;
     int imageTags = 0;
     int textTags = 0;
+    int audioTags = 0;
     int prCurveTags = 0;
     int comparableRuns = 0; ///< runs with scalars or summaries
     int graphs = 0;

@@ -68,6 +68,28 @@ struct SummaryImage
     QList<QByteArray> encoded; ///< one entry per image
 };
 
+/// One audio clip as it was written (WAV for every writer RunLens reads), with its label when the writer
+/// gave one (the TF2 audio plugin's second column).
+struct AudioClip
+{
+    QByteArray encoded;
+    QString label;
+};
+
+/// The audio clips of a tag at one step, encoded as they were written. TensorBoard's Summary.Audio and
+/// VisualDL hold one clip; TF2 audio tensors may hold several. The format fields are as the writer declared
+/// them, or read from the first clip's WAV header when it declared none; 0 when unknown.
+struct SummaryAudio
+{
+    qint64 step = 0;
+    double wallTime = 0.0;
+    double sampleRate = 0.0;
+    int channels = 0;
+    qint64 frames = 0; ///< of the first clip
+    QString contentType; ///< "audio/wav" for the writers known
+    QList<AudioClip> clips;
+};
+
 /// A text value at one step: a string tensor of rank 0 (one text), 1 (a list) or 2 (a table, row-major).
 /// Texts are Markdown in TensorBoard's text plugin.
 struct SummaryText
@@ -121,6 +143,7 @@ template<typename Item> struct SummarySeries
 using HistogramSeries = SummarySeries<Histogram>;
 using ImageSeries = SummarySeries<SummaryImage>;
 using TextSeries = SummarySeries<SummaryText>;
+using AudioSeries = SummarySeries<SummaryAudio>;
 using PrCurveSeries = SummarySeries<PrCurve>;
 using TensorSeries = SummarySeries<SummaryTensor>;
 
@@ -174,6 +197,7 @@ struct SummaryBatch
     std::vector<HistogramSeries> histograms;
     std::vector<ImageSeries> images;
     std::vector<TextSeries> texts;
+    std::vector<AudioSeries> audio;
     std::vector<PrCurveSeries> prCurves;
     std::vector<PrCurveSeries> rocCurves; ///< ROC-only records (VisualDL `add_roc_curve`)
     std::vector<TensorSeries> tensors;
@@ -181,8 +205,8 @@ struct SummaryBatch
 
     bool isEmpty() const
     {
-        return histograms.empty() && images.empty() && texts.empty() && prCurves.empty() && rocCurves.empty()
-            && tensors.empty() && !hparams;
+        return histograms.empty() && images.empty() && texts.empty() && audio.empty() && prCurves.empty()
+            && rocCurves.empty() && tensors.empty() && !hparams;
     }
 };
 
@@ -194,6 +218,7 @@ struct SummaryLimits
     int histograms = 500;
     int images = 100;
     int texts = 100;
+    int audio = 10; ///< steps with audio per tag: clips are large (a second of 16-bit stereo is 176 kB)
     int prCurves = 100; ///< also ROC curves
     int tensors = 20;
 };

@@ -88,6 +88,7 @@ struct SummaryStore::Private
         PerTag<Histogram> histograms;
         PerTag<SummaryImage> images;
         PerTag<SummaryText> texts;
+        PerTag<SummaryAudio> audio;
         PerTag<PrCurve> prCurves;
         PerTag<PrCurve> rocCurves;
         PerTag<SummaryTensor> tensors;
@@ -96,7 +97,7 @@ struct SummaryStore::Private
 
         bool isEmpty() const
         {
-            return histograms.isEmpty() && images.isEmpty() && texts.isEmpty() && prCurves.isEmpty()
+            return histograms.isEmpty() && images.isEmpty() && texts.isEmpty() && audio.isEmpty() && prCurves.isEmpty()
                 && rocCurves.isEmpty() && tensors.isEmpty() && hparams.isEmpty() && !lineage;
         }
         QStringList tags(SummaryKind kind) const
@@ -114,6 +115,8 @@ struct SummaryStore::Private
                 return rocCurves.keys();
             case SummaryKind::Tensors:
                 return tensors.keys();
+            case SummaryKind::Audio:
+                return audio.keys();
             }
             return {};
         }
@@ -149,6 +152,7 @@ void SummaryStore::update(const QString& run, const QString& source, const Summa
     const QStringList histograms = take(data.histograms, source, batch.histograms, &added);
     const QStringList images = take(data.images, source, batch.images, &added);
     const QStringList texts = take(data.texts, source, batch.texts, &added);
+    const QStringList audio = take(data.audio, source, batch.audio, &added);
     const QStringList prCurves = take(data.prCurves, source, batch.prCurves, &added);
     const QStringList rocCurves = take(data.rocCurves, source, batch.rocCurves, &added);
     const QStringList tensors = take(data.tensors, source, batch.tensors, &added);
@@ -164,6 +168,8 @@ void SummaryStore::update(const QString& run, const QString& source, const Summa
         emit seriesChanged(SummaryKind::Images, run, images);
     if (!texts.isEmpty())
         emit seriesChanged(SummaryKind::Texts, run, texts);
+    if (!audio.isEmpty())
+        emit seriesChanged(SummaryKind::Audio, run, audio);
     if (!prCurves.isEmpty())
         emit seriesChanged(SummaryKind::PrCurves, run, prCurves);
     if (!rocCurves.isEmpty())
@@ -254,6 +260,12 @@ TextSeries SummaryStore::texts(const QString& run, const QString& tag) const
 {
     const Private::Run* data = d->run(run);
     return data ? merged(data->texts, tag) : TextSeries();
+}
+
+AudioSeries SummaryStore::audio(const QString& run, const QString& tag) const
+{
+    const Private::Run* data = d->run(run);
+    return data ? merged(data->audio, tag) : AudioSeries();
 }
 
 PrCurveSeries SummaryStore::prCurves(const QString& run, const QString& tag) const

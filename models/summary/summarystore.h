@@ -11,9 +11,10 @@
 namespace runlens::models::summary {
 
 /// The kinds of summary data beyond scalars that the store keeps per run and tag.
-enum class SummaryKind { Histograms, Images, Texts, PrCurves, RocCurves, Tensors };
+enum class SummaryKind { Histograms, Images, Texts, PrCurves, RocCurves, Tensors, Audio };
 
-/// Every run's summary data beyond scalars: histograms, images, texts, PR and ROC curves, summary tensors,
+/// Every run's summary data beyond scalars: histograms, images, texts, audio, PR and ROC curves, summary
+/// tensors,
 /// hyper-parameters and MindSpore lineage, shared by the Distributions, Images, Text, PR curves and
 /// Compare runs panels. Importers deliver per file (`source`); a run's series of a tag is the union of
 /// its files' series in step order. Lives on the GUI thread.
@@ -50,6 +51,7 @@ public:
     HistogramSeries histograms(const QString& run, const QString& tag) const;
     ImageSeries images(const QString& run, const QString& tag) const;
     TextSeries texts(const QString& run, const QString& tag) const;
+    AudioSeries audio(const QString& run, const QString& tag) const;
     PrCurveSeries prCurves(const QString& run, const QString& tag) const;
     /// ROC-only curves (VisualDL ROC records); PR curves give ROC views from their counts too.
     PrCurveSeries rocCurves(const QString& run, const QString& tag) const;

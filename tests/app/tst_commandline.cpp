@@ -458,6 +458,33 @@ private slots:
         QVERIFY2(text.out.contains("pr_curves Evaluations/PR_Curve: 5 kept, steps 0..4"), text.out.constData());
     }
 
+    void infoReportsAudio()
+    {
+        // Both TensorBoard audio encodings in one file (tests/data/audio/make_audio_fixtures.py).
+        QTemporaryDir dir;
+        const QString name = QStringLiteral("events.out.tfevents.1700000000.fixture.1.0");
+        QVERIFY(QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/audio/tb/") + name, dir.filePath(name)));
+        const ::Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        QCOMPARE(artifacts.size(), 1);
+        const QJsonObject tags = artifacts[0][QStringLiteral("audio")][QStringLiteral("tags")].toObject();
+        QCOMPARE(tags.size(), 2);
+        const QJsonObject legacy = tags[QStringLiteral("speech/legacy")].toObject();
+        QCOMPARE(legacy[QStringLiteral("count")].toInt(), 3);
+        QCOMPARE(legacy[QStringLiteral("points")].toInt(), 3);
+        QCOMPARE(legacy[QStringLiteral("sample_rate")].toDouble(), 16000.0);
+        QCOMPARE(legacy[QStringLiteral("channels")].toInt(), 1);
+        QCOMPARE(legacy[QStringLiteral("first_step")].toInt(), 0);
+        QCOMPARE(legacy[QStringLiteral("last_step")].toInt(), 20);
+        const QJsonObject tf2 = tags[QStringLiteral("speech/tf2")].toObject();
+        QCOMPARE(tf2[QStringLiteral("count")].toInt(), 2);
+        QCOMPARE(tf2[QStringLiteral("sample_rate")].toDouble(), 8000.0);
+        QCOMPARE(tf2[QStringLiteral("channels")].toInt(), 2);
+        QCOMPARE(tf2[QStringLiteral("first_step")].toInt(), 5);
+        QCOMPARE(tf2[QStringLiteral("last_step")].toInt(), 15);
+    }
+
     void infoReportsRocCurvesAndSummaryPoints()
     {
         // VisualDL's own ROC demo log: six tags of one ROC curve each at step 0, no samples needed. Every

@@ -51,6 +51,8 @@
 #include "models/embeddings/neighbours.h"
 #include "models/embeddings/pca.h"
 #include "models/memory/memoryanalysis.h"
+#include "models/summary/spectrogram.h"
+#include "models/summary/wavdecode.h"
 #include "models/tensor/tensorslice.h"
 #include "models/tensor/tensorstatistics.h"
 #include "models/trace/tracelod.h"
@@ -442,6 +444,19 @@ void fuzzCudaSnapshot(const std::uint8_t* data, std::size_t size)
 }
 
 // --- tensors ---------------------------------------------------------------------------------------------
+
+/// A WAV clip as the Audio panel reads it: header, samples, and the spectrogram of its first channel.
+void fuzzWav(const std::uint8_t* data, std::size_t size)
+{
+    models::summary::wav::Clip clip;
+    if (!models::summary::wav::decode(QByteArrayView(reinterpret_cast<const char*>(data), qsizetype(size)), &clip)
+             .isEmpty())
+        return;
+    std::vector<float> mono(std::size_t(clip.header.frames), 0.0f);
+    for (qint64 f = 0; f < clip.header.frames; ++f)
+        mono[std::size_t(f)] = clip.sample(f, 0);
+    models::summary::computeSpectrogram(mono.data(), clip.header.frames, clip.header.sampleRate, 256, 32);
+}
 
 void fuzzNpyHeader(const std::uint8_t* data, std::size_t size)
 {
@@ -941,6 +956,7 @@ constexpr FuzzTarget kTargets[] = {
     { "pickle", fuzzPickle, "data-only pickle decoder" },
     { "cudasnapshot", fuzzCudaSnapshot, "PyTorch CUDA memory snapshot" },
     { "npyheader", fuzzNpyHeader, ".npy header parser" },
+    { "wav", fuzzWav, "WAV clip decoder (summary::wav::decode) and the spectrogram of its first channel" },
     { "npy", fuzzNpy, ".npy opened, statistics and a strided view" },
     { "npz", fuzzNpz, ".npz listed, statistics and strided views" },
     { "safetensors", fuzzSafetensors, ".safetensors listed, statistics and strided views" },

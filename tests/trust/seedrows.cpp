@@ -1,6 +1,7 @@
 #include "tests/trust/seedrows.h"
 
 #include "tests/trust/framedhostile.h"
+#include "tests/trust/wavhostile.h"
 
 #include "tests/importers/core/artifactbytes.h"
 
@@ -453,6 +454,32 @@ std::vector<SeedRow> seedRows()
           false,
           {},
           [](const QByteArray& s, std::uint64_t) { return visualDlInflations(s); } },
+        { "visualdl audio log",
+          Source::TestData,
+          "audio/vdl/vdlrecords.1595923424.log",
+          "vdlrecords.1595923424.log",
+          ArtifactKind::VisualDlLog,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return visualDlInflations(s); } },
+        { "wav clip pcm16",
+          Source::TestData,
+          "audio/wav/pcm16_stereo.wav",
+          "clip.wav",
+          ArtifactKind::Unknown,
+          false,
+          {},
+          wavHostile,
+          readWav },
+        { "wav clip float64",
+          Source::TestData,
+          "audio/wav/float64_stereo.wav",
+          "clip.wav",
+          ArtifactKind::Unknown,
+          false,
+          {},
+          wavHostile,
+          readWav },
         { "visualdl roc log",
           Source::TestData,
           "visualdl/roc/vdlrecords.1609220805.log",

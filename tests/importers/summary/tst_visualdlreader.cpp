@@ -279,9 +279,9 @@ private slots:
             set(addValue(record, tag, step, 1700000000000 + step));
             return ::framed(record);
         };
-        bytes += opaque("speech", 0, [](Record::Value* v) { v->set_audio("RIFF"); });
+        bytes += opaque("speech", 0, [](Record::Value* v) { v->set_tag_value("t"); });
         bytes += opaque("emb", 0, [](Record::Value* v) { v->set_embeddings("x"); });
-        bytes += opaque("speech", 1, [](Record::Value* v) { v->set_audio("RIFF"); });
+        bytes += opaque("speech", 1, [](Record::Value* v) { v->set_tag_value("t"); });
         bytes += opaque("hp", 0, [](Record::Value* v) { v->set_hparam("y"); });
         bytes += histogramRecord("fc.weight", 0); // read, so neither counted nor announced
         QVERIFY(writeFile(file, bytes));
@@ -302,20 +302,20 @@ private slots:
         // One Info per tag and kind, naming the tag and its count so far.
         QCOMPARE(got.count(Severity::Info), 3);
         QCOMPARE(got.diagnostics.size(), 3);
-        bool audioSeen = false;
+        bool tagValuesSeen = false;
         for (const Diagnostic& d : std::as_const(got.diagnostics)) {
             QCOMPARE(d.file, QFileInfo(file).absoluteFilePath());
             QVERIFY2(!d.message.contains(QStringLiteral("fc.weight")), qPrintable(d.message));
             if (d.message.contains(QStringLiteral("\"speech\""))) {
-                audioSeen = true;
-                QVERIFY2(d.message.contains(QStringLiteral("audio")), qPrintable(d.message));
+                tagValuesSeen = true;
+                QVERIFY2(d.message.contains(QStringLiteral("tagged values")), qPrintable(d.message));
                 QVERIFY2(d.message.contains(QStringLiteral("2 value")), qPrintable(d.message));
             }
         }
-        QVERIFY(audioSeen);
+        QVERIFY(tagValuesSeen);
 
         // More of the same kinds later: counted, not announced again; a new kind on a known tag is.
-        QByteArray more = opaque("speech", 2, [](Record::Value* v) { v->set_audio("RIFF"); })
+        QByteArray more = opaque("speech", 2, [](Record::Value* v) { v->set_tag_value("t"); })
             + opaque("emb", 1, [](Record::Value* v) { v->set_embeddings("x"); })
             + opaque("speech", 2, [](Record::Value* v) { v->set_embeddings("e"); });
         QVERIFY(writeFile(file, more, true));
