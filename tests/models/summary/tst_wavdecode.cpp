@@ -83,8 +83,8 @@ private slots:
         const QJsonObject want = expected()[name].toObject();
         QVERIFY(!want.isEmpty());
         const QByteArray bytes = readFile(QStringLiteral(RUNLENS_TEST_DATA_DIR "/audio/wav/%1.wav").arg(name));
-        models::summary::wav::Clip clip;
-        const QString why = models::summary::wav::decode(bytes, &clip);
+        wav::Clip clip;
+        const QString why = wav::decode(bytes, &clip);
         QVERIFY2(why.isEmpty(), qPrintable(why));
         QCOMPARE(clip.header.channels, want[QStringLiteral("channels")].toInt());
         QCOMPARE(clip.header.sampleRate, want[QStringLiteral("sample_rate")].toInt());
@@ -93,7 +93,7 @@ private slots:
         QVERIFY(!clip.header.truncated);
         const bool isFloat = want[QStringLiteral("format")].toString() == QLatin1String("float");
         QCOMPARE(clip.header.format,
-                 isFloat ? models::summary::wav::SampleFormat::Float : models::summary::wav::SampleFormat::Pcm);
+                 isFloat ? wav::SampleFormat::Float : wav::SampleFormat::Pcm);
         const QJsonArray samples = want[QStringLiteral("samples")].toArray();
         QCOMPARE(qsizetype(clip.samples.size()), samples.size());
         const double full = std::ldexp(1.0, clip.header.bitsPerSample - 1);
@@ -144,13 +144,13 @@ private slots:
     {
         QFETCH(QByteArray, bytes);
         QFETCH(QString, reason);
-        models::summary::wav::Clip clip;
-        const QString why = models::summary::wav::decode(bytes, &clip);
+        wav::Clip clip;
+        const QString why = wav::decode(bytes, &clip);
         QVERIFY2(why.contains(reason), qPrintable(why));
         QVERIFY(clip.samples.empty());
         // Every prefix of the input is read safely too.
         for (qsizetype n = 0; n < bytes.size(); ++n)
-            models::summary::wav::decode(QByteArrayView(bytes.constData(), n), &clip);
+            wav::decode(QByteArrayView(bytes.constData(), n), &clip);
     }
 
     void readsWhatIsPresentOfACutClip()
@@ -160,8 +160,8 @@ private slots:
         for (int i = 0; i < 5; ++i)
             put16(data, quint16(i * 1000));
         const QByteArray bytes = makeWav(1, 1, 8000, 16, 2, data, 0xFFFFFFFFu).chopped(1);
-        models::summary::wav::Clip clip;
-        QVERIFY(models::summary::wav::decode(bytes, &clip).isEmpty());
+        wav::Clip clip;
+        QVERIFY(wav::decode(bytes, &clip).isEmpty());
         QVERIFY(clip.header.truncated);
         QCOMPARE(clip.header.frames, qint64(4));
         QCOMPARE(clip.samples[3], float(3000 / 32768.0));
@@ -191,10 +191,10 @@ private slots:
         QByteArray bytes = "RIFF";
         put32(bytes, quint32(body.size()));
         bytes += body;
-        models::summary::wav::Clip clip;
-        const QString why = models::summary::wav::decode(bytes, &clip);
+        wav::Clip clip;
+        const QString why = wav::decode(bytes, &clip);
         QVERIFY2(why.isEmpty(), qPrintable(why));
-        QCOMPARE(clip.header.format, models::summary::wav::SampleFormat::Float);
+        QCOMPARE(clip.header.format, wav::SampleFormat::Float);
         QCOMPARE(clip.samples.size(), size_t(1));
         QCOMPARE(clip.samples[0], 0.5f);
     }
