@@ -5429,6 +5429,22 @@ Subcommands (run &apos;runlens COMMAND --help&apos; for their options):
         <source>Double-click to open it</source>
         <translation>双击即可打开</translation>
     </message>
+    <message>
+        <source>ranks %1–%2</source>
+        <translation>rank %1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Ranks %1 to %2 of this run (%n rank(s))</source>
+        <translation>
+            <numerusform>此运行的 rank %1 至 %2（共 %n 个 rank）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 个 rank</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>runlens::models::advisor::RuleBook</name>

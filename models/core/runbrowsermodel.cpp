@@ -128,14 +128,30 @@ void RunBrowserModel::setManifest(const RunManifest& manifest)
         runNode.run = run;
         const int runId = addNode(runNode, -1);
         const bool showRanks = byRank.size() > 1 || !byRank.contains(-1);
+        const int rankCount = int(byRank.size()) - (byRank.contains(-1) ? 1 : 0);
+        const bool rankRanges = showRanks && rankCount > kRankRangeSize;
+        int range = -1;
+        int inRange = 0;
         for (auto it = byRank.cbegin(); it != byRank.cend(); ++it) {
             int group = runId;
             if (showRanks && it.key() >= 0) {
+                if (rankRanges && (range < 0 || inRange == kRankRangeSize)) {
+                    Node rangeNode;
+                    rangeNode.type = NodeType::RankRange;
+                    rangeNode.run = run;
+                    rangeNode.rank = it.key();
+                    range = addNode(rangeNode, runId);
+                    inRange = 0;
+                }
                 Node rankNode;
                 rankNode.type = NodeType::Rank;
                 rankNode.run = run;
                 rankNode.rank = it.key();
-                group = addNode(rankNode, runId);
+                group = addNode(rankNode, rankRanges ? range : runId);
+                if (rankRanges) {
+                    m_nodes[range].lastRank = it.key();
+                    ++inRange;
+                }
             }
             QHash<QString, int> folders; // folder path below the group's folder -> node
             for (int artifact : it.value())
@@ -245,7 +261,7 @@ void RunBrowserModel::sortChildren(std::vector<int>& children)
         const Node& r = m_nodes[right];
         if (order(l.type) != order(r.type))
             return order(l.type) < order(r.type);
-        if (l.type == NodeType::Rank)
+        if (l.type == NodeType::Rank || l.type == NodeType::RankRange)
             return l.rank < r.rank;
         return naturalCompare(l.name, r.name) < 0;
     });
@@ -316,6 +332,8 @@ void RunBrowserModel::classify(int id, bool insideTensorFolder)
         } else if (c.type == NodeType::Rank) {
             // A thousand ranks' rows, each open on its file, would be two thousand rows to scroll past.
             c.defaultExpanded = c.files <= kExpandLimit && !crowded;
+        } else if (c.type == NodeType::RankRange) {
+            c.defaultExpanded = false;
         }
         classify(child, insideTensorFolder || c.tensorFolder);
     }
@@ -466,6 +484,8 @@ QVariant RunBrowserModel::data(const QModelIndex& index, int role) const
             return runDisplayName(node.run);
         case NodeType::Rank:
             return tr("rank %1").arg(node.rank);
+        case NodeType::RankRange:
+            return tr("ranks %1–%2").arg(node.rank).arg(node.lastRank);
         default:
             return node.name;
         }
@@ -512,6 +532,13 @@ QVariant RunBrowserModel::runData(const Node& node, int column, int role) const
     case NameColumn:
         if (node.type == NodeType::Rank)
             return tr("rank %1").arg(node.rank);
+        if (node.type == NodeType::RankRange) {
+            return role == Qt::ToolTipRole
+                ? tr("Ranks %1 to %2 of this run (%n rank(s))", nullptr, int(node.children.size()))
+                      .arg(node.rank)
+                      .arg(node.lastRank)
+                : tr("ranks %1–%2").arg(node.rank).arg(node.lastRank);
+        }
         if (role == Qt::ToolTipRole) {
             // A run named by its logger (MLflow's run_name, W&B's display name) is not a folder: show where it is.
             int first = node.artifact;
@@ -526,6 +553,8 @@ QVariant RunBrowserModel::runData(const Node& node, int column, int role) const
         }
         return runDisplayName(node.run);
     case KindColumn:
+        if (node.type == NodeType::RankRange)
+            return tr("%n rank(s)", nullptr, int(node.children.size()));
         return node.type == NodeType::Run ? tr("run") : tr("rank");
     case SizeColumn:
         return formatByteSize(node.bytes);

@@ -34,10 +34,13 @@ public:
         DefaultExpandedRole, ///< bool: whether the view shows this row expanded until the user says otherwise
         NameRole, ///< the plain name (run, "rank N", folder or file name) that the filter matches
     };
-    enum class NodeType { Run, Rank, Artifact, Folder };
+    /// RankRange: a run of more than kRankRangeSize ranks shows them in rows of that many ("ranks 0–63").
+    enum class NodeType { Run, Rank, Artifact, Folder, RankRange };
 
     /// Folders holding more files than this (or lying beside more rows than this) start collapsed.
     static constexpr int kExpandLimit = 20;
+    /// Ranks per RankRange row, so that a thousand-rank job is sixteen rows under its run.
+    static constexpr int kRankRangeSize = 64;
 
     explicit RunBrowserModel(QObject* parent = nullptr);
 
@@ -71,7 +74,8 @@ private:
         int row = 0;
         std::vector<int> children;
         QString run;
-        int rank = -1;
+        int rank = -1; ///< a rank's number; the first rank of a RankRange
+        int lastRank = -1; ///< the last rank of a RankRange
         int artifact = -1;
         QString name; ///< folder or file name
         QString folderPath; ///< folder path relative to the root

@@ -50,7 +50,7 @@ public:
         if (index.column() == models::RunBrowserModel::NameColumn) {
             if (type == models::RunBrowserModel::NodeType::Run)
                 return icon(QStringLiteral(":/icons/kind-run.svg"));
-            if (type == models::RunBrowserModel::NodeType::Rank)
+            if (type == models::RunBrowserModel::NodeType::Rank || type == models::RunBrowserModel::NodeType::RankRange)
                 return icon(QStringLiteral(":/icons/kind-rank.svg"));
             if (type == models::RunBrowserModel::NodeType::Folder)
                 return icon(QStringLiteral(":/icons/kind-folder.svg"));

@@ -441,6 +441,44 @@ private slots:
         }
     }
 
+    // A thousand-rank job is a few rows of 64 ranks under its run, each closed, not a thousand rank rows.
+    void thousandRanksInRanges()
+    {
+        RunManifest m;
+        m.root = QStringLiteral("/runs");
+        const int ranks = 1024 + 3;
+        for (int rank = 0; rank < ranks; ++rank)
+            m.artifacts.append(artifact(QStringLiteral("rank-%1.rldigest").arg(rank), ArtifactKind::RankDigest,
+                                        QStringLiteral("."), rank));
+        m.artifacts.append(artifact(QStringLiteral("job.json"), ArtifactKind::ChromeTrace, QStringLiteral(".")));
+        RunBrowserModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setManifest(m);
+        const QModelIndex run = model.index(0, 0);
+        // The unranked file, then 17 ranges: 16 full ones and the last three ranks.
+        QCOMPARE(model.rowCount(run), 1 + 17);
+        QCOMPARE(typeOf(model.index(0, 0, run)), RunBrowserModel::NodeType::Artifact);
+        const QModelIndex firstRange = model.index(1, 0, run);
+        QCOMPARE(typeOf(firstRange), RunBrowserModel::NodeType::RankRange);
+        QCOMPARE(firstRange.data().toString(), QStringLiteral("ranks 0–63"));
+        QCOMPARE(firstRange.data(RunBrowserModel::DefaultExpandedRole).toBool(), false);
+        QCOMPARE(model.rowCount(firstRange), RunBrowserModel::kRankRangeSize);
+        QCOMPARE(model.index(63, 0, firstRange).data().toString(), QStringLiteral("rank 63"));
+        const QModelIndex lastRange = model.index(17, 0, run);
+        QCOMPARE(lastRange.data().toString(), QStringLiteral("ranks 1024–1026"));
+        QCOMPARE(model.rowCount(lastRange), 3);
+        QCOMPARE(lastRange.siblingAtColumn(RunBrowserModel::KindColumn).data().toString(), QStringLiteral("3 rank(s)"));
+        // Filtering finds a rank inside its range.
+        QSortFilterProxyModel proxy;
+        RunBrowserModel::configureFilter(&proxy);
+        proxy.setSourceModel(&model);
+        proxy.setFilterFixedString(QStringLiteral("rank 700"));
+        const QModelIndex proxyRun = proxy.index(0, 0);
+        QCOMPARE(proxy.rowCount(proxyRun), 1);
+        QCOMPARE(proxy.index(0, 0, proxyRun).data().toString(), QStringLiteral("ranks 640–703"));
+        QCOMPARE(proxy.rowCount(proxy.index(0, 0, proxyRun)), 1);
+    }
+
     void stateWords()
     {
         RunBrowserModel model;

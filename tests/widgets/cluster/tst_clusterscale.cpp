@@ -120,8 +120,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
         QSignalSpy ready(&heatmap, &RankStepHeatmap::imageReady);
         heatmap.setMatrix(smallMatrix());
-        QVERIFY(ready.wait(5000));
-        QTRY_VERIFY(!heatmap.isBuilding());
+        QVERIFY(ready.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(!heatmap.isBuilding(), 30000);
         const QPoint cell = heatmap.cellCenter(1, 2);
         QCOMPARE(heatmap.cellAt(cell), std::make_pair(1, 2));
         const QString text = heatmap.cellText(1, 2);
