@@ -13,7 +13,7 @@ namespace runlens::widgets::audio {
 
 namespace {
 
-constexpr int kLeftMargin = 44; ///< room for the frequency labels
+constexpr int kMinLeftMargin = 44; ///< room for the frequency labels in small fonts
 constexpr int kBottomMargin = 16; ///< room for the time labels
 constexpr int kGap = 6;
 
@@ -83,16 +83,22 @@ void AudioPlot::setPlayPosition(double seconds)
     update();
 }
 
+int AudioPlot::leftMargin() const
+{
+    // The widest frequency label ("22.1 kHz") must fit beside the spectrogram in the font in use.
+    return std::max(kMinLeftMargin, fontMetrics().horizontalAdvance(QStringLiteral("00.0 kHz")) + 8);
+}
+
 QRect AudioPlot::waveformRect() const
 {
-    const QRect area = rect().adjusted(kLeftMargin, 2, -2, -kBottomMargin);
+    const QRect area = rect().adjusted(leftMargin(), 2, -2, -kBottomMargin);
     const int height = std::max(20, int((area.height() - kGap) * 0.4));
     return QRect(area.left(), area.top(), area.width(), height);
 }
 
 QRect AudioPlot::spectrogramRect() const
 {
-    const QRect area = rect().adjusted(kLeftMargin, 2, -2, -kBottomMargin);
+    const QRect area = rect().adjusted(leftMargin(), 2, -2, -kBottomMargin);
     const QRect wave = waveformRect();
     return QRect(area.left(), wave.bottom() + 1 + kGap, area.width(),
                  std::max(1, area.bottom() - wave.bottom() - kGap));
@@ -163,7 +169,7 @@ void AudioPlot::paintEvent(QPaintEvent* event)
         }
         if (m_channels > 1) {
             painter.setPen(muted);
-            painter.drawText(QRectF(0, top, kLeftMargin - 4, laneHeight), Qt::AlignRight | Qt::AlignVCenter,
+            painter.drawText(QRectF(0, top, leftMargin() - 4, laneHeight), Qt::AlignRight | Qt::AlignVCenter,
                              m_channels == 2 ? (c == 0 ? tr("L") : tr("R")) : tr("ch %1").arg(c + 1));
         }
     }
@@ -175,11 +181,11 @@ void AudioPlot::paintEvent(QPaintEvent* event)
     painter.setPen(muted);
     const double nyquist = m_sampleRate / 2.0;
     const QFontMetrics metrics = fontMetrics();
-    painter.drawText(QRect(0, spec.top() - 2, kLeftMargin - 4, metrics.height()), Qt::AlignRight | Qt::AlignTop,
+    painter.drawText(QRect(0, spec.top() - 2, leftMargin() - 4, metrics.height()), Qt::AlignRight | Qt::AlignTop,
                      frequencyLabel(nyquist));
-    painter.drawText(QRect(0, spec.center().y() - metrics.height() / 2, kLeftMargin - 4, metrics.height()),
+    painter.drawText(QRect(0, spec.center().y() - metrics.height() / 2, leftMargin() - 4, metrics.height()),
                      Qt::AlignRight | Qt::AlignVCenter, frequencyLabel(nyquist / 2.0));
-    painter.drawText(QRect(0, spec.bottom() - metrics.height() + 2, kLeftMargin - 4, metrics.height()),
+    painter.drawText(QRect(0, spec.bottom() - metrics.height() + 2, leftMargin() - 4, metrics.height()),
                      Qt::AlignRight | Qt::AlignBottom, frequencyLabel(0.0));
 
     // Time axis under both.

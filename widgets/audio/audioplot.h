@@ -31,6 +31,8 @@ public:
     /// Where the waveform and spectrogram are drawn (widget coordinates), for tests.
     QRect waveformRect() const;
     QRect spectrogramRect() const;
+    /// Room left of the plots for the frequency labels.
+    int leftMargin() const;
 
     static constexpr double kFloorDb = -100.0; ///< the bottom of the colour scale
     static constexpr double kTopDb = 0.0;
