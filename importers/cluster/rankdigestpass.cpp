@@ -601,8 +601,9 @@ bool SinglePass::handleEvent(const EventFields& e)
             return decline("a flow without id");
         const int ti = trackFor(e.pid, e.tid);
         const bool enclosing = phase != 'f' || e.bp == "e";
-        m_flowPoints.push_back(
-            { ti, e.ts, e.id, m_names.intern(e.cat), phase, enclosing, std::uint32_t(m_flowPoints.size()) });
+        m_flowPoints.push_back({ ti, e.ts, e.id, m_names.intern(e.cat), phase, enclosing,
+                                 std::uint32_t(m_flowPoints.size()),
+                                 std::uint32_t(m_tracks[std::size_t(ti)].slices.size()) });
         return true;
     }
     case 'B':

@@ -233,7 +233,8 @@ void AccuracyPanel::compare(const CompareRequest& request)
     };
     const QPointer<AccuracyPanel> self(this);
     const Comparer comparer = m_comparer;
-    QtConcurrent::run(models::workerPool(), [job, request, comparer, post, self]() {
+    // The job reports through `post`; its future is not needed.
+    (void)QtConcurrent::run(models::workerPool(), [job, request, comparer, post, self]() {
         importers::ImportControl control;
         control.cancel = &job->cancel;
         control.progress = [job](int permille) { job->progress = permille; };

@@ -101,6 +101,9 @@ QString OpDocumentation::frameworkFor(models::graph::GraphFormat format)
         return QStringLiteral("mindspore");
     case models::graph::GraphFormat::TensorFlow:
         return QStringLiteral("tensorflow");
+    case models::graph::GraphFormat::Paddle:
+    case models::graph::GraphFormat::VisualDlGraph:
+        return QStringLiteral("paddle");
     case models::graph::GraphFormat::Dot:
     case models::graph::GraphFormat::MsprobeDump:
         break;

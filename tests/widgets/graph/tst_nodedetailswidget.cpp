@@ -109,6 +109,8 @@ private slots:
         QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::MindSporeIr), QStringLiteral("mindspore"));
         QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::AnfIr), QStringLiteral("mindspore"));
         QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::TensorFlow), QStringLiteral("tensorflow"));
+        QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::Paddle), QStringLiteral("paddle"));
+        QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::VisualDlGraph), QStringLiteral("paddle"));
         QVERIFY(OpDocumentation::frameworkFor(GraphFormat::Dot).isEmpty());
         // A broken table is empty and says why.
         const OpDocumentation broken = OpDocumentation::fromJson("{\"frameworks\": ");
