@@ -30,8 +30,15 @@ void MainWindow::createProjectorDock()
     connect(m_run, &RunController::runCleared, m_projectorPanel, &widgets::projector::ProjectorPanel::clear);
     connect(m_run, &RunController::sessionCreated, this, [this](importers::ImportSession* session) {
         connect(session, &importers::ImportSession::embeddingsArrived, this,
-                [this](int, std::shared_ptr<const std::vector<models::embeddings::EmbeddingSetPtr>> sets) {
-                    m_projectorPanel->addEmbeddings(*sets);
+                [this, session](int artifactIndex,
+                                std::shared_ptr<const std::vector<models::embeddings::EmbeddingSetPtr>> sets) {
+                    // Several runs may log the same tag (VisualDL's train and eval): the run tells them apart.
+                    const models::RunManifest& manifest = session->manifest();
+                    QString run;
+                    if (manifest.runs().size() > 1 && artifactIndex >= 0
+                        && artifactIndex < int(manifest.artifacts.size()))
+                        run = manifest.runDisplayName(manifest.artifacts[artifactIndex].run);
+                    m_projectorPanel->addEmbeddings(*sets, run);
                     schedulePanelChoice();
                 });
     });

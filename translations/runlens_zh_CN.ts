@@ -6603,12 +6603,6 @@ Input dims: %2</source>
         <source>PR curve</source>
         <translation>PR 曲线</translation>
     </message>
-    <message numerus="yes">
-        <source>%n more value(s) whose arrays do not fit together were skipped.</source>
-        <translation>
-            <numerusform>另有 %n 个数组互不匹配的值被跳过。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>its %L1 bytes would pass the %L2 bytes one import of this file may hold</source>
         <translation>其 %L1 字节将超过此文件一次导入可容纳的 %L2 字节</translation>
@@ -6652,6 +6646,60 @@ Input dims: %2</source>
     <message>
         <source>it declares %L1 strings but holds %L2</source>
         <translation>它声明了 %L1 个字符串，但包含 %L2 个</translation>
+    </message>
+    <message>
+        <source>it holds no points</source>
+        <translation>其中没有任何点</translation>
+    </message>
+    <message>
+        <source>its first point has no coordinates</source>
+        <translation>其第一个点没有坐标</translation>
+    </message>
+    <message>
+        <source>label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>label %1</source>
+        <translation>标签 %1</translation>
+    </message>
+    <message>
+        <source>The embeddings of the tag &quot;%1&quot; at step %2</source>
+        <translation>标签“%1”在第 %2 步的嵌入</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n point(s) were skipped whose coordinates do not number %2 like the first point&apos;s. The writer or the file is damaged.</source>
+        <translation>
+            <numerusform>%1：跳过了 %n 个坐标数不同于第一个点（%2 个）的点。写入程序或文件已损坏。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n coordinate(s) that are not finite numbers read as 0.</source>
+        <translation>
+            <numerusform>%1：%n 个不是有限数的坐标按 0 读取。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 have %L2 dimensions; only the first %L3 are read.</source>
+        <translation>%1 有 %L2 个维度；只读取前 %L3 个。</translation>
+    </message>
+    <message>
+        <source>%1 hold %L2 points; only the first %L3 are read.</source>
+        <translation>%1 有 %L2 个点；只读取前 %L3 个。</translation>
+    </message>
+    <message>
+        <source>%1 have %L2 metadata columns; only the first %L3 are read.</source>
+        <translation>%1 有 %L2 个元数据列；只读取前 %L3 列。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more damaged or cut value(s) were not reported one by one.</source>
+        <translation>
+            <numerusform>另有 %n 个损坏或被截断的值未逐一报告。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The log holds embeddings of more than %L1 tags; those of the tag &quot;%2&quot; and of further new tags are not read.</source>
+        <translation>日志中有嵌入的标签超过 %L1 个；标签“%2”及其后新标签的嵌入不会读取。</translation>
     </message>
 </context>
 <context>
@@ -10363,10 +10411,6 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <translation>%1（%2 × %3）</translation>
     </message>
     <message>
-        <source>No embeddings in this folder. Open a folder holding a projector_config.pbtxt (TensorBoard&apos;s add_embedding writes one).</source>
-        <translation>此文件夹中没有嵌入。请打开包含 projector_config.pbtxt 的文件夹（TensorBoard 的 add_embedding 会写入该文件）。</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
@@ -10433,6 +10477,14 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>No embeddings in this folder. Open a folder holding a projector_config.pbtxt (TensorBoard&apos;s add_embedding writes one) or a VisualDL log with add_embeddings values.</source>
+        <translation>此文件夹中没有嵌入。请打开包含 projector_config.pbtxt 的文件夹（TensorBoard 的 add_embedding 会写入该文件），或包含 add_embeddings 值的 VisualDL 日志。</translation>
     </message>
 </context>
 <context>

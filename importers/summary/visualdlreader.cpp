@@ -1,5 +1,6 @@
 #include "importers/summary/visualdlreader.h"
 
+#include "importers/embeddings/projectorreader.h"
 #include "importers/summary/proto/vdl_record.pb.h"
 #include "importers/summary/summarytr.h"
 #include "importers/summary/summaryvalues.h"
@@ -32,17 +33,16 @@ constexpr int kMaxUndecodableReports = 20;
 constexpr int kMaxBadValueReports = 20;
 /// Cancellation and progress are checked every this many records.
 constexpr qint64 kRecordsPerCheck = 8192;
+/// Metadata columns kept of one embeddings value, as for projector folders.
+constexpr int kMaxEmbeddingColumns = 256;
 
 /// The kinds of values this reader counts but does not deliver.
-enum class OtherKind { Embeddings, HParam, TagValue, Count };
+enum class OtherKind { HParam, TagValue, Count };
 
 QString otherKindName(OtherKind kind)
 {
     const char* text = nullptr;
     switch (kind) {
-    case OtherKind::Embeddings:
-        text = QT_TRANSLATE_NOOP("runlens::summary", "embeddings");
-        break;
     case OtherKind::HParam:
         text = QT_TRANSLATE_NOOP("runlens::summary", "hyper-parameters");
         break;
@@ -74,6 +74,8 @@ struct TagState
     Kept<models::summary::SummaryAudio> audio;
     Kept<models::summary::PrCurve> prCurves;
     Kept<models::summary::PrCurve> rocCurves;
+    models::embeddings::EmbeddingSetPtr embeddings; ///< the latest add_embeddings value read
+    bool embeddingsTouched = false; ///< got an embeddings value in the current poll
     std::array<qint64, std::size_t(OtherKind::Count)> others = {}; ///< values of each other kind so far
     std::uint32_t announced = 0; ///< bit per OtherKind: the Info diagnostic was given
 };
@@ -223,6 +225,90 @@ QString rocCurveFromVisualDl(const runlens::vdl::Record::RocCurve& proto, models
     return {};
 }
 
+/// What reading one add_embeddings value met besides its points, for the warnings.
+struct EmbeddingIssues
+{
+    qint64 points = 0; ///< points in the value
+    qint64 wrongWidth = 0; ///< points skipped: not as many coordinates as the first point
+    qint64 nonFinite = 0; ///< coordinates read as 0
+    qint64 cutRows = 0; ///< points beyond the row limit
+    int fullDims = 0; ///< the first point's coordinates, before the dimension limit
+    int headerColumns = 0; ///< columns named by label_meta, before the column limit
+};
+
+/// VisualDL's add_embeddings value: one Embedding per point (its coordinates and one label per metadata
+/// column) and, when the writer had a metadata header, the column names. Points are kept in order up to
+/// the limits; a point whose coordinates do not number as many as the first point's is skipped, and a
+/// coordinate that is not a finite number reads as 0 (both reported by the caller from `issues`).
+/// Returns why the value cannot be read at all, or an empty string.
+QString embeddingsFromVisualDl(const runlens::vdl::Record::Embeddings& proto,
+                               const importers::embeddings::ProjectorLimits& limits,
+                               models::embeddings::EmbeddingSet* out, EmbeddingIssues* issues)
+{
+    const int n = proto.embeddings_size();
+    issues->points = n;
+    if (n == 0)
+        return SummaryTr::tr("it holds no points");
+    const int dims = proto.embeddings(0).vectors_size();
+    if (dims == 0)
+        return SummaryTr::tr("its first point has no coordinates");
+    issues->fullDims = dims;
+    const int keptDims = std::min(dims, std::max(1, limits.maxDims));
+    const qint64 maxRows
+        = std::max<qint64>(1, std::min<qint64>(limits.maxRows, limits.maxValues / std::max<qint64>(1, keptDims)));
+
+    // Column names: the header when there is one; otherwise the first point's labels say how many.
+    issues->headerColumns = proto.label_meta_size();
+    const int headerColumns = std::min(proto.label_meta_size(), kMaxEmbeddingColumns);
+    if (headerColumns > 0) {
+        for (int c = 0; c < headerColumns; ++c)
+            out->metadataColumns.append(fromUtf8(proto.label_meta(c)));
+    } else {
+        const int labels = std::min(proto.embeddings(0).label_size(), kMaxEmbeddingColumns);
+        if (labels == 1) {
+            out->metadataColumns.append(SummaryTr::tr("label"));
+        } else {
+            for (int c = 0; c < labels; ++c)
+                out->metadataColumns.append(SummaryTr::tr("label %1").arg(c + 1));
+        }
+    }
+    const int columns = int(out->metadataColumns.size());
+
+    out->dims = keptDims;
+    out->values.reserve(std::size_t(std::min<qint64>(n, maxRows)) * std::size_t(keptDims));
+    if (columns > 0)
+        out->metadata.reserve(std::size_t(std::min<qint64>(n, maxRows)));
+    for (int i = 0; i < n; ++i) {
+        const auto& point = proto.embeddings(i);
+        if (point.vectors_size() != dims) {
+            ++issues->wrongWidth;
+            continue;
+        }
+        if (out->rows >= maxRows) {
+            ++issues->cutRows;
+            continue;
+        }
+        for (int d = 0; d < keptDims; ++d) {
+            const float v = point.vectors(d);
+            if (std::isfinite(v)) {
+                out->values.push_back(v);
+            } else {
+                out->values.push_back(0.0f);
+                ++issues->nonFinite;
+            }
+        }
+        if (columns > 0) {
+            QStringList cells;
+            cells.reserve(columns);
+            for (int c = 0; c < columns; ++c)
+                cells.append(c < point.label_size() ? fromUtf8(point.label(c)) : QString());
+            out->metadata.push_back(std::move(cells));
+        }
+        ++out->rows;
+    }
+    return {};
+}
+
 std::uint64_t loadLe64(const char* p)
 {
     std::uint64_t value = 0;
@@ -246,6 +332,8 @@ struct VisualDlReader::Private
     int tagIndex(const std::string& bytes);
     void addPoint(int tag, qint64 step, double wallTime, double value);
     void countOther(int tag, OtherKind kind);
+    void readEmbeddings(int tag, qint64 step, const runlens::vdl::Record::Embeddings& proto, qint64 at);
+    void warn(qint64 at, const QString& message);
     void badValue(qint64 at, const QString& tag, qint64 step, const QString& kind, const QString& reason);
     /// Keeps a decoded value, or reports `why` it could not be decoded (`kind` names it in the message).
     template<typename Item>
@@ -265,6 +353,9 @@ struct VisualDlReader::Private
     QString path;
     QString file; ///< absolute path for diagnostics
     models::summary::SummaryLimits limits;
+    importers::embeddings::ProjectorLimits embeddingLimits;
+    int embeddingTags = 0; ///< tags with an embedding set
+    bool embeddingTagsCut = false; ///< a tag's embeddings were not read for the limit on their number
     std::uint64_t maxPayload = kDefaultMaxPayload;
     qint64 offset = 0;
     bool dead = false;
@@ -288,6 +379,7 @@ struct VisualDlReader::Private
     std::vector<int> touchedAudio;
     std::vector<int> touchedPrCurves;
     std::vector<int> touchedRocCurves;
+    std::vector<int> touchedEmbeddings;
     std::vector<std::pair<int, OtherKind>> toAnnounce; ///< (tag, kind) first seen in the current poll
 
     ImportUpdate* update = nullptr; ///< valid during one poll
@@ -329,6 +421,90 @@ void VisualDlReader::Private::countOther(int tag, OtherKind kind)
     if (state.others[std::size_t(kind)]++ == 0 && !(state.announced & bit)) {
         state.announced |= bit;
         toAnnounce.emplace_back(tag, kind);
+    }
+}
+
+void VisualDlReader::Private::warn(qint64 at, const QString& message)
+{
+    if (badValueReports >= kMaxBadValueReports) {
+        ++badValuesUnreported;
+        return;
+    }
+    ++badValueReports;
+    update->diagnostics.append(models::Diagnostic { models::Severity::Warning, file, at, -1, message });
+}
+
+void VisualDlReader::Private::readEmbeddings(int tag, qint64 step, const runlens::vdl::Record::Embeddings& proto,
+                                             qint64 at)
+{
+    TagState& state = tags[std::size_t(tag)];
+    if (!state.embeddings && embeddingTags >= embeddingLimits.maxEmbeddings) {
+        // Each set is bounded, their number too: a log of countless tiny sets cannot fill the memory.
+        if (!embeddingTagsCut) {
+            embeddingTagsCut = true;
+            warn(at,
+                 SummaryTr::tr("The log holds embeddings of more than %L1 tags; those of the tag \"%2\" and "
+                               "of further new tags are not read.")
+                     .arg(embeddingLimits.maxEmbeddings)
+                     .arg(state.name));
+        }
+        return;
+    }
+    auto set = std::make_shared<models::embeddings::EmbeddingSet>();
+    set->name = state.name;
+    set->source = file;
+    EmbeddingIssues issues;
+    const QString why = embeddingsFromVisualDl(proto, embeddingLimits, set.get(), &issues);
+    if (!why.isEmpty()) {
+        badValue(at, state.name, step, SummaryTr::tr("embeddings"), why);
+        return;
+    }
+    // Damaged points are skipped and the rest kept; limits cut without calling the file damaged.
+    auto what = [&] { return SummaryTr::tr("The embeddings of the tag \"%1\" at step %2").arg(state.name).arg(step); };
+    if (issues.wrongWidth > 0) {
+        hadProblems = true;
+        warn(at,
+             SummaryTr::tr("%1: %n point(s) were skipped whose coordinates do not number %2 like the first "
+                           "point's. The writer or the file is damaged.",
+                           nullptr, int(std::min<qint64>(issues.wrongWidth, INT_MAX)))
+                 .arg(what())
+                 .arg(issues.fullDims));
+    }
+    if (issues.nonFinite > 0) {
+        hadProblems = true;
+        warn(at,
+             SummaryTr::tr("%1: %n coordinate(s) that are not finite numbers read as 0.", nullptr,
+                           int(std::min<qint64>(issues.nonFinite, INT_MAX)))
+                 .arg(what()));
+    }
+    if (issues.fullDims > set->dims) {
+        warn(at,
+             SummaryTr::tr("%1 have %L2 dimensions; only the first %L3 are read.")
+                 .arg(what())
+                 .arg(issues.fullDims)
+                 .arg(set->dims));
+    }
+    if (issues.cutRows > 0) {
+        warn(at,
+             SummaryTr::tr("%1 hold %L2 points; only the first %L3 are read.")
+                 .arg(what())
+                 .arg(issues.points - issues.wrongWidth)
+                 .arg(set->rows));
+    }
+    if (issues.headerColumns > int(set->metadataColumns.size())) {
+        warn(at,
+             SummaryTr::tr("%1 have %L2 metadata columns; only the first %L3 are read.")
+                 .arg(what())
+                 .arg(issues.headerColumns)
+                 .arg(set->metadataColumns.size()));
+    }
+    // A later value of the tag replaces the earlier one, as a writer that logs embeddings again means.
+    if (!state.embeddings)
+        ++embeddingTags;
+    state.embeddings = std::move(set);
+    if (!state.embeddingsTouched) {
+        state.embeddingsTouched = true;
+        touchedEmbeddings.push_back(tag);
     }
 }
 
@@ -419,7 +595,7 @@ bool VisualDlReader::Private::decode(const std::string& bytes, qint64 at)
             break;
         }
         case Value::kEmbeddings:
-            countOther(index, OtherKind::Embeddings);
+            readEmbeddings(index, step, value.embeddings(), at);
             break;
         case Value::kHistogram: {
             auto histogram = stamped<models::summary::Histogram>(step, wallTime);
@@ -549,11 +725,28 @@ void VisualDlReader::Private::finishPoll()
     }
     toAnnounce.clear();
     update->summaries = takeSummaries();
+    if (!touchedEmbeddings.empty()) {
+        // The sets that changed in this poll, and what `runlens info` says of every set of the file.
+        auto changed = std::make_shared<std::vector<models::embeddings::EmbeddingSetPtr>>();
+        for (const int tag : touchedEmbeddings) {
+            TagState& state = tags[std::size_t(tag)];
+            state.embeddingsTouched = false;
+            changed->push_back(state.embeddings);
+        }
+        touchedEmbeddings.clear();
+        QList<models::embeddings::EmbeddingSummary> summaries;
+        for (const TagState& state : tags) {
+            if (state.embeddings)
+                summaries.append(models::embeddings::summarize(*state.embeddings));
+        }
+        update->embeddings = std::move(changed);
+        update->embeddingSummaries = std::move(summaries);
+    }
     if (badValuesUnreported > 0) {
         update->diagnostics.append(
             models::Diagnostic { models::Severity::Warning, file, -1, -1,
-                                 SummaryTr::tr("%n more value(s) whose arrays do not fit together were skipped.",
-                                               nullptr, int(std::min<qint64>(badValuesUnreported, INT_MAX))) });
+                                 SummaryTr::tr("%n more damaged or cut value(s) were not reported one by one.", nullptr,
+                                               int(std::min<qint64>(badValuesUnreported, INT_MAX))) });
         badValuesUnreported = 0;
     }
     if (undecodableUnreported > 0) {
@@ -610,6 +803,11 @@ ImportUpdate VisualDlReader::poll(const ImportControl& control)
         result.status = d->status();
     control.report(1000);
     return result;
+}
+
+void VisualDlReader::setEmbeddingLimits(const importers::embeddings::ProjectorLimits& limits)
+{
+    d->embeddingLimits = limits;
 }
 
 void VisualDlReader::setMaxPayload(std::uint64_t bytes)

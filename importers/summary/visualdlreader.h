@@ -1,6 +1,7 @@
 #pragma once
 
 #include "importers/core/artifactimporter.h"
+#include "importers/embeddings/projectorreader.h"
 #include "models/summary/summarydata.h"
 
 #include <QString>
@@ -19,8 +20,12 @@ namespace runlens::importers::summary {
 /// per-tag summary::Reservoir bounded by the SummaryLimits given at construction, and each poll hands over,
 /// in ImportUpdate::summaries, the whole kept series of every tag that got a value in that poll (replace
 /// semantics, see SummaryBatch). A value whose arrays do not fit together is skipped with a warning;
-/// image and audio bytes are handed over undecoded. Kinds not read (embeddings, hyper-parameters,
-/// tagged values) are counted per tag and announced once per tag and kind as an Info diagnostic. Without
+/// image and audio bytes are handed over undecoded. Embeddings (`add_embeddings`) become one
+/// EmbeddingSet per tag, named by the tag and holding its latest value; each poll hands over the sets
+/// that changed in ImportUpdate::embeddings and what `runlens info` says of every set of the file in
+/// ImportUpdate::embeddingSummaries. Points beyond the embedding limits are cut with a warning, damaged
+/// points are skipped with a warning and the rest kept. Kinds not read (hyper-parameters, tagged
+/// values) are counted per tag and announced once per tag and kind as an Info diagnostic. Without
 /// checksums a damaged length cannot be told from a real one, so a length above maxPayload() ends the
 /// file, and an undecodable payload is skipped with a warning.
 class VisualDlReader final : public ArtifactImporter
@@ -35,6 +40,9 @@ public:
     ImportUpdate poll(const ImportControl& control) override;
 
     void setMaxPayload(std::uint64_t bytes);
+    /// How many points and dimensions of one embeddings value, and how many tags with embeddings, are kept
+    /// (ProjectorLimits::maxEmbeddings); set before polling.
+    void setEmbeddingLimits(const importers::embeddings::ProjectorLimits& limits);
     std::uint64_t maxPayload() const;
 
     QString path() const;
@@ -42,7 +50,7 @@ public:
     bool isDead() const; ///< no further poll can make progress
     QString displayName() const; ///< the run name a writer's `meta_data` value gave, when seen
     models::summary::SummaryLimits limits() const;
-    /// Values of the tag of the kinds this reader does not read (embeddings, ...) seen so far.
+    /// Values of the tag of the kinds this reader does not read (hyper-parameters, tagged values) seen so far.
     qint64 otherValueCount(const QString& tag) const;
 
 private:

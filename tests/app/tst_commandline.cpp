@@ -546,6 +546,46 @@ private slots:
         QVERIFY2(text.out.contains("embeddings features:00000: 60 points x 16 dimensions"), text.out.constData());
     }
 
+    void infoJsonVisualDlEmbeddings()
+    {
+        // VisualDL logs with add_embeddings values: each log lists its sets (one per tag) under "embeddings",
+        // and no diagnostic says embeddings are only counted.
+        const QString folder = QStringLiteral(RUNLENS_TEST_DATA_DIR "/embeddings/visualdl");
+        const ::Result r = run({ QStringLiteral("info"), folder, QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        QMap<QString, QJsonObject> byRun;
+        for (const QJsonValue a : artifacts) {
+            if (a[QStringLiteral("kind")].toString() == QLatin1String("visualdl-log"))
+                byRun.insert(a[QStringLiteral("run")].toString(), a.toObject());
+        }
+        QCOMPARE(byRun.keys(), (QStringList { QStringLiteral("header"), QStringLiteral("hidi") }));
+        for (const QJsonObject& artifact : std::as_const(byRun)) {
+            QCOMPARE(artifact[QStringLiteral("status")].toString(), QStringLiteral("ok"));
+            for (const QJsonValue d : artifact[QStringLiteral("diagnostics")].toArray())
+                QVERIFY2(!d[QStringLiteral("message")].toString().contains(QLatin1String("embeddings")),
+                         qPrintable(d[QStringLiteral("message")].toString()));
+        }
+        const QJsonObject hidi = byRun[QStringLiteral("hidi")][QStringLiteral("embeddings")].toObject();
+        QCOMPARE(hidi.keys(), QStringList { QStringLiteral("default") });
+        const QJsonObject demo = hidi[QStringLiteral("default")].toObject();
+        QCOMPARE(demo[QStringLiteral("points")].toInt(), 40);
+        QCOMPARE(demo[QStringLiteral("dims")].toInt(), 25);
+        QCOMPARE(demo[QStringLiteral("metadata_columns")].toArray(), (QJsonArray { QStringLiteral("label") }));
+        QCOMPARE(demo[QStringLiteral("sprite")].toBool(), false);
+        const QJsonObject header = byRun[QStringLiteral("header")][QStringLiteral("embeddings")].toObject();
+        QCOMPARE(header.size(), 2);
+        const QJsonObject labelled = header[QStringLiteral("default")].toObject();
+        QCOMPARE(labelled[QStringLiteral("points")].toInt(), 5);
+        QCOMPARE(labelled[QStringLiteral("dims")].toInt(), 3);
+        QCOMPARE(labelled[QStringLiteral("metadata_columns")].toArray(),
+                 (QJsonArray { QStringLiteral("label_a"), QStringLiteral("label_b") }));
+        QCOMPARE(header[QStringLiteral("words")].toObject()[QStringLiteral("points")].toInt(), 4);
+
+        const ::Result text = run({ QStringLiteral("info"), folder });
+        QVERIFY2(text.out.contains("embeddings default: 40 points x 25 dimensions"), text.out.constData());
+    }
+
     void exportDistributionsCsv()
     {
         RUNLENS_REQUIRE_SAMPLES(samples);

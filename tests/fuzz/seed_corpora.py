@@ -49,6 +49,9 @@ def main():
     seeds.add("visualdl", DATA / "visualdl" / "vdlrecords.1700000000.log")
     # VisualDL's own ROC demo log: ROC_Curve records (field 11).
     seeds.add("visualdl", DATA / "visualdl" / "roc" / "vdlrecords.1609220805.log")
+    # add_embeddings values (field 7): the start of VisualDL's hidi demo log and a log with a metadata header.
+    for path in sorted(DATA.glob("embeddings/visualdl/*/vdlrecords.*.log")):
+        seeds.add("visualdl", path)
 
     protos = compile_protos()
     summary_values(seeds, protos, tb_events, ms_summaries)

@@ -1,6 +1,7 @@
 #include "tests/trust/seedrows.h"
 
 #include "tests/trust/framedhostile.h"
+#include "tests/trust/mutatorutils.h"
 #include "tests/trust/wavhostile.h"
 
 #include "tests/importers/core/artifactbytes.h"
@@ -21,6 +22,7 @@
 #include <QtEndian>
 
 #include <cstring>
+#include <limits>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -365,6 +367,77 @@ Mutations projectorConfigHostile(const QByteArray& seed, std::uint64_t rowSeed)
     return cases;
 }
 
+/// A length-delimited protobuf field.
+QByteArray pbBytes(int field, const QByteArray& payload)
+{
+    QByteArray out;
+    detail::appendVarint(out, (std::uint64_t(field) << 3) | 2);
+    detail::appendVarint(out, std::uint64_t(payload.size()));
+    return out + payload;
+}
+
+/// One VisualDL log record holding one add_embeddings value (Record.values = 1, Value.tag = 2,
+/// Value.embeddings = 7) whose Embeddings body is `body` (embeddings = 1, label_meta = 2).
+QByteArray vdlEmbeddingsFrame(const QByteArray& body)
+{
+    const QByteArray payload = pbBytes(1, pbBytes(2, "emb") + pbBytes(7, body));
+    QByteArray length;
+    for (int i = 0; i < 8; ++i)
+        length.append(char((std::uint64_t(payload.size()) >> (8 * i)) & 0xffu));
+    return length + payload;
+}
+
+/// One Embedding point (label = 1, packed vectors = 2) of `dims` coordinates, each `value`.
+QByteArray vdlPoint(int dims, float value, const QByteArray& label = "p")
+{
+    QByteArray vectors;
+    for (int d = 0; d < dims; ++d) {
+        char raw[4];
+        std::memcpy(raw, &value, 4);
+        vectors.append(raw, 4);
+    }
+    return pbBytes(1, pbBytes(1, label) + pbBytes(2, vectors));
+}
+
+/// The VisualDL framing and protobuf mutations of an embeddings log, and values built to cost a reader
+/// memory or time: many points, no coordinates, widths that change, huge headers, lying packed lengths.
+Mutations visualDlEmbeddingsHostile(const QByteArray& seed)
+{
+    Mutations cases = visualDlInflations(seed);
+    cases.append({ QStringLiteral("a million points without coordinates"),
+                   [] { return vdlEmbeddingsFrame(QByteArray::fromHex("0a00").repeated(1000000)); } });
+    cases.append({ QStringLiteral("two hundred thousand points of one coordinate"),
+                   [] { return vdlEmbeddingsFrame(vdlPoint(1, 1.0f).repeated(200000)); } });
+    cases.append({ QStringLiteral("a point of a million coordinates, then narrow ones"),
+                   [] { return vdlEmbeddingsFrame(vdlPoint(1000000, 0.5f) + vdlPoint(2, 1.0f).repeated(1000)); } });
+    cases.append({ QStringLiteral("widths changing every point"), [] {
+                      QByteArray body;
+                      for (int i = 0; i < 5000; ++i)
+                          body += vdlPoint(1 + i % 7, float(i));
+                      return vdlEmbeddingsFrame(body);
+                  } });
+    cases.append({ QStringLiteral("not-a-number and infinite coordinates"), [] {
+                      return vdlEmbeddingsFrame(vdlPoint(8, std::numeric_limits<float>::quiet_NaN()).repeated(100)
+                                                + vdlPoint(8, std::numeric_limits<float>::infinity()).repeated(100));
+                  } });
+    cases.append({ QStringLiteral("a hundred thousand header columns"),
+                   [] { return vdlEmbeddingsFrame(pbBytes(2, "column").repeated(100000) + vdlPoint(3, 1.0f)); } });
+    cases.append({ QStringLiteral("a hundred thousand labels on each point"), [] {
+                      const QByteArray labels = pbBytes(1, "x").repeated(100000);
+                      QByteArray vectors(8, '\0');
+                      return vdlEmbeddingsFrame(pbBytes(1, labels + pbBytes(2, vectors)).repeated(10));
+                  } });
+    cases.append({ QStringLiteral("packed coordinates claiming 2^62 bytes"), [] {
+                      QByteArray point = QByteArray::fromHex("12");
+                      detail::appendVarint(point, detail::kHuge62);
+                      point += QByteArray(16, '\0');
+                      return vdlEmbeddingsFrame(pbBytes(1, point));
+                  } });
+    cases.append({ QStringLiteral("embeddings record cut in its points"),
+                   [] { return vdlEmbeddingsFrame(vdlPoint(4, 1.0f).repeated(50)).chopped(37); } });
+    return cases;
+}
+
 /// Reads `bytes` as the tensors.tsv of a projector folder through its importer. Runs in the child.
 QString readProjectorTable(const QString& folder, const QByteArray& bytes, bool metadata)
 {
@@ -480,6 +553,22 @@ std::vector<SeedRow> seedRows()
           {},
           wavHostile,
           readWav },
+        { "visualdl embeddings log",
+          Source::TestData,
+          "embeddings/visualdl/hidi/vdlrecords.1618468473.log",
+          "vdlrecords.1618468473.log",
+          ArtifactKind::VisualDlLog,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return visualDlEmbeddingsHostile(s); } },
+        { "visualdl embeddings header log",
+          Source::TestData,
+          "embeddings/visualdl/header/vdlrecords.1700000100.log",
+          "vdlrecords.1700000100.log",
+          ArtifactKind::VisualDlLog,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) { return visualDlInflations(s); } },
         { "visualdl roc log",
           Source::TestData,
           "visualdl/roc/vdlrecords.1609220805.log",

@@ -86,6 +86,9 @@ QString importCase(const SeedRow& row, const QString& folder, const QByteArray& 
     const std::atomic_bool cancel { false };
     ImportControl control;
     control.cancel = &cancel;
+    // Diagnostics add up over a file's polls (the import session keeps them all), so a later poll of a file
+    // already reported as damaged need not repeat the message.
+    bool named = false;
     for (int pollCount = 0; pollCount < 2; ++pollCount) {
         ImportUpdate update;
         try {
@@ -95,7 +98,6 @@ QString importCase(const SeedRow& row, const QString& folder, const QByteArray& 
         } catch (const std::exception& e) {
             return QStringLiteral("exception escaped poll(): %1").arg(QString::fromLocal8Bit(e.what()));
         }
-        bool named = false;
         for (const Diagnostic& d : std::as_const(update.diagnostics)) {
             named = named || d.file == path || d.message.contains(path);
             if (d.offset > bytes.size())

@@ -19,6 +19,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace runlens::widgets::projector {
 
 namespace {
@@ -156,18 +158,35 @@ ProjectorPanel::~ProjectorPanel()
     m_watcher.waitForFinished();
 }
 
-void ProjectorPanel::addEmbeddings(const std::vector<models::embeddings::EmbeddingSetPtr>& sets)
+void ProjectorPanel::addEmbeddings(const std::vector<models::embeddings::EmbeddingSetPtr>& sets, const QString& run)
 {
     const bool first = m_sets.empty();
-    const QSignalBlocker blocker(m_setBox);
-    for (const models::embeddings::EmbeddingSetPtr& set : sets) {
-        if (!set)
-            continue;
-        m_sets.push_back(set);
-        m_setBox->addItem(tr("%1 (%2 × %3)").arg(set->name).arg(set->rows).arg(set->dims));
+    bool currentReplaced = false;
+    {
+        const QSignalBlocker blocker(m_setBox);
+        for (const models::embeddings::EmbeddingSetPtr& set : sets) {
+            if (!set)
+                continue;
+            const QString name = run.isEmpty() ? set->name : tr("%1 / %2").arg(run, set->name);
+            const QString text = tr("%1 (%2 × %3)").arg(name).arg(set->rows).arg(set->dims);
+            const auto same = std::find_if(m_sets.begin(), m_sets.end(), [&](const auto& held) {
+                return held->name == set->name && held->source == set->source;
+            });
+            if (same != m_sets.end()) {
+                const int index = int(same - m_sets.begin());
+                *same = set;
+                m_setBox->setItemText(index, text);
+                currentReplaced = currentReplaced || index == m_setBox->currentIndex();
+                continue;
+            }
+            m_sets.push_back(set);
+            m_setBox->addItem(text);
+        }
     }
     if (first && !m_sets.empty())
         setCurrentSet(0);
+    else if (currentReplaced)
+        setCurrentSet(m_setBox->currentIndex());
 }
 
 void ProjectorPanel::clear()
@@ -182,7 +201,7 @@ void ProjectorPanel::clear()
     m_neighbours.clear();
     m_scatter->setPoints({}, {});
     m_status->setText(tr("No embeddings in this folder. Open a folder holding a projector_config.pbtxt "
-                         "(TensorBoard's add_embedding writes one)."));
+                         "(TensorBoard's add_embedding writes one) or a VisualDL log with add_embeddings values."));
     updateVarianceText();
     updateNeighbourList();
     m_legend->clear();

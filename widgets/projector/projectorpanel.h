@@ -36,8 +36,10 @@ public:
     explicit ProjectorPanel(QWidget* parent = nullptr);
     ~ProjectorPanel() override;
 
-    /// Adds sets (of a newly read folder); the first one added is shown.
-    void addEmbeddings(const std::vector<models::embeddings::EmbeddingSetPtr>& sets);
+    /// Adds sets (of a newly read folder); the first one added is shown. A set with the name and source of
+    /// one already held replaces it (a log that logged the same tag again). A non-empty `run` precedes the
+    /// name in the set list, for folders with several runs.
+    void addEmbeddings(const std::vector<models::embeddings::EmbeddingSetPtr>& sets, const QString& run = {});
     void clear();
 
     int setCount() const { return int(m_sets.size()); }

@@ -40,6 +40,7 @@ private slots:
     void coloursByColumn();
     void exportsPng();
     void switchingSetsRecomputes();
+    void sameSetAgainReplacesItAndRunsNameSets();
 };
 
 void TestProjectorPanel::showsPcaOfTheFirstSet()
@@ -168,6 +169,39 @@ void TestProjectorPanel::switchingSetsRecomputes()
     panel.clear();
     QCOMPARE(panel.setCount(), 0);
     QCOMPARE(panel.scatter()->pointCount(), 0);
+}
+
+void TestProjectorPanel::sameSetAgainReplacesItAndRunsNameSets()
+{
+    ProjectorPanel panel;
+    panel.resize(1000, 700);
+    auto first = std::make_shared<models::embeddings::EmbeddingSet>();
+    first->name = QStringLiteral("default");
+    first->source = QStringLiteral("/runs/train/vdlrecords.1.log");
+    first->rows = 3;
+    first->dims = 2;
+    first->values = { 0, 0, 1, 0, 0, 1 };
+    auto other = std::make_shared<models::embeddings::EmbeddingSet>(*first);
+    other->source = QStringLiteral("/runs/eval/vdlrecords.2.log");
+    panel.addEmbeddings({ first }, QStringLiteral("train"));
+    panel.addEmbeddings({ other }, QStringLiteral("eval"));
+    QCOMPARE(panel.setCount(), 2);
+    auto* setBox = panel.findChildren<QComboBox*>().at(0);
+    QCOMPARE(setBox->itemText(0), QStringLiteral("train / default (3 × 2)"));
+    QCOMPARE(setBox->itemText(1), QStringLiteral("eval / default (3 × 2)"));
+    QVERIFY(waitForPca(panel));
+
+    // The log wrote the tag again: the shown set is replaced in place and recomputed.
+    auto grown = std::make_shared<models::embeddings::EmbeddingSet>(*first);
+    grown->rows = 4;
+    grown->values = { 0, 0, 1, 0, 0, 1, 1, 1 };
+    panel.addEmbeddings({ grown }, QStringLiteral("train"));
+    QCOMPARE(panel.setCount(), 2);
+    QCOMPARE(setBox->currentIndex(), 0);
+    QCOMPARE(setBox->itemText(0), QStringLiteral("train / default (4 × 2)"));
+    QCOMPARE(panel.currentSet(), models::embeddings::EmbeddingSetPtr(grown));
+    QVERIFY(waitForPca(panel));
+    QCOMPARE(panel.pca()->rows, 4);
 }
 
 QTEST_MAIN(TestProjectorPanel)
