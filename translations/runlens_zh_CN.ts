@@ -10486,6 +10486,162 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <source>No embeddings in this folder. Open a folder holding a projector_config.pbtxt (TensorBoard&apos;s add_embedding writes one) or a VisualDL log with add_embeddings values.</source>
         <translation>此文件夹中没有嵌入。请打开包含 projector_config.pbtxt 的文件夹（TensorBoard 的 add_embedding 会写入该文件），或包含 add_embeddings 值的 VisualDL 日志。</translation>
     </message>
+    <message>
+        <source>t-SNE cannot run with these settings.</source>
+        <translation>t-SNE 无法以这些设置运行。</translation>
+    </message>
+    <message>
+        <source>t-SNE needs points with at least one dimension.</source>
+        <translation>t-SNE 需要至少有一个维度的点。</translation>
+    </message>
+    <message>
+        <source>t-SNE cannot run: the embeddings contain NaN or infinite values.</source>
+        <translation>t-SNE 无法运行：嵌入中含有 NaN 或无穷值。</translation>
+    </message>
+    <message>
+        <source>t-SNE cancelled.</source>
+        <translation>t-SNE 已取消。</translation>
+    </message>
+    <message>
+        <source>PCA</source>
+        <translation>PCA</translation>
+    </message>
+    <message>
+        <source>t-SNE</source>
+        <translation>t-SNE</translation>
+    </message>
+    <message>
+        <source>How the points are laid out in two dimensions</source>
+        <translation>点在二维中的布局方式</translation>
+    </message>
+    <message>
+        <source>Effective number of neighbours each point keeps close (lowered for small sets)</source>
+        <translation>每个点保持靠近的有效近邻数（点数较少时会降低）</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Step size of the optimisation; &quot;auto&quot; (0) picks one from the number of points</source>
+        <translation>优化的步长；“自动”（0）根据点数选取</translation>
+    </message>
+    <message>
+        <source>Total iterations of the run</source>
+        <translation>本次运行的总迭代次数</translation>
+    </message>
+    <message>
+        <source>Seed of the initial layout: the same seed gives the same picture</source>
+        <translation>初始布局的随机种子：相同的种子得到相同的图</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Start t-SNE on the points shown, or stop it</source>
+        <translation>对显示的点启动 t-SNE，或停止它</translation>
+    </message>
+    <message>
+        <source>Perplexity:</source>
+        <translation>困惑度：</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>学习率：</translation>
+    </message>
+    <message>
+        <source>Iterations:</source>
+        <translation>迭代次数：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>Isolate</source>
+        <translation>隔离</translation>
+    </message>
+    <message>
+        <source>Show only the search matches (or the selected point and its neighbours) and lay them out again</source>
+        <translation>只显示搜索匹配项（或选中的点及其近邻），并重新布局</translation>
+    </message>
+    <message>
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <source>Show every point of the embedding again</source>
+        <translation>重新显示嵌入中的所有点</translation>
+    </message>
+    <message>
+        <source>t-SNE: reducing to %1 principal components first, then computing affinities…</source>
+        <translation>t-SNE：先降到 %1 个主成分，再计算相似度…</translation>
+    </message>
+    <message>
+        <source>t-SNE: computing affinities…</source>
+        <translation>t-SNE：正在计算相似度…</translation>
+    </message>
+    <message>
+        <source>t-SNE cannot run: the principal components failed.</source>
+        <translation>t-SNE 无法运行：主成分计算失败。</translation>
+    </message>
+    <message>
+        <source>perplexity %1</source>
+        <translation>困惑度 %1</translation>
+    </message>
+    <message>
+        <source>(lowered: few points)</source>
+        <translation>（已降低：点数较少）</translation>
+    </message>
+    <message>
+        <source>learning rate %1</source>
+        <translation>学习率 %1</translation>
+    </message>
+    <message>
+        <source>on the top %1 principal components</source>
+        <translation>基于前 %1 个主成分</translation>
+    </message>
+    <message>
+        <source>iteration %1 / %2, KL divergence %3</source>
+        <translation>迭代 %1 / %2，KL 散度 %3</translation>
+    </message>
+    <message>
+        <source>t-SNE finished: %1 (%2)</source>
+        <translation>t-SNE 已完成：%1（%2）</translation>
+    </message>
+    <message>
+        <source>t-SNE stopped at %1 (%2)</source>
+        <translation>t-SNE 停止于 %1（%2）</translation>
+    </message>
+    <message>
+        <source>t-SNE running: %1 (%2)</source>
+        <translation>t-SNE 运行中：%1（%2）</translation>
+    </message>
+    <message>
+        <source>t-SNE stopped at iteration %1 / %2</source>
+        <translation>t-SNE 停止于迭代 %1 / %2</translation>
+    </message>
+    <message>
+        <source>t-SNE 1</source>
+        <translation>t-SNE 1</translation>
+    </message>
+    <message>
+        <source>t-SNE 2</source>
+        <translation>t-SNE 2</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>isolated from %1</source>
+        <translation>从 %1 个点中隔离</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;t-SNE&lt;/b&gt;&lt;br&gt;Iteration: %1 / %2&lt;br&gt;KL divergence: %3</source>
+        <translation>&lt;b&gt;t-SNE&lt;/b&gt;&lt;br&gt;迭代：%1 / %2&lt;br&gt;KL 散度：%3</translation>
+    </message>
 </context>
 <context>
     <name>runlens::widgets::runbrowser::RunBrowserWidget</name>

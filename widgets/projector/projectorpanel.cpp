@@ -1,15 +1,20 @@
 #include "widgets/projector/projectorpanel.h"
 
+#include "models/core/workerpool.h"
 #include "widgets/projector/pointcolors.h"
 #include "widgets/projector/projectorscatter.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPointer>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QSpinBox>
@@ -20,6 +25,7 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <limits>
 
 namespace runlens::widgets::projector {
 
@@ -28,6 +34,110 @@ namespace {
 // Components computed per set: enough to pick any pair a user looks at, cheap next to the covariance.
 constexpr int kComponents = 10;
 constexpr int kDefaultNeighbours = 10;
+// A t-SNE chunk aims at this many milliseconds: short enough for a smooth animation and a prompt stop,
+// long enough that the round trip through the GUI thread costs little.
+constexpr double kTsneChunkMs = 60.0;
+constexpr int kTsneMaxChunk = 50;
+// Share of the progress bar's affinity phase taken by the PCA that reduces large sets first.
+constexpr int kTsnePcaShare = 300;
+
+} // namespace
+
+/// One t-SNE run. The panel owns it through a shared pointer and so does each chunk task on the worker
+/// pool, so a task never outlives what it works on. The GUI thread reads the fields a task writes only once
+/// that task has finished (the future orders the two); `cancel` alone is shared while a task runs.
+class TsneJob
+{
+public:
+    models::embeddings::EmbeddingSetPtr data;
+    models::embeddings::TsneOptions options;
+    bool reduce = false; ///< start from the top principal components
+    std::atomic_bool cancel = false;
+
+    // Worker side.
+    std::unique_ptr<models::embeddings::TsneRun> run;
+    bool pcaFailed = false;
+    int chunk = 5;
+    int lastProgress = -1;
+
+    // Results of the last chunk.
+    std::vector<float> embedding;
+    int iteration = 0;
+    double kl = 0.0;
+};
+
+namespace {
+
+/// The first call computes the input affinities (after a PCA for large sets); each later one runs a chunk
+/// of iterations, sized from the time the previous chunk took.
+void runTsneChunk(TsneJob& job, const std::function<void(int)>& progress)
+{
+    auto report = [&job, &progress](int permille) {
+        if (permille != job.lastProgress) {
+            job.lastProgress = permille;
+            progress(permille);
+        }
+    };
+    if (!job.run) {
+        const models::embeddings::EmbeddingSet& set = *job.data;
+        const float* values = set.values.data();
+        std::size_t dims = std::size_t(set.dims);
+        std::optional<models::embeddings::PcaResult> pca;
+        int base = 0;
+        if (job.reduce) {
+            models::embeddings::OperationControl control;
+            control.cancel = &job.cancel;
+            control.progress = [&report](int permille) { report(permille * kTsnePcaShare / 1000); };
+            pca = models::embeddings::computePca(set, ProjectorPanel::kTsneInputDims, control);
+            if (!pca) {
+                job.pcaFailed = true;
+                return;
+            }
+            values = pca->projected.data();
+            dims = std::size_t(pca->components);
+            base = kTsnePcaShare;
+        }
+        job.run = std::make_unique<models::embeddings::TsneRun>(values, std::size_t(set.rows), dims, job.options,
+                                                                [&job, &report, base](double fraction) {
+                                                                    report(base + int(fraction * (1000 - base)));
+                                                                    return !job.cancel.load();
+                                                                });
+        if (!job.run->isValid())
+            return;
+    } else {
+        QElapsedTimer timer;
+        timer.start();
+        const int before = job.run->iteration();
+        job.run->step(job.chunk);
+        const int done = job.run->iteration() - before;
+        if (done > 0) {
+            const double perIteration = std::max<double>(double(timer.elapsed()), 1.0) / done;
+            job.chunk = std::clamp(int(kTsneChunkMs / perIteration), 1, kTsneMaxChunk);
+        }
+    }
+    job.embedding = job.run->embedding();
+    job.iteration = job.run->iteration();
+    job.kl = job.run->klDivergence();
+}
+
+QString describeTsneError(models::embeddings::TsneError error)
+{
+    using models::embeddings::TsneError;
+    switch (error) {
+    case TsneError::None:
+        return {};
+    case TsneError::InvalidOutputDims:
+    case TsneError::InvalidOptions:
+        return ProjectorPanel::tr("t-SNE cannot run with these settings.");
+    case TsneError::InvalidInput:
+        return ProjectorPanel::tr("t-SNE needs points with at least one dimension.");
+    case TsneError::NonFiniteInput:
+        return ProjectorPanel::tr("t-SNE cannot run: the embeddings contain NaN or infinite values.");
+    case TsneError::Cancelled:
+        return ProjectorPanel::tr("t-SNE cancelled.");
+    }
+    return {};
+}
 
 } // namespace
 
@@ -50,14 +160,62 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     m_exportButton = new QToolButton(this);
     m_exportButton->setText(tr("Export PNG…"));
     m_exportButton->setToolTip(tr("Write the scatter as a PNG image"));
+    m_methodBox = new QComboBox(this);
+    m_methodBox->addItem(tr("PCA"), int(Method::Pca));
+    m_methodBox->addItem(tr("t-SNE"), int(Method::Tsne));
+    m_methodBox->setToolTip(tr("How the points are laid out in two dimensions"));
 
+    const models::embeddings::TsneOptions defaults;
+    m_tsneControls = new QWidget(this);
+    m_perplexityBox = new QDoubleSpinBox(m_tsneControls);
+    m_perplexityBox->setRange(2.0, 100.0);
+    m_perplexityBox->setDecimals(1);
+    m_perplexityBox->setValue(defaults.perplexity);
+    m_perplexityBox->setToolTip(tr("Effective number of neighbours each point keeps close (lowered for small sets)"));
+    m_learningRateBox = new QDoubleSpinBox(m_tsneControls);
+    m_learningRateBox->setRange(0.0, 100000.0);
+    m_learningRateBox->setDecimals(0);
+    m_learningRateBox->setSingleStep(50.0);
+    m_learningRateBox->setSpecialValueText(tr("auto"));
+    m_learningRateBox->setValue(defaults.learningRate);
+    m_learningRateBox->setToolTip(
+        tr("Step size of the optimisation; \"auto\" (0) picks one from the number of points"));
+    m_iterationsBox = new QSpinBox(m_tsneControls);
+    m_iterationsBox->setRange(defaults.exaggerationIterations + 1, 100000);
+    m_iterationsBox->setSingleStep(100);
+    m_iterationsBox->setValue(defaults.iterations);
+    m_iterationsBox->setToolTip(tr("Total iterations of the run"));
+    m_seedBox = new QSpinBox(m_tsneControls);
+    m_seedBox->setRange(0, std::numeric_limits<int>::max());
+    m_seedBox->setValue(int(defaults.seed));
+    m_seedBox->setToolTip(tr("Seed of the initial layout: the same seed gives the same picture"));
+    m_runButton = new QToolButton(m_tsneControls);
+    m_runButton->setText(tr("Run"));
+    m_runButton->setToolTip(tr("Start t-SNE on the points shown, or stop it"));
+    auto* tsneLayout = new QHBoxLayout(m_tsneControls);
+    tsneLayout->setContentsMargins(0, 0, 0, 0);
+    tsneLayout->addWidget(new QLabel(tr("Perplexity:"), m_tsneControls));
+    tsneLayout->addWidget(m_perplexityBox);
+    tsneLayout->addWidget(new QLabel(tr("Learning rate:"), m_tsneControls));
+    tsneLayout->addWidget(m_learningRateBox);
+    tsneLayout->addWidget(new QLabel(tr("Iterations:"), m_tsneControls));
+    tsneLayout->addWidget(m_iterationsBox);
+    tsneLayout->addWidget(new QLabel(tr("Seed:"), m_tsneControls));
+    tsneLayout->addWidget(m_seedBox);
+    tsneLayout->addWidget(m_runButton);
+    tsneLayout->addStretch(1);
+
+    auto* xLabel = new QLabel(tr("X:"), this);
+    auto* yLabel = new QLabel(tr("Y:"), this);
+    m_pcaWidgets = { xLabel, m_xBox, yLabel, m_yBox };
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Embedding:"), this));
     top->addWidget(m_setBox);
     top->addSpacing(8);
-    top->addWidget(new QLabel(tr("X:"), this));
+    top->addWidget(m_methodBox);
+    top->addWidget(xLabel);
     top->addWidget(m_xBox);
-    top->addWidget(new QLabel(tr("Y:"), this));
+    top->addWidget(yLabel);
     top->addWidget(m_yBox);
     top->addSpacing(8);
     top->addWidget(new QLabel(tr("Colour by:"), this));
@@ -79,8 +237,17 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     m_cancelButton = new QToolButton(this);
     m_cancelButton->setText(tr("Cancel"));
     m_cancelButton->hide();
+    m_isolateButton = new QToolButton(this);
+    m_isolateButton->setText(tr("Isolate"));
+    m_isolateButton->setToolTip(
+        tr("Show only the search matches (or the selected point and its neighbours) and lay them out again"));
+    m_showAllButton = new QToolButton(this);
+    m_showAllButton->setText(tr("Show all"));
+    m_showAllButton->setToolTip(tr("Show every point of the embedding again"));
     auto* second = new QHBoxLayout;
     second->addWidget(m_searchEdit, 2);
+    second->addWidget(m_isolateButton);
+    second->addWidget(m_showAllButton);
     second->addWidget(m_status, 3);
     second->addWidget(m_progressBar);
     second->addWidget(m_cancelButton);
@@ -127,6 +294,7 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_tsneControls); // a row of its own: beside the others it would widen the dock
     layout->addLayout(second);
     layout->addWidget(splitter, 1);
 
@@ -144,18 +312,41 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     connect(m_scatter, &ProjectorScatter::pointClicked, this, [this](int index) { selectPoint(index); });
     connect(m_neighbourList, &QListWidget::itemActivated, this,
             [this](QListWidgetItem* item) { selectPoint(item->data(Qt::UserRole).toInt()); });
-    connect(m_cancelButton, &QToolButton::clicked, this, [this] { cancelPca(); });
+    connect(m_cancelButton, &QToolButton::clicked, this, [this] {
+        if (isTsneRunning())
+            stopTsne();
+        else
+            cancelPca();
+    });
     connect(m_exportButton, &QToolButton::clicked, this, [this] { requestExport(); });
     connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] { pcaFinished(); });
+    connect(&m_tsneWatcher, &QFutureWatcherBase::finished, this, [this] { tsneChunkFinished(); });
+    connect(m_methodBox, &QComboBox::currentIndexChanged, this,
+            [this] { setMethod(Method(m_methodBox->currentData().toInt())); });
+    connect(m_runButton, &QToolButton::clicked, this, [this] {
+        if (isTsneRunning())
+            stopTsne();
+        else
+            runTsne();
+    });
+    connect(m_isolateButton, &QToolButton::clicked, this, [this] { isolateSelection(); });
+    connect(m_showAllButton, &QToolButton::clicked, this, [this] { showAll(); });
 
+    updateMethodControls();
     clear();
 }
 
 ProjectorPanel::~ProjectorPanel()
 {
+    // The tasks hold what they work on and report through the application object, so they are safe without
+    // the panel; waiting keeps a run from going on unseen (or past the application's end). A chunk is kept
+    // short, and the affinity phase checks the flag as it goes, so this wait is brief.
     if (m_cancel)
         m_cancel->store(true);
+    if (m_tsneJob)
+        m_tsneJob->cancel.store(true);
     m_watcher.waitForFinished();
+    m_tsneWatcher.waitForFinished();
 }
 
 void ProjectorPanel::addEmbeddings(const std::vector<models::embeddings::EmbeddingSetPtr>& sets, const QString& run)
@@ -192,11 +383,20 @@ void ProjectorPanel::addEmbeddings(const std::vector<models::embeddings::Embeddi
 void ProjectorPanel::clear()
 {
     cancelPca();
+    cancelTsne();
     m_sets.clear();
     const QSignalBlocker blocker(m_setBox);
     m_setBox->clear();
     m_pca.reset();
     m_index.reset();
+    m_view.reset();
+    m_viewRows.clear();
+    m_isolated = false;
+    ++m_viewGeneration;
+    m_tsneEmbedding.clear();
+    m_tsneIteration = 0;
+    m_tsneKl = 0.0;
+    m_tsneNote.clear();
     m_selected = -1;
     m_neighbours.clear();
     m_scatter->setPoints({}, {});
@@ -205,6 +405,7 @@ void ProjectorPanel::clear()
     updateVarianceText();
     updateNeighbourList();
     m_legend->clear();
+    updateMethodControls();
 }
 
 models::embeddings::EmbeddingSetPtr ProjectorPanel::currentSet() const
@@ -222,10 +423,6 @@ void ProjectorPanel::setCurrentSet(int index)
         return;
     }
     const models::embeddings::EmbeddingSetPtr set = m_sets[std::size_t(index)];
-    m_pca.reset();
-    m_selected = -1;
-    m_neighbours.clear();
-    m_index = std::make_unique<models::embeddings::NeighbourIndex>(*set);
     {
         const QSignalBlocker colorBlocker(m_colorBox);
         const QSignalBlocker labelBlocker(m_labelBox);
@@ -243,20 +440,53 @@ void ProjectorPanel::setCurrentSet(int index)
             m_labelBox->setCurrentIndex(1);
         }
     }
+    setView(set, {}, false);
+}
+
+void ProjectorPanel::setView(models::embeddings::EmbeddingSetPtr view, std::vector<int> rows, bool isolated)
+{
+    cancelPca();
+    cancelTsne();
+    m_index.reset(); // it refers to the old view
+    m_view = std::move(view);
+    m_viewRows = std::move(rows);
+    m_isolated = isolated;
+    ++m_viewGeneration;
+    m_pca.reset();
+    m_tsneEmbedding.clear();
+    m_tsneIteration = 0;
+    m_tsneKl = 0.0;
+    m_tsneNote.clear();
+    m_selected = -1;
+    m_neighbours.clear();
+    if (m_view)
+        m_index = std::make_unique<models::embeddings::NeighbourIndex>(*m_view);
     m_scatter->setPoints({}, {});
     updateColors();
     updateNeighbourList();
-    startPca();
+    updateVarianceText();
+    updateMethodControls();
+    startReduction();
+}
+
+void ProjectorPanel::startReduction()
+{
+    if (!m_view)
+        return;
+    if (m_method == Method::Pca)
+        startPca();
+    else
+        runTsne();
 }
 
 void ProjectorPanel::startPca()
 {
     cancelPca();
-    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    const models::embeddings::EmbeddingSetPtr set = m_view;
     if (!set)
         return;
     m_cancel = std::make_shared<std::atomic_bool>(false);
-    m_computingSet = m_setBox->currentIndex();
+    m_computingSet = m_viewGeneration;
     m_progressBar->setValue(0);
     m_progressBar->show();
     m_cancelButton->show();
@@ -274,7 +504,7 @@ void ProjectorPanel::startPca()
             Qt::QueuedConnection);
     };
     std::shared_ptr<std::atomic_bool> cancel = m_cancel;
-    m_watcher.setFuture(QtConcurrent::run([set, control, cancel] {
+    m_watcher.setFuture(QtConcurrent::run(models::workerPool(), [set, control, cancel] {
         // `cancel` keeps the flag alive while the computation reads it.
         Q_UNUSED(cancel);
         return models::embeddings::computePca(*set, kComponents, control);
@@ -288,16 +518,20 @@ void ProjectorPanel::cancelPca()
     if (m_watcher.isRunning()) {
         m_watcher.waitForFinished();
     }
-    m_progressBar->hide();
-    m_cancelButton->hide();
+    if (!isTsneRunning()) {
+        m_progressBar->hide();
+        m_cancelButton->hide();
+    }
 }
 
 void ProjectorPanel::pcaFinished()
 {
-    m_progressBar->hide();
-    m_cancelButton->hide();
+    if (!isTsneRunning()) {
+        m_progressBar->hide();
+        m_cancelButton->hide();
+    }
     const bool canceled = m_cancel && m_cancel->load();
-    if (m_computingSet != m_setBox->currentIndex() || !m_watcher.future().isValid())
+    if (m_computingSet != m_viewGeneration || !m_watcher.future().isValid())
         return;
     m_pca = m_watcher.future().result();
     if (!m_pca) {
@@ -307,10 +541,308 @@ void ProjectorPanel::pcaFinished()
         return;
     }
     updateComponentChoices();
-    updateScatterPoints();
-    updateVarianceText();
-    updateMarks();
+    if (m_method == Method::Pca) {
+        updateScatterPoints();
+        updateVarianceText();
+        updateMarks();
+    }
     emit reductionFinished();
+}
+
+void ProjectorPanel::setMethod(Method method)
+{
+    if (Method(m_methodBox->currentData().toInt()) != method) {
+        m_methodBox->setCurrentIndex(m_methodBox->findData(int(method))); // comes back here through the signal
+        return;
+    }
+    if (m_method == method)
+        return;
+    m_method = method;
+    updateMethodControls();
+    if (method == Method::Pca) {
+        cancelTsne();
+        if (m_pca) {
+            updateScatterPoints();
+            updateVarianceText();
+        } else {
+            m_scatter->setPoints({}, {});
+            startPca();
+        }
+    } else {
+        cancelPca();
+        if (!m_tsneEmbedding.empty()) {
+            showTsneEmbedding();
+        } else {
+            m_scatter->setPoints({}, {});
+            runTsne();
+        }
+    }
+    updateStatus();
+}
+
+void ProjectorPanel::setTsneOptions(const models::embeddings::TsneOptions& options)
+{
+    m_perplexityBox->setValue(options.perplexity);
+    m_learningRateBox->setValue(options.learningRate);
+    m_iterationsBox->setValue(options.iterations);
+    m_seedBox->setValue(int(std::min<std::uint64_t>(options.seed, std::uint64_t(m_seedBox->maximum()))));
+}
+
+models::embeddings::TsneOptions ProjectorPanel::tsneOptions() const
+{
+    models::embeddings::TsneOptions options;
+    options.outputDims = 2;
+    options.perplexity = m_perplexityBox->value();
+    options.learningRate = m_learningRateBox->value() > 0.0 ? m_learningRateBox->value()
+                                                            : models::embeddings::TsneOptions::kAutoLearningRate;
+    options.iterations = m_iterationsBox->value();
+    options.seed = std::uint64_t(m_seedBox->value());
+    return options;
+}
+
+bool ProjectorPanel::isTsneRunning() const
+{
+    return m_tsneJob != nullptr;
+}
+
+void ProjectorPanel::runTsne()
+{
+    cancelTsne();
+    if (m_method != Method::Tsne) {
+        const QSignalBlocker blocker(m_methodBox);
+        m_methodBox->setCurrentIndex(m_methodBox->findData(int(Method::Tsne)));
+        m_method = Method::Tsne;
+        cancelPca();
+        updateMethodControls();
+    }
+    if (!m_view)
+        return;
+    auto job = std::make_shared<TsneJob>();
+    job->data = m_view;
+    job->options = tsneOptions();
+    job->reduce = m_view->rows > kTsnePcaThreshold && m_view->dims > kTsneInputDims;
+    m_tsneJob = job;
+    m_tsneTotal = job->options.iterations;
+    m_tsneEmbedding.clear();
+    m_tsneIteration = 0;
+    m_tsneKl = 0.0;
+    m_tsneNote = job->reduce
+        ? tr("t-SNE: reducing to %1 principal components first, then computing affinities…").arg(kTsneInputDims)
+        : tr("t-SNE: computing affinities…");
+    m_scatter->setPoints({}, {});
+    m_progressBar->setValue(0);
+    m_progressBar->show();
+    m_cancelButton->show();
+    updateMethodControls();
+    updateVarianceText();
+    updateStatus();
+    startTsneChunk();
+}
+
+void ProjectorPanel::startTsneChunk()
+{
+    const std::shared_ptr<TsneJob> job = m_tsneJob;
+    if (!job)
+        return;
+    // Progress reaches the panel through the application object, which outlives every panel: the QPointer is
+    // tested on the GUI thread, and a report about a run that is no longer the panel's is dropped.
+    const QPointer<ProjectorPanel> self(this);
+    const std::weak_ptr<TsneJob> weak = job;
+    std::function<void(int)> progress = [self, weak](int permille) {
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, weak, permille] {
+                const std::shared_ptr<TsneJob> current = weak.lock();
+                if (self && current && self->m_tsneJob == current)
+                    self->m_progressBar->setValue(permille);
+            },
+            Qt::QueuedConnection);
+    };
+    m_tsneWatcher.setFuture(QtConcurrent::run(models::workerPool(), [job, progress] { runTsneChunk(*job, progress); }));
+}
+
+void ProjectorPanel::tsneChunkFinished()
+{
+    const std::shared_ptr<TsneJob> job = m_tsneJob;
+    if (!job || m_tsneWatcher.isRunning())
+        return;
+    const bool stopped = job->cancel.load();
+    auto finish = [this](const QString& note) {
+        m_tsneJob.reset();
+        m_tsneNote = note;
+        if (!m_watcher.isRunning()) {
+            m_progressBar->hide();
+            m_cancelButton->hide();
+        }
+        updateMethodControls();
+        updateVarianceText();
+        updateStatus();
+        emit tsneFinished();
+    };
+    if (job->pcaFailed) {
+        finish(stopped ? tr("t-SNE cancelled.") : tr("t-SNE cannot run: the principal components failed."));
+        return;
+    }
+    if (!job->run || !job->run->isValid()) {
+        finish(describeTsneError(job->run ? job->run->error() : models::embeddings::TsneError::Cancelled));
+        return;
+    }
+    const models::embeddings::TsneRun& run = *job->run;
+    m_tsneEmbedding = job->embedding;
+    m_tsneIteration = job->iteration;
+    m_tsneKl = job->kl;
+    QString settings = tr("perplexity %1").arg(run.effectivePerplexity(), 0, 'g', 4);
+    if (run.perplexityClipped())
+        settings += QStringLiteral(" ") + tr("(lowered: few points)");
+    settings += QStringLiteral(", ") + tr("learning rate %1").arg(run.learningRate(), 0, 'f', 0);
+    if (job->reduce)
+        settings += QStringLiteral(", ") + tr("on the top %1 principal components").arg(kTsneInputDims);
+    const QString progress = tr("iteration %1 / %2, KL divergence %3")
+                                 .arg(m_tsneIteration)
+                                 .arg(job->options.iterations)
+                                 .arg(m_tsneKl, 0, 'f', 4);
+    showTsneEmbedding();
+    const QPointer<ProjectorPanel> alive(this);
+    emit tsneUpdated();
+    if (!alive)
+        return; // a slot deleted the panel; `job` and `run` are still held here
+    if (run.isFinished()) {
+        finish(tr("t-SNE finished: %1 (%2)").arg(progress, settings));
+        return;
+    }
+    if (stopped) {
+        finish(tr("t-SNE stopped at %1 (%2)").arg(progress, settings));
+        return;
+    }
+    m_tsneNote = tr("t-SNE running: %1 (%2)").arg(progress, settings);
+    m_progressBar->setValue(int(qint64(m_tsneIteration) * 1000 / std::max(1, job->options.iterations)));
+    updateStatus();
+    startTsneChunk();
+}
+
+void ProjectorPanel::stopTsne()
+{
+    if (m_tsneJob)
+        m_tsneJob->cancel.store(true); // takes effect when the running chunk ends
+}
+
+void ProjectorPanel::cancelTsne()
+{
+    if (!m_tsneJob)
+        return;
+    m_tsneJob->cancel.store(true);
+    m_tsneWatcher.waitForFinished();
+    m_tsneJob.reset();
+    m_tsneNote = m_tsneEmbedding.empty()
+        ? tr("t-SNE cancelled.")
+        : tr("t-SNE stopped at iteration %1 / %2").arg(m_tsneIteration).arg(m_tsneTotal);
+    if (!m_watcher.isRunning()) {
+        m_progressBar->hide();
+        m_cancelButton->hide();
+    }
+    updateMethodControls();
+}
+
+void ProjectorPanel::showTsneEmbedding()
+{
+    if (!m_view || m_tsneEmbedding.size() != std::size_t(m_view->rows) * 2)
+        return;
+    std::vector<float> xs(std::size_t(m_view->rows));
+    std::vector<float> ys(std::size_t(m_view->rows));
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        xs[i] = m_tsneEmbedding[2 * i];
+        ys[i] = m_tsneEmbedding[2 * i + 1];
+    }
+    m_scatter->setPoints(std::move(xs), std::move(ys));
+    m_scatter->setAxisTitles(tr("t-SNE 1"), tr("t-SNE 2"));
+    updateMarks();
+    updateVarianceText();
+}
+
+void ProjectorPanel::updateMethodControls()
+{
+    const bool pca = m_method == Method::Pca;
+    for (QWidget* widget : m_pcaWidgets)
+        widget->setVisible(pca);
+    m_tsneControls->setVisible(!pca);
+    const bool running = isTsneRunning();
+    m_runButton->setText(running ? tr("Stop") : tr("Run"));
+    m_runButton->setEnabled(m_view != nullptr);
+    m_perplexityBox->setEnabled(!running);
+    m_learningRateBox->setEnabled(!running);
+    m_iterationsBox->setEnabled(!running);
+    m_seedBox->setEnabled(!running);
+    m_isolateButton->setEnabled(m_view != nullptr);
+    m_showAllButton->setEnabled(m_isolated);
+}
+
+QString ProjectorPanel::statusText() const
+{
+    return m_status->text();
+}
+
+int ProjectorPanel::originalIndex(int viewIndex) const
+{
+    return viewIndex >= 0 && viewIndex < int(m_viewRows.size()) ? m_viewRows[std::size_t(viewIndex)] : viewIndex;
+}
+
+bool ProjectorPanel::isolateSelection()
+{
+    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    if (!set || !m_view)
+        return false;
+    std::vector<int> viewRows; // into the view
+    if (!m_search.isEmpty() && m_searchValid && m_matchCount > 0) {
+        const QRegularExpression expression(m_search, QRegularExpression::CaseInsensitiveOption);
+        for (int i = 0; i < m_view->rows; ++i) {
+            bool match = false;
+            if (m_view->hasMetadata() && std::size_t(i) < m_view->metadata.size()) {
+                for (const QString& cell : m_view->metadata[std::size_t(i)])
+                    match = match || expression.match(cell).hasMatch();
+            } else {
+                match = expression.match(QString::number(originalIndex(i))).hasMatch();
+            }
+            if (match)
+                viewRows.push_back(i);
+        }
+    } else if (m_selected >= 0) {
+        viewRows.push_back(m_selected);
+        for (const models::embeddings::Neighbour& n : m_neighbours)
+            viewRows.push_back(n.index);
+        std::sort(viewRows.begin(), viewRows.end());
+    }
+    if (viewRows.empty())
+        return false;
+
+    auto subset = std::make_shared<models::embeddings::EmbeddingSet>();
+    subset->name = set->name;
+    subset->source = set->source;
+    subset->dims = set->dims;
+    subset->rows = int(viewRows.size());
+    subset->metadataColumns = set->metadataColumns;
+    subset->values.reserve(viewRows.size() * std::size_t(set->dims));
+    std::vector<int> originals;
+    originals.reserve(viewRows.size());
+    for (int row : viewRows) {
+        const int original = originalIndex(row);
+        originals.push_back(original);
+        const float* values = set->row(original);
+        subset->values.insert(subset->values.end(), values, values + set->dims);
+        if (set->hasMetadata())
+            subset->metadata.push_back(
+                std::size_t(original) < set->metadata.size() ? set->metadata[std::size_t(original)] : QStringList());
+    }
+    // The sprite sheet is indexed by the original rows, so the subset goes without it.
+    setView(std::move(subset), std::move(originals), true);
+    return true;
+}
+
+void ProjectorPanel::showAll()
+{
+    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    if (!set || !m_isolated)
+        return;
+    setView(set, {}, false);
 }
 
 void ProjectorPanel::updateComponentChoices()
@@ -339,7 +871,7 @@ void ProjectorPanel::setComponents(int x, int y)
 
 void ProjectorPanel::updateScatterPoints()
 {
-    if (!m_pca)
+    if (!m_pca || m_method != Method::Pca)
         return;
     const int cx = std::max(0, m_xBox->currentIndex());
     const int cy = std::max(0, m_yBox->currentIndex());
@@ -356,7 +888,7 @@ void ProjectorPanel::updateScatterPoints()
 
 void ProjectorPanel::updateColors()
 {
-    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    const models::embeddings::EmbeddingSetPtr set = m_view;
     if (!set)
         return;
     const int column = m_colorBox->currentData().toInt();
@@ -414,8 +946,8 @@ void ProjectorPanel::setNeighbourCount(int k)
 
 void ProjectorPanel::updateMarks()
 {
-    const models::embeddings::EmbeddingSetPtr set = currentSet();
-    if (!set || !m_pca)
+    const models::embeddings::EmbeddingSetPtr set = m_view;
+    if (!set)
         return;
     std::vector<quint8> marks(std::size_t(set->rows), ProjectorScatter::None);
     m_matchCount = 0;
@@ -431,7 +963,7 @@ void ProjectorPanel::updateMarks()
                 for (const QString& cell : set->metadata[std::size_t(i)])
                     match = match || expression.match(cell).hasMatch();
             } else {
-                match = expression.match(QString::number(i)).hasMatch();
+                match = expression.match(QString::number(originalIndex(i))).hasMatch();
             }
             if (match) {
                 marks[std::size_t(i)] |= ProjectorScatter::Match;
@@ -444,19 +976,32 @@ void ProjectorPanel::updateMarks()
     if (m_selected >= 0 && m_selected < set->rows)
         marks[std::size_t(m_selected)] |= ProjectorScatter::Selected;
     const bool dim = (searching && m_searchValid) || m_selected >= 0;
-    m_scatter->setMarks(std::move(marks), dim);
+    if (m_scatter->pointCount() == set->rows)
+        m_scatter->setMarks(std::move(marks), dim);
+    m_searchError = searching && !m_searchValid ? expression.errorString() : QString();
+    updateStatus();
+}
 
+void ProjectorPanel::updateStatus()
+{
+    const models::embeddings::EmbeddingSetPtr set = m_view;
+    if (!set)
+        return;
     QString status = tr("%1 points × %2 dimensions").arg(set->rows).arg(set->dims);
-    if (searching && !m_searchValid)
-        status += QStringLiteral(" · ") + tr("invalid regular expression: %1").arg(expression.errorString());
-    else if (searching)
+    if (m_isolated)
+        status += QStringLiteral(" · ") + tr("isolated from %1").arg(currentSet() ? currentSet()->rows : 0);
+    if (!m_search.isEmpty() && !m_searchValid)
+        status += QStringLiteral(" · ") + tr("invalid regular expression: %1").arg(m_searchError);
+    else if (!m_search.isEmpty())
         status += QStringLiteral(" · ") + tr("%1 matches").arg(m_matchCount);
+    if (m_method == Method::Tsne && !m_tsneNote.isEmpty())
+        status += QStringLiteral(" · ") + m_tsneNote;
     m_status->setText(status);
 }
 
 void ProjectorPanel::selectPoint(int index)
 {
-    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    const models::embeddings::EmbeddingSetPtr set = m_view;
     m_neighbours.clear();
     m_selected = set && index >= 0 && index < set->rows ? index : -1;
     if (m_selected >= 0 && m_index) {
@@ -469,12 +1014,12 @@ void ProjectorPanel::selectPoint(int index)
 
 QString ProjectorPanel::labelFor(int index) const
 {
-    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    const models::embeddings::EmbeddingSetPtr set = m_view;
     if (!set)
         return {};
     const int column = m_labelBox->currentData().toInt();
     const QString cell = m_labelBox->currentIndex() > 0 ? set->cell(index, column) : QString();
-    return cell.isEmpty() ? tr("#%1").arg(index) : cell;
+    return cell.isEmpty() ? tr("#%1").arg(originalIndex(index)) : cell;
 }
 
 void ProjectorPanel::updateNeighbourList()
@@ -485,16 +1030,28 @@ void ProjectorPanel::updateNeighbourList()
         return;
     }
     m_neighbourTitle->setText(
-        tr("Nearest to %1 (#%2), in the original space:").arg(labelFor(m_selected)).arg(m_selected));
+        tr("Nearest to %1 (#%2), in the original space:").arg(labelFor(m_selected)).arg(originalIndex(m_selected)));
     for (const models::embeddings::Neighbour& n : m_neighbours) {
         auto* item = new QListWidgetItem(
-            tr("%1 (#%2) — %3").arg(labelFor(n.index)).arg(n.index).arg(n.distance, 0, 'g', 4), m_neighbourList);
+            tr("%1 (#%2) — %3").arg(labelFor(n.index)).arg(originalIndex(n.index)).arg(n.distance, 0, 'g', 4),
+            m_neighbourList);
         item->setData(Qt::UserRole, n.index);
     }
 }
 
 void ProjectorPanel::updateVarianceText()
 {
+    if (m_method == Method::Tsne) {
+        if (m_tsneEmbedding.empty() && !isTsneRunning()) {
+            m_variance->clear();
+            return;
+        }
+        m_variance->setText(tr("<b>t-SNE</b><br>Iteration: %1 / %2<br>KL divergence: %3")
+                                .arg(m_tsneIteration)
+                                .arg(m_tsneTotal)
+                                .arg(m_tsneKl, 0, 'f', 4));
+        return;
+    }
     if (!m_pca) {
         m_variance->clear();
         return;

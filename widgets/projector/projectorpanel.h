@@ -3,6 +3,7 @@
 #include "models/embeddings/embeddingset.h"
 #include "models/embeddings/neighbours.h"
 #include "models/embeddings/pca.h"
+#include "models/embeddings/tsne.h"
 #include "widgets/common/chartexportmenu.h"
 
 #include <QFutureWatcher>
@@ -14,6 +15,7 @@
 #include <vector>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -25,14 +27,24 @@ namespace runlens::widgets::projector {
 
 class ProjectorScatter;
 
+class TsneJob;
+
 /// The Projector: embedding sets (TensorBoard projector folders) shown as a 2-D scatter of their
-/// principal components. PCA runs in the background with progress and cancel; points are coloured and
-/// labelled by a metadata column, a regex over the metadata highlights matches, and clicking a point
-/// lists its nearest neighbours in the original space. The panel shares the sets it is given.
+/// principal components or of a t-SNE layout. Both run on the worker pool with progress and cancel;
+/// t-SNE runs in chunks of a few iterations and the scatter follows it after each chunk. Points are
+/// coloured and labelled by a metadata column, a regex over the metadata highlights matches, and
+/// clicking a point lists its nearest neighbours in the original space. "Isolate" makes the matches (or
+/// the selected point and its neighbours) the shown set and re-runs the reduction on it. The panel shares
+/// the sets it is given.
 class ProjectorPanel final : public QWidget
 {
     Q_OBJECT
 public:
+    enum class Method { Pca, Tsne };
+    /// Above this many points t-SNE starts from the top kTsneInputDims principal components.
+    static constexpr int kTsnePcaThreshold = 10000;
+    static constexpr int kTsneInputDims = 50;
+
     explicit ProjectorPanel(QWidget* parent = nullptr);
     ~ProjectorPanel() override;
 
@@ -45,7 +57,7 @@ public:
     int setCount() const { return int(m_sets.size()); }
     models::embeddings::EmbeddingSetPtr currentSet() const;
     const std::optional<models::embeddings::PcaResult>& pca() const { return m_pca; }
-    bool isComputing() const { return m_watcher.isRunning(); }
+    bool isComputing() const { return m_watcher.isRunning() || isTsneRunning(); }
     ProjectorScatter* scatter() const { return m_scatter; }
 
     void setCurrentSet(int index);
@@ -61,6 +73,33 @@ public:
     const std::vector<models::embeddings::Neighbour>& neighbours() const { return m_neighbours; }
     int matchCount() const { return m_matchCount; }
 
+    void setMethod(Method method);
+    Method method() const { return m_method; }
+    /// t-SNE settings taken by the next run. Run options not shown in the panel keep their defaults.
+    void setTsneOptions(const models::embeddings::TsneOptions& options);
+    models::embeddings::TsneOptions tsneOptions() const;
+    /// Starts t-SNE on the shown points (cancelling a run in progress).
+    void runTsne();
+    /// Stops the run after its current chunk; the layout reached so far stays.
+    void stopTsne();
+    bool isTsneRunning() const;
+    /// The last t-SNE layout shown: viewSet()->rows rows of 2 floats; empty before the first chunk.
+    const std::vector<float>& tsneEmbedding() const { return m_tsneEmbedding; }
+    int tsneIteration() const { return m_tsneIteration; }
+    double tsneKl() const { return m_tsneKl; }
+    /// The points shown: the current set, or the subset made by isolateSelection().
+    models::embeddings::EmbeddingSetPtr viewSet() const { return m_view; }
+    /// Indices into currentSet() of the shown points (identity when nothing is isolated).
+    const std::vector<int>& viewRows() const { return m_viewRows; }
+    bool isIsolated() const { return m_isolated; }
+    /// The status line under the header (points, matches, what the reduction is doing).
+    QString statusText() const;
+    /// Shows only the search matches, or else the selected point and its neighbours, and re-runs the
+    /// reduction on them. False when there is nothing to isolate.
+    bool isolateSelection();
+    /// Back to the whole set.
+    void showAll();
+
     void setExportFileNameProvider(ChartExportMenu::FileNameProvider provider);
     /// Writes the scatter as PNG (twice the on-screen resolution). False with a message on failure.
     bool exportPng(const QString& fileName, QString* errorMessage = nullptr) const;
@@ -70,9 +109,21 @@ signals:
     void chartExportFailed(const QString& message);
     /// PCA of the current set finished (or failed, or was cancelled).
     void reductionFinished();
+    /// The scatter shows a new t-SNE layout (after each chunk).
+    void tsneUpdated();
+    /// The t-SNE run ended: finished, stopped, failed or cancelled.
+    void tsneFinished();
 
 private:
+    void startReduction();
     void startPca();
+    void setView(models::embeddings::EmbeddingSetPtr view, std::vector<int> rows, bool isolated);
+    void startTsneChunk();
+    void tsneChunkFinished();
+    void cancelTsne();
+    void showTsneEmbedding();
+    void updateMethodControls();
+    void updateStatus();
     void pcaFinished();
     void cancelPca();
     void updateComponentChoices();
@@ -83,6 +134,7 @@ private:
     void updateVarianceText();
     void requestExport();
     QString labelFor(int index) const;
+    int originalIndex(int viewIndex) const;
 
     std::vector<models::embeddings::EmbeddingSetPtr> m_sets;
     std::optional<models::embeddings::PcaResult> m_pca;
@@ -92,17 +144,41 @@ private:
     int m_matchCount = 0;
     QString m_search;
     bool m_searchValid = true;
+    QString m_searchError;
 
     QFutureWatcher<std::optional<models::embeddings::PcaResult>> m_watcher;
     std::shared_ptr<std::atomic_bool> m_cancel;
     std::shared_ptr<std::atomic_int> m_progress;
-    int m_computingSet = -1;
+    int m_computingSet = -1; ///< m_viewGeneration when the PCA started
+    int m_viewGeneration = 0;
+
+    Method m_method = Method::Pca;
+    models::embeddings::EmbeddingSetPtr m_view;
+    std::vector<int> m_viewRows;
+    bool m_isolated = false;
+    std::shared_ptr<TsneJob> m_tsneJob;
+    QFutureWatcher<void> m_tsneWatcher;
+    std::vector<float> m_tsneEmbedding;
+    int m_tsneIteration = 0;
+    int m_tsneTotal = 0;
+    double m_tsneKl = 0.0;
+    QString m_tsneNote; ///< what the status line says about the run
 
     QComboBox* m_setBox = nullptr;
     QComboBox* m_xBox = nullptr;
     QComboBox* m_yBox = nullptr;
     QComboBox* m_colorBox = nullptr;
     QComboBox* m_labelBox = nullptr;
+    QComboBox* m_methodBox = nullptr;
+    std::vector<QWidget*> m_pcaWidgets; ///< shown with PCA only (the axis choices)
+    QWidget* m_tsneControls = nullptr;
+    QDoubleSpinBox* m_perplexityBox = nullptr;
+    QDoubleSpinBox* m_learningRateBox = nullptr;
+    QSpinBox* m_iterationsBox = nullptr;
+    QSpinBox* m_seedBox = nullptr;
+    QToolButton* m_runButton = nullptr;
+    QToolButton* m_isolateButton = nullptr;
+    QToolButton* m_showAllButton = nullptr;
     QLineEdit* m_searchEdit = nullptr;
     QComboBox* m_distanceBox = nullptr;
     QSpinBox* m_kBox = nullptr;
