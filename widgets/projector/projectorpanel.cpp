@@ -145,7 +145,10 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     : QWidget(parent)
 {
     m_setBox = new QComboBox(this);
-    m_setBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Set names can be long ("run / tag (rows × dims)"): the box stays narrow and the list shows them whole.
+    m_setBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_setBox->setMinimumContentsLength(10);
+    connect(m_setBox, &QComboBox::currentTextChanged, m_setBox, &QWidget::setToolTip);
     m_setBox->setToolTip(tr("The embedding set shown"));
     m_xBox = new QComboBox(this);
     m_yBox = new QComboBox(this);
@@ -229,6 +232,8 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     m_searchEdit->setPlaceholderText(tr("Search metadata (regular expression)"));
     m_searchEdit->setClearButtonEnabled(true);
     m_status = new QLabel(this);
+    // Long status lines wrap rather than widen the dock (and with it the window).
+    m_status->setWordWrap(true);
     m_progressBar = new QProgressBar(this);
     m_progressBar->setRange(0, 1000);
     m_progressBar->setTextVisible(false);
