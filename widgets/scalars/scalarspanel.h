@@ -143,6 +143,8 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    /// The group of the `system/*` tags (machine metrics): folded by default and shown last.
+    static const QString kSystemGroup;
     void buildUi();
     void onStoreDestroyed();
     void onStructureChanged();
