@@ -416,20 +416,10 @@ QString AudioCard::requestExport()
     if (currentIndex() >= 0 && m_series.items[size_t(currentIndex())].clips.size() > 1)
         base += QStringLiteral("_clip%1").arg(clip + 1);
     base = ChartExportMenu::safeFileName(base);
-    QString directory = m_exportDirectory;
-    if (directory.isEmpty())
-        directory = QStandardPaths::writableLocation(QStandardPaths::MusicLocation);
-    if (directory.isEmpty() || !QDir(directory).exists())
-        directory = QDir::homePath();
-    QString fileName = QDir(directory).filePath(base + QStringLiteral(".wav"));
-    if (m_fileNameProvider) {
-        fileName = m_fileNameProvider(fileName);
-        if (fileName.isEmpty())
-            return {};
-    } else {
-        for (int n = 2; QFileInfo::exists(fileName); ++n)
-            fileName = QDir(directory).filePath(QStringLiteral("%1-%2.wav").arg(base).arg(n));
-    }
+    const QString fileName = images::cardExportFileName(m_exportDirectory, QStandardPaths::MusicLocation, base,
+                                                        QStringLiteral(".wav"), m_fileNameProvider);
+    if (fileName.isEmpty())
+        return {};
     QString error;
     if (!exportWav(fileName, &error)) {
         emit exportFailed(error);

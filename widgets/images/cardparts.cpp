@@ -2,6 +2,8 @@
 
 #include "widgets/common/chartpalette.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -84,6 +86,23 @@ void paintCardFrame(QWidget* card)
     painter.fillRect(card->rect(), pal.color(QPalette::Base));
     painter.setPen(QPen(blendColors(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.82), 1));
     painter.drawRect(QRectF(card->rect()).adjusted(0.5, 0.5, -0.5, -0.5));
+}
+
+QString cardExportFileName(const QString& exportDirectory, QStandardPaths::StandardLocation location,
+                           const QString& base, const QString& suffix,
+                           const std::function<QString(const QString& suggested)>& provider)
+{
+    QString directory = exportDirectory;
+    if (directory.isEmpty())
+        directory = QStandardPaths::writableLocation(location);
+    if (directory.isEmpty() || !QDir(directory).exists())
+        directory = QDir::homePath();
+    QString fileName = QDir(directory).filePath(base + suffix);
+    if (provider)
+        return provider(fileName);
+    for (int n = 2; QFileInfo::exists(fileName); ++n)
+        fileName = QDir(directory).filePath(QStringLiteral("%1-%2%3").arg(base).arg(n).arg(suffix));
+    return fileName;
 }
 
 } // namespace runlens::widgets::images

@@ -2,9 +2,11 @@
 
 #include <QColor>
 #include <QPixmap>
+#include <QStandardPaths>
 #include <QString>
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 class QHBoxLayout;
@@ -38,6 +40,13 @@ template<typename Item> qint64 stepAtIndex(const std::vector<Item>& items, int i
 
 /// Paints a card's background and its one-pixel frame, like a framed chart of the Scalars panel.
 void paintCardFrame(QWidget* card);
+
+/// The file a card's export goes to, `base` + `suffix` in the card's export folder (else the user's folder
+/// for this kind of file, else home): the provider's choice when there is one (empty: the user cancelled),
+/// otherwise the first name not taken yet (`base-2.png`, ...).
+QString cardExportFileName(const QString& exportDirectory, QStandardPaths::StandardLocation location,
+                           const QString& base, const QString& suffix,
+                           const std::function<QString(const QString& suggested)>& provider);
 
 /// The series index a card shows after its series changed from `previousCount` items (the card was on
 /// `previousIndex`, at `previousStep`): the newest item when the card was on the newest one, else the

@@ -406,20 +406,14 @@ QString ImageCard::requestExport()
 {
     const QString base
         = ChartExportMenu::safeFileName(QStringLiteral("%1_%2_step%3").arg(m_run, m_tag).arg(currentStep()));
-    QString directory = m_exportDirectory;
-    if (directory.isEmpty())
-        directory = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-    if (directory.isEmpty() || !QDir(directory).exists())
-        directory = QDir::homePath();
-    QString fileName = QDir(directory).filePath(base + QStringLiteral(".png"));
-    if (m_fileNameProvider) {
-        fileName = m_fileNameProvider(ChartExporter::Format::Png, fileName);
-        if (fileName.isEmpty())
-            return {};
-    } else {
-        for (int n = 2; QFileInfo::exists(fileName); ++n)
-            fileName = QDir(directory).filePath(QStringLiteral("%1-%2.png").arg(base).arg(n));
-    }
+    std::function<QString(const QString&)> provider;
+    if (m_fileNameProvider)
+        provider
+            = [this](const QString& suggested) { return m_fileNameProvider(ChartExporter::Format::Png, suggested); };
+    const QString fileName = cardExportFileName(m_exportDirectory, QStandardPaths::PicturesLocation, base,
+                                                QStringLiteral(".png"), provider);
+    if (fileName.isEmpty())
+        return {};
     QString error;
     if (!exportPng(fileName, &error)) {
         emit exportFailed(error);
