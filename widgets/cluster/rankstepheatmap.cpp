@@ -4,9 +4,11 @@
 #include "widgets/cluster/clusterrankmodel.h"
 #include "widgets/common/chartpalette.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPointer>
 #include <QToolTip>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -93,23 +95,37 @@ void RankStepHeatmap::rebuildImage()
     const QSize size = plotRect().size();
     auto matrix = m_matrix;
     const bool byMean = m_byMean;
-    using Result = std::pair<std::shared_ptr<const RankStepImage>, QImage>;
-    QtConcurrent::run(models::workerPool(), [matrix, byMean, size] {
+    // The result comes back through the application object, which outlives every widget, and is dropped when
+    // the heatmap is gone.
+    QPointer<RankStepHeatmap> self(this);
+    (void)QtConcurrent::run(models::workerPool(), [self, matrix, byMean, size, generation] {
         auto image = std::make_shared<const RankStepImage>(matrix, matrix->rowOrder(byMean));
         QImage rendered = image->rendered(size);
-        return Result(std::move(image), std::move(rendered));
-    }).then(this, [this, generation, size](Result result) {
-        --m_pending;
-        if (generation != m_generation)
-            return;
-        m_image = std::move(result.first);
-        m_rendered = std::move(result.second);
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, generation, size, image = std::move(image), rendered = std::move(rendered)]() mutable {
+                if (self)
+                    self->imageBuilt(generation, size, std::move(image), std::move(rendered));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void RankStepHeatmap::imageBuilt(quint64 generation, QSize size, std::shared_ptr<const RankStepImage> image,
+                                 QImage rendered)
+{
+    --m_pending;
+    if (generation == m_generation) {
+        m_image = std::move(image);
+        m_rendered = std::move(rendered);
         if (size != plotRect().size())
             renderAtSize();
         update();
-        if (m_pending == 0)
-            emit imageReady();
-    });
+    }
+    // A superseded build can be the last to finish: the picture is ready when nothing is pending, whichever
+    // build that was.
+    if (m_pending == 0)
+        emit imageReady();
 }
 
 void RankStepHeatmap::renderAtSize()
@@ -122,17 +138,28 @@ void RankStepHeatmap::renderAtSize()
     const quint64 generation = m_generation;
     ++m_pending;
     auto image = m_image;
-    QtConcurrent::run(models::workerPool(), [image, size] {
-        return image->rendered(size);
-    }).then(this, [this, generation, size](QImage rendered) {
-        --m_pending;
-        if (generation == m_generation && size == plotRect().size()) {
-            m_rendered = std::move(rendered);
-            update();
-        }
-        if (m_pending == 0)
-            emit imageReady();
+    QPointer<RankStepHeatmap> self(this);
+    (void)QtConcurrent::run(models::workerPool(), [self, image, size, generation] {
+        QImage rendered = image->rendered(size);
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, generation, size, rendered = std::move(rendered)]() mutable {
+                if (self)
+                    self->imageRendered(generation, size, std::move(rendered));
+            },
+            Qt::QueuedConnection);
     });
+}
+
+void RankStepHeatmap::imageRendered(quint64 generation, QSize size, QImage rendered)
+{
+    --m_pending;
+    if (generation == m_generation && size == plotRect().size()) {
+        m_rendered = std::move(rendered);
+        update();
+    }
+    if (m_pending == 0)
+        emit imageReady();
 }
 
 QRect RankStepHeatmap::plotRect() const

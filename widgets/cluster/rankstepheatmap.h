@@ -58,6 +58,8 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    void imageBuilt(quint64 generation, QSize size, std::shared_ptr<const RankStepImage> image, QImage rendered);
+    void imageRendered(quint64 generation, QSize size, QImage rendered);
     void rebuildImage();
     void renderAtSize();
     QString metricName() const;
