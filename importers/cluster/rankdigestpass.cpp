@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <deque>
 #include <limits>
 #include <numeric>
 #include <string_view>
@@ -134,6 +135,8 @@ std::size_t upperBound(const Track& track, std::int64_t time, std::size_t hint)
 }
 
 /// Names in the order the store would intern them, so ties broken by string id break the same way.
+/// Views into the trace (or the pass's parser, which lives as long) are kept as they are; text from a
+/// parser that is reused for the next document is copied first.
 class Names
 {
 public:
@@ -144,12 +147,19 @@ public:
             m_texts.push_back(text);
         return it->second;
     }
+    std::uint32_t internCopy(std::string_view text)
+    {
+        if (const auto it = m_index.find(text); it != m_index.end())
+            return it->second;
+        return intern(m_owned.emplace_back(text));
+    }
     std::string_view view(std::uint32_t id) const { return m_texts[id]; }
     std::size_t size() const { return m_texts.size(); }
 
 private:
     std::unordered_map<std::string_view, std::uint32_t> m_index;
     std::vector<std::string_view> m_texts;
+    std::deque<std::string> m_owned; ///< a deque: its strings never move
 };
 
 struct FlowPoint
@@ -420,7 +430,8 @@ bool SinglePass::handleMeta(std::string_view key, std::string_view value)
 
 bool SinglePass::applyMetadata(const EventFields& e)
 {
-    // Only the strings the trace reader interns matter here: they take string ids before later names.
+    // Only the strings the trace reader interns matter here: they take string ids before later names. They
+    // are read by the args parser, whose buffers the next event's args overwrite, so they are copied.
     if (e.args.empty())
         return true;
     od::document doc;
@@ -438,12 +449,12 @@ bool SinglePass::applyMetadata(const EventFields& e)
         std::string_view text;
         if (name == "process_name" && key == "name") {
             if (!value.get_string().get(text)) {
-                m_names.intern(text);
+                m_names.internCopy(text);
                 m_processNamed[e.pid.value] = true;
             }
         } else if (name == "process_labels" && key == "labels") {
             if (!value.get_string().get(text))
-                m_names.intern(text);
+                m_names.internCopy(text);
         } else if (name == "thread_sort_index" && key == "sort_index") {
             od::json_type type;
             if (!value.type().get(type) && type == od::json_type::number)
@@ -451,7 +462,7 @@ bool SinglePass::applyMetadata(const EventFields& e)
         } else if (name == "thread_name" && key == "name") {
             if (!value.get_string().get(text)) {
                 Track& track = m_tracks[std::size_t(trackFor(e.pid, e.tid))];
-                m_names.intern(text);
+                m_names.internCopy(text);
                 track.named = true;
             }
         }
