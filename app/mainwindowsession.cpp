@@ -10,6 +10,7 @@
 #include "app/settingsdialog.h"
 #include "models/core/timerange.h"
 #include "widgets/graph/graphpanel.h"
+#include "widgets/prcurves/prcurvespanel.h"
 #include "widgets/scalars/scalarspanel.h"
 #include "widgets/tensor/tensorpanel.h"
 
@@ -141,6 +142,8 @@ RunView MainWindow::currentRunView() const
         view.expandedGroups = m_graphPanel->expandedGroups();
     view.tensor = m_tensorPanel->currentLocation();
     view.frontDocks = frontDocks();
+    if (const QVariantMap prCurves = m_prCurvesPanel->saveState(); !prCurves.isEmpty())
+        view.panels.insert(QStringLiteral("prCurves"), prCurves);
     return view;
 }
 
@@ -179,6 +182,7 @@ void MainWindow::beginRunView()
         restoreState(view.dockState);
     if (!view.scalars.isEmpty())
         m_scalarsPanel->restoreState(view.scalars);
+    m_prCurvesPanel->restoreState(view.panels.value(QStringLiteral("prCurves")).toMap());
 }
 
 void MainWindow::finishRunView()

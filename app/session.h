@@ -23,6 +23,8 @@ struct RunView
     QStringList expandedGroups;
     QString tensor; ///< TensorPanel::currentLocation
     QStringList frontDocks; ///< object names of the docks the user put in front, the latest first
+    /// Other panels' view settings by panel (e.g. "prCurves" → PrCurvesPanel::saveState).
+    QVariantMap panels;
 
     bool hasTimelineRange() const { return timelineEnd > timelineStart; }
     bool isEmpty() const;

@@ -2,9 +2,11 @@
 
 #include "models/core/timerange.h"
 #include "models/scalars/scalarstore.h"
+#include "models/summary/summarystore.h"
 #include "tests/widgets/graph/graphviewtestdata.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/graph/graphview.h"
+#include "widgets/prcurves/prcurvespanel.h"
 #include "widgets/scalars/scalarchart.h"
 #include "widgets/scalars/scalarspanel.h"
 
@@ -20,6 +22,7 @@ using namespace runlens;
 using namespace runlens::app;
 using namespace runlens::models;
 using namespace runlens::models::scalars;
+using namespace runlens::models::summary;
 using namespace runlens::widgets::scalars;
 
 namespace {
@@ -96,6 +99,8 @@ private slots:
         view.tensor = run.filePath(QStringLiteral("dump/x.npy"));
         // The docks the user had in front win over the content's choice when the folder is opened again.
         view.frontDocks = { QStringLiteral("GraphDock"), QStringLiteral("TimelineDock") };
+        view.panels
+            = { { QStringLiteral("prCurves"), QVariantMap { { QStringLiteral("mode"), QStringLiteral("roc") } } } };
         QVERIFY(!view.isEmpty());
         view.save(run.path());
 
@@ -223,6 +228,32 @@ private slots:
         QCOMPARE(panel.view()->rankDir(), QStringLiteral("LR"));
         panel.setRankDir(QStringLiteral("sideways")); // not a direction: unchanged
         QCOMPARE(panel.view()->rankDir(), QStringLiteral("LR"));
+    }
+
+    void prCurvesModeAndFilter()
+    {
+        // The PR Curves panel's mode and tag filter go through a saved view and back into a fresh panel.
+        QSettings().clear();
+        SummaryStore store;
+        runlens::widgets::prcurves::PrCurvesPanel before(&store);
+        QVERIFY(before.saveState().isEmpty()); // defaults: nothing to keep
+        before.setMode(runlens::widgets::prcurves::CurveMode::Roc);
+        before.setTagFilter(QStringLiteral("^val/"));
+        RunView view;
+        view.panels.insert(QStringLiteral("prCurves"), before.saveState());
+        QTemporaryDir run;
+        view.save(run.path());
+
+        const RunView loaded = RunView::load(run.path());
+        QVERIFY(!loaded.isEmpty());
+        runlens::widgets::prcurves::PrCurvesPanel after(&store);
+        after.restoreState(loaded.panels.value(QStringLiteral("prCurves")).toMap());
+        QCOMPARE(after.mode(), runlens::widgets::prcurves::CurveMode::Roc);
+        QCOMPARE(after.tagFilter(), QStringLiteral("^val/"));
+        // A view saved in precision-recall mode sets the mode back.
+        after.restoreState({});
+        QCOMPARE(after.mode(), runlens::widgets::prcurves::CurveMode::PrecisionRecall);
+        QCOMPARE(after.tagFilter(), QStringLiteral("^val/"));
     }
 
     void timelineRange()

@@ -107,6 +107,24 @@ void PrCurvesPanel::setMode(CurveMode mode)
     emit modeChanged(mode);
 }
 
+QVariantMap PrCurvesPanel::saveState() const
+{
+    QVariantMap state;
+    if (m_mode == CurveMode::Roc)
+        state.insert(QStringLiteral("mode"), QStringLiteral("roc"));
+    if (!m_filterEdit->text().isEmpty())
+        state.insert(QStringLiteral("filter"), m_filterEdit->text());
+    return state;
+}
+
+void PrCurvesPanel::restoreState(const QVariantMap& state)
+{
+    setMode(state.value(QStringLiteral("mode")).toString() == QLatin1String("roc") ? CurveMode::Roc
+                                                                                   : CurveMode::PrecisionRecall);
+    if (const auto filter = state.constFind(QStringLiteral("filter")); filter != state.constEnd())
+        setTagFilter(filter->toString());
+}
+
 void PrCurvesPanel::setVisibleRuns(const QStringList& runs)
 {
     if (runs == m_visibleRuns)

@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QStringList>
+#include <QVariantMap>
 #include <QWidget>
 
 class QComboBox;
@@ -57,6 +58,12 @@ public:
     /// How the PR tags are drawn (ROC-only tags are always ROC).
     void setMode(CurveMode mode);
     CurveMode mode() const { return m_mode; }
+
+    /// The view settings a session keeps: the mode ("mode": "roc" when ROC) and the tag filter ("filter").
+    /// Empty when both are at their defaults.
+    QVariantMap saveState() const;
+    /// Sets what saveState gave back; a missing mode is precision-recall, a missing filter keeps the filter.
+    void restoreState(const QVariantMap& state);
 
     /// Every PR-curve tag of the store, sorted; and those that pass the filter and have a visible run.
     QStringList tags() const { return m_tags; }
