@@ -3,6 +3,7 @@
 #include "app/runcontroller.h"
 #include "importers/core/importsession.h"
 #include "widgets/projector/projectorpanel.h"
+#include "widgets/tensor/tensorpanel.h"
 
 #include <QDir>
 #include <QDockWidget>
@@ -28,6 +29,16 @@ void MainWindow::createProjectorDock()
     connect(m_projectorPanel, &widgets::projector::ProjectorPanel::chartExportFailed, this,
             [this](const QString& message) { QMessageBox::warning(this, tr("Export Chart"), message); });
     connect(m_run, &RunController::runCleared, m_projectorPanel, &widgets::projector::ProjectorPanel::clear);
+    // "Project Rows" in the Tensors panel: the tensor's rows join the sets and are shown.
+    connect(m_tensorPanel, &widgets::tensor::TensorPanel::rowsProjected, this,
+            [this](const models::embeddings::EmbeddingSetPtr& set) {
+                m_projectorPanel->addEmbeddings({ set }, tr("Tensors"));
+                for (int i = 0; i < m_projectorPanel->setCount(); ++i) {
+                    if (m_projectorPanel->setAt(i) == set && m_projectorPanel->currentSet() != set)
+                        m_projectorPanel->setCurrentSet(i);
+                }
+                raiseDock(m_projectorDock);
+            });
     connect(m_run, &RunController::sessionCreated, this, [this](importers::ImportSession* session) {
         connect(session, &importers::ImportSession::embeddingsArrived, this,
                 [this, session](int artifactIndex,

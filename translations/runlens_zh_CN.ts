@@ -5958,6 +5958,25 @@ run:baseline  运行名称包含“baseline”
     </message>
 </context>
 <context>
+    <name>runlens::models::tensor::TensorRows</name>
+    <message>
+        <source>Only a tensor of two or more dimensions has rows to project; this one has shape %1.</source>
+        <translation>只有二维及以上的张量才有可投影的行；此张量的形状为 %1。</translation>
+    </message>
+    <message>
+        <source>The tensor has no data to project.</source>
+        <translation>该张量没有可投影的数据。</translation>
+    </message>
+    <message>
+        <source>A tensor of shape %1 has too few rows or columns to project.</source>
+        <translation>形状为 %1 的张量行或列太少，无法投影。</translation>
+    </message>
+    <message>
+        <source>A tensor of shape %1 has %2 values, more than the %3 the Projector takes.</source>
+        <translation>形状为 %1 的张量有 %2 个值，超过投影器可接受的 %3 个。</translation>
+    </message>
+</context>
+<context>
     <name>runlens::models::trace::OperatorStatsModel</name>
     <message>
         <source>%1 ns</source>
@@ -11602,6 +11621,28 @@ runlens record --out RUN_FOLDER -- python train.py
     <message>
         <source>Colour range</source>
         <translation>颜色范围</translation>
+    </message>
+    <message>
+        <source>Project Rows</source>
+        <translation>投影各行</translation>
+    </message>
+    <message>
+        <source>Show the tensor&apos;s rows as points in the Projector (PCA, t-SNE, neighbours); the other dimensions are flattened</source>
+        <translation>在投影器中将张量的各行显示为点（PCA、t-SNE、近邻）；其余维度被展平</translation>
+    </message>
+    <message>
+        <source>Nothing to project: the shown tensor has no rows (two or more dimensions).</source>
+        <translation>没有可投影的内容：显示的张量没有行（需要二维及以上）。</translation>
+    </message>
+    <message>
+        <source>Projecting the rows of %1…</source>
+        <translation>正在投影 %1 的各行…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s) of %1 dimensions sent to the Projector</source>
+        <translation>
+            <numerusform>已将 %n 个 %1 维的点发送到投影器</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -55,6 +55,10 @@ public:
     void clear();
 
     int setCount() const { return int(m_sets.size()); }
+    models::embeddings::EmbeddingSetPtr setAt(int index) const
+    {
+        return index >= 0 && index < setCount() ? m_sets[std::size_t(index)] : nullptr;
+    }
     models::embeddings::EmbeddingSetPtr currentSet() const;
     const std::optional<models::embeddings::PcaResult>& pca() const { return m_pca; }
     bool isComputing() const { return m_watcher.isRunning() || isTsneRunning(); }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/embeddings/embeddingset.h"
 #include "models/summary/summarydata.h"
 #include "models/tensor/summarytensors.h"
 #include "models/tensor/tensorcatalog.h"
@@ -9,6 +10,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -124,6 +126,10 @@ public:
     /// Asks the provider (or takes a fresh default name) and writes the shown slice; returns the written
     /// file, or an empty string when cancelled or failed (the reason goes to statusMessage()).
     QString requestExport(ExportFormat format);
+    /// "Project Rows": the shown tensor's rows (dimension 0; the other dimensions flattened) become points,
+    /// converted on a worker and announced by rowsProjected(). False (with a statusMessage) when the tensor
+    /// has no rows to project.
+    bool projectRows();
     /// Writes the shown slice (CSV, .npy) or heatmap (PNG) to `fileName` atomically.
     bool exportTo(ExportFormat format, const QString& fileName, QString* errorMessage = nullptr) const;
 
@@ -149,6 +155,7 @@ public:
     QTabWidget* viewTabs() const { return m_tabs; }
     QSpinBox* precisionSpinBox() const { return m_precision; }
     QAction* scientificAction() const { return m_scientific; }
+    QAction* projectRowsAction() const { return m_projectRows; }
     QComboBox* colorMapCombo() const { return m_colorMap; }
     /// Heatmap colour range: per slice or the whole tensor's min/max.
     QComboBox* scaleCombo() const { return m_scale; }
@@ -158,6 +165,8 @@ signals:
     void currentLocationChanged(const QString& location);
     /// The user asked to see the graph node or module a tensor belongs to (its series' node key).
     void nodeRequested(const QString& nodeKey);
+    /// projectRows() finished: the points for the Projector.
+    void rowsProjected(std::shared_ptr<const runlens::models::embeddings::EmbeddingSet> set);
 
 private:
     // Building the panel, in the order the constructor runs the steps.
@@ -249,6 +258,8 @@ private:
     QAction* m_fitAction = nullptr;
     QAction* m_pixelsAction = nullptr;
     QToolButton* m_exportButton = nullptr;
+    QAction* m_projectRows = nullptr;
+    std::shared_ptr<std::atomic_bool> m_projectJob; ///< the conversion running, to cancel it on the next
 };
 
 } // namespace runlens::widgets::tensor

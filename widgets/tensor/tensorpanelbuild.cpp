@@ -107,6 +107,13 @@ QWidget* TensorPanel::buildToolbar()
     m_pixelsAction = new QAction(tr("1:1"), this);
     m_pixelsAction->setToolTip(tr("One element per pixel"));
     toolbar->addAction(m_pixelsAction);
+    m_projectRows = new QAction(tr("Project Rows"), this);
+    m_projectRows->setObjectName(QStringLiteral("tensorProjectRows"));
+    m_projectRows->setToolTip(tr("Show the tensor's rows as points in the Projector (PCA, t-SNE, neighbours); "
+                                 "the other dimensions are flattened"));
+    m_projectRows->setEnabled(false);
+    connect(m_projectRows, &QAction::triggered, this, [this] { projectRows(); });
+    toolbar->addAction(m_projectRows);
     m_exportButton = new QToolButton(toolbar);
     m_exportButton->setText(tr("Export"));
     m_exportButton->setAutoRaise(true);

@@ -4,12 +4,18 @@
 #include "widgets/tensor/slicecontrols.h"
 #include "widgets/tensor/tensorexport.h"
 
+#include "models/core/workerpool.h"
+#include "models/tensor/tensorrows.h"
+
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QPointer>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace runlens::widgets::tensor {
 
@@ -142,6 +148,47 @@ bool TensorPanel::exportTo(ExportFormat format, const QString& fileName, QString
     }
     if (!file.commit())
         return fail(file.errorString());
+    return true;
+}
+
+bool TensorPanel::projectRows()
+{
+    if (!m_tensor || m_tensor->rank() < 2 || m_tensor->shape[0] < 2) {
+        emit statusMessage(tr("Nothing to project: the shown tensor has no rows (two or more dimensions)."));
+        return false;
+    }
+    if (m_projectJob)
+        *m_projectJob = true; // the previous request is superseded
+    auto job = std::make_shared<std::atomic_bool>(false);
+    m_projectJob = job;
+    const models::tensor::TensorInfo* info = currentInfo();
+    QString name = m_tensor->name;
+    if (info && info->step >= 0)
+        name = tr("%1 (step %2)").arg(name).arg(info->step);
+    const QString source = info ? info->path : QString();
+    emit statusMessage(tr("Projecting the rows of %1\u2026").arg(name));
+    // The result comes back through the application object, guarded: the panel may be gone by then.
+    QPointer<TensorPanel> self(this);
+    QtConcurrent::run(models::workerPool(), [tensor = *m_tensor, name, source, job, self] {
+        models::tensor::TensorRows rows
+            = models::tensor::tensorRowsAsEmbeddings(tensor, name, source, [job] { return job->load(); });
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, job, rows = std::move(rows)] {
+                if (!self || self->m_projectJob != job || job->load())
+                    return;
+                self->m_projectJob.reset();
+                if (!rows.set) {
+                    emit self->statusMessage(rows.error);
+                    return;
+                }
+                emit self->statusMessage(
+                    tr("%n point(s) of %1 dimensions sent to the Projector", nullptr, rows.set->rows)
+                        .arg(rows.set->dims));
+                emit self->rowsProjected(rows.set);
+            },
+            Qt::QueuedConnection);
+    });
     return true;
 }
 

@@ -183,6 +183,7 @@ void TensorPanel::setNodeLinksEnabled(bool enabled)
 
 void TensorPanel::updateHeader()
 {
+    m_projectRows->setEnabled(m_tensor && m_tensor->rank() >= 2 && m_tensor->shape[0] >= 2);
     const models::tensor::TensorInfo* info = currentInfo();
     if (!info) {
         m_header->clear();
