@@ -1,0 +1,357 @@
+#include "importers/cluster/rankdigestpassstate.h"
+
+#include "importers/memory/tracememory.h"
+#include "importers/trace/traceinput.h"
+#include "models/cluster/kinetocluster.h"
+#include "models/memory/memoryanalysis.h"
+#include "models/trace/stepbreakdown.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <tuple>
+
+// The single-pass digest's figures, on the slices and joins its pass kept: the step breakdown, the
+// operator statistics, the collectives and the memory peak, as computeRankDigest makes them from a store.
+
+namespace runlens::importers::cluster::digestpass {
+
+namespace {
+
+void mergeIntervals(std::vector<Interval>& intervals)
+{
+    std::sort(intervals.begin(), intervals.end(),
+              [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    std::size_t out = 0;
+    for (const Interval& iv : intervals) {
+        if (out > 0 && iv.start <= intervals[out - 1].end)
+            intervals[out - 1].end = std::max(intervals[out - 1].end, iv.end);
+        else
+            intervals[out++] = iv;
+    }
+    intervals.resize(out);
+}
+
+/// Length of a merged list within [t0, t1).
+std::int64_t lengthWithin(const std::vector<Interval>& merged, std::int64_t t0, std::int64_t t1)
+{
+    auto it = std::upper_bound(merged.begin(), merged.end(), t0,
+                               [](std::int64_t t, const Interval& iv) { return t < iv.end; });
+    std::int64_t sum = 0;
+    for (; it != merged.end() && it->start < t1; ++it)
+        sum += std::min(it->end, t1) - std::max(it->start, t0);
+    return sum;
+}
+
+/// `a` minus `b`, both merged.
+std::vector<Interval> subtract(const std::vector<Interval>& a, const std::vector<Interval>& b)
+{
+    std::vector<Interval> out;
+    std::size_t j = 0;
+    for (const Interval& iv : a) {
+        std::int64_t from = iv.start;
+        while (j < b.size() && b[j].end <= from)
+            ++j;
+        std::size_t k = j;
+        for (; k < b.size() && b[k].start < iv.end; ++k) {
+            if (b[k].start > from)
+                out.push_back({ from, b[k].start });
+            from = std::max(from, b[k].end);
+            if (from >= iv.end)
+                break;
+        }
+        if (from < iv.end)
+            out.push_back({ from, iv.end });
+    }
+    return out;
+}
+
+} // namespace
+
+bool SinglePass::run(const models::cluster::RankDigestOptions& options, const trace::TraceInput& input,
+                     const QString& path, models::cluster::RankDigest& digest)
+{
+    if (!parse())
+        return false;
+    sortTracks();
+
+    std::vector<models::trace::StepTimes> steps;
+    if (!findSteps(steps))
+        return false;
+    std::vector<Launch> launched;
+    if (!launches(launched))
+        return false;
+
+    // Device steps: stretched to the device work launched inside each CPU step (the step breakdown's rule).
+    {
+        std::vector<std::int64_t> devMin(steps.size(), std::numeric_limits<std::int64_t>::max());
+        std::vector<std::int64_t> devMax(steps.size(), std::numeric_limits<std::int64_t>::min());
+        for (const Launch& l : launched) {
+            const Slice& host = m_tracks[std::size_t(l.hostTrack)].slices[l.hostSlice];
+            const Slice& device = m_tracks[std::size_t(l.deviceTrack)].slices[l.deviceSlice];
+            if (!countsForStatistics(device))
+                continue;
+            auto it
+                = std::upper_bound(steps.begin(), steps.end(), host.start,
+                                   [](std::int64_t t, const models::trace::StepTimes& st) { return t < st.cpuStart; });
+            if (it == steps.begin())
+                continue;
+            --it;
+            if (host.end() > it->cpuEnd)
+                continue;
+            const std::size_t k = std::size_t(it - steps.begin());
+            devMin[k] = std::min(devMin[k], device.start);
+            devMax[k] = std::max(devMax[k], device.end());
+        }
+        std::int64_t previousEnd = std::numeric_limits<std::int64_t>::min();
+        for (std::size_t k = 0; k < steps.size(); ++k) {
+            models::trace::StepTimes& st = steps[k];
+            st.start = std::max(previousEnd, std::min(st.cpuStart, devMin[k]));
+            st.end = std::max(st.cpuEnd, devMax[k]);
+            st.end = std::max(st.end, st.start);
+            previousEnd = st.end;
+        }
+    }
+
+    // Data loading per step: the data loader's time where nothing of a higher category (kernels, copies,
+    // sets, communication, runtime) is active, as the step breakdown's sweep attributes it.
+    std::vector<Interval> loader;
+    std::vector<Interval> higher;
+    models::cluster::KinetoDeviceWork work;
+    std::vector<std::int64_t> devicePids;
+    std::vector<std::pair<int, std::uint32_t>> collectives;
+    for (std::size_t t = 0; t < m_tracks.size(); ++t) {
+        const Track& track = m_tracks[t];
+        for (std::size_t i = 0; i < track.slices.size(); ++i) {
+            const Slice& s = track.slices[i];
+            if (!countsForStatistics(s))
+                continue;
+            const std::string_view name = m_names.view(s.name);
+            if (!s.stepMarker) {
+                const int c = models::trace::stepCategoryOf(s.kind, name);
+                if (c == int(models::trace::StepCategory::DataLoader))
+                    loader.push_back({ s.start, s.end() });
+                else if (c >= 0 && c < int(models::trace::StepCategory::DataLoader))
+                    higher.push_back({ s.start, s.end() });
+            }
+            if (!track.device)
+                continue;
+            const bool communication = s.kind == EventKind::Communication
+                || (s.kind == EventKind::Kernel && models::cluster::isCommunicationKernel(name));
+            const bool compute = s.kind == EventKind::Kernel && !communication;
+            if (!communication && !compute && s.kind != EventKind::Memcpy && s.kind != EventKind::Memset)
+                continue;
+            const models::cluster::KinetoDeviceWork::Interval iv { s.start, s.end() };
+            work.all.push_back(iv);
+            if (compute)
+                work.compute.push_back(iv);
+            if (communication) {
+                work.communication.push_back(iv);
+                work.communicationStarts.push_back(iv.start);
+                collectives.push_back({ int(t), std::uint32_t(i) });
+            }
+            if (std::find(devicePids.begin(), devicePids.end(), track.pid) == devicePids.end())
+                devicePids.push_back(track.pid);
+        }
+    }
+    if (devicePids.size() > 1)
+        return decline("device work in several processes");
+    work.devicePid = devicePids.empty() ? -1 : devicePids.front();
+    work.finish();
+    mergeIntervals(loader);
+    mergeIntervals(higher);
+    const std::vector<Interval> loading = subtract(loader, higher);
+
+    std::vector<models::cluster::KinetoStepWindow> windows;
+    for (const models::trace::StepTimes& st : steps) {
+        if (st.end <= st.start)
+            continue;
+        windows.push_back({ st.number, st.start, st.end });
+        digest.steps.push_back({ st.number, st.start, st.end, toMs(lengthWithin(loading, st.start, st.end)) });
+    }
+    models::cluster::KinetoEnvelope envelope;
+    envelope.source = 0;
+    envelope.rank = m_rank;
+    envelope.path = path;
+    if (!m_metadata.empty())
+        envelope.metadataJson = QByteArray(m_metadata.data(), qsizetype(m_metadata.size())) + '}';
+    digest.figures = models::cluster::kinetoRankFiguresFrom(work, windows, envelope, &digest.worldSize);
+    digest.file = digest.figures.path;
+
+    // Collectives in start order; equal starts would keep the store's track order.
+    std::sort(collectives.begin(), collectives.end(), [this](const auto& a, const auto& b) {
+        const Slice& x = m_tracks[std::size_t(a.first)].slices[a.second];
+        const Slice& y = m_tracks[std::size_t(b.first)].slices[b.second];
+        return x.start < y.start;
+    });
+    for (std::size_t k = 1; k < collectives.size(); ++k) {
+        if (m_tracks[std::size_t(collectives[k].first)].slices[collectives[k].second].start
+            == m_tracks[std::size_t(collectives[k - 1].first)].slices[collectives[k - 1].second].start)
+            return decline("two collectives start together");
+    }
+    digest.collectives.reserve(collectives.size());
+    for (const auto& [t, i] : collectives) {
+        const Slice& s = m_tracks[std::size_t(t)].slices[i];
+        digest.collectives.push_back(
+            models::cluster::digestCollective(m_names.view(s.name), s.start, s.end(), s.argsText()));
+    }
+
+    const std::size_t top = std::size_t(std::max(0, options.topCount));
+    // Kernels by name: the operator statistics' kernel table (device work on streams, instants left out).
+    {
+        struct KernelRow
+        {
+            std::uint32_t name;
+            std::uint64_t calls = 0;
+            std::int64_t total = 0;
+            std::int64_t max = 0;
+        };
+        std::vector<std::int32_t> rowOf(m_names.size(), -1);
+        std::vector<KernelRow> rows;
+        for (const Track& track : m_tracks) {
+            if (!track.device)
+                continue;
+            for (const Slice& s : track.slices) {
+                if (!usable(s) || !models::trace::LaunchIndex::isDeviceWork(s.kind))
+                    continue;
+                std::int32_t& row = rowOf[s.name];
+                if (row < 0) {
+                    row = std::int32_t(rows.size());
+                    rows.push_back({ s.name });
+                }
+                KernelRow& k = rows[std::size_t(row)];
+                ++k.calls;
+                k.total += s.duration;
+                k.max = std::max(k.max, s.duration);
+            }
+        }
+        std::sort(rows.begin(), rows.end(), [](const KernelRow& a, const KernelRow& b) {
+            return a.total != b.total ? a.total > b.total : a.name < b.name;
+        });
+        for (std::size_t k = 0; k < rows.size() && k < top; ++k) {
+            const std::string_view name = m_names.view(rows[k].name);
+            digest.kernels.push_back({ QString::fromUtf8(name.data(), qsizetype(name.size())), rows[k].calls,
+                                       toMs(rows[k].total), toMs(rows[k].max) });
+        }
+    }
+    // Operators: CPU ops on CPU threads with the nesting stack of the operator statistics (self time orders
+    // the table before the digest re-sorts it by total).
+    {
+        struct OpRow
+        {
+            std::uint32_t name;
+            std::uint64_t calls = 0;
+            std::int64_t hostTotal = 0;
+            std::int64_t hostSelf = 0;
+            std::int64_t hostMax = 0;
+        };
+        struct Frame
+        {
+            std::int64_t end;
+            std::uint32_t slice;
+            bool isOp;
+            int parentOp;
+            std::int64_t childOpTime;
+        };
+        std::vector<std::int32_t> rowOf(m_names.size(), -1);
+        std::vector<OpRow> rows;
+        std::vector<Frame> stack;
+        for (const Track& track : m_tracks) {
+            if (track.device)
+                continue;
+            stack.clear();
+            const auto finish = [&](const Frame& f) {
+                if (!f.isOp)
+                    return;
+                const Slice& s = track.slices[f.slice];
+                std::int32_t& row = rowOf[s.name];
+                if (row < 0) {
+                    row = std::int32_t(rows.size());
+                    rows.push_back({ s.name });
+                }
+                OpRow& op = rows[std::size_t(row)];
+                ++op.calls;
+                op.hostTotal += s.duration;
+                op.hostSelf += std::max<std::int64_t>(0, s.duration - f.childOpTime);
+                op.hostMax = std::max(op.hostMax, s.duration);
+                if (f.parentOp >= 0)
+                    stack[std::size_t(f.parentOp)].childOpTime += s.duration;
+            };
+            for (std::size_t i = 0; i < track.slices.size(); ++i) {
+                const Slice& s = track.slices[i];
+                if (!usable(s))
+                    continue;
+                while (!stack.empty() && stack.back().end <= s.start) {
+                    const Frame f = stack.back();
+                    stack.pop_back();
+                    finish(f);
+                }
+                Frame frame { s.end(), std::uint32_t(i), s.kind == EventKind::CpuOp, -1, 0 };
+                if (!stack.empty())
+                    frame.parentOp = stack.back().isOp ? int(stack.size()) - 1 : stack.back().parentOp;
+                stack.push_back(frame);
+            }
+            while (!stack.empty()) {
+                const Frame f = stack.back();
+                stack.pop_back();
+                finish(f);
+            }
+        }
+        std::sort(rows.begin(), rows.end(), [](const OpRow& a, const OpRow& b) {
+            return a.hostSelf != b.hostSelf ? a.hostSelf > b.hostSelf : a.name < b.name;
+        });
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const OpRow& a, const OpRow& b) { return a.hostTotal > b.hostTotal; });
+        for (std::size_t k = 0; k < rows.size() && k < top; ++k) {
+            const std::string_view name = m_names.view(rows[k].name);
+            digest.operators.push_back({ QString::fromUtf8(name.data(), qsizetype(name.size())), rows[k].calls,
+                                         toMs(rows[k].hostTotal), toMs(rows[k].hostMax) });
+        }
+    }
+
+    // The memory peak: the memory model of the store path, run on a store of the memory instants alone.
+    {
+        models::trace::TraceStoreBuilder builder;
+        const int source = builder.addSource(path, input.buffer);
+        builder.source(source).rank = m_rank;
+        bool any = false;
+        for (const Track& track : m_tracks) {
+            int target = -1;
+            for (const Slice& s : track.slices) {
+                if (s.kind != EventKind::Memory || !(s.flags & models::trace::SliceFlag::Instant))
+                    continue;
+                const std::string_view name = m_names.view(s.name);
+                if (name != "[memory]" && name != "[OutOfMemory]")
+                    continue;
+                // Without "Ev Idx" the model orders equal times by the store's track and slice numbers.
+                std::uint64_t index = 0;
+                if (name == "[memory]" && !trace::findUnsignedArg(s.argsText(), "\"Ev Idx\"", index))
+                    return decline("memory events without Ev Idx");
+                if (target < 0)
+                    target = builder.threadTrack(builder.process(source, track.pid), track.tid);
+                const models::trace::ArgsRef ref = s.args
+                    ? models::trace::ArgsRef { std::uint64_t(s.args - m_data), s.argsLength }
+                    : models::trace::ArgsRef {};
+                builder.addSlice(target, s.start, 0, builder.strings().intern(name), 0, s.kind, ref,
+                                 models::trace::SliceFlag::Instant);
+                any = true;
+            }
+        }
+        if (any) {
+            const auto store = builder.finish();
+            const memory::MemoryReadResult memory = memory::memoryFromTrace(*store);
+            if (memory.profile) {
+                for (const models::memory::MemoryDevice& device : memory.profile->devices) {
+                    if (device.deviceId < 0 || device.relative)
+                        continue;
+                    const models::memory::MemoryPeak peak = models::memory::devicePeak(device);
+                    if (peak.valid && !(peak.bytes <= digest.figures.peakMemoryBytes))
+                        digest.figures.peakMemoryBytes = peak.bytes;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace runlens::importers::cluster::digestpass
