@@ -128,6 +128,9 @@ void ClusterPanel::buildUi()
     buildGroups();
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
+    // In a short dock (another panel above it) the charts' size hints would leave the table a row or two.
+    m_table->setMinimumHeight(m_table->fontMetrics().height() * 7);
+    splitter->setChildrenCollapsible(false);
 
     QMenu* menu = m_header->exportMenu();
     // The export button exports the chart on the current tab.

@@ -98,6 +98,7 @@ private slots:
     void exports();
     void kinetoStore();
     void emptyState();
+    void tableKeepsRowsInAShortDock();
 };
 
 void TstClusterPanel::modelRows()
@@ -321,6 +322,35 @@ void TstClusterPanel::emptyState()
     QVERIFY(panel.linkMatrix()->isHidden());
     panel.setStore(nullptr);
     QVERIFY(panel.isShowingEmptyState());
+}
+
+void TstClusterPanel::tableKeepsRowsInAShortDock()
+{
+    // A dock sharing the window's height with another: the rank table still shows several ranks, the
+    // charts take the rest.
+    auto c = std::make_shared<Cluster>();
+    c->worldSize = 40;
+    for (int r = 0; r < 40; ++r) {
+        RankFigures f;
+        f.rank = r;
+        f.device = QStringLiteral("Device %1").arg(r);
+        f.stepTime = 100 + r;
+        f.computation = 80;
+        f.communication = 10 + r % 7;
+        c->ranks.push_back(f);
+    }
+    c->analyse();
+    ClusterPanel panel;
+    panel.setCluster(c);
+    panel.resize(1000, 420);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTreeView* table = panel.table();
+    const int rowHeight = table->sizeHintForRow(0);
+    QVERIFY(rowHeight > 0);
+    const int visibleRows = table->viewport()->height() / rowHeight;
+    QVERIFY2(visibleRows >= 5, qPrintable(QStringLiteral("%1 rows visible").arg(visibleRows)));
+    QVERIFY(panel.barChart()->height() >= 100);
 }
 
 QTEST_MAIN(TstClusterPanel)
