@@ -1,3 +1,4 @@
+#include "tests/importers/accuracy/msprobetestoracle.h"
 #include "tests/pythonoracle.h"
 #include "tests/testutils.h"
 
@@ -21,137 +22,10 @@ using namespace runlens::importers;
 using namespace runlens::importers::accuracy;
 using namespace runlens::models;
 using namespace runlens::models::accuracy;
+using namespace runlens::test::msprobe;
 
 namespace {
 
-void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QCOMPARE(file.write(bytes), bytes.size());
-}
-
-QString diagnosticsText(const Diagnostics& diagnostics)
-{
-    QStringList lines;
-    for (const Diagnostic& d : diagnostics)
-        lines << d.toString();
-    return lines.join(QLatin1Char('\n'));
-}
-
-/// The oracle's value of a statistic against ours: numbers (NaN and ±Inf written as strings), booleans of
-/// bool tensors, and absent/null.
-bool sameStatistic(const QJsonValue& expected, const std::optional<double>& actual)
-{
-    if (expected.isUndefined() || expected.isNull())
-        return !actual.has_value();
-    if (!actual)
-        return false;
-    if (expected.isBool())
-        return *actual == (expected.toBool() ? 1.0 : 0.0);
-    if (expected.isString()) {
-        const QString text = expected.toString();
-        if (text == QLatin1String("NaN"))
-            return std::isnan(*actual);
-        return std::isinf(*actual) && (*actual > 0) == (text == QLatin1String("Infinity"));
-    }
-    return expected.toDouble() == *actual;
-}
-
-QJsonObject runOracle(const QString& folder, bool* ok)
-{
-    *ok = false;
-    const test::PythonRun run = test::runPythonScript(QStringLiteral("accuracy/msprobe_oracle.py"), { folder });
-    if (!run.ok()) {
-        qWarning("%s", qPrintable(run.message));
-        return {};
-    }
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(run.output.toUtf8(), &error);
-    *ok = document.isObject();
-    return document.object();
-}
-
-/// Every entry and row of `dump` against the python reading of the same folder.
-void compareWithOracle(const MsprobeDump& dump, const QJsonObject& oracle)
-{
-    QCOMPARE(dump.taskText, oracle.value(QStringLiteral("task")).toString());
-    QCOMPARE(dump.levelText, oracle.value(QStringLiteral("level")).toString());
-    const QJsonArray entries = oracle.value(QStringLiteral("entries")).toArray();
-    QCOMPARE(dump.entries.size(), entries.size());
-    for (int i = 0; i < entries.size(); ++i) {
-        const QJsonObject expected = entries[i].toObject();
-        const DumpEntry& entry = dump.entries[i];
-        QCOMPARE(entry.name.full, expected.value(QStringLiteral("name")).toString());
-        QVERIFY2(entry.name.valid, qPrintable(entry.name.full));
-        const QJsonObject parts = expected.value(QStringLiteral("parts")).toObject();
-        QCOMPARE(entry.name.prefix, parts.value(QStringLiteral("prefix")).toString());
-        QCOMPARE(entry.name.counter, qint64(parts.value(QStringLiteral("counter")).toInteger()));
-        QCOMPARE(directionId(entry.name.direction), parts.value(QStringLiteral("direction")).toString());
-        QCOMPARE(entry.name.api, parts.value(QStringLiteral("api")).toString());
-        QCOMPARE(entry.name.modulePath, parts.value(QStringLiteral("path")).toString());
-        QCOMPARE(entry.name.className, parts.value(QStringLiteral("cls")).toString());
-
-        const QJsonArray rows = expected.value(QStringLiteral("rows")).toArray();
-        QCOMPARE(entry.rows.size(), rows.size());
-        for (int r = 0; r < rows.size(); ++r) {
-            const QJsonObject want = rows[r].toObject();
-            const DumpRow& row = entry.rows[r];
-            QCOMPARE(row.name, want.value(QStringLiteral("name")).toString());
-            QCOMPARE(row.type, want.value(QStringLiteral("type")).toString());
-            QCOMPARE(row.dtype, want.value(QStringLiteral("dtype")).toString());
-            if (want.contains(QStringLiteral("shape"))) {
-                QList<qint64> shape;
-                for (const QJsonValue& dim : want.value(QStringLiteral("shape")).toArray())
-                    shape.append(dim.toInteger());
-                QCOMPARE(row.shape, shape);
-                QCOMPARE(row.kind, ValueKind::Tensor);
-            }
-            QVERIFY2(sameStatistic(want.value(QStringLiteral("Max")), row.max), qPrintable(row.name));
-            QVERIFY2(sameStatistic(want.value(QStringLiteral("Min")), row.min), qPrintable(row.name));
-            QVERIFY2(sameStatistic(want.value(QStringLiteral("Mean")), row.mean), qPrintable(row.name));
-            QVERIFY2(sameStatistic(want.value(QStringLiteral("Norm")), row.norm), qPrintable(row.name));
-            QCOMPARE(row.md5, want.value(QStringLiteral("md5")).toString());
-            if (want.contains(QStringLiteral("requires_grad")))
-                QCOMPARE(row.requiresGrad, std::optional<bool>(want.value(QStringLiteral("requires_grad")).toBool()));
-            else
-                QVERIFY(!row.requiresGrad);
-            const QJsonValue value = want.value(QStringLiteral("value"));
-            if (value.isDouble())
-                QCOMPARE(row.value.toDouble(), value.toDouble());
-            else if (value.isString())
-                QCOMPARE(row.value.toString(), value.toString());
-            else if (value.isBool())
-                QCOMPARE(row.value.toBool(), value.toBool());
-            else if (value.isArray())
-                QCOMPARE(row.value.toList().size(), value.toArray().size());
-        }
-    }
-
-    const QJsonObject parents = oracle.value(QStringLiteral("parents")).toObject();
-    QCOMPARE(dump.parents.size(), parents.size());
-    for (auto it = parents.begin(); it != parents.end(); ++it) {
-        QVERIFY2(dump.hasParentRecord(it.key()), qPrintable(it.key()));
-        QCOMPARE(dump.parentOf(it.key()), it.value().toString());
-    }
-
-    const QJsonObject stacks = oracle.value(QStringLiteral("stacks")).toObject();
-    QCOMPARE(dump.stackIndex.size(), stacks.size());
-    for (auto it = stacks.begin(); it != stacks.end(); ++it) {
-        const Stack* stack = dump.stackOf(it.key());
-        QVERIFY2(stack, qPrintable(it.key()));
-        const QJsonObject want = it.value().toObject();
-        QCOMPARE(stack->size(), want.value(QStringLiteral("frames")).toInt());
-        if (!stack->isEmpty()) {
-            QCOMPARE(stack->first().file, want.value(QStringLiteral("file")).toString());
-            QCOMPARE(stack->first().line, want.value(QStringLiteral("line")).toInt());
-        }
-    }
-}
-
-// A tensor-task PyTorch dump at L1: data files, a nested list argument, kwargs, NaN/Inf statistics written
-// as Python writes them, a bool tensor, non-tensor arguments, and a tensor msprobe could not save.
 const char kTensorDump[] = R"j({
  "task": "tensor", "level": "L1", "framework": "pytorch", "dump_data_dir": "/old/place/dump_tensor_data",
  "data": {
@@ -282,9 +156,6 @@ private slots:
     void entryNames_data();
     void entryNames();
     void stackFrames();
-    void samples_data();
-    void samples();
-    void samplesAgree();
     void tensorTask();
     void md5Task();
     void moduleLevel();
@@ -429,121 +300,6 @@ void TestMsprobeDumpReader::stackFrames()
     const StackFrame odd = parseStackFrame(QStringLiteral("<frozen importlib>"));
     QCOMPARE(odd.line, -1);
     QCOMPARE(odd.text, QStringLiteral("<frozen importlib>"));
-}
-
-void TestMsprobeDumpReader::samples_data()
-{
-    QTest::addColumn<QString>("folder");
-    QTest::addColumn<QString>("framework");
-    QTest::newRow("pytorch") << "accuracy/msprobe/pytorch_data"
-                             << "pytorch";
-    QTest::newRow("mindspore") << "accuracy/msprobe/mindspore_data"
-                               << "mindspore";
-}
-
-void TestMsprobeDumpReader::samples()
-{
-    QFETCH(QString, folder);
-    QFETCH(QString, framework);
-    RUNLENS_REQUIRE_SAMPLES(samples);
-    const QString path = samples + QLatin1Char('/') + folder;
-    RUNLENS_REQUIRE_SAMPLE_FILE(path + QStringLiteral("/dump.json"));
-    RUNLENS_REQUIRE_SAMPLE_FILE(path + QStringLiteral("/construct.json"));
-    RUNLENS_REQUIRE_SAMPLE_FILE(path + QStringLiteral("/stack.json"));
-
-    const MsprobeReadResult result = readMsprobeDump(path);
-    QVERIFY2(result.status == ImportStatus::Ok, qPrintable(diagnosticsText(result.diagnostics)));
-    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(diagnosticsText(result.diagnostics)));
-    const MsprobeDump& dump = *result.dump;
-    QCOMPARE(dumpFrameworkId(dump.framework), framework);
-    QCOMPARE(dump.task, DumpTask::Statistics);
-    QCOMPARE(dump.level, DumpLevel::Mix);
-    QCOMPARE(dump.folder, QFileInfo(path).absoluteFilePath());
-    QVERIFY(dump.tensorFiles.isEmpty());
-
-    bool ok = false;
-    const QJsonObject oracle = runOracle(path, &ok);
-    if (!ok) {
-        const test::PythonRun run = test::runPythonScript(QStringLiteral("accuracy/msprobe_oracle.py"), { path });
-        RUNLENS_VERIFY_PYTHON(run);
-        QFAIL("the oracle printed no JSON object");
-    }
-    compareWithOracle(dump, oracle);
-
-    // Counts and the forward/backward split, from the oracle's reading.
-    int forward = 0;
-    int backward = 0;
-    for (const QJsonValue& entry : oracle.value(QStringLiteral("entries")).toArray()) {
-        const QString direction
-            = entry.toObject().value(QStringLiteral("parts")).toObject().value(QStringLiteral("direction")).toString();
-        forward += direction == QLatin1String("forward") ? 1 : 0;
-        backward += direction == QLatin1String("backward") ? 1 : 0;
-    }
-    QCOMPARE(dump.countDirection(Direction::Forward), forward);
-    QCOMPARE(dump.countDirection(Direction::Backward), backward);
-    QVERIFY(forward > 5);
-    QVERIFY(backward >= 1);
-
-    // A few entries by name: the flash attention pair, the all_reduce with its group argument.
-    if (framework == QLatin1String("pytorch")) {
-        const DumpEntry* attention = dump.entry(QStringLiteral("NPU.npu_fusion_attention.0.backward"));
-        QVERIFY(attention);
-        QCOMPARE(attention->name.kind, EntryKind::Npu);
-        QCOMPARE(attention->name.api, QStringLiteral("npu_fusion_attention"));
-        QCOMPARE(attention->name.direction, Direction::Backward);
-        // Only forward calls have stacks; the backward one shows its forward twin's.
-        QVERIFY(!dump.stackIndex.contains(attention->name.full));
-        QCOMPARE(dump.stackOf(attention->name.full),
-                 dump.stackOf(QStringLiteral("NPU.npu_fusion_attention.0.forward")));
-        QVERIFY(dump.stackOf(attention->name.full));
-        const DumpEntry* reduce = dump.entry(QStringLiteral("Distributed.all_reduce.0.forward"));
-        QVERIFY(reduce);
-        QCOMPARE(reduce->name.kind, EntryKind::Distributed);
-        QCOMPARE(dump.parentOf(reduce->name.full),
-                 QStringLiteral("Module.module.module.language_model.embedding.word_embeddings.VocabParallelEmbedding."
-                                "forward.0"));
-        const DumpEntry* layer = dump.entry(
-            QStringLiteral("Module.module.module.language_model.encoder.layers.0.ParallelTransformerLayer.forward.0"));
-        QVERIFY(layer);
-        QCOMPARE(layer->name.modulePath, QStringLiteral("module.module.language_model.encoder.layers.0"));
-        QCOMPARE(layer->name.className, QStringLiteral("ParallelTransformerLayer"));
-    } else {
-        const DumpEntry* norm = dump.entry(QStringLiteral("Primitive.norm.RmsNorm.0.forward"));
-        QVERIFY(norm);
-        QCOMPARE(norm->name.api, QStringLiteral("norm.RmsNorm"));
-        QCOMPARE(dump.parentOf(norm->name.full),
-                 QStringLiteral("Cell.network_with_loss.module.language_model.encoder.layers.0.input_norm.FusedRMSNorm."
-                                "forward.0"));
-        const DumpEntry* cellBackward = dump.entry(QStringLiteral(
-            "Cell.network_with_loss.module.language_model.encoder.layers.0.input_norm.FusedRMSNorm.backward.0"));
-        QVERIFY(cellBackward);
-        QCOMPARE(cellBackward->name.kind, EntryKind::Cell);
-        QCOMPARE(cellBackward->name.className, QStringLiteral("FusedRMSNorm"));
-        QCOMPARE(cellBackward->name.direction, Direction::Backward);
-        for (const DumpRow& row : cellBackward->rows)
-            QVERIFY(!row.requiresGrad); // MindSpore records have none
-    }
-    // Top-level APIs have an empty parent in construct.json.
-    QVERIFY(dump.hasParentRecord(QStringLiteral("Tensor.__add__.0.forward")));
-    QCOMPARE(dump.parentOf(QStringLiteral("Tensor.__add__.0.forward")), QString());
-}
-
-void TestMsprobeDumpReader::samplesAgree()
-{
-    // The same model under both frameworks: the first call's input statistics agree across the pair.
-    RUNLENS_REQUIRE_SAMPLES(samples);
-    const QString pt = samples + QStringLiteral("/accuracy/msprobe/pytorch_data");
-    const QString ms = samples + QStringLiteral("/accuracy/msprobe/mindspore_data");
-    RUNLENS_REQUIRE_SAMPLE_FILE(pt + QStringLiteral("/dump.json"));
-    RUNLENS_REQUIRE_SAMPLE_FILE(ms + QStringLiteral("/dump.json"));
-    const MsprobeReadResult a = readMsprobeDump(pt + QStringLiteral("/dump.json"));
-    const MsprobeReadResult b = readMsprobeDump(ms);
-    QCOMPARE(a.status, ImportStatus::Ok);
-    QCOMPARE(b.status, ImportStatus::Ok);
-    QVERIFY(a.dump->entry(QStringLiteral("Tensor.__add__.0.forward")));
-    QVERIFY(b.dump->entry(QStringLiteral("Tensor.__add__.0.forward")));
-    QCOMPARE(a.dump->entries.first().rows.first().name, QStringLiteral("Tensor.__add__.0.forward.input.0"));
-    QCOMPARE(b.dump->entries.first().rows.first().name, QStringLiteral("Tensor.__add__.0.forward.input.0"));
 }
 
 void TestMsprobeDumpReader::tensorTask()
