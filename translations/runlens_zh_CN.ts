@@ -4256,12 +4256,6 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
         <translation>该 Paddle 程序不含任何块。</translation>
     </message>
     <message numerus="yes">
-        <source>%n persistable variable(s) are shown as parameters with shape and type only: their values are in the parameter file (%1), which this version does not read.</source>
-        <translation>
-            <numerusform>%n 个持久化变量显示为仅有形状和类型的参数：其数值在参数文件（%1）中，本版本不读取该文件。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n sub-block reference(s) name block 0, a block that does not exist or one already shown under another op; they are left out (the first is on op &quot;%1&quot;).</source>
         <translation>
             <numerusform>%n 个子块引用指向块 0、不存在的块或已显示在其他算子下的块；这些引用被略去（第一个位于算子“%1”）。</numerusform>
@@ -4301,6 +4295,36 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
         <source>%n control-flow bodies (Loop, If, Scan) are not shown: together the bodies would make more than %1 nodes, the limit for a file of %2 bytes (the first left out belongs to node &quot;%3&quot;).</source>
         <translation>
             <numerusform>%n 个控制流子图（Loop、If、Scan）未显示：这些子图合计将超过 %1 个节点，即 %2 字节文件的上限（第一个被略去的子图属于节点“%3”）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The parameter file cannot be opened: %1</source>
+        <translation>无法打开参数文件：%1</translation>
+    </message>
+    <message>
+        <source>%1 The values of %2 of the %3 saved parameters were located.</source>
+        <translation>%1 已定位 %3 个已保存参数中 %2 个的值。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n persistable variable(s) are shown as parameters with shape and type only: no parameter file (%1) is beside the model.</source>
+        <translation>
+            <numerusform>%n 个持久化变量仅以形状和类型显示为参数：模型旁没有参数文件（%1）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The values of %n parameter(s) are located in %1.</source>
+        <translation>
+            <numerusform>%n 个参数的值位于 %1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>one file per parameter</source>
+        <translation>每个参数一个文件</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n saved parameter(s) differ in shape or type from the program (the first is &quot;%1&quot;); the parameter file may belong to another model.</source>
+        <translation>
+            <numerusform>%n 个已保存参数的形状或类型与程序不同（第一个是“%1”）；参数文件可能属于另一个模型。</numerusform>
         </translation>
     </message>
 </context>
@@ -4543,6 +4567,53 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
     <message>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::importers::graph::PaddleParams</name>
+    <message>
+        <source>The file ends before the parameter &quot;%1&quot;.</source>
+        <translation>文件在参数“%1”之前结束。</translation>
+    </message>
+    <message>
+        <source>The record of &quot;%1&quot; does not start as a saved tensor does (version %2, %3 LoD levels).</source>
+        <translation>“%1”的记录开头不像已保存的张量（版本 %2，%3 个 LoD 层级）。</translation>
+    </message>
+    <message>
+        <source>The LoD of &quot;%1&quot; runs past the end of the file.</source>
+        <translation>“%1”的 LoD 超出了文件末尾。</translation>
+    </message>
+    <message>
+        <source>The file ends inside the record of &quot;%1&quot;.</source>
+        <translation>文件在“%1”的记录中途结束。</translation>
+    </message>
+    <message>
+        <source>The tensor header of &quot;%1&quot; is damaged (version %2, a description of %3 bytes).</source>
+        <translation>“%1”的张量头已损坏（版本 %2，描述 %3 字节）。</translation>
+    </message>
+    <message>
+        <source>The tensor description of &quot;%1&quot; is not readable.</source>
+        <translation>无法读取“%1”的张量描述。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is stored as type %2 with %3 dimensions, not a tensor of numbers.</source>
+        <translation>“%1”以类型 %2、%3 个维度保存，不是数值张量。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has an impossible shape.</source>
+        <translation>“%1”的形状不可能存在。</translation>
+    </message>
+    <message>
+        <source>The values of &quot;%1&quot; (%2 bytes by its shape) run past the end of the file.</source>
+        <translation>“%1”的值（按其形状为 %2 字节）超出了文件末尾。</translation>
+    </message>
+    <message>
+        <source>The values of &quot;%1&quot; cannot be read.</source>
+        <translation>无法读取“%1”的值。</translation>
+    </message>
+    <message>
+        <source>%1 bytes follow the last parameter: the file holds parameters the program does not name, or another program&apos;s.</source>
+        <translation>最后一个参数之后还有 %1 字节：文件包含程序未声明的参数，或属于另一个程序。</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@
 #include "importers/graph/mindsporeirreader.h"
 #include "importers/graph/onnxgraphreader.h"
 #include "importers/graph/paddlegraphreader.h"
+#include "importers/graph/paddleparams.h"
 #include "importers/graph/parallelstrategyreader.h"
 #include "importers/graph/tfgraphreader.h"
 #include "importers/graph/torchscriptreader.h"
@@ -58,6 +59,7 @@
 #include "models/trace/tracelod.h"
 #include "models/trace/tracestorecodec.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -333,6 +335,25 @@ void fuzzParallelStrategy(const std::uint8_t* data, std::size_t size)
 void fuzzPaddle(const std::uint8_t* data, std::size_t size)
 {
     importers::graph::PaddleGraphReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzPaddleParams(const std::uint8_t* data, std::size_t size)
+{
+    // A combined parameter file walked for the names of a small program (the fixture's, in name order).
+    QBuffer buffer;
+    buffer.setData(reinterpret_cast<const char*>(data), qsizetype(size));
+    if (!buffer.open(QIODevice::ReadOnly))
+        return;
+    static const std::vector<std::string> kNames { "batch_norm_0.b_0", "batch_norm_0.w_0", "batch_norm_0.w_1",
+                                                   "batch_norm_0.w_2", "conv2d_0.b_0",     "conv2d_0.w_0",
+                                                   "linear_0.b_0",     "linear_0.w_0" };
+    const importers::graph::PaddleParamsIndex index = importers::graph::indexPaddleParams(buffer, kNames);
+    std::int64_t end = 0;
+    for (const importers::graph::PaddleParam& p : index.params) {
+        if (p.offset < end || p.length < 0 || p.offset + p.length > std::int64_t(size))
+            std::abort(); // a parameter outside the file, or overlapping the one before
+        end = p.offset + p.length;
+    }
 }
 
 void fuzzVisualDlGraph(const std::uint8_t* data, std::size_t size)
@@ -946,6 +967,7 @@ constexpr FuzzTarget kTargets[] = {
     { "parallelstrategy", fuzzParallelStrategy,
       "MindSpore parallel strategy JSON, profiler or checkpoint (ParallelStrategyReader)" },
     { "paddle", fuzzPaddle, "Paddle ProgramDesc .pdmodel / __model__ (PaddleGraphReader)" },
+    { "paddleparams", fuzzPaddleParams, "Paddle combined parameter file .pdiparams (indexPaddleParams)" },
     { "visualdlgraph", fuzzVisualDlGraph, "VisualDL add_graph JSON vdlgraph.*.log (VisualDlGraphReader)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
     { "digestpass", fuzzDigestPass,

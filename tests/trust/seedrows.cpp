@@ -7,6 +7,7 @@
 #include "tests/importers/core/artifactbytes.h"
 
 #include "importers/embeddings/projectorreader.h"
+#include "importers/graph/paddlegraphreader.h"
 #include "importers/loggers/wandbrunfile.h"
 #include "importers/trace/chrometracereader.h"
 #include "importers/trace/tracecache.h"
@@ -471,6 +472,38 @@ QString readProjectorTable(const QString& folder, const QByteArray& bytes, bool 
     return {};
 }
 
+QString readPaddleParams(const QString& folder, const QByteArray& bytes)
+{
+    // The parameter file beside the tiny fixture's program: the program is read and the file walked.
+    QDir().mkpath(folder);
+    const QString params = folder + QStringLiteral("/inference.pdiparams");
+    const QString model = folder + QStringLiteral("/inference.pdmodel");
+    QFile::remove(params);
+    QFile::remove(model);
+    QFile paramsFile(params);
+    if (!paramsFile.open(QIODevice::WriteOnly) || paramsFile.write(bytes) != bytes.size()
+        || !QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/tiny/inference.pdmodel"), model))
+        return QStringLiteral("cannot write %1").arg(folder);
+    paramsFile.close();
+    QFile modelFile(model);
+    if (!modelFile.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot read %1").arg(model);
+    const QByteArray program = modelFile.readAll();
+    importers::graph::GraphResult result;
+    try {
+        result = importers::graph::PaddleGraphReader::read(program.toStdString(), model);
+    } catch (const std::exception& e) {
+        return QStringLiteral("exception escaped the reader: %1").arg(QString::fromLocal8Bit(e.what()));
+    }
+    if (!result.graph)
+        return QStringLiteral("the intact program was not read beside a damaged parameter file");
+    for (const Diagnostic& d : std::as_const(result.diagnostics)) {
+        if (d.severity == Severity::Warning && d.file != params && d.message.contains(QLatin1String("parameter")))
+            return QStringLiteral("a warning about the parameter file does not name it: %1").arg(d.toString());
+    }
+    return {};
+}
+
 } // namespace
 
 std::vector<SeedRow> seedRows()
@@ -601,6 +634,37 @@ std::vector<SeedRow> seedRows()
           false,
           {},
           paddleHostile },
+        { "paddle parameters",
+          Source::TestData,
+          "paddle/tiny/inference.pdiparams",
+          "inference.pdiparams",
+          ArtifactKind::GraphPaddle,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) {
+              Mutations cases;
+              cases.append({ QStringLiteral("a LoD level of 2^62 bytes"), [s] {
+                                QByteArray b = s;
+                                const std::uint64_t levels = 1;
+                                const std::uint64_t huge = std::uint64_t(1) << 62;
+                                b.replace(4, 8, QByteArray(reinterpret_cast<const char*>(&levels), 8));
+                                b.insert(12, QByteArray(reinterpret_cast<const char*>(&huge), 8));
+                                return b;
+                            } });
+              cases.append({ QStringLiteral("a tensor description of 2 GB"), [s] {
+                                QByteArray b = s;
+                                const std::int32_t huge = 0x7fffffff;
+                                b.replace(16, 4, QByteArray(reinterpret_cast<const char*>(&huge), 4));
+                                return b;
+                            } });
+              cases.append({ QStringLiteral("every record's version 7"), [s] {
+                                QByteArray b = s;
+                                b[0] = 7;
+                                return b;
+                            } });
+              return cases;
+          },
+          readPaddleParams },
         { "visualdl graph",
           Source::TestData,
           "paddle/vdlgraph/vdlgraph.1700000000.log",

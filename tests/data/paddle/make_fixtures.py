@@ -8,6 +8,7 @@ the JSON VisualDL's LogWriter.add_graph writes (visualdl/component/graph/graph_c
 """
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -246,9 +247,63 @@ def vdl_graph():
     return {'version': '1.0.0', 'nodes': list(nodes.values()), 'vars': list(all_vars.values()), 'edges': edges}
 
 
-os.makedirs(os.path.join(HERE, 'cnn'), exist_ok=True)
-with open(os.path.join(HERE, 'cnn', 'inference.pdmodel'), 'wb') as f:
-    f.write(small_cnn().SerializeToString())
+def saved_tensor(values, data_type):
+    """One record of a combined parameter file as save_combine writes it (Paddle
+    phi/core/framework/dense_tensor_serialize.cc SerializeToStream and TensorToStream): uint32 version 0,
+    uint64 LoD level count (0: parameters have no LoD), uint32 version 0, int32 size of the VarType.TensorDesc,
+    the TensorDesc, then the elements, little-endian."""
+    desc = pb.VarType.TensorDesc()
+    desc.data_type = data_type
+    desc.dims.extend(values.shape)
+    desc_bytes = desc.SerializeToString()
+    return (struct.pack('<IQI', 0, 0, 0) + struct.pack('<i', len(desc_bytes)) + desc_bytes
+            + values.astype(values.dtype.newbyteorder('<')).tobytes())
+
+
+def saved_params(program):
+    """<model>.pdiparams: the persistable variables of block 0 (not the feed/fetch lists) in name order,
+    as paddle.jit.save passes them to save_combine; values drawn from a seeded generator."""
+    import numpy as np
+    rng = np.random.default_rng(20261127)
+    out = b''
+    names = sorted(v.name for v in program.blocks[0].vars
+                   if v.persistable and v.type.type not in (FEED, FETCH))
+    dims = {v.name: list(v.type.lod_tensor.tensor.dims) for v in program.blocks[0].vars}
+    for name in names:
+        out += saved_tensor(rng.standard_normal(dims[name]).astype('<f4'), FP32)
+    return out
+
+
+def tiny_linear():
+    """y = x @ w + b with w [3, 2] and b [2]: a program small enough for its parameter file (82 bytes) to
+    seed the corrupt-input test."""
+    prog = pb.ProgramDesc()
+    prog.version.version = 2005000
+    b0 = prog.blocks.add()
+    b0.idx, b0.parent_idx = 0, -1
+    add_var(b0, 'feed', kind=FEED, persistable=True)
+    add_var(b0, 'fetch', kind=FETCH, persistable=True)
+    add_var(b0, 'x', [-1, 3])
+    add_var(b0, 'linear_0.w_0', [3, 2], persistable=True)
+    add_var(b0, 'linear_0.b_0', [2], persistable=True)
+    add_var(b0, 'linear_0.tmp_0', [-1, 2])
+    add_var(b0, 'linear_0.tmp_1', [-1, 2])
+    add_op(b0, 'feed', {'X': ['feed']}, {'Out': ['x']}, [('col', A_INT, 0)])
+    add_op(b0, 'matmul_v2', {'X': ['x'], 'Y': ['linear_0.w_0']}, {'Out': ['linear_0.tmp_0']},
+           [('trans_x', A_BOOLEAN, False), ('trans_y', A_BOOLEAN, False)])
+    add_op(b0, 'elementwise_add', {'X': ['linear_0.tmp_0'], 'Y': ['linear_0.b_0']}, {'Out': ['linear_0.tmp_1']},
+           [('axis', A_INT, -1)])
+    add_op(b0, 'fetch', {'X': ['linear_0.tmp_1']}, {'Out': ['fetch']}, [('col', A_INT, 0)])
+    return prog
+
+
+for folder, make in (('cnn', small_cnn), ('tiny', tiny_linear)):
+    os.makedirs(os.path.join(HERE, folder), exist_ok=True)
+    program = make()
+    with open(os.path.join(HERE, folder, 'inference.pdmodel'), 'wb') as f:
+        f.write(program.SerializeToString())
+    with open(os.path.join(HERE, folder, 'inference.pdiparams'), 'wb') as f:
+        f.write(saved_params(program))
 os.makedirs(os.path.join(HERE, 'vdlgraph'), exist_ok=True)
 with open(os.path.join(HERE, 'vdlgraph', 'vdlgraph.1700000000.log'), 'w') as f:
     json.dump(vdl_graph(), f, indent=2)
