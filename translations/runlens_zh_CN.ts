@@ -9370,6 +9370,14 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <source>%1 API documentation</source>
         <translation>%1 API 文档</translation>
     </message>
+    <message>
+        <source>%1 at byte %2 (%3)</source>
+        <translation>%1 的第 %2 字节处（%3）</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>数值</translation>
+    </message>
 </context>
 <context>
     <name>runlens::widgets::images::ImageCard</name>

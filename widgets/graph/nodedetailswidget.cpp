@@ -4,6 +4,7 @@
 
 #include <QDesktopServices>
 #include <QFileInfo>
+#include <QLocale>
 #include <QTextBrowser>
 #include <QUrl>
 #include <QUrlQuery>
@@ -23,6 +24,17 @@ QString esc(const std::string& text)
 QString row(const QString& key, const QString& value)
 {
     return QStringLiteral("<tr><td style='color:#666;padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value);
+}
+
+/// Where a weight's values are: "inference.pdiparams at byte 2,262 (160.0 KiB)"; empty when not located.
+QString valuesText(const models::graph::TensorLocation& data, const QString& graphPath)
+{
+    if (data.offset < 0)
+        return {};
+    const QString file = data.file.empty() ? QFileInfo(graphPath).fileName() : QString::fromStdString(data.file);
+    const QLocale locale;
+    return NodeDetailsWidget::tr("%1 at byte %2 (%3)")
+        .arg(file.toHtmlEscaped(), locale.toString(qlonglong(data.offset)), locale.formattedDataSize(data.length));
 }
 
 } // namespace
@@ -159,6 +171,10 @@ QString NodeDetailsWidget::html() const
     out += row(tr("Op type"), opType);
     out += row(tr("Kind"), QString::fromLatin1(models::graph::nodeKindId(node.kind)));
     out += row(tr("Id"), esc(node.id));
+    if (node.data) {
+        if (const QString values = valuesText(*node.data, g.path); !values.isEmpty())
+            out += row(tr("Values"), values);
+    }
     out += QStringLiteral("</table>");
     if (!node.attributes.empty()) {
         out += QStringLiteral("<h4>%1</h4><table>").arg(tr("Attributes"));
@@ -209,7 +225,12 @@ QString NodeDetailsWidget::html() const
         for (const int folded : item.folded) {
             const models::graph::Node& weight = g.nodes[std::size_t(folded)];
             const std::string type = weight.outputs.empty() ? std::string() : weight.outputs.front().type.text();
-            out += row(esc(weight.fullName()), esc(type));
+            QString text = esc(type);
+            if (weight.data) {
+                if (const QString values = valuesText(*weight.data, g.path); !values.isEmpty())
+                    text += QStringLiteral(" \u00b7 ") + values;
+            }
+            out += row(esc(weight.fullName()), text);
         }
         out += QStringLiteral("</table>");
     }

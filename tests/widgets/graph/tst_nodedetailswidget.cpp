@@ -200,6 +200,28 @@ private slots:
         QVERIFY(details.text().isEmpty());
     }
 
+    void locatedWeightsSayWhereTheirValuesAre()
+    {
+        // The Paddle fixture's conv2d reads its filter from the .pdiparams beside the program.
+        const GraphResult result = GraphReader::read(
+            QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/cnn/inference.pdmodel"), ArtifactKind::GraphPaddle);
+        QVERIFY(result.graph);
+        const int filter = result.graph->find("conv2d_0.w_0");
+        QVERIFY(filter >= 0);
+        const std::int64_t offset = result.graph->nodes[std::size_t(filter)].data->offset;
+        QVERIFY(offset > 0);
+        const auto tree = ScopeTree::build(result.graph);
+        NodeDetailsWidget details;
+        details.setTree(tree);
+        details.showItem(tree->itemOfNode(result.graph->find("conv2d_0.tmp_0")));
+        const QString text = details.text();
+        QVERIFY2(text.contains(QStringLiteral("inference.pdiparams at byte %1").arg(QLocale().toString(offset))),
+                 qPrintable(text));
+        // A weight shown on its own has the same row.
+        details.showItem(tree->itemOfNode(filter));
+        QVERIFY2(details.text().contains(QStringLiteral("inference.pdiparams")), qPrintable(details.text()));
+    }
+
     void showsProfilerTimeAndShare()
     {
         const auto tree = ScopeTree::build(test::smallModel());
