@@ -507,113 +507,6 @@ std::vector<std::string> savedParameterNames(const runlens_paddle::ProgramDesc& 
     return names;
 }
 
-/// The combined parameter file beside the model: `x.pdiparams` for `x.pdmodel` (paddle.jit.save,
-/// save_inference_model), `__params__` or `params` beside `__model__` (fluid 1.x); empty when there is none.
-QString combinedParamsFile(const QString& modelPath)
-{
-    const QFileInfo model(modelPath);
-    const QDir dir = model.dir();
-    QStringList candidates { model.completeBaseName() + QStringLiteral(".pdiparams") };
-    if (model.fileName() == QLatin1String("__model__") || model.suffix() != QLatin1String("pdmodel"))
-        candidates << QStringLiteral("__params__") << QStringLiteral("params");
-    for (const QString& name : candidates) {
-        const QFileInfo file(dir.filePath(name));
-        if (file.isFile())
-            return file.absoluteFilePath();
-    }
-    return {};
-}
-
-/// Fills in where the parameters' values are: in the combined file, or (fluid 1.x without one) one file per
-/// variable named as the variable. Diagnostics say what was found and what was wrong.
-void locateParameters(models::graph::Graph& graph, const runlens_paddle::ProgramDesc& program, const QString& path,
-                      int parameters, models::Diagnostics& diagnostics)
-{
-    const std::vector<std::string> names = savedParameterNames(program);
-    std::unordered_map<std::string, PaddleParam> found;
-    QString source;
-    const QString combined = combinedParamsFile(path);
-    if (!combined.isEmpty()) {
-        QFile file(combined);
-        if (!file.open(QIODevice::ReadOnly)) {
-            diagnostics.append(
-                graphDiagnostic(models::Severity::Warning, combined,
-                                GraphTr::tr("The parameter file cannot be opened: %1").arg(file.errorString())));
-            return;
-        }
-        PaddleParamsIndex index = indexPaddleParams(file, names);
-        source = QFileInfo(combined).fileName();
-        for (PaddleParam& p : index.params)
-            found.emplace(p.name, std::move(p));
-        if (!index.problem.isEmpty())
-            diagnostics.append(
-                graphDiagnostic(models::Severity::Warning, combined,
-                                GraphTr::tr("%1 The values of %2 of the %3 saved parameters were located.")
-                                    .arg(index.problem)
-                                    .arg(found.size())
-                                    .arg(names.size()),
-                                index.stoppedAt));
-    } else {
-        // Separate files: each holds one saved tensor, named as its variable.
-        const QDir dir = QFileInfo(path).dir();
-        for (const std::string& name : names) {
-            QFile file(dir.filePath(QString::fromStdString(name)));
-            if (name.empty() || name.find('/') != std::string::npos || !file.open(QIODevice::ReadOnly))
-                continue;
-            PaddleParamsIndex one = indexPaddleParams(file, { name });
-            if (one.params.size() == 1 && one.problem.isEmpty())
-                found.emplace(name, std::move(one.params.front()));
-        }
-    }
-    if (found.empty()) {
-        if (parameters > 0)
-            diagnostics.append(graphDiagnostic(
-                models::Severity::Info, path,
-                GraphTr::tr("%n persistable variable(s) are shown as parameters with shape and type only: no "
-                            "parameter file (%1) is beside the model.",
-                            nullptr, parameters)
-                    .arg(QFileInfo(path).completeBaseName() + QStringLiteral(".pdiparams"))));
-        return;
-    }
-    int located = 0;
-    int mismatched = 0;
-    std::string firstMismatch;
-    for (models::graph::Node& node : graph.nodes) {
-        if (node.kind != models::graph::NodeKind::Parameter || !node.data)
-            continue;
-        const auto it = found.find(node.name);
-        if (it == found.end())
-            continue;
-        const PaddleParam& p = it->second;
-        models::graph::TensorLocation& location = *node.data;
-        const bool sameShape = !location.type.rankKnown || location.type.dims == p.dims;
-        const bool sameType = location.type.dtype.empty() || location.type.dtype == paddleDataTypeName(p.dataType);
-        if (!sameShape || !sameType) {
-            if (mismatched++ == 0)
-                firstMismatch = node.name;
-            continue;
-        }
-        location.type.dtype = paddleDataTypeName(p.dataType);
-        location.type.dims = p.dims;
-        location.type.rankKnown = true;
-        location.file = source.isEmpty() ? p.name : source.toStdString();
-        location.offset = p.offset;
-        location.length = p.length;
-        location.encoding = "raw";
-        ++located;
-    }
-    diagnostics.append(graphDiagnostic(models::Severity::Info, path,
-                                       GraphTr::tr("The values of %n parameter(s) are located in %1.", nullptr, located)
-                                           .arg(source.isEmpty() ? GraphTr::tr("one file per parameter") : source)));
-    if (mismatched > 0)
-        diagnostics.append(graphDiagnostic(
-            models::Severity::Warning, combined.isEmpty() ? path : combined,
-            GraphTr::tr("%n saved parameter(s) differ in shape or type from the program (the first is \"%1\"); "
-                        "the parameter file may belong to another model.",
-                        nullptr, mismatched)
-                .arg(QString::fromStdString(text::elide(firstMismatch, 200)))));
-}
-
 } // namespace
 
 std::string paddleDataTypeName(int type)
@@ -707,7 +600,7 @@ GraphResult PaddleGraphReader::read(std::string_view bytes, const QString& path,
         diagnostics.append(budget.diagnostic(path, -1));
     }
     if (builder.parameters() > 0)
-        locateParameters(*graph, program, path, builder.parameters(), diagnostics);
+        locatePaddleParameters(*graph, savedParameterNames(program), path, builder.parameters(), diagnostics);
     if (builder.badBlocks() > 0)
         diagnostics.append(
             graphDiagnostic(models::Severity::Warning, path,

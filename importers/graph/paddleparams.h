@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/core/diagnostic.h"
+
 #include <QString>
 
 #include <cstdint>
@@ -7,6 +9,10 @@
 #include <vector>
 
 class QIODevice;
+
+namespace runlens::models::graph {
+class Graph;
+}
 
 namespace runlens::importers::graph {
 
@@ -39,5 +45,12 @@ int paddleTypeSize(int type);
 /// skipped by seeking. Every length is checked against what is left of the file, so damage stops the walk
 /// with `problem` set and the parameters before it kept.
 PaddleParamsIndex indexPaddleParams(QIODevice& device, const std::vector<std::string>& names);
+
+/// Fills in where the values of `graph`'s Parameter nodes are: in the combined parameter file beside the model
+/// at `modelPath` (`x.pdiparams` for `x.pdmodel` or `x.json`; `__params__` or `params` beside `__model__`),
+/// else (fluid 1.x) in one file per variable named as the variable. `names` are the saved parameters in file
+/// order. Diagnostics say what was located and what was wrong; `parameters` is how many the graph holds.
+void locatePaddleParameters(models::graph::Graph& graph, const std::vector<std::string>& names,
+                            const QString& modelPath, int parameters, models::Diagnostics& diagnostics);
 
 } // namespace runlens::importers::graph
