@@ -4327,6 +4327,34 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
             <numerusform>%n 个已保存参数的形状或类型与程序不同（第一个是“%1”）；参数文件可能属于另一个模型。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Not a valid JSON document (%1): a Paddle PIR program is the JSON paddle.jit.save writes.</source>
+        <translation>不是有效的 JSON 文档（%1）：Paddle PIR 程序是 paddle.jit.save 写出的 JSON。</translation>
+    </message>
+    <message>
+        <source>The JSON has no base_code with magic &quot;pir&quot;: it is not a Paddle PIR program.</source>
+        <translation>该 JSON 没有 magic 为“pir”的 base_code：它不是 Paddle PIR 程序。</translation>
+    </message>
+    <message>
+        <source>The PIR program holds no &quot;program&quot;: {&quot;regions&quot;: [...]}.</source>
+        <translation>该 PIR 程序不含 &quot;program&quot;: {&quot;regions&quot;: [...]}。</translation>
+    </message>
+    <message>
+        <source>The PIR program holds no op.</source>
+        <translation>该 PIR 程序不含任何算子。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) nest regions deeper than %1 levels; their bodies are left out.</source>
+        <translation>
+            <numerusform>%n 个算子的区域嵌套超过 %1 层；其主体被略去。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operand(s) name values no op before them produces.</source>
+        <translation>
+            <numerusform>%n 个操作数引用了此前没有算子产生的值。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>runlens::images</name>

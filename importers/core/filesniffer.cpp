@@ -5,6 +5,7 @@
 #include "importers/core/protohead.h"
 #include "importers/core/sniffstrings.h"
 #include "importers/core/textformats.h"
+#include "importers/graph/paddlepirreader.h"
 #include "importers/loggers/metricstable.h"
 #include "importers/loggers/wandbrunfile.h"
 #include "importers/memory/cudasnapshot.h"
@@ -179,6 +180,9 @@ models::ArtifactKind sniffJson(std::string_view text, std::string_view jsonName,
         if (json.hasTopKey("task") && json.hasTopKey("level")
             && (json.hasTopKey("data") || json.hasTopKey("dump_data_dir") || json.hasTopKey("framework")))
             return models::ArtifactKind::MsprobeDump;
+        // Paddle 3 programs (PIR JSON, `inference.json`): `base_code` says "pir" before the program.
+        if (json.hasTopKey("base_code") && graph::looksLikePaddlePir(text))
+            return models::ArtifactKind::GraphPaddle;
         // MindSpore parallel strategies: the profiler's `{"config": …, "graph": …}` (a long graph may hide the
         // other key, then the name decides) and JSON strategy checkpoints.
         const bool strategyName = contains(jsonName, "strategy");

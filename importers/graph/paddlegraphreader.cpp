@@ -2,6 +2,7 @@
 
 #include "importers/graph/graphtext.h"
 #include "importers/graph/paddleparams.h"
+#include "importers/graph/paddlepirreader.h"
 #include "importers/graph/proto/paddle_framework.pb.h"
 #include "importers/graph/protowire.h"
 #include "importers/graph/uniqueids.h"
@@ -545,6 +546,9 @@ std::string paddleDataTypeName(int type)
 
 GraphResult PaddleGraphReader::read(std::string_view bytes, const QString& path, const ImportControl& control)
 {
+    // Paddle 3 writes its programs as PIR JSON (inference.json) instead of a ProgramDesc.
+    if (looksLikePaddlePir(bytes.substr(0, 4096)))
+        return PaddlePirReader::read(bytes, path, control);
     models::Diagnostics diagnostics;
     if (bytes.empty()) {
         diagnostics.append(graphDiagnostic(models::Severity::Error, path, GraphTr::tr("The file is empty.")));

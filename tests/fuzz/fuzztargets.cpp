@@ -966,7 +966,7 @@ constexpr FuzzTarget kTargets[] = {
     { "torchscript", fuzzTorchScript, "TorchScript / torch.fx graph text (TorchScriptReader)" },
     { "parallelstrategy", fuzzParallelStrategy,
       "MindSpore parallel strategy JSON, profiler or checkpoint (ParallelStrategyReader)" },
-    { "paddle", fuzzPaddle, "Paddle ProgramDesc .pdmodel / __model__ (PaddleGraphReader)" },
+    { "paddle", fuzzPaddle, "Paddle ProgramDesc .pdmodel / __model__ and PIR JSON (PaddleGraphReader)" },
     { "paddleparams", fuzzPaddleParams, "Paddle combined parameter file .pdiparams (indexPaddleParams)" },
     { "visualdlgraph", fuzzVisualDlGraph, "VisualDL add_graph JSON vdlgraph.*.log (VisualDlGraphReader)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },

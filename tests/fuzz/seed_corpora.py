@@ -76,6 +76,8 @@ def main():
         seeds.add("parallelstrategy", path)
     for path in sorted(DATA.glob("paddle/**/*.pdmodel")) + sorted(DATA.glob("paddle/**/__model__")):
         seeds.add("paddle", path)
+    for path in sorted(DATA.glob("paddle/pir/*.json")):
+        seeds.add("paddle", path)
     for path in sorted(DATA.glob("paddle/**/*.pdiparams")):
         seeds.add("paddleparams", path)
     for path in sorted(DATA.glob("paddle/**/vdlgraph.*")):

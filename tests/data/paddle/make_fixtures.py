@@ -297,6 +297,106 @@ def tiny_linear():
     return prog
 
 
+def pir_program():
+    """inference.json as Paddle 3 writes a PIR program (paddle/fluid/pir/serialize_deserialize: schema.h keys,
+    ir_serialize.cc layout, dialects compressed to digits, parameter ops compressed to "p" with their attributes
+    by position) for a small CNN with an if (two regions) and a while (a block argument), and the parameters it
+    reads. Returns (program dict, {parameter name: shape})."""
+    next_id = [1]
+    params = {}
+
+    def tensor(dims, dtype='0.t_f32'):
+        return {'#': '0.t_dtensor', 'D': [{'#': dtype}, dims, 'NCHW', [], 0]}
+
+    def value(dims, dtype='0.t_f32'):
+        v = {'%': next_id[0], 'TT': tensor(dims, dtype)}
+        next_id[0] += 1
+        return v
+
+    def attr(name, kind, data):
+        return {'AT': {'#': kind, 'D': data}, 'N': name}
+
+    stop = [attr('stop_gradient', '0.a_array', [{'#': '0.a_bool', 'D': False}])]
+
+    def op(name, inputs, outs, attrs=(), regions=None):
+        o = {'#': name, 'A': list(attrs), 'I': [{'%': i['%']} for i in inputs], 'O': outs, 'OA': stop}
+        if regions is not None:
+            o['regions'] = regions
+        return o
+
+    def parameter(name, dims):
+        params[name] = dims
+        out = value(dims)
+        return {'#': 'p', 'A': [0, 1, 1, name], 'O': out, 'OA': [1, 0, 1]}, out
+
+    ops = []
+    w_conv_op, w_conv = parameter('conv2d_0.w_0', [4, 3, 3, 3])
+    b_conv_op, b_conv = parameter('conv2d_0.b_0', [4])
+    w_fc_op, w_fc = parameter('linear_0.w_0', [256, 10])
+    b_fc_op, b_fc = parameter('linear_0.b_0', [10])
+    ops += [w_conv_op, b_conv_op, w_fc_op, b_fc_op]
+    x = value([-1, 3, 8, 8])
+    ops.append(op('1.data', [], [x], [attr('name', '0.a_str', 'image'), attr('shape', '1.a_intarray', [-1, 3, 8, 8]),
+                                     attr('dtype', '1.a_dtype', 'float32'), attr('place', '1.a_place', [0, 0, ''])]))
+    c = value([-1, 4, 8, 8])
+    ops.append(op('1.conv2d', [x, w_conv], [c], [attr('strides', '0.a_array', [{'#': '0.a_i32', 'D': 1}] * 2),
+                                                  attr('data_format', '0.a_str', 'NCHW')]))
+    cb = value([-1, 4, 8, 8])
+    ops.append(op('1.add', [c, b_conv], [cb]))
+    r = value([-1, 4, 8, 8])
+    ops.append(op('1.relu', [cb], [r]))
+    f = value([-1, 256])
+    ops.append(op('1.flatten', [r], [f], [attr('start_axis', '0.a_i32', 1), attr('stop_axis', '0.a_i32', -1)]))
+    m = value([-1, 10])
+    ops.append(op('1.matmul', [f, w_fc], [m], [attr('transpose_x', '0.a_bool', False),
+                                                attr('transpose_y', '0.a_bool', False)]))
+    y = value([-1, 10])
+    ops.append(op('1.add', [m, b_fc], [y]))
+    cond = value([1], '0.t_bool')
+    ops.append(op('1.full', [], [cond], [attr('shape', '1.a_intarray', [1]), attr('value', '0.a_f64', 1.0),
+                                         attr('dtype', '1.a_dtype', 'bool')]))
+    # if cond: y * 2 else: y - y
+    t_out = value([-1, 10])
+    e_out = value([-1, 10])
+    if_out = value([-1, 10])
+    then_block = {'#': 'block_1', 'args': [], 'ops': [
+        op('1.scale', [y], [t_out], [attr('bias', '0.a_f32', 0.0)]),
+        op('2.yield', [t_out], [])]}
+    else_block = {'#': 'block_2', 'args': [], 'ops': [
+        op('1.subtract', [y, y], [e_out]),
+        op('2.yield', [e_out], [])]}
+    ops.append(op('1.if', [cond], [if_out], regions=[{'#': 'region_1', 'blocks': [then_block]},
+                                                     {'#': 'region_2', 'blocks': [else_block]}]))
+    # while i < 3: i = i + 1 (i is the block argument -1)
+    i0 = value([1], '0.t_i64')
+    ops.append(op('1.full', [], [i0], [attr('shape', '1.a_intarray', [1]), attr('value', '0.a_f64', 0.0),
+                                       attr('dtype', '1.a_dtype', 'int64')]))
+    lt = value([1], '0.t_bool')
+    ops.append(op('1.less_than', [i0, i0], [lt]))
+    i1 = value([1], '0.t_i64')
+    lt2 = value([1], '0.t_bool')
+    loop_out = value([1], '0.t_i64')
+    body = {'#': 'block_3', 'args': [{'#': -1, 'TT': tensor([1], '0.t_i64')}], 'ops': [
+        op('1.increment', [{'%': -1}], [i1], [attr('value', '0.a_f32', 1.0)]),
+        op('1.less_than', [i1, i0], [lt2]),
+        op('2.yield', [lt2, i1], [])]}
+    ops.append(op('1.while', [lt, i0], [loop_out], regions=[{'#': 'region_3', 'blocks': [body]}]))
+    s = value([-1, 10])
+    ops.append(op('1.softmax', [if_out], [s], [attr('axis', '0.a_i32', -1)]))
+    out = value([-1, 10])
+    ops.append(op('1.fetch', [s], [out], [attr('name', '0.a_str', 'fetch_name_0'), attr('col', '0.a_i32', 0)]))
+    program = {'base_code': {'magic': 'pir', 'trainable': True, 'version': 1},
+               'program': {'regions': [{'#': 'region_0', 'blocks': [{'#': 'block_0', 'args': [], 'ops': ops}]}]}}
+    return program, params
+
+
+def pir_params(params):
+    """The .pdiparams of a PIR program: its parameters in name order, each a saved tensor as above."""
+    import numpy as np
+    rng = np.random.default_rng(20261128)
+    return b''.join(saved_tensor(rng.standard_normal(params[name]).astype('<f4'), FP32) for name in sorted(params))
+
+
 for folder, make in (('cnn', small_cnn), ('tiny', tiny_linear)):
     os.makedirs(os.path.join(HERE, folder), exist_ok=True)
     program = make()
@@ -304,6 +404,12 @@ for folder, make in (('cnn', small_cnn), ('tiny', tiny_linear)):
         f.write(program.SerializeToString())
     with open(os.path.join(HERE, folder, 'inference.pdiparams'), 'wb') as f:
         f.write(saved_params(program))
+os.makedirs(os.path.join(HERE, 'pir'), exist_ok=True)
+pir, pir_parameters = pir_program()
+with open(os.path.join(HERE, 'pir', 'inference.json'), 'w') as f:
+    json.dump(pir, f, separators=(',', ':'))
+with open(os.path.join(HERE, 'pir', 'inference.pdiparams'), 'wb') as f:
+    f.write(pir_params(pir_parameters))
 os.makedirs(os.path.join(HERE, 'vdlgraph'), exist_ok=True)
 with open(os.path.join(HERE, 'vdlgraph', 'vdlgraph.1700000000.log'), 'w') as f:
     json.dump(vdl_graph(), f, indent=2)
