@@ -2,6 +2,7 @@
 #include "app/runcontroller.h"
 
 #include "importers/core/importsession.h"
+#include "importers/graph/graphweights.h"
 #include "models/graph/dumpindex.h"
 #include "models/graph/scopetree.h"
 #include "models/tensor/tensorcatalog.h"
@@ -210,6 +211,7 @@ void MainWindow::createDocks()
     createProfilerDocks();
     connect(m_summaries, &models::summary::SummaryStore::cleared, m_tensorPanel,
             &widgets::tensor::TensorPanel::clearSummaryTensors);
+    connect(m_run, &RunController::runCleared, m_tensorPanel, &widgets::tensor::TensorPanel::clearGraphWeights);
     m_scalarsDock->raise();
 
     connect(m_stepsPanel, &widgets::steps::StepsPanel::stepActivated, this, [this](int, qint64 start, qint64 end) {
@@ -584,6 +586,9 @@ void MainWindow::connectSession(importers::ImportSession* session)
     connect(session, &importers::ImportSession::rankDigestArrived, this, &MainWindow::addRankDigest);
     connect(session, &importers::ImportSession::graphArrived, this,
             [this](int, std::shared_ptr<const models::graph::Graph> graph) {
+                // Weights whose values the reader located can be opened in the Tensors panel.
+                if (graph)
+                    m_tensorPanel->setGraphWeights(graph->path, importers::graph::graphWeightSeries(*graph));
                 m_graphPanel->addGraph(std::move(graph));
                 schedulePanelChoice();
             });

@@ -9406,6 +9406,10 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <source>Values</source>
         <translation>数值</translation>
     </message>
+    <message>
+        <source>Show values</source>
+        <translation>显示数值</translation>
+    </message>
 </context>
 <context>
     <name>runlens::widgets::images::ImageCard</name>

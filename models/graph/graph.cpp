@@ -1,5 +1,8 @@
 #include "models/graph/graph.h"
 
+#include <QDir>
+#include <QFileInfo>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -192,6 +195,27 @@ std::vector<std::pair<std::string, int>> Graph::opTypeHistogram() const
     std::vector<std::pair<std::string, int>> result(counts.begin(), counts.end());
     std::stable_sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     return result;
+}
+
+bool hasLocatedValues(const Node& node)
+{
+    return node.data && node.data->offset >= 0 && node.data->length > 0 && node.data->encoding == "raw"
+        && node.data->type.rankKnown;
+}
+
+QString weightDataFile(const Graph& graph, const TensorLocation& data)
+{
+    const QFileInfo model(graph.path);
+    if (data.file.empty())
+        return model.absoluteFilePath();
+    return QDir::cleanPath(model.absoluteDir().filePath(QString::fromStdString(data.file)));
+}
+
+QString weightValuesLocation(const Graph& graph, const Node& node)
+{
+    if (!hasLocatedValues(node))
+        return {};
+    return weightDataFile(graph, *node.data) + QLatin1Char(':') + QString::fromStdString(node.id);
 }
 
 } // namespace runlens::models::graph

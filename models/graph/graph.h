@@ -204,4 +204,12 @@ struct HierarchyScore
 };
 HierarchyScore hierarchyScore(const Graph& graph);
 
+/// Whether the reader located `node`'s values in a file as raw little-endian elements of a known shape.
+bool hasLocatedValues(const Node& node);
+/// The absolute path of the file holding a weight's values (`data.file` beside the graph, or the graph file).
+QString weightDataFile(const Graph& graph, const TensorLocation& data);
+/// Where the Tensors panel lists the located values of a weight ("/abs/data file:node id"); empty when
+/// hasLocatedValues() is false.
+QString weightValuesLocation(const Graph& graph, const Node& node);
+
 } // namespace runlens::models::graph

@@ -26,15 +26,26 @@ QString row(const QString& key, const QString& value)
     return QStringLiteral("<tr><td style='color:#666;padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value);
 }
 
-/// Where a weight's values are: "inference.pdiparams at byte 2,262 (160.0 KiB)"; empty when not located.
-QString valuesText(const models::graph::TensorLocation& data, const QString& graphPath)
+/// Where a weight's values are: "inference.pdiparams at byte 2,262 (160.0 KiB)", with a link that shows them
+/// in the Tensors panel when they are raw elements; empty when not located.
+QString valuesText(const models::graph::Graph& graph, const models::graph::Node& weight)
 {
-    if (data.offset < 0)
+    if (!weight.data || weight.data->offset < 0)
         return {};
-    const QString file = data.file.empty() ? QFileInfo(graphPath).fileName() : QString::fromStdString(data.file);
+    const models::graph::TensorLocation& data = *weight.data;
+    const QString file = data.file.empty() ? QFileInfo(graph.path).fileName() : QString::fromStdString(data.file);
     const QLocale locale;
-    return NodeDetailsWidget::tr("%1 at byte %2 (%3)")
-        .arg(file.toHtmlEscaped(), locale.toString(qlonglong(data.offset)), locale.formattedDataSize(data.length));
+    QString text = NodeDetailsWidget::tr("%1 at byte %2 (%3)")
+                       .arg(file.toHtmlEscaped(), locale.toString(qlonglong(data.offset)),
+                            locale.formattedDataSize(data.length));
+    if (const QString location = models::graph::weightValuesLocation(graph, weight); !location.isEmpty()) {
+        QUrl url;
+        url.setScheme(QStringLiteral("tensor"));
+        url.setPath(location);
+        text += QStringLiteral(" &nbsp;<a href='%1'>%2</a>")
+                    .arg(url.toString(QUrl::FullyEncoded).toHtmlEscaped(), NodeDetailsWidget::tr("Show values"));
+    }
+    return text;
 }
 
 } // namespace
@@ -171,10 +182,8 @@ QString NodeDetailsWidget::html() const
     out += row(tr("Op type"), opType);
     out += row(tr("Kind"), QString::fromLatin1(models::graph::nodeKindId(node.kind)));
     out += row(tr("Id"), esc(node.id));
-    if (node.data) {
-        if (const QString values = valuesText(*node.data, g.path); !values.isEmpty())
-            out += row(tr("Values"), values);
-    }
+    if (const QString values = valuesText(g, node); !values.isEmpty())
+        out += row(tr("Values"), values);
     out += QStringLiteral("</table>");
     if (!node.attributes.empty()) {
         out += QStringLiteral("<h4>%1</h4><table>").arg(tr("Attributes"));
@@ -226,10 +235,8 @@ QString NodeDetailsWidget::html() const
             const models::graph::Node& weight = g.nodes[std::size_t(folded)];
             const std::string type = weight.outputs.empty() ? std::string() : weight.outputs.front().type.text();
             QString text = esc(type);
-            if (weight.data) {
-                if (const QString values = valuesText(*weight.data, g.path); !values.isEmpty())
-                    text += QStringLiteral(" \u00b7 ") + values;
-            }
+            if (const QString values = valuesText(g, weight); !values.isEmpty())
+                text += QStringLiteral(" \u00b7 ") + values;
             out += row(esc(weight.fullName()), text);
         }
         out += QStringLiteral("</table>");

@@ -69,6 +69,25 @@ void TensorPanel::removeSummaryRun(const QString& run)
         rebuildWithSummaries();
 }
 
+void TensorPanel::setGraphWeights(const QString& graphPath, const QList<models::tensor::TensorSeries>& series)
+{
+    if (series.isEmpty() && !m_graphWeights.contains(graphPath))
+        return;
+    if (series.isEmpty())
+        m_graphWeights.remove(graphPath);
+    else
+        m_graphWeights.insert(graphPath, series);
+    rebuildWithSummaries();
+}
+
+void TensorPanel::clearGraphWeights()
+{
+    if (m_graphWeights.isEmpty())
+        return;
+    m_graphWeights.clear();
+    rebuildWithSummaries();
+}
+
 void TensorPanel::clearSummaryTensors()
 {
     if (m_summaryTensors.isEmpty())
@@ -106,11 +125,14 @@ void TensorPanel::rebuildWithSummaries()
 
 std::shared_ptr<const models::tensor::TensorCatalog> TensorPanel::mergedCatalog() const
 {
-    if (m_summaryTensors.isEmpty())
+    if (m_summaryTensors.isEmpty() && m_graphWeights.isEmpty())
         return m_fileCatalog;
+    QList<models::tensor::TensorSeries> more = m_summaryTensors.series();
+    for (const QList<models::tensor::TensorSeries>& weights : m_graphWeights)
+        more += weights;
     if (!m_fileCatalog)
-        return std::make_shared<const models::tensor::TensorCatalog>(m_summaryTensors.series());
-    return std::make_shared<const models::tensor::TensorCatalog>(m_fileCatalog->withSeries(m_summaryTensors.series()));
+        return std::make_shared<const models::tensor::TensorCatalog>(more);
+    return std::make_shared<const models::tensor::TensorCatalog>(m_fileCatalog->withSeries(more));
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include "widgets/tensor/slicecontrols.h"
 
 #include <QHash>
+#include <QMap>
 #include <QString>
 #include <QWidget>
 
@@ -84,6 +85,10 @@ public:
     /// shown a moment later (hasPendingSummaryTensors() until then).
     void addSummaryTensors(const QString& run, const QString& source,
                            const runlens::models::summary::SummaryBatch& batch);
+    /// The located weights of a graph file (importers::graph::graphWeightSeries) join the list; a second call
+    /// for the same graph replaces its weights. They are forgotten with the folder (clearGraphWeights).
+    void setGraphWeights(const QString& graphPath, const QList<models::tensor::TensorSeries>& series);
+    void clearGraphWeights();
     /// Forgets the summary tensors of one run, or of all (when a new folder is opened).
     void removeSummaryRun(const QString& run);
     void clearSummaryTensors();
@@ -212,6 +217,7 @@ private:
     std::shared_ptr<const models::tensor::TensorCatalog> m_catalog;
     std::shared_ptr<const models::tensor::TensorCatalog> m_fileCatalog;
     models::tensor::SummaryTensorSet m_summaryTensors;
+    QMap<QString, QList<models::tensor::TensorSeries>> m_graphWeights; ///< by graph file
     QTimer* m_summaryTimer = nullptr;
     qint64 m_rebuildMs = 0; ///< what showing the last catalog cost on the GUI thread
     int m_series = -1;

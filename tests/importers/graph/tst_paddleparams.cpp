@@ -1,6 +1,7 @@
 // Paddle parameter values located in the combined `.pdiparams` file (or one file per variable) beside the
 // program: offsets against a Python oracle that walks the file by hand, and damaged files.
 
+#include "importers/graph/graphweights.h"
 #include "importers/graph/paddlegraphreader.h"
 #include "importers/graph/paddleparams.h"
 
@@ -116,6 +117,34 @@ private slots:
                 float v = 0;
                 std::memcpy(&v, bytes.constData() + at.offset + 4 * i, 4);
                 sum += v;
+            }
+            const double oracleSum = want.value(QStringLiteral("sum")).toDouble();
+            QVERIFY2(std::abs(sum - oracleSum) <= 1e-9 * std::max(1.0, std::abs(oracleSum)), qPrintable(name));
+        }
+
+        // The same values through the Tensors panel's series: each maps the parameter file when opened.
+        const QList<models::tensor::TensorSeries> series = graphWeightSeries(*result.graph);
+        QCOMPARE(series.size(), expected.size());
+        for (const QJsonValue value : expected) {
+            const QJsonObject want = value.toObject();
+            const QString name = want.value(QStringLiteral("name")).toString();
+            const Node* node = parameter(*result.graph, name);
+            const QString location = weightValuesLocation(*result.graph, *node);
+            QVERIFY(location.endsWith(QStringLiteral("inference.pdiparams:") + name));
+            const auto it = std::find_if(series.begin(), series.end(), [&](const models::tensor::TensorSeries& s) {
+                return s.versions.value(0).location() == location;
+            });
+            QVERIFY2(it != series.end(), qPrintable(location));
+            QCOMPARE(it->nodeKey, name);
+            const models::tensor::TensorResult opened = it->versions.front().source->open();
+            QVERIFY2(opened.tensor, qPrintable(opened.error));
+            double sum = 0;
+            std::vector<std::int64_t> index(opened.tensor->shape.size(), 0);
+            for (std::int64_t n = 0; n < opened.tensor->elementCount(); ++n) {
+                sum += opened.tensor->value(index);
+                for (int k = int(index.size()) - 1;
+                     k >= 0 && ++index[std::size_t(k)] == opened.tensor->shape[std::size_t(k)]; --k)
+                    index[std::size_t(k)] = 0;
             }
             const double oracleSum = want.value(QStringLiteral("sum")).toDouble();
             QVERIFY2(std::abs(sum - oracleSum) <= 1e-9 * std::max(1.0, std::abs(oracleSum)), qPrintable(name));

@@ -217,9 +217,21 @@ private slots:
         const QString text = details.text();
         QVERIFY2(text.contains(QStringLiteral("inference.pdiparams at byte %1").arg(QLocale().toString(offset))),
                  qPrintable(text));
-        // A weight shown on its own has the same row.
+        // A weight shown on its own has the same row, and its values are one click away in the Tensors panel.
         details.showItem(tree->itemOfNode(filter));
         QVERIFY2(details.text().contains(QStringLiteral("inference.pdiparams")), qPrintable(details.text()));
+        const QString location = weightValuesLocation(*result.graph, result.graph->nodes[std::size_t(filter)]);
+        QVERIFY(location.endsWith(QStringLiteral("/paddle/cnn/inference.pdiparams:conv2d_0.w_0")));
+        QSignalSpy requested(&details, &NodeDetailsWidget::tensorRequested);
+        auto* browser = details.findChild<QTextBrowser*>();
+        QUrl url;
+        url.setScheme(QStringLiteral("tensor"));
+        url.setPath(location);
+        QVERIFY(browser->toHtml().contains(url.toString(QUrl::FullyEncoded).toHtmlEscaped())
+                || browser->toHtml().contains(url.toString(QUrl::FullyEncoded)));
+        emit browser->anchorClicked(url);
+        QCOMPARE(requested.size(), 1);
+        QCOMPARE(requested.at(0).at(0).toString(), location);
     }
 
     void showsProfilerTimeAndShare()
