@@ -8,6 +8,7 @@
 #include "importers/embeddings/projectorreader.h"
 #include "importers/graph/anfirgraphreader.h"
 #include "importers/graph/dotgraphreader.h"
+#include "importers/graph/mindirgraphreader.h"
 #include "importers/graph/mindsporeirreader.h"
 #include "importers/graph/onnxgraphreader.h"
 #include "importers/graph/paddlegraphreader.h"
@@ -333,6 +334,11 @@ void fuzzParallelStrategy(const std::uint8_t* data, std::size_t size)
 void fuzzPaddle(const std::uint8_t* data, std::size_t size)
 {
     importers::graph::PaddleGraphReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzMindIr(const std::uint8_t* data, std::size_t size)
+{
+    importers::graph::MindIrGraphReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzVisualDlGraph(const std::uint8_t* data, std::size_t size)
@@ -946,6 +952,7 @@ constexpr FuzzTarget kTargets[] = {
     { "parallelstrategy", fuzzParallelStrategy,
       "MindSpore parallel strategy JSON, profiler or checkpoint (ParallelStrategyReader)" },
     { "paddle", fuzzPaddle, "Paddle ProgramDesc .pdmodel / __model__ (PaddleGraphReader)" },
+    { "mindir", fuzzMindIr, "MindSpore MindIR .mindir ModelProto (MindIrGraphReader)" },
     { "visualdlgraph", fuzzVisualDlGraph, "VisualDL add_graph JSON vdlgraph.*.log (VisualDlGraphReader)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
     { "digestpass", fuzzDigestPass,

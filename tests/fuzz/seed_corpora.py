@@ -76,6 +76,9 @@ def main():
         seeds.add("parallelstrategy", path)
     for path in sorted(DATA.glob("paddle/**/*.pdmodel")) + sorted(DATA.glob("paddle/**/__model__")):
         seeds.add("paddle", path)
+    for path in sorted(DATA.glob("graph/mindir/*.mindir")):
+        seeds.add("mindir", path)
+        seeds.add_bytes("mindir", path.read_bytes()[:4096], path.name + ".head")
     for path in sorted(DATA.glob("paddle/**/vdlgraph.*")):
         seeds.add("visualdlgraph", path)
 
