@@ -141,6 +141,10 @@
         <source>Embedding projector</source>
         <translation>嵌入投影</translation>
     </message>
+    <message>
+        <source>MindSpore MindIR model</source>
+        <translation>MindSpore MindIR 模型</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChromeTraceReader</name>
@@ -4353,6 +4357,52 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
         <source>%n operand(s) name values no op before them produces.</source>
         <translation>
             <numerusform>%n 个操作数引用了此前没有算子产生的值。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The model is larger than 2 GB, the limit of a protobuf message; MindSpore saves such models with their weights apart (`_graph.mindir` and `_variables`).</source>
+        <translation>模型大于 2 GB，即 protobuf 消息的上限；MindSpore 会将此类模型的权重分开保存（`_graph.mindir` 与 `_variables`）。</translation>
+    </message>
+    <message>
+        <source>Not a readable MindIR model: the protobuf data is damaged or of another kind.</source>
+        <translation>不是可读的 MindIR 模型：protobuf 数据已损坏或属于其他类型。</translation>
+    </message>
+    <message>
+        <source>The MindIR model holds no graph.</source>
+        <translation>该 MindIR 模型不含计算图。</translation>
+    </message>
+    <message>
+        <source>The model was saved on a big-endian machine: its weights are stored in that byte order.</source>
+        <translation>该模型保存于大端字节序的机器上：其权重按该字节序存储。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter(s) carry shape and type only, no values (the first is &quot;%1&quot;).</source>
+        <translation>
+            <numerusform>%n 个参数只有形状和类型，没有数值（第一个是“%1”）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter(s) give an external data file, offset or length that cannot be used; their values cannot be shown (the first is &quot;%1&quot;).</source>
+        <translation>
+            <numerusform>%n 个参数给出的外部数据文件、偏移或长度无法使用；无法显示其数值（第一个是“%1”）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) refer to primitives the model does not list; their attributes are not known (the first is &quot;%1&quot;).</source>
+        <translation>
+            <numerusform>%n 个节点引用了模型未列出的原语；其属性未知（第一个是“%1”）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n function graph(s) repeat the name of another one and are left out.</source>
+        <translation>
+            <numerusform>%n 个函数子图与其他子图重名，已略去。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node input(s) name values no node, parameter or graph input of their graph produces.</source>
+        <translation>
+            <numerusform>%n 个节点输入引用的值不由其所在图中的任何节点、参数或图输入产生。</numerusform>
         </translation>
     </message>
 </context>

@@ -349,6 +349,8 @@ models::ArtifactKind kindSuggestedByName(const NameFacts& name)
         return models::ArtifactKind::GraphVisualDl;
     if (name.paddleModel)
         return models::ArtifactKind::GraphPaddle;
+    if (name.ext == "mindir")
+        return models::ArtifactKind::GraphMindIr;
     if (name.ext == "onnx")
         return models::ArtifactKind::GraphOnnx;
     if (name.ext == "npy")
@@ -489,6 +491,8 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
     // A Paddle program opens with block 0 (`idx` 0, `parent_idx` -1): distinctive enough for any name.
     if (looksLikePaddleProgram(head, name.paddleModel))
         return decide(models::ArtifactKind::GraphPaddle);
+    if (looksLikeMindIr(head, name.ext == "mindir"))
+        return decide(models::ArtifactKind::GraphMindIr);
     const ProtoGuess model = guessModelProto(head);
     if (model == ProtoGuess::Onnx)
         return decide(models::ArtifactKind::GraphOnnx);

@@ -77,6 +77,30 @@ bool looksLikePaddleProgram(std::string_view head, bool named)
     return named;
 }
 
+bool looksLikeMindIr(std::string_view head, bool named)
+{
+    std::size_t pos = 0;
+    WireField field;
+    if (!readField(head, pos, field) || field.number != 1 || field.wireType != 2 || !field.complete
+        || field.bytes.empty() || field.bytes.size() > 32)
+        return false;
+    for (const char c : field.bytes) {
+        if (!(c == '.' || (c >= '0' && c <= '9')))
+            return false;
+    }
+    bool mindspore = false;
+    while (readField(head, pos, field)) {
+        if (field.number == 7)
+            return field.wireType == 2 && (named || mindspore);
+        if (field.number < 2 || field.number > 6 || field.wireType != 2 || !isPrintableText(field.bytes))
+            return false;
+        if (field.number == 2)
+            mindspore = field.bytes == "MindSpore";
+    }
+    // The head ends inside the header strings (a long doc_string).
+    return pos >= head.size() && (named || mindspore);
+}
+
 ProtoGuess guessModelProto(std::string_view head)
 {
     std::size_t pos = 0;

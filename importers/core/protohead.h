@@ -38,6 +38,11 @@ ProtoGuess guessModelProto(std::string_view head);
 /// not written is accepted too.
 bool looksLikePaddleProgram(std::string_view head, bool named);
 
+/// A MindSpore MindIR ModelProto: `ir_version` (1) is a short version string ("0.1.1"), then the other
+/// header strings (producer_name 2 ... doc_string 6) and the `graph` message (7). Without `named` (a
+/// `.mindir` file) the producer must say "MindSpore" as well.
+bool looksLikeMindIr(std::string_view head, bool named);
+
 /// A bare graph: field 1 is a repeated node message. TF NodeDef starts with its printable `name` (1)
 /// followed by `op` (2); a MindSpore NodeProto (anf_ir and debugger schemas) starts with `input` (1),
 /// an InputProto message, or with `name` (2) then `op_type` (3) when it has no inputs.

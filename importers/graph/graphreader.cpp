@@ -2,6 +2,7 @@
 
 #include "importers/graph/anfirgraphreader.h"
 #include "importers/graph/dotgraphreader.h"
+#include "importers/graph/mindirgraphreader.h"
 #include "importers/graph/mindsporeirreader.h"
 #include "importers/graph/onnxgraphreader.h"
 #include "importers/graph/paddlegraphreader.h"
@@ -47,6 +48,7 @@ bool GraphReader::supports(models::ArtifactKind kind)
     case models::ArtifactKind::GraphParallelStrategy:
     case models::ArtifactKind::GraphPaddle:
     case models::ArtifactKind::GraphVisualDl:
+    case models::ArtifactKind::GraphMindIr:
         return true;
     default:
         return false;
@@ -128,6 +130,8 @@ GraphResult GraphReader::read(const QString& path, models::ArtifactKind kind, co
             return PaddleGraphReader::read(bytes, path, control);
         case models::ArtifactKind::GraphVisualDl:
             return VisualDlGraphReader::read(bytes, path, control);
+        case models::ArtifactKind::GraphMindIr:
+            return MindIrGraphReader::read(bytes, path, control);
         default:
             return GraphResult();
         }

@@ -54,6 +54,8 @@ const char* graphFormatId(GraphFormat format)
         return "paddle";
     case GraphFormat::VisualDlGraph:
         return "visualdl-graph";
+    case GraphFormat::MindIr:
+        return "mindir";
     }
     return "dot";
 }

@@ -324,6 +324,27 @@ private slots:
         QCOMPARE(vdl[QStringLiteral("groups")].toInt(), 6);
     }
 
+    void infoReportsMindIrGraphs()
+    {
+        // MindIR saved with its weights apart: the graph file is read, the `_variables` data file is not an
+        // artifact of its own.
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph/mindir/lenet_split_graph.mindir"),
+                            dir.filePath(QStringLiteral("lenet_split_graph.mindir"))));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("lenet_split_variables")));
+        QVERIFY(QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph/mindir/lenet_split_variables/data_0"),
+                            dir.filePath(QStringLiteral("lenet_split_variables/data_0"))));
+        const ::Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        QCOMPARE(artifacts.size(), 1);
+        QCOMPARE(artifacts[0][QStringLiteral("kind")].toString(), QStringLiteral("graph-mindir"));
+        const QJsonObject graph = artifacts[0][QStringLiteral("graph")].toObject();
+        QCOMPARE(graph[QStringLiteral("format")].toString(), QStringLiteral("mindir"));
+        QCOMPARE(graph[QStringLiteral("nodes")].toInt(), 13); // mindir_oracle.py: 11 nodes + 2 in the function
+        QCOMPARE(graph[QStringLiteral("subgraphs")].toInt(), 2);
+    }
+
     void infoReportsMemoryPeaks()
     {
         RUNLENS_REQUIRE_SAMPLES(samples);

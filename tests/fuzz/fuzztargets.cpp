@@ -8,6 +8,7 @@
 #include "importers/embeddings/projectorreader.h"
 #include "importers/graph/anfirgraphreader.h"
 #include "importers/graph/dotgraphreader.h"
+#include "importers/graph/mindirgraphreader.h"
 #include "importers/graph/mindsporeirreader.h"
 #include "importers/graph/onnxgraphreader.h"
 #include "importers/graph/paddlegraphreader.h"
@@ -354,6 +355,11 @@ void fuzzPaddleParams(const std::uint8_t* data, std::size_t size)
             std::abort(); // a parameter outside the file, or overlapping the one before
         end = p.offset + p.length;
     }
+}
+
+void fuzzMindIr(const std::uint8_t* data, std::size_t size)
+{
+    importers::graph::MindIrGraphReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzVisualDlGraph(const std::uint8_t* data, std::size_t size)
@@ -968,6 +974,7 @@ constexpr FuzzTarget kTargets[] = {
       "MindSpore parallel strategy JSON, profiler or checkpoint (ParallelStrategyReader)" },
     { "paddle", fuzzPaddle, "Paddle ProgramDesc .pdmodel / __model__ and PIR JSON (PaddleGraphReader)" },
     { "paddleparams", fuzzPaddleParams, "Paddle combined parameter file .pdiparams (indexPaddleParams)" },
+    { "mindir", fuzzMindIr, "MindSpore MindIR .mindir ModelProto (MindIrGraphReader)" },
     { "visualdlgraph", fuzzVisualDlGraph, "VisualDL add_graph JSON vdlgraph.*.log (VisualDlGraphReader)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
     { "digestpass", fuzzDigestPass,

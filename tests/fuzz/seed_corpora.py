@@ -80,6 +80,9 @@ def main():
         seeds.add("paddle", path)
     for path in sorted(DATA.glob("paddle/**/*.pdiparams")):
         seeds.add("paddleparams", path)
+    for path in sorted(DATA.glob("graph/mindir/*.mindir")):
+        seeds.add("mindir", path)
+        seeds.add_bytes("mindir", path.read_bytes()[:4096], path.name + ".head")
     for path in sorted(DATA.glob("paddle/**/vdlgraph.*")):
         seeds.add("visualdlgraph", path)
 

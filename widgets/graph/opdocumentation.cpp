@@ -98,6 +98,7 @@ QString OpDocumentation::frameworkFor(models::graph::GraphFormat format)
     case models::graph::GraphFormat::AnfIr:
     case models::graph::GraphFormat::AnfIrDebugger:
     case models::graph::GraphFormat::ParallelStrategy:
+    case models::graph::GraphFormat::MindIr:
         return QStringLiteral("mindspore");
     case models::graph::GraphFormat::TensorFlow:
         return QStringLiteral("tensorflow");

@@ -36,7 +36,8 @@ for name, a in cases.items():
 Tensor memoryTensor(std::vector<std::int64_t> shape, std::vector<float> values)
 {
     std::vector<std::byte> bytes(values.size() * 4);
-    std::memcpy(bytes.data(), values.data(), bytes.size());
+    if (!values.empty())
+        std::memcpy(bytes.data(), values.data(), bytes.size());
     Tensor t;
     t.name = QStringLiteral("t");
     t.shape = std::move(shape);
