@@ -39,6 +39,8 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("graph-paddle");
     case ArtifactKind::GraphVisualDl:
         return QStringLiteral("graph-visualdl");
+    case ArtifactKind::GraphTfSavedModel:
+        return QStringLiteral("graph-tf-saved-model");
     case ArtifactKind::TensorNpy:
         return QStringLiteral("tensor-npy");
     case ArtifactKind::TensorNpz:
@@ -125,6 +127,9 @@ QString artifactKindName(ArtifactKind kind)
     case ArtifactKind::GraphVisualDl:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "VisualDL layer graph");
         break;
+    case ArtifactKind::GraphTfSavedModel:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "TensorFlow SavedModel or MetaGraph");
+        break;
     case ArtifactKind::TensorNpy:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "NumPy tensor");
         break;
@@ -180,8 +185,9 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx || kind == ArtifactKind::GraphTensorFlow
         || kind == ArtifactKind::GraphAnfIr || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
-        || kind == ArtifactKind::GraphPaddle || kind == ArtifactKind::GraphVisualDl || kind == ArtifactKind::TensorNpy
-        || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors || kind == ArtifactKind::TensorPt
+        || kind == ArtifactKind::GraphPaddle || kind == ArtifactKind::GraphVisualDl
+        || kind == ArtifactKind::GraphTfSavedModel || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz
+        || kind == ArtifactKind::TensorSafetensors || kind == ArtifactKind::TensorPt
         || kind == ArtifactKind::MemoryTimeline || kind == ArtifactKind::MemorySnapshot
         || kind == ArtifactKind::MsprobeDump || kind == ArtifactKind::RankDigest || kind == ArtifactKind::Table
         || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun || kind == ArtifactKind::GpuMetricsLog
