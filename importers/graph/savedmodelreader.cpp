@@ -25,6 +25,9 @@ constexpr qint64 kMaxIndexBytes = qint64(256) << 20;
 constexpr std::size_t kMaxVariableRows = 200;
 /// A signature tensor naming a slot beyond this is damage; the port is not grown to reach it.
 constexpr int kMaxSignatureSlot = 1024;
+/// Real SavedModels hold one to a few meta graphs (serve, train, gpu variants); the rest of a file holding
+/// more are counted, not read, as each is a whole graph.
+constexpr std::size_t kMaxMetaGraphs = 16;
 
 std::string tagsText(const tf::MetaGraphDef& meta)
 {
@@ -115,6 +118,10 @@ public:
         for (std::size_t i = 0; i < metas.size(); ++i)
             if (i != shown)
                 order.push_back(i);
+        if (order.size() > kMaxMetaGraphs) {
+            m_skippedMetaGraphs = int(order.size() - kMaxMetaGraphs);
+            order.resize(kMaxMetaGraphs);
+        }
         std::vector<Placed> placed;
         for (const std::size_t i : order) {
             if (m_budget.exceeded())
@@ -228,6 +235,7 @@ public:
                 { "variables not listed", std::to_string(table.entries.size() - kMaxVariableRows) });
     }
 
+    int skippedMetaGraphs() const { return m_skippedMetaGraphs; }
     ImportBudget& budget() { return m_budget; }
     const TfGraphAssembler& assembler() const { return m_assembler; }
     std::unique_ptr<models::graph::Graph> take() { return std::move(m_graph); }
@@ -413,6 +421,7 @@ private:
     std::unique_ptr<models::graph::Graph> m_graph;
     TfGraphAssembler m_assembler;
     UniqueIds m_ids;
+    int m_skippedMetaGraphs = 0;
 };
 
 GraphResult build(const std::vector<const tf::MetaGraphDef*>& metas, std::size_t inputBytes, const QString& path,
@@ -428,6 +437,11 @@ GraphResult build(const std::vector<const tf::MetaGraphDef*>& metas, std::size_t
     if (builder.budget().exceeded())
         diagnostics.append(builder.budget().diagnostic(path, -1));
     builder.assembler().report(diagnostics, path);
+    if (builder.skippedMetaGraphs() > 0)
+        diagnostics.append(graphDiagnostic(models::Severity::Warning, path,
+                                           GraphTr::tr("The file holds %1 meta graphs; the first %2 were read.")
+                                               .arg(metas.size())
+                                               .arg(kMaxMetaGraphs)));
     builder.addVariables(diagnostics, metaFile);
     std::unique_ptr<models::graph::Graph> graph = builder.take();
     if (schemaVersion >= 0)

@@ -12,6 +12,8 @@
 #include "importers/graph/onnxgraphreader.h"
 #include "importers/graph/paddlegraphreader.h"
 #include "importers/graph/parallelstrategyreader.h"
+#include "importers/graph/savedmodelreader.h"
+#include "importers/graph/tfcheckpointindex.h"
 #include "importers/graph/tfgraphreader.h"
 #include "importers/graph/torchscriptreader.h"
 #include "importers/graph/visualdlgraphreader.h"
@@ -333,6 +335,17 @@ void fuzzParallelStrategy(const std::uint8_t* data, std::size_t size)
 void fuzzPaddle(const std::uint8_t* data, std::size_t size)
 {
     importers::graph::PaddleGraphReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzSavedModel(const std::uint8_t* data, std::size_t size)
+{
+    importers::graph::SavedModelReader::readSavedModel(asText(data, size), kGraphName);
+    importers::graph::SavedModelReader::readMetaGraph(asText(data, size), kGraphName);
+}
+
+void fuzzTfCheckpointIndex(const std::uint8_t* data, std::size_t size)
+{
+    importers::graph::readTfCheckpointIndex(asText(data, size));
 }
 
 void fuzzVisualDlGraph(const std::uint8_t* data, std::size_t size)
@@ -947,6 +960,8 @@ constexpr FuzzTarget kTargets[] = {
       "MindSpore parallel strategy JSON, profiler or checkpoint (ParallelStrategyReader)" },
     { "paddle", fuzzPaddle, "Paddle ProgramDesc .pdmodel / __model__ (PaddleGraphReader)" },
     { "visualdlgraph", fuzzVisualDlGraph, "VisualDL add_graph JSON vdlgraph.*.log (VisualDlGraphReader)" },
+    { "savedmodel", fuzzSavedModel, "TF saved_model.pb and .meta MetaGraphDef (SavedModelReader)" },
+    { "tfcheckpointindex", fuzzTfCheckpointIndex, "TF checkpoint variables.index table (readTfCheckpointIndex)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
     { "digestpass", fuzzDigestPass,
       "rank digest single pass (digestTraceSinglePass) against the store path: any difference aborts" },
