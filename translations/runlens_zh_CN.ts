@@ -145,6 +145,10 @@
         <source>MindSpore MindIR model</source>
         <translation>MindSpore MindIR 模型</translation>
     </message>
+    <message>
+        <source>TensorFlow SavedModel or MetaGraph</source>
+        <translation>TensorFlow SavedModel 或 MetaGraph</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChromeTraceReader</name>
@@ -4404,6 +4408,48 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
         <translation>
             <numerusform>%n 个节点输入引用的值不由其所在图中的任何节点、参数或图输入产生。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The checkpoint index is %1 MiB, too large to be an index; its variables are not listed.</source>
+        <translation>检查点索引有 %1 MiB，作为索引过大；未列出其中的变量。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The checkpoint index cannot be read completely: %1; %n variable(s) were read before.</source>
+        <translation>
+            <numerusform>无法完整读取检查点索引：%1；此前已读取 %n 个变量。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The file holds %1 meta graphs; the first %2 were read.</source>
+        <translation>文件包含 %1 个 meta graph；已读取前 %2 个。</translation>
+    </message>
+    <message>
+        <source>The SavedModel is empty.</source>
+        <translation>SavedModel 为空。</translation>
+    </message>
+    <message>
+        <source>Not a readable TensorFlow SavedModel: the protobuf data is damaged or of another kind.</source>
+        <translation>不是可读取的 TensorFlow SavedModel：protobuf 数据已损坏或属于其他类型。</translation>
+    </message>
+    <message>
+        <source>The SavedModel is damaged or cut off after byte %1; what was before it was read.</source>
+        <translation>SavedModel 在第 %1 字节之后损坏或被截断；已读取此前的内容。</translation>
+    </message>
+    <message>
+        <source>The SavedModel holds no meta graph.</source>
+        <translation>SavedModel 中没有 meta graph。</translation>
+    </message>
+    <message>
+        <source>The MetaGraphDef is empty.</source>
+        <translation>MetaGraphDef 为空。</translation>
+    </message>
+    <message>
+        <source>Not a readable TensorFlow MetaGraphDef: the protobuf data is damaged or of another kind.</source>
+        <translation>不是可读取的 TensorFlow MetaGraphDef：protobuf 数据已损坏或属于其他类型。</translation>
+    </message>
+    <message>
+        <source>The MetaGraphDef is damaged or cut off after byte %1; the %2 nodes before it were read.</source>
+        <translation>MetaGraphDef 在第 %1 字节之后损坏或被截断；已读取此前的 %2 个节点。</translation>
     </message>
 </context>
 <context>
@@ -9459,6 +9505,10 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
     <message>
         <source>Show values</source>
         <translation>显示数值</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
     </message>
 </context>
 <context>

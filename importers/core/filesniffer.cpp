@@ -38,6 +38,7 @@ struct NameFacts
     bool vdlrecords = false;
     bool vdlgraph = false; ///< `vdlgraph.<time>.log`, VisualDL's add_graph output
     bool paddleModel = false; ///< `*.pdmodel` or the older `__model__`
+    bool savedModel = false; ///< `saved_model.pb`, a TensorFlow SavedModel
 };
 
 NameFacts nameFacts(std::string_view fileName)
@@ -59,6 +60,7 @@ NameFacts nameFacts(std::string_view fileName)
     facts.vdlrecords = startsWith(facts.lower, "vdlrecords.") && contains(facts.lower, ".log");
     facts.vdlgraph = startsWith(facts.lower, "vdlgraph.") && contains(facts.lower, ".log");
     facts.paddleModel = facts.ext == "pdmodel" || facts.lower == "__model__";
+    facts.savedModel = facts.lower == "saved_model.pb";
     return facts;
 }
 
@@ -351,6 +353,8 @@ models::ArtifactKind kindSuggestedByName(const NameFacts& name)
         return models::ArtifactKind::GraphPaddle;
     if (name.ext == "mindir")
         return models::ArtifactKind::GraphMindIr;
+    if (name.savedModel)
+        return models::ArtifactKind::GraphTfSavedModel;
     if (name.ext == "onnx")
         return models::ArtifactKind::GraphOnnx;
     if (name.ext == "npy")
@@ -493,6 +497,10 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
         return decide(models::ArtifactKind::GraphPaddle);
     if (looksLikeMindIr(head, name.ext == "mindir"))
         return decide(models::ArtifactKind::GraphMindIr);
+    // A SavedModel opens with its schema version (0x08, as ONNX does): the fixed name decides. A `.meta`
+    // (MetaGraphDef) must also look like one, as other tools use that extension too.
+    if (name.savedModel || (name.ext == "meta" && looksLikeMetaGraphDef(head)))
+        return decide(models::ArtifactKind::GraphTfSavedModel);
     const ProtoGuess model = guessModelProto(head);
     if (model == ProtoGuess::Onnx)
         return decide(models::ArtifactKind::GraphOnnx);
@@ -507,7 +515,7 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
         // Non-graph protobufs MindSpore and TensorFlow write next to graphs.
         std::optional<int> unused;
         if (globMatch("memory_usage_#.pb", name.lower, unused) || endsWith(name.lower, ".xplane.pb")
-            || name.lower == "saved_model.pb" || endsWith(name.lower, ".paddle_trace.pb"))
+            || endsWith(name.lower, ".paddle_trace.pb"))
             return decide(models::ArtifactKind::Unknown);
         if (model == ProtoGuess::AnfIr)
             return decide(models::ArtifactKind::GraphAnfIr);

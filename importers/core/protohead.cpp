@@ -192,4 +192,39 @@ ProtoGuess guessBareGraph(std::string_view head)
     return ProtoGuess::None;
 }
 
+bool looksLikeMetaGraphDef(std::string_view head)
+{
+    std::size_t pos = 0;
+    WireField top;
+    if (!readField(head, pos, top) || top.wireType != 2 || top.bytes.empty())
+        return false;
+    if (top.number == 2)
+        return guessBareGraph(top.bytes) == ProtoGuess::TfGraphDef;
+    if (top.number != 1)
+        return false;
+    std::size_t inner = 0;
+    WireField first;
+    if (!readField(top.bytes, inner, first))
+        return false;
+    if (first.number == 7)
+        return first.wireType == 0 && first.varint <= 1;
+    if (first.wireType != 2 || first.number > 6)
+        return false;
+    if (first.number == 2 || first.number == 3) {
+        // stripped_op_list: OpList { repeated OpDef op = 1 } with OpDef { string name = 1 ... };
+        // any_info: Any { string type_url = 1; bytes value = 2 }.
+        std::size_t nested = 0;
+        WireField item;
+        if (!readField(first.bytes, nested, item) || item.number != 1 || item.wireType != 2)
+            return false;
+        if (first.number == 3)
+            return !item.bytes.empty() && isPrintableText(item.bytes);
+        std::size_t deeper = 0;
+        WireField name;
+        return readField(item.bytes, deeper, name) && name.number == 1 && name.wireType == 2 && !name.bytes.empty()
+            && isPrintableText(name.bytes);
+    }
+    return isPrintableText(first.bytes);
+}
+
 } // namespace runlens::importers::sniff

@@ -48,4 +48,9 @@ bool looksLikeMindIr(std::string_view head, bool named);
 /// an InputProto message, or with `name` (2) then `op_type` (3) when it has no inputs.
 ProtoGuess guessBareGraph(std::string_view head);
 
+/// A TensorFlow MetaGraphDef (`.meta`): it opens with `meta_info_def` (1) whose first field is one of its
+/// own (version string, stripped op list of named OpDefs, Any, tags, TF version strings), or with
+/// `graph_def` (2) holding a bare TF GraphDef.
+bool looksLikeMetaGraphDef(std::string_view head);
+
 } // namespace runlens::importers::sniff

@@ -7,6 +7,7 @@
 #include "importers/graph/onnxgraphreader.h"
 #include "importers/graph/paddlegraphreader.h"
 #include "importers/graph/parallelstrategyreader.h"
+#include "importers/graph/savedmodelreader.h"
 #include "importers/graph/tfgraphreader.h"
 #include "importers/graph/torchscriptreader.h"
 #include "importers/graph/visualdlgraphreader.h"
@@ -49,6 +50,7 @@ bool GraphReader::supports(models::ArtifactKind kind)
     case models::ArtifactKind::GraphPaddle:
     case models::ArtifactKind::GraphVisualDl:
     case models::ArtifactKind::GraphMindIr:
+    case models::ArtifactKind::GraphTfSavedModel:
         return true;
     default:
         return false;
@@ -132,6 +134,8 @@ GraphResult GraphReader::read(const QString& path, models::ArtifactKind kind, co
             return VisualDlGraphReader::read(bytes, path, control);
         case models::ArtifactKind::GraphMindIr:
             return MindIrGraphReader::read(bytes, path, control);
+        case models::ArtifactKind::GraphTfSavedModel:
+            return SavedModelReader::read(bytes, path, control);
         default:
             return GraphResult();
         }

@@ -148,7 +148,9 @@ InputRef parseInput(std::string_view input)
     return ref;
 }
 
-class Builder
+} // namespace
+
+class TfGraphAssembler::Builder
 {
 public:
     Builder(models::graph::Graph& graph, ImportBudget& budget, const ImportControl& control)
@@ -157,22 +159,25 @@ public:
         , m_control(control)
     { }
 
-    bool build(const tf::GraphDef& def)
+    bool build(const tf::GraphDef& def, int subgraph, const std::string& prefix)
     {
-        // Library functions are subgraphs 1..n; calls resolve to them by name.
+        // Library functions are appended as subgraphs; calls resolve to them by name. Every GraphDef has its
+        // own library, so names resolve within the GraphDef being added.
+        m_functions.clear();
+        const int firstFunction = int(m_graph.subgraphs.size());
         for (const tf::FunctionDef& f : def.library().function()) {
             models::graph::Subgraph s;
             s.name = f.signature().name();
             m_functions.emplace(s.name, int(m_graph.subgraphs.size()));
             m_graph.subgraphs.push_back(std::move(s));
         }
-        if (!addNodes(def.node(), 0, std::string(), {}))
+        if (!addNodes(def.node(), subgraph, prefix, {}))
             return false;
-        int index = 1;
+        int index = firstFunction;
         for (const tf::FunctionDef& f : def.library().function()) {
             if (m_budget.exceeded())
                 break;
-            addFunction(f, index++);
+            addFunction(f, index++, prefix);
         }
         if (m_budget.exceeded())
             dropDanglingProducers(m_graph);
@@ -211,7 +216,13 @@ private:
             node.subgraph = subgraph;
             node.opType = def.op();
             node.kind = kindOf(def.op());
-            const auto call = m_functions.find(def.op());
+            auto call = m_functions.find(def.op());
+            // TF2 graphs call their functions through (Stateful)PartitionedCall, naming the function in `f`.
+            if (call == m_functions.end()) {
+                const auto f = def.attr().find("f");
+                if (f != def.attr().end() && f->second.value_case() == tf::AttrValue::kFunc)
+                    call = m_functions.find(f->second.func().name());
+            }
             if (call != m_functions.end()) {
                 node.kind = models::graph::NodeKind::Call;
                 node.callee = call->second;
@@ -286,9 +297,10 @@ private:
         return true;
     }
 
-    void addFunction(const tf::FunctionDef& f, int subgraph)
+    void addFunction(const tf::FunctionDef& f, int subgraph, const std::string& graphPrefix)
     {
-        const std::string prefix = f.signature().name();
+        const std::string prefix
+            = graphPrefix.empty() ? f.signature().name() : graphPrefix + "/" + f.signature().name();
         std::unordered_map<std::string, int> known;
         for (const auto& arg : f.signature().input_arg()) {
             models::graph::Node node;
@@ -350,6 +362,36 @@ private:
     std::string m_firstBadSlot;
 };
 
+TfGraphAssembler::TfGraphAssembler(models::graph::Graph& graph, ImportBudget& budget, const ImportControl& control)
+    : m_builder(std::make_unique<Builder>(graph, budget, control))
+{ }
+
+TfGraphAssembler::~TfGraphAssembler() = default;
+
+bool TfGraphAssembler::add(const tf::GraphDef& def, int subgraph, const std::string& prefix)
+{
+    return m_builder->build(def, subgraph, prefix);
+}
+
+void TfGraphAssembler::report(models::Diagnostics& diagnostics, const QString& path) const
+{
+    if (m_builder->badSlots() > 0)
+        diagnostics.append(graphDiagnostic(
+            models::Severity::Warning, path,
+            GraphTr::tr("%n input(s) name an output slot that is negative, not a number or beyond %1, which no "
+                        "operation has; they were left unconnected (the first is %2).",
+                        nullptr, m_builder->badSlots())
+                .arg(kMaxOutputSlot)
+                .arg(QString::fromStdString(m_builder->firstBadSlot()))));
+    // torch's add_graph always leaves the inputs of prim::GetAttr nodes dangling: worth saying, not a fault.
+    if (m_builder->unresolved() > 0)
+        diagnostics.append(graphDiagnostic(
+            models::Severity::Info, path,
+            GraphTr::tr("%n node input(s) name nodes that are not in the graph.", nullptr, m_builder->unresolved())));
+}
+
+namespace {
+
 GraphResult build(const tf::GraphDef& def, std::size_t inputBytes, const QString& path, models::Diagnostics diagnostics,
                   const ImportControl& control)
 {
@@ -360,27 +402,15 @@ GraphResult build(const tf::GraphDef& def, std::size_t inputBytes, const QString
         graph->metadata.push_back({ "producer", std::to_string(def.versions().producer()) });
     graph->subgraphs.emplace_back();
     ImportBudget budget { std::int64_t(inputBytes) };
-    Builder builder(*graph, budget, control);
-    if (!builder.build(def)) {
+    TfGraphAssembler assembler(*graph, budget, control);
+    if (!assembler.add(def, 0, std::string())) {
         GraphResult result = publishGraph(std::move(graph), diagnostics, true);
         result.canceled = true;
         return result;
     }
     if (budget.exceeded())
         diagnostics.append(budget.diagnostic(path, -1));
-    if (builder.badSlots() > 0)
-        diagnostics.append(graphDiagnostic(
-            models::Severity::Warning, path,
-            GraphTr::tr("%n input(s) name an output slot that is negative, not a number or beyond %1, which no "
-                        "operation has; they were left unconnected (the first is %2).",
-                        nullptr, builder.badSlots())
-                .arg(kMaxOutputSlot)
-                .arg(QString::fromStdString(builder.firstBadSlot()))));
-    // torch's add_graph always leaves the inputs of prim::GetAttr nodes dangling: worth saying, not a fault.
-    if (builder.unresolved() > 0)
-        diagnostics.append(graphDiagnostic(
-            models::Severity::Info, path,
-            GraphTr::tr("%n node input(s) name nodes that are not in the graph.", nullptr, builder.unresolved())));
+    assembler.report(diagnostics, path);
     return publishGraph(std::move(graph), diagnostics);
 }
 
@@ -422,6 +452,11 @@ bool looksLikeText(std::string_view bytes)
 }
 
 } // namespace
+
+models::graph::TensorType tfTensorType(const tb::TensorShapeProto& shape, int dtype)
+{
+    return shapeType(shape, dtype);
+}
 
 std::string tfDataTypeName(int type)
 {

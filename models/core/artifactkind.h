@@ -24,6 +24,7 @@ enum class ArtifactKind {
     GraphPaddle, ///< Paddle static program: `ProgramDesc` protobuf (`*.pdmodel`, `__model__`)
     GraphVisualDl, ///< VisualDL `add_graph` layer graph JSON (`vdlgraph.*.log`)
     GraphMindIr, ///< MindSpore MindIR model (`*.mindir`, `mind_ir.ModelProto`)
+    GraphTfSavedModel, ///< TF SavedModel (`saved_model.pb`) or MetaGraphDef (`.meta`) protobuf
     TensorNpy, ///< numpy `.npy`
     TensorNpz, ///< numpy `.npz` (zip)
     TensorSafetensors, ///< `.safetensors`

@@ -14,6 +14,8 @@
 #include "importers/graph/paddlegraphreader.h"
 #include "importers/graph/paddleparams.h"
 #include "importers/graph/parallelstrategyreader.h"
+#include "importers/graph/savedmodelreader.h"
+#include "importers/graph/tfcheckpointindex.h"
 #include "importers/graph/tfgraphreader.h"
 #include "importers/graph/torchscriptreader.h"
 #include "importers/graph/visualdlgraphreader.h"
@@ -360,6 +362,17 @@ void fuzzPaddleParams(const std::uint8_t* data, std::size_t size)
 void fuzzMindIr(const std::uint8_t* data, std::size_t size)
 {
     importers::graph::MindIrGraphReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzSavedModel(const std::uint8_t* data, std::size_t size)
+{
+    importers::graph::SavedModelReader::readSavedModel(asText(data, size), kGraphName);
+    importers::graph::SavedModelReader::readMetaGraph(asText(data, size), kGraphName);
+}
+
+void fuzzTfCheckpointIndex(const std::uint8_t* data, std::size_t size)
+{
+    importers::graph::readTfCheckpointIndex(asText(data, size));
 }
 
 void fuzzVisualDlGraph(const std::uint8_t* data, std::size_t size)
@@ -976,6 +989,8 @@ constexpr FuzzTarget kTargets[] = {
     { "paddleparams", fuzzPaddleParams, "Paddle combined parameter file .pdiparams (indexPaddleParams)" },
     { "mindir", fuzzMindIr, "MindSpore MindIR .mindir ModelProto (MindIrGraphReader)" },
     { "visualdlgraph", fuzzVisualDlGraph, "VisualDL add_graph JSON vdlgraph.*.log (VisualDlGraphReader)" },
+    { "savedmodel", fuzzSavedModel, "TF saved_model.pb and .meta MetaGraphDef (SavedModelReader)" },
+    { "tfcheckpointindex", fuzzTfCheckpointIndex, "TF checkpoint variables.index table (readTfCheckpointIndex)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
     { "digestpass", fuzzDigestPass,
       "rank digest single pass (digestTraceSinglePass) against the store path: any difference aborts" },

@@ -85,6 +85,10 @@ def main():
         seeds.add_bytes("mindir", path.read_bytes()[:4096], path.name + ".head")
     for path in sorted(DATA.glob("paddle/**/vdlgraph.*")):
         seeds.add("visualdlgraph", path)
+    for path in sorted(DATA.glob("graph/savedmodel/**/saved_model.pb")) + sorted(DATA.glob("graph/savedmodel/**/*.meta")):
+        seeds.add("savedmodel", path)
+    for path in sorted(DATA.glob("graph/savedmodel/**/*.index")):
+        seeds.add("tfcheckpointindex", path)
 
     seeds.add("chrometrace", DATA / "tiny.pt.trace.json")
     seeds.add("chrometrace", DATA / "memory" / "small_memory_trace.json")

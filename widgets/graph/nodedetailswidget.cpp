@@ -77,7 +77,20 @@ QString NodeDetailsWidget::itemLink(int item)
 void NodeDetailsWidget::showItem(int item)
 {
     m_item = m_tree && item >= 0 && item < m_tree->itemCount() ? item : -1;
-    m_browser->setHtml(m_item < 0 ? QString() : html() + dumpsHtml());
+    if (m_item >= 0) {
+        m_browser->setHtml(html() + dumpsHtml());
+        return;
+    }
+    // Nothing selected: what the file says about the graph as a whole (versions, tags, signatures, checkpoint).
+    QString out;
+    if (m_tree && !m_tree->graph().metadata.empty()) {
+        out = QStringLiteral("<h3>%1</h3><table>").arg(tr("Graph"));
+        for (const models::graph::Attribute& a : m_tree->graph().metadata)
+            out += row(esc(a.name), esc(a.value));
+        out += QStringLiteral("</table><p style='color:#666'>%1</p>")
+                   .arg(tr("Select a node in the Graph panel to see its details."));
+    }
+    m_browser->setHtml(out);
 }
 
 void NodeDetailsWidget::setProfile(std::shared_ptr<const models::graph::ItemProfile> profile)
