@@ -51,6 +51,7 @@ std::unique_ptr<ArtifactImporter> createImporter(const models::Artifact& artifac
     case models::ArtifactKind::GraphParallelStrategy:
     case models::ArtifactKind::GraphPaddle:
     case models::ArtifactKind::GraphVisualDl:
+    case models::ArtifactKind::GraphTfLite:
         return std::make_unique<graph::GraphFileImporter>(artifact.path, artifact.kind);
     case models::ArtifactKind::TensorNpy:
     case models::ArtifactKind::TensorNpz:

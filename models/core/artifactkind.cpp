@@ -39,6 +39,8 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("graph-paddle");
     case ArtifactKind::GraphVisualDl:
         return QStringLiteral("graph-visualdl");
+    case ArtifactKind::GraphTfLite:
+        return QStringLiteral("graph-tflite");
     case ArtifactKind::TensorNpy:
         return QStringLiteral("tensor-npy");
     case ArtifactKind::TensorNpz:
@@ -125,6 +127,9 @@ QString artifactKindName(ArtifactKind kind)
     case ArtifactKind::GraphVisualDl:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "VisualDL layer graph");
         break;
+    case ArtifactKind::GraphTfLite:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "TensorFlow Lite model");
+        break;
     case ArtifactKind::TensorNpy:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "NumPy tensor");
         break;
@@ -180,7 +185,8 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::ChromeTrace || kind == ArtifactKind::GraphOnnx || kind == ArtifactKind::GraphTensorFlow
         || kind == ArtifactKind::GraphAnfIr || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
-        || kind == ArtifactKind::GraphPaddle || kind == ArtifactKind::GraphVisualDl || kind == ArtifactKind::TensorNpy
+        || kind == ArtifactKind::GraphPaddle || kind == ArtifactKind::GraphVisualDl || kind == ArtifactKind::GraphTfLite
+        || kind == ArtifactKind::TensorNpy
         || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors || kind == ArtifactKind::TensorPt
         || kind == ArtifactKind::MemoryTimeline || kind == ArtifactKind::MemorySnapshot
         || kind == ArtifactKind::MsprobeDump || kind == ArtifactKind::RankDigest || kind == ArtifactKind::Table

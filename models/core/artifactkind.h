@@ -23,6 +23,7 @@ enum class ArtifactKind {
     GraphParallelStrategy, ///< MindSpore `parallel_strategy_N.json` or a JSON strategy checkpoint
     GraphPaddle, ///< Paddle static program: `ProgramDesc` protobuf (`*.pdmodel`, `__model__`)
     GraphVisualDl, ///< VisualDL `add_graph` layer graph JSON (`vdlgraph.*.log`)
+    GraphTfLite, ///< TensorFlow Lite flatbuffer model (`.tflite`, identifier "TFL3")
     TensorNpy, ///< numpy `.npy`
     TensorNpz, ///< numpy `.npz` (zip)
     TensorSafetensors, ///< `.safetensors`

@@ -51,6 +51,8 @@ const char* graphFormatId(GraphFormat format)
         return "paddle";
     case GraphFormat::VisualDlGraph:
         return "visualdl-graph";
+    case GraphFormat::TfLite:
+        return "tflite";
     }
     return "dot";
 }

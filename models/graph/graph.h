@@ -33,9 +33,10 @@ enum class GraphFormat : std::uint8_t {
     MsprobeDump, ///< the module tree and API calls of an msprobe dump folder
     Paddle, ///< Paddle static program (ProgramDesc)
     VisualDlGraph, ///< VisualDL add_graph layer graph JSON
+    TfLite, ///< TensorFlow Lite flatbuffer model
 };
 /// Stable id for JSON reports ("mindspore-ir", "dot", "anf-ir", "anf-ir-debugger", "tensorflow", "onnx",
-/// "torchscript", "mindspore-parallel-strategy", "msprobe-dump", "paddle", "visualdl-graph").
+/// "torchscript", "mindspore-parallel-strategy", "msprobe-dump", "paddle", "visualdl-graph", "tflite").
 const char* graphFormatId(GraphFormat format);
 
 /// Shape and element type of a tensor flowing along an edge or through a port, as far as the file says.
