@@ -13,6 +13,7 @@
 #include "importers/graph/paddlegraphreader.h"
 #include "importers/graph/parallelstrategyreader.h"
 #include "importers/graph/tfgraphreader.h"
+#include "importers/graph/tflitegraphreader.h"
 #include "importers/graph/torchscriptreader.h"
 #include "importers/graph/visualdlgraphreader.h"
 #include "importers/loggers/flatjson.h"
@@ -333,6 +334,11 @@ void fuzzParallelStrategy(const std::uint8_t* data, std::size_t size)
 void fuzzPaddle(const std::uint8_t* data, std::size_t size)
 {
     importers::graph::PaddleGraphReader::read(asText(data, size), kGraphName);
+}
+
+void fuzzTfLite(const std::uint8_t* data, std::size_t size)
+{
+    importers::graph::TfLiteGraphReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzVisualDlGraph(const std::uint8_t* data, std::size_t size)
@@ -947,6 +953,7 @@ constexpr FuzzTarget kTargets[] = {
       "MindSpore parallel strategy JSON, profiler or checkpoint (ParallelStrategyReader)" },
     { "paddle", fuzzPaddle, "Paddle ProgramDesc .pdmodel / __model__ (PaddleGraphReader)" },
     { "visualdlgraph", fuzzVisualDlGraph, "VisualDL add_graph JSON vdlgraph.*.log (VisualDlGraphReader)" },
+    { "tflite", fuzzTfLite, "TensorFlow Lite flatbuffer .tflite (TfLiteGraphReader)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
     { "digestpass", fuzzDigestPass,
       "rank digest single pass (digestTraceSinglePass) against the store path: any difference aborts" },

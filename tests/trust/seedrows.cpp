@@ -2,6 +2,7 @@
 
 #include "tests/trust/framedhostile.h"
 #include "tests/trust/mutatorutils.h"
+#include "tests/trust/tflitehostile.h"
 #include "tests/trust/wavhostile.h"
 
 #include "tests/importers/core/artifactbytes.h"
@@ -609,6 +610,14 @@ std::vector<SeedRow> seedRows()
           false,
           {},
           jsonHostile },
+        { "tflite model",
+          Source::TestData,
+          "graph/tflite/hello_world_int8.tflite",
+          "hello_world_int8.tflite",
+          ArtifactKind::GraphTfLite,
+          false,
+          {},
+          tfliteHostile },
         { "onnx loop",
           Source::Samples,
           "graphs/onnx/test_loop11/model.onnx",
