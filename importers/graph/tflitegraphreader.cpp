@@ -339,8 +339,13 @@ private:
         const Signature* sig = signature == m_signatures.end() ? nullptr : &signature->second;
         std::unordered_map<int, Producer> producers;
         std::vector<std::string> names(static_cast<std::size_t>(tensorCount));
-        for (int t = 0; t < tensorCount; ++t)
+        // A hostile file can list one tensor table with a long name many times: every copy of a name is
+        // charged, here and in each port below.
+        for (int t = 0; t < tensorCount; ++t) {
             names[std::size_t(t)] = tensorName(*tensors->Get(flatbuffers::uoffset_t(t)), t);
+            if (!m_budget.spendBytes(std::int64_t(names[std::size_t(t)].size())))
+                return true;
+        }
 
         auto validTensor = [&](int t, const std::string& where) {
             if (t >= 0 && t < tensorCount)
@@ -352,6 +357,7 @@ private:
             models::graph::Port p;
             p.name = names[std::size_t(t)];
             p.type = tensorType(*tensors->Get(flatbuffers::uoffset_t(t)));
+            m_budget.spendBytes(std::int64_t(p.name.size()));
             return p;
         };
 
@@ -389,7 +395,6 @@ private:
         const int opCount = ops ? int(ops->size()) : 0;
         // Outputs first, so an op that reads a tensor made later (a file not in execution order) still links.
         const int first = int(m_graph.nodes.size());
-        std::vector<int> slotsBefore;
         {
             int next = first;
             for (int i = 0; i < opCount; ++i) {
@@ -458,6 +463,8 @@ private:
             int slot = 0;
             if (inputs) {
                 for (const int t : *inputs) {
+                    if (m_budget.exceeded())
+                        break;
                     models::graph::Port p;
                     if (t == -1) {
                         // An optional input left out.
@@ -493,6 +500,8 @@ private:
             slot = 0;
             if (outputs) {
                 for (const int t : *outputs) {
+                    if (m_budget.exceeded())
+                        break;
                     models::graph::Port p;
                     if (validTensor(t, "op \"" + text::elide(node.id, 200) + "\"")) {
                         p = port(t);
