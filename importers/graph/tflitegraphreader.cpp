@@ -98,6 +98,12 @@ struct Producer
 class Builder
 {
 public:
+    struct Problems
+    {
+        int count = 0;
+        std::string first; ///< where the first one is, for the message
+    };
+
     Builder(models::graph::Graph& graph, const tfl::Model& model, std::string_view bytes, std::int64_t fileSize,
             ImportBudget& budget, const ImportControl& control)
         : m_graph(graph)
@@ -130,14 +136,13 @@ public:
         return true;
     }
 
-    int badTensors() const { return m_badTensors; }
-    int badOpcodes() const { return m_badOpcodes; }
-    int badSubgraphs() const { return m_badSubgraphs; }
-    int badBuffers() const { return m_badBuffers; }
+    const Problems& badTensors() const { return m_badTensors; }
+    const Problems& badOpcodes() const { return m_badOpcodes; }
+    const Problems& badSubgraphs() const { return m_badSubgraphs; }
+    const Problems& badBuffers() const { return m_badBuffers; }
     int unresolved() const { return m_unresolved; }
     int weights() const { return m_weights; }
     std::int64_t weightBytes() const { return m_weightBytes; }
-    const std::string& firstBad() const { return m_firstBad; }
 
 private:
     struct Signature
@@ -168,10 +173,10 @@ private:
         }
     }
 
-    void noteBad(int& counter, const std::string& what)
+    static void noteBad(Problems& problems, const std::string& what)
     {
-        if (counter++ == 0 && m_firstBad.empty())
-            m_firstBad = what;
+        if (problems.count++ == 0)
+            problems.first = what;
     }
 
     std::string opType(std::uint32_t opcodeIndex, int& builtin)
@@ -589,7 +594,9 @@ private:
         node.name = text::splitScope(firstName(name)).second;
         if (node.name.empty())
             node.name = name;
-        node.scope = scope;
+        // In the scope of its consumer, so a layer folds with its weights; by its own name when the consumer
+        // has no scope (the converter names the model's last op after the signature output).
+        node.scope = scope.empty() ? text::splitScope(firstName(name)).first : scope;
         node.subgraph = subgraph;
         node.id = m_ids.take(subgraph == 0 ? name : m_graph.subgraphs[std::size_t(subgraph)].name + "/" + name);
         models::graph::Port out;
@@ -620,14 +627,13 @@ private:
     const ImportControl& m_control;
     UniqueIds m_ids;
     std::unordered_map<std::uint32_t, Signature> m_signatures;
-    int m_badTensors = 0;
-    int m_badOpcodes = 0;
-    int m_badSubgraphs = 0;
-    int m_badBuffers = 0;
+    Problems m_badTensors;
+    Problems m_badOpcodes;
+    Problems m_badSubgraphs;
+    Problems m_badBuffers;
     int m_unresolved = 0;
     int m_weights = 0;
     std::int64_t m_weightBytes = 0;
-    std::string m_firstBad;
 };
 
 } // namespace
@@ -737,32 +743,32 @@ GraphResult TfLiteGraphReader::read(std::string_view bytes, const QString& path,
         graph->metadata.push_back(
             { "weights",
               std::to_string(builder.weights()) + " tensors, " + std::to_string(builder.weightBytes()) + " bytes" });
-    const QString first = QString::fromStdString(builder.firstBad());
-    if (builder.badTensors() > 0)
+    auto first = [](const auto& problems) { return QString::fromStdString(problems.first); };
+    if (builder.badTensors().count > 0)
         diagnostics.append(
             graphDiagnostic(models::Severity::Warning, path,
                             GraphTr::tr("%n tensor reference(s) name tensors the subgraph does not have; they are left "
                                         "unconnected (the first: %1).",
-                                        nullptr, builder.badTensors())
-                                .arg(first)));
-    if (builder.badOpcodes() > 0)
+                                        nullptr, builder.badTensors().count)
+                                .arg(first(builder.badTensors()))));
+    if (builder.badOpcodes().count > 0)
         diagnostics.append(graphDiagnostic(models::Severity::Warning, path,
                                            GraphTr::tr("%n operator(s) name an operator code the model does not list.",
-                                                       nullptr, builder.badOpcodes())));
-    if (builder.badSubgraphs() > 0)
+                                                       nullptr, builder.badOpcodes().count)));
+    if (builder.badSubgraphs().count > 0)
         diagnostics.append(graphDiagnostic(
             models::Severity::Warning, path,
             GraphTr::tr("%n control-flow or call reference(s) name subgraphs the model does not have (the first: "
                         "%1).",
-                        nullptr, builder.badSubgraphs())
-                .arg(first)));
-    if (builder.badBuffers() > 0)
+                        nullptr, builder.badSubgraphs().count)
+                .arg(first(builder.badSubgraphs()))));
+    if (builder.badBuffers().count > 0)
         diagnostics.append(graphDiagnostic(
             models::Severity::Warning, path,
             GraphTr::tr("%n tensor(s) name a buffer that does not exist or lies beyond the end of the file; their "
                         "values cannot be located (the first: %1).",
-                        nullptr, builder.badBuffers())
-                .arg(first)));
+                        nullptr, builder.badBuffers().count)
+                .arg(first(builder.badBuffers()))));
     if (builder.unresolved() > 0)
         diagnostics.append(
             graphDiagnostic(models::Severity::Info, path,
