@@ -13,6 +13,7 @@ packages=(
     libqcustomplot-dev libqcustomplot2.1-qt6
     libgraphviz-dev graphviz
     libprotobuf-dev protobuf-compiler
+    libflatbuffers-dev flatbuffers-compiler
     nlohmann-json3-dev libsimdjson-dev zlib1g-dev libzip-dev zipcmp zipmerge ziptool
     libbenchmark-dev
     libeigen3-dev

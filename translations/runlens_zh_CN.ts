@@ -149,6 +149,10 @@
         <source>TensorFlow SavedModel or MetaGraph</source>
         <translation>TensorFlow SavedModel 或 MetaGraph</translation>
     </message>
+    <message>
+        <source>TensorFlow Lite model</source>
+        <translation>TensorFlow Lite 模型</translation>
+    </message>
 </context>
 <context>
     <name>runlens::ChromeTraceReader</name>
@@ -4450,6 +4454,52 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
     <message>
         <source>The MetaGraphDef is damaged or cut off after byte %1; the %2 nodes before it were read.</source>
         <translation>MetaGraphDef 在第 %1 字节之后损坏或被截断；已读取此前的 %2 个节点。</translation>
+    </message>
+    <message>
+        <source>The file is too short (%1 bytes) to be a TensorFlow Lite model.</source>
+        <translation>文件太短（%1 字节），不可能是 TensorFlow Lite 模型。</translation>
+    </message>
+    <message>
+        <source>Not a TensorFlow Lite model: the file identifier at bytes 4 to 8 is not &quot;TFL3&quot;.</source>
+        <translation>不是 TensorFlow Lite 模型：第 4 到 8 字节的文件标识不是 &quot;TFL3&quot;。</translation>
+    </message>
+    <message>
+        <source>The TensorFlow Lite model is damaged: its flatbuffer fails verification (an offset or length points outside the file, a string is not terminated, or the tables nest or repeat beyond the limits). Nothing of it is shown.</source>
+        <translation>TensorFlow Lite 模型已损坏：其 flatbuffer 未通过校验（某个偏移或长度指向文件之外、某个字符串没有结尾，或表的嵌套或重复超出限制）。不显示其任何内容。</translation>
+    </message>
+    <message>
+        <source>The TensorFlow Lite model holds no subgraph.</source>
+        <translation>该 TensorFlow Lite 模型不含任何子图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor reference(s) name tensors the subgraph does not have; they are left unconnected (the first: %1).</source>
+        <translation>
+            <numerusform>%n 处张量引用指向子图中不存在的张量，这些引用未连接（第一处：%1）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator(s) name an operator code the model does not list.</source>
+        <translation>
+            <numerusform>%n 个算子引用了模型未列出的算子代码。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n control-flow or call reference(s) name subgraphs the model does not have (the first: %1).</source>
+        <translation>
+            <numerusform>%n 处控制流或调用引用指向模型中不存在的子图（第一处：%1）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s) name a buffer that does not exist or lies beyond the end of the file; their values cannot be located (the first: %1).</source>
+        <translation>
+            <numerusform>%n 个张量引用的缓冲区不存在或位于文件末尾之后，无法定位其数值（第一个：%1）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op input(s) read tensors that no op makes and that hold no data.</source>
+        <translation>
+            <numerusform>%n 个算子输入读取的张量既不由任何算子产生，也不含数据。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -53,6 +53,7 @@ std::unique_ptr<ArtifactImporter> createImporter(const models::Artifact& artifac
     case models::ArtifactKind::GraphVisualDl:
     case models::ArtifactKind::GraphMindIr:
     case models::ArtifactKind::GraphTfSavedModel:
+    case models::ArtifactKind::GraphTfLite:
         return std::make_unique<graph::GraphFileImporter>(artifact.path, artifact.kind);
     case models::ArtifactKind::TensorNpy:
     case models::ArtifactKind::TensorNpz:

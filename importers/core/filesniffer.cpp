@@ -336,6 +336,16 @@ bool looksLikeVisualDlGraph(std::string_view head)
     return startsWith(trimmed, "{") && (contains(head, "\"nodes\"") || contains(head, "\"version\""));
 }
 
+/// A flatbuffer with TensorFlow Lite's identifier whose root offset points inside the file, past the header.
+bool looksLikeTfLite(std::string_view head, qint64 fileSize)
+{
+    if (head.size() < 8 || head.substr(4, 4) != "TFL3")
+        return false;
+    const quint32 root = quint32(quint8(head[0])) | quint32(quint8(head[1])) << 8 | quint32(quint8(head[2])) << 16
+        | quint32(quint8(head[3])) << 24;
+    return root >= 8 && qint64(root) + 4 <= fileSize;
+}
+
 /// What the name alone suggests; used only to report files whose content disagrees.
 models::ArtifactKind kindSuggestedByName(const NameFacts& name)
 {
@@ -357,6 +367,8 @@ models::ArtifactKind kindSuggestedByName(const NameFacts& name)
         return models::ArtifactKind::GraphTfSavedModel;
     if (name.ext == "onnx")
         return models::ArtifactKind::GraphOnnx;
+    if (name.ext == "tflite")
+        return models::ArtifactKind::GraphTfLite;
     if (name.ext == "npy")
         return models::ArtifactKind::TensorNpy;
     if (name.ext == "npz")
@@ -379,13 +391,13 @@ models::ArtifactKind kindSuggestedByName(const NameFacts& name)
 // Extensions of files that are never one of our kinds: not even opened. Pickles are opened (CUDA memory
 // snapshots), only to look at their first bytes.
 constexpr std::string_view kSkippedExtensions[] = {
-    "7z",     "a",    "avi",     "bak", "bash",   "bat",  "bmp", "bz2",  "c",      "cc",    "cfg", "ckpt",   "conf",
-    "cpp",    "css",  "cu",      "cuh", "cxx",    "db",   "dll", "doc",  "docx",   "dylib", "egg", "engine", "exe",
-    "flac",   "gif",  "h",       "h5",  "hdf5",   "hh",   "hpp", "htm",  "html",   "ico",   "ini", "ipynb",  "jar",
-    "joblib", "jpeg", "jpg",     "js",  "keras",  "lock", "log", "md",   "mjs",    "mkv",   "mov", "mp3",    "mp4",
-    "o",      "ogg",  "parquet", "pdf", "plan",   "png",  "ppt", "pptx", "py",     "pyc",   "pyd", "pyi",    "pyo",
-    "rar",    "rst",  "sh",      "so",  "sqlite", "svg",  "swp", "tar",  "tflite", "tgz",   "tif", "tiff",   "toml",
-    "ts",     "wav",  "webp",    "whl", "xls",    "xlsx", "xz",  "yaml", "yml",    "zsh",   "zst",
+    "7z",     "a",    "avi",     "bak", "bash",   "bat",  "bmp",  "bz2",  "c",    "cc",    "cfg",  "ckpt",   "conf",
+    "cpp",    "css",  "cu",      "cuh", "cxx",    "db",   "dll",  "doc",  "docx", "dylib", "egg",  "engine", "exe",
+    "flac",   "gif",  "h",       "h5",  "hdf5",   "hh",   "hpp",  "htm",  "html", "ico",   "ini",  "ipynb",  "jar",
+    "joblib", "jpeg", "jpg",     "js",  "keras",  "lock", "log",  "md",   "mjs",  "mkv",   "mov",  "mp3",    "mp4",
+    "o",      "ogg",  "parquet", "pdf", "plan",   "png",  "ppt",  "pptx", "py",   "pyc",   "pyd",  "pyi",    "pyo",
+    "rar",    "rst",  "sh",      "so",  "sqlite", "svg",  "swp",  "tar",  "tgz",  "tif",   "tiff", "toml",   "ts",
+    "wav",    "webp", "whl",     "xls", "xlsx",   "xz",   "yaml", "yml",  "zsh",  "zst",
 };
 
 bool isSkippedExtension(std::string_view ext)
@@ -468,6 +480,9 @@ SniffResult FileSniffer::sniff(std::string_view fileName, std::string_view direc
     // Legacy torch.save files are listed so that opening one says why it is not read.
     if (tensor::looksLikeLegacyTorchSave(head) && (name.ext == "pt" || name.ext == "pth" || name.ext == "bin"))
         return decide(models::ArtifactKind::TensorPt);
+    // A TFLite flatbuffer: the root table offset, then the file identifier "TFL3" at bytes 4..8.
+    if (looksLikeTfLite(head, fileSize) || name.ext == "tflite")
+        return decide(models::ArtifactKind::GraphTfLite);
     // `.bin` is read only for torch.save checkpoints (`pytorch_model.bin`); raw dumps must not be guessed at.
     if (name.ext == "bin")
         return decide(models::ArtifactKind::Unknown);

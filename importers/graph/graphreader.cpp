@@ -9,6 +9,7 @@
 #include "importers/graph/parallelstrategyreader.h"
 #include "importers/graph/savedmodelreader.h"
 #include "importers/graph/tfgraphreader.h"
+#include "importers/graph/tflitegraphreader.h"
 #include "importers/graph/torchscriptreader.h"
 #include "importers/graph/visualdlgraphreader.h"
 
@@ -26,6 +27,9 @@ namespace {
 // Protobuf messages cannot exceed 2 GiB; text graphs of that size are not something anyone reads.
 constexpr qint64 kMaxBinary = (qint64(1) << 31) - 1;
 constexpr qint64 kMaxText = qint64(1) << 30;
+// TFLite models over 2 GB keep their weights after the flatbuffer (Buffer offset/size): the file is mapped and
+// only the flatbuffer part at its start is read.
+constexpr qint64 kMaxTfLite = qint64(1) << 36;
 constexpr qint64 kMapThreshold = qint64(64) << 20;
 
 bool isText(models::ArtifactKind kind)
@@ -51,6 +55,7 @@ bool GraphReader::supports(models::ArtifactKind kind)
     case models::ArtifactKind::GraphVisualDl:
     case models::ArtifactKind::GraphMindIr:
     case models::ArtifactKind::GraphTfSavedModel:
+    case models::ArtifactKind::GraphTfLite:
         return true;
     default:
         return false;
@@ -74,7 +79,7 @@ GraphResult GraphReader::read(const QString& path, models::ArtifactKind kind, co
         return result;
     }
     const qint64 size = file.size();
-    const qint64 limit = isText(kind) ? kMaxText : kMaxBinary;
+    const qint64 limit = isText(kind) ? kMaxText : kind == models::ArtifactKind::GraphTfLite ? kMaxTfLite : kMaxBinary;
     if (size > limit) {
         result.diagnostics.append(
             graphDiagnostic(models::Severity::Error, path,
@@ -136,6 +141,8 @@ GraphResult GraphReader::read(const QString& path, models::ArtifactKind kind, co
             return MindIrGraphReader::read(bytes, path, control);
         case models::ArtifactKind::GraphTfSavedModel:
             return SavedModelReader::read(bytes, path, control);
+        case models::ArtifactKind::GraphTfLite:
+            return TfLiteGraphReader::read(bytes, path, control);
         default:
             return GraphResult();
         }

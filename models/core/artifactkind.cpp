@@ -43,6 +43,8 @@ QString artifactKindId(ArtifactKind kind)
         return QStringLiteral("graph-mindir");
     case ArtifactKind::GraphTfSavedModel:
         return QStringLiteral("graph-tf-saved-model");
+    case ArtifactKind::GraphTfLite:
+        return QStringLiteral("graph-tflite");
     case ArtifactKind::TensorNpy:
         return QStringLiteral("tensor-npy");
     case ArtifactKind::TensorNpz:
@@ -131,8 +133,12 @@ QString artifactKindName(ArtifactKind kind)
         break;
     case ArtifactKind::GraphMindIr:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "MindSpore MindIR model");
+        break;
     case ArtifactKind::GraphTfSavedModel:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "TensorFlow SavedModel or MetaGraph");
+        break;
+    case ArtifactKind::GraphTfLite:
+        text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "TensorFlow Lite model");
         break;
     case ArtifactKind::TensorNpy:
         text = QT_TRANSLATE_NOOP("runlens::ArtifactKind", "NumPy tensor");
@@ -190,12 +196,13 @@ bool artifactKindImported(ArtifactKind kind)
         || kind == ArtifactKind::GraphAnfIr || kind == ArtifactKind::GraphMindSporeIr || kind == ArtifactKind::GraphDot
         || kind == ArtifactKind::GraphTorchScript || kind == ArtifactKind::GraphParallelStrategy
         || kind == ArtifactKind::GraphPaddle || kind == ArtifactKind::GraphVisualDl || kind == ArtifactKind::GraphMindIr
-        || kind == ArtifactKind::GraphTfSavedModel || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz
-        || kind == ArtifactKind::TensorSafetensors || kind == ArtifactKind::TensorPt
-        || kind == ArtifactKind::MemoryTimeline || kind == ArtifactKind::MemorySnapshot
-        || kind == ArtifactKind::MsprobeDump || kind == ArtifactKind::RankDigest || kind == ArtifactKind::Table
-        || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun || kind == ArtifactKind::GpuMetricsLog
-        || kind == ArtifactKind::WandbRun || kind == ArtifactKind::EmbeddingProjector;
+        || kind == ArtifactKind::GraphTfSavedModel || kind == ArtifactKind::GraphTfLite
+        || kind == ArtifactKind::TensorNpy || kind == ArtifactKind::TensorNpz || kind == ArtifactKind::TensorSafetensors
+        || kind == ArtifactKind::TensorPt || kind == ArtifactKind::MemoryTimeline
+        || kind == ArtifactKind::MemorySnapshot || kind == ArtifactKind::MsprobeDump || kind == ArtifactKind::RankDigest
+        || kind == ArtifactKind::Table || kind == ArtifactKind::TrainerState || kind == ArtifactKind::MlflowRun
+        || kind == ArtifactKind::GpuMetricsLog || kind == ArtifactKind::WandbRun
+        || kind == ArtifactKind::EmbeddingProjector;
 }
 
 bool carriesScalars(ArtifactKind kind)

@@ -25,6 +25,7 @@ enum class ArtifactKind {
     GraphVisualDl, ///< VisualDL `add_graph` layer graph JSON (`vdlgraph.*.log`)
     GraphMindIr, ///< MindSpore MindIR model (`*.mindir`, `mind_ir.ModelProto`)
     GraphTfSavedModel, ///< TF SavedModel (`saved_model.pb`) or MetaGraphDef (`.meta`) protobuf
+    GraphTfLite, ///< TensorFlow Lite flatbuffer model (`.tflite`, identifier "TFL3")
     TensorNpy, ///< numpy `.npy`
     TensorNpz, ///< numpy `.npz` (zip)
     TensorSafetensors, ///< `.safetensors`

@@ -56,6 +56,8 @@ const char* graphFormatId(GraphFormat format)
         return "visualdl-graph";
     case GraphFormat::MindIr:
         return "mindir";
+    case GraphFormat::TfLite:
+        return "tflite";
     }
     return "dot";
 }

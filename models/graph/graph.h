@@ -34,9 +34,11 @@ enum class GraphFormat : std::uint8_t {
     Paddle, ///< Paddle static program (ProgramDesc)
     VisualDlGraph, ///< VisualDL add_graph layer graph JSON
     MindIr, ///< MindSpore MindIR model (`mindspore.export(..., file_format="MINDIR")`)
+    TfLite, ///< TensorFlow Lite flatbuffer model
 };
 /// Stable id for JSON reports ("mindspore-ir", "dot", "anf-ir", "anf-ir-debugger", "tensorflow", "onnx",
-/// "torchscript", "mindspore-parallel-strategy", "msprobe-dump", "paddle", "visualdl-graph", "mindir").
+/// "torchscript", "mindspore-parallel-strategy", "msprobe-dump", "paddle", "visualdl-graph", "mindir",
+/// "tflite").
 const char* graphFormatId(GraphFormat format);
 
 /// Shape and element type of a tensor flowing along an edge or through a port, as far as the file says.

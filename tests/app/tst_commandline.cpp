@@ -4,6 +4,7 @@
 
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -343,6 +344,36 @@ private slots:
         QCOMPARE(graph[QStringLiteral("format")].toString(), QStringLiteral("mindir"));
         QCOMPARE(graph[QStringLiteral("nodes")].toInt(), 13); // mindir_oracle.py: 11 nodes + 2 in the function
         QCOMPARE(graph[QStringLiteral("subgraphs")].toInt(), 2);
+    }
+
+    void infoReportsTfLiteGraphs()
+    {
+        // A TFLite model from tflite-micro (one subgraph) and our control-flow one (WHILE/IF bodies); the
+        // counts are those tflite_oracle.py reads with flatc (3 and 4+1+2+1+1 operators).
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph/tflite/hello_world_int8.tflite"),
+                            dir.filePath(QStringLiteral("hello_world_int8.tflite"))));
+        QVERIFY(QFile::copy(QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph/tflite/control_flow.tflite"),
+                            dir.filePath(QStringLiteral("control_flow.tflite"))));
+        const ::Result r = run({ QStringLiteral("info"), dir.path(), QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        QCOMPARE(artifacts.size(), 2);
+        QMap<QString, QJsonObject> graphs;
+        for (const QJsonValue& v : artifacts) {
+            QCOMPARE(v[QStringLiteral("kind")].toString(), QStringLiteral("graph-tflite"));
+            QCOMPARE(v[QStringLiteral("status")].toString(), QStringLiteral("ok"));
+            graphs.insert(QFileInfo(v[QStringLiteral("path")].toString()).fileName(),
+                          v[QStringLiteral("graph")].toObject());
+        }
+        const QJsonObject hello = graphs.value(QStringLiteral("hello_world_int8.tflite"));
+        QCOMPARE(hello[QStringLiteral("format")].toString(), QStringLiteral("tflite"));
+        QCOMPARE(hello[QStringLiteral("nodes")].toInt(), 3);
+        QCOMPARE(hello[QStringLiteral("subgraphs")].toInt(), 1);
+        QCOMPARE(hello[QStringLiteral("implicit_nodes")].toInt(), 8); // 6 weights, 1 input, 1 output
+        const QJsonObject flow = graphs.value(QStringLiteral("control_flow.tflite"));
+        QCOMPARE(flow[QStringLiteral("nodes")].toInt(), 9);
+        QCOMPARE(flow[QStringLiteral("subgraphs")].toInt(), 5);
     }
 
     void infoReportsMemoryPeaks()

@@ -17,6 +17,7 @@
 #include "importers/graph/savedmodelreader.h"
 #include "importers/graph/tfcheckpointindex.h"
 #include "importers/graph/tfgraphreader.h"
+#include "importers/graph/tflitegraphreader.h"
 #include "importers/graph/torchscriptreader.h"
 #include "importers/graph/visualdlgraphreader.h"
 #include "importers/loggers/flatjson.h"
@@ -373,6 +374,11 @@ void fuzzSavedModel(const std::uint8_t* data, std::size_t size)
 void fuzzTfCheckpointIndex(const std::uint8_t* data, std::size_t size)
 {
     importers::graph::readTfCheckpointIndex(asText(data, size));
+}
+
+void fuzzTfLite(const std::uint8_t* data, std::size_t size)
+{
+    importers::graph::TfLiteGraphReader::read(asText(data, size), kGraphName);
 }
 
 void fuzzVisualDlGraph(const std::uint8_t* data, std::size_t size)
@@ -991,6 +997,7 @@ constexpr FuzzTarget kTargets[] = {
     { "visualdlgraph", fuzzVisualDlGraph, "VisualDL add_graph JSON vdlgraph.*.log (VisualDlGraphReader)" },
     { "savedmodel", fuzzSavedModel, "TF saved_model.pb and .meta MetaGraphDef (SavedModelReader)" },
     { "tfcheckpointindex", fuzzTfCheckpointIndex, "TF checkpoint variables.index table (readTfCheckpointIndex)" },
+    { "tflite", fuzzTfLite, "TensorFlow Lite flatbuffer .tflite (TfLiteGraphReader)" },
     { "chrometrace", fuzzChromeTrace, "Chrome trace JSON or gzip (ChromeTraceReader) and its memory events" },
     { "digestpass", fuzzDigestPass,
       "rank digest single pass (digestTraceSinglePass) against the store path: any difference aborts" },

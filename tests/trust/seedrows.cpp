@@ -2,6 +2,7 @@
 
 #include "tests/trust/framedhostile.h"
 #include "tests/trust/mutatorutils.h"
+#include "tests/trust/tflitehostile.h"
 #include "tests/trust/wavhostile.h"
 
 #include "tests/importers/core/artifactbytes.h"
@@ -706,6 +707,14 @@ std::vector<SeedRow> seedRows()
           false,
           {},
           [](const QByteArray& s, std::uint64_t) { return protobufHostile(s, 2, 1); } },
+        { "tflite model",
+          Source::TestData,
+          "graph/tflite/hello_world_int8.tflite",
+          "hello_world_int8.tflite",
+          ArtifactKind::GraphTfLite,
+          false,
+          {},
+          tfliteHostile },
         { "onnx loop",
           Source::Samples,
           "graphs/onnx/test_loop11/model.onnx",

@@ -105,6 +105,8 @@ QString OpDocumentation::frameworkFor(models::graph::GraphFormat format)
     case models::graph::GraphFormat::Paddle:
     case models::graph::GraphFormat::VisualDlGraph:
         return QStringLiteral("paddle");
+    case models::graph::GraphFormat::TfLite:
+        return QStringLiteral("tflite");
     case models::graph::GraphFormat::Dot:
     case models::graph::GraphFormat::MsprobeDump:
         break;

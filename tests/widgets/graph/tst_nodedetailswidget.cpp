@@ -83,6 +83,10 @@ private slots:
         row("tf raw op", "tensorflow", "Conv2D",
             QStringLiteral("https://www.tensorflow.org/api_docs/python/tf/raw_ops/Conv2D"));
         row("tf lowercase", "tensorflow", "my_custom", QString());
+        row("tflite builtin", "tflite", "CONV_2D", QStringLiteral("https://www.tensorflow.org/mlir/tfl_ops"));
+        row("tflite custom", "tflite", "SignalWindow", QString());
+        row("tflite unknown code", "tflite", "BUILTIN_300", QString());
+        row("tflite stablehlo", "tflite", "STABLEHLO_ADD", QString());
         row("no framework", "", "Conv", QString());
         row("unknown framework", "caffe", "Convolution", QString());
         row("empty op", "onnx", "", QString());
@@ -95,7 +99,7 @@ private slots:
         QFETCH(QString, url);
         const OpDocumentation& table = OpDocumentation::builtIn();
         QVERIFY2(table.errorString().isEmpty(), qPrintable(table.errorString()));
-        QCOMPARE(table.frameworks().size(), 5);
+        QCOMPARE(table.frameworks().size(), 6);
         const QUrl got = table.url(framework, opType);
         QCOMPARE(got.isValid(), !url.isEmpty());
         if (!url.isEmpty())
@@ -111,6 +115,7 @@ private slots:
         QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::TensorFlow), QStringLiteral("tensorflow"));
         QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::Paddle), QStringLiteral("paddle"));
         QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::VisualDlGraph), QStringLiteral("paddle"));
+        QCOMPARE(OpDocumentation::frameworkFor(GraphFormat::TfLite), QStringLiteral("tflite"));
         QVERIFY(OpDocumentation::frameworkFor(GraphFormat::Dot).isEmpty());
         // A broken table is empty and says why.
         const OpDocumentation broken = OpDocumentation::fromJson("{\"frameworks\": ");
