@@ -1,5 +1,7 @@
 #pragma once
 
+#include "widgets/projector/spritesheet.h"
+
 #include <QImage>
 #include <QRgb>
 #include <QWidget>
@@ -29,6 +31,12 @@ public:
     /// The text shown beside the hovered point.
     void setLabelProvider(std::function<QString(int)> provider) { m_labelProvider = std::move(provider); }
     void setAxisTitles(const QString& x, const QString& y);
+    /// Thumbnails: point i shows cell `cells[i]` of `sheet` (-1 or out of range: a dot) while sprites are shown.
+    void setSprites(SpriteSheet sheet, std::vector<int> cells);
+    void setShowSprites(bool show);
+    bool showsSprites() const { return m_showSprites && !m_sheet.isNull(); }
+    /// Side in pixels of a drawn thumbnail: the cell's, within 16 to 32.
+    int spriteSide() const;
     void resetView();
 
     int pointCount() const { return int(m_xs.size()); }
@@ -72,6 +80,9 @@ private:
     QString m_xTitle;
     QString m_yTitle;
     std::function<QString(int)> m_labelProvider;
+    SpriteSheet m_sheet;
+    std::vector<int> m_cells;
+    bool m_showSprites = true;
     mutable QImage m_cache;
     int m_hovered = -1;
     QPoint m_pressPos;
