@@ -10,6 +10,7 @@
 #include "app/settingsdialog.h"
 #include "models/core/timerange.h"
 #include "widgets/graph/graphpanel.h"
+#include "widgets/projector/projectorpanel.h"
 #include "widgets/scalars/scalarspanel.h"
 #include "widgets/tensor/tensorpanel.h"
 
@@ -141,6 +142,7 @@ RunView MainWindow::currentRunView() const
         view.expandedGroups = m_graphPanel->expandedGroups();
     view.tensor = m_tensorPanel->currentLocation();
     view.frontDocks = frontDocks();
+    view.projector = m_projectorPanel->saveState();
     return view;
 }
 
@@ -179,6 +181,8 @@ void MainWindow::beginRunView()
         restoreState(view.dockState);
     if (!view.scalars.isEmpty())
         m_scalarsPanel->restoreState(view.scalars);
+    if (!view.projector.isEmpty())
+        m_projectorPanel->restoreState(view.projector);
 }
 
 void MainWindow::finishRunView()

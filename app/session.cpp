@@ -16,7 +16,8 @@ constexpr int kVersion = 1; ///< bumped when the stored form changes incompatibl
 bool RunView::isEmpty() const
 {
     return dockState.isEmpty() && scalars.isEmpty() && scalarRanges.isEmpty() && !hasTimelineRange()
-        && graphPath.isEmpty() && expandedGroups.isEmpty() && tensor.isEmpty() && frontDocks.isEmpty();
+        && graphPath.isEmpty() && expandedGroups.isEmpty() && tensor.isEmpty() && frontDocks.isEmpty()
+        && projector.isEmpty();
 }
 
 QString RunView::settingsGroup(const QString& folder)
@@ -48,6 +49,7 @@ RunView RunView::load(const QString& folder)
     view.expandedGroups = settings.value(QStringLiteral("expandedGroups")).toStringList();
     view.tensor = settings.value(QStringLiteral("tensor")).toString();
     view.frontDocks = settings.value(QStringLiteral("frontDocks")).toStringList();
+    view.projector = settings.value(QStringLiteral("projector")).toMap();
     return view;
 }
 
@@ -70,6 +72,7 @@ void RunView::save(const QString& folder) const
     settings.setValue(QStringLiteral("expandedGroups"), expandedGroups);
     settings.setValue(QStringLiteral("tensor"), tensor);
     settings.setValue(QStringLiteral("frontDocks"), frontDocks);
+    settings.setValue(QStringLiteral("projector"), projector);
 }
 
 void RunView::remove(const QString& folder)

@@ -23,6 +23,7 @@ struct RunView
     QStringList expandedGroups;
     QString tensor; ///< TensorPanel::currentLocation
     QStringList frontDocks; ///< object names of the docks the user put in front, the latest first
+    QVariantMap projector; ///< ProjectorPanel::saveState (2-D or 3-D, sprites)
 
     bool hasTimelineRange() const { return timelineEnd > timelineStart; }
     bool isEmpty() const;

@@ -96,6 +96,7 @@ private slots:
         view.tensor = run.filePath(QStringLiteral("dump/x.npy"));
         // The docks the user had in front win over the content's choice when the folder is opened again.
         view.frontDocks = { QStringLiteral("GraphDock"), QStringLiteral("TimelineDock") };
+        view.projector = { { QStringLiteral("dimensions"), 3 }, { QStringLiteral("sprites"), false } };
         QVERIFY(!view.isEmpty());
         view.save(run.path());
 
