@@ -945,7 +945,8 @@ void ProjectorPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider
 
 bool ProjectorPanel::exportPng(const QString& fileName, QString* errorMessage) const
 {
-    const QSize size = m_stack->size().isEmpty() ? ChartExporter::kDefaultSize : m_stack->size();
+    const QWidget* shown = m_threeD ? static_cast<const QWidget*>(m_scatter3d) : m_scatter;
+    const QSize size = shown->size().isEmpty() ? ChartExporter::kDefaultSize : shown->size();
     const QImage image = m_threeD ? m_scatter3d->render(size, ChartExporter::kPngScale)
                                   : m_scatter->render(size, ChartExporter::kPngScale);
     if (image.save(fileName, "PNG"))

@@ -22,6 +22,8 @@ public:
     enum Mark : quint8 { None = 0, Match = 1, Neighbour = 2, Selected = 4 };
 
     explicit ProjectorScatter(QWidget* parent = nullptr);
+    /// Room for a readable picture: the splitter beside the neighbour list starts from this.
+    QSize sizeHint() const override { return { 640, 480 }; }
 
     /// Replaces the points; resets the view to fit them.
     void setPoints(std::vector<float> xs, std::vector<float> ys);

@@ -261,9 +261,6 @@ void main() {
             m_program->release();
             glDisable(GL_DEPTH_TEST);
         }
-        QPainter painter(this);
-        painter.setRenderHint(QPainter::Antialiasing);
-        o.paintOverlay(painter, size(), true);
     }
 
 private:
@@ -373,6 +370,32 @@ private:
     bool m_failed = false;
 };
 
+/// Rings, labels and the gizmo over the OpenGL child: a plain widget stacked above it, so the overlay is
+/// painted by the raster engine and composed over the GL picture rather than drawn into the GL frame.
+class Scatter3dOverlay final : public QWidget
+{
+public:
+    explicit Scatter3dOverlay(ProjectorScatter3d* owner)
+        : QWidget(owner)
+        , m_owner(owner)
+    {
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+        setAttribute(Qt::WA_NoSystemBackground);
+        setAttribute(Qt::WA_TranslucentBackground);
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        painter.setRenderHint(QPainter::Antialiasing);
+        m_owner->paintOverlay(painter, size(), true);
+    }
+
+private:
+    ProjectorScatter3d* m_owner;
+};
+
 ProjectorScatter3d::ProjectorScatter3d(QWidget* parent)
     : QWidget(parent)
 {
@@ -410,6 +433,8 @@ void ProjectorScatter3d::dropOpenGl()
     m_gl->hide();
     m_gl->deleteLater();
     m_gl = nullptr;
+    delete m_overlay;
+    m_overlay = nullptr;
     m_glRefused = true;
     sceneChanged();
 }
@@ -423,6 +448,10 @@ void ProjectorScatter3d::showEvent(QShowEvent* event)
         m_gl = new Scatter3dGl(this);
         m_gl->setGeometry(rect());
         m_gl->show();
+        m_overlay = new Scatter3dOverlay(this);
+        m_overlay->setGeometry(rect());
+        m_overlay->show();
+        m_overlay->raise();
     }
 }
 
@@ -430,6 +459,8 @@ void ProjectorScatter3d::resizeEvent(QResizeEvent* event)
 {
     if (m_gl)
         m_gl->setGeometry(rect());
+    if (m_overlay)
+        m_overlay->setGeometry(rect());
     m_cache = QImage();
     QWidget::resizeEvent(event);
 }
@@ -496,6 +527,8 @@ void ProjectorScatter3d::viewChanged()
     m_cache = QImage();
     if (m_gl)
         m_gl->update();
+    if (m_overlay)
+        m_overlay->update();
     update();
 }
 
@@ -733,6 +766,8 @@ void ProjectorScatter3d::mouseMoveEvent(QMouseEvent* event)
         m_hovered = hovered;
         if (m_gl)
             m_gl->update();
+        if (m_overlay)
+            m_overlay->update();
         update();
     }
 }
@@ -784,6 +819,8 @@ void ProjectorScatter3d::leaveEvent(QEvent*)
         m_hovered = -1;
         if (m_gl)
             m_gl->update();
+        if (m_overlay)
+            m_overlay->update();
         update();
     }
 }

@@ -13,6 +13,7 @@
 namespace runlens::widgets::projector {
 
 class Scatter3dGl;
+class Scatter3dOverlay;
 
 /// A 3-D scatter of many points. Drag rotates (trackball), shift-drag or the middle button pans, the wheel
 /// zooms, double-click resets the view; clicking picks the point nearest to the cursor on screen. Where an
@@ -26,6 +27,8 @@ class ProjectorScatter3d final : public QWidget
     Q_OBJECT
 public:
     explicit ProjectorScatter3d(QWidget* parent = nullptr);
+    /// Room for a readable picture: the splitter beside the neighbour list starts from this.
+    QSize sizeHint() const override { return { 640, 480 }; }
     ~ProjectorScatter3d() override;
 
     /// Replaces the points (three floats each, x y z) and fits the view to them; the rotation, zoom and pan
@@ -72,6 +75,7 @@ protected:
 
 private:
     friend class Scatter3dGl;
+    friend class Scatter3dOverlay;
     enum class Drag { None, Rotate, Pan };
 
     QVector3D point(std::size_t index) const
@@ -103,6 +107,7 @@ private:
     OrbitView m_view;
     mutable QImage m_cache; ///< the software picture of the current view
     Scatter3dGl* m_gl = nullptr;
+    Scatter3dOverlay* m_overlay = nullptr;
     bool m_glRefused = false;
     int m_hovered = -1;
     QPointF m_lastPos;
