@@ -11,6 +11,7 @@
 #include "models/core/timerange.h"
 #include "widgets/graph/graphpanel.h"
 #include "widgets/prcurves/prcurvespanel.h"
+#include "widgets/projector/projectorpanel.h"
 #include "widgets/scalars/scalarspanel.h"
 #include "widgets/tensor/tensorpanel.h"
 
@@ -144,6 +145,8 @@ RunView MainWindow::currentRunView() const
     view.frontDocks = frontDocks();
     if (const QVariantMap prCurves = m_prCurvesPanel->saveState(); !prCurves.isEmpty())
         view.panels.insert(QStringLiteral("prCurves"), prCurves);
+    if (const QVariantMap projector = m_projectorPanel->saveState(); !projector.isEmpty())
+        view.panels.insert(QStringLiteral("projector"), projector);
     return view;
 }
 
@@ -183,6 +186,8 @@ void MainWindow::beginRunView()
     if (!view.scalars.isEmpty())
         m_scalarsPanel->restoreState(view.scalars);
     m_prCurvesPanel->restoreState(view.panels.value(QStringLiteral("prCurves")).toMap());
+    if (const QVariantMap projector = view.panels.value(QStringLiteral("projector")).toMap(); !projector.isEmpty())
+        m_projectorPanel->restoreState(projector);
 }
 
 void MainWindow::finishRunView()

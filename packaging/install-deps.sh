@@ -8,7 +8,7 @@ preset="${1:-${RUNLENS_PRESET:-}}"
 
 packages=(
     build-essential cmake ninja-build pkg-config git ccache
-    qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-tools-dev qt6-multimedia-dev qt6-tools-dev-tools qt6-l10n-tools
+    qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-multimedia-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-translations-l10n libgl-dev libvulkan-dev
     libqcustomplot-dev libqcustomplot2.1-qt6
     libgraphviz-dev graphviz

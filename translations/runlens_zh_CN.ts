@@ -10922,6 +10922,57 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <source>&lt;b&gt;t-SNE&lt;/b&gt;&lt;br&gt;Iteration: %1 / %2&lt;br&gt;KL divergence: %3</source>
         <translation>&lt;b&gt;t-SNE&lt;/b&gt;&lt;br&gt;迭代：%1 / %2&lt;br&gt;KL 散度：%3</translation>
     </message>
+    <message>
+        <source>Principal component on the depth axis of the 3-D view</source>
+        <translation>3-D 视图深度轴上的主成分</translation>
+    </message>
+    <message>
+        <source>2-D</source>
+        <translation>2-D</translation>
+    </message>
+    <message>
+        <source>3-D</source>
+        <translation>3-D</translation>
+    </message>
+    <message>
+        <source>Show the points in two or three dimensions: three principal components, or t-SNE run with three output dimensions</source>
+        <translation>以二维或三维显示各点：三个主成分，或以三个输出维度运行的 t-SNE</translation>
+    </message>
+    <message>
+        <source>Sprites</source>
+        <translation>缩略图</translation>
+    </message>
+    <message>
+        <source>Reset view</source>
+        <translation>重置视图</translation>
+    </message>
+    <message>
+        <source>Back to the starting rotation, zoom and position of the 3-D view</source>
+        <translation>将 3-D 视图恢复到初始的旋转、缩放和位置</translation>
+    </message>
+    <message>
+        <source>Z:</source>
+        <translation>Z：</translation>
+    </message>
+    <message>
+        <source>This embedding has no sprite image</source>
+        <translation>此嵌入没有缩略图拼图（sprite）</translation>
+    </message>
+    <message>
+        <source>Draw each point as its image from the sprite sheet</source>
+        <translation>将每个点绘制为拼图（sprite）中对应的图像</translation>
+    </message>
+    <message>
+        <source>t-SNE 3</source>
+        <translation>t-SNE 3</translation>
+    </message>
+</context>
+<context>
+    <name>runlens::widgets::projector::ProjectorScatter3d</name>
+    <message>
+        <source>Drag: rotate · Shift-drag: pan · Wheel: zoom · Double-click: reset</source>
+        <translation>拖动：旋转 · Shift+拖动：平移 · 滚轮：缩放 · 双击：重置</translation>
+    </message>
 </context>
 <context>
     <name>runlens::widgets::runbrowser::RunBrowserWidget</name>

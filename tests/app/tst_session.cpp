@@ -100,7 +100,9 @@ private slots:
         // The docks the user had in front win over the content's choice when the folder is opened again.
         view.frontDocks = { QStringLiteral("GraphDock"), QStringLiteral("TimelineDock") };
         view.panels
-            = { { QStringLiteral("prCurves"), QVariantMap { { QStringLiteral("mode"), QStringLiteral("roc") } } } };
+            = { { QStringLiteral("prCurves"), QVariantMap { { QStringLiteral("mode"), QStringLiteral("roc") } } },
+                { QStringLiteral("projector"),
+                  QVariantMap { { QStringLiteral("dimensions"), 3 }, { QStringLiteral("sprites"), false } } } };
         QVERIFY(!view.isEmpty());
         view.save(run.path());
 

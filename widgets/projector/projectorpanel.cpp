@@ -3,6 +3,7 @@
 #include "models/core/workerpool.h"
 #include "widgets/projector/pointcolors.h"
 #include "widgets/projector/projectorscatter.h"
+#include "widgets/projector/projectorscatter3d.h"
 #include "widgets/projector/tsnejob.h"
 
 #include <QComboBox>
@@ -20,6 +21,7 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -53,6 +55,21 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     m_yBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_xBox->setToolTip(tr("Principal component on the horizontal axis"));
     m_yBox->setToolTip(tr("Principal component on the vertical axis"));
+    m_zBox = new QComboBox(this);
+    m_zBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_zBox->setToolTip(tr("Principal component on the depth axis of the 3-D view"));
+    m_dimensionsBox = new QComboBox(this);
+    m_dimensionsBox->addItem(tr("2-D"), 2);
+    m_dimensionsBox->addItem(tr("3-D"), 3);
+    m_dimensionsBox->setToolTip(tr("Show the points in two or three dimensions: three principal components, or "
+                                   "t-SNE run with three output dimensions"));
+    m_spritesButton = new QToolButton(this);
+    m_spritesButton->setText(tr("Sprites"));
+    m_spritesButton->setCheckable(true);
+    m_spritesButton->setChecked(m_showSprites);
+    m_resetViewButton = new QToolButton(this);
+    m_resetViewButton->setText(tr("Reset view"));
+    m_resetViewButton->setToolTip(tr("Back to the starting rotation, zoom and position of the 3-D view"));
     m_colorBox = new QComboBox(this);
     m_colorBox->setToolTip(tr("Metadata column that colours the points"));
     m_labelBox = new QComboBox(this);
@@ -107,22 +124,28 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
 
     auto* xLabel = new QLabel(tr("X:"), this);
     auto* yLabel = new QLabel(tr("Y:"), this);
+    m_zLabel = new QLabel(tr("Z:"), this);
     m_pcaWidgets = { xLabel, m_xBox, yLabel, m_yBox };
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Embedding:"), this));
     top->addWidget(m_setBox);
     top->addSpacing(8);
     top->addWidget(m_methodBox);
+    top->addWidget(m_dimensionsBox);
     top->addWidget(xLabel);
     top->addWidget(m_xBox);
     top->addWidget(yLabel);
     top->addWidget(m_yBox);
+    top->addWidget(m_zLabel);
+    top->addWidget(m_zBox);
     top->addSpacing(8);
     top->addWidget(new QLabel(tr("Colour by:"), this));
     top->addWidget(m_colorBox);
     top->addWidget(new QLabel(tr("Label by:"), this));
     top->addWidget(m_labelBox);
+    top->addWidget(m_spritesButton);
     top->addStretch(1);
+    top->addWidget(m_resetViewButton);
     top->addWidget(m_exportButton);
 
     m_searchEdit = new QLineEdit(this);
@@ -156,6 +179,11 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
 
     m_scatter = new ProjectorScatter(this);
     m_scatter->setLabelProvider([this](int index) { return labelFor(index); });
+    m_scatter3d = new ProjectorScatter3d(this);
+    m_scatter3d->setLabelProvider([this](int index) { return labelFor(index); });
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_scatter);
+    m_stack->addWidget(m_scatter3d);
 
     auto* side = new QWidget(this);
     m_variance = new QLabel(side);
@@ -188,7 +216,7 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     sideLayout->addWidget(m_neighbourList, 1);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_scatter);
+    splitter->addWidget(m_stack);
     splitter->addWidget(side);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
@@ -203,10 +231,17 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     connect(m_setBox, &QComboBox::currentIndexChanged, this, [this](int index) { setCurrentSet(index); });
     connect(m_xBox, &QComboBox::currentIndexChanged, this, [this] { updateScatterPoints(); });
     connect(m_yBox, &QComboBox::currentIndexChanged, this, [this] { updateScatterPoints(); });
+    connect(m_zBox, &QComboBox::currentIndexChanged, this, [this] { updateScatterPoints(); });
+    connect(m_dimensionsBox, &QComboBox::currentIndexChanged, this,
+            [this] { setThreeD(m_dimensionsBox->currentData().toInt() == 3); });
+    connect(m_spritesButton, &QToolButton::toggled, this, [this](bool on) { setSpritesShown(on); });
+    connect(m_resetViewButton, &QToolButton::clicked, m_scatter3d, &ProjectorScatter3d::resetView);
+    connect(m_scatter3d, &ProjectorScatter3d::pointClicked, this, [this](int index) { selectPoint(index); });
     connect(m_colorBox, &QComboBox::currentIndexChanged, this, [this] { updateColors(); });
     connect(m_labelBox, &QComboBox::currentIndexChanged, this, [this] {
         updateNeighbourList();
         m_scatter->update();
+        m_scatter3d->update();
     });
     connect(m_searchEdit, &QLineEdit::textChanged, this, [this](const QString& text) { setSearch(text); });
     connect(m_distanceBox, &QComboBox::currentIndexChanged, this, [this] { selectPoint(m_selected); });
@@ -302,6 +337,10 @@ void ProjectorPanel::clear()
     m_selected = -1;
     m_neighbours.clear();
     m_scatter->setPoints({}, {});
+    m_scatter3d->setPoints({});
+    m_sheet = SpriteSheet();
+    m_sheetPath.clear();
+    updateSprites();
     m_status->setText(tr("No embeddings in this folder. Open a folder holding a projector_config.pbtxt "
                          "(TensorBoard's add_embedding writes one) or a VisualDL log with add_embeddings values."));
     updateVarianceText();
@@ -364,6 +403,8 @@ void ProjectorPanel::setView(models::embeddings::EmbeddingSetPtr view, std::vect
     if (m_view)
         m_index = std::make_unique<models::embeddings::NeighbourIndex>(*m_view);
     m_scatter->setPoints({}, {});
+    m_scatter3d->setPoints({});
+    updateSprites();
     updateColors();
     updateNeighbourList();
     updateVarianceText();
@@ -468,14 +509,16 @@ void ProjectorPanel::setMethod(Method method)
             updateVarianceText();
         } else {
             m_scatter->setPoints({}, {});
+            m_scatter3d->setPoints({});
             startPca();
         }
     } else {
         cancelPca();
-        if (!m_tsneEmbedding.empty()) {
+        if (!m_tsneEmbedding.empty() && m_tsneDims == (m_threeD ? 3 : 2)) {
             showTsneEmbedding();
         } else {
             m_scatter->setPoints({}, {});
+            m_scatter3d->setPoints({});
             runTsne();
         }
     }
@@ -487,6 +530,13 @@ void ProjectorPanel::updateMethodControls()
     const bool pca = m_method == Method::Pca;
     for (QWidget* widget : m_pcaWidgets)
         widget->setVisible(pca);
+    m_zLabel->setVisible(pca && m_threeD);
+    m_zBox->setVisible(pca && m_threeD);
+    m_resetViewButton->setVisible(m_threeD);
+    m_stack->setCurrentWidget(m_threeD ? static_cast<QWidget*>(m_scatter3d) : m_scatter);
+    m_spritesButton->setEnabled(!m_sheet.isNull());
+    m_spritesButton->setToolTip(m_sheet.isNull() ? tr("This embedding has no sprite image")
+                                                 : tr("Draw each point as its image from the sprite sheet"));
     m_tsneControls->setVisible(!pca);
     const bool running = isTsneRunning();
     m_runButton->setText(running ? tr("Stop") : tr("Run"));
@@ -572,8 +622,10 @@ void ProjectorPanel::updateComponentChoices()
 {
     const QSignalBlocker xBlocker(m_xBox);
     const QSignalBlocker yBlocker(m_yBox);
+    const QSignalBlocker zBlocker(m_zBox);
     m_xBox->clear();
     m_yBox->clear();
+    m_zBox->clear();
     if (!m_pca)
         return;
     for (int c = 0; c < m_pca->components; ++c) {
@@ -581,9 +633,11 @@ void ProjectorPanel::updateComponentChoices()
             = tr("PC%1 (%2%)").arg(c + 1).arg(m_pca->explainedVarianceRatio[std::size_t(c)] * 100.0, 0, 'f', 1);
         m_xBox->addItem(text, c);
         m_yBox->addItem(text, c);
+        m_zBox->addItem(text, c);
     }
     m_xBox->setCurrentIndex(0);
     m_yBox->setCurrentIndex(std::min(1, m_pca->components - 1));
+    m_zBox->setCurrentIndex(std::min(2, m_pca->components - 1));
 }
 
 void ProjectorPanel::setComponents(int x, int y)
@@ -592,12 +646,31 @@ void ProjectorPanel::setComponents(int x, int y)
     m_yBox->setCurrentIndex(y);
 }
 
+void ProjectorPanel::setZComponent(int z)
+{
+    m_zBox->setCurrentIndex(z);
+}
+
 void ProjectorPanel::updateScatterPoints()
 {
     if (!m_pca || m_method != Method::Pca)
         return;
     const int cx = std::max(0, m_xBox->currentIndex());
     const int cy = std::max(0, m_yBox->currentIndex());
+    if (m_threeD) {
+        // With fewer than three components (two-dimensional data) the missing axis stays flat at 0.
+        const int cz = m_zBox->currentIndex();
+        std::vector<float> xyz(std::size_t(m_pca->rows) * 3);
+        for (int i = 0; i < m_pca->rows; ++i) {
+            xyz[3 * std::size_t(i)] = m_pca->at(i, cx);
+            xyz[3 * std::size_t(i) + 1] = m_pca->components > 1 ? m_pca->at(i, cy) : 0.0f;
+            xyz[3 * std::size_t(i) + 2] = m_pca->components > 2 && cz >= 0 ? m_pca->at(i, cz) : 0.0f;
+        }
+        m_scatter3d->setPoints(std::move(xyz));
+        m_scatter3d->setAxisTitles(m_xBox->currentText(), m_yBox->currentText(), m_zBox->currentText());
+        updateMarks();
+        return;
+    }
     std::vector<float> xs(std::size_t(m_pca->rows));
     std::vector<float> ys(std::size_t(m_pca->rows));
     for (int i = 0; i < m_pca->rows; ++i) {
@@ -634,6 +707,7 @@ void ProjectorPanel::updateColors()
         legend = colors.note.toHtmlEscaped();
     }
     m_legend->setText(legend);
+    m_scatter3d->setColors(colors.colors);
     m_scatter->setColors(std::move(colors.colors));
 }
 
@@ -699,6 +773,8 @@ void ProjectorPanel::updateMarks()
     if (m_selected >= 0 && m_selected < set->rows)
         marks[std::size_t(m_selected)] |= ProjectorScatter::Selected;
     const bool dim = (searching && m_searchValid) || m_selected >= 0;
+    if (m_scatter3d->pointCount() == set->rows)
+        m_scatter3d->setMarks(marks, dim);
     if (m_scatter->pointCount() == set->rows)
         m_scatter->setMarks(std::move(marks), dim);
     m_searchError = searching && !m_searchValid ? expression.errorString() : QString();
@@ -792,6 +868,76 @@ void ProjectorPanel::updateVarianceText()
                             .arg(lines.join(QStringLiteral("<br>"))));
 }
 
+void ProjectorPanel::setThreeD(bool threeD)
+{
+    if (m_dimensionsBox->currentData().toInt() != (threeD ? 3 : 2)) {
+        m_dimensionsBox->setCurrentIndex(m_dimensionsBox->findData(threeD ? 3 : 2)); // back through the signal
+        return;
+    }
+    if (m_threeD == threeD)
+        return;
+    m_threeD = threeD;
+    updateMethodControls();
+    if (!m_view)
+        return;
+    if (m_method == Method::Pca) {
+        updateScatterPoints();
+    } else if (!m_tsneEmbedding.empty() && m_tsneDims == (threeD ? 3 : 2) && !isTsneRunning()) {
+        showTsneEmbedding();
+    } else {
+        // A layout has as many dimensions as its run had: the other view needs a run of its own.
+        runTsne();
+    }
+    updateColors();
+    updateMarks();
+}
+
+void ProjectorPanel::setSpritesShown(bool shown)
+{
+    if (m_spritesButton->isChecked() != shown) {
+        m_spritesButton->setChecked(shown); // back through the signal
+        return;
+    }
+    m_showSprites = shown;
+    m_scatter->setShowSprites(shown);
+    m_scatter3d->setShowSprites(shown);
+}
+
+void ProjectorPanel::updateSprites()
+{
+    const models::embeddings::EmbeddingSetPtr set = currentSet();
+    const QString path = set && set->hasSprite() ? set->spritePath : QString();
+    if (path != m_sheetPath || (set && m_sheet.cellSize() != set->spriteImageSize)) {
+        m_sheetPath = path;
+        m_sheet = path.isEmpty() ? SpriteSheet() : SpriteSheet::load(path, set->spriteImageSize);
+    }
+    std::vector<int> cells;
+    if (!m_sheet.isNull() && m_view) {
+        // The sheet is indexed by the rows of the whole set, also when a subset is isolated.
+        cells.resize(std::size_t(m_view->rows));
+        for (int i = 0; i < m_view->rows; ++i)
+            cells[std::size_t(i)] = originalIndex(i);
+    }
+    m_scatter->setSprites(m_sheet, cells);
+    m_scatter3d->setSprites(m_sheet, std::move(cells));
+    m_scatter->setShowSprites(m_showSprites);
+    m_scatter3d->setShowSprites(m_showSprites);
+    updateMethodControls();
+}
+
+QVariantMap ProjectorPanel::saveState() const
+{
+    return { { QStringLiteral("dimensions"), m_threeD ? 3 : 2 }, { QStringLiteral("sprites"), m_showSprites } };
+}
+
+void ProjectorPanel::restoreState(const QVariantMap& state)
+{
+    if (state.contains(QStringLiteral("sprites")))
+        setSpritesShown(state.value(QStringLiteral("sprites")).toBool());
+    if (state.contains(QStringLiteral("dimensions")))
+        setThreeD(state.value(QStringLiteral("dimensions")).toInt() == 3);
+}
+
 void ProjectorPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider provider)
 {
     m_fileNameProvider = std::move(provider);
@@ -799,8 +945,10 @@ void ProjectorPanel::setExportFileNameProvider(ChartExportMenu::FileNameProvider
 
 bool ProjectorPanel::exportPng(const QString& fileName, QString* errorMessage) const
 {
-    const QImage image = m_scatter->render(
-        m_scatter->size().isEmpty() ? ChartExporter::kDefaultSize : m_scatter->size(), ChartExporter::kPngScale);
+    const QWidget* shown = m_threeD ? static_cast<const QWidget*>(m_scatter3d) : m_scatter;
+    const QSize size = shown->size().isEmpty() ? ChartExporter::kDefaultSize : shown->size();
+    const QImage image = m_threeD ? m_scatter3d->render(size, ChartExporter::kPngScale)
+                                  : m_scatter->render(size, ChartExporter::kPngScale);
     if (image.save(fileName, "PNG"))
         return true;
     if (errorMessage)

@@ -5,8 +5,10 @@
 #include "models/embeddings/pca.h"
 #include "models/embeddings/tsne.h"
 #include "widgets/common/chartexportmenu.h"
+#include "widgets/projector/spritesheet.h"
 
 #include <QFutureWatcher>
+#include <QVariantMap>
 #include <QWidget>
 
 #include <atomic>
@@ -21,16 +23,19 @@ class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QSpinBox;
+class QStackedWidget;
 class QToolButton;
 
 namespace runlens::widgets::projector {
 
 class ProjectorScatter;
+class ProjectorScatter3d;
 
 class TsneJob;
 
-/// The Projector: embedding sets (TensorBoard projector folders) shown as a 2-D scatter of their
-/// principal components or of a t-SNE layout. Both run on the worker pool with progress and cancel;
+/// The Projector: embedding sets (TensorBoard projector folders) shown as a 2-D or 3-D scatter of their
+/// principal components or of a t-SNE layout (a 3-D one runs t-SNE with three output dimensions); points
+/// can be drawn as their sprite thumbnails. Both run on the worker pool with progress and cancel;
 /// t-SNE runs in chunks of a few iterations and the scatter follows it after each chunk. Points are
 /// coloured and labelled by a metadata column, a regex over the metadata highlights matches, and
 /// clicking a point lists its nearest neighbours in the original space. "Isolate" makes the matches (or
@@ -63,9 +68,24 @@ public:
     const std::optional<models::embeddings::PcaResult>& pca() const { return m_pca; }
     bool isComputing() const { return m_watcher.isRunning() || isTsneRunning(); }
     ProjectorScatter* scatter() const { return m_scatter; }
+    ProjectorScatter3d* scatter3d() const { return m_scatter3d; }
 
     void setCurrentSet(int index);
     void setComponents(int x, int y);
+    /// The principal component on the depth axis of the 3-D view.
+    void setZComponent(int z);
+    /// Shows the points in three dimensions (PCA components x, y, z, or t-SNE re-run with three output
+    /// dimensions) or in two.
+    void setThreeD(bool threeD);
+    bool isThreeD() const { return m_threeD; }
+    /// Draws points as their sprite thumbnails when the set has a sprite sheet.
+    void setSpritesShown(bool shown);
+    bool spritesShown() const { return m_showSprites; }
+    /// The sprite sheet of the current set (null when it has none or it cannot be read).
+    const SpriteSheet& spriteSheet() const { return m_sheet; }
+    /// The view settings kept with a folder's session: {"dimensions": 2 or 3, "sprites": bool}.
+    QVariantMap saveState() const;
+    void restoreState(const QVariantMap& state);
     void setColorColumn(int column); ///< -1: one colour
     void setLabelColumn(int column); ///< -1: the point's index
     void setSearch(const QString& pattern);
@@ -87,8 +107,9 @@ public:
     /// Stops the run after its current chunk; the layout reached so far stays.
     void stopTsne();
     bool isTsneRunning() const;
-    /// The last t-SNE layout shown: viewSet()->rows rows of 2 floats; empty before the first chunk.
+    /// The last t-SNE layout shown: viewSet()->rows rows of tsneDimensions() floats; empty before the first chunk.
     const std::vector<float>& tsneEmbedding() const { return m_tsneEmbedding; }
+    int tsneDimensions() const { return m_tsneDims; }
     int tsneIteration() const { return m_tsneIteration; }
     double tsneKl() const { return m_tsneKl; }
     /// The points shown: the current set, or the subset made by isolateSelection().
@@ -132,6 +153,7 @@ private:
     void cancelPca();
     void updateComponentChoices();
     void updateScatterPoints();
+    void updateSprites();
     void updateColors();
     void updateMarks();
     void updateNeighbourList();
@@ -163,6 +185,11 @@ private:
     std::shared_ptr<TsneJob> m_tsneJob;
     QFutureWatcher<void> m_tsneWatcher;
     std::vector<float> m_tsneEmbedding;
+    int m_tsneDims = 2; ///< values per point in m_tsneEmbedding
+    bool m_threeD = false;
+    bool m_showSprites = true;
+    SpriteSheet m_sheet;
+    QString m_sheetPath; ///< where m_sheet was read from
     int m_tsneIteration = 0;
     int m_tsneTotal = 0;
     double m_tsneKl = 0.0;
@@ -171,6 +198,13 @@ private:
     QComboBox* m_setBox = nullptr;
     QComboBox* m_xBox = nullptr;
     QComboBox* m_yBox = nullptr;
+    QComboBox* m_zBox = nullptr;
+    QWidget* m_zLabel = nullptr;
+    QComboBox* m_dimensionsBox = nullptr;
+    QToolButton* m_spritesButton = nullptr;
+    QToolButton* m_resetViewButton = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    ProjectorScatter3d* m_scatter3d = nullptr;
     QComboBox* m_colorBox = nullptr;
     QComboBox* m_labelBox = nullptr;
     QComboBox* m_methodBox = nullptr;

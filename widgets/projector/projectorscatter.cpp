@@ -81,6 +81,27 @@ void ProjectorScatter::setMarks(std::vector<quint8> marks, bool dimUnmatched)
     invalidate();
 }
 
+void ProjectorScatter::setSprites(SpriteSheet sheet, std::vector<int> cells)
+{
+    m_sheet = std::move(sheet);
+    m_cells = std::move(cells);
+    invalidate();
+}
+
+void ProjectorScatter::setShowSprites(bool show)
+{
+    if (m_showSprites == show)
+        return;
+    m_showSprites = show;
+    invalidate();
+}
+
+int ProjectorScatter::spriteSide() const
+{
+    const QSize cell = m_sheet.cellSize();
+    return std::clamp(std::max(cell.width(), cell.height()), 16, 32);
+}
+
 void ProjectorScatter::setAxisTitles(const QString& x, const QString& y)
 {
     m_xTitle = x;
@@ -135,7 +156,8 @@ int ProjectorScatter::pointAt(QPointF pos) const
 {
     const Transform t = transformFor(size());
     int best = -1;
-    double bestDistance = kHoverRadius * kHoverRadius;
+    const double radius = showsSprites() ? spriteSide() * 0.5 : kHoverRadius;
+    double bestDistance = radius * radius;
     for (std::size_t i = 0; i < m_xs.size(); ++i) {
         const double dx = m_xs[i] * t.sx + t.ox - pos.x();
         const double dy = m_ys[i] * t.sy + t.oy - pos.y();
@@ -162,8 +184,42 @@ QImage ProjectorScatter::render(QSize size, qreal devicePixelRatio) const
     const bool marked = m_marks.size() == m_xs.size();
     const bool colored = m_colors.size() == m_xs.size();
 
+    if (showsSprites()) {
+        // Thumbnails framed in the point's colour; outside a search they show faintly.
+        QPainter painter(&image);
+        painter.scale(devicePixelRatio, devicePixelRatio);
+        painter.setClipRect(plotRect(size));
+        const double side = spriteSide();
+        for (int pass = 0; pass < 2; ++pass) {
+            for (std::size_t i = 0; i < m_xs.size(); ++i) {
+                const quint8 mark = marked ? m_marks[i] : quint8(0);
+                if ((pass == 1) != (mark != 0))
+                    continue;
+                const QPointF at(m_xs[i] * t.sx + t.ox, m_ys[i] * t.sy + t.oy);
+                const QRgb color = colored ? m_colors[i] : kDefaultColor;
+                const QRect cell = i < m_cells.size() ? m_sheet.cellRect(m_cells[i]) : QRect();
+                if (cell.isEmpty()) {
+                    painter.setOpacity(1.0);
+                    painter.setPen(Qt::NoPen);
+                    painter.setBrush(QColor(mark == 0 && m_dimUnmatched ? faded(color) : color));
+                    painter.drawEllipse(at, 2.5, 2.5);
+                    continue;
+                }
+                const double s = mark ? side + 6 : side;
+                const QRectF target(at.x() - s / 2, at.y() - s / 2, s, s);
+                if (!target.intersects(plotRect(size)))
+                    continue;
+                painter.setOpacity(mark == 0 && m_dimUnmatched ? 0.3 : 1.0);
+                painter.fillRect(target, Qt::white);
+                painter.drawImage(target, m_sheet.image(), cell);
+                painter.setPen(QPen(QColor(color), 1.0));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawRect(target.adjusted(0.5, 0.5, -0.5, -0.5));
+            }
+        }
+    }
     // Two passes: ordinary (or dimmed) points first, so marked points are never hidden under them.
-    for (int pass = 0; pass < 2; ++pass) {
+    for (int pass = showsSprites() ? 2 : 0; pass < 2; ++pass) {
         for (std::size_t i = 0; i < m_xs.size(); ++i) {
             const quint8 mark = marked ? m_marks[i] : quint8(0);
             const bool highlighted = mark != 0;
@@ -192,7 +248,8 @@ QImage ProjectorScatter::render(QSize size, qreal devicePixelRatio) const
             const bool selected = m_marks[i] & Selected;
             painter.setPen(QPen(selected ? QColor(0xd6, 0x27, 0x28) : QColor(0x20, 0x20, 0x20), selected ? 2.0 : 1.2));
             painter.setBrush(Qt::NoBrush);
-            painter.drawEllipse(p, selected ? 7.0 : 5.0, selected ? 7.0 : 5.0);
+            const double ring = (showsSprites() ? spriteSide() * 0.5 + 3 : 0.0) + (selected ? 7.0 : 5.0);
+            painter.drawEllipse(p, ring, ring);
         }
     }
     const QRectF plot = plotRect(size);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "widgets/projector/spritesheet.h"
+
 #include <QImage>
 #include <QRgb>
 #include <QWidget>
@@ -20,6 +22,8 @@ public:
     enum Mark : quint8 { None = 0, Match = 1, Neighbour = 2, Selected = 4 };
 
     explicit ProjectorScatter(QWidget* parent = nullptr);
+    /// Room for a readable picture: the splitter beside the neighbour list starts from this.
+    QSize sizeHint() const override { return { 640, 480 }; }
 
     /// Replaces the points; resets the view to fit them.
     void setPoints(std::vector<float> xs, std::vector<float> ys);
@@ -29,6 +33,12 @@ public:
     /// The text shown beside the hovered point.
     void setLabelProvider(std::function<QString(int)> provider) { m_labelProvider = std::move(provider); }
     void setAxisTitles(const QString& x, const QString& y);
+    /// Thumbnails: point i shows cell `cells[i]` of `sheet` (-1 or out of range: a dot) while sprites are shown.
+    void setSprites(SpriteSheet sheet, std::vector<int> cells);
+    void setShowSprites(bool show);
+    bool showsSprites() const { return m_showSprites && !m_sheet.isNull(); }
+    /// Side in pixels of a drawn thumbnail: the cell's, within 16 to 32.
+    int spriteSide() const;
     void resetView();
 
     int pointCount() const { return int(m_xs.size()); }
@@ -72,6 +82,9 @@ private:
     QString m_xTitle;
     QString m_yTitle;
     std::function<QString(int)> m_labelProvider;
+    SpriteSheet m_sheet;
+    std::vector<int> m_cells;
+    bool m_showSprites = true;
     mutable QImage m_cache;
     int m_hovered = -1;
     QPoint m_pressPos;

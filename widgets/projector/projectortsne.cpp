@@ -3,6 +3,7 @@
 #include "models/core/workerpool.h"
 #include "widgets/projector/pointcolors.h"
 #include "widgets/projector/projectorscatter.h"
+#include "widgets/projector/projectorscatter3d.h"
 #include "widgets/projector/tsnejob.h"
 
 #include <QComboBox>
@@ -125,7 +126,7 @@ void ProjectorPanel::setTsneOptions(const models::embeddings::TsneOptions& optio
 models::embeddings::TsneOptions ProjectorPanel::tsneOptions() const
 {
     models::embeddings::TsneOptions options;
-    options.outputDims = 2;
+    options.outputDims = m_threeD ? 3 : 2;
     options.perplexity = m_perplexityBox->value();
     options.learningRate = m_learningRateBox->value() > 0.0 ? m_learningRateBox->value()
                                                             : models::embeddings::TsneOptions::kAutoLearningRate;
@@ -164,6 +165,7 @@ void ProjectorPanel::runTsne()
         ? tr("t-SNE: reducing to %1 principal components first, then computing affinities…").arg(kTsneInputDims)
         : tr("t-SNE: computing affinities…");
     m_scatter->setPoints({}, {});
+    m_scatter3d->setPoints({});
     m_progressBar->setValue(0);
     m_progressBar->show();
     m_cancelButton->show();
@@ -223,6 +225,7 @@ void ProjectorPanel::tsneChunkFinished()
     }
     const models::embeddings::TsneRun& run = *job->run;
     m_tsneEmbedding = job->embedding;
+    m_tsneDims = job->options.outputDims;
     m_tsneIteration = job->iteration;
     m_tsneKl = job->kl;
     QString settings = tr("perplexity %1").arg(run.effectivePerplexity(), 0, 'g', 4);
@@ -279,16 +282,23 @@ void ProjectorPanel::cancelTsne()
 
 void ProjectorPanel::showTsneEmbedding()
 {
-    if (!m_view || m_tsneEmbedding.size() != std::size_t(m_view->rows) * 2)
+    const std::size_t dims = std::size_t(m_tsneDims);
+    if (!m_view || m_tsneEmbedding.size() != std::size_t(m_view->rows) * dims)
         return;
-    std::vector<float> xs(std::size_t(m_view->rows));
-    std::vector<float> ys(std::size_t(m_view->rows));
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-        xs[i] = m_tsneEmbedding[2 * i];
-        ys[i] = m_tsneEmbedding[2 * i + 1];
+    if (dims == 3) {
+        // Each chunk moves every point: the view is fitted to the new layout, keeping the user's rotation.
+        m_scatter3d->setPoints(m_tsneEmbedding, m_scatter3d->pointCount() == m_view->rows);
+        m_scatter3d->setAxisTitles(tr("t-SNE 1"), tr("t-SNE 2"), tr("t-SNE 3"));
+    } else {
+        std::vector<float> xs(std::size_t(m_view->rows));
+        std::vector<float> ys(std::size_t(m_view->rows));
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+            xs[i] = m_tsneEmbedding[dims * i];
+            ys[i] = m_tsneEmbedding[dims * i + 1];
+        }
+        m_scatter->setPoints(std::move(xs), std::move(ys));
+        m_scatter->setAxisTitles(tr("t-SNE 1"), tr("t-SNE 2"));
     }
-    m_scatter->setPoints(std::move(xs), std::move(ys));
-    m_scatter->setAxisTitles(tr("t-SNE 1"), tr("t-SNE 2"));
     updateMarks();
     updateVarianceText();
 }
