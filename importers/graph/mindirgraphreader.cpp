@@ -802,6 +802,8 @@ GraphResult MindIrGraphReader::read(std::string_view bytes, const QString& path,
         complete
             = builder.addGraph(model.functions(i), functions[std::size_t(i)], parsed.functionLocations[std::size_t(i)]);
     }
+    // The model's messages live in the arena: what is needed of them below is read before it goes.
+    const bool bigEndian = model.has_little_endian() && !model.little_endian();
     arena.reset();
     if (!complete) {
         GraphResult result = publishGraph(std::move(graph), diagnostics, true);
@@ -812,7 +814,7 @@ GraphResult MindIrGraphReader::read(std::string_view bytes, const QString& path,
         dropDanglingProducers(*graph);
         diagnostics.append(budget.diagnostic(path, -1));
     }
-    if (model.has_little_endian() && !model.little_endian())
+    if (bigEndian)
         diagnostics.append(graphDiagnostic(models::Severity::Info, path,
                                            GraphTr::tr("The model was saved on a big-endian machine: its weights "
                                                        "are stored in that byte order.")));

@@ -345,8 +345,9 @@ void TestTfLiteGraph::sniffing()
     QFETCH(int, kind);
     QVERIFY(FileSniffer::worthReading(name.toStdString()));
     QByteArray head = readAll(kDir + "hello_world_int8.tflite");
+    static const char kOther[] = "\x10\x00\x00\x00XXXXsomething else entirely";
     if (!validHead)
-        head = QByteArray("\x10\x00\x00\x00XXXXsomething else entirely", 33);
+        head = QByteArray(kOther, qsizetype(sizeof kOther - 1));
     const SniffResult sniffed = FileSniffer::sniff(
         name.toStdString(), "run", std::string_view(head.constData(), std::size_t(head.size())), head.size());
     QCOMPARE(int(sniffed.kind), kind);
