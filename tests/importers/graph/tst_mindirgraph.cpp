@@ -3,6 +3,7 @@
 #include "importers/graph/mindirgraphreader.h"
 #include "models/graph/graph.h"
 
+#include "tests/importers/graph/graphtesthelpers.h"
 #include "tests/pythonoracle.h"
 
 #include <QFile>
@@ -19,41 +20,12 @@ using namespace runlens::importers::graph;
 using namespace runlens::models;
 using namespace runlens::models::graph;
 
+using namespace runlens::test::graph;
+
 namespace {
 
 const QString kLenet = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph/mindir/lenet.mindir");
 const QString kSplit = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph/mindir/lenet_split_graph.mindir");
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
-
-const Node* findNode(const Graph& graph, const std::string& id)
-{
-    const int index = graph.find(id);
-    return index < 0 ? nullptr : &graph.nodes[std::size_t(index)];
-}
-
-std::string attribute(const Node& node, const std::string& name)
-{
-    for (const Attribute& a : node.attributes) {
-        if (a.name == name)
-            return a.value;
-    }
-    return "<none>";
-}
-
-int countKind(const Graph& graph, NodeKind kind)
-{
-    int n = 0;
-    for (const Node& node : graph.nodes)
-        n += node.kind == kind ? 1 : 0;
-    return n;
-}
 
 } // namespace
 

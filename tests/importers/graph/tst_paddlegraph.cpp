@@ -4,6 +4,7 @@
 #include "importers/graph/visualdlgraphreader.h"
 #include "models/graph/graph.h"
 
+#include "tests/importers/graph/graphtesthelpers.h"
 #include "tests/pythonoracle.h"
 
 #include <QFile>
@@ -20,42 +21,13 @@ using namespace runlens::importers::graph;
 using namespace runlens::models;
 using namespace runlens::models::graph;
 
+using namespace runlens::test::graph;
+
 namespace {
 
 const QString kCnn = QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/cnn/inference.pdmodel");
 const QString kMobileNet = QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/visualdl_demo/__model__");
 const QString kVdlGraph = QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/vdlgraph/vdlgraph.1700000000.log");
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
-
-const Node* findNode(const Graph& graph, const std::string& id)
-{
-    const int index = graph.find(id);
-    return index < 0 ? nullptr : &graph.nodes[std::size_t(index)];
-}
-
-std::string attribute(const Node& node, const std::string& name)
-{
-    for (const Attribute& a : node.attributes) {
-        if (a.name == name)
-            return a.value;
-    }
-    return "<none>";
-}
-
-int countKind(const Graph& graph, NodeKind kind)
-{
-    int n = 0;
-    for (const Node& node : graph.nodes)
-        n += node.kind == kind ? 1 : 0;
-    return n;
-}
 
 } // namespace
 

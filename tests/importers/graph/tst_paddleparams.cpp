@@ -5,6 +5,7 @@
 #include "importers/graph/paddlegraphreader.h"
 #include "importers/graph/paddleparams.h"
 
+#include "tests/importers/graph/graphtesthelpers.h"
 #include "tests/pythonoracle.h"
 
 #include <QBuffer>
@@ -25,15 +26,11 @@ using namespace runlens::importers::graph;
 using namespace runlens::models;
 using namespace runlens::models::graph;
 
+using namespace runlens::test::graph;
+
 namespace {
 
 const QString kCnnDir = QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/cnn");
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 GraphResult readModel(const QString& path)
 {
@@ -44,17 +41,6 @@ const Node* parameter(const Graph& graph, const QString& name)
 {
     const int index = graph.find(name.toStdString());
     return index < 0 ? nullptr : &graph.nodes[std::size_t(index)];
-}
-
-bool hasDiagnostic(const GraphResult& result, Severity severity, const QString& text)
-{
-    for (const Diagnostic& d : result.diagnostics) {
-        if (d.severity == severity && d.message.contains(text))
-            return true;
-    }
-    for (const Diagnostic& d : result.diagnostics)
-        qWarning("%s", qPrintable(d.toString()));
-    return false;
 }
 
 /// A copy of the CNN fixture in `dir`, with the parameter file replaced by `params` (none when null).

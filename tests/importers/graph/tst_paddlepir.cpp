@@ -6,6 +6,7 @@
 #include "importers/graph/paddlegraphreader.h"
 #include "importers/graph/paddlepirreader.h"
 
+#include "tests/importers/graph/graphtesthelpers.h"
 #include "tests/pythonoracle.h"
 
 #include <QFile>
@@ -22,16 +23,12 @@ using namespace runlens::importers::graph;
 using namespace runlens::models;
 using namespace runlens::models::graph;
 
+using namespace runlens::test::graph;
+
 namespace {
 
 const QString kProgram = QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/pir/inference.json");
 const QString kDesignExample = QStringLiteral(RUNLENS_TEST_DATA_DIR "/paddle/pir/design_example.json");
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 const Node* nodeNamed(const Graph& graph, const std::string& opType, int nth = 0)
 {
@@ -40,15 +37,6 @@ const Node* nodeNamed(const Graph& graph, const std::string& opType, int nth = 0
             return &node;
     }
     return nullptr;
-}
-
-bool hasDiagnostic(const GraphResult& result, Severity severity, const QString& text)
-{
-    for (const Diagnostic& d : result.diagnostics) {
-        if (d.severity == severity && d.message.contains(text))
-            return true;
-    }
-    return false;
 }
 
 /// JSON written with single quotes, so the tests' programs need no escaping.

@@ -4,6 +4,7 @@
 #include "importers/graph/tfcheckpointindex.h"
 #include "models/graph/graph.h"
 
+#include "tests/importers/graph/graphtesthelpers.h"
 #include "tests/pythonoracle.h"
 
 #include <QFile>
@@ -20,6 +21,8 @@ using namespace runlens::importers::graph;
 using namespace runlens::models;
 using namespace runlens::models::graph;
 
+using namespace runlens::test::graph;
+
 namespace {
 
 const QString kDir = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph/savedmodel");
@@ -27,14 +30,6 @@ const QString kTf1 = kDir + QStringLiteral("/half_plus_two_tf1/saved_model.pb");
 const QString kTf2 = kDir + QStringLiteral("/half_plus_two_tf2/saved_model.pb");
 const QString kTwo = kDir + QStringLiteral("/two_metagraphs/saved_model.pb");
 const QString kMeta = kDir + QStringLiteral("/session_bundle/export.meta");
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
 
 std::string metadata(const Graph& graph, const std::string& key)
 {

@@ -3,6 +3,7 @@
 #include "importers/graph/tflitegraphreader.h"
 #include "models/graph/graph.h"
 
+#include "tests/importers/graph/graphtesthelpers.h"
 #include "tests/pythonoracle.h"
 
 #include <QFile>
@@ -22,33 +23,12 @@ using namespace runlens::importers::graph;
 using namespace runlens::models;
 using namespace runlens::models::graph;
 
+using namespace runlens::test::graph;
+
 namespace {
 
 const QString kDir = QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph/tflite/");
 const QString kSchema = QStringLiteral(RUNLENS_TEST_DATA_DIR "/../../importers/graph/schema/tflite.fbs");
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
-
-const Node* findNode(const Graph& graph, const std::string& id)
-{
-    const int index = graph.find(id);
-    return index < 0 ? nullptr : &graph.nodes[std::size_t(index)];
-}
-
-std::string attribute(const Node& node, const std::string& name)
-{
-    for (const Attribute& a : node.attributes) {
-        if (a.name == name)
-            return a.value;
-    }
-    return "<none>";
-}
 
 std::string metadata(const Graph& graph, const std::string& name)
 {
