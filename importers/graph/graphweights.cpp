@@ -61,12 +61,13 @@ QList<models::tensor::TensorSeries> graphWeightSeries(const models::graph::Graph
         layout.swap = std::endian::native == std::endian::big; // raw elements are little-endian
 
         const QString file = models::graph::weightDataFile(graph, data);
-        const qint64 fileSize = QFileInfo(file).size();
-        if (fileSize <= 0 || data.offset > fileSize - data.length)
-            continue;
+        // One stat and one mapping per data file: an ONNX model keeps a thousand initializers in one file.
         auto& mapping = mappings[file];
         if (!mapping)
-            mapping = std::make_shared<const tensor::SharedFileMapping>(file, fileSize);
+            mapping = std::make_shared<const tensor::SharedFileMapping>(file, QFileInfo(file).size());
+        const qint64 fileSize = mapping->expectedSize();
+        if (fileSize <= 0 || data.offset > fileSize - data.length)
+            continue;
 
         models::tensor::TensorInfo info;
         info.path = file;

@@ -58,6 +58,7 @@ public:
     { }
 
     const QString& path() const { return m_path; }
+    std::int64_t expectedSize() const { return m_expectedSize; }
 
     /// The mapping, or nullptr with `error` naming the file.
     std::shared_ptr<const models::tensor::TensorData> get(QString& error) const
