@@ -6,7 +6,7 @@
 #include <QDir>
 #include <QSaveFile>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 namespace {
 
@@ -112,4 +112,4 @@ bool DemoGraph::write(const QString& directory, QString* error)
     return true;
 }
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

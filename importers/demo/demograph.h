@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 /// Writes the demo model (DemoModel) as a Graphviz `.dot` file: one node per operator, named by its module
 /// path and ONNX op type ("layer1/0/conv1/Conv", so the Graph panel nests it in layer1 > 0 > conv1), an
@@ -18,4 +18,4 @@ public:
     static bool write(const QString& directory, QString* error);
 };
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

@@ -3,7 +3,7 @@
 #include <QHash>
 #include <QStringList>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 namespace {
 
@@ -140,4 +140,4 @@ qint64 DemoModel::parameterCount()
     return total;
 }
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 /// The small residual CNN the demo run pretends to train (CIFAR-10 sized: 3x32x32 images, 10 classes).
 /// Its graph, its profiler trace and its tensor dumps are all written from this one description, so the
@@ -49,4 +49,4 @@ public:
     static qint64 parameterCount();
 };
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

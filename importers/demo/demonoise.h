@@ -2,7 +2,7 @@
 
 #include <QtGlobal>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 /// A small deterministic noise source, so the demo run is the same folder on every machine and library
 /// (std::normal_distribution and friends differ between standard libraries).
@@ -25,4 +25,4 @@ private:
     quint64 m_state;
 };
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

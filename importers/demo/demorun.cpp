@@ -19,7 +19,7 @@ namespace runlens::importers::demo {
 
 namespace {
 
-using Noise = demo::DemoNoise;
+using Noise = DemoNoise;
 
 struct Schedule
 {
@@ -164,9 +164,9 @@ bool DemoRun::write(const QString& directory, QString* error)
     }
     // What the first run also recorded: a profile of a few steps, its model graph and weight dumps.
     const QDir profiled(root.filePath(schedules[0].name));
-    return demo::DemoTrace::write(profiled.filePath(QStringLiteral("profiler")), schedules[0].startTime, error)
-        && demo::DemoGraph::write(profiled.filePath(QStringLiteral("graph")), error)
-        && demo::DemoTensors::write(profiled.filePath(QStringLiteral("dump")), error);
+    return DemoTrace::write(profiled.filePath(QStringLiteral("profiler")), schedules[0].startTime, error)
+        && DemoGraph::write(profiled.filePath(QStringLiteral("graph")), error)
+        && DemoTensors::write(profiled.filePath(QStringLiteral("dump")), error);
 }
 
 } // namespace runlens::importers::demo

@@ -9,9 +9,9 @@ namespace runlens::importers::demo {
 /// Writes RunLens's demo run folder with the project's own writers: two training runs of TensorBoard
 /// event files (loss, accuracy and learning-rate curves over 1,000 steps, weight and gradient histograms) that differ
 /// in their learning-rate schedule. The first run also holds what fills the other panels, all describing one small
-/// residual CNN (demo::DemoModel): `profiler/` a PyTorch profiler trace of a few steps (demo::DemoTrace),
-/// `graph/model.dot` the model graph with module scopes (demo::DemoGraph) and `dump/step_N/` weight dumps
-/// (demo::DemoTensors). Deterministic: the same folder every time.
+/// residual CNN (DemoModel): `profiler/` a PyTorch profiler trace of a few steps (DemoTrace),
+/// `graph/model.dot` the model graph with module scopes (DemoGraph) and `dump/step_N/` weight dumps
+/// (DemoTensors). Deterministic: the same folder every time.
 class DemoRun
 {
 public:

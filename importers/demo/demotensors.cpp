@@ -11,7 +11,7 @@
 #include <cmath>
 #include <vector>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 namespace {
 
@@ -129,4 +129,4 @@ bool DemoTensors::write(const QString& directory, QString* error)
     return true;
 }
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

@@ -3,7 +3,7 @@
 #include <QList>
 #include <QString>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 /// Writes torch-style tensor dumps of the demo model (`step_N/{module}.{weight|bias}.npy`, float32, numpy
 /// format 1.0) for the modules of DemoModel::dumpedModules(): Kaiming-initialised weights at the first
@@ -22,4 +22,4 @@ public:
     static QByteArray npy(const QList<qint64>& shape, const std::vector<float>& values);
 };
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <vector>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 namespace {
 
@@ -556,4 +556,4 @@ bool DemoTrace::write(const QString& directory, qint64 startTime, QString* error
     return true;
 }
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

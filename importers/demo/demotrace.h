@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 /// Writes a PyTorch profiler (Kineto) Chrome trace of the demo model (DemoModel) training on one CUDA
 /// device, in the format Kineto writes since 2024 (`baseTimeNanoseconds`, nanosecond-resolution `ts`):
@@ -26,4 +26,4 @@ public:
     static bool write(const QString& directory, qint64 startTime, QString* error);
 };
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 qint64 KinetoRecorder::us(double microseconds)
 {
@@ -197,4 +197,4 @@ void KinetoRecorder::metadata(const char* name, int pid, int tid, qint64 at, con
         + args.text() + "}},\n";
 }
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

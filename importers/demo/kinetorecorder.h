@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace runlens::importers::demo::demo {
+namespace runlens::importers::demo {
 
 /// Escapes and quotes a JSON string.
 QByteArray jsonString(const QByteArray& text);
@@ -204,4 +204,4 @@ private:
     QByteArray m_out;
 };
 
-} // namespace runlens::importers::demo::demo
+} // namespace runlens::importers::demo

@@ -98,8 +98,8 @@ private slots:
         QCOMPARE(kinds.value(ArtifactKind::ChromeTrace), 1);
         QCOMPARE(kinds.value(ArtifactKind::GraphDot), 1);
         QCOMPARE(kinds.value(ArtifactKind::TensorNpy),
-                 int(importers::demo::demo::DemoTensors::names().size()
-                     * importers::demo::demo::DemoTensors::steps().size()));
+                 int(importers::demo::DemoTensors::names().size()
+                     * importers::demo::DemoTensors::steps().size()));
         QCOMPARE(kinds.size(), 4);
         QCOMPARE(m_manifest.runs(), DemoRun::runNames());
     }
@@ -149,11 +149,11 @@ private slots:
                 memory << e;
         }
         QStringList expectedSteps;
-        for (int s = 0; s < importers::demo::demo::DemoTrace::kProfilerSteps; ++s)
-            expectedSteps << QStringLiteral("ProfilerStep#%1").arg(importers::demo::demo::DemoTrace::kFirstStep + s);
+        for (int s = 0; s < importers::demo::DemoTrace::kProfilerSteps; ++s)
+            expectedSteps << QStringLiteral("ProfilerStep#%1").arg(importers::demo::DemoTrace::kFirstStep + s);
         QCOMPARE(steps, expectedSteps);
-        QCOMPARE(dataLoader, importers::demo::demo::DemoTrace::kProfilerSteps);
-        QVERIFY(memcpy >= importers::demo::demo::DemoTrace::kProfilerSteps);
+        QCOMPARE(dataLoader, importers::demo::DemoTrace::kProfilerSteps);
+        QVERIFY(memcpy >= importers::demo::DemoTrace::kProfilerSteps);
 
         // Every kernel has its launch: same correlation and External id, launched before it started.
         QVERIFY(kernels.size() > 100);
@@ -188,7 +188,7 @@ private slots:
         QCOMPARE(totals.size(), 2); // the CPU batch and the CUDA device
 
         const models::trace::TraceSummary& summary = *state.trace;
-        QCOMPARE(summary.steps, importers::demo::demo::DemoTrace::kProfilerSteps);
+        QCOMPARE(summary.steps, importers::demo::DemoTrace::kProfilerSteps);
         QCOMPARE(qint64(summary.byKind.value(QStringLiteral("kernel"))), qint64(kernels.size()));
         QCOMPARE(qint64(summary.memoryEvents), qint64(memory.size()));
         // One flow (a start and its finish) from each launch and each copy to what it started.
@@ -200,7 +200,7 @@ private slots:
         });
         QVERIFY(cuda != state.memory->end());
         QCOMPARE(cuda->peakBytes, peak);
-        QCOMPARE(cuda->capacity, importers::demo::demo::DemoTrace::kDeviceMemory);
+        QCOMPARE(cuda->capacity, importers::demo::DemoTrace::kDeviceMemory);
         QVERIFY(!cuda->peakOp.isEmpty());
         // A real peak: well above what the step starts and ends with.
         QVERIFY(peak > 100 * 1024 * 1024);
@@ -209,7 +209,7 @@ private slots:
         const QJsonArray devices = m_trace.value(QStringLiteral("deviceProperties")).toArray();
         QCOMPARE(devices.size(), 1);
         QCOMPARE(devices[0][QStringLiteral("totalGlobalMem")].toInteger(),
-                 importers::demo::demo::DemoTrace::kDeviceMemory);
+                 importers::demo::DemoTrace::kDeviceMemory);
     }
 
     void graphHasScopes()
@@ -229,10 +229,10 @@ private slots:
         QHash<QString, const models::graph::Node*> byName;
         for (const models::graph::Node& node : m_graph->nodes)
             byName.insert(QString::fromStdString(node.fullName()), &node);
-        for (const importers::demo::demo::DemoModel::Layer& layer : importers::demo::demo::DemoModel::layers()) {
+        for (const importers::demo::DemoModel::Layer& layer : importers::demo::DemoModel::layers()) {
             const models::graph::Node* node = byName.value(layer.node);
             QVERIFY2(node, qPrintable(layer.node));
-            QCOMPARE(QString::fromStdString(node->opType), importers::demo::demo::DemoModel::opType(layer.type));
+            QCOMPARE(QString::fromStdString(node->opType), importers::demo::DemoModel::opType(layer.type));
         }
         const models::graph::Node* conv = byName.value(QStringLiteral("layer1/0/conv1"));
         QVERIFY(conv);
@@ -253,12 +253,12 @@ private slots:
     {
         const models::tensor::TensorCatalog catalog = importers::tensor::TensorCatalogBuilder::build(m_manifest);
         QVERIFY(catalog.diagnostics().isEmpty());
-        QCOMPARE(catalog.steps(), importers::demo::demo::DemoTensors::steps());
-        for (const QString& name : importers::demo::demo::DemoTensors::names()) {
+        QCOMPARE(catalog.steps(), importers::demo::DemoTensors::steps());
+        for (const QString& name : importers::demo::DemoTensors::names()) {
             const int index = catalog.indexOf(name);
             QVERIFY2(index >= 0, qPrintable(name));
             const models::tensor::TensorSeries& series = catalog.series()[index];
-            QCOMPARE(series.steps(), importers::demo::demo::DemoTensors::steps());
+            QCOMPARE(series.steps(), importers::demo::DemoTensors::steps());
             QCOMPARE(series.run, DemoRun::runNames().first());
         }
         // The graph's convolution finds its weights, '/' and '.' alike.
@@ -271,7 +271,7 @@ private slots:
     {
         const QDir dump(m_dir.filePath(QStringLiteral("baseline/dump")));
         QByteArray previous;
-        for (const int step : importers::demo::demo::DemoTensors::steps()) {
+        for (const int step : importers::demo::DemoTensors::steps()) {
             const QByteArray bytes = readAll(dump.filePath(QStringLiteral("step_%1/conv1.weight.npy").arg(step)));
             // The format as numpy documents it: magic, version 1.0, a little-endian header length, a
             // Python dict padded so the data starts on a 64-byte boundary, then the raw values.
