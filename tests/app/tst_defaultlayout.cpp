@@ -1,5 +1,7 @@
 #include "importers/demo/demorun.h"
+#include "tests/testutils.h"
 
+#include <QDir>
 #include <QImage>
 #include <QObject>
 #include <QProcess>
@@ -37,15 +39,27 @@ private slots:
     void windowKeepsScreenSize_data()
     {
         QTest::addColumn<QString>("dock");
-        QTest::newRow("default") << QString();
+        QTest::addColumn<QString>("folder");
+        QTest::newRow("default") << QString() << QString();
         // One panel of each tab group and the ones with the tallest content.
-        for (const char* dock : { "Scalars", "Timeline", "Tensors", "Memory", "Cluster", "Compare Runs", "Steps" })
-            QTest::newRow(dock) << QString::fromLatin1(dock);
+        for (const char* dock :
+             { "Scalars", "Timeline", "Tensors", "Memory", "Cluster", "Compare Runs", "Steps", "Projector" })
+            QTest::newRow(dock) << QString::fromLatin1(dock) << QString();
+        // A folder with only a profiler trace brings other panels to the front and hides the empty ones; while
+        // it does, every panel's minimum counts (a projector wider than the room beside the Run Browser made
+        // the window 1454 pixels wide).
+        QTest::newRow("profiler only") << QString() << QStringLiteral("baseline/profiler");
+        QTest::newRow("profiler only, Timeline") << QStringLiteral("Timeline") << QStringLiteral("baseline/profiler");
+        QTest::newRow("graph only") << QString() << QStringLiteral("baseline/graph");
+        // Real profiler folders: a legacy PyTorch trace, and a MindSpore profiler folder.
+        QTest::newRow("legacy trace") << QString() << QStringLiteral("samples:traces/kineto/2020_toplevel_array");
+        QTest::newRow("MindSpore profiler") << QString() << QStringLiteral("samples:profiler/mindspore/run_1_profiler");
     }
 
     void windowKeepsScreenSize()
     {
         QFETCH(QString, dock);
+        QFETCH(QString, folder);
         QTemporaryDir config;
         QVERIFY(config.isValid());
         const QString out = m_dir.filePath(QStringLiteral("window.png"));
@@ -53,7 +67,13 @@ private slots:
         QStringList arguments { QStringLiteral("--screenshot"), out };
         if (!dock.isEmpty())
             arguments << QStringLiteral("--dock") << dock;
-        arguments << m_demo;
+        QString path = folder.isEmpty() ? m_demo : QDir(m_demo).filePath(folder);
+        if (folder.startsWith(QLatin1String("samples:"))) {
+            RUNLENS_REQUIRE_SAMPLES(samples);
+            path = QDir(samples).filePath(folder.mid(8));
+            RUNLENS_REQUIRE_SAMPLE_FILE(path);
+        }
+        arguments << path;
 
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

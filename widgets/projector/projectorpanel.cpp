@@ -74,6 +74,11 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     m_colorBox->setToolTip(tr("Metadata column that colours the points"));
     m_labelBox = new QComboBox(this);
     m_labelBox->setToolTip(tr("Metadata column shown beside the point under the mouse and in the neighbour list"));
+    // Column names can be long; the boxes stay narrow and their lists show the names whole.
+    for (QComboBox* box : { m_colorBox, m_labelBox }) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
     m_exportButton = new QToolButton(this);
     m_exportButton->setText(tr("Export PNG…"));
     m_exportButton->setToolTip(tr("Write the scatter as a PNG image"));
@@ -138,15 +143,7 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     top->addWidget(m_yBox);
     top->addWidget(m_zLabel);
     top->addWidget(m_zBox);
-    top->addSpacing(8);
-    top->addWidget(new QLabel(tr("Colour by:"), this));
-    top->addWidget(m_colorBox);
-    top->addWidget(new QLabel(tr("Label by:"), this));
-    top->addWidget(m_labelBox);
-    top->addWidget(m_spritesButton);
     top->addStretch(1);
-    top->addWidget(m_resetViewButton);
-    top->addWidget(m_exportButton);
 
     m_searchEdit = new QLineEdit(this);
     m_searchEdit->setPlaceholderText(tr("Search metadata (regular expression)"));
@@ -169,13 +166,28 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     m_showAllButton = new QToolButton(this);
     m_showAllButton->setText(tr("Show all"));
     m_showAllButton->setToolTip(tr("Show every point of the embedding again"));
+    // What the points look like goes with how they are found: in one row the controls would make the panel's
+    // minimum wider than the dock beside the Run Browser, and the window would grow past the screen.
     auto* second = new QHBoxLayout;
+    second->addWidget(new QLabel(tr("Colour by:"), this));
+    second->addWidget(m_colorBox);
+    second->addWidget(new QLabel(tr("Label by:"), this));
+    second->addWidget(m_labelBox);
+    second->addWidget(m_spritesButton);
+    second->addSpacing(8);
     second->addWidget(m_searchEdit, 2);
     second->addWidget(m_isolateButton);
     second->addWidget(m_showAllButton);
-    second->addWidget(m_status, 3);
-    second->addWidget(m_progressBar);
-    second->addWidget(m_cancelButton);
+    // The status, the progress of a reduction and the view's actions sit in the column beside the scatter:
+    // a row of their own above it would make the panel taller than the dock has room for.
+    auto* statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_progressBar);
+    statusRow->addWidget(m_cancelButton);
+    auto* actions = new QHBoxLayout;
+    actions->addStretch(1);
+    actions->addWidget(m_resetViewButton);
+    actions->addWidget(m_exportButton);
 
     m_scatter = new ProjectorScatter(this);
     m_scatter->setLabelProvider([this](int index) { return labelFor(index); });
@@ -203,17 +215,22 @@ ProjectorPanel::ProjectorPanel(QWidget* parent)
     m_kBox->setValue(kDefaultNeighbours);
     m_kBox->setToolTip(tr("Number of neighbours"));
     m_neighbourList = new QListWidget(side);
+    // Three rows are enough when the dock is short; the list takes the column's height otherwise.
+    m_neighbourList->setMinimumHeight(m_neighbourList->fontMetrics().lineSpacing() * 3
+                                      + 2 * m_neighbourList->frameWidth());
     auto* neighbourOptions = new QHBoxLayout;
     neighbourOptions->addWidget(new QLabel(tr("Neighbours:"), side));
     neighbourOptions->addWidget(m_kBox);
     neighbourOptions->addWidget(m_distanceBox, 1);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(4, 0, 0, 0);
+    sideLayout->addLayout(statusRow);
     sideLayout->addWidget(m_variance);
     sideLayout->addWidget(m_legend);
     sideLayout->addLayout(neighbourOptions);
     sideLayout->addWidget(m_neighbourTitle);
     sideLayout->addWidget(m_neighbourList, 1);
+    sideLayout->addLayout(actions);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_stack);

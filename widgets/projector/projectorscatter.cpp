@@ -55,7 +55,7 @@ ProjectorScatter::ProjectorScatter(QWidget* parent)
     : QWidget(parent)
 {
     setMouseTracking(true);
-    setMinimumSize(240, 200);
+    setMinimumSize(240, 160);
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 

@@ -400,7 +400,7 @@ ProjectorScatter3d::ProjectorScatter3d(QWidget* parent)
     : QWidget(parent)
 {
     setMouseTracking(true);
-    setMinimumSize(240, 200);
+    setMinimumSize(240, 160);
     setAttribute(Qt::WA_OpaquePaintEvent);
     m_view.reset();
 }

@@ -88,6 +88,7 @@ private slots:
     void deletingThePanelDuringTsne();
     void isolateReruns();
     void largeSetsStartFromPrincipalComponents();
+    void fitsHalfAScreen();
 };
 
 void TestProjectorPanel::showsPcaOfTheFirstSet()
@@ -452,6 +453,29 @@ void TestProjectorPanel::largeSetsStartFromPrincipalComponents()
     panel.setMethod(ProjectorPanel::Method::Pca);
     QVERIFY(waitForPca(panel));
     QCOMPARE(panel.pca()->rows, set->rows);
+}
+
+void TestProjectorPanel::fitsHalfAScreen()
+{
+    // A dock's minimum width is the window's: a panel wider than the room beside the Run Browser made the
+    // window grow past a 1440-pixel screen whenever it was shown. Half of such a screen must be enough, with
+    // data and without, in 2-D and 3-D.
+    constexpr int kHalfScreen = 720;
+    ProjectorPanel panel;
+    QVERIFY2(panel.minimumSizeHint().width() <= kHalfScreen,
+             qPrintable(QString::number(panel.minimumSizeHint().width())));
+    panel.addEmbeddings(fixtureSets());
+    QVERIFY(waitForPca(panel));
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY2(panel.minimumSizeHint().width() <= kHalfScreen,
+             qPrintable(QString::number(panel.minimumSizeHint().width())));
+    auto* dimensions = panel.findChildren<QComboBox*>().at(4);
+    QCOMPARE(dimensions->itemData(1).toInt(), 3);
+    dimensions->setCurrentIndex(1);
+    QCoreApplication::processEvents();
+    QVERIFY2(panel.minimumSizeHint().width() <= kHalfScreen,
+             qPrintable(QString::number(panel.minimumSizeHint().width())));
 }
 
 QTEST_MAIN(TestProjectorPanel)
