@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -509,6 +510,16 @@ void PanelHeader::addDefaultEntry(QMenu* menu, const Group& group)
     auto* action = new QWidgetAction(menu);
     action->setDefaultWidget(row);
     menu->addAction(action);
+}
+
+QFrame* PanelHeader::createRule(QWidget* parent)
+{
+    auto* line = new QFrame(parent);
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Plain);
+    line->setForegroundRole(QPalette::Mid);
+    line->setFixedHeight(1);
+    return line;
 }
 
 } // namespace runlens::widgets

@@ -11,6 +11,7 @@
 
 class QAction;
 class QComboBox;
+class QFrame;
 class QHBoxLayout;
 class QLabel;
 class QLineEdit;
@@ -53,6 +54,9 @@ public:
     using OverflowEntry = std::function<void(QMenu* menu)>;
 
     explicit PanelHeader(QWidget* parent = nullptr);
+
+    /// The one-pixel line panels draw between their header and what it controls, in the palette's Mid role.
+    static QFrame* createRule(QWidget* parent);
 
     /// A combo box choosing what the panel shows (a run, a rank, a device).
     QComboBox* addSelector(const QString& objectName, const QString& toolTip = {});

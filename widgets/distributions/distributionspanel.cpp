@@ -153,17 +153,11 @@ void DistributionsPanel::buildUi()
     m_content->installEventFilter(this);
     connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, this, &DistributionsPanel::scheduleMaterialize);
 
-    auto* rule = new QFrame(this);
-    rule->setFrameShape(QFrame::HLine);
-    rule->setFrameShadow(QFrame::Plain);
-    rule->setForegroundRole(QPalette::Mid);
-    rule->setFixedHeight(1);
-
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(toolbar);
-    layout->addWidget(rule);
+    layout->addWidget(PanelHeader::createRule(this));
     layout->addWidget(m_scroll, 1);
 }
 
@@ -249,36 +243,16 @@ void DistributionsPanel::rebuildStructure()
                   [&runs](const QString& a, const QString& b) { return runs.indexOf(a) < runs.indexOf(b); });
     }
 
-    // Slots whose run or tag is gone.
-    auto dropGone = [&](auto& bySlot) {
-        for (auto it = bySlot.begin(); it != bySlot.end();) {
-            const QStringList parts = it.key().split(QChar(0x1f));
-            if (parts.size() == 2 && runsOfTag.value(parts[0]).contains(parts[1])) {
-                ++it;
-                continue;
-            }
-            if (scalars::ChartSection* section = m_sections.value(parts.value(0))) {
-                QList<QWidget*> widgets = section->widgets();
-                widgets.removeAll(it.value());
-                section->setWidgets(widgets);
-            }
-            it.value()->hide();
-            it.value()->deleteLater();
-            it = bySlot.erase(it);
-        }
+    // Slots whose run or tag is gone, and sections of tags that are gone.
+    auto slotKept = [&runsOfTag](const QString& key) {
+        const QStringList parts = key.split(QChar(0x1f));
+        return parts.size() == 2 && runsOfTag.value(parts[0]).contains(parts[1]);
     };
-    dropGone(m_charts);
-    dropGone(m_placeholders);
-    for (auto it = m_sections.begin(); it != m_sections.end();) {
-        if (runsOfTag.contains(it.key())) {
-            ++it;
-            continue;
-        }
-        m_sectionLayout->removeWidget(it.value());
-        it.value()->hide();
-        it.value()->deleteLater();
-        it = m_sections.erase(it);
-    }
+    auto sectionOfSlot = [this](const QString& key) { return m_sections.value(key.section(QChar(0x1f), 0, 0)); };
+    scalars::retireCards(m_charts, slotKept, sectionOfSlot);
+    scalars::retireCards(m_placeholders, slotKept, sectionOfSlot);
+    scalars::retireSections(m_sections, m_sectionLayout,
+                            [&runsOfTag](const QString& tag) { return runsOfTag.contains(tag); });
     for (auto it = runsOfTag.cbegin(); it != runsOfTag.cend(); ++it) {
         if (m_sections.contains(it.key()))
             continue;

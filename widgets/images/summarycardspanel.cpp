@@ -25,19 +25,6 @@ namespace {
 constexpr int kContentMargin = 12;
 constexpr int kMaxColumns = 4;
 
-QFrame* rule(QFrame::Shape shape, QWidget* parent)
-{
-    auto* line = new QFrame(parent);
-    line->setFrameShape(shape);
-    line->setFrameShadow(QFrame::Plain);
-    line->setForegroundRole(QPalette::Mid);
-    if (shape == QFrame::VLine)
-        line->setFixedWidth(1);
-    else
-        line->setFixedHeight(1);
-    return line;
-}
-
 } // namespace
 
 SummaryCardsPanel::SummaryCardsPanel(models::summary::SummaryStore* store, models::summary::SummaryKind kind,
@@ -84,7 +71,7 @@ void SummaryCardsPanel::initialize()
     m_summaryLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_summaryLabel->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(m_toolbar);
-    layout->addWidget(rule(QFrame::HLine, this));
+    layout->addWidget(PanelHeader::createRule(this));
     layout->addWidget(m_scroll, 1);
     setStore(m_store);
 }
@@ -161,33 +148,18 @@ void SummaryCardsPanel::rebuild()
         }
     }
     // Cards and sections that are gone.
-    for (auto it = m_cards.begin(); it != m_cards.end();) {
-        const qsizetype newline = it.key().indexOf(QLatin1Char('\n'));
-        const QString run = it.key().left(newline);
-        const QString tag = it.key().mid(newline + 1);
-        if (runsByTag.value(tag).contains(run)) {
-            ++it;
-            continue;
-        }
-        if (scalars::ChartSection* section = m_sections.value(tag)) {
-            QList<QWidget*> widgets = section->widgets();
-            widgets.removeAll(it.value());
-            section->setWidgets(widgets);
-        }
-        it.value()->hide();
-        it.value()->deleteLater();
-        it = m_cards.erase(it);
-    }
-    for (auto it = m_sections.begin(); it != m_sections.end();) {
-        if (runsByTag.contains(it.key())) {
-            ++it;
-            continue;
-        }
-        m_sectionLayout->removeWidget(it.value());
-        it.value()->hide();
-        it.value()->deleteLater();
-        it = m_sections.erase(it);
-    }
+    auto runAndTag = [](const QString& key) {
+        const qsizetype newline = key.indexOf(QLatin1Char('\n'));
+        return std::pair(key.left(newline), key.mid(newline + 1));
+    };
+    scalars::retireCards(
+        m_cards,
+        [&](const QString& key) {
+            const auto [run, tag] = runAndTag(key);
+            return runsByTag.value(tag).contains(run);
+        },
+        [&](const QString& key) { return m_sections.value(runAndTag(key).second); });
+    scalars::retireSections(m_sections, m_sectionLayout, [&](const QString& tag) { return runsByTag.contains(tag); });
     // New sections and cards; existing cards take the run colours of the new set of runs.
     for (auto it = runsByTag.cbegin(); it != runsByTag.cend(); ++it) {
         if (!m_sections.contains(it.key())) {

@@ -4,6 +4,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -88,6 +89,28 @@ void ChartSection::setWidgets(const QList<QWidget*>& widgets)
 QList<QWidget*> ChartSection::widgets() const
 {
     return m_grid->widgets();
+}
+
+void ChartSection::removeWidget(QWidget* widget)
+{
+    QList<QWidget*> shown = widgets();
+    if (shown.removeAll(widget) > 0)
+        setWidgets(shown);
+}
+
+void retireSections(QMap<QString, ChartSection*>& sections, QLayout* layout,
+                    const std::function<bool(const QString&)>& keep)
+{
+    for (auto it = sections.begin(); it != sections.end();) {
+        if (keep(it.key())) {
+            ++it;
+            continue;
+        }
+        layout->removeWidget(it.value());
+        it.value()->hide();
+        it.value()->deleteLater();
+        it = sections.erase(it);
+    }
 }
 
 void ChartSection::replaceWidget(QWidget* current, QWidget* replacement)

@@ -164,17 +164,11 @@ void ScalarsPanel::buildUi()
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({ 190, 900 });
 
-    auto* rule = new QFrame(this);
-    rule->setFrameShape(QFrame::HLine);
-    rule->setFrameShadow(QFrame::Plain);
-    rule->setForegroundRole(QPalette::Mid);
-    rule->setFixedHeight(1);
-
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(header);
-    layout->addWidget(rule);
+    layout->addWidget(PanelHeader::createRule(this));
     layout->addWidget(m_splitter, 1);
 }
 
@@ -308,47 +302,12 @@ void ScalarsPanel::rebuildStructure()
     for (const QString& tag : tags)
         groups[groupOfTag(tag)].append(tag);
 
-    // Charts of tags that are gone.
-    for (auto it = m_charts.begin(); it != m_charts.end();) {
-        if (tags.contains(it.key())) {
-            ++it;
-            continue;
-        }
-        ScalarChart* chart = it.value();
-        if (ChartSection* section = m_sections.value(groupOfTag(it.key()))) {
-            QList<QWidget*> widgets = section->widgets();
-            widgets.removeAll(chart);
-            section->setWidgets(widgets);
-        }
-        chart->hide();
-        chart->deleteLater();
-        it = m_charts.erase(it);
-    }
-    for (auto it = m_placeholders.begin(); it != m_placeholders.end();) {
-        if (tags.contains(it.key())) {
-            ++it;
-            continue;
-        }
-        if (ChartSection* section = m_sections.value(groupOfTag(it.key()))) {
-            QList<QWidget*> widgets = section->widgets();
-            widgets.removeAll(it.value());
-            section->setWidgets(widgets);
-        }
-        it.value()->hide();
-        it.value()->deleteLater();
-        it = m_placeholders.erase(it);
-    }
-    // Sections of groups that are gone.
-    for (auto it = m_sections.begin(); it != m_sections.end();) {
-        if (groups.contains(it.key())) {
-            ++it;
-            continue;
-        }
-        m_sectionLayout->removeWidget(it.value());
-        it.value()->hide();
-        it.value()->deleteLater();
-        it = m_sections.erase(it);
-    }
+    // Charts, placeholders and sections of tags that are gone.
+    auto tagKept = [&tags](const QString& tag) { return tags.contains(tag); };
+    auto sectionOfTag = [this](const QString& tag) { return m_sections.value(groupOfTag(tag)); };
+    retireCards(m_charts, tagKept, sectionOfTag);
+    retireCards(m_placeholders, tagKept, sectionOfTag);
+    retireSections(m_sections, m_sectionLayout, [&groups](const QString& group) { return groups.contains(group); });
     // New sections.
     for (auto it = groups.cbegin(); it != groups.cend(); ++it) {
         if (m_sections.contains(it.key()))
