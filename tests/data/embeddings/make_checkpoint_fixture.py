@@ -271,7 +271,7 @@ def write_cases(folder):
         f.write('model_checkpoint_path: "%s"\n' % PREFIX)
     names = [t[0] for t in tensors] + ["absent"]
     with open(os.path.join(folder, "projector_config.pbtxt"), "w") as f:
-        # An absolute-looking but relative prefix: read beside the config.
+        # A relative prefix: read beside the config.
         f.write('model_checkpoint_path: "%s"\n' % PREFIX)
         for name in names:
             f.write('embeddings { tensor_name: "%s" }\n' % name)
