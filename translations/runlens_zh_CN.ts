@@ -4037,16 +4037,108 @@ Exit code: 0 when every rank was digested, 1 when a rank failed, 2 for a usage e
         <translation>共 %1 个嵌入；只读取前 %2 个</translation>
     </message>
     <message>
-        <source>embedding %1 has no tensor_path (tensors in a checkpoint are not read)</source>
-        <translation>嵌入 %1 没有 tensor_path（不读取检查点中的张量）</translation>
-    </message>
-    <message>
         <source>no points</source>
         <translation>没有点</translation>
     </message>
     <message>
         <source>the sprite image named by %1 does not exist</source>
         <translation>%1 指定的精灵图不存在</translation>
+    </message>
+    <message>
+        <source>%1 bytes is more than a checkpoint state file holds</source>
+        <translation>%1 字节超出了检查点状态文件应有的大小</translation>
+    </message>
+    <message>
+        <source>no model_checkpoint_path in the file</source>
+        <translation>文件中没有 model_checkpoint_path</translation>
+    </message>
+    <message>
+        <source>the file names the checkpoint %1, but %2 does not exist</source>
+        <translation>文件指向检查点 %1，但 %2 不存在</translation>
+    </message>
+    <message>
+        <source>model_checkpoint_path names %1, but %2 does not exist</source>
+        <translation>model_checkpoint_path 指向 %1，但 %2 不存在</translation>
+    </message>
+    <message>
+        <source>no checkpoint to read tensor_name embeddings from: the config has no model_checkpoint_path and there is no %1</source>
+        <translation>没有可读取 tensor_name 嵌入的检查点：配置中没有 model_checkpoint_path，且不存在 %1</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
+    <message>
+        <source>%1 bytes is more than the %2 bytes read for a checkpoint index</source>
+        <translation>%1 字节超出了检查点索引读取上限 %2 字节</translation>
+    </message>
+    <message>
+        <source>the checkpoint index is damaged (%1); %2 tensors were read before</source>
+        <translation>检查点索引已损坏（%1）；此前已读取 %2 个张量</translation>
+    </message>
+    <message>
+        <source>tensor %1 is not in the checkpoint (neither as named nor with %2); it holds %3 tensors, among them %4</source>
+        <translation>检查点中没有张量 %1（按原名和加上 %2 均未找到）；检查点共有 %3 个张量，其中包括 %4</translation>
+    </message>
+    <message>
+        <source>%1 is a partitioned variable saved in slices, which is not read</source>
+        <translation>%1 是按切片保存的分区变量，不予读取</translation>
+    </message>
+    <message>
+        <source>%1 is of type %2; only float, integer and bool tensors can be shown as points</source>
+        <translation>%1 的类型为 %2；只有浮点、整数和布尔张量可以显示为点</translation>
+    </message>
+    <message>
+        <source>%1 has the shape %2; only 2-D tensors (points x dimensions) are embeddings</source>
+        <translation>%1 的形状为 %2；只有二维张量（点数 x 维数）才是嵌入</translation>
+    </message>
+    <message>
+        <source>the index gives %1 %2 bytes, but its shape and type need %3</source>
+        <translation>索引给出 %1 的大小为 %2 字节，但其形状和类型需要 %3</translation>
+    </message>
+    <message>
+        <source>more than any file holds</source>
+        <translation>超出任何文件可容纳的大小</translation>
+    </message>
+    <message>
+        <source>%1 is %2 points x %3 dimensions, more than the projector reads (%4 points, %5 dimensions, %6 values)</source>
+        <translation>%1 为 %2 个点 x %3 维，超出投影器的读取上限（%4 个点、%5 维、%6 个值）</translation>
+    </message>
+    <message>
+        <source>%1 is in shard %2 of a checkpoint of %3 shards</source>
+        <translation>%1 位于分片 %2，而检查点只有 %3 个分片</translation>
+    </message>
+    <message>
+        <source>cannot open: %1 (it holds %2)</source>
+        <translation>无法打开：%1（其中保存 %2）</translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, but %2 lies at bytes %3 to %4: the file is truncated or not this checkpoint&apos;s</source>
+        <translation>文件大小为 %1 字节，但 %2 位于第 %3 到 %4 字节：文件已截断或不属于此检查点</translation>
+    </message>
+    <message>
+        <source>cannot read the %1 bytes of %2: %3</source>
+        <translation>无法读取 %2 的 %1 字节：%3</translation>
+    </message>
+    <message>
+        <source>the bytes of %1 do not match the CRC-32C the index stores for them; the values are shown as read but may be damaged</source>
+        <translation>%1 的字节与索引中保存的 CRC-32C 不符；按读取的值显示，但数据可能已损坏</translation>
+    </message>
+    <message>
+        <source>the bytes of %1 are not whole %2 values</source>
+        <translation>%1 的字节数不是整数个 %2 值</translation>
+    </message>
+    <message>
+        <source>%1 values of %2 are not finite floats and read as 0</source>
+        <translation>%2 中有 %1 个值不是有限浮点数，按 0 读取</translation>
+    </message>
+    <message>
+        <source>embedding %1 has neither tensor_path nor tensor_name</source>
+        <translation>嵌入 %1 既没有 tensor_path 也没有 tensor_name</translation>
+    </message>
+    <message>
+        <source>embedding %1 has no tensor_path and no checkpoint was found to read it from</source>
+        <translation>嵌入 %1 没有 tensor_path，且找不到可从中读取它的检查点</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "importers/embeddings/projectorreader.h"
 
+#include "importers/embeddings/checkpointembedding.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -7,6 +9,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <string_view>
 
 namespace runlens::importers::embeddings {
@@ -163,6 +166,8 @@ void assignField(ProjectorConfig& config, const std::vector<std::string>& scope,
     if (scope.empty()) {
         if (field == "model_checkpoint_path")
             config.modelCheckpointPath = text;
+        else if (field == "model_checkpoint_dir")
+            config.modelCheckpointDir = text;
         return;
     }
     if (scope.front() != "embeddings" || config.embeddings.empty())
@@ -466,27 +471,48 @@ ProjectorReadResult readProjectorFolder(const QString& configPath, const Project
             models::Severity::Warning, configPath, -1,
             ProjectorTr::tr("%1 embeddings; only the first %2 are read").arg(config.embeddings.size()).arg(count)));
     }
+    bool checkpointSearched = false;
+    std::optional<CheckpointTensorReader> checkpoint;
     for (int i = 0; i < count; ++i) {
         if (control.canceled()) {
             result.canceled = true;
             return result;
         }
         const ProjectorEmbeddingConfig& e = config.embeddings[std::size_t(i)];
-        if (e.tensorPath.isEmpty()) {
-            result.diagnostics.append(
-                problem(models::Severity::Warning, configPath, -1,
-                        ProjectorTr::tr("embedding %1 has no tensor_path (tensors in a checkpoint are not read)")
-                            .arg(e.tensorName.isEmpty() ? QString::number(i + 1) : e.tensorName)));
-            continue;
-        }
         auto set = std::make_shared<models::embeddings::EmbeddingSet>();
-        set->name = e.tensorName.isEmpty() ? e.tensorPath : e.tensorName;
-        set->source = resolve(folder, e.tensorPath);
-        QByteArray tensors;
-        if (!readFile(set->source, limits.maxValues * 48, tensors, result.diagnostics, configPath))
-            continue;
-        parseTensorsTsv(tensors, set->source, limits, *set, result.diagnostics);
-        tensors = QByteArray();
+        if (e.tensorPath.isEmpty()) {
+            if (e.tensorName.isEmpty()) {
+                result.diagnostics.append(
+                    problem(models::Severity::Warning, configPath, -1,
+                            ProjectorTr::tr("embedding %1 has neither tensor_path nor tensor_name").arg(i + 1)));
+                continue;
+            }
+            // The tensor is a variable of the run's checkpoint, found once for all such embeddings.
+            if (!checkpointSearched) {
+                checkpointSearched = true;
+                const QString prefix = findProjectorCheckpoint(config, configPath, result.diagnostics);
+                if (!prefix.isEmpty())
+                    checkpoint.emplace(prefix);
+            }
+            if (!checkpoint) {
+                result.diagnostics.append(
+                    problem(models::Severity::Warning, configPath, -1,
+                            ProjectorTr::tr("embedding %1 has no tensor_path and no checkpoint was found to read it "
+                                            "from")
+                                .arg(e.tensorName)));
+                continue;
+            }
+            set->name = e.tensorName;
+            if (!checkpoint->read(e.tensorName, limits, *set, result.diagnostics))
+                continue;
+        } else {
+            set->name = e.tensorName.isEmpty() ? e.tensorPath : e.tensorName;
+            set->source = resolve(folder, e.tensorPath);
+            QByteArray tensors;
+            if (!readFile(set->source, limits.maxValues * 48, tensors, result.diagnostics, configPath))
+                continue;
+            parseTensorsTsv(tensors, set->source, limits, *set, result.diagnostics);
+        }
         if (set->rows == 0) {
             result.diagnostics.append(
                 problem(models::Severity::Warning, set->source, -1, ProjectorTr::tr("no points")));

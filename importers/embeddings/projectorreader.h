@@ -28,6 +28,7 @@ struct ProjectorEmbeddingConfig
 struct ProjectorConfig
 {
     QString modelCheckpointPath;
+    QString modelCheckpointDir;
     std::vector<ProjectorEmbeddingConfig> embeddings;
 };
 
@@ -63,7 +64,9 @@ struct ProjectorReadResult
     bool canceled = false;
 };
 
-/// Reads the projector folder of `configPath` (`projector_config.pbtxt`) and the TSV files it names.
+/// Reads the projector folder of `configPath` (`projector_config.pbtxt`) and the TSV files it names; an
+/// embedding with a `tensor_name` and no `tensor_path` is read from the config's TensorFlow checkpoint
+/// (findProjectorCheckpoint, CheckpointTensorReader).
 ProjectorReadResult readProjectorFolder(const QString& configPath, const ProjectorLimits& limits = {},
                                         const ImportControl& control = {});
 

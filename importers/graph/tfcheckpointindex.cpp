@@ -249,6 +249,7 @@ TfCheckpointIndex readTfCheckpointIndex(std::string_view bytes)
                              e.shard = entry.shard_id();
                              e.offset = entry.offset();
                              e.size = entry.size();
+                             e.maskedCrc32c = entry.crc32c();
                              e.sliced = entry.slices_size() > 0;
                              index.entries.push_back(std::move(e));
                              return true;

@@ -17,6 +17,7 @@ struct TfCheckpointEntry
     int shard = 0;
     std::int64_t offset = 0;
     std::int64_t size = 0;
+    std::uint32_t maskedCrc32c = 0; ///< BundleEntryProto.crc32c: the masked CRC-32C of the bytes; 0 = not stored
     bool sliced = false; ///< a partitioned variable: its slices are separate entries
 };
 

@@ -598,6 +598,31 @@ private slots:
         QVERIFY2(text.out.contains("embeddings features:00000: 60 points x 16 dimensions"), text.out.constData());
     }
 
+    void infoJsonCheckpointEmbeddings()
+    {
+        // A projector config naming variables of the run's TensorFlow checkpoint by tensor_name: the
+        // tensors are read from the bundle; its .index and data files are not listed as artifacts.
+        const QString folder = QStringLiteral(RUNLENS_TEST_DATA_DIR "/embeddings/checkpoint");
+        const ::Result r = run({ QStringLiteral("info"), folder, QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray artifacts = QJsonDocument::fromJson(r.out).object()[QStringLiteral("artifacts")].toArray();
+        QCOMPARE(artifacts.size(), 1);
+        const QJsonObject artifact = artifacts[0].toObject();
+        QCOMPARE(artifact[QStringLiteral("kind")].toString(), QStringLiteral("tensorboard-projector"));
+        QCOMPARE(artifact[QStringLiteral("status")].toString(), QStringLiteral("ok"));
+        const QJsonObject sets = artifact[QStringLiteral("embeddings")].toObject();
+        QCOMPARE(sets.keys(),
+                 (QStringList { QStringLiteral("embedding/weights"), QStringLiteral("word_embedding/embeddings") }));
+        const QJsonObject weights = sets[QStringLiteral("embedding/weights")].toObject();
+        QCOMPARE(weights[QStringLiteral("points")].toInt(), 60);
+        QCOMPARE(weights[QStringLiteral("dims")].toInt(), 16);
+        QCOMPARE(weights[QStringLiteral("metadata_columns")].toArray(),
+                 (QJsonArray { QStringLiteral("cluster"), QStringLiteral("index") }));
+        const QJsonObject words = sets[QStringLiteral("word_embedding/embeddings")].toObject();
+        QCOMPARE(words[QStringLiteral("points")].toInt(), 24);
+        QCOMPARE(words[QStringLiteral("dims")].toInt(), 5);
+    }
+
     void infoJsonVisualDlEmbeddings()
     {
         // VisualDL logs with add_embeddings values: each log lists its sets (one per tag) under "embeddings",

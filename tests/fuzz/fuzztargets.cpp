@@ -617,9 +617,11 @@ void fuzzNpuSmi(const std::uint8_t* data, std::size_t size)
 
 void fuzzProjector(const std::uint8_t* data, std::size_t size)
 {
-    // Byte 0 picks the input: the text-format config, tensors.tsv, metadata.tsv, or a whole folder whose
-    // config names the input as both of its tables (then PCA and neighbours run over what was read).
-    const std::size_t variant = pickVariant(data, size, 4);
+    // Byte 0 picks the input: the text-format config, tensors.tsv, metadata.tsv, a whole folder whose
+    // config names the input as both of its tables (then PCA and neighbours run over what was read), or a
+    // TensorFlow checkpoint whose tensors the config names (a 4-byte little-endian length, that many bytes
+    // of `.index`, the rest the data shard).
+    const std::size_t variant = pickVariant(data, size, 5);
     const QByteArray bytes(reinterpret_cast<const char*>(data), qsizetype(size));
     Diagnostics diagnostics;
     importers::embeddings::ProjectorLimits limits;
@@ -640,6 +642,39 @@ void fuzzProjector(const std::uint8_t* data, std::size_t size)
         set.dims = 1;
         set.values.assign(16, 0.0f);
         importers::embeddings::parseMetadataTsv(bytes, QStringLiteral("metadata.tsv"), set, diagnostics);
+        break;
+    }
+    case 4: {
+        std::size_t indexSize = 0;
+        for (std::size_t i = 0; i < 4 && i < size; ++i)
+            indexSize |= std::size_t(data[i]) << (8 * i);
+        const std::size_t skip = std::min<std::size_t>(4, size);
+        data += skip;
+        size -= skip;
+        indexSize = std::min(indexSize, size);
+        const QString index = writeFile("projector_checkpoint", QStringLiteral("model.ckpt-1.index"), data, indexSize);
+        // writeFile empties the target's folder: the other files are written beside the index directly.
+        const QDir folder = QFileInfo(index).dir();
+        QFile shard(folder.filePath(QStringLiteral("model.ckpt-1.data-00000-of-00001")));
+        QFile config(folder.filePath(QStringLiteral("projector_config.pbtxt")));
+        QFile state(folder.filePath(QStringLiteral("checkpoint")));
+        if (!shard.open(QIODevice::WriteOnly) || !config.open(QIODevice::WriteOnly)
+            || !state.open(QIODevice::WriteOnly))
+            return;
+        shard.write(reinterpret_cast<const char*>(data + indexSize), qint64(size - indexSize));
+        shard.close();
+        state.write("model_checkpoint_path: \"model.ckpt-1\"\n");
+        state.close();
+        // The names of the fixture's bundle (tests/data/embeddings/checkpoint) and of its damaged cases.
+        config.write("embeddings { tensor_name: 'embedding/weights' }\n"
+                     "embeddings { tensor_name: 'word_embedding/embeddings:0' }\n"
+                     "embeddings { tensor_name: 'half' } embeddings { tensor_name: 'bf16' }\n"
+                     "embeddings { tensor_name: 'bad_crc' } embeddings { tensor_name: 'huge' }\n");
+        config.close();
+        const importers::embeddings::ProjectorReadResult read
+            = importers::embeddings::readProjectorFolder(config.fileName(), limits);
+        for (const models::embeddings::EmbeddingSetPtr& set : read.sets)
+            models::embeddings::computePca(*set, 3);
         break;
     }
     default: {

@@ -52,6 +52,11 @@ def main():
     # add_embeddings values (field 7): the start of VisualDL's hidi demo log and a log with a metadata header.
     for path in sorted(DATA.glob("embeddings/visualdl/*/vdlrecords.*.log")):
         seeds.add("visualdl", path)
+    # The projector's checkpoint variant (byte 4): the index's length, the index, then the data shard.
+    for folder in ("checkpoint", "checkpoint_cases"):
+        index = (DATA / "embeddings" / folder / "model.ckpt-100.index").read_bytes()
+        shard = (DATA / "embeddings" / folder / "model.ckpt-100.data-00000-of-00001").read_bytes()
+        seeds.add_bytes("projector", b"\x04" + struct.pack("<I", len(index)) + index + shard, folder)
 
     protos = compile_protos()
     summary_values(seeds, protos, tb_events, ms_summaries)

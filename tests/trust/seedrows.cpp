@@ -473,6 +473,53 @@ QString readProjectorTable(const QString& folder, const QByteArray& bytes, bool 
     return {};
 }
 
+/// Reads `bytes` as the `.index` (or the data shard) of the projector's checkpoint fixture, the other files
+/// copied beside it, through the projector importer. Runs in the child.
+QString readProjectorCheckpoint(const QString& folder, const QByteArray& bytes, bool shard)
+{
+    const QString fixture = QStringLiteral(RUNLENS_TEST_DATA_DIR "/embeddings/checkpoint");
+    const QString damaged = folder
+        + (shard ? QStringLiteral("/model.ckpt-100.data-00000-of-00001") : QStringLiteral("/model.ckpt-100.index"));
+    QDir().mkpath(folder);
+    for (const QString& name : QDir(fixture).entryList(QDir::Files)) {
+        QFile::remove(folder + QLatin1Char('/') + name);
+        if (!QFile::copy(fixture + QLatin1Char('/') + name, folder + QLatin1Char('/') + name))
+            return QStringLiteral("cannot copy %1 to %2").arg(name, folder);
+    }
+    QFile::remove(damaged);
+    QFile file(damaged);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+        return QStringLiteral("cannot write %1").arg(damaged);
+    file.close();
+    importers::embeddings::ProjectorImporter importer(folder + QStringLiteral("/projector_config.pbtxt"));
+    ImportUpdate update;
+    try {
+        update = importer.poll({});
+    } catch (const std::exception& e) {
+        return QStringLiteral("exception escaped poll(): %1").arg(QString::fromLocal8Bit(e.what()));
+    }
+    bool named = false;
+    for (const Diagnostic& d : std::as_const(update.diagnostics))
+        named = named || d.file == damaged;
+    if (update.status != ImportStatus::Ok && !named)
+        return QStringLiteral("status %1 without a diagnostic naming %2").arg(importStatusId(update.status), damaged);
+    return {};
+}
+
+/// The damaged-entries bundle's index (odd dtypes, 3-D and huge shapes, sizes that do not match, offsets
+/// beyond the shard) in place of the fixture's, and the index written twice over.
+Mutations projectorCheckpointHostile(const QByteArray& seed, std::uint64_t)
+{
+    Mutations cases;
+    cases.append({ QStringLiteral("the damaged-entries bundle's index"), [] {
+                      QFile file(
+                          QStringLiteral(RUNLENS_TEST_DATA_DIR "/embeddings/checkpoint_cases/model.ckpt-100.index"));
+                      return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+                  } });
+    cases.append({ QStringLiteral("index twice over"), [seed] { return seed + seed; } });
+    return cases;
+}
+
 QString readPaddleParams(const QString& folder, const QByteArray& bytes)
 {
     // The parameter file beside the tiny fixture's program: the program is read and the file walked.
@@ -1065,6 +1112,29 @@ std::vector<SeedRow> seedRows()
               return cases;
           },
           [](const QString& folder, const QByteArray& bytes) { return readProjectorTable(folder, bytes, true); } },
+        { "tensorboard projector checkpoint index",
+          Source::TestData,
+          "embeddings/checkpoint/model.ckpt-100.index",
+          "model.ckpt-100.index",
+          ArtifactKind::EmbeddingProjector,
+          false,
+          {},
+          projectorCheckpointHostile,
+          [](const QString& folder, const QByteArray& bytes) {
+              return readProjectorCheckpoint(folder, bytes, false);
+          } },
+        { "tensorboard projector checkpoint data shard",
+          Source::TestData,
+          "embeddings/checkpoint/model.ckpt-100.data-00000-of-00001",
+          "model.ckpt-100.data-00000-of-00001",
+          ArtifactKind::EmbeddingProjector,
+          false,
+          {},
+          [](const QByteArray& s, std::uint64_t) {
+              return Mutations { { QStringLiteral("emptied"), [] { return QByteArray(); } },
+                                 { QStringLiteral("doubled"), [s] { return s + s; } } };
+          },
+          [](const QString& folder, const QByteArray& bytes) { return readProjectorCheckpoint(folder, bytes, true); } },
         { "wandb run file",
           Source::TestData,
           "loggers/wandb-seed/run-seed.wandb",

@@ -1,9 +1,15 @@
 #include "importers/embeddings/projectorreader.h"
 
 #include "importers/core/filesniffer.h"
+#include "importers/embeddings/checkpointembedding.h"
+
+#include "tests/pythonoracle.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -16,6 +22,9 @@ using namespace runlens::models::embeddings;
 namespace {
 
 const QString kFixture = QStringLiteral(RUNLENS_TEST_DATA_DIR "/embeddings/projector");
+const QString kCheckpoint = QStringLiteral(RUNLENS_TEST_DATA_DIR "/embeddings/checkpoint");
+const QString kCheckpointCases = QStringLiteral(RUNLENS_TEST_DATA_DIR "/embeddings/checkpoint_cases");
+const QString kPrefix = QStringLiteral("model.ckpt-100");
 
 bool writeFile(const QString& path, const QByteArray& bytes)
 {
@@ -56,6 +65,12 @@ private slots:
     void limitsCutRowsAndDims();
     void configVariants();
     void missingFilesAreReported();
+    void readsCheckpointTensors();
+    void findsTheCheckpoint();
+    void checkpointCasesAreCheckedOneByOne();
+    void missingCheckpointIsReported();
+    void truncatedShardIsReported();
+    void convertsTensorBytes();
 };
 
 void TestProjectorReader::readsTorchFixture()
@@ -239,6 +254,254 @@ void TestProjectorReader::missingFilesAreReported()
     QCOMPARE(importer.poll({}).status, ImportStatus::Partial);
     ProjectorImporter absent(dir.filePath(QStringLiteral("nothing.pbtxt")));
     QCOMPARE(absent.poll({}).status, ImportStatus::Failed);
+}
+
+namespace {
+
+/// The oracle's reading of `name`: numpy at the offset make_checkpoint_fixture.py lays the tensor at.
+test::PythonRun oracleTensor(const QString& folder, const QString& name)
+{
+    return test::runPythonScript(QStringLiteral("embeddings/make_checkpoint_fixture.py"),
+                                 { QStringLiteral("--oracle"), folder, name });
+}
+
+QJsonObject oracleJson(const test::PythonRun& run)
+{
+    return QJsonDocument::fromJson(run.output.toUtf8()).object();
+}
+
+const EmbeddingSet* setNamed(const ProjectorReadResult& result, const QString& name)
+{
+    for (const EmbeddingSetPtr& set : result.sets)
+        if (set->name == name)
+            return set.get();
+    return nullptr;
+}
+
+/// Compares every value of `set` with the oracle's.
+void compareWithOracle(const EmbeddingSet& set, const QJsonObject& oracle)
+{
+    QCOMPARE(set.rows, oracle[QStringLiteral("rows")].toInt());
+    QCOMPARE(set.dims, oracle[QStringLiteral("dims")].toInt());
+    const QJsonArray values = oracle[QStringLiteral("values")].toArray();
+    QCOMPARE(qsizetype(set.values.size()), values.size());
+    for (qsizetype i = 0; i < values.size(); ++i)
+        QCOMPARE(set.values[std::size_t(i)], float(values[i].toDouble()));
+}
+
+} // namespace
+
+void TestProjectorReader::readsCheckpointTensors()
+{
+    // No model_checkpoint_path: the `checkpoint` file beside the config names the prefix, as in a log dir.
+    const QString config = kCheckpoint + QStringLiteral("/projector_config.pbtxt");
+    const ProjectorReadResult result = readProjectorFolder(config);
+    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(dump(result.diagnostics)));
+    QCOMPARE(int(result.sets.size()), 2);
+
+    const test::PythonRun weightsOracle = oracleTensor(kCheckpoint, QStringLiteral("embedding/weights"));
+    RUNLENS_VERIFY_PYTHON(weightsOracle);
+    const test::PythonRun wordsOracle = oracleTensor(kCheckpoint, QStringLiteral("word_embedding/embeddings"));
+    RUNLENS_VERIFY_PYTHON(wordsOracle);
+    // The exact checkpoint key: a TF1 Saver name, float32 60 x 16.
+    const EmbeddingSet* weights = setNamed(result, QStringLiteral("embedding/weights"));
+    QVERIFY(weights);
+    QCOMPARE(weights->rows, 60);
+    QCOMPARE(weights->dims, 16);
+    compareWithOracle(*weights, oracleJson(weightsOracle));
+    QCOMPARE(weights->source, kCheckpoint + QStringLiteral("/model.ckpt-100.data-00000-of-00001"));
+    QCOMPARE(weights->metadataColumns, (QStringList { QStringLiteral("cluster"), QStringLiteral("index") }));
+    QCOMPARE(weights->cell(0, 0), QStringLiteral("cluster0"));
+    QCOMPARE(weights->cell(59, 0), QStringLiteral("cluster2"));
+    QCOMPARE(weights->cell(59, 1), QStringLiteral("59"));
+
+    // The TF2 object-based key: "<name>/.ATTRIBUTES/VARIABLE_VALUE", float64 converted to float rows.
+    const EmbeddingSet* words = setNamed(result, QStringLiteral("word_embedding/embeddings"));
+    QVERIFY(words);
+    compareWithOracle(*words, oracleJson(wordsOracle));
+    QCOMPARE(words->rows, 24);
+    QCOMPARE(words->dims, 5);
+    QCOMPARE(words->metadataColumns.size(), 1);
+    QCOMPARE(words->cell(23, 0), QStringLiteral("word23"));
+
+    ProjectorImporter importer(config);
+    const ImportUpdate update = importer.poll({});
+    QCOMPARE(update.status, ImportStatus::Ok);
+    QVERIFY(update.embeddingSummaries);
+    QCOMPARE(update.embeddingSummaries->first().points, 60);
+    QCOMPARE(update.embeddingSummaries->first().dims, 16);
+}
+
+void TestProjectorReader::findsTheCheckpoint()
+{
+    // model_checkpoint_path as a prefix, as the .index file, and as a folder; a ":0" tensor name.
+    const QStringList paths { kCheckpoint + QLatin1Char('/') + kPrefix,
+                              kCheckpoint + QLatin1Char('/') + kPrefix + QStringLiteral(".index"), kCheckpoint };
+    for (const QString& path : paths) {
+        QTemporaryDir dir;
+        const QString config = dir.filePath(QStringLiteral("projector_config.pbtxt"));
+        QVERIFY(writeFile(config,
+                          "model_checkpoint_path: '" + path.toUtf8()
+                              + "'\nembeddings { tensor_name: 'embedding/weights:0' }\n"));
+        const ProjectorReadResult result = readProjectorFolder(config);
+        QVERIFY2(result.diagnostics.isEmpty(), qPrintable(path + QLatin1Char('\n') + dump(result.diagnostics)));
+        QCOMPARE(int(result.sets.size()), 1);
+        QCOMPARE(result.sets[0]->rows, 60);
+    }
+    // model_checkpoint_dir, relative to the config's folder.
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("plugins/projector/projector_config.pbtxt"));
+    QVERIFY(
+        writeFile(config,
+                  "model_checkpoint_dir: '"
+                      + QDir(dir.filePath(QStringLiteral("plugins/projector"))).relativeFilePath(kCheckpoint).toUtf8()
+                      + "'\nembeddings { tensor_name: 'word_embedding/embeddings' }\n"));
+    ProjectorReadResult result = readProjectorFolder(config);
+    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(dump(result.diagnostics)));
+    QCOMPARE(int(result.sets.size()), 1);
+    // The log dir of `<logdir>/plugins/projector` is two levels up: its `checkpoint` file is used.
+    QVERIFY(writeFile(config, "embeddings { tensor_name: 'embedding/weights' }\n"));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("checkpoint")),
+                      "model_checkpoint_path: \"" + (kCheckpoint + QLatin1Char('/') + kPrefix).toUtf8() + "\"\n"));
+    result = readProjectorFolder(config);
+    QVERIFY2(result.diagnostics.isEmpty(), qPrintable(dump(result.diagnostics)));
+    QCOMPARE(int(result.sets.size()), 1);
+
+    QCOMPARE(checkpointStatePath("model_checkpoint_path: \"a\\\"b\"\nall_model_checkpoint_paths: \"x\"\n"),
+             QStringLiteral("a\"b"));
+    QCOMPARE(checkpointStatePath("all_model_checkpoint_paths: \"x\"\n"), QString());
+}
+
+void TestProjectorReader::checkpointCasesAreCheckedOneByOne()
+{
+    // One bundle with odd and damaged entries; each is judged on its own and the good ones are kept.
+    const QString config = kCheckpointCases + QStringLiteral("/projector_config.pbtxt");
+    const ProjectorReadResult result = readProjectorFolder(config);
+    const QString index = kCheckpointCases + QLatin1Char('/') + kPrefix + QStringLiteral(".index");
+    const QString shard = kCheckpointCases + QLatin1Char('/') + kPrefix + QStringLiteral(".data-00000-of-00001");
+    QStringList names;
+    for (const EmbeddingSetPtr& set : result.sets)
+        names.append(set->name);
+    QCOMPARE(names,
+             (QStringList { QStringLiteral("half"), QStringLiteral("bf16"), QStringLiteral("int32"),
+                            QStringLiteral("uint8"), QStringLiteral("bad_crc"), QStringLiteral("no_crc") }));
+    const QString all = dump(result.diagnostics);
+    QVERIFY2(mentions(result.diagnostics, index, -1, QStringLiteral("bias has the shape float32[7]")), qPrintable(all));
+    QVERIFY2(mentions(result.diagnostics, index, -1, QStringLiteral("cube has the shape float32[2,3,4]")),
+             qPrintable(all));
+    QVERIFY2(mentions(result.diagnostics, index, -1, QStringLiteral("bad_size 60 bytes")), qPrintable(all));
+    QVERIFY2(mentions(result.diagnostics, shard, -1, QStringLiteral("bad_crc do not match the CRC-32C")),
+             qPrintable(all));
+    QVERIFY2(mentions(result.diagnostics, index, -1, QStringLiteral("huge is 1099511627776 points x 1048576")),
+             qPrintable(all));
+    QVERIFY2(mentions(result.diagnostics, index, -1, QStringLiteral("wide is 2 points x 100000 dimensions")),
+             qPrintable(all));
+    QVERIFY2(mentions(result.diagnostics, shard, -1, QStringLiteral("beyond lies at bytes 1048576")), qPrintable(all));
+    QVERIFY2(mentions(result.diagnostics, index, -1, QStringLiteral("names is of type string")), qPrintable(all));
+    QVERIFY2(mentions(result.diagnostics, index, -1, QStringLiteral("absent is not in the checkpoint")),
+             qPrintable(all));
+    QVERIFY2(mentions(result.diagnostics, index, -1, QStringLiteral("among them bad_crc, bad_size")), qPrintable(all));
+    for (const Diagnostic& d : result.diagnostics) {
+        if (d.message.contains(QLatin1String("CRC")))
+            QCOMPARE(d.severity, Severity::Warning);
+        else
+            QCOMPARE(d.severity, Severity::Error);
+    }
+    QCOMPARE(result.diagnostics.size(), 9);
+
+    for (const QString& name :
+         { QStringLiteral("half"), QStringLiteral("bf16"), QStringLiteral("int32"), QStringLiteral("uint8") }) {
+        const test::PythonRun oracle = oracleTensor(kCheckpointCases, name);
+        RUNLENS_VERIFY_PYTHON(oracle);
+        const EmbeddingSet* set = setNamed(result, name);
+        QVERIFY(set);
+        compareWithOracle(*set, oracleJson(oracle));
+    }
+    QCOMPARE(setNamed(result, QStringLiteral("int32"))->values.front(), -4.0f);
+    // The CRC mismatch is a warning; the values are still those of the file, equal to the intact copy's.
+    QCOMPARE(setNamed(result, QStringLiteral("bad_crc"))->values, setNamed(result, QStringLiteral("no_crc"))->values);
+}
+
+void TestProjectorReader::missingCheckpointIsReported()
+{
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("run/projector_config.pbtxt"));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("run/t.tsv")), "1\t2\n3\t4\n"));
+    // A prefix that is not there: named with the file looked for; the TSV embedding is kept.
+    QVERIFY(writeFile(config,
+                      "model_checkpoint_path: 'gone/model.ckpt-5'\n"
+                      "embeddings { tensor_name: 'emb' }\nembeddings { tensor_name: 't' tensor_path: 't.tsv' }\n"));
+    ProjectorReadResult result = readProjectorFolder(config);
+    QCOMPARE(int(result.sets.size()), 1);
+    QCOMPARE(result.sets[0]->name, QStringLiteral("t"));
+    QVERIFY2(mentions(result.diagnostics, config, -1, QStringLiteral("gone/model.ckpt-5.index does not exist")),
+             qPrintable(dump(result.diagnostics)));
+    QVERIFY(mentions(result.diagnostics, config, -1, QStringLiteral("embedding emb has no tensor_path")));
+
+    // No path and no `checkpoint` file: the files looked for are named.
+    QVERIFY(writeFile(config, "embeddings { tensor_name: 'emb' }\n"));
+    result = readProjectorFolder(config);
+    QVERIFY(result.sets.empty());
+    QVERIFY2(mentions(result.diagnostics, config, -1, dir.filePath(QStringLiteral("run/checkpoint"))),
+             qPrintable(dump(result.diagnostics)));
+    QCOMPARE(ProjectorImporter(config).poll({}).status, ImportStatus::Failed);
+
+    // A `checkpoint` file naming a prefix whose index is gone.
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("run/checkpoint")), "model_checkpoint_path: \"model.ckpt-9\"\n"));
+    result = readProjectorFolder(config);
+    QVERIFY2(mentions(result.diagnostics, dir.filePath(QStringLiteral("run/checkpoint")), -1,
+                      QStringLiteral("model.ckpt-9.index does not exist")),
+             qPrintable(dump(result.diagnostics)));
+
+    // An index that is not a table.
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("run/model.ckpt-9.index")), QByteArray(300, 'x')));
+    result = readProjectorFolder(config);
+    QVERIFY2(mentions(result.diagnostics, dir.filePath(QStringLiteral("run/model.ckpt-9.index")), -1,
+                      QStringLiteral("damaged")),
+             qPrintable(dump(result.diagnostics)));
+}
+
+void TestProjectorReader::truncatedShardIsReported()
+{
+    QTemporaryDir dir;
+    for (const QString& name : QDir(kCheckpoint).entryList(QDir::Files))
+        QVERIFY(QFile::copy(kCheckpoint + QLatin1Char('/') + name, dir.filePath(name)));
+    const QString shard = dir.filePath(kPrefix + QStringLiteral(".data-00000-of-00001"));
+    // Cut inside word_embedding (bytes 3904 to 4864); embedding/weights (0 to 3840) is whole.
+    QVERIFY(QFile::resize(shard, 4000));
+    const ProjectorReadResult result = readProjectorFolder(dir.filePath(QStringLiteral("projector_config.pbtxt")));
+    QCOMPARE(int(result.sets.size()), 1);
+    QCOMPARE(result.sets[0]->name, QStringLiteral("embedding/weights"));
+    QVERIFY2(mentions(result.diagnostics, shard, -1,
+                      QStringLiteral("the file is 4000 bytes, but word_embedding/embeddings/.ATTRIBUTES/"
+                                     "VARIABLE_VALUE lies at bytes 3904 to 4864")),
+             qPrintable(dump(result.diagnostics)));
+    // Without the data file at all.
+    QVERIFY(QFile::remove(shard));
+    const ProjectorReadResult none = readProjectorFolder(dir.filePath(QStringLiteral("projector_config.pbtxt")));
+    QVERIFY(none.sets.empty());
+    QVERIFY2(mentions(none.diagnostics, shard, -1, QStringLiteral("cannot open")), qPrintable(dump(none.diagnostics)));
+}
+
+void TestProjectorReader::convertsTensorBytes()
+{
+    std::vector<float> out;
+    qint64 nonFinite = 0;
+    // float16: 1.0, -2.0, the smallest subnormal, +inf (reads as 0).
+    const char half[] = { 0x00, 0x3c, 0x00, char(0xc0), 0x01, 0x00, 0x00, 0x7c };
+    QVERIFY(tensorBytesToFloats("float16", std::string_view(half, 8), out, nonFinite));
+    QCOMPARE(out, (std::vector<float> { 1.0f, -2.0f, std::ldexp(1.0f, -24), 0.0f }));
+    QCOMPARE(nonFinite, qint64(1));
+    // A float64 beyond float's range reads as 0 too.
+    const double wide[] = { 1e300, -0.5 };
+    nonFinite = 0;
+    QVERIFY(tensorBytesToFloats("float64", std::string_view(reinterpret_cast<const char*>(wide), 16), out, nonFinite));
+    QCOMPARE(out, (std::vector<float> { 0.0f, -0.5f }));
+    QCOMPARE(nonFinite, qint64(1));
+    QVERIFY(!tensorBytesToFloats("string", "abcd", out, nonFinite));
+    QVERIFY(!tensorBytesToFloats("float32", "abc", out, nonFinite));
+    QVERIFY(tensorBytesToFloats("int64", std::string_view("\xff\xff\xff\xff\xff\xff\xff\xff", 8), out, nonFinite));
+    QCOMPARE(out, std::vector<float> { -1.0f });
 }
 
 QTEST_GUILESS_MAIN(TestProjectorReader)

@@ -86,6 +86,7 @@ private slots:
     void sniffing();
     void truncatedKeepsNodes();
     void hostileSnappy();
+    void readsProjectorCheckpointIndex();
 };
 
 void TestSavedModel::againstOracle_data()
@@ -309,6 +310,31 @@ void TestSavedModel::hostileSnappy()
     const TfCheckpointIndex garbage = readTfCheckpointIndex(std::string(200, '\x5a'));
     QVERIFY(!garbage.error.empty());
     QVERIFY(garbage.entries.empty());
+}
+
+void TestSavedModel::readsProjectorCheckpointIndex()
+{
+    // The projector fixture's index, written from the documented table layout by a script (several data
+    // blocks, an empty metaindex, the header under the empty key): the same reader lists it.
+    QFile file(QStringLiteral(RUNLENS_TEST_DATA_DIR "/embeddings/checkpoint/model.ckpt-100.index"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    const TfCheckpointIndex index = readTfCheckpointIndex(std::string_view(bytes.constData(), bytes.size()));
+    QVERIFY2(index.error.empty(), index.error.c_str());
+    QCOMPARE(index.shards, 1);
+    std::vector<std::string> keys;
+    for (const TfCheckpointEntry& e : index.entries)
+        keys.push_back(e.key);
+    QCOMPARE(keys,
+             (std::vector<std::string> { "embedding/bias", "embedding/weights", "global_step",
+                                         "word_embedding/embeddings/.ATTRIBUTES/VARIABLE_VALUE" }));
+    const TfCheckpointEntry& weights = index.entries[1];
+    QCOMPARE(weights.type.text(), std::string("float32[60,16]"));
+    QCOMPARE(weights.offset, std::int64_t(0));
+    QCOMPARE(weights.size, std::int64_t(60 * 16 * 4));
+    QVERIFY(weights.maskedCrc32c != 0);
+    QCOMPARE(index.entries[3].type.text(), std::string("float64[24,5]"));
+    QCOMPARE(index.entries[2].type.text(), std::string("int64[]"));
 }
 
 QTEST_GUILESS_MAIN(TestSavedModel)
