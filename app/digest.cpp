@@ -162,7 +162,10 @@ int digest(const QStringList& args)
         for (std::size_t i = next++; i < ranks.size(); i = next++) {
             const models::Artifact& artifact = *ranks[i];
             const int rank = rankNumbers[i];
-            const importers::cluster::RankDigestResult result = importers::cluster::digestTraceFile(artifact.path);
+            // The rank this worker takes next is read ahead while this one is parsed.
+            const std::size_t ahead = i + std::size_t(std::max(jobs, 1));
+            const importers::cluster::RankDigestResult result = importers::cluster::digestTraceFile(
+                artifact.path, {}, {}, ahead < ranks.size() ? ranks[ahead]->path : QString());
             QString line;
             if (result.digest) {
                 // The rank the folder names wins over an envelope that disagrees: it is what the user asked for.

@@ -68,9 +68,12 @@ void JobDigester::start(const QList<Rank>& ranks)
         emit finished({}, {}, false, 0);
         return;
     }
+    // The pool's workers take the ranks in order: the one a worker takes after rank k is about k + workers.
+    const int workers = std::max(1, models::workerPool()->maxThreadCount());
     for (int k = 0; k < int(ranks.size()); ++k) {
         const Rank rank = ranks[k];
-        QtConcurrent::run(models::workerPool(), [state, rank, busy = m_busy] {
+        const QString readNext = k + workers < int(ranks.size()) ? ranks[k + workers].path : QString();
+        QtConcurrent::run(models::workerPool(), [state, rank, readNext, busy = m_busy] {
             TaskResult result;
             if (state->cancel.load()) {
                 result.skipped = true;
@@ -79,7 +82,7 @@ void JobDigester::start(const QList<Rank>& ranks)
             ++*busy;
             importers::ImportControl control;
             control.cancel = &state->cancel;
-            result.read = importers::cluster::digestTraceFile(rank.path, {}, control);
+            result.read = importers::cluster::digestTraceFile(rank.path, {}, control, readNext);
             // The scanner's rank (the file, else its name or folder) is the one the Run Browser shows.
             if (result.read.digest && rank.rank >= 0 && result.read.digest->rank() != rank.rank) {
                 auto renumbered = std::make_shared<models::cluster::RankDigest>(*result.read.digest);

@@ -2,6 +2,7 @@
 
 #include "importers/cluster/rankdigestbinary.h"
 #include "importers/cluster/rankdigestpass.h"
+#include "importers/core/filemapping.h"
 
 #include "importers/memory/tracememory.h"
 #include "importers/trace/chrometracereader.h"
@@ -392,7 +393,7 @@ RankDigestResult readRankDigestFile(const QString& path)
 }
 
 RankDigestResult digestTraceFile(const QString& path, const models::cluster::RankDigestOptions& options,
-                                 const ImportControl& control)
+                                 const ImportControl& control, const QString& readNext)
 {
     RankDigestResult result;
     const QFileInfo info(path);
@@ -407,6 +408,7 @@ RankDigestResult digestTraceFile(const QString& path, const models::cluster::Ran
         // The single pass first; anything it does not cover (it says so) goes through the store.
         models::Diagnostics opening;
         trace::TraceInput input = trace::readTraceInput(info.absoluteFilePath(), opening, control);
+        prefetchFile(readNext);
         if (control.canceled()) {
             result.error = QCoreApplication::translate("runlens::cluster", "%1: canceled").arg(name);
             return result;

@@ -69,8 +69,10 @@ RankDigestResult readRankDigestFile(const QString& path);
 /// the store: one store in memory per call. `control` goes to the trace reader (progress and cancel). An index cache of
 /// the trace is used when there is one, but none is written: a whole job's indexes would push every other trace out of
 /// the cache.
+/// `readNext`, when given, is the trace the caller digests after this one: the disk reads it ahead while this
+/// one is parsed (prefetchFile()).
 RankDigestResult digestTraceFile(const QString& path, const models::cluster::RankDigestOptions& options = {},
-                                 const ImportControl& control = {});
+                                 const ImportControl& control = {}, const QString& readNext = {});
 
 /// True when `folder` holds at least one `.rldigest` file (not walked: the digests of one job lie together).
 bool containsRankDigests(const QString& folder);

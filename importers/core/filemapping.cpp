@@ -8,11 +8,13 @@
 #include <array>
 #include <atomic>
 #include <mutex>
+#include <thread>
 
 #include <csignal>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcFileMapping, "runlens.importers.mapping", QtWarningMsg)
@@ -251,6 +253,54 @@ QString FileMapping::damageMessage() const
 int FileMapping::faultsHandled()
 {
     return g_faults.load(std::memory_order_relaxed);
+}
+
+namespace {
+
+/// The readahead window of the block device holding a file (`read_ahead_kb` of the device, or of the disk a
+/// partition is on), at least 128 KiB, the kernel's default.
+off_t readaheadWindow(dev_t device)
+{
+    constexpr off_t kDefault = off_t(128) << 10;
+    const QString base = QStringLiteral("/sys/dev/block/%1:%2/").arg(major(device)).arg(minor(device));
+    for (const char* file : { "queue/read_ahead_kb", "../queue/read_ahead_kb" }) {
+        QFile sysfs(base + QLatin1String(file));
+        if (sysfs.open(QIODevice::ReadOnly)) {
+            bool ok = false;
+            const qint64 kb = sysfs.readAll().trimmed().toLongLong(&ok);
+            if (ok && kb > 0)
+                return std::max(kDefault, off_t(std::min<qint64>(kb, 64 << 10)) << 10);
+        }
+    }
+    return kDefault;
+}
+
+} // namespace
+
+void prefetchFile(const QString& path)
+{
+    // The advice can wait for the block queue while it submits a large file's reads: it runs on a thread of its
+    // own so that the caller goes on parsing. Bounded, because each such thread holds a descriptor.
+    static std::atomic<int> running { 0 };
+    constexpr int kMaxRunning = 4;
+    if (path.isEmpty() || running.fetch_add(1) >= kMaxRunning) {
+        --running;
+        return;
+    }
+    std::thread([name = QFile::encodeName(path)] {
+        const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC);
+        struct stat st {};
+        if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+            // The kernel reads at most the device's readahead window per piece of advice: the file is advised
+            // one window at a time, each piece read while the next is asked for.
+            const off_t piece = readaheadWindow(st.st_dev);
+            for (off_t offset = 0; offset < st.st_size; offset += piece)
+                ::posix_fadvise(fd, offset, piece, POSIX_FADV_WILLNEED);
+        }
+        if (fd >= 0)
+            ::close(fd);
+        --running;
+    }).detach();
 }
 
 } // namespace runlens::importers

@@ -61,4 +61,9 @@ private:
     int m_slot = -1;
 };
 
+/// Starts reading `path` into the page cache in the background and returns at once: for a file that will be read
+/// next, so that the disk works while the one before is parsed. At most a few files are read ahead at a time
+/// (a call beyond that does nothing), and a file that cannot be opened is left alone. Reads, never writes.
+void prefetchFile(const QString& path);
+
 } // namespace runlens::importers

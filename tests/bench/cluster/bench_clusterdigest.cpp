@@ -72,7 +72,10 @@ int runChild(int jobs, const QStringList& paths)
     std::atomic<int> failed { 0 };
     auto work = [&] {
         for (int i = next++; i < paths.size(); i = next++) {
-            const importers::cluster::RankDigestResult result = importers::cluster::digestTraceFile(paths[i]);
+            // As the desktop's job digester does: the trace this worker takes next is read ahead.
+            const int ahead = i + jobs;
+            const importers::cluster::RankDigestResult result = importers::cluster::digestTraceFile(
+                paths[i], {}, {}, ahead < paths.size() ? paths[ahead] : QString());
             if (!result.digest) {
                 std::fprintf(stderr, "%s\n", qPrintable(result.error));
                 ++failed;

@@ -2,7 +2,10 @@
 #include "importers/tensor/npyfile.h"
 #include "models/tensor/tensorstatistics.h"
 
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -13,6 +16,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <vector>
 
 using namespace runlens;
 using namespace runlens::importers;
@@ -41,6 +46,33 @@ QByteArray npyOfOnes(qint64 count)
     for (qint64 i = 0; i < count; ++i)
         bytes.append(reinterpret_cast<const char*>(&one), sizeof one);
     return bytes;
+}
+
+/// Pages of `path` in the page cache, as a share of its pages (mincore on a mapping that is never touched).
+double residentShare(const QString& path)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st
+    {
+    };
+    ::fstat(fd, &st);
+    const std::size_t length = std::size_t(st.st_size);
+    void* base = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (base == MAP_FAILED)
+        return -1;
+    const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
+    std::vector<unsigned char> resident((length + page - 1) / page);
+    const bool ok = ::mincore(base, length, resident.data()) == 0;
+    ::munmap(base, length);
+    if (!ok)
+        return -1;
+    std::size_t in = 0;
+    for (unsigned char r : resident)
+        in += r & 1;
+    return double(in) / double(resident.size());
 }
 
 } // namespace
@@ -116,6 +148,8 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("not a regular file")), qPrintable(error));
     }
 
+    void prefetchReadsTheFileAhead();
+
     void faultsOutsideRegisteredMappingsKeepTheirMeaning()
     {
         // The handler must not swallow a SIGBUS that is not its own: the child maps one file through
@@ -146,6 +180,34 @@ private slots:
 #endif
     }
 };
+
+void TestFileMapping::prefetchReadsTheFileAhead()
+{
+    // On the build's disk, not a tmpfs /tmp whose pages cannot leave memory.
+    QTemporaryDir dir(QDir::current().filePath(QStringLiteral("prefetch-XXXXXX")));
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("trace.json"));
+    QVERIFY(writeFile(path, QByteArray(16 << 20, 'x')));
+    const QByteArray name = QFile::encodeName(path);
+    const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC);
+    QVERIFY(fd >= 0);
+    // Written back, then dropped from the page cache: nothing of it is in memory before the prefetch.
+    QCOMPARE(::fdatasync(fd), 0);
+    QCOMPARE(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+    ::close(fd);
+    const double before = residentShare(path);
+    QVERIFY2(before >= 0 && before < 0.5, qPrintable(QString::number(before)));
+
+    QElapsedTimer timer;
+    timer.start();
+    prefetchFile(path);
+    prefetchFile(dir.filePath(QStringLiteral("missing.json"))); // left alone
+    prefetchFile(QString());
+    // It returns before the reading is done (it runs beside the caller), and the file is then in memory.
+    QVERIFY(timer.elapsed() < 1000);
+    QTRY_VERIFY_WITH_TIMEOUT(residentShare(path) > 0.95, 20000);
+    QCOMPARE(QFileInfo(path).size(), qint64(16 << 20));
+}
 
 QTEST_GUILESS_MAIN(TestFileMapping)
 #include "tst_filemapping.moc"
