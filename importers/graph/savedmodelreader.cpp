@@ -1,6 +1,7 @@
 #include "importers/graph/savedmodelreader.h"
 
 #include "importers/graph/graphtext.h"
+#include "importers/graph/graphweights.h"
 #include "importers/graph/proto/tf_saved_model.pb.h"
 #include "importers/graph/protowire.h"
 #include "importers/graph/tfcheckpointindex.h"
@@ -219,16 +220,22 @@ public:
                                               e.type.text() + (e.sliced ? " (partitioned)" : "") + ", "
                                                   + std::to_string(e.size) + " bytes in " + file + " at "
                                                   + std::to_string(e.offset) });
-            const auto it = variables.find(e.key);
-            if (it == variables.end() || e.sliced)
-                continue;
+            if (e.sliced)
+                continue; // a slice of a partitioned variable: not the variable's shape
             models::graph::TensorLocation location;
             location.type = e.type;
             location.file = file;
             location.offset = e.offset;
             location.length = e.size;
-            location.encoding = "raw";
-            m_graph->nodes[std::size_t(it->second)].data = std::move(location);
+            // Numeric tensors are stored as their elements in the byte order the header names; strings
+            // (length-prefixed, with a checksum) and resources are not.
+            if (!table.bigEndian && holdsPlainElements(location))
+                location.encoding = "raw";
+            const auto it = variables.find(e.key);
+            if (it != variables.end())
+                m_graph->nodes[std::size_t(it->second)].data = std::move(location);
+            else if (location.encoding == "raw")
+                m_graph->detachedWeights.push_back({ text::printable(e.key), std::move(location) });
         }
         if (table.entries.size() > kMaxVariableRows)
             m_graph->metadata.push_back(
