@@ -3,9 +3,11 @@
 LevelDB-style sorted table: footer, index block, data blocks, each plain or Snappy-compressed; Snappy is
 decoded here) with python, its BundleHeaderProto/BundleEntryProto values with google.protobuf (RunLens's own
 protos compiled by protoc, see protos.py), and the bytes of every whole numeric entry with numpy from its
-data shard. Prints JSON: {"entries": N, "listed": {key: {"count", "sum", "first", "last"}}}.
+data shard. Prints JSON: {"entries": N, "listed": {key: {"count", "sum", "first", "last", "name"}}}, where
+"name" is the variable op of the SavedModel's "serve" meta graph the entry belongs to (the key itself in TF1,
+the SavedVariable the key's object path reaches in a TF2 object graph), or the key when no op stands for it.
 
-Usage: checkpoint_oracle.py PREFIX  (e.g. .../variables/variables: PREFIX.index and PREFIX.data-*)."""
+Usage: checkpoint_oracle.py PREFIX [SAVED_MODEL.pb]  (PREFIX.index and PREFIX.data-*)."""
 import json
 import struct
 import sys
@@ -93,8 +95,30 @@ def summary(flat):
             "last": float(flat[-1]) if flat.size else 0.0}
 
 
+def variable_names(path):
+    """Checkpoint key -> variable op name, for the serve meta graph of a SavedModel."""
+    model = saved_model_pb2.SavedModel()
+    model.ParseFromString(open(path, "rb").read())
+    meta = next((m for m in model.meta_graphs if "serve" in m.meta_info_def.tags), model.meta_graphs[0])
+    ops = {n.name for n in meta.graph_def.node if n.op in ("VariableV2", "Variable", "VarHandleOp", "VarHandleOpV2")}
+    names = {name: name for name in ops}
+    nodes = meta.object_graph_def.nodes
+    paths, queue = {0: ""}, [0] if len(nodes) else []
+    for at in queue:  # breadth first from the root: the first path to an object names it
+        obj = nodes[at]
+        if obj.HasField("variable") and obj.variable.name in ops and paths[at]:
+            names.setdefault(paths[at] + "/.ATTRIBUTES/VARIABLE_VALUE", obj.variable.name)
+        for child in obj.children:
+            if child.node_id not in paths:
+                local = child.local_name.replace(".", "..").replace("/", ".S")
+                paths[child.node_id] = local if not paths[at] else paths[at] + "/" + local
+                queue.append(child.node_id)
+    return names
+
+
 def main():
     prefix = sys.argv[1]
+    names = variable_names(sys.argv[2]) if len(sys.argv) > 2 else {}
     data = open(prefix + ".index", "rb").read()
     footer = data[-48:]
     assert struct.unpack_from("<Q", footer, 40)[0] == 0xdb4775248b80fb57
@@ -133,7 +157,8 @@ def main():
                 if len(buf) != dtype.itemsize * n or e.size != dtype.itemsize * n:
                     continue
                 values = numpy.frombuffer(buf, dtype)
-            listed[key.decode("utf-8", "replace")] = summary(values)
+            key = key.decode("utf-8", "replace")
+            listed[key] = dict(summary(values), name=names.get(key, key))
     print(json.dumps({"entries": count, "listed": listed}, sort_keys=True))
 
 
