@@ -9652,6 +9652,10 @@ Open a run folder with TensorBoard event files (scalars, hparams) or MindSpore s
         <source>Graph</source>
         <translation>计算图</translation>
     </message>
+    <message>
+        <source>(not plain elements of its type and shape)</source>
+        <translation>（不是按其类型和形状排列的普通元素）</translation>
+    </message>
 </context>
 <context>
     <name>runlens::widgets::images::ImageCard</name>

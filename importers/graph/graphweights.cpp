@@ -31,32 +31,45 @@ std::optional<models::tensor::DType> dtypeOf(std::string_view name)
     return std::nullopt;
 }
 
+/// The layout of `data` when it is plain elements of a known type and shape, else nothing.
+std::optional<models::tensor::Tensor> plainLayout(const models::graph::TensorLocation& data)
+{
+    const std::optional<models::tensor::DType> dtype = dtypeOf(data.type.dtype);
+    if (!dtype || !data.type.rankKnown || data.length <= 0)
+        return std::nullopt;
+    models::tensor::Tensor layout;
+    layout.dtype = *dtype;
+    layout.shape = data.type.dims;
+    for (const std::int64_t d : layout.shape) {
+        if (d < 0)
+            return std::nullopt;
+    }
+    const int item = models::tensor::itemSize(*dtype);
+    if (models::tensor::byteCount(models::tensor::elementCount(layout.shape), item) != data.length)
+        return std::nullopt; // the shape does not account for the located bytes
+    layout.strides = models::tensor::Tensor::contiguousStrides(layout.shape, item);
+    return layout;
+}
+
 } // namespace
+
+bool holdsPlainElements(const models::graph::TensorLocation& location)
+{
+    return plainLayout(location).has_value();
+}
 
 QList<models::tensor::TensorSeries> graphWeightSeries(const models::graph::Graph& graph)
 {
     QList<models::tensor::TensorSeries> out;
     QHash<QString, std::shared_ptr<const tensor::SharedFileMapping>> mappings; // one per data file
     const QString graphName = QFileInfo(graph.path).fileName();
-    for (const models::graph::Node& node : graph.nodes) {
-        if (!models::graph::hasLocatedValues(node))
-            continue;
-        const models::graph::TensorLocation& data = *node.data;
-        const std::optional<models::tensor::DType> dtype = dtypeOf(data.type.dtype);
-        if (!dtype)
-            continue;
-        models::tensor::Tensor layout;
-        layout.name = QString::fromStdString(node.id);
-        layout.dtype = *dtype;
-        layout.shape = data.type.dims;
-        bool known = true;
-        for (const std::int64_t d : layout.shape)
-            known = known && d >= 0;
-        const int item = models::tensor::itemSize(*dtype);
-        const std::int64_t count = models::tensor::elementCount(layout.shape);
-        if (!known || models::tensor::byteCount(count, item) != data.length)
-            continue; // the shape does not account for the located bytes
-        layout.strides = models::tensor::Tensor::contiguousStrides(layout.shape, item);
+    const auto add = [&](const std::string& weight, const QString& nodeKey, const models::graph::TensorLocation& data) {
+        std::optional<models::tensor::Tensor> plain = plainLayout(data);
+        if (!plain)
+            return;
+        models::tensor::Tensor layout = std::move(*plain);
+        const models::tensor::DType dtype = layout.dtype;
+        layout.name = QString::fromStdString(weight);
         layout.offset = data.offset;
         layout.swap = std::endian::native == std::endian::big; // raw elements are little-endian
 
@@ -67,23 +80,32 @@ QList<models::tensor::TensorSeries> graphWeightSeries(const models::graph::Graph
             mapping = std::make_shared<const tensor::SharedFileMapping>(file, QFileInfo(file).size());
         const qint64 fileSize = mapping->expectedSize();
         if (fileSize <= 0 || data.offset > fileSize - data.length)
-            continue;
+            return;
 
         models::tensor::TensorInfo info;
         info.path = file;
-        info.member = QString::fromStdString(node.id);
+        info.member = QString::fromStdString(weight);
         info.format = QStringLiteral("graph");
-        info.dtype = *dtype;
+        info.dtype = dtype;
         info.shape = layout.shape;
         info.byteSize = data.length;
         info.source = std::make_shared<const tensor::MappedTensorSource>(mapping, std::move(layout));
 
         models::tensor::TensorSeries series;
-        series.name = graphName + QStringLiteral(": ") + QString::fromStdString(node.id);
-        series.nodeKey = QString::fromStdString(node.id);
+        series.name = graphName + QStringLiteral(": ") + QString::fromStdString(weight);
+        series.nodeKey = nodeKey;
         series.kind = QStringLiteral("weight");
         series.versions.append(std::move(info));
         out.append(std::move(series));
+    };
+    for (const models::graph::Node& node : graph.nodes) {
+        if (models::graph::hasLocatedValues(node))
+            add(node.id, QString::fromStdString(node.id), *node.data);
+    }
+    // Checkpoint entries no node stands for: listed by their name, with no node to show in the graph.
+    for (const models::graph::DetachedWeight& weight : graph.detachedWeights) {
+        if (weight.data.encoding == "raw" && weight.data.offset >= 0)
+            add(weight.name, QString(), weight.data);
     }
     return out;
 }

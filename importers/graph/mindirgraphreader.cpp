@@ -1,6 +1,7 @@
 #include "importers/graph/mindirgraphreader.h"
 
 #include "importers/graph/graphtext.h"
+#include "importers/graph/graphweights.h"
 #include "importers/graph/proto/mind_ir.pb.h"
 #include "importers/graph/protowire.h"
 #include "importers/graph/uniqueids.h"
@@ -351,6 +352,7 @@ public:
         : m_graph(graph)
         , m_budget(budget)
         , m_control(control)
+        , m_bigEndian(model.has_little_endian() && !model.little_endian())
     {
         for (const PrimitiveProto& p : model.primitives())
             m_primitives.emplace(p.name(), &p);
@@ -431,6 +433,11 @@ public:
                     location.encoding = "raw";
                 }
             }
+            // raw_data and external data hold the elements in the byte order of the machine that saved the
+            // model, compressed when compression_type says so; only plain little-endian elements are "raw".
+            if (location.encoding == "raw"
+                && (m_bigEndian || tensor.compression_type() != 0 || !holdsPlainElements(location)))
+                location.encoding = "bytes";
             if (location.offset < 0 && m_missingData++ == 0)
                 m_firstMissingData = node.name;
             if (!tensor.ref_key().empty())
@@ -707,6 +714,7 @@ private:
     int m_unknownPrimitives = 0;
     std::string m_firstUnknownPrimitive;
     int m_badExternalData = 0;
+    bool m_bigEndian = false;
     std::string m_firstBadExternalData;
     int m_missingData = 0;
     std::string m_firstMissingData;

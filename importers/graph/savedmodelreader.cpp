@@ -1,6 +1,7 @@
 #include "importers/graph/savedmodelreader.h"
 
 #include "importers/graph/graphtext.h"
+#include "importers/graph/graphweights.h"
 #include "importers/graph/proto/tf_saved_model.pb.h"
 #include "importers/graph/protowire.h"
 #include "importers/graph/tfcheckpointindex.h"
@@ -23,6 +24,10 @@ namespace {
 constexpr qint64 kMaxIndexBytes = qint64(256) << 20;
 /// Variables listed one per metadata row; the rest are counted.
 constexpr std::size_t kMaxVariableRows = 200;
+/// Longest object path followed in a TF2 object graph (checkpoint keys are a few hundred bytes).
+constexpr std::size_t kMaxObjectPath = 4096;
+/// All object paths together: a hostile graph of deep chains cannot make them grow without bound.
+constexpr std::size_t kMaxObjectPathBytes = std::size_t(64) << 20;
 /// A signature tensor naming a slot beyond this is damage; the port is not grown to reach it.
 constexpr int kMaxSignatureSlot = 1024;
 /// Real SavedModels hold one to a few meta graphs (serve, train, gpu variants); the rest of a file holding
@@ -145,6 +150,8 @@ public:
             }
             if (!m_assembler.add(meta.graph_def(), p.subgraph, p.prefix))
                 return false;
+            if (placed.empty())
+                m_shown = &meta;
             placed.push_back(std::move(p));
         }
         // Signature nodes get ids no graph node has.
@@ -204,7 +211,9 @@ public:
                                       relativeIndex + ": " + std::to_string(table.entries.size()) + " tensors, "
                                           + std::to_string(total) + " bytes in " + std::to_string(table.shards)
                                           + " shard(s)" + (table.truncated ? " (listing cut)" : "") });
-        // Variables of the main graph are matched by name, as TF1 savers write them.
+        // Variables of the main graph are matched by name, as TF1 savers write them; TF2 ones through the
+        // object graph, which gives the variable behind each object path.
+        const std::unordered_map<std::string, std::string> objectVariables = variablesByCheckpointKey();
         std::unordered_map<std::string, int> variables;
         for (int i = 0; i < int(m_graph->nodes.size()); ++i) {
             const models::graph::Node& node = m_graph->nodes[std::size_t(i)];
@@ -219,20 +228,70 @@ public:
                                               e.type.text() + (e.sliced ? " (partitioned)" : "") + ", "
                                                   + std::to_string(e.size) + " bytes in " + file + " at "
                                                   + std::to_string(e.offset) });
-            const auto it = variables.find(e.key);
-            if (it == variables.end() || e.sliced)
-                continue;
+            if (e.sliced)
+                continue; // a slice of a partitioned variable: not the variable's shape
             models::graph::TensorLocation location;
             location.type = e.type;
             location.file = file;
             location.offset = e.offset;
             location.length = e.size;
-            location.encoding = "raw";
-            m_graph->nodes[std::size_t(it->second)].data = std::move(location);
+            // Numeric tensors are stored as their elements in the byte order the header names; strings
+            // (length-prefixed, with a checksum) and resources are not.
+            location.encoding = !table.bigEndian && holdsPlainElements(location) ? "raw" : "bytes";
+            auto it = variables.find(e.key);
+            if (it == variables.end()) {
+                if (const auto named = objectVariables.find(e.key); named != objectVariables.end())
+                    it = variables.find(named->second);
+            }
+            if (it != variables.end() && !m_graph->nodes[std::size_t(it->second)].data)
+                m_graph->nodes[std::size_t(it->second)].data = std::move(location);
+            else if (location.encoding == "raw")
+                m_graph->detachedWeights.push_back({ text::printable(e.key), std::move(location) });
         }
         if (table.entries.size() > kMaxVariableRows)
             m_graph->metadata.push_back(
                 { "variables not listed", std::to_string(table.entries.size() - kMaxVariableRows) });
+    }
+
+    /// The checkpoint key of each variable of the shown meta graph's TF2 object graph, to its name: the key
+    /// is the first path from the root (breadth first) to the variable, each child's local name escaped
+    /// ('.' as "..", '/' as ".S") and joined by '/', then "/.ATTRIBUTES/VARIABLE_VALUE".
+    std::unordered_map<std::string, std::string> variablesByCheckpointKey() const
+    {
+        std::unordered_map<std::string, std::string> out;
+        if (!m_shown || !m_shown->has_object_graph_def())
+            return out;
+        const auto& nodes = m_shown->object_graph_def().nodes();
+        std::vector<std::string> paths(std::size_t(nodes.size()));
+        std::vector<bool> seen(std::size_t(nodes.size()), false);
+        std::vector<int> queue;
+        std::size_t pathBytes = 0;
+        if (!nodes.empty()) {
+            queue.push_back(0);
+            seen[0] = true;
+        }
+        for (std::size_t at = 0; at < queue.size(); ++at) {
+            const tf::SavedObject& object = nodes.Get(queue[at]);
+            const std::string& path = paths[std::size_t(queue[at])];
+            if (object.has_variable() && !object.variable().name().empty() && !path.empty())
+                out.emplace(path + "/.ATTRIBUTES/VARIABLE_VALUE", object.variable().name());
+            for (const tf::SavedObject::ObjectReference& child : object.children()) {
+                const int id = child.node_id();
+                if (id < 0 || id >= nodes.size() || seen[std::size_t(id)])
+                    continue;
+                std::string name;
+                for (const char c : child.local_name())
+                    name += c == '.' ? std::string("..") : c == '/' ? std::string(".S") : std::string(1, c);
+                std::string childPath = path.empty() ? std::move(name) : path + "/" + name;
+                if (childPath.size() > kMaxObjectPath || pathBytes > kMaxObjectPathBytes)
+                    continue; // no checkpoint names a path this long; a chain this deep is hostile
+                pathBytes += childPath.size();
+                seen[std::size_t(id)] = true;
+                paths[std::size_t(id)] = std::move(childPath);
+                queue.push_back(id);
+            }
+        }
+        return out;
     }
 
     int skippedMetaGraphs() const { return m_skippedMetaGraphs; }
@@ -422,6 +481,7 @@ private:
     TfGraphAssembler m_assembler;
     UniqueIds m_ids;
     int m_skippedMetaGraphs = 0;
+    const tf::MetaGraphDef* m_shown = nullptr; ///< the meta graph shown as subgraph 0
 };
 
 GraphResult build(const std::vector<const tf::MetaGraphDef*>& metas, std::size_t inputBytes, const QString& path,

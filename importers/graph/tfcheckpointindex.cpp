@@ -231,8 +231,10 @@ TfCheckpointIndex readTfCheckpointIndex(std::string_view bytes)
                          [&](const std::string& key, std::string_view bytesOfValue) {
                              if (key.empty()) {
                                  tf::BundleHeaderProto header;
-                                 if (wire::parse(header, bytesOfValue))
+                                 if (wire::parse(header, bytesOfValue)) {
                                      index.shards = header.num_shards();
+                                     index.bigEndian = header.endianness() == 1; // BundleHeaderProto.BIG
+                                 }
                                  return true;
                              }
                              if (index.entries.size() >= checkpointlimits::kMaxEntries) {

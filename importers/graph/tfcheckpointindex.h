@@ -29,6 +29,7 @@ struct TfCheckpointIndex
     std::vector<TfCheckpointEntry> entries;
     std::string error;
     bool truncated = false; ///< more entries than kMaxEntries
+    bool bigEndian = false; ///< the header says the data shards hold big-endian elements
 };
 
 /// The table is a LevelDB-style sorted string table (footer, index block, data blocks, each block plain or

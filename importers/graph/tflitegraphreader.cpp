@@ -1,6 +1,7 @@
 #include "importers/graph/tflitegraphreader.h"
 
 #include "importers/graph/graphtext.h"
+#include "importers/graph/graphweights.h"
 #include "importers/graph/schema/tflite_generated.h"
 #include "importers/graph/uniqueids.h"
 
@@ -231,7 +232,6 @@ private:
         const tfl::Buffer* buffer = buffers->Get(index);
         models::graph::TensorLocation location;
         location.type = tensorType(tensor);
-        location.encoding = "raw";
         if (buffer->data() && buffer->data()->size() > 0) {
             location.offset = std::int64_t(buffer->data()->Data() - m_base);
             location.length = std::int64_t(buffer->data()->size());
@@ -247,6 +247,13 @@ private:
         } else {
             return std::nullopt;
         }
+        // The buffer holds the elements in row-major little-endian order unless the tensor is sparse (its
+        // buffer holds the kept values in the sparsity's traversal order) or of a type without whole-byte
+        // elements (strings, int4) — those keep their location only.
+        constexpr flatbuffers::voffset_t kSparsityField = 4 + 2 * 6; // Tensor.sparsity (id: 6)
+        const bool sparse
+            = reinterpret_cast<const flatbuffers::Table*>(&tensor)->GetOptionalFieldOffset(kSparsityField) != 0;
+        location.encoding = !sparse && holdsPlainElements(location) ? "raw" : "bytes";
         return location;
     }
 

@@ -79,8 +79,17 @@ struct TensorLocation
     std::int64_t offset = -1; ///< byte offset of the first element, -1 when not stored in a file region
     std::int64_t length = 0; ///< bytes
     /// How the bytes are laid out: "raw" (little-endian elements, ONNX raw_data), "float_data",
-    /// "int64_data" ... (a packed protobuf field holding the elements), or "" when unknown.
+    /// "int64_data" ... (a packed protobuf field holding the elements), "bytes" (located, but not plain
+    /// little-endian elements of the type: strings, compressed or sparse values, big-endian elements, a length
+    /// the shape does not account for), or "" when unknown.
     std::string encoding;
+};
+
+/// A weight the file locates without a node standing for it: a TF2 checkpoint entry, named by its object path.
+struct DetachedWeight
+{
+    std::string name; ///< "a/.ATTRIBUTES/VARIABLE_VALUE", "variables/0/.ATTRIBUTES/VARIABLE_VALUE"
+    TensorLocation data;
 };
 
 /// One input or output slot of a node.
@@ -154,6 +163,7 @@ public:
     std::vector<Edge> edges;
     std::vector<Subgraph> subgraphs; ///< [0] is the main graph (all nodes when the format has no subgraphs)
     std::vector<Attribute> metadata; ///< producer, opset, IR version, dot graph attributes ...
+    std::vector<DetachedWeight> detachedWeights; ///< located weights no node stands for
     Diagnostics diagnostics;
 
     /// Index of the node with this id, or -1.

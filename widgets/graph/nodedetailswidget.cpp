@@ -44,6 +44,9 @@ QString valuesText(const models::graph::Graph& graph, const models::graph::Node&
         url.setPath(location);
         text += QStringLiteral(" &nbsp;<a href='%1'>%2</a>")
                     .arg(url.toString(QUrl::FullyEncoded).toHtmlEscaped(), NodeDetailsWidget::tr("Show values"));
+    } else if (data.encoding == "bytes") {
+        // Strings, compressed or big-endian bytes, or a length the shape does not account for.
+        text += QStringLiteral(" &nbsp;") + NodeDetailsWidget::tr("(not plain elements of its type and shape)");
     }
     return text;
 }

@@ -4,12 +4,19 @@
 
 #include "importers/graph/graphresult.h"
 #include "models/graph/graph.h"
+#include "models/tensor/tensorcatalog.h"
 
 #include <QByteArray>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QString>
+#include <QtTest>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 namespace runlens::test::graph {
 
@@ -53,6 +60,48 @@ inline bool hasDiagnostic(const importers::graph::GraphResult& result, models::S
             return true;
     }
     return false;
+}
+
+/// Every value of a Tensors panel series' one version, read through its source as the panel reads it.
+inline std::vector<double> seriesValues(const models::tensor::TensorSeries& series, QString& error)
+{
+    std::vector<double> out;
+    const models::tensor::TensorResult opened = series.versions.value(0).source->open();
+    if (!opened.tensor) {
+        error = opened.error;
+        return out;
+    }
+    const models::tensor::Tensor& t = *opened.tensor;
+    std::vector<std::int64_t> index(t.shape.size(), 0);
+    for (std::int64_t n = 0; n < t.elementCount(); ++n) {
+        out.push_back(t.value(index));
+        for (int k = int(index.size()) - 1; k >= 0 && ++index[std::size_t(k)] == t.shape[std::size_t(k)]; --k)
+            index[std::size_t(k)] = 0;
+    }
+    return out;
+}
+
+/// Compares a series' values with an oracle's summary of the same weight ({"count", "sum", "first": [up to
+/// eight], "last"}, numpy's reading of the bytes). QVERIFY inside: callers check QTest::currentTestFailed().
+inline void compareWithOracle(const models::tensor::TensorSeries& series, const QJsonObject& expected)
+{
+    QString error;
+    const std::vector<double> values = seriesValues(series, error);
+    QVERIFY2(error.isEmpty(), qPrintable(series.name + QStringLiteral(": ") + error));
+    QCOMPARE(qint64(values.size()), expected.value(QStringLiteral("count")).toInteger());
+    const QJsonArray first = expected.value(QStringLiteral("first")).toArray();
+    for (int i = 0; i < first.size(); ++i)
+        QVERIFY2(values[std::size_t(i)] == first[i].toDouble(), qPrintable(series.name));
+    if (!values.empty())
+        QVERIFY2(values.back() == expected.value(QStringLiteral("last")).toDouble(), qPrintable(series.name));
+    double sum = 0;
+    double magnitude = 0;
+    for (const double v : values) {
+        sum += v;
+        magnitude += std::abs(v);
+    }
+    const double oracleSum = expected.value(QStringLiteral("sum")).toDouble();
+    QVERIFY2(std::abs(sum - oracleSum) <= 1e-9 * std::max(1.0, magnitude), qPrintable(series.name));
 }
 
 } // namespace runlens::test::graph

@@ -220,6 +220,71 @@ private slots:
         QCOMPARE(bias->data->length, std::int64_t(64));
         QVERIFY(hasDiagnostic(result, Severity::Info, QStringLiteral("one file per parameter")));
     }
+
+    // What counts as plain elements, for every reader: a dtype the panel reads, a known shape, and exactly
+    // elements x element size bytes (dims whose product overflows never match).
+    void plainElements()
+    {
+        auto location = [](const char* dtype, std::vector<std::int64_t> dims, std::int64_t length) {
+            TensorLocation l;
+            l.type.dtype = dtype;
+            l.type.dims = std::move(dims);
+            l.type.rankKnown = true;
+            l.offset = 0;
+            l.length = length;
+            return l;
+        };
+        QVERIFY(holdsPlainElements(location("float32", { 2, 3 }, 24)));
+        QVERIFY(holdsPlainElements(location("int8", { 5 }, 5)));
+        QVERIFY(holdsPlainElements(location("bfloat16", {}, 2)));
+        QVERIFY(!holdsPlainElements(location("float32", { 2, 3 }, 20)));
+        QVERIFY(!holdsPlainElements(location("float32", { -1, 3 }, 12)));
+        QVERIFY(!holdsPlainElements(location("float32", { std::int64_t(1) << 62, 4 }, 0)));
+        QVERIFY(!holdsPlainElements(location("float32", { std::int64_t(1) << 62, 4 }, 8)));
+        QVERIFY(!holdsPlainElements(location("string", { 2 }, 16)));
+        QVERIFY(!holdsPlainElements(location("resource", {}, 4)));
+        QVERIFY(!holdsPlainElements(location("int4", { 4 }, 2)));
+        QVERIFY(!holdsPlainElements(location("qint8", { 4 }, 4)));
+        TensorLocation unknownRank = location("float32", {}, 4);
+        unknownRank.type.rankKnown = false;
+        QVERIFY(!holdsPlainElements(unknownRank));
+    }
+
+    // Weights no node stands for are listed by their name and map their data file; a raw one whose length
+    // the shape does not account for, or that runs past its file, is not.
+    void detachedWeightsAreListed()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile data(dir.filePath(QStringLiteral("weights.bin")));
+        const float values[] = { 1.5f, -2.0f, 3.25f };
+        QVERIFY(data.open(QIODevice::WriteOnly) && data.write(reinterpret_cast<const char*>(values), 12) == 12);
+        data.close();
+        Graph graph;
+        graph.path = dir.filePath(QStringLiteral("model.pb"));
+        auto weight = [](const char* name, std::int64_t offset, std::int64_t length, std::int64_t dim) {
+            DetachedWeight w;
+            w.name = name;
+            w.data.type.dtype = "float32";
+            w.data.type.dims = { dim };
+            w.data.type.rankKnown = true;
+            w.data.file = "weights.bin";
+            w.data.offset = offset;
+            w.data.length = length;
+            w.data.encoding = "raw";
+            return w;
+        };
+        graph.detachedWeights = { weight("v/0", 0, 12, 3), weight("short", 0, 8, 3), weight("past", 8, 8, 2) };
+        graph.finalize();
+        const QList<models::tensor::TensorSeries> series = graphWeightSeries(graph);
+        QCOMPARE(series.size(), 1);
+        QCOMPARE(series.front().name, QStringLiteral("model.pb: v/0"));
+        QVERIFY(series.front().nodeKey.isEmpty());
+        QString error;
+        const std::vector<double> read = seriesValues(series.front(), error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(read, (std::vector<double> { 1.5, -2.0, 3.25 }));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPaddleParams)

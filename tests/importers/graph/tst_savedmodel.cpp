@@ -1,7 +1,10 @@
 #include "importers/core/filesniffer.h"
 #include "importers/graph/graphreader.h"
+#include "importers/graph/graphweights.h"
+#include "importers/graph/proto/tf_saved_model.pb.h"
 #include "importers/graph/savedmodelreader.h"
 #include "importers/graph/tfcheckpointindex.h"
+#include "models/core/crc32c.h"
 #include "models/graph/graph.h"
 
 #include "tests/importers/graph/graphtesthelpers.h"
@@ -11,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cstring>
@@ -73,6 +77,71 @@ std::string joined(const QJsonArray& tags)
     return out.empty() ? std::string("untagged") : out;
 }
 
+QByteArray varint(quint64 v)
+{
+    QByteArray out;
+    do {
+        out.append(char((v & 0x7f) | (v > 0x7f ? 0x80 : 0)));
+        v >>= 7;
+    } while (v);
+    return out;
+}
+
+QByteArray le32(quint32 v)
+{
+    QByteArray out;
+    for (int i = 0; i < 4; ++i)
+        out.append(char((v >> (8 * i)) & 0xff));
+    return out;
+}
+
+/// One uncompressed table block (every entry a restart-free continuation of none) with its type byte and
+/// masked CRC-32C trailer, as TensorFlow's table builder writes it.
+QByteArray tableBlock(const std::vector<std::pair<std::string, std::string>>& entries)
+{
+    QByteArray block;
+    for (const auto& [key, value] : entries)
+        block += varint(0) + varint(key.size()) + varint(value.size()) + QByteArray::fromStdString(key)
+            + QByteArray::fromStdString(value);
+    block += le32(0) + le32(1);
+    const char type = 0;
+    const std::uint32_t crc
+        = models::crc32cExtend(models::crc32c(block.constData(), std::size_t(block.size())), &type, 1);
+    return block + type + le32(models::maskCrc32c(crc));
+}
+
+/// A checkpoint `.index` listing `entries` (sorted by key) after a header of one shard.
+QByteArray checkpointIndex(const std::vector<std::pair<std::string, tf::BundleEntryProto>>& entries, bool bigEndian)
+{
+    tf::BundleHeaderProto header;
+    header.set_num_shards(1);
+    header.set_endianness(bigEndian ? 1 : 0);
+    std::vector<std::pair<std::string, std::string>> rows { { "", header.SerializeAsString() } };
+    for (const auto& [key, entry] : entries)
+        rows.emplace_back(key, entry.SerializeAsString());
+    const QByteArray data = tableBlock(rows);
+    const QByteArray meta = tableBlock({});
+    const qint64 dataSize = data.size() - 5;
+    const QByteArray index
+        = tableBlock({ { rows.back().first, (varint(0) + varint(quint64(dataSize))).toStdString() } });
+    QByteArray footer = varint(quint64(data.size())) + varint(quint64(meta.size() - 5))
+        + varint(quint64(data.size() + meta.size())) + varint(quint64(index.size() - 5));
+    footer += QByteArray(40 - footer.size(), '\0');
+    footer += le32(0x8b80fb57u) + le32(0xdb477524u);
+    return data + meta + index + footer;
+}
+
+tf::BundleEntryProto entry(int dtype, std::initializer_list<std::int64_t> dims, std::int64_t offset, std::int64_t size)
+{
+    tf::BundleEntryProto e;
+    e.set_dtype(tf::DataType(dtype));
+    for (const std::int64_t d : dims)
+        e.mutable_shape()->add_dim()->set_size(d);
+    e.set_offset(offset);
+    e.set_size(size);
+    return e;
+}
+
 } // namespace
 
 class TestSavedModel : public QObject
@@ -87,6 +156,9 @@ private slots:
     void truncatedKeepsNodes();
     void hostileSnappy();
     void readsProjectorCheckpointIndex();
+    void weightsInTensorsPanel_data();
+    void weightsInTensorsPanel();
+    void hostileCheckpointEntries();
 };
 
 void TestSavedModel::againstOracle_data()
@@ -335,6 +407,97 @@ void TestSavedModel::readsProjectorCheckpointIndex()
     QVERIFY(weights.maskedCrc32c != 0);
     QCOMPARE(index.entries[3].type.text(), std::string("float64[24,5]"));
     QCOMPARE(index.entries[2].type.text(), std::string("int64[]"));
+}
+
+void TestSavedModel::weightsInTensorsPanel_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::newRow("tf1 variables by op name") << kTf1;
+    QTest::newRow("tf2 variables by object path") << kTf2;
+}
+
+// Every whole numeric checkpoint entry is listed in the Tensors panel, with the values numpy reads from the
+// data shard at the offset checkpoint_oracle.py found in the index (its own table and Snappy reading). An
+// entry is listed by the variable op it belongs to (TF1: the key is the op's name; TF2: the object graph
+// leads from the key's object path to the variable), which shows in the graph; else by its key.
+void TestSavedModel::weightsInTensorsPanel()
+{
+    QFETCH(QString, path);
+    const QString prefix = QFileInfo(path).absolutePath() + QStringLiteral("/variables/variables");
+    RUNLENS_PYTHON_ORACLE(output, { kDir + QStringLiteral("/checkpoint_oracle.py"), prefix, path });
+    const QJsonObject listed = QJsonDocument::fromJson(output.toUtf8()).object().value("listed").toObject();
+    QVERIFY2(!listed.isEmpty(), qPrintable(output));
+
+    const GraphResult result = GraphReader::read(path, ArtifactKind::GraphTfSavedModel);
+    QVERIFY(result.graph);
+    const Graph& graph = *result.graph;
+    const QList<models::tensor::TensorSeries> series = graphWeightSeries(graph);
+    QCOMPARE(series.size(), listed.size());
+    QMap<QString, QJsonObject> byName;
+    for (auto it = listed.begin(); it != listed.end(); ++it)
+        byName.insert(QStringLiteral("saved_model.pb: ") + it.value().toObject().value("name").toString(),
+                      it.value().toObject());
+    for (const models::tensor::TensorSeries& s : series) {
+        QVERIFY2(byName.contains(s.name), qPrintable(s.name));
+        const QString name = s.name.mid(16);
+        // A node stands for it exactly when the graph has a variable of that name.
+        const Node* node = findNode(graph, name.toStdString());
+        QCOMPARE(s.nodeKey, node && node->kind == NodeKind::Parameter ? name : QString());
+        QCOMPARE(s.versions.front().path,
+                 QFileInfo(prefix + QStringLiteral(".data-00000-of-00001")).absoluteFilePath());
+        compareWithOracle(s, byName.value(s.name));
+        if (QTest::currentTestFailed())
+            return;
+    }
+}
+
+// Checkpoint entries whose bytes are not plain elements of their shape and type are not listed: a size that
+// is not elements x element size, dims whose product overflows, a string, a slice of a partitioned variable,
+// bytes past the end of the shard, and every entry of a checkpoint written big-endian. Nothing crashes.
+void TestSavedModel::hostileCheckpointEntries()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QFile::copy(kTf2, dir.filePath(QStringLiteral("saved_model.pb"))));
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("variables")));
+    QFile data(dir.filePath(QStringLiteral("variables/variables.data-00000-of-00001")));
+    QVERIFY(data.open(QIODevice::WriteOnly) && data.write(QByteArray(16, '\x3f')) == 16);
+    data.close();
+    constexpr int kFloat = 1, kString = 7;
+    tf::BundleEntryProto sliced = entry(kFloat, { 2 }, 0, 8);
+    sliced.add_slices()->add_extent()->set_start(0);
+    const std::vector<std::pair<std::string, tf::BundleEntryProto>> entries {
+        { "a/.ATTRIBUTES/VARIABLE_VALUE", entry(kFloat, {}, 0, 8) },
+        { "bad_length", entry(kFloat, { 3 }, 0, 8) },
+        { "good", entry(kFloat, { 2 }, 8, 8) },
+        { "huge", entry(kFloat, { std::int64_t(1) << 62, 4 }, 0, 8) },
+        { "past_the_end", entry(kFloat, { 2 }, 12, 8) },
+        { "sliced", sliced },
+        { "text", entry(kString, { 1 }, 0, 8) },
+    };
+    const auto listedNames = [&](bool bigEndian) {
+        QFile index(dir.filePath(QStringLiteral("variables/variables.index")));
+        const QByteArray bytes = checkpointIndex(entries, bigEndian);
+        if (!index.open(QIODevice::WriteOnly) || index.write(bytes) != bytes.size())
+            return QStringList { QStringLiteral("<not written>") };
+        index.close();
+        const GraphResult result
+            = GraphReader::read(dir.filePath(QStringLiteral("saved_model.pb")), ArtifactKind::GraphTfSavedModel);
+        if (!result.graph)
+            return QStringList { QStringLiteral("<no graph>") };
+        if (metadata(*result.graph, "variable bad_length") == "<none>")
+            return QStringList { QStringLiteral("<index not read>") };
+        QStringList names;
+        for (const models::tensor::TensorSeries& s : graphWeightSeries(*result.graph))
+            names << s.name;
+        // The object graph leads "a/..." to the variable op "a": Node Details says where its 8 bytes are.
+        const Node* a = findNode(*result.graph, "a");
+        if (!a || !a->data || a->data->length != 8 || a->data->encoding != "bytes")
+            names << QStringLiteral("<a not located as bytes>");
+        return names;
+    };
+    QCOMPARE(listedNames(false), QStringList { QStringLiteral("saved_model.pb: good") });
+    QCOMPARE(listedNames(true), QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestSavedModel)

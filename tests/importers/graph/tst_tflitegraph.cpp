@@ -1,5 +1,6 @@
 #include "importers/core/filesniffer.h"
 #include "importers/graph/graphreader.h"
+#include "importers/graph/graphweights.h"
 #include "importers/graph/tflitegraphreader.h"
 #include "models/graph/graph.h"
 
@@ -70,6 +71,8 @@ private slots:
     void refusesDamagedFiles_data();
     void refusesDamagedFiles();
     void badReferencesAreReported();
+    void weightsInTensorsPanel_data();
+    void weightsInTensorsPanel();
 };
 
 void TestTfLiteGraph::againstOracle_data()
@@ -80,6 +83,7 @@ void TestTfLiteGraph::againstOracle_data()
     QTest::newRow("audio_preprocessor_int8") << QStringLiteral("audio_preprocessor_int8.tflite");
     QTest::newRow("trained_lstm") << QStringLiteral("trained_lstm.tflite");
     QTest::newRow("control_flow") << QStringLiteral("control_flow.tflite");
+    QTest::newRow("offset_buffers") << QStringLiteral("offset_buffers.tflite");
 }
 
 // tests/data/graph/tflite/tflite_oracle.py decodes the model with `flatc --json` and counts what it printed.
@@ -175,7 +179,9 @@ void TestTfLiteGraph::againstOracle()
             QVERIFY(weight.data.has_value());
             QCOMPARE(weight.data->length, std::int64_t(length));
             QVERIFY(weight.data->offset > 0 && weight.data->offset + length <= bytes.size());
-            QCOMPARE(weight.data->encoding, std::string("raw"));
+            // Raw exactly when the oracle read the buffer as elements of the tensor's type and shape.
+            const bool plain = expected.value("listed").toObject().contains(it.key());
+            QCOMPARE(weight.data->encoding, std::string(plain ? "raw" : "bytes"));
         }
     }
     QCOMPARE(graph.nodeCount(), total);
@@ -406,6 +412,63 @@ void TestTfLiteGraph::badReferencesAreReported()
             types.insert(node.opType);
     }
     QCOMPARE(types, (std::multiset<std::string> { "WHILE", "opcode_3" }));
+}
+
+void TestTfLiteGraph::weightsInTensorsPanel_data()
+{
+    againstOracle_data();
+}
+
+// The Tensors panel lists each constant whose buffer holds plain little-endian elements of its type and
+// shape, with the values numpy reads from the buffer flatc printed (or, for offset buffers, from the file at
+// the offset flatc printed). Quantized constants are listed with their stored type; "wrong_length" in
+// offset_buffers.tflite has 8 bytes for a float32 [3] and is not listed.
+void TestTfLiteGraph::weightsInTensorsPanel()
+{
+    QFETCH(QString, file);
+    const QString path = kDir + file;
+    const test::PythonRun run
+        = test::runPythonScript(QStringLiteral("graph/tflite/tflite_oracle.py"), { path, kSchema });
+    RUNLENS_VERIFY_PYTHON(run);
+    const QJsonArray subgraphs = QJsonDocument::fromJson(run.output.toUtf8()).object().value("subgraphs").toArray();
+    QVERIFY(!subgraphs.isEmpty());
+    int expected = 0;
+    for (const QJsonValue s : subgraphs)
+        expected += s.toObject().value("listed").toObject().size();
+
+    const GraphResult result = GraphReader::read(path, ArtifactKind::GraphTfLite);
+    QVERIFY(result.graph);
+    const Graph& graph = *result.graph;
+    const QList<models::tensor::TensorSeries> series = graphWeightSeries(graph);
+    QCOMPARE(series.size(), expected);
+    for (const models::tensor::TensorSeries& s : series) {
+        QCOMPARE(s.name, file + QStringLiteral(": ") + s.nodeKey);
+        const Node* node = findNode(graph, s.nodeKey.toStdString());
+        QVERIFY2(node, qPrintable(s.nodeKey));
+        const std::string& tensor = node->outputs.at(0).name;
+        const QJsonObject want = subgraphs.at(node->subgraph)
+                                     .toObject()
+                                     .value("listed")
+                                     .toObject()
+                                     .value(QString::fromStdString(tensor))
+                                     .toObject();
+        QVERIFY2(!want.isEmpty(), tensor.c_str());
+        QCOMPARE(std::string(models::tensor::dtypeName(s.versions.front().dtype)), node->data->type.dtype);
+        compareWithOracle(s, want);
+        if (QTest::currentTestFailed())
+            return;
+    }
+    if (file == QStringLiteral("offset_buffers.tflite")) {
+        // The quantized kernel is listed as its stored int8 elements; Node Details gives scale and zero point.
+        const Node* kernel = findNode(graph, "dense/kernel_int8");
+        QVERIFY(kernel);
+        QVERIFY2(attribute(*kernel, "quantization").find("zero point -3") != std::string::npos,
+                 attribute(*kernel, "quantization").c_str());
+        const Node* wrong = findNode(graph, "wrong_length");
+        QVERIFY(wrong && wrong->data);
+        QCOMPARE(wrong->data->length, std::int64_t(8));
+        QCOMPARE(weightValuesLocation(graph, *wrong), QString());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTfLiteGraph)

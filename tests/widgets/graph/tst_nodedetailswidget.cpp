@@ -239,6 +239,28 @@ private slots:
         QCOMPARE(requested.at(0).at(0).toString(), location);
     }
 
+    void unlistedWeightsStillSayWhereTheyAre()
+    {
+        // offset_buffers.tflite's "wrong_length" holds 8 bytes for a float32 [3]: located, not listed.
+        const GraphResult result = GraphReader::read(
+            QStringLiteral(RUNLENS_TEST_DATA_DIR "/graph/tflite/offset_buffers.tflite"), ArtifactKind::GraphTfLite);
+        QVERIFY(result.graph);
+        const int wrong = result.graph->find("wrong_length");
+        QVERIFY(wrong >= 0);
+        const auto tree = ScopeTree::build(result.graph);
+        NodeDetailsWidget details;
+        details.setTree(tree);
+        details.showItem(tree->itemOfNode(wrong));
+        const QString text = details.text();
+        const std::int64_t offset = result.graph->nodes[std::size_t(wrong)].data->offset;
+        QVERIFY2(text.contains(QStringLiteral("offset_buffers.tflite at byte %1").arg(QLocale().toString(offset))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("not plain elements")), qPrintable(text));
+        // Its consumer's other weights are listed; it has no "Show values" link of its own.
+        QVERIFY(details.findChild<QTextBrowser*>()->toHtml().contains(QStringLiteral("tensor:")));
+        QVERIFY(!details.findChild<QTextBrowser*>()->toHtml().contains(QStringLiteral(":wrong_length")));
+    }
+
     void showsProfilerTimeAndShare()
     {
         const auto tree = ScopeTree::build(test::smallModel());

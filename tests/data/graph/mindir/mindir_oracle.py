@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+import numpy
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROTO_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", "importers", "graph", "proto"))
 
@@ -79,6 +81,35 @@ def raw_data_offsets(data):
     return out
 
 
+# numpy's reading of the TensorProto.DataType values whose bytes are plain little-endian elements.
+NUMPY = {1: "<f4", 2: "u1", 3: "i1", 4: "<u2", 5: "<i2", 6: "<i4", 7: "<i8", 9: "?", 10: "<f2", 11: "<f8",
+         12: "<u4", 13: "<u8", 14: "<c8", 15: "<c16", 16: "bfloat16", 17: "<f8"}
+
+
+def summary(values):
+    """What the tests compare of a weight's values: count, sum, the first eight and the last (complex: real parts)."""
+    flat = numpy.asarray(values).reshape(-1)
+    if numpy.iscomplexobj(flat):
+        flat = flat.real
+    flat = flat.astype(numpy.float64)
+    return {"count": int(flat.size), "sum": float(flat.sum()), "first": [float(v) for v in flat[:8]],
+            "last": float(flat[-1]) if flat.size else 0.0}
+
+
+def elements(buf, data_type, dims):
+    """The values of `buf` as `data_type` elements of shape `dims`, or None when they are not plain elements."""
+    if data_type not in NUMPY or any(d < 0 for d in dims):
+        return None
+    if NUMPY[data_type] == "bfloat16":  # the upper half of a float32
+        if len(buf) != 2 * int(numpy.prod(dims, dtype=numpy.int64)):
+            return None
+        return (numpy.frombuffer(buf, "<u2").astype(numpy.uint32) << 16).view(numpy.float32)
+    dtype = numpy.dtype(NUMPY[data_type])
+    if len(buf) != dtype.itemsize * int(numpy.prod(dims, dtype=numpy.int64)):
+        return None
+    return numpy.frombuffer(buf, dtype)
+
+
 DTYPES = ["", "float32", "uint8", "int8", "uint16", "int16", "int32", "int64", "string", "bool", "float16",
           "float64", "uint32", "uint64", "complex64", "complex128", "bfloat16", "float64", "qint4x2"]
 
@@ -99,6 +130,10 @@ def main():
     functions = {g.name for g in model.functions}
     graphs = [model.graph] + list(model.functions)
     offsets = raw_data_offsets(data)
+    # Weights the Tensors panel lists: plain little-endian elements, read here with numpy where this script
+    # found them (a model saved big-endian or compressed lists none of its own).
+    little = not model.HasField("little_endian") or model.little_endian
+    listed = {}
 
     op_types = collections.Counter()
     calls = {}
@@ -123,11 +158,18 @@ def main():
                              length=p.external_data.length)
                 ext = os.path.join(os.path.dirname(path), entry["file"])
                 assert os.path.getsize(ext) >= entry["offset"] + entry["length"], ext
+                with open(ext, "rb") as f:
+                    f.seek(entry["offset"])
+                    buf = f.read(entry["length"])
             else:
                 start, length = offsets[gi][k]
                 assert data[start:start + length] == p.raw_data, p.name
                 entry.update(file="", offset=start, length=length)
+                buf = data[start:start + length]
             parameters[local(p.name)] = entry
+            values = elements(buf, p.data_type, list(p.dims)) if little and not p.compression_type else None
+            if values is not None and len(buf) > 0:
+                listed[local(p.name)] = summary(values)
         for n in g.node:
             for o in n.output:
                 producers[o] = False
@@ -161,6 +203,7 @@ def main():
         "functions": [g.name.decode() for g in model.functions],
         "inputs": inputs,
         "parameters": parameters,
+        "listed": listed,
         "op_types": op_types,
         "calls": calls,
         "op_edges": op_edges,

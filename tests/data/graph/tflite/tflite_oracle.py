@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tempfile
 
+import numpy
+
 
 def oracle_schema(schema_text):
     # builtin_options:BuiltinOptions (id: 4)  ->  builtin_options_type:ubyte (id: 3); builtin_options:uint (id: 4);
@@ -32,6 +34,36 @@ def builtin_names(schema_text):
     for name, value in re.findall(r"(\w+) = (\d+)", body):
         names[int(value)] = name
     return names
+
+
+# numpy's reading of the TensorType values whose buffers hold plain little-endian elements.
+NUMPY = {"float32": "<f4", "float16": "<f2", "int32": "<i4", "uint8": "u1", "int64": "<i8", "bool": "?",
+         "int16": "<i2", "complex64": "<c8", "int8": "i1", "float64": "<f8", "complex128": "<c16",
+         "uint64": "<u8", "uint32": "<u4", "uint16": "<u2", "bfloat16": "bfloat16"}
+
+
+def summary(flat):
+    """What the tests compare of a weight's values: count, sum, the first eight and the last (complex: real parts)."""
+    if numpy.iscomplexobj(flat):
+        flat = flat.real
+    flat = flat.astype(numpy.float64)
+    return {"count": int(flat.size), "sum": float(flat.sum()), "first": [float(v) for v in flat[:8]],
+            "last": float(flat[-1]) if flat.size else 0.0}
+
+
+def values(buf, type_name, shape):
+    """The values of a buffer's bytes as elements of the tensor's type and shape, or None when they are not."""
+    if type_name not in NUMPY or any(d < 0 for d in shape) or not buf:
+        return None
+    count = int(numpy.prod(shape, dtype=numpy.int64))
+    if NUMPY[type_name] == "bfloat16":  # the upper half of a float32
+        if len(buf) != 2 * count:
+            return None
+        return summary((numpy.frombuffer(buf, "<u2").astype(numpy.uint32) << 16).view(numpy.float32))
+    dtype = numpy.dtype(NUMPY[type_name])
+    if len(buf) != dtype.itemsize * count:
+        return None
+    return summary(numpy.frombuffer(buf, dtype))
 
 
 def main():
@@ -76,9 +108,27 @@ def main():
                 if t < 0 or t in produced:
                     continue
                 tensor = tensors[t]
-                data_bytes = len(buffers[tensor.get("buffer", 0)].get("data", [])) if tensor.get("buffer", 0) else 0
+                buffer = buffers[tensor["buffer"]] if tensor.get("buffer", 0) else {}
+                data_bytes = len(buffer.get("data", [])) or (buffer.get("size", 0) if buffer.get("offset", 0) > 1 else 0)
                 if data_bytes or tensor.get("is_variable", False):
                     weights[tensor.get("name", "")] = data_bytes
+        # Constants the Tensors panel lists, their bytes taken from flatc's buffer (or, for models over 2 GB,
+        # from the file at the buffer's offset).
+        listed = {}
+        with open(model, "rb") as f:
+            file_bytes = f.read()
+        for tensor in tensors:
+            index = tensor.get("buffer", 0)
+            if not index or index >= len(buffers):
+                continue
+            buffer = buffers[index]
+            buf = bytes(buffer.get("data", []))
+            if not buf and buffer.get("offset", 0) > 1 and buffer.get("size", 0) > 0:
+                buf = file_bytes[buffer["offset"]:buffer["offset"] + buffer["size"]]
+            t = tensor.get("type", "FLOAT32")
+            v = values(buf, t.lower() if isinstance(t, str) else "", tensor.get("shape_signature") or tensor.get("shape", []))
+            if v is not None:
+                listed[tensor.get("name", "")] = v
         out_tensors = {}
         for tensor in tensors:
             shape = tensor.get("shape_signature") or tensor.get("shape", [])
@@ -99,6 +149,7 @@ def main():
             "outputs": [tensors[t].get("name", "") for t in sg.get("outputs", [])],
             "tensors": out_tensors,
             "weights": weights,
+            "listed": listed,
         })
     json.dump(out, sys.stdout, sort_keys=True)
 
