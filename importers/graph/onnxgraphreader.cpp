@@ -1,6 +1,7 @@
 #include "importers/graph/onnxgraphreader.h"
 
 #include "importers/graph/graphtext.h"
+#include "importers/graph/graphweights.h"
 #include "importers/graph/proto/onnx.pb.h"
 #include "importers/graph/protowire.h"
 #include "importers/graph/uniqueids.h"
@@ -333,6 +334,12 @@ public:
                 if (location.offset < 0)
                     location.offset = 0;
             }
+            // Raw bytes that are not the elements of the tensor's type and shape (a length that does not match)
+            // are located but not offered as values. External data without a length runs to the end of its file
+            // and keeps its encoding.
+            const bool lengthKnown = tensor.data_location() != 1 || location.length > 0;
+            if (location.encoding == "raw" && lengthKnown && !holdsPlainElements(location))
+                location.encoding = "bytes";
             node.data = std::move(location);
             values.producers[tensor.name()] = { add(std::move(node), subgraph, true), 0 };
         }

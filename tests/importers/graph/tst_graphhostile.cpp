@@ -201,6 +201,7 @@ private slots:
     void edgeProducts();
     void literalArguments();
     void manyLoopBodies();
+    void rawBytesThatAreNotElements();
 
 private:
     QTemporaryDir m_dir;
@@ -759,6 +760,35 @@ void TestGraphHostile::manyLoopBodies()
     // The limit for a file this small is its floor of 2^17 body nodes.
     QCOMPARE(withBody, (1 << 17) / kBodyNodes);
     QCOMPARE(g.nodeCount(), kLoops + withBody * kBodyNodes);
+}
+
+void TestGraphHostile::rawBytesThatAreNotElements()
+{
+    // TensorProto: dims = 1, data_type = 2 (1: float32), name = 8, raw_data = 9; GraphProto.initializer = 5.
+    // A float32 [3] needs 12 bytes: with 8 it is located (Node Details says where) but its bytes are not
+    // offered as values; a float32 [2] with 8 bytes is.
+    const auto initializer = [](std::string_view name, std::uint64_t dim, std::string_view raw) {
+        return bytesField(5, varintField(1, dim) + varintField(2, 1) + bytesField(8, name) + bytesField(9, raw));
+    };
+    const std::string model
+        = onnxModel(initializer("short", 3, std::string(8, '\x01')) + initializer("whole", 2, std::string(8, '\x01')));
+    const QString path = writeFile(m_dir, QStringLiteral("raw_lengths.onnx"), model);
+    const GraphResult result = GraphReader::read(path, ArtifactKind::GraphOnnx);
+    QVERIFY2(result.graph, qPrintable(describe(result.diagnostics)));
+    const Node* shortWeight = nullptr;
+    const Node* wholeWeight = nullptr;
+    for (const Node& node : result.graph->nodes) {
+        if (node.name == "short")
+            shortWeight = &node;
+        else if (node.name == "whole")
+            wholeWeight = &node;
+    }
+    QVERIFY(shortWeight && shortWeight->data && wholeWeight && wholeWeight->data);
+    QCOMPARE(shortWeight->data->length, std::int64_t(8));
+    QCOMPARE(shortWeight->data->encoding, std::string("bytes"));
+    QVERIFY(!hasLocatedValues(*shortWeight));
+    QCOMPARE(wholeWeight->data->encoding, std::string("raw"));
+    QVERIFY(hasLocatedValues(*wholeWeight));
 }
 
 QTEST_GUILESS_MAIN(TestGraphHostile)
