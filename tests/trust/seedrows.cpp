@@ -440,6 +440,24 @@ Mutations visualDlEmbeddingsHostile(const QByteArray& seed)
     return cases;
 }
 
+/// Imports the projector `config` once: nothing may escape, and a run that is not Ok must name `damaged`.
+QString pollProjector(const QString& config, const QString& damaged)
+{
+    importers::embeddings::ProjectorImporter importer(config);
+    ImportUpdate update;
+    try {
+        update = importer.poll({});
+    } catch (const std::exception& e) {
+        return QStringLiteral("exception escaped poll(): %1").arg(QString::fromLocal8Bit(e.what()));
+    }
+    bool named = false;
+    for (const Diagnostic& d : std::as_const(update.diagnostics))
+        named = named || d.file == damaged;
+    if (update.status != ImportStatus::Ok && !named)
+        return QStringLiteral("status %1 without a diagnostic naming %2").arg(importStatusId(update.status), damaged);
+    return {};
+}
+
 /// Reads `bytes` as the tensors.tsv of a projector folder through its importer. Runs in the child.
 QString readProjectorTable(const QString& folder, const QByteArray& bytes, bool metadata)
 {
@@ -458,19 +476,7 @@ QString readProjectorTable(const QString& folder, const QByteArray& bytes, bool 
     configFile.write("embeddings { tensor_name: 'x' tensor_path: '" + (metadata ? tensors : QByteArray("tensors.tsv"))
                      + (metadata ? QByteArray("' metadata_path: 'metadata.tsv") : QByteArray()) + "' }\n");
     configFile.close();
-    importers::embeddings::ProjectorImporter importer(config);
-    ImportUpdate update;
-    try {
-        update = importer.poll({});
-    } catch (const std::exception& e) {
-        return QStringLiteral("exception escaped poll(): %1").arg(QString::fromLocal8Bit(e.what()));
-    }
-    bool named = false;
-    for (const Diagnostic& d : std::as_const(update.diagnostics))
-        named = named || d.file == table;
-    if (update.status != ImportStatus::Ok && !named)
-        return QStringLiteral("status %1 without a diagnostic naming %2").arg(importStatusId(update.status), table);
-    return {};
+    return pollProjector(config, table);
 }
 
 /// Reads `bytes` as the `.index` (or the data shard) of the projector's checkpoint fixture, the other files
@@ -491,19 +497,7 @@ QString readProjectorCheckpoint(const QString& folder, const QByteArray& bytes, 
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
         return QStringLiteral("cannot write %1").arg(damaged);
     file.close();
-    importers::embeddings::ProjectorImporter importer(folder + QStringLiteral("/projector_config.pbtxt"));
-    ImportUpdate update;
-    try {
-        update = importer.poll({});
-    } catch (const std::exception& e) {
-        return QStringLiteral("exception escaped poll(): %1").arg(QString::fromLocal8Bit(e.what()));
-    }
-    bool named = false;
-    for (const Diagnostic& d : std::as_const(update.diagnostics))
-        named = named || d.file == damaged;
-    if (update.status != ImportStatus::Ok && !named)
-        return QStringLiteral("status %1 without a diagnostic naming %2").arg(importStatusId(update.status), damaged);
-    return {};
+    return pollProjector(folder + QStringLiteral("/projector_config.pbtxt"), damaged);
 }
 
 /// The damaged-entries bundle's index (odd dtypes, 3-D and huge shapes, sizes that do not match, offsets
