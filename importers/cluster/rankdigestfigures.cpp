@@ -20,8 +20,32 @@ namespace {
 
 void mergeIntervals(std::vector<Interval>& intervals)
 {
-    std::sort(intervals.begin(), intervals.end(),
-              [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    // The intervals come track by track, each track in start order: merging those runs beats sorting anew.
+    // (Which of equal starts comes first does not change the union.)
+    const auto byStart = [](const Interval& a, const Interval& b) { return a.start < b.start; };
+    std::vector<std::size_t> runs { 0 };
+    for (std::size_t i = 1; i < intervals.size(); ++i) {
+        if (intervals[i].start < intervals[i - 1].start)
+            runs.push_back(i);
+    }
+    if (runs.size() > 64) {
+        std::sort(intervals.begin(), intervals.end(), byStart);
+    } else {
+        runs.push_back(intervals.size());
+        while (runs.size() > 2) {
+            std::size_t kept = 0;
+            for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
+                std::inplace_merge(intervals.begin() + std::ptrdiff_t(runs[r]),
+                                   intervals.begin() + std::ptrdiff_t(runs[r + 1]),
+                                   intervals.begin() + std::ptrdiff_t(runs[r + 2]), byStart);
+                runs[kept++] = runs[r];
+            }
+            if (runs.size() % 2 == 0) // an odd run count: the last run waits for the next round
+                runs[kept++] = runs[runs.size() - 2];
+            runs[kept++] = runs.back();
+            runs.resize(kept);
+        }
+    }
     std::size_t out = 0;
     for (const Interval& iv : intervals) {
         if (out > 0 && iv.start <= intervals[out - 1].end)
