@@ -7,9 +7,12 @@
 #include "models/trace/stepbreakdown.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <numeric>
+#include <string>
 #include <tuple>
+#include <unordered_map>
 
 // The single-pass digest's figures, on the slices and joins its pass kept: the step breakdown, the
 // operator statistics, the collectives and the memory peak, as computeRankDigest makes them from a store.
@@ -20,8 +23,32 @@ namespace {
 
 void mergeIntervals(std::vector<Interval>& intervals)
 {
-    std::sort(intervals.begin(), intervals.end(),
-              [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    // The intervals come track by track, each track in start order: merging those runs beats sorting anew.
+    // (Which of equal starts comes first does not change the union.)
+    const auto byStart = [](const Interval& a, const Interval& b) { return a.start < b.start; };
+    std::vector<std::size_t> runs { 0 };
+    for (std::size_t i = 1; i < intervals.size(); ++i) {
+        if (intervals[i].start < intervals[i - 1].start)
+            runs.push_back(i);
+    }
+    if (runs.size() > 64) {
+        std::sort(intervals.begin(), intervals.end(), byStart);
+    } else {
+        runs.push_back(intervals.size());
+        while (runs.size() > 2) {
+            std::size_t kept = 0;
+            for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
+                std::inplace_merge(intervals.begin() + std::ptrdiff_t(runs[r]),
+                                   intervals.begin() + std::ptrdiff_t(runs[r + 1]),
+                                   intervals.begin() + std::ptrdiff_t(runs[r + 2]), byStart);
+                runs[kept++] = runs[r];
+            }
+            if (runs.size() % 2 == 0) // an odd run count: the last run waits for the next round
+                runs[kept++] = runs[runs.size() - 2];
+            runs[kept++] = runs.back();
+            runs.resize(kept);
+        }
+    }
     std::size_t out = 0;
     for (const Interval& iv : intervals) {
         if (out > 0 && iv.start <= intervals[out - 1].end)
@@ -65,6 +92,184 @@ std::vector<Interval> subtract(const std::vector<Interval>& a, const std::vector
     }
     return out;
 }
+
+/// The part of a collective's args that digestCollective reads: its keys' fields, in order and as written,
+/// as one small object. Empty when the args are not plainly valid JSON (anything but printable ASCII, an
+/// escape, an exponent, deep nesting): those are read whole, as before. Collectives of a rank differ mostly
+/// in ids digestCollective ignores, so the part repeats and its digest is made once.
+class CollectiveArgs
+{
+public:
+    explicit CollectiveArgs(std::string_view text)
+        : m_p(text.data())
+        , m_end(text.data() + text.size())
+    {
+        for (const char c : text) {
+            if (c < 0x20 || c > 0x7E || c == '\\')
+                return;
+        }
+        m_part = "{";
+        skipSpace();
+        if (!object(0))
+            return;
+        skipSpace();
+        if (m_p != m_end)
+            return;
+        m_part += '}';
+        m_valid = true;
+    }
+    bool valid() const { return m_valid; }
+    const std::string& part() const { return m_part; }
+
+private:
+    static constexpr int kMaxDepth = 32;
+
+    void skipSpace()
+    {
+        while (m_p < m_end && *m_p == ' ')
+            ++m_p;
+    }
+    bool string()
+    {
+        if (m_p >= m_end || *m_p != '"')
+            return false;
+        const void* close = std::memchr(m_p + 1, '"', std::size_t(m_end - m_p - 1));
+        if (!close)
+            return false;
+        m_p = static_cast<const char*>(close) + 1;
+        return true;
+    }
+    bool digits()
+    {
+        const char* first = m_p;
+        while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
+            ++m_p;
+        return m_p > first;
+    }
+    bool number()
+    {
+        const char* first = m_p;
+        if (m_p < m_end && *m_p == '-')
+            ++m_p;
+        if (m_p < m_end && *m_p == '0')
+            ++m_p;
+        else if (!digits())
+            return false;
+        if (m_p < m_end && *m_p == '.') {
+            ++m_p;
+            if (!digits())
+                return false;
+        }
+        // Exponents (a double may overflow, which readers take differently) and long numbers are left whole.
+        return m_p - first <= 20 && !(m_p < m_end && (*m_p == 'e' || *m_p == 'E'));
+    }
+    bool literal(std::string_view word)
+    {
+        if (std::size_t(m_end - m_p) < word.size() || std::string_view(m_p, word.size()) != word)
+            return false;
+        m_p += word.size();
+        return true;
+    }
+    bool value(int depth)
+    {
+        if (m_p >= m_end)
+            return false;
+        switch (*m_p) {
+        case '{':
+            return object(depth + 1);
+        case '[':
+            return array(depth + 1);
+        case '"':
+            return string();
+        case 't':
+            return literal("true");
+        case 'f':
+            return literal("false");
+        case 'n':
+            return literal("null");
+        default:
+            return number();
+        }
+    }
+    bool array(int depth)
+    {
+        if (depth > kMaxDepth || m_p >= m_end || *m_p != '[')
+            return false;
+        ++m_p;
+        skipSpace();
+        if (m_p < m_end && *m_p == ']') {
+            ++m_p;
+            return true;
+        }
+        for (;;) {
+            skipSpace();
+            if (!value(depth))
+                return false;
+            skipSpace();
+            if (m_p < m_end && *m_p == ',') {
+                ++m_p;
+                continue;
+            }
+            if (m_p < m_end && *m_p == ']') {
+                ++m_p;
+                return true;
+            }
+            return false;
+        }
+    }
+    bool object(int depth)
+    {
+        if (depth > kMaxDepth || m_p >= m_end || *m_p != '{')
+            return false;
+        ++m_p;
+        skipSpace();
+        if (m_p < m_end && *m_p == '}') {
+            ++m_p;
+            return true;
+        }
+        for (;;) {
+            skipSpace();
+            const char* keyStart = m_p;
+            if (!string())
+                return false;
+            const std::string_view key(keyStart + 1, std::size_t(m_p - keyStart - 2));
+            skipSpace();
+            if (m_p >= m_end || *m_p != ':')
+                return false;
+            ++m_p;
+            skipSpace();
+            const char* valueStart = m_p;
+            if (!value(depth))
+                return false;
+            if (depth == 0 && isRead(key)) {
+                if (m_part.size() > 1)
+                    m_part += ',';
+                m_part.append(keyStart, std::size_t(m_p - keyStart) - std::size_t(m_p - valueStart));
+                m_part.append(valueStart, std::size_t(m_p - valueStart));
+            }
+            skipSpace();
+            if (m_p < m_end && *m_p == ',') {
+                ++m_p;
+                continue;
+            }
+            if (m_p < m_end && *m_p == '}') {
+                ++m_p;
+                return true;
+            }
+            return false;
+        }
+    }
+    static bool isRead(std::string_view key) // the keys digestCollective looks up
+    {
+        return key == "Collective name" || key == "In msg nelems" || key == "dtype" || key == "Process Group Name"
+            || key == "Process Group Description" || key == "Group size" || key == "Process Group Ranks";
+    }
+
+    const char* m_p;
+    const char* m_end;
+    std::string m_part;
+    bool m_valid = false;
+};
 
 } // namespace
 
@@ -190,10 +395,25 @@ bool SinglePass::run(const models::cluster::RankDigestOptions& options, const tr
             return decline("two collectives start together");
     }
     digest.collectives.reserve(collectives.size());
+    std::unordered_map<std::string, models::cluster::DigestCollective> digested; // by name and args part
     for (const auto& [t, i] : collectives) {
         const Slice& s = m_tracks[std::size_t(t)].slices[i];
-        digest.collectives.push_back(
-            models::cluster::digestCollective(m_names.view(s.name), s.start, s.end(), s.argsText()));
+        const std::string_view name = m_names.view(s.name);
+        const CollectiveArgs args(s.argsText());
+        if (s.argsText().empty() || !args.valid()) {
+            digest.collectives.push_back(models::cluster::digestCollective(name, s.start, s.end(), s.argsText()));
+            continue;
+        }
+        std::string key = args.part();
+        key += '\0';
+        key += name;
+        auto it = digested.find(key);
+        if (it == digested.end())
+            it = digested.emplace(std::move(key), models::cluster::digestCollective(name, 0, 0, args.part())).first;
+        models::cluster::DigestCollective c = it->second;
+        c.start = s.start;
+        c.end = s.end();
+        digest.collectives.push_back(std::move(c));
     }
 
     const std::size_t top = std::size_t(std::max(0, options.topCount));

@@ -80,11 +80,30 @@ void SinglePass::sortTracks()
         }
         track.fileOrder = sorted;
         if (!sorted) {
-            std::stable_sort(track.slices.begin(), track.slices.end(), [](const Slice& a, const Slice& b) {
+            const auto less = [](const Slice& a, const Slice& b) {
                 if (a.start != b.start)
                     return a.start < b.start;
                 return a.duration > b.duration;
-            });
+            };
+            // Nearly in order, as a trace's instants written a little after their time leave a thread:
+            // insertion moves those few slices back. Far out of order, a stable sort takes over; insertion
+            // only moved slices past greater ones, so ties kept their order and the result is the same.
+            auto& v = track.slices;
+            std::size_t budget = v.size() * 4 + 1024;
+            std::size_t i = 1;
+            for (; i < v.size(); ++i) {
+                if (!less(v[i], v[i - 1]))
+                    continue;
+                const Slice moving = v[i];
+                std::size_t j = i;
+                for (; j > 0 && less(moving, v[j - 1]) && budget > 0; --j, --budget)
+                    v[j] = v[j - 1];
+                v[j] = moving;
+                if (budget == 0)
+                    break;
+            }
+            if (i < v.size())
+                std::stable_sort(v.begin(), v.end(), less);
         }
         track.maxDuration = 0;
         for (const Slice& s : track.slices)
@@ -149,7 +168,7 @@ bool SinglePass::launches(std::vector<Launch>& out)
         std::uint32_t toSlice;
     };
     std::vector<Flow> flows;
-    std::sort(m_flowPoints.begin(), m_flowPoints.end(), [](const FlowPoint& a, const FlowPoint& b) {
+    sortUnlessSorted(m_flowPoints.begin(), m_flowPoints.end(), [](const FlowPoint& a, const FlowPoint& b) {
         if (a.category != b.category)
             return a.category < b.category;
         if (a.id != b.id)
@@ -214,7 +233,7 @@ bool SinglePass::launches(std::vector<Launch>& out)
             resolved.push_back({ corr.id, device, corr.track, std::uint32_t(slice) });
         }
         m_correlations.clear();
-        std::sort(resolved.begin(), resolved.end(), [](const Resolved& a, const Resolved& b) {
+        sortUnlessSorted(resolved.begin(), resolved.end(), [](const Resolved& a, const Resolved& b) {
             if (a.correlation != b.correlation)
                 return a.correlation < b.correlation;
             if (a.device != b.device)
@@ -227,7 +246,7 @@ bool SinglePass::launches(std::vector<Launch>& out)
         existing.reserve(flows.size());
         for (const Flow& flow : flows)
             existing.emplace_back(pack(flow.fromTrack, flow.fromSlice), pack(flow.toTrack, flow.toSlice));
-        std::sort(existing.begin(), existing.end());
+        sortUnlessSorted(existing.begin(), existing.end());
         std::size_t i = 0;
         while (i < resolved.size()) {
             std::size_t j = i;
@@ -258,7 +277,7 @@ bool SinglePass::launches(std::vector<Launch>& out)
             if (fromDevice != toDevice)
                 launched.push_back(toDevice ? pack(flow.toTrack, flow.toSlice) : pack(flow.fromTrack, flow.fromSlice));
         }
-        std::sort(launched.begin(), launched.end());
+        sortUnlessSorted(launched.begin(), launched.end());
         struct Resolved
         {
             std::uint64_t id;
@@ -286,7 +305,7 @@ bool SinglePass::launches(std::vector<Launch>& out)
                 if (slice >= 0 && track.slices[std::size_t(slice)].kind == EventKind::CpuOp)
                     hosts.push_back({ entry.id, entry.track, std::uint32_t(slice) });
             }
-            std::sort(hosts.begin(), hosts.end(), [](const Resolved& a, const Resolved& b) {
+            sortUnlessSorted(hosts.begin(), hosts.end(), [](const Resolved& a, const Resolved& b) {
                 return std::tie(a.id, a.track, a.slice) < std::tie(b.id, b.track, b.slice);
             });
             for (const Resolved& device : devices) {
@@ -322,7 +341,7 @@ bool SinglePass::launches(std::vector<Launch>& out)
             continue;
         out.push_back(launch);
     }
-    std::sort(out.begin(), out.end(), [](const Launch& a, const Launch& b) {
+    sortUnlessSorted(out.begin(), out.end(), [](const Launch& a, const Launch& b) {
         return std::tie(a.deviceTrack, a.deviceSlice, a.hostTrack, a.hostSlice)
             < std::tie(b.deviceTrack, b.deviceSlice, b.hostTrack, b.hostSlice);
     });

@@ -12,6 +12,7 @@
 
 #include <QString>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -38,6 +39,21 @@ inline constexpr std::size_t kReserveBytesPerSlice = 256;
 inline double toMs(std::int64_t ns)
 {
     return double(ns) / kNsPerMs;
+}
+
+/// std::sort, skipped when the range is in order already: the pass reads most of its arrays in, or nearly in,
+/// the order they are sorted to. Only for orders under which equal elements are alike, as std::sort may swap
+/// them.
+template<typename It, typename Less> void sortUnlessSorted(It first, It last, Less less)
+{
+    if (!std::is_sorted(first, last, less))
+        std::sort(first, last, less);
+}
+
+template<typename It> void sortUnlessSorted(It first, It last)
+{
+    if (!std::is_sorted(first, last))
+        std::sort(first, last);
 }
 
 struct Slice

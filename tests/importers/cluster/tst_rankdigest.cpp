@@ -266,6 +266,36 @@ void TstRankDigest::singlePassEqualsStorePath()
     QVERIFY(bench::writeKinetoRankTrace(dir.filePath(QStringLiteral("bench0.json")), 0, 16, 600'000, 6));
     QVERIFY(bench::writeKinetoRankTrace(dir.filePath(QStringLiteral("bench6.json")), 6, 16, 300'000, 6));
     mustTake << dir.filePath(QStringLiteral("bench0.json")) << dir.filePath(QStringLiteral("bench6.json"));
+    {
+        // The collectives' args written in every way JSON allows (a key twice, an exponent, an escape, values of
+        // each kind, a number where a string was, other text): the pass reads them as the store path does.
+        QFile file(dir.filePath(QStringLiteral("bench6.json")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QList<QByteArray> lines = file.readAll().split('\n');
+        const std::pair<QByteArray, QByteArray> variants[] = {
+            { "\"Group size\": ", "\"Group size\": 2, \"Group size\": " },
+            { "\"In msg nelems\": 1048576", "\"In msg nelems\": 1.048576e6" },
+            { "\"dtype\": \"Float\"", "\"dtype\": \"Fl\\u006fat\"" },
+            { "\"In split size\": \"[]\"", "\"In split size\": [[], {\"a\": null, \"b\": [true, false]}, -0.5, 0]" },
+            { "\"Process Group Ranks\": ", "\"Process Group Ranks\" :  [1], \"Process Group Ranks\":" },
+            { "\"queued\": 0", "\"queued\": \"\xc3\xa9\"" },
+            { "\"Process Group Name\": \"", "\"Process Group Name\": 7, \"Process Group Name 2\": \"" },
+            { "\"Collective name\": \"allreduce\"", "\"Collective name\": 5" },
+        };
+        int k = 0;
+        for (QByteArray& line : lines) {
+            if (!line.contains("\"Collective name\""))
+                continue;
+            const std::size_t which = std::size_t(k++) % (std::size(variants) + 1); // and some left as written
+            if (which < std::size(variants))
+                line.replace(variants[which].first, variants[which].second);
+        }
+        QVERIFY(k > int(std::size(variants)));
+        QFile varied(dir.filePath(QStringLiteral("bench6-args.json")));
+        QVERIFY(varied.open(QIODevice::WriteOnly));
+        varied.write(lines.join('\n'));
+        mustTake << varied.fileName();
+    }
     QStringList others;
     const QString samples = test::samplesDir();
     if (!samples.isEmpty()) {
