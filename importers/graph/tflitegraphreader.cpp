@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <unordered_map>
 
@@ -52,6 +53,15 @@ std::string shortFloat(float v)
 }
 
 /// "scale 0.0244, zero point -128" or, per channel, "scale[8] 6.3e-05 1.5e-05 …, zero point[8] 0 0 …, axis 0".
+/// Element `i` of a flatbuffer vector, read byte by byte: the verifier checks only that a vector's length prefix
+/// is 4-byte aligned, so a file can place 8-byte elements (zero points) off their alignment.
+template<class T> T elementAt(const flatbuffers::Vector<T>& values, flatbuffers::uoffset_t i)
+{
+    T value;
+    std::memcpy(&value, values.Data() + std::size_t(i) * sizeof(T), sizeof(T));
+    return flatbuffers::EndianScalar(value);
+}
+
 std::string quantizationText(const tfl::QuantizationParameters* q)
 {
     if (!q)
@@ -71,7 +81,7 @@ std::string quantizationText(const tfl::QuantizationParameters* q)
             out += "[" + std::to_string(values->size()) + "]";
         const flatbuffers::uoffset_t shown = std::min<flatbuffers::uoffset_t>(values->size(), 4);
         for (flatbuffers::uoffset_t i = 0; i < shown; ++i)
-            out += " " + print(values->Get(i));
+            out += " " + print(elementAt(*values, i));
         if (shown < values->size())
             out += " …";
     };
